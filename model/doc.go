@@ -1,0 +1,8 @@
+// Package model holds wormcheck's networks: topologies (meshes, tori, hypercubes and the
+// wrap-around broadcast banyan), their directed channels with stable integer ids,
+// deterministic routing (dimension order with dateline virtual-channel classes, banyan
+// self-routing) and the spec parser that turns "torus:8x8" into a topology.
+//
+// Everything here is pure and deterministic: no goroutines, clocks or randomness. A
+// topology is immutable once built and safe to share between goroutines.
+package model

@@ -1,0 +1,116 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Topology is what every network offers generic code (the CLI, pictures, traces):
+// its spec, its nodes and its directed channels with names for people.
+type Topology interface {
+	Spec() string
+	Nodes() int
+	Channels() int
+	NodeName(v NodeID) string
+	ChannelName(c ChannelID) string
+}
+
+// ParseTopology turns a spec into a topology: "mesh:8x8", "torus:8x8x8", "hypercube:6",
+// "banyan:16". Bad or oversized specs are refused with an error of one line that names
+// what is wrong; it never panics.
+func ParseTopology(spec string) (Topology, error) {
+	s := strings.TrimSpace(spec)
+	if s == "" {
+		return nil, fmt.Errorf("topology is empty; give one such as mesh:8x8, torus:8x8x8, hypercube:6 or banyan:16")
+	}
+	kind, arg, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil, fmt.Errorf("topology %q has no ':'; write KIND:SIZES such as mesh:8x8", spec)
+	}
+	kind = strings.ToLower(kind)
+	wrap := func(err error) error { return fmt.Errorf("topology %q: %v", spec, err) }
+	switch kind {
+	case "mesh", "torus":
+		if arg == "" {
+			return nil, fmt.Errorf("topology %q has no sizes; write e.g. %s:8x8", spec, kind)
+		}
+		parts := strings.Split(arg, "x")
+		if len(parts) > MaxDims {
+			return nil, fmt.Errorf("topology %q has %d dimensions; at most %d are supported", spec, len(parts), MaxDims)
+		}
+		sizes := make([]int, len(parts))
+		for i, p := range parts {
+			k, err := parseSize(p)
+			if err != nil {
+				return nil, fmt.Errorf("topology %q: dimension %d: %v", spec, i+1, err)
+			}
+			sizes[i] = k
+		}
+		var g *Grid
+		var err error
+		if kind == "mesh" {
+			g, err = NewMesh(sizes...)
+		} else {
+			g, err = NewTorus(sizes...)
+		}
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return g, nil
+	case "hypercube":
+		n, err := parseSize(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: dimension: %v", spec, err)
+		}
+		g, err := NewHypercube(n)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return g, nil
+	case "banyan":
+		n, err := parseSize(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: size: %v", spec, err)
+		}
+		b, err := NewBanyan(n)
+		if err != nil {
+			return nil, wrap(err)
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube or banyan", spec, kind)
+}
+
+// ParseGrid parses a mesh, torus or hypercube spec and refuses banyans.
+func ParseGrid(spec string) (*Grid, error) {
+	t, err := ParseTopology(spec)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := t.(*Grid)
+	if !ok {
+		return nil, fmt.Errorf("topology %q is not a mesh, torus or hypercube", spec)
+	}
+	return g, nil
+}
+
+// parseSize reads a decimal size without sign, refusing absurd lengths before Atoi.
+func parseSize(p string) (int, error) {
+	if p == "" {
+		return 0, fmt.Errorf("size is missing")
+	}
+	if len(p) > 9 {
+		return 0, fmt.Errorf("size %q is too large", p)
+	}
+	for _, r := range p {
+		if r < '0' || r > '9' {
+			return 0, fmt.Errorf("size %q is not a whole number", p)
+		}
+	}
+	k, err := strconv.Atoi(p)
+	if err != nil {
+		return 0, fmt.Errorf("size %q is not a whole number", p)
+	}
+	return k, nil
+}
