@@ -53,18 +53,12 @@ func (Ring) Describe(s RingState, a checker.Action) string {
 	return fmt.Sprintf("node %d toggles its bit", a-1)
 }
 
-// Canonical rotates the ring so that the token is at node 0.
+// Canonical rotates the ring so that the token is at node 0: node i's bit moves to
+// bit (i - Token) mod N.
 func (m Ring) Canonical(s RingState) RingState {
-	mask := uint32(1)<<m.N - 1
-	if m.N == 32 {
-		mask = ^uint32(0)
-	}
-	b := bits.RotateLeft32(s.Bits, -int(s.Token)) // valid only for N == 32
-	if m.N < 32 {
-		t := uint(s.Token)
-		b = (s.Bits>>t | s.Bits<<(uint(m.N)-t)) & mask
-	}
-	return RingState{Token: 0, Bits: b}
+	t, n := uint(s.Token), uint(m.N)
+	mask := uint32(1<<n - 1) // 1<<32 - 1 wraps to all ones
+	return RingState{Token: 0, Bits: (s.Bits>>t | s.Bits<<(n-t)) & mask}
 }
 
 // NotAllSet is the invariant "some bit is clear".
