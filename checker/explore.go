@@ -166,19 +166,21 @@ func (e *explorer[S]) stop(reason string) {
 	e.stopMu.Unlock()
 }
 
-// chunk is the number of frontier states a worker claims at a time; budgets, the
-// Context and StopAtFirst are checked between chunks.
-const chunk = 64
+// maxChunk is the largest number of frontier states a worker claims at a time;
+// budgets, the Context and StopAtFirst are checked between chunks. Small levels use
+// smaller chunks so that every worker gets a share.
+const maxChunk = 64
 
 // expandLevel expands every state of frontier with opt.Workers workers. It returns the
 // least violation candidate and, when last is set (the depth bound), whether some
 // successor is not stored yet; in that case successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, bool) {
 	var next atomic.Int64
-	workers := make([]worker[S], min(e.opt.Workers, (len(frontier)+chunk-1)/chunk))
+	chunk := int64(max(1, min(maxChunk, len(frontier)/(4*e.opt.Workers))))
+	workers := make([]worker[S], min(e.opt.Workers, len(frontier)))
 	if len(workers) <= 1 {
 		w := worker[S]{e: e}
-		w.run(frontier, &next, last)
+		w.run(frontier, &next, chunk, last)
 		e.transitions += w.transitions
 		return w.best, w.beyond
 	}
@@ -186,7 +188,7 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 	for i := range workers {
 		w := &workers[i]
 		w.e = e
-		wg.Go(func() { w.run(frontier, &next, last) })
+		wg.Go(func() { w.run(frontier, &next, chunk, last) })
 	}
 	wg.Wait()
 	var best candidate
@@ -214,7 +216,7 @@ type worker[S any] struct {
 	beyond      bool
 }
 
-func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, last bool) {
+func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
 	e := w.e
 	n := int64(len(frontier))
 	for !e.stopped.Load() {

@@ -49,16 +49,23 @@ func (g Graph) Describe(v int, a checker.Action) string {
 func GenGraph(maxNodes int) gopter.Gen {
 	return gen.IntRange(1, maxNodes).FlatMap(func(v any) gopter.Gen {
 		n := v.(int)
-		node := gen.IntRange(0, n-1)
-		edges := gen.IntRange(0, 3).FlatMap(func(k any) gopter.Gen {
-			return gen.SliceOfN(k.(int), node)
-		}, reflect.TypeOf([]int(nil)))
-		inits := gen.IntRange(1, 2).FlatMap(func(k any) gopter.Gen {
-			return gen.SliceOfN(k.(int), node)
-		}, reflect.TypeOf([]int(nil)))
-		return gopter.CombineGens(inits, gen.SliceOfN(n, edges), gen.SliceOfN(n, gen.Bool())).
+		// Fixed-length slices throughout (gopter applies one element's sieve to every
+		// element of a slice); -1 marks an absent edge or second initial node.
+		slot := gen.IntRange(-1, n-1)
+		return gopter.CombineGens(gen.IntRange(0, n-1), slot, gen.SliceOfN(n, gen.SliceOfN(3, slot)), gen.SliceOfN(n, gen.Bool())).
 			Map(func(vs []any) Graph {
-				return Graph{Nodes: n, Inits: vs[0].([]int), Edges: vs[1].([][]int), Final: vs[2].([]bool)}
+				g := Graph{Nodes: n, Inits: []int{vs[0].(int)}, Edges: make([][]int, n), Final: vs[3].([]bool)}
+				if second := vs[1].(int); second >= 0 {
+					g.Inits = append(g.Inits, second)
+				}
+				for u, slots := range vs[2].([][]int) {
+					for _, w := range slots {
+						if w >= 0 {
+							g.Edges[u] = append(g.Edges[u], w)
+						}
+					}
+				}
+				return g
 			})
 	}, reflect.TypeOf(Graph{}))
 }
