@@ -74,10 +74,16 @@ const (
 	// stopped: an address flit finds no free output, or the next flit's output buffer is
 	// full (000 §5.3).
 	PruneOnStop
-	// PrunePartial is our partial policy: like PruneOnNoFree, but a branch that ends in
-	// the ejection channel of the node itself (the local delivery) is kept. It is sound
-	// with all-port ejection and not with one-port ejection, where a kept delivery can
-	// close a cycle; the checker tells the two apart.
+	// PrunePartial is our partial policy: like PruneOnStop, but a branch that ends in
+	// the ejection channel of the node itself (the local delivery) is kept. It is meant
+	// to be sound with all-port ejection (nobody waits for an ejection channel) and not
+	// with one-port ejection, where a kept delivery can close a cycle; the checker tells.
+	//
+	// PruneOnNoFree alone is not deadlock-free: a message stopped by a full buffer
+	// upstream of the node whose header found no free output keeps its other branches
+	// there (000 §3: "as flow control in wormhole switching stops flits in previous
+	// nodes, pruning is also performed at those nodes"); the checker finds such
+	// deadlocks on mesh:3x3 with two 3-destination multicasts, B=1.
 	PrunePartial
 )
 

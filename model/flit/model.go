@@ -314,7 +314,7 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 			a := MakeAction(KindMove, c.input, 0)
 			return append(dst, checker.Transition[State]{Action: a, Next: m.apply(s, c, KindMove, 0)})
 		}
-		if m.cfg.Prune == PruneOnStop && len(in.Outs) > 1 {
+		if m.stopPrunable(in, int(in.Cur)) {
 			return append(dst, m.pruneTransition(s, c))
 		}
 		return dst
@@ -326,7 +326,7 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 				a := MakeAction(KindFollow, c.input, 0)
 				return append(dst, checker.Transition[State]{Action: a, Next: m.applyTo(s, c, KindFollow, j)})
 			}
-			if m.cfg.Prune == PruneOnStop && len(in.Outs) > 1 {
+			if m.stopPrunable(in, j) {
 				return append(dst, m.pruneTransition(s, c))
 			}
 			return dst
@@ -360,8 +360,21 @@ func (m *Model) prunable(in *Input) bool {
 	case PruneOnNoFree, PruneOnStop:
 		return len(in.Outs) > 0
 	case PrunePartial:
-		for _, o := range in.Outs {
-			if o != Eject {
+		return m.stopPrunable(in, -1)
+	}
+	return false
+}
+
+// stopPrunable reports whether an input whose next flit is stopped by the full buffer of
+// output index blocked has other branches its policy prunes when flits stop (PruneOnStop:
+// any; PrunePartial: any but the local ejection).
+func (m *Model) stopPrunable(in *Input, blocked int) bool {
+	switch m.cfg.Prune {
+	case PruneOnStop:
+		return len(in.Outs) > 1 || blocked < 0 && len(in.Outs) > 0
+	case PrunePartial:
+		for j, o := range in.Outs {
+			if j != blocked && o != Eject {
 				return true
 			}
 		}
@@ -488,15 +501,15 @@ func (m *Model) tryRelease(s *State, vc int) {
 	}
 }
 
-// prune releases the branches the policy cuts at input in: with PruneOnStop and a
-// current output that is still being fed, every output but the current one; with
-// PrunePartial every output but the local ejection; otherwise every output.
+// prune releases the branches the policy cuts at input in: with PruneOnStop every output
+// but the one the stopped flit needs (if any); with PrunePartial also keeping the local
+// ejection; with PruneOnNoFree every output.
 func (m *Model) prune(s *State, in *Input, c cursor) {
 	blocked := m.blockedOut(s, c)
 	keep := func(j int, o Out) bool {
 		switch m.cfg.Prune {
 		case PrunePartial:
-			return o == Eject
+			return o == Eject || j == blocked
 		case PruneOnStop:
 			return j == blocked
 		}
