@@ -1,0 +1,212 @@
+package treemcast
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+)
+
+// Family is "every pair of multicasts with up to K destinations on Grid": all unordered
+// pairs {a, b} (a may equal b: two identical messages) of multicasts whose destination
+// lists have 1..K distinct nodes other than the source. With Orders the destination lists
+// are all sequences (the worm order is part of a multicast, 000 Fig. 1); without, each
+// destination set is taken once, in ascending node order. With Symmetry only one
+// representative per orbit of the grid's routing-preserving symmetries (flit.
+// GridSymmetries: mesh reflections; torus translations where the routing allows them) is
+// kept, and Member.Orbit says how many pairs it stands for.
+//
+// Members are numbered from 0 in a deterministic order (first multicast, then second, in
+// the order of Multicasts); the numbering depends only on the family's fields.
+type Family struct {
+	Grid     *model.Grid
+	K        int
+	Orders   bool
+	Symmetry bool
+}
+
+// MaxFamilyK bounds K so that enumeration stays small.
+const MaxFamilyK = 4
+
+// ParseFamily reads a family spec: "pairs:K" (destination sets) or "pairs:K:ordered"
+// (every destination order).
+func ParseFamily(g *model.Grid, spec string) (Family, error) {
+	parts := strings.Split(spec, ":")
+	if len(parts) < 2 || len(parts) > 3 || parts[0] != "pairs" {
+		return Family{}, fmt.Errorf("family %q: want pairs:K or pairs:K:ordered", spec)
+	}
+	k, err := strconv.Atoi(parts[1])
+	if err != nil || k < 1 || k > MaxFamilyK {
+		return Family{}, fmt.Errorf("family %q: K is %q; it must be 1..%d", spec, parts[1], MaxFamilyK)
+	}
+	f := Family{Grid: g, K: k}
+	if len(parts) == 3 {
+		if parts[2] != "ordered" {
+			return Family{}, fmt.Errorf("family %q: suffix %q is unknown; only \"ordered\"", spec, parts[2])
+		}
+		f.Orders = true
+	}
+	return f, nil
+}
+
+// Spec returns the family's spec as ParseFamily reads it.
+func (f Family) Spec() string {
+	s := fmt.Sprintf("pairs:%d", f.K)
+	if f.Orders {
+		s += ":ordered"
+	}
+	return s
+}
+
+// Multicasts returns every multicast of the family in enumeration order: by source, then
+// by number of destinations, then lexicographically by destination list.
+func (f Family) Multicasts() []Multicast {
+	n := f.Grid.Nodes()
+	var out []Multicast
+	for s := 0; s < n; s++ {
+		for size := 1; size <= f.K; size++ {
+			var rec func(prefix []model.NodeID, used []bool, from int)
+			rec = func(prefix []model.NodeID, used []bool, from int) {
+				if len(prefix) == size {
+					out = append(out, Multicast{Source: model.NodeID(s), Dests: append([]model.NodeID(nil), prefix...)})
+					return
+				}
+				start := 0
+				if !f.Orders {
+					start = from
+				}
+				for d := start; d < n; d++ {
+					if d == s || used[d] {
+						continue
+					}
+					used[d] = true
+					rec(append(prefix, model.NodeID(d)), used, d+1)
+					used[d] = false
+				}
+			}
+			rec(nil, make([]bool, n), 0)
+		}
+	}
+	return out
+}
+
+// Member is one instance of a family: its index, the pair of multicasts and how many
+// pairs of the unreduced family it stands for (1 without symmetry).
+type Member struct {
+	Index int
+	Pair  [2]Multicast
+	Orbit int
+}
+
+// Routing returns the base routing members use: DOR, with dateline classes on a torus.
+func (f Family) Routing() flit.Routing {
+	r := model.NewDOR(f.Grid)
+	return r
+}
+
+// Members enumerates the family. Cost O(|multicasts|^2 * |symmetries|).
+func (f Family) Members() []Member {
+	ms := f.Multicasts()
+	var syms []flit.Symmetry
+	if f.Symmetry {
+		syms = flit.GridSymmetries(f.Grid, f.Routing())
+	}
+	key := make(map[string]int, len(ms))
+	for i, m := range ms {
+		key[mcKey(m)] = i
+	}
+	var out []Member
+	for i := range ms {
+		for j := i; j < len(ms); j++ {
+			orbit := 1
+			if len(syms) > 1 {
+				var canon bool
+				canon, orbit = f.canonicalPair(ms, key, syms, i, j)
+				if !canon {
+					continue
+				}
+			}
+			out = append(out, Member{Index: len(out), Pair: [2]Multicast{ms[i], ms[j]}, Orbit: orbit})
+		}
+	}
+	return out
+}
+
+// canonicalPair reports whether pair (i, j) is the least of its orbit (as sorted index
+// pairs) and the orbit's size.
+func (f Family) canonicalPair(ms []Multicast, key map[string]int, syms []flit.Symmetry, i, j int) (bool, int) {
+	var imgs [][2]int
+	for _, s := range syms {
+		a, oka := key[mcKey(mapMC(s, ms[i], !f.Orders))]
+		b, okb := key[mcKey(mapMC(s, ms[j], !f.Orders))]
+		if !oka || !okb {
+			// Unreachable: symmetries map the family onto itself. Keep the pair rather
+			// than lose it.
+			return true, 1
+		}
+		if b < a {
+			a, b = b, a
+		}
+		if a < i || (a == i && b < j) {
+			return false, 0
+		}
+		imgs = append(imgs, [2]int{a, b})
+	}
+	sort.Slice(imgs, func(x, y int) bool {
+		return imgs[x][0] < imgs[y][0] || imgs[x][0] == imgs[y][0] && imgs[x][1] < imgs[y][1]
+	})
+	distinct := 0
+	for k := range imgs {
+		if k == 0 || imgs[k] != imgs[k-1] {
+			distinct++
+		}
+	}
+	return true, distinct
+}
+
+func mapMC(s flit.Symmetry, m Multicast, set bool) Multicast {
+	out := Multicast{Source: s.Node[m.Source], Dests: make([]model.NodeID, len(m.Dests))}
+	for k, d := range m.Dests {
+		out.Dests[k] = s.Node[d]
+	}
+	// A destination set is kept in ascending order; its image is re-sorted so that it is
+	// again a member of the family.
+	if set {
+		sort.Slice(out.Dests, func(a, b int) bool { return out.Dests[a] < out.Dests[b] })
+	}
+	return out
+}
+
+func mcKey(m Multicast) string {
+	var b bytes.Buffer
+	fmt.Fprint(&b, m.Source, ">")
+	for _, d := range m.Dests {
+		fmt.Fprint(&b, d, ",")
+	}
+	return b.String()
+}
+
+// Shard is part i (0-based) of n of a family: the members whose index is i mod n. The
+// partition is stable: it depends only on the member numbering.
+type Shard struct{ Index, Count int }
+
+// ParseShard reads "i/n" with 0 <= i < n.
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 <= i < n, e.g. 0/4", s)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+// String renders the shard as "i/n".
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Has reports whether member index idx belongs to the shard.
+func (s Shard) Has(idx int) bool { return s.Count <= 1 || idx%s.Count == s.Index }

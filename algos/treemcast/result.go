@@ -1,0 +1,166 @@
+package treemcast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// FamilyFormat is the format tag of family result files.
+const FamilyFormat = "wormcheck-family/1"
+
+// FamilyParams are the parameters every shard of one family run must share.
+type FamilyParams struct {
+	Pruning  string `json:"pruning"`
+	Length   int    `json:"length"`
+	Buffers  int    `json:"buffers"`
+	Ports    string `json:"ports"`
+	Prop     string `json:"property"`
+	Symmetry bool   `json:"symmetry"`
+}
+
+// FamilyWitness is a violating member with its shortest trace.
+type FamilyWitness struct {
+	Index  int              `json:"index"`
+	Msgs   string           `json:"msgs"`
+	Length int              `json:"length"`
+	Trace  *props.TraceFile `json:"trace"`
+}
+
+// less orders witnesses: shorter trace first, then lower member index.
+func (w *FamilyWitness) less(v *FamilyWitness) bool {
+	return w.Length < v.Length || w.Length == v.Length && w.Index < v.Index
+}
+
+// FamilyResult is the result of checking one or more shards of a family; `wormcheck
+// merge` joins the results of disjoint shards.
+//
+// Verdict is violated if any member violated the property; holds if every member of
+// every shard was checked and held; inconclusive otherwise (a member hit a bound, a shard
+// stopped early, or, after a merge, shards are missing).
+type FamilyResult struct {
+	Format   string       `json:"format"`
+	Family   string       `json:"family"`
+	Topology string       `json:"topology"`
+	Params   FamilyParams `json:"parameters"`
+	// Members is the size of the whole family (all shards).
+	Members int `json:"members"`
+	// Shard is the shard this result covers; after a merge, Shards lists them all.
+	Shard        Shard          `json:"shard"`
+	Shards       []int          `json:"shards,omitempty"`
+	Instances    int            `json:"instances"` // members checked
+	Covered      int64          `json:"covered"`   // pairs of the unreduced family they stand for
+	States       int64          `json:"states"`
+	Transitions  int64          `json:"transitions"`
+	Seconds      float64        `json:"seconds"`
+	Violated     int            `json:"violated"`     // members that violated the property
+	Inconclusive []int          `json:"inconclusive"` // members that hit a bound
+	Partial      bool           `json:"partial"`      // the shard stopped before its last member
+	Verdict      props.Verdict  `json:"verdict"`
+	Missing      []int          `json:"missing_shards,omitempty"`
+	Witness      *FamilyWitness `json:"witness"`
+}
+
+func (r *FamilyResult) verdict() props.Verdict {
+	switch {
+	case r.Violated > 0:
+		return props.Violated
+	case len(r.Inconclusive) > 0 || r.Partial || len(r.Missing) > 0:
+		return props.Inconclusive
+	}
+	return props.Holds
+}
+
+// Marshal renders r as indented JSON.
+func (r *FamilyResult) Marshal() ([]byte, error) {
+	if r.Inconclusive == nil {
+		r.Inconclusive = []int{}
+	}
+	return json.MarshalIndent(r, "", "  ")
+}
+
+// ParseFamilyResult decodes a family result file and checks its format.
+func ParseFamilyResult(data []byte) (*FamilyResult, error) {
+	var r FamilyResult
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("family result is not valid JSON: %s", strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	switch {
+	case r.Format != FamilyFormat:
+		return nil, fmt.Errorf("family result field \"format\" is %q; want %q", r.Format, FamilyFormat)
+	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
+		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n", r.Shard.Index, r.Shard.Count)
+	case r.Members < 0 || r.Instances < 0 || r.Instances > r.Members:
+		return nil, fmt.Errorf("family result covers %d of %d members", r.Instances, r.Members)
+	}
+	return &r, nil
+}
+
+// Merge joins the results of disjoint shards of one family run. It refuses results of
+// different families, topologies, parameters, family sizes or shard counts, and shards
+// that overlap (the same shard twice, or a result that is itself a merge sharing a shard
+// with another). Missing shards make the merged verdict inconclusive (unless a shard
+// found a violation) and are listed.
+func Merge(rs []*FamilyResult) (*FamilyResult, error) {
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("merge: no family results")
+	}
+	first := rs[0]
+	out := &FamilyResult{
+		Format: FamilyFormat, Family: first.Family, Topology: first.Topology, Params: first.Params,
+		Members: first.Members, Shard: Shard{0, first.Shard.Count}, Inconclusive: []int{},
+	}
+	seen := map[int]int{}
+	for i, r := range rs {
+		switch {
+		case r.Family != first.Family || r.Topology != first.Topology:
+			return nil, fmt.Errorf("merge: result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
+		case r.Params != first.Params:
+			return nil, fmt.Errorf("merge: result %d has parameters %+v; result 1 has %+v", i+1, r.Params, first.Params)
+		case r.Members != first.Members:
+			return nil, fmt.Errorf("merge: result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)
+		case r.Shard.Count != first.Shard.Count:
+			return nil, fmt.Errorf("merge: result %d is split in %d shards; result 1 in %d", i+1, r.Shard.Count, first.Shard.Count)
+		}
+		shards := r.Shards
+		if len(shards) == 0 {
+			shards = []int{r.Shard.Index}
+		}
+		for _, s := range shards {
+			if j, dup := seen[s]; dup {
+				return nil, fmt.Errorf("merge: shard %d/%d is in result %d and result %d (overlapping shards)", s, r.Shard.Count, j+1, i+1)
+			}
+			seen[s] = i
+			out.Shards = append(out.Shards, s)
+		}
+		out.Instances += r.Instances
+		out.Covered += r.Covered
+		out.States += r.States
+		out.Transitions += r.Transitions
+		out.Seconds += r.Seconds
+		out.Violated += r.Violated
+		out.Inconclusive = append(out.Inconclusive, r.Inconclusive...)
+		out.Partial = out.Partial || r.Partial
+		if r.Witness != nil && (out.Witness == nil || r.Witness.less(out.Witness)) {
+			out.Witness = r.Witness
+		}
+	}
+	sort.Ints(out.Shards)
+	sort.Ints(out.Inconclusive)
+	for s := 0; s < first.Shard.Count; s++ {
+		if _, ok := seen[s]; !ok {
+			out.Missing = append(out.Missing, s)
+		}
+	}
+	if out.Instances > out.Members {
+		return nil, fmt.Errorf("merge: the results cover %d instances of a %d-member family", out.Instances, out.Members)
+	}
+	out.Verdict = out.verdict()
+	return out, nil
+}

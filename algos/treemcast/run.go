@@ -1,0 +1,184 @@
+package treemcast
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// The properties an instance is checked for.
+const (
+	PropDeadlock    = "deadlock"     // no reachable deadlock (000 Lemma 1)
+	PropExactlyOnce = "exactly-once" // TM3: exactly-once delivery along the XY paths
+)
+
+// CheckOptions configure checking one instance.
+type CheckOptions struct {
+	Prop      string // PropDeadlock or PropExactlyOnce
+	Workers   int
+	MaxStates int64 // 0 = unbounded
+	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
+	Context   context.Context
+}
+
+// Check explores one instance. For PropDeadlock it looks for a reachable deadlock; for
+// PropExactlyOnce it checks, in every reachable state, the model's invariants (buffers,
+// ownership, flit order, routes, exactly-once) and this package's independent twin of
+// the TM3 ones (Invariants). A deadlock is reported under both properties (a deadlocked
+// state never delivers).
+func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Model, error) {
+	m, err := in.Model()
+	if err != nil {
+		return nil, nil, err
+	}
+	o := checker.Options[flit.State]{
+		Workers:       opt.Workers,
+		MaxStates:     opt.MaxStates,
+		CheckDeadlock: true,
+		Context:       opt.Context,
+	}
+	switch opt.Prop {
+	case PropDeadlock, "":
+	case PropExactlyOnce:
+		o.Invariants = append(m.Invariants(), Invariants(in, m)...)
+	default:
+		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock or exactly-once", opt.Prop)
+	}
+	if opt.Symmetry {
+		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+		o.Symmetry = true
+		res, err := checker.Explore[flit.State](sm, o)
+		return res, m, err
+	}
+	res, err := checker.Explore[flit.State](m, o)
+	return res, m, err
+}
+
+// TraceParams are the parameters saved in a tree-mcast trace file.
+type TraceParams struct {
+	Msgs    string `json:"msgs"`
+	Pruning string `json:"pruning"`
+	Length  int    `json:"length"`
+	Buffers int    `json:"buffers"`
+	Ports   string `json:"ports"`
+}
+
+// TraceFile turns a violation of instance in into a saved trace.
+func TraceFile(in Instance, prop string, v *checker.Violation[flit.State]) *props.TraceFile {
+	p, _ := json.Marshal(in.TraceParams())
+	tf := &props.TraceFile{
+		Format:    props.TraceFormat,
+		Algorithm: "tree-mcast",
+		Topology:  in.Grid.Spec(),
+		Property:  prop,
+		Semantics: "flit",
+		Params:    p,
+		Violation: violationText(v),
+	}
+	for _, st := range v.Trace.Steps[1:] {
+		tf.Actions = append(tf.Actions, uint64(st.Action))
+		tf.Labels = append(tf.Labels, st.Label)
+	}
+	return tf
+}
+
+// TraceParams returns the instance's parameters as a trace file saves them.
+func (in Instance) TraceParams() TraceParams {
+	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+}
+
+func violationText(v *checker.Violation[flit.State]) string {
+	if v.Kind == checker.KindDeadlock {
+		return "deadlock: " + v.Message
+	}
+	return "invariant " + v.Invariant + ": " + v.Message
+}
+
+// FamilyOptions configure RunFamily.
+type FamilyOptions struct {
+	Params      Params
+	Prop        string
+	Shard       Shard
+	Workers     int
+	MaxStates   int64 // per instance; 0 = unbounded
+	StopAtFirst bool  // stop the shard at its first violation
+	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
+	Context     context.Context
+}
+
+// RunFamily checks the members of f in shard opt.Shard and returns the shard's result.
+func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
+	start := time.Now()
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	members := f.Members()
+	shard := opt.Shard
+	if shard.Count == 0 {
+		shard = Shard{0, 1}
+	}
+	r := &FamilyResult{
+		Format:   FamilyFormat,
+		Family:   f.Spec(),
+		Topology: f.Grid.Spec(),
+		Params: FamilyParams{
+			Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
+			Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
+		},
+		Members: len(members),
+		Shard:   shard,
+		Verdict: props.Holds,
+	}
+	for _, mb := range members {
+		if !shard.Has(mb.Index) {
+			continue
+		}
+		if opt.Limit > 0 && r.Instances >= opt.Limit {
+			r.Partial = true
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			r.Partial = true
+			break
+		}
+		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params}
+		res, _, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
+		if err != nil {
+			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
+		}
+		r.Instances++
+		r.Covered += int64(mb.Orbit)
+		r.States += res.Stats.States
+		r.Transitions += res.Stats.Transitions
+		switch res.Verdict {
+		case checker.Violated:
+			r.Violated++
+			w := &FamilyWitness{Index: mb.Index, Msgs: in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(in, propName(opt.Prop), res.Violation)}
+			if r.Witness == nil || w.less(r.Witness) {
+				r.Witness = w
+			}
+		case checker.Inconclusive:
+			r.Inconclusive = append(r.Inconclusive, mb.Index)
+		}
+		if r.Violated > 0 && opt.StopAtFirst {
+			r.Partial = true
+			break
+		}
+	}
+	r.Seconds = time.Since(start).Seconds()
+	r.Verdict = r.verdict()
+	return r, nil
+}
+
+func propName(p string) string {
+	if p == "" {
+		return PropDeadlock
+	}
+	return p
+}

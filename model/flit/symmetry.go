@@ -1,0 +1,271 @@
+package flit
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Symmetry is an automorphism of a grid and its routing: a node permutation and the
+// channel permutation it induces, such that the route between the images of two nodes is
+// the image of their route, hop by hop and with the same virtual-channel class
+// (Hops(φ(s), φ(d)) = φ(Hops(s, d))). Only such maps preserve the flit-level behaviour.
+type Symmetry struct {
+	Name    string            // e.g. "identity", "reflect x", "translate (1,0)"
+	Node    []model.NodeID    // Node[v] is the image of node v
+	Channel []model.ChannelID // Channel[c] is the image of channel c
+}
+
+// GridSymmetries returns the candidate symmetries of g, the identity first, that
+// preserve routing r: on a mesh the reflections of any set of dimensions (XY routing is
+// kept by reflections, not by transposition, which turns XY into YX); on a torus also
+// the translations. A candidate is kept only if it maps every route of r onto a route of
+// r, classes included: dimension order with dateline classes is not translation-invariant
+// (the wrap-around channel carries the class change), so on a torus with dateline classes
+// only the symmetries that fix the datelines survive. Cost O(|candidates| * nodes^2 *
+// path length).
+func GridSymmetries(g *model.Grid, r Routing) []Symmetry {
+	n := g.Dims()
+	var trans [][]int
+	if g.Kind() == model.Torus {
+		trans = [][]int{make([]int, n)}
+		for d := 0; d < n; d++ {
+			var next [][]int
+			for _, t := range trans {
+				for k := 0; k < g.Size(d); k++ {
+					u := append([]int(nil), t...)
+					u[d] = k
+					next = append(next, u)
+				}
+			}
+			trans = next
+		}
+	} else {
+		trans = [][]int{make([]int, n)}
+	}
+	var out []Symmetry
+	for refl := 0; refl < 1<<n; refl++ {
+		for _, t := range trans {
+			s, ok := gridMap(g, refl, t)
+			if ok && preserves(g, r, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// gridMap builds the map x_d -> (reflect_d ? k_d-1-x_d : x_d) + t_d (mod k_d).
+func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
+	n := g.Dims()
+	s := Symmetry{Node: make([]model.NodeID, g.Nodes()), Channel: make([]model.ChannelID, g.Channels())}
+	name := ""
+	for d := 0; d < n; d++ {
+		if refl&(1<<d) != 0 {
+			name += fmt.Sprintf(" reflect %d", d)
+		}
+	}
+	moved := false
+	for _, x := range t {
+		moved = moved || x != 0
+	}
+	if moved {
+		name += fmt.Sprintf(" translate %v", t)
+	}
+	if name == "" {
+		name = " identity"
+	}
+	s.Name = name[1:]
+	c := make([]int, n)
+	for v := 0; v < g.Nodes(); v++ {
+		for d := 0; d < n; d++ {
+			x := g.Coord(model.NodeID(v), d)
+			if refl&(1<<d) != 0 {
+				x = g.Size(d) - 1 - x
+			}
+			c[d] = x + t[d]
+		}
+		s.Node[v] = g.Node(c...)
+	}
+	for ch := 0; ch < g.Channels(); ch++ {
+		gc := g.Channel(model.ChannelID(ch))
+		from, to := s.Node[gc.From], s.Node[gc.To]
+		s.Channel[ch] = model.None
+		for dir := model.Plus; dir <= model.Minus; dir++ {
+			if c2, t2 := g.Neighbor(from, gc.Dim, dir); c2 != model.None && t2 == to {
+				s.Channel[ch] = c2
+			}
+		}
+		if s.Channel[ch] == model.None {
+			return s, false
+		}
+	}
+	return s, true
+}
+
+func preserves(g *model.Grid, r Routing, s Symmetry) bool {
+	for a := 0; a < g.Nodes(); a++ {
+		for b := 0; b < g.Nodes(); b++ {
+			if a == b {
+				continue
+			}
+			h := r.Hops(model.NodeID(a), model.NodeID(b))
+			h2 := r.Hops(s.Node[a], s.Node[b])
+			if len(h) != len(h2) {
+				return false
+			}
+			for k := range h {
+				if h2[k].Channel != s.Channel[h[k].Channel] || h2[k].Class != h[k].Class {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// instanceSym is a symmetry of the network that maps the model's message set onto
+// itself: message i goes to message Msg[i].
+type instanceSym struct {
+	Symmetry
+	Msg []int
+}
+
+// Symmetric is a Model with a checker.Canonicalizer: the symmetries of its instance (the
+// network symmetries that map the set of messages onto itself, each message to one with
+// the image source, the image destinations in the same order and the same length). The
+// representative of a state is its image with the least encoding. This is sound because
+// every such map sends reachable states to reachable states with the same enabled moves
+// up to renaming, so deadlocks and the model's invariants are preserved.
+//
+// Messages that are identical are matched first-unused in order, so swapping two
+// identical messages is not exploited (the reduction may be smaller than the full group
+// allows; it is never unsound).
+type Symmetric struct {
+	*Model
+	syms []instanceSym
+}
+
+// NewSymmetric returns m with the symmetries among cands that map its messages onto
+// themselves; the identity is always among them.
+func NewSymmetric(m *Model, cands []Symmetry) *Symmetric {
+	sm := &Symmetric{Model: m}
+	msgs := m.cfg.Messages
+	for _, c := range cands {
+		perm := make([]int, len(msgs))
+		used := make([]bool, len(msgs))
+		ok := true
+		for i, a := range msgs {
+			perm[i] = -1
+			for j, b := range msgs {
+				if !used[j] && imageOf(c, a, b) {
+					perm[i], used[j] = j, true
+					break
+				}
+			}
+			if perm[i] < 0 {
+				ok = false
+				break
+			}
+		}
+		if ok && len(c.Channel) == m.cfg.Net.Channels() {
+			sm.syms = append(sm.syms, instanceSym{Symmetry: c, Msg: perm})
+		}
+	}
+	return sm
+}
+
+func imageOf(c Symmetry, a, b Message) bool {
+	if a.Multicast != b.Multicast || a.Length != b.Length || len(a.Dests) != len(b.Dests) || c.Node[a.Source] != b.Source {
+		return false
+	}
+	for k, d := range a.Dests {
+		if c.Node[d] != b.Dests[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// Group returns the number of instance symmetries in use (1: only the identity).
+func (sm *Symmetric) Group() int { return len(sm.syms) }
+
+// SymmetryNames returns the names of the instance symmetries in use.
+func (sm *Symmetric) SymmetryNames() []string {
+	out := make([]string, len(sm.syms))
+	for i, s := range sm.syms {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Canonical returns the image of s with the least encoding among its images under the
+// instance symmetries. Cost O(group * state size).
+func (sm *Symmetric) Canonical(s State) State {
+	if len(sm.syms) <= 1 {
+		return s
+	}
+	best := s
+	bestEnc := sm.Encode(s, nil)
+	var buf []byte
+	for _, sy := range sm.syms[1:] {
+		img := sm.image(s, sy)
+		buf = sm.Encode(img, buf[:0])
+		if bytes.Compare(buf, bestEnc) < 0 {
+			best = img
+			bestEnc = append(bestEnc[:0], buf...)
+		}
+	}
+	return best
+}
+
+// Image returns the image of s under instance symmetry k (0 is the identity); for tests.
+func (sm *Symmetric) Image(s State, k int) State { return sm.image(s, sm.syms[k]) }
+
+func (sm *Symmetric) image(s State, sy instanceSym) State {
+	nv := sm.cfg.VCs
+	mapOut := func(o Out) Out {
+		if o == Eject {
+			return Eject
+		}
+		return Out(int(sy.Channel[int(o)/nv])*nv + int(o)%nv)
+	}
+	mapIn := func(in Input) Input {
+		if len(in.Outs) == 0 {
+			return in
+		}
+		outs := make([]Out, len(in.Outs))
+		for j, o := range in.Outs {
+			outs[j] = mapOut(o)
+		}
+		var cur Out
+		if in.Cur >= 0 {
+			cur = outs[in.Cur]
+		}
+		sort.Slice(outs, func(a, b int) bool { return outs[a] < outs[b] })
+		r := Input{Outs: outs, Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
+		if in.Cur >= 0 {
+			for j, o := range outs {
+				if o == cur {
+					r.Cur = int8(j)
+				}
+			}
+		}
+		return r
+	}
+	t := State{Msgs: make([]Msg, len(s.Msgs)), VCs: make([]VC, len(s.VCs))}
+	for i, g := range s.Msgs {
+		g.In = mapIn(g.In)
+		t.Msgs[sy.Msg[i]] = g
+	}
+	for o, v := range s.VCs {
+		if v.Owner >= 0 {
+			v.Owner = int8(sy.Msg[v.Owner])
+		}
+		v.In = mapIn(v.In)
+		t.VCs[mapOut(Out(o))] = v
+	}
+	return t
+}
