@@ -23,6 +23,7 @@ type Message struct {
 	Source       model.NodeID      // where it was injected
 	Destinations []model.NodeID    // in worm order d1..dn
 	Path         []model.ChannelID // the channels of its routes (its multicast tree), drawn thin and dashed
+	Note         string            // shown after the route in the legend, e.g. "m0"
 }
 
 // Hold says that a message holds a lane (virtual channel) of a channel in the pictured
@@ -167,7 +168,11 @@ func Draw(p Picture) ([]byte, error) {
 	row := legendTop
 	for i, m := range p.Messages {
 		fmt.Fprintf(&b, "<line x1=\"10\" y1=\"%s\" x2=\"30\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\"/>\n", f1(row-4), f1(row-4), Color(i))
-		fmt.Fprintf(&b, "<text x=\"36\" y=\"%s\">%s</text>\n", f1(row), html.EscapeString(m.Name+": "+route(g, m)))
+		text := m.Name + ": " + route(g, m)
+		if m.Note != "" {
+			text += " (" + m.Note + ")"
+		}
+		fmt.Fprintf(&b, "<text x=\"36\" y=\"%s\">%s</text>\n", f1(row), html.EscapeString(text))
 		row += legendRow
 	}
 	for _, bl := range p.Blocked {
