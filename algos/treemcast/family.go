@@ -1,7 +1,6 @@
 package treemcast
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -29,8 +28,28 @@ type Family struct {
 	Symmetry bool
 }
 
-// MaxFamilyK bounds K so that enumeration stays small.
-const MaxFamilyK = 4
+// Bounds that keep enumeration small: K, and the number of pairs of a family.
+const (
+	MaxFamilyK     = 4
+	MaxFamilyPairs = 50_000_000
+)
+
+// Pairs returns the number of pairs of the unreduced family (before symmetry).
+func (f Family) Pairs() float64 {
+	n := float64(f.Grid.Nodes())
+	mc, term := 0.0, 1.0
+	for k := 1; k <= f.K; k++ {
+		term *= n - float64(k) // (n-1)(n-2)...(n-k) ordered choices
+		c := term
+		if !f.Orders {
+			for j := 2; j <= k; j++ {
+				c /= float64(j)
+			}
+		}
+		mc += n * c
+	}
+	return mc * (mc + 1) / 2
+}
 
 // ParseFamily reads a family spec: "pairs:K" (destination sets) or "pairs:K:ordered"
 // (every destination order).
@@ -49,6 +68,9 @@ func ParseFamily(g *model.Grid, spec string) (Family, error) {
 			return Family{}, fmt.Errorf("family %q: suffix %q is unknown; only \"ordered\"", spec, parts[2])
 		}
 		f.Orders = true
+	}
+	if p := f.Pairs(); p > MaxFamilyPairs {
+		return Family{}, fmt.Errorf("family %q on %v has %.3g pairs; at most %d can be enumerated", spec, g, p, MaxFamilyPairs)
 	}
 	return f, nil
 }
@@ -115,7 +137,7 @@ func (f Family) Members() []Member {
 	if f.Symmetry {
 		syms = flit.GridSymmetries(f.Grid, f.Routing())
 	}
-	key := make(map[string]int, len(ms))
+	key := make(map[uint64]int, len(ms))
 	for i, m := range ms {
 		key[mcKey(m)] = i
 	}
@@ -138,7 +160,7 @@ func (f Family) Members() []Member {
 
 // canonicalPair reports whether pair (i, j) is the least of its orbit (as sorted index
 // pairs) and the orbit's size.
-func (f Family) canonicalPair(ms []Multicast, key map[string]int, syms []flit.Symmetry, i, j int) (bool, int) {
+func (f Family) canonicalPair(ms []Multicast, key map[uint64]int, syms []flit.Symmetry, i, j int) (bool, int) {
 	var imgs [][2]int
 	for _, s := range syms {
 		a, oka := key[mcKey(mapMC(s, ms[i], !f.Orders))]
@@ -181,13 +203,14 @@ func mapMC(s flit.Symmetry, m Multicast, set bool) Multicast {
 	return out
 }
 
-func mcKey(m Multicast) string {
-	var b bytes.Buffer
-	fmt.Fprint(&b, m.Source, ">")
+// mcKey packs a multicast into an integer: 12 bits per node (grids up to 4095 nodes in
+// families; Members refuses larger), source first, then the destinations, then the count.
+func mcKey(m Multicast) uint64 {
+	k := uint64(m.Source)
 	for _, d := range m.Dests {
-		fmt.Fprint(&b, d, ",")
+		k = k<<12 | uint64(d)
 	}
-	return b.String()
+	return k<<3 | uint64(len(m.Dests))
 }
 
 // Shard is part i (0-based) of n of a family: the members whose index is i mod n. The

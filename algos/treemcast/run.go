@@ -68,8 +68,9 @@ type TraceParams struct {
 	Ports   string `json:"ports"`
 }
 
-// TraceFile turns a violation of instance in into a saved trace.
-func TraceFile(in Instance, prop string, v *checker.Violation[flit.State]) *props.TraceFile {
+// TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
+// Violation text says what every input waits for (flit.Model.Waits), as Replay does.
+func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[flit.State]) *props.TraceFile {
 	p, _ := json.Marshal(in.TraceParams())
 	tf := &props.TraceFile{
 		Format:    props.TraceFormat,
@@ -78,7 +79,7 @@ func TraceFile(in Instance, prop string, v *checker.Violation[flit.State]) *prop
 		Property:  prop,
 		Semantics: "flit",
 		Params:    p,
-		Violation: violationText(v),
+		Violation: violationText(m, v),
 	}
 	for _, st := range v.Trace.Steps[1:] {
 		tf.Actions = append(tf.Actions, uint64(st.Action))
@@ -92,9 +93,9 @@ func (in Instance) TraceParams() TraceParams {
 	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
 }
 
-func violationText(v *checker.Violation[flit.State]) string {
+func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 	if v.Kind == checker.KindDeadlock {
-		return "deadlock: " + v.Message
+		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
 	}
 	return "invariant " + v.Invariant + ": " + v.Message
 }
@@ -148,7 +149,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			break
 		}
 		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params}
-		res, _, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
 		}
@@ -159,7 +160,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++
-			w := &FamilyWitness{Index: mb.Index, Msgs: in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(in, propName(opt.Prop), res.Violation)}
+			w := &FamilyWitness{Index: mb.Index, Msgs: in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(in, m, propName(opt.Prop), res.Violation)}
 			if r.Witness == nil || w.less(r.Witness) {
 				r.Witness = w
 			}

@@ -173,9 +173,17 @@ func TestFig3Policies(t *testing.T) {
 			if res.Violation.Kind != checker.KindDeadlock || res.Violation.Trace.Len() != 10 {
 				t.Fatalf("%v: %s after %d steps; want a 10-step deadlock", pr, res.Violation.Kind, res.Violation.Trace.Len())
 			}
-			tf := TraceFile(in, PropDeadlock, res.Violation)
+			tf := TraceFile(in, m, PropDeadlock, res.Violation)
 			if _, err := checker.Replay[flit.State](m, tf.Init, actions(tf)); err != nil {
 				t.Fatal(err)
+			}
+			rp, err := Replay(tf)
+			if err != nil || rp.Violation != tf.Violation || !strings.HasPrefix(rp.Violation, "deadlock: ") {
+				t.Fatalf("replay: %v; violation %q, recorded %q", err, rp.Violation, tf.Violation)
+			}
+			files, err := rp.Files(tf)
+			if err != nil || len(files["svg"]) == 0 || len(files["pcap"]) == 0 || len(files["json"]) == 0 {
+				t.Fatalf("files: %v", err)
 			}
 		}
 	}

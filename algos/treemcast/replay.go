@@ -1,0 +1,133 @@
+package treemcast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// ParsePrune reads a pruning policy: model/flit's names (none, on-no-free, on-stop,
+// partial) or the aliases total (= on-no-free, 000 §4's trigger: a header finds no free
+// output) and total-stall (= on-stop, 000 §3/§5.3: whenever a branch is stopped).
+func ParsePrune(s string) (flit.Prune, error) {
+	switch s {
+	case "total":
+		return flit.PruneOnNoFree, nil
+	case "total-stall":
+		return flit.PruneOnStop, nil
+	}
+	p, err := flit.ParsePrune(s)
+	if err != nil {
+		return 0, fmt.Errorf("pruning %q is unknown; use none, on-no-free (alias total), on-stop (alias total-stall) or partial", s)
+	}
+	return p, nil
+}
+
+// ParsePorts reads "one-port" or "all-port".
+func ParsePorts(s string) (flit.Ports, error) {
+	switch s {
+	case "one-port":
+		return flit.OnePort, nil
+	case "all-port":
+		return flit.AllPort, nil
+	}
+	return 0, fmt.Errorf("ports %q is unknown; use one-port or all-port", s)
+}
+
+// InstanceOf rebuilds the instance a trace file was recorded on.
+func InstanceOf(tf *props.TraceFile) (Instance, error) {
+	if tf.Algorithm != "tree-mcast" {
+		return Instance{}, fmt.Errorf("trace file is for algorithm %q, not tree-mcast", tf.Algorithm)
+	}
+	g, err := model.ParseGrid(tf.Topology)
+	if err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"topology\": %v", err)
+	}
+	var p TraceParams
+	dec := json.NewDecoder(bytes.NewReader(tf.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"parameters\": %v", err)
+	}
+	msgs, err := ParseMsgs(g, p.Msgs)
+	if err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"parameters.msgs\": %v", err)
+	}
+	pr, err := ParsePrune(p.Pruning)
+	if err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"parameters.pruning\": %v", err)
+	}
+	ports, err := ParsePorts(p.Ports)
+	if err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"parameters.ports\": %v", err)
+	}
+	return Instance{Grid: g, Msgs: msgs, Params: Params{Prune: pr, Length: p.Length, Buffer: p.Buffers, Ports: ports}}, nil
+}
+
+// Replayed is a trace file re-executed against the model.
+type Replayed struct {
+	Instance Instance
+	Model    *flit.Model
+	Trace    checker.Trace[flit.State]
+	// Violation says what the last state shows ("deadlock: ...", "invariant NAME: ...")
+	// or is empty if it shows no violation.
+	Violation string
+}
+
+// Replay re-executes a saved tree-mcast trace and judges its last state: a deadlock (no
+// enabled transition, not terminal) or the first failing invariant of the property.
+func Replay(tf *props.TraceFile) (*Replayed, error) {
+	in, err := InstanceOf(tf)
+	if err != nil {
+		return nil, err
+	}
+	m, err := in.Model()
+	if err != nil {
+		return nil, fmt.Errorf("trace file instance: %v", err)
+	}
+	as := make([]checker.Action, len(tf.Actions))
+	for i, a := range tf.Actions {
+		as[i] = checker.Action(a)
+	}
+	tr, err := checker.Replay[flit.State](m, tf.Init, as)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replayed{Instance: in, Model: m, Trace: tr}
+	last := tr.Steps[len(tr.Steps)-1].State
+	if tf.Property == PropExactlyOnce {
+		for _, inv := range append(m.Invariants(), Invariants(in, m)...) {
+			if err := inv.Check(last); err != nil {
+				r.Violation = "invariant " + inv.Name + ": " + err.Error()
+				return r, nil
+			}
+		}
+	}
+	if len(m.Successors(last, nil)) == 0 && !m.Terminal(last) {
+		r.Violation = "deadlock: " + m.Waits(last)
+	}
+	return r, nil
+}
+
+// Files renders a replayed trace as witness files: "json" (the trace file), "svg" (the
+// last state) and "pcap" (every flit move).
+func (r *Replayed) Files(tf *props.TraceFile) (map[string][]byte, error) {
+	js, err := json.MarshalIndent(tf, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	svg, err := SVG(r.Instance, r.Model, r.Trace, fmt.Sprintf("%s %s: %s", tf.Topology, r.Instance.Params.Prune, r.Violation))
+	if err != nil {
+		return nil, err
+	}
+	pc, err := PCAP(r.Instance, r.Model, r.Trace)
+	if err != nil {
+		return nil, err
+	}
+	return map[string][]byte{"json": append(js, '\n'), "svg": svg, "pcap": pc}, nil
+}

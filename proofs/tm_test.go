@@ -1,0 +1,29 @@
+package proofs
+
+import (
+	"context"
+	"testing"
+)
+
+// TestTMQuick runs the tree multicast claims in quick mode and checks their verdicts and
+// witness files. Reference: 000 Fig. 3, Lemma 1, §2.
+func TestTMQuick(t *testing.T) {
+	for _, id := range []string{"TM1", "TM2", "TM3"} {
+		c, ok := Lookup(id)
+		if !ok {
+			t.Fatalf("%s is not registered", id)
+		}
+		r := Run(context.Background(), c, Options{Quick: true})
+		t.Logf("%s: %s in %.1fs, %d instances, %d states: %s", id, r.Outcome.Verdict, r.Seconds, r.Outcome.Instances, r.Outcome.States, r.Outcome.Note)
+		if !r.AsExpected() {
+			t.Errorf("%s: verdict %s (err %v); want %s", id, r.Outcome.Verdict, r.Outcome.Err, c.Expected)
+		}
+		if r.Outcome.Verdict == Violated {
+			for _, ext := range []string{"json", "svg", "pcap"} {
+				if len(r.Outcome.Files[ext]) == 0 {
+					t.Errorf("%s: no %s witness file", id, ext)
+				}
+			}
+		}
+	}
+}
