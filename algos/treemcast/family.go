@@ -215,7 +215,10 @@ func mcKey(m Multicast) uint64 {
 
 // Shard is part i (0-based) of n of a family: the members whose index is i mod n. The
 // partition is stable: it depends only on the member numbering.
-type Shard struct{ Index, Count int }
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
 
 // ParseShard reads "i/n" with 0 <= i < n.
 func ParseShard(s string) (Shard, error) {
