@@ -85,6 +85,16 @@ func Draw(p Picture) ([]byte, error) {
 	}
 	kx, ky := g.Size(0), g.Size(1)
 	w := 2*margin + float64(kx-1)*cell
+	// Widen the picture so that the title and the legend fit (monospace, 11 units high:
+	// about 6.7 units per character).
+	longest := len(p.Title) + 2
+	for _, m := range p.Messages {
+		longest = max(longest, len(m.Name)+len(route(g, m))+len(m.Note)+10)
+	}
+	for range p.Blocked {
+		longest = max(longest, 60)
+	}
+	w = max(w, 20+6.7*float64(longest))
 	legendTop := 2*margin + float64(ky-1)*cell
 	h := legendTop + float64(len(p.Messages)+len(p.Blocked)+1)*legendRow + 10
 	var b bytes.Buffer
@@ -128,7 +138,7 @@ func Draw(p Picture) ([]byte, error) {
 		}
 		s := segs[len(segs)-1]
 		mx, my := (s[0]+s[2])/2, (s[1]+s[3])/2
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s%d</text>\n", f1(mx+3), f1(my-3), Color(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), hd.Flits)
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s(%d)</text>\n", f1(mx+3), f1(my-3), Color(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), hd.Flits)
 	}
 	b.WriteString("</g>\n")
 
@@ -145,7 +155,7 @@ func Draw(p Picture) ([]byte, error) {
 			f1(x-nodeR-3-float64(2*i)), f1(y-nodeR-3-float64(2*i)), f1(2*nodeR+6+float64(4*i)), f1(2*nodeR+6+float64(4*i)), Color(i), html.EscapeString(m.Name))
 		for j, d := range m.Destinations {
 			x, y := nodeXY(g, d)
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\">%s%d</text>\n", f1(x+nodeR-2), f1(y-nodeR+2-float64(10*i)), Color(i), html.EscapeString(lower(m.Name)), j+1)
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\">%s%d</text>\n", f1(x+nodeR-2), f1(y-nodeR+2-float64(10*i)), Color(i), html.EscapeString(destLabel(m.Name)), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
@@ -228,6 +238,15 @@ func route(g *model.Grid, m Message) string {
 		s += " " + g.NodeName(d)
 	}
 	return s
+}
+
+// destLabel prefixes destination numbers: "a" for message "A" (a1, a2 as in 000 Fig. 3),
+// "m0." for message "m0".
+func destLabel(name string) string {
+	if len(name) == 1 {
+		return lower(name)
+	}
+	return name + "."
 }
 
 func lower(s string) string {
