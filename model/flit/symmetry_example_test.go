@@ -1,0 +1,29 @@
+package flit_test
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+)
+
+// ExampleGridSymmetries lists the routing-preserving symmetries of a 3x3 mesh under XY
+// routing and of a 4x4 torus under DOR with and without dateline classes.
+func ExampleGridSymmetries() {
+	mesh, _ := model.NewMesh(3, 3)
+	for _, s := range flit.GridSymmetries(mesh, model.NewDOR(mesh)) {
+		fmt.Println(s.Name)
+	}
+	torus, _ := model.NewTorus(4, 4)
+	r := model.NewDOR(torus)
+	fmt.Println("torus with datelines:", len(flit.GridSymmetries(torus, r)))
+	r.Dateline = false
+	fmt.Println("torus without datelines:", len(flit.GridSymmetries(torus, r)))
+	// Output:
+	// identity
+	// reflect 0
+	// reflect 1
+	// reflect 0 reflect 1
+	// torus with datelines: 1
+	// torus without datelines: 16
+}
