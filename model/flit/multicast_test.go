@@ -144,3 +144,29 @@ func TestPruneNames(t *testing.T) {
 		t.Fatalf("bad policy accepted: %v", err)
 	}
 }
+
+// TestExplain checks the structured moves against the labels along a random run.
+func TestExplain(t *testing.T) {
+	for _, m := range testModels(t) {
+		s := m.Init()[0]
+		for i := 0; i < 40; i++ {
+			succ := m.Successors(s, nil)
+			if len(succ) == 0 {
+				break
+			}
+			tr := succ[i%len(succ)]
+			mv, err := m.Explain(s, tr.Action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := m.Describe(s, tr.Action)
+			if !strings.HasPrefix(label, "m") || mv.Msg < 0 || (mv.Kind != KindPrune && mv.To == None) {
+				t.Fatalf("%q: %+v", label, mv)
+			}
+			if mv.To == Eject && !strings.Contains(label, "delivered") || mv.To >= 0 && !strings.Contains(label, m.VCName(mv.To)) {
+				t.Fatalf("%q disagrees with %+v", label, mv)
+			}
+			s = tr.Next
+		}
+	}
+}
