@@ -212,3 +212,14 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// Unicast returns a unicast worm of length flits from src to dst.
+func Unicast(src, dst model.NodeID, length int) Message {
+	return Message{Source: src, Dests: []model.NodeID{dst}, Length: length}
+}
+
+// Multicast returns a tree multicast from src to dests (in address-flit order) with data
+// flits of data (000 §5.1 uses 1).
+func Multicast(src model.NodeID, data int, dests ...model.NodeID) Message {
+	return Message{Source: src, Dests: append([]model.NodeID(nil), dests...), Length: data, Multicast: true}
+}
