@@ -147,6 +147,9 @@ const (
 	MaxFlits    = 200
 	MaxBuffer   = 64
 	MaxVCs      = 16
+	// MaxVirtualChannels bounds Channels*VCs, since every state stores each virtual
+	// channel.
+	MaxVirtualChannels = 1 << 14
 )
 
 // NewGridConfig returns a configuration on grid g with dimension-order routing (dateline
@@ -170,6 +173,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("flit config: VCs is %d; the routing needs a multiple of its %d classes", c.VCs, c.Routing.Classes())
 	case c.Buffer < 1 || c.Buffer > MaxBuffer:
 		return fmt.Errorf("flit config: Buffer is %d; it must be 1..%d", c.Buffer, MaxBuffer)
+	case c.Net.Channels()*c.VCs > MaxVirtualChannels:
+		return fmt.Errorf("flit config: %s has %d channels x %d VCs; at most %d virtual channels are supported", c.Net.Spec(), c.Net.Channels(), c.VCs, MaxVirtualChannels)
 	case len(c.Messages) == 0:
 		return fmt.Errorf("flit config: Messages is empty")
 	case len(c.Messages) > MaxMessages:
