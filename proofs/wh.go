@@ -39,7 +39,7 @@ type whPart struct {
 // runFamilies runs the parts in order and sums them into an outcome. The verdict is
 // Violated if any instance deadlocked (with the first one's trace as witness), else
 // Inconclusive if any instance reached its state bound, else Holds.
-func runFamilies(ctx context.Context, parts []whPart, stopAtViolation bool) Outcome {
+func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolation bool) Outcome {
 	var out Outcome
 	var notes []string
 	var firstSpec *unicast.Spec
@@ -56,6 +56,9 @@ func runFamilies(ctx context.Context, parts []whPart, stopAtViolation bool) Outc
 			return out
 		}
 		inconclusive += r.Inconclusive
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "%s: %d instances, %d states\n", p.desc, r.Instances, r.States)
+		}
 		notes = append(notes, fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", p.desc, r.Instances, r.States, r.Held, r.Violated, r.Inconclusive))
 		if r.First != nil && first == nil {
 			first, firstSpec = r.First, r.FirstSpec
@@ -109,7 +112,7 @@ func runWH1(ctx context.Context, opt Options) Outcome {
 			whPart{unicast.Family{Topology: "mesh:4x4", MaxWorms: 4, Params: [][2]int{{2, 1}}, Sample: 300, Seed: 1, MaxStates: bound}, "mesh:4x4 300 random placements of 4 worms"},
 		)
 	}
-	return runFamilies(ctx, parts, false)
+	return runFamilies(ctx, opt, parts, false)
 }
 
 // runWH2 searches placements of up to 4 worms on the ring torus:4 (DOR without dateline
@@ -123,7 +126,7 @@ func runWH2(ctx context.Context, opt Options) Outcome {
 	if opt.Quick {
 		fam.MinWorms, desc = 4, "torus:4 without dateline, 4 worms"
 	}
-	return runFamilies(ctx, []whPart{{fam, desc}}, true)
+	return runFamilies(ctx, opt, []whPart{{fam, desc}}, true)
 }
 
 // runWH3 checks DOR with two dateline classes (two VCs). Full: every placement of up to
@@ -148,5 +151,5 @@ func runWH3(ctx context.Context, opt Options) Outcome {
 			whPart{unicast.Family{Topology: "torus:4x4", MaxWorms: 4, Params: [][2]int{{2, 1}}, Dateline: on, Sample: 200, Seed: 3, MaxStates: bound}, "torus:4x4 200 random placements of 4 worms"},
 		)
 	}
-	return runFamilies(ctx, parts, false)
+	return runFamilies(ctx, opt, parts, false)
 }
