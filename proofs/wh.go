@@ -116,13 +116,13 @@ func runWH1(ctx context.Context, opt Options) Outcome {
 	}, false)
 }
 
-// runWH2 searches placements of up to 4 worms on the ring torus:4 (DOR without dateline
-// classes, one VC, L=2, B=1) in order and stops at the first that deadlocks; the witness
-// is its shortest trace. No placement of fewer than 4 worms deadlocks (each worm spans at
+// runWH2 searches connected placements of up to 4 worms on the ring torus:4 (DOR without
+// dateline classes, one VC, L=2, B=1) in order and stops at the first that deadlocks;
+// the witness is its shortest trace. No placement of fewer than 4 worms deadlocks (each worm spans at
 // most 2 hops, so a cycle needs all four + channels). Quick mode checks only the
 // 4-worm placements.
 func runWH2(ctx context.Context, opt Options) Outcome {
-	fam := unicast.Family{Topology: "torus:4", MaxWorms: 4, MinWorms: 1, Params: [][2]int{{2, 1}}, Dateline: unicast.DatelineOff}
+	fam := unicast.Family{Topology: "torus:4", MaxWorms: 4, MinWorms: 1, Params: [][2]int{{2, 1}}, Dateline: unicast.DatelineOff, Connected: true}
 	desc := "torus:4 without dateline, up to 4 worms"
 	if opt.Quick {
 		fam.MinWorms, desc = 4, "torus:4 without dateline, 4 worms"
