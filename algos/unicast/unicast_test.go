@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -196,4 +197,61 @@ func TestConnectedReduction(t *testing.T) {
 	if all, x, y := count(append(append([]Pair(nil), a...), b...)), count(a), count(b); all != x*y {
 		t.Fatalf("independent worms: %d states, components %d x %d", all, x, y)
 	}
+}
+
+// naiveSearch is the naive twin of Search: a plain BFS over encodings that counts
+// states and reports whether a deadlock is reachable.
+func naiveSearch(m *flit.Model) (int64, bool) {
+	seen := map[string]bool{}
+	queue := m.Init()
+	seen[string(m.Encode(queue[0], nil))] = true
+	dl := false
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		succ := m.Successors(s, nil)
+		if len(succ) == 0 && !m.Terminal(s) {
+			dl = true
+		}
+		for _, tr := range succ {
+			k := string(m.Encode(tr.Next, nil))
+			if !seen[k] {
+				seen[k] = true
+				queue = append(queue, tr.Next)
+			}
+		}
+	}
+	return int64(len(seen)), dl
+}
+
+// TestSearchAgainstNaive compares Search (checker.Explore) with the naive BFS on every
+// connected placement of up to 4 worms on torus:4 without dateline classes, where one
+// deadlocks.
+func TestSearchAgainstNaive(t *testing.T) {
+	g, _ := Spec{Topology: "torus:4"}.Grid()
+	r := model.NewDOR(g)
+	n, deadlocks := 0, 0
+	Placements(AllPairs(4), 4, func(ps []Pair) bool {
+		if !Connected(r, model.AllPort, ps) {
+			return true
+		}
+		n++
+		m, err := BuildOn(g, Spec{Pairs: ps, Length: 2, Buffer: 1, Dateline: DatelineOff})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, dl := naiveSearch(m)
+		r := Search(context.Background(), m, 0, false)
+		if dl != (r.Verdict == props.Violated) || !dl && r.States != states {
+			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
+		}
+		if dl {
+			deadlocks++
+		}
+		return true
+	})
+	if deadlocks == 0 {
+		t.Fatalf("%d placements, none deadlocks; the ring deadlock is among them", n)
+	}
+	t.Logf("%d placements, %d deadlock", n, deadlocks)
 }
