@@ -94,11 +94,11 @@ type whWitness struct {
 
 // runWH1 checks XY routing on meshes. Full: every connected placement (see
 // unicast.Connected) of up to 3 worms with distinct (src, dst) on mesh:3x3 and mesh:2x3 up
-// to reflections, with (L, B) in {(2,1), (2,2), (3,1)}, and 300 random connected
+// to reflections, with L in {2, 3} and B in {1, 2}, and 300 random connected
 // placements (seed 1) of 4 worms on mesh:4x4 with L=2, B=1. Quick: up to 2 worms on
 // mesh:3x3 and up to 3 on mesh:2x2, same (L, B).
 func runWH1(ctx context.Context, opt Options) Outcome {
-	lb := [][2]int{{2, 1}, {2, 2}, {3, 1}}
+	lb := [][2]int{{2, 1}, {2, 2}, {3, 1}, {3, 2}}
 	bound := int64(2_000_000)
 	fam := func(topo string, k int) unicast.Family {
 		return unicast.Family{Topology: topo, MaxWorms: k, MinWorms: 1, Params: lb, MaxStates: bound, Connected: true}
