@@ -399,7 +399,8 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 	// Copy what the transition changes: the virtual channels always, the messages only
 	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
 	// slice is shared with the predecessor).
-	s := State{Msgs: s0.Msgs, VCs: append([]VC(nil), s0.VCs...)}
+	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	copy(s.VCs, s0.VCs)
 	var target Out = None
 	switch k {
 	case KindMove:
@@ -410,7 +411,8 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 		target = Out(arg)
 	}
 	if c.vc < 0 || target == Eject {
-		s.Msgs = append([]Msg(nil), s0.Msgs...)
+		s.Msgs = make([]Msg, len(s0.Msgs))
+		copy(s.Msgs, s0.Msgs)
 	}
 	var in *Input
 	if c.vc < 0 {
