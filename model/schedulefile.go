@@ -15,6 +15,10 @@ const ScheduleFormat = "wormcheck-schedule/1"
 // cannot make the parser allocate without limit.
 const MaxScheduleUnicasts = 1 << 22
 
+// MaxScheduleSteps bounds step numbers (U_1..U_k may include empty sets, so steps are
+// not bounded by the number of unicasts).
+const MaxScheduleSteps = 1 << 16
+
 // A schedule file is one JSON object, so that users can verify their own unicast-based
 // collectives with `wormcheck verify F`. Reference: 004 Definition 1 (I(B) as unicast sets
 // U_1..U_k of quadruples (u, v, p(u, v), t)). Its fields:
@@ -32,9 +36,11 @@ const MaxScheduleUnicasts = 1 << 22
 //	  "group_destinations": [[...], [...]],   optional, with groups: destinations per group
 //	  "unicasts": [                           required, may be empty
 //	    {"from": [0, 0], "to": [2, 0],        required nodes
-//	     "step": 1,                           required, 1 <= step <= number of unicasts
-//	     "order": 1,                          required, 1-based position in from's send
-//	                                          order (per group) across all steps
+//	     "step": 1,                           required, 1 <= step <= 65536
+//	     "order": 1,                          required, >= 1: position in from's send
+//	                                          order (per group) across all steps; only
+//	                                          the relative order matters (ties: by step,
+//	                                          then by position in the file)
 //	     "group": 0,                          optional; 0-based multicast the unicast
 //	                                          belongs to (source of group g = sources[g])
 //	     "path": [[0, 0], [1, 0], [2, 0]]}    optional: the nodes visited, both ends
@@ -176,11 +182,11 @@ func (s *Schedule) Check() error {
 		if err := node(u.To, w+".to"); err != nil {
 			return err
 		}
-		if u.Step < 1 || u.Step > len(s.Unicasts) {
-			return fmt.Errorf("%s.step: %d is out of range 1..%d", w, u.Step, len(s.Unicasts))
+		if u.Step < 1 || u.Step > MaxScheduleSteps {
+			return fmt.Errorf("%s.step: %d is out of range 1..%d", w, u.Step, MaxScheduleSteps)
 		}
-		if u.Order < 1 || u.Order > len(s.Unicasts) {
-			return fmt.Errorf("%s.order: %d is out of range 1..%d", w, u.Order, len(s.Unicasts))
+		if u.Order < 1 || u.Order > MaxScheduleUnicasts {
+			return fmt.Errorf("%s.order: %d is out of range 1..%d", w, u.Order, MaxScheduleUnicasts)
 		}
 		if s.Group != nil && (s.Group[i] < 0 || s.Group[i] >= len(s.Sources)) {
 			return fmt.Errorf("%s.group: %d is out of range 0..%d", w, s.Group[i], len(s.Sources)-1)

@@ -57,7 +57,7 @@ func TestParseScheduleRefusals(t *testing.T) {
 		{"unknown coord", u(`{"from":[0,0],"to":[4,0],"step":1,"order":1}`), `unicasts[0].to`},
 		{"wrong arity", u(`{"from":[0,0,0],"to":[1,0],"step":1,"order":1}`), `unicasts[0].from`},
 		{"step zero", u(`{"from":0,"to":1,"step":0,"order":1}`), `unicasts[0].step`},
-		{"step too big", u(`{"from":0,"to":1,"step":9,"order":1}`), `unicasts[0].step`},
+		{"step too big", u(`{"from":0,"to":1,"step":70000,"order":1}`), `unicasts[0].step`},
 		{"order", u(`{"from":0,"to":1,"step":1,"order":0}`), `unicasts[0].order`},
 		{"self", u(`{"from":0,"to":0,"step":1,"order":1}`), `unicasts[0]`},
 		{"non-DOR path", u(`{"from":[0,0],"to":[1,1],"step":1,"order":1,"path":[[0,0],[0,1],[1,1]]}`), `unicasts[0].path`},

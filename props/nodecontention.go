@@ -48,7 +48,7 @@ func NodeContention(s *model.Schedule) *Report {
 						oa, ob = int64(len(s.Unicasts[a].Path)), int64(len(s.Unicasts[b].Path))
 					}
 					pairs++
-					ov, pt, err := canOverlap(starts[a], oa, starts[b], ob)
+					ov, pt, err := canOverlap(starts[a], oa, starts[b], ob, true)
 					if err != nil {
 						return fail(r, err)
 					}
