@@ -10,6 +10,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -248,6 +249,15 @@ func TestTimedCFButNotAnyDelayCF(t *testing.T) {
 	if got := anyDelayBrute(s); got != true {
 		t.Fatal("interleaving search disagrees")
 	}
+	res2, m, err := ExploreAnyDelay(s, checker.Options[AnyDelayState]{})
+	if err != nil || res2.Verdict != checker.Violated {
+		t.Fatalf("explorer: %v %+v", err, res2)
+	}
+	tr := res2.Violation.Trace
+	last := m.Describe(tr.Steps[len(tr.Steps)-2].State, tr.Steps[len(tr.Steps)-1].Action)
+	if !strings.Contains(last, "acquires (1,0)->(2,0)") {
+		t.Fatalf("shortest interleaving ends with %q:\n%v", last, tr)
+	}
 }
 
 func TestNodeContention(t *testing.T) {
@@ -367,6 +377,8 @@ func TestDepthDecisionAgreesWithSimulation(t *testing.T) {
 	}
 	grid := append(DefaultGrid(), denseGrid()...)
 	offGrid, violated := 0, 0
+	var unsound [5]int
+	var example [5]string
 	props := gopter.NewProperties(params)
 	props.Property("exact depth decision vs timed simulation", prop.ForAll(func(seed uint64) string {
 		s := randomSchedule(seed)
@@ -404,6 +416,17 @@ func TestDepthDecisionAgreesWithSimulation(t *testing.T) {
 		if !res.ContentionFree {
 			violated++
 		}
+		for _, pv := range res.Pairs {
+			if pv.Condition == 1 && pv.Overlap {
+				return fmt.Sprintf("Theorem 1 condition 1 clears an overlapping pair %+v", pv)
+			}
+			if pv.Condition != 0 && pv.Overlap {
+				unsound[pv.Condition]++
+				if example[pv.Condition] == "" {
+					example[pv.Condition] = fmt.Sprintf("seed %d pair %+v", seed, pv)
+				}
+			}
+		}
 		gw, err := GridCheck(s, grid)
 		if err != nil {
 			return "grid: " + err.Error()
@@ -418,6 +441,7 @@ func TestDepthDecisionAgreesWithSimulation(t *testing.T) {
 	}, gen.UInt64()))
 	props.TestingRun(t)
 	t.Logf("decisions violated: %d; of them with no grid point colliding: %d", violated, offGrid)
+	t.Logf("overlapping pairs Theorem 1 clears, by condition: %v %q", unsound, example)
 	if violated == 0 {
 		t.Fatal("no random schedule had a depth contention: the property is vacuous")
 	}
@@ -516,6 +540,14 @@ func TestAnyDelayAgreesWithInterleavings(t *testing.T) {
 		brute := anyDelayBrute(s)
 		if (w != nil) != brute {
 			return fmt.Sprintf("decision %v, interleavings %v", w, brute)
+		}
+		res, _, err := ExploreAnyDelay(s, checker.Options[AnyDelayState]{})
+		if err != nil {
+			return err.Error()
+		}
+		if (res.Verdict == checker.Violated) != brute || res.Verdict == checker.Inconclusive ||
+			(res.Violation != nil && res.Violation.Kind != checker.KindInvariant) {
+			return fmt.Sprintf("explorer %v (%s), interleavings %v", res.Verdict, res.Reason, brute)
 		}
 		if brute {
 			found++
@@ -620,4 +652,38 @@ func ExampleDepth() {
 	// Output:
 	// violated
 	// (1,0)->(1,1)
+}
+
+// TestTheorem1Condition4NeedsStepOrderedSends records a finding: 004 Theorem 1
+// condition 4 assumes that u sends (u,v,.,t) before (u,w,.,t+l). If u's send order puts
+// the later step first (allowed by the timed semantics, which follows Unicast.Order),
+// the pair it clears can collide: S sends to w = (1,0) first (step 2, order 1) and to
+// v = (4,0) second (step 1, order 2) through the same first channel; w's step-3 unicast
+// to (3,0) then meets S->v on (1,0)->(2,0) whenever ts < L*tc.
+func TestTheorem1Condition4NeedsStepOrderedSends(t *testing.T) {
+	us := []uc{
+		{xy(0, 0), xy(4, 0), 1, 2},
+		{xy(0, 0), xy(1, 0), 2, 1},
+		{xy(1, 0), xy(3, 0), 3, 1},
+	}
+	s := build(t, "torus:16x16", xy(0, 0), targets(us), us)
+	res, err := DecideDepth(s, DepthOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hit *PairVerdict
+	for k := range res.Pairs {
+		if res.Pairs[k].A == 0 && res.Pairs[k].B == 2 {
+			hit = &res.Pairs[k]
+		}
+	}
+	if hit == nil || hit.Condition != 4 || !hit.Overlap || res.Unsound == 0 {
+		t.Fatalf("want pair (0,2) cleared by condition 4 yet overlapping: %+v", res.Pairs)
+	}
+	// With step-ordered sends (S->v first) the same pair is contention-free.
+	s.Unicasts[0].Order, s.Unicasts[1].Order = 1, 2
+	res, err = DecideDepth(s, DepthOptions{})
+	if err != nil || !res.ContentionFree {
+		t.Fatalf("step-ordered variant: %v %+v", err, res)
+	}
 }
