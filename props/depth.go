@@ -486,6 +486,10 @@ type DepthOptions struct {
 	NoShortcut bool
 	// NoTheorem1 skips the Theorem 1 classification of pairs.
 	NoTheorem1 bool
+	// NoGrid skips Depth's cross-check of the decision against timed simulations on
+	// DefaultGrid (a grid contention the decision missed would make the report
+	// inconclusive, with both in the reason).
+	NoGrid bool
 }
 
 // DecideDepth decides depth contention freedom of s exactly, for all ts, tr >= 0, tc > 0
@@ -616,9 +620,24 @@ func Depth(s *model.Schedule, opt DepthOptions) *Report {
 	if err != nil {
 		return fail(r, err)
 	}
+	reason := fmt.Sprintf("decided exactly for all ts, tr >= 0, tc > 0, integer L >= 1; %d channel-sharing pairs", len(res.Pairs))
+	if !opt.NoGrid {
+		grid := DefaultGrid()
+		gw, err := GridCheck(s, grid)
+		if err != nil {
+			return fail(r, err)
+		}
+		if gw != nil && res.ContentionFree {
+			return fail(r, fmt.Errorf("internal error: the exact decision says contention-free but the grid finds %s", gw))
+		}
+		if gw != nil || res.ContentionFree {
+			reason += fmt.Sprintf("; the %d-point grid agrees", len(grid))
+		} else {
+			reason += fmt.Sprintf("; no point of the %d-point grid collides (the contention needs other parameters)", len(grid))
+		}
+	}
 	r.Stats.States = int64(len(res.Pairs))
 	r.Stats.Seconds = time.Since(t0).Seconds()
-	reason := fmt.Sprintf("decided exactly for all ts, tr >= 0, tc > 0, integer L >= 1; %d channel-sharing pairs", len(res.Pairs))
 	if !opt.NoTheorem1 {
 		reason += fmt.Sprintf("; Theorem 1 clears %d by condition 1, %d by 3, %d by 4, %d by none", res.Cleared[1], res.Cleared[3], res.Cleared[4], res.Cleared[0])
 		if res.Unsound > 0 {

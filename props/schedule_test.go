@@ -687,3 +687,72 @@ func TestTheorem1Condition4NeedsStepOrderedSends(t *testing.T) {
 		t.Fatalf("step-ordered variant: %v %+v", err, res)
 	}
 }
+
+func TestSmallestLIsInteger(t *testing.T) {
+	// 1 < L <= 3/2 has real solutions but no integer one.
+	cs := []cons{{a: [3]int64{0, 2, 0}, c: -3}, {a: [3]int64{0, -1, 0}, c: 1, strict: true}}
+	if _, ok := smallestL(cs); ok {
+		t.Fatal("found an integer L in (1, 3/2]")
+	}
+	cs[0].c = -5 // 1 < L <= 5/2
+	if l, ok := smallestL(cs); !ok || l != 2 {
+		t.Fatalf("L = %d %v, want 2", l, ok)
+	}
+}
+
+func TestCanOverlapSmall(t *testing.T) {
+	ts := maxForm{{0, 1, 0, 0}}
+	cases := []struct {
+		a    maxForm
+		i    int64
+		b    maxForm
+		j    int64
+		want bool
+	}{
+		{ts, 0, maxForm{{0, 2, 0, 0}}, 0, true},                     // |ts| < L at ts = 0
+		{maxForm{{0, 0, 1, 0}}, 0, maxForm{{}}, 0, false},           // |L| < L never
+		{maxForm{{0, 0, 1, 0}}, 0, maxForm{{}}, 1, true},            // |L - 1| < L
+		{maxForm{{3, 0, 2, 1}}, 0, maxForm{{0, 0, 1, 0}}, 0, false}, // 3 + L + tr >= L
+		{maxForm{{0, 1, 0, 0}, {0, 0, 1, 0}}, 0, maxForm{{0, 2, 0, 0}}, 0, true},
+	}
+	for k, c := range cases {
+		for _, quick := range []bool{false, true} {
+			got, p, err := canOverlap(c.a, c.i, c.b, c.j, quick)
+			if err != nil || got != c.want {
+				t.Errorf("case %d quick=%v: %v %v, want %v", k, quick, got, err, c.want)
+			}
+			if got {
+				// The point really overlaps.
+				x, y := c.a.eval(*p)+c.i*p.Tc, c.b.eval(*p)+c.j*p.Tc
+				if abs64(x-y) >= p.L*p.Tc {
+					t.Errorf("case %d: point %v does not overlap (%d, %d)", k, *p, x, y)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkSimulate64x64(b *testing.B) {
+	s := synthetic64(b)
+	pl, err := newPlan(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := Params{Ts: 3, Tr: 1, Tc: 1, L: 32}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := pl.simulate(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAnyDelay64x64(b *testing.B) {
+	s := synthetic64(b)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, _, err := DecideAnyDelay(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

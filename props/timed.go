@@ -41,9 +41,25 @@ type Timing struct {
 // schedule must be causal (Definition 1 condition 2); otherwise it returns an error.
 // Times are exact integers.
 func Simulate(s *model.Schedule, p Params) (*Timing, error) {
-	if p.Ts < 0 || p.Tr < 0 || p.Tc <= 0 || p.L < 1 {
-		return nil, fmt.Errorf("parameters %v: need ts, tr >= 0, tc > 0, L >= 1", p)
+	pl, err := newPlan(s)
+	if err != nil {
+		return nil, err
 	}
+	return pl.simulate(p)
+}
+
+// plan is the parameter-independent part of a timed simulation: for every unicast, the
+// unicast that brought its sender the message (-1 for a source), its rank in the send
+// order, the earlier unicasts it waits for, and an evaluation order.
+type plan struct {
+	s     *model.Schedule
+	recv  []int
+	rank  []int
+	waits [][]int
+	topo  []int
+}
+
+func newPlan(s *model.Schedule) (*plan, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
@@ -53,7 +69,19 @@ func Simulate(s *model.Schedule, p Params) (*Timing, error) {
 	}
 	rank, lists := sendOrder(s)
 	n := len(s.Unicasts)
-	start := make([]int64, n)
+	pl := &plan{s: s, recv: make([]int, n), rank: rank, waits: make([][]int, n)}
+	for i, u := range s.Unicasts {
+		g := s.GroupOf(i)
+		pl.recv[i] = -1
+		if !isSource(s, u.From, g) {
+			pl.recv[i] = rec[[2]int{int(u.From), g}]
+		}
+		for _, k := range lists[[2]int{int(u.From), g}][:rank[i]-1] {
+			if s.Ports == model.OnePort || s.Unicasts[k].Path[0] == u.Path[0] {
+				pl.waits[i] = append(pl.waits[i], k)
+			}
+		}
+	}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	var visit func(i int) error
 	visit = func(i int) error {
@@ -64,75 +92,90 @@ func Simulate(s *model.Schedule, p Params) (*Timing, error) {
 			return fmt.Errorf("unicast %d waits on itself (send orders and receptions form a cycle)", i)
 		}
 		state[i] = 1
-		u := s.Unicasts[i]
-		g := s.GroupOf(i)
-		var R int64
-		if !isSource(s, u.From, g) {
-			j := rec[[2]int{int(u.From), g}]
+		if j := pl.recv[i]; j >= 0 {
 			if err := visit(j); err != nil {
 				return err
 			}
-			uj := s.Unicasts[j]
-			R = start[j] + int64(len(uj.Path))*p.Tc + p.L*p.Tc + p.Tr
 		}
-		a := R + int64(rank[i])*p.Ts
-		for _, k := range lists[[2]int{int(u.From), g}][:rank[i]-1] {
-			if s.Ports == model.OnePort || s.Unicasts[k].Path[0] == u.Path[0] {
-				if err := visit(k); err != nil {
-					return err
-				}
-				a = max(a, start[k]+p.L*p.Tc)
+		for _, k := range pl.waits[i] {
+			if err := visit(k); err != nil {
+				return err
 			}
 		}
-		start[i] = a
 		state[i] = 2
+		pl.topo = append(pl.topo, i)
 		return nil
 	}
-	t := &Timing{Params: p, Start: start, Deliver: make([]int64, n)}
 	for i := range n {
 		if err := visit(i); err != nil {
 			return nil, err
 		}
-		t.Deliver[i] = start[i] + int64(len(s.Unicasts[i].Path))*p.Tc + p.L*p.Tc + p.Tr
+	}
+	return pl, nil
+}
+
+func (pl *plan) simulate(p Params) (*Timing, error) {
+	if p.Ts < 0 || p.Tr < 0 || p.Tc <= 0 || p.L < 1 {
+		return nil, fmt.Errorf("parameters %v: need ts, tr >= 0, tc > 0, L >= 1", p)
+	}
+	s := pl.s
+	n := len(s.Unicasts)
+	t := &Timing{Params: p, Start: make([]int64, n), Deliver: make([]int64, n)}
+	for _, i := range pl.topo {
+		var R int64
+		if j := pl.recv[i]; j >= 0 {
+			R = t.Deliver[j]
+		}
+		a := R + int64(pl.rank[i])*p.Ts
+		for _, k := range pl.waits[i] {
+			a = max(a, t.Start[k]+p.L*p.Tc)
+		}
+		t.Start[i] = a
+		t.Deliver[i] = a + int64(len(s.Unicasts[i].Path))*p.Tc + p.L*p.Tc + p.Tr
 		t.Completion = max(t.Completion, t.Deliver[i])
 	}
-	t.First = firstContention(s, p, start)
+	t.First = firstContention(s, p, t.Start)
 	return t, nil
 }
 
 // firstContention finds the channel contention with the earliest start among the holding
-// intervals implied by start: per channel, sweep the intervals by start time.
+// intervals implied by start: sort all holds by (channel, start) and sweep each channel.
 func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 	type hold struct {
+		c        model.ChannelID
 		u        int
 		from, to int64
 	}
-	use := make([][]hold, s.Topology.Channels())
+	var hs []hold
 	for i, u := range s.Unicasts {
 		for k, c := range u.Path {
 			f := start[i] + int64(k)*p.Tc
-			use[c] = append(use[c], hold{i, f, f + p.L*p.Tc})
+			hs = append(hs, hold{c, i, f, f + p.L*p.Tc})
 		}
 	}
-	var best *Witness
-	for c, hs := range use {
-		if len(hs) < 2 {
-			continue
+	slices.SortFunc(hs, func(a, b hold) int {
+		if a.c != b.c {
+			return int(a.c) - int(b.c)
 		}
-		slices.SortFunc(hs, func(a, b hold) int {
-			if a.from != b.from {
-				return cmp64(a.from, b.from)
-			}
-			return a.u - b.u
-		})
-		top := 0 // index of the earlier interval with the latest end
-		for k := 1; k < len(hs); k++ {
+		if a.from != b.from {
+			return cmp64(a.from, b.from)
+		}
+		return a.u - b.u
+	})
+	var best *Witness
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi].c == hs[lo].c {
+			hi++
+		}
+		top := lo // the earlier interval with the latest end
+		for k := lo + 1; k < hi; k++ {
 			if hs[k].from < hs[top].to {
 				if best == nil || hs[k].from < *best.Time {
 					a, b := hs[top], hs[k]
 					t := b.from
 					best = &Witness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
-						Channel: s.Topology.ChannelName(model.ChannelID(c)), ChannelID: c,
+						Channel: s.Topology.ChannelName(a.c), ChannelID: int(a.c),
 						Params: &p, HoldA: &Interval{a.from, a.to}, HoldB: &Interval{b.from, b.to}, Time: &t}
 				}
 				break
@@ -141,6 +184,7 @@ func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 				top = k
 			}
 		}
+		lo = hi
 	}
 	return best
 }
@@ -176,8 +220,12 @@ func DefaultGrid() []Params {
 // contention found, or nil. It is the cross-check of the exact decision: it can miss a
 // contention that needs parameters off the grid, never report a false one.
 func GridCheck(s *model.Schedule, grid []Params) (*Witness, error) {
+	pl, err := newPlan(s)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range grid {
-		t, err := Simulate(s, p)
+		t, err := pl.simulate(p)
 		if err != nil {
 			return nil, err
 		}
