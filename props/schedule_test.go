@@ -2,7 +2,6 @@ package props
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	schedgen "github.com/wormcheck/wormcheck/props/gen"
 )
 
 // uc is a hand-written unicast: from, to (coordinates), step, order.
@@ -289,66 +289,9 @@ func TestNodeContention(t *testing.T) {
 	}
 }
 
-// randomSchedule builds a random causal broadcast-like schedule on a small grid: each
-// step, informed nodes send to random uninformed nodes; orders are per-node counters,
-// sometimes shuffled so that send orders disagree with steps.
+// randomSchedule is the generator of the cross-checks: every option on.
 func randomSchedule(seed uint64) *model.Schedule {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	specs := []string{"torus:4x4", "torus:5x5", "mesh:4x4", "torus:6", "torus:3x4"}
-	g, _ := model.ParseGrid(specs[rng.IntN(len(specs))])
-	r := model.NewDOR(g)
-	n := g.Nodes()
-	src := model.NodeID(rng.IntN(n))
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{src}}
-	if rng.IntN(4) == 0 {
-		s.Ports = model.OnePort
-	}
-	informed := []model.NodeID{src}
-	has := make([]bool, n)
-	has[src] = true
-	if src2 := model.NodeID(rng.IntN(n)); rng.IntN(2) == 0 && src2 != src {
-		// A second source of the same message: more concurrency, more contention.
-		s.Sources = append(s.Sources, src2)
-		informed = append(informed, src2)
-		has[src2] = true
-	}
-	orders := map[model.NodeID][]int{}
-	steps := 1 + rng.IntN(3)
-	limit := 3 + rng.IntN(10)
-	for st := 1; st <= steps; st++ {
-		cur := append([]model.NodeID(nil), informed...)
-		for _, v := range cur {
-			k := rng.IntN(4)
-			for range k {
-				if len(s.Unicasts) >= limit {
-					break
-				}
-				w := model.NodeID(rng.IntN(n))
-				if has[w] {
-					continue
-				}
-				has[w] = true
-				informed = append(informed, w)
-				orders[v] = append(orders[v], len(s.Unicasts))
-				s.Unicasts = append(s.Unicasts, model.Unicast{From: v, To: w, Path: r.Path(v, w), Step: st})
-				s.Destinations = append(s.Destinations, w)
-			}
-		}
-	}
-	for v := model.NodeID(0); int(v) < n; v++ {
-		list := orders[v]
-		perm := make([]int, len(list))
-		for i := range perm {
-			perm[i] = i + 1
-		}
-		if rng.IntN(3) == 0 {
-			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		}
-		for i, u := range list {
-			s.Unicasts[u].Order = perm[i]
-		}
-	}
-	return s
+	return schedgen.RandomSchedule(seed, schedgen.ScheduleOptions{TwoSources: true, OnePort: true, ShuffleOrders: true})
 }
 
 // denseGrid is a finer grid than DefaultGrid: ts, tr in multiples of 1/4 up to 6 (tc = 4),

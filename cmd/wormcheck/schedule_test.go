@@ -78,3 +78,15 @@ func TestRenderAndScheduleChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestVerifyMarksTimedButNotAnyDelayFinding(t *testing.T) {
+	f := `{"format":"wormcheck-schedule/1","topology":"mesh:4x4","sources":[[0,0]],"destinations":[[3,0],[2,0]],
+	 "unicasts":[{"from":[0,0],"to":[3,0],"step":1,"order":1},{"from":[0,0],"to":[2,0],"step":2,"order":2}]}`
+	reps, err := verifyScheduleFile([]byte(f), "timed,any-delay")
+	if err != nil || len(reps) != 2 {
+		t.Fatal(err)
+	}
+	if reps[0].Verdict != props.Holds || reps[1].Verdict != props.Violated || !strings.Contains(reps[1].Reason, "finding") {
+		t.Fatalf("%s\n%s", reps[0].Text, reps[1].Text)
+	}
+}
