@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
@@ -15,6 +16,8 @@ import (
 
 // cell is the distance between neighbouring nodes, in SVG user units.
 const cell = 40
+
+const hotColour = "#d62728"
 
 var palette = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"}
 
@@ -34,7 +37,12 @@ func Schedule(s *model.Schedule, w *props.Witness) ([]byte, error) {
 	W, H := (kx+1)*cell, (ky+1)*cell+30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="10">`+"\n", W, H, W, H)
-	b.WriteString(`<defs><marker id="a" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="context-stroke"/></marker></defs>` + "\n")
+	// One arrow-head marker per colour (context-stroke is not supported everywhere).
+	b.WriteString("<defs>")
+	for k, c := range append(slices.Clone(palette), hotColour) {
+		fmt.Fprintf(&b, `<marker id="m%d" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="%s"/></marker>`, k, c)
+	}
+	b.WriteString("</defs>\n")
 	pos := func(v model.NodeID) (int, int) {
 		return cell + g.Coord(v, 0)*cell - cell/2, cell + g.Coord(v, 1)*cell - cell/2
 	}
@@ -59,7 +67,11 @@ func Schedule(s *model.Schedule, w *props.Witness) ([]byte, error) {
 		fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="5" fill="%s" stroke="#333"/>`+"\n", x, y, fill)
 	}
 	// Paths, highlighted ones last so they are on top.
-	draw := func(i int, u model.Unicast, colour string, width int) {
+	draw := func(i int, u model.Unicast, mark int, width int) {
+		colour := hotColour
+		if mark < len(palette) {
+			colour = palette[mark]
+		}
 		// Offset each step a little so overlapping paths stay visible.
 		off := (u.Step%5 - 2) * 2
 		fmt.Fprintf(&b, `<g stroke="%s" stroke-width="%d" fill="none"><title>%s</title>`, colour, width,
@@ -73,7 +85,7 @@ func Schedule(s *model.Schedule, w *props.Witness) ([]byte, error) {
 			}
 			marker := ""
 			if k == len(u.Path)-1 {
-				marker = ` marker-end="url(#a)"`
+				marker = fmt.Sprintf(` marker-end="url(#m%d)"`, mark)
 			}
 			fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d"%s/>`, x1+off, y1+off, x2+off, y2+off, marker)
 		}
@@ -81,12 +93,12 @@ func Schedule(s *model.Schedule, w *props.Witness) ([]byte, error) {
 	}
 	for i, u := range s.Unicasts {
 		if !hot[i] {
-			draw(i, u, palette[(u.Step-1)%len(palette)], 2)
+			draw(i, u, (u.Step-1)%len(palette), 2)
 		}
 	}
 	for i, u := range s.Unicasts {
 		if hot[i] {
-			draw(i, u, "#d62728", 3)
+			draw(i, u, len(palette), 3)
 		}
 	}
 	if w != nil && w.ChannelID >= 0 && w.ChannelID < g.Channels() && w.Channel != "" {
