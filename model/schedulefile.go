@@ -52,7 +52,9 @@ const MaxScheduleSteps = 1 << 16
 // the array of its n address bits, bit 0 first). A given path must be exactly the DOR path
 // of the routing (model.DOR.IsDORPath), or the file is refused. Unknown fields, unknown
 // nodes, out-of-range steps or orders, a "group" on some unicasts but not others, and
-// trailing data are refused too; every error is one line naming the field.
+// trailing data are refused too; every error is one line naming the field. Examples:
+// model/testdata/stepwise-not-depth.json (stepwise but not depth contention-free) and
+// model/testdata/two-multicasts-one-port.json (two groups with node contention).
 
 // scheduleFile is the JSON shape of a schedule file.
 type scheduleFile struct {

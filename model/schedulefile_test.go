@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -126,4 +128,21 @@ func ExampleParseSchedule() {
 	// Output:
 	// (0,0) -> (2,0) step 1 hops 2
 	// (2,0) -> (2,1) step 2 hops 1
+}
+
+// TestScheduleExamples parses the example files shipped for users in testdata/.
+func TestScheduleExamples(t *testing.T) {
+	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ParseSchedule(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(s.Unicasts) == 0 {
+			t.Fatalf("%s: no unicasts", name)
+		}
+	}
 }
