@@ -606,6 +606,14 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 			return nil, fmt.Errorf("internal error: the decision found an overlap at %v that the simulation does not show", *firstP)
 		}
 		res.Witness = t.First
+		if th != nil {
+			c := th.condition(min(t.First.A.Index, t.First.B.Index), max(t.First.A.Index, t.First.B.Index))
+			if c == 0 {
+				res.Witness.Note = "no condition of 004 Theorem 1 clears this pair"
+			} else {
+				res.Witness.Note = fmt.Sprintf("004 Theorem 1 condition %d clears this pair, yet they collide", c)
+			}
+		}
 	}
 	return res, nil
 }
