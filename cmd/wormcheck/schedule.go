@@ -13,6 +13,9 @@ package main
 //   - scheduleChecks(s, prop) -> the report of one --prop for algorithms that build a
 //     schedule (`check --algo X --prop stepwise|depth|exactly-once|steps|
 //     node-contention|any-delay|validity`).
+//     For any-delay on schedules of at most 12 unicasts the report also carries the
+//     explorer's shortest trace (Report.Trace; props.ReplayAnyDelay replays it once the
+//     caller has rebuilt the schedule and filled the trace's algorithm and parameters).
 //   - scheduleFileBytes(s) -> the schedule file of s, for `schedule ... -o F`.
 //   - worstVerdictExit(reports) -> the exit code of a list of reports.
 
@@ -20,6 +23,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/svg"
@@ -138,6 +142,13 @@ func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
 		r = props.NodeContention(s)
 	case props.PropAnyDelay:
 		r = props.AnyDelay(s)
+		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
+			// Small schedules also get the explorer's shortest replayable trace.
+			b := props.AnyDelayBFS(s, checker.Options[props.AnyDelayState]{MaxStates: 200000})
+			if b.Verdict == props.Violated {
+				r.Trace = b.Trace
+			}
+		}
 	default:
 		return nil, usagef("--prop: %q is not a schedule property; use validity, exactly-once, steps, stepwise, depth, node-contention or any-delay", prop)
 	}

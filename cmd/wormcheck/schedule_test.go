@@ -90,3 +90,17 @@ func TestVerifyMarksTimedButNotAnyDelayFinding(t *testing.T) {
 		t.Fatalf("%s\n%s", reps[0].Text, reps[1].Text)
 	}
 }
+
+func TestAnyDelayCheckCarriesTrace(t *testing.T) {
+	s, err := model.ParseSchedule([]byte(stepwiseCFNotDepthCF))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scheduleChecks(s, "any-delay")
+	if err != nil || r.Verdict != props.Violated || r.Trace == nil {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if rep, err := props.ReplayAnyDelay(s, r.Trace); err != nil || rep.Verdict != props.Violated {
+		t.Fatalf("replay: %v %+v", err, rep)
+	}
+}
