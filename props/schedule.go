@@ -20,6 +20,13 @@ import (
 //	AnyDelay        "any-delay"       any-delay no two unicasts can hold a channel at once
 //	                                            in any timing respecting causality/order
 //	NodeContention  "node-contention" timed     no node sends or receives two at once
+//
+// Beneath the reports: DecideDepth (exact decision with every channel-sharing pair and
+// the Theorem 1 condition that clears it), Simulate / GridCheck / DefaultGrid (the timed
+// semantics at concrete parameters, exact integer times), DecideAnyDelay (happens-before
+// decision with an interleaving), AnyDelayModel / ExploreAnyDelay / AnyDelayBFS /
+// ReplayAnyDelay (the same semantics as a checker.Model for the BFS explorer, with a
+// replayable trace), LowerBound. Pictures: package props/svg; generators: props/gen.
 const (
 	PropValidity       = "validity"
 	PropExactlyOnce    = "exactly-once"
