@@ -160,7 +160,7 @@ func mulChk(a, b int64, bad *bool) int64 {
 	neg := (a < 0) != (b < 0)
 	ua, ub := uint64(abs64(a)), uint64(abs64(b))
 	hi, lo := bits.Mul64(ua, ub)
-	if hi != 0 || lo > 1<<62 {
+	if hi != 0 || lo > 1<<61 {
 		*bad = true
 		return 0
 	}
