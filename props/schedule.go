@@ -158,12 +158,9 @@ func finish(r *Report, w *Witness, reason string) *Report {
 		r.Witness = w
 	}
 	r.Reason = reason
-	r.Text = fmt.Sprintf("%s (%s semantics): %s", r.Property, r.Semantics, r.Verdict)
-	if reason != "" {
-		r.Text += " — " + reason
-	}
+	r.Text = ""
 	if w != nil {
-		r.Text += "\n" + w.String()
+		r.Text = w.String()
 	}
 	return r
 }
@@ -172,7 +169,7 @@ func finish(r *Report, w *Witness, reason string) *Report {
 func fail(r *Report, err error) *Report {
 	r.Verdict = Inconclusive
 	r.Reason = err.Error()
-	r.Text = fmt.Sprintf("%s (%s semantics): inconclusive — %s", r.Property, r.Semantics, r.Reason)
+	r.Text = ""
 	return r
 }
 
