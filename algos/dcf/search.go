@@ -215,7 +215,7 @@ func searchTargets(S, A, B, C, D, X1 Cell, aTargets []Cell, ball func(Cell, int)
 				if c2 == c1 || used[c2.residue()] || inCells(bT, c2) || c2.residue() == c1.residue() || !okTime(C, 2, dist(C, c2)) {
 					continue
 				}
-				
+
 				for _, d1 := range ball(D, 3) {
 					if used[d1.residue()] || inCells(bT, d1) || d1.residue() == c1.residue() || d1.residue() == c2.residue() {
 						continue
