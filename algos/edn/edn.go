@@ -22,15 +22,20 @@
 //     step of one-hop-at-scale-δ sends (every dominating node covering three of its
 //     neighbours, the "dominating" step): phase time 6ts + 4δtc + 2Ltc + 2tr.
 //   - So a phase is a 16-cell tile: S and three dominating nodes E1, E2, E3 (step A, S's
-//     first channels distinct, E3 at 3 hops), each covering three neighbours (step B): four
-//     T-tetrominoes, one cell per residue class modulo 4 so that the levels tile the
-//     torus.
+//     first channels distinct, E3 at 3 hops), each covering three more cells (step B), one
+//     cell per residue class modulo 4 so that the levels tile the torus. Covering only
+//     one-hop neighbours (four T-tetrominoes) is impossible under our routing: at the top
+//     level the offsets of two hops are ties on the 4x4 ring and go +x, so two dominating
+//     nodes would share S's +x channel in step A. The covers may therefore lie farther,
+//     within the §6.1 time bound.
 //   - On (2·4^k)^2 the last step is one Z_block step (3 sends, the last two hops), which is
 //     what the formula's extra 3 ts + 2 tc says.
 //
-// Search enumerates every tile satisfying these constraints that is stepwise
-// contention-free on the 4x4 torus and in the plane; Pattern is its first (sorted) tile.
-// Depth contention is left to the checker (claim DC5).
+// Search enumerates the 72 tiles satisfying these constraints; Pattern is the first
+// (sorted) one, chosen before any depth check. Depth contention is left to the checker
+// (claim DC5); 11 of the 72 tiles happen to be depth contention-free on 16x16
+// (DepthFreeTiles16), so "EDN is not depth contention-free" holds for the pinned
+// reconstruction, not for every pattern the text admits.
 package edn
 
 import (
@@ -54,14 +59,22 @@ type Tile struct {
 }
 
 // Pattern is the reconstructed EDN tile (the first of Search's results).
-var Pattern Tile // filled in once the search is pinned
-
-func mustFirstX() Tile {
-	ts := Search()
-	if len(ts) == 0 {
-		panic("edn: no tile satisfies the reconstruction constraints")
-	}
-	return ts[0]
+//
+//	step A: S sends to (-1,-1), (0,1), (2,1)   (first channels -x, +y, +x; 2, 1, 3 hops)
+//	step B: S      covers (-1,1), (1,0), (0,-1)
+//	        (-1,-1) covers (1,-1), (-1,-2), (-2,-1)
+//	        (0,1)  covers (-1,0), (1,2), (0,2)
+//	        (2,1)  covers (2,0), (1,1), (2,2)    (its neighbours: the critical chain)
+//
+// TestPatternIsFirst pins it to Search()[0].
+var Pattern = Tile{
+	Dominating: [3]Cell{{-1, -1}, {0, 1}, {2, 1}},
+	Covers: [4][3]Cell{
+		{{-1, 1}, {1, 0}, {0, -1}},
+		{{1, -1}, {-1, -2}, {-2, -1}},
+		{{-1, 0}, {1, 2}, {0, 2}},
+		{{2, 0}, {1, 1}, {2, 2}},
+	},
 }
 
 func mod(a, m int) int { return ((a % m) + m) % m }
@@ -73,120 +86,103 @@ func abs(a int) int {
 }
 
 // Search returns every tile that satisfies the constraints listed in the package doc, in
-// a deterministic order (sorted by their printed form). Step B's sends are not forced to be
-// one hop: each centre may cover any three cells, with distinct first channels, the
-// step's paths arc-disjoint (in the plane and on the 4x4 torus), and every unicast of the
-// phase completing by 6ts + 4δtc (componentwise), the dominating node sent last reaching
-// exactly that. Cost: well under a second.
-func Search() []Tile { return search(2) }
-
-// search is Search with step-B sends of at most maxCover hops (at scale δ).
-func search(maxCover int) []Tile {
-	var ball []Cell
-	for y := -4; y <= 4; y++ {
-		for x := -4; x <= 4; x++ {
-			if d := abs(x) + abs(y); d >= 1 && d <= 4 {
-				ball = append(ball, Cell{x, y})
+// a deterministic order. Cells are the 16 nodes of the 4x4 torus (one per residue class
+// modulo 4); each is represented in the plane by its sender's position plus the DOR
+// displacement on the 4x4 torus (the shortest way, a tie going Plus), so a unicast has
+// the same shape at the top level (on the torus) and at every lower level (in the plane).
+// Step A: S sends to three dominating nodes, distinct first channels, the third at three
+// hops. Step B: S and each dominating node send to three cells, distinct first channels,
+// the step's paths arc-disjoint both on the 4x4 torus and in the plane. Timing (004 §6.1,
+// tc in units of δ): every unicast of the phase completes by 6ts + 4δtc componentwise,
+// the latest at exactly that. Cost: milliseconds.
+func Search() []Tile {
+	disp := func(a, b Cell) Cell { return Cell{shortest(b.X - a.X), shortest(b.Y - a.Y)} }
+	var cells []Cell // torus nodes other than S, in id order
+	for y := 0; y < 4; y++ {
+		for x := 0; x < 4; x++ {
+			if x != 0 || y != 0 {
+				cells = append(cells, Cell{x, y})
 			}
 		}
 	}
 	var out []Tile
-	for _, e1 := range ball {
-		for _, e2 := range ball {
-			for _, e3 := range ball {
-				t := Tile{Dominating: [3]Cell{e1, e2, e3}}
+	for _, e1 := range cells {
+		for _, e2 := range cells {
+			for _, e3 := range cells {
 				if e1 == e2 || e1 == e3 || e2 == e3 {
 					continue
 				}
-				if dist(e1) > 3 || dist(e2) > 3 || dist(e3) > 3 || !pathsOK([][2]Cell{{{}, e1}, {{}, e2}, {{}, e3}}) {
+				// plane positions of the dominating nodes
+				p := [4]Cell{{}, disp(Cell{}, e1), disp(Cell{}, e2), disp(Cell{}, e3)}
+				if dist(p[3]) != 3 || dist(p[1]) > 3 || dist(p[2]) > 3 {
 					continue
 				}
-				centres := [4]Cell{{}, e1, e2, e3}
-				recv := [4][2]int{{0, 0}, {1, dist(e1)}, {2, dist(e2)}, {3, dist(e3)}}
-				// The step-A sends complete by 6ts + 4δtc only if each is followed by
-				// step-B sends that fit; checked per cover below.
-				res := map[int]bool{}
-				ok := true
-				for _, c := range centres {
-					r := residue(c)
-					if res[r] {
-						ok = false
+				if !pathsOK([][2]Cell{{{}, p[1]}, {{}, p[2]}, {{}, p[3]}}) {
+					continue
+				}
+				recv := [4][2]int{{3, 0}, {1, dist(p[1])}, {2, dist(p[2])}, {3, dist(p[3])}} // ts offset before step B, tc
+				torusOf := [4]Cell{{}, e1, e2, e3}
+				var rest []Cell
+				for _, c := range cells {
+					if c != e1 && c != e2 && c != e3 {
+						rest = append(rest, c)
 					}
-					res[r] = true
 				}
-				if !ok {
-					continue
-				}
-				var rec func(i int, stepB [][2]Cell)
-				rec = func(i int, stepB [][2]Cell) {
-					if i == 4 {
-						// the phase's latest completion must be exactly 6ts + 4δtc
-						best := false
-						for ci, cs := range t.Covers {
-							base := recv[ci]
-							off := 0
-							if ci == 0 {
-								off = 3
-							}
-							for j, c := range cs {
-								h := dist(Cell{c.X - centres[ci].X, c.Y - centres[ci].Y})
-								if base[0]+off+j+1 == 6 && base[1]+h == 4 {
-									best = true
+				var groups [4][]Cell // plane positions of covers, by centre
+				var rec func(i int)
+				rec = func(i int) {
+					if i == len(rest) {
+						var t Tile
+						t.Dominating = [3]Cell{p[1], p[2], p[3]}
+						latest := false
+						var us [][2]Cell
+						for ci := 0; ci < 4; ci++ {
+							g := append([]Cell(nil), groups[ci]...)
+							sort.SliceStable(g, func(a, b int) bool {
+								return dist(Cell{g[a].X - p[ci].X, g[a].Y - p[ci].Y}) > dist(Cell{g[b].X - p[ci].X, g[b].Y - p[ci].Y})
+							})
+							for j, c := range g {
+								ts := recv[ci][0] + j + 1
+								tc := recv[ci][1] + dist(Cell{c.X - p[ci].X, c.Y - p[ci].Y})
+								if ts > 6 || tc > 4 {
+									return
 								}
+								if ts == 6 && tc == 4 {
+									latest = true
+								}
+								t.Covers[ci][j] = c
+								us = append(us, [2]Cell{p[ci], c})
 							}
 						}
-						if best {
+						if latest && pathsOK(us) {
 							out = append(out, t)
 						}
 						return
 					}
-					c := centres[i]
-					base := recv[i]
-					off := 0
-					if i == 0 {
-						off = 3
-					}
-					var pick func(j, from int, chosen []Cell)
-					pick = func(j, from int, chosen []Cell) {
-						if j == 3 {
-							// Farthest first (ties in ball order): a node's later sends
-							// carry more ts, so they should travel less.
-							ord := append([]Cell(nil), chosen...)
-							sort.SliceStable(ord, func(a, b int) bool {
-								return dist(Cell{ord[a].X - c.X, ord[a].Y - c.Y}) > dist(Cell{ord[b].X - c.X, ord[b].Y - c.Y})
-							})
-							for k, to := range ord {
-								if base[0]+off+k+1 > 6 || base[1]+dist(Cell{to.X - c.X, to.Y - c.Y}) > 4 {
-									return
-								}
-							}
-							copy(t.Covers[i][:], ord)
-							more := append(append([][2]Cell(nil), stepB...), [2]Cell{c, ord[0]}, [2]Cell{c, ord[1]}, [2]Cell{c, ord[2]})
-							rec(i+1, more)
-							return
+					for ci := 0; ci < 4; ci++ {
+						if len(groups[ci]) == 3 {
+							continue
 						}
-						for bi := from; bi < len(ball); bi++ {
-							d := ball[bi]
-							to := Cell{c.X + d.X, c.Y + d.Y}
-							r := residue(to)
-							if res[r] || base[1]+dist(d) > 4 || dist(d) > maxCover {
-								continue
-							}
-							trial := append(append([][2]Cell(nil), stepB...), [2]Cell{c, to})
-							for _, x := range chosen {
-								trial = append(trial, [2]Cell{c, x})
-							}
-							if !pathsOK(trial) {
-								continue
-							}
-							res[r] = true
-							pick(j+1, bi+1, append(chosen, to))
-							delete(res, r)
+						d := disp(torusOf[ci], rest[i])
+						to := Cell{p[ci].X + d.X, p[ci].Y + d.Y}
+						if recv[ci][1]+dist(d) > 4 {
+							continue
 						}
+						var us [][2]Cell
+						for cj := 0; cj < 4; cj++ {
+							for _, c := range groups[cj] {
+								us = append(us, [2]Cell{p[cj], c})
+							}
+						}
+						if !pathsOK(append(us, [2]Cell{p[ci], to})) {
+							continue
+						}
+						groups[ci] = append(groups[ci], to)
+						rec(i + 1)
+						groups[ci] = groups[ci][:len(groups[ci])-1]
 					}
-					pick(0, 0, nil)
 				}
-				rec(0, nil)
+				rec(0)
 			}
 		}
 	}
@@ -319,14 +315,12 @@ func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error)
 				b.Send(s, at(e), step)
 				centres = append(centres, at(e))
 			}
-			cs := []Cell{{0, 0}, t.Dominating[0], t.Dominating[1], t.Dominating[2]}
 			for i := range centres {
 				next = append(next, centres[i])
 				for _, c := range t.Covers[i] {
 					b.Send(centres[i], at(c), step+1)
 					next = append(next, at(c))
 				}
-				_ = cs
 			}
 		}
 		srcs = next
@@ -357,3 +351,7 @@ func Formula(k int, prime bool, t Times) float64 {
 	}
 	return 6*kk*t.Ts + 4*(p-1)/3*t.Tc + 2*kk*L*t.Tc + 2*kk*t.Tr
 }
+
+// DepthFreeTiles16 is how many of Search's 72 tiles give a depth contention-free
+// broadcast on the 16x16 torus (exact decision, props.DecideDepth); pinned by a test.
+const DepthFreeTiles16 = 11
