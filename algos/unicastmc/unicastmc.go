@@ -48,9 +48,14 @@ const (
 	UMesh
 	UTorus
 	SPU
+	// UTorusRelative sorts by coordinates relative to the source, (x_d - s_d) mod k_d,
+	// lexicographic with dimension 0 first, instead of 001's "sort by absolute index, then
+	// rotate": the two differ inside the source's row/column on a torus. It is our
+	// comparison variant for claim NP8, not a scheme of the seeds.
+	UTorusRelative
 )
 
-var schemeNames = [...]string{"separate", "umesh", "utorus", "spu"}
+var schemeNames = [...]string{"separate", "umesh", "utorus", "spu", "utorus-relative"}
 
 // String returns the CLI name of the scheme.
 func (s Scheme) String() string {
@@ -111,6 +116,24 @@ func Chain(g *model.Grid, m Multicast) ([]model.NodeID, int) {
 func Rotated(g *model.Grid, m Multicast) []model.NodeID {
 	list, a := Chain(g, m)
 	return append(append([]model.NodeID(nil), list[a:]...), list[:a]...)
+}
+
+// relative returns {source} ∪ dests sorted by coordinates relative to the source.
+func relative(g *model.Grid, m Multicast) []model.NodeID {
+	list, _ := Chain(g, m)
+	key := func(v model.NodeID, d int) int {
+		k := g.Size(d)
+		return ((g.Coord(v, d)-g.Coord(m.Source, d))%k + k) % k
+	}
+	sort.SliceStable(list, func(i, j int) bool {
+		for d := 0; d < g.Dims(); d++ {
+			if a, b := key(list[i], d), key(list[j], d); a != b {
+				return a < b
+			}
+		}
+		return false
+	})
+	return list
 }
 
 // check validates the instance for scheme s.
@@ -185,6 +208,8 @@ func BuildMany(g *model.Grid, s Scheme, ms []Multicast) (*model.Schedule, error)
 			doubling(list, a, send)
 		case UTorus, SPU:
 			doubling(Rotated(g, m), 0, send)
+		case UTorusRelative:
+			doubling(relative(g, m), 0, send)
 		default:
 			return nil, fmt.Errorf("unknown scheme %v", s)
 		}
