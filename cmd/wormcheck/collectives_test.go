@@ -76,3 +76,25 @@ func TestCollectiveScheduleFile(t *testing.T) {
 		t.Errorf("%d unicasts", len(s.Unicasts))
 	}
 }
+
+// FuzzParseNodeList: the destination-list parser never panics and returns nodes of the
+// grid, distinct and not the source.
+func FuzzParseNodeList(f *testing.F) {
+	for _, s := range []string{"1,2,3", "(0,1),(2,3)", "all", "(1,2", "((", ",,", "(9,9)", "-1", "3,3"} {
+		f.Add(s)
+	}
+	g, _ := model.NewTorus(4, 4)
+	f.Fuzz(func(t *testing.T, list string) {
+		ds, err := parseNodeList(g, 0, list)
+		if err != nil {
+			return
+		}
+		seen := map[model.NodeID]bool{}
+		for _, d := range ds {
+			if d <= 0 || int(d) >= g.Nodes() || seen[d] {
+				t.Fatalf("%q: bad node %d", list, d)
+			}
+			seen[d] = true
+		}
+	})
+}
