@@ -87,7 +87,17 @@ func runNP8(ctx context.Context, opt Options) Outcome {
 		for _, d := range s.Destinations {
 			ds = append(ds, s.Topology.NodeName(d))
 		}
-		out.Note = fmt.Sprintf("U-torus from %s to %v on %s: %s", s.Topology.NodeName(s.Sources[0]), ds, s.Topology.Spec(), why)
+		what := fmt.Sprint(ds)
+		if len(ds) > 8 {
+			what = fmt.Sprintf("%d destinations", len(ds))
+		}
+		w := ""
+		if r != nil {
+			if x, ok := r.Witness.(*props.Witness); ok && x != nil {
+				w = " (" + x.String() + ")"
+			}
+		}
+		out.Note = fmt.Sprintf("U-torus from %s to %s on %s: %s%s", s.Topology.NodeName(s.Sources[0]), what, s.Topology.Spec(), why, w)
 		return out
 	}
 	others := make([]model.NodeID, 0, 35)
@@ -283,7 +293,9 @@ func runNP9(ctx context.Context, opt Options) Outcome {
 			if out.Witness == nil {
 				out.Witness = r.Witness
 				out.Files = witnessFiles(s, r)
-				out.Note = "first: " + r.Reason + ". "
+				if w, ok := r.Witness.(*props.Witness); ok && w != nil {
+					out.Note = "first: " + w.String() + ". "
+				}
 			}
 		}
 	}

@@ -27,6 +27,13 @@
 //
 // All four are one-port: a node sends one unicast per step; recursive doubling informs
 // 1+|D| nodes in ceil(log2(1+|D|)) steps.
+//
+// Finding (claim NP8): on a torus with shortest-path DOR (ties Plus), U-torus is not
+// contention-free at the level of physical channels: a worm whose path wraps around leaves
+// its chain interval and can share a channel with another worm of the same step. Every
+// such pair found uses different virtual-channel classes of 004 Fig. 2 (p-channels before
+// the wrap, h/l otherwise), consistent with Robinson et al.'s abstract, which credits "the
+// use of virtual channels" for contention freedom.
 package unicastmc
 
 import (
