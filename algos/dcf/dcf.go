@@ -146,12 +146,16 @@ func Formula(sh Shape, t Times) float64 {
 // Completion times inside a phase (§6.1, L·tc and tr terms aside): A, B, C, D receive at
 // ts+3δtc, 2ts+2δtc, 3ts+2δtc, 4ts+δtc; the last sends of A, B, C, D, S complete at
 // 5ts+4δtc, 5ts+3δtc, 5ts+3δtc, 5ts+2δtc, 5ts+δtc, so a phase takes 5ts + 4δtc + 2Ltc + 2tr
-// as §6.1 states. It is the first block (in SearchLevel1's order) of the 192 that satisfy
-// every constraint the text states, among the 24 that are also depth contention-free on
-// the 4x4 .. 64x64 tori (TestLevel1IsFirstSurvivor); the 24 are two cell shapes times
-// the orders of B's and C's sends. Reading §6.1's garbled list as "B, C and D all finish at
+// as §6.1 states. Of the 192 blocks that satisfy every constraint the text states
+// (SearchLevel1 with DefaultSearch), 24 are contention-free in the naive timed run on
+// the 4x4 .. 64x64 tori (two cell shapes times the orders of B's and C's sends); Level1
+// is the first of them in SearchLevel1's order (TestLevel1IsFirstSurvivor). Reading §6.1's garbled list as "B, C and D all finish at
 // 5ts + 3δtc" together with "paths stay inside the block" leaves 46 blocks, none of which
-// is depth contention-free on 16x16 (DC3's note has the witness).
+// survives the naive timed grid on 16x16 (TestSearchCounts; TestAllAt3ReadingFails logs
+// a witness). The pinned block is confirmed depth contention-free exactly (all
+// parameters, props.DecideDepth) on 4x4 .. 64x64 by claim DC3, with every channel-sharing
+// pair cleared by a condition of Theorem 1. Under the any-delay semantics it is not
+// contention-free on 16x16 (DC3's note has the witness).
 var Level1 = Block{Sends: []Send{
 	{Cell{0, 0}, Cell{2, 1}, 1}, {Cell{0, 0}, Cell{-1, -1}, 1}, {Cell{0, 0}, Cell{0, 2}, 1}, {Cell{0, 0}, Cell{0, -1}, 1},
 	{Cell{2, 1}, Cell{3, 1}, 2}, {Cell{2, 1}, Cell{1, 1}, 2}, {Cell{2, 1}, Cell{2, 2}, 2}, {Cell{2, 1}, Cell{2, 0}, 2},
