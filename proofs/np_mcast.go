@@ -149,6 +149,10 @@ func runNP8(ctx context.Context, opt Options) Outcome {
 		first = *o
 	}
 	exhaustive := out.Instances
+	held := "hold"
+	if first.Verdict != "" {
+		held = "were checked until the first violation"
+	}
 	g16, _ := model.NewTorus(16, 16)
 	rng := rand.New(rand.NewSource(8))
 	var bad [2]int
@@ -195,10 +199,6 @@ func runNP8(ctx context.Context, opt Options) Outcome {
 				worst = max(worst, ex)
 			}
 		}
-	}
-	held := "hold"
-	if first.Verdict != "" {
-		held = "were checked until the first violation"
 	}
 	tail := fmt.Sprintf("%d destination sets of sizes 1..%d on torus:6x6 from (0,0) %s (exhaustive: depth contention-free, exact; ceil(log2(1+|D|)) steps; timed completion at Ts=300/30/0, Tc=1, L=32/1, tr=0 within the formula plus the neglected hop term, largest excess %d Tc over the instances that held). On torus:16x16, %d of %d seeded random multicasts contend (001's order: sort by absolute index, rotate), and %d with the chain sorted relative to the source instead: under shortest-path DOR (ties Plus) a wrap-around path leaves its chain interval, so the single-multicast contention-freedom 001 cites from Robinson et al. holds only per virtual channel: with 004 Fig. 2's classes (p-channels for worms that will still wrap in the dimension, h/l otherwise), %d of the %d have every channel-sharing pair that can overlap on distinct virtual channels (Robinson et al.'s abstract: 'by exploiting ... the use of virtual channels')", exhaustive, k, held, worst, bad[0], random, bad[1], vcFree, random)
 	out.Figures = map[string]float64{"max_excess_over_formula_tc": float64(worst), "vc_contention_free_random_16x16": float64(vcFree), "contending_random_16x16": float64(bad[0]), "contending_random_16x16_relative_order": float64(bad[1]), "random_16x16": float64(random)}
