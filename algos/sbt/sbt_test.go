@@ -89,3 +89,27 @@ func ExampleBuild() {
 	fmt.Println()
 	// Output: 1:000->010 1:000->100 1:000->001 2:010->110 2:010->011 2:100->101 3:110->111
 }
+
+// TestCountDetectsOtherTrees: the distributions are counted, not assumed: separate
+// addressing from the source (every node in step 1..N-1, the source replicating N-1
+// times) does not match eq. (5) or eq. (9).
+func TestCountDetectsOtherTrees(t *testing.T) {
+	n := 4
+	h, _ := model.NewHypercube(n)
+	s, _ := Build(h, 0, 0)
+	// Re-parent every unicast to the source, one hop count per step kept: a star.
+	star := *s
+	star.Unicasts = append([]model.Unicast(nil), s.Unicasts...)
+	for i := range star.Unicasts {
+		star.Unicasts[i].From = 0
+		star.Unicasts[i].Step = 1
+	}
+	d := Count(&star, n)
+	tot := big.NewInt(1<<n - 1)
+	if new(big.Rat).SetFrac(big.NewInt(d.Depth[1]), tot).Cmp(Eq5(n, 1)) == 0 {
+		t.Error("a star matches eq. (5) at i = 1")
+	}
+	if new(big.Rat).SetFrac(big.NewInt(d.Replications[0]), tot).Cmp(Eq9(n, 0)) == 0 {
+		t.Error("a star matches eq. (9) at i = 0")
+	}
+}

@@ -75,6 +75,33 @@ func TestStepsAndExactlyOnce(t *testing.T) {
 	ps.TestingRun(t)
 }
 
+// TestUTorus16 checks U-torus on torus:16x16 over gopter-random instances: the
+// doubling step count ceil(log2(1+|D|)), exactly-once delivery and Definition 1. Depth
+// contention is claim NP8's business (it finds physical-channel contention there).
+func TestUTorus16(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(16)
+	params.MinSuccessfulTests = 40
+	ps := gopter.NewProperties(params)
+	g, _ := model.NewTorus(16, 16)
+	ps.Property("U-torus on 16x16", prop.ForAll(func(src int, ds []int) bool {
+		m := Multicast{Source: model.NodeID(src)}
+		seen := map[int]bool{src: true}
+		for _, d := range ds {
+			if !seen[d] {
+				seen[d] = true
+				m.Destinations = append(m.Destinations, model.NodeID(d))
+			}
+		}
+		if len(m.Destinations) == 0 {
+			return true
+		}
+		s, err := Build(g, UTorus, m)
+		return err == nil && s.Steps() == Steps(len(m.Destinations)) && s.Unicasts[0].From == m.Source &&
+			plantest.ExactlyOnce(s) == nil && plantest.Valid(s) == nil
+	}, gen.IntRange(0, 255), gen.SliceOfN(60, gen.IntRange(0, 255))))
+	ps.TestingRun(t)
+}
+
 // TestSingleUMeshDepth: one U-mesh multicast on a mesh is depth contention-free (001
 // §5.1 "congestion free when supporting a single multicast").
 func TestSingleUMeshDepth(t *testing.T) {
