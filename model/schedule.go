@@ -43,6 +43,12 @@ type Schedule struct {
 	Ports        PortModel
 	Unicasts     []Unicast
 	Group        []int
+	// GroupDestinations, when not nil, gives the destination set of each group g (its
+	// source is Sources[g]); when nil every group has Destinations. Only used with Group.
+	GroupDestinations [][]NodeID
+	// Routing is the dimension order of the DOR paths (nil: 0, 1, ..., n-1, the default
+	// of DESIGN.md). Paths are checked against it.
+	Routing []int
 }
 
 // Steps returns the largest step number used.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,12 +10,16 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
+// marshalIndent encodes v as indented JSON without HTML escaping (traces say "->").
 func marshalIndent(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding JSON: %v", err)
 	}
-	return append(b, '\n'), nil
+	return buf.Bytes(), nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -32,7 +37,7 @@ func printReport(w io.Writer, r *props.Report) {
 	if r.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", r.Reason)
 	}
-	if r.Stats.States > 0 {
+	if r.Stats.Transitions > 0 {
 		fmt.Fprintf(w, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 	}
 	if r.Text != "" {

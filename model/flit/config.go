@@ -147,6 +147,9 @@ const (
 	MaxFlits    = 200
 	MaxBuffer   = 64
 	MaxVCs      = 16
+	// MaxVirtualChannels bounds Channels*VCs, since every state stores each virtual
+	// channel.
+	MaxVirtualChannels = 1 << 14
 )
 
 // NewGridConfig returns a configuration on grid g with dimension-order routing (dateline
@@ -170,6 +173,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("flit config: VCs is %d; the routing needs a multiple of its %d classes", c.VCs, c.Routing.Classes())
 	case c.Buffer < 1 || c.Buffer > MaxBuffer:
 		return fmt.Errorf("flit config: Buffer is %d; it must be 1..%d", c.Buffer, MaxBuffer)
+	case c.Net.Channels()*c.VCs > MaxVirtualChannels:
+		return fmt.Errorf("flit config: %s has %d channels x %d VCs; at most %d virtual channels are supported", c.Net.Spec(), c.Net.Channels(), c.VCs, MaxVirtualChannels)
 	case len(c.Messages) == 0:
 		return fmt.Errorf("flit config: Messages is empty")
 	case len(c.Messages) > MaxMessages:
@@ -211,4 +216,15 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Unicast returns a unicast worm of length flits from src to dst.
+func Unicast(src, dst model.NodeID, length int) Message {
+	return Message{Source: src, Dests: []model.NodeID{dst}, Length: length}
+}
+
+// Multicast returns a tree multicast from src to dests (in address-flit order) with data
+// flits of data (000 §5.1 uses 1).
+func Multicast(src model.NodeID, data int, dests ...model.NodeID) Message {
+	return Message{Source: src, Dests: append([]model.NodeID(nil), dests...), Length: data, Multicast: true}
 }

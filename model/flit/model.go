@@ -396,7 +396,24 @@ func (m *Model) apply(s *State, c cursor, k Kind, o Out) State {
 // applyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
 // arg is the output taken; for KindFollow the index of the output followed.
 func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
-	s := s0.shallow()
+	// Copy what the transition changes: the virtual channels always, the messages only
+	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
+	// slice is shared with the predecessor).
+	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	copy(s.VCs, s0.VCs)
+	var target Out = None
+	switch k {
+	case KindMove:
+		target = c.in.Outs[c.in.Cur]
+	case KindFollow:
+		target = c.in.Outs[arg]
+	case KindAlloc:
+		target = Out(arg)
+	}
+	if c.vc < 0 || target == Eject {
+		s.Msgs = make([]Msg, len(s0.Msgs))
+		copy(s.Msgs, s0.Msgs)
+	}
 	var in *Input
 	if c.vc < 0 {
 		in = &s.Msgs[c.msg].In

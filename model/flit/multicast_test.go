@@ -144,3 +144,63 @@ func TestPruneNames(t *testing.T) {
 		t.Fatalf("bad policy accepted: %v", err)
 	}
 }
+
+// TestExplain checks the structured moves against the labels along a random run.
+func TestExplain(t *testing.T) {
+	for _, m := range testModels(t) {
+		s := m.Init()[0]
+		for i := 0; i < 40; i++ {
+			succ := m.Successors(s, nil)
+			if len(succ) == 0 {
+				break
+			}
+			tr := succ[i%len(succ)]
+			mv, err := m.Explain(s, tr.Action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := m.Describe(s, tr.Action)
+			if !strings.HasPrefix(label, "m") || mv.Msg < 0 || (mv.Kind != KindPrune && mv.To == None) {
+				t.Fatalf("%q: %+v", label, mv)
+			}
+			if mv.To == Eject && !strings.Contains(label, "delivered") || mv.To >= 0 && !strings.Contains(label, m.VCName(mv.To)) {
+				t.Fatalf("%q disagrees with %+v", label, mv)
+			}
+			s = tr.Next
+		}
+	}
+}
+
+// firstDeadlock returns a reachable deadlocked state of m (breadth-first), if any.
+func firstDeadlock(m *Model) (State, bool) {
+	seen := map[string]bool{}
+	queue := m.Init()
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		succ := m.Successors(s, nil)
+		if len(succ) == 0 && !m.Terminal(s) {
+			return s, true
+		}
+		for _, tr := range succ {
+			if k := string(m.Encode(tr.Next, nil)); !seen[k] {
+				seen[k] = true
+				queue = append(queue, tr.Next)
+			}
+		}
+	}
+	return State{}, false
+}
+
+// TestWaitsNamesTheCycle: the explanation of 000 Fig. 3's deadlock (its line version)
+// names the two messages waiting on each other.
+func TestWaitsNamesTheCycle(t *testing.T) {
+	m := mustNew(t, lineDeadlock(PruneNone, AllPort))
+	s, ok := firstDeadlock(m)
+	if !ok {
+		t.Fatal("no deadlock")
+	}
+	if w := m.Waits(s); !strings.HasPrefix(w, "wait-for cycle m0 -> m1 -> m0: ") {
+		t.Fatalf("Waits = %q\n%s", w, m.Format(s))
+	}
+}
