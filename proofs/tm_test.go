@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestTMQuick runs the tree multicast claims in quick mode and checks their verdicts and
-// witness files. Reference: 000 Fig. 3, Lemma 1, §2.
+// TestTMQuick runs TM1 in quick mode and checks its verdict and witness files (the
+// catalogue test runs TM2 and TM3). Reference: 000 Fig. 3.
 func TestTMQuick(t *testing.T) {
-	for _, id := range []string{"TM1", "TM2", "TM3"} {
+	for _, id := range []string{"TM1"} {
 		c, ok := Lookup(id)
 		if !ok {
 			t.Fatalf("%s is not registered", id)
