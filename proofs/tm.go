@@ -45,14 +45,18 @@ func init() {
 
 // tmPart is one family of a tree multicast claim.
 type tmPart struct {
-	topo   string
-	k      int
-	shard  treemcast.Shard // {0,1}: the whole family; {0,n}: a stable 1/n sample
-	buffer int
+	topo    string
+	k       int
+	ordered bool            // every destination order (pairs:K:ordered), not only ascending sets
+	shard   treemcast.Shard // {0,1}: the whole family; {0,n}: a stable 1/n sample
+	buffer  int
 }
 
 func (p tmPart) String() string {
 	s := fmt.Sprintf("%s pairs:%d B=%d", p.topo, p.k, p.buffer)
+	if p.ordered {
+		s = fmt.Sprintf("%s pairs:%d:ordered B=%d", p.topo, p.k, p.buffer)
+	}
 	if p.shard.Count > 1 {
 		s += " shard " + p.shard.String()
 	}
@@ -78,7 +82,7 @@ func (r *tmRun) family(ctx context.Context, opt Options, p tmPart, prune flit.Pr
 	if shard.Count == 0 {
 		shard = treemcast.Shard{Index: 0, Count: 1}
 	}
-	fr, err := treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Symmetry: symmetry}, treemcast.FamilyOptions{
+	fr, err := treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Orders: p.ordered, Symmetry: symmetry}, treemcast.FamilyOptions{
 		Params: params, Prop: prop, Shard: shard, Workers: opt.Workers, MaxStates: 2_000_000,
 		StopAtFirst: stopAtFirst, Context: ctx,
 	})
@@ -163,8 +167,8 @@ func (r *tmRun) finish(violated bool) Outcome {
 }
 
 // runTM1 searches meshes in increasing size (nodes, then sizes) for a deadlock of two
-// multicasts without pruning: for each mesh, buffers 1 then 2, families pairs:1, pairs:2
-// (and pairs:3 in full mode). The first mesh with a deadlock is reported with the
+// multicasts without pruning: for each mesh, buffers 1 then 2, families pairs:1:ordered,
+// pairs:2:ordered (and pairs:3:ordered in full mode). The first mesh with a deadlock is reported with the
 // shortest trace among all members of the family that deadlocked first. Quick mode stops
 // at K = 2.
 func runTM1(ctx context.Context, opt Options) Outcome {
@@ -178,7 +182,7 @@ func runTM1(ctx context.Context, opt Options) Outcome {
 	for _, topo := range meshes {
 		for _, b := range []int{1, 2} {
 			for k := 1; k <= maxK; k++ {
-				p := tmPart{topo: topo, k: k, buffer: b}
+				p := tmPart{topo: topo, k: k, ordered: true, buffer: b}
 				fr, err := r.family(ctx, opt, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
 				if err != nil {
 					r.out.Err = err
@@ -218,23 +222,29 @@ func nodesOf(topo string) int {
 	return g.Nodes()
 }
 
-// tm2Parts are TM2's families. Full: every pair with up to 2 destinations on mesh:3x3
-// for B = 1 and 2; a stable 1/300 sample of pairs:3 on mesh:3x3 for B = 1 and 2; a 1/1000
-// sample of pairs:2 on mesh:4x4 and a 1/2000 sample on torus:4x4 (DOR + 2 dateline VCs),
-// B = 1. Quick: pairs:2 on mesh:3x2 and pairs:1 on mesh:3x3 (B = 1), pairs:1 samples on
-// mesh:4x4 (1/100) and torus:4x4 (1/400).
+// tm2Parts are TM2's families; destination lists are in every order (":ordered") where
+// the family is small enough, since 000 requires no ordering of destinations. Full:
+// pairs:2 on mesh:3x3 (ascending sets) for B = 1 and 2; a stable 1/4 sample of
+// pairs:2:ordered on mesh:3x3 (B = 1); a 1/20 sample of pairs:3:ordered on mesh:3x2
+// (B = 2); a 1/300 sample of pairs:3 on mesh:3x3 (B = 1 and 2); a 1/1000 sample of
+// pairs:2 on mesh:4x4 and a 1/2000 sample on torus:4x4 (DOR + 2 dateline VCs), B = 1.
+// Quick: pairs:2:ordered on mesh:3x2 and pairs:1 on mesh:3x3 (B = 1), pairs:1 samples
+// on mesh:4x4 (1/100) and torus:4x4 (1/400).
 func tm2Parts(quick bool) []tmPart {
 	if quick {
 		return []tmPart{
-			{topo: "mesh:3x2", k: 2, buffer: 1},
+			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
 			{topo: "mesh:3x3", k: 1, buffer: 1},
 			{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 100}},
 			{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 400}},
 		}
 	}
 	return []tmPart{
+		{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
 		{topo: "mesh:3x3", k: 2, buffer: 1},
 		{topo: "mesh:3x3", k: 2, buffer: 2},
+		{topo: "mesh:3x3", k: 2, ordered: true, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 4}},
+		{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 20}},
 		{topo: "mesh:3x3", k: 3, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 300}},
 		{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}},
 		{topo: "mesh:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 1000}},
@@ -265,10 +275,11 @@ func runTM2(ctx context.Context, opt Options) Outcome {
 			}
 		}
 	}
-	// Every policy on the first family, and on a sample of pairs:3 on mesh:3x3 with B=2.
+	// Every policy on the first family, and in full mode on pairs:3:ordered on mesh:3x2
+	// with the paper's 2-flit buffers (where on-no-free deadlocks with 3 destinations).
 	policyParts := []tmPart{parts[0]}
 	if !opt.Quick {
-		policyParts = append(policyParts, tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}})
+		policyParts = append(policyParts, tmPart{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2})
 	}
 	for _, p := range policyParts {
 		for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PrunePartial} {
@@ -311,14 +322,17 @@ func runTM2(ctx context.Context, opt Options) Outcome {
 
 // runTM3 checks, in every reachable state under on-stop pruning, model/flit's invariants
 // (buffers, ownership, flit order, routes, exactly-once) and treemcast's independent twin
-// (xy-branch, delivered-once). Full: pairs:2 on mesh:3x3 with B = 1 and 2, a 1/300
-// sample of pairs:3 on mesh:3x3 (B = 2) and a 1/2000 sample of pairs:2 on torus:4x4.
-// Quick: pairs:2 on mesh:2x2 (B = 1 and 2) and pairs:1 on mesh:3x3 (B = 1).
+// (xy-branch, delivered-once). Full: pairs:2:ordered on mesh:3x2 (B = 1 and 2), pairs:2
+// on mesh:3x3 with B = 1 and 2, a 1/300 sample of pairs:3 on mesh:3x3 (B = 2) and a
+// 1/2000 sample of pairs:2 on torus:4x4. Quick: pairs:2:ordered on mesh:2x2 (B = 1 and
+// 2) and pairs:1 on mesh:3x3 (B = 1).
 func runTM3(ctx context.Context, opt Options) Outcome {
 	var r tmRun
-	parts := []tmPart{{topo: "mesh:2x2", k: 2, buffer: 1}, {topo: "mesh:2x2", k: 2, buffer: 2}, {topo: "mesh:3x3", k: 1, buffer: 1}}
+	parts := []tmPart{{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, {topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, {topo: "mesh:3x3", k: 1, buffer: 1}}
 	if !opt.Quick {
 		parts = []tmPart{
+			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
+			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 2},
 			{topo: "mesh:3x3", k: 2, buffer: 1},
 			{topo: "mesh:3x3", k: 2, buffer: 2},
 			{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}},
