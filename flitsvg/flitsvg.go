@@ -52,6 +52,7 @@ type Picture struct {
 	Messages []Message
 	Holds    []Hold
 	Blocked  []Blocked
+	Notes    []string // extra legend lines, e.g. what each input waits for
 }
 
 // Layout constants, in SVG user units.
@@ -92,11 +93,14 @@ func Draw(p Picture) ([]byte, error) {
 		longest = max(longest, len(m.Name)+len(route(g, m))+len(m.Note)+10)
 	}
 	for range p.Blocked {
-		longest = max(longest, 60)
+		longest = max(longest, 64)
+	}
+	for _, n := range p.Notes {
+		longest = max(longest, len(n))
 	}
 	w = max(w, 20+6.7*float64(longest))
 	legendTop := 2*margin + float64(ky-1)*cell
-	h := legendTop + float64(len(p.Messages)+len(p.Blocked)+1)*legendRow + 10
+	h := legendTop + float64(len(p.Messages)+len(p.Blocked)+len(p.Notes)+1)*legendRow + 10
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"monospace\" font-size=\"11\">\n", f1(w), f1(h), f1(w), f1(h))
 	b.WriteString("<defs>\n")
@@ -186,11 +190,15 @@ func Draw(p Picture) ([]byte, error) {
 		row += legendRow
 	}
 	for _, bl := range p.Blocked {
-		want := "-"
+		want := "delivery (the ejection channel)"
 		if bl.Wants != model.None {
 			want = g.ChannelName(bl.Wants)
 		}
 		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#e00\">blocked: %s of %s at %s waits for %s</text>\n", f1(row), html.EscapeString(bl.Label), html.EscapeString(p.Messages[bl.Message].Name), g.NodeName(bl.At), want)
+		row += legendRow
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\">%s</text>\n", f1(row), html.EscapeString(n))
 		row += legendRow
 	}
 	b.WriteString("</g>\n</svg>\n")

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/flitsvg"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -121,7 +123,13 @@ func (r *Replayed) Files(tf *props.TraceFile) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	svg, err := SVG(r.Instance, r.Model, r.Trace, fmt.Sprintf("%s %s: %s", tf.Topology, r.Instance.Params.Prune, r.Violation))
+	kind, detail, _ := strings.Cut(r.Violation, ": ")
+	pic := Picture(r.Instance, r.Model, r.Trace.Steps[len(r.Trace.Steps)-1].State,
+		fmt.Sprintf("%s, pruning %s, B=%d: %s after %d steps", tf.Topology, r.Instance.Params.Prune, r.Instance.Params.Buffer, kind, r.Trace.Len()))
+	for _, part := range strings.Split(detail, "; ") {
+		pic.Notes = append(pic.Notes, part)
+	}
+	svg, err := flitsvg.Draw(pic)
 	if err != nil {
 		return nil, err
 	}
