@@ -319,9 +319,23 @@ func BenchmarkFig3Deadlock(b *testing.B) {
 	p := DefaultParams()
 	p.Buffer, p.Prune = 1, flit.PruneOnStop
 	in := Instance{Grid: g, Msgs: msgs, Params: p}
+	var states int64
 	for i := 0; i < b.N; i++ {
-		if _, _, err := Check(in, CheckOptions{Prop: PropExactlyOnce}); err != nil {
+		res, _, err := Check(in, CheckOptions{Prop: PropExactlyOnce})
+		if err != nil {
 			b.Fatal(err)
+		}
+		states += res.Stats.States
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}
+
+// BenchmarkFamilyMembers enumerates pairs:2 on mesh:3x3 with symmetry reduction.
+func BenchmarkFamilyMembers(b *testing.B) {
+	g := grid(b, "mesh:3x3")
+	for i := 0; i < b.N; i++ {
+		if n := len((Family{Grid: g, K: 2, Symmetry: true}).Members()); n != 13367 {
+			b.Fatalf("%d members", n)
 		}
 	}
 }
