@@ -43,8 +43,11 @@ const MaxScheduleSteps = 1 << 16
 //	                                          then by position in the file)
 //	     "group": 0,                          optional; 0-based multicast the unicast
 //	                                          belongs to (source of group g = sources[g])
-//	     "path": [[0, 0], [1, 0], [2, 0]]}    optional: the nodes visited, both ends
-//	  ]                                       included; omitted = the routing's path
+//	     "path": [[0, 0], [1, 0], [2, 0]],    optional: the nodes visited, both ends
+//	                                          included; omitted = the routing's path
+//	     "vc": [0, 1]}                        optional: virtual-channel class per hop;
+//	  ]                                       contention is then judged per (channel,
+//	                                          class) (model.Unicast.VC)
 //	}
 //
 // A node is given either as its id (a number, 0 <= id < nodes; ids count dimension 0
@@ -75,6 +78,7 @@ type unicastFile struct {
 	Order int               `json:"order"`
 	Group *int              `json:"group,omitempty"`
 	Path  []json.RawMessage `json:"path,omitempty"`
+	VC    []uint8           `json:"vc,omitempty"`
 }
 
 // Grid returns the schedule's grid, or an error if the topology is not a mesh, torus or
@@ -196,6 +200,9 @@ func (s *Schedule) Check() error {
 		if u.From == u.To {
 			return fmt.Errorf("%s: from and to are the same node %s", w, g.NodeName(u.From))
 		}
+		if u.VC != nil && len(u.VC) != len(u.Path) {
+			return fmt.Errorf("%s.vc: %d classes for a path of %d channels", w, len(u.VC), len(u.Path))
+		}
 		if err := r.IsDORPath(u.From, u.To, u.Path); err != nil {
 			return fmt.Errorf("%s.path: %v", w, err)
 		}
@@ -286,7 +293,7 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 		if u.To, err = parseNode(g, uf.To); err != nil {
 			return nil, fmt.Errorf("schedule field \"%s.to\": %v", field, err)
 		}
-		u.Step, u.Order = uf.Step, uf.Order
+		u.Step, u.Order, u.VC = uf.Step, uf.Order, uf.VC
 		if (uf.Group != nil) != grouped {
 			return nil, fmt.Errorf("schedule field \"%s.group\": give a group on every unicast or on none", field)
 		}
@@ -442,7 +449,7 @@ func MarshalSchedule(s *Schedule) ([]byte, error) {
 		f.GroupDestinations = append(f.GroupDestinations, list(set))
 	}
 	for i, u := range s.Unicasts {
-		uf := unicastFile{From: node(u.From), To: node(u.To), Step: u.Step, Order: u.Order}
+		uf := unicastFile{From: node(u.From), To: node(u.To), Step: u.Step, Order: u.Order, VC: u.VC}
 		if s.Group != nil {
 			gr := s.Group[i]
 			uf.Group = &gr

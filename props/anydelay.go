@@ -139,14 +139,17 @@ func DecideAnyDelay(s *model.Schedule) (*Witness, int, error) {
 		return nil, 0, err
 	}
 	type use struct{ u, pos int }
-	uses := make([][]use, s.Topology.Channels())
-	for i, u := range s.Unicasts {
-		for k, c := range u.Path {
-			uses[c] = append(uses[c], use{i, k})
+	lanes := s.Lanes()
+	uses := make([][]use, s.Topology.Channels()*lanes)
+	for i := range s.Unicasts {
+		for k := range s.Unicasts[i].Path {
+			l := s.Unicasts[i].Lane(k, lanes)
+			uses[l] = append(uses[l], use{i, k})
 		}
 	}
 	pairs := 0
-	for c, us := range uses {
+	for lane, us := range uses {
+		c := lane / lanes
 		for x := 0; x < len(us); x++ {
 			for y := x + 1; y < len(us); y++ {
 				a, b := us[x], us[y]

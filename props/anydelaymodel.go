@@ -149,14 +149,16 @@ func (m *AnyDelayModel) Describe(from AnyDelayState, a checker.Action) string {
 // AnyDelayInvariant is the invariant "no directed channel is held by two unicasts".
 func (m *AnyDelayModel) AnyDelayInvariant() checker.Invariant[AnyDelayState] {
 	return checker.Invariant[AnyDelayState]{Name: "any-delay contention freedom", Check: func(x AnyDelayState) error {
-		held := map[model.ChannelID]int{}
-		for i, u := range m.s.Unicasts {
+		held := map[int]int{}
+		lanes := m.s.Lanes()
+		for i := range m.s.Unicasts {
+			u := &m.s.Unicasts[i]
 			for p := max(x.Tail[i], 0); p < x.Head[i] && int(p) < len(u.Path); p++ {
-				c := u.Path[p]
-				if j, ok := held[c]; ok {
-					return fmt.Errorf("#%d and #%d both hold %s", j, i, m.s.Topology.ChannelName(c))
+				l := u.Lane(int(p), lanes)
+				if j, ok := held[l]; ok {
+					return fmt.Errorf("#%d and #%d both hold %s", j, i, m.s.Topology.ChannelName(u.Path[p]))
 				}
-				held[c] = i
+				held[l] = i
 			}
 		}
 		return nil
@@ -200,15 +202,18 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 	w := &Witness{Kind: "channel", ChannelID: -1, Note: v.Message}
 	last := steps[len(steps)-1]
 	if i := int(last.Action / 4); last.Action%4 == adAcquire {
-		u := s.Unicasts[i]
-		c := u.Path[last.State.Head[i]-1]
+		u := &s.Unicasts[i]
+		lanes := s.Lanes()
+		k := int(last.State.Head[i] - 1)
+		c, lane := u.Path[k], u.Lane(k, lanes)
 		w.B, w.Channel, w.ChannelID = Ref(s, i), s.Topology.ChannelName(c), int(c)
-		for j, x := range s.Unicasts {
+		for j := range s.Unicasts {
+			x := &s.Unicasts[j]
 			if j == i {
 				continue
 			}
 			for p := max(last.State.Tail[j], 0); p < last.State.Head[j] && int(p) < len(x.Path); p++ {
-				if x.Path[p] == c {
+				if x.Lane(int(p), lanes) == lane {
 					w.A = Ref(s, j)
 				}
 			}

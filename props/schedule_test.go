@@ -2,6 +2,7 @@ package props
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -761,5 +762,40 @@ func TestAnyDelayBFSAndReplay(t *testing.T) {
 	s.Destinations = s.Destinations[:1]
 	if r := AnyDelayBFS(s, checker.Options[AnyDelayState]{}); r.Verdict != Holds {
 		t.Fatal(r.Text)
+	}
+}
+
+// TestContentionIsPerVirtualChannel: the collision of stepwise-not-depth.json disappears
+// when the two unicasts use different virtual-channel classes on the shared channel, and
+// stays when they use the same one (model.Unicast.VC).
+func TestContentionIsPerVirtualChannel(t *testing.T) {
+	data, err := os.ReadFile("../model/testdata/stepwise-not-depth.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, split := range []bool{false, true} {
+		s, err := model.ParseSchedule(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s.Unicasts {
+			u := &s.Unicasts[i]
+			u.VC = make([]uint8, len(u.Path))
+			if split && i == 4 {
+				for k := range u.VC {
+					u.VC[k] = 1
+				}
+			}
+		}
+		want := Violated
+		if split {
+			want = Holds
+		}
+		if r := Depth(s, DepthOptions{}); r.Verdict != want {
+			t.Errorf("classes split=%v: depth %s, want %s (%s)", split, r.Verdict, want, r.Reason)
+		}
+		if r := AnyDelay(s); r.Verdict != want {
+			t.Errorf("classes split=%v: any-delay %s, want %s (%s)", split, r.Verdict, want, r.Reason)
+		}
 	}
 }

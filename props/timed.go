@@ -142,20 +142,23 @@ func (pl *plan) simulate(p Params) (*Timing, error) {
 // intervals implied by start: sort all holds by (channel, start) and sweep each channel.
 func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 	type hold struct {
+		lane     int // channel and virtual-channel class (model.Unicast.Lane)
 		c        model.ChannelID
 		u        int
 		from, to int64
 	}
 	var hs []hold
-	for i, u := range s.Unicasts {
+	lanes := s.Lanes()
+	for i := range s.Unicasts {
+		u := &s.Unicasts[i]
 		for k, c := range u.Path {
 			f := start[i] + int64(k)*p.Tc
-			hs = append(hs, hold{c, i, f, f + p.L*p.Tc})
+			hs = append(hs, hold{u.Lane(k, lanes), c, i, f, f + p.L*p.Tc})
 		}
 	}
 	slices.SortFunc(hs, func(a, b hold) int {
-		if a.c != b.c {
-			return int(a.c) - int(b.c)
+		if a.lane != b.lane {
+			return a.lane - b.lane
 		}
 		if a.from != b.from {
 			return cmp64(a.from, b.from)
@@ -165,7 +168,7 @@ func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 	var best *Witness
 	for lo := 0; lo < len(hs); {
 		hi := lo + 1
-		for hi < len(hs) && hs[hi].c == hs[lo].c {
+		for hi < len(hs) && hs[hi].lane == hs[lo].lane {
 			hi++
 		}
 		top := lo // the earlier interval with the latest end
