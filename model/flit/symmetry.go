@@ -152,7 +152,7 @@ type Symmetric struct {
 // themselves; the identity is always among them.
 func NewSymmetric(m *Model, cands []Symmetry) *Symmetric {
 	sm := &Symmetric{Model: m}
-	msgs := m.cfg.Messages
+	msgs := m.Config().Messages
 	for _, c := range cands {
 		perm := make([]int, len(msgs))
 		used := make([]bool, len(msgs))
@@ -170,7 +170,7 @@ func NewSymmetric(m *Model, cands []Symmetry) *Symmetric {
 				break
 			}
 		}
-		if ok && len(c.Channel) == m.cfg.Net.Channels() {
+		if ok && len(c.Channel) == m.Config().Net.Channels() {
 			sm.syms = append(sm.syms, instanceSym{Symmetry: c, Msg: perm})
 		}
 	}
@@ -225,7 +225,7 @@ func (sm *Symmetric) Canonical(s State) State {
 func (sm *Symmetric) Image(s State, k int) State { return sm.image(s, sm.syms[k]) }
 
 func (sm *Symmetric) image(s State, sy instanceSym) State {
-	nv := sm.cfg.VCs
+	nv := sm.Config().VCs
 	mapOut := func(o Out) Out {
 		if o == Eject {
 			return Eject
