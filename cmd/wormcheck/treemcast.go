@@ -50,7 +50,7 @@ func defineTreeMcast(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	msgs := fs.String("msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`)
 	family := fs.String("family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`)
 	shard := fs.String("shard", "0/1", "with --family: check members i mod n (\"i/n\", 0 <= i < n)")
-	result := fs.String("result", "", "with --family: write the family result (JSON, for `wormcheck merge`) to this file")
+	result := fs.String("result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
 	pruning := fs.String("pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial")
 	length := fs.Int("length", 1, "data flits per message")
 	buffers := fs.Int("buffers", 2, "flits per virtual-channel buffer")
