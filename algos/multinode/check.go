@@ -1,0 +1,219 @@
+package multinode
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Pair is two unicasts (indices into Schedule.Unicasts) that hold the same channel in the
+// same step.
+type Pair struct {
+	A, B    int             `json:"-"`
+	Step    int             `json:"step"`
+	Channel model.ChannelID `json:"-"`
+	// For people and JSON.
+	ChannelName string `json:"channel"`
+	First       string `json:"first"`
+	Second      string `json:"second"`
+	GroupA      int    `json:"group_a"`
+	GroupB      int    `json:"group_b"`
+}
+
+// Result is the verdict of Check on a multi-multicast schedule.
+type Result struct {
+	// Invalid is the first validity violation ("" when valid): a sender that does not hold
+	// the message yet, a node that receives a message twice, a destination never reached,
+	// a path that does not lead from sender to receiver, or a node sending or receiving
+	// twice in one step for the same multicast (one-port).
+	Invalid string
+	// Contended is the first pair of unicasts of the same multicast that share a channel in
+	// the same step (nil when every multicast is stepwise contention-free).
+	Contended *Pair
+	// ContendedPairs counts such same-multicast pairs; CrossPairs counts distinct pairs of
+	// unicasts of different multicasts sharing a channel in the same step.
+	ContendedPairs, CrossPairs int
+	// NodeConflicts counts pairs of unicasts of different multicasts that leave the same
+	// node in the same step (node contention under the one-port model).
+	NodeConflicts int
+	// MaxLoad is the largest number of unicasts holding one channel in one step.
+	MaxLoad int
+	Steps   int
+}
+
+// Check judges schedule s, whose unicast k serves multicast s.Group[k] with source
+// s.Sources[group] and destinations dests[group]: validity per multicast (001 §2.3
+// phases compose into one multicast: each unicast leaves a node that holds the message,
+// every destination gets it exactly once, one send and one receive per node per step),
+// stepwise contention freedom per multicast, and the contention between multicasts.
+// Cost O(sum of path lengths * log + contending pairs).
+//
+// This is a local checker; the schedule verifier of package props (validity, timed and
+// any-delay contention) judges the same schedules once it is on main.
+func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
+	var r Result
+	r.Steps = s.Steps()
+	groups := len(s.Sources)
+	group := func(k int) int {
+		if s.Group == nil {
+			return 0
+		}
+		return s.Group[k]
+	}
+	if s.Group != nil && len(s.Group) != len(s.Unicasts) {
+		r.Invalid = fmt.Sprintf("schedule has %d unicasts but %d group entries", len(s.Unicasts), len(s.Group))
+		return r
+	}
+	if len(dests) != groups {
+		r.Invalid = fmt.Sprintf("schedule has %d sources but %d destination sets", groups, len(dests))
+		return r
+	}
+	// Validity, per multicast, in step order.
+	got := make([]map[model.NodeID]int, groups) // node -> step it holds the message from
+	for i := range got {
+		got[i] = map[model.NodeID]int{s.Sources[i]: 0}
+	}
+	type slot struct {
+		g    int
+		v    model.NodeID
+		step int
+	}
+	sent, recv := map[slot]bool{}, map[slot]bool{}
+	idx := make([]int, len(s.Unicasts))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return s.Unicasts[a].Step - s.Unicasts[b].Step })
+	for _, k := range idx {
+		u := s.Unicasts[k]
+		gi := group(k)
+		if r.Invalid != "" {
+			break
+		}
+		if gi < 0 || gi >= groups {
+			r.Invalid = fmt.Sprintf("unicast %d names multicast %d; there are %d", k, gi, groups)
+			break
+		}
+		when, ok := got[gi][u.From]
+		switch {
+		case u.Step < 1:
+			r.Invalid = fmt.Sprintf("multicast %d: unicast %s -> %s has step %d", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
+		case !ok || when >= u.Step:
+			r.Invalid = fmt.Sprintf("multicast %d: %s sends to %s in step %d before it holds the message", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
+		case sent[slot{gi, u.From, u.Step}]:
+			r.Invalid = fmt.Sprintf("multicast %d: %s sends twice in step %d (one-port)", gi, g.NodeName(u.From), u.Step)
+		case recv[slot{gi, u.To, u.Step}]:
+			r.Invalid = fmt.Sprintf("multicast %d: %s receives twice in step %d (one-port)", gi, g.NodeName(u.To), u.Step)
+		}
+		if r.Invalid != "" {
+			break
+		}
+		if _, dup := got[gi][u.To]; dup {
+			r.Invalid = fmt.Sprintf("multicast %d: %s receives the message twice (again from %s in step %d)", gi, g.NodeName(u.To), g.NodeName(u.From), u.Step)
+			break
+		}
+		if err := walk(g, u.From, u.To, u.Path); err != nil {
+			r.Invalid = fmt.Sprintf("multicast %d: %v", gi, err)
+			break
+		}
+		got[gi][u.To] = u.Step
+		sent[slot{gi, u.From, u.Step}] = true
+		recv[slot{gi, u.To, u.Step}] = true
+	}
+	if r.Invalid == "" {
+		for gi, ds := range dests {
+			for _, d := range ds {
+				if _, ok := got[gi][d]; !ok {
+					r.Invalid = fmt.Sprintf("multicast %d: destination %s never receives the message", gi, g.NodeName(d))
+					break
+				}
+			}
+			if r.Invalid != "" {
+				break
+			}
+		}
+	}
+
+	// Contention, step by step.
+	type use struct {
+		c model.ChannelID
+		k int
+	}
+	var uses []use
+	var pairs []uint64
+	for lo := 0; lo < len(idx); {
+		hi := lo
+		step := s.Unicasts[idx[lo]].Step
+		for hi < len(idx) && s.Unicasts[idx[hi]].Step == step {
+			hi++
+		}
+		uses = uses[:0]
+		pairs = pairs[:0]
+		from := make([]int, 0, hi-lo)
+		for _, k := range idx[lo:hi] {
+			for _, c := range s.Unicasts[k].Path {
+				uses = append(uses, use{c, k})
+			}
+			from = append(from, k)
+		}
+		slices.SortFunc(uses, func(a, b use) int {
+			if a.c != b.c {
+				return int(a.c - b.c)
+			}
+			return a.k - b.k
+		})
+		for i := 0; i < len(uses); {
+			j := i
+			for j < len(uses) && uses[j].c == uses[i].c {
+				j++
+			}
+			r.MaxLoad = max(r.MaxLoad, j-i)
+			for x := i; x < j; x++ {
+				for y := x + 1; y < j; y++ {
+					pairs = append(pairs, uint64(uses[x].k)<<32|uint64(uses[y].k))
+					if group(uses[x].k) == group(uses[y].k) && r.Contended == nil {
+						r.Contended = newPair(g, s, uses[x].k, uses[y].k, uses[x].c, group)
+					}
+				}
+			}
+			i = j
+		}
+		slices.Sort(pairs)
+		pairs = slices.Compact(pairs)
+		for _, pk := range pairs {
+			a, b := int(pk>>32), int(pk&0xffffffff)
+			if group(a) == group(b) {
+				r.ContendedPairs++
+			} else {
+				r.CrossPairs++
+			}
+		}
+		slices.SortFunc(from, func(a, b int) int { return int(s.Unicasts[a].From - s.Unicasts[b].From) })
+		for i := 0; i < len(from); {
+			j := i
+			for j < len(from) && s.Unicasts[from[j]].From == s.Unicasts[from[i]].From {
+				j++
+			}
+			for x := i; x < j; x++ {
+				for y := x + 1; y < j; y++ {
+					if group(from[x]) != group(from[y]) {
+						r.NodeConflicts++
+					}
+				}
+			}
+			i = j
+		}
+		lo = hi
+	}
+	return r
+}
+
+func newPair(g *model.Grid, s model.Schedule, a, b int, c model.ChannelID, group func(int) int) *Pair {
+	name := func(k int) string {
+		u := s.Unicasts[k]
+		return fmt.Sprintf("%s -> %s", g.NodeName(u.From), g.NodeName(u.To))
+	}
+	return &Pair{A: a, B: b, Step: s.Unicasts[a].Step, Channel: c, ChannelName: g.ChannelName(c),
+		First: name(a), Second: name(b), GroupA: group(a), GroupB: group(b)}
+}

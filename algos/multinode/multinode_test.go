@@ -1,0 +1,40 @@
+package multinode
+
+import (
+	"testing"
+
+	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Paper4_2Parts are the partitions of the §4.2/§4.4 comparison with h = 4 (and Type IV
+// with h = 2, "2IVB").
+var paper42Parts = []partition.Params{
+	{Type: partition.TypeI, H: 4},
+	{Type: partition.TypeII, H: 4},
+	{Type: partition.TypeIII, H: 4, Delta: 2},
+	{Type: partition.TypeIV, H: 4},
+	{Type: partition.TypeIV, H: 2},
+}
+
+// TestPaper42 builds the §4.2-related instance (16x16 torus, 80 sources, 80 destinations
+// each, hot-spot factor 50%) for every type, checks each schedule and logs the table.
+//
+// Reference: 001 §4.4, Figure 5a/10 set-up.
+func TestPaper42(t *testing.T) {
+	g, _ := model.NewTorus(16, 16)
+	in, err := Generate(g, GenOptions{Sources: 80, Dests: 80, Hotspot: 0.5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Compare(in, paper42Parts, Centralised, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + Table(rows))
+	for _, r := range rows {
+		if r.Invalid != "" {
+			t.Errorf("%s: invalid: %s", r.Scheme, r.Invalid)
+		}
+	}
+}
