@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/multinode"
+	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// This file holds the network-partitioning family of 001: the `partition` command
+// (subnetworks, DCNs, contention levels, P1-P5, strong connectivity, an SVG) and the
+// `multinode` algorithm of `check` (the three-phase multi-node multicast schedule).
+
+const partitionHelp = `wormcheck partition --topo T --type I..IV --h H [--delta D] [--json] [--svg F]
+
+Builds the data-distributing networks (DDNs) of the given type and the data-collecting
+networks (DCNs) of 001 (Wang, Tseng, Shiu & Sheu) on a 2-D torus or mesh, counts their
+node and link contention levels (Definition 3) and judges P1-P5 and the strong
+connectivity of every subnetwork under its own channels. The exit code is 0 when every
+property holds, 1 when one is violated (e.g. a directed type on a mesh), 3 when an
+isomorphism search was inconclusive.
+
+Flags:
+  --topo T      torus:SxT or mesh:SxT (h must divide both sides)
+  --type T      I, II, III or IV (Definitions 4-7)
+  --h H         dilation
+  --delta D     Type III shift, 1..h-1 (default h/2)
+  --json        one object: version, command, topology, type, h, delta, "subnetworks"
+                (count), "dcns" (count), "node_level", "link_level", witnesses, properties,
+                and every DDN's members
+  --svg F       draw the DDNs (one colour each) and the DCN blocks to F
+
+Examples:
+  wormcheck partition --topo torus:16x16 --type III --h 4 --delta 2 --svg fig3.svg
+  wormcheck partition --topo mesh:8x8 --type IV --h 2
+`
+
+func init() {
+	registerCommand(&command{Name: "partition", Summary: "DDN/DCN subnetworks of 001, their contention levels and P1-P5", Help: partitionHelp, Run: runPartition})
+	registerAlgo(algo{
+		Name:    "multinode",
+		Summary: "three-phase multi-node multicast over DDN/DCN subnetworks (001 §2.3, §4)",
+		Props:   []string{"stepwise", "exactly-once"},
+		Define:  defineMultinode,
+	})
+}
+
+// partitionOptions are the parsed flags of `partition`.
+type partitionOptions struct {
+	Topo, Type string
+	H, Delta   int
+	JSON       bool
+	SVG        string
+}
+
+// PartitionReport is the `partition --json` object (DESIGN.md: "subnetworks", "node_level",
+// "link_level").
+type PartitionReport struct {
+	Version     string            `json:"version"`
+	Command     string            `json:"command"`
+	Topology    string            `json:"topology"`
+	Type        string            `json:"type"`
+	H           int               `json:"h"`
+	Delta       int               `json:"delta,omitempty"`
+	Subnetworks int               `json:"subnetworks"`
+	DCNs        int               `json:"dcns"`
+	NodeLevel   int               `json:"node_level"`
+	LinkLevel   int               `json:"link_level"`
+	NodeWitness string            `json:"node_witness"`
+	LinkWitness string            `json:"link_witness"`
+	DCNLevels   [2]int            `json:"dcn_levels"`
+	Verdict     props.Verdict     `json:"verdict"`
+	Properties  []partition.Check `json:"properties"`
+	DDNs        []SubnetworkJSON  `json:"ddns"`
+}
+
+// SubnetworkJSON describes one DDN for people and scripts.
+type SubnetworkJSON struct {
+	Name        string   `json:"name"`
+	Orientation string   `json:"orientation"`
+	Members     []string `json:"members"`
+	Channels    int      `json:"channels"`
+}
+
+// buildPartitionReport does the work of `partition` without any I/O, so tests and the
+// lead's wiring can call it directly. Errors are bad input.
+func buildPartitionReport(o partitionOptions) (*PartitionReport, *model.Grid, []partition.Subnetwork, []partition.Subnetwork, error) {
+	if o.Topo == "" {
+		return nil, nil, nil, nil, usagef("--topo is missing; e.g. --topo torus:16x16")
+	}
+	g, err := model.ParseGrid(o.Topo)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("--topo: %v", err)
+	}
+	typ, err := partition.ParseType(o.Type)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("--type: %v", err)
+	}
+	p := partition.Params{Type: typ, H: o.H, Delta: o.Delta}
+	if typ == partition.TypeIII && p.Delta == 0 {
+		p.Delta = max(1, o.H/2)
+	}
+	ddns, err := partition.DDNs(g, p)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("%v", err)
+	}
+	dcns, err := partition.DCNs(g, p.H)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("%v", err)
+	}
+	pr := partition.CheckProperties(g, ddns, dcns, partition.IsoOptions{})
+	rep := &PartitionReport{Version: toolVersion(), Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
+		Subnetworks: len(ddns), DCNs: len(dcns), NodeLevel: pr.Levels.Node, LinkLevel: pr.Levels.Link,
+		DCNLevels: [2]int{pr.DCNLevels.Node, pr.DCNLevels.Link}, Properties: pr.Checks, Verdict: props.Holds}
+	if pr.Levels.NodeWitness != model.None {
+		rep.NodeWitness = g.NodeName(pr.Levels.NodeWitness)
+	}
+	if pr.Levels.LinkWitness != model.None {
+		rep.LinkWitness = g.ChannelName(pr.Levels.LinkWitness)
+	}
+	for _, c := range pr.Checks {
+		switch {
+		case c.Verdict == props.Violated:
+			rep.Verdict = props.Violated
+		case c.Verdict == props.Inconclusive && rep.Verdict == props.Holds:
+			rep.Verdict = props.Inconclusive
+		}
+	}
+	for _, s := range ddns {
+		j := SubnetworkJSON{Name: s.Name, Orientation: s.Orientation.String(), Channels: len(s.Channels)}
+		for _, v := range s.Nodes {
+			j.Members = append(j.Members, g.NodeName(v))
+		}
+		rep.DDNs = append(rep.DDNs, j)
+	}
+	return rep, g, ddns, dcns, nil
+}
+
+// partitionText renders the report for people.
+func partitionText(r *PartitionReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, Type %s, h=%d", r.Topology, r.Type, r.H)
+	if r.Type == "III" {
+		fmt.Fprintf(&b, ", delta=%d", r.Delta)
+	}
+	fmt.Fprintf(&b, ": %d DDNs, %d DCNs: %s\n", r.Subnetworks, r.DCNs, strings.ToUpper(string(r.Verdict)))
+	fmt.Fprintf(&b, "  node contention level %d (e.g. %s), link contention level %d (e.g. %s)\n", r.NodeLevel, r.NodeWitness, r.LinkLevel, r.LinkWitness)
+	fmt.Fprintf(&b, "  DCNs: node level %d, link level %d\n", r.DCNLevels[0], r.DCNLevels[1])
+	for _, c := range r.Properties {
+		fmt.Fprintf(&b, "  %-24s %s", c.Property, c.Verdict)
+		if c.Witness != "" {
+			fmt.Fprintf(&b, ": %s", c.Witness)
+		}
+		b.WriteByte('\n')
+	}
+	for _, s := range r.DDNs {
+		members := s.Members
+		more := ""
+		if len(members) > 8 {
+			members, more = members[:8], fmt.Sprintf(" ... (%d members)", len(s.Members))
+		}
+		fmt.Fprintf(&b, "  %-8s %-10s %4d channels  %s%s\n", s.Name, s.Orientation, s.Channels, strings.Join(members, " "), more)
+	}
+	return b.String()
+}
+
+func runPartition(ctx context.Context, e *env, args []string) (int, error) {
+	var o partitionOptions
+	fs := newFlagSet("partition")
+	fs.StringVar(&o.Topo, "topo", "", "topology: torus:SxT or mesh:SxT")
+	fs.StringVar(&o.Type, "type", "", "DDN type: I, II, III or IV")
+	fs.IntVar(&o.H, "h", 0, "dilation h (divides both sides)")
+	fs.IntVar(&o.Delta, "delta", 0, "Type III shift 1..h-1 (default h/2)")
+	fs.BoolVar(&o.JSON, "json", false, "print one JSON object")
+	fs.StringVar(&o.SVG, "svg", "", "draw the subnetworks to this SVG file")
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			fmt.Fprint(e.Stdout, partitionHelp)
+			return exitHolds, nil
+		}
+		return 0, err
+	}
+	if o.Type == "" {
+		return 0, usagef("--type is missing; use I, II, III or IV")
+	}
+	if o.H == 0 {
+		return 0, usagef("--h is missing; give the dilation, e.g. --h 4")
+	}
+	rep, g, ddns, dcns, err := buildPartitionReport(o)
+	if err != nil {
+		return 0, err
+	}
+	if o.SVG != "" {
+		if err := os.WriteFile(o.SVG, partitionSVG(g, ddns, dcns), 0o644); err != nil {
+			return 0, fmt.Errorf("writing picture: %v", err)
+		}
+	}
+	if o.JSON {
+		if err := writeJSON(e.Stdout, rep); err != nil {
+			return 0, err
+		}
+	} else {
+		fmt.Fprint(e.Stdout, partitionText(rep))
+	}
+	return rep.Verdict.ExitCode(), nil
+}
+
+// partitionSVG draws the grid with the DCN blocks dashed, every DDN's channels in its own
+// colour (slightly offset per subnetwork so that shared links stay visible, arrows on
+// directed ones) and its members as filled discs. Rows x go down, columns y across.
+func partitionSVG(g *model.Grid, ddns, dcns []partition.Subnetwork) []byte {
+	const cell, margin = 40.0, 30.0
+	s, t := g.Size(0), g.Size(1)
+	w, h := margin*2+cell*float64(t-1), margin*2+cell*float64(s-1)
+	pos := func(v model.NodeID) (float64, float64) {
+		return margin + cell*float64(g.Coord(v, 1)), margin + cell*float64(g.Coord(v, 0))
+	}
+	colour := func(i int) string {
+		return fmt.Sprintf("hsl(%d,70%%,45%%)", (i*360/max(1, len(ddns))+i*37)%360)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="10">`+"\n", w, h+20*float64(1+len(ddns)/6), w, h+20*float64(1+len(ddns)/6))
+	b.WriteString(`<defs><marker id="arr" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0 L6,3 L0,6 z" fill="context-stroke"/></marker></defs>` + "\n")
+	for _, d := range dcns {
+		x0, y0 := pos(d.Nodes[0])
+		x1, y1 := pos(d.Nodes[len(d.Nodes)-1])
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#999" stroke-dasharray="4 3"><title>%s</title></rect>`+"\n",
+			math.Min(x0, x1)-cell/3, math.Min(y0, y1)-cell/3, math.Abs(x1-x0)+2*cell/3, math.Abs(y1-y0)+2*cell/3, d.Name)
+	}
+	for v := 0; v < g.Nodes(); v++ {
+		x, y := pos(model.NodeID(v))
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="#ccc"/>`+"\n", x, y)
+	}
+	for i, sub := range ddns {
+		off := (float64(i) - float64(len(ddns)-1)/2) * math.Min(2.5, 12/float64(max(1, len(ddns))))
+		col := colour(i)
+		for _, c := range sub.Channels {
+			ch := g.Channel(c)
+			x0, y0 := pos(ch.From)
+			x1, y1 := pos(ch.To)
+			if ch.Wrap { // draw a stub leaving the boundary
+				dx, dy := 0.0, 0.0
+				if ch.Dim == 1 {
+					dx = cell / 2 * float64(ch.Dir.Sign())
+				} else {
+					dy = cell / 2 * float64(ch.Dir.Sign())
+				}
+				x1, y1 = x0+dx, y0+dy
+			}
+			ox, oy := 0.0, off
+			if ch.Dim == 0 {
+				ox, oy = off, 0
+			}
+			marker := ""
+			if sub.Orientation != partition.Undirected {
+				marker = ` marker-end="url(#arr)"`
+			}
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.2" opacity="0.8"%s/>`+"\n", x0+ox, y0+oy, x1+ox, y1+oy, col, marker)
+		}
+		for _, v := range sub.Nodes {
+			x, y := pos(v)
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="%s"><title>%s %s</title></circle>`+"\n", x, y, col, sub.Name, g.NodeName(v))
+		}
+		lx, ly := 10+float64(i%6)*(w/6), h+14+20*float64(i/6)
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`+"\n", lx, ly-4, col, lx+8, ly, sub.Name)
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+// multinodeFlags are the algorithm flags of `check --algo multinode`.
+type multinodeFlags struct {
+	Type           string
+	H, Delta       int
+	Sources, Dests int
+	Hotspot        float64
+	Select         string
+	Compare        bool
+	BaselineOnly   bool
+}
+
+func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*props.Report, error) {
+	var f multinodeFlags
+	fs.StringVar(&f.Type, "type", "III", "DDN type: I, II, III or IV")
+	fs.IntVar(&f.H, "h", 4, "dilation h (divides both sides)")
+	fs.IntVar(&f.Delta, "delta", 0, "Type III shift 1..h-1 (default h/2)")
+	fs.IntVar(&f.Sources, "sources", 80, "number of multicasts (distinct random sources)")
+	fs.IntVar(&f.Dests, "dests", 80, "destinations per multicast")
+	fs.Float64Var(&f.Hotspot, "hotspot", 0.5, "hot-spot factor p in [0,1] (001 §4.4)")
+	fs.StringVar(&f.Select, "select", "centralised", "Phase 1: centralised (round-robin), random or own (Types II, IV)")
+	fs.BoolVar(&f.Compare, "compare", false, "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table")
+	return func(ctx context.Context) (*props.Report, error) {
+		start := time.Now()
+		rep, err := runMultinode(c, f)
+		if err != nil {
+			return nil, err
+		}
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		return rep, nil
+	}
+}
+
+// runMultinode builds the instance and the schedule and judges the property.
+func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
+	if c.Topo == "" {
+		return nil, usagef("--topo is missing; e.g. --topo torus:16x16")
+	}
+	g, err := model.ParseGrid(c.Topo)
+	if err != nil {
+		return nil, usagef("--topo: %v", err)
+	}
+	typ, err := partition.ParseType(f.Type)
+	if err != nil {
+		return nil, usagef("--type: %v", err)
+	}
+	sel, err := multinode.ParseSelection(f.Select)
+	if err != nil {
+		return nil, usagef("--select: %v", err)
+	}
+	p := partition.Params{Type: typ, H: f.H, Delta: f.Delta}
+	if typ == partition.TypeIII && p.Delta == 0 {
+		p.Delta = max(1, f.H/2)
+	}
+	in, err := multinode.Generate(g, multinode.GenOptions{Sources: f.Sources, Dests: f.Dests, Hotspot: f.Hotspot, Seed: uint64(c.Seed)})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Seed: uint64(c.Seed)})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	r := multinode.Check(g, plan.Schedule, plan.Dests)
+	rep := &props.Report{
+		Instance: props.Instance{Topology: g.Spec(), Algorithm: "multinode", Params: map[string]any{
+			"type": typ.String(), "h": p.H, "delta": p.Delta, "sources": f.Sources, "dests": f.Dests,
+			"hotspot": f.Hotspot, "select": sel.String(), "seed": c.Seed}},
+		Property:  c.Prop,
+		Semantics: "step",
+		Verdict:   props.Holds,
+		Stats:     props.Stats{Depth: r.Steps},
+	}
+	switch {
+	case r.Invalid != "":
+		rep.Verdict, rep.Reason = props.Violated, r.Invalid
+		rep.Witness = map[string]string{"invalid": r.Invalid}
+	case c.Prop == "stepwise" && r.Contended != nil:
+		rep.Verdict = props.Violated
+		rep.Reason = fmt.Sprintf("multicast %d: %s and %s share %s in step %d", r.Contended.GroupA, r.Contended.First, r.Contended.Second, r.Contended.ChannelName, r.Contended.Step)
+		rep.Witness = r.Contended
+	}
+	var text strings.Builder
+	fmt.Fprintf(&text, "%s: %d multicasts, %d unicasts in %d steps; %d contending pairs between multicasts, %d node conflicts, max channel load %d\n",
+		multinode.SchemeName(p, sel), len(in.Multicasts), len(plan.Schedule.Unicasts), r.Steps, r.CrossPairs, r.NodeConflicts, r.MaxLoad)
+	if f.Compare {
+		parts := []partition.Params{{Type: partition.TypeI, H: f.H}, {Type: partition.TypeII, H: f.H}}
+		if g.Kind() == model.Torus {
+			parts = append(parts, partition.Params{Type: partition.TypeIII, H: f.H, Delta: max(1, f.H/2)}, partition.Params{Type: partition.TypeIV, H: f.H})
+		}
+		rows, err := multinode.Compare(in, parts, sel, uint64(c.Seed))
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		text.WriteString(multinode.Table(rows))
+	}
+	rep.Text = text.String()
+	return rep, nil
+}

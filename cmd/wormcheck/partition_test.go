@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPartitionCommand(t *testing.T) {
+	code, out, errb := runCLI(t, "partition", "--topo", "torus:16x16", "--type", "IV", "--h", "4", "--json")
+	if code != exitHolds {
+		t.Fatalf("exit %d, stderr %q", code, errb)
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// DESIGN.md: "subnetworks" (count), "node_level", "link_level". Lemma 4: h/2 = 2.
+	if rep["subnetworks"] != 16.0 || rep["node_level"] != 1.0 || rep["link_level"] != 2.0 {
+		t.Fatalf("report %v %v %v", rep["subnetworks"], rep["node_level"], rep["link_level"])
+	}
+	// A directed type on a mesh is violated (not strongly connected), exit 1.
+	code, out, _ = runCLI(t, "partition", "--topo", "mesh:8x8", "--type", "III", "--h", "2")
+	if code != exitViolated || !strings.Contains(out, "cannot reach") {
+		t.Fatalf("mesh Type III: exit %d\n%s", code, out)
+	}
+	svg := filepath.Join(t.TempDir(), "p.svg")
+	if code, _, _ := runCLI(t, "partition", "--topo", "torus:8x8", "--type", "I", "--h", "2", "--svg", svg); code != exitHolds {
+		t.Fatalf("svg run exit %d", code)
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.HasPrefix(string(b), "<svg") {
+		t.Fatalf("svg not written: %v", err)
+	}
+	for _, args := range [][]string{
+		{"partition", "--topo", "torus:16x16", "--type", "V", "--h", "4"},
+		{"partition", "--topo", "torus:16x16", "--type", "I", "--h", "3"},
+		{"partition", "--topo", "torus:16x16", "--type", "III", "--h", "4", "--delta", "4"},
+		{"partition", "--topo", "hypercube:4", "--type", "I", "--h", "2"},
+		{"partition", "--type", "I", "--h", "2"},
+	} {
+		code, _, errb := runCLI(t, args...)
+		if code != exitUsage || strings.Count(strings.TrimRight(errb, "\n"), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errb)
+		}
+	}
+}
+
+func TestMultinodeCheck(t *testing.T) {
+	code, out, errb := runCLI(t, "check", "--algo", "multinode", "--topo", "torus:8x8", "--prop", "exactly-once",
+		"--type", "I", "--h", "2", "--sources", "6", "--dests", "10", "--hotspot", "0.5", "--seed", "2", "--json")
+	if code != exitHolds {
+		t.Fatalf("exit %d: %s %s", code, out, errb)
+	}
+	if !strings.Contains(out, `"verdict": "holds"`) {
+		t.Fatal(out)
+	}
+	code, out, _ = runCLI(t, "check", "--algo", "multinode", "--topo", "torus:8x8", "--prop", "stepwise",
+		"--type", "II", "--h", "2", "--sources", "4", "--dests", "6", "--compare")
+	if code != exitHolds && code != exitViolated {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "| U-torus |") {
+		t.Fatalf("no comparison table:\n%s", out)
+	}
+	if code, _, _ := runCLI(t, "check", "--algo", "multinode", "--topo", "mesh:8x8", "--type", "III", "--h", "2", "--prop", "stepwise"); code != exitUsage {
+		t.Fatalf("directed type on a mesh: exit %d, want 2", code)
+	}
+}
