@@ -19,6 +19,9 @@ type IsoOptions struct {
 	MaxVertices int
 	// MaxSteps bounds the backtracking search's extension steps (default 1e6).
 	MaxSteps int
+	// NoSymmetry skips the grid-symmetry candidates, so that the general search decides
+	// alone (tests use it as the naive twin of the symmetry path).
+	NoSymmetry bool
 }
 
 func (o IsoOptions) withDefaults() IsoOptions {
@@ -61,7 +64,9 @@ func Isomorphic(g *model.Grid, a, b Subnetwork, opt IsoOptions) IsoResult {
 	if r, ok := invariants(da, db, len(a.Channels), len(b.Channels)); !ok {
 		return IsoResult{Verdict: props.Violated, Via: "invariant", Reason: r}
 	}
-	if m := symmetryMap(g, a, b); m != nil {
+	if opt.NoSymmetry {
+		// fall through to refinement and search
+	} else if m := symmetryMap(g, a, b); m != nil {
 		return IsoResult{Verdict: props.Holds, Via: "symmetry", Map: m}
 	}
 	ca, cb, classes := refine(da, db)
