@@ -439,3 +439,38 @@ func TestIsomorphicSearch(t *testing.T) {
 		t.Fatalf("row vs colEnd: %+v", r)
 	}
 }
+
+// TestMeshP4OnlyForSmallH pins a finding about §3.2: on a mesh, Types I and II keep
+// P1-P3, P5 and strong connectivity, but their DDNs are isomorphic (P4) only for h <= 2,
+// where the mesh's point reflection maps G_i onto G_{h-1-i}; for h >= 3, G_0 has members
+// on the mesh border while G_1 has none (different degree sequences). Checked on every
+// mesh up to 12 x 12.
+func TestMeshP4OnlyForSmallH(t *testing.T) {
+	top := 12
+	if testing.Short() {
+		top = 8
+	}
+	for s := 2; s <= top; s++ {
+		for u := 2; u <= top; u++ {
+			g := mesh(t, s, u)
+			for h := 1; h <= min(s, u); h++ {
+				if s%h != 0 || u%h != 0 {
+					continue
+				}
+				dcns, _ := DCNs(g, h)
+				for _, ty := range []Type{TypeI, TypeII} {
+					ddns, _ := DDNs(g, Params{Type: ty, H: h})
+					for _, c := range CheckProperties(g, ddns, dcns, IsoOptions{}).Checks {
+						want := props.Holds
+						if c.Property == "P4" && h >= 3 {
+							want = props.Violated
+						}
+						if c.Verdict != want {
+							t.Errorf("%v Type %v h=%d: %s %s (%s), want %s", g, ty, h, c.Property, c.Verdict, c.Witness, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
