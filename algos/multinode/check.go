@@ -39,7 +39,9 @@ type Result struct {
 	NodeConflicts int
 	// MaxLoad is the largest number of unicasts holding one channel in one step.
 	MaxLoad int
-	Steps   int
+	// Hops is the total path length (channel-steps of traffic); Steps the last step.
+	Hops  int
+	Steps int
 }
 
 // Check judges schedule s, whose unicast k serves multicast s.Group[k] with source
@@ -152,6 +154,7 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 		pairs = pairs[:0]
 		from := make([]int, 0, hi-lo)
 		for _, k := range idx[lo:hi] {
+			r.Hops += len(s.Unicasts[k].Path)
 			for _, c := range s.Unicasts[k].Path {
 				uses = append(uses, use{c, k})
 			}

@@ -37,6 +37,7 @@ func SchemeName(p partition.Params, sel Selection) string {
 
 // Compare builds plain U-torus (SPU on a mesh) and the three-phase scheme for each of
 // the given partitions on the same instance, checks all of them and returns one row each.
+// Selection Own applies to Types II and IV; the other types fall back to Centralised.
 //
 // Reference: 001 §4.4 (the comparison against U-torus), here counted on the schedules:
 // contending unicast pairs between multicasts, node conflicts, the largest channel load
@@ -56,11 +57,15 @@ func Compare(in Instance, parts []partition.Params, sel Selection, seed uint64) 
 	}
 	rows := []Row{{Scheme: name, Unicasts: len(base.Unicasts), Result: Check(in.Grid, base, dests)}}
 	for _, p := range parts {
-		plan, err := Build(in, Options{Partition: p, Select: sel, Seed: seed})
+		ps := sel
+		if ps == Own && (p.Type == partition.TypeI || p.Type == partition.TypeIII) {
+			ps = Centralised
+		}
+		plan, err := Build(in, Options{Partition: p, Select: ps, Seed: seed})
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, Row{Scheme: SchemeName(p, sel), Unicasts: len(plan.Schedule.Unicasts), Result: Check(in.Grid, plan.Schedule, plan.Dests)})
+		rows = append(rows, Row{Scheme: SchemeName(p, ps), Unicasts: len(plan.Schedule.Unicasts), Result: Check(in.Grid, plan.Schedule, plan.Dests)})
 	}
 	return rows, nil
 }
@@ -68,8 +73,8 @@ func Compare(in Instance, parts []partition.Params, sel Selection, seed uint64) 
 // Table renders rows as a Markdown table.
 func Table(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| scheme | valid | per-multicast CF | steps | unicasts | contending pairs between multicasts | node conflicts | max channel load |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| scheme | valid | per-multicast CF | steps | unicasts | channel-hops | contending pairs between multicasts | node conflicts | max channel load |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		valid := "yes"
 		if r.Invalid != "" {
@@ -79,7 +84,7 @@ func Table(rows []Row) string {
 		if r.Contended != nil {
 			cf = fmt.Sprintf("no (%d pairs; e.g. step %d %s and %s on %s)", r.ContendedPairs, r.Contended.Step, r.Contended.First, r.Contended.Second, r.Contended.ChannelName)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d |\n", r.Scheme, valid, cf, r.Steps, r.Unicasts, r.CrossPairs, r.NodeConflicts, r.MaxLoad)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d | %d |\n", r.Scheme, valid, cf, r.Steps, r.Unicasts, r.Hops, r.CrossPairs, r.NodeConflicts, r.MaxLoad)
 	}
 	return b.String()
 }

@@ -7,13 +7,16 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// Paper4_2Parts are the partitions of the §4.2/§4.4 comparison with h = 4 (and Type IV
-// with h = 2, "2IVB").
+// paper42Parts are the partitions of the §4.2/§4.4 comparison: every type with h = 4
+// and h = 2 (delta = h/2 for Type III).
 var paper42Parts = []partition.Params{
 	{Type: partition.TypeI, H: 4},
 	{Type: partition.TypeII, H: 4},
 	{Type: partition.TypeIII, H: 4, Delta: 2},
 	{Type: partition.TypeIV, H: 4},
+	{Type: partition.TypeI, H: 2},
+	{Type: partition.TypeII, H: 2},
+	{Type: partition.TypeIII, H: 2, Delta: 1},
 	{Type: partition.TypeIV, H: 2},
 }
 
