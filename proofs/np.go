@@ -307,7 +307,7 @@ type ReachWitness struct {
 
 // connectivity runs StronglyConnected on every DDN of every instance and returns the
 // instance count, the failing count and the first unreachable pair.
-func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first *ReachWitness, err error) {
+func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first *ReachWitness, firstIII *ReachWitness, err error) {
 	types := []partition.Type{partition.TypeIII, partition.TypeIV}
 	err = forEachInstance(ctx, kind, 2, hi, keep, types, func(in npInstance) bool {
 		subs, e := partition.DDNs(in.g, in.p)
@@ -329,16 +329,19 @@ func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t i
 			if first == nil {
 				first = w
 			}
+			if firstIII == nil && in.p.Type == partition.TypeIII {
+				firstIII = w
+			}
 		} else if len(subs[0].Nodes) > 1 {
 			connectedMulti++
 		}
 		return true
 	})
-	return n, bad, connectedMulti, first, err
+	return n, bad, connectedMulti, first, firstIII, err
 }
 
 func runNP6(ctx context.Context, opt Options) Outcome {
-	n, bad, _, first, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s >= 3 && t >= 3 })
+	n, bad, _, first, _, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s >= 3 && t >= 3 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -350,7 +353,7 @@ func runNP6(ctx context.Context, opt Options) Outcome {
 	}
 	// Sides of 2: the model wires a ring of 2 as one channel each way (no wrap-around), so
 	// a directed DDN spanning both positions of such a side loses its way back.
-	_, bad2, _, first2, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s == 2 || t == 2 })
+	_, bad2, _, first2, _, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s == 2 || t == 2 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -363,7 +366,7 @@ func runNP6(ctx context.Context, opt Options) Outcome {
 }
 
 func runNP7(ctx context.Context, opt Options) Outcome {
-	n, bad, connectedMulti, first, err := connectivity(ctx, model.Mesh, npMax(opt), nil)
+	n, bad, connectedMulti, first, firstIII, err := connectivity(ctx, model.Mesh, npMax(opt), nil)
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -371,12 +374,20 @@ func runNP7(ctx context.Context, opt Options) Outcome {
 		"unconnected_instances":            float64(bad),
 		"connected_multi_member_instances": float64(connectedMulti),
 	}}
-	out.Note = fmt.Sprintf("%d (mesh, type, h, delta) instances, 2 <= s, t <= %d: %d have a DDN that is not strongly connected; %d with more than one member per DDN are all connected", n, npMax(opt), bad, connectedMulti)
+	out.Note = fmt.Sprintf("%d (mesh, type, h, delta) instances, 2 <= s, t <= %d: %d have a DDN that is not strongly connected", n, npMax(opt), bad)
+	if connectedMulti == 0 {
+		out.Note += fmt.Sprintf("; the other %d have single-member DDNs only (h = s = t)", n-bad)
+	} else {
+		out.Note += fmt.Sprintf("; %d instances with multi-member DDNs are connected", connectedMulti)
+	}
 	if first == nil {
 		out.Verdict = Holds
 		return out
 	}
 	out.Verdict, out.Witness = Violated, first
 	out.Note += fmt.Sprintf("; e.g. in %s of %s (Type %s, h=%d) %s cannot reach %s", first.Subnetwork, first.Topology, first.Type, first.H, first.From, first.To)
+	if firstIII != nil {
+		out.Note += fmt.Sprintf("; Type III: in %s of %s (h=%d, delta=%d) %s cannot reach %s", firstIII.Subnetwork, firstIII.Topology, firstIII.H, firstIII.Delta, firstIII.From, firstIII.To)
+	}
 	return out
 }
