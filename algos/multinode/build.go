@@ -106,11 +106,9 @@ func Build(in Instance, opt Options) (*Plan, error) {
 	}
 	h := opt.Partition.H
 	// common[a][b] = DDN_a ∩ DCN_b, ascending; never empty by P3.
-	common := make([][][]model.NodeID, len(ddns))
+	common := partition.Intersections(ddns, dcns)
 	for a := range ddns {
-		common[a] = make([][]model.NodeID, len(dcns))
 		for b := range dcns {
-			common[a][b] = partition.Common(ddns[a], dcns[b])
 			if len(common[a][b]) == 0 {
 				return nil, fmt.Errorf("multinode: %s and %s share no node (P3 fails)", ddns[a].Name, dcns[b].Name)
 			}

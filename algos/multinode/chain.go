@@ -2,6 +2,7 @@ package multinode
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -34,6 +35,17 @@ func (c Chain) String() string {
 		return "u-mesh"
 	}
 	return "u-torus"
+}
+
+// ParseChain reads "u-torus" (also "spu") or "u-mesh".
+func ParseChain(s string) (Chain, error) {
+	switch s {
+	case "u-torus", "spu":
+		return UTorus, nil
+	case "u-mesh":
+		return UMesh, nil
+	}
+	return 0, fmt.Errorf("chain %q is unknown; use u-torus (spu on a mesh) or u-mesh", s)
 }
 
 // xMajor orders nodes with coordinate 0 (the first routed dimension) as the major key:

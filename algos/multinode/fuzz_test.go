@@ -13,3 +13,18 @@ func FuzzParseSelection(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseChain(f *testing.F) {
+	for _, s := range []string{"u-torus", "spu", "u-mesh", "", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseChain(s)
+		if err != nil {
+			return
+		}
+		if back, err := ParseChain(c.String()); err != nil || back != c {
+			t.Fatalf("%q: round trip %v -> %v (%v)", s, c, back, err)
+		}
+	})
+}

@@ -474,3 +474,21 @@ func TestMeshP4OnlyForSmallH(t *testing.T) {
 		}
 	}
 }
+
+// TestIntersectionsAgainstCommon cross-checks the bucketed intersections with the
+// pairwise merge.
+func TestIntersectionsAgainstCommon(t *testing.T) {
+	g := torus(t, 12, 12)
+	for _, p := range []Params{{Type: TypeI, H: 3}, {Type: TypeII, H: 2}, {Type: TypeIII, H: 4, Delta: 3}, {Type: TypeIV, H: 6}} {
+		ddns, _ := DDNs(g, p)
+		dcns, _ := DCNs(g, p.H)
+		got := Intersections(ddns, dcns)
+		for a := range ddns {
+			for b := range dcns {
+				if want := Common(ddns[a], dcns[b]); !slices.Equal(got[a][b], want) {
+					t.Fatalf("%v %s ∩ %s: %v, want %v", p, ddns[a].Name, dcns[b].Name, got[a][b], want)
+				}
+			}
+		}
+	}
+}

@@ -131,6 +131,24 @@ func Meets(a, b Subnetwork) (model.NodeID, bool) {
 	return model.None, false
 }
 
+// Intersections returns, for every DDN a and DCN b, the member nodes they share
+// (ascending): out[a][b] = ddns[a] ∩ dcns[b]. Cost O(sum of sizes + len(ddns)*len(dcns)).
+func Intersections(ddns, dcns []Subnetwork) [][][]model.NodeID {
+	owner := dcnOwners(dcns)
+	out := make([][][]model.NodeID, len(ddns))
+	for a, s := range ddns {
+		out[a] = make([][]model.NodeID, len(dcns))
+		for _, v := range s.Nodes {
+			if int(v) < len(owner) {
+				for _, k := range owner[v] {
+					out[a][k] = append(out[a][k], v)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Common returns the member nodes two subnetworks share, ascending.
 func Common(a, b Subnetwork) []model.NodeID {
 	var out []model.NodeID

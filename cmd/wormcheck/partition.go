@@ -285,8 +285,8 @@ type multinodeFlags struct {
 	Sources, Dests int
 	Hotspot        float64
 	Select         string
+	Phase2         string
 	Compare        bool
-	BaselineOnly   bool
 }
 
 func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*props.Report, error) {
@@ -298,6 +298,7 @@ func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	fs.IntVar(&f.Dests, "dests", 80, "destinations per multicast")
 	fs.Float64Var(&f.Hotspot, "hotspot", 0.5, "hot-spot factor p in [0,1] (001 §4.4)")
 	fs.StringVar(&f.Select, "select", "centralised", "Phase 1: centralised (round-robin), random or own (Types II, IV)")
+	fs.StringVar(&f.Phase2, "phase2", "u-torus", "Phase 2 chain in the DDN: u-torus (SPU on a mesh) or u-mesh")
 	fs.BoolVar(&f.Compare, "compare", false, "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table")
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
@@ -327,6 +328,10 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	if err != nil {
 		return nil, usagef("--select: %v", err)
 	}
+	chain, err := multinode.ParseChain(f.Phase2)
+	if err != nil {
+		return nil, usagef("--phase2: %v", err)
+	}
 	p := partition.Params{Type: typ, H: f.H, Delta: f.Delta}
 	if typ == partition.TypeIII && p.Delta == 0 {
 		p.Delta = max(1, f.H/2)
@@ -335,7 +340,7 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Seed: uint64(c.Seed)})
+	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Phase2: chain, Seed: uint64(c.Seed)})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
@@ -343,7 +348,7 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	rep := &props.Report{
 		Instance: props.Instance{Topology: g.Spec(), Algorithm: "multinode", Params: map[string]any{
 			"type": typ.String(), "h": p.H, "delta": p.Delta, "sources": f.Sources, "dests": f.Dests,
-			"hotspot": f.Hotspot, "select": sel.String(), "seed": c.Seed}},
+			"hotspot": f.Hotspot, "select": sel.String(), "phase2": chain.String(), "seed": c.Seed}},
 		Property:  c.Prop,
 		Semantics: "step",
 		Verdict:   props.Holds,
