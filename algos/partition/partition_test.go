@@ -492,3 +492,77 @@ func TestIntersectionsAgainstCommon(t *testing.T) {
 		}
 	}
 }
+
+// TestDefinitionsMesh4x4 draws Definition 4 on the 4x4 mesh with h = 2 (001 §3.2: the
+// torus definitions without the wrap-around links), and the directed Definition 6 there:
+//
+//	      y=0   y=1   y=2   y=3
+//	x=0    A --- . --- A --- .        G_0: rows {0,2}, columns {0,2}, 24 channels
+//	       |           |              (3 links per line, both ways, 4 lines)
+//	x=1    . --- B --- . --- B        G_1: rows {1,3}, columns {1,3}
+//	       |     |     |     |
+//	x=2    A --- . --- A --- .
+//	       |     |     |     |
+//	x=3    . --- B --- . --- B
+//
+// With only positive links (G_0^+), (2,0) cannot get back to (0,0): there is no
+// wrap-around.
+//
+// Reference: 001 Definitions 4 and 6, §3.2.
+func TestDefinitionsMesh4x4(t *testing.T) {
+	g := mesh(t, 4, 4)
+	subs, err := DDNs(g, Params{Type: TypeI, H: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(subs[0].Channels) != 24 || len(subs[1].Channels) != 24 {
+		t.Fatalf("channels %d, %d; want 24 each", len(subs[0].Channels), len(subs[1].Channels))
+	}
+	for _, s := range subs {
+		for _, c := range s.Channels {
+			if g.Channel(c).Wrap {
+				t.Fatalf("%s holds a wrap-around channel on a mesh", s.Name)
+			}
+		}
+		if r := StronglyConnected(g, s); !r.Connected {
+			t.Fatalf("%s not strongly connected", s.Name)
+		}
+	}
+	dir, _ := DDNs(g, Params{Type: TypeIII, H: 2, Delta: 1})
+	r := StronglyConnected(g, dir[0])
+	if r.Connected || g.NodeName(r.From) != "(2,0)" || g.NodeName(r.To) != "(0,0)" {
+		t.Fatalf("G_0^+ on the mesh: %+v", r)
+	}
+	if naiveReach(g, dir[0], r.From)[r.To] {
+		t.Fatal("witness reachable")
+	}
+}
+
+// TestDCNSpanningTheRing: with h equal to a side of the torus a DCN spans that whole
+// ring, so the induced links include its wrap-around channels (Definition 8, "all links
+// induced by V_{a,b}"): on the 4x8 torus with h = 4, DCN_{0,0} is rows 0..3 x columns
+// 0..3 and holds (3,y)->(0,y) and (0,y)->(3,y) for y = 0..3.
+func TestDCNSpanningTheRing(t *testing.T) {
+	g := torus(t, 4, 8)
+	dcns, err := DCNs(g, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dcns[0]
+	wraps := 0
+	for _, c := range d.Channels {
+		if ch := g.Channel(c); ch.Wrap {
+			wraps++
+			if ch.Dim != 0 {
+				t.Fatalf("wrap channel %s along dimension 1 inside a 4-column block", g.ChannelName(c))
+			}
+		}
+	}
+	// 4 columns x 4 links per ring (3 inner + 1 wrap) x 2 directions + 4 rows x 3 links x 2.
+	if wraps != 8 || len(d.Channels) != 4*4*2+4*3*2 {
+		t.Fatalf("DCN0,0: %d wrap channels of %d; want 8 of %d", wraps, len(d.Channels), 4*4*2+4*3*2)
+	}
+	if c := CheckP2(g, dcns); c.Verdict != props.Holds {
+		t.Fatal(c)
+	}
+}
