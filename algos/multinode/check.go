@@ -137,13 +137,16 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 		}
 	}
 
-	// Contention, step by step.
+	// Contention, step by step. Within a step, uses[] lists (channel, unicast) sorted by
+	// channel; each unicast then walks the holders of its channels and counts every later
+	// unicast it meets once (mark[b] remembers the last a that counted b), so no pair list
+	// is ever materialised. Cost O(sum over channels of load^2) time, O(uses) memory.
 	type use struct {
 		c model.ChannelID
 		k int
 	}
 	var uses []use
-	var pairs []uint64
+	mark := make([]int, len(s.Unicasts))
 	for lo := 0; lo < len(idx); {
 		hi := lo
 		step := s.Unicasts[idx[lo]].Step
@@ -151,14 +154,11 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 			hi++
 		}
 		uses = uses[:0]
-		pairs = pairs[:0]
-		from := make([]int, 0, hi-lo)
 		for _, k := range idx[lo:hi] {
 			r.Hops += len(s.Unicasts[k].Path)
 			for _, c := range s.Unicasts[k].Path {
 				uses = append(uses, use{c, k})
 			}
-			from = append(from, k)
 		}
 		slices.SortFunc(uses, func(a, b use) int {
 			if a.c != b.c {
@@ -166,45 +166,57 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 			}
 			return a.k - b.k
 		})
+		// run[i] = the end of the run of equal channels that uses[i] is in; where[k] lists
+		// the positions of unicast k's channels.
+		start := map[model.ChannelID]int{}
 		for i := 0; i < len(uses); {
 			j := i
 			for j < len(uses) && uses[j].c == uses[i].c {
 				j++
 			}
+			start[uses[i].c] = i
 			r.MaxLoad = max(r.MaxLoad, j-i)
-			for x := i; x < j; x++ {
-				for y := x + 1; y < j; y++ {
-					pairs = append(pairs, uint64(uses[x].k)<<32|uint64(uses[y].k))
-					if group(uses[x].k) == group(uses[y].k) && r.Contended == nil {
-						r.Contended = newPair(g, s, uses[x].k, uses[y].k, uses[x].c, group)
+			i = j
+		}
+		for _, a := range idx[lo:hi] {
+			for _, c := range s.Unicasts[a].Path {
+				for i := start[c]; i < len(uses) && uses[i].c == c; i++ {
+					b := uses[i].k
+					if b <= a || mark[b] == a+1 {
+						continue
+					}
+					mark[b] = a + 1
+					if group(a) == group(b) {
+						r.ContendedPairs++
+						if r.Contended == nil || (r.Contended.Step == step && a < r.Contended.A) {
+							r.Contended = newPair(g, s, a, b, c, group)
+						}
+					} else {
+						r.CrossPairs++
 					}
 				}
 			}
-			i = j
 		}
-		slices.Sort(pairs)
-		pairs = slices.Compact(pairs)
-		for _, pk := range pairs {
-			a, b := int(pk>>32), int(pk&0xffffffff)
-			if group(a) == group(b) {
-				r.ContendedPairs++
-			} else {
-				r.CrossPairs++
-			}
-		}
+		from := make([]int, 0, hi-lo)
+		from = append(from, idx[lo:hi]...)
 		slices.SortFunc(from, func(a, b int) int { return int(s.Unicasts[a].From - s.Unicasts[b].From) })
 		for i := 0; i < len(from); {
 			j := i
 			for j < len(from) && s.Unicasts[from[j]].From == s.Unicasts[from[i]].From {
 				j++
 			}
+			// Pairs leaving the same node for different multicasts: all pairs minus
+			// same-group pairs, counted by group sizes.
+			counts := map[int]int{}
 			for x := i; x < j; x++ {
-				for y := x + 1; y < j; y++ {
-					if group(from[x]) != group(from[y]) {
-						r.NodeConflicts++
-					}
-				}
+				counts[group(from[x])]++
 			}
+			n := j - i
+			same := 0
+			for _, m := range counts {
+				same += m * (m - 1) / 2
+			}
+			r.NodeConflicts += n*(n-1)/2 - same
 			i = j
 		}
 		lo = hi

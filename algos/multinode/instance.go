@@ -47,6 +47,9 @@ func (in Instance) Validate() error {
 	return nil
 }
 
+// MaxDeliveries bounds sources x destinations of a generated instance.
+const MaxDeliveries = 1 << 22
+
 // GenOptions describe a random instance in the manner of 001 §4.4: Sources distinct
 // random sources, each with Dests destinations of which round(Hotspot*Dests) are common
 // to every multicast (the hot spots) and the rest random; Seed fixes everything.
@@ -71,6 +74,10 @@ func Generate(g *model.Grid, opt GenOptions) (Instance, error) {
 		return Instance{}, fmt.Errorf("multinode: dests is %d; it must be 1..%d on %s", opt.Dests, n-1, g.Spec())
 	case math.IsNaN(opt.Hotspot) || opt.Hotspot < 0 || opt.Hotspot > 1:
 		return Instance{}, fmt.Errorf("multinode: hotspot is %v; it must be in [0, 1]", opt.Hotspot)
+	case int64(opt.Sources)*int64(opt.Dests) > MaxDeliveries:
+		return Instance{}, fmt.Errorf("multinode: %d sources x %d destinations exceed %d deliveries", opt.Sources, opt.Dests, int64(MaxDeliveries))
+	case int64(opt.Sources)*int64(n) > 1<<28:
+		return Instance{}, fmt.Errorf("multinode: %d sources on %d nodes is too large an instance to draw", opt.Sources, n)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15))
 	perm := rng.Perm(n)

@@ -245,3 +245,74 @@ func BenchmarkCheckPaper42UTorus(b *testing.B) {
 		Check(g, s, dests)
 	}
 }
+
+// naiveCounts is the twin of Check's contention counting: every pair of unicasts of a
+// step, compared channel set against channel set.
+func naiveCounts(s model.Schedule) (same, cross, node, load int) {
+	us := s.Unicasts
+	for a := range us {
+		for b := a + 1; b < len(us); b++ {
+			if us[a].Step != us[b].Step {
+				continue
+			}
+			shared := false
+			for _, x := range us[a].Path {
+				if slices.Contains(us[b].Path, x) {
+					shared = true
+					break
+				}
+			}
+			if shared {
+				if s.Group[a] == s.Group[b] {
+					same++
+				} else {
+					cross++
+				}
+			}
+			if us[a].From == us[b].From && s.Group[a] != s.Group[b] {
+				node++
+			}
+		}
+		for _, c := range us[a].Path {
+			n := 0
+			for b := range us {
+				if us[b].Step == us[a].Step && slices.Contains(us[b].Path, c) {
+					n++
+				}
+			}
+			load = max(load, n)
+		}
+	}
+	return
+}
+
+func TestCheckCountsAgainstNaive(t *testing.T) {
+	ps := gopter.NewProperties(params())
+	ps.Property("Check's counts equal the pairwise twin's", prop.ForAll(
+		func(s, u, m, k, ty int, seed uint64) bool {
+			g, _ := model.NewTorus(2*s, 2*u)
+			in := randomInstance(g, min(m, g.Nodes()), min(k, g.Nodes()-1), 0.5, seed)
+			sch, _ := PlainUTorus(in, UTorus)
+			if ty > 0 {
+				p := partition.Params{Type: partition.Types()[ty-1], H: 2, Delta: 1}
+				plan, err := Build(in, Options{Partition: p})
+				if err != nil {
+					return true // sides of 2 are refused for directed types
+				}
+				sch = plan.Schedule
+			}
+			dests := make([][]model.NodeID, len(in.Multicasts))
+			for i, mc := range in.Multicasts {
+				dests[i] = mc.Dests
+			}
+			r := Check(g, sch, dests)
+			same, cross, node, load := naiveCounts(sch)
+			if r.ContendedPairs != same || r.CrossPairs != cross || r.NodeConflicts != node || r.MaxLoad != load || (same > 0) != (r.Contended != nil) {
+				t.Logf("%v: Check %d/%d/%d/%d, naive %d/%d/%d/%d", g, r.ContendedPairs, r.CrossPairs, r.NodeConflicts, r.MaxLoad, same, cross, node, load)
+				return false
+			}
+			return true
+		},
+		gen.IntRange(2, 4), gen.IntRange(2, 4), gen.IntRange(1, 8), gen.IntRange(1, 10), gen.IntRange(0, 4), gen.UInt64()))
+	ps.TestingRun(t)
+}

@@ -181,25 +181,16 @@ func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
 			img := apply(v0, 0, 0)
 			dx := g.Coord(w, 0) - g.Coord(img, 0)
 			dy := g.Coord(w, 1) - g.Coord(img, 1)
-			ok := true
-			for _, v := range a.Nodes {
-				if !b.HasNode(apply(v, dx, dy)) {
-					ok = false
-					break
-				}
-			}
-			if !ok {
-				continue
-			}
-			for _, c := range a.Channels {
+			nodeOK := func(v model.NodeID) bool { return b.HasNode(apply(v, dx, dy)) }
+			chanOK := func(c model.ChannelID) bool {
 				ch := g.Channel(c)
 				ic := channelBetween(g, apply(ch.From, dx, dy), apply(ch.To, dx, dy))
-				if ic == model.None || !b.HasChannel(ic) {
-					ok = false
-					break
-				}
+				return ic != model.None && b.HasChannel(ic)
 			}
-			if !ok {
+			// A few members and channels first: a wrong candidate almost always fails
+			// there, which keeps the search near O(|V_b|) per linear part.
+			if !allOf(a.Nodes[:min(4, len(a.Nodes))], nodeOK) || !allOf(a.Channels[:min(4, len(a.Channels))], chanOK) ||
+				!allOf(a.Nodes, nodeOK) || !allOf(a.Channels, chanOK) {
 				continue
 			}
 			m := make([]model.NodeID, len(verts))
@@ -210,6 +201,15 @@ func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
 		}
 	}
 	return nil
+}
+
+func allOf[T any](xs []T, ok func(T) bool) bool {
+	for _, x := range xs {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // channelBetween returns the channel from u to v, or model.None.

@@ -121,6 +121,11 @@ func (p Params) Validate(g *model.Grid) error {
 	return nil
 }
 
+// MaxChannelEntries bounds the total number of (subnetwork, channel) entries DDNs may
+// build, so that no input exhausts memory (Type II with a large h on a large torus would
+// otherwise ask for h^2 full rings).
+const MaxChannelEntries = 1 << 25
+
 // lattice returns the members {p_{ah+i, bh+j}}: row offset i, column offset j, in
 // ascending id order after NewSubnetwork sorts them.
 func lattice(g *model.Grid, h, i, j int) []model.NodeID {
@@ -188,6 +193,14 @@ func DDNs(g *model.Grid, p Params) ([]Subnetwork, error) {
 		return nil, err
 	}
 	h := p.H
+	s, t := g.Size(0), g.Size(1)
+	per := 2 * ((s/h)*t + (t/h)*s) // channels of one undirected DDN
+	if p.Type.Directed() {
+		per /= 2
+	}
+	if total := int64(p.Count()) * int64(per); total > MaxChannelEntries {
+		return nil, fmt.Errorf("partition: %v on %s holds %d channel entries in all; at most %d are supported", p, g.Spec(), total, int64(MaxChannelEntries))
+	}
 	var out []Subnetwork
 	var buf []model.ChannelID
 	add := func(name string, o Orientation, i, j int) {
