@@ -2,7 +2,9 @@ package proofs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
@@ -365,6 +367,42 @@ func runNP6(ctx context.Context, opt Options) Outcome {
 	return out
 }
 
+// reachFiles renders an unreachable-pair witness as JSON and as a picture of the DDN
+// family with the pair ringed (for prove --witness-dir).
+func reachFiles(w *ReachWitness) map[string][]byte {
+	files := map[string][]byte{}
+	if b, err := json.MarshalIndent(w, "", "  "); err == nil {
+		files["json"] = append(b, '\n')
+	}
+	g, err := model.ParseGrid(w.Topology)
+	if err != nil {
+		return files
+	}
+	typ, _ := partition.ParseType(w.Type)
+	p := partition.Params{Type: typ, H: w.H, Delta: w.Delta}
+	ddns, err1 := partition.DDNs(g, p)
+	dcns, err2 := partition.DCNs(g, w.H)
+	if err1 != nil || err2 != nil {
+		return files
+	}
+	k := slices.IndexFunc(ddns, func(s partition.Subnetwork) bool { return s.Name == w.Subnetwork })
+	if k < 0 {
+		return files
+	}
+	from, to := model.NodeID(model.None), model.NodeID(model.None)
+	for _, v := range ddns[k].Nodes {
+		if g.NodeName(v) == w.From {
+			from = v
+		}
+		if g.NodeName(v) == w.To {
+			to = v
+		}
+	}
+	files["svg"] = partition.SVG(g, ddns[k:k+1], dcns, partition.SVGOptions{From: from, To: to,
+		Caption: fmt.Sprintf("%s of %s: %s cannot reach %s", w.Subnetwork, w.Topology, w.From, w.To)})
+	return files
+}
+
 func runNP7(ctx context.Context, opt Options) Outcome {
 	n, bad, connectedMulti, first, firstIII, err := connectivity(ctx, model.Mesh, npMax(opt), nil)
 	if err != nil {
@@ -386,6 +424,12 @@ func runNP7(ctx context.Context, opt Options) Outcome {
 	}
 	out.Verdict, out.Witness = Violated, first
 	out.Note += fmt.Sprintf("; e.g. in %s of %s (Type %s, h=%d) %s cannot reach %s", first.Subnetwork, first.Topology, first.Type, first.H, first.From, first.To)
+	// The witness shown (and drawn) is the first Type III one, the case §3.2 discusses;
+	// the note also names the smallest instance of all.
+	if firstIII != nil {
+		out.Witness = firstIII
+	}
+	out.Files = reachFiles(out.Witness.(*ReachWitness))
 	if firstIII != nil {
 		out.Note += fmt.Sprintf("; Type III: in %s of %s (h=%d, delta=%d) %s cannot reach %s", firstIII.Subnetwork, firstIII.Topology, firstIII.H, firstIII.Delta, firstIII.From, firstIII.To)
 	}
