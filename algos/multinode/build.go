@@ -63,7 +63,7 @@ type Plan struct {
 	Phase    []uint8 // Phase[k] is 1, 2 or 3 for Schedule.Unicasts[k]
 	DDN      []int   // DDN[i] indexes DDNs for multicast i
 	Rep      []model.NodeID
-	DCNReps  [][]model.NodeID // D_i' of §2.3, ascending
+	DCNReps  [][]model.NodeID // D_i' of §2.3 without r_i (which represents its own DCN), ascending
 	Dests    [][]model.NodeID // D_i without s_i, ascending: what Check requires delivered
 	DDNs     []partition.Subnetwork
 	DCNs     []partition.Subnetwork

@@ -51,8 +51,13 @@ type Result struct {
 // stepwise contention freedom per multicast, and the contention between multicasts.
 // Cost O(sum of path lengths * log + contending pairs).
 //
-// This is a local checker; the schedule verifier of package props (validity, timed and
-// any-delay contention) judges the same schedules once it is on main.
+// This is a local checker. Representatives (r_i and the DCN representatives) receive the
+// message without being destinations; that is the scheme, not a violation. The schedule
+// verifier of package props (validity, timed and any-delay contention; on its way to
+// main) agrees with Check on Types I and II and plain U-torus (validity, and which
+// multicasts are stepwise contended), but its strict exactly-once refuses relays, and its
+// path check refuses the directed-DDN paths of Types III and IV, which are not the
+// network's shortest DOR paths.
 func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 	var r Result
 	r.Steps = s.Steps()
