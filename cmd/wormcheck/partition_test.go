@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,5 +69,43 @@ func TestMultinodeCheck(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "check", "--algo", "multinode", "--topo", "mesh:8x8", "--type", "III", "--h", "2", "--prop", "stepwise"); code != exitUsage {
 		t.Fatalf("directed type on a mesh: exit %d, want 2", code)
+	}
+}
+
+var updatePartition = flag.Bool("update-partition", false, "rewrite testdata/partition/*.txt")
+
+// TestPartitionGolden compares `partition` transcripts with testdata/partition (rewrite
+// with -update-partition and review the diff). Each file holds the command line, the
+// exit code and the output.
+func TestPartitionGolden(t *testing.T) {
+	cases := map[string][]string{
+		"torus8x8_III_h2": {"partition", "--topo", "torus:8x8", "--type", "III", "--h", "2", "--delta", "1"},
+		"torus6x6_IV_h3":  {"partition", "--topo", "torus:6x6", "--type", "IV", "--h", "3"},
+		"mesh4x4_IV_h2":   {"partition", "--topo", "mesh:4x4", "--type", "IV", "--h", "2"},
+		"mesh12x12_I_h3":  {"partition", "--topo", "mesh:12x12", "--type", "I", "--h", "3"},
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		args := cases[name]
+		code, out, errb := runCLI(t, args...)
+		got := fmt.Sprintf("$ wormcheck %s\nexit %d\n%s%s", strings.Join(args, " "), code, out, errb)
+		path := filepath.Join("testdata", "partition", name+".txt")
+		if *updatePartition {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v (run with -update-partition)", name, err)
+		}
+		if string(want) != got {
+			t.Errorf("%s: transcript differs:\n--- want\n%s\n--- got\n%s", name, want, got)
+		}
 	}
 }
