@@ -316,3 +316,38 @@ func TestCheckCountsAgainstNaive(t *testing.T) {
 		gen.IntRange(2, 4), gen.IntRange(2, 4), gen.IntRange(1, 8), gen.IntRange(1, 10), gen.IntRange(0, 4), gen.UInt64()))
 	ps.TestingRun(t)
 }
+
+// TestSubnetPathStaysInside: routing inside a subnetwork refuses a path that leaves it
+// (the check Build relies on for Phases 2 and 3 finds a real violation).
+func TestSubnetPathStaysInside(t *testing.T) {
+	g, _ := model.NewTorus(8, 8)
+	ddns, _ := partition.DDNs(g, partition.Params{Type: partition.TypeI, H: 4})
+	dor := model.NewDOR(g)
+	g0 := ddns[0]
+	if _, err := subnetPath(g, dor, g0, g.Node(0, 0), g.Node(4, 4)); err != nil {
+		t.Fatal(err)
+	}
+	// Without its column channels, the DOR path from (0,0) to (4,4) leaves G_0.
+	var rows []model.ChannelID
+	for _, c := range g0.Channels {
+		if g.Channel(c).Dim == 1 {
+			rows = append(rows, c)
+		}
+	}
+	cut := partition.NewSubnetwork("G0'", partition.Undirected, g0.Nodes, rows)
+	if _, err := subnetPath(g, dor, cut, g.Node(0, 0), g.Node(4, 4)); err == nil {
+		t.Fatal("path leaving the subnetwork accepted")
+	}
+	// A positive DDN routes the long way round rather than take a negative channel.
+	g12, _ := model.NewTorus(12, 12)
+	d3, _ := partition.DDNs(g12, partition.Params{Type: partition.TypeIII, H: 4, Delta: 2})
+	p, err := subnetPath(g12, model.NewDOR(g12), d3[0], g12.Node(8, 0), g12.Node(4, 0))
+	if err != nil || len(p) != 8 {
+		t.Fatalf("positive route (8,0) -> (4,0): %d hops, %v", len(p), err)
+	}
+	for _, c := range p {
+		if g12.Channel(c).Dir != model.Plus {
+			t.Fatalf("positive DDN route uses %s", g12.ChannelName(c))
+		}
+	}
+}
