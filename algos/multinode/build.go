@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -169,8 +170,7 @@ func Build(in Instance, opt Options) (*Plan, error) {
 	for i, mc := range in.Multicasts {
 		a, r := p.DDN[i], p.Rep[i]
 		ddn := ddns[a]
-		dests := slices.DeleteFunc(slices.Clone(mc.Dests), func(v model.NodeID) bool { return v == mc.Source })
-		slices.Sort(dests)
+		dests := withoutSource(mc)
 		p.Dests[i] = dests
 		p1 := 0
 		if r != mc.Source {
@@ -258,6 +258,7 @@ func assemble(g *model.Grid, in Instance, units []unit) (model.Schedule, []uint8
 	for _, mc := range in.Multicasts {
 		s.Sources = append(s.Sources, mc.Source)
 		all = append(all, mc.Dests...)
+		s.GroupDestinations = append(s.GroupDestinations, withoutSource(mc))
 	}
 	slices.Sort(all)
 	s.Destinations = slices.Compact(all)
@@ -335,23 +336,39 @@ func walk(g *model.Grid, u, w model.NodeID, path []model.ChannelID) error {
 }
 
 // PlainUTorus builds the baseline of 001 §4.4: every multicast runs U-torus (SPU on a
-// mesh, or U-mesh with chain UMesh) on the whole network with its DOR paths, all
-// starting at step 1.
-//
-// TODO(partition): switch to the schedalgo helper's U-torus/SPU/U-mesh builders once
-// they land on main; this one is the minimal version the comparison needs.
+// mesh), or U-mesh with chain UMesh, on the whole network with its DOR paths, all
+// starting at step 1. It is package unicastmc's builder (the reviewed schemes as the
+// U-torus helper wrote them); TestChainMatchesUnicastmc checks that the chain used inside
+// the subnetworks here sends exactly what unicastmc sends on a whole network.
 func PlainUTorus(in Instance, c Chain) (model.Schedule, error) {
 	if err := in.Validate(); err != nil {
 		return model.Schedule{}, err
 	}
-	g := in.Grid
-	dor := model.NewDOR(g)
-	var units []unit
-	for i, mc := range in.Multicasts {
-		for _, s := range chainSends(g, c, mc.Source, mc.Dests, false) {
-			units = append(units, unit{model.Unicast{From: s.From, To: s.To, Path: dor.Path(s.From, s.To), Step: s.Step}, i, 0})
-		}
+	scheme := unicastmc.UTorus
+	switch {
+	case c == UMesh:
+		scheme = unicastmc.UMesh
+	case in.Grid.Kind() == model.Mesh:
+		scheme = unicastmc.SPU
 	}
-	s, _ := assemble(g, in, units)
-	return s, nil
+	ms := make([]unicastmc.Multicast, len(in.Multicasts))
+	for i, mc := range in.Multicasts {
+		ms[i] = unicastmc.Multicast{Source: mc.Source, Destinations: withoutSource(mc)}
+	}
+	s, err := unicastmc.BuildMany(in.Grid, scheme, ms)
+	if err != nil {
+		return model.Schedule{}, fmt.Errorf("multinode: baseline %v: %v", scheme, err)
+	}
+	if s.Group == nil { // one multicast: unicastmc leaves Group nil
+		s.Group = make([]int, len(s.Unicasts))
+		s.GroupDestinations = [][]model.NodeID{ms[0].Destinations}
+	}
+	return *s, nil
+}
+
+// withoutSource returns D_i without s_i, ascending.
+func withoutSource(mc Multicast) []model.NodeID {
+	d := slices.DeleteFunc(slices.Clone(mc.Dests), func(v model.NodeID) bool { return v == mc.Source })
+	slices.Sort(d)
+	return d
 }

@@ -14,6 +14,11 @@ type Row struct {
 	Scheme   string `json:"scheme"`
 	Unicasts int    `json:"unicasts"`
 	Result
+	// Props is package props' opinion of the same schedule.
+	Props PropsVerdicts `json:"props"`
+	// ContendedGroups counts the multicasts Check finds stepwise contended (to set beside
+	// Props.StepwiseGroups).
+	ContendedGroups int `json:"contended_groups"`
 }
 
 // Valid reports whether the schedule was valid and every multicast stepwise
@@ -55,7 +60,7 @@ func Compare(in Instance, parts []partition.Params, sel Selection, seed uint64) 
 	if in.Grid.Kind() == model.Mesh {
 		name = "SPU"
 	}
-	rows := []Row{{Scheme: name, Unicasts: len(base.Unicasts), Result: Check(in.Grid, base, dests)}}
+	rows := []Row{row(in.Grid, name, base, dests)}
 	for _, p := range parts {
 		ps := sel
 		if ps == Own && (p.Type == partition.TypeI || p.Type == partition.TypeIII) {
@@ -65,16 +70,35 @@ func Compare(in Instance, parts []partition.Params, sel Selection, seed uint64) 
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, Row{Scheme: SchemeName(p, ps), Unicasts: len(plan.Schedule.Unicasts), Result: Check(in.Grid, plan.Schedule, plan.Dests)})
+		rows = append(rows, row(in.Grid, SchemeName(p, ps), plan.Schedule, plan.Dests))
 	}
 	return rows, nil
+}
+
+// row checks one schedule with Check and with package props.
+func row(g *model.Grid, name string, s model.Schedule, dests [][]model.NodeID) Row {
+	r := Row{Scheme: name, Unicasts: len(s.Unicasts), Result: Check(g, s, dests), Props: VerifyWithProps(s)}
+	for gi := range s.Sources {
+		var one model.Schedule
+		one.Sources = s.Sources[gi : gi+1]
+		for k, u := range s.Unicasts {
+			if s.Group[k] == gi {
+				one.Unicasts = append(one.Unicasts, u)
+				one.Group = append(one.Group, 0)
+			}
+		}
+		if Check(g, one, dests[gi:gi+1]).Contended != nil {
+			r.ContendedGroups++
+		}
+	}
+	return r
 }
 
 // Table renders rows as a Markdown table.
 func Table(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| scheme | valid | per-multicast CF | steps | unicasts | channel-hops | contending pairs between multicasts | node conflicts | max channel load |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| scheme | valid | per-multicast CF | props: validity / exactly-once / contended multicasts | steps | unicasts | channel-hops | contending pairs between multicasts | node conflicts | max channel load |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		valid := "yes"
 		if r.Invalid != "" {
@@ -82,9 +106,13 @@ func Table(rows []Row) string {
 		}
 		cf := "yes"
 		if r.Contended != nil {
-			cf = fmt.Sprintf("no (%d pairs; e.g. step %d %s and %s on %s)", r.ContendedPairs, r.Contended.Step, r.Contended.First, r.Contended.Second, r.Contended.ChannelName)
+			cf = fmt.Sprintf("no: %d multicasts, %d pairs; e.g. step %d %s and %s on %s", r.ContendedGroups, r.ContendedPairs, r.Contended.Step, r.Contended.First, r.Contended.Second, r.Contended.ChannelName)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %d | %d |\n", r.Scheme, valid, cf, r.Steps, r.Unicasts, r.Hops, r.CrossPairs, r.NodeConflicts, r.MaxLoad)
+		pv := fmt.Sprintf("%s / %s / %d", r.Props.Validity, r.Props.ExactlyOnce, r.Props.StepwiseGroups)
+		if r.Props.Refused != "" {
+			pv = "refused: non-DOR paths"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d |\n", r.Scheme, valid, cf, pv, r.Steps, r.Unicasts, r.Hops, r.CrossPairs, r.NodeConflicts, r.MaxLoad)
 	}
 	return b.String()
 }

@@ -351,3 +351,62 @@ func TestSubnetPathStaysInside(t *testing.T) {
 		}
 	}
 }
+
+// TestChainMatchesUnicastmc is the differential test of the chain used inside the
+// subnetworks: on a whole torus or mesh, chainSends sends exactly the (from, to, step)
+// unicasts of package unicastmc's U-torus and U-mesh.
+func TestChainMatchesUnicastmc(t *testing.T) {
+	ps := gopter.NewProperties(params())
+	ps.Property("chainSends = unicastmc", prop.ForAll(
+		func(s, u, k int, mesh bool, seed uint64) bool {
+			var g *model.Grid
+			if mesh {
+				g, _ = model.NewMesh(s, u)
+			} else {
+				g, _ = model.NewTorus(s, u)
+			}
+			k = min(k, g.Nodes()-1)
+			in := randomInstance(g, 1, k, 0, seed)
+			mc := in.Multicasts[0]
+			for _, c := range []Chain{UTorus, UMesh} {
+				want, err := PlainUTorus(in, c)
+				if err != nil {
+					t.Log(err)
+					return false
+				}
+				got := chainSends(g, c, mc.Source, mc.Dests, false)
+				if len(got) != len(want.Unicasts) {
+					return false
+				}
+				type key struct {
+					f, t model.NodeID
+					s    int
+				}
+				var a, b []key
+				for _, x := range got {
+					a = append(a, key{x.From, x.To, x.Step})
+				}
+				for _, x := range want.Unicasts {
+					b = append(b, key{x.From, x.To, x.Step})
+				}
+				less := func(x, y key) int {
+					if x.s != y.s {
+						return x.s - y.s
+					}
+					if x.f != y.f {
+						return int(x.f - y.f)
+					}
+					return int(x.t - y.t)
+				}
+				slices.SortFunc(a, less)
+				slices.SortFunc(b, less)
+				if !slices.Equal(a, b) {
+					t.Logf("%v %v from %s: %v vs %v", g, c, g.NodeName(mc.Source), a, b)
+					return false
+				}
+			}
+			return true
+		},
+		gen.IntRange(2, 9), gen.IntRange(2, 9), gen.IntRange(1, 30), gen.Bool(), gen.UInt64()))
+	ps.TestingRun(t)
+}
