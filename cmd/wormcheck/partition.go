@@ -246,12 +246,23 @@ func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	}
 }
 
-// runMultinode builds the instance and the schedule and judges the property.
-func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
-	if c.Topo == "" {
+// multinodeBuild is a built multinode instance with the parameters it was built from.
+type multinodeBuild struct {
+	g    *model.Grid
+	in   multinode.Instance
+	plan *multinode.Plan
+	p    partition.Params
+	sel  multinode.Selection
+	ch   multinode.Chain
+}
+
+// buildMultinode parses the flags, draws the instance and builds the three-phase
+// schedule. Errors are bad input.
+func buildMultinode(topo string, seed int64, f multinodeFlags) (*multinodeBuild, error) {
+	if topo == "" {
 		return nil, usagef("--topo is missing; e.g. --topo torus:16x16")
 	}
-	g, err := model.ParseGrid(c.Topo)
+	g, err := model.ParseGrid(topo)
 	if err != nil {
 		return nil, usagef("--topo: %v", err)
 	}
@@ -271,14 +282,41 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	if typ == partition.TypeIII && p.Delta == 0 {
 		p.Delta = max(1, f.H/2)
 	}
-	in, err := multinode.Generate(g, multinode.GenOptions{Sources: f.Sources, Dests: f.Dests, Hotspot: f.Hotspot, Seed: uint64(c.Seed)})
+	in, err := multinode.Generate(g, multinode.GenOptions{Sources: f.Sources, Dests: f.Dests, Hotspot: f.Hotspot, Seed: uint64(seed)})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Phase2: chain, Seed: uint64(c.Seed)})
+	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Phase2: chain, Seed: uint64(seed)})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
+	return &multinodeBuild{g: g, in: in, plan: plan, p: p, sel: sel, ch: chain}, nil
+}
+
+// multinodeScheduleFile builds the multinode schedule and returns it as a schedule file
+// (model.MarshalSchedule), for the lead to wire into `wormcheck schedule --algo
+// multinode`. The file format insists on the network's DOR paths, so Types III and IV
+// (whose worms go the DDN's way round) are refused with a one-line error.
+func multinodeScheduleFile(topo string, seed int64, f multinodeFlags) ([]byte, error) {
+	b, err := buildMultinode(topo, seed, f)
+	if err != nil {
+		return nil, err
+	}
+	out, err := model.MarshalSchedule(&b.plan.Schedule)
+	if err != nil {
+		return nil, usagef("schedule: %v", err)
+	}
+	return out, nil
+}
+
+// runMultinode builds the instance and the schedule and judges the property.
+func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
+	b, err := buildMultinode(c.Topo, c.Seed, f)
+	if err != nil {
+		return nil, err
+	}
+	g, in, plan, p, sel, chain := b.g, b.in, b.plan, b.p, b.sel, b.ch
+	typ := p.Type
 	r := multinode.Check(g, plan.Schedule, plan.Dests)
 	rep := &props.Report{
 		Instance: props.Instance{Topology: g.Spec(), Algorithm: "multinode", Params: map[string]any{

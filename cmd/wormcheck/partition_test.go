@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 func TestPartitionCommand(t *testing.T) {
@@ -107,5 +109,25 @@ func TestPartitionGolden(t *testing.T) {
 		if string(want) != got {
 			t.Errorf("%s: transcript differs:\n--- want\n%s\n--- got\n%s", name, want, got)
 		}
+	}
+}
+
+func TestMultinodeScheduleFile(t *testing.T) {
+	f := multinodeFlags{Type: "II", H: 2, Sources: 3, Dests: 5, Hotspot: 0.5, Select: "centralised", Phase2: "u-torus"}
+	b, err := multinodeScheduleFile("torus:8x8", 1, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := model.ParseSchedule(b)
+	if err != nil {
+		t.Fatalf("written schedule does not parse back: %v", err)
+	}
+	if len(s.Sources) != 3 || len(s.GroupDestinations) != 3 {
+		t.Fatalf("%d sources, %d destination sets", len(s.Sources), len(s.GroupDestinations))
+	}
+	// Type III's worms go the DDN's way round, which the file format refuses.
+	f.Type = "III"
+	if _, err := multinodeScheduleFile("torus:8x8", 1, f); err == nil {
+		t.Fatal("Type III schedule file accepted")
 	}
 }
