@@ -173,6 +173,9 @@ func Build(in Instance, opt Options) (*Plan, error) {
 		dests := withoutSource(mc)
 		p.Dests[i] = dests
 		p1 := 0
+		if len(dests) == 0 {
+			continue // nothing to deliver: no phase at all
+		}
 		if r != mc.Source {
 			path := dor.Path(mc.Source, r)
 			if err := inside(g, dcns[partition.DCNOf(g, h, mc.Source)], mc.Source, r, path); err != nil {

@@ -410,3 +410,34 @@ func TestChainMatchesUnicastmc(t *testing.T) {
 		gen.IntRange(2, 9), gen.IntRange(2, 9), gen.IntRange(1, 30), gen.Bool(), gen.UInt64()))
 	ps.TestingRun(t)
 }
+
+// TestBuildEdgeCases: a multicast without destinations sends nothing; destinations that
+// include the source are served without sending to it.
+func TestBuildEdgeCases(t *testing.T) {
+	g, _ := model.NewTorus(8, 8)
+	in := Instance{Grid: g, Multicasts: []Multicast{
+		{Source: g.Node(1, 2)},
+		{Source: g.Node(5, 5), Dests: []model.NodeID{g.Node(5, 5), g.Node(0, 0), g.Node(7, 7)}},
+	}}
+	for _, typ := range partition.Types() {
+		p := partition.Params{Type: typ, H: 2}
+		if typ == partition.TypeIII {
+			p.Delta = 1
+		}
+		plan, err := Build(in, Options{Partition: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, u := range plan.Schedule.Unicasts {
+			if plan.Schedule.Group[k] == 0 {
+				t.Fatalf("%v: empty multicast sends %v", typ, u)
+			}
+			if u.To == g.Node(5, 5) {
+				t.Fatalf("%v: the source receives its own message", typ)
+			}
+		}
+		if r := Check(g, plan.Schedule, plan.Dests); r.Invalid != "" {
+			t.Fatalf("%v: %s", typ, r.Invalid)
+		}
+	}
+}
