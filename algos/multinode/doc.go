@@ -11,10 +11,17 @@
 //   - Phase 3 multicasts from each representative to the destinations of its DCN with
 //     U-mesh inside the DCN.
 //
-// The result is a model.Schedule whose Group says which multicast each unicast serves.
-// Check validates it and judges per-multicast stepwise contention freedom and the
-// contention between multicasts; Compare sets the partitioned scheme beside plain
-// U-torus (§4.4's comparison, counted on the schedule instead of simulated).
+// The result is a model.Schedule whose Group says which multicast each unicast serves
+// (GroupDestinations its destination set). Check validates it and judges per-multicast
+// stepwise contention freedom and the contention between multicasts; VerifyWithProps asks
+// package props for a second opinion; Compare sets the partitioned scheme beside plain
+// U-torus (package unicastmc; §4.4's comparison, counted on the schedule instead of
+// simulated).
+//
+// Findings: under the model's DOR (shortest way, ties Plus) neither plain U-torus nor
+// U-torus inside a DDN is always stepwise contention-free per multicast (a worm that
+// wraps leaves its chain interval; see claim NP8), and in a directed DDN no ordering
+// argument applies at all; Check reports the pairs.
 //
 // Routing. Unicasts in undirected subnetworks (Types I and II, the DCNs, phase 1) follow
 // the network's dimension-order routing (model.DOR: dimension 0 first, shortest way,
