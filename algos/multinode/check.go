@@ -29,7 +29,9 @@ type Result struct {
 	// twice in one step for the same multicast (one-port).
 	Invalid string
 	// Contended is the first pair of unicasts of the same multicast that share a channel in
-	// the same step (nil when every multicast is stepwise contention-free).
+	// the same step (nil when every multicast is stepwise contention-free). When the
+	// schedule carries virtual-channel classes (model.Unicast.VC), "share a channel"
+	// means the same channel in the same class, as everywhere in wormcheck.
 	Contended *Pair
 	// ContendedPairs counts such same-multicast pairs; CrossPairs counts distinct pairs of
 	// unicasts of different multicasts sharing a channel in the same step.
@@ -146,10 +148,13 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 	// channel; each unicast then walks the holders of its channels and counts every later
 	// unicast it meets once (mark[b] remembers the last a that counted b), so no pair list
 	// is ever materialised. Cost O(sum over channels of load^2) time, O(uses) memory.
+	// With virtual-channel classes (Unicast.VC) contention is per lane: channel and class
+	// (model.Unicast.Lane); without, per physical channel.
 	type use struct {
-		c model.ChannelID
+		c int // lane
 		k int
 	}
+	lanes := s.Lanes()
 	var uses []use
 	mark := make([]int, len(s.Unicasts))
 	for lo := 0; lo < len(idx); {
@@ -161,19 +166,19 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 		uses = uses[:0]
 		for _, k := range idx[lo:hi] {
 			r.Hops += len(s.Unicasts[k].Path)
-			for _, c := range s.Unicasts[k].Path {
-				uses = append(uses, use{c, k})
+			for h := range s.Unicasts[k].Path {
+				uses = append(uses, use{s.Unicasts[k].Lane(h, lanes), k})
 			}
 		}
 		slices.SortFunc(uses, func(a, b use) int {
 			if a.c != b.c {
-				return int(a.c - b.c)
+				return a.c - b.c
 			}
 			return a.k - b.k
 		})
 		// run[i] = the end of the run of equal channels that uses[i] is in; where[k] lists
 		// the positions of unicast k's channels.
-		start := map[model.ChannelID]int{}
+		start := map[int]int{}
 		for i := 0; i < len(uses); {
 			j := i
 			for j < len(uses) && uses[j].c == uses[i].c {
@@ -184,7 +189,8 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 			i = j
 		}
 		for _, a := range idx[lo:hi] {
-			for _, c := range s.Unicasts[a].Path {
+			for h, ch := range s.Unicasts[a].Path {
+				c := s.Unicasts[a].Lane(h, lanes)
 				for i := start[c]; i < len(uses) && uses[i].c == c; i++ {
 					b := uses[i].k
 					if b <= a || mark[b] == a+1 {
@@ -194,7 +200,7 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 					if group(a) == group(b) {
 						r.ContendedPairs++
 						if r.Contended == nil || (r.Contended.Step == step && a < r.Contended.A) {
-							r.Contended = newPair(g, s, a, b, c, group)
+							r.Contended = newPair(g, s, a, b, ch, group)
 						}
 					} else {
 						r.CrossPairs++

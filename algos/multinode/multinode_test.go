@@ -39,5 +39,13 @@ func TestPaper42(t *testing.T) {
 		if r.Invalid != "" {
 			t.Errorf("%s: invalid: %s", r.Scheme, r.Invalid)
 		}
+		// package props agrees with Check on validity and on which multicasts contend,
+		// wherever it accepts the paths (Types III and IV go the DDN's way round).
+		if r.Props.Refused == "" && (r.Props.Validity != "holds" || r.Props.StepwiseGroups != r.ContendedGroups) {
+			t.Errorf("%s: props says %+v, Check %d contended multicasts", r.Scheme, r.Props, r.ContendedGroups)
+		}
+		if r.VCContendedGroups != 0 {
+			t.Errorf("%s: %d multicasts contend per virtual channel", r.Scheme, r.VCContendedGroups)
+		}
 	}
 }
