@@ -222,6 +222,7 @@ type multinodeFlags struct {
 	Select         string
 	Phase2         string
 	Compare        bool
+	VC             bool
 }
 
 func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*props.Report, error) {
@@ -234,6 +235,7 @@ func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	fs.Float64Var(&f.Hotspot, "hotspot", 0.5, "hot-spot factor p in [0,1] (001 §4.4)")
 	fs.StringVar(&f.Select, "select", "centralised", "Phase 1: centralised (round-robin), random or own (Types II, IV)")
 	fs.StringVar(&f.Phase2, "phase2", "u-torus", "Phase 2 chain in the DDN: u-torus (SPU on a mesh) or u-mesh")
+	fs.BoolVar(&f.VC, "vc", false, "judge contention per virtual channel with the two classes of 004 Fig. 2 (wrap-ahead), as U-torus is designed")
 	fs.BoolVar(&f.Compare, "compare", false, "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table")
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
@@ -317,11 +319,19 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	}
 	g, in, plan, p, sel, chain := b.g, b.in, b.plan, b.p, b.sel, b.ch
 	typ := p.Type
-	r := multinode.Check(g, plan.Schedule, plan.Dests)
+	sched := plan.Schedule
+	if f.VC {
+		vc, err := sched.WithWrapAheadClasses()
+		if err != nil {
+			return nil, usagef("--vc: %v", err)
+		}
+		sched = *vc
+	}
+	r := multinode.Check(g, sched, plan.Dests)
 	rep := &props.Report{
 		Instance: props.Instance{Topology: g.Spec(), Algorithm: "multinode", Params: map[string]any{
 			"type": typ.String(), "h": p.H, "delta": p.Delta, "sources": f.Sources, "dests": f.Dests,
-			"hotspot": f.Hotspot, "select": sel.String(), "phase2": chain.String(), "seed": c.Seed}},
+			"hotspot": f.Hotspot, "select": sel.String(), "phase2": chain.String(), "vc": f.VC, "seed": c.Seed}},
 		Property:  c.Prop,
 		Semantics: "step",
 		Verdict:   props.Holds,

@@ -69,6 +69,15 @@ func TestMultinodeCheck(t *testing.T) {
 	if !strings.Contains(out, "| U-torus |") {
 		t.Fatalf("no comparison table:\n%s", out)
 	}
+	// Per physical channel U-torus in the DDNs contends on this instance; with 004
+	// Fig. 2's two virtual-channel classes it does not.
+	args := []string{"check", "--algo", "multinode", "--topo", "torus:16x16", "--prop", "stepwise", "--type", "III", "--h", "2"}
+	if code, _, _ := runCLI(t, args...); code != exitViolated {
+		t.Fatalf("per physical channel: exit %d, want 1", code)
+	}
+	if code, out, _ := runCLI(t, append(args, "--vc")...); code != exitHolds {
+		t.Fatalf("per virtual channel: exit %d, want 0\n%s", code, out)
+	}
 	if code, _, _ := runCLI(t, "check", "--algo", "multinode", "--topo", "mesh:8x8", "--type", "III", "--h", "2", "--prop", "stepwise"); code != exitUsage {
 		t.Fatalf("directed type on a mesh: exit %d, want 2", code)
 	}
