@@ -226,7 +226,22 @@ type multinodeFlags struct {
 }
 
 func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*props.Report, error) {
-	var f multinodeFlags
+	f := defineMultinodeFlags(fs)
+	return func(ctx context.Context) (*props.Report, error) {
+		start := time.Now()
+		rep, err := runMultinode(c, *f)
+		if err != nil {
+			return nil, err
+		}
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		return rep, nil
+	}
+}
+
+// defineMultinodeFlags adds the instance flags of the multi-node multicast to fs; `check
+// --algo multinode` and `schedule --algo multinode` share them.
+func defineMultinodeFlags(fs *flag.FlagSet) *multinodeFlags {
+	f := &multinodeFlags{}
 	fs.StringVar(&f.Type, "type", "III", "DDN type: I, II, III or IV")
 	fs.IntVar(&f.H, "h", 4, "dilation h (divides both sides)")
 	fs.IntVar(&f.Delta, "delta", 0, "Type III shift 1..h-1 (default h/2)")
@@ -237,15 +252,7 @@ func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	fs.StringVar(&f.Phase2, "phase2", "u-torus", "Phase 2 chain in the DDN: u-torus (SPU on a mesh) or u-mesh")
 	fs.BoolVar(&f.VC, "vc", false, "judge contention per virtual channel with the two classes of 004 Fig. 2 (wrap-ahead), as U-torus is designed")
 	fs.BoolVar(&f.Compare, "compare", false, "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table")
-	return func(ctx context.Context) (*props.Report, error) {
-		start := time.Now()
-		rep, err := runMultinode(c, f)
-		if err != nil {
-			return nil, err
-		}
-		rep.Stats.Seconds = time.Since(start).Seconds()
-		return rep, nil
-	}
+	return f
 }
 
 // multinodeBuild is a built multinode instance with the parameters it was built from.
