@@ -8,7 +8,8 @@ import "fmt"
 //
 // Reference: 002 §2.2 (region encoding, after [5], as in NEC Cenju-3).
 type Region struct {
-	Min, Max int
+	Min int `json:"min"`
+	Max int `json:"max"`
 }
 
 // UnicastTag returns the tag of a unicast to node d: the region {d, d}.

@@ -407,3 +407,31 @@ func ExampleNewSystem() {
 	// free violated 14
 	// upper-first holds 17
 }
+
+func TestParsePattern(t *testing.T) {
+	p, err := ParsePattern("0->3, 1->5;2->4-7", 8)
+	if err != nil || len(p) != 3 || p[2].Dest != (model.Region{Min: 4, Max: 7}) || p[1].String() != "1->5" {
+		t.Fatalf("%v %v", p, err)
+	}
+	for _, bad := range []string{"", "0", "0->8", "9->1", "0->5-4", "0->a"} {
+		if _, err := ParsePattern(bad, 8); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func FuzzParsePattern(f *testing.F) {
+	for _, s := range []string{"0->3,1->5,2->4-7", "", "1->1-1;2->0", "->", "0->-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := ParsePattern(s, 16)
+		if err != nil {
+			return
+		}
+		b, _ := model.NewBanyan(16)
+		if _, err := props.CheckLinkConflicts(b, p); err != nil {
+			t.Fatalf("%q parsed into an invalid pattern: %v", s, err)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
@@ -213,4 +214,41 @@ func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult
 		}
 	}
 	return res, nil
+}
+
+// ParsePattern reads a pattern of packets written "0->3,1->5,2->4-7": packets separated
+// by ',' (or ';'), each a source, "->", and a destination (unicast tag) or a range lo-hi
+// (region header). Every node must be in 0..size-1 and every range non-empty.
+func ParsePattern(spec string, size int) ([]props.BanyanPacket, error) {
+	spec = strings.ReplaceAll(spec, ";", ",")
+	if strings.TrimSpace(spec) == "" {
+		return nil, fmt.Errorf("pattern is empty; give packets such as \"0->3,1->5,2->4-7\"")
+	}
+	var out []props.BanyanPacket
+	for i, part := range strings.Split(spec, ",") {
+		src, dst, ok := strings.Cut(strings.TrimSpace(part), "->")
+		if !ok {
+			return nil, fmt.Errorf("pattern packet %d %q: want SOURCE->DEST or SOURCE->LO-HI", i+1, part)
+		}
+		s, err := parseNode(src, size)
+		if err != nil {
+			return nil, fmt.Errorf("pattern packet %d source: %v", i+1, err)
+		}
+		lo, hi, isRange := strings.Cut(dst, "-")
+		a, err := parseNode(lo, size)
+		if err != nil {
+			return nil, fmt.Errorf("pattern packet %d destination: %v", i+1, err)
+		}
+		b := a
+		if isRange {
+			if b, err = parseNode(hi, size); err != nil {
+				return nil, fmt.Errorf("pattern packet %d destination: %v", i+1, err)
+			}
+			if b < a {
+				return nil, fmt.Errorf("pattern packet %d: range %q is empty", i+1, dst)
+			}
+		}
+		out = append(out, props.BanyanPacket{Source: s, Dest: model.Region{Min: a, Max: b}})
+	}
+	return out, nil
 }
