@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/leanovate/gopter"
@@ -552,8 +553,6 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 		return mn6Violation(out, sys, res)
 	}
 	// N = 8: every pair of multicasts.
-	b8, _ := model.NewBanyan(8)
-	fs8, _ := banyan.NewFastLockstep(b8, nil, nil, banyan.UpperFirst)
 	var all8 []banyan.Multicast
 	for src := 0; src < 8; src++ {
 		for mask := 1; mask < 256; mask++ {
@@ -567,59 +566,36 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 		}
 	}
 	start = time.Now()
-	pairs := 0
-	check := func(fs *banyan.FastLockstep, n int, a, c banyan.Multicast) (*Outcome, bool) {
-		pair := []banyan.Multicast{a, c}
-		for s1 := 0; s1+a.Fanout() <= n; s1++ {
-			for s2 := 0; s2+c.Fanout() <= n; s2++ {
-				if err := fs.Reset(pair, []int{s1, s2}); err != nil {
-					return &Outcome{Verdict: Inconclusive, Err: err}, false
-				}
-				out.Instances++
-				if fs.Deadlocks() {
-					bn, _ := model.NewBanyan(n)
-					ws, _ := banyan.NewSystem(bn, pair, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep, Starts: []int{s1, s2}})
-					wr, err := checker.Explore[banyan.State](ws, checker.Options[banyan.State]{CheckDeadlock: true})
-					if err != nil {
-						return &Outcome{Verdict: Inconclusive, Err: err}, false
-					}
-					o := mn6Violation(out, ws, wr)
-					return &o, false
-				}
-			}
-		}
-		return nil, true
-	}
+	var pairList [][2]banyan.Multicast
 	if opt.Quick {
 		r := rand.New(rand.NewSource(mnSeed))
 		for i := 0; i < 3000; i++ {
-			if o, ok := check(fs8, 8, all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]); !ok {
-				return *o
-			}
-			pairs++
+			pairList = append(pairList, [2]banyan.Multicast{all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]})
 		}
+	}
+	var sw sweepResult
+	if opt.Quick {
+		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
+			yield(pairList[i][0], pairList[i][1])
+		})
 	} else {
-		for i := range all8 {
-			if ctx.Err() != nil {
-				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Instances: out.Instances}
-			}
+		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
 			for j := i; j < len(all8); j++ {
-				if o, ok := check(fs8, 8, all8[i], all8[j]); !ok {
-					return *o
-				}
-				pairs++
+				yield(all8[i], all8[j])
 			}
-		}
+		})
 	}
+	out.Instances += int(sw.instances)
+	out.States += sw.cycles
+	if o, stop := sw.outcome(out); stop {
+		return o
+	}
+	pairs := sw.pairs
 	out.Figures["N8_pairs"] = float64(pairs)
+	out.Figures["N8_instances"] = float64(sw.instances)
 	out.Figures["N8_seconds"] = time.Since(start).Seconds()
-	out.Figures["N8_cycles"] = float64(fs8.Cycles)
-	out.States += fs8.Cycles
+	out.Figures["N8_cycles"] = float64(sw.cycles)
 	// N = 16: the Fig. 4 family.
-	fs16, err := banyan.NewFastLockstep(b16, nil, nil, banyan.UpperFirst)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
 	start = time.Now()
 	srcs := []int{1, 15}
 	if !opt.Quick {
@@ -628,26 +604,23 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 			srcs = append(srcs, s)
 		}
 	}
-	fam := 0
-	for _, s1 := range srcs {
+	sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
 		for _, s2 := range srcs {
-			if opt.Quick && s1 == s2 {
+			if opt.Quick && s2 == srcs[i] {
 				continue
 			}
-			if ctx.Err() != nil {
-				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Instances: out.Instances}
-			}
-			a := banyan.Multicast{Source: s1, Dests: msgs[0].Dests}
-			c := banyan.Multicast{Source: s2, Dests: msgs[1].Dests}
-			if o, ok := check(fs16, 16, a, c); !ok {
-				return *o
-			}
-			fam++
+			yield(banyan.Multicast{Source: srcs[i], Dests: msgs[0].Dests}, banyan.Multicast{Source: s2, Dests: msgs[1].Dests})
 		}
+	})
+	out.Instances += int(sw.instances)
+	out.States += sw.cycles
+	if o, stop := sw.outcome(out); stop {
+		return o
 	}
+	fam := sw.pairs
 	out.Figures["N16_pairs"] = float64(fam)
+	out.Figures["N16_instances"] = float64(sw.instances)
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
-	out.States += fs16.Cycles
 	// The asynchronous reading, for the record.
 	asys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
 	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Context: ctx})
@@ -684,6 +657,115 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
-	out.Note = "upper-first deadlocks in the lockstep model: " + tf.Violation
+	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", sys.Options().Arbitration, tf.Violation)
 	return out
+}
+
+// sweepResult is what sweepPairs found.
+type sweepResult struct {
+	n                        int
+	arb                      banyan.Arbitration
+	pairs, instances, cycles int64
+	found                    bool
+	a, c                     banyan.Multicast
+	s1, s2                   int
+	err                      error
+}
+
+// outcome turns a sweep that found a deadlock (or failed) into MN6's outcome, confirming
+// the deadlock with the explorer on the System; stop is false when the sweep was clean.
+func (sw sweepResult) outcome(out Outcome) (Outcome, bool) {
+	if sw.err != nil {
+		return Outcome{Verdict: Inconclusive, Err: sw.err, Instances: out.Instances}, true
+	}
+	if !sw.found {
+		return out, false
+	}
+	bn, _ := model.NewBanyan(sw.n)
+	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.a, sw.c}, banyan.Options{Arbitration: sw.arb, Timing: banyan.Lockstep, Starts: []int{sw.s1, sw.s2}})
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}, true
+	}
+	wr, err := checker.Explore[banyan.State](ws, checker.Options[banyan.State]{CheckDeadlock: true})
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}, true
+	}
+	return mn6Violation(out, ws, wr), true
+}
+
+// sweepPairs runs the fast lockstep simulator (policy arb; MN6 uses upper-first) on every pair that gen
+// yields for the rows 0..rows-1, with every pair of phase-1 starts, on workers
+// goroutines (rows dealt round-robin). The reported deadlock is the one of the least row
+// (then the first in its row), so the verdict and witness do not depend on workers;
+// counts are complete when nothing deadlocks.
+func sweepPairs(ctx context.Context, arb banyan.Arbitration, workers, n, rows int, gen func(i int, yield func(a, c banyan.Multicast))) sweepResult {
+	workers = max(1, workers)
+	res := make([]sweepResult, workers)
+	firstRow := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			r := &res[w]
+			r.n, r.arb = n, arb
+			firstRow[w] = -1
+			bn, _ := model.NewBanyan(n)
+			fs, err := banyan.NewFastLockstep(bn, nil, nil, arb)
+			if err != nil {
+				r.err = err
+				return
+			}
+			pair := make([]banyan.Multicast, 2)
+			st := make([]int, 2)
+			for i := w; i < rows && !r.found && r.err == nil; i += workers {
+				if ctx.Err() != nil {
+					r.err = ctx.Err()
+					return
+				}
+				gen(i, func(a, c banyan.Multicast) {
+					if r.found || r.err != nil {
+						return
+					}
+					r.pairs++
+					pair[0], pair[1] = a, c
+					for s1 := 0; s1+a.Fanout() <= n && !r.found; s1++ {
+						for s2 := 0; s2+c.Fanout() <= n; s2++ {
+							st[0], st[1] = s1, s2
+							if err := fs.Reset(pair, st); err != nil {
+								r.err = err
+								return
+							}
+							r.instances++
+							if fs.Deadlocks() {
+								r.found, r.a, r.c, r.s1, r.s2 = true, a, c, s1, s2
+								firstRow[w] = i
+								break
+							}
+						}
+					}
+				})
+			}
+			r.cycles = fs.Cycles
+		}(w)
+	}
+	wg.Wait()
+	total := sweepResult{n: n, arb: arb}
+	best := -1
+	for w := range res {
+		total.pairs += res[w].pairs
+		total.instances += res[w].instances
+		total.cycles += res[w].cycles
+		if res[w].err != nil && total.err == nil {
+			total.err = res[w].err
+		}
+		if res[w].found && (best < 0 || firstRow[w] < firstRow[best]) {
+			best = w
+		}
+	}
+	if best >= 0 {
+		b := res[best]
+		total.found, total.a, total.c, total.s1, total.s2 = true, b.a, b.c, b.s1, b.s2
+	}
+	return total
 }

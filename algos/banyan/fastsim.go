@@ -26,6 +26,7 @@ type FastLockstep struct {
 	// copies[p] = (first, end) packet range that becomes ready when phase-1 packet p
 	// drains; end = first when p is not a phase-1 packet.
 	first, end []int
+	msgOf      []uint8
 	// Cycles counts the simulated cycles over all runs (the "states" of the search,
 	// without deduplication); Runs counts the complete runs.
 	Cycles, Runs int64
@@ -93,8 +94,11 @@ func NewFastLockstep(b *model.Banyan, msgs []Multicast, starts []int, arb Arbitr
 // Reset reuses f for another instance (same banyan and policy): msgs with the given
 // phase-1 starts, one per message. Cost O(packets): shapes are precomputed.
 func (f *FastLockstep) Reset(msgs []Multicast, starts []int) error {
-	f.pk, f.first, f.end = f.pk[:0], f.first[:0], f.end[:0]
+	f.pk, f.first, f.end, f.msgOf = f.pk[:0], f.first[:0], f.end[:0], f.msgOf[:0]
 	n := f.b.Nodes()
+	if len(msgs) > 64 {
+		return fmt.Errorf("fast simulator: more than 64 messages")
+	}
 	for m, msg := range msgs {
 		s, k := starts[m], len(msg.Dests)
 		if msg.Source < 0 || msg.Source >= n || k == 0 || s < 0 || s+k > n {
@@ -106,12 +110,14 @@ func (f *FastLockstep) Reset(msgs []Multicast, starts []int) error {
 		}
 		f.pk = append(f.pk, f.region[(msg.Source*n+s)*n+s+k-1])
 		f.first, f.end = append(f.first, base+1), append(f.end, base+1+k)
+		f.msgOf = append(f.msgOf, uint8(m))
 		for l, d := range msg.Dests {
 			if d < 0 || d >= n {
 				return fmt.Errorf("fast simulator: message %d destination %d is not a node", m+1, d)
 			}
 			f.pk = append(f.pk, f.uni[((s+l)%n)*n+d])
 			f.first, f.end = append(f.first, 0), append(f.end, 0)
+			f.msgOf = append(f.msgOf, uint8(m))
 		}
 	}
 	return nil
@@ -169,16 +175,16 @@ func (f *FastLockstep) run(s *fastState, depth int) bool {
 	}
 	reqs := f.bufs[depth][:0]
 	f.Cycles++
-	allDone := true
+	var live uint64 // messages with a packet not done
 	for p := range f.pk {
 		switch s.status[p] {
 		case done:
 			continue
 		case waiting:
-			allDone = false
+			live |= 1 << f.msgOf[p]
 			continue
 		}
-		allDone = false
+		live |= 1 << f.msgOf[p]
 		fp := f.pk[p]
 		if s.held[p] == 0 {
 			if !s.busy.and(fp.chanBit[0]) {
@@ -197,7 +203,10 @@ func (f *FastLockstep) run(s *fastState, depth int) bool {
 		}
 	}
 	f.bufs[depth] = reqs
-	if allDone {
+	// One message left alone cannot deadlock: its phase-1 packet is a tree and its
+	// phase-2 copies share no link (002 Theorem 1, checked exhaustively for N <= 16 by
+	// CheckTheorem1), and nobody else holds a link. Stopping here is exact.
+	if live&(live-1) == 0 {
 		f.Runs++
 		return false
 	}
@@ -243,13 +252,10 @@ func (f *FastLockstep) branch(s *fastState, reqs []fastReq, depth int) bool {
 // phase-1 packet readies its copies.
 func (f *FastLockstep) apply(s *fastState, reqs []fastReq) {
 	var claimed chmask
-	for pass := 0; pass < 3; pass++ {
+	for pass := 0; pass < 2; pass++ {
 		for i := range reqs {
 			r := &reqs[i]
-			if (pass == 0) != (r.k >= 0 && !r.lower) || (pass == 1) != (r.k >= 0 && r.lower) {
-				continue
-			}
-			if claimed.and(r.ch) {
+			if upper := r.k >= 0 && !r.lower; upper != (pass == 0) || claimed.and(r.ch) {
 				continue
 			}
 			claimed[0] |= r.ch[0]
@@ -259,7 +265,8 @@ func (f *FastLockstep) apply(s *fastState, reqs []fastReq) {
 	}
 	s.busy[0] |= claimed[0]
 	s.busy[1] |= claimed[1]
-	for p := range f.pk {
+	for i := range reqs {
+		p := int(reqs[i].p)
 		fp := f.pk[p]
 		if s.status[p] != active || s.held[p]&fp.leaves != fp.leaves {
 			continue
