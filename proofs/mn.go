@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +40,9 @@ func init() {
 	Register(Claim{ID: "MN6", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first arbitration is deadlock-free",
 		Semantics: "flit", Expected: ExpectHolds, Run: runMN6})
+	Register(Claim{ID: "MN6b", Source: "002 Theorem 2",
+		Statement: "upper-input-link-first is deadlock-free for any number of multicasts and any arrival times (Theorem 2 as stated); expected to FAIL: three multicasts (lockstep) or two (asynchronous) deadlock",
+		Semantics: "flit", Expected: ExpectViolated, Run: runMN6b})
 }
 
 // mnSeed is the fixed seed of the MN family's gopter samples.
@@ -533,8 +537,7 @@ func verdictOf(v checker.Verdict) string {
 // instance with every start pair by the explorer; every pair of multicasts on N = 8 with
 // every start pair (quick: a seeded sample) and the Fig. 4 family on N = 16 (every pair
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
-// figure's sources only) by the fast simulator. It also runs the asynchronous timing on
-// Fig. 4 and reports what it finds, since the theorem's argument does not cover it.
+// figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6b.
 func runMN6(ctx context.Context, opt Options) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
@@ -621,23 +624,8 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 	out.Figures["N16_pairs"] = float64(fam)
 	out.Figures["N16_instances"] = float64(sw.instances)
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
-	// The asynchronous reading, for the record.
-	asys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
-	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Context: ctx})
-	asyncNote := ""
-	if err == nil {
-		out.States += ares.Stats.States
-		if ares.Verdict == checker.Violated {
-			tr := ares.Violation.Trace
-			tf, _ := banyan.DeadlockTrace(asys, "two-phase", tr)
-			data, _ := json.MarshalIndent(tf, "", "  ")
-			out.Files = map[string][]byte{"async.json": data, "async.svg": banyan.DeadlockSVG(asys, tr.Steps[len(tr.Steps)-1].State)}
-			out.Witness = map[string]any{"async_counterexample": map[string]any{"trace": tf.Labels, "violation": tf.Violation}}
-			asyncNote = fmt.Sprintf(" In the ASYNCHRONOUS timing Theorem 2 fails on Fig. 4 itself (starts 5, 7; %d states): %s. The proof's premise that every packet requests at stage i at the same time is what makes the priority a consistent order; once one branch of a multicast runs ahead, a lower-input packet takes a link before the upper one arrives and upper-first cannot undo it.", ares.Stats.States, tf.Violation)
-		}
-	}
 	out.Note = fmt.Sprintf("Lockstep timing (slotted, all sources inject in slot 0), atomic acquisition, upper-first: no deadlock on Fig. 4 (every start pair, %d states), on %d pairs of multicasts on N = 8 (every start pair, %.1fs) and on %d source pairs of the Fig. 4 family on N = 16 (%.1fs); fast-simulator figures are simulated cycles.%s",
-		res.Stats.States, pairs, out.Figures["N8_seconds"], fam, out.Figures["N16_seconds"], asyncNote)
+		res.Stats.States, pairs, out.Figures["N8_seconds"], fam, out.Figures["N16_seconds"], " Pairs only: Theorem 2 fails with three multicasts, or two arriving asynchronously (claim MN6b).")
 	return out
 }
 
@@ -768,4 +756,113 @@ func sweepPairs(ctx context.Context, arb banyan.Arbitration, workers, n, rows in
 		total.found, total.a, total.c, total.s1, total.s2 = true, b.a, b.c, b.s1, b.s2
 	}
 	return total
+}
+
+// triple is the smallest three-multicast deadlock under upper-first that a seeded random
+// search with the fast simulator found on N = 8 (total fanout 5); runMN6b re-derives its
+// verdict with the explorer over every start combination.
+const triple = "2->4,5;5->2,7;0->4"
+
+// runMN6b checks Theorem 2 beyond MN6's pairs: (a) the three multicasts of triple on
+// N = 8 in the lockstep timing with upper-first, every start combination, by the
+// explorer; (b) Fig. 4 in the asynchronous timing with upper-first; (c) a seeded random
+// sample of triples on N = 8 (fanouts 1..4, random starts) with the fast simulator,
+// whose deadlock rate is reported. The verdict is the explorer's on (a) and (b).
+func runMN6b(ctx context.Context, opt Options) Outcome {
+	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
+	b8, _ := model.NewBanyan(8)
+	msgs, _ := banyan.ParseMulticasts(triple, 8)
+	sys, err := banyan.NewSystem(b8, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}
+	}
+	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}
+	}
+	out.States += res.Stats.States
+	out.Instances += len(sys.Init())
+	var notes []string
+	if res.Verdict == checker.Violated {
+		out.Verdict = Violated
+		tr := res.Violation.Trace
+		tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err}
+		}
+		data, _ := json.MarshalIndent(tf, "", "  ")
+		last := tr.Steps[len(tr.Steps)-1].State
+		out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+		out.Witness = map[string]any{"lockstep_three_multicasts": map[string]any{"msgs": triple, "starts": sys.StartsOf(last), "trace": tf.Labels, "violation": tf.Violation}}
+		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
+			triple, len(sys.Init()), res.Stats.States, tf.Violation))
+	} else {
+		notes = append(notes, fmt.Sprintf("lockstep, upper-first, %s on N = 8: %v", triple, res.Verdict))
+	}
+	// (b) Fig. 4 asynchronously.
+	b16, _ := model.NewBanyan(16)
+	f4, _ := banyan.ParseMulticasts(fig4, 16)
+	asys, _ := banyan.NewSystem(b16, f4, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
+	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}
+	}
+	out.States += ares.Stats.States
+	out.Instances++
+	if ares.Verdict == checker.Violated {
+		out.Verdict = Violated
+		tr := ares.Violation.Trace
+		tf, _ := banyan.DeadlockTrace(asys, "two-phase", tr)
+		data, _ := json.MarshalIndent(tf, "", "  ")
+		if out.Files == nil {
+			out.Files = map[string][]byte{}
+		}
+		out.Files["async.json"] = data
+		if w, ok := out.Witness.(map[string]any); ok {
+			w["async_fig4"] = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
+		}
+		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, tf.Violation))
+	}
+	// (c) seeded random triples.
+	samples := 100000
+	if opt.Quick {
+		samples = 5000
+	}
+	fs, _ := banyan.NewFastLockstep(b8, nil, nil, banyan.UpperFirst)
+	r := rand.New(rand.NewSource(mnSeed))
+	dead := 0
+	for i := 0; i < samples; i++ {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
+		}
+		ms := make([]banyan.Multicast, 3)
+		st := make([]int, 3)
+		for k := range ms {
+			maxf := 1 + r.Intn(4)
+			mask := 0
+			for on := 1 + r.Intn(maxf); on > 0; on-- {
+				mask |= 1 << r.Intn(8)
+			}
+			ms[k].Source = r.Intn(8)
+			for y := 0; y < 8; y++ {
+				if mask>>y&1 == 1 {
+					ms[k].Dests = append(ms[k].Dests, y)
+				}
+			}
+			st[k] = r.Intn(8 - ms[k].Fanout() + 1)
+		}
+		if err := fs.Reset(ms, st); err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err}
+		}
+		if fs.Deadlocks() {
+			dead++
+		}
+	}
+	out.Instances += samples
+	out.States += fs.Cycles
+	out.Figures["random_triples"] = float64(samples)
+	out.Figures["random_triples_deadlocking"] = float64(dead)
+	notes = append(notes, fmt.Sprintf("Random triples on N = 8 (seed %d, lockstep, upper-first): %d of %d deadlock.", mnSeed, dead, samples))
+	out.Note = strings.Join(notes, " ")
+	return out
 }
