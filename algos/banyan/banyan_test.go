@@ -435,3 +435,24 @@ func FuzzParsePattern(f *testing.F) {
 		}
 	})
 }
+
+// Reference: 002 Property 1, on random patterns of N = 64 from the exported generator.
+func TestGenMonotonePatternNeverBlocks(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(2002)
+	params.MinSuccessfulTests = 200
+	properties := gopter.NewProperties(params)
+	b := mustBanyan(t, 64)
+	for _, ord := range []Order{Ascending, Descending} {
+		properties.Property("monotone concentrated patterns pass ("+ord.String()+")", prop.ForAll(
+			func(pat []props.BanyanPacket) bool {
+				c, err := props.CheckLinkConflicts(b, pat)
+				return err == nil && c == nil
+			}, GenMonotonePattern(64, ord)))
+	}
+	properties.Property("two-phase copies pass", prop.ForAll(
+		func(m Multicast, s int) bool {
+			c, err := props.CheckLinkConflicts(b, Phase2(m, s%(65-m.Fanout()), 64))
+			return err == nil && c == nil
+		}, GenMulticast(64), gen.IntRange(0, 63)))
+	properties.TestingRun(t)
+}
