@@ -6,3 +6,8 @@ require (
 	github.com/google/gopacket v1.1.19
 	github.com/leanovate/gopter v0.2.11
 )
+
+require (
+	golang.org/x/net v0.8.0 // indirect
+	golang.org/x/sys v0.6.0 // indirect
+)

@@ -510,6 +510,9 @@ func runMN5(ctx context.Context, opt Options) Outcome {
 	last := tr.Steps[len(tr.Steps)-1].State
 	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation, "starts": sys.StartsOf(last)}
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
+		out.Files["pcap"] = pc
+	}
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
 	fsys, _ := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep, Starts: []int{5, 7}})
 	fres, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true})
@@ -645,6 +648,9 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
+	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
+		out.Files["pcap"] = pc
+	}
 	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", sys.Options().Arbitration, tf.Violation)
 	return out
 }
@@ -793,6 +799,9 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 		data, _ := json.MarshalIndent(tf, "", "  ")
 		last := tr.Steps[len(tr.Steps)-1].State
 		out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
+			out.Files["pcap"] = pc
+		}
 		out.Witness = map[string]any{"lockstep_three_multicasts": map[string]any{"msgs": triple, "starts": sys.StartsOf(last), "trace": tf.Labels, "violation": tf.Violation}}
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
 			triple, len(sys.Init()), res.Stats.States, tf.Violation))

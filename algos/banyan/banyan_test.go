@@ -456,3 +456,19 @@ func TestGenMonotonePatternNeverBlocks(t *testing.T) {
 		}, GenMulticast(64), gen.IntRange(0, 63)))
 	properties.TestingRun(t)
 }
+
+func TestTracePCAP(t *testing.T) {
+	b := mustBanyan(t, 16)
+	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
+	sys, _ := NewSystem(b, msgs, Options{Starts: []int{5, 7}})
+	r := explore(t, sys)
+	data, err := TracePCAP(sys, r.Violation.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := TracePCAP(sys, r.Violation.Trace)
+	// 24-byte file header, then records of 16+12 bytes; the trace grants dozens of links.
+	if !bytes.Equal(data, again) || len(data) < 24+10*28 {
+		t.Fatalf("capture of %d bytes", len(data))
+	}
+}

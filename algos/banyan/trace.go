@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -129,4 +130,38 @@ func ReplayDeadlock(tf *props.TraceFile) (bool, string, error) {
 		return true, sys.Violation(last), nil
 	}
 	return false, "the replayed trace does not end in a deadlock", nil
+}
+
+// TracePCAP renders a trace of sys as a pcap capture (banyanwire.WriteCapture): one
+// record per link a packet acquires, stamped with its step, carrying the region header
+// the packet has on that link. Tools that know LayerTypeRegionHeader decode it.
+func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
+	var recs []banyanwire.Record
+	for i := 1; i < len(tr.Steps); i++ {
+		prev, cur := tr.Steps[i-1].State, tr.Steps[i].State
+		for p := range cur.Held {
+			// A packet that drained this step released everything: compare with prev's
+			// leaves instead (its last grants are prev's missing leaves).
+			gained := cur.Held[p] &^ prev.Held[p]
+			if cur.Status[p] == done && prev.Status[p] != done {
+				gained = sys.shape(cur, p).leaves &^ prev.Held[p]
+			}
+			sh := sys.shape(cur, p)
+			for k := range sh.tree {
+				if gained&(1<<uint(k)) == 0 {
+					continue
+				}
+				h, err := banyanwire.NewRegionHeader(sys.b, sh.tree[k].Header)
+				if err != nil {
+					return nil, err
+				}
+				recs = append(recs, banyanwire.Record{Cycle: i, Packet: uint16(p), Channel: uint32(sh.tree[k].Channel), Header: *h})
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

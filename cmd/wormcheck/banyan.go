@@ -205,6 +205,9 @@ func defineTwoPhase(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pro
 			rep.Witness = map[string]any{"starts": sys.StartsOf(last), "trace": tf.Labels, "waits": sys.Waits(last), "violation": tf.Violation}
 			rep.Text = tr.String() + tf.Violation
 			rep.SVG = banyan.DeadlockSVG(sys, last)
+			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
+				return nil, err
+			}
 		}
 		return rep, nil
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/gopacket"
+	"github.com/google/gopacket/pcapgo"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -102,4 +104,32 @@ func ExampleRegionHeader() {
 	// Output:
 	// 11 04 00 04 00 08
 	// [4,8]
+}
+
+func TestWriteCaptureReadsBack(t *testing.T) {
+	b, _ := model.NewBanyan(8)
+	h, _ := NewRegionHeader(b, model.Region{Min: 3, Max: 4})
+	var w bytes.Buffer
+	recs := []Record{{Cycle: 1, Packet: 0, Channel: 5, Header: *h}, {Cycle: 2, Packet: 1, Channel: 9, Header: *h}}
+	if err := WriteCapture(&w, recs); err != nil {
+		t.Fatal(err)
+	}
+	r, err := pcapgo.NewReader(&w)
+	if err != nil || r.LinkType() != LinkTypeUser0 {
+		t.Fatalf("reader: %v %v", err, r.LinkType())
+	}
+	for i := range recs {
+		data, ci, err := r.ReadPacketData()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ci.Timestamp.Equal(Epoch.Add(time.Duration(recs[i].Cycle) * time.Microsecond)) {
+			t.Fatalf("record %d stamped %v", i, ci.Timestamp)
+		}
+		pkt := gopacket.NewPacket(data, LayerTypeRegionHeader, gopacket.Default)
+		got, ok := pkt.Layer(LayerTypeRegionHeader).(*RegionHeader)
+		if !ok || got.Region() != h.Region() || len(got.Payload) != 6 {
+			t.Fatalf("record %d: %v", i, pkt)
+		}
+	}
 }
