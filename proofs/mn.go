@@ -808,6 +808,24 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 	} else {
 		notes = append(notes, fmt.Sprintf("lockstep, upper-first, %s on N = 8: %v", triple, res.Verdict))
 	}
+	// The same triple with worms of L flits whose tails drain one link per cycle.
+	if res.Verdict == checker.Violated {
+		var held []string
+		for _, l := range []int{4, 8, 12} {
+			fsys, err := banyan.NewSystem(b8, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep, Flits: l})
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err}
+			}
+			fr, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err}
+			}
+			out.States += fr.Stats.States
+			out.Instances += len(fsys.Init())
+			held = append(held, fmt.Sprintf("L=%d %v (%d states)", l, fr.Verdict, fr.Stats.States))
+		}
+		notes = append(notes, "With tails draining one link per cycle (worm length L): "+strings.Join(held, ", ")+".")
+	}
 	// (b) Fig. 4 asynchronously.
 	b16, _ := model.NewBanyan(16)
 	f4, _ := banyan.ParseMulticasts(fig4, 16)

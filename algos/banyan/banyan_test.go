@@ -219,6 +219,8 @@ func TestExactStateCounts(t *testing.T) {
 		{Options{Arbitration: Free, Timing: Async, Starts: []int{1, 2}}, 323, checker.Holds},
 		{Options{Arbitration: UpperFirst, Timing: Async, Starts: []int{1, 2}}, 323, checker.Holds},
 		{Options{Arbitration: Free, Timing: Lockstep}, 61, checker.Violated},
+		{Options{Arbitration: UpperFirst, Timing: Lockstep, Starts: []int{1, 2}, Flits: 3}, 19, checker.Holds},
+		{Options{Arbitration: UpperFirst, Timing: Lockstep, Starts: []int{1, 2}, Flits: 6}, 31, checker.Holds},
 	} {
 		sys, err := NewSystem(b, msgs, tc.opt)
 		if err != nil {
@@ -260,6 +262,8 @@ func TestFigure4(t *testing.T) {
 		{Options{Arbitration: UpperFirst, Starts: []int{5, 7}}, checker.Holds},
 		// Asynchronous timing: Theorem 2's premise (simultaneous requests) is gone.
 		{Options{Arbitration: UpperFirst, Timing: Async, Starts: []int{5, 7}}, checker.Violated},
+		{Options{Arbitration: Free, Starts: []int{5, 7}, Flits: 9}, checker.Violated},
+		{Options{Arbitration: UpperFirst, Starts: []int{5, 7}, Flits: 9}, checker.Holds},
 	} {
 		sys, _ := NewSystem(b, msgs, tc.opt)
 		r := explore(t, sys)
@@ -340,7 +344,7 @@ func TestFastLockstepAgreesWithExplorer(t *testing.T) {
 func TestNewSystemRefuses(t *testing.T) {
 	b := mustBanyan(t, 16)
 	msgs, _ := ParseMulticasts("1->5,6,7,8", 16)
-	for _, opt := range []Options{{Starts: []int{13}}, {Starts: []int{1, 2}}, {Starts: []int{-1}}} {
+	for _, opt := range []Options{{Starts: []int{13}}, {Starts: []int{1, 2}}, {Starts: []int{-1}}, {Flits: 3}, {Flits: 8, Timing: Async}} {
 		if _, err := NewSystem(b, msgs, opt); err == nil {
 			t.Errorf("%+v accepted", opt)
 		}

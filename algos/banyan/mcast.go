@@ -128,6 +128,14 @@ type Options struct {
 	Starts []int
 	// Phase1Only models only the region copies of phase 1 (no recycled unicasts).
 	Phase1Only bool
+	// Flits is the worm length L in flits for the lockstep timing; 0 (the default) is the
+	// abstraction in which a packet releases every link the cycle its last branch
+	// arrives. With L >= n+1 the tail drains one link per cycle: with one flit per link
+	// and E = L-(n+1) flits still at the source when the last branch arrives in cycle T,
+	// the link at depth d of the tree (the injection link is depth 0, the external outputs
+	// depth n) is released at the end of cycle T+E+d+1, and the phase-1 copies count as
+	// received (their phase-2 unicasts become ready) once the outputs are released.
+	Flits int
 }
 
 // System is the multi-packet transition system of the unbuffered wrap-around MIN
@@ -136,9 +144,12 @@ type Options struct {
 // Granularity (our reconstruction; Fig. 4 is missing): a packet is a worm long enough to
 // span the whole network (L >= n+1 flits), so the MIN being unbuffered it holds every
 // link its header has acquired, from its injection link to its heads, until all its
-// branches have reached their nodes; then its tail drains and it releases every link at
-// once (an earlier, progressive release could only help others, so deadlock verdicts do
-// not depend on it). A head at the input of an SE at stage i requests the output link(s)
+// branches have reached their nodes. By default its tail then drains at once: it
+// releases every link in the cycle its last branch arrives. In the asynchronous timing
+// this abstraction does not change deadlock verdicts (a progressive drain can always be
+// scheduled to finish before anything else moves, and releasing earlier only enables
+// more). In the lockstep timing release times are part of the timing, so Options.Flits
+// models a tail that drains one link per cycle. A head at the input of an SE at stage i requests the output link(s)
 // its header selects (RegionStep); acquiring a link moves the head one stage on. A
 // packet's first request is its injection link. The phase-2 copies of a message (one
 // unicast per destination, from node s+l to D_l) become ready when the message's
@@ -162,20 +173,26 @@ type packetShape struct {
 	phase  int
 	tree   []model.TreeLink
 	leaves uint64
+	// byDepth[d] = the tree links at depth d.
+	byDepth []uint64
 }
 
 // State is a global state: the start chosen for each message, and per packet its status
 // and the set of tree links it holds (bit k = tree link k of its shape).
 type State struct {
 	Start  []uint8  // index into the explored starts of each message
-	Status []uint8  // per packet: 0 not yet ready (phase 2), 1 active, 2 done
+	Status []uint8  // per packet: 0 not yet ready (phase 2), 1 active, 2 done, 3 draining
 	Held   []uint64 // per packet: tree links held
+	// Drain counts, for a draining packet, the cycles since its last branch arrived
+	// (Options.Flits > 0 only; nil otherwise).
+	Drain []uint8
 }
 
 const (
-	waiting = 0
-	active  = 1
-	done    = 2
+	waiting  = 0
+	active   = 1
+	done     = 2
+	draining = 3
 )
 
 // NewSystem builds the transition system for msgs on banyan b. Trees must fit in 64
@@ -189,6 +206,9 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 	}
 	if b.Nodes() > 32 {
 		return nil, fmt.Errorf("banyan:%d: the deadlock model is limited to N <= 32", b.Nodes())
+	}
+	if opt.Flits != 0 && (opt.Timing != Lockstep || opt.Flits < b.Stages()+1 || opt.Flits > 200) {
+		return nil, fmt.Errorf("flits %d: a worm length applies to the lockstep timing and must be in %d..200 (or 0 for instant release)", opt.Flits, b.Stages()+1)
 	}
 	sys := &System{b: b, msgs: msgs, opt: opt}
 	for m, msg := range msgs {
@@ -216,11 +236,16 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 				if err != nil {
 					return nil, fmt.Errorf("msgs message %d: %v", m+1, err)
 				}
-				sh := packetShape{pkt: p, phase: min(k, 1) + 1, tree: tree}
+				sh := packetShape{pkt: p, phase: min(k, 1) + 1, tree: tree, byDepth: make([]uint64, b.Stages()+1)}
+				depth := make([]int, len(tree))
 				for i, l := range tree {
 					if l.NumChildren == 0 {
 						sh.leaves |= 1 << uint(i)
 					}
+					if i > 0 {
+						depth[i] = depth[l.Parent] + 1
+					}
+					sh.byDepth[depth[i]] |= 1 << uint(i)
 				}
 				shapes = append(shapes, sh)
 			}
@@ -280,6 +305,9 @@ func (sys *System) Init() []State {
 	idx := make([]uint8, len(sys.msgs))
 	for {
 		st := State{Start: append([]uint8(nil), idx...), Status: make([]uint8, sys.packets), Held: make([]uint64, sys.packets)}
+		if sys.opt.Flits > 0 {
+			st.Drain = make([]uint8, sys.packets)
+		}
 		for m := range sys.msgs {
 			st.Status[sys.offset[m]] = active
 		}
@@ -402,6 +430,10 @@ func overlaps(a, b *request) bool {
 // branch has arrived.
 func (sys *System) grant(s State, rs []request) State {
 	t := State{Start: s.Start, Status: append([]uint8(nil), s.Status...), Held: append([]uint64(nil), s.Held...)}
+	if s.Drain != nil {
+		t.Drain = append([]uint8(nil), s.Drain...)
+		sys.drainTick(&t)
+	}
 	for _, r := range rs {
 		t.Held[r.p] |= r.chans
 	}
@@ -409,23 +441,67 @@ func (sys *System) grant(s State, rs []request) State {
 		p := r.p
 		sh := sys.shape(t, p)
 		if t.Status[p] == active && t.Held[p]&sh.leaves == sh.leaves {
-			t.Status[p], t.Held[p] = done, 0
-			if sh.phase == 1 {
-				m := 0
-				for m+1 < len(sys.offset) && sys.offset[m+1] <= p {
-					m++
-				}
-				end := sys.packets
-				if m+1 < len(sys.offset) {
-					end = sys.offset[m+1]
-				}
-				for q := p + 1; q < end; q++ {
-					t.Status[q] = active
-				}
+			if sys.opt.Flits > 0 {
+				t.Status[p], t.Drain[p] = draining, 0
+				continue
 			}
+			sys.finish(&t, p)
 		}
 	}
 	return t
+}
+
+// finish marks packet p done, releases its links and readies the copies of a phase-1
+// packet.
+func (sys *System) finish(t *State, p int) {
+	t.Status[p], t.Held[p] = done, 0
+	if sys.shape(*t, p).phase != 1 {
+		return
+	}
+	m := 0
+	for m+1 < len(sys.offset) && sys.offset[m+1] <= p {
+		m++
+	}
+	end := sys.packets
+	if m+1 < len(sys.offset) {
+		end = sys.offset[m+1]
+	}
+	for q := p + 1; q < end; q++ {
+		t.Status[q] = active
+	}
+}
+
+// drainTick advances the tails of draining packets by one cycle (Options.Flits): the
+// link at depth d is released once the count exceeds E+d; a packet whose outputs are
+// released is done. Releases take effect at the end of the cycle: t's grants were
+// computed from the holdings before the tick.
+func (sys *System) drainTick(t *State) {
+	e := sys.opt.Flits - (sys.b.Stages() + 1)
+	for p, st := range t.Status {
+		if st != draining {
+			continue
+		}
+		t.Drain[p]++
+		c := int(t.Drain[p])
+		sh := sys.shape(*t, p)
+		for d := range sh.byDepth {
+			if c > e+d {
+				t.Held[p] &^= sh.byDepth[d]
+			}
+		}
+		if c > e+sys.b.Stages() {
+			sys.finish(t, p)
+		}
+	}
+}
+
+func (sys *System) anyDraining(s State) bool {
+	for _, st := range s.Status {
+		if st == draining {
+			return true
+		}
+	}
+	return false
 }
 
 // groups splits requests (already in key-major order after sortByKey) into arbitration
@@ -532,7 +608,7 @@ func (sys *System) groupChoices(rs []request, g []int) [][]int {
 func (sys *System) Successors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
 	owner := sys.owners(s)
 	rs := sys.requests(s, owner, nil)
-	if len(rs) == 0 {
+	if len(rs) == 0 && !sys.anyDraining(s) {
 		return dst
 	}
 	if sys.opt.Timing == Async {
@@ -577,14 +653,15 @@ func (sys *System) Successors(s State, dst []checker.Transition[State]) []checke
 	}
 }
 
-// Encode implements checker.Model: starts, statuses, then each held mask as a uvarint.
+// Encode implements checker.Model: starts, statuses, each held mask as a uvarint, then
+// the drain counters (Options.Flits > 0).
 func (sys *System) Encode(s State, buf []byte) []byte {
 	buf = append(buf, s.Start...)
 	buf = append(buf, s.Status...)
 	for _, h := range s.Held {
 		buf = binary.AppendUvarint(buf, h)
 	}
-	return buf
+	return append(buf, s.Drain...)
 }
 
 // Terminal implements checker.Model: every packet is done.
@@ -623,6 +700,9 @@ func (sys *System) Describe(from State, action checker.Action) string {
 		}
 	}
 	if len(set) == 0 {
+		if sys.opt.Timing == Lockstep && sys.anyDraining(from) {
+			return "cycle: tails drain"
+		}
 		return fmt.Sprintf("unknown action %d", action)
 	}
 	parts := make([]string, 0, len(set))

@@ -20,6 +20,7 @@ type Params struct {
 	Acquire     string `json:"acquire"`
 	Starts      []int  `json:"starts,omitempty"`
 	Phase1Only  bool   `json:"phase1_only,omitempty"`
+	Flits       int    `json:"flits,omitempty"`
 }
 
 // ParamsOf renders the parameters of sys.
@@ -36,7 +37,7 @@ func ParamsOf(sys *System) Params {
 		buf.WriteString(p)
 	}
 	return Params{Msgs: buf.String(), Arbitration: sys.opt.Arbitration.String(), Timing: sys.opt.Timing.String(),
-		Acquire: sys.opt.Acquire.String(), Starts: sys.opt.Starts, Phase1Only: sys.opt.Phase1Only}
+		Acquire: sys.opt.Acquire.String(), Starts: sys.opt.Starts, Phase1Only: sys.opt.Phase1Only, Flits: sys.opt.Flits}
 }
 
 // Build rebuilds the System the parameters describe on banyan b.
@@ -55,7 +56,7 @@ func (p Params) Build(b *model.Banyan) (*System, error) {
 	if opt.Acquire, err = ParseAcquire(p.Acquire); err != nil {
 		return nil, err
 	}
-	opt.Starts, opt.Phase1Only = p.Starts, p.Phase1Only
+	opt.Starts, opt.Phase1Only, opt.Flits = p.Starts, p.Phase1Only, p.Flits
 	return NewSystem(b, msgs, opt)
 }
 

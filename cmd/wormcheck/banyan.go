@@ -142,6 +142,7 @@ func defineTwoPhase(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pro
 	acquire := fs.String("acquire", "atomic", "a replicating head takes both outputs at once (atomic) or one at a time (split)")
 	starts := fs.String("starts", "", "phase-1 start s of each message, e.g. 5,7 (default: every start 0..N-f)")
 	phase1 := fs.Bool("phase1-only", false, "model only the phase-1 region copies")
+	flits := fs.Int("flits", 0, "lockstep worm length L >= n+1: tails drain one link per cycle (0: release every link when the last branch arrives)")
 	return func(ctx context.Context) (*props.Report, error) {
 		b, err := banyanTopo(c.Topo)
 		if err != nil {
@@ -150,7 +151,7 @@ func defineTwoPhase(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pro
 		if *msgs == "" {
 			return nil, usagef("--msgs is missing; give multicasts such as \"1->5,6,7,8;15->7-12\"")
 		}
-		p := banyan.Params{Msgs: *msgs, Arbitration: *arb, Timing: *timing, Acquire: *acquire, Phase1Only: *phase1}
+		p := banyan.Params{Msgs: *msgs, Arbitration: *arb, Timing: *timing, Acquire: *acquire, Phase1Only: *phase1, Flits: *flits}
 		if *starts != "" {
 			for _, f := range strings.Split(*starts, ",") {
 				v, err := strconv.Atoi(strings.TrimSpace(f))
@@ -167,6 +168,9 @@ func defineTwoPhase(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pro
 		params := map[string]any{"msgs": *msgs, "arbitration": *arb, "timing": *timing, "acquire": *acquire}
 		if p.Starts != nil {
 			params["starts"] = p.Starts
+		}
+		if p.Flits != 0 {
+			params["flits"] = p.Flits
 		}
 		rep := &props.Report{Instance: props.Instance{Topology: b.Spec(), Algorithm: "two-phase", Params: params}, Property: c.Prop}
 		if c.Prop == "nonblocking" {
