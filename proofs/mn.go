@@ -40,7 +40,7 @@ func init() {
 	Register(Claim{ID: "MN6", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first arbitration is deadlock-free",
 		Semantics: "flit", Expected: ExpectHolds, Run: runMN6})
-	Register(Claim{ID: "MN6b", Source: "002 Theorem 2",
+	Register(Claim{ID: "MN6B", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first is deadlock-free for any number of multicasts and any arrival times (Theorem 2 as stated); expected to FAIL: three multicasts (lockstep) or two (asynchronous) deadlock",
 		Semantics: "flit", Expected: ExpectViolated, Run: runMN6b})
 }
@@ -540,7 +540,7 @@ func verdictOf(v checker.Verdict) string {
 // instance with every start pair by the explorer; every pair of multicasts on N = 8 with
 // every start pair (quick: a seeded sample) and the Fig. 4 family on N = 16 (every pair
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
-// figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6b.
+// figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6B.
 func runMN6(ctx context.Context, opt Options) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
@@ -628,7 +628,7 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 	out.Figures["N16_instances"] = float64(sw.instances)
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
 	out.Note = fmt.Sprintf("Lockstep timing (slotted, all sources inject in slot 0), atomic acquisition, upper-first: no deadlock on Fig. 4 (every start pair, %d states), on %d pairs of multicasts on N = 8 (every start pair, %.1fs) and on %d source pairs of the Fig. 4 family on N = 16 (%.1fs); fast-simulator figures are simulated cycles.%s",
-		res.Stats.States, pairs, out.Figures["N8_seconds"], fam, out.Figures["N16_seconds"], " Pairs only: Theorem 2 fails with three multicasts, or two arriving asynchronously (claim MN6b).")
+		res.Stats.States, pairs, out.Figures["N8_seconds"], fam, out.Figures["N16_seconds"], " Pairs only: Theorem 2 fails with three multicasts, or two arriving asynchronously (claim MN6B).")
 	return out
 }
 
