@@ -10,7 +10,8 @@ import (
 // maxFastPackets bounds the packets of one FastLockstep instance.
 const maxFastPackets = 40
 
-// FastLockstep decides deadlock freedom of the lockstep, atomic-acquisition System by
+// FastLockstep decides deadlock freedom of the lockstep, atomic-acquisition System with
+// instant release (Options.Flits = 0) by
 // direct simulation: it follows every run depth first, branching only where an arbiter
 // has a choice (node injection links always; SEs too under Free), and stores no states.
 // It needs N <= 16, where the channel set of the whole network fits two machine words

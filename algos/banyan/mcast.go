@@ -504,10 +504,11 @@ func (sys *System) anyDraining(s State) bool {
 	return false
 }
 
-// groups splits requests (already in key-major order after sortByKey) into arbitration
-// groups and returns, per group, the list of admissible grant sets (as index lists).
+// choices splits the requests of one lockstep cycle into arbitration groups (one per SE
+// and one per node injection link, ordered by stage, SE label, then node) and returns,
+// per group, its admissible grant sets as index lists into rs.
 func (sys *System) choices(rs []request) [][][]int {
-	// Group by key, keeping first-appearance order of keys made deterministic by sorting.
+	// Sort indices by (key, upper before lower, index): deterministic group order.
 	order := make([]int, len(rs))
 	for i := range order {
 		order[i] = i
