@@ -2,4 +2,12 @@ module github.com/wormcheck/wormcheck
 
 go 1.26
 
-require github.com/leanovate/gopter v0.2.11
+require (
+	github.com/google/gopacket v1.1.19
+	github.com/leanovate/gopter v0.2.11
+)
+
+require (
+	golang.org/x/net v0.8.0 // indirect
+	golang.org/x/sys v0.6.0 // indirect
+)
