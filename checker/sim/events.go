@@ -17,8 +17,8 @@ const (
 // event is one scheduled action. Events of the same cycle run in the order they were
 // scheduled (seq), which keeps runs deterministic whatever the queue.
 type event struct {
-	t    int64
-	seq  uint64
+	t       int64
+	seq     uint64
 	kind    eventKind
 	a, b, c int32
 }

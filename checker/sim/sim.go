@@ -132,9 +132,9 @@ type Result struct {
 	// RouteFlitHops is Σ over injected worms of route length x worm length: what
 	// FlitHops must reach once every worm is delivered (conservation).
 	RouteFlitHops int64 `json:"route_flit_hops"`
-	Unicast   Stat  `json:"unicast"`
-	Broadcast Stat  `json:"broadcast"`
-	Multicast Stat  `json:"multicast"`
+	Unicast       Stat  `json:"unicast"`
+	Broadcast     Stat  `json:"broadcast"`
+	Multicast     Stat  `json:"multicast"`
 	// Accepted is the delivered traffic in flits per node per cycle during the window.
 	Accepted float64 `json:"accepted"`
 	// Saturated is true when measured messages were still undelivered after the drain
@@ -180,15 +180,15 @@ type runner struct {
 	dests   []model.NodeID
 	perm    []model.NodeID
 
-	windowEnd    int64
-	measuring    bool
-	lat          [3][]int64 // per kind: latency by measured sequence
-	done         [3][]bool
-	open         int64 // measured messages not yet complete
-	generated    int64
-	completed    int64
-	flitsInWin   int64
-	routeHops    int64
+	windowEnd  int64
+	measuring  bool
+	lat        [3][]int64 // per kind: latency by measured sequence
+	done       [3][]bool
+	open       int64 // measured messages not yet complete
+	generated  int64
+	completed  int64
+	flitsInWin int64
+	routeHops  int64
 }
 
 // Run simulates cfg and returns what it measured. Errors name the bad field.
