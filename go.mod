@@ -2,8 +2,4 @@ module github.com/wormcheck/wormcheck
 
 go 1.26
 
-require (
-	github.com/emirpasic/gods/v2 v2.0.0-alpha // indirect
-	github.com/google/gopacket v1.1.19 // indirect
-	github.com/leanovate/gopter v0.2.11 // indirect
-)
+require github.com/leanovate/gopter v0.2.11

@@ -7,6 +7,46 @@
 // returns transitions in a deterministic order; Encode is canonical (two states are the
 // same state if and only if their encodings are equal). The explorer relies on both for
 // reproducible verdicts, state counts and traces whatever the worker count.
+//
+// # Search
+//
+// Explore is a level-synchronous breadth-first search: level d holds the states first
+// reached after d transitions. Workers split a level's frontier and insert successors
+// into a sharded visited store. Within a level, every discovery of a new state carries
+// the key (index of the parent in the frontier, index of the transition among the
+// parent's successors); the store keeps, per new state, the least key seen, and the
+// next frontier is ordered by that key. The set of states of each level, the recorded
+// parent of each state and the frontier order are therefore functions of the model
+// alone, so the reported violation (the least key at the first level that has one) and
+// its trace are the same for any worker count. Invariants and the deadlock check run
+// when a state is expanded, so a violation at level d has a trace of length d, the
+// shortest possible.
+//
+// A bounded search never claims Holds: MaxDepth stops at level MaxDepth and gives
+// Inconclusive if some successor of that level is not stored yet (Holds if the search
+// was in fact complete); MaxStates, MaxMemoryBytes and a cancelled Context give
+// Inconclusive. A violation found before a bound is still reported as Violated.
+//
+// # Visited store
+//
+// For each state the store keeps only its 64-bit fingerprint (xxHash64, seed 0, so
+// runs are reproducible), the id of its parent and the action taken from the parent;
+// traces are rebuilt by Replay from an initial state. In Exact mode the state's
+// encoding is also kept (in a per-shard byte arena) and compared on equal fingerprints,
+// so no state is ever missed. In Fingerprint mode two states with equal fingerprints
+// are taken to be the same state; as in TLC, if the n stored fingerprints behave as
+// independent uniform 64-bit values, the probability that any two collide is at most
+// n(n-1)/2 / 2^64 < n²/2^65 (about 3e-8 for a million states, 3e-2 for a billion);
+// Stats.FingerprintCollisionBound reports this bound. A collision could only hide
+// states (a possible false Holds), never invent a violation: every reported trace is
+// replayed on the model and its violation re-checked before it is returned.
+//
+// # Symmetry
+//
+// With Options.Symmetry the store and the frontiers hold only Canonical
+// representatives. A trace between representatives is mapped back to a concrete path
+// of the model (at each step the first concrete successor whose representative is the
+// next one), so every reported trace replays on the unreduced model.
 package checker
 
 // Model is a transition system the explorer can search. S is the model's state type;

@@ -1,13 +1,112 @@
 // Command wormcheck checks routing and collective-communication algorithms on explicit
-// network states; `wormcheck help` lists its commands.
+// network states: deadlock freedom, contention freedom, nonblocking conditions, with a
+// shortest replayable counterexample when a property fails. `wormcheck help` lists its
+// commands; `wormcheck help COMMAND` teaches one.
+//
+// Exit codes: 0 the property holds (for prove: every verdict as expected), 1 violated or
+// unexpected, 2 bad input or usage (one line naming what is wrong), 3 inconclusive (a
+// bound was reached).
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 )
 
+// Exit codes of the command-line contract.
+const (
+	exitHolds        = 0
+	exitViolated     = 1
+	exitUsage        = 2
+	exitInconclusive = 3
+)
+
+// usageError is bad input or usage: printed as one line, exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// command is one subcommand: its one-line summary, its help text and the function that
+// runs it and returns the exit code.
+type command struct {
+	Name    string
+	Summary string
+	Help    string
+	Run     func(ctx context.Context, env *env, args []string) (int, error)
+}
+
+// env is the process environment a command sees; tests substitute buffers.
+type env struct {
+	Stdout, Stderr io.Writer
+	// StderrIsTerminal says whether progress may be shown without --progress.
+	StderrIsTerminal bool
+}
+
+var commands = map[string]*command{}
+
+func registerCommand(c *command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("duplicate command " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
 func main() {
-	fmt.Fprintln(os.Stderr, "wormcheck: command line under construction")
-	os.Exit(2)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	e := &env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: isTerminal(os.Stderr)}
+	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// run dispatches args to a command and turns errors into the contract's exit codes.
+func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 {
+		printOverview(e.Stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "-help":
+		name = "help"
+	case "--version", "-version":
+		name = "version"
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(e.Stderr, "wormcheck: unknown command %q; run 'wormcheck help' for the list\n", args[0])
+		return exitUsage
+	}
+	code, err := c.Run(ctx, e, args[1:])
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine(ue.msg))
+			return exitUsage
+		}
+		fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine(err.Error()))
+		return exitUsage
+	}
+	return code
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func oneLine(s string) string {
+	out := []rune{}
+	for _, r := range s {
+		if r == '\n' || r == '\r' {
+			r = ' '
+		}
+		out = append(out, r)
+	}
+	return string(out)
 }

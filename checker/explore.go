@@ -1,0 +1,355 @@
+package checker
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Explore searches the states of m reachable from m.Init() breadth-first, level by
+// level, checking opt.Invariants on every state and, with opt.CheckDeadlock, that every
+// state without successors is Terminal.
+//
+// It returns Violated with a shortest trace to a violation; Holds when the whole
+// reachable set was explored without one; Inconclusive when a bound (MaxDepth,
+// MaxStates, MaxMemoryBytes) or the Context stopped it first. The verdict, state count
+// and trace are the same for every opt.Workers (see the package doc for how). It
+// returns an error for invalid options, a model without initial states, Symmetry on a
+// model that is not a Canonicalizer, or a model that breaks its contract (a stored
+// trace that does not replay).
+//
+// Cost: O(states + transitions) model calls and expected O(1) store operations per
+// transition; memory is the store (Stats.StoreBytes) plus two frontiers of states.
+func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
+	if m == nil {
+		return nil, fmt.Errorf("checker: Explore: nil model")
+	}
+	opt, err := opt.normalized()
+	if err != nil {
+		return nil, err
+	}
+	e := &explorer[S]{m: m, opt: opt}
+	if opt.Symmetry {
+		c, ok := m.(Canonicalizer[S])
+		if !ok {
+			return nil, fmt.Errorf("checker: Symmetry is set but the model (%T) does not implement Canonicalizer", m)
+		}
+		e.canon = c
+	}
+	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
+	start := time.Now()
+	var prog *progress
+	if opt.Progress != nil {
+		prog = startProgress(opt.Progress, opt.ProgressEvery, start, e.snapshot)
+	}
+	res, err := e.run()
+	if prog != nil {
+		prog.stop(e.snapshot())
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.fillStats(&res.Stats, time.Since(start))
+	return res, nil
+}
+
+// node is a frontier entry: a (canonical) state and its store id.
+type node[S any] struct {
+	state S
+	id    uint64
+}
+
+// explorer holds one search. Only the coordinator goroutine writes its plain fields;
+// workers share the store and the atomics.
+type explorer[S any] struct {
+	m     Model[S]
+	opt   Options[S]
+	canon Canonicalizer[S] // nil unless opt.Symmetry
+	store *store[S]
+
+	depth       int
+	transitions int64
+
+	// Published for progress reports.
+	frontierLen atomic.Int64
+	depthNow    atomic.Int64
+
+	// Set once by the first worker that must stop the level.
+	stopped    atomic.Bool
+	stopMu     sync.Mutex
+	stopReason string
+}
+
+// candidate is a violation found while expanding frontier index idx; order is the
+// invariant's index, or len(Invariants) for a deadlock. The least (idx, order) wins.
+type candidate struct {
+	ok         bool
+	idx        uint64
+	order      int
+	kind, name string
+	msg        string
+	id         uint64
+}
+
+func (c candidate) less(d candidate) bool {
+	if !d.ok {
+		return c.ok
+	}
+	return c.ok && (c.idx < d.idx || (c.idx == d.idx && c.order < d.order))
+}
+
+// run is the level loop.
+func (e *explorer[S]) run() (*Result[S], error) {
+	inits := e.m.Init()
+	if len(inits) == 0 {
+		return nil, fmt.Errorf("checker: the model (%T) has no initial state", e.m)
+	}
+	var buf []byte
+	for i, s := range inits {
+		if e.canon != nil {
+			s = e.canon.Canonical(s)
+		}
+		buf = e.m.Encode(s, buf[:0])
+		e.store.insert(fixHash(fingerprint(buf)), buf, key{uint64(i), 0}, noParent, Action(i), s)
+	}
+	e.store.states.Store(e.store.count())
+	frontier := e.store.nextFrontier(len(inits))
+	for depth := 0; ; depth++ {
+		e.depth = depth
+		e.depthNow.Store(int64(depth))
+		e.frontierLen.Store(int64(len(frontier)))
+		last := e.opt.MaxDepth > 0 && depth == e.opt.MaxDepth
+		best, beyond := e.expandLevel(frontier, last)
+		if best.ok {
+			return e.violated(best)
+		}
+		if e.stopped.Load() {
+			return &Result[S]{Verdict: Inconclusive, Reason: e.stopReason}, nil
+		}
+		if last {
+			if beyond {
+				return &Result[S]{Verdict: Inconclusive, Reason: fmt.Sprintf("depth bound %d reached", e.opt.MaxDepth)}, nil
+			}
+			break
+		}
+		if reason := e.overBudget(); reason != "" {
+			return &Result[S]{Verdict: Inconclusive, Reason: reason}, nil
+		}
+		frontier = e.store.nextFrontier(len(frontier))
+		if len(frontier) == 0 {
+			break
+		}
+	}
+	return &Result[S]{Verdict: Holds}, nil
+}
+
+// overBudget returns why the store exceeds MaxStates or MaxMemoryBytes, or "".
+func (e *explorer[S]) overBudget() string {
+	if n := e.store.states.Load(); e.opt.MaxStates > 0 && n > e.opt.MaxStates {
+		return fmt.Sprintf("state budget %d exhausted (%d states stored)", e.opt.MaxStates, n)
+	}
+	if b := e.store.bytes.Load(); e.opt.MaxMemoryBytes > 0 && b > e.opt.MaxMemoryBytes {
+		return fmt.Sprintf("memory budget %d bytes exhausted (store is %d bytes)", e.opt.MaxMemoryBytes, b)
+	}
+	return ""
+}
+
+// stop asks every worker to end the level; the first reason is kept.
+func (e *explorer[S]) stop(reason string) {
+	e.stopMu.Lock()
+	if !e.stopped.Load() {
+		e.stopReason = reason
+		e.stopped.Store(true)
+	}
+	e.stopMu.Unlock()
+}
+
+// maxChunk is the largest number of frontier states a worker claims at a time;
+// budgets, the Context and StopAtFirst are checked between chunks. Small levels use
+// smaller chunks so that every worker gets a share.
+const maxChunk = 64
+
+// expandLevel expands every state of frontier with opt.Workers workers. It returns the
+// least violation candidate and, when last is set (the depth bound), whether some
+// successor is not stored yet; in that case successors are looked up, not stored.
+func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, bool) {
+	var next atomic.Int64
+	chunk := int64(max(1, min(maxChunk, len(frontier)/(4*e.opt.Workers))))
+	workers := make([]worker[S], min(e.opt.Workers, len(frontier)))
+	if len(workers) <= 1 {
+		w := worker[S]{e: e}
+		w.run(frontier, &next, chunk, last)
+		e.transitions += w.transitions
+		return w.best, w.beyond
+	}
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &workers[i]
+		w.e = e
+		wg.Go(func() { w.run(frontier, &next, chunk, last) })
+	}
+	wg.Wait()
+	var best candidate
+	beyond := false
+	for i := range workers {
+		w := &workers[i]
+		e.transitions += w.transitions
+		beyond = beyond || w.beyond
+		if w.best.less(best) {
+			best = w.best
+		}
+	}
+	return best, beyond
+}
+
+// worker is one goroutine's scratch space; dst and buf are reused across states so the
+// hot path does not allocate.
+type worker[S any] struct {
+	e           *explorer[S]
+	dst         []Transition[S]
+	buf         []byte
+	transitions int64
+	pending     int64 // new states not yet added to store.states
+	best        candidate
+	beyond      bool
+}
+
+func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
+	e := w.e
+	n := int64(len(frontier))
+	for !e.stopped.Load() {
+		lo := next.Add(chunk) - chunk
+		if lo >= n {
+			break
+		}
+		for i := lo; i < min(lo+chunk, n); i++ {
+			w.expand(frontier, uint64(i), last)
+		}
+		e.store.states.Add(w.pending)
+		w.pending = 0
+		if reason := e.overBudget(); reason != "" {
+			e.stop(reason)
+		} else if err := e.opt.Context.Err(); err != nil {
+			e.stop("cancelled: " + err.Error())
+		} else if e.opt.StopAtFirst && w.best.ok {
+			e.stop("violation found")
+		}
+	}
+	e.store.states.Add(w.pending)
+	w.pending = 0
+}
+
+// expand checks frontier[i] and stores its successors.
+func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
+	e := w.e
+	n := &frontier[i]
+	for k, inv := range e.opt.Invariants {
+		if err := inv.Check(n.state); err != nil {
+			w.offer(candidate{ok: true, idx: i, order: k, kind: KindInvariant, name: inv.Name, msg: err.Error(), id: n.id})
+			break
+		}
+	}
+	succ := e.m.Successors(n.state, w.dst[:0])
+	w.dst = succ
+	w.transitions += int64(len(succ))
+	if len(succ) == 0 {
+		if e.opt.CheckDeadlock && !e.m.Terminal(n.state) {
+			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: n.id})
+		}
+		return
+	}
+	if last && w.beyond {
+		return
+	}
+	for j := range succ {
+		next := succ[j].Next
+		if e.canon != nil {
+			next = e.canon.Canonical(next)
+		}
+		w.buf = e.m.Encode(next, w.buf[:0])
+		h := fixHash(fingerprint(w.buf))
+		if last {
+			if !e.store.contains(h, w.buf) {
+				w.beyond = true
+				return
+			}
+			continue
+		}
+		if e.store.insert(h, w.buf, key{i, uint32(j)}, n.id, succ[j].Action, next) {
+			w.pending++
+		}
+	}
+}
+
+func (w *worker[S]) offer(c candidate) {
+	if c.less(w.best) {
+		w.best = c
+	}
+}
+
+// violated builds the Result for candidate c: it rebuilds the trace by replay and
+// re-checks the violation on the trace's last (concrete) state.
+func (e *explorer[S]) violated(c candidate) (*Result[S], error) {
+	tr, err := e.rebuildTrace(c.id)
+	if err != nil {
+		return nil, fmt.Errorf("checker: rebuilding the trace of a %s: %w", c.kind, err)
+	}
+	last := tr.Steps[len(tr.Steps)-1].State
+	v := &Violation[S]{Kind: c.kind, Invariant: c.name, Trace: tr}
+	switch c.kind {
+	case KindInvariant:
+		err := e.opt.Invariants[c.order].Check(last)
+		if err == nil {
+			return nil, fmt.Errorf("checker: the replayed trace (length %d) does not violate invariant %q (%s)", tr.Len(), c.name, e.suspect())
+		}
+		v.Message = err.Error()
+	case KindDeadlock:
+		if len(e.m.Successors(last, nil)) != 0 || e.m.Terminal(last) {
+			return nil, fmt.Errorf("checker: the replayed trace (length %d) does not end in a deadlock (%s)", tr.Len(), e.suspect())
+		}
+		v.Message = fmt.Sprintf("deadlock: no enabled transition in a non-terminal state after %d steps", tr.Len())
+	}
+	return &Result[S]{Verdict: Violated, Violation: v}, nil
+}
+
+// suspect names the likely cause of a trace that does not replay to its violation.
+func (e *explorer[S]) suspect() string {
+	switch {
+	case e.opt.Store == Fingerprint:
+		return "a fingerprint collision, or a model whose Successors or Encode is not deterministic"
+	case e.canon != nil:
+		return "an unsound Canonicalizer, or a model whose Successors or Encode is not deterministic"
+	}
+	return "a model whose Successors, Encode or invariants are not deterministic"
+}
+
+// snapshot returns the figures a progress line shows.
+func (e *explorer[S]) snapshot() progressSnapshot {
+	return progressSnapshot{
+		states:   e.store.states.Load(),
+		frontier: e.frontierLen.Load(),
+		depth:    e.depthNow.Load(),
+	}
+}
+
+// fillStats computes the final figures of a finished search.
+func (e *explorer[S]) fillStats(st *Stats, d time.Duration) {
+	st.States = e.store.count()
+	st.Transitions = e.transitions
+	st.Depth = e.depth
+	st.Duration = d
+	if s := d.Seconds(); s > 0 {
+		st.StatesPerSec = float64(st.States) / s
+	}
+	st.StoreBytes = e.store.bytes.Load()
+	if st.States > 0 {
+		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
+	}
+	st.Workers = e.opt.Workers
+	if e.opt.Store == Fingerprint {
+		n := float64(st.States)
+		st.FingerprintCollisionBound = n * n / math.Exp2(65)
+	}
+}

@@ -1,0 +1,76 @@
+package checker
+
+import (
+	"fmt"
+	"time"
+)
+
+// Verdict is the three-valued outcome of a search.
+type Verdict int
+
+const (
+	// Holds means the whole reachable state space was explored and no violation found.
+	Holds Verdict = iota
+	// Violated means a violation was found; Result.Violation holds a shortest trace.
+	Violated
+	// Inconclusive means a bound or cancellation stopped the search before it was
+	// complete and no violation had been found; Result.Reason says which.
+	Inconclusive
+)
+
+var verdictNames = [...]string{Holds: "holds", Violated: "violated", Inconclusive: "inconclusive"}
+
+// String returns "holds", "violated" or "inconclusive", or "Verdict(n)" otherwise.
+func (v Verdict) String() string {
+	if v >= Holds && v <= Inconclusive {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// Violation kinds.
+const (
+	KindDeadlock  = "deadlock"
+	KindInvariant = "invariant"
+)
+
+// Violation is a property failure with the evidence for it.
+type Violation[S any] struct {
+	// Kind is KindDeadlock or KindInvariant.
+	Kind string
+	// Invariant is the violated invariant's name; empty for a deadlock.
+	Invariant string
+	// Message says what is wrong in the last state of Trace.
+	Message string
+	// Trace is a shortest path from an initial state to the violating state; Replay
+	// re-executes it.
+	Trace Trace[S]
+}
+
+// Result is what Explore found.
+type Result[S any] struct {
+	Verdict   Verdict
+	Violation *Violation[S] // non-nil exactly when Verdict is Violated
+	Reason    string        // why the search is Inconclusive; empty otherwise
+	Stats     Stats
+}
+
+// Stats are the figures of a search.
+type Stats struct {
+	// States is the number of distinct (canonical, under Symmetry) states stored.
+	States int64
+	// Transitions is the number of transitions generated (including those to states
+	// already seen).
+	Transitions int64
+	// Depth is the deepest BFS level expanded (0: only initial states).
+	Depth         int
+	Duration      time.Duration
+	StatesPerSec  float64
+	StoreBytes    int64   // estimated size of the visited store
+	BytesPerState float64 // StoreBytes / States
+	Workers       int
+	// FingerprintCollisionBound is, in Fingerprint mode, the upper bound
+	// States²/2^65 on the probability that two distinct states shared a fingerprint
+	// (so that a state may have been missed); 0 in Exact mode.
+	FingerprintCollisionBound float64
+}

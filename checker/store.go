@@ -1,0 +1,291 @@
+package checker
+
+import (
+	"bytes"
+	"encoding/binary"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// shardBits sets the number of visited-store shards, 1<<shardBits. A state's shard is
+// chosen by the top bits of its fingerprint, so a state always lands in the same shard
+// and one shard lock serialises every insertion of that state.
+const shardBits = 6
+
+// noParent is the parent id of an initial state; its record's action is then the
+// index of the state in Model.Init().
+const noParent = ^uint64(0)
+
+// parentRecord is all the store keeps per state to rebuild a trace: the id of the state
+// it was first (least key) reached from and the action taken. Traces are re-derived by
+// Replay, so states themselves are never kept in the store.
+type parentRecord struct {
+	parent uint64
+	action Action
+}
+
+// key orders discoveries within one BFS level: the index of the parent in the current
+// frontier, then the index of the transition among the parent's successors. Every
+// transition has a distinct key, so the least key of a state is unique and does not
+// depend on which worker found it first.
+type key struct {
+	parent uint64
+	trans  uint32
+}
+
+func (a key) less(b key) bool {
+	return a.parent < b.parent || (a.parent == b.parent && a.trans < b.trans)
+}
+
+// fresh is a state first stored in the current level, with the least key among its
+// discoveries so far. The fresh lists of all shards, sorted by key, form the next
+// frontier.
+type fresh[S any] struct {
+	key   key
+	id    uint64
+	state S
+}
+
+// store is the visited-state set: 1<<shardBits shards, each an open-addressing
+// (linear probing) hash table from fingerprint to record index, plus the records and,
+// in Exact mode, an arena holding every state's encoding.
+//
+// Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
+// value 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
+// [levelStart, len(recs)) are exactly the states of shard.fresh, in the same order.
+type store[S any] struct {
+	exact  bool
+	locked bool // false with one worker: no other goroutine touches the store
+	shards [1 << shardBits]shard[S]
+	bytes  atomic.Int64 // estimated size of all shards, updated when one grows
+	states atomic.Int64 // number of records, flushed by workers in batches
+}
+
+type shard[S any] struct {
+	mu         sync.Mutex
+	hashes     []uint64 // table: fingerprint per slot, 0 when empty
+	slots      []uint32 // table: record index per slot
+	recs       []parentRecord
+	offs       []uint64 // Exact mode: arena offset of each record's encoding
+	arena      []byte   // Exact mode: uvarint length, then the encoding, per record
+	levelStart uint32
+	fresh      []fresh[S]
+	size       int64 // last size reported to store.bytes
+	_          [64]byte
+}
+
+func newStore[S any](exact, locked bool) *store[S] {
+	st := &store[S]{exact: exact, locked: locked}
+	for i := range st.shards {
+		sh := &st.shards[i]
+		sh.hashes = make([]uint64, 16)
+		sh.slots = make([]uint32, 16)
+		st.account(sh)
+	}
+	return st
+}
+
+// shardOf returns the shard index of fingerprint h.
+func shardOf(h uint64) uint64 { return h >> (64 - shardBits) }
+
+// fixHash maps the reserved empty marker 0 to 1.
+func fixHash(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// insert stores the state with fingerprint h (and encoding enc in Exact mode) if it is
+// new, with parent record (parentID, action) and level key k, and reports whether it
+// was new. If the state was already stored in the current level with a larger key, its
+// key and parent record are lowered to k. Expected cost O(1) (amortised over growth);
+// it copies enc into the arena in Exact mode and S into the fresh list.
+func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action Action, s S) bool {
+	si := shardOf(h)
+	sh := &st.shards[si]
+	if st.locked {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+	}
+	mask := uint64(len(sh.hashes) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch sh.hashes[i] {
+		case 0:
+			rec := uint32(len(sh.recs))
+			sh.hashes[i] = h
+			sh.slots[i] = rec
+			sh.recs = append(sh.recs, parentRecord{parentID, action})
+			if st.exact {
+				sh.offs = append(sh.offs, uint64(len(sh.arena)))
+				sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
+				sh.arena = append(sh.arena, enc...)
+			}
+			sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
+			if len(sh.recs)*4 >= len(sh.hashes)*3 {
+				sh.grow()
+			}
+			st.account(sh)
+			return true
+		case h:
+			rec := sh.slots[i]
+			if st.exact && !sh.equal(rec, enc) {
+				continue
+			}
+			if rec >= sh.levelStart {
+				f := &sh.fresh[rec-sh.levelStart]
+				if k.less(f.key) {
+					f.key = k
+					sh.recs[rec] = parentRecord{parentID, action}
+				}
+			}
+			return false
+		}
+	}
+}
+
+// contains reports whether the state with fingerprint h (and encoding enc) is stored.
+func (st *store[S]) contains(h uint64, enc []byte) bool {
+	sh := &st.shards[shardOf(h)]
+	if st.locked {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+	}
+	mask := uint64(len(sh.hashes) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch sh.hashes[i] {
+		case 0:
+			return false
+		case h:
+			if !st.exact || sh.equal(sh.slots[i], enc) {
+				return true
+			}
+		}
+	}
+}
+
+// equal reports whether record rec's stored encoding is enc.
+func (sh *shard[S]) equal(rec uint32, enc []byte) bool {
+	off := sh.offs[rec]
+	n, w := binary.Uvarint(sh.arena[off:])
+	start := off + uint64(w)
+	return bytes.Equal(sh.arena[start:start+n], enc)
+}
+
+// grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
+// rehashed.
+func (sh *shard[S]) grow() {
+	hashes := make([]uint64, 2*len(sh.hashes))
+	slots := make([]uint32, 2*len(sh.slots))
+	mask := uint64(len(hashes) - 1)
+	for j, h := range sh.hashes {
+		if h == 0 {
+			continue
+		}
+		i := h & mask
+		for hashes[i] != 0 {
+			i = (i + 1) & mask
+		}
+		hashes[i] = h
+		slots[i] = sh.slots[j]
+	}
+	sh.hashes, sh.slots = hashes, slots
+}
+
+// account refreshes the store-wide byte estimate with shard sh's current size.
+func (st *store[S]) account(sh *shard[S]) {
+	size := int64(cap(sh.hashes))*8 + int64(cap(sh.slots))*4 +
+		int64(cap(sh.recs))*int64(unsafe.Sizeof(parentRecord{})) +
+		int64(cap(sh.offs))*8 + int64(cap(sh.arena))
+	if size != sh.size {
+		st.bytes.Add(size - sh.size)
+		sh.size = size
+	}
+}
+
+// record returns the parent record of state id.
+func (st *store[S]) record(id uint64) parentRecord {
+	sh := &st.shards[id&(1<<shardBits-1)]
+	return sh.recs[id>>shardBits]
+}
+
+// count returns the exact number of stored states. It must not run concurrently with
+// insert.
+func (st *store[S]) count() int64 {
+	var n int64
+	for i := range st.shards {
+		n += int64(len(st.shards[i].recs))
+	}
+	return n
+}
+
+// nextFrontier ends a level: it returns the states first stored in it, ordered by key,
+// and starts a new level. width is the size of the frontier the keys refer to. Cost
+// O(width + new states), plus a sort of the few states sharing one parent.
+func (st *store[S]) nextFrontier(width int) []node[S] {
+	total := 0
+	for i := range st.shards {
+		total += len(st.shards[i].fresh)
+	}
+	if total == 0 {
+		return nil
+	}
+	start := make([]int, width+1)
+	for i := range st.shards {
+		for _, f := range st.shards[i].fresh {
+			start[f.key.parent+1]++
+		}
+	}
+	for i := 1; i <= width; i++ {
+		start[i] += start[i-1]
+	}
+	next := make([]node[S], total)
+	trans := make([]uint32, total)
+	pos := start[:width]
+	for i := range st.shards {
+		sh := &st.shards[i]
+		for j := range sh.fresh {
+			f := &sh.fresh[j]
+			p := pos[f.key.parent]
+			pos[f.key.parent]++
+			next[p] = node[S]{state: f.state, id: f.id}
+			trans[p] = f.key.trans
+			f.state = *new(S) // drop the reference
+		}
+		sh.fresh = sh.fresh[:0]
+		sh.levelStart = uint32(len(sh.recs))
+	}
+	// After placement pos[p] is the end of parent p's group. Within a group, order by
+	// transition index (insertion sort for the usual small group).
+	a := 0
+	for _, b := range pos {
+		if b-a > 16 {
+			sort.Sort(byTrans[S]{trans[a:b], next[a:b]})
+			a = b
+			continue
+		}
+		for i := a + 1; i < b; i++ {
+			for j := i; j > a && trans[j] < trans[j-1]; j-- {
+				trans[j], trans[j-1] = trans[j-1], trans[j]
+				next[j], next[j-1] = next[j-1], next[j]
+			}
+		}
+		a = b
+	}
+	return next
+}
+
+// byTrans sorts one parent's group of new frontier nodes by transition index.
+type byTrans[S any] struct {
+	trans []uint32
+	nodes []node[S]
+}
+
+func (b byTrans[S]) Len() int           { return len(b.trans) }
+func (b byTrans[S]) Less(i, j int) bool { return b.trans[i] < b.trans[j] }
+func (b byTrans[S]) Swap(i, j int) {
+	b.trans[i], b.trans[j] = b.trans[j], b.trans[i]
+	b.nodes[i], b.nodes[j] = b.nodes[j], b.nodes[i]
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/props"
+)
+
+const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
+
+Checks one property of one algorithm instance and prints the verdict with its evidence:
+for a violation, a shortest counterexample (a trace of flit moves, or the two contending
+unicasts with the channel and time). Without --json the output is for people; with --json
+it is one object: version, command, instance, property, semantics, verdict, stats, witness.
+
+Common flags:
+  --algo A          algorithm (list below)
+  --topo T          topology: mesh:3x3, torus:4, torus:4x4, hypercube:3, banyan:16
+  --prop P          property: deadlock, exactly-once, steps, stepwise, depth,
+                    node-contention, nonblocking, any-delay (each algorithm lists its own)
+  --json            print the report as one JSON object
+  --workers N       explorer workers (default 1; the verdict and state count do not depend on it)
+  --max-states N    state budget; reaching it gives verdict inconclusive (exit 3)
+  --max-depth N     depth bound; reaching it gives verdict inconclusive (exit 3)
+  --max-memory MiB  memory budget for the visited store; reaching it gives inconclusive
+  --store S         visited store: exact (default) or fingerprint (64-bit hashes, TLC-style)
+  --symmetry        reduce by the topology's symmetries where the algorithm supports it
+  --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
+  --svg F.svg       draw the witness
+  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0), readable by tshark
+  --progress        report progress on stderr even when it is not a terminal
+  --seed N          seed for algorithms that choose at random (default 1)
+
+Examples:
+  wormcheck check --algo unicast --topo torus:4 --prop deadlock --dateline off --msgs '0->2,1->3,2->0,3->1' --trace wh2.json
+  wormcheck replay wh2.json
+`
+
+func init() {
+	registerCommand(&command{
+		Name:    "check",
+		Summary: "check one property of one algorithm instance",
+		Help:    checkHelp,
+		Run:     runCheck,
+	})
+}
+
+// algoName finds the value of --algo in args before the flags are defined, since the
+// algorithm decides which further flags exist.
+func algoName(args []string) string {
+	for i, a := range args {
+		for _, p := range []string{"--algo", "-algo"} {
+			if a == p && i+1 < len(args) {
+				return args[i+1]
+			}
+			if v, ok := strings.CutPrefix(a, p+"="); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+func defineCommon(fs *flag.FlagSet, c *common) (progress *bool) {
+	fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	fs.StringVar(&c.Prop, "prop", "", "property to check")
+	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
+	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
+	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
+	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
+	fs.Int64Var(&c.MaxMemMB, "max-memory", 0, "memory budget in MiB (0 = none)")
+	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
+	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
+	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
+	fs.StringVar(&c.SVG, "svg", "", "draw the witness to this SVG file")
+	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
+	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
+	return fs.Bool("progress", false, "show progress on stderr")
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args into fs, turning flag errors into one-line usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+var errHelp = errors.New("help requested")
+
+// flagHelp renders the flags of fs for `--help`.
+func flagHelp(w io.Writer, fs *flag.FlagSet) {
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+func runCheck(ctx context.Context, e *env, args []string) (int, error) {
+	name := algoName(args)
+	if name == "" {
+		if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
+			fmt.Fprint(e.Stdout, checkHelp, algoHelp())
+			return exitHolds, nil
+		}
+		return 0, usagef("--algo is missing; one of %s", strings.Join(algoNames(), ", "))
+	}
+	a, ok := algos[name]
+	if !ok {
+		return 0, usagef("--algo %q is unknown; one of %s", name, strings.Join(algoNames(), ", "))
+	}
+	var c common
+	fs := newFlagSet("check")
+	var algoFlag string
+	fs.StringVar(&algoFlag, "algo", "", "algorithm")
+	progress := defineCommon(fs, &c)
+	runFn := a.Define(fs, &c)
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.Props, ", "))
+			flagHelp(e.Stdout, fs)
+			return exitHolds, nil
+		}
+		return 0, err
+	}
+	if c.Prop == "" {
+		if len(a.Props) != 1 {
+			return 0, usagef("--prop is missing; --algo %s supports %s", a.Name, strings.Join(a.Props, ", "))
+		}
+		c.Prop = a.Props[0]
+	}
+	if !slices.Contains(a.Props, c.Prop) {
+		return 0, usagef("--prop %q is not supported by --algo %s; it supports %s", c.Prop, a.Name, strings.Join(a.Props, ", "))
+	}
+	if c.Store != "exact" && c.Store != "fingerprint" {
+		return 0, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
+	}
+	if c.Workers < 1 || c.Workers > 256 {
+		return 0, usagef("--workers %d is out of range; use 1..256", c.Workers)
+	}
+	if c.MaxStates < 0 || c.MaxDepth < 0 || c.MaxMemMB < 0 {
+		return 0, usagef("bounds must not be negative")
+	}
+	if *progress || e.StderrIsTerminal {
+		c.Progress = e.Stderr
+	}
+	rep, err := runFn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+}
+
+func algoNames() []string {
+	names := make([]string, 0, len(algos))
+	for n := range algos {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// artefacts are the files a violation may be written to.
+type artefacts struct{ Trace, SVG, PCAP string }
+
+// emitReport writes the requested artefacts, prints the report and returns the exit code
+// of its verdict.
+func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Version = toolVersion()
+	rep.Command = cmd
+	if err := writeArtefacts(e, rep, files); err != nil {
+		return 0, err
+	}
+	if asJSON {
+		if err := writeJSON(e.Stdout, rep); err != nil {
+			return 0, err
+		}
+	} else {
+		printReport(e.Stdout, rep)
+	}
+	return rep.Verdict.ExitCode(), nil
+}
+
+func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
+	write := func(path, what string, data []byte) error {
+		if path == "" {
+			return nil
+		}
+		if data == nil {
+			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
+			return nil
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %v", what, err)
+		}
+		return nil
+	}
+	var traceJSON []byte
+	if rep.Trace != nil {
+		var err error
+		if traceJSON, err = marshalIndent(rep.Trace); err != nil {
+			return err
+		}
+	}
+	if err := write(files.Trace, "trace", traceJSON); err != nil {
+		return err
+	}
+	if err := write(files.SVG, "picture", rep.SVG); err != nil {
+		return err
+	}
+	return write(files.PCAP, "pcap capture", rep.PCAP)
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// runCLI runs the command line in-process and returns exit code, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), &env{Stdout: &out, Stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExit2WithOneLine(t *testing.T) {
+	cases := [][]string{
+		{},
+		{"nosuch"},
+		{"check"},
+		{"check", "--algo", "nosuch"},
+		{"prove", "--only", "ZZ9"},
+		{"prove", "--workers", "0"},
+		{"replay"},
+		{"replay", "/nonexistent/trace.json"},
+		{"help", "nosuch"},
+	}
+	for _, args := range cases {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+		if len(args) > 0 && strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+			t.Errorf("%q: stderr is not one line: %q", args, stderr)
+		}
+	}
+}
+
+func TestCorruptTraceExits2(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"garbage.json": "{not json",
+		"format.json":  `{"format":"other","algorithm":"unicast","topology":"torus:4"}`,
+		"algo.json":    `{"format":"` + props.TraceFormat + `","algorithm":"nosuch","topology":"torus:4","actions":[]}`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCLI(t, "replay", p)
+		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+			t.Errorf("%s: exit %d, stderr %q", name, code, stderr)
+		}
+	}
+}
+
+func TestHelpTeachesEveryCommand(t *testing.T) {
+	for name := range commands {
+		code, out, _ := runCLI(t, "help", name)
+		if code != 0 || !strings.Contains(out, "wormcheck "+name) {
+			t.Errorf("help %s: exit %d, output %q", name, code, out)
+		}
+	}
+}

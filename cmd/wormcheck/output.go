@@ -1,0 +1,43 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/props"
+)
+
+func marshalIndent(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding JSON: %v", err)
+	}
+	return append(b, '\n'), nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := marshalIndent(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// printReport renders a check report for people.
+func printReport(w io.Writer, r *props.Report) {
+	fmt.Fprintf(w, "%s on %s: %s (%s semantics): %s\n", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(string(r.Verdict)))
+	if r.Reason != "" {
+		fmt.Fprintf(w, "  %s\n", r.Reason)
+	}
+	if r.Stats.States > 0 {
+		fmt.Fprintf(w, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+	}
+	if r.Text != "" {
+		for _, line := range strings.Split(strings.TrimRight(r.Text, "\n"), "\n") {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+}
