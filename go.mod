@@ -2,6 +2,7 @@ module github.com/wormcheck/wormcheck
 
 go 1.26
 
-require github.com/leanovate/gopter v0.2.11
-
-require github.com/emirpasic/gods/v2 v2.0.0-alpha // indirect
+require (
+	github.com/emirpasic/gods/v2 v2.0.0-alpha
+	github.com/leanovate/gopter v0.2.11
+)
