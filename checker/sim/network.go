@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -339,7 +340,11 @@ func (n *network) transmit(x, y int32, t int64) {
 	w := f.worm()
 	wr := &n.worms[w]
 	if int(y) < n.nvc {
-		i := int(y)*n.B + (int(n.head[y])+int(n.count[y]))%n.B
+		k := int(n.head[y]) + int(n.count[y])
+		if k >= n.B {
+			k -= n.B
+		}
+		i := int(y)*n.B + k
 		n.buf[i] = f
 		n.stamp[i] = t
 		n.count[y]++
@@ -392,14 +397,20 @@ func (n *network) cycle(t int64) {
 			i--
 			continue
 		}
-		start := int(n.rr[c])
-		for k := 1; k <= V; k++ {
-			v := start + k
+		// Demand-slotted round robin: the VCs after the last one served, in turn.
+		r := uint(n.rr[c]) + 1
+		rot := m>>r | m<<(uint(V)-r)
+		if r >= uint(V) {
+			rot = m
+			r = 0
+		}
+		rot &= 1<<uint(V) - 1
+		for rot != 0 {
+			k := uint(bits.TrailingZeros64(rot))
+			rot &= rot - 1
+			v := int(r + k)
 			if v >= V {
 				v -= V
-			}
-			if m&(1<<uint(v)) == 0 {
-				continue
 			}
 			y := int32(int(c)*V + v)
 			if n.credit[y] == 0 {
