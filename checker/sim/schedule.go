@@ -174,6 +174,13 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			}
 		})
 		net.cycle(t)
+		// Nothing scheduled and nothing moved for longer than any wait for a channel can
+		// last: the worms in the network are deadlocked (possible on torus rings with a
+		// single VC under contention).
+		if q.len() == 0 && t-net.lastMove > int64(2*(opt.L+g.Nodes())+16) && !net.idle() {
+			t++
+			break
+		}
 	}
 	res.FlitHops = net.flitHops
 	if remaining > 0 {
