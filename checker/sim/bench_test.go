@@ -10,6 +10,7 @@ import (
 func BenchmarkSimMesh8x8(b *testing.B) {
 	g := mustGrid(b, "mesh:8x8")
 	var hops, cycles int64
+	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
 		res, err := Run(Config{Grid: g, VCs: 2, Length: 16, Seed: uint64(i + 1), Warmup: 1000, Cycles: 20000,
 			Traffic: Traffic{Rate: 0.16 / 16}})
@@ -21,6 +22,9 @@ func BenchmarkSimMesh8x8(b *testing.B) {
 	}
 	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "flit-hops/s")
 	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(hops)/cpu, "flit-hops/cpu-s")
+	}
 }
 
 // BenchmarkEventQueue compares the two future-event lists on the simulator's own

@@ -60,9 +60,10 @@ type network struct {
 	outPorts int // delivery ports per node
 	nodes    int
 
-	// Network VC input buffers: ring buffers of B flits with the cycle each arrived.
-	buf    []flit
-	stamp  []int64
+	// Network VC input buffers: ring buffers of B slots, each a flit (high 32 bits) and
+	// the low 32 bits of the cycle it arrived (a flit may not move on in the cycle it
+	// arrived; equality of the low bits is enough since it never comes from the future).
+	buf    []uint64
 	head   []int32
 	count  []int32
 	credit []int32 // free slots as the upstream sees them (returned at the end of a cycle)
@@ -114,8 +115,7 @@ func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, 
 	}
 	n := &network{g: g, V: V, B: B, classes: classes, nodes: g.Nodes(), inPorts: inPorts, outPorts: outPorts}
 	n.nvc = g.Channels() * V
-	n.buf = make([]flit, n.nvc*B)
-	n.stamp = make([]int64, n.nvc*B)
+	n.buf = make([]uint64, n.nvc*B)
 	n.head = make([]int32, n.nvc)
 	n.count = make([]int32, n.nvc)
 	n.credit = make([]int32, n.nvc)
@@ -179,7 +179,7 @@ func (n *network) headWorm(x int32) int32 {
 		if n.count[x] == 0 {
 			return -1
 		}
-		return n.buf[int(x)*n.B+int(n.head[x])].worm()
+		return flit(n.buf[int(x)*n.B+int(n.head[x])] >> 32).worm()
 	}
 	p := int(x) - n.nvc
 	if int(n.portHead[p]) >= len(n.ports[p]) {
@@ -205,7 +205,7 @@ func (n *network) allocate(t int64) {
 		if int(x) < n.nvc {
 			// A header that arrived this cycle waits until the next one (one cycle per hop).
 			i := int(x)*n.B + int(n.head[x])
-			if n.stamp[i] >= t {
+			if uint32(n.buf[i]) == uint32(t) {
 				keep = append(keep, x)
 				continue
 			}
@@ -285,7 +285,7 @@ func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int3
 // headReady reports whether input unit x has a flit that may move in cycle t.
 func (n *network) headReady(x int32, t int64) bool {
 	if int(x) < n.nvc {
-		return n.count[x] > 0 && n.stamp[int(x)*n.B+int(n.head[x])] < t
+		return n.count[x] > 0 && uint32(n.buf[int(x)*n.B+int(n.head[x])]) != uint32(t)
 	}
 	return true // an allocated injection port always has its worm's next flit
 }
@@ -294,7 +294,7 @@ func (n *network) headReady(x int32, t int64) bool {
 func (n *network) pop(x int32) flit {
 	if int(x) < n.nvc {
 		i := int(x)*n.B + int(n.head[x])
-		f := n.buf[i]
+		f := flit(n.buf[i] >> 32)
 		n.head[x]++
 		if int(n.head[x]) == n.B {
 			n.head[x] = 0
@@ -322,7 +322,7 @@ func (n *network) pop(x int32) flit {
 func (n *network) afterTail(x int32) {
 	n.out[x] = -1
 	if int(x) < n.nvc {
-		if n.count[x] > 0 && n.buf[int(x)*n.B+int(n.head[x])]&flagHead != 0 {
+		if n.count[x] > 0 && flit(n.buf[int(x)*n.B+int(n.head[x])]>>32)&flagHead != 0 {
 			n.pending = append(n.pending, x)
 		}
 		return
@@ -345,8 +345,7 @@ func (n *network) transmit(x, y int32, t int64) {
 			k -= n.B
 		}
 		i := int(y)*n.B + k
-		n.buf[i] = f
-		n.stamp[i] = t
+		n.buf[i] = uint64(f)<<32 | uint64(uint32(t))
 		n.count[y]++
 		n.credit[y]--
 		n.flitHops++
