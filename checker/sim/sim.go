@@ -176,7 +176,7 @@ type runner struct {
 	cpuFree []int64
 	msgs    []message
 	next    []float64 // per node: next generation time (continuous)
-	hopBuf  []model.ChannelID
+	hopBuf  []model.Hop
 	dests   []model.NodeID
 	perm    []model.NodeID
 
@@ -468,7 +468,8 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 		msg := rn.newMessage(kindMulticast, k, t)
 		if rn.cfg.Multicast == nil {
 			for _, d := range rn.dests {
-				rn.send(v, rn.r.Hops(v, d), nil, msg, 0, t)
+				rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+				rn.send(v, rn.hopBuf, nil, msg, 0, t)
 			}
 			return
 		}
@@ -500,7 +501,8 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 			}
 		}
 		msg := rn.newMessage(kindUnicast, 1, t)
-		rn.send(v, rn.r.Hops(v, d), nil, msg, 0, t)
+		rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+		rn.send(v, rn.hopBuf, nil, msg, 0, t)
 	}
 }
 
