@@ -116,7 +116,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	if f.progress || e.StderrIsTerminal && f.progress {
+	if f.progress || e.StderrIsTerminal {
 		last := time.Now()
 		start := last
 		cfg.Progress = func(cycle, hops int64) {
@@ -179,11 +179,9 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	default:
 		return cfg, usagef("--rate or --load is required (messages or flits per node per cycle)")
 	}
-	lo, hi, ok := strings.Cut(f.dests, "..")
-	mn, err1 := strconv.Atoi(lo)
-	mx, err2 := strconv.Atoi(hi)
-	if !ok || err1 != nil || err2 != nil {
-		return cfg, usagef("--dests %q: want MIN..MAX, e.g. 4..25", f.dests)
+	mn, mx, err := parseDests(f.dests)
+	if err != nil {
+		return cfg, err
 	}
 	cfg.Traffic.MinDests, cfg.Traffic.MaxDests = mn, mx
 	switch f.traffic {
@@ -243,6 +241,20 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
+}
+
+// parseDests parses --dests: "MIN..MAX" or a single count "K".
+func parseDests(s string) (mn, mx int, err error) {
+	lo, hi, ok := strings.Cut(s, "..")
+	if !ok {
+		hi = lo
+	}
+	mn, err1 := strconv.Atoi(lo)
+	mx, err2 := strconv.Atoi(hi)
+	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > model.MaxNodes {
+		return 0, 0, usagef("--dests %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
+	}
+	return mn, mx, nil
 }
 
 func scheduleNames() []string {
