@@ -387,12 +387,13 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 			return
 		}
 		v := model.NodeID(e.a)
-		rn.generate(v, t)
-		rn.next[v] += rn.gap()
-		nt := int64(math.Ceil(rn.next[v]))
-		if nt <= t {
-			nt = t + 1
-			rn.next[v] = float64(nt)
+		// Every arrival of the continuous-time process that falls in this cycle
+		// generates a message now (several at high Poisson rates).
+		nt := t
+		for nt <= t {
+			rn.generate(v, t)
+			rn.next[v] += rn.gap()
+			nt = int64(math.Ceil(rn.next[v]))
 		}
 		rn.schedule(nt, evGenerate, e.a, 0, 0)
 	case evReady:
