@@ -1,0 +1,82 @@
+package sim
+
+import (
+	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// sbtSchedule builds the spanning-binomial-tree broadcast of 003 §2.2 from src on an
+// n-cube as a unicast schedule: the source sends along dimensions n-1, ..., 0 (largest
+// subtree first); a node that received along dimension k forwards along k-1, ..., 0.
+func sbtSchedule(g *model.Grid, src model.NodeID) *model.Schedule {
+	n := g.Dims()
+	s := &model.Schedule{Sources: []model.NodeID{src}, Ports: model.AllPort}
+	var walk func(v model.NodeID, below, step int)
+	walk = func(v model.NodeID, below, step int) {
+		order := 0
+		for k := below - 1; k >= 0; k-- {
+			c, w := g.Neighbor(v, k, model.Direction(g.Coord(v, k)))
+			order++
+			s.Unicasts = append(s.Unicasts, model.Unicast{From: v, To: w, Path: []model.ChannelID{c}, Step: step, Order: order})
+			s.Destinations = append(s.Destinations, w)
+		}
+		for k := below - 1; k >= 0; k-- {
+			_, w := g.Neighbor(v, k, model.Direction(g.Coord(v, k)))
+			walk(w, k, step+1)
+		}
+	}
+	walk(src, n, 1)
+	return s
+}
+
+// Reference: 003 §2.2 with the timed model of 004 §6.1: the SBT broadcast on an all-port
+// n-cube completes at n(ts + tc + L tc + tr) at zero load, to the cycle.
+func TestSBTZeroLoadEqualsFormula(t *testing.T) {
+	for n := 2; n <= 6; n++ {
+		g, _ := model.NewHypercube(n)
+		s := sbtSchedule(g, 0)
+		if len(s.Unicasts) != g.Nodes()-1 {
+			t.Fatalf("n=%d: %d unicasts", n, len(s.Unicasts))
+		}
+		for _, ts := range []int{0, 1, 7, 200} {
+			for _, tr := range []int{0, 3, 200} {
+				for _, L := range []int{1, 8, 64} {
+					res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: ts, Tr: tr, L: L})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := int64(n * (ts + 1 + L + tr))
+					if res.Completion != want || res.Contention != nil {
+						t.Errorf("n=%d ts=%d tr=%d L=%d: completion %d (contention %+v); formula %d", n, ts, tr, L, res.Completion, res.Contention, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Separate addressing from one source on a one-port node: the j-th unicast cannot start
+// before the (j-1)-th has left the single injection port, so with L > ts the port, not
+// the processor, paces the sends.
+func TestOnePortSerialisesInjection(t *testing.T) {
+	g, _ := model.NewMesh(4, 4)
+	r := model.NewDOR(g)
+	s := &model.Schedule{Sources: []model.NodeID{5}, Ports: model.OnePort}
+	for i, d := range []model.NodeID{4, 6, 1, 9} {
+		s.Unicasts = append(s.Unicasts, model.Unicast{From: 5, To: d, Path: r.Path(5, d), Step: 1, Order: i + 1})
+	}
+	res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: 2, L: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Injection starts at 2, 12, 22, 32; the last delivers at 32 + 1 + 10.
+	if res.Completion != 43 {
+		t.Errorf("completion %d; want 43", res.Completion)
+	}
+	s.Ports = model.AllPort
+	res, _ = ExecuteSchedule(g, s, ScheduleOptions{Ts: 2, L: 10})
+	if res.Completion != 8+1+10 {
+		t.Errorf("all-port completion %d; want %d", res.Completion, 8+1+10)
+	}
+}
