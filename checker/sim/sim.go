@@ -99,6 +99,9 @@ type Config struct {
 	Seed      uint64
 	Warmup    int64 // cycles before statistics are gathered
 	Cycles    int64 // measurement window in cycles (0 = 10000)
+	// MSER, if set, also discards the initial transient of each latency series by the
+	// MSER-5 rule (after the fixed Warmup); Result.Truncated says how many were dropped.
+	MSER bool
 	// Precision, if > 0, ends the measurement window early once the 95% confidence
 	// half-width of the unicast (or, without unicasts, broadcast) mean latency is at most
 	// Precision times the mean, with at least 20 batches of 30 messages.
@@ -121,6 +124,8 @@ type Stat struct {
 	Mean float64 `json:"mean"`
 	CI95 float64 `json:"ci95"`
 	Max  int64   `json:"max"`
+	// Truncated is the number of leading messages MSER-5 discarded (Config.MSER).
+	Truncated int `json:"truncated,omitempty"`
 }
 
 // Result is what a run measured.
@@ -342,9 +347,9 @@ func (rn *runner) run() *Result {
 		}
 	}
 	res := &Result{Cycles: t, Generated: rn.generated, Completed: rn.completed, FlitHops: rn.net.flitHops, RouteFlitHops: rn.routeHops}
-	res.Unicast = stat(rn.lat[kindUnicast], rn.done[kindUnicast])
-	res.Broadcast = stat(rn.lat[kindBroadcast], rn.done[kindBroadcast])
-	res.Multicast = stat(rn.lat[kindMulticast], rn.done[kindMulticast])
+	res.Unicast = statMSER(rn.lat[kindUnicast], rn.done[kindUnicast], cfg.MSER)
+	res.Broadcast = statMSER(rn.lat[kindBroadcast], rn.done[kindBroadcast], cfg.MSER)
+	res.Multicast = statMSER(rn.lat[kindMulticast], rn.done[kindMulticast], cfg.MSER)
 	if cfg.Cycles > 0 {
 		res.Accepted = float64(rn.flitsInWin) / float64(rn.g.Nodes()) / float64(rn.windowEnd-cfg.Warmup)
 	}
@@ -580,15 +585,24 @@ func (rn *runner) complete(msg int32, t int64) {
 }
 
 // stat computes the batch-means estimate over the completed measured latencies.
-func stat(lat []int64, done []bool) Stat {
+func stat(lat []int64, done []bool) Stat { return statMSER(lat, done, false) }
+
+// statMSER is stat with optional MSER-5 truncation of the initial transient.
+func statMSER(lat []int64, done []bool, mser bool) Stat {
 	var xs []float64
-	var s Stat
 	for i, l := range lat {
 		if done[i] {
 			xs = append(xs, float64(l))
-			if l > s.Max {
-				s.Max = l
-			}
+		}
+	}
+	var s Stat
+	if mser {
+		s.Truncated = MSER5(xs)
+		xs = xs[s.Truncated:]
+	}
+	for _, x := range xs {
+		if int64(x) > s.Max {
+			s.Max = int64(x)
 		}
 	}
 	s.N = len(xs)

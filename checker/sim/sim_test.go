@@ -177,3 +177,29 @@ func TestBadConfigIsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestMSER5DropsTheTransient(t *testing.T) {
+	var xs []float64
+	for i := 0; i < 100; i++ {
+		xs = append(xs, 100-float64(i)) // a decaying transient
+	}
+	for i := 0; i < 900; i++ {
+		xs = append(xs, float64(i%3))
+	}
+	d := MSER5(xs)
+	if d < 95 || d > 110 {
+		t.Errorf("MSER-5 dropped %d samples; want about 100", d)
+	}
+	flat := make([]float64, 400)
+	for i := range flat {
+		flat[i] = float64(i % 7)
+	}
+	if d := MSER5(flat); d > 40 {
+		t.Errorf("MSER-5 dropped %d samples of a stationary series", d)
+	}
+	g := mustGrid(t, "mesh:4x4")
+	res, err := Run(Config{Grid: g, Length: 8, Seed: 2, Cycles: 5000, MSER: true, Traffic: Traffic{Rate: 0.02}})
+	if err != nil || res.Unicast.N == 0 {
+		t.Fatalf("%v %+v", err, res)
+	}
+}

@@ -50,3 +50,40 @@ func tQuantile975(df int) float64 {
 	}
 	return 1.96
 }
+
+// MSER5 returns how many leading samples of xs to discard as warm-up by the MSER-5 rule
+// (White 1997): group xs into batches of 5, and choose the truncation d (in batches, over
+// the first half) that minimises the variance of the remaining batch means divided by
+// their count, i.e. the estimated variance of the truncated mean. It returns 0 for fewer
+// than 20 samples.
+func MSER5(xs []float64) int {
+	const m = 5
+	k := len(xs) / m
+	if k < 4 {
+		return 0
+	}
+	bm := make([]float64, k)
+	for i := range bm {
+		var s float64
+		for _, x := range xs[i*m : (i+1)*m] {
+			s += x
+		}
+		bm[i] = s / m
+	}
+	// Suffix sums for O(k) evaluation of every truncation point.
+	sum, sq := make([]float64, k+1), make([]float64, k+1)
+	for i := k - 1; i >= 0; i-- {
+		sum[i] = sum[i+1] + bm[i]
+		sq[i] = sq[i+1] + bm[i]*bm[i]
+	}
+	best, bestD := math.Inf(1), 0
+	for d := 0; d <= k/2; d++ {
+		n := float64(k - d)
+		mean := sum[d] / n
+		v := (sq[d] - n*mean*mean) / (n * n)
+		if v < best {
+			best, bestD = v, d
+		}
+	}
+	return bestD * m
+}

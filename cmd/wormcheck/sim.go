@@ -58,7 +58,7 @@ type simFlags struct {
 	hotNode, length, vcs, buffers, ts, tr, points    int
 	cycles, warmup                                   int64
 	seed                                             uint64
-	json, progress                                   bool
+	json, progress, mser                             bool
 	src                                              int
 }
 
@@ -86,6 +86,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.Int64Var(&f.warmup, "warmup", 5000, "warm-up cycles before statistics")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.src, "source", 0, "source node of a collective")
+	fs.BoolVar(&f.mser, "mser", false, "also drop the initial transient by the MSER-5 rule")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
 }
@@ -147,7 +148,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 // simConfig turns the flags into a simulator configuration; errors are usage errors.
 func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: f.vcs, Buffer: f.buffers, Length: f.length, Ts: f.ts, Tr: f.tr,
-		Seed: f.seed, Warmup: f.warmup, Cycles: f.cycles}
+		Seed: f.seed, Warmup: f.warmup, Cycles: f.cycles, MSER: f.mser}
 	if g.Kind() == model.Hypercube {
 		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
 	}
