@@ -66,7 +66,10 @@ type network struct {
 	buf    []uint64
 	head   []int32
 	count  []int32
-	credit []int32 // free slots as the upstream sees them (returned at the end of a cycle)
+	// popped[x] is the low 32 bits of the last cycle a flit left buffer x. Credits
+	// return at the end of a cycle: the upstream sees B - count - (popped this cycle)
+	// free slots. Each buffer loses at most one flit and gains at most one per cycle.
+	popped []uint32
 
 	out []int32 // per input unit: the output unit its head worm is allocated, or -1
 	src []int32 // per output unit: the input unit feeding it, or -1
@@ -87,12 +90,12 @@ type network struct {
 
 	pending     []int32 // input units whose head flit is a header waiting for allocation
 	nextPending []int32
-	freed       []int32 // VC buffers that released a slot this cycle
 
 	worms    []worm
 	freeWorm []int32
 
 	flitHops int64
+	now      int64 // the cycle being simulated
 	firstBlk *Block
 	recBlk   bool
 
@@ -118,9 +121,9 @@ func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, 
 	n.buf = make([]uint64, n.nvc*B)
 	n.head = make([]int32, n.nvc)
 	n.count = make([]int32, n.nvc)
-	n.credit = make([]int32, n.nvc)
-	for i := range n.credit {
-		n.credit[i] = int32(B)
+	n.popped = make([]uint32, n.nvc)
+	for i := range n.popped {
+		n.popped[i] = ^uint32(0)
 	}
 	np := n.nodes * inPorts
 	n.out = make([]int32, n.nvc+np)
@@ -300,7 +303,7 @@ func (n *network) pop(x int32) flit {
 			n.head[x] = 0
 		}
 		n.count[x]--
-		n.freed = append(n.freed, x)
+		n.popped[x] = uint32(n.now)
 		return f
 	}
 	p := int(x) - n.nvc
@@ -347,7 +350,6 @@ func (n *network) transmit(x, y int32, t int64) {
 		i := int(y)*n.B + k
 		n.buf[i] = uint64(f)<<32 | uint64(uint32(t))
 		n.count[y]++
-		n.credit[y]--
 		n.flitHops++
 		if f&flagHead != 0 {
 			wr.hop++
@@ -381,6 +383,7 @@ func (n *network) transmit(x, y int32, t int64) {
 // channel (demand-slotted round robin among its VCs that have a flit and a free slot
 // downstream) and one flit per busy delivery port, then credits return.
 func (n *network) cycle(t int64) {
+	n.now = t
 	if len(n.pending) > 0 {
 		n.allocate(t)
 	}
@@ -412,7 +415,7 @@ func (n *network) cycle(t int64) {
 				v -= V
 			}
 			y := int32(int(c)*V + v)
-			if n.credit[y] == 0 {
+			if free := n.B - int(n.count[y]); free == 0 || free == 1 && n.popped[y] == uint32(t) {
 				continue
 			}
 			x := n.src[y]
@@ -441,10 +444,6 @@ func (n *network) cycle(t int64) {
 		}
 	}
 	n.activeEj = ej
-	for _, x := range n.freed {
-		n.credit[x]++
-	}
-	n.freed = n.freed[:0]
 }
 
 // idle reports whether no flit is in the network and no worm waits to be injected.
