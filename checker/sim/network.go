@@ -63,9 +63,9 @@ type network struct {
 	// Network VC input buffers: ring buffers of B slots, each a flit (high 32 bits) and
 	// the low 32 bits of the cycle it arrived (a flit may not move on in the cycle it
 	// arrived; equality of the low bits is enough since it never comes from the future).
-	buf    []uint64
-	head   []int32
-	count  []int32
+	buf   []uint64
+	head  []int32
+	count []int32
 	// popped[x] is the low 32 bits of the last cycle a flit left buffer x. Credits
 	// return at the end of a cycle: the upstream sees B - count - (popped this cycle)
 	// free slots. Each buffer loses at most one flit and gains at most one per cycle.
