@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -73,6 +74,9 @@ type network struct {
 
 	out []int32 // per input unit: the output unit its head worm is allocated, or -1
 	src []int32 // per output unit: the input unit feeding it, or -1
+	// holder[y] is the worm last allocated output unit y (valid while src[y] >= 0), so a
+	// blocked header can name its rival even when the rival's flits are upstream.
+	holder []int32
 
 	mask []uint64 // per physical channel: VCs with an allocated source
 	rr   []int32  // per physical channel: last VC served (demand-slotted round robin)
@@ -131,6 +135,7 @@ func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, 
 		n.out[i] = -1
 	}
 	n.src = make([]int32, n.nvc+n.nodes*outPorts)
+	n.holder = make([]int32, len(n.src))
 	for i := range n.src {
 		n.src[i] = -1
 	}
@@ -226,11 +231,12 @@ func (n *network) allocate(t int64) {
 				}
 			}
 			if got < 0 {
-				n.block(t, model.None, v, w, n.src[base])
+				n.block(t, model.None, v, w, n.holder[base])
 				keep = append(keep, x)
 				continue
 			}
 			n.src[got] = x
+			n.holder[got] = w
 			n.out[x] = int32(got)
 			if !n.onEj[got] {
 				n.onEj[got] = true
@@ -257,12 +263,13 @@ func (n *network) allocate(t int64) {
 			}
 		}
 		if got < 0 {
-			n.block(t, h.Channel, n.g.Channel(h.Channel).From, w, n.src[c*n.V+lo])
+			n.block(t, h.Channel, n.g.Channel(h.Channel).From, w, n.holder[c*n.V+lo])
 			keep = append(keep, x)
 			continue
 		}
 		y := c*n.V + got
 		n.src[y] = x
+		n.holder[y] = w
 		n.out[x] = int32(y)
 		n.mask[c] |= 1 << uint(got)
 		if !n.onCh[c] {
@@ -274,13 +281,9 @@ func (n *network) allocate(t int64) {
 	n.pending = keep
 }
 
-func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holderUnit int32) {
+func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holding int32) {
 	if !n.recBlk || n.firstBlk != nil {
 		return
-	}
-	holding := int32(-1)
-	if holderUnit >= 0 {
-		holding = n.headWorm(holderUnit)
 	}
 	n.firstBlk = &Block{Cycle: t, Channel: c, Node: v, Waiting: waiting, Holding: holding}
 }
@@ -387,6 +390,7 @@ func (n *network) cycle(t int64) {
 	if len(n.pending) > 0 {
 		n.allocate(t)
 	}
+	kept := len(n.pending)
 	V := n.V
 	act := n.activeCh
 	for i := 0; i < len(act); i++ {
@@ -444,6 +448,12 @@ func (n *network) cycle(t int64) {
 		}
 	}
 	n.activeEj = ej
+	// Headers that reached the head of a buffer this cycle queue for allocation in input
+	// unit order, so that priorities do not depend on the order the active lists happen
+	// to be in (the naive twin in naive_test.go relies on it).
+	if fresh := n.pending[kept:]; len(fresh) > 1 {
+		slices.Sort(fresh)
+	}
 }
 
 // idle reports whether no flit is in the network and no worm waits to be injected.
