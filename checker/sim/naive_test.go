@@ -35,7 +35,7 @@ func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv [
 		uni, hop, sent int
 	}
 	var worms []nworm
-	bufs := make([][]nflit, C*V)   // input buffer of each VC
+	bufs := make([][]nflit, C*V)     // input buffer of each VC
 	owner := make([]int, C*V+N*outP) // output unit -> input unit feeding it, -1 free
 	ownerWorm := make([]int, len(owner))
 	for i := range owner {
