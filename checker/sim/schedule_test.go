@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -78,5 +80,55 @@ func TestOnePortSerialisesInjection(t *testing.T) {
 	res, _ = ExecuteSchedule(g, s, ScheduleOptions{Ts: 2, L: 10})
 	if res.Completion != 8+1+10 {
 		t.Errorf("all-port completion %d; want %d", res.Completion, 8+1+10)
+	}
+}
+
+// Collectives given as schedules run under traffic: every unicast is delivered, and an
+// isolated SBT broadcast takes its zero-load time n(ts + 1 + L + tr).
+func TestScheduleDrivenCollectivesUnderTraffic(t *testing.T) {
+	g, _ := model.NewHypercube(4)
+	cfg := Config{Grid: g, Routing: model.DOR{Grid: g, Order: model.DescendingOrder(4)}, VCs: 2, Length: 8, Ts: 2, Tr: 1, Seed: 9,
+		Cycles: 200000, StopSources: true,
+		Traffic:           Traffic{Rate: 0.00005, Broadcast: 1},
+		BroadcastSchedule: func(src model.NodeID) (*model.Schedule, error) { return sbtSchedule(g, src), nil },
+	}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(4 * (2 + 1 + 8 + 1))
+	if res.Broadcast.N < 50 || res.Broadcast.Mean < want || res.Broadcast.Mean > want*1.02 || res.Completed != res.Generated {
+		t.Errorf("broadcasts %+v; want about %v each", res.Broadcast, want)
+	}
+	m := mustGrid(t, "torus:4x4")
+	cfg = Config{Grid: m, VCs: 2, Length: 4, Ts: 1, Seed: 3, Cycles: 3000, StopSources: true,
+		Traffic: Traffic{Rate: 0.01, Multicast: 0.5, MinDests: 2, MaxDests: 6},
+		MulticastSchedule: func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
+			// A chain: src informs dests[0], which informs dests[1], ...
+			r := model.NewDOR(m)
+			s := &model.Schedule{Sources: []model.NodeID{src}, Destinations: dests}
+			prev := src
+			for i, d := range dests {
+				s.Unicasts = append(s.Unicasts, model.Unicast{From: prev, To: d, Path: r.Path(prev, d), Step: i + 1, Order: 1})
+				prev = d
+			}
+			return s, nil
+		},
+	}
+	res, err = Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Completed != res.Generated || res.Undelivered != 0 || res.FlitHops != res.RouteFlitHops || res.Multicast.N == 0 {
+		t.Errorf("chain multicasts did not all complete: %+v", *res)
+	}
+}
+
+func TestFailingBuilderIsAnError(t *testing.T) {
+	g, _ := model.NewMesh(4, 4)
+	_, err := Run(Config{Grid: g, Length: 4, Seed: 1, Cycles: 2000, Traffic: Traffic{Rate: 0.05, Broadcast: 0.5},
+		BroadcastSchedule: func(src model.NodeID) (*model.Schedule, error) { return nil, fmt.Errorf("no broadcast here") }})
+	if err == nil || !strings.Contains(err.Error(), "no broadcast here") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -96,9 +97,16 @@ type Config struct {
 	Traffic Traffic
 	// Multicast routes multicast messages; nil = separate addressing.
 	Multicast MulticastFunc
-	Seed      uint64
-	Warmup    int64 // cycles before statistics are gathered
-	Cycles    int64 // measurement window in cycles (0 = 10000)
+	// MulticastSchedule, if set, realises each multicast as a unicast-based collective
+	// (U-torus, U-mesh, SPU...): the source sends its unicasts, and every node sends its
+	// own as soon as it has received the message. It takes precedence over Multicast.
+	MulticastSchedule func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error)
+	// BroadcastSchedule, if set, realises broadcasts as a unicast-based collective (DCF,
+	// EDN, SBT...) on any topology instead of 003's SBT on hypercubes.
+	BroadcastSchedule func(src model.NodeID) (*model.Schedule, error)
+	Seed              uint64
+	Warmup            int64 // cycles before statistics are gathered
+	Cycles            int64 // measurement window in cycles (0 = 10000)
 	// MSER, if set, also discards the initial transient of each latency series by the
 	// MSER-5 rule (after the fixed Warmup); Result.Truncated says how many were dropped.
 	MSER bool
@@ -160,7 +168,15 @@ const (
 	kindMulticast
 )
 
+// plan is a unicast-based collective in flight: each node's sends in its order.
+type plan struct {
+	sends   map[model.NodeID][]int // node -> indices into s.Unicasts, in send order
+	s       *model.Schedule
+	started map[model.NodeID]bool
+}
+
 type message struct {
+	plan     *plan
 	created  int64
 	pending  int32 // receives still to come
 	kind     uint8
@@ -194,6 +210,7 @@ type runner struct {
 	completed  int64
 	flitsInWin int64
 	routeHops  int64
+	err        error // the first error of a user-supplied routing or schedule function
 }
 
 // Run simulates cfg and returns what it measured. Errors name the bad field.
@@ -202,7 +219,11 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rn.run(), nil
+	res := rn.run()
+	if rn.err != nil {
+		return nil, rn.err
+	}
+	return res, nil
 }
 
 func newRunner(cfg Config) (*runner, error) {
@@ -242,8 +263,8 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("rate %v: a Bernoulli source generates at most one message per cycle", t.Rate)
 	case t.Broadcast < 0 || t.Multicast < 0 || t.Broadcast+t.Multicast > 1:
 		return nil, fmt.Errorf("broadcast %v, multicast %v: fractions must be >= 0 and sum to at most 1", t.Broadcast, t.Multicast)
-	case t.Broadcast > 0 && cfg.Grid.Kind() != model.Hypercube:
-		return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 needs a hypercube topology, not %s", t.Broadcast, cfg.Grid.Spec())
+	case t.Broadcast > 0 && cfg.Grid.Kind() != model.Hypercube && cfg.BroadcastSchedule == nil:
+		return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 needs a hypercube topology, not %s (or give a broadcast schedule)", t.Broadcast, cfg.Grid.Spec())
 	case t.HotSpot < 0 || t.HotSpot > 1:
 		return nil, fmt.Errorf("hotspot %v: the hot-spot probability must be in [0,1]", t.HotSpot)
 	case int(t.HotNode) < 0 || int(t.HotNode) >= cfg.Grid.Nodes():
@@ -319,6 +340,9 @@ func (rn *runner) run() *Result {
 			}
 		}
 		rn.q.popDue(t, func(e event) { rn.handle(e, t, generating) })
+		if rn.err != nil {
+			break
+		}
 		rn.net.cycle(t)
 		if cfg.Progress != nil && t&16383 == 0 {
 			cfg.Progress(t, rn.net.flitHops)
@@ -412,7 +436,9 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 		rn.net.inject(w, int(wr.src)*rn.net.inPorts+p, t)
 	case evReceived:
 		m := &rn.msgs[e.a]
-		if m.kind == kindBroadcast && e.c > 0 {
+		if m.plan != nil {
+			rn.planStart(e.a, model.NodeID(e.b), t)
+		} else if m.kind == kindBroadcast && e.c > 0 {
 			rn.sbtForward(model.NodeID(e.b), e.a, int(e.c), t)
 		}
 		m.pending--
@@ -458,6 +484,13 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 	u := rn.rng.Float64()
 	N := rn.g.Nodes()
 	switch {
+	case u < tr.Broadcast && rn.cfg.BroadcastSchedule != nil:
+		sc, err := rn.cfg.BroadcastSchedule(v)
+		if err != nil {
+			rn.fail(fmt.Errorf("broadcast schedule from %s: %v", rn.g.NodeName(v), err))
+			return
+		}
+		rn.startPlan(kindBroadcast, v, sc, t)
 	case u < tr.Broadcast:
 		n := rn.g.Dims()
 		msg := rn.newMessage(kindBroadcast, N-1, t)
@@ -471,6 +504,15 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 	case u < tr.Broadcast+tr.Multicast:
 		k := tr.MinDests + rn.rng.IntN(tr.MaxDests-tr.MinDests+1)
 		rn.dests = rn.sample(v, k, rn.dests[:0])
+		if rn.cfg.MulticastSchedule != nil {
+			sc, err := rn.cfg.MulticastSchedule(v, rn.dests)
+			if err != nil {
+				rn.fail(fmt.Errorf("multicast schedule from %s: %v", rn.g.NodeName(v), err))
+				return
+			}
+			rn.startPlan(kindMulticast, v, sc, t)
+			return
+		}
 		msg := rn.newMessage(kindMulticast, k, t)
 		if rn.cfg.Multicast == nil {
 			for _, d := range rn.dests {
@@ -481,7 +523,8 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 		}
 		routes, err := rn.cfg.Multicast(v, rn.dests)
 		if err != nil {
-			panic(fmt.Sprintf("sim: multicast routing from %d: %v", v, err))
+			rn.fail(fmt.Errorf("multicast routing from %s: %v", rn.g.NodeName(v), err))
+			return
 		}
 		for _, r := range routes {
 			hops := make([]model.Hop, len(r.Channels))
@@ -508,6 +551,51 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 		}
 		msg := rn.newMessage(kindUnicast, 1, t)
 		rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+		rn.send(v, rn.hopBuf, nil, msg, 0, t)
+	}
+}
+
+func (rn *runner) fail(err error) {
+	if rn.err == nil {
+		rn.err = err
+	}
+}
+
+// startPlan starts a unicast-based collective generated at v: one receive per unicast.
+func (rn *runner) startPlan(kind uint8, v model.NodeID, sc *model.Schedule, t int64) {
+	p := &plan{s: sc, sends: map[model.NodeID][]int{}, started: map[model.NodeID]bool{}}
+	for i, u := range sc.Unicasts {
+		p.sends[u.From] = append(p.sends[u.From], i)
+	}
+	for _, l := range p.sends {
+		sort.SliceStable(l, func(a, b int) bool { return sc.Unicasts[l[a]].Order < sc.Unicasts[l[b]].Order })
+	}
+	msg := rn.newMessage(kind, len(sc.Unicasts), t)
+	rn.msgs[msg].plan = p
+	if len(sc.Unicasts) == 0 {
+		rn.complete(msg, t)
+		return
+	}
+	rn.planStart(msg, v, t)
+}
+
+// planStart sends node v's unicasts of the collective msg, once, from cycle t.
+func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
+	p := rn.msgs[msg].plan
+	if p.started[v] {
+		return
+	}
+	p.started[v] = true
+	for _, i := range p.sends[v] {
+		u := p.s.Unicasts[i]
+		rn.hopBuf = rn.hopBuf[:0]
+		if err := rn.r.IsDORPath(u.From, u.To, u.Path); err == nil {
+			rn.hopBuf = rn.r.AppendHops(rn.hopBuf, u.From, u.To)
+		} else {
+			for _, c := range u.Path {
+				rn.hopBuf = append(rn.hopBuf, model.Hop{Channel: c})
+			}
+		}
 		rn.send(v, rn.hopBuf, nil, msg, 0, t)
 	}
 }

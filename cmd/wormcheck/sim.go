@@ -48,9 +48,14 @@ func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
 }
 
-// simScheduleBuilders are the collective algorithms `sim --algo` can execute; families
-// that build model.Schedules add themselves here.
+// simScheduleBuilders are the broadcast algorithms `sim --algo` can execute alone (no
+// --rate/--load) or use for the broadcasts of random traffic; families that build
+// model.Schedules add themselves here.
 var simScheduleBuilders = map[string]func(g *model.Grid, src model.NodeID) (*model.Schedule, error){}
+
+// simMulticastBuilders are the unicast-based multicast algorithms (U-torus, U-mesh,
+// SPU...) that random multicast traffic can use with --algo.
+var simMulticastBuilders = map[string]func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error){}
 
 type simFlags struct {
 	topo, traffic, algo, ports, process, dests, plot string
@@ -110,7 +115,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}
-	if build, ok := simScheduleBuilders[f.algo]; ok {
+	if build, ok := simScheduleBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
 		return runSimCollective(e, g, f, build)
 	}
 	cfg, err := simConfig(g, f)
@@ -214,26 +219,32 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	if f.mcast >= 0 {
 		cfg.Traffic.Multicast = f.mcast
 	}
-	switch f.algo {
-	case "", "unicast", "separate":
-	case "dual-path", "multipath", "pm":
-		build, _ := pathbased.ByName(f.algo)
-		cfg.Multicast = func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
-			worms, err := build(g, src, dests)
-			if err != nil {
-				return nil, err
+	if build, ok := simScheduleBuilders[f.algo]; ok {
+		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
+	} else if build, ok := simMulticastBuilders[f.algo]; ok {
+		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
+	} else {
+		switch f.algo {
+		case "", "unicast", "separate":
+		case "dual-path", "multipath", "pm":
+			build, _ := pathbased.ByName(f.algo)
+			cfg.Multicast = func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
+				worms, err := build(g, src, dests)
+				if err != nil {
+					return nil, err
+				}
+				out := make([]sim.Route, len(worms))
+				for i, w := range worms {
+					out[i] = sim.Route{Channels: w.Channels, Drops: w.Drops}
+				}
+				return out, nil
 			}
-			out := make([]sim.Route, len(worms))
-			for i, w := range worms {
-				out[i] = sim.Route{Channels: w.Channels, Drops: w.Drops}
+			if g.Kind() != model.Mesh || g.Dims() != 2 {
+				return cfg, usagef("--algo %s: path-based multicast needs a 2-D mesh, not %s", f.algo, g.Spec())
 			}
-			return out, nil
+		default:
+			return cfg, usagef("--algo %q: want separate, dual-path, multipath, pm or a collective (%s)", f.algo, strings.Join(scheduleNames(), ", "))
 		}
-		if g.Kind() != model.Mesh || g.Dims() != 2 {
-			return cfg, usagef("--algo %s: path-based multicast needs a 2-D mesh, not %s", f.algo, g.Spec())
-		}
-	default:
-		return cfg, usagef("--algo %q: want separate, dual-path, multipath, pm or a collective (%s)", f.algo, strings.Join(scheduleNames(), ", "))
 	}
 	// Validate now so that bad values are usage errors with the simulator's wording.
 	probe := cfg
@@ -261,6 +272,9 @@ func parseDests(s string) (mn, mx int, err error) {
 func scheduleNames() []string {
 	var names []string
 	for n := range simScheduleBuilders {
+		names = append(names, n)
+	}
+	for n := range simMulticastBuilders {
 		names = append(names, n)
 	}
 	sort.Strings(names)
