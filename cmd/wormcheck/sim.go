@@ -220,6 +220,9 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		cfg.Traffic.Multicast = f.mcast
 	}
 	if build, ok := simScheduleBuilders[f.algo]; ok {
+		if _, err := build(g, 0); err != nil {
+			return cfg, usagef("--algo %s on %s: %v", f.algo, g.Spec(), err)
+		}
 		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
 	} else if build, ok := simMulticastBuilders[f.algo]; ok {
 		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
