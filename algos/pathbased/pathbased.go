@@ -171,88 +171,158 @@ func Multipath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, e
 	return out, nil
 }
 
-// PM returns the single PM worm of a multicast on a 2-D mesh under the west-first turn
-// model (Glass & Ni): the worm first goes west along the source's row to the column of
-// the west-most destination (the deterministic part), then visits the destinations
-// column by column eastward, never turning west again. Within a column it sweeps the
-// destinations from the nearer end to the farther; between columns it goes east along
-// its current row. 000 §5.2 describes the second phase as minimal adaptive between
-// successive destinations; our worms carry precomputed routes, so the selection is
-// fixed (east, then vertical), a minimal choice among those the adaptive function
-// allows.
+// PM returns the PM worms of a multicast on a 2-D mesh under the west-first turn model
+// (Glass & Ni): 000 §5.2 says PM first routes the message to its west-most destination
+// along a deterministic path and then visits the remaining destinations with a minimal
+// adaptive routing function that never goes west.
 //
-// Reference: 000 §5.2; Lin, McKinley & Esfahanian 1993.
+// Reconstruction. A single west-first worm cannot reach every destination set without a
+// 180-degree turn (a column with destinations both above and below the row the worm
+// enters it by), and 180-degree turns close two-channel dependency cycles (our
+// simulator deadlocked on exactly that with a one-worm version). So, as Dual-Path does,
+// the destinations are split into a north set (rows >= the source's) and a south set,
+// one worm each. A worm goes west along the source row to its west-most destination
+// column (or east to its first column when none lies west), then visits its columns
+// eastward, sweeping each column in one vertical direction and alternating the direction
+// from column to column (boustrophedon); before going east it extends its current
+// vertical run so that it enters the next column beyond that column's far end. Every
+// turn is then N->E, S->E, E->N, E->S, W->N or W->S: no turn into west after leaving
+// the west phase and no 180-degree turn, so the channel dependencies are acyclic (Glass
+// & Ni) and PM worms cannot deadlock each other. Between destinations the moves are a
+// fixed choice among those the adaptive function allows (our worms carry routes).
+//
+// Reference: 000 §5.2; Lin, McKinley & Esfahanian 1993; Glass & Ni 1992 (000's [8]).
 func PM(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
 	if err := check(g, src, dests); err != nil {
 		return nil, err
 	}
-	if len(dests) == 0 {
-		return nil, nil
-	}
-	cols := map[int][]model.NodeID{}
-	var xs []int
+	ys := g.Coord(src, 1)
+	var north, south []model.NodeID
 	for _, d := range dests {
-		x := g.Coord(d, 0)
-		if _, ok := cols[x]; !ok {
-			xs = append(xs, x)
+		if g.Coord(d, 1) >= ys {
+			north = append(north, d)
+		} else {
+			south = append(south, d)
 		}
-		cols[x] = append(cols[x], d)
 	}
-	sort.Ints(xs)
+	var out []Worm
+	if len(north) > 0 {
+		out = append(out, pmWorm(g, src, north, model.Plus))
+	}
+	if len(south) > 0 {
+		out = append(out, pmWorm(g, src, south, model.Minus))
+	}
+	return out, nil
+}
+
+// pmWorm builds one PM worm whose destinations all lie on the side dir0 of the source
+// row (dir0 = Plus: rows >= the source's). The west phase drops the destinations it
+// passes on the source row; afterwards each column is entered from the west and swept in
+// one vertical direction. Before going east the worm moves vertically in its current
+// column only by continuing its last vertical direction (or freely after an east move),
+// and always at least one step after the west phase, so it never turns back on itself.
+func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Direction) Worm {
+	isDest := map[model.NodeID]bool{}
+	for _, d := range dests {
+		isDest[d] = true
+	}
 	var w Worm
 	u := src
+	const (
+		none = iota
+		west
+		east
+		north
+		south
+	)
+	last := none
 	step := func(dim int, dir model.Direction) {
 		c, v := g.Neighbor(u, dim, dir)
 		w.Channels = append(w.Channels, c)
 		u = v
+		switch {
+		case dim == 0 && dir == model.Minus:
+			last = west
+		case dim == 0:
+			last = east
+		case dir == model.Plus:
+			last = north
+		default:
+			last = south
+		}
 	}
-	for g.Coord(u, 0) > xs[0] {
+	minX := g.Coord(src, 0)
+	for _, d := range dests {
+		minX = min(minX, g.Coord(d, 0))
+	}
+	for g.Coord(u, 0) > minX {
 		step(0, model.Minus)
+		if isDest[u] {
+			w.Drops = append(w.Drops, len(w.Channels))
+			delete(isDest, u)
+		}
 	}
+	cols := map[int][]int{}
+	var xs []int
+	for _, d := range dests {
+		if !isDest[d] {
+			continue
+		}
+		x, y := g.Coord(d, 0), g.Coord(d, 1)
+		if _, ok := cols[x]; !ok {
+			xs = append(xs, x)
+		}
+		cols[x] = append(cols[x], y)
+	}
+	sort.Ints(xs)
+	top := g.Size(1) - 1
 	for _, x := range xs {
-		for g.Coord(u, 0) < x {
-			step(0, model.Plus)
-		}
-		col := cols[x]
-		sort.Slice(col, func(i, j int) bool { return g.Coord(col[i], 1) < g.Coord(col[j], 1) })
+		rows := cols[x]
+		sort.Ints(rows)
+		lo, hi := rows[0], rows[len(rows)-1]
 		y := g.Coord(u, 1)
-		lo, hi := g.Coord(col[0], 1), g.Coord(col[len(col)-1], 1)
-		// Visit order: toward the nearer end first, then sweep to the other end.
-		var order []model.NodeID
-		if y-lo <= hi-y {
-			for i := len(col) - 1; i >= 0; i-- {
-				if g.Coord(col[i], 1) <= y {
-					order = append(order, col[i])
-				}
-			}
-			for _, d := range col {
-				if g.Coord(d, 1) > y {
-					order = append(order, d)
-				}
-			}
+		var sweep model.Direction
+		if x == g.Coord(u, 0) {
+			// The first column, reached by the west phase or the source's own: every
+			// row lies on the dir0 side of the current one.
+			sweep = dir0
 		} else {
-			for _, d := range col {
-				if g.Coord(d, 1) >= y {
-					order = append(order, d)
+			switch {
+			case last == north || last == west && y < top:
+				for g.Coord(u, 1) < hi || last == west {
+					step(1, model.Plus)
 				}
+				sweep = model.Minus
+			case last == south || last == west:
+				for g.Coord(u, 1) > lo || last == west {
+					step(1, model.Minus)
+				}
+				sweep = model.Plus
+			case y <= lo:
+				sweep = model.Plus
+			case y >= hi:
+				sweep = model.Minus
+			default:
+				for g.Coord(u, 1) < hi {
+					step(1, model.Plus)
+				}
+				sweep = model.Minus
 			}
-			for i := len(col) - 1; i >= 0; i-- {
-				if g.Coord(col[i], 1) < y {
-					order = append(order, col[i])
-				}
+			for g.Coord(u, 0) < x {
+				step(0, model.Plus)
 			}
 		}
-		for _, d := range order {
-			for g.Coord(u, 1) < g.Coord(d, 1) {
-				step(1, model.Plus)
-			}
-			for g.Coord(u, 1) > g.Coord(d, 1) {
-				step(1, model.Minus)
+		if sweep == model.Minus {
+			sort.Sort(sort.Reverse(sort.IntSlice(rows)))
+		}
+		for _, r := range rows {
+			for g.Coord(u, 1) != r {
+				step(1, sweep)
 			}
 			w.Drops = append(w.Drops, len(w.Channels))
 		}
 	}
-	return []Worm{w}, nil
+	return w
 }
 
 // ByName returns the worm builder for "dual-path", "multipath" or "pm".

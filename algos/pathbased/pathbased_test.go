@@ -28,6 +28,12 @@ func validate(g *model.Grid, name string, src model.NodeID, dests []model.NodeID
 				return fmt.Sprintf("%s worm %d uses %s twice", name, wi, g.ChannelName(c))
 			}
 			used[c] = true
+			if i > 0 {
+				prev := g.Channel(w.Channels[i-1])
+				if prev.Dim == ch.Dim && prev.Dir != ch.Dir {
+					return fmt.Sprintf("%s worm %d makes a 180-degree turn at %s", name, wi, g.NodeName(ch.From))
+				}
+			}
 			switch name {
 			case "dual-path", "multipath":
 				if (Label(g, ch.To) > Label(g, ch.From)) != (Label(g, w.endNode(g, src)) > Label(g, src)) {
@@ -117,6 +123,10 @@ func TestValidateCatchesBrokenWorms(t *testing.T) {
 	bad := []Worm{{Channels: []model.ChannelID{c0, c1, c0}, Drops: []int{1, 3}}}
 	if validate(g, "pm", 0, []model.NodeID{1}, bad) == "" {
 		t.Fatal("a worm using a channel twice passed")
+	}
+	uturn := []Worm{{Channels: []model.ChannelID{c0, c1}, Drops: []int{1, 2}}}
+	if r := validate(g, "pm", 0, []model.NodeID{1, 0}, uturn); r == "" {
+		t.Fatal("a 180-degree turn passed")
 	}
 }
 
