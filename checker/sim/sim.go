@@ -48,6 +48,7 @@ const (
 	Bernoulli
 )
 
+// String returns "poisson" or "bernoulli".
 func (p Process) String() string {
 	if p == Bernoulli {
 		return "bernoulli"
