@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,12 +10,16 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
+// marshalIndent encodes v as indented JSON without HTML escaping (traces say "->").
 func marshalIndent(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding JSON: %v", err)
 	}
-	return append(b, '\n'), nil
+	return buf.Bytes(), nil
 }
 
 func writeJSON(w io.Writer, v any) error {

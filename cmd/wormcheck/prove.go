@@ -108,10 +108,9 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 		opt.Progress = e.Stderr
 	}
 	out := proveJSON{Version: toolVersion(), Quick: *quick, AsExpected: true}
-	var tw *tabwriter.Writer
+	const row = "%-5s  %-34s  %-9s  %-8s  %-12s  %-10s  %9s  %11s  %8s\n"
 	if !*asJSON {
-		tw = tabwriter.NewWriter(e.Stdout, 0, 2, 2, ' ', 0)
-		fmt.Fprintln(tw, "CLAIM\tSOURCE\tSEMANTICS\tEXPECTED\tVERDICT\t\tINSTANCES\tSTATES\tTIME")
+		fmt.Fprintf(e.Stdout, row, "CLAIM", "SOURCE", "SEMANTICS", "EXPECTED", "VERDICT", "", "INSTANCES", "STATES", "TIME")
 	}
 	var notes []string
 	for _, c := range claims {
@@ -137,13 +136,13 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 				return 0, err
 			}
 		}
-		if tw != nil {
+		if !*asJSON {
 			mark := "ok"
 			if !cj.AsExp {
 				mark = "UNEXPECTED"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.2fs\n", c.ID, c.Source, c.Semantics, c.Expected, cj.Verdict, mark, cj.Instances, cj.States, cj.Seconds)
-			tw.Flush()
+			fmt.Fprintf(e.Stdout, row, c.ID, truncate(c.Source, 34), c.Semantics, c.Expected, cj.Verdict, mark,
+				fmt.Sprint(cj.Instances), fmt.Sprint(cj.States), fmt.Sprintf("%.2fs", cj.Seconds))
 			if cj.Error != "" {
 				notes = append(notes, fmt.Sprintf("%s: error: %s", c.ID, cj.Error))
 			}
@@ -217,4 +216,13 @@ func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// truncate shortens s to at most n runes, marking the cut with an ellipsis.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

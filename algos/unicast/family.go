@@ -1,0 +1,123 @@
+package unicast
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// Family is a set of unicast instances on one topology: placements of up to MaxWorms
+// worms with distinct (src, dst) pairs (every canonical placement under the topology's
+// symmetries, or Sample of them drawn with Seed when Sample > 0), each checked with
+// every (Length, Buffer) in Params.
+type Family struct {
+	Topology string
+	MaxWorms int
+	MinWorms int
+	Params   [][2]int // (Length, Buffer) pairs
+	VCs      int
+	Dateline Dateline
+	Ports    model.PortModel
+	Sample   int    // 0 = every placement; else this many random placements of MaxWorms worms
+	Seed     uint64 // seed of the sample
+	// MaxStates bounds each instance's search (0 = none); an instance that reaches it is
+	// inconclusive.
+	MaxStates int64
+	// StopAtViolation ends the run at the first violated instance.
+	StopAtViolation bool
+}
+
+// FamilyResult sums a family run: instances checked, their verdict counts and states,
+// and the first violation (its instance and search result), if any.
+type FamilyResult struct {
+	Instances    int
+	Held         int
+	Violated     int
+	Inconclusive int
+	States       int64
+	Transitions  int64
+	FirstSpec    *Spec
+	First        *Result
+}
+
+// Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
+func (r FamilyResult) Verdict() props.Verdict {
+	switch {
+	case r.Violated > 0:
+		return props.Violated
+	case r.Inconclusive > 0 || r.Instances == 0:
+		return props.Inconclusive
+	}
+	return props.Holds
+}
+
+// Placements returns the family's placements in their deterministic order.
+func (f Family) Placements(g *model.Grid) [][]Pair {
+	pairs := AllPairs(g.Nodes())
+	var out [][]Pair
+	if f.Sample > 0 {
+		rng := rand.New(rand.NewPCG(f.Seed, 0x9e3779b97f4a7c15))
+		for len(out) < f.Sample {
+			perm := rng.Perm(len(pairs))
+			ps := make([]Pair, 0, f.MaxWorms)
+			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
+				ps = append(ps, pairs[i])
+			}
+			out = append(out, ps)
+		}
+		return out
+	}
+	syms := Symmetries(g)
+	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
+		if len(ps) >= f.MinWorms && Canonical(ps, syms) {
+			out = append(out, append([]Pair(nil), ps...))
+		}
+		return true
+	})
+	return out
+}
+
+// Run checks every instance of the family for deadlocks (and the model's invariants).
+func (f Family) Run(ctx context.Context) (FamilyResult, error) {
+	var res FamilyResult
+	sp := Spec{Topology: f.Topology}
+	g, err := sp.Grid()
+	if err != nil {
+		return res, err
+	}
+	for _, ps := range f.Placements(g) {
+		for _, lb := range f.Params {
+			if err := ctx.Err(); err != nil {
+				return res, fmt.Errorf("family %s: %v", f.Topology, err)
+			}
+			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
+			m, err := BuildOn(g, sp)
+			if err != nil {
+				return res, err
+			}
+			r := Search(ctx, m, f.MaxStates, true)
+			res.Instances++
+			res.States += r.States
+			res.Transitions += r.Transitions
+			switch r.Verdict {
+			case props.Holds:
+				res.Held++
+			case props.Violated:
+				res.Violated++
+				if res.First == nil {
+					rr, spc := r, sp
+					res.First, res.FirstSpec = &rr, &spc
+				}
+				if f.StopAtViolation {
+					return res, nil
+				}
+			default:
+				res.Inconclusive++
+			}
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,114 @@
+package unicast
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// Result is the outcome of searching one flit model: the verdict, the figures, and for a
+// violation the shortest trace (actions from the initial state, with labels) and what
+// its last state shows.
+type Result struct {
+	Verdict       props.Verdict
+	States        int64
+	Transitions   int64
+	Depth         int
+	Actions       []checker.Action
+	Labels        []string
+	Violation     string
+	Final         flit.State
+	Seconds       float64
+	BytesPerState float64
+}
+
+// Search explores every reachable state of m breadth-first with checker.Explore, up to
+// maxStates distinct states (0 = no bound), checking for deadlocks (a non-terminal state
+// with no enabled transition) and, with invariants, the model's invariants. A violation
+// comes with a shortest trace; reaching the bound gives Inconclusive, never Holds.
+func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool) Result {
+	opt := checker.Options[flit.State]{MaxStates: maxStates, CheckDeadlock: true, Context: ctx}
+	if invariants {
+		opt.Invariants = m.Invariants()
+	}
+	return SearchWith(m, opt)
+}
+
+// SearchWith is Search with the explorer's options given in full (workers, store,
+// bounds, progress); deadlock checking is always on.
+func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
+	opt.CheckDeadlock = true
+	r, err := checker.Explore[flit.State](m, opt)
+	if err != nil {
+		return Result{Verdict: props.Inconclusive, Violation: err.Error()}
+	}
+	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState}
+	switch r.Verdict {
+	case checker.Holds:
+		res.Verdict = props.Holds
+	case checker.Violated:
+		res.Verdict = props.Violated
+		v := r.Violation
+		res.Actions = v.Trace.Actions()
+		for _, st := range v.Trace.Steps[1:] {
+			res.Labels = append(res.Labels, st.Label)
+		}
+		res.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		if v.Kind == checker.KindDeadlock {
+			res.Violation = "deadlock: " + Blocked(m, res.Final)
+		} else {
+			res.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
+		}
+	default:
+		res.Verdict = props.Inconclusive
+		res.Violation = r.Reason
+	}
+	return res
+}
+
+// Labels renders the actions of a trace from m's initial state.
+func Labels(m *flit.Model, acts []checker.Action) []string {
+	labels := make([]string, 0, len(acts))
+	s := m.Init()[0]
+	var succ []checker.Transition[flit.State]
+	for _, a := range acts {
+		labels = append(labels, m.Describe(s, a))
+		succ = m.Successors(s, succ[:0])
+		for _, t := range succ {
+			if t.Action == a {
+				s = t.Next
+				break
+			}
+		}
+	}
+	return labels
+}
+
+// Replay re-executes actions from m's initial state; it fails if an action is not
+// enabled. It returns the final state.
+func Replay(m *flit.Model, acts []checker.Action) (flit.State, error) {
+	s := m.Init()[0]
+	var succ []checker.Transition[flit.State]
+	for i, a := range acts {
+		succ = m.Successors(s, succ[:0])
+		found := false
+		for _, t := range succ {
+			if t.Action == a {
+				s, found = t.Next, true
+				break
+			}
+		}
+		if !found {
+			return s, fmt.Errorf("trace step %d: action %#x is not enabled", i+1, uint64(a))
+		}
+	}
+	return s, nil
+}
+
+// Blocked summarises a deadlocked state: which message waits at which router.
+func Blocked(m *flit.Model, s flit.State) string {
+	return m.Waits(s)
+}

@@ -1,0 +1,132 @@
+package unicast
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// Params are the parameters a saved unicast trace carries (TraceFile.Params), enough to
+// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode
+// and the port model ("one" or "all").
+type Params struct {
+	Msgs     string `json:"msgs"`
+	Length   int    `json:"length"`
+	Buffers  int    `json:"buffers"`
+	VCs      int    `json:"vcs"`
+	Dateline string `json:"dateline"`
+	Ports    string `json:"ports"`
+}
+
+// ParsePorts parses "one" or "all" (also "one-port", "all-port").
+func ParsePorts(s string) (model.PortModel, error) {
+	switch s {
+	case "one", "one-port":
+		return model.OnePort, nil
+	case "all", "all-port", "":
+		return model.AllPort, nil
+	}
+	return 0, fmt.Errorf("ports %q is unknown; use one or all", s)
+}
+
+func portsName(p model.PortModel) string {
+	if p == model.OnePort {
+		return "one"
+	}
+	return "all"
+}
+
+// ParamsOf returns the trace parameters of a spec.
+func ParamsOf(sp Spec) Params {
+	return Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+}
+
+// SpecOf rebuilds a spec from a topology and trace parameters.
+func SpecOf(topology string, p Params) (Spec, error) {
+	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs}
+	g, err := sp.Grid()
+	if err != nil {
+		return sp, err
+	}
+	if sp.Pairs, err = ParsePairs(g, p.Msgs); err != nil {
+		return sp, err
+	}
+	if sp.Dateline, err = ParseDateline(p.Dateline); err != nil {
+		return sp, err
+	}
+	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
+		return sp, err
+	}
+	return sp, nil
+}
+
+// TraceFile returns the saved-trace form of a violation found on spec sp.
+func TraceFile(sp Spec, r *Result) *props.TraceFile {
+	raw, _ := json.Marshal(ParamsOf(sp))
+	acts := make([]uint64, len(r.Actions))
+	for i, a := range r.Actions {
+		acts[i] = uint64(a)
+	}
+	return &props.TraceFile{
+		Format: props.TraceFormat, Algorithm: "unicast", Topology: sp.Topology,
+		Property: "deadlock", Semantics: "flit", Params: raw,
+		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
+	}
+}
+
+// TraceJSON renders a trace file as indented JSON.
+func TraceJSON(tf *props.TraceFile) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(tf)
+	return b.Bytes()
+}
+
+// ReplayTrace rebuilds the model of a saved unicast trace, re-executes its actions,
+// checks the labels, and reports the violation its last state shows ("" if none: the
+// trace no longer reaches a deadlock or invariant violation).
+func ReplayTrace(tf *props.TraceFile) (Spec, string, error) {
+	var p Params
+	dec := json.NewDecoder(bytes.NewReader(tf.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return Spec{}, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+	}
+	sp, err := SpecOf(tf.Topology, p)
+	if err != nil {
+		return sp, "", fmt.Errorf("trace file parameters: %v", err)
+	}
+	m, err := Build(sp)
+	if err != nil {
+		return sp, "", fmt.Errorf("trace file parameters: %v", err)
+	}
+	acts := make([]checker.Action, len(tf.Actions))
+	for i, a := range tf.Actions {
+		acts[i] = checker.Action(a)
+	}
+	if len(tf.Labels) > 0 {
+		for i, l := range Labels(m, acts) {
+			if l != tf.Labels[i] {
+				return sp, "", fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, tf.Labels[i])
+			}
+		}
+	}
+	s, err := Replay(m, acts)
+	if err != nil {
+		return sp, "", err
+	}
+	if err := m.CheckAll(s); err != nil {
+		return sp, err.Error(), nil
+	}
+	var succ []checker.Transition[flit.State]
+	if len(m.Successors(s, succ)) == 0 && !m.Terminal(s) {
+		return sp, "deadlock: " + Blocked(m, s), nil
+	}
+	return sp, "", nil
+}

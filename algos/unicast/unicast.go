@@ -1,0 +1,303 @@
+// Package unicast builds flit-level models of unicast worms under a topology's base
+// routing (dimension order, with or without dateline classes on tori) and enumerates
+// families of placements, for the deadlock claims WH1-WH3 (Dally & Seitz, cited by 000
+// and 004) and the `check --algo unicast` command.
+package unicast
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+)
+
+// Pair is one unicast worm: from Src to Dst.
+type Pair struct {
+	Src model.NodeID `json:"src"`
+	Dst model.NodeID `json:"dst"`
+}
+
+// Dateline says whether DOR on a torus uses dateline virtual-channel classes.
+type Dateline uint8
+
+// The dateline modes: Auto is on for tori (the routing's default), Off and On force it.
+const (
+	DatelineAuto Dateline = iota
+	DatelineOff
+	DatelineOn
+)
+
+// ParseDateline parses "auto", "on" or "off".
+func ParseDateline(s string) (Dateline, error) {
+	switch s {
+	case "auto", "":
+		return DatelineAuto, nil
+	case "off":
+		return DatelineOff, nil
+	case "on":
+		return DatelineOn, nil
+	}
+	return 0, fmt.Errorf("dateline %q is unknown; use on, off or auto", s)
+}
+
+func (d Dateline) String() string {
+	switch d {
+	case DatelineOff:
+		return "off"
+	case DatelineOn:
+		return "on"
+	}
+	return "auto"
+}
+
+// Spec is one unicast instance: the topology spec ("mesh:3x3", "torus:4"), the worms,
+// their length L in flits, B flits of buffer per virtual channel, VCs virtual channels per
+// physical channel (0 = as many as the routing has classes), the dateline mode and the
+// port model.
+type Spec struct {
+	Topology string          `json:"topology"`
+	Pairs    []Pair          `json:"pairs"`
+	Length   int             `json:"length"`
+	Buffer   int             `json:"buffer"`
+	VCs      int             `json:"vcs"`
+	Dateline Dateline        `json:"dateline"`
+	Ports    model.PortModel `json:"ports"`
+}
+
+// Grid parses the spec's topology; only meshes, tori and hypercubes are supported.
+func (sp Spec) Grid() (*model.Grid, error) {
+	t, err := model.ParseTopology(sp.Topology)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := t.(*model.Grid)
+	if !ok {
+		return nil, fmt.Errorf("topology %q: unicast worms need a mesh, torus or hypercube", sp.Topology)
+	}
+	return g, nil
+}
+
+// Build returns the flit model of the instance.
+func Build(sp Spec) (*flit.Model, error) {
+	g, err := sp.Grid()
+	if err != nil {
+		return nil, err
+	}
+	return BuildOn(g, sp)
+}
+
+// BuildOn is Build on an already parsed grid (sp.Topology is ignored).
+func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
+	dl := g.Kind() == model.Torus
+	switch sp.Dateline {
+	case DatelineOff:
+		dl = false
+	case DatelineOn:
+		if g.Kind() != model.Torus {
+			return nil, fmt.Errorf("dateline is on but topology %s is not a torus", g.Spec())
+		}
+		dl = true
+	}
+	msgs := make([]flit.Message, len(sp.Pairs))
+	for i, p := range sp.Pairs {
+		msgs[i] = flit.Message{Source: p.Src, Dests: []model.NodeID{p.Dst}, Length: sp.Length}
+	}
+	cfg := flit.NewGridConfig(g, dl, sp.VCs, sp.Buffer, sp.Ports, msgs)
+	if cfg.VCs == 0 {
+		cfg.VCs = cfg.Routing.Classes()
+	}
+	return flit.New(cfg)
+}
+
+// ParsePairs parses a worm list "0->5,3->1" or "(0,1)->(2,2),(1,1)->(0,0)": node numbers
+// (dimension 0 varies fastest, so on mesh:3x3 node 5 is (2,1)) or coordinates in
+// parentheses, separated by commas outside parentheses.
+func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
+	var items []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				items = append(items, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	items = append(items, s[start:])
+	var out []Pair
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return nil, fmt.Errorf("msgs %q: empty worm; write SRC->DST, e.g. 0->5", s)
+		}
+		a, b, ok := strings.Cut(it, "->")
+		if !ok {
+			return nil, fmt.Errorf("msgs: worm %q has no \"->\"; write SRC->DST, e.g. 0->5 or (0,1)->(2,2)", it)
+		}
+		src, err := parseNode(g, a)
+		if err != nil {
+			return nil, fmt.Errorf("msgs: worm %q: source: %v", it, err)
+		}
+		dst, err := parseNode(g, b)
+		if err != nil {
+			return nil, fmt.Errorf("msgs: worm %q: destination: %v", it, err)
+		}
+		if src == dst {
+			return nil, fmt.Errorf("msgs: worm %q goes from a node to itself", it)
+		}
+		out = append(out, Pair{src, dst})
+	}
+	return out, nil
+}
+
+func parseNode(g *model.Grid, s string) (model.NodeID, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") {
+		if !strings.HasSuffix(s, ")") {
+			return 0, fmt.Errorf("%q has no closing parenthesis", s)
+		}
+		parts := strings.Split(s[1:len(s)-1], ",")
+		if len(parts) != g.Dims() {
+			return 0, fmt.Errorf("%q has %d coordinates; %s has %d dimensions", s, len(parts), g.Spec(), g.Dims())
+		}
+		coords := make([]int, len(parts))
+		for d, p := range parts {
+			x, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || x < 0 || x >= g.Size(d) {
+				return 0, fmt.Errorf("%q: coordinate %d must be 0..%d", s, d+1, g.Size(d)-1)
+			}
+			coords[d] = x
+		}
+		return g.Node(coords...), nil
+	}
+	x, err := strconv.Atoi(s)
+	if err != nil || x < 0 || x >= g.Nodes() {
+		return 0, fmt.Errorf("%q is not a node number 0..%d or coordinates like (0,1)", s, g.Nodes()-1)
+	}
+	return model.NodeID(x), nil
+}
+
+// FormatPairs renders worms as ParsePairs reads them, with node numbers.
+func FormatPairs(ps []Pair) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
+	}
+	return strings.Join(parts, ",")
+}
+
+// AllPairs returns every (src, dst) with src != dst on n nodes, ordered by src then dst.
+func AllPairs(n int) []Pair {
+	var out []Pair
+	for s := 0; s < n; s++ {
+		for d := 0; d < n; d++ {
+			if s != d {
+				out = append(out, Pair{model.NodeID(s), model.NodeID(d)})
+			}
+		}
+	}
+	return out
+}
+
+// Placements calls yield with every set of 1..k worms with distinct (src, dst) pairs
+// drawn from pairs, as ascending index combinations: all sets of size 1 first, then size
+// 2, and so on, each size in lexicographic order. It stops early when yield returns
+// false. The slice passed to yield is reused; copy it to keep it.
+func Placements(pairs []Pair, k int, yield func([]Pair) bool) {
+	idx := make([]int, 0, k)
+	cur := make([]Pair, 0, k)
+	for size := 1; size <= k && size <= len(pairs); size++ {
+		idx = idx[:size]
+		for i := range idx {
+			idx[i] = i
+		}
+		for {
+			cur = cur[:0]
+			for _, i := range idx {
+				cur = append(cur, pairs[i])
+			}
+			if !yield(cur) {
+				return
+			}
+			j := size - 1
+			for j >= 0 && idx[j] == len(pairs)-size+j {
+				j--
+			}
+			if j < 0 {
+				break
+			}
+			idx[j]++
+			for t := j + 1; t < size; t++ {
+				idx[t] = idx[t-1] + 1
+			}
+		}
+	}
+}
+
+// Symmetries returns node permutations of g that map every DOR route (and its
+// dateline classes) onto a DOR route, so that a placement and its image have isomorphic
+// flit models: on a mesh the reflections of each dimension (XY routing corrects the same
+// dimensions in the same order); on tori and hypercubes only the identity (reflections
+// change which way a tie goes, translations move the dateline).
+func Symmetries(g *model.Grid) [][]model.NodeID {
+	id := make([]model.NodeID, g.Nodes())
+	for v := range id {
+		id[v] = model.NodeID(v)
+	}
+	perms := [][]model.NodeID{id}
+	if g.Kind() != model.Mesh {
+		return perms
+	}
+	for d := 0; d < g.Dims(); d++ {
+		n := len(perms)
+		for _, p := range perms[:n] {
+			q := make([]model.NodeID, len(p))
+			for v := range p {
+				c := g.Coords(p[v])
+				c[d] = g.Size(d) - 1 - c[d]
+				q[v] = g.Node(c...)
+			}
+			perms = append(perms, q)
+		}
+	}
+	return perms
+}
+
+// Canonical reports whether placement ps is the least (as a sorted pair list) among its
+// images under the symmetries, so that a family can check one placement per class.
+func Canonical(ps []Pair, syms [][]model.NodeID) bool {
+	key := func(q []Pair) []Pair {
+		sort.Slice(q, func(i, j int) bool {
+			if q[i].Src != q[j].Src {
+				return q[i].Src < q[j].Src
+			}
+			return q[i].Dst < q[j].Dst
+		})
+		return q
+	}
+	base := key(append([]Pair(nil), ps...))
+	img := make([]Pair, len(ps))
+	for _, p := range syms[1:] {
+		for i, x := range ps {
+			img[i] = Pair{p[x.Src], p[x.Dst]}
+		}
+		key(img)
+		for i := range img {
+			if img[i] != base[i] {
+				if img[i].Src < base[i].Src || img[i].Src == base[i].Src && img[i].Dst < base[i].Dst {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,208 @@
+package flit
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Network is the immutable topology a flit model runs on: nodes, directed physical
+// channels with their end points, and names for people. *model.Grid is adapted by
+// GridNetwork; other topologies (a banyan, an irregular network) only need these methods.
+type Network interface {
+	Spec() string
+	Nodes() int
+	Channels() int
+	// Ends returns the node channel c leaves and the node it enters.
+	Ends(c model.ChannelID) (from, to model.NodeID)
+	NodeName(v model.NodeID) string
+	ChannelName(c model.ChannelID) string
+}
+
+// Routing is the base (unicast) routing function: the hops a worm from src to dst takes,
+// each with the virtual-channel class it must use there, and how many classes exist.
+// It must be deterministic. model.DOR implements it.
+//
+// The model asks it only "which channel and class next, for a worm at router r heading
+// to dst": the hop of Hops(src, dst) that leaves r (a tree multicast reaches r along the
+// route to every destination it routes there, so the hop is well defined).
+type Routing interface {
+	Hops(src, dst model.NodeID) []model.Hop
+	Classes() int
+}
+
+// GridNetwork adapts a *model.Grid to Network.
+type GridNetwork struct{ *model.Grid }
+
+// Ends returns the end points of channel c.
+func (g GridNetwork) Ends(c model.ChannelID) (model.NodeID, model.NodeID) {
+	ch := g.Grid.Channel(c)
+	return ch.From, ch.To
+}
+
+// Ports says how many injection and ejection channels a node has.
+//
+// OnePort: one injection channel and one ejection (delivery) channel per node; a worm
+// holds the injection channel of its source from its header's first move until its last
+// flit has left the source, and the ejection channel of its destination from its header's
+// delivery until its last flit is delivered. AllPort: a node can inject and eject any
+// number of worms at once (one injection channel per outgoing physical channel, and
+// ejection never limited), so only network virtual channels are contended.
+type Ports = model.PortModel
+
+// The port models.
+const (
+	OnePort = model.OnePort
+	AllPort = model.AllPort
+)
+
+// Prune is the pruning policy of the tree multicast router.
+// Reference: 000 §3 (total pruning when a header finds no free output), §5.3 ("pruning is
+// also performed when buffers are filled and flits stop advancing"), §3 last paragraph
+// (a partial pruning would be sufficient; the authors were developing one).
+type Prune uint8
+
+// The pruning policies.
+const (
+	// PruneNone never prunes: a branch is kept until the message's last address flit
+	// has passed the node (000 Fig. 3 deadlocks).
+	PruneNone Prune = iota
+	// PruneOnNoFree prunes every other branch of the message at a node when an address
+	// flit there finds no free output channel (000 §3 and §4, Lemma 1's P).
+	PruneOnNoFree
+	// PruneOnStop prunes every other branch whenever a branch of the message at a node is
+	// stopped: an address flit finds no free output, or the next flit's output buffer is
+	// full (000 §5.3).
+	PruneOnStop
+	// PrunePartial is our partial policy: like PruneOnNoFree, but a branch that ends in
+	// the ejection channel of the node itself (the local delivery) is kept. It is sound
+	// with all-port ejection and not with one-port ejection, where a kept delivery can
+	// close a cycle; the checker tells the two apart.
+	PrunePartial
+)
+
+var pruneNames = [...]string{"none", "on-no-free", "on-stop", "partial"}
+
+// String returns the policy's name as flags spell it.
+func (p Prune) String() string {
+	if int(p) < len(pruneNames) {
+		return pruneNames[p]
+	}
+	return fmt.Sprintf("Prune(%d)", p)
+}
+
+// ParsePrune parses a policy name ("none", "on-no-free", "on-stop", "partial").
+func ParsePrune(s string) (Prune, error) {
+	for i, n := range pruneNames {
+		if n == s {
+			return Prune(i), nil
+		}
+	}
+	return 0, fmt.Errorf("pruning policy %q is unknown; use none, on-no-free, on-stop or partial", s)
+}
+
+// Message is one message to deliver. A unicast worm (Multicast false) has one
+// destination and Length flits: its header (the address flit) and Length-1 body flits, the
+// last of which is the tail. A tree multicast (Multicast true) has the format of 000
+// Fig. 1: the address flit of Dests[0], then Length data flits, then the address flits of
+// Dests[1:], in that order; Length is the number of data flits (the paper uses 1).
+type Message struct {
+	Source    model.NodeID
+	Dests     []model.NodeID
+	Length    int
+	Multicast bool
+}
+
+// Flits returns the number of flits of the message's format at its source.
+func (m Message) Flits() int {
+	if m.Multicast {
+		return len(m.Dests) + m.Length
+	}
+	return m.Length
+}
+
+// Config is a flit-level wormhole network instance: topology, routing, virtual channels
+// per physical channel (VCs; the routing's classes are split evenly among them, class k
+// owning VCs k*VCs/C .. (k+1)*VCs/C-1), Buffer flits per virtual channel at its receiving
+// end, the port model, the pruning policy of tree multicasts and the messages.
+type Config struct {
+	Net      Network
+	Routing  Routing
+	VCs      int
+	Buffer   int
+	Ports    Ports
+	Prune    Prune
+	Messages []Message
+}
+
+// Limits that keep states encodable in bytes.
+const (
+	MaxMessages = 64
+	MaxFlits    = 200
+	MaxBuffer   = 64
+	MaxVCs      = 16
+)
+
+// NewGridConfig returns a configuration on grid g with dimension-order routing (dateline
+// classes on or off), vcs virtual channels and buffer flits per virtual channel.
+func NewGridConfig(g *model.Grid, dateline bool, vcs, buffer int, ports Ports, msgs []Message) Config {
+	r := model.NewDOR(g)
+	r.Dateline = dateline && g.Kind() == model.Torus
+	return Config{Net: GridNetwork{g}, Routing: r, VCs: vcs, Buffer: buffer, Ports: ports, Messages: msgs}
+}
+
+// Validate checks the configuration; every error is one line naming the field.
+func (c *Config) Validate() error {
+	switch {
+	case c.Net == nil:
+		return fmt.Errorf("flit config: field Net is nil")
+	case c.Routing == nil:
+		return fmt.Errorf("flit config: field Routing is nil")
+	case c.VCs < 1 || c.VCs > MaxVCs:
+		return fmt.Errorf("flit config: VCs is %d; it must be 1..%d", c.VCs, MaxVCs)
+	case c.VCs%c.Routing.Classes() != 0:
+		return fmt.Errorf("flit config: VCs is %d; the routing needs a multiple of its %d classes", c.VCs, c.Routing.Classes())
+	case c.Buffer < 1 || c.Buffer > MaxBuffer:
+		return fmt.Errorf("flit config: Buffer is %d; it must be 1..%d", c.Buffer, MaxBuffer)
+	case len(c.Messages) == 0:
+		return fmt.Errorf("flit config: Messages is empty")
+	case len(c.Messages) > MaxMessages:
+		return fmt.Errorf("flit config: %d messages; at most %d are supported", len(c.Messages), MaxMessages)
+	case c.Prune > PrunePartial:
+		return fmt.Errorf("flit config: Prune is %d; unknown policy", c.Prune)
+	case c.Ports != OnePort && c.Ports != AllPort:
+		return fmt.Errorf("flit config: Ports is %d; unknown port model", c.Ports)
+	}
+	n := c.Net.Nodes()
+	for i, m := range c.Messages {
+		if m.Source < 0 || int(m.Source) >= n {
+			return fmt.Errorf("flit config: message %d: source %d is not a node (0..%d)", i, m.Source, n-1)
+		}
+		if len(m.Dests) == 0 {
+			return fmt.Errorf("flit config: message %d has no destination", i)
+		}
+		if !m.Multicast && len(m.Dests) != 1 {
+			return fmt.Errorf("flit config: message %d is a unicast with %d destinations; use Multicast", i, len(m.Dests))
+		}
+		if m.Multicast && m.Length < 1 || !m.Multicast && m.Length < 1 {
+			return fmt.Errorf("flit config: message %d: Length is %d; it must be >= 1", i, m.Length)
+		}
+		if m.Flits() > MaxFlits {
+			return fmt.Errorf("flit config: message %d has %d flits; at most %d are supported", i, m.Flits(), MaxFlits)
+		}
+		for j, d := range m.Dests {
+			if d < 0 || int(d) >= n {
+				return fmt.Errorf("flit config: message %d: destination %d is not a node (0..%d)", i, d, n-1)
+			}
+			if d == m.Source {
+				return fmt.Errorf("flit config: message %d: destination %s is its source", i, c.Net.NodeName(d))
+			}
+			for _, e := range m.Dests[:j] {
+				if e == d {
+					return fmt.Errorf("flit config: message %d lists destination %s twice", i, c.Net.NodeName(d))
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package flit
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+)
+
+// Invariants returns the model's state invariants, each checkable in every reachable
+// state:
+//
+//   - buffers: no virtual channel buffer holds more than Buffer flits, and a free one none;
+//   - ownership: every reserved output is a virtual channel held by the same message and
+//     reserved by exactly one input (a VC is held by at most one worm);
+//   - order: the flits in each buffer are in the message's stream order (a unicast's flits
+//     are consecutive and ascending; a branch stream is an address, the data in order,
+//     then later addresses ascending), and a unicast's flits are contiguous along its path;
+//   - routes: every flit in a virtual channel lies on the base-routing path from the
+//     source to a destination it is for (an address flit: its own destination);
+//   - exactly-once: no destination receives more than its flits, and in a terminal state
+//     every destination has received exactly its flits (000 §2, claim TM3).
+func (m *Model) Invariants() []checker.Invariant[State] {
+	return []checker.Invariant[State]{
+		{Name: "buffers", Check: m.checkBuffers},
+		{Name: "ownership", Check: m.checkOwnership},
+		{Name: "order", Check: m.checkOrder},
+		{Name: "routes", Check: m.checkRoutes},
+		{Name: "exactly-once", Check: m.checkDelivery},
+	}
+}
+
+func (m *Model) checkBuffers(s State) error {
+	for o, v := range s.VCs {
+		if len(v.Flits) > m.cfg.Buffer {
+			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), len(v.Flits), m.cfg.Buffer)
+		}
+		if v.Owner < 0 && (len(v.Flits) > 0 || v.In.active()) {
+			return fmt.Errorf("free vc %s is not empty", m.VCName(Out(o)))
+		}
+	}
+	return nil
+}
+
+func (m *Model) checkOwnership(s State) error {
+	refs := make([]int, len(s.VCs))
+	var err error
+	m.cursors(&s, func(c cursor) bool {
+		for j, o := range c.in.Outs {
+			if j > 0 && o <= c.in.Outs[j-1] {
+				err = fmt.Errorf("m%d at %s: outputs not ascending", c.msg, m.cfg.Net.NodeName(c.at))
+				return false
+			}
+			if o == Eject {
+				continue
+			}
+			if int(s.VCs[o].Owner) != c.msg {
+				err = fmt.Errorf("m%d at %s reserves %s, held by m%d", c.msg, m.cfg.Net.NodeName(c.at), m.VCName(o), s.VCs[o].Owner)
+				return false
+			}
+			from, _ := m.cfg.Net.Ends(chanID(int(o) / m.cfg.VCs))
+			if from != c.at {
+				err = fmt.Errorf("m%d at %s reserves %s, which does not leave it", c.msg, m.cfg.Net.NodeName(c.at), m.VCName(o))
+				return false
+			}
+			refs[o]++
+		}
+		if int(c.in.Cur) >= len(c.in.Outs) {
+			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, len(c.in.Outs))
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for o, v := range s.VCs {
+		if v.Owner >= 0 && !v.Closed && refs[o] != 1 {
+			return fmt.Errorf("open vc %s of m%d is reserved by %d inputs", m.VCName(Out(o)), v.Owner, refs[o])
+		}
+		if refs[o] > 1 {
+			return fmt.Errorf("vc %s is reserved by %d inputs", m.VCName(Out(o)), refs[o])
+		}
+	}
+	// One-port: at most one worm per injection and per ejection channel.
+	if m.cfg.Ports == OnePort {
+		inj := map[int32]int{}
+		for i, g := range s.Msgs {
+			if g.Sent > 0 && !g.Done {
+				n := int32(m.cfg.Messages[i].Source)
+				inj[n]++
+				if inj[n] > 1 {
+					return fmt.Errorf("node %s injects two worms at once", m.cfg.Net.NodeName(m.cfg.Messages[i].Source))
+				}
+			}
+		}
+		for r := range m.into {
+			k := 0
+			for _, o := range m.into[r] {
+				if v := s.VCs[o]; v.Owner >= 0 && len(v.In.Outs) > 0 && v.In.Outs[0] == Eject {
+					k++
+				}
+			}
+			if k > 1 {
+				return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
+			}
+		}
+	}
+	return nil
+}
+
+// streamOK reports whether flits are in stream order for message i.
+func (m *Model) streamOK(i int, flits []uint8) bool {
+	msg := &m.cfg.Messages[i]
+	if !msg.Multicast {
+		for j := 1; j < len(flits); j++ {
+			if flits[j] != flits[j-1]+1 {
+				return false
+			}
+		}
+		return true
+	}
+	// A window of a branch stream matches A? D* A*: an optional leading address
+	// followed by the data from flit 1, consecutive data, then addresses; every address
+	// ascending in format order.
+	j, lastAddr := 0, -1
+	isAddr := func(f uint8) bool { _, a := m.addrDest(i, f); return a }
+	if len(flits) > 1 && isAddr(flits[0]) && !isAddr(flits[1]) {
+		if flits[1] != 1 {
+			return false
+		}
+		lastAddr = int(flits[0])
+		j = 1
+	}
+	for ; j < len(flits) && !isAddr(flits[j]); j++ {
+		if j > 0 && !isAddr(flits[j-1]) && flits[j] != flits[j-1]+1 {
+			return false
+		}
+	}
+	for ; j < len(flits); j++ {
+		if !isAddr(flits[j]) || int(flits[j]) <= lastAddr {
+			return false
+		}
+		lastAddr = int(flits[j])
+	}
+	return true
+}
+
+func (m *Model) checkOrder(s State) error {
+	for o, v := range s.VCs {
+		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits) {
+			return fmt.Errorf("vc %s: m%d flits %v out of stream order", m.VCName(Out(o)), v.Owner, v.Flits)
+		}
+	}
+	// A unicast's flits are contiguous along its path: walking from the source, each
+	// held virtual channel's flits continue the previous ones.
+	for i, g := range s.Msgs {
+		if m.cfg.Messages[i].Multicast {
+			continue
+		}
+		next := int(g.Sent) - 1 // the last flit that left the source
+		outs := g.In.Outs
+		for len(outs) == 1 && outs[0] != Eject {
+			v := s.VCs[outs[0]]
+			for j := len(v.Flits) - 1; j >= 0; j-- {
+				if int(v.Flits[j]) != next {
+					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits[j], m.VCName(outs[0]), next)
+				}
+				next--
+			}
+			outs = v.In.Outs
+		}
+	}
+	return nil
+}
+
+// onRoute reports whether virtual channel o's physical channel is on message i's route to
+// destination di with the right class.
+func (m *Model) onRoute(i, di int, o Out) bool {
+	for _, h := range m.hops[i][di] {
+		if m.matches(o, h.Channel, h.Class) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) checkRoutes(s State) error {
+	for o, v := range s.VCs {
+		if v.Owner < 0 {
+			continue
+		}
+		i := int(v.Owner)
+		for _, f := range v.Flits {
+			if di, isAddr := m.addrDest(i, f); isAddr {
+				if !m.onRoute(i, di, Out(o)) {
+					return fmt.Errorf("m%d: address flit for %s in %s, off its route", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), m.VCName(Out(o)))
+				}
+				continue
+			}
+		}
+		ok := false
+		for di := range m.cfg.Messages[i].Dests {
+			if m.onRoute(i, di, Out(o)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return fmt.Errorf("m%d holds %s, on no route of its destinations", i, m.VCName(Out(o)))
+		}
+	}
+	return nil
+}
+
+func (m *Model) checkDelivery(s State) error {
+	term := m.Terminal(s)
+	for i, g := range s.Msgs {
+		for di, n := range g.Got {
+			if int(n) > m.expect[i] || (term && int(n) != m.expect[i]) {
+				return fmt.Errorf("m%d: destination %s received %d flits; want exactly %d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), n, m.expect[i])
+			}
+		}
+	}
+	return nil
+}
+
+// CheckAll runs every invariant on s and returns the first violation, named.
+func (m *Model) CheckAll(s State) error {
+	for _, inv := range m.Invariants() {
+		if err := inv.Check(s); err != nil {
+			return fmt.Errorf("invariant %s: %v", inv.Name, err)
+		}
+	}
+	return nil
+}
+
+// Waits describes what every input with a flit to send is waiting for, e.g. "m0 at
+// (1,0) waits for (1,0)->(2,0) (vcs held by m1); m1 at (2,0) waits for ...": the
+// explanation of a deadlocked state.
+func (m *Model) Waits(s State) string {
+	var parts []string
+	m.cursors(&s, func(c cursor) bool {
+		f, aux, ok := m.nextFlit(&s, c)
+		if !ok {
+			return true
+		}
+		who := fmt.Sprintf("m%d at %s", c.msg, m.cfg.Net.NodeName(c.at))
+		if j := m.blockedOut(&s, c); j >= 0 {
+			o := c.in.Outs[j]
+			if o == Eject || m.room(&s, o) {
+				return true
+			}
+			parts = append(parts, fmt.Sprintf("%s waits for room in %s", who, m.VCName(o)))
+			return true
+		}
+		if aux {
+			return true
+		}
+		di, _ := m.addrDest(c.msg, f)
+		eject, ch, cl := m.want(c.msg, di, c.at)
+		if eject {
+			parts = append(parts, fmt.Sprintf("%s waits for the ejection channel", who))
+			return true
+		}
+		var holders []string
+		base := int(ch)*m.cfg.VCs + int(cl)*m.per
+		for o := base; o < base+m.per; o++ {
+			holders = append(holders, fmt.Sprintf("vc%d by m%d", o%m.cfg.VCs, s.VCs[o].Owner))
+		}
+		if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && m.injectBusy(&s, c.at) {
+			parts = append(parts, fmt.Sprintf("%s waits for the injection channel", who))
+			return true
+		}
+		parts = append(parts, fmt.Sprintf("%s waits for %s (%s)", who, m.cfg.Net.ChannelName(ch), joinComma(holders)))
+		return true
+	})
+	if len(parts) == 0 {
+		return "no input has a flit to send"
+	}
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += "; " + p
+	}
+	return out
+}
+
+func joinComma(xs []string) string {
+	out := ""
+	for i, x := range xs {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}

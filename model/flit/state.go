@@ -1,0 +1,317 @@
+package flit
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Out is an output reserved by an input channel: a network virtual channel (its index
+// c*VCs+v, >= 0) or Eject, the ejection (delivery) channel of the router itself.
+type Out int32
+
+// Eject is the output that delivers flits to the local node.
+const Eject Out = -1
+
+// Input is the routing state of one input channel of a router (a network virtual channel
+// at its receiving end, or a message's source): the table of reserved outputs of 000 §4,
+// the output the switch currently connects it to, and the auxiliary data buffer.
+//
+// Invariants: Outs is sorted ascending and holds no duplicate; Cur is -1 or an index into
+// Outs; Aux <= the message's data flits; Reinj > 0 only with Cur >= 0. A unicast worm
+// never uses Aux or Reinj and has at most one output.
+type Input struct {
+	Outs  []Out // reserved outputs, ascending
+	Cur   int8  // index into Outs of the output the next flit goes to; -1 = none yet
+	Aux   uint8 // data flits copied into the auxiliary buffer so far (000 §2.1)
+	Reinj uint8 // data flits still to re-inject from the auxiliary buffer into Outs[Cur]
+}
+
+func (in Input) active() bool { return len(in.Outs) > 0 || in.Aux > 0 || in.Reinj > 0 }
+
+// VC is one network virtual channel: the worm holding it (Owner, -1 when free), the flits
+// in its buffer at the receiving end (positions in the owner's format, oldest first, at
+// most Config.Buffer), whether the upstream has finished sending into it (Closed: the
+// tail has entered, or the branch was released or pruned upstream), and its routing state
+// as an input channel of the receiving router.
+type VC struct {
+	Owner  int8
+	Closed bool
+	Flits  []uint8
+	In     Input
+}
+
+// Msg is a message's state at its source: how many flits of its format have left the
+// source (Sent), whether the source has finished (Done: every flit and re-injection sent
+// and its outputs released), the source's routing state, and per destination the number
+// of flits delivered there (its address flit and its data; Length flits for a unicast).
+type Msg struct {
+	Sent uint8
+	Done bool
+	In   Input
+	Got  []uint8
+}
+
+// State is an explicit flit-level network state. States are values: the model never
+// mutates a state it has handed out (successors copy what they change), so states can be
+// shared freely.
+type State struct {
+	Msgs []Msg
+	VCs  []VC
+}
+
+// shallow copies the top-level slices; inner slices stay shared and must be replaced,
+// never written, by the caller.
+func (s State) shallow() State {
+	return State{Msgs: append([]Msg(nil), s.Msgs...), VCs: append([]VC(nil), s.VCs...)}
+}
+
+// Encode appends the canonical byte encoding of s to buf. The layout, per message: Sent,
+// Done, Got[0..n-1], then (if not Done) its Input; per virtual channel: Owner+1, and if
+// owned: Closed, the number of flits, the flits, its Input. An Input is: the number of
+// outputs, each output as a uvarint of out+1, then Cur+1, Aux, Reinj. Every field is
+// canonical (outputs are kept sorted), so equal states have equal encodings.
+func (m *Model) Encode(s State, buf []byte) []byte {
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		done := byte(0)
+		if g.Done {
+			done = 1
+		}
+		buf = append(buf, g.Sent, done)
+		buf = append(buf, g.Got...)
+		if !g.Done {
+			buf = encodeInput(buf, &g.In)
+		}
+	}
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		buf = append(buf, byte(v.Owner+1))
+		if v.Owner < 0 {
+			continue
+		}
+		closed := byte(0)
+		if v.Closed {
+			closed = 1
+		}
+		buf = append(buf, closed, byte(len(v.Flits)))
+		buf = append(buf, v.Flits...)
+		buf = encodeInput(buf, &v.In)
+	}
+	return buf
+}
+
+func encodeInput(buf []byte, in *Input) []byte {
+	buf = append(buf, byte(len(in.Outs)))
+	for _, o := range in.Outs {
+		x := uint32(o + 1)
+		for x >= 0x80 {
+			buf = append(buf, byte(x)|0x80)
+			x >>= 7
+		}
+		buf = append(buf, byte(x))
+	}
+	return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+}
+
+// Decode is the inverse of Encode: it rebuilds the state from its encoding and checks
+// that every field is within the configuration's bounds. It never panics on bad input.
+func (m *Model) Decode(data []byte) (State, error) {
+	d := decoder{data: data}
+	var s State
+	s.Msgs = make([]Msg, len(m.cfg.Messages))
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		g.Sent = d.byte()
+		switch d.byte() {
+		case 0:
+		case 1:
+			g.Done = true
+		default:
+			d.fail("message %d: Done is not 0 or 1", i)
+		}
+		if int(g.Sent) > m.flits[i] {
+			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
+		}
+		n := len(m.cfg.Messages[i].Dests)
+		g.Got = append([]uint8(nil), d.bytes(n)...)
+		if !g.Done {
+			g.In = m.decodeInput(&d, i)
+		} else {
+			g.In.Cur = -1
+		}
+	}
+	s.VCs = make([]VC, m.nvc)
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		o := int(d.byte()) - 1
+		if o >= len(m.cfg.Messages) {
+			d.fail("vc %d: owner %d is not a message", i, o)
+			o = -1
+		}
+		v.Owner = int8(o)
+		v.In.Cur = -1
+		if o < 0 {
+			continue
+		}
+		switch d.byte() {
+		case 0:
+		case 1:
+			v.Closed = true
+		default:
+			d.fail("vc %d: Closed is not 0 or 1", i)
+		}
+		n := int(d.byte())
+		if n > m.cfg.Buffer {
+			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
+		}
+		v.Flits = append([]uint8(nil), d.bytes(n)...)
+		for _, f := range v.Flits {
+			if int(f) >= m.flits[o] {
+				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
+			}
+		}
+		v.In = m.decodeInput(&d, o)
+	}
+	if d.err == nil && d.pos != len(d.data) {
+		d.fail("%d trailing bytes", len(d.data)-d.pos)
+	}
+	if d.err != nil {
+		return State{}, d.err
+	}
+	return s, nil
+}
+
+func (m *Model) decodeInput(d *decoder, msg int) Input {
+	var in Input
+	n := int(d.byte())
+	if n > 0 {
+		in.Outs = make([]Out, n)
+	}
+	for j := 0; j < n; j++ {
+		var x uint32
+		for shift := 0; ; shift += 7 {
+			b := d.byte()
+			if shift > 28 {
+				d.fail("output varint too long")
+				break
+			}
+			x |= uint32(b&0x7f) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		o := Out(int64(x) - 1)
+		if o < Eject || int(o) >= m.nvc {
+			d.fail("output %d is not a virtual channel", o)
+		}
+		if j > 0 && o <= in.Outs[j-1] {
+			d.fail("outputs are not strictly ascending")
+		}
+		in.Outs[j] = o
+	}
+	in.Cur = int8(int(d.byte()) - 1)
+	if int(in.Cur) >= n {
+		d.fail("Cur %d is not an output index (%d outputs)", in.Cur, n)
+	}
+	in.Aux = d.byte()
+	in.Reinj = d.byte()
+	data := m.cfg.Messages[msg].Length
+	if !m.cfg.Messages[msg].Multicast {
+		data = 0
+	}
+	if int(in.Aux) > data || int(in.Reinj) > data {
+		d.fail("aux %d / reinjection %d exceed message %d's %d data flits", in.Aux, in.Reinj, msg, data)
+	}
+	if in.Reinj > 0 && in.Cur < 0 {
+		d.fail("re-injection without a current output")
+	}
+	return in
+}
+
+type decoder struct {
+	data []byte
+	pos  int
+	err  error
+}
+
+func (d *decoder) fail(format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("flit state decode at byte %d: %s", d.pos, fmt.Sprintf(format, args...))
+	}
+}
+
+func (d *decoder) byte() byte {
+	if d.pos >= len(d.data) {
+		d.fail("truncated")
+		return 0
+	}
+	b := d.data[d.pos]
+	d.pos++
+	return b
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.pos+n > len(d.data) {
+		d.fail("truncated")
+		d.pos = len(d.data)
+		return make([]byte, n)
+	}
+	b := d.data[d.pos : d.pos+n]
+	d.pos += n
+	return b
+}
+
+// Format renders s for traces: one line per active message source and per held virtual
+// channel, e.g. "vc (0,0)->(1,0).0 m0 [1 2] closed -> (1,0)->(2,0).0".
+func (m *Model) Format(s State) string {
+	var b strings.Builder
+	for i, g := range s.Msgs {
+		fmt.Fprintf(&b, "m%d src %s sent %d/%d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Source), g.Sent, m.flits[i])
+		if g.Done {
+			b.WriteString(" done")
+		} else {
+			m.formatInput(&b, g.In)
+		}
+		fmt.Fprintf(&b, " got %v\n", g.Got)
+	}
+	for i, v := range s.VCs {
+		if v.Owner < 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits)
+		if v.Closed {
+			b.WriteString(" closed")
+		}
+		m.formatInput(&b, v.In)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (m *Model) formatInput(b *strings.Builder, in Input) {
+	if len(in.Outs) > 0 {
+		b.WriteString(" ->")
+		for j, o := range in.Outs {
+			b.WriteByte(' ')
+			if int8(j) == in.Cur {
+				b.WriteByte('*')
+			}
+			b.WriteString(m.VCName(o))
+		}
+	}
+	if in.Aux > 0 {
+		fmt.Fprintf(b, " aux %d", in.Aux)
+	}
+	if in.Reinj > 0 {
+		fmt.Fprintf(b, " reinject %d", in.Reinj)
+	}
+}
+
+// VCName renders an output for people: "(0,0)->(1,0).vc1", or "eject".
+func (m *Model) VCName(o Out) string {
+	if o == Eject {
+		return "eject"
+	}
+	c := int(o) / m.cfg.VCs
+	return fmt.Sprintf("%s.vc%d", m.cfg.Net.ChannelName(chanID(c)), int(o)%m.cfg.VCs)
+}
