@@ -212,6 +212,12 @@ type runner struct {
 	flitsInWin int64
 	routeHops  int64
 	err        error // the first error of a user-supplied routing or schedule function
+
+	// now and generating are the loop's state for handleFn, a method value made once so
+	// that the cycle loop allocates nothing.
+	now        int64
+	generating bool
+	handleFn   func(event)
 }
 
 // Run simulates cfg and returns what it measured. Errors name the bad field.
@@ -294,6 +300,7 @@ func newRunner(cfg Config) (*runner, error) {
 		next:    make([]float64, cfg.Grid.Nodes()),
 	}
 	net.delivered = rn.delivered
+	rn.handleFn = func(e event) { rn.handle(e, rn.now, rn.generating) }
 	return rn, nil
 }
 
@@ -340,7 +347,8 @@ func (rn *runner) run() *Result {
 				generating = false
 			}
 		}
-		rn.q.popDue(t, func(e event) { rn.handle(e, t, generating) })
+		rn.now, rn.generating = t, generating
+		rn.q.popDue(t, rn.handleFn)
 		if rn.err != nil {
 			break
 		}
