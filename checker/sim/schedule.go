@@ -15,6 +15,12 @@ type ScheduleOptions struct {
 	Buffer int // flits per VC buffer (0 = 2)
 	// Limit bounds the simulated cycles (0 = a generous bound from the schedule).
 	Limit int64
+	// Dateline splits the VCs of a torus into the two dateline classes of model.DOR
+	// (VCs must be even, >= 2) for unicasts that follow the DOR path: worms of different
+	// classes then share channels by round robin instead of waiting. Without it (the
+	// timed model) one class holds every VC, and a torus ring may deadlock under
+	// contention, which ExecuteSchedule reports as an error.
+	Dateline bool
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
@@ -90,7 +96,12 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if s.Ports == model.OnePort {
 		in, out = 1, 1
 	}
-	net, err := newNetwork(g, opt.VCs, opt.Buffer, in, out, 1)
+	classes := 1
+	r := model.NewDOR(g)
+	if opt.Dateline && g.Kind() == model.Torus {
+		classes = 2
+	}
+	net, err := newNetwork(g, opt.VCs, opt.Buffer, in, out, classes)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +136,12 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			wormUni[w] = i
 			wr := &net.worms[w]
 			wr.hops = wr.hops[:0]
-			for _, c := range u.Path {
-				wr.hops = append(wr.hops, model.Hop{Channel: c})
+			if classes == 2 && r.IsDORPath(u.From, u.To, u.Path) == nil {
+				wr.hops = r.AppendHops(wr.hops, u.From, u.To)
+			} else {
+				for _, c := range u.Path {
+					wr.hops = append(wr.hops, model.Hop{Channel: c})
+				}
 			}
 			wr.length = int32(opt.L)
 			wr.src = v

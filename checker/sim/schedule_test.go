@@ -132,3 +132,26 @@ func TestFailingBuilderIsAnError(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// On a ring with one VC, eight worms each going halfway round (DOR takes the tie the
+// Plus way) deadlock; with dateline classes they finish.
+func TestExecutorRingDeadlockAndDateline(t *testing.T) {
+	g, _ := model.NewTorus(8)
+	r := model.NewDOR(g)
+	s := &model.Schedule{Ports: model.AllPort}
+	for v := 0; v < 8; v++ {
+		from, to := model.NodeID(v), model.NodeID((v+4)%8)
+		s.Sources = append(s.Sources, from)
+		s.Unicasts = append(s.Unicasts, model.Unicast{From: from, To: to, Path: r.Path(from, to), Step: 1, Order: 1})
+	}
+	if _, err := ExecuteSchedule(g, s, ScheduleOptions{L: 8, Buffer: 2}); err == nil || !strings.Contains(err.Error(), "deadlock") {
+		t.Fatalf("want a deadlock error, got %v", err)
+	}
+	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: 8, Buffer: 2, VCs: 2, Dateline: true})
+	if err != nil {
+		t.Fatalf("dateline classes: %v", err)
+	}
+	if res.Completion <= 4+8 {
+		t.Errorf("completion %d: the worms must have shared channels", res.Completion)
+	}
+}
