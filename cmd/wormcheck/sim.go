@@ -63,7 +63,7 @@ type simFlags struct {
 	hotNode, length, vcs, buffers, ts, tr, points    int
 	cycles, warmup                                   int64
 	seed                                             uint64
-	json, progress, mser                             bool
+	json, progress, mser, dateline                   bool
 	src                                              int
 }
 
@@ -92,6 +92,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.src, "source", 0, "source node of a collective")
 	fs.BoolVar(&f.mser, "mser", false, "also drop the initial transient by the MSER-5 rule")
+	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
 }
@@ -548,7 +549,7 @@ func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid,
 		vcs = 1
 	}
 	start := time.Now()
-	res, err := sim.ExecuteSchedule(g, s, sim.ScheduleOptions{Ts: f.ts, Tr: f.tr, L: f.length, VCs: vcs, Buffer: f.buffers})
+	res, err := sim.ExecuteSchedule(g, s, sim.ScheduleOptions{Ts: f.ts, Tr: f.tr, L: f.length, VCs: vcs, Buffer: f.buffers, Dateline: f.dateline})
 	if err != nil {
 		return exitUsage, err
 	}
