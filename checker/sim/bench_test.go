@@ -2,6 +2,8 @@ package sim
 
 import (
 	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 // BenchmarkSimMesh8x8 runs uniform unicast traffic on an 8x8 mesh (XY routing, V = 2,
@@ -52,4 +54,20 @@ func BenchmarkEventQueue(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkExecuteScheduleSBT10 executes the SBT broadcast on a 1024-node hypercube
+// (1023 unicasts of 64 flits) at zero load.
+func BenchmarkExecuteScheduleSBT10(b *testing.B) {
+	g, _ := model.NewHypercube(10)
+	s := sbtSchedule(g, 0)
+	var hops int64
+	for i := 0; i < b.N; i++ {
+		res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: 20, Tr: 20, L: 64})
+		if err != nil {
+			b.Fatal(err)
+		}
+		hops += res.FlitHops
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "flit-hops/s")
 }
