@@ -34,9 +34,9 @@ type worm struct {
 	ready   int64 // cycle the worm joined its injection port
 }
 
-// Block is the first time a header found every virtual channel it may use held by other
+// blockEvent is the first time a header found every virtual channel it may use held by other
 // worms: the contending pair of the schedule executor.
-type Block struct {
+type blockEvent struct {
 	Cycle   int64
 	Channel model.ChannelID // model.None for a delivery port
 	Node    model.NodeID    // the node whose output is contended
@@ -100,7 +100,7 @@ type network struct {
 
 	flitHops int64
 	now      int64 // the cycle being simulated
-	firstBlk *Block
+	firstBlk *blockEvent
 	recBlk   bool
 
 	// delivered is called when the tail of worm w reaches node v, an intermediate
@@ -285,7 +285,7 @@ func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int3
 	if !n.recBlk || n.firstBlk != nil {
 		return
 	}
-	n.firstBlk = &Block{Cycle: t, Channel: c, Node: v, Waiting: waiting, Holding: holding}
+	n.firstBlk = &blockEvent{Cycle: t, Channel: c, Node: v, Waiting: waiting, Holding: holding}
 }
 
 // headReady reports whether input unit x has a flit that may move in cycle t.

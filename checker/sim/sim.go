@@ -23,7 +23,7 @@
 //
 // Event queue: message generation, software start-ups and receive completions are
 // future events. BenchmarkEventQueue compares the gods v2 binary heap with a calendar
-// queue of one-cycle days; the calendar queue won (about 3x; see the issue notes), so it
+// queue of one-cycle days; the calendar queue won (about 2.6x per event; see the issue notes), so it
 // is the default and the heap stays selectable (Config.Queue) and cross-checked.
 //
 // Everything is deterministic: the only randomness is a PCG stream seeded by
