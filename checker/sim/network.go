@@ -108,6 +108,8 @@ type network struct {
 	// usable at cycle t. The worm record may be released once final is seen.
 	delivered func(w int32, v model.NodeID, t int64, final bool)
 	lastMove  int64
+	// trace, if set, sees every flit move (Config.Trace).
+	trace func(TraceEvent)
 }
 
 func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, error) {
@@ -345,6 +347,16 @@ func (n *network) transmit(x, y int32, t int64) {
 	n.lastMove = t
 	w := f.worm()
 	wr := &n.worms[w]
+	if n.trace != nil {
+		ev := TraceEvent{Cycle: t, Channel: model.None, Worm: w, Msg: wr.msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}
+		if int(y) < n.nvc {
+			ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
+			ev.Node = n.g.Channel(ev.Channel).To
+		} else {
+			ev.Node = model.NodeID((int(y) - n.nvc) / n.outPorts)
+		}
+		n.trace(ev)
+	}
 	if int(y) < n.nvc {
 		k := int(n.head[y]) + int(n.count[y])
 		if k >= n.B {
@@ -469,4 +481,16 @@ func (n *network) idle() bool {
 		}
 	}
 	return true
+}
+
+// TraceEvent is one flit move: in Cycle, the flit of worm Worm (message Msg; for a
+// schedule, the unicast index) crossed virtual channel VC of Channel into Node, or, with
+// Channel = model.None, was delivered at Node.
+type TraceEvent struct {
+	Cycle      int64
+	Channel    model.ChannelID
+	VC         int
+	Node       model.NodeID
+	Worm, Msg  int32
+	Head, Tail bool
 }

@@ -21,6 +21,8 @@ type ScheduleOptions struct {
 	// timed model) one class holds every VC, and a torus ring may deadlock under
 	// contention, which ExecuteSchedule reports as an error.
 	Dateline bool
+	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
+	Trace func(TraceEvent)
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
@@ -125,6 +127,12 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		q.push(event{t: t, seq: seq, kind: k, a: a, b: b})
 	}
 	wormUni := []int{}
+	if opt.Trace != nil {
+		net.trace = func(ev TraceEvent) {
+			ev.Msg = int32(wormUni[ev.Worm])
+			opt.Trace(ev)
+		}
+	}
 	cpu := make([]int64, N)
 	start := func(v model.NodeID, R int64) {
 		for _, i := range byNode[v] {

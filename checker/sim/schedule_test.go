@@ -155,3 +155,26 @@ func TestExecutorRingDeadlockAndDateline(t *testing.T) {
 		t.Errorf("completion %d: the worms must have shared channels", res.Completion)
 	}
 }
+
+func TestTraceSeesEveryFlitMove(t *testing.T) {
+	g, _ := model.NewMesh(4, 4)
+	s := unicastSchedule(g, [][2]model.NodeID{{0, 15}})
+	var n, delivered int
+	var last int64
+	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: 5, Trace: func(ev TraceEvent) {
+		n++
+		if ev.Channel == model.None {
+			delivered++
+		}
+		if ev.Cycle < last || ev.Msg != 0 {
+			t.Errorf("event %+v out of order or wrong unicast", ev)
+		}
+		last = ev.Cycle
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 6*5+5 || delivered != 5 || int64(n-delivered) != res.FlitHops {
+		t.Errorf("%d moves, %d deliveries; want %d and 5", n, delivered, 6*5+5)
+	}
+}

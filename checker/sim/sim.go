@@ -122,6 +122,8 @@ type Config struct {
 	// is empty (conservation checks).
 	StopSources bool
 	Queue       QueueKind
+	// Trace, if set, is called for every flit move (for pcap traces); it slows the run.
+	Trace func(TraceEvent)
 	// Progress, if set, is called every 16384 cycles (the caller throttles output).
 	Progress func(cycle, flitHops int64)
 }
@@ -300,6 +302,7 @@ func newRunner(cfg Config) (*runner, error) {
 		next:    make([]float64, cfg.Grid.Nodes()),
 	}
 	net.delivered = rn.delivered
+	net.trace = cfg.Trace
 	rn.handleFn = func(e event) { rn.handle(e, rn.now, rn.generating) }
 	return rn, nil
 }

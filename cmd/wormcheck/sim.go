@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/algos/pathbased"
@@ -59,6 +64,8 @@ var simMulticastBuilders = map[string]func(g *model.Grid, src model.NodeID, dest
 
 type simFlags struct {
 	topo, traffic, algo, ports, process, dests, plot string
+	trace                                            string
+	traceLimit                                       int
 	load, rate, b, mcast, hotspot                    float64
 	hotNode, length, vcs, buffers, ts, tr, points    int
 	cycles, warmup                                   int64
@@ -91,6 +98,8 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.Int64Var(&f.warmup, "warmup", 5000, "warm-up cycles before statistics")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.src, "source", 0, "source node of a collective")
+	fs.StringVar(&f.trace, "trace", "", "write every flit move as a pcap file (LINKTYPE_USER0)")
+	fs.IntVar(&f.traceLimit, "trace-limit", 1000000, "at most this many pcap records")
 	fs.BoolVar(&f.mser, "mser", false, "also drop the initial transient by the MSER-5 rule")
 	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
@@ -137,9 +146,19 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.plot != "" {
 		return runSimSweep(ctx, e, g, f, cfg)
 	}
+	tw, err := newTraceWriter(f)
+	if err != nil {
+		return exitUsage, err
+	}
+	if tw != nil {
+		cfg.Trace = tw.add
+	}
 	start := time.Now()
 	res, err := sim.Run(cfg)
 	if err != nil {
+		return exitUsage, err
+	}
+	if err := tw.close(); err != nil {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
@@ -548,9 +567,20 @@ func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid,
 	if vcs == 0 {
 		vcs = 1
 	}
-	start := time.Now()
-	res, err := sim.ExecuteSchedule(g, s, sim.ScheduleOptions{Ts: f.ts, Tr: f.tr, L: f.length, VCs: vcs, Buffer: f.buffers, Dateline: f.dateline})
+	tw, err := newTraceWriter(f)
 	if err != nil {
+		return exitUsage, err
+	}
+	opt := sim.ScheduleOptions{Ts: f.ts, Tr: f.tr, L: f.length, VCs: vcs, Buffer: f.buffers, Dateline: f.dateline}
+	if tw != nil {
+		opt.Trace = tw.add
+	}
+	start := time.Now()
+	res, err := sim.ExecuteSchedule(g, s, opt)
+	if err != nil {
+		return exitUsage, err
+	}
+	if err := tw.close(); err != nil {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
@@ -598,4 +628,75 @@ func collectiveFormula(g *model.Grid, f simFlags, s *model.Schedule) (float64, e
 		return analytic.UTorus(len(s.Destinations), t), nil
 	}
 	return 0, fmt.Errorf("no formula for %s", f.algo)
+}
+
+// traceWriter writes flit moves as pcap records (LINKTYPE_USER0 = 147). Each record's
+// timestamp is 1 s + cycle microseconds (never zero, so pcapgo keeps it and traces are
+// reproducible); its 28-byte payload, big-endian, is: version (1), flags (1 head, 2
+// tail, 4 delivery), VC, 0, cycle (8 bytes), channel (4, -1 for a delivery), node (4),
+// worm (4), message or unicast index (4).
+type traceWriter struct {
+	f     *os.File
+	w     *pcapgo.Writer
+	n     int
+	limit int
+	err   error
+	buf   [28]byte
+}
+
+func newTraceWriter(f simFlags) (*traceWriter, error) {
+	if f.trace == "" {
+		return nil, nil
+	}
+	file, err := os.Create(f.trace)
+	if err != nil {
+		return nil, usagef("--trace %s: %v", f.trace, err)
+	}
+	w := pcapgo.NewWriter(file)
+	if err := w.WriteFileHeader(65535, layers.LinkType(147)); err != nil {
+		file.Close()
+		return nil, usagef("--trace %s: %v", f.trace, err)
+	}
+	return &traceWriter{f: file, w: w, limit: f.traceLimit}, nil
+}
+
+func (t *traceWriter) add(ev sim.TraceEvent) {
+	if t.err != nil || t.n >= t.limit {
+		return
+	}
+	t.n++
+	b := t.buf[:]
+	b[0] = 1
+	b[1] = 0
+	if ev.Head {
+		b[1] |= 1
+	}
+	if ev.Tail {
+		b[1] |= 2
+	}
+	if ev.Channel == model.None {
+		b[1] |= 4
+	}
+	b[2], b[3] = byte(ev.VC), 0
+	binary.BigEndian.PutUint64(b[4:], uint64(ev.Cycle))
+	binary.BigEndian.PutUint32(b[12:], uint32(int32(ev.Channel)))
+	binary.BigEndian.PutUint32(b[16:], uint32(ev.Node))
+	binary.BigEndian.PutUint32(b[20:], uint32(ev.Worm))
+	binary.BigEndian.PutUint32(b[24:], uint32(ev.Msg))
+	ts := time.Unix(1, 0).Add(time.Duration(ev.Cycle) * time.Microsecond).UTC()
+	t.err = t.w.WritePacket(gopacket.CaptureInfo{Timestamp: ts, CaptureLength: len(b), Length: len(b)}, b)
+}
+
+// close finishes the file; nil-safe.
+func (t *traceWriter) close() error {
+	if t == nil {
+		return nil
+	}
+	if err := t.f.Close(); err != nil && t.err == nil {
+		t.err = err
+	}
+	if t.err != nil {
+		return fmt.Errorf("--trace: %v", t.err)
+	}
+	return nil
 }

@@ -83,3 +83,22 @@ func FuzzParseDests(f *testing.F) {
 		}
 	})
 }
+
+func TestSimTracePcap(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.pcap")
+	code, _, stderr := runCLI(t, "sim", "--topo", "mesh:4x4", "--rate", "0.01", "--length", "4", "--cycles", "500", "--warmup", "0", "--trace", p, "--trace-limit", "50")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Global header 24 bytes; each record 16 + 28 bytes; at most 50 records.
+	if len(b) < 24+44 || (len(b)-24)%44 != 0 || (len(b)-24)/44 > 50 {
+		t.Fatalf("pcap of %d bytes", len(b))
+	}
+	if lt := uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24; lt != 147 {
+		t.Errorf("link type %d; want 147 (USER0)", lt)
+	}
+}
