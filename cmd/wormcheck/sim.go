@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"strconv"
@@ -127,6 +128,18 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if build, ok := simScheduleBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
 		return runSimCollective(e, g, f, build)
+	}
+	if build, ok := simMulticastBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
+		// One multicast to --dests MIN random destinations (seeded), at zero load.
+		k, _, err := parseDests(f.dests)
+		if err != nil {
+			return exitUsage, err
+		}
+		if k >= g.Nodes() {
+			return exitUsage, usagef("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
+		}
+		dests := sampleDests(g.Nodes(), model.NodeID(f.src), k, f.seed)
+		return runSimCollective(e, g, f, func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return build(g, src, dests) })
 	}
 	cfg, err := simConfig(g, f)
 	if err != nil {
@@ -276,6 +289,20 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
+}
+
+// sampleDests draws k distinct nodes other than src, reproducibly from seed.
+func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	perm := rng.Perm(n)
+	var out []model.NodeID
+	for _, v := range perm {
+		if model.NodeID(v) != src && len(out) < k {
+			out = append(out, model.NodeID(v))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }
 
 // parseDests parses --dests: "MIN..MAX" or a single count "K".
