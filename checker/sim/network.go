@@ -64,13 +64,13 @@ type network struct {
 	// Network VC input buffers: ring buffers of B slots, each a flit (high 32 bits) and
 	// the low 32 bits of the cycle it arrived (a flit may not move on in the cycle it
 	// arrived; equality of the low bits is enough since it never comes from the future).
-	buf   []uint64
-	head  []int32
-	count []int32
-	// popped[x] is the low 32 bits of the last cycle a flit left buffer x. Credits
-	// return at the end of a cycle: the upstream sees B - count - (popped this cycle)
-	// free slots. Each buffer loses at most one flit and gains at most one per cycle.
-	popped []uint32
+	buf []uint64
+	// vcs[x] holds buffer x's ring head, flit count and popped, the low 32 bits of the
+	// last cycle a flit left it. Credits return at the end of a cycle: the upstream sees
+	// B - count - (popped this cycle) free slots. Each buffer loses at most one flit and
+	// gains at most one per cycle. One struct per buffer keeps a move's reads on few
+	// cache lines.
+	vcs []vcBuf
 
 	out []int32 // per input unit: the output unit its head worm is allocated, or -1
 	src []int32 // per output unit: the input unit feeding it, or -1
@@ -125,11 +125,9 @@ func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, 
 	n := &network{g: g, V: V, B: B, classes: classes, nodes: g.Nodes(), inPorts: inPorts, outPorts: outPorts}
 	n.nvc = g.Channels() * V
 	n.buf = make([]uint64, n.nvc*B)
-	n.head = make([]int32, n.nvc)
-	n.count = make([]int32, n.nvc)
-	n.popped = make([]uint32, n.nvc)
-	for i := range n.popped {
-		n.popped[i] = ^uint32(0)
+	n.vcs = make([]vcBuf, n.nvc)
+	for i := range n.vcs {
+		n.vcs[i].popped = ^uint32(0)
 	}
 	np := n.nodes * inPorts
 	n.out = make([]int32, n.nvc+np)
@@ -186,10 +184,10 @@ func (n *network) inject(w int32, p int, t int64) {
 // headWorm returns the worm whose flit is at the head of input unit x, or -1.
 func (n *network) headWorm(x int32) int32 {
 	if int(x) < n.nvc {
-		if n.count[x] == 0 {
+		if n.vcs[x].count == 0 {
 			return -1
 		}
-		return flit(n.buf[int(x)*n.B+int(n.head[x])] >> 32).worm()
+		return flit(n.buf[int(x)*n.B+int(n.vcs[x].head)] >> 32).worm()
 	}
 	p := int(x) - n.nvc
 	if int(n.portHead[p]) >= len(n.ports[p]) {
@@ -214,7 +212,7 @@ func (n *network) allocate(t int64) {
 	for _, x := range n.pending {
 		if int(x) < n.nvc {
 			// A header that arrived this cycle waits until the next one (one cycle per hop).
-			i := int(x)*n.B + int(n.head[x])
+			i := int(x)*n.B + int(n.vcs[x].head)
 			if uint32(n.buf[i]) == uint32(t) {
 				keep = append(keep, x)
 				continue
@@ -293,7 +291,7 @@ func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int3
 // headReady reports whether input unit x has a flit that may move in cycle t.
 func (n *network) headReady(x int32, t int64) bool {
 	if int(x) < n.nvc {
-		return n.count[x] > 0 && uint32(n.buf[int(x)*n.B+int(n.head[x])]) != uint32(t)
+		return n.vcs[x].count > 0 && uint32(n.buf[int(x)*n.B+int(n.vcs[x].head)]) != uint32(t)
 	}
 	return true // an allocated injection port always has its worm's next flit
 }
@@ -301,14 +299,14 @@ func (n *network) headReady(x int32, t int64) bool {
 // pop removes the head flit of input unit x.
 func (n *network) pop(x int32) flit {
 	if int(x) < n.nvc {
-		i := int(x)*n.B + int(n.head[x])
+		i := int(x)*n.B + int(n.vcs[x].head)
 		f := flit(n.buf[i] >> 32)
-		n.head[x]++
-		if int(n.head[x]) == n.B {
-			n.head[x] = 0
+		n.vcs[x].head++
+		if int(n.vcs[x].head) == n.B {
+			n.vcs[x].head = 0
 		}
-		n.count[x]--
-		n.popped[x] = uint32(n.now)
+		n.vcs[x].count--
+		n.vcs[x].popped = uint32(n.now)
 		return f
 	}
 	p := int(x) - n.nvc
@@ -330,7 +328,7 @@ func (n *network) pop(x int32) flit {
 func (n *network) afterTail(x int32) {
 	n.out[x] = -1
 	if int(x) < n.nvc {
-		if n.count[x] > 0 && flit(n.buf[int(x)*n.B+int(n.head[x])]>>32)&flagHead != 0 {
+		if n.vcs[x].count > 0 && flit(n.buf[int(x)*n.B+int(n.vcs[x].head)]>>32)&flagHead != 0 {
 			n.pending = append(n.pending, x)
 		}
 		return
@@ -358,17 +356,17 @@ func (n *network) transmit(x, y int32, t int64) {
 		n.trace(ev)
 	}
 	if int(y) < n.nvc {
-		k := int(n.head[y]) + int(n.count[y])
+		k := int(n.vcs[y].head) + int(n.vcs[y].count)
 		if k >= n.B {
 			k -= n.B
 		}
 		i := int(y)*n.B + k
 		n.buf[i] = uint64(f)<<32 | uint64(uint32(t))
-		n.count[y]++
+		n.vcs[y].count++
 		n.flitHops++
 		if f&flagHead != 0 {
 			wr.hop++
-			if n.count[y] == 1 {
+			if n.vcs[y].count == 1 {
 				n.pending = append(n.pending, y)
 			}
 		}
@@ -431,7 +429,7 @@ func (n *network) cycle(t int64) {
 				v -= V
 			}
 			y := int32(int(c)*V + v)
-			if free := n.B - int(n.count[y]); free == 0 || free == 1 && n.popped[y] == uint32(t) {
+			if free := n.B - int(n.vcs[y].count); free == 0 || free == 1 && n.vcs[y].popped == uint32(t) {
 				continue
 			}
 			x := n.src[y]
@@ -470,8 +468,8 @@ func (n *network) cycle(t int64) {
 
 // idle reports whether no flit is in the network and no worm waits to be injected.
 func (n *network) idle() bool {
-	for _, c := range n.count {
-		if c != 0 {
+	for i := range n.vcs {
+		if n.vcs[i].count != 0 {
 			return false
 		}
 	}
@@ -493,4 +491,10 @@ type TraceEvent struct {
 	Node       model.NodeID
 	Worm, Msg  int32
 	Head, Tail bool
+}
+
+// vcBuf is the bookkeeping of one virtual-channel input buffer.
+type vcBuf struct {
+	head, count int32
+	popped      uint32
 }

@@ -393,8 +393,8 @@ func (rn *runner) run() *Result {
 	// half the window (a stable network drains its last window messages within a few
 	// latencies).
 	res.Saturated = rn.open > 0 || (!cfg.StopSources && t-rn.windowEnd > max(cfg.Cycles/2, 1000))
-	for _, c := range rn.net.count {
-		res.Undelivered += int64(c)
+	for i := range rn.net.vcs {
+		res.Undelivered += int64(rn.net.vcs[i].count)
 	}
 	for p, q := range rn.net.ports {
 		for _, w := range q[rn.net.portHead[p]:] {
