@@ -47,7 +47,10 @@ func TestPropDrainedRunsConserveFlits(t *testing.T) {
 		if c.OnePort {
 			ports = model.OnePort
 		}
-		tr := Traffic{Rate: 0.03, Multicast: 0.2, MinDests: 1, MaxDests: 3}
+		tr := Traffic{Rate: 0.03, Multicast: 0.2, MinDests: 1, MaxDests: 3, HotSpot: 0.2, HotNode: model.NodeID(c.Seed % uint64(g.Nodes()))}
+		if c.Seed%2 == 0 {
+			tr.Process = Bernoulli
+		}
 		if g.Kind() == model.Hypercube {
 			tr.Broadcast = 0.1
 		}

@@ -203,3 +203,19 @@ func TestMSER5DropsTheTransient(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 }
+
+// The Bernoulli and Poisson sources both generate Rate messages per node per cycle on
+// average.
+func TestSourcesHitTheirRate(t *testing.T) {
+	g := mustGrid(t, "mesh:4x4")
+	for _, p := range []Process{Poisson, Bernoulli} {
+		res, err := Run(Config{Grid: g, Length: 1, Seed: 11, Cycles: 50000, StopSources: true, Traffic: Traffic{Rate: 0.05, Process: p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := float64(res.Generated) / 16 / 50000
+		if math.Abs(got-0.05) > 0.002 {
+			t.Errorf("%v: %v messages/node/cycle; want 0.05", p, got)
+		}
+	}
+}
