@@ -165,3 +165,39 @@ func (r DOR) IsDORPath(src, dst NodeID, p []ChannelID) error {
 	}
 	return nil
 }
+
+// WrapAheadClasses returns the virtual-channel class of every hop of a DOR path under the
+// two-class scheme of 004 Fig. 2: class 1 (a "p-channel") while the worm will still take
+// the wrap-around channel of the dimension it is moving in, class 0 once it has taken it
+// or when it never will. Like the dateline classes of DOR it makes each class's channel
+// dependencies acyclic; it is the scheme U-torus and DCF are designed around.
+func (g *Grid) WrapAheadClasses(path []ChannelID) []uint8 {
+	vc := make([]uint8, len(path))
+	for i := range path {
+		d := g.channels[path[i]].Dim
+		for j := i; j < len(path) && g.channels[path[j]].Dim == d; j++ {
+			if g.channels[path[j]].Wrap {
+				vc[i] = 1
+				break
+			}
+		}
+	}
+	return vc
+}
+
+// WithWrapAheadClasses returns a copy of s whose unicasts carry the virtual-channel
+// classes of 004 Fig. 2 (Grid.WrapAheadClasses), so that contention is judged per
+// virtual channel. s must be on a grid.
+func (s *Schedule) WithWrapAheadClasses() (*Schedule, error) {
+	g, err := s.Grid()
+	if err != nil {
+		return nil, err
+	}
+	c := *s
+	c.Unicasts = make([]Unicast, len(s.Unicasts))
+	for i, u := range s.Unicasts {
+		u.VC = g.WrapAheadClasses(u.Path)
+		c.Unicasts[i] = u
+	}
+	return &c, nil
+}

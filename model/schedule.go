@@ -5,12 +5,39 @@ package model
 // Order is the unicast's position (1-based) in From's send order across all steps; it
 // fixes the software start-up latency in the timed semantics (the j-th send of a node
 // that received the message at time R starts at R + j*ts).
+//
+// VC optionally gives the virtual-channel class the worm uses on each hop (VC[k] for
+// Path[k]); nil means one class for every hop. Contention is judged per virtual channel:
+// two unicasts contend only where they hold the same channel in the same class, which is
+// the model of the algorithms designed around virtual channels (Robinson et al.'s
+// U-torus, 004 Fig. 2). Without VC classes it is per physical channel.
 type Unicast struct {
 	From  NodeID      `json:"from"`
 	To    NodeID      `json:"to"`
 	Path  []ChannelID `json:"path"`
 	Step  int         `json:"step"`
 	Order int         `json:"order"`
+	VC    []uint8     `json:"vc,omitempty"`
+}
+
+// Lane returns the contention key of hop k of u: its channel, refined by its
+// virtual-channel class when the schedule has classes (lanes = 1 + the largest class).
+func (u *Unicast) Lane(k, lanes int) int {
+	if u.VC == nil {
+		return int(u.Path[k]) * lanes
+	}
+	return int(u.Path[k])*lanes + int(u.VC[k])
+}
+
+// Lanes returns how many virtual-channel classes the schedule's unicasts use (at least 1).
+func (s *Schedule) Lanes() int {
+	m := 0
+	for i := range s.Unicasts {
+		for _, c := range s.Unicasts[i].VC {
+			m = max(m, int(c))
+		}
+	}
+	return m + 1
 }
 
 // PortModel says how many unicasts a node may inject (and receive) at once.
@@ -43,6 +70,12 @@ type Schedule struct {
 	Ports        PortModel
 	Unicasts     []Unicast
 	Group        []int
+	// GroupDestinations, when not nil, gives the destination set of each group g (its
+	// source is Sources[g]); when nil every group has Destinations. Only used with Group.
+	GroupDestinations [][]NodeID
+	// Routing is the dimension order of the DOR paths (nil: 0, 1, ..., n-1, the default
+	// of DESIGN.md). Paths are checked against it.
+	Routing []int
 }
 
 // Steps returns the largest step number used.

@@ -61,7 +61,9 @@ type Report struct {
 	Reason    string   `json:"reason,omitempty"`
 	Stats     Stats    `json:"stats"`
 	Witness   any      `json:"witness"`
-	// Text is the human rendering printed without --json: a few lines, then the witness.
+	// Text is the evidence for people, printed without --json under the headline (which
+	// the command line builds from Instance, Property, Semantics, Verdict and Reason):
+	// the witness rendered in a few lines, or "" when there is nothing more to say.
 	Text string `json:"-"`
 	// Trace is the replayable trace of a violation (nil if none); written by --trace.
 	Trace *TraceFile `json:"-"`

@@ -28,6 +28,10 @@ type Family struct {
 	MaxStates int64
 	// StopAtViolation ends the run at the first violated instance.
 	StopAtViolation bool
+	// Connected keeps only placements whose worms form one interaction component (see
+	// Connected); with MinWorms <= 1 the others are decided by their components, which
+	// are smaller placements of the same family.
+	Connected bool
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -58,13 +62,19 @@ func (r FamilyResult) Verdict() props.Verdict {
 func (f Family) Placements(g *model.Grid) [][]Pair {
 	pairs := AllPairs(g.Nodes())
 	var out [][]Pair
+	r := model.NewDOR(g)
 	if f.Sample > 0 {
+		// Draw placements of MaxWorms distinct pairs; with Connected, redraw those that
+		// are not (at most 1000 draws per placement kept, so it always ends).
 		rng := rand.New(rand.NewPCG(f.Seed, 0x9e3779b97f4a7c15))
-		for len(out) < f.Sample {
+		for tries := 0; len(out) < f.Sample && tries < 1000*f.Sample; tries++ {
 			perm := rng.Perm(len(pairs))
 			ps := make([]Pair, 0, f.MaxWorms)
 			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
 				ps = append(ps, pairs[i])
+			}
+			if f.Connected && !Connected(r, f.Ports, ps) {
+				continue
 			}
 			out = append(out, ps)
 		}
@@ -72,7 +82,7 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 	}
 	syms := Symmetries(g)
 	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
-		if len(ps) >= f.MinWorms && Canonical(ps, syms) {
+		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || Connected(r, f.Ports, ps)) {
 			out = append(out, append([]Pair(nil), ps...))
 		}
 		return true
@@ -120,4 +130,53 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// Connected reports whether the worms of ps form one component of the interaction graph:
+// two worms interact if their routes share a physical channel or, one-port, a source or a
+// destination. Worms in different components never wait for each other (they share no
+// virtual channel, buffer or port), so the flit model of ps deadlocks if and only if the
+// model of one component does: a family containing every smaller placement need only
+// check the connected ones.
+func Connected(r model.DOR, ports model.PortModel, ps []Pair) bool {
+	n := len(ps)
+	if n <= 1 {
+		return true
+	}
+	paths := make([][]model.ChannelID, n)
+	for i, p := range ps {
+		paths[i] = r.Path(p.Src, p.Dst)
+	}
+	touch := func(i, j int) bool {
+		if ports == model.OnePort && (ps[i].Src == ps[j].Src || ps[i].Dst == ps[j].Dst) {
+			return true
+		}
+		for _, a := range paths[i] {
+			for _, b := range paths[j] {
+				if a == b {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make([]bool, n)
+	stack := []int{0}
+	seen[0] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for j := 0; j < n; j++ {
+			if !seen[j] && touch(i, j) {
+				seen[j] = true
+				stack = append(stack, j)
+			}
+		}
+	}
+	for _, ok := range seen {
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -162,13 +166,122 @@ func benchSearch(b *testing.B, sp Spec) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var states, bytes int64
+	var states int64
+	var bps float64
 	for i := 0; i < b.N; i++ {
 		r := Search(context.Background(), m, 0, false)
 		states += r.States
+		bps = r.BytesPerState
 	}
-	s := m.Init()[0]
-	bytes = int64(len(m.Encode(s, nil)))
 	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
-	b.ReportMetric(float64(bytes), "initial-bytes/state")
+	b.ReportMetric(bps, "store-bytes/state")
 }
+
+// TestConnectedReduction checks the reduction's premise on a small family: a placement
+// whose worms split into non-interacting components has exactly the product of their
+// state counts, and deadlocks only if a component does.
+func TestConnectedReduction(t *testing.T) {
+	g, _ := Spec{Topology: "mesh:3x3"}.Grid()
+	r := model.NewDOR(g)
+	a, b := []Pair{{0, 2}}, []Pair{{6, 8}, {8, 6}}
+	if Connected(r, model.AllPort, append(append([]Pair(nil), a...), b...)) {
+		t.Fatal("disjoint rows reported connected")
+	}
+	if !Connected(r, model.AllPort, []Pair{{0, 2}, {1, 2}}) || Connected(r, model.AllPort, []Pair{{0, 2}, {1, 7}}) {
+		t.Fatal("0->2 shares (1,0)->(2,0) with 1->2 and no channel with 1->7")
+	}
+	count := func(ps []Pair) int64 {
+		m, err := BuildOn(g, Spec{Pairs: ps, Length: 2, Buffer: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Search(context.Background(), m, 0, false).States
+	}
+	if all, x, y := count(append(append([]Pair(nil), a...), b...)), count(a), count(b); all != x*y {
+		t.Fatalf("independent worms: %d states, components %d x %d", all, x, y)
+	}
+}
+
+// naiveSearch is the naive twin of Search: a plain BFS over encodings that counts
+// states and reports whether a deadlock is reachable.
+func naiveSearch(m *flit.Model) (int64, bool) {
+	seen := map[string]bool{}
+	queue := m.Init()
+	seen[string(m.Encode(queue[0], nil))] = true
+	dl := false
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		succ := m.Successors(s, nil)
+		if len(succ) == 0 && !m.Terminal(s) {
+			dl = true
+		}
+		for _, tr := range succ {
+			k := string(m.Encode(tr.Next, nil))
+			if !seen[k] {
+				seen[k] = true
+				queue = append(queue, tr.Next)
+			}
+		}
+	}
+	return int64(len(seen)), dl
+}
+
+// TestSearchAgainstNaive compares Search (checker.Explore) with the naive BFS on every
+// connected placement of up to 4 worms on torus:4 without dateline classes, where one
+// deadlocks.
+func TestSearchAgainstNaive(t *testing.T) {
+	g, _ := Spec{Topology: "torus:4"}.Grid()
+	r := model.NewDOR(g)
+	n, deadlocks := 0, 0
+	Placements(AllPairs(4), 4, func(ps []Pair) bool {
+		if !Connected(r, model.AllPort, ps) {
+			return true
+		}
+		n++
+		m, err := BuildOn(g, Spec{Pairs: ps, Length: 2, Buffer: 1, Dateline: DatelineOff})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states, dl := naiveSearch(m)
+		r := Search(context.Background(), m, 0, false)
+		if dl != (r.Verdict == props.Violated) || !dl && r.States != states {
+			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
+		}
+		if dl {
+			deadlocks++
+		}
+		return true
+	})
+	if deadlocks == 0 {
+		t.Fatalf("%d placements, none deadlocks; the ring deadlock is among them", n)
+	}
+	t.Logf("%d placements, %d deadlock", n, deadlocks)
+}
+
+// TestRandomPlacements is WH1 and WH3 as seeded gopter properties: XY routing on a mesh
+// and DOR with dateline classes on a torus hold on random placements. (The same search
+// fails where it should: TestSearchAgainstNaive and TestWH2Witness.)
+func TestRandomPlacements(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores random instances")
+	}
+	params := gopter.DefaultTestParametersWithSeed(1987)
+	params.MinSuccessfulTests = 40
+	props := gopter.NewProperties(params)
+	mesh, _ := model.NewMesh(4, 3)
+	torus, _ := model.NewTorus(5)
+	holds := func(sp Spec) bool {
+		m, err := Build(sp)
+		if err != nil {
+			return false
+		}
+		r := Search(context.Background(), m, 300_000, true)
+		return r.Verdict != propsViolated
+	}
+	props.Property("XY on mesh:4x3 never deadlocks", prop.ForAll(holds, GenSpec(mesh, 3, 3, 2, DatelineAuto, model.OnePort)))
+	props.Property("dateline DOR on torus:5 never deadlocks", prop.ForAll(holds, GenSpec(torus, 4, 3, 2, DatelineOn, model.AllPort)))
+	props.TestingRun(t)
+}
+
+const propsViolated = props.Violated

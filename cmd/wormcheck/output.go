@@ -37,7 +37,7 @@ func printReport(w io.Writer, r *props.Report) {
 	if r.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", r.Reason)
 	}
-	if r.Stats.States > 0 {
+	if r.Stats.Transitions > 0 {
 		fmt.Fprintf(w, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 	}
 	if r.Text != "" {

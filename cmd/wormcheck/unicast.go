@@ -10,6 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -24,9 +25,9 @@ import (
 //	--vcs V              virtual channels per physical channel (0 = the routing's classes)
 //	--dateline on|off|auto   dateline VC classes on tori (auto = on for tori)
 //	--ports one|all      one injection and ejection channel per node, or unlimited
-//	--family all-placements:K   instead of --msgs: every placement of 1..K worms with
-//	                     distinct (src,dst) pairs (up to mesh reflections); reports the
-//	                     first deadlocked instance with its trace
+//	--family all-placements:K   instead of --msgs: every connected placement of 1..K
+//	                     worms with distinct (src,dst) pairs (up to mesh reflections; see
+//	                     unicast.Connected); reports the first deadlocked instance
 func init() {
 	registerAlgo(algo{
 		Name:    "unicast",
@@ -110,7 +111,7 @@ func defineUnicast(fs *flag.FlagSet, c *common) func(ctx context.Context) (*prop
 // deadlock, or holds when every instance held.
 func unicastFamily(ctx context.Context, sp unicast.Spec, k int, opt checker.Options[flit.State]) (*props.Report, error) {
 	g, _ := sp.Grid()
-	fam := unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports}
+	fam := unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
 	start := time.Now()
 	var total unicast.Result
 	instances, inconclusive := 0, 0
@@ -155,7 +156,10 @@ func unicastFamily(ctx context.Context, sp unicast.Spec, k int, opt checker.Opti
 	rep := unicastReport(sp, &total)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
-	rep.Text = fmt.Sprintf("%d instances (every placement of 1..%d worms up to mesh reflections)", instances, k)
+	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
+	if g.Kind() == model.Mesh {
+		rep.Text += ", up to mesh reflections"
+	}
 	return rep, nil
 }
 

@@ -74,10 +74,16 @@ const (
 	// stopped: an address flit finds no free output, or the next flit's output buffer is
 	// full (000 §5.3).
 	PruneOnStop
-	// PrunePartial is our partial policy: like PruneOnNoFree, but a branch that ends in
-	// the ejection channel of the node itself (the local delivery) is kept. It is sound
-	// with all-port ejection and not with one-port ejection, where a kept delivery can
-	// close a cycle; the checker tells the two apart.
+	// PrunePartial is our partial policy: like PruneOnStop, but a branch that ends in
+	// the ejection channel of the node itself (the local delivery) is kept. It is meant
+	// to be sound with all-port ejection (nobody waits for an ejection channel) and not
+	// with one-port ejection, where a kept delivery can close a cycle; the checker tells.
+	//
+	// PruneOnNoFree alone is not deadlock-free: a message stopped by a full buffer
+	// upstream of the node whose header found no free output keeps its other branches
+	// there (000 §3: "as flow control in wormhole switching stops flits in previous
+	// nodes, pruning is also performed at those nodes"); the checker finds such
+	// deadlocks on mesh:3x3 with two 3-destination multicasts, B=1.
 	PrunePartial
 )
 
@@ -141,6 +147,9 @@ const (
 	MaxFlits    = 200
 	MaxBuffer   = 64
 	MaxVCs      = 16
+	// MaxVirtualChannels bounds Channels*VCs, since every state stores each virtual
+	// channel.
+	MaxVirtualChannels = 1 << 14
 )
 
 // NewGridConfig returns a configuration on grid g with dimension-order routing (dateline
@@ -164,6 +173,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("flit config: VCs is %d; the routing needs a multiple of its %d classes", c.VCs, c.Routing.Classes())
 	case c.Buffer < 1 || c.Buffer > MaxBuffer:
 		return fmt.Errorf("flit config: Buffer is %d; it must be 1..%d", c.Buffer, MaxBuffer)
+	case c.Net.Channels()*c.VCs > MaxVirtualChannels:
+		return fmt.Errorf("flit config: %s has %d channels x %d VCs; at most %d virtual channels are supported", c.Net.Spec(), c.Net.Channels(), c.VCs, MaxVirtualChannels)
 	case len(c.Messages) == 0:
 		return fmt.Errorf("flit config: Messages is empty")
 	case len(c.Messages) > MaxMessages:
@@ -205,4 +216,15 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Unicast returns a unicast worm of length flits from src to dst.
+func Unicast(src, dst model.NodeID, length int) Message {
+	return Message{Source: src, Dests: []model.NodeID{dst}, Length: length}
+}
+
+// Multicast returns a tree multicast from src to dests (in address-flit order) with data
+// flits of data (000 §5.1 uses 1).
+func Multicast(src model.NodeID, data int, dests ...model.NodeID) Message {
+	return Message{Source: src, Dests: append([]model.NodeID(nil), dests...), Length: data, Multicast: true}
 }

@@ -2,6 +2,7 @@ package flit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 )
@@ -239,6 +240,12 @@ func (m *Model) CheckAll(s State) error {
 // explanation of a deadlocked state.
 func (m *Model) Waits(s State) string {
 	var parts []string
+	waits := make([][]int, len(s.Msgs)) // waits[i]: messages i waits for
+	edge := func(from, to int) {
+		if to >= 0 && to != from {
+			waits[from] = append(waits[from], to)
+		}
+	}
 	m.cursors(&s, func(c cursor) bool {
 		f, aux, ok := m.nextFlit(&s, c)
 		if !ok {
@@ -259,6 +266,11 @@ func (m *Model) Waits(s State) string {
 		di, _ := m.addrDest(c.msg, f)
 		eject, ch, cl := m.want(c.msg, di, c.at)
 		if eject {
+			for _, o := range m.into[c.at] {
+				if v := s.VCs[o]; v.Owner >= 0 && len(v.In.Outs) > 0 && v.In.Outs[0] == Eject {
+					edge(c.msg, int(v.Owner))
+				}
+			}
 			parts = append(parts, fmt.Sprintf("%s waits for the ejection channel", who))
 			return true
 		}
@@ -266,6 +278,7 @@ func (m *Model) Waits(s State) string {
 		base := int(ch)*m.cfg.VCs + int(cl)*m.per
 		for o := base; o < base+m.per; o++ {
 			holders = append(holders, fmt.Sprintf("vc%d by m%d", o%m.cfg.VCs, s.VCs[o].Owner))
+			edge(c.msg, int(s.VCs[o].Owner))
 		}
 		if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && m.injectBusy(&s, c.at) {
 			parts = append(parts, fmt.Sprintf("%s waits for the injection channel", who))
@@ -278,6 +291,15 @@ func (m *Model) Waits(s State) string {
 		return "no input has a flit to send"
 	}
 	out := parts[0]
+	if cyc := waitCycle(waits); len(cyc) > 0 {
+		var b strings.Builder
+		b.WriteString("wait-for cycle ")
+		for _, i := range cyc {
+			fmt.Fprintf(&b, "m%d -> ", i)
+		}
+		fmt.Fprintf(&b, "m%d: ", cyc[0])
+		out = b.String() + out
+	}
 	for _, p := range parts[1:] {
 		out += "; " + p
 	}
@@ -293,4 +315,39 @@ func joinComma(xs []string) string {
 		out += x
 	}
 	return out
+}
+
+// waitCycle returns a cycle of the wait-for graph (the first found by depth-first search
+// from the lowest message), or nil.
+func waitCycle(waits [][]int) []int {
+	state := make([]uint8, len(waits)) // 0 new, 1 on the stack, 2 done
+	var stack []int
+	var found []int
+	var dfs func(i int) bool
+	dfs = func(i int) bool {
+		state[i] = 1
+		stack = append(stack, i)
+		for _, j := range waits[i] {
+			if state[j] == 1 {
+				for k, x := range stack {
+					if x == j {
+						found = append([]int(nil), stack[k:]...)
+					}
+				}
+				return true
+			}
+			if state[j] == 0 && dfs(j) {
+				return true
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[i] = 2
+		return false
+	}
+	for i := range waits {
+		if state[i] == 0 && dfs(i) {
+			return found
+		}
+	}
+	return nil
 }

@@ -314,7 +314,7 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 			a := MakeAction(KindMove, c.input, 0)
 			return append(dst, checker.Transition[State]{Action: a, Next: m.apply(s, c, KindMove, 0)})
 		}
-		if m.cfg.Prune == PruneOnStop && len(in.Outs) > 1 {
+		if m.stopPrunable(in, int(in.Cur)) {
 			return append(dst, m.pruneTransition(s, c))
 		}
 		return dst
@@ -326,7 +326,7 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 				a := MakeAction(KindFollow, c.input, 0)
 				return append(dst, checker.Transition[State]{Action: a, Next: m.applyTo(s, c, KindFollow, j)})
 			}
-			if m.cfg.Prune == PruneOnStop && len(in.Outs) > 1 {
+			if m.stopPrunable(in, j) {
 				return append(dst, m.pruneTransition(s, c))
 			}
 			return dst
@@ -360,8 +360,21 @@ func (m *Model) prunable(in *Input) bool {
 	case PruneOnNoFree, PruneOnStop:
 		return len(in.Outs) > 0
 	case PrunePartial:
-		for _, o := range in.Outs {
-			if o != Eject {
+		return m.stopPrunable(in, -1)
+	}
+	return false
+}
+
+// stopPrunable reports whether an input whose next flit is stopped by the full buffer of
+// output index blocked has other branches its policy prunes when flits stop (PruneOnStop:
+// any; PrunePartial: any but the local ejection).
+func (m *Model) stopPrunable(in *Input, blocked int) bool {
+	switch m.cfg.Prune {
+	case PruneOnStop:
+		return len(in.Outs) > 1 || blocked < 0 && len(in.Outs) > 0
+	case PrunePartial:
+		for j, o := range in.Outs {
+			if j != blocked && o != Eject {
 				return true
 			}
 		}
@@ -383,7 +396,24 @@ func (m *Model) apply(s *State, c cursor, k Kind, o Out) State {
 // applyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
 // arg is the output taken; for KindFollow the index of the output followed.
 func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
-	s := s0.shallow()
+	// Copy what the transition changes: the virtual channels always, the messages only
+	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
+	// slice is shared with the predecessor).
+	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	copy(s.VCs, s0.VCs)
+	var target Out = None
+	switch k {
+	case KindMove:
+		target = c.in.Outs[c.in.Cur]
+	case KindFollow:
+		target = c.in.Outs[arg]
+	case KindAlloc:
+		target = Out(arg)
+	}
+	if c.vc < 0 || target == Eject {
+		s.Msgs = make([]Msg, len(s0.Msgs))
+		copy(s.Msgs, s0.Msgs)
+	}
 	var in *Input
 	if c.vc < 0 {
 		in = &s.Msgs[c.msg].In
@@ -488,15 +518,15 @@ func (m *Model) tryRelease(s *State, vc int) {
 	}
 }
 
-// prune releases the branches the policy cuts at input in: with PruneOnStop and a
-// current output that is still being fed, every output but the current one; with
-// PrunePartial every output but the local ejection; otherwise every output.
+// prune releases the branches the policy cuts at input in: with PruneOnStop every output
+// but the one the stopped flit needs (if any); with PrunePartial also keeping the local
+// ejection; with PruneOnNoFree every output.
 func (m *Model) prune(s *State, in *Input, c cursor) {
 	blocked := m.blockedOut(s, c)
 	keep := func(j int, o Out) bool {
 		switch m.cfg.Prune {
 		case PrunePartial:
-			return o == Eject
+			return o == Eject || j == blocked
 		case PruneOnStop:
 			return j == blocked
 		}

@@ -59,6 +59,21 @@ type State struct {
 	VCs  []VC
 }
 
+// String renders s without its configuration (raw virtual-channel indices); use
+// Model.Format for names.
+func (s State) String() string {
+	var b strings.Builder
+	for i, g := range s.Msgs {
+		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got)
+	}
+	for o, v := range s.VCs {
+		if v.Owner >= 0 {
+			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits, v.Closed, v.In)
+		}
+	}
+	return b.String()
+}
+
 // shallow copies the top-level slices; inner slices stay shared and must be replaced,
 // never written, by the caller.
 func (s State) shallow() State {

@@ -1,0 +1,126 @@
+// Package plan turns a list of sends (sender, receiver, step) into a model.Schedule: it
+// routes each send with dimension-order routing and numbers every sender's sends in the
+// order they were added (the Order field of 004 §6.1's timing model). Every unicast-based
+// collective of package algos builds its schedule through it.
+package plan
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Builder collects the sends of one schedule. The zero value is not usable; call New.
+type Builder struct {
+	dor   model.DOR
+	sched model.Schedule
+	sent  map[model.NodeID]int
+}
+
+// New starts a schedule on grid g routed by r, with the given port model, sources and
+// destinations (copied).
+func New(r model.DOR, ports model.PortModel, sources, dests []model.NodeID) *Builder {
+	return &Builder{
+		dor: r,
+		sched: model.Schedule{
+			Topology:     r.Grid,
+			Sources:      append([]model.NodeID(nil), sources...),
+			Destinations: append([]model.NodeID(nil), dests...),
+			Ports:        ports,
+		},
+		sent: map[model.NodeID]int{},
+	}
+}
+
+// Send adds the unicast from -> to in step (1-based); its Order is one more than the
+// number of sends from already added. Call Send in each sender's send order.
+func (b *Builder) Send(from, to model.NodeID, step int) {
+	b.sent[from]++
+	b.sched.Unicasts = append(b.sched.Unicasts, model.Unicast{
+		From: from, To: to, Path: b.dor.Path(from, to), Step: step, Order: b.sent[from],
+	})
+}
+
+// SendGroup is Send for a schedule of several multicasts: the unicast belongs to
+// multicast group g.
+func (b *Builder) SendGroup(from, to model.NodeID, step, g int) {
+	b.Send(from, to, step)
+	b.sched.Group = append(b.sched.Group, g)
+}
+
+// Schedule returns the schedule, its unicasts sorted by step, then sender, then order
+// (the listing model.Schedule documents). Cost O(n log n).
+func (b *Builder) Schedule() *model.Schedule {
+	s := b.sched
+	idx := make([]int, len(s.Unicasts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, c := s.Unicasts[idx[i]], s.Unicasts[idx[j]]
+		if a.Step != c.Step {
+			return a.Step < c.Step
+		}
+		if a.From != c.From {
+			return a.From < c.From
+		}
+		return a.Order < c.Order
+	})
+	us := make([]model.Unicast, len(idx))
+	var gs []int
+	if s.Group != nil {
+		gs = make([]int, len(idx))
+	}
+	for i, k := range idx {
+		us[i] = s.Unicasts[k]
+		if gs != nil {
+			gs[i] = s.Group[k]
+		}
+	}
+	s.Unicasts, s.Group = us, gs
+	return &s
+}
+
+// AllBut returns every node of g except src, in id order: a broadcast's destinations.
+func AllBut(g *model.Grid, src model.NodeID) []model.NodeID {
+	out := make([]model.NodeID, 0, g.Nodes()-1)
+	for v := 0; v < g.Nodes(); v++ {
+		if model.NodeID(v) != src {
+			out = append(out, model.NodeID(v))
+		}
+	}
+	return out
+}
+
+// CheckNode reports an error naming field if v is not a node of g.
+func CheckNode(g *model.Grid, field string, v model.NodeID) error {
+	if v < 0 || int(v) >= g.Nodes() {
+		return fmt.Errorf("%s %d is not a node of %s (nodes are 0..%d)", field, v, g.Spec(), g.Nodes()-1)
+	}
+	return nil
+}
+
+// Log4 returns k with 4^k == n, or -1 if n is not a power of four.
+func Log4(n int) int {
+	k := 0
+	for p := 1; p <= n; p *= 4 {
+		if p == n {
+			return k
+		}
+		k++
+	}
+	return -1
+}
+
+// Log2 returns d with 2^d == n, or -1 if n is not a power of two.
+func Log2(n int) int {
+	d := 0
+	for p := 1; p <= n; p *= 2 {
+		if p == n {
+			return d
+		}
+		d++
+	}
+	return -1
+}

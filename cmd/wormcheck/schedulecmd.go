@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+const scheduleHelp = `wormcheck schedule --algo A --topo T [-o F.json] [flags]
+
+Builds the unicast schedule I(B) an algorithm produces and writes it as a schedule file
+(wormcheck-schedule/1): sources, destinations, and every unicast with its step, its
+sender's send order and its DOR path. 'wormcheck verify F' checks such a file; edit one
+to try your own algorithm.
+
+Flags:
+  --algo A        dcf, zblock, edn, sbt, separate, umesh, utorus, spu
+  --topo T        e.g. torus:16x16 (dcf, zblock, edn), hypercube:6 (sbt), mesh:8x8
+  --source S      source node: a number or coordinates like (1,2) (default 0)
+  --dests LIST    multicast destinations: "3,5,(1,2)" or "all"
+  --multicasts M  several multicasts: "SRC:D,D;SRC:D,D"
+  --ports P       one or all (override the algorithm's port model)
+  --base B        SBT base dimension
+  -o F            output file (default: standard output)
+
+Example:
+  wormcheck schedule --algo dcf --topo torus:16x16 --source '(3,5)' -o dcf.json
+`
+
+func init() {
+	registerCommand(&command{Name: "schedule", Summary: "write the unicast schedule an algorithm builds, as JSON", Help: scheduleHelp, Run: runSchedule})
+}
+
+func runSchedule(_ context.Context, e *env, args []string) (int, error) {
+	fs := newFlagSet("schedule")
+	name := fs.String("algo", "", "algorithm")
+	topo := fs.String("topo", "", "topology")
+	out := fs.String("o", "", "output file")
+	cf := defineCollectiveFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			fmt.Fprint(e.Stdout, scheduleHelp)
+			return exitHolds, nil
+		}
+		return 0, err
+	}
+	if !isCollective(*name) {
+		var names []string
+		for _, c := range collectiveSummaries {
+			names = append(names, c.name)
+		}
+		return 0, usagef("--algo %q builds no schedule; use one of %s", *name, strings.Join(names, ", "))
+	}
+	if *topo == "" {
+		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")
+	}
+	b, err := collectiveScheduleFile(*name, *topo, cf)
+	if err != nil {
+		return 0, err
+	}
+	if *out == "" {
+		_, err = e.Stdout.Write(b)
+		return exitHolds, err
+	}
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		return 0, fmt.Errorf("writing %s: %v", *out, err)
+	}
+	fmt.Fprintf(e.Stderr, "wrote %s\n", *out)
+	return exitHolds, nil
+}

@@ -1,0 +1,106 @@
+package flit
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Move is the structured form of a transition, for pictures and captures (SVG, pcap):
+// which message's flit moved, from which input (the message's source when FromVC is
+// None, else virtual channel FromVC) at router At, to which output (a virtual channel, or
+// Eject = delivered at At). For KindPrune, Flit is -1, To is None and Pruned lists the
+// released outputs.
+type Move struct {
+	Kind    Kind
+	Msg     int
+	Flit    int  // position in the message's format
+	Address bool // the flit is an address flit (a header)
+	Dest    int  // for an address flit: the index of its destination in Dests
+	FromAux bool // re-injected from the auxiliary buffer
+	At      model.NodeID
+	FromVC  Out // None (-2) for the source
+	To      Out
+	Pruned  []Out
+}
+
+// None marks a missing input or output in a Move.
+const None Out = -2
+
+// Explain returns the structured form of action a taken from state from. Cost: one
+// scan of the inputs.
+func (m *Model) Explain(from State, a checker.Action) (Move, error) {
+	k, input, arg := SplitAction(a)
+	var c cursor
+	found := false
+	m.cursors(&from, func(x cursor) bool {
+		if x.input == input {
+			c, found = x, true
+			return false
+		}
+		return true
+	})
+	if !found {
+		return Move{}, fmt.Errorf("action %#x: input %d has nothing to do", uint64(a), input)
+	}
+	mv := Move{Kind: k, Msg: c.msg, At: c.at, FromVC: None, To: None, Flit: -1, Dest: -1}
+	if c.vc >= 0 {
+		mv.FromVC = Out(c.vc)
+	}
+	if k == KindPrune {
+		next := m.apply(&from, c, KindPrune, 0)
+		var in *Input
+		if c.vc < 0 {
+			in = &next.Msgs[c.msg].In
+		} else {
+			in = &next.VCs[c.vc].In
+		}
+		for _, o := range c.in.Outs {
+			kept := false
+			for _, q := range in.Outs {
+				kept = kept || q == o
+			}
+			if !kept {
+				mv.Pruned = append(mv.Pruned, o)
+			}
+		}
+		return mv, nil
+	}
+	f, aux, ok := m.nextFlit(&from, c)
+	if !ok {
+		return Move{}, fmt.Errorf("action %#x: input %d has no flit", uint64(a), input)
+	}
+	mv.Flit, mv.FromAux = int(f), aux
+	if di, isAddr := m.addrDest(c.msg, f); isAddr && !aux {
+		mv.Address, mv.Dest = true, di
+	}
+	switch k {
+	case KindMove:
+		if c.in.Cur < 0 {
+			return Move{}, fmt.Errorf("action %#x: input %d has no current output", uint64(a), input)
+		}
+		mv.To = c.in.Outs[c.in.Cur]
+	case KindFollow:
+		if j := m.blockedOut(&from, c); j >= 0 {
+			mv.To = c.in.Outs[j]
+		}
+	case KindAlloc:
+		mv.To = Out(arg - 1)
+	default:
+		return Move{}, fmt.Errorf("action %#x: unknown kind %d", uint64(a), k)
+	}
+	return mv, nil
+}
+
+// Channel returns the physical channel of virtual channel o (o >= 0).
+func (m *Model) Channel(o Out) model.ChannelID { return chanID(int(o) / m.cfg.VCs) }
+
+// VCOf returns the index of virtual channel o within its physical channel.
+func (m *Model) VCOf(o Out) int { return int(o) % m.cfg.VCs }
+
+// Receiver returns the router at the receiving end of virtual channel o.
+func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
+
+// Route returns message i's base-routing hops to destination di (do not modify).
+func (m *Model) Route(i, di int) []model.Hop { return m.hops[i][di] }

@@ -1,0 +1,466 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ScheduleFormat is the format tag of schedule files.
+const ScheduleFormat = "wormcheck-schedule/1"
+
+// MaxScheduleUnicasts bounds the unicasts of a schedule file, so that a hostile file
+// cannot make the parser allocate without limit.
+const MaxScheduleUnicasts = 1 << 22
+
+// MaxScheduleSteps bounds step numbers (U_1..U_k may include empty sets, so steps are
+// not bounded by the number of unicasts).
+const MaxScheduleSteps = 1 << 16
+
+// A schedule file is one JSON object, so that users can verify their own unicast-based
+// collectives with `wormcheck verify F`. Reference: 004 Definition 1 (I(B) as unicast sets
+// U_1..U_k of quadruples (u, v, p(u, v), t)). Its fields:
+//
+//	{
+//	  "format": "wormcheck-schedule/1",       required, exactly this tag
+//	  "topology": "torus:8x8",                required; mesh, torus or hypercube spec
+//	  "routing": [0, 1],                      optional dimension order of the DOR paths;
+//	                                          default 0, 1, ..., n-1 (shortest way round on
+//	                                          tori, a tie of exactly k/2 goes the + way)
+//	  "ports": "all-port",                    optional: "all-port" (default) or "one-port"
+//	  "sources": [[0, 0]],                    required: the nodes holding the message at 0
+//	  "destinations": [[1, 0], [2, 3]],       optional; omitted = broadcast: every node
+//	                                          that is not a source
+//	  "group_destinations": [[...], [...]],   optional, with groups: destinations per group
+//	  "unicasts": [                           required, may be empty
+//	    {"from": [0, 0], "to": [2, 0],        required nodes
+//	     "step": 1,                           required, 1 <= step <= 65536
+//	     "order": 1,                          required, >= 1: position in from's send
+//	                                          order (per group) across all steps; only
+//	                                          the relative order matters (ties: by step,
+//	                                          then by position in the file)
+//	     "group": 0,                          optional; 0-based multicast the unicast
+//	                                          belongs to (source of group g = sources[g])
+//	     "path": [[0, 0], [1, 0], [2, 0]],    optional: the nodes visited, both ends
+//	                                          included; omitted = the routing's path
+//	     "vc": [0, 1]}                        optional: virtual-channel class per hop;
+//	  ]                                       contention is then judged per (channel,
+//	                                          class) (model.Unicast.VC)
+//	}
+//
+// A node is given either as its id (a number, 0 <= id < nodes; ids count dimension 0
+// fastest) or as its coordinate array ([x, y] on a 2-D mesh or torus; on a hypercube
+// the array of its n address bits, bit 0 first). A given path must be exactly the DOR path
+// of the routing (model.DOR.IsDORPath), or the file is refused. Unknown fields, unknown
+// nodes, out-of-range steps or orders, a "group" on some unicasts but not others, and
+// trailing data are refused too; every error is one line naming the field. Examples:
+// model/testdata/stepwise-not-depth.json (stepwise but not depth contention-free) and
+// model/testdata/two-multicasts-one-port.json (two groups with node contention).
+
+// scheduleFile is the JSON shape of a schedule file.
+type scheduleFile struct {
+	Format            string              `json:"format"`
+	Topology          string              `json:"topology"`
+	Routing           []int               `json:"routing,omitempty"`
+	Ports             string              `json:"ports,omitempty"`
+	Sources           []json.RawMessage   `json:"sources"`
+	Destinations      []json.RawMessage   `json:"destinations,omitempty"`
+	GroupDestinations [][]json.RawMessage `json:"group_destinations,omitempty"`
+	Unicasts          []unicastFile       `json:"unicasts"`
+}
+
+type unicastFile struct {
+	From  json.RawMessage   `json:"from"`
+	To    json.RawMessage   `json:"to"`
+	Step  int               `json:"step"`
+	Order int               `json:"order"`
+	Group *int              `json:"group,omitempty"`
+	Path  []json.RawMessage `json:"path,omitempty"`
+	VC    []uint8           `json:"vc,omitempty"`
+}
+
+// Grid returns the schedule's grid, or an error if the topology is not a mesh, torus or
+// hypercube.
+func (s *Schedule) Grid() (*Grid, error) {
+	g, ok := s.Topology.(*Grid)
+	if !ok || g == nil {
+		return nil, fmt.Errorf("schedule topology is not a mesh, torus or hypercube")
+	}
+	return g, nil
+}
+
+// Routes returns the DOR routing the schedule's paths follow (Routing, or ascending).
+func (s *Schedule) Routes(g *Grid) DOR {
+	r := NewDOR(g)
+	if s.Routing != nil {
+		r.Order = append([]int(nil), s.Routing...)
+	}
+	return r
+}
+
+// Groups returns the number of concurrent multicasts: len(Sources) when Group is set,
+// else 1.
+func (s *Schedule) Groups() int {
+	if s.Group == nil {
+		return 1
+	}
+	return len(s.Sources)
+}
+
+// GroupOf returns the group of unicast i (0 when Group is nil).
+func (s *Schedule) GroupOf(i int) int {
+	if s.Group == nil {
+		return 0
+	}
+	return s.Group[i]
+}
+
+// SourcesOf returns the nodes that hold group g's message at time 0: every source when
+// Group is nil, else Sources[g].
+func (s *Schedule) SourcesOf(g int) []NodeID {
+	if s.Group == nil {
+		return s.Sources
+	}
+	return s.Sources[g : g+1]
+}
+
+// DestinationsOf returns group g's destination set: GroupDestinations[g] when given,
+// else Destinations.
+func (s *Schedule) DestinationsOf(g int) []NodeID {
+	if s.GroupDestinations != nil {
+		return s.GroupDestinations[g]
+	}
+	return s.Destinations
+}
+
+// Check verifies the structure of a schedule (not its properties): a grid topology,
+// known nodes, steps and orders >= 1, group indices in range, and every path exactly
+// the routing's DOR path. The error is one line naming the unicast and field.
+func (s *Schedule) Check() error {
+	g, err := s.Grid()
+	if err != nil {
+		return err
+	}
+	r := s.Routes(g)
+	if err := r.CheckOrder(); err != nil {
+		return fmt.Errorf("routing: %v", err)
+	}
+	n := NodeID(g.Nodes())
+	node := func(v NodeID, what string) error {
+		if v < 0 || v >= n {
+			return fmt.Errorf("%s: node %d does not exist (%s has %d nodes)", what, v, g.Spec(), n)
+		}
+		return nil
+	}
+	if len(s.Sources) == 0 {
+		return fmt.Errorf("sources: none given")
+	}
+	for i, v := range s.Sources {
+		if err := node(v, fmt.Sprintf("sources[%d]", i)); err != nil {
+			return err
+		}
+	}
+	for i, v := range s.Destinations {
+		if err := node(v, fmt.Sprintf("destinations[%d]", i)); err != nil {
+			return err
+		}
+	}
+	if s.Group != nil && len(s.Group) != len(s.Unicasts) {
+		return fmt.Errorf("group: %d entries for %d unicasts", len(s.Group), len(s.Unicasts))
+	}
+	if s.GroupDestinations != nil && len(s.GroupDestinations) != s.Groups() {
+		return fmt.Errorf("group_destinations: %d sets for %d groups", len(s.GroupDestinations), s.Groups())
+	}
+	for gi, set := range s.GroupDestinations {
+		for i, v := range set {
+			if err := node(v, fmt.Sprintf("group_destinations[%d][%d]", gi, i)); err != nil {
+				return err
+			}
+		}
+	}
+	for i, u := range s.Unicasts {
+		w := fmt.Sprintf("unicasts[%d]", i)
+		if err := node(u.From, w+".from"); err != nil {
+			return err
+		}
+		if err := node(u.To, w+".to"); err != nil {
+			return err
+		}
+		if u.Step < 1 || u.Step > MaxScheduleSteps {
+			return fmt.Errorf("%s.step: %d is out of range 1..%d", w, u.Step, MaxScheduleSteps)
+		}
+		if u.Order < 1 || u.Order > MaxScheduleUnicasts {
+			return fmt.Errorf("%s.order: %d is out of range 1..%d", w, u.Order, MaxScheduleUnicasts)
+		}
+		if s.Group != nil && (s.Group[i] < 0 || s.Group[i] >= len(s.Sources)) {
+			return fmt.Errorf("%s.group: %d is out of range 0..%d", w, s.Group[i], len(s.Sources)-1)
+		}
+		if u.From == u.To {
+			return fmt.Errorf("%s: from and to are the same node %s", w, g.NodeName(u.From))
+		}
+		if u.VC != nil && len(u.VC) != len(u.Path) {
+			return fmt.Errorf("%s.vc: %d classes for a path of %d channels", w, len(u.VC), len(u.Path))
+		}
+		if err := r.IsDORPath(u.From, u.To, u.Path); err != nil {
+			return fmt.Errorf("%s.path: %v", w, err)
+		}
+	}
+	return nil
+}
+
+// ParseSchedule decodes and validates a schedule file (format above). Paths left out are
+// filled with the routing's DOR paths. It never panics; every error is one line naming
+// the field.
+func ParseSchedule(data []byte) (*Schedule, error) {
+	var f scheduleFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("schedule file is not valid JSON: %v", oneLineErr(err))
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("schedule file has data after the JSON object")
+	}
+	if f.Format != ScheduleFormat {
+		return nil, fmt.Errorf("schedule field \"format\" is %q; want %q", f.Format, ScheduleFormat)
+	}
+	if f.Topology == "" {
+		return nil, fmt.Errorf("schedule field \"topology\" is missing")
+	}
+	g, err := ParseGrid(f.Topology)
+	if err != nil {
+		return nil, fmt.Errorf("schedule field \"topology\": %v", err)
+	}
+	if len(f.Unicasts) > MaxScheduleUnicasts {
+		return nil, fmt.Errorf("schedule field \"unicasts\" has %d entries; at most %d are supported", len(f.Unicasts), MaxScheduleUnicasts)
+	}
+	s := &Schedule{Topology: g, Routing: f.Routing}
+	if f.Routing != nil {
+		if err := (DOR{Grid: g, Order: f.Routing}).CheckOrder(); err != nil {
+			return nil, fmt.Errorf("schedule field \"routing\": %v", err)
+		}
+	}
+	switch f.Ports {
+	case "", "all-port":
+		s.Ports = AllPort
+	case "one-port":
+		s.Ports = OnePort
+	default:
+		return nil, fmt.Errorf("schedule field \"ports\" is %q; want \"all-port\" or \"one-port\"", f.Ports)
+	}
+	nodes := func(raw []json.RawMessage, field string) ([]NodeID, error) {
+		out := make([]NodeID, len(raw))
+		for i, m := range raw {
+			v, err := parseNode(g, m)
+			if err != nil {
+				return nil, fmt.Errorf("schedule field \"%s[%d]\": %v", field, i, err)
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	if len(f.Sources) == 0 {
+		return nil, fmt.Errorf("schedule field \"sources\" is missing or empty")
+	}
+	if s.Sources, err = nodes(f.Sources, "sources"); err != nil {
+		return nil, err
+	}
+	if f.Destinations != nil {
+		if s.Destinations, err = nodes(f.Destinations, "destinations"); err != nil {
+			return nil, err
+		}
+	} else {
+		s.Destinations = Broadcast(g.Nodes(), s.Sources)
+	}
+	for gi, set := range f.GroupDestinations {
+		d, err := nodes(set, fmt.Sprintf("group_destinations[%d]", gi))
+		if err != nil {
+			return nil, err
+		}
+		s.GroupDestinations = append(s.GroupDestinations, d)
+	}
+	r := s.Routes(g)
+	grouped := len(f.Unicasts) > 0 && f.Unicasts[0].Group != nil
+	s.Unicasts = make([]Unicast, len(f.Unicasts))
+	for i, uf := range f.Unicasts {
+		field := fmt.Sprintf("unicasts[%d]", i)
+		u := &s.Unicasts[i]
+		if u.From, err = parseNode(g, uf.From); err != nil {
+			return nil, fmt.Errorf("schedule field \"%s.from\": %v", field, err)
+		}
+		if u.To, err = parseNode(g, uf.To); err != nil {
+			return nil, fmt.Errorf("schedule field \"%s.to\": %v", field, err)
+		}
+		u.Step, u.Order, u.VC = uf.Step, uf.Order, uf.VC
+		if (uf.Group != nil) != grouped {
+			return nil, fmt.Errorf("schedule field \"%s.group\": give a group on every unicast or on none", field)
+		}
+		if grouped {
+			s.Group = append(s.Group, *uf.Group)
+		}
+		if uf.Path == nil {
+			u.Path = r.Path(u.From, u.To)
+			continue
+		}
+		path, err := parsePath(g, uf.Path, u.From, u.To)
+		if err != nil {
+			return nil, fmt.Errorf("schedule field \"%s.path\": %v", field, err)
+		}
+		u.Path = path
+	}
+	if err := s.Check(); err != nil {
+		return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
+	}
+	return s, nil
+}
+
+// Broadcast returns every node of an n-node network that is not in sources, ascending.
+func Broadcast(n int, sources []NodeID) []NodeID {
+	out := make([]NodeID, 0, n)
+	for v := NodeID(0); int(v) < n; v++ {
+		if !slices.Contains(sources, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// parseNode reads a node given as an id or a coordinate array.
+func parseNode(g *Grid, m json.RawMessage) (NodeID, error) {
+	t := bytes.TrimSpace(m)
+	if len(t) == 0 {
+		return None, fmt.Errorf("node is missing")
+	}
+	if t[0] == '[' {
+		var c []int
+		if err := json.Unmarshal(t, &c); err != nil {
+			return None, fmt.Errorf("node %s is not an array of whole numbers", short(t))
+		}
+		if len(c) != g.Dims() {
+			return None, fmt.Errorf("node %s has %d coordinates; %s has %d dimensions", short(t), len(c), g.Spec(), g.Dims())
+		}
+		for d, x := range c {
+			if x < 0 || x >= g.Size(d) {
+				return None, fmt.Errorf("node %s: coordinate %d is %d, outside 0..%d", short(t), d, x, g.Size(d)-1)
+			}
+		}
+		return g.Node(c...), nil
+	}
+	var id int64
+	if err := json.Unmarshal(t, &id); err != nil {
+		return None, fmt.Errorf("node %s is neither an id nor a coordinate array", short(t))
+	}
+	if id < 0 || id >= int64(g.Nodes()) {
+		return None, fmt.Errorf("node %d does not exist (%s has %d nodes)", id, g.Spec(), g.Nodes())
+	}
+	return NodeID(id), nil
+}
+
+// parsePath turns a node list into channels; consecutive nodes must be neighbours.
+func parsePath(g *Grid, raw []json.RawMessage, from, to NodeID) ([]ChannelID, error) {
+	if len(raw) < 2 {
+		return nil, fmt.Errorf("has %d nodes; a path lists at least from and to", len(raw))
+	}
+	vs := make([]NodeID, len(raw))
+	for i, m := range raw {
+		v, err := parseNode(g, m)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %v", i, err)
+		}
+		vs[i] = v
+	}
+	if vs[0] != from {
+		return nil, fmt.Errorf("starts at %s, not at from %s", g.NodeName(vs[0]), g.NodeName(from))
+	}
+	if vs[len(vs)-1] != to {
+		return nil, fmt.Errorf("ends at %s, not at to %s", g.NodeName(vs[len(vs)-1]), g.NodeName(to))
+	}
+	out := make([]ChannelID, 0, len(vs)-1)
+	for i := 1; i < len(vs); i++ {
+		c := g.channelBetween(vs[i-1], vs[i])
+		if c == None {
+			return nil, fmt.Errorf("entries %d and %d, %s and %s, are not neighbours", i-1, i, g.NodeName(vs[i-1]), g.NodeName(vs[i]))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// channelBetween returns the channel from a to b, or None.
+func (g *Grid) channelBetween(a, b NodeID) ChannelID {
+	for d := range g.sizes {
+		for _, dir := range []Direction{Plus, Minus} {
+			if c, n := g.Neighbor(a, d, dir); c != None && n == b {
+				return c
+			}
+		}
+	}
+	return None
+}
+
+func short(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
+}
+
+func oneLineErr(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// MarshalSchedule writes s in the schedule file format: nodes as coordinate arrays on
+// meshes and tori and as ids on hypercubes, every path as its node list. Output is
+// deterministic; ParseSchedule(MarshalSchedule(s)) gives back s.
+func MarshalSchedule(s *Schedule) ([]byte, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	g, _ := s.Grid()
+	node := func(v NodeID) json.RawMessage {
+		if g.Kind() == Hypercube {
+			return json.RawMessage(fmt.Sprint(int(v)))
+		}
+		b, _ := json.Marshal(g.Coords(v))
+		return b
+	}
+	list := func(vs []NodeID) []json.RawMessage {
+		out := make([]json.RawMessage, len(vs))
+		for i, v := range vs {
+			out[i] = node(v)
+		}
+		return out
+	}
+	f := scheduleFile{
+		Format:       ScheduleFormat,
+		Topology:     g.Spec(),
+		Routing:      s.Routing,
+		Ports:        s.Ports.String(),
+		Sources:      list(s.Sources),
+		Destinations: list(s.Destinations),
+		Unicasts:     make([]unicastFile, len(s.Unicasts)),
+	}
+	if f.Destinations == nil {
+		f.Destinations = []json.RawMessage{}
+	}
+	for _, set := range s.GroupDestinations {
+		f.GroupDestinations = append(f.GroupDestinations, list(set))
+	}
+	for i, u := range s.Unicasts {
+		uf := unicastFile{From: node(u.From), To: node(u.To), Step: u.Step, Order: u.Order, VC: u.VC}
+		if s.Group != nil {
+			gr := s.Group[i]
+			uf.Group = &gr
+		}
+		cur := u.From
+		uf.Path = []json.RawMessage{node(cur)}
+		for _, c := range u.Path {
+			cur = g.Channel(c).To
+			uf.Path = append(uf.Path, node(cur))
+		}
+		f.Unicasts[i] = uf
+	}
+	return json.MarshalIndent(f, "", " ")
+}

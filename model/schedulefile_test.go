@@ -1,0 +1,148 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const goodSchedule = `{"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[[0,0]],
+ "unicasts":[{"from":[0,0],"to":[2,0],"step":1,"order":1},
+             {"from":0,"to":[0,2],"step":1,"order":2,"path":[[0,0],[0,1],[0,2]]}]}`
+
+func TestParseScheduleGood(t *testing.T) {
+	s, err := ParseSchedule([]byte(goodSchedule))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := s.Grid()
+	if len(s.Destinations) != 15 {
+		t.Errorf("broadcast destinations = %d, want 15", len(s.Destinations))
+	}
+	if got := len(s.Unicasts[0].Path); got != 2 {
+		t.Errorf("default path has %d hops, want 2", got)
+	}
+	if s.Unicasts[1].To != g.Node(0, 2) {
+		t.Errorf("to = %s", g.NodeName(s.Unicasts[1].To))
+	}
+	// Round trip.
+	out, err := MarshalSchedule(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := ParseSchedule(out)
+	if err != nil {
+		t.Fatalf("re-parse: %v\n%s", err, out)
+	}
+	out2, _ := MarshalSchedule(s2)
+	if !bytes.Equal(out, out2) {
+		t.Errorf("marshal is not stable:\n%s\n%s", out, out2)
+	}
+}
+
+func TestParseScheduleRefusals(t *testing.T) {
+	head := `"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[[0,0]]`
+	u := func(s string) string { return `{` + head + `,"unicasts":[` + s + `]}` }
+	cases := []struct {
+		name, file, want string
+	}{
+		{"not json", `{`, "not valid JSON"},
+		{"trailing", `{` + head + `,"unicasts":[]} {}`, "data after"},
+		{"format", `{"format":"x","topology":"torus:4x4","sources":[0],"unicasts":[]}`, `"format"`},
+		{"topology", `{"format":"wormcheck-schedule/1","topology":"banyan:8","sources":[0],"unicasts":[]}`, `"topology"`},
+		{"unknown field", `{` + head + `,"unicasts":[],"extra":1}`, "unknown field"},
+		{"no sources", `{"format":"wormcheck-schedule/1","topology":"torus:4x4","unicasts":[]}`, `"sources"`},
+		{"unknown node id", u(`{"from":0,"to":16,"step":1,"order":1}`), `unicasts[0].to`},
+		{"unknown coord", u(`{"from":[0,0],"to":[4,0],"step":1,"order":1}`), `unicasts[0].to`},
+		{"wrong arity", u(`{"from":[0,0,0],"to":[1,0],"step":1,"order":1}`), `unicasts[0].from`},
+		{"step zero", u(`{"from":0,"to":1,"step":0,"order":1}`), `unicasts[0].step`},
+		{"step too big", u(`{"from":0,"to":1,"step":70000,"order":1}`), `unicasts[0].step`},
+		{"order", u(`{"from":0,"to":1,"step":1,"order":0}`), `unicasts[0].order`},
+		{"self", u(`{"from":0,"to":0,"step":1,"order":1}`), `unicasts[0]`},
+		{"non-DOR path", u(`{"from":[0,0],"to":[1,1],"step":1,"order":1,"path":[[0,0],[0,1],[1,1]]}`), `unicasts[0].path`},
+		{"non-neighbour path", u(`{"from":[0,0],"to":[2,0],"step":1,"order":1,"path":[[0,0],[2,0]]}`), `unicasts[0].path`},
+		{"empty path", u(`{"from":[0,0],"to":[2,0],"step":1,"order":1,"path":[]}`), `unicasts[0].path`},
+		{"mixed groups", u(`{"from":0,"to":1,"step":1,"order":1,"group":0},{"from":0,"to":2,"step":1,"order":2}`), `unicasts[1].group`},
+		{"group range", u(`{"from":0,"to":1,"step":1,"order":1,"group":3}`), `unicasts[0].group`},
+		{"ports", `{` + head + `,"ports":"two-port","unicasts":[]}`, `"ports"`},
+		{"routing", `{` + head + `,"routing":[0,0],"unicasts":[]}`, `"routing"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSchedule([]byte(c.file))
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q does not name %q on one line", err, c.want)
+			}
+		})
+	}
+}
+
+func TestParseScheduleRoutingOrder(t *testing.T) {
+	// With routing [1,0] the path goes along dimension 1 first.
+	f := `{"format":"wormcheck-schedule/1","topology":"mesh:3x3","routing":[1,0],"sources":[0],
+	 "unicasts":[{"from":[0,0],"to":[1,1],"step":1,"order":1,"path":[[0,0],[0,1],[1,1]]}]}`
+	if _, err := ParseSchedule([]byte(f)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzParseSchedule(f *testing.F) {
+	f.Add([]byte(goodSchedule))
+	f.Add([]byte(`{"format":"wormcheck-schedule/1","topology":"hypercube:3","sources":[0],"unicasts":[{"from":0,"to":7,"step":1,"order":1}]}`))
+	f.Add([]byte(`{"format":"wormcheck-schedule/1","topology":"mesh:2x3","ports":"one-port","sources":[0,1],"group_destinations":[[2],[3]],"unicasts":[{"from":0,"to":2,"step":1,"order":1,"group":0},{"from":1,"to":3,"step":1,"order":1,"group":1}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseSchedule(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		out, err := MarshalSchedule(s)
+		if err != nil {
+			t.Fatalf("accepted schedule does not marshal: %v", err)
+		}
+		if _, err := ParseSchedule(out); err != nil {
+			t.Fatalf("round trip: %v", err)
+		}
+	})
+}
+
+func ExampleParseSchedule() {
+	s, err := ParseSchedule([]byte(`{"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[[0,0]],
+	 "destinations":[[2,0],[2,1]],
+	 "unicasts":[{"from":[0,0],"to":[2,0],"step":1,"order":1},{"from":[2,0],"to":[2,1],"step":2,"order":1}]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range s.Unicasts {
+		fmt.Println(s.Topology.NodeName(u.From), "->", s.Topology.NodeName(u.To), "step", u.Step, "hops", len(u.Path))
+	}
+	// Output:
+	// (0,0) -> (2,0) step 1 hops 2
+	// (2,0) -> (2,1) step 2 hops 1
+}
+
+// TestScheduleExamples parses the example files shipped for users in testdata/.
+func TestScheduleExamples(t *testing.T) {
+	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ParseSchedule(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(s.Unicasts) == 0 {
+			t.Fatalf("%s: no unicasts", name)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+// Package gen holds gopter generators for wormcheck's property tests, so that a user's
+// property test is a few lines (DESIGN.md "Go API"). This file generates unicast
+// schedules: random causal broadcast-like schedules on small grids.
+package gen
+
+import (
+	"math/rand/v2"
+
+	"github.com/leanovate/gopter"
+	gg "github.com/leanovate/gopter/gen"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// ScheduleOptions shapes RandomSchedule. Zero fields take the defaults in brackets.
+type ScheduleOptions struct {
+	// Specs are the topologies to draw from [torus:4x4, torus:5x5, mesh:4x4, torus:6,
+	// torus:3x4].
+	Specs []string
+	// MaxSteps bounds the steps [3]; MaxUnicasts bounds the unicasts [12]; MaxFanout
+	// bounds the sends of one node per step [3].
+	MaxSteps, MaxUnicasts, MaxFanout int
+	// TwoSources allows a second source of the same message (more concurrency).
+	TwoSources bool
+	// OnePort allows one-port schedules (a quarter of them).
+	OnePort bool
+	// ShuffleOrders lets a node's send order disagree with its steps (a third of nodes).
+	ShuffleOrders bool
+}
+
+func (o ScheduleOptions) withDefaults() ScheduleOptions {
+	if len(o.Specs) == 0 {
+		o.Specs = []string{"torus:4x4", "torus:5x5", "mesh:4x4", "torus:6", "torus:3x4"}
+	}
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 3
+	}
+	if o.MaxUnicasts <= 0 {
+		o.MaxUnicasts = 12
+	}
+	if o.MaxFanout <= 0 {
+		o.MaxFanout = 3
+	}
+	return o
+}
+
+// RandomSchedule builds a random causal schedule from seed: each step, every informed
+// node sends to up to MaxFanout random uninformed nodes along DOR paths; destinations
+// are the nodes reached. It satisfies model.Schedule.Check and Definition 1 conditions
+// 1, 2 and 4 (condition 3 may fail: a node may send twice through one first channel in
+// a step). The same seed and options give the same schedule.
+func RandomSchedule(seed uint64, o ScheduleOptions) *model.Schedule {
+	o = o.withDefaults()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	g, err := model.ParseGrid(o.Specs[rng.IntN(len(o.Specs))])
+	if err != nil {
+		panic("gen: bad spec in ScheduleOptions.Specs: " + err.Error())
+	}
+	r := model.NewDOR(g)
+	n := g.Nodes()
+	src := model.NodeID(rng.IntN(n))
+	s := &model.Schedule{Topology: g, Sources: []model.NodeID{src}}
+	if o.OnePort && rng.IntN(4) == 0 {
+		s.Ports = model.OnePort
+	}
+	informed := []model.NodeID{src}
+	has := make([]bool, n)
+	has[src] = true
+	if src2 := model.NodeID(rng.IntN(n)); o.TwoSources && rng.IntN(2) == 0 && src2 != src {
+		s.Sources = append(s.Sources, src2)
+		informed = append(informed, src2)
+		has[src2] = true
+	}
+	sends := make([][]int, n)
+	steps := 1 + rng.IntN(o.MaxSteps)
+	limit := 3 + rng.IntN(max(1, o.MaxUnicasts-2))
+	for st := 1; st <= steps; st++ {
+		for _, v := range append([]model.NodeID(nil), informed...) {
+			k := rng.IntN(o.MaxFanout + 1)
+			for range k {
+				if len(s.Unicasts) >= limit {
+					break
+				}
+				w := model.NodeID(rng.IntN(n))
+				if has[w] {
+					continue
+				}
+				has[w] = true
+				informed = append(informed, w)
+				sends[v] = append(sends[v], len(s.Unicasts))
+				s.Unicasts = append(s.Unicasts, model.Unicast{From: v, To: w, Path: r.Path(v, w), Step: st})
+				s.Destinations = append(s.Destinations, w)
+			}
+		}
+	}
+	for v := range n {
+		list := sends[v]
+		perm := make([]int, len(list))
+		for i := range perm {
+			perm[i] = i + 1
+		}
+		if o.ShuffleOrders && rng.IntN(3) == 0 {
+			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		}
+		for i, u := range list {
+			s.Unicasts[u].Order = perm[i]
+		}
+	}
+	return s
+}
+
+// Schedules is the gopter generator of RandomSchedule(seed, o) over random seeds.
+func Schedules(o ScheduleOptions) gopter.Gen {
+	return gg.UInt64().Map(func(seed uint64) *model.Schedule { return RandomSchedule(seed, o) })
+}

@@ -1,0 +1,229 @@
+package props
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Validity checks the four conditions of 004 Definition 1 on every group of s (step
+// semantics). Reference: 004 Definition 1. Read for several sources: s_0 is any source of
+// the unicast's group, and "every node d_i" is every destination of the group.
+//
+//  1. U_1 holds only unicasts sent by a source (the text writes U_1 = {(s_0, u, ...)} and
+//     explains "only the source node is sending messages in the first step"; DCF sends
+//     four unicasts from S in step 1, so U_1 is read as a set of source sends, not a
+//     singleton). U_1 must be non-empty when there are unicasts at all.
+//  2. A unicast (u, v, p, t) with u != s_0 and t > 1 needs some (w, u, p, j) with j < t.
+//  3. Two unicasts of one step from the same node leave by different first channels.
+//  4. Every destination d_i != s_0 is the target of exactly one unicast.
+func Validity(s *model.Schedule) *Report {
+	r := newReport(s, PropValidity, SemStep)
+	if err := s.Check(); err != nil {
+		return fail(r, err)
+	}
+	return finish(r, validity(s), fmt.Sprintf("%d unicasts in %d steps", len(s.Unicasts), s.Steps()))
+}
+
+func validity(s *model.Schedule) *Witness {
+	name := s.Topology.NodeName
+	// Condition 1.
+	first := false
+	for i, u := range s.Unicasts {
+		if u.Step != 1 {
+			continue
+		}
+		first = true
+		if !isSource(s, u.From, s.GroupOf(i)) {
+			return &Witness{Kind: "condition", Condition: "Definition 1 (1)", A: Ref(s, i), ChannelID: -1,
+				Node: name(u.From), Note: "a node other than the source sends in step 1"}
+		}
+	}
+	if !first && len(s.Unicasts) > 0 {
+		return &Witness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}
+	}
+	// Condition 2.
+	if w := causal(s, receivers(s)); w != nil {
+		return w
+	}
+	// Condition 3.
+	type key struct {
+		from  model.NodeID
+		group int
+		step  int
+		ch    model.ChannelID
+	}
+	seen := map[key]int{}
+	for i, u := range s.Unicasts {
+		k := key{u.From, s.GroupOf(i), u.Step, u.Path[0]}
+		if j, ok := seen[k]; ok {
+			return &Witness{Kind: "condition", Condition: "Definition 1 (3)", A: Ref(s, j), B: Ref(s, i),
+				Channel: s.Topology.ChannelName(u.Path[0]), ChannelID: int(u.Path[0]), Node: name(u.From),
+				Note: "one node sends twice in one step through the same first channel"}
+		}
+		seen[k] = i
+	}
+	// Condition 4.
+	for g := 0; g < s.Groups(); g++ {
+		for _, d := range sortedNodes(s.DestinationsOf(g)) {
+			if isSource(s, d, g) {
+				continue
+			}
+			var got []int
+			for i, u := range s.Unicasts {
+				if u.To == d && s.GroupOf(i) == g {
+					got = append(got, i)
+				}
+			}
+			if len(got) != 1 {
+				w := &Witness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
+					Note: fmt.Sprintf("destination receives %d times", len(got))}
+				if len(got) > 1 {
+					w.A, w.B = Ref(s, got[0]), Ref(s, got[1])
+				}
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+// ExactlyOnce checks exactly-once delivery (step semantics): in every group, every
+// destination that is not a source receives the message exactly once, and no source or
+// non-destination receives it. Broadcast is the destination set of every node but the
+// source (model.Broadcast).
+func ExactlyOnce(s *model.Schedule) *Report {
+	r := newReport(s, PropExactlyOnce, SemStep)
+	if err := s.Check(); err != nil {
+		return fail(r, err)
+	}
+	n := s.Topology.Nodes()
+	for g := 0; g < s.Groups(); g++ {
+		want := make([]bool, n)
+		for _, d := range s.DestinationsOf(g) {
+			want[d] = true
+		}
+		for _, v := range s.SourcesOf(g) {
+			want[v] = false
+		}
+		got := make([][]int, n)
+		for i, u := range s.Unicasts {
+			if s.GroupOf(i) == g {
+				got[u.To] = append(got[u.To], i)
+			}
+		}
+		for v := range n {
+			var note string
+			switch {
+			case want[v] && len(got[v]) == 0:
+				note = "destination never receives the message"
+			case want[v] && len(got[v]) > 1:
+				note = fmt.Sprintf("destination receives the message %d times", len(got[v]))
+			case !want[v] && len(got[v]) > 0 && isSource(s, model.NodeID(v), g):
+				note = "a source receives its own message"
+			case !want[v] && len(got[v]) > 0:
+				note = "a node that is not a destination receives the message"
+			default:
+				continue
+			}
+			w := &Witness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
+				Node: s.Topology.NodeName(model.NodeID(v)), Note: fmt.Sprintf("group %d: %s", g, note)}
+			if len(got[v]) > 0 {
+				w.A = Ref(s, got[v][0])
+			}
+			if len(got[v]) > 1 {
+				w.B = Ref(s, got[v][1])
+			}
+			return finish(r, w, "")
+		}
+	}
+	return finish(r, nil, fmt.Sprintf("%d group(s), every destination served once", s.Groups()))
+}
+
+// LowerBound returns the step lower bound for informing m nodes (sources included) from
+// one source: ceil(log_{deg+1} m) all-port, where deg is the grid's largest node degree
+// (2n on an n-D torus with every size > 2: 004's ceil(log_{2n+1} N)), and ceil(log2 m)
+// one-port. Reference: 004 §5 (all-port bound), 001 §2 (one-port doubling).
+func LowerBound(g *model.Grid, ports model.PortModel, m int) int {
+	base := 2
+	if ports == model.AllPort {
+		base = 1
+		for d := 0; d < g.Dims(); d++ {
+			if g.Kind() != model.Hypercube && g.Size(d) > 2 {
+				base += 2
+			} else if g.Size(d) > 1 {
+				base++
+			}
+		}
+	}
+	k, reach := 0, 1
+	for reach < m {
+		reach *= base
+		k++
+	}
+	return k
+}
+
+// StepCount reports the number of steps of s and its distance from the lower bound
+// (LowerBound over the largest group). It is violated when want > 0 and s takes more than
+// want steps, or when s takes fewer steps than the lower bound (then some destination
+// cannot have been served).
+func StepCount(s *model.Schedule, want int) *Report {
+	r := newReport(s, PropSteps, SemStep)
+	if err := s.Check(); err != nil {
+		return fail(r, err)
+	}
+	g, _ := s.Grid()
+	bound := 0
+	for gi := 0; gi < s.Groups(); gi++ {
+		set := slices.Clone(s.DestinationsOf(gi))
+		set = append(set, s.SourcesOf(gi)...)
+		bound = max(bound, LowerBound(g, s.Ports, len(sortedNodes(set))))
+	}
+	k := s.Steps()
+	r.Stats.Depth = k
+	reason := fmt.Sprintf("%d steps; %s lower bound %d; distance %d", k, s.Ports, bound, k-bound)
+	var w *Witness
+	switch {
+	case want > 0 && k > want:
+		w = &Witness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed %d", k, want)}
+	case k < bound:
+		w = &Witness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps are below the lower bound %d: some destination is not served", k, bound)}
+	}
+	return finish(r, w, reason)
+}
+
+// sortedNodes returns the distinct nodes of vs, ascending.
+func sortedNodes(vs []model.NodeID) []model.NodeID {
+	out := slices.Clone(vs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Stepwise checks stepwise contention freedom (step semantics): the unicasts of each step
+// are pairwise arc-disjoint, i.e. share no directed physical channel. Reference: 004 §3
+// (stepwise contention-free). The witness is the first pair (by index) and the channel.
+func Stepwise(s *model.Schedule) *Report {
+	r := newReport(s, PropStepwise, SemStep)
+	if err := s.Check(); err != nil {
+		return fail(r, err)
+	}
+	type key struct {
+		step int
+		ch   model.ChannelID
+	}
+	owner := map[key]int{}
+	for i, u := range s.Unicasts {
+		for _, c := range u.Path {
+			k := key{u.Step, c}
+			if j, ok := owner[k]; ok && j != i {
+				return finish(r, &Witness{Kind: "channel", A: Ref(s, j), B: Ref(s, i),
+					Channel: s.Topology.ChannelName(c), ChannelID: int(c),
+					Note: fmt.Sprintf("both in step %d", u.Step)}, "")
+			}
+			owner[k] = i
+		}
+	}
+	return finish(r, nil, fmt.Sprintf("%d steps, unicasts of each step arc-disjoint", s.Steps()))
+}
