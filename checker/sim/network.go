@@ -246,14 +246,12 @@ func (n *network) allocate(t int64) {
 		}
 		h := wr.hops[wr.hop]
 		c := int(h.Channel)
+		// Class k owns VCs k*V/C .. (k+1)*V/C - 1 (C classes; the dateline classes
+		// split the VCs in halves, a schedule's VC classes get V/C each).
 		lo, hi := 0, n.V
-		if n.classes == 2 {
-			half := n.V / 2
-			if h.Class == 0 {
-				hi = half
-			} else {
-				lo = half
-			}
+		if n.classes > 1 {
+			k := min(int(h.Class), n.classes-1)
+			lo, hi = k*n.V/n.classes, (k+1)*n.V/n.classes
 		}
 		got := -1
 		for v := lo; v < hi; v++ {

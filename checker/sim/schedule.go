@@ -21,6 +21,9 @@ type ScheduleOptions struct {
 	// timed model) one class holds every VC, and a torus ring may deadlock under
 	// contention, which ExecuteSchedule reports as an error.
 	Dateline bool
+	// A schedule with virtual-channel classes (model.Unicast.VC) gets lanes x
+	// max(1, VCs/lanes) VCs per channel, each class its own share.
+	//
 	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
 	Trace func(TraceEvent)
 }
@@ -103,6 +106,14 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if opt.Dateline && g.Kind() == model.Torus {
 		classes = 2
 	}
+	// A schedule whose unicasts carry virtual-channel classes (model.Unicast.VC) is
+	// executed with those classes: each owns VCs/lanes VCs (at least one), so worms of
+	// different classes share a channel by round robin instead of waiting.
+	lanes := s.Lanes()
+	if lanes > 1 {
+		classes = lanes
+		opt.VCs = lanes * max(1, opt.VCs/lanes)
+	}
 	net, err := newNetwork(g, opt.VCs, opt.Buffer, in, out, classes)
 	if err != nil {
 		return nil, err
@@ -144,7 +155,15 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			wormUni[w] = i
 			wr := &net.worms[w]
 			wr.hops = wr.hops[:0]
-			if classes == 2 && r.IsDORPath(u.From, u.To, u.Path) == nil {
+			if lanes > 1 {
+				for k, c := range u.Path {
+					var cl uint8
+					if u.VC != nil {
+						cl = u.VC[k]
+					}
+					wr.hops = append(wr.hops, model.Hop{Channel: c, Class: cl})
+				}
+			} else if classes == 2 && r.IsDORPath(u.From, u.To, u.Path) == nil {
 				wr.hops = r.AppendHops(wr.hops, u.From, u.To)
 			} else {
 				for _, c := range u.Path {

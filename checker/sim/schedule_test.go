@@ -178,3 +178,24 @@ func TestTraceSeesEveryFlitMove(t *testing.T) {
 		t.Errorf("%d moves, %d deliveries; want %d and 5", n, delivered, 6*5+5)
 	}
 }
+
+// Unicasts in different virtual-channel classes (model.Unicast.VC, as U-torus uses) do
+// not wait for each other: they share the channel flit by flit.
+func TestScheduleVCClassesShareInsteadOfWaiting(t *testing.T) {
+	g, _ := model.NewMesh(4, 2)
+	s := unicastSchedule(g, [][2]model.NodeID{{0, 3}, {1, 3}})
+	s.Unicasts[0].VC = []uint8{0, 0, 0}
+	s.Unicasts[1].VC = []uint8{1, 1}
+	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Contention != nil {
+		t.Errorf("different classes contended: %+v", res.Contention)
+	}
+	s.Unicasts[1].VC = []uint8{0, 0}
+	res, _ = ExecuteSchedule(g, s, ScheduleOptions{L: 20})
+	if res.Contention == nil {
+		t.Error("the same class must contend")
+	}
+}

@@ -20,7 +20,12 @@ import (
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
+	"github.com/wormcheck/wormcheck/algos/dcf"
+	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/algos/pathbased"
+	"github.com/wormcheck/wormcheck/algos/sbt"
+	"github.com/wormcheck/wormcheck/algos/unicastmc"
+	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -52,6 +57,15 @@ Flags:
 
 func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
+	simScheduleBuilders["dcf"] = dcf.Build
+	simScheduleBuilders["edn"] = edn.Build
+	simScheduleBuilders["zblock"] = zblock.Build
+	simScheduleBuilders["sbt"] = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return sbt.Build(g, src, 0) }
+	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
+		simMulticastBuilders[sc.String()] = func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
+			return unicastmc.Build(g, sc, unicastmc.Multicast{Source: src, Destinations: dests})
+		}
+	}
 }
 
 // simScheduleBuilders are the broadcast algorithms `sim --algo` can execute alone (no
