@@ -639,7 +639,11 @@ func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid,
 	if f.json {
 		return exitHolds, writeJSON(e.Stdout, out)
 	}
-	fmt.Fprintf(e.Stdout, "%s on %s from %s (ts=%d tr=%d L=%d V=%d): completion %d cycles\n", f.algo, g.Spec(), g.NodeName(model.NodeID(f.src)), f.ts, f.tr, f.length, vcs, res.Completion)
+	shown := fmt.Sprintf("V=%d", vcs)
+	if lanes := s.Lanes(); lanes > 1 {
+		shown = fmt.Sprintf("V=%d: %d VC classes", lanes*max(1, vcs/lanes), lanes)
+	}
+	fmt.Fprintf(e.Stdout, "%s on %s from %s (ts=%d tr=%d L=%d %s): completion %d cycles\n", f.algo, g.Spec(), g.NodeName(model.NodeID(f.src)), f.ts, f.tr, f.length, shown, res.Completion)
 	if terr == nil {
 		fmt.Fprintf(e.Stdout, "  contention-free timed model: %d\n", timed)
 	}
