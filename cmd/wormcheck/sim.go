@@ -44,10 +44,17 @@ separate (unicast per destination, default), dual-path, multipath or pm (2-D mes
 Prints mean latencies with 95% confidence half-widths (batch means), accepted traffic,
 and, on hypercubes, the 003 analytical model beside them.
 
-Collective mode: --algo NAME for a unicast-based collective schedule (` + "`schedule`" + `
-algorithms linked in: see below) runs it at zero load with real channel arbitration and
-prints the completion time, the contention-free timed-model time, the paper's formula
-where one exists (004 §6.1 DCF/EDN, 001 §4.2 U-torus) and the first contending pair.
+Collective mode: --algo NAME without --rate/--load executes a unicast-based collective (
+broadcasts dcf, edn, zblock, sbt; multicasts umesh, utorus, spu to --dests K random
+destinations) runs it at zero load with real channel arbitration and prints the
+completion time, the contention-free timed-model time, the paper's formula where one
+exists (004 §6.1 DCF/EDN, 001 §4.2 U-torus) and the first contending pair. With --rate or
+--load the same names realise the broadcasts (--b) or multicasts of random traffic.
+
+Examples:
+  wormcheck sim --topo torus:32x32 --algo edn --length 128
+  wormcheck sim --topo hypercube:6 --rate 0.01 --b 0.01 --vcs 3 --ts 1 --plot hb.svg
+  wormcheck sim --topo mesh:8x8 --traffic multicast --algo dual-path --dests 4..11 --load 0.01 --length 2
 
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
