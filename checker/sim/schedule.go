@@ -248,7 +248,8 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 // at R starts at R + j*ts, delivers at start + h + L + tr (tc = 1), and a later unicast
 // through the same first channel starts no earlier than the earlier one's tail has left
 // it. It is the formula the executor must match to the cycle on contention-free
-// schedules.
+// all-port schedules (one-port adds the wait for the single injection port, which this
+// model does not charge).
 func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
 	byNode := make([][]int, N)
 	for i, u := range s.Unicasts {
