@@ -219,3 +219,16 @@ func TestSourcesHitTheirRate(t *testing.T) {
 		}
 	}
 }
+
+// Steady-state detection: with Precision set the window closes once the 95% half-width
+// is within the requested fraction of the mean.
+func TestPrecisionEndsTheWindowEarly(t *testing.T) {
+	g := mustGrid(t, "mesh:4x4")
+	res, err := Run(Config{Grid: g, Length: 4, Seed: 4, Warmup: 500, Cycles: 200000, Precision: 0.02, Traffic: Traffic{Rate: 0.05}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cycles > 100000 || res.Unicast.CI95 > 0.02*res.Unicast.Mean*1.5 {
+		t.Errorf("ran %d cycles with half-width %v of mean %v", res.Cycles, res.Unicast.CI95, res.Unicast.Mean)
+	}
+}
