@@ -65,8 +65,8 @@ func randomModel(t testing.TB, seed uint64) *Model {
 	return m
 }
 
-// compareStep checks the optimised Successors, Encode and Terminal of m at s against
-// the naive twins of ref_test.go, and that neither mutates s.
+// compareStep checks the optimised Successors, Successor, EncodeSuccessors, Encode and
+// Terminal of m at s against the naive twins of ref_test.go, and that none mutates s.
 func compareStep(m *Model, s State) error {
 	before := m.refEncode(s, nil)
 	if got := m.Encode(s, nil); string(got) != string(before) {
@@ -94,8 +94,31 @@ func compareStep(m *Model, s State) error {
 		if fa, fb := m.Format(got[j].Next), m.Format(want[j].Next); fa != fb {
 			return fmt.Errorf("successor %d: state\n%s\nreference\n%s", j, fa, fb)
 		}
+		if one := m.Successor(s, want[j].Action); string(m.refEncode(one, nil)) != string(b) {
+			return fmt.Errorf("Successor(%s) differs from the reference", m.Describe(s, want[j].Action))
+		}
 	}
-	return nil
+	j := 0
+	var failed error
+	m.EncodeSuccessors(s, nil, func(a checker.Action, enc []byte) {
+		switch {
+		case failed != nil:
+		case j >= len(want):
+			failed = fmt.Errorf("EncodeSuccessors yields more than %d successors", len(want))
+		case a != want[j].Action:
+			failed = fmt.Errorf("EncodeSuccessors %d: action %#x, reference %#x", j, uint64(a), uint64(want[j].Action))
+		case string(enc) != string(m.refEncode(want[j].Next, nil)):
+			failed = fmt.Errorf("EncodeSuccessors %d (%s): encoding %x, reference %x", j, m.Describe(s, a), enc, m.refEncode(want[j].Next, nil))
+		}
+		j++
+	})
+	if failed == nil && j != len(want) {
+		failed = fmt.Errorf("EncodeSuccessors yields %d successors, reference %d", j, len(want))
+	}
+	if failed == nil && string(m.refEncode(s, nil)) != string(before) {
+		failed = fmt.Errorf("EncodeSuccessors mutated its state")
+	}
+	return failed
 }
 
 // TestSuccessorsAgainstReference walks random instances along random paths of the
