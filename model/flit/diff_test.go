@@ -180,3 +180,59 @@ func TestSuccessorsAgainstReferenceExhaustive(t *testing.T) {
 		}
 	}
 }
+
+// plain hides Model's SuccessorEncoder, so that Explore builds every successor.
+type plain struct{ m *Model }
+
+func (p plain) Init() []State { return p.m.Init() }
+
+func (p plain) Successors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
+	return p.m.Successors(s, dst)
+}
+
+func (p plain) Encode(s State, buf []byte) []byte { return p.m.Encode(s, buf) }
+
+func (p plain) Terminal(s State) bool { return p.m.Terminal(s) }
+
+func (p plain) Describe(s State, a checker.Action) string { return p.m.Describe(s, a) }
+
+// TestExploreEncoderPathMatchesPlain: exploring through EncodeSuccessors/Successor gives
+// the same verdict, counts and trace as exploring through Successors.
+func TestExploreEncoderPathMatchesPlain(t *testing.T) {
+	var _ checker.Model[State] = plain{}
+	if _, ok := any(plain{}).(checker.SuccessorEncoder[State]); ok {
+		t.Fatal("plain still implements SuccessorEncoder")
+	}
+	mc := NewGridConfig(grid(t, "mesh:2x3"), false, 1, 1, OnePort, []Message{
+		{Source: 0, Dests: []model.NodeID{5, 2}, Length: 1, Multicast: true},
+		{Source: 5, Dests: []model.NodeID{0, 3}, Length: 1, Multicast: true},
+	})
+	mc.Prune = PrunePartial
+	models := []*Model{
+		testModels(t)[1],
+		mustNew(t, NewGridConfig(grid(t, "torus:4"), false, 1, 1, AllPort, unicasts(2, 0, 2, 1, 3, 2, 0, 3, 1))),
+		mustNew(t, mc),
+	}
+	for i, m := range models {
+		for _, w := range []int{1, 2} {
+			for _, st := range []checker.StoreMode{checker.Exact, checker.Fingerprint} {
+				opt := checker.Options[State]{Workers: w, Store: st, CheckDeadlock: true, Invariants: m.Invariants()}
+				a, err := checker.Explore[State](plain{m}, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := checker.Explore[State](m, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verdict != b.Verdict || a.Stats.States != b.Stats.States || a.Stats.Transitions != b.Stats.Transitions || (a.Violation == nil) != (b.Violation == nil) {
+					t.Fatalf("model %d workers %d %v: plain %v %d/%d, encoder %v %d/%d", i, w, st, a.Verdict, a.Stats.States, a.Stats.Transitions, b.Verdict, b.Stats.States, b.Stats.Transitions)
+				}
+				if a.Violation != nil && fmt.Sprint(a.Violation.Trace.Actions()) != fmt.Sprint(b.Violation.Trace.Actions()) {
+					t.Fatalf("model %d workers %d %v: traces differ", i, w, st)
+				}
+				t.Logf("model %d workers %d %v: %v %d states", i, w, st, b.Verdict, b.Stats.States)
+			}
+		}
+	}
+}

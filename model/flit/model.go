@@ -790,3 +790,4 @@ func (m *Model) outList(outs []Out) string {
 }
 
 var _ checker.Model[State] = (*Model)(nil)
+var _ checker.SuccessorEncoder[State] = (*Model)(nil)
