@@ -352,25 +352,89 @@ func (m *Model) Successor(s State, a checker.Action) State {
 	var buf [8]succStep
 	for _, st := range m.inputSteps(&s, c, buf[:0]) {
 		if st.a == a {
-			return m.applyStep(&s, st)
+			t := State{Msgs: s.Msgs, VCs: newVCs(len(s.VCs))}
+			copy(t.VCs, s.VCs)
+			if st.c.vc < 0 || m.target(st) == Eject {
+				t.Msgs = make([]Msg, len(s.Msgs))
+				copy(t.Msgs, s.Msgs)
+			}
+			m.applyInto(&s, st.c, st.k, st.arg, &t, nil)
+			return t
 		}
 	}
 	panic(fmt.Sprintf("flit: Successor: action %#x is not enabled", uint64(a)))
+}
+
+// target returns the output a step moves its flit into, or None for a prune.
+func (m *Model) target(st succStep) Out {
+	switch st.k {
+	case KindMove:
+		return st.c.in.Outs[st.c.in.Cur]
+	case KindFollow:
+		return st.c.in.Outs[st.arg]
+	case KindAlloc:
+		return Out(st.arg)
+	}
+	return None
+}
+
+// vcSlab hands out the virtual-channel arrays of states built by Successor in chunks
+// of slabStates states, one allocation per chunk: the explorer builds a level's new
+// states together and drops them together, so a chunk is not kept alive for long by
+// one of its states.
+type vcSlab struct{ free []VC }
+
+const slabStates = 32
+
+var slabPool = sync.Pool{New: func() any { return new(vcSlab) }}
+
+// newVCs returns a zeroed array of n virtual channels, capacity-clipped.
+func newVCs(n int) []VC {
+	sl := slabPool.Get().(*vcSlab)
+	if len(sl.free) < n {
+		sl.free = make([]VC, n*slabStates)
+	}
+	v := sl.free[:n:n]
+	sl.free = sl.free[n:]
+	slabPool.Put(sl)
+	return v
 }
 
 // scratch is the reusable successor buffer of EncodeSuccessors.
 type scratch struct {
 	st    []succStep
 	state State
+	log   touched
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
+// touched logs the virtual channels a step writes, so that EncodeSuccessors restores
+// only those; a nil log records nothing.
+type touched struct {
+	idx  [16]int32
+	n    int
+	full bool // more than len(idx) writes: restore everything
+}
+
+func (t *touched) add(vc int) {
+	if t == nil || vc < 0 {
+		return
+	}
+	if t.n == len(t.idx) {
+		t.full = true
+		return
+	}
+	t.idx[t.n] = int32(vc)
+	t.n++
+}
+
 // EncodeSuccessors calls yield, for every transition Successors(s) returns and in the
 // same order, with its action and the encoding of its target (Encode of Next), without
-// building the targets: each is applied to a reused scratch copy of s. enc is valid only
-// during the call to yield. buf is scratch space for the encodings; the possibly grown
-// buffer is returned for reuse. It implements checker.SuccessorEncoder.
+// building the targets: each is applied to a scratch copy of s, which is then restored
+// where the step wrote. enc is valid only during the call to yield. buf is scratch
+// space for the encodings; the possibly grown buffer is returned for reuse. It
+// implements checker.SuccessorEncoder.
 func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Action, enc []byte)) []byte {
 	sc := scratchPool.Get().(*scratch)
 	sc.st = m.steps(&s, sc.st[:0])
@@ -379,15 +443,24 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Actio
 		t.VCs = make([]VC, len(s.VCs))
 		t.Msgs = make([]Msg, len(s.Msgs))
 	}
-	for _, st := range sc.st {
+	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
-		m.applyInto(&s, st.c, st.k, st.arg, t)
+	}
+	for _, st := range sc.st {
+		sc.log = touched{}
+		m.applyInto(&s, st.c, st.k, st.arg, t, &sc.log)
 		buf = m.Encode(*t, buf[:0])
 		yield(st.a, buf)
+		if sc.log.full {
+			copy(t.VCs, s.VCs)
+		} else {
+			for _, o := range sc.log.idx[:sc.log.n] {
+				t.VCs[o] = s.VCs[o]
+			}
+		}
+		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
 	}
-	clear(t.VCs) // drop references to inner slices of s
-	clear(t.Msgs)
 	for i := range sc.st {
 		sc.st[i].c.in = nil
 	}
@@ -511,14 +584,15 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 		s.Msgs = make([]Msg, len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
-	m.applyInto(s0, c, k, arg, &s)
+	m.applyInto(s0, c, k, arg, &s, nil)
 	return s
 }
 
 // applyInto applies the transition of kind k at input c of s0 to s, a copy of s0 whose
 // top-level slices (the messages too when the succStep acts at a source or delivers) it may
 // write; inner slices are shared with s0 and replaced, never written.
-func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State) {
+func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *touched) {
+	log.add(c.vc)
 	var in *Input
 	if c.vc < 0 {
 		in = &s.Msgs[c.msg].In
@@ -526,7 +600,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State) {
 		in = &s.VCs[c.vc].In
 	}
 	if k == KindPrune {
-		m.prune(s, in, c)
+		m.prune(s, in, c, log)
 		return
 	}
 	f, aux, _ := m.nextFlit(s0, c)
@@ -561,6 +635,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State) {
 		}
 		in.Cur = int8(j)
 		if o != Eject {
+			log.add(int(o))
 			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
 		}
 	}
@@ -579,10 +654,11 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State) {
 		g := &s.Msgs[c.msg]
 		g.Got = bump(g.Got, int(m.destIdx[c.msg][c.at]))
 	} else {
+		log.add(int(o))
 		v := &s.VCs[o]
 		v.Flits = push(v.Flits, f)
 	}
-	m.finishInput(s, c)
+	m.finishInput(s, c, log)
 }
 
 // seq holds the bytes 0..255. Flit buffers and delivery counts that are runs of
@@ -634,7 +710,7 @@ func (m *Model) single(o Out) []Out {
 // finishInput releases an input that has nothing more to send: a source whose every flit
 // and re-injection has left, or a closed, empty virtual channel. Its outputs are closed,
 // which may release them in turn.
-func (m *Model) finishInput(s *State, c cursor) {
+func (m *Model) finishInput(s *State, c cursor, log *touched) {
 	if c.vc < 0 {
 		g := &s.Msgs[c.msg]
 		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
@@ -642,23 +718,24 @@ func (m *Model) finishInput(s *State, c cursor) {
 			g.Done = true
 			g.In = Input{Cur: -1}
 			for _, o := range outs {
-				m.closeOut(s, o)
+				m.closeOut(s, o, log)
 			}
 		}
 		return
 	}
-	m.tryRelease(s, c.vc)
+	m.tryRelease(s, c.vc, log)
 }
 
-func (m *Model) closeOut(s *State, o Out) {
+func (m *Model) closeOut(s *State, o Out, log *touched) {
 	if o == Eject {
 		return
 	}
+	log.add(int(o))
 	s.VCs[o].Closed = true
-	m.tryRelease(s, int(o))
+	m.tryRelease(s, int(o), log)
 }
 
-func (m *Model) tryRelease(s *State, vc int) {
+func (m *Model) tryRelease(s *State, vc int, log *touched) {
 	v := &s.VCs[vc]
 	if !v.Closed || len(v.Flits) > 0 || v.In.Reinj > 0 {
 		return
@@ -666,14 +743,14 @@ func (m *Model) tryRelease(s *State, vc int) {
 	outs := v.In.Outs
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
 	for _, o := range outs {
-		m.closeOut(s, o)
+		m.closeOut(s, o, log)
 	}
 }
 
 // prune releases the branches the policy cuts at input in: with PruneOnStop every output
 // but the one the stopped flit needs (if any); with PrunePartial also keeping the local
 // ejection; with PruneOnNoFree every output.
-func (m *Model) prune(s *State, in *Input, c cursor) {
+func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 	blocked := m.blockedOut(s, c)
 	keep := func(j int, o Out) bool {
 		switch m.cfg.Prune {
@@ -699,7 +776,7 @@ func (m *Model) prune(s *State, in *Input, c cursor) {
 	in.Outs = kept
 	in.Cur = cur
 	for _, o := range cut {
-		m.closeOut(s, o)
+		m.closeOut(s, o, log)
 	}
 }
 
