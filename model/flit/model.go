@@ -405,6 +405,49 @@ type scratch struct {
 	st    []succStep
 	state State
 	log   touched
+	enc   []byte // the parent's encoding
+	msgAt []int  // msgAt[i]: offset of message i's encoding in enc; msgAt[len(Msgs)] = VCs start
+	vcAt  []int  // vcAt[o]: offset of virtual channel o's encoding in enc; vcAt[nvc] = len(enc)
+}
+
+// encodeParent encodes s into sc.enc, recording where each message and channel starts.
+func (sc *scratch) encodeParent(s *State) {
+	sc.enc = sc.enc[:0]
+	sc.msgAt = sc.msgAt[:0]
+	sc.vcAt = sc.vcAt[:0]
+	for i := range s.Msgs {
+		sc.msgAt = append(sc.msgAt, len(sc.enc))
+		sc.enc = encodeMsg(sc.enc, &s.Msgs[i])
+	}
+	sc.msgAt = append(sc.msgAt, len(sc.enc))
+	for o := range s.VCs {
+		sc.vcAt = append(sc.vcAt, len(sc.enc))
+		sc.enc = encodeVC(sc.enc, &s.VCs[o])
+	}
+	sc.vcAt = append(sc.vcAt, len(sc.enc))
+}
+
+// encodeStep appends the encoding of t, the parent with the step's writes applied: the
+// parent's bytes, with message msg and the logged channels re-encoded from t.
+func (sc *scratch) encodeStep(t *State, msg int, buf []byte) []byte {
+	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
+	buf = encodeMsg(buf, &t.Msgs[msg])
+	pos := sc.msgAt[msg+1]
+	idx := sc.log.idx[:sc.log.n]
+	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
+		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	for k, o := range idx {
+		if k > 0 && o == idx[k-1] {
+			continue
+		}
+		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
+		buf = encodeVC(buf, &t.VCs[o])
+		pos = sc.vcAt[o+1]
+	}
+	return append(buf, sc.enc[pos:]...)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -432,7 +475,8 @@ func (t *touched) add(vc int) {
 // EncodeSuccessors calls yield, for every transition Successors(s) returns and in the
 // same order, with its action and the encoding of its target (Encode of Next), without
 // building the targets: each is applied to a scratch copy of s, which is then restored
-// where the step wrote. enc is valid only during the call to yield. buf is scratch
+// where the step wrote, and encoded by re-encoding only what the step wrote into s's
+// encoding. enc is valid only during the call to yield. buf is scratch
 // space for the encodings; the possibly grown buffer is returned for reuse. It
 // implements checker.SuccessorEncoder.
 func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Action, enc []byte)) []byte {
@@ -446,11 +490,16 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Actio
 	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
+		sc.encodeParent(&s)
 	}
 	for _, st := range sc.st {
 		sc.log = touched{}
 		m.applyInto(&s, st.c, st.k, st.arg, t, &sc.log)
-		buf = m.Encode(*t, buf[:0])
+		if sc.log.full {
+			buf = m.Encode(*t, buf[:0])
+		} else {
+			buf = sc.encodeStep(t, st.c.msg, buf[:0])
+		}
 		yield(st.a, buf)
 		if sc.log.full {
 			copy(t.VCs, s.VCs)
