@@ -53,7 +53,10 @@ type Msg struct {
 
 // State is an explicit flit-level network state. States are values: the model never
 // mutates a state it has handed out (successors copy what they change), so states can be
-// shared freely.
+// shared freely. Inner slices (Flits, Got, Outs) are shared between states and with
+// tables of the package and the Model (runs of consecutive flits, single counts and
+// one-output tables are not allocated per state): treat them as read-only and replace
+// them to change a state, as the model does.
 type State struct {
 	Msgs []Msg
 	VCs  []VC
