@@ -352,52 +352,10 @@ func (m *Model) Successor(s State, a checker.Action) State {
 	var buf [8]succStep
 	for _, st := range m.inputSteps(&s, c, buf[:0]) {
 		if st.a == a {
-			t := State{Msgs: s.Msgs, VCs: newVCs(len(s.VCs))}
-			copy(t.VCs, s.VCs)
-			if st.c.vc < 0 || m.target(st) == Eject {
-				t.Msgs = make([]Msg, len(s.Msgs))
-				copy(t.Msgs, s.Msgs)
-			}
-			m.applyInto(&s, st.c, st.k, st.arg, &t, nil)
-			return t
+			return m.applyStep(&s, st)
 		}
 	}
 	panic(fmt.Sprintf("flit: Successor: action %#x is not enabled", uint64(a)))
-}
-
-// target returns the output a step moves its flit into, or None for a prune.
-func (m *Model) target(st succStep) Out {
-	switch st.k {
-	case KindMove:
-		return st.c.in.Outs[st.c.in.Cur]
-	case KindFollow:
-		return st.c.in.Outs[st.arg]
-	case KindAlloc:
-		return Out(st.arg)
-	}
-	return None
-}
-
-// vcSlab hands out the virtual-channel arrays of states built by Successor in chunks
-// of slabStates states, one allocation per chunk: the explorer builds a level's new
-// states together and drops them together, so a chunk is not kept alive for long by
-// one of its states.
-type vcSlab struct{ free []VC }
-
-const slabStates = 32
-
-var slabPool = sync.Pool{New: func() any { return new(vcSlab) }}
-
-// newVCs returns a zeroed array of n virtual channels, capacity-clipped.
-func newVCs(n int) []VC {
-	sl := slabPool.Get().(*vcSlab)
-	if len(sl.free) < n {
-		sl.free = make([]VC, n*slabStates)
-	}
-	v := sl.free[:n:n]
-	sl.free = sl.free[n:]
-	slabPool.Put(sl)
-	return v
 }
 
 // scratch is the reusable successor buffer of EncodeSuccessors.
