@@ -223,7 +223,7 @@ func (r DOR) Classes() int {
 // IsDORPath reports whether the channel list p is exactly the DOR path from src to dst,
 // and if not, says where it departs. Schedules supplied by users are checked with it.
 func (r DOR) IsDORPath(src, dst NodeID, p []ChannelID) error {
-	return r.samePath(src, dst, p, r.Path(src, dst), "")
+	return r.samePath(src, dst, p, r.AppendPath(make([]ChannelID, 0, len(p)), src, dst), "")
 }
 
 // IsDORPathTies reports whether p is a minimal dimension-ordered path from src to dst
@@ -247,7 +247,7 @@ func (r DOR) IsDORPathTies(src, dst NodeID, p []ChannelID) (TieDirs, error) {
 			}
 		}
 	}
-	return t, r.samePath(src, dst, p, r.PathTies(src, dst, t), " (ties may go either way)")
+	return t, r.samePath(src, dst, p, r.AppendPathTies(make([]ChannelID, 0, len(p)), src, dst, t), " (ties may go either way)")
 }
 
 // samePath compares p with the path want the routing takes and names the first hop

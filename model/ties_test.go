@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -330,4 +331,20 @@ func BenchmarkIsDORPathTies(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// ExampleDOR_PathTies routes (0,0) -> (2,1) on a 4x4 torus: x ties (2 = k/2), so the path
+// may go either way round in x; both are minimal and dimension-ordered.
+func ExampleDOR_PathTies() {
+	g, _ := NewTorus(4, 4)
+	r := NewDOR(g)
+	src, dst := g.Node(0, 0), g.Node(2, 1)
+	for _, t := range []TieDirs{0, TiesMinus(0)} {
+		p := r.PathTies(src, dst, t)
+		inferred, err := r.IsDORPathTies(src, dst, p)
+		fmt.Println(nodes(g, src, p), "strict:", r.IsDORPath(src, dst, p) == nil, "ties either:", err == nil, inferred == t)
+	}
+	// Output:
+	// (0,0) (1,0) (2,0) (2,1) strict: true ties either: true true
+	// (0,0) (3,0) (2,0) (2,1) strict: false ties either: true true
 }
