@@ -68,7 +68,10 @@ const MaxScheduleSteps = 1 << 16
 // nodes, out-of-range steps or orders, a "group" on some unicasts but not others, and
 // trailing data are refused too; every error is one line naming the field. Examples:
 // model/testdata/stepwise-not-depth.json (stepwise but not depth contention-free) and
-// model/testdata/two-multicasts-one-port.json (two groups with node contention).
+// model/testdata/two-multicasts-one-port.json (two groups with node contention),
+// model/testdata/zblock-4x4-ties-either.json (004's Z_block with Fig. 6(b)'s Minus tie)
+// and model/testdata/explicit-directed-ring.json (worms that only go the + way, as in a
+// positive DDN of 001).
 
 // scheduleFile is the JSON shape of a schedule file.
 type scheduleFile struct {

@@ -135,7 +135,7 @@ func ExampleParseSchedule() {
 
 // TestScheduleExamples parses the example files shipped for users in testdata/.
 func TestScheduleExamples(t *testing.T) {
-	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json"} {
+	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json", "zblock-4x4-ties-either.json", "explicit-directed-ring.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
