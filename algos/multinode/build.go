@@ -235,6 +235,10 @@ func Build(in Instance, opt Options) (*Plan, error) {
 		}
 	}
 	p.Schedule, p.Phase = assemble(g, in, units)
+	// A directed DDN's worms go its way round each ring, which is not always the shortest
+	// way: the schedule gives its paths explicitly (model.Schedule.Explicit), so that
+	// model.Schedule.Check, package props and schedule files accept them as walks.
+	p.Schedule.Explicit = opt.Partition.Type.Directed()
 	return p, nil
 }
 

@@ -128,7 +128,7 @@ func Table(rows []Row) string {
 		}
 		pv := fmt.Sprintf("%s / %s / %d", r.Props.Validity, r.Props.ExactlyOnce, r.Props.StepwiseGroups)
 		if r.Props.Refused != "" {
-			pv = "refused: non-DOR paths"
+			pv = "refused by model.Schedule.Check"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.Scheme, valid, cf, pv, r.VCContendedGroups, r.Steps, r.Unicasts, r.Hops, r.CrossPairs, r.VCCrossPairs, r.NodeConflicts, r.MaxLoad)
 	}

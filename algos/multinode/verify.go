@@ -11,8 +11,10 @@ import (
 // multi-multicast schedule: props.Validity (004 Definition 1 per group) and
 // props.ExactlyOnce on the whole schedule, and props.Stepwise on each multicast's own
 // unicasts (StepwiseGroups counts the multicasts it finds contended). Refused is set when
-// props' structural check refuses the schedule (it insists on the network's shortest DOR
-// paths, which directed DDNs cannot use); the verdicts are then Inconclusive.
+// props' structural check (model.Schedule.Check) refuses the schedule; the verdicts are
+// then Inconclusive. Build marks the schedules of directed DDNs (Types III and IV)
+// Explicit, so their paths, which go the DDN's way round and are not always shortest, are
+// accepted as walks and judged like any other.
 type PropsVerdicts struct {
 	Validity       props.Verdict `json:"validity"`
 	ExactlyOnce    props.Verdict `json:"exactly_once"`
@@ -46,7 +48,7 @@ func VerifyWithProps(s model.Schedule) PropsVerdicts {
 		groups = 1
 	}
 	for gi := 0; gi < groups; gi++ {
-		sub := model.Schedule{Topology: s.Topology, Sources: s.Sources[gi : gi+1], Ports: s.Ports, Routing: s.Routing}
+		sub := model.Schedule{Topology: s.Topology, Sources: s.Sources[gi : gi+1], Ports: s.Ports, Routing: s.Routing, Ties: s.Ties, Explicit: s.Explicit}
 		if s.Group == nil {
 			sub.Sources = s.Sources
 		}

@@ -304,8 +304,10 @@ func buildMultinode(topo string, seed int64, f multinodeFlags) (*multinodeBuild,
 
 // multinodeScheduleFile builds the multinode schedule and returns it as a schedule file
 // (model.MarshalSchedule), for the lead to wire into `wormcheck schedule --algo
-// multinode`. The file format insists on the network's DOR paths, so Types III and IV
-// (whose worms go the DDN's way round) are refused with a one-line error.
+// multinode`. Types III and IV, whose worms go the DDN's way round each ring (not always
+// the shortest way), are written with "routing": "explicit" (model.Schedule.Explicit), so
+// `wormcheck verify` accepts their paths as walks and judges them; Types I and II keep
+// the strict DOR paths.
 func multinodeScheduleFile(topo string, seed int64, f multinodeFlags) ([]byte, error) {
 	b, err := buildMultinode(topo, seed, f)
 	if err != nil {

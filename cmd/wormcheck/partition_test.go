@@ -134,9 +134,41 @@ func TestMultinodeScheduleFile(t *testing.T) {
 	if len(s.Sources) != 3 || len(s.GroupDestinations) != 3 {
 		t.Fatalf("%d sources, %d destination sets", len(s.Sources), len(s.GroupDestinations))
 	}
-	// Type III's worms go the DDN's way round, which the file format refuses.
-	f.Type = "III"
-	if _, err := multinodeScheduleFile("torus:8x8", 1, f); err == nil {
-		t.Fatal("Type III schedule file accepted")
+	if s.Explicit {
+		t.Fatal("Type II schedule written with explicit paths")
+	}
+	// Types III and IV go the DDN's way round: written with "routing": "explicit", read
+	// back, and judged by `verify` (validity holds; exactly-once is violated by the
+	// relays, see multinode.VerifyWithProps).
+	dir := t.TempDir()
+	for _, c := range []struct{ typ, sel string }{{"III", "centralised"}, {"IV", "own"}, {"IV", "centralised"}} {
+		f.Type, f.Select = c.typ, c.sel
+		b, err := multinodeScheduleFile("torus:8x8", 1, f)
+		if err != nil {
+			t.Fatalf("Type %s %s: %v", c.typ, c.sel, err)
+		}
+		if !strings.Contains(string(b), `"routing": "explicit"`) {
+			t.Fatalf("Type %s %s: file is not explicit", c.typ, c.sel)
+		}
+		s, err := model.ParseSchedule(b)
+		if err != nil || !s.Explicit {
+			t.Fatalf("Type %s %s: written schedule does not parse back: %v", c.typ, c.sel, err)
+		}
+		path := filepath.Join(dir, "mn"+c.typ+c.sel+".json")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errb := runCLI(t, "verify", path, "--semantics", "step")
+		if code == exitUsage || !strings.Contains(out, "validity (step semantics): HOLDS") {
+			t.Errorf("Type %s %s: verify exit %d\n%s%s", c.typ, c.sel, code, out, errb)
+		}
+	}
+	// The schedule command writes it too.
+	out := filepath.Join(dir, "cli.json")
+	if code, _, errb := runCLI(t, "schedule", "--algo", "multinode", "--topo", "torus:8x8", "--type", "IV", "--h", "2", "--sources", "3", "--dests", "5", "-o", out); code != exitHolds {
+		t.Fatalf("schedule --algo multinode --type IV: exit %d: %s", code, errb)
+	}
+	if code, _, errb := runCLI(t, "verify", out, "--semantics", "step"); code == exitUsage {
+		t.Fatalf("verify refuses the Type IV file: %s", errb)
 	}
 }
