@@ -163,8 +163,10 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 					}
 					wr.hops = append(wr.hops, model.Hop{Channel: c, Class: cl})
 				}
-			} else if classes == 2 && r.IsDORPath(u.From, u.To, u.Path) == nil {
-				wr.hops = r.AppendHops(wr.hops, u.From, u.To)
+			} else if classes == 2 {
+				// Dateline classes of the path as given: a DOR path, a tie going Minus or
+				// an explicit subnetwork route (model.DOR.PathHops).
+				wr.hops = append(wr.hops, r.PathHops(u.Path)...)
 			} else {
 				for _, c := range u.Path {
 					wr.hops = append(wr.hops, model.Hop{Channel: c})

@@ -600,14 +600,9 @@ func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
 	p.started[v] = true
 	for _, i := range p.sends[v] {
 		u := p.s.Unicasts[i]
-		rn.hopBuf = rn.hopBuf[:0]
-		if err := rn.r.IsDORPath(u.From, u.To, u.Path); err == nil {
-			rn.hopBuf = rn.r.AppendHops(rn.hopBuf, u.From, u.To)
-		} else {
-			for _, c := range u.Path {
-				rn.hopBuf = append(rn.hopBuf, model.Hop{Channel: c})
-			}
-		}
+		// Dateline classes of the path as given (a DOR path, a tie going Minus, or an
+		// explicit route): model.DOR.PathHops.
+		rn.hopBuf = append(rn.hopBuf[:0], rn.r.PathHops(u.Path)...)
 		rn.send(v, rn.hopBuf, nil, msg, 0, t)
 	}
 }
