@@ -37,6 +37,8 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 			return nil, fmt.Errorf("checker: Symmetry is set but the model (%T) does not implement Canonicalizer", m)
 		}
 		e.canon = c
+	} else if l, ok := m.(SuccessorEncoder[S]); ok {
+		e.lazy = l
 	}
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
 	start := time.Now()
@@ -66,7 +68,8 @@ type node[S any] struct {
 type explorer[S any] struct {
 	m     Model[S]
 	opt   Options[S]
-	canon Canonicalizer[S] // nil unless opt.Symmetry
+	canon Canonicalizer[S]    // nil unless opt.Symmetry
+	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
 	store *store[S]
 
 	depth       int
@@ -115,7 +118,7 @@ func (e *explorer[S]) run() (*Result[S], error) {
 		e.store.insert(fixHash(fingerprint(buf)), buf, key{uint64(i), 0}, noParent, Action(i), s)
 	}
 	e.store.states.Store(e.store.count())
-	frontier := e.store.nextFrontier(len(inits))
+	frontier, _ := e.store.nextFrontier(len(inits), false)
 	for depth := 0; ; depth++ {
 		e.depth = depth
 		e.depthNow.Store(int64(depth))
@@ -137,10 +140,14 @@ func (e *explorer[S]) run() (*Result[S], error) {
 		if reason := e.overBudget(); reason != "" {
 			return &Result[S]{Verdict: Inconclusive, Reason: reason}, nil
 		}
-		frontier = e.store.nextFrontier(len(frontier))
-		if len(frontier) == 0 {
+		next, parents := e.store.nextFrontier(len(frontier), e.lazy != nil)
+		if len(next) == 0 {
 			break
 		}
+		if e.lazy != nil {
+			e.materialize(frontier, next, parents)
+		}
+		frontier = next
 	}
 	return &Result[S]{Verdict: Holds}, nil
 }
@@ -204,6 +211,30 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 	return best, beyond
 }
 
+// materialize builds the states of a new frontier stored without their state (the
+// SuccessorEncoder path): next[k] is the successor of prev[parents[k]] by its recorded
+// action. Workers share the work; each state is built exactly once.
+func (e *explorer[S]) materialize(prev, next []node[S], parents []uint64) {
+	build := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			a := e.store.record(next[k].id).action
+			next[k].state = e.lazy.Successor(prev[parents[k]].state, a)
+		}
+	}
+	w := min(e.opt.Workers, len(next)/256+1)
+	if w <= 1 {
+		build(0, len(next))
+		return
+	}
+	var wg sync.WaitGroup
+	per := (len(next) + w - 1) / w
+	for lo := 0; lo < len(next); lo += per {
+		hi := min(lo+per, len(next))
+		wg.Go(func() { build(lo, hi) })
+	}
+	wg.Wait()
+}
+
 // worker is one goroutine's scratch space; dst and buf are reused across states so the
 // hot path does not allocate.
 type worker[S any] struct {
@@ -212,8 +243,15 @@ type worker[S any] struct {
 	buf         []byte
 	transitions int64
 	pending     int64 // new states not yet added to store.states
-	best        candidate
-	beyond      bool
+
+	// The SuccessorEncoder path: the state being expanded and its successor count.
+	yield   func(Action, []byte)
+	cur     uint64
+	curID   uint64
+	nsucc   int
+	curLast bool
+	best    candidate
+	beyond  bool
 }
 
 func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
@@ -251,6 +289,10 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 			break
 		}
 	}
+	if e.lazy != nil {
+		w.expandLazy(n, i, last)
+		return
+	}
 	succ := e.m.Successors(n.state, w.dst[:0])
 	w.dst = succ
 	w.transitions += int64(len(succ))
@@ -280,6 +322,39 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 		if e.store.insert(h, w.buf, key{i, uint32(j)}, n.id, succ[j].Action, next) {
 			w.pending++
 		}
+	}
+}
+
+// expandLazy is the successor loop of expand for a SuccessorEncoder: successors are
+// hashed and stored from their encodings; their states are built by materialize.
+func (w *worker[S]) expandLazy(n *node[S], i uint64, last bool) {
+	e := w.e
+	if w.yield == nil {
+		w.yield = w.storeEncoded
+	}
+	w.cur, w.curID, w.nsucc, w.curLast = i, n.id, 0, last
+	w.buf = e.lazy.EncodeSuccessors(n.state, w.buf, w.yield)
+	w.transitions += int64(w.nsucc)
+	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(n.state) {
+		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: n.id})
+	}
+}
+
+// storeEncoded handles successor number w.nsucc of the state being expanded.
+func (w *worker[S]) storeEncoded(a Action, enc []byte) {
+	e := w.e
+	j := w.nsucc
+	w.nsucc++
+	h := fixHash(fingerprint(enc))
+	if w.curLast {
+		if !w.beyond && !e.store.contains(h, enc) {
+			w.beyond = true
+		}
+		return
+	}
+	var zero S
+	if e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
+		w.pending++
 	}
 }
 

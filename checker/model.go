@@ -41,6 +41,13 @@
 // states (a possible false Holds), never invent a violation: every reported trace is
 // replayed on the model and its violation re-checked before it is returned.
 //
+// # Encoded successors
+//
+// A model that also implements SuccessorEncoder hands the explorer only the action and
+// encoding of each successor; the explorer hashes and stores those and builds, after the
+// level, just the states it stored for the first time, each from its parent and the
+// recorded action. The states, counts, order and traces are those of the plain path.
+//
 // # Symmetry
 //
 // With Options.Symmetry the store and the frontiers hold only Canonical
@@ -92,4 +99,21 @@ type Canonicalizer[S any] interface {
 type Invariant[S any] struct {
 	Name  string
 	Check func(S) error
+}
+
+// SuccessorEncoder is an optional Model extension for models whose states are costly to
+// build: the explorer asks only for the encodings of a state's successors and builds,
+// with Successor, just those it stores for the first time (usually a fraction of the
+// transitions). It is not used with Options.Symmetry.
+//
+// The contract: EncodeSuccessors calls yield once for every transition Successors(s)
+// returns, in the same order, with its Action and Encode(Next); Successor(s, a) returns
+// a state with the same encoding as the Next of the transition of s with action a.
+type SuccessorEncoder[S any] interface {
+	// EncodeSuccessors yields (action, encoding) per transition of s in Successors
+	// order. enc is valid only during the call to yield. buf is scratch space the model
+	// may use for encodings; it returns the possibly grown buffer for reuse.
+	EncodeSuccessors(s S, buf []byte, yield func(a Action, enc []byte)) []byte
+	// Successor returns the target of the enabled transition a of s.
+	Successor(s S, a Action) S
 }

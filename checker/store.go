@@ -222,15 +222,17 @@ func (st *store[S]) count() int64 {
 }
 
 // nextFrontier ends a level: it returns the states first stored in it, ordered by key,
-// and starts a new level. width is the size of the frontier the keys refer to. Cost
+// and starts a new level. width is the size of the frontier the keys refer to. With
+// parents set it also returns, per new state, the index of its parent in that frontier
+// (for states stored without their state, to be built from the parent). Cost
 // O(width + new states), plus a sort of the few states sharing one parent.
-func (st *store[S]) nextFrontier(width int) []node[S] {
+func (st *store[S]) nextFrontier(width int, parents bool) ([]node[S], []uint64) {
 	total := 0
 	for i := range st.shards {
 		total += len(st.shards[i].fresh)
 	}
 	if total == 0 {
-		return nil
+		return nil, nil
 	}
 	start := make([]int, width+1)
 	for i := range st.shards {
@@ -243,6 +245,10 @@ func (st *store[S]) nextFrontier(width int) []node[S] {
 	}
 	next := make([]node[S], total)
 	trans := make([]uint32, total)
+	var from []uint64
+	if parents {
+		from = make([]uint64, total)
+	}
 	pos := start[:width]
 	for i := range st.shards {
 		sh := &st.shards[i]
@@ -252,6 +258,9 @@ func (st *store[S]) nextFrontier(width int) []node[S] {
 			pos[f.key.parent]++
 			next[p] = node[S]{state: f.state, id: f.id}
 			trans[p] = f.key.trans
+			if parents {
+				from[p] = f.key.parent
+			}
 			f.state = *new(S) // drop the reference
 		}
 		sh.fresh = sh.fresh[:0]
@@ -274,7 +283,7 @@ func (st *store[S]) nextFrontier(width int) []node[S] {
 		}
 		a = b
 	}
-	return next
+	return next, from
 }
 
 // byTrans sorts one parent's group of new frontier nodes by transition index.

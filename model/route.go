@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Hop is one channel of a routed path together with the virtual-channel class the worm
 // must use on it (always 0 without dateline classes).
@@ -65,6 +68,51 @@ func (r DOR) CheckOrder() error {
 	return nil
 }
 
+// TieDirs chooses, per dimension, which way a DOR path goes round a ring where both ways
+// are minimal (a tie: the destination lies exactly k/2 hops away on a ring of even size
+// k). Bit d set means dimension d's tie goes Minus; the zero value sends every tie Plus,
+// the default of DOR. Bits of dimensions that are not tied for a given (src, dst) have no
+// effect. Reference: 004 Fig. 6(b), whose view of the 4x4 torus sends the Z_block unit
+// (X-δ, Y+δ) the Minus way in x although δ = k/2 is a tie.
+type TieDirs uint32
+
+// TiesMinus returns the TieDirs whose ties in the given dimensions go Minus.
+func TiesMinus(dims ...int) TieDirs {
+	var t TieDirs
+	for _, d := range dims {
+		t |= 1 << uint(d)
+	}
+	return t
+}
+
+// Dir returns the direction a tie in dimension d takes.
+func (t TieDirs) Dir(d int) Direction {
+	if d >= 0 && d < 32 && t&(1<<uint(d)) != 0 {
+		return Minus
+	}
+	return Plus
+}
+
+// Tied reports whether the route from a to b along dimension d is a tie: d wraps and b
+// lies exactly half-way round the ring from a, so both directions are minimal.
+func (g *Grid) Tied(a, b NodeID, d int) bool {
+	if !g.Wraps(d) {
+		return false
+	}
+	k := g.sizes[d]
+	delta := ((g.Coord(b, d)-g.Coord(a, d))%k + k) % k
+	return delta != 0 && 2*delta == k
+}
+
+// OffsetTies is Offset with the tie directions t: a tied dimension goes t.Dir(d).
+func (g *Grid) OffsetTies(a, b NodeID, d int, t TieDirs) (hops int, dir Direction) {
+	hops, dir = g.Offset(a, b, d)
+	if t != 0 && t.Dir(d) == Minus && g.Tied(a, b, d) {
+		dir = Minus
+	}
+	return hops, dir
+}
+
 // Offset returns how many hops the route from a to b takes along dimension d and in
 // which direction. On a torus it is the shortest way, ties going Plus.
 func (g *Grid) Offset(a, b NodeID, d int) (hops int, dir Direction) {
@@ -102,10 +150,22 @@ func (r DOR) Hops(src, dst NodeID) []Hop {
 
 // AppendHops appends the DOR path from src to dst to buf and returns it.
 func (r DOR) AppendHops(buf []Hop, src, dst NodeID) []Hop {
+	return r.AppendHopsTies(buf, src, dst, 0)
+}
+
+// HopsTies returns the DOR path from src to dst whose tied dimensions go the ways t
+// says, as hops with their dateline classes (a worm takes class 1 from the wrap-around
+// channel it crosses, whichever way it goes round the ring).
+func (r DOR) HopsTies(src, dst NodeID, t TieDirs) []Hop {
+	return r.AppendHopsTies(nil, src, dst, t)
+}
+
+// AppendHopsTies appends HopsTies(src, dst, t) to buf and returns it.
+func (r DOR) AppendHopsTies(buf []Hop, src, dst NodeID, t TieDirs) []Hop {
 	g := r.Grid
 	cur := src
 	for _, d := range r.Order {
-		n, dir := g.Offset(cur, dst, d)
+		n, dir := g.OffsetTies(cur, dst, d, t)
 		var class uint8
 		for i := 0; i < n; i++ {
 			c, next := g.Neighbor(cur, d, dir)
@@ -126,10 +186,22 @@ func (r DOR) Path(src, dst NodeID) []ChannelID {
 
 // AppendPath appends the channels of the DOR path from src to dst to buf.
 func (r DOR) AppendPath(buf []ChannelID, src, dst NodeID) []ChannelID {
+	return r.AppendPathTies(buf, src, dst, 0)
+}
+
+// PathTies returns the DOR path from src to dst whose tied dimensions go the ways t says:
+// the minimal dimension-ordered path determined by (src, dst, t). PathTies(src, dst, 0)
+// is Path(src, dst).
+func (r DOR) PathTies(src, dst NodeID, t TieDirs) []ChannelID {
+	return r.AppendPathTies(nil, src, dst, t)
+}
+
+// AppendPathTies appends PathTies(src, dst, t) to buf and returns it.
+func (r DOR) AppendPathTies(buf []ChannelID, src, dst NodeID, t TieDirs) []ChannelID {
 	g := r.Grid
 	cur := src
 	for _, d := range r.Order {
-		n, dir := g.Offset(cur, dst, d)
+		n, dir := g.OffsetTies(cur, dst, d, t)
 		for i := 0; i < n; i++ {
 			c, next := g.Neighbor(cur, d, dir)
 			buf = append(buf, c)
@@ -151,16 +223,107 @@ func (r DOR) Classes() int {
 // IsDORPath reports whether the channel list p is exactly the DOR path from src to dst,
 // and if not, says where it departs. Schedules supplied by users are checked with it.
 func (r DOR) IsDORPath(src, dst NodeID, p []ChannelID) error {
-	want := r.Path(src, dst)
-	if len(want) != len(p) {
-		return fmt.Errorf("path from %s to %s has %d channels; the routing's has %d", r.Grid.NodeName(src), r.Grid.NodeName(dst), len(p), len(want))
-	}
-	for i := range want {
-		if want[i] != p[i] {
-			if int(p[i]) < 0 || int(p[i]) >= r.Grid.Channels() {
-				return fmt.Errorf("path from %s to %s: hop %d is channel %d, which does not exist", r.Grid.NodeName(src), r.Grid.NodeName(dst), i+1, p[i])
+	return r.samePath(src, dst, p, r.AppendPath(make([]ChannelID, 0, len(p)), src, dst), "")
+}
+
+// IsDORPathTies reports whether p is a minimal dimension-ordered path from src to dst
+// that differs from the DOR path at most in the direction of tied dimensions (Grid.Tied:
+// both ways round are minimal), and returns the tie directions p takes. It is the check of
+// schedules that opt into "ties": "either" (Schedule.Ties); the error says where p
+// departs from every such path.
+func (r DOR) IsDORPathTies(src, dst NodeID, p []ChannelID) (TieDirs, error) {
+	g := r.Grid
+	var t TieDirs
+	var seen uint64
+	for _, c := range p {
+		if int(c) < 0 || int(c) >= g.Channels() {
+			break // samePath names the bad hop
+		}
+		ch := g.channels[c]
+		if ch.Dim < 64 && seen&(1<<uint(ch.Dim)) == 0 {
+			seen |= 1 << uint(ch.Dim)
+			if ch.Dir == Minus && ch.Dim < 32 && g.Tied(src, dst, ch.Dim) {
+				t |= 1 << uint(ch.Dim)
 			}
-			return fmt.Errorf("path from %s to %s: hop %d is %s; the routing takes %s", r.Grid.NodeName(src), r.Grid.NodeName(dst), i+1, r.Grid.ChannelName(p[i]), r.Grid.ChannelName(want[i]))
+		}
+	}
+	return t, r.samePath(src, dst, p, r.AppendPathTies(make([]ChannelID, 0, len(p)), src, dst, t), " (ties may go either way)")
+}
+
+// samePath compares p with the path want the routing takes and names the first hop
+// where they differ.
+func (r DOR) samePath(src, dst NodeID, p, want []ChannelID, note string) error {
+	g := r.Grid
+	for i := range p {
+		if int(p[i]) < 0 || int(p[i]) >= g.Channels() {
+			return fmt.Errorf("path from %s to %s: hop %d is channel %d, which does not exist", g.NodeName(src), g.NodeName(dst), i+1, p[i])
+		}
+		if i < len(want) && want[i] != p[i] {
+			return fmt.Errorf("path from %s to %s: hop %d is %s; the routing takes %s%s", g.NodeName(src), g.NodeName(dst), i+1, g.ChannelName(p[i]), g.ChannelName(want[i]), note)
+		}
+	}
+	if len(want) != len(p) {
+		return fmt.Errorf("path from %s to %s has %d channels; the routing's has %d%s", g.NodeName(src), g.NodeName(dst), len(p), len(want), note)
+	}
+	return nil
+}
+
+// PathHops returns the hops of any channel path p with the routing's dateline classes:
+// class 0 on entering each dimension, class 1 from the wrap-around channel on until the
+// path turns into another dimension (always 0 without Dateline). For a DOR path it equals
+// Hops; for a path whose ties go Minus (PathTies) it gives the classes the Minus way
+// round needs, as HopsTies does.
+func (r DOR) PathHops(p []ChannelID) []Hop {
+	g := r.Grid
+	out := make([]Hop, len(p))
+	var class uint8
+	dim := -1
+	for i, c := range p {
+		ch := g.channels[c]
+		if ch.Dim != dim {
+			dim, class = ch.Dim, 0
+		}
+		if ch.Wrap && r.Dateline {
+			class = 1
+		}
+		out[i] = Hop{Channel: c, Class: class}
+	}
+	return out
+}
+
+// CheckWalk reports whether p is a walk of existing directed channels from src to dst
+// (each channel starting where the previous one ends) that uses no channel twice, and if
+// not, names the first hop at fault. It is the path check of explicit-path schedules
+// (Schedule.Explicit), such as the DDN routes of 001 Types III and IV, which go a
+// directed subnetwork's way round each ring and so are not shortest.
+func (g *Grid) CheckWalk(src, dst NodeID, p []ChannelID) error {
+	if len(p) == 0 {
+		if src == dst {
+			return nil
+		}
+		return fmt.Errorf("path from %s to %s is empty", g.NodeName(src), g.NodeName(dst))
+	}
+	cur := src
+	for i, c := range p {
+		if int(c) < 0 || int(c) >= g.Channels() {
+			return fmt.Errorf("path from %s to %s: hop %d is channel %d, which does not exist", g.NodeName(src), g.NodeName(dst), i+1, c)
+		}
+		ch := g.channels[c]
+		if ch.From != cur {
+			return fmt.Errorf("path from %s to %s: hop %d, %s, does not start at %s", g.NodeName(src), g.NodeName(dst), i+1, g.ChannelName(c), g.NodeName(cur))
+		}
+		cur = ch.To
+	}
+	if cur != dst {
+		return fmt.Errorf("path from %s to %s ends at %s", g.NodeName(src), g.NodeName(dst), g.NodeName(cur))
+	}
+	sorted := slices.Clone(p)
+	slices.Sort(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			at := slices.Index(p, sorted[i])
+			at2 := at + 1 + slices.Index(p[at+1:], sorted[i])
+			return fmt.Errorf("path from %s to %s: hops %d and %d both use %s; a path uses each channel at most once", g.NodeName(src), g.NodeName(dst), at+1, at2+1, g.ChannelName(sorted[i]))
 		}
 	}
 	return nil

@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // Unicast is one message of an implementation I(B) (004 Definition 1): node From sends
 // the message to node To over the channels Path = p(From, To) in step Step (1-based).
 // Order is the unicast's position (1-based) in From's send order across all steps; it
@@ -76,6 +78,37 @@ type Schedule struct {
 	// Routing is the dimension order of the DOR paths (nil: 0, 1, ..., n-1, the default
 	// of DESIGN.md). Paths are checked against it.
 	Routing []int
+	// Ties says how strictly paths must follow the DOR path where a dimension is tied
+	// (both ways round a ring minimal): TiesPlus (the default) insists on the Plus way,
+	// TiesEither accepts either way per unicast and dimension (DOR.IsDORPathTies).
+	Ties TieRule
+	// Explicit drops the routing: every path may be any walk of existing channels from
+	// the unicast's From to its To that uses no channel twice (Grid.CheckWalk), such as
+	// the routes of 001's directed subnetworks (Types III and IV). Routing must then be
+	// nil and Ties TiesPlus.
+	Explicit bool
+}
+
+// TieRule says which DOR paths a schedule accepts where a dimension is tied.
+type TieRule uint8
+
+// The tie rules of a schedule.
+const (
+	// TiesPlus: a path must be exactly the DOR path, ties going Plus.
+	TiesPlus TieRule = iota
+	// TiesEither: a path may go either way round in each tied dimension (004 Fig. 6(b)).
+	TiesEither
+)
+
+// String returns "plus" or "either", the values of the schedule file's "ties" field.
+func (t TieRule) String() string {
+	switch t {
+	case TiesPlus:
+		return "plus"
+	case TiesEither:
+		return "either"
+	}
+	return fmt.Sprintf("TieRule(%d)", t)
 }
 
 // Steps returns the largest step number used.

@@ -28,7 +28,13 @@ const MaxScheduleSteps = 1 << 16
 //	  "topology": "torus:8x8",                required; mesh, torus or hypercube spec
 //	  "routing": [0, 1],                      optional dimension order of the DOR paths;
 //	                                          default 0, 1, ..., n-1 (shortest way round on
-//	                                          tori, a tie of exactly k/2 goes the + way)
+//	                                          tori, a tie of exactly k/2 goes the + way);
+//	                                          or the string "explicit": no routing, every
+//	                                          unicast gives its path (see below)
+//	  "ties": "either",                       optional: "plus" (default) or "either": a
+//	                                          path may go either way round a ring in a
+//	                                          tied dimension (both ways minimal, 004 Fig.
+//	                                          6(b)); DOR routing only
 //	  "ports": "all-port",                    optional: "all-port" (default) or "one-port"
 //	  "sources": [[0, 0]],                    required: the nodes holding the message at 0
 //	  "destinations": [[1, 0], [2, 3]],       optional; omitted = broadcast: every node
@@ -53,17 +59,26 @@ const MaxScheduleSteps = 1 << 16
 // A node is given either as its id (a number, 0 <= id < nodes; ids count dimension 0
 // fastest) or as its coordinate array ([x, y] on a 2-D mesh or torus; on a hypercube
 // the array of its n address bits, bit 0 first). A given path must be exactly the DOR path
-// of the routing (model.DOR.IsDORPath), or the file is refused. Unknown fields, unknown
+// of the routing (model.DOR.IsDORPath); with "ties": "either" it may instead take the
+// other way round in tied dimensions (model.DOR.IsDORPathTies); with "routing":
+// "explicit" every unicast must give its path, and any walk of existing channels from
+// "from" to "to" that uses no channel twice is accepted (model.Grid.CheckWalk: the
+// directed-subnetwork routes of 001 Types III and IV). Otherwise the file is refused.
+// The properties judge such schedules unchanged: they only read the paths. Unknown fields, unknown
 // nodes, out-of-range steps or orders, a "group" on some unicasts but not others, and
 // trailing data are refused too; every error is one line naming the field. Examples:
 // model/testdata/stepwise-not-depth.json (stepwise but not depth contention-free) and
-// model/testdata/two-multicasts-one-port.json (two groups with node contention).
+// model/testdata/two-multicasts-one-port.json (two groups with node contention),
+// model/testdata/zblock-4x4-ties-either.json (004's Z_block with Fig. 6(b)'s Minus tie)
+// and model/testdata/explicit-directed-ring.json (worms that only go the + way, as in a
+// positive DDN of 001).
 
 // scheduleFile is the JSON shape of a schedule file.
 type scheduleFile struct {
 	Format            string              `json:"format"`
 	Topology          string              `json:"topology"`
-	Routing           []int               `json:"routing,omitempty"`
+	Routing           json.RawMessage     `json:"routing,omitempty"`
+	Ties              string              `json:"ties,omitempty"`
 	Ports             string              `json:"ports,omitempty"`
 	Sources           []json.RawMessage   `json:"sources"`
 	Destinations      []json.RawMessage   `json:"destinations,omitempty"`
@@ -147,6 +162,14 @@ func (s *Schedule) Check() error {
 	if err := r.CheckOrder(); err != nil {
 		return fmt.Errorf("routing: %v", err)
 	}
+	switch {
+	case s.Ties != TiesPlus && s.Ties != TiesEither:
+		return fmt.Errorf("ties: rule %d is unknown", s.Ties)
+	case s.Explicit && s.Routing != nil:
+		return fmt.Errorf("routing: an explicit-path schedule has no dimension order")
+	case s.Explicit && s.Ties != TiesPlus:
+		return fmt.Errorf("ties: %q applies to DOR routing, not to explicit paths", s.Ties.String())
+	}
 	n := NodeID(g.Nodes())
 	node := func(v NodeID, what string) error {
 		if v < 0 || v >= n {
@@ -203,7 +226,16 @@ func (s *Schedule) Check() error {
 		if u.VC != nil && len(u.VC) != len(u.Path) {
 			return fmt.Errorf("%s.vc: %d classes for a path of %d channels", w, len(u.VC), len(u.Path))
 		}
-		if err := r.IsDORPath(u.From, u.To, u.Path); err != nil {
+		var err error
+		switch {
+		case s.Explicit:
+			err = g.CheckWalk(u.From, u.To, u.Path)
+		case s.Ties == TiesEither:
+			_, err = r.IsDORPathTies(u.From, u.To, u.Path)
+		default:
+			err = r.IsDORPath(u.From, u.To, u.Path)
+		}
+		if err != nil {
 			return fmt.Errorf("%s.path: %v", w, err)
 		}
 	}
@@ -236,11 +268,20 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	if len(f.Unicasts) > MaxScheduleUnicasts {
 		return nil, fmt.Errorf("schedule field \"unicasts\" has %d entries; at most %d are supported", len(f.Unicasts), MaxScheduleUnicasts)
 	}
-	s := &Schedule{Topology: g, Routing: f.Routing}
-	if f.Routing != nil {
-		if err := (DOR{Grid: g, Order: f.Routing}).CheckOrder(); err != nil {
-			return nil, fmt.Errorf("schedule field \"routing\": %v", err)
+	s := &Schedule{Topology: g}
+	if err := parseRouting(g, f.Routing, s); err != nil {
+		return nil, fmt.Errorf("schedule field \"routing\": %v", err)
+	}
+	switch f.Ties {
+	case "", "plus":
+		s.Ties = TiesPlus
+	case "either":
+		if s.Explicit {
+			return nil, fmt.Errorf("schedule field \"ties\": %q applies to DOR routing; \"routing\" is \"explicit\"", f.Ties)
 		}
+		s.Ties = TiesEither
+	default:
+		return nil, fmt.Errorf("schedule field \"ties\" is %q; want \"plus\" or \"either\"", short([]byte(f.Ties)))
 	}
 	switch f.Ports {
 	case "", "all-port":
@@ -301,6 +342,9 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 			s.Group = append(s.Group, *uf.Group)
 		}
 		if uf.Path == nil {
+			if s.Explicit {
+				return nil, fmt.Errorf("schedule field \"%s.path\" is missing; \"routing\": \"explicit\" needs every path", field)
+			}
 			u.Path = r.Path(u.From, u.To)
 			continue
 		}
@@ -314,6 +358,35 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 		return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
 	}
 	return s, nil
+}
+
+// parseRouting reads the "routing" field into s: a dimension order (an array) or the
+// string "explicit".
+func parseRouting(g *Grid, raw json.RawMessage, s *Schedule) error {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || string(t) == "null" {
+		return nil
+	}
+	if t[0] == '"' {
+		var name string
+		if err := json.Unmarshal(t, &name); err != nil || name != "explicit" {
+			return fmt.Errorf("%s is neither a dimension order nor \"explicit\"", short(t))
+		}
+		s.Explicit = true
+		return nil
+	}
+	var order []int
+	if err := json.Unmarshal(t, &order); err != nil {
+		return fmt.Errorf("%s is neither a dimension order (an array of dimensions) nor \"explicit\"", short(t))
+	}
+	if order == nil {
+		order = []int{}
+	}
+	if err := (DOR{Grid: g, Order: order}).CheckOrder(); err != nil {
+		return err
+	}
+	s.Routing = order
+	return nil
 }
 
 // Broadcast returns every node of an n-node network that is not in sources, ascending.
@@ -436,11 +509,19 @@ func MarshalSchedule(s *Schedule) ([]byte, error) {
 	f := scheduleFile{
 		Format:       ScheduleFormat,
 		Topology:     g.Spec(),
-		Routing:      s.Routing,
 		Ports:        s.Ports.String(),
 		Sources:      list(s.Sources),
 		Destinations: list(s.Destinations),
 		Unicasts:     make([]unicastFile, len(s.Unicasts)),
+	}
+	switch {
+	case s.Explicit:
+		f.Routing = json.RawMessage(`"explicit"`)
+	case s.Routing != nil:
+		f.Routing, _ = json.Marshal(s.Routing)
+	}
+	if s.Ties == TiesEither {
+		f.Ties = s.Ties.String()
 	}
 	if f.Destinations == nil {
 		f.Destinations = []json.RawMessage{}

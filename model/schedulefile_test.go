@@ -94,6 +94,9 @@ func TestParseScheduleRoutingOrder(t *testing.T) {
 
 func FuzzParseSchedule(f *testing.F) {
 	f.Add([]byte(goodSchedule))
+	f.Add([]byte(tiesSchedule))
+	f.Add([]byte(explicitSchedule))
+	f.Add([]byte(`{"format":"wormcheck-schedule/1","topology":"torus:4x4","routing":[1,0],"ties":"either","sources":[0],"unicasts":[{"from":[0,0],"to":[2,2],"step":1,"order":1,"path":[[0,0],[0,3],[0,2],[1,2],[2,2]]}]}`))
 	f.Add([]byte(`{"format":"wormcheck-schedule/1","topology":"hypercube:3","sources":[0],"unicasts":[{"from":0,"to":7,"step":1,"order":1}]}`))
 	f.Add([]byte(`{"format":"wormcheck-schedule/1","topology":"mesh:2x3","ports":"one-port","sources":[0,1],"group_destinations":[[2],[3]],"unicasts":[{"from":0,"to":2,"step":1,"order":1,"group":0},{"from":1,"to":3,"step":1,"order":1,"group":1}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -132,7 +135,7 @@ func ExampleParseSchedule() {
 
 // TestScheduleExamples parses the example files shipped for users in testdata/.
 func TestScheduleExamples(t *testing.T) {
-	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json"} {
+	for _, name := range []string{"stepwise-not-depth.json", "two-multicasts-one-port.json", "zblock-4x4-ties-either.json", "explicit-directed-ring.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
@@ -144,5 +147,112 @@ func TestScheduleExamples(t *testing.T) {
 		if len(s.Unicasts) == 0 {
 			t.Fatalf("%s: no unicasts", name)
 		}
+	}
+}
+
+// A 4x4 torus broadcast step where the unit at (2,2) is reached the Minus way in x
+// (004 Fig. 6(b)): legal only with "ties": "either".
+const tiesSchedule = `{"format":"wormcheck-schedule/1","topology":"torus:4x4","ties":"either","sources":[[0,0]],
+ "destinations":[[2,0],[2,2]],
+ "unicasts":[{"from":[0,0],"to":[2,0],"step":1,"order":1},
+             {"from":[0,0],"to":[2,2],"step":1,"order":2,"path":[[0,0],[3,0],[2,0],[2,1],[2,2]]}]}`
+
+// A Type IV-like route: from (0,0) to (3,0) the Plus way round (three hops), not minimal.
+const explicitSchedule = `{"format":"wormcheck-schedule/1","topology":"torus:4x4","routing":"explicit","sources":[[0,0]],
+ "destinations":[[3,0]],
+ "unicasts":[{"from":[0,0],"to":[3,0],"step":1,"order":1,"path":[[0,0],[1,0],[2,0],[3,0]]}]}`
+
+// TestParseScheduleTiesAndExplicit: the opt-in modes accept their paths, round-trip, and
+// the strict default refuses the same paths.
+func TestParseScheduleTiesAndExplicit(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		check      func(*Schedule) bool
+	}{
+		{"ties", tiesSchedule, func(s *Schedule) bool { return s.Ties == TiesEither && !s.Explicit && len(s.Unicasts[1].Path) == 4 }},
+		{"explicit", explicitSchedule, func(s *Schedule) bool { return s.Explicit && s.Routing == nil && len(s.Unicasts[0].Path) == 3 }},
+	} {
+		s, err := ParseSchedule([]byte(c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !c.check(s) {
+			t.Errorf("%s: parsed as %+v", c.name, s)
+		}
+		out, err := MarshalSchedule(s)
+		if err != nil {
+			t.Fatalf("%s: marshal: %v", c.name, err)
+		}
+		s2, err := ParseSchedule(out)
+		if err != nil {
+			t.Fatalf("%s: re-parse: %v\n%s", c.name, err, out)
+		}
+		if out2, _ := MarshalSchedule(s2); !bytes.Equal(out, out2) {
+			t.Errorf("%s: marshal is not stable", c.name)
+		}
+		// The strict default refuses the same unicasts.
+		strict := *s
+		strict.Ties, strict.Explicit = TiesPlus, false
+		if err := strict.Check(); err == nil || !strings.Contains(err.Error(), "path") {
+			t.Errorf("%s: strict check says %v", c.name, err)
+		}
+	}
+	// "ties": "either" still refuses a path that is not minimal, and explicit still
+	// refuses a walk that reuses a channel.
+	s, _ := ParseSchedule([]byte(explicitSchedule))
+	s.Ties = TiesEither
+	s.Explicit = false
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "unicasts[0].path") {
+		t.Errorf("tie-aware check accepted a non-minimal path: %v", err)
+	}
+}
+
+// TestScheduleCheckModeRefusals: Check refuses inconsistent mode fields.
+func TestScheduleCheckModeRefusals(t *testing.T) {
+	base, err := ParseSchedule([]byte(explicitSchedule))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := *base
+	a.Routing = []int{0, 1}
+	b := *base
+	b.Ties = TiesEither
+	c := *base
+	c.Explicit, c.Ties = false, TieRule(7)
+	for _, x := range []struct {
+		s    Schedule
+		want string
+	}{{a, "routing:"}, {b, "ties:"}, {c, "ties: rule 7"}} {
+		if err := x.s.Check(); err == nil || !strings.Contains(err.Error(), x.want) {
+			t.Errorf("Check says %v, want %q", err, x.want)
+		}
+	}
+}
+
+func TestParseScheduleModeRefusals(t *testing.T) {
+	head := `"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[[0,0]]`
+	cases := []struct {
+		name, file, want string
+	}{
+		{"routing name", `{` + head + `,"routing":"dor","unicasts":[]}`, `"routing"`},
+		{"routing type", `{` + head + `,"routing":{"a":1},"unicasts":[]}`, `"routing"`},
+		{"ties value", `{` + head + `,"ties":"minus","unicasts":[]}`, `"ties"`},
+		{"ties with explicit", `{` + head + `,"routing":"explicit","ties":"either","unicasts":[]}`, `"ties"`},
+		{"explicit without path", `{` + head + `,"routing":"explicit","unicasts":[{"from":0,"to":1,"step":1,"order":1}]}`, `unicasts[0].path`},
+		{"explicit repeated channel", `{` + head + `,"routing":"explicit","unicasts":[{"from":[0,0],"to":[1,0],"step":1,"order":1,"path":[[0,0],[1,0],[0,0],[1,0]]}]}`, `unicasts[0].path`},
+		{"ties not minimal", `{` + head + `,"ties":"either","unicasts":[{"from":[0,0],"to":[1,0],"step":1,"order":1,"path":[[0,0],[3,0],[2,0],[1,0]]}]}`, `unicasts[0].path`},
+		{"ties not ordered", `{` + head + `,"ties":"either","unicasts":[{"from":[0,0],"to":[2,2],"step":1,"order":1,"path":[[0,0],[0,1],[0,2],[1,2],[2,2]]}]}`, `unicasts[0].path`},
+		{"strict minus tie", `{` + head + `,"unicasts":[{"from":[0,0],"to":[2,0],"step":1,"order":1,"path":[[0,0],[3,0],[2,0]]}]}`, `unicasts[0].path`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseSchedule([]byte(c.file))
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q does not name %q on one line", err, c.want)
+			}
+		})
 	}
 }

@@ -114,3 +114,32 @@ func parseSize(p string) (int, error) {
 	}
 	return k, nil
 }
+
+// ParseNode reads a node of g as people write it on the command line: a node number
+// ("5") or coordinates ("(1,2)", dimension 0 first). The error is one line.
+func (g *Grid) ParseNode(s string) (NodeID, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "(") {
+		if !strings.HasSuffix(s, ")") {
+			return 0, fmt.Errorf("%q has no closing parenthesis", s)
+		}
+		parts := strings.Split(s[1:len(s)-1], ",")
+		if len(parts) != g.Dims() {
+			return 0, fmt.Errorf("%q has %d coordinates; %s has %d dimensions", s, len(parts), g.Spec(), g.Dims())
+		}
+		coords := make([]int, len(parts))
+		for d, p := range parts {
+			x, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || x < 0 || x >= g.Size(d) {
+				return 0, fmt.Errorf("%q: coordinate %d must be 0..%d", s, d+1, g.Size(d)-1)
+			}
+			coords[d] = x
+		}
+		return g.Node(coords...), nil
+	}
+	x, err := strconv.Atoi(s)
+	if err != nil || x < 0 || x >= g.Nodes() {
+		return 0, fmt.Errorf("%q is not a node number 0..%d or coordinates like (0,1)", s, g.Nodes()-1)
+	}
+	return NodeID(x), nil
+}

@@ -93,7 +93,7 @@ func Register(c Claim) {
 var order = []string{
 	"WH1", "WH2", "WH3", "TM1", "TM2", "TM3",
 	"NP1", "NP2", "NP3", "NP4", "NP5", "NP6", "NP7", "NP8", "NP9", "NP10",
-	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN7",
+	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN6B", "MN7",
 	"HB1", "HB2", "HB3",
 	"DC1", "DC2", "DC3", "DC4", "DC5", "DC6", "DC7", "DC8",
 }

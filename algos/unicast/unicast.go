@@ -7,7 +7,6 @@ package unicast
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -158,32 +157,8 @@ func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
 	return out, nil
 }
 
-func parseNode(g *model.Grid, s string) (model.NodeID, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "(") {
-		if !strings.HasSuffix(s, ")") {
-			return 0, fmt.Errorf("%q has no closing parenthesis", s)
-		}
-		parts := strings.Split(s[1:len(s)-1], ",")
-		if len(parts) != g.Dims() {
-			return 0, fmt.Errorf("%q has %d coordinates; %s has %d dimensions", s, len(parts), g.Spec(), g.Dims())
-		}
-		coords := make([]int, len(parts))
-		for d, p := range parts {
-			x, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil || x < 0 || x >= g.Size(d) {
-				return 0, fmt.Errorf("%q: coordinate %d must be 0..%d", s, d+1, g.Size(d)-1)
-			}
-			coords[d] = x
-		}
-		return g.Node(coords...), nil
-	}
-	x, err := strconv.Atoi(s)
-	if err != nil || x < 0 || x >= g.Nodes() {
-		return 0, fmt.Errorf("%q is not a node number 0..%d or coordinates like (0,1)", s, g.Nodes()-1)
-	}
-	return model.NodeID(x), nil
-}
+// parseNode reads a node number or coordinates "(x,y,...)" (model.Grid.ParseNode).
+func parseNode(g *model.Grid, s string) (model.NodeID, error) { return g.ParseNode(s) }
 
 // FormatPairs renders worms as ParsePairs reads them, with node numbers.
 func FormatPairs(ps []Pair) string {

@@ -2,12 +2,15 @@ package unicast
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -151,30 +154,62 @@ func FuzzParsePairs(f *testing.F) {
 	})
 }
 
-func BenchmarkExploreWH2(b *testing.B) {
-	sp := Spec{Topology: "torus:4", Pairs: []Pair{{0, 2}, {1, 3}, {2, 0}, {3, 1}}, Length: 3, Buffer: 2, Dateline: DatelineOn}
-	benchSearch(b, sp)
+var (
+	benchWH1 = Spec{Topology: "mesh:3x3", Pairs: []Pair{{0, 8}, {8, 0}, {2, 6}}, Length: 2, Buffer: 2}
+	benchWH2 = Spec{Topology: "torus:4", Pairs: []Pair{{0, 2}, {1, 3}, {2, 0}, {3, 1}}, Length: 3, Buffer: 2, Dateline: DatelineOn}
+)
+
+func BenchmarkExploreWH2(b *testing.B) { benchSearch(b, benchWH2, checker.Options[flit.State]{}) }
+
+func BenchmarkExploreWH1(b *testing.B) { benchSearch(b, benchWH1, checker.Options[flit.State]{}) }
+
+// BenchmarkExploreWHMatrix runs the WH1/WH2 searches with 1 and 2 workers in exact and
+// fingerprint store mode.
+func BenchmarkExploreWHMatrix(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		sp   Spec
+	}{{"WH1", benchWH1}, {"WH2", benchWH2}} {
+		for _, w := range []int{1, 2} {
+			for _, st := range []checker.StoreMode{checker.Exact, checker.Fingerprint} {
+				b.Run(fmt.Sprintf("%s/w%d/%v", c.name, w, st), func(b *testing.B) {
+					benchSearch(b, c.sp, checker.Options[flit.State]{Workers: w, Store: st})
+				})
+			}
+		}
+	}
 }
 
-func BenchmarkExploreWH1(b *testing.B) {
-	sp := Spec{Topology: "mesh:3x3", Pairs: []Pair{{0, 8}, {8, 0}, {2, 6}}, Length: 2, Buffer: 2}
-	benchSearch(b, sp)
-}
-
-func benchSearch(b *testing.B, sp Spec) {
+func benchSearch(b *testing.B, sp Spec, opt checker.Options[flit.State]) {
 	m, err := Build(sp)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var states int64
 	var bps float64
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		r := Search(context.Background(), m, 0, false)
+		r := SearchWith(m, opt)
+		if r.Verdict == props.Inconclusive {
+			b.Fatal(r.Violation)
+		}
 		states += r.States
 		bps = r.BytesPerState
 	}
 	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/state")
 	b.ReportMetric(bps, "store-bytes/state")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(states), "cpu-ns/state")
+}
+
+// cpuTime returns the process's user+system CPU time in nanoseconds (all threads, the
+// garbage collector included): a figure less sensitive than wall time to other load.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // TestConnectedReduction checks the reduction's premise on a small family: a placement

@@ -9,6 +9,24 @@
 // other level_(d-j) units. The four offsets are one complete residue system modulo 2, so
 // the digit expansion sum_i 2^i·o_i covers every node exactly once.
 //
+// The units. §5.1's text lists them as "(X-1, Y+1), (X, Y+1) and (X+1, Y+1)Y)"; the
+// third is read as (X+1, Y): the Z shape is two units on row Y+1 (X-1 and X) over two on
+// row Y (X and X+1), and only with (X+1, Y) are the four offsets a complete residue
+// system modulo 2, which the recursion needs to tile the torus ((X+1, Y+1) would put two
+// units in the residue class (1, 1) and leave (1, 0) empty).
+//
+// Tie directions (004 Fig. 6(b), reconstructed: the figure is missing). At the top level
+// δ = k/2, so the units (X+δ, Y) and (X-δ, Y+δ) lie exactly half-way round the x ring and
+// both ways are minimal. The text says "since there are wraparound channels in a torus, a
+// 4x4 torus can be viewed as shown in Fig. 6(b)": the torus is redrawn as the Z with the
+// unit (X-δ, Y+δ) on the left, i.e. reached through the wrap-around the Minus way, and the
+// units above (Y+δ) reached the Plus way. PaperTies (the default) routes every tie the
+// way its offset's sign says (model.DOR.PathTies; the schedule opts into "ties":
+// "either"), so that the three sends of a block source leave by three different
+// channels (+x, +y, -x) and 004 Definition 1 condition 3 holds. PlusTies keeps DOR's
+// default (ties Plus), under which (X+δ, Y) and (X-δ, Y+δ) both leave by +x in step 1
+// and condition 3 fails: the old reading, kept for comparison.
+//
 // Send order (a reconstruction: Fig. 5 is missing): (X+1, Y), (X, Y+1), then (X-1, Y+1).
 // 004 §6.1 charges the last phase of the (2·4^k)^2 DCF broadcast with 3 ts and 2 tc
 // (2(4^(k+1)-1)/3 = 8(4^k-1)/3 + 2), which puts the two-hop unit (X-1, Y+1) last.
@@ -27,10 +45,54 @@ import (
 // Offsets are the three non-source units of a level_1 Z_block, in send order.
 var Offsets = [3][2]int{{1, 0}, {0, 1}, {-1, 1}}
 
+// Ties says which way Z_block's unicasts go round a ring where both ways are minimal.
+type Ties uint8
+
+// The tie rules of Build.
+const (
+	// PaperTies routes a tie the way the unit's offset points (Minus for X-δ): the view of
+	// 004 Fig. 6(b). The default.
+	PaperTies Ties = iota
+	// PlusTies routes every tie Plus, DOR's default: the unit (X-δ, Y+δ) then leaves by
+	// the same +x channel as (X+δ, Y) at the top level.
+	PlusTies
+)
+
+// String returns "paper" or "plus".
+func (t Ties) String() string {
+	if t == PlusTies {
+		return "plus"
+	}
+	return "paper"
+}
+
+// Options configure BuildWith.
+type Options struct {
+	Ties Ties
+}
+
+// OffsetTies returns the tie directions of the unit at offset o: Minus in each dimension
+// where o is negative (004 Fig. 6(b)).
+func OffsetTies(o [2]int) model.TieDirs {
+	var t model.TieDirs
+	for d, x := range o {
+		if x < 0 {
+			t |= model.TiesMinus(d)
+		}
+	}
+	return t
+}
+
 // Phase adds one Z_block step: every node in sources sends to its three units at scale
 // delta, in step; it returns the sources of the next level (the old ones and the new
-// receivers, in a deterministic order).
+// receivers, in a deterministic order). The paths are DOR's defaults (ties Plus); at
+// delta < k/2 there are no ties, which is how DCF and EDN use it (delta = 1).
 func Phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step int) []model.NodeID {
+	return phase(b, g, sources, delta, step, nil)
+}
+
+// phase is Phase recording, in ties, the tie directions of each receiver's unit.
+func phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step int, ties map[model.NodeID]model.TieDirs) []model.NodeID {
 	next := make([]model.NodeID, 0, 4*len(sources))
 	for _, s := range sources {
 		next = append(next, s)
@@ -38,6 +100,9 @@ func Phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step i
 		for _, o := range Offsets {
 			t := g.Node(x+delta*o[0], y+delta*o[1])
 			b.Send(s, t, step)
+			if ties != nil {
+				ties[t] = OffsetTies(o)
+			}
 			next = append(next, t)
 		}
 	}
@@ -45,8 +110,21 @@ func Phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step i
 }
 
 // Build returns the Z_block broadcast from src on g, which must be a 2-D torus of size
-// 2^d x 2^d, d >= 2.
+// 2^d x 2^d, d >= 2, with the tie directions of 004 Fig. 6(b) (PaperTies).
 func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+	return BuildWith(g, src, Options{})
+}
+
+// BuildPlusTies is Build with every tie routed Plus (PlusTies), for comparison.
+func BuildPlusTies(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+	return BuildWith(g, src, Options{Ties: PlusTies})
+}
+
+// BuildWith returns the Z_block broadcast from src on g with the given options. With
+// PaperTies the schedule's Ties is model.TiesEither and each unicast to a tied unit takes
+// model.DOR.PathTies with OffsetTies of its offset; with PlusTies every path is the DOR
+// path.
+func BuildWith(g *model.Grid, src model.NodeID, opt Options) (*model.Schedule, error) {
 	d, err := Dim(g)
 	if err != nil {
 		return nil, err
@@ -54,12 +132,30 @@ func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
 	if err := plan.CheckNode(g, "source", src); err != nil {
 		return nil, err
 	}
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	if opt.Ties != PaperTies && opt.Ties != PlusTies {
+		return nil, fmt.Errorf("zblock: tie rule %d is unknown", opt.Ties)
+	}
+	r := model.NewDOR(g)
+	b := plan.New(r, model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	var ties map[model.NodeID]model.TieDirs
+	if opt.Ties == PaperTies {
+		ties = map[model.NodeID]model.TieDirs{}
+	}
 	srcs := []model.NodeID{src}
 	for j := 1; j <= d; j++ {
-		srcs = Phase(b, g, srcs, 1<<(d-j), j)
+		srcs = phase(b, g, srcs, 1<<(d-j), j, ties)
 	}
-	return b.Schedule(), nil
+	s := b.Schedule()
+	if opt.Ties == PaperTies {
+		s.Ties = model.TiesEither
+		for i := range s.Unicasts {
+			u := &s.Unicasts[i]
+			if t := ties[u.To]; t != 0 {
+				u.Path = r.PathTies(u.From, u.To, t)
+			}
+		}
+	}
+	return s, nil
 }
 
 // Dim returns d for a 2^d x 2^d torus, or an error naming what is unsupported.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -270,30 +269,5 @@ func parseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID
 	return out, nil
 }
 
-// parseNodeArg reads a node number or coordinates "(x,y,...)".
-func parseNodeArg(g *model.Grid, s string) (model.NodeID, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "(") {
-		if !strings.HasSuffix(s, ")") {
-			return 0, fmt.Errorf("%q has no closing parenthesis", s)
-		}
-		parts := strings.Split(s[1:len(s)-1], ",")
-		if len(parts) != g.Dims() {
-			return 0, fmt.Errorf("%q has %d coordinates; %s has %d dimensions", s, len(parts), g.Spec(), g.Dims())
-		}
-		coords := make([]int, len(parts))
-		for d, p := range parts {
-			x, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil || x < 0 || x >= g.Size(d) {
-				return 0, fmt.Errorf("%q: coordinate %d must be 0..%d", s, d+1, g.Size(d)-1)
-			}
-			coords[d] = x
-		}
-		return g.Node(coords...), nil
-	}
-	x, err := strconv.Atoi(s)
-	if err != nil || x < 0 || x >= g.Nodes() {
-		return 0, fmt.Errorf("%q is not a node number 0..%d or coordinates like (0,1)", s, g.Nodes()-1)
-	}
-	return model.NodeID(x), nil
-}
+// parseNodeArg reads a node number or coordinates "(x,y,...)" (model.Grid.ParseNode).
+func parseNodeArg(g *model.Grid, s string) (model.NodeID, error) { return g.ParseNode(s) }

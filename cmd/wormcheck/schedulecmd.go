@@ -16,7 +16,9 @@ sender's send order and its DOR path. 'wormcheck verify F' checks such a file; e
 to try your own algorithm.
 
 Flags:
-  --algo A        dcf, zblock, edn, sbt, separate, umesh, utorus, spu
+  --algo A        dcf, zblock, edn, sbt, separate, umesh, utorus, spu, multinode
+                  (multinode takes the flags of 'check --algo multinode --help':
+                  --type, --h, --delta, --sources, --dests N, --hotspot, --seed, ...)
   --topo T        e.g. torus:16x16 (dcf, zblock, edn), hypercube:6 (sbt), mesh:8x8
   --source S      source node: a number or coordinates like (1,2) (default 0)
   --dests LIST    multicast destinations: "3,5,(1,2)" or "all"
@@ -38,7 +40,14 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 	name := fs.String("algo", "", "algorithm")
 	topo := fs.String("topo", "", "topology")
 	out := fs.String("o", "", "output file")
-	cf := defineCollectiveFlags(fs)
+	var cf *collectiveFlags
+	var mf *multinodeFlags
+	seed := fs.Int64("seed", 1, "random seed (multinode)")
+	if algoName(args) == "multinode" {
+		mf = defineMultinodeFlags(fs)
+	} else {
+		cf = defineCollectiveFlags(fs)
+	}
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, errHelp) {
 			fmt.Fprint(e.Stdout, scheduleHelp)
@@ -46,17 +55,23 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 		}
 		return 0, err
 	}
-	if !isCollective(*name) {
+	if *name != "multinode" && !isCollective(*name) {
 		var names []string
 		for _, c := range collectiveSummaries {
 			names = append(names, c.name)
 		}
-		return 0, usagef("--algo %q builds no schedule; use one of %s", *name, strings.Join(names, ", "))
+		return 0, usagef("--algo %q builds no schedule; use one of %s, multinode", *name, strings.Join(names, ", "))
 	}
 	if *topo == "" {
 		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")
 	}
-	b, err := collectiveScheduleFile(*name, *topo, cf)
+	var b []byte
+	var err error
+	if mf != nil {
+		b, err = multinodeScheduleFile(*topo, *seed, *mf)
+	} else {
+		b, err = collectiveScheduleFile(*name, *topo, cf)
+	}
 	if err != nil {
 		return 0, err
 	}

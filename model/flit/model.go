@@ -3,6 +3,7 @@ package flit
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
@@ -25,6 +26,7 @@ type Model struct {
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
 	next    [][][]int32    // next[m][di][node] = hop index leaving node towards Dests[di], or -1
 	hops    [][][]model.Hop
+	singles []Out // singles[o+1] = o for o in Eject..nvc-1: shared one-output tables
 }
 
 // New validates cfg and builds its model. Cost O(messages*destinations*(nodes+path)).
@@ -38,6 +40,10 @@ func New(cfg Config) (*Model, error) {
 	m.nvc = cfg.Net.Channels() * cfg.VCs
 	m.per = cfg.VCs / cfg.Routing.Classes()
 	m.vcTo = make([]model.NodeID, m.nvc)
+	m.singles = make([]Out, m.nvc+1)
+	for i := range m.singles {
+		m.singles[i] = Out(i - 1)
+	}
 	m.into = make([][]int32, nodes)
 	for o := 0; o < m.nvc; o++ {
 		_, to := cfg.Net.Ends(chanID(o / cfg.VCs))
@@ -287,18 +293,189 @@ func (m *Model) cursors(s *State, yield func(c cursor) bool) {
 	}
 }
 
-// Successors appends the enabled transitions of s: inputs in order (message sources by
-// message, then virtual channels by index), and for each input its moves, then its
-// allocations by output index, then its pruning.
-func (m *Model) Successors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
-	m.cursors(&s, func(c cursor) bool {
-		dst = m.inputSuccessors(&s, c, dst)
-		return true
-	})
+// succStep is one enabled transition before it is applied: its action, the input it acts
+// on, its kind and applyTo's argument (the output taken for KindAlloc, the index of the
+// output followed for KindFollow).
+type succStep struct {
+	a   checker.Action
+	c   cursor
+	k   Kind
+	arg int
+}
+
+// steps appends the enabled transitions of s in Successors order, without applying them.
+func (m *Model) steps(s *State, dst []succStep) []succStep {
+	for i := range s.Msgs {
+		if s.Msgs[i].Done {
+			continue
+		}
+		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}, dst)
+	}
+	for o := range s.VCs {
+		v := &s.VCs[o]
+		if v.Owner < 0 {
+			continue
+		}
+		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: &v.In}, dst)
+	}
 	return dst
 }
 
-func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[State]) []checker.Transition[State] {
+// Successors appends the enabled transitions of s: inputs in order (message sources by
+// message, then virtual channels by index), and for each input its moves, then its
+// allocations by output index, then its pruning. Each successor gets its own copy of
+// the virtual channels (and of the messages when the succStep changes one); the inner
+// slices it does not change are shared with s.
+func (m *Model) Successors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
+	var buf [16]succStep
+	for _, st := range m.steps(&s, buf[:0]) {
+		dst = append(dst, checker.Transition[State]{Action: st.a, Next: m.applyStep(&s, st)})
+	}
+	return dst
+}
+
+// Successor returns the target of the enabled transition a of s: the Next of the
+// transition with action a among Successors(s). It panics if a is not enabled in s (the
+// explorer only asks for actions EncodeSuccessors reported).
+func (m *Model) Successor(s State, a checker.Action) State {
+	_, input, _ := SplitAction(a)
+	var c cursor
+	switch {
+	case input < len(s.Msgs) && !s.Msgs[input].Done:
+		c = cursor{input: input, msg: input, vc: -1, at: m.cfg.Messages[input].Source, in: &s.Msgs[input].In}
+	case input >= len(s.Msgs) && input-len(s.Msgs) < len(s.VCs) && s.VCs[input-len(s.Msgs)].Owner >= 0:
+		o := input - len(s.Msgs)
+		c = cursor{input: input, msg: int(s.VCs[o].Owner), vc: o, at: m.vcTo[o], in: &s.VCs[o].In}
+	default:
+		panic(fmt.Sprintf("flit: Successor: action %#x acts on an idle input", uint64(a)))
+	}
+	var buf [8]succStep
+	for _, st := range m.inputSteps(&s, c, buf[:0]) {
+		if st.a == a {
+			return m.applyStep(&s, st)
+		}
+	}
+	panic(fmt.Sprintf("flit: Successor: action %#x is not enabled", uint64(a)))
+}
+
+// scratch is the reusable successor buffer of EncodeSuccessors.
+type scratch struct {
+	st    []succStep
+	state State
+	log   touched
+	enc   []byte // the parent's encoding
+	msgAt []int  // msgAt[i]: offset of message i's encoding in enc; msgAt[len(Msgs)] = VCs start
+	vcAt  []int  // vcAt[o]: offset of virtual channel o's encoding in enc; vcAt[nvc] = len(enc)
+}
+
+// encodeParent encodes s into sc.enc, recording where each message and channel starts.
+func (sc *scratch) encodeParent(s *State) {
+	sc.enc = sc.enc[:0]
+	sc.msgAt = sc.msgAt[:0]
+	sc.vcAt = sc.vcAt[:0]
+	for i := range s.Msgs {
+		sc.msgAt = append(sc.msgAt, len(sc.enc))
+		sc.enc = encodeMsg(sc.enc, &s.Msgs[i])
+	}
+	sc.msgAt = append(sc.msgAt, len(sc.enc))
+	for o := range s.VCs {
+		sc.vcAt = append(sc.vcAt, len(sc.enc))
+		sc.enc = encodeVC(sc.enc, &s.VCs[o])
+	}
+	sc.vcAt = append(sc.vcAt, len(sc.enc))
+}
+
+// encodeStep appends the encoding of t, the parent with the step's writes applied: the
+// parent's bytes, with message msg and the logged channels re-encoded from t.
+func (sc *scratch) encodeStep(t *State, msg int, buf []byte) []byte {
+	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
+	buf = encodeMsg(buf, &t.Msgs[msg])
+	pos := sc.msgAt[msg+1]
+	idx := sc.log.idx[:sc.log.n]
+	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
+		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	for k, o := range idx {
+		if k > 0 && o == idx[k-1] {
+			continue
+		}
+		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
+		buf = encodeVC(buf, &t.VCs[o])
+		pos = sc.vcAt[o+1]
+	}
+	return append(buf, sc.enc[pos:]...)
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// touched logs the virtual channels a step writes, so that EncodeSuccessors restores
+// only those; a nil log records nothing.
+type touched struct {
+	idx  [16]int32
+	n    int
+	full bool // more than len(idx) writes: restore everything
+}
+
+func (t *touched) add(vc int) {
+	if t == nil || vc < 0 {
+		return
+	}
+	if t.n == len(t.idx) {
+		t.full = true
+		return
+	}
+	t.idx[t.n] = int32(vc)
+	t.n++
+}
+
+// EncodeSuccessors calls yield, for every transition Successors(s) returns and in the
+// same order, with its action and the encoding of its target (Encode of Next), without
+// building the targets: each is applied to a scratch copy of s, which is then restored
+// where the step wrote, and encoded by re-encoding only what the step wrote into s's
+// encoding. enc is valid only during the call to yield. buf is scratch
+// space for the encodings; the possibly grown buffer is returned for reuse. It
+// implements checker.SuccessorEncoder.
+func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Action, enc []byte)) []byte {
+	sc := scratchPool.Get().(*scratch)
+	sc.st = m.steps(&s, sc.st[:0])
+	t := &sc.state
+	if len(t.VCs) != len(s.VCs) || len(t.Msgs) != len(s.Msgs) {
+		t.VCs = make([]VC, len(s.VCs))
+		t.Msgs = make([]Msg, len(s.Msgs))
+	}
+	if len(sc.st) > 0 {
+		copy(t.VCs, s.VCs)
+		copy(t.Msgs, s.Msgs)
+		sc.encodeParent(&s)
+	}
+	for _, st := range sc.st {
+		sc.log = touched{}
+		m.applyInto(&s, st.c, st.k, st.arg, t, &sc.log)
+		if sc.log.full {
+			buf = m.Encode(*t, buf[:0])
+		} else {
+			buf = sc.encodeStep(t, st.c.msg, buf[:0])
+		}
+		yield(st.a, buf)
+		if sc.log.full {
+			copy(t.VCs, s.VCs)
+		} else {
+			for _, o := range sc.log.idx[:sc.log.n] {
+				t.VCs[o] = s.VCs[o]
+			}
+		}
+		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
+	}
+	for i := range sc.st {
+		sc.st[i].c.in = nil
+	}
+	scratchPool.Put(sc)
+	return buf
+}
+
+func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 	f, aux, ok := m.nextFlit(s, c)
 	if !ok {
 		return dst
@@ -311,11 +488,10 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 	if aux || !isAddr {
 		o := in.Outs[in.Cur]
 		if m.room(s, o) {
-			a := MakeAction(KindMove, c.input, 0)
-			return append(dst, checker.Transition[State]{Action: a, Next: m.apply(s, c, KindMove, 0)})
+			return append(dst, succStep{MakeAction(KindMove, c.input, 0), c, KindMove, 0})
 		}
 		if m.stopPrunable(in, int(in.Cur)) {
-			return append(dst, m.pruneTransition(s, c))
+			return append(dst, m.pruneStep(c))
 		}
 		return dst
 	}
@@ -323,11 +499,10 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 	for j, o := range in.Outs {
 		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
 			if m.room(s, o) {
-				a := MakeAction(KindFollow, c.input, 0)
-				return append(dst, checker.Transition[State]{Action: a, Next: m.applyTo(s, c, KindFollow, j)})
+				return append(dst, succStep{MakeAction(KindFollow, c.input, 0), c, KindFollow, j})
 			}
 			if m.stopPrunable(in, j) {
-				return append(dst, m.pruneTransition(s, c))
+				return append(dst, m.pruneStep(c))
 			}
 			return dst
 		}
@@ -335,20 +510,18 @@ func (m *Model) inputSuccessors(s *State, c cursor, dst []checker.Transition[Sta
 	n0 := len(dst)
 	if eject {
 		if ch >= 0 && !m.ejectBusy(s, c.at) {
-			a := MakeAction(KindAlloc, c.input, 0)
-			dst = append(dst, checker.Transition[State]{Action: a, Next: m.apply(s, c, KindAlloc, Eject)})
+			dst = append(dst, succStep{MakeAction(KindAlloc, c.input, 0), c, KindAlloc, int(Eject)})
 		}
 	} else {
 		base := int(ch)*m.cfg.VCs + int(cl)*m.per
 		for o := base; o < base+m.per; o++ {
 			if s.VCs[o].Owner < 0 {
-				a := MakeAction(KindAlloc, c.input, o+1)
-				dst = append(dst, checker.Transition[State]{Action: a, Next: m.apply(s, c, KindAlloc, Out(o))})
+				dst = append(dst, succStep{MakeAction(KindAlloc, c.input, o+1), c, KindAlloc, o})
 			}
 		}
 	}
 	if len(dst) == n0 && m.prunable(in) {
-		dst = append(dst, m.pruneTransition(s, c))
+		dst = append(dst, m.pruneStep(c))
 	}
 	return dst
 }
@@ -382,16 +555,20 @@ func (m *Model) stopPrunable(in *Input, blocked int) bool {
 	return false
 }
 
-func (m *Model) pruneTransition(s *State, c cursor) checker.Transition[State] {
-	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.apply(s, c, KindPrune, 0)}
+func (m *Model) pruneStep(c cursor) succStep {
+	return succStep{MakeAction(KindPrune, c.input, 0), c, KindPrune, 0}
 }
 
+// apply builds the successor of s for a transition of kind k (not KindFollow) at input
+// c, taking output o for KindAlloc.
 func (m *Model) apply(s *State, c cursor, k Kind, o Out) State {
 	if k == KindAlloc {
 		return m.applyTo(s, c, k, int(o))
 	}
 	return m.applyTo(s, c, k, 0)
 }
+
+func (m *Model) applyStep(s *State, st succStep) State { return m.applyTo(s, st.c, st.k, st.arg) }
 
 // applyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
 // arg is the output taken; for KindFollow the index of the output followed.
@@ -414,6 +591,15 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 		s.Msgs = make([]Msg, len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
+	m.applyInto(s0, c, k, arg, &s, nil)
+	return s
+}
+
+// applyInto applies the transition of kind k at input c of s0 to s, a copy of s0 whose
+// top-level slices (the messages too when the succStep acts at a source or delivers) it may
+// write; inner slices are shared with s0 and replaced, never written.
+func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *touched) {
+	log.add(c.vc)
 	var in *Input
 	if c.vc < 0 {
 		in = &s.Msgs[c.msg].In
@@ -421,10 +607,10 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 		in = &s.VCs[c.vc].In
 	}
 	if k == KindPrune {
-		m.prune(&s, in, c)
-		return s
+		m.prune(s, in, c, log)
+		return
 	}
-	f, aux, _ := m.nextFlit(&s, c)
+	f, aux, _ := m.nextFlit(s0, c)
 	msg := &m.cfg.Messages[c.msg]
 	// Take the flit off the input.
 	switch {
@@ -441,17 +627,22 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 		in.Cur = int8(arg)
 	case KindAlloc:
 		o := Out(arg)
-		outs := make([]Out, 0, len(in.Outs)+1)
 		j := 0
 		for j < len(in.Outs) && in.Outs[j] < o {
 			j++
 		}
-		outs = append(outs, in.Outs[:j]...)
-		outs = append(outs, o)
-		outs = append(outs, in.Outs[j:]...)
-		in.Outs = outs
+		if len(in.Outs) == 0 {
+			in.Outs = m.single(o)
+		} else {
+			outs := make([]Out, 0, len(in.Outs)+1)
+			outs = append(outs, in.Outs[:j]...)
+			outs = append(outs, o)
+			outs = append(outs, in.Outs[j:]...)
+			in.Outs = outs
+		}
 		in.Cur = int8(j)
 		if o != Eject {
+			log.add(int(o))
 			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
 		}
 	}
@@ -468,21 +659,65 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 	o := in.Outs[in.Cur]
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		got := append([]uint8(nil), g.Got...)
-		got[m.destIdx[c.msg][c.at]]++
-		g.Got = got
+		g.Got = bump(g.Got, int(m.destIdx[c.msg][c.at]))
 	} else {
+		log.add(int(o))
 		v := &s.VCs[o]
-		v.Flits = append(v.Flits[:len(v.Flits):len(v.Flits)], f)
+		v.Flits = push(v.Flits, f)
 	}
-	m.finishInput(&s, c)
-	return s
+	m.finishInput(s, c, log)
+}
+
+// seq holds the bytes 0..255. Flit buffers and delivery counts that are runs of
+// consecutive values (a worm's flits are, and so is a single count) are slices of it,
+// capacity-clipped so that appending copies: states share them instead of allocating.
+var seq = func() (a [256]uint8) {
+	for i := range a {
+		a[i] = uint8(i)
+	}
+	return
+}()
+
+// push returns flits with f appended, without writing flits' backing array.
+func push(flits []uint8, f uint8) []uint8 {
+	n := len(flits)
+	if n == 0 {
+		return seq[f : int(f)+1 : int(f)+1]
+	}
+	if int(f) == int(flits[0])+n {
+		run := true
+		for i := 1; i < n; i++ {
+			run = run && int(flits[i]) == int(flits[0])+i
+		}
+		if run {
+			return seq[flits[0] : int(f)+1 : int(f)+1]
+		}
+	}
+	return append(flits[:n:n], f)
+}
+
+// bump returns got with got[i] incremented, without writing got's backing array.
+func bump(got []uint8, i int) []uint8 {
+	if len(got) == 1 {
+		v := int(got[0]) + 1
+		return seq[v : v+1 : v+1]
+	}
+	g := make([]uint8, len(got))
+	copy(g, got)
+	g[i]++
+	return g
+}
+
+// single returns the one-output table {o}, shared by every state that needs it.
+func (m *Model) single(o Out) []Out {
+	i := int(o) + 1
+	return m.singles[i : i+1 : i+1]
 }
 
 // finishInput releases an input that has nothing more to send: a source whose every flit
 // and re-injection has left, or a closed, empty virtual channel. Its outputs are closed,
 // which may release them in turn.
-func (m *Model) finishInput(s *State, c cursor) {
+func (m *Model) finishInput(s *State, c cursor, log *touched) {
 	if c.vc < 0 {
 		g := &s.Msgs[c.msg]
 		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
@@ -490,23 +725,24 @@ func (m *Model) finishInput(s *State, c cursor) {
 			g.Done = true
 			g.In = Input{Cur: -1}
 			for _, o := range outs {
-				m.closeOut(s, o)
+				m.closeOut(s, o, log)
 			}
 		}
 		return
 	}
-	m.tryRelease(s, c.vc)
+	m.tryRelease(s, c.vc, log)
 }
 
-func (m *Model) closeOut(s *State, o Out) {
+func (m *Model) closeOut(s *State, o Out, log *touched) {
 	if o == Eject {
 		return
 	}
+	log.add(int(o))
 	s.VCs[o].Closed = true
-	m.tryRelease(s, int(o))
+	m.tryRelease(s, int(o), log)
 }
 
-func (m *Model) tryRelease(s *State, vc int) {
+func (m *Model) tryRelease(s *State, vc int, log *touched) {
 	v := &s.VCs[vc]
 	if !v.Closed || len(v.Flits) > 0 || v.In.Reinj > 0 {
 		return
@@ -514,14 +750,14 @@ func (m *Model) tryRelease(s *State, vc int) {
 	outs := v.In.Outs
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
 	for _, o := range outs {
-		m.closeOut(s, o)
+		m.closeOut(s, o, log)
 	}
 }
 
 // prune releases the branches the policy cuts at input in: with PruneOnStop every output
 // but the one the stopped flit needs (if any); with PrunePartial also keeping the local
 // ejection; with PruneOnNoFree every output.
-func (m *Model) prune(s *State, in *Input, c cursor) {
+func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 	blocked := m.blockedOut(s, c)
 	keep := func(j int, o Out) bool {
 		switch m.cfg.Prune {
@@ -547,7 +783,7 @@ func (m *Model) prune(s *State, in *Input, c cursor) {
 	in.Outs = kept
 	in.Cur = cur
 	for _, o := range cut {
-		m.closeOut(s, o)
+		m.closeOut(s, o, log)
 	}
 }
 
@@ -638,3 +874,4 @@ func (m *Model) outList(outs []Out) string {
 }
 
 var _ checker.Model[State] = (*Model)(nil)
+var _ checker.SuccessorEncoder[State] = (*Model)(nil)

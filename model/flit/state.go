@@ -53,7 +53,10 @@ type Msg struct {
 
 // State is an explicit flit-level network state. States are values: the model never
 // mutates a state it has handed out (successors copy what they change), so states can be
-// shared freely.
+// shared freely. Inner slices (Flits, Got, Outs) are shared between states and with
+// tables of the package and the Model (runs of consecutive flits, single counts and
+// one-output tables are not allocated per state): treat them as read-only and replace
+// them to change a state, as the model does.
 type State struct {
 	Msgs []Msg
 	VCs  []VC
@@ -87,32 +90,41 @@ func (s State) shallow() State {
 // canonical (outputs are kept sorted), so equal states have equal encodings.
 func (m *Model) Encode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
-		g := &s.Msgs[i]
-		done := byte(0)
-		if g.Done {
-			done = 1
-		}
-		buf = append(buf, g.Sent, done)
-		buf = append(buf, g.Got...)
-		if !g.Done {
-			buf = encodeInput(buf, &g.In)
-		}
+		buf = encodeMsg(buf, &s.Msgs[i])
 	}
 	for i := range s.VCs {
-		v := &s.VCs[i]
-		buf = append(buf, byte(v.Owner+1))
-		if v.Owner < 0 {
-			continue
-		}
-		closed := byte(0)
-		if v.Closed {
-			closed = 1
-		}
-		buf = append(buf, closed, byte(len(v.Flits)))
-		buf = append(buf, v.Flits...)
-		buf = encodeInput(buf, &v.In)
+		buf = encodeVC(buf, &s.VCs[i])
 	}
 	return buf
+}
+
+// encodeMsg appends the encoding of one message (see Encode).
+func encodeMsg(buf []byte, g *Msg) []byte {
+	done := byte(0)
+	if g.Done {
+		done = 1
+	}
+	buf = append(buf, g.Sent, done)
+	buf = append(buf, g.Got...)
+	if !g.Done {
+		buf = encodeInput(buf, &g.In)
+	}
+	return buf
+}
+
+// encodeVC appends the encoding of one virtual channel (see Encode).
+func encodeVC(buf []byte, v *VC) []byte {
+	buf = append(buf, byte(v.Owner+1))
+	if v.Owner < 0 {
+		return buf
+	}
+	closed := byte(0)
+	if v.Closed {
+		closed = 1
+	}
+	buf = append(buf, closed, byte(len(v.Flits)))
+	buf = append(buf, v.Flits...)
+	return encodeInput(buf, &v.In)
 }
 
 func encodeInput(buf []byte, in *Input) []byte {

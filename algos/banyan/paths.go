@@ -1,0 +1,95 @@
+package banyan
+
+import (
+	"math/bits"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// PathTable holds the unicast path of every (source, destination) pair of a banyan as a
+// bitset over its channels, so that a pattern of unicasts is checked for blocking with a
+// few word operations per packet. It is the optimised twin of props.CheckLinkConflicts
+// (TestPathTableAgreesWithNaive cross-checks them). Building it costs O(N^2 n).
+type PathTable struct {
+	b     *model.Banyan
+	n     int
+	words int
+	bits  []uint64
+}
+
+// NewPathTable precomputes the path bitsets of b.
+func NewPathTable(b *model.Banyan) *PathTable {
+	n := b.Nodes()
+	w := (b.Channels() + 63) / 64
+	t := &PathTable{b: b, n: n, words: w, bits: make([]uint64, n*n*w)}
+	for s := 0; s < n; s++ {
+		for d := 0; d < n; d++ {
+			row := t.path(s, d)
+			for _, c := range b.Route(s, d) {
+				row[c/64] |= 1 << (uint(c) % 64)
+			}
+		}
+	}
+	return t
+}
+
+// Banyan returns the network the table was built for.
+func (t *PathTable) Banyan() *model.Banyan { return t.b }
+
+func (t *PathTable) path(s, d int) []uint64 {
+	o := (s*t.n + d) * t.words
+	return t.bits[o : o+t.words]
+}
+
+// Conflict reports whether the unicasts s1->d1 and s2->d2 share a channel.
+func (t *PathTable) Conflict(s1, d1, s2, d2 int) bool {
+	p, q := t.path(s1, d1), t.path(s2, d2)
+	for i := range p {
+		if p[i]&q[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SharedLink returns the first channel (lowest id) the two unicasts share, or -1.
+func (t *PathTable) SharedLink(s1, d1, s2, d2 int) model.ChannelID {
+	p, q := t.path(s1, d1), t.path(s2, d2)
+	for i := range p {
+		if x := p[i] & q[i]; x != 0 {
+			return model.ChannelID(i*64 + bits.TrailingZeros64(x))
+		}
+	}
+	return -1
+}
+
+// Scratch is reusable accumulator space for Blocks; one per goroutine.
+type Scratch []uint64
+
+// NewScratch returns accumulator space for t.
+func (t *PathTable) NewScratch() Scratch { return make(Scratch, t.words) }
+
+// Blocks reports whether the unicasts srcs[k] -> dsts[k] (k < len(srcs)) block, and if so
+// the indices a < b of a conflicting pair (b is the first packet whose path meets an
+// earlier one). Cost O(k * words) when nothing blocks.
+func (t *PathTable) Blocks(srcs, dsts []int, acc Scratch) (a, b int, blocked bool) {
+	clear(acc)
+	for k := range srcs {
+		p := t.path(srcs[k], dsts[k])
+		hit := false
+		for i := range p {
+			if acc[i]&p[i] != 0 {
+				hit = true
+			}
+			acc[i] |= p[i]
+		}
+		if hit {
+			for j := 0; j < k; j++ {
+				if t.Conflict(srcs[j], dsts[j], srcs[k], dsts[k]) {
+					return j, k, true
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}

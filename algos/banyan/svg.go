@@ -1,0 +1,124 @@
+package banyan
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// SVGPacket is a packet to draw: its name and the channels it holds or needs.
+type SVGPacket struct {
+	Name     string
+	Channels []model.ChannelID
+}
+
+var svgColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"}
+
+// SVG draws banyan b as a picture of a witness: processing nodes on the left (sources)
+// and right (destinations), the n stages of 2x2 SEs in between (stage n-1 first), every
+// link in grey, each packet's channels in its own colour, and the contested links (the
+// link two packets fight for, or the links of a deadlock's wait-for cycle) in thick red.
+// The output is a complete, deterministic SVG document.
+func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.ChannelID) []byte {
+	n, size := b.Stages(), b.Nodes()
+	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
+	width := left*2 + (n+1)*colW
+	height := top + size*rowH + 30 + 18*len(pkts)
+	var w bytes.Buffer
+	fmt.Fprintf(&w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", width, height)
+	fmt.Fprintf(&w, `<text x="10" y="20" font-size="14">%s</text>`+"\n", html.EscapeString(title))
+	y := func(port int) int { return top + port*rowH + rowH/2 }
+	colX := func(stage int) int { return left + colW + (n-1-stage)*colW }
+	rightX := left + colW + n*colW
+	// endpoints returns the segment of channel c.
+	endpoints := func(c model.ChannelID) (x1, y1, x2, y2 int) {
+		s, a := b.Link(c)
+		switch {
+		case s < 0:
+			return colX(0) + seW, y(a), rightX, y(a)
+		case s == n-1:
+			for x := 0; x < size; x++ {
+				if b.Shuffle(x) == a {
+					return left, y(x), colX(s), y(a)
+				}
+			}
+		}
+		src := b.Butterfly(s+1, a)
+		return colX(s+1) + seW, y(src), colX(s), y(a)
+	}
+	line := func(c model.ChannelID, colour string, width int) {
+		x1, y1, x2, y2 := endpoints(c)
+		fmt.Fprintf(&w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%d"/>`+"\n", x1, y1, x2, y2, colour, width)
+	}
+	for c := 0; c < b.Channels(); c++ {
+		line(model.ChannelID(c), "#cccccc", 1)
+	}
+	for s := n - 1; s >= 0; s-- {
+		fmt.Fprintf(&w, `<text x="%d" y="%d">stage %d</text>`+"\n", colX(s), top-8, s)
+		for e := 0; e < size/2; e++ {
+			fmt.Fprintf(&w, `<rect x="%d" y="%d" width="%d" height="%d" fill="white" stroke="black"/>`+"\n", colX(s), top+2*e*rowH+3, seW, 2*rowH-6)
+			fmt.Fprintf(&w, `<text x="%d" y="%d" font-size="9">%d</text>`+"\n", colX(s)+4, top+2*e*rowH+rowH+4, e)
+		}
+	}
+	for x := 0; x < size; x++ {
+		fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="end">%d</text>`+"\n", left-6, y(x)+4, x)
+		fmt.Fprintf(&w, `<text x="%d" y="%d">%d</text>`+"\n", rightX+6, y(x)+4, x)
+	}
+	for i, p := range pkts {
+		col := svgColours[i%len(svgColours)]
+		for _, c := range p.Channels {
+			line(c, col, 3)
+		}
+		fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="4" fill="%s"/><text x="28" y="%d">%s</text>`+"\n",
+			top+size*rowH+20+18*i, col, top+size*rowH+26+18*i, html.EscapeString(p.Name))
+	}
+	for _, c := range contested {
+		line(c, "#d62728", 5)
+	}
+	w.WriteString("</svg>\n")
+	return w.Bytes()
+}
+
+// DeadlockSVG draws a deadlocked state of sys: every packet that holds links, with the
+// links its heads wait for (held by another packet) in red.
+func DeadlockSVG(sys *System, s State) []byte {
+	var pkts []SVGPacket
+	for p, h := range s.Held {
+		if h == 0 {
+			continue
+		}
+		sh := sys.shape(s, p)
+		var cs []model.ChannelID
+		for k := range sh.tree {
+			if h&(1<<uint(k)) != 0 {
+				cs = append(cs, sh.tree[k].Channel)
+			}
+		}
+		pkts = append(pkts, SVGPacket{Name: sys.PacketName(s, p), Channels: cs})
+	}
+	var contested []model.ChannelID
+	for _, wt := range sys.Waits(s) {
+		contested = append(contested, model.ChannelID(wt.Channel))
+	}
+	return SVG(sys.b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", sys.b.Spec(), sys.opt.Arbitration, sys.opt.Timing, sys.StartsOf(s)), pkts, contested)
+}
+
+// ConflictSVG draws a blocking witness: the two packets' trees and the link they share.
+func ConflictSVG(b *model.Banyan, a, c SVGPacket, link model.ChannelID) []byte {
+	return SVG(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, c.Name, b.ChannelName(link)), []SVGPacket{a, c}, []model.ChannelID{link})
+}
+
+// TreeChannels returns the channels of the tree of a packet from src with header h.
+func TreeChannels(b *model.Banyan, src int, h model.Region) []model.ChannelID {
+	tree, err := b.RegionTree(src, h)
+	if err != nil {
+		return nil
+	}
+	out := make([]model.ChannelID, len(tree))
+	for i, l := range tree {
+		out[i] = l.Channel
+	}
+	return out
+}

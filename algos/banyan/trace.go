@@ -1,0 +1,168 @@
+package banyan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/banyanwire"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// Params are the parameters that rebuild a System; they are saved in a trace file so
+// that `replay` re-executes the trace on the same model.
+type Params struct {
+	Msgs        string `json:"msgs"`
+	Arbitration string `json:"arbitration"`
+	Timing      string `json:"timing"`
+	Acquire     string `json:"acquire"`
+	Starts      []int  `json:"starts,omitempty"`
+	Phase1Only  bool   `json:"phase1_only,omitempty"`
+	Flits       int    `json:"flits,omitempty"`
+}
+
+// ParamsOf renders the parameters of sys.
+func ParamsOf(sys *System) Params {
+	parts := make([]string, len(sys.msgs))
+	for i, m := range sys.msgs {
+		parts[i] = m.String()
+	}
+	var buf bytes.Buffer
+	for i, p := range parts {
+		if i > 0 {
+			buf.WriteByte(';')
+		}
+		buf.WriteString(p)
+	}
+	return Params{Msgs: buf.String(), Arbitration: sys.opt.Arbitration.String(), Timing: sys.opt.Timing.String(),
+		Acquire: sys.opt.Acquire.String(), Starts: sys.opt.Starts, Phase1Only: sys.opt.Phase1Only, Flits: sys.opt.Flits}
+}
+
+// Build rebuilds the System the parameters describe on banyan b.
+func (p Params) Build(b *model.Banyan) (*System, error) {
+	msgs, err := ParseMulticasts(p.Msgs, b.Nodes())
+	if err != nil {
+		return nil, err
+	}
+	var opt Options
+	if opt.Arbitration, err = ParseArbitration(p.Arbitration); err != nil {
+		return nil, err
+	}
+	if opt.Timing, err = ParseTiming(p.Timing); err != nil {
+		return nil, err
+	}
+	if opt.Acquire, err = ParseAcquire(p.Acquire); err != nil {
+		return nil, err
+	}
+	opt.Starts, opt.Phase1Only, opt.Flits = p.Starts, p.Phase1Only, p.Flits
+	return NewSystem(b, msgs, opt)
+}
+
+// InitIndex returns the index in sys.Init() of state s (the first step of a trace).
+func InitIndex(sys *System, s State) int {
+	want := sys.Encode(s, nil)
+	for i, t := range sys.Init() {
+		if bytes.Equal(sys.Encode(t, nil), want) {
+			return i
+		}
+	}
+	return -1
+}
+
+// DeadlockTrace turns the deadlock trace of an exploration of sys into a saved trace
+// file for `replay`.
+func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*props.TraceFile, error) {
+	if len(tr.Steps) == 0 {
+		return nil, fmt.Errorf("empty trace")
+	}
+	params, err := json.Marshal(ParamsOf(sys))
+	if err != nil {
+		return nil, err
+	}
+	tf := &props.TraceFile{Format: props.TraceFormat, Algorithm: algo, Topology: sys.b.Spec(),
+		Property: "deadlock", Semantics: "flit", Params: params, Init: InitIndex(sys, tr.Steps[0].State)}
+	for _, st := range tr.Steps[1:] {
+		tf.Actions = append(tf.Actions, uint64(st.Action))
+		tf.Labels = append(tf.Labels, st.Label)
+	}
+	tf.Violation = sys.Violation(tr.Steps[len(tr.Steps)-1].State)
+	return tf, nil
+}
+
+// ReplayDeadlock re-executes a saved trace on the model its parameters describe and
+// reports whether it ends in a deadlock, with the final state's description. A label
+// that differs from the recorded one is an error (the model changed).
+func ReplayDeadlock(tf *props.TraceFile) (bool, string, error) {
+	topo, err := model.ParseTopology(tf.Topology)
+	if err != nil {
+		return false, "", err
+	}
+	b, ok := topo.(*model.Banyan)
+	if !ok {
+		return false, "", fmt.Errorf("trace file field \"topology\" is %q; want a banyan", tf.Topology)
+	}
+	var p Params
+	dec := json.NewDecoder(bytes.NewReader(tf.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return false, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+	}
+	sys, err := p.Build(b)
+	if err != nil {
+		return false, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+	}
+	acts := make([]checker.Action, len(tf.Actions))
+	for i, a := range tf.Actions {
+		acts[i] = checker.Action(a)
+	}
+	tr, err := checker.Replay[State](sys, tf.Init, acts)
+	if err != nil {
+		return false, "", err
+	}
+	for i, st := range tr.Steps[1:] {
+		if i < len(tf.Labels) && tf.Labels[i] != st.Label {
+			return false, "", fmt.Errorf("trace step %d is %q on replay but %q in the file", i+1, st.Label, tf.Labels[i])
+		}
+	}
+	last := tr.Steps[len(tr.Steps)-1].State
+	if !sys.Terminal(last) && len(sys.Successors(last, nil)) == 0 {
+		return true, sys.Violation(last), nil
+	}
+	return false, "the replayed trace does not end in a deadlock", nil
+}
+
+// TracePCAP renders a trace of sys as a pcap capture (banyanwire.WriteCapture): one
+// record per link a packet acquires, stamped with its step, carrying the region header
+// the packet has on that link. Tools that know LayerTypeRegionHeader decode it.
+func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
+	var recs []banyanwire.Record
+	for i := 1; i < len(tr.Steps); i++ {
+		prev, cur := tr.Steps[i-1].State, tr.Steps[i].State
+		for p := range cur.Held {
+			// A packet that drained this step released everything: compare with prev's
+			// leaves instead (its last grants are prev's missing leaves).
+			gained := cur.Held[p] &^ prev.Held[p]
+			if cur.Status[p] == done && prev.Status[p] != done {
+				gained = sys.shape(cur, p).leaves &^ prev.Held[p]
+			}
+			sh := sys.shape(cur, p)
+			for k := range sh.tree {
+				if gained&(1<<uint(k)) == 0 {
+					continue
+				}
+				h, err := banyanwire.NewRegionHeader(sys.b, sh.tree[k].Header)
+				if err != nil {
+					return nil, err
+				}
+				recs = append(recs, banyanwire.Record{Cycle: i, Packet: uint16(p), Channel: uint32(sh.tree[k].Channel), Header: *h})
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

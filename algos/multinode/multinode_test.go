@@ -1,0 +1,143 @@
+package multinode
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// paper42Parts are the partitions of the §4.2/§4.4 comparison: every type with h = 4
+// and h = 2 (delta = h/2 for Type III).
+var paper42Parts = []partition.Params{
+	{Type: partition.TypeI, H: 4},
+	{Type: partition.TypeII, H: 4},
+	{Type: partition.TypeIII, H: 4, Delta: 2},
+	{Type: partition.TypeIV, H: 4},
+	{Type: partition.TypeI, H: 2},
+	{Type: partition.TypeII, H: 2},
+	{Type: partition.TypeIII, H: 2, Delta: 1},
+	{Type: partition.TypeIV, H: 2},
+}
+
+// TestPaper42 builds the §4.2-related instance (16x16 torus, 80 sources, 80 destinations
+// each, hot-spot factor 50%) for every type, checks each schedule and logs the table.
+//
+// Reference: 001 §4.4, Figure 5a/10 set-up.
+func TestPaper42(t *testing.T) {
+	g, _ := model.NewTorus(16, 16)
+	in, err := Generate(g, GenOptions{Sources: 80, Dests: 80, Hotspot: 0.5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Compare(in, paper42Parts, Centralised, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + Table(rows))
+	for _, r := range rows {
+		if r.Invalid != "" {
+			t.Errorf("%s: invalid: %s", r.Scheme, r.Invalid)
+		}
+		// package props accepts every scheme's paths (Types III and IV as explicit paths:
+		// they go the DDN's way round) and agrees with Check on validity and on which
+		// multicasts contend.
+		if r.Props.Refused != "" {
+			t.Errorf("%s: props refuses the schedule: %s", r.Scheme, r.Props.Refused)
+		}
+		if r.Props.Validity != "holds" || r.Props.StepwiseGroups != r.ContendedGroups {
+			t.Errorf("%s: props says %+v, Check %d contended multicasts", r.Scheme, r.Props, r.ContendedGroups)
+		}
+		if r.VCContendedGroups != 0 {
+			t.Errorf("%s: %d multicasts contend per virtual channel", r.Scheme, r.VCContendedGroups)
+		}
+	}
+}
+
+// TestExplicitPaths: the schedules of directed DDNs (Types III and IV) are Explicit; their
+// paths include some that are not the network's DOR path (so the strict check refuses
+// them), yet every path is a simple walk, the schedule file round-trips in "routing":
+// "explicit", and package props judges it. Undirected types stay strict DOR. A path made
+// to reuse a channel is refused.
+func TestExplicitPaths(t *testing.T) {
+	for _, spec := range []string{"torus:8x8", "torus:12x12"} {
+		g, _ := model.ParseGrid(spec)
+		in, err := Generate(g, GenOptions{Sources: 6, Dests: 10, Hotspot: 0.5, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []partition.Params{{Type: partition.TypeII, H: 2}, {Type: partition.TypeIII, H: 4, Delta: 2}, {Type: partition.TypeIV, H: 2}} {
+			for _, sel := range []Selection{Centralised, Own} {
+				if sel == Own && p.Type == partition.TypeIII {
+					continue
+				}
+				pl, err := Build(in, Options{Partition: p, Select: sel})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := pl.Schedule
+				name := spec + " " + p.String() + " " + sel.String()
+				if s.Explicit != p.Type.Directed() {
+					t.Fatalf("%s: Explicit = %v", name, s.Explicit)
+				}
+				if err := s.Check(); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				nonDOR := 0
+				r := model.NewDOR(g)
+				for _, u := range s.Unicasts {
+					if r.IsDORPath(u.From, u.To, u.Path) != nil {
+						nonDOR++
+					}
+				}
+				if !p.Type.Directed() {
+					if nonDOR != 0 {
+						t.Errorf("%s: %d non-DOR paths in an undirected type", name, nonDOR)
+					}
+					continue
+				}
+				if nonDOR == 0 {
+					t.Errorf("%s: every path is DOR; the test does not exercise explicit paths", name)
+				}
+				strict := s
+				strict.Explicit = false
+				if strict.Check() == nil {
+					t.Errorf("%s: the strict check accepts the DDN paths", name)
+				}
+				b, err := model.MarshalSchedule(&s)
+				if err != nil {
+					t.Fatalf("%s: marshal: %v", name, err)
+				}
+				back, err := model.ParseSchedule(b)
+				if err != nil {
+					t.Fatalf("%s: parse: %v", name, err)
+				}
+				if !back.Explicit || len(back.Unicasts) != len(s.Unicasts) {
+					t.Fatalf("%s: round trip lost the mode or unicasts", name)
+				}
+				for i := range s.Unicasts {
+					if !slices.Equal(back.Unicasts[i].Path, s.Unicasts[i].Path) {
+						t.Fatalf("%s: round trip changed path %d", name, i)
+					}
+				}
+				if v := VerifyWithProps(s); v.Refused != "" || v.Validity != props.Holds {
+					t.Errorf("%s: props says %+v", name, v)
+				}
+				// A path that goes round a ring and back over a channel it used is refused.
+				bad := s
+				bad.Unicasts = slices.Clone(s.Unicasts)
+				k := slices.IndexFunc(bad.Unicasts, func(u model.Unicast) bool { return len(u.Path) > 0 })
+				u := &bad.Unicasts[k]
+				c := g.Channel(u.Path[0])
+				back1, _ := g.Neighbor(c.To, c.Dim, 1-c.Dir)
+				u.Path = append([]model.ChannelID{u.Path[0], back1}, u.Path...)
+				if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "both use") {
+					t.Errorf("%s: a path reusing a channel: %v", name, err)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,318 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// ScheduleOptions are the timing parameters of the schedule executor.
+type ScheduleOptions struct {
+	Ts, Tr int // software send and receive latencies (cycles)
+	L      int // message length in flits (tc = 1 cycle per flit)
+	VCs    int // virtual channels per physical channel (0 = 1: the timed model)
+	Buffer int // flits per VC buffer (0 = 2)
+	// Limit bounds the simulated cycles (0 = a generous bound from the schedule).
+	Limit int64
+	// Dateline splits the VCs of a torus into the two dateline classes of model.DOR
+	// (VCs must be even, >= 2) for unicasts that follow the DOR path: worms of different
+	// classes then share channels by round robin instead of waiting. Without it (the
+	// timed model) one class holds every VC, and a torus ring may deadlock under
+	// contention, which ExecuteSchedule reports as an error.
+	Dateline bool
+	// A schedule with virtual-channel classes (model.Unicast.VC) gets lanes x
+	// max(1, VCs/lanes) VCs per channel, each class its own share.
+	//
+	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
+	Trace func(TraceEvent)
+}
+
+// Contention is the first pair of unicasts that wanted the same resource at the same
+// time: Waiting found Channel (or, with Channel = model.None, every delivery port of
+// Node) held by Holding at Cycle. Unicasts are indices into Schedule.Unicasts.
+type Contention struct {
+	Cycle   int64           `json:"cycle"`
+	Channel model.ChannelID `json:"channel"`
+	Name    string          `json:"channel_name"`
+	Node    model.NodeID    `json:"node"`
+	Waiting int             `json:"waiting"`
+	Holding int             `json:"holding"`
+}
+
+// ScheduleResult is the outcome of executing a schedule at flit level.
+type ScheduleResult struct {
+	// Completion is the cycle at which the last destination has received the message
+	// (including tr).
+	Completion int64 `json:"completion"`
+	// Receive[v] is when node v received the message (0 for sources, -1 if never).
+	Receive []int64 `json:"-"`
+	// Contention is the first contending pair, nil when no header ever waited.
+	Contention *Contention `json:"contention"`
+	FlitHops   int64       `json:"flit_hops"`
+}
+
+// ExecuteSchedule runs a unicast-based collective at flit level with real channel
+// arbitration, at zero background load: a node that holds the message at time R (the
+// sources at 0) hands its unicasts to its processor in their Order, the j-th ready at
+// R + j*ts (004 §6.1), each joining the injection port of its first channel (all-port)
+// or the node's single port (one-port); worms of L flits follow their Path; a receiver
+// has the data tr cycles after the tail arrives. Without contention every time equals
+// the timed model of DESIGN.md with tc = 1; with contention, headers wait for channels
+// and the first such wait is reported as the contending pair.
+//
+// Reference: 004 §6.1 (timing model), §6.2 (simulation of DCF and EDN).
+func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*ScheduleResult, error) {
+	if g == nil || s == nil {
+		return nil, fmt.Errorf("schedule: a grid and a schedule are required")
+	}
+	if opt.L < 1 {
+		return nil, fmt.Errorf("length %d: the message needs at least one flit", opt.L)
+	}
+	if opt.Ts < 0 || opt.Tr < 0 {
+		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be >= 0", opt.Ts, opt.Tr)
+	}
+	if opt.VCs == 0 {
+		opt.VCs = 1
+	}
+	if opt.Buffer == 0 {
+		opt.Buffer = 2
+	}
+	N := g.Nodes()
+	for i, u := range s.Unicasts {
+		if int(u.From) < 0 || int(u.From) >= N || int(u.To) < 0 || int(u.To) >= N {
+			return nil, fmt.Errorf("unicast %d: node out of range for %s", i, g.Spec())
+		}
+		if len(u.Path) == 0 {
+			return nil, fmt.Errorf("unicast %d (%s to %s): empty path", i, g.NodeName(u.From), g.NodeName(u.To))
+		}
+		cur := u.From
+		for j, c := range u.Path {
+			if int(c) < 0 || int(c) >= g.Channels() || g.Channel(c).From != cur {
+				return nil, fmt.Errorf("unicast %d (%s to %s): hop %d is not a channel leaving %s", i, g.NodeName(u.From), g.NodeName(u.To), j+1, g.NodeName(cur))
+			}
+			cur = g.Channel(c).To
+		}
+		if cur != u.To {
+			return nil, fmt.Errorf("unicast %d: its path ends at %s, not at %s", i, g.NodeName(cur), g.NodeName(u.To))
+		}
+	}
+	in, out := 2*g.Dims(), 2*g.Dims()
+	if s.Ports == model.OnePort {
+		in, out = 1, 1
+	}
+	classes := 1
+	r := model.NewDOR(g)
+	if opt.Dateline && g.Kind() == model.Torus {
+		classes = 2
+	}
+	// A schedule whose unicasts carry virtual-channel classes (model.Unicast.VC) is
+	// executed with those classes: each owns VCs/lanes VCs (at least one), so worms of
+	// different classes share a channel by round robin instead of waiting.
+	lanes := s.Lanes()
+	if lanes > 1 {
+		classes = lanes
+		opt.VCs = lanes * max(1, opt.VCs/lanes)
+	}
+	net, err := newNetwork(g, opt.VCs, opt.Buffer, in, out, classes)
+	if err != nil {
+		return nil, err
+	}
+	net.recBlk = true
+	// Each node's sends in its stated order.
+	byNode := make([][]int, N)
+	for i, u := range s.Unicasts {
+		byNode[u.From] = append(byNode[u.From], i)
+	}
+	for _, l := range byNode {
+		sort.SliceStable(l, func(a, b int) bool { return s.Unicasts[l[a]].Order < s.Unicasts[l[b]].Order })
+	}
+	res := &ScheduleResult{Receive: make([]int64, N)}
+	for v := range res.Receive {
+		res.Receive[v] = -1
+	}
+	q := newQueue(Calendar)
+	var seq uint64
+	push := func(t int64, k eventKind, a, b int32) {
+		seq++
+		q.push(event{t: t, seq: seq, kind: k, a: a, b: b})
+	}
+	wormUni := []int{}
+	if opt.Trace != nil {
+		net.trace = func(ev TraceEvent) {
+			ev.Msg = int32(wormUni[ev.Worm])
+			opt.Trace(ev)
+		}
+	}
+	cpu := make([]int64, N)
+	start := func(v model.NodeID, R int64) {
+		for _, i := range byNode[v] {
+			u := s.Unicasts[i]
+			w := net.newWorm()
+			for len(wormUni) <= int(w) {
+				wormUni = append(wormUni, -1)
+			}
+			wormUni[w] = i
+			wr := &net.worms[w]
+			wr.hops = wr.hops[:0]
+			if lanes > 1 {
+				for k, c := range u.Path {
+					var cl uint8
+					if u.VC != nil {
+						cl = u.VC[k]
+					}
+					wr.hops = append(wr.hops, model.Hop{Channel: c, Class: cl})
+				}
+			} else if classes == 2 {
+				// Dateline classes of the path as given: a DOR path, a tie going Minus or
+				// an explicit subnetwork route (model.DOR.PathHops).
+				wr.hops = append(wr.hops, r.PathHops(u.Path)...)
+			} else {
+				for _, c := range u.Path {
+					wr.hops = append(wr.hops, model.Hop{Channel: c})
+				}
+			}
+			wr.length = int32(opt.L)
+			wr.src = v
+			at := max(R, cpu[v]) + int64(opt.Ts)
+			cpu[v] = at
+			push(at, evReady, w, 0)
+		}
+	}
+	net.delivered = func(w int32, v model.NodeID, t int64, final bool) {
+		push(t+int64(opt.Tr), evReceived, w, int32(v))
+	}
+	for _, v := range s.Sources {
+		if res.Receive[v] < 0 {
+			res.Receive[v] = 0
+			start(v, 0)
+		}
+	}
+	limit := opt.Limit
+	if limit == 0 {
+		limit = int64(len(s.Unicasts)+1)*int64(opt.Ts+opt.Tr+opt.L+g.Nodes()+8)*4 + 1000
+	}
+	remaining := len(s.Unicasts)
+	var t int64
+	for ; remaining > 0 && t <= limit; t++ {
+		q.popDue(t, func(e event) {
+			switch e.kind {
+			case evReady:
+				wr := &net.worms[e.a]
+				p := 0
+				if in > 1 {
+					ch := g.Channel(wr.hops[0].Channel)
+					p = ch.Dim*2 + int(ch.Dir)
+				}
+				net.inject(e.a, int(wr.src)*in+p, t)
+			case evReceived:
+				remaining--
+				v := model.NodeID(e.b)
+				if res.Receive[v] < 0 {
+					res.Receive[v] = t
+					start(v, t)
+				}
+				if t > res.Completion {
+					res.Completion = t
+				}
+			}
+		})
+		net.cycle(t)
+		// Nothing scheduled and nothing moved for longer than any wait for a channel can
+		// last: the worms in the network are deadlocked (possible on torus rings with a
+		// single VC under contention).
+		if q.len() == 0 && t-net.lastMove > int64(2*(opt.L+g.Nodes())+16) && !net.idle() {
+			t++
+			break
+		}
+	}
+	res.FlitHops = net.flitHops
+	if remaining > 0 {
+		return res, fmt.Errorf("schedule: %d unicasts undelivered after %d cycles (deadlock or bound too small)", remaining, limit)
+	}
+	if b := net.firstBlk; b != nil {
+		c := &Contention{Cycle: b.Cycle, Channel: b.Channel, Node: b.Node, Waiting: wormUni[b.Waiting], Holding: -1}
+		if b.Holding >= 0 {
+			c.Holding = wormUni[b.Holding]
+		}
+		if b.Channel != model.None {
+			c.Name = g.ChannelName(b.Channel)
+		} else {
+			c.Name = "delivery ports of " + g.NodeName(b.Node)
+		}
+		res.Contention = c
+	}
+	return res, nil
+}
+
+// TimedCompletion computes the completion time of a schedule in the timed model of
+// DESIGN.md (004 §6.1) assuming no contention: the j-th unicast of a node that received
+// at R starts at R + j*ts, delivers at start + h + L + tr (tc = 1), and a later unicast
+// through the same first channel starts no earlier than the earlier one's tail has left
+// it. It is the formula the executor must match to the cycle on contention-free
+// all-port schedules (one-port adds the wait for the single injection port, which this
+// model does not charge).
+func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
+	byNode := make([][]int, N)
+	for i, u := range s.Unicasts {
+		if int(u.From) < 0 || int(u.From) >= N {
+			return 0, fmt.Errorf("unicast %d: sender out of range", i)
+		}
+		byNode[u.From] = append(byNode[u.From], i)
+	}
+	for _, l := range byNode {
+		sort.SliceStable(l, func(a, b int) bool { return s.Unicasts[l[a]].Order < s.Unicasts[l[b]].Order })
+	}
+	recv := make([]int64, N)
+	for i := range recv {
+		recv[i] = -1
+	}
+	type item struct {
+		v model.NodeID
+		t int64
+	}
+	var queue []item
+	for _, v := range s.Sources {
+		if recv[v] < 0 {
+			recv[v] = 0
+			queue = append(queue, item{v, 0})
+		}
+	}
+	var done int64
+	count := 0
+	for len(queue) > 0 {
+		// Process the earliest receiver first (a small N; O(N^2) is fine).
+		bi := 0
+		for i := range queue {
+			if queue[i].t < queue[bi].t {
+				bi = i
+			}
+		}
+		it := queue[bi]
+		queue = append(queue[:bi], queue[bi+1:]...)
+		cpu := it.t
+		free := map[model.ChannelID]int64{}
+		for _, i := range byNode[it.v] {
+			u := s.Unicasts[i]
+			a := cpu + int64(ts)
+			cpu = a
+			if f, ok := free[u.Path[0]]; ok && f > a {
+				a = f
+			}
+			free[u.Path[0]] = a + int64(L)
+			r := a + int64(len(u.Path)) + int64(L) + int64(tr)
+			count++
+			if r > done {
+				done = r
+			}
+			if int(u.To) >= 0 && int(u.To) < N && recv[u.To] < 0 {
+				recv[u.To] = r
+				queue = append(queue, item{u.To, r})
+			}
+		}
+	}
+	if count != len(s.Unicasts) {
+		return done, fmt.Errorf("schedule: %d of %d unicasts are never sent (their senders never receive)", len(s.Unicasts)-count, len(s.Unicasts))
+	}
+	return done, nil
+}

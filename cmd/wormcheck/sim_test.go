@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSimBadInputExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"sim"},
+		{"sim", "--topo", "mesh:0x3", "--rate", "0.01"},
+		{"sim", "--topo", "mesh:4x4"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--ports", "two"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--length", "0"},
+		{"sim", "--topo", "torus:4x4", "--rate", "0.01", "--vcs", "1"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--traffic", "broadcast"},
+		{"sim", "--topo", "torus:4x4", "--rate", "0.01", "--traffic", "multicast", "--algo", "pm"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--dests", "x"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--algo", "nosuch"},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}
+
+func TestSimJSONAndPlot(t *testing.T) {
+	code, out, stderr := runCLI(t, "sim", "--topo", "hypercube:4", "--rate", "0.01", "--b", "0.05", "--vcs", "3", "--length", "8", "--ts", "1", "--cycles", "3000", "--warmup", "500", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(out), &obj); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if obj["command"] != "sim" || obj["model"].(map[string]any)["name"] != "003 model" {
+		t.Errorf("unexpected object %v", obj)
+	}
+	svg := filepath.Join(t.TempDir(), "p.svg")
+	code, _, stderr = runCLI(t, "sim", "--topo", "mesh:4x4", "--load", "0.2", "--length", "4", "--cycles", "2000", "--warmup", "200", "--plot", svg, "--points", "3")
+	if code != 0 {
+		t.Fatalf("plot exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(b, new(struct{})); err != nil {
+		t.Errorf("SVG is not XML: %v", err)
+	}
+}
+
+func TestLatencySVGDeterministicWithGaps(t *testing.T) {
+	xs := []float64{0.1, 0.2, 0.3}
+	ss := []series{{"sim", []float64{10, math.NaN(), 30}, "#000", false}, {"model <x>", []float64{9, 19, 29}, "#f00", true}}
+	a, b := latencySVG("t", xs, ss), latencySVG("t", xs, ss)
+	if !bytes.Equal(a, b) {
+		t.Fatal("same data, different SVG")
+	}
+	if !strings.Contains(string(a), "model &lt;x&gt;") || strings.Count(string(a), "<polyline") != 1 {
+		t.Errorf("legend escaping or gap handling wrong:\n%s", a)
+	}
+}
+
+func FuzzParseDests(f *testing.F) {
+	for _, s := range []string{"4..25", "1", "0..3", "5..2", "x", "..", "3..", "-1..4", "99999999999999999999..1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		mn, mx, err := parseDests(s)
+		if err == nil && (mn < 1 || mx < mn) {
+			t.Fatalf("%q parsed to %d..%d", s, mn, mx)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("multi-line error %q", err)
+		}
+	})
+}
+
+func TestSimTracePcap(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.pcap")
+	code, _, stderr := runCLI(t, "sim", "--topo", "mesh:4x4", "--rate", "0.01", "--length", "4", "--cycles", "500", "--warmup", "0", "--trace", p, "--trace-limit", "50")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Global header 24 bytes; each record 16 + 28 bytes; at most 50 records.
+	if len(b) < 24+44 || (len(b)-24)%44 != 0 || (len(b)-24)/44 > 50 {
+		t.Fatalf("pcap of %d bytes", len(b))
+	}
+	if lt := uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24; lt != 147 {
+		t.Errorf("link type %d; want 147 (USER0)", lt)
+	}
+}

@@ -1,0 +1,350 @@
+package flit
+
+import "github.com/wormcheck/wormcheck/checker"
+
+// This file keeps the straightforward implementation of the transition rules (every
+// successor copies its virtual channels and messages with make+copy and allocates the
+// inner slices it changes) as the naive twin that the optimised Successors is checked
+// against (TestSuccessorsAgainstReference).
+
+// refSuccessors appends the enabled transitions of s: inputs in order (message sources by
+// message, then virtual channels by index), and for each input its moves, then its
+// allocations by output index, then its pruning.
+func (m *Model) refSuccessors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
+	m.cursors(&s, func(c cursor) bool {
+		dst = m.refInputSuccessors(&s, c, dst)
+		return true
+	})
+	return dst
+}
+
+func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[State]) []checker.Transition[State] {
+	f, aux, ok := m.nextFlit(s, c)
+	if !ok {
+		return dst
+	}
+	if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && !aux && m.injectBusy(s, c.at) {
+		return dst
+	}
+	in := c.in
+	di, isAddr := m.addrDest(c.msg, f)
+	if aux || !isAddr {
+		o := in.Outs[in.Cur]
+		if m.room(s, o) {
+			a := MakeAction(KindMove, c.input, 0)
+			return append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindMove, 0)})
+		}
+		if m.refStopPrunable(in, int(in.Cur)) {
+			return append(dst, m.refPruneTransition(s, c))
+		}
+		return dst
+	}
+	eject, ch, cl := m.want(c.msg, di, c.at)
+	for j, o := range in.Outs {
+		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
+			if m.room(s, o) {
+				a := MakeAction(KindFollow, c.input, 0)
+				return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j)})
+			}
+			if m.refStopPrunable(in, j) {
+				return append(dst, m.refPruneTransition(s, c))
+			}
+			return dst
+		}
+	}
+	n0 := len(dst)
+	if eject {
+		if ch >= 0 && !m.ejectBusy(s, c.at) {
+			a := MakeAction(KindAlloc, c.input, 0)
+			dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Eject)})
+		}
+	} else {
+		base := int(ch)*m.cfg.VCs + int(cl)*m.per
+		for o := base; o < base+m.per; o++ {
+			if s.VCs[o].Owner < 0 {
+				a := MakeAction(KindAlloc, c.input, o+1)
+				dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Out(o))})
+			}
+		}
+	}
+	if len(dst) == n0 && m.refPrunable(in) {
+		dst = append(dst, m.refPruneTransition(s, c))
+	}
+	return dst
+}
+
+// refPrunable reports whether an input blocked at an address flit for want of a free output
+// has branches its policy would prune.
+func (m *Model) refPrunable(in *Input) bool {
+	switch m.cfg.Prune {
+	case PruneOnNoFree, PruneOnStop:
+		return len(in.Outs) > 0
+	case PrunePartial:
+		return m.refStopPrunable(in, -1)
+	}
+	return false
+}
+
+// refStopPrunable reports whether an input whose next flit is stopped by the full buffer of
+// output index blocked has other branches its policy prunes when flits stop (PruneOnStop:
+// any; PrunePartial: any but the local ejection).
+func (m *Model) refStopPrunable(in *Input, blocked int) bool {
+	switch m.cfg.Prune {
+	case PruneOnStop:
+		return len(in.Outs) > 1 || blocked < 0 && len(in.Outs) > 0
+	case PrunePartial:
+		for j, o := range in.Outs {
+			if j != blocked && o != Eject {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *Model) refPruneTransition(s *State, c cursor) checker.Transition[State] {
+	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.refApply(s, c, KindPrune, 0)}
+}
+
+func (m *Model) refApply(s *State, c cursor, k Kind, o Out) State {
+	if k == KindAlloc {
+		return m.refApplyTo(s, c, k, int(o))
+	}
+	return m.refApplyTo(s, c, k, 0)
+}
+
+// refApplyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
+// arg is the output taken; for KindFollow the index of the output followed.
+func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
+	// Copy what the transition changes: the virtual channels always, the messages only
+	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
+	// slice is shared with the predecessor).
+	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	copy(s.VCs, s0.VCs)
+	var target Out = None
+	switch k {
+	case KindMove:
+		target = c.in.Outs[c.in.Cur]
+	case KindFollow:
+		target = c.in.Outs[arg]
+	case KindAlloc:
+		target = Out(arg)
+	}
+	if c.vc < 0 || target == Eject {
+		s.Msgs = make([]Msg, len(s0.Msgs))
+		copy(s.Msgs, s0.Msgs)
+	}
+	var in *Input
+	if c.vc < 0 {
+		in = &s.Msgs[c.msg].In
+	} else {
+		in = &s.VCs[c.vc].In
+	}
+	if k == KindPrune {
+		m.refPrune(&s, in, c)
+		return s
+	}
+	f, aux, _ := m.nextFlit(&s, c)
+	msg := &m.cfg.Messages[c.msg]
+	// Take the flit off the input.
+	switch {
+	case aux:
+		in.Reinj--
+	case c.vc < 0:
+		s.Msgs[c.msg].Sent++
+	default:
+		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits[1:]
+	}
+	// Choose its output.
+	switch k {
+	case KindFollow:
+		in.Cur = int8(arg)
+	case KindAlloc:
+		o := Out(arg)
+		outs := make([]Out, 0, len(in.Outs)+1)
+		j := 0
+		for j < len(in.Outs) && in.Outs[j] < o {
+			j++
+		}
+		outs = append(outs, in.Outs[:j]...)
+		outs = append(outs, o)
+		outs = append(outs, in.Outs[j:]...)
+		in.Outs = outs
+		in.Cur = int8(j)
+		if o != Eject {
+			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
+		}
+	}
+	if msg.Multicast && !aux {
+		if int(f) >= 1 && int(f) <= msg.Length {
+			in.Aux++ // data from the buffer is copied into the auxiliary buffer
+		} else if k == KindAlloc && int(in.Aux) == msg.Length {
+			// A new branch opened after the data has passed: re-inject the data from
+			// the auxiliary buffer behind its address flit (000 §2.1 case (a)). The
+			// first address of a stream is followed by the data itself instead.
+			in.Reinj = uint8(msg.Length)
+		}
+	}
+	o := in.Outs[in.Cur]
+	if o == Eject {
+		g := &s.Msgs[c.msg]
+		got := append([]uint8(nil), g.Got...)
+		got[m.destIdx[c.msg][c.at]]++
+		g.Got = got
+	} else {
+		v := &s.VCs[o]
+		v.Flits = append(v.Flits[:len(v.Flits):len(v.Flits)], f)
+	}
+	m.refFinishInput(&s, c)
+	return s
+}
+
+// refFinishInput releases an input that has nothing more to send: a source whose every flit
+// and re-injection has left, or a closed, empty virtual channel. Its outputs are closed,
+// which may release them in turn.
+func (m *Model) refFinishInput(s *State, c cursor) {
+	if c.vc < 0 {
+		g := &s.Msgs[c.msg]
+		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
+			outs := g.In.Outs
+			g.Done = true
+			g.In = Input{Cur: -1}
+			for _, o := range outs {
+				m.refCloseOut(s, o)
+			}
+		}
+		return
+	}
+	m.refTryRelease(s, c.vc)
+}
+
+func (m *Model) refCloseOut(s *State, o Out) {
+	if o == Eject {
+		return
+	}
+	s.VCs[o].Closed = true
+	m.refTryRelease(s, int(o))
+}
+
+func (m *Model) refTryRelease(s *State, vc int) {
+	v := &s.VCs[vc]
+	if !v.Closed || len(v.Flits) > 0 || v.In.Reinj > 0 {
+		return
+	}
+	outs := v.In.Outs
+	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
+	for _, o := range outs {
+		m.refCloseOut(s, o)
+	}
+}
+
+// refPrune releases the branches the policy cuts at input in: with PruneOnStop every output
+// but the one the stopped flit needs (if any); with PrunePartial also keeping the local
+// ejection; with PruneOnNoFree every output.
+func (m *Model) refPrune(s *State, in *Input, c cursor) {
+	blocked := m.refBlockedOut(s, c)
+	keep := func(j int, o Out) bool {
+		switch m.cfg.Prune {
+		case PrunePartial:
+			return o == Eject || j == blocked
+		case PruneOnStop:
+			return j == blocked
+		}
+		return false
+	}
+	var kept, cut []Out
+	cur := int8(-1)
+	for j, o := range in.Outs {
+		if keep(j, o) {
+			if int8(j) == in.Cur || j == blocked {
+				cur = int8(len(kept))
+			}
+			kept = append(kept, o)
+		} else {
+			cut = append(cut, o)
+		}
+	}
+	in.Outs = kept
+	in.Cur = cur
+	for _, o := range cut {
+		m.refCloseOut(s, o)
+	}
+}
+
+// refBlockedOut returns the index in the input's outputs of the output its next flit needs
+// (the current output for data and re-injected flits, the reserved branch an address flit
+// follows), or -1 when the next flit needs a new output.
+func (m *Model) refBlockedOut(s *State, c cursor) int {
+	f, aux, ok := m.nextFlit(s, c)
+	if !ok {
+		return -1
+	}
+	di, isAddr := m.addrDest(c.msg, f)
+	if aux || !isAddr {
+		return int(c.in.Cur)
+	}
+	eject, ch, cl := m.want(c.msg, di, c.at)
+	for j, o := range c.in.Outs {
+		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
+			return j
+		}
+	}
+	return -1
+}
+
+// refEncode is the straightforward canonical encoding Encode is checked against: the
+// layout documented on Encode, built field by field with append.
+func (m *Model) refEncode(s State, buf []byte) []byte {
+	input := func(buf []byte, in *Input) []byte {
+		buf = append(buf, byte(len(in.Outs)))
+		for _, o := range in.Outs {
+			x := uint32(o + 1)
+			for x >= 0x80 {
+				buf = append(buf, byte(x)|0x80)
+				x >>= 7
+			}
+			buf = append(buf, byte(x))
+		}
+		return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+	}
+	b2 := func(b bool) byte {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		buf = append(buf, g.Sent, b2(g.Done))
+		buf = append(buf, g.Got...)
+		if !g.Done {
+			buf = input(buf, &g.In)
+		}
+	}
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		buf = append(buf, byte(v.Owner+1))
+		if v.Owner < 0 {
+			continue
+		}
+		buf = append(buf, b2(v.Closed), byte(len(v.Flits)))
+		buf = append(buf, v.Flits...)
+		buf = input(buf, &v.In)
+	}
+	return buf
+}
+
+// refTerminal is the reference of Terminal.
+func (m *Model) refTerminal(s State) bool {
+	for _, g := range s.Msgs {
+		if !g.Done {
+			return false
+		}
+	}
+	for _, v := range s.VCs {
+		if v.Owner >= 0 {
+			return false
+		}
+	}
+	return true
+}
