@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 )
 
-// mergeHelp documents `wormcheck merge`; the lead registers the command with runMerge.
+// mergeHelp documents `wormcheck merge`.
 const mergeHelp = `wormcheck merge F1.json F2.json ... [-o OUT.json]
 
 Joins the family results that 'check --family ... --shard i/n --result F.json' wrote for
@@ -111,4 +111,8 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 		return exitViolated, nil
 	}
 	return exitInconclusive, nil
+}
+
+func init() {
+	registerCommand(&command{Name: "merge", Summary: "join the JSON results of family shards (check --shard i/n --result F)", Help: mergeHelp, Run: runMerge})
 }
