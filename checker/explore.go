@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"math"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -71,6 +72,7 @@ type explorer[S any] struct {
 	canon Canonicalizer[S]    // nil unless opt.Symmetry
 	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
 	store *store[S]
+	heap  heapSampler
 
 	depth       int
 	transitions int64
@@ -160,7 +162,35 @@ func (e *explorer[S]) overBudget() string {
 	if b := e.store.bytes.Load(); e.opt.MaxMemoryBytes > 0 && b > e.opt.MaxMemoryBytes {
 		return fmt.Sprintf("memory budget %d bytes exhausted (store is %d bytes)", e.opt.MaxMemoryBytes, b)
 	}
+	if e.opt.MaxMemoryBytes > 0 {
+		if h := e.heap.sample(); h > e.opt.MaxMemoryBytes {
+			return fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: store and frontiers)", e.opt.MaxMemoryBytes, h)
+		}
+	}
 	return ""
+}
+
+// heapSampler reads the Go heap size (live and not yet swept objects: the store, the
+// frontiers and garbage) at most once per heapSampleEvery, so that the memory budget also
+// covers frontier states, which the store estimate does not. It never stops the world.
+type heapSampler struct {
+	last  atomic.Int64 // unix nanoseconds of the last reading
+	bytes atomic.Int64
+}
+
+const heapSampleEvery = 20 * time.Millisecond
+
+func (h *heapSampler) sample() int64 {
+	now := time.Now().UnixNano()
+	if last := h.last.Load(); now-last < int64(heapSampleEvery) || !h.last.CompareAndSwap(last, now) {
+		return h.bytes.Load()
+	}
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		h.bytes.Store(int64(s[0].Value.Uint64()))
+	}
+	return h.bytes.Load()
 }
 
 // stop asks every worker to end the level; the first reason is kept.

@@ -194,3 +194,43 @@ func TestVerdictString(t *testing.T) {
 		t.Errorf("StoreMode names")
 	}
 }
+
+// fatStates is a chain model whose states each carry 1 MiB of payload that the encoding
+// ignores: the visited store stays tiny while the frontier and garbage grow, so only the
+// heap reading of MaxMemoryBytes can stop it.
+type fatStates struct{}
+
+type fatState struct {
+	n       int
+	payload []byte
+}
+
+func (fatStates) Init() []fatState { return []fatState{{0, make([]byte, 1<<20)}} }
+func (fatStates) Successors(s fatState, dst []checker.Transition[fatState]) []checker.Transition[fatState] {
+	if s.n >= 1000 {
+		return dst
+	}
+	for a := range 2 {
+		p := make([]byte, 1<<20)
+		p[0] = byte(a)
+		dst = append(dst, checker.Transition[fatState]{Action: checker.Action(a), Next: fatState{2*s.n + 1 + a, p}})
+	}
+	return dst
+}
+func (fatStates) Encode(s fatState, buf []byte) []byte     { return append(buf, byte(s.n), byte(s.n>>8)) }
+func (fatStates) Terminal(fatState) bool                   { return true }
+func (fatStates) Describe(fatState, checker.Action) string { return "step" }
+
+// TestMemoryBudgetCoversFrontiers: a 64 MiB budget stops a search whose store is a few
+// kilobytes but whose frontier states hold hundreds of megabytes.
+func TestMemoryBudgetCoversFrontiers(t *testing.T) {
+	for _, w := range allWorkers {
+		res, err := checker.Explore[fatState](fatStates{}, checker.Options[fatState]{Workers: w, MaxMemoryBytes: 64 << 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != checker.Inconclusive || !strings.Contains(res.Reason, "Go heap") {
+			t.Fatalf("workers %d: %v %q, want inconclusive on the heap", w, res.Verdict, res.Reason)
+		}
+	}
+}

@@ -47,8 +47,12 @@ type Options[S any] struct {
 	MaxDepth int
 	// MaxStates bounds the number of distinct stored states; 0 means unbounded.
 	MaxStates int64
-	// MaxMemoryBytes bounds the visited store's estimated size (Stats.StoreBytes); 0
-	// means unbounded. Frontier states held for expansion are not counted.
+	// MaxMemoryBytes bounds memory; 0 means unbounded. It is checked against the visited
+	// store's estimated size (Stats.StoreBytes) and, sampled every 20 ms between chunks of
+	// work, against the Go heap (store, frontier states and not yet collected garbage), so
+	// that one wide level cannot exhaust the machine. Reaching it gives Inconclusive. The
+	// heap reading depends on garbage-collector timing, so a run close to the budget may
+	// stop at a different point from one run to the next; it never turns into Holds.
 	MaxMemoryBytes int64
 	// Store selects the visited store: Exact (default) or Fingerprint.
 	Store StoreMode

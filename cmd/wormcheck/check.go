@@ -29,7 +29,8 @@ Common flags:
   --workers N       explorer workers (default 1; the verdict and state count do not depend on it)
   --max-states N    state budget; reaching it gives verdict inconclusive (exit 3)
   --max-depth N     depth bound; reaching it gives verdict inconclusive (exit 3)
-  --max-memory MiB  memory budget for the visited store; reaching it gives inconclusive
+  --max-memory MiB  memory budget (visited store and frontiers); reaching it gives
+                    inconclusive (default: 3/4 of the machine's memory; 0 = none)
   --store S         visited store: exact (default) or fingerprint (64-bit hashes, TLC-style)
   --symmetry        reduce by the topology's symmetries where the algorithm supports it
   --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
@@ -75,7 +76,7 @@ func defineCommon(fs *flag.FlagSet, c *common) (progress *bool) {
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
 	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
 	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
-	fs.Int64Var(&c.MaxMemMB, "max-memory", 0, "memory budget in MiB (0 = none)")
+	fs.Int64Var(&c.MaxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
 	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
 	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
 	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
@@ -227,4 +228,23 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		return err
 	}
 	return write(files.PCAP, "pcap capture", rep.PCAP)
+}
+
+// defaultMemoryMiB is 3/4 of the machine's memory (Linux /proc/meminfo), so that a search
+// that outgrows the machine ends as inconclusive instead of being killed; 0 (no budget)
+// where the size cannot be read.
+func defaultMemoryMiB() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb); err == nil && kb > 0 {
+				return kb * 3 / 4 / 1024
+			}
+		}
+	}
+	return 0
 }
