@@ -9,15 +9,17 @@ import (
 )
 
 // flit is one flit in a buffer: the worm it belongs to (index into network.worms) in
-// the high bits, flagHead and flagTail in the low two.
+// the high bits, flagHead, flagTail and flagTree in the low three. A tree-multicast flit
+// (flagTree) carries instead its tree record and code (tree.go).
 type flit uint32
 
 const (
 	flagHead flit = 1
 	flagTail flit = 2
+	flagTree flit = 4
 )
 
-func (f flit) worm() int32 { return int32(f >> 2) }
+func (f flit) worm() int32 { return int32(f >> 3) }
 
 // worm is one message in flight along one route. A unicast is one worm; a path-based
 // multicast is one worm per path; a unicast-based collective is many worms.
@@ -32,6 +34,7 @@ type worm struct {
 	msg     int32 // index of the message record
 	aux     int32 // algorithm data (SBT: the rotated dimension index this copy travelled)
 	ready   int64 // cycle the worm joined its injection port
+	tree    int32 // tree multicast record + 1 (0: an ordinary worm)
 }
 
 // blockEvent is the first time a header found every virtual channel it may use held by other
@@ -110,6 +113,10 @@ type network struct {
 	lastMove  int64
 	// trace, if set, sees every flit move (Config.Trace).
 	trace func(TraceEvent)
+
+	// Tree multicast (tree.go); nil/false unless Config.Tree.
+	treeOn bool
+	tree   *treeState
 }
 
 func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, error) {
@@ -163,6 +170,7 @@ func (n *network) releaseWorm(w int32) {
 	wr := &n.worms[w]
 	wr.hops = wr.hops[:0]
 	wr.drops = nil
+	wr.tree = 0
 	n.freeWorm = append(n.freeWorm, w)
 }
 
@@ -210,6 +218,12 @@ func (n *network) nodeOf(x int32) model.NodeID {
 func (n *network) allocate(t int64) {
 	keep := n.nextPending[:0]
 	for _, x := range n.pending {
+		if n.treeOn && int(x) >= n.nvc {
+			if w := n.headWorm(x); n.worms[w].tree > 0 {
+				n.treeStart(x, w)
+				continue
+			}
+		}
 		if int(x) < n.nvc {
 			// A header that arrived this cycle waits until the next one (one cycle per hop).
 			i := int(x)*n.B + int(n.vcs[x].head)
@@ -294,6 +308,16 @@ func (n *network) headReady(x int32, t int64) bool {
 	return true // an allocated injection port always has its worm's next flit
 }
 
+// ready reports whether input unit x may send its next flit to output unit y in cycle t:
+// headReady for ordinary worms; for a tree multicast input, whether y is the target the
+// tree step chose this cycle.
+func (n *network) ready(x, y int32, t int64) bool {
+	if n.treeOn && n.treeAt(x) {
+		return n.tree.in[x].tgt == y
+	}
+	return n.headReady(x, t)
+}
+
 // pop removes the head flit of input unit x.
 func (n *network) pop(x int32) flit {
 	if int(x) < n.nvc {
@@ -310,7 +334,7 @@ func (n *network) pop(x int32) flit {
 	p := int(x) - n.nvc
 	w := n.ports[p][n.portHead[p]]
 	wr := &n.worms[w]
-	f := flit(w) << 2
+	f := flit(w) << 3
 	if wr.sent == 0 {
 		f |= flagHead
 	}
@@ -339,6 +363,10 @@ func (n *network) afterTail(x int32) {
 
 // transmit moves one flit from input unit x to output unit y in cycle t.
 func (n *network) transmit(x, y int32, t int64) {
+	if n.treeOn && n.treeAt(x) {
+		n.treeTransmit(x, y, t)
+		return
+	}
 	f := n.pop(x)
 	n.lastMove = t
 	w := f.worm()
@@ -399,6 +427,9 @@ func (n *network) cycle(t int64) {
 		n.allocate(t)
 	}
 	kept := len(n.pending)
+	if n.treeOn {
+		n.treeStep(t)
+	}
 	V := n.V
 	act := n.activeCh
 	for i := 0; i < len(act); i++ {
@@ -431,7 +462,7 @@ func (n *network) cycle(t int64) {
 				continue
 			}
 			x := n.src[y]
-			if !n.headReady(x, t) {
+			if x < 0 || !n.ready(x, y, t) {
 				continue
 			}
 			n.rr[c] = int32(v)
@@ -451,7 +482,7 @@ func (n *network) cycle(t int64) {
 			i--
 			continue
 		}
-		if n.headReady(x, t) {
+		if n.ready(x, e, t) {
 			n.transmit(x, e, t)
 		}
 	}
@@ -474,6 +505,13 @@ func (n *network) idle() bool {
 	for p, q := range n.ports {
 		if int(n.portHead[p]) < len(q) {
 			return false
+		}
+	}
+	if n.treeOn {
+		for _, x := range n.tree.act {
+			if n.tree.in[x].reinj > 0 {
+				return false
+			}
 		}
 	}
 	return true

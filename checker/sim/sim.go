@@ -98,6 +98,11 @@ type Config struct {
 	Traffic Traffic
 	// Multicast routes multicast messages; nil = separate addressing.
 	Multicast MulticastFunc
+	// Tree, if set, routes multicast messages by tree-based multicast with pruning (000
+	// §2-§4; tree.go): one worm of format d1, Length-1 data flits, d2..dn, branching at
+	// routers by the base routing and pruned by Prune. It takes precedence over Multicast.
+	Tree  bool
+	Prune Prune
 	// MulticastSchedule, if set, realises each multicast as a unicast-based collective
 	// (U-torus, U-mesh, SPU...): the source sends its unicasts, and every node sends its
 	// own as soon as it has received the message. It takes precedence over Multicast.
@@ -162,6 +167,8 @@ type Result struct {
 	Deadlocked bool `json:"deadlocked"`
 	// Undelivered counts flits left in the network at the end (0 after a drained run).
 	Undelivered int64 `json:"undelivered"`
+	// Prunes counts the tree-multicast branches released early by pruning (Config.Tree).
+	Prunes int64 `json:"prunes,omitempty"`
 }
 
 // Message kinds.
@@ -214,6 +221,9 @@ type runner struct {
 	flitsInWin int64
 	routeHops  int64
 	err        error // the first error of a user-supplied routing or schedule function
+
+	// treeLog, if set (tests), sees every tree-multicast delivery.
+	treeLog func(msg int32, v model.NodeID, t int64)
 
 	// now and generating are the loop's state for handleFn, a method value made once so
 	// that the cycle loop allocates nothing.
@@ -286,6 +296,16 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("destinations %d..%d: need 1 <= min <= max <= %d", t.MinDests, t.MaxDests, cfg.Grid.Nodes()-1)
 		}
 	}
+	if cfg.Tree {
+		switch {
+		case cfg.MulticastSchedule != nil:
+			return nil, fmt.Errorf("tree: tree multicast and a multicast schedule exclude each other")
+		case cfg.Prune > PruneNone:
+			return nil, fmt.Errorf("prune %d: not a pruning policy", cfg.Prune)
+		case t.Multicast > 0 && t.MaxDests > maxTreeDests:
+			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)
+		}
+	}
 	in, out := 2*cfg.Grid.Dims(), 2*cfg.Grid.Dims()
 	if cfg.Ports == model.OnePort {
 		in, out = 1, 1
@@ -302,6 +322,9 @@ func newRunner(cfg Config) (*runner, error) {
 		next:    make([]float64, cfg.Grid.Nodes()),
 	}
 	net.delivered = rn.delivered
+	if cfg.Tree {
+		net.enableTree(cfg.Prune, rn.treeServed)
+	}
 	net.trace = cfg.Trace
 	rn.handleFn = func(e event) { rn.handle(e, rn.now, rn.generating) }
 	return rn, nil
@@ -399,6 +422,12 @@ func (rn *runner) run() *Result {
 	for p, q := range rn.net.ports {
 		for _, w := range q[rn.net.portHead[p]:] {
 			res.Undelivered += int64(rn.net.worms[w].length - rn.net.worms[w].sent)
+		}
+	}
+	if rn.net.treeOn {
+		res.Prunes = rn.net.tree.prunes
+		for _, x := range rn.net.tree.act {
+			res.Undelivered += int64(rn.net.tree.in[x].reinj)
 		}
 	}
 	res.Deadlocked = res.Undelivered > 0 && rn.net.lastMove < t-cfg.DrainLimit/2
@@ -526,6 +555,10 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 			return
 		}
 		msg := rn.newMessage(kindMulticast, k, t)
+		if rn.cfg.Tree {
+			rn.sendTree(v, rn.dests, msg, t)
+			return
+		}
 		if rn.cfg.Multicast == nil {
 			for _, d := range rn.dests {
 				rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
@@ -703,4 +736,39 @@ func statMSER(lat []int64, done []bool, mser bool) Stat {
 	s.N = len(xs)
 	s.Mean, s.CI95 = BatchMeans(xs, 20)
 	return s
+}
+
+// sendTree hands the tree multicast msg from src to dests to src's processor at t: one
+// worm of len(dests) address flits and Length-1 data flits (000 Fig. 1).
+func (rn *runner) sendTree(src model.NodeID, dests []model.NodeID, msg int32, t int64) {
+	D := rn.L - 1
+	tm := rn.net.newTree(rn.r, src, dests, D, msg)
+	w := rn.net.newWorm()
+	wr := &rn.net.worms[w]
+	tr := &rn.net.tree.msgs[tm]
+	tr.worm = w
+	// The worm's hops name its first channel (the injection port under all-port).
+	wr.hops = append(wr.hops[:0], tr.paths[0]...)
+	wr.drops = nil
+	wr.hop, wr.tailHop, wr.sent = 0, 0, 0
+	wr.length = int32(len(dests)) + D
+	wr.src = src
+	wr.msg = msg
+	wr.aux = 0
+	wr.tree = tm + 1
+	start := max(t, rn.cpuFree[src]) + int64(rn.cfg.Ts)
+	rn.cpuFree[src] = start
+	rn.schedule(start, evReady, w, 0, 0)
+}
+
+// treeServed is the network's callback: destination v of tree tm has the data at t.
+func (rn *runner) treeServed(tm int32, v model.NodeID, t int64) {
+	m := &rn.net.tree.msgs[tm]
+	if t-1 < rn.windowEnd && t-1 >= rn.cfg.Warmup {
+		rn.flitsInWin += int64(m.D) + 1
+	}
+	if rn.treeLog != nil {
+		rn.treeLog(m.msg, v, t)
+	}
+	rn.schedule(t+int64(rn.cfg.Tr), evReceived, m.msg, int32(v), 0)
 }

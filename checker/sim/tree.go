@@ -1,0 +1,440 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Prune is the pruning policy of tree-based multicast (000 §3), with model/flit's names
+// and semantics.
+type Prune uint8
+
+// The pruning policies. PruneOnStop (the default) is the one model/flit found
+// deadlock-free: an input whose next flit cannot move, because its address flit finds no
+// free output or because the output buffer it goes to is full, releases every other
+// branch it reserved. PruneOnNoFree prunes (every branch) only when an address flit finds
+// no free output (000 §3's total pruning as worded for Lemma 1). PruneNone never prunes
+// (it can deadlock; Result.Deadlocked says so).
+const (
+	PruneOnStop Prune = iota
+	PruneOnNoFree
+	PruneNone
+)
+
+// String returns "on-stop", "on-no-free" or "none".
+func (p Prune) String() string {
+	switch p {
+	case PruneOnNoFree:
+		return "on-no-free"
+	case PruneNone:
+		return "none"
+	}
+	return "on-stop"
+}
+
+// ParsePrune parses a pruning policy name.
+func ParsePrune(s string) (Prune, error) {
+	for _, p := range []Prune{PruneOnStop, PruneOnNoFree, PruneNone} {
+		if p.String() == s {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("prune %q: want on-stop, on-no-free or none", s)
+}
+
+// maxTreeDests is the most destinations a tree multicast may have: a tree flit carries
+// its destination index in 6 bits, 63 meaning a data flit.
+const maxTreeDests = 62
+
+const treeData = 63
+
+// treeMsg is one tree multicast in flight: its destinations, the DOR path from the source
+// to each (the route every address flit follows; 000 §2: the base routing decides every
+// branch), its data length D and how many destinations are still to be served.
+type treeMsg struct {
+	src   model.NodeID
+	dests []model.NodeID
+	paths [][]model.Hop
+	D     int32
+	msg   int32 // message record
+	worm  int32 // the worm in the source's injection port
+	left  int32 // destinations not yet served
+	live  int32 // input units whose tree state refers to it
+}
+
+// treeOut is one output reserved by a tree input: a network VC or a delivery port.
+type treeOut struct {
+	y     int32
+	ch    model.ChannelID // model.None for a delivery port
+	fresh bool            // no flit sent yet: the first is the address flit that opened it
+}
+
+// treeIn is the tree-multicast state of one input unit (000 §4: the input channel
+// controller's table of reserved outputs and auxiliary data buffer).
+type treeIn struct {
+	active   bool
+	closed   bool // upstream finished: no more flits will arrive
+	dataSeen bool // the data has passed (it is in the auxiliary buffer)
+	tm       int32
+	outs     []treeOut
+	cur      int32 // output the data goes to (the branch of the latest address flit)
+	reinj    int32 // data flits still to re-inject from the auxiliary buffer into cur
+	inBuf    int32 // flits of this tree in the unit's buffer (network VCs)
+	sent     int32 // flits of the format sent (injection ports)
+	ejN      int32 // flits sent into the delivery port being served
+	tgt      int32 // output chosen for this cycle, or -1
+}
+
+// treeState is the network's tree-multicast bookkeeping.
+type treeState struct {
+	prune  Prune
+	msgs   []treeMsg
+	free   []int32
+	in     []treeIn // per input unit
+	act    []int32  // active input units, in activation order
+	prunes int64
+	// served is called when destination v of tree message tm has its address flit and
+	// all data delivered; the data is usable at t.
+	served func(tm int32, v model.NodeID, t int64)
+}
+
+func (n *network) enableTree(p Prune, served func(tm int32, v model.NodeID, t int64)) {
+	n.treeOn = true
+	n.tree = &treeState{prune: p, in: make([]treeIn, len(n.out)), served: served}
+}
+
+// newTree registers a tree multicast from src to dests with D data flits.
+func (n *network) newTree(r model.DOR, src model.NodeID, dests []model.NodeID, D, msg int32) int32 {
+	ts := n.tree
+	var id int32
+	if k := len(ts.free); k > 0 {
+		id = ts.free[k-1]
+		ts.free = ts.free[:k-1]
+	} else {
+		ts.msgs = append(ts.msgs, treeMsg{})
+		id = int32(len(ts.msgs) - 1)
+	}
+	m := &ts.msgs[id]
+	m.src, m.D, m.msg, m.left, m.live = src, D, msg, int32(len(dests)), 0
+	m.dests = append(m.dests[:0], dests...)
+	for len(m.paths) < len(dests) {
+		m.paths = append(m.paths, nil)
+	}
+	for i, d := range dests {
+		m.paths[i] = r.AppendHops(m.paths[i][:0], src, d)
+	}
+	return id
+}
+
+func treeFlit(tm, code int32) flit { return flit(uint32(tm)<<6|uint32(code))<<3 | flagTree }
+
+func (f flit) treeTM() int32   { return int32(f >> 9) }
+func (f flit) treeCode() int32 { return int32(f>>3) & 63 }
+
+// treeStart makes the tree worm w at the head of injection port x active.
+func (n *network) treeStart(x int32, w int32) {
+	tm := n.worms[w].tree - 1
+	n.activateTree(x, tm)
+}
+
+func (n *network) activateTree(x, tm int32) {
+	st := &n.tree.in[x]
+	*st = treeIn{active: true, tm: tm, cur: -1, tgt: -1, outs: st.outs[:0]}
+	n.tree.msgs[tm].live++
+	n.tree.act = append(n.tree.act, x)
+}
+
+// treeAt reports whether input unit x's next flit belongs to its tree state: a VC
+// allocated to a tree may still hold the last flits of an earlier worm, which go first.
+func (n *network) treeAt(x int32) bool {
+	st := &n.tree.in[x]
+	if !st.active {
+		return false
+	}
+	if int(x) >= n.nvc || st.reinj > 0 {
+		return true
+	}
+	return n.vcs[x].count > 0 && flit(n.buf[int(x)*n.B+int(n.vcs[x].head)]>>32)&flagTree != 0
+}
+
+// treeStep runs before the channels move: it releases finished tree inputs, routes the
+// next flit of every active one (000 §2.1 cases (a) and (b)), allocating a new branch
+// when needed, and prunes (000 §3) where the flit cannot move.
+func (n *network) treeStep(t int64) {
+	ts := n.tree
+	act := ts.act
+	for i := 0; i < len(act); i++ {
+		x := act[i]
+		st := &ts.in[x]
+		st.tgt = -1
+		if st.closed && st.reinj == 0 && (int(x) >= n.nvc || st.inBuf == 0) {
+			n.treeRelease(x)
+			act = ts.act // treeRelease may not append, but keep the header in sync
+			act[i] = act[len(act)-1]
+			act = act[:len(act)-1]
+			ts.act = act
+			i--
+			continue
+		}
+		code := int32(treeData)
+		if st.reinj == 0 {
+			var ok bool
+			code, ok = n.treeHead(x, st, t)
+			if !ok {
+				continue
+			}
+		}
+		m := &ts.msgs[st.tm]
+		y := int32(-1)
+		if code == treeData {
+			y = st.cur
+		} else {
+			v := n.nodeOf(x)
+			d := m.dests[code]
+			if d == v {
+				base := n.nvc + int(v)*n.outPorts
+				for e := 0; e < n.outPorts; e++ {
+					if n.src[base+e] < 0 {
+						y = int32(base + e)
+						break
+					}
+				}
+				if y < 0 {
+					n.treePrune(st, -1)
+					continue
+				}
+				n.src[y] = x
+				n.holder[y] = m.worm
+				if !n.onEj[y] {
+					n.onEj[y] = true
+					n.activeEj = append(n.activeEj, y)
+				}
+				st.outs = append(st.outs, treeOut{y: y, ch: model.None, fresh: true})
+			} else {
+				h := n.treeHop(m.paths[code], v)
+				c := int(h.Channel)
+				lo, hi := 0, n.V
+				if n.classes > 1 {
+					k := min(int(h.Class), n.classes-1)
+					lo, hi = k*n.V/n.classes, (k+1)*n.V/n.classes
+				}
+				for _, o := range st.outs {
+					if o.ch == h.Channel && int(o.y)%n.V >= lo && int(o.y)%n.V < hi {
+						y = o.y // case (b): follow the branch an earlier address opened
+						break
+					}
+				}
+				if y < 0 {
+					for vc := lo; vc < hi; vc++ {
+						if n.mask[c]&(1<<uint(vc)) == 0 {
+							y = int32(c*n.V + vc)
+							break
+						}
+					}
+					if y < 0 {
+						n.treePrune(st, -1)
+						continue
+					}
+					// Case (a): a new branch.
+					n.src[y] = x
+					n.holder[y] = m.worm
+					n.mask[c] |= 1 << uint(int(y)%n.V)
+					if !n.onCh[c] {
+						n.onCh[c] = true
+						n.activeCh = append(n.activeCh, int32(c))
+					}
+					st.outs = append(st.outs, treeOut{y: y, ch: h.Channel, fresh: true})
+					n.activateTree(y, st.tm)
+					act = ts.act
+					st = &ts.in[x]
+				}
+			}
+		}
+		if ts.prune == PruneOnStop && int(y) < n.nvc && int(n.vcs[y].count) >= n.B {
+			n.treePrune(st, y)
+		}
+		st.tgt = y
+	}
+	ts.act = act
+}
+
+// treeHead returns the code of the next flit of tree input x from its buffer (or its
+// source), if it may move in cycle t.
+func (n *network) treeHead(x int32, st *treeIn, t int64) (int32, bool) {
+	if int(x) >= n.nvc {
+		if st.closed {
+			return 0, false
+		}
+		D := n.tree.msgs[st.tm].D
+		switch s := st.sent; {
+		case s == 0:
+			return 0, true
+		case s <= D:
+			return treeData, true
+		default:
+			return s - D, true
+		}
+	}
+	if st.inBuf == 0 {
+		return 0, false
+	}
+	e := n.buf[int(x)*n.B+int(n.vcs[x].head)]
+	f := flit(e >> 32)
+	if f&flagTree == 0 || uint32(e) == uint32(t) {
+		return 0, false // an earlier worm's flits are still ahead, or the flit just arrived
+	}
+	return f.treeCode(), true
+}
+
+// treeHop returns the hop of path that leaves node v.
+func (n *network) treeHop(path []model.Hop, v model.NodeID) model.Hop {
+	for _, h := range path {
+		if n.g.Channel(h.Channel).From == v {
+			return h
+		}
+	}
+	panic(fmt.Sprintf("sim: tree address flit at %s is off its DOR path", n.g.NodeName(v)))
+}
+
+// treePrune releases the branches of st except output keep (000 §3); a released branch
+// keeps its flits, which drain to the destinations whose address flits they carry.
+func (n *network) treePrune(st *treeIn, keep int32) {
+	if n.tree.prune == PruneNone {
+		return
+	}
+	k := 0
+	for _, o := range st.outs {
+		if o.y == keep {
+			st.outs[k] = o
+			k++
+			continue
+		}
+		n.treeClose(o.y)
+		n.tree.prunes++
+	}
+	st.outs = st.outs[:k]
+}
+
+// treeClose tells output y that its upstream is done with it.
+func (n *network) treeClose(y int32) {
+	n.src[y] = -1
+	if int(y) < n.nvc {
+		n.tree.in[y].closed = true
+	}
+}
+
+// treeRelease releases tree input x ("when the last address flit has passed"): its
+// outputs are closed and its own VC (or injection port) freed.
+func (n *network) treeRelease(x int32) {
+	ts := n.tree
+	st := &ts.in[x]
+	for _, o := range st.outs {
+		n.treeClose(o.y)
+	}
+	st.outs = st.outs[:0]
+	st.active = false
+	tm := st.tm
+	m := &ts.msgs[tm]
+	m.live--
+	if int(x) < n.nvc {
+		c := int(x) / n.V
+		n.mask[c] &^= 1 << uint(int(x)%n.V)
+		n.src[x] = -1
+	} else {
+		p := int(x) - n.nvc
+		n.portHead[p]++
+		n.releaseWorm(m.worm)
+		n.afterTail(x)
+	}
+	if m.live == 0 && m.left == 0 {
+		ts.free = append(ts.free, tm)
+	}
+}
+
+// treeTransmit moves the next flit of tree input x to output y in cycle t.
+func (n *network) treeTransmit(x, y int32, t int64) {
+	ts := n.tree
+	st := &ts.in[x]
+	st.tgt = -1
+	m := &ts.msgs[st.tm]
+	var f flit
+	switch {
+	case st.reinj > 0:
+		st.reinj--
+		f = treeFlit(st.tm, treeData)
+	case int(x) < n.nvc:
+		f = n.pop(x)
+		st.inBuf--
+	default:
+		code, _ := n.treeHead(x, st, t)
+		f = treeFlit(st.tm, code)
+		st.sent++
+		wr := &n.worms[m.worm]
+		wr.sent = st.sent
+		if st.sent == int32(len(m.dests))+m.D {
+			st.closed = true
+		}
+	}
+	n.lastMove = t
+	code := f.treeCode()
+	if code == treeData {
+		st.dataSeen = true
+	} else {
+		for i := range st.outs {
+			if o := &st.outs[i]; o.y == y && o.fresh {
+				o.fresh = false
+				st.cur = y
+				if st.dataSeen {
+					st.reinj = m.D
+				}
+			}
+		}
+	}
+	if n.trace != nil {
+		ev := TraceEvent{Cycle: t, Channel: model.None, Worm: m.worm, Msg: m.msg, Head: code != treeData, Tail: false}
+		if int(y) < n.nvc {
+			ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
+			ev.Node = n.g.Channel(ev.Channel).To
+		} else {
+			ev.Node = model.NodeID((int(y) - n.nvc) / n.outPorts)
+		}
+		n.trace(ev)
+	}
+	if int(y) < n.nvc {
+		k := int(n.vcs[y].head) + int(n.vcs[y].count)
+		if k >= n.B {
+			k -= n.B
+		}
+		n.buf[int(y)*n.B+k] = uint64(f)<<32 | uint64(uint32(t))
+		n.vcs[y].count++
+		ts.in[y].inBuf++
+		n.flitHops++
+		return
+	}
+	// A delivery port: the destination is served once its address flit and the data
+	// have arrived; the port is then free again.
+	st.ejN++
+	if st.ejN == 1+m.D {
+		st.ejN = 0
+		v := model.NodeID((int(y) - n.nvc) / n.outPorts)
+		n.src[y] = -1
+		k := 0
+		for _, o := range st.outs {
+			if o.y != y {
+				st.outs[k] = o
+				k++
+			}
+		}
+		st.outs = st.outs[:k]
+		if st.cur == y {
+			st.cur = -1
+		}
+		m.left--
+		tm := st.tm
+		ts.served(tm, v, t+1)
+		if m.left == 0 && m.live == 0 {
+			ts.free = append(ts.free, tm)
+		}
+	}
+}
