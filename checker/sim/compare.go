@@ -3,16 +3,19 @@ package sim
 import (
 	"fmt"
 	"math"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 // McastAlgo is one way of realising multicast traffic in a comparison: tree-based
-// multicast with pruning (Tree), a path-based routing (Multicast), or separate
-// addressing (neither: one unicast per destination).
+// multicast with pruning (Tree), a path-based routing (Multicast), a unicast-based
+// collective (Schedule), or separate addressing (none: one unicast per destination).
 type McastAlgo struct {
 	Name      string
 	Tree      bool
 	Prune     Prune
 	Multicast MulticastFunc
+	Schedule  func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error)
 }
 
 // CompareSpec is 000 §5.3's experiment: multicast-only traffic with a fixed number of
@@ -71,7 +74,7 @@ func Compare(spec CompareSpec) (*CompareResult, error) {
 				return nil, fmt.Errorf("load %v: offered loads must be > 0", x)
 			}
 			cfg := spec.Base
-			cfg.Tree, cfg.Prune, cfg.Multicast = a.Tree, a.Prune, a.Multicast
+			cfg.Tree, cfg.Prune, cfg.Multicast, cfg.MulticastSchedule = a.Tree, a.Prune, a.Multicast, a.Schedule
 			cfg.Traffic = Traffic{Rate: x / float64(spec.Dests*L), Process: spec.Base.Traffic.Process, Multicast: 1, MinDests: spec.Dests, MaxDests: spec.Dests}
 			r, err := Run(cfg)
 			if err != nil {

@@ -56,6 +56,15 @@ Examples:
   wormcheck sim --topo hypercube:6 --rate 0.01 --b 0.01 --vcs 3 --ts 1 --plot hb.svg
   wormcheck sim --topo mesh:8x8 --traffic multicast --algo dual-path --dests 4..11 --load 0.01 --length 2
 
+Tree-based multicast with pruning (000 §2-§4): --algo tree [--prune on-stop|on-no-free|none]
+(format d1, data, d2..dn; branches by DOR at routers, data re-injected from the auxiliary
+buffer). --compare tree,separate,dual-path,pm runs 000 §5.3's comparison: multicast-only
+traffic with each --compare-dests count, --points loads up to --load (data flits
+delivered per node per cycle, the same traffic for every algorithm), a table of mean
+latencies and the reduction of tree against separate, and with --plot one SVG series per
+algorithm and count:
+  wormcheck sim --topo mesh:8x8 --compare tree,separate,dual-path,pm --ports one --length 2 --load 0.3 --plot m.svg
+
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
 
@@ -86,7 +95,7 @@ var simMulticastBuilders = map[string]func(g *model.Grid, src model.NodeID, dest
 
 type simFlags struct {
 	topo, traffic, algo, ports, process, dests, plot string
-	trace                                            string
+	trace, prune, compare, compareDests              string
 	traceLimit                                       int
 	load, rate, b, mcast, hotspot                    float64
 	hotNode, length, vcs, buffers, ts, tr, points    int
@@ -99,11 +108,14 @@ type simFlags struct {
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6")
 	fs.StringVar(&f.traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
-	fs.StringVar(&f.algo, "algo", "", "multicast routing (separate, dual-path, multipath, pm) or a collective schedule algorithm")
+	fs.StringVar(&f.algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
 	fs.StringVar(&f.ports, "ports", "all", "node port model: all or one")
 	fs.StringVar(&f.process, "process", "poisson", "arrival process: poisson or bernoulli")
 	fs.StringVar(&f.dests, "dests", "4..25", "multicast destination count MIN..MAX")
 	fs.StringVar(&f.plot, "plot", "", "write a latency-vs-load SVG to this file")
+	fs.StringVar(&f.prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free or none")
+	fs.StringVar(&f.compare, "compare", "", "000 §5.3 comparison: multicast algorithms to compare (e.g. tree,separate,dual-path,pm) over --points loads up to --load")
+	fs.StringVar(&f.compareDests, "compare-dests", "4,11,18,25", "destination counts of a --compare run (each a fixed count)")
 	fs.Float64Var(&f.load, "load", 0, "offered load in flits/node/cycle (rate x length)")
 	fs.Float64Var(&f.rate, "rate", 0, "messages generated per node per cycle")
 	fs.Float64Var(&f.b, "b", -1, "broadcast fraction (hypercubes)")
@@ -146,6 +158,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	g, err := model.ParseGrid(f.topo)
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
+	}
+	if f.compare != "" {
+		return runSimCompare(ctx, e, g, f)
 	}
 	if build, ok := simScheduleBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
 		return runSimCollective(e, g, f, build)
@@ -283,6 +298,12 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	} else {
 		switch f.algo {
 		case "", "unicast", "separate":
+		case "tree":
+			p, err := sim.ParsePrune(f.prune)
+			if err != nil {
+				return cfg, usagef("--prune: %v", err)
+			}
+			cfg.Tree, cfg.Prune = true, p
 		case "dual-path", "multipath", "pm":
 			build, _ := pathbased.ByName(f.algo)
 			cfg.Multicast = func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
@@ -300,7 +321,7 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 				return cfg, usagef("--algo %s: path-based multicast needs a 2-D mesh, not %s", f.algo, g.Spec())
 			}
 		default:
-			return cfg, usagef("--algo %q: want separate, dual-path, multipath, pm or a collective (%s)", f.algo, strings.Join(scheduleNames(), ", "))
+			return cfg, usagef("--algo %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", f.algo, strings.Join(scheduleNames(), ", "))
 		}
 	}
 	// Validate now so that bad values are usage errors with the simulator's wording.

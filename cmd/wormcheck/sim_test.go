@@ -102,3 +102,42 @@ func TestSimTracePcap(t *testing.T) {
 		t.Errorf("link type %d; want 147 (USER0)", lt)
 	}
 }
+
+// TestSimCompareTable: `sim --compare` prints one table per destination count with the
+// reduction of tree against separate addressing, writes one SVG series per algorithm and
+// count, and refuses bad input with exit 2.
+func TestSimCompareTable(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "c.svg")
+	code, out, stderr := runCLI(t, "sim", "--topo", "mesh:4x4", "--compare", "tree,separate,dual-path", "--ports", "one", "--length", "2",
+		"--load", "0.05", "--points", "2", "--compare-dests", "3,6", "--cycles", "2000", "--warmup", "200", "--plot", svg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Count(out, "mesh:4x4 n=") != 2 || !strings.Contains(out, "reduction") || !strings.Contains(out, "%") {
+		t.Errorf("unexpected table:\n%s", out)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(b, new(struct{})); err != nil || strings.Count(string(b), "n=") != 6 {
+		t.Errorf("SVG not XML (%v) or not 6 series:\n%s", err, b)
+	}
+	code, out, _ = runCLI(t, "sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--load", "0.05", "--points", "1", "--compare-dests", "3", "--length", "2", "--cycles", "1000", "--warmup", "100", "--json")
+	var obj map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &obj) != nil || obj["compare"] == nil {
+		t.Errorf("JSON exit %d:\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree,separate"},
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree,nosuch", "--load", "0.1"},
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree", "--load", "0.1", "--compare-dests", "3,x"},
+		{"sim", "--topo", "torus:4x4", "--compare", "tree,pm", "--load", "0.1"},
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree", "--load", "0.1", "--prune", "sometimes"},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}

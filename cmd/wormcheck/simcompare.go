@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// simPalette colours the algorithms of a --compare plot; destination counts alternate
+// solid and dashed lines.
+var simPalette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
+
+// runSimCompare runs 000 §5.3's comparison (sim.Compare) for each --compare-dests count:
+// the algorithms of --compare at --points loads up to --load, a latency table with the
+// reduction of tree against separate addressing, and with --plot one SVG series per
+// algorithm and count.
+func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int, error) {
+	if f.load <= 0 {
+		return exitUsage, usagef("--compare needs --load: the highest offered load in data flits delivered per node per cycle")
+	}
+	if f.points < 1 || f.points > 100 {
+		return exitUsage, usagef("--points %d: want 1..100", f.points)
+	}
+	var counts []int
+	for _, s := range strings.Split(f.compareDests, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n >= g.Nodes() {
+			return exitUsage, usagef("--compare-dests %q: want counts 1..%d separated by commas", f.compareDests, g.Nodes()-1)
+		}
+		counts = append(counts, n)
+	}
+	names := strings.Split(f.compare, ",")
+	var algos []sim.McastAlgo
+	var base sim.Config
+	for i, name := range names {
+		name = strings.TrimSpace(name)
+		fa := f
+		fa.algo, fa.traffic, fa.mcast, fa.b, fa.rate = name, "multicast", -1, -1, 0
+		fa.dests = "1..1"
+		cfg, err := simConfig(g, fa)
+		if err != nil {
+			return exitUsage, err
+		}
+		if cfg.BroadcastSchedule != nil {
+			return exitUsage, usagef("--compare %s: a broadcast algorithm, not a multicast one", name)
+		}
+		if i == 0 {
+			base = cfg
+			base.Tree, base.Multicast, base.MulticastSchedule = false, nil, nil
+		}
+		algos = append(algos, sim.McastAlgo{Name: name, Tree: cfg.Tree, Prune: cfg.Prune, Multicast: cfg.Multicast, Schedule: cfg.MulticastSchedule})
+	}
+	tree, sep := -1, -1
+	for i, a := range algos {
+		switch a.Name {
+		case "tree":
+			tree = i
+		case "separate", "unicast":
+			sep = i
+		}
+	}
+	var loads []float64
+	for i := 1; i <= f.points; i++ {
+		loads = append(loads, f.load*float64(i)/float64(f.points))
+	}
+	var ss []series
+	var out []map[string]any
+	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for ci, n := range counts {
+		if err := ctx.Err(); err != nil {
+			return exitInconclusive, err
+		}
+		r, err := sim.Compare(sim.CompareSpec{Base: base, Algos: algos, Dests: n, Loads: loads})
+		if err != nil {
+			return exitUsage, err
+		}
+		for a := range algos {
+			ss = append(ss, series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
+		}
+		row := map[string]any{"dests": n, "result": r}
+		if !f.json {
+			fmt.Fprintf(tw, "%s n=%d\tload", g.Spec(), n)
+			for _, a := range algos {
+				fmt.Fprintf(tw, "\t%s", a.Name)
+			}
+			if tree >= 0 && sep >= 0 {
+				fmt.Fprintf(tw, "\treduction")
+			}
+			fmt.Fprintln(tw, "\t")
+		}
+		var red []float64
+		if tree >= 0 && sep >= 0 {
+			red = r.Reduction(tree, sep)
+			mx, at := r.MaxReduction(tree, sep)
+			row["reduction"] = nanSlice(red)
+			row["max_reduction"], row["max_reduction_load"] = nanNil(mx), nanNil(at)
+		}
+		if !f.json {
+			for i, x := range loads {
+				fmt.Fprintf(tw, "\t%.4g", x)
+				for a := range algos {
+					p := r.Points[a][i]
+					if p.Saturated {
+						fmt.Fprintf(tw, "\tsat")
+					} else {
+						fmt.Fprintf(tw, "\t%.1f±%.1f", p.Latency.Mean, p.Latency.CI95)
+					}
+				}
+				if red != nil {
+					if math.IsNaN(red[i]) {
+						fmt.Fprintf(tw, "\t-")
+					} else {
+						fmt.Fprintf(tw, "\t%.1f%%", 100*red[i])
+					}
+				}
+				fmt.Fprintln(tw, "\t")
+			}
+		}
+		out = append(out, row)
+	}
+	tw.Flush()
+	if f.plot != "" {
+		svg := latencySVG(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), base.Length, f.ports), loads, ss)
+		if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
+			return exitUsage, usagef("--plot %s: %v", f.plot, err)
+		}
+	}
+	if f.json {
+		return exitHolds, writeJSON(e.Stdout, map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithms": names, "ports": f.ports, "length": f.length, "prune": f.prune}, "compare": out, "plot": f.plot})
+	}
+	return exitHolds, nil
+}
+
+func nanSlice(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = nanNil(x)
+	}
+	return out
+}
