@@ -52,7 +52,9 @@ type CompareResult struct {
 }
 
 // Compare runs the comparison: every algorithm at every load with the same seed (common
-// random numbers: the same generation times and destination sets).
+// random numbers: the same generation times and destination sets). Unless Base sets
+// it, the drain limit is one window (at least 5000 cycles), so saturated points end
+// early.
 // Reference: 000 §5.1 (traffic), §5.2-§5.3 (Figs. 6-9).
 func Compare(spec CompareSpec) (*CompareResult, error) {
 	if spec.Dests < 1 {
@@ -74,6 +76,11 @@ func Compare(spec CompareSpec) (*CompareResult, error) {
 				return nil, fmt.Errorf("load %v: offered loads must be > 0", x)
 			}
 			cfg := spec.Base
+			if cfg.DrainLimit == 0 {
+				// A saturated point need not drain for 20 windows: one is enough to
+				// tell (Result.Saturated).
+				cfg.DrainLimit = max(cfg.Cycles, 5000)
+			}
 			cfg.Tree, cfg.Prune, cfg.Multicast, cfg.MulticastSchedule = a.Tree, a.Prune, a.Multicast, a.Schedule
 			cfg.Traffic = Traffic{Rate: x / float64(spec.Dests*L), Process: spec.Base.Traffic.Process, Multicast: 1, MinDests: spec.Dests, MaxDests: spec.Dests}
 			r, err := Run(cfg)
