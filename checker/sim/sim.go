@@ -18,6 +18,11 @@
 // So a lone worm of L flits over h channels, handed over at cycle 0, is received at
 // ts + h + L + tr: the timed model of DESIGN.md with tc = 1 (TestLoneWormExact).
 //
+// Multicasts go by separate addressing (one unicast per destination), path-based worms
+// (Config.Multicast), unicast-based collectives (Config.MulticastSchedule) or tree-based
+// multicast with pruning (Config.Tree, 000 §2-§4; tree.go). Compare runs 000 §5.3's
+// comparison of them.
+//
 // Buffers return credits at the end of a cycle, so a VC with B = 1 forwards a flit every
 // other cycle; B >= 2 (000 §5.1's two-flit queues, the default) pipelines at full rate.
 //

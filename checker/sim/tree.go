@@ -1,5 +1,44 @@
 package sim
 
+// Tree-based multicast with pruning (000 §2-§4) in the flit-level network.
+//
+// A tree multicast is one worm at its source: the address flit of dests[0], D =
+// Length-1 data flits, then the address flits of dests[1..] (000 Fig. 1). Every input
+// unit (a VC input buffer, or the source's injection port) that carries it keeps the
+// state of 000 §4's input channel controller (treeIn): the outputs its message reserved
+// there, the branch the data goes to, and the auxiliary buffer (the data is the same
+// for every branch, so it is a count of flits still to re-inject). Each cycle, before
+// the channels move, treeStep routes the next flit of every tree input by the base
+// routing (model.DOR; the address flit of dests[i] follows the DOR path from the source
+// to dests[i], dateline classes included): an address flit whose next channel (and VC
+// class) is among the reserved outputs follows that branch (000 §2.1 case (b)); one
+// that needs a new output takes a free VC of its class, or the node's free delivery
+// port at its destination, and is then followed by the data from the auxiliary buffer
+// if the data has already passed (case (a)); data flits go to the branch of the latest
+// address. An input sends at most one flit per cycle, a flit leaves a router no earlier
+// than the cycle after it arrived, as for unicasts, so a lone tree with one destination
+// takes exactly the unicast's ts + h + L + tr, and TestPropLoneTreeMatchesTwin checks
+// lone trees against a naive twin.
+//
+// Release and pruning follow model/flit (its doc.go): an input is released when its
+// upstream has finished (the last address flit has passed, or the upstream released or
+// pruned it), its buffer holds no flit of the tree and no re-injection is pending; its
+// outputs are then closed. A closed VC stays held until its buffer has drained (the
+// release travels down the branch); it is not re-allocated meanwhile. PruneOnStop
+// closes every reserved output but the blocked one when the next flit cannot move
+// because its address flit finds no free output or its output buffer is full;
+// pruned branches keep their flits, which drain to the destinations whose address flits
+// they carry, and a later address flit that needs the pruned direction opens a new
+// branch with the data re-injected. Every address flit is routed once at every router
+// on its path, so every destination is served exactly once (TestTreeExactlyOnceUnderLoad).
+//
+// Reconstruction (where model/flit and 000 are silent on timing): a delivery port is
+// released as soon as its destination has the address flit and the data (model/flit
+// keeps it reserved until the input is released; no later flit can use it, so this
+// only frees the port earlier for other messages); unicast headers are allocated
+// before tree flits are routed in a cycle; pruning counts each closed branch once
+// (Result.Prunes).
+
 import (
 	"fmt"
 
