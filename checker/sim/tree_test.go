@@ -286,3 +286,45 @@ func TestTreeBadConfig(t *testing.T) {
 		t.Errorf("bad prune name accepted")
 	}
 }
+
+// TestPropTreeDrainsExactlyOnce: on random small configurations (topology, VCs,
+// buffers, length, ports, software latencies) mixed unicast and tree multicast traffic
+// with on-stop pruning drains, serving every destination exactly once.
+func TestPropTreeDrainsExactlyOnce(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(20261123)
+	params.MinSuccessfulTests = 60
+	if testing.Short() {
+		params.MinSuccessfulTests = 20
+	}
+	p := gopter.NewProperties(params)
+	p.Property("tree traffic drains exactly once", prop.ForAll(func(c smallConfig) string {
+		g, err := model.ParseGrid(c.Spec)
+		if err != nil {
+			return err.Error()
+		}
+		V := max(c.V, model.NewDOR(g).Classes())
+		ports := model.AllPort
+		if c.OnePort {
+			ports = model.OnePort
+		}
+		cfg := Config{Grid: g, VCs: V, Buffer: c.B, Length: c.L, Ts: c.Ts, Tr: c.Tr, Ports: ports, Seed: c.Seed, Cycles: 800, StopSources: true, Tree: true,
+			Traffic: Traffic{Rate: 0.03, Multicast: 0.6, MinDests: 1, MaxDests: g.Nodes() - 1}}
+		rn, err := newRunner(cfg)
+		if err != nil {
+			return err.Error()
+		}
+		seen := map[[2]int32]int{}
+		rn.treeLog = func(msg int32, v model.NodeID, _ int64) { seen[[2]int32{msg, int32(v)}]++ }
+		res := rn.run()
+		for k, n := range seen {
+			if n != 1 {
+				return fmt.Sprintf("message %d served node %d %d times", k[0], k[1], n)
+			}
+		}
+		if res.Completed != res.Generated || res.Undelivered != 0 || res.Deadlocked {
+			return fmt.Sprintf("%+v", *res)
+		}
+		return ""
+	}, genSmall()))
+	p.TestingRun(t)
+}
