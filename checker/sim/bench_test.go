@@ -71,3 +71,26 @@ func BenchmarkExecuteScheduleSBT10(b *testing.B) {
 	}
 	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "flit-hops/s")
 }
+
+// BenchmarkSimTreeMesh8x8 runs 000 §5.3's tree multicast traffic on an 8x8 mesh (one
+// port, V = 2, B = 2, one data flit, 11 destinations) at 0.1 data flits delivered per
+// node per cycle and reports simulated flit-hops and cycles per second.
+func BenchmarkSimTreeMesh8x8(b *testing.B) {
+	g := mustGrid(b, "mesh:8x8")
+	var hops, cycles int64
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		res, err := Run(Config{Grid: g, VCs: 2, Length: 2, Ports: model.OnePort, Tree: true, Seed: uint64(i + 1), Warmup: 1000, Cycles: 20000,
+			Traffic: Traffic{Rate: 0.1 / 22, Multicast: 1, MinDests: 11, MaxDests: 11}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		hops += res.FlitHops
+		cycles += res.Cycles
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "flit-hops/s")
+	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(hops)/cpu, "flit-hops/cpu-s")
+	}
+}
