@@ -95,7 +95,7 @@ var simMulticastBuilders = map[string]func(g *model.Grid, src model.NodeID, dest
 
 type simFlags struct {
 	topo, traffic, algo, ports, process, dests, plot string
-	trace, prune, compare, compareDests              string
+	trace, prune, compare, compareDests, compareLoad string
 	traceLimit                                       int
 	load, rate, b, mcast, hotspot                    float64
 	hotNode, length, vcs, buffers, ts, tr, points    int
@@ -116,6 +116,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.StringVar(&f.prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free or none")
 	fs.StringVar(&f.compare, "compare", "", "000 §5.3 comparison: multicast algorithms to compare (e.g. tree,separate,dual-path,pm) over --points loads up to --load")
 	fs.StringVar(&f.compareDests, "compare-dests", "4,11,18,25", "destination counts of a --compare run (each a fixed count)")
+	fs.StringVar(&f.compareLoad, "compare-loads", "", "explicit loads of a --compare run, e.g. 0.005,0.05,0.1 (instead of --points up to --load)")
 	fs.Float64Var(&f.load, "load", 0, "offered load in flits/node/cycle (rate x length)")
 	fs.Float64Var(&f.rate, "rate", 0, "messages generated per node per cycle")
 	fs.Float64Var(&f.b, "b", -1, "broadcast fraction (hypercubes)")

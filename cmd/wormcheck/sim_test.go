@@ -123,7 +123,7 @@ func TestSimCompareTable(t *testing.T) {
 	if err := xml.Unmarshal(b, new(struct{})); err != nil || strings.Count(string(b), "n=") != 6 {
 		t.Errorf("SVG not XML (%v) or not 6 series:\n%s", err, b)
 	}
-	code, out, _ = runCLI(t, "sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--load", "0.05", "--points", "1", "--compare-dests", "3", "--length", "2", "--cycles", "1000", "--warmup", "100", "--json")
+	code, out, _ = runCLI(t, "sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--compare-loads", "0.01,0.05", "--compare-dests", "3", "--length", "2", "--cycles", "1000", "--warmup", "100", "--json")
 	var obj map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &obj) != nil || obj["compare"] == nil {
 		t.Errorf("JSON exit %d:\n%s", code, out)
@@ -134,6 +134,7 @@ func TestSimCompareTable(t *testing.T) {
 		{"sim", "--topo", "mesh:4x4", "--compare", "tree", "--load", "0.1", "--compare-dests", "3,x"},
 		{"sim", "--topo", "torus:4x4", "--compare", "tree,pm", "--load", "0.1"},
 		{"sim", "--topo", "mesh:4x4", "--compare", "tree", "--load", "0.1", "--prune", "sometimes"},
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree", "--compare-loads", "0.1,-2"},
 	} {
 		code, _, stderr := runCLI(t, args...)
 		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {

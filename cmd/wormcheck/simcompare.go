@@ -22,8 +22,19 @@ var simPalette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
 // reduction of tree against separate addressing, and with --plot one SVG series per
 // algorithm and count.
 func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int, error) {
+	var loads []float64
+	if f.compareLoad != "" {
+		for _, s := range strings.Split(f.compareLoad, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return exitUsage, usagef("--compare-loads %q: want positive loads separated by commas", f.compareLoad)
+			}
+			loads = append(loads, x)
+		}
+		f.load = loads[len(loads)-1]
+	}
 	if f.load <= 0 {
-		return exitUsage, usagef("--compare needs --load: the highest offered load in data flits delivered per node per cycle")
+		return exitUsage, usagef("--compare needs --load (the highest offered load in data flits delivered per node per cycle) or --compare-loads")
 	}
 	if f.points < 1 || f.points > 100 {
 		return exitUsage, usagef("--points %d: want 1..100", f.points)
@@ -66,9 +77,10 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			sep = i
 		}
 	}
-	var loads []float64
-	for i := 1; i <= f.points; i++ {
-		loads = append(loads, f.load*float64(i)/float64(f.points))
+	if f.compareLoad == "" {
+		for i := 1; i <= f.points; i++ {
+			loads = append(loads, f.load*float64(i)/float64(f.points))
+		}
 	}
 	var ss []series
 	var out []map[string]any
