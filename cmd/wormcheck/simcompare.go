@@ -96,7 +96,14 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 		for a := range algos {
 			ss = append(ss, series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
 		}
-		row := map[string]any{"dests": n, "result": r}
+		var pts []map[string]any
+		for a := range algos {
+			for _, p := range r.Points[a] {
+				pts = append(pts, map[string]any{"algorithm": algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": nanNil(p.Latency.Mean),
+					"ci95": nanNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+			}
+		}
+		row := map[string]any{"dests": n, "points": pts}
 		if !f.json {
 			fmt.Fprintf(tw, "%s n=%d\tload", g.Spec(), n)
 			for _, a := range algos {
