@@ -49,3 +49,31 @@ func TestGroupsWaitForTheirOwnMessage(t *testing.T) {
 		t.Errorf("single message: relay delivered at %d; want %d", one.Deliver[2], want)
 	}
 }
+
+// TestCPUPerGroup: two groups leaving the same node on a one-processor node take ts
+// each in turn; with a processor per group their start-ups overlap.
+func TestCPUPerGroup(t *testing.T) {
+	g, err := model.ParseGrid("mesh:8x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dor := model.NewDOR(g)
+	a, b, c := g.Node(0, 0), g.Node(1, 0), g.Node(0, 1)
+	s := &model.Schedule{Topology: g, Ports: model.AllPort, Sources: []model.NodeID{a, a},
+		Unicasts: []model.Unicast{{From: a, To: b, Path: dor.Path(a, b), Step: 1, Order: 1}, {From: a, To: c, Path: dor.Path(a, c), Step: 1, Order: 1}},
+		Group:    []int{0, 1}}
+	const ts, L = 100, 4
+	for _, per := range []bool{false, true} {
+		res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: ts, L: L, CPUPerGroup: per})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(2*ts + 1 + L)
+		if per {
+			want = ts + 1 + L
+		}
+		if res.Completion != want {
+			t.Errorf("CPUPerGroup %v: completion %d; want %d", per, res.Completion, want)
+		}
+	}
+}

@@ -21,6 +21,10 @@ type ScheduleOptions struct {
 	// timed model) one class holds every VC, and a torus ring may deadlock under
 	// contention, which ExecuteSchedule reports as an error.
 	Dateline bool
+	// CPUPerGroup gives every group (multicast) its own processor at each node, so the
+	// ts of sends of different groups overlap (package props' timed model); without it
+	// a node has one processor for all its sends.
+	CPUPerGroup bool
 	// A schedule with virtual-channel classes (model.Unicast.VC) gets lanes x
 	// max(1, VCs/lanes) VCs per channel, each class its own share.
 	//
@@ -165,7 +169,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			opt.Trace(ev)
 		}
 	}
-	cpu := make([]int64, N)
+	cpu := make([]int64, N*G)
 	start := func(v model.NodeID, gi int, R int64) {
 		if holds[int(v)*G+gi] {
 			return
@@ -199,8 +203,12 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			}
 			wr.length = int32(opt.L)
 			wr.src = v
-			at := max(R, cpu[v]) + int64(opt.Ts)
-			cpu[v] = at
+			p := int(v)
+			if opt.CPUPerGroup {
+				p = int(v)*G + gi
+			}
+			at := max(R, cpu[p]) + int64(opt.Ts)
+			cpu[p] = at
 			push(at, evReady, w, 0)
 		}
 	}
