@@ -67,7 +67,7 @@ func TestLatencyContentionOnlyDelays(t *testing.T) {
 // Measured (seeds 1-3, p = 0.25, one processor per multicast), mean latency in cycles,
 // U-torus / 4IB / 4IIB / 4IIIB / 4IVB: m = 80: 8576 / 5340 / 7456 / 4920 / 5024;
 // m = 240: 41050 / 19230 / 28335 / 20711 / 21723. Every scheme beats U-torus, Type III
-// leads up to m = 200, III < IV and I < II everywhere, but Types I and II are not slower
+// leads up to m = 200, III < IV and I < II at every m, but Types I and II are not slower
 // than U-torus at 80 as 001 Fig. 5(a) reports. With one shared processor per node the
 // partitioned schemes with h = 4 lose to U-torus from m = 120 on (their relays carry the
 // start-ups), so the paper's ordering needs start-ups of different multicasts to overlap.
