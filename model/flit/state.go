@@ -122,13 +122,24 @@ func encodeVC(buf []byte, v *VC) []byte {
 	if v.Closed {
 		closed = 1
 	}
-	fl := v.Flits.Slice()
-	buf = append(buf, closed, byte(len(fl)))
-	buf = append(buf, fl...)
+	if f := v.Flits; f&interned == 0 { // a packed run: write it without a slice
+		first, n := byte(f>>8), byte(f)
+		buf = append(buf, closed, n)
+		for i := byte(0); i < n; i++ {
+			buf = append(buf, first+i)
+		}
+	} else {
+		fl := f.Slice()
+		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, fl...)
+	}
 	return encodeInput(buf, &v.In)
 }
 
 func encodeInput(buf []byte, in *Input) []byte {
+	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
+		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
+	}
 	outs := in.Outs.Slice()
 	buf = append(buf, byte(len(outs)))
 	for _, o := range outs {
