@@ -67,11 +67,11 @@ type State struct {
 func (s State) String() string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
-		fmt.Fprintf(&b, "m%d sent %d done %v in %v got %v\n", i, g.Sent, g.Done, g.In, g.Got.Slice())
+		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got.Slice())
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %v\n", o, v.Owner, v.Flits.Slice(), v.Closed, v.In)
+			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits.Slice(), v.Closed, v.In)
 		}
 	}
 	return b.String()
