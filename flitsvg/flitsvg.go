@@ -1,4 +1,4 @@
-// Package flitsvg draws a flit-level network state on a 2-D mesh or torus as an SVG
+// Package flitsvg draws a flit-level network state on a 1-D or 2-D mesh or torus as an SVG
 // picture: the nodes, the directed channels with their virtual-channel lanes, which
 // message holds which channel and lane, the blocked headers and the channels they wait
 // for, and each message's paths. It is how wormcheck shows a deadlock counterexample
@@ -47,7 +47,7 @@ type Blocked struct {
 // Picture is what Draw renders.
 type Picture struct {
 	Title    string
-	Grid     *model.Grid // a 2-D mesh or torus
+	Grid     *model.Grid // a 1-D or 2-D mesh or torus
 	VCs      int         // lanes per channel (>= 1)
 	Messages []Message
 	Holds    []Hold
@@ -70,12 +70,12 @@ var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#
 // Color returns the colour of message i.
 func Color(i int) string { return palette[i%len(palette)] }
 
-// Draw renders p as an SVG document. It fails if the grid is not 2-D or an index is out
+// Draw renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an index is out
 // of range.
 func Draw(p Picture) ([]byte, error) {
 	g := p.Grid
-	if g == nil || g.Dims() != 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
-		return nil, fmt.Errorf("flitsvg: picture needs a 2-D mesh or torus; got %v", g)
+	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
+		return nil, fmt.Errorf("flitsvg: picture needs a 1-D or 2-D mesh or torus; got %v", g)
 	}
 	vcs := p.VCs
 	if vcs < 1 {
@@ -84,7 +84,7 @@ func Draw(p Picture) ([]byte, error) {
 	if err := p.check(vcs); err != nil {
 		return nil, err
 	}
-	kx, ky := g.Size(0), g.Size(1)
+	kx, ky := g.Size(0), rows(g)
 	w := 2*margin + float64(kx-1)*cell
 	// Widen the picture so that the title and the legend fit (monospace, 11 units high:
 	// about 6.7 units per character).
@@ -267,8 +267,19 @@ func lower(s string) string {
 	return string(b)
 }
 
+// rows is the number of node rows drawn: 1 for a ring or line (1-D), else Size(1).
+func rows(g *model.Grid) int {
+	if g.Dims() == 1 {
+		return 1
+	}
+	return g.Size(1)
+}
+
 // nodeXY places node v: x grows to the right, y grows upwards (north up, as in 000 Fig. 3).
 func nodeXY(g *model.Grid, v model.NodeID) (float64, float64) {
+	if g.Dims() == 1 {
+		return margin + float64(g.Coord(v, 0))*cell, margin
+	}
 	x, y := g.Coord(v, 0), g.Coord(v, 1)
 	return margin + float64(x)*cell, margin + float64(g.Size(1)-1-y)*cell
 }

@@ -143,3 +143,25 @@ func (g *Grid) ParseNode(s string) (NodeID, error) {
 	}
 	return NodeID(x), nil
 }
+
+// SplitList splits a comma-separated list of nodes or node pairs at the commas that are
+// not inside parentheses, so that coordinates such as (1,2) stay whole: "0,(1,2),3" gives
+// "0", "(1,2)" and "3". Items are not trimmed.
+func SplitList(s string) []string {
+	var items []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				items = append(items, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(items, s[start:])
+}

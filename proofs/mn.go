@@ -260,6 +260,11 @@ func runMN2(ctx context.Context, opt Options) Outcome {
 		out.Note = "no blocking pattern found without one of the conditions on N <= 8"
 	}
 	out.Witness = map[string]any{"non_monotone": nonMonotone, "non_concentrated": nonConcentrated}
+	if out.Files != nil {
+		if data, err := json.MarshalIndent(out.Witness, "", "  "); err == nil {
+			out.Files["json"] = append(data, '\n')
+		}
+	}
 	return out
 }
 

@@ -73,6 +73,11 @@ func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolati
 		tf := unicast.TraceFile(*firstSpec, first)
 		out.Witness = whWitness{Topology: firstSpec.Topology, Params: unicast.ParamsOf(*firstSpec), Steps: len(first.Actions), Labels: first.Labels, Violation: first.Violation}
 		out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
+		if svg, pcap, err := unicast.Witness(*firstSpec, first); err == nil {
+			out.Files["svg"], out.Files["pcap"] = svg, pcap
+		} else {
+			notes = append(notes, "witness pictures: "+err.Error())
+		}
 		notes = append(notes, fmt.Sprintf("first deadlock: %s %s L=%d B=%d after %d steps", firstSpec.Topology, unicast.FormatPairs(firstSpec.Pairs), firstSpec.Length, firstSpec.Buffer, len(first.Actions)))
 	case inconclusive > 0:
 		out.Verdict = Inconclusive

@@ -15,8 +15,10 @@
 // (GroupDestinations its destination set). Check validates it and judges per-multicast
 // stepwise contention freedom and the contention between multicasts; VerifyWithProps asks
 // package props for a second opinion; Compare sets the partitioned scheme beside plain
-// U-torus (package unicastmc; §4.4's comparison, counted on the schedule instead of
-// simulated).
+// U-torus (package unicastmc; §4.4's comparison, counted on the schedule);
+// MeasureLatency executes the same schemes at flit level (checker/sim.ExecuteSchedule,
+// each multicast relayed only once its own message has arrived) and reports §4.4's
+// average multicast latency beside the makespan and the contention-free timed figures.
 //
 // Findings: under the model's DOR (shortest way, ties Plus) neither plain U-torus nor
 // U-torus inside a DDN is always stepwise contention-free per multicast (a worm that

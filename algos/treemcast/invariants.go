@@ -59,7 +59,7 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 			if !ok {
 				return fmt.Errorf("m%d holds %s, off the XY paths to its destinations", i, name(o))
 			}
-			for _, f := range v.Flits {
+			for _, f := range v.Flits.Slice() {
 				// Flit positions: 0 is d1, 1..L the data, L+1.. are d2, d3, ...
 				di := -1
 				if f == 0 {
@@ -86,7 +86,7 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 			done = done && s.VCs[o].Owner < 0
 		}
 		for i, g := range s.Msgs {
-			for di, n := range g.Got {
+			for di, n := range g.Got.Slice() {
 				if int(n) > 1+L {
 					return fmt.Errorf("m%d: %s received %d flits; the address and data are %d", i, in.Grid.NodeName(in.Msgs[i].Dests[di]), n, 1+L)
 				}

@@ -43,7 +43,7 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			p.Holds = append(p.Holds, flitsvg.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: len(v.Flits)})
+			p.Holds = append(p.Holds, flitsvg.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len()})
 		}
 	}
 	// Headers at the head of an input that no reserved output serves.
@@ -66,9 +66,9 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 				}
 			}
 		}
-		for _, o := range in0.Outs {
+		for _, o := range in0.Outs.Slice() {
 			if (o == flit.Eject && want == model.None) || (o >= 0 && model.ChannelID(int(o)/vcs) == want) {
-				if o == flit.Eject || len(s.VCs[o].Flits) < cfg.Buffer {
+				if o == flit.Eject || s.VCs[o].Flits.Len() < cfg.Buffer {
 					return // it has a usable branch
 				}
 			}
@@ -81,9 +81,9 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 		}
 	}
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && len(v.Flits) > 0 && v.In.Reinj == 0 {
+		if v.Owner >= 0 && v.Flits.Len() > 0 && v.In.Reinj == 0 {
 			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
-			header(int(v.Owner), v.Flits[0], to, v.In)
+			header(int(v.Owner), v.Flits.At(0), to, v.In)
 		}
 	}
 	return p
@@ -136,8 +136,8 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 			if after.VCs[input-nm].Owner == v.Owner {
 				ain = after.VCs[input-nm].In
 			}
-			if len(v.Flits) > 0 {
-				f = v.Flits[0]
+			if v.Flits.Len() > 0 {
+				f = v.Flits.At(0)
 			}
 		default:
 			return out, fmt.Errorf("pcap: step %d acts on unknown input %d", k, input)
@@ -150,10 +150,10 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 		}
 		if kind == flit.KindPrune {
 			kept := map[flit.Out]bool{}
-			for _, o := range ain.Outs {
+			for _, o := range ain.Outs.Slice() {
 				kept[o] = true
 			}
-			for _, o := range bin.Outs {
+			for _, o := range bin.Outs.Slice() {
 				if o != flit.Eject && !kept[o] {
 					out.Records = append(out.Records, crossing(cfg, k, int(o), msg, flitwire.KindTail, flitwire.FlagLast, 0))
 				}
@@ -165,10 +165,10 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 		case flit.KindAlloc:
 			o = flit.Out(arg - 1)
 		case flit.KindMove:
-			o = bin.Outs[bin.Cur]
+			o = bin.Outs.At(int(bin.Cur))
 		case flit.KindFollow:
-			for _, x := range bin.Outs {
-				if x != flit.Eject && len(after.VCs[x].Flits) == len(before.VCs[x].Flits)+1 {
+			for _, x := range bin.Outs.Slice() {
+				if x != flit.Eject && after.VCs[x].Flits.Len() == before.VCs[x].Flits.Len()+1 {
 					o = x
 				}
 			}

@@ -115,24 +115,8 @@ func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
 // (dimension 0 varies fastest, so on mesh:3x3 node 5 is (2,1)) or coordinates in
 // parentheses, separated by commas outside parentheses.
 func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
-	var items []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				items = append(items, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	items = append(items, s[start:])
 	var out []Pair
-	for _, it := range items {
+	for _, it := range model.SplitList(s) {
 		it = strings.TrimSpace(it)
 		if it == "" {
 			return nil, fmt.Errorf("msgs %q: empty worm; write SRC->DST, e.g. 0->5", s)

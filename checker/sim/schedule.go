@@ -21,6 +21,10 @@ type ScheduleOptions struct {
 	// timed model) one class holds every VC, and a torus ring may deadlock under
 	// contention, which ExecuteSchedule reports as an error.
 	Dateline bool
+	// CPUPerGroup gives every group (multicast) its own processor at each node, so the
+	// ts of sends of different groups overlap (package props' timed model); without it
+	// a node has one processor for all its sends.
+	CPUPerGroup bool
 	// A schedule with virtual-channel classes (model.Unicast.VC) gets lanes x
 	// max(1, VCs/lanes) VCs per channel, each class its own share.
 	//
@@ -50,6 +54,8 @@ type ScheduleResult struct {
 	// Contention is the first contending pair, nil when no header ever waited.
 	Contention *Contention `json:"contention"`
 	FlitHops   int64       `json:"flit_hops"`
+	// Deliver[i] is when Schedule.Unicasts[i] was received (tail plus tr).
+	Deliver []int64 `json:"-"`
 }
 
 // ExecuteSchedule runs a unicast-based collective at flit level with real channel
@@ -60,6 +66,11 @@ type ScheduleResult struct {
 // has the data tr cycles after the tail arrives. Without contention every time equals
 // the timed model of DESIGN.md with tc = 1; with contention, headers wait for channels
 // and the first such wait is reported as the contending pair.
+//
+// A schedule with groups (several multicasts, model.Schedule.Group) is executed per
+// group as in package props: a node sends its unicasts of group g once it holds group
+// g's message (Sources[g] from time 0), while its one processor prepares all its sends,
+// of every group, one at a time in the order they become ready (001 §2.3).
 //
 // Reference: 004 §6.1 (timing model), §6.2 (simulation of DCF and EDN).
 func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*ScheduleResult, error) {
@@ -119,15 +130,29 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		return nil, err
 	}
 	net.recBlk = true
-	// Each node's sends in its stated order.
-	byNode := make([][]int, N)
-	for i, u := range s.Unicasts {
-		byNode[u.From] = append(byNode[u.From], i)
+	// Each node's sends per group in their stated order: byNode[v*G+g].
+	G := 1
+	if s.Group != nil {
+		G = len(s.Sources)
+		if len(s.Group) != len(s.Unicasts) {
+			return nil, fmt.Errorf("schedule: %d groups for %d unicasts", len(s.Group), len(s.Unicasts))
+		}
+		for i, gi := range s.Group {
+			if gi < 0 || gi >= G {
+				return nil, fmt.Errorf("unicast %d: group %d out of range (%d sources)", i, gi, G)
+			}
+		}
 	}
+	byNode := make([][]int, N*G)
+	for i, u := range s.Unicasts {
+		k := int(u.From)*G + s.GroupOf(i)
+		byNode[k] = append(byNode[k], i)
+	}
+	holds := make([]bool, N*G)
 	for _, l := range byNode {
 		sort.SliceStable(l, func(a, b int) bool { return s.Unicasts[l[a]].Order < s.Unicasts[l[b]].Order })
 	}
-	res := &ScheduleResult{Receive: make([]int64, N)}
+	res := &ScheduleResult{Receive: make([]int64, N), Deliver: make([]int64, len(s.Unicasts))}
 	for v := range res.Receive {
 		res.Receive[v] = -1
 	}
@@ -144,9 +169,13 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			opt.Trace(ev)
 		}
 	}
-	cpu := make([]int64, N)
-	start := func(v model.NodeID, R int64) {
-		for _, i := range byNode[v] {
+	cpu := make([]int64, N*G)
+	start := func(v model.NodeID, gi int, R int64) {
+		if holds[int(v)*G+gi] {
+			return
+		}
+		holds[int(v)*G+gi] = true
+		for _, i := range byNode[int(v)*G+gi] {
 			u := s.Unicasts[i]
 			w := net.newWorm()
 			for len(wormUni) <= int(w) {
@@ -174,19 +203,25 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			}
 			wr.length = int32(opt.L)
 			wr.src = v
-			at := max(R, cpu[v]) + int64(opt.Ts)
-			cpu[v] = at
+			p := int(v)
+			if opt.CPUPerGroup {
+				p = int(v)*G + gi
+			}
+			at := max(R, cpu[p]) + int64(opt.Ts)
+			cpu[p] = at
 			push(at, evReady, w, 0)
 		}
 	}
 	net.delivered = func(w int32, v model.NodeID, t int64, final bool) {
-		push(t+int64(opt.Tr), evReceived, w, int32(v))
+		// The unicast's index, not the worm's: a worm id is reused once released.
+		push(t+int64(opt.Tr), evReceived, int32(wormUni[w]), int32(v))
 	}
-	for _, v := range s.Sources {
-		if res.Receive[v] < 0 {
-			res.Receive[v] = 0
-			start(v, 0)
+	for gi, v := range s.Sources {
+		res.Receive[v] = 0
+		if G == 1 {
+			gi = 0
 		}
+		start(v, gi, 0)
 	}
 	limit := opt.Limit
 	if limit == 0 {
@@ -208,10 +243,12 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			case evReceived:
 				remaining--
 				v := model.NodeID(e.b)
+				i := int(e.a)
+				res.Deliver[i] = t
 				if res.Receive[v] < 0 {
 					res.Receive[v] = t
-					start(v, t)
 				}
+				start(v, s.GroupOf(i), t)
 				if t > res.Completion {
 					res.Completion = t
 				}

@@ -234,25 +234,9 @@ func parseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID
 		}
 		return out, nil
 	}
-	var items []string
-	depth, last := 0, 0
-	for i, r := range list {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				items = append(items, list[last:i])
-				last = i + 1
-			}
-		}
-	}
-	items = append(items, list[last:])
 	seen := map[model.NodeID]bool{}
 	var out []model.NodeID
-	for _, it := range items {
+	for _, it := range model.SplitList(list) {
 		v, err := parseNodeArg(g, it)
 		if err != nil {
 			return nil, err

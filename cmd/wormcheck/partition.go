@@ -223,6 +223,11 @@ type multinodeFlags struct {
 	Phase2         string
 	Compare        bool
 	VC             bool
+	// Latency options of --compare --latency (001 §4.4's flit-level comparison).
+	Latency      bool
+	LatencySeeds int
+	Ts, L        int
+	SharedCPU    bool
 }
 
 func defineMultinode(fs *flag.FlagSet, c *common) func(ctx context.Context) (*props.Report, error) {
@@ -252,6 +257,11 @@ func defineMultinodeFlags(fs *flag.FlagSet) *multinodeFlags {
 	fs.StringVar(&f.Phase2, "phase2", "u-torus", "Phase 2 chain in the DDN: u-torus (SPU on a mesh) or u-mesh")
 	fs.BoolVar(&f.VC, "vc", false, "judge contention per virtual channel with the two classes of 004 Fig. 2 (wrap-ahead), as U-torus is designed")
 	fs.BoolVar(&f.Compare, "compare", false, "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table")
+	fs.BoolVar(&f.Latency, "latency", false, "with --compare: execute U-torus and 4IB..4IVB, 2IIIB, 2IVB at flit level and print their multicast latency (001 §4.4)")
+	fs.IntVar(&f.LatencySeeds, "latency-seeds", 3, "with --latency: instances (seeds --seed, --seed+1, ...) to average over")
+	fs.IntVar(&f.Ts, "ts", 300, "with --latency: start-up time in cycles (tc = 1)")
+	fs.IntVar(&f.L, "L", 32, "with --latency: message length in flits")
+	fs.BoolVar(&f.SharedCPU, "shared-cpu", false, "with --latency: one processor per node for all multicasts (default: one per multicast)")
 	return f
 }
 
@@ -368,6 +378,23 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 			return nil, usagef("%v", err)
 		}
 		text.WriteString(multinode.Table(rows))
+		if f.Latency {
+			if f.LatencySeeds < 1 {
+				return nil, usagef("--latency-seeds is %d; it must be >= 1", f.LatencySeeds)
+			}
+			seeds := make([]uint64, f.LatencySeeds)
+			for i := range seeds {
+				seeds[i] = uint64(c.Seed) + uint64(i)
+			}
+			lrows, err := multinode.MeasureLatency(g, f.Sources, f.Dests, f.Hotspot, multinode.PaperSchemes(g),
+				multinode.LatencyOptions{Ts: f.Ts, L: f.L, Seeds: seeds, SharedCPU: f.SharedCPU})
+			if err != nil {
+				return nil, usagef("--latency: %v", err)
+			}
+			text.WriteString(multinode.LatencyTable(lrows))
+		}
+	} else if f.Latency {
+		return nil, usagef("--latency needs --compare")
 	}
 	rep.Text = text.String()
 	return rep, nil

@@ -69,6 +69,14 @@ func TestMultinodeCheck(t *testing.T) {
 	if !strings.Contains(out, "| U-torus |") {
 		t.Fatalf("no comparison table:\n%s", out)
 	}
+	code, out, _ = runCLI(t, "check", "--algo", "multinode", "--topo", "torus:8x8", "--prop", "stepwise",
+		"--sources", "8", "--dests", "8", "--compare", "--latency", "--latency-seeds", "2")
+	if (code != exitHolds && code != exitViolated) || !strings.Contains(out, "| 8 | 8 | 0.50 | 4III(δ=2)B |") {
+		t.Fatalf("exit %d, no latency table:\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "check", "--algo", "multinode", "--topo", "torus:8x8", "--prop", "stepwise", "--latency"); code != exitUsage {
+		t.Fatalf("--latency without --compare: exit %d, want 2", code)
+	}
 	// Per physical channel U-torus in the DDNs contends on this instance; with 004
 	// Fig. 2's two virtual-channel classes it does not.
 	args := []string{"check", "--algo", "multinode", "--topo", "torus:16x16", "--prop", "stepwise", "--type", "III", "--h", "2"}

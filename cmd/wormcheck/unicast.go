@@ -179,6 +179,9 @@ func unicastReport(sp unicast.Spec, r *unicast.Result) *props.Report {
 		rep.Reason = r.Violation
 		rep.Witness = map[string]any{"trace": r.Labels, "violation": r.Violation, "steps": len(r.Labels)}
 		rep.Trace = unicast.TraceFile(sp, r)
+		if r.Actions != nil {
+			rep.SVG, rep.PCAP, _ = unicast.Witness(sp, r)
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "shortest trace (%d steps):\n", len(r.Labels))
 		for i, l := range r.Labels {

@@ -371,7 +371,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	s := randomState(m, 3, 8)
 	var held int = -1
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && len(v.Flits) > 0 {
+		if v.Owner >= 0 && v.Flits.Len() > 0 {
 			held = o
 			break
 		}
@@ -383,10 +383,10 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		inv    string
 		mutate func(s *State)
 	}{
-		{"buffers", func(s *State) { s.VCs[held].Flits = []uint8{0, 1, 2} }},
+		{"buffers", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{0, 1, 2}) }},
 		{"ownership", func(s *State) { s.VCs[held].Owner = (s.VCs[held].Owner + 1) % 3; s.VCs[held].Closed = false }},
-		{"order", func(s *State) { s.VCs[held].Flits = []uint8{1, 0} }},
-		{"exactly-once", func(s *State) { s.Msgs[0].Got = []uint8{9} }},
+		{"order", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{1, 0}) }},
+		{"exactly-once", func(s *State) { s.Msgs[0].Got = MakeBytes([]uint8{9}) }},
 	} {
 		c := s.shallow()
 		tc.mutate(&c)
@@ -404,7 +404,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	g := grid(t, "mesh:3")
 	m2 := mustNew(t, NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 0, 1)))
 	s2 := m2.Init()[0]
-	s2.VCs[m2.vcIndex(t, g, 2, 1, 0)] = VC{Owner: 0, Flits: []uint8{0}, In: Input{Cur: -1}}
+	s2.VCs[m2.vcIndex(t, g, 2, 1, 0)] = VC{Owner: 0, Flits: MakeBytes([]uint8{0}), In: Input{Cur: -1}}
 	if err := m2.checkRoutes(s2); err == nil {
 		t.Error("invariant routes missed a worm off its path")
 	}

@@ -32,10 +32,10 @@ func (m *Model) Invariants() []checker.Invariant[State] {
 
 func (m *Model) checkBuffers(s State) error {
 	for o, v := range s.VCs {
-		if len(v.Flits) > m.cfg.Buffer {
-			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), len(v.Flits), m.cfg.Buffer)
+		if v.Flits.Len() > m.cfg.Buffer {
+			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), v.Flits.Len(), m.cfg.Buffer)
 		}
-		if v.Owner < 0 && (len(v.Flits) > 0 || v.In.active()) {
+		if v.Owner < 0 && (v.Flits.Len() > 0 || v.In.active()) {
 			return fmt.Errorf("free vc %s is not empty", m.VCName(Out(o)))
 		}
 	}
@@ -46,8 +46,8 @@ func (m *Model) checkOwnership(s State) error {
 	refs := make([]int, len(s.VCs))
 	var err error
 	m.cursors(&s, func(c cursor) bool {
-		for j, o := range c.in.Outs {
-			if j > 0 && o <= c.in.Outs[j-1] {
+		for j, o := range c.in.Outs.Slice() {
+			if j > 0 && o <= c.in.Outs.At(int(j-1)) {
 				err = fmt.Errorf("m%d at %s: outputs not ascending", c.msg, m.cfg.Net.NodeName(c.at))
 				return false
 			}
@@ -65,8 +65,8 @@ func (m *Model) checkOwnership(s State) error {
 			}
 			refs[o]++
 		}
-		if int(c.in.Cur) >= len(c.in.Outs) {
-			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, len(c.in.Outs))
+		if int(c.in.Cur) >= c.in.Outs.Len() {
+			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, c.in.Outs.Len())
 			return false
 		}
 		return true
@@ -97,7 +97,7 @@ func (m *Model) checkOwnership(s State) error {
 		for r := range m.into {
 			k := 0
 			for _, o := range m.into[r] {
-				if v := s.VCs[o]; v.Owner >= 0 && len(v.In.Outs) > 0 && v.In.Outs[0] == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
 					k++
 				}
 			}
@@ -148,7 +148,7 @@ func (m *Model) streamOK(i int, flits []uint8) bool {
 
 func (m *Model) checkOrder(s State) error {
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits) {
+		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits.Slice()) {
 			return fmt.Errorf("vc %s: m%d flits %v out of stream order", m.VCName(Out(o)), v.Owner, v.Flits)
 		}
 	}
@@ -159,16 +159,16 @@ func (m *Model) checkOrder(s State) error {
 			continue
 		}
 		next := int(g.Sent) - 1 // the last flit that left the source
-		outs := g.In.Outs
+		outs := g.In.Outs.Slice()
 		for len(outs) == 1 && outs[0] != Eject {
 			v := s.VCs[outs[0]]
-			for j := len(v.Flits) - 1; j >= 0; j-- {
-				if int(v.Flits[j]) != next {
-					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits[j], m.VCName(outs[0]), next)
+			for j := v.Flits.Len() - 1; j >= 0; j-- {
+				if int(v.Flits.At(j)) != next {
+					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits.At(j), m.VCName(outs[0]), next)
 				}
 				next--
 			}
-			outs = v.In.Outs
+			outs = v.In.Outs.Slice()
 		}
 	}
 	return nil
@@ -191,7 +191,7 @@ func (m *Model) checkRoutes(s State) error {
 			continue
 		}
 		i := int(v.Owner)
-		for _, f := range v.Flits {
+		for _, f := range v.Flits.Slice() {
 			if di, isAddr := m.addrDest(i, f); isAddr {
 				if !m.onRoute(i, di, Out(o)) {
 					return fmt.Errorf("m%d: address flit for %s in %s, off its route", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), m.VCName(Out(o)))
@@ -216,7 +216,7 @@ func (m *Model) checkRoutes(s State) error {
 func (m *Model) checkDelivery(s State) error {
 	term := m.Terminal(s)
 	for i, g := range s.Msgs {
-		for di, n := range g.Got {
+		for di, n := range g.Got.Slice() {
 			if int(n) > m.expect[i] || (term && int(n) != m.expect[i]) {
 				return fmt.Errorf("m%d: destination %s received %d flits; want exactly %d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), n, m.expect[i])
 			}
@@ -253,7 +253,7 @@ func (m *Model) Waits(s State) string {
 		}
 		who := fmt.Sprintf("m%d at %s", c.msg, m.cfg.Net.NodeName(c.at))
 		if j := m.blockedOut(&s, c); j >= 0 {
-			o := c.in.Outs[j]
+			o := c.in.Outs.At(j)
 			if o == Eject || m.room(&s, o) {
 				return true
 			}
@@ -267,7 +267,7 @@ func (m *Model) Waits(s State) string {
 		eject, ch, cl := m.want(c.msg, di, c.at)
 		if eject {
 			for _, o := range m.into[c.at] {
-				if v := s.VCs[o]; v.Owner >= 0 && len(v.In.Outs) > 0 && v.In.Outs[0] == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
 					edge(c.msg, int(v.Owner))
 				}
 			}

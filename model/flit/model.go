@@ -26,7 +26,6 @@ type Model struct {
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
 	next    [][][]int32    // next[m][di][node] = hop index leaving node towards Dests[di], or -1
 	hops    [][][]model.Hop
-	singles []Out // singles[o+1] = o for o in Eject..nvc-1: shared one-output tables
 }
 
 // New validates cfg and builds its model. Cost O(messages*destinations*(nodes+path)).
@@ -40,10 +39,6 @@ func New(cfg Config) (*Model, error) {
 	m.nvc = cfg.Net.Channels() * cfg.VCs
 	m.per = cfg.VCs / cfg.Routing.Classes()
 	m.vcTo = make([]model.NodeID, m.nvc)
-	m.singles = make([]Out, m.nvc+1)
-	for i := range m.singles {
-		m.singles[i] = Out(i - 1)
-	}
 	m.into = make([][]int32, nodes)
 	for o := 0; o < m.nvc; o++ {
 		_, to := cfg.Net.Ends(chanID(o / cfg.VCs))
@@ -113,7 +108,7 @@ func (m *Model) Init() []State {
 	s := State{Msgs: make([]Msg, len(m.cfg.Messages)), VCs: make([]VC, m.nvc)}
 	for i := range s.Msgs {
 		s.Msgs[i].In.Cur = -1
-		s.Msgs[i].Got = make([]uint8, len(m.cfg.Messages[i].Dests))
+		s.Msgs[i].Got = MakeBytes(make([]uint8, len(m.cfg.Messages[i].Dests)))
 	}
 	for i := range s.VCs {
 		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
@@ -204,8 +199,8 @@ func (m *Model) nextFlit(s *State, c cursor) (f uint8, aux, ok bool) {
 		return 0, false, false
 	}
 	v := &s.VCs[c.vc]
-	if len(v.Flits) > 0 {
-		return v.Flits[0], false, true
+	if v.Flits != 0 {
+		return v.Flits.At(0), false, true
 	}
 	return 0, false, false
 }
@@ -242,7 +237,7 @@ func (m *Model) matches(o Out, ch model.ChannelID, cl uint8) bool {
 }
 
 func (m *Model) room(s *State, o Out) bool {
-	return o == Eject || len(s.VCs[o].Flits) < m.cfg.Buffer
+	return o == Eject || s.VCs[o].Flits.Len() < m.cfg.Buffer
 }
 
 // ejectBusy reports whether router r's ejection channel is held (one-port only).
@@ -252,7 +247,7 @@ func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
 	}
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
-		if v.Owner >= 0 && len(v.In.Outs) > 0 && v.In.Outs[0] == Eject {
+		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(0) == Eject {
 			return true
 		}
 	}
@@ -486,7 +481,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs[in.Cur]
+		o := in.Outs.At(int(in.Cur))
 		if m.room(s, o) {
 			return append(dst, succStep{MakeAction(KindMove, c.input, 0), c, KindMove, 0})
 		}
@@ -496,7 +491,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 		return dst
 	}
 	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range in.Outs {
+	for j, o := range in.Outs.Slice() {
 		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
 			if m.room(s, o) {
 				return append(dst, succStep{MakeAction(KindFollow, c.input, 0), c, KindFollow, j})
@@ -531,7 +526,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 func (m *Model) prunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return len(in.Outs) > 0
+		return in.Outs.Len() > 0
 	case PrunePartial:
 		return m.stopPrunable(in, -1)
 	}
@@ -544,9 +539,9 @@ func (m *Model) prunable(in *Input) bool {
 func (m *Model) stopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return len(in.Outs) > 1 || blocked < 0 && len(in.Outs) > 0
+		return in.Outs.Len() > 1 || blocked < 0 && in.Outs.Len() > 0
 	case PrunePartial:
-		for j, o := range in.Outs {
+		for j, o := range in.Outs.Slice() {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -581,9 +576,9 @@ func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
 	var target Out = None
 	switch k {
 	case KindMove:
-		target = c.in.Outs[c.in.Cur]
+		target = c.in.Outs.At(int(c.in.Cur))
 	case KindFollow:
-		target = c.in.Outs[arg]
+		target = c.in.Outs.At(arg)
 	case KindAlloc:
 		target = Out(arg)
 	}
@@ -619,7 +614,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits[1:]
+		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits.pop()
 	}
 	// Choose its output.
 	switch k {
@@ -628,17 +623,18 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 	case KindAlloc:
 		o := Out(arg)
 		j := 0
-		for j < len(in.Outs) && in.Outs[j] < o {
+		old := in.Outs.Slice()
+		for j < len(old) && old[j] < o {
 			j++
 		}
-		if len(in.Outs) == 0 {
-			in.Outs = m.single(o)
+		if len(old) == 0 {
+			in.Outs = singleOut(o)
 		} else {
-			outs := make([]Out, 0, len(in.Outs)+1)
-			outs = append(outs, in.Outs[:j]...)
+			var tmp [16]Out
+			outs := append(tmp[:0], old[:j]...)
 			outs = append(outs, o)
-			outs = append(outs, in.Outs[j:]...)
-			in.Outs = outs
+			outs = append(outs, old[j:]...)
+			in.Outs = MakeOuts(outs)
 		}
 		in.Cur = int8(j)
 		if o != Eject {
@@ -656,63 +652,26 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs[in.Cur]
+	o := in.Outs.At(int(in.Cur))
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		g.Got = bump(g.Got, int(m.destIdx[c.msg][c.at]))
+		g.Got = g.Got.bump(int(m.destIdx[c.msg][c.at]))
 	} else {
 		log.add(int(o))
 		v := &s.VCs[o]
-		v.Flits = push(v.Flits, f)
+		v.Flits = v.Flits.push(f)
 	}
 	m.finishInput(s, c, log)
 }
 
-// seq holds the bytes 0..255. Flit buffers and delivery counts that are runs of
-// consecutive values (a worm's flits are, and so is a single count) are slices of it,
-// capacity-clipped so that appending copies: states share them instead of allocating.
+// seq holds the bytes 0..255: Bytes.Slice of a packed run is a capacity-clipped slice
+// of it.
 var seq = func() (a [256]uint8) {
 	for i := range a {
 		a[i] = uint8(i)
 	}
 	return
 }()
-
-// push returns flits with f appended, without writing flits' backing array.
-func push(flits []uint8, f uint8) []uint8 {
-	n := len(flits)
-	if n == 0 {
-		return seq[f : int(f)+1 : int(f)+1]
-	}
-	if int(f) == int(flits[0])+n {
-		run := true
-		for i := 1; i < n; i++ {
-			run = run && int(flits[i]) == int(flits[0])+i
-		}
-		if run {
-			return seq[flits[0] : int(f)+1 : int(f)+1]
-		}
-	}
-	return append(flits[:n:n], f)
-}
-
-// bump returns got with got[i] incremented, without writing got's backing array.
-func bump(got []uint8, i int) []uint8 {
-	if len(got) == 1 {
-		v := int(got[0]) + 1
-		return seq[v : v+1 : v+1]
-	}
-	g := make([]uint8, len(got))
-	copy(g, got)
-	g[i]++
-	return g
-}
-
-// single returns the one-output table {o}, shared by every state that needs it.
-func (m *Model) single(o Out) []Out {
-	i := int(o) + 1
-	return m.singles[i : i+1 : i+1]
-}
 
 // finishInput releases an input that has nothing more to send: a source whose every flit
 // and re-injection has left, or a closed, empty virtual channel. Its outputs are closed,
@@ -724,7 +683,7 @@ func (m *Model) finishInput(s *State, c cursor, log *touched) {
 			outs := g.In.Outs
 			g.Done = true
 			g.In = Input{Cur: -1}
-			for _, o := range outs {
+			for _, o := range outs.Slice() {
 				m.closeOut(s, o, log)
 			}
 		}
@@ -744,12 +703,12 @@ func (m *Model) closeOut(s *State, o Out, log *touched) {
 
 func (m *Model) tryRelease(s *State, vc int, log *touched) {
 	v := &s.VCs[vc]
-	if !v.Closed || len(v.Flits) > 0 || v.In.Reinj > 0 {
+	if !v.Closed || v.Flits != 0 || v.In.Reinj > 0 {
 		return
 	}
 	outs := v.In.Outs
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
-	for _, o := range outs {
+	for _, o := range outs.Slice() {
 		m.closeOut(s, o, log)
 	}
 }
@@ -770,7 +729,7 @@ func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs {
+	for j, o := range in.Outs.Slice() {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -780,7 +739,7 @@ func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = kept
+	in.Outs = MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.closeOut(s, o, log)
@@ -800,7 +759,7 @@ func (m *Model) blockedOut(s *State, c cursor) int {
 		return int(c.in.Cur)
 	}
 	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range c.in.Outs {
+	for j, o := range c.in.Outs.Slice() {
 		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
 			return j
 		}
@@ -825,7 +784,7 @@ func (m *Model) Describe(from State, a checker.Action) string {
 	}
 	where := "at " + m.cfg.Net.NodeName(c.at)
 	if k == KindPrune {
-		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs))
+		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs.Slice()))
 	}
 	f, aux, ok := m.nextFlit(&from, c)
 	if !ok {
@@ -840,11 +799,11 @@ func (m *Model) Describe(from State, a checker.Action) string {
 	var o Out
 	switch k {
 	case KindMove:
-		o = c.in.Outs[c.in.Cur]
+		o = c.in.Outs.At(int(c.in.Cur))
 	case KindFollow:
 		di, _ := m.addrDest(c.msg, f)
 		eject, ch, cl := m.want(c.msg, di, c.at)
-		for _, x := range c.in.Outs {
+		for _, x := range c.in.Outs.Slice() {
 			if (eject && x == Eject) || (!eject && m.matches(x, ch, cl)) {
 				o = x
 			}

@@ -5,7 +5,10 @@ import "github.com/wormcheck/wormcheck/checker"
 // This file keeps the straightforward implementation of the transition rules (every
 // successor copies its virtual channels and messages with make+copy and allocates the
 // inner slices it changes) as the naive twin that the optimised Successors is checked
-// against (TestSuccessorsAgainstReference).
+// against (TestSuccessorsAgainstReference). It reads and writes the pointer-free Bytes
+// and Outs handles only through plain slices (Slice to read, MakeBytes and MakeOuts of a
+// freshly built slice to write), so the handles' fast paths (push, pop, bump) are
+// checked against it too.
 
 // refSuccessors appends the enabled transitions of s: inputs in order (message sources by
 // message, then virtual channels by index), and for each input its moves, then its
@@ -29,7 +32,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs[in.Cur]
+		o := in.Outs.Slice()[in.Cur]
 		if m.room(s, o) {
 			a := MakeAction(KindMove, c.input, 0)
 			return append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindMove, 0)})
@@ -40,7 +43,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 		return dst
 	}
 	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range in.Outs {
+	for j, o := range in.Outs.Slice() {
 		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
 			if m.room(s, o) {
 				a := MakeAction(KindFollow, c.input, 0)
@@ -78,7 +81,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 func (m *Model) refPrunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return len(in.Outs) > 0
+		return len(in.Outs.Slice()) > 0
 	case PrunePartial:
 		return m.refStopPrunable(in, -1)
 	}
@@ -91,9 +94,9 @@ func (m *Model) refPrunable(in *Input) bool {
 func (m *Model) refStopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return len(in.Outs) > 1 || blocked < 0 && len(in.Outs) > 0
+		return len(in.Outs.Slice()) > 1 || blocked < 0 && len(in.Outs.Slice()) > 0
 	case PrunePartial:
-		for j, o := range in.Outs {
+		for j, o := range in.Outs.Slice() {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -124,9 +127,9 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 	var target Out = None
 	switch k {
 	case KindMove:
-		target = c.in.Outs[c.in.Cur]
+		target = c.in.Outs.Slice()[c.in.Cur]
 	case KindFollow:
-		target = c.in.Outs[arg]
+		target = c.in.Outs.Slice()[arg]
 	case KindAlloc:
 		target = Out(arg)
 	}
@@ -153,7 +156,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits[1:]
+		s.VCs[c.vc].Flits = MakeBytes(s.VCs[c.vc].Flits.Slice()[1:])
 	}
 	// Choose its output.
 	switch k {
@@ -161,15 +164,16 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 		in.Cur = int8(arg)
 	case KindAlloc:
 		o := Out(arg)
-		outs := make([]Out, 0, len(in.Outs)+1)
+		old := in.Outs.Slice()
+		outs := make([]Out, 0, len(old)+1)
 		j := 0
-		for j < len(in.Outs) && in.Outs[j] < o {
+		for j < len(old) && old[j] < o {
 			j++
 		}
-		outs = append(outs, in.Outs[:j]...)
+		outs = append(outs, old[:j]...)
 		outs = append(outs, o)
-		outs = append(outs, in.Outs[j:]...)
-		in.Outs = outs
+		outs = append(outs, old[j:]...)
+		in.Outs = MakeOuts(outs)
 		in.Cur = int8(j)
 		if o != Eject {
 			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
@@ -185,15 +189,15 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs[in.Cur]
+	o := in.Outs.Slice()[in.Cur]
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		got := append([]uint8(nil), g.Got...)
+		got := append([]uint8(nil), g.Got.Slice()...)
 		got[m.destIdx[c.msg][c.at]]++
-		g.Got = got
+		g.Got = MakeBytes(got)
 	} else {
 		v := &s.VCs[o]
-		v.Flits = append(v.Flits[:len(v.Flits):len(v.Flits)], f)
+		v.Flits = MakeBytes(append(append([]uint8(nil), v.Flits.Slice()...), f))
 	}
 	m.refFinishInput(&s, c)
 	return s
@@ -206,7 +210,7 @@ func (m *Model) refFinishInput(s *State, c cursor) {
 	if c.vc < 0 {
 		g := &s.Msgs[c.msg]
 		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
-			outs := g.In.Outs
+			outs := g.In.Outs.Slice()
 			g.Done = true
 			g.In = Input{Cur: -1}
 			for _, o := range outs {
@@ -228,10 +232,10 @@ func (m *Model) refCloseOut(s *State, o Out) {
 
 func (m *Model) refTryRelease(s *State, vc int) {
 	v := &s.VCs[vc]
-	if !v.Closed || len(v.Flits) > 0 || v.In.Reinj > 0 {
+	if !v.Closed || len(v.Flits.Slice()) > 0 || v.In.Reinj > 0 {
 		return
 	}
-	outs := v.In.Outs
+	outs := v.In.Outs.Slice()
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
 	for _, o := range outs {
 		m.refCloseOut(s, o)
@@ -254,7 +258,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs {
+	for j, o := range in.Outs.Slice() {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -264,7 +268,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = kept
+	in.Outs = MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.refCloseOut(s, o)
@@ -284,7 +288,7 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 		return int(c.in.Cur)
 	}
 	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range c.in.Outs {
+	for j, o := range c.in.Outs.Slice() {
 		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
 			return j
 		}
@@ -296,8 +300,8 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 // layout documented on Encode, built field by field with append.
 func (m *Model) refEncode(s State, buf []byte) []byte {
 	input := func(buf []byte, in *Input) []byte {
-		buf = append(buf, byte(len(in.Outs)))
-		for _, o := range in.Outs {
+		buf = append(buf, byte(len(in.Outs.Slice())))
+		for _, o := range in.Outs.Slice() {
 			x := uint32(o + 1)
 			for x >= 0x80 {
 				buf = append(buf, byte(x)|0x80)
@@ -316,7 +320,7 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
 		g := &s.Msgs[i]
 		buf = append(buf, g.Sent, b2(g.Done))
-		buf = append(buf, g.Got...)
+		buf = append(buf, g.Got.Slice()...)
 		if !g.Done {
 			buf = input(buf, &g.In)
 		}
@@ -327,8 +331,8 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		if v.Owner < 0 {
 			continue
 		}
-		buf = append(buf, b2(v.Closed), byte(len(v.Flits)))
-		buf = append(buf, v.Flits...)
+		buf = append(buf, b2(v.Closed), byte(len(v.Flits.Slice())))
+		buf = append(buf, v.Flits.Slice()...)
 		buf = input(buf, &v.In)
 	}
 	return buf

@@ -20,13 +20,13 @@ const Eject Out = -1
 // Outs; Aux <= the message's data flits; Reinj > 0 only with Cur >= 0. A unicast worm
 // never uses Aux or Reinj and has at most one output.
 type Input struct {
-	Outs  []Out // reserved outputs, ascending
+	Outs  Outs  // reserved outputs, ascending
 	Cur   int8  // index into Outs of the output the next flit goes to; -1 = none yet
 	Aux   uint8 // data flits copied into the auxiliary buffer so far (000 §2.1)
 	Reinj uint8 // data flits still to re-inject from the auxiliary buffer into Outs[Cur]
 }
 
-func (in Input) active() bool { return len(in.Outs) > 0 || in.Aux > 0 || in.Reinj > 0 }
+func (in Input) active() bool { return in.Outs != 0 || in.Aux > 0 || in.Reinj > 0 }
 
 // VC is one network virtual channel: the worm holding it (Owner, -1 when free), the flits
 // in its buffer at the receiving end (positions in the owner's format, oldest first, at
@@ -36,7 +36,7 @@ func (in Input) active() bool { return len(in.Outs) > 0 || in.Aux > 0 || in.Rein
 type VC struct {
 	Owner  int8
 	Closed bool
-	Flits  []uint8
+	Flits  Bytes
 	In     Input
 }
 
@@ -48,15 +48,15 @@ type Msg struct {
 	Sent uint8
 	Done bool
 	In   Input
-	Got  []uint8
+	Got  Bytes
 }
 
 // State is an explicit flit-level network state. States are values: the model never
 // mutates a state it has handed out (successors copy what they change), so states can be
-// shared freely. Inner slices (Flits, Got, Outs) are shared between states and with
-// tables of the package and the Model (runs of consecutive flits, single counts and
-// one-output tables are not allocated per state): treat them as read-only and replace
-// them to change a state, as the model does.
+// shared freely. Its messages and virtual channels hold no pointers: flit buffers,
+// delivery counts and output tables are Bytes and Outs handles (build them with
+// MakeBytes and MakeOuts; read them with Slice, Len and At), so copying a state costs a
+// memmove and the garbage collector does not scan states' channel arrays.
 type State struct {
 	Msgs []Msg
 	VCs  []VC
@@ -67,11 +67,11 @@ type State struct {
 func (s State) String() string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
-		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got)
+		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got.Slice())
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits, v.Closed, v.In)
+			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits.Slice(), v.Closed, v.In)
 		}
 	}
 	return b.String()
@@ -105,7 +105,7 @@ func encodeMsg(buf []byte, g *Msg) []byte {
 		done = 1
 	}
 	buf = append(buf, g.Sent, done)
-	buf = append(buf, g.Got...)
+	buf = append(buf, g.Got.Slice()...)
 	if !g.Done {
 		buf = encodeInput(buf, &g.In)
 	}
@@ -122,14 +122,27 @@ func encodeVC(buf []byte, v *VC) []byte {
 	if v.Closed {
 		closed = 1
 	}
-	buf = append(buf, closed, byte(len(v.Flits)))
-	buf = append(buf, v.Flits...)
+	if f := v.Flits; f&interned == 0 { // a packed run: write it without a slice
+		first, n := byte(f>>8), byte(f)
+		buf = append(buf, closed, n)
+		for i := byte(0); i < n; i++ {
+			buf = append(buf, first+i)
+		}
+	} else {
+		fl := f.Slice()
+		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, fl...)
+	}
 	return encodeInput(buf, &v.In)
 }
 
 func encodeInput(buf []byte, in *Input) []byte {
-	buf = append(buf, byte(len(in.Outs)))
-	for _, o := range in.Outs {
+	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
+		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
+	}
+	outs := in.Outs.Slice()
+	buf = append(buf, byte(len(outs)))
+	for _, o := range outs {
 		x := uint32(o + 1)
 		for x >= 0x80 {
 			buf = append(buf, byte(x)|0x80)
@@ -160,7 +173,7 @@ func (m *Model) Decode(data []byte) (State, error) {
 			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
 		}
 		n := len(m.cfg.Messages[i].Dests)
-		g.Got = append([]uint8(nil), d.bytes(n)...)
+		g.Got = MakeBytes(d.bytes(n))
 		if !g.Done {
 			g.In = m.decodeInput(&d, i)
 		} else {
@@ -191,8 +204,9 @@ func (m *Model) Decode(data []byte) (State, error) {
 		if n > m.cfg.Buffer {
 			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
 		}
-		v.Flits = append([]uint8(nil), d.bytes(n)...)
-		for _, f := range v.Flits {
+		fl := d.bytes(n)
+		v.Flits = MakeBytes(fl)
+		for _, f := range fl {
 			if int(f) >= m.flits[o] {
 				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
 			}
@@ -211,9 +225,7 @@ func (m *Model) Decode(data []byte) (State, error) {
 func (m *Model) decodeInput(d *decoder, msg int) Input {
 	var in Input
 	n := int(d.byte())
-	if n > 0 {
-		in.Outs = make([]Out, n)
-	}
+	outs := make([]Out, n)
 	for j := 0; j < n; j++ {
 		var x uint32
 		for shift := 0; ; shift += 7 {
@@ -231,10 +243,13 @@ func (m *Model) decodeInput(d *decoder, msg int) Input {
 		if o < Eject || int(o) >= m.nvc {
 			d.fail("output %d is not a virtual channel", o)
 		}
-		if j > 0 && o <= in.Outs[j-1] {
+		if j > 0 && o <= outs[j-1] {
 			d.fail("outputs are not strictly ascending")
 		}
-		in.Outs[j] = o
+		outs[j] = o
+	}
+	if d.err == nil {
+		in.Outs = MakeOuts(outs)
 	}
 	in.Cur = int8(int(d.byte()) - 1)
 	if int(in.Cur) >= n {
@@ -299,13 +314,13 @@ func (m *Model) Format(s State) string {
 		} else {
 			m.formatInput(&b, g.In)
 		}
-		fmt.Fprintf(&b, " got %v\n", g.Got)
+		fmt.Fprintf(&b, " got %v\n", g.Got.Slice())
 	}
 	for i, v := range s.VCs {
 		if v.Owner < 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits)
+		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits.Slice())
 		if v.Closed {
 			b.WriteString(" closed")
 		}
@@ -316,9 +331,9 @@ func (m *Model) Format(s State) string {
 }
 
 func (m *Model) formatInput(b *strings.Builder, in Input) {
-	if len(in.Outs) > 0 {
+	if in.Outs != 0 {
 		b.WriteString(" ->")
-		for j, o := range in.Outs {
+		for j, o := range in.Outs.Slice() {
 			b.WriteByte(' ')
 			if int8(j) == in.Cur {
 				b.WriteByte('*')

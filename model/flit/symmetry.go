@@ -233,11 +233,11 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 		return Out(int(sy.Channel[int(o)/nv])*nv + int(o)%nv)
 	}
 	mapIn := func(in Input) Input {
-		if len(in.Outs) == 0 {
+		if in.Outs.Len() == 0 {
 			return in
 		}
-		outs := make([]Out, len(in.Outs))
-		for j, o := range in.Outs {
+		outs := make([]Out, in.Outs.Len())
+		for j, o := range in.Outs.Slice() {
 			outs[j] = mapOut(o)
 		}
 		var cur Out
@@ -245,7 +245,7 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 			cur = outs[in.Cur]
 		}
 		sort.Slice(outs, func(a, b int) bool { return outs[a] < outs[b] })
-		r := Input{Outs: outs, Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
+		r := Input{Outs: MakeOuts(outs), Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
 		if in.Cur >= 0 {
 			for j, o := range outs {
 				if o == cur {
