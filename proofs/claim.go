@@ -91,7 +91,7 @@ func Register(c Claim) {
 
 // order is the catalogue order of DESIGN.md; ids not listed sort after, by name.
 var order = []string{
-	"WH1", "WH2", "WH3", "TM1", "TM2", "TM3",
+	"WH1", "WH2", "WH3", "TM1", "TM2", "TM3", "TM4",
 	"NP1", "NP2", "NP3", "NP4", "NP5", "NP6", "NP7", "NP8", "NP9", "NP10",
 	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN6B", "MN7",
 	"HB1", "HB2", "HB3",
