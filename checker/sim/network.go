@@ -372,14 +372,7 @@ func (n *network) transmit(x, y int32, t int64) {
 	w := f.worm()
 	wr := &n.worms[w]
 	if n.trace != nil {
-		ev := TraceEvent{Cycle: t, Channel: model.None, Worm: w, Msg: wr.msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}
-		if int(y) < n.nvc {
-			ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
-			ev.Node = n.g.Channel(ev.Channel).To
-		} else {
-			ev.Node = model.NodeID((int(y) - n.nvc) / n.outPorts)
-		}
-		n.trace(ev)
+		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: wr.msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
 	}
 	if int(y) < n.nvc {
 		k := int(n.vcs[y].head) + int(n.vcs[y].count)
@@ -533,4 +526,17 @@ type TraceEvent struct {
 type vcBuf struct {
 	head, count int32
 	popped      uint32
+}
+
+// traceMove completes ev with where a flit moved to (input y: a virtual channel of a
+// network channel, or a delivery port of a node) and hands it to the trace hook.
+func (n *network) traceMove(ev TraceEvent, y int) {
+	ev.Channel = model.None
+	if y < n.nvc {
+		ev.Channel, ev.VC = model.ChannelID(y/n.V), y%n.V
+		ev.Node = n.g.Channel(ev.Channel).To
+	} else {
+		ev.Node = model.NodeID((y - n.nvc) / n.outPorts)
+	}
+	n.trace(ev)
 }

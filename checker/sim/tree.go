@@ -431,14 +431,7 @@ func (n *network) treeTransmit(x, y int32, t int64) {
 		}
 	}
 	if n.trace != nil {
-		ev := TraceEvent{Cycle: t, Channel: model.None, Worm: m.worm, Msg: m.msg, Head: code != treeData, Tail: false}
-		if int(y) < n.nvc {
-			ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
-			ev.Node = n.g.Channel(ev.Channel).To
-		} else {
-			ev.Node = model.NodeID((int(y) - n.nvc) / n.outPorts)
-		}
-		n.trace(ev)
+		n.traceMove(TraceEvent{Cycle: t, Worm: m.worm, Msg: m.msg, Head: code != treeData}, int(y))
 	}
 	if int(y) < n.nvc {
 		k := int(n.vcs[y].head) + int(n.vcs[y].count)
