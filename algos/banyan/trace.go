@@ -95,23 +95,31 @@ func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*props.Tr
 // reports whether it ends in a deadlock, with the final state's description. A label
 // that differs from the recorded one is an error (the model changed).
 func ReplayDeadlock(tf *props.TraceFile) (bool, string, error) {
+	ok, why, _, _, err := ReplayDeadlockTrace(tf)
+	return ok, why, err
+}
+
+// ReplayDeadlockTrace is ReplayDeadlock that also returns the rebuilt system and the
+// replayed trace, for pictures (DeadlockSVG) and captures (TracePCAP).
+func ReplayDeadlockTrace(tf *props.TraceFile) (bool, string, *System, checker.Trace[State], error) {
+	var none checker.Trace[State]
 	topo, err := model.ParseTopology(tf.Topology)
 	if err != nil {
-		return false, "", err
+		return false, "", nil, none, err
 	}
 	b, ok := topo.(*model.Banyan)
 	if !ok {
-		return false, "", fmt.Errorf("trace file field \"topology\" is %q; want a banyan", tf.Topology)
+		return false, "", nil, none, fmt.Errorf("trace file field \"topology\" is %q; want a banyan", tf.Topology)
 	}
 	var p Params
 	dec := json.NewDecoder(bytes.NewReader(tf.Params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return false, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+		return false, "", nil, none, fmt.Errorf("trace file field \"parameters\": %v", err)
 	}
 	sys, err := p.Build(b)
 	if err != nil {
-		return false, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+		return false, "", nil, none, fmt.Errorf("trace file field \"parameters\": %v", err)
 	}
 	acts := make([]checker.Action, len(tf.Actions))
 	for i, a := range tf.Actions {
@@ -119,18 +127,18 @@ func ReplayDeadlock(tf *props.TraceFile) (bool, string, error) {
 	}
 	tr, err := checker.Replay[State](sys, tf.Init, acts)
 	if err != nil {
-		return false, "", err
+		return false, "", nil, none, err
 	}
 	for i, st := range tr.Steps[1:] {
 		if i < len(tf.Labels) && tf.Labels[i] != st.Label {
-			return false, "", fmt.Errorf("trace step %d is %q on replay but %q in the file", i+1, st.Label, tf.Labels[i])
+			return false, "", nil, none, fmt.Errorf("trace step %d is %q on replay but %q in the file", i+1, st.Label, tf.Labels[i])
 		}
 	}
 	last := tr.Steps[len(tr.Steps)-1].State
 	if !sys.Terminal(last) && len(sys.Successors(last, nil)) == 0 {
-		return true, sys.Violation(last), nil
+		return true, sys.Violation(last), sys, tr, nil
 	}
-	return false, "the replayed trace does not end in a deadlock", nil
+	return false, "the replayed trace does not end in a deadlock", sys, tr, nil
 }
 
 // TracePCAP renders a trace of sys as a pcap capture (banyanwire.WriteCapture): one

@@ -251,7 +251,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 }
 
 func replayTwoPhase(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
-	ok, why, err := banyan.ReplayDeadlock(tf)
+	ok, why, sys, tr, err := banyan.ReplayDeadlockTrace(tf)
 	if err != nil {
 		return nil, err
 	}
@@ -263,6 +263,8 @@ func replayTwoPhase(ctx context.Context, tf *props.TraceFile) (*props.Report, er
 	if ok {
 		rep.Verdict = props.Violated
 		rep.Text = "confirmed: " + why
+		rep.SVG = banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)
+		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
 	} else {
 		rep.Reason = why
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,31 @@ func TestVerifyCatchesHandWrittenCollision(t *testing.T) {
 	}
 	if b, err := os.ReadFile(svg); err != nil || !strings.HasPrefix(string(b), "<svg") && !strings.HasPrefix(string(b), "<?xml") {
 		t.Fatalf("render wrote %q (%v)", string(b[:min(len(b), 40)]), err)
+	}
+}
+
+// TestRenderSavedTraces: a deadlock saved by check --trace replays (exit 1) and renders
+// as SVG, for flit-level worms and for the banyan two-phase multicast.
+func TestRenderSavedTraces(t *testing.T) {
+	dir := t.TempDir()
+	cases := [][]string{
+		{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--dateline", "off", "--msgs", "0->2,1->3,2->0,3->1"},
+		{"check", "--algo", "two-phase", "--topo", "banyan:16", "--prop", "deadlock", "--msgs", "1->5,6,7,8;15->7-12", "--arbitration", "free"},
+	}
+	for i, args := range cases {
+		tr := filepath.Join(dir, fmt.Sprintf("t%d.json", i))
+		if code, _, stderr := runCLI(t, append(args, "--trace", tr)...); code != exitViolated {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "replay", tr); code != exitViolated {
+			t.Fatalf("replay %s: exit %d: %s", tr, code, stderr)
+		}
+		pic := filepath.Join(dir, fmt.Sprintf("t%d.svg", i))
+		if code, _, stderr := runCLI(t, "render", tr, "-o", pic); code != 0 {
+			t.Fatalf("render %s: exit %d: %s", tr, code, stderr)
+		}
+		if b, err := os.ReadFile(pic); err != nil || !strings.Contains(string(b), "<svg") {
+			t.Fatalf("render %s wrote no SVG (%v)", tr, err)
+		}
 	}
 }

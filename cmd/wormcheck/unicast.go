@@ -200,6 +200,9 @@ func replayUnicast(ctx context.Context, tf *props.TraceFile) (*props.Report, err
 		return nil, err
 	}
 	r := unicast.Result{Verdict: props.Violated, Violation: viol, Labels: tf.Labels}
+	for _, a := range tf.Actions {
+		r.Actions = append(r.Actions, checker.Action(a))
+	}
 	if viol == "" {
 		r.Verdict = props.Holds
 		r.Violation = "the trace replays but its last state shows no violation"
