@@ -117,7 +117,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.StringVar(&f.compare, "compare", "", "000 §5.3 comparison: multicast algorithms to compare (e.g. tree,separate,dual-path,pm) over --points loads up to --load")
 	fs.StringVar(&f.compareDests, "compare-dests", "4,11,18,25", "destination counts of a --compare run (each a fixed count)")
 	fs.StringVar(&f.compareLoad, "compare-loads", "", "explicit loads of a --compare run, e.g. 0.005,0.05,0.1 (instead of --points up to --load)")
-	fs.Float64Var(&f.load, "load", 0, "offered load in flits/node/cycle (rate x length)")
+	fs.Float64Var(&f.load, "load", 0, "offered load in flits/node/cycle (rate x length); 0.05 when neither --load nor --rate is given")
 	fs.Float64Var(&f.rate, "rate", 0, "messages generated per node per cycle")
 	fs.Float64Var(&f.b, "b", -1, "broadcast fraction (hypercubes)")
 	fs.Float64Var(&f.mcast, "multicast", -1, "multicast fraction")
@@ -253,7 +253,8 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	case f.load > 0:
 		cfg.Traffic.Rate = f.load / float64(f.length)
 	default:
-		return cfg, usagef("--rate or --load is required (messages or flits per node per cycle)")
+		// Neither given: a light load that is below saturation on every built-in size.
+		cfg.Traffic.Rate = defaultSimLoad / float64(f.length)
 	}
 	mn, mx, err := parseDests(f.dests)
 	if err != nil {
@@ -774,3 +775,7 @@ func (t *traceWriter) close() error {
 	}
 	return nil
 }
+
+// defaultSimLoad is the offered load (flits/node/cycle) of `sim` when neither --rate nor
+// --load is given.
+const defaultSimLoad = 0.05

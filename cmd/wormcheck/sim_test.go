@@ -15,7 +15,7 @@ func TestSimBadInputExit2(t *testing.T) {
 	for _, args := range [][]string{
 		{"sim"},
 		{"sim", "--topo", "mesh:0x3", "--rate", "0.01"},
-		{"sim", "--topo", "mesh:4x4"},
+		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--load", "0.1"},
 		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--ports", "two"},
 		{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--length", "0"},
 		{"sim", "--topo", "torus:4x4", "--rate", "0.01", "--vcs", "1"},
@@ -140,5 +140,13 @@ func TestSimCompareTable(t *testing.T) {
 		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, code, stderr)
 		}
+	}
+}
+
+// TestSimDefaultLoad: without --rate or --load, sim runs at the default load.
+func TestSimDefaultLoad(t *testing.T) {
+	code, out, stderr := runCLI(t, "sim", "--topo", "mesh:4x4", "--cycles", "2000")
+	if code != 0 || !strings.Contains(out, "(0.05 flits)") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
