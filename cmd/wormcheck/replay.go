@@ -28,12 +28,9 @@ func init() {
 }
 
 func runReplay(ctx context.Context, e *env, args []string) (int, error) {
+	path, args := fileArg(args)
 	fs := newFlagSet("replay")
 	asJSON := fs.Bool("json", false, "JSON output")
-	var path string
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		path, args = args[0], args[1:]
-	}
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, errHelp) {
 			fmt.Fprint(e.Stdout, replayHelp)
