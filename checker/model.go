@@ -56,64 +56,22 @@
 // next one), so every reported trace replays on the unreduced model.
 package checker
 
-// Model is a transition system the explorer can search. S is the model's state type;
-// states handed to the explorer must not be mutated afterwards.
-type Model[S any] interface {
-	// Init returns the initial states, in a deterministic order.
-	Init() []S
-	// Successors appends to dst the transitions enabled in s, in a deterministic order,
-	// and returns the extended slice. An empty result means s has no enabled transition.
-	Successors(s S, dst []Transition[S]) []Transition[S]
-	// Encode appends the canonical byte encoding of s to buf and returns it. Equal states
-	// must have equal encodings and different states different encodings.
-	Encode(s S, buf []byte) []byte
-	// Terminal reports whether s is a proper end state (every message delivered). A state
-	// with no enabled transition that is not Terminal is a deadlock.
-	Terminal(s S) bool
-	// Describe renders an action label for people (traces, SVG, JSON). It is called only
-	// when a trace is printed, never in the search loop.
-	Describe(from S, action Action) string
-}
+import "github.com/wormcheck/wormcheck/model/system"
 
-// Action identifies a transition among the successors of a state; its meaning belongs
-// to the model (for example "flit of worm 2 advances on channel 17"). The explorer
-// stores only actions and re-derives states by replay when it builds a trace.
-type Action uint64
-
-// Transition is one enabled step: the action taken and the state it leads to.
-type Transition[S any] struct {
-	Action Action
-	Next   S
-}
-
-// Canonicalizer is an optional Model extension for symmetry reduction: Canonical maps a
-// state to the representative of its symmetry class (for example the least encoding
-// under mesh reflections or torus translations). The explorer stores and counts only
-// representatives; it must be sound, i.e. symmetric states must have the same verdicts.
-type Canonicalizer[S any] interface {
-	Canonical(s S) S
-}
-
-// Invariant is a named predicate that must hold in every reachable state. Check returns
-// nil when the state is fine and an error saying what is wrong otherwise.
-type Invariant[S any] struct {
-	Name  string
-	Check func(S) error
-}
-
-// SuccessorEncoder is an optional Model extension for models whose states are costly to
-// build: the explorer asks only for the encodings of a state's successors and builds,
-// with Successor, just those it stores for the first time (usually a fraction of the
-// transitions). It is not used with Options.Symmetry.
-//
-// The contract: EncodeSuccessors calls yield once for every transition Successors(s)
-// returns, in the same order, with its Action and Encode(Next); Successor(s, a) returns
-// a state with the same encoding as the Next of the transition of s with action a.
-type SuccessorEncoder[S any] interface {
-	// EncodeSuccessors yields (action, encoding) per transition of s in Successors
-	// order. enc is valid only during the call to yield. buf is scratch space the model
-	// may use for encodings; it returns the possibly grown buffer for reuse.
-	EncodeSuccessors(s S, buf []byte, yield func(a Action, enc []byte)) []byte
-	// Successor returns the target of the enabled transition a of s.
-	Successor(s S, a Action) S
-}
+// The transition-system contract lives in model/system so that models (model/flit, the
+// banyan and any-delay models, users' own) implement it without importing the explorer;
+// these aliases keep checker.Model and friends the same types.
+type (
+	// Model is a transition system the explorer can search (system.Model).
+	Model[S any] = system.Model[S]
+	// Action identifies a transition among the successors of a state (system.Action).
+	Action = system.Action
+	// Transition is one enabled step (system.Transition).
+	Transition[S any] = system.Transition[S]
+	// Canonicalizer is the optional symmetry-reduction extension (system.Canonicalizer).
+	Canonicalizer[S any] = system.Canonicalizer[S]
+	// Invariant is a named state predicate (system.Invariant).
+	Invariant[S any] = system.Invariant[S]
+	// SuccessorEncoder is the optional encoded-successor extension (system.SuccessorEncoder).
+	SuccessorEncoder[S any] = system.SuccessorEncoder[S]
+)

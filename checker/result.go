@@ -28,6 +28,47 @@ func (v Verdict) String() string {
 	return fmt.Sprintf("Verdict(%d)", int(v))
 }
 
+// MarshalText encodes a verdict as its name, so that JSON reports say "holds",
+// "violated" or "inconclusive".
+func (v Verdict) MarshalText() ([]byte, error) {
+	if v < Holds || v > Inconclusive {
+		return nil, fmt.Errorf("checker: verdict %d is not holds, violated or inconclusive", int(v))
+	}
+	return []byte(verdictNames[v]), nil
+}
+
+// UnmarshalText decodes a verdict name written by MarshalText.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	p, err := ParseVerdict(string(b))
+	if err != nil {
+		return err
+	}
+	*v = p
+	return nil
+}
+
+// ParseVerdict returns the verdict named s ("holds", "violated" or "inconclusive").
+func ParseVerdict(s string) (Verdict, error) {
+	for i, n := range verdictNames {
+		if n == s {
+			return Verdict(i), nil
+		}
+	}
+	return 0, fmt.Errorf("verdict %q is unknown; want holds, violated or inconclusive", s)
+}
+
+// ExitCode maps a verdict to the command-line exit code of DESIGN.md: 0 holds, 1
+// violated, 3 inconclusive.
+func (v Verdict) ExitCode() int {
+	switch v {
+	case Holds:
+		return 0
+	case Violated:
+		return 1
+	}
+	return 3
+}
+
 // Violation kinds.
 const (
 	KindDeadlock  = "deadlock"

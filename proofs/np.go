@@ -283,9 +283,9 @@ func np5(ctx context.Context, opt Options, keep func(s, t int) bool) (out Outcom
 			} else {
 				fails++
 			}
-			if first == nil || (first.Verdict == string(props.Inconclusive) && c.Verdict == props.Violated) {
+			if first == nil || (first.Verdict == props.Inconclusive.String() && c.Verdict == props.Violated) {
 				first = &PropertyWitness{Topology: in.g.Spec(), Type: in.p.Type.String(), H: in.p.H, Delta: in.p.Delta,
-					Property: c.Property, Verdict: string(c.Verdict), Detail: c.Witness}
+					Property: c.Property, Verdict: c.Verdict.String(), Detail: c.Witness}
 			}
 		}
 		return true

@@ -199,7 +199,7 @@ func destList(s *model.Schedule) string {
 
 // witnessText renders a report's witness as " (...)" or "".
 func witnessText(r *props.Report) string {
-	if x, ok := r.Witness.(*props.Witness); ok && x != nil {
+	if x, ok := r.Witness.(*props.ScheduleWitness); ok && x != nil {
 		return " (" + x.String() + ")"
 	}
 	return ""
@@ -254,7 +254,7 @@ func runNP9(ctx context.Context, opt Options) Outcome {
 			if out.Witness == nil {
 				out.Witness = r.Witness
 				out.Files = witnessFiles(s, r)
-				if w, ok := r.Witness.(*props.Witness); ok && w != nil {
+				if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}
 			}

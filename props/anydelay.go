@@ -130,7 +130,7 @@ func releaseEvent(i, pos int) int {
 // unicasts can hold a channel at the same time in any execution, else a witness with
 // the pair, the channel and an interleaving that leads there. Pairs are examined by
 // channel id, then by the order of the unicasts on it.
-func DecideAnyDelay(s *model.Schedule) (*Witness, int, error) {
+func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
 	if err := s.Check(); err != nil {
 		return nil, 0, err
 	}
@@ -157,7 +157,7 @@ func DecideAnyDelay(s *model.Schedule) (*Witness, int, error) {
 				if g.reaches(releaseEvent(a.u, a.pos), 3*b.u+evStart) || g.reaches(releaseEvent(b.u, b.pos), 3*a.u+evStart) {
 					continue
 				}
-				w := &Witness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
+				w := &ScheduleWitness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
 					Channel: s.Topology.ChannelName(model.ChannelID(c)), ChannelID: c,
 					Interleaving: g.interleaving(a.u, a.pos, b.u, b.pos)}
 				return w, pairs, nil

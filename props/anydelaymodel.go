@@ -199,7 +199,7 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 	}
 	v := res.Violation
 	steps := v.Trace.Steps
-	w := &Witness{Kind: "channel", ChannelID: -1, Note: v.Message}
+	w := &ScheduleWitness{Kind: "channel", ChannelID: -1, Note: v.Message}
 	last := steps[len(steps)-1]
 	if i := int(last.Action / 4); last.Action%4 == adAcquire {
 		u := &s.Unicasts[i]
@@ -254,7 +254,7 @@ func ReplayAnyDelay(s *model.Schedule, tf *TraceFile) (*Report, error) {
 	r := newReport(s, PropAnyDelay, SemAnyDelay)
 	r.Command = "replay"
 	if err := m.AnyDelayInvariant().Check(tr.Steps[len(tr.Steps)-1].State); err != nil {
-		return finish(r, &Witness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil
+		return finish(r, &ScheduleWitness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil
 	}
 	return finish(r, nil, "replayed; the last state shows no contention"), nil
 }

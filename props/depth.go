@@ -468,7 +468,7 @@ type DepthResult struct {
 	Pairs []PairVerdict `json:"pairs"`
 	// Witness is the first contention of the timed simulation at parameters where the
 	// first overlapping pair of Pairs collides (nil when ContentionFree).
-	Witness *Witness `json:"witness,omitempty"`
+	Witness *ScheduleWitness `json:"witness,omitempty"`
 	// Pieces is the largest number of linear pieces of a start time.
 	Pieces int `json:"pieces"`
 	// Cleared counts the pairs cleared by Theorem 1 conditions 1, 3 and 4 (index 0: by

@@ -20,7 +20,7 @@ func FuzzScheduleChecks(f *testing.F) {
 			return
 		}
 		for _, r := range []*Report{Validity(s), ExactlyOnce(s), StepCount(s, 0), Stepwise(s), NodeContention(s)} {
-			if r.Verdict == "" {
+			if r.Verdict.String() == "" {
 				t.Fatal("empty verdict")
 			}
 		}

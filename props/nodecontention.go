@@ -63,7 +63,7 @@ func NodeContention(s *model.Schedule) *Report {
 					hb := Interval{t.Start[b] + ob*pt.Tc, t.Start[b] + ob*pt.Tc + pt.L*pt.Tc}
 					at := max(ha.From, hb.From)
 					r.Stats.States = int64(pairs)
-					return finish(r, &Witness{Kind: side, A: Ref(s, a), B: Ref(s, b), ChannelID: -1,
+					return finish(r, &ScheduleWitness{Kind: side, A: Ref(s, a), B: Ref(s, b), ChannelID: -1,
 						Node: s.Topology.NodeName(model.NodeID(v)), Params: pt, HoldA: &ha, HoldB: &hb, Time: &at}, "")
 				}
 			}

@@ -7,30 +7,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
 )
 
-// Verdict is the three-valued answer of a check. Inconclusive means a bound was reached
-// before the property was decided; it is never reported as Holds.
-type Verdict string
+// Verdict is the one three-valued verdict type of wormcheck (checker.Verdict): holds,
+// violated or inconclusive. Inconclusive means a bound was reached before the property
+// was decided; it is never reported as Holds.
+type Verdict = checker.Verdict
 
 // The verdicts.
 const (
-	Holds        Verdict = "holds"
-	Violated     Verdict = "violated"
-	Inconclusive Verdict = "inconclusive"
+	Holds        = checker.Holds
+	Violated     = checker.Violated
+	Inconclusive = checker.Inconclusive
 )
-
-// ExitCode maps a verdict to the command-line exit code: 0 holds, 1 violated, 3
-// inconclusive.
-func (v Verdict) ExitCode() int {
-	switch v {
-	case Holds:
-		return 0
-	case Violated:
-		return 1
-	}
-	return 3
-}
 
 // Instance names what was checked.
 type Instance struct {

@@ -9,7 +9,7 @@ import (
 
 // The properties of unicast-based collectives (model.Schedule) and the semantics they are
 // decided under (DESIGN.md "Semantics"). Every checker below takes a schedule that passed
-// model.Schedule.Check and returns a *Report whose Witness, when violated, is a *Witness.
+// model.Schedule.Check and returns a *Report whose Witness, when violated, is a *ScheduleWitness.
 //
 //	Validity        "validity"        step      004 Definition 1, conditions 1-4
 //	ExactlyOnce     "exactly-once"    step      every destination receives exactly once
@@ -73,12 +73,12 @@ type Interval struct {
 	To   int64 `json:"to"`
 }
 
-// Witness is the evidence of a violated schedule property, JSON-able. Kind says which:
+// ScheduleWitness is the evidence of a violated schedule property, JSON-able. Kind says which:
 // "condition" (Definition 1 or exactly-once; Condition and Node say which rule and node),
 // "channel" (two unicasts on one directed channel: Channel, and for the timed semantics
 // Params, the holding intervals and Time; for any-delay the Interleaving), "send" or
 // "receive" (node contention at Node), "steps" (too many steps).
-type Witness struct {
+type ScheduleWitness struct {
 	Kind         string      `json:"kind"`
 	Condition    string      `json:"condition,omitempty"`
 	A            *UnicastRef `json:"a,omitempty"`
@@ -95,7 +95,7 @@ type Witness struct {
 }
 
 // String renders the witness in one or a few lines for people.
-func (w *Witness) String() string {
+func (w *ScheduleWitness) String() string {
 	if w == nil {
 		return ""
 	}
@@ -152,7 +152,7 @@ func newReport(s *model.Schedule, prop, sem string) *Report {
 }
 
 // finish fills the verdict, witness and text of r.
-func finish(r *Report, w *Witness, reason string) *Report {
+func finish(r *Report, w *ScheduleWitness, reason string) *Report {
 	if w != nil {
 		r.Verdict = Violated
 		r.Witness = w
@@ -229,7 +229,7 @@ func isSource(s *model.Schedule, v model.NodeID, g int) bool {
 // causal checks Definition 1 condition 2 in the form the timed and any-delay semantics
 // need: every sender that is not a source of its group received the message in a
 // strictly earlier step. It returns a witness of the first unicast that breaks it.
-func causal(s *model.Schedule, rec map[[2]int]int) *Witness {
+func causal(s *model.Schedule, rec map[[2]int]int) *ScheduleWitness {
 	for i, u := range s.Unicasts {
 		g := s.GroupOf(i)
 		if isSource(s, u.From, g) {
@@ -237,7 +237,7 @@ func causal(s *model.Schedule, rec map[[2]int]int) *Witness {
 		}
 		j, ok := rec[[2]int{int(u.From), g}]
 		if !ok || s.Unicasts[j].Step >= u.Step {
-			return &Witness{Kind: "condition", Condition: "Definition 1 (2)", A: Ref(s, i), ChannelID: -1,
+			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (2)", A: Ref(s, i), ChannelID: -1,
 				Node: s.Topology.NodeName(u.From),
 				Note: fmt.Sprintf("the sender has not received the message before step %d", u.Step)}
 		}

@@ -34,7 +34,7 @@ type Timing struct {
 	Completion int64 `json:"completion"`
 	// First is the first channel contention (smallest time, then channel id), nil if
 	// none.
-	First *Witness `json:"first,omitempty"`
+	First *ScheduleWitness `json:"first,omitempty"`
 }
 
 // Simulate runs the timed semantics at p and finds the first channel contention. The
@@ -140,7 +140,7 @@ func (pl *plan) simulate(p Params) (*Timing, error) {
 
 // firstContention finds the channel contention with the earliest start among the holding
 // intervals implied by start: sort all holds by (channel, start) and sweep each channel.
-func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
+func firstContention(s *model.Schedule, p Params, start []int64) *ScheduleWitness {
 	type hold struct {
 		lane     int // channel and virtual-channel class (model.Unicast.Lane)
 		c        model.ChannelID
@@ -165,7 +165,7 @@ func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 		}
 		return a.u - b.u
 	})
-	var best *Witness
+	var best *ScheduleWitness
 	for lo := 0; lo < len(hs); {
 		hi := lo + 1
 		for hi < len(hs) && hs[hi].lane == hs[lo].lane {
@@ -177,7 +177,7 @@ func firstContention(s *model.Schedule, p Params, start []int64) *Witness {
 				if best == nil || hs[k].from < *best.Time {
 					a, b := hs[top], hs[k]
 					t := b.from
-					best = &Witness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
+					best = &ScheduleWitness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
 						Channel: s.Topology.ChannelName(a.c), ChannelID: int(a.c),
 						Params: &p, HoldA: &Interval{a.from, a.to}, HoldB: &Interval{b.from, b.to}, Time: &t}
 				}
@@ -222,7 +222,7 @@ func DefaultGrid() []Params {
 // GridCheck simulates s at every point of grid (in order) and returns the first
 // contention found, or nil. It is the cross-check of the exact decision: it can miss a
 // contention that needs parameters off the grid, never report a false one.
-func GridCheck(s *model.Schedule, grid []Params) (*Witness, error) {
+func GridCheck(s *model.Schedule, grid []Params) (*ScheduleWitness, error) {
 	pl, err := newPlan(s)
 	if err != nil {
 		return nil, err

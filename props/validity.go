@@ -26,7 +26,7 @@ func Validity(s *model.Schedule) *Report {
 	return finish(r, validity(s), fmt.Sprintf("%d unicasts in %d steps", len(s.Unicasts), s.Steps()))
 }
 
-func validity(s *model.Schedule) *Witness {
+func validity(s *model.Schedule) *ScheduleWitness {
 	name := s.Topology.NodeName
 	// Condition 1.
 	first := false
@@ -36,12 +36,12 @@ func validity(s *model.Schedule) *Witness {
 		}
 		first = true
 		if !isSource(s, u.From, s.GroupOf(i)) {
-			return &Witness{Kind: "condition", Condition: "Definition 1 (1)", A: Ref(s, i), ChannelID: -1,
+			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", A: Ref(s, i), ChannelID: -1,
 				Node: name(u.From), Note: "a node other than the source sends in step 1"}
 		}
 	}
 	if !first && len(s.Unicasts) > 0 {
-		return &Witness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}
+		return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}
 	}
 	// Condition 2.
 	if w := causal(s, receivers(s)); w != nil {
@@ -58,7 +58,7 @@ func validity(s *model.Schedule) *Witness {
 	for i, u := range s.Unicasts {
 		k := key{u.From, s.GroupOf(i), u.Step, u.Path[0]}
 		if j, ok := seen[k]; ok {
-			return &Witness{Kind: "condition", Condition: "Definition 1 (3)", A: Ref(s, j), B: Ref(s, i),
+			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (3)", A: Ref(s, j), B: Ref(s, i),
 				Channel: s.Topology.ChannelName(u.Path[0]), ChannelID: int(u.Path[0]), Node: name(u.From),
 				Note: "one node sends twice in one step through the same first channel"}
 		}
@@ -77,7 +77,7 @@ func validity(s *model.Schedule) *Witness {
 				}
 			}
 			if len(got) != 1 {
-				w := &Witness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
+				w := &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
 					Note: fmt.Sprintf("destination receives %d times", len(got))}
 				if len(got) > 1 {
 					w.A, w.B = Ref(s, got[0]), Ref(s, got[1])
@@ -127,7 +127,7 @@ func ExactlyOnce(s *model.Schedule) *Report {
 			default:
 				continue
 			}
-			w := &Witness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
+			w := &ScheduleWitness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
 				Node: s.Topology.NodeName(model.NodeID(v)), Note: fmt.Sprintf("group %d: %s", g, note)}
 			if len(got[v]) > 0 {
 				w.A = Ref(s, got[v][0])
@@ -184,12 +184,12 @@ func StepCount(s *model.Schedule, want int) *Report {
 	k := s.Steps()
 	r.Stats.Depth = k
 	reason := fmt.Sprintf("%d steps; %s lower bound %d; distance %d", k, s.Ports, bound, k-bound)
-	var w *Witness
+	var w *ScheduleWitness
 	switch {
 	case want > 0 && k > want:
-		w = &Witness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed %d", k, want)}
+		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed %d", k, want)}
 	case k < bound:
-		w = &Witness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps are below the lower bound %d: some destination is not served", k, bound)}
+		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps are below the lower bound %d: some destination is not served", k, bound)}
 	}
 	return finish(r, w, reason)
 }
@@ -218,7 +218,7 @@ func Stepwise(s *model.Schedule) *Report {
 		for _, c := range u.Path {
 			k := key{u.Step, c}
 			if j, ok := owner[k]; ok && j != i {
-				return finish(r, &Witness{Kind: "channel", A: Ref(s, j), B: Ref(s, i),
+				return finish(r, &ScheduleWitness{Kind: "channel", A: Ref(s, j), B: Ref(s, i),
 					Channel: s.Topology.ChannelName(c), ChannelID: int(c),
 					Note: fmt.Sprintf("both in step %d", u.Step)}, "")
 			}

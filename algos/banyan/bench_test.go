@@ -13,7 +13,7 @@ func BenchmarkTheorem1N16(b *testing.B) {
 	bn, _ := model.NewBanyan(16)
 	t := NewPathTable(bn)
 	for b.Loop() {
-		if r, _ := CheckTheorem1(t, false); r.Verdict != "holds" {
+		if r, _ := CheckTheorem1(t, false); r.Verdict != checker.Holds {
 			b.Fatal(r)
 		}
 	}

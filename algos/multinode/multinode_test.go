@@ -48,7 +48,7 @@ func TestPaper42(t *testing.T) {
 		if r.Props.Refused != "" {
 			t.Errorf("%s: props refuses the schedule: %s", r.Scheme, r.Props.Refused)
 		}
-		if r.Props.Validity != "holds" || r.Props.StepwiseGroups != r.ContendedGroups {
+		if r.Props.Validity != props.Holds || r.Props.StepwiseGroups != r.ContendedGroups {
 			t.Errorf("%s: props says %+v, Check %d contended multicasts", r.Scheme, r.Props, r.ContendedGroups)
 		}
 		if r.VCContendedGroups != 0 {

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
 )
 
 // mergeHelp documents `wormcheck merge`.
@@ -105,9 +106,9 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 		}
 	}
 	switch m.Verdict {
-	case "holds":
+	case checker.Holds:
 		return exitHolds, nil
-	case "violated":
+	case checker.Violated:
 		return exitViolated, nil
 	}
 	return exitInconclusive, nil

@@ -33,7 +33,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // printReport renders a check report for people.
 func printReport(w io.Writer, r *props.Report) {
-	fmt.Fprintf(w, "%s on %s: %s (%s semantics): %s\n", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(string(r.Verdict)))
+	fmt.Fprintf(w, "%s on %s: %s (%s semantics): %s\n", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
 	if r.Reason != "" {
 		fmt.Fprintf(w, "  %s\n", r.Reason)
 	}

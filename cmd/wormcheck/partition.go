@@ -151,7 +151,7 @@ func partitionText(r *PartitionReport) string {
 	if r.Type == "III" {
 		fmt.Fprintf(&b, ", delta=%d", r.Delta)
 	}
-	fmt.Fprintf(&b, ": %d DDNs, %d DCNs: %s\n", r.Subnetworks, r.DCNs, strings.ToUpper(string(r.Verdict)))
+	fmt.Fprintf(&b, ": %d DDNs, %d DCNs: %s\n", r.Subnetworks, r.DCNs, strings.ToUpper(r.Verdict.String()))
 	fmt.Fprintf(&b, "  node contention level %d (e.g. %s), link contention level %d (e.g. %s)\n", r.NodeLevel, r.NodeWitness, r.LinkLevel, r.LinkWitness)
 	fmt.Fprintf(&b, "  DCNs: node level %d, link level %d\n", r.DCNLevels[0], r.DCNLevels[1])
 	for _, c := range r.Properties {

@@ -153,7 +153,7 @@ func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
 		return nil, usagef("--prop: %q is not a schedule property; use validity, exactly-once, steps, stepwise, depth, node-contention or any-delay", prop)
 	}
 	r.Command = "check"
-	if w, ok := r.Witness.(*props.Witness); ok && w != nil {
+	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
 		if pic, err := svg.Schedule(s, w); err == nil {
 			r.SVG = pic
 		}
@@ -168,9 +168,9 @@ func renderScheduleFile(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	var w *props.Witness
+	var w *props.ScheduleWitness
 	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
-		if x, ok := r.Witness.(*props.Witness); ok && x != nil {
+		if x, ok := r.Witness.(*props.ScheduleWitness); ok && x != nil {
 			w = x
 			break
 		}

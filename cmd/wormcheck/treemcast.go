@@ -139,7 +139,7 @@ func treeMcastOne(ctx context.Context, c *common, in treemcast.Instance) (*props
 		return nil, fmt.Errorf("internal error: %v", err)
 	}
 	rep := treeMcastReport(in, c.Prop)
-	rep.Verdict = props.Verdict(res.Verdict.String())
+	rep.Verdict = res.Verdict
 	rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
 		Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
 	switch res.Verdict {

@@ -1,6 +1,6 @@
 // Package flit is wormcheck's flit-level wormhole network: an explicit-state model of
 // worms (unicast and tree-based multicast) moving flit by flit through virtual-channel
-// buffers, in the "flit" semantics of DESIGN.md, as a checker.Model[State].
+// buffers, in the "flit" semantics of DESIGN.md, as a system.Model[State] that package checker explores.
 //
 // # Configuration
 //
@@ -84,7 +84,7 @@
 //
 // # Actions
 //
-// MakeAction/SplitAction pack (Kind, input, argument) into a checker.Action: input i <
+// MakeAction/SplitAction pack (Kind, input, argument) into a system.Action: input i <
 // len(Messages) is message i's source, input len(Messages)+o is virtual channel o; the
 // argument of KindAlloc is the output+1. Describe renders "m1 flit 2 (0,0)->(1,0).vc0",
 // "m0 flit 0 takes (0)->(1).vc1", "m2 addr d3=(2,2) takes ...", "m0 flit 1 delivered at

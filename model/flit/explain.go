@@ -3,8 +3,8 @@ package flit
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/system"
 )
 
 // Move is the structured form of a transition, for pictures and captures (SVG, pcap):
@@ -30,7 +30,7 @@ const None Out = -2
 
 // Explain returns the structured form of action a taken from state from. Cost: one
 // scan of the inputs.
-func (m *Model) Explain(from State, a checker.Action) (Move, error) {
+func (m *Model) Explain(from State, a system.Action) (Move, error) {
 	k, input, arg := SplitAction(a)
 	var c cursor
 	found := false

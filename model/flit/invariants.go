@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/system"
 )
 
 // Invariants returns the model's state invariants, each checkable in every reachable
@@ -20,8 +20,8 @@ import (
 //     source to a destination it is for (an address flit: its own destination);
 //   - exactly-once: no destination receives more than its flits, and in a terminal state
 //     every destination has received exactly its flits (000 §2, claim TM3).
-func (m *Model) Invariants() []checker.Invariant[State] {
-	return []checker.Invariant[State]{
+func (m *Model) Invariants() []system.Invariant[State] {
+	return []system.Invariant[State]{
 		{Name: "buffers", Check: m.checkBuffers},
 		{Name: "ownership", Check: m.checkOwnership},
 		{Name: "order", Check: m.checkOrder},

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/system"
 )
 
 func chanID(c int) model.ChannelID { return model.ChannelID(c) }
 
 func chanNode(v int) model.NodeID { return model.NodeID(v) }
 
-// Model is the flit-level wormhole network of a Config as a checker.Model[State]. It is
+// Model is the flit-level wormhole network of a Config as a system.Model[State]. It is
 // immutable after New and safe for concurrent use.
 type Model struct {
 	cfg     Config
@@ -166,12 +166,12 @@ func (k Kind) String() string {
 // MakeAction packs a transition: its kind, the input it acts on (message i's source is
 // input i; virtual channel o is input Messages+o) and an argument (the output+1 for
 // KindAlloc, else 0).
-func MakeAction(k Kind, input int, arg int) checker.Action {
-	return checker.Action(uint64(k)<<56 | uint64(uint32(input))<<24 | uint64(uint32(arg)&0xffffff))
+func MakeAction(k Kind, input int, arg int) system.Action {
+	return system.Action(uint64(k)<<56 | uint64(uint32(input))<<24 | uint64(uint32(arg)&0xffffff))
 }
 
 // SplitAction is the inverse of MakeAction.
-func SplitAction(a checker.Action) (k Kind, input int, arg int) {
+func SplitAction(a system.Action) (k Kind, input int, arg int) {
 	return Kind(a >> 56), int(uint32(a>>24) & 0xffffffff), int(a & 0xffffff)
 }
 
@@ -292,7 +292,7 @@ func (m *Model) cursors(s *State, yield func(c cursor) bool) {
 // on, its kind and applyTo's argument (the output taken for KindAlloc, the index of the
 // output followed for KindFollow).
 type succStep struct {
-	a   checker.Action
+	a   system.Action
 	c   cursor
 	k   Kind
 	arg int
@@ -321,10 +321,10 @@ func (m *Model) steps(s *State, dst []succStep) []succStep {
 // allocations by output index, then its pruning. Each successor gets its own copy of
 // the virtual channels (and of the messages when the succStep changes one); the inner
 // slices it does not change are shared with s.
-func (m *Model) Successors(s State, dst []checker.Transition[State]) []checker.Transition[State] {
+func (m *Model) Successors(s State, dst []system.Transition[State]) []system.Transition[State] {
 	var buf [16]succStep
 	for _, st := range m.steps(&s, buf[:0]) {
-		dst = append(dst, checker.Transition[State]{Action: st.a, Next: m.applyStep(&s, st)})
+		dst = append(dst, system.Transition[State]{Action: st.a, Next: m.applyStep(&s, st)})
 	}
 	return dst
 }
@@ -332,7 +332,7 @@ func (m *Model) Successors(s State, dst []checker.Transition[State]) []checker.T
 // Successor returns the target of the enabled transition a of s: the Next of the
 // transition with action a among Successors(s). It panics if a is not enabled in s (the
 // explorer only asks for actions EncodeSuccessors reported).
-func (m *Model) Successor(s State, a checker.Action) State {
+func (m *Model) Successor(s State, a system.Action) State {
 	_, input, _ := SplitAction(a)
 	var c cursor
 	switch {
@@ -431,8 +431,8 @@ func (t *touched) add(vc int) {
 // where the step wrote, and encoded by re-encoding only what the step wrote into s's
 // encoding. enc is valid only during the call to yield. buf is scratch
 // space for the encodings; the possibly grown buffer is returned for reuse. It
-// implements checker.SuccessorEncoder.
-func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a checker.Action, enc []byte)) []byte {
+// implements system.SuccessorEncoder.
+func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action, enc []byte)) []byte {
 	sc := scratchPool.Get().(*scratch)
 	sc.st = m.steps(&s, sc.st[:0])
 	t := &sc.state
@@ -768,7 +768,7 @@ func (m *Model) blockedOut(s *State, c cursor) int {
 }
 
 // Describe renders an action of state from, e.g. "m1 flit 2 (0,0)->(1,0).vc0".
-func (m *Model) Describe(from State, a checker.Action) string {
+func (m *Model) Describe(from State, a system.Action) string {
 	k, input, arg := SplitAction(a)
 	var c cursor
 	found := false
@@ -832,5 +832,5 @@ func (m *Model) outList(outs []Out) string {
 	return strings.Join(parts, ", ")
 }
 
-var _ checker.Model[State] = (*Model)(nil)
-var _ checker.SuccessorEncoder[State] = (*Model)(nil)
+var _ system.Model[State] = (*Model)(nil)
+var _ system.SuccessorEncoder[State] = (*Model)(nil)

@@ -133,7 +133,7 @@ type instanceSym struct {
 	Msg []int
 }
 
-// Symmetric is a Model with a checker.Canonicalizer: the symmetries of its instance (the
+// Symmetric is a Model with a system.Canonicalizer: the symmetries of its instance (the
 // network symmetries that map the set of messages onto itself, each message to one with
 // the image source, the image destinations in the same order and the same length). The
 // representative of a state is its image with the least encoding. This is sound because

@@ -1,6 +1,6 @@
 // Package svg draws unicast schedules on 2-D meshes and tori as SVG pictures: the node
 // grid, every unicast's path as an arrow coloured by its step, and the two unicasts of a
-// witness (props.Witness) highlighted with their shared channel. It lives beside props
+// witness (props.ScheduleWitness) highlighted with their shared channel. It lives beside props
 // because it draws props' witnesses; it depends only on model and props, not on the CLI.
 package svg
 
@@ -25,7 +25,7 @@ var palette = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#
 // meshes and tori can be drawn; dimension 0 runs left to right, dimension 1 top to
 // bottom. Wrap-around hops are drawn as short stubs leaving the grid. Output is
 // deterministic.
-func Schedule(s *model.Schedule, w *props.Witness) ([]byte, error) {
+func Schedule(s *model.Schedule, w *props.ScheduleWitness) ([]byte, error) {
 	g, err := s.Grid()
 	if err != nil {
 		return nil, err

@@ -1,0 +1,120 @@
+// Package routing states routing relations: for a header at a router that arrived on an
+// input (channel, virtual channel) and is heading to a destination, the ordered set of
+// permitted outputs (channel, virtual channel). A deterministic routing function is the
+// one-element case. The flit model branches on every free permitted output, so a
+// relation's verdicts cover every selection function.
+//
+// Reference: Duato, "A New Theory of Deadlock-Free Adaptive Routing in Wormhole
+// Networks" (routing relation R: C x N -> P(C), channel dependency graphs); Dally &
+// Seitz (dimension order, dateline virtual channels).
+package routing
+
+import "github.com/wormcheck/wormcheck/model"
+
+// Injection is the Input.Channel of a header still at its source (it has not yet
+// crossed a network channel).
+const Injection model.ChannelID = model.None
+
+// Input is where a header waits: the network channel it arrived on (Injection at its
+// source) and the virtual channel it holds there.
+type Input struct {
+	Channel model.ChannelID
+	VC      int
+}
+
+// Output is one permitted next hop: a physical channel leaving the router and the
+// virtual channel the header must take on it. Misroute marks a hop that does not bring
+// the header closer to its destination (non-minimal relations only).
+type Output struct {
+	Channel  model.ChannelID
+	VC       int
+	Misroute bool
+}
+
+// Header is what a relation may read of a worm when it routes it: where it is, how it
+// arrived, its source and destination, and how many misroutes it has taken so far
+// (counted by the model only for a relation that is Budgeted; 0 otherwise).
+type Header struct {
+	At        model.NodeID
+	In        Input
+	Src, Dst  model.NodeID
+	Misroutes int
+}
+
+// Relation is a routing relation on a grid. Route is called only with h.At != h.Dst
+// (delivery is the model's business) and must be a pure function of h: the same header
+// gets the same outputs in the same order.
+type Relation interface {
+	// Name is the relation's name as the command line spells it ("dor", "west-first").
+	Name() string
+	// Grid is the topology the relation routes on.
+	Grid() *model.Grid
+	// VCs is the number of virtual channels per physical channel the relation uses;
+	// every Output.VC is in [0, VCs()).
+	VCs() int
+	// Route appends the permitted outputs for h to out, most preferred first, and
+	// returns the extended slice. An empty result for a header not at its destination
+	// means the relation strands it (the model reports that as a deadlock).
+	Route(h Header, out []Output) []Output
+}
+
+// Budgeted is implemented by non-minimal relations that bound how often a worm may
+// misroute: the model then counts each worm's misroutes (a bounded counter in the state)
+// and passes it in Header.Misroutes. A non-minimal relation without a budget sees
+// Misroutes = 0 always, so its state space stays finite and livelock shows as a cycle.
+type Budgeted interface {
+	MisrouteBudget() int
+}
+
+// DOR is dimension-order routing as a relation: the one output model.DOR's path takes
+// from h.At, on virtual channel 0, or on a torus with dateline classes the class of
+// Dally & Seitz (1 from the wrap-around channel of a dimension until the worm turns into
+// the next dimension, 0 otherwise). It is the relation of today's unicast and tree
+// multicast checks (claims WH1-WH3, TM1-TM3).
+type DOR struct {
+	R model.DOR
+}
+
+// NewDOR returns dimension-order routing on g (dimension 0 first), with dateline classes
+// on tori when dateline is set.
+func NewDOR(g *model.Grid, dateline bool) DOR {
+	r := model.NewDOR(g)
+	r.Dateline = dateline && g.Kind() == model.Torus
+	return DOR{R: r}
+}
+
+// Name returns "dor".
+func (d DOR) Name() string { return "dor" }
+
+// Grid returns the relation's topology.
+func (d DOR) Grid() *model.Grid { return d.R.Grid }
+
+// VCs is 2 with dateline classes, 1 without.
+func (d DOR) VCs() int {
+	if d.R.Dateline {
+		return 2
+	}
+	return 1
+}
+
+// Route appends the single dimension-order output of h. Cost O(dimensions).
+func (d DOR) Route(h Header, out []Output) []Output {
+	g := d.R.Grid
+	for _, dim := range d.R.Order {
+		n, dir := g.Offset(h.At, h.Dst, dim)
+		if n == 0 {
+			continue
+		}
+		c, _ := g.Neighbor(h.At, dim, dir)
+		vc := 0
+		if d.R.Dateline {
+			if g.Channel(c).Wrap {
+				vc = 1
+			} else if h.In.Channel != Injection && g.Channel(h.In.Channel).Dim == dim && h.In.VC == 1 {
+				vc = 1
+			}
+		}
+		return append(out, Output{Channel: c, VC: vc})
+	}
+	return out
+}

@@ -1,0 +1,73 @@
+// Package system states the contract between a model and wormcheck's explorer: a
+// transition system over explicit states, with initial states, the enabled transitions
+// of a state in a deterministic order, a canonical encoding and a notion of proper end
+// state. Models (model/flit, the banyan and any-delay models, a user's own) implement it
+// without importing the explorer; package checker explores any Model.
+//
+// The contract every Model must keep: Successors is a pure function of the state and
+// returns transitions in a deterministic order; Encode is canonical (two states are the
+// same state if and only if their encodings are equal). The explorer relies on both for
+// reproducible verdicts, state counts and traces whatever the worker count.
+package system
+
+// Model is a transition system the explorer can search. S is the model's state type;
+// states handed to the explorer must not be mutated afterwards.
+type Model[S any] interface {
+	// Init returns the initial states, in a deterministic order.
+	Init() []S
+	// Successors appends to dst the transitions enabled in s, in a deterministic order,
+	// and returns the extended slice. An empty result means s has no enabled transition.
+	Successors(s S, dst []Transition[S]) []Transition[S]
+	// Encode appends the canonical byte encoding of s to buf and returns it. Equal states
+	// must have equal encodings and different states different encodings.
+	Encode(s S, buf []byte) []byte
+	// Terminal reports whether s is a proper end state (every message delivered). A state
+	// with no enabled transition that is not Terminal is a deadlock.
+	Terminal(s S) bool
+	// Describe renders an action label for people (traces, SVG, JSON). It is called only
+	// when a trace is printed, never in the search loop.
+	Describe(from S, action Action) string
+}
+
+// Action identifies a transition among the successors of a state; its meaning belongs
+// to the model (for example "flit of worm 2 advances on channel 17"). The explorer
+// stores only actions and re-derives states by replay when it builds a trace.
+type Action uint64
+
+// Transition is one enabled step: the action taken and the state it leads to.
+type Transition[S any] struct {
+	Action Action
+	Next   S
+}
+
+// Canonicalizer is an optional Model extension for symmetry reduction: Canonical maps a
+// state to the representative of its symmetry class (for example the least encoding
+// under mesh reflections or torus translations). The explorer stores and counts only
+// representatives; it must be sound, i.e. symmetric states must have the same verdicts.
+type Canonicalizer[S any] interface {
+	Canonical(s S) S
+}
+
+// Invariant is a named predicate that must hold in every reachable state. Check returns
+// nil when the state is fine and an error saying what is wrong otherwise.
+type Invariant[S any] struct {
+	Name  string
+	Check func(S) error
+}
+
+// SuccessorEncoder is an optional Model extension for models whose states are costly to
+// build: the explorer asks only for the encodings of a state's successors and builds,
+// with Successor, just those it stores for the first time (usually a fraction of the
+// transitions). It is not used with Options.Symmetry.
+//
+// The contract: EncodeSuccessors calls yield once for every transition Successors(s)
+// returns, in the same order, with its Action and Encode(Next); Successor(s, a) returns
+// a state with the same encoding as the Next of the transition of s with action a.
+type SuccessorEncoder[S any] interface {
+	// EncodeSuccessors yields (action, encoding) per transition of s in Successors
+	// order. enc is valid only during the call to yield. buf is scratch space the model
+	// may use for encodings; it returns the possibly grown buffer for reuse.
+	EncodeSuccessors(s S, buf []byte, yield func(a Action, enc []byte)) []byte
+	// Successor returns the target of the enabled transition a of s.
+	Successor(s S, a Action) S
+}
