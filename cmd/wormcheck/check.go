@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
@@ -124,6 +126,9 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		return 0, usagef("--algo is missing; one of %s", strings.Join(algoNames(), ", "))
 	}
+	if ea, ok := check.Lookup(name); ok {
+		return runEntryCheck(ctx, e, ea, args)
+	}
 	a, ok := algos[name]
 	if !ok {
 		return 0, usagef("--algo %q is unknown; one of %s", name, strings.Join(algoNames(), ", "))
@@ -171,12 +176,85 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 }
 
 func algoNames() []string {
-	names := make([]string, 0, len(algos))
+	names := check.Names()
 	for n := range algos {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	return names
+}
+
+// runEntryCheck runs `check` for an algorithm of the library registry: the common flags,
+// one flag per documented parameter, and --result for algorithms with families.
+func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string) (int, error) {
+	var c common
+	fs := newFlagSet("check")
+	fs.String("algo", "", "algorithm")
+	progress := defineCommon(fs, &c)
+	params := make([]*string, len(a.Params))
+	for i, p := range a.Params {
+		params[i] = fs.String(p.Name, p.Default, p.Usage)
+	}
+	var result string
+	if a.Families {
+		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
+			flagHelp(e.Stdout, fs)
+			return exitHolds, nil
+		}
+		return 0, err
+	}
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: map[string]string{}}
+	for i, p := range a.Params {
+		in.Params[p.Name] = *params[i]
+	}
+	if result != "" && in.Params["family"] == "" {
+		return 0, usagef("--result needs --family")
+	}
+	opt, err := c.options()
+	if err != nil {
+		return 0, err
+	}
+	if *progress || e.StderrIsTerminal {
+		opt.Progress = e.Stderr
+	}
+	rep, err := check.Run(ctx, in, c.Prop, opt)
+	if err != nil {
+		if errors.Is(err, check.ErrBadInput) {
+			return 0, usagef("%v", err)
+		}
+		return 0, err
+	}
+	if result != "" {
+		if err := os.WriteFile(result, append(rep.Result, '\n'), 0o644); err != nil {
+			return 0, fmt.Errorf("writing --result: %v", err)
+		}
+	}
+	return emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+}
+
+// options converts the common flags into the entry's options; flag values that no
+// algorithm could accept are refused here with the flag's name.
+func (c *common) options() (check.Options, error) {
+	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
+		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed}
+	switch c.Store {
+	case "exact":
+	case "fingerprint":
+		opt.Store = checker.Fingerprint
+	default:
+		return opt, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
+	}
+	if c.Workers < 1 || c.Workers > 256 {
+		return opt, usagef("--workers %d is out of range; use 1..256", c.Workers)
+	}
+	if c.MaxStates < 0 || c.MaxDepth < 0 || c.MaxMemMB < 0 {
+		return opt, usagef("bounds must not be negative")
+	}
+	return opt, nil
 }
 
 // artefacts are the files a violation may be written to.

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const overview = `wormcheck — model checker and contention verifier for multicast and broadcast
@@ -86,14 +88,13 @@ func toolVersion() string {
 
 // algoHelp lists the algorithms `check` knows, with their properties.
 func algoHelp() string {
-	names := make([]string, 0, len(algos))
-	for n := range algos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports:\n")
-	for _, n := range names {
+	for _, n := range algoNames() {
+		if a, ok := check.Lookup(n); ok {
+			fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.PropertyNames(), ", "))
+			continue
+		}
 		a := algos[n]
 		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.Props, ", "))
 	}

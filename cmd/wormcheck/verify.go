@@ -136,11 +136,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return 0, usagef("%s: %v", path, err)
 		}
-		a, ok := algos[tf.Algorithm]
-		if !ok || a.Replay == nil {
-			return 0, usagef("%s: trace file field \"algorithm\" is %q, which has no replayable traces", path, tf.Algorithm)
-		}
-		rep, err := a.Replay(ctx, tf)
+		rep, err := replayTrace(ctx, tf)
 		if err != nil {
 			return 0, usagef("%s: %v", path, err)
 		}
