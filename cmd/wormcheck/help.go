@@ -91,12 +91,8 @@ func algoHelp() string {
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports:\n")
 	for _, n := range algoNames() {
-		if a, ok := check.Lookup(n); ok {
-			fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.PropertyNames(), ", "))
-			continue
-		}
-		a := algos[n]
-		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.Props, ", "))
+		a, _ := check.Lookup(n)
+		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.PropertyNames(), ", "))
 	}
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()

@@ -57,15 +57,8 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	return emitReport(e, "replay", rep, *asJSON, artefacts{})
 }
 
-// replayTrace re-executes a saved trace through the library entry (or, for algorithms
-// not yet moved there, cmd's own adapters); every error is the file's.
+// replayTrace re-executes a saved trace through the library entry; every error is the
+// file's.
 func replayTrace(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
-	if ea, ok := check.Lookup(tf.Algorithm); ok && ea.Replayable() {
-		return check.Replay(ctx, tf)
-	}
-	a, ok := algos[tf.Algorithm]
-	if !ok || a.Replay == nil {
-		return nil, fmt.Errorf("trace file field \"algorithm\" is %q, which has no replayable traces", tf.Algorithm)
-	}
-	return a.Replay(ctx, tf)
+	return check.Replay(ctx, tf)
 }

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -83,12 +84,16 @@ type Options struct {
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag
-// --Name with this default and usage line.
+// --Name with this default and usage line. A parameter whose default is "false" or
+// "true" is a switch (IsBool): the command line defines a boolean flag for it.
 type Param struct {
 	Name    string
 	Default string
 	Usage   string
 }
+
+// IsBool says whether the parameter is a switch.
+func (p Param) IsBool() bool { return p.Default == "false" || p.Default == "true" }
 
 // Support is one property an algorithm can be checked for, with the semantics the
 // verdict is judged in.
@@ -117,8 +122,15 @@ type Algorithm struct {
 	// prepare reads and validates the parameters and returns the check to run, so that
 	// every input error is reported before any search starts.
 	prepare func(r *request) (job, error)
-	replay  func(ctx context.Context, tf *props.TraceFile) (*props.Report, error)
+	// schedule builds the unicast schedule of a schedule-building algorithm (nil for the
+	// others); BuildSchedule calls it.
+	schedule func(r *request) (*model.Schedule, error)
+	replay   func(ctx context.Context, tf *props.TraceFile) (*props.Report, error)
 }
+
+// BuildsSchedules says whether the algorithm builds a unicast schedule (BuildSchedule
+// returns it; `wormcheck schedule` writes it).
+func (a Algorithm) BuildsSchedules() bool { return a.schedule != nil }
 
 // Replayable says whether the algorithm's counterexamples can be saved and replayed.
 func (a Algorithm) Replayable() bool { return a.replay != nil }
@@ -141,7 +153,11 @@ func Algorithms() []Algorithm {
 	as := []Algorithm{
 		unicastAlgorithm(),
 		treeMcastAlgorithm(),
+		banyanRouteAlgorithm(),
+		twoPhaseAlgorithm(),
+		multinodeAlgorithm(),
 	}
+	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
 	return as
 }

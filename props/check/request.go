@@ -182,3 +182,13 @@ func (r *request) report(topology string, params map[string]any) *props.Report {
 		Property: r.property, Semantics: r.semantics,
 	}
 }
+
+// float returns parameter name as a float64.
+func (r *request) float(name string) (float64, error) {
+	s := r.str(name)
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, badf("--%s %q is not a number", name, s)
+	}
+	return f, nil
+}
