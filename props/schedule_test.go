@@ -59,7 +59,7 @@ func targets(us []uc) [][]int {
 
 func witness(t *testing.T, r *Report) *ScheduleWitness {
 	t.Helper()
-	w, _ := r.Witness.(*ScheduleWitness)
+	w := r.ScheduleWitness()
 	return w
 }
 
@@ -592,7 +592,7 @@ func ExampleDepth() {
 	add(g.Node(0, 0), g.Node(1, 1), 2, 2)
 	rep := Depth(s, DepthOptions{})
 	fmt.Println(rep.Verdict)
-	fmt.Println(rep.Witness.(*ScheduleWitness).Channel)
+	fmt.Println(rep.ScheduleWitness().Channel)
 	// Output:
 	// violated
 	// (1,0)->(1,1)

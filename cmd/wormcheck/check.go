@@ -212,6 +212,7 @@ type artefacts struct{ Trace, SVG, PCAP string }
 // emitReport writes the requested artefacts, prints the report and returns the exit code
 // of its verdict.
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
 	if err := writeArtefacts(e, rep, files); err != nil {

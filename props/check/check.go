@@ -207,7 +207,12 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if err := r.unused(); err != nil {
 		return nil, err
 	}
-	return j(ctx)
+	rep, err := j(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Schema = props.ReportSchema
+	return rep, nil
 }
 
 // job is a validated check, ready to run.
@@ -234,6 +239,7 @@ func Replay(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
 		}
 		return nil, badf("%v", err)
 	}
+	rep.Schema = props.ReportSchema
 	return rep, nil
 }
 

@@ -179,7 +179,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	switch res.Verdict {
 	case props.Violated:
 		rep.Reason = res.Violation
-		rep.Witness = map[string]any{"trace": res.Labels, "violation": res.Violation, "steps": len(res.Labels)}
+		rep.Witness = unicastWitness(sp, res)
 		rep.Trace = unicast.TraceFile(sp, res)
 		if res.Actions != nil {
 			rep.SVG, rep.PCAP, _ = unicast.Witness(sp, res)
@@ -189,6 +189,17 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Reason = res.Violation
 	}
 	return rep
+}
+
+// unicastWitness replays a violation on its model for the structured witness; a trace
+// that cannot be replayed (a bug) keeps its labels only.
+func unicastWitness(sp unicast.Spec, res *unicast.Result) *props.Witness {
+	if m, err := unicast.Build(sp); err == nil {
+		if tr, err := checker.Replay[flit.State](m, 0, res.Actions); err == nil {
+			return flitWitness(m, tr, res.Violation)
+		}
+	}
+	return labelWitness(unicast.TraceFile(sp, res))
 }
 
 func replayUnicast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
