@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/flitsvg"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // ParsePrune reads a pruning policy: model/flit's names (none, on-no-free, on-stop,
@@ -129,7 +129,7 @@ func (r *Replayed) Files(tf *props.TraceFile) (map[string][]byte, error) {
 	for _, part := range strings.Split(detail, "; ") {
 		pic.Notes = append(pic.Notes, part)
 	}
-	svg, err := flitsvg.Draw(pic)
+	svg, err := render.DrawFlit(pic)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/flitsvg"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // msgName names message i as 000 Fig. 3 does: A, B, C, ...
@@ -22,12 +22,12 @@ func msgName(i int) string {
 // Picture draws state s of instance in: which message holds which virtual channel, the
 // headers at the head of an input that have no usable output (in a deadlocked state,
 // every header still to route), and each message's XY tree.
-func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Picture {
+func Picture(in Instance, m *flit.Model, s flit.State, title string) render.FlitPicture {
 	g := in.Grid
 	cfg := m.Config()
 	vcs := cfg.VCs
 	L := in.Params.Length
-	p := flitsvg.Picture{Title: title, Grid: g, VCs: vcs}
+	p := render.FlitPicture{Title: title, Grid: g, VCs: vcs}
 	for i, mc := range in.Msgs {
 		seen := map[model.ChannelID]bool{}
 		var path []model.ChannelID
@@ -39,11 +39,11 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 				}
 			}
 		}
-		p.Messages = append(p.Messages, flitsvg.Message{Name: msgName(i), Source: mc.Source, Destinations: mc.Dests, Path: path, Note: fmt.Sprintf("m%d", i)})
+		p.Messages = append(p.Messages, render.FlitMessage{Name: msgName(i), Source: mc.Source, Destinations: mc.Dests, Path: path, Note: fmt.Sprintf("m%d", i)})
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			p.Holds = append(p.Holds, flitsvg.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len()})
+			p.Holds = append(p.Holds, render.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len()})
 		}
 	}
 	// Headers at the head of an input that no reserved output serves.
@@ -73,7 +73,7 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 				}
 			}
 		}
-		p.Blocked = append(p.Blocked, flitsvg.Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%c%d", 'a'+rune(i%26), di+1)})
+		p.Blocked = append(p.Blocked, render.Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%c%d", 'a'+rune(i%26), di+1)})
 	}
 	for i, g := range s.Msgs {
 		if !g.Done && g.In.Reinj == 0 && int(g.Sent) < m.Config().Messages[i].Flits() {
@@ -94,7 +94,7 @@ func SVG(in Instance, m *flit.Model, tr checker.Trace[flit.State], title string)
 	if len(tr.Steps) == 0 {
 		return nil, fmt.Errorf("svg: empty trace")
 	}
-	return flitsvg.Draw(Picture(in, m, tr.Steps[len(tr.Steps)-1].State, title))
+	return render.DrawFlit(Picture(in, m, tr.Steps[len(tr.Steps)-1].State, title))
 }
 
 // PcapTrace turns a trace into flit crossings: step k of the trace is stamped k. A flit

@@ -26,7 +26,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/svg"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // scheduleSemantics are the semantics `verify --semantics` accepts, in run order.
@@ -154,7 +154,7 @@ func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
 	}
 	r.Command = "check"
 	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
-		if pic, err := svg.Schedule(s, w); err == nil {
+		if pic, err := render.Schedule(s, w); err == nil {
 			r.SVG = pic
 		}
 	}
@@ -175,7 +175,7 @@ func renderScheduleFile(data []byte) ([]byte, error) {
 			break
 		}
 	}
-	pic, err := svg.Schedule(s, w)
+	pic, err := render.Schedule(s, w)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

@@ -1,12 +1,10 @@
-// Package flitsvg draws a flit-level network state on a 1-D or 2-D mesh or torus as an SVG
-// picture: the nodes, the directed channels with their virtual-channel lanes, which
-// message holds which channel and lane, the blocked headers and the channels they wait
-// for, and each message's paths. It is how wormcheck shows a deadlock counterexample
-// (for example 000 Fig. 3: two multicasts blocking each other).
-//
-// Output is a pure function of the Picture: no clock, no map iteration, fixed number
-// formatting, so pictures can be golden-tested and diffed.
-package flitsvg
+// Flit pictures: a flit-level network state on a 1-D or 2-D mesh or torus, with the
+// nodes, the directed channels with their virtual-channel lanes, which message holds which
+// channel and lane, the blocked headers and the channels they wait for, and each message's
+// paths. It is how wormcheck shows a deadlock counterexample (for example 000 Fig. 3: two
+// multicasts blocking each other).
+
+package render
 
 import (
 	"bytes"
@@ -17,8 +15,8 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// Message is one message of the picture.
-type Message struct {
+// FlitMessage is one message of the picture.
+type FlitMessage struct {
 	Name         string            // e.g. "A" or "m0"
 	Source       model.NodeID      // where it was injected
 	Destinations []model.NodeID    // in worm order d1..dn
@@ -31,7 +29,7 @@ type Message struct {
 type Hold struct {
 	Channel model.ChannelID
 	VC      int
-	Message int // index into Picture.Messages
+	Message int // index into FlitPicture.Messages
 	Flits   int
 }
 
@@ -44,12 +42,12 @@ type Blocked struct {
 	Label   string // e.g. "a2"
 }
 
-// Picture is what Draw renders.
-type Picture struct {
+// FlitPicture is what Draw renders.
+type FlitPicture struct {
 	Title    string
 	Grid     *model.Grid // a 1-D or 2-D mesh or torus
 	VCs      int         // lanes per channel (>= 1)
-	Messages []Message
+	Messages []FlitMessage
 	Holds    []Hold
 	Blocked  []Blocked
 	Notes    []string // extra legend lines, e.g. what each input waits for
@@ -67,15 +65,15 @@ const (
 // palette gives messages distinct colours, in message order.
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
-// Color returns the colour of message i.
-func Color(i int) string { return palette[i%len(palette)] }
+// MessageColor returns the colour of message i.
+func MessageColor(i int) string { return palette[i%len(palette)] }
 
-// Draw renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an index is out
+// DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an index is out
 // of range.
-func Draw(p Picture) ([]byte, error) {
+func DrawFlit(p FlitPicture) ([]byte, error) {
 	g := p.Grid
 	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
-		return nil, fmt.Errorf("flitsvg: picture needs a 1-D or 2-D mesh or torus; got %v", g)
+		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus; got %v", g)
 	}
 	vcs := p.VCs
 	if vcs < 1 {
@@ -126,7 +124,7 @@ func Draw(p Picture) ([]byte, error) {
 	for i, m := range p.Messages {
 		for _, c := range m.Path {
 			for _, s := range laneSegments(g, c, 0) {
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" opacity=\"0.7\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), Color(i))
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" opacity=\"0.7\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(i))
 			}
 		}
 	}
@@ -138,11 +136,11 @@ func Draw(p Picture) ([]byte, error) {
 		segs := laneSegments(g, hd.Channel, hd.VC)
 		for _, s := range segs {
 			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"><title>%s holds %s vc%d (%d flits)</title></line>\n",
-				f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), Color(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), g.ChannelName(hd.Channel), hd.VC, hd.Flits)
+				f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), g.ChannelName(hd.Channel), hd.VC, hd.Flits)
 		}
 		s := segs[len(segs)-1]
 		mx, my := (s[0]+s[2])/2, (s[1]+s[3])/2
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s(%d)</text>\n", f1(mx+3), f1(my-3), Color(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), hd.Flits)
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s(%d)</text>\n", f1(mx+3), f1(my-3), MessageColor(hd.Message), html.EscapeString(p.Messages[hd.Message].Name), hd.Flits)
 	}
 	b.WriteString("</g>\n")
 
@@ -156,10 +154,10 @@ func Draw(p Picture) ([]byte, error) {
 	for i, m := range p.Messages {
 		x, y := nodeXY(g, m.Source)
 		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s source</title></rect>\n",
-			f1(x-nodeR-3-float64(2*i)), f1(y-nodeR-3-float64(2*i)), f1(2*nodeR+6+float64(4*i)), f1(2*nodeR+6+float64(4*i)), Color(i), html.EscapeString(m.Name))
+			f1(x-nodeR-3-float64(2*i)), f1(y-nodeR-3-float64(2*i)), f1(2*nodeR+6+float64(4*i)), f1(2*nodeR+6+float64(4*i)), MessageColor(i), html.EscapeString(m.Name))
 		for j, d := range m.Destinations {
 			x, y := nodeXY(g, d)
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\">%s%d</text>\n", f1(x+nodeR-2), f1(y-nodeR+2-float64(10*i)), Color(i), html.EscapeString(destLabel(m.Name)), j+1)
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\">%s%d</text>\n", f1(x+nodeR-2), f1(y-nodeR+2-float64(10*i)), MessageColor(i), html.EscapeString(destLabel(m.Name)), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
@@ -181,7 +179,7 @@ func Draw(p Picture) ([]byte, error) {
 	b.WriteString("<g id=\"legend\">\n")
 	row := legendTop
 	for i, m := range p.Messages {
-		fmt.Fprintf(&b, "<line x1=\"10\" y1=\"%s\" x2=\"30\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\"/>\n", f1(row-4), f1(row-4), Color(i))
+		fmt.Fprintf(&b, "<line x1=\"10\" y1=\"%s\" x2=\"30\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\"/>\n", f1(row-4), f1(row-4), MessageColor(i))
 		text := m.Name + ": " + route(g, m)
 		if m.Note != "" {
 			text += " (" + m.Note + ")"
@@ -205,39 +203,39 @@ func Draw(p Picture) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (p Picture) check(vcs int) error {
+func (p FlitPicture) check(vcs int) error {
 	g := p.Grid
 	node := func(v model.NodeID) bool { return v >= 0 && int(v) < g.Nodes() }
 	ch := func(c model.ChannelID) bool { return c >= 0 && int(c) < g.Channels() }
 	for i, m := range p.Messages {
 		if !node(m.Source) {
-			return fmt.Errorf("flitsvg: message %d source %d is not a node of %v", i, m.Source, g)
+			return fmt.Errorf("render: message %d source %d is not a node of %v", i, m.Source, g)
 		}
 		for _, d := range m.Destinations {
 			if !node(d) {
-				return fmt.Errorf("flitsvg: message %d destination %d is not a node of %v", i, d, g)
+				return fmt.Errorf("render: message %d destination %d is not a node of %v", i, d, g)
 			}
 		}
 		for _, c := range m.Path {
 			if !ch(c) {
-				return fmt.Errorf("flitsvg: message %d path channel %d is not a channel of %v", i, c, g)
+				return fmt.Errorf("render: message %d path channel %d is not a channel of %v", i, c, g)
 			}
 		}
 	}
 	for i, h := range p.Holds {
 		if !ch(h.Channel) || h.VC < 0 || h.VC >= vcs || h.Message < 0 || h.Message >= len(p.Messages) {
-			return fmt.Errorf("flitsvg: hold %d (channel %d vc %d message %d) is out of range", i, h.Channel, h.VC, h.Message)
+			return fmt.Errorf("render: hold %d (channel %d vc %d message %d) is out of range", i, h.Channel, h.VC, h.Message)
 		}
 	}
 	for i, bl := range p.Blocked {
 		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
-			return fmt.Errorf("flitsvg: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
+			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
 		}
 	}
 	return nil
 }
 
-func route(g *model.Grid, m Message) string {
+func route(g *model.Grid, m FlitMessage) string {
 	s := g.NodeName(m.Source) + " ->"
 	for i, d := range m.Destinations {
 		if i > 0 {

@@ -2,7 +2,7 @@
 // grid, every unicast's path as an arrow coloured by its step, and the two unicasts of a
 // witness (props.ScheduleWitness) highlighted with their shared channel. It lives beside props
 // because it draws props' witnesses; it depends only on model and props, not on the CLI.
-package svg
+package render
 
 import (
 	"bytes"
@@ -14,12 +14,12 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// cell is the distance between neighbouring nodes, in SVG user units.
-const cell = 40
+// schedCell is the distance between neighbouring nodes, in SVG user units.
+const schedCell = 40
 
 const hotColour = "#d62728"
 
-var palette = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"}
+var stepPalette = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"}
 
 // Schedule renders s, with w's pair and channel in red when w is not nil. Only 2-D
 // meshes and tori can be drawn; dimension 0 runs left to right, dimension 1 top to
@@ -34,17 +34,17 @@ func Schedule(s *model.Schedule, w *props.ScheduleWitness) ([]byte, error) {
 		return nil, fmt.Errorf("render: only 2-D meshes and tori can be drawn; %s is not one", g.Spec())
 	}
 	kx, ky := g.Size(0), g.Size(1)
-	W, H := (kx+1)*cell, (ky+1)*cell+30
+	W, H := (kx+1)*schedCell, (ky+1)*schedCell+30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="10">`+"\n", W, H, W, H)
 	// One arrow-head marker per colour (context-stroke is not supported everywhere).
 	b.WriteString("<defs>")
-	for k, c := range append(slices.Clone(palette), hotColour) {
+	for k, c := range append(slices.Clone(stepPalette), hotColour) {
 		fmt.Fprintf(&b, `<marker id="m%d" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="%s"/></marker>`, k, c)
 	}
 	b.WriteString("</defs>\n")
 	pos := func(v model.NodeID) (int, int) {
-		return cell + g.Coord(v, 0)*cell - cell/2, cell + g.Coord(v, 1)*cell - cell/2
+		return schedCell + g.Coord(v, 0)*schedCell - schedCell/2, schedCell + g.Coord(v, 1)*schedCell - schedCell/2
 	}
 	hot := map[int]bool{}
 	if w != nil {
@@ -69,8 +69,8 @@ func Schedule(s *model.Schedule, w *props.ScheduleWitness) ([]byte, error) {
 	// Paths, highlighted ones last so they are on top.
 	draw := func(i int, u model.Unicast, mark int, width int) {
 		colour := hotColour
-		if mark < len(palette) {
-			colour = palette[mark]
+		if mark < len(stepPalette) {
+			colour = stepPalette[mark]
 		}
 		// Offset each step a little so overlapping paths stay visible.
 		off := (u.Step%5 - 2) * 2
@@ -81,7 +81,7 @@ func Schedule(s *model.Schedule, w *props.ScheduleWitness) ([]byte, error) {
 			x1, y1 := pos(ch.From)
 			x2, y2 := pos(ch.To)
 			if ch.Wrap {
-				x2, y2 = x1+ch.Dir.Sign()*cell/2*btoi(ch.Dim == 0), y1+ch.Dir.Sign()*cell/2*btoi(ch.Dim == 1)
+				x2, y2 = x1+ch.Dir.Sign()*schedCell/2*btoi(ch.Dim == 0), y1+ch.Dir.Sign()*schedCell/2*btoi(ch.Dim == 1)
 			}
 			marker := ""
 			if k == len(u.Path)-1 {
@@ -93,12 +93,12 @@ func Schedule(s *model.Schedule, w *props.ScheduleWitness) ([]byte, error) {
 	}
 	for i, u := range s.Unicasts {
 		if !hot[i] {
-			draw(i, u, (u.Step-1)%len(palette), 2)
+			draw(i, u, (u.Step-1)%len(stepPalette), 2)
 		}
 	}
 	for i, u := range s.Unicasts {
 		if hot[i] {
-			draw(i, u, len(palette), 3)
+			draw(i, u, len(stepPalette), 3)
 		}
 	}
 	if w != nil && w.ChannelID >= 0 && w.ChannelID < g.Channels() && w.Channel != "" {

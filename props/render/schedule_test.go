@@ -1,4 +1,4 @@
-package svg_test
+package render_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/svg"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 func collision(t testing.TB) *model.Schedule {
@@ -31,7 +31,7 @@ func collision(t testing.TB) *model.Schedule {
 func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	s := collision(t)
 	w := props.Stepwise(s).Witness.(*props.ScheduleWitness)
-	pic, err := svg.Schedule(s, w)
+	pic, err := render.Schedule(s, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	if c := strings.Count(string(pic), `stroke="#d62728" stroke-width="3"`); c != 2 {
 		t.Errorf("%d highlighted unicasts, want 2", c)
 	}
-	again, _ := svg.Schedule(s, w)
+	again, _ := render.Schedule(s, w)
 	if !bytes.Equal(pic, again) {
 		t.Error("output is not deterministic")
 	}
 	g3, _ := model.ParseGrid("torus:2x2x2")
-	if _, err := svg.Schedule(&model.Schedule{Topology: g3}, nil); err == nil {
+	if _, err := render.Schedule(&model.Schedule{Topology: g3}, nil); err == nil {
 		t.Error("3-D grid accepted")
 	}
 }
@@ -62,7 +62,7 @@ func ExampleSchedule() {
 	a, b := g.Node(0, 0), g.Node(2, 1)
 	s := &model.Schedule{Topology: g, Sources: []model.NodeID{a}, Destinations: []model.NodeID{b},
 		Unicasts: []model.Unicast{{From: a, To: b, Path: r.Path(a, b), Step: 1, Order: 1}}}
-	pic, err := svg.Schedule(s, nil)
+	pic, err := render.Schedule(s, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
