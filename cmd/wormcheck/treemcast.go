@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The tree-mcast algorithm: tree-based multicast with pruning (000 §2-§3) on a 2-D (or
@@ -160,7 +161,7 @@ func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
 	if err != nil {
 		return fmt.Errorf("internal error: the witness does not replay: %v", err)
 	}
-	files, err := rp.Files(tf)
+	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
 	if err != nil {
 		return fmt.Errorf("internal error: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast algorithm: worms under the topology's base routing (XY / dimension order,
@@ -180,7 +181,10 @@ func unicastReport(sp unicast.Spec, r *unicast.Result) *props.Report {
 		rep.Witness = map[string]any{"trace": r.Labels, "violation": r.Violation, "steps": len(r.Labels)}
 		rep.Trace = unicast.TraceFile(sp, r)
 		if r.Actions != nil {
-			rep.SVG, rep.PCAP, _ = unicast.Witness(sp, r)
+			if m, tr, err := unicast.ReplayWitness(sp, r); err == nil {
+				title, sub := unicast.Titles(sp, r)
+				rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(r.Violation))
+			}
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "shortest trace (%d steps):\n", len(r.Labels))
