@@ -345,6 +345,10 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 			c = "#555"
 		}
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), c)
+	case "dot":
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"5\" fill=\"%s\" stroke=\"#555\"/>\n", f1(y), l.colour)
+	case "band":
+		fmt.Fprintf(b, "<line x1=\"12\" y1=\"%s\" x2=\"32\" y2=\"%s\" stroke=\"%s\" stroke-width=\"12\" opacity=\"0.25\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), l.colour)
 	case "lane":
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"#ccc\" marker-end=\"url(#arr)\"/>\n", f1(y), f1(y))
 	case "route":

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"testing"
@@ -43,8 +44,11 @@ func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 			t.Fatalf("not well-formed XML: %v", err)
 		}
 	}
-	if c := strings.Count(string(pic), `stroke="#d62728" stroke-width="3"`); c != 2 {
-		t.Errorf("%d highlighted unicasts, want 2", c)
+	// A stepwise witness: the pair drawn apart in two colours over the shared channel.
+	for _, want := range []string{`<g stroke="` + "#0072b2" + `" stroke-width="3.0"`, `<g stroke="` + "#e69f00" + `" stroke-width="3.0"`, "the channel both hold: " + html.EscapeString(w.Channel), "stepwise semantics"} {
+		if !strings.Contains(string(pic), want) {
+			t.Errorf("picture lacks %q", want)
+		}
 	}
 	again, _ := render.Schedule(s, w)
 	if !bytes.Equal(pic, again) {
@@ -67,7 +71,7 @@ func ExampleSchedule() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(strings.Count(string(pic), "<circle"), "nodes,", strings.Count(string(pic), "<line"), "hops")
+	fmt.Println(strings.Count(string(pic), "id=\"step"), "panel,", strings.Count(string(pic), "marker-end"), "arrow")
 	// Output:
-	// 9 nodes, 3 hops
+	// 1 panel, 1 arrow
 }
