@@ -51,7 +51,7 @@ func TestVerifyScheduleFile(t *testing.T) {
 
 func TestRenderAndScheduleChecks(t *testing.T) {
 	pic, err := renderScheduleFile([]byte(stepwiseCFNotDepthCF))
-	if err != nil || !strings.Contains(string(pic), "red: channel on (0,0)-&gt;(0,1)") {
+	if err != nil || !strings.Contains(string(pic), "both hold (0,0)-&gt;(0,1)") {
 		t.Fatalf("render: %v", err)
 	}
 	s, err := model.ParseSchedule([]byte(stepwiseCFNotDepthCF))
