@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // unicastAlgorithm is worms under the topology's base routing (XY / dimension order,
@@ -182,7 +183,10 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Witness = map[string]any{"trace": res.Labels, "violation": res.Violation, "steps": len(res.Labels)}
 		rep.Trace = unicast.TraceFile(sp, res)
 		if res.Actions != nil {
-			rep.SVG, rep.PCAP, _ = unicast.Witness(sp, res)
+			if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
+				title, sub := unicast.Titles(sp, res)
+				rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(res.Violation))
+			}
 		}
 		rep.Text = traceText(res.Labels)
 	case props.Inconclusive:
