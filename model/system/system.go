@@ -71,3 +71,44 @@ type SuccessorEncoder[S any] interface {
 	// Successor returns the target of the enabled transition a of s.
 	Successor(s S, a Action) S
 }
+
+// Progressive is an optional Model extension that certifies termination: Progress
+// appends to buf a rank vector of s and returns it, and every transition must strictly
+// increase the rank in lexicographic order (a shorter vector that is a prefix of a
+// longer one is the smaller). A model whose every reachable transition increases its
+// rank has an acyclic reachable graph, so every maximal run is finite: when the
+// explorer also finds no deadlock, every run ends in a Terminal state, i.e. every
+// message is delivered. The explorer checks the rank on every transition it generates
+// and reports how many it checked; a transition that does not increase the rank voids
+// the certificate (it is not itself a violation) and the liveness check decides
+// delivery instead.
+//
+// The contract: Progress is a pure function of the state (equal encodings give equal
+// ranks) and costs about as much as Encode; it may use buf's capacity.
+//
+// Reference: Manna & Pnueli, ranking functions over a well-founded order; DESIGN.md
+// "Liveness".
+type Progressive[S any] interface {
+	Progress(s S, buf []uint32) []uint32
+}
+
+// CompareProgress compares two rank vectors lexicographically and returns -1, 0 or +1
+// as a is less than, equal to or greater than b; a proper prefix is the smaller.
+func CompareProgress(a, b []uint32) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		switch {
+		case a[i] < b[i]:
+			return -1
+		case a[i] > b[i]:
+			return 1
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
