@@ -112,3 +112,16 @@ func CompareProgress(a, b []uint32) int {
 	}
 	return 0
 }
+
+// ProgressEncoder is an optional extension of a model that is both a SuccessorEncoder
+// and Progressive: it yields each successor's rank beside its encoding, so that the
+// explorer can check the progress measure on every transition without building the
+// successors. A Progressive SuccessorEncoder without it is explored through Successors
+// (same states, counts and traces, at the cost of building every successor).
+//
+// The contract: EncodeSuccessorsProgress yields exactly what EncodeSuccessors yields, in
+// the same order, and with each transition rank = Progress(Next); enc and rank are valid
+// only during the call to yield. buf and rbuf are scratch space returned for reuse.
+type ProgressEncoder[S any] interface {
+	EncodeSuccessorsProgress(s S, buf []byte, rbuf []uint32, yield func(a Action, enc []byte, rank []uint32)) ([]byte, []uint32)
+}
