@@ -94,6 +94,9 @@ type Result[S any] struct {
 	Violation *Violation[S] // non-nil exactly when Verdict is Violated
 	Reason    string        // why the search is Inconclusive; empty otherwise
 	Stats     Stats
+	// Progress is the progress certificate of a system.Progressive model (nil for
+	// other models): see ProgressResult.
+	Progress *ProgressResult[S]
 }
 
 // Stats are the figures of a search.

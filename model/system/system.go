@@ -125,3 +125,22 @@ func CompareProgress(a, b []uint32) int {
 type ProgressEncoder[S any] interface {
 	EncodeSuccessorsProgress(s S, buf []byte, rbuf []uint32, yield func(a Action, enc []byte, rank []uint32)) ([]byte, []uint32)
 }
+
+// PendingMessages is an optional extension for the liveness check ("every message is
+// eventually delivered"): Pending appends to dst the ids of the messages that s has not
+// delivered yet and must still deliver, in increasing order. A transition delivers
+// message m when m is pending in its source and not in its target. Without it, a state
+// has one pending message, id 0, exactly when it is not Terminal.
+type PendingMessages[S any] interface {
+	Pending(s S, dst []int) []int
+}
+
+// Tasks is an optional extension that refines which transitions of different states are
+// "the same transition" for weak fairness: Task returns the fairness class of the
+// enabled transition a of s (for example "the header of worm 2 at its current router",
+// or "process 1's next step"). Weak fairness requires that a class enabled in every
+// state of a cycle is taken somewhere on it. Without it, the class of a transition is
+// its Action.
+type Tasks[S any] interface {
+	Task(s S, a Action) uint64
+}
