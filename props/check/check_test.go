@@ -135,6 +135,9 @@ func TestWitnessesAreStructured(t *testing.T) {
 	if w == nil || w.Kind != props.WitnessTrace || len(w.Steps) != 4 || rep.Schema != props.ReportSchema {
 		t.Fatalf("witness %+v; want a 4-step trace", w)
 	}
+	if len(w.Cycle) != 4 {
+		t.Errorf("wait-for cycle %+v; want the four worms around the ring", w.Cycle)
+	}
 	for i, s := range w.Steps {
 		if s.What != "inject" || s.Message != i || s.Channel == "" || s.Label == "" {
 			t.Errorf("step %d: %+v; want message %d injected into a named channel", i, s, i)

@@ -8,7 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/svg"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Schedules: a unicast schedule I(B), built by a collective of the registry, by the
@@ -113,7 +113,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	r.Command = "check"
 	r.Schema = props.ReportSchema
 	if w := r.ScheduleWitness(); w != nil {
-		if pic, err := svg.Schedule(s, w); err == nil {
+		if pic, err := render.Schedule(s, w); err == nil {
 			r.SVG = pic
 		}
 	}
@@ -197,7 +197,7 @@ func SchedulePicture(s *model.Schedule) ([]byte, error) {
 			break
 		}
 	}
-	pic, err := svg.Schedule(s, w)
+	pic, err := render.Schedule(s, w)
 	if err != nil {
 		return nil, badf("%v", err)
 	}

@@ -73,7 +73,7 @@ func TestRenderAndScheduleChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	pic, err := check.SchedulePicture(s)
-	if err != nil || !strings.Contains(string(pic), "red: channel on (0,0)-&gt;(0,1)") {
+	if err != nil || !strings.Contains(string(pic), "both hold (0,0)-&gt;(0,1)") {
 		t.Fatalf("render: %v", err)
 	}
 	for _, p := range []string{"validity", "exactly-once", "steps", "stepwise", "depth", "any-delay"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // treeMcastAlgorithm is tree-based multicast with pruning (000 §2-§3) on a mesh with XY /
@@ -147,7 +148,7 @@ func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
 	if err != nil {
 		return internalf("the witness does not replay: %v", err)
 	}
-	files, err := rp.Files(tf)
+	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
 	if err != nil {
 		return internalf("%v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // unicastAlgorithm is worms under the topology's base routing (XY / dimension order,
@@ -179,27 +180,18 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	switch res.Verdict {
 	case props.Violated:
 		rep.Reason = res.Violation
-		rep.Witness = unicastWitness(sp, res)
 		rep.Trace = unicast.TraceFile(sp, res)
-		if res.Actions != nil {
-			rep.SVG, rep.PCAP, _ = unicast.Witness(sp, res)
+		rep.Witness = labelWitness(rep.Trace)
+		if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
+			rep.Witness = flitWitness(m, tr, res.Violation)
+			title, sub := unicast.Titles(sp, res)
+			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
 		}
 		rep.Text = traceText(res.Labels)
 	case props.Inconclusive:
 		rep.Reason = res.Violation
 	}
 	return rep
-}
-
-// unicastWitness replays a violation on its model for the structured witness; a trace
-// that cannot be replayed (a bug) keeps its labels only.
-func unicastWitness(sp unicast.Spec, res *unicast.Result) *props.Witness {
-	if m, err := unicast.Build(sp); err == nil {
-		if tr, err := checker.Replay[flit.State](m, 0, res.Actions); err == nil {
-			return flitWitness(m, tr, res.Violation)
-		}
-	}
-	return labelWitness(unicast.TraceFile(sp, res))
 }
 
 func replayUnicast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {

@@ -2,11 +2,13 @@ package check
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/system"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // initIndex returns the index in m.Init() of state s, compared by encoding, or 0 when s
@@ -25,7 +27,8 @@ func initIndex[S any](m system.Model[S], s S) int {
 
 // flitWitness turns a flit-level trace into the one witness schema: its initial-state
 // index, one structured step per transition (model/flit's Explain: which message's flit
-// moved, into which channel and VC) and the violation its last state shows. Reference:
+// moved, into which channel and VC), the violation its last state shows and, for a
+// deadlock, its wait-for cycle. Reference:
 // the step kinds are model/flit's (Kind); "inject" is a move out of a source, "deliver"
 // one into the ejection channel.
 func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) *props.Witness {
@@ -47,6 +50,13 @@ func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) 
 			}
 		}
 		w.Steps = append(w.Steps, ts)
+	}
+	if strings.HasPrefix(violation, "deadlock") {
+		// The wait-for cycle as props/render computes it, so the text, the picture and
+		// the browser explorer name the same messages and channels.
+		if c, err := render.WitnessCycle(m, tr.Steps[len(tr.Steps)-1].State); err == nil {
+			w.Cycle = c
+		}
 	}
 	return w
 }
