@@ -169,3 +169,25 @@ func TestWitnessesAreStructured(t *testing.T) {
 		t.Fatalf("verdict %v stats %+v witness %+v; want a counted violation with a pair", rep.Verdict, rep.Stats, rep.Witness)
 	}
 }
+
+// A schedule's any-delay violation carries a trace that names its instance, so Replay
+// rebuilds the schedule and re-executes the worm events.
+func TestScheduleAnyDelayTraceReplays(t *testing.T) {
+	in := check.Instance{Algorithm: "separate", Topology: "mesh:4x4", Params: map[string]string{"dests": "3,2,1"}}
+	rep, err := check.Run(context.Background(), in, "any-delay", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Trace == nil || rep.Trace.Algorithm != "separate" {
+		t.Fatalf("verdict %v trace %+v; want an any-delay violation with a named trace", rep.Verdict, rep.Trace)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v %v", again, err)
+	}
+	// The same trace against another instance does not replay.
+	rep.Trace.Params = []byte(`{"dests": "1"}`)
+	if _, err := check.Replay(context.Background(), rep.Trace); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a trace replayed against the wrong schedule: %v", err)
+	}
+}

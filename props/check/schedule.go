@@ -168,7 +168,7 @@ func markFinding(rs []*props.Report) {
 	if depth != nil && anyd != nil && depth.Verdict == props.Holds && anyd.Verdict == props.Violated {
 		const note = "finding: depth contention-free in the timed semantics but not under arbitrary delays"
 		anyd.Reason += "; " + note
-		anyd.Text += "\n" + note
+		anyd.Notes = append(anyd.Notes, note)
 	}
 }
 
