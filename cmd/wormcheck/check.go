@@ -21,7 +21,10 @@ const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
 Checks one property of one algorithm instance and prints the verdict with its evidence:
 for a violation, a shortest counterexample (a trace of flit moves, or the two contending
 unicasts with the channel and time). Without --json the output is for people; with --json
-it is one object: version, command, instance, property, semantics, verdict, stats, witness.
+it is one object of schema wormcheck-report/1 (docs/report.md): schema, version, command,
+instance, property, semantics, verdict, reason, stats, witness (with its kind), notes.
+The same check from Go: check.Run in package props/check, with the flags' names as
+parameters.
 
 Common flags:
   --algo A          algorithm (list below)
