@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // This file holds the network-partitioning family of 001: the `partition` command
@@ -199,7 +200,12 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	if o.SVG != "" {
-		if err := os.WriteFile(o.SVG, partition.SVG(g, ddns, dcns, partition.SVGOptions{}), 0o644); err != nil {
+		pic, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), render.PartitionOptions{
+			Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", o.Type, o.Topo, o.H)})
+		if err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(o.SVG, pic, 0o644); err != nil {
 			return 0, fmt.Errorf("writing picture: %v", err)
 		}
 	}
@@ -398,4 +404,13 @@ func runMultinode(c *common, f multinodeFlags) (*props.Report, error) {
 	}
 	rep.Text = text.String()
 	return rep, nil
+}
+
+// renderSubnetworks converts subnetworks for props/render, which does not import algos.
+func renderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
+	out := make([]render.Subnetwork, len(subs))
+	for i, s := range subs {
+		out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
+	}
+	return out
 }
