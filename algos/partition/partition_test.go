@@ -566,4 +566,3 @@ func TestDCNSpanningTheRing(t *testing.T) {
 		t.Fatal(c)
 	}
 }
-
