@@ -35,7 +35,7 @@ Common flags:
   --symmetry        reduce by the topology's symmetries where the algorithm supports it
   --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
   --svg F.svg       draw the witness
-  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0), readable by tshark
+  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0); wormcheck dissector decodes it
   --progress        report progress on stderr even when it is not a terminal
   --seed N          seed for algorithms that choose at random (default 1)
 
