@@ -21,7 +21,10 @@ const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
 Checks one property of one algorithm instance and prints the verdict with its evidence:
 for a violation, a shortest counterexample (a trace of flit moves, or the two contending
 unicasts with the channel and time). Without --json the output is for people; with --json
-it is one object: version, command, instance, property, semantics, verdict, stats, witness.
+it is one object of schema wormcheck-report/1 (docs/report.md): schema, version, command,
+instance, property, semantics, verdict, reason, stats, witness (with its kind), notes.
+The same check from Go: check.Run in package props/check, with the flags' names as
+parameters.
 
 Common flags:
   --algo A          algorithm (list below)
@@ -226,6 +229,7 @@ type artefacts struct{ Trace, SVG, PCAP string }
 // emitReport writes the requested artefacts, prints the report and returns the exit code
 // of its verdict.
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
 	if err := writeArtefacts(e, rep, files); err != nil {

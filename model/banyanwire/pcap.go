@@ -16,9 +16,9 @@ import (
 // layout; the Wireshark dissector (`wormcheck dissector`) decodes both.
 const LinkType = layers.LinkType(148)
 
-// Epoch stamps cycle 0; cycle c is stamped Epoch + c µs, so captures are reproducible
+// Epoch returns the time that stamps cycle 0; cycle c is stamped Epoch + c µs, so captures are reproducible
 // byte for byte (pcapgo would replace a zero time with the wall clock).
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
 // Record is one header crossing one link: at Cycle, packet Packet acquires channel
 // Channel carrying header Header. Its pcap record is the RegionHeader layer followed by
@@ -47,7 +47,7 @@ func WriteCapture(w io.Writer, records []Record) error {
 			return fmt.Errorf("pcap record %d: %w", i, err)
 		}
 		data := buf.Bytes()
-		ci := gopacket.CaptureInfo{Timestamp: Epoch.Add(time.Duration(r.Cycle) * time.Microsecond), CaptureLength: len(data), Length: len(data)}
+		ci := gopacket.CaptureInfo{Timestamp: Epoch().Add(time.Duration(r.Cycle) * time.Microsecond), CaptureLength: len(data), Length: len(data)}
 		if err := pw.WritePacket(ci, data); err != nil {
 			return fmt.Errorf("pcap record %d: %w", i, err)
 		}

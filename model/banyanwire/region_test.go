@@ -123,7 +123,7 @@ func TestWriteCaptureReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ci.Timestamp.Equal(Epoch.Add(time.Duration(recs[i].Cycle) * time.Microsecond)) {
+		if !ci.Timestamp.Equal(Epoch().Add(time.Duration(recs[i].Cycle) * time.Microsecond)) {
 			t.Fatalf("record %d stamped %v", i, ci.Timestamp)
 		}
 		pkt := gopacket.NewPacket(data, LayerTypeRegionHeader, gopacket.Default)

@@ -25,10 +25,10 @@ const (
 // LinkTypeUser0 is LinkTypeFlitTrace under its pcap name.
 const LinkTypeUser0 = LinkTypeFlitTrace
 
-// Epoch is the timestamp of step 0 of every trace; step s is stamped Epoch + s µs. A
+// Epoch returns the timestamp of step 0 of every trace; step s is stamped Epoch + s µs. A
 // fixed epoch keeps trace files byte-for-byte reproducible (pcapgo replaces a zero
 // timestamp with the wall clock).
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
 // StepDuration is the time between two steps of a trace.
 const StepDuration = time.Microsecond
@@ -72,7 +72,7 @@ func WriteTrace(w io.Writer, t Trace) error {
 		}
 		data := buf.Bytes()
 		ci := gopacket.CaptureInfo{
-			Timestamp:     Epoch.Add(time.Duration(step) * StepDuration),
+			Timestamp:     Epoch().Add(time.Duration(step) * StepDuration),
 			CaptureLength: len(data),
 			Length:        len(data),
 		}
@@ -135,7 +135,7 @@ func ReadTrace(r io.Reader) (Trace, error) {
 		if err != nil {
 			return t, fmt.Errorf("pcap record %d: %w", n, err)
 		}
-		d := ci.Timestamp.Sub(Epoch)
+		d := ci.Timestamp.Sub(Epoch())
 		if d < 0 || d%StepDuration != 0 {
 			return t, fmt.Errorf("pcap record %d: timestamp %v is not a whole step after the epoch", n, ci.Timestamp.UTC())
 		}

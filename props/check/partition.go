@@ -330,15 +330,15 @@ func prepareMultinode(r *request) (job, error) {
 			"type": p.Type.String(), "h": p.H, "delta": p.Delta, "sources": b.sources, "dests": b.dests,
 			"hotspot": b.hotspot, "select": b.sel.String(), "phase2": b.ch.String(), "vc": vc, "seed": r.opt.Seed})
 		rep.Verdict = props.Holds
-		rep.Stats = props.Stats{Depth: res.Steps}
+		rep.Stats = props.Stats{Depth: res.Steps, Checked: int64(len(sched.Unicasts)), Unit: "unicasts"}
 		switch {
 		case res.Invalid != "":
 			rep.Verdict, rep.Reason = props.Violated, res.Invalid
-			rep.Witness = map[string]string{"invalid": res.Invalid}
+			rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: res.Invalid, Detail: map[string]string{"invalid": res.Invalid}}
 		case r.property == "stepwise" && res.Contended != nil:
 			rep.Verdict = props.Violated
 			rep.Reason = fmt.Sprintf("multicast %d: %s and %s share %s in step %d", res.Contended.GroupA, res.Contended.First, res.Contended.Second, res.Contended.ChannelName, res.Contended.Step)
-			rep.Witness = res.Contended
+			rep.Witness = &props.Witness{Kind: props.WitnessPair, Violation: rep.Reason, Detail: res.Contended}
 		}
 		var text strings.Builder
 		fmt.Fprintf(&text, "%s: %d multicasts, %d unicasts in %d steps; %d contending pairs between multicasts, %d node conflicts, max channel load %d\n",
