@@ -148,7 +148,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			r.Partial = true
 			break
 		}
-		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params}
+		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
 		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)

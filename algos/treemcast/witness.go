@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // msgName names message i as 000 Fig. 3 does: A, B, C, ...
@@ -32,10 +33,10 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 		seen := map[model.ChannelID]bool{}
 		var path []model.ChannelID
 		for _, d := range mc.Dests {
-			for _, h := range cfg.Routing.Hops(mc.Source, d) {
-				if !seen[h.Channel] {
-					seen[h.Channel] = true
-					path = append(path, h.Channel)
+			for _, c := range preferredPath(cfg.Routing, mc.Source, d) {
+				if !seen[c] {
+					seen[c] = true
+					path = append(path, c)
 				}
 			}
 		}
@@ -47,7 +48,7 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 		}
 	}
 	// Headers at the head of an input that no reserved output serves.
-	header := func(i int, f uint8, at model.NodeID, in0 flit.Input) {
+	header := func(i int, f uint8, at model.NodeID, from routing.Input, in0 flit.Input) {
 		di := -1
 		if f == 0 {
 			di = 0
@@ -60,10 +61,9 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 		d := in.Msgs[i].Dests[di]
 		want := model.ChannelID(model.None)
 		if d != at {
-			for _, h := range cfg.Routing.Hops(in.Msgs[i].Source, d) {
-				if from, _ := cfg.Net.Ends(h.Channel); from == at {
-					want = h.Channel
-				}
+			h := routing.Header{At: at, In: from, Src: in.Msgs[i].Source, Dst: d}
+			if outs := cfg.Routing.Route(h, nil); len(outs) > 0 {
+				want = outs[0].Channel
 			}
 		}
 		for _, o := range in0.Outs.Slice() {
@@ -77,16 +77,37 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 	}
 	for i, g := range s.Msgs {
 		if !g.Done && g.In.Reinj == 0 && int(g.Sent) < m.Config().Messages[i].Flits() {
-			header(i, g.Sent, in.Msgs[i].Source, g.In)
+			header(i, g.Sent, in.Msgs[i].Source, routing.Input{Channel: routing.Injection}, g.In)
 		}
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && v.Flits.Len() > 0 && v.In.Reinj == 0 {
 			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
-			header(int(v.Owner), v.Flits.At(0), to, v.In)
+			rvc := o % vcs / (vcs / cfg.Routing.VCs())
+			header(int(v.Owner), v.Flits.At(0), to, routing.Input{Channel: model.ChannelID(o / vcs), VC: rvc}, v.In)
 		}
 	}
 	return p
+}
+
+// preferredPath returns the channels a header from src to dst takes when it always takes
+// the relation's most preferred output: the XY path under dimension-order routing, one
+// of the permitted paths under an adaptive relation. It stops after as many hops as the
+// grid has channels (a relation that loops) or where the relation permits nothing.
+func preferredPath(rel routing.Relation, src, dst model.NodeID) []model.ChannelID {
+	var path []model.ChannelID
+	h := routing.Header{At: src, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
+	var outs []routing.Output
+	for h.At != dst && len(path) < rel.Grid().Channels() {
+		outs = rel.Route(h, outs[:0])
+		if len(outs) == 0 || outs[0].Channel < 0 || int(outs[0].Channel) >= rel.Grid().Channels() {
+			break
+		}
+		path = append(path, outs[0].Channel)
+		h.In = routing.Input{Channel: outs[0].Channel, VC: outs[0].VC}
+		h.At = rel.Grid().Channel(outs[0].Channel).To
+	}
+	return path
 }
 
 // SVG draws the last state of a trace.

@@ -49,7 +49,7 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 		mv.FromVC = Out(c.vc)
 	}
 	if k == KindPrune {
-		next := m.apply(&from, c, KindPrune, 0)
+		next := m.applyStep(&from, m.pruneStep(c, m.blockedOut(&from, c)))
 		var in *Input
 		if c.vc < 0 {
 			in = &next.Msgs[c.msg].In
@@ -101,6 +101,3 @@ func (m *Model) VCOf(o Out) int { return int(o) % m.cfg.VCs }
 
 // Receiver returns the router at the receiving end of virtual channel o.
 func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
-
-// Route returns message i's base-routing hops to destination di (do not modify).
-func (m *Model) Route(i, di int) []model.Hop { return m.hops[i][di] }

@@ -1,6 +1,10 @@
 package flit
 
-import "github.com/wormcheck/wormcheck/checker"
+import (
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
 
 // This file keeps the straightforward implementation of the transition rules (every
 // successor copies its virtual channels and messages with make+copy and allocates the
@@ -35,38 +39,37 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 		o := in.Outs.Slice()[in.Cur]
 		if m.room(s, o) {
 			a := MakeAction(KindMove, c.input, 0)
-			return append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindMove, 0)})
+			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindMove, 0, false)})
 		}
 		if m.refStopPrunable(in, int(in.Cur)) {
 			return append(dst, m.refPruneTransition(s, c))
 		}
 		return dst
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			if m.room(s, o) {
-				a := MakeAction(KindFollow, c.input, 0)
-				return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j)})
-			}
-			if m.refStopPrunable(in, j) {
-				return append(dst, m.refPruneTransition(s, c))
-			}
-			return dst
+	eject := m.cfg.Messages[c.msg].Dests[di] == c.at
+	if j, mis := m.refReserved(s, c, di); j >= 0 {
+		if m.room(s, in.Outs.Slice()[j]) {
+			a := MakeAction(KindFollow, c.input, 0)
+			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j, mis)})
 		}
+		if m.refStopPrunable(in, j) {
+			return append(dst, m.refPruneTransition(s, c))
+		}
+		return dst
 	}
 	n0 := len(dst)
 	if eject {
-		if ch >= 0 && !m.ejectBusy(s, c.at) {
+		if !m.ejectBusy(s, c.at) {
 			a := MakeAction(KindAlloc, c.input, 0)
-			dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Eject)})
+			dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindAlloc, int(Eject), false)})
 		}
 	} else {
-		base := int(ch)*m.cfg.VCs + int(cl)*m.per
-		for o := base; o < base+m.per; o++ {
-			if s.VCs[o].Owner < 0 {
+		// Every model virtual channel, in index order: a free one the relation permits
+		// is a branch of its own.
+		for o := 0; o < len(s.VCs); o++ {
+			if ok, mis := m.refPermits(s, c, di, Out(o)); ok && s.VCs[o].Owner < 0 {
 				a := MakeAction(KindAlloc, c.input, o+1)
-				dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Out(o))})
+				dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindAlloc, o, mis)})
 			}
 		}
 	}
@@ -106,36 +109,79 @@ func (m *Model) refStopPrunable(in *Input, blocked int) bool {
 }
 
 func (m *Model) refPruneTransition(s *State, c cursor) checker.Transition[State] {
-	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.refApply(s, c, KindPrune, 0)}
+	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.refApplyTo(s, c, KindPrune, 0, false)}
 }
 
-func (m *Model) refApply(s *State, c cursor, k Kind, o Out) State {
-	if k == KindAlloc {
-		return m.refApplyTo(s, c, k, int(o))
+// refHeader builds the relation's header for the address flit of destination di at
+// input c from the configuration alone.
+func (m *Model) refHeader(s *State, c cursor, di int) routing.Header {
+	msg := m.cfg.Messages[c.msg]
+	h := routing.Header{At: c.at, Src: msg.Source, Dst: msg.Dests[di]}
+	h.In.Channel = routing.Injection
+	if c.vc >= 0 {
+		h.In.Channel = model.ChannelID(c.vc / m.cfg.VCs)
+		h.In.VC = c.vc % m.cfg.VCs / (m.cfg.VCs / m.cfg.Routing.VCs())
 	}
-	return m.refApplyTo(s, c, k, 0)
+	if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+		h.Misroutes = int(s.Msgs[c.msg].Mis)
+	}
+	return h
+}
+
+// refPermits reports whether the relation permits model virtual channel o to the address
+// flit of destination di at input c (and whether the first output that permits it is a
+// misroute).
+func (m *Model) refPermits(s *State, c cursor, di int, o Out) (bool, bool) {
+	if o < 0 {
+		return false, false
+	}
+	from, _ := m.cfg.Net.Ends(model.ChannelID(int(o) / m.cfg.VCs))
+	if from != c.at {
+		return false, false
+	}
+	for _, r := range m.cfg.Routing.Route(m.refHeader(s, c, di), nil) {
+		if int(r.Channel) == int(o)/m.cfg.VCs && r.VC == int(o)%m.cfg.VCs/(m.cfg.VCs/m.cfg.Routing.VCs()) {
+			return true, r.Misroute
+		}
+	}
+	return false, false
+}
+
+// refReserved returns the reserved output the address flit of destination di at input
+// c takes first (the ejection at its destination; elsewhere the reserved output of the
+// relation's most preferred permitted output), or -1.
+func (m *Model) refReserved(s *State, c cursor, di int) (int, bool) {
+	outs := c.in.Outs.Slice()
+	if m.cfg.Messages[c.msg].Dests[di] == c.at {
+		for j, o := range outs {
+			if o == Eject {
+				return j, false
+			}
+		}
+		return -1, false
+	}
+	for _, r := range m.cfg.Routing.Route(m.refHeader(s, c, di), nil) {
+		for j, o := range outs {
+			if o >= 0 && int(r.Channel) == int(o)/m.cfg.VCs && r.VC == int(o)%m.cfg.VCs/(m.cfg.VCs/m.cfg.Routing.VCs()) {
+				return j, r.Misroute
+			}
+		}
+	}
+	return -1, false
 }
 
 // refApplyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
-// arg is the output taken; for KindFollow the index of the output followed.
-func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
-	// Copy what the transition changes: the virtual channels always, the messages only
-	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
-	// slice is shared with the predecessor).
-	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+// arg is the output taken; for KindFollow the index of the output followed; mis counts a
+// misroute of a Budgeted relation.
+func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State {
+	// Copy both top-level slices (the optimised code copies the messages only when
+	// the step changes one).
+	s := State{VCs: make([]VC, len(s0.VCs))}
 	copy(s.VCs, s0.VCs)
-	var target Out = None
-	switch k {
-	case KindMove:
-		target = c.in.Outs.Slice()[c.in.Cur]
-	case KindFollow:
-		target = c.in.Outs.Slice()[arg]
-	case KindAlloc:
-		target = Out(arg)
-	}
-	if c.vc < 0 || target == Eject {
-		s.Msgs = make([]Msg, len(s0.Msgs))
-		copy(s.Msgs, s0.Msgs)
+	s.Msgs = make([]Msg, len(s0.Msgs))
+	copy(s.Msgs, s0.Msgs)
+	if b, ok := m.cfg.Routing.(routing.Budgeted); ok && mis && int(s.Msgs[c.msg].Mis) < min(b.MisrouteBudget(), 255) {
+		s.Msgs[c.msg].Mis++
 	}
 	var in *Input
 	if c.vc < 0 {
@@ -287,13 +333,8 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 	if aux || !isAddr {
 		return int(c.in.Cur)
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range c.in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			return j
-		}
-	}
-	return -1
+	j, _ := m.refReserved(s, c, di)
+	return j
 }
 
 // refEncode is the straightforward canonical encoding Encode is checked against: the
@@ -320,6 +361,9 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
 		g := &s.Msgs[i]
 		buf = append(buf, g.Sent, b2(g.Done))
+		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+			buf = append(buf, g.Mis)
+		}
 		buf = append(buf, g.Got.Slice()...)
 		if !g.Done {
 			buf = input(buf, &g.In)

@@ -42,11 +42,18 @@ type VC struct {
 
 // Msg is a message's state at its source: how many flits of its format have left the
 // source (Sent), whether the source has finished (Done: every flit and re-injection sent
-// and its outputs released), the source's routing state, and per destination the number
-// of flits delivered there (its address flit and its data; Length flits for a unicast).
+// and its outputs released), the source's routing state, per destination the number of
+// flits delivered there (its address flit and its data; Length flits for a unicast), and
+// for a routing.Budgeted relation the misroutes its headers have taken (Mis, at most the
+// budget; always 0 for other relations).
+//
+// Mis is per worm: a unicast's header count exactly; a tree multicast's counter is
+// bumped by a misroute of any of its address flits, so it bounds every destination's own
+// count from above and the relation, reading it, never lets one exceed the budget.
 type Msg struct {
 	Sent uint8
 	Done bool
+	Mis  uint8
 	In   Input
 	Got  Bytes
 }
@@ -84,13 +91,14 @@ func (s State) shallow() State {
 }
 
 // Encode appends the canonical byte encoding of s to buf. The layout, per message: Sent,
-// Done, Got[0..n-1], then (if not Done) its Input; per virtual channel: Owner+1, and if
+// Done, Mis (only for a routing.Budgeted relation), Got[0..n-1], then (if not Done) its
+// Input; per virtual channel: Owner+1, and if
 // owned: Closed, the number of flits, the flits, its Input. An Input is: the number of
 // outputs, each output as a uvarint of out+1, then Cur+1, Aux, Reinj. Every field is
 // canonical (outputs are kept sorted), so equal states have equal encodings.
 func (m *Model) Encode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
-		buf = encodeMsg(buf, &s.Msgs[i])
+		buf = m.encodeMsg(buf, &s.Msgs[i])
 	}
 	for i := range s.VCs {
 		buf = encodeVC(buf, &s.VCs[i])
@@ -99,12 +107,15 @@ func (m *Model) Encode(s State, buf []byte) []byte {
 }
 
 // encodeMsg appends the encoding of one message (see Encode).
-func encodeMsg(buf []byte, g *Msg) []byte {
+func (m *Model) encodeMsg(buf []byte, g *Msg) []byte {
 	done := byte(0)
 	if g.Done {
 		done = 1
 	}
 	buf = append(buf, g.Sent, done)
+	if m.budget >= 0 {
+		buf = append(buf, g.Mis)
+	}
 	buf = append(buf, g.Got.Slice()...)
 	if !g.Done {
 		buf = encodeInput(buf, &g.In)
@@ -168,6 +179,12 @@ func (m *Model) Decode(data []byte) (State, error) {
 			g.Done = true
 		default:
 			d.fail("message %d: Done is not 0 or 1", i)
+		}
+		if m.budget >= 0 {
+			g.Mis = d.byte()
+			if int(g.Mis) > m.budget {
+				d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
+			}
 		}
 		if int(g.Sent) > m.flits[i] {
 			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
