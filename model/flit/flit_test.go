@@ -315,10 +315,17 @@ func testModels(t testing.TB) []*Model {
 	}
 	cfgM := NewGridConfig(g, false, 2, 2, OnePort, mc)
 	cfgM.Prune = PruneOnStop
+	// Tree multicast over minimal adaptive routing, and worms under a budgeted
+	// non-minimal relation.
+	cfgA := NewRelationConfig(minimalAdaptive{g, 1}, 2, 1, AllPort, mc[:2])
+	cfgA.Prune = PrunePartial
+	cfgB := NewRelationConfig(budgeted{misrouting{g, 2}}, 0, 1, OnePort, unicasts(2, 0, 8, 4, 2))
 	return []*Model{
 		mustNew(t, NewGridConfig(g, false, 1, 2, AllPort, unicasts(3, 0, 8, 8, 0, 2, 6))),
 		mustNew(t, NewGridConfig(tor, true, 2, 1, OnePort, unicasts(2, 0, 2, 1, 3, 2, 0, 3, 1))),
 		mustNew(t, cfgM),
+		mustNew(t, cfgA),
+		mustNew(t, cfgB),
 	}
 }
 

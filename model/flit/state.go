@@ -326,6 +326,9 @@ func (m *Model) Format(s State) string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
 		fmt.Fprintf(&b, "m%d src %s sent %d/%d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Source), g.Sent, m.flits[i])
+		if m.budget >= 0 {
+			fmt.Fprintf(&b, " misroutes %d", g.Mis)
+		}
 		if g.Done {
 			b.WriteString(" done")
 		} else {
