@@ -26,6 +26,7 @@ func msgName(i int) string {
 func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Picture {
 	g := in.Grid
 	cfg := m.Config()
+	tab := m.Table()
 	vcs := cfg.VCs
 	L := in.Params.Length
 	p := flitsvg.Picture{Title: title, Grid: g, VCs: vcs}
@@ -44,7 +45,7 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			p.Holds = append(p.Holds, flitsvg.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len()})
+			p.Holds = append(p.Holds, flitsvg.Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
 		}
 	}
 	// Headers at the head of an input that no reserved output serves.
@@ -66,9 +67,9 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 				want = outs[0].Channel
 			}
 		}
-		for _, o := range in0.Outs.Slice() {
+		for _, o := range in0.Outs.Slice(tab) {
 			if (o == flit.Eject && want == model.None) || (o >= 0 && model.ChannelID(int(o)/vcs) == want) {
-				if o == flit.Eject || s.VCs[o].Flits.Len() < cfg.Buffer {
+				if o == flit.Eject || s.VCs[o].Flits.Len(tab) < cfg.Buffer {
 					return // it has a usable branch
 				}
 			}
@@ -81,10 +82,10 @@ func Picture(in Instance, m *flit.Model, s flit.State, title string) flitsvg.Pic
 		}
 	}
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && v.Flits.Len() > 0 && v.In.Reinj == 0 {
+		if v.Owner >= 0 && v.Flits.Len(tab) > 0 && v.In.Reinj == 0 {
 			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
 			rvc := o % vcs / (vcs / cfg.Routing.VCs())
-			header(int(v.Owner), v.Flits.At(0), to, routing.Input{Channel: model.ChannelID(o / vcs), VC: rvc}, v.In)
+			header(int(v.Owner), v.Flits.At(tab, 0), to, routing.Input{Channel: model.ChannelID(o / vcs), VC: rvc}, v.In)
 		}
 	}
 	return p
@@ -125,6 +126,7 @@ func SVG(in Instance, m *flit.Model, tr checker.Trace[flit.State], title string)
 // the message id.
 func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwire.Trace, error) {
 	cfg := m.Config()
+	tab := m.Table()
 	vcs := cfg.VCs
 	L := in.Params.Length
 	nch := cfg.Net.Channels()
@@ -157,8 +159,8 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 			if after.VCs[input-nm].Owner == v.Owner {
 				ain = after.VCs[input-nm].In
 			}
-			if v.Flits.Len() > 0 {
-				f = v.Flits.At(0)
+			if v.Flits.Len(tab) > 0 {
+				f = v.Flits.At(tab, 0)
 			}
 		default:
 			return out, fmt.Errorf("pcap: step %d acts on unknown input %d", k, input)
@@ -171,10 +173,10 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 		}
 		if kind == flit.KindPrune {
 			kept := map[flit.Out]bool{}
-			for _, o := range ain.Outs.Slice() {
+			for _, o := range ain.Outs.Slice(tab) {
 				kept[o] = true
 			}
-			for _, o := range bin.Outs.Slice() {
+			for _, o := range bin.Outs.Slice(tab) {
 				if o != flit.Eject && !kept[o] {
 					out.Records = append(out.Records, crossing(cfg, k, int(o), msg, flitwire.KindTail, flitwire.FlagLast, 0))
 				}
@@ -186,10 +188,10 @@ func PcapTrace(in Instance, m *flit.Model, tr checker.Trace[flit.State]) (flitwi
 		case flit.KindAlloc:
 			o = flit.Out(arg - 1)
 		case flit.KindMove:
-			o = bin.Outs.At(int(bin.Cur))
+			o = bin.Outs.At(tab, int(bin.Cur))
 		case flit.KindFollow:
-			for _, x := range bin.Outs.Slice() {
-				if x != flit.Eject && after.VCs[x].Flits.Len() == before.VCs[x].Flits.Len()+1 {
+			for _, x := range bin.Outs.Slice(tab) {
+				if x != flit.Eject && after.VCs[x].Flits.Len(tab) == before.VCs[x].Flits.Len(tab)+1 {
 					o = x
 				}
 			}

@@ -56,9 +56,9 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 		} else {
 			in = &next.VCs[c.vc].In
 		}
-		for _, o := range c.in.Outs.Slice() {
+		for _, o := range c.in.Outs.Slice(m.tab) {
 			kept := false
-			for _, q := range in.Outs.Slice() {
+			for _, q := range in.Outs.Slice(m.tab) {
 				kept = kept || q == o
 			}
 			if !kept {
@@ -80,10 +80,10 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 		if c.in.Cur < 0 {
 			return Move{}, fmt.Errorf("action %#x: input %d has no current output", uint64(a), input)
 		}
-		mv.To = c.in.Outs.At(int(c.in.Cur))
+		mv.To = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
 		if j := m.blockedOut(&from, c); j >= 0 {
-			mv.To = c.in.Outs.At(j)
+			mv.To = c.in.Outs.At(m.tab, j)
 		}
 	case KindAlloc:
 		mv.To = Out(arg - 1)

@@ -378,7 +378,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	s := randomState(m, 3, 8)
 	var held int = -1
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && v.Flits.Len() > 0 {
+		if v.Owner >= 0 && v.Flits.Len(m.tab) > 0 {
 			held = o
 			break
 		}
@@ -390,10 +390,10 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		inv    string
 		mutate func(s *State)
 	}{
-		{"buffers", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{0, 1, 2}) }},
+		{"buffers", func(s *State) { s.VCs[held].Flits = m.tab.MakeBytes([]uint8{0, 1, 2}) }},
 		{"ownership", func(s *State) { s.VCs[held].Owner = (s.VCs[held].Owner + 1) % 3; s.VCs[held].Closed = false }},
-		{"order", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{1, 0}) }},
-		{"exactly-once", func(s *State) { s.Msgs[0].Got = MakeBytes([]uint8{9}) }},
+		{"order", func(s *State) { s.VCs[held].Flits = m.tab.MakeBytes([]uint8{1, 0}) }},
+		{"exactly-once", func(s *State) { s.Msgs[0].Got = m.tab.MakeBytes([]uint8{9}) }},
 	} {
 		c := s.shallow()
 		tc.mutate(&c)
@@ -413,7 +413,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	m2 := mustNew(t, NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 1, 2)))
 	s2 := m2.Init()[0]
 	o := m2.vcIndex(t, g, 1, 0, 0)
-	s2.VCs[o] = VC{Owner: 0, Flits: MakeBytes([]uint8{0}), In: Input{Cur: -1}}
+	s2.VCs[o] = VC{Owner: 0, Flits: m2.tab.MakeBytes([]uint8{0}), In: Input{Cur: -1}}
 	s2.Msgs[0].Sent = 1
 	s2.Msgs[0].In = Input{Outs: singleOut(Out(o)), Cur: 0}
 	if err := m2.checkRoutes(s2); err == nil {

@@ -34,10 +34,10 @@ func (m *Model) Invariants() []system.Invariant[State] {
 
 func (m *Model) checkBuffers(s State) error {
 	for o, v := range s.VCs {
-		if v.Flits.Len() > m.cfg.Buffer {
-			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), v.Flits.Len(), m.cfg.Buffer)
+		if v.Flits.Len(m.tab) > m.cfg.Buffer {
+			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), v.Flits.Len(m.tab), m.cfg.Buffer)
 		}
-		if v.Owner < 0 && (v.Flits.Len() > 0 || v.In.active()) {
+		if v.Owner < 0 && (v.Flits.Len(m.tab) > 0 || v.In.active()) {
 			return fmt.Errorf("free vc %s is not empty", m.VCName(Out(o)))
 		}
 	}
@@ -48,8 +48,8 @@ func (m *Model) checkOwnership(s State) error {
 	refs := make([]int, len(s.VCs))
 	var err error
 	m.cursors(&s, func(c cursor) bool {
-		for j, o := range c.in.Outs.Slice() {
-			if j > 0 && o <= c.in.Outs.At(int(j-1)) {
+		for j, o := range c.in.Outs.Slice(m.tab) {
+			if j > 0 && o <= c.in.Outs.At(m.tab, int(j-1)) {
 				err = fmt.Errorf("m%d at %s: outputs not ascending", c.msg, m.cfg.Net.NodeName(c.at))
 				return false
 			}
@@ -67,8 +67,8 @@ func (m *Model) checkOwnership(s State) error {
 			}
 			refs[o]++
 		}
-		if int(c.in.Cur) >= c.in.Outs.Len() {
-			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, c.in.Outs.Len())
+		if int(c.in.Cur) >= c.in.Outs.Len(m.tab) {
+			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, c.in.Outs.Len(m.tab))
 			return false
 		}
 		return true
@@ -99,7 +99,7 @@ func (m *Model) checkOwnership(s State) error {
 		for r := range m.into {
 			k := 0
 			for _, o := range m.into[r] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
 					k++
 				}
 			}
@@ -150,7 +150,7 @@ func (m *Model) streamOK(i int, flits []uint8) bool {
 
 func (m *Model) checkOrder(s State) error {
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits.Slice()) {
+		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits.Slice(m.tab)) {
 			return fmt.Errorf("vc %s: m%d flits %v out of stream order", m.VCName(Out(o)), v.Owner, v.Flits)
 		}
 	}
@@ -161,16 +161,16 @@ func (m *Model) checkOrder(s State) error {
 			continue
 		}
 		next := int(g.Sent) - 1 // the last flit that left the source
-		outs := g.In.Outs.Slice()
+		outs := g.In.Outs.Slice(m.tab)
 		for len(outs) == 1 && outs[0] != Eject {
 			v := s.VCs[outs[0]]
-			for j := v.Flits.Len() - 1; j >= 0; j-- {
-				if int(v.Flits.At(j)) != next {
-					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits.At(j), m.VCName(outs[0]), next)
+			for j := v.Flits.Len(m.tab) - 1; j >= 0; j-- {
+				if int(v.Flits.At(m.tab, j)) != next {
+					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits.At(m.tab, j), m.VCName(outs[0]), next)
 				}
 				next--
 			}
-			outs = v.In.Outs.Slice()
+			outs = v.In.Outs.Slice(m.tab)
 		}
 	}
 	return nil
@@ -203,11 +203,11 @@ func (m *Model) checkRoutes(s State) error {
 	var rb []routing.Output
 	var err error
 	m.cursors(&s, func(c cursor) bool {
-		for _, o := range c.in.Outs.Slice() {
+		for _, o := range c.in.Outs.Slice(m.tab) {
 			if o == Eject {
 				continue
 			}
-			for _, f := range s.VCs[o].Flits.Slice() {
+			for _, f := range s.VCs[o].Flits.Slice(m.tab) {
 				if di, isAddr := m.addrDest(c.msg, f); isAddr && !m.permits(&s, c, di, o, &rb) {
 					err = fmt.Errorf("m%d: address flit for %s in %s, not permitted by routing %s at %s", c.msg, m.cfg.Net.NodeName(m.cfg.Messages[c.msg].Dests[di]), m.VCName(o), m.rel.Name(), m.cfg.Net.NodeName(c.at))
 					return false
@@ -233,7 +233,7 @@ func (m *Model) checkRoutes(s State) error {
 func (m *Model) checkDelivery(s State) error {
 	term := m.Terminal(s)
 	for i, g := range s.Msgs {
-		for di, n := range g.Got.Slice() {
+		for di, n := range g.Got.Slice(m.tab) {
 			if int(n) > m.expect[i] || (term && int(n) != m.expect[i]) {
 				return fmt.Errorf("m%d: destination %s received %d flits; want exactly %d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), n, m.expect[i])
 			}
@@ -270,7 +270,7 @@ func (m *Model) Waits(s State) string {
 		}
 		who := fmt.Sprintf("m%d at %s", c.msg, m.cfg.Net.NodeName(c.at))
 		if j := m.blockedOut(&s, c); j >= 0 {
-			o := c.in.Outs.At(j)
+			o := c.in.Outs.At(m.tab, j)
 			if o == Eject || m.room(&s, o) {
 				return true
 			}
@@ -283,7 +283,7 @@ func (m *Model) Waits(s State) string {
 		di, _ := m.addrDest(c.msg, f)
 		if m.isDest(c.msg, di, c.at) {
 			for _, o := range m.into[c.at] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
 					edge(c.msg, int(v.Owner))
 				}
 			}

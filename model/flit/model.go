@@ -30,6 +30,8 @@ type Model struct {
 	expect  []int          // flits each destination must receive, per message
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
 
+	tab *Table // the interning table of this model's states
+
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 }
@@ -39,7 +41,7 @@ func New(cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1}
+	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -77,15 +79,33 @@ func New(cfg Config) (*Model, error) {
 	return m, nil
 }
 
-// Err returns the first breach of the routing relation's contract met while building
-// states (an output channel that does not leave the router, or a virtual channel outside
-// [0, VCs())), or nil. Such outputs are ignored, so a search that met one explored a
-// different relation: callers must report its result as an error.
+// Err returns why states built by m may be wrong, or nil: the first breach of the
+// routing relation's contract met while building states (an output channel that does
+// not leave the router, or a virtual channel outside [0, VCs())), whose outputs were
+// ignored, or ErrTableFull (wrapped) when the interning table ran out of indices. A
+// search of m that ends with Err non-nil did not explore the model it was asked to:
+// callers report a relation breach as an error and a full table as inconclusive.
 func (m *Model) Err() error {
 	m.faultMu.Lock()
 	defer m.faultMu.Unlock()
-	return m.fault
+	if m.fault != nil {
+		return m.fault
+	}
+	if err := m.tab.Err(); err != nil {
+		return fmt.Errorf("%w (%d sequences)", err, m.tab.Len())
+	}
+	return nil
 }
+
+// Table returns the model's interning table, which resolves the Bytes and Outs handles
+// of its states.
+func (m *Model) Table() *Table { return m.tab }
+
+// AuxBytes returns the bytes the model holds beside the explorer's store: its interning
+// table, which grows with the distinct buffer contents, delivery counts and output sets
+// of the states built so far. It lives in the Go heap, so the explorer's heap sampling
+// (Options.MaxMemoryBytes) already counts it; AuxBytes lets a caller report it.
+func (m *Model) AuxBytes() int64 { return m.tab.Bytes() }
 
 func (m *Model) setFault(err error) {
 	m.faultMu.Lock()
@@ -114,7 +134,7 @@ func (m *Model) Init() []State {
 	s := State{Msgs: make([]Msg, len(m.cfg.Messages)), VCs: make([]VC, m.nvc)}
 	for i := range s.Msgs {
 		s.Msgs[i].In.Cur = -1
-		s.Msgs[i].Got = MakeBytes(make([]uint8, len(m.cfg.Messages[i].Dests)))
+		s.Msgs[i].Got = m.tab.MakeBytes(make([]uint8, len(m.cfg.Messages[i].Dests)))
 	}
 	for i := range s.VCs {
 		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
@@ -206,7 +226,7 @@ func (m *Model) nextFlit(s *State, c cursor) (f uint8, aux, ok bool) {
 	}
 	v := &s.VCs[c.vc]
 	if v.Flits != 0 {
-		return v.Flits.At(0), false, true
+		return v.Flits.At(m.tab, 0), false, true
 	}
 	return 0, false, false
 }
@@ -272,7 +292,7 @@ func (m *Model) reserved(in *Input, outs []routing.Output) (int, bool) {
 		return -1, false
 	}
 	for _, r := range outs {
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if m.matches(o, r) {
 				return j, r.Misroute
 			}
@@ -285,7 +305,7 @@ func (m *Model) reserved(in *Input, outs []routing.Output) (int, bool) {
 func (m *Model) isDest(i, di int, r model.NodeID) bool { return m.cfg.Messages[i].Dests[di] == r }
 
 func (m *Model) room(s *State, o Out) bool {
-	return o == Eject || s.VCs[o].Flits.Len() < m.cfg.Buffer
+	return o == Eject || s.VCs[o].Flits.Len(m.tab) < m.cfg.Buffer
 }
 
 // ejectBusy reports whether router r's ejection channel is held (one-port only).
@@ -295,7 +315,7 @@ func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
 	}
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
-		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(0) == Eject {
+		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(m.tab, 0) == Eject {
 			return true
 		}
 	}
@@ -439,7 +459,7 @@ func (m *Model) encodeParent(sc *scratch, s *State) {
 	sc.msgAt = append(sc.msgAt, len(sc.enc))
 	for o := range s.VCs {
 		sc.vcAt = append(sc.vcAt, len(sc.enc))
-		sc.enc = encodeVC(sc.enc, &s.VCs[o])
+		sc.enc = m.encodeVC(sc.enc, &s.VCs[o])
 	}
 	sc.vcAt = append(sc.vcAt, len(sc.enc))
 }
@@ -461,7 +481,7 @@ func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 			continue
 		}
 		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
-		buf = encodeVC(buf, &t.VCs[o])
+		buf = m.encodeVC(buf, &t.VCs[o])
 		pos = sc.vcAt[o+1]
 	}
 	return append(buf, sc.enc[pos:]...)
@@ -550,7 +570,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs.At(int(in.Cur))
+		o := in.Outs.At(m.tab, int(in.Cur))
 		if m.room(s, o) {
 			return append(dst, succStep{a: MakeAction(KindMove, c.input, 0), c: c, k: KindMove})
 		}
@@ -560,7 +580,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 		return dst
 	}
 	if m.isDest(c.msg, di, c.at) {
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if o == Eject {
 				return m.followStep(s, c, j, false, dst)
 			}
@@ -606,7 +626,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 // followStep appends the move of an address flit into reserved output j, or the pruning
 // of a stopped input when j has no room.
 func (m *Model) followStep(s *State, c cursor, j int, mis bool, dst []succStep) []succStep {
-	if m.room(s, c.in.Outs.At(j)) {
+	if m.room(s, c.in.Outs.At(m.tab, j)) {
 		return append(dst, succStep{a: MakeAction(KindFollow, c.input, 0), c: c, k: KindFollow, arg: j, mis: mis})
 	}
 	if m.stopPrunable(c.in, j) {
@@ -620,7 +640,7 @@ func (m *Model) followStep(s *State, c cursor, j int, mis bool, dst []succStep) 
 func (m *Model) prunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return in.Outs.Len() > 0
+		return in.Outs.Len(m.tab) > 0
 	case PrunePartial:
 		return m.stopPrunable(in, -1)
 	}
@@ -633,9 +653,9 @@ func (m *Model) prunable(in *Input) bool {
 func (m *Model) stopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return in.Outs.Len() > 1 || blocked < 0 && in.Outs.Len() > 0
+		return in.Outs.Len(m.tab) > 1 || blocked < 0 && in.Outs.Len(m.tab) > 0
 	case PrunePartial:
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -663,9 +683,9 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	var target Out = None
 	switch st.k {
 	case KindMove:
-		target = c.in.Outs.At(int(c.in.Cur))
+		target = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
-		target = c.in.Outs.At(st.arg)
+		target = c.in.Outs.At(m.tab, st.arg)
 	case KindAlloc:
 		target = Out(st.arg)
 	}
@@ -705,7 +725,7 @@ func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits.pop()
+		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits.pop(m.tab)
 	}
 	// Choose its output.
 	switch k {
@@ -714,7 +734,7 @@ func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
 	case KindAlloc:
 		o := Out(arg)
 		j := 0
-		old := in.Outs.Slice()
+		old := in.Outs.Slice(m.tab)
 		for j < len(old) && old[j] < o {
 			j++
 		}
@@ -725,7 +745,7 @@ func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
 			outs := append(tmp[:0], old[:j]...)
 			outs = append(outs, o)
 			outs = append(outs, old[j:]...)
-			in.Outs = MakeOuts(outs)
+			in.Outs = m.tab.MakeOuts(outs)
 		}
 		in.Cur = int8(j)
 		if o != Eject {
@@ -743,14 +763,14 @@ func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs.At(int(in.Cur))
+	o := in.Outs.At(m.tab, int(in.Cur))
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		g.Got = g.Got.bump(int(m.destIdx[c.msg][c.at]))
+		g.Got = g.Got.bump(m.tab, int(m.destIdx[c.msg][c.at]))
 	} else {
 		log.add(int(o))
 		v := &s.VCs[o]
-		v.Flits = v.Flits.push(f)
+		v.Flits = v.Flits.push(m.tab, f)
 	}
 	m.finishInput(s, c, log)
 }
@@ -774,7 +794,7 @@ func (m *Model) finishInput(s *State, c cursor, log *touched) {
 			outs := g.In.Outs
 			g.Done = true
 			g.In = Input{Cur: -1}
-			for _, o := range outs.Slice() {
+			for _, o := range outs.Slice(m.tab) {
 				m.closeOut(s, o, log)
 			}
 		}
@@ -799,7 +819,7 @@ func (m *Model) tryRelease(s *State, vc int, log *touched) {
 	}
 	outs := v.In.Outs
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
-	for _, o := range outs.Slice() {
+	for _, o := range outs.Slice(m.tab) {
 		m.closeOut(s, o, log)
 	}
 }
@@ -819,7 +839,7 @@ func (m *Model) prune(s *State, in *Input, blocked int, log *touched) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs.Slice() {
+	for j, o := range in.Outs.Slice(m.tab) {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -829,7 +849,7 @@ func (m *Model) prune(s *State, in *Input, blocked int, log *touched) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = MakeOuts(kept)
+	in.Outs = m.tab.MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.closeOut(s, o, log)
@@ -850,7 +870,7 @@ func (m *Model) blockedOut(s *State, c cursor) int {
 		return int(c.in.Cur)
 	}
 	if m.isDest(c.msg, di, c.at) {
-		for j, o := range c.in.Outs.Slice() {
+		for j, o := range c.in.Outs.Slice(m.tab) {
 			if o == Eject {
 				return j
 			}
@@ -879,7 +899,7 @@ func (m *Model) Describe(from State, a system.Action) string {
 	}
 	where := "at " + m.cfg.Net.NodeName(c.at)
 	if k == KindPrune {
-		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs.Slice()))
+		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs.Slice(m.tab)))
 	}
 	f, aux, ok := m.nextFlit(&from, c)
 	if !ok {
@@ -894,10 +914,10 @@ func (m *Model) Describe(from State, a system.Action) string {
 	var o Out
 	switch k {
 	case KindMove:
-		o = c.in.Outs.At(int(c.in.Cur))
+		o = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
 		if j := m.blockedOut(&from, c); j >= 0 {
-			o = c.in.Outs.At(j)
+			o = c.in.Outs.At(m.tab, j)
 		}
 	case KindAlloc:
 		o = Out(arg - 1)

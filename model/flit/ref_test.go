@@ -36,7 +36,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs.Slice()[in.Cur]
+		o := in.Outs.Slice(m.tab)[in.Cur]
 		if m.room(s, o) {
 			a := MakeAction(KindMove, c.input, 0)
 			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindMove, 0, false)})
@@ -48,7 +48,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 	}
 	eject := m.cfg.Messages[c.msg].Dests[di] == c.at
 	if j, mis := m.refReserved(s, c, di); j >= 0 {
-		if m.room(s, in.Outs.Slice()[j]) {
+		if m.room(s, in.Outs.Slice(m.tab)[j]) {
 			a := MakeAction(KindFollow, c.input, 0)
 			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j, mis)})
 		}
@@ -84,7 +84,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 func (m *Model) refPrunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return len(in.Outs.Slice()) > 0
+		return len(in.Outs.Slice(m.tab)) > 0
 	case PrunePartial:
 		return m.refStopPrunable(in, -1)
 	}
@@ -97,9 +97,9 @@ func (m *Model) refPrunable(in *Input) bool {
 func (m *Model) refStopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return len(in.Outs.Slice()) > 1 || blocked < 0 && len(in.Outs.Slice()) > 0
+		return len(in.Outs.Slice(m.tab)) > 1 || blocked < 0 && len(in.Outs.Slice(m.tab)) > 0
 	case PrunePartial:
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -151,7 +151,7 @@ func (m *Model) refPermits(s *State, c cursor, di int, o Out) (bool, bool) {
 // c takes first (the ejection at its destination; elsewhere the reserved output of the
 // relation's most preferred permitted output), or -1.
 func (m *Model) refReserved(s *State, c cursor, di int) (int, bool) {
-	outs := c.in.Outs.Slice()
+	outs := c.in.Outs.Slice(m.tab)
 	if m.cfg.Messages[c.msg].Dests[di] == c.at {
 		for j, o := range outs {
 			if o == Eject {
@@ -202,7 +202,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = MakeBytes(s.VCs[c.vc].Flits.Slice()[1:])
+		s.VCs[c.vc].Flits = m.tab.MakeBytes(s.VCs[c.vc].Flits.Slice(m.tab)[1:])
 	}
 	// Choose its output.
 	switch k {
@@ -210,7 +210,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State
 		in.Cur = int8(arg)
 	case KindAlloc:
 		o := Out(arg)
-		old := in.Outs.Slice()
+		old := in.Outs.Slice(m.tab)
 		outs := make([]Out, 0, len(old)+1)
 		j := 0
 		for j < len(old) && old[j] < o {
@@ -219,7 +219,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State
 		outs = append(outs, old[:j]...)
 		outs = append(outs, o)
 		outs = append(outs, old[j:]...)
-		in.Outs = MakeOuts(outs)
+		in.Outs = m.tab.MakeOuts(outs)
 		in.Cur = int8(j)
 		if o != Eject {
 			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
@@ -235,15 +235,15 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs.Slice()[in.Cur]
+	o := in.Outs.Slice(m.tab)[in.Cur]
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		got := append([]uint8(nil), g.Got.Slice()...)
+		got := append([]uint8(nil), g.Got.Slice(m.tab)...)
 		got[m.destIdx[c.msg][c.at]]++
-		g.Got = MakeBytes(got)
+		g.Got = m.tab.MakeBytes(got)
 	} else {
 		v := &s.VCs[o]
-		v.Flits = MakeBytes(append(append([]uint8(nil), v.Flits.Slice()...), f))
+		v.Flits = m.tab.MakeBytes(append(append([]uint8(nil), v.Flits.Slice(m.tab)...), f))
 	}
 	m.refFinishInput(&s, c)
 	return s
@@ -256,7 +256,7 @@ func (m *Model) refFinishInput(s *State, c cursor) {
 	if c.vc < 0 {
 		g := &s.Msgs[c.msg]
 		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
-			outs := g.In.Outs.Slice()
+			outs := g.In.Outs.Slice(m.tab)
 			g.Done = true
 			g.In = Input{Cur: -1}
 			for _, o := range outs {
@@ -278,10 +278,10 @@ func (m *Model) refCloseOut(s *State, o Out) {
 
 func (m *Model) refTryRelease(s *State, vc int) {
 	v := &s.VCs[vc]
-	if !v.Closed || len(v.Flits.Slice()) > 0 || v.In.Reinj > 0 {
+	if !v.Closed || len(v.Flits.Slice(m.tab)) > 0 || v.In.Reinj > 0 {
 		return
 	}
-	outs := v.In.Outs.Slice()
+	outs := v.In.Outs.Slice(m.tab)
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
 	for _, o := range outs {
 		m.refCloseOut(s, o)
@@ -304,7 +304,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs.Slice() {
+	for j, o := range in.Outs.Slice(m.tab) {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -314,7 +314,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = MakeOuts(kept)
+	in.Outs = m.tab.MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.refCloseOut(s, o)
@@ -341,8 +341,8 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 // layout documented on Encode, built field by field with append.
 func (m *Model) refEncode(s State, buf []byte) []byte {
 	input := func(buf []byte, in *Input) []byte {
-		buf = append(buf, byte(len(in.Outs.Slice())))
-		for _, o := range in.Outs.Slice() {
+		buf = append(buf, byte(len(in.Outs.Slice(m.tab))))
+		for _, o := range in.Outs.Slice(m.tab) {
 			x := uint32(o + 1)
 			for x >= 0x80 {
 				buf = append(buf, byte(x)|0x80)
@@ -364,7 +364,7 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
 			buf = append(buf, g.Mis)
 		}
-		buf = append(buf, g.Got.Slice()...)
+		buf = append(buf, g.Got.Slice(m.tab)...)
 		if !g.Done {
 			buf = input(buf, &g.In)
 		}
@@ -375,8 +375,8 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		if v.Owner < 0 {
 			continue
 		}
-		buf = append(buf, b2(v.Closed), byte(len(v.Flits.Slice())))
-		buf = append(buf, v.Flits.Slice()...)
+		buf = append(buf, b2(v.Closed), byte(len(v.Flits.Slice(m.tab))))
+		buf = append(buf, v.Flits.Slice(m.tab)...)
 		buf = input(buf, &v.In)
 	}
 	return buf

@@ -69,16 +69,16 @@ type State struct {
 	VCs  []VC
 }
 
-// String renders s without its configuration (raw virtual-channel indices); use
-// Model.Format for names.
+// String renders s without its configuration (raw virtual-channel indices, interned
+// sequences by their index); use Model.Format for names and contents.
 func (s State) String() string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
-		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got.Slice())
+		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got)
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits.Slice(), v.Closed, v.In)
+			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits, v.Closed, v.In)
 		}
 	}
 	return b.String()
@@ -101,7 +101,7 @@ func (m *Model) Encode(s State, buf []byte) []byte {
 		buf = m.encodeMsg(buf, &s.Msgs[i])
 	}
 	for i := range s.VCs {
-		buf = encodeVC(buf, &s.VCs[i])
+		buf = m.encodeVC(buf, &s.VCs[i])
 	}
 	return buf
 }
@@ -116,15 +116,15 @@ func (m *Model) encodeMsg(buf []byte, g *Msg) []byte {
 	if m.budget >= 0 {
 		buf = append(buf, g.Mis)
 	}
-	buf = append(buf, g.Got.Slice()...)
+	buf = append(buf, g.Got.Slice(m.tab)...)
 	if !g.Done {
-		buf = encodeInput(buf, &g.In)
+		buf = m.encodeInput(buf, &g.In)
 	}
 	return buf
 }
 
 // encodeVC appends the encoding of one virtual channel (see Encode).
-func encodeVC(buf []byte, v *VC) []byte {
+func (m *Model) encodeVC(buf []byte, v *VC) []byte {
 	buf = append(buf, byte(v.Owner+1))
 	if v.Owner < 0 {
 		return buf
@@ -140,18 +140,18 @@ func encodeVC(buf []byte, v *VC) []byte {
 			buf = append(buf, first+i)
 		}
 	} else {
-		fl := f.Slice()
+		fl := f.Slice(m.tab)
 		buf = append(buf, closed, byte(len(fl)))
 		buf = append(buf, fl...)
 	}
-	return encodeInput(buf, &v.In)
+	return m.encodeInput(buf, &v.In)
 }
 
-func encodeInput(buf []byte, in *Input) []byte {
+func (m *Model) encodeInput(buf []byte, in *Input) []byte {
 	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
 		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
 	}
-	outs := in.Outs.Slice()
+	outs := in.Outs.Slice(m.tab)
 	buf = append(buf, byte(len(outs)))
 	for _, o := range outs {
 		x := uint32(o + 1)
@@ -190,7 +190,7 @@ func (m *Model) Decode(data []byte) (State, error) {
 			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
 		}
 		n := len(m.cfg.Messages[i].Dests)
-		g.Got = MakeBytes(d.bytes(n))
+		g.Got = m.tab.MakeBytes(d.bytes(n))
 		if !g.Done {
 			g.In = m.decodeInput(&d, i)
 		} else {
@@ -222,7 +222,7 @@ func (m *Model) Decode(data []byte) (State, error) {
 			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
 		}
 		fl := d.bytes(n)
-		v.Flits = MakeBytes(fl)
+		v.Flits = m.tab.MakeBytes(fl)
 		for _, f := range fl {
 			if int(f) >= m.flits[o] {
 				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
@@ -266,7 +266,7 @@ func (m *Model) decodeInput(d *decoder, msg int) Input {
 		outs[j] = o
 	}
 	if d.err == nil {
-		in.Outs = MakeOuts(outs)
+		in.Outs = m.tab.MakeOuts(outs)
 	}
 	in.Cur = int8(int(d.byte()) - 1)
 	if int(in.Cur) >= n {
@@ -334,13 +334,13 @@ func (m *Model) Format(s State) string {
 		} else {
 			m.formatInput(&b, g.In)
 		}
-		fmt.Fprintf(&b, " got %v\n", g.Got.Slice())
+		fmt.Fprintf(&b, " got %v\n", g.Got)
 	}
 	for i, v := range s.VCs {
 		if v.Owner < 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits.Slice())
+		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits.Slice(m.tab))
 		if v.Closed {
 			b.WriteString(" closed")
 		}
@@ -353,7 +353,7 @@ func (m *Model) Format(s State) string {
 func (m *Model) formatInput(b *strings.Builder, in Input) {
 	if in.Outs != 0 {
 		b.WriteString(" ->")
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			b.WriteByte(' ')
 			if int8(j) == in.Cur {
 				b.WriteByte('*')

@@ -250,11 +250,11 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 		return Out(int(sy.Channel[int(o)/nv])*nv + int(o)%nv)
 	}
 	mapIn := func(in Input) Input {
-		if in.Outs.Len() == 0 {
+		if in.Outs.Len(sm.tab) == 0 {
 			return in
 		}
-		outs := make([]Out, in.Outs.Len())
-		for j, o := range in.Outs.Slice() {
+		outs := make([]Out, in.Outs.Len(sm.tab))
+		for j, o := range in.Outs.Slice(sm.tab) {
 			outs[j] = mapOut(o)
 		}
 		var cur Out
@@ -262,7 +262,7 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 			cur = outs[in.Cur]
 		}
 		sort.Slice(outs, func(a, b int) bool { return outs[a] < outs[b] })
-		r := Input{Outs: MakeOuts(outs), Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
+		r := Input{Outs: sm.tab.MakeOuts(outs), Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
 		if in.Cur >= 0 {
 			for j, o := range outs {
 				if o == cur {
