@@ -34,6 +34,10 @@ type Model struct {
 
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
+
+	distOnce sync.Once  // Progress's distances, computed on first use
+	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
+	ecc      []uint32   // ecc[i]: the largest dist[i][v]
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
