@@ -127,6 +127,13 @@ func compareStep(m *Model, s State) error {
 	if failed == nil && j != len(want) {
 		failed = fmt.Errorf("EncodeSuccessors yields %d successors, reference %d", j, len(want))
 	}
+	j = 0
+	m.EncodeSuccessorsProgress(s, nil, nil, func(a checker.Action, enc []byte, rank []uint32) {
+		if failed == nil && j < len(want) && (a != want[j].Action || string(enc) != string(m.refEncode(want[j].Next, nil)) || fmt.Sprint(rank) != fmt.Sprint(m.Progress(want[j].Next, nil))) {
+			failed = fmt.Errorf("EncodeSuccessorsProgress %d: action %#x rank %v, reference %#x rank %v", j, uint64(a), rank, uint64(want[j].Action), m.Progress(want[j].Next, nil))
+		}
+		j++
+	})
 	if failed == nil && string(m.refEncode(s, nil)) != string(before) {
 		failed = fmt.Errorf("EncodeSuccessors mutated its state")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
@@ -101,3 +102,46 @@ func (m *Model) VCOf(o Out) int { return int(o) % m.cfg.VCs }
 
 // Receiver returns the router at the receiving end of virtual channel o.
 func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
+
+// PreferredPath returns the channels the address flit of message i for destination di
+// crosses when it always takes the relation's most preferred output: the dimension-order
+// path under DOR, one of the permitted paths under an adaptive relation (for pictures).
+// It stops where the relation permits nothing, or after as many hops as there are
+// channels (a relation that loops). Misroutes are counted as the model counts them.
+func (m *Model) PreferredPath(i, di int) []model.ChannelID {
+	s := m.Init()[0]
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	var path []model.ChannelID
+	var rb []routing.Output
+	for !m.isDest(i, di, c.at) && len(path) < len(m.chFrom) {
+		outs := m.permitted(&s, c, di, &rb)
+		if len(outs) == 0 {
+			break
+		}
+		path = append(path, outs[0].Channel)
+		if outs[0].Misroute && m.budget >= 0 && int(s.Msgs[i].Mis) < m.budget {
+			s.Msgs[i].Mis++
+		}
+		o := int(outs[0].Channel)*m.cfg.VCs + outs[0].VC*m.per
+		c = cursor{input: len(s.Msgs) + o, msg: i, vc: o, at: m.vcTo[o], in: &s.VCs[o].In}
+	}
+	return path
+}
+
+// PreferredOutput returns the channel the relation most prefers for the address flit of
+// message i for destination di at input vc of state s (a virtual channel, or -1 for the
+// message's source), or model.None at that destination or when it permits nothing.
+func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	if vc >= 0 {
+		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: &s.VCs[vc].In}
+	}
+	if m.isDest(i, di, c.at) {
+		return model.None
+	}
+	var rb []routing.Output
+	if outs := m.permitted(&s, c, di, &rb); len(outs) > 0 {
+		return outs[0].Channel
+	}
+	return model.None
+}

@@ -521,6 +521,18 @@ func (t *touched) add(vc int) {
 // space for the encodings; the possibly grown buffer is returned for reuse. It
 // implements system.SuccessorEncoder.
 func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action, enc []byte)) []byte {
+	buf, _ = m.encodeSuccessors(s, buf, nil, false, func(a system.Action, enc []byte, _ []uint32) { yield(a, enc) })
+	return buf
+}
+
+// EncodeSuccessorsProgress is EncodeSuccessors that also yields each successor's
+// Progress, so that the explorer checks the progress measure without building the
+// successors (system.ProgressEncoder). rank is valid only during the call to yield.
+func (m *Model) EncodeSuccessorsProgress(s State, buf []byte, rbuf []uint32, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
+	return m.encodeSuccessors(s, buf, rbuf, true, yield)
+}
+
+func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
 	sc := scratchPool.Get().(*scratch)
 	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
 	t := &sc.state
@@ -541,7 +553,10 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action
 		} else {
 			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
 		}
-		yield(st.a, buf)
+		if ranks {
+			rbuf = m.Progress(*t, rbuf[:0])
+		}
+		yield(st.a, buf, rbuf)
 		if sc.log.full {
 			copy(t.VCs, s.VCs)
 		} else {
@@ -552,7 +567,7 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action
 		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
 	}
 	sc.release()
-	return buf
+	return buf, rbuf
 }
 
 // inputSteps appends the enabled transitions of input c. A data flit (or a re-injected
@@ -949,3 +964,5 @@ func (m *Model) outList(outs []Out) string {
 
 var _ system.Model[State] = (*Model)(nil)
 var _ system.SuccessorEncoder[State] = (*Model)(nil)
+var _ system.Progressive[State] = (*Model)(nil)
+var _ system.ProgressEncoder[State] = (*Model)(nil)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/checker"
 )
 
 // progressEdges walks the reachable states of m breadth-first (at most limit) and checks
@@ -101,3 +103,31 @@ func TestProgressFailsOnMisroutes(t *testing.T) {
 		t.Fatal("the measure increased on every edge of a misrouting relation")
 	}
 }
+
+// TestExplorerCertifiesProgress: through the explorer (the EncodeSuccessorsProgress path)
+// a deadlock-free DOR instance is certified on every transition, the same instance
+// explored through Successors checks as many transitions, and a misrouting relation's
+// certificate is broken.
+func TestExplorerCertifiesProgress(t *testing.T) {
+	m := mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 1, 1, OnePort, unicasts(2, 0, 8, 8, 0, 2, 6)))
+	res := explore(t, m)
+	if res.Progress == nil || !res.Progress.Certified(res.Verdict) || res.Progress.Checked != res.Stats.Transitions {
+		t.Fatalf("DOR: verdict %v, progress %+v, %d transitions", res.Verdict, res.Progress, res.Stats.Transitions)
+	}
+	p, err := checker.Explore[State](plainProgressive{plain{m}}, checker.Options[State]{CheckDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Progress == nil || p.Progress.Checked != res.Progress.Checked || p.Stats.States != res.Stats.States {
+		t.Fatalf("through Successors: %+v, %d states; encoder path %+v, %d states", p.Progress, p.Stats.States, res.Progress, res.Stats.States)
+	}
+	mis := mustNew(t, NewRelationConfig(budgeted{misrouting{grid(t, "mesh:2x3"), 1}}, 0, 1, AllPort, unicasts(2, 0, 5)))
+	if r := explore(t, mis); r.Progress == nil || r.Progress.Broken == nil {
+		t.Fatalf("misrouting: certificate %+v", r.Progress)
+	}
+}
+
+// plainProgressive is plain (no SuccessorEncoder) with the model's Progress.
+type plainProgressive struct{ plain }
+
+func (p plainProgressive) Progress(s State, buf []uint32) []uint32 { return p.m.Progress(s, buf) }
