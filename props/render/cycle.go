@@ -1,4 +1,4 @@
-package svg
+package render
 
 import (
 	"bytes"
@@ -22,13 +22,13 @@ func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title
 		}
 	}
 	kx, ky := g.Size(0), g.Size(1)
-	W, H := (kx+1)*cell, (ky+1)*cell+30
+	W, H := (kx+1)*cycleCell, (ky+1)*cycleCell+30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="10">`+"\n", W, H, W, H)
-	fmt.Fprintf(&b, `<defs><marker id="hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="%s"/></marker></defs>`+"\n", hotColour)
+	fmt.Fprintf(&b, `<defs><marker id="hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="%s"/></marker></defs>`+"\n", cycleHot)
 	// Dimension 1 grows upwards, so that north is up as in the turn model's pictures.
 	pos := func(v model.NodeID) (int, int) {
-		return cell/2 + g.Coord(v, 0)*cell, cell/2 + (ky-1-g.Coord(v, 1))*cell
+		return cycleCell/2 + g.Coord(v, 0)*cycleCell, cycleCell/2 + (ky-1-g.Coord(v, 1))*cycleCell
 	}
 	// A channel is drawn beside its reverse: shifted to the right of its direction.
 	line := func(c model.ChannelID) (x1, y1, x2, y2 int) {
@@ -38,9 +38,9 @@ func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title
 		if ch.Wrap {
 			dx, dy := 0, 0
 			if ch.Dim == 0 {
-				dx = ch.Dir.Sign() * cell / 2
+				dx = ch.Dir.Sign() * cycleCell / 2
 			} else {
-				dy = -ch.Dir.Sign() * cell / 2
+				dy = -ch.Dir.Sign() * cycleCell / 2
 			}
 			x2, y2 = x1+dx, y1+dy
 		}
@@ -74,10 +74,16 @@ func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title
 			label += ": " + labels[i]
 		}
 		fmt.Fprintf(&b, `<g stroke="%s" stroke-width="3"><title>%d %s</title><line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#hot)"/></g>`+"\n",
-			hotColour, i, html.EscapeString(label), x1, y1, x2, y2)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%d</text>`+"\n", (x1+x2)/2+4, (y1+y2)/2-4, hotColour, i)
+			cycleHot, i, html.EscapeString(label), x1, y1, x2, y2)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%d</text>`+"\n", (x1+x2)/2+4, (y1+y2)/2-4, cycleHot, i)
 	}
 	fmt.Fprintf(&b, `<text x="4" y="%d">%s</text>`+"\n", H-10, html.EscapeString(title))
 	b.WriteString("</svg>\n")
 	return b.Bytes(), nil
 }
+
+// The cycle picture's geometry and colour.
+const (
+	cycleCell = 40
+	cycleHot  = "#d62728"
+)
