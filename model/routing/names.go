@@ -91,3 +91,20 @@ func ByName(g *model.Grid, name string) (Relation, error) {
 	}
 	return nil, fmt.Errorf("no built-in routing %q; built-ins are %s (or give a routing file)", name, strings.Join(Names(), ", "))
 }
+
+// Resolve returns the relation spec names on g: a built-in name (ByName) or the path
+// of a routing file, read with readFile (the caller's I/O; this package does none).
+// g may be nil for a file that names its topology.
+func Resolve(g *model.Grid, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
+	if spec == "" {
+		return nil, fmt.Errorf("routing: empty; give a built-in (%s) or a routing file", strings.Join(Names(), ", "))
+	}
+	if IsBuiltin(spec) {
+		return ByName(g, spec)
+	}
+	data, err := readFile(spec)
+	if err != nil {
+		return nil, fmt.Errorf("routing %q is neither a built-in (%s) nor a readable file: %v", spec, strings.Join(Names(), ", "), err)
+	}
+	return ParseFile(data, g)
+}

@@ -129,7 +129,9 @@ func (r *Result) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  %s\n", r.Reason())
 	fmt.Fprintf(w, "channel dependency graph (Dally & Seitz): %d channels held, %d dependencies, %d reachable header states: ",
 		r.Vertices, r.Edges, r.States)
-	if r.Acyclic {
+	if r.Acyclic && r.Stranded != nil {
+		fmt.Fprintln(w, "acyclic (no cyclic wait), but a header is stranded")
+	} else if r.Acyclic {
 		fmt.Fprintln(w, "acyclic => deadlock-free")
 	} else {
 		fmt.Fprintln(w, "cyclic (not a proof of deadlock)")
@@ -150,7 +152,7 @@ func (r *Result) WriteText(w io.Writer) {
 	case !d.Decided:
 		fmt.Fprintf(w, "undecided after %d refinements (%d extended dependencies)\n", d.Refinements, d.Edges)
 	case d.Acyclic:
-		fmt.Fprintf(w, "connected; extended dependency graph acyclic (%d passes, %d dependencies against the first order) => deadlock-free\n", d.Refinements, d.Edges)
+		fmt.Fprintf(w, "connected; extended dependency graph acyclic (passes: %d; dependencies that refined the first order: %d) => deadlock-free\n", d.Refinements, d.Edges)
 	default:
 		fmt.Fprintln(w, "connected; extended dependency graph cyclic (not a proof of deadlock)")
 		r.writeCycle(w, d.Cycle)

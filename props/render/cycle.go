@@ -22,7 +22,7 @@ func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title
 		}
 	}
 	kx, ky := g.Size(0), g.Size(1)
-	W, H := (kx+1)*cycleCell, (ky+1)*cycleCell+30
+	W, H := max((kx+1)*cycleCell, 8+len(title)*6), (ky+1)*cycleCell+30
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="10">`+"\n", W, H, W, H)
 	fmt.Fprintf(&b, `<defs><marker id="hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0,0L10,5L0,10z" fill="%s"/></marker></defs>`+"\n", cycleHot)
