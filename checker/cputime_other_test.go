@@ -1,0 +1,5 @@
+//go:build !unix
+
+package checker_test
+
+func cpuSeconds() float64 { return 0 }
