@@ -59,8 +59,13 @@ type store[S any] struct {
 	exact  bool
 	locked bool // false with one worker: no other goroutine touches the store
 	shards [1 << shardBits]shard[S]
-	bytes  atomic.Int64 // estimated size of all shards, updated when one grows
-	states atomic.Int64 // number of records, flushed by workers in batches
+	storeCounters
+}
+
+// storeCounters are the figures progress lines and budgets read while workers run.
+type storeCounters struct {
+	bytes  atomic.Int64 // estimated size of the visited set, updated when a shard grows
+	states atomic.Int64 // number of stored states, flushed by workers in batches
 }
 
 type shard[S any] struct {

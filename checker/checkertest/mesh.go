@@ -202,3 +202,23 @@ func Delivered(p, q int, m MeshModel) checker.Invariant[MeshState] {
 		},
 	}
 }
+
+// Decode inverts Encode (for Options.SpillDir).
+func (m MeshModel) Decode(enc []byte) (MeshState, error) {
+	if len(enc) != 8 {
+		return 0, fmt.Errorf("checkertest: mesh encoding has %d bytes, want 8", len(enc))
+	}
+	var s MeshState
+	for i, b := range enc {
+		s |= MeshState(b) << (8 * i)
+	}
+	for p := range m.n {
+		if s.Progress(p) > len(m.routes[p])+1 {
+			return 0, fmt.Errorf("checkertest: mesh packet %d has progress %d beyond its route", p, s.Progress(p))
+		}
+	}
+	if s>>(4*m.n) != 0 {
+		return 0, fmt.Errorf("checkertest: mesh encoding has bits beyond packet %d", m.n-1)
+	}
+	return s, nil
+}
