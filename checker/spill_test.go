@@ -2,10 +2,12 @@ package checker_test
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
@@ -140,4 +142,54 @@ func TestSpillRefuses(t *testing.T) {
 	if _, err := checker.Explore[checkertest.CountersState](undecodable{ctr}, counters{SpillDir: t.TempDir()}); err == nil {
 		t.Error("a failing Decode was not reported")
 	}
+}
+
+var (
+	spillN      = flag.Int("spill.n", 4, "BenchmarkSpillCounters: number of counters")
+	spillK      = flag.Int("spill.k", 24, "BenchmarkSpillCounters: counter range (K^N states)")
+	spillDir    = flag.String("spill.dir", "", "BenchmarkSpillCounters: spill directory (default: a temporary one)")
+	spillMaxMem = flag.Int64("spill.maxmem", 0, "BenchmarkSpillCounters: MaxMemoryBytes (0: none)")
+	spillProg   = flag.Bool("spill.progress", false, "BenchmarkSpillCounters: progress lines on stderr")
+)
+
+// BenchmarkSpillCounters is a fingerprint-mode search of Counters{N, K} (K^N states)
+// with the frontier and parent records spilled to disk, two workers; issue 13's
+// larger-than-memory run is
+//
+//	go test -run '^$' -bench SpillCounters -benchtime 1x -timeout 50m ./checker \
+//	    -args -spill.n 5 -spill.k 56 -spill.maxmem 16000000000 -spill.progress
+//
+// (550,731,776 states). It reports states per wall and CPU second, the visited set's
+// bytes per state, the spill files' bytes per state and the process's peak RSS.
+func BenchmarkSpillCounters(b *testing.B) {
+	m := checkertest.Counters{N: *spillN, K: *spillK}
+	want := int64(1)
+	for range m.N {
+		want *= int64(m.K)
+	}
+	dir := *spillDir
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	opt := counters{Workers: 2, Store: checker.Fingerprint, SpillDir: dir, MaxMemoryBytes: *spillMaxMem}
+	if *spillProg {
+		opt.Progress, opt.ProgressEvery = os.Stderr, 30*time.Second
+	}
+	var res *checker.Result[checkertest.CountersState]
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		var err error
+		res, err = checker.Explore(m, opt)
+		if err != nil || res.Verdict != checker.Holds || res.Stats.States != want {
+			b.Fatalf("Explore: %v %v (want holds with %d states)", res, err, want)
+		}
+	}
+	states := float64(res.Stats.States) * float64(b.N)
+	b.ReportMetric(states/b.Elapsed().Seconds(), "states/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(states/cpu, "states/cpu-s")
+	}
+	b.ReportMetric(res.Stats.BytesPerState, "bytes/state")
+	b.ReportMetric(float64(res.Stats.SpillBytes)/float64(res.Stats.States), "spill-bytes/state")
+	b.ReportMetric(float64(peakRSS()), "peak-rss-bytes")
 }
