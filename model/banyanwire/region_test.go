@@ -115,7 +115,7 @@ func TestWriteCaptureReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := pcapgo.NewReader(&w)
-	if err != nil || r.LinkType() != LinkTypeUser0 {
+	if err != nil || r.LinkType() != LinkType {
 		t.Fatalf("reader: %v %v", err, r.LinkType())
 	}
 	for i := range recs {

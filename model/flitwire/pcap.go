@@ -11,8 +11,19 @@ import (
 	"github.com/google/gopacket/pcapgo"
 )
 
-// LinkTypeUser0 is pcap's LINKTYPE_USER0 (147), the link type of wormcheck traces.
-const LinkTypeUser0 = layers.LinkType(147)
+// The link types of wormcheck's captures, one per record layout, so that tshark and
+// Wireshark (with the dissector `wormcheck dissector` writes) tell the records apart:
+// flit-level traces use LINKTYPE_USER0, banyan captures (model/banyanwire) LINKTYPE_USER1
+// and the simulator's flit moves (SimMove) LINKTYPE_USER2. Within a flit-level trace the
+// Crossing's next-layer byte tags each record as a flit or a message announcement.
+const (
+	LinkTypeFlitTrace = layers.LinkType(147) // LINKTYPE_USER0
+	LinkTypeBanyan    = layers.LinkType(148) // LINKTYPE_USER1
+	LinkTypeSimMoves  = layers.LinkType(149) // LINKTYPE_USER2
+)
+
+// LinkTypeUser0 is LinkTypeFlitTrace under its pcap name.
+const LinkTypeUser0 = LinkTypeFlitTrace
 
 // Epoch returns the timestamp of step 0 of every trace; step s is stamped Epoch + s µs. A
 // fixed epoch keeps trace files byte-for-byte reproducible (pcapgo replaces a zero

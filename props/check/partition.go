@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The network-partitioning family of 001 (Wang, Tseng, Shiu & Sheu): the subnetworks
@@ -115,8 +116,22 @@ func Partition(spec PartitionSpec) (*PartitionReport, error) {
 		}
 		rep.DDNs = append(rep.DDNs, j)
 	}
-	rep.SVG = partition.SVG(g, ddns, dcns, partition.SVGOptions{})
+	svg, err := render.Partition(g, RenderSubnetworks(ddns), RenderSubnetworks(dcns), render.PartitionOptions{
+		Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)})
+	if err != nil {
+		return nil, err
+	}
+	rep.SVG = svg
 	return rep, nil
+}
+
+// RenderSubnetworks converts subnetworks for props/render, which does not import algos.
+func RenderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
+	out := make([]render.Subnetwork, len(subs))
+	for i, s := range subs {
+		out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
+	}
+	return out
 }
 
 // Text renders the report for people.
