@@ -33,7 +33,7 @@ invariants in every reachable state, plus deadlock.`,
 		Families:   true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
-			{"family", "", `check a family instead of msgs: "pairs:K" or "pairs:K:ordered"`},
+			{"family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`},
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
 			{"pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial"},
 			{"length", "1", "data flits per message"},
