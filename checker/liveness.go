@@ -80,18 +80,17 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 		res.Verdict, res.Reason = Inconclusive, reason
 		return res, nil
 	}
-	// A deadlock: the shallowest state without successors that has a pending message.
-	for v := range g.states {
-		if g.off[v] == g.off[v+1] && len(g.pendingOf(v)) > 0 {
-			tr, err := Replay(m, g.initOf(v), g.pathTo(v))
-			if err != nil {
-				return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
-			}
-			res.Verdict = Violated
-			res.Violation = &Violation[S]{Kind: KindDeadlock, Trace: tr,
-				Message: fmt.Sprintf("deadlock: no enabled transition with message %d undelivered after %d steps", g.pendingOf(v)[0], tr.Len())}
-			return res, nil
+	// A deadlock: the shallowest state without successors that has a pending message
+	// (the graph was built only up to it).
+	if v := g.deadlock; v >= 0 {
+		tr, err := Replay(m, g.initOf(v), g.pathTo(v))
+		if err != nil {
+			return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
 		}
+		res.Verdict = Violated
+		res.Violation = &Violation[S]{Kind: KindDeadlock, Trace: tr,
+			Message: fmt.Sprintf("deadlock: no enabled transition with message %d undelivered after %d steps", g.pendingOf(v)[0], tr.Len())}
+		return res, nil
 	}
 	best, bestMsg := -1, -1
 	var bestComp []int32
@@ -251,10 +250,13 @@ type graph[S any] struct {
 	action  []Action
 	poff    []int // pending messages of v are pend[poff[v]:poff[v+1]]
 	pend    []int
+	// deadlock is the first state (in BFS order, so a shallowest one) without
+	// successors that has a pending message, or -1; the graph stops there.
+	deadlock int
 }
 
 func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, error) {
-	g := &graph[S]{}
+	g := &graph[S]{deadlock: -1}
 	ids := map[string]int32{}
 	add := func(s S, parent int32, a Action, init int) (int32, bool) {
 		k := string(m.Encode(s, nil))
@@ -296,6 +298,10 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, erro
 			g.task = append(g.task, taskOf(m, s, t.Action))
 		}
 		g.off = append(g.off, len(g.to))
+		if len(dst) == 0 && g.poff[v+1] > g.poff[v] {
+			g.deadlock = v
+			return g, "", nil
+		}
 		if opt.MaxStates > 0 && int64(len(g.states)) > opt.MaxStates {
 			return g, fmt.Sprintf("state budget %d exhausted (%d states in the liveness graph)", opt.MaxStates, len(g.states)), nil
 		}
