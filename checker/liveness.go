@@ -584,3 +584,77 @@ func (g *graph[S]) sourceOf(e int) int32 {
 	})
 	return int32(i - 1)
 }
+
+// decideLiveness implements Options.CheckLiveness on a finished search.
+func (e *explorer[S]) decideLiveness(res *Result[S]) error {
+	if res.Verdict != Holds || res.Progress.Certified(res.Verdict) {
+		return nil
+	}
+	lv, err := CheckLiveness(e.m, LivenessOptions{MaxStates: e.opt.MaxStates, Context: e.opt.Context})
+	if err != nil {
+		return err
+	}
+	res.Liveness = lv
+	switch lv.Verdict {
+	case Violated:
+		res.Verdict, res.Violation = Violated, lv.Violation
+	case Inconclusive:
+		res.Verdict, res.Reason = Inconclusive, "liveness check: "+lv.Reason
+	}
+	return nil
+}
+
+// Certificate kinds: how a verdict knows that every message is delivered.
+const (
+	// CertProgress: the model's progress measure increased on every transition, so the
+	// reachable graph is acyclic and, without deadlock, every run delivers everything.
+	CertProgress = "progress"
+	// CertLiveness: the liveness check found no weakly fair cycle that leaves a message
+	// undelivered, and no deadlock.
+	CertLiveness = "liveness"
+	// CertNone: delivery is not established (no measure and no liveness check, a broken
+	// measure without the check, or a search that was not exhaustive).
+	CertNone = "none"
+)
+
+// Certificate says how (and whether) a search established that every message is
+// delivered; it is the "certificate" object of a JSON report.
+type Certificate struct {
+	// Kind is CertProgress, CertLiveness or CertNone.
+	Kind string `json:"kind"`
+	// Transitions is the number of transitions the certificate was checked on (the
+	// progress measure's, or the liveness graph's); 0 for CertNone.
+	Transitions int64 `json:"transitions"`
+	// Note says it in a sentence.
+	Note string `json:"note"`
+}
+
+// Certificate returns the delivery certificate of r (see Certificate).
+func (r *Result[S]) Certificate() *Certificate {
+	p := r.Progress
+	switch {
+	case p.Certified(r.Verdict):
+		return &Certificate{Kind: CertProgress, Transitions: p.Checked,
+			Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions", p.Checked)}
+	case r.Liveness != nil && r.Liveness.Verdict == Holds && r.Verdict == Holds:
+		note := fmt.Sprintf("every message is delivered under weak fairness: no fair cycle leaves one undelivered in the reachable graph (%d states, %d transitions)",
+			r.Liveness.States, r.Liveness.Transitions)
+		if p != nil && p.Broken != nil {
+			note += "; the progress measure does not certify it (" + p.Broken.Message + ")"
+		}
+		return &Certificate{Kind: CertLiveness, Transitions: r.Liveness.Transitions, Note: note}
+	}
+	c := &Certificate{Kind: CertNone}
+	switch {
+	case r.Verdict != Holds:
+		c.Note = "no delivery certificate: the verdict is " + r.Verdict.String()
+		if p != nil && p.Broken == nil && r.Verdict == Violated {
+			c.Note += fmt.Sprintf(" (the progress measure held on the %d transitions checked)", p.Checked)
+		}
+	case p != nil && p.Broken != nil:
+		c.Note = "no delivery certificate: " + p.Broken.Message + "; the liveness check was not run"
+	default:
+		c.Note = "no delivery certificate: the model has no progress measure and the liveness check was not run; deadlock-free does not imply delivery"
+	}
+	return c
+}
