@@ -1,0 +1,193 @@
+package check_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// wh2 is the classic torus deadlock: four worms around a ring without dateline VCs.
+var wh2 = check.Instance{Algorithm: "unicast", Topology: "torus:4",
+	Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}
+
+func TestRunFindsTorusDeadlockAndReplaysIt(t *testing.T) {
+	rep, err := check.Run(context.Background(), wh2, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Semantics != "flit" || rep.Trace == nil {
+		t.Fatalf("verdict %v semantics %q trace %v; want a violated flit verdict with a trace", rep.Verdict, rep.Semantics, rep.Trace != nil)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Verdict != props.Violated || again.Reason != rep.Reason {
+		t.Errorf("replay: %v %q; want violated %q", again.Verdict, again.Reason, rep.Reason)
+	}
+}
+
+func TestRunHoldsWithDatelines(t *testing.T) {
+	in := wh2
+	in.Params = map[string]string{"msgs": "0->2,1->3,2->0,3->1"}
+	rep, err := check.Run(context.Background(), in, "", check.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Holds || rep.Stats.States == 0 {
+		t.Fatalf("verdict %v after %d states; want holds after a search", rep.Verdict, rep.Stats.States)
+	}
+}
+
+func TestRunBoundIsInconclusive(t *testing.T) {
+	rep, err := check.Run(context.Background(), wh2, "deadlock", check.Options{MaxStates: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Inconclusive {
+		t.Fatalf("verdict %v; want inconclusive at a 5-state budget", rep.Verdict)
+	}
+}
+
+func TestTreeMcastPruningNoneDeadlocks(t *testing.T) {
+	// TM1's witness: two multicasts on a 2x2 mesh with one-flit buffers.
+	in := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{
+		"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}
+	rep, err := check.Run(context.Background(), in, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Trace == nil {
+		t.Fatalf("verdict %v; want violated with a trace (000 §3: no pruning deadlocks)", rep.Verdict)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v, %v; want violated", again, err)
+	}
+}
+
+func TestBadInputIsOneLineNamingTheField(t *testing.T) {
+	cases := []struct {
+		in   check.Instance
+		prop string
+		opt  check.Options
+		want string
+	}{
+		{check.Instance{Algorithm: "nope"}, "", check.Options{}, `algorithm "nope" is unknown`},
+		{check.Instance{Algorithm: "unicast"}, "", check.Options{}, "--topo is missing"},
+		{check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{"msgs": "0->2", "lenght": "3"}}, "", check.Options{}, `parameter "lenght" is unknown`},
+		{check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{"msgs": "0->2", "length": "x"}}, "", check.Options{}, `--length "x" is not an integer`},
+		{wh2, "nonblocking", check.Options{}, `--prop "nonblocking" is not supported`},
+		{wh2, "deadlock", check.Options{Semantics: "timed"}, `semantics "timed" is not supported`},
+		{wh2, "deadlock", check.Options{Workers: -1}, "workers -1 is out of range"},
+		{wh2, "deadlock", check.Options{Symmetry: true}, "--symmetry is not supported"},
+		{check.Instance{Algorithm: "tree-mcast", Topology: "mesh:3x3", Params: map[string]string{"msgs": "(0,0)->(2,0)"}}, "", check.Options{}, "--prop is missing"},
+		{check.Instance{Algorithm: "tree-mcast", Topology: "mesh:3x3", Params: map[string]string{"msgs": "(0,0)->(2,0)", "shard": "1/2"}}, "deadlock", check.Options{}, "--shard needs --family"},
+	}
+	for _, c := range cases {
+		_, err := check.Run(context.Background(), c.in, c.prop, c.opt)
+		if err == nil || !errors.Is(err, check.ErrBadInput) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v %q: error %v; want one bad-input line containing %q", c.in, c.prop, err, c.want)
+		}
+	}
+}
+
+func TestReplayRefusesUnknownAlgorithm(t *testing.T) {
+	_, err := check.Replay(context.Background(), &props.TraceFile{Format: props.TraceFormat, Algorithm: "nope", Topology: "mesh:2x2"})
+	if !errors.Is(err, check.ErrBadInput) {
+		t.Fatalf("error %v; want bad input", err)
+	}
+}
+
+func TestRegistryIsDocumented(t *testing.T) {
+	for _, a := range check.Algorithms() {
+		if a.Name == "" || a.Summary == "" || a.Doc == "" || len(a.Properties) == 0 {
+			t.Errorf("%q: name, summary, doc and properties must be set", a.Name)
+		}
+		for _, s := range a.Properties {
+			if s.Property == "" || s.Semantics == "" {
+				t.Errorf("%s: support %+v lacks a property or semantics", a.Name, s)
+			}
+		}
+		seen := map[string]bool{}
+		for _, p := range a.Params {
+			if p.Usage == "" || seen[p.Name] {
+				t.Errorf("%s: parameter %q undocumented or repeated", a.Name, p.Name)
+			}
+			seen[p.Name] = true
+		}
+		if b, ok := check.Lookup(a.Name); !ok || b.Name != a.Name {
+			t.Errorf("Lookup(%q) fails", a.Name)
+		}
+	}
+}
+
+func TestWitnessesAreStructured(t *testing.T) {
+	rep, err := check.Run(context.Background(), wh2, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rep.Witness
+	if w == nil || w.Kind != props.WitnessTrace || len(w.Steps) != 4 || rep.Schema != props.ReportSchema {
+		t.Fatalf("witness %+v; want a 4-step trace", w)
+	}
+	if len(w.Cycle) != 4 {
+		t.Errorf("wait-for cycle %+v; want the four worms around the ring", w.Cycle)
+	}
+	for i, s := range w.Steps {
+		if s.What != "inject" || s.Message != i || s.Channel == "" || s.Label == "" {
+			t.Errorf("step %d: %+v; want message %d injected into a named channel", i, s, i)
+		}
+	}
+	// 002 Fig. 4 under free arbitration: the deadlock starts from a start combination
+	// other than the first, and its wait-for cycle closes.
+	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12"}}
+	rep, err = check.Run(context.Background(), tp, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = rep.Witness
+	if rep.Verdict != props.Violated || w == nil || w.Init != rep.Trace.Init || len(w.Cycle) < 2 {
+		t.Fatalf("verdict %v witness %+v; want a deadlock with its init and a wait-for cycle", rep.Verdict, w)
+	}
+	for i, e := range w.Cycle {
+		if next := w.Cycle[(i+1)%len(w.Cycle)]; e.Holder != next.Message {
+			t.Errorf("cycle edge %d: %+v is not followed by its holder's edge %+v", i, e, next)
+		}
+	}
+	// A static check says what it counted.
+	br := check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"concentration": "scattered"}}
+	rep, err = check.Run(context.Background(), br, "", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Stats.Checked == 0 || rep.Stats.Unit == "" || rep.Witness.Kind != props.WitnessPair {
+		t.Fatalf("verdict %v stats %+v witness %+v; want a counted violation with a pair", rep.Verdict, rep.Stats, rep.Witness)
+	}
+}
+
+// A schedule's any-delay violation carries a trace that names its instance, so Replay
+// rebuilds the schedule and re-executes the worm events.
+func TestScheduleAnyDelayTraceReplays(t *testing.T) {
+	in := check.Instance{Algorithm: "separate", Topology: "mesh:4x4", Params: map[string]string{"dests": "3,2,1"}}
+	rep, err := check.Run(context.Background(), in, "any-delay", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Trace == nil || rep.Trace.Algorithm != "separate" {
+		t.Fatalf("verdict %v trace %+v; want an any-delay violation with a named trace", rep.Verdict, rep.Trace)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v %v", again, err)
+	}
+	// The same trace against another instance does not replay.
+	rep.Trace.Params = []byte(`{"dests": "1"}`)
+	if _, err := check.Replay(context.Background(), rep.Trace); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a trace replayed against the wrong schedule: %v", err)
+	}
+}
