@@ -658,3 +658,56 @@ func (r *Result[S]) Certificate() *Certificate {
 	}
 	return c
 }
+
+// Tally counts the certificates of many searches (the members of a family, the
+// instances of a claim) by kind; Transitions sums the transitions they were checked on.
+type Tally struct {
+	Progress    int   `json:"progress"`
+	Liveness    int   `json:"liveness"`
+	None        int   `json:"none"`
+	Transitions int64 `json:"transitions"`
+}
+
+// Add counts one certificate; nil counts as none.
+func (t *Tally) Add(c *Certificate) {
+	if c == nil {
+		t.None++
+		return
+	}
+	switch c.Kind {
+	case CertProgress:
+		t.Progress++
+	case CertLiveness:
+		t.Liveness++
+	default:
+		t.None++
+	}
+	t.Transitions += c.Transitions
+}
+
+// Merge adds the counts of u.
+func (t *Tally) Merge(u Tally) {
+	t.Progress += u.Progress
+	t.Liveness += u.Liveness
+	t.None += u.None
+	t.Transitions += u.Transitions
+}
+
+// Certificate summarises the tally as one certificate: progress when every search was
+// certified by its progress measure, liveness when each was certified by one or the
+// other, none otherwise (or when nothing was counted).
+func (t Tally) Certificate() *Certificate {
+	n := t.Progress + t.Liveness + t.None
+	switch {
+	case n == 0:
+		return &Certificate{Kind: CertNone, Note: "no delivery certificate was recorded"}
+	case t.None > 0:
+		return &Certificate{Kind: CertNone, Transitions: t.Transitions,
+			Note: fmt.Sprintf("%d of %d instances have no delivery certificate", t.None, n)}
+	case t.Liveness > 0:
+		return &Certificate{Kind: CertLiveness, Transitions: t.Transitions,
+			Note: fmt.Sprintf("every message is delivered in all %d instances: %d by the progress measure, %d by the liveness check under weak fairness; %d transitions checked", n, t.Progress, t.Liveness, t.Transitions)}
+	}
+	return &Certificate{Kind: CertProgress, Transitions: t.Transitions,
+		Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions of %d instances", t.Transitions, n)}
+}
