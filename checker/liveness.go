@@ -629,10 +629,13 @@ type Certificate struct {
 	Note string `json:"note"`
 }
 
-// Certificate returns the delivery certificate of r (see Certificate).
+// Certificate returns the delivery certificate of r (see Certificate), or nil when r is
+// Violated: the violation is the answer, and no certificate is claimed.
 func (r *Result[S]) Certificate() *Certificate {
 	p := r.Progress
 	switch {
+	case r.Verdict == Violated:
+		return nil
 	case p.Certified(r.Verdict):
 		return &Certificate{Kind: CertProgress, Transitions: p.Checked,
 			Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions", p.Checked)}
@@ -647,10 +650,7 @@ func (r *Result[S]) Certificate() *Certificate {
 	c := &Certificate{Kind: CertNone}
 	switch {
 	case r.Verdict != Holds:
-		c.Note = "no delivery certificate: the verdict is " + r.Verdict.String()
-		if p != nil && p.Broken == nil && r.Verdict == Violated {
-			c.Note += fmt.Sprintf(" (the progress measure held on the %d transitions checked)", p.Checked)
-		}
+		c.Note = "no delivery certificate: the search was not exhaustive (" + r.Reason + ")"
 	case p != nil && p.Broken != nil:
 		c.Note = "no delivery certificate: " + p.Broken.Message + "; the liveness check was not run"
 	default:

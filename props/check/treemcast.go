@@ -203,7 +203,9 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	secs := time.Since(start).Seconds()
 	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
-	rep.Certificate = fr.Certificates.Certificate()
+	if fr.Verdict != props.Violated {
+		rep.Certificate = fr.Certificates.Certificate()
+	}
 	text := fmt.Sprintf("%s on %s, shard %s: %d of %d members checked (%d pairs), %d violated, %d inconclusive", f.Spec(), f.Grid.Spec(), sh, fr.Instances, fr.Members, fr.Covered, fr.Violated, len(fr.Inconclusive))
 	if fr.Witness != nil {
 		if err := treeMcastWitness(rep, fr.Witness.Trace); err != nil {

@@ -180,6 +180,9 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 			Store: res.Store.String(), CollisionBound: res.CollisionBound},
 		Certificate: res.Certificate,
 	}
+	if res.Transitions == 0 {
+		rep.Stats.Store = "" // a replay or an empty family searched nothing
+	}
 	if res.Seconds > 0 {
 		rep.Stats.StatesPerSec = float64(res.States) / res.Seconds
 	}
