@@ -661,17 +661,20 @@ func (r *Result[S]) Certificate() *Certificate {
 
 // Tally counts the certificates of many searches (the members of a family, the
 // instances of a claim) by kind; Transitions sums the transitions they were checked on.
+// Violated counts searches that found a violation, which claim no delivery (their
+// Certificate is nil) and are left out of the summary.
 type Tally struct {
 	Progress    int   `json:"progress"`
 	Liveness    int   `json:"liveness"`
 	None        int   `json:"none"`
+	Violated    int   `json:"violated,omitempty"`
 	Transitions int64 `json:"transitions"`
 }
 
-// Add counts one certificate; nil counts as none.
+// Add counts one certificate; nil (a violated search) counts as Violated.
 func (t *Tally) Add(c *Certificate) {
 	if c == nil {
-		t.None++
+		t.Violated++
 		return
 	}
 	switch c.Kind {
@@ -690,24 +693,30 @@ func (t *Tally) Merge(u Tally) {
 	t.Progress += u.Progress
 	t.Liveness += u.Liveness
 	t.None += u.None
+	t.Violated += u.Violated
 	t.Transitions += u.Transitions
 }
 
-// Certificate summarises the tally as one certificate: progress when every search was
-// certified by its progress measure, liveness when each was certified by one or the
-// other, none otherwise (or when nothing was counted).
+// Certificate summarises the tally as one certificate for the searches that did not
+// find a violation: progress when every one was certified by its progress measure,
+// liveness when each was certified by one or the other, none otherwise (or when nothing
+// was counted).
 func (t Tally) Certificate() *Certificate {
 	n := t.Progress + t.Liveness + t.None
+	excl := ""
+	if t.Violated > 0 {
+		excl = fmt.Sprintf(" (%d violated instance(s), whose violation is the answer, left out)", t.Violated)
+	}
 	switch {
 	case n == 0:
-		return &Certificate{Kind: CertNone, Note: "no delivery certificate was recorded"}
+		return &Certificate{Kind: CertNone, Note: "no delivery certificate was recorded" + excl}
 	case t.None > 0:
 		return &Certificate{Kind: CertNone, Transitions: t.Transitions,
-			Note: fmt.Sprintf("%d of %d instances have no delivery certificate", t.None, n)}
+			Note: fmt.Sprintf("%d of %d instances have no delivery certificate%s", t.None, n, excl)}
 	case t.Liveness > 0:
 		return &Certificate{Kind: CertLiveness, Transitions: t.Transitions,
-			Note: fmt.Sprintf("every message is delivered in all %d instances: %d by the progress measure, %d by the liveness check under weak fairness; %d transitions checked", n, t.Progress, t.Liveness, t.Transitions)}
+			Note: fmt.Sprintf("every message is delivered in all %d instances: %d by the progress measure, %d by the liveness check under weak fairness; %d transitions checked%s", n, t.Progress, t.Liveness, t.Transitions, excl)}
 	}
 	return &Certificate{Kind: CertProgress, Transitions: t.Transitions,
-		Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions of %d instances", t.Transitions, n)}
+		Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions of %d instances%s", t.Transitions, n, excl)}
 }
