@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -26,6 +28,8 @@ type Family struct {
 	// MaxStates bounds each instance's search (0 = none); an instance that reaches it is
 	// inconclusive.
 	MaxStates int64
+	// Store is the visited store of each instance's search (exact by default).
+	Store checker.StoreMode
 	// StopAtViolation ends the run at the first violated instance.
 	StopAtViolation bool
 	// Connected keeps only placements whose worms form one interaction component (see
@@ -45,6 +49,11 @@ type FamilyResult struct {
 	Transitions  int64
 	FirstSpec    *Spec
 	First        *Result
+	// Certificates counts the instances' delivery certificates.
+	Certificates checker.Tally
+	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
+	// the probability that any instance missed states); 0 with the exact store.
+	CollisionBound float64
 }
 
 // Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
@@ -108,8 +117,10 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			if err != nil {
 				return res, err
 			}
-			r := Search(ctx, m, f.MaxStates, true)
+			r := SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
 			res.Instances++
+			res.Certificates.Add(r.Certificate)
+			res.CollisionBound += r.CollisionBound
 			res.States += r.States
 			res.Transitions += r.Transitions
 			switch r.Verdict {
