@@ -37,9 +37,9 @@ func ExploreScene(data []byte, name string) (*render.Scene, error) {
 		}
 		var w *props.ScheduleWitness
 		if rep := props.Stepwise(s); rep.Verdict == props.Violated {
-			w, _ = rep.Witness.(*props.ScheduleWitness)
+			w = rep.ScheduleWitness()
 		} else if rep := props.Depth(s, props.DepthOptions{}); rep.Verdict == props.Violated {
-			w, _ = rep.Witness.(*props.ScheduleWitness)
+			w = rep.ScheduleWitness()
 		}
 		sc, err := render.ScheduleScene(s, w, name)
 		if err != nil {

@@ -196,7 +196,7 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := props.Depth(s, props.DepthOptions{}).Witness.(*props.ScheduleWitness)
+	w := props.Depth(s, props.DepthOptions{}).ScheduleWitness()
 	sc, err := render.ScheduleScene(s, w, "stepwise-not-depth.json")
 	if err != nil {
 		t.Fatal(err)
