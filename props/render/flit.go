@@ -346,6 +346,8 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 			c = "#555"
 		}
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), c)
+	case "hot":
+		fmt.Fprintf(b, "<line x1=\"8\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"/>\n", f1(y), f1(y), l.colour)
 	case "sub":
 		dash := ""
 		if l.dash != "" {
