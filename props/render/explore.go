@@ -195,7 +195,7 @@ func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 				continue
 			}
 			h := SceneHold{Channel: o / cfg.VCs, VC: o % cfg.VCs, Message: int(v.Owner), Flits: []int{}}
-			for _, x := range v.Flits.Slice() {
+			for _, x := range v.Flits.Slice(m.Table()) {
 				h.Flits = append(h.Flits, int(x))
 			}
 			f.Holds = append(f.Holds, h)
@@ -209,7 +209,7 @@ func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 		for _, gm := range st.State.Msgs {
 			f.Sent = append(f.Sent, int(gm.Sent))
 			got := 0
-			for _, x := range gm.Got.Slice() {
+			for _, x := range gm.Got.Slice(m.Table()) {
 				got += int(x)
 			}
 			f.Got = append(f.Got, got)
