@@ -52,6 +52,17 @@ type CycleLink struct {
 	Holder int
 }
 
+// LoopHop is a virtual channel that a lasso's cycle moves a flit of Message into, at
+// the cycle's steps Steps (1-based within the cycle).
+type LoopHop struct {
+	Channel model.ChannelID
+	VC      int
+	Message int
+	Steps   []int
+}
+
+const loopColour = "#7a3fb0"
+
 // FlitPicture is what DrawFlit renders.
 type FlitPicture struct {
 	Title    string      // first line: what the picture shows
@@ -63,6 +74,10 @@ type FlitPicture struct {
 	Blocked  []Blocked
 	Cycle    []CycleLink // the wait-for cycle, numbered 1.. in the drawing
 	Notes    []string    // extra legend lines
+	// Loop is, for a lasso, the hops its repeated cycle takes (drawn in purple, each
+	// numbered with its steps in the cycle); LoopText lists the cycle's steps.
+	Loop     []LoopHop
+	LoopText []string
 	// Full draws the whole grid; otherwise the picture is cropped to the nodes the
 	// messages touch, with one node of context around them.
 	Full bool
@@ -155,6 +170,13 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 			legend = append(legend, legendLine{swatch: "numk", n: k + 1, colour: hotRed, text: p.cycleText(l)})
 		}
 	}
+	if len(p.Loop) > 0 {
+		legend = append(legend, legendLine{swatch: "hot", colour: loopColour, text: "a hop of the lasso's cycle, labelled with its steps in the cycle; the cycle repeats forever"})
+		legend = append(legend, legendLine{text: "the cycle:", bold: true})
+		for _, t := range p.LoopText {
+			legend = append(legend, legendLine{text: t})
+		}
+	}
 	inCycle := map[int]bool{}
 	for _, l := range p.Cycle {
 		inCycle[l.Header] = true
@@ -189,6 +211,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	b.WriteString("<defs>\n")
 	b.WriteString("<marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#aaa\"/></marker>\n")
 	fmt.Fprintf(&b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
+	fmt.Fprintf(&b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
 	b.WriteString("</defs>\n")
 	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", html.EscapeString(p.Title))
@@ -241,6 +264,34 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
 	}
 	b.WriteString("</g>\n")
+
+	// The lasso's cycle: purple arrows outside the lanes, labelled with their steps.
+	if len(p.Loop) > 0 {
+		b.WriteString("<g id=\"loop\">\n")
+		for _, lh := range p.Loop {
+			segs := fr.lane(lh.Channel, vcs+1+lh.VC)
+			for j, sg := range segs {
+				marker := ""
+				if j == len(segs)-1 {
+					marker = " marker-end=\"url(#loop)\""
+				}
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2.5\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), loopColour, marker)
+			}
+			if len(segs) == 0 {
+				continue
+			}
+			// Three quarters along, clear of the hold label at the middle.
+			sg := segs[len(segs)-1]
+			nx, ny := fr.normal(lh.Channel)
+			x, y := sg[0]+(sg[2]-sg[0])*0.75+nx*10, sg[1]+(sg[3]-sg[1])*0.75+ny*10+3
+			var steps []string
+			for _, k := range lh.Steps {
+				steps = append(steps, fmt.Sprint(k))
+			}
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\" class=\"loop-step\">%s</text>\n", f1(x), f1(y), loopColour, strings.Join(steps, ","))
+		}
+		b.WriteString("</g>\n")
+	}
 
 	// Nodes, with sources and destinations marked.
 	b.WriteString("<g id=\"nodes\">\n")
@@ -426,6 +477,9 @@ func (p FlitPicture) crop() frame {
 	for _, h := range p.Holds {
 		addCh(h.Channel)
 	}
+	for _, l := range p.Loop {
+		addCh(l.Channel)
+	}
 	for _, bl := range p.Blocked {
 		add(bl.At)
 		if bl.Wants != model.None {
@@ -478,6 +532,11 @@ func (p FlitPicture) check(vcs int) error {
 	for i, bl := range p.Blocked {
 		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
 			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
+		}
+	}
+	for i, l := range p.Loop {
+		if !ch(l.Channel) || l.VC < 0 || l.VC >= vcs || l.Message < 0 || l.Message >= len(p.Messages) {
+			return fmt.Errorf("render: lasso hop %d (channel %d vc %d message %d) is out of range", i, l.Channel, l.VC, l.Message)
 		}
 	}
 	for i, l := range p.Cycle {
