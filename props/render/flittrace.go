@@ -330,3 +330,13 @@ func FlitLasso(m *flit.Model, tr checker.Trace[flit.State], cycleStart int, titl
 	}
 	return DrawFlit(p)
 }
+
+// FlitWitness draws a witness of a flit-level model by its kind: a lasso (FlitLasso,
+// from w.CycleStart) or a trace (FlitTrace, with w's cycle). tr is the witness replayed on
+// m; notes are extra legend lines of a trace picture.
+func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
+	if w != nil && w.Kind == props.WitnessLasso {
+		return FlitLasso(m, tr, w.CycleStart, title, subtitle)
+	}
+	return FlitTrace(m, tr, w, title, subtitle, notes)
+}
