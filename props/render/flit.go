@@ -219,8 +219,8 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
 	}
 	if !fr.full() {
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"#888\" font-size=\"9\" text-anchor=\"end\">cropped: x %d..%d, y %d..%d of %s</text>\n",
-			f1(w-8), f1(titleH+6), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
+			f1(titleH+8), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
 	}
 
 	// Channels: one thin grey arrow per lane.
@@ -312,7 +312,8 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 			x, y := fr.xy(d)
 			k := destRow[d]
 			destRow[d]++
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+2), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
+			// Right of the source squares (which grow by 2 per message) and stacked upwards.
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
