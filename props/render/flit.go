@@ -106,6 +106,7 @@ type frame struct {
 	g              *model.Grid
 	x0, x1, y0, y1 int
 	top            float64
+	pad            float64 // space around the nodes: room for wrap-around stubs on a torus
 }
 
 func (f frame) inside(v model.NodeID) bool {
@@ -121,11 +122,11 @@ func (f frame) xy(v model.NodeID) (float64, float64) {
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
 	}
-	return margin + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
+	return f.pad + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
 }
 
-func (f frame) width() float64  { return 2*margin + float64(f.x1-f.x0)*cell }
-func (f frame) height() float64 { return 2*margin + float64(f.y1-f.y0)*cell }
+func (f frame) width() float64  { return 2*f.pad + float64(f.x1-f.x0)*cell }
+func (f frame) height() float64 { return 2*f.pad + float64(f.y1-f.y0)*cell }
 
 // DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
 // index is out of range.
@@ -143,7 +144,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	if p.Subtitle != "" {
 		titleH += 16
 	}
-	fr.top = titleH + margin - 10
+	fr.top = titleH + fr.pad - 10
 
 	// The legend: every colour, line style and ring, then the cycle and the notes.
 	var legend []legendLine
@@ -159,6 +160,9 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legendLine{swatch: "route", text: "a message's route (dashed, its colour)"},
 		legendLine{swatch: "hold", text: "lane held by a message; label name:flits buffered in it"},
 		legendLine{swatch: "source", text: "source of a message (square); mN.dK: its K-th destination"})
+	if g.Kind() == model.Torus {
+		legend = append(legend, legendLine{text: "a stub at an edge is a wrap-around channel; it continues at the opposite edge"})
+	}
 	if len(p.Blocked) > 0 {
 		legend = append(legend,
 			legendLine{swatch: "ring", text: "blocked header (red ring) and the channel it waits for (red dashed)"})
@@ -203,7 +207,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		longest = max(longest, len(l.text)+6)
 	}
 	w := max(fr.width(), 20+charW*float64(longest))
-	legendTop := fr.top + fr.height() - margin + 10
+	legendTop := fr.top + fr.height() - fr.pad + 10
 	h := legendTop + float64(len(legend))*legendRow + 10
 
 	var b bytes.Buffer
@@ -447,7 +451,10 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 // paths, holds, blocked headers) with one node of context, or the whole grid.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
-	fr := frame{g: g, x1: g.Size(0) - 1}
+	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
+	if g.Kind() == model.Torus {
+		fr.pad = cell*0.4 + 24 // the stubs of wrap-around channels and their labels
+	}
 	if g.Dims() == 2 {
 		fr.y1 = g.Size(1) - 1
 	}
