@@ -540,10 +540,14 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 		t.VCs = make([]VC, len(s.VCs))
 		t.Msgs = make([]Msg, len(s.Msgs))
 	}
+	var pot, outs uint64 // the parent's Progress components, before clamping
 	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
 		m.encodeParent(sc, &s)
+		if ranks {
+			pot, outs = m.progressSums(&s)
+		}
 	}
 	for _, st := range sc.st {
 		sc.log = touched{}
@@ -554,7 +558,11 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
 		}
 		if ranks {
-			rbuf = m.Progress(*t, rbuf[:0])
+			if sc.log.full {
+				rbuf = m.Progress(*t, rbuf[:0])
+			} else {
+				rbuf = m.stepRank(&s, t, &sc.log, st.c.msg, pot, outs, rbuf[:0])
+			}
 		}
 		yield(st.a, buf, rbuf)
 		if sc.log.full {
