@@ -1,8 +1,3 @@
-//go:build routingcdg
-
-// This test needs props/cdg and the built-in relations of model/routing (branch
-// "routing"); remove the build constraint above once they are on main.
-
 package unicast_test
 
 import (
