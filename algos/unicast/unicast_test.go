@@ -348,3 +348,33 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 		t.Fatalf("replay: %v %q (want %q), routing %v", err, viol, r.Violation, back.Routing)
 	}
 }
+
+// TestFamilyWithRelation: a family under an adaptive relation keeps every placement (no
+// DOR-based symmetry or component reduction) and finds the adaptive deadlock of the
+// mesh:2x2 square that the same family under DOR does not have.
+func TestFamilyWithRelation(t *testing.T) {
+	g, err := model.ParseGrid("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Family{Topology: "mesh:2x2", MinWorms: 4, MaxWorms: 4, Params: [][2]int{{1, 1}}, Ports: model.AllPort, Connected: true}
+	dor, err := f.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Routing = rel
+	if n, all := len(f.Placements(g)), 495; n != all {
+		t.Fatalf("adaptive family keeps %d placements; want all %d", n, all)
+	}
+	ad, err := f.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dor.Violated != 0 || ad.Violated == 0 {
+		t.Fatalf("DOR %d violated of %d, adaptive %d of %d", dor.Violated, dor.Instances, ad.Violated, ad.Instances)
+	}
+}
