@@ -81,6 +81,7 @@ type TraceParams struct {
 	Length  int    `json:"length"`
 	Buffers int    `json:"buffers"`
 	Ports   string `json:"ports"`
+	Routing string `json:"routing,omitempty"` // a built-in relation's name; empty: dimension order
 }
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
@@ -105,7 +106,11 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 
 // TraceParams returns the instance's parameters as a trace file saves them.
 func (in Instance) TraceParams() TraceParams {
-	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	p := TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	if in.Routing != nil {
+		p.Routing = in.Routing.Name()
+	}
+	return p
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
