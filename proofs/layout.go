@@ -4,6 +4,7 @@ package proofs
 // flows one way — topology -> routing -> algorithm -> checker / simulator -> properties
 // -> report -> command line — and a test fails when an import breaks it (layout_test.go
 // parses every Go file of the module). The layout is itself a claim the catalogue checks.
+
 // ImportRule forbids packages under From (a path prefix inside the module, "" for any) to
 // import packages under any of To; Why says what the rule protects.
 type ImportRule struct {
