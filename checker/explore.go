@@ -43,14 +43,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	}
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
 	start := time.Now()
-	var prog *progress
-	if opt.Progress != nil {
-		prog = startProgress(opt.Progress, opt.ProgressEvery, start, e.snapshot)
-	}
+	prog := startProgress(opt.Progress, opt, e.snapshot)
 	res, err := e.run()
-	if prog != nil {
-		prog.stop(e.snapshot())
-	}
+	prog.Stop()
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 // Exit codes of the command-line contract.
@@ -57,9 +58,16 @@ func registerCommand(c *command) {
 	commands[c.Name] = c
 }
 
+// main runs one command with a context that SIGINT (Ctrl-C) and SIGTERM (what Slurm,
+// Kubernetes and kill send) cancel: a check then ends inconclusive with its statistics so
+// far, a family writes its partial result, sim reports what it measured. A second signal
+// finds the default handlers restored and ends the process at once.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	e := &env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: isTerminal(os.Stderr)}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
