@@ -28,6 +28,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -212,7 +213,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
-	mdl := simModel(g, f, cfg)
+	mdl := simModel(g, cfg)
 	if f.json {
 		return exitHolds, writeJSON(e.Stdout, simJSON(g, f, cfg, res, mdl, secs))
 	}
@@ -378,43 +379,15 @@ func scheduleNames() []string {
 	return names
 }
 
-// simModelResult is the analytical figure shown beside a simulation.
-type simModelResult struct {
-	Name      string  `json:"name"`
-	Unicast   float64 `json:"unicast"`
-	Broadcast float64 `json:"broadcast,omitempty"`
-	Err       string  `json:"error,omitempty"`
+// simModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
+// on hypercubes, the zero-load latency elsewhere).
+func simModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
+	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
+		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot})
+	return &e
 }
 
-// simModel evaluates the model that applies: 003 on hypercubes (all-port, uniform
-// unicast + broadcast), else the zero-load unicast latency ts + h̄ + L + tr.
-func simModel(g *model.Grid, f simFlags, cfg sim.Config) *simModelResult {
-	if g.Kind() == model.Hypercube && cfg.Traffic.Multicast == 0 && cfg.Traffic.HotSpot == 0 && cfg.Ports == model.AllPort {
-		r, err := analytic.HypercubeLatency(analytic.HypercubeParams{N: g.Dims(), V: max(cfg.VCs, 1), M: cfg.Length,
-			B: cfg.Traffic.Broadcast, Rate: cfg.Traffic.Rate, Delta: float64(cfg.Ts)})
-		m := &simModelResult{Name: "003 model"}
-		if err != nil {
-			m.Err = err.Error()
-			m.Unicast, m.Broadcast = math.NaN(), math.NaN()
-			return m
-		}
-		m.Unicast, m.Broadcast = r.Unicast+float64(cfg.Tr), r.Broadcast
-		return m
-	}
-	var sum float64
-	N := g.Nodes()
-	for a := 0; a < N; a++ {
-		for b := 0; b < N; b++ {
-			if a != b {
-				sum += float64(g.Distance(model.NodeID(a), model.NodeID(b)))
-			}
-		}
-	}
-	h := sum / float64(N*(N-1))
-	return &simModelResult{Name: "zero-load latency", Unicast: float64(cfg.Ts) + h + float64(cfg.Length) + float64(cfg.Tr)}
-}
-
-func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simModelResult, secs float64) map[string]any {
+func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
 	clean := func(s sim.Stat) map[string]any {
 		o := map[string]any{"n": s.N, "max": s.Max}
 		if !math.IsNaN(s.Mean) {
@@ -448,7 +421,7 @@ func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simM
 	}
 }
 
-func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simModelResult, secs float64) {
+func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
 	vcs := cfg.VCs
 	if vcs == 0 { // the simulator's default: one VC per dateline class
 		r := cfg.Routing
@@ -498,7 +471,7 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 		if err != nil {
 			return exitUsage, err
 		}
-		m := simModel(g, f, c)
+		m := simModel(g, c)
 		load := c.Traffic.Rate * float64(c.Length)
 		y := res.Unicast.Mean
 		my := m.Unicast
@@ -516,8 +489,8 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", load, y, m.Name, my, map[bool]string{true: " (saturated)"}[res.Saturated])
 		}
 	}
-	name := simModel(g, f, cfg).Name
-	svg := latencySVG(fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs), xs, []series{{"simulation", simY, "#1f77b4", false}, {name, modY, "#d62728", true}})
+	name := simModel(g, cfg).Name
+	svg := render.LatencyPlot(fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs), xs, []render.Series{{Name: "simulation", Y: simY, Color: "#1f77b4"}, {Name: name, Y: modY, Color: "#d62728", Dashed: true}})
 	if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
 	}
@@ -533,104 +506,6 @@ func nanNil(x float64) any {
 		return nil
 	}
 	return x
-}
-
-// series is one line of a plot; NaN points are gaps.
-type series struct {
-	Name   string
-	Y      []float64
-	Color  string
-	Dashed bool
-}
-
-// latencySVG draws latency against offered load: axes with ticks, one polyline with
-// markers per series, and a legend. Pure: the same data give the same bytes.
-func latencySVG(title string, xs []float64, ss []series) []byte {
-	const W, H, left, right, top, bottom = 640.0, 420.0, 70.0, 20.0, 40.0, 50.0
-	xmax, ymax := 0.0, 0.0
-	for _, x := range xs {
-		xmax = math.Max(xmax, x)
-	}
-	for _, s := range ss {
-		for _, y := range s.Y {
-			if !math.IsNaN(y) && !math.IsInf(y, 0) {
-				ymax = math.Max(ymax, y)
-			}
-		}
-	}
-	if xmax <= 0 {
-		xmax = 1
-	}
-	if ymax <= 0 {
-		ymax = 1
-	}
-	xstep, ystep := niceStep(xmax), niceStep(ymax)
-	xmax = math.Ceil(xmax/xstep) * xstep
-	ymax = math.Ceil(ymax/ystep) * ystep
-	px := func(x float64) float64 { return left + x/xmax*(W-left-right) }
-	py := func(y float64) float64 { return H - bottom - y/ymax*(H-top-bottom) }
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", W, H)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" text-anchor="middle" font-size="14">%s</text>`+"\n", W/2, xmlEscape(title))
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, H-bottom, W-right, H-bottom)
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, top, left, H-bottom)
-	for x := 0.0; x <= xmax+xstep/2; x += xstep {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
-			px(x), H-bottom, px(x), H-bottom+5, px(x), H-bottom+18, fmtTick(x))
-	}
-	for y := 0.0; y <= ymax+ystep/2; y += ystep {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n",
-			left, py(y), W-right, py(y), left-6, py(y)+4, fmtTick(y))
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">offered load (flits/node/cycle)</text>`+"\n", (left+W-right)/2, H-12)
-	fmt.Fprintf(&b, `<text x="16" y="%.0f" text-anchor="middle" transform="rotate(-90 16 %.0f)">mean latency (cycles)</text>`+"\n", (top+H-bottom)/2, (top+H-bottom)/2)
-	for i, s := range ss {
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		var pts []string
-		flush := func() {
-			if len(pts) > 1 {
-				fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", s.Color, dash, strings.Join(pts, " "))
-			}
-			pts = pts[:0]
-		}
-		for j, y := range s.Y {
-			if j >= len(xs) || math.IsNaN(y) || math.IsInf(y, 0) {
-				flush()
-				continue
-			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(xs[j]), py(y)))
-			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(xs[j]), py(y), s.Color)
-		}
-		flush()
-		ly := top + 8 + float64(i)*18
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/><text x="%.1f" y="%.1f">%s</text>`+"\n",
-			left+12, ly, left+40, ly, s.Color, dash, left+46, ly+4, xmlEscape(s.Name))
-	}
-	b.WriteString("</svg>\n")
-	return []byte(b.String())
-}
-
-// niceStep returns a 1, 2 or 5 times a power of ten that cuts [0, max] into 4..10 ticks.
-func niceStep(max float64) float64 {
-	raw := max / 6
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= raw {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-func fmtTick(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-
-func xmlEscape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
 }
 
 // runSimCollective executes a collective schedule at zero load.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // simPalette colours the algorithms of a --compare plot; destination counts alternate
@@ -82,7 +83,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			loads = append(loads, f.load*float64(i)/float64(f.points))
 		}
 	}
-	var ss []series
+	var ss []render.Series
 	var out []map[string]any
 	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for ci, n := range counts {
@@ -94,7 +95,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			return exitUsage, err
 		}
 		for a := range algos {
-			ss = append(ss, series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
+			ss = append(ss, render.Series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
 		}
 		var pts []map[string]any
 		for a := range algos {
@@ -146,7 +147,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 	}
 	tw.Flush()
 	if f.plot != "" {
-		svg := latencySVG(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), base.Length, f.ports), loads, ss)
+		svg := render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), base.Length, f.ports), loads, ss)
 		if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
