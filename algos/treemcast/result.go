@@ -63,6 +63,41 @@ type FamilyResult struct {
 	Verdict      props.Verdict  `json:"verdict"`
 	Missing      []int          `json:"missing_shards,omitempty"`
 	Witness      *FamilyWitness `json:"witness"`
+	// Checked lists every member checked, by index: what a resumed run skips, and what
+	// lets two runs be compared member by member. Results written before it existed
+	// lack it; they merge but cannot be resumed.
+	Checked []MemberOutcome `json:"checked,omitempty"`
+}
+
+// MemberOutcome is the verdict and search size of one checked member.
+type MemberOutcome struct {
+	Index       int           `json:"i"`
+	Verdict     props.Verdict `json:"v"`
+	States      int64         `json:"s"`
+	Transitions int64         `json:"t"`
+}
+
+// resumable says why p cannot be continued by the run whose empty result is r: another
+// family, topology, parameters, family size or shard, or no per-member record.
+func (r *FamilyResult) resumable(p *FamilyResult) error {
+	switch {
+	case p.Family != r.Family || p.Topology != r.Topology:
+		return fmt.Errorf("resume: the result is family %s on %s; this run is %s on %s", p.Family, p.Topology, r.Family, r.Topology)
+	case p.Params != r.Params:
+		return fmt.Errorf("resume: the result has parameters %+v; this run has %+v", p.Params, r.Params)
+	case p.Members != r.Members:
+		return fmt.Errorf("resume: the result counts %d members; this run counts %d (a different enumeration)", p.Members, r.Members)
+	case p.Shard != r.Shard || len(p.Shards) > 0:
+		return fmt.Errorf("resume: the result is shard %s; this run is shard %s (resume each shard from its own result, before merging)", p.Shard, r.Shard)
+	case len(p.Checked) != p.Instances:
+		return fmt.Errorf("resume: the result lists %d checked members but counts %d instances (written by an older wormcheck?)", len(p.Checked), p.Instances)
+	}
+	for _, c := range p.Checked {
+		if !r.Shard.Has(c.Index) || c.Index < 0 || c.Index >= r.Members {
+			return fmt.Errorf("resume: member %d is not in shard %s of %d members", c.Index, r.Shard, r.Members)
+		}
+	}
+	return nil
 }
 
 func (r *FamilyResult) verdict() props.Verdict {
@@ -147,12 +182,14 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 		out.Violated += r.Violated
 		out.Inconclusive = append(out.Inconclusive, r.Inconclusive...)
 		out.Partial = out.Partial || r.Partial
+		out.Checked = append(out.Checked, r.Checked...)
 		if r.Witness != nil && (out.Witness == nil || r.Witness.less(out.Witness)) {
 			out.Witness = r.Witness
 		}
 	}
 	sort.Ints(out.Shards)
 	sort.Ints(out.Inconclusive)
+	sort.Slice(out.Checked, func(a, b int) bool { return out.Checked[a].Index < out.Checked[b].Index })
 	for s := 0; s < first.Shard.Count; s++ {
 		if _, ok := seen[s]; !ok {
 			out.Missing = append(out.Missing, s)

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/internal/atomicfile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -50,7 +53,9 @@ func defineTreeMcast(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 	msgs := fs.String("msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`)
 	family := fs.String("family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`)
 	shard := fs.String("shard", "0/1", "with --family: check members i mod n (\"i/n\", 0 <= i < n)")
-	result := fs.String("result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
+	result := fs.String("result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`, updated as members finish")
+	resume := fs.String("resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); the result goes back to it unless --result names another")
+	every := fs.Duration("checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	pruning := fs.String("pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial")
 	length := fs.Int("length", 1, "data flits per message")
 	buffers := fs.Int("buffers", 2, "flits per virtual-channel buffer")
@@ -91,13 +96,16 @@ func defineTreeMcast(fs *flag.FlagSet, c *common) func(ctx context.Context) (*pr
 			if err != nil {
 				return nil, usagef("--%v", err)
 			}
-			return treeMcastFamily(ctx, c, f, sh, params, *result)
+			if *every <= 0 {
+				return nil, usagef("--checkpoint-every %v must be positive", *every)
+			}
+			return treeMcastFamily(ctx, c, f, sh, params, *result, *resume, *every)
 		}
 		if *msgs == "" {
 			return nil, usagef("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
 		}
-		if *result != "" || *shard != "0/1" {
-			return nil, usagef("--result and --shard need --family")
+		if *result != "" || *resume != "" || *shard != "0/1" {
+			return nil, usagef("--result, --resume and --shard need --family")
 		}
 		ms, err := treemcast.ParseMsgs(g, *msgs)
 		if err != nil {
@@ -187,23 +195,47 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 	}
 }
 
-// treeMcastFamily checks one shard of a family and optionally writes its mergeable result.
-func treeMcastFamily(ctx context.Context, c *common, f treemcast.Family, sh treemcast.Shard, params treemcast.Params, result string) (*props.Report, error) {
+// treeMcastFamily checks one shard of a family and optionally writes its mergeable result:
+// as members finish (at most once a second, atomically, so that a kill leaves a valid
+// file) and at the end, also when a signal cancels the run. --resume continues a result
+// file an earlier, interrupted run wrote.
+func treeMcastFamily(ctx context.Context, c *common, f treemcast.Family, sh treemcast.Shard, params treemcast.Params, result, resume string, every time.Duration) (*props.Report, error) {
 	start := time.Now()
-	fr, err := treemcast.RunFamily(f, treemcast.FamilyOptions{
-		Params: params, Prop: c.Prop, Shard: sh, Workers: c.Workers, MaxStates: c.MaxStates, Context: ctx,
-	})
-	if err != nil {
-		return nil, usagef("%v", err)
+	opt := treemcast.FamilyOptions{
+		Params: params, Prop: c.Prop, Shard: sh, Workers: c.Workers, MaxStates: c.MaxStates,
+		MaxMemoryBytes: c.MaxMemMB << 20, Context: ctx, Progress: c.Progress, CheckpointEvery: every,
+	}
+	if resume != "" {
+		if result == "" {
+			result = resume
+		}
+		data, err := os.ReadFile(resume)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Nothing to continue: the first attempt of a (re)queued task.
+		case err != nil:
+			return nil, usagef("--resume: %v", err)
+		default:
+			if opt.Resume, err = treemcast.ParseFamilyResult(data); err != nil {
+				return nil, usagef("--resume %s: %v", resume, err)
+			}
+		}
 	}
 	if result != "" {
-		b, err := fr.Marshal()
-		if err != nil {
-			return nil, err
+		opt.Checkpoint = func(r *treemcast.FamilyResult) error {
+			b, err := r.Marshal()
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(result, append(b, '\n'), 0o644); err != nil {
+				return fmt.Errorf("writing --result: %v", err)
+			}
+			return nil
 		}
-		if err := os.WriteFile(result, append(b, '\n'), 0o644); err != nil {
-			return nil, fmt.Errorf("writing --result: %v", err)
-		}
+	}
+	fr, err := treemcast.RunFamily(f, opt)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
 	rep := treeMcastReport(treemcast.Instance{Grid: f.Grid, Params: params}, c.Prop)
 	delete(rep.Instance.Params, "msgs")
@@ -227,6 +259,15 @@ func treeMcastFamily(ctx context.Context, c *common, f treemcast.Family, sh tree
 		rep.Text = text
 		if len(fr.Inconclusive) > 0 {
 			rep.Reason = fmt.Sprintf("%d members reached a bound", len(fr.Inconclusive))
+		}
+		if fr.Partial {
+			rep.Reason = fmt.Sprintf("stopped after %d of the shard's members", fr.Instances)
+			if ctx.Err() != nil {
+				rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members", fr.Instances)
+			}
+			if result != "" {
+				rep.Reason += "; continue with --resume " + result
+			}
 		}
 	}
 	return rep, nil

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/treemcast"
+)
+
+// TestMain lets a test run the real command as a subprocess (the test binary re-executed
+// with WORMCHECK_RUN_MAIN=1), so that signals and kills reach a real process.
+func TestMain(m *testing.M) {
+	if os.Getenv("WORMCHECK_RUN_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// wormcheckCmd returns the command line as a subprocess of the test binary.
+func wormcheckCmd(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "WORMCHECK_RUN_MAIN=1")
+	cmd.Dir = dir
+	return cmd
+}
+
+// exitCode returns the exit status of a finished command, or -1 if a signal ended it.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -2
+	}
+	return 0
+}
+
+// killFamily is a family of 1062 members with violations that runs in about a second.
+var killFamily = []string{"check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:3x2",
+	"--family", "pairs:2", "--symmetry", "--buffers", "1", "--pruning", "none"}
+
+func readFamilyResult(t *testing.T, path string) *treemcast.FamilyResult {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := treemcast.ParseFamilyResult(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return r
+}
+
+// TestKillResumeMerge kills each of two shards (SIGKILL, at seeded random moments) a few
+// times, resumes it from its result file every time, merges the shards and checks that
+// the merged result equals an uninterrupted run member by member.
+func TestKillResumeMerge(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, append(killFamily, "--result", filepath.Join(dir, "whole.json"))...)
+	if code != exitViolated {
+		t.Fatalf("uninterrupted run: exit %d, %s", code, stderr)
+	}
+	whole := readFamilyResult(t, filepath.Join(dir, "whole.json"))
+	rng := rand.New(rand.NewPCG(15, 4))
+	killed, resumed := 0, 0
+	var files []string
+	for sh := 0; sh < 2; sh++ {
+		file := filepath.Join(dir, "s"+string(rune('0'+sh))+".json")
+		files = append(files, file)
+		args := append(append([]string{}, killFamily...), "--shard", string(rune('0'+sh))+"/2", "--resume", file, "--checkpoint-every", "20ms")
+		for attempt := 0; ; attempt++ {
+			cmd := wormcheckCmd(dir, args...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			if attempt < 6 {
+				select {
+				case err = <-done:
+				case <-time.After(time.Duration(30+rng.IntN(300)) * time.Millisecond):
+					_ = cmd.Process.Kill()
+					err = <-done
+					killed++
+				}
+			} else {
+				err = <-done
+			}
+			if _, statErr := os.Stat(file); statErr == nil {
+				// A kill at any moment leaves a valid file that lists what it counts.
+				r := readFamilyResult(t, file)
+				if len(r.Checked) != r.Instances {
+					t.Fatalf("shard %d after attempt %d: %d checked, %d instances", sh, attempt, len(r.Checked), r.Instances)
+				}
+				if r.Instances > 0 && attempt < 6 {
+					resumed++
+				}
+			}
+			if c := exitCode(err); c == exitViolated || c == exitHolds {
+				break
+			} else if c != -1 {
+				t.Fatalf("shard %d attempt %d: exit %d", sh, attempt, c)
+			}
+		}
+	}
+	if killed == 0 || resumed == 0 {
+		t.Fatalf("%d runs killed, %d left a result to resume; the family is too fast or slow for this test", killed, resumed)
+	}
+	code, out, stderr := runCLI(t, "merge", files[0], files[1], "-o", filepath.Join(dir, "merged.json"))
+	if code != exitViolated {
+		t.Fatalf("merge: exit %d\n%s%s", code, out, stderr)
+	}
+	merged := readFamilyResult(t, filepath.Join(dir, "merged.json"))
+	if !reflect.DeepEqual(merged.Checked, whole.Checked) {
+		t.Fatalf("merged members differ from the uninterrupted run")
+	}
+	if merged.Instances != whole.Instances || merged.States != whole.States || merged.Transitions != whole.Transitions ||
+		merged.Covered != whole.Covered || merged.Violated != whole.Violated || merged.Verdict != whole.Verdict ||
+		merged.Witness.Index != whole.Witness.Index || merged.Partial {
+		t.Fatalf("merged %+v\nwhole %+v", merged, whole)
+	}
+	t.Logf("%d kills; merged %d members, %d states, witness member %d", killed, merged.Instances, merged.States, merged.Witness.Index)
+}
+
+// TestSignalWritesPartialResult sends SIGTERM (what Slurm and Kubernetes send) and
+// SIGINT to a family run: it must exit 3 with its partial result written.
+func TestSignalWritesPartialResult(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "r.json")
+		cmd := wormcheckCmd(dir, append(append([]string{}, killFamily...), "--topo", "mesh:4x2", "--result", file)...)
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(700 * time.Millisecond)
+		_ = cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if c := exitCode(err); c != exitInconclusive {
+			t.Fatalf("%v: exit %d, want 3; output %s", sig, c, out.String())
+		}
+		r := readFamilyResult(t, file)
+		if !r.Partial || r.Verdict.String() != "inconclusive" || r.Instances == 0 || r.Instances >= r.Members || len(r.Checked) != r.Instances {
+			t.Fatalf("%v: result partial %v verdict %v, %d of %d members", sig, r.Partial, r.Verdict, r.Instances, r.Members)
+		}
+		if !strings.Contains(out.String(), "interrupted after") || !strings.Contains(out.String(), "--resume") {
+			t.Errorf("%v: the report does not say it was interrupted and how to resume:\n%s", sig, out.String())
+		}
+	}
+}
