@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The tree-based multicast claims of 000 (Malumbres & Duato), checked in the flit
@@ -143,7 +144,7 @@ func (r *tmRun) setWitness(w *treemcast.FamilyWitness) {
 		r.out.Err = fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
 		return
 	}
-	files, err := rp.Files(tf)
+	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
 	if err != nil {
 		r.out.Err = err
 		return

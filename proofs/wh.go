@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The deadlock claims of unicast wormhole routing, checked in the flit semantics on
@@ -73,7 +74,13 @@ func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolati
 		tf := unicast.TraceFile(*firstSpec, first)
 		out.Witness = whWitness{Topology: firstSpec.Topology, Params: unicast.ParamsOf(*firstSpec), Steps: len(first.Actions), Labels: first.Labels, Violation: first.Violation}
 		out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-		if svg, pcap, err := unicast.Witness(*firstSpec, first); err == nil {
+		m, tr, err := unicast.ReplayWitness(*firstSpec, first)
+		var svg, pcap []byte
+		if err == nil {
+			title, sub := unicast.Titles(*firstSpec, first)
+			svg, pcap, err = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation))
+		}
+		if err == nil {
 			out.Files["svg"], out.Files["pcap"] = svg, pcap
 		} else {
 			notes = append(notes, "witness pictures: "+err.Error())
