@@ -1,6 +1,9 @@
 package progress
 
 import (
+	"context"
+	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,4 +83,26 @@ func TestModes(t *testing.T) {
 		}
 	}
 	Start(Options{}, snap).Stop() // a nil writer is silent and safe
+}
+
+// TestWithMemoryLimit allocates past a small budget and expects the context to be
+// cancelled with ErrMemory as its cause; a generous budget leaves it alone.
+func TestWithMemoryLimit(t *testing.T) {
+	ctx, release := WithMemoryLimit(context.Background(), 64<<20)
+	defer release()
+	var hold [][]byte
+	for i := 0; i < 200 && ctx.Err() == nil; i++ {
+		hold = append(hold, make([]byte, 1<<20))
+		time.Sleep(2 * time.Millisecond)
+	}
+	if ctx.Err() == nil || !errors.Is(context.Cause(ctx), ErrMemory) {
+		t.Fatalf("after %d MiB: err %v, cause %v", len(hold), ctx.Err(), context.Cause(ctx))
+	}
+	runtime.KeepAlive(hold)
+	big, release2 := WithMemoryLimit(context.Background(), 1<<40)
+	time.Sleep(120 * time.Millisecond)
+	release2()
+	if c := context.Cause(big); c != nil && errors.Is(c, ErrMemory) {
+		t.Fatalf("a 1 TiB budget was reported reached: %v", c)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/gopacket"
@@ -26,6 +27,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -104,6 +106,8 @@ type simFlags struct {
 	seed                                             uint64
 	json, progress, mser, dateline                   bool
 	src                                              int
+	maxMemMB                                         int64
+	timeLimit                                        time.Duration
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
@@ -140,6 +144,8 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
+	fs.Int64Var(&f.maxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the machine's memory)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
 func runSim(ctx context.Context, e *env, args []string) (int, error) {
@@ -161,6 +167,14 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}
+	if f.maxMemMB < 0 {
+		return exitUsage, usagef("--max-memory must not be negative")
+	}
+	if f.timeLimit < 0 {
+		return exitUsage, usagef("--time-limit must not be negative")
+	}
+	ctx, release := simBudget(ctx, f)
+	defer release()
 	if f.compare != "" {
 		return runSimCompare(ctx, e, g, f)
 	}
@@ -183,17 +197,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	if f.progress || e.StderrIsTerminal {
-		last := time.Now()
-		start := last
-		cfg.Progress = func(cycle, hops int64) {
-			if now := time.Now(); now.Sub(last) >= time.Second {
-				last = now
-				el := now.Sub(start).Seconds()
-				fmt.Fprintf(e.Stderr, "sim: cycle %d, %.0f cycles/s, %.0f flit-hops/s\n", cycle, float64(cycle)/el, float64(hops)/el)
-			}
-		}
-	}
+	cfg.Context = ctx
 	if f.plot != "" {
 		return runSimSweep(ctx, e, g, f, cfg)
 	}
@@ -205,7 +209,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		cfg.Trace = tw.add
 	}
 	start := time.Now()
+	line := simProgress(e, f, &cfg, fmt.Sprintf("sim %s", g.Spec()))
 	res, err := sim.Run(cfg)
+	line.Stop()
 	if err != nil {
 		return exitUsage, err
 	}
@@ -214,11 +220,73 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	secs := time.Since(start).Seconds()
 	mdl := simModel(g, cfg)
+	code, reason := exitHolds, ""
+	if res.Stopped {
+		code, reason = exitInconclusive, stopReason(ctx, res.Cycles)
+	}
 	if f.json {
-		return exitHolds, writeJSON(e.Stdout, simJSON(g, f, cfg, res, mdl, secs))
+		out := simJSON(g, f, cfg, res, mdl, secs)
+		if reason != "" {
+			out["verdict"], out["reason"] = "inconclusive", reason
+		}
+		return code, writeJSON(e.Stdout, out)
 	}
 	printSim(e.Stdout, g, f, cfg, res, mdl, secs)
-	return exitHolds, nil
+	if reason != "" {
+		fmt.Fprintf(e.Stdout, "  INCONCLUSIVE: %s; the figures above cover only the cycles simulated\n", reason)
+	}
+	return code, nil
+}
+
+// simBudget derives the run's context: cancelled by a signal (the parent), by
+// --time-limit, and by --max-memory through a heap watcher (progress.WithMemoryLimit).
+func simBudget(ctx context.Context, f simFlags) (context.Context, func()) {
+	ctx, release := progress.WithMemoryLimit(ctx, f.maxMemMB<<20)
+	if f.timeLimit <= 0 {
+		return ctx, release
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, f.timeLimit, fmt.Errorf("the --time-limit of %v passed", f.timeLimit))
+	return tctx, func() { cancel(); release() }
+}
+
+// stopReason says why a simulation stopped early: the context's cause (a signal, the
+// memory budget, the time limit).
+// A negative cycle is left out.
+func stopReason(ctx context.Context, cycle int64) string {
+	at := ""
+	if cycle >= 0 {
+		at = fmt.Sprintf(" at cycle %d", cycle)
+	}
+	cause := context.Cause(ctx)
+	switch {
+	case cause == nil:
+		return "stopped" + at
+	case errors.Is(cause, context.Canceled):
+		return "interrupted" + at
+	}
+	return fmt.Sprintf("stopped%s: %v", at, cause)
+}
+
+// simProgress reports a run on stderr (with --progress, or on a terminal) with the shared
+// progress line: cycles of the warm-up and window done, flit-hops and their rate,
+// elapsed, ETA, memory; past the window it counts the drain cycles.
+func simProgress(e *env, f simFlags, cfg *sim.Config, label string) *progress.Line {
+	if !f.progress && !e.StderrIsTerminal {
+		return nil
+	}
+	var cycle, hops atomic.Int64
+	cfg.Progress = func(c, h int64) { cycle.Store(c); hops.Store(h) }
+	window := cfg.Warmup + cfg.Cycles
+	if cfg.Cycles == 0 {
+		window = cfg.Warmup + 10000
+	}
+	return progress.Start(progress.Options{W: e.Stderr, Label: label}, func() progress.Snapshot {
+		s := progress.Snapshot{Done: cycle.Load(), Total: window, Unit: "cycles", Work: hops.Load(), WorkUnit: "flit-hops"}
+		if s.Done >= window {
+			s.Total, s.Note = 0, "draining the last measured messages"
+		}
+		return s
+	})
 }
 
 // simConfig turns the flags into a simulator configuration; errors are usage errors.
@@ -247,6 +315,14 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		return cfg, usagef("--length %d: a message has at least one flit", f.length)
 	}
 	switch {
+	case f.rate < 0 || math.IsNaN(f.rate) || math.IsInf(f.rate, 0):
+		return cfg, usagef("--rate %v must be a finite number, not negative", f.rate)
+	case f.load < 0 || math.IsNaN(f.load) || math.IsInf(f.load, 0):
+		return cfg, usagef("--load %v must be a finite number, not negative", f.load)
+	case f.warmup < 0:
+		return cfg, usagef("--warmup must not be negative")
+	case f.cycles < 0:
+		return cfg, usagef("--cycles must not be negative")
 	case f.rate > 0 && f.load > 0:
 		return cfg, usagef("--rate and --load: give one of them")
 	case f.rate > 0:
@@ -256,6 +332,9 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	default:
 		// Neither given: a light load that is below saturation on every built-in size.
 		cfg.Traffic.Rate = defaultSimLoad / float64(f.length)
+	}
+	if err := simBounds(g, f, cfg); err != nil {
+		return cfg, err
 	}
 	mn, mx, err := parseDests(f.dests)
 	if err != nil {
@@ -334,6 +413,38 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
+}
+
+// maxSimNodeCycles bounds the work of one simulation: nodes x (warm-up + window) cycles.
+// At the simulator's speed of the order of a million node-cycles a second on one core, it
+// is most of an hour; a larger run is refused before it allocates anything, instead of
+// staying silent for days (sim on torus:1024x1024 with the default 25000 cycles).
+const maxSimNodeCycles = 2e9
+
+// simBounds refuses traffic that no network can carry and runs too large to finish: an
+// offered load above what a node can inject (its injection channels, each one flit a
+// cycle), whose source queues would grow until memory runs out, and more than
+// maxSimNodeCycles of work. Messages name the flag to change.
+func simBounds(g *model.Grid, f simFlags, cfg sim.Config) error {
+	inject := 2 * g.Dims()
+	if cfg.Ports == model.OnePort {
+		inject = 1
+	}
+	offered := cfg.Traffic.Rate * float64(cfg.Length)
+	if offered > float64(inject) {
+		flag, most := "--rate", float64(inject)/float64(cfg.Length)
+		if f.load > 0 {
+			flag, most = "--load", float64(inject)
+		}
+		return usagef("%s: %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most %s %.4g",
+			flag, offered, g.Spec(), inject, cfg.Ports, flag, most)
+	}
+	cycles := f.warmup + f.cycles
+	if work := float64(g.Nodes()) * float64(cycles); work > maxSimNodeCycles {
+		return usagef("--cycles: %s has %d nodes, and %d cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
+			g.Spec(), g.Nodes(), cycles, f.warmup, f.cycles, work, maxSimNodeCycles)
+	}
+	return nil
 }
 
 // sampleDests draws k distinct nodes other than src, reproducibly from seed.
@@ -461,15 +572,23 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 	top := cfg.Traffic.Rate
 	var xs, simY, modY []float64
 	var rows []map[string]any
+	reason := ""
 	for i := 1; i <= f.points; i++ {
-		if err := ctx.Err(); err != nil {
-			return exitInconclusive, err
+		if ctx.Err() != nil {
+			reason = stopReason(ctx, -1)
+			break
 		}
 		c := cfg
 		c.Traffic.Rate = top * float64(i) / float64(f.points)
+		line := simProgress(e, f, &c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points))
 		res, err := sim.Run(c)
+		line.Stop()
 		if err != nil {
 			return exitUsage, err
+		}
+		if res.Stopped {
+			reason = stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i)
+			break
 		}
 		m := simModel(g, c)
 		load := c.Traffic.Rate * float64(c.Length)
@@ -494,11 +613,22 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 	if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
 	}
-	if f.json {
-		return exitHolds, writeJSON(e.Stdout, map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo}, "sweep": rows, "plot": f.plot})
+	code := exitHolds
+	if reason != "" {
+		code = exitInconclusive
 	}
-	return exitHolds, nil
+	if f.json {
+		out := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo}, "sweep": rows, "plot": f.plot}
+		if reason != "" {
+			out["verdict"], out["reason"] = "inconclusive", reason
+		}
+		return code, writeJSON(e.Stdout, out)
+	}
+	if reason != "" {
+		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(xs))
+	}
+	return code, nil
 }
 
 func nanNil(x float64) any {
