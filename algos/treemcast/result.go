@@ -120,6 +120,9 @@ func (r *FamilyResult) Marshal() ([]byte, error) {
 
 // ParseFamilyResult decodes a family result file and checks its format.
 func ParseFamilyResult(data []byte) (*FamilyResult, error) {
+	if err := props.WrongFile(data, FamilyFormat); err != nil {
+		return nil, err
+	}
 	var r FamilyResult
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -133,6 +136,11 @@ func ParseFamilyResult(data []byte) (*FamilyResult, error) {
 		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n", r.Shard.Index, r.Shard.Count)
 	case r.Members < 0 || r.Instances < 0 || r.Instances > r.Members:
 		return nil, fmt.Errorf("family result covers %d of %d members", r.Instances, r.Members)
+	}
+	for i, c := range r.Checked {
+		if c.Index < 0 || c.Index >= r.Members || i > 0 && c.Index <= r.Checked[i-1].Index {
+			return nil, fmt.Errorf("family result field \"checked\": entry %d is member %d; want increasing indices below %d", i, c.Index, r.Members)
+		}
 	}
 	return &r, nil
 }

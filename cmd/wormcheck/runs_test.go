@@ -161,3 +161,70 @@ func TestSignalWritesPartialResult(t *testing.T) {
 		}
 	}
 }
+
+// TestRunawayInputsEndFast runs the inputs that used to grow to gigabytes or stay silent
+// for hours: each must now be refused (exit 2, one line naming the flag) or end
+// inconclusive (exit 3) within seconds.
+func TestRunawayInputsEndFast(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"sim", "--topo", "mesh:8x8", "--rate", "5"}, exitUsage, "--rate"},
+		{[]string{"sim", "--topo", "mesh:8x8", "--rate", "-1"}, exitUsage, "--rate -1 must"},
+		{[]string{"sim", "--topo", "mesh:8x8", "--load", "99"}, exitUsage, "--load"},
+		{[]string{"check", "--algo", "unicast", "--topo", "torus:1024x1024", "--family", "all-placements:4"}, exitUsage, "placements"},
+		{[]string{"sim", "--topo", "torus:1024x1024"}, exitUsage, "--cycles"},
+		{[]string{"check", "--algo", "dcf", "--prop", "depth", "--topo", "torus:1024x1024"}, exitUsage, "depth check"},
+		{[]string{"check", "--algo", "unicast", "--topo", "torus:4", "--msgs", "0->2", "--max-states", "-1"}, exitUsage, "--max-states must not be negative"},
+		{[]string{"sim", "--topo", "torus:16x16", "--time-limit", "300ms", "--cycles", "5000000"}, exitInconclusive, "--time-limit"},
+		{[]string{"sim", "--topo", "torus:32x32", "--rate", "0.12", "--length", "32", "--max-memory", "40", "--cycles", "1000000"}, exitInconclusive, "--max-memory"},
+	} {
+		start := time.Now()
+		code, out, stderr := runCLI(t, tc.args...)
+		el := time.Since(start)
+		if code != tc.code || !strings.Contains(out+stderr, tc.says) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s%s", tc.args, code, tc.code, tc.says, out, stderr)
+		}
+		if el > 20*time.Second {
+			t.Errorf("%q took %v; it must end within seconds", tc.args, el)
+		}
+	}
+}
+
+// TestSignalsStopCheckAndSim interrupts a long search and a long simulation: each must
+// exit 3 with what it found so far (the search's states, the simulation's latencies).
+func TestSignalsStopCheckAndSim(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		args []string
+		says []string
+	}{
+		{syscall.SIGINT, []string{"check", "--algo", "unicast", "--topo", "torus:4x4", "--buffers", "2", "--length", "4",
+			"--msgs", "0->10,1->11,2->8,3->9,4->14,5->15,6->12,7->13"}, []string{"INCONCLUSIVE", "states"}},
+		{syscall.SIGTERM, []string{"sim", "--topo", "torus:16x16", "--cycles", "5000000"}, []string{"INCONCLUSIVE: interrupted at cycle", "unicast   latency"}},
+	} {
+		cmd := wormcheckCmd(t.TempDir(), tc.args...)
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		_ = cmd.Process.Signal(tc.sig)
+		start := time.Now()
+		err := cmd.Wait()
+		if c := exitCode(err); c != exitInconclusive {
+			t.Errorf("%s after %v: exit %d, want 3\n%s", tc.args[0], tc.sig, c, out.String())
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s took %v to stop after %v", tc.args[0], d, tc.sig)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(out.String(), s) {
+				t.Errorf("%s after %v: output lacks %q:\n%s", tc.args[0], tc.sig, s, out.String())
+			}
+		}
+	}
+}
