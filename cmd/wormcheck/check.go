@@ -24,7 +24,10 @@ const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
 Checks one property of one algorithm instance and prints the verdict with its evidence:
 for a violation, a shortest counterexample (a trace of flit moves, or the two contending
 unicasts with the channel and time). Without --json the output is for people; with --json
-it is one object: version, command, instance, property, semantics, verdict, stats, witness.
+it is one object of schema wormcheck-report/1 (docs/report.md): schema, version, command,
+instance, property, semantics, verdict, reason, stats, witness (with its kind), notes.
+The same check from Go: check.Run in package props/check, with the flags' names as
+parameters.
 
 Common flags:
   --algo A          algorithm (list below)
@@ -41,7 +44,8 @@ Common flags:
   --symmetry        reduce by the topology's symmetries where the algorithm supports it
   --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
   --svg F.svg       draw the witness
-  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0), readable by tshark
+  --explore         after a violation, step through its trace in the browser (127.0.0.1)
+  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0); wormcheck dissector decodes it
   --progress        report progress on stderr even when it is not a terminal
   --seed N          seed for algorithms that choose at random (default 1)
 
@@ -147,6 +151,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	fs.String("algo", "", "algorithm")
 	progress := defineCommon(fs, &c)
 	params := defineParams(fs, a.Params)
+	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
 	var result, resume string
 	var every time.Duration
 	if a.Families {
@@ -196,7 +201,19 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 			rep.Reason += fmt.Sprintf(" (--resume %s)", result)
 		}
 	}
-	return emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	code, err := emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	if err != nil || !*explore {
+		return code, err
+	}
+	if rep.Trace == nil {
+		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
+		return code, nil
+	}
+	sc, err := check.TraceScene(rep.Trace)
+	if err != nil {
+		return 0, err
+	}
+	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
 
 // familyFiles sets up checkpointing for a family run: the result so far is written to the
@@ -265,6 +282,7 @@ type artefacts struct{ Trace, SVG, PCAP string }
 // emitReport writes the requested artefacts, prints the report and returns the exit code
 // of its verdict.
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
 	if err := writeArtefacts(e, rep, files); err != nil {
