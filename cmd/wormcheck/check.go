@@ -49,6 +49,14 @@ Common flags:
   --progress        report progress on stderr even when it is not a terminal
   --seed N          seed for algorithms that choose at random (default 1)
 
+Families (--family, where the algorithm has them):
+  --shard i/n       check only members i mod n
+  --result F.json   the mergeable result, rewritten atomically as members finish
+  --resume F.json   continue an interrupted run's result (a missing file starts afresh)
+
+Ctrl-C or SIGTERM ends a check inconclusive (exit 3) with its statistics so far; a family
+writes its partial result first. 'wormcheck slurm' runs a family as a Slurm array job.
+
 Examples:
   wormcheck check --algo unicast --topo torus:4 --prop deadlock --dateline off --msgs '0->2,1->3,2->0,3->1' --trace wh2.json
   wormcheck replay wh2.json

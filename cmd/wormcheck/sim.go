@@ -70,6 +70,11 @@ algorithm and count:
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
 
+Bounds: an offered load above what a node can inject (one flit a cycle per injection
+channel) and runs above 2e9 node-cycles (nodes x (warm-up + window)) are refused with
+the flag to change; --max-memory (default 3/4 of the machine) and --time-limit stop a run,
+as Ctrl-C and SIGTERM do, with what it measured so far and exit 3 (inconclusive).
+
 Flags:
 `
 
