@@ -642,10 +642,17 @@ func nanNil(x float64) any {
 	return x
 }
 
+// maxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
+// about 5 s on a 256x256 torus and grows faster than the node count.
+const maxCollectiveNodes = 512 * 512
+
 // runSimCollective executes a collective schedule at zero load.
 func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid, model.NodeID) (*model.Schedule, error)) (int, error) {
 	if f.src < 0 || f.src >= g.Nodes() {
 		return exitUsage, usagef("--source %d: %s has %d nodes", f.src, g.Spec(), g.Nodes())
+	}
+	if g.Nodes() > maxCollectiveNodes {
+		return exitUsage, usagef("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
 	}
 	s, err := build(g, model.NodeID(f.src))
 	if err != nil {
