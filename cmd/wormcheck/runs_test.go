@@ -229,3 +229,18 @@ func TestSignalsStopCheckAndSim(t *testing.T) {
 		}
 	}
 }
+
+// TestFamilyProgressLines checks that --progress with stderr redirected gives plain
+// progress lines ending with the shard's full count.
+func TestFamilyProgressLines(t *testing.T) {
+	code, _, stderr := runCLI(t, append(append([]string{}, killFamily...), "--progress")...)
+	if code != exitViolated {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	if strings.Contains(stderr, "\r") || !strings.HasPrefix(last, "pairs:2 on mesh:3x2, shard 0/1:  1062/1062 members 100.0%  states ") ||
+		!strings.Contains(last, " states/s  elapsed ") || !strings.Contains(last, "  heap ") {
+		t.Errorf("progress on a redirected stderr:\n%s", stderr)
+	}
+}
