@@ -62,6 +62,20 @@ func readFamilyResult(t *testing.T, path string) *treemcast.FamilyResult {
 	return r
 }
 
+// checkedCount reads how many members a result file lists as checked (0 if there is no
+// file yet); a file being replaced is never seen half-written.
+func checkedCount(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	r, err := treemcast.ParseFamilyResult(data)
+	if err != nil {
+		return -1
+	}
+	return len(r.Checked)
+}
+
 // TestKillResumeMerge kills each of two shards (SIGKILL, at seeded random moments) a few
 // times, resumes it from its result file every time, merges the shards and checks that
 // the merged result equals an uninterrupted run member by member.
@@ -88,12 +102,24 @@ func TestKillResumeMerge(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			var err error
 			if attempt < 6 {
-				select {
-				case err = <-done:
-				case <-time.After(time.Duration(30+rng.IntN(300)) * time.Millisecond):
-					_ = cmd.Process.Kill()
-					err = <-done
-					killed++
+				// Kill at a random moment after this attempt has checkpointed progress of
+				// its own (so that the test does not depend on the machine's speed).
+				before := checkedCount(file)
+				deadline := time.Now().Add(30 * time.Second)
+			wait:
+				for {
+					select {
+					case err = <-done:
+						break wait
+					case <-time.After(10 * time.Millisecond):
+						if checkedCount(file) > before || time.Now().After(deadline) {
+							time.Sleep(time.Duration(rng.IntN(80)) * time.Millisecond)
+							_ = cmd.Process.Kill()
+							err = <-done
+							killed++
+							break wait
+						}
+					}
 				}
 			} else {
 				err = <-done
@@ -140,13 +166,13 @@ func TestSignalWritesPartialResult(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "r.json")
-		cmd := wormcheckCmd(dir, append(append([]string{}, killFamily...), "--topo", "mesh:4x2", "--result", file)...)
+		cmd := wormcheckCmd(dir, append(append([]string{}, killFamily...), "--topo", "mesh:4x2", "--result", file, "--checkpoint-every", "50ms")...)
 		var out strings.Builder
 		cmd.Stdout = &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(700 * time.Millisecond)
+		waitFor(t, 30*time.Second, "a checkpoint with members", func() bool { return checkedCount(file) > 0 })
 		_ = cmd.Process.Signal(sig)
 		err := cmd.Wait()
 		if c := exitCode(err); c != exitInconclusive {
