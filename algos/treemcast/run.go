@@ -138,7 +138,8 @@ type FamilyOptions struct {
 	// carried over, so that the finished result equals that of an uninterrupted run.
 	Resume *FamilyResult
 	// Checkpoint, if set, receives the result so far (Partial) after a member when
-	// CheckpointEvery has passed since the last call, and the final result at the end;
+	// CheckpointEvery (or twenty times the last call's duration, if longer) has passed
+	// since the last call, and the final result at the end;
 	// an error from it ends the run with that error. A caller that writes each to disk
 	// atomically leaves a resumable file whenever the process is killed.
 	Checkpoint      func(*FamilyResult) error
@@ -273,10 +274,14 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			break
 		}
 		if opt.Checkpoint != nil && time.Since(lastCheckpoint) >= every {
+			t0 := time.Now()
 			if err := opt.Checkpoint(finish(true)); err != nil {
 				return nil, err
 			}
 			lastCheckpoint = time.Now()
+			// A large result (tens of thousands of members) takes a while to write:
+			// keep checkpoints under about 5% of the run.
+			every = max(every, 20*lastCheckpoint.Sub(t0))
 		}
 	}
 	finish(partial)
