@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,7 +99,7 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 		if *tasks < 1 || *tasks > 10000 {
 			return 0, usagef("--tasks %d is out of range; use 1..10000", *tasks)
 		}
-		if err := familyCheckArgs(checkArgs); err != nil {
+		if err := familyCheckArgs(ctx, checkArgs); err != nil {
 			return 0, err
 		}
 		self, err := os.Executable()
@@ -141,7 +142,7 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 // familyCheckArgs checks that the command an array task runs is a family check that the
 // tasks can shard: `check ... --family F`, without the --shard, --result and --resume the
 // script adds.
-func familyCheckArgs(args []string) error {
+func familyCheckArgs(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] != "check" {
 		return usagef("after --, give the family check to run: -- check --algo A --family F ...")
 	}
@@ -160,6 +161,17 @@ func familyCheckArgs(args []string) error {
 	}
 	if !hasFamily {
 		return usagef("the check command has no --family; slurm shards a family over array tasks")
+	}
+	// Run it here with a context that is already cancelled: every flag and parameter is
+	// validated, and the family enumerated, but no member is checked. Bad input is
+	// reported now rather than by N failed tasks.
+	dry, cancel := context.WithCancel(ctx)
+	cancel()
+	var stderr strings.Builder
+	if code := run(dry, &env{Stdout: io.Discard, Stderr: &stderr}, args); code == exitUsage {
+		msg := strings.TrimSpace(stderr.String())
+		msg = strings.TrimPrefix(msg, "wormcheck check: ")
+		return usagef("the check command: %s", msg)
 	}
 	return nil
 }

@@ -237,3 +237,40 @@ func TestSlurmArrayCancelResumeMerge(t *testing.T) {
 	}
 	t.Logf("task %d cancelled after %d of its members and resumed; merged %d members, %d states: %v", victim, cut.Instances, merged.Instances, merged.States, merged.Verdict)
 }
+
+// TestSlurmScripts checks, without a cluster, the scripts `slurm --no-submit` writes and
+// the command lines it refuses before submitting anything.
+func TestSlurmScripts(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI(t, append([]string{"slurm", "--dir", dir, "--tasks", "4", "--no-submit", "--"}, slurmFamily...)...)
+	if code != exitHolds || !strings.Contains(out, "sbatch --array=0-3 ") {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	task, err := os.ReadFile(filepath.Join(dir, "task.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"#SBATCH --array=0-3\n", "#SBATCH --requeue\n", `--shard "$id/4" --resume ` + dir + `"/shard-$id.json"`, "case $rc in 0|1|3) exit 0"} {
+		if !strings.Contains(string(task), want) {
+			t.Errorf("task.sh lacks %q:\n%s", want, task)
+		}
+	}
+	if merge, err := os.ReadFile(filepath.Join(dir, "merge.sh")); err != nil || !strings.Contains(string(merge), " merge "+dir+"/shard-*.json -o "+dir+"/merged.json") {
+		t.Errorf("merge.sh: %v\n%s", err, merge)
+	}
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"slurm", "--dir", dir, "--tasks", "4", "--", "check", "--algo", "unicast", "--topo", "torus:4", "--msgs", "0->1"}, "no --family"},
+		{[]string{"slurm", "--dir", dir, "--tasks", "4", "--", "check", "--algo", "tree-mcast", "--family", "pairs:1", "--shard", "0/2"}, "must not set --shard"},
+		{[]string{"slurm", "--dir", dir, "--tasks", "4", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:3x3", "--family", "pairs:9"}, "K is"},
+		{[]string{"slurm", "--dir", dir, "--tasks", "0", "--", "check"}, "--tasks 0"},
+		{[]string{"slurm", "--dir", dir, "--only", "4"}, "task indices 0..3"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%q: exit %d, %q; want 2 saying %q", tc.args, code, stderr, tc.says)
+		}
+	}
+}
