@@ -55,6 +55,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	if err == nil {
 		err = e.fillProgress(res)
 	}
+	if err == nil && opt.CheckLiveness {
+		err = e.decideLiveness(res)
+	}
 	prog.Stop()
 	if err != nil {
 		return nil, err

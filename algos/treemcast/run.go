@@ -31,6 +31,7 @@ type CheckOptions struct {
 	// unbounded.
 	MaxMemoryBytes int64
 	Symmetry       bool // state-level symmetry reduction (flit.Symmetric)
+	Store          checker.StoreMode
 	Context        context.Context
 }
 
@@ -49,7 +50,9 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		Workers:        opt.Workers,
 		MaxStates:      opt.MaxStates,
 		MaxMemoryBytes: opt.MaxMemoryBytes,
+		Store:          opt.Store,
 		CheckDeadlock:  true,
+		CheckLiveness:  true,
 		Context:        opt.Context,
 	}
 	switch opt.Prop {
@@ -86,6 +89,7 @@ type TraceParams struct {
 	Length  int    `json:"length"`
 	Buffers int    `json:"buffers"`
 	Ports   string `json:"ports"`
+	Routing string `json:"routing,omitempty"` // a built-in relation's name; empty: dimension order
 }
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
@@ -110,12 +114,19 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 
 // TraceParams returns the instance's parameters as a trace file saves them.
 func (in Instance) TraceParams() TraceParams {
-	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	p := TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	if in.Routing != nil {
+		p.Routing = in.Routing.Name()
+	}
+	return p
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
-	if v.Kind == checker.KindDeadlock {
+	switch v.Kind {
+	case checker.KindDeadlock:
 		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
+	case checker.KindLivelock, checker.KindStarvation:
+		return v.Message
 	}
 	return "invariant " + v.Invariant + ": " + v.Message
 }
@@ -130,6 +141,7 @@ type FamilyOptions struct {
 	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
 	// (about MemberBytes each) must fit in it; 0 = unbounded.
 	MaxMemoryBytes int64
+	Store          checker.StoreMode
 	StopAtFirst    bool // stop the shard at its first violation
 	Limit          int  // check at most this many members of the shard (0 = all); the result is then partial
 	Context        context.Context
@@ -187,6 +199,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		Checked:      []MemberOutcome{},
 		Inconclusive: []int{},
 	}
+	if opt.Store == checker.Fingerprint {
+		r.Params.Store = opt.Store.String()
+	}
 	done := map[int]bool{}
 	prior := 0.0
 	if p := opt.Resume; p != nil {
@@ -198,6 +213,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		}
 		r.Instances, r.Covered, r.States, r.Transitions = p.Instances, p.Covered, p.States, p.Transitions
 		r.Violated, r.Witness = p.Violated, p.Witness
+		r.CollisionBound = p.CollisionBound
+		r.Certificates.Merge(p.Certificates)
 		r.Inconclusive = append(r.Inconclusive, p.Inconclusive...)
 		r.Checked = append(r.Checked, p.Checked...)
 		prior = p.Seconds
@@ -243,7 +260,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			break
 		}
 		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
 		}
@@ -256,6 +273,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Covered += int64(mb.Orbit)
 		r.States += res.Stats.States
 		r.Transitions += res.Stats.Transitions
+		r.CollisionBound += res.Stats.FingerprintCollisionBound
+		r.Certificates.Add(res.Certificate())
 		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions})
 		doneN.Add(1)
 		statesN.Store(r.States)
