@@ -20,6 +20,9 @@ func sameMembers(t *testing.T, what string, got, want *FamilyResult) {
 		got.Partial != want.Partial || !reflect.DeepEqual(got.Inconclusive, want.Inconclusive) {
 		t.Fatalf("%s: sums differ:\n got %+v\nwant %+v", what, got, want)
 	}
+	if !reflect.DeepEqual(got.Certificates, want.Certificates) || got.CollisionBound != want.CollisionBound {
+		t.Fatalf("%s: certificates %+v vs %+v, collision bound %v vs %v", what, got.Certificates, want.Certificates, got.CollisionBound, want.CollisionBound)
+	}
 	if (got.Witness == nil) != (want.Witness == nil) || got.Witness != nil && got.Witness.Index != want.Witness.Index {
 		t.Fatalf("%s: witnesses differ: %+v vs %+v", what, got.Witness, want.Witness)
 	}

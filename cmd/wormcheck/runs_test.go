@@ -154,7 +154,7 @@ func TestKillResumeMerge(t *testing.T) {
 	}
 	if merged.Instances != whole.Instances || merged.States != whole.States || merged.Transitions != whole.Transitions ||
 		merged.Covered != whole.Covered || merged.Violated != whole.Violated || merged.Verdict != whole.Verdict ||
-		merged.Witness.Index != whole.Witness.Index || merged.Partial {
+		merged.Witness.Index != whole.Witness.Index || merged.Partial || !reflect.DeepEqual(merged.Certificates, whole.Certificates) {
 		t.Fatalf("merged %+v\nwhole %+v", merged, whole)
 	}
 	t.Logf("%d kills; merged %d members, %d states, witness member %d", killed, merged.Instances, merged.States, merged.Witness.Index)
