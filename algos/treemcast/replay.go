@@ -67,13 +67,11 @@ func InstanceOf(tf *props.TraceFile) (Instance, error) {
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"parameters.ports\": %v", err)
 	}
-	in := Instance{Grid: g, Msgs: msgs, Params: Params{Prune: pr, Length: p.Length, Buffer: p.Buffers, Ports: ports}}
-	if p.Routing != "" {
-		if in.Routing, err = routing.ByName(g, p.Routing); err != nil {
-			return Instance{}, fmt.Errorf("trace file field \"parameters.routing\": %v", err)
-		}
+	rel, err := routing.Decode(g, p.Routing, p.RoutingFile)
+	if err != nil {
+		return Instance{}, fmt.Errorf("trace file field \"parameters.routing\": %v", err)
 	}
-	return in, nil
+	return Instance{Grid: g, Msgs: msgs, Params: Params{Prune: pr, Length: p.Length, Buffer: p.Buffers, Ports: ports}, Routing: rel}, nil
 }
 
 // Replayed is a trace file re-executed against the model.

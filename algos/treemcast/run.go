@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -89,7 +90,10 @@ type TraceParams struct {
 	Length  int    `json:"length"`
 	Buffers int    `json:"buffers"`
 	Ports   string `json:"ports"`
-	Routing string `json:"routing,omitempty"` // a built-in relation's name; empty: dimension order
+	// Routing names a built-in routing relation, RoutingFile carries a routing file's
+	// JSON (model/routing.Encode); both empty: dimension order.
+	Routing     string          `json:"routing,omitempty"`
+	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
@@ -116,7 +120,7 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 func (in Instance) TraceParams() TraceParams {
 	p := TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
 	if in.Routing != nil {
-		p.Routing = in.Routing.Name()
+		p.Routing, p.RoutingFile, _ = routing.Encode(in.Routing)
 	}
 	return p
 }

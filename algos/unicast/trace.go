@@ -23,7 +23,10 @@ type Params struct {
 	VCs      int    `json:"vcs"`
 	Dateline string `json:"dateline"`
 	Ports    string `json:"ports"`
-	Routing  string `json:"routing,omitempty"`
+	// Routing names a built-in routing relation, RoutingFile carries a routing file's
+	// JSON (model/routing.Encode); both empty: dimension order.
+	Routing     string          `json:"routing,omitempty"`
+	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
 // ParsePorts parses "one" or "all" (also "one-port", "all-port").
@@ -48,7 +51,7 @@ func portsName(p model.PortModel) string {
 func ParamsOf(sp Spec) Params {
 	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
 	if sp.Routing != nil && !isDOR(sp.Routing) {
-		p.Routing = sp.Routing.Name()
+		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
 	return p
 }
@@ -78,10 +81,8 @@ func SpecOf(topology string, p Params) (Spec, error) {
 	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
 		return sp, err
 	}
-	if p.Routing != "" {
-		if sp.Routing, err = routing.ByName(g, p.Routing); err != nil {
-			return sp, fmt.Errorf("routing: %v", err)
-		}
+	if sp.Routing, err = routing.Decode(g, p.Routing, p.RoutingFile); err != nil {
+		return sp, err
 	}
 	return sp, nil
 }

@@ -39,6 +39,7 @@ deadlocked instance is reported.`,
 			{"dateline", "auto", "dateline VC classes on tori: on, off or auto"},
 			{"ports", "all", "port model: one or all"},
 			{"family", "", `check a family instead of --msgs: "all-placements:K"`},
+			routingParam,
 		},
 		prepare: prepareUnicast,
 		replay:  replayUnicast,
@@ -78,6 +79,9 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, badf("--topo: %v", err)
 	}
 	sp.Topology = g.Spec()
+	if sp.Routing, err = relationOf(r, g); err != nil {
+		return nil, err
+	}
 	msgs, family := r.str("msgs"), r.str("family")
 	if family != "" {
 		if msgs != "" {
@@ -87,6 +91,9 @@ func prepareUnicast(r *request) (job, error) {
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil || n < 1 || n > 8 {
 			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
+		}
+		if r.opt.Resume != nil || r.opt.Checkpoint != nil {
+			return nil, badf("--result and --resume: the unicast family %s keeps no mergeable result (tree-mcast families do); it reports the first deadlock", family)
 		}
 		if err := unicastFamilyOf(sp, n).CheckSize(g); err != nil {
 			return nil, badf("--family %s: %v", family, err)
@@ -131,6 +138,16 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	var tally checker.Tally
 	instances, inconclusive := 0, 0
 	placements := fam.Placements(g)
+	if sp.Routing != nil {
+		// The family's reductions (mesh reflections, worms whose dimension-order routes
+		// share nothing) hold for dimension order only: under another relation check
+		// every placement of 1..k worms.
+		placements = placements[:0]
+		unicast.Placements(unicast.AllPairs(g.Nodes()), k, func(ps []unicast.Pair) bool {
+			placements = append(placements, append([]unicast.Pair(nil), ps...))
+			return true
+		})
+	}
 	var done, states atomic.Int64
 	line := progress.Start(progress.Options{W: r.opt.Progress, Label: fmt.Sprintf("all-placements:%d on %s", k, g.Spec())}, func() progress.Snapshot {
 		return progress.Snapshot{Done: done.Load(), Total: int64(len(placements)), Unit: "instances", Work: states.Load()}
@@ -191,7 +208,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
-	if g.Kind() == model.Mesh {
+	if sp.Routing != nil {
+		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", instances, k, sp.Routing.Name())
+	} else if g.Kind() == model.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
 	return rep, nil
@@ -202,6 +221,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
+	if sp.Routing != nil {
+		params["routing"] = sp.Routing.Name()
+	}
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
 		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
