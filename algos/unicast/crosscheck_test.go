@@ -169,12 +169,14 @@ type crossTopo struct {
 //
 // Reference: Dally & Seitz 1987 Theorem 1; Duato 1993 Theorem 1 (issue 11 item 5).
 func TestStaticVerdictsAgainstExplorer(t *testing.T) {
+	// The 4x4 families are sampled: every placement of up to 3 worms is 2.3M instances
+	// per relation there, beyond a test's budget.
 	topos := []crossTopo{
 		{"mesh:2x2", 3, 4, 7},
-		{"mesh:3x3", 2, 3, 97},
-		{"torus:3x3", 2, 3, 97},
-		{"mesh:4x4", 1, 3, 1009},
-		{"torus:4x4", 1, 3, 1009},
+		{"mesh:3x3", 2, 3, 397},
+		{"torus:3x3", 2, 3, 397},
+		{"mesh:4x4", 1, 3, 20011},
+		{"torus:4x4", 1, 3, 20011},
 	}
 	if testing.Short() {
 		topos = []crossTopo{{"mesh:2x2", 2, 3, 5}, {"mesh:3x3", 1, 2, 97}, {"torus:3x3", 1, 2, 97}}
