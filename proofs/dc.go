@@ -24,25 +24,25 @@ import (
 func init() {
 	Register(Claim{ID: "DC1", Source: "004 Thm 2, Cor 1-2",
 		Statement: "DCF reaches every node exactly once in d steps on a 2^d x 2^d torus",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC1})
+		Semantics: "step", Expected: ExpectHolds, Families: one(runDC1)})
 	Register(Claim{ID: "DC2", Source: "004 Thm 3",
 		Statement: "DCF is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC2})
+		Semantics: "step", Expected: ExpectHolds, Families: one(runDC2)})
 	Register(Claim{ID: "DC3", Source: "004 Thm 4, Cor 4",
 		Statement: "DCF is depth contention-free for all ts, tr, tc, L",
-		Semantics: "timed", Expected: ExpectHolds, Run: runDC3})
+		Semantics: "timed", Expected: ExpectHolds, Families: one(runDC3)})
 	Register(Claim{ID: "DC4", Source: "004 §4",
 		Statement: "EDN is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC4})
+		Semantics: "step", Expected: ExpectHolds, Families: one(runDC4)})
 	Register(Claim{ID: "DC5", Source: "004 §4",
 		Statement: "EDN is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Run: runDC5})
+		Semantics: "timed", Expected: ExpectViolated, Families: one(runDC5)})
 	Register(Claim{ID: "DC6", Source: "004 §5.2",
 		Statement: "Z_block broadcast is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Run: runDC6})
+		Semantics: "timed", Expected: ExpectViolated, Families: one(runDC6)})
 	Register(Claim{ID: "DC7", Source: "004 §6.1",
 		Statement: "DCF's contention-free completion time equals its formula",
-		Semantics: "timed", Expected: ExpectHolds, Run: runDC7})
+		Semantics: "timed", Expected: ExpectHolds, Families: one(runDC7)})
 }
 
 // dcSizes are the torus sides of DC1-DC3: 4^k (4, 16, 64) and 2·4^k (8, 32).
@@ -142,8 +142,8 @@ func dcfSteps(n int) int {
 
 const dcfNote = "DCF_block reconstructed (004 Fig. 7 missing): algos/dcf Level1, found by SearchLevel1 over the constraints of §5.2, §6.1 and the proofs of Theorems 3-4."
 
-func runDC1(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC1(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -152,8 +152,8 @@ func runDC1(ctx context.Context, opt Options) Outcome {
 	}, dcfNote)
 }
 
-func runDC2(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC2(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -162,8 +162,8 @@ func runDC2(ctx context.Context, opt Options) Outcome {
 	}, dcfNote)
 }
 
-func runDC3(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC3(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -223,8 +223,8 @@ func ednSizes(quick bool) []int {
 
 const ednNote = "EDN reconstructed from 004's facts (Tsai & McKinley's text is not in the seeds): algos/edn Pattern, the first of 72 admissible tiles."
 
-func runDC4(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(ednSizes(opt.Quick), edn.Build)
+func runDC4(ctx context.Context, env Env) Outcome {
+	insts, err := instances(ednSizes(env.Size == Quick), edn.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -233,7 +233,7 @@ func runDC4(ctx context.Context, opt Options) Outcome {
 	}, ednNote)
 }
 
-func runDC5(ctx context.Context, opt Options) Outcome {
+func runDC5(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewTorus(16, 16)
 	s, err := edn.Build(g, 0)
 	if err != nil {
@@ -259,8 +259,8 @@ func dc6Sizes(quick bool) []int {
 // decision; the claim is violated when some valid instance is not depth contention-free.
 // Any-delay and the plus-tie variant (DOR's default tie rule, under which condition 3
 // already fails in step 1) are reported beside it in Figures and the Note.
-func runDC6(ctx context.Context, opt Options) Outcome {
-	sizes := dc6Sizes(opt.Quick)
+func runDC6(ctx context.Context, env Env) Outcome {
+	sizes := dc6Sizes(env.Size == Quick)
 	insts, err := instances(sizes, zblock.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
@@ -389,8 +389,8 @@ func listOr(xs []string, none string) string {
 	return strings.Join(xs, ", ")
 }
 
-func runDC7(ctx context.Context, opt Options) Outcome {
-	sizes := dcSizes(opt.Quick)
+func runDC7(ctx context.Context, env Env) Outcome {
+	sizes := dcSizes(env.Size == Quick)
 	var out Outcome
 	out.Figures = map[string]float64{}
 	grid := props.DefaultGrid()

@@ -23,15 +23,15 @@ import (
 func init() {
 	Register(Claim{ID: "HB1", Source: "003 §2.2",
 		Statement: "SBT broadcast reaches every node exactly once in n steps",
-		Semantics: "step", Expected: ExpectHolds, Run: runHB1})
+		Semantics: "step", Expected: ExpectHolds, Families: one(runHB1)})
 	Register(Claim{ID: "HB2", Source: "003 eqs. 5-11",
 		Statement: "the model's hop and replication distributions equal the tree's",
-		Semantics: "static", Expected: ExpectHolds, Run: runHB2})
+		Semantics: "static", Expected: ExpectHolds, Families: one(runHB2)})
 }
 
-func runHB1(ctx context.Context, opt Options) Outcome {
+func runHB1(ctx context.Context, env Env) Outcome {
 	hi := 10
-	if opt.Quick {
+	if env.Size == Quick {
 		hi = 7
 	}
 	var out Outcome
@@ -62,7 +62,7 @@ func runHB1(ctx context.Context, opt Options) Outcome {
 	return out
 }
 
-func runHB2(ctx context.Context, opt Options) Outcome {
+func runHB2(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	out.Figures = map[string]float64{}
 	for n := 2; n <= 12; n++ {

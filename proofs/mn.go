@@ -24,25 +24,25 @@ import (
 func init() {
 	Register(Claim{ID: "MN1", Source: "002 Property 1",
 		Statement: "monotone + concentrated patterns are nonblocking in the broadcast banyan",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN1})
+		Semantics: "static", Expected: ExpectHolds, Families: one(runMN1)})
 	Register(Claim{ID: "MN2", Source: "002 Property 1",
 		Statement: "dropping monotonicity or concentration admits blocking",
-		Semantics: "static", Expected: ExpectViolated, Run: runMN2})
+		Semantics: "static", Expected: ExpectViolated, Families: one(runMN2)})
 	Register(Claim{ID: "MN3", Source: "002 §2.2",
 		Statement: "region-encoded routing reaches exactly [min, max]",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN3})
+		Semantics: "static", Expected: ExpectHolds, Families: one(runMN3)})
 	Register(Claim{ID: "MN4", Source: "002 Theorem 1",
 		Statement: "two-phase multicast copies never block each other",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN4})
+		Semantics: "static", Expected: ExpectHolds, Families: one(runMN4)})
 	Register(Claim{ID: "MN5", Source: "002 Fig. 4",
 		Statement: "several multicasts with free arbitration deadlock (1->{5..8}, 15->{7..12}, N=16)",
-		Semantics: "flit", Expected: ExpectViolated, Run: runMN5})
+		Semantics: "flit", Expected: ExpectViolated, Families: one(runMN5)})
 	Register(Claim{ID: "MN6", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first arbitration is deadlock-free",
-		Semantics: "flit", Expected: ExpectHolds, Run: runMN6})
+		Semantics: "flit", Expected: ExpectHolds, Families: one(runMN6)})
 	Register(Claim{ID: "MN6B", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first is deadlock-free for any number of multicasts and any arrival times (Theorem 2 as stated); expected to FAIL: three multicasts (lockstep) or two (asynchronous) deadlock",
-		Semantics: "flit", Expected: ExpectViolated, Run: runMN6b})
+		Semantics: "flit", Expected: ExpectViolated, Families: one(runMN6b)})
 }
 
 // mnSeed is the fixed seed of the MN family's gopter samples.
@@ -72,9 +72,9 @@ func mnParams() *gopter.GenParameters {
 // Cyclic concentration (sources consecutive modulo N) is checked too and reported: it is
 // not needed by Property 1 as stated, and the two-phase algorithm never uses it (see
 // banyan.ValidStarts), but it decides whether a wrapping phase 2 would be safe.
-func runMN1(ctx context.Context, opt Options) Outcome {
+func runMN1(ctx context.Context, env Env) Outcome {
 	sizes, enumerate, samples := []int{8, 16, 32, 64}, []int{8, 16}, 2000
-	if opt.Quick {
+	if env.Size == Quick {
 		sizes, enumerate, samples = []int{8, 16}, []int{8}, 200
 	}
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
@@ -190,7 +190,7 @@ func conflictSVG(b *model.Banyan, c *props.LinkConflict) []byte {
 // (a) concentrated sources with non-monotone destinations, (b) ascending destinations
 // with sources that are not concentrated. It searches N = 4, then 8, by increasing number
 // of packets k, so the first witness of each kind is minimal in (N, k).
-func runMN2(ctx context.Context, opt Options) Outcome {
+func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
 		N        int                  `json:"N"`
 		K        int                  `json:"k"`
@@ -332,9 +332,9 @@ func forPermutations(n, k int, f func([]int) bool) {
 // runMN3 checks that the region tree of every source and every interval [min, max]
 // reaches exactly the nodes min..max, each once, with no channel used twice, for
 // N = 2..64 (quick: N <= 16).
-func runMN3(ctx context.Context, opt Options) Outcome {
+func runMN3(ctx context.Context, env Env) Outcome {
 	maxN := 64
-	if opt.Quick {
+	if env.Size == Quick {
 		maxN = 16
 	}
 	out := Outcome{Verdict: Holds}
@@ -399,9 +399,9 @@ func runMN3(ctx context.Context, opt Options) Outcome {
 // exactly s..s+f-1, and random instances on N = 64 (gopter, naive check) do not block.
 // The wrapping variant (s+f-1 past N-1, phase-2 sources consecutive modulo N) is
 // reported as a figure.
-func runMN4(ctx context.Context, opt Options) Outcome {
+func runMN4(ctx context.Context, env Env) Outcome {
 	samples := 3000
-	if opt.Quick {
+	if env.Size == Quick {
 		samples = 300
 	}
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
@@ -486,14 +486,14 @@ const fig4 = "1->5,6,7,8;15->7-12"
 // runMN5 explores the Fig. 4 instance (every pair of phase-1 starts) with free
 // arbitration in the lockstep timing and expects a deadlock; the shortest trace is saved
 // as a trace file that replays.
-func runMN5(ctx context.Context, opt Options) Outcome {
+func runMN5(ctx context.Context, env Env) Outcome {
 	b, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, err := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -513,7 +513,7 @@ func runMN5(ctx context.Context, opt Options) Outcome {
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	last := tr.Steps[len(tr.Steps)-1].State
-	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation, "starts": sys.StartsOf(last)}
+	out.Witness = tf
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
@@ -546,13 +546,13 @@ func verdictOf(v checker.Verdict) string {
 // every start pair (quick: a seeded sample) and the Fig. 4 family on N = 16 (every pair
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
 // figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6B.
-func runMN6(ctx context.Context, opt Options) Outcome {
+func runMN6(ctx context.Context, env Env) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
 	start := time.Now()
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -578,19 +578,19 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 	}
 	start = time.Now()
 	var pairList [][2]banyan.Multicast
-	if opt.Quick {
+	if env.Size == Quick {
 		r := rand.New(rand.NewSource(mnSeed))
 		for i := 0; i < 3000; i++ {
 			pairList = append(pairList, [2]banyan.Multicast{all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]})
 		}
 	}
 	var sw sweepResult
-	if opt.Quick {
-		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
+	if env.Size == Quick {
+		sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
 			yield(pairList[i][0], pairList[i][1])
 		})
 	} else {
-		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
+		sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
 			for j := i; j < len(all8); j++ {
 				yield(all8[i], all8[j])
 			}
@@ -609,15 +609,15 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 	// N = 16: the Fig. 4 family.
 	start = time.Now()
 	srcs := []int{1, 15}
-	if !opt.Quick {
+	if env.Size != Quick {
 		srcs = srcs[:0]
 		for s := 0; s < 16; s++ {
 			srcs = append(srcs, s)
 		}
 	}
-	sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
+	sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
 		for _, s2 := range srcs {
-			if opt.Quick && s2 == srcs[i] {
+			if env.Size == Quick && s2 == srcs[i] {
 				continue
 			}
 			yield(banyan.Multicast{Source: srcs[i], Dests: msgs[0].Dests}, banyan.Multicast{Source: s2, Dests: msgs[1].Dests})
@@ -635,7 +635,7 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 	// Worms whose tails drain one link per cycle: a seeded sample of pairs on N = 8 with
 	// the explorer (the fast simulator releases at once).
 	flitSamples := 3000
-	if opt.Quick {
+	if env.Size == Quick {
 		flitSamples = 300
 	}
 	b8, _ := model.NewBanyan(8)
@@ -680,7 +680,7 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 		return out
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
-	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
+	out.Witness = tf
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
@@ -808,7 +808,7 @@ const triple = "2->4,5;5->2,7;0->4"
 // explorer; (b) Fig. 4 in the asynchronous timing with upper-first; (c) a seeded random
 // sample of triples on N = 8 (fanouts 1..4, random starts) with the fast simulator,
 // whose deadlock rate is reported. The verdict is the explorer's on (a) and (b).
-func runMN6b(ctx context.Context, opt Options) Outcome {
+func runMN6b(ctx context.Context, env Env) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := model.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
@@ -816,7 +816,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -836,7 +836,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 			out.Files["pcap"] = pc
 		}
-		out.Witness = map[string]any{"lockstep_three_multicasts": map[string]any{"msgs": triple, "starts": sys.StartsOf(last), "trace": tf.Labels, "violation": tf.Violation}}
+		out.Witness = tf
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
 			triple, len(sys.Init()), res.Stats.States, tf.Violation))
 	} else {
@@ -850,7 +850,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			fr, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+			fr, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -864,7 +864,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 	b16, _ := model.NewBanyan(16)
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
 	asys, _ := banyan.NewSystem(b16, f4, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
-	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -879,14 +879,14 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 			out.Files = map[string][]byte{}
 		}
 		out.Files["async.json"] = data
-		if w, ok := out.Witness.(map[string]any); ok {
-			w["async_fig4"] = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
+		if out.Witness == nil {
+			out.Witness = tf
 		}
 		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, tf.Violation))
 	}
 	// (c) seeded random triples.
 	samples := 100000
-	if opt.Quick {
+	if env.Size == Quick {
 		samples = 5000
 	}
 	fs, _ := banyan.NewFastLockstep(b8, nil, nil, banyan.UpperFirst)

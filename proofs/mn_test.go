@@ -64,7 +64,7 @@ func TestEnumerators(t *testing.T) {
 
 // TestMN5Files checks that MN5's witness trace replays and its picture is an SVG.
 func TestMN5Files(t *testing.T) {
-	o := runMN5(context.Background(), Options{Quick: true})
+	o := runMN5(context.Background(), Env{Size: Quick, Workers: 1, Meter: new(Meter)})
 	if o.Verdict != Violated {
 		t.Fatalf("MN5: %s %v", o.Verdict, o.Err)
 	}

@@ -16,13 +16,13 @@ import (
 func init() {
 	Register(Claim{ID: "NP8", Source: "001 §4.2 (Robinson et al.)",
 		Statement: "one U-torus multicast is depth contention-free and takes ceil(log2(1+|D|))(Ts+L*Tc)",
-		Semantics: "timed", Expected: ExpectHolds, Run: runNP8})
+		Semantics: "timed", Expected: ExpectHolds, Families: one(runNP8)})
 	Register(Claim{ID: "NP9", Source: "001 §5.1 (Kesavan & Panda)",
 		Statement: "several U-mesh multicasts contend at nodes",
-		Semantics: "timed", Expected: ExpectViolated, Run: runNP9})
+		Semantics: "timed", Expected: ExpectViolated, Families: one(runNP9)})
 	Register(Claim{ID: "NP10", Source: "001 §5.1",
 		Statement: "SPU's node contention vs U-mesh's on the same instances",
-		Semantics: "timed", Expected: ExpectMeasured, Run: runNP10})
+		Semantics: "timed", Expected: ExpectMeasured, Families: one(runNP10)})
 }
 
 // np8Params are the timing points NP8 compares with the formula: 001 §4.4's Ts = 300,
@@ -75,9 +75,9 @@ func np8Check(s *model.Schedule, nd int) (string, *props.Report, int64) {
 // per physical channel (DESIGN.md's timed semantics); there U-torus does contend, because
 // a wrap-around path leaves its chain interval, and that finding is reported beside the
 // verdict with its first witness.
-func runNP8(ctx context.Context, opt Options) Outcome {
+func runNP8(ctx context.Context, env Env) Outcome {
 	k, random := 6, 300
-	if opt.Quick {
+	if env.Size == Quick {
 		k, random = 3, 40
 	}
 	var out Outcome
@@ -230,10 +230,10 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	return out
 }
 
-func runNP9(ctx context.Context, opt Options) Outcome {
+func runNP9(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
 	count := 20
-	if opt.Quick {
+	if env.Size == Quick {
 		count = 5
 	}
 	var out Outcome
@@ -296,10 +296,10 @@ func portPairs(s *model.Schedule, p props.Params) (int, error) {
 	return n, nil
 }
 
-func runNP10(ctx context.Context, opt Options) Outcome {
+func runNP10(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
 	count := 40
-	if opt.Quick {
+	if env.Size == Quick {
 		count = 8
 	}
 	p := props.Params{Ts: 300, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32

@@ -22,7 +22,7 @@ func init() {
 		Statement: "the analytical mean unicast and broadcast latencies of 003 (eqs. 1-33) agree with flit-level simulation below saturation",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runHB3,
+		Families:  one(runHB3),
 	})
 	Register(Claim{
 		ID:        "MN7",
@@ -30,7 +30,7 @@ func init() {
 		Statement: "the throughput recursion of 002 §4 for the unbuffered broadcast banyan with multicast agrees with slotted simulation (n = 7)",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runMN7,
+		Families:  one(runMN7),
 	})
 	Register(Claim{
 		ID:        "DC8",
@@ -38,7 +38,7 @@ func init() {
 		Statement: "EDN's simulated broadcast time on a 32x32 torus exceeds its contention-free formula because of channel contention",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runDC8,
+		Families:  one(runDC8),
 	})
 }
 
@@ -119,11 +119,11 @@ func RunHB3Point(c hb3Case, load float64, cycles int64, seed uint64) (HB3Point, 
 	return pt, nil
 }
 
-func runHB3(ctx context.Context, opt Options) Outcome {
+func runHB3(ctx context.Context, env Env) Outcome {
 	cases := []hb3Case{{6, 3, 32, 0.01}}
 	loads := []float64{0.5}
 	cycles := int64(20000)
-	if !opt.Quick {
+	if env.Size != Quick {
 		cases = []hb3Case{
 			{6, 3, 32, 0.01}, {6, 4, 64, 0.02}, {6, 6, 100, 0.005}, {6, 3, 128, 0.03},
 			{7, 3, 32, 0.02}, {7, 4, 64, 0.01}, {7, 6, 128, 0.005},
@@ -169,10 +169,6 @@ func runHB3(ctx context.Context, opt Options) Outcome {
 			} else {
 				worstNear = math.Max(worstNear, e)
 			}
-			if opt.Progress != nil {
-				fmt.Fprintf(opt.Progress, "HB3 %s: unicast model %.1f sim %.1f±%.1f; broadcast model %.1f sim %.1f±%.1f\n",
-					key, pt.ModelU, pt.SimU.Mean, pt.SimU.CI95, pt.ModelB, pt.SimB.Mean, pt.SimB.CI95)
-			}
 		}
 	}
 	out.Figures["max_relerr_load_le_0.5"] = worstBelow
@@ -198,11 +194,11 @@ type mn7Case struct {
 	f    int
 }
 
-func runMN7(ctx context.Context, opt Options) Outcome {
+func runMN7(ctx context.Context, env Env) Outcome {
 	const n = 7
 	cases := []mn7Case{{1, 0.2, 4}, {0.5, 0.3, 2}}
 	slots := 2000
-	if !opt.Quick {
+	if env.Size != Quick {
 		cases = nil
 		for _, p := range []float64{0.25, 0.5, 0.75, 1} {
 			for _, mf := range []struct {
@@ -249,16 +245,13 @@ func runMN7(ctx context.Context, opt Options) Outcome {
 		rel := (eta - res.Throughput) / res.Throughput
 		out.Figures[key+"_relerr"] = rel
 		worst = math.Max(worst, math.Abs(rel))
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "MN7 %s: model %.4f sim %.4f\n", key, eta, res.Throughput)
-		}
 	}
 	out.Figures["max_relerr"] = worst
 	out.Note = fmt.Sprintf("002 §4 recursion (re-derived) with copy rates of unwrapped consecutive destination ranges vs slotted simulation of the 128-node unbuffered banyan: worst relative error %.2f%%.", 100*worst)
 	return out
 }
 
-func runDC8(ctx context.Context, opt Options) Outcome {
+func runDC8(ctx context.Context, env Env) Outcome {
 	g, err := model.NewTorus(32, 32)
 	if err != nil {
 		return Outcome{Err: err}
@@ -273,7 +266,7 @@ func runDC8(ctx context.Context, opt Options) Outcome {
 		return Outcome{Err: fmt.Errorf("DC8: %v", err)}
 	}
 	lengths := []int{32, 128, 512}
-	if opt.Quick {
+	if env.Size == Quick {
 		lengths = []int{64}
 	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}

@@ -37,7 +37,7 @@ func init() {
 		Statement: "tree-based multicast with pruning reduces multicast latency against multiple unicasts (up to 30% on an 8x8 mesh) on 8x8 mesh, 8x8 torus and 8x8x8 torus with 4 to 25 destinations",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runTM4,
+		Families:  one(runTM4),
 	})
 }
 
@@ -117,7 +117,7 @@ func TM4Table(ctx context.Context, nets []TM4Net, dests []int, loads map[string]
 	return rows, nil
 }
 
-func runTM4(ctx context.Context, opt Options) Outcome {
+func runTM4(ctx context.Context, env Env) Outcome {
 	// Each network twice: with the VCs DOR needs (000 §5.1: one on the mesh, two dateline
 	// classes of one VC each on tori) and with twice as many; the tree's advantage under
 	// load depends on it.
@@ -129,10 +129,7 @@ func runTM4(ctx context.Context, opt Options) Outcome {
 		"torus:8x8x8": {0.005, 0.05, 0.1, 0.2, 0.3, 0.4},
 	}
 	warmup, cycles := int64(2000), int64(10000)
-	if opt.Progress != nil {
-		fmt.Fprintf(opt.Progress, "TM4: %d networks x 4 destination counts x 6 loads\n", len(nets))
-	}
-	if opt.Quick {
+	if env.Size == Quick {
 		nets, dests = nets[:2], []int{4, 25}
 		loads["mesh:8x8"] = []float64{0.005, 0.1}
 		warmup, cycles = 500, 3000

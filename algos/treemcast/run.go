@@ -102,17 +102,25 @@ func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 
 // FamilyOptions configure RunFamily.
 type FamilyOptions struct {
-	Params      Params
-	Prop        string
-	Shard       Shard
-	Workers     int
+	Params  Params
+	Prop    string
+	Shard   Shard
+	Workers int // explorer workers of each member's search
+	// Pool is the size of the member pool (checker.Sweep): that many members are
+	// checked at once; 0 means 1. Counts, verdict and witness do not depend on it.
+	Pool        int
 	MaxStates   int64 // per instance; 0 = unbounded
 	StopAtFirst bool  // stop the shard at its first violation
 	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
 	Context     context.Context
+	// Progress, when not nil, is told the shard's member count first (total, 0, 0),
+	// then each finished member (0, 1, states), from RunFamily's goroutine.
+	Progress func(total, done, states int64)
 }
 
-// RunFamily checks the members of f in shard opt.Shard and returns the shard's result.
+// RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
+// workers, and returns the shard's result. When the context ends the result is partial:
+// it holds the members finished before.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	start := time.Now()
 	ctx := opt.Context
@@ -136,45 +144,81 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		Shard:   shard,
 		Verdict: props.Holds,
 	}
+	var mine []Member
 	for _, mb := range members {
-		if !shard.Has(mb.Index) {
-			continue
+		if shard.Has(mb.Index) {
+			mine = append(mine, mb)
 		}
-		if opt.Limit > 0 && r.Instances >= opt.Limit {
-			r.Partial = true
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			r.Partial = true
-			break
-		}
-		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params}
+	}
+	if opt.Limit > 0 && len(mine) > opt.Limit {
+		mine, r.Partial = mine[:opt.Limit], true
+	}
+	if opt.Progress != nil {
+		opt.Progress(int64(len(mine)), 0, 0)
+	}
+	type checked struct {
+		in  Instance
+		res *checker.Result[flit.State]
+		m   *flit.Model
+		err error
+	}
+	var ferr error
+	err := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
+		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params}
 		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
-		if err != nil {
-			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
+		return checked{in, res, m, err}
+	}, func(i int, c checked) bool {
+		mb := mine[i]
+		if c.err != nil {
+			ferr = fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
+			return false
 		}
+		if ctx.Err() != nil {
+			return false // a search cut short by the context is not a verdict
+		}
+		res := c.res
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
 		r.States += res.Stats.States
 		r.Transitions += res.Stats.Transitions
+		if opt.Progress != nil {
+			opt.Progress(0, 1, res.Stats.States)
+		}
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++
-			w := &FamilyWitness{Index: mb.Index, Msgs: in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(in, m, propName(opt.Prop), res.Violation)}
+			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(c.in, c.m, propName(opt.Prop), res.Violation)}
 			if r.Witness == nil || w.less(r.Witness) {
 				r.Witness = w
 			}
 		case checker.Inconclusive:
 			r.Inconclusive = append(r.Inconclusive, mb.Index)
 		}
-		if r.Violated > 0 && opt.StopAtFirst {
-			r.Partial = true
-			break
-		}
+		return r.Violated == 0 || !opt.StopAtFirst
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	if err != nil || r.Instances < len(mine) {
+		r.Partial = true
 	}
 	r.Seconds = time.Since(start).Seconds()
 	r.Verdict = r.verdict()
 	return r, nil
+}
+
+// Files replays the witness's trace, checks that it reaches the recorded violation and
+// returns its artefacts (trace JSON, svg, pcap) keyed by extension.
+func (w *FamilyWitness) Files() (map[string][]byte, error) {
+	tf := w.Trace
+	rp, err := Replay(tf)
+	if err != nil {
+		return nil, fmt.Errorf("witness does not replay: %v", err)
+	}
+	if rp.Violation != tf.Violation {
+		return nil, fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
+	}
+	return rp.Files(tf)
 }
 
 func propName(p string) string {

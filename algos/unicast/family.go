@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -32,6 +33,12 @@ type Family struct {
 	// Connected); with MinWorms <= 1 the others are decided by their components, which
 	// are smaller placements of the same family.
 	Connected bool
+	// Workers is the size of the member pool (checker.Sweep); 0 means 1. Each member's
+	// search runs on one goroutine. Counts and verdicts do not depend on it.
+	Workers int
+	// Progress, when not nil, is told the number of members first (total, 0, 0) and
+	// then each finished member (0, 1, states), from Run's goroutine.
+	Progress func(total, done, states int64)
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -90,7 +97,10 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 	return out
 }
 
-// Run checks every instance of the family for deadlocks (and the model's invariants).
+// Run checks every instance of the family for deadlocks (and the model's invariants):
+// every placement with every (Length, Buffer), in that order, on Workers workers of the
+// member pool (checker.Sweep). Sums and the first violation are those of the sequential
+// order whatever Workers is. When ctx ends it returns the sums so far and ctx's error.
 func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	var res FamilyResult
 	sp := Spec{Topology: f.Topology}
@@ -98,38 +108,86 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	if err != nil {
 		return res, err
 	}
-	for _, ps := range f.Placements(g) {
-		for _, lb := range f.Params {
-			if err := ctx.Err(); err != nil {
-				return res, fmt.Errorf("family %s: %v", f.Topology, err)
-			}
-			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
-			m, err := BuildOn(g, sp)
-			if err != nil {
-				return res, err
-			}
-			r := Search(ctx, m, f.MaxStates, true)
-			res.Instances++
-			res.States += r.States
-			res.Transitions += r.Transitions
-			switch r.Verdict {
-			case props.Holds:
-				res.Held++
-			case props.Violated:
-				res.Violated++
-				if res.First == nil {
-					rr, spc := r, sp
-					res.First, res.FirstSpec = &rr, &spc
-				}
-				if f.StopAtViolation {
-					return res, nil
-				}
-			default:
-				res.Inconclusive++
-			}
+	places := f.Placements(g)
+	n := len(places) * len(f.Params)
+	if f.Progress != nil {
+		f.Progress(int64(n), 0, 0)
+	}
+	type member struct {
+		sp  Spec
+		r   Result
+		err error
+	}
+	var ferr error
+	serr := checker.Sweep(ctx, n, f.Workers, func(ctx context.Context, _, i int) member {
+		lb := f.Params[i%len(f.Params)]
+		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
+		m, err := BuildOn(g, sp)
+		if err != nil {
+			return member{sp: sp, err: err}
 		}
+		return member{sp: sp, r: Search(ctx, m, f.MaxStates, true)}
+	}, func(_ int, mb member) bool {
+		if mb.err != nil {
+			ferr = mb.err
+			return false
+		}
+		if ctx.Err() != nil {
+			return false // a search cut short by ctx is not a verdict
+		}
+		res.Instances++
+		res.States += mb.r.States
+		res.Transitions += mb.r.Transitions
+		if f.Progress != nil {
+			f.Progress(0, 1, mb.r.States)
+		}
+		switch mb.r.Verdict {
+		case props.Holds:
+			res.Held++
+		case props.Violated:
+			res.Violated++
+			if res.First == nil {
+				rr, spc := mb.r, mb.sp
+				res.First, res.FirstSpec = &rr, &spc
+			}
+			if f.StopAtViolation {
+				return false
+			}
+		default:
+			res.Inconclusive++
+		}
+		return true
+	})
+	if ferr != nil {
+		return res, ferr
+	}
+	if serr != nil {
+		return res, fmt.Errorf("family %s: %w", f.Topology, serr)
 	}
 	return res, nil
+}
+
+// Summary is one line for people: the family's description and its counts.
+func (r FamilyResult) Summary(desc string) string {
+	return fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", desc, r.Instances, r.States, r.Held, r.Violated, r.Inconclusive)
+}
+
+// FirstWitness returns the first violation's one-line description, its saved trace
+// (JSON, for replay) and its pictures (svg, pcap; absent when they cannot be drawn,
+// with the reason in the returned note).
+func (r FamilyResult) FirstWitness() (line string, files map[string][]byte, note string) {
+	if r.First == nil {
+		return "", nil, ""
+	}
+	sp, first := *r.FirstSpec, r.First
+	files = map[string][]byte{"json": TraceJSON(TraceFile(sp, first))}
+	if svg, pcap, err := Witness(sp, first); err == nil {
+		files["svg"], files["pcap"] = svg, pcap
+	} else {
+		note = "witness pictures: " + err.Error()
+	}
+	line = fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(first.Actions))
+	return line, files, note
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:
