@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // Expect is the verdict a claim is expected to reach.
@@ -97,6 +99,17 @@ type Claim struct {
 	// Families are checked in order; the claim's verdict is decided from theirs (see
 	// Check).
 	Families []Family
+}
+
+// families counts the claim's families that run at size s.
+func (c Claim) families(s Size) int {
+	n := 0
+	for _, f := range c.Families {
+		if f.Sizes[s] != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Family is one instance family of a claim.
@@ -272,7 +285,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 	if meter == nil {
 		meter = new(Meter)
 	}
-	meter.reset(c.ID, len(c.Families), start)
+	meter.reset(c.ID, c.families(opt.Size), start)
 	defer func() {
 		if p := recover(); p != nil {
 			r.Outcome = Outcome{Verdict: Inconclusive, Err: fmt.Errorf("claim %s panicked: %v", c.ID, p)}
@@ -299,7 +312,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 			break
 		}
 	}
-	r.Outcome = combine(ctx, c, fams, outs)
+	r.Outcome = combine(ctx, c, opt.Size, fams, outs)
 	if r.Outcome.Witness != nil {
 		r.Outcome.Witness = WitnessOf(r.Outcome.Witness)
 	}
@@ -307,7 +320,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 }
 
 // combine decides a claim's outcome from its families' (see Check).
-func combine(ctx context.Context, c Claim, fams []Family, outs []Outcome) Outcome {
+func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outcome) Outcome {
 	var out Outcome
 	var notes []string
 	for i, o := range outs {
@@ -335,7 +348,7 @@ func combine(ctx context.Context, c Claim, fams []Family, outs []Outcome) Outcom
 		}
 		out.Verdict, out.Interrupted, out.Err = Inconclusive, true, nil
 		out.Figures, out.Witness, out.Files = nil, nil, nil
-		out.Note = fmt.Sprintf("interrupted (%v) after %d of %d families: %d instances, %d states counted; no verdict", context.Cause(ctx), done, len(c.Families), out.Instances, out.States)
+		out.Note = fmt.Sprintf("interrupted (%v) after %d of %d families: %d instances, %d states counted; no verdict", context.Cause(ctx), done, c.families(size), out.Instances, out.States)
 		return out
 	}
 	out.Note = strings.Join(notes, "; ")
@@ -354,6 +367,11 @@ func combine(ctx context.Context, c Claim, fams []Family, outs []Outcome) Outcom
 		for _, o := range outs {
 			if o.Witness != nil && out.Witness == nil {
 				out.Witness, out.Files = o.Witness, o.Files
+				if _, ok := o.Witness.(*props.Witness); !ok {
+					// A measured claim's evidence is a measurement (a table, a figure
+					// with its context), not a counterexample.
+					out.Witness = &props.Witness{Kind: props.WitnessMeasurement, Detail: o.Witness}
+				}
 			}
 		}
 		return out
@@ -377,11 +395,17 @@ func combine(ctx context.Context, c Claim, fams []Family, outs []Outcome) Outcom
 	}
 	if out.Verdict == Holds {
 		// A claim that holds may still carry a witness of interest (e.g. MN1's cyclic
-		// concentration): the first family's that has one.
-		for _, o := range outs {
-			if o.Witness != nil {
+		// concentration): the first such family's that has one; an Evidence family's
+		// witness (another policy's deadlock) is not the claim's.
+		for i, o := range outs {
+			if o.Witness != nil && !fams[i].Evidence {
 				out.Witness, out.Files = o.Witness, o.Files
 				break
+			}
+		}
+		for i, o := range outs {
+			if out.Files == nil && o.Files != nil && !fams[i].Evidence {
+				out.Files = o.Files
 			}
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/leanovate/gopter"
@@ -498,6 +497,9 @@ func runMN5(ctx context.Context, env Env) Outcome {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	out := Outcome{Instances: len(sys.Init()), States: res.Stats.States, Verdict: verdictOf(res.Verdict)}
+	if ctx.Err() != nil {
+		return cancelled(ctx, out) // a search cut short found nothing either way
+	}
 	if res.Verdict != checker.Violated {
 		out.Note = "no deadlock found with free arbitration"
 		return out
@@ -584,28 +586,31 @@ func runMN6(ctx context.Context, env Env) Outcome {
 			pairList = append(pairList, [2]banyan.Multicast{all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]})
 		}
 	}
-	var sw sweepResult
+	var sw banyan.PairSweep
+	meter := func(rows, cycles int64) { env.Meter.Add(rows, cycles) }
 	if env.Size == Quick {
-		sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
+		env.Meter.Expect(int64(len(pairList)))
+		sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
 			yield(pairList[i][0], pairList[i][1])
-		})
+		}, meter)
 	} else {
-		sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
+		env.Meter.Expect(int64(len(all8)))
+		sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
 			for j := i; j < len(all8); j++ {
 				yield(all8[i], all8[j])
 			}
-		})
+		}, meter)
 	}
-	out.Instances += int(sw.instances)
-	out.States += sw.cycles
-	if o, stop := sw.outcome(out); stop {
+	out.Instances += int(sw.Instances)
+	out.States += sw.Cycles
+	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
 		return o
 	}
-	pairs := sw.pairs
+	pairs := sw.Pairs
 	out.Figures["N8_pairs"] = float64(pairs)
-	out.Figures["N8_instances"] = float64(sw.instances)
+	out.Figures["N8_instances"] = float64(sw.Instances)
 	out.Figures["N8_seconds"] = time.Since(start).Seconds()
-	out.Figures["N8_cycles"] = float64(sw.cycles)
+	out.Figures["N8_cycles"] = float64(sw.Cycles)
 	// N = 16: the Fig. 4 family.
 	start = time.Now()
 	srcs := []int{1, 15}
@@ -615,22 +620,23 @@ func runMN6(ctx context.Context, env Env) Outcome {
 			srcs = append(srcs, s)
 		}
 	}
-	sw = sweepPairs(ctx, banyan.UpperFirst, env.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
+	env.Meter.Expect(int64(len(srcs)))
+	sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
 		for _, s2 := range srcs {
 			if env.Size == Quick && s2 == srcs[i] {
 				continue
 			}
 			yield(banyan.Multicast{Source: srcs[i], Dests: msgs[0].Dests}, banyan.Multicast{Source: s2, Dests: msgs[1].Dests})
 		}
-	})
-	out.Instances += int(sw.instances)
-	out.States += sw.cycles
-	if o, stop := sw.outcome(out); stop {
+	}, meter)
+	out.Instances += int(sw.Instances)
+	out.States += sw.Cycles
+	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
 		return o
 	}
-	fam := sw.pairs
+	fam := sw.Pairs
 	out.Figures["N16_pairs"] = float64(fam)
-	out.Figures["N16_instances"] = float64(sw.instances)
+	out.Figures["N16_instances"] = float64(sw.Instances)
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
 	// Worms whose tails drain one link per cycle: a seeded sample of pairs on N = 8 with
 	// the explorer (the fast simulator releases at once).
@@ -689,28 +695,21 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	return out
 }
 
-// sweepResult is what sweepPairs found.
-type sweepResult struct {
-	n                        int
-	arb                      banyan.Arbitration
-	pairs, instances, cycles int64
-	found                    bool
-	a, c                     banyan.Multicast
-	s1, s2                   int
-	err                      error
-}
-
-// outcome turns a sweep that found a deadlock (or failed) into MN6's outcome, confirming
-// the deadlock with the explorer on the System; stop is false when the sweep was clean.
-func (sw sweepResult) outcome(out Outcome) (Outcome, bool) {
-	if sw.err != nil {
-		return Outcome{Verdict: Inconclusive, Err: sw.err, Instances: out.Instances}, true
+// sweepOutcome turns a sweep that found a deadlock (or failed) into MN6's outcome,
+// confirming the deadlock with the explorer on the System; stop is false when the sweep
+// was clean.
+func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
+	if err != nil {
+		if ctx.Err() != nil {
+			return cancelled(ctx, out), true
+		}
+		return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}, true
 	}
-	if !sw.found {
+	if !sw.Found {
 		return out, false
 	}
-	bn, _ := model.NewBanyan(sw.n)
-	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.a, sw.c}, banyan.Options{Arbitration: sw.arb, Timing: banyan.Lockstep, Starts: []int{sw.s1, sw.s2}})
+	bn, _ := model.NewBanyan(sw.N)
+	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.A, sw.C}, banyan.Options{Arbitration: sw.Arbitration, Timing: banyan.Lockstep, Starts: []int{sw.S1, sw.S2}})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
@@ -719,83 +718,6 @@ func (sw sweepResult) outcome(out Outcome) (Outcome, bool) {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
 	return mn6Violation(out, ws, wr), true
-}
-
-// sweepPairs runs the fast lockstep simulator (policy arb; MN6 uses upper-first) on every pair that gen
-// yields for the rows 0..rows-1, with every pair of phase-1 starts, on workers
-// goroutines (rows dealt round-robin). The reported deadlock is the one of the least row
-// (then the first in its row), so the verdict and witness do not depend on workers;
-// counts are complete when nothing deadlocks.
-func sweepPairs(ctx context.Context, arb banyan.Arbitration, workers, n, rows int, gen func(i int, yield func(a, c banyan.Multicast))) sweepResult {
-	workers = max(1, workers)
-	res := make([]sweepResult, workers)
-	firstRow := make([]int, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			r := &res[w]
-			r.n, r.arb = n, arb
-			firstRow[w] = -1
-			bn, _ := model.NewBanyan(n)
-			fs, err := banyan.NewFastLockstep(bn, nil, nil, arb)
-			if err != nil {
-				r.err = err
-				return
-			}
-			pair := make([]banyan.Multicast, 2)
-			st := make([]int, 2)
-			for i := w; i < rows && !r.found && r.err == nil; i += workers {
-				if ctx.Err() != nil {
-					r.err = ctx.Err()
-					return
-				}
-				gen(i, func(a, c banyan.Multicast) {
-					if r.found || r.err != nil {
-						return
-					}
-					r.pairs++
-					pair[0], pair[1] = a, c
-					for s1 := 0; s1+a.Fanout() <= n && !r.found; s1++ {
-						for s2 := 0; s2+c.Fanout() <= n; s2++ {
-							st[0], st[1] = s1, s2
-							if err := fs.Reset(pair, st); err != nil {
-								r.err = err
-								return
-							}
-							r.instances++
-							if fs.Deadlocks() {
-								r.found, r.a, r.c, r.s1, r.s2 = true, a, c, s1, s2
-								firstRow[w] = i
-								break
-							}
-						}
-					}
-				})
-			}
-			r.cycles = fs.Cycles
-		}(w)
-	}
-	wg.Wait()
-	total := sweepResult{n: n, arb: arb}
-	best := -1
-	for w := range res {
-		total.pairs += res[w].pairs
-		total.instances += res[w].instances
-		total.cycles += res[w].cycles
-		if res[w].err != nil && total.err == nil {
-			total.err = res[w].err
-		}
-		if res[w].found && (best < 0 || firstRow[w] < firstRow[best]) {
-			best = w
-		}
-	}
-	if best >= 0 {
-		b := res[best]
-		total.found, total.a, total.c, total.s1, total.s2 = true, b.a, b.c, b.s1, b.s2
-	}
-	return total
 }
 
 // triple is the smallest three-multicast deadlock under upper-first that a seeded random
