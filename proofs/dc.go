@@ -45,12 +45,10 @@ func init() {
 		Semantics: "timed", Expected: ExpectHolds, Families: one(runDC7)})
 }
 
-// dcSizes are the torus sides of DC1-DC3: 4^k (4, 16, 64) and 2·4^k (8, 32).
-func dcSizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
+// dcSizes are the torus sides of DC1-DC3 and DC7: 4^k (4, 16, 64) and 2·4^k (8, 32);
+// up to 16 quick, 32 default, 64 full.
+func dcSizes(s Size) []int {
+	return pick(s, []int{4, 8, 16}, []int{4, 8, 16, 32}, []int{4, 8, 16, 32, 64})
 }
 
 type builder func(g *model.Grid, src model.NodeID) (*model.Schedule, error)
@@ -143,7 +141,7 @@ func dcfSteps(n int) int {
 const dcfNote = "DCF_block reconstructed (004 Fig. 7 missing): algos/dcf Level1, found by SearchLevel1 over the constraints of §5.2, §6.1 and the proofs of Theorems 3-4."
 
 func runDC1(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -153,7 +151,7 @@ func runDC1(ctx context.Context, env Env) Outcome {
 }
 
 func runDC2(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -163,7 +161,7 @@ func runDC2(ctx context.Context, env Env) Outcome {
 }
 
 func runDC3(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size == Quick), dcf.Build)
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -214,17 +212,13 @@ func firstLine(s string) string {
 	return s
 }
 
-func ednSizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
-}
+// ednSizes are the torus sides of DC4, as dcSizes.
+func ednSizes(s Size) []int { return dcSizes(s) }
 
 const ednNote = "EDN reconstructed from 004's facts (Tsai & McKinley's text is not in the seeds): algos/edn Pattern, the first of 72 admissible tiles."
 
 func runDC4(ctx context.Context, env Env) Outcome {
-	insts, err := instances(ednSizes(env.Size == Quick), edn.Build)
+	insts, err := instances(ednSizes(env.Size), edn.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -245,13 +239,8 @@ func runDC5(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-// dc6Sizes are the torus sides DC6 judges: 4x4 .. 64x64 (4x4 .. 16x16 quick).
-func dc6Sizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
-}
+// dc6Sizes are the torus sides DC6 judges, as dcSizes.
+func dc6Sizes(s Size) []int { return dcSizes(s) }
 
 // runDC6 judges the Z_block broadcast as 004 §5.1 describes it: ties routed the way Fig.
 // 6(b) views the torus (zblock.PaperTies: the unit (X-δ, Y+δ) the Minus way round), so
@@ -260,7 +249,7 @@ func dc6Sizes(quick bool) []int {
 // Any-delay and the plus-tie variant (DOR's default tie rule, under which condition 3
 // already fails in step 1) are reported beside it in Figures and the Note.
 func runDC6(ctx context.Context, env Env) Outcome {
-	sizes := dc6Sizes(env.Size == Quick)
+	sizes := dc6Sizes(env.Size)
 	insts, err := instances(sizes, zblock.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
@@ -390,7 +379,7 @@ func listOr(xs []string, none string) string {
 }
 
 func runDC7(ctx context.Context, env Env) Outcome {
-	sizes := dcSizes(env.Size == Quick)
+	sizes := dcSizes(env.Size)
 	var out Outcome
 	out.Figures = map[string]float64{}
 	grid := props.DefaultGrid()

@@ -30,10 +30,7 @@ func init() {
 }
 
 func runHB1(ctx context.Context, env Env) Outcome {
-	hi := 10
-	if env.Size == Quick {
-		hi = 7
-	}
+	hi := pick(env.Size, 7, 10, 10)
 	var out Outcome
 	for n := 3; n <= hi; n++ {
 		h, _ := model.NewHypercube(n)

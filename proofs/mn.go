@@ -332,10 +332,7 @@ func forPermutations(n, k int, f func([]int) bool) {
 // reaches exactly the nodes min..max, each once, with no channel used twice, for
 // N = 2..64 (quick: N <= 16).
 func runMN3(ctx context.Context, env Env) Outcome {
-	maxN := 64
-	if env.Size == Quick {
-		maxN = 16
-	}
+	maxN := pick(env.Size, 16, 64, 64)
 	out := Outcome{Verdict: Holds}
 	for n := 2; n <= maxN; n *= 2 {
 		b, _ := model.NewBanyan(n)
@@ -399,10 +396,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 // The wrapping variant (s+f-1 past N-1, phase-2 sources consecutive modulo N) is
 // reported as a figure.
 func runMN4(ctx context.Context, env Env) Outcome {
-	samples := 3000
-	if env.Size == Quick {
-		samples = 300
-	}
+	samples := pick(env.Size, 300, 3000, 3000)
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
 	t := banyan.NewPathTable(b16)
@@ -580,15 +574,15 @@ func runMN6(ctx context.Context, env Env) Outcome {
 	}
 	start = time.Now()
 	var pairList [][2]banyan.Multicast
-	if env.Size == Quick {
+	if env.Size != Full {
 		r := rand.New(rand.NewSource(mnSeed))
-		for i := 0; i < 3000; i++ {
+		for i := 0; i < pick(env.Size, 3000, 30000, 0); i++ {
 			pairList = append(pairList, [2]banyan.Multicast{all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]})
 		}
 	}
 	var sw banyan.PairSweep
 	meter := func(rows, cycles int64) { env.Meter.Add(rows, cycles) }
-	if env.Size == Quick {
+	if env.Size != Full {
 		env.Meter.Expect(int64(len(pairList)))
 		sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
 			yield(pairList[i][0], pairList[i][1])
@@ -640,10 +634,7 @@ func runMN6(ctx context.Context, env Env) Outcome {
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
 	// Worms whose tails drain one link per cycle: a seeded sample of pairs on N = 8 with
 	// the explorer (the fast simulator releases at once).
-	flitSamples := 3000
-	if env.Size == Quick {
-		flitSamples = 300
-	}
+	flitSamples := pick(env.Size, 300, 1000, 3000)
 	b8, _ := model.NewBanyan(8)
 	rf := rand.New(rand.NewSource(mnSeed + 1))
 	for i := 0; i < flitSamples; i++ {
@@ -807,10 +798,7 @@ func runMN6b(ctx context.Context, env Env) Outcome {
 		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, tf.Violation))
 	}
 	// (c) seeded random triples.
-	samples := 100000
-	if env.Size == Quick {
-		samples = 5000
-	}
+	samples := pick(env.Size, 5000, 20000, 100000)
 	fs, _ := banyan.NewFastLockstep(b8, nil, nil, banyan.UpperFirst)
 	r := rand.New(rand.NewSource(mnSeed))
 	dead := 0

@@ -24,7 +24,7 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 		}
 		if w == 1 {
 			first = sw
-		} else if (sw.A.Source != first.A.Source || sw.S1 != first.S1 || sw.S2 != first.S2 || sw.Instances != first.Instances) {
+		} else if sw.A.Source != first.A.Source || sw.S1 != first.S1 || sw.S2 != first.S2 || sw.Instances != first.Instances {
 			t.Fatalf("sweep depends on workers: %+v vs %+v", sw, first)
 		}
 		o, stop := sweepOutcome(context.Background(), sw, nil, Outcome{})

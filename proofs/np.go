@@ -44,10 +44,7 @@ func init() {
 
 // npMax is the largest side of the family.
 func npMax(env Env) int {
-	if env.Size == Quick {
-		return 12
-	}
-	return 32
+	return pick(env.Size, 12, 20, 32)
 }
 
 // npInstance is one (grid, parameters) point of the family.

@@ -76,10 +76,7 @@ func np8Check(s *model.Schedule, nd int) (string, *props.Report, int64) {
 // a wrap-around path leaves its chain interval, and that finding is reported beside the
 // verdict with its first witness.
 func runNP8(ctx context.Context, env Env) Outcome {
-	k, random := 6, 300
-	if env.Size == Quick {
-		k, random = 3, 40
-	}
+	k, random := pick(env.Size, 3, 4, 6), pick(env.Size, 40, 100, 300)
 	var out Outcome
 	var worst int64
 	var phys, physRel int
@@ -232,10 +229,7 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 
 func runNP9(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
-	count := 20
-	if env.Size == Quick {
-		count = 5
-	}
+	count := pick(env.Size, 5, 20, 20)
 	var out Outcome
 	violated := 0
 	for _, ms := range npInstances(count, 4, 12, 9) {
@@ -298,10 +292,7 @@ func portPairs(s *model.Schedule, p props.Params) (int, error) {
 
 func runNP10(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
-	count := 40
-	if env.Size == Quick {
-		count = 8
-	}
+	count := pick(env.Size, 8, 40, 40)
 	p := props.Params{Ts: 300, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
 	var out Outcome
 	out.Figures = map[string]float64{}

@@ -131,6 +131,9 @@ func runHB3(ctx context.Context, env Env) Outcome {
 		}
 		loads = []float64{0.25, 0.5, 0.75, 0.9}
 		cycles = 40000
+		if env.Size == Default {
+			cases, cycles = cases[:4], 20000
+		}
 	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
 	var worstBelow, worstNear float64
@@ -208,7 +211,7 @@ func runMN7(ctx context.Context, env Env) Outcome {
 				cases = append(cases, mn7Case{p, mf.m, mf.f})
 			}
 		}
-		slots = 20000
+		slots = pick(env.Size, 0, 5000, 20000)
 	}
 	b, err := model.NewBanyan(1 << n)
 	if err != nil {
@@ -265,10 +268,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 	if err != nil {
 		return Outcome{Err: fmt.Errorf("DC8: %v", err)}
 	}
-	lengths := []int{32, 128, 512}
-	if env.Size == Quick {
-		lengths = []int{64}
-	}
+	lengths := pick(env.Size, []int{64}, []int{32, 128}, []int{32, 128, 512})
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
 	var first *sim.Contention
 	var excess, gaps []string

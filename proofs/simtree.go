@@ -129,10 +129,14 @@ func runTM4(ctx context.Context, env Env) Outcome {
 		"torus:8x8x8": {0.005, 0.05, 0.1, 0.2, 0.3, 0.4},
 	}
 	warmup, cycles := int64(2000), int64(10000)
-	if env.Size == Quick {
+	switch env.Size {
+	case Quick:
 		nets, dests = nets[:2], []int{4, 25}
 		loads["mesh:8x8"] = []float64{0.005, 0.1}
 		warmup, cycles = 500, 3000
+	case Default:
+		nets = nets[:2] // the mesh of 000 Fig. 7, one and two VCs, every load
+		warmup, cycles = 1000, 4000
 	}
 	rows, err := TM4Table(ctx, nets, dests, loads, warmup, cycles)
 	if err != nil {

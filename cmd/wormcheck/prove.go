@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -62,20 +63,20 @@ func init() {
 
 // claimJSON is one entry of `prove --json`.
 type claimJSON struct {
-	ID        string             `json:"id"`
-	Source    string             `json:"source"`
-	Claim     string             `json:"claim"`
-	Semantics string             `json:"semantics"`
-	Expected  string             `json:"expected"`
-	Verdict   string             `json:"verdict"`
-	AsExp     bool               `json:"as_expected"`
-	Instances int                `json:"instances"`
-	States    int64              `json:"states"`
-	Seconds   float64            `json:"seconds"`
-	Witness   *props.Witness     `json:"witness"`
-	Figures   map[string]float64 `json:"figures,omitempty"`
-	Note      string             `json:"note,omitempty"`
-	Error     string             `json:"error,omitempty"`
+	ID        string         `json:"id"`
+	Source    string         `json:"source"`
+	Claim     string         `json:"claim"`
+	Semantics string         `json:"semantics"`
+	Expected  string         `json:"expected"`
+	Verdict   string         `json:"verdict"`
+	AsExp     bool           `json:"as_expected"`
+	Instances int            `json:"instances"`
+	States    int64          `json:"states"`
+	Seconds   float64        `json:"seconds"`
+	Witness   *props.Witness `json:"witness"`
+	Figures   map[string]any `json:"figures,omitempty"`
+	Note      string         `json:"note,omitempty"`
+	Error     string         `json:"error,omitempty"`
 }
 
 type proveJSON struct {
@@ -149,7 +150,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			ID: c.ID, Source: c.Source, Claim: c.Statement, Semantics: c.Semantics,
 			Expected: string(c.Expected), Verdict: r.Outcome.Verdict, AsExp: r.AsExpected(),
 			Instances: r.Outcome.Instances, States: r.Outcome.States, Seconds: r.Seconds,
-			Witness: proofs.WitnessOf(r.Outcome.Witness), Figures: r.Outcome.Figures, Note: r.Outcome.Note,
+			Witness: proofs.WitnessOf(r.Outcome.Witness), Figures: figuresJSON(r.Outcome.Figures), Note: r.Outcome.Note,
 		}
 		if r.Outcome.Err != nil {
 			cj.Error = oneLine(r.Outcome.Err.Error())
@@ -184,6 +185,23 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 		return exitViolated, nil
 	}
 	return exitHolds, nil
+}
+
+// figuresJSON makes figures encodable: a value that is not a finite number (the mean
+// latency of a saturated point is NaN) becomes null.
+func figuresJSON(f map[string]float64) map[string]any {
+	if f == nil {
+		return nil
+	}
+	out := make(map[string]any, len(f))
+	for k, v := range f {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			out[k] = nil
+		} else {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // proveTable prints the table row by row as claims finish, then the notes.
