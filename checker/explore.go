@@ -41,6 +41,7 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	} else if l, ok := m.(SuccessorEncoder[S]); ok {
 		e.lazy = l
 	}
+	e.initProgress()
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
 	start := time.Now()
 	var prog *progress
@@ -48,6 +49,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 		prog = startProgress(opt.Progress, opt.ProgressEvery, start, e.snapshot)
 	}
 	res, err := e.run()
+	if err == nil {
+		err = e.fillProgress(res)
+	}
 	if prog != nil {
 		prog.stop(e.snapshot())
 	}
@@ -73,6 +77,7 @@ type explorer[S any] struct {
 	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
 	store *store[S]
 	heap  heapSampler
+	prog  progressCheck[S] // the Progressive certificate, if the model has one
 
 	depth       int
 	transitions int64
@@ -219,6 +224,7 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 		w := worker[S]{e: e}
 		w.run(frontier, &next, chunk, last)
 		e.transitions += w.transitions
+		e.prog.collect(&w.rank, e.depth)
 		return w.best, w.beyond
 	}
 	var wg sync.WaitGroup
@@ -233,6 +239,7 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 	for i := range workers {
 		w := &workers[i]
 		e.transitions += w.transitions
+		e.prog.collect(&w.rank, e.depth)
 		beyond = beyond || w.beyond
 		if w.best.less(best) {
 			best = w.best
@@ -275,13 +282,15 @@ type worker[S any] struct {
 	pending     int64 // new states not yet added to store.states
 
 	// The SuccessorEncoder path: the state being expanded and its successor count.
-	yield   func(Action, []byte)
-	cur     uint64
-	curID   uint64
-	nsucc   int
-	curLast bool
-	best    candidate
-	beyond  bool
+	yield     func(Action, []byte)
+	yieldRank func(Action, []byte, []uint32)
+	cur       uint64
+	curID     uint64
+	nsucc     int
+	curLast   bool
+	best      candidate
+	beyond    bool
+	rank      rankScratch // the progress check's ranks, count and least break
 }
 
 func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
@@ -335,10 +344,17 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 	if last && w.beyond {
 		return
 	}
+	if e.prog.on {
+		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+	}
 	for j := range succ {
 		next := succ[j].Next
 		if e.canon != nil {
 			next = e.canon.Canonical(next)
+		}
+		if e.prog.on {
+			w.rank.child = e.prog.m.Progress(next, w.rank.child[:0])
+			w.rank.check(i, j, n.id, succ[j].Action)
 		}
 		w.buf = e.m.Encode(next, w.buf[:0])
 		h := fixHash(fingerprint(w.buf))
@@ -363,7 +379,15 @@ func (w *worker[S]) expandLazy(n *node[S], i uint64, last bool) {
 		w.yield = w.storeEncoded
 	}
 	w.cur, w.curID, w.nsucc, w.curLast = i, n.id, 0, last
-	w.buf = e.lazy.EncodeSuccessors(n.state, w.buf, w.yield)
+	if e.prog.on {
+		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+		if w.yieldRank == nil {
+			w.yieldRank = w.storeEncodedRank
+		}
+		w.buf, w.rank.child = e.prog.enc.EncodeSuccessorsProgress(n.state, w.buf, w.rank.child, w.yieldRank)
+	} else {
+		w.buf = e.lazy.EncodeSuccessors(n.state, w.buf, w.yield)
+	}
 	w.transitions += int64(w.nsucc)
 	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(n.state) {
 		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: n.id})
@@ -386,6 +410,15 @@ func (w *worker[S]) storeEncoded(a Action, enc []byte) {
 	if e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
 		w.pending++
 	}
+}
+
+// storeEncodedRank is storeEncoded for a ProgressEncoder: it checks the successor's
+// rank against the parent's, then stores it.
+func (w *worker[S]) storeEncodedRank(a Action, enc []byte, rank []uint32) {
+	w.rank.child = rank
+	w.rank.check(w.cur, w.nsucc, w.curID, a)
+	w.rank.child = nil
+	w.storeEncoded(a, enc)
 }
 
 func (w *worker[S]) offer(c candidate) {

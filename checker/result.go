@@ -77,15 +77,19 @@ const (
 
 // Violation is a property failure with the evidence for it.
 type Violation[S any] struct {
-	// Kind is KindDeadlock or KindInvariant.
+	// Kind is KindDeadlock, KindInvariant, KindLivelock or KindStarvation.
 	Kind string
 	// Invariant is the violated invariant's name; empty for a deadlock.
 	Invariant string
 	// Message says what is wrong in the last state of Trace.
 	Message string
 	// Trace is a shortest path from an initial state to the violating state; Replay
-	// re-executes it.
+	// re-executes it. For a lasso (KindLivelock, KindStarvation) it is a shortest path
+	// to the cycle's first state followed by the cycle, and ReplayLasso re-checks it.
 	Trace Trace[S]
+	// CycleStart is, for a lasso, the index in Trace.Steps of the state the cycle
+	// starts from and returns to (the last step's state); 0 for other kinds.
+	CycleStart int
 }
 
 // Result is what Explore found.
@@ -94,6 +98,9 @@ type Result[S any] struct {
 	Violation *Violation[S] // non-nil exactly when Verdict is Violated
 	Reason    string        // why the search is Inconclusive; empty otherwise
 	Stats     Stats
+	// Progress is the progress certificate of a system.Progressive model (nil for
+	// other models): see ProgressResult.
+	Progress *ProgressResult[S]
 }
 
 // Stats are the figures of a search.

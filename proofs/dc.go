@@ -11,7 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/svg"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The depth contention-free broadcast claims of Hou, Wang & Hsu (004): DCF (Theorems
@@ -123,7 +123,7 @@ func witnessFiles(s *model.Schedule, r *props.Report) map[string][]byte {
 		files["json"] = b
 	}
 	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
-		if pic, err := svg.Schedule(s, w); err == nil {
+		if pic, err := render.Schedule(s, w); err == nil {
 			files["svg"] = pic
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The tree-based multicast claims of 000 (Malumbres & Duato), checked in the flit
@@ -210,7 +211,12 @@ func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string
 // tmWitnessOf makes w the outcome's witness (its trace), with its replayed files.
 func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
 	out.Witness = w.Trace
-	files, err := w.Files()
+	rp, err := w.Confirm()
+	if err != nil {
+		out.Err = err
+		return
+	}
+	files, err := render.TraceFiles(w.Trace, rp.Model, rp.Trace, rp.Violation)
 	if err != nil {
 		out.Err = err
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The deadlock claims of unicast wormhole routing, checked in the flit semantics on
@@ -101,14 +102,22 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 		out.Note = r.Summary(name)
 		switch {
 		case r.First != nil:
-			line, files, note := r.FirstWitness()
-			sp := *r.FirstSpec
-			out.Verdict, out.Files = Violated, files
-			out.Witness = unicast.TraceFile(sp, r.First)
-			if note != "" {
-				out.Note += "; " + note
+			sp, first := *r.FirstSpec, r.First
+			tf := unicast.TraceFile(sp, first)
+			out.Verdict, out.Witness = Violated, tf
+			out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
+			m, tr, err := unicast.ReplayWitness(sp, first)
+			var svg, pcap []byte
+			if err == nil {
+				title, sub := unicast.Titles(sp, first)
+				svg, pcap, err = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation))
 			}
-			out.Note += "; first deadlock: " + line
+			if err == nil {
+				out.Files["svg"], out.Files["pcap"] = svg, pcap
+			} else {
+				out.Note += "; witness pictures: " + err.Error()
+			}
+			out.Note += "; first deadlock: " + r.FirstLine()
 		case r.Inconclusive > 0:
 			out.Verdict = Inconclusive
 		default:

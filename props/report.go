@@ -61,6 +61,9 @@ type Report struct {
 	// SVG and PCAP are optional pictures/captures of the witness, written by --svg/--pcap.
 	SVG  []byte `json:"-"`
 	PCAP []byte `json:"-"`
+	// Result is the mergeable result of a family run (JSON, the algorithm's family
+	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
+	Result []byte `json:"-"`
 }
 
 // TraceFormat is the format tag of saved traces.

@@ -26,7 +26,7 @@ import (
 // semantics at concrete parameters, exact integer times), DecideAnyDelay (happens-before
 // decision with an interleaving), AnyDelayModel / ExploreAnyDelay / AnyDelayBFS /
 // ReplayAnyDelay (the same semantics as a checker.Model for the BFS explorer, with a
-// replayable trace), LowerBound. Pictures: package props/svg; generators: props/gen.
+// replayable trace), LowerBound. Pictures: package props/render; generators: props/gen.
 const (
 	PropValidity       = "validity"
 	PropExactlyOnce    = "exactly-once"

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/flitsvg"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -114,28 +112,4 @@ func Replay(tf *props.TraceFile) (*Replayed, error) {
 		r.Violation = "deadlock: " + m.Waits(last)
 	}
 	return r, nil
-}
-
-// Files renders a replayed trace as witness files: "json" (the trace file), "svg" (the
-// last state) and "pcap" (every flit move).
-func (r *Replayed) Files(tf *props.TraceFile) (map[string][]byte, error) {
-	js, err := json.MarshalIndent(tf, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	kind, detail, _ := strings.Cut(r.Violation, ": ")
-	pic := Picture(r.Instance, r.Model, r.Trace.Steps[len(r.Trace.Steps)-1].State,
-		fmt.Sprintf("%s, pruning %s, B=%d: %s after %d steps", tf.Topology, r.Instance.Params.Prune, r.Instance.Params.Buffer, kind, r.Trace.Len()))
-	for _, part := range strings.Split(detail, "; ") {
-		pic.Notes = append(pic.Notes, part)
-	}
-	svg, err := flitsvg.Draw(pic)
-	if err != nil {
-		return nil, err
-	}
-	pc, err := PCAP(r.Instance, r.Model, r.Trace)
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]byte{"json": append(js, '\n'), "svg": svg, "pcap": pc}, nil
 }

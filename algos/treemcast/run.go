@@ -207,9 +207,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	return r, nil
 }
 
-// Files replays the witness's trace, checks that it reaches the recorded violation and
-// returns its artefacts (trace JSON, svg, pcap) keyed by extension.
-func (w *FamilyWitness) Files() (map[string][]byte, error) {
+// Confirm replays the witness's trace and checks that it reaches the recorded
+// violation; the replay is what pictures of the witness are drawn from.
+func (w *FamilyWitness) Confirm() (*Replayed, error) {
 	tf := w.Trace
 	rp, err := Replay(tf)
 	if err != nil {
@@ -218,7 +218,7 @@ func (w *FamilyWitness) Files() (map[string][]byte, error) {
 	if rp.Violation != tf.Violation {
 		return nil, fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
 	}
-	return rp.Files(tf)
+	return rp, nil
 }
 
 func propName(p string) string {

@@ -182,10 +182,6 @@ func TestFig3Policies(t *testing.T) {
 			if err != nil || rp.Violation != tf.Violation || !strings.HasPrefix(rp.Violation, "deadlock: ") {
 				t.Fatalf("replay: %v; violation %q, recorded %q", err, rp.Violation, tf.Violation)
 			}
-			files, err := rp.Files(tf)
-			if err != nil || len(files["svg"]) == 0 || len(files["pcap"]) == 0 || len(files["json"]) == 0 {
-				t.Fatalf("files: %v", err)
-			}
 		}
 	}
 }

@@ -172,22 +172,13 @@ func (r FamilyResult) Summary(desc string) string {
 	return fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", desc, r.Instances, r.States, r.Held, r.Violated, r.Inconclusive)
 }
 
-// FirstWitness returns the first violation's one-line description, its saved trace
-// (JSON, for replay) and its pictures (svg, pcap; absent when they cannot be drawn,
-// with the reason in the returned note).
-func (r FamilyResult) FirstWitness() (line string, files map[string][]byte, note string) {
+// FirstLine describes the first violation in one line: its instance and trace length.
+func (r FamilyResult) FirstLine() string {
 	if r.First == nil {
-		return "", nil, ""
+		return ""
 	}
-	sp, first := *r.FirstSpec, r.First
-	files = map[string][]byte{"json": TraceJSON(TraceFile(sp, first))}
-	if svg, pcap, err := Witness(sp, first); err == nil {
-		files["svg"], files["pcap"] = svg, pcap
-	} else {
-		note = "witness pictures: " + err.Error()
-	}
-	line = fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(first.Actions))
-	return line, files, note
+	sp := *r.FirstSpec
+	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(r.First.Actions))
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
@@ -124,59 +127,83 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		return 0, usagef("--algo is missing; one of %s", strings.Join(algoNames(), ", "))
 	}
-	a, ok := algos[name]
+	a, ok := check.Lookup(name)
 	if !ok {
 		return 0, usagef("--algo %q is unknown; one of %s", name, strings.Join(algoNames(), ", "))
 	}
+	return runEntryCheck(ctx, e, a, args)
+}
+
+func algoNames() []string { return check.Names() }
+
+// runEntryCheck runs `check` for an algorithm of the library registry: the common flags,
+// one flag per documented parameter, and --result for algorithms with families.
+func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string) (int, error) {
 	var c common
 	fs := newFlagSet("check")
-	var algoFlag string
-	fs.StringVar(&algoFlag, "algo", "", "algorithm")
+	fs.String("algo", "", "algorithm")
 	progress := defineCommon(fs, &c)
-	runFn := a.Define(fs, &c)
+	params := defineParams(fs, a.Params)
+	var result string
+	if a.Families {
+		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
+	}
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, errHelp) {
-			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.Props, ", "))
+			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
 			flagHelp(e.Stdout, fs)
 			return exitHolds, nil
 		}
 		return 0, err
 	}
-	if c.Prop == "" {
-		if len(a.Props) != 1 {
-			return 0, usagef("--prop is missing; --algo %s supports %s", a.Name, strings.Join(a.Props, ", "))
-		}
-		c.Prop = a.Props[0]
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: map[string]string{}}
+	for i, p := range a.Params {
+		in.Params[p.Name] = params[i]()
 	}
-	if !slices.Contains(a.Props, c.Prop) {
-		return 0, usagef("--prop %q is not supported by --algo %s; it supports %s", c.Prop, a.Name, strings.Join(a.Props, ", "))
+	if result != "" && in.Params["family"] == "" {
+		return 0, usagef("--result needs --family")
 	}
-	if c.Store != "exact" && c.Store != "fingerprint" {
-		return 0, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
-	}
-	if c.Workers < 1 || c.Workers > 256 {
-		return 0, usagef("--workers %d is out of range; use 1..256", c.Workers)
-	}
-	if c.MaxStates < 0 || c.MaxDepth < 0 || c.MaxMemMB < 0 {
-		return 0, usagef("bounds must not be negative")
-	}
-	if *progress || e.StderrIsTerminal {
-		c.Progress = e.Stderr
-	}
-	rep, err := runFn(ctx)
+	opt, err := c.options()
 	if err != nil {
 		return 0, err
+	}
+	if *progress || e.StderrIsTerminal {
+		opt.Progress = e.Stderr
+	}
+	rep, err := check.Run(ctx, in, c.Prop, opt)
+	if err != nil {
+		if errors.Is(err, check.ErrBadInput) {
+			return 0, usagef("%v", err)
+		}
+		return 0, err
+	}
+	if result != "" {
+		if err := os.WriteFile(result, append(rep.Result, '\n'), 0o644); err != nil {
+			return 0, fmt.Errorf("writing --result: %v", err)
+		}
 	}
 	return emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
 }
 
-func algoNames() []string {
-	names := make([]string, 0, len(algos))
-	for n := range algos {
-		names = append(names, n)
+// options converts the common flags into the entry's options; flag values that no
+// algorithm could accept are refused here with the flag's name.
+func (c *common) options() (check.Options, error) {
+	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
+		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed}
+	switch c.Store {
+	case "exact":
+	case "fingerprint":
+		opt.Store = checker.Fingerprint
+	default:
+		return opt, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
 	}
-	slices.Sort(names)
-	return names
+	if c.Workers < 1 || c.Workers > 256 {
+		return opt, usagef("--workers %d is out of range; use 1..256", c.Workers)
+	}
+	if c.MaxStates < 0 || c.MaxDepth < 0 || c.MaxMemMB < 0 {
+		return opt, usagef("bounds must not be negative")
+	}
+	return opt, nil
 }
 
 // artefacts are the files a violation may be written to.
@@ -247,4 +274,20 @@ func defaultMemoryMiB() int64 {
 		}
 	}
 	return 0
+}
+
+// defineParams defines one flag per registry parameter (a boolean flag for a switch) and
+// returns, for each, a function that reads its value as the entry's string.
+func defineParams(fs *flag.FlagSet, ps []check.Param) []func() string {
+	out := make([]func() string, len(ps))
+	for i, p := range ps {
+		if p.IsBool() {
+			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
+			out[i] = func() string { return strconv.FormatBool(*v) }
+			continue
+		}
+		v := fs.String(p.Name, p.Default, p.Usage)
+		out[i] = func() string { return *v }
+	}
+	return out
 }

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const overview = `wormcheck — model checker and contention verifier for multicast and broadcast
@@ -86,16 +88,11 @@ func toolVersion() string {
 
 // algoHelp lists the algorithms `check` knows, with their properties.
 func algoHelp() string {
-	names := make([]string, 0, len(algos))
-	for n := range algos {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports:\n")
-	for _, n := range names {
-		a := algos[n]
-		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.Props, ", "))
+	for _, n := range algoNames() {
+		a, _ := check.Lookup(n)
+		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.PropertyNames(), ", "))
 	}
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 func TestPartitionCommand(t *testing.T) {
@@ -130,8 +131,8 @@ func TestPartitionGolden(t *testing.T) {
 }
 
 func TestMultinodeScheduleFile(t *testing.T) {
-	f := multinodeFlags{Type: "II", H: 2, Sources: 3, Dests: 5, Hotspot: 0.5, Select: "centralised", Phase2: "u-torus"}
-	b, err := multinodeScheduleFile("torus:8x8", 1, f)
+	f := map[string]string{"type": "II", "h": "2", "sources": "3", "dests": "5", "hotspot": "0.5", "select": "centralised", "phase2": "u-torus"}
+	b, err := multinodeScheduleFile("torus:8x8", f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +151,8 @@ func TestMultinodeScheduleFile(t *testing.T) {
 	// relays, see multinode.VerifyWithProps).
 	dir := t.TempDir()
 	for _, c := range []struct{ typ, sel string }{{"III", "centralised"}, {"IV", "own"}, {"IV", "centralised"}} {
-		f.Type, f.Select = c.typ, c.sel
-		b, err := multinodeScheduleFile("torus:8x8", 1, f)
+		f["type"], f["select"] = c.typ, c.sel
+		b, err := multinodeScheduleFile("torus:8x8", f)
 		if err != nil {
 			t.Fatalf("Type %s %s: %v", c.typ, c.sel, err)
 		}
@@ -179,4 +180,14 @@ func TestMultinodeScheduleFile(t *testing.T) {
 	if code, _, errb := runCLI(t, "verify", out, "--semantics", "step"); code == exitUsage {
 		t.Fatalf("verify refuses the Type IV file: %s", errb)
 	}
+}
+
+// multinodeScheduleFile builds the multinode schedule through the entry and returns its
+// file.
+func multinodeScheduleFile(topo string, params map[string]string) ([]byte, error) {
+	s, err := check.BuildSchedule(check.Instance{Algorithm: "multinode", Topology: topo, Params: params}, check.Options{Seed: 1})
+	if err != nil {
+		return nil, err
+	}
+	return model.MarshalSchedule(s)
 }

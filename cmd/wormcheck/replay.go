@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const replayHelp = `wormcheck replay F.json [--json]
@@ -49,13 +50,15 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
-	a, ok := algos[tf.Algorithm]
-	if !ok || a.Replay == nil {
-		return 0, usagef("%s: trace file field \"algorithm\" is %q, which has no replayable traces", path, tf.Algorithm)
-	}
-	rep, err := a.Replay(ctx, tf)
+	rep, err := replayTrace(ctx, tf)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
 	return emitReport(e, "replay", rep, *asJSON, artefacts{})
+}
+
+// replayTrace re-executes a saved trace through the library entry; every error is the
+// file's.
+func replayTrace(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
+	return check.Replay(ctx, tf)
 }

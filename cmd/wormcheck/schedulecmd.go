@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const scheduleHelp = `wormcheck schedule --algo A --topo T [-o F.json] [flags]
@@ -40,13 +42,11 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 	name := fs.String("algo", "", "algorithm")
 	topo := fs.String("topo", "", "topology")
 	out := fs.String("o", "", "output file")
-	var cf *collectiveFlags
-	var mf *multinodeFlags
 	seed := fs.Int64("seed", 1, "random seed (multinode)")
-	if algoName(args) == "multinode" {
-		mf = defineMultinodeFlags(fs)
-	} else {
-		cf = defineCollectiveFlags(fs)
+	a, ok := check.Lookup(algoName(args))
+	var params []func() string
+	if ok && a.BuildsSchedules() {
+		params = defineParams(fs, a.Params)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, errHelp) {
@@ -55,25 +55,20 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 		}
 		return 0, err
 	}
-	if *name != "multinode" && !isCollective(*name) {
-		var names []string
-		for _, c := range collectiveSummaries {
-			names = append(names, c.name)
-		}
-		return 0, usagef("--algo %q builds no schedule; use one of %s, multinode", *name, strings.Join(names, ", "))
-	}
-	if *topo == "" {
+	if *topo == "" && ok && a.BuildsSchedules() {
 		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")
 	}
-	var b []byte
-	var err error
-	if mf != nil {
-		b, err = multinodeScheduleFile(*topo, *seed, *mf)
-	} else {
-		b, err = collectiveScheduleFile(*name, *topo, cf)
+	in := check.Instance{Algorithm: *name, Topology: *topo, Params: map[string]string{}}
+	for i, v := range params {
+		in.Params[a.Params[i].Name] = v()
 	}
+	s, err := check.BuildSchedule(in, check.Options{Seed: *seed})
 	if err != nil {
-		return 0, err
+		return 0, usagef("%v", err)
+	}
+	b, err := model.MarshalSchedule(s)
+	if err != nil {
+		return 0, usagef("schedule: %v", err)
 	}
 	if *out == "" {
 		_, err = e.Stdout.Write(b)

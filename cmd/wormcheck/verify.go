@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const verifyHelp = `wormcheck verify F.json [--semantics step,timed,any-delay] [--json]
@@ -78,25 +80,23 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	reps, err := verifyScheduleFile(data, *sem)
+	sems, err := check.ParseSemantics(*sem)
 	if err != nil {
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 0, usagef("%s: %s", path, ue.msg)
-		}
-		return 0, err
+		return 0, usagef("%s: %v", path, err)
 	}
-	code := worstVerdictExit(reps)
+	s, err := model.ParseSchedule(data)
+	if err != nil {
+		return 0, usagef("%s: %v", path, err)
+	}
+	reps, err := check.VerifySchedule(s, sems)
+	if err != nil {
+		return 0, usagef("%s: %v", path, err)
+	}
+	verdict := check.Worst(reps)
+	code := verdict.ExitCode()
 	if *asJSON {
 		for _, r := range reps {
 			r.Version = toolVersion()
-		}
-		verdict := props.Holds
-		switch code {
-		case exitViolated:
-			verdict = props.Violated
-		case exitInconclusive:
-			verdict = props.Inconclusive
 		}
 		return code, writeJSON(e.Stdout, verifyJSON{Version: toolVersion(), Command: "verify", File: path, Verdict: verdict, Reports: reps})
 	}
@@ -136,11 +136,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return 0, usagef("%s: %v", path, err)
 		}
-		a, ok := algos[tf.Algorithm]
-		if !ok || a.Replay == nil {
-			return 0, usagef("%s: trace file field \"algorithm\" is %q, which has no replayable traces", path, tf.Algorithm)
-		}
-		rep, err := a.Replay(ctx, tf)
+		rep, err := replayTrace(ctx, tf)
 		if err != nil {
 			return 0, usagef("%s: %v", path, err)
 		}
@@ -149,9 +145,12 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		pic = rep.SVG
 	} else {
-		var err error
-		if pic, err = renderScheduleFile(data); err != nil {
-			return 0, err
+		s, err := model.ParseSchedule(data)
+		if err != nil {
+			return 0, usagef("%v", err)
+		}
+		if pic, err = check.SchedulePicture(s); err != nil {
+			return 0, usagef("%v", err)
 		}
 	}
 	if err := os.WriteFile(*out, pic, 0o644); err != nil {

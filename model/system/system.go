@@ -71,3 +71,76 @@ type SuccessorEncoder[S any] interface {
 	// Successor returns the target of the enabled transition a of s.
 	Successor(s S, a Action) S
 }
+
+// Progressive is an optional Model extension that certifies termination: Progress
+// appends to buf a rank vector of s and returns it, and every transition must strictly
+// increase the rank in lexicographic order (a shorter vector that is a prefix of a
+// longer one is the smaller). A model whose every reachable transition increases its
+// rank has an acyclic reachable graph, so every maximal run is finite: when the
+// explorer also finds no deadlock, every run ends in a Terminal state, i.e. every
+// message is delivered. The explorer checks the rank on every transition it generates
+// and reports how many it checked; a transition that does not increase the rank voids
+// the certificate (it is not itself a violation) and the liveness check decides
+// delivery instead.
+//
+// The contract: Progress is a pure function of the state (equal encodings give equal
+// ranks) and costs about as much as Encode; it may use buf's capacity.
+//
+// Reference: Manna & Pnueli, ranking functions over a well-founded order; DESIGN.md
+// "Liveness".
+type Progressive[S any] interface {
+	Progress(s S, buf []uint32) []uint32
+}
+
+// CompareProgress compares two rank vectors lexicographically and returns -1, 0 or +1
+// as a is less than, equal to or greater than b; a proper prefix is the smaller.
+func CompareProgress(a, b []uint32) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		switch {
+		case a[i] < b[i]:
+			return -1
+		case a[i] > b[i]:
+			return 1
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
+
+// ProgressEncoder is an optional extension of a model that is both a SuccessorEncoder
+// and Progressive: it yields each successor's rank beside its encoding, so that the
+// explorer can check the progress measure on every transition without building the
+// successors. A Progressive SuccessorEncoder without it is explored through Successors
+// (same states, counts and traces, at the cost of building every successor).
+//
+// The contract: EncodeSuccessorsProgress yields exactly what EncodeSuccessors yields, in
+// the same order, and with each transition rank = Progress(Next); enc and rank are valid
+// only during the call to yield. buf and rbuf are scratch space returned for reuse.
+type ProgressEncoder[S any] interface {
+	EncodeSuccessorsProgress(s S, buf []byte, rbuf []uint32, yield func(a Action, enc []byte, rank []uint32)) ([]byte, []uint32)
+}
+
+// PendingMessages is an optional extension for the liveness check ("every message is
+// eventually delivered"): Pending appends to dst the ids of the messages that s has not
+// delivered yet and must still deliver, in increasing order. A transition delivers
+// message m when m is pending in its source and not in its target. Without it, a state
+// has one pending message, id 0, exactly when it is not Terminal.
+type PendingMessages[S any] interface {
+	Pending(s S, dst []int) []int
+}
+
+// Tasks is an optional extension that refines which transitions of different states are
+// "the same transition" for weak fairness: Task returns the fairness class of the
+// enabled transition a of s (for example "the header of worm 2 at its current router",
+// or "process 1's next step"). Weak fairness requires that a class enabled in every
+// state of a cycle is taken somewhere on it. Without it, the class of a transition is
+// its Action.
+type Tasks[S any] interface {
+	Task(s S, a Action) uint64
+}

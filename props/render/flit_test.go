@@ -1,4 +1,4 @@
-package flitsvg
+package render
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func path(g *model.Grid, src model.NodeID, dsts ...model.NodeID) []model.Channel
 // fig3 is a picture in the spirit of 000 Fig. 3: on a 3x3 mesh, A (from (0,0)) holds the
 // east channels towards a1 = (2,0) and waits at (1,0)... the exact state comes from the
 // explorer in algos/treemcast; here the picture is hand-made to pin the drawing.
-func fig3(t *testing.T) Picture {
+func fig3(t *testing.T) FlitPicture {
 	g := mustGrid(t, "mesh:3x3")
 	a, b := g.Node(0, 0), g.Node(2, 1)
 	ch := func(x1, y1, x2, y2 int) model.ChannelID {
@@ -55,11 +55,11 @@ func fig3(t *testing.T) Picture {
 		t.Fatalf("no channel (%d,%d)->(%d,%d)", x1, y1, x2, y2)
 		return model.None
 	}
-	return Picture{
+	return FlitPicture{
 		Title: "deadlock: A and B wait on each other",
 		Grid:  g,
 		VCs:   1,
-		Messages: []Message{
+		Messages: []FlitMessage{
 			{Name: "A", Source: a, Destinations: []model.NodeID{g.Node(2, 0), g.Node(1, 2)}, Path: path(g, a, g.Node(2, 0), g.Node(1, 2))},
 			{Name: "B", Source: b, Destinations: []model.NodeID{g.Node(1, 0), g.Node(2, 2)}, Path: path(g, b, g.Node(1, 0), g.Node(2, 2))},
 		},
@@ -76,14 +76,14 @@ func fig3(t *testing.T) Picture {
 	}
 }
 
-func torusPicture(t *testing.T) Picture {
+func torusPicture(t *testing.T) FlitPicture {
 	g := mustGrid(t, "torus:4x4")
 	src := g.Node(3, 0)
-	return Picture{
+	return FlitPicture{
 		Title: "torus wrap lanes",
 		Grid:  g,
 		VCs:   2,
-		Messages: []Message{
+		Messages: []FlitMessage{
 			{Name: "m0", Source: src, Destinations: []model.NodeID{g.Node(0, 0), g.Node(0, 3)}, Path: path(g, src, g.Node(0, 0), g.Node(0, 3))},
 		},
 		Holds: []Hold{{Channel: path(g, src, g.Node(0, 0))[0], VC: 1, Message: 0, Flits: 1}},
@@ -91,12 +91,12 @@ func torusPicture(t *testing.T) Picture {
 }
 
 func TestGolden(t *testing.T) {
-	for name, p := range map[string]Picture{"fig3.svg": fig3(t), "torus.svg": torusPicture(t)} {
-		got, err := Draw(p)
+	for name, p := range map[string]FlitPicture{"fig3.svg": fig3(t), "torus.svg": torusPicture(t)} {
+		got, err := DrawFlit(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, _ := Draw(p)
+		again, _ := DrawFlit(p)
 		if !bytes.Equal(got, again) {
 			t.Fatalf("%s: two drawings of the same picture differ", name)
 		}
@@ -132,26 +132,26 @@ func wellFormed(b []byte) error {
 
 func TestDrawErrors(t *testing.T) {
 	ok := fig3(t)
-	cases := map[string]func(p *Picture){
-		"3-D grid":     func(p *Picture) { p.Grid = mustGrid(t, "mesh:2x2x2") },
-		"hypercube":    func(p *Picture) { p.Grid = mustGrid(t, "hypercube:2") },
-		"bad hold vc":  func(p *Picture) { p.Holds[0].VC = 1 },
-		"bad hold msg": func(p *Picture) { p.Holds[0].Message = 5 },
-		"bad source":   func(p *Picture) { p.Messages[0].Source = 99 },
-		"bad path":     func(p *Picture) { p.Messages[1].Path = []model.ChannelID{-2} },
-		"bad blocked":  func(p *Picture) { p.Blocked[0].Wants = 1000 },
-		"bad dest":     func(p *Picture) { p.Messages[0].Destinations = []model.NodeID{9} },
-		"blocked msg":  func(p *Picture) { p.Blocked[1].Message = -1 },
+	cases := map[string]func(p *FlitPicture){
+		"3-D grid":     func(p *FlitPicture) { p.Grid = mustGrid(t, "mesh:2x2x2") },
+		"hypercube":    func(p *FlitPicture) { p.Grid = mustGrid(t, "hypercube:2") },
+		"bad hold vc":  func(p *FlitPicture) { p.Holds[0].VC = 1 },
+		"bad hold msg": func(p *FlitPicture) { p.Holds[0].Message = 5 },
+		"bad source":   func(p *FlitPicture) { p.Messages[0].Source = 99 },
+		"bad path":     func(p *FlitPicture) { p.Messages[1].Path = []model.ChannelID{-2} },
+		"bad blocked":  func(p *FlitPicture) { p.Blocked[0].Wants = 1000 },
+		"bad dest":     func(p *FlitPicture) { p.Messages[0].Destinations = []model.NodeID{9} },
+		"blocked msg":  func(p *FlitPicture) { p.Blocked[1].Message = -1 },
 	}
 	for name, mut := range cases {
 		p := ok
 		p.Holds = append([]Hold(nil), ok.Holds...)
 		p.Blocked = append([]Blocked(nil), ok.Blocked...)
-		p.Messages = append([]Message(nil), ok.Messages...)
+		p.Messages = append([]FlitMessage(nil), ok.Messages...)
 		mut(&p)
-		if _, err := Draw(p); err == nil {
+		if _, err := DrawFlit(p); err == nil {
 			t.Errorf("%s: Draw accepted it", name)
-		} else if !strings.HasPrefix(err.Error(), "flitsvg: ") {
+		} else if !strings.HasPrefix(err.Error(), "render: ") {
 			t.Errorf("%s: error %q lacks the package prefix", name, err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestDrawErrors(t *testing.T) {
 func BenchmarkDrawFig3(b *testing.B) {
 	p := fig3(&testing.T{})
 	for i := 0; i < b.N; i++ {
-		if _, err := Draw(p); err != nil {
+		if _, err := DrawFlit(p); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,14 +1,30 @@
-package main
+package check_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
-// TestCollectiveChecks runs each collective through scheduleChecks on a small instance.
+// collectiveFlags are the collectives' parameters, as a test writes them.
+type collectiveFlags struct{ Source, Dests, Multicasts, Ports, Base string }
+
+func (f collectiveFlags) instance(name, topo string) check.Instance {
+	in := check.Instance{Algorithm: name, Topology: topo, Params: map[string]string{}}
+	for k, v := range map[string]string{"source": f.Source, "dests": f.Dests, "multicasts": f.Multicasts, "ports": f.Ports, "base": f.Base} {
+		if v != "" {
+			in.Params[k] = v
+		}
+	}
+	return in
+}
+
+// TestCollectiveChecks runs each collective through the entry on a small instance.
 func TestCollectiveChecks(t *testing.T) {
 	cases := []struct {
 		name, topo, prop string
@@ -19,17 +35,13 @@ func TestCollectiveChecks(t *testing.T) {
 		{"zblock", "torus:8x8", "depth", collectiveFlags{Source: "0"}, props.Violated},
 		{"edn", "torus:16x16", "depth", collectiveFlags{Source: "0"}, props.Violated},
 		{"edn", "torus:16x16", "stepwise", collectiveFlags{Source: "0"}, props.Holds},
-		{"sbt", "hypercube:5", "exactly-once", collectiveFlags{Source: "3", Base: 2}, props.Holds},
+		{"sbt", "hypercube:5", "exactly-once", collectiveFlags{Source: "3", Base: "2"}, props.Holds},
 		{"utorus", "torus:8x8", "depth", collectiveFlags{Source: "(4,2)", Dests: "(0,3),(1,1),(2,6),(3,4),(5,7),(6,0),(6,4)"}, props.Holds},
 		{"umesh", "mesh:4x4", "node-contention", collectiveFlags{Multicasts: "5:0,1,2,3;10:0,1,2,3"}, props.Violated},
 		{"separate", "mesh:4x4", "steps", collectiveFlags{Source: "0", Dests: "all"}, props.Holds},
 	}
 	for _, c := range cases {
-		s, err := buildCollective(c.name, c.topo, &c.f)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		r, err := scheduleChecks(s, c.prop)
+		r, err := check.Run(context.Background(), c.f.instance(c.name, c.topo), c.prop, check.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -39,7 +51,7 @@ func TestCollectiveChecks(t *testing.T) {
 	}
 }
 
-// TestCollectiveBadInput: bad flags are usage errors naming the field.
+// TestCollectiveBadInput: bad parameters are bad input.
 func TestCollectiveBadInput(t *testing.T) {
 	for _, c := range []struct {
 		name, topo string
@@ -50,21 +62,25 @@ func TestCollectiveBadInput(t *testing.T) {
 		{"utorus", "torus:4x4", collectiveFlags{Source: "0"}},
 		{"utorus", "torus:4x4", collectiveFlags{Source: "0", Dests: "0,1"}},
 		{"umesh", "mesh:4x4", collectiveFlags{Multicasts: "5-0,1"}},
-		{"sbt", "hypercube:3", collectiveFlags{Source: "0", Base: 7}},
+		{"sbt", "hypercube:3", collectiveFlags{Source: "0", Base: "7"}},
 		{"dcf", "torus:4x4", collectiveFlags{Source: "0", Ports: "two"}},
 		{"dcf", "banyan:16", collectiveFlags{Source: "0"}},
 	} {
-		if _, err := buildCollective(c.name, c.topo, &c.f); err == nil {
+		if _, err := check.BuildSchedule(c.f.instance(c.name, c.topo), check.Options{}); err == nil {
 			t.Errorf("%s %s %+v: accepted", c.name, c.topo, c.f)
-		} else if _, ok := err.(usageError); !ok {
-			t.Errorf("%s: %v is not a usage error", c.name, err)
+		} else if !errors.Is(err, check.ErrBadInput) {
+			t.Errorf("%s: %v is not bad input", c.name, err)
 		}
 	}
 }
 
 // TestCollectiveScheduleFile round-trips a schedule file.
 func TestCollectiveScheduleFile(t *testing.T) {
-	b, err := collectiveScheduleFile("dcf", "torus:4x4", &collectiveFlags{Source: "0"})
+	sc, err := check.BuildSchedule(collectiveFlags{Source: "0"}.instance("dcf", "torus:4x4"), check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := model.MarshalSchedule(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +101,7 @@ func FuzzParseNodeList(f *testing.F) {
 	}
 	g, _ := model.NewTorus(4, 4)
 	f.Fuzz(func(t *testing.T, list string) {
-		ds, err := parseNodeList(g, 0, list)
+		ds, err := check.ParseNodeList(g, 0, list)
 		if err != nil {
 			return
 		}

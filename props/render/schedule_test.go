@@ -1,16 +1,17 @@
-package svg_test
+package render_test
 
 import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/svg"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 func collision(t testing.TB) *model.Schedule {
@@ -31,7 +32,7 @@ func collision(t testing.TB) *model.Schedule {
 func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	s := collision(t)
 	w := props.Stepwise(s).Witness.(*props.ScheduleWitness)
-	pic, err := svg.Schedule(s, w)
+	pic, err := render.Schedule(s, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,15 +44,18 @@ func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 			t.Fatalf("not well-formed XML: %v", err)
 		}
 	}
-	if c := strings.Count(string(pic), `stroke="#d62728" stroke-width="3"`); c != 2 {
-		t.Errorf("%d highlighted unicasts, want 2", c)
+	// A stepwise witness: the pair drawn apart in two colours over the shared channel.
+	for _, want := range []string{`<g stroke="` + "#0072b2" + `" stroke-width="3.0"`, `<g stroke="` + "#e69f00" + `" stroke-width="3.0"`, "the channel both hold: " + html.EscapeString(w.Channel), "stepwise semantics"} {
+		if !strings.Contains(string(pic), want) {
+			t.Errorf("picture lacks %q", want)
+		}
 	}
-	again, _ := svg.Schedule(s, w)
+	again, _ := render.Schedule(s, w)
 	if !bytes.Equal(pic, again) {
 		t.Error("output is not deterministic")
 	}
 	g3, _ := model.ParseGrid("torus:2x2x2")
-	if _, err := svg.Schedule(&model.Schedule{Topology: g3}, nil); err == nil {
+	if _, err := render.Schedule(&model.Schedule{Topology: g3}, nil); err == nil {
 		t.Error("3-D grid accepted")
 	}
 }
@@ -62,12 +66,12 @@ func ExampleSchedule() {
 	a, b := g.Node(0, 0), g.Node(2, 1)
 	s := &model.Schedule{Topology: g, Sources: []model.NodeID{a}, Destinations: []model.NodeID{b},
 		Unicasts: []model.Unicast{{From: a, To: b, Path: r.Path(a, b), Step: 1, Order: 1}}}
-	pic, err := svg.Schedule(s, nil)
+	pic, err := render.Schedule(s, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(strings.Count(string(pic), "<circle"), "nodes,", strings.Count(string(pic), "<line"), "hops")
+	fmt.Println(strings.Count(string(pic), "id=\"step"), "panel,", strings.Count(string(pic), "marker-end"), "arrow")
 	// Output:
-	// 9 nodes, 3 hops
+	// 1 panel, 1 arrow
 }

@@ -1,22 +1,22 @@
-package flitsvg_test
+package render_test
 
 import (
 	"bytes"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/flitsvg"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Example draws one message holding the first channel of its XY route on a 2x2 mesh.
-func Example() {
+func ExampleDrawFlit() {
 	g, _ := model.NewMesh(2, 2)
 	c, _ := g.Neighbor(g.Node(0, 0), 0, model.Plus)
-	svg, err := flitsvg.Draw(flitsvg.Picture{
+	svg, err := render.DrawFlit(render.FlitPicture{
 		Title:    "one worm",
 		Grid:     g,
-		Messages: []flitsvg.Message{{Name: "A", Source: g.Node(0, 0), Destinations: []model.NodeID{g.Node(1, 0)}, Path: []model.ChannelID{c}}},
-		Holds:    []flitsvg.Hold{{Channel: c, Message: 0, Flits: 1}},
+		Messages: []render.FlitMessage{{Name: "A", Source: g.Node(0, 0), Destinations: []model.NodeID{g.Node(1, 0)}, Path: []model.ChannelID{c}}},
+		Holds:    []render.Hold{{Channel: c, Message: 0, Flits: 1}},
 	})
 	if err != nil {
 		fmt.Println(err)

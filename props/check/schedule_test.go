@@ -1,13 +1,32 @@
-package main
+package check_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
+
+// verifyScheduleFile parses a schedule file and verifies it in the semantics of list.
+func verifyScheduleFile(data []byte, list string) ([]*props.Report, error) {
+	sems, err := check.ParseSemantics(list)
+	if err != nil {
+		return nil, err
+	}
+	s, err := model.ParseSchedule(data)
+	if err != nil {
+		return nil, err
+	}
+	return check.VerifySchedule(s, sems)
+}
+
+func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
+	return check.RunSchedule(context.Background(), s, prop, check.Options{})
+}
 
 // stepwiseCFNotDepthCF is stepwise contention-free but not depth contention-free (see
 // props.TestStepwiseButNotDepth).
@@ -33,30 +52,29 @@ func TestVerifyScheduleFile(t *testing.T) {
 			t.Errorf("%s: %s, want %s", p, got[p], v)
 		}
 	}
-	if worstVerdictExit(reps) != exitViolated {
-		t.Error("exit code should be 1")
+	if check.Worst(reps) != props.Violated {
+		t.Error("worst verdict should be violated")
 	}
 	reps, err = verifyScheduleFile([]byte(stepwiseCFNotDepthCF), "step")
-	if err != nil || len(reps) != 4 || worstVerdictExit(reps) != exitHolds {
+	if err != nil || len(reps) != 4 || check.Worst(reps) != props.Holds {
 		t.Fatalf("step only: %v %d", err, len(reps))
 	}
-	var ue usageError
-	if _, err := verifyScheduleFile([]byte(stepwiseCFNotDepthCF), "step,flit"); !errors.As(err, &ue) {
+	if _, err := verifyScheduleFile([]byte(stepwiseCFNotDepthCF), "step,flit"); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("unknown semantics: %v", err)
 	}
-	if _, err := verifyScheduleFile([]byte(`{"format":"x"}`), ""); !errors.As(err, &ue) || strings.Contains(err.Error(), "\n") {
+	if _, err := verifyScheduleFile([]byte(`{"format":"x"}`), ""); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Errorf("bad file: %v", err)
 	}
 }
 
 func TestRenderAndScheduleChecks(t *testing.T) {
-	pic, err := renderScheduleFile([]byte(stepwiseCFNotDepthCF))
-	if err != nil || !strings.Contains(string(pic), "red: channel on (0,0)-&gt;(0,1)") {
-		t.Fatalf("render: %v", err)
-	}
 	s, err := model.ParseSchedule([]byte(stepwiseCFNotDepthCF))
 	if err != nil {
 		t.Fatal(err)
+	}
+	pic, err := check.SchedulePicture(s)
+	if err != nil || !strings.Contains(string(pic), "both hold (0,0)-&gt;(0,1)") {
+		t.Fatalf("render: %v", err)
 	}
 	for _, p := range []string{"validity", "exactly-once", "steps", "stepwise", "depth", "any-delay"} {
 		r, err := scheduleChecks(s, p)
@@ -67,10 +85,10 @@ func TestRenderAndScheduleChecks(t *testing.T) {
 	if r, _ := scheduleChecks(s, "depth"); r.SVG == nil {
 		t.Error("depth violation without picture")
 	}
-	if _, err := scheduleChecks(s, "deadlock"); err == nil {
+	if _, err := scheduleChecks(s, "deadlock"); !errors.Is(err, check.ErrBadInput) {
 		t.Error("deadlock accepted as a schedule property")
 	}
-	b, err := scheduleFileBytes(s)
+	b, err := model.MarshalSchedule(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,580 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/wormcheck/wormcheck/model/system"
+)
+
+// Liveness violation kinds. A deadlock is also a liveness violation (a finite run that
+// ends with a message undelivered) and is reported as KindDeadlock.
+const (
+	// KindLivelock is a fair cycle on which some message is pending throughout and no
+	// message at all is delivered: the system moves forever without delivering.
+	KindLivelock = "livelock"
+	// KindStarvation is a fair cycle on which some message is pending throughout while
+	// other messages are delivered: the system delivers, but never that message.
+	KindStarvation = "starvation"
+)
+
+// LivenessOptions bounds CheckLiveness. The zero value is unbounded.
+type LivenessOptions struct {
+	// MaxStates bounds the number of states of the explicit graph; 0 means unbounded.
+	// Reaching it gives Inconclusive.
+	MaxStates int64
+	// Context cancels the check (Inconclusive); nil means context.Background().
+	Context context.Context
+}
+
+// LivenessResult is what CheckLiveness found.
+type LivenessResult[S any] struct {
+	Verdict Verdict
+	// Violation is a deadlock (Trace) or a fair lasso (Trace with CycleStart, kind
+	// KindLivelock or KindStarvation); non-nil exactly when Verdict is Violated.
+	Violation *Violation[S]
+	Reason    string
+	// States and Transitions are the size of the reachable graph that was built.
+	States, Transitions int64
+}
+
+// CheckLiveness decides "every message is eventually delivered" on the reachable graph
+// of m under weak fairness of transitions. A run violates it if it is finite and ends in
+// a state with a pending message (a deadlock), or infinite and weakly fair with some
+// message pending from some point on. Such an infinite run exists if and only if, for
+// some message x, the states where x is pending contain a reachable strongly connected
+// component C with at least one edge that is fair: every fairness class (system.Tasks,
+// by default the Action) enabled in all states of C is taken by an edge inside C. (If a
+// class is enabled everywhere in C and taken nowhere in C, every cycle inside C leaves it
+// enabled and untaken; conversely a walk through every edge of C is a fair cycle.)
+//
+// The counterexample is a lasso: a shortest path to the shallowest state v of such a
+// component, then a closed walk from v inside it, grown detour by detour until no class
+// enabled along the whole walk is left untaken, so it is weakly fair itself. Its kind is
+// KindLivelock when no transition of the walk delivers anything, KindStarvation
+// otherwise. Among components the one with the shallowest entry state wins, then the
+// least message id, so the witness is deterministic. ReplayLasso re-checks it.
+//
+// Messages are those of system.PendingMessages, or a single one pending in every non-
+// Terminal state. Symmetry is not used: the graph is the model's own. Cost: the whole
+// reachable graph is kept in memory (the states, and per transition a target, an action
+// and a class), and the component search is O(M (V + E)) for M message ids; it is meant
+// for instances whose progress measure is absent or broken.
+func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], error) {
+	if m == nil {
+		return nil, fmt.Errorf("checker: CheckLiveness: nil model")
+	}
+	if opt.MaxStates < 0 {
+		return nil, fmt.Errorf("checker: MaxStates is %d; it must be 0 (unbounded) or more", opt.MaxStates)
+	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	g, reason, err := buildGraph(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	res := &LivenessResult[S]{States: int64(len(g.states)), Transitions: int64(len(g.to))}
+	if reason != "" {
+		res.Verdict, res.Reason = Inconclusive, reason
+		return res, nil
+	}
+	// A deadlock: the shallowest state without successors that has a pending message.
+	for v := range g.states {
+		if g.off[v] == g.off[v+1] && len(g.pendingOf(v)) > 0 {
+			tr, err := Replay(m, g.initOf(v), g.pathTo(v))
+			if err != nil {
+				return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
+			}
+			res.Verdict = Violated
+			res.Violation = &Violation[S]{Kind: KindDeadlock, Trace: tr,
+				Message: fmt.Sprintf("deadlock: no enabled transition with message %d undelivered after %d steps", g.pendingOf(v)[0], tr.Len())}
+			return res, nil
+		}
+	}
+	best, bestMsg := -1, -1
+	var bestComp []int32
+	for _, x := range g.messages() {
+		for _, comp := range g.components(x) {
+			if !g.fair(comp) {
+				continue
+			}
+			if best < 0 || int(comp[0]) < best {
+				best, bestMsg, bestComp = int(comp[0]), x, comp
+			}
+			break // components come by least entry state; the first fair one is x's best
+		}
+	}
+	if best < 0 {
+		res.Verdict = Holds
+		return res, nil
+	}
+	walk := g.fairWalk(bestComp)
+	prefix := g.pathTo(best)
+	actions := append(prefix, walk...)
+	lasso, finding, err := ReplayLasso(m, g.initOf(best), actions, len(prefix))
+	if err != nil {
+		return nil, fmt.Errorf("checker: liveness: the lasso found does not replay: %w", err)
+	}
+	if finding.Message != bestMsg {
+		return nil, fmt.Errorf("checker: liveness: internal: lasso starves message %d, expected %d", finding.Message, bestMsg)
+	}
+	res.Verdict = Violated
+	res.Violation = &Violation[S]{Kind: finding.Kind, Trace: lasso.Trace, CycleStart: lasso.CycleStart, Message: finding.String()}
+	return res, nil
+}
+
+// Lasso is an infinite run: Trace.Steps[CycleStart:] is a cycle that returns to the
+// state of Trace.Steps[CycleStart] (the last step's state equals it), repeated forever.
+type Lasso[S any] struct {
+	Trace      Trace[S]
+	CycleStart int
+}
+
+// LassoFinding is what a replayed lasso shows: the kind, a message that is pending in
+// every state of the cycle, and how many messages the cycle delivers.
+type LassoFinding struct {
+	Kind      string
+	Message   int
+	Delivered int // deliveries along one turn of the cycle
+}
+
+// String renders the finding in one line ("livelock: message 0 is never delivered; the
+// cycle delivers nothing").
+func (f LassoFinding) String() string {
+	if f.Kind == KindLivelock {
+		return fmt.Sprintf("%s: message %d is never delivered; the cycle delivers nothing", f.Kind, f.Message)
+	}
+	return fmt.Sprintf("%s: message %d is never delivered while the cycle delivers %d other message(s)", f.Kind, f.Message, f.Delivered)
+}
+
+// ReplayLasso re-executes actions from initial state init as Replay does and confirms
+// that they form a weakly fair lasso that violates "every message is eventually
+// delivered": the cycle (the steps after index cycleStart) is non-empty and returns to
+// the state at cycleStart (equal encodings), some message is pending in every state of
+// the cycle, and every fairness class enabled in all the cycle's states is taken on it.
+// It returns the lasso and what it shows, or an error saying which of these fails.
+func ReplayLasso[S any](m Model[S], init int, actions []Action, cycleStart int) (Lasso[S], LassoFinding, error) {
+	if cycleStart < 0 || cycleStart >= len(actions) {
+		return Lasso[S]{}, LassoFinding{}, fmt.Errorf("replay: cycle start %d must be in 0..%d (the cycle needs at least one step)", cycleStart, len(actions)-1)
+	}
+	tr, err := Replay(m, init, actions)
+	if err != nil {
+		return Lasso[S]{}, LassoFinding{}, err
+	}
+	l := Lasso[S]{Trace: tr, CycleStart: cycleStart}
+	steps := tr.Steps
+	if string(m.Encode(steps[cycleStart].State, nil)) != string(m.Encode(steps[len(steps)-1].State, nil)) {
+		return l, LassoFinding{}, fmt.Errorf("replay: the cycle does not close: the state after step %d differs from the state after step %d", len(steps)-1, cycleStart)
+	}
+	cyc := steps[cycleStart:]
+	// A message pending in every state of the cycle, and the deliveries along it.
+	starving := pendingOf(m, cyc[0].State, nil)
+	delivered := 0
+	for k := 1; k < len(cyc); k++ {
+		before := pendingOf(m, cyc[k-1].State, nil)
+		after := pendingOf(m, cyc[k].State, nil)
+		for _, x := range before {
+			if !slices.Contains(after, x) {
+				delivered++
+			}
+		}
+		starving = slices.DeleteFunc(starving, func(x int) bool { return !slices.Contains(after, x) })
+	}
+	if len(starving) == 0 {
+		return l, LassoFinding{}, fmt.Errorf("replay: every message is delivered or not pending somewhere on the cycle; it is not a counterexample")
+	}
+	// Weak fairness: classes enabled in every state of the cycle must be taken on it.
+	var enabled []uint64
+	taken := map[uint64]bool{}
+	for k := 0; k < len(cyc)-1; k++ {
+		cls := classesOf(m, cyc[k].State)
+		if k == 0 {
+			enabled = cls
+		} else {
+			enabled = slices.DeleteFunc(enabled, func(c uint64) bool { _, ok := slices.BinarySearch(cls, c); return !ok })
+		}
+		taken[taskOf(m, cyc[k].State, cyc[k+1].Action)] = true
+	}
+	for _, c := range enabled {
+		if !taken[c] {
+			return l, LassoFinding{}, fmt.Errorf("replay: the cycle is not weakly fair: transition class %d is enabled in every state of the cycle and never taken", c)
+		}
+	}
+	f := LassoFinding{Kind: KindStarvation, Message: starving[0], Delivered: delivered}
+	if delivered == 0 {
+		f.Kind = KindLivelock
+	}
+	return l, f, nil
+}
+
+// pendingOf returns the pending messages of s (system.PendingMessages, or message 0 in a
+// non-Terminal state).
+func pendingOf[S any](m Model[S], s S, dst []int) []int {
+	if p, ok := m.(system.PendingMessages[S]); ok {
+		return p.Pending(s, dst)
+	}
+	if m.Terminal(s) {
+		return dst
+	}
+	return append(dst, 0)
+}
+
+// taskOf returns the fairness class of transition a of s.
+func taskOf[S any](m Model[S], s S, a Action) uint64 {
+	if t, ok := m.(system.Tasks[S]); ok {
+		return t.Task(s, a)
+	}
+	return uint64(a)
+}
+
+// classesOf returns the sorted, distinct fairness classes enabled in s.
+func classesOf[S any](m Model[S], s S) []uint64 {
+	var cls []uint64
+	for _, t := range m.Successors(s, nil) {
+		cls = append(cls, taskOf(m, s, t.Action))
+	}
+	slices.Sort(cls)
+	return slices.Compact(cls)
+}
+
+// graph is the explicit reachable graph: states in BFS order, edges in CSR form.
+type graph[S any] struct {
+	states  []S
+	parent  []int32 // BFS parent, -1 for an initial state
+	paction []Action
+	init    []int // for an initial state, its index in Init(); -1 otherwise
+	off     []int // edges of v are off[v]..off[v+1]
+	to      []int32
+	task    []uint64
+	action  []Action
+	poff    []int // pending messages of v are pend[poff[v]:poff[v+1]]
+	pend    []int
+}
+
+func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, error) {
+	g := &graph[S]{}
+	ids := map[string]int32{}
+	add := func(s S, parent int32, a Action, init int) (int32, bool) {
+		k := string(m.Encode(s, nil))
+		if id, ok := ids[k]; ok {
+			return id, false
+		}
+		id := int32(len(g.states))
+		ids[k] = id
+		g.states = append(g.states, s)
+		g.parent = append(g.parent, parent)
+		g.paction = append(g.paction, a)
+		g.init = append(g.init, init)
+		return id, true
+	}
+	inits := m.Init()
+	if len(inits) == 0 {
+		return nil, "", fmt.Errorf("checker: the model (%T) has no initial state", m)
+	}
+	for i, s := range inits {
+		add(s, -1, 0, i)
+	}
+	g.off = append(g.off, 0)
+	g.poff = append(g.poff, 0)
+	var dst []Transition[S]
+	for v := 0; v < len(g.states); v++ {
+		if v%1024 == 0 {
+			if err := opt.Context.Err(); err != nil {
+				return g, "cancelled: " + err.Error(), nil
+			}
+		}
+		s := g.states[v]
+		g.pend = pendingOf(m, s, g.pend)
+		g.poff = append(g.poff, len(g.pend))
+		dst = m.Successors(s, dst[:0])
+		for _, t := range dst {
+			id, _ := add(t.Next, int32(v), t.Action, -1)
+			g.to = append(g.to, id)
+			g.action = append(g.action, t.Action)
+			g.task = append(g.task, taskOf(m, s, t.Action))
+		}
+		g.off = append(g.off, len(g.to))
+		if opt.MaxStates > 0 && int64(len(g.states)) > opt.MaxStates {
+			return g, fmt.Sprintf("state budget %d exhausted (%d states in the liveness graph)", opt.MaxStates, len(g.states)), nil
+		}
+	}
+	return g, "", nil
+}
+
+func (g *graph[S]) pendingOf(v int) []int { return g.pend[g.poff[v]:g.poff[v+1]] }
+
+func (g *graph[S]) isPending(v int, x int) bool {
+	_, ok := slices.BinarySearch(g.pendingOf(v), x)
+	return ok
+}
+
+// messages returns every message id pending somewhere, sorted.
+func (g *graph[S]) messages() []int {
+	ms := slices.Clone(g.pend)
+	slices.Sort(ms)
+	return slices.Compact(ms)
+}
+
+// initOf returns the index in Init() of the initial state v descends from.
+func (g *graph[S]) initOf(v int) int {
+	for g.parent[v] >= 0 {
+		v = int(g.parent[v])
+	}
+	return g.init[v]
+}
+
+// pathTo returns the actions of the BFS (shortest) path from an initial state to v.
+func (g *graph[S]) pathTo(v int) []Action {
+	var rev []Action
+	for g.parent[v] >= 0 {
+		rev = append(rev, g.paction[v])
+		v = int(g.parent[v])
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// components returns the strongly connected components, with at least one edge, of the
+// subgraph of states where message x is pending; each component is sorted by state id
+// and the components are ordered by their least state. Tarjan's algorithm, iterative.
+func (g *graph[S]) components(x int) [][]int32 {
+	n := len(g.states)
+	index := make([]int32, n)
+	low := make([]int32, n)
+	for i := range index {
+		index[i] = -1
+	}
+	onStack := make([]bool, n)
+	var stack []int32
+	type frame struct {
+		v int32
+		e int
+	}
+	var comps [][]int32
+	next := int32(0)
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 || !g.isPending(root, x) {
+			continue
+		}
+		call := []frame{{int32(root), g.off[root]}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, int32(root))
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.e < g.off[v+1] {
+				w := g.to[f.e]
+				f.e++
+				if !g.isPending(int(w), x) {
+					continue
+				}
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, g.off[w]})
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			var comp []int32
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			if len(comp) > 1 || g.hasEdge(v, v) {
+				slices.Sort(comp)
+				comps = append(comps, comp)
+			}
+		}
+	}
+	slices.SortFunc(comps, func(a, b []int32) int { return int(a[0] - b[0]) })
+	return comps
+}
+
+func (g *graph[S]) hasEdge(v, w int32) bool {
+	for e := g.off[v]; e < g.off[v+1]; e++ {
+		if g.to[e] == w {
+			return true
+		}
+	}
+	return false
+}
+
+// enabledIn returns the sorted distinct classes enabled in v.
+func (g *graph[S]) enabledIn(v int32) []uint64 {
+	cls := slices.Clone(g.task[g.off[v]:g.off[v+1]])
+	slices.Sort(cls)
+	return slices.Compact(cls)
+}
+
+// fair reports whether the component comp has a weakly fair cycle: every class enabled
+// in all of its states is taken by an edge inside it.
+func (g *graph[S]) fair(comp []int32) bool {
+	always := g.alwaysEnabled(comp)
+	taken := map[uint64]bool{}
+	for _, v := range comp {
+		for e := g.off[v]; e < g.off[v+1]; e++ {
+			if _, in := slices.BinarySearch(comp, g.to[e]); in {
+				taken[g.task[e]] = true
+			}
+		}
+	}
+	for _, c := range always {
+		if !taken[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// alwaysEnabled returns the classes enabled in every state of vs (sorted).
+func (g *graph[S]) alwaysEnabled(vs []int32) []uint64 {
+	var always []uint64
+	for k, v := range vs {
+		cls := g.enabledIn(v)
+		if k == 0 {
+			always = cls
+			continue
+		}
+		always = slices.DeleteFunc(always, func(c uint64) bool { _, ok := slices.BinarySearch(cls, c); return !ok })
+	}
+	return always
+}
+
+// fairWalk returns the actions of a weakly fair closed walk inside the fair component
+// comp, from and back to its least state: it starts with a shortest cycle through that
+// state and adds detours (to an edge of a missing class, or to a state where that class
+// is disabled) until every class enabled along the whole walk is taken on it. Each
+// detour either adds a taken class or removes a class from those always enabled, so it
+// ends after at most as many detours as there are classes.
+func (g *graph[S]) fairWalk(comp []int32) []Action {
+	v0 := comp[0]
+	in := func(w int32) bool { _, ok := slices.BinarySearch(comp, w); return ok }
+	// A shortest cycle through v0: an edge v0 -> w inside comp, then back.
+	var edges []int // edge indices of the walk
+	bestLen := -1
+	for e := g.off[v0]; e < g.off[v0+1]; e++ {
+		if !in(g.to[e]) {
+			continue
+		}
+		back := g.pathIn(comp, g.to[e], v0)
+		if bestLen < 0 || len(back)+1 < bestLen {
+			bestLen = len(back) + 1
+			edges = append([]int{e}, back...)
+		}
+	}
+	for {
+		var states []int32
+		taken := map[uint64]bool{}
+		v := v0
+		for _, e := range edges {
+			states = append(states, v)
+			taken[g.task[e]] = true
+			v = g.to[e]
+		}
+		missing := uint64(0)
+		found := false
+		for _, c := range g.alwaysEnabled(states) {
+			if !taken[c] {
+				missing, found = c, true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+		// Detour to the first edge of class missing inside comp, else to a state where
+		// it is disabled (one exists because comp is fair).
+		var detour []int
+		for _, u := range comp {
+			for e := g.off[u]; e < g.off[u+1] && detour == nil; e++ {
+				if g.task[e] == missing && in(g.to[e]) {
+					detour = append(append(g.pathIn(comp, v0, u), e), g.pathIn(comp, g.to[e], v0)...)
+				}
+			}
+			if detour != nil {
+				break
+			}
+		}
+		if detour == nil {
+			for _, u := range comp {
+				if _, en := slices.BinarySearch(g.enabledIn(u), missing); !en {
+					detour = append(g.pathIn(comp, v0, u), g.pathIn(comp, u, v0)...)
+					break
+				}
+			}
+		}
+		edges = append(edges, detour...)
+	}
+	acts := make([]Action, len(edges))
+	for k, e := range edges {
+		acts[k] = g.action[e]
+	}
+	return acts
+}
+
+// pathIn returns the edge indices of a shortest path from a to b inside comp (empty when
+// a == b). comp is strongly connected, so one exists.
+func (g *graph[S]) pathIn(comp []int32, a, b int32) []int {
+	if a == b {
+		return nil
+	}
+	via := map[int32]int{a: -1}
+	queue := []int32{a}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for e := g.off[v]; e < g.off[v+1]; e++ {
+			w := g.to[e]
+			if _, ok := slices.BinarySearch(comp, w); !ok {
+				continue
+			}
+			if _, seen := via[w]; !seen {
+				via[w] = e
+				queue = append(queue, w)
+			}
+		}
+		if _, ok := via[b]; ok {
+			break
+		}
+	}
+	var rev []int
+	for v := b; v != a; {
+		e := via[v]
+		rev = append(rev, e)
+		v = g.sourceOf(e)
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// sourceOf returns the state whose edges include edge e. O(log V).
+func (g *graph[S]) sourceOf(e int) int32 {
+	i, _ := slices.BinarySearchFunc(g.off, e+1, func(o, t int) int {
+		if o < t {
+			return -1
+		}
+		return 1
+	})
+	return int32(i - 1)
+}

@@ -1,0 +1,129 @@
+package checker_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
+)
+
+// TestProgressCertificate: a Progressive model whose every transition increases its rank
+// is certified on every transition the search generated, whatever the worker count.
+func TestProgressCertificate(t *testing.T) {
+	for _, w := range []int{1, 3} {
+		m := checkertest.Counters{N: 3, K: 4}
+		res, err := checker.Explore[checkertest.CountersState](m, checker.Options[checkertest.CountersState]{CheckDeadlock: true, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 3*(4-1)*4^2 = 144 transitions, all checked.
+		if res.Progress == nil || res.Progress.Checked != 144 || res.Progress.Broken != nil || !res.Progress.Certified(res.Verdict) {
+			t.Fatalf("workers %d: progress %+v, verdict %v; want 144 checked, unbroken, certified", w, res.Progress, res.Verdict)
+		}
+	}
+	b := checkertest.Bouncer{N: 4, Budget: 1}
+	res, err := checker.Explore[checkertest.BouncerState](b, checker.Options[checkertest.BouncerState]{CheckDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Holds || res.Stats.States != 8 || res.Stats.Transitions != 8 || !res.Progress.Certified(res.Verdict) || res.Progress.Checked != 8 {
+		t.Fatalf("bouncer with budget: %v, %d states, %d transitions, progress %+v; want holds, 8, 8, certified on 8", res.Verdict, res.Stats.States, res.Stats.Transitions, res.Progress)
+	}
+}
+
+// TestProgressBreak: without a misroute budget the first backward move lowers the rank;
+// the deadlock check still holds (nothing is stuck), but no delivery is certified, and
+// the break comes with a trace that ends in the offending move.
+func TestProgressBreak(t *testing.T) {
+	for _, w := range []int{1, 2} {
+		m := checkertest.Bouncer{N: 4, Budget: -1}
+		res, err := checker.Explore[checkertest.BouncerState](m, checker.Options[checkertest.BouncerState]{CheckDeadlock: true, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Verdict != checker.Holds || res.Stats.States != 4 || res.Stats.Transitions != 5 {
+			t.Fatalf("%v, %d states, %d transitions; want holds, 4, 5", res.Verdict, res.Stats.States, res.Stats.Transitions)
+		}
+		p := res.Progress
+		if p == nil || p.Broken == nil || p.Certified(res.Verdict) || p.Checked != 5 {
+			t.Fatalf("progress %+v; want 5 checked and a break", p)
+		}
+		tr := p.Broken.Trace
+		if tr.Len() != 2 || tr.Steps[2].Action != 0 || tr.Steps[2].State.At != 0 || !strings.Contains(p.Broken.Message, "decreases") {
+			t.Fatalf("break trace %q, message %q; want 0 -> 1 -> back to 0, decreasing", tr.String(), p.Broken.Message)
+		}
+	}
+}
+
+// TestLivenessLivelock: the unbudgeted bouncer livelocks; the lasso replays.
+func TestLivenessLivelock(t *testing.T) {
+	m := checkertest.Bouncer{N: 4, Budget: -1}
+	res, err := checker.CheckLiveness[checkertest.BouncerState](m, checker.LivenessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || res.States != 4 || res.Transitions != 5 {
+		t.Fatalf("%v, %d states, %d transitions; want violated, 4, 5", res.Verdict, res.States, res.Transitions)
+	}
+	v := res.Violation
+	if v.Kind != checker.KindLivelock || v.CycleStart != 0 || v.Trace.Len() != 2 {
+		t.Fatalf("kind %s, cycle start %d, trace %q; want a livelock 0 -> 1 -> 0 from the start", v.Kind, v.CycleStart, v.Trace.String())
+	}
+	_, f, err := checker.ReplayLasso[checkertest.BouncerState](m, 0, v.Trace.Actions(), v.CycleStart)
+	if err != nil || f.Kind != checker.KindLivelock || f.Message != 0 {
+		t.Fatalf("replay: %v, %+v", err, f)
+	}
+	// With a budget every run delivers.
+	res, err = checker.CheckLiveness[checkertest.BouncerState](checkertest.Bouncer{N: 4, Budget: 1}, checker.LivenessOptions{})
+	if err != nil || res.Verdict != checker.Holds || res.States != 8 || res.Transitions != 8 {
+		t.Fatalf("budgeted: %v, %+v", err, res)
+	}
+}
+
+// serverByAction hides the Server's Tasks (keeping its Pending), so weak fairness
+// identifies transitions by Action id.
+type serverByAction struct{ checkertest.Server }
+
+func (serverByAction) Task() {} // shadows Server.Task with a method of another signature
+
+// TestLivenessStarvation: weak fairness excludes the starvation of client 1 when its
+// service stays enabled (judged by Task), not when the service is identified by Action
+// id (it changes), nor when client 0 disables it half the time.
+func TestLivenessStarvation(t *testing.T) {
+	type S = checkertest.ServerState
+	res, err := checker.CheckLiveness[S](checkertest.Server{}, checker.LivenessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Holds || res.States != 4 || res.Transitions != 6 {
+		t.Fatalf("unshared: %v, %d states, %d transitions; want holds, 4, 6", res.Verdict, res.States, res.Transitions)
+	}
+	res, err = checker.CheckLiveness[S](serverByAction{}, checker.LivenessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || res.Violation.Kind != checker.KindStarvation {
+		t.Fatalf("unshared by action id: %v %+v; want a starvation", res.Verdict, res.Violation)
+	}
+	shared := checkertest.Server{Shared: true}
+	res, err = checker.CheckLiveness[S](shared, checker.LivenessOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || res.States != 4 || res.Transitions != 5 {
+		t.Fatalf("shared: %v, %d states, %d transitions; want violated, 4, 5", res.Verdict, res.States, res.Transitions)
+	}
+	v := res.Violation
+	if v.Kind != checker.KindStarvation || v.CycleStart != 0 || v.Trace.Len() != 2 || !strings.Contains(v.Message, "message 1 is never delivered") {
+		t.Fatalf("kind %s, cycle start %d, trace %q, message %q", v.Kind, v.CycleStart, v.Trace.String(), v.Message)
+	}
+	if _, f, err := checker.ReplayLasso[S](shared, 0, v.Trace.Actions(), v.CycleStart); err != nil || f.Kind != checker.KindStarvation || f.Message != 1 || f.Delivered != 1 {
+		t.Fatalf("replay: %v, %+v", err, f)
+	}
+	// The same cycle is not a counterexample when the service stays enabled: ReplayLasso
+	// refuses it as unfair.
+	if _, _, err := checker.ReplayLasso[S](checkertest.Server{}, 0, v.Trace.Actions(), v.CycleStart); err == nil || !strings.Contains(err.Error(), "not weakly fair") {
+		t.Fatalf("replaying the starving cycle on the unshared server: %v; want not weakly fair", err)
+	}
+}

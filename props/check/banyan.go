@@ -1,0 +1,311 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/banyan"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// The banyan family: self-routing patterns (banyan-route) and the two-phase multicast
+// with its arbitration policies (two-phase). Reference: 002 §2-§3.
+
+func banyanRouteAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "banyan-route",
+		Summary: "self-routing (unicast tags, region headers) of one pattern or a Property 1 family in the broadcast banyan",
+		Doc: `Self-routing in the broadcast banyan (002 §2): a pattern of packets (unicast tags, or
+a destination range as one region header) is nonblocking iff no two packets share a link.
+Without a pattern a family is checked: monotone (002 Property 1: concentrated sources and
+monotone destinations never block; order and concentration select the variant) or
+two-phase (Theorem 1: every destination set and start of the phase-2 copies).`,
+		Properties: []Support{{"nonblocking", "static"}},
+		Params: []Param{
+			{"pattern", "", `one pattern: packets "0->3,1->5,2->4-7" (a range is a region header); without it a family is checked`},
+			{"family", "monotone", "family without --pattern: monotone (Property 1, --order, --concentration) or two-phase (Theorem 1, every destination set and start)"},
+			{"order", "ascending", "monotone family: ascending, descending or any (not monotone)"},
+			{"concentration", "plain", "monotone family: plain, cyclic (sources consecutive modulo N) or scattered (not concentrated)"},
+			{"wrap", "false", "two-phase family: let the copies s..s+f-1 wrap past N-1"},
+		},
+		prepare: prepareBanyanRoute,
+	}
+}
+
+func twoPhaseAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "two-phase",
+		Summary: "two-phase multicast of 002 §3.1 on the wrap-around MIN; deadlock under an arbitration policy, or Theorem 1's nonblocking",
+		Doc: `The two-phase multicast of 002 §3.1 on the wrap-around MIN: phase 1 sends a region
+copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
+switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
+lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
+		Properties: []Support{{"deadlock", "flit"}, {"nonblocking", "static"}},
+		Params: []Param{
+			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},
+			{"arbitration", "free", "SE arbitration: free (every choice explored) or upper-first (002 Theorem 2)"},
+			{"timing", "lockstep", "lockstep (slotted: every head requests each cycle) or async (one grant per step, every interleaving)"},
+			{"acquire", "atomic", "a replicating head takes both outputs at once (atomic) or one at a time (split)"},
+			{"starts", "", "phase-1 start s of each message, e.g. 5,7 (default: every start 0..N-f)"},
+			{"phase1-only", "false", "model only the phase-1 region copies"},
+			{"flits", "0", "lockstep worm length L >= n+1: tails drain one link per cycle (0: release every link when the last branch arrives)"},
+		},
+		prepare: prepareTwoPhase,
+		replay:  replayTwoPhase,
+	}
+}
+
+func banyanTopo(spec string) (*model.Banyan, error) {
+	if spec == "" {
+		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+	}
+	t, err := model.ParseTopology(spec)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	b, ok := t.(*model.Banyan)
+	if !ok {
+		return nil, badf("--topo %q is not a banyan; use banyan:N", spec)
+	}
+	return b, nil
+}
+
+func prepareBanyanRoute(r *request) (job, error) {
+	b, err := banyanTopo(r.topology)
+	if err != nil {
+		return nil, err
+	}
+	pattern, family := r.str("pattern"), r.str("family")
+	order, conc := r.str("order"), r.str("concentration")
+	wrap, err := r.boolean("wrap")
+	if err != nil {
+		return nil, err
+	}
+	rep := r.report(b.Spec(), map[string]any{})
+	rep.Verdict = props.Holds
+	var run func() (*props.LinkConflict, int64, error)
+	switch {
+	case pattern != "":
+		pat, err := banyan.ParsePattern(pattern, b.Nodes())
+		if err != nil {
+			return nil, badf("--%v", err)
+		}
+		rep.Instance.Params["pattern"] = pattern
+		run = func() (*props.LinkConflict, int64, error) {
+			conflict, err := props.CheckLinkConflicts(b, pat)
+			if err != nil {
+				return nil, 0, badf("--pattern: %v", err)
+			}
+			rep.Witness = map[string]any{"pattern": pat, "conflict": conflict}
+			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
+			return conflict, 1, nil
+		}
+	case family == "monotone":
+		o, err := banyan.ParseOrder(order)
+		if err != nil {
+			return nil, badf("--%v", err)
+		}
+		cc, err := banyan.ParseConcentration(conc)
+		if err != nil {
+			return nil, badf("--%v", err)
+		}
+		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
+		run = func() (*props.LinkConflict, int64, error) {
+			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
+			if err != nil {
+				return nil, 0, internalf("%v", err)
+			}
+			if res.Conflict != nil {
+				rep.Witness = map[string]any{"pattern": res.Pattern, "conflict": res.Conflict}
+			}
+			rep.Text = fmt.Sprintf("%d source/destination pairs checked (a pattern blocks iff two of its packets share a link)", res.Pairs)
+			return res.Conflict, res.Pairs, nil
+		}
+	case family == "two-phase":
+		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
+		run = func() (*props.LinkConflict, int64, error) {
+			res, err := banyan.CheckTheorem1(banyan.NewPathTable(b), wrap)
+			if err != nil {
+				return nil, 0, badf("--topo: %v", err)
+			}
+			if res.Conflict != nil {
+				rep.Witness = map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict}
+			}
+			rep.Text = fmt.Sprintf("%d destination sets, %d (set, start) instances", res.Sets, res.Instances)
+			return res.Conflict, res.Instances, nil
+		}
+	default:
+		return nil, badf("--family %q is unknown; use monotone or two-phase", family)
+	}
+	return func(context.Context) (*props.Report, error) {
+		start := time.Now()
+		conflict, checked, err := run()
+		if err != nil {
+			return nil, err
+		}
+		rep.Stats = staticStats(checked, time.Since(start))
+		if conflict != nil {
+			rep.Verdict = props.Violated
+			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
+			rep.SVG = conflictPicture(b, conflict)
+		}
+		return rep, nil
+	}, nil
+}
+
+// staticStats are the figures of a static check: what it counted (patterns, pairs,
+// instances) in States, since there is no state space.
+func staticStats(n int64, d time.Duration) props.Stats {
+	st := props.Stats{States: n, Seconds: d.Seconds()}
+	if d > 0 {
+		st.StatesPerSec = float64(n) / d.Seconds()
+	}
+	return st
+}
+
+// conflictPicture draws the two packets of a blocking witness and their shared link.
+func conflictPicture(b *model.Banyan, c *props.LinkConflict) []byte {
+	return banyan.ConflictSVG(b,
+		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
+		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
+		model.ChannelID(c.Channel))
+}
+
+func prepareTwoPhase(r *request) (job, error) {
+	b, err := banyanTopo(r.topology)
+	if err != nil {
+		return nil, err
+	}
+	msgs := r.str("msgs")
+	if msgs == "" {
+		return nil, badf("--msgs is missing; give multicasts such as \"1->5,6,7,8;15->7-12\"")
+	}
+	phase1, err := r.boolean("phase1-only")
+	if err != nil {
+		return nil, err
+	}
+	flits, err := r.integer("flits", 0, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	p := banyan.Params{Msgs: msgs, Arbitration: r.str("arbitration"), Timing: r.str("timing"), Acquire: r.str("acquire"), Phase1Only: phase1, Flits: flits}
+	if starts := r.str("starts"); starts != "" {
+		for _, f := range strings.Split(starts, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return nil, badf("--starts: %q is not a number", f)
+			}
+			p.Starts = append(p.Starts, v)
+		}
+	}
+	sys, err := p.Build(b)
+	if err != nil {
+		return nil, badf("--%v", err)
+	}
+	params := map[string]any{"msgs": msgs, "arbitration": p.Arbitration, "timing": p.Timing, "acquire": p.Acquire}
+	if p.Starts != nil {
+		params["starts"] = p.Starts
+	}
+	if p.Flits != 0 {
+		params["flits"] = p.Flits
+	}
+	rep := r.report(b.Spec(), params)
+	if r.property == "nonblocking" {
+		return func(context.Context) (*props.Report, error) { return twoPhaseNonblocking(b, sys, p, rep) }, nil
+	}
+	if r.opt.Symmetry {
+		return nil, badf("--symmetry is not supported by --algo two-phase")
+	}
+	return func(ctx context.Context) (*props.Report, error) {
+		opt := checkerOptions[banyan.State](ctx, r)
+		opt.CheckDeadlock = true
+		res, err := checker.Explore[banyan.State](sys, opt)
+		if err != nil {
+			return nil, internalf("%v", err)
+		}
+		rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
+			Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
+		rep.Verdict = res.Verdict
+		switch res.Verdict {
+		case checker.Holds:
+			rep.Text = fmt.Sprintf("no deadlock from any of %d start combinations (%s timing, %s acquisition, %s arbitration)", len(sys.Init()), p.Timing, p.Acquire, p.Arbitration)
+		case checker.Inconclusive:
+			rep.Reason = res.Reason
+		case checker.Violated:
+			tr := res.Violation.Trace
+			tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
+			if err != nil {
+				return nil, internalf("%v", err)
+			}
+			last := tr.Steps[len(tr.Steps)-1].State
+			rep.Trace = tf
+			rep.Witness = map[string]any{"starts": sys.StartsOf(last), "trace": tf.Labels, "waits": sys.Waits(last), "violation": tf.Violation}
+			rep.Text = tr.String() + tf.Violation
+			rep.SVG = banyan.DeadlockSVG(sys, last)
+			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
+				return nil, internalf("%v", err)
+			}
+		}
+		return rep, nil
+	}, nil
+}
+
+// twoPhaseNonblocking checks 002 Theorem 1 for each message: its phase-2 copies, from
+// every start explored, do not block each other.
+func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, rep *props.Report) (*props.Report, error) {
+	start := time.Now()
+	rep.Verdict = props.Holds
+	var n int64
+	for mi, m := range sys.Messages() {
+		ss := banyan.ValidStarts(b.Nodes(), m.Fanout(), false)
+		if p.Starts != nil {
+			ss = []int{p.Starts[mi]}
+		}
+		for _, s := range ss {
+			n++
+			pat := banyan.Phase2(m, s, b.Nodes())
+			c, err := props.CheckLinkConflicts(b, pat)
+			if err != nil {
+				return nil, internalf("%v", err)
+			}
+			if c != nil {
+				rep.Verdict = props.Violated
+				rep.Witness = map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c}
+				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
+				rep.SVG = conflictPicture(b, c)
+				rep.Stats = staticStats(n, time.Since(start))
+				return rep, nil
+			}
+		}
+	}
+	rep.Stats = staticStats(n, time.Since(start))
+	rep.Text = fmt.Sprintf("%d (message, start) instances: the phase-2 copies never block each other", n)
+	return rep, nil
+}
+
+func replayTwoPhase(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+	ok, why, sys, tr, err := banyan.ReplayDeadlockTrace(tf)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	var params map[string]any
+	_ = json.Unmarshal(tf.Params, &params)
+	rep := &props.Report{Instance: props.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: params},
+		Property: "deadlock", Semantics: "flit", Verdict: props.Holds, Witness: map[string]any{"violation": why}}
+	rep.Stats.Depth = len(tf.Actions)
+	if ok {
+		rep.Verdict = props.Violated
+		rep.Text = "confirmed: " + why
+		rep.SVG = banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)
+		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
+	} else {
+		rep.Reason = why
+	}
+	return rep, nil
+}

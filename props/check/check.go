@@ -1,0 +1,246 @@
+// Package check is wormcheck's one entry: it checks one instance of one algorithm for one
+// property under one semantics and returns one props.Report. The command line, the claims
+// catalogue (proofs) and users' own tests all call Run; a saved counterexample is
+// re-executed by Replay.
+//
+// It lives under props because props is where properties are judged and Reports are made:
+// check is the last library stage of the one-way data flow (topology -> routing ->
+// algorithm -> checker / simulator -> properties -> report), just before cmd renders the
+// report. It imports algos, checker, model and props; none of them imports it.
+//
+// The registry (Algorithms, Lookup) lists every algorithm with the properties and
+// semantics it supports and its documented parameters. Parameters are strings, named as
+// the command line names its flags (`wormcheck check --algo A --help` lists them), so a
+// Go test passes exactly what a shell user types:
+//
+//	rep, err := check.Run(ctx, check.Instance{
+//		Algorithm: "unicast", Topology: "torus:4",
+//		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"},
+//	}, "deadlock", check.Options{})
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// ErrBadInput marks errors caused by the caller's input (an unknown algorithm, a
+// malformed parameter, an instance the algorithm cannot build): errors.Is(err,
+// ErrBadInput) holds for them, and the message is one line naming the field. Any other
+// error is internal.
+var ErrBadInput = errors.New("bad input")
+
+// inputError is a one-line bad-input message that matches ErrBadInput.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string        { return e.msg }
+func (e *inputError) Is(target error) bool { return target == ErrBadInput }
+
+// badf returns a bad-input error with a formatted one-line message.
+func badf(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// Instance names what to check: an algorithm of the registry, a topology spec
+// ("mesh:3x3", "torus:4", "banyan:16") and the algorithm's parameters by name. A
+// parameter left out takes its documented default.
+type Instance struct {
+	Algorithm string
+	Topology  string
+	Params    map[string]string
+}
+
+// Options bound and tune a check. The zero value is an exhaustive search with one worker,
+// the exact store, no bounds and no progress output.
+type Options struct {
+	// Workers is the number of explorer workers (0 means 1); the verdict and the state
+	// count do not depend on it.
+	Workers int
+	// MaxStates, MaxDepth and MaxMemoryBytes bound the search (0 = none); reaching one
+	// gives verdict inconclusive.
+	MaxStates      int64
+	MaxDepth       int
+	MaxMemoryBytes int64
+	// Store selects the visited store (checker.Exact or checker.Fingerprint).
+	Store checker.StoreMode
+	// Symmetry reduces by the topology's symmetries where the algorithm supports it; an
+	// algorithm that does not is refused with ErrBadInput rather than silently ignored.
+	Symmetry bool
+	// Progress, if not nil, receives progress lines of long searches.
+	Progress io.Writer
+	// Seed seeds algorithms that choose at random (0 means 1).
+	Seed int64
+	// Semantics overrides the semantics a property is judged in, where the algorithm
+	// supports the property under more than one; "" takes the first the registry lists.
+	Semantics string
+}
+
+// Param is one documented parameter of an algorithm: the command line defines a flag
+// --Name with this default and usage line. A parameter whose default is "false" or
+// "true" is a switch (IsBool): the command line defines a boolean flag for it.
+type Param struct {
+	Name    string
+	Default string
+	Usage   string
+}
+
+// IsBool says whether the parameter is a switch.
+func (p Param) IsBool() bool { return p.Default == "false" || p.Default == "true" }
+
+// Support is one property an algorithm can be checked for, with the semantics the
+// verdict is judged in.
+type Support struct {
+	Property  string
+	Semantics string
+}
+
+// Algorithm is one entry of the registry.
+type Algorithm struct {
+	// Name is the --algo value ("unicast", "tree-mcast").
+	Name string
+	// Summary is one line for lists.
+	Summary string
+	// Doc explains the algorithm and its parameters in a few sentences, with sources.
+	Doc string
+	// Properties lists what it can be checked for; the first is the default when an
+	// algorithm supports only one.
+	Properties []Support
+	// Params are its documented parameters, in the order help lists them.
+	Params []Param
+	// Families says whether the algorithm checks families of instances (the "family"
+	// parameter); a family run may produce a mergeable result (Report.Result).
+	Families bool
+
+	// prepare reads and validates the parameters and returns the check to run, so that
+	// every input error is reported before any search starts.
+	prepare func(r *request) (job, error)
+	// schedule builds the unicast schedule of a schedule-building algorithm (nil for the
+	// others); BuildSchedule calls it.
+	schedule func(r *request) (*model.Schedule, error)
+	replay   func(ctx context.Context, tf *props.TraceFile) (*props.Report, error)
+}
+
+// BuildsSchedules says whether the algorithm builds a unicast schedule (BuildSchedule
+// returns it; `wormcheck schedule` writes it).
+func (a Algorithm) BuildsSchedules() bool { return a.schedule != nil }
+
+// Replayable says whether the algorithm's counterexamples can be saved and replayed.
+func (a Algorithm) Replayable() bool { return a.replay != nil }
+
+// PropertyNames lists the distinct property names the algorithm supports, in registry
+// order.
+func (a Algorithm) PropertyNames() []string {
+	var out []string
+	for _, s := range a.Properties {
+		if !slices.Contains(out, s.Property) {
+			out = append(out, s.Property)
+		}
+	}
+	return out
+}
+
+// Algorithms returns the registry, sorted by name. It is built on every call: there is
+// no process-wide table to mutate.
+func Algorithms() []Algorithm {
+	as := []Algorithm{
+		unicastAlgorithm(),
+		treeMcastAlgorithm(),
+		banyanRouteAlgorithm(),
+		twoPhaseAlgorithm(),
+		multinodeAlgorithm(),
+	}
+	as = append(as, collectiveAlgorithms()...)
+	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
+	return as
+}
+
+// Lookup finds an algorithm of the registry by name.
+func Lookup(name string) (Algorithm, bool) {
+	for _, a := range Algorithms() {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Algorithm{}, false
+}
+
+// Names lists the registry's algorithm names, sorted.
+func Names() []string {
+	var out []string
+	for _, a := range Algorithms() {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// Run checks one instance for one property and returns its Report: verdict, stats and,
+// for a violation, the witness (with the initial-state index and a replayable trace in
+// Report.Trace). Errors wrapping ErrBadInput are the caller's; any other error is
+// internal. Cancelling ctx ends the search with verdict inconclusive.
+func Run(ctx context.Context, in Instance, property string, opt Options) (*props.Report, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	a, ok := Lookup(in.Algorithm)
+	if !ok {
+		if in.Algorithm == "" {
+			return nil, badf("algorithm is missing; one of %s", strings.Join(Names(), ", "))
+		}
+		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(Names(), ", "))
+	}
+	r, err := newRequest(a, in, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := a.prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.unused(); err != nil {
+		return nil, err
+	}
+	return j(ctx)
+}
+
+// job is a validated check, ready to run.
+type job func(ctx context.Context) (*props.Report, error)
+
+// Replay re-executes a saved trace against the model it names and reports Violated when
+// the last state shows the recorded violation, Holds when it replays but shows none.
+// A file that names an unknown algorithm, or whose actions do not replay, is bad input.
+func Replay(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
+	if tf == nil {
+		return nil, badf("no trace to replay")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	a, ok := Lookup(tf.Algorithm)
+	if !ok || a.replay == nil {
+		return nil, badf("trace file field \"algorithm\" is %q, which has no replayable traces", tf.Algorithm)
+	}
+	rep, err := a.replay(ctx, tf)
+	if err != nil {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, errInternal) {
+			return nil, err
+		}
+		return nil, badf("%v", err)
+	}
+	return rep, nil
+}
+
+// errInternal marks a failure of wormcheck itself (a witness that does not replay).
+var errInternal = errors.New("internal error")
+
+// internalf returns an internal error with a formatted message.
+func internalf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errInternal, fmt.Sprintf(format, args...))
+}

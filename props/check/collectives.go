@@ -1,0 +1,230 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/dcf"
+	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/algos/sbt"
+	"github.com/wormcheck/wormcheck/algos/unicastmc"
+	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
+// on hypercubes (003), and the one-port multicasts separate addressing, U-mesh, U-torus
+// and SPU (001). Each builds a model.Schedule, judged by RunSchedule.
+
+// scheduleSupport lists the schedule properties with the semantics each is decided in
+// (props/schedule.go), in the order help lists them.
+func scheduleSupport() []Support {
+	return []Support{
+		{props.PropStepwise, props.SemStep},
+		{props.PropDepth, props.SemTimed},
+		{props.PropExactlyOnce, props.SemStep},
+		{props.PropSteps, props.SemStep},
+		{props.PropNodeContention, props.SemTimed},
+		{props.PropAnyDelay, props.SemAnyDelay},
+		{props.PropValidity, props.SemStep},
+	}
+}
+
+// collectiveAlgorithms are the schedule-building collectives of the registry.
+func collectiveAlgorithms() []Algorithm {
+	type c struct{ name, summary, doc string }
+	cs := []c{
+		{"dcf", "DCF broadcast on a 4^k or 2·4^k square torus, all-port (004 §5.2; Fig. 7 reconstructed)",
+			"The depth contention-free (DCF) broadcast of Hou, Wang & Hsu (004 §5.2) on an all-port 4^k x 4^k torus (k phases of two steps over 16-cell DCF blocks) or 2·4^k x 2·4^k torus (a final Z_block step), dimension-order routing; package algos/dcf documents the reconstruction of Fig. 7."},
+		{"zblock", "Z_block broadcast on a 2^d x 2^d torus, all-port (004 §5.1)",
+			"The Z_block broadcast of Hou, Wang & Hsu (004 §5.1, Figs. 5-6) on an all-port 2^d x 2^d torus: d steps, in each every informed node sends to the sources of the three other units of its block."},
+		{"edn", "EDN broadcast on a 4^k or 2·4^k square torus, all-port (Tsai & McKinley; reconstructed)",
+			"A reconstruction of the extended-dominating-node (EDN) broadcast of Tsai & McKinley (IEEE TPDS 7(8), 1996), the algorithm 004 compares DCF against, on an all-port 2^d x 2^d torus; package algos/edn says which facts it is rebuilt from."},
+		{"sbt", "spanning binomial tree broadcast on a hypercube, all-port, rotating base (003 §2.2)",
+			"The spanning binomial tree (SBT) broadcast of 003 §2.2 on an all-port binary n-cube: n steps of recursive doubling, dimensions taken in the order base, base+1, ... (mod n) (Abraham & Padmanabhan's rotating base)."},
+		{"separate", "separate addressing multicast, one-port",
+			"Separate addressing (003 §2.2, 001 §1): the source sends to every destination, one unicast per step, in chain order; one-port."},
+		{"umesh", "U-mesh multicast, one-port (McKinley et al.; 001 §5.1)",
+			"U-mesh (McKinley, Xu, Esfahanian & Ni, IEEE TPDS 5(12), 1994, reviewed in 001 §5.1): recursive doubling on the dimension-ordered chain of the source and destinations; one-port."},
+		{"utorus", "U-torus multicast, one-port (Robinson et al.; 001 §4.2)",
+			"U-torus (Robinson, McKinley & Cheng, IEEE TPDS 6(10), 1995, reviewed in 001 §4.2): the chain rotated so that the source leads, then recursive doubling; one-port. On a torus it contends per physical channel (claim NP8) but not per virtual-channel class."},
+		{"spu", "source-partitioned U-mesh multicast, one-port (Kesavan & Panda; 001 §5.1)",
+			"SPU, source-partitioned U-mesh (Kesavan & Panda, reviewed in 001 §5.1): U-torus's rotation applied on a mesh; one-port."},
+	}
+	out := make([]Algorithm, len(cs))
+	for i, c := range cs {
+		name := c.name
+		out[i] = Algorithm{
+			Name: name, Summary: c.summary, Doc: c.doc,
+			Properties: scheduleSupport(),
+			Params: []Param{
+				{"source", "0", "source node: a number or coordinates like (1,2)"},
+				{"dests", "", `multicast destinations: "3,5,(1,2)" or "all"`},
+				{"multicasts", "", `several multicasts: "SRC:D,D;SRC:D,D"`},
+				{"ports", "", "port model override: one or all"},
+				{"base", "0", "SBT base dimension"},
+			},
+			prepare:  func(r *request) (job, error) { return prepareCollective(name, r) },
+			schedule: func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
+		}
+	}
+	return out
+}
+
+func prepareCollective(name string, r *request) (job, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	s, err := buildCollective(name, r)
+	if err != nil {
+		return nil, err
+	}
+	base, _ := r.integer("base", 0, 64) // validated by buildCollective
+	return func(ctx context.Context) (*props.Report, error) {
+		start := time.Now()
+		rep, err := RunSchedule(ctx, s, r.property, r.opt)
+		if err != nil {
+			return nil, err
+		}
+		rep.Instance.Algorithm = name
+		rep.Instance.Params = map[string]any{"source": s.Topology.NodeName(s.Sources[0]), "ports": s.Ports.String(), "unicasts": len(s.Unicasts), "steps": s.Steps()}
+		if name == "sbt" {
+			rep.Instance.Params["base"] = base
+		}
+		if len(s.Sources) > 1 {
+			rep.Instance.Params["multicasts"] = len(s.Sources)
+		}
+		if rep.Stats.Seconds == 0 {
+			rep.Stats.Seconds = time.Since(start).Seconds()
+		}
+		return rep, nil
+	}, nil
+}
+
+// buildCollective parses the topology and parameters and builds the schedule.
+func buildCollective(name string, r *request) (*model.Schedule, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	t, err := model.ParseTopology(r.topology)
+	if err != nil {
+		return nil, badf("--topo: %v", err)
+	}
+	g, ok := t.(*model.Grid)
+	if !ok {
+		return nil, badf("--topo %s: --algo %s needs a mesh, torus or hypercube", r.topology, name)
+	}
+	srcArg := r.str("source")
+	if strings.TrimSpace(srcArg) == "" {
+		srcArg = "0"
+	}
+	src, err := g.ParseNode(srcArg)
+	if err != nil {
+		return nil, badf("--source: %v", err)
+	}
+	dests, multicasts, ports := r.str("dests"), r.str("multicasts"), r.str("ports")
+	base, err := r.integer("base", 0, 64)
+	if err != nil {
+		return nil, err
+	}
+	var s *model.Schedule
+	switch name {
+	case "dcf":
+		s, err = dcf.Build(g, src)
+	case "zblock":
+		s, err = zblock.Build(g, src)
+	case "edn":
+		s, err = edn.Build(g, src)
+	case "sbt":
+		s, err = sbt.Build(g, src, base)
+	case "separate", "umesh", "utorus", "spu":
+		sch, _ := unicastmc.ParseScheme(name)
+		var ms []unicastmc.Multicast
+		ms, err = parseMulticasts(g, src, dests, multicasts)
+		if err != nil {
+			return nil, err
+		}
+		s, err = unicastmc.BuildMany(g, sch, ms)
+	default:
+		return nil, badf("--algo %q is not a collective", name)
+	}
+	if err != nil {
+		return nil, badf("--algo %s: %v", name, err)
+	}
+	switch strings.ToLower(ports) {
+	case "":
+	case "one":
+		s.Ports = model.OnePort
+	case "all":
+		s.Ports = model.AllPort
+	default:
+		return nil, badf("--ports %q is unknown; use one or all", ports)
+	}
+	return s, nil
+}
+
+// parseMulticasts reads multicasts ("SRC:D,D;SRC:D,D"), or the source with dests.
+func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) ([]unicastmc.Multicast, error) {
+	if multicasts != "" {
+		var out []unicastmc.Multicast
+		for i, part := range strings.Split(multicasts, ";") {
+			sp, dl, ok := strings.Cut(part, ":")
+			if !ok {
+				return nil, badf("--multicasts: multicast %d %q has no ':'; write SRC:D,D", i+1, part)
+			}
+			s, err := g.ParseNode(sp)
+			if err != nil {
+				return nil, badf("--multicasts: multicast %d source: %v", i+1, err)
+			}
+			ds, err := ParseNodeList(g, s, dl)
+			if err != nil {
+				return nil, badf("--multicasts: multicast %d: %v", i+1, err)
+			}
+			out = append(out, unicastmc.Multicast{Source: s, Destinations: ds})
+		}
+		return out, nil
+	}
+	if strings.TrimSpace(dests) == "" {
+		return nil, badf(`--dests is missing; give destinations such as "3,5,(1,2)" or "all"`)
+	}
+	ds, err := ParseNodeList(g, src, dests)
+	if err != nil {
+		return nil, badf("--dests: %v", err)
+	}
+	return []unicastmc.Multicast{{Source: src, Destinations: ds}}, nil
+}
+
+// ParseNodeList reads a comma list of nodes (numbers, or coordinates "(x,y)" whose commas
+// belong to the coordinates), or "all" for every node but src. A destination equal to
+// src or listed twice is an error.
+func ParseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID, error) {
+	if strings.TrimSpace(list) == "all" {
+		var out []model.NodeID
+		for v := 0; v < g.Nodes(); v++ {
+			if model.NodeID(v) != src {
+				out = append(out, model.NodeID(v))
+			}
+		}
+		return out, nil
+	}
+	seen := map[model.NodeID]bool{}
+	var out []model.NodeID
+	for _, it := range model.SplitList(list) {
+		v, err := g.ParseNode(it)
+		if err != nil {
+			return nil, err
+		}
+		if v == src {
+			return nil, fmt.Errorf("destination %s is the source", g.NodeName(v))
+		}
+		if seen[v] {
+			return nil, fmt.Errorf("destination %s is listed twice", g.NodeName(v))
+		}
+		seen[v] = true
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,359 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/multinode"
+	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// The network-partitioning family of 001 (Wang, Tseng, Shiu & Sheu): the subnetworks
+// (DDNs, DCNs) with their contention levels and properties P1-P5 (Partition), and the
+// three-phase multi-node multicast over them (the multinode algorithm).
+
+// PartitionSpec selects the data-distributing networks of 001: a 2-D torus or mesh, the
+// DDN type (I..IV, Definitions 4-7), the dilation H and, for Type III, the shift Delta
+// (0 means H/2).
+type PartitionSpec struct {
+	Topology string
+	Type     string
+	H, Delta int
+}
+
+// PartitionReport is the result of Partition and the `partition --json` object: the
+// subnetworks, their node and link contention levels (001 Definition 3) with a witness
+// each, the DCNs' levels, and the verdict of every property (P1-P5, strong
+// connectivity).
+type PartitionReport struct {
+	Version     string            `json:"version"`
+	Command     string            `json:"command"`
+	Topology    string            `json:"topology"`
+	Type        string            `json:"type"`
+	H           int               `json:"h"`
+	Delta       int               `json:"delta,omitempty"`
+	Subnetworks int               `json:"subnetworks"`
+	DCNs        int               `json:"dcns"`
+	NodeLevel   int               `json:"node_level"`
+	LinkLevel   int               `json:"link_level"`
+	NodeWitness string            `json:"node_witness"`
+	LinkWitness string            `json:"link_witness"`
+	DCNLevels   [2]int            `json:"dcn_levels"`
+	Verdict     props.Verdict     `json:"verdict"`
+	Properties  []partition.Check `json:"properties"`
+	DDNs        []Subnetwork      `json:"ddns"`
+	// SVG draws the DDNs (one colour each) and the DCN blocks.
+	SVG []byte `json:"-"`
+}
+
+// Subnetwork describes one DDN for people and scripts.
+type Subnetwork struct {
+	Name        string   `json:"name"`
+	Orientation string   `json:"orientation"`
+	Members     []string `json:"members"`
+	Channels    int      `json:"channels"`
+}
+
+// Partition builds the DDNs and DCNs of spec and judges their properties. Errors are bad
+// input (ErrBadInput), one line naming the field.
+func Partition(spec PartitionSpec) (*PartitionReport, error) {
+	if spec.Type == "" {
+		return nil, badf("--type is missing; use I, II, III or IV")
+	}
+	if spec.H == 0 {
+		return nil, badf("--h is missing; give the dilation, e.g. --h 4")
+	}
+	if spec.Topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	g, err := model.ParseGrid(spec.Topology)
+	if err != nil {
+		return nil, badf("--topo: %v", err)
+	}
+	typ, err := partition.ParseType(spec.Type)
+	if err != nil {
+		return nil, badf("--type: %v", err)
+	}
+	p := partition.Params{Type: typ, H: spec.H, Delta: spec.Delta}
+	if typ == partition.TypeIII && p.Delta == 0 {
+		p.Delta = max(1, spec.H/2)
+	}
+	ddns, err := partition.DDNs(g, p)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	dcns, err := partition.DCNs(g, p.H)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	pr := partition.CheckProperties(g, ddns, dcns, partition.IsoOptions{})
+	rep := &PartitionReport{Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
+		Subnetworks: len(ddns), DCNs: len(dcns), NodeLevel: pr.Levels.Node, LinkLevel: pr.Levels.Link,
+		DCNLevels: [2]int{pr.DCNLevels.Node, pr.DCNLevels.Link}, Properties: pr.Checks, Verdict: props.Holds}
+	if pr.Levels.NodeWitness != model.None {
+		rep.NodeWitness = g.NodeName(pr.Levels.NodeWitness)
+	}
+	if pr.Levels.LinkWitness != model.None {
+		rep.LinkWitness = g.ChannelName(pr.Levels.LinkWitness)
+	}
+	for _, c := range pr.Checks {
+		switch {
+		case c.Verdict == props.Violated:
+			rep.Verdict = props.Violated
+		case c.Verdict == props.Inconclusive && rep.Verdict == props.Holds:
+			rep.Verdict = props.Inconclusive
+		}
+	}
+	for _, s := range ddns {
+		j := Subnetwork{Name: s.Name, Orientation: s.Orientation.String(), Channels: len(s.Channels)}
+		for _, v := range s.Nodes {
+			j.Members = append(j.Members, g.NodeName(v))
+		}
+		rep.DDNs = append(rep.DDNs, j)
+	}
+	rep.SVG = partition.SVG(g, ddns, dcns, partition.SVGOptions{})
+	return rep, nil
+}
+
+// Text renders the report for people.
+func (r *PartitionReport) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, Type %s, h=%d", r.Topology, r.Type, r.H)
+	if r.Type == "III" {
+		fmt.Fprintf(&b, ", delta=%d", r.Delta)
+	}
+	fmt.Fprintf(&b, ": %d DDNs, %d DCNs: %s\n", r.Subnetworks, r.DCNs, strings.ToUpper(r.Verdict.String()))
+	fmt.Fprintf(&b, "  node contention level %d (e.g. %s), link contention level %d (e.g. %s)\n", r.NodeLevel, r.NodeWitness, r.LinkLevel, r.LinkWitness)
+	fmt.Fprintf(&b, "  DCNs: node level %d, link level %d\n", r.DCNLevels[0], r.DCNLevels[1])
+	for _, c := range r.Properties {
+		fmt.Fprintf(&b, "  %-24s %s", c.Property, c.Verdict)
+		if c.Witness != "" {
+			fmt.Fprintf(&b, ": %s", c.Witness)
+		}
+		b.WriteByte('\n')
+	}
+	for _, s := range r.DDNs {
+		members := s.Members
+		more := ""
+		if len(members) > 8 {
+			members, more = members[:8], fmt.Sprintf(" ... (%d members)", len(s.Members))
+		}
+		fmt.Fprintf(&b, "  %-8s %-10s %4d channels  %s%s\n", s.Name, s.Orientation, s.Channels, strings.Join(members, " "), more)
+	}
+	return b.String()
+}
+
+func multinodeAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "multinode",
+		Summary: "three-phase multi-node multicast over DDN/DCN subnetworks (001 §2.3, §4)",
+		Doc: `The three-phase multi-node multicast of 001 §2.3: random multicasts (seeded, with a
+hot-spot factor, 001 §4.4) are spread over the DDNs of a partition type (phase 1), sent
+along a U-torus or U-mesh chain inside each DDN (phase 2) and collected in the DCNs
+(phase 3). Stepwise contention is judged between multicasts. With compare, plain U-torus
+(SPU on a mesh) and every type are built and tabulated; with latency, they are also
+executed at flit level (001 §4.4's comparison).`,
+		Properties: []Support{{"stepwise", "step"}, {"exactly-once", "step"}},
+		Params: []Param{
+			{"type", "III", "DDN type: I, II, III or IV"},
+			{"h", "4", "dilation h (divides both sides)"},
+			{"delta", "0", "Type III shift 1..h-1 (default h/2)"},
+			{"sources", "80", "number of multicasts (distinct random sources)"},
+			{"dests", "80", "destinations per multicast"},
+			{"hotspot", "0.5", "hot-spot factor p in [0,1] (001 §4.4)"},
+			{"select", "centralised", "Phase 1: centralised (round-robin), random or own (Types II, IV)"},
+			{"phase2", "u-torus", "Phase 2 chain in the DDN: u-torus (SPU on a mesh) or u-mesh"},
+			{"vc", "false", "judge contention per virtual channel with the two classes of 004 Fig. 2 (wrap-ahead), as U-torus is designed"},
+			{"compare", "false", "also build plain U-torus (SPU on a mesh) and every type, and print the comparison table"},
+			{"latency", "false", "with --compare: execute U-torus and 4IB..4IVB, 2IIIB, 2IVB at flit level and print their multicast latency (001 §4.4)"},
+			{"latency-seeds", "3", "with --latency: instances (seeds --seed, --seed+1, ...) to average over"},
+			{"ts", "300", "with --latency: start-up time in cycles (tc = 1)"},
+			{"L", "32", "with --latency: message length in flits"},
+			{"shared-cpu", "false", "with --latency: one processor per node for all multicasts (default: one per multicast)"},
+		},
+		prepare: prepareMultinode,
+		schedule: func(r *request) (*model.Schedule, error) {
+			b, err := buildMultinode(r)
+			if err != nil {
+				return nil, err
+			}
+			// Types III and IV, whose worms go the DDN's way round each ring (not always
+			// the shortest way), carry "routing": "explicit" (model.Schedule.Explicit), so
+			// `wormcheck verify` accepts their paths as walks.
+			s := b.plan.Schedule
+			return &s, nil
+		},
+	}
+}
+
+// multinodeBuild is a built multinode instance with the parameters it was built from.
+type multinodeBuild struct {
+	g              *model.Grid
+	in             multinode.Instance
+	plan           *multinode.Plan
+	p              partition.Params
+	sel            multinode.Selection
+	ch             multinode.Chain
+	sources, dests int
+	hotspot        float64
+}
+
+// buildMultinode reads the instance parameters, draws the instance and builds the
+// three-phase schedule.
+func buildMultinode(r *request) (*multinodeBuild, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	g, err := model.ParseGrid(r.topology)
+	if err != nil {
+		return nil, badf("--topo: %v", err)
+	}
+	typ, err := partition.ParseType(r.str("type"))
+	if err != nil {
+		return nil, badf("--type: %v", err)
+	}
+	sel, err := multinode.ParseSelection(r.str("select"))
+	if err != nil {
+		return nil, badf("--select: %v", err)
+	}
+	chain, err := multinode.ParseChain(r.str("phase2"))
+	if err != nil {
+		return nil, badf("--phase2: %v", err)
+	}
+	h, err := r.integer("h", -1<<20, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	delta, err := r.integer("delta", -1<<20, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	sources, err := r.integer("sources", -1<<30, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	dests, err := r.integer("dests", -1<<30, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	hotspot, err := r.float("hotspot")
+	if err != nil {
+		return nil, err
+	}
+	p := partition.Params{Type: typ, H: h, Delta: delta}
+	if typ == partition.TypeIII && p.Delta == 0 {
+		p.Delta = max(1, h/2)
+	}
+	seed := uint64(r.opt.Seed)
+	in, err := multinode.Generate(g, multinode.GenOptions{Sources: sources, Dests: dests, Hotspot: hotspot, Seed: seed})
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	plan, err := multinode.Build(in, multinode.Options{Partition: p, Select: sel, Phase2: chain, Seed: seed})
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	return &multinodeBuild{g: g, in: in, plan: plan, p: p, sel: sel, ch: chain, sources: sources, dests: dests, hotspot: hotspot}, nil
+}
+
+func prepareMultinode(r *request) (job, error) {
+	b, err := buildMultinode(r)
+	if err != nil {
+		return nil, err
+	}
+	vc, err := r.boolean("vc")
+	if err != nil {
+		return nil, err
+	}
+	compare, err := r.boolean("compare")
+	if err != nil {
+		return nil, err
+	}
+	latency, err := r.boolean("latency")
+	if err != nil {
+		return nil, err
+	}
+	shared, err := r.boolean("shared-cpu")
+	if err != nil {
+		return nil, err
+	}
+	seeds, err := r.integer("latency-seeds", -1<<20, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := r.integer("ts", -1<<30, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	flits, err := r.integer("L", -1<<30, 1<<30)
+	if err != nil {
+		return nil, err
+	}
+	if latency && !compare {
+		return nil, badf("--latency needs --compare")
+	}
+	if latency && seeds < 1 {
+		return nil, badf("--latency-seeds is %d; it must be >= 1", seeds)
+	}
+	sched := b.plan.Schedule
+	if vc {
+		v, err := sched.WithWrapAheadClasses()
+		if err != nil {
+			return nil, badf("--vc: %v", err)
+		}
+		sched = *v
+	}
+	return func(context.Context) (*props.Report, error) {
+		start := time.Now()
+		g, p := b.g, b.p
+		res := multinode.Check(g, sched, b.plan.Dests)
+		rep := r.report(g.Spec(), map[string]any{
+			"type": p.Type.String(), "h": p.H, "delta": p.Delta, "sources": b.sources, "dests": b.dests,
+			"hotspot": b.hotspot, "select": b.sel.String(), "phase2": b.ch.String(), "vc": vc, "seed": r.opt.Seed})
+		rep.Verdict = props.Holds
+		rep.Stats = props.Stats{Depth: res.Steps}
+		switch {
+		case res.Invalid != "":
+			rep.Verdict, rep.Reason = props.Violated, res.Invalid
+			rep.Witness = map[string]string{"invalid": res.Invalid}
+		case r.property == "stepwise" && res.Contended != nil:
+			rep.Verdict = props.Violated
+			rep.Reason = fmt.Sprintf("multicast %d: %s and %s share %s in step %d", res.Contended.GroupA, res.Contended.First, res.Contended.Second, res.Contended.ChannelName, res.Contended.Step)
+			rep.Witness = res.Contended
+		}
+		var text strings.Builder
+		fmt.Fprintf(&text, "%s: %d multicasts, %d unicasts in %d steps; %d contending pairs between multicasts, %d node conflicts, max channel load %d\n",
+			multinode.SchemeName(p, b.sel), len(b.in.Multicasts), len(b.plan.Schedule.Unicasts), res.Steps, res.CrossPairs, res.NodeConflicts, res.MaxLoad)
+		if compare {
+			h := p.H
+			parts := []partition.Params{{Type: partition.TypeI, H: h}, {Type: partition.TypeII, H: h}}
+			if g.Kind() == model.Torus {
+				parts = append(parts, partition.Params{Type: partition.TypeIII, H: h, Delta: max(1, h/2)}, partition.Params{Type: partition.TypeIV, H: h})
+			}
+			rows, err := multinode.Compare(b.in, parts, b.sel, uint64(r.opt.Seed))
+			if err != nil {
+				return nil, badf("%v", err)
+			}
+			text.WriteString(multinode.Table(rows))
+			if latency {
+				ss := make([]uint64, seeds)
+				for i := range ss {
+					ss[i] = uint64(r.opt.Seed) + uint64(i)
+				}
+				lrows, err := multinode.MeasureLatency(g, b.sources, b.dests, b.hotspot, multinode.PaperSchemes(g),
+					multinode.LatencyOptions{Ts: ts, L: flits, Seeds: ss, SharedCPU: shared})
+				if err != nil {
+					return nil, badf("--latency: %v", err)
+				}
+				text.WriteString(multinode.LatencyTable(lrows))
+			}
+		}
+		rep.Text = text.String()
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		return rep, nil
+	}, nil
+}

@@ -1,0 +1,194 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// request is one Run call after validation: the algorithm, the instance, the property
+// with its semantics and the options. Parameters are read through its typed getters,
+// which name the parameter in every error; a parameter given but never read is refused
+// (unused), so a typo does not silently fall back to a default.
+type request struct {
+	algo      Algorithm
+	topology  string
+	property  string
+	semantics string
+	opt       Options
+	params    map[string]string
+	read      map[string]bool
+}
+
+func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
+	names := a.PropertyNames()
+	if property == "" {
+		if len(names) != 1 {
+			return nil, badf("--prop is missing; --algo %s supports %s", a.Name, strings.Join(names, ", "))
+		}
+		property = names[0]
+	}
+	sem := ""
+	for _, s := range a.Properties {
+		if s.Property == property && (opt.Semantics == "" || opt.Semantics == s.Semantics) {
+			sem = s.Semantics
+			break
+		}
+	}
+	if sem == "" {
+		if !slices.Contains(names, property) {
+			return nil, badf("--prop %q is not supported by --algo %s; it supports %s", property, a.Name, strings.Join(names, ", "))
+		}
+		return nil, badf("semantics %q is not supported for %s of %s", opt.Semantics, property, a.Name)
+	}
+	if opt.Workers == 0 {
+		opt.Workers = 1
+	}
+	switch {
+	case opt.Workers < 1 || opt.Workers > 256:
+		return nil, badf("workers %d is out of range; use 1..256", opt.Workers)
+	case opt.MaxStates < 0:
+		return nil, badf("max-states must not be negative")
+	case opt.MaxDepth < 0:
+		return nil, badf("max-depth must not be negative")
+	case opt.MaxMemoryBytes < 0:
+		return nil, badf("max-memory must not be negative")
+	case opt.Store != checker.Exact && opt.Store != checker.Fingerprint:
+		return nil, badf("store %v is unknown; use exact or fingerprint", opt.Store)
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	r := &request{algo: a, topology: in.Topology, property: property, semantics: sem, opt: opt,
+		params: map[string]string{}, read: map[string]bool{}}
+	for k, v := range in.Params {
+		if !slices.ContainsFunc(a.Params, func(p Param) bool { return p.Name == k }) {
+			return nil, badf("parameter %q is unknown to %s; it has %s", k, a.Name, strings.Join(paramNames(a), ", "))
+		}
+		r.params[k] = v
+	}
+	return r, nil
+}
+
+func paramNames(a Algorithm) []string {
+	out := make([]string, len(a.Params))
+	for i, p := range a.Params {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// str returns parameter name, or its documented default when it was not given.
+func (r *request) str(name string) string {
+	r.read[name] = true
+	if v, ok := r.params[name]; ok {
+		return v
+	}
+	for _, p := range r.algo.Params {
+		if p.Name == name {
+			return p.Default
+		}
+	}
+	panic("check: parameter " + name + " is not declared by " + r.algo.Name) // a bug in this package
+}
+
+// given says whether the caller set parameter name (to anything but its default's empty
+// value).
+func (r *request) given(name string) bool {
+	v, ok := r.params[name]
+	return ok && v != ""
+}
+
+// integer returns parameter name as an int in [lo, hi].
+func (r *request) integer(name string, lo, hi int) (int, error) {
+	s := r.str(name)
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, badf("--%s %q is not an integer", name, s)
+	}
+	if n < lo || n > hi {
+		return 0, badf("--%s %d is out of range; use %d..%d", name, n, lo, hi)
+	}
+	return n, nil
+}
+
+// boolean returns parameter name as a bool ("true"/"false", as Go's flag package writes
+// them).
+func (r *request) boolean(name string) (bool, error) {
+	s := r.str(name)
+	if s == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, badf("--%s %q is not true or false", name, s)
+	}
+	return b, nil
+}
+
+// unused refuses parameters that were given but that the check never read: they belong
+// to another mode of the algorithm (a --family parameter given with --msgs).
+func (r *request) unused() error {
+	var extra []string
+	for k, v := range r.params {
+		if !r.read[k] && v != "" && v != r.defaultOf(k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	slices.Sort(extra)
+	return badf("--%s has no effect here", strings.Join(extra, ", --"))
+}
+
+func (r *request) defaultOf(name string) string {
+	for _, p := range r.algo.Params {
+		if p.Name == name {
+			return p.Default
+		}
+	}
+	return ""
+}
+
+// checkerOptions converts the options into the explorer's.
+func checkerOptions[S any](ctx context.Context, r *request) checker.Options[S] {
+	return checker.Options[S]{
+		Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, MaxDepth: r.opt.MaxDepth,
+		MaxMemoryBytes: r.opt.MaxMemoryBytes, Store: r.opt.Store, Progress: r.opt.Progress, Context: ctx,
+	}
+}
+
+// traceText renders a trace's labels for people: a headline and one numbered line per
+// step.
+func traceText(labels []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "shortest trace (%d steps):\n", len(labels))
+	for i, l := range labels {
+		fmt.Fprintf(&b, "%d %s\n", i+1, l)
+	}
+	return b.String()
+}
+
+// report starts a Report for r with the instance's canonical topology and parameters.
+func (r *request) report(topology string, params map[string]any) *props.Report {
+	return &props.Report{
+		Instance: props.Instance{Topology: topology, Algorithm: r.algo.Name, Params: params},
+		Property: r.property, Semantics: r.semantics,
+	}
+}
+
+// float returns parameter name as a float64.
+func (r *request) float(name string) (float64, error) {
+	s := r.str(name)
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, badf("--%s %q is not a number", name, s)
+	}
+	return f, nil
+}

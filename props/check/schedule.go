@@ -1,0 +1,204 @@
+package check
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// Schedules: a unicast schedule I(B), built by a collective of the registry, by the
+// user's own code (algos/plan.Builder) or read from a schedule file, is judged here in
+// the step, timed and any-delay semantics (props/schedule.go has the properties).
+
+// ScheduleSemantics are the semantics a schedule is verified in, in run order.
+func ScheduleSemantics() []string { return []string{props.SemStep, props.SemTimed, props.SemAnyDelay} }
+
+// ParseSemantics reads a comma list of schedule semantics; "" means all of them.
+func ParseSemantics(list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return ScheduleSemantics(), nil
+	}
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(ScheduleSemantics(), p) {
+			return nil, badf("--semantics: unknown semantics %q; use %s", p, strings.Join(ScheduleSemantics(), ","))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// BuildSchedule builds the unicast schedule of a schedule-building algorithm of the
+// registry (the collectives and multinode) without judging it, for `wormcheck schedule`
+// and for tests that want the schedule itself. Options.Seed seeds algorithms that draw
+// at random.
+func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
+	a, ok := Lookup(in.Algorithm)
+	if !ok || a.schedule == nil {
+		var names []string
+		for _, b := range Algorithms() {
+			if b.schedule != nil {
+				names = append(names, b.Name)
+			}
+		}
+		return nil, badf("--algo %q builds no schedule; use one of %s", in.Algorithm, strings.Join(names, ", "))
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	r := &request{algo: a, topology: in.Topology, opt: opt, params: map[string]string{}, read: map[string]bool{}}
+	for k, v := range in.Params {
+		if !slices.ContainsFunc(a.Params, func(p Param) bool { return p.Name == k }) {
+			return nil, badf("parameter %q is unknown to %s; it has %s", k, a.Name, strings.Join(paramNames(a), ", "))
+		}
+		r.params[k] = v
+	}
+	s, err := a.schedule(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.unused(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// RunSchedule judges one property of a schedule — the entry for schedules that are not
+// in the registry (a user's plan.Builder output, a schedule file). The report names the
+// algorithm "schedule"; a violation's witness is the contending pair or the broken
+// condition, and for any-delay on schedules of at most 12 unicasts also the explorer's
+// shortest replayable trace (Report.Trace).
+func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Options) (*props.Report, error) {
+	if s == nil {
+		return nil, badf("no schedule")
+	}
+	if err := s.Check(); err != nil {
+		return nil, badf("schedule: %v", err)
+	}
+	var r *props.Report
+	switch property {
+	case props.PropValidity:
+		r = props.Validity(s)
+	case props.PropExactlyOnce:
+		r = props.ExactlyOnce(s)
+	case props.PropSteps:
+		r = props.StepCount(s, 0)
+	case props.PropStepwise:
+		r = props.Stepwise(s)
+	case props.PropDepth:
+		r = props.Depth(s, props.DepthOptions{})
+	case props.PropNodeContention:
+		r = props.NodeContention(s)
+	case props.PropAnyDelay:
+		r = props.AnyDelay(s)
+		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
+			// Small schedules also get the explorer's shortest replayable trace.
+			o := checker.Options[props.AnyDelayState]{MaxStates: 200000, Context: ctx}
+			if b := props.AnyDelayBFS(s, o); b.Verdict == props.Violated {
+				r.Trace = b.Trace
+			}
+		}
+	default:
+		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, stepwise, depth, node-contention or any-delay", property)
+	}
+	if opt.Semantics != "" && opt.Semantics != r.Semantics {
+		return nil, badf("semantics %q is not supported for %s of a schedule; it is decided in %s", opt.Semantics, property, r.Semantics)
+	}
+	r.Command = "check"
+	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
+		if pic, err := render.Schedule(s, w); err == nil {
+			r.SVG = pic
+		}
+	}
+	return r, nil
+}
+
+// VerifySchedule runs every check of the given semantics on a schedule, one report per
+// property: step runs validity (004 Definition 1), exactly-once, steps and stepwise;
+// timed runs depth (exact over all parameters) and, on one-port schedules,
+// node-contention; any-delay runs any-delay. When a schedule is depth contention-free
+// but not any-delay contention-free, the any-delay report says so as a finding.
+func VerifySchedule(s *model.Schedule, semantics []string) ([]*props.Report, error) {
+	if err := s.Check(); err != nil {
+		return nil, badf("schedule: %v", err)
+	}
+	var out []*props.Report
+	for _, sem := range semantics {
+		switch sem {
+		case props.SemStep:
+			out = append(out, props.Validity(s), props.ExactlyOnce(s), props.StepCount(s, 0), props.Stepwise(s))
+		case props.SemTimed:
+			out = append(out, props.Depth(s, props.DepthOptions{}))
+			if s.Ports == model.OnePort {
+				out = append(out, props.NodeContention(s))
+			}
+		case props.SemAnyDelay:
+			out = append(out, props.AnyDelay(s))
+		default:
+			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(ScheduleSemantics(), ","))
+		}
+	}
+	markFinding(out)
+	for _, r := range out {
+		r.Command = "verify"
+	}
+	return out, nil
+}
+
+// markFinding notes on the any-delay report when the schedule is depth contention-free
+// (timed) but not any-delay contention-free: DESIGN.md asks for that to be reported as a
+// finding with its witness.
+func markFinding(rs []*props.Report) {
+	var depth, anyd *props.Report
+	for _, r := range rs {
+		switch r.Property {
+		case props.PropDepth:
+			depth = r
+		case props.PropAnyDelay:
+			anyd = r
+		}
+	}
+	if depth != nil && anyd != nil && depth.Verdict == props.Holds && anyd.Verdict == props.Violated {
+		const note = "finding: depth contention-free in the timed semantics but not under arbitrary delays"
+		anyd.Reason += "; " + note
+		anyd.Text += "\n" + note
+	}
+}
+
+// Worst returns the worst verdict of a list of reports: violated over inconclusive over
+// holds (holds for an empty list).
+func Worst(rs []*props.Report) props.Verdict {
+	v := props.Holds
+	for _, r := range rs {
+		switch r.Verdict {
+		case props.Violated:
+			return props.Violated
+		case props.Inconclusive:
+			v = props.Inconclusive
+		}
+	}
+	return v
+}
+
+// SchedulePicture draws a schedule as SVG, highlighting its depth (else stepwise)
+// witness if there is one.
+func SchedulePicture(s *model.Schedule) ([]byte, error) {
+	var w *props.ScheduleWitness
+	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
+		if x, ok := r.Witness.(*props.ScheduleWitness); ok && x != nil {
+			w = x
+			break
+		}
+	}
+	pic, err := render.Schedule(s, w)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	return pic, nil
+}

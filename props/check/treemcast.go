@@ -1,0 +1,233 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// treeMcastAlgorithm is tree-based multicast with pruning (000 §2-§3) on a mesh with XY /
+// dimension-order routing, or a torus with DOR and two dateline virtual channels, checked
+// in the flit semantics.
+func treeMcastAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "tree-mcast",
+		Summary: "tree-based multicast with pruning (000), flit-level: --msgs or --family pairs:K",
+		Doc: `Tree-based multicast with pruning (000 §2-§3): a worm branches at routers and, under a
+pruning policy, drops branches that cannot proceed. Multicasts are separated by ';', each
+SRC->D1,D2,...; nodes are coordinate tuples; destinations in worm order (d1 first, 000
+Fig. 1). With family pairs:K every unordered pair of multicasts with 1..K destinations is
+checked (sets in ascending order; ":ordered" for every order); symmetry keeps one pair per
+orbit of mesh reflections. Pruning: none | on-no-free (alias total: 000 §4, a header finds
+no free output) | on-stop (alias total-stall: 000 §3, whenever a branch stops; the default)
+| partial. Property exactly-once (TM3) adds exactly-once delivery and XY branches as
+invariants in every reachable state, plus deadlock.`,
+		Properties: []Support{{treemcast.PropDeadlock, "flit"}, {treemcast.PropExactlyOnce, "flit"}},
+		Families:   true,
+		Params: []Param{
+			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
+			{"family", "", `check a family instead of msgs: "pairs:K" or "pairs:K:ordered"`},
+			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
+			{"pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial"},
+			{"length", "1", "data flits per message"},
+			{"buffers", "2", "flits per virtual-channel buffer"},
+			{"ports", "one", "port model: one or all"},
+		},
+		prepare: prepareTreeMcast,
+		replay:  replayTreeMcast,
+	}
+}
+
+func prepareTreeMcast(r *request) (job, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
+	}
+	g, err := model.ParseGrid(r.topology)
+	if err != nil {
+		return nil, badf("--topo: %v", err)
+	}
+	pr, err := treemcast.ParsePrune(r.str("pruning"))
+	if err != nil {
+		return nil, badf("--%v", err)
+	}
+	ports := r.str("ports")
+	pm, err := treemcast.ParsePorts(ports + "-port")
+	if err != nil {
+		return nil, badf("--ports %q is unknown; use one or all", ports)
+	}
+	length, err := r.integer("length", 1, 16)
+	if err != nil {
+		return nil, err
+	}
+	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	if err != nil {
+		return nil, err
+	}
+	params := treemcast.Params{Prune: pr, Length: length, Buffer: buffers, Ports: pm}
+	msgs, family, shard := r.str("msgs"), r.str("family"), r.str("shard")
+	if family != "" {
+		if msgs != "" {
+			return nil, badf("--family and --msgs exclude each other")
+		}
+		f, err := treemcast.ParseFamily(g, family)
+		if err != nil {
+			return nil, badf("--%v", err)
+		}
+		f.Symmetry = r.opt.Symmetry
+		sh, err := treemcast.ParseShard(shard)
+		if err != nil {
+			return nil, badf("--%v", err)
+		}
+		return func(ctx context.Context) (*props.Report, error) {
+			return treeMcastFamily(ctx, r, f, sh, params)
+		}, nil
+	}
+	if msgs == "" {
+		return nil, badf("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
+	}
+	if shard != "0/1" {
+		return nil, badf("--shard needs --family")
+	}
+	ms, err := treemcast.ParseMsgs(g, msgs)
+	if err != nil {
+		return nil, badf("--%v", err)
+	}
+	in := treemcast.Instance{Grid: g, Msgs: ms, Params: params}
+	m, err := in.Model()
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	return func(ctx context.Context) (*props.Report, error) { return treeMcastOne(ctx, r, in, m) }, nil
+}
+
+// treeMcastOne checks one instance.
+func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
+	o := checkerOptions[flit.State](ctx, r)
+	o.CheckDeadlock = true
+	if r.property == treemcast.PropExactlyOnce {
+		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
+	}
+	var res *checker.Result[flit.State]
+	var err error
+	if r.opt.Symmetry {
+		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+		o.Symmetry = true
+		res, err = checker.Explore[flit.State](sm, o)
+	} else {
+		res, err = checker.Explore[flit.State](m, o)
+	}
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	rep := treeMcastReport(in, r.property)
+	rep.Verdict = res.Verdict
+	rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
+		Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
+	switch res.Verdict {
+	case checker.Inconclusive:
+		rep.Reason = res.Reason
+	case checker.Violated:
+		tf := treemcast.TraceFile(in, m, r.property, res.Violation)
+		if err := treeMcastWitness(rep, tf); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// treeMcastWitness fills a report's witness, trace, text, SVG and pcap from a trace file.
+func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
+	rp, err := treemcast.Replay(tf)
+	if err != nil {
+		return internalf("the witness does not replay: %v", err)
+	}
+	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
+	if err != nil {
+		return internalf("%v", err)
+	}
+	rep.Reason = tf.Violation
+	rep.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation, "steps": len(tf.Labels), "msgs": rp.Instance.String()}
+	rep.Trace = tf
+	rep.SVG, rep.PCAP = files["svg"], files["pcap"]
+	rep.Text = traceText(tf.Labels)
+	return nil
+}
+
+func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
+	tp := in.TraceParams()
+	return &props.Report{
+		Instance: props.Instance{Topology: in.Grid.Spec(), Algorithm: "tree-mcast", Params: map[string]any{
+			"msgs": tp.Msgs, "pruning": tp.Pruning, "length": tp.Length, "buffers": tp.Buffers, "ports": tp.Ports, "vcs": in.VCs(),
+		}},
+		Property: prop, Semantics: "flit",
+	}
+}
+
+// treeMcastFamily checks one shard of a family; its mergeable result goes in
+// Report.Result.
+func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params) (*props.Report, error) {
+	start := time.Now()
+	fr, err := treemcast.RunFamily(f, treemcast.FamilyOptions{
+		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Context: ctx,
+	})
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	rep := treeMcastReport(treemcast.Instance{Grid: f.Grid, Params: params}, r.property)
+	if rep.Result, err = fr.Marshal(); err != nil {
+		return nil, internalf("%v", err)
+	}
+	delete(rep.Instance.Params, "msgs")
+	rep.Instance.Params["family"] = f.Spec()
+	rep.Instance.Params["shard"] = sh.String()
+	rep.Instance.Params["symmetry"] = f.Symmetry
+	rep.Instance.Params["members"] = fr.Members
+	rep.Instance.Params["instances"] = fr.Instances
+	rep.Instance.Params["covered"] = fr.Covered
+	rep.Verdict = fr.Verdict
+	secs := time.Since(start).Seconds()
+	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9)}
+	text := fmt.Sprintf("%s on %s, shard %s: %d of %d members checked (%d pairs), %d violated, %d inconclusive", f.Spec(), f.Grid.Spec(), sh, fr.Instances, fr.Members, fr.Covered, fr.Violated, len(fr.Inconclusive))
+	if fr.Witness != nil {
+		if err := treeMcastWitness(rep, fr.Witness.Trace); err != nil {
+			return nil, err
+		}
+		rep.Reason = fmt.Sprintf("member %d (%s): %s", fr.Witness.Index, fr.Witness.Msgs, fr.Witness.Trace.Violation)
+		rep.Text = text + "\nshortest witness: member " + fmt.Sprint(fr.Witness.Index) + " " + fr.Witness.Msgs + "\n" + rep.Text
+	} else {
+		rep.Text = text
+		if len(fr.Inconclusive) > 0 {
+			rep.Reason = fmt.Sprintf("%d members reached a bound", len(fr.Inconclusive))
+		}
+	}
+	return rep, nil
+}
+
+func replayTreeMcast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+	rp, err := treemcast.Replay(tf)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	rep := treeMcastReport(rp.Instance, tf.Property)
+	if rp.Violation == "" {
+		rep.Verdict = props.Holds
+		rep.Reason = "the trace replays but its last state shows no violation"
+		return rep, nil
+	}
+	if tf.Violation != "" && rp.Violation != tf.Violation {
+		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, rp.Violation)
+	}
+	rep.Verdict = props.Violated
+	if err := treeMcastWitness(rep, tf); err != nil {
+		return nil, err
+	}
+	rep.Trace = nil
+	return rep, nil
+}

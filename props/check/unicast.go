@@ -1,0 +1,219 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// unicastAlgorithm is worms under the topology's base routing (XY / dimension order,
+// dateline classes on tori), checked for deadlock in the flit semantics.
+func unicastAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "unicast",
+		Summary: "unicast worms under the base routing (XY / DOR, dateline VCs on tori), flit-level",
+		Doc: `Worms SRC->DST under dimension-order routing (XY on meshes; on tori the shortest
+direction with dateline virtual-channel classes, Dally & Seitz), every flit move one
+transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
+coordinates like (0,1). With family all-placements:K every connected placement of 1..K
+worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
+deadlocked instance is reported.`,
+		Properties: []Support{{"deadlock", "flit"}},
+		Families:   true,
+		Params: []Param{
+			{"msgs", "", `worms SRC->DST, comma-separated: "0->5,3->1" or "(0,1)->(2,2)"`},
+			{"length", "2", "flits per worm"},
+			{"buffers", "1", "flits of buffer per virtual channel"},
+			{"vcs", "0", "virtual channels per physical channel (0 = the routing's classes)"},
+			{"dateline", "auto", "dateline VC classes on tori: on, off or auto"},
+			{"ports", "all", "port model: one or all"},
+			{"family", "", `check a family instead of msgs: "all-placements:K"`},
+		},
+		prepare: prepareUnicast,
+		replay:  replayUnicast,
+	}
+}
+
+func prepareUnicast(r *request) (job, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:4")
+	}
+	if r.opt.Symmetry {
+		return nil, badf("--symmetry is not supported by --algo unicast (use --family, which reduces by mesh reflections)")
+	}
+	dl, err := unicast.ParseDateline(r.str("dateline"))
+	if err != nil {
+		return nil, badf("--dateline: %v", err)
+	}
+	pm, err := unicast.ParsePorts(r.str("ports"))
+	if err != nil {
+		return nil, badf("--ports: %v", err)
+	}
+	length, err := r.integer("length", 1, flit.MaxFlits)
+	if err != nil {
+		return nil, err
+	}
+	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	if err != nil {
+		return nil, err
+	}
+	vcs, err := r.integer("vcs", 0, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	sp := unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}
+	g, err := sp.Grid()
+	if err != nil {
+		return nil, badf("--topo: %v", err)
+	}
+	sp.Topology = g.Spec()
+	msgs, family := r.str("msgs"), r.str("family")
+	if family != "" {
+		if msgs != "" {
+			return nil, badf("--family and --msgs exclude each other")
+		}
+		k, ok := strings.CutPrefix(family, "all-placements:")
+		n, err := strconv.Atoi(k)
+		if !ok || err != nil || n < 1 || n > 8 {
+			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
+		}
+		return func(ctx context.Context) (*props.Report, error) {
+			return unicastFamily(ctx, r, g, sp, n)
+		}, nil
+	}
+	if msgs == "" {
+		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
+	}
+	if sp.Pairs, err = unicast.ParsePairs(g, msgs); err != nil {
+		return nil, badf("--%v", err)
+	}
+	m, err := unicast.BuildOn(g, sp)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	return func(ctx context.Context) (*props.Report, error) {
+		opt := checkerOptions[flit.State](ctx, r)
+		opt.Invariants = m.Invariants()
+		res := unicast.SearchWith(m, opt)
+		return unicastReport(sp, &res), nil
+	}, nil
+}
+
+// unicastFamily checks every canonical placement of 1..k worms and reports the first
+// deadlock, or holds when every instance held.
+func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int) (*props.Report, error) {
+	fam := unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
+	opt := checkerOptions[flit.State](ctx, r)
+	opt.Progress = nil
+	start := time.Now()
+	var total unicast.Result
+	instances, inconclusive := 0, 0
+	for _, ps := range fam.Placements(g) {
+		if ctx.Err() != nil {
+			inconclusive++
+			break
+		}
+		s := sp
+		s.Pairs = ps
+		m, err := unicast.BuildOn(g, s)
+		if err != nil {
+			return nil, badf("%v", err)
+		}
+		o := opt
+		o.Invariants = m.Invariants()
+		res := unicast.SearchWith(m, o)
+		instances++
+		total.States += res.States
+		total.Transitions += res.Transitions
+		total.Depth = max(total.Depth, res.Depth)
+		switch res.Verdict {
+		case props.Violated:
+			rep := unicastReport(s, &res)
+			rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
+			rep.Stats.Seconds = time.Since(start).Seconds()
+			rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
+			rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", instances, unicast.FormatPairs(ps), res.Violation)
+			return rep, nil
+		case props.Inconclusive:
+			inconclusive++
+		}
+	}
+	total.Verdict = props.Holds
+	if inconclusive > 0 {
+		total.Verdict = props.Inconclusive
+		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", inconclusive, instances)
+	}
+	total.Seconds = time.Since(start).Seconds()
+	sp.Pairs = nil
+	rep := unicastReport(sp, &total)
+	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
+	rep.Instance.Params["instances"] = instances
+	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
+	if g.Kind() == model.Mesh {
+		rep.Text += ", up to mesh reflections"
+	}
+	return rep, nil
+}
+
+// unicastReport turns a unicast search result into a Report with its witness, trace and
+// pictures.
+func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
+	p := unicast.ParamsOf(sp)
+	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
+	rep := &props.Report{
+		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
+		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
+		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds},
+	}
+	if res.Seconds > 0 {
+		rep.Stats.StatesPerSec = float64(res.States) / res.Seconds
+	}
+	switch res.Verdict {
+	case props.Violated:
+		rep.Reason = res.Violation
+		rep.Witness = map[string]any{"trace": res.Labels, "violation": res.Violation, "steps": len(res.Labels)}
+		rep.Trace = unicast.TraceFile(sp, res)
+		if res.Actions != nil {
+			if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
+				title, sub := unicast.Titles(sp, res)
+				rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(res.Violation))
+			}
+		}
+		rep.Text = traceText(res.Labels)
+	case props.Inconclusive:
+		rep.Reason = res.Violation
+	}
+	return rep
+}
+
+func replayUnicast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+	sp, viol, err := unicast.ReplayTrace(tf)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	res := unicast.Result{Verdict: props.Violated, Violation: viol, Labels: tf.Labels}
+	for _, a := range tf.Actions {
+		res.Actions = append(res.Actions, checker.Action(a))
+	}
+	if viol == "" {
+		res.Verdict = props.Holds
+		res.Violation = "the trace replays but its last state shows no violation"
+	} else if tf.Violation != "" && viol != tf.Violation {
+		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, viol)
+	}
+	rep := unicastReport(sp, &res)
+	if res.Verdict == props.Holds {
+		rep.Reason = res.Violation
+	}
+	rep.Trace = nil
+	return rep, nil
+}

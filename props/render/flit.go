@@ -1,0 +1,547 @@
+// Flit pictures: a flit-level network state on a 1-D or 2-D mesh or torus, with the
+// nodes, the directed channels with their virtual-channel lanes, which message holds which
+// channel and lane, the blocked headers, the channels they wait for and who holds them,
+// numbered around the wait-for cycle, and each message's paths. It is how wormcheck shows a
+// deadlock counterexample (for example 000 Fig. 3: two multicasts blocking each other).
+
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"math"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// FlitMessage is one message of the picture.
+type FlitMessage struct {
+	Name         string            // e.g. "m0"; the same name the witness text uses
+	Source       model.NodeID      // where it was injected
+	Destinations []model.NodeID    // in worm order d1..dn
+	Path         []model.ChannelID // the channels of its routes (its multicast tree), drawn thin and dashed
+	Note         string            // shown after the route in the legend
+}
+
+// Hold says that a message holds a lane (virtual channel) of a channel in the pictured
+// state, with Flits flits buffered in it.
+type Hold struct {
+	Channel model.ChannelID
+	VC      int
+	Message int // index into FlitPicture.Messages
+	Flits   int
+}
+
+// Blocked marks a header of a message that cannot advance: it sits at node At and waits
+// for Wants (model.None if it waits for no channel in particular, e.g. for delivery).
+type Blocked struct {
+	Message int
+	At      model.NodeID
+	Wants   model.ChannelID
+	Label   string // e.g. "m0.d2": the header of m0's second destination
+}
+
+// CycleLink is one link of a wait-for cycle, in order around the cycle: the blocked
+// header Blocked[Header] waits for lane VC of its Wants channel, and message Holder holds
+// that lane (VC -1: every lane of the channel, each held by some message of the cycle).
+type CycleLink struct {
+	Header int
+	VC     int
+	Holder int
+}
+
+// FlitPicture is what DrawFlit renders.
+type FlitPicture struct {
+	Title    string      // first line: what the picture shows
+	Subtitle string      // second line: the instance and its parameters
+	Grid     *model.Grid // a 1-D or 2-D mesh or torus
+	VCs      int         // lanes per channel (>= 1)
+	Messages []FlitMessage
+	Holds    []Hold
+	Blocked  []Blocked
+	Cycle    []CycleLink // the wait-for cycle, numbered 1.. in the drawing
+	Notes    []string    // extra legend lines
+	// Full draws the whole grid; otherwise the picture is cropped to the nodes the
+	// messages touch, with one node of context around them.
+	Full bool
+}
+
+// Layout constants, in SVG user units.
+const (
+	cell      = 120.0
+	margin    = 50.0
+	nodeR     = 13.0
+	laneGap   = 5.0
+	legendRow = 17.0
+	charW     = 6.7 // width of one monospace character at font-size 11
+	hotRed    = "#d00000"
+)
+
+// palette gives messages distinct colours, in message order (colour-blind safe first).
+var palette = []string{"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#8c564b", "#7f7f7f", "#bcbd22"}
+
+// MessageColor returns the colour of message i.
+func MessageColor(i int) string { return palette[i%len(palette)] }
+
+// frame maps grid coordinates into the picture: the crop box [x0,x1]x[y0,y1] of node
+// coordinates, drawn with y up (north up, as in 000 Fig. 3), starting at offset top.
+type frame struct {
+	g              *model.Grid
+	x0, x1, y0, y1 int
+	top            float64
+}
+
+func (f frame) inside(v model.NodeID) bool {
+	x, y := f.g.Coord(v, 0), 0
+	if f.g.Dims() == 2 {
+		y = f.g.Coord(v, 1)
+	}
+	return x >= f.x0 && x <= f.x1 && y >= f.y0 && y <= f.y1
+}
+
+func (f frame) xy(v model.NodeID) (float64, float64) {
+	x, y := f.g.Coord(v, 0), 0
+	if f.g.Dims() == 2 {
+		y = f.g.Coord(v, 1)
+	}
+	return margin + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
+}
+
+func (f frame) width() float64  { return 2*margin + float64(f.x1-f.x0)*cell }
+func (f frame) height() float64 { return 2*margin + float64(f.y1-f.y0)*cell }
+
+// DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
+// index is out of range.
+func DrawFlit(p FlitPicture) ([]byte, error) {
+	g := p.Grid
+	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
+		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus; got %v", g)
+	}
+	vcs := max(p.VCs, 1)
+	if err := p.check(vcs); err != nil {
+		return nil, err
+	}
+	fr := p.crop()
+	titleH := 24.0
+	if p.Subtitle != "" {
+		titleH += 16
+	}
+	fr.top = titleH + margin - 10
+
+	// The legend: every colour, line style and ring, then the cycle and the notes.
+	var legend []legendLine
+	for i, m := range p.Messages {
+		text := m.Name + ": " + route(g, m)
+		if m.Note != "" {
+			text += " (" + m.Note + ")"
+		}
+		legend = append(legend, legendLine{swatch: "msg", colour: MessageColor(i), text: text})
+	}
+	legend = append(legend,
+		legendLine{swatch: "lane", text: fmt.Sprintf("channel, one lane per virtual channel (%d), lanes right of the direction", vcs)},
+		legendLine{swatch: "route", text: "a message's route (dashed, its colour)"},
+		legendLine{swatch: "hold", text: "lane held by a message; label name:flits buffered in it"},
+		legendLine{swatch: "source", text: "source of a message (square); mN.dK: its K-th destination"})
+	if len(p.Blocked) > 0 {
+		legend = append(legend,
+			legendLine{swatch: "ring", text: "blocked header (red ring) and the channel it waits for (red dashed)"})
+	}
+	if len(p.Cycle) > 0 {
+		legend = append(legend, legendLine{swatch: "num", text: "position in the wait-for cycle"})
+		legend = append(legend, legendLine{text: "wait-for cycle:", bold: true})
+		for k, l := range p.Cycle {
+			legend = append(legend, legendLine{swatch: "numk", n: k + 1, colour: hotRed, text: p.cycleText(l)})
+		}
+	}
+	inCycle := map[int]bool{}
+	for _, l := range p.Cycle {
+		inCycle[l.Header] = true
+	}
+	for i, bl := range p.Blocked {
+		if inCycle[i] {
+			continue
+		}
+		want := "delivery (the ejection channel)"
+		if bl.Wants != model.None {
+			want = g.ChannelName(bl.Wants)
+		}
+		legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("blocked: %s at %s waits for %s", bl.Label, g.NodeName(bl.At), want)})
+	}
+	if len(p.Notes) > 0 {
+		legend = append(legend, legendLine{text: "the model's words:", bold: true})
+	}
+	for _, n := range p.Notes {
+		legend = append(legend, legendLine{text: n})
+	}
+
+	longest := max(len(p.Title)*13/11, len(p.Subtitle))
+	for _, l := range legend {
+		longest = max(longest, len(l.text)+6)
+	}
+	w := max(fr.width(), 20+charW*float64(longest))
+	legendTop := fr.top + fr.height() - margin + 10
+	h := legendTop + float64(len(legend))*legendRow + 10
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"monospace\" font-size=\"11\">\n", f1(w), f1(h), f1(w), f1(h))
+	b.WriteString("<defs>\n")
+	b.WriteString("<marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#aaa\"/></marker>\n")
+	fmt.Fprintf(&b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
+	b.WriteString("</defs>\n")
+	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", html.EscapeString(p.Title))
+	if p.Subtitle != "" {
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
+	}
+	if !fr.full() {
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"#888\" font-size=\"9\" text-anchor=\"end\">cropped: x %d..%d, y %d..%d of %s</text>\n",
+			f1(w-8), f1(titleH+6), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
+	}
+
+	// Channels: one thin grey arrow per lane.
+	b.WriteString("<g id=\"channels\">\n")
+	for c := 0; c < g.Channels(); c++ {
+		for vc := 0; vc < vcs; vc++ {
+			for _, s := range fr.lane(model.ChannelID(c), vc) {
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#ccc\" stroke-width=\"1\" marker-end=\"url(#arr)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]))
+			}
+		}
+	}
+	b.WriteString("</g>\n")
+
+	// Message paths: dashed lines in the message's colour, outside the lanes.
+	b.WriteString("<g id=\"paths\">\n")
+	for i, m := range p.Messages {
+		for _, c := range m.Path {
+			for _, s := range fr.lane(c, vcs) {
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" opacity=\"0.8\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(i))
+			}
+		}
+	}
+	b.WriteString("</g>\n")
+
+	// Holds: thick lines on the held lane, labelled outside the link.
+	b.WriteString("<g id=\"holds\">\n")
+	for _, hd := range p.Holds {
+		segs := fr.lane(hd.Channel, hd.VC)
+		name := p.Messages[hd.Message].Name
+		for _, s := range segs {
+			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"><title>%s holds %s vc%d (%d flits)</title></line>\n",
+				f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(hd.Message), html.EscapeString(name), g.ChannelName(hd.Channel), hd.VC, hd.Flits)
+		}
+		if len(segs) == 0 {
+			continue
+		}
+		s := segs[len(segs)-1]
+		nx, ny := fr.normal(hd.Channel)
+		off := laneGap*float64(vcs+1) + 8 + 10*float64(hd.VC)
+		mx, my := (s[0]+s[2])/2+nx*off, (s[1]+s[3])/2+ny*off+3.5
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
+	}
+	b.WriteString("</g>\n")
+
+	// Nodes, with sources and destinations marked.
+	b.WriteString("<g id=\"nodes\">\n")
+	for v := 0; v < g.Nodes(); v++ {
+		if !fr.inside(model.NodeID(v)) {
+			continue
+		}
+		x, y := fr.xy(model.NodeID(v))
+		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"#f8f8f8\" stroke=\"#333\"/>\n", f1(x), f1(y), f1(nodeR))
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n", f1(x), f1(y+3), g.NodeName(model.NodeID(v)))
+	}
+	destRow := map[model.NodeID]int{}
+	for i, m := range p.Messages {
+		x, y := fr.xy(m.Source)
+		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s source</title></rect>\n",
+			f1(x-nodeR-3-float64(2*i)), f1(y-nodeR-3-float64(2*i)), f1(2*nodeR+6+float64(4*i)), f1(2*nodeR+6+float64(4*i)), MessageColor(i), html.EscapeString(m.Name))
+		for j, d := range m.Destinations {
+			x, y := fr.xy(d)
+			k := destRow[d]
+			destRow[d]++
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+2), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
+		}
+	}
+	b.WriteString("</g>\n")
+
+	// Blocked headers: a red ring at the node and a red dashed arrow along the wanted
+	// channel; their labels stack under the node.
+	b.WriteString("<g id=\"blocked\">\n")
+	labelRow := map[model.NodeID]int{}
+	for _, bl := range p.Blocked {
+		x, y := fr.xy(bl.At)
+		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"><title>%s blocked</title></circle>\n", f1(x), f1(y), f1(nodeR+4), hotRed, html.EscapeString(bl.Label))
+		if bl.Wants != model.None {
+			for _, s := range fr.lane(bl.Wants, 0) {
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed)
+			}
+		}
+		k := labelRow[bl.At]
+		labelRow[bl.At]++
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-weight=\"bold\" font-size=\"10\">%s</text>\n", f1(x+nodeR+2), f1(y+nodeR+10+float64(11*k)), hotRed, html.EscapeString(bl.Label))
+	}
+	b.WriteString("</g>\n")
+
+	// The wait-for cycle: a numbered red disc on each wanted channel, a third of the way.
+	if len(p.Cycle) > 0 {
+		b.WriteString("<g id=\"cycle\">\n")
+		for k, l := range p.Cycle {
+			bl := p.Blocked[l.Header]
+			var x, y float64
+			if bl.Wants == model.None {
+				x, y = fr.xy(bl.At)
+				x, y = x+nodeR+2, y+nodeR+2
+			} else if s := fr.lane(bl.Wants, 0); len(s) > 0 {
+				x, y = s[0][0]+(s[0][2]-s[0][0])*0.35, s[0][1]+(s[0][3]-s[0][1])*0.35
+			}
+			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"7\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), hotRed, html.EscapeString(p.cycleText(l)))
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y+3), k+1)
+		}
+		b.WriteString("</g>\n")
+	}
+
+	// Legend.
+	b.WriteString("<g id=\"legend\">\n")
+	row := legendTop
+	for _, l := range legend {
+		l.draw(&b, row)
+		row += legendRow
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.Bytes(), nil
+}
+
+// cycleText is the legend line of a cycle link, in the words of model/flit's Waits.
+func (p FlitPicture) cycleText(l CycleLink) string {
+	g := p.Grid
+	bl := p.Blocked[l.Header]
+	want := "delivery at " + g.NodeName(bl.At)
+	if bl.Wants != model.None {
+		want = g.ChannelName(bl.Wants)
+		if l.VC >= 0 {
+			want += fmt.Sprintf(" vc%d", l.VC)
+		}
+	}
+	return fmt.Sprintf("%s at %s waits for %s, held by %s", bl.Label, g.NodeName(bl.At), want, p.Messages[l.Holder].Name)
+}
+
+// legendLine is one row of a legend: a swatch (its kind and colour) and a text.
+type legendLine struct {
+	swatch string
+	colour string
+	n      int
+	text   string
+	bold   bool
+}
+
+func (l legendLine) draw(b *bytes.Buffer, row float64) {
+	y := row - 4
+	switch l.swatch {
+	case "msg", "hold":
+		c := l.colour
+		if c == "" {
+			c = "#555"
+		}
+		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), c)
+	case "dot":
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"5\" fill=\"%s\" stroke=\"#555\"/>\n", f1(y), l.colour)
+	case "band":
+		fmt.Fprintf(b, "<line x1=\"12\" y1=\"%s\" x2=\"32\" y2=\"%s\" stroke=\"%s\" stroke-width=\"12\" opacity=\"0.25\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), l.colour)
+	case "lane":
+		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"#ccc\" marker-end=\"url(#arr)\"/>\n", f1(y), f1(y))
+	case "route":
+		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>\n", f1(y), f1(y))
+	case "source":
+		fmt.Fprintf(b, "<rect x=\"16\" y=\"%s\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>\n", f1(y-6))
+	case "ring":
+		fmt.Fprintf(b, "<circle cx=\"16\" cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/><line x1=\"23\" y1=\"%s\" x2=\"36\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(y), hotRed, f1(y), f1(y), hotRed)
+	case "num", "numk":
+		n := "1"
+		if l.swatch == "numk" {
+			n = fmt.Sprint(l.n)
+		}
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"7\" fill=\"%s\"/><text x=\"22\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(y), hotRed, f1(y+3), n)
+	}
+	x := "40"
+	if l.swatch == "" {
+		x = "10"
+	}
+	attr := ""
+	if l.bold {
+		attr = " font-weight=\"bold\""
+	}
+	if l.colour == hotRed && l.swatch == "" {
+		attr += " fill=\"" + hotRed + "\""
+	}
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\"%s>%s</text>\n", x, f1(row), attr, html.EscapeString(l.text))
+}
+
+// crop returns the frame of the nodes the picture involves (sources, destinations,
+// paths, holds, blocked headers) with one node of context, or the whole grid.
+func (p FlitPicture) crop() frame {
+	g := p.Grid
+	fr := frame{g: g, x1: g.Size(0) - 1}
+	if g.Dims() == 2 {
+		fr.y1 = g.Size(1) - 1
+	}
+	if p.Full {
+		return fr
+	}
+	lo, hi := [2]int{math.MaxInt, math.MaxInt}, [2]int{-1, -1}
+	add := func(v model.NodeID) {
+		for d := 0; d < g.Dims(); d++ {
+			c := g.Coord(v, d)
+			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
+		}
+	}
+	addCh := func(c model.ChannelID) {
+		ch := g.Channel(c)
+		add(ch.From)
+		add(ch.To)
+	}
+	for _, m := range p.Messages {
+		add(m.Source)
+		for _, d := range m.Destinations {
+			add(d)
+		}
+		for _, c := range m.Path {
+			addCh(c)
+		}
+	}
+	for _, h := range p.Holds {
+		addCh(h.Channel)
+	}
+	for _, bl := range p.Blocked {
+		add(bl.At)
+		if bl.Wants != model.None {
+			addCh(bl.Wants)
+		}
+	}
+	if hi[0] < 0 {
+		return fr
+	}
+	fr.x0, fr.x1 = max(lo[0]-1, 0), min(hi[0]+1, g.Size(0)-1)
+	if g.Dims() == 2 {
+		fr.y0, fr.y1 = max(lo[1]-1, 0), min(hi[1]+1, g.Size(1)-1)
+	}
+	return fr
+}
+
+func (f frame) full() bool {
+	g := f.g
+	h := 0
+	if g.Dims() == 2 {
+		h = g.Size(1) - 1
+	}
+	return f.x0 == 0 && f.y0 == 0 && f.x1 == g.Size(0)-1 && f.y1 == h
+}
+
+func (p FlitPicture) check(vcs int) error {
+	g := p.Grid
+	node := func(v model.NodeID) bool { return v >= 0 && int(v) < g.Nodes() }
+	ch := func(c model.ChannelID) bool { return c >= 0 && int(c) < g.Channels() }
+	for i, m := range p.Messages {
+		if !node(m.Source) {
+			return fmt.Errorf("render: message %d source %d is not a node of %v", i, m.Source, g)
+		}
+		for _, d := range m.Destinations {
+			if !node(d) {
+				return fmt.Errorf("render: message %d destination %d is not a node of %v", i, d, g)
+			}
+		}
+		for _, c := range m.Path {
+			if !ch(c) {
+				return fmt.Errorf("render: message %d path channel %d is not a channel of %v", i, c, g)
+			}
+		}
+	}
+	for i, h := range p.Holds {
+		if !ch(h.Channel) || h.VC < 0 || h.VC >= vcs || h.Message < 0 || h.Message >= len(p.Messages) {
+			return fmt.Errorf("render: hold %d (channel %d vc %d message %d) is out of range", i, h.Channel, h.VC, h.Message)
+		}
+	}
+	for i, bl := range p.Blocked {
+		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
+			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
+		}
+	}
+	for i, l := range p.Cycle {
+		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs {
+			return fmt.Errorf("render: cycle link %d (header %d vc %d holder %d) is out of range", i, l.Header, l.VC, l.Holder)
+		}
+	}
+	return nil
+}
+
+func route(g *model.Grid, m FlitMessage) string {
+	var s strings.Builder
+	s.WriteString(g.NodeName(m.Source) + " ->")
+	for i, d := range m.Destinations {
+		if i > 0 {
+			s.WriteString(",")
+		}
+		s.WriteString(" " + g.NodeName(d))
+	}
+	return s.String()
+}
+
+// dir returns the unit vector of channel c's direction in picture coordinates (y down on
+// the page, so north is -y).
+func (f frame) dir(c model.ChannelID) (float64, float64) {
+	ch := f.g.Channel(c)
+	if ch.Dim == 0 {
+		return float64(ch.Dir.Sign()), 0
+	}
+	return 0, -float64(ch.Dir.Sign())
+}
+
+// normal returns the right-hand normal of channel c's direction in picture coordinates.
+func (f frame) normal(c model.ChannelID) (float64, float64) {
+	ux, uy := f.dir(c)
+	return -uy, ux
+}
+
+// lane returns the line segments (x1, y1, x2, y2) that draw lane vc of channel c inside
+// the frame: one segment between neighbours, two stubs for a torus wrap-around channel
+// (leaving the grid at From's side and entering it at To's side). Lanes sit to the right
+// of the channel's direction, so the two directions of a link and the lanes of one channel
+// are apart. Parts outside the crop are left out.
+func (f frame) lane(c model.ChannelID, vc int) [][4]float64 {
+	ch := f.g.Channel(c)
+	ux, uy := f.dir(c)
+	nx, ny := f.normal(c)
+	off := laneGap * float64(vc+1)
+	ox, oy := nx*off, ny*off
+	inFrom, inTo := f.inside(ch.From), f.inside(ch.To)
+	x1, y1 := f.xy(ch.From)
+	x2, y2 := f.xy(ch.To)
+	if !ch.Wrap {
+		if !inFrom || !inTo {
+			return nil
+		}
+		return [][4]float64{{
+			x1 + ux*nodeR + ox, y1 + uy*nodeR + oy,
+			x2 - ux*nodeR + ox, y2 - uy*nodeR + oy,
+		}}
+	}
+	stub := cell * 0.4
+	var out [][4]float64
+	if inFrom {
+		out = append(out, [4]float64{x1 + ux*nodeR + ox, y1 + uy*nodeR + oy, x1 + ux*stub + ox, y1 + uy*stub + oy})
+	}
+	if inTo {
+		out = append(out, [4]float64{x2 - ux*stub + ox, y2 - uy*stub + oy, x2 - ux*nodeR + ox, y2 - uy*nodeR + oy})
+	}
+	return out
+}
+
+// f1 formats a coordinate with one decimal, the same on every platform.
+func f1(v float64) string {
+	v = math.Round(v*10) / 10
+	if v == 0 {
+		v = 0 // no "-0.0"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
