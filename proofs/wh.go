@@ -86,6 +86,7 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 	return Family{Name: name, Sizes: sizes, Judge: func(ctx context.Context, env Env) Outcome {
 		fam.StopAtViolation = stop
 		fam.Workers = env.Workers
+		fam.Member = unicastMember(fam.MaxStates)
 		fam.Progress = func(total, done, states int64) {
 			env.Meter.Expect(total)
 			env.Meter.Add(done, states)

@@ -116,6 +116,19 @@ type FamilyOptions struct {
 	// Progress, when not nil, is told the shard's member count first (total, 0, 0),
 	// then each finished member (0, 1, states), from RunFamily's goroutine.
 	Progress func(total, done, states int64)
+	// Member, when not nil, checks one member instead of Check (Prop, Workers,
+	// MaxStates): the claims catalogue passes the one entry (props/check.Run) here,
+	// which algos may not import. It is called from the pool's workers.
+	Member func(ctx context.Context, in Instance, prop string) (MemberResult, error)
+}
+
+// MemberResult is what checking one member of a family gives: its verdict and counts
+// and, for a violation, the shortest trace.
+type MemberResult struct {
+	Verdict     checker.Verdict
+	States      int64
+	Transitions int64
+	Trace       *props.TraceFile // nil unless Verdict is Violated
 }
 
 // RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
@@ -158,15 +171,25 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	}
 	type checked struct {
 		in  Instance
-		res *checker.Result[flit.State]
-		m   *flit.Model
+		res MemberResult
 		err error
 	}
 	var ferr error
 	err := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
 		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params}
+		if opt.Member != nil {
+			res, err := opt.Member(ctx, in, propName(opt.Prop))
+			return checked{in, res, err}
+		}
 		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
-		return checked{in, res, m, err}
+		if err != nil {
+			return checked{in: in, err: err}
+		}
+		mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions}
+		if res.Verdict == checker.Violated {
+			mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
+		}
+		return checked{in, mr, nil}
 	}, func(i int, c checked) bool {
 		mb := mine[i]
 		if c.err != nil {
@@ -179,15 +202,19 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		res := c.res
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
-		r.States += res.Stats.States
-		r.Transitions += res.Stats.Transitions
+		r.States += res.States
+		r.Transitions += res.Transitions
 		if opt.Progress != nil {
-			opt.Progress(0, 1, res.Stats.States)
+			opt.Progress(0, 1, res.States)
 		}
 		switch res.Verdict {
 		case checker.Violated:
+			if res.Trace == nil {
+				ferr = fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
+				return false
+			}
 			r.Violated++
-			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(c.in, c.m, propName(opt.Prop), res.Violation)}
+			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: len(res.Trace.Actions), Trace: res.Trace}
 			if r.Witness == nil || w.less(r.Witness) {
 				r.Witness = w
 			}
