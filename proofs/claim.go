@@ -414,9 +414,9 @@ func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outc
 
 // one is the single family of a claim that is checked by one library judge over its
 // whole instance set (static and measured claims, and searches that stop at their
-// first finding); the judge's doc comment says what each size holds.
-func one(judge func(ctx context.Context, env Env) Outcome) []Family {
-	return []Family{{Name: "all", Sizes: [numSizes]string{"quick family", "default family", "full family"}, Judge: judge}}
+// first finding); sizes says what it holds at each size.
+func one(sizes [numSizes]string, judge func(ctx context.Context, env Env) Outcome) []Family {
+	return []Family{{Name: "all", Sizes: sizes, Judge: judge}}
 }
 
 // joinNotes joins a family's note lines as the catalogue prints them.

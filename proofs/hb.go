@@ -23,10 +23,10 @@ import (
 func init() {
 	Register(Claim{ID: "HB1", Source: "003 §2.2",
 		Statement: "SBT broadcast reaches every node exactly once in n steps",
-		Semantics: "step", Expected: ExpectHolds, Families: one(runHB1)})
+		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"hypercubes n = 3..7", "hypercubes n = 3..10", "hypercubes n = 3..10"}, runHB1)})
 	Register(Claim{ID: "HB2", Source: "003 eqs. 5-11",
 		Statement: "the model's hop and replication distributions equal the tree's",
-		Semantics: "static", Expected: ExpectHolds, Families: one(runHB2)})
+		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"n = 2..12", "n = 2..12", "n = 2..12"}, runHB2)})
 }
 
 func runHB1(ctx context.Context, env Env) Outcome {

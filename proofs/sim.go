@@ -22,7 +22,7 @@ func init() {
 		Statement: "the analytical mean unicast and broadcast latencies of 003 (eqs. 1-33) agree with flit-level simulation below saturation",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Families:  one(runHB3),
+		Families:  one([3]string{"n = 6, one case, load 0.5, 20000 cycles", "n = 6, 4 cases x 4 loads, 20000 cycles", "n = 6..8, 10 cases x 4 loads, 40000 cycles"}, runHB3),
 	})
 	Register(Claim{
 		ID:        "MN7",
@@ -30,7 +30,7 @@ func init() {
 		Statement: "the throughput recursion of 002 §4 for the unbuffered broadcast banyan with multicast agrees with slotted simulation (n = 7)",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Families:  one(runMN7),
+		Families:  one([3]string{"2 cases, 2000 slots", "24 cases, 5000 slots", "24 cases, 20000 slots"}, runMN7),
 	})
 	Register(Claim{
 		ID:        "DC8",
@@ -38,7 +38,7 @@ func init() {
 		Statement: "EDN's simulated broadcast time on a 32x32 torus exceeds its contention-free formula because of channel contention",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Families:  one(runDC8),
+		Families:  one([3]string{"L = 64", "L = 32, 128", "L = 32, 128, 512"}, runDC8),
 	})
 }
 

@@ -110,7 +110,7 @@ func sizes(quick, def, full string) [3]string {
 		if s == "" {
 			return ""
 		}
-		return "whole family"
+		return "yes"
 	}
 	return [3]string{mark(quick), mark(def), mark(full)}
 }
