@@ -27,9 +27,10 @@ machine-checks, each with its source, semantics and expected verdict, and prints
 of claim, source, semantics, expected, verdict, instances, states and time. Each claim
 is checked on its instance families at one of three sizes:
 
-  --quick    seconds per claim, under a minute in all (what CI runs)
-  (default)  bigger families, about three minutes in all on 2 cores
-  --full     the complete families, about an hour on 2 cores (TM2 and TM3 take most)
+  --quick    the small families CI runs: about 7 s of CPU in all
+  (default)  bigger families: about 30 s of CPU, under three minutes of wall time on
+             2 cores even when they are shared
+  --full     the complete families: about an hour on 2 cores (TM2 and TM3 take most)
 
 The exit code is 0 when every verdict is as expected, 1 otherwise, and 3 when the run
 was interrupted (SIGINT or SIGTERM): the running claim is reported inconclusive with
