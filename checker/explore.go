@@ -43,6 +43,12 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	}
 	e.initProgress()
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
+	if opt.SpillDir != "" {
+		if err := e.openSpill(); err != nil {
+			return nil, err
+		}
+		defer e.spill.close()
+	}
 	start := time.Now()
 	var prog *progress
 	if opt.Progress != nil {
@@ -78,6 +84,11 @@ type explorer[S any] struct {
 	store *store[S]
 	heap  heapSampler
 	prog  progressCheck[S] // the Progressive certificate, if the model has one
+
+	// With Options.SpillDir (spill.go): the visited set, the files and the decoder.
+	spill   *spill
+	sstore  *spillStore
+	decoder Decoder[S]
 
 	depth       int
 	transitions int64
@@ -115,6 +126,9 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	inits := e.m.Init()
 	if len(inits) == 0 {
 		return nil, fmt.Errorf("checker: the model (%T) has no initial state", e.m)
+	}
+	if e.spill != nil {
+		return e.runSpill(inits)
 	}
 	var buf []byte
 	for i, s := range inits {
@@ -218,8 +232,12 @@ const maxChunk = 64
 // successor is not stored yet; in that case successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, bool) {
 	var next atomic.Int64
-	chunk := int64(max(1, min(maxChunk, len(frontier)/(4*e.opt.Workers))))
-	workers := make([]worker[S], min(e.opt.Workers, len(frontier)))
+	width := len(frontier)
+	if e.spill != nil {
+		width = int(e.spill.width)
+	}
+	chunk := int64(max(1, min(maxChunk, width/(4*e.opt.Workers))))
+	workers := make([]worker[S], min(e.opt.Workers, width))
 	if len(workers) <= 1 {
 		w := worker[S]{e: e}
 		w.run(frontier, &next, chunk, last)
@@ -281,6 +299,9 @@ type worker[S any] struct {
 	transitions int64
 	pending     int64 // new states not yet added to store.states
 
+	// The chunk being expanded with Options.SpillDir (spill.go).
+	spillWork[S]
+
 	// The SuccessorEncoder path: the state being expanded and its successor count.
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
@@ -295,6 +316,10 @@ type worker[S any] struct {
 
 func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
 	e := w.e
+	if e.spill != nil {
+		w.runSpill(chunk, last)
+		return
+	}
 	n := int64(len(frontier))
 	for !e.stopped.Load() {
 		lo := next.Add(chunk) - chunk
@@ -321,7 +346,7 @@ func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, las
 // expand checks frontier[i] and stores its successors.
 func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 	e := w.e
-	n := &frontier[i]
+	n := &frontier[i-w.base]
 	for k, inv := range e.opt.Invariants {
 		if err := inv.Check(n.state); err != nil {
 			w.offer(candidate{ok: true, idx: i, order: k, kind: KindInvariant, name: inv.Name, msg: err.Error(), id: n.id})
@@ -359,13 +384,13 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 		w.buf = e.m.Encode(next, w.buf[:0])
 		h := fixHash(fingerprint(w.buf))
 		if last {
-			if !e.store.contains(h, w.buf) {
+			if !w.contains(h, w.buf) {
 				w.beyond = true
 				return
 			}
 			continue
 		}
-		if e.store.insert(h, w.buf, key{i, uint32(j)}, n.id, succ[j].Action, next) {
+		if w.insert(h, w.buf, key{i, uint32(j)}, n.id, succ[j].Action, next) {
 			w.pending++
 		}
 	}
@@ -396,18 +421,17 @@ func (w *worker[S]) expandLazy(n *node[S], i uint64, last bool) {
 
 // storeEncoded handles successor number w.nsucc of the state being expanded.
 func (w *worker[S]) storeEncoded(a Action, enc []byte) {
-	e := w.e
 	j := w.nsucc
 	w.nsucc++
 	h := fixHash(fingerprint(enc))
 	if w.curLast {
-		if !w.beyond && !e.store.contains(h, enc) {
+		if !w.beyond && !w.contains(h, enc) {
 			w.beyond = true
 		}
 		return
 	}
 	var zero S
-	if e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
+	if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
 		w.pending++
 	}
 }
@@ -474,7 +498,7 @@ func (e *explorer[S]) snapshot() progressSnapshot {
 
 // fillStats computes the final figures of a finished search.
 func (e *explorer[S]) fillStats(st *Stats, d time.Duration) {
-	st.States = e.store.count()
+	st.States = e.count()
 	st.Transitions = e.transitions
 	st.Depth = e.depth
 	st.Duration = d
@@ -486,6 +510,9 @@ func (e *explorer[S]) fillStats(st *Stats, d time.Duration) {
 		st.BytesPerState = float64(st.StoreBytes) / float64(st.States)
 	}
 	st.Workers = e.opt.Workers
+	if e.spill != nil {
+		st.SpillBytes = e.spill.peak
+	}
 	if e.opt.Store == Fingerprint {
 		n := float64(st.States)
 		st.FingerprintCollisionBound = n * n / math.Exp2(65)

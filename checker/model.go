@@ -74,4 +74,7 @@ type (
 	Invariant[S any] = system.Invariant[S]
 	// SuccessorEncoder is the optional encoded-successor extension (system.SuccessorEncoder).
 	SuccessorEncoder[S any] = system.SuccessorEncoder[S]
+	// Decoder is the optional decoding extension that Options.SpillDir needs
+	// (system.Decoder).
+	Decoder[S any] = system.Decoder[S]
 )

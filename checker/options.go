@@ -76,6 +76,12 @@ type Options[S any] struct {
 	// Context cancels the search; a cancelled search is Inconclusive. nil means
 	// context.Background().
 	Context context.Context
+	// SpillDir, if set, keeps the frontier and the parent records in files in a private
+	// directory under SpillDir (removed when the search ends) instead of memory, so that
+	// memory holds only the visited set: searches larger than memory, as TLC's disk
+	// queue does. The model must implement Decoder. Verdicts, counts and traces are the
+	// same as without it; the store's figures and MaxMemoryBytes cover memory only.
+	SpillDir string
 }
 
 // normalized returns a copy of o with defaults filled in, or an error naming the first

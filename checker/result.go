@@ -121,4 +121,7 @@ type Stats struct {
 	// States²/2^65 on the probability that two distinct states shared a fingerprint
 	// (so that a state may have been missed); 0 in Exact mode.
 	FingerprintCollisionBound float64
+	// SpillBytes is, with Options.SpillDir, the largest size of the spill files (parent
+	// records and the two frontier levels) at the end of a level; 0 otherwise.
+	SpillBytes int64
 }

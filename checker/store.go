@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"bytes"
 	"encoding/binary"
 	"sort"
 	"sync"
@@ -49,27 +48,45 @@ type fresh[S any] struct {
 }
 
 // store is the visited-state set: 1<<shardBits shards, each an open-addressing
-// (linear probing) hash table from fingerprint to record index, plus the records and,
-// in Exact mode, an arena holding every state's encoding.
+// (linear probing) hash table of fingerprints with, per slot, the record index
+// (Fingerprint mode) or the offset of the state's arena entry (Exact mode: record index
+// as 4 bytes, uvarint length, encoding), plus the records. A lookup of a state already
+// stored reads one fingerprint and, in Exact mode, one offset and one arena entry; the
+// fingerprints alone are probed, so they are kept apart from the rest for the cache.
 //
 // Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
-// value 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
-// [levelStart, len(recs)) are exactly the states of shard.fresh, in the same order.
+// fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
+// [levelStart, n) are exactly the states of shard.fresh, in the same order.
+//
+// With one worker (locked false) a state's first discovery in a level has its least
+// key, since the frontier is expanded in key order; insert then skips the key
+// comparison on states already stored.
 type store[S any] struct {
 	exact  bool
 	locked bool // false with one worker: no other goroutine touches the store
 	shards [1 << shardBits]shard[S]
-	bytes  atomic.Int64 // estimated size of all shards, updated when one grows
-	states atomic.Int64 // number of records, flushed by workers in batches
+	storeCounters
 }
+
+// storeCounters are the figures progress lines and budgets read while workers run.
+type storeCounters struct {
+	bytes  atomic.Int64 // estimated size of the visited set, updated when a shard grows
+	states atomic.Int64 // number of stored states, flushed by workers in batches
+}
+
+// recPageBits sets the size of a page of parent records, 1<<recPageBits records. Full
+// pages are never copied or reallocated, so growth copies at most one page and a
+// shard's records cost their size plus the slack of its last page.
+const recPageBits = 14
 
 type shard[S any] struct {
 	mu         sync.Mutex
-	hashes     []uint64 // table: fingerprint per slot, 0 when empty
-	slots      []uint32 // table: record index per slot
-	recs       []parentRecord
-	offs       []uint64 // Exact mode: arena offset of each record's encoding
-	arena      []byte   // Exact mode: uvarint length, then the encoding, per record
+	hashes     []uint64         // table: fingerprint per slot, 0 when empty
+	slots      []uint32         // table, Fingerprint mode: record index per slot
+	offs       []uint64         // table, Exact mode: arena offset per slot
+	n          uint32           // records stored
+	recs       [][]parentRecord // pages of parent records
+	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
 	levelStart uint32
 	fresh      []fresh[S]
 	size       int64 // last size reported to store.bytes
@@ -81,7 +98,11 @@ func newStore[S any](exact, locked bool) *store[S] {
 	for i := range st.shards {
 		sh := &st.shards[i]
 		sh.hashes = make([]uint64, 16)
-		sh.slots = make([]uint32, 16)
+		if exact {
+			sh.offs = make([]uint64, 16)
+		} else {
+			sh.slots = make([]uint32, 16)
+		}
 		st.account(sh)
 	}
 	return st
@@ -114,31 +135,46 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
 		case 0:
-			rec := uint32(len(sh.recs))
+			rec := sh.n
+			sh.n++
 			sh.hashes[i] = h
-			sh.slots[i] = rec
-			sh.recs = append(sh.recs, parentRecord{parentID, action})
+			if rec&(1<<recPageBits-1) == 0 {
+				sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
+			}
+			page := &sh.recs[len(sh.recs)-1]
+			*page = append(*page, parentRecord{parentID, action})
 			if st.exact {
-				sh.offs = append(sh.offs, uint64(len(sh.arena)))
+				sh.offs[i] = uint64(len(sh.arena))
+				sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
 				sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
 				sh.arena = append(sh.arena, enc...)
+			} else {
+				sh.slots[i] = rec
 			}
 			sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
-			if len(sh.recs)*4 >= len(sh.hashes)*3 {
+			if int(sh.n)*4 >= len(sh.hashes)*3 {
 				sh.grow()
 			}
 			st.account(sh)
 			return true
 		case h:
-			rec := sh.slots[i]
-			if st.exact && !sh.equal(rec, enc) {
+			if st.exact && !sh.equal(sh.offs[i], enc) {
 				continue
+			}
+			if !st.locked {
+				return false // one worker: the first discovery had the least key
+			}
+			var rec uint32
+			if st.exact {
+				rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
+			} else {
+				rec = sh.slots[i]
 			}
 			if rec >= sh.levelStart {
 				f := &sh.fresh[rec-sh.levelStart]
 				if k.less(f.key) {
 					f.key = k
-					sh.recs[rec] = parentRecord{parentID, action}
+					sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
 				}
 			}
 			return false
@@ -159,26 +195,29 @@ func (st *store[S]) contains(h uint64, enc []byte) bool {
 		case 0:
 			return false
 		case h:
-			if !st.exact || sh.equal(sh.slots[i], enc) {
+			if !st.exact || sh.equal(sh.offs[i], enc) {
 				return true
 			}
 		}
 	}
 }
 
-// equal reports whether record rec's stored encoding is enc.
-func (sh *shard[S]) equal(rec uint32, enc []byte) bool {
-	off := sh.offs[rec]
-	n, w := binary.Uvarint(sh.arena[off:])
-	start := off + uint64(w)
-	return bytes.Equal(sh.arena[start:start+n], enc)
+// equal reports whether the encoding of the arena entry at off is enc.
+func (sh *shard[S]) equal(off uint64, enc []byte) bool {
+	return arenaEqual(sh.arena, off+4, enc)
 }
 
 // grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
 // rehashed.
 func (sh *shard[S]) grow() {
 	hashes := make([]uint64, 2*len(sh.hashes))
-	slots := make([]uint32, 2*len(sh.slots))
+	var slots []uint32
+	var offs []uint64
+	if sh.offs != nil {
+		offs = make([]uint64, len(hashes))
+	} else {
+		slots = make([]uint32, len(hashes))
+	}
 	mask := uint64(len(hashes) - 1)
 	for j, h := range sh.hashes {
 		if h == 0 {
@@ -189,26 +228,40 @@ func (sh *shard[S]) grow() {
 			i = (i + 1) & mask
 		}
 		hashes[i] = h
-		slots[i] = sh.slots[j]
+		if offs != nil {
+			offs[i] = sh.offs[j]
+		} else {
+			slots[i] = sh.slots[j]
+		}
 	}
-	sh.hashes, sh.slots = hashes, slots
+	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
 }
 
 // account refreshes the store-wide byte estimate with shard sh's current size.
 func (st *store[S]) account(sh *shard[S]) {
-	size := int64(cap(sh.hashes))*8 + int64(cap(sh.slots))*4 +
-		int64(cap(sh.recs))*int64(unsafe.Sizeof(parentRecord{})) +
-		int64(cap(sh.offs))*8 + int64(cap(sh.arena))
+	size := int64(cap(sh.hashes))*8 + int64(cap(sh.slots))*4 + int64(cap(sh.offs))*8 +
+		st.recBytes(sh) + int64(cap(sh.recs))*24 +
+		int64(cap(sh.arena))
 	if size != sh.size {
 		st.bytes.Add(size - sh.size)
 		sh.size = size
 	}
 }
 
+// recBytes returns the bytes of shard sh's record pages.
+func (st *store[S]) recBytes(sh *shard[S]) int64 {
+	k := len(sh.recs)
+	if k == 0 {
+		return 0
+	}
+	return (int64(k-1)<<recPageBits + int64(cap(sh.recs[k-1]))) * int64(unsafe.Sizeof(parentRecord{}))
+}
+
 // record returns the parent record of state id.
 func (st *store[S]) record(id uint64) parentRecord {
 	sh := &st.shards[id&(1<<shardBits-1)]
-	return sh.recs[id>>shardBits]
+	rec := id >> shardBits
+	return sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)]
 }
 
 // count returns the exact number of stored states. It must not run concurrently with
@@ -216,7 +269,7 @@ func (st *store[S]) record(id uint64) parentRecord {
 func (st *store[S]) count() int64 {
 	var n int64
 	for i := range st.shards {
-		n += int64(len(st.shards[i].recs))
+		n += int64(st.shards[i].n)
 	}
 	return n
 }
@@ -264,7 +317,7 @@ func (st *store[S]) nextFrontier(width int, parents bool) ([]node[S], []uint64) 
 			f.state = *new(S) // drop the reference
 		}
 		sh.fresh = sh.fresh[:0]
-		sh.levelStart = uint32(len(sh.recs))
+		sh.levelStart = sh.n
 	}
 	// After placement pos[p] is the end of parent p's group. Within a group, order by
 	// transition index (insertion sort for the usual small group).

@@ -107,7 +107,10 @@ func (e *explorer[S]) rebuildTrace(id uint64) (Trace[S], error) {
 		if steps > e.depth+1 {
 			return Trace[S]{}, fmt.Errorf("checker: internal: parent chain of state %d is longer than the search depth %d", id, e.depth)
 		}
-		rec := e.store.record(id)
+		rec, err := e.record(id)
+		if err != nil {
+			return Trace[S]{}, err
+		}
 		if rec.parent == noParent {
 			init = int(rec.action)
 			break

@@ -49,8 +49,12 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 }
 
 // treeMember checks one pair of multicasts for prop with check.Run, bounded by
-// memberStates.
+// memberStates. The entry names instances by strings, so a member under a routing
+// relation other than dimension order is refused rather than checked under DOR.
 func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemcast.MemberResult, error) {
+	if in.Routing != nil {
+		return treemcast.MemberResult{}, fmt.Errorf("tree-mcast member %s: routing %s cannot be named through the entry", in, in.Routing.Name())
+	}
 	tp := in.TraceParams()
 	rep, err := check.Run(ctx, check.Instance{Algorithm: "tree-mcast", Topology: in.Grid.Spec(), Params: map[string]string{
 		"msgs": tp.Msgs, "pruning": tp.Pruning, "length": strconv.Itoa(tp.Length), "buffers": strconv.Itoa(tp.Buffers),

@@ -3,6 +3,7 @@ package treemcast
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,7 +31,8 @@ type CheckOptions struct {
 // PropExactlyOnce it checks, in every reachable state, the model's invariants (buffers,
 // ownership, flit order, routes, exactly-once) and this package's independent twin of
 // the TM3 ones (Invariants). A deadlock is reported under both properties (a deadlocked
-// state never delivers).
+// state never delivers). A relation that breaks its contract is an error; a model whose
+// interning table filled (flit.ErrTableFull) gives Inconclusive.
 func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Model, error) {
 	m, err := in.Model()
 	if err != nil {
@@ -49,14 +51,24 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	default:
 		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock or exactly-once", opt.Prop)
 	}
+	var res *checker.Result[flit.State]
 	if opt.Symmetry {
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
 		o.Symmetry = true
-		res, err := checker.Explore[flit.State](sm, o)
+		res, err = checker.Explore[flit.State](sm, o)
+	} else {
+		res, err = checker.Explore[flit.State](m, o)
+	}
+	if err != nil {
 		return res, m, err
 	}
-	res, err := checker.Explore[flit.State](m, o)
-	return res, m, err
+	if merr := m.Err(); errors.Is(merr, flit.ErrTableFull) {
+		// States built after the table filled are not faithful: no verdict.
+		res = &checker.Result[flit.State]{Verdict: checker.Inconclusive, Reason: merr.Error(), Stats: res.Stats}
+	} else if merr != nil {
+		return nil, m, merr
+	}
+	return res, m, nil
 }
 
 // TraceParams are the parameters saved in a tree-mcast trace file.
@@ -176,7 +188,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	}
 	var ferr error
 	err := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
-		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params}
+		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params, Routing: f.Relation}
 		if opt.Member != nil {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
 			return checked{in, res, err}

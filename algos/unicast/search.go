@@ -28,7 +28,9 @@ type Result struct {
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
 // maxStates distinct states (0 = no bound), checking for deadlocks (a non-terminal state
 // with no enabled transition) and, with invariants, the model's invariants. A violation
-// comes with a shortest trace; reaching the bound gives Inconclusive, never Holds.
+// comes with a shortest trace; reaching the bound gives Inconclusive, never Holds, and so
+// does a model whose Err is set after the search (a relation that broke its contract, a
+// full interning table), with the error as its text.
 func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool) Result {
 	opt := checker.Options[flit.State]{MaxStates: maxStates, CheckDeadlock: true, Context: ctx}
 	if invariants {
@@ -65,6 +67,11 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	default:
 		res.Verdict = props.Inconclusive
 		res.Violation = r.Reason
+	}
+	if err := m.Err(); err != nil {
+		// The search explored states the model could not build faithfully (a relation
+		// that broke its contract, or a full interning table): no verdict.
+		res.Verdict, res.Violation, res.Actions, res.Labels = props.Inconclusive, err.Error(), nil, nil
 	}
 	return res
 }

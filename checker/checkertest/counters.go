@@ -93,6 +93,21 @@ func spin(x uint64, n int) uint64 {
 	return x
 }
 
+// Decode inverts Encode (for Options.SpillDir).
+func (m Counters) Decode(enc []byte) (CountersState, error) {
+	if len(enc) != m.N {
+		return 0, fmt.Errorf("checkertest: counters encoding has %d bytes, want %d", len(enc), m.N)
+	}
+	var s CountersState
+	for c, b := range enc {
+		if int(b) >= m.K {
+			return 0, fmt.Errorf("checkertest: counter %d is %d, want below %d", c, b, m.K)
+		}
+		s |= CountersState(b) << (8 * c)
+	}
+	return s, nil
+}
+
 // Progress ranks s by the sum of its counters, which every transition increases by one;
 // it makes Counters a system.Progressive model.
 func (m Counters) Progress(s CountersState, buf []uint32) []uint32 {

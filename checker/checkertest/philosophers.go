@@ -88,3 +88,16 @@ func (m Philosophers) Canonical(s PhilState) PhilState {
 	}
 	return best
 }
+
+// Decode inverts Encode (for Options.SpillDir).
+func (m Philosophers) Decode(enc []byte) (PhilState, error) {
+	if len(enc) != m.N {
+		return "", fmt.Errorf("checkertest: philosophers encoding has %d bytes, want %d", len(enc), m.N)
+	}
+	for i, b := range enc {
+		if b > 2 {
+			return "", fmt.Errorf("checkertest: philosopher %d is in state %d, want 0..2", i, b)
+		}
+	}
+	return PhilState(enc), nil
+}

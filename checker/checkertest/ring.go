@@ -73,3 +73,11 @@ func NotAllSet(n int) checker.Invariant[RingState] {
 		},
 	}
 }
+
+// Decode inverts Encode (for Options.SpillDir).
+func (m Ring) Decode(enc []byte) (RingState, error) {
+	if len(enc) != 5 || int(enc[0]) >= m.N {
+		return RingState{}, fmt.Errorf("checkertest: ring encoding %x is not a token below %d and 4 bytes of bits", enc, m.N)
+	}
+	return RingState{Token: enc[0], Bits: uint32(enc[1]) | uint32(enc[2])<<8 | uint32(enc[3])<<16 | uint32(enc[4])<<24}, nil
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-var updateProve = flag.Bool("update", false, "rewrite testdata/prove-quick.{txt,json} from the current output")
 
 // proveTiming is a timing with the spaces that pad it: the TIME column ("   12.34s")
 // and timings inside notes ("0.4s", "in 0.05s").
@@ -68,8 +65,8 @@ func maskProveJSON(t *testing.T, data []byte) string {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateProve {
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
 		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -96,8 +93,10 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// TestProveQuickGolden: `prove --quick` prints the transcript in testdata (timings
-// masked), as text and as JSON, every claim at its expected verdict.
+// TestProveQuickGolden: `prove --quick` prints the transcripts in testdata/golden
+// (timings and version masked), as text and as JSON, every claim at its expected
+// verdict. Refresh with `go test ./cmd/wormcheck -run TestProveQuickGolden -update` and
+// review the diff.
 func TestProveQuickGolden(t *testing.T) {
 	code, out, stderr := runCLI(t, "prove", "--quick", "--workers", "2")
 	if code != exitHolds {

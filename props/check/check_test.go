@@ -125,3 +125,69 @@ func TestRegistryIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+func TestWitnessesAreStructured(t *testing.T) {
+	rep, err := check.Run(context.Background(), wh2, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rep.Witness
+	if w == nil || w.Kind != props.WitnessTrace || len(w.Steps) != 4 || rep.Schema != props.ReportSchema {
+		t.Fatalf("witness %+v; want a 4-step trace", w)
+	}
+	if len(w.Cycle) != 4 {
+		t.Errorf("wait-for cycle %+v; want the four worms around the ring", w.Cycle)
+	}
+	for i, s := range w.Steps {
+		if s.What != "inject" || s.Message != i || s.Channel == "" || s.Label == "" {
+			t.Errorf("step %d: %+v; want message %d injected into a named channel", i, s, i)
+		}
+	}
+	// 002 Fig. 4 under free arbitration: the deadlock starts from a start combination
+	// other than the first, and its wait-for cycle closes.
+	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12"}}
+	rep, err = check.Run(context.Background(), tp, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = rep.Witness
+	if rep.Verdict != props.Violated || w == nil || w.Init != rep.Trace.Init || len(w.Cycle) < 2 {
+		t.Fatalf("verdict %v witness %+v; want a deadlock with its init and a wait-for cycle", rep.Verdict, w)
+	}
+	for i, e := range w.Cycle {
+		if next := w.Cycle[(i+1)%len(w.Cycle)]; e.Holder != next.Message {
+			t.Errorf("cycle edge %d: %+v is not followed by its holder's edge %+v", i, e, next)
+		}
+	}
+	// A static check says what it counted.
+	br := check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"concentration": "scattered"}}
+	rep, err = check.Run(context.Background(), br, "", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Stats.Checked == 0 || rep.Stats.Unit == "" || rep.Witness.Kind != props.WitnessPair {
+		t.Fatalf("verdict %v stats %+v witness %+v; want a counted violation with a pair", rep.Verdict, rep.Stats, rep.Witness)
+	}
+}
+
+// A schedule's any-delay violation carries a trace that names its instance, so Replay
+// rebuilds the schedule and re-executes the worm events.
+func TestScheduleAnyDelayTraceReplays(t *testing.T) {
+	in := check.Instance{Algorithm: "separate", Topology: "mesh:4x4", Params: map[string]string{"dests": "3,2,1"}}
+	rep, err := check.Run(context.Background(), in, "any-delay", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Trace == nil || rep.Trace.Algorithm != "separate" {
+		t.Fatalf("verdict %v trace %+v; want an any-delay violation with a named trace", rep.Verdict, rep.Trace)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v %v", again, err)
+	}
+	// The same trace against another instance does not replay.
+	rep.Trace.Params = []byte(`{"dests": "1"}`)
+	if _, err := check.Replay(context.Background(), rep.Trace); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a trace replayed against the wrong schedule: %v", err)
+	}
+}

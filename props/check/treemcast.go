@@ -153,7 +153,7 @@ func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
 		return internalf("%v", err)
 	}
 	rep.Reason = tf.Violation
-	rep.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation, "steps": len(tf.Labels), "msgs": rp.Instance.String()}
+	rep.Witness = flitWitness(rp.Model, rp.Trace, tf.Violation)
 	rep.Trace = tf
 	rep.SVG, rep.PCAP = files["svg"], files["pcap"]
 	rep.Text = traceText(tf.Labels)

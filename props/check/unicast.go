@@ -180,13 +180,12 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	switch res.Verdict {
 	case props.Violated:
 		rep.Reason = res.Violation
-		rep.Witness = map[string]any{"trace": res.Labels, "violation": res.Violation, "steps": len(res.Labels)}
 		rep.Trace = unicast.TraceFile(sp, res)
-		if res.Actions != nil {
-			if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
-				title, sub := unicast.Titles(sp, res)
-				rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(res.Violation))
-			}
+		rep.Witness = labelWitness(rep.Trace)
+		if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
+			rep.Witness = flitWitness(m, tr, res.Violation)
+			title, sub := unicast.Titles(sp, res)
+			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
 		}
 		rep.Text = traceText(res.Labels)
 	case props.Inconclusive:

@@ -334,6 +334,7 @@ type legendLine struct {
 	n      int
 	text   string
 	bold   bool
+	dash   string
 }
 
 func (l legendLine) draw(b *bytes.Buffer, row float64) {
@@ -345,6 +346,16 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 			c = "#555"
 		}
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), c)
+	case "sub":
+		dash := ""
+		if l.dash != "" {
+			dash = " stroke-dasharray=\"" + l.dash + "\""
+		}
+		fmt.Fprintf(b, "<line x1=\"8\" y1=\"%s\" x2=\"36\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s/><circle cx=\"22\" cy=\"%s\" r=\"4\" fill=\"%s\"/>\n", f1(y), f1(y), l.colour, dash, f1(y), l.colour)
+	case "block":
+		fmt.Fprintf(b, "<rect x=\"12\" y=\"%s\" width=\"20\" height=\"11\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n", f1(y-5.5))
+	case "pair":
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"6\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", f1(y), hotRed)
 	case "dot":
 		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"5\" fill=\"%s\" stroke=\"#555\"/>\n", f1(y), l.colour)
 	case "band":

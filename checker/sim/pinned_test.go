@@ -1,0 +1,43 @@
+package sim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// TestBenchmarkFiguresPinned pins the results of BenchmarkSimMesh8x8's and
+// BenchmarkSimTreeMesh8x8's configurations (seeds 1 and 2), so that optimising the
+// simulator cannot change what it computes: the same seed must give the same figures,
+// to the last flit-hop and the last bit of every mean.
+func TestBenchmarkFiguresPinned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the 8x8 benchmarks' configurations (about 0.5 s)")
+	}
+	g := mustGrid(t, "mesh:8x8")
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"unicast/seed=1", Config{Grid: g, VCs: 2, Length: 16, Seed: 1, Warmup: 1000, Cycles: 20000,
+			Traffic: Traffic{Rate: 0.16 / 16}},
+			"{Cycles:21059 Generated:13634 Completed:13608 FlitHops:1159236 RouteFlitHops:1160784 Unicast:{N:12941 Mean:34.225639440537826 CI95:0.506620196261019 Max:154 Truncated:0} Broadcast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Multicast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Accepted:0.161825 Saturated:false Deadlocked:false Undelivered:311 Prunes:0}"},
+		{"unicast/seed=2", Config{Grid: g, VCs: 2, Length: 16, Seed: 2, Warmup: 1000, Cycles: 20000,
+			Traffic: Traffic{Rate: 0.16 / 16}},
+			"{Cycles:21057 Generated:13616 Completed:13586 FlitHops:1153768 RouteFlitHops:1155440 Unicast:{N:12925 Mean:33.978878143133464 CI95:0.4369747264487158 Max:176 Truncated:0} Broadcast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Multicast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Accepted:0.161425 Saturated:false Deadlocked:false Undelivered:342 Prunes:0}"},
+		{"tree/seed=1", Config{Grid: g, VCs: 2, Length: 2, Ports: model.OnePort, Tree: true, Seed: 1, Warmup: 1000, Cycles: 20000,
+			Traffic: Traffic{Rate: 0.1 / 22, Multicast: 1, MinDests: 11, MaxDests: 11}},
+			"{Cycles:21027 Generated:6231 Completed:6222 FlitHops:555954 RouteFlitHops:0 Unicast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Broadcast:{N:0 Mean:NaN CI95:NaN Max:0 Truncated:0} Multicast:{N:5930 Mean:26.834907251264756 CI95:0.3467297039062555 Max:81 Truncated:0} Accepted:0.10186875 Saturated:false Deadlocked:false Undelivered:101 Prunes:7202}"},
+	} {
+		res, err := Run(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		// %+v prints every float in its shortest exact form, NaN included.
+		if got := fmt.Sprintf("%+v", *res); got != c.want {
+			t.Errorf("%s: figures changed:\n got %s\nwant %s", c.name, got, c.want)
+		}
+	}
+}
