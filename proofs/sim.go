@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -139,40 +140,59 @@ func runHB3(ctx context.Context, env Env) Outcome {
 	var worstBelow, worstNear float64
 	var sumCor, sumLit float64 // mean |relative error| at loads <= 0.5, corrected vs printed rate
 	var nBelow int
-	for _, c := range cases {
-		for _, load := range loads {
-			if err := ctx.Err(); err != nil {
-				out.Err = err
-				return out
-			}
-			pt, err := RunHB3Point(c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
-			if err != nil {
-				out.Err = fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)
-				return out
-			}
-			out.Instances++
-			key := fmt.Sprintf("n%d_V%d_M%d_b%g_load%.2f", c.n, c.V, c.M, c.b, load)
-			out.Figures[key+"_rate"] = pt.Rate
-			out.Figures[key+"_unicast_model"] = pt.ModelU
-			out.Figures[key+"_unicast_model_literal"] = pt.LiteralU
-			out.Figures[key+"_unicast_sim"] = pt.SimU.Mean
-			out.Figures[key+"_unicast_sim_ci95"] = pt.SimU.CI95
-			out.Figures[key+"_unicast_relerr"] = pt.RelErrU()
-			out.Figures[key+"_broadcast_model"] = pt.ModelB
-			out.Figures[key+"_broadcast_model_literal"] = pt.LiteralB
-			out.Figures[key+"_broadcast_sim"] = pt.SimB.Mean
-			out.Figures[key+"_broadcast_sim_ci95"] = pt.SimB.CI95
-			out.Figures[key+"_broadcast_relerr"] = pt.RelErrB()
-			e := math.Max(math.Abs(pt.RelErrU()), math.Abs(pt.RelErrB()))
-			if load <= 0.5 {
-				worstBelow = math.Max(worstBelow, e)
-				nBelow++
-				sumCor += (math.Abs(pt.RelErrU()) + math.Abs(pt.RelErrB())) / 2
-				sumLit += (math.Abs((pt.LiteralU-pt.SimU.Mean)/pt.SimU.Mean) + math.Abs((pt.LiteralB-pt.SimB.Mean)/pt.SimB.Mean)) / 2
-			} else {
-				worstNear = math.Max(worstNear, e)
-			}
+	// The points are simulated on the member pool (each with its own seed) and folded
+	// in order, so the figures do not depend on the worker count.
+	type point struct {
+		pt  HB3Point
+		err error
+	}
+	env.Meter.Expect(int64(len(cases) * len(loads)))
+	var ferr error
+	serr := checker.Sweep(ctx, len(cases)*len(loads), env.Workers, func(ctx context.Context, _, i int) point {
+		c, load := cases[i/len(loads)], loads[i%len(loads)]
+		pt, err := RunHB3Point(c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
+		if err != nil {
+			err = fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)
 		}
+		return point{pt, err}
+	}, func(i int, p point) bool {
+		c, load := cases[i/len(loads)], loads[i%len(loads)]
+		if p.err != nil {
+			ferr = p.err
+			return false
+		}
+		env.Meter.Add(1, 0)
+		pt := p.pt
+		out.Instances++
+		key := fmt.Sprintf("n%d_V%d_M%d_b%g_load%.2f", c.n, c.V, c.M, c.b, load)
+		out.Figures[key+"_rate"] = pt.Rate
+		out.Figures[key+"_unicast_model"] = pt.ModelU
+		out.Figures[key+"_unicast_model_literal"] = pt.LiteralU
+		out.Figures[key+"_unicast_sim"] = pt.SimU.Mean
+		out.Figures[key+"_unicast_sim_ci95"] = pt.SimU.CI95
+		out.Figures[key+"_unicast_relerr"] = pt.RelErrU()
+		out.Figures[key+"_broadcast_model"] = pt.ModelB
+		out.Figures[key+"_broadcast_model_literal"] = pt.LiteralB
+		out.Figures[key+"_broadcast_sim"] = pt.SimB.Mean
+		out.Figures[key+"_broadcast_sim_ci95"] = pt.SimB.CI95
+		out.Figures[key+"_broadcast_relerr"] = pt.RelErrB()
+		e := math.Max(math.Abs(pt.RelErrU()), math.Abs(pt.RelErrB()))
+		if load <= 0.5 {
+			worstBelow = math.Max(worstBelow, e)
+			nBelow++
+			sumCor += (math.Abs(pt.RelErrU()) + math.Abs(pt.RelErrB())) / 2
+			sumLit += (math.Abs((pt.LiteralU-pt.SimU.Mean)/pt.SimU.Mean) + math.Abs((pt.LiteralB-pt.SimB.Mean)/pt.SimB.Mean)) / 2
+		} else {
+			worstNear = math.Max(worstNear, e)
+		}
+		return true
+	})
+	if ferr != nil {
+		out.Err = ferr
+		return out
+	}
+	if serr != nil {
+		return cancelled(ctx, out)
 	}
 	out.Figures["max_relerr_load_le_0.5"] = worstBelow
 	if len(loads) > 1 {
