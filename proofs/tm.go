@@ -150,7 +150,7 @@ func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop stri
 	return treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Orders: p.ordered, Symmetry: symmetry}, treemcast.FamilyOptions{
 		Params: params, Prop: prop, Shard: shard, Workers: 1, Pool: env.Workers, MaxStates: memberStates,
 		StopAtFirst: stopAtFirst, Context: ctx, Member: treeMember,
-		Progress: func(total, done, states int64) {
+		Count: func(total, done, states int64) {
 			env.Meter.Expect(total)
 			env.Meter.Add(done, states)
 		},

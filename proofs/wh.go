@@ -87,7 +87,7 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 		fam.StopAtViolation = stop
 		fam.Workers = env.Workers
 		fam.Member = unicastMember(fam.MaxStates)
-		fam.Progress = func(total, done, states int64) {
+		fam.Count = func(total, done, states int64) {
 			env.Meter.Expect(total)
 			env.Meter.Add(done, states)
 		}

@@ -125,9 +125,9 @@ type FamilyOptions struct {
 	StopAtFirst bool  // stop the shard at its first violation
 	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
 	Context     context.Context
-	// Progress, when not nil, is told the shard's member count first (total, 0, 0),
+	// Count, when not nil, is told the shard's member count first (total, 0, 0),
 	// then each finished member (0, 1, states), from RunFamily's goroutine.
-	Progress func(total, done, states int64)
+	Count func(total, done, states int64)
 	// Member, when not nil, checks one member instead of Check (Prop, Workers,
 	// MaxStates): the claims catalogue passes the one entry (props/check.Run) here,
 	// which algos may not import. It is called from the pool's workers.
@@ -178,8 +178,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	if opt.Limit > 0 && len(mine) > opt.Limit {
 		mine, r.Partial = mine[:opt.Limit], true
 	}
-	if opt.Progress != nil {
-		opt.Progress(int64(len(mine)), 0, 0)
+	if opt.Count != nil {
+		opt.Count(int64(len(mine)), 0, 0)
 	}
 	type checked struct {
 		in  Instance
@@ -216,8 +216,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Covered += int64(mb.Orbit)
 		r.States += res.States
 		r.Transitions += res.Transitions
-		if opt.Progress != nil {
-			opt.Progress(0, 1, res.States)
+		if opt.Count != nil {
+			opt.Count(0, 1, res.States)
 		}
 		switch res.Verdict {
 		case checker.Violated:

@@ -36,9 +36,9 @@ type Family struct {
 	// Workers is the size of the member pool (checker.Sweep); 0 means 1. Each member's
 	// search runs on one goroutine. Counts and verdicts do not depend on it.
 	Workers int
-	// Progress, when not nil, is told the number of members first (total, 0, 0) and
+	// Count, when not nil, is told the number of members first (total, 0, 0) and
 	// then each finished member (0, 1, states), from Run's goroutine.
-	Progress func(total, done, states int64)
+	Count func(total, done, states int64)
 	// Member, when not nil, checks one member instead of Search (with MaxStates and the
 	// model's invariants): the claims catalogue passes the one entry (props/check.Run)
 	// here, which algos may not import. It is called from the pool's workers.
@@ -114,8 +114,8 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	}
 	places := f.Placements(g)
 	n := len(places) * len(f.Params)
-	if f.Progress != nil {
-		f.Progress(int64(n), 0, 0)
+	if f.Count != nil {
+		f.Count(int64(n), 0, 0)
 	}
 	type member struct {
 		sp  Spec
@@ -146,8 +146,8 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		res.Instances++
 		res.States += mb.r.States
 		res.Transitions += mb.r.Transitions
-		if f.Progress != nil {
-			f.Progress(0, 1, mb.r.States)
+		if f.Count != nil {
+			f.Count(0, 1, mb.r.States)
 		}
 		switch mb.r.Verdict {
 		case props.Holds:
