@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -169,6 +170,14 @@ type Outcome struct {
 	Err   error
 	// Interrupted is set by the runner when the context ended before the claim did.
 	Interrupted bool
+	// Certificate says, for a claim judged by exploring flit or banyan transition
+	// systems, how its verdict knows every message is delivered (checker.Tally over the
+	// instances explored); nil for other claims. A family reports its instances'
+	// certificates in Tally instead, and Check turns the claim's tallies into one.
+	Certificate *props.Certificate
+	// Tally counts the delivery certificates of the instances a family explored (nil
+	// for a family that explores none).
+	Tally *checker.Tally
 }
 
 // cancelled is the outcome of a judge whose context ended: what it counted, no verdict.
@@ -176,6 +185,17 @@ func cancelled(ctx context.Context, out Outcome) Outcome {
 	out.Verdict = Inconclusive
 	out.Err = ctx.Err()
 	return out
+}
+
+// certificate returns the claim-level certificate of the explored instances: their
+// tally's for a claim that holds, and for a violated or inconclusive claim a "none" that
+// says so (a violation claims no delivery).
+func certificate(verdict string, t checker.Tally) *props.Certificate {
+	if verdict == Holds {
+		return t.Certificate()
+	}
+	return &props.Certificate{Kind: checker.CertNone, Transitions: t.Transitions,
+		Note: fmt.Sprintf("the claim is %s, so no delivery is claimed; %d explored instance(s) were certified by progress, %d by the liveness check", verdict, t.Progress, t.Liveness)}
 }
 
 var (
@@ -313,10 +333,35 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 		}
 	}
 	r.Outcome = combine(ctx, c, opt.Size, fams, outs)
+	if !r.Outcome.Interrupted {
+		r.Outcome.Certificate = claimCertificate(r.Outcome.Verdict, outs)
+	}
 	if r.Outcome.Witness != nil {
 		r.Outcome.Witness = WitnessOf(r.Outcome.Witness)
 	}
 	return r
+}
+
+// claimCertificate is the claim's delivery certificate: from the families' tallies
+// merged (every family's, comparisons included: their violated members count as
+// violated, not as certified), or the one family's own certificate, or nil.
+func claimCertificate(verdict string, outs []Outcome) *props.Certificate {
+	var t checker.Tally
+	tallied := false
+	var own *props.Certificate
+	for _, o := range outs {
+		if o.Tally != nil {
+			t.Merge(*o.Tally)
+			tallied = true
+		}
+		if o.Certificate != nil && own == nil {
+			own = o.Certificate
+		}
+	}
+	if tallied {
+		return certificate(verdict, t)
+	}
+	return own
 }
 
 // combine decides a claim's outcome from its families' (see Check).

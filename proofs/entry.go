@@ -34,7 +34,8 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 			return unicast.Result{}, err
 		}
 		r := unicast.Result{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
-			Depth: rep.Stats.Depth, Seconds: rep.Stats.Seconds, Violation: rep.Reason}
+			Depth: rep.Stats.Depth, Seconds: rep.Stats.Seconds, Violation: rep.Reason,
+			Certificate: rep.Certificate, CollisionBound: rep.Stats.CollisionBound}
 		if rep.Verdict == props.Violated {
 			if rep.Trace == nil {
 				return r, fmt.Errorf("unicast %s on %s: violated without a trace", p.Msgs, sp.Topology)
@@ -63,5 +64,6 @@ func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemc
 	if err != nil {
 		return treemcast.MemberResult{}, err
 	}
-	return treemcast.MemberResult{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions, Trace: rep.Trace}, nil
+	return treemcast.MemberResult{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
+		CollisionBound: rep.Stats.CollisionBound, Certificate: rep.Certificate, Trace: rep.Trace}, nil
 }

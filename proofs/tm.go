@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -172,7 +173,8 @@ func partOutcome(ctx context.Context, p tmPart, label string, fr *treemcast.Fami
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	out := Outcome{Instances: fr.Instances, States: fr.States}
+	tally := fr.Certificates
+	out := Outcome{Instances: fr.Instances, States: fr.States, Tally: &tally}
 	if ctx.Err() != nil {
 		return cancelled(ctx, out)
 	}
@@ -232,7 +234,8 @@ func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
 func judgeTM1(ctx context.Context, env Env) Outcome {
 	maxK := pick(env.Size, 2, 3, 3)
 	meshes := []string{"mesh:2x2", "mesh:2x3", "mesh:3x2", "mesh:3x3", "mesh:4x3", "mesh:3x4", "mesh:4x4"}
-	var out Outcome
+	var tally checker.Tally
+	out := Outcome{Tally: &tally}
 	var notes []string
 	var best *treemcast.FamilyWitness
 	found := ""
@@ -243,10 +246,11 @@ func judgeTM1(ctx context.Context, env Env) Outcome {
 				p := tmPart{topo: topo, k: k, ordered: true, buffer: b}
 				fr, err := runPart(ctx, env, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
 				if err != nil {
-					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances, States: out.States}
+					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances, States: out.States, Tally: &tally}
 				}
 				out.Instances += fr.Instances
 				out.States += fr.States
+				tally.Merge(fr.Certificates)
 				if ctx.Err() != nil {
 					return cancelled(ctx, out)
 				}
@@ -333,7 +337,8 @@ func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 func judgeTMStateSymmetry(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(3, 3)
 	msgs, _ := treemcast.ParseMsgs(g, "(0,0)->(2,0),(1,2);(2,0)->(0,0),(1,2)")
-	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
+	var tally checker.Tally
+	out := Outcome{Verdict: Holds, Figures: map[string]float64{}, Tally: &tally}
 	var notes []string
 	for _, b := range []int{1, 2} {
 		params := treemcast.DefaultParams()
@@ -348,6 +353,8 @@ func judgeTMStateSymmetry(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("state-level symmetry check: %v %v", err1, err2)}
 		}
 		out.States += plain.Stats.States + red.Stats.States
+		tally.Add(plain.Certificate())
+		tally.Add(red.Certificate())
 		if plain.Verdict != red.Verdict {
 			out.Verdict, out.Err = Inconclusive, fmt.Errorf("state-level symmetry changes the verdict on %s: %v without, %v with", in, plain.Verdict, red.Verdict)
 		}

@@ -92,7 +92,8 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 			env.Meter.Add(done, states)
 		}
 		r, err := fam.Run(ctx)
-		out := Outcome{Instances: r.Instances, States: r.States}
+		tally := r.Certificates
+		out := Outcome{Instances: r.Instances, States: r.States, Tally: &tally}
 		if err != nil {
 			if ctx.Err() != nil {
 				return cancelled(ctx, out)

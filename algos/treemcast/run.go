@@ -24,6 +24,7 @@ type CheckOptions struct {
 	Workers   int
 	MaxStates int64 // 0 = unbounded
 	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
+	Store     checker.StoreMode
 	Context   context.Context
 }
 
@@ -41,7 +42,9 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	o := checker.Options[flit.State]{
 		Workers:       opt.Workers,
 		MaxStates:     opt.MaxStates,
+		Store:         opt.Store,
 		CheckDeadlock: true,
+		CheckLiveness: true,
 		Context:       opt.Context,
 	}
 	switch opt.Prop {
@@ -106,8 +109,11 @@ func (in Instance) TraceParams() TraceParams {
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
-	if v.Kind == checker.KindDeadlock {
+	switch v.Kind {
+	case checker.KindDeadlock:
 		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
+	case checker.KindLivelock, checker.KindStarvation:
+		return v.Message
 	}
 	return "invariant " + v.Invariant + ": " + v.Message
 }
@@ -122,25 +128,28 @@ type FamilyOptions struct {
 	// checked at once; 0 means 1. Counts, verdict and witness do not depend on it.
 	Pool        int
 	MaxStates   int64 // per instance; 0 = unbounded
-	StopAtFirst bool  // stop the shard at its first violation
-	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
+	Store       checker.StoreMode
+	StopAtFirst bool // stop the shard at its first violation
+	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
 	Context     context.Context
 	// Count, when not nil, is told the shard's member count first (total, 0, 0),
 	// then each finished member (0, 1, states), from RunFamily's goroutine.
 	Count func(total, done, states int64)
 	// Member, when not nil, checks one member instead of Check (Prop, Workers,
-	// MaxStates): the claims catalogue passes the one entry (props/check.Run) here,
+	// MaxStates, Store): the claims catalogue passes the one entry (props/check.Run) here,
 	// which algos may not import. It is called from the pool's workers.
 	Member func(ctx context.Context, in Instance, prop string) (MemberResult, error)
 }
 
-// MemberResult is what checking one member of a family gives: its verdict and counts
-// and, for a violation, the shortest trace.
+// MemberResult is what checking one member of a family gives: its verdict and counts,
+// its delivery certificate and, for a violation, the shortest trace.
 type MemberResult struct {
-	Verdict     checker.Verdict
-	States      int64
-	Transitions int64
-	Trace       *props.TraceFile // nil unless Verdict is Violated
+	Verdict        checker.Verdict
+	States         int64
+	Transitions    int64
+	CollisionBound float64              // the fingerprint store's collision bound (0 exact)
+	Certificate    *checker.Certificate // nil for a violation
+	Trace          *props.TraceFile     // nil unless Verdict is Violated
 }
 
 // RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
@@ -169,6 +178,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		Shard:   shard,
 		Verdict: props.Holds,
 	}
+	if opt.Store == checker.Fingerprint {
+		r.Params.Store = opt.Store.String()
+	}
 	var mine []Member
 	for _, mb := range members {
 		if shard.Has(mb.Index) {
@@ -193,11 +205,12 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
 			return checked{in, res, err}
 		}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return checked{in: in, err: err}
 		}
-		mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions}
+		mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
+			CollisionBound: res.Stats.FingerprintCollisionBound, Certificate: res.Certificate()}
 		if res.Verdict == checker.Violated {
 			mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
 		}
@@ -216,6 +229,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Covered += int64(mb.Orbit)
 		r.States += res.States
 		r.Transitions += res.Transitions
+		r.CollisionBound += res.CollisionBound
+		r.Certificates.Add(res.Certificate)
 		if opt.Count != nil {
 			opt.Count(0, 1, res.States)
 		}

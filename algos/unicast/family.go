@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -27,6 +28,8 @@ type Family struct {
 	// MaxStates bounds each instance's search (0 = none); an instance that reaches it is
 	// inconclusive.
 	MaxStates int64
+	// Store is the visited store of each instance's search (exact by default).
+	Store checker.StoreMode
 	// StopAtViolation ends the run at the first violated instance.
 	StopAtViolation bool
 	// Connected keeps only placements whose worms form one interaction component (see
@@ -56,6 +59,11 @@ type FamilyResult struct {
 	Transitions  int64
 	FirstSpec    *Spec
 	First        *Result
+	// Certificates counts the instances' delivery certificates.
+	Certificates checker.Tally
+	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
+	// the probability that any instance missed states); 0 with the exact store.
+	CollisionBound float64
 }
 
 // Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
@@ -134,7 +142,7 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		if err != nil {
 			return member{sp: sp, err: err}
 		}
-		return member{sp: sp, r: Search(ctx, m, f.MaxStates, true)}
+		return member{sp: sp, r: SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})}
 	}, func(_ int, mb member) bool {
 		if mb.err != nil {
 			ferr = mb.err
@@ -144,6 +152,8 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			return false // a search cut short by ctx is not a verdict
 		}
 		res.Instances++
+		res.Certificates.Add(mb.r.Certificate)
+		res.CollisionBound += mb.r.CollisionBound
 		res.States += mb.r.States
 		res.Transitions += mb.r.Transitions
 		if f.Count != nil {

@@ -78,6 +78,8 @@ type claimJSON struct {
 	Figures   map[string]any `json:"figures,omitempty"`
 	Note      string         `json:"note,omitempty"`
 	Error     string         `json:"error,omitempty"`
+	// Certificate says how a flit or banyan claim knows every message is delivered.
+	Certificate *props.Certificate `json:"certificate,omitempty"`
 }
 
 type proveJSON struct {
@@ -152,6 +154,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			Expected: string(c.Expected), Verdict: r.Outcome.Verdict, AsExp: r.AsExpected(),
 			Instances: r.Outcome.Instances, States: r.Outcome.States, Seconds: r.Seconds,
 			Witness: proofs.WitnessOf(r.Outcome.Witness), Figures: figuresJSON(r.Outcome.Figures), Note: r.Outcome.Note,
+			Certificate: r.Outcome.Certificate,
 		}
 		if r.Outcome.Err != nil {
 			cj.Error = oneLine(r.Outcome.Err.Error())
