@@ -22,9 +22,13 @@ import (
 const memberStates = 2_000_000
 
 // unicastMember checks one worm placement for deadlock (and the model's invariants)
-// with check.Run, bounded by maxStates (0 = none).
+// with check.Run, bounded by maxStates (0 = none). As for treeMember, a member under a
+// relation other than dimension order is refused.
 func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
 	return func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
+		if sp.Routing != nil {
+			return unicast.Result{}, fmt.Errorf("unicast member on %s: routing %s cannot be named through the entry", sp.Topology, sp.Routing.Name())
+		}
 		p := unicast.ParamsOf(sp)
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: sp.Topology, Params: map[string]string{
 			"msgs": p.Msgs, "length": strconv.Itoa(p.Length), "buffers": strconv.Itoa(p.Buffers),

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -46,6 +47,11 @@ type Family struct {
 	// model's invariants): the claims catalogue passes the one entry (props/check.Run)
 	// here, which algos may not import. It is called from the pool's workers.
 	Member func(ctx context.Context, sp Spec) (Result, error)
+	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
+	// Dateline). For a relation other than dimension order every placement is kept:
+	// the symmetry reduction and Connected's components are computed on DOR paths, and
+	// an adaptive worm may leave them.
+	Routing routing.Relation
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -92,7 +98,7 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
 				ps = append(ps, pairs[i])
 			}
-			if f.Connected && !Connected(r, f.Ports, ps) {
+			if f.Connected && (f.Routing == nil || isDOR(f.Routing)) && !Connected(r, f.Ports, ps) {
 				continue
 			}
 			out = append(out, ps)
@@ -100,8 +106,12 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 		return out
 	}
 	syms := Symmetries(g)
+	dor := f.Routing == nil || isDOR(f.Routing)
+	if !dor {
+		syms = syms[:1]
+	}
 	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
-		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || Connected(r, f.Ports, ps)) {
+		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || !dor || Connected(r, f.Ports, ps)) {
 			out = append(out, append([]Pair(nil), ps...))
 		}
 		return true
@@ -133,7 +143,7 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	var ferr error
 	serr := checker.Sweep(ctx, n, f.Workers, func(ctx context.Context, _, i int) member {
 		lb := f.Params[i%len(f.Params)]
-		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
+		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
 		if f.Member != nil {
 			r, err := f.Member(ctx, sp)
 			return member{sp: sp, r: r, err: err}
