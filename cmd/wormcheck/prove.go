@@ -28,7 +28,7 @@ of claim, source, semantics, expected, verdict, instances, states and time. Each
 is checked on its instance families at one of three sizes:
 
   --quick    the small families CI runs: about 7 s of CPU in all
-  (default)  bigger families: about 30 s of CPU, under three minutes of wall time on
+  (default)  bigger families: about 40 s of CPU, under three minutes of wall time on
              2 cores even when they are shared
   --full     the complete families: about an hour on 2 cores (TM2 and TM3 take most)
 
