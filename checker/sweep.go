@@ -19,6 +19,8 @@ import (
 // When ctx is done the sweep stops starting members, waits for the running ones and
 // returns ctx.Err(); the members already visited stay visited.
 //
+// A panic in a job is raised again from Sweep in the caller's goroutine.
+//
 // At most 2*workers results are computed ahead of visit, so memory stays bounded by
 // the workers, not by n. Cost: n jobs plus O(n) channel operations.
 func Sweep[R any](ctx context.Context, n, workers int, job func(ctx context.Context, w, i int) R, visit func(i int, r R) bool) error {
@@ -58,9 +60,22 @@ func Sweep[R any](ctx context.Context, n, workers int, job func(ctx context.Cont
 		}
 		return slots[i]
 	}
+	// A job that panics stops the sweep, and the panic is raised again in the caller's
+	// goroutine, where the caller can recover it as it would from a sequential loop.
+	var panicked any
+	var panicOnce sync.Once
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					panicOnce.Do(func() { panicked = p })
+					cancel()
+					for range next {
+						// Drain, so that the feeder is not left blocked.
+					}
+				}
+			}()
 			for i := range next {
 				s := get(i)
 				s.r = job(ctx, w, i)
@@ -107,6 +122,9 @@ func Sweep[R any](ctx context.Context, n, workers int, job func(ctx context.Cont
 	}
 	cancel()
 	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 	if err != nil {
 		return err
 	}

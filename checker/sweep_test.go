@@ -65,3 +65,24 @@ func TestSweepCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepPanic: a job that panics on a worker panics in the caller, where it can be
+// recovered, for one worker and for several.
+func TestSweepPanic(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("workers %d: recovered %v, want boom", workers, p)
+				}
+			}()
+			_ = Sweep(context.Background(), 50, workers, func(_ context.Context, _, i int) int {
+				if i == 7 {
+					panic("boom")
+				}
+				return i
+			}, func(int, int) bool { return true })
+			t.Errorf("workers %d: Sweep returned after a panicking job", workers)
+		}()
+	}
+}
