@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
@@ -24,9 +28,12 @@ type CheckOptions struct {
 	Prop      string // PropDeadlock or PropExactlyOnce
 	Workers   int
 	MaxStates int64 // 0 = unbounded
-	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
-	Store     checker.StoreMode
-	Context   context.Context
+	// MaxMemoryBytes bounds the search's memory (checker.Options.MaxMemoryBytes); 0 =
+	// unbounded.
+	MaxMemoryBytes int64
+	Symmetry       bool // state-level symmetry reduction (flit.Symmetric)
+	Store          checker.StoreMode
+	Context        context.Context
 }
 
 // Check explores one instance. For PropDeadlock it looks for a reachable deadlock; for
@@ -41,12 +48,13 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		return nil, nil, err
 	}
 	o := checker.Options[flit.State]{
-		Workers:       opt.Workers,
-		MaxStates:     opt.MaxStates,
-		Store:         opt.Store,
-		CheckDeadlock: true,
-		CheckLiveness: true,
-		Context:       opt.Context,
+		Workers:        opt.Workers,
+		MaxStates:      opt.MaxStates,
+		MaxMemoryBytes: opt.MaxMemoryBytes,
+		Store:          opt.Store,
+		CheckDeadlock:  true,
+		CheckLiveness:  true,
+		Context:        opt.Context,
 	}
 	switch opt.Prop {
 	case PropDeadlock, "":
@@ -135,18 +143,36 @@ type FamilyOptions struct {
 	Workers int // explorer workers of each member's search
 	// Pool is the size of the member pool (checker.Sweep): that many members are
 	// checked at once; 0 means 1. Counts, verdict and witness do not depend on it.
-	Pool        int
-	MaxStates   int64 // per instance; 0 = unbounded
-	Store       checker.StoreMode
-	StopAtFirst bool // stop the shard at its first violation
-	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
-	Context     context.Context
+	Pool      int
+	MaxStates int64 // per instance; 0 = unbounded
+	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
+	// (about MemberBytes each) must fit in it; 0 = unbounded.
+	MaxMemoryBytes int64
+	Store          checker.StoreMode
+	StopAtFirst    bool // stop the shard at its first violation
+	Limit          int  // check at most this many members of the shard (0 = all); the result is then partial
+	Context        context.Context
+	// Resume continues a result an earlier run of the same family, parameters and shard
+	// wrote: the members it lists as checked are not checked again and its figures are
+	// carried over, so that the finished result equals that of an uninterrupted run.
+	Resume *FamilyResult
+	// Checkpoint, if set, receives the result so far (Partial) after a member when
+	// CheckpointEvery (or twenty times the last call's duration, if longer) has passed
+	// since the last call, and the final result at the end;
+	// an error from it ends the run with that error. A caller that writes each to disk
+	// atomically leaves a resumable file whenever the process is killed.
+	Checkpoint      func(*FamilyResult) error
+	CheckpointEvery time.Duration // 0 = every second
+	// Progress, if set, receives the progress line (package progress): members done of
+	// the shard, states, rate, elapsed, ETA, memory.
+	Progress io.Writer
 	// Count, when not nil, is told the shard's member count first (total, 0, 0),
 	// then each finished member (0, 1, states), from RunFamily's goroutine.
 	Count func(total, done, states int64)
 	// Member, when not nil, checks one member instead of Check (Prop, Workers,
-	// MaxStates, Store): the claims catalogue passes the one entry (props/check.Run) here,
-	// which algos may not import. It is called from the pool's workers.
+	// MaxStates, MaxMemoryBytes, Store): the claims catalogue passes the one entry
+	// (props/check.Run) here, which algos may not import. It is called from the pool's
+	// workers.
 	Member func(ctx context.Context, in Instance, prop string) (MemberResult, error)
 }
 
@@ -161,14 +187,26 @@ type MemberResult struct {
 	Trace          *props.TraceFile     // nil unless Verdict is Violated
 }
 
+// MemberBytes is about what one enumerated member costs in memory (two multicasts with
+// their destination slices, the member record and the symmetry map's share), used to
+// refuse families whose enumeration would not fit in the memory budget.
+const MemberBytes = 256
+
 // RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
-// workers, and returns the shard's result. When the context ends the result is partial:
-// it holds the members finished before.
+// workers of the member pool (checker.Sweep), and returns the shard's result; sums,
+// witness and checkpoints are made in member order, so they do not depend on Pool.
+// A cancelled Context ends the run after the members being checked, whose interrupted
+// searches are discarded (they are not members that reached a bound): the result is
+// Partial and Resume continues it.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	start := time.Now()
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if need := f.Pairs() * MemberBytes; opt.MaxMemoryBytes > 0 && need > float64(opt.MaxMemoryBytes) {
+		return nil, fmt.Errorf("family %s on %v: enumerating its %.3g pairs takes about %.0f MiB, more than the memory budget of %d MiB (--max-memory)",
+			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), opt.MaxMemoryBytes>>20)
 	}
 	members := f.Members()
 	shard := opt.Shard
@@ -183,21 +221,68 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
 			Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
 		},
-		Members: len(members),
-		Shard:   shard,
-		Verdict: props.Holds,
+		Members:      len(members),
+		Shard:        shard,
+		Verdict:      props.Holds,
+		Checked:      []MemberOutcome{},
+		Inconclusive: []int{},
 	}
 	if opt.Store == checker.Fingerprint {
 		r.Params.Store = opt.Store.String()
 	}
-	var mine []Member
+	done := map[int]bool{}
+	prior := 0.0
+	if p := opt.Resume; p != nil {
+		if err := r.resumable(p); err != nil {
+			return nil, err
+		}
+		for _, c := range p.Checked {
+			done[c.Index] = true
+		}
+		r.Instances, r.Covered, r.States, r.Transitions = p.Instances, p.Covered, p.States, p.Transitions
+		r.Violated, r.Witness = p.Violated, p.Witness
+		r.CollisionBound = p.CollisionBound
+		r.Certificates.Merge(p.Certificates)
+		r.Inconclusive = append(r.Inconclusive, p.Inconclusive...)
+		r.Checked = append(r.Checked, p.Checked...)
+		prior = p.Seconds
+	}
+	total := 0
 	for _, mb := range members {
 		if shard.Has(mb.Index) {
+			total++
+		}
+	}
+	var doneN, statesN atomic.Int64
+	doneN.Store(int64(len(r.Checked)))
+	statesN.Store(r.States)
+	line := progress.Start(progress.Options{W: opt.Progress, Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), shard)},
+		func() progress.Snapshot {
+			return progress.Snapshot{Done: doneN.Load(), Total: int64(total), Unit: "members", Work: statesN.Load()}
+		})
+	defer line.Stop()
+	every := opt.CheckpointEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	lastCheckpoint := time.Now()
+	finish := func(partial bool) *FamilyResult {
+		r.Partial = partial
+		r.Seconds = prior + time.Since(start).Seconds()
+		sort.Slice(r.Checked, func(a, b int) bool { return r.Checked[a].Index < r.Checked[b].Index })
+		sort.Ints(r.Inconclusive)
+		r.Verdict = r.verdict()
+		return r
+	}
+	partial := false
+	var mine []Member
+	for _, mb := range members {
+		if shard.Has(mb.Index) && !done[mb.Index] {
 			mine = append(mine, mb)
 		}
 	}
-	if opt.Limit > 0 && len(mine) > opt.Limit {
-		mine, r.Partial = mine[:opt.Limit], true
+	if opt.Limit > 0 && r.Instances+len(mine) > opt.Limit {
+		mine, partial = mine[:max(0, opt.Limit-r.Instances)], true
 	}
 	if opt.Count != nil {
 		opt.Count(int64(len(mine)), 0, 0)
@@ -208,13 +293,14 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		err error
 	}
 	var ferr error
-	err := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
+	visited := 0
+	serr := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
 		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params, Routing: f.Relation}
 		if opt.Member != nil {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
 			return checked{in, res, err}
 		}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Store: opt.Store, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return checked{in: in, err: err}
 		}
@@ -230,25 +316,30 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			ferr = fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
 			return false
 		}
-		if ctx.Err() != nil {
-			return false // a search cut short by the context is not a verdict
-		}
 		res := c.res
+		if res.Verdict == checker.Inconclusive && ctx.Err() != nil {
+			// Interrupted, not bounded: the member is checked again on resume.
+			return false
+		}
+		if res.Verdict == checker.Violated && res.Trace == nil {
+			ferr = fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
+			return false
+		}
+		visited++
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
 		r.States += res.States
 		r.Transitions += res.Transitions
 		r.CollisionBound += res.CollisionBound
 		r.Certificates.Add(res.Certificate)
+		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions})
+		doneN.Add(1)
+		statesN.Store(r.States)
 		if opt.Count != nil {
 			opt.Count(0, 1, res.States)
 		}
 		switch res.Verdict {
 		case checker.Violated:
-			if res.Trace == nil {
-				ferr = fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
-				return false
-			}
 			r.Violated++
 			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: len(res.Trace.Actions), Trace: res.Trace}
 			if r.Witness == nil || w.less(r.Witness) {
@@ -257,16 +348,35 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		case checker.Inconclusive:
 			r.Inconclusive = append(r.Inconclusive, mb.Index)
 		}
-		return r.Violated == 0 || !opt.StopAtFirst
+		if r.Violated > 0 && opt.StopAtFirst {
+			partial = true
+			return false
+		}
+		if opt.Checkpoint != nil && time.Since(lastCheckpoint) >= every {
+			t0 := time.Now()
+			if err := opt.Checkpoint(finish(true)); err != nil {
+				ferr = err
+				return false
+			}
+			lastCheckpoint = time.Now()
+			// A large result (tens of thousands of members) takes a while to write:
+			// keep checkpoints under about 5% of the run.
+			every = max(every, 20*lastCheckpoint.Sub(t0))
+		}
+		return true
 	})
 	if ferr != nil {
 		return nil, ferr
 	}
-	if err != nil || r.Instances < len(mine) {
-		r.Partial = true
+	if serr != nil || visited < len(mine) {
+		partial = true
 	}
-	r.Seconds = time.Since(start).Seconds()
-	r.Verdict = r.verdict()
+	finish(partial)
+	if opt.Checkpoint != nil {
+		if err := opt.Checkpoint(r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 
