@@ -9,13 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/proofs"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -355,9 +355,11 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// proveProgress reports the running claim on stderr: on a terminal one line rewritten
-// in place every second, otherwise (--progress) a plain line every few seconds. Writes
-// are best effort: a failing stderr must not fail the run.
+// proveProgress reports the running claim on stderr in the shared progress format
+// (checker/progress.Format): on a terminal one line rewritten in place every second and
+// cleared when the claim's row is printed, otherwise (--progress) a plain line every few
+// seconds and one when each claim ends. Writes are best effort: a failing stderr must
+// not fail the run.
 type proveProgress struct {
 	w     io.Writer
 	meter *proofs.Meter
@@ -399,52 +401,27 @@ func startProveProgress(w io.Writer, m *proofs.Meter, tty bool) *proveProgress {
 				}
 				rate := float64(s.States-prevStates) / now.Sub(prev).Seconds()
 				prevStates, prev = s.States, now
-				p.print(progressLine(s, rate, heapBytes()))
+				p.print(progressLine(s, rate))
 			}
 		}
 	})
 	return p
 }
 
-// progressLine is one progress report: "TM2 [3/20 mesh:3x3 pairs:2 B=1] members
-// 120/1317  states 1.2M  states/s 250k  elapsed 12s  eta 1m50s  mem 210 MiB".
-func progressLine(s proofs.MeterSnapshot, rate float64, mem uint64) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "prove %s [%d/%d %s]", s.Claim, s.FamilyIndex, s.Families, s.Family)
-	if s.Total > 0 {
-		fmt.Fprintf(&b, "  members %d/%d", s.Done, s.Total)
-	} else if s.Done > 0 {
-		fmt.Fprintf(&b, "  members %d", s.Done)
+// progressLine is one progress report in the shared format (checker/progress): the
+// claim and its running family, that family's members done of the total with its
+// elapsed time and ETA, the claim's states and rate, memory, and the claim's elapsed
+// time, e.g. "prove TM2 [5/10 mesh:3x3 pairs:2 B=1 shard 0/20]:  389/669 members 58.1%
+// states 1.30M  115k states/s  elapsed 10s  ETA 7s  heap 34MiB  rss 80MiB  claim 22s".
+func progressLine(s proofs.MeterSnapshot, rate float64) string {
+	snap := progress.Snapshot{Done: s.Done, Total: s.Total, Work: s.States,
+		Note: "claim " + progress.Duration(s.Elapsed)}
+	if s.Done > 0 || s.Total > 0 {
+		snap.Unit = "members"
 	}
-	fmt.Fprintf(&b, "  states %s  states/s %s  elapsed %s", count(float64(s.States)), count(rate), s.Elapsed.Round(time.Second))
-	if s.ETA > 0 {
-		fmt.Fprintf(&b, "  eta %s", s.ETA.Round(time.Second))
-	}
-	fmt.Fprintf(&b, "  mem %d MiB", mem>>20)
-	return b.String()
-}
-
-// count renders n with a k/M/G suffix.
-func count(n float64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.1fG", n/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", n/1e6)
-	case n >= 1e4:
-		return fmt.Sprintf("%.0fk", n/1e3)
-	}
-	return fmt.Sprintf("%.0f", n)
-}
-
-// heapBytes is the memory the Go runtime holds (runtime/metrics, no stop-the-world).
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
+	heap, rss := progress.Memory()
+	label := fmt.Sprintf("prove %s [%d/%d %s]", s.Claim, s.FamilyIndex, s.Families, s.Family)
+	return progress.Format(label, snap, rate, time.Duration(s.FamilyElapsedSec*float64(time.Second)), heap, rss)
 }
 
 func (p *proveProgress) print(line string) {
