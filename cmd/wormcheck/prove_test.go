@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -161,5 +162,29 @@ func TestProveInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(out, "interrupted: 2 of 3 claims run") {
 		t.Errorf("no interruption summary:\n%s", out)
+	}
+}
+
+// TestProveSIGTERM: SIGTERM (what Slurm and Kubernetes send) to a real prove process
+// during TM2 ends it with exit 3, TM2 inconclusive with an "interrupted" note and the
+// claim after it not run. The first claim's row on stdout says when TM2 has started.
+func TestProveSIGTERM(t *testing.T) {
+	cmd := wormcheckCmd(t.TempDir(), "prove", "--only", "WH2,TM2,MN5", "--workers", "1")
+	var out bytes.Buffer
+	w := &rowWatcher{id: "WH2", cancel: func() { _ = cmd.Process.Signal(syscall.SIGTERM) }}
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	out.WriteString(w.buf.String())
+	if code := exitCode(err); code != exitInconclusive {
+		t.Fatalf("exit %d, want 3\n%s", code, out.String())
+	}
+	s := out.String()
+	for _, want := range []string{" inconclusive  UNEXPECTED", "TM2: interrupted (terminated", " not run ", "interrupted: 2 of 3 claims run"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
 	}
 }
