@@ -44,6 +44,11 @@ func TestNonMinimalRoutingLivelocks(t *testing.T) {
 			if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
 				t.Fatalf("%s: the lasso does not replay: %v %+v", name, err, f)
 			}
+			// The saved trace is a lasso that replay re-checks.
+			tf, err := props.ParseTraceFile(TraceJSON(TraceFile(Spec{Topology: "mesh:3x2", Pairs: pairs, Length: 2, Buffer: 1, VCs: 1, Routing: rel}, &res)))
+			if err != nil || tf.CycleStart == nil || *tf.CycleStart != res.CycleStart {
+				t.Fatalf("%s: saved trace: %v %+v", name, err, tf)
+			}
 			t.Logf("%s: %s (%d states; prefix %d steps, cycle %d)", name, res.Violation, res.States, res.CycleStart, len(res.Actions)-res.CycleStart)
 			continue
 		}
