@@ -140,9 +140,13 @@ func (r *Report) ScheduleWitness() *ScheduleWitness {
 }
 
 // Headline is the report's first line for people: "ALGO on TOPO: PROPERTY (SEMANTICS
-// semantics): VERDICT".
+// semantics): VERDICT" ("ALGO: ..." for a model with no topology).
 func (r *Report) Headline() string {
-	return fmt.Sprintf("%s on %s: %s (%s semantics): %s", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
+	what := r.Instance.Algorithm
+	if r.Instance.Topology != "" {
+		what += " on " + r.Instance.Topology
+	}
+	return fmt.Sprintf("%s: %s (%s semantics): %s", what, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
 }
 
 // String renders the report for people: the headline, the reason, the figures, the notes

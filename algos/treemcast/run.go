@@ -9,6 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -81,6 +82,10 @@ type TraceParams struct {
 	Length  int    `json:"length"`
 	Buffers int    `json:"buffers"`
 	Ports   string `json:"ports"`
+	// Routing names a built-in routing relation, RoutingFile carries a routing file's
+	// JSON (model/routing.Encode); both empty: dimension order.
+	Routing     string          `json:"routing,omitempty"`
+	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
@@ -109,7 +114,11 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 
 // TraceParams returns the instance's parameters as a trace file saves them.
 func (in Instance) TraceParams() TraceParams {
-	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	p := TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	if in.Routing != nil {
+		p.Routing, p.RoutingFile, _ = routing.Encode(in.Routing)
+	}
+	return p
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {

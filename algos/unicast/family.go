@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -36,6 +37,11 @@ type Family struct {
 	// Connected); with MinWorms <= 1 the others are decided by their components, which
 	// are smaller placements of the same family.
 	Connected bool
+	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
+	// Dateline). For a relation other than dimension order every placement is kept:
+	// the symmetry reduction and Connected's components are computed on DOR paths, and
+	// an adaptive worm may leave them.
+	Routing routing.Relation
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -82,7 +88,7 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
 				ps = append(ps, pairs[i])
 			}
-			if f.Connected && !Connected(r, f.Ports, ps) {
+			if f.Connected && (f.Routing == nil || isDOR(f.Routing)) && !Connected(r, f.Ports, ps) {
 				continue
 			}
 			out = append(out, ps)
@@ -90,8 +96,12 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 		return out
 	}
 	syms := Symmetries(g)
+	dor := f.Routing == nil || isDOR(f.Routing)
+	if !dor {
+		syms = syms[:1]
+	}
 	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
-		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || Connected(r, f.Ports, ps)) {
+		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || !dor || Connected(r, f.Ports, ps)) {
 			out = append(out, append([]Pair(nil), ps...))
 		}
 		return true
@@ -112,7 +122,7 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			if err := ctx.Err(); err != nil {
 				return res, fmt.Errorf("family %s: %v", f.Topology, err)
 			}
-			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
+			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
 			m, err := BuildOn(g, sp)
 			if err != nil {
 				return res, err

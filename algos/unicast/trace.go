@@ -9,12 +9,14 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // Params are the parameters a saved unicast trace carries (TraceFile.Params), enough to
-// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode
-// and the port model ("one" or "all").
+// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode,
+// the port model ("one" or "all") and the routing relation's name when it is not
+// dimension order (a built-in, routing.ByName).
 type Params struct {
 	Msgs     string `json:"msgs"`
 	Length   int    `json:"length"`
@@ -22,6 +24,10 @@ type Params struct {
 	VCs      int    `json:"vcs"`
 	Dateline string `json:"dateline"`
 	Ports    string `json:"ports"`
+	// Routing names a built-in routing relation, RoutingFile carries a routing file's
+	// JSON (model/routing.Encode); both empty: dimension order.
+	Routing     string          `json:"routing,omitempty"`
+	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
 // ParsePorts parses "one" or "all" (also "one-port", "all-port").
@@ -44,7 +50,20 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	return Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	if sp.Routing != nil && !isDOR(sp.Routing) {
+		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
+	}
+	return p
+}
+
+// isDOR reports whether rel is dimension-order routing (saved as the dateline mode).
+func isDOR(rel routing.Relation) bool {
+	switch rel.(type) {
+	case routing.DOR, *routing.DOR:
+		return true
+	}
+	return false
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
@@ -61,6 +80,9 @@ func SpecOf(topology string, p Params) (Spec, error) {
 		return sp, err
 	}
 	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
+		return sp, err
+	}
+	if sp.Routing, err = routing.Decode(g, p.Routing, p.RoutingFile); err != nil {
 		return sp, err
 	}
 	return sp, nil

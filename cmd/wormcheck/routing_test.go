@@ -71,3 +71,34 @@ func TestRoutingCommand(t *testing.T) {
 		t.Errorf("help routing:\n%s", out)
 	}
 }
+
+// TestCheckRoutingFile is the user's path of issue 11: a routing file whose static proof
+// is inconclusive (a dependency cycle) is checked with `check --routing FILE` on the
+// worms of that cycle; the explorer finds the deadlock, the trace replays (it carries
+// the file) and the picture is drawn; a built-in relation runs as a family.
+func TestCheckRoutingFile(t *testing.T) {
+	dir := t.TempDir()
+	tr, svg := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.svg")
+	code, out, stderr := runCLI(t, "check", "--algo", "unicast", "--topo", "mesh:3x3", "--routing", "../../model/routing/testdata/two-turns.json",
+		"--msgs", "(1,1)->(2,0),(2,1)->(0,0),(2,0)->(1,1),(1,0)->(2,1)", "--trace", tr, "--svg", svg)
+	if code != exitViolated || !strings.Contains(out, "wait-for cycle") {
+		t.Fatalf("check --routing file: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, _ := runCLI(t, "replay", tr); code != exitViolated || !strings.Contains(out, "VIOLATED") {
+		t.Errorf("replay: exit %d\n%s", code, out)
+	}
+	if pic, err := os.ReadFile(svg); err != nil || !strings.Contains(string(pic), "<svg") {
+		t.Errorf("picture: %v", err)
+	}
+	code, out, _ = runCLI(t, "check", "--algo", "unicast", "--topo", "mesh:2x2", "--routing", "west-first", "--family", "all-placements:2")
+	if code != exitHolds || !strings.Contains(out, "under routing west-first") {
+		t.Errorf("family: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "check", "--algo", "tree-mcast", "--topo", "mesh:3x3", "--routing", "duato", "--prop", "deadlock", "--msgs", "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)")
+	if code != exitHolds || !strings.Contains(out, "HOLDS") {
+		t.Errorf("tree-mcast duato: exit %d\n%s", code, out)
+	}
+	if code, _, stderr := runCLI(t, "check", "--algo", "unicast", "--topo", "torus:4x4", "--routing", "west-first", "--msgs", "0->1"); code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+		t.Errorf("bad routing: exit %d %q", code, stderr)
+	}
+}

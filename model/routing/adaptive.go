@@ -208,10 +208,10 @@ func contains(outs []Output, c model.ChannelID) bool {
 	return false
 }
 
-// Positional is true: Route reads only At and Dst.
+// Positional is true: Route does not read In.
 func (a *Adaptive) Positional() bool { return true }
 
-// Positional is true: Route reads only At and Dst.
+// Positional is true: Route does not read In.
 func (d *Duato) Positional() bool { return true }
 
 // EscapeRank orders the escape channels as dimension-order routing uses them:

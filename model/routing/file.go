@@ -153,6 +153,9 @@ type FileRelation struct {
 	// turns. Turn-rule relations offer only viable outputs.
 	viable []uint64
 	ports  int
+	// source is the file as JSON (re-encoded from what was parsed), so that a saved
+	// trace can carry the relation it was found with.
+	source json.RawMessage
 }
 
 // escapingFile is a FileRelation with an escape subfunction.
@@ -221,6 +224,7 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		return nil, errors.New("routing file: topology: missing (give it in the file or with --topo)")
 	}
 	r := &FileRelation{name: f.Name, m: newGeom(g), vcs: f.NumVCs}
+	r.source, _ = json.Marshal(f)
 	if r.vcs == 0 {
 		r.vcs = 1
 	}
@@ -462,6 +466,9 @@ func (p *fileParser) output(field string, router model.NodeID, o string) (Output
 
 // Name returns the file's name.
 func (r *FileRelation) Name() string { return r.name }
+
+// Source returns the routing file as JSON, as a saved trace carries it.
+func (r *FileRelation) Source() json.RawMessage { return r.source }
 
 // Grid returns the relation's topology.
 func (r *FileRelation) Grid() *model.Grid { return r.m.g }

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,4 +108,33 @@ func Resolve(g *model.Grid, spec string, readFile func(string) ([]byte, error)) 
 		return nil, fmt.Errorf("routing %q is neither a built-in (%s) nor a readable file: %v", spec, strings.Join(Names(), ", "), err)
 	}
 	return ParseFile(data, g)
+}
+
+// Encode says how a saved trace names rel: a built-in by its name (file nil), a relation
+// from a routing file by its JSON (name ""), so that replay rebuilds the same relation
+// with Decode. Other relations (a user's Go type) cannot be saved: ok is false.
+func Encode(rel Relation) (name string, file json.RawMessage, ok bool) {
+	if s, isFile := rel.(interface{ Source() json.RawMessage }); isFile {
+		return "", s.Source(), true
+	}
+	if IsBuiltin(rel.Name()) {
+		if _, err := ByName(rel.Grid(), rel.Name()); err == nil {
+			return rel.Name(), nil, true
+		}
+	}
+	return "", nil, false
+}
+
+// Decode rebuilds a relation Encode named, on g: nil (dimension order, the caller's
+// default) when both name and file are empty.
+func Decode(g *model.Grid, name string, file json.RawMessage) (Relation, error) {
+	switch {
+	case name != "" && len(file) > 0:
+		return nil, fmt.Errorf("routing: give a built-in name or a routing file, not both")
+	case name != "":
+		return ByName(g, name)
+	case len(file) > 0:
+		return ParseFile(file, g)
+	}
+	return nil, nil
 }

@@ -91,3 +91,6 @@ func (o *OddEven) Route(h Header, out []Output) []Output {
 	}
 	return out
 }
+
+// Positional is true: Route reads At, Dst and (through SourceClass) Src, not In.
+func (o *OddEven) Positional() bool { return true }

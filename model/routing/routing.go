@@ -152,10 +152,10 @@ type Escaping interface {
 	Escape(h Header, o Output) bool
 }
 
-// Positional is implemented by relations whose Route reads only Header.At and
-// Header.Dst (not In, Src or Misroutes) when Positional() is true. A header's state is
-// then just where it is, every permitted output of every node is reachable (inject a
-// header there), and the static proofs work per node instead of per header state.
+// Positional is implemented by relations whose Route does not read Header.In when
+// Positional() is true: it reads At, Dst, and Src only through SourceClass (and
+// Misroutes when Budgeted). A header's state is then its node and class, and the static
+// proofs search node states instead of (channel, VC) states: several times fewer.
 type Positional interface {
 	Positional() bool
 }

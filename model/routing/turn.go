@@ -111,5 +111,5 @@ func (t *Turn) Route(h Header, out []Output) []Output {
 	}
 }
 
-// Positional is true: Route reads only At and Dst.
+// Positional is true: Route does not read In.
 func (t *Turn) Positional() bool { return true }

@@ -64,8 +64,15 @@ type Result struct {
 	Relation string `json:"routing"`
 	Topology string `json:"topology"`
 	VCs      int    `json:"vcs"`
-	// States counts the reachable header states summed over destinations.
+	// States counts the reachable header states summed over the destinations searched
+	// (node states for a positional relation).
 	States int64 `json:"header_states"`
+	// Destinations is how many destinations were searched; Complete is true when that is
+	// all of them. A relation without an escape subfunction stops at the first
+	// destinations whose dependencies close a cycle: the graph is cyclic whatever the
+	// others add, and Vertices and Edges count what was found until then.
+	Destinations int  `json:"destinations"`
+	Complete     bool `json:"complete"`
 	// Vertices counts the (channel, VC) pairs some header can hold; Edges the
 	// dependencies between them.
 	Vertices int `json:"vertices"`
@@ -75,7 +82,7 @@ type Result struct {
 	// Cycle is a shortest cycle through some vertex of a cyclic CDG.
 	Cycle []Dep `json:"cycle,omitempty"`
 	// Stranded is a reachable header the relation offers nothing: a certain deadlock
-	// (the header waits for ever).
+	// (the header waits for ever). It is looked for in the destinations searched.
 	Stranded *routing.Header `json:"stranded,omitempty"`
 	// Duato is the verdict of Duato's condition, nil when the relation has no escape
 	// subfunction.
@@ -137,36 +144,33 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du.setOrder(hint)
 	}
 	var unescaped *routing.Header
+	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, g: g}
+	var adj [][]int32
+	var cyc []int32
+	next := 1 // without an escape subfunction, look for a cycle after 1, 2, 4, ... destinations
 	for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
 		if err := s.search(dst); err != nil {
 			return nil, err
 		}
+		res.Destinations++
 		if s.esc != nil && unescaped == nil {
 			unescaped = s.firstUnescaped(dst)
 		}
 		if du != nil {
 			du.propagate(s, dst)
 		}
+		if s.esc == nil && s.stranded == nil && res.Destinations == next && int(dst) < g.Nodes()-1 {
+			next *= 2
+			if adj, _, _ = s.adjacency(rec); shortestCycle(adj) != nil {
+				break // a cycle of real dependencies: the graph is cyclic, whatever else it has
+			}
+		}
 	}
 	s.rec = nil
-	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, States: s.states, Stranded: s.stranded, g: g}
-	adj := make([][]int32, nv)
-	for v := 0; v < nv; v++ {
-		if rec.used[v] {
-			res.Vertices++
-		}
-		for k := 0; k < rec.width; k++ {
-			slot := v*rec.width + k
-			if rec.edges[slot/64]&(1<<(slot%64)) == 0 {
-				continue
-			}
-			at := s.chTo[v/s.vcs]
-			oc := g.ChannelOut(at, k/s.vcs/2, model.Direction(k/s.vcs%2))
-			adj[v] = append(adj[v], int32(int(oc)*s.vcs+k%s.vcs))
-			res.Edges++
-		}
-	}
-	if cyc := shortestCycle(adj); cyc == nil {
+	res.States, res.Stranded = s.states, s.stranded
+	res.Complete = res.Destinations == g.Nodes()
+	adj, res.Vertices, res.Edges = s.adjacency(rec)
+	if cyc = shortestCycle(adj); cyc == nil {
 		res.Acyclic = true
 	} else {
 		for i, v := range cyc {
@@ -223,6 +227,29 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// adjacency returns the dependency graph recorded so far as adjacency lists, with its
+// number of held vertices and of edges.
+func (s *searcher) adjacency(rec *recorder) (adj [][]int32, vertices, edges int) {
+	nv := s.vertices()
+	adj = make([][]int32, nv)
+	for v := 0; v < nv; v++ {
+		if rec.used[v] {
+			vertices++
+		}
+		for k := 0; k < rec.width; k++ {
+			slot := v*rec.width + k
+			if rec.edges[slot/64]&(1<<(slot%64)) == 0 {
+				continue
+			}
+			at := s.chTo[v/s.vcs]
+			oc := s.g.ChannelOut(at, k/s.vcs/2, model.Direction(k/s.vcs%2))
+			adj[v] = append(adj[v], int32(int(oc)*s.vcs+k%s.vcs))
+			edges++
+		}
+	}
+	return adj, vertices, edges
+}
+
 // vertex returns the (channel, VC) of vertex index v.
 func (s *searcher) vertex(v int32) Vertex {
 	return Vertex{Channel: model.ChannelID(int(v) / s.vcs), VC: int(v) % s.vcs}
@@ -237,22 +264,20 @@ func (s *searcher) slot(v, w int32) int {
 // firstUnescaped returns the first reached header (toward dst, in search order) that is
 // not at dst and is offered no escape output, or nil.
 func (s *searcher) firstUnescaped(dst model.NodeID) *routing.Header {
-	if s.positional {
-		for u := 0; u < s.g.Nodes(); u++ {
-			arcs := s.nodeArcs[s.nodeFirst[u]:s.nodeFirst[u+1]]
-			ok := len(arcs) == 0 // stranded: reported apart
-			for _, a := range arcs {
-				ok = ok || a.esc
-			}
-			if !ok {
-				return &routing.Header{At: model.NodeID(u), In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(u), Dst: dst}
-			}
-		}
-		return nil
-	}
 	for i, st := range s.order {
 		if s.first[i] == s.first[i+1] {
 			continue // at its destination, or stranded (reported apart)
+		}
+		if s.positional {
+			// Node states include headers at their sources.
+			ok := false
+			for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
+				ok = ok || a.esc
+			}
+			if !ok {
+				return &routing.Header{At: s.stateNode(st), In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
+			}
+			continue
 		}
 		ok := false
 		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
@@ -262,6 +287,9 @@ func (s *searcher) firstUnescaped(dst model.NodeID) *routing.Header {
 			h := s.header(st, dst)
 			return &h
 		}
+	}
+	if s.positional {
+		return nil
 	}
 	// Headers at their sources: route them again (they are not in s.order).
 	for src := model.NodeID(0); int(src) < s.g.Nodes(); src++ {

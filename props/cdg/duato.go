@@ -52,9 +52,6 @@ type duatoState struct {
 
 func newDuatoState(s *searcher) *duatoState {
 	n := len(s.stamp)
-	if s.positional {
-		n = s.g.Nodes()
-	}
 	return &duatoState{e: &ecdg{index: map[uint64]int{}}, mval: make([]int32, n), mgen: make([]uint32, n), pdone: make([]uint32, n)}
 }
 
@@ -124,21 +121,20 @@ func (du *duatoState) sortByDistance(s *searcher, at func(i int) model.NodeID, n
 // repeat until no value changes (one suffices for minimal relations).
 func (du *duatoState) propagate(s *searcher, dst model.NodeID) {
 	if s.positional {
-		n := s.g.Nodes()
-		du.sortByDistance(s, func(i int) model.NodeID { return model.NodeID(i) }, n, dst)
+		du.sortByDistance(s, func(i int) model.NodeID { return s.stateNode(s.order[i]) }, len(s.order), dst)
 		for changed := true; changed; {
 			changed = false
 			du.sweep++
-			for _, ui := range du.sorted {
-				u := int(ui)
-				du.pdone[u] = du.sweep
+			for _, i := range du.sorted {
+				st := s.order[i]
+				du.pdone[st] = du.sweep
 				nu := int32(-1)
-				if du.mgen[u] == s.gen {
-					nu = du.mval[u]
+				if du.mgen[st] == s.gen {
+					nu = du.mval[st]
 				}
-				for _, a := range s.nodeArcs[s.nodeFirst[u]:s.nodeFirst[u+1]] {
+				for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
 					if a.esc && nu >= 0 && nu >= du.rank[a.vtx] {
-						if du.e.add(du.inv[nu], a.vtx, -1, int32(dst)) {
+						if du.e.add(du.inv[nu], a.vtx, s.rep[st], int32(dst)) {
 							du.added++
 						}
 					}
@@ -146,10 +142,9 @@ func (du *duatoState) propagate(s *searcher, dst model.NodeID) {
 					if du.isC1[a.vtx] {
 						own = du.rank[a.vtx]
 					}
-					v := s.chTo[int(a.vtx)/s.vcs]
-					if own >= 0 && (du.mgen[v] != s.gen || du.mval[v] < own) {
-						du.mgen[v], du.mval[v] = s.gen, own
-						if du.pdone[v] == du.sweep {
+					if own >= 0 && (du.mgen[a.to] != s.gen || du.mval[a.to] < own) {
+						du.mgen[a.to], du.mval[a.to] = s.gen, own
+						if du.pdone[a.to] == du.sweep {
 							changed = true
 						}
 					}
@@ -246,19 +241,25 @@ func (s *searcher) explain(a, b int32, dst model.NodeID, esc []bool) (Dep, error
 	if err := s.search(dst); err != nil {
 		return dep, err
 	}
-	succ := func(st int32) []arc {
-		if s.positional {
-			v := s.chTo[int(st)/s.vcs]
-			return s.nodeArcs[s.nodeFirst[v]:s.nodeFirst[v+1]]
-		}
-		return nil
-	}
+	// The search walks states of the searcher's kind; for a positional search the
+	// state after taking a is a node state, reached by an arc with vtx == a.
+	var succ func(st int32) []arc
 	pos := map[int32]int{} // state -> search position (lookup only)
 	parent := map[int32]int32{}
+	via := map[int32]int32{} // positional: the vertex taken into the state
 	var queue []int32
 	if s.positional {
-		parent[a] = -1
-		queue = append(queue, a)
+		for i := range s.order {
+			for _, ar := range s.arcs[s.first[i]:s.first[i+1]] {
+				if ar.vtx == a {
+					if _, seen := parent[ar.to]; !seen {
+						parent[ar.to], via[ar.to] = -1, a
+						queue = append(queue, ar.to)
+					}
+				}
+			}
+		}
+		succ = s.arcsOf
 	} else {
 		for i, st := range s.order {
 			pos[st] = i
@@ -279,22 +280,22 @@ func (s *searcher) explain(a, b int32, dst model.NodeID, esc []bool) (Dep, error
 			if ar.esc && ar.vtx == b {
 				root := st
 				for u := st; parent[u] >= 0; u = parent[u] {
-					dep.Via = append(dep.Via, s.vertex(int32(int(u)/s.classes)))
+					if s.positional {
+						dep.Via = append(dep.Via, s.vertex(via[u]))
+					} else {
+						dep.Via = append(dep.Via, s.vertex(int32(int(u)/s.classes)))
+					}
 					root = parent[u]
 				}
 				slices.Reverse(dep.Via)
-				if s.positional {
-					dep.Src = s.chFrom[int(a)/s.vcs]
-				} else {
-					dep.Src = model.NodeID(s.rep[root])
-				}
+				dep.Src = model.NodeID(s.rep[root])
 				return dep, nil
 			}
 			if esc[ar.vtx] {
 				continue
 			}
 			if _, seen := parent[ar.to]; !seen {
-				parent[ar.to] = st
+				parent[ar.to], via[ar.to] = st, ar.vtx
 				queue = append(queue, ar.to)
 			}
 		}

@@ -46,12 +46,10 @@ type searcher struct {
 	arcs  []arc
 	buf   []routing.Output
 
-	// positional: the relation reads only At and Dst (routing.Positional); search then
-	// routes each node once per destination, and node u's outputs are
-	// nodeArcs[nodeFirst[u]:nodeFirst[u+1]] (arc.to is the vertex).
+	// positional: the relation does not read In (routing.Positional); search then
+	// works on node states (searchNodes).
 	positional bool
-	nodeFirst  []int32
-	nodeArcs   []arc
+	posOf      []int32 // node state -> position in order (valid when stamped)
 
 	// rec, if set, receives every arc of every reached state during search.
 	rec *recorder
@@ -97,6 +95,10 @@ func newSearcher(rel routing.Relation) (*searcher, error) {
 	n := int64(g.Channels()) * int64(s.vcs) * int64(s.classes)
 	if n > 1<<28 {
 		return nil, fmt.Errorf("routing %q on %s has %d header states per destination; at most %d are supported", rel.Name(), g.Spec(), n, 1<<28)
+	}
+	if s.positional {
+		n = int64(g.Nodes()) * int64(s.classes)
+		s.posOf = make([]int32, n)
 	}
 	s.stamp = make([]uint32, n)
 	s.rep = make([]int32, n)
@@ -286,16 +288,97 @@ func (s *searcher) strand(h routing.Header) {
 	s.stranded = &hh
 }
 
-// searchNodes is search for a positional relation: it routes a header at every node
-// toward dst once. Every output is reachable (a header injected at that node is offered
-// it), and the states a header can hold are exactly the offered vertices. Cost O(nodes x
-// outputs).
+// searchNodes is search for a positional relation (routing.Positional: Route does
+// not read In): a header's state is its node and class, index node*classes + class, and
+// s.order, s.first and s.arcs hold the reached node states and their outputs (arc.to a
+// node state). Without source classes or a budget every node state is a header at its
+// source, so no search is needed; otherwise a breadth-first search over node states
+// finds the reachable ones. Cost O(nodes x classes x outputs).
 func (s *searcher) searchNodes(dst model.NodeID) error {
 	s.gen++
-	s.nodeFirst, s.nodeArcs = s.nodeFirst[:0], s.nodeArcs[:0]
+	if s.gen == 0 {
+		clear(s.stamp)
+		s.gen = 1
+	}
+	s.order, s.arcs, s.first = s.order[:0], s.arcs[:0], s.first[:0]
+	n := s.g.Nodes()
+	if s.classes == 1 {
+		return s.searchEveryNode(dst)
+	}
+	push := func(st int32, src model.NodeID) {
+		if s.stamp[st] != s.gen {
+			s.stamp[st] = s.gen
+			s.rep[st] = int32(src)
+			s.order = append(s.order, st)
+		}
+	}
+	for u := model.NodeID(0); int(u) < n; u++ {
+		if u == dst {
+			continue
+		}
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: u, Dst: dst}
+		c, err := s.class(h)
+		if err != nil {
+			return err
+		}
+		push(int32(int(u)*s.classes+c), u)
+	}
+	for i := 0; i < len(s.order); i++ {
+		st := s.order[i]
+		s.posOf[st] = int32(i)
+		s.first = append(s.first, int32(len(s.arcs)))
+		u := model.NodeID(int(st) / s.classes)
+		if u == dst {
+			continue
+		}
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
+		s.buf = s.rel.Route(h, s.buf[:0])
+		if len(s.buf) == 0 && s.stranded == nil {
+			s.strand(h)
+		}
+		for _, o := range s.buf {
+			if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
+				return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
+					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))
+			}
+			if o.VC < 0 || o.VC >= s.vcs {
+				return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
+					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
+			}
+			next := routing.Header{At: s.chTo[o.Channel], In: routing.Input{Channel: o.Channel, VC: o.VC}, Src: h.Src, Dst: dst, Misroutes: h.Misroutes}
+			if o.Misroute && s.mis > 1 {
+				next.Misroutes++
+				if next.Misroutes >= s.mis {
+					return fmt.Errorf("routing %q misroutes a header at %s toward %s beyond its budget of %d",
+						s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), s.mis-1)
+				}
+			}
+			c, err := s.class(next)
+			if err != nil {
+				return err
+			}
+			to := int32(int(next.At)*s.classes + c)
+			vtx := int32(int(o.Channel)*s.vcs + o.VC)
+			s.arcs = append(s.arcs, arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			push(to, h.Src)
+		}
+	}
+	s.first = append(s.first, int32(len(s.arcs)))
+	s.states += int64(len(s.order))
+	if s.rec != nil {
+		s.rec.recordNodes(s, dst)
+	}
+	return nil
+}
+
+// searchEveryNode is searchNodes for a relation with one class: every node state is a
+// header at its source, reachable without search, and node v's state is v.
+func (s *searcher) searchEveryNode(dst model.NodeID) error {
 	n := s.g.Nodes()
 	for u := model.NodeID(0); int(u) < n; u++ {
-		s.nodeFirst = append(s.nodeFirst, int32(len(s.nodeArcs)))
+		s.posOf[u] = int32(u)
+		s.rep[u] = int32(u)
+		s.first = append(s.first, int32(len(s.arcs)))
 		if u == dst {
 			continue
 		}
@@ -313,38 +396,68 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 				return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
 					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
 			}
+			if o.Misroute && s.mis > 1 {
+				return fmt.Errorf("routing %q misroutes a header at %s toward %s beyond its budget of %d",
+					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), s.mis-1)
+			}
 			vtx := int32(int(o.Channel)*s.vcs + o.VC)
-			s.nodeArcs = append(s.nodeArcs, arc{to: vtx, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			s.arcs = append(s.arcs, arc{to: int32(s.chTo[o.Channel]), vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
 		}
 	}
-	s.nodeFirst = append(s.nodeFirst, int32(len(s.nodeArcs)))
-	s.states += int64(len(s.nodeArcs))
+	s.first = append(s.first, int32(len(s.arcs)))
+	s.order = s.order[:0]
+	for u := 0; u < n; u++ {
+		s.order = append(s.order, int32(u))
+	}
+	s.states += int64(n - 1)
 	if s.rec != nil {
 		s.rec.recordNodes(s, dst)
 	}
 	return nil
 }
 
-// recordNodes records the dependencies of a positional search toward dst: a header
-// injected at u and offered a (into v) is then offered every output of v.
+// class returns the header's class: source class * (budget+1) + misroutes.
+func (s *searcher) class(h routing.Header) (int, error) {
+	c := h.Misroutes
+	if s.sc != nil {
+		sc := s.sc.SourceClass(h)
+		if sc < 0 || sc >= s.classes/s.mis {
+			return 0, fmt.Errorf("routing %q gives source class %d; it has %d", s.rel.Name(), sc, s.classes/s.mis)
+		}
+		c += sc * s.mis
+	}
+	return c, nil
+}
+
+// stateNode is the node of a positional search's node state.
+func (s *searcher) stateNode(st int32) model.NodeID { return model.NodeID(int(st) / s.classes) }
+
+// arcsOf returns the outputs of a reached node state of a positional search.
+func (s *searcher) arcsOf(st int32) []arc {
+	i := s.posOf[st]
+	return s.arcs[s.first[i]:s.first[i+1]]
+}
+
+// recordNodes records the dependencies of a positional search toward dst: a header in
+// node state t that is offered a (into node state t') is then offered every output of
+// t'.
 func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
-	for u := 0; u < s.g.Nodes(); u++ {
-		for _, a := range s.nodeArcs[s.nodeFirst[u]:s.nodeFirst[u+1]] {
+	for i := range s.order {
+		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
 			r.used[a.vtx] = true
 			if a.esc {
 				r.escUsed[a.vtx] = true
 			}
-			v := s.chTo[int(a.vtx)/s.vcs]
-			if v == dst {
+			if s.stateNode(a.to) == dst {
 				continue
 			}
 			base := int(a.vtx) * r.width
-			for _, b := range s.nodeArcs[s.nodeFirst[v]:s.nodeFirst[v+1]] {
+			for _, b := range s.arcsOf(a.to) {
 				c := int(b.vtx) / s.vcs
 				slot := base + int(s.chPort[c])*s.vcs + int(b.vtx)%s.vcs
 				if r.edges[slot/64]&(1<<(slot%64)) == 0 {
 					r.edges[slot/64] |= 1 << (slot % 64)
-					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), int32(u)
+					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), s.rep[s.order[i]]
 				}
 			}
 		}

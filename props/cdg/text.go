@@ -134,7 +134,11 @@ func (r *Result) WriteText(w io.Writer) {
 	} else if r.Acyclic {
 		fmt.Fprintln(w, "acyclic => deadlock-free")
 	} else {
-		fmt.Fprintln(w, "cyclic (not a proof of deadlock)")
+		fmt.Fprint(w, "cyclic (not a proof of deadlock)")
+		if !r.Complete {
+			fmt.Fprintf(w, "; found after %d of %d destinations, figures until then", r.Destinations, r.g.Nodes())
+		}
+		fmt.Fprintln(w)
 		r.writeCycle(w, r.Cycle)
 	}
 	if r.Stranded != nil {

@@ -33,12 +33,13 @@ invariants in every reachable state, plus deadlock.`,
 		Families:   true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
-			{"family", "", `check a family instead of msgs: "pairs:K" or "pairs:K:ordered"`},
+			{"family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`},
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
 			{"pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial"},
 			{"length", "1", "data flits per message"},
 			{"buffers", "2", "flits per virtual-channel buffer"},
 			{"ports", "one", "port model: one or all"},
+			routingParam,
 		},
 		prepare: prepareTreeMcast,
 		replay:  replayTreeMcast,
@@ -71,6 +72,10 @@ func prepareTreeMcast(r *request) (job, error) {
 		return nil, err
 	}
 	params := treemcast.Params{Prune: pr, Length: length, Buffer: buffers, Ports: pm}
+	rel, err := relationOf(r, g)
+	if err != nil {
+		return nil, err
+	}
 	msgs, family, shard := r.str("msgs"), r.str("family"), r.str("shard")
 	if family != "" {
 		if msgs != "" {
@@ -81,6 +86,7 @@ func prepareTreeMcast(r *request) (job, error) {
 			return nil, badf("--%v", err)
 		}
 		f.Symmetry = r.opt.Symmetry
+		f.Relation = rel
 		sh, err := treemcast.ParseShard(shard)
 		if err != nil {
 			return nil, badf("--%v", err)
@@ -99,7 +105,7 @@ func prepareTreeMcast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--%v", err)
 	}
-	in := treemcast.Instance{Grid: g, Msgs: ms, Params: params}
+	in := treemcast.Instance{Grid: g, Msgs: ms, Params: params, Routing: rel}
 	m, err := in.Model()
 	if err != nil {
 		return nil, badf("%v", err)
@@ -170,12 +176,16 @@ func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
 
 func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 	tp := in.TraceParams()
-	return &props.Report{
+	rep := &props.Report{
 		Instance: props.Instance{Topology: in.Grid.Spec(), Algorithm: "tree-mcast", Params: map[string]any{
 			"msgs": tp.Msgs, "pruning": tp.Pruning, "length": tp.Length, "buffers": tp.Buffers, "ports": tp.Ports, "vcs": in.VCs(),
 		}},
 		Property: prop, Semantics: "flit",
 	}
+	if in.Routing != nil {
+		rep.Instance.Params["routing"] = in.Routing.Name()
+	}
+	return rep
 }
 
 // treeMcastFamily checks one shard of a family; its mergeable result goes in

@@ -36,7 +36,8 @@ deadlocked instance is reported.`,
 			{"vcs", "0", "virtual channels per physical channel (0 = the routing's classes)"},
 			{"dateline", "auto", "dateline VC classes on tori: on, off or auto"},
 			{"ports", "all", "port model: one or all"},
-			{"family", "", `check a family instead of msgs: "all-placements:K"`},
+			{"family", "", `check a family instead of --msgs: "all-placements:K"`},
+			routingParam,
 		},
 		prepare: prepareUnicast,
 		replay:  replayUnicast,
@@ -76,6 +77,9 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, badf("--topo: %v", err)
 	}
 	sp.Topology = g.Spec()
+	if sp.Routing, err = relationOf(r, g); err != nil {
+		return nil, err
+	}
 	msgs, family := r.str("msgs"), r.str("family")
 	if family != "" {
 		if msgs != "" {
@@ -118,7 +122,18 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	total := unicast.Result{Store: opt.Store}
 	var tally checker.Tally
 	instances, inconclusive := 0, 0
-	for _, ps := range fam.Placements(g) {
+	placements := fam.Placements(g)
+	if sp.Routing != nil {
+		// The family's reductions (mesh reflections, worms whose dimension-order routes
+		// share nothing) hold for dimension order only: under another relation check
+		// every placement of 1..k worms.
+		placements = placements[:0]
+		unicast.Placements(unicast.AllPairs(g.Nodes()), k, func(ps []unicast.Pair) bool {
+			placements = append(placements, append([]unicast.Pair(nil), ps...))
+			return true
+		})
+	}
+	for _, ps := range placements {
 		if ctx.Err() != nil {
 			inconclusive++
 			break
@@ -162,7 +177,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
-	if g.Kind() == model.Mesh {
+	if sp.Routing != nil {
+		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", instances, k, sp.Routing.Name())
+	} else if g.Kind() == model.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
 	return rep, nil
@@ -173,6 +190,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
+	if sp.Routing != nil {
+		params["routing"] = sp.Routing.Name()
+	}
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
 		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
