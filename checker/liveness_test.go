@@ -237,3 +237,22 @@ func TestProgressOnEveryPath(t *testing.T) {
 		}
 	}
 }
+
+// TestLivenessBounds: a state or memory budget makes the liveness check inconclusive,
+// never holds, and bad bounds are errors.
+func TestLivenessBounds(t *testing.T) {
+	type S = checkertest.CountersState
+	m := checkertest.Counters{N: 4, K: 8}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxStates: 10}); err != nil || r.Verdict != checker.Inconclusive {
+		t.Fatalf("state budget: %v %+v", err, r)
+	}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxMemoryBytes: 1}); err != nil || r.Verdict != checker.Inconclusive || !strings.Contains(r.Reason, "memory budget") {
+		t.Fatalf("memory budget: %v %+v", err, r)
+	}
+	if _, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxStates: -1}); err == nil {
+		t.Fatal("a negative state budget was accepted")
+	}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{}); err != nil || r.Verdict != checker.Holds || r.States != 4096 {
+		t.Fatalf("unbounded: %v %+v; want holds on 8^4 states", err, r)
+	}
+}
