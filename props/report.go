@@ -209,6 +209,9 @@ type TraceFile struct {
 // ParseTraceFile decodes and validates a saved trace; every error is one line naming the
 // field that is wrong.
 func ParseTraceFile(data []byte) (*TraceFile, error) {
+	if err := WrongFile(data, TraceFormat); err != nil {
+		return nil, err
+	}
 	var tf TraceFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -332,6 +332,26 @@ func (n *network) ready(x, y int32, t int64) bool {
 	return n.headReady(x, t)
 }
 
+// take pops the head flit of network VC x (an ordinary worm's) if it may move in cycle
+// t, i.e. headReady and pop in one read of the buffer.
+func (n *network) take(x int32, t int64) (flit, bool) {
+	vx := &n.vcs[x]
+	if vx.count == 0 {
+		return 0, false
+	}
+	e := n.buf[int(x)*n.B+int(vx.head)]
+	if uint32(e) == uint32(t) {
+		return 0, false // arrived this cycle
+	}
+	vx.head++
+	if int(vx.head) == n.B {
+		vx.head = 0
+	}
+	vx.count--
+	vx.popped = uint32(t)
+	return flit(e >> 32), true
+}
+
 // pop removes the head flit of input unit x.
 func (n *network) pop(x int32) flit {
 	if int(x) < n.nvc {
@@ -381,22 +401,30 @@ func (n *network) transmit(x, y int32, t int64) {
 		n.treeTransmit(x, y, t)
 		return
 	}
-	f := n.pop(x)
+	n.move(n.pop(x), x, y, t)
+}
+
+// move completes transmit once flit f has left input unit x: it enters output unit y
+// (the buffer of a network virtual channel, or a delivery port) in cycle t.
+func (n *network) move(f flit, x, y int32, t int64) {
 	n.lastMove = t
 	w := f.worm()
-	wr := &n.worms[w]
 	if n.trace != nil {
-		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: wr.msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
+		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: n.worms[w].msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
 	}
 	if int(y) < n.nvc {
-		k := int(n.vcs[y].head) + int(n.vcs[y].count)
+		vy := &n.vcs[y]
+		k := int(vy.head) + int(vy.count)
 		if k >= n.B {
 			k -= n.B
 		}
-		i := int(y)*n.B + k
-		n.buf[i] = uint64(f)<<32 | uint64(uint32(t))
-		n.vcs[y].count++
+		n.buf[int(y)*n.B+k] = uint64(f)<<32 | uint64(uint32(t))
+		vy.count++
 		n.flitHops++
+		if f&(flagHead|flagTail) == 0 {
+			return // a body flit: nothing else changes
+		}
+		wr := &n.worms[w]
 		if f&flagHead != 0 {
 			wr.hop++
 			if n.vcs[y].count == 1 {
@@ -469,7 +497,21 @@ func (n *network) cycle(t int64) {
 				continue
 			}
 			x := n.src[y]
-			if x < 0 || !n.ready(x, y, t) {
+			if x < 0 {
+				continue
+			}
+			if int(x) < n.nvc && !n.treeOn {
+				// The common case, a worm's flit moving from one network VC to the
+				// next: ready and pop with the source buffer read once.
+				f, ok := n.take(x, t)
+				if !ok {
+					continue
+				}
+				n.rr[c] = int32(v)
+				n.move(f, x, y, t)
+				break
+			}
+			if !n.ready(x, y, t) {
 				continue
 			}
 			n.rr[c] = int32(v)
@@ -489,7 +531,11 @@ func (n *network) cycle(t int64) {
 			i--
 			continue
 		}
-		if n.ready(x, e, t) {
+		if int(x) < n.nvc && !n.treeOn {
+			if f, ok := n.take(x, t); ok {
+				n.move(f, x, e, t)
+			}
+		} else if n.ready(x, e, t) {
 			n.transmit(x, e, t)
 		}
 	}
