@@ -58,6 +58,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	if err == nil {
 		err = e.fillProgress(res)
 	}
+	if err == nil && opt.CheckLiveness {
+		err = e.decideLiveness(res)
+	}
 	if prog != nil {
 		prog.stop(e.snapshot())
 	}

@@ -94,7 +94,7 @@ func scheduleClaim(ctx context.Context, insts []dcInstance, checks func(dcInstan
 			out.States += r.Stats.States
 			if r.Verdict != props.Holds {
 				out.Verdict = r.Verdict.String()
-				out.Witness = r.Witness
+				out.Witness = schedWitness(r)
 				out.Note = fmt.Sprintf("%dx%d from %s: %s: %s. %s", in.n, in.n, in.s.Topology.NodeName(in.s.Sources[0]), r.Property, r.Reason, note)
 				out.Files = witnessFiles(in.s, r)
 				return out
@@ -124,7 +124,7 @@ func witnessFiles(s *model.Schedule, r *props.Report) map[string][]byte {
 	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
 		files["json"] = b
 	}
-	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
+	if w := r.ScheduleWitness(); w != nil {
 		if pic, err := render.Schedule(s, w); err == nil {
 			files["svg"] = pic
 		}
@@ -193,7 +193,7 @@ func runDC3(ctx context.Context, opt Options) Outcome {
 	out.Figures["any_delay_violated_4x4"] = b2f(ad.Verdict == props.Violated)
 	out.Figures["any_delay_violated_16x16"] = b2f(ad16.Verdict == props.Violated)
 	out.Note += fmt.Sprintf(" Any-delay (not the paper's model): 4x4 %s, 16x16 %s", ad.Verdict, ad16.Verdict)
-	if w, ok := ad16.Witness.(*props.ScheduleWitness); ok && w != nil {
+	if w := ad16.ScheduleWitness(); w != nil {
 		out.Note += " (" + firstLine(w.String()) + ")"
 	}
 	out.Note += "."
@@ -292,9 +292,9 @@ func runDC6(ctx context.Context, opt Options) Outcome {
 		switch d.Verdict {
 		case props.Violated:
 			if out.Witness == nil && v.Verdict == props.Holds {
-				out.Witness = d.Witness
+				out.Witness = schedWitness(d)
 				out.Files = witnessFiles(in.s, d)
-				w, _ := d.Witness.(*props.ScheduleWitness)
+				w := d.ScheduleWitness()
 				out.Note = fmt.Sprintf("%s from %s: %s. ", tag, in.s.Topology.NodeName(in.s.Sources[0]), firstLine(w.String()))
 			}
 		case props.Inconclusive:
@@ -329,9 +329,9 @@ func runDC6(ctx context.Context, opt Options) Outcome {
 			plusInvalid = append(plusInvalid, tag)
 		}
 		if plusWitness == "" {
-			if w, ok := pd.Witness.(*props.ScheduleWitness); ok && w != nil {
+			if w := pd.ScheduleWitness(); w != nil {
 				why := pv.Reason
-				if vw, ok := pv.Witness.(*props.ScheduleWitness); ok && vw != nil {
+				if vw := pv.ScheduleWitness(); vw != nil {
 					why = vw.String()
 				}
 				plusWitness = fmt.Sprintf("%s: validity %s (%s); depth: %s", tag, pv.Verdict, firstLine(why), firstLine(w.String()))
@@ -438,4 +438,13 @@ func runDC7(ctx context.Context, opt Options) Outcome {
 	out.Verdict = Holds
 	out.Note = fmt.Sprintf("simulated completion = 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr (and the 2·4^k form) exactly at all %d points of props.DefaultGrid on %v tori, no contention; EDN's simulated times (contention-free timing, first contention flagged) beside its formula in Figures. %s", len(grid), sizes, dcfNote)
 	return out
+}
+
+// schedWitness is the schedule evidence of r as the Outcome's witness (nil when there is
+// none, never a typed nil).
+func schedWitness(r *props.Report) any {
+	if w := r.ScheduleWitness(); w != nil {
+		return w
+	}
+	return nil
 }

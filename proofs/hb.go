@@ -50,7 +50,7 @@ func runHB1(ctx context.Context, opt Options) Outcome {
 			for _, r := range []*props.Report{props.Validity(s), props.ExactlyOnce(s), props.StepCount(s, n), props.Stepwise(s)} {
 				if r.Verdict != props.Holds {
 					out.Verdict = r.Verdict.String()
-					out.Witness = r.Witness
+					out.Witness = schedWitness(r)
 					out.Note = fmt.Sprintf("hypercube:%d base %d: %s: %s", n, base, r.Property, r.Reason)
 					return out
 				}

@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The network-partitioning family NP1-NP7: static properties of 001's DDNs and DCNs,
@@ -398,8 +399,21 @@ func reachFiles(w *ReachWitness) map[string][]byte {
 			to = v
 		}
 	}
-	files["svg"] = partition.SVG(g, ddns[k:k+1], dcns, partition.SVGOptions{From: from, To: to,
-		Caption: fmt.Sprintf("%s of %s: %s cannot reach %s", w.Subnetwork, w.Topology, w.From, w.To)})
+	var pair []model.NodeID
+	if from != model.None && to != model.None && from != to {
+		pair = []model.NodeID{from, to}
+	}
+	conv := func(subs []partition.Subnetwork) []render.Subnetwork {
+		out := make([]render.Subnetwork, len(subs))
+		for i, s := range subs {
+			out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
+		}
+		return out
+	}
+	caption := fmt.Sprintf("%s of %s: %s cannot reach %s", w.Subnetwork, w.Topology, w.From, w.To)
+	if pic, err := render.Partition(g, conv(ddns[k:k+1]), conv(dcns), render.PartitionOptions{Title: caption, Pair: pair, Caption: caption}); err == nil {
+		files["svg"] = pic
+	}
 	return files
 }
 

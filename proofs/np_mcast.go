@@ -94,7 +94,7 @@ func runNP8(ctx context.Context, opt Options) Outcome {
 		why, r, ex := np8Check(vc, nd)
 		out.States += r.Stats.States
 		if why != "" {
-			o := Outcome{Verdict: Violated, Witness: r.Witness, Files: witnessFiles(vc, r),
+			o := Outcome{Verdict: Violated, Witness: schedWitness(r), Files: witnessFiles(vc, r),
 				Note: fmt.Sprintf("U-torus from %s to %s on %s, per virtual channel: %s%s", s.Topology.NodeName(s.Sources[0]), destList(s), s.Topology.Spec(), why, witnessText(r))}
 			return &o
 		}
@@ -199,7 +199,7 @@ func destList(s *model.Schedule) string {
 
 // witnessText renders a report's witness as " (...)" or "".
 func witnessText(r *props.Report) string {
-	if x, ok := r.Witness.(*props.ScheduleWitness); ok && x != nil {
+	if x := r.ScheduleWitness(); x != nil {
 		return " (" + x.String() + ")"
 	}
 	return ""
@@ -252,9 +252,9 @@ func runNP9(ctx context.Context, opt Options) Outcome {
 		if r.Verdict == props.Violated {
 			violated++
 			if out.Witness == nil {
-				out.Witness = r.Witness
+				out.Witness = schedWitness(r)
 				out.Files = witnessFiles(s, r)
-				if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
+				if w := r.ScheduleWitness(); w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}
 			}

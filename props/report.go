@@ -1,12 +1,44 @@
 // Package props holds wormcheck's properties and their verdicts: the report every check
-// produces (the --json object of DESIGN.md), the saved-trace file format that `replay`
-// re-executes, and the property checkers themselves (one file per property family).
+// produces (the --json object), the saved-trace file format that `replay` re-executes,
+// and the property checkers themselves (one file per property family). Package
+// props/check is the one entry that runs an algorithm instance and returns a Report.
+//
+// # The report schema, version wormcheck-report/1
+//
+// `wormcheck check --json` (and every Report marshalled with encoding/json) is one
+// object; docs/report.md documents it with examples. Fields:
+//
+//	schema     "wormcheck-report/1" (ReportSchema); a reader that sees another value
+//	           must not guess
+//	version    the tool version that wrote it
+//	command    check, replay, verify
+//	instance   {topology, algorithm, parameters{...}}: what was checked
+//	property   deadlock, exactly-once, stepwise, depth, any-delay, nonblocking, ...
+//	semantics  flit, timed, step, any-delay, static: what the verdict was judged in
+//	verdict    holds, violated or inconclusive (a bound was reached)
+//	reason     one line: the violation, or the bound that was reached
+//	stats      {states, transitions, depth, seconds, states_per_sec} of a search;
+//	           a static check instead fills {checked, unit} with what it counted
+//	           (patterns, pairs, instances, unicasts); a search also names its
+//	           store (exact, fingerprint) and, for fingerprint, the collision bound
+//	           fingerprint_collision_bound
+//	certificate {kind: progress|liveness|none, transitions, note}: how a deadlock
+//	           verdict knows every message is delivered (omitted elsewhere)
+//	witness    null, or the evidence (Witness): {kind, violation, init, steps[],
+//	           cycle_start, cycle[], schedule{}, figures{}, detail}; kind is trace,
+//	           lasso, pair, cycle, measurement or instance and says which fields are set
+//	notes      lines worth saying beside the verdict (certificates, findings)
+//	figures    measured values by name
+//
+// Fields may be added within a version; a field's meaning never changes without a new
+// schema tag.
 package props
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 )
@@ -30,19 +62,41 @@ type Instance struct {
 	Params    map[string]any `json:"parameters,omitempty"`
 }
 
-// Stats are the figures of a check. Seconds is wall-clock time.
+// Stats are the figures of a check. Seconds is wall-clock time. A search fills States,
+// Transitions and Depth; a static check (no state space) fills Checked with how many
+// objects it examined and Unit with what they were ("patterns", "pairs", "instances",
+// "unicasts"), so that no verdict comes with all-zero figures.
 type Stats struct {
 	States       int64   `json:"states"`
 	Transitions  int64   `json:"transitions"`
 	Depth        int     `json:"depth"`
 	Seconds      float64 `json:"seconds"`
 	StatesPerSec float64 `json:"states_per_sec"`
+	Checked      int64   `json:"checked,omitempty"`
+	Unit         string  `json:"unit,omitempty"`
+	// Store names the visited store of a search ("exact" or "fingerprint"); in
+	// fingerprint mode CollisionBound bounds the probability that two states shared a
+	// fingerprint, so that a Holds may have missed states (checker.Stats).
+	Store          string  `json:"store,omitempty"`
+	CollisionBound float64 `json:"fingerprint_collision_bound,omitempty"`
+}
+
+// Certificate says how a verdict knows that every message is delivered: by a progress
+// measure checked on every transition, by the liveness check, or not at all
+// (checker.Certificate; the "certificate" object of a report).
+type Certificate = checker.Certificate
+
+// SearchStats returns the report figures of a search: counts, time, the store and, in
+// fingerprint mode, the collision bound.
+func SearchStats(st checker.Stats, store checker.StoreMode) Stats {
+	return Stats{States: st.States, Transitions: st.Transitions, Depth: st.Depth, Seconds: st.Duration.Seconds(),
+		StatesPerSec: st.StatesPerSec, Store: store.String(), CollisionBound: st.FingerprintCollisionBound}
 }
 
 // Report is the result of one check as `wormcheck check --json` prints it: one object
-// with the tool version, command, instance, property, semantics, verdict, stats and
-// witness (a trace, or the contending pair with channel and time).
+// of schema ReportSchema (documented in the package comment and docs/report.md).
 type Report struct {
+	Schema    string   `json:"schema"`
 	Version   string   `json:"version"`
 	Command   string   `json:"command"`
 	Instance  Instance `json:"instance"`
@@ -51,7 +105,17 @@ type Report struct {
 	Verdict   Verdict  `json:"verdict"`
 	Reason    string   `json:"reason,omitempty"`
 	Stats     Stats    `json:"stats"`
-	Witness   any      `json:"witness"`
+	// Witness is the evidence of the verdict (nil when there is none): every violated
+	// verdict carries one, with its Kind.
+	Witness *Witness `json:"witness"`
+	// Certificate is, for a deadlock verdict of a transition system, how delivery of
+	// every message is established (nil where the property is not about delivery).
+	Certificate *Certificate `json:"certificate,omitempty"`
+	// Notes are lines worth saying beside the verdict: a certificate, a finding, how a
+	// family was reduced.
+	Notes []string `json:"notes,omitempty"`
+	// Figures are measured values by name (a latency, a completion time).
+	Figures map[string]float64 `json:"figures,omitempty"`
 	// Text is the evidence for people, printed without --json under the headline (which
 	// the command line builds from Instance, Property, Semantics, Verdict and Reason):
 	// the witness rendered in a few lines, or "" when there is nothing more to say.
@@ -64,6 +128,57 @@ type Report struct {
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+}
+
+// ScheduleWitness returns the schedule evidence of r (the contending pair or the broken
+// condition), or nil.
+func (r *Report) ScheduleWitness() *ScheduleWitness {
+	if r == nil || r.Witness == nil {
+		return nil
+	}
+	return r.Witness.Schedule
+}
+
+// Headline is the report's first line for people: "ALGO on TOPO: PROPERTY (SEMANTICS
+// semantics): VERDICT" ("ALGO: ..." for a model with no topology).
+func (r *Report) Headline() string {
+	what := r.Instance.Algorithm
+	if r.Instance.Topology != "" {
+		what += " on " + r.Instance.Topology
+	}
+	return fmt.Sprintf("%s: %s (%s semantics): %s", what, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
+}
+
+// String renders the report for people: the headline, the reason, the figures, the notes
+// and the evidence (Text), indented under the headline. It is what `wormcheck check`
+// prints without --json and what a failing test shows.
+func (r *Report) String() string {
+	var b strings.Builder
+	b.WriteString(r.Headline())
+	b.WriteByte('\n')
+	if r.Reason != "" {
+		fmt.Fprintf(&b, "  %s\n", r.Reason)
+	}
+	if r.Stats.Transitions > 0 {
+		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+		if r.Stats.Store == checker.Fingerprint.String() {
+			fmt.Fprintf(&b, "  store: fingerprint (64-bit); probability that two states collided <= %.3g\n", r.Stats.CollisionBound)
+		}
+	} else if r.Stats.Checked > 0 {
+		fmt.Fprintf(&b, "  %d %s checked, %.2fs\n", r.Stats.Checked, r.Stats.Unit, r.Stats.Seconds)
+	}
+	if r.Certificate != nil {
+		fmt.Fprintf(&b, "  certificate (%s): %s\n", r.Certificate.Kind, r.Certificate.Note)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	if r.Text != "" {
+		for _, line := range strings.Split(strings.TrimRight(r.Text, "\n"), "\n") {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
+	return b.String()
 }
 
 // TraceFormat is the format tag of saved traces.

@@ -3,13 +3,15 @@ package props
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
 )
 
 // The properties of unicast-based collectives (model.Schedule) and the semantics they are
 // decided under (DESIGN.md "Semantics"). Every checker below takes a schedule that passed
-// model.Schedule.Check and returns a *Report whose Witness, when violated, is a *ScheduleWitness.
+// model.Schedule.Check and returns a *Report whose Witness, when violated, carries a *ScheduleWitness
+// (Report.ScheduleWitness).
 //
 //	Validity        "validity"        step      004 Definition 1, conditions 1-4
 //	ExactlyOnce     "exactly-once"    step      every destination receives exactly once
@@ -91,7 +93,10 @@ type ScheduleWitness struct {
 	HoldB        *Interval   `json:"hold_b,omitempty"`
 	Time         *int64      `json:"time,omitempty"`
 	Interleaving []string    `json:"interleaving,omitempty"`
-	Note         string      `json:"note,omitempty"`
+	// Actions are, for an any-delay witness, the AnyDelayModel actions of Interleaving
+	// (one per line), so that ReplayAnyDelay re-executes it.
+	Actions []uint64 `json:"actions,omitempty"`
+	Note    string   `json:"note,omitempty"`
 }
 
 // String renders the witness in one or a few lines for people.
@@ -143,19 +148,28 @@ func Ref(s *model.Schedule, i int) *UnicastRef {
 // newReport starts the report of a schedule check.
 func newReport(s *model.Schedule, prop, sem string) *Report {
 	return &Report{
+		Schema:    ReportSchema,
 		Command:   "verify",
 		Instance:  Instance{Topology: s.Topology.Spec(), Algorithm: "schedule"},
 		Property:  prop,
 		Semantics: sem,
 		Verdict:   Holds,
+		Stats:     Stats{Checked: int64(len(s.Unicasts)), Unit: "unicasts"},
 	}
 }
 
-// finish fills the verdict, witness and text of r.
+// finish fills the verdict, witness and text of r. Two unicasts that contend are a pair
+// witness; a broken condition (Definition 1, exactly-once, the step count) is an
+// instance witness.
 func finish(r *Report, w *ScheduleWitness, reason string) *Report {
 	if w != nil {
 		r.Verdict = Violated
-		r.Witness = w
+		kind := WitnessInstance
+		if w.A != nil && w.B != nil {
+			kind = WitnessPair
+		}
+		line, _, _ := strings.Cut(w.String(), "\n")
+		r.Witness = &Witness{Kind: kind, Violation: line, Schedule: w}
 	}
 	r.Reason = reason
 	r.Text = ""

@@ -59,7 +59,7 @@ func targets(us []uc) [][]int {
 
 func witness(t *testing.T, r *Report) *ScheduleWitness {
 	t.Helper()
-	w, _ := r.Witness.(*ScheduleWitness)
+	w := r.ScheduleWitness()
 	return w
 }
 
@@ -292,7 +292,11 @@ func TestNodeContention(t *testing.T) {
 
 // randomSchedule is the generator of the cross-checks: every option on.
 func randomSchedule(seed uint64) *model.Schedule {
-	return schedgen.RandomSchedule(seed, schedgen.ScheduleOptions{TwoSources: true, OnePort: true, ShuffleOrders: true})
+	s, err := schedgen.RandomSchedule(seed, schedgen.ScheduleOptions{TwoSources: true, OnePort: true, ShuffleOrders: true})
+	if err != nil {
+		panic(err) // the options are constant and valid
+	}
+	return s
 }
 
 // denseGrid is a finer grid than DefaultGrid: ts, tr in multiples of 1/4 up to 6 (tc = 4),
@@ -452,7 +456,7 @@ func anyDelayBrute(s *model.Schedule) bool {
 					}
 					next(func(y st) { y.head[i]++ })
 				}
-				if x.tail[i] < x.head[i] {
+				if x.tail[i] < x.head[i]-1 || (x.tail[i] < h && x.head[i] == h) { // pipelined
 					next(func(y st) { y.tail[i]++ })
 				} else if x.tail[i] == h && x.head[i] == h {
 					next(func(y st) { y.tail[i] = h + 1 })
@@ -592,7 +596,7 @@ func ExampleDepth() {
 	add(g.Node(0, 0), g.Node(1, 1), 2, 2)
 	rep := Depth(s, DepthOptions{})
 	fmt.Println(rep.Verdict)
-	fmt.Println(rep.Witness.(*ScheduleWitness).Channel)
+	fmt.Println(rep.ScheduleWitness().Channel)
 	// Output:
 	// violated
 	// (1,0)->(1,1)
@@ -727,7 +731,7 @@ func TestTheorem1SoundWithStepOrderedSends(t *testing.T) {
 			}
 		}
 		return ""
-	}, schedgen.Schedules(schedgen.ScheduleOptions{TwoSources: true, OnePort: true, MaxFanout: 4, MaxUnicasts: 14})))
+	}, mustSchedules(t, schedgen.ScheduleOptions{TwoSources: true, OnePort: true, MaxFanout: 4, MaxUnicasts: 14})))
 	ps.TestingRun(t)
 	if cleared == 0 {
 		t.Fatal("no pair was cleared by Theorem 1: vacuous")
@@ -798,4 +802,13 @@ func TestContentionIsPerVirtualChannel(t *testing.T) {
 			t.Errorf("classes split=%v: any-delay %s, want %s (%s)", split, r.Verdict, want, r.Reason)
 		}
 	}
+}
+
+// mustSchedules is schedgen.Schedules for options a test knows are valid.
+func mustSchedules(t *testing.T, o schedgen.ScheduleOptions) gopter.Gen {
+	g, err := schedgen.Schedules(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.G()
 }

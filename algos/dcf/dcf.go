@@ -60,7 +60,7 @@ func ShapeOf(g *model.Grid) (Shape, error) {
 // Build returns the DCF broadcast from src on g with the reconstructed level_1 block
 // Level1. Cost O(N) unicasts, O(N·side) channels in their paths.
 func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
-	return BuildWith(g, src, Level1)
+	return BuildWith(g, src, Level1())
 }
 
 // BuildWith is Build with another level_1 block (used to judge the candidates of
@@ -156,11 +156,16 @@ func Formula(sh Shape, t Times) float64 {
 // parameters, props.DecideDepth) on 4x4 .. 64x64 by claim DC3, with every channel-sharing
 // pair cleared by a condition of Theorem 1. Under the any-delay semantics it is not
 // contention-free on 16x16 (DC3's note has the witness).
-var Level1 = Block{Sends: []Send{
-	{Cell{0, 0}, Cell{2, 1}, 1}, {Cell{0, 0}, Cell{-1, -1}, 1}, {Cell{0, 0}, Cell{0, 2}, 1}, {Cell{0, 0}, Cell{0, -1}, 1},
-	{Cell{2, 1}, Cell{3, 1}, 2}, {Cell{2, 1}, Cell{1, 1}, 2}, {Cell{2, 1}, Cell{2, 2}, 2}, {Cell{2, 1}, Cell{2, 0}, 2},
-	{Cell{-1, -1}, Cell{-1, -2}, 2}, {Cell{-1, -1}, Cell{-1, 0}, 2}, {Cell{-1, -1}, Cell{-2, -1}, 2},
-	{Cell{0, 2}, Cell{0, 1}, 2}, {Cell{0, 2}, Cell{1, 2}, 2},
-	{Cell{0, -1}, Cell{1, -1}, 2},
-	{Cell{0, 0}, Cell{1, 0}, 2},
-}}
+//
+// It is a function, not a variable, so that no caller can change the block every
+// other caller builds with: each call returns a fresh copy.
+func Level1() Block {
+	return Block{Sends: []Send{
+		{Cell{0, 0}, Cell{2, 1}, 1}, {Cell{0, 0}, Cell{-1, -1}, 1}, {Cell{0, 0}, Cell{0, 2}, 1}, {Cell{0, 0}, Cell{0, -1}, 1},
+		{Cell{2, 1}, Cell{3, 1}, 2}, {Cell{2, 1}, Cell{1, 1}, 2}, {Cell{2, 1}, Cell{2, 2}, 2}, {Cell{2, 1}, Cell{2, 0}, 2},
+		{Cell{-1, -1}, Cell{-1, -2}, 2}, {Cell{-1, -1}, Cell{-1, 0}, 2}, {Cell{-1, -1}, Cell{-2, -1}, 2},
+		{Cell{0, 2}, Cell{0, 1}, 2}, {Cell{0, 2}, Cell{1, 2}, 2},
+		{Cell{0, -1}, Cell{1, -1}, 2},
+		{Cell{0, 0}, Cell{1, 0}, 2},
+	}}
+}

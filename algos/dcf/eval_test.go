@@ -76,15 +76,15 @@ func TestLevel1IsFirstSurvivor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("composes candidates up to 64x64")
 	}
-	for _, c := range SearchLevel1(DefaultSearch) {
+	for _, c := range SearchLevel1(DefaultSearch()) {
 		if survives(c.Block, []int{4, 16}) != "" {
 			continue
 		}
 		if r := survives(c.Block, []int{8, 32, 64}); r != "" {
 			continue
 		}
-		if fmt.Sprint(c.Block) != fmt.Sprint(Level1) {
-			t.Fatalf("first survivor is %v; Level1 is %v", c.Block, Level1)
+		if fmt.Sprint(c.Block) != fmt.Sprint(Level1()) {
+			t.Fatalf("first survivor is %v; Level1 is %v", c.Block, Level1())
 		}
 		return
 	}

@@ -128,8 +128,8 @@ type SearchOptions struct {
 	AllAt3         bool // §6.1 read as: B's, C's and D's last sends all complete at 5ts+3δtc
 }
 
-// DefaultSearch is the reading used to pick Level1.
-var DefaultSearch = SearchOptions{PathsInside: true, OnlySharedPair: true}
+// DefaultSearch returns the reading used to pick Level1.
+func DefaultSearch() SearchOptions { return SearchOptions{PathsInside: true, OnlySharedPair: true} }
 
 func search(requireInside, strictShare, literal33 bool) []Candidate {
 	S, A, X1 := Cell{0, 0}, Cell{2, 1}, Cell{1, 0}

@@ -58,7 +58,7 @@ type Tile struct {
 	Covers [4][3]Cell
 }
 
-// Pattern is the reconstructed EDN tile (the first of Search's results).
+// Pattern returns the reconstructed EDN tile (the first of Search's results).
 //
 //	step A: S sends to (-1,-1), (0,1), (2,1)   (first channels -x, +y, +x; 2, 1, 3 hops)
 //	step B: S      covers (-1,1), (1,0), (0,-1)
@@ -66,8 +66,11 @@ type Tile struct {
 //	        (0,1)  covers (-1,0), (1,2), (0,2)
 //	        (2,1)  covers (2,0), (1,1), (2,2)    (its neighbours: the critical chain)
 //
-// TestPatternIsFirst pins it to Search()[0].
-var Pattern = Tile{
+// TestPatternIsFirst pins it to Search()[0]. Tile is a value (arrays only), so the
+// caller gets a copy and the pattern cannot be changed under other callers.
+func Pattern() Tile { return pattern }
+
+var pattern = Tile{
 	Dominating: [3]Cell{{-1, -1}, {0, 1}, {2, 1}},
 	Covers: [4][3]Cell{
 		{{-1, 1}, {1, 0}, {0, -1}},
@@ -283,7 +286,7 @@ func Shape(g *model.Grid) (k int, prime bool, err error) {
 
 // Build returns the reconstructed EDN broadcast from src on g (side 4^k or 2·4^k, k >= 1).
 func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
-	return BuildWith(g, src, Pattern)
+	return BuildWith(g, src, Pattern())
 }
 
 // BuildWith is Build with another tile.

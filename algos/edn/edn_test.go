@@ -15,8 +15,8 @@ func TestPatternIsFirst(t *testing.T) {
 	if len(ts) != 72 {
 		t.Errorf("search finds %d tiles; pinned 72", len(ts))
 	}
-	if fmt.Sprint(ts[0]) != fmt.Sprint(Pattern) {
-		t.Fatalf("Search()[0] = %v; Pattern = %v", ts[0], Pattern)
+	if fmt.Sprint(ts[0]) != fmt.Sprint(Pattern()) {
+		t.Fatalf("Search()[0] = %v; Pattern() = %v", ts[0], Pattern())
 	}
 	// With one-hop covers only (strict domination) nothing is left: the top level's
 	// ties at distance k/2 force two dominating nodes onto the +x channel.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Family is "every pair of multicasts with up to K destinations on Grid": all unordered
@@ -21,11 +22,16 @@ import (
 //
 // Members are numbered from 0 in a deterministic order (first multicast, then second, in
 // the order of Multicasts); the numbering depends only on the family's fields.
+//
+// Relation is the members' routing relation (Instance.Routing; nil: dimension order).
+// Symmetry reduction is sound only for relations GridSymmetries knows to be preserved
+// (dimension order); for any other it keeps every pair.
 type Family struct {
 	Grid     *model.Grid
 	K        int
 	Orders   bool
 	Symmetry bool
+	Relation routing.Relation
 }
 
 // Bounds that keep enumeration small: K, and the number of pairs of a family.
@@ -124,10 +130,13 @@ type Member struct {
 	Orbit int
 }
 
-// Routing returns the base routing members use: DOR, with dateline classes on a torus.
-func (f Family) Routing() flit.Routing {
-	r := model.NewDOR(f.Grid)
-	return r
+// Routing returns the routing relation members use: Relation, or DOR with dateline
+// classes on a torus.
+func (f Family) Routing() routing.Relation {
+	if f.Relation != nil {
+		return f.Relation
+	}
+	return routing.NewDOR(f.Grid, true)
 }
 
 // Members enumerates the family. Cost O(|multicasts|^2 * |symmetries|).

@@ -18,6 +18,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Multicast is one multicast message: its source and its destinations in worm order.
@@ -40,18 +41,34 @@ func DefaultParams() Params {
 	return Params{Prune: flit.PruneOnNoFree, Length: 1, Buffer: 2, Ports: flit.OnePort}
 }
 
-// Instance is a set of multicasts on a grid with its parameters. Routing is dimension
-// order (XY on a 2-D mesh); on a torus it uses two dateline virtual channels per physical
-// channel (000 §5.1, Dally and Seitz), on a mesh one.
+// Instance is a set of multicasts on a grid with its parameters. Routing is the routing
+// relation each address flit is routed with (000 §4: the router takes a reserved output
+// among those the relation supplies first, else every free permitted output is a
+// branch); nil means dimension order (XY on a 2-D mesh) with, on a torus, two dateline
+// virtual channels per physical channel (000 §5.1, Dally and Seitz). The relation must
+// be on Grid.
 type Instance struct {
-	Grid   *model.Grid
-	Msgs   []Multicast
-	Params Params
+	Grid    *model.Grid
+	Msgs    []Multicast
+	Params  Params
+	Routing routing.Relation
 }
 
-// VCs returns the virtual channels per physical channel: 2 (dateline classes) on a torus
-// with a wrapping dimension, 1 otherwise.
+// Relation returns the instance's routing relation: Routing, or DOR (dateline classes
+// on a torus with a wrapping dimension) when it is nil.
+func (in Instance) Relation() routing.Relation {
+	if in.Routing != nil {
+		return in.Routing
+	}
+	return routing.NewDOR(in.Grid, in.VCs() == 2)
+}
+
+// VCs returns the virtual channels per physical channel: the relation's, which for the
+// default DOR is 2 (dateline classes) on a torus with a wrapping dimension, 1 otherwise.
 func (in Instance) VCs() int {
+	if in.Routing != nil {
+		return in.Routing.VCs()
+	}
 	for d := 0; d < in.Grid.Dims(); d++ {
 		if in.Grid.Wraps(d) {
 			return 2
@@ -66,8 +83,8 @@ func (in Instance) Config() flit.Config {
 	for i, m := range in.Msgs {
 		msgs[i] = flit.Message{Source: m.Source, Dests: append([]model.NodeID(nil), m.Dests...), Length: in.Params.Length, Multicast: true}
 	}
-	vcs := in.VCs()
-	cfg := flit.NewGridConfig(in.Grid, vcs == 2, vcs, in.Params.Buffer, in.Params.Ports, msgs)
+	cfg := flit.NewRelationConfig(in.Relation(), in.VCs(), in.Params.Buffer, in.Params.Ports, msgs)
+	cfg.Net = flit.GridNetwork{Grid: in.Grid}
 	cfg.Prune = in.Params.Prune
 	return cfg
 }

@@ -18,7 +18,11 @@ import (
 //     in a buffer is on the DOR path to its own destination;
 //   - delivered-once: no destination has received more than its address flit and the
 //     data (1+L flits), and when every message is done each has received exactly that.
+//
+// xy-branch states the default routing: for an instance with its own Routing only
+// delivered-once is returned (model/flit's "routes" invariant checks every relation).
 func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
+	tab := m.Table()
 	cfg := in.Config()
 	vcs := cfg.VCs
 	r := model.NewDOR(in.Grid)
@@ -59,7 +63,7 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 			if !ok {
 				return fmt.Errorf("m%d holds %s, off the XY paths to its destinations", i, name(o))
 			}
-			for _, f := range v.Flits.Slice() {
+			for _, f := range v.Flits.Slice(tab) {
 				// Flit positions: 0 is d1, 1..L the data, L+1.. are d2, d3, ...
 				di := -1
 				if f == 0 {
@@ -86,7 +90,7 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 			done = done && s.VCs[o].Owner < 0
 		}
 		for i, g := range s.Msgs {
-			for di, n := range g.Got.Slice() {
+			for di, n := range g.Got.Slice(tab) {
 				if int(n) > 1+L {
 					return fmt.Errorf("m%d: %s received %d flits; the address and data are %d", i, in.Grid.NodeName(in.Msgs[i].Dests[di]), n, 1+L)
 				}
@@ -96,6 +100,9 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 			}
 		}
 		return nil
+	}
+	if in.Routing != nil {
+		return []checker.Invariant[flit.State]{{Name: "delivered-once", Check: once}}
 	}
 	return []checker.Invariant[flit.State]{{Name: "xy-branch", Check: branch}, {Name: "delivered-once", Check: once}}
 }

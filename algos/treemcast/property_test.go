@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // genPair generates two multicasts on g with 1..3 destinations each, in any order.
@@ -45,7 +46,7 @@ func genPair(g *model.Grid) gopter.Gen {
 // (the soundness of the symmetry reduction).
 func TestRandomPairsProperty(t *testing.T) {
 	g, _ := model.NewMesh(3, 3)
-	syms := flit.GridSymmetries(g, model.NewDOR(g))
+	syms := flit.GridSymmetries(g, routing.NewDOR(g, true))
 	params := gopter.DefaultTestParametersWithSeed(7)
 	params.MinSuccessfulTests = 40
 	if testing.Short() {

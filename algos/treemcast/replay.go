@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -66,7 +67,13 @@ func InstanceOf(tf *props.TraceFile) (Instance, error) {
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"parameters.ports\": %v", err)
 	}
-	return Instance{Grid: g, Msgs: msgs, Params: Params{Prune: pr, Length: p.Length, Buffer: p.Buffers, Ports: ports}}, nil
+	in := Instance{Grid: g, Msgs: msgs, Params: Params{Prune: pr, Length: p.Length, Buffer: p.Buffers, Ports: ports}}
+	if p.Routing != "" {
+		if in.Routing, err = routing.ByName(g, p.Routing); err != nil {
+			return Instance{}, fmt.Errorf("trace file field \"parameters.routing\": %v", err)
+		}
+	}
+	return in, nil
 }
 
 // Replayed is a trace file re-executed against the model.

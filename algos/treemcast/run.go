@@ -3,6 +3,7 @@ package treemcast
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -23,6 +24,7 @@ type CheckOptions struct {
 	Workers   int
 	MaxStates int64 // 0 = unbounded
 	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
+	Store     checker.StoreMode
 	Context   context.Context
 }
 
@@ -30,7 +32,8 @@ type CheckOptions struct {
 // PropExactlyOnce it checks, in every reachable state, the model's invariants (buffers,
 // ownership, flit order, routes, exactly-once) and this package's independent twin of
 // the TM3 ones (Invariants). A deadlock is reported under both properties (a deadlocked
-// state never delivers).
+// state never delivers). A relation that breaks its contract is an error; a model whose
+// interning table filled (flit.ErrTableFull) gives Inconclusive.
 func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Model, error) {
 	m, err := in.Model()
 	if err != nil {
@@ -39,7 +42,9 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	o := checker.Options[flit.State]{
 		Workers:       opt.Workers,
 		MaxStates:     opt.MaxStates,
+		Store:         opt.Store,
 		CheckDeadlock: true,
+		CheckLiveness: true,
 		Context:       opt.Context,
 	}
 	switch opt.Prop {
@@ -49,14 +54,24 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	default:
 		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock or exactly-once", opt.Prop)
 	}
+	var res *checker.Result[flit.State]
 	if opt.Symmetry {
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
 		o.Symmetry = true
-		res, err := checker.Explore[flit.State](sm, o)
+		res, err = checker.Explore[flit.State](sm, o)
+	} else {
+		res, err = checker.Explore[flit.State](m, o)
+	}
+	if err != nil {
 		return res, m, err
 	}
-	res, err := checker.Explore[flit.State](m, o)
-	return res, m, err
+	if merr := m.Err(); errors.Is(merr, flit.ErrTableFull) {
+		// States built after the table filled are not faithful: no verdict.
+		res = &checker.Result[flit.State]{Verdict: checker.Inconclusive, Reason: merr.Error(), Stats: res.Stats}
+	} else if merr != nil {
+		return nil, m, merr
+	}
+	return res, m, nil
 }
 
 // TraceParams are the parameters saved in a tree-mcast trace file.
@@ -66,6 +81,7 @@ type TraceParams struct {
 	Length  int    `json:"length"`
 	Buffers int    `json:"buffers"`
 	Ports   string `json:"ports"`
+	Routing string `json:"routing,omitempty"` // a built-in relation's name; empty: dimension order
 }
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
@@ -90,12 +106,19 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 
 // TraceParams returns the instance's parameters as a trace file saves them.
 func (in Instance) TraceParams() TraceParams {
-	return TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	p := TraceParams{Msgs: in.String(), Pruning: in.Params.Prune.String(), Length: in.Params.Length, Buffers: in.Params.Buffer, Ports: in.Params.Ports.String()}
+	if in.Routing != nil {
+		p.Routing = in.Routing.Name()
+	}
+	return p
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
-	if v.Kind == checker.KindDeadlock {
+	switch v.Kind {
+	case checker.KindDeadlock:
 		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
+	case checker.KindLivelock, checker.KindStarvation:
+		return v.Message
 	}
 	return "invariant " + v.Invariant + ": " + v.Message
 }
@@ -107,8 +130,9 @@ type FamilyOptions struct {
 	Shard       Shard
 	Workers     int
 	MaxStates   int64 // per instance; 0 = unbounded
-	StopAtFirst bool  // stop the shard at its first violation
-	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
+	Store       checker.StoreMode
+	StopAtFirst bool // stop the shard at its first violation
+	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
 	Context     context.Context
 }
 
@@ -136,6 +160,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		Shard:   shard,
 		Verdict: props.Holds,
 	}
+	if opt.Store == checker.Fingerprint {
+		r.Params.Store = opt.Store.String()
+	}
 	for _, mb := range members {
 		if !shard.Has(mb.Index) {
 			continue
@@ -148,8 +175,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			r.Partial = true
 			break
 		}
-		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
+		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
 		}
@@ -157,6 +184,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Covered += int64(mb.Orbit)
 		r.States += res.Stats.States
 		r.Transitions += res.Stats.Transitions
+		r.CollisionBound += res.Stats.FingerprintCollisionBound
+		r.Certificates.Add(res.Certificate())
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++

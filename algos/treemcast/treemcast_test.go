@@ -221,13 +221,13 @@ func TestInvariantsFail(t *testing.T) {
 	east := g.ChannelOut(g.Node(0, 0), 0, model.Plus)
 	bad = m.Init()[0]
 	bad.VCs[east].Owner = 0
-	bad.VCs[east].Flits = flit.MakeBytes([]uint8{0})
+	bad.VCs[east].Flits = m.Table().MakeBytes([]uint8{0})
 	if err := inv[0].Check(bad); err == nil || !strings.Contains(err.Error(), "off its XY path") {
 		t.Errorf("xy-branch address: %v", err)
 	}
 	// Data delivered twice.
 	bad = m.Init()[0]
-	bad.Msgs[1].Got = flit.MakeBytes([]uint8{3, 0})
+	bad.Msgs[1].Got = m.Table().MakeBytes([]uint8{3, 0})
 	if err := inv[1].Check(bad); err == nil || !strings.Contains(err.Error(), "received 3 flits") {
 		t.Errorf("delivered-once: %v", err)
 	}
@@ -235,7 +235,7 @@ func TestInvariantsFail(t *testing.T) {
 	bad = m.Init()[0]
 	for i := range bad.Msgs {
 		bad.Msgs[i].Done = true
-		bad.Msgs[i].Got = flit.MakeBytes([]uint8{2, 1})
+		bad.Msgs[i].Got = m.Table().MakeBytes([]uint8{2, 1})
 	}
 	if err := inv[1].Check(bad); err == nil || !strings.Contains(err.Error(), "every message is done") {
 		t.Errorf("delivered-once at the end: %v", err)

@@ -8,12 +8,14 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // Params are the parameters a saved unicast trace carries (TraceFile.Params), enough to
-// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode
-// and the port model ("one" or "all").
+// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode,
+// the port model ("one" or "all") and the routing relation's name when it is not
+// dimension order (a built-in, routing.ByName).
 type Params struct {
 	Msgs     string `json:"msgs"`
 	Length   int    `json:"length"`
@@ -21,6 +23,7 @@ type Params struct {
 	VCs      int    `json:"vcs"`
 	Dateline string `json:"dateline"`
 	Ports    string `json:"ports"`
+	Routing  string `json:"routing,omitempty"`
 }
 
 // ParsePorts parses "one" or "all" (also "one-port", "all-port").
@@ -43,7 +46,20 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	return Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	if sp.Routing != nil && !isDOR(sp.Routing) {
+		p.Routing = sp.Routing.Name()
+	}
+	return p
+}
+
+// isDOR reports whether rel is dimension-order routing (saved as the dateline mode).
+func isDOR(rel routing.Relation) bool {
+	switch rel.(type) {
+	case routing.DOR, *routing.DOR:
+		return true
+	}
+	return false
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
@@ -61,6 +77,11 @@ func SpecOf(topology string, p Params) (Spec, error) {
 	}
 	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
 		return sp, err
+	}
+	if p.Routing != "" {
+		if sp.Routing, err = routing.ByName(g, p.Routing); err != nil {
+			return sp, fmt.Errorf("routing: %v", err)
+		}
 	}
 	return sp, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Pair is one unicast worm: from Src to Dst.
@@ -54,16 +55,21 @@ func (d Dateline) String() string {
 
 // Spec is one unicast instance: the topology spec ("mesh:3x3", "torus:4"), the worms,
 // their length L in flits, B flits of buffer per virtual channel, VCs virtual channels per
-// physical channel (0 = as many as the routing has classes), the dateline mode and the
-// port model.
+// physical channel (0 = as many as the routing relation uses; else a multiple of them),
+// the dateline mode, the port model and the routing relation.
+//
+// Routing nil means dimension-order routing (routing.NewDOR) with dateline classes as
+// Dateline says; a relation set here is used as it is (Dateline must then be auto) and
+// must be on the spec's topology. It is not part of the JSON form: a report names it.
 type Spec struct {
-	Topology string          `json:"topology"`
-	Pairs    []Pair          `json:"pairs"`
-	Length   int             `json:"length"`
-	Buffer   int             `json:"buffer"`
-	VCs      int             `json:"vcs"`
-	Dateline Dateline        `json:"dateline"`
-	Ports    model.PortModel `json:"ports"`
+	Topology string           `json:"topology"`
+	Pairs    []Pair           `json:"pairs"`
+	Length   int              `json:"length"`
+	Buffer   int              `json:"buffer"`
+	VCs      int              `json:"vcs"`
+	Dateline Dateline         `json:"dateline"`
+	Ports    model.PortModel  `json:"ports"`
+	Routing  routing.Relation `json:"-"`
 }
 
 // Grid parses the spec's topology; only meshes, tori and hypercubes are supported.
@@ -90,6 +96,31 @@ func Build(sp Spec) (*flit.Model, error) {
 
 // BuildOn is Build on an already parsed grid (sp.Topology is ignored).
 func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
+	rel, err := sp.Relation(g)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]flit.Message, len(sp.Pairs))
+	for i, p := range sp.Pairs {
+		msgs[i] = flit.Message{Source: p.Src, Dests: []model.NodeID{p.Dst}, Length: sp.Length}
+	}
+	cfg := flit.NewRelationConfig(rel, sp.VCs, sp.Buffer, sp.Ports, msgs)
+	cfg.Net = flit.GridNetwork{Grid: g}
+	return flit.New(cfg)
+}
+
+// Relation returns the routing relation of the instance on g: sp.Routing, or
+// dimension-order routing with dateline classes as sp.Dateline says.
+func (sp Spec) Relation(g *model.Grid) (routing.Relation, error) {
+	if sp.Routing != nil {
+		if sp.Dateline != DatelineAuto {
+			return nil, fmt.Errorf("dateline is %v but routing %q is given; dateline applies to dimension-order routing only", sp.Dateline, sp.Routing.Name())
+		}
+		if rg := sp.Routing.Grid(); rg == nil || rg.Spec() != g.Spec() {
+			return nil, fmt.Errorf("routing %q is not on topology %s", sp.Routing.Name(), g.Spec())
+		}
+		return sp.Routing, nil
+	}
 	dl := g.Kind() == model.Torus
 	switch sp.Dateline {
 	case DatelineOff:
@@ -100,15 +131,7 @@ func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
 		}
 		dl = true
 	}
-	msgs := make([]flit.Message, len(sp.Pairs))
-	for i, p := range sp.Pairs {
-		msgs[i] = flit.Message{Source: p.Src, Dests: []model.NodeID{p.Dst}, Length: sp.Length}
-	}
-	cfg := flit.NewGridConfig(g, dl, sp.VCs, sp.Buffer, sp.Ports, msgs)
-	if cfg.VCs == 0 {
-		cfg.VCs = cfg.Routing.Classes()
-	}
-	return flit.New(cfg)
+	return routing.NewDOR(g, dl), nil
 }
 
 // ParsePairs parses a worm list "0->5,3->1" or "(0,1)->(2,2),(1,1)->(0,0)": node numbers

@@ -42,8 +42,9 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// Offsets are the three non-source units of a level_1 Z_block, in send order.
-var Offsets = [3][2]int{{1, 0}, {0, 1}, {-1, 1}}
+// Offsets returns the three non-source units of a level_1 Z_block, in send order (an
+// array, so each caller gets its own copy).
+func Offsets() [3][2]int { return [3][2]int{{1, 0}, {0, 1}, {-1, 1}} }
 
 // Ties says which way Z_block's unicasts go round a ring where both ways are minimal.
 type Ties uint8
@@ -97,7 +98,7 @@ func phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step i
 	for _, s := range sources {
 		next = append(next, s)
 		x, y := g.Coord(s, 0), g.Coord(s, 1)
-		for _, o := range Offsets {
+		for _, o := range Offsets() {
 			t := g.Node(x+delta*o[0], y+delta*o[1])
 			b.Send(s, t, step)
 			if ties != nil {

@@ -114,6 +114,9 @@ type network struct {
 	// trace, if set, sees every flit move (Config.Trace).
 	trace func(TraceEvent)
 
+	// atomicVC allocates a virtual channel only once its buffer is empty (vcFree).
+	atomicVC bool
+
 	// Tree multicast (tree.go); nil/false unless Config.Tree.
 	treeOn bool
 	tree   *treeState
@@ -269,7 +272,7 @@ func (n *network) allocate(t int64) {
 		}
 		got := -1
 		for v := lo; v < hi; v++ {
-			if n.mask[c]&(1<<uint(v)) == 0 {
+			if n.vcFree(c, v) {
 				got = v
 				break
 			}
@@ -291,6 +294,17 @@ func (n *network) allocate(t int64) {
 	}
 	n.nextPending = n.pending
 	n.pending = keep
+}
+
+// vcFree reports whether virtual channel v of channel c may be allocated to a new worm:
+// no worm is allocated to it and, with atomicVC, its buffer holds no flit of the
+// previous worm. By default a VC is reallocated as soon as the previous worm's tail has
+// crossed the channel (non-atomic VC allocation: the new worm's flits queue behind the
+// old tail in the downstream buffer), which is the timed model's channel holding time
+// [a + (i-1)tc, a + (i-1)tc + L tc) of DESIGN.md; the explorer's model (model/flit)
+// allocates atomically: it releases a virtual channel when the tail leaves its buffer.
+func (n *network) vcFree(c, v int) bool {
+	return n.mask[c]&(1<<uint(v)) == 0 && (!n.atomicVC || n.vcs[c*n.V+v].count == 0)
 }
 
 func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holding int32) {

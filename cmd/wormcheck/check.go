@@ -21,7 +21,10 @@ const checkHelp = `wormcheck check --algo A --topo T --prop P [flags]
 Checks one property of one algorithm instance and prints the verdict with its evidence:
 for a violation, a shortest counterexample (a trace of flit moves, or the two contending
 unicasts with the channel and time). Without --json the output is for people; with --json
-it is one object: version, command, instance, property, semantics, verdict, stats, witness.
+it is one object of schema wormcheck-report/1 (docs/report.md): schema, version, command,
+instance, property, semantics, verdict, reason, stats, witness (with its kind), notes.
+The same check from Go: check.Run in package props/check, with the flags' names as
+parameters.
 
 Common flags:
   --algo A          algorithm (list below)
@@ -38,7 +41,8 @@ Common flags:
   --symmetry        reduce by the topology's symmetries where the algorithm supports it
   --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
   --svg F.svg       draw the witness
-  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0), readable by tshark
+  --explore         after a violation, step through its trace in the browser (127.0.0.1)
+  --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0); wormcheck dissector decodes it
   --progress        report progress on stderr even when it is not a terminal
   --seed N          seed for algorithms that choose at random (default 1)
 
@@ -144,6 +148,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	fs.String("algo", "", "algorithm")
 	progress := defineCommon(fs, &c)
 	params := defineParams(fs, a.Params)
+	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
 	var result string
 	if a.Families {
 		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
@@ -182,7 +187,19 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 	}
-	return emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	code, err := emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	if err != nil || !*explore {
+		return code, err
+	}
+	if rep.Trace == nil {
+		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
+		return code, nil
+	}
+	sc, err := check.TraceScene(rep.Trace)
+	if err != nil {
+		return 0, err
+	}
+	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
 
 // options converts the common flags into the entry's options; flag values that no
@@ -212,6 +229,7 @@ type artefacts struct{ Trace, SVG, PCAP string }
 // emitReport writes the requested artefacts, prints the report and returns the exit code
 // of its verdict.
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
 	if err := writeArtefacts(e, rep, files); err != nil {

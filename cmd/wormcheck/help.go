@@ -89,10 +89,14 @@ func toolVersion() string {
 // algoHelp lists the algorithms `check` knows, with their properties.
 func algoHelp() string {
 	var b strings.Builder
-	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports:\n")
+	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports, with the semantics\nthe verdict is judged in (docs/semantics.md):\n")
 	for _, n := range algoNames() {
 		a, _ := check.Lookup(n)
-		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(a.PropertyNames(), ", "))
+		var ps []string
+		for _, p := range a.Properties {
+			ps = append(ps, p.Property+" ("+p.Semantics+")")
+		}
+		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(ps, ", "))
 	}
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -31,18 +30,7 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
-// printReport renders a check report for people.
+// printReport renders a check report for people (props.Report.String).
 func printReport(w io.Writer, r *props.Report) {
-	fmt.Fprintf(w, "%s on %s: %s (%s semantics): %s\n", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
-	if r.Reason != "" {
-		fmt.Fprintf(w, "  %s\n", r.Reason)
-	}
-	if r.Stats.Transitions > 0 {
-		fmt.Fprintf(w, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
-	}
-	if r.Text != "" {
-		for _, line := range strings.Split(strings.TrimRight(r.Text, "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-	}
+	io.WriteString(w, r.String())
 }

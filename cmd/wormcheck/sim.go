@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"time"
 
 	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
@@ -28,6 +26,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flitwire"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -133,7 +132,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.Int64Var(&f.warmup, "warmup", 5000, "warm-up cycles before statistics")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fs.IntVar(&f.src, "source", 0, "source node of a collective")
-	fs.StringVar(&f.trace, "trace", "", "write every flit move as a pcap file (LINKTYPE_USER0)")
+	fs.StringVar(&f.trace, "trace", "", "write every flit move as a pcap file (LINKTYPE_USER2; wormcheck dissector decodes it)")
 	fs.IntVar(&f.traceLimit, "trace-limit", 1000000, "at most this many pcap records")
 	fs.BoolVar(&f.mser, "mser", false, "also drop the initial transient by the MSER-5 rule")
 	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
@@ -713,18 +712,16 @@ func collectiveFormula(g *model.Grid, f simFlags, s *model.Schedule) (float64, e
 	return 0, fmt.Errorf("no formula for %s", f.algo)
 }
 
-// traceWriter writes flit moves as pcap records (LINKTYPE_USER0 = 147). Each record's
-// timestamp is 1 s + cycle microseconds (never zero, so pcapgo keeps it and traces are
-// reproducible); its 28-byte payload, big-endian, is: version (1), flags (1 head, 2
-// tail, 4 delivery), VC, 0, cycle (8 bytes), channel (4, -1 for a delivery), node (4),
-// worm (4), message or unicast index (4).
+// traceWriter writes flit moves as pcap records (flitwire.SimMove, link type
+// LINKTYPE_USER2 = flitwire.LinkTypeSimMoves). Each record's timestamp is 1 s + cycle
+// microseconds (never zero, so pcapgo keeps it and traces are reproducible).
 type traceWriter struct {
 	f     *os.File
 	w     *pcapgo.Writer
 	n     int
 	limit int
 	err   error
-	buf   [28]byte
+	buf   []byte
 }
 
 func newTraceWriter(f simFlags) (*traceWriter, error) {
@@ -736,7 +733,7 @@ func newTraceWriter(f simFlags) (*traceWriter, error) {
 		return nil, usagef("--trace %s: %v", f.trace, err)
 	}
 	w := pcapgo.NewWriter(file)
-	if err := w.WriteFileHeader(65535, layers.LinkType(147)); err != nil {
+	if err := w.WriteFileHeader(65535, flitwire.LinkTypeSimMoves); err != nil {
 		file.Close()
 		return nil, usagef("--trace %s: %v", f.trace, err)
 	}
@@ -748,24 +745,18 @@ func (t *traceWriter) add(ev sim.TraceEvent) {
 		return
 	}
 	t.n++
-	b := t.buf[:]
-	b[0] = 1
-	b[1] = 0
+	m := flitwire.SimMove{VC: uint8(ev.VC), Cycle: uint64(ev.Cycle), Channel: int32(ev.Channel), Node: uint32(ev.Node), Worm: uint32(ev.Worm), Msg: uint32(ev.Msg)}
 	if ev.Head {
-		b[1] |= 1
+		m.Flags |= flitwire.SimHead
 	}
 	if ev.Tail {
-		b[1] |= 2
+		m.Flags |= flitwire.SimTail
 	}
 	if ev.Channel == model.None {
-		b[1] |= 4
+		m.Flags |= flitwire.SimDelivery
 	}
-	b[2], b[3] = byte(ev.VC), 0
-	binary.BigEndian.PutUint64(b[4:], uint64(ev.Cycle))
-	binary.BigEndian.PutUint32(b[12:], uint32(int32(ev.Channel)))
-	binary.BigEndian.PutUint32(b[16:], uint32(ev.Node))
-	binary.BigEndian.PutUint32(b[20:], uint32(ev.Worm))
-	binary.BigEndian.PutUint32(b[24:], uint32(ev.Msg))
+	t.buf = flitwire.AppendSimMove(t.buf[:0], m)
+	b := t.buf
 	ts := time.Unix(1, 0).Add(time.Duration(ev.Cycle) * time.Microsecond).UTC()
 	t.err = t.w.WritePacket(gopacket.CaptureInfo{Timestamp: ts, CaptureLength: len(b), Length: len(b)}, b)
 }

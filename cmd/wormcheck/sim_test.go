@@ -98,8 +98,8 @@ func TestSimTracePcap(t *testing.T) {
 	if len(b) < 24+44 || (len(b)-24)%44 != 0 || (len(b)-24)/44 > 50 {
 		t.Fatalf("pcap of %d bytes", len(b))
 	}
-	if lt := uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24; lt != 147 {
-		t.Errorf("link type %d; want 147 (USER0)", lt)
+	if lt := uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24; lt != 149 {
+		t.Errorf("link type %d; want 149 (USER2, simulator moves)", lt)
 	}
 }
 

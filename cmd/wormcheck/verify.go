@@ -52,8 +52,12 @@ func fileArg(args []string) (string, []string) {
 	return "", args
 }
 
+// verifySchema tags the object `verify --json` prints (docs/report.md).
+const verifySchema = "wormcheck-verify/1"
+
 // verifyJSON is the object `verify --json` prints.
 type verifyJSON struct {
+	Schema  string          `json:"schema"`
 	Version string          `json:"version"`
 	Command string          `json:"command"`
 	File    string          `json:"file"`
@@ -98,7 +102,7 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 		for _, r := range reps {
 			r.Version = toolVersion()
 		}
-		return code, writeJSON(e.Stdout, verifyJSON{Version: toolVersion(), Command: "verify", File: path, Verdict: verdict, Reports: reps})
+		return code, writeJSON(e.Stdout, verifyJSON{Schema: verifySchema, Version: toolVersion(), Command: "verify", File: path, Verdict: verdict, Reports: reps})
 	}
 	for _, r := range reps {
 		printReport(e.Stdout, r)

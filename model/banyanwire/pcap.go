@@ -11,12 +11,14 @@ import (
 	"github.com/google/gopacket/pcapgo"
 )
 
-// LinkTypeUser0 is pcap's LINKTYPE_USER0 (147), the link type of wormcheck captures.
-const LinkTypeUser0 = layers.LinkType(147)
+// LinkType is the link type of banyan captures: pcap's LINKTYPE_USER1 (148), apart from
+// the flit-level traces' LINKTYPE_USER0 (model/flitwire), whose records have another
+// layout; the Wireshark dissector (`wormcheck dissector`) decodes both.
+const LinkType = layers.LinkType(148)
 
-// Epoch stamps cycle 0; cycle c is stamped Epoch + c µs, so captures are reproducible
+// Epoch returns the time that stamps cycle 0; cycle c is stamped Epoch + c µs, so captures are reproducible
 // byte for byte (pcapgo would replace a zero time with the wall clock).
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
 // Record is one header crossing one link: at Cycle, packet Packet acquires channel
 // Channel carrying header Header. Its pcap record is the RegionHeader layer followed by
@@ -28,11 +30,11 @@ type Record struct {
 	Header  RegionHeader
 }
 
-// WriteCapture writes records as a pcap file with link type LINKTYPE_USER0 (decode the
+// WriteCapture writes records as a pcap file with link type LINKTYPE_USER1 (decode the
 // records with LayerTypeRegionHeader). Output depends only on records.
 func WriteCapture(w io.Writer, records []Record) error {
 	pw := pcapgo.NewWriter(w)
-	if err := pw.WriteFileHeader(65535, LinkTypeUser0); err != nil {
+	if err := pw.WriteFileHeader(65535, LinkType); err != nil {
 		return fmt.Errorf("pcap header: %w", err)
 	}
 	buf := gopacket.NewSerializeBuffer()
@@ -45,7 +47,7 @@ func WriteCapture(w io.Writer, records []Record) error {
 			return fmt.Errorf("pcap record %d: %w", i, err)
 		}
 		data := buf.Bytes()
-		ci := gopacket.CaptureInfo{Timestamp: Epoch.Add(time.Duration(r.Cycle) * time.Microsecond), CaptureLength: len(data), Length: len(data)}
+		ci := gopacket.CaptureInfo{Timestamp: Epoch().Add(time.Duration(r.Cycle) * time.Microsecond), CaptureLength: len(data), Length: len(data)}
 		if err := pw.WritePacket(ci, data); err != nil {
 			return fmt.Errorf("pcap record %d: %w", i, err)
 		}

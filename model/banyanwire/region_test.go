@@ -115,7 +115,7 @@ func TestWriteCaptureReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := pcapgo.NewReader(&w)
-	if err != nil || r.LinkType() != LinkTypeUser0 {
+	if err != nil || r.LinkType() != LinkType {
 		t.Fatalf("reader: %v %v", err, r.LinkType())
 	}
 	for i := range recs {
@@ -123,7 +123,7 @@ func TestWriteCaptureReadsBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ci.Timestamp.Equal(Epoch.Add(time.Duration(recs[i].Cycle) * time.Microsecond)) {
+		if !ci.Timestamp.Equal(Epoch().Add(time.Duration(recs[i].Cycle) * time.Microsecond)) {
 			t.Fatalf("record %d stamped %v", i, ci.Timestamp)
 		}
 		pkt := gopacket.NewPacket(data, LayerTypeRegionHeader, gopacket.Default)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Network is the immutable topology a flit model runs on: nodes, directed physical
@@ -17,18 +18,6 @@ type Network interface {
 	Ends(c model.ChannelID) (from, to model.NodeID)
 	NodeName(v model.NodeID) string
 	ChannelName(c model.ChannelID) string
-}
-
-// Routing is the base (unicast) routing function: the hops a worm from src to dst takes,
-// each with the virtual-channel class it must use there, and how many classes exist.
-// It must be deterministic. model.DOR implements it.
-//
-// The model asks it only "which channel and class next, for a worm at router r heading
-// to dst": the hop of Hops(src, dst) that leaves r (a tree multicast reaches r along the
-// route to every destination it routes there, so the hop is well defined).
-type Routing interface {
-	Hops(src, dst model.NodeID) []model.Hop
-	Classes() int
 }
 
 // GridNetwork adapts a *model.Grid to Network.
@@ -127,13 +116,19 @@ func (m Message) Flits() int {
 	return m.Length
 }
 
-// Config is a flit-level wormhole network instance: topology, routing, virtual channels
-// per physical channel (VCs; the routing's classes are split evenly among them, class k
-// owning VCs k*VCs/C .. (k+1)*VCs/C-1), Buffer flits per virtual channel at its receiving
-// end, the port model, the pruning policy of tree multicasts and the messages.
+// Config is a flit-level wormhole network instance: topology, routing relation, virtual
+// channels per physical channel, Buffer flits per virtual channel at its receiving end,
+// the port model, the pruning policy of tree multicasts and the messages.
+//
+// VCs is a multiple of the relation's Routing.VCs() (R): the relation's virtual channel
+// r (its class) owns the model's virtual channels r*VCs/R .. (r+1)*VCs/R-1 of each
+// physical channel, and a header the relation permits on (channel, r) may take any free
+// one of them. With dimension-order routing (R = 1, or 2 dateline classes) this is the
+// class split of the fixed-path model this package had before relations: VCs = R gives
+// one virtual channel per class, VCs = 2R two, and so on.
 type Config struct {
 	Net      Network
-	Routing  Routing
+	Routing  routing.Relation
 	VCs      int
 	Buffer   int
 	Ports    Ports
@@ -152,12 +147,24 @@ const (
 	MaxVirtualChannels = 1 << 14
 )
 
-// NewGridConfig returns a configuration on grid g with dimension-order routing (dateline
-// classes on or off), vcs virtual channels and buffer flits per virtual channel.
+// NewGridConfig returns a configuration on grid g with dimension-order routing
+// (routing.NewDOR; dateline classes on or off), vcs virtual channels and buffer flits per
+// virtual channel.
 func NewGridConfig(g *model.Grid, dateline bool, vcs, buffer int, ports Ports, msgs []Message) Config {
-	r := model.NewDOR(g)
-	r.Dateline = dateline && g.Kind() == model.Torus
-	return Config{Net: GridNetwork{g}, Routing: r, VCs: vcs, Buffer: buffer, Ports: ports, Messages: msgs}
+	return NewRelationConfig(routing.NewDOR(g, dateline), vcs, buffer, ports, msgs)
+}
+
+// NewRelationConfig returns a configuration on the grid of routing relation rel, with
+// vcs virtual channels (0: as many as the relation uses) and buffer flits per virtual
+// channel.
+func NewRelationConfig(rel routing.Relation, vcs, buffer int, ports Ports, msgs []Message) Config {
+	if rel == nil {
+		return Config{VCs: vcs, Buffer: buffer, Ports: ports, Messages: msgs} // Validate names Net
+	}
+	if vcs == 0 {
+		vcs = rel.VCs()
+	}
+	return Config{Net: GridNetwork{rel.Grid()}, Routing: rel, VCs: vcs, Buffer: buffer, Ports: ports, Messages: msgs}
 }
 
 // Validate checks the configuration; every error is one line naming the field.
@@ -169,8 +176,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("flit config: field Routing is nil")
 	case c.VCs < 1 || c.VCs > MaxVCs:
 		return fmt.Errorf("flit config: VCs is %d; it must be 1..%d", c.VCs, MaxVCs)
-	case c.VCs%c.Routing.Classes() != 0:
-		return fmt.Errorf("flit config: VCs is %d; the routing needs a multiple of its %d classes", c.VCs, c.Routing.Classes())
+	case c.Routing.VCs() < 1 || c.Routing.VCs() > MaxVCs:
+		return fmt.Errorf("flit config: routing %q uses %d virtual channels; it must be 1..%d", c.Routing.Name(), c.Routing.VCs(), MaxVCs)
+	case c.VCs%c.Routing.VCs() != 0:
+		return fmt.Errorf("flit config: VCs is %d; routing %q needs a multiple of its %d virtual channels", c.VCs, c.Routing.Name(), c.Routing.VCs())
+	case c.Routing.Grid() == nil || c.Routing.Grid().Nodes() != c.Net.Nodes() || c.Routing.Grid().Channels() != c.Net.Channels():
+		return fmt.Errorf("flit config: routing %q is not on network %s", c.Routing.Name(), c.Net.Spec())
 	case c.Buffer < 1 || c.Buffer > MaxBuffer:
 		return fmt.Errorf("flit config: Buffer is %d; it must be 1..%d", c.Buffer, MaxBuffer)
 	case c.Net.Channels()*c.VCs > MaxVirtualChannels:

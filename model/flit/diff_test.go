@@ -11,8 +11,9 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// randomModel builds a small random instance from seed: a grid, dateline or not, VCs per
-// class, buffer depth, port model, pruning policy and up to three unicast or tree
+// randomModel builds a small random instance from seed: a grid, a routing relation (DOR
+// with dateline classes or not, minimal adaptive, non-minimal with or without a misroute
+// budget), VCs per relation VC, buffer depth, port model, pruning policy and up to three unicast or tree
 // multicast messages. It returns nil when the drawn instance is not a valid config.
 func randomModel(t testing.TB, seed uint64) *Model {
 	x := seed*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
@@ -57,10 +58,24 @@ func randomModel(t testing.TB, seed uint64) *Model {
 		msgs = append(msgs, Message{Source: src, Dests: dests, Length: 1 + rnd(3), Multicast: mc})
 	}
 	cfg := NewGridConfig(g, dl, vcs, buffer, ports, msgs)
+	switch rnd(6) {
+	case 0, 1: // minimal adaptive, one or two relation VCs
+		rel := minimalAdaptive{g, 1 + rnd(2)}
+		cfg = NewRelationConfig(rel, rel.vcs*(1+rnd(2)), buffer, ports, msgs)
+	case 2: // non-minimal, with or without a budget
+		if rnd(2) == 0 {
+			cfg = NewRelationConfig(budgeted{misrouting{g, rnd(3)}}, 0, buffer, ports, msgs)
+		} else {
+			cfg = NewRelationConfig(misrouting{g, -1}, 0, buffer, ports, msgs)
+		}
+	}
 	cfg.Prune = Prune(rnd(4))
 	m, err := New(cfg)
 	if err != nil {
 		return nil
+	}
+	if rnd(2) == 0 {
+		m.rcache = nil // the path of models too large for the route cache
 	}
 	return m
 }
@@ -115,6 +130,13 @@ func compareStep(m *Model, s State) error {
 	if failed == nil && j != len(want) {
 		failed = fmt.Errorf("EncodeSuccessors yields %d successors, reference %d", j, len(want))
 	}
+	j = 0
+	m.EncodeSuccessorsProgress(s, nil, nil, func(a checker.Action, enc []byte, rank []uint32) {
+		if failed == nil && j < len(want) && (a != want[j].Action || string(enc) != string(m.refEncode(want[j].Next, nil)) || fmt.Sprint(rank) != fmt.Sprint(m.Progress(want[j].Next, nil))) {
+			failed = fmt.Errorf("EncodeSuccessorsProgress %d: action %#x rank %v, reference %#x rank %v", j, uint64(a), rank, uint64(want[j].Action), m.Progress(want[j].Next, nil))
+		}
+		j++
+	})
 	if failed == nil && string(m.refEncode(s, nil)) != string(before) {
 		failed = fmt.Errorf("EncodeSuccessors mutated its state")
 	}

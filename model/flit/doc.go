@@ -4,13 +4,16 @@
 //
 // # Configuration
 //
-// A Config names the topology (Network; GridNetwork adapts *model.Grid), the base
-// routing (Routing; model.DOR, with or without dateline classes), VCs virtual channels
-// per physical channel (the routing's classes split them evenly: class k owns VCs
-// k*VCs/C .. (k+1)*VCs/C-1), Buffer flits per virtual channel at its receiving end, the
-// port model (OnePort: one injection and one ejection channel per node; AllPort: neither
-// is ever contended), the pruning policy of tree multicasts (Prune) and the Messages.
-// NewGridConfig builds the usual one. New validates it and returns the Model.
+// A Config names the topology (Network; GridNetwork adapts *model.Grid), the routing
+// relation (Routing, a model/routing.Relation: for a header at a router, arrived on an
+// input channel and virtual channel, the ordered set of permitted outputs;
+// routing.NewDOR is dimension order with or without dateline classes), VCs virtual
+// channels per physical channel (a multiple of the relation's R virtual channels:
+// relation VC r owns the model's VCs r*VCs/R .. (r+1)*VCs/R-1), Buffer flits per virtual
+// channel at its receiving end, the port model (OnePort: one injection and one ejection
+// channel per node; AllPort: neither is ever contended), the pruning policy of tree
+// multicasts (Prune) and the Messages. NewGridConfig builds the usual one (DOR),
+// NewRelationConfig one for any relation. New validates it and returns the Model.
 //
 // # State
 //
@@ -24,6 +27,20 @@
 // (Out >= 0) or Eject, the local delivery channel. States are immutable values; Encode
 // gives the canonical bytes (Decode inverts it) and Format a multi-line rendering.
 //
+// Buffers, delivery counts and output tables are pointer-free handles (Bytes, Outs):
+// short runs are packed into the handle, other sequences are interned in the model's
+// own Table (Model.Table), freed with the model and reported by Model.AuxBytes. A handle
+// is read with its model's table; a table that runs out of indices sets Model.Err
+// (ErrTableFull) instead of panicking, and runners report that search inconclusive.
+//
+// # Progress
+//
+// Progress is a rank vector (model/system.Progressive) that strictly increases on every
+// transition of a minimal relation under every pruning policy, so the explorer certifies
+// that the reachable graph is acyclic and "deadlock-free" means "every message is
+// delivered"; EncodeSuccessorsProgress yields the ranks beside the encodings. Under a
+// relation that misroutes it may break, and the explorer's liveness check decides.
+//
 // # Flit positions (message formats)
 //
 // A unicast of Length L has flits 0..L-1: 0 is the header (its address flit), L-1 the
@@ -35,14 +52,17 @@
 // # Transitions (all interleavings)
 //
 // Each transition moves at most one flit, at one input channel (Kind):
-//   - KindAlloc: the address flit at the head of an input finds no reserved output on its
-//     route and takes a free one (a virtual channel of the routing's class on the routing's
-//     next channel, one transition per free choice; or the ejection channel at its
-//     destination, which under OnePort must be free), moving into it. For a multicast
+//   - KindAlloc: the address flit at the head of an input finds no reserved output among
+//     those the relation permits and takes a free one (any free model VC of any permitted
+//     (channel, VC), one transition per free choice, so every selection function is
+//     explored; or the ejection channel at its destination, which under OnePort must be
+//     free), moving into it. With none free the flit waits. For a multicast
 //     whose data has already passed this input this opens a new branch (000 §2.1 case
 //     (a)) and the data is then re-injected from the auxiliary buffer.
-//   - KindFollow: an address flit whose route uses an output its message reserved here
-//     moves into it (000 §2.1 case (b)); no data follows it.
+//   - KindFollow: an address flit for which the relation permits an output its message
+//     reserved here moves into it (000 §2.1 case (b); 000 §4: the router "checks first if
+//     there is a reserved output channel among those supplied by the routing function";
+//     with several, the relation's most preferred); no data follows it.
 //   - KindMove: a data/body flit (or a re-injected one) moves to the current output if its
 //     buffer has room; into Eject it is delivered. A multicast's data flits crossing an
 //     input are copied into its auxiliary buffer.
@@ -80,7 +100,15 @@
 //
 // Invariants returns buffers (no buffer over Buffer flits), ownership (a VC is held by at
 // most one worm and reserved by one input), order (flits of a worm in stream order,
-// unicasts contiguous), routes (every flit on its base-routing path) and exactly-once.
+// unicasts contiguous), routes (every reserved VC permitted by the relation where it was
+// reserved) and exactly-once.
+//
+// # Misroutes
+//
+// For a routing.Budgeted relation each message counts the misroutes its headers took
+// (Msg.Mis, saturating at the budget) and the relation reads it in Header.Misroutes;
+// for any other relation Misroutes is always 0, so the state space stays finite and a
+// livelocking relation shows as a cycle of the state graph.
 //
 // # Actions
 //

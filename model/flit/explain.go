@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
@@ -49,16 +50,16 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 		mv.FromVC = Out(c.vc)
 	}
 	if k == KindPrune {
-		next := m.apply(&from, c, KindPrune, 0)
+		next := m.applyStep(&from, m.pruneStep(c, m.blockedOut(&from, c)))
 		var in *Input
 		if c.vc < 0 {
 			in = &next.Msgs[c.msg].In
 		} else {
 			in = &next.VCs[c.vc].In
 		}
-		for _, o := range c.in.Outs.Slice() {
+		for _, o := range c.in.Outs.Slice(m.tab) {
 			kept := false
-			for _, q := range in.Outs.Slice() {
+			for _, q := range in.Outs.Slice(m.tab) {
 				kept = kept || q == o
 			}
 			if !kept {
@@ -80,10 +81,10 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 		if c.in.Cur < 0 {
 			return Move{}, fmt.Errorf("action %#x: input %d has no current output", uint64(a), input)
 		}
-		mv.To = c.in.Outs.At(int(c.in.Cur))
+		mv.To = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
 		if j := m.blockedOut(&from, c); j >= 0 {
-			mv.To = c.in.Outs.At(j)
+			mv.To = c.in.Outs.At(m.tab, j)
 		}
 	case KindAlloc:
 		mv.To = Out(arg - 1)
@@ -102,5 +103,45 @@ func (m *Model) VCOf(o Out) int { return int(o) % m.cfg.VCs }
 // Receiver returns the router at the receiving end of virtual channel o.
 func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
 
-// Route returns message i's base-routing hops to destination di (do not modify).
-func (m *Model) Route(i, di int) []model.Hop { return m.hops[i][di] }
+// PreferredPath returns the channels the address flit of message i for destination di
+// crosses when it always takes the relation's most preferred output: the dimension-order
+// path under DOR, one of the permitted paths under an adaptive relation (for pictures).
+// It stops where the relation permits nothing, or after as many hops as there are
+// channels (a relation that loops). Misroutes are counted as the model counts them.
+func (m *Model) PreferredPath(i, di int) []model.ChannelID {
+	s := m.Init()[0]
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	var path []model.ChannelID
+	var rb []routing.Output
+	for !m.isDest(i, di, c.at) && len(path) < len(m.chFrom) {
+		outs := m.permitted(&s, c, di, &rb)
+		if len(outs) == 0 {
+			break
+		}
+		path = append(path, outs[0].Channel)
+		if outs[0].Misroute && m.budget >= 0 && int(s.Msgs[i].Mis) < m.budget {
+			s.Msgs[i].Mis++
+		}
+		o := int(outs[0].Channel)*m.cfg.VCs + outs[0].VC*m.per
+		c = cursor{input: len(s.Msgs) + o, msg: i, vc: o, at: m.vcTo[o], in: &s.VCs[o].In}
+	}
+	return path
+}
+
+// PreferredOutput returns the channel the relation most prefers for the address flit of
+// message i for destination di at input vc of state s (a virtual channel, or -1 for the
+// message's source), or model.None at that destination or when it permits nothing.
+func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	if vc >= 0 {
+		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: &s.VCs[vc].In}
+	}
+	if m.isDest(i, di, c.at) {
+		return model.None
+	}
+	var rb []routing.Output
+	if outs := m.permitted(&s, c, di, &rb); len(outs) > 0 {
+		return outs[0].Channel
+	}
+	return model.None
+}

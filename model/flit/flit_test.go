@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // bfs is the tiny explorer of these tests: it returns the number of reachable states,
@@ -269,18 +270,17 @@ func TestRoutingAgainstNaiveTwin(t *testing.T) {
 						vcs = 2
 					}
 					m := mustNew(t, NewGridConfig(g, dl, vcs, 1, AllPort, unicasts(1, s, d)))
-					for at := 0; at < g.Nodes(); at++ {
-						c, cl, ok := naiveNext(g, dl && g.Kind() == model.Torus, model.NodeID(s), model.NodeID(d), model.NodeID(at))
-						if m.next[0][0][at] < 0 {
-							if ok {
-								t.Fatalf("%s %d->%d at %d: model has no hop, naive has %d", spec, s, d, at, c)
-							}
-							continue
+					st := m.Init()[0]
+					c := cursor{input: 0, msg: 0, vc: -1, at: model.NodeID(s), in: &st.Msgs[0].In}
+					var rb []routing.Output
+					for hops := 0; c.at != model.NodeID(d); hops++ {
+						ch, cl, ok := naiveNext(g, dl && g.Kind() == model.Torus, model.NodeID(s), model.NodeID(d), c.at)
+						outs := m.permitted(&st, c, 0, &rb)
+						if !ok || len(outs) != 1 || outs[0].Channel != ch || outs[0].VC != int(cl) || hops > g.Nodes() {
+							t.Fatalf("%s dateline %v %d->%d at %d: model %v, naive %d/%d (ok %v)", spec, dl, s, d, c.at, outs, ch, cl, ok)
 						}
-						eject, ch, class := m.want(0, 0, model.NodeID(at))
-						if !ok || eject || ch != c || class != cl {
-							t.Fatalf("%s dateline %v %d->%d at %d: model %d/%d, naive %d/%d (ok %v)", spec, dl, s, d, at, ch, class, c, cl, ok)
-						}
+						o := int(ch)*vcs + int(cl)
+						c = cursor{input: 1 + o, msg: 0, vc: o, at: m.vcTo[o], in: &st.VCs[o].In}
 					}
 				}
 			}
@@ -315,10 +315,17 @@ func testModels(t testing.TB) []*Model {
 	}
 	cfgM := NewGridConfig(g, false, 2, 2, OnePort, mc)
 	cfgM.Prune = PruneOnStop
+	// Tree multicast over minimal adaptive routing, and worms under a budgeted
+	// non-minimal relation.
+	cfgA := NewRelationConfig(minimalAdaptive{g, 1}, 2, 1, AllPort, mc[:2])
+	cfgA.Prune = PrunePartial
+	cfgB := NewRelationConfig(budgeted{misrouting{g, 2}}, 0, 1, OnePort, unicasts(2, 0, 8, 4, 2))
 	return []*Model{
 		mustNew(t, NewGridConfig(g, false, 1, 2, AllPort, unicasts(3, 0, 8, 8, 0, 2, 6))),
 		mustNew(t, NewGridConfig(tor, true, 2, 1, OnePort, unicasts(2, 0, 2, 1, 3, 2, 0, 3, 1))),
 		mustNew(t, cfgM),
+		mustNew(t, cfgA),
+		mustNew(t, cfgB),
 	}
 }
 
@@ -371,7 +378,7 @@ func TestInvariantsCatchViolations(t *testing.T) {
 	s := randomState(m, 3, 8)
 	var held int = -1
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && v.Flits.Len() > 0 {
+		if v.Owner >= 0 && v.Flits.Len(m.tab) > 0 {
 			held = o
 			break
 		}
@@ -383,10 +390,10 @@ func TestInvariantsCatchViolations(t *testing.T) {
 		inv    string
 		mutate func(s *State)
 	}{
-		{"buffers", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{0, 1, 2}) }},
+		{"buffers", func(s *State) { s.VCs[held].Flits = m.tab.MakeBytes([]uint8{0, 1, 2}) }},
 		{"ownership", func(s *State) { s.VCs[held].Owner = (s.VCs[held].Owner + 1) % 3; s.VCs[held].Closed = false }},
-		{"order", func(s *State) { s.VCs[held].Flits = MakeBytes([]uint8{1, 0}) }},
-		{"exactly-once", func(s *State) { s.Msgs[0].Got = MakeBytes([]uint8{9}) }},
+		{"order", func(s *State) { s.VCs[held].Flits = m.tab.MakeBytes([]uint8{1, 0}) }},
+		{"exactly-once", func(s *State) { s.Msgs[0].Got = m.tab.MakeBytes([]uint8{9}) }},
 	} {
 		c := s.shallow()
 		tc.mutate(&c)
@@ -400,11 +407,15 @@ func TestInvariantsCatchViolations(t *testing.T) {
 			t.Errorf("invariant %s missed the corruption", tc.inv)
 		}
 	}
-	// routes: a worm holding a channel off its path.
+	// routes: a worm 1->2 whose source reserved the channel 1->0, which the relation
+	// does not permit.
 	g := grid(t, "mesh:3")
-	m2 := mustNew(t, NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 0, 1)))
+	m2 := mustNew(t, NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 1, 2)))
 	s2 := m2.Init()[0]
-	s2.VCs[m2.vcIndex(t, g, 2, 1, 0)] = VC{Owner: 0, Flits: MakeBytes([]uint8{0}), In: Input{Cur: -1}}
+	o := m2.vcIndex(t, g, 1, 0, 0)
+	s2.VCs[o] = VC{Owner: 0, Flits: m2.tab.MakeBytes([]uint8{0}), In: Input{Cur: -1}}
+	s2.Msgs[0].Sent = 1
+	s2.Msgs[0].In = Input{Outs: singleOut(Out(o)), Cur: 0}
 	if err := m2.checkRoutes(s2); err == nil {
 		t.Error("invariant routes missed a worm off its path")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
@@ -16,8 +17,9 @@ import (
 //   - order: the flits in each buffer are in the message's stream order (a unicast's flits
 //     are consecutive and ascending; a branch stream is an address, the data in order,
 //     then later addresses ascending), and a unicast's flits are contiguous along its path;
-//   - routes: every flit in a virtual channel lies on the base-routing path from the
-//     source to a destination it is for (an address flit: its own destination);
+//   - routes: every reserved virtual channel is permitted by the routing relation at the
+//     input that reserved it, for some destination of its message and for the
+//     destination of every address flit in it;
 //   - exactly-once: no destination receives more than its flits, and in a terminal state
 //     every destination has received exactly its flits (000 §2, claim TM3).
 func (m *Model) Invariants() []system.Invariant[State] {
@@ -32,10 +34,10 @@ func (m *Model) Invariants() []system.Invariant[State] {
 
 func (m *Model) checkBuffers(s State) error {
 	for o, v := range s.VCs {
-		if v.Flits.Len() > m.cfg.Buffer {
-			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), v.Flits.Len(), m.cfg.Buffer)
+		if v.Flits.Len(m.tab) > m.cfg.Buffer {
+			return fmt.Errorf("vc %s holds %d flits; the buffer has %d", m.VCName(Out(o)), v.Flits.Len(m.tab), m.cfg.Buffer)
 		}
-		if v.Owner < 0 && (v.Flits.Len() > 0 || v.In.active()) {
+		if v.Owner < 0 && (v.Flits.Len(m.tab) > 0 || v.In.active()) {
 			return fmt.Errorf("free vc %s is not empty", m.VCName(Out(o)))
 		}
 	}
@@ -46,8 +48,8 @@ func (m *Model) checkOwnership(s State) error {
 	refs := make([]int, len(s.VCs))
 	var err error
 	m.cursors(&s, func(c cursor) bool {
-		for j, o := range c.in.Outs.Slice() {
-			if j > 0 && o <= c.in.Outs.At(int(j-1)) {
+		for j, o := range c.in.Outs.Slice(m.tab) {
+			if j > 0 && o <= c.in.Outs.At(m.tab, int(j-1)) {
 				err = fmt.Errorf("m%d at %s: outputs not ascending", c.msg, m.cfg.Net.NodeName(c.at))
 				return false
 			}
@@ -65,8 +67,8 @@ func (m *Model) checkOwnership(s State) error {
 			}
 			refs[o]++
 		}
-		if int(c.in.Cur) >= c.in.Outs.Len() {
-			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, c.in.Outs.Len())
+		if int(c.in.Cur) >= c.in.Outs.Len(m.tab) {
+			err = fmt.Errorf("m%d at %s: current output %d of %d", c.msg, m.cfg.Net.NodeName(c.at), c.in.Cur, c.in.Outs.Len(m.tab))
 			return false
 		}
 		return true
@@ -97,7 +99,7 @@ func (m *Model) checkOwnership(s State) error {
 		for r := range m.into {
 			k := 0
 			for _, o := range m.into[r] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
 					k++
 				}
 			}
@@ -148,7 +150,7 @@ func (m *Model) streamOK(i int, flits []uint8) bool {
 
 func (m *Model) checkOrder(s State) error {
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits.Slice()) {
+		if v.Owner >= 0 && !m.streamOK(int(v.Owner), v.Flits.Slice(m.tab)) {
 			return fmt.Errorf("vc %s: m%d flits %v out of stream order", m.VCName(Out(o)), v.Owner, v.Flits)
 		}
 	}
@@ -159,64 +161,79 @@ func (m *Model) checkOrder(s State) error {
 			continue
 		}
 		next := int(g.Sent) - 1 // the last flit that left the source
-		outs := g.In.Outs.Slice()
+		outs := g.In.Outs.Slice(m.tab)
 		for len(outs) == 1 && outs[0] != Eject {
 			v := s.VCs[outs[0]]
-			for j := v.Flits.Len() - 1; j >= 0; j-- {
-				if int(v.Flits.At(j)) != next {
-					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits.At(j), m.VCName(outs[0]), next)
+			for j := v.Flits.Len(m.tab) - 1; j >= 0; j-- {
+				if int(v.Flits.At(m.tab, j)) != next {
+					return fmt.Errorf("m%d: flit %d in %s breaks contiguity (want %d)", i, v.Flits.At(m.tab, j), m.VCName(outs[0]), next)
 				}
 				next--
 			}
-			outs = v.In.Outs.Slice()
+			outs = v.In.Outs.Slice(m.tab)
 		}
 	}
 	return nil
 }
 
-// onRoute reports whether virtual channel o's physical channel is on message i's route to
-// destination di with the right class.
-func (m *Model) onRoute(i, di int, o Out) bool {
-	for _, h := range m.hops[i][di] {
-		if m.matches(o, h.Channel, h.Class) {
-			return true
+// permits reports whether the relation permits model output o to the address flit for
+// destination di of message c.msg at input c, with any misroute count up to the
+// message's current one (the count it was routed with may have been lower).
+func (m *Model) permits(s *State, c cursor, di int, o Out, rb *[]routing.Output) bool {
+	if m.isDest(c.msg, di, c.at) {
+		return false
+	}
+	h := m.header(s, c, di)
+	for mis := h.Misroutes; mis >= 0; mis-- {
+		h.Misroutes = mis
+		*rb = m.rel.Route(h, (*rb)[:0])
+		for _, r := range *rb {
+			if m.matches(o, r) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// checkRoutes checks that every reserved virtual channel is permitted by the relation at
+// the input that reserved it: for every address flit in it, for that flit's destination;
+// and for at least one destination of its message.
 func (m *Model) checkRoutes(s State) error {
-	for o, v := range s.VCs {
-		if v.Owner < 0 {
-			continue
-		}
-		i := int(v.Owner)
-		for _, f := range v.Flits.Slice() {
-			if di, isAddr := m.addrDest(i, f); isAddr {
-				if !m.onRoute(i, di, Out(o)) {
-					return fmt.Errorf("m%d: address flit for %s in %s, off its route", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), m.VCName(Out(o)))
-				}
+	var rb []routing.Output
+	var err error
+	m.cursors(&s, func(c cursor) bool {
+		for _, o := range c.in.Outs.Slice(m.tab) {
+			if o == Eject {
 				continue
 			}
-		}
-		ok := false
-		for di := range m.cfg.Messages[i].Dests {
-			if m.onRoute(i, di, Out(o)) {
-				ok = true
-				break
+			for _, f := range s.VCs[o].Flits.Slice(m.tab) {
+				if di, isAddr := m.addrDest(c.msg, f); isAddr && !m.permits(&s, c, di, o, &rb) {
+					err = fmt.Errorf("m%d: address flit for %s in %s, not permitted by routing %s at %s", c.msg, m.cfg.Net.NodeName(m.cfg.Messages[c.msg].Dests[di]), m.VCName(o), m.rel.Name(), m.cfg.Net.NodeName(c.at))
+					return false
+				}
+			}
+			ok := false
+			for di := range m.cfg.Messages[c.msg].Dests {
+				if m.permits(&s, c, di, o, &rb) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				err = fmt.Errorf("m%d at %s reserves %s, permitted by routing %s for none of its destinations", c.msg, m.cfg.Net.NodeName(c.at), m.VCName(o), m.rel.Name())
+				return false
 			}
 		}
-		if !ok {
-			return fmt.Errorf("m%d holds %s, on no route of its destinations", i, m.VCName(Out(o)))
-		}
-	}
-	return nil
+		return true
+	})
+	return err
 }
 
 func (m *Model) checkDelivery(s State) error {
 	term := m.Terminal(s)
 	for i, g := range s.Msgs {
-		for di, n := range g.Got.Slice() {
+		for di, n := range g.Got.Slice(m.tab) {
 			if int(n) > m.expect[i] || (term && int(n) != m.expect[i]) {
 				return fmt.Errorf("m%d: destination %s received %d flits; want exactly %d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Dests[di]), n, m.expect[i])
 			}
@@ -253,7 +270,7 @@ func (m *Model) Waits(s State) string {
 		}
 		who := fmt.Sprintf("m%d at %s", c.msg, m.cfg.Net.NodeName(c.at))
 		if j := m.blockedOut(&s, c); j >= 0 {
-			o := c.in.Outs.At(j)
+			o := c.in.Outs.At(m.tab, j)
 			if o == Eject || m.room(&s, o) {
 				return true
 			}
@@ -264,27 +281,35 @@ func (m *Model) Waits(s State) string {
 			return true
 		}
 		di, _ := m.addrDest(c.msg, f)
-		eject, ch, cl := m.want(c.msg, di, c.at)
-		if eject {
+		if m.isDest(c.msg, di, c.at) {
 			for _, o := range m.into[c.at] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len() > 0 && v.In.Outs.At(0) == Eject {
+				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
 					edge(c.msg, int(v.Owner))
 				}
 			}
 			parts = append(parts, fmt.Sprintf("%s waits for the ejection channel", who))
 			return true
 		}
-		var holders []string
-		base := int(ch)*m.cfg.VCs + int(cl)*m.per
-		for o := base; o < base+m.per; o++ {
-			holders = append(holders, fmt.Sprintf("vc%d by m%d", o%m.cfg.VCs, s.VCs[o].Owner))
-			edge(c.msg, int(s.VCs[o].Owner))
+		var rb []routing.Output
+		var wants []string
+		for _, r := range m.permitted(&s, c, di, &rb) {
+			var holders []string
+			base := int(r.Channel)*m.cfg.VCs + r.VC*m.per
+			for o := base; o < base+m.per; o++ {
+				holders = append(holders, fmt.Sprintf("vc%d by m%d", o%m.cfg.VCs, s.VCs[o].Owner))
+				edge(c.msg, int(s.VCs[o].Owner))
+			}
+			wants = append(wants, fmt.Sprintf("%s (%s)", m.cfg.Net.ChannelName(r.Channel), joinComma(holders)))
 		}
 		if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && m.injectBusy(&s, c.at) {
 			parts = append(parts, fmt.Sprintf("%s waits for the injection channel", who))
 			return true
 		}
-		parts = append(parts, fmt.Sprintf("%s waits for %s (%s)", who, m.cfg.Net.ChannelName(ch), joinComma(holders)))
+		if len(wants) == 0 {
+			parts = append(parts, fmt.Sprintf("%s has no output: routing %s permits none", who, m.rel.Name()))
+			return true
+		}
+		parts = append(parts, fmt.Sprintf("%s waits for %s", who, strings.Join(wants, " or ")))
 		return true
 	})
 	if len(parts) == 0 {

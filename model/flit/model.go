@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
@@ -14,30 +16,54 @@ func chanID(c int) model.ChannelID { return model.ChannelID(c) }
 func chanNode(v int) model.NodeID { return model.NodeID(v) }
 
 // Model is the flit-level wormhole network of a Config as a system.Model[State]. It is
-// immutable after New and safe for concurrent use.
+// immutable after New (but for its interning table and its fault record, both safe for
+// concurrent use) and safe for concurrent use.
 type Model struct {
 	cfg     Config
+	rel     routing.Relation
 	nvc     int            // number of network virtual channels: Channels*VCs
-	per     int            // VCs per class
+	per     int            // model VCs per relation VC: VCs / Routing.VCs()
+	budget  int            // misroute budget of a routing.Budgeted relation, -1 otherwise
+	chFrom  []model.NodeID // sending router of each physical channel
 	vcTo    []model.NodeID // receiving router of each virtual channel
 	into    [][]int32      // virtual channels entering each node
 	flits   []int          // format length per message
 	expect  []int          // flits each destination must receive, per message
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
-	next    [][][]int32    // next[m][di][node] = hop index leaving node towards Dests[di], or -1
-	hops    [][][]model.Hop
+
+	tab *Table // the interning table of this model's states
+
+	// The route cache: the validated outputs of every header the model routes, by
+	// (message, destination, input, misroutes), filled on first use; nil when the table
+	// would exceed maxRouteCache entries (then every header asks the relation).
+	rcache []atomic.Pointer[[]routing.Output]
+	rbase  []int // rbase[i]: index of message i's first entry
+
+	faultMu sync.Mutex
+	fault   error // the first contract breach of the relation (see Err)
+
+	distOnce sync.Once  // Progress's distances, computed on first use
+	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
+	ecc      []uint32   // ecc[i]: the largest dist[i][v]
 }
 
-// New validates cfg and builds its model. Cost O(messages*destinations*(nodes+path)).
+// New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
 func New(cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg}
+	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
+	if b, ok := cfg.Routing.(routing.Budgeted); ok {
+		m.budget = min(max(b.MisrouteBudget(), 0), 255)
+	}
 	nodes := cfg.Net.Nodes()
 	m.nvc = cfg.Net.Channels() * cfg.VCs
-	m.per = cfg.VCs / cfg.Routing.Classes()
+	m.per = cfg.VCs / cfg.Routing.VCs()
+	m.chFrom = make([]model.NodeID, cfg.Net.Channels())
+	for c := range m.chFrom {
+		m.chFrom[c], _ = cfg.Net.Ends(chanID(c))
+	}
 	m.vcTo = make([]model.NodeID, m.nvc)
 	m.into = make([][]int32, nodes)
 	for o := 0; o < m.nvc; o++ {
@@ -45,7 +71,7 @@ func New(cfg Config) (*Model, error) {
 		m.vcTo[o] = to
 		m.into[to] = append(m.into[to], int32(o))
 	}
-	for i, msg := range m.cfg.Messages {
+	for _, msg := range m.cfg.Messages {
 		m.flits = append(m.flits, msg.Flits())
 		exp := msg.Length
 		if msg.Multicast {
@@ -56,41 +82,64 @@ func New(cfg Config) (*Model, error) {
 		for v := range idx {
 			idx[v] = -1
 		}
-		nx := make([][]int32, len(msg.Dests))
-		hs := make([][]model.Hop, len(msg.Dests))
 		for di, d := range msg.Dests {
 			idx[d] = int16(di)
-			h := cfg.Routing.Hops(msg.Source, d)
-			if len(h) == 0 {
-				return nil, fmt.Errorf("flit config: message %d: the routing has no path from %s to %s", i, cfg.Net.NodeName(msg.Source), cfg.Net.NodeName(d))
-			}
-			nx[di] = make([]int32, nodes)
-			for v := range nx[di] {
-				nx[di][v] = -1
-			}
-			cur := msg.Source
-			for k, hop := range h {
-				if int(hop.Class) >= cfg.Routing.Classes() || hop.Channel < 0 || int(hop.Channel) >= cfg.Net.Channels() {
-					return nil, fmt.Errorf("flit config: message %d: routing returned a bad hop %v", i, hop)
-				}
-				from, to := cfg.Net.Ends(hop.Channel)
-				if from != cur || nx[di][from] != -1 {
-					return nil, fmt.Errorf("flit config: message %d: the routing's path to %s is not a simple path", i, cfg.Net.NodeName(d))
-				}
-				nx[di][from] = int32(k)
-				cur = to
-			}
-			if cur != d {
-				return nil, fmt.Errorf("flit config: message %d: the routing's path ends at %s, not %s", i, cfg.Net.NodeName(cur), cfg.Net.NodeName(d))
-			}
-			hs[di] = h
 		}
 		m.destIdx = append(m.destIdx, idx)
-		m.next = append(m.next, nx)
-		m.hops = append(m.hops, hs)
+	}
+	n := 0
+	for _, msg := range m.cfg.Messages {
+		m.rbase = append(m.rbase, n)
+		n += len(msg.Dests) * (m.nvc + 1) * (max(m.budget, 0) + 1)
+	}
+	if n <= maxRouteCache {
+		m.rcache = make([]atomic.Pointer[[]routing.Output], n)
 	}
 	return m, nil
 }
+
+// maxRouteCache bounds the route cache's entries (8 bytes each, plus the outputs of the
+// headers actually routed).
+const maxRouteCache = 1 << 16
+
+// Err returns why states built by m may be wrong, or nil: the first breach of the
+// routing relation's contract met while building states (an output channel that does
+// not leave the router, or a virtual channel outside [0, VCs())), whose outputs were
+// ignored, or ErrTableFull (wrapped) when the interning table ran out of indices. A
+// search of m that ends with Err non-nil did not explore the model it was asked to:
+// callers report a relation breach as an error and a full table as inconclusive.
+func (m *Model) Err() error {
+	m.faultMu.Lock()
+	defer m.faultMu.Unlock()
+	if m.fault != nil {
+		return m.fault
+	}
+	if err := m.tab.Err(); err != nil {
+		return fmt.Errorf("%w (%d sequences)", err, m.tab.Len())
+	}
+	return nil
+}
+
+// Table returns the model's interning table, which resolves the Bytes and Outs handles
+// of its states.
+func (m *Model) Table() *Table { return m.tab }
+
+// AuxBytes returns the bytes the model holds beside the explorer's store: its interning
+// table, which grows with the distinct buffer contents, delivery counts and output sets
+// of the states built so far. It lives in the Go heap, so the explorer's heap sampling
+// (Options.MaxMemoryBytes) already counts it; AuxBytes lets a caller report it.
+func (m *Model) AuxBytes() int64 { return m.tab.Bytes() }
+
+func (m *Model) setFault(err error) {
+	m.faultMu.Lock()
+	if m.fault == nil {
+		m.fault = err
+	}
+	m.faultMu.Unlock()
+}
+
+// Relation returns the model's routing relation.
+func (m *Model) Relation() routing.Relation { return m.rel }
 
 // Config returns the model's configuration (do not modify its slices).
 func (m *Model) Config() Config { return m.cfg }
@@ -108,7 +157,7 @@ func (m *Model) Init() []State {
 	s := State{Msgs: make([]Msg, len(m.cfg.Messages)), VCs: make([]VC, m.nvc)}
 	for i := range s.Msgs {
 		s.Msgs[i].In.Cur = -1
-		s.Msgs[i].Got = MakeBytes(make([]uint8, len(m.cfg.Messages[i].Dests)))
+		s.Msgs[i].Got = m.tab.MakeBytes(make([]uint8, len(m.cfg.Messages[i].Dests)))
 	}
 	for i := range s.VCs {
 		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
@@ -200,7 +249,7 @@ func (m *Model) nextFlit(s *State, c cursor) (f uint8, aux, ok bool) {
 	}
 	v := &s.VCs[c.vc]
 	if v.Flits != 0 {
-		return v.Flits.At(0), false, true
+		return v.Flits.At(m.tab, 0), false, true
 	}
 	return 0, false, false
 }
@@ -217,27 +266,89 @@ func (m *Model) addrDest(i int, f uint8) (int, bool) {
 	return 0, false
 }
 
-// want returns the output class an address flit of message i for destination di needs at
-// router r: eject, or physical channel ch with class cl.
-func (m *Model) want(i, di int, r model.NodeID) (eject bool, ch model.ChannelID, cl uint8) {
-	if m.cfg.Messages[i].Dests[di] == r {
-		return true, 0, 0
+// header returns the routing header of the address flit for destination di of input c:
+// the router, the input (channel and relation VC, or Injection at the source), the
+// message's source and destination, and its misroutes (Budgeted relations only).
+func (m *Model) header(s *State, c cursor, di int) routing.Header {
+	msg := &m.cfg.Messages[c.msg]
+	h := routing.Header{At: c.at, In: routing.Input{Channel: routing.Injection}, Src: msg.Source, Dst: msg.Dests[di]}
+	if c.vc >= 0 {
+		h.In = routing.Input{Channel: chanID(c.vc / m.cfg.VCs), VC: (c.vc % m.cfg.VCs) / m.per}
 	}
-	k := m.next[i][di][r]
-	if k < 0 {
-		// Unreachable for well-formed routings: the tree reaches r only on the path to di.
-		return true, -1, 0
+	if m.budget >= 0 {
+		h.Misroutes = int(s.Msgs[c.msg].Mis)
 	}
-	h := m.hops[i][di][k]
-	return false, h.Channel, h.Class
+	return h
 }
 
-func (m *Model) matches(o Out, ch model.ChannelID, cl uint8) bool {
-	return o >= 0 && int(o)/m.cfg.VCs == int(ch) && (int(o)%m.cfg.VCs)/m.per == int(cl)
+// permitted returns the relation's outputs for the address flit for destination di of
+// input c (which must not be at that destination), most preferred first, in *rb (reused
+// scratch). Outputs that break the relation's contract are dropped and recorded (Err).
+func (m *Model) permitted(s *State, c cursor, di int, rb *[]routing.Output) []routing.Output {
+	if m.rcache == nil {
+		return m.route(s, c, di, rb)
+	}
+	k := m.rbase[c.msg] + (di*(m.nvc+1)+c.vc+1)*(max(m.budget, 0)+1)
+	if m.budget >= 0 {
+		k += int(s.Msgs[c.msg].Mis)
+	}
+	if p := m.rcache[k].Load(); p != nil {
+		return *p
+	}
+	var fresh []routing.Output
+	outs := m.route(s, c, di, &fresh)
+	outs = outs[:len(outs):len(outs)]
+	m.rcache[k].Store(&outs) // equal values if two workers race: Route is pure
+	return outs
 }
+
+// route asks the relation for the outputs of the address flit for destination di of
+// input c, into *rb, and drops (and records) outputs that break its contract.
+func (m *Model) route(s *State, c cursor, di int, rb *[]routing.Output) []routing.Output {
+	h := m.header(s, c, di)
+	outs := m.rel.Route(h, (*rb)[:0])
+	*rb = outs
+	k := 0
+	for _, o := range outs {
+		if o.Channel < 0 || int(o.Channel) >= len(m.chFrom) || m.chFrom[o.Channel] != h.At || o.VC < 0 || o.VC >= m.rel.VCs() {
+			m.setFault(fmt.Errorf("routing %q: header %+v got output %+v, which is not a channel of router %s with a virtual channel below %d", m.rel.Name(), h, o, m.cfg.Net.NodeName(h.At), m.rel.VCs()))
+			continue
+		}
+		outs[k] = o
+		k++
+	}
+	return outs[:k]
+}
+
+// matches reports whether model output o is on the relation's output r: its physical
+// channel, and one of the model VCs of r's relation VC.
+func (m *Model) matches(o Out, r routing.Output) bool {
+	return o >= 0 && int(o)/m.cfg.VCs == int(r.Channel) && (int(o)%m.cfg.VCs)/m.per == r.VC
+}
+
+// reserved returns the index in in.Outs of the first reserved output among the permitted
+// ones, in the relation's order, and whether that hop is a misroute; -1 if none. This is
+// 000 §4's router: "it checks first if there is a reserved output channel among those
+// supplied by the routing function".
+func (m *Model) reserved(in *Input, outs []routing.Output) (int, bool) {
+	if in.Outs == 0 {
+		return -1, false
+	}
+	for _, r := range outs {
+		for j, o := range in.Outs.Slice(m.tab) {
+			if m.matches(o, r) {
+				return j, r.Misroute
+			}
+		}
+	}
+	return -1, false
+}
+
+// isDest reports whether router r is destination di of message i.
+func (m *Model) isDest(i, di int, r model.NodeID) bool { return m.cfg.Messages[i].Dests[di] == r }
 
 func (m *Model) room(s *State, o Out) bool {
-	return o == Eject || s.VCs[o].Flits.Len() < m.cfg.Buffer
+	return o == Eject || s.VCs[o].Flits.Len(m.tab) < m.cfg.Buffer
 }
 
 // ejectBusy reports whether router r's ejection channel is held (one-port only).
@@ -247,7 +358,7 @@ func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
 	}
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
-		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(0) == Eject {
+		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(m.tab, 0) == Eject {
 			return true
 		}
 	}
@@ -289,29 +400,32 @@ func (m *Model) cursors(s *State, yield func(c cursor) bool) {
 }
 
 // succStep is one enabled transition before it is applied: its action, the input it acts
-// on, its kind and applyTo's argument (the output taken for KindAlloc, the index of the
-// output followed for KindFollow).
+// on, its kind, applyTo's argument (the output taken for KindAlloc, the index of the
+// output followed for KindFollow, the index of the output the stopped flit needs for
+// KindPrune, -1 if none) and whether the hop is a misroute of a Budgeted relation.
 type succStep struct {
 	a   system.Action
 	c   cursor
 	k   Kind
 	arg int
+	mis bool
 }
 
 // steps appends the enabled transitions of s in Successors order, without applying them.
-func (m *Model) steps(s *State, dst []succStep) []succStep {
+// rb is scratch for the relation's outputs.
+func (m *Model) steps(s *State, dst []succStep, rb *[]routing.Output) []succStep {
 	for i := range s.Msgs {
 		if s.Msgs[i].Done {
 			continue
 		}
-		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}, dst)
+		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}, dst, rb)
 	}
 	for o := range s.VCs {
 		v := &s.VCs[o]
 		if v.Owner < 0 {
 			continue
 		}
-		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: &v.In}, dst)
+		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: &v.In}, dst, rb)
 	}
 	return dst
 }
@@ -322,10 +436,12 @@ func (m *Model) steps(s *State, dst []succStep) []succStep {
 // the virtual channels (and of the messages when the succStep changes one); the inner
 // slices it does not change are shared with s.
 func (m *Model) Successors(s State, dst []system.Transition[State]) []system.Transition[State] {
-	var buf [16]succStep
-	for _, st := range m.steps(&s, buf[:0]) {
+	sc := scratchPool.Get().(*scratch)
+	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
+	for _, st := range sc.st {
 		dst = append(dst, system.Transition[State]{Action: st.a, Next: m.applyStep(&s, st)})
 	}
+	sc.release()
 	return dst
 }
 
@@ -344,8 +460,10 @@ func (m *Model) Successor(s State, a system.Action) State {
 	default:
 		panic(fmt.Sprintf("flit: Successor: action %#x acts on an idle input", uint64(a)))
 	}
-	var buf [8]succStep
-	for _, st := range m.inputSteps(&s, c, buf[:0]) {
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
+	sc.st = m.inputSteps(&s, c, sc.st[:0], &sc.rb)
+	for _, st := range sc.st {
 		if st.a == a {
 			return m.applyStep(&s, st)
 		}
@@ -353,9 +471,10 @@ func (m *Model) Successor(s State, a system.Action) State {
 	panic(fmt.Sprintf("flit: Successor: action %#x is not enabled", uint64(a)))
 }
 
-// scratch is the reusable successor buffer of EncodeSuccessors.
+// scratch is the reusable successor buffer of EncodeSuccessors and Successors.
 type scratch struct {
 	st    []succStep
+	rb    []routing.Output
 	state State
 	log   touched
 	enc   []byte // the parent's encoding
@@ -363,28 +482,36 @@ type scratch struct {
 	vcAt  []int  // vcAt[o]: offset of virtual channel o's encoding in enc; vcAt[nvc] = len(enc)
 }
 
+// release drops the scratch's references into states and returns it to the pool.
+func (sc *scratch) release() {
+	for i := range sc.st {
+		sc.st[i].c.in = nil
+	}
+	scratchPool.Put(sc)
+}
+
 // encodeParent encodes s into sc.enc, recording where each message and channel starts.
-func (sc *scratch) encodeParent(s *State) {
+func (m *Model) encodeParent(sc *scratch, s *State) {
 	sc.enc = sc.enc[:0]
 	sc.msgAt = sc.msgAt[:0]
 	sc.vcAt = sc.vcAt[:0]
 	for i := range s.Msgs {
 		sc.msgAt = append(sc.msgAt, len(sc.enc))
-		sc.enc = encodeMsg(sc.enc, &s.Msgs[i])
+		sc.enc = m.encodeMsg(sc.enc, &s.Msgs[i])
 	}
 	sc.msgAt = append(sc.msgAt, len(sc.enc))
 	for o := range s.VCs {
 		sc.vcAt = append(sc.vcAt, len(sc.enc))
-		sc.enc = encodeVC(sc.enc, &s.VCs[o])
+		sc.enc = m.encodeVC(sc.enc, &s.VCs[o])
 	}
 	sc.vcAt = append(sc.vcAt, len(sc.enc))
 }
 
 // encodeStep appends the encoding of t, the parent with the step's writes applied: the
 // parent's bytes, with message msg and the logged channels re-encoded from t.
-func (sc *scratch) encodeStep(t *State, msg int, buf []byte) []byte {
+func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
-	buf = encodeMsg(buf, &t.Msgs[msg])
+	buf = m.encodeMsg(buf, &t.Msgs[msg])
 	pos := sc.msgAt[msg+1]
 	idx := sc.log.idx[:sc.log.n]
 	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
@@ -397,7 +524,7 @@ func (sc *scratch) encodeStep(t *State, msg int, buf []byte) []byte {
 			continue
 		}
 		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
-		buf = encodeVC(buf, &t.VCs[o])
+		buf = m.encodeVC(buf, &t.VCs[o])
 		pos = sc.vcAt[o+1]
 	}
 	return append(buf, sc.enc[pos:]...)
@@ -433,27 +560,50 @@ func (t *touched) add(vc int) {
 // space for the encodings; the possibly grown buffer is returned for reuse. It
 // implements system.SuccessorEncoder.
 func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action, enc []byte)) []byte {
+	buf, _ = m.encodeSuccessors(s, buf, nil, false, func(a system.Action, enc []byte, _ []uint32) { yield(a, enc) })
+	return buf
+}
+
+// EncodeSuccessorsProgress is EncodeSuccessors that also yields each successor's
+// Progress, so that the explorer checks the progress measure without building the
+// successors (system.ProgressEncoder). rank is valid only during the call to yield.
+func (m *Model) EncodeSuccessorsProgress(s State, buf []byte, rbuf []uint32, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
+	return m.encodeSuccessors(s, buf, rbuf, true, yield)
+}
+
+func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
 	sc := scratchPool.Get().(*scratch)
-	sc.st = m.steps(&s, sc.st[:0])
+	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
 	t := &sc.state
 	if len(t.VCs) != len(s.VCs) || len(t.Msgs) != len(s.Msgs) {
 		t.VCs = make([]VC, len(s.VCs))
 		t.Msgs = make([]Msg, len(s.Msgs))
 	}
+	var pot, outs uint64 // the parent's Progress components, before clamping
 	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
-		sc.encodeParent(&s)
+		m.encodeParent(sc, &s)
+		if ranks {
+			pot, outs = m.progressSums(&s)
+		}
 	}
 	for _, st := range sc.st {
 		sc.log = touched{}
-		m.applyInto(&s, st.c, st.k, st.arg, t, &sc.log)
+		m.applyInto(&s, st, t, &sc.log)
 		if sc.log.full {
 			buf = m.Encode(*t, buf[:0])
 		} else {
-			buf = sc.encodeStep(t, st.c.msg, buf[:0])
+			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
 		}
-		yield(st.a, buf)
+		if ranks {
+			if sc.log.full {
+				rbuf = m.Progress(*t, rbuf[:0])
+			} else {
+				rbuf = m.stepRank(&s, t, &sc.log, st.c.msg, pot, outs, rbuf[:0])
+			}
+		}
+		yield(st.a, buf, rbuf)
 		if sc.log.full {
 			copy(t.VCs, s.VCs)
 		} else {
@@ -463,14 +613,19 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action
 		}
 		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
 	}
-	for i := range sc.st {
-		sc.st[i].c.in = nil
-	}
-	scratchPool.Put(sc)
-	return buf
+	sc.release()
+	return buf, rbuf
 }
 
-func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
+// inputSteps appends the enabled transitions of input c. A data flit (or a re-injected
+// one) moves to the current output if it has room. An address flit at its destination
+// follows a reserved ejection or takes the free ejection channel. Elsewhere it asks the
+// relation: the first reserved output among the permitted ones (000 §4) is followed if
+// it has room; with none reserved, every free model VC of every permitted output is its
+// own KindAlloc transition, in ascending output order (so the explorer covers every
+// selection function), and with none free the flit waits. Pruning is offered where the
+// policy prunes a stopped input.
+func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Output) []succStep {
 	f, aux, ok := m.nextFlit(s, c)
 	if !ok {
 		return dst
@@ -481,42 +636,67 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs.At(int(in.Cur))
+		o := in.Outs.At(m.tab, int(in.Cur))
 		if m.room(s, o) {
-			return append(dst, succStep{MakeAction(KindMove, c.input, 0), c, KindMove, 0})
+			return append(dst, succStep{a: MakeAction(KindMove, c.input, 0), c: c, k: KindMove})
 		}
 		if m.stopPrunable(in, int(in.Cur)) {
-			return append(dst, m.pruneStep(c))
+			return append(dst, m.pruneStep(c, int(in.Cur)))
 		}
 		return dst
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			if m.room(s, o) {
-				return append(dst, succStep{MakeAction(KindFollow, c.input, 0), c, KindFollow, j})
+	if m.isDest(c.msg, di, c.at) {
+		for j, o := range in.Outs.Slice(m.tab) {
+			if o == Eject {
+				return m.followStep(s, c, j, false, dst)
 			}
-			if m.stopPrunable(in, j) {
-				return append(dst, m.pruneStep(c))
-			}
-			return dst
 		}
+		if !m.ejectBusy(s, c.at) {
+			return append(dst, succStep{a: MakeAction(KindAlloc, c.input, 0), c: c, k: KindAlloc, arg: int(Eject)})
+		}
+		if m.prunable(in) {
+			dst = append(dst, m.pruneStep(c, -1))
+		}
+		return dst
+	}
+	outs := m.permitted(s, c, di, rb)
+	if j, mis := m.reserved(in, outs); j >= 0 {
+		return m.followStep(s, c, j, mis, dst)
 	}
 	n0 := len(dst)
-	if eject {
-		if ch >= 0 && !m.ejectBusy(s, c.at) {
-			dst = append(dst, succStep{MakeAction(KindAlloc, c.input, 0), c, KindAlloc, int(Eject)})
-		}
-	} else {
-		base := int(ch)*m.cfg.VCs + int(cl)*m.per
+	for _, r := range outs {
+		base := int(r.Channel)*m.cfg.VCs + r.VC*m.per
 		for o := base; o < base+m.per; o++ {
-			if s.VCs[o].Owner < 0 {
-				dst = append(dst, succStep{MakeAction(KindAlloc, c.input, o+1), c, KindAlloc, o})
+			if s.VCs[o].Owner >= 0 {
+				continue
 			}
+			// Insert in ascending output order; a repeated output keeps its first flag.
+			k := len(dst)
+			for k > n0 && dst[k-1].arg > o {
+				k--
+			}
+			if k > n0 && dst[k-1].arg == o {
+				continue
+			}
+			dst = append(dst, succStep{})
+			copy(dst[k+1:], dst[k:])
+			dst[k] = succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}
 		}
 	}
 	if len(dst) == n0 && m.prunable(in) {
-		dst = append(dst, m.pruneStep(c))
+		dst = append(dst, m.pruneStep(c, -1))
+	}
+	return dst
+}
+
+// followStep appends the move of an address flit into reserved output j, or the pruning
+// of a stopped input when j has no room.
+func (m *Model) followStep(s *State, c cursor, j int, mis bool, dst []succStep) []succStep {
+	if m.room(s, c.in.Outs.At(m.tab, j)) {
+		return append(dst, succStep{a: MakeAction(KindFollow, c.input, 0), c: c, k: KindFollow, arg: j, mis: mis})
+	}
+	if m.stopPrunable(c.in, j) {
+		return append(dst, m.pruneStep(c, j))
 	}
 	return dst
 }
@@ -526,7 +706,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep) []succStep {
 func (m *Model) prunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return in.Outs.Len() > 0
+		return in.Outs.Len(m.tab) > 0
 	case PrunePartial:
 		return m.stopPrunable(in, -1)
 	}
@@ -539,9 +719,9 @@ func (m *Model) prunable(in *Input) bool {
 func (m *Model) stopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return in.Outs.Len() > 1 || blocked < 0 && in.Outs.Len() > 0
+		return in.Outs.Len(m.tab) > 1 || blocked < 0 && in.Outs.Len(m.tab) > 0
 	case PrunePartial:
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -550,50 +730,44 @@ func (m *Model) stopPrunable(in *Input, blocked int) bool {
 	return false
 }
 
-func (m *Model) pruneStep(c cursor) succStep {
-	return succStep{MakeAction(KindPrune, c.input, 0), c, KindPrune, 0}
+// pruneStep is the pruning of input c whose next flit needs output index blocked (-1: a
+// new output).
+func (m *Model) pruneStep(c cursor, blocked int) succStep {
+	return succStep{a: MakeAction(KindPrune, c.input, 0), c: c, k: KindPrune, arg: blocked}
 }
 
-// apply builds the successor of s for a transition of kind k (not KindFollow) at input
-// c, taking output o for KindAlloc.
-func (m *Model) apply(s *State, c cursor, k Kind, o Out) State {
-	if k == KindAlloc {
-		return m.applyTo(s, c, k, int(o))
-	}
-	return m.applyTo(s, c, k, 0)
-}
+func (m *Model) applyStep(s *State, st succStep) State { return m.applyTo(s, st) }
 
-func (m *Model) applyStep(s *State, st succStep) State { return m.applyTo(s, st.c, st.k, st.arg) }
-
-// applyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
-// arg is the output taken; for KindFollow the index of the output followed.
-func (m *Model) applyTo(s0 *State, c cursor, k Kind, arg int) State {
+// applyTo builds the successor of s for the transition st.
+func (m *Model) applyTo(s0 *State, st succStep) State {
 	// Copy what the transition changes: the virtual channels always, the messages only
-	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
-	// slice is shared with the predecessor).
+	// when it acts at a source, delivers or counts a misroute (states are immutable, so
+	// an unchanged Msgs slice is shared with the predecessor).
+	c := st.c
 	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
 	copy(s.VCs, s0.VCs)
 	var target Out = None
-	switch k {
+	switch st.k {
 	case KindMove:
-		target = c.in.Outs.At(int(c.in.Cur))
+		target = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
-		target = c.in.Outs.At(arg)
+		target = c.in.Outs.At(m.tab, st.arg)
 	case KindAlloc:
-		target = Out(arg)
+		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 {
 		s.Msgs = make([]Msg, len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
-	m.applyInto(s0, c, k, arg, &s, nil)
+	m.applyInto(s0, st, &s, nil)
 	return s
 }
 
-// applyInto applies the transition of kind k at input c of s0 to s, a copy of s0 whose
-// top-level slices (the messages too when the succStep acts at a source or delivers) it may
+// applyInto applies the transition st of s0 to s, a copy of s0 whose top-level slices
+// (the messages too when the step acts at a source, delivers or counts a misroute) it may
 // write; inner slices are shared with s0 and replaced, never written.
-func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *touched) {
+func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
+	c, k, arg := st.c, st.k, st.arg
 	log.add(c.vc)
 	var in *Input
 	if c.vc < 0 {
@@ -602,8 +776,11 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 		in = &s.VCs[c.vc].In
 	}
 	if k == KindPrune {
-		m.prune(s, in, c, log)
+		m.prune(s, in, arg, log)
 		return
+	}
+	if st.mis && m.budget >= 0 && int(s.Msgs[c.msg].Mis) < m.budget {
+		s.Msgs[c.msg].Mis++
 	}
 	f, aux, _ := m.nextFlit(s0, c)
 	msg := &m.cfg.Messages[c.msg]
@@ -614,7 +791,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits.pop()
+		s.VCs[c.vc].Flits = s.VCs[c.vc].Flits.pop(m.tab)
 	}
 	// Choose its output.
 	switch k {
@@ -623,7 +800,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 	case KindAlloc:
 		o := Out(arg)
 		j := 0
-		old := in.Outs.Slice()
+		old := in.Outs.Slice(m.tab)
 		for j < len(old) && old[j] < o {
 			j++
 		}
@@ -634,7 +811,7 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 			outs := append(tmp[:0], old[:j]...)
 			outs = append(outs, o)
 			outs = append(outs, old[j:]...)
-			in.Outs = MakeOuts(outs)
+			in.Outs = m.tab.MakeOuts(outs)
 		}
 		in.Cur = int8(j)
 		if o != Eject {
@@ -652,14 +829,14 @@ func (m *Model) applyInto(s0 *State, c cursor, k Kind, arg int, s *State, log *t
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs.At(int(in.Cur))
+	o := in.Outs.At(m.tab, int(in.Cur))
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		g.Got = g.Got.bump(int(m.destIdx[c.msg][c.at]))
+		g.Got = g.Got.bump(m.tab, int(m.destIdx[c.msg][c.at]))
 	} else {
 		log.add(int(o))
 		v := &s.VCs[o]
-		v.Flits = v.Flits.push(f)
+		v.Flits = v.Flits.push(m.tab, f)
 	}
 	m.finishInput(s, c, log)
 }
@@ -683,7 +860,7 @@ func (m *Model) finishInput(s *State, c cursor, log *touched) {
 			outs := g.In.Outs
 			g.Done = true
 			g.In = Input{Cur: -1}
-			for _, o := range outs.Slice() {
+			for _, o := range outs.Slice(m.tab) {
 				m.closeOut(s, o, log)
 			}
 		}
@@ -708,16 +885,15 @@ func (m *Model) tryRelease(s *State, vc int, log *touched) {
 	}
 	outs := v.In.Outs
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
-	for _, o := range outs.Slice() {
+	for _, o := range outs.Slice(m.tab) {
 		m.closeOut(s, o, log)
 	}
 }
 
-// prune releases the branches the policy cuts at input in: with PruneOnStop every output
-// but the one the stopped flit needs (if any); with PrunePartial also keeping the local
-// ejection; with PruneOnNoFree every output.
-func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
-	blocked := m.blockedOut(s, c)
+// prune releases the branches the policy cuts at input in, whose next flit needs output
+// index blocked (-1: a new output): with PruneOnStop every output but the blocked one;
+// with PrunePartial also keeping the local ejection; with PruneOnNoFree every output.
+func (m *Model) prune(s *State, in *Input, blocked int, log *touched) {
 	keep := func(j int, o Out) bool {
 		switch m.cfg.Prune {
 		case PrunePartial:
@@ -729,7 +905,7 @@ func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs.Slice() {
+	for j, o := range in.Outs.Slice(m.tab) {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -739,7 +915,7 @@ func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = MakeOuts(kept)
+	in.Outs = m.tab.MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.closeOut(s, o, log)
@@ -748,7 +924,8 @@ func (m *Model) prune(s *State, in *Input, c cursor, log *touched) {
 
 // blockedOut returns the index in the input's outputs of the output its next flit needs
 // (the current output for data and re-injected flits, the reserved branch an address flit
-// follows), or -1 when the next flit needs a new output.
+// follows), or -1 when the next flit needs a new output. Not on the search's hot path: it
+// allocates the relation's output buffer.
 func (m *Model) blockedOut(s *State, c cursor) int {
 	f, aux, ok := m.nextFlit(s, c)
 	if !ok {
@@ -758,13 +935,17 @@ func (m *Model) blockedOut(s *State, c cursor) int {
 	if aux || !isAddr {
 		return int(c.in.Cur)
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range c.in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			return j
+	if m.isDest(c.msg, di, c.at) {
+		for j, o := range c.in.Outs.Slice(m.tab) {
+			if o == Eject {
+				return j
+			}
 		}
+		return -1
 	}
-	return -1
+	var rb []routing.Output
+	j, _ := m.reserved(c.in, m.permitted(s, c, di, &rb))
+	return j
 }
 
 // Describe renders an action of state from, e.g. "m1 flit 2 (0,0)->(1,0).vc0".
@@ -784,7 +965,7 @@ func (m *Model) Describe(from State, a system.Action) string {
 	}
 	where := "at " + m.cfg.Net.NodeName(c.at)
 	if k == KindPrune {
-		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs.Slice()))
+		return fmt.Sprintf("m%d prunes branches %s (%s)", c.msg, where, m.outList(c.in.Outs.Slice(m.tab)))
 	}
 	f, aux, ok := m.nextFlit(&from, c)
 	if !ok {
@@ -799,14 +980,10 @@ func (m *Model) Describe(from State, a system.Action) string {
 	var o Out
 	switch k {
 	case KindMove:
-		o = c.in.Outs.At(int(c.in.Cur))
+		o = c.in.Outs.At(m.tab, int(c.in.Cur))
 	case KindFollow:
-		di, _ := m.addrDest(c.msg, f)
-		eject, ch, cl := m.want(c.msg, di, c.at)
-		for _, x := range c.in.Outs.Slice() {
-			if (eject && x == Eject) || (!eject && m.matches(x, ch, cl)) {
-				o = x
-			}
+		if j := m.blockedOut(&from, c); j >= 0 {
+			o = c.in.Outs.At(m.tab, j)
 		}
 	case KindAlloc:
 		o = Out(arg - 1)
@@ -834,3 +1011,5 @@ func (m *Model) outList(outs []Out) string {
 
 var _ system.Model[State] = (*Model)(nil)
 var _ system.SuccessorEncoder[State] = (*Model)(nil)
+var _ system.Progressive[State] = (*Model)(nil)
+var _ system.ProgressEncoder[State] = (*Model)(nil)

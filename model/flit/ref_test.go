@@ -1,6 +1,10 @@
 package flit
 
-import "github.com/wormcheck/wormcheck/checker"
+import (
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
 
 // This file keeps the straightforward implementation of the transition rules (every
 // successor copies its virtual channels and messages with make+copy and allocates the
@@ -32,41 +36,40 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 	in := c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
-		o := in.Outs.Slice()[in.Cur]
+		o := in.Outs.Slice(m.tab)[in.Cur]
 		if m.room(s, o) {
 			a := MakeAction(KindMove, c.input, 0)
-			return append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindMove, 0)})
+			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindMove, 0, false)})
 		}
 		if m.refStopPrunable(in, int(in.Cur)) {
 			return append(dst, m.refPruneTransition(s, c))
 		}
 		return dst
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			if m.room(s, o) {
-				a := MakeAction(KindFollow, c.input, 0)
-				return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j)})
-			}
-			if m.refStopPrunable(in, j) {
-				return append(dst, m.refPruneTransition(s, c))
-			}
-			return dst
+	eject := m.cfg.Messages[c.msg].Dests[di] == c.at
+	if j, mis := m.refReserved(s, c, di); j >= 0 {
+		if m.room(s, in.Outs.Slice(m.tab)[j]) {
+			a := MakeAction(KindFollow, c.input, 0)
+			return append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindFollow, j, mis)})
 		}
+		if m.refStopPrunable(in, j) {
+			return append(dst, m.refPruneTransition(s, c))
+		}
+		return dst
 	}
 	n0 := len(dst)
 	if eject {
-		if ch >= 0 && !m.ejectBusy(s, c.at) {
+		if !m.ejectBusy(s, c.at) {
 			a := MakeAction(KindAlloc, c.input, 0)
-			dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Eject)})
+			dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindAlloc, int(Eject), false)})
 		}
 	} else {
-		base := int(ch)*m.cfg.VCs + int(cl)*m.per
-		for o := base; o < base+m.per; o++ {
-			if s.VCs[o].Owner < 0 {
+		// Every model virtual channel, in index order: a free one the relation permits
+		// is a branch of its own.
+		for o := 0; o < len(s.VCs); o++ {
+			if ok, mis := m.refPermits(s, c, di, Out(o)); ok && s.VCs[o].Owner < 0 {
 				a := MakeAction(KindAlloc, c.input, o+1)
-				dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApply(s, c, KindAlloc, Out(o))})
+				dst = append(dst, checker.Transition[State]{Action: a, Next: m.refApplyTo(s, c, KindAlloc, o, mis)})
 			}
 		}
 	}
@@ -81,7 +84,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 func (m *Model) refPrunable(in *Input) bool {
 	switch m.cfg.Prune {
 	case PruneOnNoFree, PruneOnStop:
-		return len(in.Outs.Slice()) > 0
+		return len(in.Outs.Slice(m.tab)) > 0
 	case PrunePartial:
 		return m.refStopPrunable(in, -1)
 	}
@@ -94,9 +97,9 @@ func (m *Model) refPrunable(in *Input) bool {
 func (m *Model) refStopPrunable(in *Input, blocked int) bool {
 	switch m.cfg.Prune {
 	case PruneOnStop:
-		return len(in.Outs.Slice()) > 1 || blocked < 0 && len(in.Outs.Slice()) > 0
+		return len(in.Outs.Slice(m.tab)) > 1 || blocked < 0 && len(in.Outs.Slice(m.tab)) > 0
 	case PrunePartial:
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			if j != blocked && o != Eject {
 				return true
 			}
@@ -106,36 +109,79 @@ func (m *Model) refStopPrunable(in *Input, blocked int) bool {
 }
 
 func (m *Model) refPruneTransition(s *State, c cursor) checker.Transition[State] {
-	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.refApply(s, c, KindPrune, 0)}
+	return checker.Transition[State]{Action: MakeAction(KindPrune, c.input, 0), Next: m.refApplyTo(s, c, KindPrune, 0, false)}
 }
 
-func (m *Model) refApply(s *State, c cursor, k Kind, o Out) State {
-	if k == KindAlloc {
-		return m.refApplyTo(s, c, k, int(o))
+// refHeader builds the relation's header for the address flit of destination di at
+// input c from the configuration alone.
+func (m *Model) refHeader(s *State, c cursor, di int) routing.Header {
+	msg := m.cfg.Messages[c.msg]
+	h := routing.Header{At: c.at, Src: msg.Source, Dst: msg.Dests[di]}
+	h.In.Channel = routing.Injection
+	if c.vc >= 0 {
+		h.In.Channel = model.ChannelID(c.vc / m.cfg.VCs)
+		h.In.VC = c.vc % m.cfg.VCs / (m.cfg.VCs / m.cfg.Routing.VCs())
 	}
-	return m.refApplyTo(s, c, k, 0)
+	if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+		h.Misroutes = int(s.Msgs[c.msg].Mis)
+	}
+	return h
+}
+
+// refPermits reports whether the relation permits model virtual channel o to the address
+// flit of destination di at input c (and whether the first output that permits it is a
+// misroute).
+func (m *Model) refPermits(s *State, c cursor, di int, o Out) (bool, bool) {
+	if o < 0 {
+		return false, false
+	}
+	from, _ := m.cfg.Net.Ends(model.ChannelID(int(o) / m.cfg.VCs))
+	if from != c.at {
+		return false, false
+	}
+	for _, r := range m.cfg.Routing.Route(m.refHeader(s, c, di), nil) {
+		if int(r.Channel) == int(o)/m.cfg.VCs && r.VC == int(o)%m.cfg.VCs/(m.cfg.VCs/m.cfg.Routing.VCs()) {
+			return true, r.Misroute
+		}
+	}
+	return false, false
+}
+
+// refReserved returns the reserved output the address flit of destination di at input
+// c takes first (the ejection at its destination; elsewhere the reserved output of the
+// relation's most preferred permitted output), or -1.
+func (m *Model) refReserved(s *State, c cursor, di int) (int, bool) {
+	outs := c.in.Outs.Slice(m.tab)
+	if m.cfg.Messages[c.msg].Dests[di] == c.at {
+		for j, o := range outs {
+			if o == Eject {
+				return j, false
+			}
+		}
+		return -1, false
+	}
+	for _, r := range m.cfg.Routing.Route(m.refHeader(s, c, di), nil) {
+		for j, o := range outs {
+			if o >= 0 && int(r.Channel) == int(o)/m.cfg.VCs && r.VC == int(o)%m.cfg.VCs/(m.cfg.VCs/m.cfg.Routing.VCs()) {
+				return j, r.Misroute
+			}
+		}
+	}
+	return -1, false
 }
 
 // refApplyTo builds the successor of s for a transition of kind k at input c. For KindAlloc
-// arg is the output taken; for KindFollow the index of the output followed.
-func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
-	// Copy what the transition changes: the virtual channels always, the messages only
-	// when it acts at a source or delivers (states are immutable, so an unchanged Msgs
-	// slice is shared with the predecessor).
-	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+// arg is the output taken; for KindFollow the index of the output followed; mis counts a
+// misroute of a Budgeted relation.
+func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State {
+	// Copy both top-level slices (the optimised code copies the messages only when
+	// the step changes one).
+	s := State{VCs: make([]VC, len(s0.VCs))}
 	copy(s.VCs, s0.VCs)
-	var target Out = None
-	switch k {
-	case KindMove:
-		target = c.in.Outs.Slice()[c.in.Cur]
-	case KindFollow:
-		target = c.in.Outs.Slice()[arg]
-	case KindAlloc:
-		target = Out(arg)
-	}
-	if c.vc < 0 || target == Eject {
-		s.Msgs = make([]Msg, len(s0.Msgs))
-		copy(s.Msgs, s0.Msgs)
+	s.Msgs = make([]Msg, len(s0.Msgs))
+	copy(s.Msgs, s0.Msgs)
+	if b, ok := m.cfg.Routing.(routing.Budgeted); ok && mis && int(s.Msgs[c.msg].Mis) < min(b.MisrouteBudget(), 255) {
+		s.Msgs[c.msg].Mis++
 	}
 	var in *Input
 	if c.vc < 0 {
@@ -156,7 +202,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 	case c.vc < 0:
 		s.Msgs[c.msg].Sent++
 	default:
-		s.VCs[c.vc].Flits = MakeBytes(s.VCs[c.vc].Flits.Slice()[1:])
+		s.VCs[c.vc].Flits = m.tab.MakeBytes(s.VCs[c.vc].Flits.Slice(m.tab)[1:])
 	}
 	// Choose its output.
 	switch k {
@@ -164,7 +210,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 		in.Cur = int8(arg)
 	case KindAlloc:
 		o := Out(arg)
-		old := in.Outs.Slice()
+		old := in.Outs.Slice(m.tab)
 		outs := make([]Out, 0, len(old)+1)
 		j := 0
 		for j < len(old) && old[j] < o {
@@ -173,7 +219,7 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 		outs = append(outs, old[:j]...)
 		outs = append(outs, o)
 		outs = append(outs, old[j:]...)
-		in.Outs = MakeOuts(outs)
+		in.Outs = m.tab.MakeOuts(outs)
 		in.Cur = int8(j)
 		if o != Eject {
 			s.VCs[o] = VC{Owner: int8(c.msg), In: Input{Cur: -1}}
@@ -189,15 +235,15 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int) State {
 			in.Reinj = uint8(msg.Length)
 		}
 	}
-	o := in.Outs.Slice()[in.Cur]
+	o := in.Outs.Slice(m.tab)[in.Cur]
 	if o == Eject {
 		g := &s.Msgs[c.msg]
-		got := append([]uint8(nil), g.Got.Slice()...)
+		got := append([]uint8(nil), g.Got.Slice(m.tab)...)
 		got[m.destIdx[c.msg][c.at]]++
-		g.Got = MakeBytes(got)
+		g.Got = m.tab.MakeBytes(got)
 	} else {
 		v := &s.VCs[o]
-		v.Flits = MakeBytes(append(append([]uint8(nil), v.Flits.Slice()...), f))
+		v.Flits = m.tab.MakeBytes(append(append([]uint8(nil), v.Flits.Slice(m.tab)...), f))
 	}
 	m.refFinishInput(&s, c)
 	return s
@@ -210,7 +256,7 @@ func (m *Model) refFinishInput(s *State, c cursor) {
 	if c.vc < 0 {
 		g := &s.Msgs[c.msg]
 		if int(g.Sent) == m.flits[c.msg] && g.In.Reinj == 0 {
-			outs := g.In.Outs.Slice()
+			outs := g.In.Outs.Slice(m.tab)
 			g.Done = true
 			g.In = Input{Cur: -1}
 			for _, o := range outs {
@@ -232,10 +278,10 @@ func (m *Model) refCloseOut(s *State, o Out) {
 
 func (m *Model) refTryRelease(s *State, vc int) {
 	v := &s.VCs[vc]
-	if !v.Closed || len(v.Flits.Slice()) > 0 || v.In.Reinj > 0 {
+	if !v.Closed || len(v.Flits.Slice(m.tab)) > 0 || v.In.Reinj > 0 {
 		return
 	}
-	outs := v.In.Outs.Slice()
+	outs := v.In.Outs.Slice(m.tab)
 	s.VCs[vc] = VC{Owner: -1, In: Input{Cur: -1}}
 	for _, o := range outs {
 		m.refCloseOut(s, o)
@@ -258,7 +304,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 	}
 	var kept, cut []Out
 	cur := int8(-1)
-	for j, o := range in.Outs.Slice() {
+	for j, o := range in.Outs.Slice(m.tab) {
 		if keep(j, o) {
 			if int8(j) == in.Cur || j == blocked {
 				cur = int8(len(kept))
@@ -268,7 +314,7 @@ func (m *Model) refPrune(s *State, in *Input, c cursor) {
 			cut = append(cut, o)
 		}
 	}
-	in.Outs = MakeOuts(kept)
+	in.Outs = m.tab.MakeOuts(kept)
 	in.Cur = cur
 	for _, o := range cut {
 		m.refCloseOut(s, o)
@@ -287,21 +333,16 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 	if aux || !isAddr {
 		return int(c.in.Cur)
 	}
-	eject, ch, cl := m.want(c.msg, di, c.at)
-	for j, o := range c.in.Outs.Slice() {
-		if (eject && o == Eject) || (!eject && m.matches(o, ch, cl)) {
-			return j
-		}
-	}
-	return -1
+	j, _ := m.refReserved(s, c, di)
+	return j
 }
 
 // refEncode is the straightforward canonical encoding Encode is checked against: the
 // layout documented on Encode, built field by field with append.
 func (m *Model) refEncode(s State, buf []byte) []byte {
 	input := func(buf []byte, in *Input) []byte {
-		buf = append(buf, byte(len(in.Outs.Slice())))
-		for _, o := range in.Outs.Slice() {
+		buf = append(buf, byte(len(in.Outs.Slice(m.tab))))
+		for _, o := range in.Outs.Slice(m.tab) {
 			x := uint32(o + 1)
 			for x >= 0x80 {
 				buf = append(buf, byte(x)|0x80)
@@ -320,7 +361,10 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
 		g := &s.Msgs[i]
 		buf = append(buf, g.Sent, b2(g.Done))
-		buf = append(buf, g.Got.Slice()...)
+		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+			buf = append(buf, g.Mis)
+		}
+		buf = append(buf, g.Got.Slice(m.tab)...)
 		if !g.Done {
 			buf = input(buf, &g.In)
 		}
@@ -331,8 +375,8 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		if v.Owner < 0 {
 			continue
 		}
-		buf = append(buf, b2(v.Closed), byte(len(v.Flits.Slice())))
-		buf = append(buf, v.Flits.Slice()...)
+		buf = append(buf, b2(v.Closed), byte(len(v.Flits.Slice(m.tab))))
+		buf = append(buf, v.Flits.Slice(m.tab)...)
 		buf = input(buf, &v.In)
 	}
 	return buf

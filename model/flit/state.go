@@ -42,11 +42,18 @@ type VC struct {
 
 // Msg is a message's state at its source: how many flits of its format have left the
 // source (Sent), whether the source has finished (Done: every flit and re-injection sent
-// and its outputs released), the source's routing state, and per destination the number
-// of flits delivered there (its address flit and its data; Length flits for a unicast).
+// and its outputs released), the source's routing state, per destination the number of
+// flits delivered there (its address flit and its data; Length flits for a unicast), and
+// for a routing.Budgeted relation the misroutes its headers have taken (Mis, at most the
+// budget; always 0 for other relations).
+//
+// Mis is per worm: a unicast's header count exactly; a tree multicast's counter is
+// bumped by a misroute of any of its address flits, so it bounds every destination's own
+// count from above and the relation, reading it, never lets one exceed the budget.
 type Msg struct {
 	Sent uint8
 	Done bool
+	Mis  uint8
 	In   Input
 	Got  Bytes
 }
@@ -62,16 +69,16 @@ type State struct {
 	VCs  []VC
 }
 
-// String renders s without its configuration (raw virtual-channel indices); use
-// Model.Format for names.
+// String renders s without its configuration (raw virtual-channel indices, interned
+// sequences by their index); use Model.Format for names and contents.
 func (s State) String() string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
-		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got.Slice())
+		fmt.Fprintf(&b, "m%d sent %d done %v in %+v got %v\n", i, g.Sent, g.Done, g.In, g.Got)
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 {
-			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits.Slice(), v.Closed, v.In)
+			fmt.Fprintf(&b, "vc%d m%d %v closed %v in %+v\n", o, v.Owner, v.Flits, v.Closed, v.In)
 		}
 	}
 	return b.String()
@@ -84,36 +91,40 @@ func (s State) shallow() State {
 }
 
 // Encode appends the canonical byte encoding of s to buf. The layout, per message: Sent,
-// Done, Got[0..n-1], then (if not Done) its Input; per virtual channel: Owner+1, and if
+// Done, Mis (only for a routing.Budgeted relation), Got[0..n-1], then (if not Done) its
+// Input; per virtual channel: Owner+1, and if
 // owned: Closed, the number of flits, the flits, its Input. An Input is: the number of
 // outputs, each output as a uvarint of out+1, then Cur+1, Aux, Reinj. Every field is
 // canonical (outputs are kept sorted), so equal states have equal encodings.
 func (m *Model) Encode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
-		buf = encodeMsg(buf, &s.Msgs[i])
+		buf = m.encodeMsg(buf, &s.Msgs[i])
 	}
 	for i := range s.VCs {
-		buf = encodeVC(buf, &s.VCs[i])
+		buf = m.encodeVC(buf, &s.VCs[i])
 	}
 	return buf
 }
 
 // encodeMsg appends the encoding of one message (see Encode).
-func encodeMsg(buf []byte, g *Msg) []byte {
+func (m *Model) encodeMsg(buf []byte, g *Msg) []byte {
 	done := byte(0)
 	if g.Done {
 		done = 1
 	}
 	buf = append(buf, g.Sent, done)
-	buf = append(buf, g.Got.Slice()...)
+	if m.budget >= 0 {
+		buf = append(buf, g.Mis)
+	}
+	buf = append(buf, g.Got.Slice(m.tab)...)
 	if !g.Done {
-		buf = encodeInput(buf, &g.In)
+		buf = m.encodeInput(buf, &g.In)
 	}
 	return buf
 }
 
 // encodeVC appends the encoding of one virtual channel (see Encode).
-func encodeVC(buf []byte, v *VC) []byte {
+func (m *Model) encodeVC(buf []byte, v *VC) []byte {
 	buf = append(buf, byte(v.Owner+1))
 	if v.Owner < 0 {
 		return buf
@@ -129,18 +140,18 @@ func encodeVC(buf []byte, v *VC) []byte {
 			buf = append(buf, first+i)
 		}
 	} else {
-		fl := f.Slice()
+		fl := f.Slice(m.tab)
 		buf = append(buf, closed, byte(len(fl)))
 		buf = append(buf, fl...)
 	}
-	return encodeInput(buf, &v.In)
+	return m.encodeInput(buf, &v.In)
 }
 
-func encodeInput(buf []byte, in *Input) []byte {
+func (m *Model) encodeInput(buf []byte, in *Input) []byte {
 	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
 		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
 	}
-	outs := in.Outs.Slice()
+	outs := in.Outs.Slice(m.tab)
 	buf = append(buf, byte(len(outs)))
 	for _, o := range outs {
 		x := uint32(o + 1)
@@ -169,11 +180,17 @@ func (m *Model) Decode(data []byte) (State, error) {
 		default:
 			d.fail("message %d: Done is not 0 or 1", i)
 		}
+		if m.budget >= 0 {
+			g.Mis = d.byte()
+			if int(g.Mis) > m.budget {
+				d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
+			}
+		}
 		if int(g.Sent) > m.flits[i] {
 			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
 		}
 		n := len(m.cfg.Messages[i].Dests)
-		g.Got = MakeBytes(d.bytes(n))
+		g.Got = m.tab.MakeBytes(d.bytes(n))
 		if !g.Done {
 			g.In = m.decodeInput(&d, i)
 		} else {
@@ -205,7 +222,7 @@ func (m *Model) Decode(data []byte) (State, error) {
 			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
 		}
 		fl := d.bytes(n)
-		v.Flits = MakeBytes(fl)
+		v.Flits = m.tab.MakeBytes(fl)
 		for _, f := range fl {
 			if int(f) >= m.flits[o] {
 				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
@@ -249,7 +266,7 @@ func (m *Model) decodeInput(d *decoder, msg int) Input {
 		outs[j] = o
 	}
 	if d.err == nil {
-		in.Outs = MakeOuts(outs)
+		in.Outs = m.tab.MakeOuts(outs)
 	}
 	in.Cur = int8(int(d.byte()) - 1)
 	if int(in.Cur) >= n {
@@ -309,18 +326,21 @@ func (m *Model) Format(s State) string {
 	var b strings.Builder
 	for i, g := range s.Msgs {
 		fmt.Fprintf(&b, "m%d src %s sent %d/%d", i, m.cfg.Net.NodeName(m.cfg.Messages[i].Source), g.Sent, m.flits[i])
+		if m.budget >= 0 {
+			fmt.Fprintf(&b, " misroutes %d", g.Mis)
+		}
 		if g.Done {
 			b.WriteString(" done")
 		} else {
 			m.formatInput(&b, g.In)
 		}
-		fmt.Fprintf(&b, " got %v\n", g.Got.Slice())
+		fmt.Fprintf(&b, " got %v\n", g.Got)
 	}
 	for i, v := range s.VCs {
 		if v.Owner < 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits.Slice())
+		fmt.Fprintf(&b, "vc %s m%d %v", m.VCName(Out(i)), v.Owner, v.Flits.Slice(m.tab))
 		if v.Closed {
 			b.WriteString(" closed")
 		}
@@ -333,7 +353,7 @@ func (m *Model) Format(s State) string {
 func (m *Model) formatInput(b *strings.Builder, in Input) {
 	if in.Outs != 0 {
 		b.WriteString(" ->")
-		for j, o := range in.Outs.Slice() {
+		for j, o := range in.Outs.Slice(m.tab) {
 			b.WriteByte(' ')
 			if int8(j) == in.Cur {
 				b.WriteByte('*')

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Symmetry is an automorphism of a grid and its routing: a node permutation and the
@@ -19,14 +20,30 @@ type Symmetry struct {
 }
 
 // GridSymmetries returns the candidate symmetries of g, the identity first, that
-// preserve routing r: on a mesh the reflections of any set of dimensions (XY routing is
+// preserve routing relation r. Only dimension-order routing (routing.DOR) is known to be
+// checked here: for any other relation GridSymmetries returns the identity alone, which
+// is always sound. For DOR: on a mesh the reflections of any set of dimensions (XY routing is
 // kept by reflections, not by transposition, which turns XY into YX); on a torus also
 // the translations. A candidate is kept only if it maps every route of r onto a route of
 // r, classes included: dimension order with dateline classes is not translation-invariant
 // (the wrap-around channel carries the class change), so on a torus with dateline classes
 // only the symmetries that fix the datelines survive. Cost O(|candidates| * nodes^2 *
 // path length).
-func GridSymmetries(g *model.Grid, r Routing) []Symmetry {
+func GridSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
+	var dor model.DOR
+	switch d := r.(type) {
+	case routing.DOR:
+		dor = d.R
+	case *routing.DOR:
+		dor = d.R
+	default:
+		s, _ := gridMap(g, 0, make([]int, g.Dims()))
+		return []Symmetry{s}
+	}
+	if dor.Grid == nil || dor.Grid.Spec() != g.Spec() {
+		s, _ := gridMap(g, 0, make([]int, g.Dims()))
+		return []Symmetry{s}
+	}
 	n := g.Dims()
 	var trans [][]int
 	if g.Kind() == model.Torus {
@@ -49,7 +66,7 @@ func GridSymmetries(g *model.Grid, r Routing) []Symmetry {
 	for refl := 0; refl < 1<<n; refl++ {
 		for _, t := range trans {
 			s, ok := gridMap(g, refl, t)
-			if ok && preserves(g, r, s) {
+			if ok && preserves(g, dor, s) {
 				out = append(out, s)
 			}
 		}
@@ -105,7 +122,7 @@ func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
 	return s, true
 }
 
-func preserves(g *model.Grid, r Routing, s Symmetry) bool {
+func preserves(g *model.Grid, r model.DOR, s Symmetry) bool {
 	for a := 0; a < g.Nodes(); a++ {
 		for b := 0; b < g.Nodes(); b++ {
 			if a == b {
@@ -233,11 +250,11 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 		return Out(int(sy.Channel[int(o)/nv])*nv + int(o)%nv)
 	}
 	mapIn := func(in Input) Input {
-		if in.Outs.Len() == 0 {
+		if in.Outs.Len(sm.tab) == 0 {
 			return in
 		}
-		outs := make([]Out, in.Outs.Len())
-		for j, o := range in.Outs.Slice() {
+		outs := make([]Out, in.Outs.Len(sm.tab))
+		for j, o := range in.Outs.Slice(sm.tab) {
 			outs[j] = mapOut(o)
 		}
 		var cur Out
@@ -245,7 +262,7 @@ func (sm *Symmetric) image(s State, sy instanceSym) State {
 			cur = outs[in.Cur]
 		}
 		sort.Slice(outs, func(a, b int) bool { return outs[a] < outs[b] })
-		r := Input{Outs: MakeOuts(outs), Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
+		r := Input{Outs: sm.tab.MakeOuts(outs), Cur: -1, Aux: in.Aux, Reinj: in.Reinj}
 		if in.Cur >= 0 {
 			for j, o := range outs {
 				if o == cur {

@@ -5,20 +5,19 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // ExampleGridSymmetries lists the routing-preserving symmetries of a 3x3 mesh under XY
 // routing and of a 4x4 torus under DOR with and without dateline classes.
 func ExampleGridSymmetries() {
 	mesh, _ := model.NewMesh(3, 3)
-	for _, s := range flit.GridSymmetries(mesh, model.NewDOR(mesh)) {
+	for _, s := range flit.GridSymmetries(mesh, routing.NewDOR(mesh, false)) {
 		fmt.Println(s.Name)
 	}
 	torus, _ := model.NewTorus(4, 4)
-	r := model.NewDOR(torus)
-	fmt.Println("torus with datelines:", len(flit.GridSymmetries(torus, r)))
-	r.Dateline = false
-	fmt.Println("torus without datelines:", len(flit.GridSymmetries(torus, r)))
+	fmt.Println("torus with datelines:", len(flit.GridSymmetries(torus, routing.NewDOR(torus, true))))
+	fmt.Println("torus without datelines:", len(flit.GridSymmetries(torus, routing.NewDOR(torus, false))))
 	// Output:
 	// identity
 	// reflect 0

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 func TestGridSymmetries(t *testing.T) {
@@ -24,9 +25,7 @@ func TestGridSymmetries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := model.NewDOR(g)
-		r.Dateline = c.dateline
-		syms := GridSymmetries(g, r)
+		syms := GridSymmetries(g, routing.NewDOR(g, c.dateline))
 		if len(syms) != c.want || syms[0].Name != "identity" {
 			t.Errorf("%s dateline=%v: %d symmetries, first %q; want %d, identity first", c.spec, c.dateline, len(syms), syms[0].Name, c.want)
 		}

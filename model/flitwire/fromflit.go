@@ -18,6 +18,7 @@ import (
 // announced first (its source, destinations and data length).
 func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trace, error) {
 	cfg := m.Config()
+	tab := m.Table()
 	vcs := cfg.VCs
 	nch := cfg.Net.Channels()
 	if len(states) != len(actions)+1 {
@@ -52,8 +53,8 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 			if after.VCs[input-nm].Owner == v.Owner {
 				ain = after.VCs[input-nm].In
 			}
-			if v.Flits.Len() > 0 {
-				f = v.Flits.At(0)
+			if v.Flits.Len(tab) > 0 {
+				f = v.Flits.At(tab, 0)
 			}
 		default:
 			return out, fmt.Errorf("pcap: step %d acts on unknown input %d", k, input)
@@ -67,10 +68,10 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 		}
 		if kind == flit.KindPrune {
 			kept := map[flit.Out]bool{}
-			for _, o := range ain.Outs.Slice() {
+			for _, o := range ain.Outs.Slice(tab) {
 				kept[o] = true
 			}
-			for _, o := range bin.Outs.Slice() {
+			for _, o := range bin.Outs.Slice(tab) {
 				if o != flit.Eject && !kept[o] {
 					out.Records = append(out.Records, crossing(cfg, k, int(o), msg, KindTail, FlagLast, 0))
 				}
@@ -82,10 +83,10 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 		case flit.KindAlloc:
 			o = flit.Out(arg - 1)
 		case flit.KindMove:
-			o = bin.Outs.At(int(bin.Cur))
+			o = bin.Outs.At(tab, int(bin.Cur))
 		case flit.KindFollow:
-			for _, x := range bin.Outs.Slice() {
-				if x != flit.Eject && after.VCs[x].Flits.Len() == before.VCs[x].Flits.Len()+1 {
+			for _, x := range bin.Outs.Slice(tab) {
+				if x != flit.Eject && after.VCs[x].Flits.Len(tab) == before.VCs[x].Flits.Len(tab)+1 {
 					o = x
 				}
 			}

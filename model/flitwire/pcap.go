@@ -11,13 +11,24 @@ import (
 	"github.com/google/gopacket/pcapgo"
 )
 
-// LinkTypeUser0 is pcap's LINKTYPE_USER0 (147), the link type of wormcheck traces.
-const LinkTypeUser0 = layers.LinkType(147)
+// The link types of wormcheck's captures, one per record layout, so that tshark and
+// Wireshark (with the dissector `wormcheck dissector` writes) tell the records apart:
+// flit-level traces use LINKTYPE_USER0, banyan captures (model/banyanwire) LINKTYPE_USER1
+// and the simulator's flit moves (SimMove) LINKTYPE_USER2. Within a flit-level trace the
+// Crossing's next-layer byte tags each record as a flit or a message announcement.
+const (
+	LinkTypeFlitTrace = layers.LinkType(147) // LINKTYPE_USER0
+	LinkTypeBanyan    = layers.LinkType(148) // LINKTYPE_USER1
+	LinkTypeSimMoves  = layers.LinkType(149) // LINKTYPE_USER2
+)
 
-// Epoch is the timestamp of step 0 of every trace; step s is stamped Epoch + s µs. A
+// LinkTypeUser0 is LinkTypeFlitTrace under its pcap name.
+const LinkTypeUser0 = LinkTypeFlitTrace
+
+// Epoch returns the timestamp of step 0 of every trace; step s is stamped Epoch + s µs. A
 // fixed epoch keeps trace files byte-for-byte reproducible (pcapgo replaces a zero
 // timestamp with the wall clock).
-var Epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
+func Epoch() time.Time { return time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC) }
 
 // StepDuration is the time between two steps of a trace.
 const StepDuration = time.Microsecond
@@ -61,7 +72,7 @@ func WriteTrace(w io.Writer, t Trace) error {
 		}
 		data := buf.Bytes()
 		ci := gopacket.CaptureInfo{
-			Timestamp:     Epoch.Add(time.Duration(step) * StepDuration),
+			Timestamp:     Epoch().Add(time.Duration(step) * StepDuration),
 			CaptureLength: len(data),
 			Length:        len(data),
 		}
@@ -124,7 +135,7 @@ func ReadTrace(r io.Reader) (Trace, error) {
 		if err != nil {
 			return t, fmt.Errorf("pcap record %d: %w", n, err)
 		}
-		d := ci.Timestamp.Sub(Epoch)
+		d := ci.Timestamp.Sub(Epoch())
 		if d < 0 || d%StepDuration != 0 {
 			return t, fmt.Errorf("pcap record %d: timestamp %v is not a whole step after the epoch", n, ci.Timestamp.UTC())
 		}

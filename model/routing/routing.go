@@ -83,8 +83,21 @@ func NewDOR(g *model.Grid, dateline bool) DOR {
 	return DOR{R: r}
 }
 
-// Name returns "dor".
-func (d DOR) Name() string { return "dor" }
+// Name returns "dor", or "dor-1vc" on a grid with wrap-around channels without
+// dateline classes.
+func (d DOR) Name() string {
+	if !d.R.Dateline {
+		for dim := 0; dim < d.R.Grid.Dims(); dim++ {
+			if d.R.Grid.Wraps(dim) {
+				return "dor-1vc"
+			}
+		}
+	}
+	return "dor"
+}
+
+// Positional is true without dateline classes: Route then reads only At and Dst.
+func (d DOR) Positional() bool { return !d.R.Dateline }
 
 // Grid returns the relation's topology.
 func (d DOR) Grid() *model.Grid { return d.R.Grid }
@@ -117,4 +130,42 @@ func (d DOR) Route(h Header, out []Output) []Output {
 		return append(out, Output{Channel: c, VC: vc})
 	}
 	return out
+}
+
+// SourceClasser is implemented by relations whose Route reads Header.Src (odd-even
+// does). SourceClass(h) is a number in [0, SourceClasses()) such that two headers that
+// differ only in Src but have the same class get the same outputs; the static proofs
+// use it to merge headers that route alike. A relation that does not implement it must
+// not read Src.
+type SourceClasser interface {
+	SourceClasses() int
+	SourceClass(h Header) int
+}
+
+// Escaping is implemented by relations designed with Duato's theory: Escape(h, o)
+// reports whether output o of header h belongs to the routing subfunction R1 (the
+// escape channels). The static proof checks that R1 is connected and that its extended
+// channel dependency graph is acyclic.
+//
+// Reference: Duato, IEEE TPDS 4(12), 1993, Definitions 5-8 and Theorem 1.
+type Escaping interface {
+	Escape(h Header, o Output) bool
+}
+
+// Positional is implemented by relations whose Route reads only Header.At and
+// Header.Dst (not In, Src or Misroutes) when Positional() is true. A header's state is
+// then just where it is, every permitted output of every node is reachable (inject a
+// header there), and the static proofs work per node instead of per header state.
+type Positional interface {
+	Positional() bool
+}
+
+// EscapeOrdered is an optional hint of an Escaping relation: EscapeRank(c, vc) ranks
+// the escape (channel, VC) pairs in an order its designer expects every dependency of
+// the extended channel dependency graph to follow (any int; only the order matters),
+// and returns -1 for a pair that is not an escape channel. The static proof starts from
+// this order and refines it where a dependency contradicts it: a wrong hint costs time,
+// never a wrong verdict.
+type EscapeOrdered interface {
+	EscapeRank(c model.ChannelID, vc int) int
 }

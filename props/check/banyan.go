@@ -90,6 +90,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
 	var run func() (*props.LinkConflict, int64, error)
+	unit := "patterns"
 	switch {
 	case pattern != "":
 		pat, err := banyan.ParsePattern(pattern, b.Nodes())
@@ -102,7 +103,9 @@ func prepareBanyanRoute(r *request) (job, error) {
 			if err != nil {
 				return nil, 0, badf("--pattern: %v", err)
 			}
-			rep.Witness = map[string]any{"pattern": pat, "conflict": conflict}
+			if conflict != nil {
+				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
+			}
 			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
 			return conflict, 1, nil
 		}
@@ -116,26 +119,28 @@ func prepareBanyanRoute(r *request) (job, error) {
 			return nil, badf("--%v", err)
 		}
 		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
+		unit = "source/destination pairs"
 		run = func() (*props.LinkConflict, int64, error) {
 			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
 			if err != nil {
 				return nil, 0, internalf("%v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = map[string]any{"pattern": res.Pattern, "conflict": res.Conflict}
+				rep.Witness = conflictWitness(res.Conflict, map[string]any{"pattern": res.Pattern, "conflict": res.Conflict})
 			}
 			rep.Text = fmt.Sprintf("%d source/destination pairs checked (a pattern blocks iff two of its packets share a link)", res.Pairs)
 			return res.Conflict, res.Pairs, nil
 		}
 	case family == "two-phase":
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
+		unit = "(destination set, start) instances"
 		run = func() (*props.LinkConflict, int64, error) {
 			res, err := banyan.CheckTheorem1(banyan.NewPathTable(b), wrap)
 			if err != nil {
 				return nil, 0, badf("--topo: %v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict}
+				rep.Witness = conflictWitness(res.Conflict, map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict})
 			}
 			rep.Text = fmt.Sprintf("%d destination sets, %d (set, start) instances", res.Sets, res.Instances)
 			return res.Conflict, res.Instances, nil
@@ -149,7 +154,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 		if err != nil {
 			return nil, err
 		}
-		rep.Stats = staticStats(checked, time.Since(start))
+		rep.Stats = staticStats(checked, unit, time.Since(start))
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
@@ -159,14 +164,31 @@ func prepareBanyanRoute(r *request) (job, error) {
 	}, nil
 }
 
+// conflictWitness is the witness of a blocking pattern: the two packets that share a
+// link (kind pair), with the pattern in Detail.
+func conflictWitness(c *props.LinkConflict, detail map[string]any) *props.Witness {
+	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
+}
+
+// banyanWitness is the witness of a two-phase deadlock: the trace from its initial start
+// combination, the wait-for cycle among the packets of its last state, and the starts
+// and every wait-for edge in Detail.
+func banyanWitness(sys *banyan.System, last banyan.State, tf *props.TraceFile) *props.Witness {
+	w := labelWitness(tf)
+	waits := sys.Waits(last)
+	var edges []waitEdge
+	for _, x := range waits {
+		edges = append(edges, waitEdge{Waiter: x.WaiterIdx, Holder: x.HolderIdx, Channel: x.Link})
+	}
+	w.Cycle = waitForCycle(edges)
+	w.Detail = map[string]any{"starts": sys.StartsOf(last), "waits": waits}
+	return w
+}
+
 // staticStats are the figures of a static check: what it counted (patterns, pairs,
 // instances) in States, since there is no state space.
-func staticStats(n int64, d time.Duration) props.Stats {
-	st := props.Stats{States: n, Seconds: d.Seconds()}
-	if d > 0 {
-		st.StatesPerSec = float64(n) / d.Seconds()
-	}
-	return st
+func staticStats(n int64, unit string, d time.Duration) props.Stats {
+	return props.Stats{Checked: n, Unit: unit, Seconds: d.Seconds()}
 }
 
 // conflictPicture draws the two packets of a blocking witness and their shared link.
@@ -225,12 +247,13 @@ func prepareTwoPhase(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[banyan.State](ctx, r)
 		opt.CheckDeadlock = true
+		opt.CheckLiveness = true
 		res, err := checker.Explore[banyan.State](sys, opt)
 		if err != nil {
 			return nil, internalf("%v", err)
 		}
-		rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
-			Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
+		rep.Stats = props.SearchStats(res.Stats, opt.Store)
+		rep.Certificate = res.Certificate()
 		rep.Verdict = res.Verdict
 		switch res.Verdict {
 		case checker.Holds:
@@ -245,7 +268,7 @@ func prepareTwoPhase(r *request) (job, error) {
 			}
 			last := tr.Steps[len(tr.Steps)-1].State
 			rep.Trace = tf
-			rep.Witness = map[string]any{"starts": sys.StartsOf(last), "trace": tf.Labels, "waits": sys.Waits(last), "violation": tf.Violation}
+			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
 			rep.SVG = banyan.DeadlockSVG(sys, last)
 			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
@@ -276,15 +299,15 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 			}
 			if c != nil {
 				rep.Verdict = props.Violated
-				rep.Witness = map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c}
+				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
 				rep.SVG = conflictPicture(b, c)
-				rep.Stats = staticStats(n, time.Since(start))
+				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 				return rep, nil
 			}
 		}
 	}
-	rep.Stats = staticStats(n, time.Since(start))
+	rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 	rep.Text = fmt.Sprintf("%d (message, start) instances: the phase-2 copies never block each other", n)
 	return rep, nil
 }
@@ -297,10 +320,12 @@ func replayTwoPhase(_ context.Context, tf *props.TraceFile) (*props.Report, erro
 	var params map[string]any
 	_ = json.Unmarshal(tf.Params, &params)
 	rep := &props.Report{Instance: props.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: params},
-		Property: "deadlock", Semantics: "flit", Verdict: props.Holds, Witness: map[string]any{"violation": why}}
+		Property: "deadlock", Semantics: "flit", Verdict: props.Holds}
 	rep.Stats.Depth = len(tf.Actions)
 	if ok {
 		rep.Verdict = props.Violated
+		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
+		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
 		rep.SVG = banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)
 		rep.PCAP, _ = banyan.TracePCAP(sys, tr)

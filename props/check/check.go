@@ -1,7 +1,8 @@
 // Package check is wormcheck's one entry: it checks one instance of one algorithm for one
-// property under one semantics and returns one props.Report. The command line, the claims
-// catalogue (proofs) and users' own tests all call Run; a saved counterexample is
-// re-executed by Replay.
+// property under one semantics and returns one props.Report. The command line and users'
+// own tests call Run (RunSchedule for a schedule of their own, RunModel for a transition
+// system of their own); a saved counterexample is re-executed by Replay. Package
+// props/check/checktest wraps them for tests.
 //
 // It lives under props because props is where properties are judged and Reports are made:
 // check is the last library stage of the one-way data flow (topology -> routing ->
@@ -35,8 +36,13 @@ import (
 // ErrBadInput marks errors caused by the caller's input (an unknown algorithm, a
 // malformed parameter, an instance the algorithm cannot build): errors.Is(err,
 // ErrBadInput) holds for them, and the message is one line naming the field. Any other
-// error is internal.
-var ErrBadInput = errors.New("bad input")
+// error is internal. It is a constant, so no caller can replace it.
+const ErrBadInput = sentinel("bad input")
+
+// sentinel is an error that is a constant.
+type sentinel string
+
+func (e sentinel) Error() string { return string(e) }
 
 // inputError is a one-line bad-input message that matches ErrBadInput.
 type inputError struct{ msg string }
@@ -207,7 +213,12 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if err := r.unused(); err != nil {
 		return nil, err
 	}
-	return j(ctx)
+	rep, err := j(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Schema = props.ReportSchema
+	return rep, nil
 }
 
 // job is a validated check, ready to run.
@@ -234,11 +245,12 @@ func Replay(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
 		}
 		return nil, badf("%v", err)
 	}
+	rep.Schema = props.ReportSchema
 	return rep, nil
 }
 
 // errInternal marks a failure of wormcheck itself (a witness that does not replay).
-var errInternal = errors.New("internal error")
+const errInternal = sentinel("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {

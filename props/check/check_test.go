@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -123,5 +125,110 @@ func TestRegistryIsDocumented(t *testing.T) {
 		if b, ok := check.Lookup(a.Name); !ok || b.Name != a.Name {
 			t.Errorf("Lookup(%q) fails", a.Name)
 		}
+	}
+}
+
+func TestWitnessesAreStructured(t *testing.T) {
+	rep, err := check.Run(context.Background(), wh2, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := rep.Witness
+	if w == nil || w.Kind != props.WitnessTrace || len(w.Steps) != 4 || rep.Schema != props.ReportSchema {
+		t.Fatalf("witness %+v; want a 4-step trace", w)
+	}
+	if len(w.Cycle) != 4 {
+		t.Errorf("wait-for cycle %+v; want the four worms around the ring", w.Cycle)
+	}
+	for i, s := range w.Steps {
+		if s.What != "inject" || s.Message != i || s.Channel == "" || s.Label == "" {
+			t.Errorf("step %d: %+v; want message %d injected into a named channel", i, s, i)
+		}
+	}
+	// 002 Fig. 4 under free arbitration: the deadlock starts from a start combination
+	// other than the first, and its wait-for cycle closes.
+	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12"}}
+	rep, err = check.Run(context.Background(), tp, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = rep.Witness
+	if rep.Verdict != props.Violated || w == nil || w.Init != rep.Trace.Init || len(w.Cycle) < 2 {
+		t.Fatalf("verdict %v witness %+v; want a deadlock with its init and a wait-for cycle", rep.Verdict, w)
+	}
+	for i, e := range w.Cycle {
+		if next := w.Cycle[(i+1)%len(w.Cycle)]; e.Holder != next.Message {
+			t.Errorf("cycle edge %d: %+v is not followed by its holder's edge %+v", i, e, next)
+		}
+	}
+	// A static check says what it counted.
+	br := check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"concentration": "scattered"}}
+	rep, err = check.Run(context.Background(), br, "", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Stats.Checked == 0 || rep.Stats.Unit == "" || rep.Witness.Kind != props.WitnessPair {
+		t.Fatalf("verdict %v stats %+v witness %+v; want a counted violation with a pair", rep.Verdict, rep.Stats, rep.Witness)
+	}
+}
+
+// A schedule's any-delay violation carries a trace that names its instance, so Replay
+// rebuilds the schedule and re-executes the worm events.
+func TestScheduleAnyDelayTraceReplays(t *testing.T) {
+	in := check.Instance{Algorithm: "separate", Topology: "mesh:4x4", Params: map[string]string{"dests": "3,2,1"}}
+	rep, err := check.Run(context.Background(), in, "any-delay", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Trace == nil || rep.Trace.Algorithm != "separate" {
+		t.Fatalf("verdict %v trace %+v; want an any-delay violation with a named trace", rep.Verdict, rep.Trace)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v %v", again, err)
+	}
+	// The same trace against another instance does not replay.
+	rep.Trace.Params = []byte(`{"dests": "1"}`)
+	if _, err := check.Replay(context.Background(), rep.Trace); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a trace replayed against the wrong schedule: %v", err)
+	}
+}
+
+// A user's own transition system through the entry: Dijkstra's philosophers deadlock at
+// depth N with everyone holding the left fork; a counter invariant breaks.
+func TestRunModel(t *testing.T) {
+	rep, err := check.RunModel[checkertest.PhilState](context.Background(), checkertest.Philosophers{N: 3},
+		check.ModelCheck[checkertest.PhilState]{Name: "philosophers", Deadlock: true}, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Property != "deadlock" || rep.Witness == nil || len(rep.Witness.Steps) != 3 {
+		t.Fatalf("%s", rep)
+	}
+	// The witness replays on the model from its initial state.
+	var acts []checker.Action
+	for _, s := range rep.Witness.Steps {
+		acts = append(acts, checker.Action(s.Action))
+	}
+	if _, err := checker.Replay[checkertest.PhilState](checkertest.Philosophers{N: 3}, rep.Witness.Init, acts); err != nil {
+		t.Fatal(err)
+	}
+	c := checkertest.Counters{N: 2, K: 4}
+	rep, err = check.RunModel[checkertest.CountersState](context.Background(), c,
+		check.ModelCheck[checkertest.CountersState]{Invariants: []checker.Invariant[checkertest.CountersState]{checkertest.SumBelow(3)}},
+		check.Options{Semantics: "step", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Semantics != "step" || !strings.Contains(rep.Reason, "invariant") {
+		t.Fatalf("%s", rep)
+	}
+	// Symmetry on a model without a canonical form, and nothing to check, are bad input.
+	if _, err := check.RunModel[checkertest.CountersState](context.Background(), c,
+		check.ModelCheck[checkertest.CountersState]{Deadlock: true}, check.Options{Symmetry: true}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("symmetry without a Canonicalizer: %v", err)
+	}
+	if _, err := check.RunModel[checkertest.CountersState](context.Background(), c, check.ModelCheck[checkertest.CountersState]{}, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("nothing to check: %v", err)
 	}
 }

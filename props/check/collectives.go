@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
@@ -69,6 +71,7 @@ func collectiveAlgorithms() []Algorithm {
 			},
 			prepare:  func(r *request) (job, error) { return prepareCollective(name, r) },
 			schedule: func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
+			replay:   replaySchedule,
 		}
 	}
 	return out
@@ -100,8 +103,43 @@ func prepareCollective(name string, r *request) (job, error) {
 		if rep.Stats.Seconds == 0 {
 			rep.Stats.Seconds = time.Since(start).Seconds()
 		}
+		// The picture names the algorithm and is drawn whatever the verdict: one panel
+		// per step, or the contending pair with its timeline.
+		if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
+			rep.SVG = pic
+		}
+		if rep.Trace != nil {
+			// The any-delay trace names the instance, so that Replay rebuilds the
+			// schedule and re-executes it.
+			rep.Trace.Algorithm = name
+			rep.Trace.Topology = r.topology
+			rep.Trace.Params, _ = json.Marshal(r.given())
+		}
 		return rep, nil
 	}, nil
+}
+
+// replaySchedule re-executes a saved any-delay trace of a schedule-building algorithm:
+// it rebuilds the schedule from the trace's algorithm, topology and parameters and
+// replays the worm events on the any-delay model.
+func replaySchedule(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+	if tf.Property != props.PropAnyDelay {
+		return nil, badf("trace file field \"property\" is %q; schedule traces are any-delay traces", tf.Property)
+	}
+	var params map[string]string
+	if err := json.Unmarshal(tf.Params, &params); err != nil {
+		return nil, badf("trace file field \"parameters\": %v", err)
+	}
+	s, err := BuildSchedule(Instance{Algorithm: tf.Algorithm, Topology: tf.Topology, Params: params}, Options{})
+	if err != nil {
+		return nil, err
+	}
+	rep, err := props.ReplayAnyDelay(s, tf)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	rep.Instance.Algorithm = tf.Algorithm
+	return rep, nil
 }
 
 // buildCollective parses the topology and parameters and builds the schedule.

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The network-partitioning family of 001 (Wang, Tseng, Shiu & Sheu): the subnetworks
@@ -115,8 +116,22 @@ func Partition(spec PartitionSpec) (*PartitionReport, error) {
 		}
 		rep.DDNs = append(rep.DDNs, j)
 	}
-	rep.SVG = partition.SVG(g, ddns, dcns, partition.SVGOptions{})
+	svg, err := render.Partition(g, RenderSubnetworks(ddns), RenderSubnetworks(dcns), render.PartitionOptions{
+		Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)})
+	if err != nil {
+		return nil, err
+	}
+	rep.SVG = svg
 	return rep, nil
+}
+
+// RenderSubnetworks converts subnetworks for props/render, which does not import algos.
+func RenderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
+	out := make([]render.Subnetwork, len(subs))
+	for i, s := range subs {
+		out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
+	}
+	return out
 }
 
 // Text renders the report for people.
@@ -315,15 +330,15 @@ func prepareMultinode(r *request) (job, error) {
 			"type": p.Type.String(), "h": p.H, "delta": p.Delta, "sources": b.sources, "dests": b.dests,
 			"hotspot": b.hotspot, "select": b.sel.String(), "phase2": b.ch.String(), "vc": vc, "seed": r.opt.Seed})
 		rep.Verdict = props.Holds
-		rep.Stats = props.Stats{Depth: res.Steps}
+		rep.Stats = props.Stats{Depth: res.Steps, Checked: int64(len(sched.Unicasts)), Unit: "unicasts"}
 		switch {
 		case res.Invalid != "":
 			rep.Verdict, rep.Reason = props.Violated, res.Invalid
-			rep.Witness = map[string]string{"invalid": res.Invalid}
+			rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: res.Invalid, Detail: map[string]string{"invalid": res.Invalid}}
 		case r.property == "stepwise" && res.Contended != nil:
 			rep.Verdict = props.Violated
 			rep.Reason = fmt.Sprintf("multicast %d: %s and %s share %s in step %d", res.Contended.GroupA, res.Contended.First, res.Contended.Second, res.Contended.ChannelName, res.Contended.Step)
-			rep.Witness = res.Contended
+			rep.Witness = &props.Witness{Kind: props.WitnessPair, Violation: rep.Reason, Detail: res.Contended}
 		}
 		var text strings.Builder
 		fmt.Fprintf(&text, "%s: %d multicasts, %d unicasts in %d steps; %d contending pairs between multicasts, %d node conflicts, max channel load %d\n",

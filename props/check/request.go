@@ -97,13 +97,6 @@ func (r *request) str(name string) string {
 	panic("check: parameter " + name + " is not declared by " + r.algo.Name) // a bug in this package
 }
 
-// given says whether the caller set parameter name (to anything but its default's empty
-// value).
-func (r *request) given(name string) bool {
-	v, ok := r.params[name]
-	return ok && v != ""
-}
-
 // integer returns parameter name as an int in [lo, hi].
 func (r *request) integer(name string, lo, hi int) (int, error) {
 	s := r.str(name)
@@ -191,4 +184,13 @@ func (r *request) float(name string) (float64, error) {
 		return 0, badf("--%s %q is not a number", name, s)
 	}
 	return f, nil
+}
+
+// given returns the parameters the caller set, for saving with a trace.
+func (r *request) given() map[string]string {
+	out := make(map[string]string, len(r.params))
+	for k, v := range r.params {
+		out[k] = v
+	}
+	return out
 }

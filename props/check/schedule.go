@@ -111,7 +111,8 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 		return nil, badf("semantics %q is not supported for %s of a schedule; it is decided in %s", opt.Semantics, property, r.Semantics)
 	}
 	r.Command = "check"
-	if w, ok := r.Witness.(*props.ScheduleWitness); ok && w != nil {
+	r.Schema = props.ReportSchema
+	if w := r.ScheduleWitness(); w != nil {
 		if pic, err := render.Schedule(s, w); err == nil {
 			r.SVG = pic
 		}
@@ -167,7 +168,7 @@ func markFinding(rs []*props.Report) {
 	if depth != nil && anyd != nil && depth.Verdict == props.Holds && anyd.Verdict == props.Violated {
 		const note = "finding: depth contention-free in the timed semantics but not under arbitrary delays"
 		anyd.Reason += "; " + note
-		anyd.Text += "\n" + note
+		anyd.Notes = append(anyd.Notes, note)
 	}
 }
 
@@ -191,7 +192,7 @@ func Worst(rs []*props.Report) props.Verdict {
 func SchedulePicture(s *model.Schedule) ([]byte, error) {
 	var w *props.ScheduleWitness
 	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
-		if x, ok := r.Witness.(*props.ScheduleWitness); ok && x != nil {
+		if x := r.ScheduleWitness(); x != nil {
 			w = x
 			break
 		}

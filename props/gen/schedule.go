@@ -1,12 +1,18 @@
-// Package gen holds gopter generators for wormcheck's property tests, so that a user's
-// property test is a few lines (DESIGN.md "Go API"). This file generates unicast
-// schedules: random causal broadcast-like schedules on small grids.
+// Package gen holds typed gopter generators for wormcheck's property tests, so that a
+// user's property test is a few lines: topologies, node sets, destination sets, message
+// mixes (checked through props/check) and unicast schedules. Every constructor validates
+// its options and returns an error naming the field instead of panicking; the
+// generators' values have the Go type their Gen[T] names, and ForAll states a property
+// over them without type assertions.
+//
+// This file generates unicast schedules: random causal broadcast-like schedules on small
+// grids.
 package gen
 
 import (
+	"fmt"
 	"math/rand/v2"
 
-	"github.com/leanovate/gopter"
 	gg "github.com/leanovate/gopter/gen"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -49,13 +55,34 @@ func (o ScheduleOptions) withDefaults() ScheduleOptions {
 // are the nodes reached. It satisfies model.Schedule.Check and Definition 1 conditions
 // 1, 2 and 4 (condition 3 may fail: a node may send twice through one first channel in
 // a step). The same seed and options give the same schedule.
-func RandomSchedule(seed uint64, o ScheduleOptions) *model.Schedule {
-	o = o.withDefaults()
-	rng := rand.New(rand.NewPCG(seed, 7))
-	g, err := model.ParseGrid(o.Specs[rng.IntN(len(o.Specs))])
+//
+// An option that cannot be met (a spec that is not a mesh, torus or hypercube) is an
+// error naming the field.
+func RandomSchedule(seed uint64, o ScheduleOptions) (*model.Schedule, error) {
+	grids, err := o.grids()
 	if err != nil {
-		panic("gen: bad spec in ScheduleOptions.Specs: " + err.Error())
+		return nil, err
 	}
+	return randomSchedule(seed, o.withDefaults(), grids), nil
+}
+
+// grids parses the options' topologies.
+func (o ScheduleOptions) grids() ([]*model.Grid, error) {
+	o = o.withDefaults()
+	var out []*model.Grid
+	for i, spec := range o.Specs {
+		g, err := model.ParseGrid(spec)
+		if err != nil {
+			return nil, fmt.Errorf("gen: ScheduleOptions.Specs[%d]: %v", i, err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func randomSchedule(seed uint64, o ScheduleOptions, grids []*model.Grid) *model.Schedule {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	g := grids[rng.IntN(len(grids))]
 	r := model.NewDOR(g)
 	n := g.Nodes()
 	src := model.NodeID(rng.IntN(n))
@@ -109,7 +136,13 @@ func RandomSchedule(seed uint64, o ScheduleOptions) *model.Schedule {
 	return s
 }
 
-// Schedules is the gopter generator of RandomSchedule(seed, o) over random seeds.
-func Schedules(o ScheduleOptions) gopter.Gen {
-	return gg.UInt64().Map(func(seed uint64) *model.Schedule { return RandomSchedule(seed, o) })
+// Schedules is the generator of RandomSchedule(seed, o) over random seeds; bad options
+// are an error.
+func Schedules(o ScheduleOptions) (Gen[*model.Schedule], error) {
+	grids, err := o.grids()
+	if err != nil {
+		return nil, err
+	}
+	o = o.withDefaults()
+	return Gen[*model.Schedule](gg.UInt64().Map(func(seed uint64) *model.Schedule { return randomSchedule(seed, o, grids) })), nil
 }

@@ -40,6 +40,7 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 		return FlitPicture{}, err
 	}
 	cfg := m.Config()
+	tab := m.Table()
 	vcs := cfg.VCs
 	if len(s.Msgs) != len(cfg.Messages) || len(s.VCs) != g.Channels()*vcs {
 		return FlitPicture{}, fmt.Errorf("render: state has %d messages and %d virtual channels; the model has %d and %d", len(s.Msgs), len(s.VCs), len(cfg.Messages), g.Channels()*vcs)
@@ -48,11 +49,11 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	for i, mc := range cfg.Messages {
 		seen := map[model.ChannelID]bool{}
 		var path []model.ChannelID
-		for _, d := range mc.Dests {
-			for _, h := range cfg.Routing.Hops(mc.Source, d) {
-				if !seen[h.Channel] {
-					seen[h.Channel] = true
-					path = append(path, h.Channel)
+		for di := range mc.Dests {
+			for _, c := range m.PreferredPath(i, di) {
+				if !seen[c] {
+					seen[c] = true
+					path = append(path, c)
 				}
 			}
 		}
@@ -64,12 +65,12 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && int(v.Owner) < len(cfg.Messages) {
-			p.Holds = append(p.Holds, Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len()})
+			p.Holds = append(p.Holds, Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
 		}
 	}
 	// A header is flit 0 (the first destination's address) or, for a tree multicast, an
 	// address flit after the data (000 Fig. 1).
-	header := func(i int, f uint8, at model.NodeID, in0 flit.Input) {
+	header := func(i int, f uint8, at model.NodeID, vc int, in0 flit.Input) {
 		mc := cfg.Messages[i]
 		di := -1
 		if f == 0 {
@@ -80,18 +81,10 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 		if di < 0 || di >= len(mc.Dests) {
 			return
 		}
-		d := mc.Dests[di]
-		want := model.ChannelID(model.None)
-		if d != at {
-			for _, h := range cfg.Routing.Hops(mc.Source, d) {
-				if from, _ := cfg.Net.Ends(h.Channel); from == at {
-					want = h.Channel
-				}
-			}
-		}
-		for _, o := range in0.Outs.Slice() {
+		want := m.PreferredOutput(s, i, di, vc)
+		for _, o := range in0.Outs.Slice(tab) {
 			if (o == flit.Eject && want == model.None) || (o >= 0 && model.ChannelID(int(o)/vcs) == want) {
-				if o == flit.Eject || s.VCs[o].Flits.Len() < cfg.Buffer {
+				if o == flit.Eject || s.VCs[o].Flits.Len(tab) < cfg.Buffer {
 					return // it has a usable branch
 				}
 			}
@@ -100,13 +93,13 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for i, gm := range s.Msgs {
 		if !gm.Done && gm.In.Reinj == 0 && int(gm.Sent) < cfg.Messages[i].Flits() {
-			header(i, gm.Sent, cfg.Messages[i].Source, gm.In)
+			header(i, gm.Sent, cfg.Messages[i].Source, -1, gm.In)
 		}
 	}
 	for o, v := range s.VCs {
-		if v.Owner >= 0 && v.Flits.Len() > 0 && v.In.Reinj == 0 {
+		if v.Owner >= 0 && v.Flits.Len(tab) > 0 && v.In.Reinj == 0 {
 			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
-			header(int(v.Owner), v.Flits.At(0), to, v.In)
+			header(int(v.Owner), v.Flits.At(tab, 0), to, o, v.In)
 		}
 	}
 	p.Cycle = waitCycle(p, s, vcs)
@@ -297,4 +290,53 @@ func runOf(tr checker.Trace[flit.State]) ([]flit.State, []system.Action) {
 		}
 	}
 	return states, actions
+}
+
+// FlitLasso draws a lasso of a flit-level model (a livelock or starvation witness): the
+// state the cycle returns to, and the cycle's hops in purple, each labelled with its
+// steps in the cycle, which repeats forever. tr.Steps[cycleStart] is that state and
+// tr.Steps[len-1] equals it (checker.Lasso). title says what it shows ("livelock: m0 is
+// never delivered"), subtitle the instance.
+func FlitLasso(m *flit.Model, tr checker.Trace[flit.State], cycleStart int, title, subtitle string) ([]byte, error) {
+	if cycleStart < 0 || cycleStart >= len(tr.Steps)-1 {
+		return nil, fmt.Errorf("render: lasso cycle starts at step %d of a %d-step trace", cycleStart, tr.Len())
+	}
+	p, err := FlitState(m, tr.Steps[cycleStart].State)
+	if err != nil {
+		return nil, err
+	}
+	p.Title, p.Subtitle = title, subtitle
+	// A lasso's state is not stuck: no header is blocked for good, so none is ringed.
+	p.Blocked, p.Cycle = nil, nil
+	at := map[[2]int]int{} // (virtual channel, message) -> index into p.Loop
+	for k := cycleStart + 1; k < len(tr.Steps); k++ {
+		n := k - cycleStart
+		p.LoopText = append(p.LoopText, fmt.Sprintf("%d. %s", n, tr.Steps[k].Label))
+		mv, err := m.Explain(tr.Steps[k-1].State, tr.Steps[k].Action)
+		if err != nil {
+			return nil, fmt.Errorf("render: lasso step %d: %v", k, err)
+		}
+		if mv.To < 0 {
+			continue
+		}
+		key := [2]int{int(mv.To), mv.Msg}
+		i, ok := at[key]
+		if !ok {
+			i = len(p.Loop)
+			at[key] = i
+			p.Loop = append(p.Loop, LoopHop{Channel: m.Channel(mv.To), VC: m.VCOf(mv.To), Message: mv.Msg})
+		}
+		p.Loop[i].Steps = append(p.Loop[i].Steps, n)
+	}
+	return DrawFlit(p)
+}
+
+// FlitWitness draws a witness of a flit-level model by its kind: a lasso (FlitLasso,
+// from w.CycleStart) or a trace (FlitTrace, with w's cycle). tr is the witness replayed on
+// m; notes are extra legend lines of a trace picture.
+func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
+	if w != nil && w.Kind == props.WitnessLasso {
+		return FlitLasso(m, tr, w.CycleStart, title, subtitle)
+	}
+	return FlitTrace(m, tr, w, title, subtitle, notes)
 }

@@ -25,8 +25,8 @@ func TestStepwiseNotDepthPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := props.Depth(s, props.DepthOptions{})
-	w, ok := rep.Witness.(*props.ScheduleWitness)
-	if rep.Verdict != props.Violated || !ok || w.Params == nil {
+	w := rep.ScheduleWitness()
+	if rep.Verdict != props.Violated || w == nil || w.Params == nil {
 		t.Fatalf("depth: %v %+v; want a timed channel witness", rep.Verdict, rep.Witness)
 	}
 	pic, err := render.ScheduleTitled(s, w, "model/testdata/stepwise-not-depth.json")

@@ -31,7 +31,7 @@ func collision(t testing.TB) *model.Schedule {
 
 func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	s := collision(t)
-	w := props.Stepwise(s).Witness.(*props.ScheduleWitness)
+	w := props.Stepwise(s).ScheduleWitness()
 	pic, err := render.Schedule(s, w)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+const exploreHelp = `wormcheck explore F.json [--addr 127.0.0.1:PORT]
+
+Serves a local web page that steps through a saved witness forward and backward: the
+topology, every flit's position, the channels and virtual channels held, the blocked
+headers and, at the end, the wait-for cycle. F is a trace file (check --trace; tree-mcast
+and unicast) or a schedule file (schedule -o; a time slider over channel occupancy under
+the timed semantics, with the first contention marked). The page is self-contained (no
+network); it listens on 127.0.0.1 only. Keys: left/right step, Home/End, space plays;
+the URL names the step (#step=N, #t=N), so a step can be linked. Ctrl-C stops it.
+'check ... --explore' opens a violation's trace the same way.
+
+Example:
+  wormcheck check --algo tree-mcast --topo mesh:3x2 --prop deadlock --pruning none \
+      --buffers 1 --msgs '(0,0)->(0,1),(2,1);(1,0)->(2,0),(0,1)' --trace tm1.json
+  wormcheck explore tm1.json
+`
+
+func init() {
+	registerCommand(&command{Name: "explore", Summary: "step through a saved trace or schedule in the browser (127.0.0.1)", Help: exploreHelp, Run: runExplore})
+}
+
+func runExplore(ctx context.Context, e *env, args []string) (int, error) {
+	path, args := fileArg(args)
+	fs := newFlagSet("explore")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address (loopback only; port 0 picks a free one)")
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, errHelp) {
+			fmt.Fprint(e.Stdout, exploreHelp)
+			return exitHolds, nil
+		}
+		return 0, err
+	}
+	if path == "" {
+		return 0, usagef("usage: wormcheck explore F.json")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, usagef("%v", err)
+	}
+	sc, err := check.ExploreScene(data, filepath.Base(path))
+	if err != nil {
+		if errors.Is(err, check.ErrBadInput) {
+			return 0, usagef("%v", err)
+		}
+		return 0, err
+	}
+	return exitHolds, serveExplorer(ctx, e, sc, *addr)
+}
+
+// serveExplorer serves the explorer page of sc on a loopback address until ctx ends,
+// printing the URL first.
+func serveExplorer(ctx context.Context, e *env, sc *render.Scene, addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--addr %q: %v", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return usagef("--addr %q: the explorer listens on a loopback address only (127.0.0.1)", addr)
+	}
+	h, err := render.Explorer(sc)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("explorer: %v", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.Stdout, "explorer: http://%s/  (Ctrl-C stops it)\n", ln.Addr())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			srv.Close()
+		case <-done:
+		}
+	}()
+	err = srv.Serve(ln)
+	close(done)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRoutingCommand runs `wormcheck routing` as a user would: a proved turn model
+// (exit 0), Duato's relation with a cyclic CDG and an acyclic extended graph (exit 0,
+// both graphs in the JSON), the user's routing file with a dependency cycle drawn as
+// SVG (exit 3: a cycle is not a deadlock), a stranded header (exit 1), and bad input
+// (exit 2, one line).
+func TestRoutingCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "routing", "--topo", "mesh:8x8", "--routing", "west-first")
+	if code != exitHolds || !strings.Contains(out, "acyclic => deadlock-free") {
+		t.Errorf("west-first: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "routing", "--topo", "torus:4x4", "--routing", "duato", "--json")
+	var j struct {
+		Verdict  string `json:"verdict"`
+		Analysis struct {
+			Acyclic bool `json:"acyclic"`
+			Duato   struct {
+				Acyclic bool `json:"acyclic"`
+			} `json:"duato"`
+		} `json:"analysis"`
+		CDGWitness struct {
+			Kind  string `json:"kind"`
+			Cycle []struct {
+				Turn string `json:"turn"`
+			} `json:"cycle"`
+		} `json:"cdg_witness"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("duato --json: %v\n%s", err, out)
+	}
+	if code != exitHolds || j.Verdict != "holds" || j.Analysis.Acyclic || !j.Analysis.Duato.Acyclic || j.CDGWitness.Kind != "cycle" || len(j.CDGWitness.Cycle) == 0 || j.CDGWitness.Cycle[0].Turn == "" {
+		t.Errorf("duato: exit %d %+v", code, j)
+	}
+	svg := filepath.Join(t.TempDir(), "cycle.svg")
+	code, out, _ = runCLI(t, "routing", "--routing", "../../model/routing/testdata/two-turns.json", "--svg", svg)
+	if code != exitInconclusive || !strings.Contains(out, "south->west") {
+		t.Errorf("two-turns: exit %d\n%s", code, out)
+	}
+	if pic, err := os.ReadFile(svg); err != nil || !strings.Contains(string(pic), "<svg") {
+		t.Errorf("two-turns picture: %v", err)
+	}
+	code, out, _ = runCLI(t, "routing", "--routing", "../../model/routing/testdata/strand.json")
+	if code != exitViolated || !strings.Contains(out, "stranded") {
+		t.Errorf("strand: exit %d\n%s", code, out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"format": "wormcheck-routing/1", "name": "b", "rules": [{"forbid": ["north-west"]}]}`), 0o644)
+	for _, args := range [][]string{
+		{"routing"},
+		{"routing", "--routing", "west-first"},
+		{"routing", "--topo", "torus:4x4", "--routing", "west-first"},
+		{"routing", "--topo", "mesh:4x4", "--routing", "nosuch.json"},
+		{"routing", "--topo", "mesh:4x4", "--routing", bad},
+		{"routing", "--topo", "mesh:4x4", "--routing", "west-first", "--svg", filepath.Join(t.TempDir(), "x.svg")},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	if _, out, _ := runCLI(t, "help", "routing"); !strings.Contains(out, "odd-even") || !strings.Contains(out, "Examples:") {
+		t.Errorf("help routing:\n%s", out)
+	}
+}

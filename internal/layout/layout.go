@@ -1,0 +1,47 @@
+// Package layout states the import rules of wormcheck's top-level layout, so that data
+// flows one way — topology -> routing -> algorithm -> checker / simulator -> properties
+// -> report -> command line — and a test fails when an import breaks it (layout_test.go
+// parses every Go file of the module). It has no code of its own beyond the rules.
+package layout
+
+// Rule forbids packages under From (a path prefix inside the module, "" for any) to
+// import packages under any of To; Why says what the rule protects.
+type Rule struct {
+	From string
+	To   []string
+	Why  string
+}
+
+// Rules are the module's import rules. A prefix "p" matches p and p/...
+func Rules() []Rule {
+	return []Rule{
+		{"model", []string{"checker", "props", "algos", "proofs", "cmd"},
+			"models describe transition systems (model/system); the explorer, properties and algorithms build on them, never the reverse"},
+		{"checker", []string{"props", "algos", "proofs", "cmd"},
+			"the explorer and the simulator know transition systems, not properties or algorithms"},
+		{"algos", []string{"props/check", "props/render", "flitsvg", "proofs", "cmd"},
+			"algorithms build models and schedules; pictures, the entry, the catalogue and the command line come after them"},
+		{"props", []string{"proofs", "cmd"},
+			"properties and the entry are libraries that the catalogue and the command line call"},
+		{"proofs", []string{"cmd"},
+			"the catalogue is data run through the entry; the command line prints it"},
+	}
+}
+
+// SiblingAlgos lists the imports allowed between packages of algos, each with its
+// reason; any other import of one algorithm package by another is refused (in
+// particular, none may borrow another's rendering).
+func SiblingAlgos() map[[2]string]string {
+	return map[[2]string]string{
+		{"algos/dcf", "algos/plan"}:                         "the schedule builder",
+		{"algos/edn", "algos/plan"}:                         "the schedule builder",
+		{"algos/sbt", "algos/plan"}:                         "the schedule builder",
+		{"algos/unicastmc", "algos/plan"}:                   "the schedule builder",
+		{"algos/zblock", "algos/plan"}:                      "the schedule builder",
+		{"algos/dcf", "algos/zblock"}:                       "a 2·4^k DCF'_block ends with a Z_block step (004 §5.2)",
+		{"algos/edn", "algos/zblock"}:                       "EDN on (2·4^k)^2 ends with a Z_block step, as DCF' does",
+		{"algos/multinode", "algos/partition"}:              "the multi-node multicast runs over the DDN/DCN subnetworks (001 §2.3)",
+		{"algos/multinode", "algos/unicastmc"}:              "phase 2 is a U-torus / U-mesh chain inside each DDN (001 §4)",
+		{"algos/partition/partitiongen", "algos/partition"}: "generators of the package they generate for",
+	}
+}

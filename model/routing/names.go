@@ -1,0 +1,110 @@
+package routing
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Builtin describes one built-in relation for people and for the command line.
+type Builtin struct {
+	Name    string
+	Summary string
+}
+
+// Builtins lists the built-in relations in the order help texts show them. The
+// budgeted non-minimal relation is listed as "nonminimal:B"; ByName accepts any budget
+// B in 0..MaxMisrouteBudget.
+func Builtins() []Builtin {
+	return []Builtin{
+		{"dor", "dimension order (XY, e-cube), dimension 0 first; dateline VC classes on tori (Dally & Seitz)"},
+		{"dor-1vc", "dimension order on one VC, without dateline classes (deadlocks on tori: WH2)"},
+		{"west-first", "turn model: west first, then adaptive (Glass & Ni); 2-D meshes"},
+		{"north-last", "turn model: north last (Glass & Ni); 2-D meshes"},
+		{"negative-first", "turn model: negative directions first (Glass & Ni); meshes and hypercubes"},
+		{"odd-even", "odd-even turn model, column-parity rules (Chiu); 2-D meshes"},
+		{"adaptive", "minimal fully adaptive on one VC (deadlocks: RT2)"},
+		{"duato", "minimal fully adaptive with dimension-order escape VCs (Duato); meshes, tori, hypercubes"},
+		{"nonminimal", "adaptive with misroutes and no budget (may livelock: RT6)"},
+		{"nonminimal:B", "adaptive with at most B misroutes per worm"},
+	}
+}
+
+// Names returns the names Builtins lists.
+func Names() []string {
+	bs := Builtins()
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.Name
+	}
+	return out
+}
+
+// IsBuiltin reports whether name is spelled like a built-in relation (ByName may still
+// refuse it on a topology it does not fit).
+func IsBuiltin(name string) bool {
+	if strings.HasPrefix(name, "nonminimal:") {
+		return true
+	}
+	for _, b := range Builtins() {
+		if b.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ByName returns the built-in relation called name on g, or an error (one line,
+// naming the relation) when there is no such relation or it is not defined on g.
+func ByName(g *model.Grid, name string) (Relation, error) {
+	if g == nil {
+		return nil, fmt.Errorf("routing %q needs a mesh, torus or hypercube", name)
+	}
+	switch name {
+	case "dor":
+		return NewDOR(g, true), nil
+	case "dor-1vc":
+		return NewDOR(g, false), nil
+	case "west-first":
+		return NewTurn(g, WestFirst)
+	case "north-last":
+		return NewTurn(g, NorthLast)
+	case "negative-first":
+		return NewTurn(g, NegativeFirst)
+	case "odd-even":
+		return NewOddEven(g)
+	case "adaptive":
+		return NewAdaptive(g), nil
+	case "duato":
+		return NewDuato(g), nil
+	case "nonminimal":
+		return NewNonMinimal(g), nil
+	}
+	if b, ok := strings.CutPrefix(name, "nonminimal:"); ok {
+		n, err := strconv.Atoi(b)
+		if err != nil {
+			return nil, fmt.Errorf("routing %q: the misroute budget %q is not a number", name, b)
+		}
+		return NewBudgetedNonMinimal(g, n)
+	}
+	return nil, fmt.Errorf("no built-in routing %q; built-ins are %s (or give a routing file)", name, strings.Join(Names(), ", "))
+}
+
+// Resolve returns the relation spec names on g: a built-in name (ByName) or the path
+// of a routing file, read with readFile (the caller's I/O; this package does none).
+// g may be nil for a file that names its topology.
+func Resolve(g *model.Grid, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
+	if spec == "" {
+		return nil, fmt.Errorf("routing: empty; give a built-in (%s) or a routing file", strings.Join(Names(), ", "))
+	}
+	if IsBuiltin(spec) {
+		return ByName(g, spec)
+	}
+	data, err := readFile(spec)
+	if err != nil {
+		return nil, fmt.Errorf("routing %q is neither a built-in (%s) nor a readable file: %v", spec, strings.Join(Names(), ", "), err)
+	}
+	return ParseFile(data, g)
+}

@@ -1,0 +1,352 @@
+package cdg
+
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
+
+// A header state is where a header waits and what of it the relation reads: the
+// (channel, VC) it holds, its source class (routing.SourceClasser) and its misroute
+// count (routing.Budgeted). Its index is vertex*classes + class, where vertex =
+// channel*VCs + VC and class = sourceClass*(budget+1) + misroutes. Headers still at their
+// source are the roots of the search and get no index.
+
+// arc is one permitted output of a reachable header state: the state it leads to, the
+// (channel, VC) vertex it takes and whether the relation calls it an escape output.
+type arc struct {
+	to  int32
+	vtx int32
+	esc bool
+}
+
+// searcher enumerates, destination by destination, the header states that headers from
+// every source can reach under the relation. It owns all scratch memory, so one search
+// allocates nothing after the first destination.
+type searcher struct {
+	rel     routing.Relation
+	g       *model.Grid
+	esc     routing.Escaping      // nil: no escape subfunction
+	sc      routing.SourceClasser // nil: Route does not read Src
+	mis     int                   // misroute counts tracked: budget+1, or 1
+	vcs     int
+	classes int
+	ports   int
+	coord   []int32 // coord[v*dims+d]
+	dims    int
+	sizes   []int
+	wraps   []bool
+
+	stamp []uint32 // stamp[state] == gen: reached for the current destination
+	gen   uint32
+	rep   []int32 // a source of a header that reached the state
+	order []int32 // reached states, in search order
+	first []int32 // arcs of order[i] are arcs[first[i]:first[i+1]]
+	arcs  []arc
+	buf   []routing.Output
+
+	// positional: the relation reads only At and Dst (routing.Positional); search then
+	// routes each node once per destination, and node u's outputs are
+	// nodeArcs[nodeFirst[u]:nodeFirst[u+1]] (arc.to is the vertex).
+	positional bool
+	nodeFirst  []int32
+	nodeArcs   []arc
+
+	// rec, if set, receives every arc of every reached state during search.
+	rec *recorder
+	// chTo, chPort: the node each channel enters and its port (dim*2+dir) there.
+	chTo   []model.NodeID
+	chFrom []model.NodeID
+	chPort []int32
+	// stranded is the first reached header, in search order, that the relation gives
+	// no output.
+	stranded *routing.Header
+	states   int64
+}
+
+func newSearcher(rel routing.Relation) (*searcher, error) {
+	g := rel.Grid()
+	if g == nil {
+		return nil, fmt.Errorf("routing %q has no topology", rel.Name())
+	}
+	s := &searcher{rel: rel, g: g, vcs: rel.VCs(), mis: 1, classes: 1, dims: g.Dims(), sizes: g.Sizes()}
+	if s.vcs < 1 || s.vcs > 64 {
+		return nil, fmt.Errorf("routing %q uses %d virtual channels; it must use 1..64", rel.Name(), s.vcs)
+	}
+	s.esc, _ = rel.(routing.Escaping)
+	if p, ok := rel.(routing.Positional); ok && p.Positional() {
+		s.positional = true
+	}
+	if sc, ok := rel.(routing.SourceClasser); ok {
+		s.sc = sc
+		if n := sc.SourceClasses(); n < 1 || n > 64 {
+			return nil, fmt.Errorf("routing %q has %d source classes; it must have 1..64", rel.Name(), n)
+		}
+		s.classes = sc.SourceClasses()
+	}
+	if b, ok := rel.(routing.Budgeted); ok {
+		n := b.MisrouteBudget()
+		if n < 0 || n > routing.MaxMisrouteBudget {
+			return nil, fmt.Errorf("routing %q has misroute budget %d; it must be 0..%d", rel.Name(), n, routing.MaxMisrouteBudget)
+		}
+		s.mis = n + 1
+	}
+	s.classes *= s.mis
+	s.ports = 2 * s.dims
+	n := int64(g.Channels()) * int64(s.vcs) * int64(s.classes)
+	if n > 1<<28 {
+		return nil, fmt.Errorf("routing %q on %s has %d header states per destination; at most %d are supported", rel.Name(), g.Spec(), n, 1<<28)
+	}
+	s.stamp = make([]uint32, n)
+	s.rep = make([]int32, n)
+	s.chTo = make([]model.NodeID, g.Channels())
+	s.chFrom = make([]model.NodeID, g.Channels())
+	s.chPort = make([]int32, g.Channels())
+	for c := range s.chTo {
+		ch := g.Channel(model.ChannelID(c))
+		s.chTo[c], s.chFrom[c], s.chPort[c] = ch.To, ch.From, int32(ch.Dim*2+int(ch.Dir))
+	}
+	s.coord = make([]int32, g.Nodes()*s.dims)
+	s.wraps = make([]bool, s.dims)
+	for d := range s.wraps {
+		s.wraps[d] = g.Wraps(d)
+	}
+	for v := 0; v < g.Nodes(); v++ {
+		for d := 0; d < s.dims; d++ {
+			s.coord[v*s.dims+d] = int32(g.Coord(model.NodeID(v), d))
+		}
+	}
+	return s, nil
+}
+
+// vertices is the number of (channel, VC) pairs.
+func (s *searcher) vertices() int { return s.g.Channels() * s.vcs }
+
+// header rebuilds the header of state st for destination dst.
+func (s *searcher) header(st int32, dst model.NodeID) routing.Header {
+	vtx := int(st) / s.classes
+	c := model.ChannelID(vtx / s.vcs)
+	return routing.Header{
+		At:        s.chTo[c],
+		In:        routing.Input{Channel: c, VC: vtx % s.vcs},
+		Src:       model.NodeID(s.rep[st]),
+		Dst:       dst,
+		Misroutes: int(st) % s.classes % s.mis,
+	}
+}
+
+// distance is the minimal hop count from a to b.
+func (s *searcher) distance(a, b model.NodeID) int {
+	n := 0
+	for d := 0; d < s.dims; d++ {
+		x := int(s.coord[int(a)*s.dims+d] - s.coord[int(b)*s.dims+d])
+		if x < 0 {
+			x = -x
+		}
+		if s.wraps[d] && 2*x > s.sizes[d] {
+			x = s.sizes[d] - x
+		}
+		n += x
+	}
+	return n
+}
+
+// search finds every header state reachable toward dst from headers injected at every
+// other node, breadth first, recording each reached state's arcs. Cost O(reached states
+// x outputs) and no allocation once the buffers have grown.
+func (s *searcher) search(dst model.NodeID) error {
+	if s.positional {
+		return s.searchNodes(dst)
+	}
+	s.gen++
+	if s.gen == 0 { // wrapped: clear once every 2^32 destinations
+		clear(s.stamp)
+		s.gen = 1
+	}
+	s.order, s.arcs, s.first = s.order[:0], s.arcs[:0], s.first[:0]
+	for src := model.NodeID(0); int(src) < s.g.Nodes(); src++ {
+		if src == dst {
+			continue
+		}
+		h := routing.Header{At: src, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
+		if err := s.expand(-1, h); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < len(s.order); i++ {
+		st := s.order[i]
+		s.first = append(s.first, int32(len(s.arcs)))
+		h := s.header(st, dst)
+		if h.At == dst {
+			continue
+		}
+		if err := s.expand(st, h); err != nil {
+			return err
+		}
+	}
+	s.first = append(s.first, int32(len(s.arcs)))
+	s.states += int64(len(s.order))
+	return nil
+}
+
+// expand routes h (held in state from, -1 at its source) and reaches the states of its
+// outputs.
+func (s *searcher) expand(from int32, h routing.Header) error {
+	s.buf = s.rel.Route(h, s.buf[:0])
+	if len(s.buf) == 0 {
+		if s.stranded == nil {
+			s.strand(h)
+		}
+		return nil
+	}
+	for _, o := range s.buf {
+		if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != h.At {
+			return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
+				s.rel.Name(), s.g.NodeName(h.At), s.g.NodeName(h.Dst), o.Channel, s.g.NodeName(h.At))
+		}
+		if o.VC < 0 || o.VC >= s.vcs {
+			return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
+				s.rel.Name(), s.g.NodeName(h.At), s.g.NodeName(h.Dst), o.VC, s.vcs-1)
+		}
+		next := routing.Header{At: s.chTo[o.Channel], In: routing.Input{Channel: o.Channel, VC: o.VC}, Src: h.Src, Dst: h.Dst, Misroutes: h.Misroutes}
+		if o.Misroute && s.mis > 1 {
+			next.Misroutes++
+			if next.Misroutes >= s.mis {
+				return fmt.Errorf("routing %q misroutes a header at %s toward %s beyond its budget of %d",
+					s.rel.Name(), s.g.NodeName(h.At), s.g.NodeName(h.Dst), s.mis-1)
+			}
+		}
+		class := next.Misroutes
+		if s.sc != nil {
+			sc := s.sc.SourceClass(next)
+			if sc < 0 || sc >= s.classes/s.mis {
+				return fmt.Errorf("routing %q gives source class %d; it has %d", s.rel.Name(), sc, s.classes/s.mis)
+			}
+			class += sc * s.mis
+		}
+		vtx := int32(int(o.Channel)*s.vcs + o.VC)
+		to := vtx*int32(s.classes) + int32(class)
+		a := arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)}
+		if from >= 0 {
+			s.arcs = append(s.arcs, a)
+		}
+		if s.rec != nil {
+			s.rec.record(s, from, &h, o, a)
+		}
+		if s.stamp[to] != s.gen {
+			s.stamp[to] = s.gen
+			s.rep[to] = int32(h.Src)
+			s.order = append(s.order, to)
+		}
+	}
+	return nil
+}
+
+// recorder accumulates the channel dependency graph while searching: which vertices
+// headers hold, which the escape subfunction offers, and one bit per dependency between
+// adjacent vertices with a header (source, destination) that makes it.
+type recorder struct {
+	width   int // edge slots per vertex: ports * VCs
+	edges   []uint64
+	edgeDst []int32
+	edgeSrc []int32
+	used    []bool
+	escUsed []bool
+}
+
+func newRecorder(s *searcher) *recorder {
+	nv := s.vertices()
+	w := s.ports * s.vcs
+	return &recorder{width: w, edges: make([]uint64, (nv*w+63)/64), edgeDst: make([]int32, nv*w),
+		edgeSrc: make([]int32, nv*w), used: make([]bool, nv), escUsed: make([]bool, nv)}
+}
+
+func (r *recorder) record(s *searcher, from int32, h *routing.Header, o routing.Output, a arc) {
+	r.used[a.vtx] = true
+	if a.esc {
+		r.escUsed[a.vtx] = true
+	}
+	if from < 0 {
+		return
+	}
+	slot := int(from)/s.classes*r.width + int(s.chPort[o.Channel])*s.vcs + o.VC
+	if r.edges[slot/64]&(1<<(slot%64)) == 0 {
+		r.edges[slot/64] |= 1 << (slot % 64)
+		r.edgeDst[slot], r.edgeSrc[slot] = int32(h.Dst), int32(h.Src)
+	}
+}
+
+// strand records h as the first stranded header (apart, so that expand's header does
+// not escape to the heap).
+//
+//go:noinline
+func (s *searcher) strand(h routing.Header) {
+	hh := h
+	s.stranded = &hh
+}
+
+// searchNodes is search for a positional relation: it routes a header at every node
+// toward dst once. Every output is reachable (a header injected at that node is offered
+// it), and the states a header can hold are exactly the offered vertices. Cost O(nodes x
+// outputs).
+func (s *searcher) searchNodes(dst model.NodeID) error {
+	s.gen++
+	s.nodeFirst, s.nodeArcs = s.nodeFirst[:0], s.nodeArcs[:0]
+	n := s.g.Nodes()
+	for u := model.NodeID(0); int(u) < n; u++ {
+		s.nodeFirst = append(s.nodeFirst, int32(len(s.nodeArcs)))
+		if u == dst {
+			continue
+		}
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: u, Dst: dst}
+		s.buf = s.rel.Route(h, s.buf[:0])
+		if len(s.buf) == 0 && s.stranded == nil {
+			s.strand(h)
+		}
+		for _, o := range s.buf {
+			if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
+				return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
+					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))
+			}
+			if o.VC < 0 || o.VC >= s.vcs {
+				return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
+					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
+			}
+			vtx := int32(int(o.Channel)*s.vcs + o.VC)
+			s.nodeArcs = append(s.nodeArcs, arc{to: vtx, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+		}
+	}
+	s.nodeFirst = append(s.nodeFirst, int32(len(s.nodeArcs)))
+	s.states += int64(len(s.nodeArcs))
+	if s.rec != nil {
+		s.rec.recordNodes(s, dst)
+	}
+	return nil
+}
+
+// recordNodes records the dependencies of a positional search toward dst: a header
+// injected at u and offered a (into v) is then offered every output of v.
+func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
+	for u := 0; u < s.g.Nodes(); u++ {
+		for _, a := range s.nodeArcs[s.nodeFirst[u]:s.nodeFirst[u+1]] {
+			r.used[a.vtx] = true
+			if a.esc {
+				r.escUsed[a.vtx] = true
+			}
+			v := s.chTo[int(a.vtx)/s.vcs]
+			if v == dst {
+				continue
+			}
+			base := int(a.vtx) * r.width
+			for _, b := range s.nodeArcs[s.nodeFirst[v]:s.nodeFirst[v+1]] {
+				c := int(b.vtx) / s.vcs
+				slot := base + int(s.chPort[c])*s.vcs + int(b.vtx)%s.vcs
+				if r.edges[slot/64]&(1<<(slot%64)) == 0 {
+					r.edges[slot/64] |= 1 << (slot % 64)
+					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), int32(u)
+				}
+			}
+		}
+	}
+}

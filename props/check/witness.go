@@ -1,0 +1,233 @@
+package check
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// initIndex returns the index in m.Init() of state s, compared by encoding, or 0 when s
+// is not an initial state (a trace always starts at one).
+func initIndex[S any](m system.Model[S], s S) int {
+	want := m.Encode(s, nil)
+	var buf []byte
+	for i, t := range m.Init() {
+		buf = m.Encode(t, buf[:0])
+		if bytes.Equal(buf, want) {
+			return i
+		}
+	}
+	return 0
+}
+
+// flitWitness turns a flit-level trace into the one witness schema: its initial-state
+// index, one structured step per transition (model/flit's Explain: which message's flit
+// moved, into which channel and VC), the violation its last state shows and, for a
+// deadlock, its wait-for cycle. Reference:
+// the step kinds are model/flit's (Kind); "inject" is a move out of a source, "deliver"
+// one into the ejection channel.
+func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) *props.Witness {
+	w := &props.Witness{Kind: props.WitnessTrace, Violation: violation}
+	if len(tr.Steps) == 0 {
+		return w
+	}
+	w.Init = initIndex[flit.State](m, tr.Steps[0].State)
+	net := m.Config().Net
+	for i := 1; i < len(tr.Steps); i++ {
+		st := tr.Steps[i]
+		ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
+		if mv, err := m.Explain(tr.Steps[i-1].State, st.Action); err == nil {
+			ts.Message, ts.Flit = mv.Msg, max(mv.Flit, 0)
+			ts.What = flitStepKind(mv)
+			if mv.To >= 0 {
+				ts.Channel = net.ChannelName(m.Channel(mv.To))
+				ts.VC = m.VCOf(mv.To)
+			}
+		}
+		w.Steps = append(w.Steps, ts)
+	}
+	if strings.HasPrefix(violation, "deadlock") {
+		// The wait-for cycle as props/render computes it, so the text, the picture and
+		// the browser explorer name the same messages and channels.
+		if c, err := render.WitnessCycle(m, tr.Steps[len(tr.Steps)-1].State); err == nil {
+			w.Cycle = c
+		}
+		if len(w.Cycle) == 0 {
+			// The drawing knows channel waits only; a cycle closed through ejection
+			// channels is read from the model's own explanation (flit.Model.Waits).
+			w.Cycle = cycleFromWaits(violation)
+		}
+	}
+	return w
+}
+
+// markLasso turns w into a lasso witness when violation is a livelock or starvation
+// (checker.CheckLiveness): Steps[cycleStart:] is the cycle that returns to the state
+// after Steps[:cycleStart], and checker.ReplayLasso re-checks it.
+func markLasso(w *props.Witness, violation string, cycleStart int) {
+	if w == nil {
+		return
+	}
+	if strings.HasPrefix(violation, checker.KindLivelock+":") || strings.HasPrefix(violation, checker.KindStarvation+":") {
+		w.Kind, w.CycleStart = props.WitnessLasso, cycleStart
+	}
+}
+
+var (
+	waitCycleRE = regexp.MustCompile(`wait-for cycle ((?:m\d+ -> )+m\d+):`)
+	waitPartRE  = regexp.MustCompile(`^m(\d+) at \S+ waits for (?:room in (\S+)\.vc(\d+)|(\S+) \(vc(\d+)|(the ejection channel))`)
+)
+
+// cycleFromWaits reads the wait-for cycle of flit.Model.Waits's explanation ("wait-for
+// cycle m0 -> m1 -> m0: m0 at (0,0) waits for room in (0,0)->(0,1).vc0; ..."): message i
+// waits for the next; its channel is the first wait the explanation gives for it
+// ("ejection" for the ejection channel). nil if the text names no cycle.
+func cycleFromWaits(text string) []props.CycleEdge {
+	m := waitCycleRE.FindStringSubmatch(text)
+	if m == nil {
+		return nil
+	}
+	var ids []int
+	for _, f := range strings.Split(m[1], " -> ") {
+		n, err := strconv.Atoi(strings.TrimPrefix(f, "m"))
+		if err != nil {
+			return nil
+		}
+		ids = append(ids, n)
+	}
+	_, rest, _ := strings.Cut(text, m[0])
+	where := map[int]props.CycleEdge{}
+	for _, part := range strings.Split(rest, ";") {
+		p := waitPartRE.FindStringSubmatch(strings.TrimSpace(part))
+		if p == nil {
+			continue
+		}
+		i, _ := strconv.Atoi(p[1])
+		if _, seen := where[i]; seen {
+			continue
+		}
+		e := props.CycleEdge{Message: i}
+		switch {
+		case p[2] != "":
+			e.Channel = p[2]
+			e.VC, _ = strconv.Atoi(p[3])
+		case p[4] != "":
+			e.Channel = p[4]
+			e.VC, _ = strconv.Atoi(p[5])
+		default:
+			e.Channel = "ejection"
+		}
+		where[i] = e
+	}
+	var out []props.CycleEdge
+	for k := 0; k+1 < len(ids); k++ {
+		e, ok := where[ids[k]]
+		if !ok {
+			e = props.CycleEdge{Message: ids[k]}
+		}
+		e.Holder = ids[k+1]
+		out = append(out, e)
+	}
+	return out
+}
+
+// flitStepKind names a flit move for TraceStep.What.
+func flitStepKind(mv flit.Move) string {
+	switch {
+	case mv.Kind == flit.KindPrune:
+		return "prune"
+	case mv.To == flit.Eject:
+		return "deliver"
+	case mv.FromVC == flit.None:
+		return "inject"
+	case mv.Kind == flit.KindAlloc:
+		return "route"
+	case mv.Kind == flit.KindFollow:
+		return "follow"
+	}
+	return "advance"
+}
+
+// labelWitness is a trace witness of a model without structured steps: the labels and
+// actions of a saved trace.
+func labelWitness(tf *props.TraceFile) *props.Witness {
+	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation, Init: tf.Init}
+	for i, a := range tf.Actions {
+		ts := props.TraceStep{Action: a, Message: -1}
+		if i < len(tf.Labels) {
+			ts.Label = tf.Labels[i]
+		}
+		w.Steps = append(w.Steps, ts)
+	}
+	return w
+}
+
+// waitEdge is one edge of a wait-for graph: Waiter needs Channel, which Holder holds.
+type waitEdge struct {
+	Waiter, Holder int
+	Channel        string
+	VC             int
+}
+
+// waitForCycle returns a cycle of the wait-for graph, in order around it, found by
+// depth-first search from the lowest waiter over edges in the order given; nil if the
+// graph is acyclic. Deterministic: no map is ranged over.
+func waitForCycle(edges []waitEdge) []props.CycleEdge {
+	n := 0
+	for _, e := range edges {
+		n = max(n, e.Waiter+1, e.Holder+1)
+	}
+	out := make([][]int, n) // out[v]: indices into edges
+	for i, e := range edges {
+		if e.Waiter >= 0 && e.Holder >= 0 && e.Waiter != e.Holder {
+			out[e.Waiter] = append(out[e.Waiter], i)
+		}
+	}
+	state := make([]uint8, n) // 0 new, 1 on the stack, 2 done
+	var path []int            // edge indices on the stack
+	var found []int
+	var dfs func(v int) bool
+	dfs = func(v int) bool {
+		state[v] = 1
+		for _, ei := range out[v] {
+			h := edges[ei].Holder
+			if state[h] == 1 {
+				for k, pe := range path {
+					if edges[pe].Waiter == h {
+						found = append(append([]int(nil), path[k:]...), ei)
+						return true
+					}
+				}
+				found = []int{ei}
+				return true
+			}
+			if state[h] == 0 {
+				path = append(path, ei)
+				if dfs(h) {
+					return true
+				}
+				path = path[:len(path)-1]
+			}
+		}
+		state[v] = 2
+		return false
+	}
+	for v := 0; v < n && found == nil; v++ {
+		if state[v] == 0 {
+			dfs(v)
+		}
+	}
+	var cyc []props.CycleEdge
+	for _, ei := range found {
+		e := edges[ei]
+		cyc = append(cyc, props.CycleEdge{Message: e.Waiter, Channel: e.Channel, VC: e.VC, Holder: e.Holder})
+	}
+	return cyc
+}

@@ -1,0 +1,166 @@
+package render_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/pcapgo"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/banyanwire"
+	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// tshark runs tshark with the dissector on a capture and returns its verbose output; it
+// skips the test when tshark is not installed.
+func tshark(t *testing.T, capture []byte) string {
+	t.Helper()
+	bin, err := exec.LookPath("tshark")
+	if err != nil {
+		t.Skip("tshark is not installed; the dissector test needs it (apt-get install tshark)")
+	}
+	dir := t.TempDir()
+	lua, pcap := filepath.Join(dir, "wormcheck.lua"), filepath.Join(dir, "trace.pcap")
+	if err := os.WriteFile(lua, render.Dissector(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pcap, capture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-n", "-X", "lua_script:"+lua, "-r", pcap, "-V")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tshark: %v\n%s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "Lua: Error") || strings.Contains(out.String(), "Lua Error") {
+		t.Fatalf("the dissector failed:\n%s\n%s", errb.String(), out.String())
+	}
+	return out.String()
+}
+
+func wantLines(t *testing.T, out string, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if !strings.Contains(out, l) {
+			t.Errorf("tshark output lacks %q", l)
+		}
+	}
+	if t.Failed() {
+		t.Logf("tshark output:\n%s", out)
+	}
+	for _, bad := range []string{"Malformed", "Expert Info (Error"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("tshark reports %q:\n%s", bad, out)
+		}
+	}
+}
+
+// TestDissectorFlitTrace decodes the TM1 deadlock's capture: the message announcements
+// and the first flit crossing, every field by name and value.
+func TestDissectorFlitTrace(t *testing.T) {
+	in, m, tr, _ := tm1(t)
+	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := tshark(t, pc)
+	g := in.Grid
+	a, d1 := g.Node(0, 0), g.Node(0, 1)
+	c, _ := g.Neighbor(a, 1, model.Plus)
+	wantLines(t, out,
+		"wormcheck flit-level trace record",
+		"Step: 0",
+		"Crossing version: 1",
+		"Next layer: message (2)",
+		"Reserved: 0",
+		"Channel: 4294967295 (none: a message announcement)",
+		"Message: 0",
+		"Source node: "+itoa(int(a)),
+		"Data flits: 1",
+		"Destinations: 2",
+		"Destination node: "+itoa(int(d1)),
+		"Step: 1",
+		"Next layer: flit (1)",
+		"Channel: "+itoa(int(c)),
+		"From node: "+itoa(int(a)),
+		"To node: "+itoa(int(d1)),
+		"Flit kind: address (1)",
+		"Flags: 0x01",
+		"1 = First (header): True",
+		"Last (releases the channels): False",
+		"Virtual channel: 0",
+		"Word: "+itoa(int(d1)),
+		"Flit kind: data (2)",
+		"Data index: 0",
+		"Data: 00",
+	)
+	if n := strings.Count(out, "wormcheck flit-level trace record"); n != 2+tr.Len() {
+		t.Errorf("%d records decoded; want %d", n, 2+tr.Len())
+	}
+}
+
+// TestDissectorBanyan decodes a banyan capture: a region header and its packet and
+// channel.
+func TestDissectorBanyan(t *testing.T) {
+	var buf bytes.Buffer
+	recs := []banyanwire.Record{
+		{Cycle: 3, Packet: 5, Channel: 17, Header: banyanwire.RegionHeader{Stages: 4, Multicast: true, Min: 2, Max: 9}},
+		{Cycle: 4, Packet: 6, Channel: 18, Header: banyanwire.RegionHeader{Stages: 4, Min: 7, Max: 7}},
+	}
+	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	out := tshark(t, buf.Bytes())
+	wantLines(t, out,
+		"wormcheck banyan record",
+		"Cycle: 3",
+		"0001 .... = Version: 1",
+		"1 = Region (multicast): True",
+		"Stages: 4",
+		"Region min: 2",
+		"Region max: 9",
+		"Packet: 5",
+		"Channel: 17",
+		"Cycle: 4",
+		"0 = Region (multicast): False",
+		"Region min: 7",
+	)
+}
+
+// TestDissectorSim decodes simulator flit moves.
+func TestDissectorSim(t *testing.T) {
+	var buf bytes.Buffer
+	w := pcapgo.NewWriter(&buf)
+	if err := w.WriteFileHeader(65535, flitwire.LinkTypeSimMoves); err != nil {
+		t.Fatal(err)
+	}
+	rec := flitwire.AppendSimMove(nil, flitwire.SimMove{Flags: flitwire.SimTail | flitwire.SimDelivery, VC: 1, Cycle: 42, Channel: -1, Node: 6, Worm: 11, Msg: 3})
+	if err := w.WritePacket(gopacket.CaptureInfo{Timestamp: time.Unix(1, 42000).UTC(), CaptureLength: len(rec), Length: len(rec)}, rec); err != nil {
+		t.Fatal(err)
+	}
+	out := tshark(t, buf.Bytes())
+	wantLines(t, out,
+		"wormcheck simulator flit move",
+		"Version: 1",
+		"Flags: 0x06",
+		"0 = Head flit: False",
+		"1. = Tail flit: True",
+		"1.. = Delivery: True",
+		"Virtual channel: 1",
+		"Reserved: 0",
+		"Cycle: 42",
+		"Channel: -1",
+		"Node: 6",
+		"Worm: 11",
+		"Message or unicast: 3",
+	)
+}

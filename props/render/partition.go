@@ -1,0 +1,160 @@
+// Partition pictures: the subnetworks of a network partition (DDNs, 001 §3) each in its
+// own colour, the DCN blocks dashed, and optionally a witness pair ringed in red.
+
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// Subnetwork is one subnetwork to draw: its members and channels (directed ones get
+// arrow heads). It mirrors algos/partition.Subnetwork without importing algos.
+type Subnetwork struct {
+	Name     string
+	Directed bool
+	Nodes    []model.NodeID
+	Channels []model.ChannelID
+}
+
+// PartitionOptions say what a partition picture is of: Title (the instance and
+// parameters), Pair (two nodes to ring in red, e.g. an unreachable pair; empty for
+// none) and Caption (what the pair shows).
+type PartitionOptions struct {
+	Title   string
+	Pair    []model.NodeID
+	Caption string
+}
+
+// subPalette gives subnetworks distinct colours; beyond twelve the line style changes
+// too (solid, dashed, dotted), so up to 36 subnetworks stay apart.
+var subPalette = []string{"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#8c564b", "#9467bd", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"}
+
+var subDash = []string{"", "5 3", "1.5 2"}
+
+// SubnetworkStyle returns the colour and dash pattern of subnetwork i.
+func SubnetworkStyle(i int) (colour, dash string) {
+	return subPalette[i%len(subPalette)], subDash[(i/len(subPalette))%len(subDash)]
+}
+
+// Partition draws ddns and the DCN blocks dcns on g (1-D or 2-D mesh or torus; y up).
+func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]byte, error) {
+	if err := drawable(g); err != nil {
+		return nil, err
+	}
+	for _, s := range append(append([]Subnetwork(nil), ddns...), dcns...) {
+		for _, v := range s.Nodes {
+			if v < 0 || int(v) >= g.Nodes() {
+				return nil, fmt.Errorf("render: subnetwork %s has node %d, not a node of %s", s.Name, v, g.Spec())
+			}
+		}
+		for _, c := range s.Channels {
+			if c < 0 || int(c) >= g.Channels() {
+				return nil, fmt.Errorf("render: subnetwork %s has channel %d, not a channel of %s", s.Name, c, g.Spec())
+			}
+		}
+	}
+	for _, v := range opt.Pair {
+		if v < 0 || int(v) >= g.Nodes() {
+			return nil, fmt.Errorf("render: witness node %d is not a node of %s", v, g.Spec())
+		}
+	}
+	k := g.Size(0)
+	if g.Dims() == 2 {
+		k = max(k, g.Size(1))
+	}
+	cell := min(40.0, 560/float64(max(k-1, 1)))
+	v := newView(g, nil, 0, cell, max(2.5, min(cell*0.16, 5)))
+	v.ox, v.oy = 40, 60
+	var legend []legendLine
+	for i, s := range ddns {
+		c, d := SubnetworkStyle(i)
+		kind := "undirected"
+		if s.Directed {
+			kind = "directed"
+		}
+		legend = append(legend, legendLine{swatch: "sub", colour: c, dash: d, text: fmt.Sprintf("%s: %d members (filled), %d channels, %s", s.Name, len(s.Nodes), len(s.Channels), kind)})
+	}
+	if len(dcns) > 0 {
+		legend = append(legend, legendLine{swatch: "block", text: fmt.Sprintf("DCN block (%d of them), dashed", len(dcns))})
+	}
+	legend = append(legend, legendLine{swatch: "dot", colour: "#eee", text: "node that is not a member of a drawn subnetwork"})
+	if len(opt.Pair) > 0 {
+		legend = append(legend, legendLine{swatch: "pair", text: opt.Caption})
+	}
+	title := opt.Title
+	if title == "" {
+		title = fmt.Sprintf("%d subnetworks of %s", len(ddns), g.Spec())
+	}
+	sub := fmt.Sprintf("%s; x grows to the right, y upwards; each subnetwork's channels are shifted a little so shared links stay visible", g.Spec())
+	W := max(v.width()+80, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(sub, 11))
+	bottom := v.bottom()
+	H := bottom + float64(len(legend))*legendRow + 10
+	var b bytes.Buffer
+	colours := make([]string, len(subPalette))
+	copy(colours, subPalette)
+	svgOpen(&b, W, H, colours)
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(sub))
+	v.links(&b)
+	// DCN blocks: a dashed rectangle around each block's nodes.
+	b.WriteString("<g id=\"dcns\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\">\n")
+	for _, d := range dcns {
+		if len(d.Nodes) == 0 {
+			continue
+		}
+		x0, y0, _ := v.xy(d.Nodes[0])
+		x1, y1 := x0, y0
+		for _, n := range d.Nodes {
+			x, y, _ := v.xy(n)
+			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+		}
+		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), html.EscapeString(d.Name))
+	}
+	b.WriteString("</g>\n")
+	member := map[model.NodeID]int{}
+	for i, s := range ddns {
+		c, d := SubnetworkStyle(i)
+		off := (float64(i) - float64(len(ddns)-1)/2) * min(2.5, cell/4/float64(max(1, len(ddns))))
+		dash := ""
+		if d != "" {
+			dash = " stroke-dasharray=\"" + d + "\""
+		}
+		fmt.Fprintf(&b, "<g id=\"sub%d\" stroke=\"%s\" stroke-width=\"1.4\"%s><title>%s</title>\n", i, c, dash, html.EscapeString(s.Name))
+		for _, ch := range s.Channels {
+			for j, sg := range v.hop(ch, off) {
+				marker := ""
+				if s.Directed && j == len(v.hop(ch, off))-1 {
+					marker = fmt.Sprintf(" marker-end=\"url(#a%d)\"", i%len(subPalette))
+				}
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), marker)
+			}
+		}
+		b.WriteString("</g>\n")
+		for _, n := range s.Nodes {
+			if _, ok := member[n]; !ok {
+				member[n] = i
+			}
+		}
+	}
+	v.nodes(&b, func(n model.NodeID) string {
+		if i, ok := member[n]; ok {
+			c, _ := SubnetworkStyle(i)
+			return c
+		}
+		return "#eee"
+	}, cell >= 16)
+	for _, n := range opt.Pair {
+		x, y, _ := v.xy(n)
+		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s</title></circle>\n", f1(x), f1(y), f1(v.r+5), hotRed, g.NodeName(n))
+	}
+	b.WriteString("<g id=\"legend\">\n")
+	for k, l := range legend {
+		l.draw(&b, bottom+float64(k)*legendRow)
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.Bytes(), nil
+}
