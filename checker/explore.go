@@ -58,6 +58,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	if err == nil {
 		err = e.fillProgress(res)
 	}
+	if err == nil && opt.CheckLiveness {
+		err = e.decideLiveness(res)
+	}
 	if prog != nil {
 		prog.stop(e.snapshot())
 	}
@@ -302,6 +305,12 @@ type worker[S any] struct {
 	// The chunk being expanded with Options.SpillDir (spill.go).
 	spillWork[S]
 
+	// The successors of the state being expanded: end of each one's encoding in buf,
+	// fingerprints, and what touch read (kept so the reads are not optimised away).
+	ends    []uint32
+	hs      []uint64
+	touched uint64
+
 	// The SuccessorEncoder path: the state being expanded and its successor count.
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
@@ -372,25 +381,40 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 	if e.prog.on {
 		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
 	}
+	// Pass 1 encodes and hashes every successor and touches each one's home slot, so
+	// that the cache misses of the lookups overlap instead of queueing one behind the
+	// other in pass 2, which looks them up or stores them.
+	w.buf, w.ends, w.hs = w.buf[:0], w.ends[:0], w.hs[:0]
 	for j := range succ {
 		next := succ[j].Next
 		if e.canon != nil {
 			next = e.canon.Canonical(next)
+			succ[j].Next = next
 		}
 		if e.prog.on {
 			w.rank.child = e.prog.m.Progress(next, w.rank.child[:0])
 			w.rank.check(i, j, n.id, succ[j].Action)
 		}
-		w.buf = e.m.Encode(next, w.buf[:0])
-		h := fixHash(fingerprint(w.buf))
+		start := len(w.buf)
+		w.buf = e.m.Encode(next, w.buf)
+		w.hs = append(w.hs, fixHash(fingerprint(w.buf[start:])))
+		w.ends = append(w.ends, uint32(len(w.buf)))
+	}
+	if !last {
+		w.touch(w.hs)
+	}
+	start := uint32(0)
+	for j := range succ {
+		enc, h := w.buf[start:w.ends[j]], w.hs[j]
+		start = w.ends[j]
 		if last {
-			if !w.contains(h, w.buf) {
+			if !w.contains(h, enc) {
 				w.beyond = true
 				return
 			}
 			continue
 		}
-		if w.insert(h, w.buf, key{i, uint32(j)}, n.id, succ[j].Action, next) {
+		if w.insert(h, enc, key{i, uint32(j)}, n.id, succ[j].Action, succ[j].Next) {
 			w.pending++
 		}
 	}

@@ -80,18 +80,17 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 		res.Verdict, res.Reason = Inconclusive, reason
 		return res, nil
 	}
-	// A deadlock: the shallowest state without successors that has a pending message.
-	for v := range g.states {
-		if g.off[v] == g.off[v+1] && len(g.pendingOf(v)) > 0 {
-			tr, err := Replay(m, g.initOf(v), g.pathTo(v))
-			if err != nil {
-				return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
-			}
-			res.Verdict = Violated
-			res.Violation = &Violation[S]{Kind: KindDeadlock, Trace: tr,
-				Message: fmt.Sprintf("deadlock: no enabled transition with message %d undelivered after %d steps", g.pendingOf(v)[0], tr.Len())}
-			return res, nil
+	// A deadlock: the shallowest state without successors that has a pending message
+	// (the graph was built only up to it).
+	if v := g.deadlock; v >= 0 {
+		tr, err := Replay(m, g.initOf(v), g.pathTo(v))
+		if err != nil {
+			return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
 		}
+		res.Verdict = Violated
+		res.Violation = &Violation[S]{Kind: KindDeadlock, Trace: tr,
+			Message: fmt.Sprintf("deadlock: no enabled transition with message %d undelivered after %d steps", g.pendingOf(v)[0], tr.Len())}
+		return res, nil
 	}
 	best, bestMsg := -1, -1
 	var bestComp []int32
@@ -251,10 +250,13 @@ type graph[S any] struct {
 	action  []Action
 	poff    []int // pending messages of v are pend[poff[v]:poff[v+1]]
 	pend    []int
+	// deadlock is the first state (in BFS order, so a shallowest one) without
+	// successors that has a pending message, or -1; the graph stops there.
+	deadlock int
 }
 
 func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, error) {
-	g := &graph[S]{}
+	g := &graph[S]{deadlock: -1}
 	ids := map[string]int32{}
 	add := func(s S, parent int32, a Action, init int) (int32, bool) {
 		k := string(m.Encode(s, nil))
@@ -296,6 +298,10 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, erro
 			g.task = append(g.task, taskOf(m, s, t.Action))
 		}
 		g.off = append(g.off, len(g.to))
+		if len(dst) == 0 && g.poff[v+1] > g.poff[v] {
+			g.deadlock = v
+			return g, "", nil
+		}
 		if opt.MaxStates > 0 && int64(len(g.states)) > opt.MaxStates {
 			return g, fmt.Sprintf("state budget %d exhausted (%d states in the liveness graph)", opt.MaxStates, len(g.states)), nil
 		}
@@ -577,4 +583,140 @@ func (g *graph[S]) sourceOf(e int) int32 {
 		return 1
 	})
 	return int32(i - 1)
+}
+
+// decideLiveness implements Options.CheckLiveness on a finished search.
+func (e *explorer[S]) decideLiveness(res *Result[S]) error {
+	if res.Verdict != Holds || res.Progress.Certified(res.Verdict) {
+		return nil
+	}
+	lv, err := CheckLiveness(e.m, LivenessOptions{MaxStates: e.opt.MaxStates, Context: e.opt.Context})
+	if err != nil {
+		return err
+	}
+	res.Liveness = lv
+	switch lv.Verdict {
+	case Violated:
+		res.Verdict, res.Violation = Violated, lv.Violation
+	case Inconclusive:
+		res.Verdict, res.Reason = Inconclusive, "liveness check: "+lv.Reason
+	}
+	return nil
+}
+
+// Certificate kinds: how a verdict knows that every message is delivered.
+const (
+	// CertProgress: the model's progress measure increased on every transition, so the
+	// reachable graph is acyclic and, without deadlock, every run delivers everything.
+	CertProgress = "progress"
+	// CertLiveness: the liveness check found no weakly fair cycle that leaves a message
+	// undelivered, and no deadlock.
+	CertLiveness = "liveness"
+	// CertNone: delivery is not established (no measure and no liveness check, a broken
+	// measure without the check, or a search that was not exhaustive).
+	CertNone = "none"
+)
+
+// Certificate says how (and whether) a search established that every message is
+// delivered; it is the "certificate" object of a JSON report.
+type Certificate struct {
+	// Kind is CertProgress, CertLiveness or CertNone.
+	Kind string `json:"kind"`
+	// Transitions is the number of transitions the certificate was checked on (the
+	// progress measure's, or the liveness graph's); 0 for CertNone.
+	Transitions int64 `json:"transitions"`
+	// Note says it in a sentence.
+	Note string `json:"note"`
+}
+
+// Certificate returns the delivery certificate of r (see Certificate), or nil when r is
+// Violated: the violation is the answer, and no certificate is claimed.
+func (r *Result[S]) Certificate() *Certificate {
+	p := r.Progress
+	switch {
+	case r.Verdict == Violated:
+		return nil
+	case p.Certified(r.Verdict):
+		return &Certificate{Kind: CertProgress, Transitions: p.Checked,
+			Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions", p.Checked)}
+	case r.Liveness != nil && r.Liveness.Verdict == Holds && r.Verdict == Holds:
+		note := fmt.Sprintf("every message is delivered under weak fairness: no fair cycle leaves one undelivered in the reachable graph (%d states, %d transitions)",
+			r.Liveness.States, r.Liveness.Transitions)
+		if p != nil && p.Broken != nil {
+			note += "; the progress measure does not certify it (" + p.Broken.Message + ")"
+		}
+		return &Certificate{Kind: CertLiveness, Transitions: r.Liveness.Transitions, Note: note}
+	}
+	c := &Certificate{Kind: CertNone}
+	switch {
+	case r.Verdict != Holds:
+		c.Note = "no delivery certificate: the search was not exhaustive (" + r.Reason + ")"
+	case p != nil && p.Broken != nil:
+		c.Note = "no delivery certificate: " + p.Broken.Message + "; the liveness check was not run"
+	default:
+		c.Note = "no delivery certificate: the model has no progress measure and the liveness check was not run; deadlock-free does not imply delivery"
+	}
+	return c
+}
+
+// Tally counts the certificates of many searches (the members of a family, the
+// instances of a claim) by kind; Transitions sums the transitions they were checked on.
+// Violated counts searches that found a violation, which claim no delivery (their
+// Certificate is nil) and are left out of the summary.
+type Tally struct {
+	Progress    int   `json:"progress"`
+	Liveness    int   `json:"liveness"`
+	None        int   `json:"none"`
+	Violated    int   `json:"violated,omitempty"`
+	Transitions int64 `json:"transitions"`
+}
+
+// Add counts one certificate; nil (a violated search) counts as Violated.
+func (t *Tally) Add(c *Certificate) {
+	if c == nil {
+		t.Violated++
+		return
+	}
+	switch c.Kind {
+	case CertProgress:
+		t.Progress++
+	case CertLiveness:
+		t.Liveness++
+	default:
+		t.None++
+	}
+	t.Transitions += c.Transitions
+}
+
+// Merge adds the counts of u.
+func (t *Tally) Merge(u Tally) {
+	t.Progress += u.Progress
+	t.Liveness += u.Liveness
+	t.None += u.None
+	t.Violated += u.Violated
+	t.Transitions += u.Transitions
+}
+
+// Certificate summarises the tally as one certificate for the searches that did not
+// find a violation: progress when every one was certified by its progress measure,
+// liveness when each was certified by one or the other, none otherwise (or when nothing
+// was counted).
+func (t Tally) Certificate() *Certificate {
+	n := t.Progress + t.Liveness + t.None
+	excl := ""
+	if t.Violated > 0 {
+		excl = fmt.Sprintf(" (%d violated instance(s), whose violation is the answer, left out)", t.Violated)
+	}
+	switch {
+	case n == 0:
+		return &Certificate{Kind: CertNone, Note: "no delivery certificate was recorded" + excl}
+	case t.None > 0:
+		return &Certificate{Kind: CertNone, Transitions: t.Transitions,
+			Note: fmt.Sprintf("%d of %d instances have no delivery certificate%s", t.None, n, excl)}
+	case t.Liveness > 0:
+		return &Certificate{Kind: CertLiveness, Transitions: t.Transitions,
+			Note: fmt.Sprintf("every message is delivered in all %d instances: %d by the progress measure, %d by the liveness check under weak fairness; %d transitions checked%s", n, t.Progress, t.Liveness, t.Transitions, excl)}
+	}
+	return &Certificate{Kind: CertProgress, Transitions: t.Transitions,
+		Note: fmt.Sprintf("deadlock-free implies every message is delivered; progress checked on %d transitions of %d instances%s", t.Transitions, n, excl)}
 }

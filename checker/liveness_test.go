@@ -127,3 +127,49 @@ func TestLivenessStarvation(t *testing.T) {
 		t.Fatalf("replaying the starving cycle on the unshared server: %v; want not weakly fair", err)
 	}
 }
+
+// TestExploreCertificates: Options.CheckLiveness gives every Holds a certificate, by
+// progress where the measure holds and by the liveness check where it breaks or is
+// absent, and turns a livelock or starvation into Violated with its lasso.
+func TestExploreCertificates(t *testing.T) {
+	opt := func() checker.Options[checkertest.BouncerState] {
+		return checker.Options[checkertest.BouncerState]{CheckDeadlock: true, CheckLiveness: true}
+	}
+	res, err := checker.Explore[checkertest.BouncerState](checkertest.Bouncer{N: 4, Budget: 2}, opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Certificate(); res.Verdict != checker.Holds || c.Kind != checker.CertProgress || c.Transitions != res.Stats.Transitions || res.Liveness != nil {
+		t.Fatalf("budgeted: %v, certificate %+v", res.Verdict, c)
+	}
+	res, err = checker.Explore[checkertest.BouncerState](checkertest.Bouncer{N: 4, Budget: -1}, opt())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Certificate(); res.Verdict != checker.Violated || res.Violation.Kind != checker.KindLivelock || c != nil {
+		t.Fatalf("unbudgeted: %v %+v, certificate %+v; want a livelock", res.Verdict, res.Violation, c)
+	}
+	// Without CheckLiveness the same search holds, but certifies nothing.
+	res, err = checker.Explore[checkertest.BouncerState](checkertest.Bouncer{N: 4, Budget: -1}, checker.Options[checkertest.BouncerState]{CheckDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Certificate(); res.Verdict != checker.Holds || c.Kind != checker.CertNone || !strings.Contains(c.Note, "liveness check was not run") {
+		t.Fatalf("unbudgeted, deadlock only: %v, certificate %+v", res.Verdict, c)
+	}
+	type S = checkertest.ServerState
+	sres, err := checker.Explore[S](checkertest.Server{}, checker.Options[S]{CheckDeadlock: true, CheckLiveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sres.Certificate(); sres.Verdict != checker.Holds || c.Kind != checker.CertLiveness || c.Transitions != 6 {
+		t.Fatalf("unshared server: %v, certificate %+v; want holds by the liveness check on 6 transitions", sres.Verdict, c)
+	}
+	sres, err = checker.Explore[S](checkertest.Server{Shared: true}, checker.Options[S]{CheckDeadlock: true, CheckLiveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sres.Verdict != checker.Violated || sres.Violation.Kind != checker.KindStarvation || sres.Violation.CycleStart != 0 {
+		t.Fatalf("shared server: %v %+v; want a starvation lasso", sres.Verdict, sres.Violation)
+	}
+}

@@ -48,6 +48,16 @@
 // level, just the states it stored for the first time, each from its parent and the
 // recorded action. The states, counts, order and traces are those of the plain path.
 //
+// # Larger than memory
+//
+// With Options.SpillDir the frontier and the parent records go to sequential files, as
+// TLC's disk queue does, and memory holds only the visited set (fingerprints, and in
+// Exact mode the encodings) plus one small entry per state of the level being built;
+// the model must implement Decoder, which rebuilds frontier states from their
+// encodings. Ids are then positions in breadth-first order, a trace is read back from
+// the parents file, and the next frontier is written in least-key order (spill.go
+// says how), so verdicts, counts and traces are those of the search in memory.
+//
 // # Symmetry
 //
 // With Options.Symmetry the store and the frontiers hold only Canonical

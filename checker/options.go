@@ -58,6 +58,13 @@ type Options[S any] struct {
 	Store StoreMode
 	// CheckDeadlock reports a reachable non-Terminal state without successors.
 	CheckDeadlock bool
+	// CheckLiveness makes an exhaustive search that found nothing also decide "every
+	// message is eventually delivered": by the model's progress measure when it is a
+	// system.Progressive whose rank increased on every transition, and otherwise by
+	// CheckLiveness on the explicit reachable graph (bounded by MaxStates and Context),
+	// whose livelock or starvation lasso then makes the verdict Violated.
+	// Result.Certificate says which.
+	CheckLiveness bool
 	// Invariants are checked on every reachable state, in this order.
 	Invariants []Invariant[S]
 	// Symmetry explores symmetry-class representatives through the model's

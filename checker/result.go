@@ -101,6 +101,9 @@ type Result[S any] struct {
 	// Progress is the progress certificate of a system.Progressive model (nil for
 	// other models): see ProgressResult.
 	Progress *ProgressResult[S]
+	// Liveness is the result of the liveness check that Options.CheckLiveness ran when
+	// the progress measure was absent or broken; nil otherwise.
+	Liveness *LivenessResult[S]
 }
 
 // Stats are the figures of a search.

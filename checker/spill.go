@@ -513,7 +513,7 @@ func (sp *spill) record(id uint64) (parentRecord, error) {
 // spillWork is a worker's scratch space for a spilling search.
 type spillWork[S any] struct {
 	window []byte // encodings of the claimed frontier states, concatenated
-	ends   []uint32
+	wends  []uint32
 	nodes  []node[S]
 	base   uint64 // frontier index of the first claimed state
 	chunk  *spillChunk
@@ -598,17 +598,17 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 	}
 	for !e.stopped.Load() {
 		var lo uint64
-		lo, w.window, w.ends = sp.claim(uint64(chunk), w.window, w.ends)
+		lo, w.window, w.wends = sp.claim(uint64(chunk), w.window, w.wends)
 		if sp.errSet.Load() {
 			e.stop("spill error")
 			break
 		}
-		if len(w.ends) == 0 {
+		if len(w.wends) == 0 {
 			break
 		}
 		nodes = nodes[:0]
 		start := uint32(0)
-		for k, end := range w.ends {
+		for k, end := range w.wends {
 			s, err := e.decoder.Decode(w.window[start:end])
 			if err != nil {
 				sp.fail(fmt.Errorf("checker: the model's Decode refused the encoding of frontier state %d at depth %d: %w", lo+uint64(k), e.depth, err))
@@ -677,4 +677,39 @@ func (e *explorer[S]) count() int64 {
 		return e.store.count()
 	}
 	return e.sstore.count()
+}
+
+// touch reads the home slot of each fingerprint in hs in the visited set in use, one
+// independent load each, so that their cache misses overlap; the lookups that follow
+// then mostly hit the cache. With several workers it reads, without the shard's lock,
+// the table last published in shard.view with atomic loads (insert stores fingerprints
+// atomically then); a table replaced meanwhile only makes the touch useless.
+func (w *worker[S]) touch(hs []uint64) {
+	e := w.e
+	var x uint64
+	switch {
+	case e.sstore != nil:
+		if e.sstore.locked {
+			return
+		}
+		for _, h := range hs {
+			sh := &e.sstore.shards[shardOf(h)]
+			x += sh.hashes[h&uint64(len(sh.hashes)-1)]
+		}
+	case e.store.locked:
+		for _, h := range hs {
+			t := *e.store.shards[shardOf(h)].view.Load()
+			x += atomic.LoadUint64(&t[h&uint64(len(t)-1)])
+		}
+	default:
+		for _, h := range hs {
+			sh := &e.store.shards[shardOf(h)]
+			i := h & uint64(len(sh.hashes)-1)
+			x += sh.hashes[i]
+			if sh.offs != nil {
+				x += sh.offs[i]
+			}
+		}
+	}
+	w.touched += x
 }

@@ -81,12 +81,13 @@ const recPageBits = 14
 
 type shard[S any] struct {
 	mu         sync.Mutex
-	hashes     []uint64         // table: fingerprint per slot, 0 when empty
-	slots      []uint32         // table, Fingerprint mode: record index per slot
-	offs       []uint64         // table, Exact mode: arena offset per slot
-	n          uint32           // records stored
-	recs       [][]parentRecord // pages of parent records
-	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
+	hashes     []uint64                 // table: fingerprint per slot, 0 when empty
+	view       atomic.Pointer[[]uint64] // hashes, for touch without the lock
+	slots      []uint32                 // table, Fingerprint mode: record index per slot
+	offs       []uint64                 // table, Exact mode: arena offset per slot
+	n          uint32                   // records stored
+	recs       [][]parentRecord         // pages of parent records
+	arena      []byte                   // Exact mode: record index (4 bytes), uvarint length, encoding, per record
 	levelStart uint32
 	fresh      []fresh[S]
 	size       int64 // last size reported to store.bytes
@@ -97,7 +98,9 @@ func newStore[S any](exact, locked bool) *store[S] {
 	st := &store[S]{exact: exact, locked: locked}
 	for i := range st.shards {
 		sh := &st.shards[i]
-		sh.hashes = make([]uint64, 16)
+		hashes := make([]uint64, 16)
+		sh.hashes = hashes
+		sh.view.Store(&hashes)
 		if exact {
 			sh.offs = make([]uint64, 16)
 		} else {
@@ -137,7 +140,11 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 		case 0:
 			rec := sh.n
 			sh.n++
-			sh.hashes[i] = h
+			if st.locked {
+				atomic.StoreUint64(&sh.hashes[i], h) // touch may read it concurrently
+			} else {
+				sh.hashes[i] = h
+			}
 			if rec&(1<<recPageBits-1) == 0 {
 				sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
 			}
@@ -235,6 +242,7 @@ func (sh *shard[S]) grow() {
 		}
 	}
 	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
+	sh.view.Store(&hashes)
 }
 
 // account refreshes the store-wide byte estimate with shard sh's current size.

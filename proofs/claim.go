@@ -14,6 +14,9 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // Expect is the verdict a claim is expected to reach.
@@ -71,6 +74,21 @@ type Outcome struct {
 	// `prove --witness-dir D` as D/ID.EXT.
 	Files map[string][]byte
 	Err   error
+	// Certificate says, for a claim judged by exploring flit or banyan transition
+	// systems, how its verdict knows every message is delivered (checker.Tally over the
+	// instances explored); nil for other claims.
+	Certificate *props.Certificate
+}
+
+// certificate returns the claim-level certificate of the explored instances: their
+// tally's for a claim that holds, and for a violated or inconclusive claim a "none" that
+// says so (a violation claims no delivery).
+func certificate(verdict string, t checker.Tally) *props.Certificate {
+	if verdict == Holds {
+		return t.Certificate()
+	}
+	return &props.Certificate{Kind: checker.CertNone, Transitions: t.Transitions,
+		Note: fmt.Sprintf("the claim is %s, so no delivery is claimed; %d explored instance(s) were certified by progress, %d by the liveness check", verdict, t.Progress, t.Liveness)}
 }
 
 var (

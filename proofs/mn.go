@@ -487,13 +487,20 @@ const fig4 = "1->5,6,7,8;15->7-12"
 // arbitration in the lockstep timing and expects a deadlock; the shortest trace is saved
 // as a trace file that replays.
 func runMN5(ctx context.Context, opt Options) Outcome {
+	var tally checker.Tally
+	out := mn5(ctx, opt, &tally)
+	out.Certificate = certificate(out.Verdict, tally)
+	return out
+}
+
+func mn5(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	b, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, err := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -520,7 +527,7 @@ func runMN5(ctx context.Context, opt Options) Outcome {
 	}
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
 	fsys, _ := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep, Starts: []int{5, 7}})
-	fres, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true})
+	fres, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true})
 	figNote := ""
 	if err == nil && fres.Verdict == checker.Violated {
 		out.States += fres.Stats.States
@@ -528,6 +535,16 @@ func runMN5(ctx context.Context, opt Options) Outcome {
 	}
 	out.Note = fmt.Sprintf("Lockstep timing, atomic acquisition, every start pair (%d initial states): shortest deadlock after %d cycles: %s.%s", len(sys.Init()), tr.Len(), tf.Violation, figNote)
 	return out
+}
+
+// exploreBanyan explores sys and counts its delivery certificate (banyan.System's
+// progress measure, checked on every transition) in tally.
+func exploreBanyan(tally *checker.Tally, sys *banyan.System, opt checker.Options[banyan.State]) (*checker.Result[banyan.State], error) {
+	res, err := checker.Explore[banyan.State](sys, opt)
+	if err == nil {
+		tally.Add(res.Certificate())
+	}
+	return res, err
 }
 
 func verdictOf(v checker.Verdict) string {
@@ -547,12 +564,19 @@ func verdictOf(v checker.Verdict) string {
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
 // figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6B.
 func runMN6(ctx context.Context, opt Options) Outcome {
+	var tally checker.Tally
+	out := mn6(ctx, opt, &tally)
+	out.Certificate = certificate(out.Verdict, tally)
+	return out
+}
+
+func mn6(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
 	start := time.Now()
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -650,7 +674,7 @@ func runMN6(ctx context.Context, opt Options) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		fr, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true})
+		fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -809,6 +833,13 @@ const triple = "2->4,5;5->2,7;0->4"
 // sample of triples on N = 8 (fanouts 1..4, random starts) with the fast simulator,
 // whose deadlock rate is reported. The verdict is the explorer's on (a) and (b).
 func runMN6b(ctx context.Context, opt Options) Outcome {
+	var tally checker.Tally
+	out := mn6b(ctx, opt, &tally)
+	out.Certificate = certificate(out.Verdict, tally)
+	return out
+}
+
+func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := model.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
@@ -816,7 +847,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -850,7 +881,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			fr, err := checker.Explore[banyan.State](fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+			fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -864,7 +895,7 @@ func runMN6b(ctx context.Context, opt Options) Outcome {
 	b16, _ := model.NewBanyan(16)
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
 	asys, _ := banyan.NewSystem(b16, f4, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
-	ares, err := checker.Explore[banyan.State](asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	ares, err := exploreBanyan(tally, asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

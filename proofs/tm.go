@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -70,6 +71,7 @@ type tmRun struct {
 	notes   []string
 	witness *treemcast.FamilyWitness
 	incon   int
+	tally   checker.Tally // delivery certificates of the members explored
 }
 
 func (r *tmRun) family(ctx context.Context, opt Options, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*treemcast.FamilyResult, error) {
@@ -101,6 +103,7 @@ func (r *tmRun) add(p tmPart, label string, fr *treemcast.FamilyResult) {
 	r.out.Instances += fr.Instances
 	r.out.States += fr.States
 	r.incon += len(fr.Inconclusive)
+	r.tally.Merge(fr.Certificates)
 	note := fmt.Sprintf("%s %s: %s, %d members (%d pairs), %d states, %.1fs", p, label, fr.Verdict, fr.Instances, fr.Covered, fr.States, fr.Seconds)
 	if fr.Witness != nil {
 		note += fmt.Sprintf(", witness %s after %d steps", fr.Witness.Msgs, fr.Witness.Length)
@@ -164,6 +167,7 @@ func (r *tmRun) finish(violated bool) Outcome {
 		r.out.Verdict = Holds
 	}
 	r.out.Note = strings.Join(r.notes, "; ")
+	r.out.Certificate = certificate(r.out.Verdict, r.tally)
 	return r.out
 }
 
@@ -333,6 +337,8 @@ func runTM2(ctx context.Context, opt Options) Outcome {
 			return r.finish(false)
 		}
 		r.out.States += plain.Stats.States + red.Stats.States
+		r.tally.Add(plain.Certificate())
+		r.tally.Add(red.Certificate())
 		if plain.Verdict != red.Verdict {
 			r.out.Err = fmt.Errorf("state-level symmetry changes the verdict on %s: %v without, %v with", in, plain.Verdict, red.Verdict)
 		}

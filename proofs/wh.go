@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -46,6 +47,7 @@ func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolati
 	var firstSpec *unicast.Spec
 	var first *unicast.Result
 	inconclusive := 0
+	var tally checker.Tally
 	for _, p := range parts {
 		p.fam.StopAtViolation = stopAtViolation
 		r, err := p.fam.Run(ctx)
@@ -57,6 +59,7 @@ func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolati
 			return out
 		}
 		inconclusive += r.Inconclusive
+		tally.Merge(r.Certificates)
 		if opt.Progress != nil {
 			fmt.Fprintf(opt.Progress, "%s: %d instances, %d states\n", p.desc, r.Instances, r.States)
 		}
@@ -92,6 +95,7 @@ func runFamilies(ctx context.Context, opt Options, parts []whPart, stopAtViolati
 		out.Verdict = Holds
 	}
 	out.Note = strings.Join(notes, "; ")
+	out.Certificate = certificate(out.Verdict, tally)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -148,8 +149,7 @@ func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
 		}
 	}
 	pairs := 0
-	for lane, us := range uses {
-		c := lane / lanes
+	for _, us := range uses {
 		for x := 0; x < len(us); x++ {
 			for y := x + 1; y < len(us); y++ {
 				a, b := us[x], us[y]
@@ -157,9 +157,10 @@ func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
 				if g.reaches(releaseEvent(a.u, a.pos), 3*b.u+evStart) || g.reaches(releaseEvent(b.u, b.pos), 3*a.u+evStart) {
 					continue
 				}
-				w := &ScheduleWitness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
-					Channel: s.Topology.ChannelName(model.ChannelID(c)), ChannelID: c,
-					Interleaving: g.interleaving(a.u, a.pos, b.u, b.pos)}
+				w, err := g.witness(a.u, a.pos, b.u, b.pos)
+				if err != nil {
+					return nil, pairs, err
+				}
 				return w, pairs, nil
 			}
 		}
@@ -167,10 +168,47 @@ func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
 	return nil, pairs, nil
 }
 
-// interleaving lists an execution reaching the contention: every event that must precede
-// the two starts (in a deterministic topological order), then A's header up to channel
-// i, then B's header up to channel j, which A holds.
-func (g *hbGraph) interleaving(a, i, b, j int) []string {
+// witness turns the pair found by the happens-before test (A at position i, B at
+// position j of one channel) into a concrete, pipelined execution of AnyDelayModel: every
+// event that must precede the two starts, in a deterministic topological order (smallest
+// event first), each unicast's events spelled out flit-free as the model's (start; header
+// acquisitions and tail releases, the tail leaving c_k only once the header holds
+// c_(k+1); delivery), then A's header up to channel i and B's header up to channel j.
+// The execution is walked on the model; it ends at the first channel two unicasts hold,
+// which is (A, B) unless a unicast's journey collides earlier, in which case that
+// earlier, equally real contention is the witness. The witness's Interleaving lists the
+// model's labels, step by step, and Actions the model's actions (ReplayAnyDelay).
+func (g *hbGraph) witness(a, i, b, j int) (*ScheduleWitness, error) {
+	acts := g.actions(a, i, b, j)
+	m, err := NewAnyDelayModel(g.s)
+	if err != nil {
+		return nil, err
+	}
+	at, holder, acquirer, err := m.AnyDelayWalk(acts)
+	if err != nil {
+		return nil, fmt.Errorf("any-delay: internal: the happens-before execution does not run on the model: %v", err)
+	}
+	if at < 0 {
+		return nil, fmt.Errorf("any-delay: internal: the happens-before execution of #%d and #%d reaches no contention", a, b)
+	}
+	acts = acts[:at+1]
+	s := g.s
+	x := m.Init()[0]
+	w := &ScheduleWitness{Kind: "channel", A: Ref(s, holder), B: Ref(s, acquirer), ChannelID: -1}
+	for k, act := range acts {
+		w.Interleaving = append(w.Interleaving, m.Describe(x, act))
+		w.Actions = append(w.Actions, uint64(act))
+		if k == len(acts)-1 {
+			c := s.Unicasts[acquirer].Path[x.Head[acquirer]]
+			w.Channel, w.ChannelID = s.Topology.ChannelName(c), int(c)
+		}
+		m.apply(&x, int(act/4), int(act%4))
+	}
+	return w, nil
+}
+
+// actions lists the model actions of the execution witness describes.
+func (g *hbGraph) actions(a, i, b, j int) []checker.Action {
 	n := len(g.succ)
 	pred := make([][]int, n)
 	for v, ss := range g.succ {
@@ -212,20 +250,34 @@ func (g *hbGraph) interleaving(a, i, b, j int) []string {
 		}
 	}
 	s := g.s
-	name := s.Topology.NodeName
-	var out []string
+	head := make([]int, len(s.Unicasts))
+	tail := make([]int, len(s.Unicasts))
+	var out []checker.Action
+	act := func(u, kind int) { out = append(out, checker.Action(4*u+kind)) }
+	advance := func(u, to int) { // the header of u up to to channels
+		for ; head[u] < to; head[u]++ {
+			act(u, adAcquire)
+		}
+	}
 	for len(ready) > 0 {
 		slices.Sort(ready)
 		v := ready[0]
 		ready = ready[1:]
-		u := s.Unicasts[v/3]
+		u := v / 3
+		h := len(s.Unicasts[u].Path)
 		switch v % 3 {
 		case evStart:
-			out = append(out, fmt.Sprintf("#%d %s->%s starts", v/3, name(u.From), name(u.To)))
-		case evRel1:
-			out = append(out, fmt.Sprintf("#%d tail leaves its first channel %s", v/3, s.Topology.ChannelName(u.Path[0])))
+			act(u, adStart)
+		case evRel1: // the header takes c_2 (if any), then the tail leaves c_1
+			advance(u, min(2, h))
+			act(u, adRelease)
+			tail[u] = 1
 		case evDeliver:
-			out = append(out, fmt.Sprintf("#%d delivered at %s", v/3, name(u.To)))
+			advance(u, h)
+			for ; tail[u] < h; tail[u]++ {
+				act(u, adRelease)
+			}
+			act(u, adDeliver)
 		}
 		for _, t := range g.succ[v] {
 			if need[t] {
@@ -235,10 +287,8 @@ func (g *hbGraph) interleaving(a, i, b, j int) []string {
 			}
 		}
 	}
-	ua, ub := s.Unicasts[a], s.Unicasts[b]
-	out = append(out,
-		fmt.Sprintf("#%d header advances over %d channel(s) and holds %s", a, i+1, s.Topology.ChannelName(ua.Path[i])),
-		fmt.Sprintf("#%d header advances over %d channel(s) and requests %s, held by #%d", b, j+1, s.Topology.ChannelName(ub.Path[j]), a))
+	advance(a, i+1)
+	advance(b, j+1)
 	return out
 }
 
@@ -251,5 +301,11 @@ func AnyDelay(s *model.Schedule) *Report {
 		return fail(r, err)
 	}
 	r.Stats.States = int64(pairs)
+	if w != nil {
+		// The pipelined execution is a replayable trace of the any-delay model
+		// (ReplayAnyDelay); Algorithm, Topology and Params are left for the caller.
+		r.Trace = &TraceFile{Format: TraceFormat, Topology: s.Topology.Spec(), Property: PropAnyDelay,
+			Semantics: SemAnyDelay, Actions: w.Actions, Labels: w.Interleaving, Violation: "any-delay contention on " + w.Channel}
+	}
 	return finish(r, w, fmt.Sprintf("happens-before decision over %d channel-sharing pairs", pairs))
 }

@@ -10,7 +10,11 @@ import (
 // AnyDelayModel is the any-delay semantics of a schedule as a checker.Model, for the BFS
 // explorer: every worm event is one transition, so all orderings are explored. A state
 // gives, per unicast, how many of its channels the header has acquired (Head; -1 = not
-// started) and the tail has released (Tail; Tail = h+1 once delivered). Enabling rules
+// started) and the tail has released (Tail; Tail = h+1 once delivered). A worm is
+// pipelined (DESIGN.md, wormhole switching): its tail may release channel c_k only after
+// its header has acquired c_(k+1), or, for the last channels, reached the destination, so
+// a started worm holds at least one channel until it is delivered and a header that
+// cannot advance keeps every channel behind it. Enabling rules
 // are those of DecideAnyDelay: a unicast starts when its sender holds the message (a
 // source, or its receiving unicast is delivered), its predecessor in the send order has
 // started, and every earlier unicast of the node through the same first channel
@@ -60,7 +64,8 @@ func (m *AnyDelayModel) Init() []AnyDelayState {
 	return []AnyDelayState{st}
 }
 
-// Action kinds (action = 4*unicast + kind).
+// Action kinds (action = 4*unicast + kind); a unicast's events are start, then header
+// acquisitions and tail releases interleaved (pipelined), then delivery.
 const (
 	adStart = iota
 	adAcquire
@@ -72,40 +77,67 @@ func (m *AnyDelayModel) delivered(x AnyDelayState, i int) bool {
 	return int(x.Tail[i]) == len(m.s.Unicasts[i].Path)+1
 }
 
-// Successors lists the enabled worm events, by unicast index then kind.
-func (m *AnyDelayModel) Successors(x AnyDelayState, dst []checker.Transition[AnyDelayState]) []checker.Transition[AnyDelayState] {
+// enabled reports whether event kind of unicast i can happen in x.
+func (m *AnyDelayModel) enabled(x *AnyDelayState, i, kind int) bool {
 	s := m.s
-	next := func(i, kind int, f func(y *AnyDelayState)) {
-		y := AnyDelayState{Head: append([]int16(nil), x.Head...), Tail: append([]int16(nil), x.Tail...)}
-		f(&y)
-		dst = append(dst, checker.Transition[AnyDelayState]{Action: checker.Action(4*i + kind), Next: y})
+	u := &s.Unicasts[i]
+	h := int16(len(u.Path))
+	switch kind {
+	case adStart:
+		if x.Head[i] != -1 {
+			return false
+		}
+		g := s.GroupOf(i)
+		if !isSource(s, u.From, g) && !m.delivered(*x, m.rec[[2]int{int(u.From), g}]) {
+			return false
+		}
+		list := m.lists[[2]int{int(u.From), g}]
+		if m.rank[i] > 1 && x.Head[list[m.rank[i]-2]] == -1 {
+			return false
+		}
+		for _, k := range list[:m.rank[i]-1] {
+			if (s.Ports == model.OnePort || s.Unicasts[k].Path[0] == u.Path[0]) && x.Tail[k] < 1 {
+				return false
+			}
+		}
+		return true
+	case adAcquire:
+		return x.Head[i] >= 0 && x.Head[i] < h
+	case adRelease:
+		// Wormhole pipelining: the tail leaves channel c_k only once the header holds
+		// c_(k+1), or has reached the destination (the last channels).
+		return x.Head[i] >= 0 && (x.Tail[i] < x.Head[i]-1 || (x.Tail[i] < h && x.Head[i] == h))
+	case adDeliver:
+		return x.Tail[i] == h && x.Head[i] == h
 	}
-	for i, u := range s.Unicasts {
-		h := int16(len(u.Path))
-		if x.Head[i] == -1 {
-			g := s.GroupOf(i)
-			ok := isSource(s, u.From, g) || m.delivered(x, m.rec[[2]int{int(u.From), g}])
-			list := m.lists[[2]int{int(u.From), g}]
-			if m.rank[i] > 1 && x.Head[list[m.rank[i]-2]] == -1 {
-				ok = false
+	return false
+}
+
+// apply performs event kind of unicast i on x in place (it must be enabled).
+func (m *AnyDelayModel) apply(x *AnyDelayState, i, kind int) {
+	switch kind {
+	case adStart:
+		x.Head[i] = 0
+	case adAcquire:
+		x.Head[i]++
+	case adRelease:
+		x.Tail[i]++
+	case adDeliver:
+		x.Tail[i]++
+	}
+}
+
+// Successors lists the enabled worm events, by unicast index then kind (start, acquire,
+// release, deliver; release and deliver exclude each other).
+func (m *AnyDelayModel) Successors(x AnyDelayState, dst []checker.Transition[AnyDelayState]) []checker.Transition[AnyDelayState] {
+	for i := range m.s.Unicasts {
+		for kind := adStart; kind <= adDeliver; kind++ {
+			if !m.enabled(&x, i, kind) {
+				continue
 			}
-			for _, k := range list[:m.rank[i]-1] {
-				if (s.Ports == model.OnePort || s.Unicasts[k].Path[0] == u.Path[0]) && x.Tail[k] < 1 {
-					ok = false
-				}
-			}
-			if ok {
-				next(i, adStart, func(y *AnyDelayState) { y.Head[i] = 0 })
-			}
-			continue
-		}
-		if x.Head[i] < h {
-			next(i, adAcquire, func(y *AnyDelayState) { y.Head[i]++ })
-		}
-		if x.Tail[i] < x.Head[i] {
-			next(i, adRelease, func(y *AnyDelayState) { y.Tail[i]++ })
-		} else if x.Tail[i] == h && x.Head[i] == h {
-			next(i, adDeliver, func(y *AnyDelayState) { y.Tail[i] = h + 1 })
+			y := AnyDelayState{Head: append([]int16(nil), x.Head...), Tail: append([]int16(nil), x.Tail...)}
+			m.apply(&y, i, kind)
+			dst = append(dst, checker.Transition[AnyDelayState]{Action: checker.Action(4*i + kind), Next: y})
 		}
 	}
 	return dst
@@ -257,4 +289,36 @@ func ReplayAnyDelay(s *model.Schedule, tf *TraceFile) (*Report, error) {
 		return finish(r, &ScheduleWitness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil
 	}
 	return finish(r, nil, "replayed; the last state shows no contention"), nil
+}
+
+// AnyDelayWalk executes actions on the model from its initial state, one event at a
+// time, checking that each is enabled (so the execution respects causality, send order
+// and pipelining) and tracking which unicast holds each channel. It stops at the first
+// acquisition of a channel another unicast holds and returns the index of that action,
+// the holder and the acquirer; at = -1 when the walk ends without contention. Cost: O(1)
+// per acquisition or release plus the enabling test of a start (O(send-order prefix)).
+func (m *AnyDelayModel) AnyDelayWalk(actions []checker.Action) (at, holder, acquirer int, err error) {
+	x := m.Init()[0]
+	lanes := m.s.Lanes()
+	held := make([]int32, m.s.Topology.Channels()*lanes) // lane -> unicast+1
+	for k, a := range actions {
+		i, kind := int(a/4), int(a%4)
+		if i >= len(m.s.Unicasts) || !m.enabled(&x, i, kind) {
+			return -1, 0, 0, fmt.Errorf("any-delay walk step %d: action %d is not enabled", k+1, a)
+		}
+		u := &m.s.Unicasts[i]
+		switch kind {
+		case adAcquire:
+			l := u.Lane(int(x.Head[i]), lanes)
+			if h := held[l]; h != 0 {
+				m.apply(&x, i, kind)
+				return k, int(h - 1), i, nil
+			}
+			held[l] = int32(i + 1)
+		case adRelease:
+			held[u.Lane(int(x.Tail[i]), lanes)] = 0
+		}
+		m.apply(&x, i, kind)
+	}
+	return -1, 0, 0, nil
 }

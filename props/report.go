@@ -19,7 +19,11 @@
 //	reason     one line: the violation, or the bound that was reached
 //	stats      {states, transitions, depth, seconds, states_per_sec} of a search;
 //	           a static check instead fills {checked, unit} with what it counted
-//	           (patterns, pairs, instances, unicasts)
+//	           (patterns, pairs, instances, unicasts); a search also names its
+//	           store (exact, fingerprint) and, for fingerprint, the collision bound
+//	           fingerprint_collision_bound
+//	certificate {kind: progress|liveness|none, transitions, note}: how a deadlock
+//	           verdict knows every message is delivered (omitted elsewhere)
 //	witness    null, or the evidence (Witness): {kind, violation, init, steps[],
 //	           cycle_start, cycle[], schedule{}, figures{}, detail}; kind is trace,
 //	           lasso, pair, cycle, measurement or instance and says which fields are set
@@ -70,6 +74,23 @@ type Stats struct {
 	StatesPerSec float64 `json:"states_per_sec"`
 	Checked      int64   `json:"checked,omitempty"`
 	Unit         string  `json:"unit,omitempty"`
+	// Store names the visited store of a search ("exact" or "fingerprint"); in
+	// fingerprint mode CollisionBound bounds the probability that two states shared a
+	// fingerprint, so that a Holds may have missed states (checker.Stats).
+	Store          string  `json:"store,omitempty"`
+	CollisionBound float64 `json:"fingerprint_collision_bound,omitempty"`
+}
+
+// Certificate says how a verdict knows that every message is delivered: by a progress
+// measure checked on every transition, by the liveness check, or not at all
+// (checker.Certificate; the "certificate" object of a report).
+type Certificate = checker.Certificate
+
+// SearchStats returns the report figures of a search: counts, time, the store and, in
+// fingerprint mode, the collision bound.
+func SearchStats(st checker.Stats, store checker.StoreMode) Stats {
+	return Stats{States: st.States, Transitions: st.Transitions, Depth: st.Depth, Seconds: st.Duration.Seconds(),
+		StatesPerSec: st.StatesPerSec, Store: store.String(), CollisionBound: st.FingerprintCollisionBound}
 }
 
 // Report is the result of one check as `wormcheck check --json` prints it: one object
@@ -87,6 +108,9 @@ type Report struct {
 	// Witness is the evidence of the verdict (nil when there is none): every violated
 	// verdict carries one, with its Kind.
 	Witness *Witness `json:"witness"`
+	// Certificate is, for a deadlock verdict of a transition system, how delivery of
+	// every message is established (nil where the property is not about delivery).
+	Certificate *Certificate `json:"certificate,omitempty"`
 	// Notes are lines worth saying beside the verdict: a certificate, a finding, how a
 	// family was reduced.
 	Notes []string `json:"notes,omitempty"`
@@ -116,9 +140,13 @@ func (r *Report) ScheduleWitness() *ScheduleWitness {
 }
 
 // Headline is the report's first line for people: "ALGO on TOPO: PROPERTY (SEMANTICS
-// semantics): VERDICT".
+// semantics): VERDICT" ("ALGO: ..." for a model with no topology).
 func (r *Report) Headline() string {
-	return fmt.Sprintf("%s on %s: %s (%s semantics): %s", r.Instance.Algorithm, r.Instance.Topology, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
+	what := r.Instance.Algorithm
+	if r.Instance.Topology != "" {
+		what += " on " + r.Instance.Topology
+	}
+	return fmt.Sprintf("%s: %s (%s semantics): %s", what, r.Property, r.Semantics, strings.ToUpper(r.Verdict.String()))
 }
 
 // String renders the report for people: the headline, the reason, the figures, the notes
@@ -133,8 +161,14 @@ func (r *Report) String() string {
 	}
 	if r.Stats.Transitions > 0 {
 		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+		if r.Stats.Store == checker.Fingerprint.String() {
+			fmt.Fprintf(&b, "  store: fingerprint (64-bit); probability that two states collided <= %.3g\n", r.Stats.CollisionBound)
+		}
 	} else if r.Stats.Checked > 0 {
 		fmt.Fprintf(&b, "  %d %s checked, %.2fs\n", r.Stats.Checked, r.Stats.Unit, r.Stats.Seconds)
+	}
+	if r.Certificate != nil {
+		fmt.Fprintf(&b, "  certificate (%s): %s\n", r.Certificate.Kind, r.Certificate.Note)
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "  note: %s\n", n)

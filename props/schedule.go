@@ -93,7 +93,10 @@ type ScheduleWitness struct {
 	HoldB        *Interval   `json:"hold_b,omitempty"`
 	Time         *int64      `json:"time,omitempty"`
 	Interleaving []string    `json:"interleaving,omitempty"`
-	Note         string      `json:"note,omitempty"`
+	// Actions are, for an any-delay witness, the AnyDelayModel actions of Interleaving
+	// (one per line), so that ReplayAnyDelay re-executes it.
+	Actions []uint64 `json:"actions,omitempty"`
+	Note    string   `json:"note,omitempty"`
 }
 
 // String renders the witness in one or a few lines for people.

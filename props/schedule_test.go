@@ -456,7 +456,7 @@ func anyDelayBrute(s *model.Schedule) bool {
 					}
 					next(func(y st) { y.head[i]++ })
 				}
-				if x.tail[i] < x.head[i] {
+				if x.tail[i] < x.head[i]-1 || (x.tail[i] < h && x.head[i] == h) { // pipelined
 					next(func(y st) { y.tail[i]++ })
 				} else if x.tail[i] == h && x.head[i] == h {
 					next(func(y st) { y.tail[i] = h + 1 })

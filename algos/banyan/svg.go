@@ -25,11 +25,14 @@ func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.Chan
 	n, size := b.Stages(), b.Nodes()
 	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
 	width := left*2 + (n+1)*colW
-	height := top + size*rowH + 30 + 18*len(pkts)
+	height := top + size*rowH + 30 + 18*(len(pkts)+3)
+	width = max(width, 20+len(title)*8, 760)
 	var w bytes.Buffer
-	fmt.Fprintf(&w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", width, height)
-	fmt.Fprintf(&w, `<text x="10" y="20" font-size="14">%s</text>`+"\n", html.EscapeString(title))
-	y := func(port int) int { return top + port*rowH + rowH/2 }
+	fmt.Fprintf(&w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
+	fmt.Fprintf(&w, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	fmt.Fprintf(&w, `<text x="10" y="20" font-size="14" font-weight="bold">%s</text>`+"\n", html.EscapeString(title))
+	// Port 0 is at the bottom: y grows upwards, as in every wormcheck picture.
+	y := func(port int) int { return top + (size-1-port)*rowH + rowH/2 }
 	colX := func(stage int) int { return left + colW + (n-1-stage)*colW }
 	rightX := left + colW + n*colW
 	// endpoints returns the segment of channel c.
@@ -58,8 +61,8 @@ func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.Chan
 	for s := n - 1; s >= 0; s-- {
 		fmt.Fprintf(&w, `<text x="%d" y="%d">stage %d</text>`+"\n", colX(s), top-8, s)
 		for e := 0; e < size/2; e++ {
-			fmt.Fprintf(&w, `<rect x="%d" y="%d" width="%d" height="%d" fill="white" stroke="black"/>`+"\n", colX(s), top+2*e*rowH+3, seW, 2*rowH-6)
-			fmt.Fprintf(&w, `<text x="%d" y="%d" font-size="9">%d</text>`+"\n", colX(s)+4, top+2*e*rowH+rowH+4, e)
+			fmt.Fprintf(&w, `<rect x="%d" y="%d" width="%d" height="%d" fill="white" stroke="black"/>`+"\n", colX(s), top+(size-2-2*e)*rowH+3, seW, 2*rowH-6)
+			fmt.Fprintf(&w, `<text x="%d" y="%d" font-size="9">%d</text>`+"\n", colX(s)+4, top+(size-2-2*e)*rowH+rowH+4, e)
 		}
 	}
 	for x := 0; x < size; x++ {
@@ -77,6 +80,9 @@ func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.Chan
 	for _, c := range contested {
 		line(c, "#d62728", 5)
 	}
+	ly := top + size*rowH + 26 + 18*len(pkts)
+	fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="5" fill="#d62728"/><text x="28" y="%d">a link two packets contend for (or a link of the wait-for cycle)</text>`+"\n", ly, ly+6)
+	fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="2" fill="#cccccc"/><text x="28" y="%d">a free link; boxes are 2x2 switching elements (SEs) numbered per stage; sources left, destinations right, node 0 at the bottom</text>`+"\n", ly+18, ly+24)
 	w.WriteString("</svg>\n")
 	return w.Bytes()
 }

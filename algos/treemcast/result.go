@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -21,6 +22,8 @@ type FamilyParams struct {
 	Ports    string `json:"ports"`
 	Prop     string `json:"property"`
 	Symmetry bool   `json:"symmetry"`
+	// Store is "fingerprint" for a run in fingerprint mode, empty for the exact store.
+	Store string `json:"store,omitempty"`
 }
 
 // FamilyWitness is a violating member with its shortest trace.
@@ -63,6 +66,12 @@ type FamilyResult struct {
 	Verdict      props.Verdict  `json:"verdict"`
 	Missing      []int          `json:"missing_shards,omitempty"`
 	Witness      *FamilyWitness `json:"witness"`
+	// CollisionBound is, in fingerprint mode, the sum over members of their fingerprint
+	// collision bounds: a union bound on the probability that any member missed states.
+	CollisionBound float64 `json:"fingerprint_collision_bound,omitempty"`
+	// Certificates counts how the members' verdicts establish delivery (absent in
+	// results written before certificates existed).
+	Certificates checker.Tally `json:"certificates,omitzero"`
 }
 
 func (r *FamilyResult) verdict() props.Verdict {
@@ -147,6 +156,8 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 		out.Violated += r.Violated
 		out.Inconclusive = append(out.Inconclusive, r.Inconclusive...)
 		out.Partial = out.Partial || r.Partial
+		out.CollisionBound += r.CollisionBound
+		out.Certificates.Merge(r.Certificates)
 		if r.Witness != nil && (out.Witness == nil || r.Witness.less(out.Witness)) {
 			out.Witness = r.Witness
 		}

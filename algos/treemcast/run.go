@@ -25,6 +25,7 @@ type CheckOptions struct {
 	Workers   int
 	MaxStates int64 // 0 = unbounded
 	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
+	Store     checker.StoreMode
 	Context   context.Context
 }
 
@@ -42,7 +43,9 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	o := checker.Options[flit.State]{
 		Workers:       opt.Workers,
 		MaxStates:     opt.MaxStates,
+		Store:         opt.Store,
 		CheckDeadlock: true,
+		CheckLiveness: true,
 		Context:       opt.Context,
 	}
 	switch opt.Prop {
@@ -115,8 +118,11 @@ func (in Instance) TraceParams() TraceParams {
 }
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
-	if v.Kind == checker.KindDeadlock {
+	switch v.Kind {
+	case checker.KindDeadlock:
 		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
+	case checker.KindLivelock, checker.KindStarvation:
+		return v.Message
 	}
 	return "invariant " + v.Invariant + ": " + v.Message
 }
@@ -128,8 +134,9 @@ type FamilyOptions struct {
 	Shard       Shard
 	Workers     int
 	MaxStates   int64 // per instance; 0 = unbounded
-	StopAtFirst bool  // stop the shard at its first violation
-	Limit       int   // check at most this many members of the shard (0 = all); the result is then partial
+	Store       checker.StoreMode
+	StopAtFirst bool // stop the shard at its first violation
+	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
 	Context     context.Context
 }
 
@@ -157,6 +164,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		Shard:   shard,
 		Verdict: props.Holds,
 	}
+	if opt.Store == checker.Fingerprint {
+		r.Params.Store = opt.Store.String()
+	}
 	for _, mb := range members {
 		if !shard.Has(mb.Index) {
 			continue
@@ -170,7 +180,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			break
 		}
 		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
 		}
@@ -178,6 +188,8 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Covered += int64(mb.Orbit)
 		r.States += res.Stats.States
 		r.Transitions += res.Stats.Transitions
+		r.CollisionBound += res.Stats.FingerprintCollisionBound
+		r.Certificates.Add(res.Certificate())
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -26,12 +29,19 @@ type Family struct {
 	// MaxStates bounds each instance's search (0 = none); an instance that reaches it is
 	// inconclusive.
 	MaxStates int64
+	// Store is the visited store of each instance's search (exact by default).
+	Store checker.StoreMode
 	// StopAtViolation ends the run at the first violated instance.
 	StopAtViolation bool
 	// Connected keeps only placements whose worms form one interaction component (see
 	// Connected); with MinWorms <= 1 the others are decided by their components, which
 	// are smaller placements of the same family.
 	Connected bool
+	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
+	// Dateline). For a relation other than dimension order every placement is kept:
+	// the symmetry reduction and Connected's components are computed on DOR paths, and
+	// an adaptive worm may leave them.
+	Routing routing.Relation
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -45,6 +55,11 @@ type FamilyResult struct {
 	Transitions  int64
 	FirstSpec    *Spec
 	First        *Result
+	// Certificates counts the instances' delivery certificates.
+	Certificates checker.Tally
+	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
+	// the probability that any instance missed states); 0 with the exact store.
+	CollisionBound float64
 }
 
 // Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
@@ -73,7 +88,7 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
 				ps = append(ps, pairs[i])
 			}
-			if f.Connected && !Connected(r, f.Ports, ps) {
+			if f.Connected && (f.Routing == nil || isDOR(f.Routing)) && !Connected(r, f.Ports, ps) {
 				continue
 			}
 			out = append(out, ps)
@@ -81,8 +96,12 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 		return out
 	}
 	syms := Symmetries(g)
+	dor := f.Routing == nil || isDOR(f.Routing)
+	if !dor {
+		syms = syms[:1]
+	}
 	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
-		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || Connected(r, f.Ports, ps)) {
+		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || !dor || Connected(r, f.Ports, ps)) {
 			out = append(out, append([]Pair(nil), ps...))
 		}
 		return true
@@ -103,13 +122,15 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			if err := ctx.Err(); err != nil {
 				return res, fmt.Errorf("family %s: %v", f.Topology, err)
 			}
-			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports}
+			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
 			m, err := BuildOn(g, sp)
 			if err != nil {
 				return res, err
 			}
-			r := Search(ctx, m, f.MaxStates, true)
+			r := SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
 			res.Instances++
+			res.Certificates.Add(r.Certificate)
+			res.CollisionBound += r.CollisionBound
 			res.States += r.States
 			res.Transitions += r.Transitions
 			switch r.Verdict {

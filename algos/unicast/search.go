@@ -23,6 +23,17 @@ type Result struct {
 	Final         flit.State
 	Seconds       float64
 	BytesPerState float64
+	// CycleStart is, for a livelock or starvation lasso, the index into Actions where
+	// the repeated cycle begins (the state after Actions[:CycleStart] is the one the
+	// cycle returns to); 0 otherwise.
+	CycleStart int
+	// Certificate says how the verdict knows every message is delivered (the model's
+	// progress measure, or the liveness check when the measure breaks).
+	Certificate *checker.Certificate
+	// Store is the visited store used; CollisionBound its fingerprint collision bound
+	// (0 in exact mode).
+	Store          checker.StoreMode
+	CollisionBound float64
 }
 
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
@@ -40,14 +51,18 @@ func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool
 }
 
 // SearchWith is Search with the explorer's options given in full (workers, store,
-// bounds, progress); deadlock checking is always on.
+// bounds, progress); deadlock checking is always on, and so is the liveness decision
+// (checker.Options.CheckLiveness): a Holds comes with a certificate that every message
+// is delivered, and a livelock or starvation is a violation with a lasso.
 func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	opt.CheckDeadlock = true
+	opt.CheckLiveness = true
 	r, err := checker.Explore[flit.State](m, opt)
 	if err != nil {
 		return Result{Verdict: props.Inconclusive, Violation: err.Error()}
 	}
-	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState}
+	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
+		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
 	switch r.Verdict {
 	case checker.Holds:
 		res.Verdict = props.Holds
@@ -59,9 +74,12 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 			res.Labels = append(res.Labels, st.Label)
 		}
 		res.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
-		if v.Kind == checker.KindDeadlock {
+		switch v.Kind {
+		case checker.KindDeadlock:
 			res.Violation = "deadlock: " + Blocked(m, res.Final)
-		} else {
+		case checker.KindLivelock, checker.KindStarvation:
+			res.Violation, res.CycleStart = v.Message, v.CycleStart
+		default:
 			res.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
 		}
 	default:

@@ -13,8 +13,9 @@ import (
 )
 
 // Params are the parameters a saved unicast trace carries (TraceFile.Params), enough to
-// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode
-// and the port model ("one" or "all").
+// rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode,
+// the port model ("one" or "all") and the routing relation's name when it is not
+// dimension order (a built-in, routing.ByName).
 type Params struct {
 	Msgs     string `json:"msgs"`
 	Length   int    `json:"length"`
@@ -49,10 +50,19 @@ func portsName(p model.PortModel) string {
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
 	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
-	if sp.Routing != nil {
+	if sp.Routing != nil && !isDOR(sp.Routing) {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
 	return p
+}
+
+// isDOR reports whether rel is dimension-order routing (saved as the dateline mode).
+func isDOR(rel routing.Relation) bool {
+	switch rel.(type) {
+	case routing.DOR, *routing.DOR:
+		return true
+	}
+	return false
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.

@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -320,3 +321,60 @@ func TestRandomPlacements(t *testing.T) {
 }
 
 const propsViolated = props.Violated
+
+// TestAdaptiveTraceReplays: a deadlock found under a built-in adaptive relation is saved
+// with the relation's name and replays to the same deadlock.
+func TestAdaptiveTraceReplays(t *testing.T) {
+	g, err := model.ParseGrid("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Search(context.Background(), m, 0, true)
+	if r.Verdict != props.Violated {
+		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
+	}
+	tf := TraceFile(sp, &r)
+	back, viol, err := ReplayTrace(tf)
+	if err != nil || viol != r.Violation || back.Routing == nil || back.Routing.Name() != "adaptive" {
+		t.Fatalf("replay: %v %q (want %q), routing %v", err, viol, r.Violation, back.Routing)
+	}
+}
+
+// TestFamilyWithRelation: a family under an adaptive relation keeps every placement (no
+// DOR-based symmetry or component reduction) and finds the adaptive deadlock of the
+// mesh:2x2 square that the same family under DOR does not have.
+func TestFamilyWithRelation(t *testing.T) {
+	g, err := model.ParseGrid("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Family{Topology: "mesh:2x2", MinWorms: 4, MaxWorms: 4, Params: [][2]int{{1, 1}}, Ports: model.AllPort, Connected: true}
+	dor, err := f.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Routing = rel
+	if n, all := len(f.Placements(g)), 495; n != all {
+		t.Fatalf("adaptive family keeps %d placements; want all %d", n, all)
+	}
+	ad, err := f.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dor.Violated != 0 || ad.Violated == 0 {
+		t.Fatalf("DOR %d violated of %d, adaptive %d of %d", dor.Violated, dor.Instances, ad.Violated, ad.Instances)
+	}
+}

@@ -2,6 +2,7 @@ package unicast
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -27,6 +28,14 @@ func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], 
 
 // Titles returns the title and subtitle of r's picture: what it shows and the instance.
 func Titles(sp Spec, r *Result) (string, string) {
+	worms := FormatPairs(sp.Pairs)
+	if g, err := sp.Grid(); err == nil {
+		var parts []string
+		for _, p := range sp.Pairs {
+			parts = append(parts, g.NodeName(p.Src)+"->"+g.NodeName(p.Dst))
+		}
+		worms = strings.Join(parts, ", ")
+	}
 	return fmt.Sprintf("unicast worms on %s: deadlock after %d steps", sp.Topology, len(r.Actions)),
-		fmt.Sprintf("worms %s, L=%d flits, B=%d flits per buffer", FormatPairs(sp.Pairs), sp.Length, sp.Buffer)
+		fmt.Sprintf("worms %s; L=%d flits, B=%d flits per buffer", worms, sp.Length, sp.Buffer)
 }

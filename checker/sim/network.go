@@ -114,6 +114,9 @@ type network struct {
 	// trace, if set, sees every flit move (Config.Trace).
 	trace func(TraceEvent)
 
+	// atomicVC allocates a virtual channel only once its buffer is empty (vcFree).
+	atomicVC bool
+
 	// Tree multicast (tree.go); nil/false unless Config.Tree.
 	treeOn bool
 	tree   *treeState
@@ -269,7 +272,7 @@ func (n *network) allocate(t int64) {
 		}
 		got := -1
 		for v := lo; v < hi; v++ {
-			if n.mask[c]&(1<<uint(v)) == 0 {
+			if n.vcFree(c, v) {
 				got = v
 				break
 			}
@@ -291,6 +294,17 @@ func (n *network) allocate(t int64) {
 	}
 	n.nextPending = n.pending
 	n.pending = keep
+}
+
+// vcFree reports whether virtual channel v of channel c may be allocated to a new worm:
+// no worm is allocated to it and, with atomicVC, its buffer holds no flit of the
+// previous worm. By default a VC is reallocated as soon as the previous worm's tail has
+// crossed the channel (non-atomic VC allocation: the new worm's flits queue behind the
+// old tail in the downstream buffer), which is the timed model's channel holding time
+// [a + (i-1)tc, a + (i-1)tc + L tc) of DESIGN.md; the explorer's model (model/flit)
+// allocates atomically: it releases a virtual channel when the tail leaves its buffer.
+func (n *network) vcFree(c, v int) bool {
+	return n.mask[c]&(1<<uint(v)) == 0 && (!n.atomicVC || n.vcs[c*n.V+v].count == 0)
 }
 
 func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holding int32) {
@@ -316,6 +330,26 @@ func (n *network) ready(x, y int32, t int64) bool {
 		return n.tree.in[x].tgt == y
 	}
 	return n.headReady(x, t)
+}
+
+// take pops the head flit of network VC x (an ordinary worm's) if it may move in cycle
+// t, i.e. headReady and pop in one read of the buffer.
+func (n *network) take(x int32, t int64) (flit, bool) {
+	vx := &n.vcs[x]
+	if vx.count == 0 {
+		return 0, false
+	}
+	e := n.buf[int(x)*n.B+int(vx.head)]
+	if uint32(e) == uint32(t) {
+		return 0, false // arrived this cycle
+	}
+	vx.head++
+	if int(vx.head) == n.B {
+		vx.head = 0
+	}
+	vx.count--
+	vx.popped = uint32(t)
+	return flit(e >> 32), true
 }
 
 // pop removes the head flit of input unit x.
@@ -367,22 +401,30 @@ func (n *network) transmit(x, y int32, t int64) {
 		n.treeTransmit(x, y, t)
 		return
 	}
-	f := n.pop(x)
+	n.move(n.pop(x), x, y, t)
+}
+
+// move completes transmit once flit f has left input unit x: it enters output unit y
+// (the buffer of a network virtual channel, or a delivery port) in cycle t.
+func (n *network) move(f flit, x, y int32, t int64) {
 	n.lastMove = t
 	w := f.worm()
-	wr := &n.worms[w]
 	if n.trace != nil {
-		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: wr.msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
+		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: n.worms[w].msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
 	}
 	if int(y) < n.nvc {
-		k := int(n.vcs[y].head) + int(n.vcs[y].count)
+		vy := &n.vcs[y]
+		k := int(vy.head) + int(vy.count)
 		if k >= n.B {
 			k -= n.B
 		}
-		i := int(y)*n.B + k
-		n.buf[i] = uint64(f)<<32 | uint64(uint32(t))
-		n.vcs[y].count++
+		n.buf[int(y)*n.B+k] = uint64(f)<<32 | uint64(uint32(t))
+		vy.count++
 		n.flitHops++
+		if f&(flagHead|flagTail) == 0 {
+			return // a body flit: nothing else changes
+		}
+		wr := &n.worms[w]
 		if f&flagHead != 0 {
 			wr.hop++
 			if n.vcs[y].count == 1 {
@@ -455,7 +497,21 @@ func (n *network) cycle(t int64) {
 				continue
 			}
 			x := n.src[y]
-			if x < 0 || !n.ready(x, y, t) {
+			if x < 0 {
+				continue
+			}
+			if int(x) < n.nvc && !n.treeOn {
+				// The common case, a worm's flit moving from one network VC to the
+				// next: ready and pop with the source buffer read once.
+				f, ok := n.take(x, t)
+				if !ok {
+					continue
+				}
+				n.rr[c] = int32(v)
+				n.move(f, x, y, t)
+				break
+			}
+			if !n.ready(x, y, t) {
 				continue
 			}
 			n.rr[c] = int32(v)
@@ -475,7 +531,11 @@ func (n *network) cycle(t int64) {
 			i--
 			continue
 		}
-		if n.ready(x, e, t) {
+		if int(x) < n.nvc && !n.treeOn {
+			if f, ok := n.take(x, t); ok {
+				n.move(f, x, e, t)
+			}
+		} else if n.ready(x, e, t) {
 			n.transmit(x, e, t)
 		}
 	}

@@ -30,6 +30,11 @@ type ScheduleOptions struct {
 	//
 	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
 	Trace func(TraceEvent)
+	// AtomicVC allocates a virtual channel to a worm only once the previous worm's
+	// flits have all left its buffer, as the explorer's model does (model/flit); by
+	// default a VC is reallocated once the previous tail has crossed the channel, which
+	// matches the timed model's holding intervals.
+	AtomicVC bool
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
@@ -129,6 +134,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if err != nil {
 		return nil, err
 	}
+	net.atomicVC = opt.AtomicVC
 	net.recBlk = true
 	// Each node's sends per group in their stated order: byNode[v*G+g].
 	G := 1

@@ -266,7 +266,7 @@ func (n *network) treeStep(t int64) {
 				}
 				if y < 0 {
 					for vc := lo; vc < hi; vc++ {
-						if n.mask[c]&(1<<uint(vc)) == 0 {
+						if n.vcFree(c, vc) {
 							y = int32(c*n.V + vc)
 							break
 						}

@@ -89,3 +89,37 @@ func TestExploreServesTrace(t *testing.T) {
 		t.Errorf("a non-loopback address gave exit %d; want %d", code, exitUsage)
 	}
 }
+
+// TestCheckExplore: check --explore serves the violation it just found.
+func TestCheckExplore(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb lockedBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, &env{Stdout: &out, Stderr: &errb}, []string{"check", "--algo", "tree-mcast", "--topo", "mesh:3x2", "--prop", "deadlock",
+			"--pruning", "none", "--buffers", "1", "--msgs", fig3Msgs, "--explore"})
+	}()
+	re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
+	var url string
+	for i := 0; i < 500 && url == ""; i++ {
+		url = re.FindString(out.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if url == "" {
+		t.Fatalf("no URL printed: %q %q", out.String(), errb.String())
+	}
+	resp, err := http.Get(url + "scene.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"kind":"flit"`) || !strings.Contains(string(b), "held by m1") {
+		t.Errorf("scene %.200s", b)
+	}
+	cancel()
+	if code := <-done; code != exitViolated {
+		t.Errorf("check --explore exit %d; want %d (the verdict)", code, exitViolated)
+	}
+}

@@ -36,6 +36,9 @@ var goldenCases = []struct {
 	{"replay-flit", []string{"replay", "$TMP/wh2.json"}},
 	{"replay-flit-json", []string{"replay", "$TMP/wh2.json", "--json"}},
 	{"replay-tree-mcast", []string{"replay", "$TMP/tm1.json"}},
+	{"help-check", []string{"help", "check"}},
+	{"check-unicast-help", []string{"check", "--algo", "unicast", "--help"}},
+	{"check-tree-mcast-help", []string{"check", "--algo", "tree-mcast", "--help"}},
 }
 
 // masks hide what changes from run to run: timing, rates and the source revision.
@@ -47,6 +50,7 @@ var masks = []struct {
 	{regexp.MustCompile(`[0-9.]+s \([0-9.e+]+ states/s\)`), `<time> (<rate> states/s)`},
 	{regexp.MustCompile(`, [0-9.]+s\n`), ", <time>\n"},
 	{regexp.MustCompile(`"version": "[^"]*"`), `"version": "<version>"`},
+	{regexp.MustCompile(`machine's memory\) \(default [0-9]+\)`), `machine's memory) (default <3/4 of memory>)`},
 }
 
 // TestGoldenTranscripts compares the command's output with testdata/golden; rewrite with

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/wormcheck/wormcheck/proofs"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 const proveHelp = `wormcheck prove [--quick] [--only IDS] [--json] [--workers N] [--witness-dir D]
@@ -57,6 +58,8 @@ type claimJSON struct {
 	Figures   map[string]float64 `json:"figures,omitempty"`
 	Note      string             `json:"note,omitempty"`
 	Error     string             `json:"error,omitempty"`
+	// Certificate says how a flit or banyan claim knows every message is delivered.
+	Certificate *props.Certificate `json:"certificate,omitempty"`
 }
 
 type proveJSON struct {
@@ -123,6 +126,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			Expected: string(c.Expected), Verdict: r.Outcome.Verdict, AsExp: r.AsExpected(),
 			Instances: r.Outcome.Instances, States: r.Outcome.States, Seconds: r.Seconds,
 			Witness: r.Outcome.Witness, Figures: r.Outcome.Figures, Note: r.Outcome.Note,
+			Certificate: r.Outcome.Certificate,
 		}
 		if r.Outcome.Err != nil {
 			cj.Error = oneLine(r.Outcome.Err.Error())

@@ -131,19 +131,16 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		rep.Witness = w
 	}
 	if *svgOut != "" {
-		chans := res.CycleChannels()
-		if len(chans) == 0 {
+		w := res.Witness()
+		if w == nil || w.Kind != props.WitnessCycle {
+			w = res.CDGWitness()
+		}
+		if w == nil || len(w.Cycle) == 0 {
 			return 0, usagef("--svg: there is no cycle to draw (%s)", res.Reason())
 		}
-		var labels []string
-		cyc := res.Cycle
-		if res.Duato != nil && len(res.Duato.Cycle) > 0 {
-			cyc = res.Duato.Cycle
-		}
-		for _, d := range cyc {
-			labels = append(labels, res.Turn(d))
-		}
-		pic, err := render.ChannelCycle(rel.Grid(), chans, labels, fmt.Sprintf("%s on %s: dependency cycle of %d channels (%s)", res.Relation, res.Topology, len(chans), res.Verdict()))
+		what, _, _ := strings.Cut(w.Violation, ":")
+		pic, err := render.StaticCycle(rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
+			fmt.Sprintf("static check, %d VCs: %s", res.VCs, res.Verdict()))
 		if err != nil {
 			return 0, usagef("--svg: %v", err)
 		}

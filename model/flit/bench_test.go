@@ -77,3 +77,35 @@ func cpuTime() int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
+
+// BenchmarkExploreAdaptive explores the WH1 benchmark worms (three worms of two flits on
+// mesh:3x3, buffers of two) under minimal fully adaptive routing with one VC, and the
+// same worms under DOR, with one worker and the exact store (progress check on).
+func BenchmarkExploreAdaptive(b *testing.B) {
+	g := grid(b, "mesh:3x3")
+	msgs := unicasts(2, 0, 8, 8, 0, 2, 6)
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"adaptive", NewRelationConfig(minimalAdaptive{g, 1}, 0, 2, AllPort, msgs)},
+		{"dor", NewGridConfig(g, false, 1, 2, AllPort, msgs)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var states int64
+			cpu0 := cpuTime()
+			for b.Loop() {
+				m := mustNew(b, c.cfg)
+				res, err := checker.Explore[State](m, checker.Options[State]{CheckDeadlock: true})
+				if err != nil || res.Verdict == checker.Inconclusive {
+					b.Fatal(err, res.Reason)
+				}
+				states += res.Stats.States
+				b.ReportMetric(float64(res.Stats.States), "states")
+				b.ReportMetric(res.Stats.BytesPerState, "B/state")
+			}
+			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+			b.ReportMetric(float64(states)/(float64(cpuTime()-cpu0)/1e9), "states/cpu-s")
+		})
+	}
+}

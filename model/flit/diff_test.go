@@ -74,6 +74,9 @@ func randomModel(t testing.TB, seed uint64) *Model {
 	if err != nil {
 		return nil
 	}
+	if rnd(2) == 0 {
+		m.rcache = nil // the path of models too large for the route cache
+	}
 	return m
 }
 

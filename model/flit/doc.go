@@ -27,6 +27,20 @@
 // (Out >= 0) or Eject, the local delivery channel. States are immutable values; Encode
 // gives the canonical bytes (Decode inverts it) and Format a multi-line rendering.
 //
+// Buffers, delivery counts and output tables are pointer-free handles (Bytes, Outs):
+// short runs are packed into the handle, other sequences are interned in the model's
+// own Table (Model.Table), freed with the model and reported by Model.AuxBytes. A handle
+// is read with its model's table; a table that runs out of indices sets Model.Err
+// (ErrTableFull) instead of panicking, and runners report that search inconclusive.
+//
+// # Progress
+//
+// Progress is a rank vector (model/system.Progressive) that strictly increases on every
+// transition of a minimal relation under every pruning policy, so the explorer certifies
+// that the reachable graph is acyclic and "deadlock-free" means "every message is
+// delivered"; EncodeSuccessorsProgress yields the ranks beside the encodings. Under a
+// relation that misroutes it may break, and the explorer's liveness check decides.
+//
 // # Flit positions (message formats)
 //
 // A unicast of Length L has flits 0..L-1: 0 is the header (its address flit), L-1 the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -31,6 +32,12 @@ type Model struct {
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
 
 	tab *Table // the interning table of this model's states
+
+	// The route cache: the validated outputs of every header the model routes, by
+	// (message, destination, input, misroutes), filled on first use; nil when the table
+	// would exceed maxRouteCache entries (then every header asks the relation).
+	rcache []atomic.Pointer[[]routing.Output]
+	rbase  []int // rbase[i]: index of message i's first entry
 
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
@@ -80,8 +87,20 @@ func New(cfg Config) (*Model, error) {
 		}
 		m.destIdx = append(m.destIdx, idx)
 	}
+	n := 0
+	for _, msg := range m.cfg.Messages {
+		m.rbase = append(m.rbase, n)
+		n += len(msg.Dests) * (m.nvc + 1) * (max(m.budget, 0) + 1)
+	}
+	if n <= maxRouteCache {
+		m.rcache = make([]atomic.Pointer[[]routing.Output], n)
+	}
 	return m, nil
 }
+
+// maxRouteCache bounds the route cache's entries (8 bytes each, plus the outputs of the
+// headers actually routed).
+const maxRouteCache = 1 << 16
 
 // Err returns why states built by m may be wrong, or nil: the first breach of the
 // routing relation's contract met while building states (an output channel that does
@@ -266,6 +285,26 @@ func (m *Model) header(s *State, c cursor, di int) routing.Header {
 // input c (which must not be at that destination), most preferred first, in *rb (reused
 // scratch). Outputs that break the relation's contract are dropped and recorded (Err).
 func (m *Model) permitted(s *State, c cursor, di int, rb *[]routing.Output) []routing.Output {
+	if m.rcache == nil {
+		return m.route(s, c, di, rb)
+	}
+	k := m.rbase[c.msg] + (di*(m.nvc+1)+c.vc+1)*(max(m.budget, 0)+1)
+	if m.budget >= 0 {
+		k += int(s.Msgs[c.msg].Mis)
+	}
+	if p := m.rcache[k].Load(); p != nil {
+		return *p
+	}
+	var fresh []routing.Output
+	outs := m.route(s, c, di, &fresh)
+	outs = outs[:len(outs):len(outs)]
+	m.rcache[k].Store(&outs) // equal values if two workers race: Route is pure
+	return outs
+}
+
+// route asks the relation for the outputs of the address flit for destination di of
+// input c, into *rb, and drops (and records) outputs that break its contract.
+func (m *Model) route(s *State, c cursor, di int, rb *[]routing.Output) []routing.Output {
 	h := m.header(s, c, di)
 	outs := m.rel.Route(h, (*rb)[:0])
 	*rb = outs
@@ -540,10 +579,14 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 		t.VCs = make([]VC, len(s.VCs))
 		t.Msgs = make([]Msg, len(s.Msgs))
 	}
+	var pot, outs uint64 // the parent's Progress components, before clamping
 	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
 		m.encodeParent(sc, &s)
+		if ranks {
+			pot, outs = m.progressSums(&s)
+		}
 	}
 	for _, st := range sc.st {
 		sc.log = touched{}
@@ -554,7 +597,11 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
 		}
 		if ranks {
-			rbuf = m.Progress(*t, rbuf[:0])
+			if sc.log.full {
+				rbuf = m.Progress(*t, rbuf[:0])
+			} else {
+				rbuf = m.stepRank(&s, t, &sc.log, st.c.msg, pot, outs, rbuf[:0])
+			}
 		}
 		yield(st.a, buf, rbuf)
 		if sc.log.full {

@@ -39,26 +39,70 @@ import (
 //
 // Reference: 000 §2-§3 (the tree, pruning), Dally & Seitz (minimal routes).
 func (m *Model) Progress(s State, buf []uint32) []uint32 {
+	pot, outs := m.progressSums(&s)
+	return rank(pot, outs, buf[:0])
+}
+
+// rank appends the measure of the sums pot and outs to buf.
+func rank(pot, outs uint64, buf []uint32) []uint32 {
+	return append(buf, uint32(min(pot, math.MaxUint32)), uint32(math.MaxUint32-min(outs, math.MaxUint32)))
+}
+
+// progressSums returns the flit potential and the number of reserved outputs of s.
+func (m *Model) progressSums(s *State) (pot, outs uint64) {
 	m.distOnce.Do(m.computeDist)
-	var pot, outs uint64
 	for i := range s.Msgs {
-		g := &s.Msgs[i]
-		for _, n := range g.Got.Slice(m.tab) {
-			pot += uint64(n) * uint64(m.ecc[i]+1)
-		}
-		if !g.Done {
-			outs += uint64(g.In.Outs.Len(m.tab))
-		}
+		p, o := m.msgSums(i, &s.Msgs[i])
+		pot, outs = pot+p, outs+o
 	}
 	for o := range s.VCs {
-		v := &s.VCs[o]
-		if v.Owner < 0 {
+		p, n := m.vcSums(o, &s.VCs[o])
+		pot, outs = pot+p, outs+n
+	}
+	return pot, outs
+}
+
+// msgSums is message i's share of progressSums: its delivered flits and its source's
+// reserved outputs.
+func (m *Model) msgSums(i int, g *Msg) (pot, outs uint64) {
+	for _, n := range g.Got.Slice(m.tab) {
+		pot += uint64(n) * uint64(m.ecc[i]+1)
+	}
+	if !g.Done {
+		outs = uint64(g.In.Outs.Len(m.tab))
+	}
+	return pot, outs
+}
+
+// vcSums is virtual channel o's share of progressSums.
+func (m *Model) vcSums(o int, v *VC) (pot, outs uint64) {
+	if v.Owner < 0 {
+		return 0, 0
+	}
+	return uint64(v.Flits.Len(m.tab)) * uint64(m.dist[v.Owner][m.vcTo[o]]), uint64(v.In.Outs.Len(m.tab))
+}
+
+// stepRank appends the Progress of t, the parent s after one step that wrote message
+// msg and the logged virtual channels, given the parent's sums: the parent's sums with
+// the written parts' shares replaced, in O(written parts).
+func (m *Model) stepRank(s, t *State, log *touched, msg int, pot, outs uint64, buf []uint32) []uint32 {
+	p0, o0 := m.msgSums(msg, &s.Msgs[msg])
+	p1, o1 := m.msgSums(msg, &t.Msgs[msg])
+	pot, outs = pot-p0+p1, outs-o0+o1
+	idx := log.idx[:log.n]
+	for k, o := range idx {
+		dup := false
+		for _, q := range idx[:k] {
+			dup = dup || q == o
+		}
+		if dup {
 			continue
 		}
-		pot += uint64(v.Flits.Len(m.tab)) * uint64(m.dist[v.Owner][m.vcTo[o]])
-		outs += uint64(v.In.Outs.Len(m.tab))
+		p0, o0 := m.vcSums(int(o), &s.VCs[o])
+		p1, o1 := m.vcSums(int(o), &t.VCs[o])
+		pot, outs = pot-p0+p1, outs-o0+o1
 	}
-	return append(buf[:0], uint32(min(pot, math.MaxUint32)), uint32(math.MaxUint32-min(outs, math.MaxUint32)))
+	return rank(pot, outs, buf)
 }
 
 // computeDist fills dist[i][v], the hop distance from message i's source to node v over

@@ -216,3 +216,28 @@ func hasCycle(m *Model) bool {
 	}
 	return dfs(m.Init()[0])
 }
+
+// badRelation offers channel 0 on VC 5 to every header: a channel that leaves only one
+// router, on a virtual channel the relation does not have.
+type badRelation struct{ g *model.Grid }
+
+func (r badRelation) Name() string      { return "test-bad" }
+func (r badRelation) Grid() *model.Grid { return r.g }
+func (r badRelation) VCs() int          { return 1 }
+func (r badRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
+	return append(out, routing.Output{Channel: 0, VC: 5})
+}
+
+// TestRelationBreachIsAnError: outputs that break the relation's contract are dropped,
+// never indexed, and Err names the relation and the header, so a runner reports an
+// error instead of a verdict.
+func TestRelationBreachIsAnError(t *testing.T) {
+	m := mustNew(t, NewRelationConfig(badRelation{grid(t, "mesh:3x3")}, 0, 1, AllPort, unicasts(1, 4, 8)))
+	res, err := checker.Explore[State](m, checker.Options[State]{CheckDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || m.Err() == nil || !strings.Contains(m.Err().Error(), `routing "test-bad"`) {
+		t.Fatalf("verdict %v, Err %v", res.Verdict, m.Err())
+	}
+}

@@ -247,12 +247,13 @@ func prepareTwoPhase(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[banyan.State](ctx, r)
 		opt.CheckDeadlock = true
+		opt.CheckLiveness = true
 		res, err := checker.Explore[banyan.State](sys, opt)
 		if err != nil {
 			return nil, internalf("%v", err)
 		}
-		rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
-			Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
+		rep.Stats = props.SearchStats(res.Stats, opt.Store)
+		rep.Certificate = res.Certificate()
 		rep.Verdict = res.Verdict
 		switch res.Verdict {
 		case checker.Holds:

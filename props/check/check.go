@@ -1,7 +1,8 @@
 // Package check is wormcheck's one entry: it checks one instance of one algorithm for one
-// property under one semantics and returns one props.Report. The command line, the claims
-// catalogue (proofs) and users' own tests all call Run; a saved counterexample is
-// re-executed by Replay.
+// property under one semantics and returns one props.Report. The command line and users'
+// own tests call Run (RunSchedule for a schedule of their own, RunModel for a transition
+// system of their own); a saved counterexample is re-executed by Replay. Package
+// props/check/checktest wraps them for tests.
 //
 // It lives under props because props is where properties are judged and Reports are made:
 // check is the last library stage of the one-way data flow (topology -> routing ->

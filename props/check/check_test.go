@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -189,5 +191,44 @@ func TestScheduleAnyDelayTraceReplays(t *testing.T) {
 	rep.Trace.Params = []byte(`{"dests": "1"}`)
 	if _, err := check.Replay(context.Background(), rep.Trace); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("a trace replayed against the wrong schedule: %v", err)
+	}
+}
+
+// A user's own transition system through the entry: Dijkstra's philosophers deadlock at
+// depth N with everyone holding the left fork; a counter invariant breaks.
+func TestRunModel(t *testing.T) {
+	rep, err := check.RunModel[checkertest.PhilState](context.Background(), checkertest.Philosophers{N: 3},
+		check.ModelCheck[checkertest.PhilState]{Name: "philosophers", Deadlock: true}, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Property != "deadlock" || rep.Witness == nil || len(rep.Witness.Steps) != 3 {
+		t.Fatalf("%s", rep)
+	}
+	// The witness replays on the model from its initial state.
+	var acts []checker.Action
+	for _, s := range rep.Witness.Steps {
+		acts = append(acts, checker.Action(s.Action))
+	}
+	if _, err := checker.Replay[checkertest.PhilState](checkertest.Philosophers{N: 3}, rep.Witness.Init, acts); err != nil {
+		t.Fatal(err)
+	}
+	c := checkertest.Counters{N: 2, K: 4}
+	rep, err = check.RunModel[checkertest.CountersState](context.Background(), c,
+		check.ModelCheck[checkertest.CountersState]{Invariants: []checker.Invariant[checkertest.CountersState]{checkertest.SumBelow(3)}},
+		check.Options{Semantics: "step", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Semantics != "step" || !strings.Contains(rep.Reason, "invariant") {
+		t.Fatalf("%s", rep)
+	}
+	// Symmetry on a model without a canonical form, and nothing to check, are bad input.
+	if _, err := check.RunModel[checkertest.CountersState](context.Background(), c,
+		check.ModelCheck[checkertest.CountersState]{Deadlock: true}, check.Options{Symmetry: true}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("symmetry without a Canonicalizer: %v", err)
+	}
+	if _, err := check.RunModel[checkertest.CountersState](context.Background(), c, check.ModelCheck[checkertest.CountersState]{}, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("nothing to check: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
@@ -101,6 +102,11 @@ func prepareCollective(name string, r *request) (job, error) {
 		}
 		if rep.Stats.Seconds == 0 {
 			rep.Stats.Seconds = time.Since(start).Seconds()
+		}
+		// The picture names the algorithm and is drawn whatever the verdict: one panel
+		// per step, or the contending pair with its timeline.
+		if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
+			rep.SVG = pic
 		}
 		if rep.Trace != nil {
 			// The any-delay trace names the instance, so that Replay rebuilds the

@@ -36,10 +36,10 @@ func ExploreScene(data []byte, name string) (*render.Scene, error) {
 			return nil, badf("%s: %v", name, err)
 		}
 		var w *props.ScheduleWitness
-		if rep := props.Stepwise(s); rep.Verdict == props.Violated && rep.Witness != nil {
-			w = rep.Witness.Schedule
-		} else if rep := props.Depth(s, props.DepthOptions{}); rep.Verdict == props.Violated && rep.Witness != nil {
-			w = rep.Witness.Schedule
+		if rep := props.Stepwise(s); rep.Verdict == props.Violated {
+			w = rep.ScheduleWitness()
+		} else if rep := props.Depth(s, props.DepthOptions{}); rep.Verdict == props.Violated {
+			w = rep.ScheduleWitness()
 		}
 		sc, err := render.ScheduleScene(s, w, name)
 		if err != nil {

@@ -33,7 +33,7 @@ invariants in every reachable state, plus deadlock.`,
 		Families:   true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
-			{"family", "", `check a family instead of msgs: "pairs:K" or "pairs:K:ordered"`},
+			{"family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`},
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
 			{"pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial"},
 			{"length", "1", "data flits per message"},
@@ -117,6 +117,7 @@ func prepareTreeMcast(r *request) (job, error) {
 func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
 	o := checkerOptions[flit.State](ctx, r)
 	o.CheckDeadlock = true
+	o.CheckLiveness = true
 	if r.property == treemcast.PropExactlyOnce {
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
 	}
@@ -134,13 +135,20 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 	}
 	rep := treeMcastReport(in, r.property)
 	rep.Verdict = res.Verdict
-	rep.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
-		Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
+	rep.Stats = props.SearchStats(res.Stats, o.Store)
+	rep.Certificate = res.Certificate()
 	switch res.Verdict {
 	case checker.Inconclusive:
 		rep.Reason = res.Reason
 	case checker.Violated:
 		tf := treemcast.TraceFile(in, m, r.property, res.Violation)
+		if v := res.Violation; v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
+			// A lasso: no last state shows it, so the deadlock replay does not apply.
+			rep.Reason, rep.Trace, rep.Text = v.Message, tf, traceText(tf.Labels)
+			rep.Witness = flitWitness(m, v.Trace, v.Message)
+			markLasso(rep.Witness, v.Message, v.CycleStart)
+			break
+		}
 		if err := treeMcastWitness(rep, tf); err != nil {
 			return nil, err
 		}
@@ -185,7 +193,7 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params) (*props.Report, error) {
 	start := time.Now()
 	fr, err := treemcast.RunFamily(f, treemcast.FamilyOptions{
-		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Context: ctx,
+		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store, Context: ctx,
 	})
 	if err != nil {
 		return nil, badf("%v", err)
@@ -203,7 +211,11 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	rep.Instance.Params["covered"] = fr.Covered
 	rep.Verdict = fr.Verdict
 	secs := time.Since(start).Seconds()
-	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9)}
+	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
+		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
+	if fr.Verdict != props.Violated {
+		rep.Certificate = fr.Certificates.Certificate()
+	}
 	text := fmt.Sprintf("%s on %s, shard %s: %d of %d members checked (%d pairs), %d violated, %d inconclusive", f.Spec(), f.Grid.Spec(), sh, fr.Instances, fr.Members, fr.Covered, fr.Violated, len(fr.Inconclusive))
 	if fr.Witness != nil {
 		if err := treeMcastWitness(rep, fr.Witness.Trace); err != nil {

@@ -36,7 +36,7 @@ deadlocked instance is reported.`,
 			{"vcs", "0", "virtual channels per physical channel (0 = the routing's classes)"},
 			{"dateline", "auto", "dateline VC classes on tori: on, off or auto"},
 			{"ports", "all", "port model: one or all"},
-			{"family", "", `check a family instead of msgs: "all-placements:K"`},
+			{"family", "", `check a family instead of --msgs: "all-placements:K"`},
 			routingParam,
 		},
 		prepare: prepareUnicast,
@@ -119,7 +119,8 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
 	start := time.Now()
-	var total unicast.Result
+	total := unicast.Result{Store: opt.Store}
+	var tally checker.Tally
 	instances, inconclusive := 0, 0
 	placements := fam.Placements(g)
 	if sp.Routing != nil {
@@ -149,6 +150,8 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		instances++
 		total.States += res.States
 		total.Transitions += res.Transitions
+		tally.Add(res.Certificate)
+		total.CollisionBound += res.CollisionBound
 		total.Depth = max(total.Depth, res.Depth)
 		switch res.Verdict {
 		case props.Violated:
@@ -168,6 +171,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", inconclusive, instances)
 	}
 	total.Seconds = time.Since(start).Seconds()
+	total.Certificate = tally.Certificate()
 	sp.Pairs = nil
 	rep := unicastReport(sp, &total)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
@@ -192,7 +196,12 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
 		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
-		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds},
+		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds,
+			Store: res.Store.String(), CollisionBound: res.CollisionBound},
+		Certificate: res.Certificate,
+	}
+	if res.Transitions == 0 {
+		rep.Stats.Store = "" // a replay or an empty family searched nothing
 	}
 	if res.Seconds > 0 {
 		rep.Stats.StatesPerSec = float64(res.States) / res.Seconds
@@ -207,6 +216,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 			title, sub := unicast.Titles(sp, res)
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
 		}
+		markLasso(rep.Witness, res.Violation, res.CycleStart)
 		rep.Text = traceText(res.Labels)
 	case props.Inconclusive:
 		rep.Reason = res.Violation

@@ -68,6 +68,18 @@ func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) 
 	return w
 }
 
+// markLasso turns w into a lasso witness when violation is a livelock or starvation
+// (checker.CheckLiveness): Steps[cycleStart:] is the cycle that returns to the state
+// after Steps[:cycleStart], and checker.ReplayLasso re-checks it.
+func markLasso(w *props.Witness, violation string, cycleStart int) {
+	if w == nil {
+		return
+	}
+	if strings.HasPrefix(violation, checker.KindLivelock+":") || strings.HasPrefix(violation, checker.KindStarvation+":") {
+		w.Kind, w.CycleStart = props.WitnessLasso, cycleStart
+	}
+}
+
 var (
 	waitCycleRE = regexp.MustCompile(`wait-for cycle ((?:m\d+ -> )+m\d+):`)
 	waitPartRE  = regexp.MustCompile(`^m(\d+) at \S+ waits for (?:room in (\S+)\.vc(\d+)|(\S+) \(vc(\d+)|(the ejection channel))`)

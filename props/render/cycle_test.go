@@ -30,7 +30,7 @@ func TestChannelCycle(t *testing.T) {
 			break
 		}
 	}
-	if n := bytes.Count(out, []byte(`marker-end="url(#hot)"`)); n != 4 {
+	if n := bytes.Count(out, []byte(`class="cycle-num"`)); n != 4 {
 		t.Errorf("%d arrows, want 4", n)
 	}
 	g3, _ := model.NewMesh(2, 2, 2)

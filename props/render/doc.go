@@ -1,6 +1,17 @@
-// Package render draws wormcheck's witnesses so that a person can understand them: SVG
-// pictures of flit-level states and wait-for cycles (DrawFlit), of unicast schedules and
-// their contending pairs (Schedule), and the data of the browser trace explorer.
+// Package render draws wormcheck's witnesses so that a person can understand them, one
+// function per witness kind (props.Witness):
+//
+//   - trace (a deadlock): FlitTrace / FlitFiles / TraceFiles — the last state on the
+//     topology with the wait-for cycle numbered (WitnessCycle gives it to the witness);
+//   - lasso (livelock, starvation): FlitLasso — the state the cycle returns to and the
+//     cycle's hops; FlitWitness picks between the two by kind;
+//   - pair (schedule contention): Schedule — the two unicasts apart and the occupancy
+//     timeline; without a pair, one panel per step;
+//   - cycle (a static routing proof): StaticCycle;
+//   - instance (a partition's subnetworks): Partition;
+//
+// and the browser trace explorer (FlitScene, ScheduleScene, Explorer) and the Wireshark
+// dissector of the captures (Dissector).
 //
 // Pictures take model-level inputs (model.Grid, model.Schedule, flit states, props.Witness)
 // and never an algorithm's types, so every algorithm's witnesses are drawn the same way;

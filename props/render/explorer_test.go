@@ -196,7 +196,7 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := props.Depth(s, props.DepthOptions{}).Witness.Schedule
+	w := props.Depth(s, props.DepthOptions{}).ScheduleWitness()
 	sc, err := render.ScheduleScene(s, w, "stepwise-not-depth.json")
 	if err != nil {
 		t.Fatal(err)

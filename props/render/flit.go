@@ -52,6 +52,17 @@ type CycleLink struct {
 	Holder int
 }
 
+// LoopHop is a virtual channel that a lasso's cycle moves a flit of Message into, at
+// the cycle's steps Steps (1-based within the cycle).
+type LoopHop struct {
+	Channel model.ChannelID
+	VC      int
+	Message int
+	Steps   []int
+}
+
+const loopColour = "#7a3fb0"
+
 // FlitPicture is what DrawFlit renders.
 type FlitPicture struct {
 	Title    string      // first line: what the picture shows
@@ -63,6 +74,10 @@ type FlitPicture struct {
 	Blocked  []Blocked
 	Cycle    []CycleLink // the wait-for cycle, numbered 1.. in the drawing
 	Notes    []string    // extra legend lines
+	// Loop is, for a lasso, the hops its repeated cycle takes (drawn in purple, each
+	// numbered with its steps in the cycle); LoopText lists the cycle's steps.
+	Loop     []LoopHop
+	LoopText []string
 	// Full draws the whole grid; otherwise the picture is cropped to the nodes the
 	// messages touch, with one node of context around them.
 	Full bool
@@ -91,6 +106,7 @@ type frame struct {
 	g              *model.Grid
 	x0, x1, y0, y1 int
 	top            float64
+	pad            float64 // space around the nodes: room for wrap-around stubs on a torus
 }
 
 func (f frame) inside(v model.NodeID) bool {
@@ -106,11 +122,11 @@ func (f frame) xy(v model.NodeID) (float64, float64) {
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
 	}
-	return margin + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
+	return f.pad + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
 }
 
-func (f frame) width() float64  { return 2*margin + float64(f.x1-f.x0)*cell }
-func (f frame) height() float64 { return 2*margin + float64(f.y1-f.y0)*cell }
+func (f frame) width() float64  { return 2*f.pad + float64(f.x1-f.x0)*cell }
+func (f frame) height() float64 { return 2*f.pad + float64(f.y1-f.y0)*cell }
 
 // DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
 // index is out of range.
@@ -128,7 +144,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	if p.Subtitle != "" {
 		titleH += 16
 	}
-	fr.top = titleH + margin - 10
+	fr.top = titleH + fr.pad - 10
 
 	// The legend: every colour, line style and ring, then the cycle and the notes.
 	var legend []legendLine
@@ -144,6 +160,9 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legendLine{swatch: "route", text: "a message's route (dashed, its colour)"},
 		legendLine{swatch: "hold", text: "lane held by a message; label name:flits buffered in it"},
 		legendLine{swatch: "source", text: "source of a message (square); mN.dK: its K-th destination"})
+	if g.Kind() == model.Torus {
+		legend = append(legend, legendLine{text: "a stub at an edge is a wrap-around channel; it continues at the opposite edge"})
+	}
 	if len(p.Blocked) > 0 {
 		legend = append(legend,
 			legendLine{swatch: "ring", text: "blocked header (red ring) and the channel it waits for (red dashed)"})
@@ -153,6 +172,13 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legend = append(legend, legendLine{text: "wait-for cycle:", bold: true})
 		for k, l := range p.Cycle {
 			legend = append(legend, legendLine{swatch: "numk", n: k + 1, colour: hotRed, text: p.cycleText(l)})
+		}
+	}
+	if len(p.Loop) > 0 {
+		legend = append(legend, legendLine{swatch: "hot", colour: loopColour, text: "a hop of the lasso's cycle, labelled with its steps in the cycle; the cycle repeats forever"})
+		legend = append(legend, legendLine{text: "the cycle:", bold: true})
+		for _, t := range p.LoopText {
+			legend = append(legend, legendLine{text: t})
 		}
 	}
 	inCycle := map[int]bool{}
@@ -181,7 +207,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		longest = max(longest, len(l.text)+6)
 	}
 	w := max(fr.width(), 20+charW*float64(longest))
-	legendTop := fr.top + fr.height() - margin + 10
+	legendTop := fr.top + fr.height() - fr.pad + 10
 	h := legendTop + float64(len(legend))*legendRow + 10
 
 	var b bytes.Buffer
@@ -189,6 +215,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	b.WriteString("<defs>\n")
 	b.WriteString("<marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#aaa\"/></marker>\n")
 	fmt.Fprintf(&b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
+	fmt.Fprintf(&b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
 	b.WriteString("</defs>\n")
 	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", html.EscapeString(p.Title))
@@ -196,8 +223,8 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
 	}
 	if !fr.full() {
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"#888\" font-size=\"9\" text-anchor=\"end\">cropped: x %d..%d, y %d..%d of %s</text>\n",
-			f1(w-8), f1(titleH+6), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
+			f1(titleH+8), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
 	}
 
 	// Channels: one thin grey arrow per lane.
@@ -242,6 +269,34 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	}
 	b.WriteString("</g>\n")
 
+	// The lasso's cycle: purple arrows outside the lanes, labelled with their steps.
+	if len(p.Loop) > 0 {
+		b.WriteString("<g id=\"loop\">\n")
+		for _, lh := range p.Loop {
+			segs := fr.lane(lh.Channel, vcs+1+lh.VC)
+			for j, sg := range segs {
+				marker := ""
+				if j == len(segs)-1 {
+					marker = " marker-end=\"url(#loop)\""
+				}
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2.5\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), loopColour, marker)
+			}
+			if len(segs) == 0 {
+				continue
+			}
+			// Three quarters along, clear of the hold label at the middle.
+			sg := segs[len(segs)-1]
+			nx, ny := fr.normal(lh.Channel)
+			x, y := sg[0]+(sg[2]-sg[0])*0.75+nx*10, sg[1]+(sg[3]-sg[1])*0.75+ny*10+3
+			var steps []string
+			for _, k := range lh.Steps {
+				steps = append(steps, fmt.Sprint(k))
+			}
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\" class=\"loop-step\">%s</text>\n", f1(x), f1(y), loopColour, strings.Join(steps, ","))
+		}
+		b.WriteString("</g>\n")
+	}
+
 	// Nodes, with sources and destinations marked.
 	b.WriteString("<g id=\"nodes\">\n")
 	for v := 0; v < g.Nodes(); v++ {
@@ -261,7 +316,8 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 			x, y := fr.xy(d)
 			k := destRow[d]
 			destRow[d]++
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+2), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
+			// Right of the source squares (which grow by 2 per message) and stacked upwards.
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
@@ -346,6 +402,8 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 			c = "#555"
 		}
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"/>\n", f1(y), f1(y), c)
+	case "hot":
+		fmt.Fprintf(b, "<line x1=\"8\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"/>\n", f1(y), f1(y), l.colour)
 	case "sub":
 		dash := ""
 		if l.dash != "" {
@@ -393,7 +451,10 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 // paths, holds, blocked headers) with one node of context, or the whole grid.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
-	fr := frame{g: g, x1: g.Size(0) - 1}
+	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
+	if g.Kind() == model.Torus {
+		fr.pad = cell*0.4 + 24 // the stubs of wrap-around channels and their labels
+	}
 	if g.Dims() == 2 {
 		fr.y1 = g.Size(1) - 1
 	}
@@ -423,6 +484,9 @@ func (p FlitPicture) crop() frame {
 	}
 	for _, h := range p.Holds {
 		addCh(h.Channel)
+	}
+	for _, l := range p.Loop {
+		addCh(l.Channel)
 	}
 	for _, bl := range p.Blocked {
 		add(bl.At)
@@ -476,6 +540,11 @@ func (p FlitPicture) check(vcs int) error {
 	for i, bl := range p.Blocked {
 		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
 			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
+		}
+	}
+	for i, l := range p.Loop {
+		if !ch(l.Channel) || l.VC < 0 || l.VC >= vcs || l.Message < 0 || l.Message >= len(p.Messages) {
+			return fmt.Errorf("render: lasso hop %d (channel %d vc %d message %d) is out of range", i, l.Channel, l.VC, l.Message)
 		}
 	}
 	for i, l := range p.Cycle {

@@ -291,3 +291,52 @@ func runOf(tr checker.Trace[flit.State]) ([]flit.State, []system.Action) {
 	}
 	return states, actions
 }
+
+// FlitLasso draws a lasso of a flit-level model (a livelock or starvation witness): the
+// state the cycle returns to, and the cycle's hops in purple, each labelled with its
+// steps in the cycle, which repeats forever. tr.Steps[cycleStart] is that state and
+// tr.Steps[len-1] equals it (checker.Lasso). title says what it shows ("livelock: m0 is
+// never delivered"), subtitle the instance.
+func FlitLasso(m *flit.Model, tr checker.Trace[flit.State], cycleStart int, title, subtitle string) ([]byte, error) {
+	if cycleStart < 0 || cycleStart >= len(tr.Steps)-1 {
+		return nil, fmt.Errorf("render: lasso cycle starts at step %d of a %d-step trace", cycleStart, tr.Len())
+	}
+	p, err := FlitState(m, tr.Steps[cycleStart].State)
+	if err != nil {
+		return nil, err
+	}
+	p.Title, p.Subtitle = title, subtitle
+	// A lasso's state is not stuck: no header is blocked for good, so none is ringed.
+	p.Blocked, p.Cycle = nil, nil
+	at := map[[2]int]int{} // (virtual channel, message) -> index into p.Loop
+	for k := cycleStart + 1; k < len(tr.Steps); k++ {
+		n := k - cycleStart
+		p.LoopText = append(p.LoopText, fmt.Sprintf("%d. %s", n, tr.Steps[k].Label))
+		mv, err := m.Explain(tr.Steps[k-1].State, tr.Steps[k].Action)
+		if err != nil {
+			return nil, fmt.Errorf("render: lasso step %d: %v", k, err)
+		}
+		if mv.To < 0 {
+			continue
+		}
+		key := [2]int{int(mv.To), mv.Msg}
+		i, ok := at[key]
+		if !ok {
+			i = len(p.Loop)
+			at[key] = i
+			p.Loop = append(p.Loop, LoopHop{Channel: m.Channel(mv.To), VC: m.VCOf(mv.To), Message: mv.Msg})
+		}
+		p.Loop[i].Steps = append(p.Loop[i].Steps, n)
+	}
+	return DrawFlit(p)
+}
+
+// FlitWitness draws a witness of a flit-level model by its kind: a lasso (FlitLasso,
+// from w.CycleStart) or a trace (FlitTrace, with w's cycle). tr is the witness replayed on
+// m; notes are extra legend lines of a trace picture.
+func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
+	if w != nil && w.Kind == props.WitnessLasso {
+		return FlitLasso(m, tr, w.CycleStart, title, subtitle)
+	}
+	return FlitTrace(m, tr, w, title, subtitle, notes)
+}

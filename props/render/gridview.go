@@ -195,7 +195,7 @@ func (v gridView) nodes(b *bytes.Buffer, fill func(model.NodeID) string, labels 
 // axes labels the drawn columns and rows with their coordinates (x under the bottom row,
 // y left of the first column), so a cropped or cut torus view stays readable.
 func (v gridView) axes(b *bytes.Buffer) {
-	gap := max(v.r+10, v.cell*0.4+8)
+	gap := v.axisGap()
 	b.WriteString("<g fill=\"#777\" font-size=\"8\" text-anchor=\"middle\">\n")
 	for p := 0; p < v.w[0].n; p++ {
 		x := (v.w[0].start + p) % v.w[0].k
@@ -222,5 +222,11 @@ func svgOpen(b *bytes.Buffer, w, h float64, colours []string) {
 	fmt.Fprintf(b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
 }
 
+// axisGap is the distance from the last row of nodes to the x axis labels under it.
+func (v gridView) axisGap() float64 { return max(v.r+10, v.cell*0.4+8) }
+
+// bottom is the first free y under the view and its axis labels.
+func (v gridView) bottom() float64 { return v.oy + v.height() + v.axisGap() + 16 }
+
 // textWidth estimates the width of s in the sans-serif font at size px.
-func textWidth(s string, px float64) float64 { return float64(len(s)) * px * 0.56 }
+func textWidth(s string, px float64) float64 { return float64(len(s)) * px * 0.6 }

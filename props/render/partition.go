@@ -91,7 +91,7 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 	}
 	sub := fmt.Sprintf("%s; x grows to the right, y upwards; each subnetwork's channels are shifted a little so shared links stay visible", g.Spec())
 	W := max(v.width()+80, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(sub, 11))
-	bottom := v.oy + v.height() + cell*0.4 + 30
+	bottom := v.bottom()
 	H := bottom + float64(len(legend))*legendRow + 10
 	var b bytes.Buffer
 	colours := make([]string, len(subPalette))

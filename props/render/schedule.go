@@ -326,7 +326,7 @@ func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, titl
 	}
 	rowH := 18.0
 	W := max(ganttX+ganttW+10, 20+legendWidth(legend), 20+textWidth(head, 14), 20+textWidth(sub, 11))
-	body := max(v.height()+60, float64(len(bars))*rowH+90)
+	body := max(v.bottom()-top, float64(len(bars))*rowH+90)
 	H := top + body + float64(len(legend))*legendRow + 10
 	var b bytes.Buffer
 	svgOpen(&b, W, H, []string{colourA, colourB, "#999"})

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -39,6 +40,17 @@ func RunSchedule(t testing.TB, s *model.Schedule, property string, opt ...check.
 	rep, err := check.RunSchedule(context.Background(), s, property, options(opt))
 	if err != nil {
 		t.Fatalf("check schedule for %s: %v", property, err)
+	}
+	return rep
+}
+
+// RunModel checks a transition system of the user's own through check.RunModel and fails
+// the test at once on an error.
+func RunModel[S any](t testing.TB, m checker.Model[S], c check.ModelCheck[S], opt ...check.Options) *props.Report {
+	t.Helper()
+	rep, err := check.RunModel(context.Background(), m, c, options(opt))
+	if err != nil {
+		t.Fatalf("check model %s: %v", c.Name, err)
 	}
 	return rep
 }

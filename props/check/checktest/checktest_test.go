@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/plan"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -92,5 +93,17 @@ func TestRequireViolatedReplaysTheWitness(t *testing.T) {
 		checktest.Run(tb, check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{"msgs": "0->9"}}, "deadlock")
 	}); !strings.Contains(msg, "--msgs") {
 		t.Errorf("bad input: %q", msg)
+	}
+}
+
+func TestRunModelFailsWithTheTrace(t *testing.T) {
+	msg := run(t, func(tb testing.TB) {
+		checktest.RequireHolds(tb, checktest.RunModel[checkertest.PhilState](tb, checkertest.Philosophers{N: 3},
+			check.ModelCheck[checkertest.PhilState]{Name: "philosophers", Deadlock: true}))
+	})
+	for _, want := range []string{"philosophers: deadlock (model semantics): VIOLATED", "shortest trace (3 steps)", "from initial state 0, 3 steps"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("failure lacks %q:\n%s", want, msg)
+		}
 	}
 }

@@ -270,7 +270,9 @@ function drawSchedule() {
     const colour = j === 0 ? "#0072b2" : "#e69f00";
     u.path.forEach((c) => lane(c, 2 + j, gap).forEach((s) => line(paths, s, {stroke: colour, "stroke-width": 1.5, "stroke-dasharray": "4 3"})));
     const [x, y] = nodeXY(u.from);
-    el("text", {x: x + R + 2, y: y + R + 10 + 10 * j, fill: colour, "font-size": 10, "font-weight": "bold"}, paths, u.name.split(" ")[0] + " sends");
+    const right = x > +svg.getAttribute("width") * 0.8; // near the right edge: label on the left
+    el("text", {x: right ? x - R - 2 : x + R + 2, y: y + R + 10 + 10 * j, fill: colour, "font-size": 10, "font-weight": "bold",
+      "text-anchor": right ? "end" : "start"}, paths, u.name.split(" ")[0] + " sends");
   });
   // Who holds which channel at t.
   const holders = new Map();

@@ -1,4 +1,4 @@
-package layout_test
+package proofs_test
 
 import (
 	"go/parser"
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/internal/layout"
+	"github.com/wormcheck/wormcheck/proofs"
 )
 
 const module = "github.com/wormcheck/wormcheck/"
@@ -19,7 +19,7 @@ const module = "github.com/wormcheck/wormcheck/"
 // imports maps every package directory of the module (relative, "algos/dcf") to the
 // module packages its non-test Go files import.
 func imports(t *testing.T) map[string][]string {
-	root, err := filepath.Abs("../..")
+	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestImportRules(t *testing.T) {
 		t.Fatalf("found %d packages; the walk missed the tree", len(g))
 	}
 	for _, pkg := range sortedKeys(g) {
-		for _, r := range layout.Rules() {
+		for _, r := range proofs.ImportRules() {
 			if !under(pkg, r.From) {
 				continue
 			}
@@ -95,7 +95,7 @@ func TestImportRules(t *testing.T) {
 
 func TestSiblingAlgosImportOnlyWhatIsListed(t *testing.T) {
 	g := imports(t)
-	allowed := layout.SiblingAlgos()
+	allowed := proofs.SiblingAlgos()
 	for _, pkg := range sortedKeys(g) {
 		if !under(pkg, "algos") {
 			continue
@@ -103,14 +103,14 @@ func TestSiblingAlgosImportOnlyWhatIsListed(t *testing.T) {
 		for _, im := range g[pkg] {
 			if under(im, "algos") && !under(im, pkg) {
 				if _, ok := allowed[[2]string{pkg, im}]; !ok {
-					t.Errorf("%s imports its sibling %s; only the imports of layout.SiblingAlgos are allowed (an algorithm never borrows another's rendering)", pkg, im)
+					t.Errorf("%s imports its sibling %s; only the imports of proofs.SiblingAlgos are allowed (an algorithm never borrows another's rendering)", pkg, im)
 				}
 			}
 		}
 	}
 	for k := range allowed {
 		if !slices.Contains(g[k[0]], k[1]) {
-			t.Errorf("layout.SiblingAlgos allows %s -> %s, which no longer exists; remove it", k[0], k[1])
+			t.Errorf("proofs.SiblingAlgos allows %s -> %s, which no longer exists; remove it", k[0], k[1])
 		}
 	}
 }
@@ -130,7 +130,7 @@ func TestRulesCatchAViolation(t *testing.T) {
 	p, _ := strconv.Unquote(f.Imports[0].Path.Value)
 	im := strings.TrimPrefix(p, module)
 	caught := false
-	for _, r := range layout.Rules() {
+	for _, r := range proofs.ImportRules() {
 		if under("algos/treemcast", r.From) {
 			for _, to := range r.To {
 				caught = caught || under(im, to)
@@ -138,6 +138,6 @@ func TestRulesCatchAViolation(t *testing.T) {
 		}
 	}
 	if !caught {
-		t.Fatal("an algos package importing props/render is not caught by layout.Rules")
+		t.Fatal("an algos package importing props/render is not caught by proofs.ImportRules")
 	}
 }

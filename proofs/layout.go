@@ -1,20 +1,21 @@
-// Package layout states the import rules of wormcheck's top-level layout, so that data
+package proofs
+
+// This file states the import rules of wormcheck's top-level layout, so that data
 // flows one way — topology -> routing -> algorithm -> checker / simulator -> properties
 // -> report -> command line — and a test fails when an import breaks it (layout_test.go
-// parses every Go file of the module). It has no code of its own beyond the rules.
-package layout
+// parses every Go file of the module). The layout is itself a claim the catalogue checks.
 
-// Rule forbids packages under From (a path prefix inside the module, "" for any) to
+// ImportRule forbids packages under From (a path prefix inside the module, "" for any) to
 // import packages under any of To; Why says what the rule protects.
-type Rule struct {
+type ImportRule struct {
 	From string
 	To   []string
 	Why  string
 }
 
-// Rules are the module's import rules. A prefix "p" matches p and p/...
-func Rules() []Rule {
-	return []Rule{
+// ImportRules are the module's import rules. A prefix "p" matches p and p/...
+func ImportRules() []ImportRule {
+	return []ImportRule{
 		{"model", []string{"checker", "props", "algos", "proofs", "cmd"},
 			"models describe transition systems (model/system); the explorer, properties and algorithms build on them, never the reverse"},
 		{"checker", []string{"props", "algos", "proofs", "cmd"},

@@ -1,0 +1,54 @@
+package check_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// FuzzRun: whatever a user passes — algorithm, topology, parameter values — Run either
+// returns a report or a one-line error that is bad input; it never panics and never
+// reports an internal error for input it refuses.
+func FuzzRun(f *testing.F) {
+	f.Add(uint8(0), "torus:4", "msgs", "0->2,1->3", "deadlock")
+	f.Add(uint8(1), "mesh:3x3", "msgs", "(0,0)->(2,0),(2,2);(2,2)->(0,2)", "exactly-once")
+	f.Add(uint8(2), "banyan:8", "pattern", "0->5,3->5", "nonblocking")
+	f.Add(uint8(3), "banyan:16", "msgs", "1->5,6,7,8;15->7-12", "deadlock")
+	f.Add(uint8(4), "torus:4x4", "dests", "all", "depth")
+	f.Add(uint8(5), "mesh:4x4", "multicasts", "5:0,1;10:2,3", "any-delay")
+	f.Add(uint8(6), "torus:8x8", "type", "II", "stepwise")
+	f.Add(uint8(0), "torus:4", "length", "99999999999999999999", "deadlock")
+	f.Add(uint8(1), "mesh:1x1", "family", "pairs:9", "deadlock")
+	names := check.Names()
+	f.Fuzz(func(t *testing.T, algo uint8, topo, param, value, prop string) {
+		if t, err := model.ParseTopology(topo); err == nil && t.Nodes() > 64 {
+			// Large instances are valid input but slow (a depth decision is quadratic
+			// in the unicasts); the fuzzer looks for panics and bad errors.
+			return
+		}
+		a, _ := check.Lookup(names[int(algo)%len(names)])
+		in := check.Instance{Algorithm: a.Name, Topology: topo, Params: map[string]string{param: value}}
+		if a.Name == "multinode" {
+			in.Params["sources"], in.Params["dests"] = "3", "3" // keep the instance small
+		}
+		start := time.Now()
+		rep, err := check.Run(context.Background(), in, prop, check.Options{MaxStates: 2000})
+		if d := time.Since(start); d > 30*time.Second {
+			t.Fatalf("%+v %q: took %v", in, prop, d)
+		}
+		if err != nil {
+			if !errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
+			}
+			return
+		}
+		if rep == nil || rep.Schema == "" || rep.Property == "" || rep.Semantics == "" {
+			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
+		}
+	})
+}

@@ -1,0 +1,102 @@
+// Static cycle pictures: a cycle of a channel dependency graph (props.Witness kind
+// "cycle", from a static routing proof), drawn on the region of the topology it crosses,
+// in the style of the deadlock pictures: numbered around the cycle, each turn named.
+
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// StaticCycle draws w's cycle (kind "cycle": edge i is a channel and virtual channel that
+// waits for edge i+1's, Turn the turn between them) on g, cropped to the channels of the
+// cycle with one node of context, y up. title says what it is of (the relation and
+// topology); empty uses w.Violation. A channel name the grid does not know is an error.
+func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byte, error) {
+	if err := drawable(g); err != nil {
+		return nil, err
+	}
+	if w == nil || len(w.Cycle) == 0 {
+		return nil, fmt.Errorf("render: the witness has no cycle to draw")
+	}
+	byName := map[string]model.ChannelID{}
+	for c := 0; c < g.Channels(); c++ {
+		byName[g.ChannelName(model.ChannelID(c))] = model.ChannelID(c)
+	}
+	chans := make([]model.ChannelID, len(w.Cycle))
+	var nodes []model.NodeID
+	for i, e := range w.Cycle {
+		c, ok := byName[e.Channel]
+		if !ok {
+			return nil, fmt.Errorf("render: cycle edge %d names channel %q, not a channel of %s", i, e.Channel, g.Spec())
+		}
+		chans[i] = c
+		ch := g.Channel(c)
+		nodes = append(nodes, ch.From, ch.To)
+	}
+	if title == "" {
+		title = w.Violation
+	}
+	v := newView(g, nodes, 1, 90, 10)
+	var legend []legendLine
+	legend = append(legend,
+		legendLine{swatch: "hot", colour: hotRed, text: "a channel (virtual channel) of the cycle: it is held while the next one is requested"},
+		legendLine{swatch: "num", text: "its place in the cycle; the cycle closes from the last back to 1"},
+		legendLine{text: "the cycle, with the turn that leads on from each channel:", bold: true})
+	for i, e := range w.Cycle {
+		t := fmt.Sprintf("%s vc%d", e.Channel, e.VC)
+		if e.Turn != "" {
+			t += ", then " + e.Turn
+		}
+		legend = append(legend, legendLine{swatch: "numk", n: i + 1, colour: hotRed, text: t})
+	}
+	legend = append(legend, legendLine{text: "A cyclic dependency graph is not yet a deadlock (the condition is only sufficient);"},
+		legendLine{text: "wormcheck check --routing decides small instances with the explorer."})
+	top := 50.0
+	if subtitle == "" {
+		top = 34
+	}
+	v.ox, v.oy = 50, top+30
+	W := max(v.width()+100, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(subtitle, 11))
+	bottom := v.bottom()
+	H := bottom + float64(len(legend))*legendRow + 10
+	var b bytes.Buffer
+	svgOpen(&b, W, H, []string{hotRed})
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
+	if subtitle != "" {
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(subtitle))
+	}
+	if v.cropped() {
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(top+4), html.EscapeString(v.cropNote()))
+	}
+	v.links(&b)
+	v.nodes(&b, func(model.NodeID) string { return "#fff" }, true)
+	b.WriteString("<g id=\"cycle\">\n")
+	for i, c := range chans {
+		off := 5 + 5*float64(w.Cycle[i].VC)
+		segs := v.hop(c, off)
+		for j, s := range segs {
+			marker := ""
+			if j == len(segs)-1 {
+				marker = " marker-end=\"url(#a0)\""
+			}
+			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed, marker, html.EscapeString(w.Cycle[i].Channel))
+		}
+		if len(segs) > 0 {
+			s := segs[0]
+			x, y := s[0]+(s[2]-s[0])*0.4, s[1]+(s[3]-s[1])*0.4
+			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"8\" fill=\"%s\" class=\"cycle-num\"/><text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y), hotRed, f1(x), f1(y+3), i+1)
+		}
+	}
+	b.WriteString("</g>\n<g id=\"legend\">\n")
+	for k, l := range legend {
+		l.draw(&b, bottom+float64(k)*legendRow)
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.Bytes(), nil
+}
