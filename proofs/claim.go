@@ -226,6 +226,7 @@ var order = []string{
 	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN6B", "MN7",
 	"HB1", "HB2", "HB3",
 	"DC1", "DC2", "DC3", "DC4", "DC5", "DC6", "DC7", "DC8",
+	"RT1", "RT2", "RT3", "RT4", "RT5", "RT6",
 }
 
 // All returns the registered claims in catalogue order.

@@ -113,6 +113,10 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 		tf.Actions = append(tf.Actions, uint64(st.Action))
 		tf.Labels = append(tf.Labels, st.Label)
 	}
+	if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
+		cs := v.CycleStart
+		tf.CycleStart = &cs
+	}
 	return tf
 }
 
