@@ -28,32 +28,32 @@ func init() {
 	Register(Claim{
 		ID: "RT1", Source: "Glass & Ni (turn model)",
 		Statement: "west-first, north-last, negative-first are deadlock-free on 2-D meshes",
-		Semantics: "flit + static", Expected: ExpectHolds, Run: runRT1,
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:2x3 up to 2 worms", "as quick (the routing claims' default is their quick family)", "meshes to 32x32 static; mesh:3x3, 2x3 placements and 100 samples"}, runRT1),
 	})
 	Register(Claim{
 		ID: "RT2", Source: "Dally & Seitz",
 		Statement: "minimal fully adaptive routing with one VC deadlocks on a 2-D mesh",
-		Semantics: "flit", Expected: ExpectViolated, Run: runRT2,
+		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"meshes 2x2, 2x3, 3x3 by size, 1..4 worms, until a deadlock", "the same", "the same"}, runRT2),
 	})
 	Register(Claim{
 		ID: "RT3", Source: "Chiu (odd-even)",
 		Statement: "odd-even is deadlock-free on 2-D meshes",
-		Semantics: "flit + static", Expected: ExpectHolds, Run: runRT3,
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:3x3 up to 2 worms", "as quick", "meshes to 32x32 static; mesh:3x3, 3x2 placements and 100 samples"}, runRT3),
 	})
 	Register(Claim{
 		ID: "RT4", Source: "Duato",
 		Statement: "fully adaptive minimal routing with an escape channel is deadlock-free (mesh, torus) though its CDG is cyclic",
-		Semantics: "flit + static", Expected: ExpectHolds, Run: runRT4,
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"6 topologies static; mesh:2x3, torus:3x3 placements", "as quick", "8 topologies static; mesh:3x3, torus:3x3 placements and 100 samples"}, runRT4),
 	})
 	Register(Claim{
 		ID: "RT5", Source: "000 Lemma 1, adaptive R",
 		Statement: "tree multicast with pruning over RT4's routing is deadlock-free",
-		Semantics: "flit", Expected: ExpectHolds, Run: runRT5,
+		Semantics: "flit", Expected: ExpectHolds, Families: one([3]string{"mesh:2x2 pairs:2; without pruning pairs:3", "as quick", "mesh:2x2 pairs:3, mesh:2x3 pairs:1; without pruning pairs:3"}, runRT5),
 	})
 	Register(Claim{
 		ID: "RT6", Source: "—",
 		Statement: "non-minimal adaptive routing without a misroute budget livelocks; with one every message is delivered",
-		Semantics: "flit (liveness)", Expected: ExpectViolated, Run: runRT6,
+		Semantics: "flit (liveness)", Expected: ExpectViolated, Families: one([3]string{"mesh:2x3, every (src,dst)", "as quick", "mesh:3x3, every (src,dst)"}, runRT6),
 	})
 }
 
@@ -154,7 +154,7 @@ type rtFlitResult struct {
 
 // runFlit explores every instance of the families (stopping at the first deadlock when
 // stop is set) with a state bound per instance.
-func runFlit(ctx context.Context, opt Options, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
+func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
@@ -205,9 +205,6 @@ func runFlit(ctx context.Context, opt Options, fams []rtFlit, stop bool) (rtFlit
 		res.violated += part.violated
 		res.inconclusive += part.inconclusive
 		res.states += part.states
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "%s: %d instances, %d states\n", f.desc(), part.instances, part.states)
-		}
 		notes = append(notes, fmt.Sprintf("%s (L,B in %v): %d instances, %d states, %d deadlocked, %d inconclusive", f.desc(), f.lb, part.instances, part.states, part.violated, part.inconclusive))
 		if stop && res.first != nil {
 			break
@@ -220,7 +217,7 @@ func runFlit(ctx context.Context, opt Options, fams []rtFlit, stop bool) (rtFlit
 func flitWitness(out *Outcome, res rtFlitResult) []string {
 	sp, first := *res.firstSpec, res.first
 	tf := unicast.TraceFile(sp, first)
-	out.Witness = whWitness{Topology: sp.Topology, Params: unicast.ParamsOf(sp), Steps: len(first.Actions), Labels: first.Labels, Violation: first.Violation}
+	out.Witness = tf
 	out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
 	var notes []string
 	if m, tr, err := unicast.ReplayWitness(sp, first); err == nil {
@@ -237,13 +234,13 @@ func flitWitness(out *Outcome, res rtFlitResult) []string {
 
 // staticAndFlit is the outcome of a "flit + static" claim expected to hold: holds when
 // every static verdict was as expected and no instance deadlocked or hit its bound.
-func staticAndFlit(ctx context.Context, opt Options, st []rtStatic, fams []rtFlit) Outcome {
+func staticAndFlit(ctx context.Context, env Env, st []rtStatic, fams []rtFlit) Outcome {
 	var out Outcome
 	ok, notes, cyc, err := runStatic(ctx, st)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 	}
-	res, fnotes, err := runFlit(ctx, opt, fams, false)
+	res, fnotes, err := runFlit(ctx, env, fams, false)
 	notes = append(notes, fnotes...)
 	out.Instances, out.States = res.instances+len(st), res.states
 	switch {
@@ -273,18 +270,18 @@ var rtLB = [][2]int{{2, 1}}
 // explores every placement of up to 2 worms on mesh:3x3 and of up to 3 on mesh:2x3
 // (quick: up to 2 on mesh:2x3), plus 100 random placements of 4 worms on mesh:3x3
 // (full only). Reference: Glass & Ni 1992, §3 (2-D mesh algorithms).
-func runRT1(ctx context.Context, opt Options) Outcome {
+func runRT1(ctx context.Context, env Env) Outcome {
 	var st []rtStatic
 	var fams []rtFlit
 	sizes := []string{"mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:32x32"}
-	if opt.Quick {
+	if env.Size != Full {
 		sizes = sizes[:3]
 	}
 	for _, name := range []string{"west-first", "north-last", "negative-first"} {
 		for _, t := range sizes {
 			st = append(st, rtStatic{name: name, topo: t, wantCDG: true})
 		}
-		if opt.Quick {
+		if env.Size != Full {
 			fams = append(fams, rtFlit{routing: name, topo: "mesh:2x3", max: 2, lb: rtLB})
 			continue
 		}
@@ -292,7 +289,7 @@ func runRT1(ctx context.Context, opt Options) Outcome {
 			rtFlit{routing: name, topo: "mesh:2x3", max: 3, lb: rtLB},
 			rtFlit{routing: name, topo: "mesh:3x3", max: 4, sample: 100, seed: 1, lb: rtLB})
 	}
-	return staticAndFlit(ctx, opt, st, fams)
+	return staticAndFlit(ctx, env, st, fams)
 }
 
 // runRT2 searches meshes in order of size (2x2, 2x3, 3x3) and, on each, placements of
@@ -300,13 +297,13 @@ func runRT1(ctx context.Context, opt Options) Outcome {
 // the first deadlock: the smallest mesh and the fewest worms that deadlock. The witness
 // is that instance's shortest trace, which replays (its routing is saved with it). The
 // static part shows the cyclic CDG the deadlock closes.
-func runRT2(ctx context.Context, opt Options) Outcome {
+func runRT2(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	for _, topo := range []string{"mesh:2x2", "mesh:2x3", "mesh:3x3"} {
 		for k := 1; k <= 4; k++ {
 			fam := rtFlit{routing: "adaptive", topo: topo, max: k, lb: rtLB}
-			res, fnotes, err := runFlitExactly(ctx, opt, fam)
+			res, fnotes, err := runFlitExactly(ctx, env, fam)
 			out.Instances += res.instances
 			out.States += res.states
 			notes = append(notes, fnotes...)
@@ -331,7 +328,7 @@ func runRT2(ctx context.Context, opt Options) Outcome {
 
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
-func runFlitExactly(ctx context.Context, opt Options, f rtFlit) (rtFlitResult, []string, error) {
+func runFlitExactly(ctx context.Context, env Env, f rtFlit) (rtFlitResult, []string, error) {
 	g, err := model.ParseGrid(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
@@ -363,28 +360,25 @@ func runFlitExactly(ctx context.Context, opt Options, f rtFlit) (rtFlitResult, [
 		}
 	}
 	note := fmt.Sprintf("flit adaptive on %s, placements of %d worms: %d checked, %d states", f.topo, f.max, res.instances, res.states)
-	if opt.Progress != nil {
-		fmt.Fprintln(opt.Progress, note)
-	}
 	return res, []string{note}, nil
 }
 
 // runRT3 proves odd-even statically on meshes up to 32x32 (quick: 8x8, including
 // odd-sized ones) and explores it like RT1. Reference: Chiu 2000, Theorem 1.
-func runRT3(ctx context.Context, opt Options) Outcome {
+func runRT3(ctx context.Context, env Env) Outcome {
 	var st []rtStatic
 	for _, t := range []string{"mesh:4x4", "mesh:5x5", "mesh:6x3", "mesh:8x8", "mesh:32x32"} {
-		if opt.Quick && t == "mesh:32x32" {
+		if env.Size != Full && t == "mesh:32x32" {
 			continue
 		}
 		st = append(st, rtStatic{name: "odd-even", topo: t, wantCDG: true})
 	}
 	fams := []rtFlit{{routing: "odd-even", topo: "mesh:3x3", max: 2, lb: rtLB}}
-	if !opt.Quick {
+	if env.Size == Full {
 		fams = append(fams, rtFlit{routing: "odd-even", topo: "mesh:3x2", max: 3, lb: rtLB},
 			rtFlit{routing: "odd-even", topo: "mesh:4x3", max: 4, sample: 100, seed: 3, lb: rtLB})
 	}
-	return staticAndFlit(ctx, opt, st, fams)
+	return staticAndFlit(ctx, env, st, fams)
 }
 
 // runRT4 shows both graphs of Duato's relation: on meshes, tori and a hypercube its CDG
@@ -392,19 +386,19 @@ func runRT3(ctx context.Context, opt Options) Outcome {
 // cycle, drawn), and the explorer finds no deadlock on every placement of up to 2 worms
 // on mesh:3x3 and torus:3x3 (quick: mesh:2x3 and torus:3x3 up to 2 worms... 1 on the
 // torus). Reference: Duato 1993, Theorem 1.
-func runRT4(ctx context.Context, opt Options) Outcome {
+func runRT4(ctx context.Context, env Env) Outcome {
 	st := []rtStatic{
 		{name: "duato", topo: "mesh:4x4", wantDuato: true}, {name: "duato", topo: "mesh:8x8", wantDuato: true},
 		{name: "duato", topo: "torus:4x4", wantDuato: true}, {name: "duato", topo: "torus:5x5", wantDuato: true},
 		{name: "duato", topo: "torus:4x4x4", wantDuato: true}, {name: "duato", topo: "hypercube:5", wantDuato: true},
 	}
 	fams := []rtFlit{{routing: "duato", topo: "mesh:2x3", max: 2, lb: rtLB}, {routing: "duato", topo: "torus:3x3", max: 1, lb: rtLB}}
-	if !opt.Quick {
+	if env.Size == Full {
 		st = append(st, rtStatic{name: "duato", topo: "mesh:32x32", wantDuato: true}, rtStatic{name: "duato", topo: "torus:16x16", wantDuato: true})
 		fams = []rtFlit{{routing: "duato", topo: "mesh:3x3", max: 2, lb: rtLB}, {routing: "duato", topo: "torus:3x3", max: 2, lb: rtLB},
 			{routing: "duato", topo: "mesh:3x3", max: 3, sample: 100, seed: 4, lb: rtLB}}
 	}
-	out := staticAndFlit(ctx, opt, st, fams)
+	out := staticAndFlit(ctx, env, st, fams)
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict.
 	g, _ := model.ParseGrid("mesh:4x4")
 	rel, _ := routing.ByName(g, "duato")
@@ -440,7 +434,7 @@ type rt4Witness struct {
 // pruning, pairs of multicasts with 1..3 destinations on mesh:2x2 are searched for a
 // deadlock, which is reported with its trace (the escape VC does not save tree
 // multicast: a branch holds its channels while it waits for another).
-func runRT5(ctx context.Context, opt Options) Outcome {
+func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
@@ -458,14 +452,11 @@ func runRT5(ctx context.Context, opt Options) Outcome {
 		}
 		f.Relation = rel
 		r, err := treemcast.RunFamily(f, treemcast.FamilyOptions{Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort},
-			Workers: opt.Workers, MaxStates: 2_000_000, StopAtFirst: pr == flit.PruneNone, Context: ctx})
+			Workers: env.Workers, MaxStates: 2_000_000, StopAtFirst: pr == flit.PruneNone, Context: ctx})
 		if r != nil {
 			out.Instances += r.Instances
 			out.States += r.States
 			notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, f.Spec(), pr, r.Instances, r.States, r.Verdict))
-			if opt.Progress != nil {
-				fmt.Fprintln(opt.Progress, notes[len(notes)-1])
-			}
 		}
 		return r, err
 	}
@@ -474,7 +465,7 @@ func runRT5(ctx context.Context, opt Options) Outcome {
 		k    int
 	}
 	parts := []part{{"mesh:2x2", 3}, {"mesh:2x3", 1}}
-	if opt.Quick {
+	if env.Size != Full {
 		parts = []part{{"mesh:2x2", 2}}
 	}
 	out.Verdict = Holds
@@ -486,7 +477,7 @@ func runRT5(ctx context.Context, opt Options) Outcome {
 		if r.Verdict != props.Holds && out.Verdict == Holds {
 			out.Verdict = r.Verdict.String()
 			if r.Witness != nil {
-				out.Witness = r.Witness
+				out.Witness = r.Witness.Trace
 			}
 		}
 	}
@@ -500,7 +491,7 @@ func runRT5(ctx context.Context, opt Options) Outcome {
 			out.Files = map[string][]byte{"json": raw}
 		}
 		if out.Witness == nil {
-			out.Witness = without.Witness
+			out.Witness = without.Witness.Trace
 		}
 	} else {
 		notes = append(notes, "NOT AS EXPECTED: without pruning no member deadlocked")
@@ -516,10 +507,10 @@ func runRT5(ctx context.Context, opt Options) Outcome {
 // ever (a lasso: the first livelock found, replayed by checker.ReplayLasso); with a budget
 // of 1 (nonminimal:1) every instance delivers. One worm per instance: with two worms on
 // one VC misrouting is minimal adaptive routing plus detours, which deadlocks (RT2).
-func runRT6(ctx context.Context, opt Options) Outcome {
+func runRT6(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	topo := "mesh:3x3"
-	if opt.Quick {
+	if env.Size != Full {
 		topo = "mesh:2x3"
 	}
 	g, err := model.ParseGrid(topo)

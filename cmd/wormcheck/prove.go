@@ -215,7 +215,7 @@ type proveTable struct {
 	notes []string
 }
 
-const proveRow = "%-5s  %-34s  %-9s  %-8s  %-12s  %-10s  %9s  %11s  %8s\n"
+const proveRow = "%-5s  %-34s  %-15s  %-8s  %-12s  %-10s  %9s  %11s  %8s\n"
 
 func newProveTable(w io.Writer, on bool) *proveTable {
 	if on {
