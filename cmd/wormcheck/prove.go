@@ -27,8 +27,8 @@ machine-checks, each with its source, semantics and expected verdict, and prints
 of claim, source, semantics, expected, verdict, instances, states and time. Each claim
 is checked on its instance families at one of three sizes:
 
-  --quick    the small families CI runs: about 7 s of CPU in all
-  (default)  bigger families: about 40 s of CPU, under three minutes of wall time on
+  --quick    the small families CI runs: about 15 s of CPU in all
+  (default)  bigger families: about 45 s of CPU, under three minutes of wall time on
              2 cores even when they are shared
   --full     the complete families: about an hour on 2 cores (TM2 and TM3 take most)
 
