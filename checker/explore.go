@@ -50,10 +50,7 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 		defer e.spill.close()
 	}
 	start := time.Now()
-	var prog *progress
-	if opt.Progress != nil {
-		prog = startProgress(opt.Progress, opt.ProgressEvery, start, e.snapshot)
-	}
+	prog := startProgress(opt.Progress, opt, e.snapshot)
 	res, err := e.run()
 	if err == nil {
 		err = e.fillProgress(res)
@@ -61,9 +58,7 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	if err == nil && opt.CheckLiveness {
 		err = e.decideLiveness(res)
 	}
-	if prog != nil {
-		prog.stop(e.snapshot())
-	}
+	prog.Stop()
 	if err != nil {
 		return nil, err
 	}

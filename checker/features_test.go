@@ -171,7 +171,7 @@ func TestProgress(t *testing.T) {
 	var out lockedBuffer
 	m := checkertest.Counters{N: 3, K: 4}
 	explore(t, m, counters{Progress: &out})
-	line := regexp.MustCompile(`^states \d+  states/s \d+  frontier \d+  depth \d+$`)
+	line := regexp.MustCompile(`^states \d+  [0-9.]+[kMG]? states/s  elapsed \d+s  heap \d+MiB(  rss \d+MiB)?  frontier \d+  depth \d+$`)
 	lines := strings.Split(strings.TrimSuffix(out.b.String(), "\n"), "\n")
 	for _, l := range lines {
 		if !line.MatchString(l) {

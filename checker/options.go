@@ -75,6 +75,8 @@ type Options[S any] struct {
 	Progress io.Writer
 	// ProgressEvery is the progress interval; 0 means DefaultProgressEvery.
 	ProgressEvery time.Duration
+	// ProgressLabel starts every progress line (the instance's name); "" for none.
+	ProgressLabel string
 	// StopAtFirst stops a level as soon as any worker finds a violation. The default
 	// finishes the level and reports the violation with the least (parent, transition)
 	// key, which is the same for any worker count; with StopAtFirst and several workers

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -123,4 +125,25 @@ func ExampleHypercubeLatency() {
 	r, _ := HypercubeLatency(HypercubeParams{N: 6, V: 3, M: 32, B: 0.01, Rate: 0.005, Delta: 1})
 	fmt.Printf("unicast %.1f cycles, broadcast %.1f cycles\n", r.Unicast, r.Broadcast)
 	// Output: unicast 44.9 cycles, broadcast 246.8 cycles
+}
+
+// TestMeanDistance compares the per-dimension sum with the direct mean over all pairs of
+// distinct nodes.
+func TestMeanDistance(t *testing.T) {
+	for _, spec := range []string{"mesh:3x3", "torus:4", "torus:5x3", "mesh:2x3x4", "hypercube:4", "torus:8x8"} {
+		g, err := model.ParseGrid(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		n := g.Nodes()
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				sum += float64(g.Distance(model.NodeID(a), model.NodeID(b)))
+			}
+		}
+		if got, want := MeanDistance(g), sum/float64(n*(n-1)); got != want {
+			t.Errorf("%s: MeanDistance %v, direct %v", spec, got, want)
+		}
+	}
 }

@@ -72,6 +72,41 @@ type FamilyResult struct {
 	// Certificates counts how the members' verdicts establish delivery (absent in
 	// results written before certificates existed).
 	Certificates checker.Tally `json:"certificates,omitzero"`
+	// Checked lists every member checked, by index: what a resumed run skips, and what
+	// lets two runs be compared member by member. Results written before it existed
+	// lack it; they merge but cannot be resumed.
+	Checked []MemberOutcome `json:"checked,omitempty"`
+}
+
+// MemberOutcome is the verdict and search size of one checked member.
+type MemberOutcome struct {
+	Index       int           `json:"i"`
+	Verdict     props.Verdict `json:"v"`
+	States      int64         `json:"s"`
+	Transitions int64         `json:"t"`
+}
+
+// resumable says why p cannot be continued by the run whose empty result is r: another
+// family, topology, parameters, family size or shard, or no per-member record.
+func (r *FamilyResult) resumable(p *FamilyResult) error {
+	switch {
+	case p.Family != r.Family || p.Topology != r.Topology:
+		return fmt.Errorf("resume: the result is family %s on %s; this run is %s on %s", p.Family, p.Topology, r.Family, r.Topology)
+	case p.Params != r.Params:
+		return fmt.Errorf("resume: the result has parameters %+v; this run has %+v", p.Params, r.Params)
+	case p.Members != r.Members:
+		return fmt.Errorf("resume: the result counts %d members; this run counts %d (a different enumeration)", p.Members, r.Members)
+	case p.Shard != r.Shard || len(p.Shards) > 0:
+		return fmt.Errorf("resume: the result is shard %s; this run is shard %s (resume each shard from its own result, before merging)", p.Shard, r.Shard)
+	case len(p.Checked) != p.Instances:
+		return fmt.Errorf("resume: the result lists %d checked members but counts %d instances (written by an older wormcheck?)", len(p.Checked), p.Instances)
+	}
+	for _, c := range p.Checked {
+		if !r.Shard.Has(c.Index) || c.Index < 0 || c.Index >= r.Members {
+			return fmt.Errorf("resume: member %d is not in shard %s of %d members", c.Index, r.Shard, r.Members)
+		}
+	}
+	return nil
 }
 
 func (r *FamilyResult) verdict() props.Verdict {
@@ -94,6 +129,9 @@ func (r *FamilyResult) Marshal() ([]byte, error) {
 
 // ParseFamilyResult decodes a family result file and checks its format.
 func ParseFamilyResult(data []byte) (*FamilyResult, error) {
+	if err := props.WrongFile(data, FamilyFormat); err != nil {
+		return nil, err
+	}
 	var r FamilyResult
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -107,6 +145,11 @@ func ParseFamilyResult(data []byte) (*FamilyResult, error) {
 		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n", r.Shard.Index, r.Shard.Count)
 	case r.Members < 0 || r.Instances < 0 || r.Instances > r.Members:
 		return nil, fmt.Errorf("family result covers %d of %d members", r.Instances, r.Members)
+	}
+	for i, c := range r.Checked {
+		if c.Index < 0 || c.Index >= r.Members || i > 0 && c.Index <= r.Checked[i-1].Index {
+			return nil, fmt.Errorf("family result field \"checked\": entry %d is member %d; want increasing indices below %d", i, c.Index, r.Members)
+		}
 	}
 	return &r, nil
 }
@@ -156,6 +199,7 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 		out.Violated += r.Violated
 		out.Inconclusive = append(out.Inconclusive, r.Inconclusive...)
 		out.Partial = out.Partial || r.Partial
+		out.Checked = append(out.Checked, r.Checked...)
 		out.CollisionBound += r.CollisionBound
 		out.Certificates.Merge(r.Certificates)
 		if r.Witness != nil && (out.Witness == nil || r.Witness.less(out.Witness)) {
@@ -164,6 +208,7 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 	}
 	sort.Ints(out.Shards)
 	sort.Ints(out.Inconclusive)
+	sort.Slice(out.Checked, func(a, b int) bool { return out.Checked[a].Index < out.Checked[b].Index })
 	for s := 0; s < first.Shard.Count; s++ {
 		if _, ok := seen[s]; !ok {
 			out.Missing = append(out.Missing, s)

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
@@ -24,9 +28,12 @@ type CheckOptions struct {
 	Prop      string // PropDeadlock or PropExactlyOnce
 	Workers   int
 	MaxStates int64 // 0 = unbounded
-	Symmetry  bool  // state-level symmetry reduction (flit.Symmetric)
-	Store     checker.StoreMode
-	Context   context.Context
+	// MaxMemoryBytes bounds the search's memory (checker.Options.MaxMemoryBytes); 0 =
+	// unbounded.
+	MaxMemoryBytes int64
+	Symmetry       bool // state-level symmetry reduction (flit.Symmetric)
+	Store          checker.StoreMode
+	Context        context.Context
 }
 
 // Check explores one instance. For PropDeadlock it looks for a reachable deadlock; for
@@ -41,12 +48,13 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		return nil, nil, err
 	}
 	o := checker.Options[flit.State]{
-		Workers:       opt.Workers,
-		MaxStates:     opt.MaxStates,
-		Store:         opt.Store,
-		CheckDeadlock: true,
-		CheckLiveness: true,
-		Context:       opt.Context,
+		Workers:        opt.Workers,
+		MaxStates:      opt.MaxStates,
+		MaxMemoryBytes: opt.MaxMemoryBytes,
+		Store:          opt.Store,
+		CheckDeadlock:  true,
+		CheckLiveness:  true,
+		Context:        opt.Context,
 	}
 	switch opt.Prop {
 	case PropDeadlock, "":
@@ -105,6 +113,10 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 		tf.Actions = append(tf.Actions, uint64(st.Action))
 		tf.Labels = append(tf.Labels, st.Label)
 	}
+	if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
+		cs := v.CycleStart
+		tf.CycleStart = &cs
+	}
 	return tf
 }
 
@@ -129,23 +141,52 @@ func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 
 // FamilyOptions configure RunFamily.
 type FamilyOptions struct {
-	Params      Params
-	Prop        string
-	Shard       Shard
-	Workers     int
-	MaxStates   int64 // per instance; 0 = unbounded
-	Store       checker.StoreMode
-	StopAtFirst bool // stop the shard at its first violation
-	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
-	Context     context.Context
+	Params    Params
+	Prop      string
+	Shard     Shard
+	Workers   int
+	MaxStates int64 // per instance; 0 = unbounded
+	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
+	// (about MemberBytes each) must fit in it; 0 = unbounded.
+	MaxMemoryBytes int64
+	Store          checker.StoreMode
+	StopAtFirst    bool // stop the shard at its first violation
+	Limit          int  // check at most this many members of the shard (0 = all); the result is then partial
+	Context        context.Context
+	// Resume continues a result an earlier run of the same family, parameters and shard
+	// wrote: the members it lists as checked are not checked again and its figures are
+	// carried over, so that the finished result equals that of an uninterrupted run.
+	Resume *FamilyResult
+	// Checkpoint, if set, receives the result so far (Partial) after a member when
+	// CheckpointEvery (or twenty times the last call's duration, if longer) has passed
+	// since the last call, and the final result at the end;
+	// an error from it ends the run with that error. A caller that writes each to disk
+	// atomically leaves a resumable file whenever the process is killed.
+	Checkpoint      func(*FamilyResult) error
+	CheckpointEvery time.Duration // 0 = every second
+	// Progress, if set, receives the progress line (package progress): members done of
+	// the shard, states, rate, elapsed, ETA, memory.
+	Progress io.Writer
 }
 
+// MemberBytes is about what one enumerated member costs in memory (two multicasts with
+// their destination slices, the member record and the symmetry map's share), used to
+// refuse families whose enumeration would not fit in the memory budget.
+const MemberBytes = 256
+
 // RunFamily checks the members of f in shard opt.Shard and returns the shard's result.
+// A cancelled Context ends the run after the member being checked, whose interrupted
+// search is discarded (it is not a member that reached a bound): the result is Partial
+// and Resume continues it.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	start := time.Now()
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if need := f.Pairs() * MemberBytes; opt.MaxMemoryBytes > 0 && need > float64(opt.MaxMemoryBytes) {
+		return nil, fmt.Errorf("family %s on %v: enumerating its %.3g pairs takes about %.0f MiB, more than the memory budget of %d MiB (--max-memory)",
+			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), opt.MaxMemoryBytes>>20)
 	}
 	members := f.Members()
 	shard := opt.Shard
@@ -160,29 +201,81 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
 			Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
 		},
-		Members: len(members),
-		Shard:   shard,
-		Verdict: props.Holds,
+		Members:      len(members),
+		Shard:        shard,
+		Verdict:      props.Holds,
+		Checked:      []MemberOutcome{},
+		Inconclusive: []int{},
 	}
 	if opt.Store == checker.Fingerprint {
 		r.Params.Store = opt.Store.String()
 	}
+	done := map[int]bool{}
+	prior := 0.0
+	if p := opt.Resume; p != nil {
+		if err := r.resumable(p); err != nil {
+			return nil, err
+		}
+		for _, c := range p.Checked {
+			done[c.Index] = true
+		}
+		r.Instances, r.Covered, r.States, r.Transitions = p.Instances, p.Covered, p.States, p.Transitions
+		r.Violated, r.Witness = p.Violated, p.Witness
+		r.CollisionBound = p.CollisionBound
+		r.Certificates.Merge(p.Certificates)
+		r.Inconclusive = append(r.Inconclusive, p.Inconclusive...)
+		r.Checked = append(r.Checked, p.Checked...)
+		prior = p.Seconds
+	}
+	total := 0
 	for _, mb := range members {
-		if !shard.Has(mb.Index) {
+		if shard.Has(mb.Index) {
+			total++
+		}
+	}
+	var doneN, statesN atomic.Int64
+	doneN.Store(int64(len(r.Checked)))
+	statesN.Store(r.States)
+	line := progress.Start(progress.Options{W: opt.Progress, Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), shard)},
+		func() progress.Snapshot {
+			return progress.Snapshot{Done: doneN.Load(), Total: int64(total), Unit: "members", Work: statesN.Load()}
+		})
+	defer line.Stop()
+	every := opt.CheckpointEvery
+	if every <= 0 {
+		every = time.Second
+	}
+	lastCheckpoint := time.Now()
+	finish := func(partial bool) *FamilyResult {
+		r.Partial = partial
+		r.Seconds = prior + time.Since(start).Seconds()
+		sort.Slice(r.Checked, func(a, b int) bool { return r.Checked[a].Index < r.Checked[b].Index })
+		sort.Ints(r.Inconclusive)
+		r.Verdict = r.verdict()
+		return r
+	}
+	partial := false
+	for _, mb := range members {
+		if !shard.Has(mb.Index) || done[mb.Index] {
 			continue
 		}
 		if opt.Limit > 0 && r.Instances >= opt.Limit {
-			r.Partial = true
+			partial = true
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			r.Partial = true
+			partial = true
 			break
 		}
 		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, Store: opt.Store, Context: ctx})
+		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx})
 		if err != nil {
 			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
+		}
+		if res.Verdict == checker.Inconclusive && ctx.Err() != nil {
+			// Interrupted, not bounded: the member is checked again on resume.
+			partial = true
+			break
 		}
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
@@ -190,6 +283,9 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Transitions += res.Stats.Transitions
 		r.CollisionBound += res.Stats.FingerprintCollisionBound
 		r.Certificates.Add(res.Certificate())
+		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions})
+		doneN.Add(1)
+		statesN.Store(r.States)
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++
@@ -201,12 +297,26 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			r.Inconclusive = append(r.Inconclusive, mb.Index)
 		}
 		if r.Violated > 0 && opt.StopAtFirst {
-			r.Partial = true
+			partial = true
 			break
 		}
+		if opt.Checkpoint != nil && time.Since(lastCheckpoint) >= every {
+			t0 := time.Now()
+			if err := opt.Checkpoint(finish(true)); err != nil {
+				return nil, err
+			}
+			lastCheckpoint = time.Now()
+			// A large result (tens of thousands of members) takes a while to write:
+			// keep checkpoints under about 5% of the run.
+			every = max(every, 20*lastCheckpoint.Sub(t0))
+		}
 	}
-	r.Seconds = time.Since(start).Seconds()
-	r.Verdict = r.verdict()
+	finish(partial)
+	if opt.Checkpoint != nil {
+		if err := opt.Checkpoint(r); err != nil {
+			return nil, err
+		}
+	}
 	return r, nil
 }
 

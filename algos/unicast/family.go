@@ -73,6 +73,43 @@ func (r FamilyResult) Verdict() props.Verdict {
 	return props.Holds
 }
 
+// MaxFamilyPlacements bounds the placements a family may enumerate (before symmetry and
+// connectivity filtering), like treemcast.MaxFamilyPairs: beyond it the enumeration alone
+// would take hours and its kept placements gigabytes (all-placements:4 on
+// torus:1024x1024 has about 4e46).
+const MaxFamilyPlacements = 50_000_000
+
+// Enumerated returns how many placements of MinWorms..MaxWorms worms (at least 1) a
+// family on a grid of n nodes enumerates before filtering: Σ_k C(P, k) with P = n(n-1)
+// distinct (src, dst) pairs; for a sample, the sample size.
+func (f Family) Enumerated(n int) float64 {
+	if f.Sample > 0 {
+		return float64(f.Sample)
+	}
+	p := float64(n) * float64(n-1)
+	total, c := 0.0, 1.0
+	for k := 1; k <= f.MaxWorms; k++ {
+		c *= (p - float64(k) + 1) / float64(k) // C(P, k)
+		if c <= 0 {
+			break
+		}
+		if k >= max(f.MinWorms, 1) {
+			total += c
+		}
+	}
+	return total
+}
+
+// CheckSize refuses a family that enumerates more than MaxFamilyPlacements placements,
+// naming its size.
+func (f Family) CheckSize(g *model.Grid) error {
+	if e := f.Enumerated(g.Nodes()); e > MaxFamilyPlacements {
+		return fmt.Errorf("family of up to %d worms on %s enumerates %.3g placements; at most %d can be enumerated (fewer worms or a smaller network)",
+			f.MaxWorms, g.Spec(), e, MaxFamilyPlacements)
+	}
+	return nil
+}
+
 // Placements returns the family's placements in their deterministic order.
 func (f Family) Placements(g *model.Grid) [][]Pair {
 	pairs := AllPairs(g.Nodes())
@@ -115,6 +152,9 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	sp := Spec{Topology: f.Topology}
 	g, err := sp.Grid()
 	if err != nil {
+		return res, err
+	}
+	if err := f.CheckSize(g); err != nil {
 		return res, err
 	}
 	for _, ps := range f.Placements(g) {

@@ -378,3 +378,33 @@ func TestFamilyWithRelation(t *testing.T) {
 		t.Fatalf("DOR %d violated of %d, adaptive %d of %d", dor.Violated, dor.Instances, ad.Violated, ad.Instances)
 	}
 }
+
+// TestFamilySizeGuard checks Enumerated against a count of the enumeration on a small
+// grid and that CheckSize refuses all-placements:4 on torus:1024x1024.
+func TestFamilySizeGuard(t *testing.T) {
+	g, err := model.ParseGrid("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Family{Topology: "mesh:2x2", MaxWorms: 3, MinWorms: 2}
+	n := 0
+	Placements(AllPairs(g.Nodes()), 3, func(ps []Pair) bool {
+		if len(ps) >= 2 {
+			n++
+		}
+		return true
+	})
+	if got := f.Enumerated(g.Nodes()); got != float64(n) {
+		t.Errorf("Enumerated = %v, the enumeration visits %d", got, n)
+	}
+	if err := f.CheckSize(g); err != nil {
+		t.Errorf("a small family refused: %v", err)
+	}
+	big, err := model.ParseGrid("torus:1024x1024")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (Family{MaxWorms: 4}).CheckSize(big); err == nil || !strings.Contains(err.Error(), "placements") {
+		t.Errorf("all-placements:4 on torus:1024x1024: %v", err)
+	}
+}

@@ -36,6 +36,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -134,8 +135,11 @@ type Config struct {
 	Queue       QueueKind
 	// Trace, if set, is called for every flit move (for pcap traces); it slows the run.
 	Trace func(TraceEvent)
-	// Progress, if set, is called every 16384 cycles (the caller throttles output).
+	// Progress, if set, is called every 256 cycles (the caller throttles output).
 	Progress func(cycle, flitHops int64)
+	// Context, if set, is checked every 256 cycles; once it is done the run stops there
+	// and Result.Stopped says so, with the figures of the cycles simulated.
+	Context context.Context
 }
 
 // Stat is a latency estimate: the mean over N messages with its 95% confidence
@@ -170,6 +174,10 @@ type Result struct {
 	// Deadlocked is true when flits stayed in the network without moving for the drain
 	// limit.
 	Deadlocked bool `json:"deadlocked"`
+	// Stopped is true when Config.Context ended the run before it finished: the
+	// measurement window or the drain was cut short, so the latencies cover only the
+	// messages completed by then.
+	Stopped bool `json:"stopped,omitempty"`
 	// Undelivered counts flits left in the network at the end (0 after a drained run).
 	Undelivered int64 `json:"undelivered"`
 	// Prunes counts the tree-multicast branches released early by pruning (Config.Tree).
@@ -367,7 +375,7 @@ func (rn *runner) run() *Result {
 	rn.windowEnd = cfg.Warmup + cfg.Cycles
 	hardEnd := rn.windowEnd + cfg.DrainLimit
 	var t int64
-	generating := true
+	generating, stopped := true, false
 	for ; ; t++ {
 		if t == cfg.Warmup {
 			rn.measuring = true
@@ -384,8 +392,15 @@ func (rn *runner) run() *Result {
 			break
 		}
 		rn.net.cycle(t)
-		if cfg.Progress != nil && t&16383 == 0 {
-			cfg.Progress(t, rn.net.flitHops)
+		if t&255 == 0 {
+			if cfg.Progress != nil {
+				cfg.Progress(t, rn.net.flitHops)
+			}
+			if cfg.Context != nil && cfg.Context.Err() != nil {
+				stopped = true
+				t++
+				break
+			}
 		}
 		if rn.measuring && cfg.Precision > 0 && t > cfg.Warmup && (t-cfg.Warmup)%2048 == 0 && rn.precise() {
 			rn.windowEnd = t + 1
@@ -410,17 +425,17 @@ func (rn *runner) run() *Result {
 			}
 		}
 	}
-	res := &Result{Cycles: t, Generated: rn.generated, Completed: rn.completed, FlitHops: rn.net.flitHops, RouteFlitHops: rn.routeHops}
+	res := &Result{Cycles: t, Generated: rn.generated, Completed: rn.completed, FlitHops: rn.net.flitHops, RouteFlitHops: rn.routeHops, Stopped: stopped}
 	res.Unicast = statMSER(rn.lat[kindUnicast], rn.done[kindUnicast], cfg.MSER)
 	res.Broadcast = statMSER(rn.lat[kindBroadcast], rn.done[kindBroadcast], cfg.MSER)
 	res.Multicast = statMSER(rn.lat[kindMulticast], rn.done[kindMulticast], cfg.MSER)
-	if cfg.Cycles > 0 {
-		res.Accepted = float64(rn.flitsInWin) / float64(rn.g.Nodes()) / float64(rn.windowEnd-cfg.Warmup)
+	if win := min(rn.windowEnd, t) - cfg.Warmup; cfg.Cycles > 0 && win > 0 {
+		res.Accepted = float64(rn.flitsInWin) / float64(rn.g.Nodes()) / float64(win)
 	}
 	// Saturated: measured messages never finished, or finishing them took longer than
 	// half the window (a stable network drains its last window messages within a few
 	// latencies).
-	res.Saturated = rn.open > 0 || (!cfg.StopSources && t-rn.windowEnd > max(cfg.Cycles/2, 1000))
+	res.Saturated = !stopped && rn.open > 0 || (!cfg.StopSources && t-rn.windowEnd > max(cfg.Cycles/2, 1000))
 	for i := range rn.net.vcs {
 		res.Undelivered += int64(rn.net.vcs[i].count)
 	}

@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
@@ -45,6 +47,14 @@ Common flags:
   --pcap F.pcap     write a flit-level witness as pcap (LINKTYPE_USER0); wormcheck dissector decodes it
   --progress        report progress on stderr even when it is not a terminal
   --seed N          seed for algorithms that choose at random (default 1)
+
+Families (--family, where the algorithm has them):
+  --shard i/n       check only members i mod n
+  --result F.json   the mergeable result, rewritten atomically as members finish
+  --resume F.json   continue an interrupted run's result (a missing file starts afresh)
+
+Ctrl-C or SIGTERM ends a check inconclusive (exit 3) with its statistics so far; a family
+writes its partial result first. 'wormcheck slurm' runs a family as a Slurm array job.
 
 Examples:
   wormcheck check --algo unicast --topo torus:4 --prop deadlock --dateline off --msgs '0->2,1->3,2->0,3->1' --trace wh2.json
@@ -149,9 +159,12 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	progress := defineCommon(fs, &c)
 	params := defineParams(fs, a.Params)
 	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
-	var result string
+	var result, resume string
+	var every time.Duration
 	if a.Families {
-		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`")
+		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`, updated as members finish")
+		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
+		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, errHelp) {
@@ -165,12 +178,17 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	for i, p := range a.Params {
 		in.Params[p.Name] = params[i]()
 	}
-	if result != "" && in.Params["family"] == "" {
-		return 0, usagef("--result needs --family")
+	if (result != "" || resume != "") && in.Params["family"] == "" {
+		return 0, usagef("--result and --resume need --family")
 	}
 	opt, err := c.options()
 	if err != nil {
 		return 0, err
+	}
+	if a.Families {
+		if result, err = familyFiles(&opt, result, resume, every); err != nil {
+			return 0, err
+		}
 	}
 	if *progress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
@@ -182,9 +200,12 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		}
 		return 0, err
 	}
-	if result != "" {
-		if err := os.WriteFile(result, append(rep.Result, '\n'), 0o644); err != nil {
+	if result != "" && rep.Result != nil {
+		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
+		}
+		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
+			rep.Reason += fmt.Sprintf(" (--resume %s)", result)
 		}
 	}
 	code, err := emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
@@ -202,6 +223,40 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
 
+// familyFiles sets up checkpointing for a family run: the result so far is written to the
+// --result file (atomically, so that a kill at any moment leaves a valid file) as members
+// finish, and --resume reads an earlier result to continue; a missing --resume file
+// starts afresh, which is what a first attempt of a requeued Slurm task finds. It returns
+// the file the result goes to (--resume's when --result is not given).
+func familyFiles(opt *check.Options, result, resume string, every time.Duration) (string, error) {
+	if every <= 0 {
+		return "", usagef("--checkpoint-every %v must be positive", every)
+	}
+	if resume != "" {
+		if result == "" {
+			result = resume
+		}
+		data, err := os.ReadFile(resume)
+		switch {
+		case errors.Is(err, iofs.ErrNotExist):
+		case err != nil:
+			return "", usagef("--resume: %v", err)
+		default:
+			opt.Resume = data
+		}
+	}
+	if result != "" {
+		opt.CheckpointEvery = every
+		opt.Checkpoint = func(b []byte) error {
+			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
+				return fmt.Errorf("writing --result: %v", err)
+			}
+			return nil
+		}
+	}
+	return result, nil
+}
+
 // options converts the common flags into the entry's options; flag values that no
 // algorithm could accept are refused here with the flag's name.
 func (c *common) options() (check.Options, error) {
@@ -217,8 +272,13 @@ func (c *common) options() (check.Options, error) {
 	if c.Workers < 1 || c.Workers > 256 {
 		return opt, usagef("--workers %d is out of range; use 1..256", c.Workers)
 	}
-	if c.MaxStates < 0 || c.MaxDepth < 0 || c.MaxMemMB < 0 {
-		return opt, usagef("bounds must not be negative")
+	switch {
+	case c.MaxStates < 0:
+		return opt, usagef("--max-states must not be negative")
+	case c.MaxDepth < 0:
+		return opt, usagef("--max-depth must not be negative")
+	case c.MaxMemMB < 0:
+		return opt, usagef("--max-memory must not be negative")
 	}
 	return opt, nil
 }

@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
+	"time"
 )
 
 // Exit codes of the command-line contract.
@@ -24,6 +26,9 @@ const (
 	exitUsage        = 2
 	exitInconclusive = 3
 )
+
+// signalGrace is how long a command may take to stop after SIGINT or SIGTERM.
+const signalGrace = 10 * time.Second
 
 // usageError is bad input or usage: printed as one line, exit 2.
 type usageError struct{ msg string }
@@ -57,9 +62,21 @@ func registerCommand(c *command) {
 	commands[c.Name] = c
 }
 
+// main runs one command with a context that SIGINT (Ctrl-C) and SIGTERM (what Slurm,
+// Kubernetes and kill send) cancel: a check then ends inconclusive with its statistics so
+// far, a family writes its partial result, sim reports what it measured. A second signal
+// finds the default handlers restored and ends the process at once; a command that has
+// not stopped signalGrace after the first (a computation that does not watch the
+// context) is ended with exit 3.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+		time.Sleep(signalGrace)
+		fmt.Fprintf(os.Stderr, "wormcheck: interrupted, and the command did not stop within %v; exiting\n", signalGrace)
+		os.Exit(exitInconclusive)
+	}()
 	e := &env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: isTerminal(os.Stderr)}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/gopacket"
@@ -24,9 +25,11 @@ import (
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -67,6 +70,11 @@ algorithm and count:
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
 
+Bounds: an offered load above what a node can inject (one flit a cycle per injection
+channel) and runs above 2e9 node-cycles (nodes x (warm-up + window)) are refused with
+the flag to change; --max-memory (default 3/4 of the machine) and --time-limit stop a run,
+as Ctrl-C and SIGTERM do, with what it measured so far and exit 3 (inconclusive).
+
 Flags:
 `
 
@@ -102,6 +110,8 @@ type simFlags struct {
 	seed                                             uint64
 	json, progress, mser, dateline                   bool
 	src                                              int
+	maxMemMB                                         int64
+	timeLimit                                        time.Duration
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
@@ -138,6 +148,8 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
+	fs.Int64Var(&f.maxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the machine's memory)")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
 func runSim(ctx context.Context, e *env, args []string) (int, error) {
@@ -159,6 +171,14 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}
+	if f.maxMemMB < 0 {
+		return exitUsage, usagef("--max-memory must not be negative")
+	}
+	if f.timeLimit < 0 {
+		return exitUsage, usagef("--time-limit must not be negative")
+	}
+	ctx, release := simBudget(ctx, f)
+	defer release()
 	if f.compare != "" {
 		return runSimCompare(ctx, e, g, f)
 	}
@@ -181,17 +201,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	if f.progress || e.StderrIsTerminal {
-		last := time.Now()
-		start := last
-		cfg.Progress = func(cycle, hops int64) {
-			if now := time.Now(); now.Sub(last) >= time.Second {
-				last = now
-				el := now.Sub(start).Seconds()
-				fmt.Fprintf(e.Stderr, "sim: cycle %d, %.0f cycles/s, %.0f flit-hops/s\n", cycle, float64(cycle)/el, float64(hops)/el)
-			}
-		}
-	}
+	cfg.Context = ctx
 	if f.plot != "" {
 		return runSimSweep(ctx, e, g, f, cfg)
 	}
@@ -203,7 +213,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		cfg.Trace = tw.add
 	}
 	start := time.Now()
+	line := simProgress(e, f, &cfg, fmt.Sprintf("sim %s", g.Spec()))
 	res, err := sim.Run(cfg)
+	line.Stop()
 	if err != nil {
 		return exitUsage, err
 	}
@@ -211,12 +223,74 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
-	mdl := simModel(g, f, cfg)
+	mdl := simModel(g, cfg)
+	code, reason := exitHolds, ""
+	if res.Stopped {
+		code, reason = exitInconclusive, stopReason(ctx, res.Cycles)
+	}
 	if f.json {
-		return exitHolds, writeJSON(e.Stdout, simJSON(g, f, cfg, res, mdl, secs))
+		out := simJSON(g, f, cfg, res, mdl, secs)
+		if reason != "" {
+			out["verdict"], out["reason"] = "inconclusive", reason
+		}
+		return code, writeJSON(e.Stdout, out)
 	}
 	printSim(e.Stdout, g, f, cfg, res, mdl, secs)
-	return exitHolds, nil
+	if reason != "" {
+		fmt.Fprintf(e.Stdout, "  INCONCLUSIVE: %s; the figures above cover only the cycles simulated\n", reason)
+	}
+	return code, nil
+}
+
+// simBudget derives the run's context: cancelled by a signal (the parent), by
+// --time-limit, and by --max-memory through a heap watcher (progress.WithMemoryLimit).
+func simBudget(ctx context.Context, f simFlags) (context.Context, func()) {
+	ctx, release := progress.WithMemoryLimit(ctx, f.maxMemMB<<20)
+	if f.timeLimit <= 0 {
+		return ctx, release
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, f.timeLimit, fmt.Errorf("the --time-limit of %v passed", f.timeLimit))
+	return tctx, func() { cancel(); release() }
+}
+
+// stopReason says why a simulation stopped early: the context's cause (a signal, the
+// memory budget, the time limit).
+// A negative cycle is left out.
+func stopReason(ctx context.Context, cycle int64) string {
+	at := ""
+	if cycle >= 0 {
+		at = fmt.Sprintf(" at cycle %d", cycle)
+	}
+	cause := context.Cause(ctx)
+	switch {
+	case cause == nil:
+		return "stopped" + at
+	case errors.Is(cause, context.Canceled):
+		return "interrupted" + at
+	}
+	return fmt.Sprintf("stopped%s: %v", at, cause)
+}
+
+// simProgress reports a run on stderr (with --progress, or on a terminal) with the shared
+// progress line: cycles of the warm-up and window done, flit-hops and their rate,
+// elapsed, ETA, memory; past the window it counts the drain cycles.
+func simProgress(e *env, f simFlags, cfg *sim.Config, label string) *progress.Line {
+	if !f.progress && !e.StderrIsTerminal {
+		return nil
+	}
+	var cycle, hops atomic.Int64
+	cfg.Progress = func(c, h int64) { cycle.Store(c); hops.Store(h) }
+	window := cfg.Warmup + cfg.Cycles
+	if cfg.Cycles == 0 {
+		window = cfg.Warmup + 10000
+	}
+	return progress.Start(progress.Options{W: e.Stderr, Label: label}, func() progress.Snapshot {
+		s := progress.Snapshot{Done: cycle.Load(), Total: window, Unit: "cycles", Work: hops.Load(), WorkUnit: "flit-hops"}
+		if s.Done >= window {
+			s.Total, s.Note = 0, "draining the last measured messages"
+		}
+		return s
+	})
 }
 
 // simConfig turns the flags into a simulator configuration; errors are usage errors.
@@ -245,6 +319,14 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 		return cfg, usagef("--length %d: a message has at least one flit", f.length)
 	}
 	switch {
+	case f.rate < 0 || math.IsNaN(f.rate) || math.IsInf(f.rate, 0):
+		return cfg, usagef("--rate %v must be a finite number, not negative", f.rate)
+	case f.load < 0 || math.IsNaN(f.load) || math.IsInf(f.load, 0):
+		return cfg, usagef("--load %v must be a finite number, not negative", f.load)
+	case f.warmup < 0:
+		return cfg, usagef("--warmup must not be negative")
+	case f.cycles < 0:
+		return cfg, usagef("--cycles must not be negative")
 	case f.rate > 0 && f.load > 0:
 		return cfg, usagef("--rate and --load: give one of them")
 	case f.rate > 0:
@@ -254,6 +336,9 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	default:
 		// Neither given: a light load that is below saturation on every built-in size.
 		cfg.Traffic.Rate = defaultSimLoad / float64(f.length)
+	}
+	if err := simBounds(g, f, cfg); err != nil {
+		return cfg, err
 	}
 	mn, mx, err := parseDests(f.dests)
 	if err != nil {
@@ -334,6 +419,38 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 	return cfg, nil
 }
 
+// maxSimNodeCycles bounds the work of one simulation: nodes x (warm-up + window) cycles.
+// At the simulator's speed of the order of a million node-cycles a second on one core, it
+// is most of an hour; a larger run is refused before it allocates anything, instead of
+// staying silent for days (sim on torus:1024x1024 with the default 25000 cycles).
+const maxSimNodeCycles = 2e9
+
+// simBounds refuses traffic that no network can carry and runs too large to finish: an
+// offered load above what a node can inject (its injection channels, each one flit a
+// cycle), whose source queues would grow until memory runs out, and more than
+// maxSimNodeCycles of work. Messages name the flag to change.
+func simBounds(g *model.Grid, f simFlags, cfg sim.Config) error {
+	inject := 2 * g.Dims()
+	if cfg.Ports == model.OnePort {
+		inject = 1
+	}
+	offered := cfg.Traffic.Rate * float64(cfg.Length)
+	if offered > float64(inject) {
+		flag, most := "--rate", float64(inject)/float64(cfg.Length)
+		if f.load > 0 {
+			flag, most = "--load", float64(inject)
+		}
+		return usagef("%s: %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most %s %.4g",
+			flag, offered, g.Spec(), inject, cfg.Ports, flag, most)
+	}
+	cycles := f.warmup + f.cycles
+	if work := float64(g.Nodes()) * float64(cycles); work > maxSimNodeCycles {
+		return usagef("--cycles: %s has %d nodes, and %d cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
+			g.Spec(), g.Nodes(), cycles, f.warmup, f.cycles, work, maxSimNodeCycles)
+	}
+	return nil
+}
+
 // sampleDests draws k distinct nodes other than src, reproducibly from seed.
 func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -377,43 +494,15 @@ func scheduleNames() []string {
 	return names
 }
 
-// simModelResult is the analytical figure shown beside a simulation.
-type simModelResult struct {
-	Name      string  `json:"name"`
-	Unicast   float64 `json:"unicast"`
-	Broadcast float64 `json:"broadcast,omitempty"`
-	Err       string  `json:"error,omitempty"`
+// simModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
+// on hypercubes, the zero-load latency elsewhere).
+func simModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
+	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
+		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot})
+	return &e
 }
 
-// simModel evaluates the model that applies: 003 on hypercubes (all-port, uniform
-// unicast + broadcast), else the zero-load unicast latency ts + h̄ + L + tr.
-func simModel(g *model.Grid, f simFlags, cfg sim.Config) *simModelResult {
-	if g.Kind() == model.Hypercube && cfg.Traffic.Multicast == 0 && cfg.Traffic.HotSpot == 0 && cfg.Ports == model.AllPort {
-		r, err := analytic.HypercubeLatency(analytic.HypercubeParams{N: g.Dims(), V: max(cfg.VCs, 1), M: cfg.Length,
-			B: cfg.Traffic.Broadcast, Rate: cfg.Traffic.Rate, Delta: float64(cfg.Ts)})
-		m := &simModelResult{Name: "003 model"}
-		if err != nil {
-			m.Err = err.Error()
-			m.Unicast, m.Broadcast = math.NaN(), math.NaN()
-			return m
-		}
-		m.Unicast, m.Broadcast = r.Unicast+float64(cfg.Tr), r.Broadcast
-		return m
-	}
-	var sum float64
-	N := g.Nodes()
-	for a := 0; a < N; a++ {
-		for b := 0; b < N; b++ {
-			if a != b {
-				sum += float64(g.Distance(model.NodeID(a), model.NodeID(b)))
-			}
-		}
-	}
-	h := sum / float64(N*(N-1))
-	return &simModelResult{Name: "zero-load latency", Unicast: float64(cfg.Ts) + h + float64(cfg.Length) + float64(cfg.Tr)}
-}
-
-func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simModelResult, secs float64) map[string]any {
+func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
 	clean := func(s sim.Stat) map[string]any {
 		o := map[string]any{"n": s.N, "max": s.Max}
 		if !math.IsNaN(s.Mean) {
@@ -447,7 +536,7 @@ func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simM
 	}
 }
 
-func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *simModelResult, secs float64) {
+func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
 	vcs := cfg.VCs
 	if vcs == 0 { // the simulator's default: one VC per dateline class
 		r := cfg.Routing
@@ -487,17 +576,25 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 	top := cfg.Traffic.Rate
 	var xs, simY, modY []float64
 	var rows []map[string]any
+	reason := ""
 	for i := 1; i <= f.points; i++ {
-		if err := ctx.Err(); err != nil {
-			return exitInconclusive, err
+		if ctx.Err() != nil {
+			reason = stopReason(ctx, -1)
+			break
 		}
 		c := cfg
 		c.Traffic.Rate = top * float64(i) / float64(f.points)
+		line := simProgress(e, f, &c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points))
 		res, err := sim.Run(c)
+		line.Stop()
 		if err != nil {
 			return exitUsage, err
 		}
-		m := simModel(g, f, c)
+		if res.Stopped {
+			reason = stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i)
+			break
+		}
+		m := simModel(g, c)
 		load := c.Traffic.Rate * float64(c.Length)
 		y := res.Unicast.Mean
 		my := m.Unicast
@@ -515,16 +612,27 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", load, y, m.Name, my, map[bool]string{true: " (saturated)"}[res.Saturated])
 		}
 	}
-	name := simModel(g, f, cfg).Name
-	svg := latencySVG(fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs), xs, []series{{"simulation", simY, "#1f77b4", false}, {name, modY, "#d62728", true}})
+	name := simModel(g, cfg).Name
+	svg := render.LatencyPlot(fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs), xs, []render.Series{{Name: "simulation", Y: simY, Color: "#1f77b4"}, {Name: name, Y: modY, Color: "#d62728", Dashed: true}})
 	if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
 	}
-	if f.json {
-		return exitHolds, writeJSON(e.Stdout, map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo}, "sweep": rows, "plot": f.plot})
+	code := exitHolds
+	if reason != "" {
+		code = exitInconclusive
 	}
-	return exitHolds, nil
+	if f.json {
+		out := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo}, "sweep": rows, "plot": f.plot}
+		if reason != "" {
+			out["verdict"], out["reason"] = "inconclusive", reason
+		}
+		return code, writeJSON(e.Stdout, out)
+	}
+	if reason != "" {
+		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(xs))
+	}
+	return code, nil
 }
 
 func nanNil(x float64) any {
@@ -534,108 +642,17 @@ func nanNil(x float64) any {
 	return x
 }
 
-// series is one line of a plot; NaN points are gaps.
-type series struct {
-	Name   string
-	Y      []float64
-	Color  string
-	Dashed bool
-}
-
-// latencySVG draws latency against offered load: axes with ticks, one polyline with
-// markers per series, and a legend. Pure: the same data give the same bytes.
-func latencySVG(title string, xs []float64, ss []series) []byte {
-	const W, H, left, right, top, bottom = 640.0, 420.0, 70.0, 20.0, 40.0, 50.0
-	xmax, ymax := 0.0, 0.0
-	for _, x := range xs {
-		xmax = math.Max(xmax, x)
-	}
-	for _, s := range ss {
-		for _, y := range s.Y {
-			if !math.IsNaN(y) && !math.IsInf(y, 0) {
-				ymax = math.Max(ymax, y)
-			}
-		}
-	}
-	if xmax <= 0 {
-		xmax = 1
-	}
-	if ymax <= 0 {
-		ymax = 1
-	}
-	xstep, ystep := niceStep(xmax), niceStep(ymax)
-	xmax = math.Ceil(xmax/xstep) * xstep
-	ymax = math.Ceil(ymax/ystep) * ystep
-	px := func(x float64) float64 { return left + x/xmax*(W-left-right) }
-	py := func(y float64) float64 { return H - bottom - y/ymax*(H-top-bottom) }
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="12">`+"\n", W, H)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" text-anchor="middle" font-size="14">%s</text>`+"\n", W/2, xmlEscape(title))
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, H-bottom, W-right, H-bottom)
-	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>`+"\n", left, top, left, H-bottom)
-	for x := 0.0; x <= xmax+xstep/2; x += xstep {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n",
-			px(x), H-bottom, px(x), H-bottom+5, px(x), H-bottom+18, fmtTick(x))
-	}
-	for y := 0.0; y <= ymax+ystep/2; y += ystep {
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n",
-			left, py(y), W-right, py(y), left-6, py(y)+4, fmtTick(y))
-	}
-	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">offered load (flits/node/cycle)</text>`+"\n", (left+W-right)/2, H-12)
-	fmt.Fprintf(&b, `<text x="16" y="%.0f" text-anchor="middle" transform="rotate(-90 16 %.0f)">mean latency (cycles)</text>`+"\n", (top+H-bottom)/2, (top+H-bottom)/2)
-	for i, s := range ss {
-		dash := ""
-		if s.Dashed {
-			dash = ` stroke-dasharray="6 4"`
-		}
-		var pts []string
-		flush := func() {
-			if len(pts) > 1 {
-				fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", s.Color, dash, strings.Join(pts, " "))
-			}
-			pts = pts[:0]
-		}
-		for j, y := range s.Y {
-			if j >= len(xs) || math.IsNaN(y) || math.IsInf(y, 0) {
-				flush()
-				continue
-			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(xs[j]), py(y)))
-			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", px(xs[j]), py(y), s.Color)
-		}
-		flush()
-		ly := top + 8 + float64(i)*18
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"%s/><text x="%.1f" y="%.1f">%s</text>`+"\n",
-			left+12, ly, left+40, ly, s.Color, dash, left+46, ly+4, xmlEscape(s.Name))
-	}
-	b.WriteString("</svg>\n")
-	return []byte(b.String())
-}
-
-// niceStep returns a 1, 2 or 5 times a power of ten that cuts [0, max] into 4..10 ticks.
-func niceStep(max float64) float64 {
-	raw := max / 6
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= raw {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-func fmtTick(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-
-func xmlEscape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
-}
+// maxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
+// about 5 s on a 256x256 torus and grows faster than the node count.
+const maxCollectiveNodes = 512 * 512
 
 // runSimCollective executes a collective schedule at zero load.
 func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid, model.NodeID) (*model.Schedule, error)) (int, error) {
 	if f.src < 0 || f.src >= g.Nodes() {
 		return exitUsage, usagef("--source %d: %s has %d nodes", f.src, g.Spec(), g.Nodes())
+	}
+	if g.Nodes() > maxCollectiveNodes {
+		return exitUsage, usagef("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
 	}
 	s, err := build(g, model.NodeID(f.src))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // simPalette colours the algorithms of a --compare plot; destination counts alternate
@@ -65,6 +66,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 		if i == 0 {
 			base = cfg
 			base.Tree, base.Multicast, base.MulticastSchedule = false, nil, nil
+			base.Context = ctx
 		}
 		algos = append(algos, sim.McastAlgo{Name: name, Tree: cfg.Tree, Prune: cfg.Prune, Multicast: cfg.Multicast, Schedule: cfg.MulticastSchedule})
 	}
@@ -82,19 +84,23 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			loads = append(loads, f.load*float64(i)/float64(f.points))
 		}
 	}
-	var ss []series
+	var ss []render.Series
 	var out []map[string]any
 	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for ci, n := range counts {
-		if err := ctx.Err(); err != nil {
-			return exitInconclusive, err
+		if ctx.Err() != nil {
+			break
 		}
 		r, err := sim.Compare(sim.CompareSpec{Base: base, Algos: algos, Dests: n, Loads: loads})
 		if err != nil {
 			return exitUsage, err
 		}
+		if ctx.Err() != nil {
+			// A run was cut short: its figures are not comparable; report what finished.
+			break
+		}
 		for a := range algos {
-			ss = append(ss, series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
+			ss = append(ss, render.Series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
 		}
 		var pts []map[string]any
 		for a := range algos {
@@ -146,16 +152,27 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 	}
 	tw.Flush()
 	if f.plot != "" {
-		svg := latencySVG(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), base.Length, f.ports), loads, ss)
+		svg := render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), base.Length, f.ports), loads, ss)
 		if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
 	}
-	if f.json {
-		return exitHolds, writeJSON(e.Stdout, map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithms": names, "ports": f.ports, "length": f.length, "prune": f.prune}, "compare": out, "plot": f.plot})
+	code, reason := exitHolds, ""
+	if ctx.Err() != nil {
+		code, reason = exitInconclusive, stopReason(ctx, 0)+fmt.Sprintf(" after %d of %d destination counts", len(out), len(counts))
 	}
-	return exitHolds, nil
+	if f.json {
+		o := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithms": names, "ports": f.ports, "length": f.length, "prune": f.prune}, "compare": out, "plot": f.plot}
+		if reason != "" {
+			o["verdict"], o["reason"] = "inconclusive", reason
+		}
+		return code, writeJSON(e.Stdout, o)
+	}
+	if reason != "" {
+		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s\n", reason)
+	}
+	return code, nil
 }
 
 func nanSlice(xs []float64) []any {

@@ -88,6 +88,9 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
+	if err := props.WrongFile(data, model.ScheduleFormat); err != nil {
+		return 0, usagef("%s: %v", path, err)
+	}
 	s, err := model.ParseSchedule(data)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)

@@ -27,6 +27,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
@@ -84,6 +85,16 @@ type Options struct {
 	Progress io.Writer
 	// Seed seeds algorithms that choose at random (0 means 1).
 	Seed int64
+	// Resume, for a family run, is the result (Report.Result) an earlier, interrupted run
+	// of the same family, parameters and shard wrote: its checked members are skipped
+	// and its figures carried over. nil starts afresh.
+	Resume []byte
+	// Checkpoint, for a family run, receives the result so far (the bytes Report.Result
+	// will hold at the end, marked partial) as members finish, at most once per
+	// CheckpointEvery (0 = a second), and the final result; an error from it ends the
+	// run. Writing each atomically leaves a resumable file whenever the process dies.
+	Checkpoint      func(result []byte) error
+	CheckpointEvery time.Duration
 	// Semantics overrides the semantics a property is judged in, where the algorithm
 	// supports the property under more than one; "" takes the first the registry lists.
 	Semantics string

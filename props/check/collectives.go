@@ -77,9 +77,19 @@ func collectiveAlgorithms() []Algorithm {
 	return out
 }
 
+// MaxDepthNodes bounds the networks the depth property is checked on: the decision is
+// pairwise over channel-sharing unicasts and cross-checked by timed simulations, about
+// 20 s on a 256x256 torus on one core and growing faster than the node count, so a
+// 1024x1024 torus would run for the better part of an hour with no output.
+const MaxDepthNodes = 512 * 512
+
 func prepareCollective(name string, r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	if g, err := model.ParseGrid(r.topology); err == nil && r.property == props.PropDepth && g.Nodes() > MaxDepthNodes {
+		return nil, badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
+			g.Spec(), g.Nodes()-1, MaxDepthNodes)
 	}
 	s, err := buildCollective(name, r)
 	if err != nil {

@@ -189,12 +189,31 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 }
 
 // treeMcastFamily checks one shard of a family; its mergeable result goes in
-// Report.Result.
+// Report.Result, and to Options.Checkpoint as members finish. Options.Resume continues an
+// interrupted run's result; a cancelled ctx ends the run partial (verdict inconclusive).
 func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params) (*props.Report, error) {
 	start := time.Now()
-	fr, err := treemcast.RunFamily(f, treemcast.FamilyOptions{
-		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store, Context: ctx,
-	})
+	fo := treemcast.FamilyOptions{
+		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
+		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
+	}
+	if r.opt.Resume != nil {
+		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)
+		if err != nil {
+			return nil, badf("resume: %v", err)
+		}
+		fo.Resume = prev
+	}
+	if cp := r.opt.Checkpoint; cp != nil {
+		fo.Checkpoint = func(fr *treemcast.FamilyResult) error {
+			b, err := fr.Marshal()
+			if err != nil {
+				return err
+			}
+			return cp(b)
+		}
+	}
+	fr, err := treemcast.RunFamily(f, fo)
 	if err != nil {
 		return nil, badf("%v", err)
 	}
@@ -227,6 +246,12 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 		rep.Text = text
 		if len(fr.Inconclusive) > 0 {
 			rep.Reason = fmt.Sprintf("%d members reached a bound", len(fr.Inconclusive))
+		}
+		if fr.Partial {
+			rep.Reason = fmt.Sprintf("stopped after %d of the shard's members", fr.Instances)
+			if ctx.Err() != nil {
+				rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members; resume to continue", fr.Instances)
+			}
 		}
 	}
 	return rep, nil

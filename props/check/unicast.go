@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -90,6 +92,12 @@ func prepareUnicast(r *request) (job, error) {
 		if !ok || err != nil || n < 1 || n > 8 {
 			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
 		}
+		if r.opt.Resume != nil || r.opt.Checkpoint != nil {
+			return nil, badf("--result and --resume: the unicast family %s keeps no mergeable result (tree-mcast families do); it reports the first deadlock", family)
+		}
+		if err := unicastFamilyOf(sp, n).CheckSize(g); err != nil {
+			return nil, badf("--family %s: %v", family, err)
+		}
 		return func(ctx context.Context) (*props.Report, error) {
 			return unicastFamily(ctx, r, g, sp, n)
 		}, nil
@@ -112,10 +120,17 @@ func prepareUnicast(r *request) (job, error) {
 	}, nil
 }
 
+// unicastFamilyOf is the family all-placements:k of the instance sp.
+func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
+	return unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
+}
+
 // unicastFamily checks every canonical placement of 1..k worms and reports the first
-// deadlock, or holds when every instance held.
+// deadlock, or holds when every instance held. Progress goes to Options.Progress as one
+// line (instances done of all, states, rate, ETA, memory); a cancelled ctx ends it
+// inconclusive, the interrupted instance not counted.
 func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int) (*props.Report, error) {
-	fam := unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
+	fam := unicastFamilyOf(sp, k)
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
 	start := time.Now()
@@ -133,9 +148,15 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 			return true
 		})
 	}
+	var done, states atomic.Int64
+	line := progress.Start(progress.Options{W: r.opt.Progress, Label: fmt.Sprintf("all-placements:%d on %s", k, g.Spec())}, func() progress.Snapshot {
+		return progress.Snapshot{Done: done.Load(), Total: int64(len(placements)), Unit: "instances", Work: states.Load()}
+	})
+	defer line.Stop()
+	interrupted := false
 	for _, ps := range placements {
 		if ctx.Err() != nil {
-			inconclusive++
+			interrupted = true
 			break
 		}
 		s := sp
@@ -147,12 +168,18 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		o := opt
 		o.Invariants = m.Invariants()
 		res := unicast.SearchWith(m, o)
+		if res.Verdict == props.Inconclusive && ctx.Err() != nil {
+			interrupted = true
+			break
+		}
 		instances++
 		total.States += res.States
 		total.Transitions += res.Transitions
 		tally.Add(res.Certificate)
 		total.CollisionBound += res.CollisionBound
 		total.Depth = max(total.Depth, res.Depth)
+		done.Store(int64(instances))
+		states.Store(total.States)
 		switch res.Verdict {
 		case props.Violated:
 			rep := unicastReport(s, &res)
@@ -166,7 +193,11 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		}
 	}
 	total.Verdict = props.Holds
-	if inconclusive > 0 {
+	switch {
+	case interrupted:
+		total.Verdict = props.Inconclusive
+		total.Violation = fmt.Sprintf("interrupted after %d of %d instances (%d reached a bound)", instances, len(placements), inconclusive)
+	case inconclusive > 0:
 		total.Verdict = props.Inconclusive
 		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", inconclusive, instances)
 	}
