@@ -24,6 +24,10 @@ type LivenessOptions struct {
 	// MaxStates bounds the number of states of the explicit graph; 0 means unbounded.
 	// Reaching it gives Inconclusive.
 	MaxStates int64
+	// MaxMemoryBytes bounds the Go heap (sampled as Options.MaxMemoryBytes is: the
+	// graph keeps every state and edge); 0 means unbounded. Reaching it gives
+	// Inconclusive.
+	MaxMemoryBytes int64
 	// Context cancels the check (Inconclusive); nil means context.Background().
 	Context context.Context
 }
@@ -67,6 +71,9 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 	}
 	if opt.MaxStates < 0 {
 		return nil, fmt.Errorf("checker: MaxStates is %d; it must be 0 (unbounded) or more", opt.MaxStates)
+	}
+	if opt.MaxMemoryBytes < 0 {
+		return nil, fmt.Errorf("checker: MaxMemoryBytes is %d; it must be 0 (unbounded) or more", opt.MaxMemoryBytes)
 	}
 	if opt.Context == nil {
 		opt.Context = context.Background()
@@ -258,6 +265,7 @@ type graph[S any] struct {
 func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, error) {
 	g := &graph[S]{deadlock: -1}
 	ids := map[string]int32{}
+	var heap heapSampler
 	add := func(s S, parent int32, a Action, init int) (int32, bool) {
 		k := string(m.Encode(s, nil))
 		if id, ok := ids[k]; ok {
@@ -285,6 +293,9 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, erro
 		if v%1024 == 0 {
 			if err := opt.Context.Err(); err != nil {
 				return g, "cancelled: " + err.Error(), nil
+			}
+			if h := heap.sample(); opt.MaxMemoryBytes > 0 && h > opt.MaxMemoryBytes {
+				return g, fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: the liveness graph)", opt.MaxMemoryBytes, h), nil
 			}
 		}
 		s := g.states[v]
@@ -590,7 +601,7 @@ func (e *explorer[S]) decideLiveness(res *Result[S]) error {
 	if res.Verdict != Holds || res.Progress.Certified(res.Verdict) {
 		return nil
 	}
-	lv, err := CheckLiveness(e.m, LivenessOptions{MaxStates: e.opt.MaxStates, Context: e.opt.Context})
+	lv, err := CheckLiveness(e.m, LivenessOptions{MaxStates: e.opt.MaxStates, MaxMemoryBytes: e.opt.MaxMemoryBytes, Context: e.opt.Context})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,87 @@ func TestExploreCertificates(t *testing.T) {
 	}
 	if sres.Verdict != checker.Violated || sres.Violation.Kind != checker.KindStarvation || sres.Violation.CycleStart != 0 {
 		t.Fatalf("shared server: %v %+v; want a starvation lasso", sres.Verdict, sres.Violation)
+	}
+}
+
+// rankedLazy is a Progressive SuccessorEncoder without ProgressEncoder: Explore must fall
+// back to Successors to see every target.
+type rankedLazy[S any] struct {
+	lazy[S]
+	rank func(S, []uint32) []uint32
+}
+
+func (r rankedLazy[S]) Progress(s S, buf []uint32) []uint32 { return r.rank(s, buf) }
+
+// rankedEncoder also yields the ranks, so Explore keeps the encoded-successor path.
+type rankedEncoder[S any] struct{ rankedLazy[S] }
+
+func (r rankedEncoder[S]) EncodeSuccessorsProgress(s S, buf []byte, rbuf []uint32, yield func(checker.Action, []byte, []uint32)) ([]byte, []uint32) {
+	for _, t := range r.Successors(s, nil) {
+		buf = r.Encode(t.Next, buf[:0])
+		rbuf = r.rank(t.Next, rbuf[:0])
+		yield(t.Action, buf, rbuf)
+	}
+	return buf, rbuf
+}
+
+// TestProgressOnEveryPath: the plain path, the SuccessorEncoder fallback and the
+// ProgressEncoder path check the same transitions and report the same break, for every
+// worker count, and the ProgressEncoder path still builds only new states.
+func TestProgressOnEveryPath(t *testing.T) {
+	type S = checkertest.BouncerState
+	for _, budget := range []int{-1, 2} {
+		b := checkertest.Bouncer{N: 6, Budget: budget}
+		var built int
+		paths := map[string]checker.Model[S]{
+			"plain":    b,
+			"fallback": rankedLazy[S]{lazy[S]{Model: b}, b.Progress},
+			"encoder":  rankedEncoder[S]{rankedLazy[S]{lazy[S]{Model: b, built: &built}, b.Progress}},
+		}
+		var want *checker.ProgressResult[S]
+		for _, name := range []string{"plain", "fallback", "encoder"} {
+			for _, w := range []int{1, 3} {
+				m := paths[name]
+				if w > 1 && name == "encoder" {
+					m = rankedEncoder[S]{rankedLazy[S]{lazy[S]{Model: b}, b.Progress}}
+				}
+				built = 0
+				res, err := checker.Explore(m, checker.Options[S]{CheckDeadlock: true, Workers: w})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := res.Progress
+				if p == nil || p.Checked != res.Stats.Transitions || (p.Broken != nil) != (budget < 0) {
+					t.Fatalf("budget %d %s workers %d: progress %+v over %d transitions", budget, name, w, p, res.Stats.Transitions)
+				}
+				if want == nil {
+					want = p
+				} else if p.Checked != want.Checked || (p.Broken != nil && !slices.Equal(p.Broken.Trace.Actions(), want.Broken.Trace.Actions())) {
+					t.Fatalf("budget %d %s workers %d: %+v, plain %+v", budget, name, w, p, want)
+				}
+				if name == "encoder" && w == 1 && int64(built) != res.Stats.States-1 {
+					t.Fatalf("budget %d: the ProgressEncoder path built %d states for %d stored", budget, built, res.Stats.States)
+				}
+			}
+		}
+	}
+}
+
+// TestLivenessBounds: a state or memory budget makes the liveness check inconclusive,
+// never holds, and bad bounds are errors.
+func TestLivenessBounds(t *testing.T) {
+	type S = checkertest.CountersState
+	m := checkertest.Counters{N: 4, K: 8}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxStates: 10}); err != nil || r.Verdict != checker.Inconclusive {
+		t.Fatalf("state budget: %v %+v", err, r)
+	}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxMemoryBytes: 1}); err != nil || r.Verdict != checker.Inconclusive || !strings.Contains(r.Reason, "memory budget") {
+		t.Fatalf("memory budget: %v %+v", err, r)
+	}
+	if _, err := checker.CheckLiveness[S](m, checker.LivenessOptions{MaxStates: -1}); err == nil {
+		t.Fatal("a negative state budget was accepted")
+	}
+	if r, err := checker.CheckLiveness[S](m, checker.LivenessOptions{}); err != nil || r.Verdict != checker.Holds || r.States != 4096 {
+		t.Fatalf("unbounded: %v %+v; want holds on 8^4 states", err, r)
 	}
 }

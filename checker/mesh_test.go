@@ -78,7 +78,10 @@ func TestMeshViolation(t *testing.T) {
 // (4,427,776 states of 8 bytes) against the hand-written BFS of the same model
 // (sub-benchmark "hand"). It reports states/s of wall time, states per CPU-second
 // (what to compare on a shared machine) and the peak bytes per state (the store's for
-// the explorer, the table's, records' and frontiers' for the hand BFS).
+// the explorer, the table's, records' and frontiers' for the hand BFS). Run the
+// workers=2 cases with -cpu 2 (GOMAXPROCS 2): with -cpu 1 both workers share one
+// thread; their states/cpu-s against workers=1's is then the parallel efficiency, and
+// twice it bounds the speed-up on two idle cores.
 func BenchmarkExploreMesh(b *testing.B) {
 	mm, err := checkertest.MeshBench().Model()
 	if err != nil {

@@ -8,14 +8,29 @@ import (
 	"github.com/wormcheck/wormcheck/proofs"
 )
 
-var full = flag.Bool("full", false, "run the full claim families (minutes), not the quick ones")
+var (
+	full = flag.Bool("full", false, "run the full claim families (about an hour), not the quick ones")
+	def  = flag.Bool("default", false, "run the default claim families (minutes), not the quick ones")
+)
 
-// TestCatalogue runs every registered claim (quick families unless -full) and requires
-// the verdict the catalogue expects. Reference: ../shared/DESIGN.md, claims catalogue.
+// size is the family size the catalogue test runs: quick unless -default or -full.
+func size() proofs.Size {
+	switch {
+	case *full:
+		return proofs.Full
+	case *def:
+		return proofs.Default
+	}
+	return proofs.Quick
+}
+
+// TestCatalogue runs every registered claim (quick families unless -default or -full)
+// and requires the verdict the catalogue expects. Reference: ../shared/DESIGN.md, claims
+// catalogue.
 func TestCatalogue(t *testing.T) {
 	for _, c := range proofs.All() {
 		t.Run(c.ID, func(t *testing.T) {
-			r := proofs.Run(context.Background(), c, proofs.Options{Quick: !*full, Workers: 2})
+			r := proofs.Check(context.Background(), c, proofs.Options{Size: size(), Workers: 2})
 			if r.Outcome.Err != nil {
 				t.Fatalf("%s: %v", c.ID, r.Outcome.Err)
 			}

@@ -19,7 +19,7 @@ func TestClaimsCarryCertificates(t *testing.T) {
 		if !ok {
 			t.Fatalf("claim %s is not registered", tc.id)
 		}
-		r := Run(context.Background(), c, Options{Quick: true})
+		r := Check(context.Background(), c, Options{Size: Quick})
 		cert := r.Outcome.Certificate
 		if cert == nil || cert.Kind != tc.kind || (tc.kind == checker.CertProgress && cert.Transitions == 0) {
 			t.Fatalf("%s (%s): certificate %+v; want kind %s", tc.id, r.Outcome.Verdict, cert, tc.kind)

@@ -1,17 +1,24 @@
-// Package proofs is wormcheck's claims catalogue: every claim of ../shared/DESIGN.md with
-// its stable id, its source, the instance family it is checked on, the semantics, the
-// expected verdict and the code that checks it. `wormcheck prove` and `go test
-// ./proofs/...` run it.
+// Package proofs is wormcheck's claims catalogue: every claim of the source papers that
+// wormcheck machine-checks, as data. A Claim is its stable id, its source, the claim in
+// one sentence, the semantics, the expected verdict and its instance families; a Family
+// is a name, what it holds at each Size (quick for CI, default for `wormcheck prove`,
+// full for `prove --full`) and the library judge that checks it. The runner (Check)
+// runs a claim's families in order, sums what they counted and decides the claim's
+// verdict from theirs; `wormcheck prove` and `go test ./proofs/...` call it.
 //
-// Each family of claims lives in its own file and registers its claims from init; the
+// The sweeps over family members live beside their algorithms (algos/unicast,
+// algos/treemcast, algos/banyan) and run on the one worker pool, checker.Sweep.
+//
+// Each group of claims lives in its own file and registers its claims from init; the
 // registry is filled once at start-up and read-only afterwards.
 package proofs
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,13 +36,59 @@ const (
 	ExpectMeasured Expect = "measured"
 )
 
-// Verdict values an Outcome may carry.
+// Verdict values an Outcome may carry. NotRun is the verdict of a claim that a run
+// never started because it was interrupted first.
 const (
 	Holds        = "holds"
 	Violated     = "violated"
 	Inconclusive = "inconclusive"
 	Measured     = "measured"
+	NotRun       = "not run"
 )
+
+// Size is how much of each instance family a run checks.
+type Size int
+
+// The three sizes of a family. Quick is the seconds-long form CI runs; Default is what
+// `wormcheck prove` runs (the whole catalogue in about three minutes on 2 cores); Full
+// is the complete families (about an hour on 2 cores).
+const (
+	Quick Size = iota
+	Default
+	Full
+	numSizes
+)
+
+var sizeNames = [numSizes]string{Quick: "quick", Default: "default", Full: "full"}
+
+// String returns "quick", "default" or "full", or "Size(n)" for an unknown value.
+func (s Size) String() string {
+	if s >= 0 && s < numSizes {
+		return sizeNames[s]
+	}
+	return fmt.Sprintf("Size(%d)", int(s))
+}
+
+// ParseSize reads "quick", "default" or "full".
+func ParseSize(s string) (Size, error) {
+	for i, n := range sizeNames {
+		if n == s {
+			return Size(i), nil
+		}
+	}
+	return 0, fmt.Errorf("size %q: want quick, default or full", s)
+}
+
+// pick returns the value for size s among the quick, default and full ones.
+func pick[T any](s Size, quick, def, full T) T {
+	switch s {
+	case Quick:
+		return quick
+	case Default:
+		return def
+	}
+	return full
+}
 
 // Claim is one entry of the catalogue.
 type Claim struct {
@@ -44,25 +97,66 @@ type Claim struct {
 	Statement string // the claim in one sentence
 	Semantics string // flit, timed, step, any-delay, static or sim
 	Expected  Expect
-	// Run checks the claim. It must honour ctx (cancellation) and opt.Quick (a smaller
-	// family that still exercises the claim, for CI).
-	Run func(ctx context.Context, opt Options) Outcome
+	// Families are checked in order; the claim's verdict is decided from theirs (see
+	// Check).
+	Families []Family
+}
+
+// families counts the claim's families that run at size s.
+func (c Claim) families(s Size) int {
+	n := 0
+	for _, f := range c.Families {
+		if f.Sizes[s] != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Family is one instance family of a claim.
+type Family struct {
+	// Name names the family in notes and listings, e.g. "mesh:3x3 placements".
+	Name string
+	// Sizes says in a few words which instances the family holds at each Size, for
+	// `prove --list` and the README; "" means the family does not run at that size.
+	Sizes [numSizes]string
+	// Evidence marks a family whose verdict is not the claim's: a cross-check or a
+	// comparison reported beside it (e.g. the other pruning policies of TM2). Its
+	// errors and interruptions still count.
+	Evidence bool
+	// Judge checks the family at env.Size. It must honour ctx: when ctx is done it
+	// returns what it counted so far with verdict Inconclusive (and no conclusion in
+	// its Note), and the runner reports the claim as interrupted.
+	Judge func(ctx context.Context, env Env) Outcome
+}
+
+// Env is what a judge is given besides its context.
+type Env struct {
+	Size    Size
+	Workers int       // workers of the member pool (checker.Sweep) or the explorer; >= 1
+	Meter   *Meter    // counts members and states as they are checked; never nil
+	Family  string    // the family's name
+	Claim   string    // the claim's id
+	Started time.Time // when the claim started
 }
 
 // Options configure a catalogue run.
 type Options struct {
-	Quick    bool      // smaller families, for CI and quick looks
-	Workers  int       // explorer workers (0 = 1)
-	Progress io.Writer // where long runs report progress; nil = silent
+	Size    Size
+	Workers int // 0 = 1
+	// Meter, when not nil, receives the counts of the running claim as they grow, for a
+	// progress line; the runner resets it at the start of each claim.
+	Meter *Meter
 }
 
-// Outcome is what checking a claim produced.
+// Outcome is what checking a family, or a whole claim, produced.
 type Outcome struct {
 	Verdict   string // holds, violated, inconclusive or measured
 	Instances int    // how many instances were checked
 	States    int64  // total states explored (0 for static claims)
-	// Witness is a JSON-able object: a trace, a contending pair, an unreachable pair...;
-	// nil when there is none.
+	// Witness is the evidence: a saved trace (*props.TraceFile), a schedule witness, a
+	// *props.Witness or any JSON-able structure (a blocking pattern, an unreachable
+	// pair); nil when there is none. Check returns it as a *props.Witness (WitnessOf).
 	Witness any
 	// Figures are measured values (for "measured" claims and for context), e.g. the
 	// paper's figure beside ours.
@@ -74,10 +168,23 @@ type Outcome struct {
 	// `prove --witness-dir D` as D/ID.EXT.
 	Files map[string][]byte
 	Err   error
+	// Interrupted is set by the runner when the context ended before the claim did.
+	Interrupted bool
 	// Certificate says, for a claim judged by exploring flit or banyan transition
 	// systems, how its verdict knows every message is delivered (checker.Tally over the
-	// instances explored); nil for other claims.
+	// instances explored); nil for other claims. A family reports its instances'
+	// certificates in Tally instead, and Check turns the claim's tallies into one.
 	Certificate *props.Certificate
+	// Tally counts the delivery certificates of the instances a family explored (nil
+	// for a family that explores none).
+	Tally *checker.Tally
+}
+
+// cancelled is the outcome of a judge whose context ended: what it counted, no verdict.
+func cancelled(ctx context.Context, out Outcome) Outcome {
+	out.Verdict = Inconclusive
+	out.Err = ctx.Err()
+	return out
 }
 
 // certificate returns the claim-level certificate of the explored instances: their
@@ -96,24 +203,30 @@ var (
 	registry = map[string]Claim{}
 )
 
-// Register adds a claim to the catalogue; it panics on a duplicate id (a programming
-// error caught by every test run).
+// Register adds a claim to the catalogue; it panics on a duplicate id or a claim without
+// families (programming errors caught by every test run).
 func Register(c Claim) {
 	mu.Lock()
 	defer mu.Unlock()
 	if _, dup := registry[c.ID]; dup {
 		panic("proofs: duplicate claim id " + c.ID)
 	}
+	if len(c.Families) == 0 {
+		panic("proofs: claim " + c.ID + " has no instance family")
+	}
 	registry[c.ID] = c
 }
 
-// order is the catalogue order of DESIGN.md; ids not listed sort after, by name.
+// order is the catalogue order of DESIGN.md; ids not listed sort after, by name. The
+// routing claims RT1-RT6 follow TM4.
 var order = []string{
 	"WH1", "WH2", "WH3", "TM1", "TM2", "TM3", "TM4",
+	"RT1", "RT2", "RT3", "RT4", "RT5", "RT6",
 	"NP1", "NP2", "NP3", "NP4", "NP5", "NP6", "NP7", "NP8", "NP9", "NP10",
 	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN6B", "MN7",
 	"HB1", "HB2", "HB3",
 	"DC1", "DC2", "DC3", "DC4", "DC5", "DC6", "DC7", "DC8",
+	"RT1", "RT2", "RT3", "RT4", "RT5", "RT6",
 }
 
 // All returns the registered claims in catalogue order.
@@ -128,16 +241,18 @@ func All() []Claim {
 	for _, c := range registry {
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		ri, oki := rank[out[i].ID]
-		rj, okj := rank[out[j].ID]
+	slices.SortFunc(out, func(a, b Claim) int {
+		ra, oka := rank[a.ID]
+		rb, okb := rank[b.ID]
 		switch {
-		case oki && okj:
-			return ri < rj
-		case oki != okj:
-			return oki
+		case oka && okb:
+			return ra - rb
+		case oka:
+			return -1
+		case okb:
+			return 1
 		}
-		return out[i].ID < out[j].ID
+		return strings.Compare(a.ID, b.ID)
 	})
 	return out
 }
@@ -159,26 +274,196 @@ type Result struct {
 
 // AsExpected reports whether the outcome matches the claim's expectation.
 func (r Result) AsExpected() bool {
-	if r.Outcome.Err != nil {
+	if r.Outcome.Err != nil || r.Outcome.Interrupted {
 		return false
 	}
 	return r.Outcome.Verdict == string(r.Claim.Expected)
 }
 
-// Run checks one claim, timing it and turning a panic into an error outcome so that one
-// broken claim cannot take the catalogue down.
-func Run(ctx context.Context, c Claim, opt Options) (r Result) {
+// NotRunResult is the result of a claim that an interrupted run never started.
+func NotRunResult(c Claim) Result {
+	return Result{Claim: c, Outcome: Outcome{Verdict: NotRun}}
+}
+
+// Check runs one claim: its families in order at opt.Size, timed, a panic turned into
+// an error outcome so that one broken claim cannot take the catalogue down. The claim's
+// Instances and States are the families' sums; its verdict is
+//   - inconclusive, marked Interrupted, when ctx ended before the last family finished
+//     (the note says how far it got; no family's conclusion is reported);
+//   - inconclusive when a family failed with an error;
+//   - for an expected "measured" claim, measured when every family measured;
+//   - violated when a family that is not Evidence is violated (the first such family's
+//     witness and files are the claim's);
+//   - inconclusive when such a family is inconclusive;
+//   - holds otherwise.
+//
+// Notes are the families' notes in order, joined by "; "; figures are merged (a later
+// family's key replaces an earlier one's).
+func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 	start := time.Now()
 	r.Claim = c
+	meter := opt.Meter
+	if meter == nil {
+		meter = new(Meter)
+	}
+	meter.reset(c.ID, c.families(opt.Size), start)
 	defer func() {
 		if p := recover(); p != nil {
 			r.Outcome = Outcome{Verdict: Inconclusive, Err: fmt.Errorf("claim %s panicked: %v", c.ID, p)}
 		}
 		r.Seconds = time.Since(start).Seconds()
 	}()
-	r.Outcome = c.Run(ctx, opt)
-	if r.Outcome.Err != nil && r.Outcome.Verdict == "" {
-		r.Outcome.Verdict = Inconclusive
+	env := Env{Size: opt.Size, Workers: max(1, opt.Workers), Meter: meter, Claim: c.ID, Started: start}
+	var outs []Outcome
+	var fams []Family
+	for _, f := range c.Families {
+		if f.Sizes[opt.Size] == "" {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		env.Family = f.Name
+		meter.startFamily(f.Name)
+		o := f.Judge(ctx, env)
+		meter.endFamily()
+		outs = append(outs, o)
+		fams = append(fams, f)
+		if o.Err != nil || (ctx.Err() != nil) {
+			break
+		}
+	}
+	r.Outcome = combine(ctx, c, opt.Size, fams, outs)
+	if !r.Outcome.Interrupted {
+		r.Outcome.Certificate = claimCertificate(r.Outcome.Verdict, outs)
+	}
+	if r.Outcome.Witness != nil {
+		r.Outcome.Witness = WitnessOf(r.Outcome.Witness)
 	}
 	return r
 }
+
+// claimCertificate is the claim's delivery certificate: from the families' tallies
+// merged (every family's, comparisons included: their violated members count as
+// violated, not as certified), or the one family's own certificate, or nil.
+func claimCertificate(verdict string, outs []Outcome) *props.Certificate {
+	var t checker.Tally
+	tallied := false
+	var own *props.Certificate
+	for _, o := range outs {
+		if o.Tally != nil {
+			t.Merge(*o.Tally)
+			tallied = true
+		}
+		if o.Certificate != nil && own == nil {
+			own = o.Certificate
+		}
+	}
+	if tallied {
+		return certificate(verdict, t)
+	}
+	return own
+}
+
+// combine decides a claim's outcome from its families' (see Check).
+func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outcome) Outcome {
+	var out Outcome
+	var notes []string
+	for i, o := range outs {
+		out.Instances += o.Instances
+		out.States += o.States
+		if o.Note != "" {
+			notes = append(notes, o.Note)
+		}
+		for k, v := range o.Figures {
+			if out.Figures == nil {
+				out.Figures = map[string]float64{}
+			}
+			out.Figures[k] = v
+		}
+		if o.Err != nil && out.Err == nil && !errors.Is(o.Err, context.Canceled) && !errors.Is(o.Err, context.DeadlineExceeded) {
+			out.Err = fmt.Errorf("family %s: %w", fams[i].Name, o.Err)
+		}
+	}
+	if ctx.Err() != nil {
+		done := 0
+		for _, o := range outs {
+			if o.Err == nil {
+				done++
+			}
+		}
+		out.Verdict, out.Interrupted, out.Err = Inconclusive, true, nil
+		out.Figures, out.Witness, out.Files = nil, nil, nil
+		out.Note = fmt.Sprintf("interrupted (%v) after %d of %d families: %d instances, %d states counted; no verdict", context.Cause(ctx), done, c.families(size), out.Instances, out.States)
+		return out
+	}
+	out.Note = strings.Join(notes, "; ")
+	if out.Err != nil {
+		out.Verdict = Inconclusive
+		return out
+	}
+	if c.Expected == ExpectMeasured {
+		out.Verdict = Measured
+		for _, o := range outs {
+			if o.Verdict != Measured {
+				out.Verdict = o.Verdict
+				break
+			}
+		}
+		for _, o := range outs {
+			if o.Witness != nil && out.Witness == nil {
+				out.Witness, out.Files = o.Witness, o.Files
+				if _, ok := o.Witness.(*props.Witness); !ok {
+					// A measured claim's evidence is a measurement (a table, a figure
+					// with its context), not a counterexample.
+					out.Witness = &props.Witness{Kind: props.WitnessMeasurement, Detail: o.Witness}
+				}
+			}
+		}
+		return out
+	}
+	out.Verdict = Holds
+	for i, o := range outs {
+		if fams[i].Evidence {
+			continue
+		}
+		switch o.Verdict {
+		case Violated:
+			if out.Verdict != Violated {
+				out.Verdict, out.Witness, out.Files = Violated, o.Witness, o.Files
+			}
+		case Holds:
+		default:
+			if out.Verdict == Holds {
+				out.Verdict = Inconclusive
+			}
+		}
+	}
+	if out.Verdict == Holds {
+		// A claim that holds may still carry a witness of interest (e.g. MN1's cyclic
+		// concentration): the first such family's that has one; an Evidence family's
+		// witness (another policy's deadlock) is not the claim's.
+		for i, o := range outs {
+			if o.Witness != nil && !fams[i].Evidence {
+				out.Witness, out.Files = o.Witness, o.Files
+				break
+			}
+		}
+		for i, o := range outs {
+			if out.Files == nil && o.Files != nil && !fams[i].Evidence {
+				out.Files = o.Files
+			}
+		}
+	}
+	return out
+}
+
+// one is the single family of a claim that is checked by one library judge over its
+// whole instance set (static and measured claims, and searches that stop at their
+// first finding); sizes says what it holds at each size.
+func one(sizes [numSizes]string, judge func(ctx context.Context, env Env) Outcome) []Family {
+	return []Family{{Name: "all", Sizes: sizes, Judge: judge}}
+}
+
+// joinNotes joins a family's note lines as the catalogue prints them.
+func joinNotes(notes []string) string { return strings.Join(notes, "; ") }

@@ -24,33 +24,31 @@ import (
 func init() {
 	Register(Claim{ID: "DC1", Source: "004 Thm 2, Cor 1-2",
 		Statement: "DCF reaches every node exactly once in d steps on a 2^d x 2^d torus",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC1})
+		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC1)})
 	Register(Claim{ID: "DC2", Source: "004 Thm 3",
 		Statement: "DCF is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC2})
+		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC2)})
 	Register(Claim{ID: "DC3", Source: "004 Thm 4, Cor 4",
 		Statement: "DCF is depth contention-free for all ts, tr, tc, L",
-		Semantics: "timed", Expected: ExpectHolds, Run: runDC3})
+		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC3)})
 	Register(Claim{ID: "DC4", Source: "004 §4",
 		Statement: "EDN is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Run: runDC4})
+		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"EDN tori 4x4..16x16", "EDN tori 4x4..32x32", "EDN tori 4x4..64x64"}, runDC4)})
 	Register(Claim{ID: "DC5", Source: "004 §4",
 		Statement: "EDN is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Run: runDC5})
+		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"EDN on 16x16", "EDN on 16x16", "EDN on 16x16"}, runDC5)})
 	Register(Claim{ID: "DC6", Source: "004 §5.2",
 		Statement: "Z_block broadcast is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Run: runDC6})
+		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"Z_block tori 4x4..16x16", "Z_block tori 4x4..32x32", "Z_block tori 4x4..64x64"}, runDC6)})
 	Register(Claim{ID: "DC7", Source: "004 §6.1",
 		Statement: "DCF's contention-free completion time equals its formula",
-		Semantics: "timed", Expected: ExpectHolds, Run: runDC7})
+		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16 x 128 timing points", "DCF tori 4x4..32x32 x 128 points", "DCF tori 4x4..64x64 x 128 points"}, runDC7)})
 }
 
-// dcSizes are the torus sides of DC1-DC3: 4^k (4, 16, 64) and 2·4^k (8, 32).
-func dcSizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
+// dcSizes are the torus sides of DC1-DC3 and DC7: 4^k (4, 16, 64) and 2·4^k (8, 32);
+// up to 16 quick, 32 default, 64 full.
+func dcSizes(s Size) []int {
+	return pick(s, []int{4, 8, 16}, []int{4, 8, 16, 32}, []int{4, 8, 16, 32, 64})
 }
 
 type builder func(g *model.Grid, src model.NodeID) (*model.Schedule, error)
@@ -142,8 +140,8 @@ func dcfSteps(n int) int {
 
 const dcfNote = "DCF_block reconstructed (004 Fig. 7 missing): algos/dcf Level1, found by SearchLevel1 over the constraints of §5.2, §6.1 and the proofs of Theorems 3-4."
 
-func runDC1(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC1(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -152,8 +150,8 @@ func runDC1(ctx context.Context, opt Options) Outcome {
 	}, dcfNote)
 }
 
-func runDC2(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC2(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -162,8 +160,8 @@ func runDC2(ctx context.Context, opt Options) Outcome {
 	}, dcfNote)
 }
 
-func runDC3(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(dcSizes(opt.Quick), dcf.Build)
+func runDC3(ctx context.Context, env Env) Outcome {
+	insts, err := instances(dcSizes(env.Size), dcf.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -214,17 +212,13 @@ func firstLine(s string) string {
 	return s
 }
 
-func ednSizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
-}
+// ednSizes are the torus sides of DC4, as dcSizes.
+func ednSizes(s Size) []int { return dcSizes(s) }
 
 const ednNote = "EDN reconstructed from 004's facts (Tsai & McKinley's text is not in the seeds): algos/edn Pattern, the first of 72 admissible tiles."
 
-func runDC4(ctx context.Context, opt Options) Outcome {
-	insts, err := instances(ednSizes(opt.Quick), edn.Build)
+func runDC4(ctx context.Context, env Env) Outcome {
+	insts, err := instances(ednSizes(env.Size), edn.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -233,7 +227,7 @@ func runDC4(ctx context.Context, opt Options) Outcome {
 	}, ednNote)
 }
 
-func runDC5(ctx context.Context, opt Options) Outcome {
+func runDC5(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewTorus(16, 16)
 	s, err := edn.Build(g, 0)
 	if err != nil {
@@ -245,13 +239,8 @@ func runDC5(ctx context.Context, opt Options) Outcome {
 	return out
 }
 
-// dc6Sizes are the torus sides DC6 judges: 4x4 .. 64x64 (4x4 .. 16x16 quick).
-func dc6Sizes(quick bool) []int {
-	if quick {
-		return []int{4, 8, 16}
-	}
-	return []int{4, 8, 16, 32, 64}
-}
+// dc6Sizes are the torus sides DC6 judges, as dcSizes.
+func dc6Sizes(s Size) []int { return dcSizes(s) }
 
 // runDC6 judges the Z_block broadcast as 004 §5.1 describes it: ties routed the way Fig.
 // 6(b) views the torus (zblock.PaperTies: the unit (X-δ, Y+δ) the Minus way round), so
@@ -259,8 +248,8 @@ func dc6Sizes(quick bool) []int {
 // decision; the claim is violated when some valid instance is not depth contention-free.
 // Any-delay and the plus-tie variant (DOR's default tie rule, under which condition 3
 // already fails in step 1) are reported beside it in Figures and the Note.
-func runDC6(ctx context.Context, opt Options) Outcome {
-	sizes := dc6Sizes(opt.Quick)
+func runDC6(ctx context.Context, env Env) Outcome {
+	sizes := dc6Sizes(env.Size)
 	insts, err := instances(sizes, zblock.Build)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
@@ -389,8 +378,8 @@ func listOr(xs []string, none string) string {
 	return strings.Join(xs, ", ")
 }
 
-func runDC7(ctx context.Context, opt Options) Outcome {
-	sizes := dcSizes(opt.Quick)
+func runDC7(ctx context.Context, env Env) Outcome {
+	sizes := dcSizes(env.Size)
 	var out Outcome
 	out.Figures = map[string]float64{}
 	grid := props.DefaultGrid()

@@ -16,7 +16,7 @@ func TestDC6Findings(t *testing.T) {
 	if !ok {
 		t.Fatal("DC6 not registered")
 	}
-	r := proofs.Run(context.Background(), c, proofs.Options{Quick: true})
+	r := proofs.Check(context.Background(), c, proofs.Options{Size: proofs.Quick})
 	o := r.Outcome
 	if o.Err != nil || o.Verdict != proofs.Violated {
 		t.Fatalf("verdict %s, err %v", o.Verdict, o.Err)

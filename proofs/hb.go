@@ -23,17 +23,14 @@ import (
 func init() {
 	Register(Claim{ID: "HB1", Source: "003 §2.2",
 		Statement: "SBT broadcast reaches every node exactly once in n steps",
-		Semantics: "step", Expected: ExpectHolds, Run: runHB1})
+		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"hypercubes n = 3..7", "hypercubes n = 3..10", "hypercubes n = 3..10"}, runHB1)})
 	Register(Claim{ID: "HB2", Source: "003 eqs. 5-11",
 		Statement: "the model's hop and replication distributions equal the tree's",
-		Semantics: "static", Expected: ExpectHolds, Run: runHB2})
+		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"n = 2..12", "n = 2..12", "n = 2..12"}, runHB2)})
 }
 
-func runHB1(ctx context.Context, opt Options) Outcome {
-	hi := 10
-	if opt.Quick {
-		hi = 7
-	}
+func runHB1(ctx context.Context, env Env) Outcome {
+	hi := pick(env.Size, 7, 10, 10)
 	var out Outcome
 	for n := 3; n <= hi; n++ {
 		h, _ := model.NewHypercube(n)
@@ -62,7 +59,7 @@ func runHB1(ctx context.Context, opt Options) Outcome {
 	return out
 }
 
-func runHB2(ctx context.Context, opt Options) Outcome {
+func runHB2(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	out.Figures = map[string]float64{}
 	for n := 2; n <= 12; n++ {

@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/leanovate/gopter"
@@ -24,25 +23,25 @@ import (
 func init() {
 	Register(Claim{ID: "MN1", Source: "002 Property 1",
 		Statement: "monotone + concentrated patterns are nonblocking in the broadcast banyan",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN1})
+		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 8, 16 by pairs; N = 8 enumerated; 200 samples on N = 64", "N = 8..64 by pairs; N = 8, 16 enumerated; 2000 samples", "N = 8..64 by pairs; N = 8, 16 enumerated; 2000 samples"}, runMN1)})
 	Register(Claim{ID: "MN2", Source: "002 Property 1",
 		Statement: "dropping monotonicity or concentration admits blocking",
-		Semantics: "static", Expected: ExpectViolated, Run: runMN2})
+		Semantics: "static", Expected: ExpectViolated, Families: one([3]string{"N = 4, 8", "N = 4, 8", "N = 4, 8"}, runMN2)})
 	Register(Claim{ID: "MN3", Source: "002 §2.2",
 		Statement: "region-encoded routing reaches exactly [min, max]",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN3})
+		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 2..16", "N = 2..64", "N = 2..64"}, runMN3)})
 	Register(Claim{ID: "MN4", Source: "002 Theorem 1",
 		Statement: "two-phase multicast copies never block each other",
-		Semantics: "static", Expected: ExpectHolds, Run: runMN4})
+		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 16 exhaustive; 300 samples on N = 64", "N = 16 exhaustive; 3000 samples on N = 64", "N = 16 exhaustive; 3000 samples on N = 64"}, runMN4)})
 	Register(Claim{ID: "MN5", Source: "002 Fig. 4",
 		Statement: "several multicasts with free arbitration deadlock (1->{5..8}, 15->{7..12}, N=16)",
-		Semantics: "flit", Expected: ExpectViolated, Run: runMN5})
+		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"Fig. 4, every start pair", "Fig. 4, every start pair", "Fig. 4, every start pair"}, runMN5)})
 	Register(Claim{ID: "MN6", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first arbitration is deadlock-free",
-		Semantics: "flit", Expected: ExpectHolds, Run: runMN6})
+		Semantics: "flit", Expected: ExpectHolds, Families: one([3]string{"Fig. 4; 3000 sampled pairs on N = 8; 300 worm samples", "Fig. 4; 30000 sampled pairs on N = 8; every source pair on N = 16; 1000 worm samples", "Fig. 4; every pair on N = 8; every source pair on N = 16; 3000 worm samples"}, runMN6)})
 	Register(Claim{ID: "MN6B", Source: "002 Theorem 2",
 		Statement: "upper-input-link-first is deadlock-free for any number of multicasts and any arrival times (Theorem 2 as stated); expected to FAIL: three multicasts (lockstep) or two (asynchronous) deadlock",
-		Semantics: "flit", Expected: ExpectViolated, Run: runMN6b})
+		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"a triple (L = 1, 4, 8, 12); async Fig. 4; 5000 random triples", "the same; 20000 random triples", "the same; 100000 random triples"}, runMN6b)})
 }
 
 // mnSeed is the fixed seed of the MN family's gopter samples.
@@ -72,9 +71,9 @@ func mnParams() *gopter.GenParameters {
 // Cyclic concentration (sources consecutive modulo N) is checked too and reported: it is
 // not needed by Property 1 as stated, and the two-phase algorithm never uses it (see
 // banyan.ValidStarts), but it decides whether a wrapping phase 2 would be safe.
-func runMN1(ctx context.Context, opt Options) Outcome {
+func runMN1(ctx context.Context, env Env) Outcome {
 	sizes, enumerate, samples := []int{8, 16, 32, 64}, []int{8, 16}, 2000
-	if opt.Quick {
+	if env.Size == Quick {
 		sizes, enumerate, samples = []int{8, 16}, []int{8}, 200
 	}
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
@@ -190,7 +189,7 @@ func conflictSVG(b *model.Banyan, c *props.LinkConflict) []byte {
 // (a) concentrated sources with non-monotone destinations, (b) ascending destinations
 // with sources that are not concentrated. It searches N = 4, then 8, by increasing number
 // of packets k, so the first witness of each kind is minimal in (N, k).
-func runMN2(ctx context.Context, opt Options) Outcome {
+func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
 		N        int                  `json:"N"`
 		K        int                  `json:"k"`
@@ -332,11 +331,8 @@ func forPermutations(n, k int, f func([]int) bool) {
 // runMN3 checks that the region tree of every source and every interval [min, max]
 // reaches exactly the nodes min..max, each once, with no channel used twice, for
 // N = 2..64 (quick: N <= 16).
-func runMN3(ctx context.Context, opt Options) Outcome {
-	maxN := 64
-	if opt.Quick {
-		maxN = 16
-	}
+func runMN3(ctx context.Context, env Env) Outcome {
+	maxN := pick(env.Size, 16, 64, 64)
 	out := Outcome{Verdict: Holds}
 	for n := 2; n <= maxN; n *= 2 {
 		b, _ := model.NewBanyan(n)
@@ -399,11 +395,8 @@ func runMN3(ctx context.Context, opt Options) Outcome {
 // exactly s..s+f-1, and random instances on N = 64 (gopter, naive check) do not block.
 // The wrapping variant (s+f-1 past N-1, phase-2 sources consecutive modulo N) is
 // reported as a figure.
-func runMN4(ctx context.Context, opt Options) Outcome {
-	samples := 3000
-	if opt.Quick {
-		samples = 300
-	}
+func runMN4(ctx context.Context, env Env) Outcome {
+	samples := pick(env.Size, 300, 3000, 3000)
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
 	t := banyan.NewPathTable(b16)
@@ -486,25 +479,28 @@ const fig4 = "1->5,6,7,8;15->7-12"
 // runMN5 explores the Fig. 4 instance (every pair of phase-1 starts) with free
 // arbitration in the lockstep timing and expects a deadlock; the shortest trace is saved
 // as a trace file that replays.
-func runMN5(ctx context.Context, opt Options) Outcome {
+func runMN5(ctx context.Context, env Env) Outcome {
 	var tally checker.Tally
-	out := mn5(ctx, opt, &tally)
+	out := mn5(ctx, env, &tally)
 	out.Certificate = certificate(out.Verdict, tally)
 	return out
 }
 
-func mn5(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
+func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	b, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, err := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	out := Outcome{Instances: len(sys.Init()), States: res.Stats.States, Verdict: verdictOf(res.Verdict)}
+	if ctx.Err() != nil {
+		return cancelled(ctx, out) // a search cut short found nothing either way
+	}
 	if res.Verdict != checker.Violated {
 		out.Note = "no deadlock found with free arbitration"
 		return out
@@ -520,7 +516,7 @@ func mn5(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	last := tr.Steps[len(tr.Steps)-1].State
-	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation, "starts": sys.StartsOf(last)}
+	out.Witness = tf
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
@@ -563,20 +559,20 @@ func verdictOf(v checker.Verdict) string {
 // every start pair (quick: a seeded sample) and the Fig. 4 family on N = 16 (every pair
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
 // figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6B.
-func runMN6(ctx context.Context, opt Options) Outcome {
+func runMN6(ctx context.Context, env Env) Outcome {
 	var tally checker.Tally
-	out := mn6(ctx, opt, &tally)
+	out := mn6(ctx, env, &tally)
 	out.Certificate = certificate(out.Verdict, tally)
 	return out
 }
 
-func mn6(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
+func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b16, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	sys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
 	start := time.Now()
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -602,66 +598,67 @@ func mn6(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	}
 	start = time.Now()
 	var pairList [][2]banyan.Multicast
-	if opt.Quick {
+	if env.Size != Full {
 		r := rand.New(rand.NewSource(mnSeed))
-		for i := 0; i < 3000; i++ {
+		for i := 0; i < pick(env.Size, 3000, 30000, 0); i++ {
 			pairList = append(pairList, [2]banyan.Multicast{all8[r.Intn(len(all8))], all8[r.Intn(len(all8))]})
 		}
 	}
-	var sw sweepResult
-	if opt.Quick {
-		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
+	var sw banyan.PairSweep
+	meter := func(rows, cycles int64) { env.Meter.Add(rows, cycles) }
+	if env.Size != Full {
+		env.Meter.Expect(int64(len(pairList)))
+		sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(pairList), func(i int, yield func(a, c banyan.Multicast)) {
 			yield(pairList[i][0], pairList[i][1])
-		})
+		}, meter)
 	} else {
-		sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
+		env.Meter.Expect(int64(len(all8)))
+		sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 8, len(all8), func(i int, yield func(a, c banyan.Multicast)) {
 			for j := i; j < len(all8); j++ {
 				yield(all8[i], all8[j])
 			}
-		})
+		}, meter)
 	}
-	out.Instances += int(sw.instances)
-	out.States += sw.cycles
-	if o, stop := sw.outcome(out); stop {
+	out.Instances += int(sw.Instances)
+	out.States += sw.Cycles
+	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
 		return o
 	}
-	pairs := sw.pairs
+	pairs := sw.Pairs
 	out.Figures["N8_pairs"] = float64(pairs)
-	out.Figures["N8_instances"] = float64(sw.instances)
+	out.Figures["N8_instances"] = float64(sw.Instances)
 	out.Figures["N8_seconds"] = time.Since(start).Seconds()
-	out.Figures["N8_cycles"] = float64(sw.cycles)
+	out.Figures["N8_cycles"] = float64(sw.Cycles)
 	// N = 16: the Fig. 4 family.
 	start = time.Now()
 	srcs := []int{1, 15}
-	if !opt.Quick {
+	if env.Size != Quick {
 		srcs = srcs[:0]
 		for s := 0; s < 16; s++ {
 			srcs = append(srcs, s)
 		}
 	}
-	sw = sweepPairs(ctx, banyan.UpperFirst, opt.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
+	env.Meter.Expect(int64(len(srcs)))
+	sw, err = banyan.SweepPairs(ctx, banyan.UpperFirst, env.Workers, 16, len(srcs), func(i int, yield func(a, c banyan.Multicast)) {
 		for _, s2 := range srcs {
-			if opt.Quick && s2 == srcs[i] {
+			if env.Size == Quick && s2 == srcs[i] {
 				continue
 			}
 			yield(banyan.Multicast{Source: srcs[i], Dests: msgs[0].Dests}, banyan.Multicast{Source: s2, Dests: msgs[1].Dests})
 		}
-	})
-	out.Instances += int(sw.instances)
-	out.States += sw.cycles
-	if o, stop := sw.outcome(out); stop {
+	}, meter)
+	out.Instances += int(sw.Instances)
+	out.States += sw.Cycles
+	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
 		return o
 	}
-	fam := sw.pairs
+	fam := sw.Pairs
 	out.Figures["N16_pairs"] = float64(fam)
-	out.Figures["N16_instances"] = float64(sw.instances)
+	out.Figures["N16_instances"] = float64(sw.Instances)
 	out.Figures["N16_seconds"] = time.Since(start).Seconds()
 	// Worms whose tails drain one link per cycle: a seeded sample of pairs on N = 8 with
 	// the explorer (the fast simulator releases at once).
-	flitSamples := 3000
-	if opt.Quick {
-		flitSamples = 300
-	}
+	flitSamples := pick(env.Size, 300, 1000, 3000)
 	b8, _ := model.NewBanyan(8)
 	rf := rand.New(rand.NewSource(mnSeed + 1))
 	for i := 0; i < flitSamples; i++ {
@@ -704,7 +701,7 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 		return out
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
-	out.Witness = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
+	out.Witness = tf
 	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
@@ -713,28 +710,21 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	return out
 }
 
-// sweepResult is what sweepPairs found.
-type sweepResult struct {
-	n                        int
-	arb                      banyan.Arbitration
-	pairs, instances, cycles int64
-	found                    bool
-	a, c                     banyan.Multicast
-	s1, s2                   int
-	err                      error
-}
-
-// outcome turns a sweep that found a deadlock (or failed) into MN6's outcome, confirming
-// the deadlock with the explorer on the System; stop is false when the sweep was clean.
-func (sw sweepResult) outcome(out Outcome) (Outcome, bool) {
-	if sw.err != nil {
-		return Outcome{Verdict: Inconclusive, Err: sw.err, Instances: out.Instances}, true
+// sweepOutcome turns a sweep that found a deadlock (or failed) into MN6's outcome,
+// confirming the deadlock with the explorer on the System; stop is false when the sweep
+// was clean.
+func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
+	if err != nil {
+		if ctx.Err() != nil {
+			return cancelled(ctx, out), true
+		}
+		return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}, true
 	}
-	if !sw.found {
+	if !sw.Found {
 		return out, false
 	}
-	bn, _ := model.NewBanyan(sw.n)
-	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.a, sw.c}, banyan.Options{Arbitration: sw.arb, Timing: banyan.Lockstep, Starts: []int{sw.s1, sw.s2}})
+	bn, _ := model.NewBanyan(sw.N)
+	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.A, sw.C}, banyan.Options{Arbitration: sw.Arbitration, Timing: banyan.Lockstep, Starts: []int{sw.S1, sw.S2}})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
@@ -743,83 +733,6 @@ func (sw sweepResult) outcome(out Outcome) (Outcome, bool) {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
 	return mn6Violation(out, ws, wr), true
-}
-
-// sweepPairs runs the fast lockstep simulator (policy arb; MN6 uses upper-first) on every pair that gen
-// yields for the rows 0..rows-1, with every pair of phase-1 starts, on workers
-// goroutines (rows dealt round-robin). The reported deadlock is the one of the least row
-// (then the first in its row), so the verdict and witness do not depend on workers;
-// counts are complete when nothing deadlocks.
-func sweepPairs(ctx context.Context, arb banyan.Arbitration, workers, n, rows int, gen func(i int, yield func(a, c banyan.Multicast))) sweepResult {
-	workers = max(1, workers)
-	res := make([]sweepResult, workers)
-	firstRow := make([]int, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			r := &res[w]
-			r.n, r.arb = n, arb
-			firstRow[w] = -1
-			bn, _ := model.NewBanyan(n)
-			fs, err := banyan.NewFastLockstep(bn, nil, nil, arb)
-			if err != nil {
-				r.err = err
-				return
-			}
-			pair := make([]banyan.Multicast, 2)
-			st := make([]int, 2)
-			for i := w; i < rows && !r.found && r.err == nil; i += workers {
-				if ctx.Err() != nil {
-					r.err = ctx.Err()
-					return
-				}
-				gen(i, func(a, c banyan.Multicast) {
-					if r.found || r.err != nil {
-						return
-					}
-					r.pairs++
-					pair[0], pair[1] = a, c
-					for s1 := 0; s1+a.Fanout() <= n && !r.found; s1++ {
-						for s2 := 0; s2+c.Fanout() <= n; s2++ {
-							st[0], st[1] = s1, s2
-							if err := fs.Reset(pair, st); err != nil {
-								r.err = err
-								return
-							}
-							r.instances++
-							if fs.Deadlocks() {
-								r.found, r.a, r.c, r.s1, r.s2 = true, a, c, s1, s2
-								firstRow[w] = i
-								break
-							}
-						}
-					}
-				})
-			}
-			r.cycles = fs.Cycles
-		}(w)
-	}
-	wg.Wait()
-	total := sweepResult{n: n, arb: arb}
-	best := -1
-	for w := range res {
-		total.pairs += res[w].pairs
-		total.instances += res[w].instances
-		total.cycles += res[w].cycles
-		if res[w].err != nil && total.err == nil {
-			total.err = res[w].err
-		}
-		if res[w].found && (best < 0 || firstRow[w] < firstRow[best]) {
-			best = w
-		}
-	}
-	if best >= 0 {
-		b := res[best]
-		total.found, total.a, total.c, total.s1, total.s2 = true, b.a, b.c, b.s1, b.s2
-	}
-	return total
 }
 
 // triple is the smallest three-multicast deadlock under upper-first that a seeded random
@@ -832,14 +745,14 @@ const triple = "2->4,5;5->2,7;0->4"
 // explorer; (b) Fig. 4 in the asynchronous timing with upper-first; (c) a seeded random
 // sample of triples on N = 8 (fanouts 1..4, random starts) with the fast simulator,
 // whose deadlock rate is reported. The verdict is the explorer's on (a) and (b).
-func runMN6b(ctx context.Context, opt Options) Outcome {
+func runMN6b(ctx context.Context, env Env) Outcome {
 	var tally checker.Tally
-	out := mn6b(ctx, opt, &tally)
+	out := mn6b(ctx, env, &tally)
 	out.Certificate = certificate(out.Verdict, tally)
 	return out
 }
 
-func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
+func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := model.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
@@ -847,7 +760,7 @@ func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -867,7 +780,7 @@ func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 			out.Files["pcap"] = pc
 		}
-		out.Witness = map[string]any{"lockstep_three_multicasts": map[string]any{"msgs": triple, "starts": sys.StartsOf(last), "trace": tf.Labels, "violation": tf.Violation}}
+		out.Witness = tf
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
 			triple, len(sys.Init()), res.Stats.States, tf.Violation))
 	} else {
@@ -881,7 +794,7 @@ func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+			fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -895,7 +808,7 @@ func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 	b16, _ := model.NewBanyan(16)
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
 	asys, _ := banyan.NewSystem(b16, f4, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
-	ares, err := exploreBanyan(tally, asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: opt.Workers, Context: ctx})
+	ares, err := exploreBanyan(tally, asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -910,16 +823,13 @@ func mn6b(ctx context.Context, opt Options, tally *checker.Tally) Outcome {
 			out.Files = map[string][]byte{}
 		}
 		out.Files["async.json"] = data
-		if w, ok := out.Witness.(map[string]any); ok {
-			w["async_fig4"] = map[string]any{"trace": tf.Labels, "violation": tf.Violation}
+		if out.Witness == nil {
+			out.Witness = tf
 		}
 		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, tf.Violation))
 	}
 	// (c) seeded random triples.
-	samples := 100000
-	if opt.Quick {
-		samples = 5000
-	}
+	samples := pick(env.Size, 5000, 20000, 100000)
 	fs, _ := banyan.NewFastLockstep(b8, nil, nil, banyan.UpperFirst)
 	r := rand.New(rand.NewSource(mnSeed))
 	dead := 0

@@ -16,18 +16,18 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 	gen := func(i int, yield func(a, c banyan.Multicast)) {
 		yield(banyan.Multicast{Source: 1 + 14*i, Dests: msgs[0].Dests}, msgs[1])
 	}
-	var first sweepResult
+	var first banyan.PairSweep
 	for _, w := range []int{1, 2} {
-		sw := sweepPairs(context.Background(), banyan.Free, w, 16, 2, gen)
-		if !sw.found {
-			t.Fatalf("workers %d: no deadlock with free arbitration", w)
+		sw, err := banyan.SweepPairs(context.Background(), banyan.Free, w, 16, 2, gen, nil)
+		if err != nil || !sw.Found {
+			t.Fatalf("workers %d: no deadlock with free arbitration (%v)", w, err)
 		}
 		if w == 1 {
 			first = sw
-		} else if sw.a.Source != first.a.Source || sw.s1 != first.s1 || sw.s2 != first.s2 {
-			t.Fatalf("witness depends on workers: %+v vs %+v", sw, first)
+		} else if sw.A.Source != first.A.Source || sw.S1 != first.S1 || sw.S2 != first.S2 || sw.Instances != first.Instances {
+			t.Fatalf("sweep depends on workers: %+v vs %+v", sw, first)
 		}
-		o, stop := sw.outcome(Outcome{})
+		o, stop := sweepOutcome(context.Background(), sw, nil, Outcome{})
 		if !stop || o.Verdict != Violated || o.Files["json"] == nil {
 			t.Fatalf("outcome %+v", o)
 		}
@@ -39,8 +39,8 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 			t.Fatalf("replay: %v %s", err, why)
 		}
 	}
-	if sw := sweepPairs(context.Background(), banyan.UpperFirst, 2, 16, 2, gen); sw.found || sw.instances != 2*13*11 {
-		t.Fatalf("upper-first: %+v", sw)
+	if sw, err := banyan.SweepPairs(context.Background(), banyan.UpperFirst, 2, 16, 2, gen, nil); err != nil || sw.Found || sw.Instances != 2*13*11 {
+		t.Fatalf("upper-first: %+v %v", sw, err)
 	}
 }
 
@@ -64,7 +64,7 @@ func TestEnumerators(t *testing.T) {
 
 // TestMN5Files checks that MN5's witness trace replays and its picture is an SVG.
 func TestMN5Files(t *testing.T) {
-	o := runMN5(context.Background(), Options{Quick: true})
+	o := runMN5(context.Background(), Env{Size: Quick, Workers: 1, Meter: new(Meter)})
 	if o.Verdict != Violated {
 		t.Fatalf("MN5: %s %v", o.Verdict, o.Err)
 	}

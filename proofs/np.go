@@ -22,33 +22,30 @@ import (
 func init() {
 	Register(Claim{ID: "NP1", Source: "001 Lemma 1", Semantics: "static", Expected: ExpectHolds,
 		Statement: "Type I DDNs (Definition 4) have node level 1 and link level 1 on every torus",
-		Run:       func(ctx context.Context, opt Options) Outcome { return runLemma(ctx, opt, partition.TypeI) }})
+		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeI) })})
 	Register(Claim{ID: "NP2", Source: "001 Lemma 2", Semantics: "static", Expected: ExpectHolds,
 		Statement: "Type II DDNs (Definition 5) have node level 1 and link level h on every torus",
-		Run:       func(ctx context.Context, opt Options) Outcome { return runLemma(ctx, opt, partition.TypeII) }})
+		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeII) })})
 	Register(Claim{ID: "NP3", Source: "001 Lemma 3", Semantics: "static", Expected: ExpectHolds,
 		Statement: "Type III DDNs (Definition 6, every delta in 1..h-1) have node level 1 and link level 1 on every torus",
-		Run:       func(ctx context.Context, opt Options) Outcome { return runLemma(ctx, opt, partition.TypeIII) }})
+		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeIII) })})
 	Register(Claim{ID: "NP4", Source: "001 Lemma 4", Semantics: "static", Expected: ExpectHolds,
 		Statement: "Type IV DDNs (Definition 7) have node level 1 and link level h/2 on every torus, for even h (for odd h the level is (h+1)/2; see the note)",
-		Run:       func(ctx context.Context, opt Options) Outcome { return runLemma(ctx, opt, partition.TypeIV) }})
+		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeIV) })})
 	Register(Claim{ID: "NP5", Source: "001 P1-P5, Def. 8", Semantics: "static", Expected: ExpectHolds,
 		Statement: "on every torus with sides >= 3 and for every type: the DCNs are disjoint and cover (P2), every DDN meets every DCN (P3), P1 (counts within 1), the DDNs are isomorphic (P4) and so are the DCNs (P5)",
-		Run:       runNP5})
+		Families:  one([3]string{"tori 3..12 (and sides of 2)", "tori 3..20", "tori 3..32"}, runNP5)})
 	Register(Claim{ID: "NP6", Source: "001 §3.1", Semantics: "static", Expected: ExpectHolds,
 		Statement: "every directed DDN (Types III and IV) is strongly connected under its own channels on every torus with sides >= 3",
-		Run:       runNP6})
+		Families:  one([3]string{"tori 3..12", "tori 3..20", "tori 3..32"}, runNP6)})
 	Register(Claim{ID: "NP7", Source: "001 §3.2", Semantics: "static", Expected: ExpectViolated,
 		Statement: "directed DDNs (Types III and IV) are strongly connected on a mesh (expected violated: an unreachable member pair)",
-		Run:       runNP7})
+		Families:  one([3]string{"meshes 2..12", "meshes 2..20", "meshes 2..32"}, runNP7)})
 }
 
 // npMax is the largest side of the family.
-func npMax(opt Options) int {
-	if opt.Quick {
-		return 12
-	}
-	return 32
+func npMax(env Env) int {
+	return pick(env.Size, 12, 20, 32)
 }
 
 // npInstance is one (grid, parameters) point of the family.
@@ -128,11 +125,11 @@ func tableLink(typ partition.Type, h int) (twice int, applies bool) {
 	return h, h%2 == 0 // Type IV: h/2, a link count only for even h
 }
 
-func runLemma(ctx context.Context, opt Options, typ partition.Type) Outcome {
+func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
 	var first, outside *LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
-	err := forEachInstance(ctx, model.Torus, 2, npMax(opt), nil, []partition.Type{typ}, func(in npInstance) bool {
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, func(in npInstance) bool {
 		subs, err := partition.DDNs(in.g, in.p)
 		if err != nil {
 			out.Err = err
@@ -175,7 +172,7 @@ func runLemma(ctx context.Context, opt Options, typ partition.Type) Outcome {
 	}
 	out.Figures = map[string]float64{"failing_instances": float64(fails)}
 	out.Verdict = Holds
-	out.Note = fmt.Sprintf("%d tori %s every h dividing both sides", out.Instances, rangeText(opt))
+	out.Note = fmt.Sprintf("%d tori %s every h dividing both sides", out.Instances, rangeText(env))
 	if typ == partition.TypeIII {
 		out.Note += " and every delta in 1..h-1 (h >= 2: no delta exists for h = 1)"
 	}
@@ -202,8 +199,8 @@ func halfString(twice int) string {
 	return fmt.Sprintf("%d/2", twice)
 }
 
-func rangeText(opt Options) string {
-	return fmt.Sprintf("s x t with 2 <= s, t <= %d and", npMax(opt))
+func rangeText(env Env) string {
+	return fmt.Sprintf("s x t with 2 <= s, t <= %d and", npMax(env))
 }
 
 // PropertyWitness is the evidence of a failed P1-P5 or connectivity check.
@@ -217,12 +214,12 @@ type PropertyWitness struct {
 	Detail   string `json:"detail"`
 }
 
-func runNP5(ctx context.Context, opt Options) Outcome {
-	out, fails, inconclusive, first := np5(ctx, opt, func(s, t int) bool { return s >= 3 && t >= 3 })
+func runNP5(ctx context.Context, env Env) Outcome {
+	out, fails, inconclusive, first := np5(ctx, env, func(s, t int) bool { return s >= 3 && t >= 3 })
 	if out.Err != nil {
 		return out
 	}
-	out.Note = fmt.Sprintf("%d (torus, type, h, delta) instances, 3 <= s, t <= %d; P4/P5 by a grid symmetry, colour refinement or a bounded search", out.Instances, npMax(opt))
+	out.Note = fmt.Sprintf("%d (torus, type, h, delta) instances, 3 <= s, t <= %d; P4/P5 by a grid symmetry, colour refinement or a bounded search", out.Instances, npMax(env))
 	out.Figures = map[string]float64{"failing_checks": float64(fails)}
 	switch {
 	case fails > 0:
@@ -235,7 +232,7 @@ func runNP5(ctx context.Context, opt Options) Outcome {
 	default:
 		out.Verdict = Holds
 	}
-	side2, fails2, _, first2 := np5(ctx, opt, func(s, t int) bool { return s == 2 || t == 2 })
+	side2, fails2, _, first2 := np5(ctx, env, func(s, t int) bool { return s == 2 || t == 2 })
 	if side2.Err != nil {
 		return side2
 	}
@@ -248,12 +245,12 @@ func runNP5(ctx context.Context, opt Options) Outcome {
 }
 
 // np5 checks P1-P5 on every instance whose sides keep accepts.
-func np5(ctx context.Context, opt Options, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *PropertyWitness) {
+func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *PropertyWitness) {
 	type key struct{ s, t, h int }
 	var dcnKey key
 	var dcns []partition.Subnetwork
 	var p2, p5 partition.Check
-	err := forEachInstance(ctx, model.Torus, 2, npMax(opt), keep, partition.Types(), func(in npInstance) bool {
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), func(in npInstance) bool {
 		k := key{in.g.Size(0), in.g.Size(1), in.p.H}
 		if dcns == nil || k != dcnKey {
 			var err error
@@ -343,20 +340,20 @@ func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t i
 	return n, bad, connectedMulti, first, firstIII, err
 }
 
-func runNP6(ctx context.Context, opt Options) Outcome {
-	n, bad, _, first, _, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s >= 3 && t >= 3 })
+func runNP6(ctx context.Context, env Env) Outcome {
+	n, bad, _, first, _, err := connectivity(ctx, model.Torus, npMax(env), func(s, t int) bool { return s >= 3 && t >= 3 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
 	out := Outcome{Instances: n, Verdict: Holds, Figures: map[string]float64{"failing_instances": float64(bad)}}
-	out.Note = fmt.Sprintf("%d (torus, type, h, delta) instances, 3 <= s, t <= %d", n, npMax(opt))
+	out.Note = fmt.Sprintf("%d (torus, type, h, delta) instances, 3 <= s, t <= %d", n, npMax(env))
 	if first != nil {
 		out.Verdict, out.Witness = Violated, first
 		out.Note += fmt.Sprintf("; %s cannot reach %s in %s of %s", first.From, first.To, first.Subnetwork, first.Topology)
 	}
 	// Sides of 2: the model wires a ring of 2 as one channel each way (no wrap-around), so
 	// a directed DDN spanning both positions of such a side loses its way back.
-	_, bad2, _, first2, _, err := connectivity(ctx, model.Torus, npMax(opt), func(s, t int) bool { return s == 2 || t == 2 })
+	_, bad2, _, first2, _, err := connectivity(ctx, model.Torus, npMax(env), func(s, t int) bool { return s == 2 || t == 2 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -417,8 +414,8 @@ func reachFiles(w *ReachWitness) map[string][]byte {
 	return files
 }
 
-func runNP7(ctx context.Context, opt Options) Outcome {
-	n, bad, connectedMulti, first, firstIII, err := connectivity(ctx, model.Mesh, npMax(opt), nil)
+func runNP7(ctx context.Context, env Env) Outcome {
+	n, bad, connectedMulti, first, firstIII, err := connectivity(ctx, model.Mesh, npMax(env), nil)
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -426,7 +423,7 @@ func runNP7(ctx context.Context, opt Options) Outcome {
 		"unconnected_instances":            float64(bad),
 		"connected_multi_member_instances": float64(connectedMulti),
 	}}
-	out.Note = fmt.Sprintf("%d (mesh, type, h, delta) instances, 2 <= s, t <= %d: %d have a DDN that is not strongly connected", n, npMax(opt), bad)
+	out.Note = fmt.Sprintf("%d (mesh, type, h, delta) instances, 2 <= s, t <= %d: %d have a DDN that is not strongly connected", n, npMax(env), bad)
 	if connectedMulti == 0 {
 		out.Note += fmt.Sprintf("; the other %d have single-member DDNs only (h = s = t)", n-bad)
 	} else {

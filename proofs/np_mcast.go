@@ -16,13 +16,13 @@ import (
 func init() {
 	Register(Claim{ID: "NP8", Source: "001 §4.2 (Robinson et al.)",
 		Statement: "one U-torus multicast is depth contention-free and takes ceil(log2(1+|D|))(Ts+L*Tc)",
-		Semantics: "timed", Expected: ExpectHolds, Run: runNP8})
+		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"6x6 sets of 1..3; 40 random on 16x16", "6x6 sets of 1..4; 100 random on 16x16", "6x6 sets of 1..6; 300 random on 16x16"}, runNP8)})
 	Register(Claim{ID: "NP9", Source: "001 §5.1 (Kesavan & Panda)",
 		Statement: "several U-mesh multicasts contend at nodes",
-		Semantics: "timed", Expected: ExpectViolated, Run: runNP9})
+		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"5 seeded 8x8 instances", "20 seeded 8x8 instances", "20 seeded 8x8 instances"}, runNP9)})
 	Register(Claim{ID: "NP10", Source: "001 §5.1",
 		Statement: "SPU's node contention vs U-mesh's on the same instances",
-		Semantics: "timed", Expected: ExpectMeasured, Run: runNP10})
+		Semantics: "timed", Expected: ExpectMeasured, Families: one([3]string{"8 instances per m", "40 instances per m", "40 instances per m"}, runNP10)})
 }
 
 // np8Params are the timing points NP8 compares with the formula: 001 §4.4's Ts = 300,
@@ -75,11 +75,8 @@ func np8Check(s *model.Schedule, nd int) (string, *props.Report, int64) {
 // per physical channel (DESIGN.md's timed semantics); there U-torus does contend, because
 // a wrap-around path leaves its chain interval, and that finding is reported beside the
 // verdict with its first witness.
-func runNP8(ctx context.Context, opt Options) Outcome {
-	k, random := 6, 300
-	if opt.Quick {
-		k, random = 3, 40
-	}
+func runNP8(ctx context.Context, env Env) Outcome {
+	k, random := pick(env.Size, 3, 4, 6), pick(env.Size, 40, 100, 300)
 	var out Outcome
 	var worst int64
 	var phys, physRel int
@@ -230,12 +227,9 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	return out
 }
 
-func runNP9(ctx context.Context, opt Options) Outcome {
+func runNP9(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
-	count := 20
-	if opt.Quick {
-		count = 5
-	}
+	count := pick(env.Size, 5, 20, 20)
 	var out Outcome
 	violated := 0
 	for _, ms := range npInstances(count, 4, 12, 9) {
@@ -296,12 +290,9 @@ func portPairs(s *model.Schedule, p props.Params) (int, error) {
 	return n, nil
 }
 
-func runNP10(ctx context.Context, opt Options) Outcome {
+func runNP10(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(8, 8)
-	count := 40
-	if opt.Quick {
-		count = 8
-	}
+	count := pick(env.Size, 8, 40, 40)
 	p := props.Params{Ts: 300, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
 	var out Outcome
 	out.Figures = map[string]float64{}

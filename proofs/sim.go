@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -22,7 +23,7 @@ func init() {
 		Statement: "the analytical mean unicast and broadcast latencies of 003 (eqs. 1-33) agree with flit-level simulation below saturation",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runHB3,
+		Families:  one([3]string{"n = 6, one case, load 0.5, 20000 cycles", "n = 6, 4 cases x 4 loads, 20000 cycles", "n = 6..8, 10 cases x 4 loads, 40000 cycles"}, runHB3),
 	})
 	Register(Claim{
 		ID:        "MN7",
@@ -30,7 +31,7 @@ func init() {
 		Statement: "the throughput recursion of 002 §4 for the unbuffered broadcast banyan with multicast agrees with slotted simulation (n = 7)",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runMN7,
+		Families:  one([3]string{"2 cases, 2000 slots", "24 cases, 5000 slots", "24 cases, 20000 slots"}, runMN7),
 	})
 	Register(Claim{
 		ID:        "DC8",
@@ -38,7 +39,7 @@ func init() {
 		Statement: "EDN's simulated broadcast time on a 32x32 torus exceeds its contention-free formula because of channel contention",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runDC8,
+		Families:  one([3]string{"L = 64", "L = 32, 128", "L = 32, 128, 512"}, runDC8),
 	})
 }
 
@@ -119,11 +120,11 @@ func RunHB3Point(c hb3Case, load float64, cycles int64, seed uint64) (HB3Point, 
 	return pt, nil
 }
 
-func runHB3(ctx context.Context, opt Options) Outcome {
+func runHB3(ctx context.Context, env Env) Outcome {
 	cases := []hb3Case{{6, 3, 32, 0.01}}
 	loads := []float64{0.5}
 	cycles := int64(20000)
-	if !opt.Quick {
+	if env.Size != Quick {
 		cases = []hb3Case{
 			{6, 3, 32, 0.01}, {6, 4, 64, 0.02}, {6, 6, 100, 0.005}, {6, 3, 128, 0.03},
 			{7, 3, 32, 0.02}, {7, 4, 64, 0.01}, {7, 6, 128, 0.005},
@@ -131,49 +132,67 @@ func runHB3(ctx context.Context, opt Options) Outcome {
 		}
 		loads = []float64{0.25, 0.5, 0.75, 0.9}
 		cycles = 40000
+		if env.Size == Default {
+			cases, cycles = cases[:4], 20000
+		}
 	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
 	var worstBelow, worstNear float64
 	var sumCor, sumLit float64 // mean |relative error| at loads <= 0.5, corrected vs printed rate
 	var nBelow int
-	for _, c := range cases {
-		for _, load := range loads {
-			if err := ctx.Err(); err != nil {
-				out.Err = err
-				return out
-			}
-			pt, err := RunHB3Point(c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
-			if err != nil {
-				out.Err = fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)
-				return out
-			}
-			out.Instances++
-			key := fmt.Sprintf("n%d_V%d_M%d_b%g_load%.2f", c.n, c.V, c.M, c.b, load)
-			out.Figures[key+"_rate"] = pt.Rate
-			out.Figures[key+"_unicast_model"] = pt.ModelU
-			out.Figures[key+"_unicast_model_literal"] = pt.LiteralU
-			out.Figures[key+"_unicast_sim"] = pt.SimU.Mean
-			out.Figures[key+"_unicast_sim_ci95"] = pt.SimU.CI95
-			out.Figures[key+"_unicast_relerr"] = pt.RelErrU()
-			out.Figures[key+"_broadcast_model"] = pt.ModelB
-			out.Figures[key+"_broadcast_model_literal"] = pt.LiteralB
-			out.Figures[key+"_broadcast_sim"] = pt.SimB.Mean
-			out.Figures[key+"_broadcast_sim_ci95"] = pt.SimB.CI95
-			out.Figures[key+"_broadcast_relerr"] = pt.RelErrB()
-			e := math.Max(math.Abs(pt.RelErrU()), math.Abs(pt.RelErrB()))
-			if load <= 0.5 {
-				worstBelow = math.Max(worstBelow, e)
-				nBelow++
-				sumCor += (math.Abs(pt.RelErrU()) + math.Abs(pt.RelErrB())) / 2
-				sumLit += (math.Abs((pt.LiteralU-pt.SimU.Mean)/pt.SimU.Mean) + math.Abs((pt.LiteralB-pt.SimB.Mean)/pt.SimB.Mean)) / 2
-			} else {
-				worstNear = math.Max(worstNear, e)
-			}
-			if opt.Progress != nil {
-				fmt.Fprintf(opt.Progress, "HB3 %s: unicast model %.1f sim %.1f±%.1f; broadcast model %.1f sim %.1f±%.1f\n",
-					key, pt.ModelU, pt.SimU.Mean, pt.SimU.CI95, pt.ModelB, pt.SimB.Mean, pt.SimB.CI95)
-			}
+	// The points are simulated on the member pool (each with its own seed) and folded
+	// in order, so the figures do not depend on the worker count.
+	type point struct {
+		pt  HB3Point
+		err error
+	}
+	env.Meter.Expect(int64(len(cases) * len(loads)))
+	var ferr error
+	serr := checker.Sweep(ctx, len(cases)*len(loads), env.Workers, func(ctx context.Context, _, i int) point {
+		c, load := cases[i/len(loads)], loads[i%len(loads)]
+		pt, err := RunHB3Point(c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
+		if err != nil {
+			err = fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)
 		}
+		return point{pt, err}
+	}, func(i int, p point) bool {
+		c, load := cases[i/len(loads)], loads[i%len(loads)]
+		if p.err != nil {
+			ferr = p.err
+			return false
+		}
+		env.Meter.Add(1, 0)
+		pt := p.pt
+		out.Instances++
+		key := fmt.Sprintf("n%d_V%d_M%d_b%g_load%.2f", c.n, c.V, c.M, c.b, load)
+		out.Figures[key+"_rate"] = pt.Rate
+		out.Figures[key+"_unicast_model"] = pt.ModelU
+		out.Figures[key+"_unicast_model_literal"] = pt.LiteralU
+		out.Figures[key+"_unicast_sim"] = pt.SimU.Mean
+		out.Figures[key+"_unicast_sim_ci95"] = pt.SimU.CI95
+		out.Figures[key+"_unicast_relerr"] = pt.RelErrU()
+		out.Figures[key+"_broadcast_model"] = pt.ModelB
+		out.Figures[key+"_broadcast_model_literal"] = pt.LiteralB
+		out.Figures[key+"_broadcast_sim"] = pt.SimB.Mean
+		out.Figures[key+"_broadcast_sim_ci95"] = pt.SimB.CI95
+		out.Figures[key+"_broadcast_relerr"] = pt.RelErrB()
+		e := math.Max(math.Abs(pt.RelErrU()), math.Abs(pt.RelErrB()))
+		if load <= 0.5 {
+			worstBelow = math.Max(worstBelow, e)
+			nBelow++
+			sumCor += (math.Abs(pt.RelErrU()) + math.Abs(pt.RelErrB())) / 2
+			sumLit += (math.Abs((pt.LiteralU-pt.SimU.Mean)/pt.SimU.Mean) + math.Abs((pt.LiteralB-pt.SimB.Mean)/pt.SimB.Mean)) / 2
+		} else {
+			worstNear = math.Max(worstNear, e)
+		}
+		return true
+	})
+	if ferr != nil {
+		out.Err = ferr
+		return out
+	}
+	if serr != nil {
+		return cancelled(ctx, out)
 	}
 	out.Figures["max_relerr_load_le_0.5"] = worstBelow
 	if len(loads) > 1 {
@@ -198,11 +217,11 @@ type mn7Case struct {
 	f    int
 }
 
-func runMN7(ctx context.Context, opt Options) Outcome {
+func runMN7(ctx context.Context, env Env) Outcome {
 	const n = 7
 	cases := []mn7Case{{1, 0.2, 4}, {0.5, 0.3, 2}}
 	slots := 2000
-	if !opt.Quick {
+	if env.Size != Quick {
 		cases = nil
 		for _, p := range []float64{0.25, 0.5, 0.75, 1} {
 			for _, mf := range []struct {
@@ -212,7 +231,7 @@ func runMN7(ctx context.Context, opt Options) Outcome {
 				cases = append(cases, mn7Case{p, mf.m, mf.f})
 			}
 		}
-		slots = 20000
+		slots = pick(env.Size, 0, 5000, 20000)
 	}
 	b, err := model.NewBanyan(1 << n)
 	if err != nil {
@@ -249,16 +268,13 @@ func runMN7(ctx context.Context, opt Options) Outcome {
 		rel := (eta - res.Throughput) / res.Throughput
 		out.Figures[key+"_relerr"] = rel
 		worst = math.Max(worst, math.Abs(rel))
-		if opt.Progress != nil {
-			fmt.Fprintf(opt.Progress, "MN7 %s: model %.4f sim %.4f\n", key, eta, res.Throughput)
-		}
 	}
 	out.Figures["max_relerr"] = worst
 	out.Note = fmt.Sprintf("002 §4 recursion (re-derived) with copy rates of unwrapped consecutive destination ranges vs slotted simulation of the 128-node unbuffered banyan: worst relative error %.2f%%.", 100*worst)
 	return out
 }
 
-func runDC8(ctx context.Context, opt Options) Outcome {
+func runDC8(ctx context.Context, env Env) Outcome {
 	g, err := model.NewTorus(32, 32)
 	if err != nil {
 		return Outcome{Err: err}
@@ -272,10 +288,7 @@ func runDC8(ctx context.Context, opt Options) Outcome {
 	if err != nil {
 		return Outcome{Err: fmt.Errorf("DC8: %v", err)}
 	}
-	lengths := []int{32, 128, 512}
-	if opt.Quick {
-		lengths = []int{64}
-	}
+	lengths := pick(env.Size, []int{64}, []int{32, 128}, []int{32, 128, 512})
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
 	var first *sim.Contention
 	var excess, gaps []string

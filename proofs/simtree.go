@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/pathbased"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -37,7 +38,7 @@ func init() {
 		Statement: "tree-based multicast with pruning reduces multicast latency against multiple unicasts (up to 30% on an 8x8 mesh) on 8x8 mesh, 8x8 torus and 8x8x8 torus with 4 to 25 destinations",
 		Semantics: "sim",
 		Expected:  ExpectMeasured,
-		Run:       runTM4,
+		Families:  one([3]string{"mesh:8x8 V = 1, 2; n = 4, 25; 2 loads; 3000 cycles", "mesh:8x8 V = 1, 2; n = 4..25; 6 loads; 4000 cycles", "mesh, torus 8x8 and 8x8x8, 2 VC counts each; n = 4..25; 6 loads; 10000 cycles"}, runTM4),
 	})
 }
 
@@ -86,38 +87,61 @@ func tm4Algos(g *model.Grid) []sim.McastAlgo {
 // TM4Table runs the comparison: 000 §5.1/§5.3's parameters (one data flit, so L = 2
 // for a unicast copy; one injection and one delivery channel; two-flit queues; DOR with
 // two dateline VCs on tori, one VC on meshes; on-stop pruning) at the given loads in
-// data flits delivered per node per cycle.
-func TM4Table(ctx context.Context, nets []TM4Net, dests []int, loads map[string][]float64, warmup, cycles int64) ([]TM4Row, error) {
-	var rows []TM4Row
-	for _, net := range nets {
-		spec := net.Spec
-		g, err := model.ParseGrid(spec)
+// data flits delivered per node per cycle. The rows (network, destination count) are
+// simulated on workers workers of the member pool (checker.Sweep), each with its own
+// seeded simulator, so the table does not depend on workers. done, when not nil, is
+// told of each finished row.
+func TM4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, loads map[string][]float64, warmup, cycles int64, done func()) ([]TM4Row, error) {
+	grids := make([]*model.Grid, len(nets))
+	for i, net := range nets {
+		g, err := model.ParseGrid(net.Spec)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range dests {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			r, err := sim.Compare(sim.CompareSpec{
-				Base:  sim.Config{Grid: g, VCs: net.VCs, Length: 2, Buffer: 2, Ports: model.OnePort, Seed: 1, Warmup: warmup, Cycles: cycles},
-				Algos: tm4Algos(g), Dests: n, Loads: loads[spec],
-			})
-			if err != nil {
-				return nil, fmt.Errorf("%s, %d destinations: %v", spec, n, err)
-			}
-			mx, at := r.MaxReduction(0, 1)
-			V := net.VCs
-			if V == 0 {
-				V = model.NewDOR(g).Classes()
-			}
-			rows = append(rows, TM4Row{Topology: spec, VCs: V, Result: r, LowReduction: r.Reduction(0, 1)[0], MaxReduction: mx, MaxLoad: at})
+		grids[i] = g
+	}
+	type row struct {
+		r   TM4Row
+		err error
+	}
+	var rows []TM4Row
+	var ferr error
+	err := checker.Sweep(ctx, len(nets)*len(dests), workers, func(ctx context.Context, _, i int) row {
+		net, g, n := nets[i/len(dests)], grids[i/len(dests)], dests[i%len(dests)]
+		r, err := sim.Compare(sim.CompareSpec{
+			Base:  sim.Config{Grid: g, VCs: net.VCs, Length: 2, Buffer: 2, Ports: model.OnePort, Seed: 1, Warmup: warmup, Cycles: cycles},
+			Algos: tm4Algos(g), Dests: n, Loads: loads[net.Spec],
+		})
+		if err != nil {
+			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}
+		mx, at := r.MaxReduction(0, 1)
+		V := net.VCs
+		if V == 0 {
+			V = model.NewDOR(g).Classes()
+		}
+		return row{r: TM4Row{Topology: net.Spec, VCs: V, Result: r, LowReduction: r.Reduction(0, 1)[0], MaxReduction: mx, MaxLoad: at}}
+	}, func(_ int, r row) bool {
+		if r.err != nil {
+			ferr = r.err
+			return false
+		}
+		rows = append(rows, r.r)
+		if done != nil {
+			done()
+		}
+		return true
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	if err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
 
-func runTM4(ctx context.Context, opt Options) Outcome {
+func runTM4(ctx context.Context, env Env) Outcome {
 	// Each network twice: with the VCs DOR needs (000 §5.1: one on the mesh, two dateline
 	// classes of one VC each on tori) and with twice as many; the tree's advantage under
 	// load depends on it.
@@ -129,16 +153,21 @@ func runTM4(ctx context.Context, opt Options) Outcome {
 		"torus:8x8x8": {0.005, 0.05, 0.1, 0.2, 0.3, 0.4},
 	}
 	warmup, cycles := int64(2000), int64(10000)
-	if opt.Progress != nil {
-		fmt.Fprintf(opt.Progress, "TM4: %d networks x 4 destination counts x 6 loads\n", len(nets))
-	}
-	if opt.Quick {
+	switch env.Size {
+	case Quick:
 		nets, dests = nets[:2], []int{4, 25}
 		loads["mesh:8x8"] = []float64{0.005, 0.1}
 		warmup, cycles = 500, 3000
+	case Default:
+		nets = nets[:2] // the mesh of 000 Fig. 7, one and two VCs, every load
+		warmup, cycles = 1000, 4000
 	}
-	rows, err := TM4Table(ctx, nets, dests, loads, warmup, cycles)
+	env.Meter.Expect(int64(len(nets) * len(dests)))
+	rows, err := TM4Table(ctx, env.Workers, nets, dests, loads, warmup, cycles, func() { env.Meter.Add(1, 0) })
 	if err != nil {
+		if ctx.Err() != nil {
+			return cancelled(ctx, Outcome{})
+		}
 		return Outcome{Err: err}
 	}
 	figs := map[string]float64{"paper_max_reduction_mesh8x8": 0.30}

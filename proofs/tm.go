@@ -3,7 +3,6 @@ package proofs
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
@@ -14,9 +13,10 @@ import (
 
 // The tree-based multicast claims of 000 (Malumbres & Duato), checked in the flit
 // semantics on families of multicast pairs (algos/treemcast): every unordered pair of
-// multicasts with up to K destinations (destination sets in ascending node order), one
-// per orbit of the grid's routing-preserving symmetries, one data flit (000 §5.1),
-// one-port injection and ejection (000 §5.3), buffers of B flits per virtual channel.
+// multicasts with up to K destinations (destination sets in ascending node order, or
+// every order with ":ordered"), one per orbit of the grid's routing-preserving
+// symmetries, one data flit (000 §5.1), one-port injection and ejection (000 §5.3),
+// buffers of B flits per virtual channel.
 //
 // Reconstruction (000 Fig. 3 is missing): the deadlock is two multicasts whose address
 // flits a2 and b2 each wait for a channel held by the other's first branch, which cannot
@@ -31,21 +31,92 @@ func init() {
 	Register(Claim{
 		ID: "TM1", Source: "000 Fig. 3",
 		Statement: "tree multicast without pruning deadlocks (XY mesh)",
-		Semantics: "flit", Expected: ExpectViolated, Run: runTM1,
+		Semantics: "flit", Expected: ExpectViolated,
+		Families: []Family{{Name: "smallest mesh with a deadlock without pruning",
+			Sizes: [3]string{"meshes from 2x2 up, pairs:1..2:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2"},
+			Judge: judgeTM1}},
 	})
+	// TM2's families: destination lists in every order (":ordered") where the family is
+	// small enough, since 000 requires no ordering of destinations; stable 1/n samples
+	// (shard 0/n) of the larger ones.
+	q, d, f := "quick", "default", "full"
+	tm2 := []Family{
+		tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes(q, d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/100", sizes(q, "", ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 100}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("torus:4x4 pairs:1 B=1 shard 0/400", sizes(q, "", ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 400}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/10", sizes("", d, ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 10}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("torus:4x4 pairs:1 B=1 shard 0/40", sizes("", d, ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 40}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2:ordered B=1 shard 0/4", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, ordered: true, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 4}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x2 pairs:3:ordered B=2 shard 0/20", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:3 B=1 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:2 B=1 shard 0/1000", sizes("", "", f), tmPart{topo: "mesh:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 1000}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, treemcast.PropDeadlock),
+	}
+	// Every other policy on the first family, and in the full run on pairs:3:ordered on
+	// mesh:3x2 with the paper's 2-flit buffers (where on-no-free deadlocks with 3
+	// destinations): evidence beside the verdict, each stopping at its first deadlock.
+	for _, p := range []tmPart{{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, {topo: "mesh:3x2", k: 3, ordered: true, buffer: 2}} {
+		sz := sizes(q, d, f)
+		if p.k == 3 {
+			sz = sizes("", "", f)
+		}
+		for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PrunePartial} {
+			fam := tmFamily(p.String()+" "+pr.String(), sz, p, pr, treemcast.PropDeadlock)
+			fam.Evidence = true
+			tm2 = append(tm2, fam)
+		}
+	}
+	tm2 = append(tm2,
+		Family{Name: "symmetry reduction on/off", Evidence: true,
+			Sizes: [3]string{"mesh:3x3 pairs:1 B=1", "mesh:3x2 pairs:2 B=1", "mesh:3x2 pairs:2 B=1"}, Judge: judgeTMSymmetry},
+		Family{Name: "state-level symmetry", Evidence: true,
+			Sizes: [3]string{"one self-symmetric instance, B = 1, 2", "one self-symmetric instance, B = 1, 2", "one self-symmetric instance, B = 1, 2"}, Judge: judgeTMStateSymmetry},
+	)
 	Register(Claim{
 		ID: "TM2", Source: "000 Lemma 1",
 		Statement: "tree multicast with total pruning is deadlock-free (XY mesh; DOR+2VC torus)",
-		Semantics: "flit", Expected: ExpectHolds, Run: runTM2,
+		Semantics: "flit", Expected: ExpectHolds, Families: tm2,
 	})
+	// TM3 checks, in every reachable state under on-stop pruning, model/flit's
+	// invariants (buffers, ownership, flit order, routes, exactly-once) and treemcast's
+	// independent twin (xy-branch, delivered-once).
+	eo := treemcast.PropExactlyOnce
 	Register(Claim{
 		ID: "TM3", Source: "000 §2",
 		Statement: "every destination gets the data exactly once, along its XY path",
-		Semantics: "flit", Expected: ExpectHolds, Run: runTM3,
+		Semantics: "flit", Expected: ExpectHolds,
+		Families: []Family{
+			tmFamily("mesh:2x2 pairs:2:ordered B=1", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
+			tmFamily("mesh:2x2 pairs:2:ordered B=2", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes("", d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x2 pairs:2:ordered B=2", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, eo),
+			tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, eo),
+			tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, eo),
+		},
 	})
 }
 
-// tmPart is one family of a tree multicast claim.
+// sizes marks at which sizes a family runs: a non-empty argument names the size.
+func sizes(quick, def, full string) [3]string {
+	mark := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "yes"
+	}
+	return [3]string{mark(quick), mark(def), mark(full)}
+}
+
+// tmPart is one family of pairs of multicasts.
 type tmPart struct {
 	topo    string
 	k       int
@@ -65,16 +136,8 @@ func (p tmPart) String() string {
 	return s
 }
 
-// tmRun is the sum of a claim's family runs.
-type tmRun struct {
-	out     Outcome
-	notes   []string
-	witness *treemcast.FamilyWitness
-	incon   int
-	tally   checker.Tally // delivery certificates of the members explored
-}
-
-func (r *tmRun) family(ctx context.Context, opt Options, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*treemcast.FamilyResult, error) {
+// runPart checks one family of pairs with one pruning policy on the member pool.
+func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*treemcast.FamilyResult, error) {
 	g, err := model.ParseGrid(p.topo)
 	if err != nil {
 		return nil, err
@@ -85,138 +148,144 @@ func (r *tmRun) family(ctx context.Context, opt Options, p tmPart, prune flit.Pr
 	if shard.Count == 0 {
 		shard = treemcast.Shard{Index: 0, Count: 1}
 	}
-	fr, err := treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Orders: p.ordered, Symmetry: symmetry}, treemcast.FamilyOptions{
-		Params: params, Prop: prop, Shard: shard, Workers: opt.Workers, MaxStates: 2_000_000,
-		StopAtFirst: stopAtFirst, Context: ctx,
+	return treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Orders: p.ordered, Symmetry: symmetry}, treemcast.FamilyOptions{
+		Params: params, Prop: prop, Shard: shard, Workers: 1, Pool: env.Workers, MaxStates: memberStates,
+		StopAtFirst: stopAtFirst, Context: ctx, Member: treeMember,
+		Count: func(total, done, states int64) {
+			env.Meter.Expect(total)
+			env.Meter.Add(done, states)
+		},
 	})
-	if err != nil {
-		return nil, err
-	}
-	if ctx.Err() != nil {
-		return fr, ctx.Err()
-	}
-	return fr, nil
 }
 
-// add sums a family result into the claim's outcome.
-func (r *tmRun) add(p tmPart, label string, fr *treemcast.FamilyResult) {
-	r.out.Instances += fr.Instances
-	r.out.States += fr.States
-	r.incon += len(fr.Inconclusive)
-	r.tally.Merge(fr.Certificates)
+// partNote is a family run's line in the claim's note.
+func partNote(p tmPart, label string, fr *treemcast.FamilyResult) string {
 	note := fmt.Sprintf("%s %s: %s, %d members (%d pairs), %d states, %.1fs", p, label, fr.Verdict, fr.Instances, fr.Covered, fr.States, fr.Seconds)
 	if fr.Witness != nil {
 		note += fmt.Sprintf(", witness %s after %d steps", fr.Witness.Msgs, fr.Witness.Length)
 	}
-	r.notes = append(r.notes, note)
-	if r.out.Figures == nil {
-		r.out.Figures = map[string]float64{}
+	return note
+}
+
+// partOutcome turns a family run into an outcome: violated with the replayed witness
+// (its files) when a member violated, inconclusive when one hit its bound, else holds.
+func partOutcome(ctx context.Context, p tmPart, label string, fr *treemcast.FamilyResult, err error) Outcome {
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}
+	}
+	tally := fr.Certificates
+	out := Outcome{Instances: fr.Instances, States: fr.States, Tally: &tally}
+	if ctx.Err() != nil {
+		return cancelled(ctx, out)
 	}
 	key := p.String() + " " + label
-	r.out.Figures["states "+key] = float64(fr.States)
-	r.out.Figures["seconds "+key] = fr.Seconds
-}
-
-// tmWitness is the JSON witness of a tree multicast claim.
-type tmWitness struct {
-	Topology  string   `json:"topology"`
-	Msgs      string   `json:"msgs"`
-	Pruning   string   `json:"pruning"`
-	Buffers   int      `json:"buffers"`
-	Steps     int      `json:"steps"`
-	Labels    []string `json:"trace"`
-	Violation string   `json:"violation"`
-}
-
-// setWitness makes w the claim's witness, with its files.
-func (r *tmRun) setWitness(w *treemcast.FamilyWitness) {
-	r.witness = w
-	tf := w.Trace
-	var p treemcast.TraceParams
-	in, err := treemcast.InstanceOf(tf)
-	if err == nil {
-		p = in.TraceParams()
-	}
-	r.out.Witness = tmWitness{Topology: tf.Topology, Msgs: w.Msgs, Pruning: p.Pruning, Buffers: p.Buffers, Steps: len(tf.Actions), Labels: tf.Labels, Violation: tf.Violation}
-	rp, err := treemcast.Replay(tf)
-	if err != nil {
-		r.out.Err = fmt.Errorf("witness does not replay: %v", err)
-		return
-	}
-	if rp.Violation != tf.Violation {
-		r.out.Err = fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
-		return
-	}
-	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
-	if err != nil {
-		r.out.Err = err
-		return
-	}
-	r.out.Files = files
-}
-
-func (r *tmRun) finish(violated bool) Outcome {
+	out.Figures = map[string]float64{"states " + key: float64(fr.States), "seconds " + key: fr.Seconds}
+	out.Note = partNote(p, label, fr)
 	switch {
-	case r.out.Err != nil:
-		r.out.Verdict = Inconclusive
-	case violated:
-		r.out.Verdict = Violated
-	case r.incon > 0:
-		r.out.Verdict = Inconclusive
+	case fr.Witness != nil:
+		out.Verdict = Violated
+		tmWitnessOf(&out, fr.Witness)
+	case len(fr.Inconclusive) > 0 || fr.Partial && fr.Violated == 0:
+		out.Verdict = Inconclusive
 	default:
-		r.out.Verdict = Holds
+		out.Verdict = Holds
 	}
-	r.out.Note = strings.Join(r.notes, "; ")
-	r.out.Certificate = certificate(r.out.Verdict, r.tally)
-	return r.out
+	return out
 }
 
-// runTM1 searches meshes in increasing size (nodes, then sizes) for a deadlock of two
-// multicasts without pruning: for each mesh, buffers 1 then 2, families pairs:1:ordered,
-// pairs:2:ordered (and pairs:3:ordered in full mode). The first mesh with a deadlock is reported with the
-// shortest trace among all members of the family that deadlocked first. Quick mode stops
-// at K = 2.
-func runTM1(ctx context.Context, opt Options) Outcome {
-	var r tmRun
-	maxK := 3
-	if opt.Quick {
-		maxK = 2
+// tmFamily is a family of pairs checked for prop under one pruning policy: a member
+// that violates it makes the family violated, with the shortest trace as witness. An
+// Evidence family (another pruning policy) stops at its first violation and says in
+// the note what deadlocked.
+func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string) Family {
+	label := prune.String()
+	return Family{Name: name, Sizes: sz, Judge: func(ctx context.Context, env Env) Outcome {
+		evidence := prune != flit.PruneOnStop
+		fr, err := runPart(ctx, env, p, prune, prop, evidence, true)
+		out := partOutcome(ctx, p, label, fr, err)
+		if evidence && fr != nil && fr.Witness != nil && out.Err == nil {
+			out.Note += fmt.Sprintf("; %s deadlocks on %s: %s", prune, p, fr.Witness.Trace.Violation)
+		}
+		return out
+	}}
+}
+
+// tmWitnessOf makes w the outcome's witness (its trace), with its replayed files.
+func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
+	out.Witness = w.Trace
+	rp, err := w.Confirm()
+	if err != nil {
+		out.Err = err
+		return
 	}
+	files, err := render.TraceFiles(w.Trace, rp.Model, rp.Trace, rp.Violation)
+	if err != nil {
+		out.Err = err
+		return
+	}
+	out.Files = files
+}
+
+// judgeTM1 searches meshes in increasing size (nodes, then sizes) for a deadlock of two
+// multicasts without pruning: for each mesh, buffers 1 then 2, families pairs:1:ordered,
+// pairs:2:ordered (and pairs:3:ordered beyond the quick size). The first mesh with a
+// deadlock is reported with the shortest trace among all members of the families that
+// deadlocked on it. The quick size stops at the first deadlock.
+func judgeTM1(ctx context.Context, env Env) Outcome {
+	maxK := pick(env.Size, 2, 3, 3)
 	meshes := []string{"mesh:2x2", "mesh:2x3", "mesh:3x2", "mesh:3x3", "mesh:4x3", "mesh:3x4", "mesh:4x4"}
+	var tally checker.Tally
+	out := Outcome{Tally: &tally}
+	var notes []string
+	var best *treemcast.FamilyWitness
 	found := ""
 	for _, topo := range meshes {
+	sizes:
 		for _, b := range []int{1, 2} {
 			for k := 1; k <= maxK; k++ {
 				p := tmPart{topo: topo, k: k, ordered: true, buffer: b}
-				fr, err := r.family(ctx, opt, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
+				fr, err := runPart(ctx, env, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
 				if err != nil {
-					r.out.Err = err
-					return r.finish(false)
+					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances, States: out.States, Tally: &tally}
 				}
-				r.add(p, "none", fr)
+				out.Instances += fr.Instances
+				out.States += fr.States
+				tally.Merge(fr.Certificates)
+				if ctx.Err() != nil {
+					return cancelled(ctx, out)
+				}
+				notes = append(notes, partNote(p, "none", fr))
+				if out.Figures == nil {
+					out.Figures = map[string]float64{}
+				}
+				out.Figures["states "+p.String()+" none"] = float64(fr.States)
+				out.Figures["seconds "+p.String()+" none"] = fr.Seconds
 				if fr.Witness != nil {
-					if r.witness == nil || fr.Witness.Length < r.witness.Length {
-						r.setWitness(fr.Witness)
+					if best == nil || fr.Witness.Length < best.Length {
+						best = fr.Witness
 					}
 					if found == "" {
 						found = p.String()
 					}
-					if opt.Quick {
-						goto done // quick mode: the first deadlock is the witness
+					if env.Size == Quick {
+						break sizes // the first deadlock is the witness
 					}
 					break // a larger K on this mesh and buffer cannot be the smallest
 				}
 			}
 		}
-	done:
 		if found != "" {
-			r.notes = append(r.notes, fmt.Sprintf("smallest mesh with a deadlock without pruning: %s (first at %s)", topo, found))
-			r.out.Figures["smallest mesh nodes"] = float64(nodesOf(topo))
-			return r.finish(true)
+			notes = append(notes, fmt.Sprintf("smallest mesh with a deadlock without pruning: %s (first at %s)", topo, found))
+			out.Figures["smallest mesh nodes"] = float64(nodesOf(topo))
+			out.Verdict = Violated
+			tmWitnessOf(&out, best)
+			out.Note = joinNotes(notes)
+			return out
 		}
 	}
-	r.notes = append(r.notes, "no deadlock found up to mesh:4x4")
-	return r.finish(false)
+	notes = append(notes, "no deadlock found up to mesh:4x4")
+	out.Verdict, out.Note = Holds, joinNotes(notes)
+	return out
 }
 
 func nodesOf(topo string) int {
@@ -227,161 +296,72 @@ func nodesOf(topo string) int {
 	return g.Nodes()
 }
 
-// tm2Parts are TM2's families; destination lists are in every order (":ordered") where
-// the family is small enough, since 000 requires no ordering of destinations. Full:
-// pairs:2 on mesh:3x3 (ascending sets) for B = 1 and 2; a stable 1/4 sample of
-// pairs:2:ordered on mesh:3x3 (B = 1); a 1/20 sample of pairs:3:ordered on mesh:3x2
-// (B = 2); a 1/300 sample of pairs:3 on mesh:3x3 (B = 1 and 2); a 1/1000 sample of
-// pairs:2 on mesh:4x4 and a 1/2000 sample on torus:4x4 (DOR + 2 dateline VCs), B = 1.
-// Quick: pairs:2:ordered on mesh:3x2 and pairs:1 on mesh:3x3 (B = 1), pairs:1 samples
-// on mesh:4x4 (1/100) and torus:4x4 (1/400).
-func tm2Parts(quick bool) []tmPart {
-	if quick {
-		return []tmPart{
-			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
-			{topo: "mesh:3x3", k: 1, buffer: 1},
-			{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 100}},
-			{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 400}},
-		}
-	}
-	return []tmPart{
-		{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
-		{topo: "mesh:3x3", k: 2, buffer: 1},
-		{topo: "mesh:3x3", k: 2, buffer: 2},
-		{topo: "mesh:3x3", k: 2, ordered: true, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 4}},
-		{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 20}},
-		{topo: "mesh:3x3", k: 3, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 300}},
-		{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}},
-		{topo: "mesh:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 1000}},
-		{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}},
-	}
-}
-
-// runTM2 checks Lemma 1 with total pruning as 000 §3 describes it (on-stop: prune
-// whenever the message cannot advance, including at the nodes flow control stops) on
-// tm2Parts, then gives every policy's verdict on the first family (the others stop at
-// their first deadlock, whose shortest trace is the witness in the note), and checks
-// that symmetry reduction on and off agree on that family.
-func runTM2(ctx context.Context, opt Options) Outcome {
-	var r tmRun
-	parts := tm2Parts(opt.Quick)
-	violated := false
-	for _, p := range parts {
-		fr, err := r.family(ctx, opt, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
-		if err != nil {
-			r.out.Err = err
-			return r.finish(false)
-		}
-		r.add(p, "on-stop", fr)
-		if fr.Witness != nil {
-			violated = true
-			if r.witness == nil || fr.Witness.Length < r.witness.Length {
-				r.setWitness(fr.Witness)
-			}
-		}
-	}
-	// Every policy on the first family, and in full mode on pairs:3:ordered on mesh:3x2
-	// with the paper's 2-flit buffers (where on-no-free deadlocks with 3 destinations).
-	policyParts := []tmPart{parts[0]}
-	if !opt.Quick {
-		policyParts = append(policyParts, tmPart{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2})
-	}
-	for _, p := range policyParts {
-		for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PrunePartial} {
-			fr, err := r.family(ctx, opt, p, pr, treemcast.PropDeadlock, true, true)
-			if err != nil {
-				r.out.Err = err
-				return r.finish(false)
-			}
-			r.add(p, pr.String(), fr)
-			if fr.Witness != nil {
-				r.notes = append(r.notes, fmt.Sprintf("%s deadlocks on %s: %s", pr, p, fr.Witness.Trace.Violation))
-			}
-		}
-	}
-	// Symmetry reduction on and off: the same verdict on one family (quick: pairs:1 on
-	// mesh:3x3; full: pairs:2 on mesh:3x2).
+// judgeTMSymmetry checks that family-level symmetry reduction (one member per orbit)
+// gives the same verdict and covers the same pairs as no reduction, and reports the
+// reduction factor. It is an error, not a verdict, when they disagree.
+func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 	p := tmPart{topo: "mesh:3x2", k: 2, buffer: 1}
-	if opt.Quick {
+	if env.Size == Quick {
 		p = tmPart{topo: "mesh:3x3", k: 1, buffer: 1}
 	}
-	off, err := r.family(ctx, opt, p, flit.PruneOnStop, treemcast.PropDeadlock, false, false)
+	off, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, false)
 	if err != nil {
-		r.out.Err = err
-		return r.finish(false)
+		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	on, err := r.family(ctx, opt, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
+	out := Outcome{States: off.States}
+	if ctx.Err() != nil {
+		return cancelled(ctx, out)
+	}
+	on, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
 	if err != nil {
-		r.out.Err = err
-		return r.finish(false)
+		return Outcome{Verdict: Inconclusive, Err: err, States: out.States}
 	}
-	r.out.States += off.States
+	// The reduced run repeats a family counted above; only the unreduced one's states
+	// are added, as before the catalogue became data.
+	if ctx.Err() != nil {
+		return cancelled(ctx, out)
+	}
+	out.Verdict = Holds
 	if off.Verdict != on.Verdict || off.Covered != on.Covered {
-		r.out.Err = fmt.Errorf("symmetry reduction changes the verdict on %s: %s without, %s with", p, off.Verdict, on.Verdict)
+		out.Verdict, out.Err = Inconclusive, fmt.Errorf("symmetry reduction changes the verdict on %s: %s without, %s with", p, off.Verdict, on.Verdict)
 	}
 	factor := float64(off.States) / float64(max(on.States, 1))
-	r.out.Figures["symmetry reduction factor (states) "+p.String()] = factor
-	r.notes = append(r.notes, fmt.Sprintf("symmetry on/off on %s: %s/%s, %d/%d members, %d/%d states (factor %.2f)", p, on.Verdict, off.Verdict, on.Instances, off.Instances, on.States, off.States, factor))
-	// State-level symmetry (flit.Symmetric) on an instance the x reflection maps onto
-	// itself (swapping the two messages).
+	out.Figures = map[string]float64{"symmetry reduction factor (states) " + p.String(): factor}
+	out.Note = fmt.Sprintf("symmetry on/off on %s: %s/%s, %d/%d members, %d/%d states (factor %.2f)", p, on.Verdict, off.Verdict, on.Instances, off.Instances, on.States, off.States, factor)
+	return out
+}
+
+// judgeTMStateSymmetry checks state-level symmetry (flit.Symmetric) on an instance the
+// x reflection maps onto itself (swapping the two messages): the reduced and plain
+// searches must agree.
+func judgeTMStateSymmetry(ctx context.Context, env Env) Outcome {
 	g, _ := model.NewMesh(3, 3)
 	msgs, _ := treemcast.ParseMsgs(g, "(0,0)->(2,0),(1,2);(2,0)->(0,0),(1,2)")
+	var tally checker.Tally
+	out := Outcome{Verdict: Holds, Figures: map[string]float64{}, Tally: &tally}
+	var notes []string
 	for _, b := range []int{1, 2} {
 		params := treemcast.DefaultParams()
 		params.Prune, params.Buffer = flit.PruneOnStop, b
 		in := treemcast.Instance{Grid: g, Msgs: msgs, Params: params}
-		plain, _, err1 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: opt.Workers, Context: ctx})
-		red, _, err2 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: opt.Workers, Symmetry: true, Context: ctx})
-		if err1 != nil || err2 != nil {
-			r.out.Err = fmt.Errorf("state-level symmetry check: %v %v", err1, err2)
-			return r.finish(false)
+		plain, _, err1 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: env.Workers, Context: ctx})
+		red, _, err2 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: env.Workers, Symmetry: true, Context: ctx})
+		if ctx.Err() != nil {
+			return cancelled(ctx, out)
 		}
-		r.out.States += plain.Stats.States + red.Stats.States
-		r.tally.Add(plain.Certificate())
-		r.tally.Add(red.Certificate())
+		if err1 != nil || err2 != nil {
+			return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("state-level symmetry check: %v %v", err1, err2)}
+		}
+		out.States += plain.Stats.States + red.Stats.States
+		tally.Add(plain.Certificate())
+		tally.Add(red.Certificate())
 		if plain.Verdict != red.Verdict {
-			r.out.Err = fmt.Errorf("state-level symmetry changes the verdict on %s: %v without, %v with", in, plain.Verdict, red.Verdict)
+			out.Verdict, out.Err = Inconclusive, fmt.Errorf("state-level symmetry changes the verdict on %s: %v without, %v with", in, plain.Verdict, red.Verdict)
 		}
 		f := float64(plain.Stats.States) / float64(max(red.Stats.States, 1))
-		r.out.Figures[fmt.Sprintf("state-level symmetry factor B=%d", b)] = f
-		r.notes = append(r.notes, fmt.Sprintf("state-level symmetry on %s B=%d: %v/%v, %d/%d states (factor %.2f)", in, b, red.Verdict, plain.Verdict, red.Stats.States, plain.Stats.States, f))
+		out.Figures[fmt.Sprintf("state-level symmetry factor B=%d", b)] = f
+		notes = append(notes, fmt.Sprintf("state-level symmetry on %s B=%d: %v/%v, %d/%d states (factor %.2f)", in, b, red.Verdict, plain.Verdict, red.Stats.States, plain.Stats.States, f))
 	}
-	return r.finish(violated)
-}
-
-// runTM3 checks, in every reachable state under on-stop pruning, model/flit's invariants
-// (buffers, ownership, flit order, routes, exactly-once) and treemcast's independent twin
-// (xy-branch, delivered-once). Full: pairs:2:ordered on mesh:3x2 (B = 1 and 2), pairs:2
-// on mesh:3x3 with B = 1 and 2, a 1/300 sample of pairs:3 on mesh:3x3 (B = 2) and a
-// 1/2000 sample of pairs:2 on torus:4x4. Quick: pairs:2:ordered on mesh:2x2 (B = 1 and
-// 2) and pairs:1 on mesh:3x3 (B = 1).
-func runTM3(ctx context.Context, opt Options) Outcome {
-	var r tmRun
-	parts := []tmPart{{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, {topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, {topo: "mesh:3x3", k: 1, buffer: 1}}
-	if !opt.Quick {
-		parts = []tmPart{
-			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1},
-			{topo: "mesh:3x2", k: 2, ordered: true, buffer: 2},
-			{topo: "mesh:3x3", k: 2, buffer: 1},
-			{topo: "mesh:3x3", k: 2, buffer: 2},
-			{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}},
-			{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}},
-		}
-	}
-	violated := false
-	for _, p := range parts {
-		fr, err := r.family(ctx, opt, p, flit.PruneOnStop, treemcast.PropExactlyOnce, false, true)
-		if err != nil {
-			r.out.Err = err
-			return r.finish(false)
-		}
-		r.add(p, "on-stop", fr)
-		if fr.Witness != nil {
-			violated = true
-			if r.witness == nil || fr.Witness.Length < r.witness.Length {
-				r.setWitness(fr.Witness)
-			}
-		}
-	}
-	return r.finish(violated)
+	out.Note = joinNotes(notes)
+	return out
 }

@@ -13,7 +13,7 @@ func TestTMQuick(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s is not registered", id)
 		}
-		r := Run(context.Background(), c, Options{Quick: true})
+		r := Check(context.Background(), c, Options{Size: Quick})
 		t.Logf("%s: %s in %.1fs, %d instances, %d states: %s", id, r.Outcome.Verdict, r.Seconds, r.Outcome.Instances, r.Outcome.States, r.Outcome.Note)
 		if !r.AsExpected() {
 			t.Errorf("%s: verdict %s (err %v); want %s", id, r.Outcome.Verdict, r.Outcome.Err, c.Expected)

@@ -17,7 +17,7 @@ func TestWH2(t *testing.T) {
 	if !ok {
 		t.Fatal("WH2 not registered")
 	}
-	o := c.Run(context.Background(), Options{Quick: true})
+	o := Check(context.Background(), c, Options{Size: Quick}).Outcome
 	if o.Verdict != Violated || o.Err != nil {
 		t.Fatalf("WH2: %s %v", o.Verdict, o.Err)
 	}
@@ -35,7 +35,7 @@ func TestWHQuick(t *testing.T) {
 	}
 	for _, id := range []string{"WH1", "WH3"} {
 		c, _ := Lookup(id)
-		o := c.Run(context.Background(), Options{Quick: true})
+		o := Check(context.Background(), c, Options{Size: Quick}).Outcome
 		if o.Verdict != Holds || o.Err != nil || o.States == 0 {
 			t.Fatalf("%s: %s %v (%s)", id, o.Verdict, o.Err, o.Note)
 		}

@@ -95,5 +95,11 @@ func TestAnyDelayWitnessPipelined(t *testing.T) {
 	if r, err := ReplayAnyDelay(d8, rep.Trace); err != nil || r.Verdict != Violated {
 		t.Fatalf("DCF 8x8 witness replay: %v %v", err, r)
 	}
+	// The model's progress measure certifies delivery where no contention is found.
+	one := build(t, "mesh:4x4", xy(0, 0), targets(us[:1]), us[:1])
+	res1, _, err := ExploreAnyDelay(one, checker.Options[AnyDelayState]{CheckLiveness: true})
+	if c := res1.Certificate(); err != nil || res1.Verdict != checker.Holds || c.Kind != checker.CertProgress || c.Transitions != res1.Stats.Transitions {
+		t.Fatalf("one unicast: %v %v, certificate %+v", err, res1.Verdict, c)
+	}
 	t.Logf("DCF 8x8: %s (%d steps)", w8.A.From+"->"+w8.A.To+" and "+w8.B.From+"->"+w8.B.To+" on "+w8.Channel, len(w8.Actions))
 }

@@ -200,6 +200,10 @@ type TraceFile struct {
 	// Violation says what the last state shows ("deadlock: worms 0 and 1 wait on each
 	// other"); replay must reach the same kind of violation.
 	Violation string `json:"violation"`
+	// CycleStart, when set, makes the trace a lasso (a livelock or starvation): the
+	// actions from index CycleStart on are a cycle back to the state after the first
+	// CycleStart actions, and replay re-checks it with checker.ReplayLasso.
+	CycleStart *int `json:"cycle_start,omitempty"`
 }
 
 // ParseTraceFile decodes and validates a saved trace; every error is one line naming the

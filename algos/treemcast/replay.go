@@ -99,6 +99,14 @@ func Replay(tf *props.TraceFile) (*Replayed, error) {
 	for i, a := range tf.Actions {
 		as[i] = checker.Action(a)
 	}
+	if tf.CycleStart != nil {
+		// A lasso: the cycle must close, starve a message and be weakly fair.
+		l, f, err := checker.ReplayLasso[flit.State](m, tf.Init, as, *tf.CycleStart)
+		if err != nil {
+			return nil, err
+		}
+		return &Replayed{Instance: in, Model: m, Trace: l.Trace, Violation: f.String()}, nil
+	}
 	tr, err := checker.Replay[flit.State](m, tf.Init, as)
 	if err != nil {
 		return nil, err

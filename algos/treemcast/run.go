@@ -113,6 +113,10 @@ func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[fli
 		tf.Actions = append(tf.Actions, uint64(st.Action))
 		tf.Labels = append(tf.Labels, st.Label)
 	}
+	if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
+		cs := v.CycleStart
+		tf.CycleStart = &cs
+	}
 	return tf
 }
 
@@ -137,10 +141,13 @@ func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 
 // FamilyOptions configure RunFamily.
 type FamilyOptions struct {
-	Params    Params
-	Prop      string
-	Shard     Shard
-	Workers   int
+	Params  Params
+	Prop    string
+	Shard   Shard
+	Workers int // explorer workers of each member's search
+	// Pool is the size of the member pool (checker.Sweep): that many members are
+	// checked at once; 0 means 1. Counts, verdict and witness do not depend on it.
+	Pool      int
 	MaxStates int64 // per instance; 0 = unbounded
 	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
 	// (about MemberBytes each) must fit in it; 0 = unbounded.
@@ -163,6 +170,25 @@ type FamilyOptions struct {
 	// Progress, if set, receives the progress line (package progress): members done of
 	// the shard, states, rate, elapsed, ETA, memory.
 	Progress io.Writer
+	// Count, when not nil, is told the shard's member count first (total, 0, 0),
+	// then each finished member (0, 1, states), from RunFamily's goroutine.
+	Count func(total, done, states int64)
+	// Member, when not nil, checks one member instead of Check (Prop, Workers,
+	// MaxStates, MaxMemoryBytes, Store): the claims catalogue passes the one entry
+	// (props/check.Run) here, which algos may not import. It is called from the pool's
+	// workers.
+	Member func(ctx context.Context, in Instance, prop string) (MemberResult, error)
+}
+
+// MemberResult is what checking one member of a family gives: its verdict and counts,
+// its delivery certificate and, for a violation, the shortest trace.
+type MemberResult struct {
+	Verdict        checker.Verdict
+	States         int64
+	Transitions    int64
+	CollisionBound float64              // the fingerprint store's collision bound (0 exact)
+	Certificate    *checker.Certificate // nil for a violation
+	Trace          *props.TraceFile     // nil unless Verdict is Violated
 }
 
 // MemberBytes is about what one enumerated member costs in memory (two multicasts with
@@ -170,10 +196,12 @@ type FamilyOptions struct {
 // refuse families whose enumeration would not fit in the memory budget.
 const MemberBytes = 256
 
-// RunFamily checks the members of f in shard opt.Shard and returns the shard's result.
-// A cancelled Context ends the run after the member being checked, whose interrupted
-// search is discarded (it is not a member that reached a bound): the result is Partial
-// and Resume continues it.
+// RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
+// workers of the member pool (checker.Sweep), and returns the shard's result; sums,
+// witness and checkpoints are made in member order, so they do not depend on Pool.
+// A cancelled Context ends the run after the members being checked, whose interrupted
+// searches are discarded (they are not members that reached a bound): the result is
+// Partial and Resume continues it.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	start := time.Now()
 	ctx := opt.Context
@@ -251,41 +279,73 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		return r
 	}
 	partial := false
+	var mine []Member
 	for _, mb := range members {
-		if !shard.Has(mb.Index) || done[mb.Index] {
-			continue
+		if shard.Has(mb.Index) && !done[mb.Index] {
+			mine = append(mine, mb)
 		}
-		if opt.Limit > 0 && r.Instances >= opt.Limit {
-			partial = true
-			break
+	}
+	if opt.Limit > 0 && r.Instances+len(mine) > opt.Limit {
+		mine, partial = mine[:max(0, opt.Limit-r.Instances)], true
+	}
+	if opt.Count != nil {
+		opt.Count(int64(len(mine)), 0, 0)
+	}
+	type checked struct {
+		in  Instance
+		res MemberResult
+		err error
+	}
+	var ferr error
+	visited := 0
+	serr := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
+		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params, Routing: f.Relation}
+		if opt.Member != nil {
+			res, err := opt.Member(ctx, in, propName(opt.Prop))
+			return checked{in, res, err}
 		}
-		if err := ctx.Err(); err != nil {
-			partial = true
-			break
-		}
-		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
 		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx})
 		if err != nil {
-			return nil, fmt.Errorf("member %d (%s): %w", mb.Index, in, err)
+			return checked{in: in, err: err}
 		}
+		mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
+			CollisionBound: res.Stats.FingerprintCollisionBound, Certificate: res.Certificate()}
+		if res.Verdict == checker.Violated {
+			mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
+		}
+		return checked{in, mr, nil}
+	}, func(i int, c checked) bool {
+		mb := mine[i]
+		if c.err != nil {
+			ferr = fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
+			return false
+		}
+		res := c.res
 		if res.Verdict == checker.Inconclusive && ctx.Err() != nil {
 			// Interrupted, not bounded: the member is checked again on resume.
-			partial = true
-			break
+			return false
 		}
+		if res.Verdict == checker.Violated && res.Trace == nil {
+			ferr = fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
+			return false
+		}
+		visited++
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
-		r.States += res.Stats.States
-		r.Transitions += res.Stats.Transitions
-		r.CollisionBound += res.Stats.FingerprintCollisionBound
-		r.Certificates.Add(res.Certificate())
-		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions})
+		r.States += res.States
+		r.Transitions += res.Transitions
+		r.CollisionBound += res.CollisionBound
+		r.Certificates.Add(res.Certificate)
+		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions})
 		doneN.Add(1)
 		statesN.Store(r.States)
+		if opt.Count != nil {
+			opt.Count(0, 1, res.States)
+		}
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++
-			w := &FamilyWitness{Index: mb.Index, Msgs: in.String(), Length: res.Violation.Trace.Len(), Trace: TraceFile(in, m, propName(opt.Prop), res.Violation)}
+			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: len(res.Trace.Actions), Trace: res.Trace}
 			if r.Witness == nil || w.less(r.Witness) {
 				r.Witness = w
 			}
@@ -294,18 +354,26 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		}
 		if r.Violated > 0 && opt.StopAtFirst {
 			partial = true
-			break
+			return false
 		}
 		if opt.Checkpoint != nil && time.Since(lastCheckpoint) >= every {
 			t0 := time.Now()
 			if err := opt.Checkpoint(finish(true)); err != nil {
-				return nil, err
+				ferr = err
+				return false
 			}
 			lastCheckpoint = time.Now()
 			// A large result (tens of thousands of members) takes a while to write:
 			// keep checkpoints under about 5% of the run.
 			every = max(every, 20*lastCheckpoint.Sub(t0))
 		}
+		return true
+	})
+	if ferr != nil {
+		return nil, ferr
+	}
+	if serr != nil || visited < len(mine) {
+		partial = true
 	}
 	finish(partial)
 	if opt.Checkpoint != nil {
@@ -314,6 +382,20 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// Confirm replays the witness's trace and checks that it reaches the recorded
+// violation; the replay is what pictures of the witness are drawn from.
+func (w *FamilyWitness) Confirm() (*Replayed, error) {
+	tf := w.Trace
+	rp, err := Replay(tf)
+	if err != nil {
+		return nil, fmt.Errorf("witness does not replay: %v", err)
+	}
+	if rp.Violation != tf.Violation {
+		return nil, fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
+	}
+	return rp, nil
 }
 
 func propName(p string) string {

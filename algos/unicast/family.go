@@ -37,6 +37,16 @@ type Family struct {
 	// Connected); with MinWorms <= 1 the others are decided by their components, which
 	// are smaller placements of the same family.
 	Connected bool
+	// Workers is the size of the member pool (checker.Sweep); 0 means 1. Each member's
+	// search runs on one goroutine. Counts and verdicts do not depend on it.
+	Workers int
+	// Count, when not nil, is told the number of members first (total, 0, 0) and
+	// then each finished member (0, 1, states), from Run's goroutine.
+	Count func(total, done, states int64)
+	// Member, when not nil, checks one member instead of Search (with MaxStates and the
+	// model's invariants): the claims catalogue passes the one entry (props/check.Run)
+	// here, which algos may not import. It is called from the pool's workers.
+	Member func(ctx context.Context, sp Spec) (Result, error)
 	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
 	// Dateline). For a relation other than dimension order every placement is kept:
 	// the symmetry reduction and Connected's components are computed on DOR paths, and
@@ -146,7 +156,10 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 	return out
 }
 
-// Run checks every instance of the family for deadlocks (and the model's invariants).
+// Run checks every instance of the family for deadlocks (and the model's invariants):
+// every placement with every (Length, Buffer), in that order, on Workers workers of the
+// member pool (checker.Sweep). Sums and the first violation are those of the sequential
+// order whatever Workers is. When ctx ends it returns the sums so far and ctx's error.
 func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	var res FamilyResult
 	sp := Spec{Topology: f.Topology}
@@ -157,40 +170,83 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	if err := f.CheckSize(g); err != nil {
 		return res, err
 	}
-	for _, ps := range f.Placements(g) {
-		for _, lb := range f.Params {
-			if err := ctx.Err(); err != nil {
-				return res, fmt.Errorf("family %s: %v", f.Topology, err)
-			}
-			sp := Spec{Topology: f.Topology, Pairs: ps, Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
-			m, err := BuildOn(g, sp)
-			if err != nil {
-				return res, err
-			}
-			r := SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
-			res.Instances++
-			res.Certificates.Add(r.Certificate)
-			res.CollisionBound += r.CollisionBound
-			res.States += r.States
-			res.Transitions += r.Transitions
-			switch r.Verdict {
-			case props.Holds:
-				res.Held++
-			case props.Violated:
-				res.Violated++
-				if res.First == nil {
-					rr, spc := r, sp
-					res.First, res.FirstSpec = &rr, &spc
-				}
-				if f.StopAtViolation {
-					return res, nil
-				}
-			default:
-				res.Inconclusive++
-			}
+	places := f.Placements(g)
+	n := len(places) * len(f.Params)
+	if f.Count != nil {
+		f.Count(int64(n), 0, 0)
+	}
+	type member struct {
+		sp  Spec
+		r   Result
+		err error
+	}
+	var ferr error
+	serr := checker.Sweep(ctx, n, f.Workers, func(ctx context.Context, _, i int) member {
+		lb := f.Params[i%len(f.Params)]
+		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
+		if f.Member != nil {
+			r, err := f.Member(ctx, sp)
+			return member{sp: sp, r: r, err: err}
 		}
+		m, err := BuildOn(g, sp)
+		if err != nil {
+			return member{sp: sp, err: err}
+		}
+		return member{sp: sp, r: SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})}
+	}, func(_ int, mb member) bool {
+		if mb.err != nil {
+			ferr = mb.err
+			return false
+		}
+		if ctx.Err() != nil {
+			return false // a search cut short by ctx is not a verdict
+		}
+		res.Instances++
+		res.Certificates.Add(mb.r.Certificate)
+		res.CollisionBound += mb.r.CollisionBound
+		res.States += mb.r.States
+		res.Transitions += mb.r.Transitions
+		if f.Count != nil {
+			f.Count(0, 1, mb.r.States)
+		}
+		switch mb.r.Verdict {
+		case props.Holds:
+			res.Held++
+		case props.Violated:
+			res.Violated++
+			if res.First == nil {
+				rr, spc := mb.r, mb.sp
+				res.First, res.FirstSpec = &rr, &spc
+			}
+			if f.StopAtViolation {
+				return false
+			}
+		default:
+			res.Inconclusive++
+		}
+		return true
+	})
+	if ferr != nil {
+		return res, ferr
+	}
+	if serr != nil {
+		return res, fmt.Errorf("family %s: %w", f.Topology, serr)
 	}
 	return res, nil
+}
+
+// Summary is one line for people: the family's description and its counts.
+func (r FamilyResult) Summary(desc string) string {
+	return fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", desc, r.Instances, r.States, r.Held, r.Violated, r.Inconclusive)
+}
+
+// FirstLine describes the first violation in one line: its instance and trace length.
+func (r FamilyResult) FirstLine() string {
+	if r.First == nil {
+		return ""
+	}
+	sp := *r.FirstSpec
+	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(r.First.Actions))
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
@@ -94,11 +95,16 @@ func TraceFile(sp Spec, r *Result) *props.TraceFile {
 	for i, a := range r.Actions {
 		acts[i] = uint64(a)
 	}
-	return &props.TraceFile{
+	tf := &props.TraceFile{
 		Format: props.TraceFormat, Algorithm: "unicast", Topology: sp.Topology,
 		Property: "deadlock", Semantics: "flit", Params: raw,
 		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
 	}
+	if strings.HasPrefix(r.Violation, checker.KindLivelock+":") || strings.HasPrefix(r.Violation, checker.KindStarvation+":") {
+		cs := r.CycleStart
+		tf.CycleStart = &cs
+	}
+	return tf
 }
 
 // TraceJSON renders a trace file as indented JSON.
@@ -138,6 +144,14 @@ func ReplayTrace(tf *props.TraceFile) (Spec, string, error) {
 				return sp, "", fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, tf.Labels[i])
 			}
 		}
+	}
+	if tf.CycleStart != nil {
+		// A lasso: the cycle must close, starve a message and be weakly fair.
+		_, f, err := checker.ReplayLasso[flit.State](m, tf.Init, acts, *tf.CycleStart)
+		if err != nil {
+			return sp, "", err
+		}
+		return sp, f.String(), nil
 	}
 	s, err := Replay(m, acts)
 	if err != nil {

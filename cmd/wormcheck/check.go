@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/internal/atomicfile"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -202,7 +201,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		return 0, err
 	}
 	if result != "" && rep.Result != nil {
-		if err := atomicfile.WriteFile(result, append(rep.Result, '\n'), 0o644); err != nil {
+		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
@@ -249,7 +248,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 	if result != "" {
 		opt.CheckpointEvery = every
 		opt.Checkpoint = func(b []byte) error {
-			if err := atomicfile.WriteFile(result, append(b, '\n'), 0o644); err != nil {
+			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
 				return fmt.Errorf("writing --result: %v", err)
 			}
 			return nil

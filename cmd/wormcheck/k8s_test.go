@@ -17,7 +17,7 @@ import (
 // /results in a temp dir) for a moment: the flags parse, the family is accepted, and the
 // interrupted shard leaves a partial, resumable result where the manifest says.
 func TestK8sManifestRunsAShard(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "deploy", "k8s", "family-job.yaml"))
+	data, err := os.ReadFile(filepath.Join("deploy", "k8s", "family-job.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -574,7 +574,11 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 		return exitUsage, usagef("--points %d: want 2..100", f.points)
 	}
 	top := cfg.Traffic.Rate
-	var xs, simY, modY []float64
+	var xs, simY, modY, simCI []float64
+	// With hybrid traffic (some broadcasts, 003) broadcast latency is drawn beside
+	// unicast latency.
+	hybrid := cfg.Traffic.Broadcast > 0 && cfg.Traffic.Broadcast < 1 && cfg.Traffic.Multicast == 0
+	var bY, bModel, bCI []float64
 	var rows []map[string]any
 	reason := ""
 	for i := 1; i <= f.points; i++ {
@@ -596,24 +600,37 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 		}
 		m := simModel(g, c)
 		load := c.Traffic.Rate * float64(c.Length)
-		y := res.Unicast.Mean
+		y, ci := res.Unicast.Mean, res.Unicast.CI95
 		my := m.Unicast
 		if c.Traffic.Multicast >= 1 {
-			y = res.Multicast.Mean
+			y, ci = res.Multicast.Mean, res.Multicast.CI95
 		} else if c.Traffic.Broadcast >= 1 {
-			y, my = res.Broadcast.Mean, m.Broadcast
+			y, ci, my = res.Broadcast.Mean, res.Broadcast.CI95, m.Broadcast
 		}
+		by := res.Broadcast.Mean
 		if res.Saturated {
-			y = math.NaN()
+			y, by = math.NaN(), math.NaN()
 		}
-		xs, simY, modY = append(xs, load), append(simY, y), append(modY, my)
+		xs, simY, modY, simCI = append(xs, load), append(simY, y), append(modY, my), append(simCI, ci)
+		if hybrid {
+			bY, bModel, bCI = append(bY, by), append(bModel, m.Broadcast), append(bCI, res.Broadcast.CI95)
+		}
 		rows = append(rows, map[string]any{"load": load, "rate": c.Traffic.Rate, "sim": nanNil(y), "model": nanNil(my), "saturated": res.Saturated})
 		if !f.json {
 			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", load, y, m.Name, my, map[bool]string{true: " (saturated)"}[res.Saturated])
 		}
 	}
 	name := simModel(g, cfg).Name
-	svg := render.LatencyPlot(fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs), xs, []render.Series{{Name: "simulation", Y: simY, Color: "#1f77b4"}, {Name: name, Y: modY, Color: "#d62728", Dashed: true}})
+	title := fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs)
+	sims := []render.Series{{Name: "simulation", Y: simY, CI: simCI, Color: "#0072b2"}, {Name: name, Y: modY, Color: "#d00000", Dashed: true}}
+	svg := render.LatencyPlot(title, xs, sims)
+	if hybrid {
+		title += fmt.Sprintf(", %.3g of the messages broadcast", cfg.Traffic.Broadcast)
+		svg = render.LatencyPanels(title, xs, []render.Panel{
+			{Title: "unicast", Curves: render.Curves(sims)},
+			{Title: "broadcast", Curves: render.Curves([]render.Series{{Name: "simulation", Y: bY, CI: bCI, Color: "#e69f00"}, {Name: name, Y: bModel, Color: "#d00000", Dashed: true}})},
+		})
+	}
 	if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
 	}

@@ -106,7 +106,7 @@ func TestSimCompareTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := xml.Unmarshal(b, new(struct{})); err != nil || strings.Count(string(b), "n=") != 6 {
+	if err := xml.Unmarshal(b, new(struct{})); err != nil || strings.Count(string(b), "class=\"legend\">") != 6 || !strings.Contains(string(b), "class=\"ci\"") {
 		t.Errorf("SVG not XML (%v) or not 6 series:\n%s", err, b)
 	}
 	code, out, _ = runCLI(t, "sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--compare-loads", "0.01,0.05", "--compare-dests", "3", "--length", "2", "--cycles", "1000", "--warmup", "100", "--json")

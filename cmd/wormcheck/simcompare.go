@@ -100,7 +100,11 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			break
 		}
 		for a := range algos {
-			ss = append(ss, render.Series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
+			var bars []float64
+			for _, p := range r.Points[a] {
+				bars = append(bars, p.Latency.CI95)
+			}
+			ss = append(ss, render.Series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), CI: bars, Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
 		}
 		var pts []map[string]any
 		for a := range algos {

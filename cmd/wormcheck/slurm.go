@@ -39,7 +39,7 @@ Flags:
   --sbatch ARGS    extra sbatch options for both jobs, e.g. "--partition=long --time=2:00:00"
   --no-submit      write the scripts and print the sbatch commands without running them
 
-Kubernetes: deploy/k8s/family-job.yaml is an Indexed Job doing the same
+Kubernetes: cmd/wormcheck/deploy/k8s/family-job.yaml is an Indexed Job doing the same
 (JOB_COMPLETION_INDEX -> --shard); see README.
 
 Example:

@@ -160,9 +160,24 @@ func checkerOptions[S any](ctx context.Context, r *request) checker.Options[S] {
 // traceText renders a trace's labels for people: a headline and one numbered line per
 // step.
 func traceText(labels []string) string {
+	return lassoText(labels, -1)
+}
+
+// lassoText renders a trace, or with cycleStart >= 0 a lasso whose steps from cycleStart
+// on repeat forever, for people: a headline and one numbered line per step, the cycle's
+// first step marked.
+func lassoText(labels []string, cycleStart int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "shortest trace (%d steps):\n", len(labels))
+	if cycleStart < 0 || cycleStart >= len(labels) {
+		fmt.Fprintf(&b, "shortest trace (%d steps):\n", len(labels))
+		cycleStart = -1
+	} else {
+		fmt.Fprintf(&b, "lasso: %d steps to a state, then a cycle of %d steps back to it, repeated forever:\n", cycleStart, len(labels)-cycleStart)
+	}
 	for i, l := range labels {
+		if i == cycleStart {
+			b.WriteString("  cycle:\n")
+		}
 		fmt.Fprintf(&b, "%d %s\n", i+1, l)
 	}
 	return b.String()

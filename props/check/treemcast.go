@@ -144,9 +144,10 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		tf := treemcast.TraceFile(in, m, r.property, res.Violation)
 		if v := res.Violation; v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
 			// A lasso: no last state shows it, so the deadlock replay does not apply.
-			rep.Reason, rep.Trace, rep.Text = v.Message, tf, traceText(tf.Labels)
+			rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
 			rep.Witness = flitWitness(m, v.Trace, v.Message)
 			markLasso(rep.Witness, v.Message, v.CycleStart)
+			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind, v.Message, nil)
 			break
 		}
 		if err := treeMcastWitness(rep, tf); err != nil {

@@ -244,11 +244,15 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Witness = labelWitness(rep.Trace)
 		if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)
+			markLasso(rep.Witness, res.Violation, res.CycleStart)
 			title, sub := unicast.Titles(sp, res)
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
 		}
 		markLasso(rep.Witness, res.Violation, res.CycleStart)
 		rep.Text = traceText(res.Labels)
+		if rep.Witness != nil && rep.Witness.Kind == props.WitnessLasso {
+			rep.Text = lassoText(res.Labels, rep.Witness.CycleStart)
+		}
 	case props.Inconclusive:
 		rep.Reason = res.Violation
 	}

@@ -252,7 +252,7 @@ func TraceNotes(violation string) []string {
 // FlitFiles draws a flit-level trace (FlitTrace) and captures it as pcap
 // (flitwire.FlitPCAP): the SVG and pcap witness files of a deadlock or a broken invariant.
 func FlitFiles(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) (svg, pcap []byte, err error) {
-	if svg, err = FlitTrace(m, tr, w, title, subtitle, notes); err != nil {
+	if svg, err = FlitWitness(m, tr, w, title, subtitle, notes); err != nil {
 		return nil, nil, err
 	}
 	states, actions := runOf(tr)

@@ -118,7 +118,7 @@ func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 			}
 			flush()
 			ly := top + ph + bottom + float64(j+1)*legendRow
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s/><text x=\"%s\" y=\"%s\">%s</text>\n", f1(ox), f1(ly-4), f1(ox+26), f1(ly-4), c.Colour, dash, f1(ox+32), f1(ly), html.EscapeString(c.Name))
+			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s/><text x=\"%s\" y=\"%s\" class=\"legend\">%s</text>\n", f1(ox), f1(ly-4), f1(ox+26), f1(ly-4), c.Colour, dash, f1(ox+32), f1(ly), html.EscapeString(c.Name))
 		}
 		b.WriteString("</g>\n")
 	}

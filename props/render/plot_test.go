@@ -10,7 +10,7 @@ import (
 
 func TestLatencyPlotDeterministicWithGaps(t *testing.T) {
 	xs := []float64{0.1, 0.2, 0.3}
-	ss := []Series{{"sim", []float64{10, math.NaN(), 30}, "#000", false}, {"model <x>", []float64{9, 19, 29}, "#f00", true}}
+	ss := []Series{{Name: "sim", Y: []float64{10, math.NaN(), 30}, Color: "#000"}, {Name: "model <x>", Y: []float64{9, 19, 29}, Color: "#f00", Dashed: true}}
 	a, b := LatencyPlot("t", xs, ss), LatencyPlot("t", xs, ss)
 	if !bytes.Equal(a, b) {
 		t.Fatal("same data, different SVG")

@@ -1,4 +1,4 @@
-package atomicfile
+package main
 
 import (
 	"os"
@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-func TestWriteFile(t *testing.T) {
+func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "r.json")
 	for _, s := range []string{"first", "second, longer", "3"} {
-		if err := WriteFile(p, []byte(s), 0o644); err != nil {
+		if err := writeFileAtomic(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(p)
@@ -22,7 +22,7 @@ func TestWriteFile(t *testing.T) {
 	if len(ents) != 1 {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), []byte("x"), 0o644); err == nil {
+	if err := writeFileAtomic(filepath.Join(dir, "no", "such", "dir"), []byte("x"), 0o644); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 }

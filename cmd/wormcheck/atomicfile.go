@@ -1,6 +1,4 @@
-// Package atomicfile replaces a file's contents so that a reader, or a process killed at
-// any moment, sees either the old contents or the new, never a mixture or a truncation.
-package atomicfile
+package main
 
 import (
 	"fmt"
@@ -8,11 +6,13 @@ import (
 	"path/filepath"
 )
 
-// WriteFile writes data to a temporary file in path's directory, flushes it to disk,
-// and renames it over path (an atomic replacement on POSIX file systems); the directory
-// is flushed too so that the rename survives a crash. On error the temporary file is
-// removed and path is untouched.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+// writeFileAtomic replaces a file's contents so that a reader, or a process killed at any
+// moment, sees either the old contents or the new, never a mixture or a truncation. It
+// writes data to a temporary file in path's directory, flushes it to disk and renames it
+// over path (an atomic replacement on POSIX file systems); the directory is flushed too so
+// that the rename survives a crash. On error the temporary file is removed and path is
+// untouched.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -1,0 +1,73 @@
+package proofs
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// The family members of the flit claims (WH, TM) are checked through the one entry,
+// props/check.Run, as a user's test or `wormcheck check` would check them: the family
+// sweeps of algos enumerate the members and run them on the pool, and call these
+// adapters (algos may not import the entry) for each member.
+
+// memberStates bounds each member's search; a member that reaches it is inconclusive.
+const memberStates = 2_000_000
+
+// unicastMember checks one worm placement for deadlock (and the model's invariants)
+// with check.Run, bounded by maxStates (0 = none). As for treeMember, a member under a
+// relation other than dimension order is refused.
+func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
+	return func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
+		if sp.Routing != nil {
+			return unicast.Result{}, fmt.Errorf("unicast member on %s: routing %s cannot be named through the entry", sp.Topology, sp.Routing.Name())
+		}
+		p := unicast.ParamsOf(sp)
+		rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: sp.Topology, Params: map[string]string{
+			"msgs": p.Msgs, "length": strconv.Itoa(p.Length), "buffers": strconv.Itoa(p.Buffers),
+			"vcs": strconv.Itoa(p.VCs), "dateline": p.Dateline, "ports": p.Ports,
+		}}, "deadlock", check.Options{MaxStates: maxStates})
+		if err != nil {
+			return unicast.Result{}, err
+		}
+		r := unicast.Result{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
+			Depth: rep.Stats.Depth, Seconds: rep.Stats.Seconds, Violation: rep.Reason,
+			Certificate: rep.Certificate, CollisionBound: rep.Stats.CollisionBound}
+		if rep.Verdict == props.Violated {
+			if rep.Trace == nil {
+				return r, fmt.Errorf("unicast %s on %s: violated without a trace", p.Msgs, sp.Topology)
+			}
+			for _, a := range rep.Trace.Actions {
+				r.Actions = append(r.Actions, checker.Action(a))
+			}
+			r.Labels, r.Violation = rep.Trace.Labels, rep.Trace.Violation
+		}
+		return r, nil
+	}
+}
+
+// treeMember checks one pair of multicasts for prop with check.Run, bounded by
+// memberStates. The entry names instances by strings, so a member under a routing
+// relation other than dimension order is refused rather than checked under DOR.
+func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemcast.MemberResult, error) {
+	if in.Routing != nil {
+		return treemcast.MemberResult{}, fmt.Errorf("tree-mcast member %s: routing %s cannot be named through the entry", in, in.Routing.Name())
+	}
+	tp := in.TraceParams()
+	rep, err := check.Run(ctx, check.Instance{Algorithm: "tree-mcast", Topology: in.Grid.Spec(), Params: map[string]string{
+		"msgs": tp.Msgs, "pruning": tp.Pruning, "length": strconv.Itoa(tp.Length), "buffers": strconv.Itoa(tp.Buffers),
+		"ports": strings.TrimSuffix(tp.Ports, "-port"),
+	}}, prop, check.Options{MaxStates: memberStates})
+	if err != nil {
+		return treemcast.MemberResult{}, err
+	}
+	return treemcast.MemberResult{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
+		CollisionBound: rep.Stats.CollisionBound, Certificate: rep.Certificate, Trace: rep.Trace}, nil
+}

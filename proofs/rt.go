@@ -1,0 +1,587 @@
+package proofs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// The routing claims (issue 11): adaptive and user routing relations, proved statically
+// on whole topologies (props/cdg: the channel dependency graph of Dally & Seitz, the
+// extended graph of Duato) and explored in the flit semantics on every placement of a
+// few worms, every free permitted output a successor of its own (so every selection
+// function is covered). The static conditions are only sufficient; the explorer decides
+// what they leave open.
+func init() {
+	Register(Claim{
+		ID: "RT1", Source: "Glass & Ni (turn model)",
+		Statement: "west-first, north-last, negative-first are deadlock-free on 2-D meshes",
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:2x3 up to 2 worms", "as quick (the routing claims' default is their quick family)", "meshes to 32x32 static; mesh:2x3 up to 2 worms; 50 + 20 samples of 3 and 4 worms on mesh:3x3"}, runRT1),
+	})
+	Register(Claim{
+		ID: "RT2", Source: "Dally & Seitz",
+		Statement: "minimal fully adaptive routing with one VC deadlocks on a 2-D mesh",
+		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"meshes 2x2, 2x3, 3x3 by size, 1..4 worms, until a deadlock", "the same", "the same"}, runRT2),
+	})
+	Register(Claim{
+		ID: "RT3", Source: "Chiu (odd-even)",
+		Statement: "odd-even is deadlock-free on 2-D meshes",
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:3x3 up to 2 worms", "as quick", "meshes to 32x32 static; mesh:3x3, 3x2 placements and 50 samples on mesh:4x3"}, runRT3),
+	})
+	Register(Claim{
+		ID: "RT4", Source: "Duato",
+		Statement: "fully adaptive minimal routing with an escape channel is deadlock-free (mesh, torus) though its CDG is cyclic",
+		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"6 topologies static; mesh:2x3, torus:3x3 placements", "as quick", "8 topologies static; mesh:2x3, torus:3x3 placements and 50 + 50 samples"}, runRT4),
+	})
+	Register(Claim{
+		ID: "RT5", Source: "000 Lemma 1, adaptive R",
+		Statement: "tree multicast with pruning over RT4's routing is deadlock-free",
+		Semantics: "flit", Expected: ExpectHolds, Families: one([3]string{"mesh:2x2 pairs:2; without pruning pairs:3", "as quick", "mesh:2x2 pairs:3, mesh:2x3 pairs:1; without pruning pairs:3"}, runRT5),
+	})
+	Register(Claim{
+		ID: "RT6", Source: "—",
+		Statement: "non-minimal adaptive routing without a misroute budget livelocks; with one every message is delivered",
+		Semantics: "flit (liveness)", Expected: ExpectViolated, Families: one([3]string{"mesh:2x3, every (src,dst)", "as quick", "mesh:3x3, every (src,dst)"}, runRT6),
+	})
+}
+
+// rtStatic is the static part of a routing claim: the relation on each topology through
+// props/cdg, with the deadlock-freedom verdict expected of it.
+type rtStatic struct {
+	name, topo string
+	// wantCDG: the channel dependency graph is expected acyclic; wantDuato: Duato's
+	// condition is expected to hold.
+	wantCDG, wantDuato bool
+}
+
+// runStatic analyses every (relation, topology); it reports whether each verdict was as
+// expected, the notes, and the first CDG cycle found (for the report of RT4).
+func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, cycle *cdg.Result, err error) {
+	ok = true
+	for _, p := range parts {
+		if ctx.Err() != nil {
+			return false, notes, cycle, ctx.Err()
+		}
+		g, err := model.ParseGrid(p.topo)
+		if err != nil {
+			return false, notes, cycle, err
+		}
+		rel, err := routing.ByName(g, p.name)
+		if err != nil {
+			return false, notes, cycle, err
+		}
+		r, err := cdg.Analyze(rel, cdg.Options{})
+		if err != nil {
+			return false, notes, cycle, err
+		}
+		duato := r.Duato != nil && r.Duato.Connected && r.Duato.Decided && r.Duato.Acyclic
+		good := r.Stranded == nil && r.Acyclic == p.wantCDG && duato == p.wantDuato && r.DeadlockFree() == (p.wantCDG || p.wantDuato)
+		ok = ok && good
+		s := fmt.Sprintf("static %s on %s: CDG %s", p.name, p.topo, map[bool]string{true: "acyclic", false: "cyclic"}[r.Acyclic])
+		if r.Duato != nil {
+			s += fmt.Sprintf(", Duato's extended graph of %d escape channels %s", r.Duato.Escape, map[bool]string{true: "acyclic", false: "not proved acyclic"}[duato])
+		}
+		if !good {
+			s += " (NOT AS EXPECTED: " + r.Reason() + ")"
+		}
+		notes = append(notes, s)
+		if !r.Acyclic && cycle == nil {
+			cycle = r
+		}
+	}
+	return ok, notes, cycle, nil
+}
+
+// rtFlit is a family of unicast instances under a relation: every placement of 1..Max
+// worms (Sample = 0) or Sample random placements of exactly Max worms drawn with Seed,
+// each with every (L, B) of LB. The DOR reductions of unicast.Family (mesh reflections,
+// worms whose routes share nothing) do not hold for other relations, so none is used.
+type rtFlit struct {
+	routing, topo string
+	max, sample   int
+	seed          uint64
+	lb            [][2]int
+}
+
+func (f rtFlit) desc() string {
+	if f.sample > 0 {
+		return fmt.Sprintf("flit %s on %s: %d random placements of %d worms", f.routing, f.topo, f.sample, f.max)
+	}
+	return fmt.Sprintf("flit %s on %s: every placement of 1..%d worms", f.routing, f.topo, f.max)
+}
+
+func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
+	pairs := unicast.AllPairs(g.Nodes())
+	var out [][]unicast.Pair
+	if f.sample > 0 {
+		rng := rand.New(rand.NewPCG(f.seed, 0x5eed))
+		for len(out) < f.sample {
+			perm := rng.Perm(len(pairs))
+			ps := make([]unicast.Pair, 0, f.max)
+			for _, i := range perm[:min(f.max, len(pairs))] {
+				ps = append(ps, pairs[i])
+			}
+			out = append(out, ps)
+		}
+		return out
+	}
+	unicast.Placements(pairs, f.max, func(ps []unicast.Pair) bool {
+		out = append(out, append([]unicast.Pair(nil), ps...))
+		return true
+	})
+	return out
+}
+
+// rtFlitResult sums a family run.
+type rtFlitResult struct {
+	instances, held, violated, inconclusive int
+	states                                  int64
+	firstSpec                               *unicast.Spec
+	first                                   *unicast.Result
+}
+
+// runFlit explores every instance of the families (stopping at the first deadlock when
+// stop is set) with a state bound per instance.
+func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
+	var res rtFlitResult
+	var notes []string
+	for _, f := range fams {
+		g, err := model.ParseGrid(f.topo)
+		if err != nil {
+			return res, notes, err
+		}
+		rel, err := routing.ByName(g, f.routing)
+		if err != nil {
+			return res, notes, err
+		}
+		var part rtFlitResult
+		for _, ps := range f.placements(g) {
+			for _, lb := range f.lb {
+				if err := ctx.Err(); err != nil {
+					return res, notes, err
+				}
+				sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: lb[0], Buffer: lb[1], Routing: rel}
+				m, err := unicast.BuildOn(g, sp)
+				if err != nil {
+					return res, notes, err
+				}
+				r := unicast.Search(ctx, m, 2_000_000, true)
+				part.instances++
+				part.states += r.States
+				switch r.Verdict {
+				case props.Holds:
+					part.held++
+				case props.Violated:
+					part.violated++
+					if res.first == nil {
+						rr, spc := r, sp
+						res.first, res.firstSpec = &rr, &spc
+					}
+				default:
+					part.inconclusive++
+				}
+				if stop && res.first != nil {
+					break
+				}
+			}
+			if stop && res.first != nil {
+				break
+			}
+		}
+		res.instances += part.instances
+		res.held += part.held
+		res.violated += part.violated
+		res.inconclusive += part.inconclusive
+		res.states += part.states
+		notes = append(notes, fmt.Sprintf("%s (L,B in %v): %d instances, %d states, %d deadlocked, %d inconclusive", f.desc(), f.lb, part.instances, part.states, part.violated, part.inconclusive))
+		if stop && res.first != nil {
+			break
+		}
+	}
+	return res, notes, nil
+}
+
+// flitWitness fills out's witness and files from the first deadlock of a family run.
+func flitWitness(out *Outcome, res rtFlitResult) []string {
+	sp, first := *res.firstSpec, res.first
+	tf := unicast.TraceFile(sp, first)
+	out.Witness = tf
+	out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
+	var notes []string
+	if m, tr, err := unicast.ReplayWitness(sp, first); err == nil {
+		title, sub := unicast.Titles(sp, first)
+		if svg, pcap, err := render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation)); err == nil {
+			out.Files["svg"], out.Files["pcap"] = svg, pcap
+		}
+	} else {
+		notes = append(notes, "the witness does not replay: "+err.Error())
+	}
+	notes = append(notes, fmt.Sprintf("first deadlock: %s %s L=%d B=%d after %d steps", sp.Topology, unicast.FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(first.Actions)))
+	return notes
+}
+
+// staticAndFlit is the outcome of a "flit + static" claim expected to hold: holds when
+// every static verdict was as expected and no instance deadlocked or hit its bound.
+func staticAndFlit(ctx context.Context, env Env, st []rtStatic, fams []rtFlit) Outcome {
+	var out Outcome
+	ok, notes, cyc, err := runStatic(ctx, st)
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
+	}
+	res, fnotes, err := runFlit(ctx, env, fams, false)
+	notes = append(notes, fnotes...)
+	out.Instances, out.States = res.instances+len(st), res.states
+	switch {
+	case err != nil:
+		out.Verdict, out.Err = Inconclusive, err
+	case res.first != nil:
+		out.Verdict = Violated
+		notes = append(notes, flitWitness(&out, res)...)
+	case !ok:
+		out.Verdict = Violated
+		if cyc != nil {
+			out.Witness = cyc.Witness()
+		}
+	case res.inconclusive > 0:
+		out.Verdict = Inconclusive
+	default:
+		out.Verdict = Holds
+	}
+	out.Note = strings.Join(notes, "; ")
+	return out
+}
+
+// rtLB are the worm lengths and buffer sizes of the routing families.
+var rtLB = [][2]int{{2, 1}}
+
+// runRT1 proves the three turn models statically on meshes up to 32x32 (quick: 8x8) and
+// explores every placement of up to 2 worms on mesh:2x3, plus (not in quick) 50 random
+// placements of 3 worms and 20 of 4 worms on mesh:3x3. Reference: Glass & Ni 1992, §3 (2-D mesh algorithms).
+func runRT1(ctx context.Context, env Env) Outcome {
+	var st []rtStatic
+	var fams []rtFlit
+	sizes := []string{"mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:32x32"}
+	if env.Size != Full {
+		sizes = sizes[:3]
+	}
+	for _, name := range []string{"west-first", "north-last", "negative-first"} {
+		for _, t := range sizes {
+			st = append(st, rtStatic{name: name, topo: t, wantCDG: true})
+		}
+		if env.Size != Full {
+			fams = append(fams, rtFlit{routing: name, topo: "mesh:2x3", max: 2, lb: rtLB})
+			continue
+		}
+		fams = append(fams, rtFlit{routing: name, topo: "mesh:2x3", max: 2, lb: rtLB},
+			rtFlit{routing: name, topo: "mesh:3x3", max: 3, sample: 50, seed: 1, lb: rtLB},
+			rtFlit{routing: name, topo: "mesh:3x3", max: 4, sample: 20, seed: 2, lb: rtLB})
+	}
+	return staticAndFlit(ctx, env, st, fams)
+}
+
+// runRT2 searches meshes in order of size (2x2, 2x3, 3x3) and, on each, placements of
+// 1, 2, ... worms (L=2, B=1) under minimal fully adaptive routing on one VC, stopping at
+// the first deadlock: the smallest mesh and the fewest worms that deadlock. The witness
+// is that instance's shortest trace, which replays (its routing is saved with it). The
+// static part shows the cyclic CDG the deadlock closes.
+func runRT2(ctx context.Context, env Env) Outcome {
+	var out Outcome
+	var notes []string
+	for _, topo := range []string{"mesh:2x2", "mesh:2x3", "mesh:3x3"} {
+		for k := 1; k <= 4; k++ {
+			fam := rtFlit{routing: "adaptive", topo: topo, max: k, lb: rtLB}
+			res, fnotes, err := runFlitExactly(ctx, env, fam)
+			out.Instances += res.instances
+			out.States += res.states
+			notes = append(notes, fnotes...)
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
+			}
+			if res.first != nil {
+				out.Verdict = Violated
+				notes = append(notes, flitWitness(&out, res)...)
+				notes = append(notes, fmt.Sprintf("smallest mesh that deadlocks: %s, with %d worms (no placement of fewer worms deadlocks there, and no smaller mesh does)", topo, k))
+				_, snotes, _, _ := runStatic(ctx, []rtStatic{{name: "adaptive", topo: topo}})
+				notes = append(notes, snotes...)
+				out.Note = strings.Join(notes, "; ")
+				return out
+			}
+		}
+	}
+	out.Verdict = Holds
+	out.Note = strings.Join(notes, "; ")
+	return out
+}
+
+// runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
+// were checked before), stopping at the first deadlock.
+func runFlitExactly(ctx context.Context, env Env, f rtFlit) (rtFlitResult, []string, error) {
+	g, err := model.ParseGrid(f.topo)
+	if err != nil {
+		return rtFlitResult{}, nil, err
+	}
+	var res rtFlitResult
+	rel, err := routing.ByName(g, f.routing)
+	if err != nil {
+		return res, nil, err
+	}
+	for _, ps := range f.placements(g) {
+		if len(ps) != f.max {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, nil, err
+		}
+		sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: f.lb[0][0], Buffer: f.lb[0][1], Routing: rel}
+		m, err := unicast.BuildOn(g, sp)
+		if err != nil {
+			return res, nil, err
+		}
+		r := unicast.Search(ctx, m, 2_000_000, true)
+		res.instances++
+		res.states += r.States
+		if r.Verdict == props.Violated {
+			rr, spc := r, sp
+			res.first, res.firstSpec = &rr, &spc
+			break
+		}
+	}
+	note := fmt.Sprintf("flit adaptive on %s, placements of %d worms: %d checked, %d states", f.topo, f.max, res.instances, res.states)
+	return res, []string{note}, nil
+}
+
+// runRT3 proves odd-even statically on meshes up to 32x32 (quick: 8x8, including
+// odd-sized ones) and explores it like RT1. Reference: Chiu 2000, Theorem 1.
+func runRT3(ctx context.Context, env Env) Outcome {
+	var st []rtStatic
+	for _, t := range []string{"mesh:4x4", "mesh:5x5", "mesh:6x3", "mesh:8x8", "mesh:32x32"} {
+		if env.Size != Full && t == "mesh:32x32" {
+			continue
+		}
+		st = append(st, rtStatic{name: "odd-even", topo: t, wantCDG: true})
+	}
+	fams := []rtFlit{{routing: "odd-even", topo: "mesh:3x3", max: 2, lb: rtLB}}
+	if env.Size == Full {
+		fams = append(fams, rtFlit{routing: "odd-even", topo: "mesh:3x2", max: 3, lb: rtLB},
+			rtFlit{routing: "odd-even", topo: "mesh:4x3", max: 4, sample: 50, seed: 3, lb: rtLB})
+	}
+	return staticAndFlit(ctx, env, st, fams)
+}
+
+// runRT4 shows both graphs of Duato's relation: on meshes, tori and a hypercube its CDG
+// is cyclic and the extended graph of its escape channels acyclic (the witness is a CDG
+// cycle, drawn), and the explorer finds no deadlock on every placement of up to 2 worms
+// on mesh:2x3 and of 1 on torus:3x3, plus (not in quick) 50 random placements of 2 worms
+// on mesh:3x3 and on torus:3x3 (three worms on mesh:3x3 with two VCs exceed 2M states
+// per instance). Reference: Duato 1993, Theorem 1.
+func runRT4(ctx context.Context, env Env) Outcome {
+	st := []rtStatic{
+		{name: "duato", topo: "mesh:4x4", wantDuato: true}, {name: "duato", topo: "mesh:8x8", wantDuato: true},
+		{name: "duato", topo: "torus:4x4", wantDuato: true}, {name: "duato", topo: "torus:5x5", wantDuato: true},
+		{name: "duato", topo: "torus:4x4x4", wantDuato: true}, {name: "duato", topo: "hypercube:5", wantDuato: true},
+	}
+	fams := []rtFlit{{routing: "duato", topo: "mesh:2x3", max: 2, lb: rtLB}, {routing: "duato", topo: "torus:3x3", max: 1, lb: rtLB}}
+	if env.Size == Full {
+		st = append(st, rtStatic{name: "duato", topo: "mesh:32x32", wantDuato: true}, rtStatic{name: "duato", topo: "torus:16x16", wantDuato: true})
+		fams = append(fams, rtFlit{routing: "duato", topo: "mesh:3x3", max: 2, sample: 50, seed: 4, lb: rtLB},
+			rtFlit{routing: "duato", topo: "torus:3x3", max: 2, sample: 50, seed: 5, lb: rtLB})
+	}
+	out := staticAndFlit(ctx, env, st, fams)
+	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict.
+	g, _ := model.ParseGrid("mesh:4x4")
+	rel, _ := routing.ByName(g, "duato")
+	if r, err := cdg.Analyze(rel, cdg.Options{}); err == nil && out.Verdict == Holds {
+		w := r.CDGWitness()
+		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
+		var labels []string
+		for _, d := range r.Cycle {
+			labels = append(labels, r.Turn(d))
+		}
+		if svg, err := render.ChannelCycle(g, r.CycleChannels(), labels, "duato on mesh:4x4: a cycle of the CDG; the escape channels' extended graph is acyclic"); err == nil {
+			out.Files = map[string][]byte{"svg": svg}
+		}
+		if w != nil {
+			out.Note += "; mesh:4x4 CDG " + w.Violation
+		}
+	}
+	return out
+}
+
+// rt4Witness is RT4's evidence: a cycle of the channel dependency graph (so Dally &
+// Seitz's condition fails) and Duato's verdict on the escape channels (so his holds).
+type rt4Witness struct {
+	CDG    *props.Witness `json:"cdg_cycle"`
+	Duato  *cdg.Duato     `json:"duato"`
+	Reason string         `json:"reason"`
+}
+
+// runRT5 checks tree multicast with pruning (on-stop, 000 §3) under Duato's routing,
+// each address routed by the relation and a reserved output among those it offers taken
+// first (000 §4), L=1, B=1, one-port: every pair of multicasts with 1..3 destinations
+// on mesh:2x2 (quick: 1..2) and with 1 destination on mesh:2x3 (full only). Without
+// pruning, pairs of multicasts with 1..3 destinations on mesh:2x2 are searched for a
+// deadlock, which is reported with its trace (the escape VC does not save tree
+// multicast: a branch holds its channels while it waits for another).
+func runRT5(ctx context.Context, env Env) Outcome {
+	var out Outcome
+	var notes []string
+	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
+		g, err := model.ParseGrid(topo)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := routing.ByName(g, "duato")
+		if err != nil {
+			return nil, err
+		}
+		f, err := treemcast.ParseFamily(g, fmt.Sprintf("pairs:%d", k))
+		if err != nil {
+			return nil, err
+		}
+		f.Relation = rel
+		r, err := treemcast.RunFamily(f, treemcast.FamilyOptions{Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort},
+			Workers: env.Workers, MaxStates: 2_000_000, StopAtFirst: pr == flit.PruneNone, Context: ctx})
+		if r != nil {
+			out.Instances += r.Instances
+			out.States += r.States
+			notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, f.Spec(), pr, r.Instances, r.States, r.Verdict))
+		}
+		return r, err
+	}
+	type part struct {
+		topo string
+		k    int
+	}
+	parts := []part{{"mesh:2x2", 3}, {"mesh:2x3", 1}}
+	if env.Size != Full {
+		parts = []part{{"mesh:2x2", 2}}
+	}
+	out.Verdict = Holds
+	for _, p := range parts {
+		r, err := run(p.topo, p.k, flit.PruneOnStop)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
+		}
+		if r.Verdict != props.Holds && out.Verdict == Holds {
+			out.Verdict = r.Verdict.String()
+			if r.Witness != nil {
+				out.Witness = r.Witness.Trace
+			}
+		}
+	}
+	without, err := run("mesh:2x2", 3, flit.PruneNone)
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
+	}
+	if without.Witness != nil {
+		notes = append(notes, fmt.Sprintf("without pruning member %s deadlocks: %s", without.Witness.Msgs, without.Witness.Trace.Violation))
+		if raw, err := json.MarshalIndent(without.Witness.Trace, "", "  "); err == nil {
+			out.Files = map[string][]byte{"json": raw}
+		}
+		if out.Witness == nil {
+			out.Witness = without.Witness.Trace
+		}
+	} else {
+		notes = append(notes, "NOT AS EXPECTED: without pruning no member deadlocked")
+		out.Verdict = Inconclusive
+	}
+	out.Note = strings.Join(notes, "; ")
+	return out
+}
+
+// runRT6 checks liveness ("every message is eventually delivered", under weak fairness)
+// of one worm under non-minimal routing on one VC, for every (source, destination) of
+// mesh:3x3 (quick: mesh:2x3), L=2, B=1: without a misroute budget the worm can circle for
+// ever (a lasso: the first livelock found, replayed by checker.ReplayLasso); with a budget
+// of 1 (nonminimal:1) every instance delivers. One worm per instance: with two worms on
+// one VC misrouting is minimal adaptive routing plus detours, which deadlocks (RT2).
+func runRT6(ctx context.Context, env Env) Outcome {
+	var out Outcome
+	topo := "mesh:3x3"
+	if env.Size != Full {
+		topo = "mesh:2x3"
+	}
+	g, err := model.ParseGrid(topo)
+	if err != nil {
+		return Outcome{Verdict: Inconclusive, Err: err}
+	}
+	var notes []string
+	var lasso *props.Witness
+	for _, name := range []string{"nonminimal", "nonminimal:1"} {
+		rel, err := routing.ByName(g, name)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err}
+		}
+		held, violated, inconclusive := 0, 0, 0
+		var states int64
+		for _, p := range unicast.AllPairs(g.Nodes()) {
+			if ctx.Err() != nil {
+				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
+			}
+			sp := unicast.Spec{Topology: g.Spec(), Pairs: []unicast.Pair{p}, Length: 2, Buffer: 1, Routing: rel}
+			m, err := unicast.BuildOn(g, sp)
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err}
+			}
+			r, err := checker.CheckLiveness[flit.State](m, checker.LivenessOptions{MaxStates: 1_000_000, Context: ctx})
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err}
+			}
+			out.Instances++
+			states += r.States
+			switch r.Verdict {
+			case checker.Holds:
+				held++
+			case checker.Violated:
+				violated++
+				if lasso == nil && name == "nonminimal" {
+					lasso = lassoWitness(g.Spec(), sp, r.Violation)
+				}
+			default:
+				inconclusive++
+			}
+		}
+		out.States += states
+		notes = append(notes, fmt.Sprintf("%s on %s, one worm L=2 B=1, every (src,dst): %d instances, %d states, %d deliver, %d violate liveness, %d inconclusive", name, topo, held+violated+inconclusive, states, held, violated, inconclusive))
+		if name == "nonminimal:1" && (violated > 0 || inconclusive > 0) {
+			out.Verdict = Inconclusive
+			notes = append(notes, "NOT AS EXPECTED: with a budget some worm was not certainly delivered")
+		}
+	}
+	if out.Verdict == "" {
+		if lasso != nil {
+			out.Verdict = Violated
+			out.Witness = lasso
+			if raw, err := json.MarshalIndent(lasso, "", "  "); err == nil {
+				out.Files = map[string][]byte{"json": raw}
+			}
+			notes = append(notes, "witness: "+lasso.Violation)
+		} else {
+			out.Verdict = Holds
+		}
+	}
+	out.Note = strings.Join(notes, "; ")
+	return out
+}
+
+// lassoWitness is a lasso in the one witness schema, with the instance in Detail.
+func lassoWitness(topo string, sp unicast.Spec, v *checker.Violation[flit.State]) *props.Witness {
+	w := &props.Witness{Kind: props.WitnessLasso, Violation: v.Message, CycleStart: v.CycleStart,
+		Detail: map[string]any{"topology": topo, "parameters": unicast.ParamsOf(sp)}}
+	for _, st := range v.Trace.Steps[1:] {
+		w.Steps = append(w.Steps, props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: 0})
+	}
+	return w
+}
