@@ -118,6 +118,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	}
 	secs := time.Since(start).Seconds()
 	rep := props.Report{
+		Schema:    props.ReportSchema,
 		Version:   toolVersion(),
 		Command:   "routing",
 		Instance:  props.Instance{Topology: res.Topology, Algorithm: res.Relation, Params: map[string]any{"vcs": res.VCs}},
