@@ -144,20 +144,11 @@ func (e *explorer[S]) run() (*Result[S], error) {
 		e.frontierLen.Store(int64(len(frontier)))
 		last := e.opt.MaxDepth > 0 && depth == e.opt.MaxDepth
 		best, beyond := e.expandLevel(frontier, last)
-		if best.ok {
-			return e.violated(best)
-		}
-		if e.stopped.Load() {
-			return &Result[S]{Verdict: Inconclusive, Reason: e.stopReason}, nil
-		}
-		if last {
-			if beyond {
-				return &Result[S]{Verdict: Inconclusive, Reason: fmt.Sprintf("depth bound %d reached", e.opt.MaxDepth)}, nil
+		if res, stop, err := e.levelEnd(best, beyond, last); stop {
+			if res != nil || err != nil {
+				return res, err
 			}
 			break
-		}
-		if reason := e.overBudget(); reason != "" {
-			return &Result[S]{Verdict: Inconclusive, Reason: reason}, nil
 		}
 		next, parents := e.store.nextFrontier(len(frontier), e.lazy != nil)
 		if len(next) == 0 {
@@ -169,6 +160,28 @@ func (e *explorer[S]) run() (*Result[S], error) {
 		frontier = next
 	}
 	return &Result[S]{Verdict: Holds}, nil
+}
+
+// levelEnd decides what a fully expanded level means for the search: stop with a
+// violation (the least candidate), stop inconclusive (a cancellation or budget, or the
+// depth bound with undiscovered states beyond it), stop complete (res and err nil: the
+// depth bound was reached with nothing beyond), or go on to the next level (stop false).
+func (e *explorer[S]) levelEnd(best candidate, beyond, last bool) (res *Result[S], stop bool, err error) {
+	switch {
+	case best.ok:
+		res, err = e.violated(best)
+		return res, true, err
+	case e.stopped.Load():
+		return &Result[S]{Verdict: Inconclusive, Reason: e.stopReason}, true, nil
+	case last && beyond:
+		return &Result[S]{Verdict: Inconclusive, Reason: fmt.Sprintf("depth bound %d reached", e.opt.MaxDepth)}, true, nil
+	case last:
+		return nil, true, nil
+	}
+	if reason := e.overBudget(); reason != "" {
+		return &Result[S]{Verdict: Inconclusive, Reason: reason}, true, nil
+	}
+	return nil, false, nil
 }
 
 // overBudget returns why the store exceeds MaxStates or MaxMemoryBytes, or "".

@@ -561,20 +561,11 @@ func (e *explorer[S]) runSpill(inits []S) (*Result[S], error) {
 		if e.spill.errSet.Load() {
 			return nil, e.spill.err
 		}
-		if best.ok {
-			return e.violated(best)
-		}
-		if e.stopped.Load() {
-			return &Result[S]{Verdict: Inconclusive, Reason: e.stopReason}, nil
-		}
-		if last {
-			if beyond {
-				return &Result[S]{Verdict: Inconclusive, Reason: fmt.Sprintf("depth bound %d reached", e.opt.MaxDepth)}, nil
+		if res, stop, err := e.levelEnd(best, beyond, last); stop {
+			if res != nil || err != nil {
+				return res, err
 			}
 			break
-		}
-		if reason := e.overBudget(); reason != "" {
-			return &Result[S]{Verdict: Inconclusive, Reason: reason}, nil
 		}
 		e.sstore.endLevel()
 		if width, err = e.spill.endLevel(); err != nil {
