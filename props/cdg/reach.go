@@ -203,13 +203,8 @@ func (s *searcher) expand(from int32, h routing.Header) error {
 		return nil
 	}
 	for _, o := range s.buf {
-		if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != h.At {
-			return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
-				s.rel.Name(), s.g.NodeName(h.At), s.g.NodeName(h.Dst), o.Channel, s.g.NodeName(h.At))
-		}
-		if o.VC < 0 || o.VC >= s.vcs {
-			return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
-				s.rel.Name(), s.g.NodeName(h.At), s.g.NodeName(h.Dst), o.VC, s.vcs-1)
+		if err := s.checkOutput(h.At, h.Dst, o); err != nil {
+			return err
 		}
 		next := routing.Header{At: s.chTo[o.Channel], In: routing.Input{Channel: o.Channel, VC: o.VC}, Src: h.Src, Dst: h.Dst, Misroutes: h.Misroutes}
 		if o.Misroute && s.mis > 1 {
@@ -337,13 +332,8 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 			s.strand(h)
 		}
 		for _, o := range s.buf {
-			if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
-				return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
-					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))
-			}
-			if o.VC < 0 || o.VC >= s.vcs {
-				return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
-					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
+			if err := s.checkOutput(u, dst, o); err != nil {
+				return err
 			}
 			next := routing.Header{At: s.chTo[o.Channel], In: routing.Input{Channel: o.Channel, VC: o.VC}, Src: h.Src, Dst: dst, Misroutes: h.Misroutes}
 			if o.Misroute && s.mis > 1 {
@@ -388,13 +378,8 @@ func (s *searcher) searchEveryNode(dst model.NodeID) error {
 			s.strand(h)
 		}
 		for _, o := range s.buf {
-			if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
-				return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
-					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))
-			}
-			if o.VC < 0 || o.VC >= s.vcs {
-				return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
-					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
+			if err := s.checkOutput(u, dst, o); err != nil {
+				return err
 			}
 			if o.Misroute && s.mis > 1 {
 				return fmt.Errorf("routing %q misroutes a header at %s toward %s beyond its budget of %d",
@@ -462,4 +447,19 @@ func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
 			}
 		}
 	}
+}
+
+// checkOutput reports a relation that offers a header at u toward dst an output that
+// does not leave u, or a virtual channel outside 0..vcs-1: a broken relation, named in
+// one line.
+func (s *searcher) checkOutput(u, dst model.NodeID, o routing.Output) error {
+	if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
+		return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
+			s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))
+	}
+	if o.VC < 0 || o.VC >= s.vcs {
+		return fmt.Errorf("routing %q offers a header at %s toward %s virtual channel %d; it uses 0..%d",
+			s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.VC, s.vcs-1)
+	}
+	return nil
 }
