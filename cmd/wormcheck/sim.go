@@ -6,12 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"os"
-	"sort"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,16 +14,11 @@ import (
 	"github.com/google/gopacket/pcapgo"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
-	"github.com/wormcheck/wormcheck/algos/dcf"
-	"github.com/wormcheck/wormcheck/algos/edn"
-	"github.com/wormcheck/wormcheck/algos/pathbased"
-	"github.com/wormcheck/wormcheck/algos/sbt"
-	"github.com/wormcheck/wormcheck/algos/unicastmc"
-	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -80,25 +70,7 @@ Flags:
 
 func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
-	simScheduleBuilders["dcf"] = dcf.Build
-	simScheduleBuilders["edn"] = edn.Build
-	simScheduleBuilders["zblock"] = zblock.Build
-	simScheduleBuilders["sbt"] = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return sbt.Build(g, src, 0) }
-	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
-		simMulticastBuilders[sc.String()] = func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
-			return unicastmc.Build(g, sc, unicastmc.Multicast{Source: src, Destinations: dests})
-		}
-	}
 }
-
-// simScheduleBuilders are the broadcast algorithms `sim --algo` can execute alone (no
-// --rate/--load) or use for the broadcasts of random traffic; families that build
-// model.Schedules add themselves here.
-var simScheduleBuilders = map[string]func(g *model.Grid, src model.NodeID) (*model.Schedule, error){}
-
-// simMulticastBuilders are the unicast-based multicast algorithms (U-torus, U-mesh,
-// SPU...) that random multicast traffic can use with --algo.
-var simMulticastBuilders = map[string]func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error){}
 
 type simFlags struct {
 	topo, traffic, algo, ports, process, dests, plot string
@@ -182,10 +154,10 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.compare != "" {
 		return runSimCompare(ctx, e, g, f)
 	}
-	if build, ok := simScheduleBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
+	if build, ok := check.SimBroadcast(f.algo); ok && f.rate == 0 && f.load == 0 {
 		return runSimCollective(e, g, f, build)
 	}
-	if build, ok := simMulticastBuilders[f.algo]; ok && f.rate == 0 && f.load == 0 {
+	if build, ok := check.SimMulticast(f.algo); ok && f.rate == 0 && f.load == 0 {
 		// One multicast to --dests MIN random destinations (seeded), at zero load.
 		k, _, err := parseDests(f.dests)
 		if err != nil {
@@ -194,7 +166,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		if k >= g.Nodes() {
 			return exitUsage, usagef("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
 		}
-		dests := sampleDests(g.Nodes(), model.NodeID(f.src), k, f.seed)
+		dests := check.SampleDests(g.Nodes(), model.NodeID(f.src), k, f.seed)
 		return runSimCollective(e, g, f, func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return build(g, src, dests) })
 	}
 	cfg, err := simConfig(g, f)
@@ -223,13 +195,13 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
-	mdl := simModel(g, cfg)
+	mdl := check.SimModel(g, cfg)
 	code, reason := exitHolds, ""
 	if res.Stopped {
 		code, reason = exitInconclusive, stopReason(ctx, res.Cycles)
 	}
 	if f.json {
-		out := simJSON(g, f, cfg, res, mdl, secs)
+		out := check.SimJSON(toolVersion(), g, f.algo, cfg, res, mdl, secs)
 		if reason != "" {
 			out["verdict"], out["reason"] = "inconclusive", reason
 		}
@@ -293,247 +265,21 @@ func simProgress(e *env, f simFlags, cfg *sim.Config, label string) *progress.Li
 	})
 }
 
-// simConfig turns the flags into a simulator configuration; errors are usage errors.
+// simConfig turns the flags into a simulator configuration (check.SimConfig); errors are
+// usage errors.
 func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
-	cfg := sim.Config{Grid: g, VCs: f.vcs, Buffer: f.buffers, Length: f.length, Ts: f.ts, Tr: f.tr,
-		Seed: f.seed, Warmup: f.warmup, Cycles: f.cycles, MSER: f.mser}
-	if g.Kind() == model.Hypercube {
-		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
-	}
-	switch f.ports {
-	case "all":
-		cfg.Ports = model.AllPort
-	case "one":
-		cfg.Ports = model.OnePort
-	default:
-		return cfg, usagef("--ports %q: want all or one", f.ports)
-	}
-	switch f.process {
-	case "poisson":
-	case "bernoulli":
-		cfg.Traffic.Process = sim.Bernoulli
-	default:
-		return cfg, usagef("--process %q: want poisson or bernoulli", f.process)
-	}
-	if f.length < 1 {
-		return cfg, usagef("--length %d: a message has at least one flit", f.length)
-	}
-	switch {
-	case f.rate < 0 || math.IsNaN(f.rate) || math.IsInf(f.rate, 0):
-		return cfg, usagef("--rate %v must be a finite number, not negative", f.rate)
-	case f.load < 0 || math.IsNaN(f.load) || math.IsInf(f.load, 0):
-		return cfg, usagef("--load %v must be a finite number, not negative", f.load)
-	case f.warmup < 0:
-		return cfg, usagef("--warmup must not be negative")
-	case f.cycles < 0:
-		return cfg, usagef("--cycles must not be negative")
-	case f.rate > 0 && f.load > 0:
-		return cfg, usagef("--rate and --load: give one of them")
-	case f.rate > 0:
-		cfg.Traffic.Rate = f.rate
-	case f.load > 0:
-		cfg.Traffic.Rate = f.load / float64(f.length)
-	default:
-		// Neither given: a light load that is below saturation on every built-in size.
-		cfg.Traffic.Rate = defaultSimLoad / float64(f.length)
-	}
-	if err := simBounds(g, f, cfg); err != nil {
-		return cfg, err
-	}
-	mn, mx, err := parseDests(f.dests)
+	cfg, err := check.SimConfig(g, f.options())
 	if err != nil {
-		return cfg, err
-	}
-	cfg.Traffic.MinDests, cfg.Traffic.MaxDests = mn, mx
-	switch f.traffic {
-	case "uniform":
-	case "hotspot":
-		cfg.Traffic.HotSpot = f.hotspot
-		hot := f.hotNode
-		if hot < 0 {
-			c := make([]int, g.Dims())
-			for d := range c {
-				c[d] = g.Size(d) / 2
-			}
-			hot = int(g.Node(c...))
-		}
-		if hot >= g.Nodes() {
-			return cfg, usagef("--hot-node %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
-		}
-		cfg.Traffic.HotNode = model.NodeID(hot)
-	case "multicast":
-		cfg.Traffic.Multicast = 1
-	case "broadcast":
-		cfg.Traffic.Broadcast = 1
-	default:
-		return cfg, usagef("--traffic %q: want uniform, hotspot, multicast or broadcast", f.traffic)
-	}
-	if f.b >= 0 {
-		cfg.Traffic.Broadcast = f.b
-	}
-	if f.mcast >= 0 {
-		cfg.Traffic.Multicast = f.mcast
-	}
-	if build, ok := simScheduleBuilders[f.algo]; ok {
-		if _, err := build(g, 0); err != nil {
-			return cfg, usagef("--algo %s on %s: %v", f.algo, g.Spec(), err)
-		}
-		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
-	} else if build, ok := simMulticastBuilders[f.algo]; ok {
-		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
-	} else {
-		switch f.algo {
-		case "", "unicast", "separate":
-		case "tree":
-			p, err := sim.ParsePrune(f.prune)
-			if err != nil {
-				return cfg, usagef("--prune: %v", err)
-			}
-			cfg.Tree, cfg.Prune = true, p
-		case "dual-path", "multipath", "pm":
-			build, _ := pathbased.ByName(f.algo)
-			cfg.Multicast = func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
-				worms, err := build(g, src, dests)
-				if err != nil {
-					return nil, err
-				}
-				out := make([]sim.Route, len(worms))
-				for i, w := range worms {
-					out[i] = sim.Route{Channels: w.Channels, Drops: w.Drops}
-				}
-				return out, nil
-			}
-			if g.Kind() != model.Mesh || g.Dims() != 2 {
-				return cfg, usagef("--algo %s: path-based multicast needs a 2-D mesh, not %s", f.algo, g.Spec())
-			}
-		default:
-			return cfg, usagef("--algo %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", f.algo, strings.Join(scheduleNames(), ", "))
-		}
-	}
-	// Validate now so that bad values are usage errors with the simulator's wording.
-	probe := cfg
-	probe.Cycles, probe.Warmup, probe.Traffic.Rate = 1, 0, 0
-	if _, err := sim.Run(probe); err != nil {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
 }
 
-// maxSimNodeCycles bounds the work of one simulation: nodes x (warm-up + window) cycles.
-// At the simulator's speed of the order of a million node-cycles a second on one core, it
-// is most of an hour; a larger run is refused before it allocates anything, instead of
-// staying silent for days (sim on torus:1024x1024 with the default 25000 cycles).
-const maxSimNodeCycles = 2e9
-
-// simBounds refuses traffic that no network can carry and runs too large to finish: an
-// offered load above what a node can inject (its injection channels, each one flit a
-// cycle), whose source queues would grow until memory runs out, and more than
-// maxSimNodeCycles of work. Messages name the flag to change.
-func simBounds(g *model.Grid, f simFlags, cfg sim.Config) error {
-	inject := 2 * g.Dims()
-	if cfg.Ports == model.OnePort {
-		inject = 1
-	}
-	offered := cfg.Traffic.Rate * float64(cfg.Length)
-	if offered > float64(inject) {
-		flag, most := "--rate", float64(inject)/float64(cfg.Length)
-		if f.load > 0 {
-			flag, most = "--load", float64(inject)
-		}
-		return usagef("%s: %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most %s %.4g",
-			flag, offered, g.Spec(), inject, cfg.Ports, flag, most)
-	}
-	cycles := f.warmup + f.cycles
-	if work := float64(g.Nodes()) * float64(cycles); work > maxSimNodeCycles {
-		return usagef("--cycles: %s has %d nodes, and %d cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
-			g.Spec(), g.Nodes(), cycles, f.warmup, f.cycles, work, maxSimNodeCycles)
-	}
-	return nil
-}
-
-// sampleDests draws k distinct nodes other than src, reproducibly from seed.
-func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	perm := rng.Perm(n)
-	var out []model.NodeID
-	for _, v := range perm {
-		if model.NodeID(v) != src && len(out) < k {
-			out = append(out, model.NodeID(v))
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
-// parseDests parses --dests: "MIN..MAX" or a single count "K".
-func parseDests(s string) (mn, mx int, err error) {
-	lo, hi, ok := strings.Cut(s, "..")
-	if !ok {
-		hi = lo
-	}
-	mn, err1 := strconv.Atoi(lo)
-	mx, err2 := strconv.Atoi(hi)
-	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > model.MaxNodes {
-		return 0, 0, usagef("--dests %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
-	}
-	return mn, mx, nil
-}
-
-func scheduleNames() []string {
-	var names []string
-	for n := range simScheduleBuilders {
-		names = append(names, n)
-	}
-	for n := range simMulticastBuilders {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if len(names) == 0 {
-		return []string{"none linked in"}
-	}
-	return names
-}
-
-// simModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
-// on hypercubes, the zero-load latency elsewhere).
-func simModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
-	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
-		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot})
-	return &e
-}
-
-func simJSON(g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
-	clean := func(s sim.Stat) map[string]any {
-		o := map[string]any{"n": s.N, "max": s.Max}
-		if !math.IsNaN(s.Mean) {
-			o["mean"] = s.Mean
-		}
-		if !math.IsNaN(s.CI95) {
-			o["ci95"] = s.CI95
-		}
-		return o
-	}
-	mo := map[string]any{"name": m.Name}
-	if m.Err != "" {
-		mo["error"] = m.Err
-	} else {
-		mo["unicast"] = m.Unicast
-		if m.Broadcast != 0 {
-			mo["broadcast"] = m.Broadcast
-		}
-	}
-	return map[string]any{
-		"version": toolVersion(), "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo, "parameters": map[string]any{
-			"rate": cfg.Traffic.Rate, "length": cfg.Length, "vcs": cfg.VCs, "buffers": cfg.Buffer, "ts": cfg.Ts, "tr": cfg.Tr,
-			"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
-			"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}},
-		"result": map[string]any{"cycles": res.Cycles, "generated": res.Generated, "completed": res.Completed,
-			"flit_hops": res.FlitHops, "accepted": res.Accepted, "saturated": res.Saturated, "deadlocked": res.Deadlocked,
-			"unicast": clean(res.Unicast), "broadcast": clean(res.Broadcast), "multicast": clean(res.Multicast)},
-		"model": mo,
-		"stats": map[string]any{"seconds": secs, "cycles_per_sec": float64(res.Cycles) / secs, "flit_hops_per_sec": float64(res.FlitHops) / secs},
-	}
+// options are the flags that shape the simulation, for check.SimConfig.
+func (f simFlags) options() check.SimOptions {
+	return check.SimOptions{Traffic: f.traffic, Algo: f.algo, Ports: f.ports, Process: f.process, Dests: f.dests, Prune: f.prune,
+		Load: f.load, Rate: f.rate, B: f.b, Multicast: f.mcast, HotSpot: f.hotspot, HotNode: f.hotNode, Length: f.length,
+		VCs: f.vcs, Buffers: f.buffers, Ts: f.ts, Tr: f.tr, Cycles: f.cycles, Warmup: f.warmup, Seed: f.seed, MSER: f.mser}
 }
 
 func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
@@ -598,29 +344,19 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 			reason = stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i)
 			break
 		}
-		m := simModel(g, c)
-		load := c.Traffic.Rate * float64(c.Length)
-		y, ci := res.Unicast.Mean, res.Unicast.CI95
-		my := m.Unicast
-		if c.Traffic.Multicast >= 1 {
-			y, ci = res.Multicast.Mean, res.Multicast.CI95
-		} else if c.Traffic.Broadcast >= 1 {
-			y, ci, my = res.Broadcast.Mean, res.Broadcast.CI95, m.Broadcast
-		}
-		by := res.Broadcast.Mean
-		if res.Saturated {
-			y, by = math.NaN(), math.NaN()
-		}
-		xs, simY, modY, simCI = append(xs, load), append(simY, y), append(modY, my), append(simCI, ci)
+		m := check.SimModel(g, c)
+		p := check.NewSweepPoint(c, res, m)
+		load, y, my := p.Load, p.Sim, p.Model
+		xs, simY, modY, simCI = append(xs, load), append(simY, y), append(modY, my), append(simCI, p.CI)
 		if hybrid {
-			bY, bModel, bCI = append(bY, by), append(bModel, m.Broadcast), append(bCI, res.Broadcast.CI95)
+			bY, bModel, bCI = append(bY, p.Broadcast), append(bModel, p.BModel), append(bCI, p.BroadcastCI)
 		}
-		rows = append(rows, map[string]any{"load": load, "rate": c.Traffic.Rate, "sim": nanNil(y), "model": nanNil(my), "saturated": res.Saturated})
+		rows = append(rows, p.JSON(c.Traffic.Rate))
 		if !f.json {
 			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", load, y, m.Name, my, map[bool]string{true: " (saturated)"}[res.Saturated])
 		}
 	}
-	name := simModel(g, cfg).Name
+	name := check.SimModel(g, cfg).Name
 	title := fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs)
 	sims := []render.Series{{Name: "simulation", Y: simY, CI: simCI, Color: "#0072b2"}, {Name: name, Y: modY, Color: "#d00000", Dashed: true}}
 	svg := render.LatencyPlot(title, xs, sims)
@@ -652,24 +388,13 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 	return code, nil
 }
 
-func nanNil(x float64) any {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return x
-}
-
-// maxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
-// about 5 s on a 256x256 torus and grows faster than the node count.
-const maxCollectiveNodes = 512 * 512
-
 // runSimCollective executes a collective schedule at zero load.
 func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid, model.NodeID) (*model.Schedule, error)) (int, error) {
 	if f.src < 0 || f.src >= g.Nodes() {
 		return exitUsage, usagef("--source %d: %s has %d nodes", f.src, g.Spec(), g.Nodes())
 	}
-	if g.Nodes() > maxCollectiveNodes {
-		return exitUsage, usagef("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
+	if g.Nodes() > check.MaxCollectiveNodes {
+		return exitUsage, usagef("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), check.MaxCollectiveNodes)
 	}
 	s, err := build(g, model.NodeID(f.src))
 	if err != nil {
@@ -697,7 +422,7 @@ func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid,
 	}
 	secs := time.Since(start).Seconds()
 	timed, terr := sim.TimedCompletion(s, g.Nodes(), f.ts, f.tr, f.length)
-	formula, ferr := collectiveFormula(g, f, s)
+	formula, ferr := check.CollectiveFormula(g, f.algo, f.ts, f.tr, f.length, s)
 	out := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
 		"instance":   map[string]any{"topology": g.Spec(), "algorithm": f.algo, "parameters": map[string]any{"ts": f.ts, "tr": f.tr, "length": f.length, "vcs": vcs, "buffers": f.buffers, "source": f.src}},
 		"completion": res.Completion, "flit_hops": res.FlitHops, "seconds": secs, "contention": res.Contention}
@@ -729,21 +454,6 @@ func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid,
 		fmt.Fprintln(e.Stdout, "  no header ever waited: the run is contention-free")
 	}
 	return exitHolds, nil
-}
-
-// collectiveFormula returns the paper's completion formula for the algorithm, if any.
-func collectiveFormula(g *model.Grid, f simFlags, s *model.Schedule) (float64, error) {
-	t := analytic.Timing{Ts: float64(f.ts), Tr: float64(f.tr), Tc: 1, L: float64(f.length)}
-	switch f.algo {
-	case "dcf", "edn":
-		if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
-			return 0, fmt.Errorf("no formula off square 2-D tori")
-		}
-		return analytic.BroadcastFormula(f.algo, g.Size(0), t)
-	case "utorus":
-		return analytic.UTorus(len(s.Destinations), t), nil
-	}
-	return 0, fmt.Errorf("no formula for %s", f.algo)
 }
 
 // traceWriter writes flit moves as pcap records (flitwire.SimMove, link type
@@ -809,6 +519,11 @@ func (t *traceWriter) close() error {
 	return nil
 }
 
-// defaultSimLoad is the offered load (flits/node/cycle) of `sim` when neither --rate nor
-// --load is given.
-const defaultSimLoad = 0.05
+// parseDests parses --dests (check.ParseDests) as a usage error.
+func parseDests(s string) (mn, mx int, err error) {
+	mn, mx, err = check.ParseDests(s)
+	if err != nil {
+		return 0, 0, usagef("%v", err)
+	}
+	return mn, mx, nil
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -109,8 +110,8 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 		var pts []map[string]any
 		for a := range algos {
 			for _, p := range r.Points[a] {
-				pts = append(pts, map[string]any{"algorithm": algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": nanNil(p.Latency.Mean),
-					"ci95": nanNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+				pts = append(pts, map[string]any{"algorithm": algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": check.NaNNil(p.Latency.Mean),
+					"ci95": check.NaNNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
 			}
 		}
 		row := map[string]any{"dests": n, "points": pts}
@@ -128,8 +129,8 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 		if tree >= 0 && sep >= 0 {
 			red = r.Reduction(tree, sep)
 			mx, at := r.MaxReduction(tree, sep)
-			row["reduction"] = nanSlice(red)
-			row["max_reduction"], row["max_reduction_load"] = nanNil(mx), nanNil(at)
+			row["reduction"] = check.NaNSlice(red)
+			row["max_reduction"], row["max_reduction_load"] = check.NaNNil(mx), check.NaNNil(at)
 		}
 		if !f.json {
 			for i, x := range loads {
@@ -177,12 +178,4 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s\n", reason)
 	}
 	return code, nil
-}
-
-func nanSlice(xs []float64) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = nanNil(x)
-	}
-	return out
 }

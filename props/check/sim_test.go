@@ -1,0 +1,78 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+func simDefaults() SimOptions {
+	return SimOptions{Traffic: "uniform", Ports: "all", Process: "poisson", Dests: "4..25", Prune: "on-stop",
+		B: -1, Multicast: -1, HotSpot: 0.1, HotNode: -1, Length: 32, Buffers: 2, Cycles: 20000, Warmup: 5000, Seed: 1}
+}
+
+// TestSimConfigRefuses checks that each bad option is refused with an error naming its flag.
+func TestSimConfigRefuses(t *testing.T) {
+	g, err := model.ParseGrid("mesh:4x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for flag, edit := range map[string]func(*SimOptions){
+		"--ports":    func(o *SimOptions) { o.Ports = "two" },
+		"--process":  func(o *SimOptions) { o.Process = "x" },
+		"--length":   func(o *SimOptions) { o.Length = 0 },
+		"--rate and": func(o *SimOptions) { o.Rate, o.Load = 0.01, 0.1 },
+		"--load":     func(o *SimOptions) { o.Load = 100 },
+		"--cycles":   func(o *SimOptions) { o.Cycles = 1e12 },
+		"--dests":    func(o *SimOptions) { o.Dests = "5..2" },
+		"--hot-node": func(o *SimOptions) { o.Traffic, o.HotNode = "hotspot", 16 },
+		"--traffic":  func(o *SimOptions) { o.Traffic = "bursty" },
+		"--prune":    func(o *SimOptions) { o.Algo, o.Prune = "tree", "sometimes" },
+		"--algo":     func(o *SimOptions) { o.Algo = "nosuch" },
+	} {
+		o := simDefaults()
+		edit(&o)
+		if _, err := SimConfig(g, o); err == nil || !strings.HasPrefix(err.Error(), flag) {
+			t.Errorf("%s: got error %v", flag, err)
+		}
+	}
+}
+
+// TestSimConfigBuilds checks the configuration of valid options: the load divided by the
+// length, the hot spot at the centre, tree multicast with its pruning.
+func TestSimConfigBuilds(t *testing.T) {
+	g, _ := model.ParseGrid("mesh:4x4")
+	o := simDefaults()
+	o.Load, o.Traffic, o.Algo, o.Prune = 0.32, "hotspot", "tree", "none"
+	cfg, err := SimConfig(g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Traffic.Rate != 0.01 || cfg.Traffic.HotNode != g.Node(2, 2) || !cfg.Tree || cfg.Prune != sim.PruneNone {
+		t.Fatalf("config %+v", cfg.Traffic)
+	}
+}
+
+// TestCollectiveFormula checks that the formula exists only where the paper gives one.
+func TestCollectiveFormula(t *testing.T) {
+	sq, _ := model.ParseGrid("torus:8x8")
+	mesh, _ := model.ParseGrid("mesh:8x8")
+	if x, err := CollectiveFormula(sq, "dcf", 1, 1, 8, nil); err != nil || !(x > 0) {
+		t.Fatalf("dcf on a square torus: %v, %v", x, err)
+	}
+	if _, err := CollectiveFormula(mesh, "dcf", 1, 1, 8, nil); err == nil {
+		t.Fatal("a DCF formula on a mesh")
+	}
+	if _, err := CollectiveFormula(sq, "sbt", 1, 1, 8, nil); err == nil {
+		t.Fatal("a formula for sbt")
+	}
+	for _, n := range SimScheduleNames() {
+		_, b := SimBroadcast(n)
+		_, m := SimMulticast(n)
+		if b == m {
+			t.Errorf("%s: broadcast %v, multicast %v", n, b, m)
+		}
+	}
+}
