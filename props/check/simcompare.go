@@ -1,0 +1,118 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// SimComparison is a prepared run of 000 §5.3's comparison of multicast algorithms
+// (sim.Compare): the base configuration, the algorithms, the destination counts and the
+// offered loads, and which algorithms are the tree and separate addressing (-1 when
+// absent) so that the tree's latency reduction can be reported.
+type SimComparison struct {
+	Base      sim.Config
+	Names     []string
+	Algos     []sim.McastAlgo
+	Counts    []int
+	Loads     []float64
+	Tree, Sep int
+}
+
+// NewSimComparison prepares a comparison of the algorithms in the comma-separated names
+// on g, one run per count in dests (comma-separated), at the comma-separated loads, or
+// when loads is "" at points loads up to o.Load. The other options are those of SimConfig;
+// errors name the flag at fault.
+func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, points int) (*SimComparison, error) {
+	c := &SimComparison{Names: strings.Split(names, ","), Tree: -1, Sep: -1}
+	if loads != "" {
+		for _, s := range strings.Split(loads, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("--compare-loads %q: want positive loads separated by commas", loads)
+			}
+			c.Loads = append(c.Loads, x)
+		}
+		o.Load = c.Loads[len(c.Loads)-1]
+	}
+	if o.Load <= 0 {
+		return nil, fmt.Errorf("--compare needs --load (the highest offered load in data flits delivered per node per cycle) or --compare-loads")
+	}
+	if points < 1 || points > 100 {
+		return nil, fmt.Errorf("--points %d: want 1..100", points)
+	}
+	for _, s := range strings.Split(dests, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n >= g.Nodes() {
+			return nil, fmt.Errorf("--compare-dests %q: want counts 1..%d separated by commas", dests, g.Nodes()-1)
+		}
+		c.Counts = append(c.Counts, n)
+	}
+	for i, name := range c.Names {
+		name = strings.TrimSpace(name)
+		oa := o
+		oa.Algo, oa.Traffic, oa.Multicast, oa.B, oa.Rate = name, "multicast", -1, -1, 0
+		oa.Dests = "1..1"
+		cfg, err := SimConfig(g, oa)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.BroadcastSchedule != nil {
+			return nil, fmt.Errorf("--compare %s: a broadcast algorithm, not a multicast one", name)
+		}
+		if i == 0 {
+			c.Base = cfg
+			c.Base.Tree, c.Base.Multicast, c.Base.MulticastSchedule = false, nil, nil
+		}
+		c.Algos = append(c.Algos, sim.McastAlgo{Name: name, Tree: cfg.Tree, Prune: cfg.Prune, Multicast: cfg.Multicast, Schedule: cfg.MulticastSchedule})
+		switch name {
+		case "tree":
+			c.Tree = i
+		case "separate", "unicast":
+			c.Sep = i
+		}
+	}
+	if loads == "" {
+		for i := 1; i <= points; i++ {
+			c.Loads = append(c.Loads, o.Load*float64(i)/float64(points))
+		}
+	}
+	return c, nil
+}
+
+// Run compares the algorithms with n destinations per multicast.
+func (c *SimComparison) Run(n int) (*sim.CompareResult, error) {
+	return sim.Compare(sim.CompareSpec{Base: c.Base, Algos: c.Algos, Dests: n, Loads: c.Loads})
+}
+
+// Reduction is the tree's latency reduction against separate addressing at each load,
+// or nil when the comparison lacks one of them.
+func (c *SimComparison) Reduction(r *sim.CompareResult) []float64 {
+	if c.Tree < 0 || c.Sep < 0 {
+		return nil
+	}
+	return r.Reduction(c.Tree, c.Sep)
+}
+
+// JSON is the report row of the run r with n destinations: every point of every
+// algorithm, and the tree's reduction when there is one.
+func (c *SimComparison) JSON(n int, r *sim.CompareResult) map[string]any {
+	var pts []map[string]any
+	for a := range c.Algos {
+		for _, p := range r.Points[a] {
+			pts = append(pts, map[string]any{"algorithm": c.Algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": NaNNil(p.Latency.Mean),
+				"ci95": NaNNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+		}
+	}
+	row := map[string]any{"dests": n, "points": pts}
+	if red := c.Reduction(r); red != nil {
+		mx, at := r.MaxReduction(c.Tree, c.Sep)
+		row["reduction"] = NaNSlice(red)
+		row["max_reduction"], row["max_reduction_load"] = NaNNil(mx), NaNNil(at)
+	}
+	return row
+}
