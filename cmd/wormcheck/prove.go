@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/proofs"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 const proveHelp = `wormcheck prove [--quick | --full] [--only IDS] [--json] [--workers N] [--witness-dir D]
@@ -62,35 +60,6 @@ func init() {
 	registerCommand(&command{Name: "prove", Summary: "run the claims catalogue (--quick for CI, --full for the complete families)", Help: proveHelp, Run: runProve})
 }
 
-// claimJSON is one entry of `prove --json`.
-type claimJSON struct {
-	ID        string         `json:"id"`
-	Source    string         `json:"source"`
-	Claim     string         `json:"claim"`
-	Semantics string         `json:"semantics"`
-	Expected  string         `json:"expected"`
-	Verdict   string         `json:"verdict"`
-	AsExp     bool           `json:"as_expected"`
-	Instances int            `json:"instances"`
-	States    int64          `json:"states"`
-	Seconds   float64        `json:"seconds"`
-	Witness   *props.Witness `json:"witness"`
-	Figures   map[string]any `json:"figures,omitempty"`
-	Note      string         `json:"note,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	// Certificate says how a flit or banyan claim knows every message is delivered.
-	Certificate *props.Certificate `json:"certificate,omitempty"`
-}
-
-type proveJSON struct {
-	Version     string      `json:"version"`
-	Size        string      `json:"size"`
-	Quick       bool        `json:"quick"`
-	AsExpected  bool        `json:"as_expected"`
-	Interrupted bool        `json:"interrupted,omitempty"`
-	Claims      []claimJSON `json:"claims"`
-}
-
 func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("prove")
 	quick := fs.Bool("quick", false, "small families")
@@ -121,9 +90,9 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	case *full:
 		size = proofs.Full
 	}
-	claims, err := selectClaims(*only)
+	claims, err := proofs.Select(*only)
 	if err != nil {
-		return 0, err
+		return 0, usagef("%v", err)
 	}
 	if *list {
 		listClaims(e.Stdout, claims)
@@ -139,7 +108,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	if *progress || e.StderrIsTerminal {
 		rep = startProveProgress(e.Stderr, opt.Meter, e.StderrIsTerminal)
 	}
-	out := proveJSON{Version: toolVersion(), Size: size.String(), Quick: size == proofs.Quick, AsExpected: true}
+	out := proofs.NewReport(toolVersion(), size)
 	p := newProveTable(e.Stdout, !*asJSON)
 	for _, c := range claims {
 		var r proofs.Result
@@ -149,30 +118,14 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			r = proofs.Check(ctx, c, opt)
 		}
 		rep.claimDone(r)
-		cj := claimJSON{
-			ID: c.ID, Source: c.Source, Claim: c.Statement, Semantics: c.Semantics,
-			Expected: string(c.Expected), Verdict: r.Outcome.Verdict, AsExp: r.AsExpected(),
-			Instances: r.Outcome.Instances, States: r.Outcome.States, Seconds: r.Seconds,
-			Witness: proofs.WitnessOf(r.Outcome.Witness), Figures: figuresJSON(r.Outcome.Figures), Note: r.Outcome.Note,
-			Certificate: r.Outcome.Certificate,
-		}
-		if r.Outcome.Err != nil {
-			cj.Error = oneLine(r.Outcome.Err.Error())
-		}
-		if !cj.AsExp {
-			out.AsExpected = false
-		}
-		if r.Outcome.Interrupted || r.Outcome.Verdict == proofs.NotRun {
-			out.Interrupted = true
-		}
-		out.Claims = append(out.Claims, cj)
+		cj := out.Add(c, r)
 		if *witnessDir != "" {
 			if err := writeWitnessFiles(*witnessDir, c.ID, r.Outcome.Files); err != nil {
 				rep.stop()
 				return 0, err
 			}
 		}
-		p.row(c, cj)
+		p.row(cj)
 	}
 	rep.stop()
 	if *asJSON {
@@ -191,23 +144,6 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	return exitHolds, nil
 }
 
-// figuresJSON makes figures encodable: a value that is not a finite number (the mean
-// latency of a saturated point is NaN) becomes null.
-func figuresJSON(f map[string]float64) map[string]any {
-	if f == nil {
-		return nil
-	}
-	out := make(map[string]any, len(f))
-	for k, v := range f {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			out[k] = nil
-		} else {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // proveTable prints the table row by row as claims finish, then the notes.
 type proveTable struct {
 	w     io.Writer
@@ -224,41 +160,23 @@ func newProveTable(w io.Writer, on bool) *proveTable {
 	return &proveTable{w: w, on: on}
 }
 
-func (p *proveTable) row(c proofs.Claim, cj claimJSON) {
+func (p *proveTable) row(cj proofs.ClaimReport) {
 	if !p.on {
 		return
-	}
-	mark := "ok"
-	switch {
-	case cj.Verdict == proofs.NotRun:
-		mark = ""
-	case !cj.AsExp:
-		mark = "UNEXPECTED"
 	}
 	inst, states, secs := fmt.Sprint(cj.Instances), fmt.Sprint(cj.States), fmt.Sprintf("%.2fs", cj.Seconds)
 	if cj.Verdict == proofs.NotRun {
 		inst, states, secs = "-", "-", "-"
 	}
-	fmt.Fprintf(p.w, proveRow, c.ID, truncate(c.Source, 34), c.Semantics, c.Expected, cj.Verdict, mark, inst, states, secs)
-	if cj.Error != "" {
-		p.notes = append(p.notes, fmt.Sprintf("%s: error: %s", c.ID, cj.Error))
-	}
-	if cj.Note != "" {
-		p.notes = append(p.notes, fmt.Sprintf("%s: %s", c.ID, cj.Note))
-	}
+	fmt.Fprintf(p.w, proveRow, cj.ID, truncate(cj.Source, 34), cj.Semantics, cj.Expected, cj.Verdict, cj.Mark(), inst, states, secs)
+	p.notes = append(p.notes, cj.Notes()...)
 }
 
-func (p *proveTable) finish(out proveJSON) {
+func (p *proveTable) finish(out *proofs.Report) {
 	printNotes(p.w, p.notes)
 	switch {
 	case out.Interrupted:
-		run := 0
-		for _, c := range out.Claims {
-			if c.Verdict != proofs.NotRun {
-				run++
-			}
-		}
-		fmt.Fprintf(p.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", run, len(out.Claims))
+		fmt.Fprintf(p.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", out.Ran(), len(out.Claims))
 	case out.AsExpected:
 		fmt.Fprintf(p.w, "\nall %d claims as expected\n", len(out.Claims))
 	default:
@@ -305,30 +223,6 @@ func printNotes(w io.Writer, notes []string) {
 	for _, n := range notes {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
-}
-
-// selectClaims returns the catalogue, or the claims named in a comma-separated list.
-func selectClaims(only string) ([]proofs.Claim, error) {
-	all := proofs.All()
-	if strings.TrimSpace(only) == "" {
-		return all, nil
-	}
-	var out []proofs.Claim
-	for _, id := range strings.Split(only, ",") {
-		id = strings.ToUpper(strings.TrimSpace(id))
-		c, ok := proofs.Lookup(id)
-		if !ok {
-			ids := make([]string, len(all))
-			for i, c := range all {
-				ids[i] = c.ID
-			}
-			return nil, usagef("--only: no claim %q; known: %s", id, strings.Join(ids, ","))
-		}
-		if !slices.ContainsFunc(out, func(x proofs.Claim) bool { return x.ID == id }) {
-			out = append(out, c)
-		}
-	}
-	return out, nil
 }
 
 func writeWitnessFiles(dir, id string, files map[string][]byte) error {

@@ -1,0 +1,41 @@
+package proofs
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestSelect checks that ids are matched case-insensitively, each once, and that an
+// unknown id is refused with the flag named.
+func TestSelect(t *testing.T) {
+	cs, err := Select(" wh1, WH2,wh1")
+	if err != nil || len(cs) != 2 || cs[0].ID != "WH1" || cs[1].ID != "WH2" {
+		t.Fatalf("got %v, %v", cs, err)
+	}
+	if _, err := Select("WH1,nosuch"); err == nil || !strings.HasPrefix(err.Error(), "--only: no claim \"NOSUCH\"") {
+		t.Fatalf("unknown id: %v", err)
+	}
+	if cs, _ := Select(""); len(cs) != len(All()) {
+		t.Fatalf("empty selection: %d claims", len(cs))
+	}
+}
+
+// TestReportAdd checks that one unexpected verdict or one claim not run marks the whole
+// report, and that an error is put on one line.
+func TestReportAdd(t *testing.T) {
+	c, _ := Lookup("WH1")
+	rep := NewReport("test", Quick)
+	good := Result{Claim: c, Outcome: Outcome{Verdict: string(c.Expected)}}
+	if cr := rep.Add(c, good); cr.Mark() != "ok" || !rep.AsExpected || rep.Interrupted {
+		t.Fatalf("as expected: mark %q, report %+v", cr.Mark(), rep)
+	}
+	bad := Result{Claim: c, Outcome: Outcome{Verdict: "inconclusive", Err: errors.New("a\nb")}}
+	cr := rep.Add(c, bad)
+	if cr.Mark() != "UNEXPECTED" || rep.AsExpected || cr.Error != "a b" || len(cr.Notes()) != 1 {
+		t.Fatalf("unexpected: %+v, report %+v", cr, rep)
+	}
+	if cr := rep.Add(c, NotRunResult(c)); cr.Mark() != "" || !rep.Interrupted || rep.Ran() != 2 {
+		t.Fatalf("not run: mark %q, report %+v", cr.Mark(), rep)
+	}
+}
