@@ -154,20 +154,14 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.compare != "" {
 		return runSimCompare(ctx, e, g, f)
 	}
-	if build, ok := check.SimBroadcast(f.algo); ok && f.rate == 0 && f.load == 0 {
-		return runSimCollective(e, g, f, build)
-	}
-	if build, ok := check.SimMulticast(f.algo); ok && f.rate == 0 && f.load == 0 {
-		// One multicast to --dests MIN random destinations (seeded), at zero load.
-		k, _, err := parseDests(f.dests)
+	if f.rate == 0 && f.load == 0 {
+		c, ok, err := check.NewSimCollective(g, f.options())
 		if err != nil {
-			return exitUsage, err
+			return exitUsage, usagef("%v", err)
 		}
-		if k >= g.Nodes() {
-			return exitUsage, usagef("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
+		if ok {
+			return runSimCollective(e, f, c)
 		}
-		dests := check.SampleDests(g.Nodes(), model.NodeID(f.src), k, f.seed)
-		return runSimCollective(e, g, f, func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return build(g, src, dests) })
 	}
 	cfg, err := simConfig(g, f)
 	if err != nil {
@@ -279,7 +273,8 @@ func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
 func (f simFlags) options() check.SimOptions {
 	return check.SimOptions{Traffic: f.traffic, Algo: f.algo, Ports: f.ports, Process: f.process, Dests: f.dests, Prune: f.prune,
 		Load: f.load, Rate: f.rate, B: f.b, Multicast: f.mcast, HotSpot: f.hotspot, HotNode: f.hotNode, Length: f.length,
-		VCs: f.vcs, Buffers: f.buffers, Ts: f.ts, Tr: f.tr, Cycles: f.cycles, Warmup: f.warmup, Seed: f.seed, MSER: f.mser}
+		VCs: f.vcs, Buffers: f.buffers, Ts: f.ts, Tr: f.tr, Cycles: f.cycles, Warmup: f.warmup, Seed: f.seed, MSER: f.mser,
+		Source: f.src, Dateline: f.dateline}
 }
 
 func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
@@ -388,63 +383,34 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 	return code, nil
 }
 
-// runSimCollective executes a collective schedule at zero load.
-func runSimCollective(e *env, g *model.Grid, f simFlags, build func(*model.Grid, model.NodeID) (*model.Schedule, error)) (int, error) {
-	if f.src < 0 || f.src >= g.Nodes() {
-		return exitUsage, usagef("--source %d: %s has %d nodes", f.src, g.Spec(), g.Nodes())
-	}
-	if g.Nodes() > check.MaxCollectiveNodes {
-		return exitUsage, usagef("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), check.MaxCollectiveNodes)
-	}
-	s, err := build(g, model.NodeID(f.src))
-	if err != nil {
-		return exitUsage, usagef("--algo %s on %s: %v", f.algo, g.Spec(), err)
-	}
-	vcs := f.vcs
-	if vcs == 0 {
-		vcs = 1
-	}
+// runSimCollective executes a collective schedule at zero load and prints the run.
+func runSimCollective(e *env, f simFlags, c *check.SimCollective) (int, error) {
 	tw, err := newTraceWriter(f)
 	if err != nil {
 		return exitUsage, err
 	}
-	opt := sim.ScheduleOptions{Ts: f.ts, Tr: f.tr, L: f.length, VCs: vcs, Buffer: f.buffers, Dateline: f.dateline}
+	var trace func(sim.TraceEvent)
 	if tw != nil {
-		opt.Trace = tw.add
+		trace = tw.add
 	}
 	start := time.Now()
-	res, err := sim.ExecuteSchedule(g, s, opt)
-	if err != nil {
+	if err := c.Run(trace); err != nil {
 		return exitUsage, err
 	}
 	if err := tw.close(); err != nil {
 		return exitUsage, err
 	}
 	secs := time.Since(start).Seconds()
-	timed, terr := sim.TimedCompletion(s, g.Nodes(), f.ts, f.tr, f.length)
-	formula, ferr := check.CollectiveFormula(g, f.algo, f.ts, f.tr, f.length, s)
-	out := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
-		"instance":   map[string]any{"topology": g.Spec(), "algorithm": f.algo, "parameters": map[string]any{"ts": f.ts, "tr": f.tr, "length": f.length, "vcs": vcs, "buffers": f.buffers, "source": f.src}},
-		"completion": res.Completion, "flit_hops": res.FlitHops, "seconds": secs, "contention": res.Contention}
-	if terr == nil {
-		out["timed_model"] = timed
-	}
-	if ferr == nil {
-		out["formula"] = formula
-	}
 	if f.json {
-		return exitHolds, writeJSON(e.Stdout, out)
+		return exitHolds, writeJSON(e.Stdout, c.JSON(toolVersion(), secs))
 	}
-	shown := fmt.Sprintf("V=%d", vcs)
-	if lanes := s.Lanes(); lanes > 1 {
-		shown = fmt.Sprintf("V=%d: %d VC classes", lanes*max(1, vcs/lanes), lanes)
+	g, s, res := c.Grid, c.Schedule, c.Result
+	fmt.Fprintf(e.Stdout, "%s on %s from %s (ts=%d tr=%d L=%d %s): completion %d cycles\n", c.Algo, g.Spec(), g.NodeName(c.Source), f.ts, f.tr, f.length, c.VCLabel(), res.Completion)
+	if c.TimedErr == nil {
+		fmt.Fprintf(e.Stdout, "  contention-free timed model: %d\n", c.Timed)
 	}
-	fmt.Fprintf(e.Stdout, "%s on %s from %s (ts=%d tr=%d L=%d %s): completion %d cycles\n", f.algo, g.Spec(), g.NodeName(model.NodeID(f.src)), f.ts, f.tr, f.length, shown, res.Completion)
-	if terr == nil {
-		fmt.Fprintf(e.Stdout, "  contention-free timed model: %d\n", timed)
-	}
-	if ferr == nil {
-		fmt.Fprintf(e.Stdout, "  paper's formula: %.0f\n", formula)
+	if c.FormulaErr == nil {
+		fmt.Fprintf(e.Stdout, "  paper's formula: %.0f\n", c.Formula)
 	}
 	if c := res.Contention; c != nil {
 		u, v := s.Unicasts[c.Waiting], s.Unicasts[c.Holding]

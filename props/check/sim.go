@@ -33,6 +33,9 @@ type SimOptions struct {
 	Cycles, Warmup                              int64
 	Seed                                        uint64
 	MSER                                        bool
+	// Source and Dateline are those of a collective run (NewSimCollective).
+	Source   int
+	Dateline bool
 }
 
 // DefaultSimLoad is the offered load (flits/node/cycle) of a simulation when neither a
