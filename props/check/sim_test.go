@@ -76,3 +76,32 @@ func TestCollectiveFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestSimCollective runs EDN on a square torus: the run completes, the formula and the
+// timed model are beside it, and a source off the network is refused.
+func TestSimCollective(t *testing.T) {
+	g, _ := model.ParseGrid("torus:8x8")
+	o := simDefaults()
+	o.Algo, o.Length, o.Ts = "edn", 16, 1
+	c, ok, err := NewSimCollective(g, o)
+	if !ok || err != nil {
+		t.Fatalf("edn: %v, %v", ok, err)
+	}
+	if err := c.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.Result.Completion <= 0 || c.TimedErr != nil || c.FormulaErr != nil || c.VCLabel() != "V=1" {
+		t.Fatalf("completion %d, timed %v, formula %v, %s", c.Result.Completion, c.TimedErr, c.FormulaErr, c.VCLabel())
+	}
+	if j := c.JSON("test", 1); j["formula"] != c.Formula || j["completion"] != c.Result.Completion {
+		t.Fatalf("report %v", j)
+	}
+	o.Source = 64
+	if _, _, err := NewSimCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
+		t.Fatalf("source off the network: %v", err)
+	}
+	o.Algo = "tree"
+	if _, ok, _ := NewSimCollective(g, o); ok {
+		t.Fatal("tree taken for a collective")
+	}
+}
