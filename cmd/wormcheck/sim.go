@@ -19,7 +19,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/props/check"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -311,24 +310,17 @@ func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.R
 
 // runSimSweep simulates --points loads up to the given one and draws the SVG.
 func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim.Config) (int, error) {
-	if f.points < 2 || f.points > 100 {
-		return exitUsage, usagef("--points %d: want 2..100", f.points)
+	sw, err := check.NewSimSweep(g, cfg, f.points)
+	if err != nil {
+		return exitUsage, usagef("%v", err)
 	}
-	top := cfg.Traffic.Rate
-	var xs, simY, modY, simCI []float64
-	// With hybrid traffic (some broadcasts, 003) broadcast latency is drawn beside
-	// unicast latency.
-	hybrid := cfg.Traffic.Broadcast > 0 && cfg.Traffic.Broadcast < 1 && cfg.Traffic.Multicast == 0
-	var bY, bModel, bCI []float64
-	var rows []map[string]any
 	reason := ""
 	for i := 1; i <= f.points; i++ {
 		if ctx.Err() != nil {
 			reason = stopReason(ctx, -1)
 			break
 		}
-		c := cfg
-		c.Traffic.Rate = top * float64(i) / float64(f.points)
+		c := sw.Config(i)
 		line := simProgress(e, f, &c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points))
 		res, err := sim.Run(c)
 		line.Stop()
@@ -339,30 +331,12 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 			reason = stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i)
 			break
 		}
-		m := check.SimModel(g, c)
-		p := check.NewSweepPoint(c, res, m)
-		load, y, my := p.Load, p.Sim, p.Model
-		xs, simY, modY, simCI = append(xs, load), append(simY, y), append(modY, my), append(simCI, p.CI)
-		if hybrid {
-			bY, bModel, bCI = append(bY, p.Broadcast), append(bModel, p.BModel), append(bCI, p.BroadcastCI)
-		}
-		rows = append(rows, p.JSON(c.Traffic.Rate))
+		p, name := sw.Add(c, res)
 		if !f.json {
-			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", load, y, m.Name, my, map[bool]string{true: " (saturated)"}[res.Saturated])
+			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", p.Load, p.Sim, name, p.Model, map[bool]string{true: " (saturated)"}[p.Saturated])
 		}
 	}
-	name := check.SimModel(g, cfg).Name
-	title := fmt.Sprintf("%s, L=%d, V=%d", g.Spec(), cfg.Length, cfg.VCs)
-	sims := []render.Series{{Name: "simulation", Y: simY, CI: simCI, Color: "#0072b2"}, {Name: name, Y: modY, Color: "#d00000", Dashed: true}}
-	svg := render.LatencyPlot(title, xs, sims)
-	if hybrid {
-		title += fmt.Sprintf(", %.3g of the messages broadcast", cfg.Traffic.Broadcast)
-		svg = render.LatencyPanels(title, xs, []render.Panel{
-			{Title: "unicast", Curves: render.Curves(sims)},
-			{Title: "broadcast", Curves: render.Curves([]render.Series{{Name: "simulation", Y: bY, CI: bCI, Color: "#e69f00"}, {Name: name, Y: bModel, Color: "#d00000", Dashed: true}})},
-		})
-	}
-	if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
+	if err := os.WriteFile(f.plot, sw.SVG(), 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
 	}
 	code := exitHolds
@@ -370,15 +344,14 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 		code = exitInconclusive
 	}
 	if f.json {
-		out := map[string]any{"version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.algo}, "sweep": rows, "plot": f.plot}
+		out := sw.JSON(toolVersion(), f.algo, f.plot)
 		if reason != "" {
 			out["verdict"], out["reason"] = "inconclusive", reason
 		}
 		return code, writeJSON(e.Stdout, out)
 	}
 	if reason != "" {
-		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(xs))
+		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(sw.Done))
 	}
 	return code, nil
 }

@@ -105,3 +105,41 @@ func TestSimCollective(t *testing.T) {
 		t.Fatal("tree taken for a collective")
 	}
 }
+
+// TestSimSweep runs a short sweep on a hypercube with hybrid traffic: the loads rise
+// evenly, each point carries the 003 model, and the plot has the broadcast panel.
+func TestSimSweep(t *testing.T) {
+	g, _ := model.ParseGrid("hypercube:4")
+	o := simDefaults()
+	o.Rate, o.B, o.VCs, o.Cycles, o.Warmup = 0.01, 0.1, 3, 500, 50
+	cfg, err := SimConfig(g, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewSimSweep(g, cfg, 1); err == nil {
+		t.Fatal("a sweep of one load")
+	}
+	sw, err := NewSimSweep(g, cfg, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 2; i++ {
+		c := sw.Config(i)
+		res, err := sim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, name := sw.Add(c, res); name == "" || !(p.Model > 0) || p.Load != c.Traffic.Rate*float64(c.Length) {
+			t.Fatalf("point %d: %+v, model %q", i, p, name)
+		}
+	}
+	if sw.Rates[1] != 2*sw.Rates[0] || sw.Rates[1] != cfg.Traffic.Rate {
+		t.Fatalf("rates %v", sw.Rates)
+	}
+	if svg := string(sw.SVG()); !strings.Contains(svg, "broadcast") {
+		t.Fatal("hybrid traffic without its broadcast panel")
+	}
+	if rows := sw.JSON("test", "", "p.svg")["sweep"].([]map[string]any); len(rows) != 2 {
+		t.Fatalf("rows %v", rows)
+	}
+}
