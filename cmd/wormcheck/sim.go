@@ -277,14 +277,7 @@ func (f simFlags) options() check.SimOptions {
 }
 
 func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
-	vcs := cfg.VCs
-	if vcs == 0 { // the simulator's default: one VC per dateline class
-		r := cfg.Routing
-		if r.Grid == nil {
-			r = model.NewDOR(g)
-		}
-		vcs = r.Classes()
-	}
+	vcs := check.SimVCs(cfg)
 	fmt.Fprintf(w, "sim %s: rate %.5g msg/node/cycle (%.4g flits), L=%d, V=%d, B=%d, %s, ts=%d tr=%d, seed %d\n",
 		g.Spec(), cfg.Traffic.Rate, cfg.Traffic.Rate*float64(cfg.Length), cfg.Length, vcs, cfg.Buffer, cfg.Ports, cfg.Ts, cfg.Tr, cfg.Seed)
 	line := func(name string, s sim.Stat) {

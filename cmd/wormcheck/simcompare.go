@@ -9,12 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/check"
-	"github.com/wormcheck/wormcheck/props/render"
 )
-
-// simPalette colours the algorithms of a --compare plot; destination counts alternate
-// solid and dashed lines.
-var simPalette = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
 // runSimCompare runs 000 §5.3's comparison (sim.Compare) for each --compare-dests count:
 // the algorithms of --compare at --points loads up to --load, a latency table with the
@@ -27,10 +22,9 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 	}
 	c.Base.Context = ctx
 	algos, loads := c.Algos, c.Loads
-	var ss []render.Series
 	var out []map[string]any
 	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for ci, n := range c.Counts {
+	for _, n := range c.Counts {
 		if ctx.Err() != nil {
 			break
 		}
@@ -42,14 +36,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 			// A run was cut short: its figures are not comparable; report what finished.
 			break
 		}
-		for a := range algos {
-			var bars []float64
-			for _, p := range r.Points[a] {
-				bars = append(bars, p.Latency.CI95)
-			}
-			ss = append(ss, render.Series{Name: fmt.Sprintf("%s n=%d", algos[a].Name, n), Y: r.Latency(a), CI: bars, Color: simPalette[a%len(simPalette)], Dashed: ci%2 == 1})
-		}
-		out = append(out, c.JSON(n, r))
+		out = append(out, c.Record(n, r))
 		if f.json {
 			continue
 		}
@@ -84,8 +71,7 @@ func runSimCompare(ctx context.Context, e *env, g *model.Grid, f simFlags) (int,
 	}
 	tw.Flush()
 	if f.plot != "" {
-		svg := render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", g.Spec(), c.Base.Length, f.ports), loads, ss)
-		if err := os.WriteFile(f.plot, svg, 0o644); err != nil {
+		if err := os.WriteFile(f.plot, c.SVG(f.ports), 0o644); err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
 	}

@@ -282,6 +282,19 @@ func ParseDests(s string) (mn, mx int, err error) {
 	return mn, mx, nil
 }
 
+// SimVCs is the number of virtual channels cfg simulates: cfg.VCs, or when that is 0 the
+// simulator's default of one VC per dateline class of the routing.
+func SimVCs(cfg sim.Config) int {
+	if cfg.VCs != 0 {
+		return cfg.VCs
+	}
+	r := cfg.Routing
+	if r.Grid == nil {
+		r = model.NewDOR(cfg.Grid)
+	}
+	return r.Classes()
+}
+
 // SimModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
 // on hypercubes, the zero-load latency elsewhere), to print beside the simulation.
 func SimModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {

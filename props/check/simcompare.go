@@ -8,6 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // SimComparison is a prepared run of 000 §5.3's comparison of multicast algorithms
@@ -15,20 +16,28 @@ import (
 // offered loads, and which algorithms are the tree and separate addressing (-1 when
 // absent) so that the tree's latency reduction can be reported.
 type SimComparison struct {
+	Grid      *model.Grid
 	Base      sim.Config
 	Names     []string
 	Algos     []sim.McastAlgo
 	Counts    []int
 	Loads     []float64
 	Tree, Sep int
+	// series are the plot's curves of the runs recorded, one per algorithm and count.
+	series []render.Series
+	runs   int
 }
+
+// comparePalette colours the algorithms of a comparison plot; destination counts
+// alternate solid and dashed lines.
+var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
 // NewSimComparison prepares a comparison of the algorithms in the comma-separated names
 // on g, one run per count in dests (comma-separated), at the comma-separated loads, or
 // when loads is "" at points loads up to o.Load. The other options are those of SimConfig;
 // errors name the flag at fault.
 func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, points int) (*SimComparison, error) {
-	c := &SimComparison{Names: strings.Split(names, ","), Tree: -1, Sep: -1}
+	c := &SimComparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1}
 	if loads != "" {
 		for _, s := range strings.Split(loads, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -115,4 +124,25 @@ func (c *SimComparison) JSON(n int, r *sim.CompareResult) map[string]any {
 		row["max_reduction"], row["max_reduction_load"] = NaNNil(mx), NaNNil(at)
 	}
 	return row
+}
+
+// Record adds the run r with n destinations to the plot (one curve per algorithm, with
+// its 95% bars) and returns its report row.
+func (c *SimComparison) Record(n int, r *sim.CompareResult) map[string]any {
+	for a := range c.Algos {
+		var bars []float64
+		for _, p := range r.Points[a] {
+			bars = append(bars, p.Latency.CI95)
+		}
+		c.series = append(c.series, render.Series{Name: fmt.Sprintf("%s n=%d", c.Algos[a].Name, n), Y: r.Latency(a), CI: bars,
+			Color: comparePalette[a%len(comparePalette)], Dashed: c.runs%2 == 1})
+	}
+	c.runs++
+	return c.JSON(n, r)
+}
+
+// SVG draws the runs recorded: latency against load, one curve per algorithm and
+// destination count; ports names the port model in the title.
+func (c *SimComparison) SVG(ports string) []byte {
+	return render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", c.Grid.Spec(), c.Base.Length, ports), c.Loads, c.series)
 }
