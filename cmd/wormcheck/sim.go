@@ -421,17 +421,7 @@ func (t *traceWriter) add(ev sim.TraceEvent) {
 		return
 	}
 	t.n++
-	m := flitwire.SimMove{VC: uint8(ev.VC), Cycle: uint64(ev.Cycle), Channel: int32(ev.Channel), Node: uint32(ev.Node), Worm: uint32(ev.Worm), Msg: uint32(ev.Msg)}
-	if ev.Head {
-		m.Flags |= flitwire.SimHead
-	}
-	if ev.Tail {
-		m.Flags |= flitwire.SimTail
-	}
-	if ev.Channel == model.None {
-		m.Flags |= flitwire.SimDelivery
-	}
-	t.buf = flitwire.AppendSimMove(t.buf[:0], m)
+	t.buf = flitwire.AppendSimMove(t.buf[:0], ev.Record())
 	b := t.buf
 	ts := time.Unix(1, 0).Add(time.Duration(ev.Cycle) * time.Microsecond).UTC()
 	t.err = t.w.WritePacket(gopacket.CaptureInfo{Timestamp: ts, CaptureLength: len(b), Length: len(b)}, b)
