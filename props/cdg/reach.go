@@ -18,6 +18,7 @@ import (
 type arc struct {
 	to  int32
 	vtx int32
+	pv  int32 // the vertex's edge slot within a vertex's slots: port*VCs + VC
 	esc bool
 }
 
@@ -224,7 +225,7 @@ func (s *searcher) expand(from int32, h routing.Header) error {
 		}
 		vtx := int32(int(o.Channel)*s.vcs + o.VC)
 		to := vtx*int32(s.classes) + int32(class)
-		a := arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)}
+		a := arc{to: to, vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)}
 		if from >= 0 {
 			s.arcs = append(s.arcs, a)
 		}
@@ -349,7 +350,7 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 			}
 			to := int32(int(next.At)*s.classes + c)
 			vtx := int32(int(o.Channel)*s.vcs + o.VC)
-			s.arcs = append(s.arcs, arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			s.arcs = append(s.arcs, arc{to: to, vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)})
 			push(to, h.Src)
 		}
 	}
@@ -386,7 +387,7 @@ func (s *searcher) searchEveryNode(dst model.NodeID) error {
 					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), s.mis-1)
 			}
 			vtx := int32(int(o.Channel)*s.vcs + o.VC)
-			s.arcs = append(s.arcs, arc{to: int32(s.chTo[o.Channel]), vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			s.arcs = append(s.arcs, arc{to: int32(s.chTo[o.Channel]), vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)})
 		}
 	}
 	s.first = append(s.first, int32(len(s.arcs)))
@@ -427,22 +428,24 @@ func (s *searcher) arcsOf(st int32) []arc {
 // node state t that is offered a (into node state t') is then offered every output of
 // t'.
 func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
+	// Node states of dst are dst*classes .. dst*classes+classes-1 (no division per arc).
+	dlo, dhi := int32(int(dst)*s.classes), int32(int(dst)*s.classes+s.classes)
 	for i := range s.order {
+		src := s.rep[s.order[i]]
 		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
 			r.used[a.vtx] = true
 			if a.esc {
 				r.escUsed[a.vtx] = true
 			}
-			if s.stateNode(a.to) == dst {
+			if a.to >= dlo && a.to < dhi {
 				continue
 			}
 			base := int(a.vtx) * r.width
 			for _, b := range s.arcsOf(a.to) {
-				c := int(b.vtx) / s.vcs
-				slot := base + int(s.chPort[c])*s.vcs + int(b.vtx)%s.vcs
+				slot := base + int(b.pv)
 				if r.edges[slot/64]&(1<<(slot%64)) == 0 {
 					r.edges[slot/64] |= 1 << (slot % 64)
-					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), s.rep[s.order[i]]
+					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), src
 				}
 			}
 		}
