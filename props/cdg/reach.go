@@ -2,6 +2,7 @@ package cdg
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -272,6 +273,23 @@ func (r *recorder) record(s *searcher, from int32, h *routing.Header, o routing.
 	if r.edges[slot/64]&(1<<(slot%64)) == 0 {
 		r.edges[slot/64] |= 1 << (slot % 64)
 		r.edgeDst[slot], r.edgeSrc[slot] = int32(h.Dst), int32(h.Src)
+	}
+}
+
+// merge adds o's dependencies to r, keeping r's (source, destination) for those both
+// found: r is the earlier destinations' recorder.
+func (r *recorder) merge(o *recorder) {
+	for v := range r.used {
+		r.used[v] = r.used[v] || o.used[v]
+		r.escUsed[v] = r.escUsed[v] || o.escUsed[v]
+	}
+	for i, w := range o.edges {
+		fresh := w &^ r.edges[i]
+		r.edges[i] |= w
+		for ; fresh != 0; fresh &= fresh - 1 {
+			slot := i*64 + bits.TrailingZeros64(fresh)
+			r.edgeDst[slot], r.edgeSrc[slot] = o.edgeDst[slot], o.edgeSrc[slot]
+		}
 	}
 }
 
