@@ -252,6 +252,10 @@ type recorder struct {
 	edgeSrc []int32
 	used    []bool
 	escUsed []bool
+	// out[v] mirrors v's edge slots as one mask when they fit a word (recordMasks);
+	// mask is recordMasks' scratch: the output slots of each reached node state.
+	out  []uint64
+	mask []uint64
 }
 
 func newRecorder(s *searcher) *recorder {
@@ -448,6 +452,10 @@ func (s *searcher) arcsOf(st int32) []arc {
 func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
 	// Node states of dst are dst*classes .. dst*classes+classes-1 (no division per arc).
 	dlo, dhi := int32(int(dst)*s.classes), int32(int(dst)*s.classes+s.classes)
+	if r.width <= 64 {
+		r.recordMasks(s, dst, dlo, dhi)
+		return
+	}
 	for i := range s.order {
 		src := s.rep[s.order[i]]
 		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
@@ -465,6 +473,48 @@ func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
 					r.edges[slot/64] |= 1 << (slot % 64)
 					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), src
 				}
+			}
+		}
+	}
+}
+
+// recordMasks is recordNodes when a vertex's edge slots fit one word: the outputs of
+// each node state become one mask of slots, and a dependency a -> (outputs of a's
+// node state) costs one AND against the slots a already has. It sets the same edges
+// with the same (source, destination) as the loop over outputs: the first arc, in
+// search order, to find a slot new still sets it.
+func (r *recorder) recordMasks(s *searcher, dst model.NodeID, dlo, dhi int32) {
+	if r.out == nil {
+		r.out = make([]uint64, len(r.used))
+	}
+	r.mask = r.mask[:0]
+	for i := range s.order {
+		var m uint64
+		for _, b := range s.arcs[s.first[i]:s.first[i+1]] {
+			m |= 1 << b.pv
+		}
+		r.mask = append(r.mask, m)
+	}
+	for i := range s.order {
+		src := s.rep[s.order[i]]
+		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
+			r.used[a.vtx] = true
+			if a.esc {
+				r.escUsed[a.vtx] = true
+			}
+			if a.to >= dlo && a.to < dhi {
+				continue
+			}
+			fresh := r.mask[s.posOf[a.to]] &^ r.out[a.vtx]
+			if fresh == 0 {
+				continue
+			}
+			r.out[a.vtx] |= fresh
+			base := int(a.vtx) * r.width
+			for ; fresh != 0; fresh &= fresh - 1 {
+				slot := base + bits.TrailingZeros64(fresh)
+				r.edges[slot/64] |= 1 << (slot % 64)
+				r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), src
 			}
 		}
 	}
