@@ -19,7 +19,8 @@
 // for the explorer (`wormcheck check --routing`) to decide on small instances.
 //
 // Cost: one breadth-first search of header states per destination, so O(nodes x
-// reachable states per destination); the extended graph is decided by propagating, in
+// reachable states per destination), the destinations split between two goroutines and
+// merged in destination order (Options.Workers); the extended graph is decided by propagating, in
 // each destination's state graph, the last escape channel a header held and checking
 // it against a topological order of the escape channels, refined until no dependency
 // contradicts it (each refinement adds only real dependencies, so a cycle found is
