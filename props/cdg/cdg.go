@@ -19,12 +19,12 @@
 // for the explorer (`wormcheck check --routing`) to decide on small instances.
 //
 // Cost: one breadth-first search of header states per destination, so O(nodes x
-// reachable states per destination), the destinations split between two goroutines and
-// merged in destination order (Options.Workers); the extended graph is decided by propagating, in
-// each destination's state graph, the last escape channel a header held and checking
-// it against a topological order of the escape channels, refined until no dependency
-// contradicts it (each refinement adds only real dependencies, so a cycle found is
-// real and an order that survives proves acyclicity).
+// reachable states per destination), the destinations split between two goroutines
+// and merged in destination order (Options.Workers); the extended graph is decided by
+// propagating, in each destination's state graph, the last escape channel a header
+// held and checking it against a topological order of the escape channels, refined
+// until no dependency contradicts it (each refinement adds only real dependencies, so
+// a cycle found is real and an order that survives proves acyclicity).
 //
 // Reference: Dally & Seitz, IEEE TC 36(5), 1987, Theorem 1; Duato, IEEE TPDS 4(12),
 // 1993, Definitions 5-8 and Theorem 1, and IEEE TPDS 6(10), 1995 (cross dependencies).
