@@ -124,7 +124,9 @@ func (g *Grid) Offset(a, b NodeID, d int) (hops int, dir Direction) {
 		}
 		return delta, Plus
 	}
-	delta = ((delta % k) + k) % k
+	if delta < 0 { // delta is in (-k, k): one addition instead of two divisions
+		delta += k
+	}
 	if delta <= k-delta {
 		return delta, Plus
 	}

@@ -19,11 +19,12 @@
 // for the explorer (`wormcheck check --routing`) to decide on small instances.
 //
 // Cost: one breadth-first search of header states per destination, so O(nodes x
-// reachable states per destination); the extended graph is decided by propagating, in
-// each destination's state graph, the last escape channel a header held and checking
-// it against a topological order of the escape channels, refined until no dependency
-// contradicts it (each refinement adds only real dependencies, so a cycle found is
-// real and an order that survives proves acyclicity).
+// reachable states per destination), the destinations split between two goroutines
+// and merged in destination order (Options.Workers); the extended graph is decided by
+// propagating, in each destination's state graph, the last escape channel a header
+// held and checking it against a topological order of the escape channels, refined
+// until no dependency contradicts it (each refinement adds only real dependencies, so
+// a cycle found is real and an order that survives proves acyclicity).
 //
 // Reference: Dally & Seitz, IEEE TC 36(5), 1987, Theorem 1; Duato, IEEE TPDS 4(12),
 // 1993, Definitions 5-8 and Theorem 1, and IEEE TPDS 6(10), 1995 (cross dependencies).
@@ -31,7 +32,10 @@ package cdg
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -57,6 +61,9 @@ type Options struct {
 	// MaxRefinements bounds the refinements of the order of escape channels in Duato's
 	// check (0: 64). Reaching it makes Duato's verdict inconclusive.
 	MaxRefinements int
+	// Workers is how many goroutines search destinations (0: two, or one when
+	// GOMAXPROCS is 1; more than two count as two). The result does not depend on it.
+	Workers int
 }
 
 // Result is the static verdict of one relation on one topology.
@@ -123,9 +130,18 @@ func (r *Result) DeadlockFree() bool {
 // Analyze builds the channel dependency graph of rel on its topology and decides both
 // conditions. Errors are one line: a relation that offers a channel not leaving the
 // router, a VC out of range, or a topology too large.
+//
+// The per-destination searches run on up to two goroutines (Options.Workers), each
+// over a contiguous range of destinations, and their findings are merged in
+// destination order, so the result is the same as one goroutine's. rel.Route and its
+// Escape and SourceClass methods are then called concurrently: every relation of
+// model/routing only reads itself there.
 func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	if opt.MaxRefinements <= 0 {
 		opt.MaxRefinements = 64
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = min(2, runtime.GOMAXPROCS(0))
 	}
 	s, err := newSearcher(rel)
 	if err != nil {
@@ -133,8 +149,6 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	}
 	g := s.g
 	nv := s.vertices()
-	rec := newRecorder(s)
-	s.rec = rec
 	// With an EscapeRank hint, Duato's first pass rides on the CDG's sweep.
 	var du *duatoState
 	hintC1, hint := hintOrder(s)
@@ -143,34 +157,17 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du.isC1, du.rank = hintC1, make([]int32, nv)
 		du.setOrder(hint)
 	}
-	var unescaped *routing.Header
 	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, g: g}
-	var adj [][]int32
-	var cyc []int32
-	next := 1 // without an escape subfunction, look for a cycle after 1, 2, 4, ... destinations
-	for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
-		if err := s.search(dst); err != nil {
-			return nil, err
-		}
-		res.Destinations++
-		if s.esc != nil && unescaped == nil {
-			unescaped = s.firstUnescaped(dst)
-		}
-		if du != nil {
-			du.propagate(s, dst)
-		}
-		if s.esc == nil && s.stranded == nil && res.Destinations == next && int(dst) < g.Nodes()-1 {
-			next *= 2
-			if adj, _, _ = s.adjacency(rec); shortestCycle(adj) != nil {
-				break // a cycle of real dependencies: the graph is cyclic, whatever else it has
-			}
-		}
+	p, err := sweep(rel, opt.Workers, true, du)
+	if err != nil {
+		return nil, err
 	}
-	s.rec = nil
-	res.States, res.Stranded = s.states, s.stranded
+	rec, unescaped := p.rec, p.unescaped
+	res.Destinations, res.States, res.Stranded = p.dests, p.states, p.stranded
 	res.Complete = res.Destinations == g.Nodes()
-	adj, res.Vertices, res.Edges = s.adjacency(rec)
-	if cyc = shortestCycle(adj); cyc == nil {
+	adj, vertices, edges := s.adjacency(rec)
+	res.Vertices, res.Edges = vertices, edges
+	if cyc := shortestCycle(adj); cyc == nil {
 		res.Acyclic = true
 	} else {
 		for i, v := range cyc {
@@ -214,17 +211,145 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du = newDuatoState(s)
 		du.isC1, du.rank = rec.escUsed, make([]int32, nv)
 		du.setOrder(order)
-		for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
-			if err := s.search(dst); err != nil {
-				return nil, err
-			}
-			du.propagate(s, dst)
+		if _, err := sweep(rel, opt.Workers, false, du); err != nil {
+			return nil, err
 		}
 	}
-	if err := du.refine(s, d, opt.MaxRefinements); err != nil {
+	if err := du.refine(s, d, opt.MaxRefinements, opt.Workers); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// part is one goroutine's share of a sweep: the destinations lo..hi-1 searched by its
+// own searcher, with what they found.
+type part struct {
+	s         *searcher
+	rec       *recorder   // the dependencies recorded (nil when not recording)
+	du        *duatoState // Duato's propagation (nil when not propagating)
+	lo, hi    int
+	dests     int
+	states    int64
+	stranded  *routing.Header
+	unescaped *routing.Header
+	cyclic    bool // stopped early: the dependencies found so far close a cycle
+	err       error
+}
+
+// sweep searches every destination, on two goroutines when workers > 1, recording the
+// dependency graph when record is set and propagating Duato's state into du when du
+// is not nil (du then gains the extended dependencies and their count, in destination
+// order). It returns the merged part: the same as one goroutine searching every
+// destination in order.
+//
+// Without an escape subfunction a recording sweep stops at the first prefix of 1, 2,
+// 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
+// the largest power of two below the node count, so every such prefix check falls in
+// the first goroutine's range and the second's work is dropped when the first stops.
+func sweep(rel routing.Relation, workers int, record bool, du *duatoState) (*part, error) {
+	g := rel.Grid()
+	n := g.Nodes()
+	cuts := []int{0, n}
+	if workers > 1 && n >= 2 {
+		m := n / 2
+		if _, esc := rel.(routing.Escaping); !esc && record {
+			m = 1
+			for 2*m < n {
+				m *= 2
+			}
+		}
+		cuts = []int{0, m, n}
+	}
+	parts := make([]*part, len(cuts)-1)
+	for i := range parts {
+		s, err := newSearcher(rel)
+		if err != nil {
+			return nil, err
+		}
+		p := &part{s: s, lo: cuts[i], hi: cuts[i+1]}
+		if record {
+			p.rec = newRecorder(s)
+			s.rec = p.rec
+		}
+		if du != nil {
+			p.du = du.fork(s)
+		}
+		parts[i] = p
+	}
+	var stop atomic.Bool
+	if len(parts) == 1 {
+		parts[0].run(n, record, &stop)
+	} else {
+		var wg sync.WaitGroup
+		for i, p := range parts {
+			wg.Go(func() { p.run(n, record && i == 0, &stop) })
+		}
+		wg.Wait()
+	}
+	p := parts[0]
+	if p.err != nil {
+		return nil, p.err
+	}
+	if du != nil {
+		du.absorb(p.du)
+	}
+	if p.cyclic || len(parts) == 1 {
+		return p, nil
+	}
+	q := parts[1]
+	if q.err != nil {
+		return nil, q.err
+	}
+	if du != nil {
+		du.absorb(q.du)
+	}
+	p.dests += q.dests
+	p.states += q.states
+	if p.stranded == nil {
+		p.stranded = q.stranded
+	}
+	if p.unescaped == nil {
+		p.unescaped = q.unescaped
+	}
+	if record {
+		p.rec.merge(q.rec)
+	}
+	return p, nil
+}
+
+// run searches the part's destinations in order; n is the node count. With
+// checkCycles it stops at the first prefix of 1, 2, 4, ... destinations whose
+// dependencies close a cycle (relations without an escape subfunction only). It
+// stops early when stop is set, and sets it when it stops early itself.
+func (p *part) run(n int, checkCycles bool, stop *atomic.Bool) {
+	s := p.s
+	defer func() { p.states, p.stranded = s.states, s.stranded }()
+	next := 1
+	for dst := p.lo; dst < p.hi; dst++ {
+		if stop.Load() {
+			return
+		}
+		if err := s.search(model.NodeID(dst)); err != nil {
+			p.err = err
+			stop.Store(true)
+			return
+		}
+		p.dests++
+		if s.esc != nil && p.unescaped == nil && p.rec != nil {
+			p.unescaped = s.firstUnescaped(model.NodeID(dst))
+		}
+		if p.du != nil {
+			p.du.propagate(s, model.NodeID(dst))
+		}
+		if checkCycles && s.esc == nil && s.stranded == nil && p.dests == next && dst < n-1 {
+			next *= 2
+			if adj, _, _ := s.adjacency(p.rec); shortestCycle(adj) != nil {
+				p.cyclic = true
+				stop.Store(true)
+				return
+			}
+		}
+	}
 }
 
 // adjacency returns the dependency graph recorded so far as adjacency lists, with its

@@ -191,7 +191,7 @@ func (du *duatoState) propagate(s *searcher, dst model.NodeID) {
 // last pass recorded dependencies, it orders the escape vertices topologically by every
 // dependency recorded so far (a cycle there is a real cycle of the extended graph, the
 // verdict) and checks every destination again.
-func (du *duatoState) refine(s *searcher, d *Duato, maxPasses int) error {
+func (du *duatoState) refine(s *searcher, d *Duato, maxPasses, workers int) error {
 	nv := len(du.isC1)
 	for {
 		d.Edges = len(du.e.from)
@@ -224,11 +224,27 @@ func (du *duatoState) refine(s *searcher, d *Duato, maxPasses int) error {
 		du.setOrder(next)
 		du.added = 0
 		d.Refinements++
-		for dst := model.NodeID(0); int(dst) < s.g.Nodes(); dst++ {
-			if err := s.search(dst); err != nil {
-				return err
-			}
-			du.propagate(s, dst)
+		if _, err := sweep(s.rel, workers, false, du); err != nil {
+			return err
+		}
+	}
+}
+
+// fork returns a duatoState for one goroutine of a sweep with searcher s: it shares
+// the escape set and the order (read only during the sweep) and records its extended
+// dependencies apart, for absorb.
+func (du *duatoState) fork(s *searcher) *duatoState {
+	w := newDuatoState(s)
+	w.isC1, w.rank, w.inv = du.isC1, du.rank, du.inv
+	return w
+}
+
+// absorb adds the extended dependencies w recorded, in the order w found them, counting
+// the new ones as propagate would have.
+func (du *duatoState) absorb(w *duatoState) {
+	for k := range w.e.from {
+		if du.e.add(w.e.from[k], w.e.to[k], w.e.src[k], w.e.dst[k]) {
+			du.added++
 		}
 	}
 }

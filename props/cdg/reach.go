@@ -2,6 +2,7 @@ package cdg
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -18,6 +19,7 @@ import (
 type arc struct {
 	to  int32
 	vtx int32
+	pv  int32 // the vertex's edge slot within a vertex's slots: port*VCs + VC
 	esc bool
 }
 
@@ -224,7 +226,7 @@ func (s *searcher) expand(from int32, h routing.Header) error {
 		}
 		vtx := int32(int(o.Channel)*s.vcs + o.VC)
 		to := vtx*int32(s.classes) + int32(class)
-		a := arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)}
+		a := arc{to: to, vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)}
 		if from >= 0 {
 			s.arcs = append(s.arcs, a)
 		}
@@ -250,6 +252,10 @@ type recorder struct {
 	edgeSrc []int32
 	used    []bool
 	escUsed []bool
+	// out[v] mirrors v's edge slots as one mask when they fit a word (recordMasks);
+	// mask is recordMasks' scratch: the output slots of each reached node state.
+	out  []uint64
+	mask []uint64
 }
 
 func newRecorder(s *searcher) *recorder {
@@ -271,6 +277,23 @@ func (r *recorder) record(s *searcher, from int32, h *routing.Header, o routing.
 	if r.edges[slot/64]&(1<<(slot%64)) == 0 {
 		r.edges[slot/64] |= 1 << (slot % 64)
 		r.edgeDst[slot], r.edgeSrc[slot] = int32(h.Dst), int32(h.Src)
+	}
+}
+
+// merge adds o's dependencies to r, keeping r's (source, destination) for those both
+// found: r is the earlier destinations' recorder.
+func (r *recorder) merge(o *recorder) {
+	for v := range r.used {
+		r.used[v] = r.used[v] || o.used[v]
+		r.escUsed[v] = r.escUsed[v] || o.escUsed[v]
+	}
+	for i, w := range o.edges {
+		fresh := w &^ r.edges[i]
+		r.edges[i] |= w
+		for ; fresh != 0; fresh &= fresh - 1 {
+			slot := i*64 + bits.TrailingZeros64(fresh)
+			r.edgeDst[slot], r.edgeSrc[slot] = o.edgeDst[slot], o.edgeSrc[slot]
+		}
 	}
 }
 
@@ -349,7 +372,7 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 			}
 			to := int32(int(next.At)*s.classes + c)
 			vtx := int32(int(o.Channel)*s.vcs + o.VC)
-			s.arcs = append(s.arcs, arc{to: to, vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			s.arcs = append(s.arcs, arc{to: to, vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)})
 			push(to, h.Src)
 		}
 	}
@@ -386,7 +409,7 @@ func (s *searcher) searchEveryNode(dst model.NodeID) error {
 					s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), s.mis-1)
 			}
 			vtx := int32(int(o.Channel)*s.vcs + o.VC)
-			s.arcs = append(s.arcs, arc{to: int32(s.chTo[o.Channel]), vtx: vtx, esc: s.esc != nil && s.esc.Escape(h, o)})
+			s.arcs = append(s.arcs, arc{to: int32(s.chTo[o.Channel]), vtx: vtx, pv: s.chPort[o.Channel]*int32(s.vcs) + int32(o.VC), esc: s.esc != nil && s.esc.Escape(h, o)})
 		}
 	}
 	s.first = append(s.first, int32(len(s.arcs)))
@@ -427,23 +450,71 @@ func (s *searcher) arcsOf(st int32) []arc {
 // node state t that is offered a (into node state t') is then offered every output of
 // t'.
 func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
+	// Node states of dst are dst*classes .. dst*classes+classes-1 (no division per arc).
+	dlo, dhi := int32(int(dst)*s.classes), int32(int(dst)*s.classes+s.classes)
+	if r.width <= 64 {
+		r.recordMasks(s, dst, dlo, dhi)
+		return
+	}
 	for i := range s.order {
+		src := s.rep[s.order[i]]
 		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
 			r.used[a.vtx] = true
 			if a.esc {
 				r.escUsed[a.vtx] = true
 			}
-			if s.stateNode(a.to) == dst {
+			if a.to >= dlo && a.to < dhi {
 				continue
 			}
 			base := int(a.vtx) * r.width
 			for _, b := range s.arcsOf(a.to) {
-				c := int(b.vtx) / s.vcs
-				slot := base + int(s.chPort[c])*s.vcs + int(b.vtx)%s.vcs
+				slot := base + int(b.pv)
 				if r.edges[slot/64]&(1<<(slot%64)) == 0 {
 					r.edges[slot/64] |= 1 << (slot % 64)
-					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), s.rep[s.order[i]]
+					r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), src
 				}
+			}
+		}
+	}
+}
+
+// recordMasks is recordNodes when a vertex's edge slots fit one word: the outputs of
+// each node state become one mask of slots, and a dependency a -> (outputs of a's
+// node state) costs one AND against the slots a already has. It sets the same edges
+// with the same (source, destination) as the loop over outputs: the first arc, in
+// search order, to find a slot new still sets it.
+func (r *recorder) recordMasks(s *searcher, dst model.NodeID, dlo, dhi int32) {
+	if r.out == nil {
+		r.out = make([]uint64, len(r.used))
+	}
+	r.mask = r.mask[:0]
+	for i := range s.order {
+		var m uint64
+		for _, b := range s.arcs[s.first[i]:s.first[i+1]] {
+			m |= 1 << b.pv
+		}
+		r.mask = append(r.mask, m)
+	}
+	for i := range s.order {
+		src := s.rep[s.order[i]]
+		for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
+			r.used[a.vtx] = true
+			if a.esc {
+				r.escUsed[a.vtx] = true
+			}
+			if a.to >= dlo && a.to < dhi {
+				continue
+			}
+			fresh := r.mask[s.posOf[a.to]] &^ r.out[a.vtx]
+			if fresh == 0 {
+				continue
+			}
+			r.out[a.vtx] |= fresh
+			base := int(a.vtx) * r.width
+			for ; fresh != 0; fresh &= fresh - 1 {
+				slot := base + bits.TrailingZeros64(fresh)
+				r.edges[slot/64] |= 1 << (slot % 64)
+				r.edgeDst[slot], r.edgeSrc[slot] = int32(dst), src
 			}
 		}
 	}
