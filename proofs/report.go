@@ -1,6 +1,7 @@
 package proofs
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -69,6 +70,24 @@ func (rep *Report) Add(c Claim, r Result) ClaimReport {
 	}
 	rep.Claims = append(rep.Claims, cr)
 	return cr
+}
+
+// Run checks the claims in order with opt, adding each result to the report and passing
+// it to each (which may print it or write its files; an error from each ends the run
+// and is returned). Once ctx is done, the claims left are recorded as not run.
+func (rep *Report) Run(ctx context.Context, claims []Claim, opt Options, each func(Result, ClaimReport) error) error {
+	for _, c := range claims {
+		var r Result
+		if ctx.Err() != nil {
+			r = NotRunResult(c)
+		} else {
+			r = Check(ctx, c, opt)
+		}
+		if err := each(r, rep.Add(c, r)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Ran counts the claims of the report that were run.

@@ -1,6 +1,7 @@
 package proofs
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -37,5 +38,27 @@ func TestReportAdd(t *testing.T) {
 	}
 	if cr := rep.Add(c, NotRunResult(c)); cr.Mark() != "" || !rep.Interrupted || rep.Ran() != 2 {
 		t.Fatalf("not run: mark %q, report %+v", cr.Mark(), rep)
+	}
+}
+
+// TestReportRunInterrupted checks that once the context is done the claims left are
+// recorded as not run (none is checked), and that an error from each ends the run.
+func TestReportRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	claims, _ := Select("WH1,WH2")
+	rep := NewReport("test", Quick)
+	var seen []string
+	err := rep.Run(ctx, claims, Options{Size: Quick, Workers: 1}, func(r Result, cr ClaimReport) error {
+		seen = append(seen, cr.ID+" "+cr.Verdict)
+		return nil
+	})
+	if err != nil || len(seen) != 2 || rep.Ran() != 0 || !rep.Interrupted || seen[0] != "WH1 "+NotRun {
+		t.Fatalf("seen %v, err %v, report %+v", seen, err, rep)
+	}
+	stop := errors.New("disk full")
+	rep = NewReport("test", Quick)
+	if err := rep.Run(ctx, claims, Options{Size: Quick, Workers: 1}, func(Result, ClaimReport) error { return stop }); err != stop || len(rep.Claims) != 1 {
+		t.Fatalf("err %v after %d claims", err, len(rep.Claims))
 	}
 }

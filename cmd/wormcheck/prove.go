@@ -110,22 +110,19 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	out := proofs.NewReport(toolVersion(), size)
 	p := newProveTable(e.Stdout, !*asJSON)
-	for _, c := range claims {
-		var r proofs.Result
-		if ctx.Err() != nil {
-			r = proofs.NotRunResult(c)
-		} else {
-			r = proofs.Check(ctx, c, opt)
-		}
+	err = out.Run(ctx, claims, opt, func(r proofs.Result, cj proofs.ClaimReport) error {
 		rep.claimDone(r)
-		cj := out.Add(c, r)
 		if *witnessDir != "" {
-			if err := writeWitnessFiles(*witnessDir, c.ID, r.Outcome.Files); err != nil {
-				rep.stop()
-				return 0, err
+			if err := writeWitnessFiles(*witnessDir, cj.ID, r.Outcome.Files); err != nil {
+				return err
 			}
 		}
 		p.row(cj)
+		return nil
+	})
+	if err != nil {
+		rep.stop()
+		return 0, err
 	}
 	rep.stop()
 	if *asJSON {
