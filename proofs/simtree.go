@@ -68,18 +68,8 @@ func tm4Algos(g *model.Grid) []sim.McastAlgo {
 		return as
 	}
 	for _, name := range []string{"dual-path", "pm"} {
-		build, _ := pathbased.ByName(name)
-		as = append(as, sim.McastAlgo{Name: name, Multicast: func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
-			worms, err := build(g, src, dests)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]sim.Route, len(worms))
-			for i, w := range worms {
-				out[i] = sim.Route{Channels: w.Channels, Drops: w.Drops}
-			}
-			return out, nil
-		}})
+		mc, _ := pathbased.SimMulticast(g, name)
+		as = append(as, sim.McastAlgo{Name: name, Multicast: mc})
 	}
 	return as
 }

@@ -207,18 +207,7 @@ func simAlgorithm(g *model.Grid, o SimOptions, cfg *sim.Config) error {
 		}
 		cfg.Tree, cfg.Prune = true, p
 	case "dual-path", "multipath", "pm":
-		build, _ := pathbased.ByName(o.Algo)
-		cfg.Multicast = func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
-			worms, err := build(g, src, dests)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]sim.Route, len(worms))
-			for i, w := range worms {
-				out[i] = sim.Route{Channels: w.Channels, Drops: w.Drops}
-			}
-			return out, nil
-		}
+		cfg.Multicast, _ = pathbased.SimMulticast(g, o.Algo)
 		if g.Kind() != model.Mesh || g.Dims() != 2 {
 			return fmt.Errorf("--algo %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
 		}
