@@ -227,26 +227,16 @@ func (sh *spillShard) lvlGet(h, off uint64, exact bool) (uint32, bool) {
 
 // grow doubles the fingerprint table (and the offsets with it).
 func (sh *spillShard) grow(exact bool) {
-	hashes := make([]uint64, 2*len(sh.hashes))
 	var offs []uint64
 	if exact {
-		offs = make([]uint64, len(hashes))
+		offs = make([]uint64, 2*len(sh.hashes))
 	}
-	mask := uint64(len(hashes) - 1)
-	for j, h := range sh.hashes {
-		if h == 0 {
-			continue
-		}
-		i := h & mask
-		for hashes[i] != 0 {
-			i = (i + 1) & mask
-		}
-		hashes[i] = h
+	sh.hashes = regrow(sh.hashes, func(from, to int) {
 		if exact {
-			offs[i] = sh.offs[j]
+			offs[to] = sh.offs[from]
 		}
-	}
-	sh.hashes, sh.offs = hashes, offs
+	})
+	sh.offs = offs
 }
 
 // endLevel forgets the level's fresh entries; the level table keeps its size (the next

@@ -217,32 +217,42 @@ func (sh *shard[S]) equal(off uint64, enc []byte) bool {
 // grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
 // rehashed.
 func (sh *shard[S]) grow() {
-	hashes := make([]uint64, 2*len(sh.hashes))
 	var slots []uint32
 	var offs []uint64
 	if sh.offs != nil {
-		offs = make([]uint64, len(hashes))
+		offs = make([]uint64, 2*len(sh.hashes))
 	} else {
-		slots = make([]uint32, len(hashes))
+		slots = make([]uint32, 2*len(sh.hashes))
 	}
-	mask := uint64(len(hashes) - 1)
-	for j, h := range sh.hashes {
+	hashes := regrow(sh.hashes, func(from, to int) {
+		if offs != nil {
+			offs[to] = sh.offs[from]
+		} else {
+			slots[to] = sh.slots[from]
+		}
+	})
+	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
+	sh.view.Store(&hashes)
+}
+
+// regrow returns a fingerprint table of twice the size of hashes (open addressing with
+// linear probing, 0 = empty) holding the same fingerprints, and calls move(from, to) for
+// each so that the caller moves the values kept beside it. Cost O(table size).
+func regrow(hashes []uint64, move func(from, to int)) []uint64 {
+	out := make([]uint64, 2*len(hashes))
+	mask := uint64(len(out) - 1)
+	for j, h := range hashes {
 		if h == 0 {
 			continue
 		}
 		i := h & mask
-		for hashes[i] != 0 {
+		for out[i] != 0 {
 			i = (i + 1) & mask
 		}
-		hashes[i] = h
-		if offs != nil {
-			offs[i] = sh.offs[j]
-		} else {
-			slots[i] = sh.slots[j]
-		}
+		out[i] = h
+		move(j, int(i))
 	}
-	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
-	sh.view.Store(&hashes)
+	return out
 }
 
 // account refreshes the store-wide byte estimate with shard sh's current size.

@@ -20,7 +20,7 @@ func ImportRules() []ImportRule {
 			"models describe transition systems (model/system); the explorer, properties and algorithms build on them, never the reverse"},
 		{"checker", []string{"props", "algos", "proofs", "cmd"},
 			"the explorer and the simulator know transition systems, not properties or algorithms"},
-		{"algos", []string{"props/check", "props/render", "flitsvg", "proofs", "cmd"},
+		{"algos", []string{"props/check", "props/render", "proofs", "cmd"},
 			"algorithms build models and schedules; pictures, the entry, the catalogue and the command line come after them"},
 		{"props", []string{"proofs", "cmd"},
 			"properties and the entry are libraries that the catalogue and the command line call"},
