@@ -242,17 +242,20 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Reason = res.Violation
 		rep.Trace = unicast.TraceFile(sp, res)
 		rep.Witness = labelWitness(rep.Trace)
-		if m, tr, err := unicast.ReplayWitness(sp, res); err == nil {
+		m, tr, err := unicast.ReplayWitness(sp, res)
+		if err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)
-			markLasso(rep.Witness, res.Violation, res.CycleStart)
+		}
+		markLasso(rep.Witness, res.Violation, res.CycleStart)
+		if err == nil {
 			title, sub := unicast.Titles(sp, res)
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
 		}
-		markLasso(rep.Witness, res.Violation, res.CycleStart)
-		rep.Text = traceText(res.Labels)
+		cycleStart := -1
 		if rep.Witness != nil && rep.Witness.Kind == props.WitnessLasso {
-			rep.Text = lassoText(res.Labels, rep.Witness.CycleStart)
+			cycleStart = rep.Witness.CycleStart
 		}
+		rep.Text = lassoText(res.Labels, cycleStart)
 	case props.Inconclusive:
 		rep.Reason = res.Violation
 	}
