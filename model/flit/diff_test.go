@@ -87,6 +87,9 @@ func compareStep(m *Model, s State) error {
 	if got := m.Encode(s, nil); string(got) != string(before) {
 		return fmt.Errorf("Encode %x, reference %x", got, before)
 	}
+	if got, want := m.orderKey(s, nil), m.refOrderKey(s, nil); string(got) != string(want) {
+		return fmt.Errorf("orderKey %x, reference %x", got, want)
+	}
 	if m.Terminal(s) != m.refTerminal(s) {
 		return fmt.Errorf("Terminal %v, reference %v", m.Terminal(s), m.refTerminal(s))
 	}

@@ -490,7 +490,8 @@ func (sc *scratch) release() {
 	scratchPool.Put(sc)
 }
 
-// encodeParent encodes s into sc.enc, recording where each message and channel starts.
+// encodeParent encodes s into sc.enc, recording where each message, the bitmap and each
+// channel's section start (a free channel's section is empty).
 func (m *Model) encodeParent(sc *scratch, s *State) {
 	sc.enc = sc.enc[:0]
 	sc.msgAt = sc.msgAt[:0]
@@ -500,6 +501,7 @@ func (m *Model) encodeParent(sc *scratch, s *State) {
 		sc.enc = m.encodeMsg(sc.enc, &s.Msgs[i])
 	}
 	sc.msgAt = append(sc.msgAt, len(sc.enc))
+	sc.enc = m.appendBitmap(sc.enc, s)
 	for o := range s.VCs {
 		sc.vcAt = append(sc.vcAt, len(sc.enc))
 		sc.enc = m.encodeVC(sc.enc, &s.VCs[o])
@@ -508,17 +510,27 @@ func (m *Model) encodeParent(sc *scratch, s *State) {
 }
 
 // encodeStep appends the encoding of t, the parent with the step's writes applied: the
-// parent's bytes, with message msg and the logged channels re-encoded from t.
+// parent's encoding (sc.enc, from encodeParent) with message msg's section, the bitmap
+// bits of the logged channels and their sections re-encoded from t.
 func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
 	buf = m.encodeMsg(buf, &t.Msgs[msg])
-	pos := sc.msgAt[msg+1]
+	bm := len(buf) + sc.msgAt[len(t.Msgs)] - sc.msgAt[msg+1] // where the bitmap lands
+	buf = append(buf, sc.enc[sc.msgAt[msg+1]:sc.vcAt[0]]...)
 	idx := sc.log.idx[:sc.log.n]
 	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
 		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
 			idx[j], idx[j-1] = idx[j-1], idx[j]
 		}
 	}
+	for _, o := range idx {
+		if t.VCs[o].Owner >= 0 {
+			buf[bm+int(o)/8] |= 1 << (o % 8)
+		} else {
+			buf[bm+int(o)/8] &^= 1 << (o % 8)
+		}
+	}
+	pos := sc.vcAt[0]
 	for k, o := range idx {
 		if k > 0 && o == idx[k-1] {
 			continue

@@ -340,6 +340,81 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 // refEncode is the straightforward canonical encoding Encode is checked against: the
 // layout documented on Encode, built field by field with append.
 func (m *Model) refEncode(s State, buf []byte) []byte {
+	uvarint := func(buf []byte, x uint32) []byte {
+		for x >= 0x80 {
+			buf = append(buf, byte(x)|0x80)
+			x >>= 7
+		}
+		return append(buf, byte(x))
+	}
+	input := func(buf []byte, in *Input) []byte {
+		outs := in.Outs.Slice(m.tab)
+		flag := uint32(0)
+		if in.Aux != 0 || in.Reinj != 0 {
+			flag = 1
+		}
+		buf = uvarint(buf, uint32(len(outs))<<1|flag)
+		for _, o := range outs {
+			buf = uvarint(buf, uint32(o+1))
+		}
+		if len(outs) > 0 {
+			buf = append(buf, byte(in.Cur+1))
+		}
+		if flag == 1 {
+			buf = append(buf, in.Aux, in.Reinj)
+		}
+		return buf
+	}
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		if g.Done {
+			buf = append(buf, 0)
+		} else {
+			buf = append(buf, g.Sent+1)
+		}
+		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+			buf = append(buf, g.Mis)
+		}
+		buf = append(buf, g.Got.Slice(m.tab)...)
+		if !g.Done {
+			buf = input(buf, &g.In)
+		}
+	}
+	bits := make([]byte, (len(s.VCs)+7)/8)
+	for i := range s.VCs {
+		if s.VCs[i].Owner >= 0 {
+			bits[i/8] |= 1 << (i % 8)
+		}
+	}
+	buf = append(buf, bits...)
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		if v.Owner < 0 {
+			continue
+		}
+		closed := byte(0)
+		if v.Closed {
+			closed = 1
+		}
+		buf = append(buf, byte(v.Owner)<<1|closed)
+		fl := v.Flits.Slice(m.tab)
+		run := len(fl) > 0
+		for k := range fl {
+			run = run && int(fl[k]) == int(fl[0])+k
+		}
+		if run {
+			buf = append(buf, 0x80|byte(len(fl)), fl[0])
+		} else {
+			buf = append(buf, byte(len(fl)))
+			buf = append(buf, fl...)
+		}
+		buf = input(buf, &v.In)
+	}
+	return buf
+}
+
+// refOrderKey is the reference of orderKey: Encode's layout before it was made compact.
+func (m *Model) refOrderKey(s State, buf []byte) []byte {
 	input := func(buf []byte, in *Input) []byte {
 		buf = append(buf, byte(len(in.Outs.Slice(m.tab))))
 		for _, o := range in.Outs.Slice(m.tab) {

@@ -90,42 +90,72 @@ func (s State) shallow() State {
 	return State{Msgs: append([]Msg(nil), s.Msgs...), VCs: append([]VC(nil), s.VCs...)}
 }
 
-// Encode appends the canonical byte encoding of s to buf. The layout, per message: Sent,
-// Done, Mis (only for a routing.Budgeted relation), Got[0..n-1], then (if not Done) its
-// Input; per virtual channel: Owner+1, and if
-// owned: Closed, the number of flits, the flits, its Input. An Input is: the number of
-// outputs, each output as a uvarint of out+1, then Cur+1, Aux, Reinj. Every field is
-// canonical (outputs are kept sorted), so equal states have equal encodings.
+// Encode appends the canonical byte encoding of s to buf: a compact layout of about
+// 2 + 3 bytes per message and 6 per held virtual channel of a worm, so that the exact
+// store keeps few bytes per state and hashing and comparing them is cheap.
+//
+// The layout. Per message: a byte that is 0 when it is Done and Sent+1 otherwise (Sent is
+// at most MaxFlits, and Done implies every flit sent), Mis (only for a routing.Budgeted
+// relation), Got[0..n-1], then (if not Done) its Input. Then a bitmap of the held
+// virtual channels, bit o%8 of byte o/8 set when channel o has an owner. Then per held
+// channel, in index order: Owner<<1|Closed, its flits (0 when empty; 0x80|n and the
+// first flit when they are a run first, first+1, ...; else n and the flits), its Input.
+// An Input is a uvarint of (number of outputs)<<1 | (Aux or Reinj non-zero), each output
+// as a uvarint of out+1, Cur+1 when there is an output, and Aux and Reinj when the flag
+// is set. Every field is canonical (outputs are kept sorted, a flit sequence is written
+// as a run exactly when it is one), so equal states have equal encodings and different
+// states different ones. Encodings are relative to nothing: a state's encoding does not
+// depend on its parent, but EncodeSuccessors builds a successor's by splicing the
+// sections a step rewrites into its parent's (see encodeStep).
 func (m *Model) Encode(s State, buf []byte) []byte {
 	for i := range s.Msgs {
 		buf = m.encodeMsg(buf, &s.Msgs[i])
 	}
+	buf = m.appendBitmap(buf, &s)
 	for i := range s.VCs {
 		buf = m.encodeVC(buf, &s.VCs[i])
 	}
 	return buf
 }
 
+// appendBitmap appends the bitmap of s's held virtual channels (see Encode).
+func (m *Model) appendBitmap(buf []byte, s *State) []byte {
+	for o := 0; o < len(s.VCs); o += 8 {
+		var b byte
+		for k, v := range s.VCs[o:min(o+8, len(s.VCs))] {
+			if v.Owner >= 0 {
+				b |= 1 << k
+			}
+		}
+		buf = append(buf, b)
+	}
+	return buf
+}
+
 // encodeMsg appends the encoding of one message (see Encode).
 func (m *Model) encodeMsg(buf []byte, g *Msg) []byte {
-	done := byte(0)
 	if g.Done {
-		done = 1
+		buf = append(buf, 0)
+	} else {
+		buf = append(buf, g.Sent+1)
 	}
-	buf = append(buf, g.Sent, done)
 	if m.budget >= 0 {
 		buf = append(buf, g.Mis)
 	}
-	buf = append(buf, g.Got.Slice(m.tab)...)
+	if f := g.Got; f&interned == 0 && byte(f) == 1 { // one destination: no slice
+		buf = append(buf, byte(f>>8))
+	} else {
+		buf = append(buf, g.Got.Slice(m.tab)...)
+	}
 	if !g.Done {
 		buf = m.encodeInput(buf, &g.In)
 	}
 	return buf
 }
 
-// encodeVC appends the encoding of one virtual channel (see Encode).
+// encodeVC appends the encoding of one virtual channel: nothing when it is free (the
+// bitmap says so; see Encode).
 func (m *Model) encodeVC(buf []byte, v *VC) []byte {
-	buf = append(buf, byte(v.Owner+1))
 	if v.Owner < 0 {
 		return buf
 	}
@@ -133,52 +163,116 @@ func (m *Model) encodeVC(buf []byte, v *VC) []byte {
 	if v.Closed {
 		closed = 1
 	}
-	if f := v.Flits; f&interned == 0 { // a packed run: write it without a slice
-		first, n := byte(f>>8), byte(f)
-		buf = append(buf, closed, n)
-		for i := byte(0); i < n; i++ {
-			buf = append(buf, first+i)
-		}
-	} else {
+	buf = append(buf, byte(v.Owner)<<1|closed)
+	switch f := v.Flits; {
+	case f == 0:
+		buf = append(buf, 0)
+	case f&interned == 0: // a packed run
+		buf = append(buf, 0x80|byte(f), byte(f>>8))
+	default:
 		fl := f.Slice(m.tab)
-		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, byte(len(fl)))
 		buf = append(buf, fl...)
 	}
 	return m.encodeInput(buf, &v.In)
 }
 
 func (m *Model) encodeInput(buf []byte, in *Input) []byte {
-	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
-		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
+	flag := byte(0)
+	if in.Aux != 0 || in.Reinj != 0 {
+		flag = 1
 	}
-	outs := in.Outs.Slice(m.tab)
-	buf = append(buf, byte(len(outs)))
-	for _, o := range outs {
-		x := uint32(o + 1)
-		for x >= 0x80 {
-			buf = append(buf, byte(x)|0x80)
-			x >>= 7
+	if in.Outs == 0 {
+		buf = append(buf, flag)
+	} else if in.Outs&interned == 0 && in.Outs < 0x80-1 { // one output, one-byte uvarints
+		buf = append(buf, 2|flag, byte(in.Outs-1), byte(in.Cur+1))
+	} else {
+		outs := in.Outs.Slice(m.tab)
+		buf = appendUvarint(buf, uint32(len(outs))<<1|uint32(flag))
+		for _, o := range outs {
+			buf = appendUvarint(buf, uint32(o+1))
 		}
-		buf = append(buf, byte(x))
+		buf = append(buf, byte(in.Cur+1))
 	}
-	return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+	if flag != 0 {
+		buf = append(buf, in.Aux, in.Reinj)
+	}
+	return buf
+}
+
+func appendUvarint(buf []byte, x uint32) []byte {
+	for x >= 0x80 {
+		buf = append(buf, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(buf, byte(x))
+}
+
+// orderKey appends the key Symmetric.Canonical orders the images of a state by: the
+// byte layout Encode had before it was made compact (per message Sent, Done, Mis, Got,
+// Input; per virtual channel Owner+1 and, if held, Closed, the flit count, the flits, its
+// Input; an Input as the output count, the outputs as uvarints of out+1, Cur+1, Aux,
+// Reinj). Keeping this order keeps the representative of every symmetry class, and so
+// the states of symmetry-reduced traces, what they were.
+func (m *Model) orderKey(s State, buf []byte) []byte {
+	input := func(buf []byte, in *Input) []byte {
+		outs := in.Outs.Slice(m.tab)
+		buf = append(buf, byte(len(outs)))
+		for _, o := range outs {
+			buf = appendUvarint(buf, uint32(o+1))
+		}
+		return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+	}
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		done := byte(0)
+		if g.Done {
+			done = 1
+		}
+		buf = append(buf, g.Sent, done)
+		if m.budget >= 0 {
+			buf = append(buf, g.Mis)
+		}
+		buf = append(buf, g.Got.Slice(m.tab)...)
+		if !g.Done {
+			buf = input(buf, &g.In)
+		}
+	}
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		buf = append(buf, byte(v.Owner+1))
+		if v.Owner < 0 {
+			continue
+		}
+		closed := byte(0)
+		if v.Closed {
+			closed = 1
+		}
+		fl := v.Flits.Slice(m.tab)
+		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, fl...)
+		buf = input(buf, &v.In)
+	}
+	return buf
 }
 
 // Decode is the inverse of Encode: it rebuilds the state from its encoding and checks
-// that every field is within the configuration's bounds. It never panics on bad input.
+// that every field is within the configuration's bounds and written canonically, so that
+// it returns an error, never a state, for bytes Encode never produces. It never panics.
+// It implements system.Decoder, which a search that spills its frontier to disk needs.
 func (m *Model) Decode(data []byte) (State, error) {
 	d := decoder{data: data}
 	var s State
 	s.Msgs = make([]Msg, len(m.cfg.Messages))
 	for i := range s.Msgs {
 		g := &s.Msgs[i]
-		g.Sent = d.byte()
-		switch d.byte() {
-		case 0:
-		case 1:
-			g.Done = true
+		switch h := int(d.byte()); {
+		case h == 0:
+			g.Done, g.Sent = true, uint8(m.flits[i])
+		case h-1 > m.flits[i]:
+			d.fail("message %d: Sent %d exceeds its %d flits", i, h-1, m.flits[i])
 		default:
-			d.fail("message %d: Done is not 0 or 1", i)
+			g.Sent = uint8(h - 1)
 		}
 		if m.budget >= 0 {
 			g.Mis = d.byte()
@@ -186,47 +280,65 @@ func (m *Model) Decode(data []byte) (State, error) {
 				d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
 			}
 		}
-		if int(g.Sent) > m.flits[i] {
-			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
-		}
 		n := len(m.cfg.Messages[i].Dests)
-		g.Got = m.tab.MakeBytes(d.bytes(n))
+		got := d.bytes(n)
+		for _, c := range got {
+			if int(c) > m.expect[i] {
+				d.fail("message %d: %d flits delivered; it has %d", i, c, m.expect[i])
+			}
+		}
+		g.Got = m.tab.MakeBytes(got)
+		g.In.Cur = -1
 		if !g.Done {
 			g.In = m.decodeInput(&d, i)
-		} else {
-			g.In.Cur = -1
 		}
+	}
+	bits := d.bytes((m.nvc + 7) / 8)
+	if m.nvc%8 != 0 && len(bits) > 0 && bits[len(bits)-1]>>(m.nvc%8) != 0 {
+		d.fail("bits beyond the last virtual channel are set")
 	}
 	s.VCs = make([]VC, m.nvc)
 	for i := range s.VCs {
 		v := &s.VCs[i]
-		o := int(d.byte()) - 1
-		if o >= len(m.cfg.Messages) {
-			d.fail("vc %d: owner %d is not a message", i, o)
-			o = -1
-		}
-		v.Owner = int8(o)
+		v.Owner = -1
 		v.In.Cur = -1
-		if o < 0 {
+		if d.err != nil || bits[i/8]&(1<<(i%8)) == 0 {
 			continue
 		}
-		switch d.byte() {
-		case 0:
-		case 1:
-			v.Closed = true
+		b := d.byte()
+		o := int(b >> 1)
+		if o >= len(m.cfg.Messages) {
+			d.fail("vc %d: owner %d is not a message", i, o)
+			continue
+		}
+		v.Owner = int8(o)
+		v.Closed = b&1 != 0
+		var fl []byte
+		switch n := int(d.byte()); {
+		case n&0x80 != 0:
+			n &^= 0x80
+			first := int(d.byte())
+			if n == 0 || first+n > 256 {
+				d.fail("vc %d: bad run of %d flits from %d", i, n, first)
+				continue
+			}
+			fl = seq[first : first+n]
 		default:
-			d.fail("vc %d: Closed is not 0 or 1", i)
+			fl = d.bytes(n)
+			if b := m.tab.MakeBytes(fl); b != 0 && b&interned == 0 && d.err == nil {
+				d.fail("vc %d: a run of flits written as a list", i)
+			}
 		}
-		n := int(d.byte())
-		if n > m.cfg.Buffer {
-			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
+		if len(fl) > m.cfg.Buffer {
+			d.fail("vc %d holds %d flits; the buffer has %d", i, len(fl), m.cfg.Buffer)
 		}
-		fl := d.bytes(n)
-		v.Flits = m.tab.MakeBytes(fl)
 		for _, f := range fl {
 			if int(f) >= m.flits[o] {
 				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
 			}
+		}
+		if d.err == nil {
+			v.Flits = m.tab.MakeBytes(fl)
 		}
 		v.In = m.decodeInput(&d, o)
 	}
@@ -240,40 +352,41 @@ func (m *Model) Decode(data []byte) (State, error) {
 }
 
 func (m *Model) decodeInput(d *decoder, msg int) Input {
-	var in Input
-	n := int(d.byte())
-	outs := make([]Out, n)
+	in := Input{Cur: -1}
+	h := d.uvarint()
+	n, flag := int(h>>1), h&1 != 0
+	if n > m.nvc+1 {
+		d.fail("%d outputs; there are %d", n, m.nvc+1)
+		return in
+	}
+	var tmp [16]Out
+	outs := tmp[:0]
 	for j := 0; j < n; j++ {
-		var x uint32
-		for shift := 0; ; shift += 7 {
-			b := d.byte()
-			if shift > 28 {
-				d.fail("output varint too long")
-				break
-			}
-			x |= uint32(b&0x7f) << shift
-			if b < 0x80 {
-				break
-			}
-		}
-		o := Out(int64(x) - 1)
+		o := Out(int64(d.uvarint()) - 1)
 		if o < Eject || int(o) >= m.nvc {
 			d.fail("output %d is not a virtual channel", o)
 		}
 		if j > 0 && o <= outs[j-1] {
 			d.fail("outputs are not strictly ascending")
 		}
-		outs[j] = o
+		outs = append(outs, o)
 	}
 	if d.err == nil {
 		in.Outs = m.tab.MakeOuts(outs)
 	}
-	in.Cur = int8(int(d.byte()) - 1)
-	if int(in.Cur) >= n {
-		d.fail("Cur %d is not an output index (%d outputs)", in.Cur, n)
+	if n > 0 {
+		in.Cur = int8(int(d.byte()) - 1)
+		if int(in.Cur) >= n {
+			d.fail("Cur %d is not an output index (%d outputs)", in.Cur, n)
+		}
 	}
-	in.Aux = d.byte()
-	in.Reinj = d.byte()
+	if flag {
+		in.Aux = d.byte()
+		in.Reinj = d.byte()
+		if in.Aux == 0 && in.Reinj == 0 {
+			d.fail("aux flag set with no aux or re-injected flit")
+		}
+	}
 	data := m.cfg.Messages[msg].Length
 	if !m.cfg.Messages[msg].Multicast {
 		data = 0
@@ -307,6 +420,21 @@ func (d *decoder) byte() byte {
 	b := d.data[d.pos]
 	d.pos++
 	return b
+}
+
+func (d *decoder) uvarint() uint32 {
+	var x uint32
+	for shift := 0; ; shift += 7 {
+		b := d.byte()
+		if shift > 28 {
+			d.fail("varint too long")
+			return 0
+		}
+		x |= uint32(b&0x7f) << shift
+		if b < 0x80 {
+			return x
+		}
+	}
 }
 
 func (d *decoder) bytes(n int) []byte {
