@@ -115,6 +115,11 @@ func compareStep(m *Model, s State) error {
 		if one := m.Successor(s, want[j].Action); string(m.refEncode(one, nil)) != string(b) {
 			return fmt.Errorf("Successor(%s) differs from the reference", m.Describe(s, want[j].Action))
 		}
+		// The sums a built state carries are the ones computed from scratch.
+		p, o := m.progressSums(&got[j].Next)
+		if fmt.Sprint(m.Progress(got[j].Next, nil)) != fmt.Sprint(rank(p, o, nil)) {
+			return fmt.Errorf("successor %d: carried rank %v, computed %v", j, m.Progress(got[j].Next, nil), rank(p, o, nil))
+		}
 	}
 	j := 0
 	var failed error

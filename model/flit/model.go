@@ -162,6 +162,8 @@ func (m *Model) Init() []State {
 	for i := range s.VCs {
 		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
 	}
+	s.sums.pot, s.sums.outs = m.progressSums(&s)
+	s.sums.ok = true
 	return []State{s}
 }
 
@@ -597,7 +599,7 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 		copy(t.Msgs, s.Msgs)
 		m.encodeParent(sc, &s)
 		if ranks {
-			pot, outs = m.progressSums(&s)
+			pot, outs = m.stateSums(&s)
 		}
 	}
 	for _, st := range sc.st {
@@ -771,7 +773,12 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 		s.Msgs = make([]Msg, len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
-	m.applyInto(s0, st, &s, nil)
+	var log touched
+	m.applyInto(s0, st, &s, &log)
+	if s0.sums.ok && !log.full {
+		s.sums.pot, s.sums.outs = m.stepSums(s0, &s, &log, c.msg, s0.sums.pot, s0.sums.outs)
+		s.sums.ok = true
+	}
 	return s
 }
 

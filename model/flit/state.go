@@ -64,9 +64,21 @@ type Msg struct {
 // delivery counts and output tables are Bytes and Outs handles (build them with
 // MakeBytes and MakeOuts; read them with Slice, Len and At), so copying a state costs a
 // memmove and the garbage collector does not scan states' channel arrays.
+//
+// A state the model builds (Init, Successors, Successor) also carries its Progress sums,
+// so that ranking it costs O(1) and a successor's sums are its parent's updated by what
+// the step wrote; a state built elsewhere (a literal, Decode, a symmetry image) has none
+// and Progress computes them. This is one more reason never to write a state's slices.
 type State struct {
 	Msgs []Msg
 	VCs  []VC
+	sums sums
+}
+
+// sums are a state's Progress sums (progressSums) when ok.
+type sums struct {
+	pot, outs uint64
+	ok        bool
 }
 
 // String renders s without its configuration (raw virtual-channel indices, interned
