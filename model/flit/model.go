@@ -495,20 +495,32 @@ func (sc *scratch) release() {
 // encodeParent encodes s into sc.enc, recording where each message, the bitmap and each
 // channel's section start (a free channel's section is empty).
 func (m *Model) encodeParent(sc *scratch, s *State) {
-	sc.enc = sc.enc[:0]
-	sc.msgAt = sc.msgAt[:0]
-	sc.vcAt = sc.vcAt[:0]
+	enc := sc.enc[:0]
+	if cap(sc.msgAt) < len(s.Msgs)+1 {
+		sc.msgAt = make([]int, len(s.Msgs)+1)
+	}
+	if cap(sc.vcAt) < len(s.VCs)+1 {
+		sc.vcAt = make([]int, len(s.VCs)+1)
+	}
+	msgAt, vcAt := sc.msgAt[:len(s.Msgs)+1], sc.vcAt[:len(s.VCs)+1]
 	for i := range s.Msgs {
-		sc.msgAt = append(sc.msgAt, len(sc.enc))
-		sc.enc = m.encodeMsg(sc.enc, &s.Msgs[i])
+		msgAt[i] = len(enc)
+		enc = m.encodeMsg(enc, &s.Msgs[i])
 	}
-	sc.msgAt = append(sc.msgAt, len(sc.enc))
-	sc.enc = m.appendBitmap(sc.enc, s)
-	for o := range s.VCs {
-		sc.vcAt = append(sc.vcAt, len(sc.enc))
-		sc.enc = m.encodeVC(sc.enc, &s.VCs[o])
+	bm := len(enc)
+	msgAt[len(s.Msgs)] = bm
+	for o := 0; o < len(s.VCs); o += 8 { // the bitmap, filled in below
+		enc = append(enc, 0)
 	}
-	sc.vcAt = append(sc.vcAt, len(sc.enc))
+	for o := range s.VCs { // one pass: offsets, bitmap bits and held channels' sections
+		vcAt[o] = len(enc)
+		if s.VCs[o].Owner >= 0 {
+			enc[bm+o/8] |= 1 << (o % 8)
+			enc = m.encodeVC(enc, &s.VCs[o])
+		}
+	}
+	vcAt[len(s.VCs)] = len(enc)
+	sc.enc, sc.msgAt, sc.vcAt = enc, msgAt, vcAt
 }
 
 // encodeStep appends the encoding of t, the parent with the step's writes applied: the
