@@ -98,6 +98,11 @@ type Options struct {
 	// Semantics overrides the semantics a property is judged in, where the algorithm
 	// supports the property under more than one; "" takes the first the registry lists.
 	Semantics string
+	// SpillDir, if set, keeps an explorer search's frontier and parent records in files
+	// under it (checker.Options.SpillDir) instead of memory; the verdict, counts and
+	// trace are the same. The model must decode its states (the flit models do); a
+	// search of one that does not ends in an error naming SpillDir.
+	SpillDir string
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag
