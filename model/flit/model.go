@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -770,7 +771,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	// when it acts at a source, delivers or counts a misroute (states are immutable, so
 	// an unchanged Msgs slice is shared with the predecessor).
 	c := st.c
-	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	s := State{Msgs: s0.Msgs, VCs: carveVCs(len(s0.VCs))}
 	copy(s.VCs, s0.VCs)
 	var target Out = None
 	switch st.k {
@@ -782,7 +783,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 		target = Out(st.arg)
 	}
 	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 {
-		s.Msgs = make([]Msg, len(s0.Msgs))
+		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
 	var log touched
@@ -792,6 +793,45 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 		s.sums.ok = true
 	}
 	return s
+}
+
+// slab is a block the channel and message arrays of built states are carved from, so
+// that building a state costs no allocation of its own: one allocation serves
+// slabBytes/state-size states. A block lives as long as one state carved from it; the
+// explorer drops a level's states together, so little is held beyond them. The arrays
+// hold no pointers, so the garbage collector does not scan the blocks.
+type slab struct {
+	vcs  []VC
+	msgs []Msg
+}
+
+const slabBytes = 32 << 10
+
+var slabPool = sync.Pool{New: func() any { return new(slab) }}
+
+// carveVCs returns a fresh array of n channels (contents undefined: the caller
+// overwrites it) from a slab.
+func carveVCs(n int) []VC {
+	sl := slabPool.Get().(*slab)
+	if len(sl.vcs) < n {
+		sl.vcs = make([]VC, max(n, slabBytes/int(unsafe.Sizeof(VC{}))))
+	}
+	v := sl.vcs[:n:n]
+	sl.vcs = sl.vcs[n:]
+	slabPool.Put(sl)
+	return v
+}
+
+// carveMsgs is carveVCs for message arrays.
+func carveMsgs(n int) []Msg {
+	sl := slabPool.Get().(*slab)
+	if len(sl.msgs) < n {
+		sl.msgs = make([]Msg, max(n, slabBytes/4/int(unsafe.Sizeof(Msg{}))))
+	}
+	v := sl.msgs[:n:n]
+	sl.msgs = sl.msgs[n:]
+	slabPool.Put(sl)
+	return v
 }
 
 // applyInto applies the transition st of s0 to s, a copy of s0 whose top-level slices
