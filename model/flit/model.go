@@ -54,6 +54,7 @@ func New(cfg Config) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
+	m.tab.worms = make([]intern[uint8], len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -480,9 +481,10 @@ type scratch struct {
 	rb    []routing.Output
 	state State
 	log   touched
-	enc   []byte // the parent's encoding
-	msgAt []int  // msgAt[i]: offset of message i's encoding in enc; msgAt[len(Msgs)] = VCs start
-	vcAt  []int  // vcAt[o]: offset of virtual channel o's encoding in enc; vcAt[nvc] = len(enc)
+	held  [][]int32 // held[i]: the virtual channels worm i holds in the parent, ascending
+	idx   []uint32  // idx[i]: the index of worm i's local state in the parent (see Encode)
+	local []byte    // a worm's local state being built
+	merge []int32   // a worm's channels after a step
 }
 
 // release drops the scratch's references into states and returns it to the pool.
@@ -493,68 +495,60 @@ func (sc *scratch) release() {
 	scratchPool.Put(sc)
 }
 
-// encodeParent encodes s into sc.enc, recording where each message, the bitmap and each
-// channel's section start (a free channel's section is empty).
+// encodeParent fills sc.held and sc.idx for s: the channels each worm holds and the
+// index of each worm's local state (see Encode).
 func (m *Model) encodeParent(sc *scratch, s *State) {
-	enc := sc.enc[:0]
-	if cap(sc.msgAt) < len(s.Msgs)+1 {
-		sc.msgAt = make([]int, len(s.Msgs)+1)
+	n := len(s.Msgs)
+	for len(sc.held) < n {
+		sc.held = append(sc.held, nil)
 	}
-	if cap(sc.vcAt) < len(s.VCs)+1 {
-		sc.vcAt = make([]int, len(s.VCs)+1)
+	held := sc.held[:n]
+	for i := range held {
+		held[i] = held[i][:0]
 	}
-	msgAt, vcAt := sc.msgAt[:len(s.Msgs)+1], sc.vcAt[:len(s.VCs)+1]
-	for i := range s.Msgs {
-		msgAt[i] = len(enc)
-		enc = m.encodeMsg(enc, &s.Msgs[i])
-	}
-	bm := len(enc)
-	msgAt[len(s.Msgs)] = bm
-	for o := 0; o < len(s.VCs); o += 8 { // the bitmap, filled in below
-		enc = append(enc, 0)
-	}
-	for o := range s.VCs { // one pass: offsets, bitmap bits and held channels' sections
-		vcAt[o] = len(enc)
-		if s.VCs[o].Owner >= 0 {
-			enc[bm+o/8] |= 1 << (o % 8)
-			enc = m.encodeVC(enc, &s.VCs[o])
+	for o := range s.VCs {
+		if w := int(s.VCs[o].Owner); w >= 0 && w < n {
+			held[w] = append(held[w], int32(o))
 		}
 	}
-	vcAt[len(s.VCs)] = len(enc)
-	sc.enc, sc.msgAt, sc.vcAt = enc, msgAt, vcAt
+	sc.idx = sc.idx[:0]
+	for i := 0; i < n; i++ {
+		sc.local = m.wormLocal(sc.local[:0], s, i, held[i])
+		sc.idx = append(sc.idx, m.internWorm(i, sc.local))
+	}
 }
 
-// encodeStep appends the encoding of t, the parent with the step's writes applied: the
-// parent's encoding (sc.enc, from encodeParent) with message msg's section, the bitmap
-// bits of the logged channels and their sections re-encoded from t.
+// encodeStep appends the encoding of t, the parent (whose worms encodeParent described
+// in sc) after a step of worm msg that wrote the logged channels: every write of a step
+// is within its own worm (its source, the channels it holds, a free channel it takes),
+// so only that worm's local state is built and interned again.
 func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
-	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
-	buf = m.encodeMsg(buf, &t.Msgs[msg])
-	bm := len(buf) + sc.msgAt[len(t.Msgs)] - sc.msgAt[msg+1] // where the bitmap lands
-	buf = append(buf, sc.enc[sc.msgAt[msg+1]:sc.vcAt[0]]...)
-	idx := sc.log.idx[:sc.log.n]
-	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
-		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
+	all := append(sc.merge[:0], sc.held[msg]...)
+	for _, o := range sc.log.idx[:sc.log.n] {
+		all = append(all, o)
+	}
+	for i := 1; i < len(all); i++ { // insertion sort: a worm holds a few channels
+		for j := i; j > 0 && all[j] < all[j-1]; j-- {
+			all[j], all[j-1] = all[j-1], all[j]
 		}
 	}
-	for _, o := range idx {
-		if t.VCs[o].Owner >= 0 {
-			buf[bm+int(o)/8] |= 1 << (o % 8)
-		} else {
-			buf[bm+int(o)/8] &^= 1 << (o % 8)
+	k := 0
+	for _, o := range all {
+		if t.VCs[o].Owner == int8(msg) && (k == 0 || all[k-1] != o) {
+			all[k] = o
+			k++
 		}
 	}
-	pos := sc.vcAt[0]
-	for k, o := range idx {
-		if k > 0 && o == idx[k-1] {
-			continue
+	sc.merge = all
+	sc.local = m.wormLocal(sc.local[:0], t, msg, all[:k])
+	x := m.internWorm(msg, sc.local)
+	for i, y := range sc.idx {
+		if i == msg {
+			y = x
 		}
-		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
-		buf = m.encodeVC(buf, &t.VCs[o])
-		pos = sc.vcAt[o+1]
+		buf = appendUvarint(buf, y)
 	}
-	return append(buf, sc.enc[pos:]...)
+	return buf
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

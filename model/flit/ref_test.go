@@ -338,7 +338,8 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 }
 
 // refEncode is the straightforward canonical encoding Encode is checked against: the
-// layout documented on Encode, built field by field with append.
+// layout documented on Encode, each worm's local state built field by field with append
+// and interned in the model's table.
 func (m *Model) refEncode(s State, buf []byte) []byte {
 	uvarint := func(buf []byte, x uint32) []byte {
 		for x >= 0x80 {
@@ -365,52 +366,56 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		}
 		return buf
 	}
+	msgs := make([][]byte, len(s.Msgs))
 	for i := range s.Msgs {
 		g := &s.Msgs[i]
+		var b []byte
 		if g.Done {
-			buf = append(buf, 0)
+			b = append(b, 0)
 		} else {
-			buf = append(buf, g.Sent+1)
+			b = append(b, g.Sent+1)
 		}
 		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
-			buf = append(buf, g.Mis)
+			b = append(b, g.Mis)
 		}
-		buf = append(buf, g.Got.Slice(m.tab)...)
+		b = append(b, g.Got.Slice(m.tab)...)
 		if !g.Done {
-			buf = input(buf, &g.In)
+			b = input(b, &g.In)
 		}
+		msgs[i] = b
 	}
-	bits := make([]byte, (len(s.VCs)+7)/8)
-	for i := range s.VCs {
-		if s.VCs[i].Owner >= 0 {
-			bits[i/8] |= 1 << (i % 8)
+	// Each worm's local state: its message's section (above), then its channels.
+	var out []byte
+	for i := range s.Msgs {
+		local := msgs[i]
+		for o := range s.VCs {
+			v := &s.VCs[o]
+			if int(v.Owner) != i {
+				continue
+			}
+			local = uvarint(local, uint32(o))
+			closed := byte(0)
+			if v.Closed {
+				closed = 1
+			}
+			local = append(local, byte(v.Owner)<<1|closed)
+			fl := v.Flits.Slice(m.tab)
+			run := len(fl) > 0
+			for k := range fl {
+				run = run && int(fl[k]) == int(fl[0])+k
+			}
+			if run {
+				local = append(local, 0x80|byte(len(fl)), fl[0])
+			} else {
+				local = append(local, byte(len(fl)))
+				local = append(local, fl...)
+			}
+			local = input(local, &v.In)
 		}
+		x := m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
+		out = uvarint(out, x)
 	}
-	buf = append(buf, bits...)
-	for i := range s.VCs {
-		v := &s.VCs[i]
-		if v.Owner < 0 {
-			continue
-		}
-		closed := byte(0)
-		if v.Closed {
-			closed = 1
-		}
-		buf = append(buf, byte(v.Owner)<<1|closed)
-		fl := v.Flits.Slice(m.tab)
-		run := len(fl) > 0
-		for k := range fl {
-			run = run && int(fl[k]) == int(fl[0])+k
-		}
-		if run {
-			buf = append(buf, 0x80|byte(len(fl)), fl[0])
-		} else {
-			buf = append(buf, byte(len(fl)))
-			buf = append(buf, fl...)
-		}
-		buf = input(buf, &v.In)
-	}
-	return buf
+	return append(buf, out...)
 }
 
 // refOrderKey is the reference of orderKey: Encode's layout before it was made compact.

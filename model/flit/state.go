@@ -102,46 +102,58 @@ func (s State) shallow() State {
 	return State{Msgs: append([]Msg(nil), s.Msgs...), VCs: append([]VC(nil), s.VCs...)}
 }
 
-// Encode appends the canonical byte encoding of s to buf: a compact layout of about
-// 2 + 3 bytes per message and 6 per held virtual channel of a worm, so that the exact
-// store keeps few bytes per state and hashing and comparing them is cheap.
+// Encode appends the canonical byte encoding of s to buf: per message, in order, a
+// uvarint index into the model's table of that worm's local states (Table; SPIN's
+// COLLAPSE compression, Holzmann 1997, with a worm as the component). A worm's local
+// state is its message's section, then per virtual channel it holds, in index order, the
+// channel's index as a uvarint and the channel's section. Every transition writes only
+// the worm it moves (its source, its channels, a free channel it takes), so a state is
+// the tuple of its worms' local states, and a successor differs from its parent in one
+// index: EncodeSuccessors builds and looks up only that worm's local state.
 //
-// The layout. Per message: a byte that is 0 when it is Done and Sent+1 otherwise (Sent is
-// at most MaxFlits, and Done implies every flit sent), Mis (only for a routing.Budgeted
-// relation), Got[0..n-1], then (if not Done) its Input. Then a bitmap of the held
-// virtual channels, bit o%8 of byte o/8 set when channel o has an owner. Then per held
-// channel, in index order: Owner<<1|Closed, its flits (0 when empty; 0x80|n and the
-// first flit when they are a run first, first+1, ...; else n and the flits), its Input.
-// An Input is a uvarint of (number of outputs)<<1 | (Aux or Reinj non-zero), each output
-// as a uvarint of out+1, Cur+1 when there is an output, and Aux and Reinj when the flag
-// is set. Every field is canonical (outputs are kept sorted, a flit sequence is written
-// as a run exactly when it is one), so equal states have equal encodings and different
-// states different ones. Encodings are relative to nothing: a state's encoding does not
-// depend on its parent, but EncodeSuccessors builds a successor's by splicing the
-// sections a step rewrites into its parent's (see encodeStep).
+// Why COLLAPSE: the worms of a state combine freely (the states are about the product
+// of the worms' local states), so a worm's few hundred or thousand local states are
+// stored once each in the table and a state costs one or two bytes per worm: the three
+// worms of WH1 take 3 bytes where a field-by-field layout of the same sections takes 42
+// (and the layout before it 83). Indices are given in the order worms' local states are
+// first met, which may differ between runs with several workers: encodings are
+// canonical within one Model (equal states, equal encodings), not across models, and the
+// table is part of the model's memory (Model.AuxBytes).
+//
+// A message's section: a byte that is 0 when it is Done and Sent+1 otherwise (Sent is at
+// most MaxFlits, and Done implies every flit sent), Mis (only for a routing.Budgeted
+// relation), Got[0..n-1], then (if not Done) its Input. A channel's section:
+// Owner<<1|Closed, its flits (0 when empty; 0x80|n and the first flit when they are a
+// run first, first+1, ...; else n and the flits), its Input. An Input is a uvarint of
+// (number of outputs)<<1 | (Aux or Reinj non-zero), each output as a uvarint of out+1,
+// Cur+1 when there is an output, and Aux and Reinj when the flag is set. Every field is
+// canonical (outputs are kept sorted, a flit sequence is written as a run exactly when
+// it is one), so equal worms have equal local states and different worms different ones.
 func (m *Model) Encode(s State, buf []byte) []byte {
-	for i := range s.Msgs {
-		buf = m.encodeMsg(buf, &s.Msgs[i])
+	sc := scratchPool.Get().(*scratch)
+	m.encodeParent(sc, &s)
+	for _, x := range sc.idx {
+		buf = appendUvarint(buf, x)
 	}
-	buf = m.appendBitmap(buf, &s)
-	for i := range s.VCs {
-		buf = m.encodeVC(buf, &s.VCs[i])
+	sc.release()
+	return buf
+}
+
+// wormLocal appends worm i's local state in s (see Encode) to buf; held lists the
+// channels it holds, ascending.
+func (m *Model) wormLocal(buf []byte, s *State, i int, held []int32) []byte {
+	buf = m.encodeMsg(buf, &s.Msgs[i])
+	for _, o := range held {
+		buf = appendUvarint(buf, uint32(o))
+		buf = m.encodeVC(buf, &s.VCs[o])
 	}
 	return buf
 }
 
-// appendBitmap appends the bitmap of s's held virtual channels (see Encode).
-func (m *Model) appendBitmap(buf []byte, s *State) []byte {
-	for o := 0; o < len(s.VCs); o += 8 {
-		var b byte
-		for k, v := range s.VCs[o:min(o+8, len(s.VCs))] {
-			if v.Owner >= 0 {
-				b |= 1 << k
-			}
-		}
-		buf = append(buf, b)
-	}
-	return buf
+// internWorm returns the index of worm i's local state local in the model's table,
+// adding it if it is new.
+func (m *Model) internWorm(i int, local []byte) uint32 {
+	return m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
 }
 
 // encodeMsg appends the encoding of one message (see Encode).
@@ -268,91 +280,35 @@ func (m *Model) orderKey(s State, buf []byte) []byte {
 	return buf
 }
 
-// Decode is the inverse of Encode: it rebuilds the state from its encoding and checks
-// that every field is within the configuration's bounds and written canonically, so that
-// it returns an error, never a state, for bytes Encode never produces. It never panics.
-// It implements system.Decoder, which a search that spills its frontier to disk needs.
+// Decode is the inverse of Encode: it rebuilds the state from the worms' local states
+// its indices name, and checks that every index is in the table, every field is within
+// the configuration's bounds and written canonically, and no channel is held by two
+// worms, so that it returns an error, never a state, for bytes Encode never produces.
+// It never panics. It implements system.Decoder, which a search that spills its frontier
+// to disk needs (the table stays in memory).
 func (m *Model) Decode(data []byte) (State, error) {
 	d := decoder{data: data}
 	var s State
 	s.Msgs = make([]Msg, len(m.cfg.Messages))
-	for i := range s.Msgs {
-		g := &s.Msgs[i]
-		switch h := int(d.byte()); {
-		case h == 0:
-			g.Done, g.Sent = true, uint8(m.flits[i])
-		case h-1 > m.flits[i]:
-			d.fail("message %d: Sent %d exceeds its %d flits", i, h-1, m.flits[i])
-		default:
-			g.Sent = uint8(h - 1)
-		}
-		if m.budget >= 0 {
-			g.Mis = d.byte()
-			if int(g.Mis) > m.budget {
-				d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
-			}
-		}
-		n := len(m.cfg.Messages[i].Dests)
-		got := d.bytes(n)
-		for _, c := range got {
-			if int(c) > m.expect[i] {
-				d.fail("message %d: %d flits delivered; it has %d", i, c, m.expect[i])
-			}
-		}
-		g.Got = m.tab.MakeBytes(got)
-		g.In.Cur = -1
-		if !g.Done {
-			g.In = m.decodeInput(&d, i)
-		}
-	}
-	bits := d.bytes((m.nvc + 7) / 8)
-	if m.nvc%8 != 0 && len(bits) > 0 && bits[len(bits)-1]>>(m.nvc%8) != 0 {
-		d.fail("bits beyond the last virtual channel are set")
-	}
 	s.VCs = make([]VC, m.nvc)
 	for i := range s.VCs {
-		v := &s.VCs[i]
-		v.Owner = -1
-		v.In.Cur = -1
-		if d.err != nil || bits[i/8]&(1<<(i%8)) == 0 {
-			continue
+		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
+	}
+	for i := range s.Msgs {
+		x := d.uvarint()
+		if d.err != nil {
+			break
 		}
-		b := d.byte()
-		o := int(b >> 1)
-		if o >= len(m.cfg.Messages) {
-			d.fail("vc %d: owner %d is not a message", i, o)
-			continue
+		if n := m.tab.worms[i].n.Load(); x >= n {
+			d.fail("message %d: local state %d is not in the table (%d)", i, x, n)
+			break
 		}
-		v.Owner = int8(o)
-		v.Closed = b&1 != 0
-		var fl []byte
-		switch n := int(d.byte()); {
-		case n&0x80 != 0:
-			n &^= 0x80
-			first := int(d.byte())
-			if n == 0 || first+n > 256 {
-				d.fail("vc %d: bad run of %d flits from %d", i, n, first)
-				continue
-			}
-			fl = seq[first : first+n]
-		default:
-			fl = d.bytes(n)
-			if b := m.tab.MakeBytes(fl); b != 0 && b&interned == 0 && d.err == nil {
-				d.fail("vc %d: a run of flits written as a list", i)
-			}
+		w := decoder{data: m.tab.worms[i].get(x)}
+		m.decodeWorm(&w, &s, i)
+		if w.err != nil {
+			d.fail("message %d: local state %d: %v", i, x, w.err)
+			break
 		}
-		if len(fl) > m.cfg.Buffer {
-			d.fail("vc %d holds %d flits; the buffer has %d", i, len(fl), m.cfg.Buffer)
-		}
-		for _, f := range fl {
-			if int(f) >= m.flits[o] {
-				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
-			}
-		}
-		if d.err == nil {
-			v.Flits = m.tab.MakeBytes(fl)
-		}
-		v.In = m.decodeInput(&d, o)
 	}
 	if d.err == nil && d.pos != len(d.data) {
 		d.fail("%d trailing bytes", len(d.data)-d.pos)
@@ -361,6 +317,92 @@ func (m *Model) Decode(data []byte) (State, error) {
 		return State{}, d.err
 	}
 	return s, nil
+}
+
+// decodeWorm decodes worm i's local state from d into s.
+func (m *Model) decodeWorm(d *decoder, s *State, i int) {
+	g := &s.Msgs[i]
+	switch h := int(d.byte()); {
+	case h == 0:
+		g.Done, g.Sent = true, uint8(m.flits[i])
+	case h-1 > m.flits[i]:
+		d.fail("message %d: Sent %d exceeds its %d flits", i, h-1, m.flits[i])
+	default:
+		g.Sent = uint8(h - 1)
+	}
+	if m.budget >= 0 {
+		g.Mis = d.byte()
+		if int(g.Mis) > m.budget {
+			d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
+		}
+	}
+	got := d.bytes(len(m.cfg.Messages[i].Dests))
+	for _, c := range got {
+		if int(c) > m.expect[i] {
+			d.fail("message %d: %d flits delivered; it has %d", i, c, m.expect[i])
+		}
+	}
+	g.Got = m.tab.MakeBytes(got)
+	g.In.Cur = -1
+	if !g.Done {
+		g.In = m.decodeInput(d, i)
+	}
+	last := -1
+	for d.err == nil && d.pos < len(d.data) {
+		o := int(d.uvarint())
+		switch {
+		case o >= m.nvc:
+			d.fail("vc %d is not a virtual channel", o)
+			return
+		case o <= last:
+			d.fail("vc %d: channels are not strictly ascending", o)
+			return
+		case s.VCs[o].Owner >= 0:
+			d.fail("vc %d is held by messages %d and %d", o, s.VCs[o].Owner, i)
+			return
+		}
+		last = o
+		m.decodeVC(d, &s.VCs[o], o, i)
+	}
+}
+
+// decodeVC decodes channel o's section, which must name owner i, into v.
+func (m *Model) decodeVC(d *decoder, v *VC, o, i int) {
+	b := d.byte()
+	if int(b>>1) != i {
+		d.fail("vc %d: owner %d in message %d's local state", o, b>>1, i)
+		return
+	}
+	v.Owner = int8(i)
+	v.Closed = b&1 != 0
+	var fl []byte
+	switch n := int(d.byte()); {
+	case n&0x80 != 0:
+		n &^= 0x80
+		first := int(d.byte())
+		if n == 0 || first+n > 256 {
+			d.fail("vc %d: bad run of %d flits from %d", o, n, first)
+			return
+		}
+		fl = seq[first : first+n]
+	default:
+		fl = d.bytes(n)
+		if b := m.tab.MakeBytes(fl); b != 0 && b&interned == 0 && d.err == nil {
+			d.fail("vc %d: a run of flits written as a list", o)
+		}
+	}
+	if len(fl) > m.cfg.Buffer {
+		d.fail("vc %d holds %d flits; the buffer has %d", o, len(fl), m.cfg.Buffer)
+	}
+	for _, f := range fl {
+		if int(f) >= m.flits[i] {
+			d.fail("vc %d: flit %d is beyond message %d's %d flits", o, f, i, m.flits[i])
+		}
+	}
+	if d.err == nil {
+		v.Flits = m.tab.MakeBytes(fl)
+	}
+	v.In = m.decodeInput(d, i)
 }
 
 func (m *Model) decodeInput(d *decoder, msg int) Input {
