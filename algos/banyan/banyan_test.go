@@ -13,6 +13,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -129,7 +130,7 @@ func TestCheckTheorem1(t *testing.T) {
 	for _, n := range []int{4, 8} {
 		for _, wrap := range []bool{false, true} {
 			r, err := CheckTheorem1(NewPathTable(mustBanyan(t, n)), wrap)
-			if err != nil || r.Verdict != props.Holds {
+			if err != nil || r.Verdict != checker.Holds {
 				t.Fatalf("N=%d wrap=%v: %+v %v", n, wrap, r, err)
 			}
 			if want := int64(1<<n - 1); r.Sets != want {
@@ -283,7 +284,7 @@ func TestFigure4(t *testing.T) {
 			t.Fatal(err)
 		}
 		data, _ := json.Marshal(tf)
-		back, err := props.ParseTraceFile(data)
+		back, err := tracefile.Parse(data)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -148,7 +149,7 @@ func Phase2(m Multicast, s, size int) []props.BanyanPacket {
 // Theorem1Result is the outcome of CheckTheorem1: destination sets and (set, start)
 // instances checked, and the first blocking instance if any.
 type Theorem1Result struct {
-	Verdict   props.Verdict       `json:"verdict"`
+	Verdict   checker.Verdict     `json:"verdict"`
 	Sets      int64               `json:"sets"`
 	Instances int64               `json:"instances"`
 	Dests     []int               `json:"dests,omitempty"`
@@ -168,7 +169,7 @@ func CheckTheorem1(t *PathTable, wrap bool) (Theorem1Result, error) {
 	if n > 24 {
 		return Theorem1Result{}, fmt.Errorf("banyan:%d: exhaustive Theorem 1 check is limited to N <= 24", n)
 	}
-	res := Theorem1Result{Verdict: props.Holds}
+	res := Theorem1Result{Verdict: checker.Holds}
 	acc := t.NewScratch()
 	srcs := make([]int, n)
 	dsts := make([]int, 0, n)
@@ -190,7 +191,7 @@ func CheckTheorem1(t *PathTable, wrap bool) (Theorem1Result, error) {
 				if err != nil || c == nil {
 					return res, fmt.Errorf("set %v start %d blocks in the path table but not in the naive check (%v)", dsts, s, err)
 				}
-				res.Verdict, res.Dests, res.Start, res.Conflict = props.Violated, m.Dests, s, c
+				res.Verdict, res.Dests, res.Start, res.Conflict = checker.Violated, m.Dests, s, c
 				return res, nil
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // paper42Parts are the partitions of the §4.2/§4.4 comparison: every type with h = 4
@@ -48,7 +48,7 @@ func TestPaper42(t *testing.T) {
 		if r.Props.Refused != "" {
 			t.Errorf("%s: props refuses the schedule: %s", r.Scheme, r.Props.Refused)
 		}
-		if r.Props.Validity != props.Holds || r.Props.StepwiseGroups != r.ContendedGroups {
+		if r.Props.Validity != checker.Holds || r.Props.StepwiseGroups != r.ContendedGroups {
 			t.Errorf("%s: props says %+v, Check %d contended multicasts", r.Scheme, r.Props, r.ContendedGroups)
 		}
 		if r.VCContendedGroups != 0 {
@@ -123,7 +123,7 @@ func TestExplicitPaths(t *testing.T) {
 						t.Fatalf("%s: round trip changed path %d", name, i)
 					}
 				}
-				if v := VerifyWithProps(s); v.Refused != "" || v.Validity != props.Holds {
+				if v := VerifyWithProps(s); v.Refused != "" || v.Validity != checker.Holds {
 					t.Errorf("%s: props says %+v", name, v)
 				}
 				// A path that goes round a ring and back over a channel it used is refused.

@@ -3,6 +3,7 @@ package multinode
 import (
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -16,11 +17,11 @@ import (
 // Explicit, so their paths, which go the DDN's way round and are not always shortest, are
 // accepted as walks and judged like any other.
 type PropsVerdicts struct {
-	Validity       props.Verdict `json:"validity"`
-	ExactlyOnce    props.Verdict `json:"exactly_once"`
-	StepwiseGroups int           `json:"stepwise_violated_groups"`
-	Reason         string        `json:"reason,omitempty"`
-	Refused        string        `json:"refused,omitempty"`
+	Validity       checker.Verdict `json:"validity"`
+	ExactlyOnce    checker.Verdict `json:"exactly_once"`
+	StepwiseGroups int             `json:"stepwise_violated_groups"`
+	Reason         string          `json:"reason,omitempty"`
+	Refused        string          `json:"refused,omitempty"`
 }
 
 // VerifyWithProps runs package props' verifier on s, as an independent second opinion
@@ -30,7 +31,7 @@ type PropsVerdicts struct {
 func VerifyWithProps(s model.Schedule) PropsVerdicts {
 	var out PropsVerdicts
 	if err := s.Check(); err != nil {
-		out.Validity, out.ExactlyOnce = props.Inconclusive, props.Inconclusive
+		out.Validity, out.ExactlyOnce = checker.Inconclusive, checker.Inconclusive
 		out.Refused = err.Error()
 		return out
 	}
@@ -38,9 +39,9 @@ func VerifyWithProps(s model.Schedule) PropsVerdicts {
 	e := props.ExactlyOnce(&s)
 	out.Validity, out.ExactlyOnce = v.Verdict, e.Verdict
 	switch {
-	case v.Verdict != props.Holds:
+	case v.Verdict != checker.Holds:
 		out.Reason = fmt.Sprintf("validity: %s %s", v.Reason, v.Text)
-	case e.Verdict != props.Holds:
+	case e.Verdict != checker.Holds:
 		out.Reason = fmt.Sprintf("exactly-once: %s %s", e.Reason, e.Text)
 	}
 	groups := len(s.Sources)
@@ -58,7 +59,7 @@ func VerifyWithProps(s model.Schedule) PropsVerdicts {
 				sub.Unicasts = append(sub.Unicasts, u)
 			}
 		}
-		if props.Stepwise(&sub).Verdict != props.Holds {
+		if props.Stepwise(&sub).Verdict != checker.Holds {
 			out.StepwiseGroups++
 		}
 	}

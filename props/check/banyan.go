@@ -10,6 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -173,7 +174,7 @@ func conflictWitness(c *props.LinkConflict, detail map[string]any) *props.Witnes
 // banyanWitness is the witness of a two-phase deadlock: the trace from its initial start
 // combination, the wait-for cycle among the packets of its last state, and the starts
 // and every wait-for edge in Detail.
-func banyanWitness(sys *banyan.System, last banyan.State, tf *props.TraceFile) *props.Witness {
+func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *props.Witness {
 	w := labelWitness(tf)
 	waits := sys.Waits(last)
 	var edges []waitEdge
@@ -312,7 +313,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 	return rep, nil
 }
 
-func replayTwoPhase(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	ok, why, sys, tr, err := banyan.ReplayDeadlockTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)
