@@ -67,7 +67,7 @@ func mnParams() *gopter.GenParameters {
 // runMN1 checks Property 1 for every monotone, concentrated pattern: exhaustively by the
 // pair reduction (banyan.Property1ByPairs) for N = 8, 16, 32 (and 64, which is cheap),
 // cross-checked by enumerating every pattern for N = 8 (and 16 in the full run), plus a
-// gopter sample of whole patterns on N = 64 checked by the naive props.CheckLinkConflicts.
+// gopter sample of whole patterns on N = 64 checked by the naive model.Banyan.FirstConflict.
 // Cyclic concentration (sources consecutive modulo N) is checked too and reported: it is
 // not needed by Property 1 as stated, and the two-phase algorithm never uses it (see
 // banyan.ValidStarts), but it decides whether a wrapping phase 2 would be safe.
@@ -121,7 +121,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 					}
 					count++
 					if _, _, blocked := t.Blocks(srcs, dsts, acc); blocked && conc == banyan.Plain {
-						c, _ := props.CheckLinkConflicts(b, pat)
+						c, _ := b.FirstConflict(pat)
 						return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": slices.Clone(pat), "conflict": c},
 							Note: "a monotone concentrated pattern blocks (found by enumeration but not by pairs: the pair reduction is wrong)"}
 					} else if blocked && cyclicWitness == nil {
@@ -154,11 +154,11 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			slices.Reverse(dests)
 		}
 		start %= 64 - len(dests) + 1
-		pat := make([]props.BanyanPacket, len(dests))
+		pat := make([]model.BanyanPacket, len(dests))
 		for l, d := range dests {
-			pat[l] = props.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
+			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
 		}
-		c, err := props.CheckLinkConflicts(b64, pat)
+		c, err := b64.FirstConflict(pat)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -178,7 +178,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-func conflictSVG(b *model.Banyan, c *props.LinkConflict) []byte {
+func conflictSVG(b *model.Banyan, c *model.LinkConflict) []byte {
 	return banyan.ConflictSVG(b,
 		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
 		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
@@ -193,8 +193,8 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
 		N        int                  `json:"N"`
 		K        int                  `json:"k"`
-		Pattern  []props.BanyanPacket `json:"pattern"`
-		Conflict *props.LinkConflict  `json:"conflict"`
+		Pattern  []model.BanyanPacket `json:"pattern"`
+		Conflict *model.LinkConflict  `json:"conflict"`
 	}
 	var nonMonotone, nonConcentrated *wit
 	instances := 0
@@ -212,11 +212,11 @@ func runMN2(ctx context.Context, env Env) Outcome {
 							return true
 						}
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
 						}
-						if c, _ := props.CheckLinkConflicts(b, pat); c != nil {
+						if c, _ := b.FirstConflict(pat); c != nil {
 							nonMonotone = &wit{n, k, pat, c}
 							return false
 						}
@@ -233,11 +233,11 @@ func runMN2(ctx context.Context, env Env) Outcome {
 					ok := true
 					forSubsets(n, k, func(d []int) bool {
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
 						}
-						if c, _ := props.CheckLinkConflicts(b, pat); c != nil {
+						if c, _ := b.FirstConflict(pat); c != nil {
 							nonConcentrated = &wit{n, k, pat, c}
 							ok = false
 						}
@@ -458,7 +458,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			continue
 		}
 		s := sRaw % (64 - m.Fanout() + 1)
-		c, err := props.CheckLinkConflicts(b64, banyan.Phase2(m, s, 64))
+		c, err := b64.FirstConflict(banyan.Phase2(m, s, 64))
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Arbitration is the policy an SE uses when several packets request the same output
@@ -169,7 +168,7 @@ type System struct {
 
 // packetShape is the static tree of one packet.
 type packetShape struct {
-	pkt    props.BanyanPacket
+	pkt    model.BanyanPacket
 	phase  int
 	tree   []model.TreeLink
 	leaves uint64
@@ -226,7 +225,7 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 		sys.starts = append(sys.starts, st)
 		var perStart [][]packetShape
 		for _, s := range st {
-			pk := []props.BanyanPacket{Phase1(msg, s)}
+			pk := []model.BanyanPacket{Phase1(msg, s)}
 			if !opt.Phase1Only {
 				pk = append(pk, Phase2(msg, s, b.Nodes())...)
 			}

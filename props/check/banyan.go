@@ -90,7 +90,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	}
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
-	var run func() (*props.LinkConflict, int64, error)
+	var run func() (*model.LinkConflict, int64, error)
 	unit := "patterns"
 	switch {
 	case pattern != "":
@@ -99,8 +99,8 @@ func prepareBanyanRoute(r *request) (job, error) {
 			return nil, badf("--%v", err)
 		}
 		rep.Instance.Params["pattern"] = pattern
-		run = func() (*props.LinkConflict, int64, error) {
-			conflict, err := props.CheckLinkConflicts(b, pat)
+		run = func() (*model.LinkConflict, int64, error) {
+			conflict, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, 0, badf("--pattern: %v", err)
 			}
@@ -121,7 +121,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 		}
 		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
 		unit = "source/destination pairs"
-		run = func() (*props.LinkConflict, int64, error) {
+		run = func() (*model.LinkConflict, int64, error) {
 			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
 			if err != nil {
 				return nil, 0, internalf("%v", err)
@@ -135,7 +135,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	case family == "two-phase":
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
 		unit = "(destination set, start) instances"
-		run = func() (*props.LinkConflict, int64, error) {
+		run = func() (*model.LinkConflict, int64, error) {
 			res, err := banyan.CheckTheorem1(banyan.NewPathTable(b), wrap)
 			if err != nil {
 				return nil, 0, badf("--topo: %v", err)
@@ -167,7 +167,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
-func conflictWitness(c *props.LinkConflict, detail map[string]any) *props.Witness {
+func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witness {
 	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
 }
 
@@ -193,7 +193,7 @@ func staticStats(n int64, unit string, d time.Duration) props.Stats {
 }
 
 // conflictPicture draws the two packets of a blocking witness and their shared link.
-func conflictPicture(b *model.Banyan, c *props.LinkConflict) []byte {
+func conflictPicture(b *model.Banyan, c *model.LinkConflict) []byte {
 	return banyan.ConflictSVG(b,
 		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
 		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
@@ -294,7 +294,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 		for _, s := range ss {
 			n++
 			pat := banyan.Phase2(m, s, b.Nodes())
-			c, err := props.CheckLinkConflicts(b, pat)
+			c, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, internalf("%v", err)
 			}
