@@ -479,7 +479,7 @@ func TestPerMulticastContentionFreePerVC(t *testing.T) {
 					t.Log(err)
 					return false
 				}
-				if n := contendedGroups(g, *vc, plan.Dests); n > 0 {
+				if n := ContendedGroups(g, *vc, plan.Dests); n > 0 {
 					t.Logf("%v %v: %d multicasts contend per VC: %+v", g, pp, n, Check(g, *vc, plan.Dests).Contended)
 					return false
 				}
