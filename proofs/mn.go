@@ -16,6 +16,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
@@ -98,7 +99,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": r.Pattern, "conflict": r.Conflict}
 				if conc == banyan.Plain {
 					out.Verdict, out.Witness = Violated, w
-					out.Files = map[string][]byte{"svg": conflictSVG(b, r.Conflict)}
+					out.Files = map[string][]byte{"svg": render.BanyanConflict(b, r.Conflict)}
 					return out
 				}
 				cyclicWitness = w
@@ -178,13 +179,6 @@ func runMN1(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-func conflictSVG(b *model.Banyan, c *model.LinkConflict) []byte {
-	return banyan.ConflictSVG(b,
-		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
-		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
-		model.ChannelID(c.Channel))
-}
-
 // runMN2 finds minimal blocking patterns when one condition of Property 1 is dropped:
 // (a) concentrated sources with non-monotone destinations, (b) ascending destinations
 // with sources that are not concentrated. It searches N = 4, then 8, by increasing number
@@ -252,7 +246,7 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	if nonMonotone != nil && nonConcentrated != nil {
 		out.Verdict = Violated
 		b, _ := model.NewBanyan(nonMonotone.N)
-		out.Files = map[string][]byte{"svg": conflictSVG(b, nonMonotone.Conflict)}
+		out.Files = map[string][]byte{"svg": render.BanyanConflict(b, nonMonotone.Conflict)}
 		out.Note = fmt.Sprintf("Dropping monotonicity: %v blocks on N=%d (k=%d; k=2 is always monotone). Dropping concentration: %v blocks on N=%d (k=%d).",
 			nonMonotone.Pattern, nonMonotone.N, nonMonotone.K, nonConcentrated.Pattern, nonConcentrated.N, nonConcentrated.K)
 	} else {
@@ -411,7 +405,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	out.Figures["instances_N16"] = float64(r.Instances)
 	if r.Verdict == props.Violated {
 		out.Verdict, out.Witness = Violated, r
-		out.Files = map[string][]byte{"svg": conflictSVG(b16, r.Conflict)}
+		out.Files = map[string][]byte{"svg": render.BanyanConflict(b16, r.Conflict)}
 		return out
 	}
 	rw, err := banyan.CheckTheorem1(t, true)
@@ -517,7 +511,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	last := tr.Steps[len(tr.Steps)-1].State
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -702,7 +696,7 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -776,7 +770,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		data, _ := json.MarshalIndent(tf, "", "  ")
 		last := tr.Steps[len(tr.Steps)-1].State
-		out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+		out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 			out.Files["pcap"] = pc
 		}

@@ -354,18 +354,6 @@ func TestNewSystemRefuses(t *testing.T) {
 	}
 }
 
-func TestSVG(t *testing.T) {
-	b := mustBanyan(t, 16)
-	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
-	sys, _ := NewSystem(b, msgs, Options{Starts: []int{5, 7}})
-	r := explore(t, sys)
-	last := r.Violation.Trace.Steps[len(r.Violation.Trace.Steps)-1].State
-	a, c := DeadlockSVG(sys, last), DeadlockSVG(sys, last)
-	if !bytes.Equal(a, c) || !bytes.HasPrefix(a, []byte("<svg")) || !bytes.Contains(a, []byte("#d62728")) {
-		t.Fatalf("bad SVG: %.200s", a)
-	}
-}
-
 func TestParseEnums(t *testing.T) {
 	for _, s := range []string{"free", "upper-first"} {
 		if a, err := ParseArbitration(s); err != nil || a.String() != s {

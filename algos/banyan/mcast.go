@@ -297,6 +297,23 @@ func (sys *System) PacketName(s State, p int) string {
 	return fmt.Sprintf("m%d.copy%d %v", m+1, k-1, sh.pkt)
 }
 
+// HeldChannels returns the channels of its region tree that packet p holds in state s,
+// in tree order (none if it holds nothing).
+func (sys *System) HeldChannels(s State, p int) []model.ChannelID {
+	h := s.Held[p]
+	if h == 0 {
+		return nil
+	}
+	sh := sys.shape(s, p)
+	var cs []model.ChannelID
+	for k := range sh.tree {
+		if h&(1<<uint(k)) != 0 {
+			cs = append(cs, sh.tree[k].Channel)
+		}
+	}
+	return cs
+}
+
 // Init returns one initial state per combination of starts, message 1's start varying
 // slowest.
 func (sys *System) Init() []State {

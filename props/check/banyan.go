@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The banyan family: self-routing patterns (banyan-route) and the two-phase multicast
@@ -159,7 +160,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
-			rep.SVG = conflictPicture(b, conflict)
+			rep.SVG = render.BanyanConflict(b, conflict)
 		}
 		return rep, nil
 	}, nil
@@ -190,14 +191,6 @@ func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *p
 // instances) in States, since there is no state space.
 func staticStats(n int64, unit string, d time.Duration) props.Stats {
 	return props.Stats{Checked: n, Unit: unit, Seconds: d.Seconds()}
-}
-
-// conflictPicture draws the two packets of a blocking witness and their shared link.
-func conflictPicture(b *model.Banyan, c *model.LinkConflict) []byte {
-	return banyan.ConflictSVG(b,
-		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
-		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
-		model.ChannelID(c.Channel))
 }
 
 func prepareTwoPhase(r *request) (job, error) {
@@ -271,7 +264,7 @@ func prepareTwoPhase(r *request) (job, error) {
 			rep.Trace = tf
 			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
-			rep.SVG = banyan.DeadlockSVG(sys, last)
+			rep.SVG = render.BanyanDeadlock(sys, last)
 			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
 				return nil, internalf("%v", err)
 			}
@@ -302,7 +295,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 				rep.Verdict = props.Violated
 				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
-				rep.SVG = conflictPicture(b, c)
+				rep.SVG = render.BanyanConflict(b, c)
 				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 				return rep, nil
 			}
@@ -328,7 +321,7 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
 		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
-		rep.SVG = banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)
+		rep.SVG = render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)
 		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
 	} else {
 		rep.Reason = why
