@@ -22,6 +22,8 @@ func ImportRules() []ImportRule {
 			"the explorer and the simulator know transition systems, not properties or algorithms"},
 		{"algos", []string{"props", "proofs", "cmd"},
 			"algorithms build models and schedules; properties and their verdicts, pictures, the entry, the catalogue and the command line come after them (verdicts are checker.Verdict, trace files checker/tracefile)"},
+		{"props/render", []string{"props/check"},
+			"pictures draw the witnesses the entry finds; the entry calls them, never the reverse"},
 		{"props", []string{"proofs", "cmd"},
 			"properties and the entry are libraries that the catalogue and the command line call"},
 		{"proofs", []string{"cmd"},
