@@ -542,13 +542,14 @@ func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 	sc.merge = all
 	sc.local = m.wormLocal(sc.local[:0], t, msg, all[:k])
 	x := m.internWorm(msg, sc.local)
+	base := len(buf)
 	for i, y := range sc.idx {
 		if i == msg {
 			y = x
 		}
 		buf = appendUvarint(buf, y)
 	}
-	return buf
+	return padWord(buf, base)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}

@@ -415,6 +415,9 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 		x := m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
 		out = uvarint(out, x)
 	}
+	for len(out) < 8 {
+		out = append(out, 0)
+	}
 	return append(buf, out...)
 }
 

@@ -103,7 +103,8 @@ func (s State) shallow() State {
 }
 
 // Encode appends the canonical byte encoding of s to buf: per message, in order, a
-// uvarint index into the model's table of that worm's local states (Table; SPIN's
+// uvarint index into the model's table of that worm's local states (padded with zeros
+// to 8 bytes when shorter: padWord) (Table; SPIN's
 // COLLAPSE compression, Holzmann 1997, with a worm as the component). A worm's local
 // state is its message's section, then per virtual channel it holds, in index order, the
 // channel's index as a uvarint and the channel's section. Every transition writes only
@@ -132,10 +133,23 @@ func (s State) shallow() State {
 func (m *Model) Encode(s State, buf []byte) []byte {
 	sc := scratchPool.Get().(*scratch)
 	m.encodeParent(sc, &s)
+	base := len(buf)
 	for _, x := range sc.idx {
 		buf = appendUvarint(buf, x)
 	}
 	sc.release()
+	return padWord(buf, base)
+}
+
+// padWord pads the indices appended to buf from base with zero bytes to 8 bytes when
+// they are fewer: an explorer can key a state of one machine word by its fingerprint
+// alone (XXH64 is a bijection on 8-byte inputs), with no copy of the encoding. The
+// padding keeps encodings canonical: the indices are self-delimiting uvarints, as many
+// as the messages, so the padded bytes still name one tuple of worm states.
+func padWord(buf []byte, base int) []byte {
+	for len(buf)-base < 8 {
+		buf = append(buf, 0)
+	}
 	return buf
 }
 
@@ -308,6 +322,14 @@ func (m *Model) Decode(data []byte) (State, error) {
 		if w.err != nil {
 			d.fail("message %d: local state %d: %v", i, x, w.err)
 			break
+		}
+	}
+	if d.err == nil && len(d.data) < 8 {
+		d.fail("%d bytes; an encoding has at least 8", len(d.data))
+	}
+	if d.err == nil && d.pos < 8 && len(d.data) == 8 { // padWord's padding
+		for d.pos < 8 && d.data[d.pos] == 0 {
+			d.pos++
 		}
 	}
 	if d.err == nil && d.pos != len(d.data) {
