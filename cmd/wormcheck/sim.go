@@ -7,14 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
 	"time"
 
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/pcapgo"
-
-	"github.com/wormcheck/wormcheck/algos/analytic"
-	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
@@ -83,6 +77,7 @@ type simFlags struct {
 	src                                              int
 	maxMemMB                                         int64
 	timeLimit                                        time.Duration
+	progressTo                                       io.Writer // where progress goes; nil for none
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
@@ -148,8 +143,11 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.timeLimit < 0 {
 		return exitUsage, usagef("--time-limit must not be negative")
 	}
-	ctx, release := simBudget(ctx, f)
+	ctx, release := check.SimBudget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
+	if f.progress || e.StderrIsTerminal {
+		f.progressTo = e.Stderr
+	}
 	if f.compare != "" {
 		return runSimCompare(ctx, e, g, f)
 	}
@@ -162,9 +160,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 			return runSimCollective(e, f, c)
 		}
 	}
-	cfg, err := simConfig(g, f)
+	cfg, err := check.SimConfig(g, f.options())
 	if err != nil {
-		return exitUsage, err
+		return exitUsage, usagef("%v", err)
 	}
 	cfg.Context = ctx
 	if f.plot != "" {
@@ -174,12 +172,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	if tw != nil {
-		cfg.Trace = tw.add
-	}
-	start := time.Now()
-	line := simProgress(e, f, &cfg, fmt.Sprintf("sim %s", g.Spec()))
-	res, err := sim.Run(cfg)
+	cfg.Trace = tw.add()
+	line := check.SimProgress(f.progressTo, &cfg, fmt.Sprintf("sim %s", g.Spec()))
+	run, err := check.RunSim(ctx, g, f.algo, cfg)
 	line.Stop()
 	if err != nil {
 		return exitUsage, err
@@ -187,85 +182,15 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err := tw.close(); err != nil {
 		return exitUsage, err
 	}
-	secs := time.Since(start).Seconds()
-	mdl := check.SimModel(g, cfg)
-	code, reason := exitHolds, ""
-	if res.Stopped {
-		code, reason = exitInconclusive, stopReason(ctx, res.Cycles)
+	code := exitHolds
+	if run.Reason != "" {
+		code = exitInconclusive
 	}
 	if f.json {
-		out := check.SimJSON(toolVersion(), g, f.algo, cfg, res, mdl, secs)
-		if reason != "" {
-			out["verdict"], out["reason"] = "inconclusive", reason
-		}
-		return code, writeJSON(e.Stdout, out)
+		return code, writeJSON(e.Stdout, run.JSON(toolVersion()))
 	}
-	printSim(e.Stdout, g, f, cfg, res, mdl, secs)
-	if reason != "" {
-		fmt.Fprintf(e.Stdout, "  INCONCLUSIVE: %s; the figures above cover only the cycles simulated\n", reason)
-	}
+	run.WriteText(e.Stdout)
 	return code, nil
-}
-
-// simBudget derives the run's context: cancelled by a signal (the parent), by
-// --time-limit, and by --max-memory through a heap watcher (progress.WithMemoryLimit).
-func simBudget(ctx context.Context, f simFlags) (context.Context, func()) {
-	ctx, release := progress.WithMemoryLimit(ctx, f.maxMemMB<<20)
-	if f.timeLimit <= 0 {
-		return ctx, release
-	}
-	tctx, cancel := context.WithTimeoutCause(ctx, f.timeLimit, fmt.Errorf("the --time-limit of %v passed", f.timeLimit))
-	return tctx, func() { cancel(); release() }
-}
-
-// stopReason says why a simulation stopped early: the context's cause (a signal, the
-// memory budget, the time limit).
-// A negative cycle is left out.
-func stopReason(ctx context.Context, cycle int64) string {
-	at := ""
-	if cycle >= 0 {
-		at = fmt.Sprintf(" at cycle %d", cycle)
-	}
-	cause := context.Cause(ctx)
-	switch {
-	case cause == nil:
-		return "stopped" + at
-	case errors.Is(cause, context.Canceled):
-		return "interrupted" + at
-	}
-	return fmt.Sprintf("stopped%s: %v", at, cause)
-}
-
-// simProgress reports a run on stderr (with --progress, or on a terminal) with the shared
-// progress line: cycles of the warm-up and window done, flit-hops and their rate,
-// elapsed, ETA, memory; past the window it counts the drain cycles.
-func simProgress(e *env, f simFlags, cfg *sim.Config, label string) *progress.Line {
-	if !f.progress && !e.StderrIsTerminal {
-		return nil
-	}
-	var cycle, hops atomic.Int64
-	cfg.Progress = func(c, h int64) { cycle.Store(c); hops.Store(h) }
-	window := cfg.Warmup + cfg.Cycles
-	if cfg.Cycles == 0 {
-		window = cfg.Warmup + 10000
-	}
-	return progress.Start(progress.Options{W: e.Stderr, Label: label}, func() progress.Snapshot {
-		s := progress.Snapshot{Done: cycle.Load(), Total: window, Unit: "cycles", Work: hops.Load(), WorkUnit: "flit-hops"}
-		if s.Done >= window {
-			s.Total, s.Note = 0, "draining the last measured messages"
-		}
-		return s
-	})
-}
-
-// simConfig turns the flags into a simulator configuration (check.SimConfig); errors are
-// usage errors.
-func simConfig(g *model.Grid, f simFlags) (sim.Config, error) {
-	cfg, err := check.SimConfig(g, f.options())
-	if err != nil {
-		return cfg, usagef("%v", err)
-	}
-	return cfg, nil
 }
 
 // options are the flags that shape the simulation, for check.SimConfig.
@@ -276,58 +201,21 @@ func (f simFlags) options() check.SimOptions {
 		Source: f.src, Dateline: f.dateline}
 }
 
-func printSim(w io.Writer, g *model.Grid, f simFlags, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) {
-	vcs := check.SimVCs(cfg)
-	fmt.Fprintf(w, "sim %s: rate %.5g msg/node/cycle (%.4g flits), L=%d, V=%d, B=%d, %s, ts=%d tr=%d, seed %d\n",
-		g.Spec(), cfg.Traffic.Rate, cfg.Traffic.Rate*float64(cfg.Length), cfg.Length, vcs, cfg.Buffer, cfg.Ports, cfg.Ts, cfg.Tr, cfg.Seed)
-	line := func(name string, s sim.Stat) {
-		if s.N > 0 {
-			fmt.Fprintf(w, "  %-9s latency %.2f ± %.2f cycles over %d messages (max %d)\n", name, s.Mean, s.CI95, s.N, s.Max)
-		}
-	}
-	line("unicast", res.Unicast)
-	line("broadcast", res.Broadcast)
-	line("multicast", res.Multicast)
-	fmt.Fprintf(w, "  accepted %.4f flits/node/cycle; %d cycles, %d flit-hops in %.2fs (%.0f flit-hops/s)\n", res.Accepted, res.Cycles, res.FlitHops, secs, float64(res.FlitHops)/secs)
-	if res.Saturated {
-		fmt.Fprintln(w, "  SATURATED: measured messages did not drain; the latencies are lower bounds")
-	}
-	if m.Err != "" {
-		fmt.Fprintf(w, "  %s: %s\n", m.Name, m.Err)
-	} else if m.Broadcast != 0 {
-		fmt.Fprintf(w, "  %s: unicast %.2f, broadcast %.2f\n", m.Name, m.Unicast, m.Broadcast)
-	} else {
-		fmt.Fprintf(w, "  %s: unicast %.2f\n", m.Name, m.Unicast)
-	}
-}
-
 // runSimSweep simulates --points loads up to the given one and draws the SVG.
 func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim.Config) (int, error) {
 	sw, err := check.NewSimSweep(g, cfg, f.points)
 	if err != nil {
 		return exitUsage, usagef("%v", err)
 	}
-	reason := ""
-	for i := 1; i <= f.points; i++ {
-		if ctx.Err() != nil {
-			reason = stopReason(ctx, -1)
-			break
-		}
-		c := sw.Config(i)
-		line := simProgress(e, f, &c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points))
-		res, err := sim.Run(c)
-		line.Stop()
-		if err != nil {
-			return exitUsage, err
-		}
-		if res.Stopped {
-			reason = stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i)
-			break
-		}
-		p, name := sw.Add(c, res)
+	reason, err := sw.Run(ctx, func(i int, c *sim.Config) func() {
+		return check.SimProgress(f.progressTo, c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points)).Stop
+	}, func(p check.SweepPoint, model string) {
 		if !f.json {
-			fmt.Fprintf(e.Stdout, "load %.4f: sim %.2f, %s %.2f%s\n", p.Load, p.Sim, name, p.Model, map[bool]string{true: " (saturated)"}[p.Saturated])
+			check.WritePoint(e.Stdout, p, model)
 		}
+	})
+	if err != nil {
+		return exitUsage, err
 	}
 	if err := os.WriteFile(f.plot, sw.SVG(), 0o644); err != nil {
 		return exitUsage, usagef("--plot %s: %v", f.plot, err)
@@ -337,11 +225,7 @@ func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim
 		code = exitInconclusive
 	}
 	if f.json {
-		out := sw.JSON(toolVersion(), f.algo, f.plot)
-		if reason != "" {
-			out["verdict"], out["reason"] = "inconclusive", reason
-		}
-		return code, writeJSON(e.Stdout, out)
+		return code, writeJSON(e.Stdout, sw.JSON(toolVersion(), f.algo, f.plot, reason))
 	}
 	if reason != "" {
 		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(sw.Done))
@@ -355,49 +239,24 @@ func runSimCollective(e *env, f simFlags, c *check.SimCollective) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	var trace func(sim.TraceEvent)
-	if tw != nil {
-		trace = tw.add
-	}
 	start := time.Now()
-	if err := c.Run(trace); err != nil {
+	if err := c.Run(tw.add()); err != nil {
 		return exitUsage, err
 	}
 	if err := tw.close(); err != nil {
 		return exitUsage, err
 	}
-	secs := time.Since(start).Seconds()
 	if f.json {
-		return exitHolds, writeJSON(e.Stdout, c.JSON(toolVersion(), secs))
+		return exitHolds, writeJSON(e.Stdout, c.JSON(toolVersion(), time.Since(start).Seconds()))
 	}
-	g, s, res := c.Grid, c.Schedule, c.Result
-	fmt.Fprintf(e.Stdout, "%s on %s from %s (ts=%d tr=%d L=%d %s): completion %d cycles\n", c.Algo, g.Spec(), g.NodeName(c.Source), f.ts, f.tr, f.length, c.VCLabel(), res.Completion)
-	if c.TimedErr == nil {
-		fmt.Fprintf(e.Stdout, "  contention-free timed model: %d\n", c.Timed)
-	}
-	if c.FormulaErr == nil {
-		fmt.Fprintf(e.Stdout, "  paper's formula: %.0f\n", c.Formula)
-	}
-	if c := res.Contention; c != nil {
-		u, v := s.Unicasts[c.Waiting], s.Unicasts[c.Holding]
-		fmt.Fprintf(e.Stdout, "  first contention at cycle %d on %s: %s->%s (step %d) waited for %s->%s (step %d)\n", c.Cycle, c.Name,
-			g.NodeName(u.From), g.NodeName(u.To), u.Step, g.NodeName(v.From), g.NodeName(v.To), v.Step)
-	} else {
-		fmt.Fprintln(e.Stdout, "  no header ever waited: the run is contention-free")
-	}
+	c.WriteText(e.Stdout)
 	return exitHolds, nil
 }
 
-// traceWriter writes flit moves as pcap records (flitwire.SimMove, link type
-// LINKTYPE_USER2 = flitwire.LinkTypeSimMoves). Each record's timestamp is 1 s + cycle
-// microseconds (never zero, so pcapgo keeps it and traces are reproducible).
+// traceWriter is the --trace file of flit moves (flitwire.SimMoveWriter).
 type traceWriter struct {
-	f     *os.File
-	w     *pcapgo.Writer
-	n     int
-	limit int
-	err   error
-	buf   []byte
+	f *os.File
+	w *flitwire.SimMoveWriter
 }
 
 func newTraceWriter(f simFlags) (*traceWriter, error) {
@@ -408,23 +267,20 @@ func newTraceWriter(f simFlags) (*traceWriter, error) {
 	if err != nil {
 		return nil, usagef("--trace %s: %v", f.trace, err)
 	}
-	w := pcapgo.NewWriter(file)
-	if err := w.WriteFileHeader(65535, flitwire.LinkTypeSimMoves); err != nil {
+	w, err := flitwire.NewSimMoveWriter(file, f.traceLimit)
+	if err != nil {
 		file.Close()
 		return nil, usagef("--trace %s: %v", f.trace, err)
 	}
-	return &traceWriter{f: file, w: w, limit: f.traceLimit}, nil
+	return &traceWriter{f: file, w: w}, nil
 }
 
-func (t *traceWriter) add(ev sim.TraceEvent) {
-	if t.err != nil || t.n >= t.limit {
-		return
+// add is the simulator's trace callback, nil without --trace; nil-safe.
+func (t *traceWriter) add() func(sim.TraceEvent) {
+	if t == nil {
+		return nil
 	}
-	t.n++
-	t.buf = flitwire.AppendSimMove(t.buf[:0], ev.Record())
-	b := t.buf
-	ts := time.Unix(1, 0).Add(time.Duration(ev.Cycle) * time.Microsecond).UTC()
-	t.err = t.w.WritePacket(gopacket.CaptureInfo{Timestamp: ts, CaptureLength: len(b), Length: len(b)}, b)
+	return func(ev sim.TraceEvent) { t.w.Add(ev.Record()) }
 }
 
 // close finishes the file; nil-safe.
@@ -432,20 +288,12 @@ func (t *traceWriter) close() error {
 	if t == nil {
 		return nil
 	}
-	if err := t.f.Close(); err != nil && t.err == nil {
-		t.err = err
+	err := t.w.Err()
+	if cerr := t.f.Close(); cerr != nil && err == nil {
+		err = cerr
 	}
-	if t.err != nil {
-		return fmt.Errorf("--trace: %v", t.err)
+	if err != nil {
+		return fmt.Errorf("--trace: %v", err)
 	}
 	return nil
-}
-
-// parseDests parses --dests (check.ParseDests) as a usage error.
-func parseDests(s string) (mn, mx int, err error) {
-	mn, mx, err = check.ParseDests(s)
-	if err != nil {
-		return 0, 0, usagef("%v", err)
-	}
-	return mn, mx, nil
 }
