@@ -50,15 +50,9 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
-	rep, err := replayTrace(ctx, tf)
+	rep, err := check.Replay(ctx, tf)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
 	return emitReport(e, "replay", rep, *asJSON, artefacts{})
-}
-
-// replayTrace re-executes a saved trace through the library entry; every error is the
-// file's.
-func replayTrace(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
-	return check.Replay(ctx, tf)
 }
