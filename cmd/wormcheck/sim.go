@@ -65,59 +65,58 @@ func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
 }
 
+// simFlags are sim's flags: the options of the simulation itself (check.SimOptions) and
+// those of the command (files, output, budget).
 type simFlags struct {
-	topo, traffic, algo, ports, process, dests, plot string
-	trace, prune, compare, compareDests, compareLoad string
-	traceLimit                                       int
-	load, rate, b, mcast, hotspot                    float64
-	hotNode, length, vcs, buffers, ts, tr, points    int
-	cycles, warmup                                   int64
-	seed                                             uint64
-	json, progress, mser, dateline                   bool
-	src                                              int
-	maxMemMB                                         int64
-	timeLimit                                        time.Duration
-	progressTo                                       io.Writer // where progress goes; nil for none
+	check.SimOptions
+	topo, plot, trace, compare, compareDests, compareLoad string
+	traceLimit, points                                    int
+	json, progress                                        bool
+	maxMemMB                                              int64
+	timeLimit                                             time.Duration
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
+	o := &f.SimOptions
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6")
-	fs.StringVar(&f.traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
-	fs.StringVar(&f.algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
-	fs.StringVar(&f.ports, "ports", "all", "node port model: all or one")
-	fs.StringVar(&f.process, "process", "poisson", "arrival process: poisson or bernoulli")
-	fs.StringVar(&f.dests, "dests", "4..25", "multicast destination count MIN..MAX")
+	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
+	fs.StringVar(&o.Algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
+	fs.StringVar(&o.Ports, "ports", "all", "node port model: all or one")
+	fs.StringVar(&o.Process, "process", "poisson", "arrival process: poisson or bernoulli")
+	fs.StringVar(&o.Dests, "dests", "4..25", "multicast destination count MIN..MAX")
 	fs.StringVar(&f.plot, "plot", "", "write a latency-vs-load SVG to this file")
-	fs.StringVar(&f.prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free or none")
+	fs.StringVar(&o.Prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free or none")
 	fs.StringVar(&f.compare, "compare", "", "000 §5.3 comparison: multicast algorithms to compare (e.g. tree,separate,dual-path,pm) over --points loads up to --load")
 	fs.StringVar(&f.compareDests, "compare-dests", "4,11,18,25", "destination counts of a --compare run (each a fixed count)")
 	fs.StringVar(&f.compareLoad, "compare-loads", "", "explicit loads of a --compare run, e.g. 0.005,0.05,0.1 (instead of --points up to --load)")
-	fs.Float64Var(&f.load, "load", 0, "offered load in flits/node/cycle (rate x length); 0.05 when neither --load nor --rate is given")
-	fs.Float64Var(&f.rate, "rate", 0, "messages generated per node per cycle")
-	fs.Float64Var(&f.b, "b", -1, "broadcast fraction (hypercubes)")
-	fs.Float64Var(&f.mcast, "multicast", -1, "multicast fraction")
-	fs.Float64Var(&f.hotspot, "hotspot", 0.1, "hot-spot probability p for --traffic hotspot")
-	fs.IntVar(&f.hotNode, "hot-node", -1, "hot-spot node id (default: the centre)")
-	fs.IntVar(&f.length, "length", 32, "message length in flits")
-	fs.IntVar(&f.vcs, "vcs", 0, "virtual channels per physical channel (0: what the routing needs; 1 in collective mode)")
-	fs.IntVar(&f.buffers, "buffers", 2, "flits of buffer per virtual channel")
-	fs.IntVar(&f.ts, "ts", 0, "software send latency (cycles)")
-	fs.IntVar(&f.tr, "tr", 0, "software receive latency (cycles)")
+	fs.Float64Var(&o.Load, "load", 0, "offered load in flits/node/cycle (rate x length); 0.05 when neither --load nor --rate is given")
+	fs.Float64Var(&o.Rate, "rate", 0, "messages generated per node per cycle")
+	fs.Float64Var(&o.B, "b", -1, "broadcast fraction (hypercubes)")
+	fs.Float64Var(&o.Multicast, "multicast", -1, "multicast fraction")
+	fs.Float64Var(&o.HotSpot, "hotspot", 0.1, "hot-spot probability p for --traffic hotspot")
+	fs.IntVar(&o.HotNode, "hot-node", -1, "hot-spot node id (default: the centre)")
+	fs.IntVar(&o.Length, "length", 32, "message length in flits")
+	fs.IntVar(&o.VCs, "vcs", 0, "virtual channels per physical channel (0: what the routing needs; 1 in collective mode)")
+	fs.IntVar(&o.Buffers, "buffers", 2, "flits of buffer per virtual channel")
+	fs.IntVar(&o.Ts, "ts", 0, "software send latency (cycles)")
+	fs.IntVar(&o.Tr, "tr", 0, "software receive latency (cycles)")
 	fs.IntVar(&f.points, "points", 8, "loads in a --plot sweep")
-	fs.Int64Var(&f.cycles, "cycles", 20000, "measurement window in cycles")
-	fs.Int64Var(&f.warmup, "warmup", 5000, "warm-up cycles before statistics")
-	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
-	fs.IntVar(&f.src, "source", 0, "source node of a collective")
+	fs.Int64Var(&o.Cycles, "cycles", 20000, "measurement window in cycles")
+	fs.Int64Var(&o.Warmup, "warmup", 5000, "warm-up cycles before statistics")
+	fs.Uint64Var(&o.Seed, "seed", 1, "random seed")
+	fs.IntVar(&o.Source, "source", 0, "source node of a collective")
 	fs.StringVar(&f.trace, "trace", "", "write every flit move as a pcap file (LINKTYPE_USER2; wormcheck dissector decodes it)")
 	fs.IntVar(&f.traceLimit, "trace-limit", 1000000, "at most this many pcap records")
-	fs.BoolVar(&f.mser, "mser", false, "also drop the initial transient by the MSER-5 rule")
-	fs.BoolVar(&f.dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
+	fs.BoolVar(&o.MSER, "mser", false, "also drop the initial transient by the MSER-5 rule")
+	fs.BoolVar(&o.Dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
 	fs.Int64Var(&f.maxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the machine's memory)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
+// runSim is `wormcheck sim`: flags into a check.SimRequest, check.Simulate, the plot
+// file, then the outcome printed or encoded.
 func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("sim")
 	var f simFlags
@@ -145,149 +144,62 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	ctx, release := check.SimBudget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
+	req := check.SimRequest{Grid: g, Options: f.SimOptions, Compare: f.compare, CompareDests: f.compareDests,
+		CompareLoads: f.compareLoad, Points: f.points, Plot: f.plot}
 	if f.progress || e.StderrIsTerminal {
-		f.progressTo = e.Stderr
+		req.Progress = e.Stderr
 	}
-	if f.compare != "" {
-		return runSimCompare(ctx, e, g, f)
+	if f.trace != "" {
+		req.Trace = &traceFile{path: f.trace, limit: f.traceLimit}
 	}
-	if f.rate == 0 && f.load == 0 {
-		c, ok, err := check.NewSimCollective(g, f.options())
-		if err != nil {
-			return exitUsage, usagef("%v", err)
+	if !f.json {
+		req.Text = e.Stdout
+	}
+	out, err := check.Simulate(ctx, req)
+	if err != nil {
+		return exitUsage, err
+	}
+	if pic := out.Plot(); f.plot != "" && pic != nil {
+		if err := os.WriteFile(f.plot, pic, 0o644); err != nil {
+			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
-		if ok {
-			return runSimCollective(e, f, c)
-		}
-	}
-	cfg, err := check.SimConfig(g, f.options())
-	if err != nil {
-		return exitUsage, usagef("%v", err)
-	}
-	cfg.Context = ctx
-	if f.plot != "" {
-		return runSimSweep(ctx, e, g, f, cfg)
-	}
-	tw, err := newTraceWriter(f)
-	if err != nil {
-		return exitUsage, err
-	}
-	cfg.Trace = tw.add()
-	line := check.SimProgress(f.progressTo, &cfg, fmt.Sprintf("sim %s", g.Spec()))
-	run, err := check.RunSim(ctx, g, f.algo, cfg)
-	line.Stop()
-	if err != nil {
-		return exitUsage, err
-	}
-	if err := tw.close(); err != nil {
-		return exitUsage, err
 	}
 	code := exitHolds
-	if run.Reason != "" {
+	if out.StopReason() != "" {
 		code = exitInconclusive
 	}
 	if f.json {
-		return code, writeJSON(e.Stdout, run.JSON(toolVersion()))
+		return code, writeJSON(e.Stdout, out.JSON(toolVersion()))
 	}
-	run.WriteText(e.Stdout)
+	out.WriteText(e.Stdout)
 	return code, nil
 }
 
-// options are the flags that shape the simulation, for check.SimConfig.
-func (f simFlags) options() check.SimOptions {
-	return check.SimOptions{Traffic: f.traffic, Algo: f.algo, Ports: f.ports, Process: f.process, Dests: f.dests, Prune: f.prune,
-		Load: f.load, Rate: f.rate, B: f.b, Multicast: f.mcast, HotSpot: f.hotspot, HotNode: f.hotNode, Length: f.length,
-		VCs: f.vcs, Buffers: f.buffers, Ts: f.ts, Tr: f.tr, Cycles: f.cycles, Warmup: f.warmup, Seed: f.seed, MSER: f.mser,
-		Source: f.src, Dateline: f.dateline}
+// traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a check.SimTrace.
+type traceFile struct {
+	path  string
+	limit int
+	f     *os.File
+	w     *flitwire.SimMoveWriter
 }
 
-// runSimSweep simulates --points loads up to the given one and draws the SVG.
-func runSimSweep(ctx context.Context, e *env, g *model.Grid, f simFlags, cfg sim.Config) (int, error) {
-	sw, err := check.NewSimSweep(g, cfg, f.points)
+// Open creates the file and writes the pcap header.
+func (t *traceFile) Open() (func(sim.TraceEvent), error) {
+	file, err := os.Create(t.path)
 	if err != nil {
-		return exitUsage, usagef("%v", err)
+		return nil, usagef("--trace %s: %v", t.path, err)
 	}
-	reason, err := sw.Run(ctx, func(i int, c *sim.Config) func() {
-		return check.SimProgress(f.progressTo, c, fmt.Sprintf("sim %s, load %d of %d", g.Spec(), i, f.points)).Stop
-	}, func(p check.SweepPoint, model string) {
-		if !f.json {
-			check.WritePoint(e.Stdout, p, model)
-		}
-	})
-	if err != nil {
-		return exitUsage, err
-	}
-	if err := os.WriteFile(f.plot, sw.SVG(), 0o644); err != nil {
-		return exitUsage, usagef("--plot %s: %v", f.plot, err)
-	}
-	code := exitHolds
-	if reason != "" {
-		code = exitInconclusive
-	}
-	if f.json {
-		return code, writeJSON(e.Stdout, sw.JSON(toolVersion(), f.algo, f.plot, reason))
-	}
-	if reason != "" {
-		fmt.Fprintf(e.Stdout, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", reason, len(sw.Done))
-	}
-	return code, nil
-}
-
-// runSimCollective executes a collective schedule at zero load and prints the run.
-func runSimCollective(e *env, f simFlags, c *check.SimCollective) (int, error) {
-	tw, err := newTraceWriter(f)
-	if err != nil {
-		return exitUsage, err
-	}
-	start := time.Now()
-	if err := c.Run(tw.add()); err != nil {
-		return exitUsage, err
-	}
-	if err := tw.close(); err != nil {
-		return exitUsage, err
-	}
-	if f.json {
-		return exitHolds, writeJSON(e.Stdout, c.JSON(toolVersion(), time.Since(start).Seconds()))
-	}
-	c.WriteText(e.Stdout)
-	return exitHolds, nil
-}
-
-// traceWriter is the --trace file of flit moves (flitwire.SimMoveWriter).
-type traceWriter struct {
-	f *os.File
-	w *flitwire.SimMoveWriter
-}
-
-func newTraceWriter(f simFlags) (*traceWriter, error) {
-	if f.trace == "" {
-		return nil, nil
-	}
-	file, err := os.Create(f.trace)
-	if err != nil {
-		return nil, usagef("--trace %s: %v", f.trace, err)
-	}
-	w, err := flitwire.NewSimMoveWriter(file, f.traceLimit)
+	w, err := flitwire.NewSimMoveWriter(file, t.limit)
 	if err != nil {
 		file.Close()
-		return nil, usagef("--trace %s: %v", f.trace, err)
+		return nil, usagef("--trace %s: %v", t.path, err)
 	}
-	return &traceWriter{f: file, w: w}, nil
+	t.f, t.w = file, w
+	return func(ev sim.TraceEvent) { w.Add(ev.Record()) }, nil
 }
 
-// add is the simulator's trace callback, nil without --trace; nil-safe.
-func (t *traceWriter) add() func(sim.TraceEvent) {
-	if t == nil {
-		return nil
-	}
-	return func(ev sim.TraceEvent) { t.w.Add(ev.Record()) }
-}
-
-// close finishes the file; nil-safe.
-func (t *traceWriter) close() error {
-	if t == nil {
-		return nil
-	}
+// Close finishes the file.
+func (t *traceFile) Close() error {
 	err := t.w.Err()
 	if cerr := t.f.Close(); cerr != nil && err == nil {
 		err = cerr
