@@ -35,7 +35,10 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 	}{
 		{"traffic", func(o SimOptions) SimRequest { o.Rate = 0.01; return SimRequest{Grid: g, Options: o} }, true, false, "sim mesh:4x4: rate 0.01"},
 		{"collective", func(o SimOptions) SimRequest { o.Algo, o.Dests = "umesh", "3"; return SimRequest{Grid: g, Options: o} }, true, false, "umesh on mesh:4x4 from"},
-		{"sweep", func(o SimOptions) SimRequest { o.Load = 0.1; return SimRequest{Grid: g, Options: o, Points: 2, Plot: "p.svg"} }, false, true, "load 0.1000: sim "},
+		{"sweep", func(o SimOptions) SimRequest {
+			o.Load = 0.1
+			return SimRequest{Grid: g, Options: o, Points: 2, Plot: "p.svg"}
+		}, false, true, "load 0.1000: sim "},
 		{"compare", func(o SimOptions) SimRequest {
 			o.Load = 0.05
 			return SimRequest{Grid: g, Options: o, Compare: "tree,separate", CompareDests: "2", Points: 1, Plot: "c.svg"}
