@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestTableRowsNotesAndClosingLine pins the table of a run: a claim not run shows "-",
@@ -119,4 +121,20 @@ func (s *syncBuilder) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestReportVerdict reads a run's verdict: interrupted beats unexpected beats holds.
+func TestReportVerdict(t *testing.T) {
+	for _, c := range []struct {
+		rep  Report
+		want props.Verdict
+	}{
+		{Report{AsExpected: true}, props.Holds},
+		{Report{AsExpected: false}, props.Violated},
+		{Report{AsExpected: false, Interrupted: true}, props.Inconclusive},
+	} {
+		if got := c.rep.Verdict(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.rep, got, c.want)
+		}
+	}
 }

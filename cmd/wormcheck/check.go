@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -86,14 +87,14 @@ func algoName(args []string) string {
 	return ""
 }
 
-func defineCommon(fs *flag.FlagSet, c *common) (progress *bool) {
+func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
 	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
 	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
-	fs.Int64Var(&c.MaxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
+	fs.Int64Var(&c.MaxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
 	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
 	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
 	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
@@ -156,7 +157,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	var c common
 	fs := newFlagSet("check")
 	fs.String("algo", "", "algorithm")
-	progress := defineCommon(fs, &c)
+	showProgress := defineCommon(fs, &c)
 	params := defineParams(fs, a.Params)
 	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
 	var result, resume string
@@ -190,7 +191,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 			return 0, err
 		}
 	}
-	if *progress || e.StderrIsTerminal {
+	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
 	rep, err := check.Run(ctx, in, c.Prop, opt)
@@ -262,25 +263,11 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed}
-	switch c.Store {
-	case "exact":
-	case "fingerprint":
-		opt.Store = checker.Fingerprint
-	default:
-		return opt, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
+	var err error
+	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
+		return opt, err
 	}
-	if c.Workers < 1 || c.Workers > 256 {
-		return opt, usagef("--workers %d is out of range; use 1..256", c.Workers)
-	}
-	switch {
-	case c.MaxStates < 0:
-		return opt, usagef("--max-states must not be negative")
-	case c.MaxDepth < 0:
-		return opt, usagef("--max-depth must not be negative")
-	case c.MaxMemMB < 0:
-		return opt, usagef("--max-memory must not be negative")
-	}
-	return opt, nil
+	return opt, opt.Validate()
 }
 
 // artefacts are the files a violation may be written to.
@@ -333,25 +320,6 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		return err
 	}
 	return write(files.PCAP, "pcap capture", rep.PCAP)
-}
-
-// defaultMemoryMiB is 3/4 of the machine's memory (Linux /proc/meminfo), so that a search
-// that outgrows the machine ends as inconclusive instead of being killed; 0 (no budget)
-// where the size cannot be read.
-func defaultMemoryMiB() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			var kb int64
-			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb); err == nil && kb > 0 {
-				return kb * 3 / 4 / 1024
-			}
-		}
-	}
-	return 0
 }
 
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and

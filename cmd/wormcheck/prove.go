@@ -128,13 +128,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	} else {
 		table.Finish(out)
 	}
-	switch {
-	case out.Interrupted:
-		return exitInconclusive, nil
-	case !out.AsExpected:
-		return exitViolated, nil
-	}
-	return exitHolds, nil
+	return out.Verdict().ExitCode(), nil
 }
 
 func writeWitnessFiles(dir, id string, files map[string][]byte) error {
