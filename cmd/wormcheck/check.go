@@ -126,6 +126,23 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 var errHelp = errors.New("help requested")
 
+// parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
+// withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
+// usage error; else the command goes on.
+func parseOrHelp(e *env, fs *flag.FlagSet, args []string, help string, withFlags bool) (code int, done bool, err error) {
+	switch err := parseFlags(fs, args); {
+	case errors.Is(err, errHelp):
+		io.WriteString(e.Stdout, help)
+		if withFlags {
+			flagHelp(e.Stdout, fs)
+		}
+		return exitHolds, true, nil
+	case err != nil:
+		return exitUsage, true, err
+	}
+	return 0, false, nil
+}
+
 // flagHelp renders the flags of fs for `--help`.
 func flagHelp(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(w)
@@ -167,13 +184,9 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
 		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
-			flagHelp(e.Stdout, fs)
-			return exitHolds, nil
-		}
-		return 0, err
+	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
+	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
+		return code, err
 	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: map[string]string{}}
 	for i, p := range a.Params {

@@ -37,12 +37,8 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("explore")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (loopback only; port 0 picks a free one)")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, exploreHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, exploreHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("usage: wormcheck explore F.json")

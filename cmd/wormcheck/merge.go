@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -55,12 +54,8 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			files = append(files, a)
 		}
 	}
-	if err := parseFlags(fs, flags); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, mergeHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, flags, mergeHelp, false); done {
+		return code, err
 	}
 	if len(files) == 0 {
 		return 0, usagef("which results? usage: wormcheck merge F1.json F2.json ... [-o OUT.json]")

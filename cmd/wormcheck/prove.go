@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,12 +63,8 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	witnessDir := fs.String("witness-dir", "", "directory for witnesses")
 	progress := fs.Bool("progress", false, "progress on stderr")
 	list := fs.Bool("list", false, "list claims")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, proveHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
+		return code, err
 	}
 	if *workers < 1 || *workers > 256 {
 		return 0, usagef("--workers %d is out of range; use 1..256", *workers)

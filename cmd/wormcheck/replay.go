@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/wormcheck/wormcheck/props"
@@ -32,12 +30,8 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("replay")
 	asJSON := fs.Bool("json", false, "JSON output")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, replayHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, replayHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("which trace? usage: wormcheck replay F.json")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -48,12 +47,8 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 	if ok && a.BuildsSchedules() {
 		params = defineParams(fs, a.Params)
 	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, scheduleHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, scheduleHelp, false); done {
+		return code, err
 	}
 	if *topo == "" && ok && a.BuildsSchedules() {
 		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")

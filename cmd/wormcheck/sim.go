@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -122,13 +120,8 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("sim")
 	var f simFlags
 	defineSimFlags(fs, &f)
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			io.WriteString(e.Stdout, simHelp)
-			flagHelp(e.Stdout, fs)
-			return exitHolds, nil
-		}
-		return exitUsage, err
+	if code, done, err := parseOrHelp(e, fs, args, simHelp, true); done {
+		return code, err
 	}
 	if f.topo == "" {
 		return exitUsage, usagef("--topo is required (e.g. mesh:8x8)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,12 +64,8 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 	only := fs.String("only", "", "resubmit these task indices")
 	extra := fs.String("sbatch", "", "extra sbatch options")
 	noSubmit := fs.Bool("no-submit", false, "write the scripts only")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, slurmHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, slurmHelp, false); done {
+		return code, err
 	}
 	if *dir == "" {
 		return 0, usagef("--dir is missing; the scripts, shard results and logs go there")

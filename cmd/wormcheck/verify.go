@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -54,12 +53,8 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("verify")
 	sem := fs.String("semantics", "", "comma list of step, timed, any-delay (default all)")
 	asJSON := fs.Bool("json", false, "JSON output")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, verifyHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, verifyHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("which schedule? usage: wormcheck verify F.json")
@@ -84,12 +79,8 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("render")
 	out := fs.String("o", "", "output SVG file")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, renderHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, renderHelp, false); done {
+		return code, err
 	}
 	if path == "" || *out == "" {
 		return 0, usagef("usage: wormcheck render F.json -o F.svg")
