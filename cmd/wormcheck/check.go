@@ -188,10 +188,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
-	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: map[string]string{}}
-	for i, p := range a.Params {
-		in.Params[p.Name] = params[i]()
-	}
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}
@@ -300,7 +297,7 @@ func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefa
 			return 0, err
 		}
 	} else {
-		printReport(e.Stdout, rep)
+		io.WriteString(e.Stdout, rep.String())
 	}
 	return rep.Verdict.ExitCode(), nil
 }
@@ -336,17 +333,23 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 }
 
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and
-// returns, for each, a function that reads its value as the entry's string.
-func defineParams(fs *flag.FlagSet, ps []check.Param) []func() string {
-	out := make([]func() string, len(ps))
-	for i, p := range ps {
+// returns a function that reads their values, after parsing, as the entry's parameters.
+func defineParams(fs *flag.FlagSet, ps []check.Param) func() map[string]string {
+	read := make(map[string]func() string, len(ps))
+	for _, p := range ps {
 		if p.IsBool() {
 			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
-			out[i] = func() string { return strconv.FormatBool(*v) }
+			read[p.Name] = func() string { return strconv.FormatBool(*v) }
 			continue
 		}
 		v := fs.String(p.Name, p.Default, p.Usage)
-		out[i] = func() string { return *v }
+		read[p.Name] = func() string { return *v }
 	}
-	return out
+	return func() map[string]string {
+		out := make(map[string]string, len(read))
+		for name, r := range read {
+			out[name] = r()
+		}
+		return out
+	}
 }

@@ -66,18 +66,9 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
 		return code, err
 	}
-	if *workers < 1 || *workers > 256 {
-		return 0, usagef("--workers %d is out of range; use 1..256", *workers)
-	}
-	if *quick && *full {
-		return 0, usagef("--quick and --full exclude each other; give one")
-	}
-	size := proofs.Default
-	switch {
-	case *quick:
-		size = proofs.Quick
-	case *full:
-		size = proofs.Full
+	opt, err := proofs.NewOptions(*quick, *full, *workers)
+	if err != nil {
+		return 0, usagef("%v", err)
 	}
 	claims, err := proofs.Select(*only)
 	if err != nil {
@@ -92,12 +83,11 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, usagef("--witness-dir: %v", err)
 		}
 	}
-	opt := proofs.Options{Size: size, Workers: *workers, Meter: new(proofs.Meter)}
 	var rep *proofs.Progress
 	if *progress || e.StderrIsTerminal {
 		rep = proofs.StartProgress(e.Stderr, opt.Meter, e.StderrIsTerminal)
 	}
-	out := proofs.NewReport(toolVersion(), size)
+	out := proofs.NewReport(toolVersion(), opt.Size)
 	var table *proofs.Table
 	if !*asJSON {
 		table = proofs.NewTable(e.Stdout)
