@@ -4,7 +4,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -40,7 +40,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	tf, err := props.ParseTraceFile(data)
+	tf, err := tracefile.Parse(data)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}

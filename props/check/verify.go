@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -36,7 +37,7 @@ func VerifyFile(file string, data []byte, semantics string) (*Verification, erro
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
-	if err := props.WrongFile(data, model.ScheduleFormat); err != nil {
+	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
 	s, err := model.ParseSchedule(data)
@@ -75,7 +76,7 @@ func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, badf("%s is not valid JSON: %v", file, err)
 	}
-	if head.Format != props.TraceFormat {
+	if head.Format != tracefile.Format {
 		s, err := model.ParseSchedule(data)
 		if err != nil {
 			return nil, badf("%v", err)
@@ -86,7 +87,7 @@ func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 		}
 		return pic, nil
 	}
-	tf, err := props.ParseTraceFile(data)
+	tf, err := tracefile.Parse(data)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
