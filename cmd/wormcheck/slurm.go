@@ -121,13 +121,9 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 			task, merge, strings.Join(first[1:], " "), strings.Join(sbatchArgs, " "), merge)
 		return exitHolds, nil
 	}
-	id, err := slurm.Submit(ctx, first)
+	id, mid, err := slurm.SubmitArray(ctx, abs, array, sbatchArgs)
 	if err != nil {
 		return 0, err
-	}
-	mid, err := slurm.Submit(ctx, slurm.MergeArgs(id, sbatchArgs, merge))
-	if err != nil {
-		return 0, fmt.Errorf("array job %s submitted, but the merge job failed: %v", id, err)
 	}
 	fmt.Fprintf(e.Stdout, "submitted array job %s (tasks %s) and merge job %s after it\n", id, array, mid)
 	fmt.Fprintf(e.Stdout, "shard results %s/shard-*.json, merged result %s/merged.json, logs %s/*.log\n", abs, abs, abs)

@@ -144,6 +144,20 @@ func MergeArgs(id string, extra []string, merge string) []string {
 	return append(append([]string{"--parsable", "--dependency=afterany:" + id}, extra...), merge)
 }
 
+// SubmitArray submits dir's task script as an array job over array (a range such as
+// "0-15", or a resubmission's task list) and its merge script after that job has ended,
+// both with the extra sbatch options, and returns the two job ids. When the array is
+// submitted but the merge job fails, the array's id is returned with the error.
+func SubmitArray(ctx context.Context, dir, array string, extra []string) (id, mergeID string, err error) {
+	if id, err = Submit(ctx, ArrayArgs(array, extra, TaskPath(dir))); err != nil {
+		return "", "", err
+	}
+	if mergeID, err = Submit(ctx, MergeArgs(id, extra, MergePath(dir))); err != nil {
+		return id, "", fmt.Errorf("array job %s submitted, but the merge job failed: %v", id, err)
+	}
+	return id, mergeID, nil
+}
+
 // Submit runs sbatch with args and returns the job id (sbatch --parsable prints "id" or
 // "id;cluster").
 func Submit(ctx context.Context, args []string) (string, error) {

@@ -1,6 +1,9 @@
 package slurm
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -94,5 +97,32 @@ func TestQuote(t *testing.T) {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSubmitArrayChainsTheMergeJob submits through a fake sbatch on PATH that logs its
+// arguments: the array job first, then the merge job depending on the array's id; a
+// failing sbatch is reported with its message.
+func TestSubmitArrayChainsTheMergeJob(t *testing.T) {
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	fake := "#!/bin/sh\necho \"$@\" >> " + log + "\nn=$(wc -l < " + log + ")\nif [ \"$FAIL\" = \"$n\" ]; then echo refused >&2; exit 1; fi\necho \"4$n;cluster\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "sbatch"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	id, mid, err := SubmitArray(context.Background(), "/runs/a", "0-3", []string{"--qos=x"})
+	if err != nil || id != "41" || mid != "42" {
+		t.Fatalf("ids %q %q, %v", id, mid, err)
+	}
+	got, _ := os.ReadFile(log)
+	want := "--parsable --array=0-3 --qos=x /runs/a/task.sh\n--parsable --dependency=afterany:41 --qos=x /runs/a/merge.sh\n"
+	if string(got) != want {
+		t.Errorf("sbatch calls:\n%s\nwant\n%s", got, want)
+	}
+	os.Remove(log)
+	t.Setenv("FAIL", "2")
+	if id, _, err := SubmitArray(context.Background(), "/runs/a", "1,3", nil); id != "41" || err == nil || !strings.Contains(err.Error(), "the merge job failed") || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("a failing merge submission: id %q, %v", id, err)
 	}
 }
