@@ -14,8 +14,8 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 
 // goldenCases are the transcripts of testdata/golden: the text and --json output of
 // check (a holding and a violated case, flit and schedule, family shards), verify,
-// replay, merge, sim (traffic, collective, sweep, comparison), routing and slurm's
-// scripts without submitting. $TMP
+// replay, render, merge, sim (traffic, collective, sweep, comparison), routing, prove's
+// list and slurm's scripts without submitting. $TMP
 // stands for a per-run temporary directory; trace files written by one case are replayed
 // by a later one.
 var goldenCases = []struct {
@@ -59,6 +59,9 @@ var goldenCases = []struct {
 	{"slurm-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--tasks", "4", "--no-submit", "--sbatch", "--partition=long", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1"}},
 	{"slurm-only-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--only", "1,3", "--no-submit"}},
 	{"slurm-no-family", []string{"slurm", "--dir", "$TMP/sl2", "--tasks", "2", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2"}},
+	{"render-trace", []string{"render", "$TMP/wh2.json", "-o", "$TMP/wh2.svg"}},
+	{"render-not-json", []string{"render", "../../go.mod", "-o", "$TMP/x.svg"}},
+	{"prove-list-one", []string{"prove", "--only", "WH1", "--list"}},
 	{"verify-dcf-timed", []string{"verify", "../../model/testdata/zblock-4x4-ties-either.json", "--semantics", "timed"}},
 }
 

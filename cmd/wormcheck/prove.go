@@ -116,6 +116,8 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	return out.Verdict().ExitCode(), nil
 }
 
+// writeWitnessFiles writes a claim's witness files as DIR/ID.EXT, in the order of their
+// extensions.
 func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 	exts := make([]string, 0, len(files))
 	for ext := range files {
