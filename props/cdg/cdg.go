@@ -149,6 +149,9 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	}
 	g := s.g
 	nv := s.vertices()
+	if res := classResult(s); res != nil {
+		return res, nil
+	}
 	// With an EscapeRank hint, Duato's first pass rides on the CDG's sweep.
 	var du *duatoState
 	hintC1, hint := hintOrder(s)
@@ -219,6 +222,26 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// classResult is the result of a relation whose graph classGraph finds acyclic: what
+// a search per destination would give (every destination, every (node, destination)
+// pair a header state), or nil when classGraph does not apply or finds a cycle or a
+// broken route (the search then finds the witness: the first destinations that close
+// the cycle, with their headers).
+func classResult(s *searcher) *Result {
+	rec := classGraph(s, false)
+	if rec == nil {
+		return nil
+	}
+	adj, vertices, edges := s.adjacency(rec)
+	if shortestCycle(adj) != nil {
+		return nil
+	}
+	n := s.g.Nodes()
+	return &Result{Relation: s.rel.Name(), Topology: s.g.Spec(), VCs: s.vcs, g: s.g,
+		States: int64(n) * int64(n-1), Destinations: n, Complete: true,
+		Vertices: vertices, Edges: edges, Acyclic: true}
 }
 
 // part is one goroutine's share of a sweep: the destinations lo..hi-1 searched by its
