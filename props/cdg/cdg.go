@@ -161,7 +161,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du.setOrder(hint)
 	}
 	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, g: g}
-	p, err := sweep(rel, opt.Workers, true, du)
+	p, err := sweep(rel, opt.Workers, true, true, du)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du = newDuatoState(s)
 		du.isC1, du.rank = rec.escUsed, make([]int32, nv)
 		du.setOrder(order)
-		if _, err := sweep(rel, opt.Workers, false, du); err != nil {
+		if _, err := sweep(rel, opt.Workers, false, false, du); err != nil {
 			return nil, err
 		}
 	}
@@ -265,17 +265,17 @@ type part struct {
 // order). It returns the merged part: the same as one goroutine searching every
 // destination in order.
 //
-// Without an escape subfunction a recording sweep stops at the first prefix of 1, 2,
-// 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
+// Without an escape subfunction a recording sweep with stopAtCycle stops at the first
+// prefix of 1, 2, 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
 // the largest power of two below the node count, so every such prefix check falls in
 // the first goroutine's range and the second's work is dropped when the first stops.
-func sweep(rel routing.Relation, workers int, record bool, du *duatoState) (*part, error) {
+func sweep(rel routing.Relation, workers int, record, stopAtCycle bool, du *duatoState) (*part, error) {
 	g := rel.Grid()
 	n := g.Nodes()
 	cuts := []int{0, n}
 	if workers > 1 && n >= 2 {
 		m := n / 2
-		if _, esc := rel.(routing.Escaping); !esc && record {
+		if _, esc := rel.(routing.Escaping); !esc && record && stopAtCycle {
 			m = 1
 			for 2*m < n {
 				m *= 2
@@ -301,11 +301,11 @@ func sweep(rel routing.Relation, workers int, record bool, du *duatoState) (*par
 	}
 	var stop atomic.Bool
 	if len(parts) == 1 {
-		parts[0].run(n, record, &stop)
+		parts[0].run(n, record && stopAtCycle, &stop)
 	} else {
 		var wg sync.WaitGroup
 		for i, p := range parts {
-			wg.Go(func() { p.run(n, record && i == 0, &stop) })
+			wg.Go(func() { p.run(n, record && stopAtCycle && i == 0, &stop) })
 		}
 		wg.Wait()
 	}
