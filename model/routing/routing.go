@@ -170,6 +170,15 @@ type EscapeOrdered interface {
 	EscapeRank(c model.ChannelID, vc int) int
 }
 
+// EscapeLeveled is an optional coarsening of EscapeOrdered: EscapeLevel(c, vc) is a
+// level of an escape pair such that a lower level always means an earlier EscapeRank
+// (ties allowed, broken by the rank). The static proof checks Duato's order by classes
+// with levels when the relation is routing.DestClassed: a dependency between two
+// pairs of strictly increasing level follows the order whatever the tie-breaks.
+type EscapeLeveled interface {
+	EscapeLevel(c model.ChannelID, vc int) int
+}
+
 // DestClassed is an optional promise of a Positional relation that reads neither Src
 // (no SourceClasser) nor Misroutes (not Budgeted) and has no escape subfunction: its
 // outputs depend on the destination only through one class per dimension.
@@ -232,4 +241,34 @@ func (t *Turn) DestClass(dim, x, y int) int {
 // nothing else.
 func (a *Adaptive) DestClass(dim, x, y int) int {
 	return destClass(a.m.size[dim], a.m.wraps[dim], x, y)
+}
+
+// DestClass is the sign of the offset (and the tie on a ring) and, on a ring, whether
+// the escape hop's wrap-around channel still lies ahead (its dateline class): the
+// adaptive outputs read the first, the escape output both.
+func (d *Duato) DestClass(dim, x, y int) int {
+	m := &d.m
+	c := destClass(m.size[dim], m.wraps[dim], x, y)
+	if !d.wraps || !m.wraps[dim] || c == 0 {
+		return c
+	}
+	k := m.size[dim]
+	delta := y - x
+	if delta < 0 {
+		delta += k
+	}
+	n, dir := delta, model.Plus
+	if 2*delta > k {
+		n, dir = k-delta, model.Minus
+	}
+	ahead := false
+	if dir == model.Plus {
+		ahead = x != k-1 && x+n >= k
+	} else {
+		ahead = x != 0 && x-n < 0
+	}
+	if ahead {
+		return c + 4
+	}
+	return c
 }

@@ -64,6 +64,10 @@ type Options struct {
 	// Workers is how many goroutines search destinations (0: two, or one when
 	// GOMAXPROCS is 1; more than two count as two). The result does not depend on it.
 	Workers int
+
+	// searchOnly skips the class-based graph and forceClasses takes it even where a
+	// search per destination is cheaper: the tests compare the two.
+	searchOnly, forceClasses bool
 }
 
 // Result is the static verdict of one relation on one topology.
@@ -149,8 +153,10 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	}
 	g := s.g
 	nv := s.vertices()
-	if res := classResult(s); res != nil {
-		return res, nil
+	if !opt.searchOnly {
+		if res := classResult(s, opt.forceClasses); res != nil {
+			return res, nil
+		}
 	}
 	// With an EscapeRank hint, Duato's first pass rides on the CDG's sweep.
 	var du *duatoState
@@ -224,24 +230,66 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	return res, nil
 }
 
-// classResult is the result of a relation whose graph classGraph finds acyclic: what
-// a search per destination would give (every destination, every (node, destination)
-// pair a header state), or nil when classGraph does not apply or finds a cycle or a
-// broken route (the search then finds the witness: the first destinations that close
-// the cycle, with their headers).
-func classResult(s *searcher) *Result {
-	rec := classGraph(s, false)
+// classResult is the result of a relation whose graph classGraph finds: what a search
+// per destination would give (every destination, every (node, destination) pair a
+// header state, the same vertices and edges, and for a cyclic graph the same shortest
+// cycle with the same first (source, destination) per dependency), or nil when the
+// search must decide: classGraph does not apply or finds a broken route, a relation
+// without an escape subfunction has a cycle (the search stops at the first
+// destinations that close one and reports those), or Duato's check by classes
+// (escapesFollow) cannot show that the hint order holds.
+func classResult(s *searcher, force bool) *Result {
+	rec, cr := classGraphRouter(s, force)
 	if rec == nil {
 		return nil
 	}
 	adj, vertices, edges := s.adjacency(rec)
-	if shortestCycle(adj) != nil {
+	cyc := shortestCycle(adj)
+	if s.esc == nil && cyc != nil {
 		return nil
 	}
 	n := s.g.Nodes()
-	return &Result{Relation: s.rel.Name(), Topology: s.g.Spec(), VCs: s.vcs, g: s.g,
+	res := &Result{Relation: s.rel.Name(), Topology: s.g.Spec(), VCs: s.vcs, g: s.g,
 		States: int64(n) * int64(n-1), Destinations: n, Complete: true,
-		Vertices: vertices, Edges: edges, Acyclic: true}
+		Vertices: vertices, Edges: edges, Acyclic: cyc == nil}
+	if s.esc == nil {
+		return res
+	}
+	hintC1, hint := hintOrder(s)
+	if hint == nil || !sameEscapes(hintC1, rec.escUsed, rec.used) {
+		return nil
+	}
+	lv, ok := s.rel.(routing.EscapeLeveled)
+	if !ok {
+		return nil
+	}
+	level := make([]int32, s.vertices())
+	for v := range level {
+		level[v] = int32(lv.EscapeLevel(model.ChannelID(v/s.vcs), v%s.vcs))
+		if (level[v] >= 0) != hintC1[v] {
+			return nil
+		}
+	}
+	if !cr.escapesFollow(level, hintC1) {
+		return nil
+	}
+	for i, v := range cyc {
+		w := cyc[(i+1)%len(cyc)]
+		from, to := s.vertex(v), s.vertex(w)
+		dst, ok := s.firstDest(from, to)
+		if !ok {
+			return nil
+		}
+		res.Cycle = append(res.Cycle, Dep{From: from, To: to, Src: s.chFrom[from.Channel], Dst: dst})
+	}
+	d := &Duato{Connected: true, Acyclic: true, Decided: true, Refinements: 1}
+	for _, e := range rec.escUsed {
+		if e {
+			d.Escape++
+		}
+	}
+	res.Duato = d
+	return res
 }
 
 // part is one goroutine's share of a sweep: the destinations lo..hi-1 searched by its

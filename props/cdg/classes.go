@@ -121,6 +121,7 @@ type classRouter struct {
 	dims   []*dimClasses
 	radix  []int
 	out    []uint64
+	esc    []uint64 // esc[σ]: the slots of out[σ] the escape subfunction offers
 	done   []bool
 	coords []int
 	err    bool // a route offered a channel not leaving its router, or nothing
@@ -136,7 +137,7 @@ func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
 	dst := s.g.Node(ys...)
 	h := routing.Header{At: at, In: routing.Input{Channel: routing.Injection}, Src: at, Dst: dst}
 	s.buf = s.rel.Route(h, s.buf[:0])
-	var m uint64
+	var m, e uint64
 	if len(s.buf) == 0 {
 		cr.err = true
 	}
@@ -145,9 +146,16 @@ func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
 			cr.err = true
 			continue
 		}
-		m |= 1 << (int(s.chPort[o.Channel])*s.vcs + o.VC)
+		bit := uint64(1) << (int(s.chPort[o.Channel])*s.vcs + o.VC)
+		m |= bit
+		if s.esc != nil && s.esc.Escape(h, o) {
+			e |= bit
+		}
 	}
-	cr.out[sigma], cr.done[sigma] = m, true
+	if s.esc != nil && e == 0 {
+		cr.err = true // not connected: the search names the header
+	}
+	cr.out[sigma], cr.esc[sigma], cr.done[sigma] = m, e, true
 	return m
 }
 
@@ -160,13 +168,20 @@ func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
 // With force the cost estimate is skipped (tests compare the graphs on small grids,
 // where a search per destination is cheaper).
 func classGraph(s *searcher, force bool) *recorder {
+	rec, _ := classGraphRouter(s, force)
+	return rec
+}
+
+// classGraphRouter is classGraph that also returns its class router (for Duato's
+// check by classes).
+func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 	dc, ok := s.rel.(routing.DestClassed)
-	if !ok || !s.positional || s.esc != nil || s.classes != 1 || s.mis != 1 {
-		return nil
+	if !ok || !s.positional || s.classes != 1 || s.mis != 1 {
+		return nil, nil
 	}
 	width := s.ports * s.vcs
 	if width > 64 {
-		return nil
+		return nil, nil
 	}
 	g := s.g
 	cr := &classRouter{s: s, radix: make([]int, s.dims), coords: make([]int, s.dims)}
@@ -178,13 +193,14 @@ func classGraph(s *searcher, force bool) *recorder {
 		tuples *= m.n
 		combos *= m.n
 		if tuples > 1<<20 {
-			return nil
+			return nil, nil
 		}
 	}
 	// The work is about (distinct signatures) x ports x combinations; give up when that
 	// is not clearly below one route per (node, destination).
 	n := g.Nodes()
 	cr.out = make([]uint64, tuples)
+	cr.esc = make([]uint64, tuples)
 	cr.done = make([]bool, tuples)
 
 	// Signature of coordinate x in dimension d: a dense id of (x's classes, the pairs
@@ -218,12 +234,13 @@ func classGraph(s *searcher, force bool) *recorder {
 		sigs *= int(slices.Max(sig[d])) + 1
 	}
 	if !force && int64(sigs)*int64(combos)*int64(s.ports) > int64(n)*int64(n)/4 {
-		return nil
+		return nil, nil
 	}
 	rec := newRecorder(s)
 	type nodeDeps struct {
 		in   []uint64 // in[port*vcs+a]: out slots a header arriving on (port, a) depends on
 		used uint64   // out slots offered to some header here
+		esc  uint64   // out slots the escape subfunction offers some header here
 	}
 	memo := map[string]*nodeDeps{} // node signature -> dependencies (lookup only)
 	keyBuf := make([]byte, 0, 4*s.dims)
@@ -236,9 +253,9 @@ func classGraph(s *searcher, force bool) *recorder {
 		nd, ok := memo[string(keyBuf)]
 		if !ok {
 			nd = &nodeDeps{in: make([]uint64, width)}
-			cr.nodeDeps(u, nd.in, &nd.used)
+			cr.nodeDeps(u, nd.in, &nd.used, &nd.esc)
 			if cr.err {
-				return nil
+				return nil, nil
 			}
 			memo[string(keyBuf)] = nd
 		}
@@ -247,6 +264,7 @@ func classGraph(s *searcher, force bool) *recorder {
 				if nd.used&(1<<(p*s.vcs+b)) != 0 {
 					c := g.ChannelOut(u, p/2, model.Direction(p%2))
 					rec.used[int(c)*s.vcs+b] = true
+					rec.escUsed[int(c)*s.vcs+b] = nd.esc&(1<<(p*s.vcs+b)) != 0
 				}
 			}
 		}
@@ -267,7 +285,7 @@ func classGraph(s *searcher, force bool) *recorder {
 			}
 		}
 	}
-	return rec
+	return rec, cr
 }
 
 // inChannel returns the channel entering u that travels in port p's direction (from
@@ -315,7 +333,7 @@ func (m *dimClasses) signature(x int, wraps bool) string {
 // nodeDeps fills in[port*vcs+a] with the out slots at u that a header arriving on
 // (port, a) depends on, and used with the out slots u offers some header, by routing
 // every combination of classes u and its neighbours show.
-func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used *uint64) {
+func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) {
 	s := cr.s
 	dims := s.dims
 	x := make([]int, dims)
@@ -324,12 +342,12 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used *uint64) {
 	}
 	ys := make([]int, dims)
 	// Used: every class tuple at u shown by a destination other than u.
-	pick := make([]int, dims)
 	var walk func(d, sigma int, other bool)
 	walk = func(d, sigma int, other bool) {
 		if d == dims {
 			if other {
 				*used |= cr.route(sigma, u, ys)
+				*esc |= cr.esc[sigma]
 			}
 			return
 		}
@@ -337,13 +355,38 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used *uint64) {
 		for _, c := range m.at[x[d]] {
 			i := x[d]*m.n + int(c)
 			ys[d] = int(m.rep[i])
-			pick[d] = int(c)
 			walk(d+1, sigma+int(c)*cr.radix[d], other || m.other[i])
 		}
 	}
 	walk(0, 0, false)
 	// Dependencies: for each channel c1 into u from v, every pair of tuples
 	// (σ(v, d), σ(u, d)) some d other than u and v shows.
+	cr.combos(u, func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int) {
+		pv := int(s.chPort[c1])
+		offered := cr.route(sv, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
+		if offered == 0 {
+			return
+		}
+		outs := cr.route(su, u, ys)
+		for a := 0; a < s.vcs; a++ {
+			if offered&(1<<a) != 0 {
+				in[pv*s.vcs+a] |= outs
+			}
+		}
+	})
+}
+
+// combos calls fn for every channel c1 into u (from v) and every pair of class tuples
+// (σv at v, σu at u) that some destination other than u and v shows, with ys the
+// coordinates of such a destination.
+func (cr *classRouter) combos(u model.NodeID, fn func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int)) {
+	s := cr.s
+	dims := s.dims
+	x := make([]int, dims)
+	for d := 0; d < dims; d++ {
+		x[d] = int(s.coord[int(u)*dims+d])
+	}
+	ys := make([]int, dims)
 	for p := 0; p < s.ports; p++ {
 		c1 := s.inChannel(u, p)
 		if c1 == model.None {
@@ -352,58 +395,123 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used *uint64) {
 		k := p / 2
 		v := s.chFrom[c1]
 		xv := int(s.coord[int(v)*dims+k])
-		pv := int(s.chPort[c1])
-		var walk2 func(d, su, sv int, other bool)
-		walk2 = func(d, su, sv int, other bool) {
+		var walk func(d, su, sv int, other bool)
+		walk = func(d, su, sv int, other bool) {
 			if d == dims {
-				return
-			}
-			if d == k {
-				m := cr.dims[d]
-				for _, pe := range m.pairsAt(xv, x[d]) {
-					ys[d] = int(pe.y)
-					su2, sv2 := su+int(pe.cu)*cr.radix[d], sv+int(pe.cv)*cr.radix[d]
-					if d == dims-1 {
-						cr.pair(u, v, pv, ys, su2, sv2, other || pe.apart, in)
-					} else {
-						walk2(d+1, su2, sv2, other || pe.apart)
-					}
+				if other {
+					fn(c1, v, sv, su, ys)
 				}
 				return
 			}
 			m := cr.dims[d]
+			if d == k {
+				for _, pe := range m.pairsAt(xv, x[d]) {
+					ys[d] = int(pe.y)
+					walk(d+1, su+int(pe.cu)*cr.radix[d], sv+int(pe.cv)*cr.radix[d], other || pe.apart)
+				}
+				return
+			}
 			for _, c := range m.at[x[d]] {
 				i := x[d]*m.n + int(c)
 				ys[d] = int(m.rep[i])
-				su2, sv2 := su+int(c)*cr.radix[d], sv+int(c)*cr.radix[d]
-				if d == dims-1 {
-					cr.pair(u, v, pv, ys, su2, sv2, other || m.other[i], in)
-				} else {
-					walk2(d+1, su2, sv2, other || m.other[i])
-				}
+				walk(d+1, su+int(c)*cr.radix[d], sv+int(c)*cr.radix[d], other || m.other[i])
 			}
 		}
-		walk2(0, 0, 0, false)
+		walk(0, 0, 0, false)
 	}
 }
 
-// pair adds the dependencies of one combination: a header at v offered c1 (port pv)
-// on VC a, toward a destination whose classes are σv at v and σu at u, depends on
-// every output of σu. other says the combination is shown by a destination other
-// than u and v.
-func (cr *classRouter) pair(u, v model.NodeID, pv int, ys []int, su, sv int, other bool, in []uint64) {
-	if !other {
-		return
-	}
+// escapesFollow decides Duato's first pass by classes for a relation whose escape
+// channels the EscapeRank hint names, with levels that coarsen its order
+// (routing.EscapeLeveled; rank here is the level, -1 off C1):
+// it reports whether every extended dependency follows the order, i.e. no header that
+// last held escape vertex e1 (directly, or before non-escape channels, or as an
+// ordinary channel) is offered an escape vertex e2 ranked no later. Two local
+// conditions imply it, for every arc a from (v, d) into (u, d), u != d:
+//
+//	(A) a in C1: level(a) < the least level of the escape outputs offered at (u, d);
+//	(B) a not in C1: the least escape level offered at (v, d) is at most that at (u, d).
+//
+// Along any path, after its last C1 arc a into (w, d), the least offered escape level
+// does not decrease through the non-C1 arcs that follow (B) and starts above level(a)
+// (A), so every escape output offered later has a higher level than a, hence a later
+// rank. When they hold the search's
+// first pass records no dependency (its Edges is 0, one refinement); when they fail
+// the search decides (false).
+func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 	s := cr.s
-	offered := cr.route(sv, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
-	if offered == 0 {
-		return
+	g := s.g
+	minEsc := func(at model.NodeID, esc uint64) int32 {
+		best := int32(-1)
+		for ; esc != 0; esc &= esc - 1 {
+			slot := bits.TrailingZeros64(esc)
+			p := slot / s.vcs
+			c := g.ChannelOut(at, p/2, model.Direction(p%2))
+			r := rank[int(c)*s.vcs+slot%s.vcs]
+			if r < 0 {
+				return -2 // an escape output the hint does not rank
+			}
+			if best < 0 || r < best {
+				best = r
+			}
+		}
+		return best
 	}
-	outs := cr.route(su, u, ys)
-	for a := 0; a < s.vcs; a++ {
-		if offered&(1<<a) != 0 {
-			in[pv*s.vcs+a] |= outs
+	ok := true
+	for u := model.NodeID(0); ok && int(u) < g.Nodes(); u++ {
+		cr.combos(u, func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int) {
+			if !ok {
+				return
+			}
+			pv := int(s.chPort[c1])
+			offered := cr.route(sv, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
+			if offered == 0 {
+				return
+			}
+			cr.route(su, u, ys)
+			mu := minEsc(u, cr.esc[su])
+			if mu < 0 {
+				ok = false
+				return
+			}
+			for a := 0; a < s.vcs; a++ {
+				if offered&(1<<a) == 0 {
+					continue
+				}
+				vtx := int(c1)*s.vcs + a
+				if isC1[vtx] {
+					ok = ok && rank[vtx] >= 0 && rank[vtx] < mu
+				} else {
+					mv := minEsc(v, cr.esc[sv])
+					ok = ok && mv >= 0 && mv <= mu
+				}
+			}
+		})
+		if cr.err {
+			return false
 		}
 	}
+	return ok
+}
+
+// firstDest returns the first destination, in node order, toward which a header at
+// the node c's From leaves is offered (c, a) and then, at the node c enters, (c2, b):
+// the destination the search per destination records for the dependency (its source
+// is the node itself: every node state is a header at its source).
+func (s *searcher) firstDest(from, to Vertex) (model.NodeID, bool) {
+	v, u := s.chFrom[from.Channel], s.chTo[from.Channel]
+	for d := model.NodeID(0); int(d) < s.g.Nodes(); d++ {
+		if d == u || d == v {
+			continue
+		}
+		h := routing.Header{At: v, In: routing.Input{Channel: routing.Injection}, Src: v, Dst: d}
+		if !slices.Contains(s.rel.Route(h, nil), routing.Output{Channel: from.Channel, VC: from.VC}) {
+			continue
+		}
+		h = routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: u, Dst: d}
+		if slices.Contains(s.rel.Route(h, nil), routing.Output{Channel: to.Channel, VC: to.VC}) {
+			return d, true
+		}
+	}
+	return 0, false
 }
