@@ -24,7 +24,9 @@
 // neighbouring routers show (classes.go; milliseconds on 64x64 and 16x16x16), and
 // Duato's order is checked by two local conditions on escape levels; the search
 // decides whatever that cannot (a cycle of a relation without escape channels, a
-// broken route, an order the conditions do not show). Otherwise: one breadth-first
+// broken route, an order the conditions do not show). Dimension order with dateline
+// classes on tori is decided from the product form of its reachable header states
+// (dateline.go). Otherwise: one breadth-first
 // search of header states per destination, so O(nodes x reachable states per
 // destination), the destinations split between two goroutines and merged in
 // destination order (Options.Workers); the extended graph is decided by
@@ -162,6 +164,9 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	nv := s.vertices()
 	if !opt.searchOnly {
 		if res := classResult(s, opt.forceClasses); res != nil {
+			return res, nil
+		}
+		if res := datelineResult(s); res != nil {
 			return res, nil
 		}
 	}

@@ -123,7 +123,8 @@ func TestClassGraphNotForFiles(t *testing.T) {
 
 // TestClassResultMatchesSearch compares whole verdicts: for every built-in on the grids
 // of TestClassGraphMatchesSearch, Analyze through the class-based graph (forced even
-// where a search is cheaper) and through the search per destination give byte-identical
+// where a search is cheaper) or the dateline products (dor on tori) and through the
+// search per destination give byte-identical
 // JSON — counts, the CDG's witness cycle with its sources and destinations, and Duato's
 // verdict, escape vertices, extended edges and refinements. It counts how often the
 // class path decided, so that a path that always falls back fails the test.
@@ -131,7 +132,7 @@ func TestClassResultMatchesSearch(t *testing.T) {
 	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
 		"torus:3x3", "torus:4x4", "torus:5x3", "torus:2x5", "torus:6x6", "torus:8x8", "torus:4x4x4", "torus:3x4x2", "torus:5x6",
 		"hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6"}
-	compared, byClasses, duato := 0, 0, 0
+	compared, byClasses, duato, dateline := 0, 0, 0, 0
 	for _, spec := range specs {
 		for _, name := range routing.Names() {
 			if name == "nonminimal:B" {
@@ -164,11 +165,14 @@ func TestClassResultMatchesSearch(t *testing.T) {
 					duato++
 				}
 			}
+			if datelineResult(s) != nil {
+				dateline++
+			}
 			compared++
 		}
 	}
-	if compared < 100 || byClasses < 60 || duato < 20 {
-		t.Fatalf("compared %d verdicts, %d decided by classes (%d Duato's): too few to mean anything", compared, byClasses, duato)
+	if compared < 100 || byClasses < 60 || duato < 20 || dateline < 8 {
+		t.Fatalf("compared %d verdicts, %d decided by classes (%d Duato's), %d by dateline products: too few to mean anything", compared, byClasses, duato, dateline)
 	}
-	t.Logf("compared %d verdicts, %d decided by classes, %d of them Duato's", compared, byClasses, duato)
+	t.Logf("compared %d verdicts, %d decided by classes (%d of them Duato's), %d by dateline products", compared, byClasses, duato, dateline)
 }
