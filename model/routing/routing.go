@@ -180,13 +180,13 @@ type EscapeLeveled interface {
 }
 
 // DestClassed is an optional promise of a Positional relation that reads neither Src
-// (no SourceClasser) nor Misroutes (not Budgeted) and has no escape subfunction: its
-// outputs depend on the destination only through one class per dimension.
-// DestClass(dim, x, y) is the class, in dimension dim, of a header whose router has
-// coordinate x toward a destination with coordinate y (any int; only equality
-// matters). The promise: two headers whose routers and destinations give the same
-// class in every dimension are offered the same outputs as ports — the same
-// (dimension, direction, VC, Misroute) in the same order — even at different routers.
+// (no SourceClasser) nor Misroutes (not Budgeted): its outputs depend on the
+// destination only through one class per dimension. DestClass(dim, x, y) is the class,
+// in dimension dim, of a header whose router has coordinate x toward a destination
+// with coordinate y (any int; only equality matters). The promise: two headers whose
+// routers and destinations give the same class in every dimension are offered the same
+// outputs as ports — the same (dimension, direction, VC, Misroute) in the same order,
+// and for an Escaping relation the same escape outputs — even at different routers.
 // For minimal relations on meshes the class is the sign of the offset; on rings it
 // adds the tie (both ways shortest).
 //

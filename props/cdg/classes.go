@@ -22,11 +22,13 @@ import (
 // classes and pairs (a "signature") get the same port-level dependencies, so each
 // signature is routed once.
 //
-// The search per destination stays the reference: classGraph is used only when it
-// proves the graph acyclic without a stranded header (then the result is the one the
-// search would give: all destinations, nodes x (nodes-1) header states, the same
-// vertices and edges), and TestClassGraphMatchesSearch compares the two graphs edge
-// for edge on every built-in that keeps the promise.
+// The search per destination stays the reference: classResult uses the graph when it
+// is acyclic, or, for a relation with escape channels, when every reachable header is
+// offered an escape output and escapesFollow shows the hint order holds (then the
+// result is the one the search would give: all destinations, nodes x (nodes-1) header
+// states, the same vertices, edges and witness cycle, and Duato's verdict after one
+// pass); otherwise the search decides. TestClassGraphMatchesSearch compares the graphs
+// edge for edge and TestClassResultMatchesSearch the verdicts' JSON byte for byte.
 
 // dimClasses is what one dimension shows of the classes: per coordinate x, the classes
 // some y gives (with whether a y != x does), and per (x_v, x_u) of neighbouring
@@ -160,8 +162,8 @@ func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
 }
 
 // classGraph returns the dependency graph of s's relation by classes, or nil when the
-// relation does not promise routing.DestClassed, does not fit the method (escape
-// subfunction, source classes, a misroute budget, not positional, port slots beyond
+// relation does not promise routing.DestClassed, does not fit the method (source
+// classes, a misroute budget, not positional, port slots beyond
 // one word, or more combinations to route than a search per destination costs), or a
 // route breaks the relation's contract (then the search reports it).
 //
