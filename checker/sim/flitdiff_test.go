@@ -3,7 +3,6 @@ package sim_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
@@ -51,7 +50,7 @@ func randomFlitRun(rng *rand.Rand) flitRun {
 
 // simulate runs the worms in the simulator, all handed over at cycle 0 (one group per
 // worm, ts = tr = 0), and returns its flit moves.
-func (r flitRun) simulate(atomic bool) (*model.Grid, []sim.TraceEvent, error) {
+func (r flitRun) simulate() (*model.Grid, []sim.TraceEvent, error) {
 	t, err := model.ParseTopology(r.topo)
 	if err != nil {
 		return nil, nil, err
@@ -68,7 +67,7 @@ func (r flitRun) simulate(atomic bool) (*model.Grid, []sim.TraceEvent, error) {
 	}
 	var evs []sim.TraceEvent
 	_, err = sim.ExecuteSchedule(g, s, sim.ScheduleOptions{L: r.length, VCs: r.vcs, Buffer: r.buffer,
-		Dateline: g.Kind() == model.Torus, CPUPerGroup: true, AtomicVC: atomic, Trace: func(e sim.TraceEvent) { evs = append(evs, e) }})
+		Dateline: g.Kind() == model.Torus, CPUPerGroup: true, Trace: func(e sim.TraceEvent) { evs = append(evs, e) }})
 	return g, evs, err
 }
 
@@ -145,48 +144,34 @@ func replayOnModel(r flitRun, evs []sim.TraceEvent) (int, error) {
 // the simulator's runs of random small configurations of unicast worms (meshes, tori
 // with dateline classes, a hypercube; one or two VCs per class; buffers of 1-3 flits;
 // one-port and all-port) are paths of the explorer's model (model/flit), one transition
-// per simulated flit move, batched by cycle.
-//
-// With atomic VC allocation (ScheduleOptions.AtomicVC) every run is a path. By default
-// the simulator reallocates a virtual channel once the previous worm's tail has crossed
-// the channel (the timed model's holding interval, which TestLoneWormExact and the DC7
-// formula rely on), while the explorer keeps it until the tail has left the buffer; the
-// test pins that this is the only difference: some default runs are refused, each at a
-// header entering a virtual channel whose buffer still holds another worm's flits.
+// per simulated flit move, batched by cycle. Both allocate VCs atomically (a VC goes to
+// a new worm only once the previous worm's flits have left its buffer): before the
+// simulator did, 13 of 3,000 runs here reused a VC whose buffer still held the previous
+// tail, and the model refused them.
 func TestSimulatorRunsAreExplorerPaths(t *testing.T) {
 	n := 3000
 	if testing.Short() {
 		n = 1000
 	}
 	rng := rand.New(rand.NewPCG(20261124, 12))
-	moves, diverged := 0, 0
+	moves, cycles := 0, int64(0)
 	for k := 0; k < n; k++ {
 		r := randomFlitRun(rng)
-		_, evs, err := r.simulate(true)
+		_, evs, err := r.simulate()
 		if err != nil {
 			t.Fatalf("run %d (%s): simulator: %v", k, r, err)
 		}
 		steps, err := replayOnModel(r, evs)
 		if err != nil {
-			t.Fatalf("run %d (%s), atomic VCs: %v", k, r, err)
+			t.Fatalf("run %d (%s): %v", k, r, err)
 		}
 		if steps != len(evs) {
 			t.Fatalf("run %d (%s): %d moves, %d transitions", k, r, len(evs), steps)
 		}
 		moves += steps
-		_, evs, err = r.simulate(false)
-		if err != nil {
-			t.Fatalf("run %d (%s): simulator: %v", k, r, err)
-		}
-		if _, err := replayOnModel(r, evs); err != nil {
-			if !strings.Contains(err.Error(), "(head true, tail ") || !strings.Contains(err.Error(), " by m") {
-				t.Fatalf("run %d (%s), default VCs: a divergence other than VC reuse: %v", k, r, err)
-			}
-			diverged++
+		if len(evs) > 0 {
+			cycles += evs[len(evs)-1].Cycle + 1
 		}
 	}
-	if diverged == 0 {
-		t.Fatal("no default run reused a virtual channel early: the divergence test is vacuous")
-	}
-	t.Logf("%d runs, %d flit moves accepted by the model with atomic VCs; %d default runs reuse a VC before its buffer drained", n, moves, diverged)
+	t.Logf("%d unicast runs, %d flit moves in %d cycles, every one a path of the explorer's model", n, moves, cycles)
 }

@@ -431,7 +431,7 @@ func (n *network) treeTransmit(x, y int32, t int64) {
 		}
 	}
 	if n.trace != nil {
-		n.traceMove(TraceEvent{Cycle: t, Worm: m.worm, Msg: m.msg, Head: code != treeData}, int(y))
+		n.traceMove(TraceEvent{Cycle: t, Worm: m.worm, Msg: m.msg, Head: code != treeData}, int(x), int(y))
 	}
 	if int(y) < n.nvc {
 		k := int(n.vcs[y].head) + int(n.vcs[y].count)
