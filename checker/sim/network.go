@@ -469,6 +469,9 @@ func (n *network) move(f flit, x, y int32, t int64) {
 // downstream) and one flit per busy delivery port, then credits return.
 func (n *network) cycle(t int64) {
 	n.now = t
+	if n.treeOn {
+		n.treeReleaseDone()
+	}
 	if len(n.pending) > 0 {
 		n.allocate(t)
 	}
@@ -487,6 +490,14 @@ func (n *network) cycle(t int64) {
 			act = act[:len(act)-1]
 			i--
 			continue
+		}
+		// A tree's new branch crosses first, in the cycle it was reserved (tree.go).
+		if n.treeOn && n.tree.prioT[c] == t {
+			if y := n.tree.prioY[c]; n.src[y] >= 0 && int(n.vcs[y].count) < n.B && n.ready(n.src[y], y, t) {
+				n.rr[c] = y % int32(V)
+				n.transmit(n.src[y], y, t)
+				continue
+			}
 		}
 		// Demand-slotted round robin: the VCs after the last one served, in turn.
 		r := uint(n.rr[c]) + 1

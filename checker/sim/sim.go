@@ -314,7 +314,7 @@ func newRunner(cfg Config) (*runner, error) {
 		switch {
 		case cfg.MulticastSchedule != nil:
 			return nil, fmt.Errorf("tree: tree multicast and a multicast schedule exclude each other")
-		case cfg.Prune > PruneNone:
+		case cfg.Prune > PrunePartial:
 			return nil, fmt.Errorf("prune %d: not a pruning policy", cfg.Prune)
 		case t.Multicast > 0 && t.MaxDests > maxTreeDests:
 			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)
