@@ -117,8 +117,8 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 	sbatchArgs := strings.Fields(*extra)
 	first := slurm.ArrayArgs(array, sbatchArgs, task)
 	if *noSubmit {
-		fmt.Fprintf(e.Stdout, "wrote %s and %s; submit with:\n  sbatch %s\n  sbatch --parsable --dependency=afterany:JOBID %s%s\n",
-			task, merge, strings.Join(first[1:], " "), strings.Join(sbatchArgs, " "), merge)
+		fmt.Fprintf(e.Stdout, "wrote %s and %s; submit with:\n  sbatch %s\n  sbatch %s\n",
+			task, merge, strings.Join(first[1:], " "), strings.Join(slurm.MergeArgs("JOBID", sbatchArgs, merge), " "))
 		return exitHolds, nil
 	}
 	id, mid, err := slurm.SubmitArray(ctx, abs, array, sbatchArgs)

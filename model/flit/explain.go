@@ -2,6 +2,7 @@ package flit
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -144,4 +145,27 @@ func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
 		return outs[0].Channel
 	}
 	return model.None
+}
+
+// PermittedOutputs returns every channel the relation permits the address flit of
+// message i for destination di at input vc of state s (as PreferredOutput), most
+// preferred first and each channel once, or nil at that destination. A blocked header
+// of an adaptive relation waits for all of them: it is stuck only while every one is
+// busy.
+func (m *Model) PermittedOutputs(s State, i, di, vc int) []model.ChannelID {
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	if vc >= 0 {
+		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: &s.VCs[vc].In}
+	}
+	if m.isDest(i, di, c.at) {
+		return nil
+	}
+	var rb []routing.Output
+	var out []model.ChannelID
+	for _, o := range m.permitted(&s, c, di, &rb) {
+		if !slices.Contains(out, o.Channel) {
+			out = append(out, o.Channel)
+		}
+	}
+	return out
 }

@@ -220,6 +220,18 @@ func (d *Duato) Positional() bool { return true }
 // channel first in class 1), then the other coordinates. Every dependency of the
 // extended graph follows this order (Duato 1993, §4 argues it for meshes).
 func (d *Duato) EscapeRank(c model.ChannelID, vc int) int {
+	key := d.EscapeLevel(c, vc)
+	if key < 0 {
+		return -1
+	}
+	return key*d.m.g.Nodes() + int(d.m.g.Channel(c).From)
+}
+
+// EscapeLevel is EscapeRank without the tie-break by node: dimension, direction,
+// dateline class and position along the direction. Along a minimal route the level of
+// the escape hops offered strictly increases after an escape hop is taken (the header
+// has moved past its position, or on to a later class or dimension).
+func (d *Duato) EscapeLevel(c model.ChannelID, vc int) int {
 	if vc >= d.escape {
 		return -1
 	}
@@ -234,6 +246,5 @@ func (d *Duato) EscapeRank(c model.ChannelID, vc int) int {
 	if ch.Wrap {
 		pos = -1
 	}
-	key := ((ch.Dim*2+int(ch.Dir))*2+vc)*(k+1) + pos + 1
-	return key*m.g.Nodes() + int(ch.From)
+	return ((ch.Dim*2+int(ch.Dir))*2+vc)*(k+1) + pos + 1
 }

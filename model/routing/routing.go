@@ -169,3 +169,106 @@ type Positional interface {
 type EscapeOrdered interface {
 	EscapeRank(c model.ChannelID, vc int) int
 }
+
+// EscapeLeveled is an optional coarsening of EscapeOrdered: EscapeLevel(c, vc) is a
+// level of an escape pair such that a lower level always means an earlier EscapeRank
+// (ties allowed, broken by the rank). The static proof checks Duato's order by classes
+// with levels when the relation is routing.DestClassed: a dependency between two
+// pairs of strictly increasing level follows the order whatever the tie-breaks.
+type EscapeLeveled interface {
+	EscapeLevel(c model.ChannelID, vc int) int
+}
+
+// DestClassed is an optional promise of a Positional relation that reads neither Src
+// (no SourceClasser) nor Misroutes (not Budgeted): its outputs depend on the
+// destination only through one class per dimension. DestClass(dim, x, y) is the class,
+// in dimension dim, of a header whose router has coordinate x toward a destination
+// with coordinate y (any int; only equality matters). The promise: two headers whose
+// routers and destinations give the same class in every dimension are offered the same
+// outputs as ports — the same (dimension, direction, VC, Misroute) in the same order,
+// and for an Escaping relation the same escape outputs — even at different routers.
+// For minimal relations on meshes the class is the sign of the offset; on rings it
+// adds the tie (both ways shortest).
+//
+// The static proof (props/cdg) then finds the channel dependency graph from one route
+// per combination of classes that neighbouring routers can see, instead of one search
+// per destination: milliseconds on a 64x64 mesh. A relation that does not keep the
+// promise gets a wrong graph, so only relations whose rules are stated per direction
+// should implement it; routing files never do.
+type DestClassed interface {
+	DestClass(dim, x, y int) int
+}
+
+// destClass is the class of geom.offset: 0 at the destination's coordinate, 1 Plus, 2
+// Minus, 3 tied (both ways round a ring are shortest).
+func destClass(k int, wraps bool, x, y int) int {
+	delta := y - x
+	if delta == 0 {
+		return 0
+	}
+	if !wraps {
+		if delta > 0 {
+			return 1
+		}
+		return 2
+	}
+	if delta < 0 {
+		delta += k
+	}
+	switch {
+	case 2*delta == k:
+		return 3
+	case 2*delta < k:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// DestClass is the sign of the offset (and the tie on a ring): without dateline
+// classes dimension order reads nothing else of the destination. With dateline classes
+// the relation is not Positional and the promise is not used.
+func (d DOR) DestClass(dim, x, y int) int {
+	return destClass(d.R.Grid.Size(dim), d.R.Grid.Wraps(dim), x, y)
+}
+
+// DestClass is the sign of the offset: the turn rules read nothing else.
+func (t *Turn) DestClass(dim, x, y int) int {
+	return destClass(t.m.size[dim], t.m.wraps[dim], x, y)
+}
+
+// DestClass is the sign of the offset and the tie on a ring: productive reads
+// nothing else.
+func (a *Adaptive) DestClass(dim, x, y int) int {
+	return destClass(a.m.size[dim], a.m.wraps[dim], x, y)
+}
+
+// DestClass is the sign of the offset (and the tie on a ring) and, on a ring, whether
+// the escape hop's wrap-around channel still lies ahead (its dateline class): the
+// adaptive outputs read the first, the escape output both.
+func (d *Duato) DestClass(dim, x, y int) int {
+	m := &d.m
+	c := destClass(m.size[dim], m.wraps[dim], x, y)
+	if !d.wraps || !m.wraps[dim] || c == 0 {
+		return c
+	}
+	k := m.size[dim]
+	delta := y - x
+	if delta < 0 {
+		delta += k
+	}
+	n, dir := delta, model.Plus
+	if 2*delta > k {
+		n, dir = k-delta, model.Minus
+	}
+	ahead := false
+	if dir == model.Plus {
+		ahead = x != k-1 && x+n >= k
+	} else {
+		ahead = x != 0 && x-n < 0
+	}
+	if ahead {
+		return c + 4
+	}
+	return c
+}

@@ -44,8 +44,16 @@ func BenchmarkCDGTorus64(b *testing.B) {
 }
 
 func BenchmarkCDGTorus16x16x16(b *testing.B) {
-	for _, n := range []string{"dor", "adaptive", "duato"} {
+	for _, n := range []string{"dor", "dor-1vc", "adaptive", "duato", "nonminimal:1"} {
 		b.Run(n, func(b *testing.B) { benchAnalyze(b, "torus:16x16x16", n) })
+	}
+}
+
+// BenchmarkCDGHypercube12 is the 12-cube (4096 nodes): its classes do not pay (one
+// class tuple per node), so the relations there search per destination.
+func BenchmarkCDGHypercube12(b *testing.B) {
+	for _, n := range []string{"dor", "negative-first", "adaptive", "duato"} {
+		b.Run(n, func(b *testing.B) { benchAnalyze(b, "hypercube:12", n) })
 	}
 }
 

@@ -18,9 +18,18 @@
 // (RT4). A cycle is reported as a witness (its channels and the turns that close it)
 // for the explorer (`wormcheck check --routing`) to decide on small instances.
 //
-// Cost: one breadth-first search of header states per destination, so O(nodes x
-// reachable states per destination), the destinations split between two goroutines
-// and merged in destination order (Options.Workers); the extended graph is decided by
+// Cost: for a relation that promises routing.DestClassed (its outputs depend on the
+// destination only through a class per dimension: dor without datelines, the turn
+// models, adaptive, duato) the graph comes from one route per combination of classes
+// neighbouring routers show (classes.go; milliseconds on 64x64 and 16x16x16), and
+// Duato's order is checked by two local conditions on escape levels; the search
+// decides whatever that cannot (a cycle of a relation without escape channels, a
+// broken route, an order the conditions do not show). Dimension order with dateline
+// classes on tori is decided from the product form of its reachable header states
+// (dateline.go). Otherwise: one breadth-first
+// search of header states per destination, so O(nodes x reachable states per
+// destination), the destinations split between two goroutines and merged in
+// destination order (Options.Workers); the extended graph is decided by
 // propagating, in each destination's state graph, the last escape channel a header
 // held and checking it against a topological order of the escape channels, refined
 // until no dependency contradicts it (each refinement adds only real dependencies, so
@@ -64,6 +73,10 @@ type Options struct {
 	// Workers is how many goroutines search destinations (0: two, or one when
 	// GOMAXPROCS is 1; more than two count as two). The result does not depend on it.
 	Workers int
+
+	// searchOnly skips the class-based graph and forceClasses takes it even where a
+	// search per destination is cheaper: the tests compare the two.
+	searchOnly, forceClasses bool
 }
 
 // Result is the static verdict of one relation on one topology.
@@ -149,6 +162,14 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	}
 	g := s.g
 	nv := s.vertices()
+	if !opt.searchOnly {
+		if res := classResult(s, opt.forceClasses); res != nil {
+			return res, nil
+		}
+		if res := datelineResult(s); res != nil {
+			return res, nil
+		}
+	}
 	// With an EscapeRank hint, Duato's first pass rides on the CDG's sweep.
 	var du *duatoState
 	hintC1, hint := hintOrder(s)
@@ -158,7 +179,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du.setOrder(hint)
 	}
 	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, g: g}
-	p, err := sweep(rel, opt.Workers, true, du)
+	p, err := sweep(rel, opt.Workers, true, true, du)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +232,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du = newDuatoState(s)
 		du.isC1, du.rank = rec.escUsed, make([]int32, nv)
 		du.setOrder(order)
-		if _, err := sweep(rel, opt.Workers, false, du); err != nil {
+		if _, err := sweep(rel, opt.Workers, false, false, du); err != nil {
 			return nil, err
 		}
 	}
@@ -219,6 +240,68 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// classResult is the result of a relation whose graph classGraph finds: what a search
+// per destination would give (every destination, every (node, destination) pair a
+// header state, the same vertices and edges, and for a cyclic graph the same shortest
+// cycle with the same first (source, destination) per dependency), or nil when the
+// search must decide: classGraph does not apply or finds a broken route, a relation
+// without an escape subfunction has a cycle (the search stops at the first
+// destinations that close one and reports those), or Duato's check by classes
+// (escapesFollow) cannot show that the hint order holds.
+func classResult(s *searcher, force bool) *Result {
+	rec, cr := classGraphRouter(s, force)
+	if rec == nil {
+		return nil
+	}
+	adj, vertices, edges := s.adjacency(rec)
+	cyc := shortestCycle(adj)
+	if s.esc == nil && cyc != nil {
+		return nil
+	}
+	n := s.g.Nodes()
+	res := &Result{Relation: s.rel.Name(), Topology: s.g.Spec(), VCs: s.vcs, g: s.g,
+		States: int64(n) * int64(n-1), Destinations: n, Complete: true,
+		Vertices: vertices, Edges: edges, Acyclic: cyc == nil}
+	if s.esc == nil {
+		return res
+	}
+	hintC1, hint := hintOrder(s)
+	if hint == nil || !sameEscapes(hintC1, rec.escUsed, rec.used) {
+		return nil
+	}
+	lv, ok := s.rel.(routing.EscapeLeveled)
+	if !ok {
+		return nil
+	}
+	level := make([]int32, s.vertices())
+	for v := range level {
+		level[v] = int32(lv.EscapeLevel(model.ChannelID(v/s.vcs), v%s.vcs))
+		if (level[v] >= 0) != hintC1[v] {
+			return nil
+		}
+	}
+	if !cr.escapesFollow(level, hintC1) {
+		return nil
+	}
+	for i, v := range cyc {
+		w := cyc[(i+1)%len(cyc)]
+		from, to := s.vertex(v), s.vertex(w)
+		dst, ok := s.firstDest(from, to)
+		if !ok {
+			return nil
+		}
+		res.Cycle = append(res.Cycle, Dep{From: from, To: to, Src: s.chFrom[from.Channel], Dst: dst})
+	}
+	d := &Duato{Connected: true, Acyclic: true, Decided: true, Refinements: 1}
+	for _, e := range rec.escUsed {
+		if e {
+			d.Escape++
+		}
+	}
+	res.Duato = d
+	return res
 }
 
 // part is one goroutine's share of a sweep: the destinations lo..hi-1 searched by its
@@ -242,17 +325,17 @@ type part struct {
 // order). It returns the merged part: the same as one goroutine searching every
 // destination in order.
 //
-// Without an escape subfunction a recording sweep stops at the first prefix of 1, 2,
-// 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
+// Without an escape subfunction a recording sweep with stopAtCycle stops at the first
+// prefix of 1, 2, 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
 // the largest power of two below the node count, so every such prefix check falls in
 // the first goroutine's range and the second's work is dropped when the first stops.
-func sweep(rel routing.Relation, workers int, record bool, du *duatoState) (*part, error) {
+func sweep(rel routing.Relation, workers int, record, stopAtCycle bool, du *duatoState) (*part, error) {
 	g := rel.Grid()
 	n := g.Nodes()
 	cuts := []int{0, n}
 	if workers > 1 && n >= 2 {
 		m := n / 2
-		if _, esc := rel.(routing.Escaping); !esc && record {
+		if _, esc := rel.(routing.Escaping); !esc && record && stopAtCycle {
 			m = 1
 			for 2*m < n {
 				m *= 2
@@ -278,11 +361,11 @@ func sweep(rel routing.Relation, workers int, record bool, du *duatoState) (*par
 	}
 	var stop atomic.Bool
 	if len(parts) == 1 {
-		parts[0].run(n, record, &stop)
+		parts[0].run(n, record && stopAtCycle, &stop)
 	} else {
 		var wg sync.WaitGroup
 		for i, p := range parts {
-			wg.Go(func() { p.run(n, record && i == 0, &stop) })
+			wg.Go(func() { p.run(n, record && stopAtCycle && i == 0, &stop) })
 		}
 		wg.Wait()
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -36,11 +37,16 @@ type Hold struct {
 
 // Blocked marks a header of a message that cannot advance: it sits at node At and waits
 // for Wants (model.None if it waits for no channel in particular, e.g. for delivery).
+// Under an adaptive relation the header waits for every output the relation permits
+// (all busy): AnyOf lists them, most preferred (Wants) first, when there is more than
+// one; each is drawn dashed in the header's message colour and the legend says "waits
+// for any of".
 type Blocked struct {
 	Message int
 	At      model.NodeID
 	Wants   model.ChannelID
 	Label   string // e.g. "m0.d2": the header of m0's second destination
+	AnyOf   []model.ChannelID
 }
 
 // CycleLink is one link of a wait-for cycle, in order around the cycle: the blocked
@@ -167,6 +173,10 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legend = append(legend,
 			legendLine{swatch: "ring", text: "blocked header (red ring) and the channel it waits for (red dashed)"})
 	}
+	for _, i := range p.anyOfMessages() {
+		legend = append(legend, legendLine{swatch: "anyof", colour: MessageColor(i),
+			text: fmt.Sprintf("%s's blocked header waits for any of its permitted outputs, all busy (dashed)", p.Messages[i].Name)})
+	}
 	if len(p.Cycle) > 0 {
 		legend = append(legend, legendLine{swatch: "num", text: "position in the wait-for cycle"})
 		legend = append(legend, legendLine{text: "wait-for cycle:", bold: true})
@@ -190,7 +200,9 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 			continue
 		}
 		want := "delivery (the ejection channel)"
-		if bl.Wants != model.None {
+		if len(bl.AnyOf) > 1 {
+			want = p.anyOfText(bl)
+		} else if bl.Wants != model.None {
 			want = g.ChannelName(bl.Wants)
 		}
 		legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("blocked: %s at %s waits for %s", bl.Label, g.NodeName(bl.At), want)})
@@ -215,6 +227,9 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	b.WriteString("<defs>\n")
 	b.WriteString("<marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#aaa\"/></marker>\n")
 	fmt.Fprintf(&b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
+	for _, i := range p.anyOfMessages() {
+		fmt.Fprintf(&b, "<marker id=\"blk%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", i, MessageColor(i))
+	}
 	fmt.Fprintf(&b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
 	b.WriteString("</defs>\n")
 	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
@@ -329,7 +344,16 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	for _, bl := range p.Blocked {
 		x, y := fr.xy(bl.At)
 		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"><title>%s blocked</title></circle>\n", f1(x), f1(y), f1(nodeR+4), hotRed, html.EscapeString(bl.Label))
-		if bl.Wants != model.None {
+		if len(bl.AnyOf) > 1 {
+			// An adaptive header waits for every permitted output: each dashed in its
+			// message's colour, the preferred one (Wants) too, outside the lanes and the
+			// routes so that the holders' lanes stay visible.
+			for _, c := range bl.AnyOf {
+				for _, s := range fr.lane(c, vcs+1) {
+					fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk%d)\"><title>%s waits for %s (busy)</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(bl.Message), bl.Message, html.EscapeString(bl.Label), g.ChannelName(c))
+				}
+			}
+		} else if bl.Wants != model.None {
 			for _, s := range fr.lane(bl.Wants, 0) {
 				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed)
 			}
@@ -380,7 +404,33 @@ func (p FlitPicture) cycleText(l CycleLink) string {
 			want += fmt.Sprintf(" vc%d", l.VC)
 		}
 	}
+	if len(bl.AnyOf) > 1 {
+		return fmt.Sprintf("%s at %s waits for %s; %s held by %s", bl.Label, g.NodeName(bl.At), p.anyOfText(bl), want, p.Messages[l.Holder].Name)
+	}
 	return fmt.Sprintf("%s at %s waits for %s, held by %s", bl.Label, g.NodeName(bl.At), want, p.Messages[l.Holder].Name)
+}
+
+// anyOfText names the outputs an adaptive header waits for: "any of (0,0)->(1,0),
+// (0,0)->(0,1) (all busy)".
+func (p FlitPicture) anyOfText(bl Blocked) string {
+	var names []string
+	for _, c := range bl.AnyOf {
+		names = append(names, p.Grid.ChannelName(c))
+	}
+	return "any of " + strings.Join(names, ", ") + " (all busy)"
+}
+
+// anyOfMessages returns, ascending, the messages with a blocked header that waits for
+// more than one output.
+func (p FlitPicture) anyOfMessages() []int {
+	var out []int
+	for _, bl := range p.Blocked {
+		if len(bl.AnyOf) > 1 && !slices.Contains(out, bl.Message) {
+			out = append(out, bl.Message)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // legendLine is one row of a legend: a swatch (its kind and colour) and a text.
@@ -424,6 +474,8 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>\n", f1(y), f1(y))
 	case "source":
 		fmt.Fprintf(b, "<rect x=\"16\" y=\"%s\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>\n", f1(y-6))
+	case "anyof":
+		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n", f1(y), f1(y), l.colour)
 	case "ring":
 		fmt.Fprintf(b, "<circle cx=\"16\" cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/><line x1=\"23\" y1=\"%s\" x2=\"36\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(y), hotRed, f1(y), f1(y), hotRed)
 	case "num", "numk":
@@ -493,6 +545,9 @@ func (p FlitPicture) crop() frame {
 		if bl.Wants != model.None {
 			addCh(bl.Wants)
 		}
+		for _, c := range bl.AnyOf {
+			addCh(c)
+		}
 	}
 	if hi[0] < 0 {
 		return fr
@@ -540,6 +595,11 @@ func (p FlitPicture) check(vcs int) error {
 	for i, bl := range p.Blocked {
 		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
 			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
+		}
+		for _, c := range bl.AnyOf {
+			if !ch(c) {
+				return fmt.Errorf("render: blocked header %d waits for channel %d, not a channel of %v", i, c, g)
+			}
 		}
 	}
 	for i, l := range p.Loop {

@@ -90,7 +90,11 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 				}
 			}
 		}
-		p.Blocked = append(p.Blocked, Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%s.d%d", MessageName(i), di+1)})
+		bl := Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%s.d%d", MessageName(i), di+1)}
+		if outs := m.PermittedOutputs(s, i, di, vc); len(outs) > 1 {
+			bl.AnyOf = outs
+		}
+		p.Blocked = append(p.Blocked, bl)
 	}
 	for i, gm := range s.Msgs {
 		if !gm.Done && gm.In.Reinj == 0 && int(gm.Sent) < cfg.Messages[i].Flits() {

@@ -1,0 +1,178 @@
+package cdg
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
+
+// searchGraph is the reference: the dependency graph one search per destination finds
+// (every destination, no early stop at a cycle).
+func searchGraph(t *testing.T, rel routing.Relation) *recorder {
+	t.Helper()
+	s, err := newSearcher(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.rec = newRecorder(s)
+	for d := 0; d < s.g.Nodes(); d++ {
+		if err := s.search(model.NodeID(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s.rec
+}
+
+// TestClassGraphMatchesSearch is the optimised-vs-naive test of the class-based graph:
+// for every built-in that promises routing.DestClassed, on meshes, tori and hypercubes
+// up to 8x8, 4x4x4 and the 6-cube (square and not, rings of size 2, 3 and even sizes
+// with ties), the graph classGraph derives from classes has exactly the vertices,
+// escape vertices and edges of the search per destination.
+func TestClassGraphMatchesSearch(t *testing.T) {
+	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
+		"torus:3x3", "torus:4x4", "torus:5x3", "torus:2x5", "torus:6x6", "torus:8x8", "torus:4x4x4", "torus:3x4x2",
+		"hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6"}
+	if testing.Short() {
+		specs = specs[:len(specs)-1]
+	}
+	compared, edges := 0, 0
+	for _, spec := range specs {
+		for _, name := range routing.Names() {
+			if name == "nonminimal:B" {
+				name = "nonminimal:1"
+			}
+			rel, err := routing.ByName(mustGrid(t, spec), name)
+			if err != nil {
+				continue
+			}
+			s, err := newSearcher(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := classGraph(s, true)
+			_, promised := rel.(routing.DestClassed)
+			if p, ok := rel.(routing.Positional); !ok || !p.Positional() {
+				promised = false
+			}
+			if (got != nil) != promised {
+				t.Fatalf("%s on %s: class graph applies %v, relation promises classes %v", name, spec, got != nil, promised)
+			}
+			if got == nil {
+				continue
+			}
+			want := searchGraph(t, rel)
+			for v := range want.used {
+				if got.used[v] != want.used[v] || got.escUsed[v] != want.escUsed[v] {
+					t.Errorf("%s on %s: vertex %v used %v/%v by classes, %v/%v by search", name, spec, s.vertex(int32(v)), got.used[v], got.escUsed[v], want.used[v], want.escUsed[v])
+				}
+			}
+			for i := range want.edges {
+				if got.edges[i] != want.edges[i] {
+					t.Errorf("%s on %s: edge word %d is %064b by classes, %064b by search", name, spec, i, got.edges[i], want.edges[i])
+				}
+			}
+			_, _, e := s.adjacency(want)
+			edges += e
+			compared++
+		}
+	}
+	if compared < 60 || edges == 0 {
+		t.Fatalf("compared %d graphs with %d edges: too few to mean anything", compared, edges)
+	}
+	t.Logf("compared %d graphs, %d edges", compared, edges)
+}
+
+// TestClassGraphNotForFiles checks that routing files, which may route by explicit
+// tables or turn rules per node class, never take the class-based graph: they keep the
+// search per destination.
+func TestClassGraphNotForFiles(t *testing.T) {
+	files, err := filepath.Glob("../../model/routing/testdata/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no routing files: %v", err)
+	}
+	tried := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range []string{"mesh:2x2", "mesh:3x3", "mesh:6x6"} {
+			rel, err := routing.ParseFile(data, mustGrid(t, spec))
+			if err != nil {
+				continue
+			}
+			s, err := newSearcher(rel)
+			if err != nil {
+				continue
+			}
+			if classGraph(s, true) != nil {
+				t.Errorf("%s on %s took the class-based graph", f, spec)
+			}
+			tried++
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no routing file parsed")
+	}
+}
+
+// TestClassResultMatchesSearch compares whole verdicts: for every built-in on the grids
+// of TestClassGraphMatchesSearch, Analyze through the class-based graph (forced even
+// where a search is cheaper) or the dateline products (dor on tori) and through the
+// search per destination give byte-identical
+// JSON — counts, the CDG's witness cycle with its sources and destinations, and Duato's
+// verdict, escape vertices, extended edges and refinements. It counts how often the
+// class path decided, so that a path that always falls back fails the test.
+func TestClassResultMatchesSearch(t *testing.T) {
+	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
+		"torus:3x3", "torus:4x4", "torus:5x3", "torus:2x5", "torus:6x6", "torus:8x8", "torus:4x4x4", "torus:3x4x2", "torus:5x6",
+		"hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6"}
+	compared, byClasses, duato, dateline := 0, 0, 0, 0
+	for _, spec := range specs {
+		for _, name := range routing.Names() {
+			if name == "nonminimal:B" {
+				name = "nonminimal:1"
+			}
+			rel, err := routing.ByName(mustGrid(t, spec), name)
+			if err != nil {
+				continue
+			}
+			fast, err := Analyze(rel, Options{forceClasses: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow, err := Analyze(rel, Options{searchOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(fast)
+			b, _ := json.Marshal(slow)
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s on %s: by classes\n%s\nby search\n%s", name, spec, a, b)
+			}
+			s, err := newSearcher(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if classResult(s, true) != nil {
+				byClasses++
+				if fast.Duato != nil {
+					duato++
+				}
+			}
+			if datelineResult(s) != nil {
+				dateline++
+			}
+			compared++
+		}
+	}
+	if compared < 100 || byClasses < 60 || duato < 20 || dateline < 8 {
+		t.Fatalf("compared %d verdicts, %d decided by classes (%d Duato's), %d by dateline products: too few to mean anything", compared, byClasses, duato, dateline)
+	}
+	t.Logf("compared %d verdicts, %d decided by classes (%d of them Duato's), %d by dateline products", compared, byClasses, duato, dateline)
+}
