@@ -2,12 +2,14 @@ package proofs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
@@ -91,7 +93,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		why, r, ex := np8Check(vc, nd)
 		out.States += r.Stats.States
 		if why != "" {
-			o := Outcome{Verdict: Violated, Witness: schedWitness(r), Files: witnessFiles(vc, r),
+			o := Outcome{Verdict: Violated, Witness: schedWitness(r), Files: scheduleFiles(vc, r),
 				Note: fmt.Sprintf("U-torus from %s to %s on %s, per virtual channel: %s%s", s.Topology.NodeName(s.Sources[0]), destList(s), s.Topology.Spec(), why, witnessText(r))}
 			return &o
 		}
@@ -247,7 +249,7 @@ func runNP9(ctx context.Context, env Env) Outcome {
 			violated++
 			if out.Witness == nil {
 				out.Witness = schedWitness(r)
-				out.Files = witnessFiles(s, r)
+				out.Files = scheduleFiles(s, r)
 				if w := r.ScheduleWitness(); w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}
@@ -329,4 +331,27 @@ func runNP10(ctx context.Context, env Env) Outcome {
 	out.Verdict = Measured
 	out.Note = fmt.Sprintf("mesh:8x8, %d seeded instances per m = 2, 4, 8 concurrent multicasts of 12 destinations; overlapping port-occupancy pairs at Ts=300, Tc=1, L=32 (mean per instance) and instances with node contention for any parameters (exact), U-mesh vs SPU (001 §5.1: SPU reduces contention)", count)
 	return out
+}
+
+// schedWitness is the schedule evidence of r as the Outcome's witness (nil when there is
+// none, never a typed nil).
+func schedWitness(r *props.Report) any {
+	if w := r.ScheduleWitness(); w != nil {
+		return w
+	}
+	return nil
+}
+
+// scheduleFiles renders a violation: the witness as JSON and the schedule picture.
+func scheduleFiles(s *model.Schedule, r *props.Report) map[string][]byte {
+	files := map[string][]byte{}
+	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+		files["json"] = b
+	}
+	if w := r.ScheduleWitness(); w != nil {
+		if pic, err := render.Schedule(s, w); err == nil {
+			files["svg"] = pic
+		}
+	}
+	return files
 }
