@@ -72,6 +72,8 @@ func collectiveAlgorithms() []Algorithm {
 		switch name {
 		case "zblock":
 			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
+		case "sbt":
+			sup = append(sup, Support{PropDistributions, "static"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop formula as ts,tr,tc,L (e.g. 200,200,1,32); empty: the 128 points of props.DefaultGrid"})
@@ -108,8 +110,11 @@ func prepareCollective(name string, r *request) (job, error) {
 	}
 	base, _ := r.integer("base", 0, 64)           // validated by buildCollective
 	r.opt.Steps, _ = r.integer("steps", 0, 1<<20) // validated by buildCollective
-	if r.property == props.PropFormula {
+	switch r.property {
+	case props.PropFormula:
 		return prepareFormula(name, s, r)
+	case PropDistributions:
+		return prepareDistributions(s, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()

@@ -146,3 +146,26 @@ func TestZblockTies(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributions checks 003's model distributions: they hold on the SBT, and fail on
+// U-mesh's recursive doubling (n steps too, but 1, 2, 4 nodes per step where eq. (5)
+// says C(n,i)) and on separate addressing (2^n-1 steps).
+func TestDistributions(t *testing.T) {
+	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "sbt", Topology: "hypercube:5", Params: map[string]string{"base": "2"}}, check.PropDistributions, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Holds || rep.Stats.Checked != 13 || rep.Figures["mean_replications"] == 0 {
+		t.Fatalf("SBT n=5: %v, checked %d, figures %v", rep, rep.Stats.Checked, rep.Figures)
+	}
+	for _, algo := range []string{"umesh", "separate"} {
+		s, err := check.BuildSchedule(check.Instance{Algorithm: algo, Topology: "hypercube:3", Params: map[string]string{"dests": "all"}}, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := check.Distributions(s, 3, &props.Report{})
+		if r.Verdict != props.Violated || r.Witness == nil || r.Witness.Kind != props.WitnessInstance {
+			t.Errorf("%s on hypercube:3: %v, want violated with an instance witness\n%s", algo, r.Verdict, r)
+		}
+	}
+}
