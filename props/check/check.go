@@ -177,6 +177,7 @@ func Algorithms() []Algorithm {
 		banyanRouteAlgorithm(),
 		twoPhaseAlgorithm(),
 		multinodeAlgorithm(),
+		partitionAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
