@@ -178,6 +178,7 @@ func Algorithms() []Algorithm {
 		twoPhaseAlgorithm(),
 		multinodeAlgorithm(),
 		partitionAlgorithm(),
+		regionRouteAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
