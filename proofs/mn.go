@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
@@ -162,9 +163,9 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			slices.Reverse(dests)
 		}
 		start %= 64 - len(dests) + 1
-		pat := make([]props.BanyanPacket, len(dests))
+		pat := make([]model.BanyanPacket, len(dests))
 		for l, d := range dests {
-			pat[l] = props.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
+			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
 		}
 		r, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": check.PatternString(pat)})
 		if err != nil {
@@ -195,21 +196,21 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
 		N        int                  `json:"N"`
 		K        int                  `json:"k"`
-		Pattern  []props.BanyanPacket `json:"pattern"`
-		Conflict *props.LinkConflict  `json:"conflict"`
+		Pattern  []model.BanyanPacket `json:"pattern"`
+		Conflict *model.LinkConflict  `json:"conflict"`
 	}
 	var nonMonotone, nonConcentrated *wit
 	var runErr error
 	var shown *props.Report
 	instances := 0
 	// blocks checks one pattern; it returns the conflict (nil when it does not block).
-	blocks := func(n int, pat []props.BanyanPacket) (*props.Report, *props.LinkConflict) {
+	blocks := func(n int, pat []model.BanyanPacket) (*props.Report, *model.LinkConflict) {
 		r, err := banyanRoute(ctx, n, "nonblocking", map[string]string{"pattern": check.PatternString(pat)})
 		if err != nil {
 			runErr = err
 			return nil, nil
 		}
-		c, _ := detailOf(r)["conflict"].(*props.LinkConflict)
+		c, _ := detailOf(r)["conflict"].(*model.LinkConflict)
 		return r, c
 	}
 	for _, n := range []int{4, 8} {
@@ -225,9 +226,9 @@ func runMN2(ctx context.Context, env Env) Outcome {
 							return true
 						}
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
 						}
 						if r, c := blocks(n, pat); c != nil {
 							nonMonotone, shown = &wit{n, k, pat, c}, r
@@ -246,9 +247,9 @@ func runMN2(ctx context.Context, env Env) Outcome {
 					ok := true
 					forSubsets(n, k, func(d []int) bool {
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
 						}
 						if _, c := blocks(n, pat); c != nil {
 							nonConcentrated = &wit{n, k, pat, c}
@@ -483,7 +484,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	last := tr.Steps[len(tr.Steps)-1].State
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -668,7 +669,7 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -742,7 +743,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		data, _ := json.MarshalIndent(tf, "", "  ")
 		last := tr.Steps[len(tr.Steps)-1].State
-		out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+		out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 			out.Files["pcap"] = pc
 		}

@@ -19,7 +19,7 @@ const PropRegions = "regions"
 
 // PatternString renders a pattern in the syntax of banyan-route's pattern parameter:
 // "0->3,1->5,2->4-7" (a range is a region header).
-func PatternString(pat []props.BanyanPacket) string {
+func PatternString(pat []model.BanyanPacket) string {
 	parts := make([]string, len(pat))
 	for i, p := range pat {
 		if p.Dest.Min == p.Dest.Max {
@@ -38,14 +38,14 @@ const maxEnumerate = 16
 // enumerateMonotone checks Property 1's family by enumerating every pattern (the naive
 // twin of the pair reduction, banyan.Property1ByPairs): each pattern's unicast paths are
 // tested for a shared link, and the first blocking pattern is the witness, its
-// conflict found by props.CheckLinkConflicts. It returns the conflict, the patterns
+// conflict found by model.Banyan.FirstConflict. It returns the conflict, the patterns
 // checked, and fills rep's witness. Cost O(patterns * N log N).
-func enumerateMonotone(b *model.Banyan, o banyan.Order, cc banyan.Concentration, rep *props.Report) (*props.LinkConflict, int64, error) {
+func enumerateMonotone(b *model.Banyan, o banyan.Order, cc banyan.Concentration, rep *props.Report) (*model.LinkConflict, int64, error) {
 	return enumeratePatterns(b, banyan.MonotonePatterns(b.Nodes(), o, cc), rep)
 }
 
 // enumeratePatterns checks every unicast pattern of seq (see enumerateMonotone).
-func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]props.BanyanPacket], rep *props.Report) (*props.LinkConflict, int64, error) {
+func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]model.BanyanPacket], rep *props.Report) (*model.LinkConflict, int64, error) {
 	t := banyan.NewPathTable(b)
 	acc := t.NewScratch()
 	var srcs, dsts []int
@@ -59,7 +59,7 @@ func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]props.BanyanPacket], rep 
 		if _, _, blocked := t.Blocks(srcs, dsts, acc); !blocked {
 			continue
 		}
-		c, err := props.CheckLinkConflicts(b, pat)
+		c, err := b.FirstConflict(pat)
 		if err != nil {
 			return nil, count, internalf("%v", err)
 		}

@@ -61,10 +61,10 @@ func TestEnumerateFindsBlocking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var blocking []props.BanyanPacket
+	var blocking []model.BanyanPacket
 	for _, perm := range [][2]int{{0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 0}, {1, 2}, {2, 1}, {1, 3}, {3, 1}, {2, 3}, {3, 2}} {
-		pat := []props.BanyanPacket{{Source: 0, Dest: model.UnicastTag(perm[0])}, {Source: 1, Dest: model.UnicastTag(perm[1])}, {Source: 2, Dest: model.UnicastTag(3 - perm[0])}}
-		if c, _ := props.CheckLinkConflicts(b, pat); c != nil {
+		pat := []model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(perm[0])}, {Source: 1, Dest: model.UnicastTag(perm[1])}, {Source: 2, Dest: model.UnicastTag(3 - perm[0])}}
+		if c, _ := b.FirstConflict(pat); c != nil {
 			blocking = pat
 			break
 		}
@@ -72,8 +72,8 @@ func TestEnumerateFindsBlocking(t *testing.T) {
 	if blocking == nil {
 		t.Fatal("no blocking 3-packet pattern on banyan:4")
 	}
-	ok := []props.BanyanPacket{{Source: 0, Dest: model.UnicastTag(0)}}
-	seq := func(yield func([]props.BanyanPacket) bool) {
+	ok := []model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(0)}}
+	seq := func(yield func([]model.BanyanPacket) bool) {
 		_ = yield(ok) && yield(blocking) && yield(ok)
 	}
 	rep := &props.Report{}
