@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strconv"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -229,8 +232,31 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	return out
 }
 
+// multicastsParam renders multicasts as the collectives' multicasts parameter
+// ("SRC:D,D;SRC:D,D", node numbers).
+func multicastsParam(ms []unicastmc.Multicast) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		ds := make([]string, len(m.Destinations))
+		for j, d := range m.Destinations {
+			ds[j] = strconv.Itoa(int(d))
+		}
+		parts[i] = fmt.Sprintf("%d:%s", m.Source, strings.Join(ds, ","))
+	}
+	return strings.Join(parts, ";")
+}
+
+// runMulticasts checks one instance of several multicasts of a one-port scheme on
+// mesh:8x8 for prop through the entry.
+func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, extra map[string]string) (*props.Report, error) {
+	params := map[string]string{"multicasts": multicastsParam(ms)}
+	for k, v := range extra {
+		params[k] = v
+	}
+	return check.Run(ctx, check.Instance{Algorithm: scheme, Topology: "mesh:8x8", Params: params}, prop, check.Options{})
+}
+
 func runNP9(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewMesh(8, 8)
 	count := pick(env.Size, 5, 20, 20)
 	var out Outcome
 	violated := 0
@@ -238,18 +264,17 @@ func runNP9(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		s, err := unicastmc.BuildMany(g, unicastmc.UMesh, ms)
+		r, err := runMulticasts(ctx, "umesh", ms, props.PropNodeContention, nil)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		r := props.NodeContention(s)
 		out.States += r.Stats.States
 		if r.Verdict == props.Violated {
 			violated++
 			if out.Witness == nil {
-				out.Witness = schedWitness(r)
-				out.Files = scheduleFiles(s, r)
+				out.Witness = reportWitness(r)
+				out.Files = witnessFiles(r)
 				if w := r.ScheduleWitness(); w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}
@@ -264,38 +289,9 @@ func runNP9(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-// portPairs counts, at parameters p, the pairs of unicasts that occupy one node's port
-// at overlapping times (send side [a, a+L*tc), receive side [a+h*tc, a+h*tc+L*tc)).
-func portPairs(s *model.Schedule, p props.Params) (int, error) {
-	t, err := props.Simulate(s, p)
-	if err != nil {
-		return 0, err
-	}
-	type iv struct{ from, to int64 }
-	ports := map[[2]int][]iv{}
-	for i, u := range s.Unicasts {
-		a := t.Start[i]
-		h := int64(len(u.Path)) * p.Tc
-		ports[[2]int{int(u.From), 0}] = append(ports[[2]int{int(u.From), 0}], iv{a, a + p.L*p.Tc})
-		ports[[2]int{int(u.To), 1}] = append(ports[[2]int{int(u.To), 1}], iv{a + h, a + h + p.L*p.Tc})
-	}
-	n := 0
-	for _, list := range ports {
-		for i := range list {
-			for j := i + 1; j < len(list); j++ {
-				if list[i].from < list[j].to && list[j].from < list[i].to {
-					n++
-				}
-			}
-		}
-	}
-	return n, nil
-}
-
 func runNP10(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewMesh(8, 8)
 	count := pick(env.Size, 8, 40, 40)
-	p := props.Params{Ts: 300, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
+	const point = "300,0,1,32" // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
 	var out Outcome
 	out.Figures = map[string]float64{}
 	for _, m := range []int{2, 4, 8} {
@@ -305,17 +301,16 @@ func runNP10(ctx context.Context, env Env) Outcome {
 			if err := ctx.Err(); err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			for k, sch := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.SPU} {
-				s, err := unicastmc.BuildMany(g, sch, ms)
+			for k, scheme := range []string{"umesh", "spu"} {
+				pr, err := runMulticasts(ctx, scheme, ms, check.PropPortPairs, map[string]string{"point": point})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				n, err := portPairs(s, p)
+				pairs[k] += int(pr.Figures["port_pairs"])
+				r, err := runMulticasts(ctx, scheme, ms, props.PropNodeContention, nil)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				pairs[k] += n
-				r := props.NodeContention(s)
 				out.States += r.Stats.States
 				if r.Verdict == props.Violated {
 					viol[k]++

@@ -75,6 +75,9 @@ func collectiveAlgorithms() []Algorithm {
 			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
 		case "sbt":
 			sup = append(sup, Support{PropDistributions, "static"})
+		case "separate", "umesh", "utorus", "spu":
+			sup = append(sup, Support{PropPortPairs, props.SemTimed})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs as ts,tr,tc,L (e.g. 300,0,1,32); empty: the 128 points of props.DefaultGrid"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop formula as ts,tr,tc,L (e.g. 200,200,1,32); empty: the 128 points of props.DefaultGrid"})
@@ -116,6 +119,8 @@ func prepareCollective(name string, r *request) (job, error) {
 		return prepareFormula(name, s, r)
 	case PropDistributions:
 		return prepareDistributions(s, r)
+	case PropPortPairs:
+		return preparePortPairs(s, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()

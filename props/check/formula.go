@@ -66,6 +66,102 @@ func ParsePoint(s string) (props.Params, error) {
 	return p, nil
 }
 
+// PropPortPairs names the measured node-contention check of one-port multicasts at
+// concrete timing points (001 §5.1): no two unicasts hold one node's port at overlapping
+// times.
+const PropPortPairs = "port-pairs"
+
+// timingPoints reads the point parameter: one point, or props.DefaultGrid when empty.
+func timingPoints(r *request) ([]props.Params, bool, error) {
+	if pt := strings.TrimSpace(r.str("point")); pt != "" {
+		p, err := ParsePoint(pt)
+		if err != nil {
+			return nil, false, badf("--point %v", err)
+		}
+		return []props.Params{p}, true, nil
+	}
+	return props.DefaultGrid(), false, nil
+}
+
+// preparePortPairs is the port-pairs check of schedule s.
+func preparePortPairs(s *model.Schedule, r *request) (job, error) {
+	points, _, err := timingPoints(r)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) (*props.Report, error) {
+		rep := r.report(r.topology, map[string]any{"unicasts": len(s.Unicasts), "multicasts": len(s.Sources), "points": len(points)})
+		rep.Command = "check"
+		return PortPairs(ctx, s, points, rep), nil
+	}, nil
+}
+
+// PortPairs times schedule s at every point and counts the pairs of unicasts that hold
+// one node's port at overlapping times: a unicast that starts at a holds its sender's
+// port during [a, a+L·tc) and, over h channels, its receiver's during [a+h·tc,
+// a+h·tc+L·tc). It fills rep: holds when no point has such a pair; violated at the first
+// point that has, with a measurement witness; stats count the points; the figure
+// port_pairs is the largest count over the points (the count itself for one point).
+// This is node contention measured at given parameters; node-contention decides it for
+// all parameters. Reference: 001 §5.1 (Kesavan & Panda's node contention).
+func PortPairs(ctx context.Context, s *model.Schedule, points []props.Params, rep *props.Report) *props.Report {
+	start := time.Now()
+	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
+	rep.Verdict, rep.Stats.Unit = props.Holds, "timing points"
+	rep.Figures = map[string]float64{"port_pairs": 0}
+	for _, p := range points {
+		if ctx.Err() != nil {
+			rep.Verdict, rep.Reason = props.Inconclusive, fmt.Sprintf("interrupted after %d of %d points", rep.Stats.Checked, len(points))
+			return rep
+		}
+		n, err := portPairs(s, p)
+		if err != nil {
+			rep.Verdict, rep.Reason = props.Inconclusive, err.Error()
+			return rep
+		}
+		rep.Stats.Checked++
+		rep.Figures["port_pairs"] = max(rep.Figures["port_pairs"], float64(n))
+		if n > 0 && rep.Witness == nil {
+			what := fmt.Sprintf("at %v: %d pairs of unicasts hold one node's port at overlapping times", p, n)
+			rep.Verdict, rep.Reason, rep.Text = props.Violated, what, what
+			rep.Witness = &props.Witness{Kind: props.WitnessMeasurement, Violation: what,
+				Figures: map[string]float64{"port_pairs": float64(n)}, Detail: map[string]any{"parameters": p}}
+		}
+	}
+	if rep.Verdict == props.Holds {
+		rep.Reason = fmt.Sprintf("no port is held twice at once at any of %d points", len(points))
+	}
+	return rep
+}
+
+// portPairs counts, at parameters p, the pairs of unicasts that occupy one node's port
+// at overlapping times (send side [a, a+L*tc), receive side [a+h*tc, a+h*tc+L*tc)).
+func portPairs(s *model.Schedule, p props.Params) (int, error) {
+	t, err := props.Simulate(s, p)
+	if err != nil {
+		return 0, err
+	}
+	type iv struct{ from, to int64 }
+	ports := map[[2]int][]iv{}
+	for i, u := range s.Unicasts {
+		a := t.Start[i]
+		h := int64(len(u.Path)) * p.Tc
+		ports[[2]int{int(u.From), 0}] = append(ports[[2]int{int(u.From), 0}], iv{a, a + p.L*p.Tc})
+		ports[[2]int{int(u.To), 1}] = append(ports[[2]int{int(u.To), 1}], iv{a + h, a + h + p.L*p.Tc})
+	}
+	n := 0
+	for _, list := range ports {
+		for i := range list {
+			for j := i + 1; j < len(list); j++ {
+				if list[i].from < list[j].to && list[j].from < list[i].to {
+					n++
+				}
+			}
+		}
+	}
+	return n, nil
+}
+
 // prepareFormula validates the timing point and returns the formula check of schedule s
 // built by algorithm name.
 func prepareFormula(name string, s *model.Schedule, r *request) (job, error) {

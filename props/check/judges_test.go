@@ -227,3 +227,18 @@ func TestBanyanEnumerate(t *testing.T) {
 		}
 	}
 }
+
+// TestPortPairs checks the port-pairs judge: two multicasts into one node at once
+// occupy its port together (violated, one pair), one multicast alone does not.
+func TestPortPairs(t *testing.T) {
+	for multicasts, want := range map[string]float64{"0:5;10:5": 1, "0:5": 0} {
+		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "umesh", Topology: "mesh:4x4",
+			Params: map[string]string{"multicasts": multicasts, "point": "0,0,1,1"}}, check.PropPortPairs, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Figures["port_pairs"] != want || (want > 0) != (rep.Verdict == props.Violated) || rep.Stats.Checked != 1 {
+			t.Errorf("%s: %v with %v port pairs, want %v\n%s", multicasts, rep.Verdict, rep.Figures["port_pairs"], want, rep)
+		}
+	}
+}
