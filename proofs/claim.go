@@ -12,9 +12,9 @@
 // (node-contention, port-pairs), MN1-MN4 (banyan-route nonblocking, region-route),
 // HB1-HB2 (sbt: validity, exactly-once, steps-exact, stepwise, distributions) and
 // DC1-DC7 (dcf, edn, zblock: validity, exactly-once, steps-exact, stepwise, depth,
-// any-delay, formula). A judge here only says which instances a claim takes and how
+// any-delay, formula; DC8 flit-contention). A judge here only says which instances a claim takes and how
 // their reports add up (counts, the first witness, notes and figures). NP8, the flit
-// claims MN5-MN6B and RT1-RT6, and the measured simulations (TM4, MN7, HB3, DC8) still
+// claims MN5-MN6B and RT1-RT6, and the measured simulations TM4, MN7 and HB3 still
 // judge in this package.
 //
 // The sweeps over family members live beside their algorithms (algos/unicast,

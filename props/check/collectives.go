@@ -79,8 +79,8 @@ func collectiveAlgorithms() []Algorithm {
 			sup = append(sup, Support{PropPortPairs, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop port-pairs as ts,tr,tc,L (e.g. 300,0,1,32); empty: the 128 points of props.DefaultGrid"})
 		case "dcf", "edn":
-			sup = append(sup, Support{props.PropFormula, props.SemTimed})
-			params = append(params, Param{"point", "", "timing point of --prop formula as ts,tr,tc,L (e.g. 200,200,1,32); empty: the 128 points of props.DefaultGrid"})
+			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{PropFlitContention, "sim"})
+			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
 		}
 		out[i] = Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
@@ -121,6 +121,8 @@ func prepareCollective(name string, r *request) (job, error) {
 		return prepareDistributions(s, r)
 	case PropPortPairs:
 		return preparePortPairs(s, r)
+	case PropFlitContention:
+		return prepareFlitContention(name, s, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()

@@ -242,3 +242,29 @@ func TestPortPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestFlitContention checks the flit-level judge: DCF's broadcast on 16x16 never makes a
+// header wait and completes at its formula, EDN's does wait at ts = tr = 0 (004 §6.2),
+// and a point without tc = 1 is refused.
+func TestFlitContention(t *testing.T) {
+	run := func(algo, point string) (*props.Report, error) {
+		return check.Run(context.Background(), check.Instance{Algorithm: algo, Topology: "torus:16x16", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{})
+	}
+	d, err := run("dcf", "0,0,1,5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Verdict != props.Holds || d.Figures["simulated"] != d.Figures["formula"] || d.Stats.Checked == 0 {
+		t.Errorf("DCF: %v, figures %v", d.Verdict, d.Figures)
+	}
+	e, err := run("edn", "0,0,1,5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Verdict != props.Violated || e.Witness == nil || e.Witness.Kind != props.WitnessMeasurement {
+		t.Errorf("EDN: %v, want violated with a measurement witness\n%s", e.Verdict, e)
+	}
+	if _, err := run("dcf", "0,0,2,5"); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("tc = 2: %v, want bad input", err)
+	}
+}
