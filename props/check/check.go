@@ -96,6 +96,10 @@ type Options struct {
 	// run. Writing each atomically leaves a resumable file whenever the process dies.
 	Checkpoint      func(result []byte) error
 	CheckpointEvery time.Duration
+	// Steps is the claimed step count of a schedule: the steps property checks at most
+	// this many (0: only the lower bound), steps-exact exactly this many (0 is refused).
+	// The collectives of the registry take it as their "steps" parameter.
+	Steps int
 	// Semantics overrides the semantics a property is judged in, where the algorithm
 	// supports the property under more than one; "" takes the first the registry lists.
 	Semantics string
@@ -179,6 +183,8 @@ func Algorithms() []Algorithm {
 		banyanRouteAlgorithm(),
 		twoPhaseAlgorithm(),
 		multinodeAlgorithm(),
+		partitionAlgorithm(),
+		regionRouteAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
