@@ -67,7 +67,7 @@ func (in dcInstance) run(ctx context.Context, prop string, extra ...string) (*pr
 	for i := 0; i+1 < len(extra); i += 2 {
 		params[extra[i]] = extra[i+1]
 	}
-	return check.Run(ctx, check.Instance{Algorithm: in.algo, Topology: in.topo(), Params: params}, prop, check.Options{})
+	return check.Run(ctx, check.Instance{Algorithm: in.algo, Topology: in.topo(), Params: params}, prop, check.Options{ViolationPicturesOnly: true})
 }
 
 // instances lists the family: every size, from (0,0), (n/2+1, 1) and (n-1, n-1).

@@ -33,7 +33,7 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: sp.Topology, Params: map[string]string{
 			"msgs": p.Msgs, "length": strconv.Itoa(p.Length), "buffers": strconv.Itoa(p.Buffers),
 			"vcs": strconv.Itoa(p.VCs), "dateline": p.Dateline, "ports": p.Ports,
-		}}, "deadlock", check.Options{MaxStates: maxStates})
+		}}, "deadlock", check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
 		if err != nil {
 			return unicast.Result{}, err
 		}
@@ -64,7 +64,7 @@ func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemc
 	rep, err := check.Run(ctx, check.Instance{Algorithm: "tree-mcast", Topology: in.Grid.Spec(), Params: map[string]string{
 		"msgs": tp.Msgs, "pruning": tp.Pruning, "length": strconv.Itoa(tp.Length), "buffers": strconv.Itoa(tp.Buffers),
 		"ports": strings.TrimSuffix(tp.Ports, "-port"),
-	}}, prop, check.Options{MaxStates: memberStates})
+	}}, prop, check.Options{MaxStates: memberStates, ViolationPicturesOnly: true})
 	if err != nil {
 		return treemcast.MemberResult{}, err
 	}

@@ -43,7 +43,7 @@ func runHB1(ctx context.Context, env Env) Outcome {
 			in := check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n), Params: map[string]string{
 				"source": strconv.Itoa((n * 37) % (1 << n)), "base": strconv.Itoa(base), "steps": strconv.Itoa(n)}}
 			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
-				r, err := check.Run(ctx, in, prop, check.Options{})
+				r, err := check.Run(ctx, in, prop, check.Options{ViolationPicturesOnly: true})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 				}
@@ -71,7 +71,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		r, err := check.Run(ctx, check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n),
-			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, check.PropDistributions, check.Options{})
+			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, check.PropDistributions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

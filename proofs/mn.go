@@ -68,7 +68,7 @@ func mnParams() *gopter.GenParameters {
 
 // banyanRoute checks one banyan-route instance on banyan:N for prop through the entry.
 func banyanRoute(ctx context.Context, n int, prop string, params map[string]string) (*props.Report, error) {
-	return check.Run(ctx, check.Instance{Algorithm: "banyan-route", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, prop, check.Options{})
+	return check.Run(ctx, check.Instance{Algorithm: "banyan-route", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, prop, check.Options{ViolationPicturesOnly: true})
 }
 
 // detailOf returns the witness detail of a banyan-route report (nil when it has none).
@@ -354,7 +354,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, check.PropRegions, check.Options{})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -399,7 +399,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, check.PropRegions, check.Options{})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

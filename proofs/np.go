@@ -59,7 +59,7 @@ func forEachInstance(ctx context.Context, kind model.Kind, lo, hi int, keep func
 			return err
 		}
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "partition", Topology: in.Topology, Params: map[string]string{
-			"type": in.Params.Type.String(), "h": strconv.Itoa(in.Params.H), "delta": strconv.Itoa(in.Params.Delta)}}, prop, check.Options{})
+			"type": in.Params.Type.String(), "h": strconv.Itoa(in.Params.H), "delta": strconv.Itoa(in.Params.Delta)}}, prop, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return err
 		}

@@ -253,7 +253,7 @@ func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast,
 	for k, v := range extra {
 		params[k] = v
 	}
-	return check.Run(ctx, check.Instance{Algorithm: scheme, Topology: "mesh:8x8", Params: params}, prop, check.Options{})
+	return check.Run(ctx, check.Instance{Algorithm: scheme, Topology: "mesh:8x8", Params: params}, prop, check.Options{ViolationPicturesOnly: true})
 }
 
 func runNP9(ctx context.Context, env Env) Outcome {

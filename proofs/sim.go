@@ -292,7 +292,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 			}
 			point := fmt.Sprintf("%d,%d,1,%d", lat, lat, L)
 			run := func(algo string) (*props.Report, error) {
-				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{})
+				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{ViolationPicturesOnly: true})
 			}
 			r, err := run("edn")
 			if err != nil {

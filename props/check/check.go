@@ -108,6 +108,16 @@ type Options struct {
 	// trace are the same. The model must decode its states (the flit models do); a
 	// search of one that does not ends in an error naming SpillDir.
 	SpillDir string
+	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
+	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
+	// skip the overview picture of every holding instance, which can cost more than the
+	// check. Verdict, witness, figures and notes are the same either way.
+	ViolationPicturesOnly bool
+}
+
+// drawPicture says whether a report with verdict v gets its picture under these options.
+func (o Options) drawPicture(v checker.Verdict) bool {
+	return !o.ViolationPicturesOnly || v != checker.Holds
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag

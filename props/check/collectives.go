@@ -143,8 +143,10 @@ func prepareCollective(name string, r *request) (job, error) {
 		}
 		// The picture names the algorithm and is drawn whatever the verdict: one panel
 		// per step, or the contending pair with its timeline.
-		if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
-			rep.SVG = pic
+		if r.opt.drawPicture(rep.Verdict) {
+			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
+				rep.SVG = pic
+			}
 		}
 		if rep.Trace != nil {
 			// The any-delay trace names the instance, so that Replay rebuilds the
