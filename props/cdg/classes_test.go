@@ -183,3 +183,77 @@ func TestClassResultMatchesSearch(t *testing.T) {
 	}
 	t.Logf("compared %d verdicts, %d decided by classes (%d of them Duato's, %d with source classes), %d by dateline products", compared, byClasses, duato, sourced, dateline)
 }
+
+// TestSourceReachedMatchesSearch checks routing.SourceReached state by state against
+// the search per destination, for every relation that promises it on the 2-D meshes of
+// TestClassGraphMatchesSearch: ReachedFrom(at, dst, sc) says yes exactly for the node
+// states (at, sc), at != dst, the search reaches toward dst, and the source it names
+// does reach at in class sc (a search of that source's header alone).
+func TestSourceReachedMatchesSearch(t *testing.T) {
+	checked := 0
+	for _, spec := range []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:3x5", "mesh:7x4", "mesh:6x7", "mesh:9x6"} {
+		for _, name := range routing.Names() {
+			rel, err := routing.ByName(mustGrid(t, spec), name)
+			if err != nil {
+				continue
+			}
+			sr, ok := rel.(routing.SourceReached)
+			if !ok {
+				continue
+			}
+			s, err := newSearcher(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := s.g.Nodes()
+			for dst := model.NodeID(0); int(dst) < n; dst++ {
+				if err := s.search(dst); err != nil {
+					t.Fatal(err)
+				}
+				for at := model.NodeID(0); int(at) < n; at++ {
+					for sc := 0; sc < s.classes; sc++ {
+						st := int(at)*s.classes + sc
+						want := at != dst && s.stamp[st] == s.gen
+						src, got := sr.ReachedFrom(at, dst, sc)
+						if got != want {
+							t.Fatalf("%s on %s: ReachedFrom(%s, %s, %d) = %v, the search reaches it: %v", name, spec, s.g.NodeName(at), s.g.NodeName(dst), sc, got, want)
+						}
+						if got && !reachesFrom(s, src, at, dst, sc) {
+							t.Fatalf("%s on %s: ReachedFrom(%s, %s, %d) names source %s, whose header does not get there", name, spec, s.g.NodeName(at), s.g.NodeName(dst), sc, s.g.NodeName(src))
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("checked %d states: too few to mean anything", checked)
+	}
+	t.Logf("checked %d (router, destination, source class) triples", checked)
+}
+
+// reachesFrom reports whether the header injected at src toward dst can reach router
+// at with source class sc, following every output of a positional relation.
+func reachesFrom(s *searcher, src, at, dst model.NodeID, sc int) bool {
+	seen := map[model.NodeID]bool{src: true}
+	queue := []model.NodeID{src}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
+		if u == at && s.sc.SourceClass(h) == sc {
+			return true
+		}
+		if u == dst {
+			continue
+		}
+		for _, o := range s.rel.Route(h, nil) {
+			if v := s.chTo[o.Channel]; !seen[v] {
+				seen[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	return false
+}
