@@ -6,8 +6,20 @@
 // runs a claim's families in order, sums what they counted and decides the claim's
 // verdict from theirs; `wormcheck prove` and `go test ./proofs/...` call it.
 //
+// The judging of an instance happens in the library, through the one entry
+// (props/check.Run) that `wormcheck check` and users' tests call: WH and TM members
+// (deadlock, exactly-once), NP1-NP7 (partition: levels, p1-p5, connected), NP9-NP10
+// (node-contention, port-pairs), MN1-MN4 (banyan-route nonblocking, region-route),
+// HB1-HB2 (sbt: validity, exactly-once, steps-exact, stepwise, distributions) and
+// DC1-DC7 (dcf, edn, zblock: validity, exactly-once, steps-exact, stepwise, depth,
+// any-delay, formula; DC8 flit-contention). A judge here only says which instances a claim takes and how
+// their reports add up (counts, the first witness, notes and figures). NP8, the flit
+// claims MN5-MN6B and RT1-RT6, and the measured simulations TM4, MN7 and HB3 still
+// judge in this package.
+//
 // The sweeps over family members live beside their algorithms (algos/unicast,
-// algos/treemcast, algos/banyan) and run on the one worker pool, checker.Sweep.
+// algos/treemcast, algos/banyan, algos/partition) and run on the one worker pool,
+// checker.Sweep.
 //
 // Each group of claims lives in its own file and registers its claims from init; the
 // registry is filled once at start-up and read-only afterwards.

@@ -4,23 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/algos/edn"
-	"github.com/wormcheck/wormcheck/algos/zblock"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The depth contention-free broadcast claims of Hou, Wang & Hsu (004): DCF (Theorems
 // 2-4, Corollaries 1-4, §6.1), EDN (Tsai & McKinley, 004 §4, §6) and Z_block (§5.1-5.2).
-// Every schedule is built by the algos packages and judged by the props checks (step
-// semantics: validity, exactly-once, steps, stepwise; timed: the exact depth decision over
-// all ts, tr >= 0, tc > 0, L >= 1). Sources: node (0,0) and two others per size; the torus
-// is node-symmetric and the builders translate, so other sources give translated
-// schedules (algos/dcf TestTranslation checks that on 16x16).
+// Every instance is checked through the entry, check.Run on the registry's dcf, edn and
+// zblock (step semantics: validity, exactly-once, steps-exact, stepwise; timed: the exact
+// depth decision over all ts, tr >= 0, tc > 0, L >= 1, and formula, the simulated
+// completion against the published time); this file holds the claims, their instance
+// lists and how the instances' reports add up. Sources: node (0,0) and two others per
+// size; the torus is node-symmetric and the builders translate, so other sources give
+// translated schedules (algos/dcf TestTranslation checks that on 16x16).
 func init() {
 	Register(Claim{ID: "DC1", Source: "004 Thm 2, Cor 1-2",
 		Statement: "DCF reaches every node exactly once in d steps on a 2^d x 2^d torus",
@@ -51,57 +51,89 @@ func dcSizes(s Size) []int {
 	return pick(s, []int{4, 8, 16}, []int{4, 8, 16, 32}, []int{4, 8, 16, 32, 64})
 }
 
-type builder func(g *model.Grid, src model.NodeID) (*model.Schedule, error)
-
-// dcInstance is one (size, source) schedule.
+// dcInstance is one (size, source) broadcast of a DC family: the algorithm of the
+// registry on torus:NxN from source (coordinates).
 type dcInstance struct {
-	n int
-	s *model.Schedule
+	n      int
+	algo   string
+	source string
 }
 
-func instances(sizes []int, build builder) ([]dcInstance, error) {
+func (in dcInstance) topo() string { return fmt.Sprintf("torus:%dx%d", in.n, in.n) }
+
+// run checks the instance for prop through the entry, with extra parameters.
+func (in dcInstance) run(ctx context.Context, prop string, extra ...string) (*props.Report, error) {
+	params := map[string]string{"source": in.source}
+	for i := 0; i+1 < len(extra); i += 2 {
+		params[extra[i]] = extra[i+1]
+	}
+	return check.Run(ctx, check.Instance{Algorithm: in.algo, Topology: in.topo(), Params: params}, prop, check.Options{})
+}
+
+// instances lists the family: every size, from (0,0), (n/2+1, 1) and (n-1, n-1).
+func instances(algo string, sizes []int) []dcInstance {
 	var out []dcInstance
 	for _, n := range sizes {
-		g, err := model.NewTorus(n, n)
-		if err != nil {
-			return nil, err
-		}
-		for _, src := range []model.NodeID{0, g.Node(n/2+1, 1), g.Node(n-1, n-1)} {
-			s, err := build(g, src)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, dcInstance{n, s})
+		for _, src := range [][2]int{{0, 0}, {(n/2 + 1) % n, 1}, {n - 1, n - 1}} {
+			out = append(out, dcInstance{n: n, algo: algo, source: fmt.Sprintf("(%d,%d)", src[0], src[1])})
 		}
 	}
-	return out, nil
+	return out
 }
 
-// scheduleClaim runs checks on every instance; the first violated or inconclusive
-// report decides, else Holds. States sums the reports' Stats.States.
-func scheduleClaim(ctx context.Context, insts []dcInstance, checks func(dcInstance) []*props.Report, note string) Outcome {
+// check is one property of a DC claim with its extra parameters.
+type dcCheck struct {
+	prop  string
+	extra func(dcInstance) []string
+}
+
+func plain(props ...string) []dcCheck {
+	out := make([]dcCheck, len(props))
+	for i, p := range props {
+		out[i] = dcCheck{prop: p}
+	}
+	return out
+}
+
+// stepsExact is the steps-exact check of "exactly d steps on a 2^d x 2^d torus".
+var stepsExact = dcCheck{prop: props.PropStepsExact, extra: func(in dcInstance) []string {
+	return []string{"steps", strconv.Itoa(dcfSteps(in.n))}
+}}
+
+// scheduleClaim checks every instance for every check, in order; the first violated or
+// inconclusive report decides (its witness and files are the claim's), else Holds.
+// States sums the reports' Stats.States (the depth decision's channel-sharing pairs).
+func scheduleClaim(ctx context.Context, insts []dcInstance, checks []dcCheck, note string) (Outcome, []*props.Report) {
 	var out Outcome
-	sizes := map[int]bool{}
+	var reps []*props.Report
 	for _, in := range insts {
 		if err := ctx.Err(); err != nil {
-			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}, reps
 		}
 		out.Instances++
-		sizes[in.n] = true
-		for _, r := range checks(in) {
+		for _, c := range checks {
+			var extra []string
+			if c.extra != nil {
+				extra = c.extra(in)
+			}
+			r, err := in.run(ctx, c.prop, extra...)
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}, reps
+			}
+			reps = append(reps, r)
 			out.States += r.Stats.States
 			if r.Verdict != props.Holds {
 				out.Verdict = r.Verdict.String()
-				out.Witness = schedWitness(r)
-				out.Note = fmt.Sprintf("%dx%d from %s: %s: %s. %s", in.n, in.n, in.s.Topology.NodeName(in.s.Sources[0]), r.Property, r.Reason, note)
-				out.Files = witnessFiles(in.s, r)
-				return out
+				out.Witness = reportWitness(r)
+				out.Note = fmt.Sprintf("%dx%d from %s: %s: %s. %s", in.n, in.n, in.source, r.Property, r.Reason, note)
+				out.Files = witnessFiles(r)
+				return out, reps
 			}
 		}
 	}
 	out.Verdict = Holds
 	out.Note = fmt.Sprintf("tori %s, 3 sources each. %s", sizeList(insts), note)
-	return out
+	return out, reps
 }
 
 func sizeList(insts []dcInstance) string {
@@ -116,20 +148,19 @@ func sizeList(insts []dcInstance) string {
 	return strings.Join(parts, ", ")
 }
 
-// witnessFiles renders a violation: the witness as JSON and the schedule picture.
-func witnessFiles(s *model.Schedule, r *props.Report) map[string][]byte {
+// witnessFiles are a violation's artefacts: the report as JSON and its picture.
+func witnessFiles(r *props.Report) map[string][]byte {
 	files := map[string][]byte{}
 	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
 		files["json"] = b
 	}
-	if w := r.ScheduleWitness(); w != nil {
-		if pic, err := render.Schedule(s, w); err == nil {
-			files["svg"] = pic
-		}
+	if r.SVG != nil {
+		files["svg"] = r.SVG
 	}
 	return files
 }
 
+// dcfSteps is d for a 2^d x 2^d torus: the step count 004 claims for DCF and EDN.
 func dcfSteps(n int) int {
 	d := 0
 	for p := 1; p < n; p *= 2 {
@@ -141,57 +172,40 @@ func dcfSteps(n int) int {
 const dcfNote = "DCF_block reconstructed (004 Fig. 7 missing): algos/dcf Level1, found by SearchLevel1 over the constraints of §5.2, §6.1 and the proofs of Theorems 3-4."
 
 func runDC1(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size), dcf.Build)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	return scheduleClaim(ctx, insts, func(in dcInstance) []*props.Report {
-		return []*props.Report{props.Validity(in.s), props.ExactlyOnce(in.s), props.StepCount(in.s, dcfSteps(in.n))}
-	}, dcfNote)
+	out, _ := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)),
+		append(plain(props.PropValidity, props.PropExactlyOnce), stepsExact), dcfNote)
+	return out
 }
 
 func runDC2(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size), dcf.Build)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	return scheduleClaim(ctx, insts, func(in dcInstance) []*props.Report {
-		return []*props.Report{props.Stepwise(in.s)}
-	}, dcfNote)
+	out, _ := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(props.PropStepwise), dcfNote)
+	return out
 }
 
 func runDC3(ctx context.Context, env Env) Outcome {
-	insts, err := instances(dcSizes(env.Size), dcf.Build)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
+	out, reps := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(props.PropDepth),
+		dcfNote+" Decided exactly (symbolic, all parameters) and cross-checked on props.DefaultGrid.")
+	if out.Verdict != Holds || len(reps) == 0 {
+		return out
 	}
-	out := scheduleClaim(ctx, insts, func(in dcInstance) []*props.Report {
-		return []*props.Report{props.Depth(in.s, props.DepthOptions{})}
-	}, dcfNote+" Decided exactly (symbolic, all parameters) and cross-checked on props.DefaultGrid.")
-	// Theorem 1 bookkeeping and the any-delay finding on the largest instance.
-	big := insts[len(insts)-1]
-	if res, err := props.DecideDepth(big.s, props.DepthOptions{}); err == nil {
-		out.Figures = map[string]float64{
-			"sharing_pairs":         float64(len(res.Pairs)),
-			"cleared_by_condition1": float64(res.Cleared[1]),
-			"cleared_by_condition3": float64(res.Cleared[3]),
-			"cleared_by_condition4": float64(res.Cleared[4]),
-			"cleared_by_none":       float64(res.Cleared[0]),
+	// Theorem 1 bookkeeping (the depth report's figures) on the largest instance, and
+	// the any-delay finding.
+	out.Figures = map[string]float64{}
+	for k, v := range reps[len(reps)-1].Figures {
+		out.Figures[k] = v
+	}
+	var ad [2]*props.Report
+	for i, n := range []int{4, 16} {
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropAnyDelay)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
+		ad[i] = r
 	}
-	g4, _ := model.NewTorus(4, 4)
-	s4, _ := dcf.Build(g4, 0)
-	ad := props.AnyDelay(s4)
-	g16, _ := model.NewTorus(16, 16)
-	s16, _ := dcf.Build(g16, 0)
-	ad16 := props.AnyDelay(s16)
-	if out.Figures == nil {
-		out.Figures = map[string]float64{}
-	}
-	out.Figures["any_delay_violated_4x4"] = b2f(ad.Verdict == props.Violated)
-	out.Figures["any_delay_violated_16x16"] = b2f(ad16.Verdict == props.Violated)
-	out.Note += fmt.Sprintf(" Any-delay (not the paper's model): 4x4 %s, 16x16 %s", ad.Verdict, ad16.Verdict)
-	if w := ad16.ScheduleWitness(); w != nil {
+	out.Figures["any_delay_violated_4x4"] = b2f(ad[0].Verdict == props.Violated)
+	out.Figures["any_delay_violated_16x16"] = b2f(ad[1].Verdict == props.Violated)
+	out.Note += fmt.Sprintf(" Any-delay (not the paper's model): 4x4 %s, 16x16 %s", ad[0].Verdict, ad[1].Verdict)
+	if w := ad[1].ScheduleWitness(); w != nil {
 		out.Note += " (" + firstLine(w.String()) + ")"
 	}
 	out.Note += "."
@@ -212,48 +226,28 @@ func firstLine(s string) string {
 	return s
 }
 
-// ednSizes are the torus sides of DC4, as dcSizes.
-func ednSizes(s Size) []int { return dcSizes(s) }
-
 const ednNote = "EDN reconstructed from 004's facts (Tsai & McKinley's text is not in the seeds): algos/edn Pattern, the first of 72 admissible tiles."
 
 func runDC4(ctx context.Context, env Env) Outcome {
-	insts, err := instances(ednSizes(env.Size), edn.Build)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	return scheduleClaim(ctx, insts, func(in dcInstance) []*props.Report {
-		return []*props.Report{props.Validity(in.s), props.ExactlyOnce(in.s), props.StepCount(in.s, dcfSteps(in.n)), props.Stepwise(in.s)}
-	}, ednNote)
-}
-
-func runDC5(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewTorus(16, 16)
-	s, err := edn.Build(g, 0)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	out := scheduleClaim(ctx, []dcInstance{{16, s}}, func(in dcInstance) []*props.Report {
-		return []*props.Report{props.Depth(in.s, props.DepthOptions{})}
-	}, ednNote+fmt.Sprintf(" %d of the 72 admissible tiles are depth contention-free on 16x16 (algos/edn TestEveryTileDepth).", edn.DepthFreeTiles16))
+	out, _ := scheduleClaim(ctx, instances("edn", dcSizes(env.Size)),
+		append(plain(props.PropValidity, props.PropExactlyOnce), stepsExact, dcCheck{prop: props.PropStepwise}), ednNote)
 	return out
 }
 
-// dc6Sizes are the torus sides DC6 judges, as dcSizes.
-func dc6Sizes(s Size) []int { return dcSizes(s) }
+func runDC5(ctx context.Context, env Env) Outcome {
+	out, _ := scheduleClaim(ctx, []dcInstance{{n: 16, algo: "edn", source: "(0,0)"}}, plain(props.PropDepth),
+		ednNote+fmt.Sprintf(" %d of the 72 admissible tiles are depth contention-free on 16x16 (algos/edn TestEveryTileDepth).", edn.DepthFreeTiles16))
+	return out
+}
 
 // runDC6 judges the Z_block broadcast as 004 §5.1 describes it: ties routed the way Fig.
-// 6(b) views the torus (zblock.PaperTies: the unit (X-δ, Y+δ) the Minus way round), so
+// 6(b) views the torus (zblock's ties=paper: the unit (X-δ, Y+δ) the Minus way round), so
 // that Definition 1 holds. Every instance gets validity, stepwise and the exact depth
 // decision; the claim is violated when some valid instance is not depth contention-free.
-// Any-delay and the plus-tie variant (DOR's default tie rule, under which condition 3
-// already fails in step 1) are reported beside it in Figures and the Note.
+// Any-delay and the plus-tie variant (ties=plus, DOR's default tie rule, under which
+// condition 3 already fails in step 1) are reported beside it in Figures and the Note.
 func runDC6(ctx context.Context, env Env) Outcome {
-	sizes := dc6Sizes(env.Size)
-	insts, err := instances(sizes, zblock.Build)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
+	insts := instances("zblock", dcSizes(env.Size))
 	out := Outcome{Figures: map[string]float64{}}
 	invalid, notStepwise, inconclusive := 0, 0, 0
 	var free, contended, freeNotes, plusInvalid, plusContended, anyDelayViolated []string
@@ -265,14 +259,24 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		}
 		out.Instances++
 		tag := fmt.Sprintf("%dx%d", in.n, in.n)
-		v := props.Validity(in.s)
-		sw := props.Stepwise(in.s)
-		d := props.Depth(in.s, props.DepthOptions{})
+		var reps [5]*props.Report
+		for i, c := range [][2]string{{props.PropValidity, "paper"}, {props.PropStepwise, "paper"}, {props.PropDepth, "paper"},
+			{props.PropAnyDelay, "paper"}, {props.PropValidity, "plus"}} {
+			if i >= 3 && seen[in.n] {
+				break
+			}
+			r, err := in.run(ctx, c[0], "ties", c[1])
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+			}
+			reps[i] = r
+		}
+		v, sw, d := reps[0], reps[1], reps[2]
 		out.States += v.Stats.States + sw.Stats.States + d.Stats.States
 		if v.Verdict != props.Holds {
 			invalid++
 			if firstReason == "" {
-				firstReason = fmt.Sprintf("%s from %s: validity %s: %s", tag, in.s.Topology.NodeName(in.s.Sources[0]), v.Verdict, v.Reason)
+				firstReason = fmt.Sprintf("%s from %s: validity %s: %s", tag, in.source, v.Verdict, v.Reason)
 			}
 		}
 		if sw.Verdict != props.Holds {
@@ -281,10 +285,9 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		switch d.Verdict {
 		case props.Violated:
 			if out.Witness == nil && v.Verdict == props.Holds {
-				out.Witness = schedWitness(d)
-				out.Files = witnessFiles(in.s, d)
-				w := d.ScheduleWitness()
-				out.Note = fmt.Sprintf("%s from %s: %s. ", tag, in.s.Topology.NodeName(in.s.Sources[0]), firstLine(w.String()))
+				out.Witness = reportWitness(d)
+				out.Files = witnessFiles(d)
+				out.Note = fmt.Sprintf("%s from %s: %s. ", tag, in.source, firstLine(d.ScheduleWitness().String()))
 			}
 		case props.Inconclusive:
 			inconclusive++
@@ -298,20 +301,17 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		out.Figures["depth_violated_"+tag] = b2f(d.Verdict == props.Violated)
 		if d.Verdict == props.Holds {
 			free = append(free, tag)
-			if res, err := props.DecideDepth(in.s, props.DepthOptions{}); err == nil {
-				freeNotes = append(freeNotes, unclearedPairs(tag, in.s, res))
-			}
+			freeNotes = append(freeNotes, tag+": "+strings.Join(d.Notes, " "))
 		} else {
 			contended = append(contended, tag)
 		}
-		ad := props.AnyDelay(in.s)
+		ad, pv := reps[3], reps[4]
 		out.States += ad.Stats.States
 		out.Figures["any_delay_violated_"+tag] = b2f(ad.Verdict == props.Violated)
-		plus, err := zblock.BuildPlusTies(in.s.Topology.(*model.Grid), in.s.Sources[0])
+		pd, err := in.run(ctx, props.PropDepth, "ties", "plus")
 		if err != nil {
-			return Outcome{Verdict: Inconclusive, Err: err}
+			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
-		pv, pd := props.Validity(plus), props.Depth(plus, props.DepthOptions{})
 		out.Figures["plus_ties_valid_"+tag] = b2f(pv.Verdict == props.Holds)
 		out.Figures["plus_ties_depth_violated_"+tag] = b2f(pd.Verdict == props.Violated)
 		if pv.Verdict != props.Holds {
@@ -354,23 +354,6 @@ func runDC6(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-// unclearedPairs describes, for a depth contention-free schedule, the channel-sharing
-// pairs that no condition of 004 Theorem 1 clears yet cannot overlap (Theorem 1 is
-// sufficient, not necessary).
-func unclearedPairs(tag string, s *model.Schedule, res *props.DepthResult) string {
-	var parts []string
-	for _, p := range res.Pairs {
-		if p.Condition == 0 && !p.Overlap {
-			a, b := props.Ref(s, p.A), props.Ref(s, p.B)
-			parts = append(parts, fmt.Sprintf("%s->%s (step %d, order %d) and %s->%s (step %d, order %d) on %s", a.From, a.To, a.Step, a.Order, b.From, b.To, b.Step, b.Order, p.Channel))
-		}
-	}
-	if len(parts) == 0 {
-		return fmt.Sprintf("%s: Theorem 1 clears every channel-sharing pair.", tag)
-	}
-	return fmt.Sprintf("%s: depth contention-free although Theorem 1 clears %d pair(s) by no condition: %s (the exact decision shows they never overlap).", tag, len(parts), strings.Join(parts, "; "))
-}
-
 func listOr(xs []string, none string) string {
 	if len(xs) == 0 {
 		return none
@@ -378,62 +361,58 @@ func listOr(xs []string, none string) string {
 	return strings.Join(xs, ", ")
 }
 
+// runDC7 checks DCF's formula on every size (the registry's formula property over
+// props.DefaultGrid, 128 points each), and reports EDN's and DCF's simulated times
+// beside their formulas at the settings of 004 Figs. 8-9 (32x32, tc = 1) as figures.
 func runDC7(ctx context.Context, env Env) Outcome {
 	sizes := dcSizes(env.Size)
 	var out Outcome
 	out.Figures = map[string]float64{}
-	grid := props.DefaultGrid()
+	points := 0
 	for _, n := range sizes {
-		if err := ctx.Err(); err != nil {
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropFormula)
+		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		g, _ := model.NewTorus(n, n)
-		s, _ := dcf.Build(g, 0)
-		sh, _ := dcf.ShapeOf(g)
-		for _, p := range grid {
-			t, err := props.Simulate(s, p)
-			if err != nil {
-				return Outcome{Verdict: Inconclusive, Err: err}
+		out.Instances += int(r.Stats.Checked)
+		points = int(r.Stats.Checked)
+		if r.Verdict != props.Holds {
+			out.Verdict = r.Verdict.String()
+			out.Witness = r.Witness
+			out.Note = fmt.Sprintf("%dx%d %s", n, n, r.Reason)
+			if r.Verdict == props.Inconclusive {
+				out.Err = ctx.Err()
 			}
-			out.Instances++
-			// Formula in units of tc: scale ts, tr by 1/tc.
-			f := dcf.Formula(sh, dcf.Times{Ts: float64(p.Ts), Tr: float64(p.Tr), Tc: float64(p.Tc), L: int(p.L)})
-			if t.First != nil || float64(t.Completion) != f {
-				out.Verdict = Violated
-				out.Witness = map[string]any{"size": n, "parameters": p, "simulated": t.Completion, "formula": f, "contention": t.First}
-				out.Note = fmt.Sprintf("%dx%d at %v: simulated %d, formula %g", n, n, p, t.Completion, f)
-				return out
-			}
+			return out
 		}
 	}
-	// EDN beside its formula (004 §6.1), at the settings of Figs. 8-9 (32x32, tc = 1).
 	for _, n := range []int{16, 32} {
-		g, _ := model.NewTorus(n, n)
-		s, _ := edn.Build(g, 0)
-		k, prime, _ := edn.Shape(g)
-		d, _ := dcf.Build(g, 0)
-		sh, _ := dcf.ShapeOf(g)
 		for _, p := range []props.Params{{Ts: 0, Tr: 0, Tc: 1, L: 32}, {Ts: 200, Tr: 200, Tc: 1, L: 32}} {
-			t, _ := props.Simulate(s, p)
-			td, _ := props.Simulate(d, p)
 			tag := fmt.Sprintf("%dx%d_ts%d_L%d", n, n, p.Ts, p.L)
-			out.Figures["edn_sim_"+tag] = float64(t.Completion)
-			out.Figures["edn_formula_"+tag] = edn.Formula(k, prime, edn.Times{Ts: float64(p.Ts), Tr: float64(p.Tr), Tc: float64(p.Tc), L: int(p.L)})
-			out.Figures["edn_contends_"+tag] = b2f(t.First != nil)
-			out.Figures["dcf_sim_"+tag] = float64(td.Completion)
-			out.Figures["dcf_formula_"+tag] = dcf.Formula(sh, dcf.Times{Ts: float64(p.Ts), Tr: float64(p.Tr), Tc: float64(p.Tc), L: int(p.L)})
+			point := fmt.Sprintf("%d,%d,%d,%d", p.Ts, p.Tr, p.Tc, p.L)
+			for _, algo := range []string{"edn", "dcf"} {
+				r, err := dcInstance{n: n, algo: algo, source: "(0,0)"}.run(ctx, props.PropFormula, "point", point)
+				if err != nil {
+					return Outcome{Verdict: Inconclusive, Err: err}
+				}
+				out.Figures[algo+"_sim_"+tag] = r.Figures["simulated"]
+				out.Figures[algo+"_formula_"+tag] = r.Figures["formula"]
+				if algo == "edn" {
+					out.Figures["edn_contends_"+tag] = r.Figures["contends"]
+				}
+			}
 		}
 	}
 	out.Verdict = Holds
-	out.Note = fmt.Sprintf("simulated completion = 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr (and the 2·4^k form) exactly at all %d points of props.DefaultGrid on %v tori, no contention; EDN's simulated times (contention-free timing, first contention flagged) beside its formula in Figures. %s", len(grid), sizes, dcfNote)
+	out.Note = fmt.Sprintf("simulated completion = 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr (and the 2·4^k form) exactly at all %d points of props.DefaultGrid on %v tori, no contention; EDN's simulated times (contention-free timing, first contention flagged) beside its formula in Figures. %s", points, sizes, dcfNote)
 	return out
 }
 
-// schedWitness is the schedule evidence of r as the Outcome's witness (nil when there is
-// none, never a typed nil).
-func schedWitness(r *props.Report) any {
-	if w := r.ScheduleWitness(); w != nil {
-		return w
+// reportWitness is a report's witness as the Outcome's (nil when there is none, never a
+// typed nil).
+func reportWitness(r *props.Report) any {
+	if r.Witness != nil {
+		return r.Witness
 	}
 	return nil
 }

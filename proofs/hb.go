@@ -3,11 +3,10 @@ package proofs
 import (
 	"context"
 	"fmt"
-	"math/big"
+	"strconv"
 
-	"github.com/wormcheck/wormcheck/algos/sbt"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The hypercube broadcast claims of Shahrabi & Ould-Khaoua (003): the SBT broadcast with
@@ -29,25 +28,28 @@ func init() {
 		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"n = 2..12", "n = 2..12", "n = 2..12"}, runHB2)})
 }
 
+// runHB1 checks the SBT broadcast through the entry (the registry's sbt) on every
+// hypercube of the size, from one source per cube and three base dimensions: validity,
+// exactly-once, exactly n steps (steps-exact) and stepwise contention freedom.
 func runHB1(ctx context.Context, env Env) Outcome {
 	hi := pick(env.Size, 7, 10, 10)
 	var out Outcome
 	for n := 3; n <= hi; n++ {
-		h, _ := model.NewHypercube(n)
 		for _, base := range []int{0, n / 2, n - 1} {
 			if err := ctx.Err(); err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			src := model.NodeID((n * 37) % (1 << n))
-			s, err := sbt.Build(h, src, base)
-			if err != nil {
-				return Outcome{Verdict: Inconclusive, Err: err}
-			}
 			out.Instances++
-			for _, r := range []*props.Report{props.Validity(s), props.ExactlyOnce(s), props.StepCount(s, n), props.Stepwise(s)} {
+			in := check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n), Params: map[string]string{
+				"source": strconv.Itoa((n * 37) % (1 << n)), "base": strconv.Itoa(base), "steps": strconv.Itoa(n)}}
+			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
+				r, err := check.Run(ctx, in, prop, check.Options{})
+				if err != nil {
+					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+				}
 				if r.Verdict != props.Holds {
 					out.Verdict = r.Verdict.String()
-					out.Witness = schedWitness(r)
+					out.Witness = reportWitness(r)
 					out.Note = fmt.Sprintf("hypercube:%d base %d: %s: %s", n, base, r.Property, r.Reason)
 					return out
 				}
@@ -59,6 +61,8 @@ func runHB1(ctx context.Context, env Env) Outcome {
 	return out
 }
 
+// runHB2 checks 003's model distributions against the SBT tree through the entry (sbt's
+// distributions property) on every cube n = 2..12, source 0, base n/2.
 func runHB2(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	out.Figures = map[string]float64{}
@@ -66,45 +70,16 @@ func runHB2(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		h, _ := model.NewHypercube(n)
-		s, _ := sbt.Build(h, 0, n/2)
-		d := sbt.Count(s, n)
+		r, err := check.Run(ctx, check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n),
+			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, check.PropDistributions, check.Options{})
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+		}
 		out.Instances++
-		tot := big.NewInt(1<<n - 1)
-		frac := func(c int64) *big.Rat { return new(big.Rat).SetFrac(big.NewInt(c), tot) }
-		fail := func(eq string, tree, model *big.Rat) Outcome {
-			return Outcome{Verdict: Violated, Instances: out.Instances,
-				Witness: map[string]any{"n": n, "equation": eq, "tree": tree.RatString(), "model": model.RatString()},
-				Note:    fmt.Sprintf("n=%d %s: tree %s, model %s", n, eq, tree.RatString(), model.RatString())}
+		if r.Verdict != props.Holds {
+			return Outcome{Verdict: r.Verdict.String(), Instances: out.Instances, Witness: reportWitness(r), Note: r.Reason}
 		}
-		mean := new(big.Rat)
-		for i := 1; i <= n; i++ {
-			if f := frac(d.Depth[i]); f.Cmp(sbt.Eq5(n, i)) != 0 {
-				return fail(fmt.Sprintf("eq. (5) i=%d", i), f, sbt.Eq5(n, i))
-			}
-			mean.Add(mean, new(big.Rat).Mul(big.NewRat(int64(i), 1), frac(d.Depth[i])))
-		}
-		if mean.Cmp(sbt.Eq6(n)) != 0 {
-			return fail("eq. (6)", mean, sbt.Eq6(n))
-		}
-		w, repl := new(big.Rat), int64(0)
-		for i := 0; i < n; i++ {
-			if f := frac(d.Replications[i]); f.Cmp(sbt.Eq9(n, i)) != 0 {
-				return fail(fmt.Sprintf("eq. (9) i=%d", i), f, sbt.Eq9(n, i))
-			}
-			w.Add(w, new(big.Rat).Mul(big.NewRat(int64(i), 1), frac(d.Replications[i])))
-			if i > 0 {
-				repl += d.Replications[i]
-			}
-		}
-		if w.Cmp(sbt.Eq10(n)) != 0 {
-			return fail("eq. (10)", w, sbt.Eq10(n))
-		}
-		if f := frac(repl); f.Cmp(sbt.Eq3Fraction(n)) != 0 {
-			return fail("before eq. (3)", f, sbt.Eq3Fraction(n))
-		}
-		wf, _ := w.Float64()
-		out.Figures[fmt.Sprintf("mean_replications_n%d", n)] = wf
+		out.Figures[fmt.Sprintf("mean_replications_n%d", n)] = r.Figures["mean_replications"]
 	}
 	out.Verdict = Holds
 	out.Note = "n = 2..12: depth (hop) distribution = eq. (5), its mean = eq. (6), replication distribution = eq. (9), its mean = eq. (10), replicating fraction = the rate before eq. (3), all as exact rationals counted on the SBT"

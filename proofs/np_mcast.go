@@ -2,12 +2,17 @@ package proofs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
+	"strconv"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
@@ -91,7 +96,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		why, r, ex := np8Check(vc, nd)
 		out.States += r.Stats.States
 		if why != "" {
-			o := Outcome{Verdict: Violated, Witness: schedWitness(r), Files: witnessFiles(vc, r),
+			o := Outcome{Verdict: Violated, Witness: schedWitness(r), Files: scheduleFiles(vc, r),
 				Note: fmt.Sprintf("U-torus from %s to %s on %s, per virtual channel: %s%s", s.Topology.NodeName(s.Sources[0]), destList(s), s.Topology.Spec(), why, witnessText(r))}
 			return &o
 		}
@@ -227,8 +232,31 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	return out
 }
 
+// multicastsParam renders multicasts as the collectives' multicasts parameter
+// ("SRC:D,D;SRC:D,D", node numbers).
+func multicastsParam(ms []unicastmc.Multicast) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		ds := make([]string, len(m.Destinations))
+		for j, d := range m.Destinations {
+			ds[j] = strconv.Itoa(int(d))
+		}
+		parts[i] = fmt.Sprintf("%d:%s", m.Source, strings.Join(ds, ","))
+	}
+	return strings.Join(parts, ";")
+}
+
+// runMulticasts checks one instance of several multicasts of a one-port scheme on
+// mesh:8x8 for prop through the entry.
+func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, extra map[string]string) (*props.Report, error) {
+	params := map[string]string{"multicasts": multicastsParam(ms)}
+	for k, v := range extra {
+		params[k] = v
+	}
+	return check.Run(ctx, check.Instance{Algorithm: scheme, Topology: "mesh:8x8", Params: params}, prop, check.Options{})
+}
+
 func runNP9(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewMesh(8, 8)
 	count := pick(env.Size, 5, 20, 20)
 	var out Outcome
 	violated := 0
@@ -236,18 +264,17 @@ func runNP9(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		s, err := unicastmc.BuildMany(g, unicastmc.UMesh, ms)
+		r, err := runMulticasts(ctx, "umesh", ms, props.PropNodeContention, nil)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		r := props.NodeContention(s)
 		out.States += r.Stats.States
 		if r.Verdict == props.Violated {
 			violated++
 			if out.Witness == nil {
-				out.Witness = schedWitness(r)
-				out.Files = witnessFiles(s, r)
+				out.Witness = reportWitness(r)
+				out.Files = witnessFiles(r)
 				if w := r.ScheduleWitness(); w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}
@@ -262,38 +289,9 @@ func runNP9(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-// portPairs counts, at parameters p, the pairs of unicasts that occupy one node's port
-// at overlapping times (send side [a, a+L*tc), receive side [a+h*tc, a+h*tc+L*tc)).
-func portPairs(s *model.Schedule, p props.Params) (int, error) {
-	t, err := props.Simulate(s, p)
-	if err != nil {
-		return 0, err
-	}
-	type iv struct{ from, to int64 }
-	ports := map[[2]int][]iv{}
-	for i, u := range s.Unicasts {
-		a := t.Start[i]
-		h := int64(len(u.Path)) * p.Tc
-		ports[[2]int{int(u.From), 0}] = append(ports[[2]int{int(u.From), 0}], iv{a, a + p.L*p.Tc})
-		ports[[2]int{int(u.To), 1}] = append(ports[[2]int{int(u.To), 1}], iv{a + h, a + h + p.L*p.Tc})
-	}
-	n := 0
-	for _, list := range ports {
-		for i := range list {
-			for j := i + 1; j < len(list); j++ {
-				if list[i].from < list[j].to && list[j].from < list[i].to {
-					n++
-				}
-			}
-		}
-	}
-	return n, nil
-}
-
 func runNP10(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewMesh(8, 8)
 	count := pick(env.Size, 8, 40, 40)
-	p := props.Params{Ts: 300, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
+	const point = "300,0,1,32" // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
 	var out Outcome
 	out.Figures = map[string]float64{}
 	for _, m := range []int{2, 4, 8} {
@@ -303,17 +301,16 @@ func runNP10(ctx context.Context, env Env) Outcome {
 			if err := ctx.Err(); err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
-			for k, sch := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.SPU} {
-				s, err := unicastmc.BuildMany(g, sch, ms)
+			for k, scheme := range []string{"umesh", "spu"} {
+				pr, err := runMulticasts(ctx, scheme, ms, check.PropPortPairs, map[string]string{"point": point})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				n, err := portPairs(s, p)
+				pairs[k] += int(pr.Figures["port_pairs"])
+				r, err := runMulticasts(ctx, scheme, ms, props.PropNodeContention, nil)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				pairs[k] += n
-				r := props.NodeContention(s)
 				out.States += r.Stats.States
 				if r.Verdict == props.Violated {
 					viol[k]++
@@ -329,4 +326,27 @@ func runNP10(ctx context.Context, env Env) Outcome {
 	out.Verdict = Measured
 	out.Note = fmt.Sprintf("mesh:8x8, %d seeded instances per m = 2, 4, 8 concurrent multicasts of 12 destinations; overlapping port-occupancy pairs at Ts=300, Tc=1, L=32 (mean per instance) and instances with node contention for any parameters (exact), U-mesh vs SPU (001 §5.1: SPU reduces contention)", count)
 	return out
+}
+
+// schedWitness is the schedule evidence of r as the Outcome's witness (nil when there is
+// none, never a typed nil).
+func schedWitness(r *props.Report) any {
+	if w := r.ScheduleWitness(); w != nil {
+		return w
+	}
+	return nil
+}
+
+// scheduleFiles renders a violation: the witness as JSON and the schedule picture.
+func scheduleFiles(s *model.Schedule, r *props.Report) map[string][]byte {
+	files := map[string][]byte{}
+	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+		files["json"] = b
+	}
+	if w := r.ScheduleWitness(); w != nil {
+		if pic, err := render.Schedule(s, w); err == nil {
+			files["svg"] = pic
+		}
+	}
+	return files
 }

@@ -61,13 +61,3 @@ func TestVirtualChannelContention(t *testing.T) {
 		t.Errorf("worked example contends")
 	}
 }
-
-// TestPortPairs: two multicasts into one node at once occupy its port together.
-func TestPortPairs(t *testing.T) {
-	m, _ := model.NewMesh(4, 4)
-	s, _ := unicastmc.BuildMany(m, unicastmc.UMesh, []unicastmc.Multicast{{Source: 0, Destinations: []model.NodeID{5}}, {Source: 10, Destinations: []model.NodeID{5}}})
-	n, err := portPairs(s, np8Params[2])
-	if err != nil || n != 1 {
-		t.Errorf("port pairs %d, %v; want 1", n, err)
-	}
-}

@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
-	"github.com/wormcheck/wormcheck/algos/dcf"
-	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The simulator family: claims whose verdict is a measured agreement between an
@@ -274,23 +274,14 @@ func runMN7(ctx context.Context, env Env) Outcome {
 	return out
 }
 
+// runDC8 runs EDN (and DCF beside it, as 004 Figs. 8-9 plot both) on torus:32x32 from
+// (0,0) in the flit-level simulator at each timing point through the entry (the
+// collectives' flit-contention property) and reports the simulated times beside the
+// contention-free formula and timed model.
 func runDC8(ctx context.Context, env Env) Outcome {
-	g, err := model.NewTorus(32, 32)
-	if err != nil {
-		return Outcome{Err: err}
-	}
-	s, err := edn.Build(g, g.Node(0, 0))
-	if err != nil {
-		return Outcome{Err: fmt.Errorf("DC8: %v", err)}
-	}
-	// DCF beside it: 004 Figs. 8-9 plot both.
-	sd, err := dcf.Build(g, g.Node(0, 0))
-	if err != nil {
-		return Outcome{Err: fmt.Errorf("DC8: %v", err)}
-	}
 	lengths := pick(env.Size, []int{64}, []int{32, 128}, []int{32, 128, 512})
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
-	var first *sim.Contention
+	var first map[string]any
 	var excess, gaps []string
 	timedIsFormula := true
 	for _, lat := range []int{0, 200} {
@@ -299,39 +290,35 @@ func runDC8(ctx context.Context, env Env) Outcome {
 				out.Err = err
 				return out
 			}
-			res, err := sim.ExecuteSchedule(g, s, sim.ScheduleOptions{Ts: lat, Tr: lat, L: L})
-			if err != nil {
-				// One VC per channel (the timed model) can deadlock a torus ring under
-				// contention; rerun with the two dateline classes and say so.
-				res, err = sim.ExecuteSchedule(g, s, sim.ScheduleOptions{Ts: lat, Tr: lat, L: L, VCs: 2, Dateline: true})
-				if err != nil {
-					out.Err = fmt.Errorf("DC8: %v", err)
-					return out
-				}
-				out.Figures[fmt.Sprintf("ts_tr%d_L%d_single_vc_deadlocked", lat, L)] = 1
+			point := fmt.Sprintf("%d,%d,1,%d", lat, lat, L)
+			run := func(algo string) (*props.Report, error) {
+				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{})
 			}
-			formula := analytic.EDNDouble(2, analytic.Timing{Ts: float64(lat), Tr: float64(lat), Tc: 1, L: float64(L)})
-			timed, err := sim.TimedCompletion(s, g.Nodes(), lat, lat, L)
+			r, err := run("edn")
 			if err != nil {
 				out.Err = fmt.Errorf("DC8: %v", err)
 				return out
 			}
-			out.Instances++
 			key := fmt.Sprintf("ts_tr%d_L%d", lat, L)
-			out.Figures[key+"_simulated"] = float64(res.Completion)
-			out.Figures[key+"_formula"] = formula
-			out.Figures[key+"_timed_model"] = float64(timed)
-			out.Figures[key+"_excess"] = float64(res.Completion) - formula
-			if rd, err := sim.ExecuteSchedule(g, sd, sim.ScheduleOptions{Ts: lat, Tr: lat, L: L}); err == nil {
-				out.Figures[key+"_dcf_simulated"] = float64(rd.Completion)
-				gaps = append(gaps, fmt.Sprintf("%+d", res.Completion-rd.Completion))
+			if r.Figures["single_vc_deadlocked"] == 1 {
+				out.Figures[key+"_single_vc_deadlocked"] = 1
 			}
-			if float64(timed) != formula {
+			out.Instances++
+			simulated, formula := r.Figures["simulated"], r.Figures["formula"]
+			out.Figures[key+"_simulated"] = simulated
+			out.Figures[key+"_formula"] = formula
+			out.Figures[key+"_timed_model"] = r.Figures["timed_model"]
+			out.Figures[key+"_excess"] = r.Figures["excess"]
+			if rd, err := run("dcf"); err == nil {
+				out.Figures[key+"_dcf_simulated"] = rd.Figures["simulated"]
+				gaps = append(gaps, fmt.Sprintf("%+d", int64(simulated)-int64(rd.Figures["simulated"])))
+			}
+			if r.Figures["timed_model"] != formula {
 				timedIsFormula = false
 			}
-			excess = append(excess, fmt.Sprintf("ts=tr=%d L=%d: %+.0f", lat, L, float64(res.Completion)-formula))
-			if first == nil && res.Contention != nil {
-				first = res.Contention
+			excess = append(excess, fmt.Sprintf("ts=tr=%d L=%d: %+.0f", lat, L, simulated-formula))
+			if first == nil && r.Verdict == props.Violated {
+				first, _ = r.Witness.Detail.(map[string]any)
 			}
 		}
 	}
@@ -340,13 +327,8 @@ func runDC8(ctx context.Context, env Env) Outcome {
 		agree = "which the timed model does NOT reproduce at every point: see *_timed_model"
 	}
 	if first != nil {
-		u, v := s.Unicasts[first.Waiting], s.Unicasts[first.Holding]
-		out.Witness = map[string]any{
-			"channel": first.Name, "cycle": first.Cycle,
-			"waiting": fmt.Sprintf("%s->%s (step %d)", g.NodeName(u.From), g.NodeName(u.To), u.Step),
-			"holding": fmt.Sprintf("%s->%s (step %d)", g.NodeName(v.From), g.NodeName(v.To), v.Step),
-		}
-		out.Note = fmt.Sprintf("EDN on torus:32x32 from (0,0), flit level, one VC: simulated minus 15ts+42tc+5Ltc+5tr (the contention-free formula, %s) is %s; first contention on %s at cycle %d.", agree, strings.Join(excess, ", "), first.Name, first.Cycle)
+		out.Witness = first
+		out.Note = fmt.Sprintf("EDN on torus:32x32 from (0,0), flit level, one VC: simulated minus 15ts+42tc+5Ltc+5tr (the contention-free formula, %s) is %s; first contention on %s at cycle %d.", agree, strings.Join(excess, ", "), first["channel"], first["cycle"])
 	} else {
 		out.Note = "EDN on torus:32x32 from (0,0): no header ever waited; simulated time equals the timed model (" + strings.Join(excess, ", ") + ")."
 	}

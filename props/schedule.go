@@ -30,9 +30,13 @@ import (
 // ReplayAnyDelay (the same semantics as a checker.Model for the BFS explorer, with a
 // replayable trace), LowerBound. Pictures: package props/render; generators: props/gen.
 const (
-	PropValidity       = "validity"
-	PropExactlyOnce    = "exactly-once"
-	PropSteps          = "steps"
+	PropValidity    = "validity"
+	PropExactlyOnce = "exactly-once"
+	PropSteps       = "steps"
+	PropStepsExact  = "steps-exact"
+	// PropFormula compares an algorithm's timed completion with its contention-free
+	// formula (props/check: dcf and edn).
+	PropFormula        = "formula"
 	PropStepwise       = "stepwise"
 	PropDepth          = "depth"
 	PropAnyDelay       = "any-delay"

@@ -194,6 +194,32 @@ func StepCount(s *model.Schedule, want int) *Report {
 	return finish(r, w, reason)
 }
 
+// StepCountExact checks a claim of the form "in exactly want steps" (step semantics):
+// the schedule's step count must equal want. StepCount checks a bound (at most want), so
+// a schedule that finishes early passes it; this check fails both a schedule that takes
+// more steps and one that takes fewer (e.g. 004 Corollary 1: DCF takes d steps on a 2^d
+// x 2^d torus, no more and no fewer). The witness is an instance witness of kind
+// "steps". want must be positive; otherwise the report is inconclusive.
+func StepCountExact(s *model.Schedule, want int) *Report {
+	r := newReport(s, PropStepsExact, SemStep)
+	if err := s.Check(); err != nil {
+		return fail(r, err)
+	}
+	if want <= 0 {
+		return fail(r, fmt.Errorf("steps-exact needs the claimed step count (a positive number), got %d", want))
+	}
+	k := s.Steps()
+	r.Stats.Depth = k
+	var w *ScheduleWitness
+	switch {
+	case k > want:
+		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed exactly %d", k, want)}
+	case k < want:
+		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps fall short of the claimed exactly %d", k, want)}
+	}
+	return finish(r, w, fmt.Sprintf("%d steps; claimed exactly %d", k, want))
+}
+
 // sortedNodes returns the distinct nodes of vs, ascending.
 func sortedNodes(vs []model.NodeID) []model.NodeID {
 	out := slices.Clone(vs)

@@ -171,13 +171,17 @@ func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv [
 			c := int(path[worms[w].hop])
 			got := -1
 			for v := 0; v < V; v++ {
-				if owner[c*V+v] < 0 {
+				// Atomic VC allocation: free, and the previous worm's flits all gone.
+				if owner[c*V+v] < 0 && len(bufs[c*V+v]) == 0 {
 					got = c*V + v
 					break
 				}
 			}
 			if got < 0 {
-				if blk == nil {
+				// A node's own sends through one first channel are serialised, not
+				// contending (the timed semantics' definition).
+				a, b := s.Unicasts[worms[w].uni], s.Unicasts[worms[ownerWorm[c*V]].uni]
+				if blk == nil && !(a.From == b.From && a.Path[0] == model.ChannelID(c) && b.Path[0] == model.ChannelID(c)) {
 					blk = &Contention{Cycle: t, Channel: model.ChannelID(c), Node: g.Channel(model.ChannelID(c)).From, Waiting: worms[w].uni, Holding: worms[ownerWorm[c*V]].uni}
 				}
 				keep = append(keep, x)

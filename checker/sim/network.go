@@ -103,8 +103,14 @@ type network struct {
 
 	flitHops int64
 	now      int64 // the cycle being simulated
-	firstBlk *blockEvent
-	recBlk   bool
+	// firstBlk is the first wait of a header that counts as contention, firstWait the
+	// first wait of any header; both are recorded only with recBlk. serialised, if set,
+	// tells the waits that are not contention (the schedule executor: a node's own sends
+	// through one first channel, which the timed semantics serialises by definition).
+	firstBlk   *blockEvent
+	firstWait  *blockEvent
+	recBlk     bool
+	serialised func(waiting, holding int32, c model.ChannelID) bool
 
 	// delivered is called when the tail of worm w reaches node v, an intermediate
 	// destination of a path-based worm or (final) the end of its route; the data is
@@ -113,9 +119,6 @@ type network struct {
 	lastMove  int64
 	// trace, if set, sees every flit move (Config.Trace).
 	trace func(TraceEvent)
-
-	// atomicVC allocates a virtual channel only once its buffer is empty (vcFree).
-	atomicVC bool
 
 	// Tree multicast (tree.go); nil/false unless Config.Tree.
 	treeOn bool
@@ -297,21 +300,29 @@ func (n *network) allocate(t int64) {
 }
 
 // vcFree reports whether virtual channel v of channel c may be allocated to a new worm:
-// no worm is allocated to it and, with atomicVC, its buffer holds no flit of the
-// previous worm. By default a VC is reallocated as soon as the previous worm's tail has
-// crossed the channel (non-atomic VC allocation: the new worm's flits queue behind the
-// old tail in the downstream buffer), which is the timed model's channel holding time
-// [a + (i-1)tc, a + (i-1)tc + L tc) of DESIGN.md; the explorer's model (model/flit)
-// allocates atomically: it releases a virtual channel when the tail leaves its buffer.
+// no worm is allocated to it and its buffer holds no flit of the previous worm. This is
+// atomic VC allocation (Dally & Towles, Principles and Practices of Interconnection
+// Networks, virtual-channel flow control; the queue assumption of Duato's deadlock theory), the one flit-level rule of docs/semantics.md: a VC is released when the
+// previous worm's tail has left its buffer, not when the tail has crossed the channel,
+// exactly as in the explorer's model (model/flit), so a blocked tail keeps its VC.
+// Allocation runs at the start of a cycle, so a tail that left in cycle t-1 frees the
+// VC for a header in cycle t, which the explorer reaches by the tail move first
+// (TestSimulatorRunsAreExplorerPaths).
 func (n *network) vcFree(c, v int) bool {
-	return n.mask[c]&(1<<uint(v)) == 0 && (!n.atomicVC || n.vcs[c*n.V+v].count == 0)
+	return n.mask[c]&(1<<uint(v)) == 0 && n.vcs[c*n.V+v].count == 0
 }
 
 func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holding int32) {
 	if !n.recBlk || n.firstBlk != nil {
 		return
 	}
-	n.firstBlk = &blockEvent{Cycle: t, Channel: c, Node: v, Waiting: waiting, Holding: holding}
+	b := &blockEvent{Cycle: t, Channel: c, Node: v, Waiting: waiting, Holding: holding}
+	if n.firstWait == nil {
+		n.firstWait = b
+	}
+	if n.serialised == nil || !n.serialised(waiting, holding, c) {
+		n.firstBlk = b
+	}
 }
 
 // headReady reports whether input unit x has a flit that may move in cycle t.
@@ -410,7 +421,7 @@ func (n *network) move(f flit, x, y int32, t int64) {
 	n.lastMove = t
 	w := f.worm()
 	if n.trace != nil {
-		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: n.worms[w].msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(y))
+		n.traceMove(TraceEvent{Cycle: t, Worm: w, Msg: n.worms[w].msg, Head: f&flagHead != 0, Tail: f&flagTail != 0}, int(x), int(y))
 	}
 	if int(y) < n.nvc {
 		vy := &n.vcs[y]
@@ -458,6 +469,9 @@ func (n *network) move(f flit, x, y int32, t int64) {
 // downstream) and one flit per busy delivery port, then credits return.
 func (n *network) cycle(t int64) {
 	n.now = t
+	if n.treeOn {
+		n.treeReleaseDone()
+	}
 	if len(n.pending) > 0 {
 		n.allocate(t)
 	}
@@ -476,6 +490,14 @@ func (n *network) cycle(t int64) {
 			act = act[:len(act)-1]
 			i--
 			continue
+		}
+		// A tree's new branch crosses first, in the cycle it was reserved (tree.go).
+		if n.treeOn && n.tree.prioT[c] == t {
+			if y := n.tree.prioY[c]; n.src[y] >= 0 && int(n.vcs[y].count) < n.B && n.ready(n.src[y], y, t) {
+				n.rr[c] = y % int32(V)
+				n.transmit(n.src[y], y, t)
+				continue
+			}
 		}
 		// Demand-slotted round robin: the VCs after the last one served, in turn.
 		r := uint(n.rr[c]) + 1
@@ -570,17 +592,38 @@ func (n *network) idle() bool {
 	return true
 }
 
-// TraceEvent is one flit move: in Cycle, the flit of worm Worm (message Msg; for a
-// schedule, the unicast index) crossed virtual channel VC of Channel into Node, or, with
-// Channel = model.None, was delivered at Node.
+// TraceEvent is one event of a run: by default (Kind TraceMove) a flit move: in Cycle,
+// the flit of worm Worm (message Msg; for a schedule, the unicast index) left its input
+// (virtual channel InVC of InChannel, or with InChannel = model.None its source's
+// injection port) and crossed virtual channel VC of Channel into Node, or, with Channel
+// = model.None, was delivered at Node. Tree multicasts (tree.go) also trace TraceReserve,
+// an output reserved for an address flit (a new branch, 000 §2.1 case (a); Channel and
+// VC name it, or Channel = model.None the delivery port of Node), and TracePrune, the
+// outputs Pruned released at input InChannel/InVC of Node (000 §3). Pruned lists network
+// virtual channels as channel*VCs+vc and a delivery port as -1, the numbering of
+// model/flit's outputs. Head is set for a worm's header and a tree's address flits.
 type TraceEvent struct {
 	Cycle      int64
+	Kind       TraceKind
 	Channel    model.ChannelID
 	VC         int
 	Node       model.NodeID
+	InChannel  model.ChannelID
+	InVC       int
 	Worm, Msg  int32
 	Head, Tail bool
+	Pruned     []int32
 }
+
+// TraceKind is the kind of a TraceEvent.
+type TraceKind uint8
+
+// The trace event kinds.
+const (
+	TraceMove TraceKind = iota
+	TraceReserve
+	TracePrune
+)
 
 // vcBuf is the bookkeeping of one virtual-channel input buffer.
 type vcBuf struct {
@@ -588,9 +631,14 @@ type vcBuf struct {
 	popped      uint32
 }
 
-// traceMove completes ev with where a flit moved to (input y: a virtual channel of a
-// network channel, or a delivery port of a node) and hands it to the trace hook.
-func (n *network) traceMove(ev TraceEvent, y int) {
+// traceMove completes ev with where a flit came from (input unit x: a virtual channel, or
+// an injection port) and moved to (output unit y: a virtual channel of a network
+// channel, or a delivery port of a node) and hands it to the trace hook.
+func (n *network) traceMove(ev TraceEvent, x, y int) {
+	ev.InChannel = model.None
+	if x < n.nvc {
+		ev.InChannel, ev.InVC = model.ChannelID(x/n.V), x%n.V
+	}
 	ev.Channel = model.None
 	if y < n.nvc {
 		ev.Channel, ev.VC = model.ChannelID(y/n.V), y%n.V

@@ -83,7 +83,7 @@ func TestPropDrainedRunsConserveFlits(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if res.Contention == nil && s.Ports == model.AllPort && res.Completion != want {
+		if res.FirstWait == nil && s.Ports == model.AllPort && res.Completion != want {
 			return fmt.Sprintf("no contention but completion %d != timed %d", res.Completion, want)
 		}
 		if res.Completion < want {

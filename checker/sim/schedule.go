@@ -30,11 +30,6 @@ type ScheduleOptions struct {
 	//
 	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
 	Trace func(TraceEvent)
-	// AtomicVC allocates a virtual channel to a worm only once the previous worm's
-	// flits have all left its buffer, as the explorer's model does (model/flit); by
-	// default a VC is reallocated once the previous tail has crossed the channel, which
-	// matches the timed model's holding intervals.
-	AtomicVC bool
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
@@ -56,9 +51,18 @@ type ScheduleResult struct {
 	Completion int64 `json:"completion"`
 	// Receive[v] is when node v received the message (0 for sources, -1 if never).
 	Receive []int64 `json:"-"`
-	// Contention is the first contending pair, nil when no header ever waited.
+	// Contention is the first contending pair, nil when no header ever waited for a
+	// worm of another node or of another first channel. As in the timed semantics, a
+	// node's own sends through one first channel are serialised, not contending: a
+	// header that waits for the previous such send is not a contending pair.
 	Contention *Contention `json:"contention"`
-	FlitHops   int64       `json:"flit_hops"`
+	// FirstWait is the first time any header waited, those serialised waits included,
+	// nil when none did. Under atomic VC allocation a node's next send through the same
+	// first channel gets it one cycle after the timed model's a + L·tc (the previous
+	// tail must leave the buffer behind the channel), so the completion equals the
+	// timed model (all-port) whenever FirstWait is nil, and may exceed it otherwise.
+	FirstWait *Contention `json:"-"`
+	FlitHops  int64       `json:"flit_hops"`
 	// Deliver[i] is when Schedule.Unicasts[i] was received (tail plus tr).
 	Deliver []int64 `json:"-"`
 }
@@ -68,9 +72,10 @@ type ScheduleResult struct {
 // sources at 0) hands its unicasts to its processor in their Order, the j-th ready at
 // R + j*ts (004 §6.1), each joining the injection port of its first channel (all-port)
 // or the node's single port (one-port); worms of L flits follow their Path; a receiver
-// has the data tr cycles after the tail arrives. Without contention every time equals
+// has the data tr cycles after the tail arrives. When no header waits every time equals
 // the timed model of DESIGN.md with tc = 1; with contention, headers wait for channels
-// and the first such wait is reported as the contending pair.
+// and the first such wait is reported as the contending pair (a node's own sends
+// through one first channel are serialised, not contending: see FirstWait).
 //
 // A schedule with groups (several multicasts, model.Schedule.Group) is executed per
 // group as in package props: a node sends its unicasts of group g once it holds group
@@ -134,7 +139,6 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if err != nil {
 		return nil, err
 	}
-	net.atomicVC = opt.AtomicVC
 	net.recBlk = true
 	// Each node's sends per group in their stated order: byNode[v*G+g].
 	G := 1
@@ -169,6 +173,13 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		q.push(event{t: t, seq: seq, kind: k, a: a, b: b})
 	}
 	wormUni := []int{}
+	net.serialised = func(w, h int32, c model.ChannelID) bool {
+		if h < 0 || c == model.None {
+			return false
+		}
+		a, b := s.Unicasts[wormUni[w]], s.Unicasts[wormUni[h]]
+		return a.From == b.From && a.Path[0] == c && b.Path[0] == c
+	}
 	if opt.Trace != nil {
 		net.trace = func(ev TraceEvent) {
 			ev.Msg = int32(wormUni[ev.Worm])
@@ -273,19 +284,26 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if remaining > 0 {
 		return res, fmt.Errorf("schedule: %d unicasts undelivered after %d cycles (deadlock or bound too small)", remaining, limit)
 	}
-	if b := net.firstBlk; b != nil {
-		c := &Contention{Cycle: b.Cycle, Channel: b.Channel, Node: b.Node, Waiting: wormUni[b.Waiting], Holding: -1}
-		if b.Holding >= 0 {
-			c.Holding = wormUni[b.Holding]
-		}
-		if b.Channel != model.None {
-			c.Name = g.ChannelName(b.Channel)
-		} else {
-			c.Name = "delivery ports of " + g.NodeName(b.Node)
-		}
-		res.Contention = c
-	}
+	res.Contention = contention(g, net.firstBlk, wormUni)
+	res.FirstWait = contention(g, net.firstWait, wormUni)
 	return res, nil
+}
+
+// contention names the wait b with unicast indices (nil for nil).
+func contention(g *model.Grid, b *blockEvent, wormUni []int) *Contention {
+	if b == nil {
+		return nil
+	}
+	c := &Contention{Cycle: b.Cycle, Channel: b.Channel, Node: b.Node, Waiting: wormUni[b.Waiting], Holding: -1}
+	if b.Holding >= 0 {
+		c.Holding = wormUni[b.Holding]
+	}
+	if b.Channel != model.None {
+		c.Name = g.ChannelName(b.Channel)
+	} else {
+		c.Name = "delivery ports of " + g.NodeName(b.Node)
+	}
+	return c
 }
 
 // TimedCompletion computes the completion time of a schedule in the timed model of

@@ -7,8 +7,9 @@
 // demand-slotted round robin (000 §4: a cycle goes to the next VC in turn that has a flit
 // ready and a free downstream slot, so idle VCs cost nothing). A header that reached a
 // router at the end of cycle t is routed and may cross the next channel in cycle t+1
-// (one cycle per hop); a VC is allocated to a worm when its header is routed and freed
-// when its tail crosses. Routing is model.DOR; on tori with dateline classes VCs
+// (one cycle per hop); a VC is allocated to a worm when its header is routed, and only
+// once the previous worm's tail has left the VC's buffer (atomic VC allocation, the one
+// rule of docs/semantics.md, shared with the explorer's model/flit). Routing is model.DOR; on tori with dateline classes VCs
 // 0..V/2-1 are class 0 and V/2..V-1 class 1. Each node has injection ports (one-port:
 // one; all-port: one per output channel, a worm taking the port of its first channel)
 // and delivery ports (one-port: one; all-port: one per input channel); a worm's flit is
@@ -313,7 +314,7 @@ func newRunner(cfg Config) (*runner, error) {
 		switch {
 		case cfg.MulticastSchedule != nil:
 			return nil, fmt.Errorf("tree: tree multicast and a multicast schedule exclude each other")
-		case cfg.Prune > PruneNone:
+		case cfg.Prune > PrunePartial:
 			return nil, fmt.Errorf("prune %d: not a pruning policy", cfg.Prune)
 		case t.Multicast > 0 && t.MaxDests > maxTreeDests:
 			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)

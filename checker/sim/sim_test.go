@@ -55,29 +55,23 @@ func TestTwoWormsOnOneChannelSerialise(t *testing.T) {
 	g := mustGrid(t, "mesh:4x2")
 	for _, c := range []struct{ ts, tr, L int }{{0, 0, 4}, {3, 2, 10}, {1, 5, 1}} {
 		// A: 0 -> 3 over 0->1, 1->2, 2->3; B: 1 -> 3 over 1->2, 2->3. B takes 1->2 at
-		// cycle ts, one cycle before A's header gets there, so A waits L-1 cycles.
+		// cycle ts, one cycle before A's header gets there. B's tail crosses 1->2 at
+		// ts+L-1 and leaves its buffer at ts+L (atomic VC allocation: only then is the
+		// VC free), so A's header crosses 1->2 at ts+L+1, L cycles late; with L = 1 too,
+		// one cycle after B's single flit has left the buffer.
 		s := unicastSchedule(g, [][2]model.NodeID{{0, 3}, {1, 3}})
 		res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: c.ts, Tr: c.tr, L: c.L})
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantB := int64(c.ts + 2 + c.L + c.tr)
-		wantA := int64(c.ts + c.L + 2 + c.L + c.tr)
-		if c.L == 1 {
-			// B's tail leaves 1->2 at cycle ts, the very cycle A's header arrives:
-			// no wait at all.
-			wantA = int64(c.ts + 3 + c.L + c.tr)
-		}
+		wantA := int64(c.ts + c.L + 3 + c.L + c.tr)
 		if res.Receive[3] != min(wantA, wantB) || res.Completion != max(wantA, wantB) {
 			t.Errorf("%v: receive %d completion %d; want %d and %d", c, res.Receive[3], res.Completion, min(wantA, wantB), max(wantA, wantB))
 		}
-		if c.L > 1 {
-			ct := res.Contention
-			if ct == nil || ct.Waiting != 0 || ct.Holding != 1 || ct.Name != "(1,0)->(2,0)" || ct.Cycle != int64(c.ts+1) {
-				t.Errorf("%v: contention %+v; want unicast 0 waiting for 1 on (1,0)->(2,0) at %d", c, ct, c.ts+1)
-			}
-		} else if res.Contention != nil {
-			t.Errorf("%v: contention %+v with one-flit worms", c, res.Contention)
+		ct := res.Contention
+		if ct == nil || ct.Waiting != 0 || ct.Holding != 1 || ct.Name != "(1,0)->(2,0)" || ct.Cycle != int64(c.ts+1) {
+			t.Errorf("%v: contention %+v; want unicast 0 waiting for 1 on (1,0)->(2,0) at %d", c, ct, c.ts+1)
 		}
 	}
 }

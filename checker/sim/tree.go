@@ -32,12 +32,22 @@ package sim
 // branch with the data re-injected. Every address flit is routed once at every router
 // on its path, so every destination is served exactly once (TestTreeExactlyOnceUnderLoad).
 //
-// Reconstruction (where model/flit and 000 are silent on timing): a delivery port is
-// released as soon as its destination has the address flit and the data (model/flit
-// keeps it reserved until the input is released; no later flit can use it, so this
-// only frees the port earlier for other messages); unicast headers are allocated
-// before tree flits are routed in a cycle; pruning counts each closed branch once
-// (Result.Prunes).
+// A delivery port, like every reserved output, stays reserved until its input is
+// released or prunes it (000 §4: the release notification follows the message's last
+// flit), as in model/flit; under one-port it is the node's single delivery channel. A
+// release travels down a finished or pruned branch at once (treeClose), and a new
+// branch's address flit crosses its channel in the cycle the branch is reserved (it is
+// served before the round robin, and a channel takes one new branch a cycle; a second
+// address flit needing that channel waits), as model/flit reserves and moves in one
+// transition: no state has a branch reserved and still empty at the end of a cycle, in
+// which another header would find the VC taken and prune where the model cannot.
+// Reconstruction (where model/flit and 000 are silent on timing): unicast headers are
+// allocated before tree flits are routed in a cycle; pruning counts each closed branch
+// once (Result.Prunes), not a delivery port whose destination has been served.
+//
+// A cycle of a tree run is a batch of model/flit transitions: TestTreeRunsAreExplorerPaths
+// replays random small runs (ExecuteTrees, with their moves, reservations and prunes
+// traced) on the explorer's model.
 
 import (
 	"fmt"
@@ -54,32 +64,36 @@ type Prune uint8
 // free output or because the output buffer it goes to is full, releases every other
 // branch it reserved. PruneOnNoFree prunes (every branch) only when an address flit finds
 // no free output (000 §3's total pruning as worded for Lemma 1). PruneNone never prunes
-// (it can deadlock; Result.Deadlocked says so).
+// (it can deadlock; Result.Deadlocked says so). PrunePartial is PruneOnStop keeping the
+// branch into the node's own delivery port (model/flit.PrunePartial).
 const (
 	PruneOnStop Prune = iota
 	PruneOnNoFree
 	PruneNone
+	PrunePartial
 )
 
-// String returns "on-stop", "on-no-free" or "none".
+// String returns "on-stop", "on-no-free", "none" or "partial".
 func (p Prune) String() string {
 	switch p {
 	case PruneOnNoFree:
 		return "on-no-free"
 	case PruneNone:
 		return "none"
+	case PrunePartial:
+		return "partial"
 	}
 	return "on-stop"
 }
 
 // ParsePrune parses a pruning policy name.
 func ParsePrune(s string) (Prune, error) {
-	for _, p := range []Prune{PruneOnStop, PruneOnNoFree, PruneNone} {
+	for _, p := range []Prune{PruneOnStop, PruneOnNoFree, PruneNone, PrunePartial} {
 		if p.String() == s {
 			return p, nil
 		}
 	}
-	return 0, fmt.Errorf("prune %q: want on-stop, on-no-free or none", s)
+	return 0, fmt.Errorf("prune %q: want on-stop, on-no-free, none or partial", s)
 }
 
 // maxTreeDests is the most destinations a tree multicast may have: a tree flit carries
@@ -107,12 +121,14 @@ type treeOut struct {
 	y     int32
 	ch    model.ChannelID // model.None for a delivery port
 	fresh bool            // no flit sent yet: the first is the address flit that opened it
+	done  bool            // a delivery port whose destination has been served
 }
 
 // treeIn is the tree-multicast state of one input unit (000 §4: the input channel
 // controller's table of reserved outputs and auxiliary data buffer).
 type treeIn struct {
 	active   bool
+	listed   bool // in treeState.act (an entry stays until treeReleaseDone drops it)
 	closed   bool // upstream finished: no more flits will arrive
 	dataSeen bool // the data has passed (it is in the auxiliary buffer)
 	tm       int32
@@ -127,11 +143,17 @@ type treeIn struct {
 
 // treeState is the network's tree-multicast bookkeeping.
 type treeState struct {
-	prune  Prune
-	msgs   []treeMsg
-	free   []int32
-	in     []treeIn // per input unit
-	act    []int32  // active input units, in activation order
+	prune Prune
+	msgs  []treeMsg
+	free  []int32
+	in    []treeIn // per input unit
+	act   []int32  // active input units, in activation order
+	// A new branch's address flit crosses its channel in the cycle the branch is
+	// reserved, as model/flit's allocation reserves and moves at once: prioT[c] is the
+	// cycle channel c last got a new branch, prioY[c] that VC, served first that cycle;
+	// a channel takes at most one new branch a cycle.
+	prioT  []int64
+	prioY  []int32
 	prunes int64
 	// served is called when destination v of tree message tm has its address flit and
 	// all data delivered; the data is usable at t.
@@ -140,7 +162,11 @@ type treeState struct {
 
 func (n *network) enableTree(p Prune, served func(tm int32, v model.NodeID, t int64)) {
 	n.treeOn = true
-	n.tree = &treeState{prune: p, in: make([]treeIn, len(n.out)), served: served}
+	n.tree = &treeState{prune: p, in: make([]treeIn, len(n.out)), served: served,
+		prioT: make([]int64, n.g.Channels()), prioY: make([]int32, n.g.Channels())}
+	for c := range n.tree.prioT {
+		n.tree.prioT[c] = -1
+	}
 }
 
 // newTree registers a tree multicast from src to dests with D data flits.
@@ -179,9 +205,12 @@ func (n *network) treeStart(x int32, w int32) {
 
 func (n *network) activateTree(x, tm int32) {
 	st := &n.tree.in[x]
-	*st = treeIn{active: true, tm: tm, cur: -1, tgt: -1, outs: st.outs[:0]}
+	listed := st.listed
+	*st = treeIn{active: true, listed: true, tm: tm, cur: -1, tgt: -1, outs: st.outs[:0]}
 	n.tree.msgs[tm].live++
-	n.tree.act = append(n.tree.act, x)
+	if !listed {
+		n.tree.act = append(n.tree.act, x)
+	}
 }
 
 // treeAt reports whether input unit x's next flit belongs to its tree state: a VC
@@ -197,8 +226,8 @@ func (n *network) treeAt(x int32) bool {
 	return n.vcs[x].count > 0 && flit(n.buf[int(x)*n.B+int(n.vcs[x].head)]>>32)&flagTree != 0
 }
 
-// treeStep runs before the channels move: it releases finished tree inputs, routes the
-// next flit of every active one (000 §2.1 cases (a) and (b)), allocating a new branch
+// treeStep runs before the channels move (after treeReleaseDone): it routes the next
+// flit of every active tree input (000 §2.1 cases (a) and (b)), allocating a new branch
 // when needed, and prunes (000 §3) where the flit cannot move.
 func (n *network) treeStep(t int64) {
 	ts := n.tree
@@ -207,14 +236,8 @@ func (n *network) treeStep(t int64) {
 		x := act[i]
 		st := &ts.in[x]
 		st.tgt = -1
-		if st.closed && st.reinj == 0 && (int(x) >= n.nvc || st.inBuf == 0) {
-			n.treeRelease(x)
-			act = ts.act // treeRelease may not append, but keep the header in sync
-			act[i] = act[len(act)-1]
-			act = act[:len(act)-1]
-			ts.act = act
-			i--
-			continue
+		if !st.active {
+			continue // released by a prune earlier in this cycle
 		}
 		code := int32(treeData)
 		if st.reinj == 0 {
@@ -240,7 +263,7 @@ func (n *network) treeStep(t int64) {
 					}
 				}
 				if y < 0 {
-					n.treePrune(st, -1)
+					n.treePrune(x, st, -1, t)
 					continue
 				}
 				n.src[y] = x
@@ -250,6 +273,7 @@ func (n *network) treeStep(t int64) {
 					n.activeEj = append(n.activeEj, y)
 				}
 				st.outs = append(st.outs, treeOut{y: y, ch: model.None, fresh: true})
+				n.traceReserve(x, y, st.tm, t)
 			} else {
 				h := n.treeHop(m.paths[code], v)
 				c := int(h.Channel)
@@ -272,9 +296,13 @@ func (n *network) treeStep(t int64) {
 						}
 					}
 					if y < 0 {
-						n.treePrune(st, -1)
+						n.treePrune(x, st, -1, t)
 						continue
 					}
+					if ts.prioT[c] == t {
+						continue // c already takes a new branch this cycle: wait
+					}
+					ts.prioT[c], ts.prioY[c] = t, y
 					// Case (a): a new branch.
 					n.src[y] = x
 					n.holder[y] = m.worm
@@ -284,18 +312,52 @@ func (n *network) treeStep(t int64) {
 						n.activeCh = append(n.activeCh, int32(c))
 					}
 					st.outs = append(st.outs, treeOut{y: y, ch: h.Channel, fresh: true})
+					n.traceReserve(x, y, st.tm, t)
 					n.activateTree(y, st.tm)
 					act = ts.act
 					st = &ts.in[x]
 				}
 			}
 		}
-		if ts.prune == PruneOnStop && int(y) < n.nvc && int(n.vcs[y].count) >= n.B {
-			n.treePrune(st, y)
+		if (ts.prune == PruneOnStop || ts.prune == PrunePartial) && int(y) < n.nvc && int(n.vcs[y].count) >= n.B {
+			n.treePrune(x, st, y, t)
 		}
 		st.tgt = y
 	}
 	ts.act = act
+}
+
+// treeReleaseDone releases every tree input that has finished (closed upstream, empty
+// buffer, no re-injection pending) before anything is routed in a cycle, and drops the
+// released inputs from the active list. With treeClose, which releases a closed input
+// that is already empty at once, a release travels down a finished or pruned branch
+// immediately and frees its VCs before the next routing decision, as in model/flit
+// (where the release happens in the transition that empties or closes the input).
+func (n *network) treeReleaseDone() {
+	ts := n.tree
+	for again := true; again; {
+		again = false
+		for i := 0; i < len(ts.act); i++ {
+			x := ts.act[i]
+			st := &ts.in[x]
+			if st.active && n.treeFinished(x, st) {
+				n.treeRelease(x)
+				again = true
+			}
+			if !st.active {
+				st.listed = false
+				ts.act[i] = ts.act[len(ts.act)-1]
+				ts.act = ts.act[:len(ts.act)-1]
+				i--
+			}
+		}
+	}
+}
+
+// treeFinished reports whether tree input x may be released: its upstream has finished,
+// its buffer holds no flit of the tree and no re-injection is pending.
+func (n *network) treeFinished(x int32, st *treeIn) bool {
+	return st.closed && st.reinj == 0 && (int(x) >= n.nvc || st.inBuf == 0)
 }
 
 // treeHead returns the code of the next flit of tree input x from its buffer (or its
@@ -336,30 +398,79 @@ func (n *network) treeHop(path []model.Hop, v model.NodeID) model.Hop {
 	panic(fmt.Sprintf("sim: tree address flit at %s is off its DOR path", n.g.NodeName(v)))
 }
 
-// treePrune releases the branches of st except output keep (000 §3); a released branch
-// keeps its flits, which drain to the destinations whose address flits they carry.
-func (n *network) treePrune(st *treeIn, keep int32) {
+// treePrune releases the branches of input x (state st) except output keep (000 §3),
+// and with PrunePartial also its delivery port; a released branch keeps its flits,
+// which drain to the destinations whose address flits they carry.
+func (n *network) treePrune(x int32, st *treeIn, keep int32, t int64) {
 	if n.tree.prune == PruneNone {
 		return
 	}
+	var cut []int32
 	k := 0
 	for _, o := range st.outs {
-		if o.y == keep {
+		if o.y == keep || n.tree.prune == PrunePartial && int(o.y) >= n.nvc {
 			st.outs[k] = o
 			k++
 			continue
 		}
 		n.treeClose(o.y)
-		n.tree.prunes++
+		if !o.done {
+			n.tree.prunes++
+		}
+		if n.trace != nil {
+			cut = append(cut, n.outIndex(o.y))
+		}
 	}
 	st.outs = st.outs[:k]
+	if n.trace != nil && len(cut) > 0 {
+		m := &n.tree.msgs[st.tm]
+		ev := TraceEvent{Cycle: t, Kind: TracePrune, Worm: m.worm, Msg: m.msg, Node: n.nodeOf(x), Channel: model.None, InChannel: model.None, Pruned: cut}
+		if int(x) < n.nvc {
+			ev.InChannel, ev.InVC = model.ChannelID(int(x)/n.V), int(x)%n.V
+		}
+		n.trace(ev)
+	}
 }
 
-// treeClose tells output y that its upstream is done with it.
+// outIndex numbers output unit y as model/flit does: a network VC by its index, a
+// delivery port as -1.
+func (n *network) outIndex(y int32) int32 {
+	if int(y) < n.nvc {
+		return y
+	}
+	return -1
+}
+
+// traceReserve traces the reservation of output y by tree input x in cycle t.
+func (n *network) traceReserve(x, y, tm int32, t int64) {
+	if n.trace == nil {
+		return
+	}
+	m := &n.tree.msgs[tm]
+	ev := TraceEvent{Cycle: t, Kind: TraceReserve, Worm: m.worm, Msg: m.msg, Head: true}
+	if int(y) < n.nvc {
+		ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
+		ev.Node = n.g.Channel(ev.Channel).To
+	} else {
+		ev.Channel, ev.Node = model.None, model.NodeID((int(y)-n.nvc)/n.outPorts)
+	}
+	ev.InChannel = model.None
+	if int(x) < n.nvc {
+		ev.InChannel, ev.InVC = model.ChannelID(int(x)/n.V), int(x)%n.V
+	}
+	n.trace(ev)
+}
+
+// treeClose tells output y that its upstream is done with it; a VC input that is then
+// finished (empty) is released at once, so the release travels down the branch.
 func (n *network) treeClose(y int32) {
 	n.src[y] = -1
 	if int(y) < n.nvc {
-		n.tree.in[y].closed = true
+		st := &n.tree.in[y]
+		st.closed = true
+		if st.active && n.treeFinished(y, st) {
+			n.treeRelease(y)
+		}
 	}
 }
 
@@ -368,11 +479,11 @@ func (n *network) treeClose(y int32) {
 func (n *network) treeRelease(x int32) {
 	ts := n.tree
 	st := &ts.in[x]
+	st.active = false
 	for _, o := range st.outs {
 		n.treeClose(o.y)
 	}
 	st.outs = st.outs[:0]
-	st.active = false
 	tm := st.tm
 	m := &ts.msgs[tm]
 	m.live--
@@ -431,7 +542,7 @@ func (n *network) treeTransmit(x, y int32, t int64) {
 		}
 	}
 	if n.trace != nil {
-		n.traceMove(TraceEvent{Cycle: t, Worm: m.worm, Msg: m.msg, Head: code != treeData}, int(y))
+		n.traceMove(TraceEvent{Cycle: t, Worm: m.worm, Msg: m.msg, Head: code != treeData}, int(x), int(y))
 	}
 	if int(y) < n.nvc {
 		k := int(n.vcs[y].head) + int(n.vcs[y].count)
@@ -445,20 +556,16 @@ func (n *network) treeTransmit(x, y int32, t int64) {
 		return
 	}
 	// A delivery port: the destination is served once its address flit and the data
-	// have arrived; the port is then free again.
+	// have arrived; the port stays reserved until the input is released or prunes it.
 	st.ejN++
 	if st.ejN == 1+m.D {
 		st.ejN = 0
 		v := model.NodeID((int(y) - n.nvc) / n.outPorts)
-		n.src[y] = -1
-		k := 0
-		for _, o := range st.outs {
-			if o.y != y {
-				st.outs[k] = o
-				k++
+		for i := range st.outs {
+			if st.outs[i].y == y {
+				st.outs[i].done = true
 			}
 		}
-		st.outs = st.outs[:k]
 		if st.cur == y {
 			st.cur = -1
 		}

@@ -41,6 +41,8 @@ Common flags:
   --max-memory MiB  memory budget (visited store and frontiers); reaching it gives
                     inconclusive (default: 3/4 of the machine's memory; 0 = none)
   --store S         visited store: exact (default) or fingerprint (64-bit hashes, TLC-style)
+  --spill-dir DIR   keep the frontier and parent records in files under DIR, not memory
+                    (flit models: unicast, tree-mcast; same verdict, counts and trace)
   --symmetry        reduce by the topology's symmetries where the algorithm supports it
   --trace F.json    save a violation's trace; 'wormcheck replay F.json' re-runs it
   --svg F.svg       draw the witness
@@ -101,6 +103,7 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.SVG, "svg", "", "draw the witness to this SVG file")
 	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
+	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
 	return fs.Bool("progress", false, "show progress on stderr")
 }
 
@@ -272,7 +275,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 // algorithm could accept are refused here with the flag's name.
 func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
-		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed}
+		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
 	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
 		return opt, err

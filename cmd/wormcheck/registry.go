@@ -18,5 +18,6 @@ type common struct {
 	SVG       string // --svg F.svg
 	PCAP      string // --pcap F.pcap
 	Progress  io.Writer
-	Seed      int64 // --seed
+	Seed      int64  // --seed
+	SpillDir  string // --spill-dir DIR
 }

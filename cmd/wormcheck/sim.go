@@ -40,7 +40,7 @@ Examples:
   wormcheck sim --topo hypercube:6 --rate 0.01 --b 0.01 --vcs 3 --ts 1 --plot hb.svg
   wormcheck sim --topo mesh:8x8 --traffic multicast --algo dual-path --dests 4..11 --load 0.01 --length 2
 
-Tree-based multicast with pruning (000 §2-§4): --algo tree [--prune on-stop|on-no-free|none]
+Tree-based multicast with pruning (000 §2-§4): --algo tree [--prune on-stop|on-no-free|none|partial]
 (format d1, data, d2..dn; branches by DOR at routers, data re-injected from the auxiliary
 buffer). --compare tree,separate,dual-path,pm runs 000 §5.3's comparison: multicast-only
 traffic with each --compare-dests count, --points loads up to --load (data flits
@@ -84,7 +84,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.StringVar(&o.Process, "process", "poisson", "arrival process: poisson or bernoulli")
 	fs.StringVar(&o.Dests, "dests", "4..25", "multicast destination count MIN..MAX")
 	fs.StringVar(&f.plot, "plot", "", "write a latency-vs-load SVG to this file")
-	fs.StringVar(&o.Prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free or none")
+	fs.StringVar(&o.Prune, "prune", "on-stop", "tree multicast pruning: on-stop, on-no-free, none or partial")
 	fs.StringVar(&f.compare, "compare", "", "000 §5.3 comparison: multicast algorithms to compare (e.g. tree,separate,dual-path,pm) over --points loads up to --load")
 	fs.StringVar(&f.compareDests, "compare-dests", "4,11,18,25", "destination counts of a --compare run (each a fixed count)")
 	fs.StringVar(&f.compareLoad, "compare-loads", "", "explicit loads of a --compare run, e.g. 0.005,0.05,0.1 (instead of --points up to --load)")

@@ -87,6 +87,9 @@ func compareStep(m *Model, s State) error {
 	if got := m.Encode(s, nil); string(got) != string(before) {
 		return fmt.Errorf("Encode %x, reference %x", got, before)
 	}
+	if got, want := m.orderKey(s, nil), m.refOrderKey(s, nil); string(got) != string(want) {
+		return fmt.Errorf("orderKey %x, reference %x", got, want)
+	}
 	if m.Terminal(s) != m.refTerminal(s) {
 		return fmt.Errorf("Terminal %v, reference %v", m.Terminal(s), m.refTerminal(s))
 	}
@@ -109,8 +112,17 @@ func compareStep(m *Model, s State) error {
 		if fa, fb := m.Format(got[j].Next), m.Format(want[j].Next); fa != fb {
 			return fmt.Errorf("successor %d: state\n%s\nreference\n%s", j, fa, fb)
 		}
-		if one := m.Successor(s, want[j].Action); string(m.refEncode(one, nil)) != string(b) {
+		one := m.Successor(s, want[j].Action)
+		if string(m.refEncode(one, nil)) != string(b) {
 			return fmt.Errorf("Successor(%s) differs from the reference", m.Describe(s, want[j].Action))
+		}
+		// The sums a built state carries are the ones computed from scratch.
+		p, o := m.progressSums(&got[j].Next)
+		if fmt.Sprint(m.Progress(got[j].Next, nil)) != fmt.Sprint(rank(p, o, nil)) {
+			return fmt.Errorf("successor %d: carried rank %v, computed %v", j, m.Progress(got[j].Next, nil), rank(p, o, nil))
+		}
+		if fmt.Sprint(m.Progress(one, nil)) != fmt.Sprint(rank(p, o, nil)) {
+			return fmt.Errorf("Successor(%s): carried rank %v, computed %v", m.Describe(s, want[j].Action), m.Progress(one, nil), rank(p, o, nil))
 		}
 	}
 	j := 0
@@ -172,7 +184,9 @@ func TestSuccessorsAgainstReference(t *testing.T) {
 			x ^= x << 13
 			x ^= x >> 7
 			x ^= x << 17
-			s = succ[x%uint64(len(succ))].Next
+			// Walk through the states Successor builds, which carry their Progress sums
+			// (EncodeSuccessorsProgress and Progress use them), from Init's.
+			s = m.Successor(s, succ[x%uint64(len(succ))].Action)
 		}
 	}, gen.UInt64(), gen.UInt64(), gen.IntRange(0, 80)))
 	props.TestingRun(t)

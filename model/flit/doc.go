@@ -25,7 +25,9 @@
 // output, the auxiliary data buffer and pending re-injection of 000 §4). A message's
 // source is an input channel too (its Input lives in Msg). Outputs are virtual channels
 // (Out >= 0) or Eject, the local delivery channel. States are immutable values; Encode
-// gives the canonical bytes (Decode inverts it) and Format a multi-line rendering.
+// gives the canonical bytes (Decode inverts it) and Format a multi-line rendering. The
+// bytes are COLLAPSE-compressed: one index per worm into the model's table of that
+// worm's local states (see Encode), so a state costs a few bytes in a search's store.
 //
 // Buffers, delivery counts and output tables are pointer-free handles (Bytes, Outs):
 // short runs are packed into the handle, other sequences are interned in the model's

@@ -50,6 +50,7 @@ var ErrTableFull = errors.New("flit: the interning table of the model is full")
 type Table struct {
 	bytes intern[uint8]
 	outs  intern[Out]
+	worms []intern[uint8] // per message, its worm-local states (Model.Encode)
 }
 
 // NewTable returns an empty table (for states built without a model, e.g. in tests).
@@ -57,15 +58,32 @@ func NewTable() *Table { return &Table{} }
 
 // Bytes returns the table's approximate size in bytes: the sequences, their index and
 // their content-keyed map.
-func (t *Table) Bytes() int64 { return t.bytes.size.Load() + t.outs.size.Load() }
+func (t *Table) Bytes() int64 {
+	n := t.bytes.size.Load() + t.outs.size.Load()
+	for i := range t.worms {
+		n += t.worms[i].size.Load()
+	}
+	return n
+}
 
 // Len returns how many sequences the table holds.
-func (t *Table) Len() int { return int(t.bytes.n.Load() + t.outs.n.Load()) }
+func (t *Table) Len() int {
+	n := int(t.bytes.n.Load() + t.outs.n.Load())
+	for i := range t.worms {
+		n += int(t.worms[i].n.Load())
+	}
+	return n
+}
 
 // Err returns ErrTableFull once an insert found the table full, else nil.
 func (t *Table) Err() error {
 	if t.bytes.full.Load() || t.outs.full.Load() {
 		return ErrTableFull
+	}
+	for i := range t.worms {
+		if t.worms[i].full.Load() {
+			return ErrTableFull
+		}
 	}
 	return nil
 }

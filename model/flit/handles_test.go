@@ -85,8 +85,17 @@ func TestTableFull(t *testing.T) {
 	if err := m.Err(); !errors.Is(err, ErrTableFull) {
 		t.Fatalf("Err = %v; want ErrTableFull", err)
 	}
-	if m.AuxBytes() <= 0 || m.Table().Len() < 3 || m.Table().Len() > 6 {
-		t.Fatalf("AuxBytes %d, %d sequences", m.AuxBytes(), m.Table().Len())
+	if n := m.tab.bytes.n.Load() + m.tab.outs.n.Load(); m.AuxBytes() <= 0 || n < 3 || n > 6 {
+		t.Fatalf("AuxBytes %d, %d sequences", m.AuxBytes(), n)
+	}
+	// The same for the table of one worm's local states (Encode).
+	w := smallMulticasts(t)
+	w.tab.worms[1].limit = 5
+	if _, err := checker.Explore[State](w, checker.Options[State]{MaxStates: 20000, CheckDeadlock: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Err(); !errors.Is(err, ErrTableFull) || w.tab.worms[1].n.Load() != 5 {
+		t.Fatalf("Err = %v with %d local states; want ErrTableFull at 5", err, w.tab.worms[1].n.Load())
 	}
 	fresh := smallMulticasts(t)
 	walkAll(fresh, func(State) {})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -53,6 +54,7 @@ func New(cfg Config) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
+	m.tab.worms = make([]intern[uint8], len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -162,6 +164,8 @@ func (m *Model) Init() []State {
 	for i := range s.VCs {
 		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
 	}
+	s.sums.pot, s.sums.outs = m.progressSums(&s)
+	s.sums.ok = true
 	return []State{s}
 }
 
@@ -477,9 +481,10 @@ type scratch struct {
 	rb    []routing.Output
 	state State
 	log   touched
-	enc   []byte // the parent's encoding
-	msgAt []int  // msgAt[i]: offset of message i's encoding in enc; msgAt[len(Msgs)] = VCs start
-	vcAt  []int  // vcAt[o]: offset of virtual channel o's encoding in enc; vcAt[nvc] = len(enc)
+	held  [][]int32 // held[i]: the virtual channels worm i holds in the parent, ascending
+	idx   []uint32  // idx[i]: the index of worm i's local state in the parent (see Encode)
+	local []byte    // a worm's local state being built
+	merge []int32   // a worm's channels after a step
 }
 
 // release drops the scratch's references into states and returns it to the pool.
@@ -490,44 +495,61 @@ func (sc *scratch) release() {
 	scratchPool.Put(sc)
 }
 
-// encodeParent encodes s into sc.enc, recording where each message and channel starts.
+// encodeParent fills sc.held and sc.idx for s: the channels each worm holds and the
+// index of each worm's local state (see Encode).
 func (m *Model) encodeParent(sc *scratch, s *State) {
-	sc.enc = sc.enc[:0]
-	sc.msgAt = sc.msgAt[:0]
-	sc.vcAt = sc.vcAt[:0]
-	for i := range s.Msgs {
-		sc.msgAt = append(sc.msgAt, len(sc.enc))
-		sc.enc = m.encodeMsg(sc.enc, &s.Msgs[i])
+	n := len(s.Msgs)
+	for len(sc.held) < n {
+		sc.held = append(sc.held, nil)
 	}
-	sc.msgAt = append(sc.msgAt, len(sc.enc))
+	held := sc.held[:n]
+	for i := range held {
+		held[i] = held[i][:0]
+	}
 	for o := range s.VCs {
-		sc.vcAt = append(sc.vcAt, len(sc.enc))
-		sc.enc = m.encodeVC(sc.enc, &s.VCs[o])
+		if w := int(s.VCs[o].Owner); w >= 0 && w < n {
+			held[w] = append(held[w], int32(o))
+		}
 	}
-	sc.vcAt = append(sc.vcAt, len(sc.enc))
+	sc.idx = sc.idx[:0]
+	for i := 0; i < n; i++ {
+		sc.local = m.wormLocal(sc.local[:0], s, i, held[i])
+		sc.idx = append(sc.idx, m.internWorm(i, sc.local))
+	}
 }
 
-// encodeStep appends the encoding of t, the parent with the step's writes applied: the
-// parent's bytes, with message msg and the logged channels re-encoded from t.
+// encodeStep appends the encoding of t, the parent (whose worms encodeParent described
+// in sc) after a step of worm msg that wrote the logged channels: every write of a step
+// is within its own worm (its source, the channels it holds, a free channel it takes),
+// so only that worm's local state is built and interned again.
 func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
-	buf = append(buf, sc.enc[:sc.msgAt[msg]]...)
-	buf = m.encodeMsg(buf, &t.Msgs[msg])
-	pos := sc.msgAt[msg+1]
-	idx := sc.log.idx[:sc.log.n]
-	for i := 1; i < len(idx); i++ { // insertion sort: a step writes a few channels
-		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
+	all := append(sc.merge[:0], sc.held[msg]...)
+	for _, o := range sc.log.idx[:sc.log.n] {
+		all = append(all, o)
+	}
+	for i := 1; i < len(all); i++ { // insertion sort: a worm holds a few channels
+		for j := i; j > 0 && all[j] < all[j-1]; j-- {
+			all[j], all[j-1] = all[j-1], all[j]
 		}
 	}
-	for k, o := range idx {
-		if k > 0 && o == idx[k-1] {
-			continue
+	k := 0
+	for _, o := range all {
+		if t.VCs[o].Owner == int8(msg) && (k == 0 || all[k-1] != o) {
+			all[k] = o
+			k++
 		}
-		buf = append(buf, sc.enc[pos:sc.vcAt[o]]...)
-		buf = m.encodeVC(buf, &t.VCs[o])
-		pos = sc.vcAt[o+1]
 	}
-	return append(buf, sc.enc[pos:]...)
+	sc.merge = all
+	sc.local = m.wormLocal(sc.local[:0], t, msg, all[:k])
+	x := m.internWorm(msg, sc.local)
+	base := len(buf)
+	for i, y := range sc.idx {
+		if i == msg {
+			y = x
+		}
+		buf = appendUvarint(buf, y)
+	}
+	return padWord(buf, base)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -585,7 +607,7 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 		copy(t.Msgs, s.Msgs)
 		m.encodeParent(sc, &s)
 		if ranks {
-			pot, outs = m.progressSums(&s)
+			pot, outs = m.stateSums(&s)
 		}
 	}
 	for _, st := range sc.st {
@@ -744,7 +766,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	// when it acts at a source, delivers or counts a misroute (states are immutable, so
 	// an unchanged Msgs slice is shared with the predecessor).
 	c := st.c
-	s := State{Msgs: s0.Msgs, VCs: make([]VC, len(s0.VCs))}
+	s := State{Msgs: s0.Msgs, VCs: carveVCs(len(s0.VCs))}
 	copy(s.VCs, s0.VCs)
 	var target Out = None
 	switch st.k {
@@ -756,11 +778,55 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 		target = Out(st.arg)
 	}
 	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 {
-		s.Msgs = make([]Msg, len(s0.Msgs))
+		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
-	m.applyInto(s0, st, &s, nil)
+	var log touched
+	m.applyInto(s0, st, &s, &log)
+	if s0.sums.ok && !log.full {
+		s.sums.pot, s.sums.outs = m.stepSums(s0, &s, &log, c.msg, s0.sums.pot, s0.sums.outs)
+		s.sums.ok = true
+	}
 	return s
+}
+
+// slab is a block the channel and message arrays of built states are carved from, so
+// that building a state costs no allocation of its own: one allocation serves
+// slabBytes/state-size states. A block lives as long as one state carved from it; the
+// explorer drops a level's states together, so little is held beyond them. The arrays
+// hold no pointers, so the garbage collector does not scan the blocks.
+type slab struct {
+	vcs  []VC
+	msgs []Msg
+}
+
+const slabBytes = 32 << 10
+
+var slabPool = sync.Pool{New: func() any { return new(slab) }}
+
+// carveVCs returns a fresh array of n channels (contents undefined: the caller
+// overwrites it) from a slab.
+func carveVCs(n int) []VC {
+	sl := slabPool.Get().(*slab)
+	if len(sl.vcs) < n {
+		sl.vcs = make([]VC, max(n, slabBytes/int(unsafe.Sizeof(VC{}))))
+	}
+	v := sl.vcs[:n:n]
+	sl.vcs = sl.vcs[n:]
+	slabPool.Put(sl)
+	return v
+}
+
+// carveMsgs is carveVCs for message arrays.
+func carveMsgs(n int) []Msg {
+	sl := slabPool.Get().(*slab)
+	if len(sl.msgs) < n {
+		sl.msgs = make([]Msg, max(n, slabBytes/4/int(unsafe.Sizeof(Msg{}))))
+	}
+	v := sl.msgs[:n:n]
+	sl.msgs = sl.msgs[n:]
+	slabPool.Put(sl)
+	return v
 }
 
 // applyInto applies the transition st of s0 to s, a copy of s0 whose top-level slices

@@ -39,8 +39,17 @@ import (
 //
 // Reference: 000 §2-§3 (the tree, pruning), Dally & Seitz (minimal routes).
 func (m *Model) Progress(s State, buf []uint32) []uint32 {
-	pot, outs := m.progressSums(&s)
+	pot, outs := m.stateSums(&s)
 	return rank(pot, outs, buf[:0])
+}
+
+// stateSums returns s's progress sums: the ones it carries if the model built it, else
+// progressSums.
+func (m *Model) stateSums(s *State) (pot, outs uint64) {
+	if s.sums.ok {
+		return s.sums.pot, s.sums.outs
+	}
+	return m.progressSums(s)
 }
 
 // rank appends the measure of the sums pot and outs to buf.
@@ -86,6 +95,13 @@ func (m *Model) vcSums(o int, v *VC) (pot, outs uint64) {
 // msg and the logged virtual channels, given the parent's sums: the parent's sums with
 // the written parts' shares replaced, in O(written parts).
 func (m *Model) stepRank(s, t *State, log *touched, msg int, pot, outs uint64, buf []uint32) []uint32 {
+	pot, outs = m.stepSums(s, t, log, msg, pot, outs)
+	return rank(pot, outs, buf)
+}
+
+// stepSums returns the progress sums of t, the parent s after one step that wrote
+// message msg and the logged virtual channels, given the parent's sums pot and outs.
+func (m *Model) stepSums(s, t *State, log *touched, msg int, pot, outs uint64) (uint64, uint64) {
 	p0, o0 := m.msgSums(msg, &s.Msgs[msg])
 	p1, o1 := m.msgSums(msg, &t.Msgs[msg])
 	pot, outs = pot-p0+p1, outs-o0+o1
@@ -102,7 +118,7 @@ func (m *Model) stepRank(s, t *State, log *touched, msg int, pot, outs uint64, b
 		p1, o1 := m.vcSums(int(o), &t.VCs[o])
 		pot, outs = pot-p0+p1, outs-o0+o1
 	}
-	return rank(pot, outs, buf)
+	return pot, outs
 }
 
 // computeDist fills dist[i][v], the hop distance from message i's source to node v over

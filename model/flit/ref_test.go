@@ -338,8 +338,91 @@ func (m *Model) refBlockedOut(s *State, c cursor) int {
 }
 
 // refEncode is the straightforward canonical encoding Encode is checked against: the
-// layout documented on Encode, built field by field with append.
+// layout documented on Encode, each worm's local state built field by field with append
+// and interned in the model's table.
 func (m *Model) refEncode(s State, buf []byte) []byte {
+	uvarint := func(buf []byte, x uint32) []byte {
+		for x >= 0x80 {
+			buf = append(buf, byte(x)|0x80)
+			x >>= 7
+		}
+		return append(buf, byte(x))
+	}
+	input := func(buf []byte, in *Input) []byte {
+		outs := in.Outs.Slice(m.tab)
+		flag := uint32(0)
+		if in.Aux != 0 || in.Reinj != 0 {
+			flag = 1
+		}
+		buf = uvarint(buf, uint32(len(outs))<<1|flag)
+		for _, o := range outs {
+			buf = uvarint(buf, uint32(o+1))
+		}
+		if len(outs) > 0 {
+			buf = append(buf, byte(in.Cur+1))
+		}
+		if flag == 1 {
+			buf = append(buf, in.Aux, in.Reinj)
+		}
+		return buf
+	}
+	msgs := make([][]byte, len(s.Msgs))
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		var b []byte
+		if g.Done {
+			b = append(b, 0)
+		} else {
+			b = append(b, g.Sent+1)
+		}
+		if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
+			b = append(b, g.Mis)
+		}
+		b = append(b, g.Got.Slice(m.tab)...)
+		if !g.Done {
+			b = input(b, &g.In)
+		}
+		msgs[i] = b
+	}
+	// Each worm's local state: its message's section (above), then its channels.
+	var out []byte
+	for i := range s.Msgs {
+		local := msgs[i]
+		for o := range s.VCs {
+			v := &s.VCs[o]
+			if int(v.Owner) != i {
+				continue
+			}
+			local = uvarint(local, uint32(o))
+			closed := byte(0)
+			if v.Closed {
+				closed = 1
+			}
+			local = append(local, byte(v.Owner)<<1|closed)
+			fl := v.Flits.Slice(m.tab)
+			run := len(fl) > 0
+			for k := range fl {
+				run = run && int(fl[k]) == int(fl[0])+k
+			}
+			if run {
+				local = append(local, 0x80|byte(len(fl)), fl[0])
+			} else {
+				local = append(local, byte(len(fl)))
+				local = append(local, fl...)
+			}
+			local = input(local, &v.In)
+		}
+		x := m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
+		out = uvarint(out, x)
+	}
+	for len(out) < 8 {
+		out = append(out, 0)
+	}
+	return append(buf, out...)
+}
+
+// refOrderKey is the reference of orderKey: Encode's layout before it was made compact.
+func (m *Model) refOrderKey(s State, buf []byte) []byte {
 	input := func(buf []byte, in *Input) []byte {
 		buf = append(buf, byte(len(in.Outs.Slice(m.tab))))
 		for _, o := range in.Outs.Slice(m.tab) {

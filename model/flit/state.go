@@ -64,9 +64,21 @@ type Msg struct {
 // delivery counts and output tables are Bytes and Outs handles (build them with
 // MakeBytes and MakeOuts; read them with Slice, Len and At), so copying a state costs a
 // memmove and the garbage collector does not scan states' channel arrays.
+//
+// A state the model builds (Init, Successors, Successor) also carries its Progress sums,
+// so that ranking it costs O(1) and a successor's sums are its parent's updated by what
+// the step wrote; a state built elsewhere (a literal, Decode, a symmetry image) has none
+// and Progress computes them. This is one more reason never to write a state's slices.
 type State struct {
 	Msgs []Msg
 	VCs  []VC
+	sums sums
+}
+
+// sums are a state's Progress sums (progressSums) when ok.
+type sums struct {
+	pot, outs uint64
+	ok        bool
 }
 
 // String renders s without its configuration (raw virtual-channel indices, interned
@@ -90,42 +102,98 @@ func (s State) shallow() State {
 	return State{Msgs: append([]Msg(nil), s.Msgs...), VCs: append([]VC(nil), s.VCs...)}
 }
 
-// Encode appends the canonical byte encoding of s to buf. The layout, per message: Sent,
-// Done, Mis (only for a routing.Budgeted relation), Got[0..n-1], then (if not Done) its
-// Input; per virtual channel: Owner+1, and if
-// owned: Closed, the number of flits, the flits, its Input. An Input is: the number of
-// outputs, each output as a uvarint of out+1, then Cur+1, Aux, Reinj. Every field is
-// canonical (outputs are kept sorted), so equal states have equal encodings.
+// Encode appends the canonical byte encoding of s to buf: per message, in order, a
+// uvarint index into the model's table of that worm's local states (padded with zeros
+// to 8 bytes when shorter: padWord) (Table; SPIN's
+// COLLAPSE compression, Holzmann 1997, with a worm as the component). A worm's local
+// state is its message's section, then per virtual channel it holds, in index order, the
+// channel's index as a uvarint and the channel's section. Every transition writes only
+// the worm it moves (its source, its channels, a free channel it takes), so a state is
+// the tuple of its worms' local states, and a successor differs from its parent in one
+// index: EncodeSuccessors builds and looks up only that worm's local state.
+//
+// Why COLLAPSE: the worms of a state combine freely (the states are about the product
+// of the worms' local states), so a worm's few hundred or thousand local states are
+// stored once each in the table and a state costs one or two bytes per worm: the three
+// worms of WH1 take 3 bytes where a field-by-field layout of the same sections takes 42
+// (and the layout before it 83). Indices are given in the order worms' local states are
+// first met, which may differ between runs with several workers: encodings are
+// canonical within one Model (equal states, equal encodings), not across models, and the
+// table is part of the model's memory (Model.AuxBytes).
+//
+// A message's section: a byte that is 0 when it is Done and Sent+1 otherwise (Sent is at
+// most MaxFlits, and Done implies every flit sent), Mis (only for a routing.Budgeted
+// relation), Got[0..n-1], then (if not Done) its Input. A channel's section:
+// Owner<<1|Closed, its flits (0 when empty; 0x80|n and the first flit when they are a
+// run first, first+1, ...; else n and the flits), its Input. An Input is a uvarint of
+// (number of outputs)<<1 | (Aux or Reinj non-zero), each output as a uvarint of out+1,
+// Cur+1 when there is an output, and Aux and Reinj when the flag is set. Every field is
+// canonical (outputs are kept sorted, a flit sequence is written as a run exactly when
+// it is one), so equal worms have equal local states and different worms different ones.
 func (m *Model) Encode(s State, buf []byte) []byte {
-	for i := range s.Msgs {
-		buf = m.encodeMsg(buf, &s.Msgs[i])
+	sc := scratchPool.Get().(*scratch)
+	m.encodeParent(sc, &s)
+	base := len(buf)
+	for _, x := range sc.idx {
+		buf = appendUvarint(buf, x)
 	}
-	for i := range s.VCs {
-		buf = m.encodeVC(buf, &s.VCs[i])
+	sc.release()
+	return padWord(buf, base)
+}
+
+// padWord pads the indices appended to buf from base with zero bytes to 8 bytes when
+// they are fewer: an explorer can key a state of one machine word by its fingerprint
+// alone (XXH64 is a bijection on 8-byte inputs), with no copy of the encoding. The
+// padding keeps encodings canonical: the indices are self-delimiting uvarints, as many
+// as the messages, so the padded bytes still name one tuple of worm states.
+func padWord(buf []byte, base int) []byte {
+	for len(buf)-base < 8 {
+		buf = append(buf, 0)
 	}
 	return buf
 }
 
+// wormLocal appends worm i's local state in s (see Encode) to buf; held lists the
+// channels it holds, ascending.
+func (m *Model) wormLocal(buf []byte, s *State, i int, held []int32) []byte {
+	buf = m.encodeMsg(buf, &s.Msgs[i])
+	for _, o := range held {
+		buf = appendUvarint(buf, uint32(o))
+		buf = m.encodeVC(buf, &s.VCs[o])
+	}
+	return buf
+}
+
+// internWorm returns the index of worm i's local state local in the model's table,
+// adding it if it is new.
+func (m *Model) internWorm(i int, local []byte) uint32 {
+	return m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
+}
+
 // encodeMsg appends the encoding of one message (see Encode).
 func (m *Model) encodeMsg(buf []byte, g *Msg) []byte {
-	done := byte(0)
 	if g.Done {
-		done = 1
+		buf = append(buf, 0)
+	} else {
+		buf = append(buf, g.Sent+1)
 	}
-	buf = append(buf, g.Sent, done)
 	if m.budget >= 0 {
 		buf = append(buf, g.Mis)
 	}
-	buf = append(buf, g.Got.Slice(m.tab)...)
+	if f := g.Got; f&interned == 0 && byte(f) == 1 { // one destination: no slice
+		buf = append(buf, byte(f>>8))
+	} else {
+		buf = append(buf, g.Got.Slice(m.tab)...)
+	}
 	if !g.Done {
 		buf = m.encodeInput(buf, &g.In)
 	}
 	return buf
 }
 
-// encodeVC appends the encoding of one virtual channel (see Encode).
+// encodeVC appends the encoding of one virtual channel: nothing when it is free (the
+// bitmap says so; see Encode).
 func (m *Model) encodeVC(buf []byte, v *VC) []byte {
-	buf = append(buf, byte(v.Owner+1))
 	if v.Owner < 0 {
 		return buf
 	}
@@ -133,102 +201,136 @@ func (m *Model) encodeVC(buf []byte, v *VC) []byte {
 	if v.Closed {
 		closed = 1
 	}
-	if f := v.Flits; f&interned == 0 { // a packed run: write it without a slice
-		first, n := byte(f>>8), byte(f)
-		buf = append(buf, closed, n)
-		for i := byte(0); i < n; i++ {
-			buf = append(buf, first+i)
-		}
-	} else {
+	buf = append(buf, byte(v.Owner)<<1|closed)
+	switch f := v.Flits; {
+	case f == 0:
+		buf = append(buf, 0)
+	case f&interned == 0: // a packed run
+		buf = append(buf, 0x80|byte(f), byte(f>>8))
+	default:
 		fl := f.Slice(m.tab)
-		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, byte(len(fl)))
 		buf = append(buf, fl...)
 	}
 	return m.encodeInput(buf, &v.In)
 }
 
 func (m *Model) encodeInput(buf []byte, in *Input) []byte {
-	if in.Outs&interned == 0 && in.Outs != 0 && in.Outs < 0x80-1 { // one output, a one-byte uvarint
-		return append(buf, 1, byte(in.Outs-1), byte(in.Cur+1), in.Aux, in.Reinj)
+	flag := byte(0)
+	if in.Aux != 0 || in.Reinj != 0 {
+		flag = 1
 	}
-	outs := in.Outs.Slice(m.tab)
-	buf = append(buf, byte(len(outs)))
-	for _, o := range outs {
-		x := uint32(o + 1)
-		for x >= 0x80 {
-			buf = append(buf, byte(x)|0x80)
-			x >>= 7
+	if in.Outs == 0 {
+		buf = append(buf, flag)
+	} else if in.Outs&interned == 0 && in.Outs < 0x80-1 { // one output, one-byte uvarints
+		buf = append(buf, 2|flag, byte(in.Outs-1), byte(in.Cur+1))
+	} else {
+		outs := in.Outs.Slice(m.tab)
+		buf = appendUvarint(buf, uint32(len(outs))<<1|uint32(flag))
+		for _, o := range outs {
+			buf = appendUvarint(buf, uint32(o+1))
 		}
-		buf = append(buf, byte(x))
+		buf = append(buf, byte(in.Cur+1))
 	}
-	return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+	if flag != 0 {
+		buf = append(buf, in.Aux, in.Reinj)
+	}
+	return buf
 }
 
-// Decode is the inverse of Encode: it rebuilds the state from its encoding and checks
-// that every field is within the configuration's bounds. It never panics on bad input.
+func appendUvarint(buf []byte, x uint32) []byte {
+	for x >= 0x80 {
+		buf = append(buf, byte(x)|0x80)
+		x >>= 7
+	}
+	return append(buf, byte(x))
+}
+
+// orderKey appends the key Symmetric.Canonical orders the images of a state by: the
+// byte layout Encode had before it was made compact (per message Sent, Done, Mis, Got,
+// Input; per virtual channel Owner+1 and, if held, Closed, the flit count, the flits, its
+// Input; an Input as the output count, the outputs as uvarints of out+1, Cur+1, Aux,
+// Reinj). Keeping this order keeps the representative of every symmetry class, and so
+// the states of symmetry-reduced traces, what they were.
+func (m *Model) orderKey(s State, buf []byte) []byte {
+	input := func(buf []byte, in *Input) []byte {
+		outs := in.Outs.Slice(m.tab)
+		buf = append(buf, byte(len(outs)))
+		for _, o := range outs {
+			buf = appendUvarint(buf, uint32(o+1))
+		}
+		return append(buf, byte(in.Cur+1), in.Aux, in.Reinj)
+	}
+	for i := range s.Msgs {
+		g := &s.Msgs[i]
+		done := byte(0)
+		if g.Done {
+			done = 1
+		}
+		buf = append(buf, g.Sent, done)
+		if m.budget >= 0 {
+			buf = append(buf, g.Mis)
+		}
+		buf = append(buf, g.Got.Slice(m.tab)...)
+		if !g.Done {
+			buf = input(buf, &g.In)
+		}
+	}
+	for i := range s.VCs {
+		v := &s.VCs[i]
+		buf = append(buf, byte(v.Owner+1))
+		if v.Owner < 0 {
+			continue
+		}
+		closed := byte(0)
+		if v.Closed {
+			closed = 1
+		}
+		fl := v.Flits.Slice(m.tab)
+		buf = append(buf, closed, byte(len(fl)))
+		buf = append(buf, fl...)
+		buf = input(buf, &v.In)
+	}
+	return buf
+}
+
+// Decode is the inverse of Encode: it rebuilds the state from the worms' local states
+// its indices name, and checks that every index is in the table, every field is within
+// the configuration's bounds and written canonically, and no channel is held by two
+// worms, so that it returns an error, never a state, for bytes Encode never produces.
+// It never panics. It implements system.Decoder, which a search that spills its frontier
+// to disk needs (the table stays in memory).
 func (m *Model) Decode(data []byte) (State, error) {
 	d := decoder{data: data}
 	var s State
 	s.Msgs = make([]Msg, len(m.cfg.Messages))
-	for i := range s.Msgs {
-		g := &s.Msgs[i]
-		g.Sent = d.byte()
-		switch d.byte() {
-		case 0:
-		case 1:
-			g.Done = true
-		default:
-			d.fail("message %d: Done is not 0 or 1", i)
-		}
-		if m.budget >= 0 {
-			g.Mis = d.byte()
-			if int(g.Mis) > m.budget {
-				d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
-			}
-		}
-		if int(g.Sent) > m.flits[i] {
-			d.fail("message %d: Sent %d exceeds its %d flits", i, g.Sent, m.flits[i])
-		}
-		n := len(m.cfg.Messages[i].Dests)
-		g.Got = m.tab.MakeBytes(d.bytes(n))
-		if !g.Done {
-			g.In = m.decodeInput(&d, i)
-		} else {
-			g.In.Cur = -1
-		}
-	}
 	s.VCs = make([]VC, m.nvc)
 	for i := range s.VCs {
-		v := &s.VCs[i]
-		o := int(d.byte()) - 1
-		if o >= len(m.cfg.Messages) {
-			d.fail("vc %d: owner %d is not a message", i, o)
-			o = -1
+		s.VCs[i] = VC{Owner: -1, In: Input{Cur: -1}}
+	}
+	for i := range s.Msgs {
+		x := d.uvarint()
+		if d.err != nil {
+			break
 		}
-		v.Owner = int8(o)
-		v.In.Cur = -1
-		if o < 0 {
-			continue
+		if n := m.tab.worms[i].n.Load(); x >= n {
+			d.fail("message %d: local state %d is not in the table (%d)", i, x, n)
+			break
 		}
-		switch d.byte() {
-		case 0:
-		case 1:
-			v.Closed = true
-		default:
-			d.fail("vc %d: Closed is not 0 or 1", i)
+		w := decoder{data: m.tab.worms[i].get(x)}
+		m.decodeWorm(&w, &s, i)
+		if w.err != nil {
+			d.fail("message %d: local state %d: %v", i, x, w.err)
+			break
 		}
-		n := int(d.byte())
-		if n > m.cfg.Buffer {
-			d.fail("vc %d holds %d flits; the buffer has %d", i, n, m.cfg.Buffer)
+	}
+	if d.err == nil && len(d.data) < 8 {
+		d.fail("%d bytes; an encoding has at least 8", len(d.data))
+	}
+	if d.err == nil && d.pos < 8 && len(d.data) == 8 { // padWord's padding
+		for d.pos < 8 && d.data[d.pos] == 0 {
+			d.pos++
 		}
-		fl := d.bytes(n)
-		v.Flits = m.tab.MakeBytes(fl)
-		for _, f := range fl {
-			if int(f) >= m.flits[o] {
-				d.fail("vc %d: flit %d is beyond message %d's %d flits", i, f, o, m.flits[o])
-			}
-		}
-		v.In = m.decodeInput(&d, o)
 	}
 	if d.err == nil && d.pos != len(d.data) {
 		d.fail("%d trailing bytes", len(d.data)-d.pos)
@@ -239,41 +341,128 @@ func (m *Model) Decode(data []byte) (State, error) {
 	return s, nil
 }
 
-func (m *Model) decodeInput(d *decoder, msg int) Input {
-	var in Input
-	n := int(d.byte())
-	outs := make([]Out, n)
-	for j := 0; j < n; j++ {
-		var x uint32
-		for shift := 0; ; shift += 7 {
-			b := d.byte()
-			if shift > 28 {
-				d.fail("output varint too long")
-				break
-			}
-			x |= uint32(b&0x7f) << shift
-			if b < 0x80 {
-				break
-			}
+// decodeWorm decodes worm i's local state from d into s.
+func (m *Model) decodeWorm(d *decoder, s *State, i int) {
+	g := &s.Msgs[i]
+	switch h := int(d.byte()); {
+	case h == 0:
+		g.Done, g.Sent = true, uint8(m.flits[i])
+	case h-1 > m.flits[i]:
+		d.fail("message %d: Sent %d exceeds its %d flits", i, h-1, m.flits[i])
+	default:
+		g.Sent = uint8(h - 1)
+	}
+	if m.budget >= 0 {
+		g.Mis = d.byte()
+		if int(g.Mis) > m.budget {
+			d.fail("message %d: %d misroutes exceed the budget %d", i, g.Mis, m.budget)
 		}
-		o := Out(int64(x) - 1)
+	}
+	got := d.bytes(len(m.cfg.Messages[i].Dests))
+	for _, c := range got {
+		if int(c) > m.expect[i] {
+			d.fail("message %d: %d flits delivered; it has %d", i, c, m.expect[i])
+		}
+	}
+	g.Got = m.tab.MakeBytes(got)
+	g.In.Cur = -1
+	if !g.Done {
+		g.In = m.decodeInput(d, i)
+	}
+	last := -1
+	for d.err == nil && d.pos < len(d.data) {
+		o := int(d.uvarint())
+		switch {
+		case o >= m.nvc:
+			d.fail("vc %d is not a virtual channel", o)
+			return
+		case o <= last:
+			d.fail("vc %d: channels are not strictly ascending", o)
+			return
+		case s.VCs[o].Owner >= 0:
+			d.fail("vc %d is held by messages %d and %d", o, s.VCs[o].Owner, i)
+			return
+		}
+		last = o
+		m.decodeVC(d, &s.VCs[o], o, i)
+	}
+}
+
+// decodeVC decodes channel o's section, which must name owner i, into v.
+func (m *Model) decodeVC(d *decoder, v *VC, o, i int) {
+	b := d.byte()
+	if int(b>>1) != i {
+		d.fail("vc %d: owner %d in message %d's local state", o, b>>1, i)
+		return
+	}
+	v.Owner = int8(i)
+	v.Closed = b&1 != 0
+	var fl []byte
+	switch n := int(d.byte()); {
+	case n&0x80 != 0:
+		n &^= 0x80
+		first := int(d.byte())
+		if n == 0 || first+n > 256 {
+			d.fail("vc %d: bad run of %d flits from %d", o, n, first)
+			return
+		}
+		fl = seq[first : first+n]
+	default:
+		fl = d.bytes(n)
+		if b := m.tab.MakeBytes(fl); b != 0 && b&interned == 0 && d.err == nil {
+			d.fail("vc %d: a run of flits written as a list", o)
+		}
+	}
+	if len(fl) > m.cfg.Buffer {
+		d.fail("vc %d holds %d flits; the buffer has %d", o, len(fl), m.cfg.Buffer)
+	}
+	for _, f := range fl {
+		if int(f) >= m.flits[i] {
+			d.fail("vc %d: flit %d is beyond message %d's %d flits", o, f, i, m.flits[i])
+		}
+	}
+	if d.err == nil {
+		v.Flits = m.tab.MakeBytes(fl)
+	}
+	v.In = m.decodeInput(d, i)
+}
+
+func (m *Model) decodeInput(d *decoder, msg int) Input {
+	in := Input{Cur: -1}
+	h := d.uvarint()
+	n, flag := int(h>>1), h&1 != 0
+	if n > m.nvc+1 {
+		d.fail("%d outputs; there are %d", n, m.nvc+1)
+		return in
+	}
+	var tmp [16]Out
+	outs := tmp[:0]
+	for j := 0; j < n; j++ {
+		o := Out(int64(d.uvarint()) - 1)
 		if o < Eject || int(o) >= m.nvc {
 			d.fail("output %d is not a virtual channel", o)
 		}
 		if j > 0 && o <= outs[j-1] {
 			d.fail("outputs are not strictly ascending")
 		}
-		outs[j] = o
+		outs = append(outs, o)
 	}
 	if d.err == nil {
 		in.Outs = m.tab.MakeOuts(outs)
 	}
-	in.Cur = int8(int(d.byte()) - 1)
-	if int(in.Cur) >= n {
-		d.fail("Cur %d is not an output index (%d outputs)", in.Cur, n)
+	if n > 0 {
+		in.Cur = int8(int(d.byte()) - 1)
+		if int(in.Cur) >= n {
+			d.fail("Cur %d is not an output index (%d outputs)", in.Cur, n)
+		}
 	}
-	in.Aux = d.byte()
-	in.Reinj = d.byte()
+	if flag {
+		in.Aux = d.byte()
+		in.Reinj = d.byte()
+		if in.Aux == 0 && in.Reinj == 0 {
+			d.fail("aux flag set with no aux or re-injected flit")
+		}
+	}
 	data := m.cfg.Messages[msg].Length
 	if !m.cfg.Messages[msg].Multicast {
 		data = 0
@@ -307,6 +496,21 @@ func (d *decoder) byte() byte {
 	b := d.data[d.pos]
 	d.pos++
 	return b
+}
+
+func (d *decoder) uvarint() uint32 {
+	var x uint32
+	for shift := 0; ; shift += 7 {
+		b := d.byte()
+		if shift > 28 {
+			d.fail("varint too long")
+			return 0
+		}
+		x |= uint32(b&0x7f) << shift
+		if b < 0x80 {
+			return x
+		}
+	}
 }
 
 func (d *decoder) bytes(n int) []byte {

@@ -218,18 +218,19 @@ func (sm *Symmetric) SymmetryNames() []string {
 	return out
 }
 
-// Canonical returns the image of s with the least encoding among its images under the
-// instance symmetries. Cost O(group * state size).
+// Canonical returns the image of s with the least order key (Model.orderKey, the
+// layout Encode had before it was made compact) among its images under the instance
+// symmetries. Cost O(group * state size).
 func (sm *Symmetric) Canonical(s State) State {
 	if len(sm.syms) <= 1 {
 		return s
 	}
 	best := s
-	bestEnc := sm.Encode(s, nil)
+	bestEnc := sm.orderKey(s, nil)
 	var buf []byte
 	for _, sy := range sm.syms[1:] {
 		img := sm.image(s, sy)
-		buf = sm.Encode(img, buf[:0])
+		buf = sm.orderKey(img, buf[:0])
 		if bytes.Compare(buf, bestEnc) < 0 {
 			best = img
 			bestEnc = append(bestEnc[:0], buf...)

@@ -35,6 +35,7 @@ two-phase (Theorem 1: every destination set and start of the phase-2 copies).`,
 			{"order", "ascending", "monotone family: ascending, descending or any (not monotone)"},
 			{"concentration", "plain", "monotone family: plain, cyclic (sources consecutive modulo N) or scattered (not concentrated)"},
 			{"wrap", "false", "two-phase family: let the copies s..s+f-1 wrap past N-1"},
+			{"method", "pairs", "monotone family: pairs (the pair reduction) or enumerate (every pattern, N <= 16; the naive twin)"},
 		},
 		prepare: prepareBanyanRoute,
 	}
@@ -122,6 +123,20 @@ func prepareBanyanRoute(r *request) (job, error) {
 		}
 		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
 		unit = "source/destination pairs"
+		switch method := r.str("method"); {
+		case method == "enumerate" && b.Nodes() > maxEnumerate:
+			return nil, badf("--method enumerate: banyan:%d has too many patterns; enumerate up to banyan:%d", b.Nodes(), maxEnumerate)
+		case method == "enumerate" && (o != banyan.Ascending && o != banyan.Descending || cc != banyan.Plain && cc != banyan.Cyclic):
+			return nil, badf("--method enumerate lists monotone patterns only: use --order ascending or descending and --concentration plain or cyclic")
+		case method == "enumerate":
+			rep.Instance.Params["method"], unit = method, "patterns"
+			run = func() (*model.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
+		case method != "pairs":
+			return nil, badf("--method %q is unknown; use pairs or enumerate", method)
+		}
+		if run != nil {
+			break
+		}
 		run = func() (*model.LinkConflict, int64, error) {
 			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
 			if err != nil {
@@ -145,6 +160,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 				rep.Witness = conflictWitness(res.Conflict, map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict})
 			}
 			rep.Text = fmt.Sprintf("%d destination sets, %d (set, start) instances", res.Sets, res.Instances)
+			rep.Figures = map[string]float64{"sets": float64(res.Sets), "instances": float64(res.Instances)}
 			return res.Conflict, res.Instances, nil
 		}
 	default:

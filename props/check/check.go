@@ -96,9 +96,18 @@ type Options struct {
 	// run. Writing each atomically leaves a resumable file whenever the process dies.
 	Checkpoint      func(result []byte) error
 	CheckpointEvery time.Duration
+	// Steps is the claimed step count of a schedule: the steps property checks at most
+	// this many (0: only the lower bound), steps-exact exactly this many (0 is refused).
+	// The collectives of the registry take it as their "steps" parameter.
+	Steps int
 	// Semantics overrides the semantics a property is judged in, where the algorithm
 	// supports the property under more than one; "" takes the first the registry lists.
 	Semantics string
+	// SpillDir, if set, keeps an explorer search's frontier and parent records in files
+	// under it (checker.Options.SpillDir) instead of memory; the verdict, counts and
+	// trace are the same. The model must decode its states (the flit models do); a
+	// search of one that does not ends in an error naming SpillDir.
+	SpillDir string
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag
@@ -174,6 +183,8 @@ func Algorithms() []Algorithm {
 		banyanRouteAlgorithm(),
 		twoPhaseAlgorithm(),
 		multinodeAlgorithm(),
+		partitionAlgorithm(),
+		regionRouteAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })

@@ -30,6 +30,7 @@ func scheduleSupport() []Support {
 		{props.PropDepth, props.SemTimed},
 		{props.PropExactlyOnce, props.SemStep},
 		{props.PropSteps, props.SemStep},
+		{props.PropStepsExact, props.SemStep},
 		{props.PropNodeContention, props.SemTimed},
 		{props.PropAnyDelay, props.SemAnyDelay},
 		{props.PropValidity, props.SemStep},
@@ -60,19 +61,34 @@ func collectiveAlgorithms() []Algorithm {
 	out := make([]Algorithm, len(cs))
 	for i, c := range cs {
 		name := c.name
+		sup := scheduleSupport()
+		params := []Param{
+			{"source", "0", "source node: a number or coordinates like (1,2)"},
+			{"dests", "", `multicast destinations: "3,5,(1,2)" or "all"`},
+			{"multicasts", "", `several multicasts: "SRC:D,D;SRC:D,D"`},
+			{"ports", "", "port model override: one or all"},
+			{"base", "0", "SBT base dimension"},
+			{"steps", "0", "claimed step count: --prop steps checks at most this many (0: the lower bound only), steps-exact exactly this many"},
+		}
+		switch name {
+		case "zblock":
+			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
+		case "sbt":
+			sup = append(sup, Support{PropDistributions, "static"})
+		case "separate", "umesh", "utorus", "spu":
+			sup = append(sup, Support{PropPortPairs, props.SemTimed})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs as ts,tr,tc,L (e.g. 300,0,1,32); empty: the 128 points of props.DefaultGrid"})
+		case "dcf", "edn":
+			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{PropFlitContention, "sim"})
+			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
+		}
 		out[i] = Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
-			Properties: scheduleSupport(),
-			Params: []Param{
-				{"source", "0", "source node: a number or coordinates like (1,2)"},
-				{"dests", "", `multicast destinations: "3,5,(1,2)" or "all"`},
-				{"multicasts", "", `several multicasts: "SRC:D,D;SRC:D,D"`},
-				{"ports", "", "port model override: one or all"},
-				{"base", "0", "SBT base dimension"},
-			},
-			prepare:  func(r *request) (job, error) { return prepareCollective(name, r) },
-			schedule: func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
-			replay:   replaySchedule,
+			Properties: sup,
+			Params:     params,
+			prepare:    func(r *request) (job, error) { return prepareCollective(name, r) },
+			schedule:   func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
+			replay:     replaySchedule,
 		}
 	}
 	return out
@@ -96,7 +112,18 @@ func prepareCollective(name string, r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, _ := r.integer("base", 0, 64) // validated by buildCollective
+	base, _ := r.integer("base", 0, 64)           // validated by buildCollective
+	r.opt.Steps, _ = r.integer("steps", 0, 1<<20) // validated by buildCollective
+	switch r.property {
+	case props.PropFormula:
+		return prepareFormula(name, s, r)
+	case PropDistributions:
+		return prepareDistributions(s, r)
+	case PropPortPairs:
+		return preparePortPairs(s, r)
+	case PropFlitContention:
+		return prepareFlitContention(name, s, r)
+	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
 		rep, err := RunSchedule(ctx, s, r.property, r.opt)
@@ -179,12 +206,22 @@ func buildCollective(name string, r *request) (*model.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := r.integer("steps", 0, 1<<20); err != nil {
+		return nil, err
+	}
 	var s *model.Schedule
 	switch name {
 	case "dcf":
 		s, err = dcf.Build(g, src)
 	case "zblock":
-		s, err = zblock.Build(g, src)
+		switch ties := r.str("ties"); ties {
+		case "paper":
+			s, err = zblock.Build(g, src)
+		case "plus":
+			s, err = zblock.BuildPlusTies(g, src)
+		default:
+			return nil, badf("--ties %q is unknown; use paper or plus", ties)
+		}
 	case "edn":
 		s, err = edn.Build(g, src)
 	case "sbt":

@@ -154,6 +154,7 @@ func checkerOptions[S any](ctx context.Context, r *request) checker.Options[S] {
 	return checker.Options[S]{
 		Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, MaxDepth: r.opt.MaxDepth,
 		MaxMemoryBytes: r.opt.MaxMemoryBytes, Store: r.opt.Store, Progress: r.opt.Progress, Context: ctx,
+		SpillDir: r.opt.SpillDir,
 	}
 }
 

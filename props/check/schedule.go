@@ -88,7 +88,12 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	case props.PropExactlyOnce:
 		r = props.ExactlyOnce(s)
 	case props.PropSteps:
-		r = props.StepCount(s, 0)
+		r = props.StepCount(s, opt.Steps)
+	case props.PropStepsExact:
+		if opt.Steps <= 0 {
+			return nil, badf("--steps is missing: steps-exact checks a claimed step count; give it, e.g. --steps 4")
+		}
+		r = props.StepCountExact(s, opt.Steps)
 	case props.PropStepwise:
 		r = props.Stepwise(s)
 	case props.PropDepth:
@@ -105,7 +110,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 			}
 		}
 	default:
-		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, stepwise, depth, node-contention or any-delay", property)
+		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, steps-exact, stepwise, depth, node-contention or any-delay", property)
 	}
 	if opt.Semantics != "" && opt.Semantics != r.Semantics {
 		return nil, badf("semantics %q is not supported for %s of a schedule; it is decided in %s", opt.Semantics, property, r.Semantics)

@@ -194,6 +194,9 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 // Report.Result, and to Options.Checkpoint as members finish. Options.Resume continues an
 // interrupted run's result; a cancelled ctx ends the run partial (verdict inconclusive).
 func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params) (*props.Report, error) {
+	if r.opt.SpillDir != "" {
+		return nil, badf("--spill-dir is not supported by tree-mcast families; check one instance with --msgs")
+	}
 	start := time.Now()
 	fo := treemcast.FamilyOptions{
 		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
