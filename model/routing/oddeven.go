@@ -94,3 +94,67 @@ func (o *OddEven) Route(h Header, out []Output) []Output {
 
 // Positional is true: Route reads At, Dst and (through SourceClass) Src, not In.
 func (o *OddEven) Positional() bool { return true }
+
+// DestClass is, in dimension 1, the sign of the offset; in dimension 0 (columns) the
+// kind of the offset — 0 (in the destination's column), 1 (one column east), 2 (two
+// or more east), 3 (west) — times 2 plus the parity of the header's column x. That is
+// all Route reads of the columns: c0's parity, the sign of e0, whether e0 is 1, and
+// d0's parity only when e0 is 1 (then d0 = x+1). With SourceClass it fixes the
+// outputs as ports (the routing.DestClassed promise, with the source class).
+func (o *OddEven) DestClass(dim, x, y int) int {
+	if dim != 0 {
+		return destClass(o.m.size[dim], false, x, y)
+	}
+	kind := 3
+	switch {
+	case y == x:
+		kind = 0
+	case y == x+1:
+		kind = 1
+	case y > x+1:
+		kind = 2
+	}
+	return kind*2 + x%2
+}
+
+// ReachedFrom returns a source from which a header toward dst reaches at (not dst) in
+// source class sc, or false when none does. Class 1 (in the source's column) is every
+// header at its source. Class 0 needs a source in another column; since every output
+// is minimal, a header's column offset never changes sign and it enters the
+// destination's column only by a horizontal hop, so:
+//   - d0 < c0 (westbound): the source lies east of c0, so c0 must not be the last
+//     column; the neighbour east of at is one (west is always offered);
+//   - d0 > c0 (eastbound): the source lies west, so c0 >= 1; the neighbour west of at
+//     is one (its e0 is 2 or more, so east is offered);
+//   - d0 = c0: the header entered the column from the east (a column east exists; the
+//     east neighbour is a source) or from the west at a row other than d1, where east
+//     is offered only when d0 is odd (Chiu's rule 1 at an even column); the west
+//     neighbour is then a source.
+//
+// It reads the columns only through c0, the sign of e0 and (when e0 = 0) d0's parity,
+// which DestClass shows; the class after a hop is the class before a vertical hop and
+// 0 after a horizontal one, whatever the source. Together these are the
+// routing.SourceReached promise that lets the static proof build the channel
+// dependency graph by classes (props/cdg).
+func (o *OddEven) ReachedFrom(at, dst model.NodeID, sc int) (model.NodeID, bool) {
+	m := &o.m
+	if at == dst {
+		return 0, false
+	}
+	if sc == 1 {
+		return at, true
+	}
+	if sc != 0 {
+		return 0, false
+	}
+	c0, c1 := m.at(at, 0), m.at(at, 1)
+	d0 := m.at(dst, 0)
+	last := m.size[0] - 1
+	switch {
+	case d0 < c0 && c0 < last, d0 == c0 && c0 < last:
+		return m.g.Node(c0+1, c1), true
+	case d0 > c0 && c0 >= 1, d0 == c0 && d0%2 == 1:
+		return m.g.Node(c0-1, c1), true
+	}
+	return 0, false
+}

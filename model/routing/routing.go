@@ -180,7 +180,8 @@ type EscapeLeveled interface {
 }
 
 // DestClassed is an optional promise of a Positional relation that reads neither Src
-// (no SourceClasser) nor Misroutes (not Budgeted): its outputs depend on the
+// (no SourceClasser, or a SourceReached one: then "the same outputs" below is for
+// headers of the same source class) nor Misroutes (not Budgeted): its outputs depend on the
 // destination only through one class per dimension. DestClass(dim, x, y) is the class,
 // in dimension dim, of a header whose router has coordinate x toward a destination
 // with coordinate y (any int; only equality matters). The promise: two headers whose
@@ -197,6 +198,23 @@ type EscapeLeveled interface {
 // should implement it; routing files never do.
 type DestClassed interface {
 	DestClass(dim, x, y int) int
+}
+
+// SourceReached is an optional promise of a DestClassed relation that reads Src
+// through SourceClasser (odd-even): ReachedFrom(at, dst, sc) returns a source from
+// which a header toward dst reaches router at (at != dst) with source class sc, or
+// false when no source does. The promise: whether one does depends only on at and the
+// classes of (at, dst); headers of the same source class and classes are offered the
+// same outputs as ports; and the source class of a header after a hop depends only on
+// its class before and the hop, not on which source it came from.
+//
+// The static proof (props/cdg) then finds the channel dependency graph by classes, as
+// for DestClassed, routing one header per combination of classes and source class
+// that neighbouring routers see, instead of one search of header states per
+// destination. A relation that breaks the promise gets a wrong graph: implement it only
+// with a proof of which classes are reachable (see OddEven.ReachedFrom).
+type SourceReached interface {
+	ReachedFrom(at, dst model.NodeID, sc int) (src model.NodeID, ok bool)
 }
 
 // destClass is the class of geom.offset: 0 at the destination's coordinate, 1 Plus, 2

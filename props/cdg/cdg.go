@@ -20,7 +20,8 @@
 //
 // Cost: for a relation that promises routing.DestClassed (its outputs depend on the
 // destination only through a class per dimension: dor without datelines, the turn
-// models, adaptive, duato) the graph comes from one route per combination of classes
+// models, adaptive, duato; odd-even too, with its source class, as it also promises
+// routing.SourceReached) the graph comes from one route per combination of classes
 // neighbouring routers show (classes.go; milliseconds on 64x64 and 16x16x16), and
 // Duato's order is checked by two local conditions on escape levels; the search
 // decides whatever that cannot (a cycle of a relation without escape channels, a
@@ -261,8 +262,12 @@ func classResult(s *searcher, force bool) *Result {
 		return nil
 	}
 	n := s.g.Nodes()
+	states := cr.states()
+	if cr.err {
+		return nil
+	}
 	res := &Result{Relation: s.rel.Name(), Topology: s.g.Spec(), VCs: s.vcs, g: s.g,
-		States: int64(n) * int64(n-1), Destinations: n, Complete: true,
+		States: states, Destinations: n, Complete: true,
 		Vertices: vertices, Edges: edges, Acyclic: cyc == nil}
 	if s.esc == nil {
 		return res

@@ -22,6 +22,18 @@ import (
 // classes and pairs (a "signature") get the same port-level dependencies, so each
 // signature is routed once.
 //
+// A relation that reads the source through a source class (odd-even) also promises
+// routing.SourceReached: which source classes reach a router depends only on the router
+// and its classes, and the class after a hop only on the class before it and the hop.
+// Then the dependency (c1, a) -> (c2, b) exists exactly when, for some pair of class
+// tuples (σ(v, d), σ(u, d)) and some source class sc reachable at v (ReachedFrom gives
+// a source), (c1, a) is in out(σ(v, d), sc) and (c2, b) in out(σ(u, d), sc'), sc' the
+// class after crossing c1: the same enumeration with the source classes added, for
+// every router (reachability differs at the mesh's borders, so no merging by
+// signature). The header states the search would count are summed from how many
+// destinations show each tuple at each router, plus the classes headers arrive at
+// their destination in.
+//
 // The search per destination stays the reference: classResult uses the graph when it
 // is acyclic, or, for a relation with escape channels, when every reachable header is
 // offered an escape output and escapesFollow shows the hint order holds (then the
@@ -39,6 +51,7 @@ type dimClasses struct {
 	cls   []int32 // cls[x*k+y]: dense class of (x, y)
 	rep   []int32 // rep[x*n+c]: a y with class c at x, preferring y != x (-1: none)
 	other []bool  // other[x*n+c]: some y != x has class c at x
+	count []int32 // count[x*n+c]: how many y have class c at x
 	at    [][]int32
 	pairs map[int][]pairEntry // x_v*k+x_u -> pairs (lookup only)
 }
@@ -69,6 +82,7 @@ func newDimClasses(dc routing.DestClassed, dim, k int) *dimClasses {
 	m.n = len(dense)
 	m.rep = make([]int32, k*m.n)
 	m.other = make([]bool, k*m.n)
+	m.count = make([]int32, k*m.n)
 	m.at = make([][]int32, k)
 	for i := range m.rep {
 		m.rep[i] = -1
@@ -83,6 +97,7 @@ func newDimClasses(dc routing.DestClassed, dim, k int) *dimClasses {
 				m.rep[i] = int32(y)
 			}
 			m.other[i] = m.other[i] || y != x
+			m.count[i]++
 		}
 	}
 	return m
@@ -116,10 +131,12 @@ func (m *dimClasses) pairsAt(xv, xu int) []pairEntry {
 	return p
 }
 
-// classRouter routes class tuples once each: out[σ] is the mask of port slots
-// (port*vcs + VC) the relation offers a header whose classes are σ.
+// classRouter routes class tuples once each: out[σ*classes+sc] is the mask of port
+// slots (port*vcs + VC) the relation offers a header whose classes are σ and whose
+// source class is sc (always 0 without source classes).
 type classRouter struct {
 	s      *searcher
+	sr     routing.SourceReached // nil: no source classes, every (u, d) header is reachable
 	dims   []*dimClasses
 	radix  []int
 	out    []uint64
@@ -129,15 +146,17 @@ type classRouter struct {
 	err    bool // a route offered a channel not leaving its router, or nothing
 }
 
-// route returns out(σ) for the class tuple index sigma, routing a header at node at
-// toward the destination with coordinates ys (whose classes at at are σ).
-func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
+// route returns out(σ, sc) for the class tuple index sigma and source class sc,
+// routing a header at node at from src toward the destination with coordinates ys
+// (whose classes at at are σ; the header's source class is sc).
+func (cr *classRouter) route(sigma, sc int, at, src model.NodeID, ys []int) uint64 {
+	sigma = sigma*cr.s.classes + sc
 	if cr.done[sigma] {
 		return cr.out[sigma]
 	}
 	s := cr.s
 	dst := s.g.Node(ys...)
-	h := routing.Header{At: at, In: routing.Input{Channel: routing.Injection}, Src: at, Dst: dst}
+	h := routing.Header{At: at, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
 	s.buf = s.rel.Route(h, s.buf[:0])
 	var m, e uint64
 	if len(s.buf) == 0 {
@@ -163,7 +182,8 @@ func (cr *classRouter) route(sigma int, at model.NodeID, ys []int) uint64 {
 
 // classGraph returns the dependency graph of s's relation by classes, or nil when the
 // relation does not promise routing.DestClassed, does not fit the method (source
-// classes, a misroute budget, not positional, port slots beyond
+// classes without routing.SourceReached or with escape channels, a misroute budget,
+// not positional, port slots beyond
 // one word, or more combinations to route than a search per destination costs), or a
 // route breaks the relation's contract (then the search reports it).
 //
@@ -178,15 +198,22 @@ func classGraph(s *searcher, force bool) *recorder {
 // check by classes).
 func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 	dc, ok := s.rel.(routing.DestClassed)
-	if !ok || !s.positional || s.classes != 1 || s.mis != 1 {
+	if !ok || !s.positional || s.mis != 1 {
 		return nil, nil
+	}
+	sr, _ := s.rel.(routing.SourceReached)
+	if s.classes != 1 && (sr == nil || s.sc == nil || s.esc != nil) {
+		return nil, nil
+	}
+	if s.classes == 1 {
+		sr = nil
 	}
 	width := s.ports * s.vcs
 	if width > 64 {
 		return nil, nil
 	}
 	g := s.g
-	cr := &classRouter{s: s, radix: make([]int, s.dims), coords: make([]int, s.dims)}
+	cr := &classRouter{s: s, sr: sr, radix: make([]int, s.dims), coords: make([]int, s.dims)}
 	tuples, combos := 1, 1
 	for d := 0; d < s.dims; d++ {
 		m := newDimClasses(dc, d, s.sizes[d])
@@ -201,9 +228,9 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 	// The work is about (distinct signatures) x ports x combinations; give up when that
 	// is not clearly below one route per (node, destination).
 	n := g.Nodes()
-	cr.out = make([]uint64, tuples)
-	cr.esc = make([]uint64, tuples)
-	cr.done = make([]bool, tuples)
+	cr.out = make([]uint64, tuples*s.classes)
+	cr.esc = make([]uint64, tuples*s.classes)
+	cr.done = make([]bool, tuples*s.classes)
 
 	// Signature of coordinate x in dimension d: a dense id of (x's classes, the pairs
 	// with each neighbouring coordinate) — here simply x itself unless the classes and
@@ -235,7 +262,12 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 	for d := range sig {
 		sigs *= int(slices.Max(sig[d])) + 1
 	}
-	if !force && int64(sigs)*int64(combos)*int64(s.ports) > int64(n)*int64(n)/4 {
+	if sr != nil {
+		// Which source classes are reachable depends on the router, not only on its
+		// signature (odd-even: the first and last columns): no merging by signature.
+		sigs = n
+	}
+	if !force && int64(sigs)*int64(combos)*int64(s.ports)*int64(s.classes) > int64(n)*int64(n)/4 {
 		return nil, nil
 	}
 	rec := newRecorder(s)
@@ -251,6 +283,9 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 		for d := 0; d < s.dims; d++ {
 			id := sig[d][s.coord[int(u)*s.dims+d]]
 			keyBuf = append(keyBuf, byte(id), byte(id>>8), byte(id>>16), byte(id>>24))
+		}
+		if sr != nil {
+			keyBuf = append(keyBuf[:0], byte(u), byte(u>>8), byte(u>>16), byte(u>>24))
 		}
 		nd, ok := memo[string(keyBuf)]
 		if !ok {
@@ -347,9 +382,15 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) 
 	var walk func(d, sigma int, other bool)
 	walk = func(d, sigma int, other bool) {
 		if d == dims {
-			if other {
-				*used |= cr.route(sigma, u, ys)
-				*esc |= cr.esc[sigma]
+			if !other {
+				return
+			}
+			for sc := 0; sc < s.classes; sc++ {
+				src, ok := cr.reached(u, ys, sc)
+				if ok {
+					*used |= cr.route(sigma, sc, u, src, ys)
+					*esc |= cr.esc[sigma*s.classes+sc]
+				}
 			}
 			return
 		}
@@ -365,17 +406,131 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) 
 	// (σ(v, d), σ(u, d)) some d other than u and v shows.
 	cr.combos(u, func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int) {
 		pv := int(s.chPort[c1])
-		offered := cr.route(sv, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
-		if offered == 0 {
-			return
-		}
-		outs := cr.route(su, u, ys)
-		for a := 0; a < s.vcs; a++ {
-			if offered&(1<<a) != 0 {
-				in[pv*s.vcs+a] |= outs
+		for scv := 0; scv < s.classes; scv++ {
+			src, ok := cr.reached(v, ys, scv)
+			if !ok {
+				continue
+			}
+			offered := cr.route(sv, scv, v, src, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
+			if offered == 0 {
+				continue
+			}
+			for a := 0; a < s.vcs; a++ {
+				if offered&(1<<a) == 0 {
+					continue
+				}
+				scu, ok := cr.classAfter(c1, a, src, ys)
+				if !ok {
+					return
+				}
+				in[pv*s.vcs+a] |= cr.route(su, scu, u, src, ys)
 			}
 		}
 	})
+}
+
+// reached returns a source of a header at at toward the destination with coordinates
+// ys (not at) that has source class sc: at itself without source classes, else what
+// the relation's routing.SourceReached promise says.
+func (cr *classRouter) reached(at model.NodeID, ys []int, sc int) (model.NodeID, bool) {
+	if cr.sr == nil {
+		return at, true
+	}
+	return cr.sr.ReachedFrom(at, cr.s.g.Node(ys...), sc)
+}
+
+// classAfter returns the source class of a header from src toward the destination with
+// coordinates ys once it has crossed channel c on virtual channel vc (false, and the
+// router marked broken, when the relation names a class it does not have).
+func (cr *classRouter) classAfter(c model.ChannelID, vc int, src model.NodeID, ys []int) (int, bool) {
+	s := cr.s
+	if cr.sr == nil {
+		return 0, true
+	}
+	h := routing.Header{At: s.chTo[c], In: routing.Input{Channel: c, VC: vc}, Src: src, Dst: s.g.Node(ys...)}
+	sc, err := s.class(h)
+	if err != nil {
+		cr.err = true
+		return 0, false
+	}
+	return sc, true
+}
+
+// states returns the header states the search per destination reaches, summed over
+// the destinations: for every router u and class tuple σ at u, the destinations other
+// than u that show σ times the source classes reachable there, and for every
+// destination the classes in which headers arrive at it. Without source classes that
+// is nodes x (nodes-1).
+func (cr *classRouter) states() int64 {
+	s := cr.s
+	n := s.g.Nodes()
+	if cr.sr == nil {
+		return int64(n) * int64(n-1)
+	}
+	dims := s.dims
+	var total int64
+	x := make([]int, dims)
+	ys := make([]int, dims)
+	for u := model.NodeID(0); int(u) < n; u++ {
+		for d := 0; d < dims; d++ {
+			x[d] = int(s.coord[int(u)*dims+d])
+		}
+		var walk func(d int, count int64, self, other bool)
+		walk = func(d int, count int64, self, other bool) {
+			if d == dims {
+				if self {
+					count-- // u itself shows the tuple
+				}
+				if !other || count == 0 {
+					return
+				}
+				for sc := 0; sc < s.classes; sc++ {
+					if _, ok := cr.reached(u, ys, sc); ok {
+						total += count
+					}
+				}
+				return
+			}
+			m := cr.dims[d]
+			for _, c := range m.at[x[d]] {
+				i := x[d]*m.n + int(c)
+				ys[d] = int(m.rep[i])
+				walk(d+1, count*int64(m.count[i]), self && m.cls[x[d]*m.k+x[d]] == c, other || m.other[i])
+			}
+		}
+		walk(0, 1, true, false)
+	}
+	// Headers arriving at their destination: one state per class they arrive in.
+	for dst := model.NodeID(0); int(dst) < n; dst++ {
+		for d := 0; d < dims; d++ {
+			ys[d] = int(s.coord[int(dst)*dims+d])
+		}
+		var arrived uint64
+		for p := 0; p < s.ports; p++ {
+			c1 := s.inChannel(dst, p)
+			if c1 == model.None {
+				continue
+			}
+			v := s.chFrom[c1]
+			for sc := 0; sc < s.classes; sc++ {
+				src, ok := cr.sr.ReachedFrom(v, dst, sc)
+				if !ok {
+					continue
+				}
+				h := routing.Header{At: v, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
+				for _, o := range s.rel.Route(h, nil) {
+					if o.Channel != c1 {
+						continue
+					}
+					if a, ok := cr.classAfter(c1, o.VC, src, ys); ok {
+						arrived |= 1 << a
+					}
+				}
+			}
+		}
+		total += int64(bits.OnesCount64(arrived))
+	}
+	return total
 }
 
 // combos calls fn for every channel c1 into u (from v) and every pair of class tuples
@@ -466,11 +621,11 @@ func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 				return
 			}
 			pv := int(s.chPort[c1])
-			offered := cr.route(sv, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
+			offered := cr.route(sv, 0, v, v, ys) >> (pv * s.vcs) & (1<<s.vcs - 1)
 			if offered == 0 {
 				return
 			}
-			cr.route(su, u, ys)
+			cr.route(su, 0, u, u, ys)
 			mu := minEsc(u, cr.esc[su])
 			if mu < 0 {
 				ok = false

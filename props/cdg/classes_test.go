@@ -31,16 +31,17 @@ func searchGraph(t *testing.T, rel routing.Relation) *recorder {
 // TestClassGraphMatchesSearch is the optimised-vs-naive test of the class-based graph:
 // for every built-in that promises routing.DestClassed, on meshes, tori and hypercubes
 // up to 8x8, 4x4x4 and the 6-cube (square and not, rings of size 2, 3 and even sizes
-// with ties), the graph classGraph derives from classes has exactly the vertices,
-// escape vertices and edges of the search per destination.
+// with ties; odd-even, with its source classes, on every 2-D mesh here, odd and even
+// widths), the graph classGraph derives from classes has exactly the vertices, escape
+// vertices and edges of the search per destination.
 func TestClassGraphMatchesSearch(t *testing.T) {
-	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
+	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:3x5", "mesh:7x4", "mesh:6x7", "mesh:2x3", "mesh:3x2", "mesh:9x6", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
 		"torus:3x3", "torus:4x4", "torus:5x3", "torus:2x5", "torus:6x6", "torus:8x8", "torus:4x4x4", "torus:3x4x2",
 		"hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6"}
 	if testing.Short() {
 		specs = specs[:len(specs)-1]
 	}
-	compared, edges := 0, 0
+	compared, edges, sourced := 0, 0, 0
 	for _, spec := range specs {
 		for _, name := range routing.Names() {
 			if name == "nonminimal:B" {
@@ -79,12 +80,15 @@ func TestClassGraphMatchesSearch(t *testing.T) {
 			_, _, e := s.adjacency(want)
 			edges += e
 			compared++
+			if _, ok := rel.(routing.SourceReached); ok {
+				sourced++
+			}
 		}
 	}
-	if compared < 60 || edges == 0 {
-		t.Fatalf("compared %d graphs with %d edges: too few to mean anything", compared, edges)
+	if compared < 60 || edges == 0 || sourced < 10 {
+		t.Fatalf("compared %d graphs with %d edges (%d with source classes): too few to mean anything", compared, edges, sourced)
 	}
-	t.Logf("compared %d graphs, %d edges", compared, edges)
+	t.Logf("compared %d graphs, %d edges (%d graphs with source classes)", compared, edges, sourced)
 }
 
 // TestClassGraphNotForFiles checks that routing files, which may route by explicit
@@ -129,10 +133,10 @@ func TestClassGraphNotForFiles(t *testing.T) {
 // verdict, escape vertices, extended edges and refinements. It counts how often the
 // class path decided, so that a path that always falls back fails the test.
 func TestClassResultMatchesSearch(t *testing.T) {
-	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
+	specs := []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:8x8", "mesh:3x5", "mesh:7x4", "mesh:6x7", "mesh:2x3", "mesh:3x2", "mesh:9x6", "mesh:6", "mesh:3x2x3", "mesh:4x4x4",
 		"torus:3x3", "torus:4x4", "torus:5x3", "torus:2x5", "torus:6x6", "torus:8x8", "torus:4x4x4", "torus:3x4x2", "torus:5x6",
 		"hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6"}
-	compared, byClasses, duato, dateline := 0, 0, 0, 0
+	compared, byClasses, duato, dateline, sourced := 0, 0, 0, 0, 0
 	for _, spec := range specs {
 		for _, name := range routing.Names() {
 			if name == "nonminimal:B" {
@@ -164,6 +168,9 @@ func TestClassResultMatchesSearch(t *testing.T) {
 				if fast.Duato != nil {
 					duato++
 				}
+				if _, ok := rel.(routing.SourceReached); ok {
+					sourced++
+				}
 			}
 			if datelineResult(s) != nil {
 				dateline++
@@ -171,8 +178,82 @@ func TestClassResultMatchesSearch(t *testing.T) {
 			compared++
 		}
 	}
-	if compared < 100 || byClasses < 60 || duato < 20 || dateline < 8 {
-		t.Fatalf("compared %d verdicts, %d decided by classes (%d Duato's), %d by dateline products: too few to mean anything", compared, byClasses, duato, dateline)
+	if compared < 100 || byClasses < 60 || duato < 20 || dateline < 8 || sourced < 10 {
+		t.Fatalf("compared %d verdicts, %d decided by classes (%d Duato's, %d with source classes), %d by dateline products: too few to mean anything", compared, byClasses, duato, sourced, dateline)
 	}
-	t.Logf("compared %d verdicts, %d decided by classes (%d of them Duato's), %d by dateline products", compared, byClasses, duato, dateline)
+	t.Logf("compared %d verdicts, %d decided by classes (%d of them Duato's, %d with source classes), %d by dateline products", compared, byClasses, duato, sourced, dateline)
+}
+
+// TestSourceReachedMatchesSearch checks routing.SourceReached state by state against
+// the search per destination, for every relation that promises it on the 2-D meshes of
+// TestClassGraphMatchesSearch: ReachedFrom(at, dst, sc) says yes exactly for the node
+// states (at, sc), at != dst, the search reaches toward dst, and the source it names
+// does reach at in class sc (a search of that source's header alone).
+func TestSourceReachedMatchesSearch(t *testing.T) {
+	checked := 0
+	for _, spec := range []string{"mesh:2x2", "mesh:3x3", "mesh:4x4", "mesh:5x3", "mesh:2x7", "mesh:3x5", "mesh:7x4", "mesh:6x7", "mesh:9x6"} {
+		for _, name := range routing.Names() {
+			rel, err := routing.ByName(mustGrid(t, spec), name)
+			if err != nil {
+				continue
+			}
+			sr, ok := rel.(routing.SourceReached)
+			if !ok {
+				continue
+			}
+			s, err := newSearcher(rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := s.g.Nodes()
+			for dst := model.NodeID(0); int(dst) < n; dst++ {
+				if err := s.search(dst); err != nil {
+					t.Fatal(err)
+				}
+				for at := model.NodeID(0); int(at) < n; at++ {
+					for sc := 0; sc < s.classes; sc++ {
+						st := int(at)*s.classes + sc
+						want := at != dst && s.stamp[st] == s.gen
+						src, got := sr.ReachedFrom(at, dst, sc)
+						if got != want {
+							t.Fatalf("%s on %s: ReachedFrom(%s, %s, %d) = %v, the search reaches it: %v", name, spec, s.g.NodeName(at), s.g.NodeName(dst), sc, got, want)
+						}
+						if got && !reachesFrom(s, src, at, dst, sc) {
+							t.Fatalf("%s on %s: ReachedFrom(%s, %s, %d) names source %s, whose header does not get there", name, spec, s.g.NodeName(at), s.g.NodeName(dst), sc, s.g.NodeName(src))
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("checked %d states: too few to mean anything", checked)
+	}
+	t.Logf("checked %d (router, destination, source class) triples", checked)
+}
+
+// reachesFrom reports whether the header injected at src toward dst can reach router
+// at with source class sc, following every output of a positional relation.
+func reachesFrom(s *searcher, src, at, dst model.NodeID, sc int) bool {
+	seen := map[model.NodeID]bool{src: true}
+	queue := []model.NodeID{src}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
+		if u == at && s.sc.SourceClass(h) == sc {
+			return true
+		}
+		if u == dst {
+			continue
+		}
+		for _, o := range s.rel.Route(h, nil) {
+			if v := s.chTo[o.Channel]; !seen[v] {
+				seen[v] = true
+				queue = append(queue, v)
+			}
+		}
+	}
+	return false
 }
