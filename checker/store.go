@@ -53,6 +53,8 @@ type fresh[S any] struct {
 // as 4 bytes, uvarint length, encoding), plus the records. A lookup of a state already
 // stored reads one fingerprint and, in Exact mode, one offset and one arena entry; the
 // fingerprints alone are probed, so they are kept apart from the rest for the cache.
+// Exact mode keeps no arena entry for a word-keyed state (an 8-byte encoding, which its
+// fingerprint identifies: wordKeyed); its slot holds wordTag and the record index.
 //
 // Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
 // fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
@@ -134,6 +136,7 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 		sh.mu.Lock()
 		defer sh.mu.Unlock()
 	}
+	word := st.exact && wordKeyed(h, enc)
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
@@ -150,12 +153,15 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 			}
 			page := &sh.recs[len(sh.recs)-1]
 			*page = append(*page, parentRecord{parentID, action})
-			if st.exact {
+			switch {
+			case word:
+				sh.offs[i] = wordTag | uint64(rec)
+			case st.exact:
 				sh.offs[i] = uint64(len(sh.arena))
 				sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
 				sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
 				sh.arena = append(sh.arena, enc...)
-			} else {
+			default:
 				sh.slots[i] = rec
 			}
 			sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
@@ -165,17 +171,20 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 			st.account(sh)
 			return true
 		case h:
-			if st.exact && !sh.equal(sh.offs[i], enc) {
+			if st.exact && !sh.equal(sh.offs[i], word, enc) {
 				continue
 			}
 			if !st.locked {
 				return false // one worker: the first discovery had the least key
 			}
 			var rec uint32
-			if st.exact {
-				rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
-			} else {
+			switch {
+			case !st.exact:
 				rec = sh.slots[i]
+			case sh.offs[i]&wordTag != 0:
+				rec = uint32(sh.offs[i])
+			default:
+				rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
 			}
 			if rec >= sh.levelStart {
 				f := &sh.fresh[rec-sh.levelStart]
@@ -192,6 +201,7 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
 func (st *store[S]) contains(h uint64, enc []byte) bool {
 	sh := &st.shards[shardOf(h)]
+	word := st.exact && wordKeyed(h, enc)
 	if st.locked {
 		sh.mu.Lock()
 		defer sh.mu.Unlock()
@@ -202,17 +212,37 @@ func (st *store[S]) contains(h uint64, enc []byte) bool {
 		case 0:
 			return false
 		case h:
-			if !st.exact || sh.equal(sh.offs[i], enc) {
+			if !st.exact || sh.equal(sh.offs[i], word, enc) {
 				return true
 			}
 		}
 	}
 }
 
-// equal reports whether the encoding of the arena entry at off is enc.
-func (sh *shard[S]) equal(off uint64, enc []byte) bool {
-	return arenaEqual(sh.arena, off+4, enc)
+// equal reports whether the state of the Exact-mode slot value v (an arena offset, or
+// wordTag and a record index) is the state with encoding enc, whose fingerprint equals
+// the slot's; word says whether enc is word-keyed (wordKeyed).
+func (sh *shard[S]) equal(v uint64, word bool, enc []byte) bool {
+	if v&wordTag != 0 {
+		return word
+	}
+	return arenaEqual(sh.arena, v+4, enc)
 }
+
+// wordTag marks an Exact-mode slot whose state is word-keyed: the slot holds the record
+// index instead of an arena offset, and the state's encoding is not kept.
+const wordTag = 1 << 63
+
+// wordKeyed reports whether the state with encoding enc and (fixed) fingerprint h is
+// identified by h alone, so that Exact mode need not keep or compare its encoding: enc
+// has 8 bytes, on which XXH64 is a bijection (every step of it on one 8-byte lane is
+// invertible: multiplication by an odd prime, rotation, xor with a constant, xor-shift;
+// hash_test.go inverts it), and h is not 1, the one fixed fingerprint that two
+// encodings share (fixHash maps 0 to 1). Two word-keyed states are then equal exactly
+// when their fingerprints are, and a word-keyed state never equals a state of another
+// length. This is what makes a model whose state packs into a uint64 (the hand-written
+// searches' layout) cost a fingerprint-mode store with no arena.
+func wordKeyed(h uint64, enc []byte) bool { return len(enc) == 8 && h != 1 }
 
 // grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
 // rehashed.
