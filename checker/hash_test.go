@@ -64,6 +64,9 @@ func TestFingerprintInverts8Bytes(t *testing.T) {
 		}
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], v)
+		if got, want := fingerprint(b[:]), xxhash64(b[:], 0); got != want {
+			t.Fatalf("the fingerprint of %#x is %#x; the general XXH64 gives %#x", v, got, want)
+		}
 		if got := invert(fingerprint(b[:])); got != v {
 			t.Fatalf("the fingerprint of %#x inverts to %#x", v, got)
 		}

@@ -3,14 +3,14 @@ package checker
 import (
 	"encoding/binary"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
 
 // shardBits sets the number of visited-store shards, 1<<shardBits. A state's shard is
-// chosen by the top bits of its fingerprint, so a state always lands in the same shard
-// and one shard lock serialises every insertion of that state.
+// chosen by the top bits of its fingerprint, so a state always lands in the same shard,
+// and with several workers one worker owns each shard for a level (owners.go): only it
+// inserts there, so no lock serialises insertions.
 const shardBits = 6
 
 // noParent is the parent id of an initial state; its record's action is then the
@@ -60,12 +60,13 @@ type fresh[S any] struct {
 // fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
 // [levelStart, n) are exactly the states of shard.fresh, in the same order.
 //
-// With one worker (locked false) a state's first discovery in a level has its least
+// With one worker (keyed false) a state's first discovery in a level has its least
 // key, since the frontier is expanded in key order; insert then skips the key
-// comparison on states already stored.
+// comparison on states already stored. With several, each shard is written by its
+// owner only (owners.go), which compares keys since discoveries reach it out of order.
 type store[S any] struct {
 	exact  bool
-	locked bool // false with one worker: no other goroutine touches the store
+	keyed  bool // several workers: a repeat discovery may have a lesser key
 	shards [1 << shardBits]shard[S]
 	storeCounters
 }
@@ -82,27 +83,23 @@ type storeCounters struct {
 const recPageBits = 14
 
 type shard[S any] struct {
-	mu         sync.Mutex
-	hashes     []uint64                 // table: fingerprint per slot, 0 when empty
-	view       atomic.Pointer[[]uint64] // hashes, for touch without the lock
-	slots      []uint32                 // table, Fingerprint mode: record index per slot
-	offs       []uint64                 // table, Exact mode: arena offset per slot
-	n          uint32                   // records stored
-	recs       [][]parentRecord         // pages of parent records
-	arena      []byte                   // Exact mode: record index (4 bytes), uvarint length, encoding, per record
+	hashes     []uint64         // table: fingerprint per slot, 0 when empty
+	slots      []uint32         // table, Fingerprint mode: record index per slot
+	offs       []uint64         // table, Exact mode: arena offset per slot
+	n          uint32           // records stored
+	recs       [][]parentRecord // pages of parent records
+	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
 	levelStart uint32
 	fresh      []fresh[S]
 	size       int64 // last size reported to store.bytes
 	_          [64]byte
 }
 
-func newStore[S any](exact, locked bool) *store[S] {
-	st := &store[S]{exact: exact, locked: locked}
+func newStore[S any](exact, keyed bool) *store[S] {
+	st := &store[S]{exact: exact, keyed: keyed}
 	for i := range st.shards {
 		sh := &st.shards[i]
-		hashes := make([]uint64, 16)
-		sh.hashes = hashes
-		sh.view.Store(&hashes)
+		sh.hashes = make([]uint64, 16)
 		if exact {
 			sh.offs = make([]uint64, 16)
 		} else {
@@ -132,10 +129,6 @@ func fixHash(h uint64) uint64 {
 func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action Action, s S) bool {
 	si := shardOf(h)
 	sh := &st.shards[si]
-	if st.locked {
-		sh.mu.Lock()
-		defer sh.mu.Unlock()
-	}
 	word := st.exact && wordKeyed(h, enc)
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -143,11 +136,7 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 		case 0:
 			rec := sh.n
 			sh.n++
-			if st.locked {
-				atomic.StoreUint64(&sh.hashes[i], h) // touch may read it concurrently
-			} else {
-				sh.hashes[i] = h
-			}
+			sh.hashes[i] = h
 			if rec&(1<<recPageBits-1) == 0 {
 				sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
 			}
@@ -174,7 +163,7 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 			if st.exact && !sh.equal(sh.offs[i], word, enc) {
 				continue
 			}
-			if !st.locked {
+			if !st.keyed {
 				return false // one worker: the first discovery had the least key
 			}
 			var rec uint32
@@ -199,13 +188,10 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 }
 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
+// Any worker may call it on any shard in a level that stores nothing (the depth bound's).
 func (st *store[S]) contains(h uint64, enc []byte) bool {
 	sh := &st.shards[shardOf(h)]
 	word := st.exact && wordKeyed(h, enc)
-	if st.locked {
-		sh.mu.Lock()
-		defer sh.mu.Unlock()
-	}
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
@@ -262,7 +248,6 @@ func (sh *shard[S]) grow() {
 		}
 	})
 	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
-	sh.view.Store(&hashes)
 }
 
 // regrow returns a fingerprint table of twice the size of hashes (open addressing with
