@@ -130,6 +130,20 @@ func (w *worker[S]) store(b *batch[S]) {
 		return
 	}
 	st := w.e.store
+	// Touch every home slot first, as expand does, so that the misses overlap.
+	var x uint64
+	for i := range b.items {
+		h := b.items[i].h
+		sh := &st.shards[shardOf(h)]
+		j := h & uint64(len(sh.hashes)-1)
+		x += sh.hashes[j]
+		if sh.offs != nil {
+			x += sh.offs[j]
+		} else {
+			x += uint64(sh.slots[j]) // a repeat compares keys by record index
+		}
+	}
+	w.touched += x
 	start := uint32(0)
 	for i := range b.items {
 		it := &b.items[i]

@@ -693,6 +693,8 @@ func (w *worker[S]) touch(hs []uint64) {
 			x += sh.hashes[i]
 			if sh.offs != nil {
 				x += sh.offs[i]
+			} else if e.store.keyed {
+				x += uint64(sh.slots[i]) // a repeat compares keys by record index
 			}
 		}
 	}
