@@ -154,7 +154,7 @@ type Outcome struct {
 	Verdict   string // holds, violated, inconclusive or measured
 	Instances int    // how many instances were checked
 	States    int64  // total states explored (0 for static claims)
-	// Witness is the evidence: a saved trace (*props.TraceFile), a schedule witness, a
+	// Witness is the evidence: a saved trace (*tracefile.File), a schedule witness, a
 	// *props.Witness or any JSON-able structure (a blocking pattern, an unreachable
 	// pair); nil when there is none. Check returns it as a *props.Witness (WitnessOf).
 	Witness any

@@ -115,29 +115,32 @@ func TestSiblingAlgosImportOnlyWhatIsListed(t *testing.T) {
 	}
 }
 
-// TestRulesCatchAViolation plants a forbidden import in a copy of the module's layout
-// and checks that the rules see it, so the tests above cannot pass vacuously.
+// TestRulesCatchAViolation plants forbidden imports of an algorithm package (the
+// properties root, pictures, the entry) in a file and checks that the rules see each,
+// so the tests above cannot pass vacuously.
 func TestRulesCatchAViolation(t *testing.T) {
-	dir := t.TempDir()
-	src := "package treemcast\n\nimport _ \"" + module + "props/render\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "x.go"), nil, parser.ImportsOnly)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := strconv.Unquote(f.Imports[0].Path.Value)
-	im := strings.TrimPrefix(p, module)
-	caught := false
-	for _, r := range proofs.ImportRules() {
-		if under("algos/treemcast", r.From) {
-			for _, to := range r.To {
-				caught = caught || under(im, to)
+	for _, bad := range []string{"props", "props/render", "props/check", "cmd/wormcheck"} {
+		dir := t.TempDir()
+		src := "package treemcast\n\nimport _ \"" + module + bad + "\"\n"
+		if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "x.go"), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := strconv.Unquote(f.Imports[0].Path.Value)
+		im := strings.TrimPrefix(p, module)
+		caught := false
+		for _, r := range proofs.ImportRules() {
+			if under("algos/treemcast", r.From) {
+				for _, to := range r.To {
+					caught = caught || under(im, to)
+				}
 			}
 		}
-	}
-	if !caught {
-		t.Fatal("an algos package importing props/render is not caught by proofs.ImportRules")
+		if !caught {
+			t.Errorf("an algos package importing %s is not caught by proofs.ImportRules", bad)
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
@@ -67,7 +68,7 @@ func mnParams() *gopter.GenParameters {
 // runMN1 checks Property 1 for every monotone, concentrated pattern: exhaustively by the
 // pair reduction (banyan.Property1ByPairs) for N = 8, 16, 32 (and 64, which is cheap),
 // cross-checked by enumerating every pattern for N = 8 (and 16 in the full run), plus a
-// gopter sample of whole patterns on N = 64 checked by the naive props.CheckLinkConflicts.
+// gopter sample of whole patterns on N = 64 checked by the naive model.Banyan.FirstConflict.
 // Cyclic concentration (sources consecutive modulo N) is checked too and reported: it is
 // not needed by Property 1 as stated, and the two-phase algorithm never uses it (see
 // banyan.ValidStarts), but it decides whether a wrapping phase 2 would be safe.
@@ -98,7 +99,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": r.Pattern, "conflict": r.Conflict}
 				if conc == banyan.Plain {
 					out.Verdict, out.Witness = Violated, w
-					out.Files = map[string][]byte{"svg": conflictSVG(b, r.Conflict)}
+					out.Files = map[string][]byte{"svg": render.BanyanConflict(b, r.Conflict)}
 					return out
 				}
 				cyclicWitness = w
@@ -121,7 +122,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 					}
 					count++
 					if _, _, blocked := t.Blocks(srcs, dsts, acc); blocked && conc == banyan.Plain {
-						c, _ := props.CheckLinkConflicts(b, pat)
+						c, _ := b.FirstConflict(pat)
 						return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": slices.Clone(pat), "conflict": c},
 							Note: "a monotone concentrated pattern blocks (found by enumeration but not by pairs: the pair reduction is wrong)"}
 					} else if blocked && cyclicWitness == nil {
@@ -154,11 +155,11 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			slices.Reverse(dests)
 		}
 		start %= 64 - len(dests) + 1
-		pat := make([]props.BanyanPacket, len(dests))
+		pat := make([]model.BanyanPacket, len(dests))
 		for l, d := range dests {
-			pat[l] = props.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
+			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
 		}
-		c, err := props.CheckLinkConflicts(b64, pat)
+		c, err := b64.FirstConflict(pat)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -178,13 +179,6 @@ func runMN1(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-func conflictSVG(b *model.Banyan, c *props.LinkConflict) []byte {
-	return banyan.ConflictSVG(b,
-		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
-		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
-		model.ChannelID(c.Channel))
-}
-
 // runMN2 finds minimal blocking patterns when one condition of Property 1 is dropped:
 // (a) concentrated sources with non-monotone destinations, (b) ascending destinations
 // with sources that are not concentrated. It searches N = 4, then 8, by increasing number
@@ -193,8 +187,8 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
 		N        int                  `json:"N"`
 		K        int                  `json:"k"`
-		Pattern  []props.BanyanPacket `json:"pattern"`
-		Conflict *props.LinkConflict  `json:"conflict"`
+		Pattern  []model.BanyanPacket `json:"pattern"`
+		Conflict *model.LinkConflict  `json:"conflict"`
 	}
 	var nonMonotone, nonConcentrated *wit
 	instances := 0
@@ -212,11 +206,11 @@ func runMN2(ctx context.Context, env Env) Outcome {
 							return true
 						}
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
 						}
-						if c, _ := props.CheckLinkConflicts(b, pat); c != nil {
+						if c, _ := b.FirstConflict(pat); c != nil {
 							nonMonotone = &wit{n, k, pat, c}
 							return false
 						}
@@ -233,11 +227,11 @@ func runMN2(ctx context.Context, env Env) Outcome {
 					ok := true
 					forSubsets(n, k, func(d []int) bool {
 						instances++
-						pat := make([]props.BanyanPacket, k)
+						pat := make([]model.BanyanPacket, k)
 						for l := range d {
-							pat[l] = props.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
+							pat[l] = model.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
 						}
-						if c, _ := props.CheckLinkConflicts(b, pat); c != nil {
+						if c, _ := b.FirstConflict(pat); c != nil {
 							nonConcentrated = &wit{n, k, pat, c}
 							ok = false
 						}
@@ -252,7 +246,7 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	if nonMonotone != nil && nonConcentrated != nil {
 		out.Verdict = Violated
 		b, _ := model.NewBanyan(nonMonotone.N)
-		out.Files = map[string][]byte{"svg": conflictSVG(b, nonMonotone.Conflict)}
+		out.Files = map[string][]byte{"svg": render.BanyanConflict(b, nonMonotone.Conflict)}
 		out.Note = fmt.Sprintf("Dropping monotonicity: %v blocks on N=%d (k=%d; k=2 is always monotone). Dropping concentration: %v blocks on N=%d (k=%d).",
 			nonMonotone.Pattern, nonMonotone.N, nonMonotone.K, nonConcentrated.Pattern, nonConcentrated.N, nonConcentrated.K)
 	} else {
@@ -411,7 +405,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	out.Figures["instances_N16"] = float64(r.Instances)
 	if r.Verdict == props.Violated {
 		out.Verdict, out.Witness = Violated, r
-		out.Files = map[string][]byte{"svg": conflictSVG(b16, r.Conflict)}
+		out.Files = map[string][]byte{"svg": render.BanyanConflict(b16, r.Conflict)}
 		return out
 	}
 	rw, err := banyan.CheckTheorem1(t, true)
@@ -458,7 +452,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			continue
 		}
 		s := sRaw % (64 - m.Fanout() + 1)
-		c, err := props.CheckLinkConflicts(b64, banyan.Phase2(m, s, 64))
+		c, err := b64.FirstConflict(banyan.Phase2(m, s, 64))
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -517,7 +511,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	last := tr.Steps[len(tr.Steps)-1].State
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -702,7 +696,7 @@ func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.St
 	}
 	data, _ := json.MarshalIndent(tf, "", "  ")
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)}
+	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)}
 	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 		out.Files["pcap"] = pc
 	}
@@ -776,7 +770,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		data, _ := json.MarshalIndent(tf, "", "  ")
 		last := tr.Steps[len(tr.Steps)-1].State
-		out.Files = map[string][]byte{"json": data, "svg": banyan.DeadlockSVG(sys, last)}
+		out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
 		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
 			out.Files["pcap"] = pc
 		}

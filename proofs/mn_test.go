@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
 // TestSweepPairsFindsDeadlock shows that MN6's sweep can fail: with free arbitration
@@ -31,7 +31,7 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 		if !stop || o.Verdict != Violated || o.Files["json"] == nil {
 			t.Fatalf("outcome %+v", o)
 		}
-		tf, err := props.ParseTraceFile(o.Files["json"])
+		tf, err := tracefile.Parse(o.Files["json"])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestMN5Files(t *testing.T) {
 	if o.Verdict != Violated {
 		t.Fatalf("MN5: %s %v", o.Verdict, o.Err)
 	}
-	tf, err := props.ParseTraceFile(o.Files["json"])
+	tf, err := tracefile.Parse(o.Files["json"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
 // TestWH2 finds the ring deadlock with a 4-step witness whose trace file parses.
@@ -22,7 +22,7 @@ func TestWH2(t *testing.T) {
 		t.Fatalf("WH2: %s %v", o.Verdict, o.Err)
 	}
 	w, _ := json.Marshal(o.Witness)
-	tf, err := props.ParseTraceFile(o.Files["json"])
+	tf, err := tracefile.Parse(o.Files["json"])
 	if err != nil || len(tf.Actions) != 4 {
 		t.Fatalf("WH2 trace file: %v (%d actions); witness %s", err, len(tf.Actions), w)
 	}

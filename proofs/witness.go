@@ -4,13 +4,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // WitnessOf turns a claim's evidence into the one witness schema (props.Witness), so
 // that `prove --json` prints every witness the way `check --json` does:
 //   - a *props.Witness is kept;
-//   - a saved trace (*props.TraceFile) becomes a trace witness: its violation, initial
+//   - a saved trace (*tracefile.File) becomes a trace witness: its violation, initial
 //     state and steps (action ids and labels, the message read from an "mN" label
 //     prefix, -1 where there is none);
 //   - a schedule witness (*props.ScheduleWitness) becomes a pair witness when it names
@@ -27,7 +28,7 @@ func WitnessOf(v any) *props.Witness {
 		return w
 	case props.Witness:
 		return &w
-	case *props.TraceFile:
+	case *tracefile.File:
 		if w == nil {
 			return nil
 		}
@@ -46,7 +47,7 @@ func WitnessOf(v any) *props.Witness {
 }
 
 // traceWitness is the trace witness of a saved trace.
-func traceWitness(tf *props.TraceFile) *props.Witness {
+func traceWitness(tf *tracefile.File) *props.Witness {
 	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation, Init: tf.Init}
 	for i, a := range tf.Actions {
 		st := props.TraceStep{Action: a, Message: -1}

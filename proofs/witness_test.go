@@ -3,6 +3,7 @@ package proofs
 import (
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -10,7 +11,7 @@ import (
 // of each "mN" label; a contending pair a pair witness; anything else an instance
 // witness carrying the value.
 func TestWitnessOf(t *testing.T) {
-	tf := &props.TraceFile{Init: 2, Actions: []uint64{7, 9}, Labels: []string{"m1 flit 0 takes (0,0)->(1,0)", "tick"}, Violation: "deadlock: m0 -> m1 -> m0"}
+	tf := &tracefile.File{Init: 2, Actions: []uint64{7, 9}, Labels: []string{"m1 flit 0 takes (0,0)->(1,0)", "tick"}, Violation: "deadlock: m0 -> m1 -> m0"}
 	w := WitnessOf(tf)
 	if w.Kind != props.WitnessTrace || w.Init != 2 || len(w.Steps) != 2 || w.Violation != tf.Violation {
 		t.Fatalf("trace witness %+v", w)
@@ -30,7 +31,7 @@ func TestWitnessOf(t *testing.T) {
 	if w := WitnessOf(detail); w.Kind != props.WitnessInstance || w.Detail == nil {
 		t.Errorf("instance witness %+v", w)
 	}
-	if WitnessOf(nil) != nil || WitnessOf((*props.TraceFile)(nil)) != nil {
+	if WitnessOf(nil) != nil || WitnessOf((*tracefile.File)(nil)) != nil {
 		t.Error("nil evidence gave a witness")
 	}
 	for label, want := range map[string]int{"m12 x": 12, "m": -1, "mx": -1, "": -1, "x m3": -1} {

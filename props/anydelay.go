@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -304,7 +305,7 @@ func AnyDelay(s *model.Schedule) *Report {
 	if w != nil {
 		// The pipelined execution is a replayable trace of the any-delay model
 		// (ReplayAnyDelay); Algorithm, Topology and Params are left for the caller.
-		r.Trace = &TraceFile{Format: TraceFormat, Topology: s.Topology.Spec(), Property: PropAnyDelay,
+		r.Trace = &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: PropAnyDelay,
 			Semantics: SemAnyDelay, Actions: w.Actions, Labels: w.Interleaving, Violation: "any-delay contention on " + w.Channel}
 	}
 	return finish(r, w, fmt.Sprintf("happens-before decision over %d channel-sharing pairs", pairs))

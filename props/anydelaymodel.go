@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -263,7 +264,7 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 			}
 		}
 	}
-	tf := &TraceFile{Format: TraceFormat, Topology: s.Topology.Spec(), Property: PropAnyDelay,
+	tf := &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: PropAnyDelay,
 		Semantics: SemAnyDelay, Violation: v.Message}
 	for _, st := range steps[1:] {
 		w.Interleaving = append(w.Interleaving, st.Label)
@@ -277,7 +278,7 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 // ReplayAnyDelay re-executes a saved any-delay trace against the model of s and reports
 // Violated when it reaches a state where two unicasts hold one channel (the saved
 // violation), Holds when it does not; a trace that does not fit the model is an error.
-func ReplayAnyDelay(s *model.Schedule, tf *TraceFile) (*Report, error) {
+func ReplayAnyDelay(s *model.Schedule, tf *tracefile.File) (*Report, error) {
 	m, err := NewAnyDelayModel(s)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,7 @@
 // Package props holds wormcheck's properties and their verdicts: the report every check
-// produces (the --json object), the saved-trace file format that `replay` re-executes,
-// and the property checkers themselves (one file per property family). Package
-// props/check is the one entry that runs an algorithm instance and returns a Report.
+// produces (the --json object), which carries the saved trace (checker/tracefile) that
+// `replay` re-executes, and the property checkers themselves (one file per property
+// family). Package props/check is the one entry that runs an algorithm instance and returns a Report.
 //
 // # The report schema, version wormcheck-report/1
 //
@@ -35,12 +35,11 @@
 package props
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
 // Verdict is the one three-valued verdict type of wormcheck (checker.Verdict): holds,
@@ -121,7 +120,7 @@ type Report struct {
 	// the witness rendered in a few lines, or "" when there is nothing more to say.
 	Text string `json:"-"`
 	// Trace is the replayable trace of a violation (nil if none); written by --trace.
-	Trace *TraceFile `json:"-"`
+	Trace *tracefile.File `json:"-"`
 	// SVG and PCAP are optional pictures/captures of the witness, written by --svg/--pcap.
 	SVG  []byte `json:"-"`
 	PCAP []byte `json:"-"`
@@ -179,60 +178,4 @@ func (r *Report) String() string {
 		}
 	}
 	return b.String()
-}
-
-// TraceFormat is the format tag of saved traces.
-const TraceFormat = "wormcheck-trace/1"
-
-// TraceFile is a saved counterexample: enough to rebuild the model (algorithm, topology,
-// parameters) and the actions to re-execute from initial state Init. Labels are the
-// human-readable actions, kept for people and checked on replay.
-type TraceFile struct {
-	Format    string          `json:"format"`
-	Algorithm string          `json:"algorithm"`
-	Topology  string          `json:"topology"`
-	Property  string          `json:"property"`
-	Semantics string          `json:"semantics"`
-	Params    json.RawMessage `json:"parameters"`
-	Init      int             `json:"init"`
-	Actions   []uint64        `json:"actions"`
-	Labels    []string        `json:"labels"`
-	// Violation says what the last state shows ("deadlock: worms 0 and 1 wait on each
-	// other"); replay must reach the same kind of violation.
-	Violation string `json:"violation"`
-	// CycleStart, when set, makes the trace a lasso (a livelock or starvation): the
-	// actions from index CycleStart on are a cycle back to the state after the first
-	// CycleStart actions, and replay re-checks it with checker.ReplayLasso.
-	CycleStart *int `json:"cycle_start,omitempty"`
-}
-
-// ParseTraceFile decodes and validates a saved trace; every error is one line naming the
-// field that is wrong.
-func ParseTraceFile(data []byte) (*TraceFile, error) {
-	if err := WrongFile(data, TraceFormat); err != nil {
-		return nil, err
-	}
-	var tf TraceFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&tf); err != nil {
-		return nil, fmt.Errorf("trace file is not valid JSON: %v", oneLine(err.Error()))
-	}
-	switch {
-	case tf.Format != TraceFormat:
-		return nil, fmt.Errorf("trace file field \"format\" is %q; want %q", tf.Format, TraceFormat)
-	case tf.Algorithm == "":
-		return nil, fmt.Errorf("trace file field \"algorithm\" is missing")
-	case tf.Topology == "":
-		return nil, fmt.Errorf("trace file field \"topology\" is missing")
-	case tf.Init < 0:
-		return nil, fmt.Errorf("trace file field \"init\" is %d; it must be >= 0", tf.Init)
-	case len(tf.Labels) != 0 && len(tf.Labels) != len(tf.Actions):
-		return nil, fmt.Errorf("trace file has %d actions but %d labels", len(tf.Actions), len(tf.Labels))
-	}
-	return &tf, nil
-}
-
-func oneLine(s string) string {
-	return string(bytes.ReplaceAll([]byte(s), []byte("\n"), []byte(" ")))
 }

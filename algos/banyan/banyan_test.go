@@ -13,8 +13,8 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 func mustBanyan(t testing.TB, n int) *model.Banyan {
@@ -36,7 +36,7 @@ func msgFromMask(src int, mask uint64, n int) Multicast {
 }
 
 // TestPathTableAgreesWithNaive cross-checks the bitset blocking check with
-// props.CheckLinkConflicts on random unicast patterns (gopter, fixed seed).
+// model.Banyan.FirstConflict on random unicast patterns (gopter, fixed seed).
 func TestPathTableAgreesWithNaive(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(2002)
 	params.MinSuccessfulTests = 300
@@ -47,11 +47,11 @@ func TestPathTableAgreesWithNaive(t *testing.T) {
 	properties.Property("bitset and naive checks agree", prop.ForAll(
 		func(srcs, dsts []int) bool {
 			k := min(len(srcs), len(dsts))
-			pat := make([]props.BanyanPacket, k)
+			pat := make([]model.BanyanPacket, k)
 			for i := 0; i < k; i++ {
-				pat[i] = props.BanyanPacket{Source: srcs[i], Dest: model.UnicastTag(dsts[i])}
+				pat[i] = model.BanyanPacket{Source: srcs[i], Dest: model.UnicastTag(dsts[i])}
 			}
-			c, err := props.CheckLinkConflicts(b, pat)
+			c, err := b.FirstConflict(pat)
 			if err != nil {
 				return false
 			}
@@ -129,7 +129,7 @@ func TestCheckTheorem1(t *testing.T) {
 	for _, n := range []int{4, 8} {
 		for _, wrap := range []bool{false, true} {
 			r, err := CheckTheorem1(NewPathTable(mustBanyan(t, n)), wrap)
-			if err != nil || r.Verdict != props.Holds {
+			if err != nil || r.Verdict != checker.Holds {
 				t.Fatalf("N=%d wrap=%v: %+v %v", n, wrap, r, err)
 			}
 			if want := int64(1<<n - 1); r.Sets != want {
@@ -152,7 +152,7 @@ func TestPhase2OfFigure3(t *testing.T) {
 			t.Fatalf("phase 2 %v", got)
 		}
 	}
-	c, _ := props.CheckLinkConflicts(mustBanyan(t, 16), got)
+	c, _ := mustBanyan(t, 16).FirstConflict(got)
 	if c != nil {
 		t.Fatalf("Fig. 3 phase 2 blocks: %v", c)
 	}
@@ -283,7 +283,7 @@ func TestFigure4(t *testing.T) {
 			t.Fatal(err)
 		}
 		data, _ := json.Marshal(tf)
-		back, err := props.ParseTraceFile(data)
+		back, err := tracefile.Parse(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -351,18 +351,6 @@ func TestNewSystemRefuses(t *testing.T) {
 	}
 	if _, err := NewSystem(mustBanyan(t, 64), msgs, Options{}); err == nil {
 		t.Error("N=64 accepted")
-	}
-}
-
-func TestSVG(t *testing.T) {
-	b := mustBanyan(t, 16)
-	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
-	sys, _ := NewSystem(b, msgs, Options{Starts: []int{5, 7}})
-	r := explore(t, sys)
-	last := r.Violation.Trace.Steps[len(r.Violation.Trace.Steps)-1].State
-	a, c := DeadlockSVG(sys, last), DeadlockSVG(sys, last)
-	if !bytes.Equal(a, c) || !bytes.HasPrefix(a, []byte("<svg")) || !bytes.Contains(a, []byte("#d62728")) {
-		t.Fatalf("bad SVG: %.200s", a)
 	}
 }
 
@@ -434,7 +422,7 @@ func FuzzParsePattern(f *testing.F) {
 			return
 		}
 		b, _ := model.NewBanyan(16)
-		if _, err := props.CheckLinkConflicts(b, p); err != nil {
+		if _, err := b.FirstConflict(p); err != nil {
 			t.Fatalf("%q parsed into an invalid pattern: %v", s, err)
 		}
 	})
@@ -448,14 +436,14 @@ func TestGenMonotonePatternNeverBlocks(t *testing.T) {
 	b := mustBanyan(t, 64)
 	for _, ord := range []Order{Ascending, Descending} {
 		properties.Property("monotone concentrated patterns pass ("+ord.String()+")", prop.ForAll(
-			func(pat []props.BanyanPacket) bool {
-				c, err := props.CheckLinkConflicts(b, pat)
+			func(pat []model.BanyanPacket) bool {
+				c, err := b.FirstConflict(pat)
 				return err == nil && c == nil
 			}, GenMonotonePattern(64, ord)))
 	}
 	properties.Property("two-phase copies pass", prop.ForAll(
 		func(m Multicast, s int) bool {
-			c, err := props.CheckLinkConflicts(b, Phase2(m, s%(65-m.Fanout()), 64))
+			c, err := b.FirstConflict(Phase2(m, s%(65-m.Fanout()), 64))
 			return err == nil && c == nil
 		}, GenMulticast(64), gen.IntRange(0, 63)))
 	properties.TestingRun(t)

@@ -5,7 +5,6 @@ import (
 	"github.com/leanovate/gopter/gen"
 
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // GenMulticast generates multicasts on N nodes: a source and a nonempty destination set,
@@ -37,14 +36,14 @@ func GenMulticast(size int) gopter.Gen {
 func GenMonotonePattern(size int, order Order) gopter.Gen {
 	return GenMulticast(size).FlatMap(func(v any) gopter.Gen {
 		m := v.(Multicast)
-		return gen.IntRange(0, size-m.Fanout()).Map(func(x int) []props.BanyanPacket {
-			pat := make([]props.BanyanPacket, m.Fanout())
+		return gen.IntRange(0, size-m.Fanout()).Map(func(x int) []model.BanyanPacket {
+			pat := make([]model.BanyanPacket, m.Fanout())
 			for l := range m.Dests {
 				d := m.Dests[l]
 				if order == Descending {
 					d = m.Dests[m.Fanout()-1-l]
 				}
-				pat[l] = props.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d)}
+				pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d)}
 			}
 			return pat
 		})

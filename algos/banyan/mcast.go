@@ -8,7 +8,6 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Arbitration is the policy an SE uses when several packets request the same output
@@ -169,7 +168,7 @@ type System struct {
 
 // packetShape is the static tree of one packet.
 type packetShape struct {
-	pkt    props.BanyanPacket
+	pkt    model.BanyanPacket
 	phase  int
 	tree   []model.TreeLink
 	leaves uint64
@@ -226,7 +225,7 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 		sys.starts = append(sys.starts, st)
 		var perStart [][]packetShape
 		for _, s := range st {
-			pk := []props.BanyanPacket{Phase1(msg, s)}
+			pk := []model.BanyanPacket{Phase1(msg, s)}
 			if !opt.Phase1Only {
 				pk = append(pk, Phase2(msg, s, b.Nodes())...)
 			}
@@ -296,6 +295,23 @@ func (sys *System) PacketName(s State, p int) string {
 		return fmt.Sprintf("m%d.phase1 %v", m+1, sh.pkt)
 	}
 	return fmt.Sprintf("m%d.copy%d %v", m+1, k-1, sh.pkt)
+}
+
+// HeldChannels returns the channels of its region tree that packet p holds in state s,
+// in tree order (none if it holds nothing).
+func (sys *System) HeldChannels(s State, p int) []model.ChannelID {
+	h := s.Held[p]
+	if h == 0 {
+		return nil
+	}
+	sh := sys.shape(s, p)
+	var cs []model.ChannelID
+	for k := range sh.tree {
+		if h&(1<<uint(k)) != 0 {
+			cs = append(cs, sh.tree[k].Channel)
+		}
+	}
+	return cs
 }
 
 // Init returns one initial state per combination of starts, message 1's start varying

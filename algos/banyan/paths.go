@@ -8,7 +8,7 @@ import (
 
 // PathTable holds the unicast path of every (source, destination) pair of a banyan as a
 // bitset over its channels, so that a pattern of unicasts is checked for blocking with a
-// few word operations per packet. It is the optimised twin of props.CheckLinkConflicts
+// few word operations per packet. It is the optimised twin of model.Banyan.FirstConflict
 // (TestPathTableAgreesWithNaive cross-checks them). Building it costs O(N^2 n).
 type PathTable struct {
 	b     *model.Banyan

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Order is the monotonicity of Property 1: destinations ascending or descending in the
@@ -83,9 +82,9 @@ func ParseConcentration(s string) (Concentration, error) {
 // slice is reused.
 //
 // Reference: 002 Property 1.
-func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]props.BanyanPacket] {
-	return func(yield func([]props.BanyanPacket) bool) {
-		buf := make([]props.BanyanPacket, 0, size)
+func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]model.BanyanPacket] {
+	return func(yield func([]model.BanyanPacket) bool) {
+		buf := make([]model.BanyanPacket, 0, size)
 		dests := make([]int, 0, size)
 		for mask := uint64(1); mask < 1<<uint(size); mask++ {
 			dests = dests[:0]
@@ -105,7 +104,7 @@ func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]prop
 			for x := 0; x < starts; x++ {
 				buf = buf[:0]
 				for l, d := range dests {
-					buf = append(buf, props.BanyanPacket{Source: (x + l) % size, Dest: model.UnicastTag(d)})
+					buf = append(buf, model.BanyanPacket{Source: (x + l) % size, Dest: model.UnicastTag(d)})
 				}
 				if !yield(buf) {
 					return
@@ -119,8 +118,8 @@ func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]prop
 // a full monotone pattern containing it (the witness) with its conflict.
 type PairResult struct {
 	Pairs    int64                `json:"pairs"`
-	Pattern  []props.BanyanPacket `json:"pattern,omitempty"`
-	Conflict *props.LinkConflict  `json:"conflict,omitempty"`
+	Pattern  []model.BanyanPacket `json:"pattern,omitempty"`
+	Conflict *model.LinkConflict  `json:"conflict,omitempty"`
 }
 
 // fillDest returns the l-th smallest node other than y and y2 (l >= 1): the filler
@@ -149,7 +148,7 @@ func fillDest(n, y, y2, l int) int {
 // y - y' >= j (descending) extends to a full monotone concentrated pattern: sources
 // x..x+j, destinations y, y±1, ..., y±(j-1), y'. So the family is nonblocking if and
 // only if no such pair conflicts. The witness is that extension, re-checked with the
-// naive props.CheckLinkConflicts.
+// naive model.Banyan.FirstConflict.
 //
 // The families that drop a condition are searched the same way, so that the check is
 // seen to fail where it should: AnyOrder (distinct destinations in any order; every pair
@@ -187,7 +186,7 @@ func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult
 					if !t.Conflict(x, y, x2, y2) {
 						continue
 					}
-					pat := make([]props.BanyanPacket, 0, j+1)
+					pat := make([]model.BanyanPacket, 0, j+1)
 					dir := 1
 					if order == Descending {
 						dir = -1
@@ -197,10 +196,10 @@ func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult
 						if order == AnyOrder && l > 0 {
 							d = fillDest(n, y, y2, l)
 						}
-						pat = append(pat, props.BanyanPacket{Source: (x + l) % n, Dest: model.UnicastTag(d)})
+						pat = append(pat, model.BanyanPacket{Source: (x + l) % n, Dest: model.UnicastTag(d)})
 					}
-					pat = append(pat, props.BanyanPacket{Source: x2, Dest: model.UnicastTag(y2)})
-					c, err := props.CheckLinkConflicts(t.b, pat)
+					pat = append(pat, model.BanyanPacket{Source: x2, Dest: model.UnicastTag(y2)})
+					c, err := t.b.FirstConflict(pat)
 					if err != nil {
 						return res, err
 					}
@@ -219,12 +218,12 @@ func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult
 // ParsePattern reads a pattern of packets written "0->3,1->5,2->4-7": packets separated
 // by ',' (or ';'), each a source, "->", and a destination (unicast tag) or a range lo-hi
 // (region header). Every node must be in 0..size-1 and every range non-empty.
-func ParsePattern(spec string, size int) ([]props.BanyanPacket, error) {
+func ParsePattern(spec string, size int) ([]model.BanyanPacket, error) {
 	spec = strings.ReplaceAll(spec, ";", ",")
 	if strings.TrimSpace(spec) == "" {
 		return nil, fmt.Errorf("pattern is empty; give packets such as \"0->3,1->5,2->4-7\"")
 	}
-	var out []props.BanyanPacket
+	var out []model.BanyanPacket
 	for i, part := range strings.Split(spec, ",") {
 		src, dst, ok := strings.Cut(strings.TrimSpace(part), "->")
 		if !ok {
@@ -248,7 +247,7 @@ func ParsePattern(spec string, size int) ([]props.BanyanPacket, error) {
 				return nil, fmt.Errorf("pattern packet %d: range %q is empty", i+1, dst)
 			}
 		}
-		out = append(out, props.BanyanPacket{Source: s, Dest: model.Region{Min: a, Max: b}})
+		out = append(out, model.BanyanPacket{Source: s, Dest: model.Region{Min: a, Max: b}})
 	}
 	return out, nil
 }

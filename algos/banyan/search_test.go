@@ -4,14 +4,13 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // SearchResult is the outcome of Search: the verdict on deadlock freedom, the figures,
 // and for a deadlock the shortest trace to it (initial state index and actions, with
 // their labels) and the deadlocked state.
 type SearchResult[S any] struct {
-	Verdict     props.Verdict
+	Verdict     checker.Verdict
 	States      int64
 	Transitions int64
 	Depth       int
@@ -56,7 +55,7 @@ func Search[S any](m checker.Model[S], maxStates int64) SearchResult[S] {
 		succ = m.Successors(s, succ[:0])
 		res.Transitions += int64(len(succ))
 		if len(succ) == 0 && !m.Terminal(s) {
-			res.Verdict, res.Found, res.Deadlock = props.Violated, true, s
+			res.Verdict, res.Found, res.Deadlock = checker.Violated, true, s
 			var acts []uint64
 			k := int32(head)
 			for nodes[k].parent >= 0 {
@@ -78,7 +77,7 @@ func Search[S any](m checker.Model[S], maxStates int64) SearchResult[S] {
 				continue
 			}
 			if maxStates > 0 && int64(len(nodes)) >= maxStates {
-				res.Verdict, res.States = props.Inconclusive, int64(len(nodes))
+				res.Verdict, res.States = checker.Inconclusive, int64(len(nodes))
 				return res
 			}
 			d := nodes[head].depth + 1
@@ -92,7 +91,7 @@ func Search[S any](m checker.Model[S], maxStates int64) SearchResult[S] {
 		var zero S
 		queue[head] = zero
 	}
-	res.Verdict, res.States = props.Holds, int64(len(nodes))
+	res.Verdict, res.States = checker.Holds, int64(len(nodes))
 	return res
 }
 

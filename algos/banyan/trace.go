@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Params are the parameters that rebuild a System; they are saved in a trace file so
@@ -73,7 +73,7 @@ func InitIndex(sys *System, s State) int {
 
 // DeadlockTrace turns the deadlock trace of an exploration of sys into a saved trace
 // file for `replay`.
-func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*props.TraceFile, error) {
+func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*tracefile.File, error) {
 	if len(tr.Steps) == 0 {
 		return nil, fmt.Errorf("empty trace")
 	}
@@ -81,7 +81,7 @@ func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*props.Tr
 	if err != nil {
 		return nil, err
 	}
-	tf := &props.TraceFile{Format: props.TraceFormat, Algorithm: algo, Topology: sys.b.Spec(),
+	tf := &tracefile.File{Format: tracefile.Format, Algorithm: algo, Topology: sys.b.Spec(),
 		Property: "deadlock", Semantics: "flit", Params: params, Init: InitIndex(sys, tr.Steps[0].State)}
 	for _, st := range tr.Steps[1:] {
 		tf.Actions = append(tf.Actions, uint64(st.Action))
@@ -94,14 +94,14 @@ func DeadlockTrace(sys *System, algo string, tr checker.Trace[State]) (*props.Tr
 // ReplayDeadlock re-executes a saved trace on the model its parameters describe and
 // reports whether it ends in a deadlock, with the final state's description. A label
 // that differs from the recorded one is an error (the model changed).
-func ReplayDeadlock(tf *props.TraceFile) (bool, string, error) {
+func ReplayDeadlock(tf *tracefile.File) (bool, string, error) {
 	ok, why, _, _, err := ReplayDeadlockTrace(tf)
 	return ok, why, err
 }
 
 // ReplayDeadlockTrace is ReplayDeadlock that also returns the rebuilt system and the
-// replayed trace, for pictures (DeadlockSVG) and captures (TracePCAP).
-func ReplayDeadlockTrace(tf *props.TraceFile) (bool, string, *System, checker.Trace[State], error) {
+// replayed trace, for pictures (props/render.BanyanDeadlock) and captures (TracePCAP).
+func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Trace[State], error) {
 	var none checker.Trace[State]
 	topo, err := model.ParseTopology(tf.Topology)
 	if err != nil {

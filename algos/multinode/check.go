@@ -243,3 +243,23 @@ func newPair(g *model.Grid, s model.Schedule, a, b int, c model.ChannelID, group
 	return &Pair{A: a, B: b, Step: s.Unicasts[a].Step, Channel: c, ChannelName: g.ChannelName(c),
 		First: name(a), Second: name(b), GroupA: group(a), GroupB: group(b)}
 }
+
+// ContendedGroups counts the multicasts of s whose own unicasts are not stepwise
+// contention-free (Check on each multicast alone; dests as for Check).
+func ContendedGroups(g *model.Grid, s model.Schedule, dests [][]model.NodeID) int {
+	n := 0
+	for gi := range s.Sources {
+		var one model.Schedule
+		one.Sources = s.Sources[gi : gi+1]
+		for k, u := range s.Unicasts {
+			if s.Group[k] == gi {
+				one.Unicasts = append(one.Unicasts, u)
+				one.Group = append(one.Group, 0)
+			}
+		}
+		if Check(g, one, dests[gi:gi+1]).Contended != nil {
+			n++
+		}
+	}
+	return n
+}

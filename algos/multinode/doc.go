@@ -13,12 +13,14 @@
 //
 // The result is a model.Schedule whose Group says which multicast each unicast serves
 // (GroupDestinations its destination set). Check validates it and judges per-multicast
-// stepwise contention freedom and the contention between multicasts; VerifyWithProps asks
-// package props for a second opinion; Compare sets the partitioned scheme beside plain
-// U-torus (package unicastmc; §4.4's comparison, counted on the schedule);
-// MeasureLatency executes the same schemes at flit level (checker/sim.ExecuteSchedule,
-// each multicast relayed only once its own message has arrived) and reports §4.4's
-// average multicast latency beside the makespan and the contention-free timed figures.
+// stepwise contention freedom and the contention between multicasts; Contenders builds
+// the partitioned scheme's schedules beside plain U-torus (package unicastmc) for §4.4's
+// comparison, and Scheme.Schedule one scheme's schedule for a latency measurement. This
+// package only builds and counts schedules: the comparison that also asks package props
+// for a second opinion, and the latency measurement that executes the schemes at flit
+// level (checker/sim.ExecuteSchedule, each multicast relayed only once its own message
+// has arrived) beside the contention-free timed model, are judged in props/check
+// (check --algo multinode --compare [--latency]).
 //
 // Findings: under the model's DOR (shortest way, ties Plus) neither plain U-torus nor
 // U-torus inside a DDN is always stepwise contention-free per multicast (a worm that

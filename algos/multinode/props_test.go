@@ -214,7 +214,7 @@ func TestGenerateHotspot(t *testing.T) {
 // is (0,2), (0,3), (2,2), (0,0); in step 2, (0,2) -> (0,3) and (2,2) -> (0,0) both take
 // (0,2)->(0,3), because the second worm wraps from row 2 to row 0 and then goes the tie
 // (distance 2 of 4) the Plus way. (NP8 is judged by the U-torus helper; this is the
-// witness our checker finds for the baseline used in Compare.)
+// witness our checker finds for the baseline of Contenders.)
 func TestUTorusTieWitness(t *testing.T) {
 	g, _ := model.NewTorus(3, 4)
 	in := Instance{Grid: g, Multicasts: []Multicast{{Source: g.Node(0, 2), Dests: []model.NodeID{g.Node(0, 0), g.Node(2, 2), g.Node(0, 3)}}}}
@@ -479,7 +479,7 @@ func TestPerMulticastContentionFreePerVC(t *testing.T) {
 					t.Log(err)
 					return false
 				}
-				if n := contendedGroups(g, *vc, plan.Dests); n > 0 {
+				if n := ContendedGroups(g, *vc, plan.Dests); n > 0 {
 					t.Logf("%v %v: %d multicasts contend per VC: %+v", g, pp, n, Check(g, *vc, plan.Dests).Contended)
 					return false
 				}

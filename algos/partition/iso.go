@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // IsoOptions bound the general isomorphism search that runs when no symmetry of the
@@ -40,7 +40,7 @@ func (o IsoOptions) withDefaults() IsoOptions {
 // bound was reached. Via says how it was decided: "symmetry" (a translation, reflection
 // or rotation of the grid), "invariant", "refinement" or "search".
 type IsoResult struct {
-	Verdict props.Verdict
+	Verdict checker.Verdict
 	Via     string
 	Reason  string
 	Map     []model.NodeID
@@ -62,33 +62,33 @@ func Isomorphic(g *model.Grid, a, b Subnetwork, opt IsoOptions) IsoResult {
 	opt = opt.withDefaults()
 	da, db := a.digraph(g), b.digraph(g)
 	if r, ok := invariants(da, db, len(a.Channels), len(b.Channels)); !ok {
-		return IsoResult{Verdict: props.Violated, Via: "invariant", Reason: r}
+		return IsoResult{Verdict: checker.Violated, Via: "invariant", Reason: r}
 	}
 	if opt.NoSymmetry {
 		// fall through to refinement and search
 	} else if m := symmetryMap(g, a, b); m != nil {
-		return IsoResult{Verdict: props.Holds, Via: "symmetry", Map: m}
+		return IsoResult{Verdict: checker.Holds, Via: "symmetry", Map: m}
 	}
 	ca, cb, classes := refine(da, db)
 	if r, ok := sameHistogram(ca, cb, classes); !ok {
-		return IsoResult{Verdict: props.Violated, Via: "refinement", Reason: r}
+		return IsoResult{Verdict: checker.Violated, Via: "refinement", Reason: r}
 	}
 	if len(da.verts) > opt.MaxVertices {
-		return IsoResult{Verdict: props.Inconclusive, Via: "search",
+		return IsoResult{Verdict: checker.Inconclusive, Via: "search",
 			Reason: fmt.Sprintf("%d vertices exceed the search bound %d and no grid symmetry maps %s onto %s", len(da.verts), opt.MaxVertices, a.Name, b.Name)}
 	}
 	m, verdict := vf2(da, db, ca, cb, opt.MaxSteps)
 	switch verdict {
-	case props.Holds:
+	case checker.Holds:
 		out := make([]model.NodeID, len(m))
 		for i, j := range m {
 			out[i] = db.verts[j]
 		}
-		return IsoResult{Verdict: props.Holds, Via: "search", Map: out}
-	case props.Violated:
-		return IsoResult{Verdict: props.Violated, Via: "search", Reason: "exhaustive search found no isomorphism"}
+		return IsoResult{Verdict: checker.Holds, Via: "search", Map: out}
+	case checker.Violated:
+		return IsoResult{Verdict: checker.Violated, Via: "search", Reason: "exhaustive search found no isomorphism"}
 	}
-	return IsoResult{Verdict: props.Inconclusive, Via: "search", Reason: fmt.Sprintf("search bound of %d steps reached", opt.MaxSteps)}
+	return IsoResult{Verdict: checker.Inconclusive, Via: "search", Reason: fmt.Sprintf("search bound of %d steps reached", opt.MaxSteps)}
 }
 
 func invariants(da, db *digraph, ca, cb int) (string, bool) {
@@ -305,7 +305,7 @@ func sameHistogram(ca, cb []int, classes int) (string, bool) {
 // neighbour, and each is tried on the unused b vertices of its colour whose adjacency to
 // the mapped ones agrees. Verdict Holds with the map, Violated when the search space is
 // exhausted, Inconclusive when maxSteps runs out.
-func vf2(da, db *digraph, ca, cb []int, maxSteps int) ([]int, props.Verdict) {
+func vf2(da, db *digraph, ca, cb []int, maxSteps int) ([]int, checker.Verdict) {
 	n := len(da.verts)
 	adjA := make([]map[int32]int, n)
 	adjB := make([]map[int32]int, n)
@@ -346,10 +346,10 @@ func vf2(da, db *digraph, ca, cb []int, maxSteps int) ([]int, props.Verdict) {
 	}
 	used := make([]bool, n)
 	steps := 0
-	var rec func(k int) props.Verdict
-	rec = func(k int) props.Verdict {
+	var rec func(k int) checker.Verdict
+	rec = func(k int) checker.Verdict {
 		if k == n {
-			return props.Holds
+			return checker.Holds
 		}
 		v := order[k]
 		for w := 0; w < n; w++ {
@@ -358,7 +358,7 @@ func vf2(da, db *digraph, ca, cb []int, maxSteps int) ([]int, props.Verdict) {
 			}
 			steps++
 			if steps > maxSteps {
-				return props.Inconclusive
+				return checker.Inconclusive
 			}
 			ok := true
 			for j := 0; j < k && ok; j++ {
@@ -373,17 +373,17 @@ func vf2(da, db *digraph, ca, cb []int, maxSteps int) ([]int, props.Verdict) {
 			}
 			m[v], used[w] = w, true
 			switch rec(k + 1) {
-			case props.Holds:
-				return props.Holds
-			case props.Inconclusive:
-				return props.Inconclusive
+			case checker.Holds:
+				return checker.Holds
+			case checker.Inconclusive:
+				return checker.Inconclusive
 			}
 			m[v], used[w] = -1, false
 		}
-		return props.Violated
+		return checker.Violated
 	}
-	if r := rec(0); r != props.Holds {
+	if r := rec(0); r != checker.Holds {
 		return nil, r
 	}
-	return m, props.Holds
+	return m, checker.Holds
 }

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 func torus(t testing.TB, s, u int) *model.Grid {
@@ -268,7 +268,7 @@ func TestPropertiesHoldOnTorus(t *testing.T) {
 		ddns, _ := DDNs(g, p)
 		pr := CheckProperties(g, ddns, dcns, IsoOptions{})
 		for _, c := range pr.Checks {
-			if c.Verdict != props.Holds {
+			if c.Verdict != checker.Holds {
 				t.Errorf("%v: %s %s: %s", p, c.Property, c.Verdict, c.Witness)
 			}
 		}
@@ -283,34 +283,34 @@ func TestEachPropertyFindsAViolation(t *testing.T) {
 	dcns, _ := DCNs(g, 4)
 
 	// P1: a duplicated DDN doubles the level of its nodes and links only.
-	if c := CheckP1(g, append(slices.Clone(ddns), ddns[0], ddns[0]), 1); c.Verdict != props.Violated {
+	if c := CheckP1(g, append(slices.Clone(ddns), ddns[0], ddns[0]), 1); c.Verdict != checker.Violated {
 		t.Errorf("P1 with G_0 three times: %v", c)
 	}
 	// P2: drop a node from a DCN (cover fails); add it to another (disjoint fails).
 	broken := slices.Clone(dcns)
 	broken[0] = NewSubnetwork("DCN0,0'", Undirected, dcns[0].Nodes[1:], dcns[0].Channels)
-	if c := CheckP2(g, broken); c.Verdict != props.Violated || c.Witness != "node (0,0) is in no DCN" {
+	if c := CheckP2(g, broken); c.Verdict != checker.Violated || c.Witness != "node (0,0) is in no DCN" {
 		t.Errorf("P2 uncovered: %+v", c)
 	}
 	broken[1] = NewSubnetwork("DCN0,1'", Undirected, append(slices.Clone(dcns[1].Nodes), dcns[2].Nodes[0]), nil)
 	broken[0] = dcns[0]
-	if c := CheckP2(g, broken); c.Verdict != props.Violated {
+	if c := CheckP2(g, broken); c.Verdict != checker.Violated {
 		t.Errorf("P2 overlapping: %+v", c)
 	}
 	// P3: a DDN shrunk to the members of one block misses the other DCNs.
-	if c := CheckP3([]Subnetwork{NewSubnetwork("tiny", Undirected, ddns[0].Nodes[:1], nil)}, dcns); c.Verdict != props.Violated {
+	if c := CheckP3([]Subnetwork{NewSubnetwork("tiny", Undirected, ddns[0].Nodes[:1], nil)}, dcns); c.Verdict != checker.Violated {
 		t.Errorf("P3: %+v", c)
 	}
 	// P4: remove one channel from one DDN.
 	cut := slices.Clone(ddns)
 	cut[1] = NewSubnetwork("G1'", Undirected, ddns[1].Nodes, ddns[1].Channels[1:])
-	if c := CheckIsomorphic("P4", g, cut, IsoOptions{}); c.Verdict != props.Violated {
+	if c := CheckIsomorphic("P4", g, cut, IsoOptions{}); c.Verdict != checker.Violated {
 		t.Errorf("P4: %+v", c)
 	}
 	// P5: move a member inside one DCN (same counts, different structure).
 	moved := slices.Clone(dcns)
 	moved[3] = NewSubnetwork("DCN'", Undirected, dcns[3].Nodes, dcns[3].Channels[2:])
-	if c := CheckIsomorphic("P5", g, moved, IsoOptions{}); c.Verdict != props.Violated {
+	if c := CheckIsomorphic("P5", g, moved, IsoOptions{}); c.Verdict != checker.Violated {
 		t.Errorf("P5: %+v", c)
 	}
 	// Strong connectivity: a Type III DDN without its column channels has two rows that
@@ -323,7 +323,7 @@ func TestEachPropertyFindsAViolation(t *testing.T) {
 		}
 	}
 	d3[0] = NewSubnetwork("G0+'", Positive, d3[0].Nodes, rowsOnly)
-	if c := CheckConnected("sc", g, d3); c.Verdict != props.Violated {
+	if c := CheckConnected("sc", g, d3); c.Verdict != checker.Violated {
 		t.Errorf("strong connectivity: %+v", c)
 	}
 }
@@ -410,12 +410,12 @@ func TestIsomorphicMeshTypeI(t *testing.T) {
 	m := mesh(t, 8, 8)
 	subs, _ := DDNs(m, Params{Type: TypeI, H: 4})
 	r := Isomorphic(m, subs[0], subs[1], IsoOptions{})
-	if r.Verdict != props.Violated {
+	if r.Verdict != checker.Violated {
 		t.Fatalf("mesh G_0 vs G_1: %+v", r)
 	}
 	tor := torus(t, 8, 8)
 	subs, _ = DDNs(tor, Params{Type: TypeI, H: 4})
-	if r := Isomorphic(tor, subs[0], subs[1], IsoOptions{}); r.Verdict != props.Holds || r.Via != "symmetry" {
+	if r := Isomorphic(tor, subs[0], subs[1], IsoOptions{}); r.Verdict != checker.Holds || r.Via != "symmetry" {
 		t.Fatalf("torus G_0 vs G_1: %+v", r)
 	}
 }
@@ -430,12 +430,12 @@ func TestIsomorphicSearch(t *testing.T) {
 	col := NewSubnetwork("col", Undirected, []model.NodeID{g.Node(2, 4)},
 		[]model.ChannelID{channelBetween(g, g.Node(2, 4), g.Node(3, 4)), channelBetween(g, g.Node(3, 4), g.Node(4, 4))})
 	r := Isomorphic(g, row, col, IsoOptions{})
-	if r.Verdict != props.Holds || r.Via != "search" {
+	if r.Verdict != checker.Holds || r.Via != "search" {
 		t.Fatalf("row vs col: %+v", r)
 	}
 	// Same counts and degrees but the member at the other end: not isomorphic.
 	colEnd := NewSubnetwork("colEnd", Undirected, []model.NodeID{g.Node(4, 4)}, col.Channels)
-	if r := Isomorphic(g, row, colEnd, IsoOptions{}); r.Verdict != props.Violated {
+	if r := Isomorphic(g, row, colEnd, IsoOptions{}); r.Verdict != checker.Violated {
 		t.Fatalf("row vs colEnd: %+v", r)
 	}
 }
@@ -461,9 +461,9 @@ func TestMeshP4OnlyForSmallH(t *testing.T) {
 				for _, ty := range []Type{TypeI, TypeII} {
 					ddns, _ := DDNs(g, Params{Type: ty, H: h})
 					for _, c := range CheckProperties(g, ddns, dcns, IsoOptions{}).Checks {
-						want := props.Holds
+						want := checker.Holds
 						if c.Property == "P4" && h >= 3 {
-							want = props.Violated
+							want = checker.Violated
 						}
 						if c.Verdict != want {
 							t.Errorf("%v Type %v h=%d: %s %s (%s), want %s", g, ty, h, c.Property, c.Verdict, c.Witness, want)
@@ -562,7 +562,7 @@ func TestDCNSpanningTheRing(t *testing.T) {
 	if wraps != 8 || len(d.Channels) != 4*4*2+4*3*2 {
 		t.Fatalf("DCN0,0: %d wrap channels of %d; want 8 of %d", wraps, len(d.Channels), 4*4*2+4*3*2)
 	}
-	if c := CheckP2(g, dcns); c.Verdict != props.Holds {
+	if c := CheckP2(g, dcns); c.Verdict != checker.Holds {
 		t.Fatal(c)
 	}
 }

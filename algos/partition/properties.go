@@ -3,22 +3,22 @@ package partition
 import (
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Check is the verdict on one property of a DDN/DCN family, with a witness for people
 // when it does not hold (the node, channel or pair that breaks it).
 type Check struct {
-	Property string        `json:"property"`
-	Verdict  props.Verdict `json:"verdict"`
-	Witness  string        `json:"witness,omitempty"`
+	Property string          `json:"property"`
+	Verdict  checker.Verdict `json:"verdict"`
+	Witness  string          `json:"witness,omitempty"`
 }
 
-func holds(p string) Check { return Check{Property: p, Verdict: props.Holds} }
+func holds(p string) Check { return Check{Property: p, Verdict: checker.Holds} }
 
 func violated(p, format string, args ...any) Check {
-	return Check{Property: p, Verdict: props.Violated, Witness: fmt.Sprintf(format, args...)}
+	return Check{Property: p, Verdict: checker.Violated, Witness: fmt.Sprintf(format, args...)}
 }
 
 // CheckP1 judges P1 of 001 §2.3: the DDNs together incur about the same level of node
@@ -123,10 +123,10 @@ func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptio
 	for _, s := range subs[min(1, len(subs)):] {
 		r := Isomorphic(g, subs[0], s, opt)
 		switch r.Verdict {
-		case props.Violated:
+		case checker.Violated:
 			return violated(name, "%s and %s are not isomorphic (%s: %s)", subs[0].Name, s.Name, r.Via, r.Reason)
-		case props.Inconclusive:
-			out = Check{Property: name, Verdict: props.Inconclusive, Witness: fmt.Sprintf("%s and %s: %s", subs[0].Name, s.Name, r.Reason)}
+		case checker.Inconclusive:
+			out = Check{Property: name, Verdict: checker.Inconclusive, Witness: fmt.Sprintf("%s and %s: %s", subs[0].Name, s.Name, r.Reason)}
 		}
 	}
 	return out

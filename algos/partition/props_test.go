@@ -7,8 +7,8 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 func gopterParams() *gopter.TestParameters {
@@ -59,7 +59,7 @@ func TestTable1OnRandomTori(t *testing.T) {
 				return false
 			}
 			for _, c := range pr.Checks {
-				if c.Verdict != props.Holds {
+				if c.Verdict != checker.Holds {
 					t.Logf("%v %v: %s %s %s", g, p, c.Property, c.Verdict, c.Witness)
 					return false
 				}
@@ -75,10 +75,10 @@ func TestTable1OnRandomTori(t *testing.T) {
 // backtracking, NoSymmetry) agree on pairs of DDNs, on a DDN against a damaged copy of
 // another, and the maps they return are isomorphisms.
 func TestIsomorphicSymmetryAgainstSearch(t *testing.T) {
-	decided := map[props.Verdict]int{}
+	decided := map[checker.Verdict]int{}
 	defer func() {
 		t.Logf("search decided: %v", decided)
-		if decided[props.Holds] == 0 || decided[props.Violated] == 0 {
+		if decided[checker.Holds] == 0 || decided[checker.Violated] == 0 {
 			t.Errorf("the search never decided both ways: %v", decided)
 		}
 	}()
@@ -97,7 +97,7 @@ func TestIsomorphicSymmetryAgainstSearch(t *testing.T) {
 			fast := Isomorphic(g, x, y, IsoOptions{})
 			slow := Isomorphic(g, x, y, IsoOptions{NoSymmetry: true})
 			decided[slow.Verdict]++
-			if slow.Verdict == props.Inconclusive {
+			if slow.Verdict == checker.Inconclusive {
 				return true
 			}
 			if fast.Verdict != slow.Verdict {
@@ -105,7 +105,7 @@ func TestIsomorphicSymmetryAgainstSearch(t *testing.T) {
 				return false
 			}
 			for _, r := range []IsoResult{fast, slow} {
-				if r.Verdict == props.Holds && !isIsomorphism(g, x, y, r.Map) {
+				if r.Verdict == checker.Holds && !isIsomorphism(g, x, y, r.Map) {
 					t.Logf("%v %v: map via %s is not an isomorphism", g, p, r.Via)
 					return false
 				}

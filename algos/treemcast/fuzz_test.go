@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 func FuzzParseFamily(f *testing.F) {
@@ -41,7 +42,7 @@ func FuzzParseShard(f *testing.F) {
 }
 
 func FuzzParseFamilyResult(f *testing.F) {
-	r := &FamilyResult{Format: FamilyFormat, Family: "pairs:1", Topology: "mesh:2x2", Members: 3, Shard: Shard{0, 1}, Instances: 3, Verdict: props.Holds}
+	r := &FamilyResult{Format: FamilyFormat, Family: "pairs:1", Topology: "mesh:2x2", Members: 3, Shard: Shard{0, 1}, Instances: 3, Verdict: checker.Holds}
 	b, _ := r.Marshal()
 	f.Add(b)
 	f.Add([]byte(`{"format":"wormcheck-family/1","shard":{"index":2,"count":1}}`))
@@ -61,7 +62,7 @@ func FuzzInstanceOf(f *testing.F) {
 	f.Add("mesh:3x2", p)
 	f.Add("torus:4x4", []byte(`{"msgs":"(0,0)->(1,1)","pruning":"total","length":1,"buffers":2,"ports":"all-port"}`))
 	f.Fuzz(func(t *testing.T, topo string, params []byte) {
-		tf := &props.TraceFile{Format: props.TraceFormat, Algorithm: "tree-mcast", Topology: topo, Params: params}
+		tf := &tracefile.File{Format: tracefile.Format, Algorithm: "tree-mcast", Topology: topo, Params: params}
 		in, err := InstanceOf(tf)
 		if err != nil {
 			return

@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // ParsePrune reads a pruning policy: model/flit's names (none, on-no-free, on-stop,
@@ -41,7 +41,7 @@ func ParsePorts(s string) (flit.Ports, error) {
 }
 
 // InstanceOf rebuilds the instance a trace file was recorded on.
-func InstanceOf(tf *props.TraceFile) (Instance, error) {
+func InstanceOf(tf *tracefile.File) (Instance, error) {
 	if tf.Algorithm != "tree-mcast" {
 		return Instance{}, fmt.Errorf("trace file is for algorithm %q, not tree-mcast", tf.Algorithm)
 	}
@@ -86,7 +86,7 @@ type Replayed struct {
 
 // Replay re-executes a saved tree-mcast trace and judges its last state: a deadlock (no
 // enabled transition, not terminal) or the first failing invariant of the property.
-func Replay(tf *props.TraceFile) (*Replayed, error) {
+func Replay(tf *tracefile.File) (*Replayed, error) {
 	in, err := InstanceOf(tf)
 	if err != nil {
 		return nil, err

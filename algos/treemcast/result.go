@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
 // FamilyFormat is the format tag of family result files.
@@ -28,10 +28,10 @@ type FamilyParams struct {
 
 // FamilyWitness is a violating member with its shortest trace.
 type FamilyWitness struct {
-	Index  int              `json:"index"`
-	Msgs   string           `json:"msgs"`
-	Length int              `json:"length"`
-	Trace  *props.TraceFile `json:"trace"`
+	Index  int             `json:"index"`
+	Msgs   string          `json:"msgs"`
+	Length int             `json:"length"`
+	Trace  *tracefile.File `json:"trace"`
 }
 
 // less orders witnesses: shorter trace first, then lower member index.
@@ -53,19 +53,19 @@ type FamilyResult struct {
 	// Members is the size of the whole family (all shards).
 	Members int `json:"members"`
 	// Shard is the shard this result covers; after a merge, Shards lists them all.
-	Shard        Shard          `json:"shard"`
-	Shards       []int          `json:"shards,omitempty"`
-	Instances    int            `json:"instances"` // members checked
-	Covered      int64          `json:"covered"`   // pairs of the unreduced family they stand for
-	States       int64          `json:"states"`
-	Transitions  int64          `json:"transitions"`
-	Seconds      float64        `json:"seconds"`
-	Violated     int            `json:"violated"`     // members that violated the property
-	Inconclusive []int          `json:"inconclusive"` // members that hit a bound
-	Partial      bool           `json:"partial"`      // the shard stopped before its last member
-	Verdict      props.Verdict  `json:"verdict"`
-	Missing      []int          `json:"missing_shards,omitempty"`
-	Witness      *FamilyWitness `json:"witness"`
+	Shard        Shard           `json:"shard"`
+	Shards       []int           `json:"shards,omitempty"`
+	Instances    int             `json:"instances"` // members checked
+	Covered      int64           `json:"covered"`   // pairs of the unreduced family they stand for
+	States       int64           `json:"states"`
+	Transitions  int64           `json:"transitions"`
+	Seconds      float64         `json:"seconds"`
+	Violated     int             `json:"violated"`     // members that violated the property
+	Inconclusive []int           `json:"inconclusive"` // members that hit a bound
+	Partial      bool            `json:"partial"`      // the shard stopped before its last member
+	Verdict      checker.Verdict `json:"verdict"`
+	Missing      []int           `json:"missing_shards,omitempty"`
+	Witness      *FamilyWitness  `json:"witness"`
 	// CollisionBound is, in fingerprint mode, the sum over members of their fingerprint
 	// collision bounds: a union bound on the probability that any member missed states.
 	CollisionBound float64 `json:"fingerprint_collision_bound,omitempty"`
@@ -80,10 +80,10 @@ type FamilyResult struct {
 
 // MemberOutcome is the verdict and search size of one checked member.
 type MemberOutcome struct {
-	Index       int           `json:"i"`
-	Verdict     props.Verdict `json:"v"`
-	States      int64         `json:"s"`
-	Transitions int64         `json:"t"`
+	Index       int             `json:"i"`
+	Verdict     checker.Verdict `json:"v"`
+	States      int64           `json:"s"`
+	Transitions int64           `json:"t"`
 }
 
 // resumable says why p cannot be continued by the run whose empty result is r: another
@@ -109,14 +109,14 @@ func (r *FamilyResult) resumable(p *FamilyResult) error {
 	return nil
 }
 
-func (r *FamilyResult) verdict() props.Verdict {
+func (r *FamilyResult) verdict() checker.Verdict {
 	switch {
 	case r.Violated > 0:
-		return props.Violated
+		return checker.Violated
 	case len(r.Inconclusive) > 0 || r.Partial || len(r.Missing) > 0:
-		return props.Inconclusive
+		return checker.Inconclusive
 	}
-	return props.Holds
+	return checker.Holds
 }
 
 // Marshal renders r as indented JSON.
@@ -129,7 +129,7 @@ func (r *FamilyResult) Marshal() ([]byte, error) {
 
 // ParseFamilyResult decodes a family result file and checks its format.
 func ParseFamilyResult(data []byte) (*FamilyResult, error) {
-	if err := props.WrongFile(data, FamilyFormat); err != nil {
+	if err := tracefile.WrongFile(data, FamilyFormat); err != nil {
 		return nil, err
 	}
 	var r FamilyResult

@@ -12,9 +12,9 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // The properties an instance is checked for.
@@ -98,10 +98,10 @@ type TraceParams struct {
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
 // Violation text says what every input waits for (flit.Model.Waits), as Replay does.
-func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[flit.State]) *props.TraceFile {
+func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[flit.State]) *tracefile.File {
 	p, _ := json.Marshal(in.TraceParams())
-	tf := &props.TraceFile{
-		Format:    props.TraceFormat,
+	tf := &tracefile.File{
+		Format:    tracefile.Format,
 		Algorithm: "tree-mcast",
 		Topology:  in.Grid.Spec(),
 		Property:  prop,
@@ -188,7 +188,7 @@ type MemberResult struct {
 	Transitions    int64
 	CollisionBound float64              // the fingerprint store's collision bound (0 exact)
 	Certificate    *checker.Certificate // nil for a violation
-	Trace          *props.TraceFile     // nil unless Verdict is Violated
+	Trace          *tracefile.File      // nil unless Verdict is Violated
 }
 
 // MemberBytes is about what one enumerated member costs in memory (two multicasts with
@@ -227,7 +227,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		},
 		Members:      len(members),
 		Shard:        shard,
-		Verdict:      props.Holds,
+		Verdict:      checker.Holds,
 		Checked:      []MemberOutcome{},
 		Inconclusive: []int{},
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 func grid(t testing.TB, spec string) *model.Grid {
@@ -186,7 +186,7 @@ func TestFig3Policies(t *testing.T) {
 	}
 }
 
-func actions(tf *props.TraceFile) []checker.Action {
+func actions(tf *tracefile.File) []checker.Action {
 	var out []checker.Action
 	for _, a := range tf.Actions {
 		out = append(out, checker.Action(a))

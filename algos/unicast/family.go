@@ -9,7 +9,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Family is a set of unicast instances on one topology: placements of up to MaxWorms
@@ -73,14 +72,14 @@ type FamilyResult struct {
 }
 
 // Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
-func (r FamilyResult) Verdict() props.Verdict {
+func (r FamilyResult) Verdict() checker.Verdict {
 	switch {
 	case r.Violated > 0:
-		return props.Violated
+		return checker.Violated
 	case r.Inconclusive > 0 || r.Instances == 0:
-		return props.Inconclusive
+		return checker.Inconclusive
 	}
-	return props.Holds
+	return checker.Holds
 }
 
 // MaxFamilyPlacements bounds the placements a family may enumerate (before symmetry and
@@ -210,9 +209,9 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			f.Count(0, 1, mb.r.States)
 		}
 		switch mb.r.Verdict {
-		case props.Holds:
+		case checker.Holds:
 			res.Held++
-		case props.Violated:
+		case checker.Violated:
 			res.Violated++
 			if res.First == nil {
 				rr, spc := mb.r, mb.sp

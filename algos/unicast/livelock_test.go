@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestNonMinimalRoutingLivelocks: a worm routed adaptively with misroutes and no budget
@@ -38,14 +38,14 @@ func TestNonMinimalRoutingLivelocks(t *testing.T) {
 		}
 		res := SearchWith(m, checker.Options[flit.State]{})
 		if name == "nonminimal" {
-			if res.Verdict != props.Violated || !strings.HasPrefix(res.Violation, checker.KindLivelock+":") || len(res.Actions) == 0 {
+			if res.Verdict != checker.Violated || !strings.HasPrefix(res.Violation, checker.KindLivelock+":") || len(res.Actions) == 0 {
 				t.Fatalf("%s: %v %q; want a livelock lasso", name, res.Verdict, res.Violation)
 			}
 			if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
 				t.Fatalf("%s: the lasso does not replay: %v %+v", name, err, f)
 			}
 			// The saved trace is a lasso that replay re-checks.
-			tf, err := props.ParseTraceFile(TraceJSON(TraceFile(Spec{Topology: "mesh:3x2", Pairs: pairs, Length: 2, Buffer: 1, VCs: 1, Routing: rel}, &res)))
+			tf, err := tracefile.Parse(TraceJSON(TraceFile(Spec{Topology: "mesh:3x2", Pairs: pairs, Length: 2, Buffer: 1, VCs: 1, Routing: rel}, &res)))
 			if err != nil || tf.CycleStart == nil || *tf.CycleStart != res.CycleStart {
 				t.Fatalf("%s: saved trace: %v %+v", name, err, tf)
 			}
@@ -54,7 +54,7 @@ func TestNonMinimalRoutingLivelocks(t *testing.T) {
 		}
 		// model/flit's measure (distance from the source) does not rank misroutes, so the
 		// liveness check certifies delivery instead.
-		if res.Verdict != props.Holds || res.Certificate == nil || res.Certificate.Kind != checker.CertLiveness {
+		if res.Verdict != checker.Holds || res.Certificate == nil || res.Certificate.Kind != checker.CertLiveness {
 			t.Fatalf("%s: %v %q, certificate %+v; want holds certified by the liveness check", name, res.Verdict, res.Violation, res.Certificate)
 		}
 	}

@@ -6,14 +6,13 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // Result is the outcome of searching one flit model: the verdict, the figures, and for a
 // violation the shortest trace (actions from the initial state, with labels) and what
 // its last state shows.
 type Result struct {
-	Verdict       props.Verdict
+	Verdict       checker.Verdict
 	States        int64
 	Transitions   int64
 	Depth         int
@@ -59,15 +58,15 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	opt.CheckLiveness = true
 	r, err := checker.Explore[flit.State](m, opt)
 	if err != nil {
-		return Result{Verdict: props.Inconclusive, Violation: err.Error()}
+		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
 	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
 		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
 	switch r.Verdict {
 	case checker.Holds:
-		res.Verdict = props.Holds
+		res.Verdict = checker.Holds
 	case checker.Violated:
-		res.Verdict = props.Violated
+		res.Verdict = checker.Violated
 		v := r.Violation
 		res.Actions = v.Trace.Actions()
 		for _, st := range v.Trace.Steps[1:] {
@@ -83,13 +82,13 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 			res.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
 		}
 	default:
-		res.Verdict = props.Inconclusive
+		res.Verdict = checker.Inconclusive
 		res.Violation = r.Reason
 	}
 	if err := m.Err(); err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
-		res.Verdict, res.Violation, res.Actions, res.Labels = props.Inconclusive, err.Error(), nil, nil
+		res.Verdict, res.Violation, res.Actions, res.Labels = checker.Inconclusive, err.Error(), nil, nil
 	}
 	return res
 }

@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
-// Params are the parameters a saved unicast trace carries (TraceFile.Params), enough to
+// Params are the parameters a saved unicast trace carries (tracefile.File.Params), enough to
 // rebuild its model: the worms as "src->dst" node numbers, L, B, VCs, the dateline mode,
 // the port model ("one" or "all") and the routing relation's name when it is not
 // dimension order (a built-in, routing.ByName).
@@ -89,14 +89,14 @@ func SpecOf(topology string, p Params) (Spec, error) {
 }
 
 // TraceFile returns the saved-trace form of a violation found on spec sp.
-func TraceFile(sp Spec, r *Result) *props.TraceFile {
+func TraceFile(sp Spec, r *Result) *tracefile.File {
 	raw, _ := json.Marshal(ParamsOf(sp))
 	acts := make([]uint64, len(r.Actions))
 	for i, a := range r.Actions {
 		acts[i] = uint64(a)
 	}
-	tf := &props.TraceFile{
-		Format: props.TraceFormat, Algorithm: "unicast", Topology: sp.Topology,
+	tf := &tracefile.File{
+		Format: tracefile.Format, Algorithm: "unicast", Topology: sp.Topology,
 		Property: "deadlock", Semantics: "flit", Params: raw,
 		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
 	}
@@ -108,7 +108,7 @@ func TraceFile(sp Spec, r *Result) *props.TraceFile {
 }
 
 // TraceJSON renders a trace file as indented JSON.
-func TraceJSON(tf *props.TraceFile) []byte {
+func TraceJSON(tf *tracefile.File) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -119,7 +119,7 @@ func TraceJSON(tf *props.TraceFile) []byte {
 // ReplayTrace rebuilds the model of a saved unicast trace, re-executes its actions,
 // checks the labels, and reports the violation its last state shows ("" if none: the
 // trace no longer reaches a deadlock or invariant violation).
-func ReplayTrace(tf *props.TraceFile) (Spec, string, error) {
+func ReplayTrace(tf *tracefile.File) (Spec, string, error) {
 	var p Params
 	dec := json.NewDecoder(bytes.NewReader(tf.Params))
 	dec.DisallowUnknownFields()

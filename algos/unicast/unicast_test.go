@@ -11,10 +11,10 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestWH2Witness: four 2-hop worms on torus:4 without dateline classes deadlock, and the
@@ -27,7 +27,7 @@ func TestWH2Witness(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != props.Violated || len(r.Actions) != 4 || !strings.HasPrefix(r.Violation, "deadlock") {
+	if r.Verdict != checker.Violated || len(r.Actions) != 4 || !strings.HasPrefix(r.Violation, "deadlock") {
 		t.Fatalf("verdict %v, %d steps, %q; want a deadlock after 4 steps", r.Verdict, len(r.Actions), r.Violation)
 	}
 	want := []string{"m0 flit 0 takes (0)->(1).vc0", "m1 flit 0 takes (1)->(2).vc0", "m2 flit 0 takes (2)->(3).vc0", "m3 flit 0 takes (3)->(0).vc0"}
@@ -36,7 +36,7 @@ func TestWH2Witness(t *testing.T) {
 	}
 	// The saved trace replays to the same deadlock.
 	tf := TraceFile(sp, &r)
-	parsed, err := props.ParseTraceFile(TraceJSON(tf))
+	parsed, err := tracefile.Parse(TraceJSON(tf))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestWH2Witness(t *testing.T) {
 	// Dateline classes remove it.
 	sp.Dateline = DatelineOn
 	m, _ = Build(sp)
-	if r := Search(context.Background(), m, 0, true); r.Verdict != props.Holds {
+	if r := Search(context.Background(), m, 0, true); r.Verdict != checker.Holds {
 		t.Fatalf("with dateline: %v %s", r.Verdict, r.Violation)
 	}
 }
@@ -64,11 +64,11 @@ func TestMeshHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != props.Holds || r.States < 100 {
+	if r.Verdict != checker.Holds || r.States < 100 {
 		t.Fatalf("verdict %v states %d: %s", r.Verdict, r.States, r.Violation)
 	}
 	// A bound below the state count is inconclusive, never holds.
-	if r2 := Search(context.Background(), m, r.States/2, true); r2.Verdict != props.Inconclusive {
+	if r2 := Search(context.Background(), m, r.States/2, true); r2.Verdict != checker.Inconclusive {
 		t.Fatalf("bounded search: %v", r2.Verdict)
 	}
 }
@@ -191,7 +191,7 @@ func benchSearch(b *testing.B, sp Spec, opt checker.Options[flit.State]) {
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		r := SearchWith(m, opt)
-		if r.Verdict == props.Inconclusive {
+		if r.Verdict == checker.Inconclusive {
 			b.Fatal(r.Violation)
 		}
 		states += r.States
@@ -281,7 +281,7 @@ func TestSearchAgainstNaive(t *testing.T) {
 		}
 		states, dl := naiveSearch(m)
 		r := Search(context.Background(), m, 0, false)
-		if dl != (r.Verdict == props.Violated) || !dl && r.States != states {
+		if dl != (r.Verdict == checker.Violated) || !dl && r.States != states {
 			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
 		}
 		if dl {
@@ -320,7 +320,7 @@ func TestRandomPlacements(t *testing.T) {
 	props.TestingRun(t)
 }
 
-const propsViolated = props.Violated
+const propsViolated = checker.Violated
 
 // TestAdaptiveTraceReplays: a deadlock found under a built-in adaptive relation is saved
 // with the relation's name and replays to the same deadlock.
@@ -339,7 +339,7 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != props.Violated {
+	if r.Verdict != checker.Violated {
 		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
 	}
 	tf := TraceFile(sp, &r)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -128,8 +129,8 @@ func TestPaperTiesPaths(t *testing.T) {
 func TestDepthFinding(t *testing.T) {
 	for _, c := range []struct {
 		n           int
-		paper, plus props.Verdict
-	}{{4, props.Holds, props.Violated}, {8, props.Violated, props.Violated}, {16, props.Violated, props.Violated}} {
+		paper, plus checker.Verdict
+	}{{4, checker.Holds, checker.Violated}, {8, checker.Violated, checker.Violated}, {16, checker.Violated, checker.Violated}} {
 		g, _ := model.NewTorus(c.n, c.n)
 		s, _ := Build(g, 0)
 		p, _ := BuildPlusTies(g, 0)

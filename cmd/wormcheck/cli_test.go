@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
 // runCLI runs the command line in-process and returns exit code, stdout and stderr.
@@ -48,7 +48,7 @@ func TestCorruptTraceExits2(t *testing.T) {
 	for name, body := range map[string]string{
 		"garbage.json": "{not json",
 		"format.json":  `{"format":"other","algorithm":"unicast","topology":"torus:4"}`,
-		"algo.json":    `{"format":"` + props.TraceFormat + `","algorithm":"nosuch","topology":"torus:4","actions":[]}`,
+		"algo.json":    `{"format":"` + tracefile.Format + `","algorithm":"nosuch","topology":"torus:4","actions":[]}`,
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {

@@ -148,7 +148,7 @@ func TestMultinodeScheduleFile(t *testing.T) {
 	}
 	// Types III and IV go the DDN's way round: written with "routing": "explicit", read
 	// back, and judged by `verify` (validity holds; exactly-once is violated by the
-	// relays, see multinode.VerifyWithProps).
+	// relays, as the --compare table of props/check says).
 	dir := t.TempDir()
 	for _, c := range []struct{ typ, sel string }{{"III", "centralised"}, {"IV", "own"}, {"IV", "centralised"}} {
 		f["type"], f["select"] = c.typ, c.sel

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -46,7 +47,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	tf, err := props.ParseTraceFile(data)
+	tf, err := tracefile.Parse(data)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
@@ -59,6 +60,6 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 
 // replayTrace re-executes a saved trace through the library entry; every error is the
 // file's.
-func replayTrace(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replayTrace(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	return check.Replay(ctx, tf)
 }

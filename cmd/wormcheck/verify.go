@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -88,7 +89,7 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
-	if err := props.WrongFile(data, model.ScheduleFormat); err != nil {
+	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
 	s, err := model.ParseSchedule(data)
@@ -138,8 +139,8 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, usagef("%s is not valid JSON: %v", path, err)
 	}
 	var pic []byte
-	if head.Format == props.TraceFormat {
-		tf, err := props.ParseTraceFile(data)
+	if head.Format == tracefile.Format {
+		tf, err := tracefile.Parse(data)
 		if err != nil {
 			return 0, usagef("%s: %v", path, err)
 		}

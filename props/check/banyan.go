@@ -10,8 +10,10 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The banyan family: self-routing patterns (banyan-route) and the two-phase multicast
@@ -89,7 +91,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	}
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
-	var run func() (*props.LinkConflict, int64, error)
+	var run func() (*model.LinkConflict, int64, error)
 	unit := "patterns"
 	switch {
 	case pattern != "":
@@ -98,8 +100,8 @@ func prepareBanyanRoute(r *request) (job, error) {
 			return nil, badf("--%v", err)
 		}
 		rep.Instance.Params["pattern"] = pattern
-		run = func() (*props.LinkConflict, int64, error) {
-			conflict, err := props.CheckLinkConflicts(b, pat)
+		run = func() (*model.LinkConflict, int64, error) {
+			conflict, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, 0, badf("--pattern: %v", err)
 			}
@@ -120,7 +122,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 		}
 		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
 		unit = "source/destination pairs"
-		run = func() (*props.LinkConflict, int64, error) {
+		run = func() (*model.LinkConflict, int64, error) {
 			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
 			if err != nil {
 				return nil, 0, internalf("%v", err)
@@ -134,7 +136,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	case family == "two-phase":
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
 		unit = "(destination set, start) instances"
-		run = func() (*props.LinkConflict, int64, error) {
+		run = func() (*model.LinkConflict, int64, error) {
 			res, err := banyan.CheckTheorem1(banyan.NewPathTable(b), wrap)
 			if err != nil {
 				return nil, 0, badf("--topo: %v", err)
@@ -158,7 +160,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
-			rep.SVG = conflictPicture(b, conflict)
+			rep.SVG = render.BanyanConflict(b, conflict)
 		}
 		return rep, nil
 	}, nil
@@ -166,14 +168,14 @@ func prepareBanyanRoute(r *request) (job, error) {
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
-func conflictWitness(c *props.LinkConflict, detail map[string]any) *props.Witness {
+func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witness {
 	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
 }
 
 // banyanWitness is the witness of a two-phase deadlock: the trace from its initial start
 // combination, the wait-for cycle among the packets of its last state, and the starts
 // and every wait-for edge in Detail.
-func banyanWitness(sys *banyan.System, last banyan.State, tf *props.TraceFile) *props.Witness {
+func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *props.Witness {
 	w := labelWitness(tf)
 	waits := sys.Waits(last)
 	var edges []waitEdge
@@ -189,14 +191,6 @@ func banyanWitness(sys *banyan.System, last banyan.State, tf *props.TraceFile) *
 // instances) in States, since there is no state space.
 func staticStats(n int64, unit string, d time.Duration) props.Stats {
 	return props.Stats{Checked: n, Unit: unit, Seconds: d.Seconds()}
-}
-
-// conflictPicture draws the two packets of a blocking witness and their shared link.
-func conflictPicture(b *model.Banyan, c *props.LinkConflict) []byte {
-	return banyan.ConflictSVG(b,
-		banyan.SVGPacket{Name: c.PacketA.String(), Channels: banyan.TreeChannels(b, c.PacketA.Source, c.PacketA.Dest)},
-		banyan.SVGPacket{Name: c.PacketB.String(), Channels: banyan.TreeChannels(b, c.PacketB.Source, c.PacketB.Dest)},
-		model.ChannelID(c.Channel))
 }
 
 func prepareTwoPhase(r *request) (job, error) {
@@ -270,7 +264,7 @@ func prepareTwoPhase(r *request) (job, error) {
 			rep.Trace = tf
 			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
-			rep.SVG = banyan.DeadlockSVG(sys, last)
+			rep.SVG = render.BanyanDeadlock(sys, last)
 			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
 				return nil, internalf("%v", err)
 			}
@@ -293,7 +287,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 		for _, s := range ss {
 			n++
 			pat := banyan.Phase2(m, s, b.Nodes())
-			c, err := props.CheckLinkConflicts(b, pat)
+			c, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, internalf("%v", err)
 			}
@@ -301,7 +295,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 				rep.Verdict = props.Violated
 				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
-				rep.SVG = conflictPicture(b, c)
+				rep.SVG = render.BanyanConflict(b, c)
 				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 				return rep, nil
 			}
@@ -312,7 +306,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 	return rep, nil
 }
 
-func replayTwoPhase(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	ok, why, sys, tr, err := banyan.ReplayDeadlockTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)
@@ -327,7 +321,7 @@ func replayTwoPhase(_ context.Context, tf *props.TraceFile) (*props.Report, erro
 		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
 		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
-		rep.SVG = banyan.DeadlockSVG(sys, tr.Steps[len(tr.Steps)-1].State)
+		rep.SVG = render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)
 		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
 	} else {
 		rep.Reason = why

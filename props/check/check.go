@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -142,7 +143,7 @@ type Algorithm struct {
 	// schedule builds the unicast schedule of a schedule-building algorithm (nil for the
 	// others); BuildSchedule calls it.
 	schedule func(r *request) (*model.Schedule, error)
-	replay   func(ctx context.Context, tf *props.TraceFile) (*props.Report, error)
+	replay   func(ctx context.Context, tf *tracefile.File) (*props.Report, error)
 }
 
 // BuildsSchedules says whether the algorithm builds a unicast schedule (BuildSchedule
@@ -238,7 +239,7 @@ type job func(ctx context.Context) (*props.Report, error)
 // Replay re-executes a saved trace against the model it names and reports Violated when
 // the last state shows the recorded violation, Holds when it replays but shows none.
 // A file that names an unknown algorithm, or whose actions do not replay, is bad input.
-func Replay(ctx context.Context, tf *props.TraceFile) (*props.Report, error) {
+func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	if tf == nil {
 		return nil, badf("no trace to replay")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -99,7 +100,7 @@ func TestBadInputIsOneLineNamingTheField(t *testing.T) {
 }
 
 func TestReplayRefusesUnknownAlgorithm(t *testing.T) {
-	_, err := check.Replay(context.Background(), &props.TraceFile{Format: props.TraceFormat, Algorithm: "nope", Topology: "mesh:2x2"})
+	_, err := check.Replay(context.Background(), &tracefile.File{Format: tracefile.Format, Algorithm: "nope", Topology: "mesh:2x2"})
 	if !errors.Is(err, check.ErrBadInput) {
 		t.Fatalf("error %v; want bad input", err)
 	}

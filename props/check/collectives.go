@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -132,7 +133,7 @@ func prepareCollective(name string, r *request) (job, error) {
 // replaySchedule re-executes a saved any-delay trace of a schedule-building algorithm:
 // it rebuilds the schedule from the trace's algorithm, topology and parameters and
 // replays the worm events on the any-delay model.
-func replaySchedule(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replaySchedule(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	if tf.Property != props.PropAnyDelay {
 		return nil, badf("trace file field \"property\" is %q; schedule traces are any-delay traces", tf.Property)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -24,8 +25,8 @@ func ExploreScene(data []byte, name string) (*render.Scene, error) {
 		return nil, badf("%s is not valid JSON: %v", name, err)
 	}
 	switch head.Format {
-	case props.TraceFormat:
-		tf, err := props.ParseTraceFile(data)
+	case tracefile.Format:
+		tf, err := tracefile.Parse(data)
 		if err != nil {
 			return nil, badf("%s: %v", name, err)
 		}
@@ -47,12 +48,12 @@ func ExploreScene(data []byte, name string) (*render.Scene, error) {
 		}
 		return sc, nil
 	}
-	return nil, badf("%s: field \"format\" is %q; the explorer reads trace files (%s) and schedule files (%s)", name, head.Format, props.TraceFormat, model.ScheduleFormat)
+	return nil, badf("%s: field \"format\" is %q; the explorer reads trace files (%s) and schedule files (%s)", name, head.Format, tracefile.Format, model.ScheduleFormat)
 }
 
 // TraceScene builds the explorer's data for a saved flit-level trace file by replaying it
 // on its model (tree-mcast or unicast).
-func TraceScene(tf *props.TraceFile) (*render.Scene, error) {
+func TraceScene(tf *tracefile.File) (*render.Scene, error) {
 	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation}
 	switch tf.Algorithm {
 	case "tree-mcast":

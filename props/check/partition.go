@@ -349,22 +349,22 @@ func prepareMultinode(r *request) (job, error) {
 			if g.Kind() == model.Torus {
 				parts = append(parts, partition.Params{Type: partition.TypeIII, H: h, Delta: max(1, h/2)}, partition.Params{Type: partition.TypeIV, H: h})
 			}
-			rows, err := multinode.Compare(b.in, parts, b.sel, uint64(r.opt.Seed))
+			rows, err := compareSchemes(b.in, parts, b.sel, uint64(r.opt.Seed))
 			if err != nil {
 				return nil, badf("%v", err)
 			}
-			text.WriteString(multinode.Table(rows))
+			text.WriteString(schemeTable(rows))
 			if latency {
 				ss := make([]uint64, seeds)
 				for i := range ss {
 					ss[i] = uint64(r.opt.Seed) + uint64(i)
 				}
-				lrows, err := multinode.MeasureLatency(g, b.sources, b.dests, b.hotspot, multinode.PaperSchemes(g),
-					multinode.LatencyOptions{Ts: ts, L: flits, Seeds: ss, SharedCPU: shared})
+				lrows, err := measureLatency(g, b.sources, b.dests, b.hotspot, multinode.PaperSchemes(g),
+					latencyOptions{Ts: ts, L: flits, Seeds: ss, SharedCPU: shared})
 				if err != nil {
 					return nil, badf("--latency: %v", err)
 				}
-				text.WriteString(multinode.LatencyTable(lrows))
+				text.WriteString(latencyTable(lrows))
 			}
 		}
 		rep.Text = text.String()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -158,7 +159,7 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 }
 
 // treeMcastWitness fills a report's witness, trace, text, SVG and pcap from a trace file.
-func treeMcastWitness(rep *props.Report, tf *props.TraceFile) error {
+func treeMcastWitness(rep *props.Report, tf *tracefile.File) error {
 	rp, err := treemcast.Replay(tf)
 	if err != nil {
 		return internalf("the witness does not replay: %v", err)
@@ -258,7 +259,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	return rep, nil
 }
 
-func replayTreeMcast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replayTreeMcast(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	rp, err := treemcast.Replay(tf)
 	if err != nil {
 		return nil, badf("%v", err)

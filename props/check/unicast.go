@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -262,7 +263,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	return rep
 }
 
-func replayUnicast(_ context.Context, tf *props.TraceFile) (*props.Report, error) {
+func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	sp, viol, err := unicast.ReplayTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/system"
 	"github.com/wormcheck/wormcheck/props"
@@ -157,7 +158,7 @@ func flitStepKind(mv flit.Move) string {
 
 // labelWitness is a trace witness of a model without structured steps: the labels and
 // actions of a saved trace.
-func labelWitness(tf *props.TraceFile) *props.Witness {
+func labelWitness(tf *tracefile.File) *props.Witness {
 	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation, Init: tf.Init}
 	for i, a := range tf.Actions {
 		ts := props.TraceStep{Action: a, Message: -1}

@@ -9,13 +9,16 @@
 //     timeline; without a pair, one panel per step;
 //   - cycle (a static routing proof): StaticCycle;
 //   - instance (a partition's subnetworks): Partition;
+//   - banyan (002): BanyanConflict (a blocking pattern's two trees and their shared link)
+//     and BanyanDeadlock (a deadlocked state of the banyan multicast model);
 //
 // and the browser trace explorer (FlitScene, ScheduleScene, Explorer) and the Wireshark
 // dissector of the captures (Dissector).
 //
 // Pictures take model-level inputs (model.Grid, model.Schedule, flit states, props.Witness)
-// and never an algorithm's types, so every algorithm's witnesses are drawn the same way;
-// algos do not import render. Output is a pure function of the input: no clock, no map
-// iteration, fixed number formatting, so pictures can be golden-tested and diffed
-// (go test ./props/render -update rewrites testdata).
+// so every algorithm's witnesses are drawn the same way; the one exception is
+// BanyanDeadlock, whose state is algos/banyan's System (the banyan multicast model lives
+// with its algorithm). algos do not import render. Output is a pure function of the
+// input: no clock, no map iteration, fixed number formatting, so pictures can be
+// golden-tested and diffed (go test ./props/render -update rewrites testdata).
 package render

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
@@ -224,7 +225,7 @@ func cycleFromWitness(p FlitPicture, es []props.CycleEdge) ([]CycleLink, bool) {
 // TraceTitles returns the title and subtitle of a saved trace's picture: what the last
 // state shows (the kind of violation and the trace length) and the instance with its
 // parameters, so that a picture says what it is without its file name.
-func TraceTitles(tf *props.TraceFile, violation string, steps int) (string, string) {
+func TraceTitles(tf *tracefile.File, violation string, steps int) (string, string) {
 	kind, _, _ := strings.Cut(violation, ": ")
 	if kind == "" {
 		kind = "no violation"
@@ -266,7 +267,7 @@ func FlitFiles(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 // given violation, as the witness files `replay` and `prove --witness-dir` write: "json"
 // (the trace file), "svg" (the last state and its wait-for cycle) and "pcap" (every flit
 // move).
-func TraceFiles(tf *props.TraceFile, m *flit.Model, tr checker.Trace[flit.State], violation string) (map[string][]byte, error) {
+func TraceFiles(tf *tracefile.File, m *flit.Model, tr checker.Trace[flit.State], violation string) (map[string][]byte, error) {
 	js, err := json.MarshalIndent(tf, "", "  ")
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/algos/partition/partitiongen"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/checker"
 )
 
 // TestGeneratedFamiliesAreValid: every generated family builds, and on tori its directed
@@ -22,7 +22,7 @@ func TestGeneratedFamiliesAreValid(t *testing.T) {
 			t.Log(err)
 			return false
 		}
-		return partition.CheckConnected("sc", in.Grid, ddns).Verdict == props.Holds
+		return partition.CheckConnected("sc", in.Grid, ddns).Verdict == checker.Holds
 	}, partitiongen.Torus(4, 5)))
 	ps.Property("mesh families build", prop.ForAll(func(in partitiongen.Instance) bool {
 		_, err := partition.DDNs(in.Grid, in.Params)

@@ -1,4 +1,4 @@
-package props
+package tracefile
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ var fileKinds = []struct{ prefix, what, use string }{
 // WrongFile explains a file handed to a command that wants another of wormcheck's
 // formats: "this is a family result (...); use merge". It returns nil when data is not
 // recognisably one of wormcheck's files, or is of the wanted kind (want is a format tag
-// such as TraceFormat), so that the reader's own error stands.
+// such as Format), so that the reader's own error stands.
 func WrongFile(data []byte, want string) error {
 	var head struct {
 		Format string `json:"format"`

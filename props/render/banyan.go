@@ -1,27 +1,32 @@
-package banyan
+package render
 
 import (
 	"bytes"
 	"fmt"
 	"html"
 
+	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// SVGPacket is a packet to draw: its name and the channels it holds or needs.
-type SVGPacket struct {
+// The pictures of the banyan multistage network (002): a blocking witness (two packets'
+// region trees sharing a link) and a deadlocked state of the multicast model.
+
+// BanyanPath is a packet to draw on a banyan: its name and the channels it holds or
+// needs.
+type BanyanPath struct {
 	Name     string
 	Channels []model.ChannelID
 }
 
-var svgColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"}
+var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"}
 
-// SVG draws banyan b as a picture of a witness: processing nodes on the left (sources)
+// Banyan draws banyan b as a picture of a witness: processing nodes on the left (sources)
 // and right (destinations), the n stages of 2x2 SEs in between (stage n-1 first), every
 // link in grey, each packet's channels in its own colour, and the contested links (the
 // link two packets fight for, or the links of a deadlock's wait-for cycle) in thick red.
 // The output is a complete, deterministic SVG document.
-func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.ChannelID) []byte {
+func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.ChannelID) []byte {
 	n, size := b.Stages(), b.Nodes()
 	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
 	width := left*2 + (n+1)*colW
@@ -70,7 +75,7 @@ func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.Chan
 		fmt.Fprintf(&w, `<text x="%d" y="%d">%d</text>`+"\n", rightX+6, y(x)+4, x)
 	}
 	for i, p := range pkts {
-		col := svgColours[i%len(svgColours)]
+		col := banyanColours[i%len(banyanColours)]
 		for _, c := range p.Channels {
 			line(c, col, 3)
 		}
@@ -87,37 +92,37 @@ func SVG(b *model.Banyan, title string, pkts []SVGPacket, contested []model.Chan
 	return w.Bytes()
 }
 
-// DeadlockSVG draws a deadlocked state of sys: every packet that holds links, with the
-// links its heads wait for (held by another packet) in red.
-func DeadlockSVG(sys *System, s State) []byte {
-	var pkts []SVGPacket
-	for p, h := range s.Held {
-		if h == 0 {
-			continue
+// BanyanDeadlock draws a deadlocked state s of sys: every packet that holds links, with
+// the links its heads wait for (held by another packet) in red. It is the one picture
+// that takes an algorithm's state, since the banyan multicast model lives with its
+// algorithm (algos/banyan.System); its drawing is Banyan's.
+func BanyanDeadlock(sys *banyan.System, s banyan.State) []byte {
+	var pkts []BanyanPath
+	for p := range s.Held {
+		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
+			pkts = append(pkts, BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
 		}
-		sh := sys.shape(s, p)
-		var cs []model.ChannelID
-		for k := range sh.tree {
-			if h&(1<<uint(k)) != 0 {
-				cs = append(cs, sh.tree[k].Channel)
-			}
-		}
-		pkts = append(pkts, SVGPacket{Name: sys.PacketName(s, p), Channels: cs})
 	}
 	var contested []model.ChannelID
 	for _, wt := range sys.Waits(s) {
 		contested = append(contested, model.ChannelID(wt.Channel))
 	}
-	return SVG(sys.b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", sys.b.Spec(), sys.opt.Arbitration, sys.opt.Timing, sys.StartsOf(s)), pkts, contested)
+	b, opt := sys.Banyan(), sys.Options()
+	return Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
 }
 
-// ConflictSVG draws a blocking witness: the two packets' trees and the link they share.
-func ConflictSVG(b *model.Banyan, a, c SVGPacket, link model.ChannelID) []byte {
-	return SVG(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, c.Name, b.ChannelName(link)), []SVGPacket{a, c}, []model.ChannelID{link})
+// BanyanConflict draws a blocking witness (model.Banyan.FirstConflict): the two packets'
+// region trees and the link they share.
+func BanyanConflict(b *model.Banyan, c *model.LinkConflict) []byte {
+	a := BanyanPath{Name: c.PacketA.String(), Channels: treeChannels(b, c.PacketA.Source, c.PacketA.Dest)}
+	d := BanyanPath{Name: c.PacketB.String(), Channels: treeChannels(b, c.PacketB.Source, c.PacketB.Dest)}
+	link := model.ChannelID(c.Channel)
+	return Banyan(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, d.Name, b.ChannelName(link)), []BanyanPath{a, d}, []model.ChannelID{link})
 }
 
-// TreeChannels returns the channels of the tree of a packet from src with header h.
-func TreeChannels(b *model.Banyan, src int, h model.Region) []model.ChannelID {
+// treeChannels returns the channels of the tree of a packet from src with header h (none
+// if the header does not fit b).
+func treeChannels(b *model.Banyan, src int, h model.Region) []model.ChannelID {
 	tree, err := b.RegionTree(src, h)
 	if err != nil {
 		return nil

@@ -1,9 +1,12 @@
-package multinode
+package check
 
 import (
 	"os"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/algos/multinode"
+	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -16,7 +19,7 @@ func TestLatencyLoneUnicastExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 4; seed++ {
-		rows, err := MeasureLatency(g, 1, 1, 0, PaperSchemes(g), LatencyOptions{Ts: 300, L: 32, Seeds: []uint64{seed}})
+		rows, err := measureLatency(g, 1, 1, 0, multinode.PaperSchemes(g), latencyOptions{Ts: 300, L: 32, Seeds: []uint64{seed}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,13 +39,13 @@ func TestLatencyContentionOnlyDelays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := LatencyOptions{Ts: 300, L: 32, Seeds: []uint64{1, 2}}
-	per, err := MeasureLatency(g, 24, 24, 0.25, PaperSchemes(g), opt)
+	opt := latencyOptions{Ts: 300, L: 32, Seeds: []uint64{1, 2}}
+	per, err := measureLatency(g, 24, 24, 0.25, multinode.PaperSchemes(g), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.SharedCPU = true
-	shared, err := MeasureLatency(g, 24, 24, 0.25, PaperSchemes(g), opt)
+	shared, err := measureLatency(g, 24, 24, 0.25, multinode.PaperSchemes(g), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func TestLatencyContentionOnlyDelays(t *testing.T) {
 	if per[0].Mean <= per[0].TimedMean {
 		t.Errorf("U-torus with 24 multicasts shows no contention delay (%v)", per[0].Mean)
 	}
-	t.Logf("\n%s", LatencyTable(per))
+	t.Logf("\n%s", latencyTable(per))
 }
 
 // TestLatencyTable16x16 is 001 §4.4's comparison (Fig. 5(a)-(d) sizes, Fig. 10 hot-spot
@@ -81,9 +84,9 @@ func TestLatencyTable16x16(t *testing.T) {
 	}
 	seeds := []uint64{1, 2, 3}
 	for _, shared := range []bool{false, true} {
-		var rows []LatencyRow
+		var rows []latencyRow
 		run := func(m int, p float64) {
-			r, err := MeasureLatency(g, m, m, p, PaperSchemes(g), LatencyOptions{Ts: 300, L: 32, Seeds: seeds, SharedCPU: shared})
+			r, err := measureLatency(g, m, m, p, multinode.PaperSchemes(g), latencyOptions{Ts: 300, L: 32, Seeds: seeds, SharedCPU: shared})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,6 +105,53 @@ func TestLatencyTable16x16(t *testing.T) {
 				run(m, p)
 			}
 		}
-		t.Logf("shared processor %v:\n%s", shared, LatencyTable(rows))
+		t.Logf("shared processor %v:\n%s", shared, latencyTable(rows))
+	}
+}
+
+// paper42Parts are the partitions of the §4.2/§4.4 comparison: every type with h = 4
+// and h = 2 (delta = h/2 for Type III).
+var paper42Parts = []partition.Params{
+	{Type: partition.TypeI, H: 4},
+	{Type: partition.TypeII, H: 4},
+	{Type: partition.TypeIII, H: 4, Delta: 2},
+	{Type: partition.TypeIV, H: 4},
+	{Type: partition.TypeI, H: 2},
+	{Type: partition.TypeII, H: 2},
+	{Type: partition.TypeIII, H: 2, Delta: 1},
+	{Type: partition.TypeIV, H: 2},
+}
+
+// TestPaper42 builds the §4.2-related instance (16x16 torus, 80 sources, 80 destinations
+// each, hot-spot factor 50%) for every type, checks each schedule and logs the table.
+//
+// Reference: 001 §4.4, Figure 5a/10 set-up.
+func TestPaper42(t *testing.T) {
+	g, _ := model.NewTorus(16, 16)
+	in, err := multinode.Generate(g, multinode.GenOptions{Sources: 80, Dests: 80, Hotspot: 0.5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := compareSchemes(in, paper42Parts, multinode.Centralised, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + schemeTable(rows))
+	for _, r := range rows {
+		if r.Invalid != "" {
+			t.Errorf("%s: invalid: %s", r.Scheme, r.Invalid)
+		}
+		// package props accepts every scheme's paths (Types III and IV as explicit paths:
+		// they go the DDN's way round) and agrees with multinode.Check on validity and on which
+		// multicasts contend.
+		if r.Props.Refused != "" {
+			t.Errorf("%s: props refuses the schedule: %s", r.Scheme, r.Props.Refused)
+		}
+		if r.Props.Validity != checker.Holds || r.Props.StepwiseGroups != r.ContendedGroups {
+			t.Errorf("%s: props says %+v, Check %d contended multicasts", r.Scheme, r.Props, r.ContendedGroups)
+		}
+		if r.VCContendedGroups != 0 {
+			t.Errorf("%s: %d multicasts contend per virtual channel", r.Scheme, r.VCContendedGroups)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package props
+package tracefile
 
 import (
 	"strings"
@@ -10,12 +10,12 @@ func TestWrongFile(t *testing.T) {
 		data, want, says string
 	}{
 		{`{"format":"wormcheck-trace/1","algorithm":"unicast"}`, "wormcheck-family/1", "this is a trace file (a saved counterexample); use replay"},
-		{`{"format":"wormcheck-family/1"}`, TraceFormat, "this is a family result (check --family --result); use merge"},
-		{`{"format":"wormcheck-schedule/1"}`, TraceFormat, "this is a schedule file; use verify"},
-		{`{"schema":"wormcheck-report/1"}`, TraceFormat, "this is a report (check --json)"},
-		{`{"format":"wormcheck-trace/1"}`, TraceFormat, ""},
-		{`{"format":"other"}`, TraceFormat, ""},
-		{`not json`, TraceFormat, ""},
+		{`{"format":"wormcheck-family/1"}`, Format, "this is a family result (check --family --result); use merge"},
+		{`{"format":"wormcheck-schedule/1"}`, Format, "this is a schedule file; use verify"},
+		{`{"schema":"wormcheck-report/1"}`, Format, "this is a report (check --json)"},
+		{`{"format":"wormcheck-trace/1"}`, Format, ""},
+		{`{"format":"other"}`, Format, ""},
+		{`not json`, Format, ""},
 	} {
 		err := WrongFile([]byte(tc.data), tc.want)
 		switch {

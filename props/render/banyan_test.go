@@ -1,0 +1,56 @@
+package render_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/algos/banyan"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// TestBanyanDeadlock draws the deadlock of two two-phase multicasts on banyan:16 (002
+// Fig. 3's network, starts 5 and 7): the held trees in their colours, the links the
+// heads wait for in red. The picture is deterministic and golden.
+func TestBanyanDeadlock(t *testing.T) {
+	b, err := model.NewBanyan(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := banyan.NewSystem(b, msgs, banyan.Options{Starts: []int{5, 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := checker.Explore[banyan.State](sys, checker.Options[banyan.State]{CheckDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Violation == nil {
+		t.Fatal("no deadlock to draw")
+	}
+	last := r.Violation.Trace.Steps[len(r.Violation.Trace.Steps)-1].State
+	a, c := render.BanyanDeadlock(sys, last), render.BanyanDeadlock(sys, last)
+	if !bytes.Equal(a, c) || !bytes.Contains(a, []byte("#d62728")) {
+		t.Fatalf("bad picture: %.200s", a)
+	}
+	golden(t, "banyan-deadlock.svg", a)
+}
+
+// TestBanyanConflict draws a blocking witness: 0->5 and 3->[4,7] on banyan:8 both need
+// one link.
+func TestBanyanConflict(t *testing.T) {
+	b, err := model.NewBanyan(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.FirstConflict([]model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(5)}, {Source: 3, Dest: model.Region{Min: 4, Max: 7}}})
+	if err != nil || c == nil {
+		t.Fatalf("no conflict: %v", err)
+	}
+	golden(t, "banyan-conflict.svg", render.BanyanConflict(b, c))
+}
