@@ -129,60 +129,82 @@ func fixHash(h uint64) uint64 {
 func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action Action, s S) bool {
 	si := shardOf(h)
 	sh := &st.shards[si]
-	word := st.exact && wordKeyed(h, enc)
+	i, found := sh.find(h, enc, st.exact)
+	if !found {
+		st.add(sh, si, i, h, enc, k, parentID, action, s)
+		return true
+	}
+	if st.keyed {
+		sh.lower(i, st.exact, k, parentID, action)
+	}
+	// With one worker the first discovery had the least key.
+	return false
+}
+
+// find returns the slot of the state with fingerprint h (and encoding enc in Exact
+// mode) in sh's table and true, or the empty slot where it would go and false. It is
+// the whole of a repeat discovery's work with one worker, kept small so that it runs
+// in registers.
+func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
+	word := exact && wordKeyed(h, enc)
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
 		case 0:
-			rec := sh.n
-			sh.n++
-			sh.hashes[i] = h
-			if rec&(1<<recPageBits-1) == 0 {
-				sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
-			}
-			page := &sh.recs[len(sh.recs)-1]
-			*page = append(*page, parentRecord{parentID, action})
-			switch {
-			case word:
-				sh.offs[i] = wordTag | uint64(rec)
-			case st.exact:
-				sh.offs[i] = uint64(len(sh.arena))
-				sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
-				sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
-				sh.arena = append(sh.arena, enc...)
-			default:
-				sh.slots[i] = rec
-			}
-			sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
-			if int(sh.n)*4 >= len(sh.hashes)*3 {
-				sh.grow()
-			}
-			st.account(sh)
-			return true
+			return i, false
 		case h:
-			if st.exact && !sh.equal(sh.offs[i], word, enc) {
-				continue
+			if !exact || sh.equal(sh.offs[i], word, enc) {
+				return i, true
 			}
-			if !st.keyed {
-				return false // one worker: the first discovery had the least key
-			}
-			var rec uint32
-			switch {
-			case !st.exact:
-				rec = sh.slots[i]
-			case sh.offs[i]&wordTag != 0:
-				rec = uint32(sh.offs[i])
-			default:
-				rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
-			}
-			if rec >= sh.levelStart {
-				f := &sh.fresh[rec-sh.levelStart]
-				if k.less(f.key) {
-					f.key = k
-					sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
-				}
-			}
-			return false
+		}
+	}
+}
+
+// add stores a new state in empty slot i of shard sh (number si).
+func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parentID uint64, action Action, s S) {
+	rec := sh.n
+	sh.n++
+	sh.hashes[i] = h
+	if rec&(1<<recPageBits-1) == 0 {
+		sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
+	}
+	page := &sh.recs[len(sh.recs)-1]
+	*page = append(*page, parentRecord{parentID, action})
+	switch {
+	case st.exact && wordKeyed(h, enc):
+		sh.offs[i] = wordTag | uint64(rec)
+	case st.exact:
+		sh.offs[i] = uint64(len(sh.arena))
+		sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
+		sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
+		sh.arena = append(sh.arena, enc...)
+	default:
+		sh.slots[i] = rec
+	}
+	sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
+	if int(sh.n)*4 >= len(sh.hashes)*3 {
+		sh.grow()
+	}
+	st.account(sh)
+}
+
+// lower gives the state in slot i the key k and parent record (parentID, action) if it
+// was stored in the current level with a greater key.
+func (sh *shard[S]) lower(i uint64, exact bool, k key, parentID uint64, action Action) {
+	var rec uint32
+	switch {
+	case !exact:
+		rec = sh.slots[i]
+	case sh.offs[i]&wordTag != 0:
+		rec = uint32(sh.offs[i])
+	default:
+		rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
+	}
+	if rec >= sh.levelStart {
+		f := &sh.fresh[rec-sh.levelStart]
+		if k.less(f.key) {
+			f.key = k
+			sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
 		}
 	}
 }
@@ -190,19 +212,8 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
 // Any worker may call it on any shard in a level that stores nothing (the depth bound's).
 func (st *store[S]) contains(h uint64, enc []byte) bool {
-	sh := &st.shards[shardOf(h)]
-	word := st.exact && wordKeyed(h, enc)
-	mask := uint64(len(sh.hashes) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch sh.hashes[i] {
-		case 0:
-			return false
-		case h:
-			if !st.exact || sh.equal(sh.offs[i], word, enc) {
-				return true
-			}
-		}
-	}
+	_, found := st.shards[shardOf(h)].find(h, enc, st.exact)
+	return found
 }
 
 // equal reports whether the state of the Exact-mode slot value v (an arena offset, or
