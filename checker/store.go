@@ -143,17 +143,37 @@ func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action 
 
 // find returns the slot of the state with fingerprint h (and encoding enc in Exact
 // mode) in sh's table and true, or the empty slot where it would go and false. It is
-// the whole of a repeat discovery's work with one worker, kept small so that it runs
-// in registers.
+// the whole of a repeat discovery's work with one worker, so its loop calls nothing
+// and runs in registers; a state whose encoding must be compared goes to findArena.
 func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
-	word := exact && wordKeyed(h, enc)
+	if exact && !wordKeyed(h, enc) {
+		return sh.findArena(h, enc)
+	}
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
 		case 0:
 			return i, false
 		case h:
-			if !exact || sh.equal(sh.offs[i], word, enc) {
+			// A word-keyed state equals a stored one exactly when the stored one is
+			// word-keyed too (equal).
+			if !exact || sh.offs[i]&wordTag != 0 {
+				return i, true
+			}
+		}
+	}
+}
+
+// findArena is find for an Exact-mode state that is not word-keyed: a slot with its
+// fingerprint holds it if the encoding in the arena is enc.
+func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
+	mask := uint64(len(sh.hashes) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch sh.hashes[i] {
+		case 0:
+			return i, false
+		case h:
+			if sh.equal(sh.offs[i], false, enc) {
 				return i, true
 			}
 		}
