@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -86,14 +87,14 @@ func algoName(args []string) string {
 	return ""
 }
 
-func defineCommon(fs *flag.FlagSet, c *common) (progress *bool) {
+func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
 	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
 	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
-	fs.Int64Var(&c.MaxMemMB, "max-memory", defaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
+	fs.Int64Var(&c.MaxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
 	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
 	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
 	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
@@ -124,6 +125,23 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 var errHelp = errors.New("help requested")
+
+// parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
+// withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
+// usage error; else the command goes on.
+func parseOrHelp(e *env, fs *flag.FlagSet, args []string, help string, withFlags bool) (code int, done bool, err error) {
+	switch err := parseFlags(fs, args); {
+	case errors.Is(err, errHelp):
+		io.WriteString(e.Stdout, help)
+		if withFlags {
+			flagHelp(e.Stdout, fs)
+		}
+		return exitHolds, true, nil
+	case err != nil:
+		return exitUsage, true, err
+	}
+	return 0, false, nil
+}
 
 // flagHelp renders the flags of fs for `--help`.
 func flagHelp(w io.Writer, fs *flag.FlagSet) {
@@ -156,7 +174,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	var c common
 	fs := newFlagSet("check")
 	fs.String("algo", "", "algorithm")
-	progress := defineCommon(fs, &c)
+	showProgress := defineCommon(fs, &c)
 	params := defineParams(fs, a.Params)
 	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
 	var result, resume string
@@ -166,18 +184,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
 		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprintf(e.Stdout, "wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
-			flagHelp(e.Stdout, fs)
-			return exitHolds, nil
-		}
-		return 0, err
+	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
+	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
+		return code, err
 	}
-	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: map[string]string{}}
-	for i, p := range a.Params {
-		in.Params[p.Name] = params[i]()
-	}
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}
@@ -190,7 +201,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 			return 0, err
 		}
 	}
-	if *progress || e.StderrIsTerminal {
+	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
 	rep, err := check.Run(ctx, in, c.Prop, opt)
@@ -262,25 +273,11 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed}
-	switch c.Store {
-	case "exact":
-	case "fingerprint":
-		opt.Store = checker.Fingerprint
-	default:
-		return opt, usagef("--store %q is unknown; use exact or fingerprint", c.Store)
+	var err error
+	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
+		return opt, err
 	}
-	if c.Workers < 1 || c.Workers > 256 {
-		return opt, usagef("--workers %d is out of range; use 1..256", c.Workers)
-	}
-	switch {
-	case c.MaxStates < 0:
-		return opt, usagef("--max-states must not be negative")
-	case c.MaxDepth < 0:
-		return opt, usagef("--max-depth must not be negative")
-	case c.MaxMemMB < 0:
-		return opt, usagef("--max-memory must not be negative")
-	}
-	return opt, nil
+	return opt, opt.Validate()
 }
 
 // artefacts are the files a violation may be written to.
@@ -300,7 +297,7 @@ func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefa
 			return 0, err
 		}
 	} else {
-		printReport(e.Stdout, rep)
+		io.WriteString(e.Stdout, rep.String())
 	}
 	return rep.Verdict.ExitCode(), nil
 }
@@ -335,37 +332,24 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 	return write(files.PCAP, "pcap capture", rep.PCAP)
 }
 
-// defaultMemoryMiB is 3/4 of the machine's memory (Linux /proc/meminfo), so that a search
-// that outgrows the machine ends as inconclusive instead of being killed; 0 (no budget)
-// where the size cannot be read.
-func defaultMemoryMiB() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			var kb int64
-			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb); err == nil && kb > 0 {
-				return kb * 3 / 4 / 1024
-			}
-		}
-	}
-	return 0
-}
-
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and
-// returns, for each, a function that reads its value as the entry's string.
-func defineParams(fs *flag.FlagSet, ps []check.Param) []func() string {
-	out := make([]func() string, len(ps))
-	for i, p := range ps {
+// returns a function that reads their values, after parsing, as the entry's parameters.
+func defineParams(fs *flag.FlagSet, ps []check.Param) func() map[string]string {
+	read := make(map[string]func() string, len(ps))
+	for _, p := range ps {
 		if p.IsBool() {
 			v := fs.Bool(p.Name, p.Default == "true", p.Usage)
-			out[i] = func() string { return strconv.FormatBool(*v) }
+			read[p.Name] = func() string { return strconv.FormatBool(*v) }
 			continue
 		}
 		v := fs.String(p.Name, p.Default, p.Usage)
-		out[i] = func() string { return *v }
+		read[p.Name] = func() string { return *v }
 	}
-	return out
+	return func() map[string]string {
+		out := make(map[string]string, len(read))
+		for name, r := range read {
+			out[name] = r()
+		}
+		return out
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -29,12 +28,8 @@ func init() {
 func runDissector(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("dissector")
 	out := fs.String("o", "", "output file (default: standard output)")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, dissectorHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, dissectorHelp, false); done {
+		return code, err
 	}
 	if fs.NArg() > 0 {
 		return 0, usagef("dissector takes no arguments; got %q", fs.Arg(0))

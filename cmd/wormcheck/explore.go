@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -39,12 +37,8 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("explore")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (loopback only; port 0 picks a free one)")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, exploreHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, exploreHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("usage: wormcheck explore F.json")
@@ -63,38 +57,10 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 	return exitHolds, serveExplorer(ctx, e, sc, *addr)
 }
 
-// serveExplorer serves the explorer page of sc on a loopback address until ctx ends,
-// printing the URL first.
+// serveExplorer serves the explorer page of sc on a loopback address until ctx ends
+// (render.ServeExplorer), printing the URL first.
 func serveExplorer(ctx context.Context, e *env, sc *render.Scene, addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return usagef("--addr %q: %v", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return usagef("--addr %q: the explorer listens on a loopback address only (127.0.0.1)", addr)
-	}
-	h, err := render.Explorer(sc)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("explorer: %v", err)
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.Stdout, "explorer: http://%s/  (Ctrl-C stops it)\n", ln.Addr())
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			srv.Close()
-		case <-done:
-		}
-	}()
-	err = srv.Serve(ln)
-	close(done)
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return render.ServeExplorer(ctx, sc, addr, func(a net.Addr) {
+		fmt.Fprintf(e.Stdout, "explorer: http://%s/  (Ctrl-C stops it)\n", a)
+	})
 }

@@ -13,7 +13,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/golden (review the diff)")
 
 // goldenCases are the transcripts of testdata/golden: the text and --json output of
-// check (a holding and a violated case, flit and schedule), verify and replay. $TMP
+// check (a holding and a violated case, flit and schedule, family shards), verify,
+// replay, render, merge, sim (traffic, collective, sweep, comparison), routing, prove's
+// list and slurm's scripts without submitting. $TMP
 // stands for a per-run temporary directory; trace files written by one case are replayed
 // by a later one.
 var goldenCases = []struct {
@@ -39,6 +41,28 @@ var goldenCases = []struct {
 	{"help-check", []string{"help", "check"}},
 	{"check-unicast-help", []string{"check", "--algo", "unicast", "--help"}},
 	{"check-tree-mcast-help", []string{"check", "--algo", "tree-mcast", "--help"}},
+	{"check-family-shard0", []string{"check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1", "--shard", "0/2", "--result", "$TMP/s0.json"}},
+	{"check-family-shard1", []string{"check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1", "--shard", "1/2", "--result", "$TMP/s1.json"}},
+	{"merge", []string{"merge", "$TMP/s0.json", "$TMP/s1.json"}},
+	{"merge-one-shard-json", []string{"merge", "$TMP/s0.json", "--json"}},
+	{"merge-overlap", []string{"merge", "$TMP/s0.json", "$TMP/s0.json"}},
+	{"sim-traffic", []string{"sim", "--topo", "mesh:4x4", "--rate", "0.01", "--cycles", "2000", "--warmup", "500"}},
+	{"sim-traffic-json", []string{"sim", "--topo", "hypercube:4", "--rate", "0.005", "--b", "0.01", "--vcs", "3", "--cycles", "2000", "--warmup", "500", "--json"}},
+	{"sim-collective", []string{"sim", "--topo", "torus:8x8", "--algo", "edn", "--length", "16"}},
+	{"sim-collective-json", []string{"sim", "--topo", "mesh:8x8", "--algo", "umesh", "--dests", "5", "--length", "8", "--json"}},
+	{"sim-sweep", []string{"sim", "--topo", "mesh:4x4", "--load", "0.1", "--points", "3", "--cycles", "1000", "--warmup", "200", "--plot", "$TMP/p.svg"}},
+	{"sim-compare", []string{"sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--compare-dests", "2,4", "--points", "2", "--load", "0.1", "--length", "2", "--cycles", "1000", "--warmup", "200"}},
+	{"sim-compare-json", []string{"sim", "--topo", "mesh:4x4", "--compare", "tree,separate", "--compare-dests", "2", "--compare-loads", "0.01,0.05", "--length", "2", "--cycles", "1000", "--warmup", "200", "--json"}},
+	{"routing-holds", []string{"routing", "--topo", "mesh:8x8", "--routing", "west-first"}},
+	{"routing-cycle-json", []string{"routing", "--topo", "mesh:4x4", "--routing", "adaptive", "--json"}},
+	{"routing-duato", []string{"routing", "--topo", "torus:4x4", "--routing", "duato"}},
+	{"slurm-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--tasks", "4", "--no-submit", "--sbatch", "--partition=long", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1"}},
+	{"slurm-only-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--only", "1,3", "--no-submit"}},
+	{"slurm-no-family", []string{"slurm", "--dir", "$TMP/sl2", "--tasks", "2", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2"}},
+	{"render-trace", []string{"render", "$TMP/wh2.json", "-o", "$TMP/wh2.svg"}},
+	{"render-not-json", []string{"render", "../../go.mod", "-o", "$TMP/x.svg"}},
+	{"prove-list-one", []string{"prove", "--only", "WH1", "--list"}},
+	{"verify-dcf-timed", []string{"verify", "../../model/testdata/zblock-4x4-ties-either.json", "--semantics", "timed"}},
 }
 
 // masks hide what changes from run to run: timing, rates and the source revision.
@@ -46,7 +70,9 @@ var masks = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`"(seconds|states_per_sec)": [0-9.e+-]+`), `"$1": "<masked>"`},
+	{regexp.MustCompile(`"(seconds|states_per_sec|cycles_per_sec|flit_hops_per_sec)": [0-9.e+-]+`), `"$1": "<masked>"`},
+	{regexp.MustCompile(`in [0-9.]+s \([0-9.e+]+ flit-hops/s\)`), `in <time> (<rate> flit-hops/s)`},
+	{regexp.MustCompile(`(?m)^[0-9.]+s$`), `<time>`},
 	{regexp.MustCompile(`[0-9.]+s \([0-9.e+]+ states/s\)`), `<time> (<rate> states/s)`},
 	{regexp.MustCompile(`, [0-9.]+s\n`), ", <time>\n"},
 	{regexp.MustCompile(`"version": "[^"]*"`), `"version": "<version>"`},

@@ -90,14 +90,7 @@ func toolVersion() string {
 func algoHelp() string {
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports, with the semantics\nthe verdict is judged in (docs/semantics.md):\n")
-	for _, n := range algoNames() {
-		a, _ := check.Lookup(n)
-		var ps []string
-		for _, p := range a.Properties {
-			ps = append(ps, p.Property+" ("+p.Semantics+")")
-		}
-		fmt.Fprintf(&b, "  %-13s %s\n  %-13s props: %s\n", n, a.Summary, "", strings.Join(ps, ", "))
-	}
+	check.WriteAlgorithms(&b)
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()
 }

@@ -15,8 +15,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/wormcheck/wormcheck/checker/progress"
 )
 
 // Exit codes of the command-line contract.
@@ -77,7 +80,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "wormcheck: interrupted, and the command did not stop within %v; exiting\n", signalGrace)
 		os.Exit(exitInconclusive)
 	}()
-	e := &env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: isTerminal(os.Stderr)}
+	e := &env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: progress.IsTerminal(os.Stderr)}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -103,27 +106,14 @@ func run(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine(ue.msg))
+			fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine.Replace(ue.msg))
 			return exitUsage
 		}
-		fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine.Replace(err.Error()))
 		return exitUsage
 	}
 	return code
 }
 
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func oneLine(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			r = ' '
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
+// oneLine puts an error message on one line.
+var oneLine = strings.NewReplacer("\n", " ", "\r", " ")

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
-	"github.com/wormcheck/wormcheck/algos/treemcast"
-	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // mergeHelp documents `wormcheck merge`.
@@ -33,7 +31,7 @@ Example:
 `
 
 // runMerge is `wormcheck merge`: it reads family result files, merges them
-// (treemcast.Merge), prints a summary (or the merged JSON with --json) and writes the
+// (check.MergeFamily), prints a summary (or the merged JSON with --json) and writes the
 // merged result to -o.
 func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("merge")
@@ -56,31 +54,15 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			files = append(files, a)
 		}
 	}
-	if err := parseFlags(fs, flags); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, mergeHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, flags, mergeHelp, false); done {
+		return code, err
 	}
 	if len(files) == 0 {
 		return 0, usagef("which results? usage: wormcheck merge F1.json F2.json ... [-o OUT.json]")
 	}
-	var rs []*treemcast.FamilyResult
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return 0, usagef("%v", err)
-		}
-		r, err := treemcast.ParseFamilyResult(data)
-		if err != nil {
-			return 0, usagef("%s: %v", f, err)
-		}
-		rs = append(rs, r)
-	}
-	m, err := treemcast.Merge(rs)
+	m, err := check.MergeFamily(files, os.ReadFile)
 	if err != nil {
-		return 0, usagef("%v", err)
+		return 0, err
 	}
 	b, err := m.Marshal()
 	if err != nil {
@@ -97,21 +79,9 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		fmt.Fprintf(e.Stdout, "%s on %s (%s, %s pruning, B=%d): %s\n", m.Family, m.Topology, m.Params.Prop, m.Params.Pruning, m.Params.Buffers, m.Verdict)
-		fmt.Fprintf(e.Stdout, "  shards %v of %d present, missing %v\n", m.Shards, m.Shard.Count, m.Missing)
-		fmt.Fprintf(e.Stdout, "  %d of %d members checked (%d pairs), %d states, %d violated, %d inconclusive, %.1fs\n",
-			m.Instances, m.Members, m.Covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
-		if m.Witness != nil {
-			fmt.Fprintf(e.Stdout, "  shortest witness: member %d %s (%d steps): %s\n", m.Witness.Index, m.Witness.Msgs, m.Witness.Length, m.Witness.Trace.Violation)
-		}
+		check.WriteFamily(e.Stdout, m)
 	}
-	switch m.Verdict {
-	case checker.Holds:
-		return exitHolds, nil
-	case checker.Violated:
-		return exitViolated, nil
-	}
-	return exitInconclusive, nil
+	return m.Verdict.ExitCode(), nil
 }
 
 func init() {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // marshalIndent encodes v as indented JSON without HTML escaping (traces say "->").
@@ -28,9 +26,4 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// printReport renders a check report for people (props.Report.String).
-func printReport(w io.Writer, r *props.Report) {
-	io.WriteString(w, r.String())
 }

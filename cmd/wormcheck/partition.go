@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -48,12 +47,8 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	fs.IntVar(&o.Delta, "delta", 0, "Type III shift 1..h-1 (default h/2)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	svgPath := fs.String("svg", "", "draw the subnetworks to this SVG file")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, partitionHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
+		return code, err
 	}
 	rep, err := check.Partition(o)
 	if err != nil {

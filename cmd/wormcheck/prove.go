@@ -2,19 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
-	"sync"
-	"text/tabwriter"
-	"time"
 
-	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/proofs"
 )
 
@@ -70,32 +63,19 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	witnessDir := fs.String("witness-dir", "", "directory for witnesses")
 	progress := fs.Bool("progress", false, "progress on stderr")
 	list := fs.Bool("list", false, "list claims")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, proveHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
+		return code, err
 	}
-	if *workers < 1 || *workers > 256 {
-		return 0, usagef("--workers %d is out of range; use 1..256", *workers)
-	}
-	if *quick && *full {
-		return 0, usagef("--quick and --full exclude each other; give one")
-	}
-	size := proofs.Default
-	switch {
-	case *quick:
-		size = proofs.Quick
-	case *full:
-		size = proofs.Full
+	opt, err := proofs.NewOptions(*quick, *full, *workers)
+	if err != nil {
+		return 0, usagef("%v", err)
 	}
 	claims, err := proofs.Select(*only)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
 	if *list {
-		listClaims(e.Stdout, claims)
+		proofs.WriteClaims(e.Stdout, claims)
 		return exitHolds, nil
 	}
 	if *witnessDir != "" {
@@ -103,125 +83,41 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, usagef("--witness-dir: %v", err)
 		}
 	}
-	opt := proofs.Options{Size: size, Workers: *workers, Meter: new(proofs.Meter)}
-	var rep *proveProgress
+	var rep *proofs.Progress
 	if *progress || e.StderrIsTerminal {
-		rep = startProveProgress(e.Stderr, opt.Meter, e.StderrIsTerminal)
+		rep = proofs.StartProgress(e.Stderr, opt.Meter, e.StderrIsTerminal)
 	}
-	out := proofs.NewReport(toolVersion(), size)
-	p := newProveTable(e.Stdout, !*asJSON)
+	out := proofs.NewReport(toolVersion(), opt.Size)
+	var table *proofs.Table
+	if !*asJSON {
+		table = proofs.NewTable(e.Stdout)
+	}
 	err = out.Run(ctx, claims, opt, func(r proofs.Result, cj proofs.ClaimReport) error {
-		rep.claimDone(r)
+		rep.ClaimDone(r)
 		if *witnessDir != "" {
 			if err := writeWitnessFiles(*witnessDir, cj.ID, r.Outcome.Files); err != nil {
 				return err
 			}
 		}
-		p.row(cj)
+		table.Row(cj)
 		return nil
 	})
+	rep.Stop()
 	if err != nil {
-		rep.stop()
 		return 0, err
 	}
-	rep.stop()
 	if *asJSON {
 		if err := writeJSON(e.Stdout, out); err != nil {
 			return 0, err
 		}
 	} else {
-		p.finish(out)
+		table.Finish(out)
 	}
-	switch {
-	case out.Interrupted:
-		return exitInconclusive, nil
-	case !out.AsExpected:
-		return exitViolated, nil
-	}
-	return exitHolds, nil
+	return out.Verdict().ExitCode(), nil
 }
 
-// proveTable prints the table row by row as claims finish, then the notes.
-type proveTable struct {
-	w     io.Writer
-	on    bool
-	notes []string
-}
-
-const proveRow = "%-5s  %-34s  %-15s  %-8s  %-12s  %-10s  %9s  %11s  %8s\n"
-
-func newProveTable(w io.Writer, on bool) *proveTable {
-	if on {
-		fmt.Fprintf(w, proveRow, "CLAIM", "SOURCE", "SEMANTICS", "EXPECTED", "VERDICT", "", "INSTANCES", "STATES", "TIME")
-	}
-	return &proveTable{w: w, on: on}
-}
-
-func (p *proveTable) row(cj proofs.ClaimReport) {
-	if !p.on {
-		return
-	}
-	inst, states, secs := fmt.Sprint(cj.Instances), fmt.Sprint(cj.States), fmt.Sprintf("%.2fs", cj.Seconds)
-	if cj.Verdict == proofs.NotRun {
-		inst, states, secs = "-", "-", "-"
-	}
-	fmt.Fprintf(p.w, proveRow, cj.ID, truncate(cj.Source, 34), cj.Semantics, cj.Expected, cj.Verdict, cj.Mark(), inst, states, secs)
-	p.notes = append(p.notes, cj.Notes()...)
-}
-
-func (p *proveTable) finish(out *proofs.Report) {
-	printNotes(p.w, p.notes)
-	switch {
-	case out.Interrupted:
-		fmt.Fprintf(p.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", out.Ran(), len(out.Claims))
-	case out.AsExpected:
-		fmt.Fprintf(p.w, "\nall %d claims as expected\n", len(out.Claims))
-	default:
-		fmt.Fprintf(p.w, "\nsome claims are NOT as expected\n")
-	}
-}
-
-// listClaims prints every claim with its families and what each holds at each size.
-func listClaims(w io.Writer, claims []proofs.Claim) {
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSOURCE\tSEMANTICS\tEXPECTED\tCLAIM")
-	for _, c := range claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Source, c.Semantics, c.Expected, c.Statement)
-	}
-	tw.Flush()
-	fmt.Fprintln(w, "\nFamilies (quick | default | full; - = not run at that size):")
-	for _, c := range claims {
-		for _, f := range c.Families {
-			sz := make([]string, len(f.Sizes))
-			for i, s := range f.Sizes {
-				sz[i] = cmpOr(s, "-")
-			}
-			ev := ""
-			if f.Evidence {
-				ev = " (evidence)"
-			}
-			fmt.Fprintf(w, "  %s %s%s: %s\n", c.ID, f.Name, ev, strings.Join(sz, " | "))
-		}
-	}
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func printNotes(w io.Writer, notes []string) {
-	if len(notes) == 0 {
-		return
-	}
-	fmt.Fprintln(w, "\nNotes:")
-	for _, n := range notes {
-		fmt.Fprintf(w, "  %s\n", n)
-	}
-}
-
+// writeWitnessFiles writes a claim's witness files as DIR/ID.EXT, in the order of their
+// extensions.
 func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 	exts := make([]string, 0, len(files))
 	for ext := range files {
@@ -235,124 +131,4 @@ func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 		}
 	}
 	return nil
-}
-
-// truncate shortens s to at most n runes, marking the cut with an ellipsis.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// proveProgress reports the running claim on stderr in the shared progress format
-// (checker/progress.Format): on a terminal one line rewritten in place every second and
-// cleared when the claim's row is printed, otherwise (--progress) a plain line every few
-// seconds and one when each claim ends. Writes are best effort: a failing stderr must
-// not fail the run.
-type proveProgress struct {
-	w     io.Writer
-	meter *proofs.Meter
-	tty   bool
-	mu    sync.Mutex
-	done  chan struct{}
-	wg    sync.WaitGroup
-	dirty bool // a terminal line is showing
-}
-
-// Progress intervals: once a second on a terminal, every 5 seconds as plain lines.
-const (
-	proveTTYEvery   = time.Second
-	provePlainEvery = 5 * time.Second
-)
-
-func startProveProgress(w io.Writer, m *proofs.Meter, tty bool) *proveProgress {
-	p := &proveProgress{w: w, meter: m, tty: tty, done: make(chan struct{})}
-	every := provePlainEvery
-	if tty {
-		every = proveTTYEvery
-	}
-	p.wg.Go(func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		var prevStates int64
-		prev := time.Now()
-		for {
-			select {
-			case <-p.done:
-				return
-			case now := <-t.C:
-				s := m.Snapshot()
-				if s.Claim == "" {
-					continue
-				}
-				if s.States < prevStates {
-					prevStates = 0 // a new claim started
-				}
-				rate := float64(s.States-prevStates) / now.Sub(prev).Seconds()
-				prevStates, prev = s.States, now
-				p.print(progressLine(s, rate))
-			}
-		}
-	})
-	return p
-}
-
-// progressLine is one progress report in the shared format (checker/progress): the
-// claim and its running family, that family's members done of the total with its
-// elapsed time and ETA, the claim's states and rate, memory, and the claim's elapsed
-// time, e.g. "prove TM2 [5/10 mesh:3x3 pairs:2 B=1 shard 0/20]:  389/669 members 58.1%
-// states 1.30M  115k states/s  elapsed 10s  ETA 7s  heap 34MiB  rss 80MiB  claim 22s".
-func progressLine(s proofs.MeterSnapshot, rate float64) string {
-	snap := progress.Snapshot{Done: s.Done, Total: s.Total, Work: s.States,
-		Note: "claim " + progress.Duration(s.Elapsed)}
-	if s.Done > 0 || s.Total > 0 {
-		snap.Unit = "members"
-	}
-	heap, rss := progress.Memory()
-	label := fmt.Sprintf("prove %s [%d/%d %s]", s.Claim, s.FamilyIndex, s.Families, s.Family)
-	return progress.Format(label, snap, rate, time.Duration(s.FamilyElapsedSec*float64(time.Second)), heap, rss)
-}
-
-func (p *proveProgress) print(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty {
-		_, _ = fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-		p.dirty = true
-		return
-	}
-	_, _ = fmt.Fprintln(p.w, line)
-}
-
-// claimDone clears the terminal line and, for plain output, says how the claim ended.
-func (p *proveProgress) claimDone(r proofs.Result) {
-	if p == nil || r.Outcome.Verdict == proofs.NotRun {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty {
-		if p.dirty {
-			_, _ = fmt.Fprint(p.w, "\r\x1b[K")
-			p.dirty = false
-		}
-		return
-	}
-	_, _ = fmt.Fprintf(p.w, "prove %s: %s, %d instances, %d states, %.1fs\n", r.Claim.ID, r.Outcome.Verdict, r.Outcome.Instances, r.Outcome.States, r.Seconds)
-}
-
-// stop ends the reporter and clears its line.
-func (p *proveProgress) stop() {
-	if p == nil {
-		return
-	}
-	close(p.done)
-	p.wg.Wait()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.dirty {
-		_, _ = fmt.Fprint(p.w, "\r\x1b[K")
-	}
 }

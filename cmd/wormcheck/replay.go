@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -33,12 +30,8 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("replay")
 	asJSON := fs.Bool("json", false, "JSON output")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, replayHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, replayHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("which trace? usage: wormcheck replay F.json")
@@ -51,15 +44,9 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
-	rep, err := replayTrace(ctx, tf)
+	rep, err := check.Replay(ctx, tf)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
 	return emitReport(e, "replay", rep, *asJSON, artefacts{})
-}
-
-// replayTrace re-executes a saved trace through the library entry; every error is the
-// file's.
-func replayTrace(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
-	return check.Replay(ctx, tf)
 }

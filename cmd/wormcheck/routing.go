@@ -6,13 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg]
@@ -64,33 +60,6 @@ func init() {
 		Help: fmt.Sprintf(routingHelp, b.String()), Run: runRouting})
 }
 
-// routingJSON is the object `routing --json` prints: the report fields, the analysis
-// and the CDG's own cycle.
-type routingJSON struct {
-	props.Report
-	Analysis   *cdg.Result    `json:"analysis"`
-	CDGWitness *props.Witness `json:"cdg_witness"`
-}
-
-// loadRouting resolves --topo and --routing for the routing and check commands: a
-// built-in on the topology, or a routing file (which may name the topology itself).
-func loadRouting(topo, spec string) (routing.Relation, error) {
-	var g *model.Grid
-	if topo != "" {
-		var err error
-		if g, err = model.ParseGrid(topo); err != nil {
-			return nil, usagef("--topo: %v", err)
-		}
-	} else if routing.IsBuiltin(spec) {
-		return nil, usagef("--topo: missing (a built-in routing needs a topology)")
-	}
-	rel, err := routing.Resolve(g, spec, os.ReadFile)
-	if err != nil {
-		return nil, usagef("--routing: %v", err)
-	}
-	return rel, nil
-}
-
 func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
@@ -107,55 +76,26 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rel, err := loadRouting(*topo, *spec)
+	rep, err := check.CheckRouting(*topo, *spec, os.ReadFile)
 	if err != nil {
 		return 0, err
 	}
-	start := time.Now()
-	res, err := cdg.Analyze(rel, cdg.Options{})
-	if err != nil {
-		return 0, usagef("--routing: %v", err)
-	}
-	secs := time.Since(start).Seconds()
-	rep := props.Report{
-		Schema:    props.ReportSchema,
-		Version:   toolVersion(),
-		Command:   "routing",
-		Instance:  props.Instance{Topology: res.Topology, Algorithm: res.Relation, Params: map[string]any{"vcs": res.VCs}},
-		Property:  "deadlock",
-		Semantics: "static",
-		Verdict:   res.Verdict(),
-		Reason:    res.Reason(),
-		Stats:     props.Stats{States: res.States, Seconds: secs},
-	}
-	if w := res.Witness(); w != nil {
-		rep.Witness = w
-	}
+	rep.Version = toolVersion()
 	if *svgOut != "" {
-		w := res.Witness()
-		if w == nil || w.Kind != props.WitnessCycle {
-			w = res.CDGWitness()
-		}
-		if w == nil || len(w.Cycle) == 0 {
-			return 0, usagef("--svg: there is no cycle to draw (%s)", res.Reason())
-		}
-		what, _, _ := strings.Cut(w.Violation, ":")
-		pic, err := render.StaticCycle(rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-			fmt.Sprintf("static check, %d VCs: %s", res.VCs, res.Verdict()))
+		pic, err := rep.SVG()
 		if err != nil {
-			return 0, usagef("--svg: %v", err)
+			return 0, err
 		}
 		if err := os.WriteFile(*svgOut, pic, 0o644); err != nil {
 			return 0, fmt.Errorf("--svg: %v", err)
 		}
 	}
 	if *asJSON {
-		if err := writeJSON(e.Stdout, routingJSON{Report: rep, Analysis: res, CDGWitness: res.CDGWitness()}); err != nil {
+		if err := writeJSON(e.Stdout, rep); err != nil {
 			return 0, err
 		}
-		return res.Verdict().ExitCode(), nil
+	} else {
+		rep.WriteText(e.Stdout)
 	}
-	res.WriteText(e.Stdout)
-	fmt.Fprintf(e.Stdout, "%.3fs\n", secs)
-	return res.Verdict().ExitCode(), nil
+	return rep.Verdict.ExitCode(), nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -44,24 +43,17 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 	out := fs.String("o", "", "output file")
 	seed := fs.Int64("seed", 1, "random seed (multinode)")
 	a, ok := check.Lookup(algoName(args))
-	var params []func() string
+	params := func() map[string]string { return map[string]string{} }
 	if ok && a.BuildsSchedules() {
 		params = defineParams(fs, a.Params)
 	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, scheduleHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, scheduleHelp, false); done {
+		return code, err
 	}
 	if *topo == "" && ok && a.BuildsSchedules() {
 		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")
 	}
-	in := check.Instance{Algorithm: *name, Topology: *topo, Params: map[string]string{}}
-	for i, v := range params {
-		in.Params[a.Params[i].Name] = v()
-	}
+	in := check.Instance{Algorithm: *name, Topology: *topo, Params: params()}
 	s, err := check.BuildSchedule(in, check.Options{Seed: *seed})
 	if err != nil {
 		return 0, usagef("%v", err)

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 
-	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -53,30 +48,13 @@ func fileArg(args []string) (string, []string) {
 	return "", args
 }
 
-// verifySchema tags the object `verify --json` prints (docs/report.md).
-const verifySchema = "wormcheck-verify/1"
-
-// verifyJSON is the object `verify --json` prints.
-type verifyJSON struct {
-	Schema  string          `json:"schema"`
-	Version string          `json:"version"`
-	Command string          `json:"command"`
-	File    string          `json:"file"`
-	Verdict props.Verdict   `json:"verdict"`
-	Reports []*props.Report `json:"reports"`
-}
-
 func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("verify")
 	sem := fs.String("semantics", "", "comma list of step, timed, any-delay (default all)")
 	asJSON := fs.Bool("json", false, "JSON output")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, verifyHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, verifyHelp, false); done {
+		return code, err
 	}
 	if path == "" {
 		return 0, usagef("which schedule? usage: wormcheck verify F.json")
@@ -85,45 +63,24 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	sems, err := check.ParseSemantics(*sem)
+	v, err := check.VerifyFile(path, data, *sem)
 	if err != nil {
-		return 0, usagef("%s: %v", path, err)
+		return 0, err
 	}
-	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil {
-		return 0, usagef("%s: %v", path, err)
-	}
-	s, err := model.ParseSchedule(data)
-	if err != nil {
-		return 0, usagef("%s: %v", path, err)
-	}
-	reps, err := check.VerifySchedule(s, sems)
-	if err != nil {
-		return 0, usagef("%s: %v", path, err)
-	}
-	verdict := check.Worst(reps)
-	code := verdict.ExitCode()
 	if *asJSON {
-		for _, r := range reps {
-			r.Version = toolVersion()
-		}
-		return code, writeJSON(e.Stdout, verifyJSON{Schema: verifySchema, Version: toolVersion(), Command: "verify", File: path, Verdict: verdict, Reports: reps})
+		v.SetVersion(toolVersion())
+		return v.Verdict.ExitCode(), writeJSON(e.Stdout, v)
 	}
-	for _, r := range reps {
-		printReport(e.Stdout, r)
-	}
-	return code, nil
+	v.WriteText(e.Stdout)
+	return v.Verdict.ExitCode(), nil
 }
 
 func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("render")
 	out := fs.String("o", "", "output SVG file")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, errHelp) {
-			fmt.Fprint(e.Stdout, renderHelp)
-			return exitHolds, nil
-		}
-		return 0, err
+	if code, done, err := parseOrHelp(e, fs, args, renderHelp, false); done {
+		return code, err
 	}
 	if path == "" || *out == "" {
 		return 0, usagef("usage: wormcheck render F.json -o F.svg")
@@ -132,34 +89,9 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	var head struct {
-		Format string `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return 0, usagef("%s is not valid JSON: %v", path, err)
-	}
-	var pic []byte
-	if head.Format == tracefile.Format {
-		tf, err := tracefile.Parse(data)
-		if err != nil {
-			return 0, usagef("%s: %v", path, err)
-		}
-		rep, err := replayTrace(ctx, tf)
-		if err != nil {
-			return 0, usagef("%s: %v", path, err)
-		}
-		if rep.SVG == nil {
-			return 0, usagef("%s: algorithm %s has no picture for this trace", path, tf.Algorithm)
-		}
-		pic = rep.SVG
-	} else {
-		s, err := model.ParseSchedule(data)
-		if err != nil {
-			return 0, usagef("%v", err)
-		}
-		if pic, err = check.SchedulePicture(s); err != nil {
-			return 0, usagef("%v", err)
-		}
+	pic, err := check.Picture(ctx, path, data)
+	if err != nil {
+		return 0, err
 	}
 	if err := os.WriteFile(*out, pic, 0o644); err != nil {
 		return 0, fmt.Errorf("writing %s: %v", *out, err)

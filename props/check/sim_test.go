@@ -139,7 +139,7 @@ func TestSimSweep(t *testing.T) {
 	if svg := string(sw.SVG()); !strings.Contains(svg, "broadcast") {
 		t.Fatal("hybrid traffic without its broadcast panel")
 	}
-	if rows := sw.JSON("test", "", "p.svg")["sweep"].([]map[string]any); len(rows) != 2 {
+	if rows := sw.JSON("test", "", "p.svg", "")["sweep"].([]map[string]any); len(rows) != 2 {
 		t.Fatalf("rows %v", rows)
 	}
 }

@@ -25,7 +25,9 @@ type SimComparison struct {
 	Tree, Sep int
 	// series are the plot's curves of the runs recorded, one per algorithm and count.
 	series []render.Series
-	runs   int
+	// opts are the options the comparison was made with, for its report.
+	opts SimOptions
+	runs int
 }
 
 // comparePalette colours the algorithms of a comparison plot; destination counts
@@ -37,7 +39,7 @@ var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#f
 // when loads is "" at points loads up to o.Load. The other options are those of SimConfig;
 // errors name the flag at fault.
 func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, points int) (*SimComparison, error) {
-	c := &SimComparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1}
+	c := &SimComparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
 	if loads != "" {
 		for _, s := range strings.Split(loads, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)

@@ -73,13 +73,14 @@ func (s *SimSweep) SVG() []byte {
 	})
 }
 
-// JSON is the report object of the sweep so far, drawn into the file plot; version is
+// JSON is the report object of the sweep so far, drawn into the file plot, with verdict
+// inconclusive and the reason when reason is not ""; version is
 // the tool's and algo the --algo given.
-func (s *SimSweep) JSON(version, algo, plot string) map[string]any {
+func (s *SimSweep) JSON(version, algo, plot, reason string) map[string]any {
 	var rows []map[string]any
 	for i, p := range s.Done {
 		rows = append(rows, p.JSON(s.Rates[i]))
 	}
-	return map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": s.Grid.Spec(), "algorithm": algo}, "sweep": rows, "plot": plot}
+	return inconclusive(map[string]any{"version": version, "command": "sim", "semantics": "sim",
+		"instance": map[string]any{"topology": s.Grid.Spec(), "algorithm": algo}, "sweep": rows, "plot": plot}, reason)
 }

@@ -1,0 +1,209 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// SimRequest is one `wormcheck sim` run, which Simulate dispatches to one of four modes:
+// 000 §5.3's comparison when Compare is set; a collective (NewSimCollective) when
+// Options.Algo names one and neither a rate nor a load is given; a latency-vs-load sweep
+// when Plot is set; else one traffic simulation.
+type SimRequest struct {
+	Grid    *model.Grid
+	Options SimOptions
+	// Compare lists the multicast algorithms to compare (e.g. "tree,separate"),
+	// CompareDests their destination counts and CompareLoads explicit loads (else Points
+	// loads up to Options.Load); see NewSimComparison.
+	Compare, CompareDests, CompareLoads string
+	// Points is the number of loads of a sweep or a comparison.
+	Points int
+	// Plot names the SVG file a sweep or a comparison is drawn to, for the report; ""
+	// for none (and no sweep).
+	Plot string
+	// Progress receives the progress line of each traffic run; nil for none.
+	Progress io.Writer
+	// Trace, when not nil, records the flit moves of a traffic run or a collective.
+	Trace SimTrace
+	// Text receives what is printed while the run goes on: a sweep's loads and a
+	// comparison's tables; nil when the caller prints the report object instead.
+	Text io.Writer
+}
+
+// SimTrace is where a run records its flit moves: Open is called when a run that
+// records them starts (after its configuration is validated, so that bad input leaves no
+// file), Close after that run, before its outcome is reported.
+type SimTrace interface {
+	Open() (func(sim.TraceEvent), error)
+	Close() error
+}
+
+// SimOutcome is the outcome of a simulation in any mode: its report object (JSON), what
+// is printed after the run (WriteText), why it stopped early ("" when it finished; then
+// it is inconclusive) and its picture (nil when the mode draws none).
+type SimOutcome interface {
+	JSON(version string) map[string]any
+	WriteText(w io.Writer)
+	StopReason() string
+	Plot() []byte
+}
+
+// Simulate runs req until it finishes or ctx ends (a signal, the memory budget or the
+// time limit: then the outcome is inconclusive with what it measured). Errors are the
+// options' (naming the flag) or the simulator's.
+func Simulate(ctx context.Context, req SimRequest) (SimOutcome, error) {
+	g, o := req.Grid, req.Options
+	if req.Compare != "" {
+		return simulateComparison(ctx, req)
+	}
+	if o.Rate == 0 && o.Load == 0 {
+		c, ok, err := NewSimCollective(g, o)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return simulateCollective(c, req.Trace)
+		}
+	}
+	cfg, err := SimConfig(g, o)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Context = ctx
+	if req.Plot != "" {
+		return simulateSweep(ctx, req, cfg)
+	}
+	if cfg.Trace, err = openTrace(req.Trace); err != nil {
+		return nil, err
+	}
+	line := SimProgress(req.Progress, &cfg, fmt.Sprintf("sim %s", g.Spec()))
+	run, err := RunSim(ctx, g, o.Algo, cfg)
+	line.Stop()
+	if err != nil {
+		return nil, err
+	}
+	if req.Trace != nil {
+		if err := req.Trace.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}
+
+// openTrace opens t, if any.
+func openTrace(t SimTrace) (func(sim.TraceEvent), error) {
+	if t == nil {
+		return nil, nil
+	}
+	return t.Open()
+}
+
+// StopReason is why the run stopped early, "" when it finished.
+func (r *SimRun) StopReason() string { return r.Reason }
+
+// Plot is nil: a single run draws nothing.
+func (r *SimRun) Plot() []byte { return nil }
+
+// collectiveOutcome is a collective run and the seconds it took.
+type collectiveOutcome struct {
+	c    *SimCollective
+	secs float64
+}
+
+func simulateCollective(c *SimCollective, t SimTrace) (SimOutcome, error) {
+	trace, err := openTrace(t)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if err := c.Run(trace); err != nil {
+		return nil, err
+	}
+	if t != nil {
+		if err := t.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return collectiveOutcome{c, time.Since(start).Seconds()}, nil
+}
+
+func (o collectiveOutcome) JSON(version string) map[string]any { return o.c.JSON(version, o.secs) }
+func (o collectiveOutcome) WriteText(w io.Writer)              { o.c.WriteText(w) }
+func (o collectiveOutcome) StopReason() string                 { return "" }
+func (o collectiveOutcome) Plot() []byte                       { return nil }
+
+// sweepOutcome is a latency-vs-load sweep, complete or stopped.
+type sweepOutcome struct {
+	sw         *SimSweep
+	algo, plot string
+	reason     string
+}
+
+func simulateSweep(ctx context.Context, req SimRequest, cfg sim.Config) (SimOutcome, error) {
+	sw, err := NewSimSweep(req.Grid, cfg, req.Points)
+	if err != nil {
+		return nil, err
+	}
+	reason, err := sw.Run(ctx, func(i int, c *sim.Config) func() {
+		return SimProgress(req.Progress, c, fmt.Sprintf("sim %s, load %d of %d", req.Grid.Spec(), i, req.Points)).Stop
+	}, func(p SweepPoint, model string) {
+		if req.Text != nil {
+			WritePoint(req.Text, p, model)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sweepOutcome{sw, req.Options.Algo, req.Plot, reason}, nil
+}
+
+func (o sweepOutcome) JSON(version string) map[string]any {
+	return o.sw.JSON(version, o.algo, o.plot, o.reason)
+}
+
+func (o sweepOutcome) WriteText(w io.Writer) {
+	if o.reason != "" {
+		fmt.Fprintf(w, "INCONCLUSIVE: %s; the plot shows the %d loads finished\n", o.reason, len(o.sw.Done))
+	}
+}
+
+func (o sweepOutcome) StopReason() string { return o.reason }
+func (o sweepOutcome) Plot() []byte       { return o.sw.SVG() }
+
+// comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
+type comparisonOutcome struct {
+	c            *SimComparison
+	rows         []map[string]any
+	plot, reason string
+}
+
+func simulateComparison(ctx context.Context, req SimRequest) (SimOutcome, error) {
+	c, err := NewSimComparison(req.Grid, req.Options, req.Compare, req.CompareDests, req.CompareLoads, req.Points)
+	if err != nil {
+		return nil, err
+	}
+	c.Base.Context = ctx
+	rows, reason, err := c.RunAll(ctx, req.Text)
+	if err != nil {
+		return nil, err
+	}
+	return comparisonOutcome{c, rows, req.Plot, reason}, nil
+}
+
+func (o comparisonOutcome) JSON(version string) map[string]any {
+	return o.c.Report(version, o.rows, o.plot, o.reason)
+}
+
+func (o comparisonOutcome) WriteText(w io.Writer) {
+	if o.reason != "" {
+		fmt.Fprintf(w, "INCONCLUSIVE: %s\n", o.reason)
+	}
+}
+
+func (o comparisonOutcome) StopReason() string { return o.reason }
+func (o comparisonOutcome) Plot() []byte       { return o.c.SVG(o.c.opts.Ports) }

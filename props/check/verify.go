@@ -1,0 +1,102 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// This file verifies and draws user files (`wormcheck verify`, `wormcheck render`): a
+// schedule file is verified in the semantics asked for, one report each; a schedule or
+// a saved trace is drawn.
+
+// VerifySchema tags the object of a verification (docs/report.md).
+const VerifySchema = "wormcheck-verify/1"
+
+// Verification is the outcome of verifying one schedule file: the worst verdict of its
+// reports (violated over inconclusive over holds) and one report per check run. It is
+// `verify --json`'s object.
+type Verification struct {
+	Schema  string          `json:"schema"`
+	Version string          `json:"version"`
+	Command string          `json:"command"`
+	File    string          `json:"file"`
+	Verdict props.Verdict   `json:"verdict"`
+	Reports []*props.Report `json:"reports"`
+}
+
+// VerifyFile verifies the schedule file named file, whose contents are data, in the
+// comma-separated semantics (step, timed, any-delay; "" for all) with VerifySchedule.
+// Every error is bad input naming the file.
+func VerifyFile(file string, data []byte, semantics string) (*Verification, error) {
+	sems, err := ParseSemantics(semantics)
+	if err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	s, err := model.ParseSchedule(data)
+	if err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	reps, err := VerifySchedule(s, sems)
+	if err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	return &Verification{Schema: VerifySchema, Command: "verify", File: file, Verdict: Worst(reps), Reports: reps}, nil
+}
+
+// SetVersion records the tool's version in the verification and each of its reports.
+func (v *Verification) SetVersion(version string) {
+	v.Version = version
+	for _, r := range v.Reports {
+		r.Version = version
+	}
+}
+
+// WriteText writes every report for people, in the order the checks ran.
+func (v *Verification) WriteText(w io.Writer) {
+	for _, r := range v.Reports {
+		io.WriteString(w, r.String())
+	}
+}
+
+// Picture draws the file named file, whose contents are data, as SVG: a saved trace
+// (wormcheck-trace/1) is replayed and drawn in its final state; anything else is read as
+// a schedule and drawn with SchedulePicture. Every error is bad input.
+func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, badf("%s is not valid JSON: %v", file, err)
+	}
+	if head.Format != tracefile.Format {
+		s, err := model.ParseSchedule(data)
+		if err != nil {
+			return nil, badf("%v", err)
+		}
+		pic, err := SchedulePicture(s)
+		if err != nil {
+			return nil, badf("%v", err)
+		}
+		return pic, nil
+	}
+	tf, err := tracefile.Parse(data)
+	if err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	rep, err := Replay(ctx, tf)
+	if err != nil {
+		return nil, badf("%s: %v", file, err)
+	}
+	if rep.SVG == nil {
+		return nil, badf("%s: algorithm %s has no picture for this trace", file, tf.Algorithm)
+	}
+	return rep.SVG, nil
+}
