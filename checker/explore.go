@@ -47,6 +47,9 @@ func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], e
 		e.lazy = l
 	}
 	e.initProgress()
+	if b, ok := m.(SuccessorBuilder[S]); ok && e.lazy != nil && opt.Workers == 1 && opt.SpillDir == "" {
+		e.build = b
+	}
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
 	if opt.Workers > 1 && opt.SpillDir == "" {
 		e.post = newPostOffice[S](opt.Workers, batch, depth)
@@ -87,6 +90,9 @@ type explorer[S any] struct {
 	opt   Options[S]
 	canon Canonicalizer[S]    // nil unless opt.Symmetry
 	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
+	// build is set when lazy is, the model is a SuccessorBuilder and one worker without
+	// SpillDir explores: new successors are kept as they are found, not materialized.
+	build SuccessorBuilder[S]
 	store *store[S]
 	post  *postOffice[S] // with several workers and no SpillDir (owners.go)
 	heap  heapSampler
@@ -159,11 +165,12 @@ func (e *explorer[S]) run() (*Result[S], error) {
 			}
 			break
 		}
-		next, parents := e.store.nextFrontier(len(frontier), e.lazy != nil)
+		lazy := e.lazy != nil && e.build == nil
+		next, parents := e.store.nextFrontier(len(frontier), lazy)
 		if len(next) == 0 {
 			break
 		}
-		if e.lazy != nil {
+		if lazy {
 			e.materialize(frontier, next, parents)
 		}
 		frontier = next
@@ -343,13 +350,18 @@ type worker[S any] struct {
 	// The SuccessorEncoder path: the state being expanded and its successor count.
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
-	cur       uint64
-	curID     uint64
-	nsucc     int
-	curLast   bool
-	best      candidate
-	beyond    bool
-	rank      rankScratch // the progress check's ranks, count and least break
+	// The SuccessorBuilder path (one worker): the yield and keep callbacks and the
+	// fingerprint of the state last stored.
+	yieldBuild func(Action, []byte, []uint32) bool
+	keep       func(S)
+	keptHash   uint64
+	cur        uint64
+	curID      uint64
+	nsucc      int
+	curLast    bool
+	best       candidate
+	beyond     bool
+	rank       rankScratch // the progress check's ranks, count and least break
 }
 
 func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
@@ -463,7 +475,15 @@ func (w *worker[S]) expandLazy(n *node[S], i uint64, last bool) {
 		w.yield = w.storeEncoded
 	}
 	w.cur, w.curID, w.nsucc, w.curLast = i, n.id, 0, last
-	if e.prog.on {
+	if e.build != nil {
+		if w.yieldBuild == nil {
+			w.yieldBuild, w.keep = w.storeBuilt, w.keepBuilt
+		}
+		if e.prog.on {
+			w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+		}
+		w.buf, w.rank.child = e.build.EncodeSuccessorsBuild(n.state, w.buf, w.rank.child, e.prog.on, w.yieldBuild, w.keep)
+	} else if e.prog.on {
 		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
 		if w.yieldRank == nil {
 			w.yieldRank = w.storeEncodedRank
@@ -494,6 +514,36 @@ func (w *worker[S]) storeEncoded(a Action, enc []byte) {
 		w.pending++
 	}
 }
+
+// storeBuilt is storeEncoded (storeEncodedRank with the progress check) for a
+// SuccessorBuilder with one worker: it reports whether the successor is new, so that the
+// model hands it to keepBuilt.
+func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
+	if w.e.prog.on {
+		w.rank.child = rank
+		w.rank.check(w.cur, w.nsucc, w.curID, a)
+		w.rank.child = nil
+	}
+	j := w.nsucc
+	w.nsucc++
+	h := fixHash(fingerprint(enc))
+	if w.curLast {
+		if !w.beyond && !w.contains(h, enc) {
+			w.beyond = true
+		}
+		return false
+	}
+	var zero S
+	if w.e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
+		w.pending++
+		w.keptHash = h
+		return true
+	}
+	return false
+}
+
+// keepBuilt gives the state storeBuilt just stored (fingerprint w.keptHash) its value.
+func (w *worker[S]) keepBuilt(s S) { w.e.store.keepLast(w.keptHash, s) }
 
 // storeEncodedRank is storeEncoded for a ProgressEncoder: it checks the successor's
 // rank against the parent's, then stores it.

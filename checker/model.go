@@ -86,6 +86,9 @@ type (
 	Invariant[S any] = system.Invariant[S]
 	// SuccessorEncoder is the optional encoded-successor extension (system.SuccessorEncoder).
 	SuccessorEncoder[S any] = system.SuccessorEncoder[S]
+	// SuccessorBuilder is the optional extension that builds the new successors as it
+	// encodes them (system.SuccessorBuilder); used with one worker.
+	SuccessorBuilder[S any] = system.SuccessorBuilder[S]
 	// Decoder is the optional decoding extension that Options.SpillDir needs
 	// (system.Decoder).
 	Decoder[S any] = system.Decoder[S]

@@ -208,6 +208,14 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	st.account(sh)
 }
 
+// keepLast sets the state of the state last added to the shard of fingerprint h, which
+// was stored without one (a SuccessorBuilder with one worker, so nothing was added
+// since).
+func (st *store[S]) keepLast(h uint64, s S) {
+	sh := &st.shards[shardOf(h)]
+	sh.fresh[len(sh.fresh)-1].state = s
+}
+
 // lower gives the state in slot i the key k and parent record (parentID, action) if it
 // was stored in the current level with a greater key.
 func (sh *shard[S]) lower(i uint64, exact bool, k key, parentID uint64, action Action) {

@@ -232,8 +232,9 @@ func (p plain) Terminal(s State) bool { return p.m.Terminal(s) }
 
 func (p plain) Describe(s State, a checker.Action) string { return p.m.Describe(s, a) }
 
-// TestExploreEncoderPathMatchesPlain: exploring through EncodeSuccessors/Successor gives
-// the same verdict, counts and trace as exploring through Successors.
+// TestExploreEncoderPathMatchesPlain: exploring through EncodeSuccessors/Successor (two
+// workers) and through EncodeSuccessorsBuild (one worker: new states kept as found)
+// gives the same verdict, counts and trace as exploring through Successors.
 func TestExploreEncoderPathMatchesPlain(t *testing.T) {
 	var _ checker.Model[State] = plain{}
 	if _, ok := any(plain{}).(checker.SuccessorEncoder[State]); ok {
@@ -268,6 +269,47 @@ func TestExploreEncoderPathMatchesPlain(t *testing.T) {
 					t.Fatalf("model %d workers %d %v: traces differ", i, w, st)
 				}
 				t.Logf("model %d workers %d %v: %v %d states", i, w, st, b.Verdict, b.Stats.States)
+			}
+		}
+	}
+}
+
+// TestEncodeSuccessorsBuild: every state EncodeSuccessorsBuild keeps is the state
+// Successor builds for the same action (same encoding), carries the Progress sums
+// computed from scratch, and its parent is left unchanged.
+func TestEncodeSuccessorsBuild(t *testing.T) {
+	for i, m := range testModels(t) {
+		queue := m.Init()
+		seen := map[string]bool{}
+		for k := 0; k < len(queue) && k < 300; k++ {
+			s := queue[k]
+			before := m.Encode(s, nil)
+			var acts []checker.Action
+			var kept []State
+			m.EncodeSuccessorsBuild(s, nil, nil, k%2 == 0, func(a checker.Action, enc []byte, _ []uint32) bool {
+				acts = append(acts, a)
+				return true
+			}, func(n State) { kept = append(kept, n) })
+			if len(kept) != len(acts) {
+				t.Fatalf("model %d: %d actions, %d kept", i, len(acts), len(kept))
+			}
+			for j, a := range acts {
+				want := m.Successor(s, a)
+				if got, w := m.Encode(kept[j], nil), m.Encode(want, nil); string(got) != string(w) {
+					t.Fatalf("model %d state %d action %#x: kept %x, Successor %x", i, k, uint64(a), got, w)
+				}
+				if kept[j].sums.ok {
+					if p, o := m.progressSums(&kept[j]); p != kept[j].sums.pot || o != kept[j].sums.outs {
+						t.Fatalf("model %d state %d action %#x: sums %d/%d, recomputed %d/%d", i, k, uint64(a), kept[j].sums.pot, kept[j].sums.outs, p, o)
+					}
+				}
+				if key := string(m.Encode(kept[j], nil)); !seen[key] {
+					seen[key] = true
+					queue = append(queue, kept[j])
+				}
+			}
+			if after := m.Encode(s, nil); string(after) != string(before) {
+				t.Fatalf("model %d state %d: the parent changed", i, k)
 			}
 		}
 	}

@@ -111,7 +111,7 @@ func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
 // channels (a relation that loops). Misroutes are counted as the model counts them.
 func (m *Model) PreferredPath(i, di int) []model.ChannelID {
 	s := m.Init()[0]
-	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 	var path []model.ChannelID
 	var rb []routing.Output
 	for !m.isDest(i, di, c.at) && len(path) < len(m.chFrom) {
@@ -124,7 +124,7 @@ func (m *Model) PreferredPath(i, di int) []model.ChannelID {
 			s.Msgs[i].Mis++
 		}
 		o := int(outs[0].Channel)*m.cfg.VCs + outs[0].VC*m.per
-		c = cursor{input: len(s.Msgs) + o, msg: i, vc: o, at: m.vcTo[o], in: &s.VCs[o].In}
+		c = cursor{input: len(s.Msgs) + o, msg: i, vc: o, at: m.vcTo[o], in: s.VCs[o].In}
 	}
 	return path
 }
@@ -133,9 +133,9 @@ func (m *Model) PreferredPath(i, di int) []model.ChannelID {
 // message i for destination di at input vc of state s (a virtual channel, or -1 for the
 // message's source), or model.None at that destination or when it permits nothing.
 func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
-	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 	if vc >= 0 {
-		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: &s.VCs[vc].In}
+		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: s.VCs[vc].In}
 	}
 	if m.isDest(i, di, c.at) {
 		return model.None
@@ -153,9 +153,9 @@ func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
 // of an adaptive relation waits for all of them: it is stuck only while every one is
 // busy.
 func (m *Model) PermittedOutputs(s State, i, di, vc int) []model.ChannelID {
-	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}
+	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 	if vc >= 0 {
-		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: &s.VCs[vc].In}
+		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: s.VCs[vc].In}
 	}
 	if m.isDest(i, di, c.at) {
 		return nil

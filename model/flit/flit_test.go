@@ -271,7 +271,7 @@ func TestRoutingAgainstNaiveTwin(t *testing.T) {
 					}
 					m := mustNew(t, NewGridConfig(g, dl, vcs, 1, AllPort, unicasts(1, s, d)))
 					st := m.Init()[0]
-					c := cursor{input: 0, msg: 0, vc: -1, at: model.NodeID(s), in: &st.Msgs[0].In}
+					c := cursor{input: 0, msg: 0, vc: -1, at: model.NodeID(s), in: st.Msgs[0].In}
 					var rb []routing.Output
 					for hops := 0; c.at != model.NodeID(d); hops++ {
 						ch, cl, ok := naiveNext(g, dl && g.Kind() == model.Torus, model.NodeID(s), model.NodeID(d), c.at)
@@ -280,7 +280,7 @@ func TestRoutingAgainstNaiveTwin(t *testing.T) {
 							t.Fatalf("%s dateline %v %d->%d at %d: model %v, naive %d/%d (ok %v)", spec, dl, s, d, c.at, outs, ch, cl, ok)
 						}
 						o := int(ch)*vcs + int(cl)
-						c = cursor{input: 1 + o, msg: 0, vc: o, at: m.vcTo[o], in: &st.VCs[o].In}
+						c = cursor{input: 1 + o, msg: 0, vc: o, at: m.vcTo[o], in: st.VCs[o].In}
 					}
 				}
 			}

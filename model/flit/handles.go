@@ -46,11 +46,12 @@ var ErrTableFull = errors.New("flit: the interning table of the model is full")
 // Table interns the sequences of one model's states (Bytes and Outs that do not fit in
 // their handle). It belongs to one Model (Model.Table) and is freed with it; Bytes
 // reports its size for the memory budget. Reads by index are lock-free; inserts and
-// lookups by content take a lock. Safe for concurrent use.
+// lookups by content take a lock, except lookups of worm-local states (localSet), which
+// are lock-free. Safe for concurrent use.
 type Table struct {
 	bytes intern[uint8]
 	outs  intern[Out]
-	worms []intern[uint8] // per message, its worm-local states (Model.Encode)
+	worms []localSet // per message, its worm-local states (Model.Encode)
 }
 
 // NewTable returns an empty table (for states built without a model, e.g. in tests).

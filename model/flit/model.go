@@ -54,7 +54,7 @@ func New(cfg Config) (*Model, error) {
 		return nil, err
 	}
 	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
-	m.tab.worms = make([]intern[uint8], len(cfg.Messages))
+	m.tab.worms = make([]localSet, len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -235,7 +235,7 @@ type cursor struct {
 	msg   int
 	vc    int
 	at    model.NodeID
-	in    *Input
+	in    Input // the input's routing state (a copy: succSteps hold no pointer)
 }
 
 // nextFlit returns the flit an input would send next and whether it comes from the
@@ -388,7 +388,7 @@ func (m *Model) cursors(s *State, yield func(c cursor) bool) {
 		if s.Msgs[i].Done {
 			continue
 		}
-		if !yield(cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}) {
+		if !yield(cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}) {
 			return
 		}
 	}
@@ -397,7 +397,7 @@ func (m *Model) cursors(s *State, yield func(c cursor) bool) {
 		if v.Owner < 0 {
 			continue
 		}
-		if !yield(cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: &v.In}) {
+		if !yield(cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: v.In}) {
 			return
 		}
 	}
@@ -422,14 +422,31 @@ func (m *Model) steps(s *State, dst []succStep, rb *[]routing.Output) []succStep
 		if s.Msgs[i].Done {
 			continue
 		}
-		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: &s.Msgs[i].In}, dst, rb)
+		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}, dst, rb)
 	}
 	for o := range s.VCs {
 		v := &s.VCs[o]
 		if v.Owner < 0 {
 			continue
 		}
-		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: &v.In}, dst, rb)
+		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + o, msg: int(v.Owner), vc: o, at: m.vcTo[o], in: v.In}, dst, rb)
+	}
+	return dst
+}
+
+// activeSteps is steps over the active inputs only: the sources of messages not done
+// and the held channels owned (ascending, as holders lists them), so that a state
+// costs its worms' channels rather than the network's.
+func (m *Model) activeSteps(s *State, owned []int32, dst []succStep, rb *[]routing.Output) []succStep {
+	for i := range s.Msgs {
+		if s.Msgs[i].Done {
+			continue
+		}
+		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}, dst, rb)
+	}
+	for _, o := range owned {
+		v := &s.VCs[o]
+		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + int(o), msg: int(v.Owner), vc: int(o), at: m.vcTo[o], in: v.In}, dst, rb)
 	}
 	return dst
 }
@@ -457,10 +474,10 @@ func (m *Model) Successor(s State, a system.Action) State {
 	var c cursor
 	switch {
 	case input < len(s.Msgs) && !s.Msgs[input].Done:
-		c = cursor{input: input, msg: input, vc: -1, at: m.cfg.Messages[input].Source, in: &s.Msgs[input].In}
+		c = cursor{input: input, msg: input, vc: -1, at: m.cfg.Messages[input].Source, in: s.Msgs[input].In}
 	case input >= len(s.Msgs) && input-len(s.Msgs) < len(s.VCs) && s.VCs[input-len(s.Msgs)].Owner >= 0:
 		o := input - len(s.Msgs)
-		c = cursor{input: input, msg: int(s.VCs[o].Owner), vc: o, at: m.vcTo[o], in: &s.VCs[o].In}
+		c = cursor{input: input, msg: int(s.VCs[o].Owner), vc: o, at: m.vcTo[o], in: s.VCs[o].In}
 	default:
 		panic(fmt.Sprintf("flit: Successor: action %#x acts on an idle input", uint64(a)))
 	}
@@ -485,19 +502,16 @@ type scratch struct {
 	idx   []uint32  // idx[i]: the index of worm i's local state in the parent (see Encode)
 	local []byte    // a worm's local state being built
 	merge []int32   // a worm's channels after a step
+	owned []int32   // the channels held in the parent, ascending
 }
 
-// release drops the scratch's references into states and returns it to the pool.
-func (sc *scratch) release() {
-	for i := range sc.st {
-		sc.st[i].c.in = nil
-	}
-	scratchPool.Put(sc)
-}
+// release returns the scratch to the pool.
+func (sc *scratch) release() { scratchPool.Put(sc) }
 
-// encodeParent fills sc.held and sc.idx for s: the channels each worm holds and the
-// index of each worm's local state (see Encode).
-func (m *Model) encodeParent(sc *scratch, s *State) {
+// holders fills sc.held and sc.owned for s: the channels each worm holds, and every
+// held channel, ascending. It is the one scan of the network's channels an expansion
+// makes.
+func (m *Model) holders(sc *scratch, s *State) {
 	n := len(s.Msgs)
 	for len(sc.held) < n {
 		sc.held = append(sc.held, nil)
@@ -506,14 +520,22 @@ func (m *Model) encodeParent(sc *scratch, s *State) {
 	for i := range held {
 		held[i] = held[i][:0]
 	}
+	sc.owned = sc.owned[:0]
 	for o := range s.VCs {
 		if w := int(s.VCs[o].Owner); w >= 0 && w < n {
 			held[w] = append(held[w], int32(o))
+			sc.owned = append(sc.owned, int32(o))
 		}
 	}
+}
+
+// encodeParent fills sc.idx for s, whose holders are in sc: the index of each worm's
+// local state (see Encode).
+func (m *Model) encodeParent(sc *scratch, s *State) {
+	n := len(s.Msgs)
 	sc.idx = sc.idx[:0]
 	for i := 0; i < n; i++ {
-		sc.local = m.wormLocal(sc.local[:0], s, i, held[i])
+		sc.local = m.wormLocal(sc.local[:0], s, i, sc.held[i])
 		sc.idx = append(sc.idx, m.internWorm(i, sc.local))
 	}
 }
@@ -594,20 +616,41 @@ func (m *Model) EncodeSuccessorsProgress(s State, buf []byte, rbuf []uint32, yie
 }
 
 func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
+	return m.encodeBuild(s, buf, rbuf, ranks, func(a system.Action, enc []byte, rank []uint32) bool {
+		yield(a, enc, rank)
+		return false
+	}, nil)
+}
+
+// EncodeSuccessorsBuild is EncodeSuccessorsProgress (ranks only when ranks is set) that
+// builds a successor when yield returns true and hands it to keep: a copy of the scratch
+// state the step was applied to, with its Progress sums, sharing the messages with s
+// when the step did not write them (system.SuccessorBuilder). The explorer keeps its new
+// states so instead of rebuilding them with Successor.
+func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32) bool, keep func(State)) ([]byte, []uint32) {
+	return m.encodeBuild(s, buf, rbuf, ranks, yield, keep)
+}
+
+// encodeBuild is the loop of EncodeSuccessors, EncodeSuccessorsProgress and
+// EncodeSuccessorsBuild (keep nil: yield's answer is ignored).
+func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32) bool, keep func(State)) ([]byte, []uint32) {
 	sc := scratchPool.Get().(*scratch)
-	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
+	m.holders(sc, &s)
+	sc.st = m.activeSteps(&s, sc.owned, sc.st[:0], &sc.rb)
 	t := &sc.state
 	if len(t.VCs) != len(s.VCs) || len(t.Msgs) != len(s.Msgs) {
 		t.VCs = make([]VC, len(s.VCs))
 		t.Msgs = make([]Msg, len(s.Msgs))
 	}
 	var pot, outs uint64 // the parent's Progress components, before clamping
+	sumsOK := false
 	if len(sc.st) > 0 {
 		copy(t.VCs, s.VCs)
 		copy(t.Msgs, s.Msgs)
 		m.encodeParent(sc, &s)
-		if ranks {
+		if ranks || keep != nil && s.sums.ok {
 			pot, outs = m.stateSums(&s)
+			sumsOK = true
 		}
 	}
 	for _, st := range sc.st {
@@ -618,14 +661,20 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 		} else {
 			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
 		}
+		var cpot, couts uint64 // the successor's sums when !sc.log.full
+		if sumsOK && !sc.log.full {
+			cpot, couts = m.stepSums(&s, t, &sc.log, st.c.msg, pot, outs)
+		}
 		if ranks {
 			if sc.log.full {
 				rbuf = m.Progress(*t, rbuf[:0])
 			} else {
-				rbuf = m.stepRank(&s, t, &sc.log, st.c.msg, pot, outs, rbuf[:0])
+				rbuf = rank(cpot, couts, rbuf[:0])
 			}
 		}
-		yield(st.a, buf, rbuf)
+		if yield(st.a, buf, rbuf) && keep != nil {
+			keep(m.built(&s, t, st.c.msg, sumsOK && !sc.log.full, cpot, couts))
+		}
 		if sc.log.full {
 			copy(t.VCs, s.VCs)
 		} else {
@@ -637,6 +686,20 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 	}
 	sc.release()
 	return buf, rbuf
+}
+
+// built returns a copy of t, the scratch state that is s after a step of worm msg, as
+// applyTo would build it: its channels carved from a slab, its messages shared with s
+// unless the step wrote message msg, and its Progress sums when ok.
+func (m *Model) built(s, t *State, msg int, ok bool, pot, outs uint64) State {
+	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
+	copy(n.VCs, t.VCs)
+	if t.Msgs[msg] != s.Msgs[msg] {
+		n.Msgs = carveMsgs(len(t.Msgs))
+		copy(n.Msgs, t.Msgs)
+	}
+	n.sums = sums{pot: pot, outs: outs, ok: ok}
+	return n
 }
 
 // inputSteps appends the enabled transitions of input c. A data flit (or a re-injected
@@ -655,7 +718,7 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 	if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && !aux && m.injectBusy(s, c.at) {
 		return dst
 	}
-	in := c.in
+	in := &c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
 		o := in.Outs.At(m.tab, int(in.Cur))
@@ -717,7 +780,7 @@ func (m *Model) followStep(s *State, c cursor, j int, mis bool, dst []succStep) 
 	if m.room(s, c.in.Outs.At(m.tab, j)) {
 		return append(dst, succStep{a: MakeAction(KindFollow, c.input, 0), c: c, k: KindFollow, arg: j, mis: mis})
 	}
-	if m.stopPrunable(c.in, j) {
+	if m.stopPrunable(&c.in, j) {
 		return append(dst, m.pruneStep(c, j))
 	}
 	return dst
@@ -1010,7 +1073,7 @@ func (m *Model) blockedOut(s *State, c cursor) int {
 		return -1
 	}
 	var rb []routing.Output
-	j, _ := m.reserved(c.in, m.permitted(s, c, di, &rb))
+	j, _ := m.reserved(&c.in, m.permitted(s, c, di, &rb))
 	return j
 }
 

@@ -91,14 +91,6 @@ func (m *Model) vcSums(o int, v *VC) (pot, outs uint64) {
 	return uint64(v.Flits.Len(m.tab)) * uint64(m.dist[v.Owner][m.vcTo[o]]), uint64(v.In.Outs.Len(m.tab))
 }
 
-// stepRank appends the Progress of t, the parent s after one step that wrote message
-// msg and the logged virtual channels, given the parent's sums: the parent's sums with
-// the written parts' shares replaced, in O(written parts).
-func (m *Model) stepRank(s, t *State, log *touched, msg int, pot, outs uint64, buf []uint32) []uint32 {
-	pot, outs = m.stepSums(s, t, log, msg, pot, outs)
-	return rank(pot, outs, buf)
-}
-
 // stepSums returns the progress sums of t, the parent s after one step that wrote
 // message msg and the logged virtual channels, given the parent's sums pot and outs.
 func (m *Model) stepSums(s, t *State, log *touched, msg int, pot, outs uint64) (uint64, uint64) {

@@ -33,7 +33,7 @@ func (m *Model) refInputSuccessors(s *State, c cursor, dst []checker.Transition[
 	if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && !aux && m.injectBusy(s, c.at) {
 		return dst
 	}
-	in := c.in
+	in := &c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
 		o := in.Outs.Slice(m.tab)[in.Cur]
@@ -412,7 +412,7 @@ func (m *Model) refEncode(s State, buf []byte) []byte {
 			}
 			local = input(local, &v.In)
 		}
-		x := m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
+		x := m.tab.worms[i].add(local)
 		out = uvarint(out, x)
 	}
 	for len(out) < 8 {

@@ -132,6 +132,7 @@ func (s State) shallow() State {
 // it is one), so equal worms have equal local states and different worms different ones.
 func (m *Model) Encode(s State, buf []byte) []byte {
 	sc := scratchPool.Get().(*scratch)
+	m.holders(sc, &s)
 	m.encodeParent(sc, &s)
 	base := len(buf)
 	for _, x := range sc.idx {
@@ -167,7 +168,7 @@ func (m *Model) wormLocal(buf []byte, s *State, i int, held []int32) []byte {
 // internWorm returns the index of worm i's local state local in the model's table,
 // adding it if it is new.
 func (m *Model) internWorm(i int, local []byte) uint32 {
-	return m.tab.worms[i].put(local, func() []uint8 { return append([]uint8(nil), local...) }, 1)
+	return m.tab.worms[i].add(local)
 }
 
 // encodeMsg appends the encoding of one message (see Encode).

@@ -126,6 +126,20 @@ type ProgressEncoder[S any] interface {
 	EncodeSuccessorsProgress(s S, buf []byte, rbuf []uint32, yield func(a Action, enc []byte, rank []uint32)) ([]byte, []uint32)
 }
 
+// SuccessorBuilder is an optional extension of a SuccessorEncoder that builds, while it
+// yields a successor's encoding, the successor itself when the explorer asks for it: an
+// explorer that knows at once whether a successor is new (one worker) keeps the new ones
+// from the model's scratch copy instead of rebuilding each with Successor afterwards
+// (which repeats the step's enabling and its application).
+//
+// The contract: EncodeSuccessorsBuild yields exactly what EncodeSuccessorsProgress
+// yields when ranks is set (rank nil otherwise), in the same order; when yield returns
+// true the model calls keep once, before its next yield, with the state Successor(s, a)
+// would return. enc, rank and the scratch are valid only during the call to yield.
+type SuccessorBuilder[S any] interface {
+	EncodeSuccessorsBuild(s S, buf []byte, rbuf []uint32, ranks bool, yield func(a Action, enc []byte, rank []uint32) bool, keep func(S)) ([]byte, []uint32)
+}
+
 // PendingMessages is an optional extension for the liveness check ("every message is
 // eventually delivered"): Pending appends to dst the ids of the messages that s has not
 // delivered yet and must still deliver, in increasing order. A transition delivers
