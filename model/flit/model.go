@@ -1,6 +1,7 @@
 package flit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"sync"
@@ -534,10 +535,40 @@ func (m *Model) holders(sc *scratch, s *State) {
 func (m *Model) encodeParent(sc *scratch, s *State) {
 	n := len(s.Msgs)
 	sc.idx = sc.idx[:0]
+	if s.worms.tab == m.tab && m.tab != nil {
+		if idx, ok := wordIndices(s.worms.enc, n, sc.idx); ok {
+			sc.idx = idx
+			return
+		}
+		sc.idx = sc.idx[:0]
+	}
 	for i := 0; i < n; i++ {
 		sc.local = m.wormLocal(sc.local[:0], s, i, sc.held[i])
 		sc.idx = append(sc.idx, m.internWorm(i, sc.local))
 	}
+}
+
+// wordIndices appends to dst the n uvarint worm indices of a one-word encoding (Encode,
+// little-endian); false if the word holds fewer.
+func wordIndices(enc uint64, n int, dst []uint32) ([]uint32, bool) {
+	left := 8
+	for i := 0; i < n; i++ {
+		var x uint32
+		for shift := 0; ; shift += 7 {
+			if left == 0 || shift > 28 {
+				return dst, false
+			}
+			b := byte(enc)
+			enc >>= 8
+			left--
+			x |= uint32(b&0x7f) << shift
+			if b < 0x80 {
+				break
+			}
+		}
+		dst = append(dst, x)
+	}
+	return dst, true
 }
 
 // encodeStep appends the encoding of t, the parent (whose worms encodeParent described
@@ -673,7 +704,7 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 			}
 		}
 		if yield(st.a, buf, rbuf) && keep != nil {
-			keep(m.built(&s, t, st.c.msg, sumsOK && !sc.log.full, cpot, couts))
+			keep(m.built(&s, t, st.c.msg, buf, sumsOK && !sc.log.full, cpot, couts))
 		}
 		if sc.log.full {
 			copy(t.VCs, s.VCs)
@@ -688,10 +719,11 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	return buf, rbuf
 }
 
-// built returns a copy of t, the scratch state that is s after a step of worm msg, as
-// applyTo would build it: its channels carved from a slab, its messages shared with s
-// unless the step wrote message msg, and its Progress sums when ok.
-func (m *Model) built(s, t *State, msg int, ok bool, pot, outs uint64) State {
+// built returns a copy of t, the scratch state that is s after a step of worm msg
+// whose encoding is enc, as applyTo would build it: its channels carved from a slab, its
+// messages shared with s unless the step wrote message msg, its Progress sums when ok,
+// and its encoding when it is one word.
+func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
 	copy(n.VCs, t.VCs)
 	if t.Msgs[msg] != s.Msgs[msg] {
@@ -699,6 +731,9 @@ func (m *Model) built(s, t *State, msg int, ok bool, pot, outs uint64) State {
 		copy(n.Msgs, t.Msgs)
 	}
 	n.sums = sums{pot: pot, outs: outs, ok: ok}
+	if len(enc) == 8 {
+		n.worms = worms{tab: m.tab, enc: binary.LittleEndian.Uint64(enc)}
+	}
 	return n
 }
 

@@ -69,10 +69,22 @@ type Msg struct {
 // so that ranking it costs O(1) and a successor's sums are its parent's updated by what
 // the step wrote; a state built elsewhere (a literal, Decode, a symmetry image) has none
 // and Progress computes them. This is one more reason never to write a state's slices.
+//
+// A state EncodeSuccessorsBuild keeps also carries its encoding when it is one word (the
+// indices of its worms' local states in its model's table: Encode), so that expanding
+// it interns no worm again.
 type State struct {
-	Msgs []Msg
-	VCs  []VC
-	sums sums
+	Msgs  []Msg
+	VCs   []VC
+	sums  sums
+	worms worms
+}
+
+// worms is a state's encoding (Encode) of one word, little-endian, when tab is the
+// table of the model expanding the state (a state built elsewhere has none).
+type worms struct {
+	tab *Table
+	enc uint64
 }
 
 // sums are a state's Progress sums (progressSums) when ok.
