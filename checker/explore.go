@@ -520,9 +520,7 @@ func (w *worker[S]) storeEncoded(a Action, enc []byte) {
 // model hands it to keepBuilt.
 func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 	if w.e.prog.on {
-		w.rank.child = rank
-		w.rank.check(w.cur, w.nsucc, w.curID, a)
-		w.rank.child = nil
+		w.rank.checkChild(rank, w.cur, w.nsucc, w.curID, a)
 	}
 	j := w.nsucc
 	w.nsucc++
@@ -548,9 +546,7 @@ func (w *worker[S]) keepBuilt(s S) { w.e.store.keepLast(w.keptHash, s) }
 // storeEncodedRank is storeEncoded for a ProgressEncoder: it checks the successor's
 // rank against the parent's, then stores it.
 func (w *worker[S]) storeEncodedRank(a Action, enc []byte, rank []uint32) {
-	w.rank.child = rank
-	w.rank.check(w.cur, w.nsucc, w.curID, a)
-	w.rank.child = nil
+	w.rank.checkChild(rank, w.cur, w.nsucc, w.curID, a)
 	w.storeEncoded(a, enc)
 }
 

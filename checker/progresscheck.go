@@ -91,8 +91,15 @@ type rankScratch struct {
 // check compares child with parent for transition j of frontier state idx. Cost:
 // O(length of the rank vector).
 func (r *rankScratch) check(idx uint64, j int, id uint64, a Action) {
+	r.checkChild(r.child, idx, j, id, a)
+}
+
+// checkChild is check of the rank child (which it does not retain): the encoded
+// successor paths hand the model's rank over without storing it in the scratch (a
+// pointer write per transition, with a write barrier while the collector runs).
+func (r *rankScratch) checkChild(child []uint32, idx uint64, j int, id uint64, a Action) {
 	r.checked++
-	if c := system.CompareProgress(r.child, r.parent); c <= 0 {
+	if c := system.CompareProgress(child, r.parent); c <= 0 {
 		b := rankBreak{ok: true, idx: idx, j: j, id: id, action: a, cmp: c}
 		if b.less(r.brk) {
 			r.brk = b

@@ -616,9 +616,16 @@ func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 			k++
 		}
 	}
-	sc.merge = all
-	sc.local = m.wormLocal(sc.local[:0], t, msg, all[:k])
-	x := m.internWorm(msg, sc.local)
+	// Store the buffers back only when they grew: a pointer write per successor costs a
+	// write barrier while the collector runs.
+	if cap(all) != cap(sc.merge) {
+		sc.merge = all
+	}
+	local := m.wormLocal(sc.local[:0], t, msg, all[:k])
+	if cap(local) != cap(sc.local) {
+		sc.local = local
+	}
+	x := m.internWorm(msg, local)
 	base := len(buf)
 	for i, y := range sc.idx {
 		if i == msg {
