@@ -49,6 +49,9 @@
 // encoding of each successor; the explorer hashes and stores those and builds, after the
 // level, just the states it stored for the first time, each from its parent and the
 // recorded action. The states, counts, order and traces are those of the plain path.
+// A SuccessorBuilder with one worker (and no SpillDir) builds each new state as it is
+// stored, from the model's scratch copy, instead: one worker knows at once whether a
+// successor is new, so nothing is rebuilt after the level.
 //
 // # Larger than memory
 //
