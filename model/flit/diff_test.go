@@ -274,43 +274,65 @@ func TestExploreEncoderPathMatchesPlain(t *testing.T) {
 	}
 }
 
-// TestEncodeSuccessorsBuild: every state EncodeSuccessorsBuild keeps is the state
-// Successor builds for the same action (same encoding), carries the Progress sums
-// computed from scratch, and its parent is left unchanged.
+// TestEncodeSuccessorsBuild: every encoding and rank EncodeSuccessorsBuild yields is
+// that of the state Successor builds for the same action, every state it keeps is that
+// state (same encoding) with the Progress sums computed from scratch, and the parent is
+// left unchanged; over whole reachable sets, so that the model's step cache answers
+// most steps (kept and not kept).
 func TestEncodeSuccessorsBuild(t *testing.T) {
-	for i, m := range testModels(t) {
+	models := append(testModels(t), smallMulticasts(t))
+	for i, m := range models {
 		queue := m.Init()
-		seen := map[string]bool{}
-		for k := 0; k < len(queue) && k < 300; k++ {
+		seen := map[string]bool{string(m.Encode(queue[0], nil)): true}
+		for k := 0; k < len(queue) && k < 20000; k++ {
 			s := queue[k]
 			before := m.Encode(s, nil)
 			var acts []checker.Action
+			var encs []string
+			var ranks [][]uint32
 			var kept []State
-			m.EncodeSuccessorsBuild(s, nil, nil, k%2 == 0, func(a checker.Action, enc []byte, _ []uint32) bool {
+			var keptAt []int
+			m.EncodeSuccessorsBuild(s, nil, nil, k%3 != 0, func(a checker.Action, enc []byte, rank []uint32) bool {
 				acts = append(acts, a)
+				encs = append(encs, string(enc))
+				ranks = append(ranks, append([]uint32(nil), rank...))
+				if seen[string(enc)] && k%2 == 0 {
+					return false
+				}
+				keptAt = append(keptAt, len(acts)-1)
 				return true
 			}, func(n State) { kept = append(kept, n) })
-			if len(kept) != len(acts) {
-				t.Fatalf("model %d: %d actions, %d kept", i, len(acts), len(kept))
+			if len(kept) != len(keptAt) {
+				t.Fatalf("model %d: %d asked, %d kept", i, len(keptAt), len(kept))
 			}
 			for j, a := range acts {
 				want := m.Successor(s, a)
-				if got, w := m.Encode(kept[j], nil), m.Encode(want, nil); string(got) != string(w) {
-					t.Fatalf("model %d state %d action %#x: kept %x, Successor %x", i, k, uint64(a), got, w)
+				if w := string(m.Encode(want, nil)); encs[j] != w {
+					t.Fatalf("model %d state %d action %#x: yielded %x, Successor %x", i, k, uint64(a), encs[j], w)
 				}
-				if kept[j].sums.ok {
-					if p, o := m.progressSums(&kept[j]); p != kept[j].sums.pot || o != kept[j].sums.outs {
-						t.Fatalf("model %d state %d action %#x: sums %d/%d, recomputed %d/%d", i, k, uint64(a), kept[j].sums.pot, kept[j].sums.outs, p, o)
+				if k%3 != 0 && fmt.Sprint(ranks[j]) != fmt.Sprint(m.Progress(want, nil)) {
+					t.Fatalf("model %d state %d action %#x: rank %v, want %v", i, k, uint64(a), ranks[j], m.Progress(want, nil))
+				}
+			}
+			for x, j := range keptAt {
+				n := kept[x]
+				if got := string(m.Encode(n, nil)); got != encs[j] {
+					t.Fatalf("model %d state %d action %#x: kept %x, yielded %x", i, k, uint64(acts[j]), got, encs[j])
+				}
+				if n.sums.ok {
+					if p, o := m.progressSums(&n); p != n.sums.pot || o != n.sums.outs {
+						t.Fatalf("model %d state %d action %#x: sums %d/%d, recomputed %d/%d", i, k, uint64(acts[j]), n.sums.pot, n.sums.outs, p, o)
 					}
 				}
-				if key := string(m.Encode(kept[j], nil)); !seen[key] {
-					seen[key] = true
-					queue = append(queue, kept[j])
+				if !seen[encs[j]] {
+					seen[encs[j]] = true
+					queue = append(queue, n)
 				}
 			}
 			if after := m.Encode(s, nil); string(after) != string(before) {
 				t.Fatalf("model %d state %d: the parent changed", i, k)
 			}
 		}
+		t.Logf("model %d: %d states", i, len(queue))
 	}
 }

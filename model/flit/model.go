@@ -45,9 +45,10 @@ type Model struct {
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 
-	distOnce sync.Once  // Progress's distances, computed on first use
-	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
-	ecc      []uint32   // ecc[i]: the largest dist[i][v]
+	distOnce sync.Once       // Progress's distances, computed on first use
+	caches   chan *stepCache // free step caches (encodeBuild)
+	dist     [][]uint32      // dist[i][v]: hops from message i's source to node v
+	ecc      []uint32        // ecc[i]: the largest dist[i][v]
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
@@ -57,6 +58,7 @@ func New(cfg Config) (*Model, error) {
 	}
 	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
 	m.tab.worms = make([]localSet, len(cfg.Messages))
+	m.caches = make(chan *stepCache, 8)
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -528,6 +530,7 @@ type scratch struct {
 	local []byte    // a worm's local state being built
 	merge []int32   // a worm's channels after a step
 	owned []int32   // the channels held in the parent, ascending
+	moved uint32    // the index encodeStep gave the moved worm's local state
 }
 
 // release returns the scratch to the pool.
@@ -626,14 +629,64 @@ func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
 		sc.local = local
 	}
 	x := m.internWorm(msg, local)
+	sc.moved = x
+	return appendIndices(buf, sc.idx, msg, x)
+}
+
+// appendIndices appends the encoding (Encode) of the worm indices idx with worm msg's
+// replaced by x.
+func appendIndices(buf []byte, idx []uint32, msg int, x uint32) []byte {
 	base := len(buf)
-	for i, y := range sc.idx {
+	for i, y := range idx {
 		if i == msg {
 			y = x
 		}
 		buf = appendUvarint(buf, y)
 	}
 	return padWord(buf, base)
+}
+
+// stepCache remembers what a step does to the worm it moves: every write of a step is
+// within its own worm and depends only on that worm's local state (Encode), so the
+// local state it leaves and the change of the Progress sums are functions of (worm,
+// local state index, step). A hit spares re-applying, re-encoding and re-interning the
+// worm (the successor's encoding is the parent's with one index replaced); the step is
+// applied only when the explorer keeps the successor. Direct-mapped; each cache is used
+// by one expansion at a time (Model.caches).
+type stepCache struct {
+	e [1 << 12]stepEntry
+}
+
+type stepEntry struct {
+	a       system.Action
+	w       uint64 // msg<<32 | index of its local state
+	arg     int32
+	mis, ok bool
+	sums    bool   // dp and do are set
+	to      uint32 // the index of the moved worm's local state after the step
+	dp, do  int64  // the change of the flit potential and of the reserved outputs
+}
+
+func (c *stepCache) slot(a system.Action, w uint64) *stepEntry {
+	h := (uint64(a) ^ w*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	return &c.e[(h>>40)&(uint64(len(c.e))-1)]
+}
+
+// getCache returns a step cache for one expansion; putCache hands it back.
+func (m *Model) getCache() *stepCache {
+	select {
+	case c := <-m.caches:
+		return c
+	default:
+		return new(stepCache)
+	}
+}
+
+func (m *Model) putCache(c *stepCache) {
+	select {
+	case m.caches <- c:
+	default:
+	}
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -715,7 +768,34 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 			sumsOK = true
 		}
 	}
+	var tc *stepCache
+	if len(sc.st) > 0 && m.caches != nil {
+		tc = m.getCache()
+	}
 	for _, st := range sc.st {
+		msg := st.c.msg
+		var e *stepEntry
+		if tc != nil {
+			w := uint64(msg)<<32 | uint64(sc.idx[msg])
+			e = tc.slot(st.a, w)
+			if e.ok && e.a == st.a && e.w == w && e.arg == int32(st.arg) && e.mis == st.mis && (e.sums || !sumsOK) {
+				buf = appendIndices(buf[:0], sc.idx, msg, e.to)
+				cpot, couts := uint64(int64(pot)+e.dp), uint64(int64(outs)+e.do)
+				if ranks {
+					rbuf = rank(cpot, couts, rbuf[:0])
+				}
+				if yield(st.a, buf, rbuf) && keep != nil {
+					sc.log = touched{}
+					m.applyInto(&s, st, t, &sc.log)
+					keep(m.built(&s, t, msg, buf, sumsOK, cpot, couts))
+					for _, o := range sc.log.idx[:sc.log.n] {
+						t.VCs[o] = s.VCs[o]
+					}
+					t.Msgs[msg] = s.Msgs[msg]
+				}
+				continue
+			}
+		}
 		sc.log = touched{}
 		m.applyInto(&s, st, t, &sc.log)
 		if sc.log.full {
@@ -726,6 +806,10 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 		var cpot, couts uint64 // the successor's sums when !sc.log.full
 		if sumsOK && !sc.log.full {
 			cpot, couts = m.stepSums(&s, t, &sc.log, st.c.msg, pot, outs)
+		}
+		if e != nil && !sc.log.full {
+			*e = stepEntry{a: st.a, w: uint64(msg)<<32 | uint64(sc.idx[msg]), arg: int32(st.arg), mis: st.mis, ok: true,
+				sums: sumsOK, to: sc.moved, dp: int64(cpot) - int64(pot), do: int64(couts) - int64(outs)}
 		}
 		if ranks {
 			if sc.log.full {
@@ -745,6 +829,9 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 			}
 		}
 		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
+	}
+	if tc != nil {
+		m.putCache(tc)
 	}
 	sc.release()
 	return buf, rbuf
