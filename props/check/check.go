@@ -150,6 +150,10 @@ type Algorithm struct {
 	// Properties lists what it can be checked for; the first is the default when an
 	// algorithm supports only one.
 	Properties []Support
+	// DefaultProperty, if set, is the property checked when none is named, although the
+	// algorithm supports more than one (unicast: deadlock, the question its users ask;
+	// liveness is asked for by name).
+	DefaultProperty string
 	// Params are its documented parameters, in the order help lists them.
 	Params []Param
 	// Families says whether the algorithm checks families of instances (the "family"
@@ -195,6 +199,7 @@ func Algorithms() []Algorithm {
 		multinodeAlgorithm(),
 		partitionAlgorithm(),
 		regionRouteAlgorithm(),
+		routingAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })

@@ -27,6 +27,9 @@ type request struct {
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
 	names := a.PropertyNames()
+	if property == "" && a.DefaultProperty != "" {
+		property = a.DefaultProperty
+	}
 	if property == "" {
 		if len(names) != 1 {
 			return nil, badf("--prop is missing; --algo %s supports %s", a.Name, strings.Join(names, ", "))
