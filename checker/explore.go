@@ -24,6 +24,11 @@ import (
 // Cost: O(states + transitions) model calls and expected O(1) store operations per
 // transition; memory is the store (Stats.StoreBytes) plus two frontiers of states.
 func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
+	return explore(m, opt, postBatch, 8*opt.Workers)
+}
+
+// explore is Explore with the owners' batch size and inbox depth (owners.go).
+func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], error) {
 	if m == nil {
 		return nil, fmt.Errorf("checker: Explore: nil model")
 	}
@@ -43,6 +48,9 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	}
 	e.initProgress()
 	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
+	if opt.Workers > 1 && opt.SpillDir == "" {
+		e.post = newPostOffice[S](opt.Workers, batch, depth)
+	}
 	if opt.SpillDir != "" {
 		if err := e.openSpill(); err != nil {
 			return nil, err
@@ -80,6 +88,7 @@ type explorer[S any] struct {
 	canon Canonicalizer[S]    // nil unless opt.Symmetry
 	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
 	store *store[S]
+	post  *postOffice[S] // with several workers and no SpillDir (owners.go)
 	heap  heapSampler
 	prog  progressCheck[S] // the Progressive certificate, if the model has one
 
@@ -260,6 +269,10 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 	for i := range workers {
 		w := &workers[i]
 		w.e = e
+		if e.post != nil && !last {
+			// The depth bound's level stores nothing: its lookups read any shard.
+			w.post, w.id, w.out = e.post, i, make([]*batch[S], len(workers))
+		}
 		wg.Go(func() { w.run(frontier, &next, chunk, last) })
 	}
 	wg.Wait()
@@ -313,6 +326,14 @@ type worker[S any] struct {
 	// The chunk being expanded with Options.SpillDir (spill.go).
 	spillWork[S]
 
+	// Owner-partitioned insertion (owners.go); post is nil with one worker, with
+	// SpillDir and in the depth bound's level. out[o] is the batch being gathered for
+	// worker o; ended counts the other workers that have finished the level.
+	post  *postOffice[S]
+	id    int
+	out   []*batch[S]
+	ended int
+
 	// The successors of the state being expanded: end of each one's encoding in buf,
 	// fingerprints, and what touch read (kept so the reads are not optimised away).
 	ends    []uint32
@@ -346,6 +367,9 @@ func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, las
 		for i := lo; i < min(lo+chunk, n); i++ {
 			w.expand(frontier, uint64(i), last)
 		}
+		if w.post != nil {
+			w.absorb()
+		}
 		e.store.states.Add(w.pending)
 		w.pending = 0
 		if reason := e.overBudget(); reason != "" {
@@ -355,6 +379,9 @@ func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, las
 		} else if e.opt.StopAtFirst && w.best.ok {
 			e.stop("violation found")
 		}
+	}
+	if w.post != nil {
+		w.finishLevel()
 	}
 	e.store.states.Add(w.pending)
 	w.pending = 0

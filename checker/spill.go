@@ -627,6 +627,12 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 func (w *worker[S]) insert(h uint64, enc []byte, k key, parentID uint64, a Action, s S) bool {
 	e := w.e
 	if e.sstore == nil {
+		if w.post != nil {
+			if o := w.owner(h); o != w.id {
+				w.send(o, h, enc, k, parentID, a, s)
+				return false // the owner counts it if it is new
+			}
+		}
 		return e.store.insert(h, enc, k, parentID, a, s)
 	}
 	st, si, idx := e.sstore.insert(h, enc, k)
@@ -662,9 +668,9 @@ func (e *explorer[S]) count() int64 {
 
 // touch reads the home slot of each fingerprint in hs in the visited set in use, one
 // independent load each, so that their cache misses overlap; the lookups that follow
-// then mostly hit the cache. With several workers it reads, without the shard's lock,
-// the table last published in shard.view with atomic loads (insert stores fingerprints
-// atomically then); a table replaced meanwhile only makes the touch useless.
+// then mostly hit the cache. With several workers it reads only the shards this worker
+// owns (owners.go), which no other goroutine writes; the spilling store is locked then,
+// and is not touched.
 func (w *worker[S]) touch(hs []uint64) {
 	e := w.e
 	var x uint64
@@ -677,18 +683,18 @@ func (w *worker[S]) touch(hs []uint64) {
 			sh := &e.sstore.shards[shardOf(h)]
 			x += sh.hashes[h&uint64(len(sh.hashes)-1)]
 		}
-	case e.store.locked:
-		for _, h := range hs {
-			t := *e.store.shards[shardOf(h)].view.Load()
-			x += atomic.LoadUint64(&t[h&uint64(len(t)-1)])
-		}
 	default:
 		for _, h := range hs {
+			if w.post != nil && w.owner(h) != w.id {
+				continue
+			}
 			sh := &e.store.shards[shardOf(h)]
 			i := h & uint64(len(sh.hashes)-1)
 			x += sh.hashes[i]
 			if sh.offs != nil {
 				x += sh.offs[i]
+			} else if e.store.keyed {
+				x += uint64(sh.slots[i]) // a repeat compares keys by record index
 			}
 		}
 	}

@@ -3,14 +3,14 @@ package checker
 import (
 	"encoding/binary"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
 
 // shardBits sets the number of visited-store shards, 1<<shardBits. A state's shard is
-// chosen by the top bits of its fingerprint, so a state always lands in the same shard
-// and one shard lock serialises every insertion of that state.
+// chosen by the top bits of its fingerprint, so a state always lands in the same shard,
+// and with several workers one worker owns each shard for a level (owners.go): only it
+// inserts there, so no lock serialises insertions.
 const shardBits = 6
 
 // noParent is the parent id of an initial state; its record's action is then the
@@ -53,17 +53,20 @@ type fresh[S any] struct {
 // as 4 bytes, uvarint length, encoding), plus the records. A lookup of a state already
 // stored reads one fingerprint and, in Exact mode, one offset and one arena entry; the
 // fingerprints alone are probed, so they are kept apart from the rest for the cache.
+// Exact mode keeps no arena entry for a word-keyed state (an 8-byte encoding, which its
+// fingerprint identifies: wordKeyed); its slot holds wordTag and the record index.
 //
 // Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
 // fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
 // [levelStart, n) are exactly the states of shard.fresh, in the same order.
 //
-// With one worker (locked false) a state's first discovery in a level has its least
+// With one worker (keyed false) a state's first discovery in a level has its least
 // key, since the frontier is expanded in key order; insert then skips the key
-// comparison on states already stored.
+// comparison on states already stored. With several, each shard is written by its
+// owner only (owners.go), which compares keys since discoveries reach it out of order.
 type store[S any] struct {
 	exact  bool
-	locked bool // false with one worker: no other goroutine touches the store
+	keyed  bool // several workers: a repeat discovery may have a lesser key
 	shards [1 << shardBits]shard[S]
 	storeCounters
 }
@@ -80,27 +83,23 @@ type storeCounters struct {
 const recPageBits = 14
 
 type shard[S any] struct {
-	mu         sync.Mutex
-	hashes     []uint64                 // table: fingerprint per slot, 0 when empty
-	view       atomic.Pointer[[]uint64] // hashes, for touch without the lock
-	slots      []uint32                 // table, Fingerprint mode: record index per slot
-	offs       []uint64                 // table, Exact mode: arena offset per slot
-	n          uint32                   // records stored
-	recs       [][]parentRecord         // pages of parent records
-	arena      []byte                   // Exact mode: record index (4 bytes), uvarint length, encoding, per record
+	hashes     []uint64         // table: fingerprint per slot, 0 when empty
+	slots      []uint32         // table, Fingerprint mode: record index per slot
+	offs       []uint64         // table, Exact mode: arena offset per slot
+	n          uint32           // records stored
+	recs       [][]parentRecord // pages of parent records
+	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
 	levelStart uint32
 	fresh      []fresh[S]
 	size       int64 // last size reported to store.bytes
 	_          [64]byte
 }
 
-func newStore[S any](exact, locked bool) *store[S] {
-	st := &store[S]{exact: exact, locked: locked}
+func newStore[S any](exact, keyed bool) *store[S] {
+	st := &store[S]{exact: exact, keyed: keyed}
 	for i := range st.shards {
 		sh := &st.shards[i]
-		hashes := make([]uint64, 16)
-		sh.hashes = hashes
-		sh.view.Store(&hashes)
+		sh.hashes = make([]uint64, 16)
 		if exact {
 			sh.offs = make([]uint64, 16)
 		} else {
@@ -130,89 +129,137 @@ func fixHash(h uint64) uint64 {
 func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action Action, s S) bool {
 	si := shardOf(h)
 	sh := &st.shards[si]
-	if st.locked {
-		sh.mu.Lock()
-		defer sh.mu.Unlock()
+	i, found := sh.find(h, enc, st.exact)
+	if !found {
+		st.add(sh, si, i, h, enc, k, parentID, action, s)
+		return true
+	}
+	if st.keyed {
+		sh.lower(i, st.exact, k, parentID, action)
+	}
+	// With one worker the first discovery had the least key.
+	return false
+}
+
+// find returns the slot of the state with fingerprint h (and encoding enc in Exact
+// mode) in sh's table and true, or the empty slot where it would go and false. It is
+// the whole of a repeat discovery's work with one worker, so its loop calls nothing
+// and runs in registers; a state whose encoding must be compared goes to findArena.
+func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
+	if exact && !wordKeyed(h, enc) {
+		return sh.findArena(h, enc)
 	}
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
 		case 0:
-			rec := sh.n
-			sh.n++
-			if st.locked {
-				atomic.StoreUint64(&sh.hashes[i], h) // touch may read it concurrently
-			} else {
-				sh.hashes[i] = h
-			}
-			if rec&(1<<recPageBits-1) == 0 {
-				sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
-			}
-			page := &sh.recs[len(sh.recs)-1]
-			*page = append(*page, parentRecord{parentID, action})
-			if st.exact {
-				sh.offs[i] = uint64(len(sh.arena))
-				sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
-				sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
-				sh.arena = append(sh.arena, enc...)
-			} else {
-				sh.slots[i] = rec
-			}
-			sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
-			if int(sh.n)*4 >= len(sh.hashes)*3 {
-				sh.grow()
-			}
-			st.account(sh)
-			return true
+			return i, false
 		case h:
-			if st.exact && !sh.equal(sh.offs[i], enc) {
-				continue
+			// A word-keyed state equals a stored one exactly when the stored one is
+			// word-keyed too (equal).
+			if !exact || sh.offs[i]&wordTag != 0 {
+				return i, true
 			}
-			if !st.locked {
-				return false // one worker: the first discovery had the least key
+		}
+	}
+}
+
+// findArena is find for an Exact-mode state that is not word-keyed: a slot with its
+// fingerprint holds it if the encoding in the arena is enc.
+func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
+	mask := uint64(len(sh.hashes) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch sh.hashes[i] {
+		case 0:
+			return i, false
+		case h:
+			if sh.equal(sh.offs[i], false, enc) {
+				return i, true
 			}
-			var rec uint32
-			if st.exact {
-				rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
-			} else {
-				rec = sh.slots[i]
-			}
-			if rec >= sh.levelStart {
-				f := &sh.fresh[rec-sh.levelStart]
-				if k.less(f.key) {
-					f.key = k
-					sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
-				}
-			}
-			return false
+		}
+	}
+}
+
+// add stores a new state in empty slot i of shard sh (number si).
+func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parentID uint64, action Action, s S) {
+	rec := sh.n
+	sh.n++
+	sh.hashes[i] = h
+	if rec&(1<<recPageBits-1) == 0 {
+		sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
+	}
+	page := &sh.recs[len(sh.recs)-1]
+	*page = append(*page, parentRecord{parentID, action})
+	switch {
+	case st.exact && wordKeyed(h, enc):
+		sh.offs[i] = wordTag | uint64(rec)
+	case st.exact:
+		sh.offs[i] = uint64(len(sh.arena))
+		sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
+		sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
+		sh.arena = append(sh.arena, enc...)
+	default:
+		sh.slots[i] = rec
+	}
+	sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
+	if int(sh.n)*4 >= len(sh.hashes)*3 {
+		sh.grow()
+	}
+	st.account(sh)
+}
+
+// lower gives the state in slot i the key k and parent record (parentID, action) if it
+// was stored in the current level with a greater key.
+func (sh *shard[S]) lower(i uint64, exact bool, k key, parentID uint64, action Action) {
+	var rec uint32
+	switch {
+	case !exact:
+		rec = sh.slots[i]
+	case sh.offs[i]&wordTag != 0:
+		rec = uint32(sh.offs[i])
+	default:
+		rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
+	}
+	if rec >= sh.levelStart {
+		f := &sh.fresh[rec-sh.levelStart]
+		if k.less(f.key) {
+			f.key = k
+			sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
 		}
 	}
 }
 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
+// Any worker may call it on any shard in a level that stores nothing (the depth bound's).
 func (st *store[S]) contains(h uint64, enc []byte) bool {
-	sh := &st.shards[shardOf(h)]
-	if st.locked {
-		sh.mu.Lock()
-		defer sh.mu.Unlock()
-	}
-	mask := uint64(len(sh.hashes) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch sh.hashes[i] {
-		case 0:
-			return false
-		case h:
-			if !st.exact || sh.equal(sh.offs[i], enc) {
-				return true
-			}
-		}
-	}
+	_, found := st.shards[shardOf(h)].find(h, enc, st.exact)
+	return found
 }
 
-// equal reports whether the encoding of the arena entry at off is enc.
-func (sh *shard[S]) equal(off uint64, enc []byte) bool {
-	return arenaEqual(sh.arena, off+4, enc)
+// equal reports whether the state of the Exact-mode slot value v (an arena offset, or
+// wordTag and a record index) is the state with encoding enc, whose fingerprint equals
+// the slot's; word says whether enc is word-keyed (wordKeyed).
+func (sh *shard[S]) equal(v uint64, word bool, enc []byte) bool {
+	if v&wordTag != 0 {
+		return word
+	}
+	return arenaEqual(sh.arena, v+4, enc)
 }
+
+// wordTag marks an Exact-mode slot whose state is word-keyed: the slot holds the record
+// index instead of an arena offset, and the state's encoding is not kept.
+const wordTag = 1 << 63
+
+// wordKeyed reports whether the state with encoding enc and (fixed) fingerprint h is
+// identified by h alone, so that Exact mode need not keep or compare its encoding: enc
+// has 8 bytes, on which XXH64 is a bijection (every step of it on one 8-byte lane is
+// invertible: multiplication by an odd prime, rotation, xor with a constant, xor-shift;
+// hash_test.go inverts it), and h is not 1, the one fixed fingerprint that two
+// encodings share (fixHash maps 0 to 1). Two word-keyed states are then equal exactly
+// when their fingerprints are, and a word-keyed state never equals a state of another
+// length. This is what makes a model whose state packs into a uint64 (the hand-written
+// searches' layout) cost a fingerprint-mode store with no arena.
+func wordKeyed(h uint64, enc []byte) bool { return len(enc) == 8 && h != 1 }
 
 // grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
 // rehashed.
@@ -232,7 +279,6 @@ func (sh *shard[S]) grow() {
 		}
 	})
 	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
-	sh.view.Store(&hashes)
 }
 
 // regrow returns a fingerprint table of twice the size of hashes (open addressing with

@@ -335,3 +335,26 @@ func BenchmarkFamilyMembers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFamilyShard checks one shard (1/400: 217 members) of the complete pairs:3
+// family on mesh:3x3 with symmetry, one member at a time, and reports the time per
+// member: issue 13 item 4's figure ("a member costs its own search and nothing else"),
+// extrapolated to the family's 86,438 members.
+func BenchmarkFamilyShard(b *testing.B) {
+	g := grid(b, "mesh:3x3")
+	f := Family{Grid: g, K: 3, Symmetry: true}
+	var members, states int64
+	for b.Loop() {
+		r, err := RunFamily(f, FamilyOptions{Params: DefaultParams(), Shard: Shard{0, 400}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Instances != 217 || r.States != 1504113 {
+			b.Fatalf("%d members, %d states; want 217, 1504113", r.Instances, r.States)
+		}
+		members += int64(r.Instances)
+		states += r.States
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(members), "ns/member")
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+}

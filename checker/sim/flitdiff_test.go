@@ -338,17 +338,33 @@ var treePrunes = []struct {
 	flit flit.Prune
 }{{sim.PruneNone, flit.PruneNone}, {sim.PruneOnNoFree, flit.PruneOnNoFree}, {sim.PruneOnStop, flit.PruneOnStop}, {sim.PrunePartial, flit.PrunePartial}}
 
-func randomTreeRun(rng *rand.Rand) (treeRun, flit.Prune) {
+// treeShape bounds a random tree configuration: how many multicasts and VCs, and whether
+// every run is all-port.
+type treeShape struct {
+	minMsgs, maxMsgs, maxVCs int
+	allPort                  bool
+	// hot makes every multicast deliver at one node too (the last), so that many worms
+	// want its delivery channels at once.
+	hot bool
+}
+
+// The usual shape: two or three multicasts, one or two VCs, either port model.
+var smallTrees = treeShape{minMsgs: 2, maxMsgs: 3, maxVCs: 2}
+
+func randomTreeRun(rng *rand.Rand, sh treeShape) (treeRun, flit.Prune) {
 	w, h := 2+rng.IntN(3), 2+rng.IntN(3)
-	r := treeRun{topo: fmt.Sprintf("mesh:%dx%d", w, h), data: 1 + rng.IntN(2), buffer: 1 + rng.IntN(3), vcs: 1 + rng.IntN(2)}
-	if rng.IntN(2) == 1 {
+	r := treeRun{topo: fmt.Sprintf("mesh:%dx%d", w, h), data: 1 + rng.IntN(2), buffer: 1 + rng.IntN(3), vcs: 1 + rng.IntN(sh.maxVCs)}
+	if sh.allPort || rng.IntN(2) == 1 {
 		r.ports = model.AllPort
 	}
 	p := treePrunes[rng.IntN(len(treePrunes))]
 	r.prune = p.sim
 	n := w * h
-	for k := 2 + rng.IntN(2); len(r.msgs) < k; {
+	for k := sh.minMsgs + rng.IntN(sh.maxMsgs-sh.minMsgs+1); len(r.msgs) < k; {
 		m := sim.TreeMessage{Source: model.NodeID(rng.IntN(n))}
+		if sh.hot && m.Source != model.NodeID(n-1) {
+			m.Dests = append(m.Dests, model.NodeID(n-1))
+		}
 		for nd := 1 + rng.IntN(3); len(m.Dests) < nd; {
 			d := model.NodeID(rng.IntN(n))
 			if d != m.Source && !slices.Contains(m.Dests, d) {
@@ -373,11 +389,29 @@ func TestTreeRunsAreExplorerPaths(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
-	rng := rand.New(rand.NewPCG(20261124, 13))
+	checkTreeRuns(t, rand.New(rand.NewPCG(20261124, 13)), n, smallTrees, true)
+}
+
+// TestCrowdedTreeRunsAreExplorerPaths is the same differential test with six to eight
+// multicasts, one to three VCs, all-port, and one node every multicast delivers at, where
+// more worms can reach a node at once than it has delivery channels (2n on n dimensions, in both the simulator and the
+// model), so the delivery-channel limit binds.
+func TestCrowdedTreeRunsAreExplorerPaths(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	checkTreeRuns(t, rand.New(rand.NewPCG(20261124, 17)), n, treeShape{minMsgs: 6, maxMsgs: 8, maxVCs: 3, allPort: true, hot: true}, false)
+}
+
+// checkTreeRuns replays n random runs of shape sh on the model; wantDeadlocks demands
+// that some run deadlocks in both, so that the test covers deadlock.
+func checkTreeRuns(t *testing.T, rng *rand.Rand, n int, sh treeShape, wantDeadlocks bool) {
+	t.Helper()
 	moves, prunes, steps, deadlocks, ahead := 0, 0, 0, 0, 0
 	cycles := int64(0)
 	for k := 0; k < n; k++ {
-		r, fp := randomTreeRun(rng)
+		r, fp := randomTreeRun(rng, sh)
 		g, err := model.ParseGrid(r.topo)
 		if err != nil {
 			t.Fatal(err)
@@ -420,7 +454,7 @@ func TestTreeRunsAreExplorerPaths(t *testing.T) {
 	if ahead > 0 {
 		t.Fatalf("%d reserved branches kept their address flit past the cycle of the reservation", ahead)
 	}
-	if prunes == 0 || deadlocks == 0 {
+	if prunes == 0 || (wantDeadlocks && deadlocks == 0) {
 		t.Fatalf("%d prunes, %d deadlocks in %d runs: the test does not cover pruning and deadlock", prunes, deadlocks, n)
 	}
 	t.Logf("%d tree runs, %d flit moves and %d prunes (%d transitions) in %d cycles, every one a path of the explorer's model; %d runs deadlock in both", n, moves, prunes, steps, cycles, deadlocks)

@@ -34,9 +34,10 @@ func (g GridNetwork) Ends(c model.ChannelID) (model.NodeID, model.NodeID) {
 // OnePort: one injection channel and one ejection (delivery) channel per node; a worm
 // holds the injection channel of its source from its header's first move until its last
 // flit has left the source, and the ejection channel of its destination from its header's
-// delivery until its last flit is delivered. AllPort: a node can inject and eject any
-// number of worms at once (one injection channel per outgoing physical channel, and
-// ejection never limited), so only network virtual channels are contended.
+// delivery until its last flit is delivered. AllPort: a node injects and delivers on all its
+// channels at once: one injection channel per outgoing physical channel, and 2n delivery
+// channels on an n-dimensional network (one per channel into a router, as checker/sim
+// has them), which bind only when virtual channels let more worms arrive at once.
 type Ports = model.PortModel
 
 // The port models.

@@ -11,7 +11,7 @@
 // channels per physical channel (a multiple of the relation's R virtual channels:
 // relation VC r owns the model's VCs r*VCs/R .. (r+1)*VCs/R-1), Buffer flits per virtual
 // channel at its receiving end, the port model (OnePort: one injection and one ejection
-// channel per node; AllPort: neither is ever contended), the pruning policy of tree
+// channel per node; AllPort: one per channel, 2n delivery channels on n dimensions), the pruning policy of tree
 // multicasts (Prune) and the Messages. NewGridConfig builds the usual one (DOR),
 // NewRelationConfig one for any relation. New validates it and returns the Model.
 //

@@ -205,6 +205,50 @@ func TestOnePort(t *testing.T) {
 	}
 }
 
+// TestDeliveryChannels: a node delivers at most as many worms at once as it has delivery
+// channels — one under one-port, 2n on an n-dimensional network under all-port (as in
+// checker/sim). On mesh:3 with two VCs per channel, three worms 0->1, 0->1, 2->1 can all
+// have their headers at node 1; all-port delivers two of them at once, one-port one.
+func TestDeliveryChannels(t *testing.T) {
+	g := grid(t, "mesh:3")
+	for _, tc := range []struct {
+		ports Ports
+		want  int
+	}{{OnePort, 1}, {AllPort, 2}} {
+		m := mustNew(t, NewGridConfig(g, false, 2, 1, tc.ports, unicasts(3, 0, 1, 0, 1, 2, 1)))
+		most, full, waiting := 0, 0, 0
+		seen := map[string]bool{}
+		queue := m.Init()
+		for len(queue) > 0 {
+			s := queue[0]
+			queue = queue[1:]
+			if err := m.CheckAll(s); err != nil {
+				t.Fatalf("%v: %v", tc.ports, err)
+			}
+			k := m.ejecting(&s, 1)
+			most = max(most, k)
+			if k == tc.want {
+				full++
+				// A header at node 1 that has not reserved delivery waits for a channel.
+				for _, o := range m.into[1] {
+					if v := &s.VCs[o]; v.Owner >= 0 && v.In.Outs == 0 && v.Flits.Len(m.tab) > 0 {
+						waiting++
+					}
+				}
+			}
+			for _, tr := range m.Successors(s, nil) {
+				if e := string(m.Encode(tr.Next, nil)); !seen[e] {
+					seen[e] = true
+					queue = append(queue, tr.Next)
+				}
+			}
+		}
+		if most != tc.want || full == 0 || waiting == 0 {
+			t.Errorf("%v: at most %d worms delivered at once (want %d), %d states with every delivery channel held, %d headers waiting in them", tc.ports, most, tc.want, full, waiting)
+		}
+	}
+}
+
 // TestRingDeadlock is WH2's core at the model level: four 2-hop worms on torus:4 without
 // dateline classes deadlock; with dateline classes (2 VCs) they do not.
 func TestRingDeadlock(t *testing.T) {

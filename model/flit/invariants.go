@@ -84,7 +84,7 @@ func (m *Model) checkOwnership(s State) error {
 			return fmt.Errorf("vc %s is reserved by %d inputs", m.VCName(Out(o)), refs[o])
 		}
 	}
-	// One-port: at most one worm per injection and per ejection channel.
+	// One-port: at most one worm per injection channel.
 	if m.cfg.Ports == OnePort {
 		inj := map[int32]int{}
 		for i, g := range s.Msgs {
@@ -96,16 +96,11 @@ func (m *Model) checkOwnership(s State) error {
 				}
 			}
 		}
-		for r := range m.into {
-			k := 0
-			for _, o := range m.into[r] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
-					k++
-				}
-			}
-			if k > 1 {
-				return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
-			}
+	}
+	// Every port model: no more worms deliver at a node than it has delivery channels.
+	for r := range m.into {
+		if k := m.ejecting(&s, chanNode(r)); k > m.ejectPorts() {
+			return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package flit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -355,18 +356,41 @@ func (m *Model) room(s *State, o Out) bool {
 	return o == Eject || s.VCs[o].Flits.Len(m.tab) < m.cfg.Buffer
 }
 
-// ejectBusy reports whether router r's ejection channel is held (one-port only).
-func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
-	if m.cfg.Ports != OnePort {
-		return false
+// ejectPorts is how many worms router r can deliver at once: one under OnePort; under
+// AllPort one per channel into an n-dimensional router (2n; the most channels into any
+// router on a network without dimensions), the all-port model's "a node
+// receives on all its channels at once", which checker/sim gives every node too. With one
+// VC per channel no more worms can arrive at once, so the limit only binds with VCs.
+func (m *Model) ejectPorts() int {
+	if m.cfg.Ports == OnePort {
+		return 1
 	}
+	if g, ok := m.cfg.Net.(interface{ Dims() int }); ok {
+		return 2 * g.Dims()
+	}
+	most := 0
+	for _, in := range m.into {
+		most = max(most, len(in)/m.cfg.VCs)
+	}
+	return most
+}
+
+// ejecting counts the worms that hold a delivery channel of router r: inputs at r that
+// have reserved Eject.
+func (m *Model) ejecting(s *State, r model.NodeID) int {
+	k := 0
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
-		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(m.tab, 0) == Eject {
-			return true
+		if v.Owner >= 0 && v.In.Outs != 0 && slices.Contains(v.In.Outs.Slice(m.tab), Eject) {
+			k++
 		}
 	}
-	return false
+	return k
+}
+
+// ejectBusy reports whether every delivery channel of router r is held.
+func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
+	return m.ejecting(s, r) >= m.ejectPorts()
 }
 
 // injectBusy reports whether node n's injection channel is held (one-port only).

@@ -268,3 +268,34 @@ func TestFlitContention(t *testing.T) {
 		t.Errorf("tc = 2: %v, want bad input", err)
 	}
 }
+
+// TestViolationPicturesOnly: with the option a holding collective gets no overview
+// picture, a violated one still gets its witness picture, and the verdict is the same
+// either way.
+func TestViolationPicturesOnly(t *testing.T) {
+	ctx := context.Background()
+	in := check.Instance{Algorithm: "dcf", Topology: "torus:4x4"}
+	for _, tc := range []struct {
+		steps string
+		want  props.Verdict
+	}{{"2", props.Holds}, {"3", props.Violated}} {
+		in.Params = map[string]string{"steps": tc.steps}
+		full, err := check.Run(ctx, in, props.PropStepsExact, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean, err := check.Run(ctx, in, props.PropStepsExact, check.Options{ViolationPicturesOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Verdict != tc.want || lean.Verdict != tc.want {
+			t.Fatalf("steps %s: verdicts %v and %v, want %v", tc.steps, full.Verdict, lean.Verdict, tc.want)
+		}
+		if full.SVG == nil {
+			t.Errorf("steps %s: no picture without the option", tc.steps)
+		}
+		if got := lean.SVG != nil; got != (tc.want != props.Holds) {
+			t.Errorf("steps %s (%v): picture drawn = %v with ViolationPicturesOnly", tc.steps, tc.want, got)
+		}
+	}
+}
