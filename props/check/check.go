@@ -200,6 +200,8 @@ func Algorithms() []Algorithm {
 		partitionAlgorithm(),
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
+		banyanLoadAlgorithm(),
+		cubeLoadAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })

@@ -213,3 +213,11 @@ func (r *request) given() map[string]string {
 	}
 	return out
 }
+
+// seed is Options.Seed for algorithms that choose at random (0 means 1).
+func (r *request) seed() uint64 {
+	if r.opt.Seed == 0 {
+		return 1
+	}
+	return uint64(r.opt.Seed)
+}
