@@ -202,6 +202,7 @@ func Algorithms() []Algorithm {
 		routingAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
+		mcastLoadAlgorithm(),
 	}
 	as = append(as, collectiveAlgorithms()...)
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })

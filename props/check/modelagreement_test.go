@@ -81,3 +81,40 @@ func TestCubeLoadModelAgreement(t *testing.T) {
 }
 
 func ftoaTest(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// TestMcastLoadLatencyCompare checks the tree-vs-separate comparison through the entry
+// on a small mesh: at a light load the tree's reduction is measured (with Dual-Path and
+// PM beside it in the detail); a min-reduction above it is violated, one below it holds,
+// and the figures do not depend on the rule.
+func TestMcastLoadLatencyCompare(t *testing.T) {
+	in := Instance{Algorithm: "mcast-load", Topology: "mesh:4x4", Params: map[string]string{"dests": "6", "loads": "0.005,0.02", "warmup": "200", "cycles": "1500"}}
+	rep, err := Run(t.Context(), in, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	low, ok := rep.Figures["low_reduction"]
+	if rep.Verdict != checker.Holds || !ok || rep.Witness == nil || rep.Witness.Kind != props.WitnessMeasurement {
+		t.Fatalf("measurement: %s, figures %v, witness %+v", rep.Verdict, rep.Figures, rep.Witness)
+	}
+	d, _ := rep.Witness.Detail.(map[string]any)
+	if pts, _ := d["points"].([]map[string]any); len(pts) != 4*2 {
+		t.Errorf("detail has %d points; want 4 algorithms x 2 loads", len(pts))
+	}
+	for _, c := range []struct {
+		min  float64
+		want checker.Verdict
+	}{{low + 0.5, checker.Violated}, {low - 0.5, checker.Holds}} {
+		in.Params["min-reduction"] = strconv.FormatFloat(c.min, 'g', -1, 64)
+		r, err := Run(t.Context(), in, PropLatencyCompare, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != c.want || r.Figures["low_reduction"] != low {
+			t.Errorf("min-reduction %v: %s (low reduction %v); want %s (%v)", c.min, r.Verdict, r.Figures["low_reduction"], c.want, low)
+		}
+	}
+	in.Params["loads"] = "0.1,x"
+	if _, err := Run(t.Context(), in, "", Options{}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--loads") {
+		t.Errorf("bad loads: %v", err)
+	}
+}
