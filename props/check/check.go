@@ -191,7 +191,14 @@ func (a Algorithm) PropertyNames() []string {
 // Algorithms returns the registry, sorted by name. It is built on every call: there is
 // no process-wide table to mutate.
 func Algorithms() []Algorithm {
-	as := []Algorithm{
+	as := append(singleAlgorithms(), collectiveAlgorithms("")...)
+	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
+	return as
+}
+
+// singleAlgorithms are the registry's entries other than the collectives, unsorted.
+func singleAlgorithms() []Algorithm {
+	return []Algorithm{
 		unicastAlgorithm(),
 		treeMcastAlgorithm(),
 		banyanRouteAlgorithm(),
@@ -204,17 +211,18 @@ func Algorithms() []Algorithm {
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),
 	}
-	as = append(as, collectiveAlgorithms()...)
-	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
-	return as
 }
 
-// Lookup finds an algorithm of the registry by name.
+// Lookup finds an algorithm of the registry by name. It builds only what it must (Run
+// calls it once per check, and sweeps of many small checks go through Run).
 func Lookup(name string) (Algorithm, bool) {
-	for _, a := range Algorithms() {
+	for _, a := range singleAlgorithms() {
 		if a.Name == name {
 			return a, true
 		}
+	}
+	if cs := collectiveAlgorithms(name); len(cs) == 1 {
+		return cs[0], true
 	}
 	return Algorithm{}, false
 }
