@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +18,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
@@ -69,6 +69,44 @@ func mnParams() *gopter.GenParameters {
 // banyanRoute checks one banyan-route instance on banyan:N for prop through the entry.
 func banyanRoute(ctx context.Context, n int, prop string, params map[string]string) (*props.Report, error) {
 	return check.Run(ctx, check.Instance{Algorithm: "banyan-route", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, prop, check.Options{ViolationPicturesOnly: true})
+}
+
+// twoPhase checks one two-phase instance on banyan:N for deadlock through the entry
+// (msgs joined by ';', starts nil for every start combination, flits 0 for links
+// released when the last branch arrives) and counts its delivery certificate in tally.
+func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
+	ms := make([]string, len(msgs))
+	for i, m := range msgs {
+		ms[i] = m.String()
+	}
+	params := map[string]string{"msgs": strings.Join(ms, ";"), "arbitration": arb.String(), "timing": timing.String(), "flits": strconv.Itoa(flits)}
+	if starts != nil {
+		ss := make([]string, len(starts))
+		for i, v := range starts {
+			ss[i] = strconv.Itoa(v)
+		}
+		params["starts"] = strings.Join(ss, ",")
+	}
+	rep, err := check.Run(ctx, check.Instance{Algorithm: "two-phase", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, "deadlock",
+		check.Options{Workers: workers, ViolationPicturesOnly: true})
+	if err == nil {
+		tally.Add(rep.Certificate)
+	}
+	return rep, err
+}
+
+// startCombinations is the number of initial states a two-phase report searched.
+func startCombinations(rep *props.Report) int { return int(rep.Figures[check.FigStartCombinations]) }
+
+// twoPhaseFiles are the files of a two-phase deadlock: its replayable trace, picture and
+// capture.
+func twoPhaseFiles(rep *props.Report) map[string][]byte {
+	data, _ := json.MarshalIndent(rep.Trace, "", "  ")
+	files := map[string][]byte{"json": data, "svg": rep.SVG}
+	if rep.PCAP != nil {
+		files["pcap"] = rep.PCAP
+	}
+	return files
 }
 
 // detailOf returns the witness detail of a banyan-route report (nil when it has none).
@@ -454,70 +492,35 @@ func runMN5(ctx context.Context, env Env) Outcome {
 }
 
 func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
-	b, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
-	sys, err := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep})
+	rep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	out := Outcome{Instances: len(sys.Init()), States: res.Stats.States, Verdict: verdictOf(res.Verdict)}
+	out := Outcome{Instances: startCombinations(rep), States: rep.Stats.States, Verdict: rep.Verdict.String()}
 	if ctx.Err() != nil {
 		return cancelled(ctx, out) // a search cut short found nothing either way
 	}
-	if res.Verdict != checker.Violated {
+	if rep.Verdict != checker.Violated {
 		out.Note = "no deadlock found with free arbitration"
 		return out
 	}
-	tr := res.Violation.Trace
-	tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
+	tf := rep.Trace
 	ok, _, err := banyan.ReplayDeadlock(tf)
 	if err != nil || !ok {
 		return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("MN5 trace does not replay to a deadlock: %v", err)}
 	}
-	data, _ := json.MarshalIndent(tf, "", "  ")
-	last := tr.Steps[len(tr.Steps)-1].State
 	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
-	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
-		out.Files["pcap"] = pc
-	}
+	out.Files = twoPhaseFiles(rep)
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
-	fsys, _ := banyan.NewSystem(b, msgs, banyan.Options{Arbitration: banyan.Free, Timing: banyan.Lockstep, Starts: []int{5, 7}})
-	fres, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true})
+	frep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
 	figNote := ""
-	if err == nil && fres.Verdict == checker.Violated {
-		out.States += fres.Stats.States
-		figNote = " With starts 5 and 7 (phase-1 regions exactly {5..8} and {7..12}, the figure's narrative): " + fsys.Violation(fres.Violation.Trace.Steps[len(fres.Violation.Trace.Steps)-1].State) + "."
+	if err == nil && frep.Verdict == checker.Violated {
+		out.States += frep.Stats.States
+		figNote = " With starts 5 and 7 (phase-1 regions exactly {5..8} and {7..12}, the figure's narrative): " + frep.Trace.Violation + "."
 	}
-	out.Note = fmt.Sprintf("Lockstep timing, atomic acquisition, every start pair (%d initial states): shortest deadlock after %d cycles: %s.%s", len(sys.Init()), tr.Len(), tf.Violation, figNote)
+	out.Note = fmt.Sprintf("Lockstep timing, atomic acquisition, every start pair (%d initial states): shortest deadlock after %d cycles: %s.%s", startCombinations(rep), len(tf.Actions), tf.Violation, figNote)
 	return out
-}
-
-// exploreBanyan explores sys and counts its delivery certificate (banyan.System's
-// progress measure, checked on every transition) in tally.
-func exploreBanyan(tally *checker.Tally, sys *banyan.System, opt checker.Options[banyan.State]) (*checker.Result[banyan.State], error) {
-	res, err := checker.Explore[banyan.State](sys, opt)
-	if err == nil {
-		tally.Add(res.Certificate())
-	}
-	return res, err
-}
-
-func verdictOf(v checker.Verdict) string {
-	switch v {
-	case checker.Holds:
-		return Holds
-	case checker.Violated:
-		return Violated
-	}
-	return Inconclusive
 }
 
 // runMN6 checks Theorem 2 in the lockstep timing (the paper's slotted MIN, whose
@@ -535,20 +538,18 @@ func runMN6(ctx context.Context, env Env) Outcome {
 
 func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
-	b16, _ := model.NewBanyan(16)
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
-	sys, _ := banyan.NewSystem(b16, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
 	start := time.Now()
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
+	res, err := twoPhase(ctx, tally, 16, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	out.States += res.Stats.States
-	out.Instances += len(sys.Init())
+	out.Instances += startCombinations(res)
 	out.Figures["fig4_states"] = float64(res.Stats.States)
 	out.Figures["fig4_seconds"] = time.Since(start).Seconds()
 	if res.Verdict != checker.Holds {
-		return mn6Violation(out, sys, res)
+		return mn6Violation(out, res)
 	}
 	// N = 8: every pair of multicasts.
 	var all8 []banyan.Multicast
@@ -626,7 +627,6 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	// Worms whose tails drain one link per cycle: a seeded sample of pairs on N = 8 with
 	// the explorer (the fast simulator releases at once).
 	flitSamples := pick(env.Size, 300, 1000, 3000)
-	b8, _ := model.NewBanyan(8)
 	rf := rand.New(rand.NewSource(mnSeed + 1))
 	for i := 0; i < flitSamples; i++ {
 		if ctx.Err() != nil {
@@ -634,18 +634,14 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		pair := []banyan.Multicast{all8[rf.Intn(len(all8))], all8[rf.Intn(len(all8))]}
 		starts := []int{rf.Intn(9 - pair[0].Fanout()), rf.Intn(9 - pair[1].Fanout())}
-		fsys, err := banyan.NewSystem(b8, pair, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep, Starts: starts, Flits: 4 + 4*(i%2)})
-		if err != nil {
-			return Outcome{Verdict: Inconclusive, Err: err}
-		}
-		fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true})
+		fr, err := twoPhase(ctx, tally, 8, pair, banyan.UpperFirst, banyan.Lockstep, starts, 4+4*(i%2), 1)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
 		out.States += fr.Stats.States
 		if fr.Verdict != checker.Holds {
-			return mn6Violation(out, fsys, fr)
+			return mn6Violation(out, fr)
 		}
 	}
 	out.Figures["N8_flit_samples"] = float64(flitSamples)
@@ -654,32 +650,22 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	return out
 }
 
-func mn6Violation(out Outcome, sys *banyan.System, res *checker.Result[banyan.State]) Outcome {
-	out.Verdict = verdictOf(res.Verdict)
-	if res.Violation == nil {
-		out.Note = "the explorer did not confirm the fast simulator's deadlock: " + res.Reason
+func mn6Violation(out Outcome, rep *props.Report) Outcome {
+	out.Verdict = rep.Verdict.String()
+	if rep.Verdict != checker.Violated {
+		out.Note = "the explorer did not confirm the fast simulator's deadlock: " + rep.Reason
 		out.Verdict = Inconclusive
 		return out
 	}
-	tr := res.Violation.Trace
-	tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
-	if err != nil {
-		out.Err = err
-		return out
-	}
-	data, _ := json.MarshalIndent(tf, "", "  ")
-	out.Witness = tf
-	out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)}
-	if pc, err := banyan.TracePCAP(sys, tr); err == nil {
-		out.Files["pcap"] = pc
-	}
-	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", sys.Options().Arbitration, tf.Violation)
+	out.Witness = rep.Trace
+	out.Files = twoPhaseFiles(rep)
+	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", rep.Instance.Params["arbitration"], rep.Trace.Violation)
 	return out
 }
 
 // sweepOutcome turns a sweep that found a deadlock (or failed) into MN6's outcome,
-// confirming the deadlock with the explorer on the System; stop is false when the sweep
-// was clean.
+// confirming the deadlock with the explorer through the entry; stop is false when the
+// sweep was clean.
 func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
 	if err != nil {
 		if ctx.Err() != nil {
@@ -690,16 +676,12 @@ func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outco
 	if !sw.Found {
 		return out, false
 	}
-	bn, _ := model.NewBanyan(sw.N)
-	ws, err := banyan.NewSystem(bn, []banyan.Multicast{sw.A, sw.C}, banyan.Options{Arbitration: sw.Arbitration, Timing: banyan.Lockstep, Starts: []int{sw.S1, sw.S2}})
+	var tally checker.Tally // the confirmation is not one of the claim's members
+	wr, err := twoPhase(ctx, &tally, sw.N, []banyan.Multicast{sw.A, sw.C}, sw.Arbitration, banyan.Lockstep, []int{sw.S1, sw.S2}, 0, 1)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
-	wr, err := checker.Explore[banyan.State](ws, checker.Options[banyan.State]{CheckDeadlock: true})
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}, true
-	}
-	return mn6Violation(out, ws, wr), true
+	return mn6Violation(out, wr), true
 }
 
 // triple is the smallest three-multicast deadlock under upper-first that a seeded random
@@ -723,33 +705,19 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := model.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
-	sys, err := banyan.NewSystem(b8, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep})
-	if err != nil {
-		return Outcome{Verdict: Inconclusive, Err: err}
-	}
-	res, err := exploreBanyan(tally, sys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
+	res, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	out.States += res.Stats.States
-	out.Instances += len(sys.Init())
+	out.Instances += startCombinations(res)
 	var notes []string
 	if res.Verdict == checker.Violated {
 		out.Verdict = Violated
-		tr := res.Violation.Trace
-		tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
-		if err != nil {
-			return Outcome{Verdict: Inconclusive, Err: err}
-		}
-		data, _ := json.MarshalIndent(tf, "", "  ")
-		last := tr.Steps[len(tr.Steps)-1].State
-		out.Files = map[string][]byte{"json": data, "svg": render.BanyanDeadlock(sys, last)}
-		if pc, err := banyan.TracePCAP(sys, tr); err == nil {
-			out.Files["pcap"] = pc
-		}
-		out.Witness = tf
+		out.Files = twoPhaseFiles(res)
+		out.Witness = res.Trace
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
-			triple, len(sys.Init()), res.Stats.States, tf.Violation))
+			triple, startCombinations(res), res.Stats.States, res.Trace.Violation))
 	} else {
 		notes = append(notes, fmt.Sprintf("lockstep, upper-first, %s on N = 8: %v", triple, res.Verdict))
 	}
@@ -757,25 +725,19 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	if res.Verdict == checker.Violated {
 		var held []string
 		for _, l := range []int{4, 8, 12} {
-			fsys, err := banyan.NewSystem(b8, msgs, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Lockstep, Flits: l})
-			if err != nil {
-				return Outcome{Verdict: Inconclusive, Err: err}
-			}
-			fr, err := exploreBanyan(tally, fsys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
+			fr, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, l, env.Workers)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			out.States += fr.Stats.States
-			out.Instances += len(fsys.Init())
+			out.Instances += startCombinations(fr)
 			held = append(held, fmt.Sprintf("L=%d %v (%d states)", l, fr.Verdict, fr.Stats.States))
 		}
 		notes = append(notes, "With tails draining one link per cycle (worm length L): "+strings.Join(held, ", ")+".")
 	}
 	// (b) Fig. 4 asynchronously.
-	b16, _ := model.NewBanyan(16)
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
-	asys, _ := banyan.NewSystem(b16, f4, banyan.Options{Arbitration: banyan.UpperFirst, Timing: banyan.Async, Starts: []int{5, 7}})
-	ares, err := exploreBanyan(tally, asys, checker.Options[banyan.State]{CheckDeadlock: true, Workers: env.Workers, Context: ctx})
+	ares, err := twoPhase(ctx, tally, 16, f4, banyan.UpperFirst, banyan.Async, []int{5, 7}, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -783,17 +745,15 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out.Instances++
 	if ares.Verdict == checker.Violated {
 		out.Verdict = Violated
-		tr := ares.Violation.Trace
-		tf, _ := banyan.DeadlockTrace(asys, "two-phase", tr)
-		data, _ := json.MarshalIndent(tf, "", "  ")
+		data, _ := json.MarshalIndent(ares.Trace, "", "  ")
 		if out.Files == nil {
 			out.Files = map[string][]byte{}
 		}
 		out.Files["async.json"] = data
 		if out.Witness == nil {
-			out.Witness = tf
+			out.Witness = ares.Trace
 		}
-		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, tf.Violation))
+		notes = append(notes, fmt.Sprintf("Asynchronous, upper-first, Fig. 4 with starts 5, 7 (%d states): %s.", ares.Stats.States, ares.Trace.Violation))
 	}
 	// (c) seeded random triples.
 	samples := pick(env.Size, 5000, 20000, 100000)

@@ -5,16 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -57,8 +57,9 @@ func init() {
 	})
 }
 
-// rtStatic is the static part of a routing claim: the relation on each topology through
-// props/cdg, with the deadlock-freedom verdict expected of it.
+// rtStatic is the static part of a routing claim: the relation on each topology judged
+// through the entry (algorithm "routing", property deadlock, static semantics), with the
+// condition expected to prove it.
 type rtStatic struct {
 	name, topo string
 	// wantCDG: the channel dependency graph is expected acyclic; wantDuato: Duato's
@@ -66,38 +67,39 @@ type rtStatic struct {
 	wantCDG, wantDuato bool
 }
 
-// runStatic analyses every (relation, topology); it reports whether each verdict was as
-// expected, the notes, and the first CDG cycle found (for the report of RT4).
-func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, cycle *cdg.Result, err error) {
+// routingInstance is the entry's instance of relation name on topology topo.
+func routingInstance(name, topo string) check.Instance {
+	return check.Instance{Algorithm: "routing", Topology: topo, Params: map[string]string{"routing": name}}
+}
+
+// runStatic judges every (relation, topology) with check.Run; it reports whether each
+// verdict, and the condition that decided it (the report's figures), was as expected, the
+// notes, and the first report whose CDG is cyclic (for the witness of RT4).
+func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, cycle *props.Report, err error) {
 	ok = true
 	for _, p := range parts {
 		if ctx.Err() != nil {
 			return false, notes, cycle, ctx.Err()
 		}
-		g, err := model.ParseGrid(p.topo)
+		r, err := check.Run(ctx, routingInstance(p.name, p.topo), "deadlock", check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		rel, err := routing.ByName(g, p.name)
-		if err != nil {
-			return false, notes, cycle, err
-		}
-		r, err := cdg.Analyze(rel, cdg.Options{})
-		if err != nil {
-			return false, notes, cycle, err
-		}
-		duato := r.Duato != nil && r.Duato.Connected && r.Duato.Decided && r.Duato.Acyclic
-		good := r.Stranded == nil && r.Acyclic == p.wantCDG && duato == p.wantDuato && r.DeadlockFree() == (p.wantCDG || p.wantDuato)
+		acyclic := r.Figures[check.FigCDGAcyclic] == 1
+		escape, tried := r.Figures[check.FigEscapeVertices]
+		duato := r.Figures[check.FigDuatoProved] == 1
+		free := r.Verdict == props.Holds
+		good := acyclic == p.wantCDG && duato == p.wantDuato && free == (p.wantCDG || p.wantDuato)
 		ok = ok && good
-		s := fmt.Sprintf("static %s on %s: CDG %s", p.name, p.topo, map[bool]string{true: "acyclic", false: "cyclic"}[r.Acyclic])
-		if r.Duato != nil {
-			s += fmt.Sprintf(", Duato's extended graph of %d escape channels %s", r.Duato.Escape, map[bool]string{true: "acyclic", false: "not proved acyclic"}[duato])
+		s := fmt.Sprintf("static %s on %s: CDG %s", p.name, p.topo, map[bool]string{true: "acyclic", false: "cyclic"}[acyclic])
+		if tried {
+			s += fmt.Sprintf(", Duato's extended graph of %d escape channels %s", int(escape), map[bool]string{true: "acyclic", false: "not proved acyclic"}[duato])
 		}
 		if !good {
-			s += " (NOT AS EXPECTED: " + r.Reason() + ")"
+			s += " (NOT AS EXPECTED: " + r.Reason + ")"
 		}
 		notes = append(notes, s)
-		if !r.Acyclic && cycle == nil {
+		if !acyclic && cycle == nil {
 			cycle = r
 		}
 	}
@@ -148,21 +150,24 @@ func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
 type rtFlitResult struct {
 	instances, held, violated, inconclusive int
 	states                                  int64
-	firstSpec                               *unicast.Spec
-	first                                   *unicast.Result
+	first                                   *props.Report
 }
 
-// runFlit explores every instance of the families (stopping at the first deadlock when
-// stop is set) with a state bound per instance.
-func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
+// unicastUnder checks one placement (L, B) under relation name with check.Run, for
+// property prop, each search bounded by maxStates.
+func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
+	return check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: g.Spec(), Params: map[string]string{
+		"msgs": unicast.FormatPairs(ps), "length": strconv.Itoa(lb[0]), "buffers": strconv.Itoa(lb[1]), "routing": name,
+	}}, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
+}
+
+// runFlit checks every instance of the families through the entry (stopping at the
+// first deadlock when stop is set) with a state bound per instance.
+func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
 		g, err := model.ParseGrid(f.topo)
-		if err != nil {
-			return res, notes, err
-		}
-		rel, err := routing.ByName(g, f.routing)
 		if err != nil {
 			return res, notes, err
 		}
@@ -172,22 +177,19 @@ func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResu
 				if err := ctx.Err(); err != nil {
 					return res, notes, err
 				}
-				sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: lb[0], Buffer: lb[1], Routing: rel}
-				m, err := unicast.BuildOn(g, sp)
+				r, err := unicastUnder(ctx, f.routing, g, ps, lb, "deadlock", 2_000_000)
 				if err != nil {
 					return res, notes, err
 				}
-				r := unicast.Search(ctx, m, 2_000_000, true)
 				part.instances++
-				part.states += r.States
+				part.states += r.Stats.States
 				switch r.Verdict {
 				case props.Holds:
 					part.held++
 				case props.Violated:
 					part.violated++
 					if res.first == nil {
-						rr, spc := r, sp
-						res.first, res.firstSpec = &rr, &spc
+						res.first = r
 					}
 				default:
 					part.inconclusive++
@@ -213,34 +215,29 @@ func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResu
 	return res, notes, nil
 }
 
-// flitWitness fills out's witness and files from the first deadlock of a family run.
+// flitWitness fills out's witness and files from the first deadlock of a family run: the
+// entry's replayable trace, its picture and capture.
 func flitWitness(out *Outcome, res rtFlitResult) []string {
-	sp, first := *res.firstSpec, res.first
-	tf := unicast.TraceFile(sp, first)
+	first := res.first
+	tf := first.Trace
 	out.Witness = tf
 	out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-	var notes []string
-	if m, tr, err := unicast.ReplayWitness(sp, first); err == nil {
-		title, sub := unicast.Titles(sp, first)
-		if svg, pcap, err := render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation)); err == nil {
-			out.Files["svg"], out.Files["pcap"] = svg, pcap
-		}
-	} else {
-		notes = append(notes, "the witness does not replay: "+err.Error())
+	if first.SVG != nil {
+		out.Files["svg"], out.Files["pcap"] = first.SVG, first.PCAP
 	}
-	notes = append(notes, fmt.Sprintf("first deadlock: %s %s L=%d B=%d after %d steps", sp.Topology, unicast.FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(first.Actions)))
-	return notes
+	p := first.Instance.Params
+	return []string{fmt.Sprintf("first deadlock: %s %s L=%v B=%v after %d steps", first.Instance.Topology, p["msgs"], p["length"], p["buffers"], len(tf.Actions))}
 }
 
 // staticAndFlit is the outcome of a "flit + static" claim expected to hold: holds when
 // every static verdict was as expected and no instance deadlocked or hit its bound.
-func staticAndFlit(ctx context.Context, env Env, st []rtStatic, fams []rtFlit) Outcome {
+func staticAndFlit(ctx context.Context, st []rtStatic, fams []rtFlit) Outcome {
 	var out Outcome
 	ok, notes, cyc, err := runStatic(ctx, st)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 	}
-	res, fnotes, err := runFlit(ctx, env, fams, false)
+	res, fnotes, err := runFlit(ctx, fams, false)
 	notes = append(notes, fnotes...)
 	out.Instances, out.States = res.instances+len(st), res.states
 	switch {
@@ -252,7 +249,7 @@ func staticAndFlit(ctx context.Context, env Env, st []rtStatic, fams []rtFlit) O
 	case !ok:
 		out.Verdict = Violated
 		if cyc != nil {
-			out.Witness = cyc.Witness()
+			out.Witness = cyc.Witness
 		}
 	case res.inconclusive > 0:
 		out.Verdict = Inconclusive
@@ -288,7 +285,7 @@ func runRT1(ctx context.Context, env Env) Outcome {
 			rtFlit{routing: name, topo: "mesh:3x3", max: 3, sample: 50, seed: 1, lb: rtLB},
 			rtFlit{routing: name, topo: "mesh:3x3", max: 4, sample: 20, seed: 2, lb: rtLB})
 	}
-	return staticAndFlit(ctx, env, st, fams)
+	return staticAndFlit(ctx, st, fams)
 }
 
 // runRT2 searches meshes in order of size (2x2, 2x3, 3x3) and, on each, placements of
@@ -302,7 +299,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 	for _, topo := range []string{"mesh:2x2", "mesh:2x3", "mesh:3x3"} {
 		for k := 1; k <= 4; k++ {
 			fam := rtFlit{routing: "adaptive", topo: topo, max: k, lb: rtLB}
-			res, fnotes, err := runFlitExactly(ctx, env, fam)
+			res, fnotes, err := runFlitExactly(ctx, fam)
 			out.Instances += res.instances
 			out.States += res.states
 			notes = append(notes, fnotes...)
@@ -327,16 +324,12 @@ func runRT2(ctx context.Context, env Env) Outcome {
 
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
-func runFlitExactly(ctx context.Context, env Env, f rtFlit) (rtFlitResult, []string, error) {
+func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
 	g, err := model.ParseGrid(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
 	var res rtFlitResult
-	rel, err := routing.ByName(g, f.routing)
-	if err != nil {
-		return res, nil, err
-	}
 	for _, ps := range f.placements(g) {
 		if len(ps) != f.max {
 			continue
@@ -344,17 +337,14 @@ func runFlitExactly(ctx context.Context, env Env, f rtFlit) (rtFlitResult, []str
 		if err := ctx.Err(); err != nil {
 			return res, nil, err
 		}
-		sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: f.lb[0][0], Buffer: f.lb[0][1], Routing: rel}
-		m, err := unicast.BuildOn(g, sp)
+		r, err := unicastUnder(ctx, f.routing, g, ps, f.lb[0], "deadlock", 2_000_000)
 		if err != nil {
 			return res, nil, err
 		}
-		r := unicast.Search(ctx, m, 2_000_000, true)
 		res.instances++
-		res.states += r.States
+		res.states += r.Stats.States
 		if r.Verdict == props.Violated {
-			rr, spc := r, sp
-			res.first, res.firstSpec = &rr, &spc
+			res.first = r
 			break
 		}
 	}
@@ -377,7 +367,7 @@ func runRT3(ctx context.Context, env Env) Outcome {
 		fams = append(fams, rtFlit{routing: "odd-even", topo: "mesh:3x2", max: 3, lb: rtLB},
 			rtFlit{routing: "odd-even", topo: "mesh:4x3", max: 4, sample: 50, seed: 3, lb: rtLB})
 	}
-	return staticAndFlit(ctx, env, st, fams)
+	return staticAndFlit(ctx, st, fams)
 }
 
 // runRT4 shows both graphs of Duato's relation: on meshes, tori and a hypercube its CDG
@@ -398,11 +388,12 @@ func runRT4(ctx context.Context, env Env) Outcome {
 		fams = append(fams, rtFlit{routing: "duato", topo: "mesh:3x3", max: 2, sample: 50, seed: 4, lb: rtLB},
 			rtFlit{routing: "duato", topo: "torus:3x3", max: 2, sample: 50, seed: 5, lb: rtLB})
 	}
-	out := staticAndFlit(ctx, env, st, fams)
-	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict.
+	out := staticAndFlit(ctx, st, fams)
+	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
+	// the entry's static routing check (its analysis carries both).
 	g, _ := model.ParseGrid("mesh:4x4")
-	rel, _ := routing.ByName(g, "duato")
-	if r, err := cdg.Analyze(rel, cdg.Options{}); err == nil && out.Verdict == Holds {
+	if rr, err := check.CheckRouting("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
 		var labels []string
@@ -438,27 +429,21 @@ func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
-		g, err := model.ParseGrid(topo)
+		rep, err := check.Run(ctx, check.Instance{Algorithm: "tree-mcast", Topology: topo, Params: map[string]string{
+			"family": fmt.Sprintf("pairs:%d", k), "pruning": pr.String(), "length": "1", "buffers": "1", "ports": "one",
+			"routing": "duato", "stop": strconv.FormatBool(pr == flit.PruneNone),
+		}}, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})
 		if err != nil {
 			return nil, err
 		}
-		rel, err := routing.ByName(g, "duato")
+		r, err := treemcast.ParseFamilyResult(rep.Result)
 		if err != nil {
 			return nil, err
 		}
-		f, err := treemcast.ParseFamily(g, fmt.Sprintf("pairs:%d", k))
-		if err != nil {
-			return nil, err
-		}
-		f.Relation = rel
-		r, err := treemcast.RunFamily(f, treemcast.FamilyOptions{Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort},
-			Workers: env.Workers, MaxStates: 2_000_000, StopAtFirst: pr == flit.PruneNone, Context: ctx})
-		if r != nil {
-			out.Instances += r.Instances
-			out.States += r.States
-			notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, f.Spec(), pr, r.Instances, r.States, r.Verdict))
-		}
-		return r, err
+		out.Instances += r.Instances
+		out.States += r.States
+		notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, rep.Instance.Params["family"], pr, r.Instances, r.States, r.Verdict))
+		return r, nil
 	}
 	type part struct {
 		topo string
@@ -520,34 +505,25 @@ func runRT6(ctx context.Context, env Env) Outcome {
 	var notes []string
 	var lasso *props.Witness
 	for _, name := range []string{"nonminimal", "nonminimal:1"} {
-		rel, err := routing.ByName(g, name)
-		if err != nil {
-			return Outcome{Verdict: Inconclusive, Err: err}
-		}
 		held, violated, inconclusive := 0, 0, 0
 		var states int64
 		for _, p := range unicast.AllPairs(g.Nodes()) {
 			if ctx.Err() != nil {
 				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
 			}
-			sp := unicast.Spec{Topology: g.Spec(), Pairs: []unicast.Pair{p}, Length: 2, Buffer: 1, Routing: rel}
-			m, err := unicast.BuildOn(g, sp)
-			if err != nil {
-				return Outcome{Verdict: Inconclusive, Err: err}
-			}
-			r, err := checker.CheckLiveness[flit.State](m, checker.LivenessOptions{MaxStates: 1_000_000, Context: ctx})
+			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, check.PropLiveness, 1_000_000)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			out.Instances++
-			states += r.States
+			states += r.Stats.States
 			switch r.Verdict {
-			case checker.Holds:
+			case props.Holds:
 				held++
-			case checker.Violated:
+			case props.Violated:
 				violated++
 				if lasso == nil && name == "nonminimal" {
-					lasso = lassoWitness(g.Spec(), sp, r.Violation)
+					lasso = r.Witness
 				}
 			default:
 				inconclusive++
@@ -574,14 +550,4 @@ func runRT6(ctx context.Context, env Env) Outcome {
 	}
 	out.Note = strings.Join(notes, "; ")
 	return out
-}
-
-// lassoWitness is a lasso in the one witness schema, with the instance in Detail.
-func lassoWitness(topo string, sp unicast.Spec, v *checker.Violation[flit.State]) *props.Witness {
-	w := &props.Witness{Kind: props.WitnessLasso, Violation: v.Message, CycleStart: v.CycleStart,
-		Detail: map[string]any{"topology": topo, "parameters": unicast.ParamsOf(sp)}}
-	for _, st := range v.Trace.Steps[1:] {
-		w.Steps = append(w.Steps, props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: 0})
-	}
-	return w
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -49,75 +47,12 @@ type hb3Case struct {
 	b       float64
 }
 
-// modelSaturation finds the largest generation rate at which the 003 model still has a
-// steady state (bisection to 0.1%).
-func modelSaturation(c hb3Case) float64 {
-	lo, hi := 0.0, 2.0/float64(c.M)
-	for hi-lo > 1e-3*hi {
-		mid := (lo + hi) / 2
-		if _, err := analytic.HypercubeLatency(analytic.HypercubeParams{N: c.n, V: c.V, M: c.M, B: c.b, Rate: mid, Delta: 1}); err != nil {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return lo
-}
-
-// HB3Point is one row of the HB3 table.
-type HB3Point struct {
-	N, V, M   int
-	B, Load   float64 // Load = rate / the model's saturation rate
-	Rate      float64
-	ModelU    float64
-	ModelB    float64
-	LiteralU  float64
-	LiteralB  float64
-	SimU      sim.Stat
-	SimB      sim.Stat
-	Saturated bool
-}
-
-// RelErrU returns (model - sim) / sim for unicast latency.
-func (p HB3Point) RelErrU() float64 { return (p.ModelU - p.SimU.Mean) / p.SimU.Mean }
-
-// RelErrB returns (model - sim) / sim for broadcast latency.
-func (p HB3Point) RelErrB() float64 { return (p.ModelB - p.SimB.Mean) / p.SimB.Mean }
-
-// RunHB3Point simulates one configuration of 003 §4 and evaluates the model beside it:
-// hypercube n with e-cube routing (highest dimension first), V VCs of 2-flit buffers,
-// all-port injection and delivery, M-flit messages, Δ = ts = 1 cycle, tr = 0, Poisson
-// sources with broadcast fraction b (SBT with a random base dimension).
-func RunHB3Point(c hb3Case, load float64, cycles int64, seed uint64) (HB3Point, error) {
-	pt := HB3Point{N: c.n, V: c.V, M: c.M, B: c.b, Load: load}
-	pt.Rate = load * modelSaturation(c)
-	prm := analytic.HypercubeParams{N: c.n, V: c.V, M: c.M, B: c.b, Rate: pt.Rate, Delta: 1}
-	m, err := analytic.HypercubeLatency(prm)
-	if err != nil {
-		return pt, err
-	}
-	pt.ModelU, pt.ModelB = m.Unicast, m.Broadcast
-	prm.Literal = true
-	if l, err := analytic.HypercubeLatency(prm); err == nil {
-		pt.LiteralU, pt.LiteralB = l.Unicast, l.Broadcast
-	} else {
-		pt.LiteralU, pt.LiteralB = math.NaN(), math.NaN()
-	}
-	g, err := model.NewHypercube(c.n)
-	if err != nil {
-		return pt, err
-	}
-	res, err := sim.Run(sim.Config{
-		Grid: g, Routing: model.DOR{Grid: g, Order: model.DescendingOrder(c.n)},
-		VCs: c.V, Buffer: 2, Length: c.M, Ts: 1, Seed: seed,
-		Warmup: cycles / 5, Cycles: cycles, DrainLimit: cycles,
-		Traffic: sim.Traffic{Rate: pt.Rate, Broadcast: c.b},
-	})
-	if err != nil {
-		return pt, err
-	}
-	pt.SimU, pt.SimB, pt.Saturated = res.Unicast, res.Broadcast, res.Saturated
-	return pt, nil
+// hb3Point checks one configuration of 003 §4 through the entry (cube-load,
+// model-agreement): the model beside the flit-level simulation, seeded by seed.
+func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed uint64) (*props.Report, error) {
+	return check.Run(ctx, check.Instance{Algorithm: "cube-load", Topology: fmt.Sprintf("hypercube:%d", c.n), Params: map[string]string{
+		"vcs": strconv.Itoa(c.V), "length": strconv.Itoa(c.M), "broadcast": ftoa(c.b), "load": ftoa(load), "cycles": strconv.FormatInt(cycles, 10),
+	}}, check.PropModelAgreement, check.Options{Seed: int64(seed)})
 }
 
 func runHB3(ctx context.Context, env Env) Outcome {
@@ -143,18 +78,18 @@ func runHB3(ctx context.Context, env Env) Outcome {
 	// The points are simulated on the member pool (each with its own seed) and folded
 	// in order, so the figures do not depend on the worker count.
 	type point struct {
-		pt  HB3Point
-		err error
+		figs map[string]float64
+		err  error
 	}
 	env.Meter.Expect(int64(len(cases) * len(loads)))
 	var ferr error
 	serr := checker.Sweep(ctx, len(cases)*len(loads), env.Workers, func(ctx context.Context, _, i int) point {
 		c, load := cases[i/len(loads)], loads[i%len(loads)]
-		pt, err := RunHB3Point(c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
+		rep, err := hb3Point(ctx, c, load, cycles, uint64(1000*c.n+c.V*100+c.M)+uint64(load*100))
 		if err != nil {
-			err = fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)
+			return point{err: fmt.Errorf("HB3 n=%d V=%d M=%d b=%v load %v: %v", c.n, c.V, c.M, c.b, load, err)}
 		}
-		return point{pt, err}
+		return point{figs: rep.Figures}
 	}, func(i int, p point) bool {
 		c, load := cases[i/len(loads)], loads[i%len(loads)]
 		if p.err != nil {
@@ -162,26 +97,25 @@ func runHB3(ctx context.Context, env Env) Outcome {
 			return false
 		}
 		env.Meter.Add(1, 0)
-		pt := p.pt
 		out.Instances++
 		key := fmt.Sprintf("n%d_V%d_M%d_b%g_load%.2f", c.n, c.V, c.M, c.b, load)
-		out.Figures[key+"_rate"] = pt.Rate
-		out.Figures[key+"_unicast_model"] = pt.ModelU
-		out.Figures[key+"_unicast_model_literal"] = pt.LiteralU
-		out.Figures[key+"_unicast_sim"] = pt.SimU.Mean
-		out.Figures[key+"_unicast_sim_ci95"] = pt.SimU.CI95
-		out.Figures[key+"_unicast_relerr"] = pt.RelErrU()
-		out.Figures[key+"_broadcast_model"] = pt.ModelB
-		out.Figures[key+"_broadcast_model_literal"] = pt.LiteralB
-		out.Figures[key+"_broadcast_sim"] = pt.SimB.Mean
-		out.Figures[key+"_broadcast_sim_ci95"] = pt.SimB.CI95
-		out.Figures[key+"_broadcast_relerr"] = pt.RelErrB()
-		e := math.Max(math.Abs(pt.RelErrU()), math.Abs(pt.RelErrB()))
+		fig := func(name string) float64 {
+			if v, ok := p.figs[name]; ok {
+				return v
+			}
+			return math.NaN() // the printed model has no steady state here
+		}
+		for _, name := range []string{"rate", "unicast_model", "unicast_model_literal", "unicast_sim", "unicast_sim_ci95", "unicast_relerr",
+			"broadcast_model", "broadcast_model_literal", "broadcast_sim", "broadcast_sim_ci95", "broadcast_relerr"} {
+			out.Figures[key+"_"+name] = fig(name)
+		}
+		relU, relB, simU, simB := fig("unicast_relerr"), fig("broadcast_relerr"), fig("unicast_sim"), fig("broadcast_sim")
+		e := math.Max(math.Abs(relU), math.Abs(relB))
 		if load <= 0.5 {
 			worstBelow = math.Max(worstBelow, e)
 			nBelow++
-			sumCor += (math.Abs(pt.RelErrU()) + math.Abs(pt.RelErrB())) / 2
-			sumLit += (math.Abs((pt.LiteralU-pt.SimU.Mean)/pt.SimU.Mean) + math.Abs((pt.LiteralB-pt.SimB.Mean)/pt.SimB.Mean)) / 2
+			sumCor += (math.Abs(relU) + math.Abs(relB)) / 2
+			sumLit += (math.Abs((fig("unicast_model_literal")-simU)/simU) + math.Abs((fig("broadcast_model_literal")-simB)/simB)) / 2
 		} else {
 			worstNear = math.Max(worstNear, e)
 		}
@@ -211,6 +145,9 @@ func runHB3(ctx context.Context, env Env) Outcome {
 	return out
 }
 
+// ftoa formats x so that it parses back exactly (an instance parameter).
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
 // mn7Case is one point of 002 Fig. 6.
 type mn7Case struct {
 	p, m float64
@@ -233,10 +170,6 @@ func runMN7(ctx context.Context, env Env) Outcome {
 		}
 		slots = pick(env.Size, 0, 5000, 20000)
 	}
-	b, err := model.NewBanyan(1 << n)
-	if err != nil {
-		return Outcome{Err: err}
-	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
 	worst := 0.0
 	for i, c := range cases {
@@ -244,30 +177,19 @@ func runMN7(ctx context.Context, env Env) Outcome {
 			out.Err = err
 			return out
 		}
-		cr, err := analytic.RangeCopyRates(n, c.f)
-		if err != nil {
-			out.Err = err
-			return out
-		}
-		eta, err := analytic.MINThroughput(n, c.p, c.m, c.f, cr)
-		if err != nil {
-			out.Err = err
-			return out
-		}
-		res, err := sim.SlottedBanyan(sim.BanyanConfig{Banyan: b, P: c.p, M: c.m, Fanout: c.f, Slots: slots, Seed: uint64(i + 1)})
+		rep, err := check.Run(ctx, check.Instance{Algorithm: "banyan-load", Topology: fmt.Sprintf("banyan:%d", 1<<n), Params: map[string]string{
+			"p": ftoa(c.p), "m": ftoa(c.m), "fanout": strconv.Itoa(c.f), "slots": strconv.Itoa(slots),
+		}}, check.PropModelAgreement, check.Options{Seed: int64(i + 1)})
 		if err != nil {
 			out.Err = err
 			return out
 		}
 		out.Instances++
 		key := fmt.Sprintf("p%.2f_m%.1f_f%d", c.p, c.m, c.f)
-		out.Figures[key+"_offered"] = res.Offered
-		out.Figures[key+"_model"] = eta
-		out.Figures[key+"_sim"] = res.Throughput
-		out.Figures[key+"_sim_accepted_whole"] = res.Accepted
-		rel := (eta - res.Throughput) / res.Throughput
-		out.Figures[key+"_relerr"] = rel
-		worst = math.Max(worst, math.Abs(rel))
+		for _, f := range []string{"offered", "model", "sim", "sim_accepted_whole", "relerr"} {
+			out.Figures[key+"_"+f] = rep.Figures[f]
+		}
+		worst = math.Max(worst, math.Abs(rep.Figures["relerr"]))
 	}
 	out.Figures["max_relerr"] = worst
 	out.Note = fmt.Sprintf("002 §4 recursion (re-derived) with copy rates of unwrapped consecutive destination ranges vs slotted simulation of the 128-node unbuffered banyan: worst relative error %.2f%%.", 100*worst)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/algos/pathbased"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The tree-multicast simulation family: 000 §5.3's comparison of tree-based multicast
@@ -49,68 +49,47 @@ type TM4Net struct {
 	VCs  int
 }
 
-// TM4Row is one network and destination count of the TM4 table.
-type TM4Row struct {
-	Topology string             `json:"topology"`
-	VCs      int                `json:"vcs"`
-	Result   *sim.CompareResult `json:"result"`
-	// LowReduction is the reduction of tree against separate addressing at the lowest
-	// load; MaxReduction the largest below saturation, at MaxLoad.
-	LowReduction float64 `json:"low_reduction"`
-	MaxReduction float64 `json:"max_reduction"`
-	MaxLoad      float64 `json:"max_load"`
+// tm4Row is one network and destination count of the TM4 table: the entry's report.
+type tm4Row struct {
+	topo  string
+	dests int
+	rep   *props.Report
 }
 
-// tm4Algos returns tree, separate and, on 2-D meshes, Dual-Path and PM (000 §5.2).
-func tm4Algos(g *model.Grid) []sim.McastAlgo {
-	as := []sim.McastAlgo{{Name: "tree", Tree: true, Prune: sim.PruneOnStop}, {Name: "separate"}}
-	if g.Kind() != model.Mesh || g.Dims() != 2 {
-		return as
+// fig returns figure name of the row, NaN when the report left it out (undefined).
+func (r tm4Row) fig(name string) float64 {
+	if v, ok := r.rep.Figures[name]; ok {
+		return v
 	}
-	for _, name := range []string{"dual-path", "pm"} {
-		mc, _ := pathbased.SimMulticast(g, name)
-		as = append(as, sim.McastAlgo{Name: name, Multicast: mc})
-	}
-	return as
+	return math.NaN()
 }
 
-// TM4Table runs the comparison: 000 §5.1/§5.3's parameters (one data flit, so L = 2
-// for a unicast copy; one injection and one delivery channel; two-flit queues; DOR with
-// two dateline VCs on tori, one VC on meshes; on-stop pruning) at the given loads in
-// data flits delivered per node per cycle. The rows (network, destination count) are
-// simulated on workers workers of the member pool (checker.Sweep), each with its own
-// seeded simulator, so the table does not depend on workers. done, when not nil, is
-// told of each finished row.
-func TM4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, loads map[string][]float64, warmup, cycles int64, done func()) ([]TM4Row, error) {
-	grids := make([]*model.Grid, len(nets))
-	for i, net := range nets {
-		g, err := model.ParseGrid(net.Spec)
-		if err != nil {
-			return nil, err
-		}
-		grids[i] = g
-	}
+// tm4Table runs the comparison through the entry (mcast-load, latency-compare): 000
+// §5.1/§5.3's parameters at the given loads in data flits delivered per node per cycle.
+// The rows (network, destination count) are simulated on workers workers of the member
+// pool (checker.Sweep), each with its own seeded simulator, so the table does not depend
+// on workers. done, when not nil, is told of each finished row.
+func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, loads map[string][]float64, warmup, cycles int64, done func()) ([]tm4Row, error) {
 	type row struct {
-		r   TM4Row
+		r   tm4Row
 		err error
 	}
-	var rows []TM4Row
+	var rows []tm4Row
 	var ferr error
 	err := checker.Sweep(ctx, len(nets)*len(dests), workers, func(ctx context.Context, _, i int) row {
-		net, g, n := nets[i/len(dests)], grids[i/len(dests)], dests[i%len(dests)]
-		r, err := sim.Compare(sim.CompareSpec{
-			Base:  sim.Config{Grid: g, VCs: net.VCs, Length: 2, Buffer: 2, Ports: model.OnePort, Seed: 1, Warmup: warmup, Cycles: cycles},
-			Algos: tm4Algos(g), Dests: n, Loads: loads[net.Spec],
-		})
+		net, n := nets[i/len(dests)], dests[i%len(dests)]
+		ls := make([]string, len(loads[net.Spec]))
+		for j, x := range loads[net.Spec] {
+			ls[j] = ftoa(x)
+		}
+		rep, err := check.Run(ctx, check.Instance{Algorithm: "mcast-load", Topology: net.Spec, Params: map[string]string{
+			"dests": strconv.Itoa(n), "loads": strings.Join(ls, ","), "vcs": strconv.Itoa(net.VCs),
+			"warmup": strconv.FormatInt(warmup, 10), "cycles": strconv.FormatInt(cycles, 10),
+		}}, check.PropLatencyCompare, check.Options{})
 		if err != nil {
 			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}
-		mx, at := r.MaxReduction(0, 1)
-		V := net.VCs
-		if V == 0 {
-			V = model.NewDOR(g).Classes()
-		}
-		return row{r: TM4Row{Topology: net.Spec, VCs: V, Result: r, LowReduction: r.Reduction(0, 1)[0], MaxReduction: mx, MaxLoad: at}}
+		return row{r: tm4Row{topo: net.Spec, dests: n, rep: rep}}
 	}, func(_ int, r row) bool {
 		if r.err != nil {
 			ferr = r.err
@@ -153,7 +132,7 @@ func runTM4(ctx context.Context, env Env) Outcome {
 		warmup, cycles = 1000, 4000
 	}
 	env.Meter.Expect(int64(len(nets) * len(dests)))
-	rows, err := TM4Table(ctx, env.Workers, nets, dests, loads, warmup, cycles, func() { env.Meter.Add(1, 0) })
+	rows, err := tm4Table(ctx, env.Workers, nets, dests, loads, warmup, cycles, func() { env.Meter.Add(1, 0) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled(ctx, Outcome{})
@@ -162,25 +141,25 @@ func runTM4(ctx context.Context, env Env) Outcome {
 	}
 	figs := map[string]float64{"paper_max_reduction_mesh8x8": 0.30}
 	var notes, loses []string
+	var witness []any
 	for _, r := range rows {
-		key := fmt.Sprintf("%s_v%d_n%d", strings.ReplaceAll(r.Topology, ":", ""), r.VCs, r.Result.Dests)
-		if !math.IsNaN(r.LowReduction) {
-			figs[key+"_low_reduction"] = r.LowReduction
+		V := r.rep.Instance.Params["vcs"]
+		key := fmt.Sprintf("%s_v%d_n%d", strings.ReplaceAll(r.topo, ":", ""), V, r.dests)
+		low := r.fig("low_reduction")
+		if !math.IsNaN(low) {
+			figs[key+"_low_reduction"] = low
 		}
-		if !math.IsNaN(r.MaxReduction) {
-			figs[key+"_max_reduction"] = r.MaxReduction
+		if mx := r.fig("max_reduction"); !math.IsNaN(mx) {
+			figs[key+"_max_reduction"] = mx
 		}
 		// Where does the tree stop being better? The first load where it is slower or
 		// saturated while separate addressing is not.
-		lt, ls := r.Result.Latency(0), r.Result.Latency(1)
-		for i := range lt {
-			if !math.IsNaN(ls[i]) && (math.IsNaN(lt[i]) || lt[i] > ls[i]) {
-				figs[key+"_tree_loses_from_load"] = r.Result.Loads[i]
-				loses = append(loses, fmt.Sprintf("%s V=%d n=%d from load %.3g", r.Topology, r.VCs, r.Result.Dests, r.Result.Loads[i]))
-				break
-			}
+		if at := r.fig("tree_loses_from_load"); !math.IsNaN(at) {
+			figs[key+"_tree_loses_from_load"] = at
+			loses = append(loses, fmt.Sprintf("%s V=%d n=%d from load %.3g", r.topo, V, r.dests, at))
 		}
-		notes = append(notes, fmt.Sprintf("%s V=%d n=%d: %.0f%%", r.Topology, r.VCs, r.Result.Dests, 100*r.LowReduction))
+		notes = append(notes, fmt.Sprintf("%s V=%d n=%d: %.0f%%", r.topo, V, r.dests, 100*low))
+		witness = append(witness, r.rep.Witness.Detail)
 	}
 	// Where the tree (on-stop pruning, branches held until the last address flit passes)
 	// falls behind separate addressing under load, from the figures: 000 Fig. 7 has it
@@ -190,32 +169,8 @@ func runTM4(ctx context.Context, env Env) Outcome {
 		under = "The tree (on-stop pruning, branches held until the last address flit passes) is slower than separate addressing, or saturated, on " + strings.Join(loses, "; ") + ", unlike 000 Fig. 7 on the mesh; ahead elsewhere"
 	}
 	return Outcome{
-		Verdict: Measured, Instances: len(rows), Witness: tm4Witness(rows), Figures: figs,
+		Verdict: Measured, Instances: len(rows), Witness: witness, Figures: figs,
 		Note: fmt.Sprintf("reduction of tree against separate addressing at load %.3g: ", loads["mesh:8x8"][0]) + strings.Join(notes, "; ") +
 			". " + under + " (see *_max_reduction and *_tree_loses_from_load).",
 	}
-}
-
-// tm4Witness renders the rows as JSON-able values (NaN, for saturated points and
-// undefined confidence intervals, becomes null).
-func tm4Witness(rows []TM4Row) []map[string]any {
-	num := func(x float64) any {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return x
-	}
-	var out []map[string]any
-	for _, r := range rows {
-		var pts []map[string]any
-		for a, name := range r.Result.Algos {
-			for _, p := range r.Result.Points[a] {
-				pts = append(pts, map[string]any{"algorithm": name, "load": p.Load, "mean": num(p.Latency.Mean), "ci95": num(p.Latency.CI95),
-					"n": p.Latency.N, "saturated": p.Saturated, "accepted": p.Accepted, "prunes": p.Prunes})
-			}
-		}
-		out = append(out, map[string]any{"topology": r.Topology, "vcs": r.VCs, "dests": r.Result.Dests, "points": pts,
-			"low_reduction": num(r.LowReduction), "max_reduction": num(r.MaxReduction), "max_reduction_load": num(r.MaxLoad)})
-	}
-	return out
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // runCLI runs the command line in-process and returns exit code, stdout and stderr.
@@ -112,6 +113,23 @@ func TestRenderSavedTraces(t *testing.T) {
 		}
 		if b, err := os.ReadFile(pic); err != nil || !strings.Contains(string(b), "<svg") {
 			t.Fatalf("render %s wrote no SVG (%v)", tr, err)
+		}
+	}
+}
+
+// TestEveryAlgorithmHasHelp runs `check --algo A --help` for every algorithm of the
+// registry: its parameters become flags beside the common ones, so a parameter named like
+// a common flag (--seed, --topo) would make the flag set panic; this catches it.
+func TestEveryAlgorithmHasHelp(t *testing.T) {
+	for _, a := range check.Algorithms() {
+		code, out, errs := runCLI(t, "check", "--algo", a.Name, "--help")
+		if code != 0 || !strings.Contains(out, "wormcheck check --algo "+a.Name) {
+			t.Errorf("check --algo %s --help: exit %d, stderr %q", a.Name, code, errs)
+		}
+		for _, p := range a.Params {
+			if !strings.Contains(out, "-"+p.Name) {
+				t.Errorf("check --algo %s --help does not list --%s", a.Name, p.Name)
+			}
 		}
 	}
 }

@@ -150,6 +150,10 @@ type Algorithm struct {
 	// Properties lists what it can be checked for; the first is the default when an
 	// algorithm supports only one.
 	Properties []Support
+	// DefaultProperty, if set, is the property checked when none is named, although the
+	// algorithm supports more than one (unicast: deadlock, the question its users ask;
+	// liveness is asked for by name).
+	DefaultProperty string
 	// Params are its documented parameters, in the order help lists them.
 	Params []Param
 	// Families says whether the algorithm checks families of instances (the "family"
@@ -187,7 +191,14 @@ func (a Algorithm) PropertyNames() []string {
 // Algorithms returns the registry, sorted by name. It is built on every call: there is
 // no process-wide table to mutate.
 func Algorithms() []Algorithm {
-	as := []Algorithm{
+	as := append(singleAlgorithms(), collectiveAlgorithms("")...)
+	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
+	return as
+}
+
+// singleAlgorithms are the registry's entries other than the collectives, unsorted.
+func singleAlgorithms() []Algorithm {
+	return []Algorithm{
 		unicastAlgorithm(),
 		treeMcastAlgorithm(),
 		banyanRouteAlgorithm(),
@@ -195,18 +206,23 @@ func Algorithms() []Algorithm {
 		multinodeAlgorithm(),
 		partitionAlgorithm(),
 		regionRouteAlgorithm(),
+		routingAlgorithm(),
+		banyanLoadAlgorithm(),
+		cubeLoadAlgorithm(),
+		mcastLoadAlgorithm(),
 	}
-	as = append(as, collectiveAlgorithms()...)
-	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
-	return as
 }
 
-// Lookup finds an algorithm of the registry by name.
+// Lookup finds an algorithm of the registry by name. It builds only what it must (Run
+// calls it once per check, and sweeps of many small checks go through Run).
 func Lookup(name string) (Algorithm, bool) {
-	for _, a := range Algorithms() {
+	for _, a := range singleAlgorithms() {
 		if a.Name == name {
 			return a, true
 		}
+	}
+	if cs := collectiveAlgorithms(name); len(cs) == 1 {
+		return cs[0], true
 	}
 	return Algorithm{}, false
 }

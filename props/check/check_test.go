@@ -157,6 +157,10 @@ func TestWitnessesAreStructured(t *testing.T) {
 	if rep.Verdict != props.Violated || w == nil || w.Init != rep.Trace.Init || len(w.Cycle) < 2 {
 		t.Fatalf("verdict %v witness %+v; want a deadlock with its init and a wait-for cycle", rep.Verdict, w)
 	}
+	// Fig. 4 has fanouts 4 and 6 on N = 16: 13 x 11 phase-1 start combinations.
+	if got := rep.Figures[check.FigStartCombinations]; got != 13*11 || w.Init >= 13*11 {
+		t.Errorf("start combinations %v, witness init %d; want 143 and an init among them", got, w.Init)
+	}
 	for i, e := range w.Cycle {
 		if next := w.Cycle[(i+1)%len(w.Cycle)]; e.Holder != next.Message {
 			t.Errorf("cycle edge %d: %+v is not followed by its holder's edge %+v", i, e, next)

@@ -37,8 +37,10 @@ func scheduleSupport() []Support {
 	}
 }
 
-// collectiveAlgorithms are the schedule-building collectives of the registry.
-func collectiveAlgorithms() []Algorithm {
+// collectiveAlgorithms are the schedule-building collectives of the registry: all of
+// them, or only the one named only (none if no collective has that name), so that
+// Lookup, called once per check, builds one entry rather than eight.
+func collectiveAlgorithms(only string) []Algorithm {
 	type c struct{ name, summary, doc string }
 	cs := []c{
 		{"dcf", "DCF broadcast on a 4^k or 2·4^k square torus, all-port (004 §5.2; Fig. 7 reconstructed)",
@@ -58,8 +60,11 @@ func collectiveAlgorithms() []Algorithm {
 		{"spu", "source-partitioned U-mesh multicast, one-port (Kesavan & Panda; 001 §5.1)",
 			"SPU, source-partitioned U-mesh (Kesavan & Panda, reviewed in 001 §5.1): U-torus's rotation applied on a mesh; one-port."},
 	}
-	out := make([]Algorithm, len(cs))
-	for i, c := range cs {
+	out := make([]Algorithm, 0, len(cs))
+	for _, c := range cs {
+		if only != "" && c.name != only {
+			continue
+		}
 		name := c.name
 		sup := scheduleSupport()
 		params := []Param{
@@ -76,20 +81,20 @@ func collectiveAlgorithms() []Algorithm {
 		case "sbt":
 			sup = append(sup, Support{PropDistributions, "static"})
 		case "separate", "umesh", "utorus", "spu":
-			sup = append(sup, Support{PropPortPairs, props.SemTimed})
-			params = append(params, Param{"point", "", "timing point of --prop port-pairs as ts,tr,tc,L (e.g. 300,0,1,32); empty: the 128 points of props.DefaultGrid"})
+			sup = append(sup, Support{PropPortPairs, props.SemTimed}, Support{PropChainBound, props.SemTimed})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{PropFlitContention, "sim"})
 			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
 		}
-		out[i] = Algorithm{
+		out = append(out, Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
 			Properties: sup,
 			Params:     params,
 			prepare:    func(r *request) (job, error) { return prepareCollective(name, r) },
 			schedule:   func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
 			replay:     replaySchedule,
-		}
+		})
 	}
 	return out
 }
@@ -104,9 +109,11 @@ func prepareCollective(name string, r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
-	if g, err := model.ParseGrid(r.topology); err == nil && r.property == props.PropDepth && g.Nodes() > MaxDepthNodes {
-		return nil, badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
-			g.Spec(), g.Nodes()-1, MaxDepthNodes)
+	if r.property == props.PropDepth { // the size bound is depth's: other checks build the topology once
+		if g, err := model.ParseGrid(r.topology); err == nil && g.Nodes() > MaxDepthNodes {
+			return nil, badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
+				g.Spec(), g.Nodes()-1, MaxDepthNodes)
+		}
 	}
 	s, err := buildCollective(name, r)
 	if err != nil {
@@ -121,6 +128,8 @@ func prepareCollective(name string, r *request) (job, error) {
 		return prepareDistributions(s, r)
 	case PropPortPairs:
 		return preparePortPairs(s, r)
+	case PropChainBound:
+		return prepareChainBound(s, r)
 	case PropFlitContention:
 		return prepareFlitContention(name, s, r)
 	}

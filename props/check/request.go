@@ -27,6 +27,9 @@ type request struct {
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
 	names := a.PropertyNames()
+	if property == "" && a.DefaultProperty != "" {
+		property = a.DefaultProperty
+	}
 	if property == "" {
 		if len(names) != 1 {
 			return nil, badf("--prop is missing; --algo %s supports %s", a.Name, strings.Join(names, ", "))
@@ -209,4 +212,12 @@ func (r *request) given() map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// seed is Options.Seed for algorithms that choose at random (0 means 1).
+func (r *request) seed() uint64 {
+	if r.opt.Seed == 0 {
+		return 1
+	}
+	return uint64(r.opt.Seed)
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestCheckRoutingVerdictsPictureAndJSON checks the static routing proof through the
@@ -71,5 +73,114 @@ func TestCheckRoutingBadInput(t *testing.T) {
 		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%q on %q: %v; want bad input saying %q", c.spec, c.topo, err, c.says)
 		}
+	}
+}
+
+// TestRoutingThroughRun checks the registry's "routing" algorithm: its verdicts are
+// CheckRouting's, its figures say which condition proved the relation (the CDG for
+// west-first, Duato's for duato on a torus, whose CDG is cyclic), fully adaptive routing
+// is inconclusive with a cycle, and a routing table that forgets a row is violated with
+// the stranded header as witness.
+func TestRoutingThroughRun(t *testing.T) {
+	for _, c := range []struct {
+		topo, spec string
+		want       checker.Verdict
+		figs       map[string]float64
+		witness    string
+	}{
+		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{FigCDGAcyclic: 1}, ""},
+		{"torus:4x4", "duato", checker.Holds, map[string]float64{FigCDGAcyclic: 0, FigDuatoProved: 1, FigEscapeVertices: 72}, ""},
+		{"mesh:3x3", "adaptive", checker.Inconclusive, map[string]float64{FigCDGAcyclic: 0}, "cycle"},
+		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{FigCDGAcyclic: 1}, "instance"},
+	} {
+		rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: c.topo, Params: map[string]string{"routing": c.spec}}, "", Options{})
+		if err != nil {
+			t.Fatalf("%s on %s: %v", c.spec, c.topo, err)
+		}
+		if rep.Verdict != c.want || rep.Semantics != "static" || rep.Stats.States == 0 {
+			t.Errorf("%s on %s: %s (%s, %d states), want %s", c.spec, c.topo, rep.Verdict, rep.Semantics, rep.Stats.States, c.want)
+		}
+		for k, v := range c.figs {
+			if got, ok := rep.Figures[k]; !ok || got != v {
+				t.Errorf("%s on %s: figure %s = %v (present %v), want %v", c.spec, c.topo, k, got, ok, v)
+			}
+		}
+		if got := ""; rep.Witness != nil {
+			got = string(rep.Witness.Kind)
+			if got != c.witness {
+				t.Errorf("%s on %s: witness %s, want %q", c.spec, c.topo, got, c.witness)
+			}
+		} else if c.witness != "" {
+			t.Errorf("%s on %s: no witness, want %s", c.spec, c.topo, c.witness)
+		}
+	}
+	if _, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: "mesh:3x3"}, "", Options{}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--routing") {
+		t.Errorf("missing routing: %v", err)
+	}
+}
+
+// TestUnicastLivenessThroughRun checks unicast's liveness property: one worm under
+// non-minimal routing without a misroute budget can circle for ever (violated, a lasso
+// whose cycle lies inside its steps), with a budget of one misroute it is delivered
+// (holds), and the property is refused for a family.
+func TestUnicastLivenessThroughRun(t *testing.T) {
+	run := func(routing string) *props.Report {
+		t.Helper()
+		rep, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{
+			"msgs": "0->5", "routing": routing}}, PropLiveness, Options{MaxStates: 1_000_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	free := run("nonminimal")
+	if w := free.Witness; free.Verdict != checker.Violated || w == nil || w.Kind != props.WitnessLasso ||
+		w.CycleStart < 0 || w.CycleStart >= len(w.Steps) || !strings.HasPrefix(w.Violation, checker.KindLivelock) {
+		t.Fatalf("nonminimal: %s, witness %+v", free.Verdict, free.Witness)
+	}
+	for _, s := range free.Witness.Steps {
+		if s.Message != 0 {
+			t.Errorf("step %+v names message %d; the one worm is 0", s, s.Message)
+		}
+	}
+	if budget := run("nonminimal:1"); budget.Verdict != checker.Holds || budget.Stats.States == 0 {
+		t.Errorf("nonminimal:1: %s, %d states", budget.Verdict, budget.Stats.States)
+	}
+	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, PropLiveness, Options{})
+	if !errors.Is(err, ErrBadInput) {
+		t.Errorf("liveness of a family: %v, want bad input", err)
+	}
+}
+
+// TestTreeMcastFamilyStop checks the tree-mcast family's stop switch: without pruning,
+// pairs of multicasts under Duato's routing on mesh:2x2 deadlock (RT5's witness); with
+// stop the shard ends at its first violation, partial, having checked fewer members
+// than the whole run, which finds the same verdict; stop without a family is refused.
+func TestTreeMcastFamilyStop(t *testing.T) {
+	run := func(stop string) *treemcast.FamilyResult {
+		t.Helper()
+		rep, err := Run(t.Context(), Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{
+			"family": "pairs:3", "pruning": "none", "length": "1", "buffers": "1", "routing": "duato", "stop": stop}}, "deadlock", Options{MaxStates: 2_000_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := treemcast.ParseFamilyResult(rep.Result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict != checker.Violated || fr.Witness == nil {
+			t.Fatalf("stop=%s: %s, witness %v", stop, rep.Verdict, fr.Witness)
+		}
+		return fr
+	}
+	first, all := run("true"), run("false")
+	if !first.Partial || first.Violated != 1 || first.Instances >= all.Instances || all.Partial {
+		t.Errorf("stop: partial %v, %d violated of %d checked; whole run: partial %v, %d checked",
+			first.Partial, first.Violated, first.Instances, all.Partial, all.Instances)
+	}
+	_, err := Run(t.Context(), Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{
+		"msgs": "(0,0)->(1,1)", "stop": "true"}}, "deadlock", Options{})
+	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--stop") {
+		t.Errorf("stop without a family: %v", err)
 	}
 }

@@ -36,6 +36,7 @@ invariants in every reachable state, plus deadlock.`,
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
 			{"family", "", `check a family instead of --msgs: "pairs:K" or "pairs:K:ordered"`},
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
+			{"stop", "false", "with family: stop the shard at its first violation (a search for a witness, not a proof; the result is partial)"},
 			{"pruning", "on-stop", "pruning policy: none, on-no-free (total), on-stop (total-stall) or partial"},
 			{"length", "1", "data flits per message"},
 			{"buffers", "2", "flits per virtual-channel buffer"},
@@ -92,8 +93,12 @@ func prepareTreeMcast(r *request) (job, error) {
 		if err != nil {
 			return nil, badf("--%v", err)
 		}
+		stop, err := r.boolean("stop")
+		if err != nil {
+			return nil, err
+		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return treeMcastFamily(ctx, r, f, sh, params)
+			return treeMcastFamily(ctx, r, f, sh, params, stop)
 		}, nil
 	}
 	if msgs == "" {
@@ -101,6 +106,9 @@ func prepareTreeMcast(r *request) (job, error) {
 	}
 	if shard != "0/1" {
 		return nil, badf("--shard needs --family")
+	}
+	if stop, err := r.boolean("stop"); err != nil || stop {
+		return nil, badf("--stop needs --family")
 	}
 	ms, err := treemcast.ParseMsgs(g, msgs)
 	if err != nil {
@@ -193,7 +201,7 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 // treeMcastFamily checks one shard of a family; its mergeable result goes in
 // Report.Result, and to Options.Checkpoint as members finish. Options.Resume continues an
 // interrupted run's result; a cancelled ctx ends the run partial (verdict inconclusive).
-func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params) (*props.Report, error) {
+func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params, stop bool) (*props.Report, error) {
 	if r.opt.SpillDir != "" {
 		return nil, badf("--spill-dir is not supported by tree-mcast families; check one instance with --msgs")
 	}
@@ -201,6 +209,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	fo := treemcast.FamilyOptions{
 		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
 		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
+		StopAtFirst: stop,
 	}
 	if r.opt.Resume != nil {
 		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)

@@ -29,9 +29,12 @@ direction with dateline virtual-channel classes, Dally & Seitz), every flit move
 transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
 coordinates like (0,1). With family all-placements:K every connected placement of 1..K
 worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
-deadlocked instance is reported.`,
-		Properties: []Support{{"deadlock", "flit"}},
-		Families:   true,
+deadlocked instance is reported. Property liveness decides "every worm is eventually
+delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
+worm that can circle for ever under a non-minimal routing is a lasso.`,
+		Properties:      []Support{{"deadlock", "flit"}, {PropLiveness, "flit"}},
+		DefaultProperty: "deadlock",
+		Families:        true,
 		Params: []Param{
 			{"msgs", "", `worms SRC->DST, comma-separated: "0->5,3->1" or "(0,1)->(2,2)"`},
 			{"length", "2", "flits per worm"},
@@ -88,6 +91,9 @@ func prepareUnicast(r *request) (job, error) {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
+		if r.property == PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", PropLiveness)
+		}
 		k, ok := strings.CutPrefix(family, "all-placements:")
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil || n < 1 || n > 8 {
@@ -112,6 +118,9 @@ func prepareUnicast(r *request) (job, error) {
 	m, err := unicast.BuildOn(g, sp)
 	if err != nil {
 		return nil, badf("%v", err)
+	}
+	if r.property == PropLiveness {
+		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
@@ -283,5 +292,56 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 		rep.Reason = res.Violation
 	}
 	rep.Trace = nil
+	return rep, nil
+}
+
+// PropLiveness is the unicast property "every worm is eventually delivered" under weak
+// fairness of transitions, decided on the whole reachable graph by checker.CheckLiveness
+// (for relations without a progress measure, such as non-minimal routing): violated by a
+// deadlock or by a fair lasso in which some worm is never delivered (a livelock).
+const PropLiveness = "liveness"
+
+// unicastLiveness decides PropLiveness for one instance. The witness of a lasso names
+// the instance in its Detail (topology and parameters) and lists the actions from the
+// initial state, the cycle from CycleStart.
+func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+	start := time.Now()
+	res, err := checker.CheckLiveness[flit.State](m, checker.LivenessOptions{MaxStates: r.opt.MaxStates, Context: ctx})
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	p := unicast.ParamsOf(sp)
+	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
+	if sp.Routing != nil {
+		params["routing"] = sp.Routing.Name()
+	}
+	secs := time.Since(start).Seconds()
+	rep := &props.Report{
+		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
+		Property: PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
+		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
+	}
+	if v := res.Violation; v != nil {
+		w := &props.Witness{Kind: props.WitnessTrace, Violation: v.Message, Detail: map[string]any{"topology": sp.Topology, "parameters": p}}
+		if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
+			w.Kind, w.CycleStart = props.WitnessLasso, v.CycleStart
+		}
+		var labels []string
+		for i := 1; i < len(v.Trace.Steps); i++ {
+			st := v.Trace.Steps[i]
+			ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
+			if mv, err := m.Explain(v.Trace.Steps[i-1].State, st.Action); err == nil {
+				ts.Message = mv.Msg
+			}
+			w.Steps = append(w.Steps, ts)
+			labels = append(labels, st.Label)
+		}
+		rep.Reason, rep.Witness = v.Message, w
+		cycleStart := -1
+		if w.Kind == props.WitnessLasso {
+			cycleStart = w.CycleStart
+		}
+		rep.Text = lassoText(labels, cycleStart)
+	}
 	return rep, nil
 }
