@@ -187,7 +187,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
 		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	}
-	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, strings.Join(a.PropertyNames(), ", "), a.Doc)
+	props := strings.Join(a.PropertyNames(), ", ")
+	if a.DefaultProperty != "" {
+		props += " (default " + a.DefaultProperty + ")"
+	}
+	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, props, a.Doc)
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}

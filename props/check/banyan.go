@@ -49,7 +49,8 @@ func twoPhaseAlgorithm() Algorithm {
 copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
 switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
 lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
-		Properties: []Support{{"deadlock", "flit"}, {"nonblocking", "static"}},
+		Properties:      []Support{{"deadlock", "flit"}, {"nonblocking", "static"}},
+		DefaultProperty: "deadlock",
 		Params: []Param{
 			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},
 			{"arbitration", "free", "SE arbitration: free (every choice explored) or upper-first (002 Theorem 2)"},

@@ -88,7 +88,7 @@ func TestBadInputIsOneLineNamingTheField(t *testing.T) {
 		{wh2, "deadlock", check.Options{Semantics: "timed"}, `semantics "timed" is not supported`},
 		{wh2, "deadlock", check.Options{Workers: -1}, "workers -1 is out of range"},
 		{wh2, "deadlock", check.Options{Symmetry: true}, "--symmetry is not supported"},
-		{check.Instance{Algorithm: "tree-mcast", Topology: "mesh:3x3", Params: map[string]string{"msgs": "(0,0)->(2,0)"}}, "", check.Options{}, "--prop is missing"},
+		{check.Instance{Algorithm: "dcf", Topology: "torus:4x4"}, "", check.Options{}, "--prop is missing"},
 		{check.Instance{Algorithm: "tree-mcast", Topology: "mesh:3x3", Params: map[string]string{"msgs": "(0,0)->(2,0)", "shard": "1/2"}}, "deadlock", check.Options{}, "--shard needs --family"},
 	}
 	for _, c := range cases {
