@@ -519,8 +519,18 @@ func (d *decoder) uvarint() uint32 {
 			d.fail("varint too long")
 			return 0
 		}
+		if shift == 28 && b&0x7f > 0x0f {
+			d.fail("varint overflows 32 bits")
+			return 0
+		}
 		x |= uint32(b&0x7f) << shift
 		if b < 0x80 {
+			if b == 0 && shift > 0 && d.err == nil {
+				// appendUvarint never ends a number with a zero byte: accepting one
+				// would give a second encoding of the same state.
+				d.fail("varint is not minimal")
+				return 0
+			}
 			return x
 		}
 	}
