@@ -484,12 +484,7 @@ const fig4 = "1->5,6,7,8;15->7-12"
 // runMN5 explores the Fig. 4 instance (every pair of phase-1 starts) with free
 // arbitration in the lockstep timing and expects a deadlock; the shortest trace is saved
 // as a trace file that replays.
-func runMN5(ctx context.Context, env Env) Outcome {
-	var tally checker.Tally
-	out := mn5(ctx, env, &tally)
-	out.Certificate = certificate(out.Verdict, tally)
-	return out
-}
+var runMN5 = certified(mn5)
 
 func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
@@ -529,12 +524,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 // every start pair (quick: a seeded sample) and the Fig. 4 family on N = 16 (every pair
 // of sources with the destination sets {5..8} and {7..12}, every start pair; quick: the
 // figure's sources only) by the fast simulator. Beyond pairs the theorem fails: MN6B.
-func runMN6(ctx context.Context, env Env) Outcome {
-	var tally checker.Tally
-	out := mn6(ctx, env, &tally)
-	out.Certificate = certificate(out.Verdict, tally)
-	return out
-}
+var runMN6 = certified(mn6)
 
 func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
@@ -694,12 +684,7 @@ const triple = "2->4,5;5->2,7;0->4"
 // explorer; (b) Fig. 4 in the asynchronous timing with upper-first; (c) a seeded random
 // sample of triples on N = 8 (fanouts 1..4, random starts) with the fast simulator,
 // whose deadlock rate is reported. The verdict is the explorer's on (a) and (b).
-func runMN6b(ctx context.Context, env Env) Outcome {
-	var tally checker.Tally
-	out := mn6b(ctx, env, &tally)
-	out.Certificate = certificate(out.Verdict, tally)
-	return out
-}
+var runMN6b = certified(mn6b)
 
 func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
@@ -794,4 +779,15 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	notes = append(notes, fmt.Sprintf("Random triples on N = 8 (seed %d, lockstep, upper-first): %d of %d deadlock.", mnSeed, dead, samples))
 	out.Note = strings.Join(notes, " ")
 	return out
+}
+
+// certified runs a claim that counts its explorer searches in a tally and gives its
+// outcome the claim-level certificate of that tally.
+func certified(run func(context.Context, Env, *checker.Tally) Outcome) func(context.Context, Env) Outcome {
+	return func(ctx context.Context, env Env) Outcome {
+		var tally checker.Tally
+		out := run(ctx, env, &tally)
+		out.Certificate = certificate(out.Verdict, tally)
+		return out
+	}
 }

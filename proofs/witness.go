@@ -46,16 +46,12 @@ func WitnessOf(v any) *props.Witness {
 	return &props.Witness{Kind: props.WitnessInstance, Detail: v}
 }
 
-// traceWitness is the trace witness of a saved trace.
+// traceWitness is the trace witness of a saved trace, each step naming the message its
+// label starts with ("m3 ...").
 func traceWitness(tf *tracefile.File) *props.Witness {
-	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation, Init: tf.Init}
-	for i, a := range tf.Actions {
-		st := props.TraceStep{Action: a, Message: -1}
-		if i < len(tf.Labels) {
-			st.Label = tf.Labels[i]
-			st.Message = labelMessage(st.Label)
-		}
-		w.Steps = append(w.Steps, st)
+	w := props.LabelWitness(tf)
+	for i := range w.Steps {
+		w.Steps[i].Message = labelMessage(w.Steps[i].Label)
 	}
 	return w
 }

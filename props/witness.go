@@ -1,5 +1,7 @@
 package props
 
+import "github.com/wormcheck/wormcheck/checker/tracefile"
+
 // ReportSchema is the version tag of the --json report (Report.Schema). A reader that
 // sees another tag must not guess: fields may have changed meaning.
 const ReportSchema = "wormcheck-report/1"
@@ -84,4 +86,18 @@ type CycleEdge struct {
 	VC      int    `json:"vc"`
 	Holder  int    `json:"holder"`
 	Turn    string `json:"turn,omitempty"`
+}
+
+// LabelWitness is the trace witness of a saved trace whose model gives no structured
+// steps: its initial state, actions and labels (Message -1: the label does not say).
+func LabelWitness(tf *tracefile.File) *Witness {
+	w := &Witness{Kind: WitnessTrace, Violation: tf.Violation, Init: tf.Init}
+	for i, a := range tf.Actions {
+		ts := TraceStep{Action: a, Message: -1}
+		if i < len(tf.Labels) {
+			ts.Label = tf.Labels[i]
+		}
+		w.Steps = append(w.Steps, ts)
+	}
+	return w
 }

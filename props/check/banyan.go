@@ -193,7 +193,7 @@ func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witnes
 // combination, the wait-for cycle among the packets of its last state, and the starts
 // and every wait-for edge in Detail.
 func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *props.Witness {
-	w := labelWitness(tf)
+	w := props.LabelWitness(tf)
 	waits := sys.Waits(last)
 	var edges []waitEdge
 	for _, x := range waits {

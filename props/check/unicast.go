@@ -251,7 +251,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	case props.Violated:
 		rep.Reason = res.Violation
 		rep.Trace = unicast.TraceFile(sp, res)
-		rep.Witness = labelWitness(rep.Trace)
+		rep.Witness = props.LabelWitness(rep.Trace)
 		m, tr, err := unicast.ReplayWitness(sp, res)
 		if err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/system"
 	"github.com/wormcheck/wormcheck/props"
@@ -154,20 +153,6 @@ func flitStepKind(mv flit.Move) string {
 		return "follow"
 	}
 	return "advance"
-}
-
-// labelWitness is a trace witness of a model without structured steps: the labels and
-// actions of a saved trace.
-func labelWitness(tf *tracefile.File) *props.Witness {
-	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation, Init: tf.Init}
-	for i, a := range tf.Actions {
-		ts := props.TraceStep{Action: a, Message: -1}
-		if i < len(tf.Labels) {
-			ts.Label = tf.Labels[i]
-		}
-		w.Steps = append(w.Steps, ts)
-	}
-	return w
 }
 
 // waitEdge is one edge of a wait-for graph: Waiter needs Channel, which Holder holds.
