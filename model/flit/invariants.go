@@ -99,7 +99,7 @@ func (m *Model) checkOwnership(s State) error {
 	}
 	// Every port model: no more worms deliver at a node than it has delivery channels.
 	for r := range m.into {
-		if k := m.ejecting(&s, chanNode(r)); k > m.ejectPorts() {
+		if k := m.ejecting(&s, chanNode(r)); k > m.ejects {
 			return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
 		}
 	}

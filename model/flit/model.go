@@ -3,7 +3,6 @@ package flit
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +29,7 @@ type Model struct {
 	chFrom  []model.NodeID // sending router of each physical channel
 	vcTo    []model.NodeID // receiving router of each virtual channel
 	into    [][]int32      // virtual channels entering each node
+	ejects  int            // delivery channels per node (ejectPorts)
 	flits   []int          // format length per message
 	expect  []int          // flits each destination must receive, per message
 	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
@@ -77,6 +77,7 @@ func New(cfg Config) (*Model, error) {
 		m.vcTo[o] = to
 		m.into[to] = append(m.into[to], int32(o))
 	}
+	m.ejects = m.ejectPorts()
 	for _, msg := range m.cfg.Messages {
 		m.flits = append(m.flits, msg.Flits())
 		exp := msg.Length
@@ -359,7 +360,7 @@ func (m *Model) room(s *State, o Out) bool {
 	return o == Eject || s.VCs[o].Flits.Len(m.tab) < m.cfg.Buffer
 }
 
-// ejectPorts is how many worms router r can deliver at once: one under OnePort; under
+// ejectPorts is how many worms a router can deliver at once (New keeps it in m.ejects): one under OnePort; under
 // AllPort one per channel into an n-dimensional router (2n; the most channels into any
 // router on a network without dimensions), the all-port model's "a node
 // receives on all its channels at once", which checker/sim gives every node too. With one
@@ -384,7 +385,9 @@ func (m *Model) ejecting(s *State, r model.NodeID) int {
 	k := 0
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
-		if v.Owner >= 0 && v.In.Outs != 0 && slices.Contains(v.In.Outs.Slice(m.tab), Eject) {
+		// Outputs are kept ascending and Eject (-1) is the least, so a reserved delivery
+		// channel is always the first output.
+		if v.Owner >= 0 && v.In.Outs != 0 && v.In.Outs.At(m.tab, 0) == Eject {
 			k++
 		}
 	}
@@ -393,7 +396,7 @@ func (m *Model) ejecting(s *State, r model.NodeID) int {
 
 // ejectBusy reports whether every delivery channel of router r is held.
 func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
-	return m.ejecting(s, r) >= m.ejectPorts()
+	return m.ejecting(s, r) >= m.ejects
 }
 
 // injectBusy reports whether node n's injection channel is held (one-port only).
