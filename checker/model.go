@@ -95,4 +95,7 @@ type (
 	// Decoder is the optional decoding extension that Options.SpillDir needs
 	// (system.Decoder).
 	Decoder[S any] = system.Decoder[S]
+	// FrontierDecoder is the optional extension that lets the explorer keep frontiers as
+	// encodings (system.FrontierDecoder).
+	FrontierDecoder[S any] = system.FrontierDecoder[S]
 )
