@@ -847,7 +847,7 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
 	copy(n.VCs, t.VCs)
-	if t.Msgs[msg] != s.Msgs[msg] {
+	if t.Msgs[msg] != s.Msgs[msg] || s.borrowed {
 		n.Msgs = carveMsgs(len(t.Msgs))
 		copy(n.Msgs, t.Msgs)
 	}
@@ -996,7 +996,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.borrowed {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
@@ -1298,3 +1298,4 @@ var _ system.Model[State] = (*Model)(nil)
 var _ system.SuccessorEncoder[State] = (*Model)(nil)
 var _ system.Progressive[State] = (*Model)(nil)
 var _ system.ProgressEncoder[State] = (*Model)(nil)
+var _ system.FrontierDecoder[State] = (*Model)(nil)
