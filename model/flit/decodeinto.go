@@ -14,8 +14,9 @@ import (
 type wormDec struct {
 	msg       Msg
 	pot, outs uint64
-	held      []int32 // the channels the worm holds, ascending
-	vcs       []VC    // vcs[k] is channel held[k]
+	held      []int32                   // the channels the worm holds, ascending
+	vcs       []VC                      // vcs[k] is channel held[k]
+	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 }
 
 // freeVC is a virtual channel no worm holds.

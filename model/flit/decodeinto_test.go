@@ -46,18 +46,23 @@ func reachable(m *Model, limit int) ([]State, [][]byte) {
 	return queue, encs
 }
 
-// expansion is everything the explorer asks of a state: its encoding, Progress,
-// Terminal, the invariants' verdict, its successors' actions and encodings from
-// Successors, and EncodeSuccessorsProgress's actions, encodings and ranks.
-func expansion(m *Model, s State) string {
+// expanded is everything the explorer asks of a state: its encoding, Progress,
+// Terminal, the invariants' verdict, its successors' actions, encodings and ranks from
+// Successors, and EncodeSuccessorsProgress's, which must be the same.
+func expanded(m *Model, s State) string {
 	b := fmt.Appendf(nil, "enc %x rank %v terminal %v inv %v\n", m.Encode(s, nil), m.Progress(s, nil), m.Terminal(s), m.CheckAll(s))
+	var succ, encs []byte
 	for _, tr := range m.Successors(s, nil) {
-		b = fmt.Appendf(b, "succ %#x %x\n", uint64(tr.Action), m.Encode(tr.Next, nil))
+		succ = fmt.Appendf(succ, "%#x %x %v\n", uint64(tr.Action), m.Encode(tr.Next, nil), m.Progress(tr.Next, nil))
 	}
 	m.EncodeSuccessorsProgress(s, nil, nil, func(a checker.Action, enc []byte, rank []uint32) {
-		b = fmt.Appendf(b, "enc %#x %x %v\n", uint64(a), enc, rank)
+		encs = fmt.Appendf(encs, "%#x %x %v\n", uint64(a), enc, rank)
 	})
-	return string(b)
+	if string(succ) != string(encs) {
+		b = append(b, "EncodeSuccessorsProgress differs from Successors\n"...)
+	}
+	b = append(b, succ...)
+	return string(append(b, encs...))
 }
 
 // randomStates returns the distinct states of n seeded random walks of m of up to 50
@@ -126,7 +131,7 @@ func TestDecodeInto(t *testing.T) {
 				}
 			}
 			if n%4 == 0 || n < 2000 {
-				if got, want := expansion(m, d), expansion(m, states[k]); got != want {
+				if got, want := expanded(m, d), expanded(m, states[k]); got != want {
 					t.Fatalf("model %d state %d: decoded\n%s\nbuilt\n%s", i, k, got, want)
 				}
 			}
