@@ -47,10 +47,13 @@ func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], e
 		e.lazy = l
 	}
 	e.initProgress()
-	if b, ok := m.(SuccessorBuilder[S]); ok && e.lazy != nil && opt.Workers == 1 && opt.SpillDir == "" {
+	if d, ok := m.(FrontierDecoder[S]); ok && opt.SpillDir == "" {
+		e.fdec = d
+	} else if b, ok := m.(SuccessorBuilder[S]); ok && e.lazy != nil && opt.Workers == 1 && opt.SpillDir == "" {
 		e.build = b
 	}
-	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1)
+	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1, e.fdec != nil)
+	e.store.parents = e.materializes()
 	if opt.Workers > 1 && opt.SpillDir == "" {
 		e.post = newPostOffice[S](opt.Workers, batch, depth)
 	}
@@ -77,7 +80,7 @@ func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], e
 	return res, nil
 }
 
-// node is a frontier entry: a (canonical) state and its store id.
+// node is a state of a spilled frontier, decoded, and its id.
 type node[S any] struct {
 	state S
 	id    uint64
@@ -90,9 +93,13 @@ type explorer[S any] struct {
 	opt   Options[S]
 	canon Canonicalizer[S]    // nil unless opt.Symmetry
 	lazy  SuccessorEncoder[S] // nil unless the model has one and Symmetry is off
-	// build is set when lazy is, the model is a SuccessorBuilder and one worker without
-	// SpillDir explores: new successors are kept as they are found, not materialized.
+	// build is set when lazy is, the model is a SuccessorBuilder but no FrontierDecoder,
+	// and one worker without SpillDir explores: new successors are kept as they are
+	// found, not materialized.
 	build SuccessorBuilder[S]
+	// fdec is set when the model is a FrontierDecoder and no SpillDir is set: levels
+	// hold encodings, and each worker rebuilds the state it expands in its scratch.
+	fdec  FrontierDecoder[S]
 	store *store[S]
 	post  *postOffice[S] // with several workers and no SpillDir (owners.go)
 	heap  heapSampler
@@ -152,26 +159,25 @@ func (e *explorer[S]) run() (*Result[S], error) {
 		e.store.insert(fixHash(fingerprint(buf)), buf, key{uint64(i), 0}, noParent, Action(i), s)
 	}
 	e.store.states.Store(e.store.count())
-	frontier, _ := e.store.nextFrontier(len(inits), false)
+	frontier := e.store.nextFrontier(len(inits))
 	for depth := 0; ; depth++ {
 		e.depth = depth
 		e.depthNow.Store(int64(depth))
-		e.frontierLen.Store(int64(len(frontier)))
+		e.frontierLen.Store(int64(frontier.size()))
 		last := e.opt.MaxDepth > 0 && depth == e.opt.MaxDepth
-		best, beyond := e.expandLevel(frontier, last)
+		best, beyond := e.expandLevel(&frontier, last)
 		if res, stop, err := e.levelEnd(best, beyond, last); stop {
 			if res != nil || err != nil {
 				return res, err
 			}
 			break
 		}
-		lazy := e.lazy != nil && e.build == nil
-		next, parents := e.store.nextFrontier(len(frontier), lazy)
-		if len(next) == 0 {
+		next := e.store.nextFrontier(frontier.size())
+		if next.size() == 0 {
 			break
 		}
-		if lazy {
-			e.materialize(frontier, next, parents)
+		if e.materializes() {
+			e.materialize(&frontier, &next)
 		}
 		frontier = next
 	}
@@ -257,11 +263,13 @@ const maxChunk = 64
 // expandLevel expands every state of frontier with opt.Workers workers. It returns the
 // least violation candidate and, when last is set (the depth bound), whether some
 // successor is not stored yet; in that case successors are looked up, not stored.
-func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, bool) {
+func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, bool) {
 	var next atomic.Int64
-	width := len(frontier)
+	var width int
 	if e.spill != nil {
 		width = int(e.spill.width)
+	} else {
+		width = frontier.size()
 	}
 	chunk := int64(max(1, min(maxChunk, width/(4*e.opt.Workers))))
 	workers := make([]worker[S], min(e.opt.Workers, width))
@@ -297,25 +305,33 @@ func (e *explorer[S]) expandLevel(frontier []node[S], last bool) (candidate, boo
 	return best, beyond
 }
 
-// materialize builds the states of a new frontier stored without their state (the
-// SuccessorEncoder path): next[k] is the successor of prev[parents[k]] by its recorded
-// action. Workers share the work; each state is built exactly once.
-func (e *explorer[S]) materialize(prev, next []node[S], parents []uint64) {
+// materializes reports whether new states are stored without their state and built
+// after their level (the SuccessorEncoder path without a SuccessorBuilder or a
+// FrontierDecoder).
+func (e *explorer[S]) materializes() bool {
+	return e.lazy != nil && e.build == nil && e.fdec == nil
+}
+
+// materialize builds the states of a new level stored without their state: state k of
+// next is the successor of state next.from[k] of prev by its recorded action. Workers
+// share the work; each state is built exactly once.
+func (e *explorer[S]) materialize(prev, next *level[S]) {
 	build := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			a := e.store.record(next[k].id).action
-			next[k].state = e.lazy.Successor(prev[parents[k]].state, a)
+			a := e.store.record(next.ids[k]).action
+			next.states[k] = e.lazy.Successor(prev.states[next.from[k]], a)
 		}
 	}
-	w := min(e.opt.Workers, len(next)/256+1)
+	n := next.size()
+	w := min(e.opt.Workers, n/256+1)
 	if w <= 1 {
-		build(0, len(next))
+		build(0, n)
 		return
 	}
 	var wg sync.WaitGroup
-	per := (len(next) + w - 1) / w
-	for lo := 0; lo < len(next); lo += per {
-		hi := min(lo+per, len(next))
+	per := (n + w - 1) / w
+	for lo := 0; lo < n; lo += per {
+		hi := min(lo+per, n)
 		wg.Go(func() { build(lo, hi) })
 	}
 	wg.Wait()
@@ -350,34 +366,38 @@ type worker[S any] struct {
 	// The SuccessorEncoder path: the state being expanded and its successor count.
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
-	// The SuccessorBuilder path (one worker): the yield and keep callbacks and the
-	// fingerprint of the state last stored.
+	// The SuccessorBuilder path (one worker): the yield and keep callbacks.
 	yieldBuild func(Action, []byte, []uint32) bool
 	keep       func(S)
-	keptHash   uint64
-	cur        uint64
-	curID      uint64
-	nsucc      int
-	curLast    bool
-	best       candidate
-	beyond     bool
-	rank       rankScratch // the progress check's ranks, count and least break
+	// The FrontierDecoder path: the memory the state being expanded is rebuilt in.
+	scratch S
+	cur     uint64
+	curID   uint64
+	nsucc   int
+	curLast bool
+	best    candidate
+	beyond  bool
+	rank    rankScratch // the progress check's ranks, count and least break
 }
 
-func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, last bool) {
+func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, last bool) {
 	e := w.e
 	if e.spill != nil {
 		w.runSpill(chunk, last)
 		return
 	}
-	n := int64(len(frontier))
+	n := int64(frontier.size())
 	for !e.stopped.Load() {
 		lo := next.Add(chunk) - chunk
 		if lo >= n {
 			break
 		}
 		for i := lo; i < min(lo+chunk, n); i++ {
-			w.expand(frontier, uint64(i), last)
+			if e.fdec != nil {
+				w.expand(e.fdec.DecodeInto(frontier.enc(int(i)), &w.scratch), frontier.ids[i], uint64(i), last)
+			} else {
+				w.expand(frontier.states[i], frontier.ids[i], uint64(i), last)
+			}
 		}
 		if w.post != nil {
 			w.absorb()
@@ -399,26 +419,26 @@ func (w *worker[S]) run(frontier []node[S], next *atomic.Int64, chunk int64, las
 	w.pending = 0
 }
 
-// expand checks frontier[i] and stores its successors.
-func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
+// expand checks state s, number i of the frontier with store id id, and stores its
+// successors.
+func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	e := w.e
-	n := &frontier[i-w.base]
 	for k, inv := range e.opt.Invariants {
-		if err := inv.Check(n.state); err != nil {
-			w.offer(candidate{ok: true, idx: i, order: k, kind: KindInvariant, name: inv.Name, msg: err.Error(), id: n.id})
+		if err := inv.Check(s); err != nil {
+			w.offer(candidate{ok: true, idx: i, order: k, kind: KindInvariant, name: inv.Name, msg: err.Error(), id: id})
 			break
 		}
 	}
 	if e.lazy != nil {
-		w.expandLazy(n, i, last)
+		w.expandLazy(s, id, i, last)
 		return
 	}
-	succ := e.m.Successors(n.state, w.dst[:0])
+	succ := e.m.Successors(s, w.dst[:0])
 	w.dst = succ
 	w.transitions += int64(len(succ))
 	if len(succ) == 0 {
-		if e.opt.CheckDeadlock && !e.m.Terminal(n.state) {
-			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: n.id})
+		if e.opt.CheckDeadlock && !e.m.Terminal(s) {
+			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: id})
 		}
 		return
 	}
@@ -426,7 +446,7 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 		return
 	}
 	if e.prog.on {
-		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+		w.rank.parent = e.prog.m.Progress(s, w.rank.parent[:0])
 	}
 	// Pass 1 encodes and hashes every successor and touches each one's home slot, so
 	// that the cache misses of the lookups overlap instead of queueing one behind the
@@ -440,7 +460,7 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 		}
 		if e.prog.on {
 			w.rank.child = e.prog.m.Progress(next, w.rank.child[:0])
-			w.rank.check(i, j, n.id, succ[j].Action)
+			w.rank.check(i, j, id, succ[j].Action)
 		}
 		start := len(w.buf)
 		w.buf = e.m.Encode(next, w.buf)
@@ -461,7 +481,7 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 			}
 			continue
 		}
-		if w.insert(h, enc, key{i, uint32(j)}, n.id, succ[j].Action, succ[j].Next) {
+		if w.insert(h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next) {
 			w.pending++
 		}
 	}
@@ -469,32 +489,32 @@ func (w *worker[S]) expand(frontier []node[S], i uint64, last bool) {
 
 // expandLazy is the successor loop of expand for a SuccessorEncoder: successors are
 // hashed and stored from their encodings; their states are built by materialize.
-func (w *worker[S]) expandLazy(n *node[S], i uint64, last bool) {
+func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 	e := w.e
 	if w.yield == nil {
 		w.yield = w.storeEncoded
 	}
-	w.cur, w.curID, w.nsucc, w.curLast = i, n.id, 0, last
+	w.cur, w.curID, w.nsucc, w.curLast = i, id, 0, last
 	if e.build != nil {
 		if w.yieldBuild == nil {
 			w.yieldBuild, w.keep = w.storeBuilt, w.keepBuilt
 		}
 		if e.prog.on {
-			w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+			w.rank.parent = e.prog.m.Progress(s, w.rank.parent[:0])
 		}
-		w.buf, w.rank.child = e.build.EncodeSuccessorsBuild(n.state, w.buf, w.rank.child, e.prog.on, w.yieldBuild, w.keep)
+		w.buf, w.rank.child = e.build.EncodeSuccessorsBuild(s, w.buf, w.rank.child, e.prog.on, w.yieldBuild, w.keep)
 	} else if e.prog.on {
-		w.rank.parent = e.prog.m.Progress(n.state, w.rank.parent[:0])
+		w.rank.parent = e.prog.m.Progress(s, w.rank.parent[:0])
 		if w.yieldRank == nil {
 			w.yieldRank = w.storeEncodedRank
 		}
-		w.buf, w.rank.child = e.prog.enc.EncodeSuccessorsProgress(n.state, w.buf, w.rank.child, w.yieldRank)
+		w.buf, w.rank.child = e.prog.enc.EncodeSuccessorsProgress(s, w.buf, w.rank.child, w.yieldRank)
 	} else {
-		w.buf = e.lazy.EncodeSuccessors(n.state, w.buf, w.yield)
+		w.buf = e.lazy.EncodeSuccessors(s, w.buf, w.yield)
 	}
 	w.transitions += int64(w.nsucc)
-	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(n.state) {
-		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: n.id})
+	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(s) {
+		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: id})
 	}
 }
 
@@ -534,14 +554,13 @@ func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 	var zero S
 	if w.e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
 		w.pending++
-		w.keptHash = h
 		return true
 	}
 	return false
 }
 
-// keepBuilt gives the state storeBuilt just stored (fingerprint w.keptHash) its value.
-func (w *worker[S]) keepBuilt(s S) { w.e.store.keepLast(w.keptHash, s) }
+// keepBuilt gives the state storeBuilt just stored its value.
+func (w *worker[S]) keepBuilt(s S) { w.e.store.keepLast(s) }
 
 // storeEncodedRank is storeEncoded for a ProgressEncoder: it checks the successor's
 // rank against the parent's, then stores it.

@@ -22,19 +22,20 @@ const postBatch = 256
 
 // routed is a successor on its way to its shard's owner: what store.insert needs, with
 // the end of its encoding in the batch's enc.
-type routed[S any] struct {
+type routed struct {
 	h      uint64
 	k      key
 	parent uint64
 	action Action
-	state  S
 	end    uint32
 }
 
-// batch is a group of successors for one owner.
+// batch is a group of successors for one owner, with their states unless the store
+// keeps encodings (a FrontierDecoder).
 type batch[S any] struct {
-	items []routed[S]
-	enc   []byte
+	items  []routed
+	states []S
+	enc    []byte
 }
 
 // postOffice links the workers of a search: inbox[w] carries batches to worker w (a nil
@@ -63,7 +64,7 @@ func (p *postOffice[S]) get() *batch[S] {
 	case b := <-p.free:
 		return b
 	default:
-		return &batch[S]{items: make([]routed[S], 0, p.size), enc: make([]byte, 0, p.size*16)}
+		return &batch[S]{items: make([]routed, 0, p.size), enc: make([]byte, 0, p.size*16)}
 	}
 }
 
@@ -78,7 +79,10 @@ func (w *worker[S]) send(o int, h uint64, enc []byte, k key, parent uint64, a Ac
 		w.out[o] = b
 	}
 	b.enc = append(b.enc, enc...)
-	b.items = append(b.items, routed[S]{h: h, k: k, parent: parent, action: a, state: s, end: uint32(len(b.enc))})
+	b.items = append(b.items, routed{h: h, k: k, parent: parent, action: a, end: uint32(len(b.enc))})
+	if !w.e.store.encoded {
+		b.states = append(b.states, s)
+	}
 	if len(b.items) >= w.post.size {
 		w.out[o] = nil
 		w.deliver(o, b)
@@ -145,15 +149,19 @@ func (w *worker[S]) store(b *batch[S]) {
 	}
 	w.touched += x
 	start := uint32(0)
+	var s S
 	for i := range b.items {
 		it := &b.items[i]
-		if st.insert(it.h, b.enc[start:it.end], it.k, it.parent, it.action, it.state) {
+		if b.states != nil {
+			s = b.states[i]
+		}
+		if st.insert(it.h, b.enc[start:it.end], it.k, it.parent, it.action, s) {
 			w.pending++
 		}
 		start = it.end
 	}
-	clear(b.items) // drop the states' references
-	b.items, b.enc = b.items[:0], b.enc[:0]
+	clear(b.states) // drop the states' references
+	b.items, b.states, b.enc = b.items[:0], b.states[:0], b.enc[:0]
 	select {
 	case w.post.free <- b:
 	default:

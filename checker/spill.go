@@ -505,7 +505,6 @@ type spillWork[S any] struct {
 	window []byte // encodings of the claimed frontier states, concatenated
 	wends  []uint32
 	nodes  []node[S]
-	base   uint64 // frontier index of the first claimed state
 	chunk  *spillChunk
 }
 
@@ -600,10 +599,9 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 			nodes = append(nodes, node[S]{state: s, id: sp.base + lo + uint64(k)})
 			start = end
 		}
-		w.base = lo
 		w.chunk.lo, w.chunk.n = lo, uint64(len(nodes))
 		for k := range nodes {
-			w.expand(nodes, lo+uint64(k), last)
+			w.expand(nodes[k].state, nodes[k].id, lo+uint64(k), last)
 		}
 		if !last {
 			w.chunk = sp.submit(e.sstore, w.chunk)

@@ -38,36 +38,76 @@ func (a key) less(b key) bool {
 	return a.parent < b.parent || (a.parent == b.parent && a.trans < b.trans)
 }
 
-// fresh is a state first stored in the current level, with the least key among its
-// discoveries so far. The fresh lists of all shards, sorted by key, form the next
-// frontier.
-type fresh[S any] struct {
-	key   key
-	id    uint64
-	state S
+// fresh is a state first stored in the current level with several workers, with the
+// least key among its discoveries so far; its state is at the same index of the shard's
+// fstates, or its encoding ends at end in the shard's fencs (a FrontierDecoder). The
+// fresh lists of all shards, sorted by key, form the next frontier.
+type fresh struct {
+	key key
+	id  uint64
+	end uint32
+}
+
+// level is one breadth-first level in frontier order: each state's store id and either
+// the states themselves or, for a FrontierDecoder, their encodings (state k's is
+// encs[ends[k-1]:ends[k]]), which cost a word or two each where a state may cost
+// hundreds of bytes. With parents asked for (the SuccessorEncoder path, whose new states
+// are built after the level) from[k] is the index of state k's parent in the level
+// before.
+type level[S any] struct {
+	ids    []uint64
+	states []S
+	encs   []byte
+	ends   []uint32
+	from   []uint64
+}
+
+// size returns the number of states of l.
+func (l *level[S]) size() int { return len(l.ids) }
+
+// enc returns the encoding of state k of an encoded level.
+func (l *level[S]) enc(k int) []byte {
+	start := uint32(0)
+	if k > 0 {
+		start = l.ends[k-1]
+	}
+	return l.encs[start:l.ends[k]]
 }
 
 // store is the visited-state set: 1<<shardBits shards, each an open-addressing
-// (linear probing) hash table of fingerprints with, per slot, the record index
-// (Fingerprint mode) or the offset of the state's arena entry (Exact mode: record index
-// as 4 bytes, uvarint length, encoding), plus the records. A lookup of a state already
-// stored reads one fingerprint and, in Exact mode, one offset and one arena entry; the
-// fingerprints alone are probed, so they are kept apart from the rest for the cache.
-// Exact mode keeps no arena entry for a word-keyed state (an 8-byte encoding, which its
-// fingerprint identifies: wordKeyed); its slot holds wordTag and the record index.
+// (linear probing) hash table of fingerprints with, per slot where it is needed, the
+// record index (Fingerprint mode) or the offset of the state's arena entry (Exact mode:
+// record index as 4 bytes, uvarint length, encoding), plus the records. A lookup of a
+// state already stored reads one fingerprint and, in Exact mode, one offset and one
+// arena entry; the fingerprints alone are probed, so they are kept apart from the rest
+// for the cache. Exact mode keeps no arena entry for a word-keyed state (an 8-byte
+// encoding, which its fingerprint identifies: wordKeyed); its slot holds wordTag and the
+// record index.
+//
+// Per-slot values are kept only where a lookup reads them: with several workers (keyed:
+// lower reads the record index), and in Exact mode for a shard that holds an arena
+// entry (offs, created with the first one). With one worker a shard of word-keyed
+// states, and every shard in Fingerprint mode, is its fingerprints alone, 8 bytes a slot
+// as in a hand-written table of packed states.
 //
 // Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
-// fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); records in
-// [levelStart, n) are exactly the states of shard.fresh, in the same order.
+// fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); offs and slots
+// are nil or as long as hashes; with several workers, records in [levelStart, n) are
+// exactly the states of shard.fresh, in the same order.
 //
 // With one worker (keyed false) a state's first discovery in a level has its least
 // key, since the frontier is expanded in key order; insert then skips the key
-// comparison on states already stored. With several, each shard is written by its
-// owner only (owners.go), which compares keys since discoveries reach it out of order.
+// comparison on states already stored and appends new states to one list, next, which is
+// then already the next frontier. With several, each shard is written by its owner only
+// (owners.go), which compares keys since discoveries reach it out of order, and
+// nextFrontier sorts the shards' fresh lists by key.
 type store[S any] struct {
-	exact  bool
-	keyed  bool // several workers: a repeat discovery may have a lesser key
-	shards [1 << shardBits]shard[S]
+	exact   bool
+	keyed   bool // several workers: a repeat discovery may have a lesser key
+	encoded bool // a FrontierDecoder's levels hold encodings, not states
+	parents bool // with one worker, next.from is filled (the SuccessorEncoder path)
+	shards  [1 << shardBits]shard[S]
+	next    level[S] // with one worker: the level being built, in key order
 	storeCounters
 }
 
@@ -84,25 +124,28 @@ const recPageBits = 14
 
 type shard[S any] struct {
 	hashes     []uint64         // table: fingerprint per slot, 0 when empty
-	slots      []uint32         // table, Fingerprint mode: record index per slot
-	offs       []uint64         // table, Exact mode: arena offset per slot
+	slots      []uint32         // table, Fingerprint mode with several workers: record index per slot
+	offs       []uint64         // table, Exact mode (see store): arena offset, or wordTag and record index
 	n          uint32           // records stored
 	recs       [][]parentRecord // pages of parent records
 	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
 	levelStart uint32
-	fresh      []fresh[S]
-	size       int64 // last size reported to store.bytes
+	fresh      []fresh // several workers: the states first stored in this level
+	fstates    []S     // their states (parallel to fresh), unless encoded
+	fencs      []byte  // their encodings, when encoded
+	size       int64   // last size reported to store.bytes
 	_          [64]byte
 }
 
-func newStore[S any](exact, keyed bool) *store[S] {
-	st := &store[S]{exact: exact, keyed: keyed}
+func newStore[S any](exact, keyed, encoded bool) *store[S] {
+	st := &store[S]{exact: exact, keyed: keyed, encoded: encoded}
 	for i := range st.shards {
 		sh := &st.shards[i]
 		sh.hashes = make([]uint64, 16)
-		if exact {
+		switch {
+		case exact && keyed:
 			sh.offs = make([]uint64, 16)
-		} else {
+		case keyed:
 			sh.slots = make([]uint32, 16)
 		}
 		st.account(sh)
@@ -124,8 +167,8 @@ func fixHash(h uint64) uint64 {
 // insert stores the state with fingerprint h (and encoding enc in Exact mode) if it is
 // new, with parent record (parentID, action) and level key k, and reports whether it
 // was new. If the state was already stored in the current level with a larger key, its
-// key and parent record are lowered to k. Expected cost O(1) (amortised over growth);
-// it copies enc into the arena in Exact mode and S into the fresh list.
+// key and parent record are lowered to k. The new state's frontier entry keeps s, or
+// enc when the store is encoded. Expected cost O(1) (amortised over growth).
 func (st *store[S]) insert(h uint64, enc []byte, k key, parentID uint64, action Action, s S) bool {
 	si := shardOf(h)
 	sh := &st.shards[si]
@@ -149,15 +192,16 @@ func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
 	if exact && !wordKeyed(h, enc) {
 		return sh.findArena(h, enc)
 	}
+	// A word-keyed state equals a stored one exactly when the stored one is word-keyed
+	// too (equal): every state of a shard without offs is.
+	mixed := exact && sh.offs != nil
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		switch sh.hashes[i] {
 		case 0:
 			return i, false
 		case h:
-			// A word-keyed state equals a stored one exactly when the stored one is
-			// word-keyed too (equal).
-			if !exact || sh.offs[i]&wordTag != 0 {
+			if !mixed || sh.offs[i]&wordTag != 0 {
 				return i, true
 			}
 		}
@@ -165,7 +209,8 @@ func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
 }
 
 // findArena is find for an Exact-mode state that is not word-keyed: a slot with its
-// fingerprint holds it if the encoding in the arena is enc.
+// fingerprint holds it if the encoding in the arena is enc (a shard without offs holds
+// word-keyed states only).
 func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
 	mask := uint64(len(sh.hashes) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -173,7 +218,7 @@ func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
 		case 0:
 			return i, false
 		case h:
-			if sh.equal(sh.offs[i], false, enc) {
+			if sh.offs != nil && sh.equal(sh.offs[i], false, enc) {
 				return i, true
 			}
 		}
@@ -185,35 +230,81 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	rec := sh.n
 	sh.n++
 	sh.hashes[i] = h
+	grew := false
 	if rec&(1<<recPageBits-1) == 0 {
 		sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
+		grew = true
 	}
 	page := &sh.recs[len(sh.recs)-1]
+	if len(*page) == cap(*page) {
+		grew = true
+	}
 	*page = append(*page, parentRecord{parentID, action})
 	switch {
 	case st.exact && wordKeyed(h, enc):
-		sh.offs[i] = wordTag | uint64(rec)
+		if sh.offs != nil {
+			sh.offs[i] = wordTag | uint64(rec)
+		}
 	case st.exact:
+		if sh.offs == nil {
+			sh.makeOffs()
+		}
+		c := cap(sh.arena)
 		sh.offs[i] = uint64(len(sh.arena))
 		sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
 		sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
 		sh.arena = append(sh.arena, enc...)
-	default:
+		grew = grew || cap(sh.arena) != c
+	case sh.slots != nil:
 		sh.slots[i] = rec
 	}
-	sh.fresh = append(sh.fresh, fresh[S]{key: k, id: uint64(rec)<<shardBits | si, state: s})
+	id := uint64(rec)<<shardBits | si
+	switch {
+	case st.keyed:
+		f := fresh{key: k, id: id}
+		if st.encoded {
+			sh.fencs = append(sh.fencs, enc...)
+			f.end = uint32(len(sh.fencs))
+		} else {
+			sh.fstates = append(sh.fstates, s)
+		}
+		sh.fresh = append(sh.fresh, f)
+	case st.encoded:
+		st.next.ids = append(st.next.ids, id)
+		st.next.encs = append(st.next.encs, enc...)
+		st.next.ends = append(st.next.ends, uint32(len(st.next.encs)))
+	default:
+		st.next.ids = append(st.next.ids, id)
+		st.next.states = append(st.next.states, s)
+		if st.parents {
+			st.next.from = append(st.next.from, k.parent)
+		}
+	}
 	if int(sh.n)*4 >= len(sh.hashes)*3 {
 		sh.grow()
+		grew = true
 	}
-	st.account(sh)
+	if grew {
+		st.account(sh)
+	}
 }
 
-// keepLast sets the state of the state last added to the shard of fingerprint h, which
-// was stored without one (a SuccessorBuilder with one worker, so nothing was added
-// since).
-func (st *store[S]) keepLast(h uint64, s S) {
-	sh := &st.shards[shardOf(h)]
-	sh.fresh[len(sh.fresh)-1].state = s
+// makeOffs gives an Exact-mode shard of word-keyed states (one worker) its offs, for
+// its first arena entry: its word-keyed slots get wordTag (their record index is not
+// needed with one worker, which never lowers a key).
+func (sh *shard[S]) makeOffs() {
+	sh.offs = make([]uint64, len(sh.hashes))
+	for i, h := range sh.hashes {
+		if h != 0 {
+			sh.offs[i] = wordTag
+		}
+	}
+}
+
+// keepLast sets the state of the state last added, which was stored without one (a
+// SuccessorBuilder with one worker, so nothing was added since).
+func (st *store[S]) keepLast(s S) {
+	st.next.states[len(st.next.states)-1] = s
 }
 
 // lower gives the state in slot i the key k and parent record (parentID, action) if it
@@ -276,13 +367,15 @@ func (sh *shard[S]) grow() {
 	var offs []uint64
 	if sh.offs != nil {
 		offs = make([]uint64, 2*len(sh.hashes))
-	} else {
+	}
+	if sh.slots != nil {
 		slots = make([]uint32, 2*len(sh.hashes))
 	}
 	hashes := regrow(sh.hashes, func(from, to int) {
 		if offs != nil {
 			offs[to] = sh.offs[from]
-		} else {
+		}
+		if slots != nil {
 			slots[to] = sh.slots[from]
 		}
 	})
@@ -309,7 +402,8 @@ func regrow(hashes []uint64, move func(from, to int)) []uint64 {
 	return out
 }
 
-// account refreshes the store-wide byte estimate with shard sh's current size.
+// account refreshes the store-wide byte estimate with shard sh's current size. add calls
+// it when something of the shard grew.
 func (st *store[S]) account(sh *shard[S]) {
 	size := int64(cap(sh.hashes))*8 + int64(cap(sh.slots))*4 + int64(cap(sh.offs))*8 +
 		st.recBytes(sh) + int64(cap(sh.recs))*24 +
@@ -347,17 +441,35 @@ func (st *store[S]) count() int64 {
 }
 
 // nextFrontier ends a level: it returns the states first stored in it, ordered by key,
-// and starts a new level. width is the size of the frontier the keys refer to. With
-// parents set it also returns, per new state, the index of its parent in that frontier
-// (for states stored without their state, to be built from the parent). Cost
-// O(width + new states), plus a sort of the few states sharing one parent.
-func (st *store[S]) nextFrontier(width int, parents bool) ([]node[S], []uint64) {
+// and starts a new level. width is the size of the frontier the keys refer to. With one
+// worker the list add built is already in key order; with several, the shards' fresh
+// lists are placed by key: cost O(width + new states), plus a sort of the few states
+// sharing one parent.
+func (st *store[S]) nextFrontier(width int) level[S] {
+	if !st.keyed {
+		next := st.next
+		n := next.size()
+		st.next = level[S]{ids: make([]uint64, 0, n)}
+		if st.encoded {
+			st.next.encs = make([]byte, 0, len(next.encs))
+			st.next.ends = make([]uint32, 0, n)
+		} else {
+			st.next.states = make([]S, 0, n)
+			if st.parents {
+				st.next.from = make([]uint64, 0, n)
+			}
+		}
+		for i := range st.shards {
+			st.shards[i].levelStart = st.shards[i].n
+		}
+		return next
+	}
 	total := 0
 	for i := range st.shards {
 		total += len(st.shards[i].fresh)
 	}
 	if total == 0 {
-		return nil, nil
+		return level[S]{}
 	}
 	start := make([]int, width+1)
 	for i := range st.shards {
@@ -368,58 +480,79 @@ func (st *store[S]) nextFrontier(width int, parents bool) ([]node[S], []uint64) 
 	for i := 1; i <= width; i++ {
 		start[i] += start[i-1]
 	}
-	next := make([]node[S], total)
+	// place[p] is the shard and fresh index of the state at frontier position p.
+	place := make([]freshRef, total)
 	trans := make([]uint32, total)
-	var from []uint64
-	if parents {
-		from = make([]uint64, total)
-	}
 	pos := start[:width]
 	for i := range st.shards {
-		sh := &st.shards[i]
-		for j := range sh.fresh {
-			f := &sh.fresh[j]
+		for j, f := range st.shards[i].fresh {
 			p := pos[f.key.parent]
 			pos[f.key.parent]++
-			next[p] = node[S]{state: f.state, id: f.id}
+			place[p] = freshRef{uint32(i), uint32(j)}
 			trans[p] = f.key.trans
-			if parents {
-				from[p] = f.key.parent
-			}
-			f.state = *new(S) // drop the reference
 		}
-		sh.fresh = sh.fresh[:0]
-		sh.levelStart = sh.n
 	}
 	// After placement pos[p] is the end of parent p's group. Within a group, order by
 	// transition index (insertion sort for the usual small group).
 	a := 0
 	for _, b := range pos {
 		if b-a > 16 {
-			sort.Sort(byTrans[S]{trans[a:b], next[a:b]})
+			sort.Sort(byTrans{trans[a:b], place[a:b]})
 			a = b
 			continue
 		}
 		for i := a + 1; i < b; i++ {
 			for j := i; j > a && trans[j] < trans[j-1]; j-- {
 				trans[j], trans[j-1] = trans[j-1], trans[j]
-				next[j], next[j-1] = next[j-1], next[j]
+				place[j], place[j-1] = place[j-1], place[j]
 			}
 		}
 		a = b
 	}
-	return next, from
+	next := level[S]{ids: make([]uint64, total)}
+	if st.encoded {
+		next.ends = make([]uint32, total)
+	} else {
+		next.states = make([]S, total)
+		next.from = make([]uint64, total)
+	}
+	for p, r := range place {
+		sh := &st.shards[r.shard]
+		f := &sh.fresh[r.idx]
+		next.ids[p] = f.id
+		if st.encoded {
+			from := uint32(0)
+			if r.idx > 0 {
+				from = sh.fresh[r.idx-1].end
+			}
+			next.encs = append(next.encs, sh.fencs[from:f.end]...)
+			next.ends[p] = uint32(len(next.encs))
+		} else {
+			next.states[p] = sh.fstates[r.idx]
+			next.from[p] = f.key.parent
+		}
+	}
+	for i := range st.shards {
+		sh := &st.shards[i]
+		clear(sh.fstates) // drop the references
+		sh.fresh, sh.fstates, sh.fencs = sh.fresh[:0], sh.fstates[:0], sh.fencs[:0]
+		sh.levelStart = sh.n
+	}
+	return next
 }
 
-// byTrans sorts one parent's group of new frontier nodes by transition index.
-type byTrans[S any] struct {
+// freshRef names a fresh entry: its shard and its index in the shard's fresh list.
+type freshRef struct{ shard, idx uint32 }
+
+// byTrans sorts one parent's group of new frontier positions by transition index.
+type byTrans struct {
 	trans []uint32
-	nodes []node[S]
+	place []freshRef
 }
 
-func (b byTrans[S]) Len() int           { return len(b.trans) }
-func (b byTrans[S]) Less(i, j int) bool { return b.trans[i] < b.trans[j] }
-func (b byTrans[S]) Swap(i, j int) {
+func (b byTrans) Len() int           { return len(b.trans) }
+func (b byTrans) Less(i, j int) bool { return b.trans[i] < b.trans[j] }
+func (b byTrans) Swap(i, j int) {
 	b.trans[i], b.trans[j] = b.trans[j], b.trans[i]
-	b.nodes[i], b.nodes[j] = b.nodes[j], b.nodes[i]
+	b.place[i], b.place[j] = b.place[j], b.place[i]
 }
