@@ -131,7 +131,10 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 				}
 				m.writeWorms(s, cur)
 			}
-			s.worms = worms{tab: m.tab, enc: w}
+			if s.worms.tab != m.tab { // a pointer write only the first time
+				s.worms.tab = m.tab
+			}
+			s.worms.enc = w
 			return *s
 		}
 	}

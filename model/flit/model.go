@@ -505,19 +505,19 @@ func (m *Model) Successor(s State, a system.Action) State {
 
 // scratch is the reusable successor buffer of EncodeSuccessors and Successors.
 type scratch struct {
-	st     []succStep
-	rb     []routing.Output
-	state  State
-	log    touched
-	held   [][]int32  // held[i]: the virtual channels worm i holds in the parent, ascending
-	idx    []uint32   // idx[i]: the index of worm i's local state in the parent (see Encode)
-	local  []byte     // a worm's local state being built
-	merge  []int32    // a worm's channels after a step
-	owned  []int32    // the channels held in the parent, ascending
-	moved  uint32     // the index encodeStep gave the moved worm's local state
-	decs   []*wormDec // decs[i]: the table entry of worm i's local state in the parent
-	chans  []chanRef  // the channels held in the parent, ascending
-	parent State      // the state encodeBuild expands
+	st    []succStep
+	rb    []routing.Output
+	state State
+	log   touched
+	held  [][]int32 // held[i]: the virtual channels worm i holds in the parent, ascending
+	idx   []uint32  // idx[i]: the index of worm i's local state in the parent (see Encode)
+	local []byte    // a worm's local state being built
+	merge []int32   // a worm's channels after a step
+	owned []int32   // the channels held in the parent, ascending
+	moved uint32    // the index encodeStep gave the moved worm's local state
+	chans []chanRef // the channels held in the parent, ascending (encodeBuild)
+	word  [8]byte   // a successor's one-word encoding (encodeBuild)
+	rank  [2]uint32 // a successor's rank (encodeBuild)
 }
 
 // release returns the scratch to the pool.

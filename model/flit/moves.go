@@ -2,6 +2,7 @@ package flit
 
 import (
 	"encoding/binary"
+	"math"
 	"sync/atomic"
 	"unsafe"
 
@@ -206,11 +207,13 @@ func (y *yields) call(a system.Action, enc []byte, rank []uint32) bool {
 	return false
 }
 
-// expansion is the state of one encodeBuild call.
+// expansion is the state of one encodeBuild call. It lives on encodeBuild's stack, and
+// the per-move work writes no pointer (a successor's word and rank go to arrays in the
+// scratch), so the loop costs no write barrier while the collector runs.
 type expansion struct {
 	m         *Model
 	sc        *scratch
-	s         *State // the parent
+	s         State // the parent
 	ranks     bool
 	yield     yields
 	keep      func(State)
@@ -218,10 +221,14 @@ type expansion struct {
 	rbuf      []uint32
 	pot, outs uint64 // the parent's Progress sums when sumsOK
 	sumsOK    bool
-	word      uint64   // the parent's encoding when oneWord
-	oneWord   bool     // the parent's encoding is one word
-	pos       [8]uint8 // pos[i]: the byte of worm i's index in word, when it is one byte
-	tReady    bool     // sc.state is a copy of the parent
+	word      uint64     // the parent's encoding when oneWord
+	oneWord   bool       // the parent's encoding is one word
+	pos       [8]uint8   // pos[i]: the byte of worm i's index in word
+	tReady    bool       // sc.state is a copy of the parent
+	idx       []uint32   // idx[i]: the index of worm i's local state in the parent
+	decs      []*wormDec // decs[i]: its table entry
+	idxA      [8]uint32
+	decsA     [8]*wormDec
 }
 
 // encodeBuild is the loop of EncodeSuccessors, EncodeSuccessorsProgress and
@@ -231,13 +238,14 @@ type expansion struct {
 func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield yields, keep func(State)) ([]byte, []uint32) {
 	sc := scratchPool.Get().(*scratch)
 	n := len(s.Msgs)
-	sc.parent = s // in the scratch, not on the stack: x.s would move s to the heap
-	x := &expansion{m: m, sc: sc, s: &sc.parent, ranks: ranks, yield: yield, keep: keep, buf: buf, rbuf: rbuf}
-	// The parent's worm indices: from its encoding if it carries one, else interned.
-	sc.idx = sc.idx[:0]
+	x := &expansion{m: m, sc: sc, s: s, ranks: ranks, yield: yield, keep: keep, buf: buf, rbuf: rbuf}
+	// The parent's worm indices (sc.idx): from its encoding if it carries one, else
+	// interned.
 	if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
-		if idx, ok := wordIndices(s.worms.enc, n, sc.idx); ok {
-			sc.idx = idx
+		if idx, ok := wordIndices(s.worms.enc, n, sc.idx[:0]); ok {
+			if cap(idx) != cap(sc.idx) { // a pointer write only when it grew
+				sc.idx = idx
+			}
 			x.word, x.oneWord = s.worms.enc, true
 		}
 	}
@@ -251,41 +259,52 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 			}
 		}
 	}
+	idx := sc.idx[:n]
 	if x.oneWord {
 		p := 0
-		for i, y := range sc.idx {
+		for i, y := range idx {
 			x.pos[i] = uint8(p)
+			if y >= 0x80 {
+				x.pos[i] = 0xff
+			}
 			p += uvarintLen(y)
 		}
 	}
-	// Each worm's table entry and moves, and the parent's held channels, ascending.
-	sc.decs = sc.decs[:0]
-	sc.chans = sc.chans[:0]
-	for i, y := range sc.idx {
+	// The worms' candidate moves, and the parent's held channels, ascending, by their
+	// owners' table entries. (mvs is local, not in x: x would escape with it.)
+	var mvA [8]*wormMoves
+	mvs := mvA[:0]
+	if n > len(mvA) {
+		mvs = make([]*wormMoves, 0, n)
+	}
+	chans := sc.chans[:0]
+	for i, y := range idx {
 		d := m.wormDecoded(i, y)
-		sc.decs = append(sc.decs, d)
+		mvs = append(mvs, m.movesOf(i, d, &s, &sc.rb))
 		for k, o := range d.held {
-			sc.chans = append(sc.chans, chanRef{o: o, w: int32(i), k: int32(k)})
+			chans = append(chans, chanRef{o: o, w: int32(i), k: int32(k)})
 		}
 	}
-	for i := 1; i < len(sc.chans); i++ { // insertion sort: a state holds a few channels
-		for j := i; j > 0 && sc.chans[j].o < sc.chans[j-1].o; j-- {
-			sc.chans[j], sc.chans[j-1] = sc.chans[j-1], sc.chans[j]
+	if cap(chans) != cap(sc.chans) {
+		sc.chans = chans
+	}
+	for i := 1; i < len(chans); i++ { // insertion sort: a state holds a few channels
+		for j := i; j > 0 && chans[j].o < chans[j-1].o; j-- {
+			chans[j], chans[j-1] = chans[j-1], chans[j]
 		}
 	}
 	if ranks || keep != nil && s.sums.ok {
 		x.pot, x.outs = m.stateSums(&s)
 		x.sumsOK = true
 	}
-	for i := range n {
+	for i, mv := range mvs {
 		if !s.Msgs[i].Done {
-			x.input(i, &m.movesOf(i, sc.decs[i], &s, &sc.rb).src)
+			x.input(i, &mv.src)
 		}
 	}
-	for _, c := range sc.chans {
-		x.input(int(c.w), &m.movesOf(int(c.w), sc.decs[c.w], &s, &sc.rb).chans[c.k])
+	for _, c := range chans {
+		x.input(int(c.w), &mvs[c.w].chans[c.k])
 	}
-	sc.parent = State{}
 	sc.release()
 	return x.buf, x.rbuf
 }
@@ -302,7 +321,7 @@ func uvarintLen(x uint32) int {
 
 // input yields the enabled moves of one input of worm w.
 func (x *expansion) input(w int, im *inputMoves) {
-	m, s := x.m, x.s
+	m, s := x.m, &x.s
 	if len(im.moves) == 0 || im.inject && m.injectBusy(s, im.moves[0].st.c.at) {
 		return
 	}
@@ -332,25 +351,31 @@ func (x *expansion) input(w int, im *inputMoves) {
 	}
 }
 
-// known yields move mv of worm w, whose result r is known.
+// known yields move mv of worm w, whose result r is known. The successor's word and
+// rank are written to arrays in the scratch (no pointer is stored).
 func (x *expansion) known(w int, mv *move, r uint64) {
 	to, dp, do := unpackResult(r)
-	if x.oneWord && to < 0x80 && uvarintLen(x.sc.idx[w]) == 1 {
+	sc := x.sc
+	var enc []byte
+	if x.oneWord && to < 0x80 && x.pos[w] != 0xff {
 		sh := 8 * uint(x.pos[w])
-		x.buf = binary.LittleEndian.AppendUint64(x.buf[:0], x.word&^(0xff<<sh)|uint64(to)<<sh)
+		binary.LittleEndian.PutUint64(sc.word[:], x.word&^(0xff<<sh)|uint64(to)<<sh)
+		enc = sc.word[:]
 	} else {
-		x.buf = appendIndices(x.buf[:0], x.sc.idx, w, to)
+		x.buf = appendIndices(x.buf[:0], sc.idx, w, to)
+		enc = x.buf
 	}
 	cpot, couts := uint64(int64(x.pot)+dp), uint64(int64(x.outs)+do)
+	var rk []uint32
 	if x.ranks {
-		x.rbuf = rank(cpot, couts, x.rbuf[:0])
+		sc.rank[0], sc.rank[1] = uint32(min(cpot, math.MaxUint32)), uint32(math.MaxUint32-min(couts, math.MaxUint32))
+		rk = sc.rank[:]
 	}
-	if x.yield.call(mv.st.a, x.buf, x.rbuf) && x.keep != nil {
+	if x.yield.call(mv.st.a, enc, rk) && x.keep != nil {
 		t := x.scratchState()
-		sc := x.sc
 		sc.log = touched{}
-		x.m.applyInto(x.s, mv.st, t, &sc.log)
-		x.keep(x.m.built(x.s, t, w, x.buf, x.sumsOK, cpot, couts))
+		x.m.applyInto(&x.s, mv.st, t, &sc.log)
+		x.keep(x.m.built(&x.s, t, w, enc, x.sumsOK, cpot, couts))
 		x.restore(w)
 	}
 }
@@ -358,14 +383,14 @@ func (x *expansion) known(w int, mv *move, r uint64) {
 // first yields move mv of worm w met for the first time: it is applied to the scratch
 // copy of the parent, the moved worm re-encoded and interned, and its result recorded.
 func (x *expansion) first(w int, mv *move) {
-	m, s, sc := x.m, x.s, x.sc
+	m, s, sc := x.m, &x.s, x.sc
 	t := x.scratchState()
 	held := sc.held
-	for len(held) < len(sc.decs) {
+	for len(held) < len(s.Msgs) {
 		held = append(held, nil)
 	}
 	sc.held = held
-	sc.held[w] = append(sc.held[w][:0], sc.decs[w].held...)
+	sc.held[w] = append(sc.held[w][:0], m.wormDecoded(w, sc.idx[w]).held...)
 	sc.log = touched{}
 	m.applyInto(s, mv.st, t, &sc.log)
 	var cpot, couts uint64
@@ -400,7 +425,7 @@ func (x *expansion) first(w int, mv *move) {
 func (x *expansion) scratchState() *State {
 	t := &x.sc.state
 	if !x.tReady {
-		s := x.s
+		s := &x.s
 		if len(t.VCs) != len(s.VCs) || len(t.Msgs) != len(s.Msgs) {
 			t.VCs = make([]VC, len(s.VCs))
 			t.Msgs = make([]Msg, len(s.Msgs))
@@ -414,7 +439,7 @@ func (x *expansion) scratchState() *State {
 
 // restore undoes on the scratch state the step of worm w just applied (sc.log).
 func (x *expansion) restore(w int) {
-	t, s, log := &x.sc.state, x.s, &x.sc.log
+	t, s, log := &x.sc.state, &x.s, &x.sc.log
 	if log.full {
 		copy(t.VCs, s.VCs)
 	} else {
