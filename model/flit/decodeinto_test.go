@@ -49,7 +49,7 @@ func reachable(m *Model, limit int) ([]State, [][]byte) {
 // expanded is everything the explorer asks of a state: its encoding, Progress,
 // Terminal, the invariants' verdict, its successors' actions, encodings and ranks from
 // Successors, and EncodeSuccessorsProgress's, which must be the same.
-func expanded(m *Model, s State) string {
+func expanded(t *testing.T, m *Model, s State) string {
 	b := fmt.Appendf(nil, "enc %x rank %v terminal %v inv %v\n", m.Encode(s, nil), m.Progress(s, nil), m.Terminal(s), m.CheckAll(s))
 	var succ, encs []byte
 	for _, tr := range m.Successors(s, nil) {
@@ -59,10 +59,9 @@ func expanded(m *Model, s State) string {
 		encs = fmt.Appendf(encs, "%#x %x %v\n", uint64(a), enc, rank)
 	})
 	if string(succ) != string(encs) {
-		b = append(b, "EncodeSuccessorsProgress differs from Successors\n"...)
+		t.Fatalf("EncodeSuccessorsProgress\n%s\ndiffers from Successors\n%s\nof\n%s", encs, succ, m.Format(s))
 	}
-	b = append(b, succ...)
-	return string(append(b, encs...))
+	return string(append(b, succ...))
 }
 
 // randomStates returns the distinct states of n seeded random walks of m of up to 50
@@ -96,9 +95,13 @@ func TestDecodeInto(t *testing.T) {
 		limit, walks = 4000, 1000
 	}
 	mixed := mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 2, 2, AllPort, unicasts(3, 0, 8, 2, 6, 6, 2, 8, 0, 1, 7, 7, 1)))
-	for i, m := range append(decodeModels(t), mixed) {
+	// More than 64 virtual channels, and more than 8 worms (never one word).
+	wide := mustNew(t, NewGridConfig(grid(t, "mesh:4x4"), false, 2, 2, AllPort, unicasts(3, 5, 7, 6, 4, 9, 1, 10, 2)))
+	many := mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 1, 1, AllPort,
+		unicasts(2, 0, 8, 1, 7, 2, 6, 3, 5, 5, 3, 6, 2, 7, 1, 8, 0, 4, 0)))
+	for i, m := range append(decodeModels(t), mixed, wide, many) {
 		states, encs := reachable(m, limit)
-		if m == mixed {
+		if m == mixed || m == many {
 			states, encs = randomStates(m, walks)
 		}
 		order := rand.New(rand.NewPCG(uint64(i), 13)).Perm(len(states))
@@ -131,7 +134,7 @@ func TestDecodeInto(t *testing.T) {
 				}
 			}
 			if n%4 == 0 || n < 2000 {
-				if got, want := expanded(m, d), expanded(m, states[k]); got != want {
+				if got, want := expanded(t, m, d), expanded(t, m, states[k]); got != want {
 					t.Fatalf("model %d state %d: decoded\n%s\nbuilt\n%s", i, k, got, want)
 				}
 			}

@@ -3,6 +3,7 @@ package flit
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -278,19 +279,41 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 		mvs = make([]*wormMoves, 0, n)
 	}
 	chans := sc.chans[:0]
+	var held uint64 // the held channels as a bit set, when the network has at most 64
+	small := m.nvc <= 64 && n <= 8
 	for i, y := range idx {
 		d := m.wormDecoded(i, y)
 		mvs = append(mvs, m.movesOf(i, d, &s, &sc.rb))
+		if small {
+			for _, o := range d.held {
+				held |= 1 << uint(o)
+			}
+			continue
+		}
 		for k, o := range d.held {
 			chans = append(chans, chanRef{o: o, w: int32(i), k: int32(k)})
+		}
+	}
+	if small {
+		// Ascending channel order from the bit set; a worm's channels come in its
+		// held order, so its k-th one met is held[k].
+		var seen [8]int32
+		for held != 0 {
+			o := int32(bits.TrailingZeros64(held))
+			held &= held - 1
+			w := s.VCs[o].Owner
+			chans = append(chans, chanRef{o: o, w: int32(w), k: seen[w]})
+			seen[w]++
 		}
 	}
 	if cap(chans) != cap(sc.chans) {
 		sc.chans = chans
 	}
-	for i := 1; i < len(chans); i++ { // insertion sort: a state holds a few channels
-		for j := i; j > 0 && chans[j].o < chans[j-1].o; j-- {
-			chans[j], chans[j-1] = chans[j-1], chans[j]
+	if !small {
+		for i := 1; i < len(chans); i++ { // insertion sort: a state holds a few channels
+			for j := i; j > 0 && chans[j].o < chans[j-1].o; j-- {
+				chans[j], chans[j-1] = chans[j-1], chans[j]
+			}
 		}
 	}
 	if ranks || keep != nil && s.sums.ok {
