@@ -260,7 +260,14 @@ func (e *explorer[S]) stop(reason string) {
 // smaller chunks so that every worker gets a share.
 const maxChunk = 64
 
-// expandLevel expands every state of frontier with opt.Workers workers. It returns the
+// parallelLevel is the least width of a level that several workers share: a narrower
+// level costs less than starting workers and handing successors between them. It is a
+// variable only so that this package's tests can share every level (export_test.go)
+// and keep the small models' searches on the parallel path.
+var parallelLevel = 1024
+
+// expandLevel expands every state of frontier with opt.Workers workers (one for a level
+// narrower than parallelLevel). It returns the
 // least violation candidate and, when last is set (the depth bound), whether some
 // successor is not stored yet; in that case successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, bool) {
@@ -272,7 +279,11 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		width = frontier.size()
 	}
 	chunk := int64(max(1, min(maxChunk, width/(4*e.opt.Workers))))
-	workers := make([]worker[S], min(e.opt.Workers, width))
+	n := e.opt.Workers
+	if width < parallelLevel {
+		n = 1
+	}
+	workers := make([]worker[S], min(n, width))
 	if len(workers) <= 1 {
 		w := worker[S]{e: e}
 		w.run(frontier, &next, chunk, last)
@@ -352,10 +363,11 @@ type worker[S any] struct {
 	// Owner-partitioned insertion (owners.go); post is nil with one worker, with
 	// SpillDir and in the depth bound's level. out[o] is the batch being gathered for
 	// worker o; ended counts the other workers that have finished the level.
-	post  *postOffice[S]
-	id    int
-	out   []*batch[S]
-	ended int
+	post     *postOffice[S]
+	id       int
+	out      []*batch[S]
+	ended    int
+	frontier *level[S] // the level being expanded, whose ids forwarded successors name
 
 	// The successors of the state being expanded: end of each one's encoding in buf,
 	// fingerprints, and what touch read (kept so the reads are not optimised away).
@@ -387,6 +399,7 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 		return
 	}
 	n := int64(frontier.size())
+	w.frontier = frontier
 	for !e.stopped.Load() {
 		lo := next.Add(chunk) - chunk
 		if lo >= n {
