@@ -149,6 +149,21 @@ func compareStep(m *Model, s State) error {
 		}
 		j++
 	})
+	// The same state rebuilt by DecodeInto (in scratch holding another state) expands
+	// the same way.
+	var scratch State
+	m.DecodeInto(m.Encode(m.Init()[0], nil), &scratch)
+	d := m.DecodeInto(before, &scratch)
+	j = 0
+	m.EncodeSuccessorsProgress(d, nil, nil, func(a checker.Action, enc []byte, rank []uint32) {
+		if failed == nil && j < len(want) && (a != want[j].Action || string(enc) != string(m.refEncode(want[j].Next, nil)) || fmt.Sprint(rank) != fmt.Sprint(m.Progress(want[j].Next, nil))) {
+			failed = fmt.Errorf("EncodeSuccessorsProgress of DecodeInto %d: action %#x rank %v, reference %#x rank %v", j, uint64(a), rank, uint64(want[j].Action), m.Progress(want[j].Next, nil))
+		}
+		j++
+	})
+	if failed == nil && j != len(want) {
+		failed = fmt.Errorf("EncodeSuccessorsProgress of DecodeInto yields %d successors, reference %d", j, len(want))
+	}
 	if failed == nil && string(m.refEncode(s, nil)) != string(before) {
 		failed = fmt.Errorf("EncodeSuccessors mutated its state")
 	}

@@ -17,6 +17,9 @@ import (
 type localSet struct {
 	intern[uint8]
 	index atomic.Pointer[localIndex]
+	// decs[k][off] is the decoded form of the entry in chunk k at offset off (locate),
+	// built on first use by DecodeInto and published atomically.
+	decs [numChunks]atomic.Pointer[[]atomic.Pointer[wormDec]]
 }
 
 // localIndex is an open-addressing table of packed words, at most half full.

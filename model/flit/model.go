@@ -45,10 +45,9 @@ type Model struct {
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 
-	distOnce sync.Once       // Progress's distances, computed on first use
-	caches   chan *stepCache // free step caches (encodeBuild)
-	dist     [][]uint32      // dist[i][v]: hops from message i's source to node v
-	ecc      []uint32        // ecc[i]: the largest dist[i][v]
+	distOnce sync.Once  // Progress's distances, computed on first use
+	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
+	ecc      []uint32   // ecc[i]: the largest dist[i][v]
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
@@ -58,7 +57,6 @@ func New(cfg Config) (*Model, error) {
 	}
 	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
 	m.tab.worms = make([]localSet, len(cfg.Messages))
-	m.caches = make(chan *stepCache, 8)
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
 		m.budget = min(max(b.MisrouteBudget(), 0), 255)
@@ -464,23 +462,6 @@ func (m *Model) steps(s *State, dst []succStep, rb *[]routing.Output) []succStep
 	return dst
 }
 
-// activeSteps is steps over the active inputs only: the sources of messages not done
-// and the held channels owned (ascending, as holders lists them), so that a state
-// costs its worms' channels rather than the network's.
-func (m *Model) activeSteps(s *State, owned []int32, dst []succStep, rb *[]routing.Output) []succStep {
-	for i := range s.Msgs {
-		if s.Msgs[i].Done {
-			continue
-		}
-		dst = m.inputSteps(s, cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}, dst, rb)
-	}
-	for _, o := range owned {
-		v := &s.VCs[o]
-		dst = m.inputSteps(s, cursor{input: len(s.Msgs) + int(o), msg: int(v.Owner), vc: int(o), at: m.vcTo[o], in: v.In}, dst, rb)
-	}
-	return dst
-}
-
 // Successors appends the enabled transitions of s: inputs in order (message sources by
 // message, then virtual channels by index), and for each input its moves, then its
 // allocations by output index, then its pruning. Each successor gets its own copy of
@@ -534,6 +515,9 @@ type scratch struct {
 	merge []int32   // a worm's channels after a step
 	owned []int32   // the channels held in the parent, ascending
 	moved uint32    // the index encodeStep gave the moved worm's local state
+	chans []chanRef // the channels held in the parent, ascending (encodeBuild)
+	word  [8]byte   // a successor's one-word encoding (encodeBuild)
+	rank  [2]uint32 // a successor's rank (encodeBuild)
 }
 
 // release returns the scratch to the pool.
@@ -649,49 +633,6 @@ func appendIndices(buf []byte, idx []uint32, msg int, x uint32) []byte {
 	return padWord(buf, base)
 }
 
-// stepCache remembers what a step does to the worm it moves: every write of a step is
-// within its own worm and depends only on that worm's local state (Encode), so the
-// local state it leaves and the change of the Progress sums are functions of (worm,
-// local state index, step). A hit spares re-applying, re-encoding and re-interning the
-// worm (the successor's encoding is the parent's with one index replaced); the step is
-// applied only when the explorer keeps the successor. Direct-mapped; each cache is used
-// by one expansion at a time (Model.caches).
-type stepCache struct {
-	e [1 << 12]stepEntry
-}
-
-type stepEntry struct {
-	a       system.Action
-	w       uint64 // msg<<32 | index of its local state
-	arg     int32
-	mis, ok bool
-	sums    bool   // dp and do are set
-	to      uint32 // the index of the moved worm's local state after the step
-	dp, do  int64  // the change of the flit potential and of the reserved outputs
-}
-
-func (c *stepCache) slot(a system.Action, w uint64) *stepEntry {
-	h := (uint64(a) ^ w*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-	return &c.e[(h>>40)&(uint64(len(c.e))-1)]
-}
-
-// getCache returns a step cache for one expansion; putCache hands it back.
-func (m *Model) getCache() *stepCache {
-	select {
-	case c := <-m.caches:
-		return c
-	default:
-		return new(stepCache)
-	}
-}
-
-func (m *Model) putCache(c *stepCache) {
-	select {
-	case m.caches <- c:
-	default:
-	}
-}
-
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // touched logs the virtual channels a step writes, so that EncodeSuccessors restores
@@ -716,13 +657,15 @@ func (t *touched) add(vc int) {
 
 // EncodeSuccessors calls yield, for every transition Successors(s) returns and in the
 // same order, with its action and the encoding of its target (Encode of Next), without
-// building the targets: each is applied to a scratch copy of s, which is then restored
-// where the step wrote, and encoded by re-encoding only what the step wrote into s's
-// encoding. enc is valid only during the call to yield. buf is scratch
+// building the targets: the enabled moves are found by evaluating the gates of s's
+// worms' candidate moves (wormMoves), and a target's encoding is s's with the moved
+// worm's index replaced by the one the move is known to give; a move met for the first
+// time is applied to a scratch copy of s (restored where the step wrote), and only the
+// moved worm is re-encoded and interned. enc is valid only during the call to yield. buf is scratch
 // space for the encodings; the possibly grown buffer is returned for reuse. It
 // implements system.SuccessorEncoder.
 func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action, enc []byte)) []byte {
-	buf, _ = m.encodeSuccessors(s, buf, nil, false, func(a system.Action, enc []byte, _ []uint32) { yield(a, enc) })
+	buf, _ = m.encodeBuild(s, buf, nil, false, yields{plain: yield}, nil)
 	return buf
 }
 
@@ -730,14 +673,7 @@ func (m *Model) EncodeSuccessors(s State, buf []byte, yield func(a system.Action
 // Progress, so that the explorer checks the progress measure without building the
 // successors (system.ProgressEncoder). rank is valid only during the call to yield.
 func (m *Model) EncodeSuccessorsProgress(s State, buf []byte, rbuf []uint32, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
-	return m.encodeSuccessors(s, buf, rbuf, true, yield)
-}
-
-func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32)) ([]byte, []uint32) {
-	return m.encodeBuild(s, buf, rbuf, ranks, func(a system.Action, enc []byte, rank []uint32) bool {
-		yield(a, enc, rank)
-		return false
-	}, nil)
+	return m.encodeBuild(s, buf, rbuf, true, yields{ranked: yield}, nil)
 }
 
 // EncodeSuccessorsBuild is EncodeSuccessorsProgress (ranks only when ranks is set) that
@@ -746,98 +682,7 @@ func (m *Model) encodeSuccessors(s State, buf []byte, rbuf []uint32, ranks bool,
 // when the step did not write them (system.SuccessorBuilder). The explorer keeps its new
 // states so instead of rebuilding them with Successor.
 func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32) bool, keep func(State)) ([]byte, []uint32) {
-	return m.encodeBuild(s, buf, rbuf, ranks, yield, keep)
-}
-
-// encodeBuild is the loop of EncodeSuccessors, EncodeSuccessorsProgress and
-// EncodeSuccessorsBuild (keep nil: yield's answer is ignored).
-func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32) bool, keep func(State)) ([]byte, []uint32) {
-	sc := scratchPool.Get().(*scratch)
-	m.holders(sc, &s)
-	sc.st = m.activeSteps(&s, sc.owned, sc.st[:0], &sc.rb)
-	t := &sc.state
-	if len(t.VCs) != len(s.VCs) || len(t.Msgs) != len(s.Msgs) {
-		t.VCs = make([]VC, len(s.VCs))
-		t.Msgs = make([]Msg, len(s.Msgs))
-	}
-	var pot, outs uint64 // the parent's Progress components, before clamping
-	sumsOK := false
-	if len(sc.st) > 0 {
-		copy(t.VCs, s.VCs)
-		copy(t.Msgs, s.Msgs)
-		m.encodeParent(sc, &s)
-		if ranks || keep != nil && s.sums.ok {
-			pot, outs = m.stateSums(&s)
-			sumsOK = true
-		}
-	}
-	var tc *stepCache
-	if len(sc.st) > 0 && m.caches != nil {
-		tc = m.getCache()
-	}
-	for _, st := range sc.st {
-		msg := st.c.msg
-		var e *stepEntry
-		if tc != nil {
-			w := uint64(msg)<<32 | uint64(sc.idx[msg])
-			e = tc.slot(st.a, w)
-			if e.ok && e.a == st.a && e.w == w && e.arg == int32(st.arg) && e.mis == st.mis && (e.sums || !sumsOK) {
-				buf = appendIndices(buf[:0], sc.idx, msg, e.to)
-				cpot, couts := uint64(int64(pot)+e.dp), uint64(int64(outs)+e.do)
-				if ranks {
-					rbuf = rank(cpot, couts, rbuf[:0])
-				}
-				if yield(st.a, buf, rbuf) && keep != nil {
-					sc.log = touched{}
-					m.applyInto(&s, st, t, &sc.log)
-					keep(m.built(&s, t, msg, buf, sumsOK, cpot, couts))
-					for _, o := range sc.log.idx[:sc.log.n] {
-						t.VCs[o] = s.VCs[o]
-					}
-					t.Msgs[msg] = s.Msgs[msg]
-				}
-				continue
-			}
-		}
-		sc.log = touched{}
-		m.applyInto(&s, st, t, &sc.log)
-		if sc.log.full {
-			buf = m.Encode(*t, buf[:0])
-		} else {
-			buf = m.encodeStep(sc, t, st.c.msg, buf[:0])
-		}
-		var cpot, couts uint64 // the successor's sums when !sc.log.full
-		if sumsOK && !sc.log.full {
-			cpot, couts = m.stepSums(&s, t, &sc.log, st.c.msg, pot, outs)
-		}
-		if e != nil && !sc.log.full {
-			*e = stepEntry{a: st.a, w: uint64(msg)<<32 | uint64(sc.idx[msg]), arg: int32(st.arg), mis: st.mis, ok: true,
-				sums: sumsOK, to: sc.moved, dp: int64(cpot) - int64(pot), do: int64(couts) - int64(outs)}
-		}
-		if ranks {
-			if sc.log.full {
-				rbuf = m.Progress(*t, rbuf[:0])
-			} else {
-				rbuf = rank(cpot, couts, rbuf[:0])
-			}
-		}
-		if yield(st.a, buf, rbuf) && keep != nil {
-			keep(m.built(&s, t, st.c.msg, buf, sumsOK && !sc.log.full, cpot, couts))
-		}
-		if sc.log.full {
-			copy(t.VCs, s.VCs)
-		} else {
-			for _, o := range sc.log.idx[:sc.log.n] {
-				t.VCs[o] = s.VCs[o]
-			}
-		}
-		t.Msgs[st.c.msg] = s.Msgs[st.c.msg]
-	}
-	if tc != nil {
-		m.putCache(tc)
-	}
-	sc.release()
-	return buf, rbuf
+	return m.encodeBuild(s, buf, rbuf, ranks, yields{build: yield}, keep)
 }
 
 // built returns a copy of t, the scratch state that is s after a step of worm msg
@@ -847,7 +692,7 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
 	copy(n.VCs, t.VCs)
-	if t.Msgs[msg] != s.Msgs[msg] {
+	if t.Msgs[msg] != s.Msgs[msg] || s.borrowed {
 		n.Msgs = carveMsgs(len(t.Msgs))
 		copy(n.Msgs, t.Msgs)
 	}
@@ -996,7 +841,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.borrowed {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
@@ -1298,3 +1143,4 @@ var _ system.Model[State] = (*Model)(nil)
 var _ system.SuccessorEncoder[State] = (*Model)(nil)
 var _ system.Progressive[State] = (*Model)(nil)
 var _ system.ProgressEncoder[State] = (*Model)(nil)
+var _ system.FrontierDecoder[State] = (*Model)(nil)

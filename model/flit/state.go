@@ -73,11 +73,16 @@ type Msg struct {
 // A state EncodeSuccessorsBuild keeps also carries its encoding when it is one word (the
 // indices of its worms' local states in its model's table: Encode), so that expanding
 // it interns no worm again.
+//
+// A state DecodeInto returns lives in the caller's scratch memory (borrowed), which the
+// next DecodeInto overwrites: the model copies, never shares, its slices in the states
+// it builds from it.
 type State struct {
-	Msgs  []Msg
-	VCs   []VC
-	sums  sums
-	worms worms
+	Msgs     []Msg
+	VCs      []VC
+	sums     sums
+	worms    worms
+	borrowed bool
 }
 
 // worms is a state's encoding (Encode) of one word, little-endian, when tab is the
@@ -356,7 +361,28 @@ func (m *Model) Decode(data []byte) (State, error) {
 
 // decodeWorm decodes worm i's local state from d into s.
 func (m *Model) decodeWorm(d *decoder, s *State, i int) {
-	g := &s.Msgs[i]
+	m.decodeMsg(d, &s.Msgs[i], i)
+	last := -1
+	for d.err == nil && d.pos < len(d.data) {
+		o := int(d.uvarint())
+		switch {
+		case o >= m.nvc:
+			d.fail("vc %d is not a virtual channel", o)
+			return
+		case o <= last:
+			d.fail("vc %d: channels are not strictly ascending", o)
+			return
+		case s.VCs[o].Owner >= 0:
+			d.fail("vc %d is held by messages %d and %d", o, s.VCs[o].Owner, i)
+			return
+		}
+		last = o
+		m.decodeVC(d, &s.VCs[o], o, i)
+	}
+}
+
+// decodeMsg decodes message i's section (see Encode) from d into g.
+func (m *Model) decodeMsg(d *decoder, g *Msg, i int) {
 	switch h := int(d.byte()); {
 	case h == 0:
 		g.Done, g.Sent = true, uint8(m.flits[i])
@@ -381,23 +407,6 @@ func (m *Model) decodeWorm(d *decoder, s *State, i int) {
 	g.In.Cur = -1
 	if !g.Done {
 		g.In = m.decodeInput(d, i)
-	}
-	last := -1
-	for d.err == nil && d.pos < len(d.data) {
-		o := int(d.uvarint())
-		switch {
-		case o >= m.nvc:
-			d.fail("vc %d is not a virtual channel", o)
-			return
-		case o <= last:
-			d.fail("vc %d: channels are not strictly ascending", o)
-			return
-		case s.VCs[o].Owner >= 0:
-			d.fail("vc %d is held by messages %d and %d", o, s.VCs[o].Owner, i)
-			return
-		}
-		last = o
-		m.decodeVC(d, &s.VCs[o], o, i)
 	}
 }
 
