@@ -375,7 +375,10 @@ type worker[S any] struct {
 	hs      []uint64
 	touched uint64
 
-	// The SuccessorEncoder path: the state being expanded and its successor count.
+	// The SuccessorEncoder path: the state being expanded and its successor count, and
+	// the successors yielded so far (encodings ending at ends, fingerprints in hs).
+	lenc      []byte
+	acts      []Action
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
 	// The SuccessorBuilder path (one worker): the yield and keep callbacks.
@@ -522,8 +525,10 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 			w.yieldRank = w.storeEncodedRank
 		}
 		w.buf, w.rank.child = e.prog.enc.EncodeSuccessorsProgress(s, w.buf, w.rank.child, w.yieldRank)
+		w.storeYielded()
 	} else {
 		w.buf = e.lazy.EncodeSuccessors(s, w.buf, w.yield)
+		w.storeYielded()
 	}
 	w.transitions += int64(w.nsucc)
 	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(s) {
@@ -532,20 +537,39 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 }
 
 // storeEncoded handles successor number w.nsucc of the state being expanded.
+// It keeps the successor until storeYielded, which looks them all up at once.
 func (w *worker[S]) storeEncoded(a Action, enc []byte) {
-	j := w.nsucc
 	w.nsucc++
-	h := fixHash(fingerprint(enc))
-	if w.curLast {
-		if !w.beyond && !w.contains(h, enc) {
-			w.beyond = true
-		}
-		return
+	w.lenc = append(w.lenc, enc...)
+	w.ends = append(w.ends, uint32(len(w.lenc)))
+	w.hs = append(w.hs, fixHash(fingerprint(enc)))
+	w.acts = append(w.acts, a)
+}
+
+// storeYielded stores the successors storeEncoded kept for the state just expanded,
+// after touching their home slots so that the lookups' cache misses overlap (as expand
+// does), or with the depth bound looks them up.
+func (w *worker[S]) storeYielded() {
+	if !w.curLast {
+		w.touch(w.hs)
 	}
 	var zero S
-	if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
-		w.pending++
+	start := uint32(0)
+	for j, end := range w.ends {
+		enc, h := w.lenc[start:end], w.hs[j]
+		start = end
+		if w.curLast {
+			if !w.contains(h, enc) {
+				w.beyond = true
+				break
+			}
+			continue
+		}
+		if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero) {
+			w.pending++
+		}
 	}
+	w.lenc, w.ends, w.hs, w.acts = w.lenc[:0], w.ends[:0], w.hs[:0], w.acts[:0]
 }
 
 // storeBuilt is storeEncoded (storeEncodedRank with the progress check) for a
