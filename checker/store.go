@@ -253,7 +253,7 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	switch {
 	case st.exact && wordKeyed(h, enc):
 		if sh.wide != 0 {
-			sh.tab[i<<1+1] = wordTag | uint64(rec)
+			sh.tab[i<<1+1] = wordTag | st.hint(k) | uint64(rec)
 		}
 	case st.exact:
 		if sh.wide == 0 {
@@ -267,7 +267,7 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 		sh.arena = append(sh.arena, enc...)
 		grew = grew || cap(sh.arena) != c
 	case sh.wide != 0:
-		sh.tab[i<<1+1] = uint64(rec)
+		sh.tab[i<<1+1] = st.hint(k) | uint64(rec)
 	}
 	id := uint64(rec)<<shardBits | si
 	switch {
@@ -323,19 +323,51 @@ func (st *store[S]) keepLast(s S) {
 // was stored in the current level with a greater key.
 func (sh *shard[S]) lower(i uint64, exact bool, k key, parentID uint64, action Action) {
 	var rec uint32
-	switch v := sh.value(i); {
-	case !exact, v&wordTag != 0:
+	v := sh.value(i)
+	hinted := !exact || v&wordTag != 0
+	if hinted {
 		rec = uint32(v)
-	default:
+	} else {
 		rec = binary.LittleEndian.Uint32(sh.arena[v:])
 	}
-	if rec >= sh.levelStart {
-		f := &sh.fresh[rec-sh.levelStart]
-		if k.less(f.key) {
-			f.key = k
-			sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
+	if rec < sh.levelStart {
+		return // stored in an earlier level
+	}
+	if h := v >> 32 & hintMax; hinted && h != 0 && k.parent+1 > h {
+		return // its key's parent comes first: k is larger
+	}
+	f := &sh.fresh[rec-sh.levelStart]
+	if k.less(f.key) {
+		f.key = k
+		sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
+		if hinted {
+			sh.tab[i<<1+1] = v&^(hintMax<<32) | keyHint(k)
 		}
 	}
+}
+
+// hintMax bounds the key hint a wide slot keeps, with several workers, beside the
+// record index of a state without an arena entry (bits 32-62 of its value): the index
+// of the parent of its least key so far, plus one, or 0 when that does not fit. lower
+// then sets aside most later discoveries (a larger parent index) without reading the
+// state's fresh entry, a cache miss.
+const hintMax = 1<<31 - 1
+
+// keyHint returns the key hint of k, in place (see hintMax).
+func keyHint(k key) uint64 {
+	if k.parent+1 >= hintMax {
+		return 0
+	}
+	return (k.parent + 1) << 32
+}
+
+// hint returns the key hint of a new state with least key k in a store with several
+// workers, and 0 with one (no lookup reads it).
+func (st *store[S]) hint(k key) uint64 {
+	if !st.keyed {
+		return 0
+	}
+	return keyHint(k)
 }
 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
