@@ -260,7 +260,14 @@ func (e *explorer[S]) stop(reason string) {
 // smaller chunks so that every worker gets a share.
 const maxChunk = 64
 
-// expandLevel expands every state of frontier with opt.Workers workers. It returns the
+// parallelLevel is the least width of a level that several workers share: a narrower
+// level costs less than starting workers and handing successors between them. It is a
+// variable only so that this package's tests can share every level (export_test.go)
+// and keep the small models' searches on the parallel path.
+var parallelLevel = 1024
+
+// expandLevel expands every state of frontier with opt.Workers workers (one for a level
+// narrower than parallelLevel). It returns the
 // least violation candidate and, when last is set (the depth bound), whether some
 // successor is not stored yet; in that case successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, bool) {
@@ -272,7 +279,11 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		width = frontier.size()
 	}
 	chunk := int64(max(1, min(maxChunk, width/(4*e.opt.Workers))))
-	workers := make([]worker[S], min(e.opt.Workers, width))
+	n := e.opt.Workers
+	if width < parallelLevel {
+		n = 1
+	}
+	workers := make([]worker[S], min(n, width))
 	if len(workers) <= 1 {
 		w := worker[S]{e: e}
 		w.run(frontier, &next, chunk, last)
@@ -352,10 +363,11 @@ type worker[S any] struct {
 	// Owner-partitioned insertion (owners.go); post is nil with one worker, with
 	// SpillDir and in the depth bound's level. out[o] is the batch being gathered for
 	// worker o; ended counts the other workers that have finished the level.
-	post  *postOffice[S]
-	id    int
-	out   []*batch[S]
-	ended int
+	post     *postOffice[S]
+	id       int
+	out      []*batch[S]
+	ended    int
+	frontier *level[S] // the level being expanded, whose ids forwarded successors name
 
 	// The successors of the state being expanded: end of each one's encoding in buf,
 	// fingerprints, and what touch read (kept so the reads are not optimised away).
@@ -363,7 +375,10 @@ type worker[S any] struct {
 	hs      []uint64
 	touched uint64
 
-	// The SuccessorEncoder path: the state being expanded and its successor count.
+	// The SuccessorEncoder path: the state being expanded and its successor count, and
+	// the successors yielded so far (encodings ending at ends, fingerprints in hs).
+	lenc      []byte
+	acts      []Action
 	yield     func(Action, []byte)
 	yieldRank func(Action, []byte, []uint32)
 	// The SuccessorBuilder path (one worker): the yield and keep callbacks.
@@ -387,6 +402,7 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 		return
 	}
 	n := int64(frontier.size())
+	w.frontier = frontier
 	for !e.stopped.Load() {
 		lo := next.Add(chunk) - chunk
 		if lo >= n {
@@ -509,8 +525,10 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 			w.yieldRank = w.storeEncodedRank
 		}
 		w.buf, w.rank.child = e.prog.enc.EncodeSuccessorsProgress(s, w.buf, w.rank.child, w.yieldRank)
+		w.storeYielded()
 	} else {
 		w.buf = e.lazy.EncodeSuccessors(s, w.buf, w.yield)
+		w.storeYielded()
 	}
 	w.transitions += int64(w.nsucc)
 	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(s) {
@@ -519,20 +537,39 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 }
 
 // storeEncoded handles successor number w.nsucc of the state being expanded.
+// It keeps the successor until storeYielded, which looks them all up at once.
 func (w *worker[S]) storeEncoded(a Action, enc []byte) {
-	j := w.nsucc
 	w.nsucc++
-	h := fixHash(fingerprint(enc))
-	if w.curLast {
-		if !w.beyond && !w.contains(h, enc) {
-			w.beyond = true
-		}
-		return
+	w.lenc = append(w.lenc, enc...)
+	w.ends = append(w.ends, uint32(len(w.lenc)))
+	w.hs = append(w.hs, fixHash(fingerprint(enc)))
+	w.acts = append(w.acts, a)
+}
+
+// storeYielded stores the successors storeEncoded kept for the state just expanded,
+// after touching their home slots so that the lookups' cache misses overlap (as expand
+// does), or with the depth bound looks them up.
+func (w *worker[S]) storeYielded() {
+	if !w.curLast {
+		w.touch(w.hs)
 	}
 	var zero S
-	if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
-		w.pending++
+	start := uint32(0)
+	for j, end := range w.ends {
+		enc, h := w.lenc[start:end], w.hs[j]
+		start = end
+		if w.curLast {
+			if !w.contains(h, enc) {
+				w.beyond = true
+				break
+			}
+			continue
+		}
+		if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero) {
+			w.pending++
+		}
 	}
+	w.lenc, w.ends, w.hs, w.acts = w.lenc[:0], w.ends[:0], w.hs[:0], w.acts[:0]
 }
 
 // storeBuilt is storeEncoded (storeEncodedRank with the progress check) for a

@@ -20,13 +20,15 @@ package checker
 // them over.
 const postBatch = 256
 
-// routed is a successor on its way to its shard's owner: what store.insert needs, with
-// the end of its encoding in the batch's enc.
+// routed is a successor on its way to its shard's owner: what store.insert needs (the
+// parent's id is read from the frontier at index parent), with the end of its encoding
+// in the batch's enc. It is kept to 32 bytes: forwarding is most of what a second
+// worker adds per transition.
 type routed struct {
 	h      uint64
-	k      key
-	parent uint64
+	parent uint64 // frontier index of the parent: the key's first half
 	action Action
+	trans  uint32 // the key's second half
 	end    uint32
 }
 
@@ -72,14 +74,14 @@ func (p *postOffice[S]) get() *batch[S] {
 func (w *worker[S]) owner(h uint64) int { return int(shardOf(h) % uint64(len(w.out))) }
 
 // send adds a successor to the batch for worker o, handing the batch over when full.
-func (w *worker[S]) send(o int, h uint64, enc []byte, k key, parent uint64, a Action, s S) {
+func (w *worker[S]) send(o int, h uint64, enc []byte, k key, a Action, s S) {
 	b := w.out[o]
 	if b == nil {
 		b = w.post.get()
 		w.out[o] = b
 	}
 	b.enc = append(b.enc, enc...)
-	b.items = append(b.items, routed{h: h, k: k, parent: parent, action: a, end: uint32(len(b.enc))})
+	b.items = append(b.items, routed{h: h, parent: k.parent, action: a, trans: k.trans, end: uint32(len(b.enc))})
 	if !w.e.store.encoded {
 		b.states = append(b.states, s)
 	}
@@ -134,18 +136,12 @@ func (w *worker[S]) store(b *batch[S]) {
 		return
 	}
 	st := w.e.store
-	// Touch every home slot first, as expand does, so that the misses overlap.
+	// Touch every home slot first, as expand does, so that the misses overlap (the
+	// slot's value, which a repeat's key comparison reads, is on the same cache line).
 	var x uint64
 	for i := range b.items {
 		h := b.items[i].h
-		sh := &st.shards[shardOf(h)]
-		j := h & uint64(len(sh.hashes)-1)
-		x += sh.hashes[j]
-		if sh.offs != nil {
-			x += sh.offs[j]
-		} else {
-			x += uint64(sh.slots[j]) // a repeat compares keys by record index
-		}
+		x += st.shards[shardOf(h)].home(h)
 	}
 	w.touched += x
 	start := uint32(0)
@@ -155,7 +151,8 @@ func (w *worker[S]) store(b *batch[S]) {
 		if b.states != nil {
 			s = b.states[i]
 		}
-		if st.insert(it.h, b.enc[start:it.end], it.k, it.parent, it.action, s) {
+		k := key{it.parent, it.trans}
+		if st.insert(it.h, b.enc[start:it.end], k, w.frontier.ids[it.parent], it.action, s) {
 			w.pending++
 		}
 		start = it.end

@@ -1,7 +1,9 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -59,6 +61,37 @@ func TestOwnersUnderPressure(t *testing.T) {
 			}
 			if res.Verdict != Violated || res.Violation.Trace.String() != bad.Violation.Trace.String() {
 				t.Errorf("%v, %d workers: %v with trace\n%v\nwant\n%v", store, w, res.Verdict, res.Violation, bad.Violation.Trace)
+			}
+		}
+	}
+}
+
+// TestNarrowLevelsOneWorker checks that a level narrower than parallelLevel, expanded by
+// one goroutine over the several workers' keyed store, gives what the parallel path and
+// one worker give: the same verdicts, counts and traces.
+func TestNarrowLevelsOneWorker(t *testing.T) {
+	defer func(old int) { parallelLevel = old }(parallelLevel)
+	never := Invariant[[3]uint8]{Name: "never 2,2,2", Check: func(s [3]uint8) error {
+		if s == [3]uint8{2, 2, 2} {
+			return errors.New("all at 2")
+		}
+		return nil
+	}}
+	var want []string
+	for _, pl := range []int{1, 1 << 30} {
+		parallelLevel = pl
+		for _, store := range []StoreMode{Exact, Fingerprint} {
+			for _, w := range []int{1, 2, 3} {
+				res, err := Explore[[3]uint8](tally{}, Options[[3]uint8]{Store: store, Workers: w, Invariants: []Invariant[[3]uint8]{never}})
+				if err != nil || res.Violation == nil {
+					t.Fatalf("parallelLevel %d, %v, workers %d: %v %v", pl, store, w, res, err)
+				}
+				got := []string{res.Verdict.String(), fmt.Sprint(res.Stats.States, res.Stats.Transitions, res.Stats.Depth), res.Violation.Trace.String()}
+				if want == nil {
+					want = got
+				} else if !slices.Equal(got, want) {
+					t.Fatalf("parallelLevel %d, %v, workers %d: %q, want %q", pl, store, w, got, want)
+				}
 			}
 		}
 	}

@@ -627,7 +627,7 @@ func (w *worker[S]) insert(h uint64, enc []byte, k key, parentID uint64, a Actio
 	if e.sstore == nil {
 		if w.post != nil {
 			if o := w.owner(h); o != w.id {
-				w.send(o, h, enc, k, parentID, a, s)
+				w.send(o, h, enc, k, a, s)
 				return false // the owner counts it if it is new
 			}
 		}
@@ -686,14 +686,7 @@ func (w *worker[S]) touch(hs []uint64) {
 			if w.post != nil && w.owner(h) != w.id {
 				continue
 			}
-			sh := &e.store.shards[shardOf(h)]
-			i := h & uint64(len(sh.hashes)-1)
-			x += sh.hashes[i]
-			if sh.offs != nil {
-				x += sh.offs[i]
-			} else if e.store.keyed {
-				x += uint64(sh.slots[i]) // a repeat compares keys by record index
-			}
+			x += e.store.shards[shardOf(h)].home(h)
 		}
 	}
 	w.touched += x

@@ -75,25 +75,24 @@ func (l *level[S]) enc(k int) []byte {
 }
 
 // store is the visited-state set: 1<<shardBits shards, each an open-addressing
-// (linear probing) hash table of fingerprints with, per slot where it is needed, the
-// record index (Fingerprint mode) or the offset of the state's arena entry (Exact mode:
-// record index as 4 bytes, uvarint length, encoding), plus the records. A lookup of a
-// state already stored reads one fingerprint and, in Exact mode, one offset and one
-// arena entry; the fingerprints alone are probed, so they are kept apart from the rest
-// for the cache. Exact mode keeps no arena entry for a word-keyed state (an 8-byte
-// encoding, which its fingerprint identifies: wordKeyed); its slot holds wordTag and the
-// record index.
+// (linear probing) hash table of fingerprints with, per slot where it is needed, a
+// value beside the fingerprint: the record index (Fingerprint mode) or, in Exact mode,
+// the offset of the state's arena entry (record index as 4 bytes, uvarint length,
+// encoding), plus the records. Exact mode keeps no arena entry for a word-keyed state
+// (an 8-byte encoding, which its fingerprint identifies: wordKeyed); its value is
+// wordTag and the record index.
 //
-// Per-slot values are kept only where a lookup reads them: with several workers (keyed:
-// lower reads the record index), and in Exact mode for a shard that holds an arena
-// entry (offs, created with the first one). With one worker a shard of word-keyed
-// states, and every shard in Fingerprint mode, is its fingerprints alone, 8 bytes a slot
-// as in a hand-written table of packed states.
+// A slot is one word (the fingerprint) or two (fingerprint, value) in the one array
+// tab, so that a lookup reads one cache line. Values are kept only where a lookup reads
+// them: with several workers (keyed: lower reads the record index), and in Exact mode
+// for a shard that holds an arena entry (widened at the first one). With one worker a
+// shard of word-keyed states, and every shard in Fingerprint mode, is its fingerprints
+// alone, 8 bytes a slot as in a hand-written table of packed states.
 //
-// Invariants: a shard's table has a power-of-two size and is at most 3/4 full; the
-// fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); offs and slots
-// are nil or as long as hashes; with several workers, records in [levelStart, n) are
-// exactly the states of shard.fresh, in the same order.
+// Invariants: a shard's table has a power-of-two number of slots and is at most 3/4
+// full; the fingerprint 0 marks an empty slot (a fingerprint of 0 is stored as 1); with
+// several workers, records in [levelStart, n) are exactly the states of shard.fresh, in
+// the same order.
 //
 // With one worker (keyed false) a state's first discovery in a level has its least
 // key, since the frontier is expanded in key order; insert then skips the key
@@ -123,9 +122,8 @@ type storeCounters struct {
 const recPageBits = 14
 
 type shard[S any] struct {
-	hashes     []uint64         // table: fingerprint per slot, 0 when empty
-	slots      []uint32         // table, Fingerprint mode with several workers: record index per slot
-	offs       []uint64         // table, Exact mode (see store): arena offset, or wordTag and record index
+	tab        []uint64         // slot i: fingerprint tab[i<<wide] (0 when empty), value tab[i<<wide+1] when wide is 1
+	wide       uint8            // 1 when slots hold a value (see store), else 0
 	n          uint32           // records stored
 	recs       [][]parentRecord // pages of parent records
 	arena      []byte           // Exact mode: record index (4 bytes), uvarint length, encoding, per record
@@ -141,13 +139,10 @@ func newStore[S any](exact, keyed, encoded bool) *store[S] {
 	st := &store[S]{exact: exact, keyed: keyed, encoded: encoded}
 	for i := range st.shards {
 		sh := &st.shards[i]
-		sh.hashes = make([]uint64, 16)
-		switch {
-		case exact && keyed:
-			sh.offs = make([]uint64, 16)
-		case keyed:
-			sh.slots = make([]uint32, 16)
+		if keyed {
+			sh.wide = 1
 		}
+		sh.tab = make([]uint64, 16<<sh.wide)
 		st.account(sh)
 	}
 	return st
@@ -193,32 +188,43 @@ func (sh *shard[S]) find(h uint64, enc []byte, exact bool) (uint64, bool) {
 		return sh.findArena(h, enc)
 	}
 	// A word-keyed state equals a stored one exactly when the stored one is word-keyed
-	// too (equal): every state of a shard without offs is.
-	mixed := exact && sh.offs != nil
-	mask := uint64(len(sh.hashes) - 1)
+	// too (equal): every state of a shard without arena entries is.
+	w := sh.wide
+	mixed := exact && len(sh.arena) != 0
+	mask := uint64(len(sh.tab)>>w - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		switch sh.hashes[i] {
+		switch sh.tab[i<<w] {
 		case 0:
 			return i, false
 		case h:
-			if !mixed || sh.offs[i]&wordTag != 0 {
+			if !mixed || sh.tab[i<<w+1]&wordTag != 0 {
 				return i, true
 			}
 		}
 	}
 }
 
+// home reads the fingerprint in the home slot of h (its value, if any, is on the same
+// cache line), for touch.
+func (sh *shard[S]) home(h uint64) uint64 {
+	return sh.tab[h&uint64(len(sh.tab)>>sh.wide-1)<<sh.wide]
+}
+
+// value returns the value of slot i of a wide shard.
+func (sh *shard[S]) value(i uint64) uint64 { return sh.tab[i<<1+1] }
+
 // findArena is find for an Exact-mode state that is not word-keyed: a slot with its
-// fingerprint holds it if the encoding in the arena is enc (a shard without offs holds
-// word-keyed states only).
+// fingerprint holds it if the encoding in the arena is enc (a shard with an empty arena
+// holds word-keyed states only).
 func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
-	mask := uint64(len(sh.hashes) - 1)
+	w := sh.wide
+	mask := uint64(len(sh.tab)>>w - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		switch sh.hashes[i] {
+		switch sh.tab[i<<w] {
 		case 0:
 			return i, false
 		case h:
-			if sh.offs != nil && sh.equal(sh.offs[i], false, enc) {
+			if len(sh.arena) != 0 && sh.equal(sh.value(i), false, enc) {
 				return i, true
 			}
 		}
@@ -229,7 +235,7 @@ func (sh *shard[S]) findArena(h uint64, enc []byte) (uint64, bool) {
 func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parentID uint64, action Action, s S) {
 	rec := sh.n
 	sh.n++
-	sh.hashes[i] = h
+	sh.tab[i<<sh.wide] = h
 	grew := false
 	if rec&(1<<recPageBits-1) == 0 {
 		sh.recs = append(sh.recs, make([]parentRecord, 0, 16)) // grows up to a page
@@ -237,26 +243,31 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	}
 	page := &sh.recs[len(sh.recs)-1]
 	if len(*page) == cap(*page) {
+		// Grow by a quarter, not append's doubling: a small search's pages are mostly
+		// their last, and their slack would be a third of the records.
+		c := min(cap(*page)+max(16, cap(*page)/4), 1<<recPageBits)
+		*page = append(make([]parentRecord, 0, c), *page...)
 		grew = true
 	}
 	*page = append(*page, parentRecord{parentID, action})
 	switch {
 	case st.exact && wordKeyed(h, enc):
-		if sh.offs != nil {
-			sh.offs[i] = wordTag | uint64(rec)
+		if sh.wide != 0 {
+			sh.tab[i<<1+1] = wordTag | st.hint(k) | uint64(rec)
 		}
 	case st.exact:
-		if sh.offs == nil {
-			sh.makeOffs()
+		if sh.wide == 0 {
+			sh.widen()
+			grew = true
 		}
 		c := cap(sh.arena)
-		sh.offs[i] = uint64(len(sh.arena))
+		sh.tab[i<<1+1] = uint64(len(sh.arena))
 		sh.arena = binary.LittleEndian.AppendUint32(sh.arena, rec)
 		sh.arena = binary.AppendUvarint(sh.arena, uint64(len(enc)))
 		sh.arena = append(sh.arena, enc...)
 		grew = grew || cap(sh.arena) != c
-	case sh.slots != nil:
-		sh.slots[i] = rec
+	case sh.wide != 0:
+		sh.tab[i<<1+1] = st.hint(k) | uint64(rec)
 	}
 	id := uint64(rec)<<shardBits | si
 	switch {
@@ -280,7 +291,7 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 			st.next.from = append(st.next.from, k.parent)
 		}
 	}
-	if int(sh.n)*4 >= len(sh.hashes)*3 {
+	if int(sh.n)*4 >= len(sh.tab)>>sh.wide*3 {
 		sh.grow()
 		grew = true
 	}
@@ -289,16 +300,17 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	}
 }
 
-// makeOffs gives an Exact-mode shard of word-keyed states (one worker) its offs, for
-// its first arena entry: its word-keyed slots get wordTag (their record index is not
-// needed with one worker, which never lowers a key).
-func (sh *shard[S]) makeOffs() {
-	sh.offs = make([]uint64, len(sh.hashes))
-	for i, h := range sh.hashes {
+// widen gives the slots of an Exact-mode shard of word-keyed states (one worker) values,
+// for its first arena entry: its word-keyed slots get wordTag (their record index is not
+// needed with one worker, which never lowers a key). Slots keep their places.
+func (sh *shard[S]) widen() {
+	tab := make([]uint64, 2*len(sh.tab))
+	for i, h := range sh.tab {
 		if h != 0 {
-			sh.offs[i] = wordTag
+			tab[2*i], tab[2*i+1] = h, wordTag
 		}
 	}
+	sh.tab, sh.wide = tab, 1
 }
 
 // keepLast sets the state of the state last added, which was stored without one (a
@@ -311,21 +323,51 @@ func (st *store[S]) keepLast(s S) {
 // was stored in the current level with a greater key.
 func (sh *shard[S]) lower(i uint64, exact bool, k key, parentID uint64, action Action) {
 	var rec uint32
-	switch {
-	case !exact:
-		rec = sh.slots[i]
-	case sh.offs[i]&wordTag != 0:
-		rec = uint32(sh.offs[i])
-	default:
-		rec = binary.LittleEndian.Uint32(sh.arena[sh.offs[i]:])
+	v := sh.value(i)
+	hinted := !exact || v&wordTag != 0
+	if hinted {
+		rec = uint32(v)
+	} else {
+		rec = binary.LittleEndian.Uint32(sh.arena[v:])
 	}
-	if rec >= sh.levelStart {
-		f := &sh.fresh[rec-sh.levelStart]
-		if k.less(f.key) {
-			f.key = k
-			sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
+	if rec < sh.levelStart {
+		return // stored in an earlier level
+	}
+	if h := v >> 32 & hintMax; hinted && h != 0 && k.parent+1 > h {
+		return // its key's parent comes first: k is larger
+	}
+	f := &sh.fresh[rec-sh.levelStart]
+	if k.less(f.key) {
+		f.key = k
+		sh.recs[rec>>recPageBits][rec&(1<<recPageBits-1)] = parentRecord{parentID, action}
+		if hinted {
+			sh.tab[i<<1+1] = v&^(hintMax<<32) | keyHint(k)
 		}
 	}
+}
+
+// hintMax bounds the key hint a wide slot keeps, with several workers, beside the
+// record index of a state without an arena entry (bits 32-62 of its value): the index
+// of the parent of its least key so far, plus one, or 0 when that does not fit. lower
+// then sets aside most later discoveries (a larger parent index) without reading the
+// state's fresh entry, a cache miss.
+const hintMax = 1<<31 - 1
+
+// keyHint returns the key hint of k, in place (see hintMax).
+func keyHint(k key) uint64 {
+	if k.parent+1 >= hintMax {
+		return 0
+	}
+	return (k.parent + 1) << 32
+}
+
+// hint returns the key hint of a new state with least key k in a store with several
+// workers, and 0 with one (no lookup reads it).
+func (st *store[S]) hint(k key) uint64 {
+	if !st.keyed {
+		return 0
+	}
+	return keyHint(k)
 }
 
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
@@ -360,31 +402,33 @@ const wordTag = 1 << 63
 // searches' layout) cost a fingerprint-mode store with no arena.
 func wordKeyed(h uint64, enc []byte) bool { return len(enc) == 8 && h != 1 }
 
-// grow doubles the table. Cost O(table size); fingerprints are kept, so nothing is
-// rehashed.
+// grow doubles the number of slots. Cost O(table size); fingerprints are kept, so
+// nothing is rehashed.
 func (sh *shard[S]) grow() {
-	var slots []uint32
-	var offs []uint64
-	if sh.offs != nil {
-		offs = make([]uint64, 2*len(sh.hashes))
+	if sh.wide == 0 {
+		sh.tab = regrow(sh.tab, nil)
+		return
 	}
-	if sh.slots != nil {
-		slots = make([]uint32, 2*len(sh.hashes))
+	out := make([]uint64, 2*len(sh.tab))
+	mask := uint64(len(out)>>1 - 1)
+	for j := 0; j < len(sh.tab); j += 2 {
+		h := sh.tab[j]
+		if h == 0 {
+			continue
+		}
+		i := h & mask
+		for out[2*i] != 0 {
+			i = (i + 1) & mask
+		}
+		out[2*i], out[2*i+1] = h, sh.tab[j+1]
 	}
-	hashes := regrow(sh.hashes, func(from, to int) {
-		if offs != nil {
-			offs[to] = sh.offs[from]
-		}
-		if slots != nil {
-			slots[to] = sh.slots[from]
-		}
-	})
-	sh.hashes, sh.slots, sh.offs = hashes, slots, offs
+	sh.tab = out
 }
 
 // regrow returns a fingerprint table of twice the size of hashes (open addressing with
 // linear probing, 0 = empty) holding the same fingerprints, and calls move(from, to) for
-// each so that the caller moves the values kept beside it. Cost O(table size).
+// each, if not nil, so that the caller moves the values kept beside it. Cost O(table
+// size).
 func regrow(hashes []uint64, move func(from, to int)) []uint64 {
 	out := make([]uint64, 2*len(hashes))
 	mask := uint64(len(out) - 1)
@@ -397,7 +441,9 @@ func regrow(hashes []uint64, move func(from, to int)) []uint64 {
 			i = (i + 1) & mask
 		}
 		out[i] = h
-		move(j, int(i))
+		if move != nil {
+			move(j, int(i))
+		}
 	}
 	return out
 }
@@ -405,8 +451,7 @@ func regrow(hashes []uint64, move func(from, to int)) []uint64 {
 // account refreshes the store-wide byte estimate with shard sh's current size. add calls
 // it when something of the shard grew.
 func (st *store[S]) account(sh *shard[S]) {
-	size := int64(cap(sh.hashes))*8 + int64(cap(sh.slots))*4 + int64(cap(sh.offs))*8 +
-		st.recBytes(sh) + int64(cap(sh.recs))*24 +
+	size := int64(cap(sh.tab))*8 + st.recBytes(sh) + int64(cap(sh.recs))*24 +
 		int64(cap(sh.arena))
 	if size != sh.size {
 		st.bytes.Add(size - sh.size)
