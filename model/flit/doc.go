@@ -28,6 +28,11 @@
 // gives the canonical bytes (Decode inverts it) and Format a multi-line rendering. The
 // bytes are COLLAPSE-compressed: one index per worm into the model's table of that
 // worm's local states (see Encode), so a state costs a few bytes in a search's store.
+// Each table entry also keeps, built once, its decoded form and its worm's candidate
+// moves with what each does: DecodeInto (system.FrontierDecoder) rebuilds a state from
+// its word by copying its worms' entries, so a search keeps its frontier as words, and
+// EncodeSuccessors yields a successor's word as its parent's with one index replaced,
+// after checking the few conditions a move has on the other worms (see wormMoves).
 //
 // Buffers, delivery counts and output tables are pointer-free handles (Bytes, Outs):
 // short runs are packed into the handle, other sequences are interned in the model's
