@@ -17,6 +17,7 @@ type wormDec struct {
 	held      []int32                   // the channels the worm holds, ascending
 	vcs       []VC                      // vcs[k] is channel held[k]
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
+	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
 }
 
 // freeVC is a virtual channel no worm holds.
