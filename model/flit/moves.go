@@ -244,9 +244,7 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	// interned.
 	if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
 		if idx, ok := wordIndices(s.worms.enc, n, sc.idx[:0]); ok {
-			if cap(idx) != cap(sc.idx) { // a pointer write only when it grew
-				sc.idx = idx
-			}
+			sc.idx = idx // its length too: the scratch may come from another model's search
 			x.word, x.oneWord = s.worms.enc, true
 		}
 	}
