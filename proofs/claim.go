@@ -29,6 +29,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -321,7 +322,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 	meter.reset(c.ID, c.families(opt.Size), start)
 	defer func() {
 		if p := recover(); p != nil {
-			r.Outcome = Outcome{Verdict: Inconclusive, Err: fmt.Errorf("claim %s panicked: %v", c.ID, p)}
+			r.Outcome = Outcome{Verdict: Inconclusive, Err: fmt.Errorf("claim %s panicked: %v\n%s", c.ID, p, debug.Stack())}
 		}
 		r.Seconds = time.Since(start).Seconds()
 	}()

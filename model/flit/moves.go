@@ -244,7 +244,12 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	// interned.
 	if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
 		if idx, ok := wordIndices(s.worms.enc, n, sc.idx[:0]); ok {
-			sc.idx = idx // its length too: the scratch may come from another model's search
+			// A pointer write only when it grew or the length changed: a scratch from the
+			// pool may last have served a model with more messages, and encodeStep and
+			// known read sc.idx whole.
+			if cap(idx) != cap(sc.idx) || len(idx) != len(sc.idx) {
+				sc.idx = idx
+			}
 			x.word, x.oneWord = s.worms.enc, true
 		}
 	}
