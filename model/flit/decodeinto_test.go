@@ -276,3 +276,58 @@ func BenchmarkDecodeIntoExpand(b *testing.B) {
 		buf, rbuf = m.EncodeSuccessorsProgress(s, buf, rbuf, yield)
 	}
 }
+
+// TestExpansionsAcrossModels interleaves the expansions of models with different numbers
+// of worms, fresh each round so that moves are met for the first time, in one goroutine
+// (so that they share pooled scratch): every state, decoded into its model's scratch,
+// expands as Successors says. A scratch that kept the previous model's worm count gave
+// wrong encodings or panicked.
+func TestExpansionsAcrossModels(t *testing.T) {
+	g := grid(t, "mesh:3x3")
+	configs := []Config{
+		NewGridConfig(g, false, 1, 2, AllPort, unicasts(2, 0, 8, 8, 0, 2, 6, 6, 2)),
+		NewGridConfig(g, false, 1, 2, AllPort, unicasts(2, 0, 8, 8, 0, 2, 6)),
+		NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 0, 8, 1, 7, 2, 6, 3, 5, 5, 3, 6, 2, 7, 1, 8, 0, 4, 0)),
+		NewGridConfig(g, false, 1, 2, AllPort, unicasts(3, 0, 2)),
+	}
+	for round := range 3 {
+		var ms []*Model
+		var queues [][][]byte
+		var scratches []State
+		for _, c := range configs {
+			m := mustNew(t, c)
+			ms = append(ms, m)
+			queues = append(queues, [][]byte{m.Encode(m.Init()[0], nil)})
+			scratches = append(scratches, State{})
+		}
+		seen := make([]map[string]bool, len(ms))
+		for k := 0; k < 300; k++ {
+			for i, m := range ms {
+				if k >= len(queues[i]) {
+					continue
+				}
+				if seen[i] == nil {
+					seen[i] = map[string]bool{string(queues[i][0]): true}
+				}
+				d := m.DecodeInto(queues[i][k], &scratches[i])
+				var got []string
+				m.EncodeSuccessors(d, nil, func(a checker.Action, enc []byte) {
+					got = append(got, fmt.Sprintf("%#x %x", uint64(a), enc))
+					if !seen[i][string(enc)] {
+						seen[i][string(enc)] = true
+						queues[i] = append(queues[i], slices.Clone(enc))
+					}
+				})
+				// Successors and Encode after EncodeSuccessors: they use the pooled
+				// scratch too, and would leave it set for this model.
+				var want []string
+				for _, tr := range m.Successors(d, nil) {
+					want = append(want, fmt.Sprintf("%#x %x", uint64(tr.Action), m.Encode(tr.Next, nil)))
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("round %d model %d state %d: EncodeSuccessors %v, Successors %v", round, i, k, got, want)
+				}
+			}
+		}
+	}
+}

@@ -466,8 +466,8 @@ func (m *Model) steps(s *State, dst []succStep, rb *[]routing.Output) []succStep
 // Successors appends the enabled transitions of s: inputs in order (message sources by
 // message, then virtual channels by index), and for each input its moves, then its
 // allocations by output index, then its pruning. Each successor gets its own copy of
-// the virtual channels (and of the messages when the succStep changes one); the inner
-// slices it does not change are shared with s.
+// the virtual channels (and of the messages when the succStep changes one or s lives in
+// DecodeInto's scratch); the messages are otherwise shared with s.
 func (m *Model) Successors(s State, dst []system.Transition[State]) []system.Transition[State] {
 	sc := scratchPool.Get().(*scratch)
 	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
@@ -680,7 +680,7 @@ func (m *Model) EncodeSuccessorsProgress(s State, buf []byte, rbuf []uint32, yie
 // EncodeSuccessorsBuild is EncodeSuccessorsProgress (ranks only when ranks is set) that
 // builds a successor when yield returns true and hands it to keep: a copy of the scratch
 // state the step was applied to, with its Progress sums, sharing the messages with s
-// when the step did not write them (system.SuccessorBuilder). The explorer keeps its new
+// when the step did not write them and s is not DecodeInto's (system.SuccessorBuilder). The explorer keeps its new
 // states so instead of rebuilding them with Successor.
 func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks bool, yield func(a system.Action, enc []byte, rank []uint32) bool, keep func(State)) ([]byte, []uint32) {
 	return m.encodeBuild(s, buf, rbuf, ranks, yields{build: yield}, keep)
@@ -688,7 +688,8 @@ func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks 
 
 // built returns a copy of t, the scratch state that is s after a step of worm msg
 // whose encoding is enc, as applyTo would build it: its channels carved from a slab, its
-// messages shared with s unless the step wrote message msg, its Progress sums when ok,
+// messages shared with s unless the step wrote message msg or s lives in DecodeInto's
+// scratch, its Progress sums when ok,
 // and its encoding when it is one word.
 func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
