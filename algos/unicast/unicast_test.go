@@ -165,6 +165,23 @@ func BenchmarkExploreWH2(b *testing.B) { benchSearch(b, benchWH2, checker.Option
 
 func BenchmarkExploreWH1(b *testing.B) { benchSearch(b, benchWH1, checker.Options[flit.State]{}) }
 
+// benchWHScale is five worms of two flits on mesh:3x3 with buffers of two: 1,944,810
+// states, holds; levels of up to tens of thousands of states, which workers share.
+var benchWHScale = Spec{Topology: "mesh:3x3", Pairs: []Pair{{0, 8}, {8, 0}, {2, 6}, {6, 2}, {1, 7}}, Length: 2, Buffer: 2}
+
+// BenchmarkExploreWHScale is the flit benchmark for two workers against one (run it with
+// -cpu 2): the WH benchmarks' searches are too small to share (their levels are narrower
+// than the explorer's threshold for sharing one).
+func BenchmarkExploreWHScale(b *testing.B) {
+	for _, w := range []int{1, 2} {
+		for _, st := range []checker.StoreMode{checker.Exact, checker.Fingerprint} {
+			b.Run(fmt.Sprintf("w%d/%v", w, st), func(b *testing.B) {
+				benchSearch(b, benchWHScale, checker.Options[flit.State]{Workers: w, Store: st})
+			})
+		}
+	}
+}
+
 // BenchmarkExploreWHMatrix runs the WH1/WH2 searches with 1 and 2 workers in exact and
 // fingerprint store mode.
 func BenchmarkExploreWHMatrix(b *testing.B) {
