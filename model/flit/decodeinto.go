@@ -2,6 +2,7 @@ package flit
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -70,14 +71,20 @@ func (m *Model) buildDecoded(i int, x uint32) *wormDec {
 	w := &wormDec{}
 	m.decodeMsg(&d, &w.msg, i)
 	w.pot, w.outs = m.msgSums(i, &w.msg)
+	var heldA [8]int32 // a worm holds a few channels: one allocation each, exact
+	var vcsA [8]VC
+	held, vcs := heldA[:0], vcsA[:0]
 	for d.err == nil && d.pos < len(d.data) {
 		o := int(d.uvarint())
 		v := freeVC
 		m.decodeVC(&d, &v, o, i)
 		p, n := m.vcSums(o, &v)
 		w.pot, w.outs = w.pot+p, w.outs+n
-		w.held = append(w.held, int32(o))
-		w.vcs = append(w.vcs, v)
+		held = append(held, int32(o))
+		vcs = append(vcs, v)
+	}
+	if len(held) > 0 {
+		w.held, w.vcs = slices.Clone(held), slices.Clone(vcs)
 	}
 	if d.err != nil {
 		// The table holds only what the model encoded: this is a bug, not bad input.

@@ -516,6 +516,7 @@ type scratch struct {
 	owned []int32   // the channels held in the parent, ascending
 	moved uint32    // the index encodeStep gave the moved worm's local state
 	chans []chanRef // the channels held in the parent, ascending (encodeBuild)
+	moves []move    // a worm's candidate moves being built (movesOf)
 	word  [8]byte   // a successor's one-word encoding (encodeBuild)
 	rank  [2]uint32 // a successor's rank (encodeBuild)
 }
