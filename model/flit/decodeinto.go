@@ -20,6 +20,17 @@ type wormDec struct {
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 }
 
+// frontier is what DecodeInto knows of the state in its scratch when its encoding is one
+// word: the word, its worm indices and their table entries. The state carries it
+// (State.front), so that expanding it parses and looks up nothing again, and so that
+// the next DecodeInto into the same scratch frees the old worms' channels without
+// looking them up.
+type frontier struct {
+	enc  uint64 // the word; 0 when the state's encoding is longer
+	idx  [8]uint32
+	decs [8]*wormDec
+}
+
 // freeVC is a virtual channel no worm holds.
 var freeVC = VC{Owner: -1, In: Input{Cur: -1}}
 
@@ -125,8 +136,11 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 		}
 		s.worms, s.sums = worms{}, sums{}
 	}
-	s.borrowed = true
-	if len(enc) == 8 {
+	if s.front == nil {
+		s.front = new(frontier)
+	}
+	f := s.front
+	if len(enc) == 8 && n <= len(f.idx) {
 		w := binary.LittleEndian.Uint64(enc)
 		var curA, prevA [8]uint32
 		if cur, ok := wordIndices(w, n, curA[:0]); ok {
@@ -138,6 +152,8 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 				}
 				m.writeWorms(s, cur)
 			}
+			f.enc = w
+			copy(f.idx[:], cur)
 			if s.worms.tab != m.tab { // a pointer write only the first time
 				s.worms.tab = m.tab
 			}
@@ -158,6 +174,7 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 	}
 	m.writeWorms(s, idx)
 	s.worms = worms{}
+	f.enc = 0
 	return *s
 }
 
@@ -174,6 +191,9 @@ func (m *Model) writeWorms(s *State, idx []uint32) {
 	var pot, outs uint64
 	for i, x := range idx {
 		d := m.wormDecoded(i, x)
+		if i < len(s.front.decs) {
+			s.front.decs[i] = d
+		}
 		s.Msgs[i] = d.msg
 		for k, o := range d.held {
 			s.VCs[o] = d.vcs[k]
@@ -189,11 +209,12 @@ func (m *Model) writeWorms(s *State, idx []uint32) {
 // may be one another took).
 func (m *Model) patchWorms(s *State, prev, cur []uint32) {
 	pot, outs := s.sums.pot, s.sums.outs
+	f := s.front
 	for i, x := range prev {
 		if x == cur[i] {
 			continue
 		}
-		d := m.wormDecoded(i, x)
+		d := f.decs[i] // the entry of index x: written by the previous decode
 		for _, o := range d.held {
 			s.VCs[o] = freeVC
 		}
@@ -204,6 +225,7 @@ func (m *Model) patchWorms(s *State, prev, cur []uint32) {
 			continue
 		}
 		d := m.wormDecoded(i, x)
+		f.decs[i] = d
 		s.Msgs[i] = d.msg
 		for k, o := range d.held {
 			s.VCs[o] = d.vcs[k]

@@ -694,7 +694,7 @@ func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks 
 func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
 	copy(n.VCs, t.VCs)
-	if t.Msgs[msg] != s.Msgs[msg] || s.borrowed {
+	if t.Msgs[msg] != s.Msgs[msg] || s.front != nil {
 		n.Msgs = carveMsgs(len(t.Msgs))
 		copy(n.Msgs, t.Msgs)
 	}
@@ -843,7 +843,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.borrowed {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}

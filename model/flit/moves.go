@@ -230,14 +230,10 @@ type expansion struct {
 	rbuf      []uint32
 	pot, outs uint64 // the parent's Progress sums when sumsOK
 	sumsOK    bool
-	word      uint64     // the parent's encoding when oneWord
-	oneWord   bool       // the parent's encoding is one word
-	pos       [8]uint8   // pos[i]: the byte of worm i's index in word
-	tReady    bool       // sc.state is a copy of the parent
-	idx       []uint32   // idx[i]: the index of worm i's local state in the parent
-	decs      []*wormDec // decs[i]: its table entry
-	idxA      [8]uint32
-	decsA     [8]*wormDec
+	word      uint64   // the parent's encoding when oneWord
+	oneWord   bool     // the parent's encoding is one word
+	pos       [8]uint8 // pos[i]: the byte of worm i's index in word, 0xff if it has more
+	tReady    bool     // sc.state is a copy of the parent
 }
 
 // encodeBuild is the loop of EncodeSuccessors, EncodeSuccessorsProgress and
@@ -250,7 +246,15 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	x := &expansion{m: m, sc: sc, s: s, ranks: ranks, yield: yield, keep: keep, buf: buf, rbuf: rbuf}
 	// The parent's worm indices (sc.idx): from its encoding if it carries one, else
 	// interned.
-	if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
+	var decs []*wormDec // the worms' table entries, when DecodeInto knows them
+	if f := s.front; f != nil && s.worms.tab == m.tab && m.tab != nil && f.enc == s.worms.enc && n <= len(f.idx) {
+		idx := append(sc.idx[:0], f.idx[:n]...)
+		if cap(idx) != cap(sc.idx) || len(idx) != len(sc.idx) {
+			sc.idx = idx
+		}
+		decs = f.decs[:n]
+		x.word, x.oneWord = s.worms.enc, true
+	} else if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
 		if idx, ok := wordIndices(s.worms.enc, n, sc.idx[:0]); ok {
 			// A pointer write only when it grew or the length changed: a scratch from the
 			// pool may last have served a model with more messages, and encodeStep and
@@ -293,7 +297,12 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	var held uint64 // the held channels as a bit set, when the network has at most 64
 	small := m.nvc <= 64 && n <= 8
 	for i, y := range idx {
-		d := m.wormDecoded(i, y)
+		var d *wormDec
+		if decs != nil {
+			d = decs[i]
+		} else {
+			d = m.wormDecoded(i, y)
+		}
 		mvs = append(mvs, m.movesOf(i, d, &s, sc))
 		if small {
 			for _, o := range d.held {
