@@ -267,9 +267,9 @@ const maxChunk = 64
 var parallelLevel = 1024
 
 // expandLevel expands every state of frontier with opt.Workers workers (one for a level
-// narrower than parallelLevel). It returns the
-// least violation candidate and, when last is set (the depth bound), whether some
-// successor is not stored yet; in that case successors are looked up, not stored.
+// narrower than parallelLevel). It returns the least violation candidate and, when last
+// is set (the depth bound), whether some successor is not stored yet; in that case
+// successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, bool) {
 	var next atomic.Int64
 	var width int

@@ -177,3 +177,27 @@ func TestFrontierDecoderIsWhatIsExpanded(t *testing.T) {
 		t.Fatalf("a stale scratch went unnoticed: %d states, %d transitions both ways", a.Stats.States, a.Stats.Transitions)
 	}
 }
+
+// framedVec is vec with DecodeInto beside Decode, for spilling searches.
+type framedVec struct {
+	vec
+	decoded *atomic.Int64
+}
+
+func (f framedVec) DecodeInto(enc []byte, scratch *[]byte) []byte {
+	f.decoded.Add(1)
+	return vecInto(enc, scratch)
+}
+
+// TestFrontierDecoderSpill checks that a spilling search rebuilds frontier states with
+// DecodeInto when the model has it, with the in-memory search's results.
+func TestFrontierDecoderSpill(t *testing.T) {
+	var n atomic.Int64
+	m := framedVec{vec{N: 3, K: 3, Stall: true}, &n}
+	sameWithSpill[[]byte](t, "vec/stall", m, checker.Options[[]byte]{CheckDeadlock: true})
+	n.Store(0)
+	res := explore(t, checker.Model[[]byte](m), checker.Options[[]byte]{CheckDeadlock: true, SpillDir: t.TempDir()})
+	if res.Verdict != checker.Violated || n.Load() == 0 {
+		t.Fatalf("spilling: %v with %d DecodeInto calls; want a deadlock found through DecodeInto", res.Verdict, n.Load())
+	}
+}

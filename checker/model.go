@@ -31,7 +31,8 @@
 // # Visited store
 //
 // For each state the store keeps only its 64-bit fingerprint (xxHash64, seed 0, so
-// runs are reproducible), the id of its parent and the action taken from the parent;
+// runs are reproducible), in an open-addressing table of one word a slot unless a lookup
+// needs more (store.go), the id of its parent and the action taken from the parent;
 // traces are rebuilt by Replay from an initial state. In Exact mode the state's
 // encoding is also kept (in a per-shard byte arena) and compared on equal fingerprints,
 // so no state is ever missed; an 8-byte encoding is not kept, since its fingerprint
@@ -52,6 +53,14 @@
 // A SuccessorBuilder with one worker (and no SpillDir) builds each new state as it is
 // stored, from the model's scratch copy, instead: one worker knows at once whether a
 // successor is new, so nothing is rebuilt after the level.
+//
+// # Frontiers as encodings
+//
+// For a model that implements FrontierDecoder the levels hold encodings, not states:
+// each worker rebuilds the state it expands in its own scratch (DecodeInto) and no state
+// is built or kept per new successor. A frontier then costs its encodings and ids (about
+// 20 bytes a state for model/flit's one-word encodings) where states may cost hundreds
+// of bytes, and neither a SuccessorBuilder nor the building after the level is needed.
 //
 // # Larger than memory
 //

@@ -586,22 +586,33 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 		if len(w.wends) == 0 {
 			break
 		}
-		nodes = nodes[:0]
-		start := uint32(0)
-		for k, end := range w.wends {
-			s, err := e.decoder.Decode(w.window[start:end])
-			if err != nil {
-				sp.fail(fmt.Errorf("checker: the model's Decode refused the encoding of frontier state %d at depth %d: %w", lo+uint64(k), e.depth, err))
-				e.stop("spill error")
-				w.nodes = nodes
-				return
+		w.chunk.lo, w.chunk.n = lo, uint64(len(w.wends))
+		if fd, ok := e.m.(FrontierDecoder[S]); ok {
+			// The files hold encodings this search wrote: each state is rebuilt in the
+			// worker's scratch and expanded at once, none allocated per entry.
+			start := uint32(0)
+			for k, end := range w.wends {
+				s := fd.DecodeInto(w.window[start:end], &w.scratch)
+				w.expand(s, sp.base+lo+uint64(k), lo+uint64(k), last)
+				start = end
 			}
-			nodes = append(nodes, node[S]{state: s, id: sp.base + lo + uint64(k)})
-			start = end
-		}
-		w.chunk.lo, w.chunk.n = lo, uint64(len(nodes))
-		for k := range nodes {
-			w.expand(nodes[k].state, nodes[k].id, lo+uint64(k), last)
+		} else {
+			nodes = nodes[:0]
+			start := uint32(0)
+			for k, end := range w.wends {
+				s, err := e.decoder.Decode(w.window[start:end])
+				if err != nil {
+					sp.fail(fmt.Errorf("checker: the model's Decode refused the encoding of frontier state %d at depth %d: %w", lo+uint64(k), e.depth, err))
+					e.stop("spill error")
+					w.nodes = nodes
+					return
+				}
+				nodes = append(nodes, node[S]{state: s, id: sp.base + lo + uint64(k)})
+				start = end
+			}
+			for k := range nodes {
+				w.expand(nodes[k].state, nodes[k].id, lo+uint64(k), last)
+			}
 		}
 		if !last {
 			w.chunk = sp.submit(e.sstore, w.chunk)

@@ -58,7 +58,7 @@ type level[S any] struct {
 	ids    []uint64
 	states []S
 	encs   []byte
-	ends   []uint32
+	ends   []uint64 // 64-bit: a level's encodings may pass 4 GiB
 	from   []uint64
 }
 
@@ -67,7 +67,7 @@ func (l *level[S]) size() int { return len(l.ids) }
 
 // enc returns the encoding of state k of an encoded level.
 func (l *level[S]) enc(k int) []byte {
-	start := uint32(0)
+	start := uint64(0)
 	if k > 0 {
 		start = l.ends[k-1]
 	}
@@ -283,7 +283,7 @@ func (st *store[S]) add(sh *shard[S], si, i, h uint64, enc []byte, k key, parent
 	case st.encoded:
 		st.next.ids = append(st.next.ids, id)
 		st.next.encs = append(st.next.encs, enc...)
-		st.next.ends = append(st.next.ends, uint32(len(st.next.encs)))
+		st.next.ends = append(st.next.ends, uint64(len(st.next.encs)))
 	default:
 		st.next.ids = append(st.next.ids, id)
 		st.next.states = append(st.next.states, s)
@@ -497,7 +497,7 @@ func (st *store[S]) nextFrontier(width int) level[S] {
 		st.next = level[S]{ids: make([]uint64, 0, n)}
 		if st.encoded {
 			st.next.encs = make([]byte, 0, len(next.encs))
-			st.next.ends = make([]uint32, 0, n)
+			st.next.ends = make([]uint64, 0, n)
 		} else {
 			st.next.states = make([]S, 0, n)
 			if st.parents {
@@ -556,7 +556,7 @@ func (st *store[S]) nextFrontier(width int) level[S] {
 	}
 	next := level[S]{ids: make([]uint64, total)}
 	if st.encoded {
-		next.ends = make([]uint32, total)
+		next.ends = make([]uint64, total)
 	} else {
 		next.states = make([]S, total)
 		next.from = make([]uint64, total)
@@ -571,7 +571,7 @@ func (st *store[S]) nextFrontier(width int) level[S] {
 				from = sh.fresh[r.idx-1].end
 			}
 			next.encs = append(next.encs, sh.fencs[from:f.end]...)
-			next.ends[p] = uint32(len(next.encs))
+			next.ends[p] = uint64(len(next.encs))
 		} else {
 			next.states[p] = sh.fstates[r.idx]
 			next.from[p] = f.key.parent

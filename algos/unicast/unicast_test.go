@@ -3,6 +3,7 @@ package unicast
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -406,5 +407,45 @@ func TestFamilySizeGuard(t *testing.T) {
 	}
 	if err := (Family{MaxWorms: 4}).CheckSize(big); err == nil || !strings.Contains(err.Error(), "placements") {
 		t.Errorf("all-placements:4 on torus:1024x1024: %v", err)
+	}
+}
+
+// TestWorkersAgreeOnWideLevels checks one worker against two and three on flit searches
+// whose levels are wide enough (thousands of states) for the workers to share them:
+// owners, batches of encodings (the flit model keeps its frontier as words) and key
+// lowering. A deadlocking instance (a torus ring without dateline classes, five worms)
+// must give the same trace; a deadlock-free one (four worms on mesh:3x3, 194,481
+// states) the same counts, in both stores.
+func TestWorkersAgreeOnWideLevels(t *testing.T) {
+	for _, c := range []struct {
+		sp   Spec
+		want checker.Verdict
+	}{
+		{Spec{Topology: "mesh:3x3", Pairs: []Pair{{0, 8}, {8, 0}, {2, 6}, {6, 2}}, Length: 2, Buffer: 2}, checker.Holds},
+		{Spec{Topology: "torus:6", Pairs: []Pair{{0, 3}, {1, 4}, {2, 5}, {3, 0}, {4, 1}}, Length: 4, Buffer: 2, Dateline: DatelineOff}, checker.Violated},
+	} {
+		m, err := Build(c.sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first Result
+		for _, store := range []checker.StoreMode{checker.Exact, checker.Fingerprint} {
+			for _, w := range []int{1, 2, 3} {
+				r := SearchWith(m, checker.Options[flit.State]{Workers: w, Store: store})
+				if r.Verdict != c.want {
+					t.Fatalf("%s %v workers=%d: %v, want %v", c.sp.Topology, store, w, r.Verdict, c.want)
+				}
+				if first.States == 0 {
+					first = r
+					continue
+				}
+				if r.States != first.States || r.Transitions != first.Transitions || r.Depth != first.Depth ||
+					!slices.Equal(r.Actions, first.Actions) {
+					t.Fatalf("%s %v workers=%d: %d states %d transitions depth %d trace %v; one worker %d %d %d %v",
+						c.sp.Topology, store, w, r.States, r.Transitions, r.Depth, r.Actions, first.States, first.Transitions, first.Depth, first.Actions)
+				}
+			}
+		}
+		t.Logf("%s: %v, %d states, depth %d", c.sp.Topology, first.Verdict, first.States, first.Depth)
 	}
 }

@@ -18,6 +18,7 @@ type wormDec struct {
 	held      []int32                   // the channels the worm holds, ascending
 	vcs       []VC                      // vcs[k] is channel held[k]
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
+	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
 }
 
 // frontier is what DecodeInto knows of the state in its scratch when its encoding is one

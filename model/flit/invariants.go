@@ -22,13 +22,16 @@ import (
 //     destination of every address flit in it;
 //   - exactly-once: no destination receives more than its flits, and in a terminal state
 //     every destination has received exactly its flits (000 §2, claim TM3).
+//
+// On a state DecodeInto rebuilt, each is decided from its worms' verdicts, kept per
+// table entry, and a check across worms (invmemo.go); elsewhere it walks the state.
 func (m *Model) Invariants() []system.Invariant[State] {
 	return []system.Invariant[State]{
-		{Name: "buffers", Check: m.checkBuffers},
-		{Name: "ownership", Check: m.checkOwnership},
-		{Name: "order", Check: m.checkOrder},
-		{Name: "routes", Check: m.checkRoutes},
-		{Name: "exactly-once", Check: m.checkDelivery},
+		{Name: "buffers", Check: m.memoized(invBuffers, nil)},
+		{Name: "ownership", Check: m.memoized(invOwnership, m.ownershipAcross)},
+		{Name: "order", Check: m.memoized(invOrder, nil)},
+		{Name: "routes", Check: m.memoized(invRoutes, nil)},
+		{Name: "exactly-once", Check: m.memoized(invDelivery, m.deliveryAcross)},
 	}
 }
 
@@ -84,23 +87,36 @@ func (m *Model) checkOwnership(s State) error {
 			return fmt.Errorf("vc %s is reserved by %d inputs", m.VCName(Out(o)), refs[o])
 		}
 	}
-	// One-port: at most one worm per injection channel.
+	return m.portsAcross(&s)
+}
+
+// portsAcross checks the limits of the ports, which involve several worms: under
+// one-port at most one worm injects at a node, and under every port model no more worms
+// deliver at a node than it has delivery channels.
+func (m *Model) portsAcross(s *State) error {
+	if err := m.injectAcross(s); err != nil {
+		return err
+	}
+	for r := range m.into {
+		if k := m.ejecting(s, chanNode(r)); k > m.ejects {
+			return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
+		}
+	}
+	return nil
+}
+
+// injectAcross checks that under one-port at most one worm injects at a node.
+func (m *Model) injectAcross(s *State) error {
 	if m.cfg.Ports == OnePort {
-		inj := map[int32]int{}
 		for i, g := range s.Msgs {
-			if g.Sent > 0 && !g.Done {
-				n := int32(m.cfg.Messages[i].Source)
-				inj[n]++
-				if inj[n] > 1 {
+			if g.Sent == 0 || g.Done {
+				continue
+			}
+			for j := range i {
+				if h := s.Msgs[j]; h.Sent > 0 && !h.Done && m.cfg.Messages[j].Source == m.cfg.Messages[i].Source {
 					return fmt.Errorf("node %s injects two worms at once", m.cfg.Net.NodeName(m.cfg.Messages[i].Source))
 				}
 			}
-		}
-	}
-	// Every port model: no more worms deliver at a node than it has delivery channels.
-	for r := range m.into {
-		if k := m.ejecting(&s, chanNode(r)); k > m.ejects {
-			return fmt.Errorf("node %s ejects %d worms at once", m.cfg.Net.NodeName(chanNode(r)), k)
 		}
 	}
 	return nil

@@ -21,18 +21,19 @@ func chanNode(v int) model.NodeID { return model.NodeID(v) }
 // immutable after New (but for its interning table and its fault record, both safe for
 // concurrent use) and safe for concurrent use.
 type Model struct {
-	cfg     Config
-	rel     routing.Relation
-	nvc     int            // number of network virtual channels: Channels*VCs
-	per     int            // model VCs per relation VC: VCs / Routing.VCs()
-	budget  int            // misroute budget of a routing.Budgeted relation, -1 otherwise
-	chFrom  []model.NodeID // sending router of each physical channel
-	vcTo    []model.NodeID // receiving router of each virtual channel
-	into    [][]int32      // virtual channels entering each node
-	ejects  int            // delivery channels per node (ejectPorts)
-	flits   []int          // format length per message
-	expect  []int          // flits each destination must receive, per message
-	destIdx [][]int16      // destIdx[m][node] = index of node in Dests, or -1
+	cfg        Config
+	rel        routing.Relation
+	nvc        int            // number of network virtual channels: Channels*VCs
+	per        int            // model VCs per relation VC: VCs / Routing.VCs()
+	budget     int            // misroute budget of a routing.Budgeted relation, -1 otherwise
+	chFrom     []model.NodeID // sending router of each physical channel
+	vcTo       []model.NodeID // receiving router of each virtual channel
+	into       [][]int32      // virtual channels entering each node
+	ejects     int            // delivery channels per node (ejectPorts)
+	flits      []int          // format length per message
+	expect     []int          // flits each destination must receive, per message
+	destIdx    [][]int16      // destIdx[m][node] = index of node in Dests, or -1
+	aloneState                // the start state worms' entries are checked on (invmemo.go)
 
 	tab *Table // the interning table of this model's states
 
