@@ -2,6 +2,7 @@ package flit
 
 import (
 	"encoding/binary"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 )
@@ -18,6 +19,17 @@ type wormDec struct {
 	vcs       []VC                      // vcs[k] is channel held[k]
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
+}
+
+// frontier is what DecodeInto knows of the state in its scratch when its encoding is one
+// word: the word, its worm indices and their table entries. The state carries it
+// (State.front), so that expanding it parses and looks up nothing again, and so that
+// the next DecodeInto into the same scratch frees the old worms' channels without
+// looking them up.
+type frontier struct {
+	enc  uint64 // the word; 0 when the state's encoding is longer
+	idx  [8]uint32
+	decs [8]*wormDec
 }
 
 // freeVC is a virtual channel no worm holds.
@@ -71,14 +83,20 @@ func (m *Model) buildDecoded(i int, x uint32) *wormDec {
 	w := &wormDec{}
 	m.decodeMsg(&d, &w.msg, i)
 	w.pot, w.outs = m.msgSums(i, &w.msg)
+	var heldA [8]int32 // a worm holds a few channels: one allocation each, exact
+	var vcsA [8]VC
+	held, vcs := heldA[:0], vcsA[:0]
 	for d.err == nil && d.pos < len(d.data) {
 		o := int(d.uvarint())
 		v := freeVC
 		m.decodeVC(&d, &v, o, i)
 		p, n := m.vcSums(o, &v)
 		w.pot, w.outs = w.pot+p, w.outs+n
-		w.held = append(w.held, int32(o))
-		w.vcs = append(w.vcs, v)
+		held = append(held, int32(o))
+		vcs = append(vcs, v)
+	}
+	if len(held) > 0 {
+		w.held, w.vcs = slices.Clone(held), slices.Clone(vcs)
 	}
 	if d.err != nil {
 		// The table holds only what the model encoded: this is a bug, not bad input.
@@ -119,8 +137,11 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 		}
 		s.worms, s.sums = worms{}, sums{}
 	}
-	s.borrowed = true
-	if len(enc) == 8 {
+	if s.front == nil {
+		s.front = new(frontier)
+	}
+	f := s.front
+	if len(enc) == 8 && n <= len(f.idx) {
 		w := binary.LittleEndian.Uint64(enc)
 		var curA, prevA [8]uint32
 		if cur, ok := wordIndices(w, n, curA[:0]); ok {
@@ -132,6 +153,8 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 				}
 				m.writeWorms(s, cur)
 			}
+			f.enc = w
+			copy(f.idx[:], cur)
 			if s.worms.tab != m.tab { // a pointer write only the first time
 				s.worms.tab = m.tab
 			}
@@ -152,6 +175,7 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 	}
 	m.writeWorms(s, idx)
 	s.worms = worms{}
+	f.enc = 0
 	return *s
 }
 
@@ -168,6 +192,9 @@ func (m *Model) writeWorms(s *State, idx []uint32) {
 	var pot, outs uint64
 	for i, x := range idx {
 		d := m.wormDecoded(i, x)
+		if i < len(s.front.decs) {
+			s.front.decs[i] = d
+		}
 		s.Msgs[i] = d.msg
 		for k, o := range d.held {
 			s.VCs[o] = d.vcs[k]
@@ -183,11 +210,12 @@ func (m *Model) writeWorms(s *State, idx []uint32) {
 // may be one another took).
 func (m *Model) patchWorms(s *State, prev, cur []uint32) {
 	pot, outs := s.sums.pot, s.sums.outs
+	f := s.front
 	for i, x := range prev {
 		if x == cur[i] {
 			continue
 		}
-		d := m.wormDecoded(i, x)
+		d := f.decs[i] // the entry of index x: written by the previous decode
 		for _, o := range d.held {
 			s.VCs[o] = freeVC
 		}
@@ -198,6 +226,7 @@ func (m *Model) patchWorms(s *State, prev, cur []uint32) {
 			continue
 		}
 		d := m.wormDecoded(i, x)
+		f.decs[i] = d
 		s.Msgs[i] = d.msg
 		for k, o := range d.held {
 			s.VCs[o] = d.vcs[k]

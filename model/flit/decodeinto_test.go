@@ -278,8 +278,9 @@ func BenchmarkDecodeIntoExpand(b *testing.B) {
 }
 
 // TestExpansionsAcrossModels interleaves the expansions of models with different numbers
-// of worms, fresh each round so that moves are met for the first time, in one goroutine
-// (so that they share pooled scratch): every state, decoded into its model's scratch,
+// of worms, fresh each round so that moves are met for the first time, so that they
+// share pooled scratch: in one goroutine, and in three at once in different orders (as
+// prove's concurrent family members do). Every state, decoded into its model's scratch,
 // expands as Successors says. A scratch that kept the previous model's worm count gave
 // wrong encodings or panicked.
 func TestExpansionsAcrossModels(t *testing.T) {
@@ -290,24 +291,48 @@ func TestExpansionsAcrossModels(t *testing.T) {
 		NewGridConfig(g, false, 1, 1, AllPort, unicasts(1, 0, 8, 1, 7, 2, 6, 3, 5, 5, 3, 6, 2, 7, 1, 8, 0, 4, 0)),
 		NewGridConfig(g, false, 1, 2, AllPort, unicasts(3, 0, 2)),
 	}
+	if err := interleave(configs); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for k := range errs {
+		order := slices.Clone(configs)
+		rand.New(rand.NewPCG(uint64(k), 1)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		wg.Go(func() { errs[k] = interleave(order) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// interleave expands, for three rounds of fresh models of configs, their states in turn
+// (the k-th state of each, breadth-first, decoded into the model's own scratch) and
+// checks EncodeSuccessors against Successors.
+func interleave(configs []Config) error {
 	for round := range 3 {
 		var ms []*Model
 		var queues [][][]byte
 		var scratches []State
+		var seen []map[string]bool
 		for _, c := range configs {
-			m := mustNew(t, c)
+			m, err := New(c)
+			if err != nil {
+				return err
+			}
+			e := m.Encode(m.Init()[0], nil)
 			ms = append(ms, m)
-			queues = append(queues, [][]byte{m.Encode(m.Init()[0], nil)})
+			queues = append(queues, [][]byte{e})
 			scratches = append(scratches, State{})
+			seen = append(seen, map[string]bool{string(e): true})
 		}
-		seen := make([]map[string]bool, len(ms))
 		for k := 0; k < 300; k++ {
 			for i, m := range ms {
 				if k >= len(queues[i]) {
 					continue
-				}
-				if seen[i] == nil {
-					seen[i] = map[string]bool{string(queues[i][0]): true}
 				}
 				d := m.DecodeInto(queues[i][k], &scratches[i])
 				var got []string
@@ -325,9 +350,10 @@ func TestExpansionsAcrossModels(t *testing.T) {
 					want = append(want, fmt.Sprintf("%#x %x", uint64(tr.Action), m.Encode(tr.Next, nil)))
 				}
 				if !slices.Equal(got, want) {
-					t.Fatalf("round %d model %d state %d: EncodeSuccessors %v, Successors %v", round, i, k, got, want)
+					return fmt.Errorf("round %d model %d state %d: EncodeSuccessors %v, Successors %v", round, i, k, got, want)
 				}
 			}
 		}
 	}
+	return nil
 }

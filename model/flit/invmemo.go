@@ -70,7 +70,7 @@ func (m *Model) memoized(k int, across func(State) error) func(State) error {
 // wormVerdicts returns the conjunction of the verdicts of s's worms, and false when s
 // is not a state DecodeInto rebuilt from a one-word encoding of this model.
 func (m *Model) wormVerdicts(s *State) (uint32, bool) {
-	if !s.borrowed || s.worms.tab != m.tab {
+	if s.front == nil || s.worms.tab != m.tab {
 		return 0, false
 	}
 	var buf [8]uint32

@@ -517,6 +517,7 @@ type scratch struct {
 	owned []int32   // the channels held in the parent, ascending
 	moved uint32    // the index encodeStep gave the moved worm's local state
 	chans []chanRef // the channels held in the parent, ascending (encodeBuild)
+	moves []move    // a worm's candidate moves being built (movesOf)
 	word  [8]byte   // a successor's one-word encoding (encodeBuild)
 	rank  [2]uint32 // a successor's rank (encodeBuild)
 }
@@ -694,7 +695,7 @@ func (m *Model) EncodeSuccessorsBuild(s State, buf []byte, rbuf []uint32, ranks 
 func (m *Model) built(s, t *State, msg int, enc []byte, ok bool, pot, outs uint64) State {
 	n := State{Msgs: s.Msgs, VCs: carveVCs(len(t.VCs))}
 	copy(n.VCs, t.VCs)
-	if t.Msgs[msg] != s.Msgs[msg] || s.borrowed {
+	if t.Msgs[msg] != s.Msgs[msg] || s.front != nil {
 		n.Msgs = carveMsgs(len(t.Msgs))
 		copy(n.Msgs, t.Msgs)
 	}
@@ -843,7 +844,7 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.borrowed {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}

@@ -64,30 +64,39 @@ type wormMoves struct {
 
 // movesOf returns the candidate moves of worm i in local state d, building them from s
 // (a state in which worm i has local state d) on first use.
-func (m *Model) movesOf(i int, d *wormDec, s *State, rb *[]routing.Output) *wormMoves {
+func (m *Model) movesOf(i int, d *wormDec, s *State, sc *scratch) *wormMoves {
 	if w := d.moves.Load(); w != nil {
 		return w
 	}
 	w := &wormMoves{chans: make([]inputMoves, len(d.held))}
-	var all []move
-	type span struct{ from, to int }
-	spans := make([]span, len(d.held)+1)
+	all := sc.moves[:0] // built in the scratch, then copied once into an exact allocation
+	rb := &sc.rb
+	var spanA [9][2]int
+	spans := spanA[:0]
+	if len(d.held)+1 > len(spanA) {
+		spans = make([][2]int, 0, len(d.held)+1)
+	}
 	if !s.Msgs[i].Done {
 		c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 		all, w.src.inject = m.inputMoves(s, c, all, rb)
 	}
-	spans[0].to = len(all)
-	for k, o := range d.held {
+	spans = append(spans, [2]int{0, len(all)})
+	for _, o := range d.held {
 		v := &s.VCs[o]
 		c := cursor{input: len(s.Msgs) + int(o), msg: i, vc: int(o), at: m.vcTo[o], in: v.In}
-		spans[k+1].from = len(all)
+		from := len(all)
 		all, _ = m.inputMoves(s, c, all, rb)
-		spans[k+1].to = len(all)
+		spans = append(spans, [2]int{from, len(all)})
 	}
-	all = all[:len(all):len(all)]
-	w.src.moves = all[:spans[0].to]
+	moves := make([]move, len(all))
+	for j := range all {
+		moves[j].st, moves[j].gate = all[j].st, all[j].gate
+	}
+	sc.moves = all[:0]
+	all = moves
+	w.src.moves = all[spans[0][0]:spans[0][1]]
 	for k := range w.chans {
-		w.chans[k].moves = all[spans[k+1].from:spans[k+1].to]
+		w.chans[k].moves = all[spans[k+1][0]:spans[k+1][1]]
 	}
 	if d.moves.CompareAndSwap(nil, w) {
 		m.tab.worms[i].size.Add(int64(len(all))*int64(sizeofMove) + int64(len(w.chans))*32 + 64)
@@ -105,39 +114,38 @@ func (m *Model) inputMoves(s *State, c cursor, dst []move, rb *[]routing.Output)
 		return dst, false
 	}
 	inject := c.vc < 0 && s.Msgs[c.msg].Sent == 0 && !aux && m.cfg.Ports == OnePort
-	add := func(st succStep, g gate) { dst = append(dst, move{st: st, gate: g}) }
 	in := &c.in
 	di, isAddr := m.addrDest(c.msg, f)
 	if aux || !isAddr {
 		o := in.Outs.At(m.tab, int(in.Cur))
 		if m.room(s, o) { // o is the worm's own channel (or Eject)
-			add(succStep{a: MakeAction(KindMove, c.input, 0), c: c, k: KindMove}, gateNone)
+			dst = append(dst, move{st: succStep{a: MakeAction(KindMove, c.input, 0), c: c, k: KindMove}, gate: gateNone})
 		} else if m.stopPrunable(in, int(in.Cur)) {
-			add(m.pruneStep(c, int(in.Cur)), gateNone)
+			dst = append(dst, move{st: m.pruneStep(c, int(in.Cur)), gate: gateNone})
 		}
 		return dst, inject
 	}
 	if m.isDest(c.msg, di, c.at) {
 		for j, o := range in.Outs.Slice(m.tab) {
 			if o == Eject {
-				var st []succStep
-				for _, x := range m.followStep(s, c, j, false, st) {
-					add(x, gateNone)
+				var stA [1]succStep
+				for _, x := range m.followStep(s, c, j, false, stA[:0]) {
+					dst = append(dst, move{st: x, gate: gateNone})
 				}
 				return dst, inject
 			}
 		}
-		add(succStep{a: MakeAction(KindAlloc, c.input, 0), c: c, k: KindAlloc, arg: int(Eject)}, gateEject)
+		dst = append(dst, move{st: succStep{a: MakeAction(KindAlloc, c.input, 0), c: c, k: KindAlloc, arg: int(Eject)}, gate: gateEject})
 		if m.prunable(in) {
-			add(m.pruneStep(c, -1), gateElse)
+			dst = append(dst, move{st: m.pruneStep(c, -1), gate: gateElse})
 		}
 		return dst, inject
 	}
 	outs := m.permitted(s, c, di, rb)
 	if j, mis := m.reserved(in, outs); j >= 0 {
-		var st []succStep
-		for _, x := range m.followStep(s, c, j, mis, st) {
-			add(x, gateNone)
+		var stA [1]succStep
+		for _, x := range m.followStep(s, c, j, mis, stA[:0]) {
+			dst = append(dst, move{st: x, gate: gateNone})
 		}
 		return dst, inject
 	}
@@ -159,7 +167,7 @@ func (m *Model) inputMoves(s *State, c cursor, dst []move, rb *[]routing.Output)
 		}
 	}
 	if m.prunable(in) {
-		add(m.pruneStep(c, -1), gateElse)
+		dst = append(dst, move{st: m.pruneStep(c, -1), gate: gateElse})
 	}
 	return dst, inject
 }
@@ -222,14 +230,10 @@ type expansion struct {
 	rbuf      []uint32
 	pot, outs uint64 // the parent's Progress sums when sumsOK
 	sumsOK    bool
-	word      uint64     // the parent's encoding when oneWord
-	oneWord   bool       // the parent's encoding is one word
-	pos       [8]uint8   // pos[i]: the byte of worm i's index in word
-	tReady    bool       // sc.state is a copy of the parent
-	idx       []uint32   // idx[i]: the index of worm i's local state in the parent
-	decs      []*wormDec // decs[i]: its table entry
-	idxA      [8]uint32
-	decsA     [8]*wormDec
+	word      uint64   // the parent's encoding when oneWord
+	oneWord   bool     // the parent's encoding is one word
+	pos       [8]uint8 // pos[i]: the byte of worm i's index in word, 0xff if it has more
+	tReady    bool     // sc.state is a copy of the parent
 }
 
 // encodeBuild is the loop of EncodeSuccessors, EncodeSuccessorsProgress and
@@ -242,7 +246,15 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	x := &expansion{m: m, sc: sc, s: s, ranks: ranks, yield: yield, keep: keep, buf: buf, rbuf: rbuf}
 	// The parent's worm indices (sc.idx): from its encoding if it carries one, else
 	// interned.
-	if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
+	var decs []*wormDec // the worms' table entries, when DecodeInto knows them
+	if f := s.front; f != nil && s.worms.tab == m.tab && m.tab != nil && f.enc == s.worms.enc && n <= len(f.idx) {
+		idx := append(sc.idx[:0], f.idx[:n]...)
+		if cap(idx) != cap(sc.idx) || len(idx) != len(sc.idx) {
+			sc.idx = idx
+		}
+		decs = f.decs[:n]
+		x.word, x.oneWord = s.worms.enc, true
+	} else if s.worms.tab == m.tab && m.tab != nil && n <= 8 {
 		if idx, ok := wordIndices(s.worms.enc, n, sc.idx[:0]); ok {
 			// A pointer write only when it grew or the length changed: a scratch from the
 			// pool may last have served a model with more messages, and encodeStep and
@@ -285,8 +297,13 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 	var held uint64 // the held channels as a bit set, when the network has at most 64
 	small := m.nvc <= 64 && n <= 8
 	for i, y := range idx {
-		d := m.wormDecoded(i, y)
-		mvs = append(mvs, m.movesOf(i, d, &s, &sc.rb))
+		var d *wormDec
+		if decs != nil {
+			d = decs[i]
+		} else {
+			d = m.wormDecoded(i, y)
+		}
+		mvs = append(mvs, m.movesOf(i, d, &s, sc))
 		if small {
 			for _, o := range d.held {
 				held |= 1 << uint(o)

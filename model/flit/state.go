@@ -74,15 +74,15 @@ type Msg struct {
 // indices of its worms' local states in its model's table: Encode), so that expanding
 // it interns no worm again.
 //
-// A state DecodeInto returns lives in the caller's scratch memory (borrowed), which the
-// next DecodeInto overwrites: the model copies, never shares, its slices in the states
-// it builds from it.
+// A state DecodeInto returns lives in the caller's scratch memory (front is set), which
+// the next DecodeInto overwrites: the model copies, never shares, its slices in the
+// states it builds from it.
 type State struct {
-	Msgs     []Msg
-	VCs      []VC
-	sums     sums
-	worms    worms
-	borrowed bool
+	Msgs  []Msg
+	VCs   []VC
+	sums  sums
+	worms worms
+	front *frontier
 }
 
 // worms is a state's encoding (Encode) of one word, little-endian, when tab is the
