@@ -45,7 +45,8 @@ func exitCode(err error) int {
 	return 0
 }
 
-// killFamily is a family of 1062 members with violations that runs in about a second.
+// killFamily is a family of 1062 members with violations that runs in about a quarter
+// of a second (2-flit worms; TestKillResumeMerge lengthens them).
 var killFamily = []string{"check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:3x2",
 	"--family", "pairs:2", "--symmetry", "--buffers", "1", "--pruning", "none"}
 
@@ -80,8 +81,11 @@ func checkedCount(path string) int {
 // times, resumes it from its result file every time, merges the shards and checks that
 // the merged result equals an uninterrupted run member by member.
 func TestKillResumeMerge(t *testing.T) {
+	// 6-flit worms: about a second, so that kills land mid-run (the default 2-flit
+	// family now ends in a quarter of a second).
+	family := append(append([]string{}, killFamily...), "--length", "6")
 	dir := t.TempDir()
-	code, _, stderr := runCLI(t, append(killFamily, "--result", filepath.Join(dir, "whole.json"))...)
+	code, _, stderr := runCLI(t, append(family, "--result", filepath.Join(dir, "whole.json"))...)
 	if code != exitViolated {
 		t.Fatalf("uninterrupted run: exit %d, %s", code, stderr)
 	}
@@ -92,7 +96,7 @@ func TestKillResumeMerge(t *testing.T) {
 	for sh := 0; sh < 2; sh++ {
 		file := filepath.Join(dir, "s"+string(rune('0'+sh))+".json")
 		files = append(files, file)
-		args := append(append([]string{}, killFamily...), "--shard", string(rune('0'+sh))+"/2", "--resume", file, "--checkpoint-every", "20ms")
+		args := append(append([]string{}, family...), "--shard", string(rune('0'+sh))+"/2", "--resume", file, "--checkpoint-every", "20ms")
 		for attempt := 0; ; attempt++ {
 			cmd := wormcheckCmd(dir, args...)
 			if err := cmd.Start(); err != nil {

@@ -170,9 +170,11 @@ func queueEmpty() bool {
 	return err == nil && strings.TrimSpace(string(out)) == ""
 }
 
-// slurmFamily is a family of 693 members that holds, about 8 s in one process.
+// slurmFamily is a family of 693 members that holds, about 8 s in one process: long
+// enough for a task to be cancelled between two checkpoints. (With 4-flit worms it took
+// 8 s until the explorer grew faster; at 0.7 s a task could end before scancel came.)
 var slurmFamily = []string{"check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:3x3",
-	"--family", "pairs:1", "--symmetry", "--length", "4", "--buffers", "2", "--checkpoint-every", "50ms"}
+	"--family", "pairs:1", "--symmetry", "--length", "12", "--buffers", "2", "--checkpoint-every", "50ms"}
 
 // TestSlurmArrayCancelResumeMerge runs a family as an 8-task array job on a real
 // single-node Slurm, cancels one task while it runs (scancel), resubmits it (it resumes
