@@ -186,6 +186,15 @@ func freeAll(s *State) {
 	}
 }
 
+// writeInto writes worm i's local state d into s: its message and the channels it holds
+// (which must be free in s).
+func (d *wormDec) writeInto(s *State, i int) {
+	s.Msgs[i] = d.msg
+	for k, o := range d.held {
+		s.VCs[o] = d.vcs[k]
+	}
+}
+
 // writeWorms writes the worms idx names into s, whose channels are all free, and sets
 // its Progress sums.
 func (m *Model) writeWorms(s *State, idx []uint32) {
@@ -195,10 +204,7 @@ func (m *Model) writeWorms(s *State, idx []uint32) {
 		if i < len(s.front.decs) {
 			s.front.decs[i] = d
 		}
-		s.Msgs[i] = d.msg
-		for k, o := range d.held {
-			s.VCs[o] = d.vcs[k]
-		}
+		d.writeInto(s, i)
 		pot, outs = pot+d.pot, outs+d.outs
 	}
 	s.sums = sums{pot: pot, outs: outs, ok: true}
@@ -227,10 +233,7 @@ func (m *Model) patchWorms(s *State, prev, cur []uint32) {
 		}
 		d := m.wormDecoded(i, x)
 		f.decs[i] = d
-		s.Msgs[i] = d.msg
-		for k, o := range d.held {
-			s.VCs[o] = d.vcs[k]
-		}
+		d.writeInto(s, i)
 		pot, outs = pot+d.pot, outs+d.outs
 	}
 	s.sums = sums{pot: pot, outs: outs, ok: true}

@@ -94,10 +94,7 @@ func (m *Model) wormInv(i int, d *wormDec) uint32 {
 	}
 	m.aloneOnce.Do(func() { m.alone = m.Init()[0] })
 	s := State{Msgs: append([]Msg(nil), m.alone.Msgs...), VCs: append([]VC(nil), m.alone.VCs...)}
-	s.Msgs[i] = d.msg
-	for k, o := range d.held {
-		s.VCs[o] = d.vcs[k]
-	}
+	d.writeInto(&s, i)
 	v := uint32(invKnown)
 	for k := range invCount {
 		if m.direct(k)(s) == nil {
