@@ -525,56 +525,59 @@ func (st *store[S]) nextFrontier(width int) level[S] {
 	for i := 1; i <= width; i++ {
 		start[i] += start[i-1]
 	}
-	// place[p] is the shard and fresh index of the state at frontier position p.
-	place := make([]freshRef, total)
+	// Place every fresh state at its parent's group, reading each shard's lists in order;
+	// an encoded level first notes where each encoding is (refs), and copies them after
+	// the sort.
+	next := level[S]{ids: make([]uint64, total), from: make([]uint64, total)}
+	var refs []freshRef
+	if st.encoded {
+		refs = make([]freshRef, total)
+	} else {
+		next.states = make([]S, total)
+	}
 	trans := make([]uint32, total)
 	pos := start[:width]
 	for i := range st.shards {
-		for j, f := range st.shards[i].fresh {
+		sh := &st.shards[i]
+		for j, f := range sh.fresh {
 			p := pos[f.key.parent]
 			pos[f.key.parent]++
-			place[p] = freshRef{uint32(i), uint32(j)}
-			trans[p] = f.key.trans
+			next.ids[p], next.from[p], trans[p] = f.id, f.key.parent, f.key.trans
+			if refs != nil {
+				refs[p] = freshRef{uint32(i), uint32(j)}
+			} else {
+				next.states[p] = sh.fstates[j]
+			}
 		}
 	}
 	// After placement pos[p] is the end of parent p's group. Within a group, order by
 	// transition index (insertion sort for the usual small group).
+	byTrans := groupSort[S]{trans: trans, next: &next, refs: refs}
 	a := 0
 	for _, b := range pos {
+		g := byTrans.window(a, b)
 		if b-a > 16 {
-			sort.Sort(byTrans{trans[a:b], place[a:b]})
+			sort.Sort(g)
 			a = b
 			continue
 		}
-		for i := a + 1; i < b; i++ {
-			for j := i; j > a && trans[j] < trans[j-1]; j-- {
-				trans[j], trans[j-1] = trans[j-1], trans[j]
-				place[j], place[j-1] = place[j-1], place[j]
+		for i := 1; i < b-a; i++ {
+			for j := i; j > 0 && g.Less(j, j-1); j-- {
+				g.Swap(j, j-1)
 			}
 		}
 		a = b
 	}
-	next := level[S]{ids: make([]uint64, total)}
-	if st.encoded {
+	if refs != nil {
 		next.ends = make([]uint64, total)
-	} else {
-		next.states = make([]S, total)
-		next.from = make([]uint64, total)
-	}
-	for p, r := range place {
-		sh := &st.shards[r.shard]
-		f := &sh.fresh[r.idx]
-		next.ids[p] = f.id
-		if st.encoded {
+		for p, r := range refs {
+			sh := &st.shards[r.shard]
 			from := uint32(0)
 			if r.idx > 0 {
 				from = sh.fresh[r.idx-1].end
 			}
-			next.encs = append(next.encs, sh.fencs[from:f.end]...)
+			next.encs = append(next.encs, sh.fencs[from:sh.fresh[r.idx].end]...)
 			next.ends[p] = uint64(len(next.encs))
-		} else {
-			next.states[p] = sh.fstates[r.idx]
-			next.from[p] = f.key.parent
 		}
 	}
 	for i := range st.shards {
@@ -589,15 +592,29 @@ func (st *store[S]) nextFrontier(width int) level[S] {
 // freshRef names a fresh entry: its shard and its index in the shard's fresh list.
 type freshRef struct{ shard, idx uint32 }
 
-// byTrans sorts one parent's group of new frontier positions by transition index.
-type byTrans struct {
-	trans []uint32
-	place []freshRef
+// groupSort sorts positions of a new level by transition index, moving each position's
+// id, parent, state or encoding reference with it; window views positions [lo, hi).
+type groupSort[S any] struct {
+	trans  []uint32
+	next   *level[S]
+	refs   []freshRef
+	lo, hi int
 }
 
-func (b byTrans) Len() int           { return len(b.trans) }
-func (b byTrans) Less(i, j int) bool { return b.trans[i] < b.trans[j] }
-func (b byTrans) Swap(i, j int) {
-	b.trans[i], b.trans[j] = b.trans[j], b.trans[i]
-	b.place[i], b.place[j] = b.place[j], b.place[i]
+func (g groupSort[S]) window(lo, hi int) groupSort[S] { g.lo, g.hi = lo, hi; return g }
+
+func (g groupSort[S]) Len() int           { return g.hi - g.lo }
+func (g groupSort[S]) Less(i, j int) bool { return g.trans[g.lo+i] < g.trans[g.lo+j] }
+
+func (g groupSort[S]) Swap(i, j int) {
+	i, j = g.lo+i, g.lo+j
+	g.trans[i], g.trans[j] = g.trans[j], g.trans[i]
+	n := g.next
+	n.ids[i], n.ids[j] = n.ids[j], n.ids[i]
+	n.from[i], n.from[j] = n.from[j], n.from[i]
+	if g.refs != nil {
+		g.refs[i], g.refs[j] = g.refs[j], g.refs[i]
+	} else {
+		n.states[i], n.states[j] = n.states[j], n.states[i]
+	}
 }
