@@ -239,15 +239,21 @@ func TestDecodeIntoConcurrent(t *testing.T) {
 	}
 }
 
+// benchEncodings returns the encodings of benchStates' states, in breadth-first order.
+func benchEncodings(b *testing.B) (*Model, [][]byte) {
+	m, states := benchStates(b, 2000)
+	encs := make([][]byte, len(states))
+	for k, s := range states {
+		encs[k] = m.Encode(s, nil)
+	}
+	return m, encs
+}
+
 // BenchmarkDecodeInto is the encoded frontier's per-state cost: rebuild a state of the
 // WH1 benchmark instance from its encoding in a reused scratch (states in breadth-first
 // order, as a frontier holds them).
 func BenchmarkDecodeInto(b *testing.B) {
-	m, states := benchStates(b, 2000)
-	var encs [][]byte
-	for _, s := range states {
-		encs = append(encs, m.Encode(s, nil))
-	}
+	m, encs := benchEncodings(b)
 	var scratch State
 	b.ReportAllocs()
 	defer reportCPU(b, cpuTime())
@@ -260,11 +266,7 @@ func BenchmarkDecodeInto(b *testing.B) {
 // DecodeInto, then EncodeSuccessorsProgress (compare BenchmarkEncodeSuccessors, the
 // per-state work when the frontier holds built states).
 func BenchmarkDecodeIntoExpand(b *testing.B) {
-	m, states := benchStates(b, 2000)
-	var encs [][]byte
-	for _, s := range states {
-		encs = append(encs, m.Encode(s, nil))
-	}
+	m, encs := benchEncodings(b)
 	var scratch State
 	var buf []byte
 	var rbuf []uint32
