@@ -80,7 +80,8 @@ func (l *level[S]) enc(k int) []byte {
 // the offset of the state's arena entry (record index as 4 bytes, uvarint length,
 // encoding), plus the records. Exact mode keeps no arena entry for a word-keyed state
 // (an 8-byte encoding, which its fingerprint identifies: wordKeyed); its value is
-// wordTag and the record index.
+// wordTag and the record index. With several workers a value without an arena offset
+// also carries a hint of the state's least key in the level (hintMax).
 //
 // A slot is one word (the fingerprint) or two (fingerprint, value) in the one array
 // tab, so that a lookup reads one cache line. Values are kept only where a lookup reads
