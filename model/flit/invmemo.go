@@ -70,19 +70,25 @@ func (m *Model) memoized(k int, across func(State) error) func(State) error {
 // wormVerdicts returns the conjunction of the verdicts of s's worms, and false when s
 // is not a state DecodeInto rebuilt from a one-word encoding of this model.
 func (m *Model) wormVerdicts(s *State) (uint32, bool) {
-	if s.front == nil || s.worms.tab != m.tab {
-		return 0, false
-	}
-	var buf [8]uint32
-	idx, ok := wordIndices(s.worms.enc, len(s.Msgs), buf[:0])
+	decs, ok := m.frontDecs(s)
 	if !ok {
 		return 0, false
 	}
 	all := ^uint32(0)
-	for i, x := range idx {
-		all &= m.wormInv(i, m.wormDecoded(i, x))
+	for i, d := range decs {
+		all &= m.wormInv(i, d)
 	}
 	return all, true
+}
+
+// frontDecs returns the table entries of s's worms, which DecodeInto left in s.front,
+// and false when s is not a state DecodeInto rebuilt from a one-word encoding of this
+// model.
+func (m *Model) frontDecs(s *State) ([]*wormDec, bool) {
+	if s.front == nil || s.worms.tab != m.tab || s.front.enc != s.worms.enc {
+		return nil, false
+	}
+	return s.front.decs[:len(s.Msgs)], true
 }
 
 // wormInv returns the verdicts of worm i's entry d (bit k: invariant k holds on the
@@ -110,12 +116,10 @@ func (m *Model) wormInv(i int, d *wormDec) uint32 {
 // worms holding one channel would leave it to the one written last), and the ports'
 // limits.
 func (m *Model) ownershipAcross(s State) error {
-	var buf [8]uint32
 	var ejecting [16]model.NodeID // the routers where a held channel delivers, so far
 	k := 0
-	idx, _ := wordIndices(s.worms.enc, len(s.Msgs), buf[:0])
-	for i, x := range idx {
-		d := m.wormDecoded(i, x)
+	decs, _ := m.frontDecs(&s)
+	for i, d := range decs {
 		for j, o := range d.held {
 			if int(s.VCs[o].Owner) != i {
 				return fmt.Errorf("vc %s is held by m%d and by m%d", m.VCName(Out(o)), i, s.VCs[o].Owner)
