@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// tally is a model for the owners' test: three counters modulo 24, any of which may
+// tally is a model for the shared table's tests: three counters modulo 24, any of which may
 // step (24^3 = 13,824 states, 3 transitions each), with a violation of "the counters
 // never read 5, 7, 11" at depth 23.
 type tally struct{}
@@ -27,11 +27,10 @@ func (tally) Encode(s [3]uint8, buf []byte) []byte { return append(buf, s[:]...)
 func (tally) Terminal([3]uint8) bool               { return false }
 func (tally) Describe(_ [3]uint8, a Action) string { return fmt.Sprintf("step %d", a) }
 
-// TestOwnersUnderPressure runs the owner-partitioned insertion with one-successor
-// batches and one-batch inboxes, so that senders find inboxes full all the time and
-// must store their own inbox while they wait (run it with -race), and checks that
-// counts, depth and the shortest trace equal one worker's, in both stores.
-func TestOwnersUnderPressure(t *testing.T) {
+// TestSharedTable runs several workers on the shared table, whose every shard grows
+// once or more in a pause while the workers expand a level (run it with -race), and
+// checks that counts, depth and the shortest trace equal one worker's, in both stores.
+func TestSharedTable(t *testing.T) {
 	never := Invariant[[3]uint8]{Name: "never 5,7,11", Check: func(s [3]uint8) error {
 		if s == [3]uint8{5, 7, 11} {
 			return fmt.Errorf("reached %v", s)
@@ -48,14 +47,14 @@ func TestOwnersUnderPressure(t *testing.T) {
 			t.Fatalf("%v, one worker, violation: %v %v", store, bad, err)
 		}
 		for _, w := range []int{2, 3} {
-			res, err := explore[[3]uint8](tally{}, Options[[3]uint8]{Store: store, Workers: w}, 1, 1)
+			res, err := Explore[[3]uint8](tally{}, Options[[3]uint8]{Store: store, Workers: w})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Verdict != Holds || res.Stats.States != one.Stats.States || res.Stats.Transitions != one.Stats.Transitions || res.Stats.Depth != one.Stats.Depth {
 				t.Errorf("%v, %d workers: %v, %+v; one worker: %+v", store, w, res.Verdict, res.Stats, one.Stats)
 			}
-			res, err = explore[[3]uint8](tally{}, Options[[3]uint8]{Store: store, Workers: w, Invariants: []Invariant[[3]uint8]{never}}, 1, 1)
+			res, err = Explore[[3]uint8](tally{}, Options[[3]uint8]{Store: store, Workers: w, Invariants: []Invariant[[3]uint8]{never}})
 			if err != nil {
 				t.Fatal(err)
 			}
