@@ -1,10 +1,13 @@
 package checker
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // tally is a model for the shared table's tests: three counters modulo 24, any of which may
@@ -92,6 +95,111 @@ func TestNarrowLevelsOneWorker(t *testing.T) {
 					t.Fatalf("parallelLevel %d, %v, workers %d: %q, want %q", pl, store, w, got, want)
 				}
 			}
+		}
+	}
+}
+
+// diamond is a model whose second state is expanded before its first by another
+// worker: init reaches a (slow to expand) and b, both of which reach c by different
+// actions, and c violates "never c". The least key of c is a's transition, so every
+// worker count must report the trace init, a, c; a store that kept the first
+// discovery, or its action, would report init, b, c. It is also a SuccessorEncoder, so
+// that the states built after their level (materialize) take the lowered key's action.
+type diamond struct{ slow time.Duration }
+
+func (diamond) Init() []byte { return []byte{'i'} }
+
+func (d diamond) Successors(s byte, dst []Transition[byte]) []Transition[byte] {
+	switch s {
+	case 'i':
+		return append(dst, Transition[byte]{Action: 1, Next: 'a'}, Transition[byte]{Action: 2, Next: 'b'})
+	case 'a':
+		time.Sleep(d.slow) // b's worker finds c first
+		return append(dst, Transition[byte]{Action: 3, Next: 'c'})
+	case 'b':
+		return append(dst, Transition[byte]{Action: 4, Next: 'c'})
+	}
+	return dst
+}
+
+func (diamond) Encode(s byte, buf []byte) []byte { return append(buf, s) }
+func (diamond) Terminal(byte) bool                { return true }
+func (diamond) Describe(s byte, a Action) string  { return fmt.Sprintf("%c by %d", s, a) }
+
+func (d diamond) EncodeSuccessors(s byte, buf []byte, yield func(Action, []byte)) []byte {
+	for _, t := range d.Successors(s, nil) {
+		yield(t.Action, []byte{t.Next})
+	}
+	return buf
+}
+
+func (d diamond) Successor(s byte, a Action) byte {
+	for _, t := range d.Successors(s, nil) {
+		if t.Action == a {
+			return t.Next
+		}
+	}
+	panic("diamond: no such action")
+}
+
+// plainDiamond hides diamond's SuccessorEncoder.
+type plainDiamond struct{ Model[byte] }
+
+// TestLoweredKeyWins checks that the state two workers discover out of key order gets
+// the least key's parent and action, in both stores, with and without materialize.
+func TestLoweredKeyWins(t *testing.T) {
+	never := Invariant[byte]{Name: "never c", Check: func(s byte) error {
+		if s == 'c' {
+			return errors.New("c")
+		}
+		return nil
+	}}
+	d := diamond{slow: 30 * time.Millisecond}
+	for _, m := range []Model[byte]{d, plainDiamond{d}} {
+		for _, store := range []StoreMode{Exact, Fingerprint} {
+			for _, w := range []int{1, 2} {
+				res, err := Explore(m, Options[byte]{Store: store, Workers: w, Invariants: []Invariant[byte]{never}})
+				if err != nil || res.Violation == nil {
+					t.Fatalf("%T, %v, %d workers: %v %v", m, store, w, res, err)
+				}
+				if got, want := res.Violation.Trace.String(), "0 init\n1 i by 1\n2 a by 3\n"; got != want {
+					t.Errorf("%T, %v, %d workers: trace\n%swant\n%s", m, store, w, got, want)
+				}
+			}
+		}
+	}
+}
+
+// fan is a model whose initial state has n successors, each a terminal state.
+type fan struct{ n int }
+
+func (fan) Init() []uint32 { return []uint32{0} }
+
+func (f fan) Successors(s uint32, dst []Transition[uint32]) []Transition[uint32] {
+	if s != 0 {
+		return dst
+	}
+	for i := 1; i <= f.n; i++ {
+		dst = append(dst, Transition[uint32]{Action: Action(i), Next: uint32(i)})
+	}
+	return dst
+}
+
+func (fan) Encode(s uint32, buf []byte) []byte { return binary.LittleEndian.AppendUint32(buf, s) }
+func (fan) Terminal(uint32) bool               { return true }
+func (fan) Describe(uint32, Action) string     { return "" }
+
+// TestTooManySuccessors checks that a state with more successors than a parent record
+// can index is an error, not a wrong trace, and that the most it can index is fine.
+func TestTooManySuccessors(t *testing.T) {
+	for _, w := range []int{1, 2} {
+		res, err := Explore[uint32](fan{maxTrans + 1}, Options[uint32]{Workers: w})
+		if err != nil || res.Stats.States != maxTrans+2 {
+			t.Errorf("%d workers, %d successors: %v %v", w, maxTrans+1, res, err)
+		}
+		_, err = Explore[uint32](fan{maxTrans + 2}, Options[uint32]{Workers: w})
+		if err == nil || !strings.Contains(err.Error(), "successors") {
+			t.Errorf("%d workers, %d successors: error %v, want one about successors", w, maxTrans+2, err)
 		}
 	}
 }
