@@ -166,7 +166,7 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	}
 	if st.shared {
 		st.leave(&st.locals[0])
-		st.settle(&st.locals[0])
+		st.settle(&st.locals[0], st.lowered())
 	}
 	st.states.Store(st.count())
 	frontier := st.nextFrontier()
@@ -331,7 +331,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		w := &workers[0]
 		w.run(frontier, &next, chunk, last)
 		if shared && !last {
-			st.settle(w.loc)
+			st.settle(w.loc, st.lowered())
 		}
 		e.transitions += w.transitions
 		e.prog.collect(&w.rank, e.depth)
@@ -344,9 +344,10 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	}
 	wg.Wait()
 	if shared && !last {
+		low := st.lowered()
 		for i := range workers {
 			l := workers[i].loc
-			wg.Go(func() { st.settle(l) })
+			wg.Go(func() { st.settle(l, low) })
 		}
 		wg.Wait()
 	}

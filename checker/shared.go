@@ -19,8 +19,11 @@ import (
 // transition's index. The value of a state's slot (or its arena entry's key word) holds
 // the least key seen so far, lowered by an atomic minimum; a state of an earlier level
 // holds a record smaller than any key of this level, so the same minimum leaves it
-// alone. Each worker lists the states it stored first (local.fresh). When the level is
-// done, every worker reads the least keys of its list (settle) and sorts it, and
+// alone. Each worker lists the states it stored first (local.fresh) and the
+// fingerprints of the states it lowered (local.lowh). When the level is done, the
+// lowered fingerprints make a bit filter (lowFilter), every worker re-reads the key of
+// each of its states that the filter names (settle: a few percent of them, where
+// reading every one would cost a cache miss a state) and sorts its list, and
 // mergeLevel merges the lists by key: the next frontier is in key order, and a state's
 // least key is its parent record. So the frontier, ids, records and traces are those of
 // one worker, whatever the interleaving.
@@ -57,7 +60,7 @@ type local[S any] struct {
 	encs    []byte
 	acts    []Action          // with store.parents: the action of each fresh entry's first key
 	lowered map[uint64]Action // with store.parents: the action of every key this worker lowered a state to
-	touched uint64            // what settle's touches read, kept so they are not optimised away
+	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
 }
 
 // freshEntry is a state a worker stored first in the current level: its fingerprint,
@@ -119,7 +122,7 @@ func (st *store[S]) insertShared(h uint64, enc []byte, k uint64, a Action, s S, 
 		if word {
 			if v&wordTag != 0 {
 				if wordTag|k < v {
-					st.lower(&tab[i<<1+1], wordTag|k, a, l)
+					st.lower(&tab[i<<1+1], h, wordTag|k, a, l)
 				}
 				return false
 			}
@@ -127,7 +130,7 @@ func (st *store[S]) insertShared(h uint64, enc []byte, k uint64, a Action, s S, 
 		}
 		if v&wordTag == 0 && st.arena.equal(v, enc) {
 			if kw := st.arena.keyWord(v); k < atomic.LoadUint64(kw) {
-				st.lower(kw, k, a, l)
+				st.lower(kw, h, k, a, l)
 			}
 			return false
 		}
@@ -146,15 +149,17 @@ func published(p *uint64) uint64 {
 	}
 }
 
-// lower makes the key at p (tagged as its value is) at most k. With store.parents it
-// notes the action of the key it sets, for the state's entry in the next level.
-func (st *store[S]) lower(p *uint64, k uint64, a Action, l *local[S]) {
+// lower makes the key at p (tagged as its value is), of the state with fingerprint h,
+// at most k, and notes h when it does. With store.parents it notes the action of the
+// key it sets, for the state's entry in the next level.
+func (st *store[S]) lower(p *uint64, h, k uint64, a Action, l *local[S]) {
 	for {
 		old := atomic.LoadUint64(p)
 		if k >= old {
 			return
 		}
 		if atomic.CompareAndSwapUint64(p, old, k) {
+			l.lowh = append(l.lowh, h)
 			if st.parents {
 				if l.lowered == nil {
 					l.lowered = make(map[uint64]Action)
@@ -286,44 +291,73 @@ func (st *store[S]) reserve(extra int64, workers int) {
 	st.grow.req.Store(false)
 }
 
+// lowFilter is a bit set of the fingerprints of the states whose key some worker
+// lowered in the level: settle re-reads the key of a state only if its bit is set.
+type lowFilter struct {
+	bits  []uint64
+	shift uint
+}
+
+// lowered builds the filter of the level from every worker's lowh, and empties them.
+// It has about 16 bits per lowered state, so few other states share a bit.
+func (st *store[S]) lowered() lowFilter {
+	n := 0
+	for i := range st.locals {
+		n += len(st.locals[i].lowh)
+	}
+	logBits := uint(6)
+	for 1<<logBits < 16*n {
+		logBits++
+	}
+	f := lowFilter{bits: make([]uint64, 1<<(logBits-6)), shift: 64 - logBits}
+	for i := range st.locals {
+		l := &st.locals[i]
+		for _, h := range l.lowh {
+			b := f.bit(h)
+			f.bits[b>>6] |= 1 << (b & 63)
+		}
+		l.lowh = l.lowh[:0]
+	}
+	return f
+}
+
+// bit returns the bit of fingerprint h (a multiplicative hash of it: the table's slots
+// already sort states by h's low and high bits).
+func (f lowFilter) bit(h uint64) uint64 { return h * 0x9E3779B97F4A7C15 >> f.shift }
+
+// has reports whether h's bit is set.
+func (f lowFilter) has(h uint64) bool {
+	b := f.bit(h)
+	return f.bits[b>>6]&(1<<(b&63)) != 0
+}
+
 // settle gives each of l's fresh entries its least key and puts them in key order. It
-// runs after every worker has finished the level, on each worker's list at once. A
-// worker's list is in key order as stored (it expands its chunks in order), so only the
-// entries whose key was lowered move: they are taken out, sorted and merged back. The
-// entries' slots are read in groups whose home slots are touched first, so that their
-// cache misses overlap.
-func (st *store[S]) settle(l *local[S]) {
+// runs after every worker has finished the level, on each worker's list at once, with
+// the level's filter of lowered states. A worker's list is in key order as stored (it
+// expands its chunks in order), so only the entries whose key was lowered move: they
+// are taken out, sorted and merged back.
+func (st *store[S]) settle(l *local[S], low lowFilter) {
 	var moved []freshEntry
 	out := 0
-	const group = 16
-	for lo := 0; lo < len(l.fresh); lo += group {
-		hi := min(lo+group, len(l.fresh))
-		var x uint64
-		for k := lo; k < hi; k++ {
-			if e := &l.fresh[k]; e.ref == 0 {
-				x += st.shards[shardOf(e.h)].home(e.h)
-			}
-		}
-		l.touched += x
-		for k := lo; k < hi; k++ {
-			e := l.fresh[k]
+	for _, e := range l.fresh {
+		if low.has(e.h) {
 			var v uint64
 			if e.ref != 0 {
 				v = *st.arena.keyWord(e.ref)
 			} else {
 				v = st.wordValue(e.h) &^ wordTag
 			}
-			if v == e.key {
-				l.fresh[out] = e
-				out++
+			if v != e.key {
+				e.key = v
+				if st.parents {
+					l.acts[e.at] = st.loweredAction(v)
+				}
+				moved = append(moved, e)
 				continue
 			}
-			e.key = v
-			if st.parents {
-				l.acts[e.at] = st.loweredAction(v)
-			}
-			moved = append(moved, e)
 		}
+		l.fresh[out] = e
+		out++
 	}
 	if len(moved) == 0 {
 		return
