@@ -123,8 +123,8 @@ func (d diamond) Successors(s byte, dst []Transition[byte]) []Transition[byte] {
 }
 
 func (diamond) Encode(s byte, buf []byte) []byte { return append(buf, s) }
-func (diamond) Terminal(byte) bool                { return true }
-func (diamond) Describe(s byte, a Action) string  { return fmt.Sprintf("%c by %d", s, a) }
+func (diamond) Terminal(byte) bool               { return true }
+func (diamond) Describe(s byte, a Action) string { return fmt.Sprintf("%c by %d", s, a) }
 
 func (d diamond) EncodeSuccessors(s byte, buf []byte, yield func(Action, []byte)) []byte {
 	for _, t := range d.Successors(s, nil) {
