@@ -400,23 +400,33 @@ func (st *store[S]) loweredAction(k uint64) Action {
 	panic("checker: internal: a lowered key has no action")
 }
 
+// parallelMerge is the least number of new states whose merge the workers share. It is
+// a variable only so that this package's tests can share every merge
+// (export_test.go).
+var parallelMerge = 1 << 14
+
 // mergeLevel ends a level of a shared store: it merges the workers' settled lists by
 // key into the next frontier, gives its states their ids and records, and empties the
-// lists; it also grows the shards that the level's last stores filled. Cost O(new
-// states × workers).
+// lists; it also grows the shards that the level's last stores filled. A wide level is
+// cut into one part per worker at keys of its longest list, and the parts are merged at
+// once. Cost O(new states × workers), shared by the workers.
 func (st *store[S]) mergeLevel() level[S] {
 	st.growShards()
 	total := 0
 	encBytes := 0
+	longest := 0
 	for i := range st.locals {
 		total += len(st.locals[i].fresh)
 		encBytes += len(st.locals[i].encs)
+		if len(st.locals[i].fresh) > len(st.locals[longest].fresh) {
+			longest = i
+		}
 	}
 	first := st.recs.n
 	next := level[S]{first: first, n: total}
 	st.recs.extend(first + uint64(total))
 	if st.encoded {
-		next.encs = make([]byte, 0, encBytes)
+		next.encs = make([]byte, encBytes)
 		next.ends = make([]uint64, total)
 	} else {
 		next.states = make([]S, total)
@@ -424,30 +434,44 @@ func (st *store[S]) mergeLevel() level[S] {
 			next.from, next.acts = make([]uint64, total), make([]Action, total)
 		}
 	}
-	heads := make([]int, len(st.locals))
-	for p := range total {
-		best := -1
-		var bk uint64
+	parts := 1
+	if total >= parallelMerge {
+		parts = len(st.locals)
+	}
+	// cuts[j][w] is where part j starts in worker w's list; part j holds the keys from
+	// the longest list's (j*len/parts)-th on.
+	cuts := make([][]int, parts+1)
+	for j := range cuts {
+		cuts[j] = make([]int, len(st.locals))
 		for w := range st.locals {
-			if f := st.locals[w].fresh; heads[w] < len(f) && (best < 0 || f[heads[w]].key < bk) {
-				best, bk = w, f[heads[w]].key
+			f := st.locals[w].fresh
+			switch j {
+			case 0:
+			case parts:
+				cuts[j][w] = len(f)
+			default:
+				k := st.locals[longest].fresh[j*len(st.locals[longest].fresh)/parts].key
+				cuts[j][w], _ = slices.BinarySearchFunc(f, k, func(e freshEntry, k uint64) int { return cmp.Compare(e.key, k) })
 			}
 		}
-		l := &st.locals[best]
-		e := &l.fresh[heads[best]]
-		heads[best]++
-		st.recs.set(first+uint64(p), e.key)
-		if st.encoded {
-			next.encs = append(next.encs, l.encs[e.at:e.at+uint64(e.size)]...)
-			next.ends[p] = uint64(len(next.encs))
-			continue
-		}
-		next.states[p] = l.states[e.at]
-		if st.parents {
-			next.from[p] = unpackRecord(e.key).parent - st.parentFirst
-			next.acts[p] = l.acts[e.at]
+	}
+	// A part's encodings start after the bytes of every earlier part.
+	starts := make([]uint64, parts+1)
+	if st.encoded {
+		for j := range parts {
+			starts[j+1] = starts[j] + st.partBytes(cuts[j], cuts[j+1])
 		}
 	}
+	var wg sync.WaitGroup
+	for j := range parts {
+		merge := func() { st.mergePart(&next, cuts[j], cuts[j+1], starts[j]) }
+		if parts == 1 {
+			merge()
+		} else {
+			wg.Go(merge)
+		}
+	}
+	wg.Wait()
 	for i := range st.locals {
 		l := &st.locals[i]
 		clear(l.states) // drop the references
@@ -457,4 +481,53 @@ func (st *store[S]) mergeLevel() level[S] {
 	st.parentFirst = first
 	st.accountRecs()
 	return next
+}
+
+// partBytes returns the bytes of the encodings of the entries in [from[w], to[w]) of
+// each worker's list.
+func (st *store[S]) partBytes(from, to []int) uint64 {
+	var n uint64
+	for w := range st.locals {
+		for _, e := range st.locals[w].fresh[from[w]:to[w]] {
+			n += uint64(e.size)
+		}
+	}
+	return n
+}
+
+// mergePart merges the entries in [from[w], to[w]) of each worker's list into next,
+// from position sum(from) and, for encodings, from byte start on.
+func (st *store[S]) mergePart(next *level[S], from, to []int, start uint64) {
+	heads := slices.Clone(from)
+	p := 0
+	for _, h := range from {
+		p += h
+	}
+	end := p
+	for w := range to {
+		end += to[w] - from[w]
+	}
+	for ; p < end; p++ {
+		best := -1
+		var bk uint64
+		for w := range st.locals {
+			if f := st.locals[w].fresh; heads[w] < to[w] && (best < 0 || f[heads[w]].key < bk) {
+				best, bk = w, f[heads[w]].key
+			}
+		}
+		l := &st.locals[best]
+		e := &l.fresh[heads[best]]
+		heads[best]++
+		st.recs.set(next.first+uint64(p), e.key)
+		if st.encoded {
+			start += uint64(copy(next.encs[start:], l.encs[e.at:e.at+uint64(e.size)]))
+			next.ends[p] = start
+			continue
+		}
+		next.states[p] = l.states[e.at]
+		if st.parents {
+			next.from[p] = unpackRecord(e.key).parent - st.parentFirst
+			next.acts[p] = l.acts[e.at]
+		}
+	}
 }
