@@ -61,6 +61,7 @@ type local[S any] struct {
 	acts    []Action          // with store.parents: the action of each fresh entry's first key
 	lowered map[uint64]Action // with store.parents: the action of every key this worker lowered a state to
 	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
+	_       [64]byte          // locals are in one slice: keep each off the next one's cache lines
 }
 
 // freshEntry is a state a worker stored first in the current level: its fingerprint,
