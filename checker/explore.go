@@ -295,7 +295,6 @@ var parallelLevel = 1024
 // is set (the depth bound), whether some successor is not stored yet; in that case
 // successors are looked up, not stored.
 func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, bool) {
-	var next atomic.Int64
 	var width int
 	if e.spill != nil {
 		width = int(e.spill.width)
@@ -308,6 +307,11 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		n = 1
 	}
 	workers := make([]worker[S], max(1, min(n, width)))
+	shares := make([]share, len(workers))
+	for i := range shares {
+		shares[i].next.Store(int64(i * width / len(shares)))
+		shares[i].end = int64((i + 1) * width / len(shares))
+	}
 	st := e.store
 	shared := st.shared && e.spill == nil
 	if shared {
@@ -322,14 +326,14 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	}
 	for i := range workers {
 		w := &workers[i]
-		w.e = e
+		w.e, w.id = e, i
 		if shared {
 			w.loc = &st.locals[i]
 		}
 	}
 	if len(workers) == 1 {
 		w := &workers[0]
-		w.run(frontier, &next, chunk, last)
+		w.run(frontier, shares, chunk, last)
 		if shared && !last {
 			st.settle(w.loc, st.lowered())
 		}
@@ -340,7 +344,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &workers[i]
-		wg.Go(func() { w.run(frontier, &next, chunk, last) })
+		wg.Go(func() { w.run(frontier, shares, chunk, last) })
 	}
 	wg.Wait()
 	if shared && !last {
@@ -408,8 +412,10 @@ type worker[S any] struct {
 	// The chunk being expanded with Options.SpillDir (spill.go).
 	spillWork[S]
 
-	// loc is the worker's part of a shared store (several workers, shared.go).
+	// loc is the worker's part of a shared store (several workers, shared.go); id is
+	// its index among the level's workers.
 	loc *local[S]
+	id  int
 
 	// The successors of the state being expanded: end of each one's encoding in buf,
 	// fingerprints, and what touch read (kept so the reads are not optimised away).
@@ -438,19 +444,46 @@ type worker[S any] struct {
 	_       [64]byte    // workers are in one slice: keep each one's fields off the next one's cache lines
 }
 
-func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, last bool) {
+// share is one worker's part of a level: the frontier states [start, end), of which it
+// claims chunks from next on; once its own share is done, a worker claims the chunks
+// left in the others'. Consecutive frontier states tend to share successors (their
+// parents are close in key order), so a worker that expands a stretch of them finds
+// most of those successors in its own cache, where chunks dealt out in turn would send
+// every other re-discovery to the other core's.
+type share struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte // shares are in one slice, each claimed from by its own worker mostly
+}
+
+// run expands the states of frontier that w claims, first from its own share, then
+// from the others'.
+func (w *worker[S]) run(frontier *level[S], shares []share, chunk int64, last bool) {
 	e := w.e
 	if e.spill != nil {
 		w.runSpill(chunk, last)
 		return
 	}
-	n := int64(frontier.size())
+	for k := range shares {
+		w.runShare(frontier, &shares[(w.id+k)%len(shares)], chunk, last)
+	}
+	if w.loc != nil {
+		e.store.leave(w.loc)
+	}
+	e.store.states.Add(w.pending)
+	w.pending = 0
+}
+
+// runShare expands the chunks w claims from share sh until it is done or the search
+// stops.
+func (w *worker[S]) runShare(frontier *level[S], sh *share, chunk int64, last bool) {
+	e := w.e
 	for !e.stopped.Load() {
-		lo := next.Add(chunk) - chunk
-		if lo >= n {
+		lo := sh.next.Add(chunk) - chunk
+		if lo >= sh.end {
 			break
 		}
-		for i := lo; i < min(lo+chunk, n); i++ {
+		for i := lo; i < min(lo+chunk, sh.end); i++ {
 			if e.fdec != nil {
 				w.expand(e.fdec.DecodeInto(frontier.enc(int(i)), &w.scratch), frontier.id(int(i)), uint64(i), last)
 			} else {
@@ -467,11 +500,6 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 			e.stop("violation found")
 		}
 	}
-	if w.loc != nil {
-		e.store.leave(w.loc)
-	}
-	e.store.states.Add(w.pending)
-	w.pending = 0
 }
 
 // expand checks state s, number i of the frontier with store id id, and stores its

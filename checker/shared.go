@@ -335,12 +335,14 @@ func (f lowFilter) has(h uint64) bool {
 
 // settle gives each of l's fresh entries its least key and puts them in key order. It
 // runs after every worker has finished the level, on each worker's list at once, with
-// the level's filter of lowered states. A worker's list is in key order as stored (it
-// expands its chunks in order), so only the entries whose key was lowered move: they
-// are taken out, sorted and merged back.
+// the level's filter of lowered states. A worker's list is mostly in key order as
+// stored (it expands chunks in order), so the entries that are not, because their key
+// was lowered or their chunk was taken from an earlier share, are taken out, sorted
+// and merged back.
 func (st *store[S]) settle(l *local[S], low lowFilter) {
 	var moved []freshEntry
 	out := 0
+	last := uint64(0)
 	for _, e := range l.fresh {
 		if low.has(e.h) {
 			var v uint64
@@ -354,10 +356,13 @@ func (st *store[S]) settle(l *local[S], low lowFilter) {
 				if st.parents {
 					l.acts[e.at] = st.loweredAction(v)
 				}
-				moved = append(moved, e)
-				continue
 			}
 		}
+		if e.key < last {
+			moved = append(moved, e)
+			continue
+		}
+		last = e.key
 		l.fresh[out] = e
 		out++
 	}
