@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 // wormDec is the decoded form of one entry of a worm's table of local states (Encode):
@@ -17,6 +19,8 @@ type wormDec struct {
 	pot, outs uint64
 	held      []int32                   // the channels the worm holds, ascending
 	vcs       []VC                      // vcs[k] is channel held[k]
+	mask      uint64                    // held as a bit set, when the network has at most 64 channels
+	ejects    []model.NodeID            // the routers where a channel it holds delivers (ownershipAcross)
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
 }
@@ -60,7 +64,7 @@ func (t *localSet) setDecoded(x uint32, d *wormDec) *wormDec {
 		}
 	}
 	if (*c)[off].CompareAndSwap(nil, d) {
-		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})))
+		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})) + int64(cap(d.ejects))*int64(unsafe.Sizeof(model.NodeID(0))))
 		return d
 	}
 	return (*c)[off].Load()
@@ -97,6 +101,14 @@ func (m *Model) buildDecoded(i int, x uint32) *wormDec {
 	}
 	if len(held) > 0 {
 		w.held, w.vcs = slices.Clone(held), slices.Clone(vcs)
+	}
+	for k, o := range w.held {
+		if m.nvc <= 64 {
+			w.mask |= 1 << uint(o)
+		}
+		if in := &w.vcs[k].In; in.Outs != 0 && in.Outs.At(m.tab, 0) == Eject {
+			w.ejects = append(w.ejects, m.vcTo[o])
+		}
 	}
 	if d.err != nil {
 		// The table holds only what the model encoded: this is a bug, not bad input.

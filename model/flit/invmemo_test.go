@@ -23,6 +23,14 @@ func TestInvariantsByWorm(t *testing.T) {
 	// entries injecting or delivering at once combine into states beyond the ports'
 	// limits that no channel conflict gives away.
 	models = append(models, mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 1, 2, OnePort, unicasts(2, 4, 5, 4, 3, 6, 8, 2, 8))))
+	// More than 64 virtual channels, where ownershipAcross looks at the state's channels
+	// instead of the entries' channel sets; worms 0->3 and 1->3 (and 4->7, 5->7) share
+	// channels, so that combinations of their entries hold one channel twice.
+	big := mustNew(t, NewGridConfig(grid(t, "mesh:4x4"), false, 2, 1, AllPort, unicasts(2, 0, 3, 1, 3, 4, 7, 5, 7)))
+	if big.nvc <= 64 {
+		t.Fatalf("mesh:4x4 with 2 VCs has %d virtual channels; the test wants more than 64", big.nvc)
+	}
+	models = append(models, big)
 	for seed := range uint64(12) {
 		models = append(models, randomModel(t, seed))
 	}
