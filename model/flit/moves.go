@@ -305,9 +305,7 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 		}
 		mvs = append(mvs, m.movesOf(i, d, &s, sc))
 		if small {
-			for _, o := range d.held {
-				held |= 1 << uint(o)
-			}
+			held |= d.mask
 			continue
 		}
 		for k, o := range d.held {
