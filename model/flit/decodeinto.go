@@ -155,10 +155,12 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 	f := s.front
 	if len(enc) == 8 && n <= len(f.idx) {
 		w := binary.LittleEndian.Uint64(enc)
-		var curA, prevA [8]uint32
+		var curA [8]uint32
 		if cur, ok := wordIndices(w, n, curA[:0]); ok {
-			if prev, ok := wordIndices(s.worms.enc, n, prevA[:0]); ok && s.worms.tab == m.tab && s.sums.ok {
-				m.patchWorms(s, prev, cur)
+			// The previous state's indices are f.idx when it was a one-word state of this
+			// model too (the longer path clears s.worms, a fresh scratch has none).
+			if s.worms.tab == m.tab && s.sums.ok && f.enc == s.worms.enc {
+				m.patchWorms(s, f.idx[:n], cur)
 			} else {
 				if !fresh {
 					freeAll(s)
