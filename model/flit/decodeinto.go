@@ -33,6 +33,7 @@ type wormDec struct {
 type frontier struct {
 	enc  uint64 // the word; 0 when the state's encoding is longer
 	idx  [8]uint32
+	inv  uint32 // the conjunction of the worms' invariant verdicts when decoded (invOn); else 0
 	decs [8]*wormDec
 }
 
@@ -169,6 +170,16 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 			}
 			f.enc = w
 			copy(f.idx[:], cur)
+			// The invariants ask for this conjunction once each (wormVerdicts); the
+			// verdicts share a cache line with the moves encodeBuild reads anyway.
+			f.inv = 0
+			if m.invOn.Load() {
+				inv := ^uint32(0)
+				for _, d := range f.decs[:n] {
+					inv &= d.inv.Load()
+				}
+				f.inv = inv
+			}
 			if s.worms.tab != m.tab { // a pointer write only the first time
 				s.worms.tab = m.tab
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -75,6 +76,9 @@ func (m *Model) wormVerdicts(s *State) (uint32, bool) {
 	decs, ok := m.frontDecs(s)
 	if !ok {
 		return 0, false
+	}
+	if v := s.front.inv; v != 0 { // every worm's verdicts were decided when it was decoded
+		return v, true
 	}
 	all := ^uint32(0)
 	for i, d := range decs {
@@ -194,4 +198,8 @@ func (m *Model) deliveryAcross(s State) error {
 type aloneState struct {
 	aloneOnce sync.Once
 	alone     State
+	// invOn is set once Invariants has been called: from then on DecodeInto keeps the
+	// conjunction of a state's worms' verdicts (frontier.inv), which every invariant
+	// reads, and a search without invariants does not pay for it.
+	invOn atomic.Bool
 }
