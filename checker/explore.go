@@ -24,11 +24,6 @@ import (
 // Cost: O(states + transitions) model calls and expected O(1) store operations per
 // transition; memory is the store (Stats.StoreBytes) plus two frontiers of states.
 func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
-	return explore(m, opt, postBatch, 8*opt.Workers)
-}
-
-// explore is Explore with the owners' batch size and inbox depth (owners.go).
-func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], error) {
 	if m == nil {
 		return nil, fmt.Errorf("checker: Explore: nil model")
 	}
@@ -52,11 +47,11 @@ func explore[S any](m Model[S], opt Options[S], batch, depth int) (*Result[S], e
 	} else if b, ok := m.(SuccessorBuilder[S]); ok && e.lazy != nil && opt.Workers == 1 && opt.SpillDir == "" {
 		e.build = b
 	}
-	e.store = newStore[S](opt.Store == Exact, opt.Workers > 1, e.fdec != nil)
-	e.store.parents = e.materializes()
-	if opt.Workers > 1 && opt.SpillDir == "" {
-		e.post = newPostOffice[S](opt.Workers, batch, depth)
+	workers := opt.Workers
+	if opt.SpillDir != "" {
+		workers = 1 // the spilling store is spill.go's; this one keeps its counters
 	}
+	e.store = newStore[S](opt.Store == Exact, workers, e.fdec != nil, e.materializes())
 	if opt.SpillDir != "" {
 		if err := e.openSpill(); err != nil {
 			return nil, err
@@ -101,7 +96,6 @@ type explorer[S any] struct {
 	// hold encodings, and each worker rebuilds the state it expands in its scratch.
 	fdec  FrontierDecoder[S]
 	store *store[S]
-	post  *postOffice[S] // with several workers and no SpillDir (owners.go)
 	heap  heapSampler
 	prog  progressCheck[S] // the Progressive certificate, if the model has one
 
@@ -112,6 +106,7 @@ type explorer[S any] struct {
 
 	depth       int
 	transitions int64
+	branching   float64 // new states per frontier state in the last level
 
 	// Published for progress reports.
 	frontierLen atomic.Int64
@@ -121,6 +116,7 @@ type explorer[S any] struct {
 	stopped    atomic.Bool
 	stopMu     sync.Mutex
 	stopReason string
+	failure    error // a broken model contract found by a worker; stops the search
 }
 
 // candidate is a violation found while expanding frontier index idx; order is the
@@ -150,16 +146,30 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	if e.spill != nil {
 		return e.runSpill(inits)
 	}
+	if len(inits) > maxTrans+1 {
+		return nil, fmt.Errorf("checker: the model (%T) has %d initial states; the explorer takes at most %d", e.m, len(inits), maxTrans+1)
+	}
 	var buf []byte
+	st := e.store
+	st.begin(1)
 	for i, s := range inits {
 		if e.canon != nil {
 			s = e.canon.Canonical(s)
 		}
 		buf = e.m.Encode(s, buf[:0])
-		e.store.insert(fixHash(fingerprint(buf)), buf, key{uint64(i), 0}, noParent, Action(i), s)
+		h, rec := fixHash(fingerprint(buf)), packRecord(noParent, uint32(i))
+		if st.shared {
+			st.insertShared(h, buf, rec, Action(i), s, &st.locals[0])
+		} else {
+			st.insert(h, buf, rec, Action(i), s)
+		}
 	}
-	e.store.states.Store(e.store.count())
-	frontier := e.store.nextFrontier(len(inits))
+	if st.shared {
+		st.leave(&st.locals[0])
+		st.settle(&st.locals[0], st.lowered())
+	}
+	st.states.Store(st.count())
+	frontier := st.nextFrontier()
 	for depth := 0; ; depth++ {
 		e.depth = depth
 		e.depthNow.Store(int64(depth))
@@ -172,13 +182,14 @@ func (e *explorer[S]) run() (*Result[S], error) {
 			}
 			break
 		}
-		next := e.store.nextFrontier(frontier.size())
+		next := e.store.nextFrontier()
 		if next.size() == 0 {
 			break
 		}
 		if e.materializes() {
 			e.materialize(&frontier, &next)
 		}
+		e.branching = float64(next.size()) / float64(frontier.size())
 		frontier = next
 	}
 	return &Result[S]{Verdict: Holds}, nil
@@ -190,6 +201,8 @@ func (e *explorer[S]) run() (*Result[S], error) {
 // depth bound was reached with nothing beyond), or go on to the next level (stop false).
 func (e *explorer[S]) levelEnd(best candidate, beyond, last bool) (res *Result[S], stop bool, err error) {
 	switch {
+	case e.failure != nil:
+		return nil, true, e.failure
 	case best.ok:
 		res, err = e.violated(best)
 		return res, true, err
@@ -245,6 +258,17 @@ func (h *heapSampler) sample() int64 {
 	return h.bytes.Load()
 }
 
+// fail stops the search with err, a model that breaks the explorer's limits or
+// contract; the first error is kept.
+func (e *explorer[S]) fail(err error) {
+	e.stopMu.Lock()
+	if e.failure == nil {
+		e.failure = err
+	}
+	e.stopMu.Unlock()
+	e.stop(err.Error())
+}
+
 // stop asks every worker to end the level; the first reason is kept.
 func (e *explorer[S]) stop(reason string) {
 	e.stopMu.Lock()
@@ -258,7 +282,7 @@ func (e *explorer[S]) stop(reason string) {
 // maxChunk is the largest number of frontier states a worker claims at a time;
 // budgets, the Context and StopAtFirst are checked between chunks. Small levels use
 // smaller chunks so that every worker gets a share.
-const maxChunk = 64
+const maxChunk = 256
 
 // parallelLevel is the least width of a level that several workers share: a narrower
 // level costs less than starting workers and handing successors between them. It is a
@@ -283,10 +307,32 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	if width < parallelLevel {
 		n = 1
 	}
-	workers := make([]worker[S], min(n, width))
-	if len(workers) <= 1 {
-		w := worker[S]{e: e}
+	workers := make([]worker[S], max(1, min(n, width)))
+	st := e.store
+	shared := st.shared && e.spill == nil
+	if shared {
+		if !last {
+			// Grow now, with every worker, what the level is expected to need if it
+			// grows like the last one, up to doubling the store: more is left to the
+			// pauses, so that one wide level does not size the table for its
+			// successors' successors.
+			st.reserve(int64(min(float64(width)*e.branching, float64(st.count()))), e.opt.Workers)
+		}
+		st.begin(len(workers))
+	}
+	for i := range workers {
+		w := &workers[i]
+		w.e = e
+		if shared {
+			w.loc = &st.locals[i]
+		}
+	}
+	if len(workers) == 1 {
+		w := &workers[0]
 		w.run(frontier, &next, chunk, last)
+		if shared && !last {
+			st.settle(w.loc, st.lowered())
+		}
 		e.transitions += w.transitions
 		e.prog.collect(&w.rank, e.depth)
 		return w.best, w.beyond
@@ -294,14 +340,17 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	var wg sync.WaitGroup
 	for i := range workers {
 		w := &workers[i]
-		w.e = e
-		if e.post != nil && !last {
-			// The depth bound's level stores nothing: its lookups read any shard.
-			w.post, w.id, w.out = e.post, i, make([]*batch[S], len(workers))
-		}
 		wg.Go(func() { w.run(frontier, &next, chunk, last) })
 	}
 	wg.Wait()
+	if shared && !last {
+		low := st.lowered()
+		for i := range workers {
+			l := workers[i].loc
+			wg.Go(func() { st.settle(l, low) })
+		}
+		wg.Wait()
+	}
 	var best candidate
 	beyond := false
 	for i := range workers {
@@ -329,8 +378,7 @@ func (e *explorer[S]) materializes() bool {
 func (e *explorer[S]) materialize(prev, next *level[S]) {
 	build := func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			a := e.store.record(next.ids[k]).action
-			next.states[k] = e.lazy.Successor(prev.states[next.from[k]], a)
+			next.states[k] = e.lazy.Successor(prev.states[next.from[k]], next.acts[k])
 		}
 	}
 	n := next.size()
@@ -360,14 +408,8 @@ type worker[S any] struct {
 	// The chunk being expanded with Options.SpillDir (spill.go).
 	spillWork[S]
 
-	// Owner-partitioned insertion (owners.go); post is nil with one worker, with
-	// SpillDir and in the depth bound's level. out[o] is the batch being gathered for
-	// worker o; ended counts the other workers that have finished the level.
-	post     *postOffice[S]
-	id       int
-	out      []*batch[S]
-	ended    int
-	frontier *level[S] // the level being expanded, whose ids forwarded successors name
+	// loc is the worker's part of a shared store (several workers, shared.go).
+	loc *local[S]
 
 	// The successors of the state being expanded: end of each one's encoding in buf,
 	// fingerprints, and what touch read (kept so the reads are not optimised away).
@@ -402,7 +444,6 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 		return
 	}
 	n := int64(frontier.size())
-	w.frontier = frontier
 	for !e.stopped.Load() {
 		lo := next.Add(chunk) - chunk
 		if lo >= n {
@@ -410,13 +451,10 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 		}
 		for i := lo; i < min(lo+chunk, n); i++ {
 			if e.fdec != nil {
-				w.expand(e.fdec.DecodeInto(frontier.enc(int(i)), &w.scratch), frontier.ids[i], uint64(i), last)
+				w.expand(e.fdec.DecodeInto(frontier.enc(int(i)), &w.scratch), frontier.id(int(i)), uint64(i), last)
 			} else {
-				w.expand(frontier.states[i], frontier.ids[i], uint64(i), last)
+				w.expand(frontier.states[i], frontier.id(int(i)), uint64(i), last)
 			}
-		}
-		if w.post != nil {
-			w.absorb()
 		}
 		e.store.states.Add(w.pending)
 		w.pending = 0
@@ -428,8 +466,8 @@ func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, las
 			e.stop("violation found")
 		}
 	}
-	if w.post != nil {
-		w.finishLevel()
+	if w.loc != nil {
+		e.store.leave(w.loc)
 	}
 	e.store.states.Add(w.pending)
 	w.pending = 0
@@ -452,6 +490,10 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	succ := e.m.Successors(s, w.dst[:0])
 	w.dst = succ
 	w.transitions += int64(len(succ))
+	if len(succ) > maxTrans+1 {
+		e.fail(fmt.Errorf("checker: a state has %d successors; the explorer takes at most %d", len(succ), maxTrans+1))
+		return
+	}
 	if len(succ) == 0 {
 		if e.opt.CheckDeadlock && !e.m.Terminal(s) {
 			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: id})
@@ -539,7 +581,12 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 // storeEncoded handles successor number w.nsucc of the state being expanded.
 // It keeps the successor until storeYielded, which looks them all up at once.
 func (w *worker[S]) storeEncoded(a Action, enc []byte) {
-	w.nsucc++
+	if w.nsucc == maxTrans+1 {
+		w.e.fail(fmt.Errorf("checker: a state has more than %d successors, the most the explorer takes", maxTrans+1))
+	}
+	if w.nsucc++; w.nsucc > maxTrans+1 {
+		return
+	}
 	w.lenc = append(w.lenc, enc...)
 	w.ends = append(w.ends, uint32(len(w.lenc)))
 	w.hs = append(w.hs, fixHash(fingerprint(enc)))
@@ -580,7 +627,12 @@ func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 		w.rank.checkChild(rank, w.cur, w.nsucc, w.curID, a)
 	}
 	j := w.nsucc
-	w.nsucc++
+	if w.nsucc++; j > maxTrans {
+		if j == maxTrans+1 {
+			w.e.fail(fmt.Errorf("checker: a state has more than %d successors, the most the explorer takes", maxTrans+1))
+		}
+		return false
+	}
 	h := fixHash(fingerprint(enc))
 	if w.curLast {
 		if !w.beyond && !w.contains(h, enc) {
@@ -589,7 +641,7 @@ func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 		return false
 	}
 	var zero S
-	if w.e.store.insert(h, enc, key{w.cur, uint32(j)}, w.curID, a, zero) {
+	if w.e.store.insert(h, enc, packRecord(w.curID, uint32(j)), a, zero) {
 		w.pending++
 		return true
 	}

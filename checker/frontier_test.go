@@ -3,6 +3,7 @@ package checker_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -79,10 +80,43 @@ func vecInto(enc []byte, scratch *[]byte) []byte {
 	return *scratch
 }
 
+// expanded counts the states a search expands (checks the invariants of), by encoding.
+type expanded struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// invariant returns an invariant that holds everywhere and counts its states.
+func (x *expanded) invariant() checker.Invariant[[]byte] {
+	return checker.Invariant[[]byte]{Name: "counted", Check: func(s []byte) error {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		if x.n == nil {
+			x.n = map[string]int{}
+		}
+		x.n[string(s)]++
+		return nil
+	}}
+}
+
+// same returns an error unless x and y expanded the same states, each once.
+func (x *expanded) same(y *expanded) error {
+	for s, k := range y.n {
+		if k != 1 || x.n[s] != 1 {
+			return fmt.Errorf("state %v expanded %d times, and %d times keeping states", []byte(s), k, x.n[s])
+		}
+	}
+	if len(x.n) != len(y.n) {
+		return fmt.Errorf("%d states expanded, %d keeping states", len(y.n), len(x.n))
+	}
+	return nil
+}
+
 // TestFrontierDecoderSameAsStates checks that keeping levels as encodings (a
 // FrontierDecoder) changes nothing: the same verdicts, counts, depths and traces as
 // keeping states, on invariant violations, deadlocks, complete searches, depth bounds
-// and the SuccessorEncoder path, for every store and worker count. The states are
+// and the SuccessorEncoder path, for every store and worker count, each state expanded
+// once. The states are
 // slices rebuilt in one scratch per worker, so a state the explorer kept past the next
 // DecodeInto would change under it.
 func TestFrontierDecoderSameAsStates(t *testing.T) {
@@ -121,7 +155,10 @@ func TestFrontierDecoderSameAsStates(t *testing.T) {
 					where := fmt.Sprintf("%s/lazy=%v/%v/workers=%d", c.name, lz, store, w)
 					opt := c.opt
 					opt.Store, opt.Workers = store, w
+					var plainSeen, encSeen expanded
+					opt.Invariants = append(slices.Clone(c.opt.Invariants), plainSeen.invariant())
 					a := explore(t, plain, opt)
+					opt.Invariants[len(opt.Invariants)-1] = encSeen.invariant()
 					var n atomic.Int64
 					var m checker.Model[[]byte] = framed[[]byte]{plain, vecInto, &n}
 					if lz {
@@ -138,6 +175,9 @@ func TestFrontierDecoderSameAsStates(t *testing.T) {
 					if sa.States != sb.States || sa.Transitions != sb.Transitions || sa.Depth != sb.Depth {
 						t.Fatalf("%s: states %d/%d/%d, encodings %d/%d/%d (states/transitions/depth)", where,
 							sa.States, sa.Transitions, sa.Depth, sb.States, sb.Transitions, sb.Depth)
+					}
+					if err := plainSeen.same(&encSeen); err != nil {
+						t.Fatalf("%s: %v", where, err)
 					}
 					if a.Violation != nil && (a.Violation.Trace.String() != b.Violation.Trace.String() ||
 						!slices.Equal(a.Violation.Trace.Actions(), b.Violation.Trace.Actions())) {

@@ -12,11 +12,11 @@
 //
 // Explore is a level-synchronous breadth-first search: level d holds the states first
 // reached after d transitions. Workers split a level's frontier and insert successors
-// into a sharded visited store; each shard has one owner per level, to which the other
-// workers send its successors in batches, so no lock is taken (owners.go). Within a level, every discovery of a new state carries
-// the key (index of the parent in the frontier, index of the transition among the
-// parent's successors); the store keeps, per new state, the least key seen, and the
-// next frontier is ordered by that key. The set of states of each level, the recorded
+// into one shared visited table without locks: a new state claims its slot by
+// compare-and-swap (shared.go). Within a level, every discovery of a new state carries
+// the key (the parent, and the index of the transition among the parent's successors);
+// the store keeps, per new state, the least key seen (an atomic minimum), and the next
+// frontier is ordered by that key. The set of states of each level, the recorded
 // parent of each state and the frontier order are therefore functions of the model
 // alone, so the reported violation (the least key at the first level that has one) and
 // its trace are the same for any worker count. Invariants and the deadlock check run
@@ -32,12 +32,13 @@
 //
 // For each state the store keeps only its 64-bit fingerprint (xxHash64, seed 0, so
 // runs are reproducible), in an open-addressing table of one word a slot unless a lookup
-// needs more (store.go), the id of its parent and the action taken from the parent;
-// traces are rebuilt by Replay from an initial state. In Exact mode the state's
-// encoding is also kept (in a per-shard byte arena) and compared on equal fingerprints,
-// so no state is ever missed; an 8-byte encoding is not kept, since its fingerprint
-// determines it (XXH64 is a bijection on 8-byte inputs: wordKeyed). In Fingerprint mode two states with equal fingerprints
-// are taken to be the same state; as in TLC, if the n stored fingerprints behave as
+// needs more (store.go), and one word of parent record: the id of its parent and the
+// index of the transition taken from it (records.go); traces are rebuilt by Replay from
+// an initial state, which re-derives the actions. In Exact mode the state's encoding is
+// also kept (in an arena, arena.go) and compared on equal fingerprints, so no state is
+// ever missed; an 8-byte encoding is not kept, since its fingerprint determines it
+// (XXH64 is a bijection on 8-byte inputs: wordKeyed). In Fingerprint mode two states
+// with equal fingerprints are taken to be the same state; as in TLC, if the n stored fingerprints behave as
 // independent uniform 64-bit values, the probability that any two collide is at most
 // n(n-1)/2 / 2^64 < n²/2^65 (about 3e-8 for a million states, 3e-2 for a billion);
 // Stats.FingerprintCollisionBound reports this bound. A collision could only hide

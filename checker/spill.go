@@ -22,7 +22,8 @@ import (
 // one small entry per new state (its least key, for the deterministic order).
 //
 // Files, in a private directory under SpillDir removed when the search ends:
-//   - parents: a 16-byte record per state, (parent id, action) little-endian, in BFS
+//   - parents: a 16-byte record per state, (parent id, transition index) little-endian
+//     (records.go: Replay re-derives the actions), in BFS
 //     order, so that the id of a state is its position in the file and a trace is read
 //     back with one ReadAt per step;
 //   - frontier-0, frontier-1: the current and the next level, a uvarint length and the
@@ -269,14 +270,13 @@ func (st *spillStore) count() int64 {
 	return n
 }
 
-// spillEntry is one state a worker wrote into its chunk: its key, action, fresh entry
-// (shard and index) and the end of its encoding in the chunk's bytes.
+// spillEntry is one state a worker wrote into its chunk: its key, fresh entry (shard
+// and index) and the end of its encoding in the chunk's bytes.
 type spillEntry struct {
-	key    key
-	action Action
-	idx    uint32
-	si     uint8
-	end    uint32
+	key key
+	idx uint32
+	si  uint8
+	end uint32
 }
 
 // spillChunk is what a worker found while expanding frontier states [lo, lo+n).
@@ -286,9 +286,9 @@ type spillChunk struct {
 	enc     []byte
 }
 
-func (c *spillChunk) add(k key, a Action, si uint8, idx uint32, enc []byte) {
+func (c *spillChunk) add(k key, si uint8, idx uint32, enc []byte) {
 	c.enc = append(c.enc, enc...)
-	c.entries = append(c.entries, spillEntry{key: k, action: a, idx: idx, si: si, end: uint32(len(c.enc))})
+	c.entries = append(c.entries, spillEntry{key: k, idx: idx, si: si, end: uint32(len(c.enc))})
 }
 
 // spill is the disk side of a spilling search: the parents file, the two frontier
@@ -366,10 +366,10 @@ func (sp *spill) fail(err error) {
 }
 
 // put appends a state of the next level: its parent record and its encoding.
-func (sp *spill) put(parent uint64, a Action, enc []byte) {
+func (sp *spill) put(parent uint64, trans uint32, enc []byte) {
 	var rec [spillRecordSize]byte
 	binary.LittleEndian.PutUint64(rec[:8], parent)
-	binary.LittleEndian.PutUint64(rec[8:], uint64(a))
+	binary.LittleEndian.PutUint64(rec[8:], uint64(trans))
 	_, _ = sp.pw.Write(rec[:])
 	var l [binary.MaxVarintLen64]byte
 	_, _ = sp.w.Write(l[:binary.PutUvarint(l[:], uint64(len(enc)))])
@@ -412,7 +412,7 @@ func (sp *spill) append(st *spillStore, c *spillChunk) {
 	start := uint32(0)
 	for _, en := range c.entries {
 		if st.live(en.si, en.idx, en.key) {
-			sp.put(sp.base+en.key.parent, en.action, c.enc[start:en.end])
+			sp.put(sp.base+en.key.parent, en.key.trans, c.enc[start:en.end])
 		}
 		start = en.end
 	}
@@ -497,7 +497,7 @@ func (sp *spill) record(id uint64) (parentRecord, error) {
 	if _, err := sp.parents.ReadAt(b[:], int64(id)*spillRecordSize); err != nil {
 		return parentRecord{}, fmt.Errorf("checker: reading spilled parent record %d: %w", id, err)
 	}
-	return parentRecord{parent: binary.LittleEndian.Uint64(b[:8]), action: Action(binary.LittleEndian.Uint64(b[8:]))}, nil
+	return parentRecord{parent: binary.LittleEndian.Uint64(b[:8]), trans: uint32(binary.LittleEndian.Uint64(b[8:]))}, nil
 }
 
 // spillWork is a worker's scratch space for a spilling search.
@@ -532,7 +532,7 @@ func (e *explorer[S]) runSpill(inits []S) (*Result[S], error) {
 		}
 		buf = e.m.Encode(s, buf[:0])
 		if st, _, _ := e.sstore.insert(fixHash(fingerprint(buf)), buf, key{uint64(i), 0}); st == spillNew {
-			e.spill.put(noParent, Action(i), buf)
+			e.spill.put(noParent, uint32(i), buf)
 		}
 	}
 	e.sstore.endLevel()
@@ -636,17 +636,15 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 func (w *worker[S]) insert(h uint64, enc []byte, k key, parentID uint64, a Action, s S) bool {
 	e := w.e
 	if e.sstore == nil {
-		if w.post != nil {
-			if o := w.owner(h); o != w.id {
-				w.send(o, h, enc, k, a, s)
-				return false // the owner counts it if it is new
-			}
+		rec := packRecord(parentID, k.trans)
+		if w.loc != nil {
+			return e.store.insertShared(h, enc, rec, a, s, w.loc)
 		}
-		return e.store.insert(h, enc, k, parentID, a, s)
+		return e.store.insert(h, enc, rec, a, s)
 	}
 	st, si, idx := e.sstore.insert(h, enc, k)
 	if st != spillDup {
-		w.chunk.add(k, a, si, idx, enc)
+		w.chunk.add(k, si, idx, enc)
 	}
 	return st == spillNew
 }
@@ -677,9 +675,8 @@ func (e *explorer[S]) count() int64 {
 
 // touch reads the home slot of each fingerprint in hs in the visited set in use, one
 // independent load each, so that their cache misses overlap; the lookups that follow
-// then mostly hit the cache. With several workers it reads only the shards this worker
-// owns (owners.go), which no other goroutine writes; the spilling store is locked then,
-// and is not touched.
+// then mostly hit the cache. The shared table is read with atomic loads, since other
+// workers write it; the spilling store is locked then, and is not touched.
 func (w *worker[S]) touch(hs []uint64) {
 	e := w.e
 	var x uint64
@@ -693,10 +690,14 @@ func (w *worker[S]) touch(hs []uint64) {
 			x += sh.hashes[h&uint64(len(sh.hashes)-1)]
 		}
 	default:
-		for _, h := range hs {
-			if w.post != nil && w.owner(h) != w.id {
-				continue
+		if w.loc != nil {
+			for _, h := range hs {
+				sh := &e.store.shards[shardOf(h)]
+				x += atomic.LoadUint64(&sh.tab[h&uint64(len(sh.tab)>>1-1)<<1])
 			}
+			break
+		}
+		for _, h := range hs {
 			x += e.store.shards[shardOf(h)].home(h)
 		}
 	}

@@ -29,11 +29,21 @@ func TestStoreMixesWordsAndArena(t *testing.T) {
 		encs = append(encs, b)
 	}
 	for _, c := range []struct{ exact, keyed bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
-		st := newStore[int](c.exact, c.keyed, false)
+		workers := 1
+		if c.keyed {
+			workers = 2
+		}
+		st := newStore[int](c.exact, workers, false, false)
+		st.begin(1)
 		for round := range 2 {
 			for i, enc := range encs {
 				h := fixHash(fingerprint(enc))
-				isNew := st.insert(h, enc, key{uint64(i), 0}, noParent, Action(i), i)
+				var isNew bool
+				if c.keyed {
+					isNew = st.insertShared(h, enc, packRecord(uint64(i), 0), 0, i, &st.locals[0])
+				} else {
+					isNew = st.insert(h, enc, packRecord(uint64(i), 0), 0, i)
+				}
 				if isNew != (round == 0) {
 					t.Fatalf("exact=%v keyed=%v round %d: encoding %d (%d bytes) new=%v", c.exact, c.keyed, round, i, len(enc), isNew)
 				}
@@ -41,6 +51,9 @@ func TestStoreMixesWordsAndArena(t *testing.T) {
 					t.Fatalf("exact=%v keyed=%v: encoding %d not found after insert", c.exact, c.keyed, i)
 				}
 			}
+		}
+		if c.keyed {
+			st.leave(&st.locals[0])
 		}
 		if got := st.count(); got != int64(len(encs)) {
 			t.Fatalf("exact=%v keyed=%v: %d states, want %d", c.exact, c.keyed, got, len(encs))

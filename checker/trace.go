@@ -97,11 +97,12 @@ func describeEnabled[S any](m Model[S], s S, ts []Transition[S]) string {
 }
 
 // rebuildTrace returns the trace to stored state id: it follows parent records back to
-// an initial state and replays the actions. Under symmetry the stored actions apply to
-// canonical representatives, so it first maps them to a concrete path (concretize);
-// the returned trace is always one Replay accepts on the unreduced model.
+// an initial state, re-derives the action of each recorded transition index from the
+// stored (under symmetry, canonical) states, and replays the actions. Under symmetry the
+// actions apply to canonical representatives, so it first maps them to a concrete path
+// (concretize); the returned trace is always one Replay accepts on the unreduced model.
 func (e *explorer[S]) rebuildTrace(id uint64) (Trace[S], error) {
-	var rev []Action
+	var rev []uint32
 	init := -1
 	for steps := 0; ; steps++ {
 		if steps > e.depth+1 {
@@ -112,15 +113,27 @@ func (e *explorer[S]) rebuildTrace(id uint64) (Trace[S], error) {
 			return Trace[S]{}, err
 		}
 		if rec.parent == noParent {
-			init = int(rec.action)
+			init = int(rec.trans)
 			break
 		}
-		rev = append(rev, rec.action)
+		rev = append(rev, rec.trans)
 		id = rec.parent
 	}
+	inits := e.m.Init()
+	if init >= len(inits) {
+		return Trace[S]{}, fmt.Errorf("checker: the stored trace starts at initial state %d of %d (%s)", init, len(inits), e.suspect())
+	}
+	s := e.stored(inits[init])
 	actions := make([]Action, len(rev))
-	for i, a := range rev {
-		actions[len(rev)-1-i] = a
+	var dst []Transition[S]
+	for i := range rev {
+		j := rev[len(rev)-1-i]
+		dst = e.m.Successors(s, dst[:0])
+		if int(j) >= len(dst) {
+			return Trace[S]{}, fmt.Errorf("checker: step %d of the stored trace takes transition %d of a state with %d (%s)", i+1, j, len(dst), e.suspect())
+		}
+		actions[i] = dst[j].Action
+		s = e.stored(dst[j].Next)
 	}
 	if e.canon != nil {
 		var err error
@@ -129,6 +142,14 @@ func (e *explorer[S]) rebuildTrace(id uint64) (Trace[S], error) {
 		}
 	}
 	return Replay(e.m, init, actions)
+}
+
+// stored returns s as the store keeps it: its canonical representative under symmetry.
+func (e *explorer[S]) stored(s S) S {
+	if e.canon != nil {
+		return e.canon.Canonical(s)
+	}
+	return s
 }
 
 // concretize turns a path of actions between canonical representatives into a path of
