@@ -303,7 +303,11 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 		} else {
 			d = m.wormDecoded(i, y)
 		}
-		mvs = append(mvs, m.movesOf(i, d, &s, sc))
+		mv := d.moves.Load() // movesOf's first line, inline: it builds them once per entry
+		if mv == nil {
+			mv = m.movesOf(i, d, &s, sc)
+		}
+		mvs = append(mvs, mv)
 		if small {
 			held |= d.mask
 			continue
