@@ -435,6 +435,7 @@ type worker[S any] struct {
 	best    candidate
 	beyond  bool
 	rank    rankScratch // the progress check's ranks, count and least break
+	_       [64]byte    // workers are in one slice: keep each one's fields off the next one's cache lines
 }
 
 func (w *worker[S]) run(frontier *level[S], next *atomic.Int64, chunk int64, last bool) {

@@ -9,10 +9,11 @@ import (
 )
 
 // Several workers share one table. Each expands its own chunks of the frontier and
-// inserts every successor itself, as LTSmin's and SPIN's multi-core searches do: a new
-// state claims an empty slot by compare-and-swap on its fingerprint and then publishes
-// its value; a worker that finds the fingerprint waits for the value (a few
-// instructions' time) and compares. No successor is handed to another worker, so a
+// inserts every successor itself, as with LTSmin's lockless hash table (Laarman, van de
+// Pol and Weber, "Boosting multi-core reachability performance with shared hash
+// tables", FMCAD 2010): a new state claims an empty slot by compare-and-swap on its
+// fingerprint and then publishes its value; a worker that finds the fingerprint waits
+// for the value (a few instructions' time) and compares. No successor is handed to another worker, so a
 // transition costs about what it costs one worker, whichever core stored the state.
 //
 // Determinism. Every discovery carries its key (records.go): the parent's id and the
@@ -61,6 +62,7 @@ type local[S any] struct {
 	acts    []Action          // with store.parents: the action of each fresh entry's first key
 	lowered map[uint64]Action // with store.parents: the action of every key this worker lowered a state to
 	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
+	_       [64]byte          // locals are in one slice: keep each off the next one's cache lines
 }
 
 // freshEntry is a state a worker stored first in the current level: its fingerprint,
