@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/wormcheck/wormcheck/model"
 )
 
 // wormDec is the decoded form of one entry of a worm's table of local states (Encode):
@@ -17,6 +19,8 @@ type wormDec struct {
 	pot, outs uint64
 	held      []int32                   // the channels the worm holds, ascending
 	vcs       []VC                      // vcs[k] is channel held[k]
+	mask      uint64                    // held as a bit set, when the network has at most 64 channels
+	ejects    []model.NodeID            // the routers where a channel it holds delivers (ownershipAcross)
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
 }
@@ -29,6 +33,7 @@ type wormDec struct {
 type frontier struct {
 	enc  uint64 // the word; 0 when the state's encoding is longer
 	idx  [8]uint32
+	inv  uint32 // the conjunction of the worms' invariant verdicts when decoded (invOn); else 0
 	decs [8]*wormDec
 }
 
@@ -60,7 +65,7 @@ func (t *localSet) setDecoded(x uint32, d *wormDec) *wormDec {
 		}
 	}
 	if (*c)[off].CompareAndSwap(nil, d) {
-		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})))
+		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})) + int64(cap(d.ejects))*int64(unsafe.Sizeof(model.NodeID(0))))
 		return d
 	}
 	return (*c)[off].Load()
@@ -97,6 +102,14 @@ func (m *Model) buildDecoded(i int, x uint32) *wormDec {
 	}
 	if len(held) > 0 {
 		w.held, w.vcs = slices.Clone(held), slices.Clone(vcs)
+	}
+	for k, o := range w.held {
+		if m.nvc <= 64 {
+			w.mask |= 1 << uint(o)
+		}
+		if in := &w.vcs[k].In; in.Outs != 0 && in.Outs.At(m.tab, 0) == Eject {
+			w.ejects = append(w.ejects, m.vcTo[o])
+		}
 	}
 	if d.err != nil {
 		// The table holds only what the model encoded: this is a bug, not bad input.
@@ -143,10 +156,12 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 	f := s.front
 	if len(enc) == 8 && n <= len(f.idx) {
 		w := binary.LittleEndian.Uint64(enc)
-		var curA, prevA [8]uint32
+		var curA [8]uint32
 		if cur, ok := wordIndices(w, n, curA[:0]); ok {
-			if prev, ok := wordIndices(s.worms.enc, n, prevA[:0]); ok && s.worms.tab == m.tab && s.sums.ok {
-				m.patchWorms(s, prev, cur)
+			// The previous state's indices are f.idx when it was a one-word state of this
+			// model too (the longer path clears s.worms, a fresh scratch has none).
+			if s.worms.tab == m.tab && s.sums.ok && f.enc == s.worms.enc {
+				m.patchWorms(s, f.idx[:n], cur)
 			} else {
 				if !fresh {
 					freeAll(s)
@@ -155,6 +170,16 @@ func (m *Model) DecodeInto(enc []byte, scratch *State) State {
 			}
 			f.enc = w
 			copy(f.idx[:], cur)
+			// The invariants ask for this conjunction once each (wormVerdicts); the
+			// verdicts share a cache line with the moves encodeBuild reads anyway.
+			f.inv = 0
+			if m.invOn.Load() {
+				inv := ^uint32(0)
+				for _, d := range f.decs[:n] {
+					inv &= d.inv.Load()
+				}
+				f.inv = inv
+			}
 			if s.worms.tab != m.tab { // a pointer write only the first time
 				s.worms.tab = m.tab
 			}

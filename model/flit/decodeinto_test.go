@@ -1,6 +1,7 @@
 package flit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -358,4 +359,36 @@ func interleave(configs []Config) error {
 		}
 	}
 	return nil
+}
+
+// TestWordIndices checks wordIndices, whose one-byte path skips the uvarint loop, against
+// the uvarint encoding it reads: every tuple of n indices (mixing one-, two- and
+// three-byte uvarints) whose encoding fits a word is read back whole, with zero padding
+// or other bytes after it, and a word whose last index is cut off is refused.
+func TestWordIndices(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	sizes := []uint32{0x80, 0x4000, 0x200000}
+	for range 20000 {
+		n := r.IntN(9)
+		idx := make([]uint32, n)
+		var enc []byte
+		for i := range idx {
+			idx[i] = r.Uint32N(sizes[r.IntN(len(sizes))])
+			enc = appendUvarint(enc, idx[i])
+		}
+		if len(enc) > 8 {
+			got, ok := wordIndices(binary.LittleEndian.Uint64(enc[:8]), n, nil)
+			if ok {
+				t.Fatalf("%x: %d indices read from a word that cuts them off: %v", enc, n, got)
+			}
+			continue
+		}
+		for len(enc) < 8 {
+			enc = append(enc, byte(r.IntN(2))*byte(r.IntN(256))) // padding, or other bytes
+		}
+		got, ok := wordIndices(binary.LittleEndian.Uint64(enc), n, nil)
+		if !ok || !slices.Equal(got, idx) && (len(got) != 0 || len(idx) != 0) {
+			t.Fatalf("%x: read %v %v; encoded %v", enc, got, ok, idx)
+		}
+	}
 }

@@ -25,7 +25,10 @@ import (
 //
 // On a state DecodeInto rebuilt, each is decided from its worms' verdicts, kept per
 // table entry, and a check across worms (invmemo.go); elsewhere it walks the state.
+// Calling Invariants also has DecodeInto keep the conjunction of those verdicts per
+// state from then on (aloneState.invOn), which a search without invariants skips.
 func (m *Model) Invariants() []system.Invariant[State] {
+	m.invOn.Store(true)
 	return []system.Invariant[State]{
 		{Name: "buffers", Check: m.memoized(invBuffers, nil)},
 		{Name: "ownership", Check: m.memoized(invOwnership, m.ownershipAcross)},

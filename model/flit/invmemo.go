@@ -2,7 +2,9 @@ package flit
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -17,7 +19,8 @@ import (
 //     reserved outputs and what the routing relation permits for its own headers);
 //   - ownership: alone, that the worm's reserved outputs are channels it holds, that
 //     leave its router, each reserved by one of its inputs; across (ownershipAcross),
-//     that no two worms hold one channel and the limits of the ports;
+//     that no two worms' entries hold one channel and the limits of the ports (from the
+//     channel sets and delivering routers kept in the entries);
 //   - exactly-once: alone, that no destination has more than its flits; across
 //     (deliveryAcross), that in a terminal state every destination has exactly its flits.
 //
@@ -74,9 +77,18 @@ func (m *Model) wormVerdicts(s *State) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
+	if v := s.front.inv; v != 0 { // every worm's verdicts were decided when it was decoded
+		return v, true
+	}
 	all := ^uint32(0)
 	for i, d := range decs {
-		all &= m.wormInv(i, d)
+		// The decided verdicts are read here, inline: every invariant asks for every
+		// worm's on every state, and wormInv (not inlined) is only for deciding them.
+		v := d.inv.Load()
+		if v == 0 {
+			v = m.wormInv(i, d)
+		}
+		all &= v
 	}
 	return all, true
 }
@@ -112,25 +124,34 @@ func (m *Model) wormInv(i int, d *wormDec) uint32 {
 }
 
 // ownershipAcross is the ownership invariant's part across worms on a state DecodeInto
-// rebuilt: every channel a worm's entry holds is held by that worm in the state (two
-// worms holding one channel would leave it to the one written last), and the ports'
-// limits.
+// rebuilt: no two worms' entries hold one channel (the state would leave it to the one
+// written last), and the ports' limits. With at most 64 channels the first is decided
+// on the entries' channel sets (wormDec.mask) and the routers where each entry's
+// channels deliver are kept in the entry (wormDec.ejects), so that a state costs a few
+// words per worm instead of a look at every channel it holds and its input.
 func (m *Model) ownershipAcross(s State) error {
 	var ejecting [16]model.NodeID // the routers where a held channel delivers, so far
 	k := 0
 	decs, _ := m.frontDecs(&s)
+	var taken uint64 // the channels of the worms before i, when m.nvc <= 64
 	for i, d := range decs {
-		for j, o := range d.held {
-			if int(s.VCs[o].Owner) != i {
-				return fmt.Errorf("vc %s is held by m%d and by m%d", m.VCName(Out(o)), i, s.VCs[o].Owner)
+		if m.nvc <= 64 {
+			if both := taken & d.mask; both != 0 {
+				return m.heldTwice(decs, i, int32(bits.TrailingZeros64(both)))
 			}
-			if in := &d.vcs[j].In; in.Outs == 0 || in.Outs.At(m.tab, 0) != Eject {
-				continue
+			taken |= d.mask
+		} else {
+			for _, o := range d.held {
+				if int(s.VCs[o].Owner) != i {
+					return fmt.Errorf("vc %s is held by m%d and by m%d", m.VCName(Out(o)), i, s.VCs[o].Owner)
+				}
 			}
+		}
+		for _, r := range d.ejects {
 			if k == len(ejecting) {
 				return m.portsAcross(&s) // many deliveries at once: count every router's
 			}
-			ejecting[k] = m.vcTo[o]
+			ejecting[k] = r
 			k++
 		}
 	}
@@ -141,6 +162,16 @@ func (m *Model) ownershipAcross(s State) error {
 		}
 	}
 	return m.injectAcross(&s)
+}
+
+// heldTwice is ownershipAcross's error for channel o, which worm i's entry holds and an
+// earlier worm's entry does too.
+func (m *Model) heldTwice(decs []*wormDec, i int, o int32) error {
+	j := 0
+	for j < i && decs[j].mask&(1<<uint(o)) == 0 {
+		j++
+	}
+	return fmt.Errorf("vc %s is held by m%d and by m%d", m.VCName(Out(o)), i, j)
 }
 
 // countNode returns how many of ns are n.
@@ -167,4 +198,8 @@ func (m *Model) deliveryAcross(s State) error {
 type aloneState struct {
 	aloneOnce sync.Once
 	alone     State
+	// invOn is set once Invariants has been called: from then on DecodeInto keeps the
+	// conjunction of a state's worms' verdicts (frontier.inv), which every invariant
+	// reads, and a search without invariants does not pay for it.
+	invOn atomic.Bool
 }

@@ -23,6 +23,14 @@ func TestInvariantsByWorm(t *testing.T) {
 	// entries injecting or delivering at once combine into states beyond the ports'
 	// limits that no channel conflict gives away.
 	models = append(models, mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 1, 2, OnePort, unicasts(2, 4, 5, 4, 3, 6, 8, 2, 8))))
+	// More than 64 virtual channels, where ownershipAcross looks at the state's channels
+	// instead of the entries' channel sets; worms 0->3 and 1->3 (and 4->7, 5->7) share
+	// channels, so that combinations of their entries hold one channel twice.
+	big := mustNew(t, NewGridConfig(grid(t, "mesh:4x4"), false, 2, 1, AllPort, unicasts(2, 0, 3, 1, 3, 4, 7, 5, 7)))
+	if big.nvc <= 64 {
+		t.Fatalf("mesh:4x4 with 2 VCs has %d virtual channels; the test wants more than 64", big.nvc)
+	}
+	models = append(models, big)
 	for seed := range uint64(12) {
 		models = append(models, randomModel(t, seed))
 	}
@@ -88,3 +96,47 @@ func TestInvariantsByWorm(t *testing.T) {
 	}
 	t.Logf("%d violations among the combinations, all reported by worms too", violations)
 }
+
+// TestWormVerdictsKeptByDecode checks the conjunction of worms' verdicts DecodeInto keeps
+// once the invariants are in use (frontier.inv) against the worms' own verdicts: on the
+// reachable states of a model, decoded in turn into one scratch (so that most are
+// patched from the previous one), and after one worm's entry is given a verdict that
+// fails the ownership part alone, on every state that holds that entry.
+func TestWormVerdictsKeptByDecode(t *testing.T) {
+	m := mustNew(t, NewGridConfig(grid(t, "mesh:3x3"), false, 1, 2, AllPort, unicasts(2, 0, 8, 8, 0, 2, 6)))
+	_, encs := reachable(m, 2000)
+	m.Invariants()
+	conj := func(s *State) uint32 {
+		decs, _ := m.frontDecs(s)
+		all := ^uint32(0)
+		for i, d := range decs {
+			all &= m.wormInv(i, d)
+		}
+		return all
+	}
+	var scratch State
+	for _, e := range encs {
+		conj(ptr(m.DecodeInto(e, &scratch))) // decide every entry met
+	}
+	bad := m.DecodeInto(encs[len(encs)/2], &scratch).front.decs[1]
+	bad.inv.Store(bad.inv.Load() &^ (1 << invOwnership))
+	held := 0
+	for k, e := range encs {
+		s := m.DecodeInto(e, &scratch)
+		got, ok := m.wormVerdicts(&s)
+		if !ok || s.front.inv == 0 || got != conj(&s) {
+			t.Fatalf("state %d: kept verdicts %b (%v, kept %b); the worms' %b", k, got, ok, s.front.inv, conj(&s))
+		}
+		if s.front.decs[1] == bad {
+			held++
+			if got&(1<<invOwnership) != 0 {
+				t.Fatalf("state %d holds the entry failing ownership; kept verdicts %b", k, got)
+			}
+		}
+	}
+	if held < 2 {
+		t.Fatalf("%d states hold the altered entry; the test wants several", held)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -567,6 +567,14 @@ func (m *Model) encodeParent(sc *scratch, s *State) {
 // wordIndices appends to dst the n uvarint worm indices of a one-word encoding (Encode,
 // little-endian); false if the word holds fewer.
 func wordIndices(enc uint64, n int, dst []uint32) ([]uint32, bool) {
+	if n <= 8 && enc&(0x8080808080808080>>(64-8*uint(n))) == 0 {
+		// The usual case: every index is below 0x80, one byte each.
+		for range n {
+			dst = append(dst, uint32(enc&0x7f))
+			enc >>= 8
+		}
+		return dst, true
+	}
 	left := 8
 	for i := 0; i < n; i++ {
 		var x uint32

@@ -303,11 +303,13 @@ func (m *Model) encodeBuild(s State, buf []byte, rbuf []uint32, ranks bool, yiel
 		} else {
 			d = m.wormDecoded(i, y)
 		}
-		mvs = append(mvs, m.movesOf(i, d, &s, sc))
+		mv := d.moves.Load() // movesOf's first line, inline: it builds them once per entry
+		if mv == nil {
+			mv = m.movesOf(i, d, &s, sc)
+		}
+		mvs = append(mvs, mv)
 		if small {
-			for _, o := range d.held {
-				held |= 1 << uint(o)
-			}
+			held |= d.mask
 			continue
 		}
 		for k, o := range d.held {
