@@ -166,7 +166,7 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	}
 	if st.shared {
 		st.leave(&st.locals[0])
-		st.settle(&st.locals[0], st.lowered())
+		st.settle(&st.locals[0], st.lowered(), 0)
 	}
 	st.states.Store(st.count())
 	frontier := st.nextFrontier()
@@ -335,7 +335,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		w := &workers[0]
 		w.run(frontier, shares, chunk, last)
 		if shared && !last {
-			st.settle(w.loc, st.lowered())
+			st.settle(w.loc, st.lowered(), width)
 		}
 		e.transitions += w.transitions
 		e.prog.collect(&w.rank, e.depth)
@@ -351,7 +351,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		low := st.lowered()
 		for i := range workers {
 			l := workers[i].loc
-			wg.Go(func() { st.settle(l, low) })
+			wg.Go(func() { st.settle(l, low, width) })
 		}
 		wg.Wait()
 	}

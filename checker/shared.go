@@ -62,6 +62,8 @@ type local[S any] struct {
 	acts    []Action          // with store.parents: the action of each fresh entry's first key
 	lowered map[uint64]Action // with store.parents: the action of every key this worker lowered a state to
 	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
+	moved   []freshEntry      // settle's entries out of order, kept for the next level
+	sorted  []freshEntry      // and the buffer they are sorted into
 	_       [64]byte          // locals are in one slice: keep each off the next one's cache lines
 }
 
@@ -293,6 +295,39 @@ func (st *store[S]) reserve(extra int64, workers int) {
 	st.grow.req.Store(false)
 }
 
+// sortKeys returns entries sorted by key, in place or in *buf. The keys of a level
+// that is not the first are (parent id + 1) << transBits | index with the parent among
+// the width states of the frontier from st.parentFirst on, so the entries are placed
+// by parent (a counting sort, linear), and the few that share a parent are then put in
+// order by an insertion sort, which only has those to swap.
+func (st *store[S]) sortKeys(entries []freshEntry, buf *[]freshEntry, width int) []freshEntry {
+	parent := func(e *freshEntry) int { return int(e.key>>transBits - 1 - st.parentFirst) }
+	if len(entries) < 64 || entries[0].key>>transBits == 0 {
+		slices.SortFunc(entries, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
+		return entries
+	}
+	start := make([]int32, width+1)
+	for k := range entries {
+		start[parent(&entries[k])+1]++
+	}
+	for p := 1; p <= width; p++ {
+		start[p] += start[p-1]
+	}
+	out := slices.Grow((*buf)[:0], len(entries))[:len(entries)]
+	for k := range entries {
+		p := parent(&entries[k])
+		out[start[p]] = entries[k]
+		start[p]++
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].key < out[j-1].key; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	*buf = entries[:0]
+	return out
+}
+
 // lowFilter is a bit set of the fingerprints of the states whose key some worker
 // lowered in the level: settle re-reads the key of a state only if its bit is set.
 type lowFilter struct {
@@ -339,8 +374,8 @@ func (f lowFilter) has(h uint64) bool {
 // stored (it expands chunks in order), so the entries that are not, because their key
 // was lowered or their chunk was taken from an earlier share, are taken out, sorted
 // and merged back.
-func (st *store[S]) settle(l *local[S], low lowFilter) {
-	var moved []freshEntry
+func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
+	moved := l.moved[:0]
 	out := 0
 	last := uint64(0)
 	for _, e := range l.fresh {
@@ -369,7 +404,7 @@ func (st *store[S]) settle(l *local[S], low lowFilter) {
 	if len(moved) == 0 {
 		return
 	}
-	slices.SortFunc(moved, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
+	moved = st.sortKeys(moved, &l.sorted, width)
 	// Merge from the back: l.fresh[:out] and moved into l.fresh[:out+len(moved)].
 	i, j := out-1, len(moved)-1
 	for p := out + len(moved) - 1; j >= 0; p-- {
@@ -381,6 +416,7 @@ func (st *store[S]) settle(l *local[S], low lowFilter) {
 			j--
 		}
 	}
+	l.moved = moved[:0]
 }
 
 // wordValue returns the value of the state without an arena entry whose fingerprint is
