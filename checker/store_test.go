@@ -1,9 +1,11 @@
 package checker
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +66,33 @@ func TestStoreMixesWordsAndArena(t *testing.T) {
 		}
 		if want := fmt.Sprint(c.exact || c.keyed); fmt.Sprint(wide == len(st.shards)) != want {
 			t.Errorf("exact=%v keyed=%v: %d of %d shards have values", c.exact, c.keyed, wide, len(st.shards))
+		}
+	}
+}
+
+// TestSortKeys checks settle's counting sort against a comparison sort on random keys
+// of one level, with many entries per parent and entries of every parent.
+func TestSortKeys(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	st := newStore[int](true, 2, false, false)
+	st.parentFirst = 1000
+	for _, n := range []int{10, 64, 1000, 5000} {
+		for _, width := range []int{1, 7, 300} {
+			seen := map[uint64]bool{}
+			var entries []freshEntry
+			for len(entries) < n {
+				k := packRecord(st.parentFirst+uint64(r.IntN(width)), uint32(r.IntN(maxTrans)))
+				if !seen[k] {
+					seen[k] = true
+					entries = append(entries, freshEntry{key: k, at: uint64(len(entries))})
+				}
+			}
+			want := slices.Clone(entries)
+			slices.SortFunc(want, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
+			var buf []freshEntry
+			if got := st.sortKeys(entries, &buf, width); !slices.Equal(got, want) {
+				t.Fatalf("%d entries, width %d: not sorted by key", n, width)
+			}
 		}
 	}
 }
