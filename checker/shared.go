@@ -270,8 +270,12 @@ func (st *store[S]) reserve(extra int64, workers int) {
 	per := extra >> shardBits
 	grow := func(i int) {
 		sh := &st.shards[i]
-		for (sh.n+per)*4 >= int64(len(sh.tab)>>sh.wide)*3 {
-			sh.double()
+		slots := len(sh.tab) >> 1
+		for (sh.n+per)*4 >= int64(slots)*3 {
+			slots *= 2
+		}
+		if slots > len(sh.tab)>>1 {
+			sh.resize(slots) // once, however many doublings it takes
 		}
 	}
 	if workers <= 1 || extra < 1<<16 {

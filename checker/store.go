@@ -282,8 +282,14 @@ func (sh *shard) double() {
 		sh.tab = regrow(sh.tab, nil)
 		return
 	}
-	out := make([]uint64, 2*len(sh.tab))
-	mask := uint64(len(out)>>1 - 1)
+	sh.resize(len(sh.tab))
+}
+
+// resize gives a shard whose slots hold values a table of slots slots (a power of two,
+// larger than its own), in one copy.
+func (sh *shard) resize(slots int) {
+	out := make([]uint64, 2*slots)
+	mask := uint64(slots - 1)
 	for j := 0; j < len(sh.tab); j += 2 {
 		h := sh.tab[j]
 		if h == 0 {
