@@ -64,6 +64,8 @@ type local[S any] struct {
 	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
 	moved   []freshEntry      // settle's entries out of order, kept for the next level
 	sorted  []freshEntry      // and the buffer they are sorted into
+	start   []int32           // and the counting sort's positions
+	touched uint64            // what reread's touches read, kept so they are not optimised away
 	_       [64]byte          // locals are in one slice: keep each off the next one's cache lines
 }
 
@@ -304,13 +306,15 @@ func (st *store[S]) reserve(extra int64, workers int) {
 // the width states of the frontier from st.parentFirst on, so the entries are placed
 // by parent (a counting sort, linear), and the few that share a parent are then put in
 // order by an insertion sort, which only has those to swap.
-func (st *store[S]) sortKeys(entries []freshEntry, buf *[]freshEntry, width int) []freshEntry {
+func (st *store[S]) sortKeys(entries []freshEntry, buf *[]freshEntry, starts *[]int32, width int) []freshEntry {
 	parent := func(e *freshEntry) int { return int(e.key>>transBits - 1 - st.parentFirst) }
 	if len(entries) < 64 || entries[0].key>>transBits == 0 {
 		slices.SortFunc(entries, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
 		return entries
 	}
-	start := make([]int32, width+1)
+	*starts = grown(*starts, width+1)[:width+1]
+	start := *starts
+	clear(start)
 	for k := range entries {
 		start[parent(&entries[k])+1]++
 	}
@@ -379,24 +383,25 @@ func (f lowFilter) has(h uint64) bool {
 // was lowered or their chunk was taken from an earlier share, are taken out, sorted
 // and merged back.
 func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
+	// Re-read the keys the filter names, a group at a time, touching the group's home
+	// slots first so that their cache misses overlap.
+	const group = 16
+	var hits [group]int
+	n := 0
+	for k := range l.fresh {
+		if low.has(l.fresh[k].h) {
+			hits[n] = k
+			if n++; n == group {
+				st.reread(l, hits[:n])
+				n = 0
+			}
+		}
+	}
+	st.reread(l, hits[:n])
 	moved := l.moved[:0]
 	out := 0
 	last := uint64(0)
 	for _, e := range l.fresh {
-		if low.has(e.h) {
-			var v uint64
-			if e.ref != 0 {
-				v = *st.arena.keyWord(e.ref)
-			} else {
-				v = st.wordValue(e.h) &^ wordTag
-			}
-			if v != e.key {
-				e.key = v
-				if st.parents {
-					l.acts[e.at] = st.loweredAction(v)
-				}
-			}
-		}
 		if e.key < last {
 			moved = append(moved, e)
 			continue
@@ -408,7 +413,7 @@ func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 	if len(moved) == 0 {
 		return
 	}
-	moved = st.sortKeys(moved, &l.sorted, width)
+	moved = st.sortKeys(moved, &l.sorted, &l.start, width)
 	// Merge from the back: l.fresh[:out] and moved into l.fresh[:out+len(moved)].
 	i, j := out-1, len(moved)-1
 	for p := out + len(moved) - 1; j >= 0; p-- {
@@ -421,6 +426,32 @@ func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 		}
 	}
 	l.moved = moved[:0]
+}
+
+// reread gives the fresh entries of l at indices ks the least keys the store holds.
+func (st *store[S]) reread(l *local[S], ks []int) {
+	var x uint64
+	for _, k := range ks {
+		if e := &l.fresh[k]; e.ref == 0 {
+			x += st.shards[shardOf(e.h)].home(e.h)
+		}
+	}
+	l.touched += x
+	for _, k := range ks {
+		e := &l.fresh[k]
+		var v uint64
+		if e.ref != 0 {
+			v = *st.arena.keyWord(e.ref)
+		} else {
+			v = st.wordValue(e.h) &^ wordTag
+		}
+		if v != e.key {
+			e.key = v
+			if st.parents {
+				l.acts[e.at] = st.loweredAction(v)
+			}
+		}
+	}
 }
 
 // wordValue returns the value of the state without an arena entry whose fingerprint is
@@ -472,15 +503,17 @@ func (st *store[S]) mergeLevel() level[S] {
 	first := st.recs.n
 	next := level[S]{first: first, n: total}
 	st.recs.extend(first + uint64(total))
+	sp := &st.spare
 	if st.encoded {
-		next.encs = make([]byte, encBytes)
-		next.ends = make([]uint64, total)
+		next.encs = grown(sp.encs, encBytes)[:encBytes]
+		next.ends = grown(sp.ends, total)[:total]
 	} else {
-		next.states = make([]S, total)
+		next.states = grown(sp.states, total)[:total]
 		if st.parents {
-			next.from, next.acts = make([]uint64, total), make([]Action, total)
+			next.from, next.acts = grown(sp.from, total)[:total], grown(sp.acts, total)[:total]
 		}
 	}
+	*sp = level[S]{}
 	parts := 1
 	if total >= parallelMerge {
 		parts = len(st.locals)

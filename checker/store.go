@@ -88,6 +88,7 @@ type store[S any] struct {
 	// states are the parents of the level being built.
 	parentFirst uint64
 	next        level[S] // with one worker: the level being built, in key order
+	spare       level[S] // a level expanded already, whose slices the next level reuses
 	tail        arenaTail
 	locals      []local[S] // with several workers: each one's part of the level (shared.go)
 	grow        grower
@@ -377,11 +378,32 @@ func (st *store[S]) nextFrontier() level[S] {
 	st.parentFirst = next.first
 	st.startLevel()
 	n := next.size()
+	sp := &st.spare
 	if st.encoded {
-		st.next.encs = make([]byte, 0, len(next.encs))
-		st.next.ends = make([]uint64, 0, n)
+		st.next.encs = grown(sp.encs, len(next.encs))
+		st.next.ends = grown(sp.ends, n)
 	} else {
-		st.next.states = make([]S, 0, n)
+		st.next.states = grown(sp.states, n)
+		if st.parents {
+			st.next.from, st.next.acts = grown(sp.from, n), grown(sp.acts, n)
+		}
 	}
+	*sp = level[S]{}
 	return next
+}
+
+// recycle takes a level that has been expanded (and whose successors are built), so
+// that a later level reuses its memory instead of the allocator's, which on a fresh
+// page costs a page fault.
+func (st *store[S]) recycle(l *level[S]) {
+	clear(l.states) // drop the references
+	st.spare = *l
+}
+
+// grown returns s emptied if it can hold n elements, else an empty slice that can.
+func grown[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
 }

@@ -90,7 +90,7 @@ func TestSortKeys(t *testing.T) {
 			want := slices.Clone(entries)
 			slices.SortFunc(want, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
 			var buf []freshEntry
-			if got := st.sortKeys(entries, &buf, width); !slices.Equal(got, want) {
+			if got := st.sortKeys(entries, &buf, new([]int32), width); !slices.Equal(got, want) {
 				t.Fatalf("%d entries, width %d: not sorted by key", n, width)
 			}
 		}
