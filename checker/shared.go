@@ -20,14 +20,16 @@ import (
 // transition's index. The value of a state's slot (or its arena entry's key word) holds
 // the least key seen so far, lowered by an atomic minimum; a state of an earlier level
 // holds a record smaller than any key of this level, so the same minimum leaves it
-// alone. Each worker lists the states it stored first (local.fresh) and the
-// fingerprints of the states it lowered (local.lowh). When the level is done, the
-// lowered fingerprints make a bit filter (lowFilter), every worker re-reads the key of
-// each of its states that the filter names (settle: a few percent of them, where
-// reading every one would cost a cache miss a state) and sorts its list, and
-// mergeLevel merges the lists by key: the next frontier is in key order, and a state's
-// least key is its parent record. So the frontier, ids, records and traces are those of
-// one worker, whatever the interleaving.
+// alone. Each worker lists the states it stored first or lowered the key of, with that
+// key (local.fresh), in the order it found them, which is key order: it expands its
+// chunks in order. So the entry whose key is a state's least key is in order in its
+// worker's list, and every other entry of the state is stale. When the level is done,
+// the fingerprints of the lowered states make a bit filter (lowFilter); every worker
+// re-reads the key of each of its entries that the filter names (settle: a few percent
+// of them, where reading every one would cost a cache miss an entry) and drops the
+// stale ones, and mergeLevel merges the lists by key: the next frontier is in key
+// order, and a state's least key is its parent record. So the frontier, ids, records
+// and traces are those of one worker, whatever the interleaving.
 //
 // Growth. A table cannot grow while others probe it, so a shard grows in a pause: a
 // worker that finds a shard 3/4 full asks for one (grower.req), every worker stops at
@@ -59,20 +61,19 @@ type local[S any] struct {
 	fresh   []freshEntry
 	states  []S
 	encs    []byte
-	acts    []Action          // with store.parents: the action of each fresh entry's first key
-	lowered map[uint64]Action // with store.parents: the action of every key this worker lowered a state to
-	lowh    []uint64          // the fingerprints of the states this worker lowered the key of
-	moved   []freshEntry      // settle's entries out of order, kept for the next level
-	sorted  []freshEntry      // and the buffer they are sorted into
-	start   []int32           // and the counting sort's positions
-	touched uint64            // what reread's touches read, kept so they are not optimised away
-	_       [64]byte          // locals are in one slice: keep each off the next one's cache lines
+	acts    []Action     // with store.parents: the action of each fresh entry's key
+	lowh    []uint64     // the fingerprints of the states this worker lowered the key of
+	moved   []freshEntry // settle's entries out of order, kept for the next level
+	sorted  []freshEntry // and the buffer they are sorted into
+	start   []int32      // and the counting sort's positions
+	touched uint64       // what reread's touches read, kept so they are not optimised away
+	_       [64]byte     // locals are in one slice: keep each off the next one's cache lines
 }
 
-// freshEntry is a state a worker stored first in the current level: its fingerprint,
-// its arena reference (0 for a state without one), its key (at discovery, and after
-// settle the least one), and where its state (index in states) or its encoding (start
-// in encs, and size) is.
+// freshEntry is a state a worker stored first, or lowered the key of, in the current
+// level: its fingerprint, its arena reference (0 for a state without one), the key it
+// found it with, and where its state (index in states) or its encoding (start in encs,
+// and size) is.
 type freshEntry struct {
 	h, ref, key uint64
 	at          uint64
@@ -128,7 +129,7 @@ func (st *store[S]) insertShared(h uint64, enc []byte, k uint64, a Action, s S, 
 		if word {
 			if v&wordTag != 0 {
 				if wordTag|k < v {
-					st.lower(&tab[i<<1+1], h, wordTag|k, a, l)
+					st.lower(&tab[i<<1+1], wordTag, h, 0, k, enc, a, s, l)
 				}
 				return false
 			}
@@ -136,7 +137,7 @@ func (st *store[S]) insertShared(h uint64, enc []byte, k uint64, a Action, s S, 
 		}
 		if v&wordTag == 0 && st.arena.equal(v, enc) {
 			if kw := st.arena.keyWord(v); k < atomic.LoadUint64(kw) {
-				st.lower(kw, h, k, a, l)
+				st.lower(kw, 0, h, v, k, enc, a, s, l)
 			}
 			return false
 		}
@@ -155,31 +156,25 @@ func published(p *uint64) uint64 {
 	}
 }
 
-// lower makes the key at p (tagged as its value is), of the state with fingerprint h,
-// at most k, and notes h when it does. With store.parents it notes the action of the
-// key it sets, for the state's entry in the next level.
-func (st *store[S]) lower(p *uint64, h, k uint64, a Action, l *local[S]) {
+// lower makes the key at p (with tag, as its value is) of the state with fingerprint
+// h and arena reference ref at most k. When it does, the worker lists the state with
+// key k and notes h for settle, which drops the state's entries with larger keys.
+func (st *store[S]) lower(p *uint64, tag, h, ref, k uint64, enc []byte, a Action, s S, l *local[S]) {
 	for {
 		old := atomic.LoadUint64(p)
-		if k >= old {
+		if tag|k >= old {
 			return
 		}
-		if atomic.CompareAndSwapUint64(p, old, k) {
+		if atomic.CompareAndSwapUint64(p, old, tag|k) {
 			l.lowh = append(l.lowh, h)
-			if st.parents {
-				if l.lowered == nil {
-					l.lowered = make(map[uint64]Action)
-				}
-				l.lowered[k&^wordTag] = a
-			}
+			st.list(l, h, ref, k, enc, a, s)
 			return
 		}
 	}
 }
 
-// fresh lists a state worker l just stored first in shard sh (number si), and adds to
-// the shard's count every countBatch of them, asking for growth when the shard is full.
-func (st *store[S]) fresh(l *local[S], sh *shard, si, h, ref, k uint64, enc []byte, a Action, s S) {
+// list adds a state to worker l's entries, with key k.
+func (st *store[S]) list(l *local[S], h, ref, k uint64, enc []byte, a Action, s S) {
 	e := freshEntry{h: h, ref: ref, key: k}
 	if st.encoded {
 		e.at, e.size = uint64(len(l.encs)), uint32(len(enc))
@@ -192,6 +187,12 @@ func (st *store[S]) fresh(l *local[S], sh *shard, si, h, ref, k uint64, enc []by
 		}
 	}
 	l.fresh = append(l.fresh, e)
+}
+
+// fresh lists a state worker l just stored first in shard sh (number si), and adds to
+// the shard's count every countBatch of them, asking for growth when the shard is full.
+func (st *store[S]) fresh(l *local[S], sh *shard, si, h, ref, k uint64, enc []byte, a Action, s S) {
+	st.list(l, h, ref, k, enc, a, s)
 	if l.counts[si]++; l.counts[si] == countBatch {
 		l.counts[si] = 0
 		n := atomic.AddInt64(&sh.n, countBatch)
@@ -376,12 +377,11 @@ func (f lowFilter) has(h uint64) bool {
 	return f.bits[b>>6]&(1<<(b&63)) != 0
 }
 
-// settle gives each of l's fresh entries its least key and puts them in key order. It
-// runs after every worker has finished the level, on each worker's list at once, with
-// the level's filter of lowered states. A worker's list is mostly in key order as
-// stored (it expands chunks in order), so the entries that are not, because their key
-// was lowered or their chunk was taken from an earlier share, are taken out, sorted
-// and merged back.
+// settle drops l's stale entries (those whose key is not their state's least key) and
+// puts the others in key order. It runs after every worker has finished the level, on
+// each worker's list at once, with the level's filter of lowered states. The list is in
+// key order as found, unless the worker took chunks from an earlier share at the end of
+// the level: those entries are taken out, sorted and merged back.
 func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 	// Re-read the keys the filter names, a group at a time, touching the group's home
 	// slots first so that their cache misses overlap.
@@ -402,6 +402,9 @@ func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 	out := 0
 	last := uint64(0)
 	for _, e := range l.fresh {
+		if e.key == stale {
+			continue
+		}
 		if e.key < last {
 			moved = append(moved, e)
 			continue
@@ -410,6 +413,7 @@ func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 		l.fresh[out] = e
 		out++
 	}
+	l.fresh = l.fresh[:out+len(moved)]
 	if len(moved) == 0 {
 		return
 	}
@@ -428,7 +432,11 @@ func (st *store[S]) settle(l *local[S], low lowFilter, width int) {
 	l.moved = moved[:0]
 }
 
-// reread gives the fresh entries of l at indices ks the least keys the store holds.
+// stale marks an entry whose key is not its state's least key.
+const stale = ^uint64(0)
+
+// reread marks the entries of l at indices ks stale unless their key is the least key
+// the store holds for their state.
 func (st *store[S]) reread(l *local[S], ks []int) {
 	var x uint64
 	for _, k := range ks {
@@ -446,10 +454,7 @@ func (st *store[S]) reread(l *local[S], ks []int) {
 			v = st.wordValue(e.h) &^ wordTag
 		}
 		if v != e.key {
-			e.key = v
-			if st.parents {
-				l.acts[e.at] = st.loweredAction(v)
-			}
+			e.key = stale
 		}
 	}
 }
@@ -466,16 +471,6 @@ func (st *store[S]) wordValue(h uint64) uint64 {
 			}
 		}
 	}
-}
-
-// loweredAction returns the action of the discovery that lowered a state's key to k.
-func (st *store[S]) loweredAction(k uint64) Action {
-	for i := range st.locals {
-		if a, ok := st.locals[i].lowered[k]; ok {
-			return a
-		}
-	}
-	panic("checker: internal: a lowered key has no action")
 }
 
 // parallelMerge is the least number of new states whose merge the workers share. It is
@@ -556,7 +551,6 @@ func (st *store[S]) mergeLevel() level[S] {
 		l := &st.locals[i]
 		clear(l.states) // drop the references
 		l.fresh, l.states, l.encs, l.acts = l.fresh[:0], l.states[:0], l.encs[:0], l.acts[:0]
-		clear(l.lowered)
 	}
 	st.parentFirst = first
 	st.accountRecs()
