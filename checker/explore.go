@@ -182,9 +182,7 @@ func (e *explorer[S]) run() (*Result[S], error) {
 			}
 			break
 		}
-		t0 := time.Now()
 		next := e.store.nextFrontier()
-		DebugT[3] += time.Since(t0)
 		if next.size() == 0 {
 			break
 		}
@@ -323,9 +321,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 			// grows like the last one, up to doubling the store: more is left to the
 			// pauses, so that one wide level does not size the table for its
 			// successors' successors.
-			t0 := time.Now()
 			st.reserve(int64(min(float64(width)*e.branching, float64(st.count()))), e.opt.Workers)
-			DebugT[0] += time.Since(t0)
 		}
 		st.begin(len(workers))
 	}
@@ -347,15 +343,11 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		return w.best, w.beyond
 	}
 	var wg sync.WaitGroup
-	t0 := time.Now()
 	for i := range workers {
 		w := &workers[i]
 		wg.Go(func() { w.run(frontier, shares, chunk, last) })
 	}
 	wg.Wait()
-	DebugT[1] += time.Since(t0)
-	t0 = time.Now()
-	defer func() { DebugT[2] += time.Since(t0) }()
 	if shared && !last {
 		low := st.lowered()
 		for i := range workers {
@@ -769,5 +761,3 @@ func (e *explorer[S]) fillStats(st *Stats, d time.Duration) {
 		st.FingerprintCollisionBound = n * n / math.Exp2(65)
 	}
 }
-
-var DebugT [8]time.Duration
