@@ -29,10 +29,8 @@ func BenchmarkExploreTM2(b *testing.B) { benchCheck(b, benchTM2, checker.Exact) 
 // BenchmarkExploreTMFingerprint runs TM2 in the fingerprint store.
 func BenchmarkExploreTMFingerprint(b *testing.B) { benchCheck(b, benchTM2, checker.Fingerprint) }
 
-// benchCheck checks the instance for deadlocks with one worker and reports states per
-// second of wall and of CPU time (the process's, garbage collection included) and the
-// store's bytes per state.
-func benchCheck(b *testing.B, bi benchInstance, store checker.StoreMode) {
+// instance builds the benchmark instance.
+func (bi benchInstance) instance(b *testing.B) Instance {
 	g := grid(b, bi.topo)
 	msgs, err := ParseMsgs(g, bi.msgs)
 	if err != nil {
@@ -40,7 +38,14 @@ func benchCheck(b *testing.B, bi benchInstance, store checker.StoreMode) {
 	}
 	p := DefaultParams()
 	p.Buffer, p.Prune = bi.buffer, bi.prune
-	in := Instance{Grid: g, Msgs: msgs, Params: p}
+	return Instance{Grid: g, Msgs: msgs, Params: p}
+}
+
+// benchCheck checks the instance for deadlocks with one worker and reports states per
+// second of wall and of CPU time (the process's, garbage collection included) and the
+// store's bytes per state.
+func benchCheck(b *testing.B, bi benchInstance, store checker.StoreMode) {
+	in := bi.instance(b)
 	var states int64
 	var bps float64
 	b.ReportAllocs()

@@ -17,14 +17,7 @@ var benchTMScale = benchInstance{"mesh:3x3", "(0,0)->(1,2),(2,1);(1,0)->(2,0),(0
 // (run it with -cpu 2), in both stores: the deadlock check with its progress measure,
 // states per second of wall time and CPU nanoseconds per state.
 func BenchmarkExploreTMScale(b *testing.B) {
-	g := grid(b, benchTMScale.topo)
-	msgs, err := ParseMsgs(g, benchTMScale.msgs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := DefaultParams()
-	p.Buffer, p.Prune = benchTMScale.buffer, benchTMScale.prune
-	in := Instance{Grid: g, Msgs: msgs, Params: p}
+	in := benchTMScale.instance(b)
 	for _, w := range []int{1, 2} {
 		for _, store := range []checker.StoreMode{checker.Exact, checker.Fingerprint} {
 			b.Run(fmt.Sprintf("w%d/%v", w, store), func(b *testing.B) {
