@@ -317,11 +317,11 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	shared := st.shared && e.spill == nil
 	if shared {
 		if !last {
-			// Grow now, with every worker, what the level is expected to need if it
+			// Grow now what the level is expected to need if it
 			// grows like the last one, up to doubling the store: more is left to the
 			// pauses, so that one wide level does not size the table for its
 			// successors' successors.
-			st.reserve(int64(min(float64(width)*e.branching, float64(st.count()))), e.opt.Workers)
+			st.reserve(int64(min(float64(width)*e.branching, float64(st.count()))))
 		}
 		st.begin(len(workers))
 	}
