@@ -558,6 +558,10 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	if !last {
 		w.touch(w.hs)
 	}
+	// One worker in memory stores directly (the common case of a search that one core
+	// runs); w.insert picks the shared table or the spilling store otherwise.
+	st := e.store
+	one := e.sstore == nil && w.loc == nil
 	start := uint32(0)
 	for j := range succ {
 		enc, h := w.buf[start:w.ends[j]], w.hs[j]
@@ -569,7 +573,13 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 			}
 			continue
 		}
-		if w.insert(h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next) {
+		var isNew bool
+		if one {
+			isNew = st.insert(h, enc, packRecord(id, uint32(j)), succ[j].Action, succ[j].Next)
+		} else {
+			isNew = w.insert(h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next)
+		}
+		if isNew {
 			w.pending++
 		}
 	}

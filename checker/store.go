@@ -170,6 +170,20 @@ func (st *store[S]) word(h uint64, enc []byte) bool { return !st.exact || wordKe
 func (st *store[S]) insert(h uint64, enc []byte, rec uint64, a Action, s S) bool {
 	sh := &st.shards[shardOf(h)]
 	word := st.word(h, enc)
+	if sh.wide == 0 && word {
+		// The common case, fingerprints alone, probed here without a call: the loop of a
+		// hand-written table of packed states.
+		mask := uint64(len(sh.tab) - 1)
+		for i := h & mask; ; i = (i + 1) & mask {
+			switch sh.tab[i] {
+			case 0:
+				st.add(sh, i, h, enc, word, rec, a, s)
+				return true
+			case h:
+				return false
+			}
+		}
+	}
 	i, found := sh.find(h, enc, word, &st.arena)
 	if found {
 		return false // with one worker the first discovery had the least key
