@@ -641,6 +641,8 @@ func (w *worker[S]) storeYielded() {
 		w.touch(w.hs)
 	}
 	var zero S
+	st := w.e.store
+	one := w.e.sstore == nil && w.loc == nil // as in expand
 	start := uint32(0)
 	for j, end := range w.ends {
 		enc, h := w.lenc[start:end], w.hs[j]
@@ -652,7 +654,13 @@ func (w *worker[S]) storeYielded() {
 			}
 			continue
 		}
-		if w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero) {
+		var isNew bool
+		if one {
+			isNew = st.insert(h, enc, packRecord(w.curID, uint32(j)), w.acts[j], zero)
+		} else {
+			isNew = w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero)
+		}
+		if isNew {
 			w.pending++
 		}
 	}
