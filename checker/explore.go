@@ -558,10 +558,7 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	if !last {
 		w.touch(w.hs)
 	}
-	// One worker in memory stores directly (the common case of a search that one core
-	// runs); w.insert picks the shared table or the spilling store otherwise.
 	st := e.store
-	one := e.sstore == nil && w.loc == nil
 	start := uint32(0)
 	for j := range succ {
 		enc, h := w.buf[start:w.ends[j]], w.hs[j]
@@ -573,13 +570,7 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 			}
 			continue
 		}
-		var isNew bool
-		if one {
-			isNew = st.insert(h, enc, packRecord(id, uint32(j)), succ[j].Action, succ[j].Next)
-		} else {
-			isNew = w.insert(h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next)
-		}
-		if isNew {
+		if w.store(st, h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next) {
 			w.pending++
 		}
 	}
@@ -642,7 +633,6 @@ func (w *worker[S]) storeYielded() {
 	}
 	var zero S
 	st := w.e.store
-	one := w.e.sstore == nil && w.loc == nil // as in expand
 	start := uint32(0)
 	for j, end := range w.ends {
 		enc, h := w.lenc[start:end], w.hs[j]
@@ -654,13 +644,7 @@ func (w *worker[S]) storeYielded() {
 			}
 			continue
 		}
-		var isNew bool
-		if one {
-			isNew = st.insert(h, enc, packRecord(w.curID, uint32(j)), w.acts[j], zero)
-		} else {
-			isNew = w.insert(h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero)
-		}
-		if isNew {
+		if w.store(st, h, enc, key{w.cur, uint32(j)}, w.curID, w.acts[j], zero) {
 			w.pending++
 		}
 	}

@@ -632,16 +632,23 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 	w.pending = 0
 }
 
-// insert stores a successor in the visited set in use and reports whether it is new.
-func (w *worker[S]) insert(h uint64, enc []byte, k key, parentID uint64, a Action, s S) bool {
-	e := w.e
-	if e.sstore == nil {
-		rec := packRecord(parentID, k.trans)
-		if w.loc != nil {
-			return e.store.insertShared(h, enc, rec, a, s, w.loc)
-		}
-		return e.store.insert(h, enc, rec, a, s)
+// store stores a successor, found by the transition of key k from state parentID, in
+// the visited set in use (st, the memory store, unless the search spills) and reports
+// whether it is new. It is the successor loops' one call per transition, so it calls
+// the store that takes the successor directly.
+func (w *worker[S]) store(st *store[S], h uint64, enc []byte, k key, parentID uint64, a Action, s S) bool {
+	switch {
+	case w.e.sstore != nil:
+		return w.spillInsert(h, enc, k)
+	case w.loc != nil:
+		return st.insertShared(h, enc, packRecord(parentID, k.trans), a, s, w.loc)
 	}
+	return st.insert(h, enc, packRecord(parentID, k.trans), a, s)
+}
+
+// spillInsert stores a successor in the spilling store and reports whether it is new.
+func (w *worker[S]) spillInsert(h uint64, enc []byte, k key) bool {
+	e := w.e
 	st, si, idx := e.sstore.insert(h, enc, k)
 	if st != spillDup {
 		w.chunk.add(k, si, idx, enc)
