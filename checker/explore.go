@@ -314,7 +314,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		shares[i].end = int64((i + 1) * width / len(shares))
 	}
 	st := e.store
-	shared := st.shared && e.spill == nil
+	shared := st.shared // never with a spilling search (its store is spill.go's)
 	if shared {
 		if !last {
 			// Grow now what the level is expected to need if it

@@ -482,7 +482,7 @@ func (st *store[S]) mergeLevel() level[S] {
 		}
 	}
 	first := st.recs.n
-	next := level[S]{first: first, n: total}
+	next := level[S]{first: first}
 	st.recs.extend(first + uint64(total))
 	sp := &st.spare
 	if st.encoded {

@@ -28,7 +28,6 @@ func (a key) less(b key) bool {
 // and acts[k] say which state of the level before and which action lead to state k.
 type level[S any] struct {
 	first  uint64
-	n      int
 	states []S
 	encs   []byte
 	ends   []uint64 // 64-bit: a level's encodings may pass 4 GiB
@@ -37,7 +36,12 @@ type level[S any] struct {
 }
 
 // size returns the number of states of l.
-func (l *level[S]) size() int { return l.n }
+func (l *level[S]) size() int {
+	if l.ends != nil {
+		return len(l.ends)
+	}
+	return len(l.states)
+}
 
 // id returns the id of state k of l.
 func (l *level[S]) id(k int) uint64 { return l.first + uint64(k) }
@@ -241,7 +245,6 @@ func (st *store[S]) add(sh *shard, i, h uint64, enc []byte, word bool, rec uint6
 		}
 		sh.tab[i<<1+1] = v
 	}
-	st.next.n++
 	switch {
 	case st.encoded:
 		st.next.encs = append(st.next.encs, enc...)
