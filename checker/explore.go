@@ -152,6 +152,9 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	var buf []byte
 	st := e.store
 	st.begin(1)
+	if st.shared {
+		st.locals[0].startRun()
+	}
 	for i, s := range inits {
 		if e.canon != nil {
 			s = e.canon.Canonical(s)
@@ -166,7 +169,7 @@ func (e *explorer[S]) run() (*Result[S], error) {
 	}
 	if st.shared {
 		st.leave(&st.locals[0])
-		st.settle(&st.locals[0], st.lowered(), 0)
+		st.dropStale(0)
 	}
 	st.states.Store(st.count())
 	frontier := st.nextFrontier()
@@ -336,7 +339,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		w := &workers[0]
 		w.run(frontier, shares, chunk, last)
 		if shared && !last {
-			st.settle(w.loc, st.lowered(), width)
+			st.dropStale(width)
 		}
 		e.transitions += w.transitions
 		e.prog.collect(&w.rank, e.depth)
@@ -349,12 +352,7 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 	}
 	wg.Wait()
 	if shared && !last {
-		low := st.lowered()
-		for i := range workers {
-			l := workers[i].loc
-			wg.Go(func() { st.settle(l, low, width) })
-		}
-		wg.Wait()
+		st.dropStale(width)
 	}
 	var best candidate
 	beyond := false
@@ -479,6 +477,9 @@ func (w *worker[S]) run(frontier *level[S], shares []share, chunk int64, last bo
 // stops.
 func (w *worker[S]) runShare(frontier *level[S], sh *share, chunk int64, last bool) {
 	e := w.e
+	if w.loc != nil {
+		w.loc.startRun()
+	}
 	for !e.stopped.Load() {
 		lo := sh.next.Add(chunk) - chunk
 		if lo >= sh.end {

@@ -96,6 +96,12 @@ type store[S any] struct {
 	tail        arenaTail
 	locals      []local[S] // with several workers: each one's part of the level (shared.go)
 	grow        grower
+	// With several workers: the keys the level's lowerings replaced (dropStale), their
+	// number, and the buffers they are sorted with.
+	staleKeys  []uint64
+	stales     int
+	sortBuf    []uint64
+	sortStarts []int32
 	storeCounters
 }
 
@@ -268,18 +274,6 @@ func (st *store[S]) add(sh *shard, i, h uint64, enc []byte, word bool, rec uint6
 	}
 }
 
-// widen gives the slots of a shard of word-keyed states (one worker) values, for its
-// first arena entry: its slots get wordTag. Slots keep their places.
-func (sh *shard) widen() {
-	tab := make([]uint64, 2*len(sh.tab))
-	for i, h := range sh.tab {
-		if h != 0 {
-			tab[2*i], tab[2*i+1] = h, wordTag
-		}
-	}
-	sh.tab, sh.wide = tab, 1
-}
-
 // keepLast sets the state of the state last added, which was stored without one (a
 // SuccessorBuilder with one worker, so nothing was added since).
 func (st *store[S]) keepLast(s S) {
@@ -293,34 +287,9 @@ func (st *store[S]) contains(h uint64, enc []byte) bool {
 	return found
 }
 
-// double doubles the number of slots. Cost O(table size); fingerprints are kept, so
-// nothing is rehashed. No other goroutine may use the shard meanwhile.
-func (sh *shard) double() {
-	if sh.wide == 0 {
-		sh.tab = regrow(sh.tab, nil)
-		return
-	}
-	sh.resize(len(sh.tab))
-}
-
-// resize gives a shard whose slots hold values a table of slots slots (a power of two,
-// larger than its own), in one copy.
-func (sh *shard) resize(slots int) {
-	out := make([]uint64, 2*slots)
-	mask := uint64(slots - 1)
-	for j := 0; j < len(sh.tab); j += 2 {
-		h := sh.tab[j]
-		if h == 0 {
-			continue
-		}
-		i := h & mask
-		for out[2*i] != 0 {
-			i = (i + 1) & mask
-		}
-		out[2*i], out[2*i+1] = h, sh.tab[j+1]
-	}
-	sh.tab = out
-}
+// double doubles the number of slots (table.go). No other goroutine may use the shard
+// meanwhile.
+func (sh *shard) double() { sh.grow(2 * len(sh.tab) >> sh.wide) }
 
 // full reports whether sh holds 3/4 of its slots or more.
 func (sh *shard) full() bool { return sh.n*4 >= int64(len(sh.tab)>>sh.wide)*3 }
@@ -330,7 +299,7 @@ func (sh *shard) full() bool { return sh.n*4 >= int64(len(sh.tab)>>sh.wide)*3 }
 // each, if not nil, so that the caller moves the values kept beside it. Cost O(table
 // size).
 func regrow(hashes []uint64, move func(from, to int)) []uint64 {
-	out := make([]uint64, 2*len(hashes))
+	out := newTable(2 * len(hashes))
 	mask := uint64(len(out) - 1)
 	for j, h := range hashes {
 		if h == 0 {

@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -70,8 +69,8 @@ func TestStoreMixesWordsAndArena(t *testing.T) {
 	}
 }
 
-// TestSortKeys checks settle's counting sort against a comparison sort on random keys
-// of one level, with many entries per parent and entries of every parent.
+// TestSortKeys checks dropStale's counting sort against a comparison sort on random
+// keys of one level, with many keys per parent and keys of every parent.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	st := newStore[int](true, 2, false, false)
@@ -79,19 +78,19 @@ func TestSortKeys(t *testing.T) {
 	for _, n := range []int{10, 64, 1000, 5000} {
 		for _, width := range []int{1, 7, 300} {
 			seen := map[uint64]bool{}
-			var entries []freshEntry
-			for len(entries) < n {
+			var keys []uint64
+			for len(keys) < n {
 				k := packRecord(st.parentFirst+uint64(r.IntN(width)), uint32(r.IntN(maxTrans)))
 				if !seen[k] {
 					seen[k] = true
-					entries = append(entries, freshEntry{key: k, at: uint64(len(entries))})
+					keys = append(keys, k)
 				}
 			}
-			want := slices.Clone(entries)
-			slices.SortFunc(want, func(a, b freshEntry) int { return cmp.Compare(a.key, b.key) })
-			var buf []freshEntry
-			if got := st.sortKeys(entries, &buf, new([]int32), width); !slices.Equal(got, want) {
-				t.Fatalf("%d entries, width %d: not sorted by key", n, width)
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			var buf []uint64
+			if got := st.sortKeys(keys, &buf, new([]int32), width); !slices.Equal(got, want) {
+				t.Fatalf("%d keys, width %d: not sorted", n, width)
 			}
 		}
 	}
