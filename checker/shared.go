@@ -535,29 +535,50 @@ func (st *store[S]) mergePart(next *level[S], runs []keyRun, from, to []int, p i
 		skip(&heads[r])
 	}
 	for {
-		var best *head
+		// Take entries from the head with the least key for as long as they are less
+		// than the next head's: in a stretch that one worker expanded, that is many.
+		var best, second *head
 		for r := range heads {
-			if h := &heads[r]; h.at < h.end && (best == nil || h.keys[h.at] < best.keys[best.at]) {
-				best = h
+			h := &heads[r]
+			if h.at == h.end {
+				continue
+			}
+			switch {
+			case best == nil || h.keys[h.at] < best.keys[best.at]:
+				best, second = h, best
+			case second == nil || h.keys[h.at] < second.keys[second.at]:
+				second = h
 			}
 		}
 		if best == nil {
 			return
 		}
-		e, k, l := best.at, best.keys[best.at], best.l
-		best.at++
-		skip(best)
-		st.recs.set(next.first+uint64(p), k)
-		if st.encoded {
-			start += uint64(copy(next.encs[start:], l.encs[l.entryStart(e):l.ends[e]]))
-			next.ends[p] = start
-		} else {
-			next.states[p] = l.states[e]
-			if st.parents {
-				next.from[p] = unpackRecord(k).parent - st.parentFirst
-				next.acts[p] = l.acts[e]
-			}
+		bound := uint64(staleBit) // above every key
+		if second != nil {
+			bound = second.keys[second.at]
 		}
-		p++
+		l := best.l
+		for ; best.at < best.end; best.at++ {
+			e, k := best.at, best.keys[best.at]
+			if k&staleBit != 0 {
+				continue
+			}
+			if k > bound {
+				break
+			}
+			st.recs.set(next.first+uint64(p), k)
+			if st.encoded {
+				start += uint64(copy(next.encs[start:], l.encs[l.entryStart(e):l.ends[e]]))
+				next.ends[p] = start
+			} else {
+				next.states[p] = l.states[e]
+				if st.parents {
+					next.from[p] = unpackRecord(k).parent - st.parentFirst
+					next.acts[p] = l.acts[e]
+				}
+			}
+			p++
+		}
+		skip(best)
 	}
 }
