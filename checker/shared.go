@@ -270,13 +270,14 @@ func (st *store[S]) growFull() {
 // the shards) without passing the 3/4 mark, each once, however many doublings it
 // takes; no worker may use the table meanwhile. Before a level, with extra the number
 // of new states expected, it moves the growth that the level would need out of its
-// pauses. As many goroutines as workers grow the shards (growShards, table.go): with
-// their pages committed first, two grow them in about half the time of one (mesh
-// benchmark, two workers: 142 -> 53 ms of growth a search).
+// pauses. When the new tables come to 64 × committedFrom bytes or more, as many
+// goroutines as workers grow the shards (growShards, table.go): with their pages
+// committed first, two grow them in about half the time of one (mesh benchmark, two
+// workers: 142 -> 53 ms of growth a search).
 func (st *store[S]) reserve(extra int64) {
 	per := extra >> shardBits
 	var want [1 << shardBits]int
-	workers := 1
+	bytes := 0
 	for i := range st.shards {
 		sh := &st.shards[i]
 		slots := len(sh.tab) >> 1
@@ -285,10 +286,12 @@ func (st *store[S]) reserve(extra int64) {
 		}
 		if slots > len(sh.tab)>>1 {
 			want[i] = slots
-			if slots*16 >= committedFrom {
-				workers = len(st.locals)
-			}
+			bytes += slots * 16
 		}
+	}
+	workers := 1
+	if bytes >= 64*committedFrom {
+		workers = len(st.locals)
 	}
 	st.growShards(&want, workers)
 	st.grow.req.Store(false)

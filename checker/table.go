@@ -19,7 +19,7 @@ import (
 // committedFrom is the size in bytes from which a new table's pages are committed
 // before use. It is a variable only so that this package's tests commit small tables
 // (export_test.go).
-var committedFrom = 1 << 20
+var committedFrom = 64 << 10
 
 // grow gives shard sh a table of slots slots (a power of two, not less than it has),
 // holding the same states. No other goroutine may use the shard meanwhile.
