@@ -4,10 +4,16 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 )
 
 // tally is a model for the shared table's tests: three counters modulo 24, any of which may
@@ -202,4 +208,96 @@ func TestTooManySuccessors(t *testing.T) {
 			t.Errorf("%d workers, %d successors: error %v, want one about successors", w, maxTrans+2, err)
 		}
 	}
+}
+
+// TestMergeLevel checks the end of a shared level on random workers' lists: entries in
+// a few runs each in key order (as a worker lists them, one run per share it took
+// chunks from), some stale, their replaced keys noted by any worker. The next level must
+// be the entries that are not stale, in key order, each with its key as its record, and
+// an encoded level must carry each entry's encoding; with every merge cut into parts.
+func TestMergeLevel(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(20261124)
+	params.MinSuccessfulTests = 300
+	props := gopter.NewProperties(params)
+	props.Property("mergeLevel keeps the entries that are not stale, in key order", prop.ForAll(
+		func(workers, width, entries int, staleShare float64, encoded bool, seed uint64) (bool, error) {
+			if msg := checkMerge(workers, width, entries, staleShare, encoded, seed); msg != "" {
+				return false, fmt.Errorf("%d workers, width %d, %d entries, %.2f stale, encoded %v, seed %d: %s",
+					workers, width, entries, staleShare, encoded, seed, msg)
+			}
+			return true, nil
+		},
+		gen.IntRange(2, 4), gen.IntRange(1, 300), gen.IntRange(0, 2000), gen.Float64Range(0, 0.5),
+		gen.Bool(), gen.UInt64(),
+	))
+	props.TestingRun(t)
+}
+
+// checkMerge builds one random level for TestMergeLevel, ends it, and returns what is
+// wrong with the result, or "".
+func checkMerge(workers, width, entries int, staleShare float64, encoded bool, seed uint64) string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	st := newStore[uint64](true, workers, encoded, false)
+	for range 5 { // ids of earlier levels
+		st.recs.add(0)
+	}
+	st.parentFirst = st.recs.n - 1
+	keys := map[uint64]bool{}
+	for len(keys) < entries && len(keys) < width*8 {
+		keys[packRecord(st.parentFirst+uint64(r.IntN(width)), uint32(r.IntN(8)))] = true
+	}
+	all := slices.Sorted(maps.Keys(keys))
+	enc := func(k uint64) []byte { return []byte(fmt.Sprint(k)) } // of varying length
+	// Deal the keys, in order, to runs: each worker has up to three, and a run takes a
+	// stretch of keys, as a share of the frontier does.
+	type run struct{ w, r int }
+	runs := map[run][]uint64{}
+	var order []run
+	for i := 0; i < len(all); {
+		ru := run{r.IntN(workers), r.IntN(3)}
+		n := 1 + r.IntN(50)
+		if _, ok := runs[ru]; !ok {
+			order = append(order, ru)
+		}
+		runs[ru] = append(runs[ru], all[i:min(i+n, len(all))]...)
+		i += n
+	}
+	var want []uint64
+	for _, k := range all {
+		if r.Float64() < staleShare {
+			l := &st.locals[r.IntN(workers)]
+			l.stale = append(l.stale, k)
+		} else {
+			want = append(want, k)
+		}
+	}
+	for w := range st.locals {
+		l := &st.locals[w]
+		for ri := range 3 {
+			ks := runs[run{w, ri}]
+			slices.Sort(ks)
+			l.startRun()
+			for _, k := range ks {
+				st.list(l, k, enc(k), 0, k)
+			}
+		}
+	}
+	st.dropStale(width)
+	next := st.mergeLevel()
+	if next.size() != len(want) {
+		return fmt.Sprintf("%d states, want %d", next.size(), len(want))
+	}
+	for i, k := range want {
+		id := next.id(i)
+		if got := st.recs.pages[id>>recPageBits][id&(1<<recPageBits-1)]; got != k {
+			return fmt.Sprintf("state %d has record %#x, want %#x", i, got, k)
+		}
+		if encoded && string(next.enc(i)) != string(enc(k)) {
+			return fmt.Sprintf("state %d has encoding %q, want %q", i, next.enc(i), enc(k))
+		}
+		if !encoded && next.states[i] != k {
+			return fmt.Sprintf("state %d is %#x, want %#x", i, next.states[i], k)
+		}
+	}
+	return ""
 }
