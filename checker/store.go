@@ -300,20 +300,7 @@ func (sh *shard) full() bool { return sh.n*4 >= int64(len(sh.tab)>>sh.wide)*3 }
 // size).
 func regrow(hashes []uint64, move func(from, to int)) []uint64 {
 	out := newTable(2 * len(hashes))
-	mask := uint64(len(out) - 1)
-	for j, h := range hashes {
-		if h == 0 {
-			continue
-		}
-		i := h & mask
-		for out[i] != 0 {
-			i = (i + 1) & mask
-		}
-		out[i] = h
-		if move != nil {
-			move(j, int(i))
-		}
-	}
+	rehashWords(out, hashes, move)
 	return out
 }
 

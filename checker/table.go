@@ -50,19 +50,11 @@ func newTable(words int) []uint64 {
 // rehash puts the states of table from (slots of 1<<w words, fingerprint first) into
 // the empty table to, a power of two of slots that is at least from's.
 func rehash(to, from []uint64, w uint8) {
-	mask := uint64(len(to)>>w - 1)
 	if w == 0 {
-		for _, h := range from {
-			if h != 0 {
-				i := h & mask
-				for to[i] != 0 {
-					i = (i + 1) & mask
-				}
-				to[i] = h
-			}
-		}
+		rehashWords(to, from, nil)
 		return
 	}
+	mask := uint64(len(to)>>1 - 1)
 	for j := 0; j+1 < len(from); j += 2 {
 		if h := from[j]; h != 0 {
 			i := h & mask
@@ -70,6 +62,27 @@ func rehash(to, from []uint64, w uint8) {
 				i = (i + 1) & mask
 			}
 			to[2*i], to[2*i+1] = h, from[j+1]
+		}
+	}
+}
+
+// rehashWords puts the fingerprints of table from (one word a slot) into the empty
+// table to, a power of two of slots that is at least from's, and calls move(j, i) for
+// each, if move is not nil, with its slots in from and in to, so that a caller moves the
+// values it keeps beside them.
+func rehashWords(to, from []uint64, move func(from, to int)) {
+	mask := uint64(len(to) - 1)
+	for j, h := range from {
+		if h == 0 {
+			continue
+		}
+		i := h & mask
+		for to[i] != 0 {
+			i = (i + 1) & mask
+		}
+		to[i] = h
+		if move != nil {
+			move(j, int(i))
 		}
 	}
 }
