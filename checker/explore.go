@@ -345,11 +345,14 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 		e.prog.collect(&w.rank, e.depth)
 		return w.best, w.beyond
 	}
+	// This goroutine is worker 0: it starts at once, and takes the others' chunks
+	// until they start.
 	var wg sync.WaitGroup
-	for i := range workers {
+	for i := 1; i < len(workers); i++ {
 		w := &workers[i]
 		wg.Go(func() { w.run(frontier, shares, chunk, last) })
 	}
+	workers[0].run(frontier, shares, chunk, last)
 	wg.Wait()
 	if shared && !last {
 		st.dropStale(width)

@@ -351,18 +351,11 @@ func (st *store[S]) dropStale(width int) {
 	}
 	sorted := st.sortKeys(all, &st.sortBuf, &st.sortStarts, width)
 	st.staleKeys = sorted[:0] // sortBuf holds the other array now
-	if entries < parallelMerge {
-		for i := range st.locals {
-			st.locals[i].markStale(sorted)
-		}
-		return
+	goroutines := 1
+	if entries >= parallelMerge {
+		goroutines = len(st.locals)
 	}
-	var wg sync.WaitGroup
-	for i := range st.locals {
-		l := &st.locals[i]
-		wg.Go(func() { l.markStale(sorted) })
-	}
-	wg.Wait()
+	inTurn(len(st.locals), goroutines, func(i int) { st.locals[i].markStale(sorted) })
 }
 
 // markStale marks the entries of l whose key is in stale (sorted).
@@ -421,7 +414,7 @@ func (st *store[S]) mergeLevel() level[S] {
 	}
 	parts := 1
 	if total >= parallelMerge {
-		parts = len(st.locals)
+		parts = 4 * len(st.locals) // claimed in turn (inTurn): a late start costs little
 	}
 	// cuts[j][r] is where part j starts in run r; part j holds the keys from the
 	// longest run's (j*len/parts)-th on.
@@ -478,18 +471,9 @@ func (st *store[S]) mergeLevel() level[S] {
 	return next
 }
 
-// inParts calls do(j) for every part j < parts, at once if there are several.
-func (st *store[S]) inParts(parts int, do func(j int)) {
-	if parts == 1 {
-		do(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for j := range parts {
-		wg.Go(func() { do(j) })
-	}
-	wg.Wait()
-}
+// inParts calls do(j) for every part j < parts, the workers' goroutines taking them in
+// turn.
+func (st *store[S]) inParts(parts int, do func(j int)) { inTurn(parts, len(st.locals), do) }
 
 // partSize returns the number of entries in [from[r], to[r]) of each run r that are not
 // stale, and the bytes of their encodings.

@@ -103,21 +103,31 @@ func (sh *shard) widen() {
 // workers goroutines, each growing whole shards. No worker may use the table
 // meanwhile.
 func (st *store[S]) growShards(want *[1 << shardBits]int, workers int) {
+	inTurn(len(want), workers, func(i int) {
+		if want[i] != 0 {
+			st.shards[i].grow(want[i])
+		}
+	})
+	for i := range st.shards {
+		st.account(&st.shards[i])
+	}
+}
+
+// inTurn calls do(i) for every i < n, on the calling goroutine and on goroutines-1
+// others, each claiming the next i when it is done with its last. The caller starts at
+// once, and a goroutine that starts late (waking a parked thread took about 60 µs on
+// the VMs we measure on) claims fewer, so no one waits for it.
+func inTurn(n, goroutines int, do func(i int)) {
 	var next atomic.Int32
 	work := func() {
-		for i := int(next.Add(1)) - 1; i < len(want); i = int(next.Add(1)) - 1 {
-			if want[i] != 0 {
-				st.shards[i].grow(want[i])
-			}
+		for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+			do(i)
 		}
 	}
 	var wg sync.WaitGroup
-	for range workers - 1 {
+	for range min(goroutines, n) - 1 {
 		wg.Go(work)
 	}
 	work()
 	wg.Wait()
-	for i := range st.shards {
-		st.account(&st.shards[i])
-	}
 }
