@@ -335,16 +335,6 @@ func (e *explorer[S]) expandLevel(frontier *level[S], last bool) (candidate, boo
 			w.loc = &st.locals[i]
 		}
 	}
-	if len(workers) == 1 {
-		w := &workers[0]
-		w.run(frontier, shares, chunk, last)
-		if shared && !last {
-			st.dropStale(width)
-		}
-		e.transitions += w.transitions
-		e.prog.collect(&w.rank, e.depth)
-		return w.best, w.beyond
-	}
 	// This goroutine is worker 0: it starts at once, and takes the others' chunks
 	// until they start.
 	var wg sync.WaitGroup

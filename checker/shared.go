@@ -346,7 +346,7 @@ func (st *store[S]) dropStale(width int) {
 		l.stale = l.stale[:0]
 		entries += len(l.keys)
 	}
-	st.staleKeys, st.stales = all, len(all)
+	st.staleKeys = all
 	if len(all) == 0 {
 		return
 	}
@@ -393,17 +393,16 @@ type keyRun struct{ w, lo, hi int }
 // mergeLevel ends a level of a shared store: it merges the runs of the workers' lists by
 // key into the next frontier, leaving out the stale entries (dropStale), gives its
 // states their ids and records, and empties the lists; it also grows the shards that
-// the level's last stores filled. A wide level is cut into one part per worker at keys
-// of its longest run; the parts are counted, then merged, at once. Cost O(entries ×
-// runs), shared by the workers.
+// the level's last stores filled. A wide level is cut into parts (four per worker, which
+// the workers take in turn) at keys of its longest run; the parts are counted, then
+// merged. Cost O(entries × runs), shared by the workers.
 func (st *store[S]) mergeLevel() level[S] {
 	st.reserve(0)
 	var runs []keyRun
-	total := -st.stales
-	longest := 0
+	entries, longest := 0, 0
 	for w := range st.locals {
 		l := &st.locals[w]
-		total += len(l.keys)
+		entries += len(l.keys)
 		for r, lo := range l.runs {
 			if hi := l.runEnd(r); hi > lo {
 				runs = append(runs, keyRun{w, lo, hi})
@@ -414,7 +413,7 @@ func (st *store[S]) mergeLevel() level[S] {
 		}
 	}
 	parts := 1
-	if total >= parallelMerge {
+	if entries >= parallelMerge {
 		parts = 4 * len(st.locals) // claimed in turn (inTurn): a late start costs little
 	}
 	// cuts[j][r] is where part j starts in run r; part j holds the keys from the
@@ -446,6 +445,7 @@ func (st *store[S]) mergeLevel() level[S] {
 		at[j+1] += at[j]
 		bytes[j+1] += bytes[j]
 	}
+	total := at[parts]
 	first := st.recs.n
 	next := level[S]{first: first}
 	st.recs.extend(first + uint64(total))
@@ -466,7 +466,6 @@ func (st *store[S]) mergeLevel() level[S] {
 		clear(l.states) // drop the references
 		l.keys, l.states, l.acts, l.encs, l.ends, l.runs = l.keys[:0], l.states[:0], l.acts[:0], l.encs[:0], l.ends[:0], l.runs[:0]
 	}
-	st.stales = 0
 	st.parentFirst = first
 	st.accountRecs()
 	return next
@@ -504,7 +503,8 @@ func (l *local[S]) entryStart(k int) uint64 {
 // mergePart merges the entries in [from[r], to[r]) of each run r that are not stale
 // into next, from position p and, for encodings, from byte start on.
 func (st *store[S]) mergePart(next *level[S], runs []keyRun, from, to []int, p int, start uint64) {
-	// heads[r] is what is left of run r, without its stale entries at the front.
+	// heads[r] is what is left of run r; its front is never stale (the loop below
+	// stops at an entry that is not, or at the end).
 	type head struct {
 		keys    []uint64
 		at, end int
@@ -567,6 +567,5 @@ func (st *store[S]) mergePart(next *level[S], runs []keyRun, from, to []int, p i
 			}
 			p++
 		}
-		skip(best)
 	}
 }

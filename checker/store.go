@@ -96,10 +96,9 @@ type store[S any] struct {
 	tail        arenaTail
 	locals      []local[S] // with several workers: each one's part of the level (shared.go)
 	grow        grower
-	// With several workers: the keys the level's lowerings replaced (dropStale), their
-	// number, and the buffers they are sorted with.
+	// With several workers: the keys the level's lowerings replaced (dropStale) and the
+	// buffers they are sorted with.
 	staleKeys  []uint64
-	stales     int
 	sortBuf    []uint64
 	sortStarts []int32
 	storeCounters
@@ -262,7 +261,7 @@ func (st *store[S]) add(sh *shard, i, h uint64, enc []byte, word bool, rec uint6
 			st.next.acts = append(st.next.acts, a)
 		}
 	}
-	if sh.n*4 >= int64(len(sh.tab)>>sh.wide)*3 {
+	if sh.full() {
 		sh.double()
 		grew = true
 	}
