@@ -77,9 +77,9 @@ func newSearcher(rel routing.Relation) (*searcher, error) {
 // whatever the relation reads.
 type perSource int
 
-func (n perSource) SourceClasses() int                 { return int(n) }
+func (n perSource) SourceClasses() int             { return int(n) }
 func (perSource) SourceClass(h routing.Header) int { return int(h.Src) }
-func (perSource) everySource()                      {}
+func (perSource) everySource()                     {}
 
 // newSearcherFor returns a searcher of rel's header states; with exact set, one that
 // keeps a header's input (no node states, whatever routing.Positional says) and, for a
