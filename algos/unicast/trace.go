@@ -28,6 +28,8 @@ type Params struct {
 	// JSON (model/routing.Encode); both empty: dimension order.
 	Routing     string          `json:"routing,omitempty"`
 	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
+	// Lengths, when present, gives each worm its own length (Spec.Lengths).
+	Lengths []int `json:"lengths,omitempty"`
 }
 
 // ParsePorts parses "one" or "all" (also "one-port", "all-port").
@@ -50,7 +52,7 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
 	if sp.Routing != nil && !isDOR(sp.Routing) {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
@@ -68,7 +70,7 @@ func isDOR(rel routing.Relation) bool {
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
 func SpecOf(topology string, p Params) (Spec, error) {
-	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs}
+	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
 	g, err := sp.Grid()
 	if err != nil {
 		return sp, err

@@ -67,6 +67,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
+	traceOut := fs.String("trace", "", "write the flit moves that reach a deadlock configuration to this file (for replay and explore)")
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -81,6 +82,9 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	rep.Version = toolVersion()
+	if err := writeArtefacts(e, &rep.Report, artefacts{Trace: *traceOut}); err != nil {
+		return 0, err
+	}
 	if *svgOut != "" {
 		pic, err := rep.SVG()
 		if err != nil {

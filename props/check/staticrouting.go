@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
@@ -15,23 +16,28 @@ import (
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// RoutingReport is the static proof of a routing relation on a whole topology
-// (`wormcheck routing`): the report (property deadlock, semantics static, the verdict of
-// the CDG and Duato conditions, the states they counted), the analysis with both
-// graphs' figures, and the CDG's own cycle even when Duato's condition proves the
-// relation. Encoded as JSON it is the report's fields followed by "analysis" and
-// "cdg_witness".
+// RoutingReport is the static decision of a routing relation on a whole topology
+// (`wormcheck routing`): the report (property deadlock, semantics static, the exact
+// verdict), the sufficient conditions' analysis with both graphs' figures, the exact
+// decision, and the CDG's own cycle even when a condition proves the relation. For a
+// violation the witness is the deadlock configuration (kind configuration) with, in
+// its steps, the flit moves that reach it from the empty network, and Trace is the
+// saved-trace form of those moves (`replay` re-runs it). Encoded as JSON it is the
+// report's fields followed by "analysis", "decision" and "cdg_witness".
 type RoutingReport struct {
 	props.Report
 	Analysis   *cdg.Result    `json:"analysis"`
+	Decision   *cdg.Decision  `json:"decision"`
 	CDGWitness *props.Witness `json:"cdg_witness"`
+	// Realisation is the configuration put in place in the flit model (violations).
+	Realisation *Realisation `json:"-"`
 
 	rel routing.Relation
 }
 
-// CheckRouting proves the relation spec (a built-in name, or a routing file read with
-// read) deadlock-free on topology topo, which may be "" when the file names its own,
-// with cdg.Analyze. Errors are bad input (ErrBadInput) naming --topo or --routing.
+// CheckRouting decides the relation spec (a built-in name, or a routing file read with
+// read) on topology topo, which may be "" when the file names its own: CheckRelation.
+// Errors are bad input (ErrBadInput) naming --topo or --routing.
 func CheckRouting(topo, spec string, read func(string) ([]byte, error)) (*RoutingReport, error) {
 	var g *model.Grid
 	if topo != "" {
@@ -46,25 +52,60 @@ func CheckRouting(topo, spec string, read func(string) ([]byte, error)) (*Routin
 	if err != nil {
 		return nil, badf("--routing: %v", err)
 	}
+	return CheckRelation(context.Background(), rel, cdg.DecideOptions{})
+}
+
+// CheckRelation decides whether relation rel (a built-in, a routing file or a user's Go
+// relation) has a deadlock configuration on its topology (cdg.Decide: the sufficient
+// conditions first, then the exact search), and for a configuration builds the flit
+// instance and the moves that reach it (Realise). The verdict is holds or violated;
+// inconclusive when a bound of opt was reached, or when the flit model did not reach
+// the configuration (the reason says which). Errors are bad input naming --routing.
+func CheckRelation(ctx context.Context, rel routing.Relation, opt cdg.DecideOptions) (*RoutingReport, error) {
 	start := time.Now()
-	res, err := cdg.Analyze(rel, cdg.Options{})
+	d, err := cdg.Decide(rel, opt)
 	if err != nil {
 		return nil, badf("--routing: %v", err)
 	}
+	res := d.Analysis
 	r := &RoutingReport{
 		Report: props.Report{
 			Schema:    props.ReportSchema,
 			Command:   "routing",
-			Instance:  props.Instance{Topology: res.Topology, Algorithm: res.Relation, Params: map[string]any{"vcs": res.VCs}},
+			Instance:  props.Instance{Topology: d.Topology, Algorithm: d.Relation, Params: map[string]any{"vcs": d.VCs}},
 			Property:  "deadlock",
 			Semantics: "static",
-			Verdict:   res.Verdict(),
-			Reason:    res.Reason(),
-			Stats:     props.Stats{States: res.States, Seconds: time.Since(start).Seconds()},
-			Witness:   res.Witness(),
+			Verdict:   d.Verdict,
+			Reason:    d.Reason(),
 		},
-		Analysis: res, CDGWitness: res.CDGWitness(), rel: rel,
+		Analysis: res, Decision: d, rel: rel,
 	}
+	if res != nil {
+		r.CDGWitness = res.CDGWitness()
+		r.Stats.States = res.States
+	}
+	r.Stats.States += d.States
+	if d.Verdict == props.Violated {
+		w := d.Witness()
+		real, err := Realise(ctx, rel, d.Configuration)
+		if err != nil {
+			r.Verdict = props.Inconclusive
+			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
+		} else {
+			r.Realisation = real
+			r.Trace = unicast.TraceFile(real.Spec, &real.Result)
+			for i, a := range real.Result.Actions {
+				w.Steps = append(w.Steps, props.TraceStep{Action: uint64(a), Label: real.Result.Labels[i], Message: -1})
+			}
+			if !real.Scheduled {
+				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
+			}
+		}
+		r.Witness = w
+	} else if d.Verdict == props.Inconclusive && res != nil {
+		r.Witness = res.Witness()
+	}
+	r.Stats.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
@@ -73,6 +114,9 @@ func CheckRouting(topo, spec string, read func(string) ([]byte, error)) (*Routin
 // overcame); an error when there is no cycle to draw.
 func (r *RoutingReport) SVG() ([]byte, error) {
 	res := r.Analysis
+	if res == nil {
+		return nil, badf("--svg: there is no cycle to draw (%s)", r.Reason)
+	}
 	w := res.Witness()
 	if w == nil || w.Kind != props.WitnessCycle {
 		w = res.CDGWitness()
@@ -89,10 +133,32 @@ func (r *RoutingReport) SVG() ([]byte, error) {
 	return pic, nil
 }
 
-// WriteText writes the analysis for people (cdg.Result.WriteText) and the seconds it took.
+// WriteText writes the verdict, the sufficient conditions (cdg.Result.WriteText), the
+// exact decision (cdg.Decision.WriteText), how the configuration was reached, and the
+// seconds it took.
 func (r *RoutingReport) WriteText(w io.Writer) {
-	r.Analysis.WriteText(w)
+	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, r.Decision.VCs, r.Verdict, r.Reason)
+	if r.Analysis != nil {
+		r.Analysis.WriteConditions(w)
+	}
+	r.Decision.WriteText(w)
+	if real := r.Realisation; real != nil {
+		how := "scheduled worm by worm"
+		if !real.Scheduled {
+			how = "found by the explorer"
+		}
+		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
+			unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
+	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// lengthsText names the worm lengths of a realised instance.
+func lengthsText(sp unicast.Spec) string {
+	if len(sp.Lengths) == 0 {
+		return fmt.Sprintf("length %d", sp.Length)
+	}
+	return fmt.Sprintf("lengths %v", sp.Lengths)
 }
 
 // Figures of a static routing report (Report.Figures): FigCDGAcyclic is 1 when the
@@ -114,15 +180,16 @@ const (
 func routingAlgorithm() Algorithm {
 	return Algorithm{
 		Name:    "routing",
-		Summary: "a routing relation, proved deadlock-free statically on a whole topology (CDG, Duato)",
-		Doc: `A routing relation (a built-in or a routing file) on a whole topology, judged without a
-search: deadlock holds when its channel dependency graph is acyclic (Dally & Seitz 1987,
-Theorem 1) or when Duato's condition holds for its escape subfunction (Duato 1993,
-Theorem 1); it is violated when a reachable header is offered no output (a stranded
-header, witness kind instance), and inconclusive when neither condition holds (they are
-sufficient only: the witness is a cycle, not a proven deadlock; explore the relation
-with unicast --routing to decide). Figures cdg_acyclic, duato_proved and
-escape_vertices say which condition held.`,
+		Summary: "a routing relation, decided deadlock-free or not statically on a whole topology (exact; CDG and Duato first)",
+		Doc: `A routing relation (a built-in, a routing file, or a Go relation in Instance.Relation)
+on a whole topology, judged without a search of runs: deadlock holds when its channel
+dependency graph is acyclic (Dally & Seitz 1987, Theorem 1), when Duato's condition holds
+for its escape subfunction (Duato 1993, Theorem 1), or when the exact search finds no
+deadlock configuration (Verbeek & Schmaltz 2011: worms on legal routes whose headers'
+permitted outputs are all held); it is violated with a configuration (witness kind
+configuration, with the flit moves that reach it from the empty network in its steps and
+in Report.Trace), and inconclusive only when a search bound is reached. Figures
+cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions gave.`,
 		Properties: []Support{{"deadlock", "static"}},
 		Params: []Param{
 			{"routing", "", "routing relation: a built-in (dor, west-first, north-last, negative-first, odd-even, adaptive, duato, nonminimal, nonminimal:B) or a routing file"},
@@ -132,26 +199,41 @@ escape_vertices say which condition held.`,
 }
 
 func prepareRouting(r *request) (job, error) {
-	spec := r.str("routing")
-	if spec == "" {
-		return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
+	var rr *RoutingReport
+	var err error
+	if rel := r.relation; rel != nil {
+		r.usedRel = true
+		if r.params["routing"] != "" {
+			return nil, badf("--routing and a Go relation (Instance.Relation) exclude each other")
+		}
+		rr, err = CheckRelation(context.Background(), rel, cdg.DecideOptions{})
+	} else {
+		spec := r.str("routing")
+		if spec == "" {
+			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
+		}
+		rr, err = CheckRouting(r.topology, spec, os.ReadFile)
 	}
-	rr, err := CheckRouting(r.topology, spec, os.ReadFile)
 	if err != nil {
 		return nil, err
 	}
 	return func(context.Context) (*props.Report, error) {
 		rep := rr.Report
-		res := rr.Analysis
+		d := rr.Decision
 		rep.Command = ""
-		rep.Instance = props.Instance{Topology: res.Topology, Algorithm: "routing", Params: map[string]any{"routing": res.Relation, "vcs": res.VCs}}
-		rep.Figures = map[string]float64{FigCDGAcyclic: b2f(res.Acyclic)}
-		if d := res.Duato; d != nil {
-			rep.Figures[FigDuatoProved] = b2f(d.Connected && d.Decided && d.Acyclic)
-			rep.Figures[FigEscapeVertices] = float64(d.Escape)
-		}
-		if rep.Witness == nil && rr.CDGWitness != nil {
-			rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
+		rep.Instance = props.Instance{Topology: d.Topology, Algorithm: "routing", Params: map[string]any{"routing": d.Relation, "vcs": d.VCs}}
+		rep.Figures = map[string]float64{}
+		if res := rr.Analysis; res != nil {
+			rep.Figures[FigCDGAcyclic] = b2f(res.Acyclic)
+			if du := res.Duato; du != nil {
+				rep.Figures[FigDuatoProved] = b2f(du.Connected && du.Decided && du.Acyclic)
+				rep.Figures[FigEscapeVertices] = float64(du.Escape)
+			}
+			if !res.DeadlockFree() {
+				rep.Notes = append(rep.Notes, "sufficient conditions: "+res.Reason())
+			} else if rr.CDGWitness != nil {
+				rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
+			}
 		}
 		if r.opt.drawPicture(rep.Verdict) {
 			rep.SVG, _ = rr.SVG() // nil where no cycle exists or the topology is not drawn

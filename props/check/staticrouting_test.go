@@ -38,8 +38,11 @@ func TestCheckRoutingVerdictsPictureAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ad.Verdict != checker.Inconclusive || ad.Witness == nil {
+	if ad.Verdict != checker.Violated || ad.Witness == nil || ad.Witness.Kind != props.WitnessConfiguration || ad.Trace == nil {
 		t.Fatalf("adaptive: %s, witness %v", ad.Verdict, ad.Witness)
+	}
+	if c := ad.Witness.Configuration; c == nil || len(c.Worms) != 4 || c.Channels != 4 || !c.Minimal || len(ad.Witness.Steps) != 4 {
+		t.Errorf("adaptive: configuration %+v, %d steps; want 4 worms on 4 channels, minimal, 4 moves", c, len(ad.Witness.Steps))
 	}
 	if pic, err := ad.SVG(); err != nil || !strings.Contains(string(pic), "<svg") {
 		t.Errorf("adaptive SVG: %v", err)
@@ -79,8 +82,8 @@ func TestCheckRoutingBadInput(t *testing.T) {
 // TestRoutingThroughRun checks the registry's "routing" algorithm: its verdicts are
 // CheckRouting's, its figures say which condition proved the relation (the CDG for
 // west-first, Duato's for duato on a torus, whose CDG is cyclic), fully adaptive routing
-// is inconclusive with a cycle, and a routing table that forgets a row is violated with
-// the stranded header as witness.
+// is violated with a configuration of four worms, and a routing table that forgets a
+// row is violated with the stranded header's configuration as witness.
 func TestRoutingThroughRun(t *testing.T) {
 	for _, c := range []struct {
 		topo, spec string
@@ -90,8 +93,8 @@ func TestRoutingThroughRun(t *testing.T) {
 	}{
 		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{FigCDGAcyclic: 1}, ""},
 		{"torus:4x4", "duato", checker.Holds, map[string]float64{FigCDGAcyclic: 0, FigDuatoProved: 1, FigEscapeVertices: 72}, ""},
-		{"mesh:3x3", "adaptive", checker.Inconclusive, map[string]float64{FigCDGAcyclic: 0}, "cycle"},
-		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{FigCDGAcyclic: 1}, "instance"},
+		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{FigCDGAcyclic: 0}, "configuration"},
+		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{FigCDGAcyclic: 1}, "configuration"},
 	} {
 		rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: c.topo, Params: map[string]string{"routing": c.spec}}, "", Options{})
 		if err != nil {
