@@ -109,10 +109,27 @@ func CheckRelation(ctx context.Context, rel routing.Relation, opt cdg.DecideOpti
 	return r, nil
 }
 
-// SVG draws the witness cycle on the topology (2-D meshes and tori): the cycle that
-// leaves the relation unproven, else the CDG's own cycle (which Duato's condition
-// overcame); an error when there is no cycle to draw.
+// SVG draws the witness on the topology (2-D meshes and tori): for a violation, the
+// deadlocked state the configuration's moves reach (every worm on the channels it
+// holds, each blocked header and what it waits for); otherwise the cycle that leaves the
+// sufficient conditions unproven, else the CDG's own cycle (which Duato's condition or
+// the exact search overcame); an error when there is nothing to draw.
 func (r *RoutingReport) SVG() ([]byte, error) {
+	if real := r.Realisation; real != nil {
+		m, tr, err := unicast.ReplayWitness(real.Spec, &real.Result)
+		if err != nil {
+			return nil, badf("--svg: %v", err)
+		}
+		d := r.Decision
+		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
+		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
+			d.VCs, unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), len(real.Result.Actions))
+		pic, err := render.FlitTrace(m, tr, nil, title, sub, nil)
+		if err != nil {
+			return nil, badf("--svg: %v", err)
+		}
+		return pic, nil
+	}
 	res := r.Analysis
 	if res == nil {
 		return nil, badf("--svg: there is no cycle to draw (%s)", r.Reason)
@@ -126,7 +143,7 @@ func (r *RoutingReport) SVG() ([]byte, error) {
 	}
 	what, _, _ := strings.Cut(w.Violation, ":")
 	pic, err := render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		fmt.Sprintf("static check, %d VCs: %s", res.VCs, res.Verdict()))
+		fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
 	if err != nil {
 		return nil, badf("--svg: %v", err)
 	}
