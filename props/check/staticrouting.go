@@ -36,7 +36,7 @@ func CheckRouting(topo, spec string, read func(string) ([]byte, error)) (*Routin
 	var g *model.Grid
 	if topo != "" {
 		var err error
-		if g, err = model.ParseGrid(topo); err != nil {
+		if g, err = model.ParseNetwork(topo); err != nil {
 			return nil, badf("--topo: %v", err)
 		}
 	} else if routing.IsBuiltin(spec) {
