@@ -188,6 +188,25 @@ func FormatPairs(ps []Pair) string {
 	return strings.Join(parts, ",")
 }
 
+// EndpointPairs returns every (src, dst) pair of distinct endpoints of g (every node of
+// a grid, the terminals of a network with terminals, model.Grid.Endpoint), in the order
+// AllPairs gives.
+func EndpointPairs(g *model.Grid) []Pair {
+	ends := g.Endpoints()
+	if len(ends) == g.Nodes() {
+		return AllPairs(g.Nodes())
+	}
+	var out []Pair
+	for _, s := range ends {
+		for _, d := range ends {
+			if s != d {
+				out = append(out, Pair{s, d})
+			}
+		}
+	}
+	return out
+}
+
 // AllPairs returns every (src, dst) with src != dst on n nodes, ordered by src then dst.
 func AllPairs(n int) []Pair {
 	var out []Pair
