@@ -52,9 +52,9 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		acyclic := r.Figures[check.FigCDGAcyclic] == 1
-		escape, tried := r.Figures[check.FigEscapeVertices]
-		duato := r.Figures[check.FigDuatoProved] == 1
+		acyclic := r.Figures[cdg.FigCDGAcyclic] == 1
+		escape, tried := r.Figures[cdg.FigEscapeVertices]
+		duato := r.Figures[cdg.FigDuatoProved] == 1
 		free := r.Verdict == props.Holds
 		good := acyclic == p.wantCDG && duato == p.wantDuato && free == (p.wantCDG || p.wantDuato)
 		ok = ok && good
@@ -359,7 +359,7 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
 	g, _ := model.ParseGrid("mesh:4x4")
-	if rr, err := check.CheckRouting("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+	if rr, err := cdg.Prove("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
