@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
 // The network-partitioning family NP1-NP7: static properties of 001's DDNs and DCNs over
@@ -63,10 +64,10 @@ func lemma(typ partition.Type) func(ctx context.Context, env Env) Outcome {
 
 func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
-	var first, outside *check.LevelWitness
+	var first, outside *subnetworks.LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
 	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, check.PropLevels, func(in partition.Instance, rep *props.Report) bool {
-		w := detail[check.LevelWitness](rep)
+		w := detail[subnetworks.LevelWitness](rep)
 		if rep.Figures["lemma_applies"] == 0 {
 			outsideN++
 			if w != nil {
@@ -147,14 +148,14 @@ func runNP5(ctx context.Context, env Env) Outcome {
 }
 
 // np5 checks P1-P5 (p1-p5) on every instance whose sides keep accepts.
-func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *check.PropertyWitness) {
+func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *subnetworks.PropertyWitness) {
 	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), check.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
 		out.Instances++
 		fails += int(rep.Figures["violated_checks"])
 		if rep.Figures["inconclusive_checks"] > 0 {
 			inconclusive = true
 		}
-		if w := detail[check.PropertyWitness](rep); w != nil && (first == nil || (first.Verdict == props.Inconclusive.String() && rep.Verdict == props.Violated)) {
+		if w := detail[subnetworks.PropertyWitness](rep); w != nil && (first == nil || (first.Verdict == props.Inconclusive.String() && rep.Verdict == props.Violated)) {
 			first = w
 		}
 		return true
@@ -212,11 +213,11 @@ func runNP6(ctx context.Context, env Env) Outcome {
 }
 
 // reach is the unreachable pair of a connected report (nil for none).
-func reach(rep *props.Report) *check.ReachWitness {
+func reach(rep *props.Report) *subnetworks.ReachWitness {
 	if rep == nil {
 		return nil
 	}
-	return detail[check.ReachWitness](rep)
+	return detail[subnetworks.ReachWitness](rep)
 }
 
 // reachFiles are an unreachable-pair witness as JSON and the report's picture of the DDN
