@@ -13,10 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropRegions names the check that region-encoded self-routing in the broadcast banyan
-// reaches exactly the nodes of its region (002 §2.2).
-const PropRegions = "regions"
-
 // PatternString renders a pattern in the syntax of banyan-route's pattern parameter:
 // "0->3,1->5,2->4-7" (a range is a region header).
 func PatternString(pat []model.BanyanPacket) string {
@@ -82,7 +78,7 @@ func regionRouteAlgorithm() Algorithm {
 replicates at a switch element when the region spans both of its outputs. regions checks
 every source and every interval of banyan:N, and every phase-1 copy of the two-phase
 multicast (§3.1), reach exactly their region along a tree.`,
-		Properties: []Support{{PropRegions, "static"}},
+		Properties: []Support{{props.PropRegions, props.SemStatic}},
 		prepare:    prepareRegions,
 	}
 }

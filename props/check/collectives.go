@@ -79,12 +79,12 @@ func collectiveAlgorithms(only string) []Algorithm {
 		case "zblock":
 			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
 		case "sbt":
-			sup = append(sup, Support{PropDistributions, "static"})
+			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
-			sup = append(sup, Support{PropPortPairs, props.SemTimed}, Support{PropChainBound, props.SemTimed})
+			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
-			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{PropFlitContention, "sim"})
+			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
 			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
@@ -124,13 +124,13 @@ func prepareCollective(name string, r *request) (job, error) {
 	switch r.property {
 	case props.PropFormula:
 		return prepareFormula(name, s, r)
-	case PropDistributions:
+	case props.PropDistributions:
 		return prepareDistributions(s, r)
-	case PropPortPairs:
+	case props.PropPortPairs:
 		return preparePortPairs(s, r)
-	case PropChainBound:
+	case props.PropChainBound:
 		return prepareChainBound(s, r)
-	case PropFlitContention:
+	case props.PropFlitContention:
 		return prepareFlitContention(name, s, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {

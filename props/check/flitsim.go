@@ -11,10 +11,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropFlitContention names the measured check of a broadcast schedule in the flit-level
-// simulator at zero load (checker/sim, real channel arbitration): no header ever waits.
-const PropFlitContention = "flit-contention"
-
 // prepareFlitContention is the flit-contention check of schedule s built by algorithm
 // name, at the one timing point the point parameter gives (tc must be 1: the simulator
 // counts cycles of one channel hop).

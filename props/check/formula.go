@@ -66,11 +66,6 @@ func ParsePoint(s string) (props.Params, error) {
 	return p, nil
 }
 
-// PropPortPairs names the measured node-contention check of one-port multicasts at
-// concrete timing points (001 §5.1): no two unicasts hold one node's port at overlapping
-// times.
-const PropPortPairs = "port-pairs"
-
 // timingPoints reads the point parameter: one point, or props.DefaultGrid when empty.
 func timingPoints(r *request) ([]props.Params, bool, error) {
 	if pt := strings.TrimSpace(r.str("point")); pt != "" {

@@ -11,11 +11,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropDistributions names the check that the analytical model of Shahrabi &
-// Ould-Khaoua (003) describes the broadcast tree it models: the tree's hop and
-// replication distributions equal the model's equations.
-const PropDistributions = "distributions"
-
 // prepareDistributions is the distributions check of an SBT schedule on a hypercube.
 func prepareDistributions(s *model.Schedule, r *request) (job, error) {
 	g, _ := s.Grid()
