@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
@@ -64,7 +65,7 @@ func FlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Param
 	if timed, err := sim.TimedCompletion(s, g.Nodes(), ts, tr, L); err == nil {
 		rep.Figures["timed_model"] = float64(timed)
 	}
-	if f, err := CollectiveFormula(g, algo, ts, tr, L, s); err == nil {
+	if f, err := analytic.CollectiveFormula(g, algo, ts, tr, L, s); err == nil {
 		rep.Figures["formula"] = f
 		rep.Figures["excess"] = float64(res.Completion) - f
 	}
