@@ -8,6 +8,10 @@ const (
 	// again (flit semantics: local deadlock, DESIGN.md "Semantics"); for a routing
 	// relation, the static conditions (CDG, Duato).
 	PropDeadlock = "deadlock"
+	// PropGlobalDeadlock: no reachable state has undelivered flits and no enabled
+	// transition (a global deadlock): a deadlock hidden among messages that can still
+	// move is found only once they have all stopped.
+	PropGlobalDeadlock = "global-deadlock"
 	// PropLiveness: every worm is eventually delivered under weak fairness of
 	// transitions, decided on the whole reachable graph (checker.CheckLiveness); violated
 	// by a deadlock or by a fair lasso in which a worm is never delivered (a livelock).

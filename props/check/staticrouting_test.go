@@ -70,7 +70,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	}
 	free := run("nonminimal")
 	if w := free.Witness; free.Verdict != checker.Violated || w == nil || w.Kind != props.WitnessLasso ||
-		w.CycleStart < 0 || w.CycleStart >= len(w.Steps) || !strings.HasPrefix(w.Violation, checker.KindLivelock) {
+		w.CycleStart < 0 || w.CycleStart >= len(w.Steps) || !strings.HasPrefix(w.Violation, checker.KindLivelock.String()) {
 		t.Fatalf("nonminimal: %s, witness %+v", free.Verdict, free.Witness)
 	}
 	for _, s := range free.Witness.Steps {

@@ -156,8 +156,8 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 			// A lasso: no last state shows it, so the deadlock replay does not apply.
 			rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
 			rep.Witness = flitWitness(m, v.Trace, v.Message)
-			markLasso(rep.Witness, v.Message, v.CycleStart)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind, v.Message, nil)
+			markLasso(rep.Witness, v.Kind, v.CycleStart)
+			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
 			break
 		}
 		if err := treeMcastWitness(rep, tf); err != nil {
