@@ -18,7 +18,7 @@ var chainBoundPoints = []props.Params{{Ts: 300, Tc: 1, L: 32}, {Ts: 30, Tc: 1, L
 func prepareChainBound(s *model.Schedule, r *request) (job, error) {
 	points := chainBoundPoints
 	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := ParsePoint(pt)
+		p, err := parsePoint(pt)
 		if err != nil {
 			return nil, badf("--point %v", err)
 		}
