@@ -3,6 +3,7 @@ package unicast
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -12,13 +13,21 @@ import (
 // violation the shortest trace (actions from the initial state, with labels) and what
 // its last state shows.
 type Result struct {
-	Verdict       checker.Verdict
-	States        int64
-	Transitions   int64
-	Depth         int
-	Actions       []checker.Action
-	Labels        []string
-	Violation     string
+	// Property is the property checked: "deadlock" (local deadlocks, the default of
+	// the command line) or "global-deadlock" (states where nothing can move).
+	Property    string
+	Verdict     checker.Verdict
+	States      int64
+	Transitions int64
+	Depth       int
+	Actions     []checker.Action
+	Labels      []string
+	Violation   string
+	// Kind is the kind of the violation (a global or local deadlock, an invariant, a
+	// livelock or starvation lasso); 0 unless Verdict is Violated.
+	Kind checker.ViolationKind
+	// Stuck is, for a deadlock, the messages that can never move again.
+	Stuck         []int
 	Final         flit.State
 	Seconds       float64
 	BytesPerState float64
@@ -60,7 +69,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
-	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
+	res := Result{Property: PropertyOf(opt), States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
 		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
 	switch r.Verdict {
 	case checker.Holds:
@@ -73,9 +82,12 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 			res.Labels = append(res.Labels, st.Label)
 		}
 		res.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		res.Kind, res.Stuck = v.Kind, v.Stuck
 		switch v.Kind {
 		case checker.KindDeadlock:
 			res.Violation = "deadlock: " + Blocked(m, res.Final)
+		case checker.KindLocalDeadlock:
+			res.Violation = LocalDeadlockText(m, res.Final, v.Stuck)
 		case checker.KindLivelock, checker.KindStarvation:
 			res.Violation, res.CycleStart = v.Message, v.CycleStart
 		default:
@@ -91,6 +103,15 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 		res.Verdict, res.Violation, res.Actions, res.Labels = checker.Inconclusive, err.Error(), nil, nil
 	}
 	return res
+}
+
+// PropertyOf names the deadlock property a search with opt checks: "deadlock" with
+// local-deadlock detection, "global-deadlock" without.
+func PropertyOf(opt checker.Options[flit.State]) string {
+	if opt.CheckLocalDeadlock {
+		return "deadlock"
+	}
+	return "global-deadlock"
 }
 
 // Labels renders the actions of a trace from m's initial state.
@@ -135,4 +156,14 @@ func Replay(m *flit.Model, acts []checker.Action) (flit.State, error) {
 // Blocked summarises a deadlocked state: which message waits at which router.
 func Blocked(m *flit.Model, s flit.State) string {
 	return m.Waits(s)
+}
+
+// LocalDeadlockText says in one line which messages of s can never move again and why:
+// "local deadlock of m0, m1, m2, m3 (4 of 5 messages): wait-for cycle ...".
+func LocalDeadlockText(m *flit.Model, s flit.State, stuck []int) string {
+	names := make([]string, len(stuck))
+	for k, i := range stuck {
+		names[k] = fmt.Sprintf("m%d", i)
+	}
+	return fmt.Sprintf("local deadlock of %s (%d of %d messages): %s", strings.Join(names, ", "), len(stuck), len(s.Msgs), m.Waits(s))
 }

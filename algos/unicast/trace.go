@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -88,6 +87,22 @@ func SpecOf(topology string, p Params) (Spec, error) {
 	return sp, nil
 }
 
+// Judge says what the last state s of a trace shows under property, as the search
+// reports it: a state where nothing can move is a deadlock ("deadlock: ..."); under
+// "deadlock" (not "global-deadlock") a state with messages that can never move again is
+// a local deadlock (LocalDeadlockText). "" when it shows no violation.
+func Judge(m *flit.Model, s flit.State, property string) string {
+	if len(m.Successors(s, nil)) == 0 && !m.Terminal(s) {
+		return "deadlock: " + Blocked(m, s)
+	}
+	if property != "global-deadlock" {
+		if stuck := m.Stuck(s); len(stuck) > 0 {
+			return LocalDeadlockText(m, s, stuck)
+		}
+	}
+	return ""
+}
+
 // TraceFile returns the saved-trace form of a violation found on spec sp.
 func TraceFile(sp Spec, r *Result) *tracefile.File {
 	raw, _ := json.Marshal(ParamsOf(sp))
@@ -97,10 +112,10 @@ func TraceFile(sp Spec, r *Result) *tracefile.File {
 	}
 	tf := &tracefile.File{
 		Format: tracefile.Format, Algorithm: "unicast", Topology: sp.Topology,
-		Property: "deadlock", Semantics: "flit", Params: raw,
+		Property: r.Property, Semantics: "flit", Params: raw,
 		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
 	}
-	if strings.HasPrefix(r.Violation, checker.KindLivelock+":") || strings.HasPrefix(r.Violation, checker.KindStarvation+":") {
+	if r.Kind.IsLasso() {
 		cs := r.CycleStart
 		tf.CycleStart = &cs
 	}
@@ -160,9 +175,5 @@ func ReplayTrace(tf *tracefile.File) (Spec, string, error) {
 	if err := m.CheckAll(s); err != nil {
 		return sp, err.Error(), nil
 	}
-	var succ []checker.Transition[flit.State]
-	if len(m.Successors(s, succ)) == 0 && !m.Terminal(s) {
-		return sp, "deadlock: " + Blocked(m, s), nil
-	}
-	return sp, "", nil
+	return sp, Judge(m, s, tf.Property), nil
 }

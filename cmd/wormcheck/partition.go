@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
-// The `partition` command: the subnetworks of 001 (check.Partition), printed or written.
+// The `partition` command: the subnetworks of 001 (subnetworks.Partition), printed or written.
 
 const partitionHelp = `wormcheck partition --topo T --type I..IV --h H [--delta D] [--json] [--svg F]
 
@@ -39,7 +39,7 @@ func init() {
 }
 
 func runPartition(ctx context.Context, e *env, args []string) (int, error) {
-	var o check.PartitionSpec
+	var o subnetworks.Spec
 	fs := newFlagSet("partition")
 	fs.StringVar(&o.Topology, "topo", "", "topology: torus:SxT or mesh:SxT")
 	fs.StringVar(&o.Type, "type", "", "DDN type: I, II, III or IV")
@@ -50,7 +50,7 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
 		return code, err
 	}
-	rep, err := check.Partition(o)
+	rep, err := subnetworks.Partition(o)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}

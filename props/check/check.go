@@ -35,27 +35,13 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// ErrBadInput marks errors caused by the caller's input (an unknown algorithm, a
-// malformed parameter, an instance the algorithm cannot build): errors.Is(err,
-// ErrBadInput) holds for them, and the message is one line naming the field. Any other
-// error is internal. It is a constant, so no caller can replace it.
-const ErrBadInput = sentinel("bad input")
-
-// sentinel is an error that is a constant.
-type sentinel string
-
-func (e sentinel) Error() string { return string(e) }
-
-// inputError is a one-line bad-input message that matches ErrBadInput.
-type inputError struct{ msg string }
-
-func (e *inputError) Error() string        { return e.msg }
-func (e *inputError) Is(target error) bool { return target == ErrBadInput }
+// ErrBadInput marks errors caused by the caller's input (props.ErrBadInput):
+// errors.Is(err, ErrBadInput) holds for them, and the message is one line naming the
+// field. Any other error is internal.
+const ErrBadInput = props.ErrBadInput
 
 // badf returns a bad-input error with a formatted one-line message.
-func badf(format string, args ...any) error {
-	return &inputError{msg: fmt.Sprintf(format, args...)}
-}
+func badf(format string, args ...any) error { return props.BadInputf(format, args...) }
 
 // Instance names what to check: an algorithm of the registry, a topology spec
 // ("mesh:3x3", "torus:4", "banyan:16") and the algorithm's parameters by name. A
@@ -227,8 +213,8 @@ func Lookup(name string) (Algorithm, bool) {
 	return Algorithm{}, false
 }
 
-// Names lists the registry's algorithm names, sorted.
-func Names() []string {
+// algorithmNames lists the registry's algorithm names, sorted.
+func algorithmNames() []string {
 	var out []string
 	for _, a := range Algorithms() {
 		out = append(out, a.Name)
@@ -247,9 +233,9 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	a, ok := Lookup(in.Algorithm)
 	if !ok {
 		if in.Algorithm == "" {
-			return nil, badf("algorithm is missing; one of %s", strings.Join(Names(), ", "))
+			return nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
 		}
-		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(Names(), ", "))
+		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
 	}
 	r, err := newRequest(a, in, property, opt)
 	if err != nil {
@@ -299,7 +285,7 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 }
 
 // errInternal marks a failure of wormcheck itself (a witness that does not replay).
-const errInternal = sentinel("internal error")
+var errInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {

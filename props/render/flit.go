@@ -50,12 +50,14 @@ type Blocked struct {
 }
 
 // CycleLink is one link of a wait-for cycle, in order around the cycle: the blocked
-// header Blocked[Header] waits for lane VC of its Wants channel, and message Holder holds
-// that lane (VC -1: every lane of the channel, each held by some message of the cycle).
+// header Blocked[Header] waits for lane VC of channel Channel (one of its permitted
+// outputs; model.None: the ejection channel), and message Holder holds that lane (VC
+// -1: every lane of the channel, each held by some message of the cycle).
 type CycleLink struct {
-	Header int
-	VC     int
-	Holder int
+	Header  int
+	Channel model.ChannelID
+	VC      int
+	Holder  int
 }
 
 // LoopHop is a virtual channel that a lasso's cycle moves a flit of Message into, at
@@ -389,10 +391,10 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		for k, l := range p.Cycle {
 			bl := p.Blocked[l.Header]
 			var x, y float64
-			if bl.Wants == model.None {
+			if l.Channel == model.None {
 				x, y = fr.xy(bl.At)
 				x, y = x+nodeR+2, y+nodeR+2
-			} else if s := fr.lane(bl.Wants, 0); len(s) > 0 {
+			} else if s := fr.lane(l.Channel, 0); len(s) > 0 {
 				x, y = s[0][0]+(s[0][2]-s[0][0])*0.35, s[0][1]+(s[0][3]-s[0][1])*0.35
 			}
 			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"7\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), hotRed, html.EscapeString(p.cycleText(l)))
@@ -417,8 +419,8 @@ func (p FlitPicture) cycleText(l CycleLink) string {
 	g := p.Grid
 	bl := p.Blocked[l.Header]
 	want := "delivery at " + g.NodeName(bl.At)
-	if bl.Wants != model.None {
-		want = g.ChannelName(bl.Wants)
+	if l.Channel != model.None {
+		want = g.ChannelName(l.Channel)
 		if l.VC >= 0 {
 			want += fmt.Sprintf(" vc%d", l.VC)
 		}
@@ -635,7 +637,7 @@ func (p FlitPicture) check(vcs int) error {
 		}
 	}
 	for i, l := range p.Cycle {
-		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs {
+		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs || l.Channel != model.None && !ch(l.Channel) {
 			return fmt.Errorf("render: cycle link %d (header %d vc %d holder %d) is out of range", i, l.Header, l.VC, l.Holder)
 		}
 	}
