@@ -1,6 +1,9 @@
 package flit
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
@@ -45,6 +48,28 @@ func (m *Model) Stuck(s State) []int {
 	}
 	g := m.waitGraph(&s, moving)
 	return g.LocalDeadlock()
+}
+
+// DeadlockText says what state s shows, as the explorer reports it: "deadlock: ..."
+// (Waits) when nothing can move and some message is undelivered; with local, "local
+// deadlock of m0, m1 (2 of 5 messages): ..." when some messages can never move again
+// (Stuck); "" otherwise. Replays of saved traces judge their last state with it.
+func (m *Model) DeadlockText(s State, local bool) string {
+	if len(m.Successors(s, nil)) == 0 && !m.Terminal(s) {
+		return "deadlock: " + m.Waits(s)
+	}
+	if !local {
+		return ""
+	}
+	stuck := m.Stuck(s)
+	if len(stuck) == 0 {
+		return ""
+	}
+	names := make([]string, len(stuck))
+	for k, i := range stuck {
+		names[k] = fmt.Sprintf("m%d", i)
+	}
+	return fmt.Sprintf("local deadlock of %s (%d of %d messages): %s", strings.Join(names, ", "), len(stuck), len(s.Msgs), m.Waits(s))
 }
 
 // moving reports, per message, whether some input of it has an enabled transition.
