@@ -62,7 +62,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		r, err := check.Run(ctx, check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n),
-			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, check.PropDistributions, check.Options{ViolationPicturesOnly: true})
+			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, props.PropDistributions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

@@ -368,7 +368,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -413,7 +413,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

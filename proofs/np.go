@@ -66,7 +66,7 @@ func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
 	var first, outside *subnetworks.LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
-	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, check.PropLevels, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, props.PropLevels, func(in partition.Instance, rep *props.Report) bool {
 		w := detail[subnetworks.LevelWitness](rep)
 		if rep.Figures["lemma_applies"] == 0 {
 			outsideN++
@@ -149,7 +149,7 @@ func runNP5(ctx context.Context, env Env) Outcome {
 
 // np5 checks P1-P5 (p1-p5) on every instance whose sides keep accepts.
 func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *subnetworks.PropertyWitness) {
-	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), check.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), props.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
 		out.Instances++
 		fails += int(rep.Figures["violated_checks"])
 		if rep.Figures["inconclusive_checks"] > 0 {
@@ -169,7 +169,7 @@ func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, f
 // DDNs, the first unreachable pair (and the first of Type III) and its report.
 func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first, firstIII *props.Report, err error) {
 	types := []partition.Type{partition.TypeIII, partition.TypeIV}
-	err = forEachInstance(ctx, kind, 2, hi, keep, types, check.PropConnected, func(in partition.Instance, rep *props.Report) bool {
+	err = forEachInstance(ctx, kind, 2, hi, keep, types, props.PropConnected, func(in partition.Instance, rep *props.Report) bool {
 		n++
 		if rep.Verdict == props.Violated {
 			bad++

@@ -248,7 +248,7 @@ func runNP10(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			for k, scheme := range []string{"umesh", "spu"} {
-				pr, err := runMulticasts(ctx, scheme, ms, check.PropPortPairs, map[string]string{"point": point})
+				pr, err := runMulticasts(ctx, scheme, ms, props.PropPortPairs, map[string]string{"point": point})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

@@ -478,7 +478,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if ctx.Err() != nil {
 				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
 			}
-			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, check.PropLiveness, 1_000_000)
+			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, props.PropLiveness, 1_000_000)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}

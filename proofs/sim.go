@@ -25,7 +25,7 @@ type hb3Case struct {
 func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed uint64) (*props.Report, error) {
 	return check.Run(ctx, check.Instance{Algorithm: "cube-load", Topology: fmt.Sprintf("hypercube:%d", c.n), Params: map[string]string{
 		"vcs": strconv.Itoa(c.V), "length": strconv.Itoa(c.M), "broadcast": ftoa(c.b), "load": ftoa(load), "cycles": strconv.FormatInt(cycles, 10),
-	}}, check.PropModelAgreement, check.Options{Seed: int64(seed)})
+	}}, props.PropModelAgreement, check.Options{Seed: int64(seed)})
 }
 
 func runHB3(ctx context.Context, env Env) Outcome {
@@ -152,7 +152,7 @@ func runMN7(ctx context.Context, env Env) Outcome {
 		}
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "banyan-load", Topology: fmt.Sprintf("banyan:%d", 1<<n), Params: map[string]string{
 			"p": ftoa(c.p), "m": ftoa(c.m), "fanout": strconv.Itoa(c.f), "slots": strconv.Itoa(slots),
-		}}, check.PropModelAgreement, check.Options{Seed: int64(i + 1)})
+		}}, props.PropModelAgreement, check.Options{Seed: int64(i + 1)})
 		if err != nil {
 			out.Err = err
 			return out
@@ -187,7 +187,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 			}
 			point := fmt.Sprintf("%d,%d,1,%d", lat, lat, L)
 			run := func(algo string) (*props.Report, error) {
-				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{ViolationPicturesOnly: true})
+				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, props.PropFlitContention, check.Options{ViolationPicturesOnly: true})
 			}
 			r, err := run("edn")
 			if err != nil {

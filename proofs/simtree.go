@@ -74,7 +74,7 @@ func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, load
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "mcast-load", Topology: net.Spec, Params: map[string]string{
 			"dests": strconv.Itoa(n), "loads": strings.Join(ls, ","), "vcs": strconv.Itoa(net.VCs),
 			"warmup": strconv.FormatInt(warmup, 10), "cycles": strconv.FormatInt(cycles, 10),
-		}}, check.PropLatencyCompare, check.Options{})
+		}}, props.PropLatencyCompare, check.Options{})
 		if err != nil {
 			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}

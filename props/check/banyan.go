@@ -28,7 +28,7 @@ a destination range as one region header) is nonblocking iff no two packets shar
 Without a pattern a family is checked: monotone (002 Property 1: concentrated sources and
 monotone destinations never block; order and concentration select the variant) or
 two-phase (Theorem 1: every destination set and start of the phase-2 copies).`,
-		Properties: []Support{{"nonblocking", "static"}},
+		Properties: []Support{{props.PropNonblocking, props.SemStatic}},
 		Params: []Param{
 			{"pattern", "", `one pattern: packets "0->3,1->5,2->4-7" (a range is a region header); without it a family is checked`},
 			{"family", "monotone", "family without --pattern: monotone (Property 1, --order, --concentration) or two-phase (Theorem 1, every destination set and start)"},
@@ -49,7 +49,7 @@ func twoPhaseAlgorithm() Algorithm {
 copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
 switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
 lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
-		Properties:      []Support{{"deadlock", "flit"}, {"nonblocking", "static"}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropNonblocking, props.SemStatic}},
 		DefaultProperty: "deadlock",
 		Params: []Param{
 			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},

@@ -213,8 +213,8 @@ func Lookup(name string) (Algorithm, bool) {
 	return Algorithm{}, false
 }
 
-// Names lists the registry's algorithm names, sorted.
-func Names() []string {
+// algorithmNames lists the registry's algorithm names, sorted.
+func algorithmNames() []string {
 	var out []string
 	for _, a := range Algorithms() {
 		out = append(out, a.Name)
@@ -233,9 +233,9 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	a, ok := Lookup(in.Algorithm)
 	if !ok {
 		if in.Algorithm == "" {
-			return nil, badf("algorithm is missing; one of %s", strings.Join(Names(), ", "))
+			return nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
 		}
-		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(Names(), ", "))
+		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
 	}
 	r, err := newRequest(a, in, property, opt)
 	if err != nil {

@@ -11,10 +11,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropFlitContention names the measured check of a broadcast schedule in the flit-level
-// simulator at zero load (checker/sim, real channel arbitration): no header ever waits.
-const PropFlitContention = "flit-contention"
-
 // prepareFlitContention is the flit-contention check of schedule s built by algorithm
 // name, at the one timing point the point parameter gives (tc must be 1: the simulator
 // counts cycles of one channel hop).
@@ -34,11 +30,11 @@ func prepareFlitContention(name string, s *model.Schedule, r *request) (job, err
 	return func(ctx context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{"source": s.Topology.NodeName(s.Sources[0]), "unicasts": len(s.Unicasts), "point": p.String()})
 		rep.Command = "check"
-		return FlitContention(g, name, s, p, rep)
+		return judgeFlitContention(g, name, s, p, rep)
 	}, nil
 }
 
-// FlitContention runs schedule s of algorithm algo (named for its formula) at flit level
+// judgeFlitContention runs schedule s of algorithm algo (named for its formula) at flit level
 // at zero load at p (one virtual channel per channel, as the timed model has; if that
 // deadlocks on a torus ring it reruns with the two dateline classes and says so). It
 // fills rep: holds when no header ever waited, violated otherwise with a measurement
@@ -46,7 +42,7 @@ func prepareFlitContention(name string, s *model.Schedule, r *request) (job, err
 // unicast); figures simulated, timed_model (the contention-free timed model), formula
 // (the paper's, where one exists), excess (simulated minus formula) and
 // single_vc_deadlocked. Reference: 004 §6.2 (Figs. 8-9 simulate DCF and EDN).
-func FlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
+func judgeFlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
 	start := time.Now()
 	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
 	ts, tr, L := int(p.Ts), int(p.Tr), int(p.L)

@@ -18,13 +18,6 @@ import (
 // props/subnetworks (the partition algorithm), and the three-phase multi-node multicast
 // over them (the multinode algorithm).
 
-// The properties of the partition algorithm.
-const (
-	PropLevels    = "levels"
-	PropP1P5      = "p1-p5"
-	PropConnected = "connected"
-)
-
 func partitionAlgorithm() Algorithm {
 	return Algorithm{
 		Name:    "partition",
@@ -36,7 +29,7 @@ link level 1, h, 1 and h/2 for Types I-IV; Lemma 4 needs an even h); p1-p5 check
 DDNs load nodes and links within 1 of each other), P2 (the DCNs are disjoint and cover),
 P3 (every DDN meets every DCN), P4 and P5 (the DDNs, and the DCNs, are isomorphic);
 connected checks that every DDN is strongly connected under its own channels (001 §3.1-3.2).`,
-		Properties: []Support{{PropLevels, "static"}, {PropP1P5, "static"}, {PropConnected, "static"}},
+		Properties: []Support{{props.PropLevels, props.SemStatic}, {props.PropP1P5, props.SemStatic}, {props.PropConnected, props.SemStatic}},
 		Params: []Param{
 			{"type", "", "DDN type: I, II, III or IV"},
 			{"h", "0", "dilation h; it must divide both sides"},
@@ -87,11 +80,11 @@ func preparePartition(r *request) (job, error) {
 		rep.Command, rep.Verdict = "check", props.Holds
 		var err error
 		switch r.property {
-		case PropLevels:
+		case props.PropLevels:
 			subnetworks.Levels(g, p, ddns, rep)
-		case PropP1P5:
+		case props.PropP1P5:
 			err = subnetworks.P1P5(g, p, ddns, rep)
-		case PropConnected:
+		case props.PropConnected:
 			subnetworks.Connected(g, p, ddns, rep)
 		}
 		rep.Stats.Seconds = time.Since(start).Seconds()
@@ -109,7 +102,7 @@ along a U-torus or U-mesh chain inside each DDN (phase 2) and collected in the D
 (phase 3). Stepwise contention is judged between multicasts. With compare, plain U-torus
 (SPU on a mesh) and every type are built and tabulated; with latency, they are also
 executed at flit level (001 §4.4's comparison).`,
-		Properties: []Support{{"stepwise", "step"}, {"exactly-once", "step"}},
+		Properties: []Support{{props.PropStepwise, props.SemStep}, {props.PropExactlyOnce, props.SemStep}},
 		Params: []Param{
 			{"type", "III", "DDN type: I, II, III or IV"},
 			{"h", "4", "dilation h (divides both sides)"},

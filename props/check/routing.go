@@ -45,7 +45,7 @@ header, witness kind instance), and inconclusive when neither condition holds (t
 sufficient only: the witness is a cycle, not a proven deadlock; explore the relation
 with unicast --routing to decide). Figures cdg_acyclic, duato_proved and
 escape_vertices say which condition held.`,
-		Properties: []Support{{"deadlock", "static"}},
+		Properties: []Support{{props.PropDeadlock, props.SemStatic}},
 		Params: []Param{
 			{"routing", "", "routing relation: a built-in (dor, west-first, north-last, negative-first, odd-even, adaptive, duato, nonminimal, nonminimal:B) or a routing file"},
 		},

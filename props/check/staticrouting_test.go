@@ -62,7 +62,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	run := func(routing string) *props.Report {
 		t.Helper()
 		rep, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{
-			"msgs": "0->5", "routing": routing}}, PropLiveness, Options{MaxStates: 1_000_000})
+			"msgs": "0->5", "routing": routing}}, props.PropLiveness, Options{MaxStates: 1_000_000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	if budget := run("nonminimal:1"); budget.Verdict != checker.Holds || budget.Stats.States == 0 {
 		t.Errorf("nonminimal:1: %s, %d states", budget.Verdict, budget.Stats.States)
 	}
-	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, PropLiveness, Options{})
+	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, props.PropLiveness, Options{})
 	if !errors.Is(err, ErrBadInput) {
 		t.Errorf("liveness of a family: %v, want bad input", err)
 	}

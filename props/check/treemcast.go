@@ -30,8 +30,8 @@ orbit of mesh reflections. Pruning: none | on-no-free (alias total: 000 §4, a h
 no free output) | on-stop (alias total-stall: 000 §3, whenever a branch stops; the default)
 | partial. Property exactly-once (TM3) adds exactly-once delivery and XY branches as
 invariants in every reachable state, plus deadlock.`,
-		Properties:      []Support{{treemcast.PropDeadlock, "flit"}, {treemcast.PropGlobalDeadlock, "flit"}, {treemcast.PropExactlyOnce, "flit"}},
-		DefaultProperty: treemcast.PropDeadlock,
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
+		DefaultProperty: props.PropDeadlock,
 		Families:        true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},

@@ -36,7 +36,7 @@ depth where it closes; global-deadlock reports only states where nothing can mov
 Property liveness decides "every worm is eventually
 delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
 worm that can circle for ever under a non-minimal routing is a lasso.`,
-		Properties:      []Support{{"deadlock", "flit"}, {PropGlobalDeadlock, "flit"}, {PropLiveness, "flit"}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
 		Params: []Param{
@@ -95,8 +95,8 @@ func prepareUnicast(r *request) (job, error) {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		if r.property == PropLiveness {
-			return nil, badf("--prop %s checks one instance (--msgs), not a family", PropLiveness)
+		if r.property == props.PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
 		}
 		k, ok := strings.CutPrefix(family, "all-placements:")
 		n, err := strconv.Atoi(k)
@@ -123,7 +123,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	if r.property == PropLiveness {
+	if r.property == props.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
@@ -301,23 +301,10 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 	return rep, nil
 }
 
-// PropLiveness is the unicast property "every worm is eventually delivered" under weak
-// fairness of transitions, decided on the whole reachable graph by checker.CheckLiveness
-// (for relations without a progress measure, such as non-minimal routing): violated by a
-// deadlock or by a fair lasso in which some worm is never delivered (a livelock).
-const PropLiveness = "liveness"
-
-// PropGlobalDeadlock is the flit property "no reachable state has undelivered flits and
-// no enabled transition" (a global deadlock), the notion `deadlock` checked before local
-// deadlocks were: a deadlock hidden among messages that can still move is found only
-// once they have all stopped. `deadlock` itself reports local deadlocks
-// (checker.KindLocalDeadlock) in the state where they form.
-const PropGlobalDeadlock = "global-deadlock"
-
 // localDeadlocks reports whether property p is checked with local-deadlock detection.
-func localDeadlocks(p string) bool { return p != PropGlobalDeadlock }
+func localDeadlocks(p string) bool { return p != props.PropGlobalDeadlock }
 
-// unicastLiveness decides PropLiveness for one instance. The witness of a lasso names
+// unicastLiveness decides props.PropLiveness for one instance. The witness of a lasso names
 // the instance in its Detail (topology and parameters) and lists the actions from the
 // initial state, the cycle from CycleStart.
 func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
@@ -334,7 +321,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	secs := time.Since(start).Seconds()
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
+		Property: props.PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
 	}
 	if v := res.Violation; v != nil {
