@@ -87,22 +87,6 @@ func SpecOf(topology string, p Params) (Spec, error) {
 	return sp, nil
 }
 
-// Judge says what the last state s of a trace shows under property, as the search
-// reports it: a state where nothing can move is a deadlock ("deadlock: ..."); under
-// "deadlock" (not "global-deadlock") a state with messages that can never move again is
-// a local deadlock (LocalDeadlockText). "" when it shows no violation.
-func Judge(m *flit.Model, s flit.State, property string) string {
-	if len(m.Successors(s, nil)) == 0 && !m.Terminal(s) {
-		return "deadlock: " + Blocked(m, s)
-	}
-	if property != "global-deadlock" {
-		if stuck := m.Stuck(s); len(stuck) > 0 {
-			return LocalDeadlockText(m, s, stuck)
-		}
-	}
-	return ""
-}
-
 // TraceFile returns the saved-trace form of a violation found on spec sp.
 func TraceFile(sp Spec, r *Result) *tracefile.File {
 	raw, _ := json.Marshal(ParamsOf(sp))
@@ -175,5 +159,5 @@ func ReplayTrace(tf *tracefile.File) (Spec, string, error) {
 	if err := m.CheckAll(s); err != nil {
 		return sp, err.Error(), nil
 	}
-	return sp, Judge(m, s, tf.Property), nil
+	return sp, m.DeadlockText(s, tf.Property != "global-deadlock"), nil
 }
