@@ -91,6 +91,8 @@ func algoName(args []string) string {
 
 func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+	fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
@@ -202,7 +204,23 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
+	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
+	if err != nil {
+		return 0, err
+	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
+	if bs != nil {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+			if _, has := in.Params[name]; has && !set[name] && v > 0 {
+				in.Params[name] = strconv.Itoa(v)
+			}
+		}
+		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
+			in.Params["routing"] = bs.Routing
+		}
+	}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}

@@ -20,4 +20,6 @@ type common struct {
 	Progress  io.Writer
 	Seed      int64  // --seed
 	SpillDir  string // --spill-dir DIR
+	Faults    string // --faults LINKS (added to --topo)
+	BookSim   string // --booksim FILE
 }
