@@ -518,11 +518,6 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 			break
 		}
 	}
-	if e.local != nil {
-		if stuck := e.local.Stuck(s); len(stuck) > 0 {
-			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindLocalDeadlock, id: id})
-		}
-	}
 	if e.lazy != nil {
 		w.expandLazy(s, id, i, last)
 		return
@@ -533,6 +528,13 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	if len(succ) > maxTrans+1 {
 		e.fail(fmt.Errorf("checker: a state has %d successors; the explorer takes at most %d", len(succ), maxTrans+1))
 		return
+	}
+	if e.local != nil {
+		w.acts = w.acts[:0]
+		for j := range succ {
+			w.acts = append(w.acts, succ[j].Action)
+		}
+		w.checkLocal(s, i, id)
 	}
 	if len(succ) == 0 {
 		if e.opt.CheckDeadlock && !e.m.Terminal(s) {
@@ -594,6 +596,7 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 		w.yield = w.storeEncoded
 	}
 	w.cur, w.curID, w.nsucc, w.curLast = i, id, 0, last
+	w.acts = w.acts[:0]
 	if e.build != nil {
 		if w.yieldBuild == nil {
 			w.yieldBuild, w.keep = w.storeBuilt, w.keepBuilt
@@ -614,6 +617,9 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 		w.storeYielded()
 	}
 	w.transitions += int64(w.nsucc)
+	if e.local != nil {
+		w.checkLocal(s, i, id)
+	}
 	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(s) {
 		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants) + 1, kind: KindDeadlock, id: id})
 	}
@@ -658,13 +664,33 @@ func (w *worker[S]) storeYielded() {
 			w.pending++
 		}
 	}
-	w.lenc, w.ends, w.hs, w.acts = w.lenc[:0], w.ends[:0], w.hs[:0], w.acts[:0]
+	w.lenc, w.ends, w.hs = w.lenc[:0], w.ends[:0], w.hs[:0]
+}
+
+// checkLocal offers a local deadlock when the model finds one in s, number i of the
+// frontier with store id id, given its enabled actions w.acts.
+func (w *worker[S]) checkLocal(s S, i, id uint64) {
+	if stuck := w.e.local.LocalDeadlock(s, w.acts); len(stuck) > 0 {
+		w.offer(candidate{ok: true, idx: i, order: len(w.e.opt.Invariants), kind: KindLocalDeadlock, id: id})
+	}
+}
+
+// enabled returns the actions of the transitions of s.
+func enabled[S any](m Model[S], s S) []Action {
+	var out []Action
+	for _, t := range m.Successors(s, nil) {
+		out = append(out, t.Action)
+	}
+	return out
 }
 
 // storeBuilt is storeEncoded (storeEncodedRank with the progress check) for a
 // SuccessorBuilder with one worker: it reports whether the successor is new, so that the
 // model hands it to keepBuilt.
 func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
+	if w.e.local != nil {
+		w.acts = append(w.acts, a)
+	}
 	if w.e.prog.on {
 		w.rank.checkChild(rank, w.cur, w.nsucc, w.curID, a)
 	}
@@ -728,10 +754,10 @@ func (e *explorer[S]) violated(c candidate) (*Result[S], error) {
 		}
 		v.Message = fmt.Sprintf("deadlock: no enabled transition in a non-terminal state after %d steps", tr.Len())
 		if l, ok := e.m.(LocalDeadlocker[S]); ok {
-			v.Stuck = l.Stuck(last)
+			v.Stuck = l.LocalDeadlock(last, nil)
 		}
 	case KindLocalDeadlock:
-		v.Stuck = e.local.Stuck(last)
+		v.Stuck = e.local.LocalDeadlock(last, enabled(e.m, last))
 		if len(v.Stuck) == 0 {
 			return nil, fmt.Errorf("checker: the replayed trace (length %d) does not end in a local deadlock (%s)", tr.Len(), e.suspect())
 		}

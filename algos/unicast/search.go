@@ -3,7 +3,6 @@ package unicast
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -92,7 +91,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 		case checker.KindDeadlock:
 			res.Violation = "deadlock: " + Blocked(m, res.Final)
 		case checker.KindLocalDeadlock:
-			res.Violation = LocalDeadlockText(m, res.Final, v.Stuck)
+			res.Violation = m.DeadlockText(res.Final, true)
 		case checker.KindLivelock, checker.KindStarvation:
 			res.Violation, res.CycleStart = v.Message, v.CycleStart
 		default:
@@ -161,14 +160,4 @@ func Replay(m *flit.Model, acts []checker.Action) (flit.State, error) {
 // Blocked summarises a deadlocked state: which message waits at which router.
 func Blocked(m *flit.Model, s flit.State) string {
 	return m.Waits(s)
-}
-
-// LocalDeadlockText says in one line which messages of s can never move again and why:
-// "local deadlock of m0, m1, m2, m3 (4 of 5 messages): wait-for cycle ...".
-func LocalDeadlockText(m *flit.Model, s flit.State, stuck []int) string {
-	names := make([]string, len(stuck))
-	for k, i := range stuck {
-		names[k] = fmt.Sprintf("m%d", i)
-	}
-	return fmt.Sprintf("local deadlock of %s (%d of %d messages): %s", strings.Join(names, ", "), len(stuck), len(s.Msgs), m.Waits(s))
 }

@@ -93,22 +93,6 @@ func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
 	return sp, nil
 }
 
-// Judge says what the last state s of a trace shows under property, as the search
-// reports it: a state where nothing can move is a deadlock ("deadlock: ..."); under
-// "deadlock" (not "global-deadlock") a state with messages that can never move again is
-// a local deadlock (LocalDeadlockText). "" when it shows no violation.
-func Judge(m *flit.Model, s flit.State, property string) string {
-	if len(m.Successors(s, nil)) == 0 && !m.Terminal(s) {
-		return "deadlock: " + Blocked(m, s)
-	}
-	if property != "global-deadlock" {
-		if stuck := m.Stuck(s); len(stuck) > 0 {
-			return LocalDeadlockText(m, s, stuck)
-		}
-	}
-	return ""
-}
-
 // TraceFile returns the saved-trace form of a violation found on spec sp.
 func TraceFile(sp Spec, r *Result) *tracefile.File {
 	raw, _ := json.Marshal(ParamsOf(sp))
@@ -185,7 +169,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	case m.CheckAll(s) != nil:
 		res.Violation = m.CheckAll(s).Error()
 	default:
-		res.Violation = Judge(m, s, tf.Property)
+		res.Violation = m.DeadlockText(s, tf.Property != "global-deadlock")
 	}
 	if res.Violation == "" {
 		res.Verdict = checker.Holds

@@ -1,6 +1,9 @@
 package flit
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
 )
@@ -27,24 +30,85 @@ func (m *Model) WaitFor(s State) system.WaitGraph {
 	return m.waitGraph(&s, moving)
 }
 
-// Stuck returns the largest set of messages of s none of which can ever move again
-// (system.LocalDeadlocker), ascending, or nil. It is cheap when every undelivered
-// message has an enabled transition: then it builds no wait-for graph.
+// Stuck returns the largest set of messages of s none of which can ever move again,
+// ascending, or nil: LocalDeadlock with s's enabled transitions computed here.
 func (m *Model) Stuck(s State) []int {
-	moving := m.moving(&s)
-	undelivered := m.undelivered(&s)
-	any := false
-	for i, u := range undelivered {
-		if u && !moving[i] {
-			any = true
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
+	sc.st = m.steps(&s, sc.st[:0], &sc.rb)
+	acts := make([]system.Action, len(sc.st))
+	for k, st := range sc.st {
+		acts[k] = st.a
+	}
+	return m.LocalDeadlock(s, acts)
+}
+
+// LocalDeadlock returns the largest set of messages of s none of which can ever move
+// again (system.LocalDeadlocker), ascending, or nil; enabled are the actions of s's
+// transitions. It builds no wait-for graph when every undelivered message has an
+// enabled transition, the common case, at a cost of one pass over the messages and
+// virtual channels and no allocation.
+func (m *Model) LocalDeadlock(s State, enabled []system.Action) []int {
+	n := len(s.Msgs)
+	var small [2]uint64
+	moving := small[:]
+	if n > 128 {
+		moving = make([]uint64, (n+63)/64)
+	}
+	for _, a := range enabled {
+		_, input, _ := SplitAction(a)
+		i := input
+		if input >= n {
+			i = int(s.VCs[input-n].Owner)
+		}
+		moving[i/64] |= 1 << (i % 64)
+	}
+	blocked := false
+	for i := range s.Msgs {
+		if !s.Msgs[i].Done && moving[i/64]&(1<<(i%64)) == 0 {
+			blocked = true
 			break
 		}
 	}
-	if !any {
+	if !blocked {
+		for o := range s.VCs {
+			if i := int(s.VCs[o].Owner); i >= 0 && moving[i/64]&(1<<(i%64)) == 0 {
+				blocked = true
+				break
+			}
+		}
+	}
+	if !blocked {
 		return nil
 	}
-	g := m.waitGraph(&s, moving)
+	mv := make([]bool, n)
+	for i := range mv {
+		mv[i] = moving[i/64]&(1<<(i%64)) != 0
+	}
+	g := m.waitGraph(&s, mv)
 	return g.LocalDeadlock()
+}
+
+// DeadlockText says what state s shows, as the explorer reports it: "deadlock: ..."
+// (Waits) when nothing can move and some message is undelivered; with local, "local
+// deadlock of m0, m1 (2 of 5 messages): ..." when some messages can never move again
+// (Stuck); "" otherwise. Replays of saved traces judge their last state with it.
+func (m *Model) DeadlockText(s State, local bool) string {
+	if len(m.Successors(s, nil)) == 0 && !m.Terminal(s) {
+		return "deadlock: " + m.Waits(s)
+	}
+	if !local {
+		return ""
+	}
+	stuck := m.Stuck(s)
+	if len(stuck) == 0 {
+		return ""
+	}
+	names := make([]string, len(stuck))
+	for k, i := range stuck {
+		names[k] = fmt.Sprintf("m%d", i)
+	}
+	return fmt.Sprintf("local deadlock of %s (%d of %d messages): %s", strings.Join(names, ", "), len(stuck), len(s.Msgs), m.Waits(s))
 }
 
 // moving reports, per message, whether some input of it has an enabled transition.

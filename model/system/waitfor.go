@@ -179,12 +179,15 @@ type WaitReporter[S any] interface {
 }
 
 // LocalDeadlocker is an optional Model extension that lets the explorer report a local
-// deadlock in the state where it forms, long before every message is stuck: Stuck
-// returns the largest set of undelivered messages none of which can ever move again
-// (WaitGraph.LocalDeadlock), ascending, or nil. Stuck must be a pure function of the
-// state, must be non-empty in every non-Terminal state without successors (a global
-// deadlock), and its sets must be permanent: from a state where it returns S, no
-// transition of a member of S is ever enabled again.
+// deadlock in the state where it forms, long before every message is stuck:
+// LocalDeadlock returns the largest set of undelivered messages of s none of which can
+// ever move again (WaitGraph.LocalDeadlock), ascending, or nil. enabled are the actions
+// of s's transitions (as Successors returns them; the explorer has them at hand), so
+// that a model can answer nil at once when every undelivered message has one.
+//
+// The contract: a pure function of the state; non-empty in every non-Terminal state
+// without successors (a global deadlock); and permanent: from a state where it returns
+// S, no transition of a member of S is ever enabled again.
 type LocalDeadlocker[S any] interface {
-	Stuck(s S) []int
+	LocalDeadlock(s S, enabled []Action) []int
 }

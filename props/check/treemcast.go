@@ -30,7 +30,7 @@ orbit of mesh reflections. Pruning: none | on-no-free (alias total: 000 §4, a h
 no free output) | on-stop (alias total-stall: 000 §3, whenever a branch stops; the default)
 | partial. Property exactly-once (TM3) adds exactly-once delivery and XY branches as
 invariants in every reachable state, plus deadlock.`,
-		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
 		DefaultProperty: props.PropDeadlock,
 		Families:        true,
 		Params: []Param{
@@ -53,7 +53,7 @@ func prepareTreeMcast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
-	g, err := model.ParseGrid(r.topology)
+	g, err := model.ParseNetwork(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -127,6 +127,7 @@ func prepareTreeMcast(r *request) (job, error) {
 func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
 	o := checkerOptions[flit.State](ctx, r)
 	o.CheckDeadlock = true
+	o.CheckLocalDeadlock = treemcast.LocalDeadlocks(r.property)
 	o.CheckLiveness = true
 	if r.property == treemcast.PropExactlyOnce {
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
