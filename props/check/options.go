@@ -1,6 +1,5 @@
 package check
 
-
 // MaxWorkers bounds Options.Workers.
 const MaxWorkers = 256
 
