@@ -111,7 +111,7 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 			tf := unicast.TraceFile(sp, first)
 			out.Verdict, out.Witness = Violated, tf
 			out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-			m, tr, err := unicast.ReplayWitness(sp, first)
+			m, tr, _, err := unicast.Witness(sp, first)
 			var svg, pcap []byte
 			if err == nil {
 				title, sub := unicast.Titles(sp, first)

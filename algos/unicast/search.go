@@ -26,8 +26,13 @@ type Result struct {
 	// livelock or starvation lasso); 0 unless Verdict is Violated.
 	Kind checker.ViolationKind
 	// Stuck is, for a deadlock, the messages that can never move again.
-	Stuck         []int
-	Final         flit.State
+	Stuck []int
+	Final flit.State
+	// Model is the model searched, and Trace, for a violation, the shortest trace with
+	// its states: a report draws and captures them as they are, without rebuilding the
+	// model or replaying the actions.
+	Model         *flit.Model
+	Trace         checker.Trace[flit.State]
 	Seconds       float64
 	BytesPerState float64
 	// CycleStart is, for a livelock or starvation lasso, the index into Actions where
@@ -68,7 +73,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
-	res := Result{Property: PropertyOf(opt), States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
+	res := Result{Property: PropertyOf(opt), Model: m, States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
 		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
 	switch r.Verdict {
 	case checker.Holds:
@@ -76,7 +81,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	case checker.Violated:
 		res.Verdict = checker.Violated
 		v := r.Violation
-		res.Actions = v.Trace.Actions()
+		res.Actions, res.Trace = v.Trace.Actions(), v.Trace
 		for _, st := range v.Trace.Steps[1:] {
 			res.Labels = append(res.Labels, st.Label)
 		}
@@ -99,7 +104,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	if err := m.Err(); err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
-		res.Verdict, res.Violation, res.Actions, res.Labels = checker.Inconclusive, err.Error(), nil, nil
+		res.Verdict, res.Violation, res.Actions, res.Labels, res.Trace = checker.Inconclusive, err.Error(), nil, nil, checker.Trace[flit.State]{}
 	}
 	return res
 }

@@ -235,22 +235,8 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	a, ok := Lookup(in.Algorithm)
-	if !ok {
-		if in.Algorithm == "" {
-			return nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
-		}
-		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
-	}
-	r, err := newRequest(a, in, property, opt)
+	_, j, err := prepare(in, property, opt)
 	if err != nil {
-		return nil, err
-	}
-	j, err := a.prepare(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.unused(); err != nil {
 		return nil, err
 	}
 	rep, err := j(ctx)
@@ -259,6 +245,31 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	}
 	rep.Schema = props.ReportSchema
 	return rep, nil
+}
+
+// prepare validates a check and returns its request (whose work counts what the check
+// does) and the job that runs it; every input error is reported here, before any
+// search starts.
+func prepare(in Instance, property string, opt Options) (*request, job, error) {
+	a, ok := Lookup(in.Algorithm)
+	if !ok {
+		if in.Algorithm == "" {
+			return nil, nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
+		}
+		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
+	}
+	r, err := newRequest(a, in, property, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := a.prepare(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.unused(); err != nil {
+		return nil, nil, err
+	}
+	return r, j, nil
 }
 
 // job is a validated check, ready to run.

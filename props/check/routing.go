@@ -21,6 +21,9 @@ var routingParam = Param{"routing", "", "routing relation: a built-in (dor, west
 func relationOf(r *request, g *model.Grid) (routing.Relation, error) {
 	spec := r.str("routing")
 	if spec == "" {
+		if g.IsGraph() {
+			return nil, badf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
+		}
 		return nil, nil
 	}
 	rel, err := routing.Resolve(g, spec, os.ReadFile)

@@ -53,7 +53,7 @@ func prepareTreeMcast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
-	g, err := model.ParseGrid(r.topology)
+	g, err := model.ParseNetwork(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}

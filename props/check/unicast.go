@@ -87,6 +87,7 @@ func prepareUnicast(r *request) (job, error) {
 	}
 	sp := unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}
 	g, err := sp.Grid()
+	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -124,6 +125,7 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, badf("--%v", err)
 	}
 	m, err := unicast.BuildOn(g, sp)
+	r.work.builds++
 	if err != nil {
 		return nil, badf("%v", err)
 	}
@@ -138,7 +140,7 @@ func prepareUnicast(r *request) (job, error) {
 		opt.Invariants = m.Invariants()
 		opt.CheckLocalDeadlock = localDeadlocks(r.property)
 		res := unicast.SearchWith(m, opt)
-		return unicastReport(sp, r.property, &res), nil
+		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
 
@@ -185,6 +187,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		s := sp
 		s.Pairs = ps
 		m, err := unicast.BuildOn(g, s)
+		r.work.builds++
 		if err != nil {
 			return nil, badf("%v", err)
 		}
@@ -205,7 +208,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		states.Store(total.States)
 		switch res.Verdict {
 		case props.Violated:
-			rep := unicastReport(s, r.property, &res)
+			rep := unicastReport(s, r.property, &res, &r.work)
 			rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 			rep.Stats.Seconds = time.Since(start).Seconds()
 			rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
@@ -227,7 +230,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	total.Seconds = time.Since(start).Seconds()
 	total.Certificate = tally.Certificate()
 	sp.Pairs = nil
-	rep := unicastReport(sp, r.property, &total)
+	rep := unicastReport(sp, r.property, &total, &r.work)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
@@ -240,8 +243,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 }
 
 // unicastReport turns a unicast search result into a Report with its witness, trace and
-// pictures.
-func unicastReport(sp unicast.Spec, property string, res *unicast.Result) *props.Report {
+// pictures, drawn from the model and trace the result carries; a result without them
+// is replayed once, counted in w.
+func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *work) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
 	if sp.Routing != nil {
@@ -265,7 +269,12 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result) *props
 		rep.Reason = res.Violation
 		rep.Trace = unicast.TraceFile(sp, res)
 		rep.Witness = props.LabelWitness(rep.Trace)
-		m, tr, err := unicast.ReplayWitness(sp, res)
+		m, tr, replayed, err := unicast.Witness(sp, res)
+		if replayed {
+			w.parses++
+			w.builds++
+			w.replays++
+		}
 		if err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)
 		}
@@ -286,21 +295,16 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result) *props
 }
 
 func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error) {
-	sp, viol, err := unicast.ReplayTrace(tf)
+	sp, res, err := unicast.ReplayTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	res := unicast.Result{Verdict: props.Violated, Violation: viol, Labels: tf.Labels}
-	for _, a := range tf.Actions {
-		res.Actions = append(res.Actions, checker.Action(a))
-	}
-	if viol == "" {
-		res.Verdict = props.Holds
+	if res.Verdict == props.Holds {
 		res.Violation = "the trace replays but its last state shows no violation"
-	} else if tf.Violation != "" && viol != tf.Violation {
-		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, viol)
+	} else if tf.Violation != "" && res.Violation != tf.Violation {
+		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
-	rep := unicastReport(sp, tf.Property, &res)
+	rep := unicastReport(sp, tf.Property, res, new(work))
 	if res.Verdict == props.Holds {
 		rep.Reason = res.Violation
 	}

@@ -112,12 +112,17 @@ func MessageColor(i int) string { return palette[i%len(palette)] }
 // coordinates, drawn with y up (north up, as in 000 Fig. 3), starting at offset top.
 type frame struct {
 	g              *model.Grid
+	at             []model.Point // a graph's layout (graphLayout), in cells; nil on grids
+	span           model.Point
 	x0, x1, y0, y1 int
 	top            float64
 	pad            float64 // space around the nodes: room for wrap-around stubs on a torus
 }
 
 func (f frame) inside(v model.NodeID) bool {
+	if f.at != nil {
+		return true
+	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
@@ -126,6 +131,9 @@ func (f frame) inside(v model.NodeID) bool {
 }
 
 func (f frame) xy(v model.NodeID) (float64, float64) {
+	if f.at != nil {
+		return f.pad + f.at[v].X*cell, f.top + f.at[v].Y*cell
+	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
@@ -133,15 +141,26 @@ func (f frame) xy(v model.NodeID) (float64, float64) {
 	return f.pad + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
 }
 
-func (f frame) width() float64  { return 2*f.pad + float64(f.x1-f.x0)*cell }
-func (f frame) height() float64 { return 2*f.pad + float64(f.y1-f.y0)*cell }
+func (f frame) width() float64 {
+	if f.at != nil {
+		return 2*f.pad + f.span.X*cell
+	}
+	return 2*f.pad + float64(f.x1-f.x0)*cell
+}
+
+func (f frame) height() float64 {
+	if f.at != nil {
+		return 2*f.pad + f.span.Y*cell
+	}
+	return 2*f.pad + float64(f.y1-f.y0)*cell
+}
 
 // DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
 // index is out of range.
 func DrawFlit(p FlitPicture) ([]byte, error) {
 	g := p.Grid
-	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
-		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus; got %v", g)
+	if g == nil || !g.IsGraph() && (g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus)) {
+		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus or an irregular network; got %v", g)
 	}
 	vcs := max(p.VCs, 1)
 	if err := p.check(vcs); err != nil {
@@ -505,6 +524,11 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 // paths, holds, blocked headers) with one node of context, or the whole grid.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
+	if g.IsGraph() {
+		fr := frame{g: g, pad: margin}
+		fr.at, fr.span = graphLayout(g)
+		return fr
+	}
 	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
 	if g.Kind() == model.Torus {
 		fr.pad = cell*0.4 + 24 // the stubs of wrap-around channels and their labels
@@ -562,6 +586,9 @@ func (p FlitPicture) crop() frame {
 }
 
 func (f frame) full() bool {
+	if f.at != nil {
+		return true
+	}
 	g := f.g
 	h := 0
 	if g.Dims() == 2 {
@@ -633,6 +660,9 @@ func route(g *model.Grid, m FlitMessage) string {
 // the page, so north is -y).
 func (f frame) dir(c model.ChannelID) (float64, float64) {
 	ch := f.g.Channel(c)
+	if f.at != nil {
+		return unit(f.at[ch.From], f.at[ch.To])
+	}
 	if ch.Dim == 0 {
 		return float64(ch.Dir.Sign()), 0
 	}
