@@ -374,7 +374,7 @@ func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
-	rep := unicastReport(sp, r.property, &res.Result)
+	rep := unicastReport(sp, r.property, &res.Result, &r.work)
 	sw := res.Swarm
 	rep.Stats.Store = ""
 	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest
