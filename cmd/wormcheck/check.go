@@ -106,6 +106,8 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
+	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
 	return fs.Bool("progress", false, "show progress on stderr")
 }
 
@@ -236,6 +238,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
+	if c.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.TimeLimit)
+		defer cancel()
+	}
 	rep, err := check.Run(ctx, in, c.Prop, opt)
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
@@ -306,6 +313,19 @@ func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
+	switch c.Search {
+	case "bfs":
+	case "swarm":
+		if c.TimeLimit <= 0 {
+			return opt, usagef("--search swarm needs --time-limit (a swarm that finds nothing runs until stopped)")
+		}
+		opt.Swarm = true
+	default:
+		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+	}
+	if c.TimeLimit < 0 {
+		return opt, usagef("--time-limit must not be negative")
+	}
 	if opt.Store, err = storeNamed(c.Store); err != nil {
 		return opt, err
 	}
