@@ -219,7 +219,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		return 0, err
 	}
 	if result != "" && rep.Result != nil {
-		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
+		if err := writeOutput(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
@@ -266,7 +266,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 	if result != "" {
 		opt.CheckpointEvery = every
 		opt.Checkpoint = func(b []byte) error {
-			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
+			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
 				return fmt.Errorf("writing --result: %v", err)
 			}
 			return nil
@@ -318,7 +318,7 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
 			return nil
 		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := writeOutput(path, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %v", what, err)
 		}
 		return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -56,7 +55,7 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	rep.Version = toolVersion()
 	if *svgPath != "" {
-		if err := os.WriteFile(*svgPath, rep.SVG, 0o644); err != nil {
+		if err := writeOutput(*svgPath, rep.SVG, 0o644); err != nil {
 			return 0, fmt.Errorf("writing picture: %v", err)
 		}
 	}

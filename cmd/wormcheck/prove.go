@@ -126,7 +126,7 @@ func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 	slices.Sort(exts)
 	for _, ext := range exts {
 		p := filepath.Join(dir, id+"."+ext)
-		if err := os.WriteFile(p, files[ext], 0o644); err != nil {
+		if err := writeOutput(p, files[ext], 0o644); err != nil {
 			return fmt.Errorf("writing witness %s: %v", p, err)
 		}
 	}
