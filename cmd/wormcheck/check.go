@@ -129,6 +129,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 var errHelp = errors.New("help requested")
 
+// given reports whether the flag name was set on the command line (not left at its
+// default): a flag given an empty or zero value that means "the default" must be refused
+// rather than silently read as the default.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
 // withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
 // usage error; else the command goes on.

@@ -49,6 +49,9 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
 		return code, err
 	}
+	if given(fs, "delta") && o.Delta == 0 {
+		return 0, usagef("--delta 0: the Type III shift is 1..h-1; leave --delta out for h/2")
+	}
 	rep, err := check.Partition(o)
 	if err != nil {
 		return 0, usagef("%v", err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/proofs"
 )
@@ -65,6 +66,9 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	list := fs.Bool("list", false, "list claims")
 	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
 		return code, err
+	}
+	if given(fs, "only") && strings.TrimSpace(*only) == "" {
+		return 0, usagef("--only is empty; give claim ids such as WH1,DC5, or leave --only out for every claim")
 	}
 	opt, err := proofs.NewOptions(*quick, *full, *workers)
 	if err != nil {

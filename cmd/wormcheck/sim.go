@@ -135,6 +135,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.timeLimit < 0 {
 		return exitUsage, usagef("--time-limit must not be negative")
 	}
+	if f.trace != "" && (f.plot != "" || f.compare != "") {
+		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
+	}
 	ctx, release := check.SimBudget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
 	req := check.SimRequest{Grid: g, Options: f.SimOptions, Compare: f.compare, CompareDests: f.compareDests,

@@ -282,15 +282,11 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 		res.Actions = append(res.Actions, checker.Action(a))
 	}
 	if viol == "" {
-		res.Verdict = props.Holds
-		res.Violation = "the trace replays but its last state shows no violation"
+		return nil, errNoViolation(tf)
 	} else if tf.Violation != "" && viol != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, viol)
 	}
 	rep := unicastReport(sp, &res)
-	if res.Verdict == props.Holds {
-		rep.Reason = res.Violation
-	}
 	rep.Trace = nil
 	return rep, nil
 }
