@@ -178,7 +178,14 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	return runEntryCheck(ctx, e, a, args)
 }
 
-func algoNames() []string { return check.Names() }
+// algoNames lists the registry's algorithm names, sorted.
+func algoNames() []string {
+	var out []string
+	for _, a := range check.Algorithms() {
+		out = append(out, a.Name)
+	}
+	return out
+}
 
 // runEntryCheck runs `check` for an algorithm of the library registry: the common flags,
 // one flag per documented parameter, and --result for algorithms with families.
@@ -290,10 +297,22 @@ func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
-	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
+	if opt.Store, err = storeNamed(c.Store); err != nil {
 		return opt, err
 	}
 	return opt, opt.Validate()
+}
+
+// storeNamed returns the visited store --store names: "exact" (every state kept) or
+// "fingerprint" (64-bit hashes, TLC-style).
+func storeNamed(name string) (checker.StoreMode, error) {
+	switch name {
+	case "exact":
+		return checker.Exact, nil
+	case "fingerprint":
+		return checker.Fingerprint, nil
+	}
+	return checker.Exact, usagef("--store %q is unknown; use exact or fingerprint", name)
 }
 
 // artefacts are the files a violation may be written to.

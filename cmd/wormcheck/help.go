@@ -91,7 +91,19 @@ func toolVersion() string {
 func algoHelp() string {
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports, with the semantics\nthe verdict is judged in (docs/semantics.md):\n")
-	check.WriteAlgorithms(&b)
+	writeAlgorithms(&b)
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()
+}
+
+// writeAlgorithms lists the registry for people: each algorithm with its summary and the
+// properties it supports, each with the semantics its verdict is judged in.
+func writeAlgorithms(w io.Writer) {
+	for _, a := range check.Algorithms() {
+		var ps []string
+		for _, p := range a.Properties {
+			ps = append(ps, p.Property+" ("+p.Semantics+")")
+		}
+		fmt.Fprintf(w, "  %-13s %s\n  %-13s props: %s\n", a.Name, a.Summary, "", strings.Join(ps, ", "))
+	}
 }

@@ -127,7 +127,7 @@ func TestEditedTraceDoesNotReplay(t *testing.T) {
 		tf["actions"] = acts[:len(acts)-1]
 		data, _ = json.Marshal(tf)
 		os.WriteFile(p, data, 0o644)
-		runHostile(t, []hostileCase{{[]string{"replay", p}, exitUsage, "not enabled"}})
+		runHostile(t, []hostileCase{{[]string{"replay", p}, exitUsage, "step 1"}})
 	}
 }
 

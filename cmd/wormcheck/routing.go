@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg]
@@ -76,7 +76,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rep, err := check.CheckRouting(*topo, *spec, os.ReadFile)
+	rep, err := cdg.Prove(*topo, *spec, os.ReadFile)
 	if err != nil {
 		return 0, err
 	}

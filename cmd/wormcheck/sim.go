@@ -8,9 +8,9 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/checker/sim/simulate"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -63,10 +63,10 @@ func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
 }
 
-// simFlags are sim's flags: the options of the simulation itself (check.SimOptions) and
+// simFlags are sim's flags: the options of the simulation itself (simulate.Options) and
 // those of the command (files, output, budget).
 type simFlags struct {
-	check.SimOptions
+	simulate.Options
 	topo, plot, trace, compare, compareDests, compareLoad string
 	traceLimit, points                                    int
 	json, progress                                        bool
@@ -75,7 +75,7 @@ type simFlags struct {
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
-	o := &f.SimOptions
+	o := &f.Options
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6")
 	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
 	fs.StringVar(&o.Algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
@@ -113,7 +113,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
-// runSim is `wormcheck sim`: flags into a check.SimRequest, check.Simulate, the plot
+// runSim is `wormcheck sim`: flags into a simulate.Request, simulate.Run, the plot
 // file, then the outcome printed or encoded.
 func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("sim")
@@ -138,9 +138,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.trace != "" && (f.plot != "" || f.compare != "") {
 		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
 	}
-	ctx, release := check.SimBudget(ctx, f.maxMemMB<<20, f.timeLimit)
+	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
-	req := check.SimRequest{Grid: g, Options: f.SimOptions, Compare: f.compare, CompareDests: f.compareDests,
+	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,
 		CompareLoads: f.compareLoad, Points: f.points, Plot: f.plot}
 	if f.progress || e.StderrIsTerminal {
 		req.Progress = e.Stderr
@@ -153,7 +153,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if !f.json {
 		req.Text = e.Stdout
 	}
-	out, err := check.Simulate(ctx, req)
+	out, err := simulate.Run(ctx, req)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -173,7 +173,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	return code, nil
 }
 
-// traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a check.SimTrace.
+// traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a simulate.Trace.
 type traceFile struct {
 	path  string
 	limit int

@@ -28,7 +28,7 @@ a destination range as one region header) is nonblocking iff no two packets shar
 Without a pattern a family is checked: monotone (002 Property 1: concentrated sources and
 monotone destinations never block; order and concentration select the variant) or
 two-phase (Theorem 1: every destination set and start of the phase-2 copies).`,
-		Properties: []Support{{"nonblocking", "static"}},
+		Properties: []Support{{props.PropNonblocking, props.SemStatic}},
 		Params: []Param{
 			{"pattern", "", `one pattern: packets "0->3,1->5,2->4-7" (a range is a region header); without it a family is checked`},
 			{"family", "monotone", "family without --pattern: monotone (Property 1, --order, --concentration) or two-phase (Theorem 1, every destination set and start)"},
@@ -49,7 +49,7 @@ func twoPhaseAlgorithm() Algorithm {
 copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
 switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
 lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
-		Properties:      []Support{{"deadlock", "flit"}, {"nonblocking", "static"}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropNonblocking, props.SemStatic}},
 		DefaultProperty: "deadlock",
 		Params: []Param{
 			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},
@@ -308,7 +308,7 @@ func prepareTwoPhase(r *request) (job, error) {
 			rep.Trace = tf
 			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
-			rep.SVG = render.BanyanDeadlock(sys, last)
+			rep.SVG = banyanDeadlockPicture(sys, last)
 			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
 				return nil, internalf("%v", err)
 			}
@@ -365,9 +365,27 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
 		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
-		rep.SVG = render.BanyanDeadlock(sys, tr.Steps[len(tr.Steps)-1].State)
+		rep.SVG = banyanDeadlockPicture(sys, tr.Steps[len(tr.Steps)-1].State)
 		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
 		return rep, nil
 	}
 	return nil, badf("%v (%s)", errNoViolation(tf), why)
+}
+
+// banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every
+// packet that holds links, with the links its heads wait for (held by another packet)
+// in red.
+func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
+	var pkts []render.BanyanPath
+	for p := range s.Held {
+		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
+			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+		}
+	}
+	var contested []model.ChannelID
+	for _, wt := range sys.Waits(s) {
+		contested = append(contested, model.ChannelID(wt.Channel))
+	}
+	b, opt := sys.Banyan(), sys.Options()
+	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
 }

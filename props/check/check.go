@@ -35,27 +35,13 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// ErrBadInput marks errors caused by the caller's input (an unknown algorithm, a
-// malformed parameter, an instance the algorithm cannot build): errors.Is(err,
-// ErrBadInput) holds for them, and the message is one line naming the field. Any other
-// error is internal. It is a constant, so no caller can replace it.
-const ErrBadInput = sentinel("bad input")
-
-// sentinel is an error that is a constant.
-type sentinel string
-
-func (e sentinel) Error() string { return string(e) }
-
-// inputError is a one-line bad-input message that matches ErrBadInput.
-type inputError struct{ msg string }
-
-func (e *inputError) Error() string        { return e.msg }
-func (e *inputError) Is(target error) bool { return target == ErrBadInput }
+// ErrBadInput marks errors caused by the caller's input (props.ErrBadInput):
+// errors.Is(err, ErrBadInput) holds for them, and the message is one line naming the
+// field. Any other error is internal.
+const ErrBadInput = props.ErrBadInput
 
 // badf returns a bad-input error with a formatted one-line message.
-func badf(format string, args ...any) error {
-	return &inputError{msg: fmt.Sprintf(format, args...)}
-}
+func badf(format string, args ...any) error { return props.BadInputf(format, args...) }
 
 // Instance names what to check: an algorithm of the registry, a topology spec
 // ("mesh:3x3", "torus:4", "banyan:16") and the algorithm's parameters by name. A
@@ -227,8 +213,8 @@ func Lookup(name string) (Algorithm, bool) {
 	return Algorithm{}, false
 }
 
-// Names lists the registry's algorithm names, sorted.
-func Names() []string {
+// algorithmNames lists the registry's algorithm names, sorted.
+func algorithmNames() []string {
 	var out []string
 	for _, a := range Algorithms() {
 		out = append(out, a.Name)
@@ -244,22 +230,8 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	a, ok := Lookup(in.Algorithm)
-	if !ok {
-		if in.Algorithm == "" {
-			return nil, badf("algorithm is missing; one of %s", strings.Join(Names(), ", "))
-		}
-		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(Names(), ", "))
-	}
-	r, err := newRequest(a, in, property, opt)
+	_, j, err := prepare(in, property, opt)
 	if err != nil {
-		return nil, err
-	}
-	j, err := a.prepare(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.unused(); err != nil {
 		return nil, err
 	}
 	rep, err := j(ctx)
@@ -268,6 +240,31 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	}
 	rep.Schema = props.ReportSchema
 	return rep, nil
+}
+
+// prepare validates a check and returns its request (whose work counts what the check
+// does) and the job that runs it; every input error is reported here, before any
+// search starts.
+func prepare(in Instance, property string, opt Options) (*request, job, error) {
+	a, ok := Lookup(in.Algorithm)
+	if !ok {
+		if in.Algorithm == "" {
+			return nil, nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
+		}
+		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
+	}
+	r, err := newRequest(a, in, property, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := a.prepare(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.unused(); err != nil {
+		return nil, nil, err
+	}
+	return r, j, nil
 }
 
 // job is a validated check, ready to run.
@@ -312,7 +309,7 @@ func errNoViolation(tf *tracefile.File) error {
 
 // ErrInternal marks a failure of wormcheck itself (a witness that does not replay, two
 // checks that disagree): errors.Is(err, ErrInternal) holds for them; wormcheck exits 4.
-const ErrInternal = sentinel("internal error")
+var ErrInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {

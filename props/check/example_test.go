@@ -61,6 +61,7 @@ func ExampleLookup() {
 	}
 	// Output:
 	// deadlock in the flit semantics
+	// global-deadlock in the flit semantics
 	// liveness in the flit semantics
 	// --msgs (default "")
 	// --length (default "2")

@@ -30,8 +30,8 @@ orbit of mesh reflections. Pruning: none | on-no-free (alias total: 000 §4, a h
 no free output) | on-stop (alias total-stall: 000 §3, whenever a branch stops; the default)
 | partial. Property exactly-once (TM3) adds exactly-once delivery and XY branches as
 invariants in every reachable state, plus deadlock.`,
-		Properties:      []Support{{treemcast.PropDeadlock, "flit"}, {treemcast.PropExactlyOnce, "flit"}},
-		DefaultProperty: treemcast.PropDeadlock,
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
+		DefaultProperty: props.PropDeadlock,
 		Families:        true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
@@ -53,7 +53,7 @@ func prepareTreeMcast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
-	g, err := model.ParseGrid(r.topology)
+	g, err := model.ParseNetwork(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -127,6 +127,7 @@ func prepareTreeMcast(r *request) (job, error) {
 func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
 	o := checkerOptions[flit.State](ctx, r)
 	o.CheckDeadlock = true
+	o.CheckLocalDeadlock = treemcast.LocalDeadlocks(r.property)
 	o.CheckLiveness = true
 	if r.property == treemcast.PropExactlyOnce {
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
@@ -156,8 +157,8 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 			// A lasso: no last state shows it, so the deadlock replay does not apply.
 			rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
 			rep.Witness = flitWitness(m, v.Trace, v.Message)
-			markLasso(rep.Witness, v.Message, v.CycleStart)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind, v.Message, nil)
+			markLasso(rep.Witness, v.Kind, v.CycleStart)
+			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
 			break
 		}
 		if err := treeMcastWitness(rep, tf); err != nil {

@@ -29,10 +29,14 @@ direction with dateline virtual-channel classes, Dally & Seitz), every flit move
 transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
 coordinates like (0,1). With family all-placements:K every connected placement of 1..K
 worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
-deadlocked instance is reported. Property liveness decides "every worm is eventually
+deadlocked instance is reported. Property deadlock reports a local deadlock in the
+state where it forms: a set of worms none of which can ever move again, whatever the
+others do (docs/semantics.md), so a deadlock among free-running worms is found at the
+depth where it closes; global-deadlock reports only states where nothing can move.
+Property liveness decides "every worm is eventually
 delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
 worm that can circle for ever under a non-minimal routing is a lasso.`,
-		Properties:      []Support{{"deadlock", "flit"}, {PropLiveness, "flit"}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
 		Params: []Param{
@@ -79,6 +83,7 @@ func prepareUnicast(r *request) (job, error) {
 	}
 	sp := unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}
 	g, err := sp.Grid()
+	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -91,8 +96,8 @@ func prepareUnicast(r *request) (job, error) {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		if r.property == PropLiveness {
-			return nil, badf("--prop %s checks one instance (--msgs), not a family", PropLiveness)
+		if r.property == props.PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
 		}
 		k, ok := strings.CutPrefix(family, "all-placements:")
 		n, err := strconv.Atoi(k)
@@ -116,17 +121,19 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, badf("--%v", err)
 	}
 	m, err := unicast.BuildOn(g, sp)
+	r.work.builds++
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	if r.property == PropLiveness {
+	if r.property == props.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
 		opt.Invariants = m.Invariants()
+		opt.CheckLocalDeadlock = localDeadlocks(r.property)
 		res := unicast.SearchWith(m, opt)
-		return unicastReport(sp, &res), nil
+		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
 
@@ -143,6 +150,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	fam := unicastFamilyOf(sp, k)
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
+	opt.CheckLocalDeadlock = localDeadlocks(r.property)
 	start := time.Now()
 	total := unicast.Result{Store: opt.Store}
 	var tally checker.Tally
@@ -172,6 +180,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		s := sp
 		s.Pairs = ps
 		m, err := unicast.BuildOn(g, s)
+		r.work.builds++
 		if err != nil {
 			return nil, badf("%v", err)
 		}
@@ -192,7 +201,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		states.Store(total.States)
 		switch res.Verdict {
 		case props.Violated:
-			rep := unicastReport(s, &res)
+			rep := unicastReport(s, r.property, &res, &r.work)
 			rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 			rep.Stats.Seconds = time.Since(start).Seconds()
 			rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
@@ -214,7 +223,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	total.Seconds = time.Since(start).Seconds()
 	total.Certificate = tally.Certificate()
 	sp.Pairs = nil
-	rep := unicastReport(sp, &total)
+	rep := unicastReport(sp, r.property, &total, &r.work)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
@@ -227,8 +236,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 }
 
 // unicastReport turns a unicast search result into a Report with its witness, trace and
-// pictures.
-func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
+// pictures, drawn from the model and trace the result carries; a result without them
+// is replayed once, counted in w.
+func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *work) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
 	if sp.Routing != nil {
@@ -236,7 +246,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	}
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
+		Property: property, Semantics: "flit", Verdict: res.Verdict,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds,
 			Store: res.Store.String(), CollisionBound: res.CollisionBound},
 		Certificate: res.Certificate,
@@ -252,11 +262,16 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Reason = res.Violation
 		rep.Trace = unicast.TraceFile(sp, res)
 		rep.Witness = props.LabelWitness(rep.Trace)
-		m, tr, err := unicast.ReplayWitness(sp, res)
+		m, tr, replayed, err := unicast.Witness(sp, res)
+		if replayed {
+			w.parses++
+			w.builds++
+			w.replays++
+		}
 		if err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)
 		}
-		markLasso(rep.Witness, res.Violation, res.CycleStart)
+		markLasso(rep.Witness, res.Kind, res.CycleStart)
 		if err == nil {
 			title, sub := unicast.Titles(sp, res)
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
@@ -273,31 +288,24 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 }
 
 func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error) {
-	sp, viol, err := unicast.ReplayTrace(tf)
+	sp, res, err := unicast.ReplayTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	res := unicast.Result{Verdict: props.Violated, Violation: viol, Labels: tf.Labels}
-	for _, a := range tf.Actions {
-		res.Actions = append(res.Actions, checker.Action(a))
-	}
-	if viol == "" {
+	if res.Verdict == props.Holds {
 		return nil, errNoViolation(tf)
-	} else if tf.Violation != "" && viol != tf.Violation {
-		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, viol)
+	} else if tf.Violation != "" && res.Violation != tf.Violation {
+		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
-	rep := unicastReport(sp, &res)
+	rep := unicastReport(sp, tf.Property, res, new(work))
 	rep.Trace = nil
 	return rep, nil
 }
 
-// PropLiveness is the unicast property "every worm is eventually delivered" under weak
-// fairness of transitions, decided on the whole reachable graph by checker.CheckLiveness
-// (for relations without a progress measure, such as non-minimal routing): violated by a
-// deadlock or by a fair lasso in which some worm is never delivered (a livelock).
-const PropLiveness = "liveness"
+// localDeadlocks reports whether property p is checked with local-deadlock detection.
+func localDeadlocks(p string) bool { return p != props.PropGlobalDeadlock }
 
-// unicastLiveness decides PropLiveness for one instance. The witness of a lasso names
+// unicastLiveness decides props.PropLiveness for one instance. The witness of a lasso names
 // the instance in its Detail (topology and parameters) and lists the actions from the
 // initial state, the cycle from CycleStart.
 func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
@@ -314,7 +322,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	secs := time.Since(start).Seconds()
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
+		Property: props.PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
 	}
 	if v := res.Violation; v != nil {

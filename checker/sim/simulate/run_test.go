@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"context"
@@ -12,23 +12,23 @@ import (
 
 // TestStopReason names each cause a simulation stops for.
 func TestStopReason(t *testing.T) {
-	if got := StopReason(context.Background(), 5); got != "stopped at cycle 5" {
+	if got := stopReason(context.Background(), 5); got != "stopped at cycle 5" {
 		t.Errorf("no cause: %q", got)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got := StopReason(ctx, -1); got != "interrupted" {
+	if got := stopReason(ctx, -1); got != "interrupted" {
 		t.Errorf("cancelled: %q", got)
 	}
 	ctx, cancelCause := context.WithCancelCause(context.Background())
 	cancelCause(errors.New("the heap outgrew the budget"))
-	if got := StopReason(ctx, 12); got != "stopped at cycle 12: the heap outgrew the budget" {
+	if got := stopReason(ctx, 12); got != "stopped at cycle 12: the heap outgrew the budget" {
 		t.Errorf("cause: %q", got)
 	}
-	tctx, release := SimBudget(context.Background(), 0, 1)
+	tctx, release := Budget(context.Background(), 0, 1)
 	defer release()
 	<-tctx.Done()
-	if got := StopReason(tctx, 0); !strings.Contains(got, "the --time-limit of 1ns passed") {
+	if got := stopReason(tctx, 0); !strings.Contains(got, "the --time-limit of 1ns passed") {
 		t.Errorf("time limit: %q", got)
 	}
 }
@@ -42,11 +42,11 @@ func TestRunSimTextAndJSON(t *testing.T) {
 	}
 	o := simDefaults()
 	o.Rate, o.Length, o.Cycles, o.Warmup = 0.01, 4, 1000, 200
-	cfg, err := SimConfig(g, o)
+	cfg, err := simConfig(g, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := RunSim(context.Background(), g, "", cfg)
+	run, err := runTraffic(context.Background(), g, "", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cfg.Context = ctx
-	stopped, err := RunSim(ctx, g, "", cfg)
+	stopped, err := runTraffic(ctx, g, "", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +83,11 @@ func TestSweepRunHooksEachLoad(t *testing.T) {
 	g, _ := model.ParseGrid("mesh:4x4")
 	o := simDefaults()
 	o.Load, o.Length, o.Cycles, o.Warmup = 0.1, 4, 500, 100
-	cfg, err := SimConfig(g, o)
+	cfg, err := simConfig(g, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := NewSimSweep(g, cfg, 2)
+	sw, err := newSweep(g, cfg, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestSweepRunHooksEachLoad(t *testing.T) {
 	reason, err := sw.Run(context.Background(), func(i int, c *sim.Config) func() {
 		started++
 		return func() { stopped++ }
-	}, func(p SweepPoint, model string) { points++; WritePoint(&b, p, model) })
+	}, func(p sweepPoint, model string) { points++; writePoint(&b, p, model) })
 	if err != nil || reason != "" || started != 2 || stopped != 2 || points != 2 || len(sw.Done) != 2 {
 		t.Fatalf("reason %q, err %v, started %d stopped %d points %d done %d", reason, err, started, stopped, points, len(sw.Done))
 	}
@@ -105,8 +105,8 @@ func TestSweepRunHooksEachLoad(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sw2, _ := NewSimSweep(g, cfg, 2)
-	if reason, _ := sw2.Run(ctx, func(int, *sim.Config) func() { return func() {} }, func(SweepPoint, string) {}); reason != "interrupted" || len(sw2.Done) != 0 {
+	sw2, _ := newSweep(g, cfg, 2)
+	if reason, _ := sw2.Run(ctx, func(int, *sim.Config) func() { return func() {} }, func(sweepPoint, string) {}); reason != "interrupted" || len(sw2.Done) != 0 {
 		t.Errorf("a done context: reason %q, %d loads", reason, len(sw2.Done))
 	}
 	if sw2.JSON("v", "", "p.svg", "interrupted")["verdict"] != "inconclusive" {
@@ -119,7 +119,7 @@ func TestCollectiveText(t *testing.T) {
 	g, _ := model.ParseGrid("torus:8x8")
 	o := simDefaults()
 	o.Algo, o.Length = "edn", 16
-	c, ok, err := NewSimCollective(g, o)
+	c, ok, err := newCollective(g, o)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
@@ -141,7 +141,7 @@ func TestComparisonRunAllTableAndReport(t *testing.T) {
 	g, _ := model.ParseGrid("mesh:4x4")
 	o := simDefaults()
 	o.Length, o.Cycles, o.Warmup = 2, 500, 100
-	c, err := NewSimComparison(g, o, "tree,separate", "2", "0.01,0.05", 8)
+	c, err := newComparison(g, o, "tree,separate", "2", "0.01,0.05", 8)
 	if err != nil {
 		t.Fatal(err)
 	}

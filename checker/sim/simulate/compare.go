@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// SimComparison is a prepared run of 000 §5.3's comparison of multicast algorithms
+// comparison is a prepared run of 000 §5.3's comparison of multicast algorithms
 // (sim.Compare): the base configuration, the algorithms, the destination counts and the
 // offered loads, and which algorithms are the tree and separate addressing (-1 when
 // absent) so that the tree's latency reduction can be reported.
-type SimComparison struct {
+type comparison struct {
 	Grid      *model.Grid
 	Base      sim.Config
 	Names     []string
@@ -26,7 +26,7 @@ type SimComparison struct {
 	// series are the plot's curves of the runs recorded, one per algorithm and count.
 	series []render.Series
 	// opts are the options the comparison was made with, for its report.
-	opts SimOptions
+	opts Options
 	runs int
 }
 
@@ -34,12 +34,12 @@ type SimComparison struct {
 // alternate solid and dashed lines.
 var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
-// NewSimComparison prepares a comparison of the algorithms in the comma-separated names
+// newComparison prepares a comparison of the algorithms in the comma-separated names
 // on g, one run per count in dests (comma-separated), at the comma-separated loads, or
-// when loads is "" at points loads up to o.Load. The other options are those of SimConfig;
+// when loads is "" at points loads up to o.Load. The other options are those of simConfig;
 // errors name the flag at fault.
-func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, points int) (*SimComparison, error) {
-	c := &SimComparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
+func newComparison(g *model.Grid, o Options, names, dests, loads string, points int) (*comparison, error) {
+	c := &comparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
 	if loads != "" {
 		for _, s := range strings.Split(loads, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -68,7 +68,7 @@ func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, p
 		oa := o
 		oa.Algo, oa.Traffic, oa.Multicast, oa.B, oa.Rate = name, "multicast", -1, -1, 0
 		oa.Dests = "1..1"
-		cfg, err := SimConfig(g, oa)
+		cfg, err := simConfig(g, oa)
 		if err != nil {
 			return nil, err
 		}
@@ -96,13 +96,13 @@ func NewSimComparison(g *model.Grid, o SimOptions, names, dests, loads string, p
 }
 
 // Run compares the algorithms with n destinations per multicast.
-func (c *SimComparison) Run(n int) (*sim.CompareResult, error) {
+func (c *comparison) Run(n int) (*sim.CompareResult, error) {
 	return sim.Compare(sim.CompareSpec{Base: c.Base, Algos: c.Algos, Dests: n, Loads: c.Loads})
 }
 
 // Reduction is the tree's latency reduction against separate addressing at each load,
 // or nil when the comparison lacks one of them.
-func (c *SimComparison) Reduction(r *sim.CompareResult) []float64 {
+func (c *comparison) Reduction(r *sim.CompareResult) []float64 {
 	if c.Tree < 0 || c.Sep < 0 {
 		return nil
 	}
@@ -111,26 +111,26 @@ func (c *SimComparison) Reduction(r *sim.CompareResult) []float64 {
 
 // JSON is the report row of the run r with n destinations: every point of every
 // algorithm, and the tree's reduction when there is one.
-func (c *SimComparison) JSON(n int, r *sim.CompareResult) map[string]any {
+func (c *comparison) JSON(n int, r *sim.CompareResult) map[string]any {
 	var pts []map[string]any
 	for a := range c.Algos {
 		for _, p := range r.Points[a] {
-			pts = append(pts, map[string]any{"algorithm": c.Algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": NaNNil(p.Latency.Mean),
-				"ci95": NaNNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+			pts = append(pts, map[string]any{"algorithm": c.Algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": nanNil(p.Latency.Mean),
+				"ci95": nanNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
 		}
 	}
 	row := map[string]any{"dests": n, "points": pts}
 	if red := c.Reduction(r); red != nil {
 		mx, at := r.MaxReduction(c.Tree, c.Sep)
-		row["reduction"] = NaNSlice(red)
-		row["max_reduction"], row["max_reduction_load"] = NaNNil(mx), NaNNil(at)
+		row["reduction"] = nanSlice(red)
+		row["max_reduction"], row["max_reduction_load"] = nanNil(mx), nanNil(at)
 	}
 	return row
 }
 
 // Record adds the run r with n destinations to the plot (one curve per algorithm, with
 // its 95% bars) and returns its report row.
-func (c *SimComparison) Record(n int, r *sim.CompareResult) map[string]any {
+func (c *comparison) Record(n int, r *sim.CompareResult) map[string]any {
 	for a := range c.Algos {
 		var bars []float64
 		for _, p := range r.Points[a] {
@@ -145,6 +145,6 @@ func (c *SimComparison) Record(n int, r *sim.CompareResult) map[string]any {
 
 // SVG draws the runs recorded: latency against load, one curve per algorithm and
 // destination count; ports names the port model in the title.
-func (c *SimComparison) SVG(ports string) []byte {
+func (c *comparison) SVG(ports string) []byte {
 	return render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", c.Grid.Spec(), c.Base.Length, ports), c.Loads, c.series)
 }

@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-func simDefaults() SimOptions {
-	return SimOptions{Traffic: "uniform", Ports: "all", Process: "poisson", Dests: "4..25", Prune: "on-stop",
+func simDefaults() Options {
+	return Options{Traffic: "uniform", Ports: "all", Process: "poisson", Dests: "4..25", Prune: "on-stop",
 		B: -1, Multicast: -1, HotSpot: 0.1, HotNode: -1, Length: 32, Buffers: 2, Cycles: 20000, Warmup: 5000, Seed: 1}
 }
 
@@ -20,22 +20,22 @@ func TestSimConfigRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for flag, edit := range map[string]func(*SimOptions){
-		"--ports":    func(o *SimOptions) { o.Ports = "two" },
-		"--process":  func(o *SimOptions) { o.Process = "x" },
-		"--length":   func(o *SimOptions) { o.Length = 0 },
-		"--rate and": func(o *SimOptions) { o.Rate, o.Load = 0.01, 0.1 },
-		"--load":     func(o *SimOptions) { o.Load = 100 },
-		"--cycles":   func(o *SimOptions) { o.Cycles = 1e12 },
-		"--dests":    func(o *SimOptions) { o.Dests = "5..2" },
-		"--hot-node": func(o *SimOptions) { o.Traffic, o.HotNode = "hotspot", 16 },
-		"--traffic":  func(o *SimOptions) { o.Traffic = "bursty" },
-		"--prune":    func(o *SimOptions) { o.Algo, o.Prune = "tree", "sometimes" },
-		"--algo":     func(o *SimOptions) { o.Algo = "nosuch" },
+	for flag, edit := range map[string]func(*Options){
+		"--ports":    func(o *Options) { o.Ports = "two" },
+		"--process":  func(o *Options) { o.Process = "x" },
+		"--length":   func(o *Options) { o.Length = 0 },
+		"--rate and": func(o *Options) { o.Rate, o.Load = 0.01, 0.1 },
+		"--load":     func(o *Options) { o.Load = 100 },
+		"--cycles":   func(o *Options) { o.Cycles = 1e12 },
+		"--dests":    func(o *Options) { o.Dests = "5..2" },
+		"--hot-node": func(o *Options) { o.Traffic, o.HotNode = "hotspot", 16 },
+		"--traffic":  func(o *Options) { o.Traffic = "bursty" },
+		"--prune":    func(o *Options) { o.Algo, o.Prune = "tree", "sometimes" },
+		"--algo":     func(o *Options) { o.Algo = "nosuch" },
 	} {
 		o := simDefaults()
 		edit(&o)
-		if _, err := SimConfig(g, o); err == nil || !strings.HasPrefix(err.Error(), flag) {
+		if _, err := simConfig(g, o); err == nil || !strings.HasPrefix(err.Error(), flag) {
 			t.Errorf("%s: got error %v", flag, err)
 		}
 	}
@@ -47,7 +47,7 @@ func TestSimConfigBuilds(t *testing.T) {
 	g, _ := model.ParseGrid("mesh:4x4")
 	o := simDefaults()
 	o.Load, o.Traffic, o.Algo, o.Prune = 0.32, "hotspot", "tree", "none"
-	cfg, err := SimConfig(g, o)
+	cfg, err := simConfig(g, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,22 +56,11 @@ func TestSimConfigBuilds(t *testing.T) {
 	}
 }
 
-// TestCollectiveFormula checks that the formula exists only where the paper gives one.
-func TestCollectiveFormula(t *testing.T) {
-	sq, _ := model.ParseGrid("torus:8x8")
-	mesh, _ := model.ParseGrid("mesh:8x8")
-	if x, err := CollectiveFormula(sq, "dcf", 1, 1, 8, nil); err != nil || !(x > 0) {
-		t.Fatalf("dcf on a square torus: %v, %v", x, err)
-	}
-	if _, err := CollectiveFormula(mesh, "dcf", 1, 1, 8, nil); err == nil {
-		t.Fatal("a DCF formula on a mesh")
-	}
-	if _, err := CollectiveFormula(sq, "sbt", 1, 1, 8, nil); err == nil {
-		t.Fatal("a formula for sbt")
-	}
-	for _, n := range SimScheduleNames() {
-		_, b := SimBroadcast(n)
-		_, m := SimMulticast(n)
+// TestScheduleNames: each schedule name builds a broadcast or a multicast, never both.
+func TestScheduleNames(t *testing.T) {
+	for _, n := range scheduleNames() {
+		_, b := broadcastBuilder(n)
+		_, m := multicastBuilder(n)
 		if b == m {
 			t.Errorf("%s: broadcast %v, multicast %v", n, b, m)
 		}
@@ -84,7 +73,7 @@ func TestSimCollective(t *testing.T) {
 	g, _ := model.ParseGrid("torus:8x8")
 	o := simDefaults()
 	o.Algo, o.Length, o.Ts = "edn", 16, 1
-	c, ok, err := NewSimCollective(g, o)
+	c, ok, err := newCollective(g, o)
 	if !ok || err != nil {
 		t.Fatalf("edn: %v, %v", ok, err)
 	}
@@ -98,11 +87,11 @@ func TestSimCollective(t *testing.T) {
 		t.Fatalf("report %v", j)
 	}
 	o.Source = 64
-	if _, _, err := NewSimCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
+	if _, _, err := newCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
 		t.Fatalf("source off the network: %v", err)
 	}
 	o.Algo = "tree"
-	if _, ok, _ := NewSimCollective(g, o); ok {
+	if _, ok, _ := newCollective(g, o); ok {
 		t.Fatal("tree taken for a collective")
 	}
 }
@@ -113,14 +102,14 @@ func TestSimSweep(t *testing.T) {
 	g, _ := model.ParseGrid("hypercube:4")
 	o := simDefaults()
 	o.Rate, o.B, o.VCs, o.Cycles, o.Warmup = 0.01, 0.1, 3, 500, 50
-	cfg, err := SimConfig(g, o)
+	cfg, err := simConfig(g, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSimSweep(g, cfg, 1); err == nil {
+	if _, err := newSweep(g, cfg, 1); err == nil {
 		t.Fatal("a sweep of one load")
 	}
-	sw, err := NewSimSweep(g, cfg, 2)
+	sw, err := newSweep(g, cfg, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

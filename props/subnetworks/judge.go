@@ -1,9 +1,7 @@
-package check
+package subnetworks
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
@@ -11,39 +9,11 @@ import (
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// The static judges of one DDN family of 001 (algorithm "partition"): its contention
-// levels against Table 1 (levels), properties P1-P5 (p1-p5) and the strong connectivity
-// of directed DDNs (connected). Each builds the family named by the topology and the
-// type, h and delta parameters and returns one report whose stats count what it
-// examined. The claims NP1-NP7 run them over the sweep partition.Family lists.
-
-// The properties of the partition algorithm.
-const (
-	PropLevels    = "levels"
-	PropP1P5      = "p1-p5"
-	PropConnected = "connected"
-)
-
-func partitionAlgorithm() Algorithm {
-	return Algorithm{
-		Name:    "partition",
-		Summary: "DDN/DCN subnetworks of a 2-D torus or mesh (001 Definitions 3-8): Table 1 levels, P1-P5, connectivity",
-		Doc: `The data-distributing networks (DDNs, Types I-IV of 001 Definitions 4-7) and
-data-collecting networks (DCNs, Definition 8) of a 2-D torus or mesh. levels checks the
-node and link contention levels (Definition 3) against Table 1 (Lemmas 1-4: node level 1;
-link level 1, h, 1 and h/2 for Types I-IV; Lemma 4 needs an even h); p1-p5 checks P1 (the
-DDNs load nodes and links within 1 of each other), P2 (the DCNs are disjoint and cover),
-P3 (every DDN meets every DCN), P4 and P5 (the DDNs, and the DCNs, are isomorphic);
-connected checks that every DDN is strongly connected under its own channels (001 §3.1-3.2).`,
-		Properties: []Support{{PropLevels, "static"}, {PropP1P5, "static"}, {PropConnected, "static"}},
-		Params: []Param{
-			{"type", "", "DDN type: I, II, III or IV"},
-			{"h", "0", "dilation h; it must divide both sides"},
-			{"delta", "0", "Type III shift, 1..h-1 (0: h/2)"},
-		},
-		prepare: preparePartition,
-	}
-}
+// The static judges of one DDN family of 001: its contention levels against Table 1
+// (Levels), properties P1-P5 (P1P5) and the strong connectivity of directed DDNs
+// (Connected). Each fills one report whose stats count what it examined; the entry's
+// "partition" algorithm calls them, and the claims NP1-NP7 run them over the sweep
+// partition.Family lists.
 
 // LevelWitness is the evidence of a Table 1 mismatch: the instance, the levels found and
 // expected, and the node or channel that attains the offending level.
@@ -100,59 +70,6 @@ func halfString(twice int) string {
 	return fmt.Sprintf("%d/2", twice)
 }
 
-func preparePartition(r *request) (job, error) {
-	if r.topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
-	}
-	g, err := model.ParseGrid(r.topology)
-	if err != nil {
-		return nil, badf("--topo: %v", err)
-	}
-	if r.str("type") == "" {
-		return nil, badf("--type is missing; use I, II, III or IV")
-	}
-	typ, err := partition.ParseType(r.str("type"))
-	if err != nil {
-		return nil, badf("--type: %v", err)
-	}
-	h, err := r.integer("h", 1, 1<<16)
-	if err != nil {
-		return nil, err
-	}
-	delta, err := r.integer("delta", 0, 1<<16)
-	if err != nil {
-		return nil, err
-	}
-	p := partition.Params{Type: typ, H: h, Delta: delta}
-	if typ == partition.TypeIII && p.Delta == 0 {
-		p.Delta = max(1, h/2)
-	}
-	ddns, err := partition.DDNs(g, p)
-	if err != nil {
-		return nil, badf("%v", err)
-	}
-	params := map[string]any{"type": typ.String(), "h": h}
-	if typ == partition.TypeIII {
-		params["delta"] = p.Delta
-	}
-	return func(context.Context) (*props.Report, error) {
-		start := time.Now()
-		rep := r.report(g.Spec(), params)
-		rep.Command, rep.Verdict = "check", props.Holds
-		var err error
-		switch r.property {
-		case PropLevels:
-			Levels(g, p, ddns, rep)
-		case PropP1P5:
-			err = P1P5(g, p, ddns, rep)
-		case PropConnected:
-			Connected(g, p, ddns, rep)
-		}
-		rep.Stats.Seconds = time.Since(start).Seconds()
-		return rep, err
-	}, nil
-}
-
 // Levels judges the DDNs of p on g against 001 Table 1: node level 1 and the type's link
 // level. It fills rep: verdict, stats (the subnetworks counted), figures node_level,
 // link_level, table_link and lemma_applies (0 for Type IV with odd h, where Table 1's
@@ -198,7 +115,7 @@ func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep 
 func P1P5(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) error {
 	dcns, err := partition.DCNs(g, p.H)
 	if err != nil {
-		return badf("%v", err)
+		return props.BadInputf("%v", err)
 	}
 	checks := []partition.Check{
 		partition.CheckP1(g, ddns, 1), partition.CheckP2(g, dcns), partition.CheckP3(ddns, dcns),
@@ -263,7 +180,7 @@ func Connected(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, r
 			pair = []model.NodeID{reach.From, reach.To}
 		}
 		if dcns, err := partition.DCNs(g, p.H); err == nil {
-			if pic, err := render.Partition(g, RenderSubnetworks(ddns[k:k+1]), RenderSubnetworks(dcns), render.PartitionOptions{Title: what, Pair: pair, Caption: what}); err == nil {
+			if pic, err := render.Partition(g, renderSubnetworks(ddns[k:k+1]), renderSubnetworks(dcns), render.PartitionOptions{Title: what, Pair: pair, Caption: what}); err == nil {
 				rep.SVG = pic
 			}
 		}

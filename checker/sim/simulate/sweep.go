@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"fmt"
@@ -8,59 +8,59 @@ import (
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// SimSweep is a latency-vs-load sweep: the base configuration run at Points loads evenly
-// spaced up to its rate, each point read off with its model (NewSweepPoint), and drawn
+// sweep is a latency-vs-load sweep: the base configuration run at Points loads evenly
+// spaced up to its rate, each point read off with its model (newSweepPoint), and drawn
 // as the simulation beside the model (003 on hypercubes, the zero-load latency
 // elsewhere).
-type SimSweep struct {
+type sweep struct {
 	Grid   *model.Grid
 	Base   sim.Config
 	Points int
 	// Done are the points run so far, and Rates their message rates.
-	Done  []SweepPoint
+	Done  []sweepPoint
 	Rates []float64
 }
 
-// NewSimSweep prepares a sweep of cfg over points loads; points must be 2..100.
-func NewSimSweep(g *model.Grid, cfg sim.Config, points int) (*SimSweep, error) {
+// newSweep prepares a sweep of cfg over points loads; points must be 2..100.
+func newSweep(g *model.Grid, cfg sim.Config, points int) (*sweep, error) {
 	if points < 2 || points > 100 {
 		return nil, fmt.Errorf("--points %d: want 2..100", points)
 	}
-	return &SimSweep{Grid: g, Base: cfg, Points: points}, nil
+	return &sweep{Grid: g, Base: cfg, Points: points}, nil
 }
 
 // Config is the configuration of load i (1..Points): the base at i/Points of its rate.
-func (s *SimSweep) Config(i int) sim.Config {
+func (s *sweep) Config(i int) sim.Config {
 	c := s.Base
 	c.Traffic.Rate = s.Base.Traffic.Rate * float64(i) / float64(s.Points)
 	return c
 }
 
 // Add records the run res of configuration c and returns its point and the model's name.
-func (s *SimSweep) Add(c sim.Config, res *sim.Result) (SweepPoint, string) {
-	m := SimModel(s.Grid, c)
-	p := NewSweepPoint(c, res, m)
+func (s *sweep) Add(c sim.Config, res *sim.Result) (sweepPoint, string) {
+	m := latencyModel(s.Grid, c)
+	p := newSweepPoint(c, res, m)
 	s.Done, s.Rates = append(s.Done, p), append(s.Rates, c.Traffic.Rate)
 	return p, m.Name
 }
 
 // hybrid says whether the traffic mixes broadcasts into unicasts (003): then broadcast
 // latency is drawn in a panel beside unicast latency.
-func (s *SimSweep) hybrid() bool {
+func (s *sweep) hybrid() bool {
 	t := s.Base.Traffic
 	return t.Broadcast > 0 && t.Broadcast < 1 && t.Multicast == 0
 }
 
 // SVG draws the points done: latency against load, the simulation with its 95% bars
 // beside the model, in two panels with hybrid traffic.
-func (s *SimSweep) SVG() []byte {
+func (s *sweep) SVG() []byte {
 	var xs, simY, modY, simCI, bY, bModel, bCI []float64
 	for _, p := range s.Done {
 		xs, simY, modY, simCI = append(xs, p.Load), append(simY, p.Sim), append(modY, p.Model), append(simCI, p.CI)
 		bY, bModel, bCI = append(bY, p.Broadcast), append(bModel, p.BModel), append(bCI, p.BroadcastCI)
 	}
 	cfg := s.Base
-	name := SimModel(s.Grid, cfg).Name
+	name := latencyModel(s.Grid, cfg).Name
 	title := fmt.Sprintf("%s, L=%d, V=%d", s.Grid.Spec(), cfg.Length, cfg.VCs)
 	sims := []render.Series{{Name: "simulation", Y: simY, CI: simCI, Color: "#0072b2"}, {Name: name, Y: modY, Color: "#d00000", Dashed: true}}
 	if !s.hybrid() {
@@ -76,7 +76,7 @@ func (s *SimSweep) SVG() []byte {
 // JSON is the report object of the sweep so far, drawn into the file plot, with verdict
 // inconclusive and the reason when reason is not ""; version is
 // the tool's and algo the --algo given.
-func (s *SimSweep) JSON(version, algo, plot, reason string) map[string]any {
+func (s *sweep) JSON(version, algo, plot, reason string) map[string]any {
 	var rows []map[string]any
 	for i, p := range s.Done {
 		rows = append(rows, p.JSON(s.Rates[i]))

@@ -1,17 +1,18 @@
-package check
+package simulate
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// SimCollective is one unicast-based collective (a broadcast or a multicast schedule)
+// collective is one unicast-based collective (a broadcast or a multicast schedule)
 // run by the flit-level simulator at zero load with real channel arbitration, beside the
 // contention-free timed model and the paper's formula where one exists.
-type SimCollective struct {
+type collective struct {
 	Grid     *model.Grid
 	Algo     string
 	Source   model.NodeID
@@ -20,7 +21,7 @@ type SimCollective struct {
 	// none were asked for), the buffers and the dateline classes.
 	Options sim.ScheduleOptions
 	// Timed is the schedule's completion time in the contention-free timed model, unless
-	// TimedErr; Formula the paper's, unless FormulaErr (see CollectiveFormula).
+	// TimedErr; Formula the paper's, unless FormulaErr (see analytic.CollectiveFormula).
 	Timed      int64
 	TimedErr   error
 	Formula    float64
@@ -29,24 +30,24 @@ type SimCollective struct {
 	Result *sim.ScheduleResult
 }
 
-// NewSimCollective builds the collective o.Algo from o.Source on g: a broadcast, or a
+// newCollective builds the collective o.Algo from o.Source on g: a broadcast, or a
 // multicast to o.Dests MIN destinations drawn with o.Seed. It reports false when o.Algo
 // is no collective; errors name the flag at fault.
-func NewSimCollective(g *model.Grid, o SimOptions) (*SimCollective, bool, error) {
-	build, ok := SimBroadcast(o.Algo)
+func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
+	build, ok := broadcastBuilder(o.Algo)
 	if !ok {
-		multicast, ok := SimMulticast(o.Algo)
+		multicast, ok := multicastBuilder(o.Algo)
 		if !ok {
 			return nil, false, nil
 		}
-		k, _, err := ParseDests(o.Dests)
+		k, _, err := parseDests(o.Dests)
 		if err != nil {
 			return nil, true, err
 		}
 		if k >= g.Nodes() {
 			return nil, true, fmt.Errorf("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
 		}
-		dests := SampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
+		dests := sampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
 		build = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return multicast(g, src, dests) }
 	}
 	switch {
@@ -62,26 +63,26 @@ func NewSimCollective(g *model.Grid, o SimOptions) (*SimCollective, bool, error)
 	if o.Source < 0 || o.Source >= g.Nodes() {
 		return nil, true, fmt.Errorf("--source %d: %s has %d nodes", o.Source, g.Spec(), g.Nodes())
 	}
-	if g.Nodes() > MaxCollectiveNodes {
-		return nil, true, fmt.Errorf("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), MaxCollectiveNodes)
+	if g.Nodes() > maxCollectiveNodes {
+		return nil, true, fmt.Errorf("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
 	}
 	s, err := build(g, model.NodeID(o.Source))
 	if err != nil {
 		return nil, true, fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
 	}
-	c := &SimCollective{Grid: g, Algo: o.Algo, Source: model.NodeID(o.Source), Schedule: s,
+	c := &collective{Grid: g, Algo: o.Algo, Source: model.NodeID(o.Source), Schedule: s,
 		Options: sim.ScheduleOptions{Ts: o.Ts, Tr: o.Tr, L: o.Length, VCs: 1, Buffer: o.Buffers, Dateline: o.Dateline}}
 	if o.VCs != 0 {
 		c.Options.VCs = o.VCs
 	}
 	c.Timed, c.TimedErr = sim.TimedCompletion(s, g.Nodes(), o.Ts, o.Tr, o.Length)
-	c.Formula, c.FormulaErr = CollectiveFormula(g, o.Algo, o.Ts, o.Tr, o.Length, s)
+	c.Formula, c.FormulaErr = analytic.CollectiveFormula(g, o.Algo, o.Ts, o.Tr, o.Length, s)
 	return c, true, nil
 }
 
 // Run simulates the collective, passing every flit move to trace when it is not nil,
 // until it completes or ctx ends (then Result.Stopped is set).
-func (c *SimCollective) Run(ctx context.Context, trace func(sim.TraceEvent)) error {
+func (c *collective) Run(ctx context.Context, trace func(sim.TraceEvent)) error {
 	opt := c.Options
 	opt.Trace, opt.Context = trace, ctx
 	res, err := sim.ExecuteSchedule(c.Grid, c.Schedule, opt)
@@ -94,7 +95,7 @@ func (c *SimCollective) Run(ctx context.Context, trace func(sim.TraceEvent)) err
 
 // VCLabel describes the virtual channels of the run: "V=2", or with a schedule that
 // uses several VC classes (lanes) "V=4: 2 VC classes".
-func (c *SimCollective) VCLabel() string {
+func (c *collective) VCLabel() string {
 	vcs := c.Options.VCs
 	if lanes := c.Schedule.Lanes(); lanes > 1 {
 		return fmt.Sprintf("V=%d: %d VC classes", lanes*max(1, vcs/lanes), lanes)
@@ -103,7 +104,7 @@ func (c *SimCollective) VCLabel() string {
 }
 
 // JSON is the report object of the run, which took secs seconds; version is the tool's.
-func (c *SimCollective) JSON(version string, secs float64) map[string]any {
+func (c *collective) JSON(version string, secs float64) map[string]any {
 	o, res := c.Options, c.Result
 	out := map[string]any{"version": version, "command": "sim", "semantics": "sim",
 		"instance":   map[string]any{"topology": c.Grid.Spec(), "algorithm": c.Algo, "parameters": map[string]any{"ts": o.Ts, "tr": o.Tr, "length": o.L, "vcs": o.VCs, "buffers": o.Buffer, "source": int(c.Source)}},

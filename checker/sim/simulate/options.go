@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"fmt"
@@ -19,42 +19,42 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// This file is the library side of `wormcheck sim`: it turns the command's options into
-// a simulator configuration (checker/sim.Config), names the collectives the simulator
-// can execute, evaluates the formula or model printed beside a simulation, and builds
-// the report objects, so that the command keeps only flags, files and printing.
+// This file turns the command's options into a simulator configuration
+// (checker/sim.Config), names the collectives the simulator can execute, evaluates the
+// model printed beside a simulation and builds the report objects, so that the command
+// keeps only flags, files and printing.
 
-// SimOptions are the values of `wormcheck sim`'s flags that shape a simulation, as the
-// user gave them; SimConfig validates them. A negative B or Multicast means "not given".
-type SimOptions struct {
+// Options are the values of `wormcheck sim`'s flags that shape a simulation, as the
+// user gave them; simConfig validates them. A negative B or Multicast means "not given".
+type Options struct {
 	Traffic, Algo, Ports, Process, Dests, Prune string
 	Load, Rate, B, Multicast, HotSpot           float64
 	HotNode, Length, VCs, Buffers, Ts, Tr       int
 	Cycles, Warmup                              int64
 	Seed                                        uint64
 	MSER                                        bool
-	// Source and Dateline are those of a collective run (NewSimCollective).
+	// Source and Dateline are those of a collective run (newCollective).
 	Source   int
 	Dateline bool
 }
 
-// DefaultSimLoad is the offered load (flits/node/cycle) of a simulation when neither a
+// defaultLoad is the offered load (flits/node/cycle) of a simulation when neither a
 // rate nor a load is given: light enough to be below saturation on every built-in size.
-const DefaultSimLoad = 0.05
+const defaultLoad = 0.05
 
-// MaxSimNodeCycles bounds the work of one simulation: nodes x (warm-up + window) cycles.
+// maxNodeCycles bounds the work of one simulation: nodes x (warm-up + window) cycles.
 // At the simulator's speed of the order of a million node-cycles a second on one core, it
 // is most of an hour; a larger run is refused before it allocates anything, instead of
 // staying silent for days (sim on torus:1024x1024 with the default 25000 cycles).
-const MaxSimNodeCycles = 2e9
+const maxNodeCycles = 2e9
 
-// MaxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
+// maxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
 // about 5 s on a 256x256 torus and grows faster than the node count.
-const MaxCollectiveNodes = 512 * 512
+const maxCollectiveNodes = 512 * 512
 
-// SimBroadcast returns the broadcast algorithm called name that the simulator can
+// broadcastBuilder returns the broadcast algorithm called name that the simulator can
 // execute alone or use for the broadcasts of random traffic (dcf, edn, zblock, sbt).
-func SimBroadcast(name string) (func(g *model.Grid, src model.NodeID) (*model.Schedule, error), bool) {
+func broadcastBuilder(name string) (func(g *model.Grid, src model.NodeID) (*model.Schedule, error), bool) {
 	switch name {
 	case "dcf":
 		return dcf.Build, true
@@ -68,9 +68,9 @@ func SimBroadcast(name string) (func(g *model.Grid, src model.NodeID) (*model.Sc
 	return nil, false
 }
 
-// SimMulticast returns the unicast-based multicast algorithm called name (U-torus,
+// multicastBuilder returns the unicast-based multicast algorithm called name (U-torus,
 // U-mesh, SPU) that a collective run or random multicast traffic can use.
-func SimMulticast(name string) (func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error), bool) {
+func multicastBuilder(name string) (func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error), bool) {
 	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
 		if sc.String() == name {
 			return func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
@@ -81,8 +81,8 @@ func SimMulticast(name string) (func(g *model.Grid, src model.NodeID, dests []mo
 	return nil, false
 }
 
-// SimScheduleNames lists, sorted, the collectives SimBroadcast and SimMulticast know.
-func SimScheduleNames() []string {
+// scheduleNames lists, sorted, the collectives broadcastBuilder and multicastBuilder know.
+func scheduleNames() []string {
 	names := []string{"dcf", "edn", "zblock", "sbt"}
 	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
 		names = append(names, sc.String())
@@ -91,9 +91,9 @@ func SimScheduleNames() []string {
 	return names
 }
 
-// SimConfig turns the options into a simulator configuration, or an error of one line
+// simConfig turns the options into a simulator configuration, or an error of one line
 // naming the flag at fault.
-func SimConfig(g *model.Grid, o SimOptions) (sim.Config, error) {
+func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: o.VCs, Buffer: o.Buffers, Length: o.Length, Ts: o.Ts, Tr: o.Tr,
 		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER}
 	if g.Kind() == model.Hypercube {
@@ -136,12 +136,12 @@ func SimConfig(g *model.Grid, o SimOptions) (sim.Config, error) {
 	case o.Load > 0:
 		cfg.Traffic.Rate = o.Load / float64(o.Length)
 	default:
-		cfg.Traffic.Rate = DefaultSimLoad / float64(o.Length)
+		cfg.Traffic.Rate = defaultLoad / float64(o.Length)
 	}
 	if err := simBounds(g, o, cfg); err != nil {
 		return cfg, err
 	}
-	mn, mx, err := ParseDests(o.Dests)
+	mn, mx, err := parseDests(o.Dests)
 	if err != nil {
 		return cfg, err
 	}
@@ -189,15 +189,15 @@ func SimConfig(g *model.Grid, o SimOptions) (sim.Config, error) {
 
 // simAlgorithm sets how cfg's broadcasts and multicasts travel: a collective schedule,
 // separate unicasts, the pruned tree (000) or path-based worms (dual-path, multipath, pm).
-func simAlgorithm(g *model.Grid, o SimOptions, cfg *sim.Config) error {
-	if build, ok := SimBroadcast(o.Algo); ok {
+func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
+	if build, ok := broadcastBuilder(o.Algo); ok {
 		if _, err := build(g, 0); err != nil {
 			return fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
 		}
 		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
 		return nil
 	}
-	if build, ok := SimMulticast(o.Algo); ok {
+	if build, ok := multicastBuilder(o.Algo); ok {
 		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
 		return nil
 	}
@@ -215,7 +215,7 @@ func simAlgorithm(g *model.Grid, o SimOptions, cfg *sim.Config) error {
 			return fmt.Errorf("--algo %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
 		}
 	default:
-		return fmt.Errorf("--algo %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", o.Algo, strings.Join(SimScheduleNames(), ", "))
+		return fmt.Errorf("--algo %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", o.Algo, strings.Join(scheduleNames(), ", "))
 	}
 	return nil
 }
@@ -223,8 +223,8 @@ func simAlgorithm(g *model.Grid, o SimOptions, cfg *sim.Config) error {
 // simBounds refuses traffic that no network can carry and runs too large to finish: an
 // offered load above what a node can inject (its injection channels, each one flit a
 // cycle), whose source queues would grow until memory runs out, and more than
-// MaxSimNodeCycles of work. Messages name the flag to change.
-func simBounds(g *model.Grid, o SimOptions, cfg sim.Config) error {
+// maxNodeCycles of work. Messages name the flag to change.
+func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
 	inject := 2 * g.Dims()
 	if cfg.Ports == model.OnePort {
 		inject = 1
@@ -240,15 +240,15 @@ func simBounds(g *model.Grid, o SimOptions, cfg sim.Config) error {
 	}
 	// In floating point: --warmup + --cycles may exceed int64.
 	cycles := float64(o.Warmup) + float64(o.Cycles)
-	if work := float64(g.Nodes()) * cycles; work > MaxSimNodeCycles {
+	if work := float64(g.Nodes()) * cycles; work > maxNodeCycles {
 		return fmt.Errorf("--cycles: %s has %d nodes, and %.4g cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
-			g.Spec(), g.Nodes(), cycles, o.Warmup, o.Cycles, work, MaxSimNodeCycles)
+			g.Spec(), g.Nodes(), cycles, o.Warmup, o.Cycles, work, maxNodeCycles)
 	}
 	return nil
 }
 
-// SampleDests draws k distinct nodes other than src, reproducibly from seed, sorted.
-func SampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
+// sampleDests draws k distinct nodes other than src, reproducibly from seed, sorted.
+func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	perm := rng.Perm(n)
 	var out []model.NodeID
@@ -261,8 +261,8 @@ func SampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
 	return out
 }
 
-// ParseDests parses a destination count range: "MIN..MAX" or a single count "K".
-func ParseDests(s string) (mn, mx int, err error) {
+// parseDests parses a destination count range: "MIN..MAX" or a single count "K".
+func parseDests(s string) (mn, mx int, err error) {
 	lo, hi, ok := strings.Cut(s, "..")
 	if !ok {
 		hi = lo
@@ -275,9 +275,9 @@ func ParseDests(s string) (mn, mx int, err error) {
 	return mn, mx, nil
 }
 
-// SimVCs is the number of virtual channels cfg simulates: cfg.VCs, or when that is 0 the
+// vcCount is the number of virtual channels cfg simulates: cfg.VCs, or when that is 0 the
 // simulator's default of one VC per dateline class of the routing.
-func SimVCs(cfg sim.Config) int {
+func vcCount(cfg sim.Config) int {
 	if cfg.VCs != 0 {
 		return cfg.VCs
 	}
@@ -288,51 +288,34 @@ func SimVCs(cfg sim.Config) int {
 	return r.Classes()
 }
 
-// SimModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
+// latencyModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
 // on hypercubes, the zero-load latency elsewhere), to print beside the simulation.
-func SimModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
+func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
 	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
 		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot})
 	return &e
 }
 
-// CollectiveFormula returns the paper's completion time of the collective algo run as
-// schedule s with software latencies ts, tr and length-flit messages, where one exists:
-// 004 §6.1 for DCF and EDN on square 2-D tori, 001 §4.2 for U-torus.
-func CollectiveFormula(g *model.Grid, algo string, ts, tr, length int, s *model.Schedule) (float64, error) {
-	t := analytic.Timing{Ts: float64(ts), Tr: float64(tr), Tc: 1, L: float64(length)}
-	switch algo {
-	case "dcf", "edn":
-		if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
-			return 0, fmt.Errorf("no formula off square 2-D tori")
-		}
-		return analytic.BroadcastFormula(algo, g.Size(0), t)
-	case "utorus":
-		return analytic.UTorus(len(s.Destinations), t), nil
-	}
-	return 0, fmt.Errorf("no formula for %s", algo)
-}
-
-// NaNNil is x, or nil when x is not finite (JSON has no NaN or infinity).
-func NaNNil(x float64) any {
+// nanNil is x, or nil when x is not finite (JSON has no NaN or infinity).
+func nanNil(x float64) any {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
 	return x
 }
 
-// NaNSlice is xs with each value through NaNNil.
-func NaNSlice(xs []float64) []any {
+// nanSlice is xs with each value through nanNil.
+func nanSlice(xs []float64) []any {
 	out := make([]any, len(xs))
 	for i, x := range xs {
-		out[i] = NaNNil(x)
+		out[i] = nanNil(x)
 	}
 	return out
 }
 
-// SimJSON is the report object of one traffic simulation: its instance, the measured
+// trafficJSON is the report object of one traffic simulation: its instance, the measured
 // result, the model beside it and the run's speed; version is the tool's.
-func SimJSON(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
+func trafficJSON(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
 	clean := func(s sim.Stat) map[string]any {
 		o := map[string]any{"n": s.N, "max": s.Max}
 		if !math.IsNaN(s.Mean) {
@@ -366,19 +349,19 @@ func SimJSON(version string, g *model.Grid, algo string, cfg sim.Config, res *si
 	}
 }
 
-// SweepPoint is one load of a latency-vs-load sweep: the offered load (flits/node/cycle),
+// sweepPoint is one load of a latency-vs-load sweep: the offered load (flits/node/cycle),
 // the simulated latency of the traffic's main class (NaN once saturated) with its 95%
 // half-width, the model's, and the broadcast latencies of hybrid traffic (003).
-type SweepPoint struct {
+type sweepPoint struct {
 	Load, Sim, CI, Model           float64
 	Broadcast, BroadcastCI, BModel float64
 	Saturated                      bool
 }
 
-// NewSweepPoint reads one sweep point off the run of cfg: the multicast latency when all
+// newSweepPoint reads one sweep point off the run of cfg: the multicast latency when all
 // traffic is multicast, the broadcast latency when all is broadcast, else the unicast one.
-func NewSweepPoint(cfg sim.Config, res *sim.Result, m *analytic.Estimate) SweepPoint {
-	p := SweepPoint{Load: cfg.Traffic.Rate * float64(cfg.Length), Sim: res.Unicast.Mean, CI: res.Unicast.CI95, Model: m.Unicast,
+func newSweepPoint(cfg sim.Config, res *sim.Result, m *analytic.Estimate) sweepPoint {
+	p := sweepPoint{Load: cfg.Traffic.Rate * float64(cfg.Length), Sim: res.Unicast.Mean, CI: res.Unicast.CI95, Model: m.Unicast,
 		Broadcast: res.Broadcast.Mean, BroadcastCI: res.Broadcast.CI95, BModel: m.Broadcast, Saturated: res.Saturated}
 	if cfg.Traffic.Multicast >= 1 {
 		p.Sim, p.CI = res.Multicast.Mean, res.Multicast.CI95
@@ -392,6 +375,6 @@ func NewSweepPoint(cfg sim.Config, res *sim.Result, m *analytic.Estimate) SweepP
 }
 
 // JSON is the sweep row of the report at message rate rate.
-func (p SweepPoint) JSON(rate float64) map[string]any {
-	return map[string]any{"load": p.Load, "rate": rate, "sim": NaNNil(p.Sim), "model": NaNNil(p.Model), "saturated": p.Saturated}
+func (p sweepPoint) JSON(rate float64) map[string]any {
+	return map[string]any{"load": p.Load, "rate": rate, "sim": nanNil(p.Sim), "model": nanNil(p.Model), "saturated": p.Saturated}
 }

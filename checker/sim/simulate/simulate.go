@@ -1,4 +1,14 @@
-package check
+// Package simulate is the front-end of the flit-level simulator (checker/sim), the
+// library side of `wormcheck sim`: Run turns a Request (a topology, the options as the
+// user gave them) into a simulator configuration, runs one of four modes (one traffic
+// simulation, a latency-vs-load sweep, a unicast-based collective at zero load, 000
+// §5.3's tree-vs-unicast comparison) and returns an Outcome with its report object, the
+// text printed after it and its picture. The latency model or the paper's formula is
+// evaluated beside each run. Budget bounds a run by memory and time.
+//
+// It sits beside the simulator because it is about timing one execution, not judging
+// every one; it imports the algorithms whose schedules it executes.
+package simulate
 
 import (
 	"context"
@@ -10,16 +20,16 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// SimRequest is one `wormcheck sim` run, which Simulate dispatches to one of four modes:
-// 000 §5.3's comparison when Compare is set; a collective (NewSimCollective) when
+// Request is one `wormcheck sim` run, which Run dispatches to one of four modes:
+// 000 §5.3's comparison when Compare is set; a collective (newCollective) when
 // Options.Algo names one and neither a rate nor a load is given; a latency-vs-load sweep
 // when Plot is set; else one traffic simulation.
-type SimRequest struct {
+type Request struct {
 	Grid    *model.Grid
-	Options SimOptions
+	Options Options
 	// Compare lists the multicast algorithms to compare (e.g. "tree,separate"),
 	// CompareDests their destination counts and CompareLoads explicit loads (else Points
-	// loads up to Options.Load); see NewSimComparison.
+	// loads up to Options.Load); see newComparison.
 	Compare, CompareDests, CompareLoads string
 	// Points is the number of loads of a sweep or a comparison.
 	Points int
@@ -29,40 +39,40 @@ type SimRequest struct {
 	// Progress receives the progress line of each traffic run; nil for none.
 	Progress io.Writer
 	// Trace, when not nil, records the flit moves of a traffic run or a collective.
-	Trace SimTrace
+	Trace Trace
 	// Text receives what is printed while the run goes on: a sweep's loads and a
 	// comparison's tables; nil when the caller prints the report object instead.
 	Text io.Writer
 }
 
-// SimTrace is where a run records its flit moves: Open is called when a run that
+// Trace is where a run records its flit moves: Open is called when a run that
 // records them starts (after its configuration is validated, so that bad input leaves no
 // file), Close after that run, before its outcome is reported.
-type SimTrace interface {
+type Trace interface {
 	Open() (func(sim.TraceEvent), error)
 	Close() error
 }
 
-// SimOutcome is the outcome of a simulation in any mode: its report object (JSON), what
+// Outcome is the outcome of a simulation in any mode: its report object (JSON), what
 // is printed after the run (WriteText), why it stopped early ("" when it finished; then
 // it is inconclusive) and its picture (nil when the mode draws none).
-type SimOutcome interface {
+type Outcome interface {
 	JSON(version string) map[string]any
 	WriteText(w io.Writer)
 	StopReason() string
 	Plot() []byte
 }
 
-// Simulate runs req until it finishes or ctx ends (a signal, the memory budget or the
+// Run runs req until it finishes or ctx ends (a signal, the memory budget or the
 // time limit: then the outcome is inconclusive with what it measured). Errors are the
 // options' (naming the flag) or the simulator's.
-func Simulate(ctx context.Context, req SimRequest) (SimOutcome, error) {
+func Run(ctx context.Context, req Request) (Outcome, error) {
 	g, o := req.Grid, req.Options
 	if req.Compare != "" {
 		return simulateComparison(ctx, req)
 	}
 	if o.Rate == 0 && o.Load == 0 {
-		c, ok, err := NewSimCollective(g, o)
+		c, ok, err := newCollective(g, o)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +80,7 @@ func Simulate(ctx context.Context, req SimRequest) (SimOutcome, error) {
 			return simulateCollective(ctx, c, req.Trace)
 		}
 	}
-	cfg, err := SimConfig(g, o)
+	cfg, err := simConfig(g, o)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +91,8 @@ func Simulate(ctx context.Context, req SimRequest) (SimOutcome, error) {
 	if cfg.Trace, err = openTrace(req.Trace); err != nil {
 		return nil, err
 	}
-	line := SimProgress(req.Progress, &cfg, fmt.Sprintf("sim %s", g.Spec()))
-	run, err := RunSim(ctx, g, o.Algo, cfg)
+	line := progressLine(req.Progress, &cfg, fmt.Sprintf("sim %s", g.Spec()))
+	run, err := runTraffic(ctx, g, o.Algo, cfg)
 	line.Stop()
 	if err != nil {
 		return nil, err
@@ -96,7 +106,7 @@ func Simulate(ctx context.Context, req SimRequest) (SimOutcome, error) {
 }
 
 // openTrace opens t, if any.
-func openTrace(t SimTrace) (func(sim.TraceEvent), error) {
+func openTrace(t Trace) (func(sim.TraceEvent), error) {
 	if t == nil {
 		return nil, nil
 	}
@@ -104,20 +114,20 @@ func openTrace(t SimTrace) (func(sim.TraceEvent), error) {
 }
 
 // StopReason is why the run stopped early, "" when it finished.
-func (r *SimRun) StopReason() string { return r.Reason }
+func (r *trafficRun) StopReason() string { return r.Reason }
 
 // Plot is nil: a single run draws nothing.
-func (r *SimRun) Plot() []byte { return nil }
+func (r *trafficRun) Plot() []byte { return nil }
 
 // collectiveOutcome is a collective run, the seconds it took and why it stopped early
 // ("" when it completed).
 type collectiveOutcome struct {
-	c      *SimCollective
+	c      *collective
 	secs   float64
 	reason string
 }
 
-func simulateCollective(ctx context.Context, c *SimCollective, t SimTrace) (SimOutcome, error) {
+func simulateCollective(ctx context.Context, c *collective, t Trace) (Outcome, error) {
 	trace, err := openTrace(t)
 	if err != nil {
 		return nil, err
@@ -128,7 +138,7 @@ func simulateCollective(ctx context.Context, c *SimCollective, t SimTrace) (SimO
 	}
 	reason := ""
 	if c.Result.Stopped {
-		reason = StopReason(ctx, c.Result.StoppedAt)
+		reason = stopReason(ctx, c.Result.StoppedAt)
 	}
 	if t != nil {
 		if err := t.Close(); err != nil {
@@ -154,21 +164,21 @@ func (o collectiveOutcome) Plot() []byte       { return nil }
 
 // sweepOutcome is a latency-vs-load sweep, complete or stopped.
 type sweepOutcome struct {
-	sw         *SimSweep
+	sw         *sweep
 	algo, plot string
 	reason     string
 }
 
-func simulateSweep(ctx context.Context, req SimRequest, cfg sim.Config) (SimOutcome, error) {
-	sw, err := NewSimSweep(req.Grid, cfg, req.Points)
+func simulateSweep(ctx context.Context, req Request, cfg sim.Config) (Outcome, error) {
+	sw, err := newSweep(req.Grid, cfg, req.Points)
 	if err != nil {
 		return nil, err
 	}
 	reason, err := sw.Run(ctx, func(i int, c *sim.Config) func() {
-		return SimProgress(req.Progress, c, fmt.Sprintf("sim %s, load %d of %d", req.Grid.Spec(), i, req.Points)).Stop
-	}, func(p SweepPoint, model string) {
+		return progressLine(req.Progress, c, fmt.Sprintf("sim %s, load %d of %d", req.Grid.Spec(), i, req.Points)).Stop
+	}, func(p sweepPoint, model string) {
 		if req.Text != nil {
-			WritePoint(req.Text, p, model)
+			writePoint(req.Text, p, model)
 		}
 	})
 	if err != nil {
@@ -192,13 +202,13 @@ func (o sweepOutcome) Plot() []byte       { return o.sw.SVG() }
 
 // comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
 type comparisonOutcome struct {
-	c            *SimComparison
+	c            *comparison
 	rows         []map[string]any
 	plot, reason string
 }
 
-func simulateComparison(ctx context.Context, req SimRequest) (SimOutcome, error) {
-	c, err := NewSimComparison(req.Grid, req.Options, req.Compare, req.CompareDests, req.CompareLoads, req.Points)
+func simulateComparison(ctx context.Context, req Request) (Outcome, error) {
+	c, err := newComparison(req.Grid, req.Options, req.Compare, req.CompareDests, req.CompareLoads, req.Points)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// countingTrace is a SimTrace that counts what it is asked.
+// countingTrace is a Trace that counts what it is asked.
 type countingTrace struct{ opened, closed, moves int }
 
 func (c *countingTrace) Open() (func(sim.TraceEvent), error) {
@@ -19,7 +19,7 @@ func (c *countingTrace) Open() (func(sim.TraceEvent), error) {
 
 func (c *countingTrace) Close() error { c.closed++; return nil }
 
-// TestSimulateDispatchesEachMode runs Simulate in its four modes and checks which
+// TestSimulateDispatchesEachMode runs Run in its four modes and checks which
 // outcome each gives, that only a traffic run and a collective record flit moves, that
 // bad options open no trace, and what each prints.
 func TestSimulateDispatchesEachMode(t *testing.T) {
@@ -28,27 +28,27 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 	short.Length, short.Cycles, short.Warmup = 2, 400, 100
 	for _, c := range []struct {
 		name    string
-		req     func(o SimOptions) SimRequest
+		req     func(o Options) Request
 		traced  bool
 		plot    bool
 		printed string
 	}{
-		{"traffic", func(o SimOptions) SimRequest { o.Rate = 0.01; return SimRequest{Grid: g, Options: o} }, true, false, "sim mesh:4x4: rate 0.01"},
-		{"collective", func(o SimOptions) SimRequest { o.Algo, o.Dests = "umesh", "3"; return SimRequest{Grid: g, Options: o} }, true, false, "umesh on mesh:4x4 from"},
-		{"sweep", func(o SimOptions) SimRequest {
+		{"traffic", func(o Options) Request { o.Rate = 0.01; return Request{Grid: g, Options: o} }, true, false, "sim mesh:4x4: rate 0.01"},
+		{"collective", func(o Options) Request { o.Algo, o.Dests = "umesh", "3"; return Request{Grid: g, Options: o} }, true, false, "umesh on mesh:4x4 from"},
+		{"sweep", func(o Options) Request {
 			o.Load = 0.1
-			return SimRequest{Grid: g, Options: o, Points: 2, Plot: "p.svg"}
+			return Request{Grid: g, Options: o, Points: 2, Plot: "p.svg"}
 		}, false, true, "load 0.1000: sim "},
-		{"compare", func(o SimOptions) SimRequest {
+		{"compare", func(o Options) Request {
 			o.Load = 0.05
-			return SimRequest{Grid: g, Options: o, Compare: "tree,separate", CompareDests: "2", Points: 1, Plot: "c.svg"}
+			return Request{Grid: g, Options: o, Compare: "tree,separate", CompareDests: "2", Points: 1, Plot: "c.svg"}
 		}, false, true, "mesh:4x4 n=2"},
 	} {
 		tr := &countingTrace{}
 		var text strings.Builder
 		req := c.req(short)
 		req.Trace, req.Text = tr, &text
-		out, err := Simulate(context.Background(), req)
+		out, err := Run(context.Background(), req)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -66,7 +66,7 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 	tr := &countingTrace{}
 	bad := short
 	bad.Rate, bad.Ports = 0.01, "two"
-	if _, err := Simulate(context.Background(), SimRequest{Grid: g, Options: bad, Trace: tr}); err == nil || !strings.Contains(err.Error(), "--ports") || tr.opened != 0 {
+	if _, err := Run(context.Background(), Request{Grid: g, Options: bad, Trace: tr}); err == nil || !strings.Contains(err.Error(), "--ports") || tr.opened != 0 {
 		t.Errorf("bad --ports: %v, trace opened %d times", err, tr.opened)
 	}
 }

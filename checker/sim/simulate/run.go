@@ -1,4 +1,4 @@
-package check
+package simulate
 
 import (
 	"context"
@@ -17,16 +17,16 @@ import (
 )
 
 // This file runs the simulations of `wormcheck sim` and writes them for people: one
-// traffic run (SimRun), a latency-vs-load sweep (SimSweep.Run), a collective
-// (SimCollective.WriteText) and 000 §5.3's comparison (SimComparison.RunAll). A run that a
+// traffic run (trafficRun), a latency-vs-load sweep (sweep.Run), a collective
+// (collective.WriteText) and 000 §5.3's comparison (comparison.RunAll). A run that a
 // signal, the memory budget or the time limit stops is reported inconclusive with what
-// it measured (SimBudget, StopReason).
+// it measured (Budget, stopReason).
 
-// SimBudget derives a simulation's context from ctx (which a signal cancels): it is
+// Budget derives a simulation's context from ctx (which a signal cancels): it is
 // also cancelled when the heap outgrows maxMemBytes (progress.WithMemoryLimit; 0 = no
 // budget) and after timeLimit (0 = none), with a cause that names --time-limit. The
 // release function frees the watcher.
-func SimBudget(ctx context.Context, maxMemBytes int64, timeLimit time.Duration) (context.Context, func()) {
+func Budget(ctx context.Context, maxMemBytes int64, timeLimit time.Duration) (context.Context, func()) {
 	ctx, release := progress.WithMemoryLimit(ctx, maxMemBytes)
 	if timeLimit <= 0 {
 		return ctx, release
@@ -35,9 +35,9 @@ func SimBudget(ctx context.Context, maxMemBytes int64, timeLimit time.Duration) 
 	return tctx, func() { cancel(); release() }
 }
 
-// StopReason says why a simulation stopped early: the context's cause (a signal, the
+// stopReason says why a simulation stopped early: the context's cause (a signal, the
 // memory budget, the time limit), at the given cycle; a negative cycle is left out.
-func StopReason(ctx context.Context, cycle int64) string {
+func stopReason(ctx context.Context, cycle int64) string {
 	at := ""
 	if cycle >= 0 {
 		at = fmt.Sprintf(" at cycle %d", cycle)
@@ -52,11 +52,11 @@ func StopReason(ctx context.Context, cycle int64) string {
 	return fmt.Sprintf("stopped%s: %v", at, cause)
 }
 
-// SimProgress reports the run of cfg on w with the shared progress line (it sets
+// progressLine reports the run of cfg on w with the shared progress line (it sets
 // cfg.Progress): cycles of the warm-up and window done, flit-hops and their rate,
 // elapsed, ETA, memory; past the window it counts the drain cycles. A nil w reports
 // nothing and returns a nil line (whose Stop does nothing).
-func SimProgress(w io.Writer, cfg *sim.Config, label string) *progress.Line {
+func progressLine(w io.Writer, cfg *sim.Config, label string) *progress.Line {
 	if w == nil {
 		return nil
 	}
@@ -75,38 +75,38 @@ func SimProgress(w io.Writer, cfg *sim.Config, label string) *progress.Line {
 	})
 }
 
-// SimRun is one traffic simulation: its configuration and result, the latency model
-// beside it (SimModel), the seconds it took and, when it was stopped early, why.
-type SimRun struct {
+// trafficRun is one traffic simulation: its configuration and result, the latency model
+// beside it (latencyModel), the seconds it took and, when it was stopped early, why.
+type trafficRun struct {
 	Grid    *model.Grid
 	Algo    string
 	Config  sim.Config
 	Result  *sim.Result
 	Model   *analytic.Estimate
 	Seconds float64
-	// Reason is "" for a finished run; else the run is inconclusive (StopReason).
+	// Reason is "" for a finished run; else the run is inconclusive (stopReason).
 	Reason string
 }
 
-// RunSim simulates cfg on g (cfg.Context stops it) and evaluates the model beside it;
+// runTraffic simulates cfg on g (cfg.Context stops it) and evaluates the model beside it;
 // algo is the multicast algorithm's name for the report.
-func RunSim(ctx context.Context, g *model.Grid, algo string, cfg sim.Config) (*SimRun, error) {
+func runTraffic(ctx context.Context, g *model.Grid, algo string, cfg sim.Config) (*trafficRun, error) {
 	start := time.Now()
 	res, err := sim.Run(cfg)
 	if err != nil {
 		return nil, err
 	}
-	r := &SimRun{Grid: g, Algo: algo, Config: cfg, Result: res, Model: SimModel(g, cfg), Seconds: time.Since(start).Seconds()}
+	r := &trafficRun{Grid: g, Algo: algo, Config: cfg, Result: res, Model: latencyModel(g, cfg), Seconds: time.Since(start).Seconds()}
 	if res.Stopped {
-		r.Reason = StopReason(ctx, res.Cycles)
+		r.Reason = stopReason(ctx, res.Cycles)
 	}
 	return r, nil
 }
 
-// JSON is the report object of the run (SimJSON), with verdict inconclusive and the
+// JSON is the report object of the run (trafficJSON), with verdict inconclusive and the
 // reason when it was stopped; version is the tool's.
-func (r *SimRun) JSON(version string) map[string]any {
-	return inconclusive(SimJSON(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds), r.Reason)
+func (r *trafficRun) JSON(version string) map[string]any {
+	return inconclusive(trafficJSON(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds), r.Reason)
 }
 
 // inconclusive marks a sim report object inconclusive when reason is not "".
@@ -120,10 +120,10 @@ func inconclusive(out map[string]any, reason string) map[string]any {
 // WriteText writes the run for people: the configuration, the mean latency of each
 // message class with its 95% half-width, the accepted traffic and the speed, whether it
 // saturated, the model's latencies, and why it stopped early.
-func (r *SimRun) WriteText(w io.Writer) {
+func (r *trafficRun) WriteText(w io.Writer) {
 	cfg, res, m := r.Config, r.Result, r.Model
 	fmt.Fprintf(w, "sim %s: rate %.5g msg/node/cycle (%.4g flits), L=%d, V=%d, B=%d, %s, ts=%d tr=%d, seed %d\n",
-		r.Grid.Spec(), cfg.Traffic.Rate, cfg.Traffic.Rate*float64(cfg.Length), cfg.Length, SimVCs(cfg), cfg.Buffer, cfg.Ports, cfg.Ts, cfg.Tr, cfg.Seed)
+		r.Grid.Spec(), cfg.Traffic.Rate, cfg.Traffic.Rate*float64(cfg.Length), cfg.Length, vcCount(cfg), cfg.Buffer, cfg.Ports, cfg.Ts, cfg.Tr, cfg.Seed)
 	line := func(name string, s sim.Stat) {
 		if s.N > 0 {
 			fmt.Fprintf(w, "  %-9s latency %.2f ± %.2f cycles over %d messages (max %d)\n", name, s.Mean, s.CI95, s.N, s.Max)
@@ -153,10 +153,10 @@ func (r *SimRun) WriteText(w io.Writer) {
 // each to the sweep. Before each run start(i, &cfg) may hook progress onto the
 // configuration and returns what to call after it; point receives each finished load
 // with the model's name. It returns "" when every load ran, else why the sweep stopped.
-func (s *SimSweep) Run(ctx context.Context, start func(i int, cfg *sim.Config) func(), point func(p SweepPoint, model string)) (string, error) {
+func (s *sweep) Run(ctx context.Context, start func(i int, cfg *sim.Config) func(), point func(p sweepPoint, model string)) (string, error) {
 	for i := 1; i <= s.Points; i++ {
 		if ctx.Err() != nil {
-			return StopReason(ctx, -1), nil
+			return stopReason(ctx, -1), nil
 		}
 		c := s.Config(i)
 		stop := start(i, &c)
@@ -166,22 +166,22 @@ func (s *SimSweep) Run(ctx context.Context, start func(i int, cfg *sim.Config) f
 			return "", err
 		}
 		if res.Stopped {
-			return StopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i), nil
+			return stopReason(ctx, res.Cycles) + fmt.Sprintf(" of load %d", i), nil
 		}
 		point(s.Add(c, res))
 	}
 	return "", nil
 }
 
-// WritePoint writes one finished load of a sweep as `sim --plot` prints it.
-func WritePoint(w io.Writer, p SweepPoint, model string) {
+// writePoint writes one finished load of a sweep as `sim --plot` prints it.
+func writePoint(w io.Writer, p sweepPoint, model string) {
 	fmt.Fprintf(w, "load %.4f: sim %.2f, %s %.2f%s\n", p.Load, p.Sim, model, p.Model, map[bool]string{true: " (saturated)"}[p.Saturated])
 }
 
 // WriteText writes the finished collective for people: completion time, the
 // contention-free timed model, the paper's formula, and the first contention (which
 // unicast waited for which, on which channel) or that the run was contention-free.
-func (c *SimCollective) WriteText(w io.Writer) {
+func (c *collective) WriteText(w io.Writer) {
 	g, s, res, o := c.Grid, c.Schedule, c.Result, c.Options
 	fmt.Fprintf(w, "%s on %s from %s (ts=%d tr=%d L=%d %s): completion %d cycles\n", c.Algo, g.Spec(), g.NodeName(c.Source), o.Ts, o.Tr, o.L, c.VCLabel(), res.Completion)
 	if c.TimedErr == nil {
@@ -203,7 +203,7 @@ func (c *SimCollective) WriteText(w io.Writer) {
 // writing each count's latency table to table (nil: none) as it finishes, and returns
 // the report rows of the counts that finished (a run cut short is left out: its figures
 // are not comparable) and, when ctx ended the run, why.
-func (c *SimComparison) RunAll(ctx context.Context, table io.Writer) ([]map[string]any, string, error) {
+func (c *comparison) RunAll(ctx context.Context, table io.Writer) ([]map[string]any, string, error) {
 	var rows []map[string]any
 	var tw *tabwriter.Writer
 	if table != nil {
@@ -229,7 +229,7 @@ func (c *SimComparison) RunAll(ctx context.Context, table io.Writer) ([]map[stri
 		tw.Flush()
 	}
 	if ctx.Err() != nil {
-		return rows, StopReason(ctx, 0) + fmt.Sprintf(" after %d of %d destination counts", len(rows), len(c.Counts)), nil
+		return rows, stopReason(ctx, 0) + fmt.Sprintf(" after %d of %d destination counts", len(rows), len(c.Counts)), nil
 	}
 	return rows, "", nil
 }
@@ -237,7 +237,7 @@ func (c *SimComparison) RunAll(ctx context.Context, table io.Writer) ([]map[stri
 // writeTable writes the latency table of destination count n: one row per load, a
 // column per algorithm ("sat" once saturated) and the reduction of tree against
 // separate addressing.
-func (c *SimComparison) writeTable(tw io.Writer, n int, r *sim.CompareResult) {
+func (c *comparison) writeTable(tw io.Writer, n int, r *sim.CompareResult) {
 	red := c.Reduction(r)
 	fmt.Fprintf(tw, "%s n=%d\tload", c.Grid.Spec(), n)
 	for _, a := range c.Algos {
@@ -271,7 +271,7 @@ func (c *SimComparison) writeTable(tw io.Writer, n int, r *sim.CompareResult) {
 // Report is the report object of a comparison: its instance (topology, algorithms and
 // the port model, length and pruning asked for), the rows RunAll returned, the plot file
 // and, when the run was cut short, verdict inconclusive with the reason.
-func (c *SimComparison) Report(version string, rows []map[string]any, plot, reason string) map[string]any {
+func (c *comparison) Report(version string, rows []map[string]any, plot, reason string) map[string]any {
 	o := c.opts
 	return inconclusive(map[string]any{"version": version, "command": "sim", "semantics": "sim",
 		"instance": map[string]any{"topology": c.Grid.Spec(), "algorithms": c.Names, "ports": o.Ports, "length": o.Length, "prune": o.Prune},
