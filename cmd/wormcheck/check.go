@@ -91,6 +91,8 @@ func algoName(args []string) string {
 
 func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+	fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
@@ -104,6 +106,8 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
+	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
 	return fs.Bool("progress", false, "show progress on stderr")
 }
 
@@ -211,7 +215,23 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
+	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
+	if err != nil {
+		return 0, err
+	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
+	if bs != nil {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+			if _, has := in.Params[name]; has && !set[name] && v > 0 {
+				in.Params[name] = strconv.Itoa(v)
+			}
+		}
+		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
+			in.Params["routing"] = bs.Routing
+		}
+	}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}
@@ -226,6 +246,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	}
 	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
+	}
+	if c.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.TimeLimit)
+		defer cancel()
 	}
 	rep, err := check.Run(ctx, in, c.Prop, opt)
 	if err != nil {
@@ -297,6 +322,19 @@ func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
+	switch c.Search {
+	case "bfs":
+	case "swarm":
+		if c.TimeLimit <= 0 {
+			return opt, usagef("--search swarm needs --time-limit (a swarm that finds nothing runs until stopped)")
+		}
+		opt.Swarm = true
+	default:
+		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+	}
+	if c.TimeLimit < 0 {
+		return opt, usagef("--time-limit must not be negative")
+	}
 	if opt.Store, err = storeNamed(c.Store); err != nil {
 		return opt, err
 	}

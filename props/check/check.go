@@ -94,6 +94,11 @@ type Options struct {
 	// trace are the same. The model must decode its states (the flit models do); a
 	// search of one that does not ends in an error naming SpillDir.
 	SpillDir string
+	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
+	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
+	// minimised to the messages it involves, searched exhaustively and replayed on the
+	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	Swarm bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the
