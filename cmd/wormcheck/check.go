@@ -133,6 +133,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 var errHelp = errors.New("help requested")
 
+// given reports whether the flag name was set on the command line (not left at its
+// default): a flag given an empty or zero value that means "the default" must be refused
+// rather than silently read as the default.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
 // withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
 // usage error; else the command goes on.
@@ -251,7 +260,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		return 0, err
 	}
 	if result != "" && rep.Result != nil {
-		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
+		if err := writeOutput(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
@@ -298,7 +307,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 	if result != "" {
 		opt.CheckpointEvery = every
 		opt.Checkpoint = func(b []byte) error {
-			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
+			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
 				return fmt.Errorf("writing --result: %v", err)
 			}
 			return nil
@@ -375,7 +384,7 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
 			return nil
 		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := writeOutput(path, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %v", what, err)
 		}
 		return nil

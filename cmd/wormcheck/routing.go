@@ -95,7 +95,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(*svgOut, pic, 0o644); err != nil {
+		if err := writeOutput(*svgOut, pic, 0o644); err != nil {
 			return 0, fmt.Errorf("--svg: %v", err)
 		}
 	}

@@ -291,7 +291,7 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	}
 	rep, err := a.replay(ctx, tf)
 	if err != nil {
-		if errors.Is(err, ErrBadInput) || errors.Is(err, errInternal) {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, badf("%v", err)
@@ -300,10 +300,23 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	return rep, nil
 }
 
-// errInternal marks a failure of wormcheck itself (a witness that does not replay).
-var errInternal = errors.New("internal error")
+// errNoViolation is the answer to a trace whose actions replay but whose last state
+// shows no violation (a trace cut short or edited by hand): it is no counterexample, and
+// a replay cannot show that anything holds, so it is bad input.
+func errNoViolation(tf *tracefile.File) error {
+	recorded := ""
+	if tf.Violation != "" {
+		kind, _, _ := strings.Cut(tf.Violation, ":")
+		recorded = fmt.Sprintf(" (the file records a %s)", kind)
+	}
+	return badf("the trace does not replay to a violation: its %d actions replay but the last state shows none%s", len(tf.Actions), recorded)
+}
+
+// ErrInternal marks a failure of wormcheck itself (a witness that does not replay, two
+// checks that disagree): errors.Is(err, ErrInternal) holds for them; wormcheck exits 4.
+var ErrInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInternal, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrInternal, fmt.Sprintf(format, args...))
 }

@@ -300,14 +300,11 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 		return nil, badf("%v", err)
 	}
 	if res.Verdict == props.Holds {
-		res.Violation = "the trace replays but its last state shows no violation"
+		return nil, errNoViolation(tf)
 	} else if tf.Violation != "" && res.Violation != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
 	rep := unicastReport(sp, tf.Property, res, new(work))
-	if res.Verdict == props.Holds {
-		rep.Reason = res.Violation
-	}
 	rep.Trace = nil
 	return rep, nil
 }
