@@ -90,6 +90,11 @@ type Options struct {
 	// trace are the same. The model must decode its states (the flit models do); a
 	// search of one that does not ends in an error naming SpillDir.
 	SpillDir string
+	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
+	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
+	// minimised to the messages it involves, searched exhaustively and replayed on the
+	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	Swarm bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the
@@ -290,7 +295,7 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	}
 	rep, err := a.replay(ctx, tf)
 	if err != nil {
-		if errors.Is(err, ErrBadInput) || errors.Is(err, errInternal) {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, badf("%v", err)
@@ -299,10 +304,23 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	return rep, nil
 }
 
-// errInternal marks a failure of wormcheck itself (a witness that does not replay).
-var errInternal = errors.New("internal error")
+// errNoViolation is the answer to a trace whose actions replay but whose last state
+// shows no violation (a trace cut short or edited by hand): it is no counterexample, and
+// a replay cannot show that anything holds, so it is bad input.
+func errNoViolation(tf *tracefile.File) error {
+	recorded := ""
+	if tf.Violation != "" {
+		kind, _, _ := strings.Cut(tf.Violation, ":")
+		recorded = fmt.Sprintf(" (the file records a %s)", kind)
+	}
+	return badf("the trace does not replay to a violation: its %d actions replay but the last state shows none%s", len(tf.Actions), recorded)
+}
+
+// ErrInternal marks a failure of wormcheck itself (a witness that does not replay, two
+// checks that disagree): errors.Is(err, ErrInternal) holds for them; wormcheck exits 4.
+var ErrInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInternal, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrInternal, fmt.Sprintf(format, args...))
 }

@@ -350,9 +350,7 @@ func replayTreeMcast(_ context.Context, tf *tracefile.File) (*props.Report, erro
 	}
 	rep := treeMcastReport(rp.Instance, tf.Property)
 	if rp.Violation == "" {
-		rep.Verdict = props.Holds
-		rep.Reason = "the trace replays but its last state shows no violation"
-		return rep, nil
+		return nil, errNoViolation(tf)
 	}
 	if tf.Violation != "" && rp.Violation != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, rp.Violation)

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -33,9 +34,12 @@ deadlocked instance is reported. Property deadlock reports a local deadlock in t
 state where it forms: a set of worms none of which can ever move again, whatever the
 others do (docs/semantics.md), so a deadlock among free-running worms is found at the
 depth where it closes; global-deadlock reports only states where nothing can move.
-Property liveness decides "every worm is eventually
-delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
-worm that can circle for ever under a non-minimal routing is a lasso.`,
+Property liveness decides "every worm is eventually delivered" under weak fairness on
+the whole reachable graph (checker.CheckLiveness): a worm that can circle for ever under
+a non-minimal routing is a lasso. With --search swarm --time-limit T, randomised walks
+on every core hunt for a deadlock where the exhaustive search cannot finish; what they
+find is minimised to the worms involved, whose instance alone is searched exhaustively
+for the shortest trace, replayed on the full instance; finding nothing is inconclusive.`,
 		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
@@ -192,6 +196,9 @@ func (u Unicast) prepare(r *request) (job, error) {
 	}
 	if r.property == props.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
+	}
+	if r.opt.Swarm {
+		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
@@ -358,14 +365,11 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 		return nil, badf("%v", err)
 	}
 	if res.Verdict == props.Holds {
-		res.Violation = "the trace replays but its last state shows no violation"
+		return nil, errNoViolation(tf)
 	} else if tf.Violation != "" && res.Violation != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
 	rep := unicastReport(sp, tf.Property, res, new(work))
-	if res.Verdict == props.Holds {
-		rep.Reason = res.Violation
-	}
 	rep.Trace = nil
 	return rep, nil
 }
@@ -415,5 +419,53 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 		}
 		rep.Text = lassoText(labels, cycleStart)
 	}
+	return rep, nil
+}
+
+// unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
+// the minimised witness (unicast.Swarm), or what the walks covered.
+func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+	walkers := runtime.GOMAXPROCS(0)
+	if r.opt.Workers > 1 {
+		walkers = r.opt.Workers
+	}
+	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
+		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
+		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
+	})
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	rep := unicastReport(sp, r.property, &res.Result, &r.work)
+	sw := res.Swarm
+	rep.Stats.Store = ""
+	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest
+	rep.Stats.Search = "swarm"
+	if rep.Stats.Seconds > 0 {
+		rep.Stats.StatesPerSec = float64(sw.Steps) / rep.Stats.Seconds
+	}
+	fig := map[string]float64{"walks": float64(sw.Walks), "walkers": float64(sw.Walkers), "walk_transitions": float64(sw.Steps)}
+	if res.Verdict == props.Violated {
+		fig["found_after_seconds"] = sw.FoundAfterSec
+		fig["walk_steps"] = float64(res.WalkSteps)
+		fig["involved"], fig["messages"] = float64(res.Involved), float64(res.Of)
+		note := fmt.Sprintf("swarm: %d walkers, %d walks, %d transitions; walker %d found it in its walk %d after %.2fs (a trace of %d steps, loops cut). ",
+			sw.Walkers, sw.Walks, sw.Steps, sw.Walker, sw.Walk, sw.FoundAfterSec, res.WalkSteps)
+		if res.Minimised {
+			note += fmt.Sprintf("%d of %d messages are involved; their instance alone, searched exhaustively (%d states), gives the shortest trace below, replayed on the full instance.", res.Involved, res.Of, res.SubStates)
+		} else {
+			note += fmt.Sprintf("%d of %d messages are involved; the trace below is the swarm's own.", res.Involved, res.Of)
+		}
+		rep.Text = note + "\n" + rep.Text
+	}
+	if rep.Witness != nil {
+		if rep.Witness.Figures == nil {
+			rep.Witness.Figures = map[string]float64{}
+		}
+		for k, v := range fig {
+			rep.Witness.Figures[k] = v
+		}
+	}
+	rep.Figures = fig
 	return rep, nil
 }

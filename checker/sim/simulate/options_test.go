@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestSimCollective(t *testing.T) {
 	if !ok || err != nil {
 		t.Fatalf("edn: %v, %v", ok, err)
 	}
-	if err := c.Run(nil); err != nil {
+	if err := c.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if c.Result.Completion <= 0 || c.TimedErr != nil || c.FormulaErr != nil || c.VCLabel() != "V=1" {

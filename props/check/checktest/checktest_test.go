@@ -89,7 +89,7 @@ func TestRequireViolatedReplaysTheWitness(t *testing.T) {
 	// A trace that no longer reaches the violation fails the test.
 	rep.Trace.Actions = rep.Trace.Actions[:1]
 	rep.Trace.Labels = rep.Trace.Labels[:1]
-	if msg := run(t, func(tb testing.TB) { checktest.RequireViolated(tb, rep) }); !strings.Contains(msg, "replays to holds") {
+	if msg := run(t, func(tb testing.TB) { checktest.RequireViolated(tb, rep) }); !strings.Contains(msg, "does not replay to a violation") {
 		t.Errorf("a truncated trace passed RequireViolated: %q", msg)
 	}
 	// Holds is not violated, and bad input fails at once with the field.
