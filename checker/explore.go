@@ -41,6 +41,13 @@ func Explore[S any](m Model[S], opt Options[S]) (*Result[S], error) {
 	} else if l, ok := m.(SuccessorEncoder[S]); ok {
 		e.lazy = l
 	}
+	if opt.CheckLocalDeadlock {
+		l, ok := m.(LocalDeadlocker[S])
+		if !ok {
+			return nil, fmt.Errorf("checker: CheckLocalDeadlock is set but the model (%T) does not implement LocalDeadlocker", m)
+		}
+		e.local = l
+	}
 	e.initProgress()
 	if d, ok := m.(FrontierDecoder[S]); ok && opt.SpillDir == "" {
 		e.fdec = d
@@ -94,7 +101,9 @@ type explorer[S any] struct {
 	build SuccessorBuilder[S]
 	// fdec is set when the model is a FrontierDecoder and no SpillDir is set: levels
 	// hold encodings, and each worker rebuilds the state it expands in its scratch.
-	fdec  FrontierDecoder[S]
+	fdec FrontierDecoder[S]
+	// local is set when opt.CheckLocalDeadlock is and the model is a LocalDeadlocker.
+	local LocalDeadlocker[S]
 	store *store[S]
 	heap  heapSampler
 	prog  progressCheck[S] // the Progressive certificate, if the model has one
@@ -120,14 +129,16 @@ type explorer[S any] struct {
 }
 
 // candidate is a violation found while expanding frontier index idx; order is the
-// invariant's index, or len(Invariants) for a deadlock. The least (idx, order) wins.
+// invariant's index, len(Invariants) for a local deadlock, len(Invariants)+1 for a
+// global one. The least (idx, order) wins.
 type candidate struct {
-	ok         bool
-	idx        uint64
-	order      int
-	kind, name string
-	msg        string
-	id         uint64
+	ok    bool
+	idx   uint64
+	order int
+	kind  ViolationKind
+	name  string
+	msg   string
+	id    uint64
 }
 
 func (c candidate) less(d candidate) bool {
@@ -518,9 +529,16 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 		e.fail(fmt.Errorf("checker: a state has %d successors; the explorer takes at most %d", len(succ), maxTrans+1))
 		return
 	}
+	if e.local != nil {
+		w.acts = w.acts[:0]
+		for j := range succ {
+			w.acts = append(w.acts, succ[j].Action)
+		}
+		w.checkLocal(s, i, id)
+	}
 	if len(succ) == 0 {
 		if e.opt.CheckDeadlock && !e.m.Terminal(s) {
-			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: id})
+			w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants) + 1, kind: KindDeadlock, id: id})
 		}
 		return
 	}
@@ -578,6 +596,7 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 		w.yield = w.storeEncoded
 	}
 	w.cur, w.curID, w.nsucc, w.curLast = i, id, 0, last
+	w.acts = w.acts[:0]
 	if e.build != nil {
 		if w.yieldBuild == nil {
 			w.yieldBuild, w.keep = w.storeBuilt, w.keepBuilt
@@ -598,8 +617,11 @@ func (w *worker[S]) expandLazy(s S, id, i uint64, last bool) {
 		w.storeYielded()
 	}
 	w.transitions += int64(w.nsucc)
+	if e.local != nil {
+		w.checkLocal(s, i, id)
+	}
 	if w.nsucc == 0 && e.opt.CheckDeadlock && !e.m.Terminal(s) {
-		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants), kind: KindDeadlock, id: id})
+		w.offer(candidate{ok: true, idx: i, order: len(e.opt.Invariants) + 1, kind: KindDeadlock, id: id})
 	}
 }
 
@@ -642,13 +664,33 @@ func (w *worker[S]) storeYielded() {
 			w.pending++
 		}
 	}
-	w.lenc, w.ends, w.hs, w.acts = w.lenc[:0], w.ends[:0], w.hs[:0], w.acts[:0]
+	w.lenc, w.ends, w.hs = w.lenc[:0], w.ends[:0], w.hs[:0]
+}
+
+// checkLocal offers a local deadlock when the model finds one in s, number i of the
+// frontier with store id id, given its enabled actions w.acts.
+func (w *worker[S]) checkLocal(s S, i, id uint64) {
+	if stuck := w.e.local.LocalDeadlock(s, w.acts); len(stuck) > 0 {
+		w.offer(candidate{ok: true, idx: i, order: len(w.e.opt.Invariants), kind: KindLocalDeadlock, id: id})
+	}
+}
+
+// enabled returns the actions of the transitions of s.
+func enabled[S any](m Model[S], s S) []Action {
+	var out []Action
+	for _, t := range m.Successors(s, nil) {
+		out = append(out, t.Action)
+	}
+	return out
 }
 
 // storeBuilt is storeEncoded (storeEncodedRank with the progress check) for a
 // SuccessorBuilder with one worker: it reports whether the successor is new, so that the
 // model hands it to keepBuilt.
 func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
+	if w.e.local != nil {
+		w.acts = append(w.acts, a)
+	}
 	if w.e.prog.on {
 		w.rank.checkChild(rank, w.cur, w.nsucc, w.curID, a)
 	}
@@ -711,6 +753,20 @@ func (e *explorer[S]) violated(c candidate) (*Result[S], error) {
 			return nil, fmt.Errorf("checker: the replayed trace (length %d) does not end in a deadlock (%s)", tr.Len(), e.suspect())
 		}
 		v.Message = fmt.Sprintf("deadlock: no enabled transition in a non-terminal state after %d steps", tr.Len())
+		if l, ok := e.m.(LocalDeadlocker[S]); ok {
+			v.Stuck = l.LocalDeadlock(last, nil)
+		}
+	case KindLocalDeadlock:
+		v.Stuck = e.local.LocalDeadlock(last, enabled(e.m, last))
+		if len(v.Stuck) == 0 {
+			return nil, fmt.Errorf("checker: the replayed trace (length %d) does not end in a local deadlock (%s)", tr.Len(), e.suspect())
+		}
+		v.Message = fmt.Sprintf("local deadlock: %d message(s) can never move again after %d steps", len(v.Stuck), tr.Len())
+		if len(e.m.Successors(last, nil)) == 0 && !e.m.Terminal(last) {
+			// Nothing at all can move: the local deadlock is a global one.
+			v.Kind = KindDeadlock
+			v.Message = fmt.Sprintf("deadlock: no enabled transition in a non-terminal state after %d steps", tr.Len())
+		}
 	}
 	return &Result[S]{Verdict: Violated, Violation: v}, nil
 }

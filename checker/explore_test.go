@@ -25,7 +25,7 @@ func explore[S any](t *testing.T, m checker.Model[S], opt checker.Options[S]) *c
 
 // wantViolation checks a Violated result: kind, trace length, and that the trace
 // replays from the initial state to the same final state.
-func wantViolation[S any](t *testing.T, m checker.Model[S], res *checker.Result[S], kind string, length int) {
+func wantViolation[S any](t *testing.T, m checker.Model[S], res *checker.Result[S], kind checker.ViolationKind, length int) {
 	t.Helper()
 	if res.Verdict != checker.Violated || res.Violation == nil {
 		t.Fatalf("verdict %v (%s), want violated", res.Verdict, res.Reason)

@@ -8,17 +8,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
-// Liveness violation kinds. A deadlock is also a liveness violation (a finite run that
-// ends with a message undelivered) and is reported as KindDeadlock.
-const (
-	// KindLivelock is a fair cycle on which some message is pending throughout and no
-	// message at all is delivered: the system moves forever without delivering.
-	KindLivelock = "livelock"
-	// KindStarvation is a fair cycle on which some message is pending throughout while
-	// other messages are delivered: the system delivers, but never that message.
-	KindStarvation = "starvation"
-)
-
 // LivenessOptions bounds CheckLiveness. The zero value is unbounded.
 type LivenessOptions struct {
 	// MaxStates bounds the number of states of the explicit graph; 0 means unbounded.
@@ -141,7 +130,7 @@ type Lasso[S any] struct {
 // LassoFinding is what a replayed lasso shows: the kind, a message that is pending in
 // every state of the cycle, and how many messages the cycle delivers.
 type LassoFinding struct {
-	Kind      string
+	Kind      ViolationKind
 	Message   int
 	Delivered int // deliveries along one turn of the cycle
 }

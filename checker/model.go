@@ -108,4 +108,7 @@ type (
 	// FrontierDecoder is the optional extension that lets the explorer keep frontiers as
 	// encodings (system.FrontierDecoder).
 	FrontierDecoder[S any] = system.FrontierDecoder[S]
+	// LocalDeadlocker is the optional extension that Options.CheckLocalDeadlock needs
+	// (system.LocalDeadlocker).
+	LocalDeadlocker[S any] = system.LocalDeadlocker[S]
 )

@@ -56,8 +56,17 @@ type Options[S any] struct {
 	MaxMemoryBytes int64
 	// Store selects the visited store: Exact (default) or Fingerprint.
 	Store StoreMode
-	// CheckDeadlock reports a reachable non-Terminal state without successors.
+	// CheckDeadlock reports a reachable non-Terminal state without successors (a global
+	// deadlock: KindDeadlock).
 	CheckDeadlock bool
+	// CheckLocalDeadlock reports the first reachable state in which a local deadlock
+	// forms (KindLocalDeadlock): a set of messages none of which can ever move again,
+	// whatever the others do. The model must be a LocalDeadlocker. A global deadlock is
+	// a local one, so with CheckDeadlock too the local kind is found first; on its own
+	// it still finds every global deadlock (Stuck is non-empty there). Every state is
+	// checked, so a deadlock hidden among free-running messages is found at the depth
+	// where it forms, not where the last free message stops.
+	CheckLocalDeadlock bool
 	// CheckLiveness makes an exhaustive search that found nothing also decide "every
 	// message is eventually delivered": by the model's progress measure when it is a
 	// system.Progressive whose rank increased on every transition, and otherwise by

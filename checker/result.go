@@ -69,16 +69,70 @@ func (v Verdict) ExitCode() int {
 	return 3
 }
 
-// Violation kinds.
+// ViolationKind says what kind of property failure a Violation is. It is a type, not
+// a string, so that a kind is compared with a kind (and a misspelt one does not compile).
+type ViolationKind uint8
+
+// The violation kinds.
 const (
-	KindDeadlock  = "deadlock"
-	KindInvariant = "invariant"
+	// KindDeadlock is a global deadlock: a reachable non-Terminal state without successors.
+	KindDeadlock ViolationKind = iota + 1
+	// KindLocalDeadlock is a reachable state with a non-empty set of undelivered messages
+	// none of which can ever move again (system.LocalDeadlocker), reported in the state
+	// where it forms; Violation.Stuck lists the set.
+	KindLocalDeadlock
+	// KindInvariant is a reachable state that breaks one of Options.Invariants.
+	KindInvariant
+	// KindLivelock is a fair cycle on which some message is pending throughout and no
+	// transition delivers anything (a lasso).
+	KindLivelock
+	// KindStarvation is a fair cycle on which some message is pending throughout while
+	// others are delivered (a lasso).
+	KindStarvation
 )
+
+var kindNames = [...]string{KindDeadlock: "deadlock", KindLocalDeadlock: "local-deadlock", KindInvariant: "invariant", KindLivelock: "livelock", KindStarvation: "starvation"}
+
+// String returns the kind's name: "deadlock", "local-deadlock", "invariant", "livelock"
+// or "starvation" ("ViolationKind(n)" otherwise).
+func (k ViolationKind) String() string {
+	if k >= KindDeadlock && k <= KindStarvation {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("ViolationKind(%d)", int(k))
+}
+
+// MarshalText encodes a kind as its name.
+func (k ViolationKind) MarshalText() ([]byte, error) {
+	if k < KindDeadlock || k > KindStarvation {
+		return nil, fmt.Errorf("checker: violation kind %d is unknown", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText decodes a kind name written by MarshalText.
+func (k *ViolationKind) UnmarshalText(b []byte) error {
+	for i, n := range kindNames {
+		if n != "" && n == string(b) {
+			*k = ViolationKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("violation kind %q is unknown", b)
+}
+
+// IsLasso reports whether the kind's evidence is a lasso (a prefix and a cycle).
+func (k ViolationKind) IsLasso() bool { return k == KindLivelock || k == KindStarvation }
+
+// IsDeadlock reports whether the kind is a global or a local deadlock.
+func (k ViolationKind) IsDeadlock() bool { return k == KindDeadlock || k == KindLocalDeadlock }
 
 // Violation is a property failure with the evidence for it.
 type Violation[S any] struct {
-	// Kind is KindDeadlock, KindInvariant, KindLivelock or KindStarvation.
-	Kind string
+	Kind ViolationKind
+	// Stuck is, for KindLocalDeadlock (and KindDeadlock where the model is a
+	// system.LocalDeadlocker), the messages that can never move again, ascending.
+	Stuck []int
 	// Invariant is the violated invariant's name; empty for a deadlock.
 	Invariant string
 	// Message says what is wrong in the last state of Trace.

@@ -29,7 +29,7 @@ const (
 	BanyanKind
 )
 
-var kindNames = [...]string{"mesh", "torus", "hypercube", "banyan"}
+var kindNames = [...]string{"mesh", "torus", "hypercube", "banyan", "graph"}
 
 // String returns the spec prefix of the kind ("mesh", "torus", ...).
 func (k Kind) String() string {
@@ -64,7 +64,8 @@ func (d Direction) String() string {
 }
 
 // GridChannel describes one directed physical channel of a grid: it leaves From and
-// enters To, moving along dimension Dim in direction Dir. Wrap is true for the
+// enters To, moving along dimension Dim in direction Dir (Dim is -1 on a graph, which
+// has no dimensions; its channels have ports, Grid.Port). Wrap is true for the
 // wrap-around channels of a torus (from k-1 to 0 going Plus, from 0 to k-1 going Minus);
 // these are the dateline channels.
 type GridChannel struct {
@@ -89,6 +90,7 @@ type Grid struct {
 	nodes    int
 	slot     []ChannelID // slot[(v*dims+d)*2+dir] = channel id or None
 	channels []GridChannel
+	net      *graph // set for kind Graph (graph.go)
 }
 
 // NewMesh builds the mesh with the given sizes per dimension.
@@ -249,6 +251,9 @@ func (g *Grid) ChannelOut(v NodeID, d int, dir Direction) ChannelID {
 
 // Spec returns the canonical spec of the grid, as ParseTopology accepts it.
 func (g *Grid) Spec() string {
+	if g.net != nil {
+		return g.net.spec
+	}
 	if g.kind == Hypercube {
 		return fmt.Sprintf("hypercube:%d", len(g.sizes))
 	}
@@ -263,8 +268,11 @@ func (g *Grid) Spec() string {
 func (g *Grid) String() string { return g.Spec() }
 
 // NodeName renders node v for people: its coordinates "(x,y)" on meshes and tori, its
-// binary address on hypercubes.
+// binary address on hypercubes, its name on a graph.
 func (g *Grid) NodeName(v NodeID) string {
+	if g.net != nil {
+		return g.net.names[v]
+	}
 	if g.kind == Hypercube {
 		return fmt.Sprintf("%0*b", len(g.sizes), int(v))
 	}

@@ -17,12 +17,27 @@ type Topology interface {
 }
 
 // ParseTopology turns a spec into a topology: "mesh:8x8", "torus:8x8x8", "hypercube:6",
-// "banyan:16". Bad or oversized specs are refused with an error of one line that names
+// "banyan:16", and the irregular networks: "file:PATH" (ReadTopologyFile),
+// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree),
+// "random:8,10,1" (NewRandomNetwork) and a grid with
+// failed links "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). A file spec reads
+// the file: the one I/O of this package. Bad or oversized specs are refused with an error of one line that names
 // what is wrong; it never panics.
 func ParseTopology(spec string) (Topology, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {
 		return nil, fmt.Errorf("topology is empty; give one such as mesh:8x8, torus:8x8x8, hypercube:6 or banyan:16")
+	}
+	if base, faults, ok := strings.Cut(s, FaultsSep); ok {
+		g, err := ParseGrid(base)
+		if err != nil {
+			return nil, err
+		}
+		f, err := WithFaults(g, faults)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: faults: %v", spec, err)
+		}
+		return f, nil
 	}
 	kind, arg, ok := strings.Cut(s, ":")
 	if !ok {
@@ -68,6 +83,30 @@ func ParseTopology(spec string) (Topology, error) {
 			return nil, wrap(err)
 		}
 		return g, nil
+	case "file":
+		g, err := ReadTopologyFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		return g, nil
+	case "dragonfly":
+		g, err := ParseDragonfly(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
+	case "random":
+		g, err := parseRandom(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
+	case "fattree":
+		g, err := ParseFatTree(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
 	case "banyan":
 		n, err := parseSize(arg)
 		if err != nil {
@@ -79,18 +118,33 @@ func ParseTopology(spec string) (Topology, error) {
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube or banyan", spec, kind)
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree or random", spec, kind)
 }
 
-// ParseGrid parses a mesh, torus or hypercube spec and refuses banyans.
+// ParseGrid parses a mesh, torus or hypercube spec and refuses banyans and irregular
+// networks (ParseNetwork takes those too).
 func ParseGrid(spec string) (*Grid, error) {
+	g, err := ParseNetwork(spec)
+	if err != nil {
+		return nil, err
+	}
+	if g.IsGraph() {
+		return nil, fmt.Errorf("topology %q is an irregular network; this needs a mesh, torus or hypercube", spec)
+	}
+	return g, nil
+}
+
+// ParseNetwork parses a spec of any network the flit model runs on: a mesh, torus or
+// hypercube, or an irregular network (file:PATH, dragonfly:..., fattree:K,N, a grid
+// with /faults=...). It refuses banyans.
+func ParseNetwork(spec string) (*Grid, error) {
 	t, err := ParseTopology(spec)
 	if err != nil {
 		return nil, err
 	}
 	g, ok := t.(*Grid)
 	if !ok {
-		return nil, fmt.Errorf("topology %q is not a mesh, torus or hypercube", spec)
+		return nil, fmt.Errorf("topology %q is not a mesh, torus, hypercube or network of routers", spec)
 	}
 	return g, nil
 }
@@ -119,6 +173,16 @@ func parseSize(p string) (int, error) {
 // ("5") or coordinates ("(1,2)", dimension 0 first). The error is one line.
 func (g *Grid) ParseNode(s string) (NodeID, error) {
 	s = strings.TrimSpace(s)
+	if g.net != nil {
+		if v, ok := g.net.byName[s]; ok {
+			return v, nil
+		}
+		x, err := strconv.Atoi(s)
+		if err != nil || x < 0 || x >= g.Nodes() {
+			return 0, fmt.Errorf("%q is not a node of %s: give its name (like %q) or a number 0..%d", s, g.Spec(), g.net.names[0], g.Nodes()-1)
+		}
+		return NodeID(x), nil
+	}
 	if strings.HasPrefix(s, "(") {
 		if !strings.HasSuffix(s, ")") {
 			return 0, fmt.Errorf("%q has no closing parenthesis", s)

@@ -21,8 +21,8 @@
 // algos/treemcast, algos/banyan, algos/partition) and run on the one worker pool,
 // checker.Sweep.
 //
-// Each group of claims lives in its own file and registers its claims from init; the
-// registry is filled once at start-up and read-only afterwards.
+// The catalogue is one ordered table of data (catalogue.go, in DESIGN.md's order); each
+// group of claims builds its families and judges in its own file.
 package proofs
 
 import (
@@ -30,9 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -209,73 +207,6 @@ func certificate(verdict string, t checker.Tally) *props.Certificate {
 	}
 	return &props.Certificate{Kind: checker.CertNone, Transitions: t.Transitions,
 		Note: fmt.Sprintf("the claim is %s, so no delivery is claimed; %d explored instance(s) were certified by progress, %d by the liveness check", verdict, t.Progress, t.Liveness)}
-}
-
-var (
-	mu       sync.Mutex
-	registry = map[string]Claim{}
-)
-
-// Register adds a claim to the catalogue; it panics on a duplicate id or a claim without
-// families (programming errors caught by every test run).
-func Register(c Claim) {
-	mu.Lock()
-	defer mu.Unlock()
-	if _, dup := registry[c.ID]; dup {
-		panic("proofs: duplicate claim id " + c.ID)
-	}
-	if len(c.Families) == 0 {
-		panic("proofs: claim " + c.ID + " has no instance family")
-	}
-	registry[c.ID] = c
-}
-
-// order is the catalogue order of DESIGN.md; ids not listed sort after, by name. The
-// routing claims RT1-RT6 follow TM4.
-var order = []string{
-	"WH1", "WH2", "WH3", "TM1", "TM2", "TM3", "TM4",
-	"RT1", "RT2", "RT3", "RT4", "RT5", "RT6",
-	"NP1", "NP2", "NP3", "NP4", "NP5", "NP6", "NP7", "NP8", "NP9", "NP10",
-	"MN1", "MN2", "MN3", "MN4", "MN5", "MN6", "MN6B", "MN7",
-	"HB1", "HB2", "HB3",
-	"DC1", "DC2", "DC3", "DC4", "DC5", "DC6", "DC7", "DC8",
-	"RT1", "RT2", "RT3", "RT4", "RT5", "RT6",
-}
-
-// All returns the registered claims in catalogue order.
-func All() []Claim {
-	mu.Lock()
-	defer mu.Unlock()
-	rank := map[string]int{}
-	for i, id := range order {
-		rank[id] = i
-	}
-	out := make([]Claim, 0, len(registry))
-	for _, c := range registry {
-		out = append(out, c)
-	}
-	slices.SortFunc(out, func(a, b Claim) int {
-		ra, oka := rank[a.ID]
-		rb, okb := rank[b.ID]
-		switch {
-		case oka && okb:
-			return ra - rb
-		case oka:
-			return -1
-		case okb:
-			return 1
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out
-}
-
-// Lookup returns the claim with the given id.
-func Lookup(id string) (Claim, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	c, ok := registry[id]
-	return c, ok
 }
 
 // Result is a claim's outcome with its timing, as `prove` reports it.

@@ -21,30 +21,6 @@ import (
 // lists and how the instances' reports add up. Sources: node (0,0) and two others per
 // size; the torus is node-symmetric and the builders translate, so other sources give
 // translated schedules (algos/dcf TestTranslation checks that on 16x16).
-func init() {
-	Register(Claim{ID: "DC1", Source: "004 Thm 2, Cor 1-2",
-		Statement: "DCF reaches every node exactly once in d steps on a 2^d x 2^d torus",
-		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC1)})
-	Register(Claim{ID: "DC2", Source: "004 Thm 3",
-		Statement: "DCF is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC2)})
-	Register(Claim{ID: "DC3", Source: "004 Thm 4, Cor 4",
-		Statement: "DCF is depth contention-free for all ts, tr, tc, L",
-		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16", "DCF tori 4x4..32x32", "DCF tori 4x4..64x64"}, runDC3)})
-	Register(Claim{ID: "DC4", Source: "004 §4",
-		Statement: "EDN is stepwise contention-free",
-		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"EDN tori 4x4..16x16", "EDN tori 4x4..32x32", "EDN tori 4x4..64x64"}, runDC4)})
-	Register(Claim{ID: "DC5", Source: "004 §4",
-		Statement: "EDN is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"EDN on 16x16", "EDN on 16x16", "EDN on 16x16"}, runDC5)})
-	Register(Claim{ID: "DC6", Source: "004 §5.2",
-		Statement: "Z_block broadcast is not depth contention-free",
-		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"Z_block tori 4x4..16x16", "Z_block tori 4x4..32x32", "Z_block tori 4x4..64x64"}, runDC6)})
-	Register(Claim{ID: "DC7", Source: "004 §6.1",
-		Statement: "DCF's contention-free completion time equals its formula",
-		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"DCF tori 4x4..16x16 x 128 timing points", "DCF tori 4x4..32x32 x 128 points", "DCF tori 4x4..64x64 x 128 points"}, runDC7)})
-}
-
 // dcSizes are the torus sides of DC1-DC3 and DC7: 4^k (4, 16, 64) and 2·4^k (8, 32);
 // up to 16 quick, 32 default, 64 full.
 func dcSizes(s Size) []int {

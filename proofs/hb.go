@@ -19,15 +19,6 @@ import (
 // fraction that replicates at all, (2^(n-1)-1)/(2^n-1). Note that §3.1's "each neighbour
 // replicates the message (n-1) times" is loose: the source's neighbours replicate
 // n-1, n-2, ..., 0 times (eq. 9 is right).
-func init() {
-	Register(Claim{ID: "HB1", Source: "003 §2.2",
-		Statement: "SBT broadcast reaches every node exactly once in n steps",
-		Semantics: "step", Expected: ExpectHolds, Families: one([3]string{"hypercubes n = 3..7", "hypercubes n = 3..10", "hypercubes n = 3..10"}, runHB1)})
-	Register(Claim{ID: "HB2", Source: "003 eqs. 5-11",
-		Statement: "the model's hop and replication distributions equal the tree's",
-		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"n = 2..12", "n = 2..12", "n = 2..12"}, runHB2)})
-}
-
 // runHB1 checks the SBT broadcast through the entry (the registry's sbt) on every
 // hypercube of the size, from one source per cube and three base dimensions: validity,
 // exactly-once, exactly n steps (steps-exact) and stepwise contention freedom.
@@ -71,7 +62,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		r, err := check.Run(ctx, check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n),
-			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, check.PropDistributions, check.Options{ViolationPicturesOnly: true})
+			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, props.PropDistributions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

@@ -79,7 +79,7 @@ func TestImportRules(t *testing.T) {
 	}
 	for _, pkg := range sortedKeys(g) {
 		for _, r := range proofs.ImportRules() {
-			if !under(pkg, r.From) {
+			if !under(pkg, r.From) || slices.ContainsFunc(r.Except, func(e string) bool { return under(pkg, e) }) {
 				continue
 			}
 			for _, im := range g[pkg] {

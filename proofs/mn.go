@@ -22,30 +22,6 @@ import (
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
 // Theorems 1 and 2, the Fig. 4 deadlock). Reference: 002 §2-§3.
-func init() {
-	Register(Claim{ID: "MN1", Source: "002 Property 1",
-		Statement: "monotone + concentrated patterns are nonblocking in the broadcast banyan",
-		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 8, 16 by pairs; N = 8 enumerated; 200 samples on N = 64", "N = 8..64 by pairs; N = 8, 16 enumerated; 2000 samples", "N = 8..64 by pairs; N = 8, 16 enumerated; 2000 samples"}, runMN1)})
-	Register(Claim{ID: "MN2", Source: "002 Property 1",
-		Statement: "dropping monotonicity or concentration admits blocking",
-		Semantics: "static", Expected: ExpectViolated, Families: one([3]string{"N = 4, 8", "N = 4, 8", "N = 4, 8"}, runMN2)})
-	Register(Claim{ID: "MN3", Source: "002 §2.2",
-		Statement: "region-encoded routing reaches exactly [min, max]",
-		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 2..16", "N = 2..64", "N = 2..64"}, runMN3)})
-	Register(Claim{ID: "MN4", Source: "002 Theorem 1",
-		Statement: "two-phase multicast copies never block each other",
-		Semantics: "static", Expected: ExpectHolds, Families: one([3]string{"N = 16 exhaustive; 300 samples on N = 64", "N = 16 exhaustive; 3000 samples on N = 64", "N = 16 exhaustive; 3000 samples on N = 64"}, runMN4)})
-	Register(Claim{ID: "MN5", Source: "002 Fig. 4",
-		Statement: "several multicasts with free arbitration deadlock (1->{5..8}, 15->{7..12}, N=16)",
-		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"Fig. 4, every start pair", "Fig. 4, every start pair", "Fig. 4, every start pair"}, runMN5)})
-	Register(Claim{ID: "MN6", Source: "002 Theorem 2",
-		Statement: "upper-input-link-first arbitration is deadlock-free",
-		Semantics: "flit", Expected: ExpectHolds, Families: one([3]string{"Fig. 4; 3000 sampled pairs on N = 8; 300 worm samples", "Fig. 4; 30000 sampled pairs on N = 8; every source pair on N = 16; 1000 worm samples", "Fig. 4; every pair on N = 8; every source pair on N = 16; 3000 worm samples"}, runMN6)})
-	Register(Claim{ID: "MN6B", Source: "002 Theorem 2",
-		Statement: "upper-input-link-first is deadlock-free for any number of multicasts and any arrival times (Theorem 2 as stated); expected to FAIL: three multicasts (lockstep) or two (asynchronous) deadlock",
-		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"a triple (L = 1, 4, 8, 12); async Fig. 4; 5000 random triples", "the same; 20000 random triples", "the same; 100000 random triples"}, runMN6b)})
-}
-
 // mnSeed is the fixed seed of the MN family's gopter samples.
 const mnSeed = 2002
 
@@ -392,7 +368,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -437,7 +413,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, check.PropRegions, check.Options{ViolationPicturesOnly: true})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

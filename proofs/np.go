@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
 // The network-partitioning family NP1-NP7: static properties of 001's DDNs and DCNs over
@@ -20,30 +21,6 @@ import (
 // their reports add up.
 //
 // Reference: 001 Definitions 3-8, Lemmas 1-4, Table 1, P1-P5, §3.1-§3.2.
-
-func init() {
-	Register(Claim{ID: "NP1", Source: "001 Lemma 1", Semantics: "static", Expected: ExpectHolds,
-		Statement: "Type I DDNs (Definition 4) have node level 1 and link level 1 on every torus",
-		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeI) })})
-	Register(Claim{ID: "NP2", Source: "001 Lemma 2", Semantics: "static", Expected: ExpectHolds,
-		Statement: "Type II DDNs (Definition 5) have node level 1 and link level h on every torus",
-		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeII) })})
-	Register(Claim{ID: "NP3", Source: "001 Lemma 3", Semantics: "static", Expected: ExpectHolds,
-		Statement: "Type III DDNs (Definition 6, every delta in 1..h-1) have node level 1 and link level 1 on every torus",
-		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeIII) })})
-	Register(Claim{ID: "NP4", Source: "001 Lemma 4", Semantics: "static", Expected: ExpectHolds,
-		Statement: "Type IV DDNs (Definition 7) have node level 1 and link level h/2 on every torus, for even h (for odd h the level is (h+1)/2; see the note)",
-		Families:  one([3]string{"tori 2..12", "tori 2..20", "tori 2..32"}, func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, partition.TypeIV) })})
-	Register(Claim{ID: "NP5", Source: "001 P1-P5, Def. 8", Semantics: "static", Expected: ExpectHolds,
-		Statement: "on every torus with sides >= 3 and for every type: the DCNs are disjoint and cover (P2), every DDN meets every DCN (P3), P1 (counts within 1), the DDNs are isomorphic (P4) and so are the DCNs (P5)",
-		Families:  one([3]string{"tori 3..12 (and sides of 2)", "tori 3..20", "tori 3..32"}, runNP5)})
-	Register(Claim{ID: "NP6", Source: "001 §3.1", Semantics: "static", Expected: ExpectHolds,
-		Statement: "every directed DDN (Types III and IV) is strongly connected under its own channels on every torus with sides >= 3",
-		Families:  one([3]string{"tori 3..12", "tori 3..20", "tori 3..32"}, runNP6)})
-	Register(Claim{ID: "NP7", Source: "001 §3.2", Semantics: "static", Expected: ExpectViolated,
-		Statement: "directed DDNs (Types III and IV) are strongly connected on a mesh (expected violated: an unreachable member pair)",
-		Families:  one([3]string{"meshes 2..12", "meshes 2..20", "meshes 2..32"}, runNP7)})
-}
 
 // npMax is the largest side of the family.
 func npMax(env Env) int {
@@ -79,12 +56,18 @@ func detail[T any](rep *props.Report) *T {
 	return w
 }
 
+// lemma is the judge of one of 001's Lemmas 1-4: the node and link levels of typ's
+// DDNs on every torus of the family.
+func lemma(typ partition.Type) func(ctx context.Context, env Env) Outcome {
+	return func(ctx context.Context, env Env) Outcome { return runLemma(ctx, env, typ) }
+}
+
 func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
-	var first, outside *check.LevelWitness
+	var first, outside *subnetworks.LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
-	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, check.PropLevels, func(in partition.Instance, rep *props.Report) bool {
-		w := detail[check.LevelWitness](rep)
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, props.PropLevels, func(in partition.Instance, rep *props.Report) bool {
+		w := detail[subnetworks.LevelWitness](rep)
 		if rep.Figures["lemma_applies"] == 0 {
 			outsideN++
 			if w != nil {
@@ -165,14 +148,14 @@ func runNP5(ctx context.Context, env Env) Outcome {
 }
 
 // np5 checks P1-P5 (p1-p5) on every instance whose sides keep accepts.
-func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *check.PropertyWitness) {
-	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), check.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
+func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *subnetworks.PropertyWitness) {
+	err := forEachInstance(ctx, model.Torus, 2, npMax(env), keep, partition.Types(), props.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
 		out.Instances++
 		fails += int(rep.Figures["violated_checks"])
 		if rep.Figures["inconclusive_checks"] > 0 {
 			inconclusive = true
 		}
-		if w := detail[check.PropertyWitness](rep); w != nil && (first == nil || (first.Verdict == props.Inconclusive.String() && rep.Verdict == props.Violated)) {
+		if w := detail[subnetworks.PropertyWitness](rep); w != nil && (first == nil || (first.Verdict == props.Inconclusive.String() && rep.Verdict == props.Violated)) {
 			first = w
 		}
 		return true
@@ -186,7 +169,7 @@ func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, f
 // DDNs, the first unreachable pair (and the first of Type III) and its report.
 func connectivity(ctx context.Context, kind model.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first, firstIII *props.Report, err error) {
 	types := []partition.Type{partition.TypeIII, partition.TypeIV}
-	err = forEachInstance(ctx, kind, 2, hi, keep, types, check.PropConnected, func(in partition.Instance, rep *props.Report) bool {
+	err = forEachInstance(ctx, kind, 2, hi, keep, types, props.PropConnected, func(in partition.Instance, rep *props.Report) bool {
 		n++
 		if rep.Verdict == props.Violated {
 			bad++
@@ -230,11 +213,11 @@ func runNP6(ctx context.Context, env Env) Outcome {
 }
 
 // reach is the unreachable pair of a connected report (nil for none).
-func reach(rep *props.Report) *check.ReachWitness {
+func reach(rep *props.Report) *subnetworks.ReachWitness {
 	if rep == nil {
 		return nil
 	}
-	return detail[check.ReachWitness](rep)
+	return detail[subnetworks.ReachWitness](rep)
 }
 
 // reachFiles are an unreachable-pair witness as JSON and the report's picture of the DDN

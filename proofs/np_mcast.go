@@ -16,18 +16,6 @@ import (
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
 // 001 §4.2), U-mesh and SPU (McKinley et al.; Kesavan & Panda, 001 §5.1), one-port,
 // timed semantics.
-func init() {
-	Register(Claim{ID: "NP8", Source: "001 §4.2 (Robinson et al.)",
-		Statement: "one U-torus multicast is depth contention-free and takes ceil(log2(1+|D|))(Ts+L*Tc)",
-		Semantics: "timed", Expected: ExpectHolds, Families: one([3]string{"6x6 sets of 1..3; 40 random on 16x16", "6x6 sets of 1..4; 100 random on 16x16", "6x6 sets of 1..6; 300 random on 16x16"}, runNP8)})
-	Register(Claim{ID: "NP9", Source: "001 §5.1 (Kesavan & Panda)",
-		Statement: "several U-mesh multicasts contend at nodes",
-		Semantics: "timed", Expected: ExpectViolated, Families: one([3]string{"5 seeded 8x8 instances", "20 seeded 8x8 instances", "20 seeded 8x8 instances"}, runNP9)})
-	Register(Claim{ID: "NP10", Source: "001 §5.1",
-		Statement: "SPU's node contention vs U-mesh's on the same instances",
-		Semantics: "timed", Expected: ExpectMeasured, Families: one([3]string{"8 instances per m", "40 instances per m", "40 instances per m"}, runNP10)})
-}
-
 // np8Member judges one U-torus multicast with the library's chain-bound judge
 // (check.ChainBound, the utorus algorithm's property chain-bound: per virtual-channel
 // class depth contention-free, ceil(log2(1+|D|)) steps, completion within the formula
@@ -260,7 +248,7 @@ func runNP10(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			for k, scheme := range []string{"umesh", "spu"} {
-				pr, err := runMulticasts(ctx, scheme, ms, check.PropPortPairs, map[string]string{"point": point})
+				pr, err := runMulticasts(ctx, scheme, ms, props.PropPortPairs, map[string]string{"point": point})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

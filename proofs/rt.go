@@ -24,39 +24,6 @@ import (
 // few worms, every free permitted output a successor of its own (so every selection
 // function is covered). The static conditions are only sufficient; the explorer decides
 // what they leave open.
-func init() {
-	Register(Claim{
-		ID: "RT1", Source: "Glass & Ni (turn model)",
-		Statement: "west-first, north-last, negative-first are deadlock-free on 2-D meshes",
-		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:2x3 up to 2 worms", "as quick (the routing claims' default is their quick family)", "meshes to 32x32 static; mesh:2x3 up to 2 worms; 50 + 20 samples of 3 and 4 worms on mesh:3x3"}, runRT1),
-	})
-	Register(Claim{
-		ID: "RT2", Source: "Dally & Seitz",
-		Statement: "minimal fully adaptive routing with one VC deadlocks on a 2-D mesh",
-		Semantics: "flit", Expected: ExpectViolated, Families: one([3]string{"meshes 2x2, 2x3, 3x3 by size, 1..4 worms, until a deadlock", "the same", "the same"}, runRT2),
-	})
-	Register(Claim{
-		ID: "RT3", Source: "Chiu (odd-even)",
-		Statement: "odd-even is deadlock-free on 2-D meshes",
-		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"meshes to 8x8 static; mesh:3x3 up to 2 worms", "as quick", "meshes to 32x32 static; mesh:3x3, 3x2 placements and 50 samples on mesh:4x3"}, runRT3),
-	})
-	Register(Claim{
-		ID: "RT4", Source: "Duato",
-		Statement: "fully adaptive minimal routing with an escape channel is deadlock-free (mesh, torus) though its CDG is cyclic",
-		Semantics: "flit + static", Expected: ExpectHolds, Families: one([3]string{"6 topologies static; mesh:2x3, torus:3x3 placements", "as quick", "8 topologies static; mesh:2x3, torus:3x3 placements and 50 + 50 samples"}, runRT4),
-	})
-	Register(Claim{
-		ID: "RT5", Source: "000 Lemma 1, adaptive R",
-		Statement: "tree multicast with pruning over RT4's routing is deadlock-free",
-		Semantics: "flit", Expected: ExpectHolds, Families: one([3]string{"mesh:2x2 pairs:2; without pruning pairs:3", "as quick", "mesh:2x2 pairs:3, mesh:2x3 pairs:1; without pruning pairs:3"}, runRT5),
-	})
-	Register(Claim{
-		ID: "RT6", Source: "—",
-		Statement: "non-minimal adaptive routing without a misroute budget livelocks; with one every message is delivered",
-		Semantics: "flit (liveness)", Expected: ExpectViolated, Families: one([3]string{"mesh:2x3, every (src,dst)", "as quick", "mesh:3x3, every (src,dst)"}, runRT6),
-	})
-}
-
 // rtStatic is the static part of a routing claim: the relation on each topology judged
 // through the entry (algorithm "routing", property deadlock, static semantics), with the
 // condition expected to prove it.
@@ -85,9 +52,9 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		acyclic := r.Figures[check.FigCDGAcyclic] == 1
-		escape, tried := r.Figures[check.FigEscapeVertices]
-		duato := r.Figures[check.FigDuatoProved] == 1
+		acyclic := r.Figures[cdg.FigCDGAcyclic] == 1
+		escape, tried := r.Figures[cdg.FigEscapeVertices]
+		duato := r.Figures[cdg.FigDuatoProved] == 1
 		free := r.Verdict == props.Holds
 		good := acyclic == p.wantCDG && duato == p.wantDuato && free == (p.wantCDG || p.wantDuato)
 		ok = ok && good
@@ -125,7 +92,7 @@ func (f rtFlit) desc() string {
 }
 
 func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
-	pairs := unicast.AllPairs(g.Nodes())
+	pairs := unicast.EndpointPairs(g)
 	var out [][]unicast.Pair
 	if f.sample > 0 {
 		rng := rand.New(rand.NewPCG(f.seed, 0x5eed))
@@ -167,7 +134,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
-		g, err := model.ParseGrid(f.topo)
+		g, err := model.ParseNetwork(f.topo)
 		if err != nil {
 			return res, notes, err
 		}
@@ -325,7 +292,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
 func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
-	g, err := model.ParseGrid(f.topo)
+	g, err := model.ParseNetwork(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
@@ -348,7 +315,7 @@ func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, erro
 			break
 		}
 	}
-	note := fmt.Sprintf("flit adaptive on %s, placements of %d worms: %d checked, %d states", f.topo, f.max, res.instances, res.states)
+	note := fmt.Sprintf("flit %s on %s, placements of %d worms: %d checked, %d states", f.routing, f.topo, f.max, res.instances, res.states)
 	return res, []string{note}, nil
 }
 
@@ -392,7 +359,7 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
 	g, _ := model.ParseGrid("mesh:4x4")
-	if rr, err := check.CheckRouting("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+	if rr, err := cdg.Prove("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
@@ -511,7 +478,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if ctx.Err() != nil {
 				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
 			}
-			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, check.PropLiveness, 1_000_000)
+			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, props.PropLiveness, 1_000_000)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}

@@ -14,33 +14,6 @@ import (
 
 // The simulator family: claims whose verdict is a measured agreement between an
 // analytical model and the flit-level (or slotted) simulator of checker/sim.
-func init() {
-	Register(Claim{
-		ID:        "HB3",
-		Source:    "003 §3-4",
-		Statement: "the analytical mean unicast and broadcast latencies of 003 (eqs. 1-33) agree with flit-level simulation below saturation",
-		Semantics: "sim",
-		Expected:  ExpectMeasured,
-		Families:  one([3]string{"n = 6, one case, load 0.5, 20000 cycles", "n = 6, 4 cases x 4 loads, 20000 cycles", "n = 6..8, 10 cases x 4 loads, 40000 cycles"}, runHB3),
-	})
-	Register(Claim{
-		ID:        "MN7",
-		Source:    "002 §4",
-		Statement: "the throughput recursion of 002 §4 for the unbuffered broadcast banyan with multicast agrees with slotted simulation (n = 7)",
-		Semantics: "sim",
-		Expected:  ExpectMeasured,
-		Families:  one([3]string{"2 cases, 2000 slots", "24 cases, 5000 slots", "24 cases, 20000 slots"}, runMN7),
-	})
-	Register(Claim{
-		ID:        "DC8",
-		Source:    "004 §6.2 Fig. 8",
-		Statement: "EDN's simulated broadcast time on a 32x32 torus exceeds its contention-free formula because of channel contention",
-		Semantics: "sim",
-		Expected:  ExpectMeasured,
-		Families:  one([3]string{"L = 64", "L = 32, 128", "L = 32, 128, 512"}, runDC8),
-	})
-}
-
 // hb3Case is one curve of 003 Figs. 3-4.
 type hb3Case struct {
 	n, V, M int
@@ -52,7 +25,7 @@ type hb3Case struct {
 func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed uint64) (*props.Report, error) {
 	return check.Run(ctx, check.Instance{Algorithm: "cube-load", Topology: fmt.Sprintf("hypercube:%d", c.n), Params: map[string]string{
 		"vcs": strconv.Itoa(c.V), "length": strconv.Itoa(c.M), "broadcast": ftoa(c.b), "load": ftoa(load), "cycles": strconv.FormatInt(cycles, 10),
-	}}, check.PropModelAgreement, check.Options{Seed: int64(seed)})
+	}}, props.PropModelAgreement, check.Options{Seed: int64(seed)})
 }
 
 func runHB3(ctx context.Context, env Env) Outcome {
@@ -179,7 +152,7 @@ func runMN7(ctx context.Context, env Env) Outcome {
 		}
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "banyan-load", Topology: fmt.Sprintf("banyan:%d", 1<<n), Params: map[string]string{
 			"p": ftoa(c.p), "m": ftoa(c.m), "fanout": strconv.Itoa(c.f), "slots": strconv.Itoa(slots),
-		}}, check.PropModelAgreement, check.Options{Seed: int64(i + 1)})
+		}}, props.PropModelAgreement, check.Options{Seed: int64(i + 1)})
 		if err != nil {
 			out.Err = err
 			return out
@@ -214,7 +187,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 			}
 			point := fmt.Sprintf("%d,%d,1,%d", lat, lat, L)
 			run := func(algo string) (*props.Report, error) {
-				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{ViolationPicturesOnly: true})
+				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, props.PropFlitContention, check.Options{ViolationPicturesOnly: true})
 			}
 			r, err := run("edn")
 			if err != nil {

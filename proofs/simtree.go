@@ -31,17 +31,6 @@ import (
 // again. With a second VC per class the mesh result of 000 Fig. 7 (tree better at every
 // load below saturation) appears, and the tori show 000's "degrades faster than unicast
 // with many destinations".
-func init() {
-	Register(Claim{
-		ID:        "TM4",
-		Source:    "000 §5.3 Figs. 7-9",
-		Statement: "tree-based multicast with pruning reduces multicast latency against multiple unicasts (up to 30% on an 8x8 mesh) on 8x8 mesh, 8x8 torus and 8x8x8 torus with 4 to 25 destinations",
-		Semantics: "sim",
-		Expected:  ExpectMeasured,
-		Families:  one([3]string{"mesh:8x8 V = 1, 2; n = 4, 25; 2 loads; 3000 cycles", "mesh:8x8 V = 1, 2; n = 4..25; 6 loads; 4000 cycles", "mesh, torus 8x8 and 8x8x8, 2 VC counts each; n = 4..25; 6 loads; 10000 cycles"}, runTM4),
-	})
-}
-
 // TM4Net is one network of the TM4 family: a topology and its VCs per channel (0: what
 // DOR needs, one on meshes and two dateline classes on tori).
 type TM4Net struct {
@@ -85,7 +74,7 @@ func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, load
 		rep, err := check.Run(ctx, check.Instance{Algorithm: "mcast-load", Topology: net.Spec, Params: map[string]string{
 			"dests": strconv.Itoa(n), "loads": strings.Join(ls, ","), "vcs": strconv.Itoa(net.VCs),
 			"warmup": strconv.FormatInt(warmup, 10), "cycles": strconv.FormatInt(cycles, 10),
-		}}, check.PropLatencyCompare, check.Options{})
+		}}, props.PropLatencyCompare, check.Options{})
 		if err != nil {
 			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}

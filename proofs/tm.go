@@ -27,18 +27,19 @@ import (
 // not advance", also at the previous nodes that flow control stops; 000 §5.3 "pruning is
 // also performed when buffers are filled and flits stop advancing"); partial (model/flit's
 // partial policy built on on-stop).
-func init() {
-	Register(Claim{
-		ID: "TM1", Source: "000 Fig. 3",
-		Statement: "tree multicast without pruning deadlocks (XY mesh)",
-		Semantics: "flit", Expected: ExpectViolated,
-		Families: []Family{{Name: "smallest mesh with a deadlock without pruning",
-			Sizes: [3]string{"meshes from 2x2 up, pairs:1..2:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2"},
-			Judge: judgeTM1}},
-	})
-	// TM2's families: destination lists in every order (":ordered") where the family is
-	// small enough, since 000 requires no ordering of destinations; stable 1/n samples
-	// (shard 0/n) of the larger ones.
+// tm1Families: the smallest mesh with a deadlock without pruning.
+func tm1Families() []Family {
+	return []Family{{Name: "smallest mesh with a deadlock without pruning",
+		Sizes: [3]string{"meshes from 2x2 up, pairs:1..2:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2", "meshes from 2x2 up, pairs:1..3:ordered, B = 1, 2"},
+		Judge: judgeTM1}}
+}
+
+// tm2Families: on-stop pruning on meshes and tori, with the other policies and the
+// symmetry reductions as evidence beside the verdict.
+func tm2Families() []Family {
+	// Destination lists in every order (":ordered") where the family is small enough,
+	// since 000 requires no ordering of destinations; stable 1/n samples (shard 0/n) of
+	// the larger ones.
 	q, d, f := "quick", "default", "full"
 	tm2 := []Family{
 		tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes(q, d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
@@ -77,32 +78,27 @@ func init() {
 		Family{Name: "state-level symmetry", Evidence: true,
 			Sizes: [3]string{"one self-symmetric instance, B = 1, 2", "one self-symmetric instance, B = 1, 2", "one self-symmetric instance, B = 1, 2"}, Judge: judgeTMStateSymmetry},
 	)
-	Register(Claim{
-		ID: "TM2", Source: "000 Lemma 1",
-		Statement: "tree multicast with total pruning is deadlock-free (XY mesh; DOR+2VC torus)",
-		Semantics: "flit", Expected: ExpectHolds, Families: tm2,
-	})
-	// TM3 checks, in every reachable state under on-stop pruning, model/flit's
-	// invariants (buffers, ownership, flit order, routes, exactly-once) and treemcast's
-	// independent twin (xy-branch, delivered-once).
+	return tm2
+}
+
+// tm3Families checks, in every reachable state under on-stop pruning, model/flit's
+// invariants (buffers, ownership, flit order, routes, exactly-once) and treemcast's
+// independent twin (xy-branch, delivered-once).
+func tm3Families() []Family {
+	q, d, f := "quick", "default", "full"
 	eo := treemcast.PropExactlyOnce
-	Register(Claim{
-		ID: "TM3", Source: "000 §2",
-		Statement: "every destination gets the data exactly once, along its XY path",
-		Semantics: "flit", Expected: ExpectHolds,
-		Families: []Family{
-			tmFamily("mesh:2x2 pairs:2:ordered B=1", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
-			tmFamily("mesh:2x2 pairs:2:ordered B=2", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes("", d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x2 pairs:2:ordered B=2", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, eo),
-			tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, eo),
-			tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, eo),
-		},
-	})
+	return []Family{
+		tmFamily("mesh:2x2 pairs:2:ordered B=1", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
+		tmFamily("mesh:2x2 pairs:2:ordered B=2", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes("", d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x2 pairs:2:ordered B=2", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, eo),
+		tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, eo),
+		tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, eo),
+	}
 }
 
 // sizes marks at which sizes a family runs: a non-empty argument names the size.

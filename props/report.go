@@ -78,6 +78,10 @@ type Stats struct {
 	// fingerprint, so that a Holds may have missed states (checker.Stats).
 	Store          string  `json:"store,omitempty"`
 	CollisionBound float64 `json:"fingerprint_collision_bound,omitempty"`
+	// Search names how the states were visited when it is not the exhaustive BFS:
+	// "swarm" (randomised walks, checker.Swarm: States and Transitions then count the
+	// walks' transitions, Depth the deepest walk, and a verdict is never holds).
+	Search string `json:"search,omitempty"`
 }
 
 // Certificate says how a verdict knows that every message is delivered: by a progress
@@ -158,7 +162,9 @@ func (r *Report) String() string {
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "  %s\n", r.Reason)
 	}
-	if r.Stats.Transitions > 0 {
+	if r.Stats.Search == "swarm" {
+		fmt.Fprintf(&b, "  swarm: %d transitions walked, deepest walk %d, %.2fs (%.0f transitions/s)\n", r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+	} else if r.Stats.Transitions > 0 {
 		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 		if r.Stats.Store == checker.Fingerprint.String() {
 			fmt.Fprintf(&b, "  store: fingerprint (64-bit); probability that two states collided <= %.3g\n", r.Stats.CollisionBound)

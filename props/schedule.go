@@ -8,7 +8,8 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// The properties of unicast-based collectives (model.Schedule) and the semantics they are
+// The properties of unicast-based collectives (model.Schedule; their names are in
+// properties.go) and the semantics they are
 // decided under (DESIGN.md "Semantics"). Every checker below takes a schedule that passed
 // model.Schedule.Check and returns a *Report whose Witness, when violated, carries a *ScheduleWitness
 // (Report.ScheduleWitness).
@@ -29,23 +30,6 @@ import (
 // decision with an interleaving), AnyDelayModel / ExploreAnyDelay / AnyDelayBFS /
 // ReplayAnyDelay (the same semantics as a checker.Model for the BFS explorer, with a
 // replayable trace), LowerBound. Pictures: package props/render; generators: props/gen.
-const (
-	PropValidity    = "validity"
-	PropExactlyOnce = "exactly-once"
-	PropSteps       = "steps"
-	PropStepsExact  = "steps-exact"
-	// PropFormula compares an algorithm's timed completion with its contention-free
-	// formula (props/check: dcf and edn).
-	PropFormula        = "formula"
-	PropStepwise       = "stepwise"
-	PropDepth          = "depth"
-	PropAnyDelay       = "any-delay"
-	PropNodeContention = "node-contention"
-
-	SemStep     = "step"
-	SemTimed    = "timed"
-	SemAnyDelay = "any-delay"
-)
 
 // UnicastRef names one unicast of a schedule in a witness: its index in
 // Schedule.Unicasts, its ends (node names), step, send order and group.

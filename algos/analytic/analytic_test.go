@@ -147,3 +147,18 @@ func TestMeanDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectiveFormula checks that the formula exists only where the paper gives one.
+func TestCollectiveFormula(t *testing.T) {
+	sq, _ := model.ParseGrid("torus:8x8")
+	mesh, _ := model.ParseGrid("mesh:8x8")
+	if x, err := CollectiveFormula(sq, "dcf", 1, 1, 8, nil); err != nil || !(x > 0) {
+		t.Fatalf("dcf on a square torus: %v, %v", x, err)
+	}
+	if _, err := CollectiveFormula(mesh, "dcf", 1, 1, 8, nil); err == nil {
+		t.Fatal("a DCF formula on a mesh")
+	}
+	if _, err := CollectiveFormula(sq, "sbt", 1, 1, 8, nil); err == nil {
+		t.Fatal("a formula for sbt")
+	}
+}

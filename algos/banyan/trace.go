@@ -100,7 +100,7 @@ func ReplayDeadlock(tf *tracefile.File) (bool, string, error) {
 }
 
 // ReplayDeadlockTrace is ReplayDeadlock that also returns the rebuilt system and the
-// replayed trace, for pictures (props/render.BanyanDeadlock) and captures (TracePCAP).
+// replayed trace, for pictures (props/check's banyan deadlock picture) and captures (TracePCAP).
 func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Trace[State], error) {
 	var none checker.Trace[State]
 	topo, err := model.ParseTopology(tf.Topology)

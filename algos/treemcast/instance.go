@@ -116,6 +116,9 @@ func FormatMsgs(g *model.Grid, msgs []Multicast) string {
 }
 
 func coords(g *model.Grid, v model.NodeID) string {
+	if g.IsGraph() {
+		return g.NodeName(v)
+	}
 	parts := make([]string, g.Dims())
 	for d := range parts {
 		parts[d] = strconv.Itoa(g.Coord(v, d))
@@ -176,8 +179,17 @@ func ParseMsgs(g *model.Grid, s string) ([]Multicast, error) {
 	return out, nil
 }
 
-// parseNode reads "(x,y,...)" at the start of s and returns the node and the rest.
+// parseNode reads "(x,y,...)" at the start of s and returns the node and the rest; on
+// an irregular network a node's name (or number) up to the next ',' outside parentheses.
 func parseNode(g *model.Grid, s string) (model.NodeID, string, error) {
+	if g.IsGraph() {
+		end := len(s)
+		if i := strings.IndexByte(model.SplitList(s)[0]+",", ','); i >= 0 && i < len(s) {
+			end = i
+		}
+		v, err := g.ParseNode(s[:end])
+		return v, s[end:], err
+	}
 	if !strings.HasPrefix(s, "(") {
 		return 0, s, fmt.Errorf("%q does not start with a node \"(x,y)\"", s)
 	}

@@ -121,8 +121,6 @@ func Replay(tf *tracefile.File) (*Replayed, error) {
 			}
 		}
 	}
-	if len(m.Successors(last, nil)) == 0 && !m.Terminal(last) {
-		r.Violation = "deadlock: " + m.Waits(last)
-	}
+	r.Violation = m.DeadlockText(last, LocalDeadlocks(tf.Property))
 	return r, nil
 }

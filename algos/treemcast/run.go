@@ -19,9 +19,14 @@ import (
 
 // The properties an instance is checked for.
 const (
-	PropDeadlock    = "deadlock"     // no reachable deadlock (000 Lemma 1)
-	PropExactlyOnce = "exactly-once" // TM3: exactly-once delivery along the XY paths
+	PropDeadlock       = "deadlock"        // no reachable local deadlock (000 Lemma 1)
+	PropGlobalDeadlock = "global-deadlock" // no reachable state where nothing can move
+	PropExactlyOnce    = "exactly-once"    // TM3: exactly-once delivery along the XY paths
 )
+
+// LocalDeadlocks reports whether property prop is checked with local-deadlock detection
+// (every property but PropGlobalDeadlock: a deadlocked state never delivers).
+func LocalDeadlocks(prop string) bool { return prop != PropGlobalDeadlock }
 
 // CheckOptions configure checking one instance.
 type CheckOptions struct {
@@ -48,20 +53,21 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		return nil, nil, err
 	}
 	o := checker.Options[flit.State]{
-		Workers:        opt.Workers,
-		MaxStates:      opt.MaxStates,
-		MaxMemoryBytes: opt.MaxMemoryBytes,
-		Store:          opt.Store,
-		CheckDeadlock:  true,
-		CheckLiveness:  true,
-		Context:        opt.Context,
+		Workers:            opt.Workers,
+		MaxStates:          opt.MaxStates,
+		MaxMemoryBytes:     opt.MaxMemoryBytes,
+		Store:              opt.Store,
+		CheckDeadlock:      true,
+		CheckLocalDeadlock: LocalDeadlocks(opt.Prop),
+		CheckLiveness:      true,
+		Context:            opt.Context,
 	}
 	switch opt.Prop {
-	case PropDeadlock, "":
+	case PropDeadlock, PropGlobalDeadlock, "":
 	case PropExactlyOnce:
 		o.Invariants = append(m.Invariants(), Invariants(in, m)...)
 	default:
-		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock or exactly-once", opt.Prop)
+		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock, global-deadlock or exactly-once", opt.Prop)
 	}
 	var res *checker.Result[flit.State]
 	if opt.Symmetry {
@@ -131,8 +137,8 @@ func (in Instance) TraceParams() TraceParams {
 
 func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 	switch v.Kind {
-	case checker.KindDeadlock:
-		return "deadlock: " + m.Waits(v.Trace.Steps[len(v.Trace.Steps)-1].State)
+	case checker.KindDeadlock, checker.KindLocalDeadlock:
+		return m.DeadlockText(v.Trace.Steps[len(v.Trace.Steps)-1].State, v.Kind == checker.KindLocalDeadlock)
 	case checker.KindLivelock, checker.KindStarvation:
 		return v.Message
 	}

@@ -112,7 +112,7 @@ func (f Family) Enumerated(n int) float64 {
 // CheckSize refuses a family that enumerates more than MaxFamilyPlacements placements,
 // naming its size.
 func (f Family) CheckSize(g *model.Grid) error {
-	if e := f.Enumerated(g.Nodes()); e > MaxFamilyPlacements {
+	if e := f.Enumerated(len(g.Endpoints())); e > MaxFamilyPlacements {
 		return fmt.Errorf("family of up to %d worms on %s enumerates %.3g placements; at most %d can be enumerated (fewer worms or a smaller network)",
 			f.MaxWorms, g.Spec(), e, MaxFamilyPlacements)
 	}
@@ -121,7 +121,7 @@ func (f Family) CheckSize(g *model.Grid) error {
 
 // Placements returns the family's placements in their deterministic order.
 func (f Family) Placements(g *model.Grid) [][]Pair {
-	pairs := AllPairs(g.Nodes())
+	pairs := EndpointPairs(g)
 	var out [][]Pair
 	r := model.NewDOR(g)
 	if f.Sample > 0 {

@@ -12,14 +12,27 @@ import (
 // violation the shortest trace (actions from the initial state, with labels) and what
 // its last state shows.
 type Result struct {
-	Verdict       checker.Verdict
-	States        int64
-	Transitions   int64
-	Depth         int
-	Actions       []checker.Action
-	Labels        []string
-	Violation     string
-	Final         flit.State
+	// Property is the property checked: "deadlock" (local deadlocks, the default of
+	// the command line) or "global-deadlock" (states where nothing can move).
+	Property    string
+	Verdict     checker.Verdict
+	States      int64
+	Transitions int64
+	Depth       int
+	Actions     []checker.Action
+	Labels      []string
+	Violation   string
+	// Kind is the kind of the violation (a global or local deadlock, an invariant, a
+	// livelock or starvation lasso); 0 unless Verdict is Violated.
+	Kind checker.ViolationKind
+	// Stuck is, for a deadlock, the messages that can never move again.
+	Stuck []int
+	Final flit.State
+	// Model is the model searched, and Trace, for a violation, the shortest trace with
+	// its states: a report draws and captures them as they are, without rebuilding the
+	// model or replaying the actions.
+	Model         *flit.Model
+	Trace         checker.Trace[flit.State]
 	Seconds       float64
 	BytesPerState float64
 	// CycleStart is, for a livelock or starvation lasso, the index into Actions where
@@ -60,7 +73,7 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
-	res := Result{States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
+	res := Result{Property: PropertyOf(opt), Model: m, States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
 		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
 	switch r.Verdict {
 	case checker.Holds:
@@ -68,14 +81,17 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	case checker.Violated:
 		res.Verdict = checker.Violated
 		v := r.Violation
-		res.Actions = v.Trace.Actions()
+		res.Actions, res.Trace = v.Trace.Actions(), v.Trace
 		for _, st := range v.Trace.Steps[1:] {
 			res.Labels = append(res.Labels, st.Label)
 		}
 		res.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		res.Kind, res.Stuck = v.Kind, v.Stuck
 		switch v.Kind {
 		case checker.KindDeadlock:
 			res.Violation = "deadlock: " + Blocked(m, res.Final)
+		case checker.KindLocalDeadlock:
+			res.Violation = m.DeadlockText(res.Final, true)
 		case checker.KindLivelock, checker.KindStarvation:
 			res.Violation, res.CycleStart = v.Message, v.CycleStart
 		default:
@@ -88,24 +104,43 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 	if err := m.Err(); err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
-		res.Verdict, res.Violation, res.Actions, res.Labels = checker.Inconclusive, err.Error(), nil, nil
+		res.Verdict, res.Violation, res.Actions, res.Labels, res.Trace = checker.Inconclusive, err.Error(), nil, nil, checker.Trace[flit.State]{}
 	}
 	return res
 }
 
-// Labels renders the actions of a trace from m's initial state.
+// PropertyOf names the deadlock property a search with opt checks: "deadlock" with
+// local-deadlock detection, "global-deadlock" without.
+func PropertyOf(opt checker.Options[flit.State]) string {
+	if opt.CheckLocalDeadlock {
+		return "deadlock"
+	}
+	return "global-deadlock"
+}
+
+// Labels renders the actions of a trace from m's initial state. An action that is not
+// enabled where it stands (a trace file edited by hand) is labelled as such, and so is
+// every action after it: only an enabled action is described (Describe of an arbitrary
+// action number may index past the network).
 func Labels(m *flit.Model, acts []checker.Action) []string {
 	labels := make([]string, 0, len(acts))
 	s := m.Init()[0]
 	var succ []checker.Transition[flit.State]
-	for _, a := range acts {
-		labels = append(labels, m.Describe(s, a))
+	for i, a := range acts {
 		succ = m.Successors(s, succ[:0])
+		found := false
 		for _, t := range succ {
 			if t.Action == a {
-				s = t.Next
+				labels = append(labels, m.Describe(s, a))
+				s, found = t.Next, true
 				break
 			}
+		}
+		if !found {
+			for _, a := range acts[i:] {
+				labels = append(labels, fmt.Sprintf("action %#x, not enabled", uint64(a)))
+			}
+			break
 		}
 	}
 	return labels

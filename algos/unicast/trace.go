@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -70,11 +69,17 @@ func isDOR(rel routing.Relation) bool {
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
 func SpecOf(topology string, p Params) (Spec, error) {
-	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
-	g, err := sp.Grid()
+	g, err := Spec{Topology: topology}.Grid()
 	if err != nil {
-		return sp, err
+		return Spec{Topology: topology}, err
 	}
+	return specOn(g, topology, p)
+}
+
+// specOn is SpecOf on the already parsed grid g of topology.
+func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
+	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
+	var err error
 	if sp.Pairs, err = ParsePairs(g, p.Msgs); err != nil {
 		return sp, err
 	}
@@ -99,10 +104,10 @@ func TraceFile(sp Spec, r *Result) *tracefile.File {
 	}
 	tf := &tracefile.File{
 		Format: tracefile.Format, Algorithm: "unicast", Topology: sp.Topology,
-		Property: "deadlock", Semantics: "flit", Params: raw,
+		Property: r.Property, Semantics: "flit", Params: raw,
 		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
 	}
-	if strings.HasPrefix(r.Violation, checker.KindLivelock+":") || strings.HasPrefix(r.Violation, checker.KindStarvation+":") {
+	if r.Kind.IsLasso() {
 		cs := r.CycleStart
 		tf.CycleStart = &cs
 	}
@@ -118,53 +123,99 @@ func TraceJSON(tf *tracefile.File) []byte {
 	return b.Bytes()
 }
 
-// ReplayTrace rebuilds the model of a saved unicast trace, re-executes its actions,
-// checks the labels, and reports the violation its last state shows ("" if none: the
-// trace no longer reaches a deadlock or invariant violation).
-func ReplayTrace(tf *tracefile.File) (Spec, string, error) {
+// ReplayTrace rebuilds the model of a saved unicast trace (its topology parsed once, its
+// model built once), re-executes its actions once while checking their labels, and
+// returns the spec and the replay: Model, Trace (with its states), Actions, Labels, and
+// Violation, the violation the last state shows; Verdict is Violated, or Holds when the
+// trace no longer reaches a deadlock or invariant violation.
+func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	var p Params
 	dec := json.NewDecoder(bytes.NewReader(tf.Params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return Spec{}, "", fmt.Errorf("trace file field \"parameters\": %v", err)
+		return Spec{}, nil, fmt.Errorf("trace file field \"parameters\": %v", err)
 	}
-	sp, err := SpecOf(tf.Topology, p)
+	sp := Spec{Topology: tf.Topology}
+	g, err := sp.Grid()
 	if err != nil {
-		return sp, "", fmt.Errorf("trace file parameters: %v", err)
+		return sp, nil, fmt.Errorf("trace file parameters: %v", err)
 	}
-	m, err := Build(sp)
+	if sp, err = specOn(g, tf.Topology, p); err != nil {
+		return sp, nil, fmt.Errorf("trace file parameters: %v", err)
+	}
+	m, err := BuildOn(g, sp)
 	if err != nil {
-		return sp, "", fmt.Errorf("trace file parameters: %v", err)
+		return sp, nil, fmt.Errorf("trace file parameters: %v", err)
 	}
 	acts := make([]checker.Action, len(tf.Actions))
 	for i, a := range tf.Actions {
 		acts[i] = checker.Action(a)
 	}
-	if len(tf.Labels) > 0 {
-		for i, l := range Labels(m, acts) {
-			if l != tf.Labels[i] {
-				return sp, "", fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, tf.Labels[i])
-			}
-		}
+	tr, notEnabled, err := replayLabelled(m, acts, tf.Labels)
+	if err != nil {
+		return sp, nil, err
 	}
-	if tf.CycleStart != nil {
+	if notEnabled != nil && tf.CycleStart == nil {
+		return sp, nil, notEnabled
+	}
+	res := &Result{Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
+	s := tr.Steps[len(tr.Steps)-1].State
+	switch {
+	case tf.CycleStart != nil:
 		// A lasso: the cycle must close, starve a message and be weakly fair.
 		_, f, err := checker.ReplayLasso[flit.State](m, tf.Init, acts, *tf.CycleStart)
 		if err != nil {
-			return sp, "", err
+			return sp, nil, err
 		}
-		return sp, f.String(), nil
+		res.Violation = f.String()
+	case m.CheckAll(s) != nil:
+		res.Violation = m.CheckAll(s).Error()
+	default:
+		res.Violation = m.DeadlockText(s, tf.Property != "global-deadlock")
 	}
-	s, err := Replay(m, acts)
-	if err != nil {
-		return sp, "", err
+	if res.Violation == "" {
+		res.Verdict = checker.Holds
 	}
-	if err := m.CheckAll(s); err != nil {
-		return sp, err.Error(), nil
-	}
+	return sp, res, nil
+}
+
+// replayLabelled re-executes acts from m's initial state in one pass and returns the
+// trace with its states. A label that differs from labels (when given) is the error, at
+// its step, whatever follows; an action that is not enabled is labelled "action N, not
+// enabled" (so a file that labels it otherwise fails there), and without labels the
+// first one is returned apart (notEnabled).
+func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr checker.Trace[flit.State], notEnabled, err error) {
+	s := m.Init()[0]
+	tr = checker.Trace[flit.State]{Steps: []checker.Step[flit.State]{{Label: "init", State: s}}}
 	var succ []checker.Transition[flit.State]
-	if len(m.Successors(s, succ)) == 0 && !m.Terminal(s) {
-		return sp, "deadlock: " + Blocked(m, s), nil
+	for i, a := range acts {
+		// Only an enabled action is described: Describe of an arbitrary action number (a
+		// file edited by hand) may index past the network.
+		succ = m.Successors(s, succ[:0])
+		var next flit.State
+		found := false
+		for _, t := range succ {
+			if t.Action == a {
+				next, found = t.Next, true
+				break
+			}
+		}
+		l := fmt.Sprintf("action %#x, not enabled", uint64(a))
+		if found && notEnabled == nil {
+			l = m.Describe(s, a)
+		}
+		if len(labels) > 0 && l != labels[i] {
+			return tr, nil, fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, labels[i])
+		}
+		if found {
+			s = next
+		}
+		if !found && notEnabled == nil {
+			notEnabled = fmt.Errorf("trace step %d: action %#x is not enabled", i+1, uint64(a))
+		}
+		if notEnabled == nil {
+			tr.Steps = append(tr.Steps, checker.Step[flit.State]{Action: a, Label: l, State: s})
+		}
 	}
-	return sp, "", nil
+	return tr, notEnabled, nil
 }

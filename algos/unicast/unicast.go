@@ -76,7 +76,8 @@ type Spec struct {
 	Lengths []int `json:"lengths,omitempty"`
 }
 
-// Grid parses the spec's topology; only meshes, tori and hypercubes are supported.
+// Grid parses the spec's topology: a mesh, torus, hypercube or irregular network
+// (model.ParseNetwork; an irregular one needs a Routing).
 func (sp Spec) Grid() (*model.Grid, error) {
 	t, err := model.ParseTopology(sp.Topology)
 	if err != nil {
@@ -84,7 +85,7 @@ func (sp Spec) Grid() (*model.Grid, error) {
 	}
 	g, ok := t.(*model.Grid)
 	if !ok {
-		return nil, fmt.Errorf("topology %q: unicast worms need a mesh, torus or hypercube", sp.Topology)
+		return nil, fmt.Errorf("topology %q: unicast worms need a mesh, torus, hypercube or network of routers", sp.Topology)
 	}
 	return g, nil
 }
@@ -131,6 +132,9 @@ func (sp Spec) Relation(g *model.Grid) (routing.Relation, error) {
 		}
 		return sp.Routing, nil
 	}
+	if err := g.RequireDims("dimension-order routing (the default)"); err != nil {
+		return nil, fmt.Errorf("%v; give a routing relation", err)
+	}
 	dl := g.Kind() == model.Torus
 	switch sp.Dateline {
 	case DatelineOff:
@@ -174,8 +178,16 @@ func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
 	return out, nil
 }
 
-// parseNode reads a node number or coordinates "(x,y,...)" (model.Grid.ParseNode).
-func parseNode(g *model.Grid, s string) (model.NodeID, error) { return g.ParseNode(s) }
+// parseNode reads a node number or coordinates "(x,y,...)" (model.Grid.ParseNode), or
+// a node's name on an irregular network, which must be an endpoint (a terminal where
+// the network has terminals).
+func parseNode(g *model.Grid, s string) (model.NodeID, error) {
+	v, err := g.ParseNode(s)
+	if err == nil && !g.Endpoint(v) {
+		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+	}
+	return v, err
+}
 
 // FormatPairs renders worms as ParsePairs reads them, with node numbers.
 func FormatPairs(ps []Pair) string {
@@ -184,6 +196,25 @@ func FormatPairs(ps []Pair) string {
 		parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
 	}
 	return strings.Join(parts, ",")
+}
+
+// EndpointPairs returns every (src, dst) pair of distinct endpoints of g (every node of
+// a grid, the terminals of a network with terminals, model.Grid.Endpoint), in the order
+// AllPairs gives.
+func EndpointPairs(g *model.Grid) []Pair {
+	ends := g.Endpoints()
+	if len(ends) == g.Nodes() {
+		return AllPairs(g.Nodes())
+	}
+	var out []Pair
+	for _, s := range ends {
+		for _, d := range ends {
+			if s != d {
+				out = append(out, Pair{s, d})
+			}
+		}
+	}
+	return out
 }
 
 // AllPairs returns every (src, dst) with src != dst on n nodes, ordered by src then dst.

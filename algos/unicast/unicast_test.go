@@ -41,14 +41,14 @@ func TestWH2Witness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, viol, err := ReplayTrace(parsed)
-	if err != nil || viol != r.Violation {
-		t.Fatalf("replay: %q, %v; want %q", viol, err, r.Violation)
+	_, rp, err := ReplayTrace(parsed)
+	if err != nil || rp.Violation != r.Violation || rp.Verdict != checker.Violated || len(rp.Trace.Steps) != len(r.Actions)+1 {
+		t.Fatalf("replay: %+v, %v; want %q", rp, err, r.Violation)
 	}
 	// A trace cut short does not reach the deadlock.
 	parsed.Actions, parsed.Labels = parsed.Actions[:3], parsed.Labels[:3]
-	if _, viol, err := ReplayTrace(parsed); err != nil || viol != "" {
-		t.Fatalf("short replay: %q, %v; want no violation", viol, err)
+	if _, rp, err := ReplayTrace(parsed); err != nil || rp.Violation != "" || rp.Verdict != checker.Holds {
+		t.Fatalf("short replay: %+v, %v; want no violation", rp, err)
 	}
 	// Dateline classes remove it.
 	sp.Dateline = DatelineOn
@@ -361,9 +361,9 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
 	}
 	tf := TraceFile(sp, &r)
-	back, viol, err := ReplayTrace(tf)
-	if err != nil || viol != r.Violation || back.Routing == nil || back.Routing.Name() != "adaptive" {
-		t.Fatalf("replay: %v %q (want %q), routing %v", err, viol, r.Violation, back.Routing)
+	back, rp, err := ReplayTrace(tf)
+	if err != nil || rp.Violation != r.Violation || back.Routing == nil || back.Routing.Name() != "adaptive" {
+		t.Fatalf("replay: %v %+v (want %q), routing %v", err, rp, r.Violation, back.Routing)
 	}
 }
 

@@ -5,11 +5,24 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 )
 
-// ReplayWitness re-executes a violation r found on spec sp and returns the model and its trace,
-// from which props/render draws the last state and model/flitwire writes the capture.
+// Witness returns the model and the trace of a violation r found on spec sp, from which
+// props/render draws the last state and model/flitwire writes the capture: r's own when
+// the search or the replay that produced r kept them (Result.Model, Result.Trace; then
+// replayed is false), else rebuilt from sp and re-executed.
+func Witness(sp Spec, r *Result) (m *flit.Model, tr checker.Trace[flit.State], replayed bool, err error) {
+	if r.Model != nil && len(r.Trace.Steps) == len(r.Actions)+1 {
+		return r.Model, r.Trace, false, nil
+	}
+	m, tr, err = ReplayWitness(sp, r)
+	return m, tr, true, err
+}
+
+// ReplayWitness rebuilds the model of a violation r found on spec sp and re-executes
+// its actions.
 func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], error) {
 	g, err := sp.Grid()
 	if err != nil {
@@ -29,10 +42,16 @@ func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], 
 // Titles returns the title and subtitle of r's picture: what it shows and the instance.
 func Titles(sp Spec, r *Result) (string, string) {
 	worms := FormatPairs(sp.Pairs)
-	if g, err := sp.Grid(); err == nil {
+	var net interface{ NodeName(model.NodeID) string }
+	if r.Model != nil {
+		net = r.Model.Config().Net
+	} else if g, err := sp.Grid(); err == nil {
+		net = g
+	}
+	if net != nil {
 		var parts []string
 		for _, p := range sp.Pairs {
-			parts = append(parts, g.NodeName(p.Src)+"->"+g.NodeName(p.Dst))
+			parts = append(parts, net.NodeName(p.Src)+"->"+net.NodeName(p.Dst))
 		}
 		worms = strings.Join(parts, ", ")
 	}

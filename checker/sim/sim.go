@@ -246,6 +246,17 @@ type runner struct {
 	handleFn   func(event)
 }
 
+// Bounds on a configuration, so that no time computed from it overflows int64 (a
+// window of MaxCycles with its drain limit of 20 windows, a send or receive latency of
+// MaxLatency per unicast of every node) and no buffer outgrows memory.
+const (
+	MaxCycles  = 1 << 40 // warm-up or window, cycles (about 1e12)
+	MaxLatency = 1 << 30 // ts or tr, cycles
+	// maxBufferSlots bounds the flit slots of all virtual-channel buffers together
+	// (8 bytes each: 1 GiB).
+	maxBufferSlots = 1 << 27
+)
+
 // Run simulates cfg and returns what it measured. Errors name the bad field.
 func Run(cfg Config) (*Result, error) {
 	rn, err := newRunner(cfg)
@@ -288,8 +299,10 @@ func newRunner(cfg Config) (*runner, error) {
 	switch {
 	case cfg.Length < 1 || cfg.Length > 1<<20:
 		return nil, fmt.Errorf("length %d: message length must be 1..%d flits", cfg.Length, 1<<20)
-	case cfg.Ts < 0 || cfg.Tr < 0:
-		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be >= 0", cfg.Ts, cfg.Tr)
+	case cfg.Ts < 0 || cfg.Tr < 0 || cfg.Ts > MaxLatency || cfg.Tr > MaxLatency:
+		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be 0..%d cycles", cfg.Ts, cfg.Tr, MaxLatency)
+	case cfg.Buffer < 1 || cfg.Buffer > 1<<20:
+		return nil, fmt.Errorf("buffers %d: a virtual channel's buffer must be 1..%d flits", cfg.Buffer, 1<<20)
 	case t.Rate < 0 || math.IsNaN(t.Rate) || math.IsInf(t.Rate, 0):
 		return nil, fmt.Errorf("rate %v: the generation rate must be a finite number >= 0", t.Rate)
 	case t.Process == Bernoulli && t.Rate > 1:
@@ -302,8 +315,8 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("hotspot %v: the hot-spot probability must be in [0,1]", t.HotSpot)
 	case int(t.HotNode) < 0 || int(t.HotNode) >= cfg.Grid.Nodes():
 		return nil, fmt.Errorf("hot node %d: not a node of %s", t.HotNode, cfg.Grid.Spec())
-	case cfg.Warmup < 0 || cfg.Cycles < 0:
-		return nil, fmt.Errorf("warmup %d, cycles %d: must be >= 0", cfg.Warmup, cfg.Cycles)
+	case cfg.Warmup < 0 || cfg.Cycles < 0 || cfg.Warmup > MaxCycles || cfg.Cycles > MaxCycles:
+		return nil, fmt.Errorf("warmup %d, cycles %d: each must be 0..%d", cfg.Warmup, cfg.Cycles, int64(MaxCycles))
 	}
 	if t.Multicast > 0 {
 		if t.MinDests < 1 || t.MaxDests < t.MinDests || t.MaxDests > cfg.Grid.Nodes()-1 {

@@ -91,6 +91,8 @@ func algoName(args []string) string {
 
 func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+	fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
@@ -104,6 +106,8 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
+	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
 	return fs.Bool("progress", false, "show progress on stderr")
 }
 
@@ -128,6 +132,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 var errHelp = errors.New("help requested")
+
+// given reports whether the flag name was set on the command line (not left at its
+// default): a flag given an empty or zero value that means "the default" must be refused
+// rather than silently read as the default.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 // parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
 // withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
@@ -169,7 +182,14 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	return runEntryCheck(ctx, e, a, args)
 }
 
-func algoNames() []string { return check.Names() }
+// algoNames lists the registry's algorithm names, sorted.
+func algoNames() []string {
+	var out []string
+	for _, a := range check.Algorithms() {
+		out = append(out, a.Name)
+	}
+	return out
+}
 
 // runEntryCheck runs `check` for an algorithm of the library registry: the common flags,
 // one flag per documented parameter, and --result for algorithms with families.
@@ -195,7 +215,23 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
+	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
+	if err != nil {
+		return 0, err
+	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
+	if bs != nil {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+			if _, has := in.Params[name]; has && !set[name] && v > 0 {
+				in.Params[name] = strconv.Itoa(v)
+			}
+		}
+		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
+			in.Params["routing"] = bs.Routing
+		}
+	}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}
@@ -211,6 +247,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
+	if c.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.TimeLimit)
+		defer cancel()
+	}
 	rep, err := check.Run(ctx, in, c.Prop, opt)
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
@@ -219,7 +260,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		return 0, err
 	}
 	if result != "" && rep.Result != nil {
-		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
+		if err := writeOutput(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
@@ -266,7 +307,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 	if result != "" {
 		opt.CheckpointEvery = every
 		opt.Checkpoint = func(b []byte) error {
-			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
+			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
 				return fmt.Errorf("writing --result: %v", err)
 			}
 			return nil
@@ -281,10 +322,35 @@ func (c *common) options() (check.Options, error) {
 	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
-	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
+	switch c.Search {
+	case "bfs":
+	case "swarm":
+		if c.TimeLimit <= 0 {
+			return opt, usagef("--search swarm needs --time-limit (a swarm that finds nothing runs until stopped)")
+		}
+		opt.Swarm = true
+	default:
+		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+	}
+	if c.TimeLimit < 0 {
+		return opt, usagef("--time-limit must not be negative")
+	}
+	if opt.Store, err = storeNamed(c.Store); err != nil {
 		return opt, err
 	}
 	return opt, opt.Validate()
+}
+
+// storeNamed returns the visited store --store names: "exact" (every state kept) or
+// "fingerprint" (64-bit hashes, TLC-style).
+func storeNamed(name string) (checker.StoreMode, error) {
+	switch name {
+	case "exact":
+		return checker.Exact, nil
+	case "fingerprint":
+		return checker.Fingerprint, nil
+	}
+	return checker.Exact, usagef("--store %q is unknown; use exact or fingerprint", name)
 }
 
 // artefacts are the files a violation may be written to.
@@ -318,7 +384,7 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
 			return nil
 		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := writeOutput(path, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %v", what, err)
 		}
 		return nil

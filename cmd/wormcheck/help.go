@@ -20,7 +20,8 @@ Commands:
 %s
 Topologies: mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6, banyan:16.
 Exit codes: 0 holds, 1 violated (or, for prove, a verdict not as expected),
-2 bad input or usage, 3 inconclusive (a bound was reached).
+2 bad input or usage, 3 inconclusive (a bound was reached, or a signal stopped it),
+4 internal error (a bug in wormcheck: please report it).
 
 Start with:  wormcheck prove --quick
 Then:        wormcheck help check
@@ -90,7 +91,19 @@ func toolVersion() string {
 func algoHelp() string {
 	var b strings.Builder
 	b.WriteString("\nAlgorithms (--algo) and the properties (--prop) each supports, with the semantics\nthe verdict is judged in (docs/semantics.md):\n")
-	check.WriteAlgorithms(&b)
+	writeAlgorithms(&b)
 	b.WriteString("\nEach algorithm adds its own flags: wormcheck check --algo A --help lists them.\n")
 	return b.String()
+}
+
+// writeAlgorithms lists the registry for people: each algorithm with its summary and the
+// properties it supports, each with the semantics its verdict is judged in.
+func writeAlgorithms(w io.Writer) {
+	for _, a := range check.Algorithms() {
+		var ps []string
+		for _, p := range a.Properties {
+			ps = append(ps, p.Property+" ("+p.Semantics+")")
+		}
+		fmt.Fprintf(w, "  %-13s %s\n  %-13s props: %s\n", a.Name, a.Summary, "", strings.Join(ps, ", "))
+	}
 }

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
-	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
-// The `partition` command: the subnetworks of 001 (check.Partition), printed or written.
+// The `partition` command: the subnetworks of 001 (subnetworks.Partition), printed or written.
 
 const partitionHelp = `wormcheck partition --topo T --type I..IV --h H [--delta D] [--json] [--svg F]
 
@@ -39,7 +38,7 @@ func init() {
 }
 
 func runPartition(ctx context.Context, e *env, args []string) (int, error) {
-	var o check.PartitionSpec
+	var o subnetworks.Spec
 	fs := newFlagSet("partition")
 	fs.StringVar(&o.Topology, "topo", "", "topology: torus:SxT or mesh:SxT")
 	fs.StringVar(&o.Type, "type", "", "DDN type: I, II, III or IV")
@@ -50,13 +49,16 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
 		return code, err
 	}
-	rep, err := check.Partition(o)
+	if given(fs, "delta") && o.Delta == 0 {
+		return 0, usagef("--delta 0: the Type III shift is 1..h-1; leave --delta out for h/2")
+	}
+	rep, err := subnetworks.Partition(o)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
 	rep.Version = toolVersion()
 	if *svgPath != "" {
-		if err := os.WriteFile(*svgPath, rep.SVG, 0o644); err != nil {
+		if err := writeOutput(*svgPath, rep.SVG, 0o644); err != nil {
 			return 0, fmt.Errorf("writing picture: %v", err)
 		}
 	}

@@ -1,6 +1,9 @@
 package main
 
-import "io"
+import (
+	"io"
+	"time"
+)
 
 // common holds the flags every `check` shares; an algorithm adds one flag per parameter
 // of the registry (check.Algorithm.Params).
@@ -18,6 +21,10 @@ type common struct {
 	SVG       string // --svg F.svg
 	PCAP      string // --pcap F.pcap
 	Progress  io.Writer
-	Seed      int64  // --seed
-	SpillDir  string // --spill-dir DIR
+	Seed      int64         // --seed
+	SpillDir  string        // --spill-dir DIR
+	Search    string        // --search bfs|swarm
+	TimeLimit time.Duration // --time-limit
+	Faults    string        // --faults LINKS (added to --topo)
+	BookSim   string        // --booksim FILE
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg] [--trace F.json]
@@ -73,6 +73,8 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	topo := fs.String("topo", "", "topology")
+	faults := fs.String("faults", "", "failed links of the --topo grid: A-B or A->B, comma-separated")
+	booksim := fs.String("booksim", "", "read topology and routing_function from this BookSim2 configuration `file`")
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
@@ -83,10 +85,17 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q", fs.Arg(0))
 	}
+	bs, err := topologyFlags(e, topo, *faults, *booksim)
+	if err != nil {
+		return 0, err
+	}
+	if *spec == "" && bs != nil {
+		*spec = bs.Routing
+	}
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rep, err := check.CheckRouting(*topo, *spec, os.ReadFile)
+	rep, err := cdg.Prove(*topo, *spec, os.ReadFile)
 	if err != nil {
 		return 0, err
 	}
@@ -99,7 +108,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(*svgOut, pic, 0o644); err != nil {
+		if err := writeOutput(*svgOut, pic, 0o644); err != nil {
 			return 0, fmt.Errorf("--svg: %v", err)
 		}
 	}

@@ -4,14 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/checker/sim/simulate"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -64,10 +63,10 @@ func init() {
 	registerCommand(&command{Name: "sim", Summary: "timed flit-level simulation, with the formula or model beside it", Help: simHelp, Run: runSim})
 }
 
-// simFlags are sim's flags: the options of the simulation itself (check.SimOptions) and
+// simFlags are sim's flags: the options of the simulation itself (simulate.Options) and
 // those of the command (files, output, budget).
 type simFlags struct {
-	check.SimOptions
+	simulate.Options
 	topo, plot, trace, compare, compareDests, compareLoad string
 	traceLimit, points                                    int
 	json, progress                                        bool
@@ -76,7 +75,7 @@ type simFlags struct {
 }
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
-	o := &f.SimOptions
+	o := &f.Options
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6")
 	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
 	fs.StringVar(&o.Algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
@@ -114,7 +113,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
-// runSim is `wormcheck sim`: flags into a check.SimRequest, check.Simulate, the plot
+// runSim is `wormcheck sim`: flags into a simulate.Request, simulate.Run, the plot
 // file, then the outcome printed or encoded.
 func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("sim")
@@ -136,25 +135,30 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.timeLimit < 0 {
 		return exitUsage, usagef("--time-limit must not be negative")
 	}
-	ctx, release := check.SimBudget(ctx, f.maxMemMB<<20, f.timeLimit)
+	if f.trace != "" && (f.plot != "" || f.compare != "") {
+		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
+	}
+	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
-	req := check.SimRequest{Grid: g, Options: f.SimOptions, Compare: f.compare, CompareDests: f.compareDests,
+	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,
 		CompareLoads: f.compareLoad, Points: f.points, Plot: f.plot}
 	if f.progress || e.StderrIsTerminal {
 		req.Progress = e.Stderr
 	}
 	if f.trace != "" {
-		req.Trace = &traceFile{path: f.trace, limit: f.traceLimit}
+		tf := &traceFile{path: f.trace, limit: f.traceLimit}
+		defer tf.abort()
+		req.Trace = tf
 	}
 	if !f.json {
 		req.Text = e.Stdout
 	}
-	out, err := check.Simulate(ctx, req)
+	out, err := simulate.Run(ctx, req)
 	if err != nil {
 		return exitUsage, err
 	}
 	if pic := out.Plot(); f.plot != "" && pic != nil {
-		if err := os.WriteFile(f.plot, pic, 0o644); err != nil {
+		if err := writeOutput(f.plot, pic, 0o644); err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
 	}
@@ -169,37 +173,45 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	return code, nil
 }
 
-// traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a check.SimTrace.
+// traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a simulate.Trace.
 type traceFile struct {
 	path  string
 	limit int
-	f     *os.File
+	f     *outputFile
 	w     *flitwire.SimMoveWriter
 }
 
-// Open creates the file and writes the pcap header.
+// Open creates the file (createOutput: nothing replaces the path before Close) and
+// writes the pcap header.
 func (t *traceFile) Open() (func(sim.TraceEvent), error) {
-	file, err := os.Create(t.path)
+	file, err := createOutput(t.path, 0o644)
 	if err != nil {
-		return nil, usagef("--trace %s: %v", t.path, err)
+		return nil, usagef("--trace %v", err)
 	}
 	w, err := flitwire.NewSimMoveWriter(file, t.limit)
 	if err != nil {
-		file.Close()
+		file.Abort()
 		return nil, usagef("--trace %s: %v", t.path, err)
 	}
 	t.f, t.w = file, w
 	return func(ev sim.TraceEvent) { w.Add(ev.Record()) }, nil
 }
 
-// Close finishes the file.
+// Close finishes the file and puts it in place.
 func (t *traceFile) Close() error {
-	err := t.w.Err()
-	if cerr := t.f.Close(); cerr != nil && err == nil {
-		err = cerr
+	if err := t.w.Err(); err != nil {
+		t.f.Abort()
+		return fmt.Errorf("--trace: %v", err)
 	}
-	if err != nil {
+	if err := t.f.Commit(); err != nil {
 		return fmt.Errorf("--trace: %v", err)
 	}
 	return nil
+}
+
+// abort drops a file that was opened but not finished (the run failed).
+func (t *traceFile) abort() {
+	if t.f != nil {
+		t.f.Abort()
+	}
 }

@@ -2,6 +2,7 @@ package flit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -266,127 +267,68 @@ func (m *Model) CheckAll(s State) error {
 	return nil
 }
 
-// Waits describes what every input with a flit to send is waiting for, e.g. "m0 at
-// (1,0) waits for (1,0)->(2,0) (vcs held by m1); m1 at (2,0) waits for ...": the
-// explanation of a deadlocked state.
+// Waits describes what every input of a stuck message waits for (the members of the
+// state's local deadlock, or every blocked message when it has none), e.g. "wait-for cycle
+// m0 -> m1 -> m0: m0 at (1,0) waits for (1,0)->(2,0) (vc0 by m1); m1 at (2,0) waits for
+// ...": the explanation of a deadlock, rendered from WaitFor's graph. The cycle named is
+// the first one of the state's local deadlock (system.WaitGraph.Cycle).
 func (m *Model) Waits(s State) string {
-	var parts []string
-	waits := make([][]int, len(s.Msgs)) // waits[i]: messages i waits for
-	edge := func(from, to int) {
-		if to >= 0 && to != from {
-			waits[from] = append(waits[from], to)
+	g := m.WaitFor(s)
+	set := g.LocalDeadlock()
+	if set == nil {
+		for i, b := range g.Blocked {
+			if b {
+				set = append(set, i)
+			}
 		}
 	}
-	m.cursors(&s, func(c cursor) bool {
-		f, aux, ok := m.nextFlit(&s, c)
-		if !ok {
-			return true
+	var parts []string
+	for _, w := range g.Waits {
+		if slices.Contains(set, w.Waiter) {
+			parts = append(parts, m.waitText(w))
 		}
-		who := fmt.Sprintf("m%d at %s", c.msg, m.cfg.Net.NodeName(c.at))
-		if j := m.blockedOut(&s, c); j >= 0 {
-			o := c.in.Outs.At(m.tab, j)
-			if o == Eject || m.room(&s, o) {
-				return true
-			}
-			parts = append(parts, fmt.Sprintf("%s waits for room in %s", who, m.VCName(o)))
-			return true
-		}
-		if aux {
-			return true
-		}
-		di, _ := m.addrDest(c.msg, f)
-		if m.isDest(c.msg, di, c.at) {
-			for _, o := range m.into[c.at] {
-				if v := s.VCs[o]; v.Owner >= 0 && v.In.Outs.Len(m.tab) > 0 && v.In.Outs.At(m.tab, 0) == Eject {
-					edge(c.msg, int(v.Owner))
-				}
-			}
-			parts = append(parts, fmt.Sprintf("%s waits for the ejection channel", who))
-			return true
-		}
-		var rb []routing.Output
-		var wants []string
-		for _, r := range m.permitted(&s, c, di, &rb) {
-			var holders []string
-			base := int(r.Channel)*m.cfg.VCs + r.VC*m.per
-			for o := base; o < base+m.per; o++ {
-				holders = append(holders, fmt.Sprintf("vc%d by m%d", o%m.cfg.VCs, s.VCs[o].Owner))
-				edge(c.msg, int(s.VCs[o].Owner))
-			}
-			wants = append(wants, fmt.Sprintf("%s (%s)", m.cfg.Net.ChannelName(r.Channel), joinComma(holders)))
-		}
-		if c.vc < 0 && s.Msgs[c.msg].Sent == 0 && m.injectBusy(&s, c.at) {
-			parts = append(parts, fmt.Sprintf("%s waits for the injection channel", who))
-			return true
-		}
-		if len(wants) == 0 {
-			parts = append(parts, fmt.Sprintf("%s has no output: routing %s permits none", who, m.rel.Name()))
-			return true
-		}
-		parts = append(parts, fmt.Sprintf("%s waits for %s", who, strings.Join(wants, " or ")))
-		return true
-	})
+	}
 	if len(parts) == 0 {
 		return "no input has a flit to send"
 	}
-	out := parts[0]
-	if cyc := waitCycle(waits); len(cyc) > 0 {
+	out := ""
+	if cyc := g.Cycle(set); len(cyc) > 0 {
 		var b strings.Builder
 		b.WriteString("wait-for cycle ")
-		for _, i := range cyc {
-			fmt.Fprintf(&b, "m%d -> ", i)
+		for _, e := range cyc {
+			fmt.Fprintf(&b, "m%d -> ", e.Waiter)
 		}
-		fmt.Fprintf(&b, "m%d: ", cyc[0])
-		out = b.String() + out
+		fmt.Fprintf(&b, "m%d: ", cyc[0].Waiter)
+		out = b.String()
 	}
-	for _, p := range parts[1:] {
-		out += "; " + p
-	}
-	return out
+	return out + strings.Join(parts, "; ")
 }
 
-func joinComma(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += ", "
+// waitText renders one wait for people.
+func (m *Model) waitText(w system.Wait) string {
+	who := fmt.Sprintf("m%d at %s", w.Waiter, m.cfg.Net.NodeName(chanNode(w.At)))
+	switch w.Kind {
+	case WaitRoom:
+		if len(w.Needs) == 1 {
+			return fmt.Sprintf("%s waits for room in %s", who, m.VCName(Out(w.Needs[0].ID)))
 		}
-		out += x
-	}
-	return out
-}
-
-// waitCycle returns a cycle of the wait-for graph (the first found by depth-first search
-// from the lowest message), or nil.
-func waitCycle(waits [][]int) []int {
-	state := make([]uint8, len(waits)) // 0 new, 1 on the stack, 2 done
-	var stack []int
-	var found []int
-	var dfs func(i int) bool
-	dfs = func(i int) bool {
-		state[i] = 1
-		stack = append(stack, i)
-		for _, j := range waits[i] {
-			if state[j] == 1 {
-				for k, x := range stack {
-					if x == j {
-						found = append([]int(nil), stack[k:]...)
-					}
-				}
-				return true
+	case WaitEject:
+		return who + " waits for the ejection channel"
+	case WaitInject:
+		return who + " waits for the injection channel"
+	case WaitNoRoute:
+		return fmt.Sprintf("%s has no output: routing %s permits none", who, m.rel.Name())
+	case WaitOutput:
+		var wants []string
+		for k := 0; k < len(w.Needs); {
+			ch := w.Needs[k].ID / m.cfg.VCs
+			var holders []string
+			for ; k < len(w.Needs) && w.Needs[k].ID/m.cfg.VCs == ch; k++ {
+				holders = append(holders, fmt.Sprintf("vc%d by m%d", w.Needs[k].ID%m.cfg.VCs, w.Needs[k].Holder))
 			}
-			if state[j] == 0 && dfs(j) {
-				return true
-			}
+			wants = append(wants, fmt.Sprintf("%s (%s)", m.cfg.Net.ChannelName(chanID(ch)), strings.Join(holders, ", ")))
 		}
-		stack = stack[:len(stack)-1]
-		state[i] = 2
-		return false
+		return fmt.Sprintf("%s waits for %s", who, strings.Join(wants, " or "))
 	}
-	for i := range waits {
-		if state[i] == 0 && dfs(i) {
-			return found
-		}
-	}
-	return nil
+	return fmt.Sprintf("%s waits (%s)", who, w.Kind)
 }

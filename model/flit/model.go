@@ -368,7 +368,7 @@ func (m *Model) ejectPorts() int {
 	if m.cfg.Ports == OnePort {
 		return 1
 	}
-	if g, ok := m.cfg.Net.(interface{ Dims() int }); ok {
+	if g, ok := m.cfg.Net.(interface{ Dims() int }); ok && g.Dims() > 0 {
 		return 2 * g.Dims()
 	}
 	most := 0

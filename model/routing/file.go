@@ -43,7 +43,11 @@ const (
 //
 // Explicit table ("table"), for small networks: rows {"router", "in", "in_vc", "dst",
 // "out"}; "in" is a direction or "local", "*" (or an omitted field) matches anything,
-// and "out" lists outputs "east" or "east.vc1". The first matching row gives the
+// and "out" lists outputs "east" or "east.vc1". On an irregular network (any topology
+// without dimensions: files, dragonflies, fat-trees, grids with faults) "in" and "out"
+// name neighbouring nodes instead of directions: "in": "r3" matches a header that
+// arrived on the channel from r3, "out": ["r5", "r7.vc1"] offers the channels to r5 and
+// r7; only tables are accepted there. The first matching row gives the
 // header's outputs, in the order written; no matching row strands the header (the static
 // proof reports it).
 //
@@ -210,7 +214,7 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		return nil, fmt.Errorf("routing file: name %q must be 1..%d characters without spaces or quotes", f.Name, maxNameLength)
 	}
 	if f.Topology != "" {
-		fg, err := model.ParseGrid(f.Topology)
+		fg, err := model.ParseNetwork(f.Topology)
 		if err != nil {
 			return nil, fmt.Errorf("routing file: topology: %v", err)
 		}
@@ -232,6 +236,9 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		return nil, fmt.Errorf("routing file: vcs: %d; it must be 1..%d", f.NumVCs, MaxFileVCs)
 	}
 	p := fileParser{g: g, r: r}
+	if g.IsGraph() && (len(f.Rules) > 0 || len(f.VCRules) > 0 || f.Table == nil) {
+		return nil, fmt.Errorf("routing file: rules: turn rules need a mesh, torus or hypercube; on %s give a table whose \"in\" and \"out\" name neighbouring nodes", g.Spec())
+	}
 	if len(f.Table) > 0 && (len(f.Rules) > 0 || len(f.VCRules) > 0) {
 		return nil, errors.New("routing file: table: a file has either a table or rules/vc_rules, not both")
 	}
@@ -294,10 +301,15 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		if fr.router, err = p.node(field+".router", row.Router, false); err != nil {
 			return nil, err
 		}
-		if fr.in, err = p.dir(field+".in", row.In, true, true); err != nil {
+		if g.IsGraph() {
+			fr.in, err = p.inChannel(field+".in", fr.router, row.In)
+		} else {
+			fr.in, err = p.dir(field+".in", row.In, true, true)
+		}
+		if err != nil {
 			return nil, err
 		}
-		if fr.in >= 0 && r.m.g.ChannelOut(fr.router, fr.in/2, model.Direction(1-fr.in%2)) == model.None {
+		if fr.in >= 0 && !g.IsGraph() && r.m.g.ChannelOut(fr.router, fr.in/2, model.Direction(1-fr.in%2)) == model.None {
 			return nil, fmt.Errorf("routing file: %s.in: no channel arrives at %s from the %s", field, row.Router, row.In)
 		}
 		if row.InVC != nil {
@@ -446,10 +458,16 @@ func (p *fileParser) selector(field string, n Nodes) (selector, error) {
 }
 
 func (p *fileParser) output(field string, router model.NodeID, o string) (Output, error) {
-	name, vcs, hasVC := strings.Cut(o, ".vc")
-	port, err := p.dir(field, name, false, false)
-	if err != nil {
-		return Output{}, err
+	name, vcs, hasVC := o, "", false
+	if i := strings.LastIndex(o, ".vc"); i >= 0 {
+		name, vcs, hasVC = o[:i], o[i+3:], true
+	}
+	port := 0
+	if !p.g.IsGraph() {
+		var err error
+		if port, err = p.dir(field, name, false, false); err != nil {
+			return Output{}, err
+		}
 	}
 	vc := 0
 	if hasVC {
@@ -457,11 +475,42 @@ func (p *fileParser) output(field string, router model.NodeID, o string) (Output
 			return Output{}, fmt.Errorf("routing file: %s: %q: VC %q; VCs are 0..%d", field, o, vcs, p.r.vcs-1)
 		}
 	}
+	if p.g.IsGraph() {
+		to, err := p.node(field, name, false)
+		if err != nil {
+			return Output{}, err
+		}
+		c := p.g.ChannelBetween(router, to)
+		if c == model.None {
+			return Output{}, fmt.Errorf("routing file: %s: %s has no channel to %s", field, p.g.NodeName(router), name)
+		}
+		return Output{Channel: c, VC: vc}, nil
+	}
 	c := p.g.ChannelOut(router, port/2, model.Direction(port%2))
 	if c == model.None {
 		return Output{}, fmt.Errorf("routing file: %s: %s has no channel going %s", field, p.g.NodeName(router), name)
 	}
 	return Output{Channel: c, VC: vc}, nil
+}
+
+// inChannel parses a table row's "in" on a graph: "local", "*" (or omitted), or the
+// neighbour the header arrived from, as the channel from it into router.
+func (p *fileParser) inChannel(field string, router model.NodeID, name string) (int, error) {
+	switch name {
+	case "", "*":
+		return dirAny, nil
+	case localDirection:
+		return dirLocal, nil
+	}
+	from, err := p.node(field, name, false)
+	if err != nil {
+		return 0, err
+	}
+	c := p.g.ChannelBetween(from, router)
+	if c == model.None {
+		return 0, fmt.Errorf("routing file: %s: no channel arrives at %s from %s", field, p.g.NodeName(router), name)
+	}
+	return int(c), nil
 }
 
 // Name returns the file's name.
@@ -481,6 +530,9 @@ func (r *FileRelation) VCs() int { return r.vcs }
 func (r *FileRelation) inPort(h Header) int {
 	if h.In.Channel == Injection {
 		return dirLocal
+	}
+	if r.m.g.IsGraph() {
+		return int(h.In.Channel)
 	}
 	ch := r.m.g.Channel(h.In.Channel)
 	return ch.Dim*2 + int(ch.Dir)

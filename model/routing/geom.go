@@ -112,8 +112,12 @@ func DirName(g *model.Grid, d int, dir model.Direction) string {
 	return dir.String() + axis
 }
 
-// ChannelDir names the direction channel c moves in (see DirName).
+// ChannelDir names the direction channel c moves in (see DirName); on an irregular
+// network, which has no directions, the channel itself ("r1->r2").
 func ChannelDir(g *model.Grid, c model.ChannelID) string {
+	if g.IsGraph() {
+		return g.ChannelName(c)
+	}
 	ch := g.Channel(c)
 	return DirName(g, ch.Dim, ch.Dir)
 }

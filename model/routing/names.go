@@ -30,6 +30,13 @@ func Builtins() []Builtin {
 		{"duato", "minimal fully adaptive with dimension-order escape VCs (Duato); meshes, tori, hypercubes"},
 		{"nonminimal", "adaptive with misroutes and no budget (may livelock: RT6)"},
 		{"nonminimal:B", "adaptive with at most B misroutes per worm"},
+		{"updown", "up*/down* from a breadth-first tree rooted at node 0, all shortest legal routes (Autonet, Schroeder et al. 1991); any network"},
+		{"updown:ROOT", "up*/down* rooted at node ROOT (a name or number)"},
+		{"shortest-path", "every next hop of a shortest path, one VC (BookSim's min_anynet; deadlocks on rings: AN2); any network"},
+		{"dragonfly-min", "dragonfly minimal: local, global, local; VC 0 before the global channel, VC 1 from it (Kim, Dally, Scott & Abts 2008)"},
+		{"dragonfly-min-1vc", "dragonfly minimal on one VC (deadlocks: AN3)"},
+		{"dragonfly-valiant", "dragonfly Valiant: any intermediate group, then minimal; 3 VC classes (Kim et al. 2008)"},
+		{"fattree-nca", "k-ary n-tree up/down: up on any port to a nearest common ancestor, then down (Petrini & Vanneschi 1997)"},
 	}
 }
 
@@ -46,7 +53,7 @@ func Names() []string {
 // IsBuiltin reports whether name is spelled like a built-in relation (ByName may still
 // refuse it on a topology it does not fit).
 func IsBuiltin(name string) bool {
-	if strings.HasPrefix(name, "nonminimal:") {
+	if strings.HasPrefix(name, "nonminimal:") || strings.HasPrefix(name, "updown:") {
 		return true
 	}
 	for _, b := range Builtins() {
@@ -62,6 +69,43 @@ func IsBuiltin(name string) bool {
 func ByName(g *model.Grid, name string) (Relation, error) {
 	if g == nil {
 		return nil, fmt.Errorf("routing %q needs a mesh, torus or hypercube", name)
+	}
+	switch name {
+	case "updown":
+		return NewUpDown(g, 0)
+	case "shortest-path":
+		return NewShortestPath(g)
+	case "dragonfly-min":
+		return NewDragonflyMin(g, true)
+	case "dragonfly-min-1vc":
+		return NewDragonflyMin(g, false)
+	case "dragonfly-valiant":
+		return NewDragonflyValiant(g)
+	case "fattree-nca":
+		return NewFatTreeNCA(g)
+	}
+	if root, ok := strings.CutPrefix(name, "updown:"); ok {
+		v, err := g.ParseNode(root)
+		if err != nil {
+			return nil, fmt.Errorf("routing %q: root: %v", name, err)
+		}
+		return NewUpDown(g, v)
+	}
+	if base, ok := g.FaultBase(); ok && IsBuiltin(name) {
+		rel, err := ByName(base, name)
+		if err != nil {
+			return nil, err
+		}
+		if _, reads := rel.(SourceClasser); reads {
+			return nil, fmt.Errorf("routing %q reads the source of a worm; it is not supported on a network with failed links", name)
+		}
+		if _, b := rel.(Budgeted); b {
+			return nil, fmt.Errorf("routing %q counts misroutes; it is not supported on a network with failed links", name)
+		}
+		return newOnFaults(rel, g), nil
+	}
+	if err := g.RequireDims("routing " + strconv.Quote(name)); err != nil && IsBuiltin(name) {
+		return nil, fmt.Errorf("%v; on any network use updown, shortest-path or a routing table", err)
 	}
 	switch name {
 	case "dor":

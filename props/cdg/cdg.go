@@ -424,6 +424,9 @@ func (p *part) run(n int, checkCycles bool, stop *atomic.Bool) {
 		if stop.Load() {
 			return
 		}
+		if !s.g.Endpoint(model.NodeID(dst)) {
+			continue // nothing is sent to a router of a network with terminals
+		}
 		if err := s.search(model.NodeID(dst)); err != nil {
 			p.err = err
 			stop.Store(true)
@@ -462,7 +465,7 @@ func (s *searcher) adjacency(rec *recorder) (adj [][]int32, vertices, edges int)
 				continue
 			}
 			at := s.chTo[v/s.vcs]
-			oc := s.g.ChannelOut(at, k/s.vcs/2, model.Direction(k/s.vcs%2))
+			oc := s.g.PortChannel(at, k/s.vcs)
 			adj[v] = append(adj[v], int32(int(oc)*s.vcs+k%s.vcs))
 			edges++
 		}
@@ -477,8 +480,7 @@ func (s *searcher) vertex(v int32) Vertex {
 
 // slot returns the edge slot of the dependency v -> w between adjacent channels.
 func (s *searcher) slot(v, w int32) int {
-	ch := s.g.Channel(model.ChannelID(int(w) / s.vcs))
-	return int(v)*s.ports*s.vcs + (ch.Dim*2+int(ch.Dir))*s.vcs + int(w)%s.vcs
+	return int(v)*s.ports*s.vcs + s.g.Port(model.ChannelID(int(w)/s.vcs))*s.vcs + int(w)%s.vcs
 }
 
 // firstUnescaped returns the first reached header (toward dst, in search order) that is

@@ -299,7 +299,7 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 		for p := 0; p < s.ports; p++ {
 			for b := 0; b < s.vcs; b++ {
 				if nd.used&(1<<(p*s.vcs+b)) != 0 {
-					c := g.ChannelOut(u, p/2, model.Direction(p%2))
+					c := g.PortChannel(u, p)
 					rec.used[int(c)*s.vcs+b] = true
 					rec.escUsed[int(c)*s.vcs+b] = nd.esc&(1<<(p*s.vcs+b)) != 0
 				}
@@ -603,7 +603,7 @@ func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 		for ; esc != 0; esc &= esc - 1 {
 			slot := bits.TrailingZeros64(esc)
 			p := slot / s.vcs
-			c := g.ChannelOut(at, p/2, model.Direction(p%2))
+			c := g.PortChannel(at, p)
 			r := rank[int(c)*s.vcs+slot%s.vcs]
 			if r < 0 {
 				return -2 // an escape output the hint does not rank

@@ -17,6 +17,9 @@ func (d *Decision) Reason() string {
 		return "the escape subfunction is connected and its extended dependency graph is acyclic (Duato): no deadlock configuration"
 	case d.Verdict == props.Holds:
 		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried)", d.States, d.Survivors, d.Nodes)
+	case d.Verdict == props.Violated && d.Configuration.Channels == 0:
+		w := d.Configuration.Worms[0]
+		return fmt.Sprintf("a header %s->%s is stranded at its source (offered no output): a deadlock of one worm", d.g.NodeName(w.Src), d.g.NodeName(w.Dst))
 	case d.Verdict == props.Violated:
 		c := d.Configuration
 		min := ""

@@ -55,7 +55,8 @@ type searcher struct {
 
 	// rec, if set, receives every arc of every reached state during search.
 	rec *recorder
-	// chTo, chPort: the node each channel enters and its port (dim*2+dir) there.
+	// chTo, chPort: the node each channel enters and its port (model.Grid.Port) at
+	// the node it leaves.
 	chTo   []model.NodeID
 	chFrom []model.NodeID
 	chPort []int32
@@ -63,6 +64,9 @@ type searcher struct {
 	// no output.
 	stranded *routing.Header
 	states   int64
+	// everyEndpoint: every node sends and receives (model.Grid.Endpoint); otherwise
+	// headers start at endpoints only.
+	everyEndpoint bool
 	// parent, when set, receives the state each reached state was first reached from
 	// (-1: from a header at its source), for the routes of exact witnesses.
 	parent []int32
@@ -118,7 +122,8 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 		s.mis = n + 1
 	}
 	s.classes *= s.mis
-	s.ports = 2 * s.dims
+	s.ports = g.Ports()
+	s.everyEndpoint = len(g.Endpoints()) == g.Nodes()
 	n := int64(g.Channels()) * int64(s.vcs) * int64(s.classes)
 	if n > 1<<28 {
 		return nil, fmt.Errorf("routing %q on %s has %d header states per destination; at most %d are supported", rel.Name(), g.Spec(), n, 1<<28)
@@ -137,7 +142,7 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 	s.chPort = make([]int32, g.Channels())
 	for c := range s.chTo {
 		ch := g.Channel(model.ChannelID(c))
-		s.chTo[c], s.chFrom[c], s.chPort[c] = ch.To, ch.From, int32(ch.Dim*2+int(ch.Dir))
+		s.chTo[c], s.chFrom[c], s.chPort[c] = ch.To, ch.From, int32(g.Port(model.ChannelID(c)))
 	}
 	s.coord = make([]int32, g.Nodes()*s.dims)
 	s.wraps = make([]bool, s.dims)
@@ -198,7 +203,7 @@ func (s *searcher) search(dst model.NodeID) error {
 	}
 	s.order, s.arcs, s.first = s.order[:0], s.arcs[:0], s.first[:0]
 	for src := model.NodeID(0); int(src) < s.g.Nodes(); src++ {
-		if src == dst {
+		if src == dst || !s.g.Endpoint(src) {
 			continue
 		}
 		h := routing.Header{At: src, In: routing.Input{Channel: routing.Injection}, Src: src, Dst: dst}
@@ -351,7 +356,7 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 	}
 	s.order, s.arcs, s.first = s.order[:0], s.arcs[:0], s.first[:0]
 	n := s.g.Nodes()
-	if s.classes == 1 {
+	if s.classes == 1 && s.everyEndpoint {
 		return s.searchEveryNode(dst)
 	}
 	push := func(st int32, src model.NodeID) {
@@ -362,7 +367,7 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 		}
 	}
 	for u := model.NodeID(0); int(u) < n; u++ {
-		if u == dst {
+		if u == dst || !s.g.Endpoint(u) {
 			continue
 		}
 		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: u, Dst: dst}

@@ -59,6 +59,9 @@ func buildSpace(rel routing.Relation, maxStates int64) (*space, error) {
 	sp.first = append(sp.first, 0)
 	for d := 0; d < g.Nodes(); d++ {
 		dst := model.NodeID(d)
+		if !g.Endpoint(dst) {
+			continue // no worm is addressed to it
+		}
 		if err := s.search(dst); err != nil {
 			return nil, err
 		}

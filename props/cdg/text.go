@@ -60,6 +60,9 @@ func (r *Result) Turn(d Dep) string {
 	g := r.g
 	at := g.Channel(d.To.Channel).From
 	from, to := routing.ChannelDir(g, d.From.Channel), routing.ChannelDir(g, d.To.Channel)
+	if g.IsGraph() { // no directions: the nodes the turn joins
+		from, to = g.NodeName(g.Channel(d.From.Channel).From), g.NodeName(g.Channel(d.To.Channel).To)
+	}
 	if len(d.Via) == 0 {
 		return fmt.Sprintf("%s->%s at %s", from, to, g.NodeName(at))
 	}

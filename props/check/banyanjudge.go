@@ -13,10 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropRegions names the check that region-encoded self-routing in the broadcast banyan
-// reaches exactly the nodes of its region (002 §2.2).
-const PropRegions = "regions"
-
 // PatternString renders a pattern in the syntax of banyan-route's pattern parameter:
 // "0->3,1->5,2->4-7" (a range is a region header).
 func PatternString(pat []model.BanyanPacket) string {
@@ -46,7 +42,10 @@ func enumerateMonotone(b *model.Banyan, o banyan.Order, cc banyan.Concentration,
 
 // enumeratePatterns checks every unicast pattern of seq (see enumerateMonotone).
 func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]model.BanyanPacket], rep *props.Report) (*model.LinkConflict, int64, error) {
-	t := banyan.NewPathTable(b)
+	t, err := banyan.NewPathTable(b, 0)
+	if err != nil {
+		return nil, 0, internalf("%v", err) // enumeration is bounded to maxEnumerate nodes
+	}
 	acc := t.NewScratch()
 	var srcs, dsts []int
 	var count int64
@@ -82,7 +81,7 @@ func regionRouteAlgorithm() Algorithm {
 replicates at a switch element when the region spans both of its outputs. regions checks
 every source and every interval of banyan:N, and every phase-1 copy of the two-phase
 multicast (§3.1), reach exactly their region along a tree.`,
-		Properties: []Support{{PropRegions, "static"}},
+		Properties: []Support{{props.PropRegions, props.SemStatic}},
 		prepare:    prepareRegions,
 	}
 }
@@ -97,24 +96,24 @@ func prepareRegions(r *request) (job, error) {
 		start := time.Now()
 		rep := r.report(b.Spec(), map[string]any{})
 		rep.Command = "check"
-		err := Regions(b, rep)
+		err := judgeRegions(b, rep)
 		rep.Stats.Seconds = time.Since(start).Seconds()
 		return rep, err
 	}, nil
 }
 
-// Regions checks region-encoded routing in the broadcast banyan b (002 §2.2): for every
+// judgeRegions checks region-encoded routing in the broadcast banyan b (002 §2.2): for every
 // source and every interval [min, max] the region tree uses no channel twice and its
 // output links are exactly min..max; and for every phase-1 copy of the two-phase
 // multicast (§3.1: every source, fanout f and start s with s+f-1 <= N-1) the region
 // reaches exactly s..s+f-1. It fills rep: the verdict, stats counting both, figures
 // region_trees and phase1_copies, and an instance witness for the first failure.
 // Cost O(N^3 log N) trees.
-func Regions(b *model.Banyan, rep *props.Report) error {
+func judgeRegions(b *model.Banyan, rep *props.Report) error {
 	return regions(b, b.RegionTree, b.RegionDestinations, rep)
 }
 
-// regions is Regions with the routing functions as parameters, so that a test can
+// regions is judgeRegions with the routing functions as parameters, so that a test can
 // check that a broken router is caught.
 func regions(b *model.Banyan, regionTree func(int, model.Region) ([]model.TreeLink, error), regionDests func(int, model.Region) ([]int, error), rep *props.Report) error {
 	n := b.Nodes()

@@ -16,7 +16,7 @@ func TestRegionsCatchesBrokenRouter(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := &props.Report{}
-	if err := Regions(b, rep); err != nil || rep.Verdict != props.Holds || rep.Stats.Checked == 0 {
+	if err := judgeRegions(b, rep); err != nil || rep.Verdict != props.Holds || rep.Stats.Checked == 0 {
 		t.Fatalf("banyan:8 regions: %v %v", rep, err)
 	}
 	dropLast := func(src int, h model.Region) ([]model.TreeLink, error) {

@@ -11,35 +11,21 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropChainBound is the property of one one-port multicast claimed by 001 §4.2 for
-// U-torus (Robinson, McKinley & Cheng): judged per virtual-channel class (the
-// wrap-ahead classes of 004 Fig. 2 on tori, model.Schedule.WithWrapAheadClasses, the
-// model U-torus was designed for), the multicast is depth contention-free (exact, for
-// all parameters), takes ceil(log2(1+|D|)) steps, and at each timing point (tr = 0)
-// completes within the formula ceil(log2(1+|D|))(Ts + L·Tc) plus the hop term the
-// formula neglects: the hops of the longest root-to-leaf chain times Tc. The timing
-// points are the "point" parameter, or 001 §4.4's Ts = 300 and 30 with Tc = 1, L = 32,
-// and a startup-free Ts = 0, Tc = 1, L = 1. Figure excess_over_formula_tc is the largest
-// completion minus formula over the points (in Tc units, when it holds); figure
-// physical_contention is 1 when the same multicast contends per physical channel (a
-// finding beside the verdict, with its witness in the notes, not part of it).
-const PropChainBound = "chain-bound"
-
-// chainBoundPoints are the default timing points of PropChainBound.
+// chainBoundPoints are the default timing points of props.PropChainBound.
 var chainBoundPoints = []props.Params{{Ts: 300, Tc: 1, L: 32}, {Ts: 30, Tc: 1, L: 32}, {Ts: 0, Tc: 1, L: 1}}
 
 // prepareChainBound is the chain-bound check of the one-multicast schedule s.
 func prepareChainBound(s *model.Schedule, r *request) (job, error) {
 	points := chainBoundPoints
 	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := ParsePoint(pt)
+		p, err := parsePoint(pt)
 		if err != nil {
 			return nil, badf("--point %v", err)
 		}
 		points = []props.Params{p}
 	}
 	if len(s.Sources) != 1 {
-		return nil, badf("--prop %s judges one multicast (--source, --dests), not %d", PropChainBound, len(s.Sources))
+		return nil, badf("--prop %s judges one multicast (--source, --dests), not %d", props.PropChainBound, len(s.Sources))
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
@@ -55,7 +41,7 @@ func prepareChainBound(s *model.Schedule, r *request) (job, error) {
 	}, nil
 }
 
-// ChainBound judges PropChainBound for the one-multicast schedule s at points (nil: the
+// ChainBound judges props.PropChainBound for the one-multicast schedule s at points (nil: the
 // default three). The report's stats are those of the per-class depth decision; a
 // violation names what failed, with the depth witness when contention is what failed.
 // Run reaches it by name (--prop chain-bound); sweeps of thousands of small multicasts

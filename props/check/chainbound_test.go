@@ -20,7 +20,7 @@ func TestChainBound(t *testing.T) {
 		if point != "" {
 			params["point"] = point
 		}
-		rep, err := Run(t.Context(), Instance{Algorithm: algo, Topology: "torus:6x6", Params: params}, PropChainBound, Options{})
+		rep, err := Run(t.Context(), Instance{Algorithm: algo, Topology: "torus:6x6", Params: params}, props.PropChainBound, Options{})
 		return rep, err
 	}
 	ut, err := run("utorus", "1,7,14,20,35", "")
@@ -47,7 +47,7 @@ func TestChainBound(t *testing.T) {
 	if one.Verdict != checker.Holds || one.Instance.Params["points"] != 1 {
 		t.Errorf("one point: %s, params %v", one.Verdict, one.Instance.Params)
 	}
-	_, err = Run(t.Context(), Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, PropChainBound, Options{})
+	_, err = Run(t.Context(), Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, props.PropChainBound, Options{})
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
 		t.Errorf("two multicasts: %v", err)
 	}

@@ -1,23 +1,19 @@
-// Package check is wormcheck's one entry: it checks one instance of one algorithm for one
-// property under one semantics and returns one props.Report. The command line and users'
-// own tests call Run (RunSchedule for a schedule of their own, RunModel for a transition
-// system of their own); a saved counterexample is re-executed by Replay. Package
-// props/check/checktest wraps them for tests.
+// Package check is wormcheck's one entry: it checks one instance of one algorithm for
+// one property under one semantics and returns one props.Report (verdict, stats, witness).
 //
-// It lives under props because props is where properties are judged and Reports are made:
-// check is the last library stage of the one-way data flow (topology -> routing ->
-// algorithm -> checker / simulator -> properties -> report), just before cmd renders the
-// report. It imports algos, checker, model and props; none of them imports it.
+// From Go an instance is a typed request, one per algorithm family: Unicast,
+// TreeMulticast and TwoPhase (each with a Check method), RunSchedule for a unicast
+// schedule and RunModel for a transition system of the caller's own; property names are
+// props.Prop*. The command line names an instance by strings instead: Run takes an
+// Instance (an algorithm of the registry, a topology spec and the algorithm's parameters
+// as the flags name them, listed by Algorithms and Lookup) and turns it into the same
+// typed check. Replay re-executes a saved counterexample; props/check/checktest wraps
+// the entry for tests.
 //
-// The registry (Algorithms, Lookup) lists every algorithm with the properties and
-// semantics it supports and its documented parameters. Parameters are strings, named as
-// the command line names its flags (`wormcheck check --algo A --help` lists them), so a
-// Go test passes exactly what a shell user types:
-//
-//	rep, err := check.Run(ctx, check.Instance{
-//		Algorithm: "unicast", Topology: "torus:4",
-//		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"},
-//	}, "deadlock", check.Options{})
+//	g, _ := model.ParseGrid("torus:4")
+//	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
+//		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
+//		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})
 package check
 
 import (
@@ -36,27 +32,13 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// ErrBadInput marks errors caused by the caller's input (an unknown algorithm, a
-// malformed parameter, an instance the algorithm cannot build): errors.Is(err,
-// ErrBadInput) holds for them, and the message is one line naming the field. Any other
-// error is internal. It is a constant, so no caller can replace it.
-const ErrBadInput = sentinel("bad input")
-
-// sentinel is an error that is a constant.
-type sentinel string
-
-func (e sentinel) Error() string { return string(e) }
-
-// inputError is a one-line bad-input message that matches ErrBadInput.
-type inputError struct{ msg string }
-
-func (e *inputError) Error() string        { return e.msg }
-func (e *inputError) Is(target error) bool { return target == ErrBadInput }
+// ErrBadInput marks errors caused by the caller's input (props.ErrBadInput):
+// errors.Is(err, ErrBadInput) holds for them, and the message is one line naming the
+// field. Any other error is internal.
+const ErrBadInput = props.ErrBadInput
 
 // badf returns a bad-input error with a formatted one-line message.
-func badf(format string, args ...any) error {
-	return &inputError{msg: fmt.Sprintf(format, args...)}
-}
+func badf(format string, args ...any) error { return props.BadInputf(format, args...) }
 
 // Instance names what to check: an algorithm of the registry, a topology spec
 // ("mesh:3x3", "torus:4", "banyan:16") and the algorithm's parameters by name. A
@@ -114,6 +96,11 @@ type Options struct {
 	// trace are the same. The model must decode its states (the flit models do); a
 	// search of one that does not ends in an error naming SpillDir.
 	SpillDir string
+	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
+	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
+	// minimised to the messages it involves, searched exhaustively and replayed on the
+	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	Swarm bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the
@@ -233,8 +220,8 @@ func Lookup(name string) (Algorithm, bool) {
 	return Algorithm{}, false
 }
 
-// Names lists the registry's algorithm names, sorted.
-func Names() []string {
+// algorithmNames lists the registry's algorithm names, sorted.
+func algorithmNames() []string {
 	var out []string
 	for _, a := range Algorithms() {
 		out = append(out, a.Name)
@@ -250,23 +237,17 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	a, ok := Lookup(in.Algorithm)
-	if !ok {
-		if in.Algorithm == "" {
-			return nil, badf("algorithm is missing; one of %s", strings.Join(Names(), ", "))
-		}
-		return nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(Names(), ", "))
-	}
-	r, err := newRequest(a, in, property, opt)
+	_, j, err := prepare(in, property, opt)
 	if err != nil {
 		return nil, err
 	}
-	j, err := a.prepare(r)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.unused(); err != nil {
-		return nil, err
+	return runJob(ctx, j)
+}
+
+// runJob runs a prepared check and stamps its report with the schema.
+func runJob(ctx context.Context, j job) (*props.Report, error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	rep, err := j(ctx)
 	if err != nil {
@@ -274,6 +255,31 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	}
 	rep.Schema = props.ReportSchema
 	return rep, nil
+}
+
+// prepare validates a check and returns its request (whose work counts what the check
+// does) and the job that runs it; every input error is reported here, before any
+// search starts.
+func prepare(in Instance, property string, opt Options) (*request, job, error) {
+	a, ok := Lookup(in.Algorithm)
+	if !ok {
+		if in.Algorithm == "" {
+			return nil, nil, badf("algorithm is missing; one of %s", strings.Join(algorithmNames(), ", "))
+		}
+		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
+	}
+	r, err := newRequest(a, in, property, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := a.prepare(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.unused(); err != nil {
+		return nil, nil, err
+	}
+	return r, j, nil
 }
 
 // job is a validated check, ready to run.
@@ -295,7 +301,7 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	}
 	rep, err := a.replay(ctx, tf)
 	if err != nil {
-		if errors.Is(err, ErrBadInput) || errors.Is(err, errInternal) {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, badf("%v", err)
@@ -304,10 +310,23 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	return rep, nil
 }
 
-// errInternal marks a failure of wormcheck itself (a witness that does not replay).
-const errInternal = sentinel("internal error")
+// errNoViolation is the answer to a trace whose actions replay but whose last state
+// shows no violation (a trace cut short or edited by hand): it is no counterexample, and
+// a replay cannot show that anything holds, so it is bad input.
+func errNoViolation(tf *tracefile.File) error {
+	recorded := ""
+	if tf.Violation != "" {
+		kind, _, _ := strings.Cut(tf.Violation, ":")
+		recorded = fmt.Sprintf(" (the file records a %s)", kind)
+	}
+	return badf("the trace does not replay to a violation: its %d actions replay but the last state shows none%s", len(tf.Actions), recorded)
+}
+
+// ErrInternal marks a failure of wormcheck itself (a witness that does not replay, two
+// checks that disagree): errors.Is(err, ErrInternal) holds for them; wormcheck exits 4.
+var ErrInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInternal, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrInternal, fmt.Sprintf(format, args...))
 }

@@ -79,12 +79,12 @@ func collectiveAlgorithms(only string) []Algorithm {
 		case "zblock":
 			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
 		case "sbt":
-			sup = append(sup, Support{PropDistributions, "static"})
+			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
-			sup = append(sup, Support{PropPortPairs, props.SemTimed}, Support{PropChainBound, props.SemTimed})
+			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
-			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{PropFlitContention, "sim"})
+			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
 			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
@@ -99,20 +99,20 @@ func collectiveAlgorithms(only string) []Algorithm {
 	return out
 }
 
-// MaxDepthNodes bounds the networks the depth property is checked on: the decision is
+// maxDepthNodes bounds the networks the depth property is checked on: the decision is
 // pairwise over channel-sharing unicasts and cross-checked by timed simulations, about
 // 20 s on a 256x256 torus on one core and growing faster than the node count, so a
 // 1024x1024 torus would run for the better part of an hour with no output.
-const MaxDepthNodes = 512 * 512
+const maxDepthNodes = 512 * 512
 
 func prepareCollective(name string, r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
 	if r.property == props.PropDepth { // the size bound is depth's: other checks build the topology once
-		if g, err := model.ParseGrid(r.topology); err == nil && g.Nodes() > MaxDepthNodes {
+		if g, err := model.ParseGrid(r.topology); err == nil && g.Nodes() > maxDepthNodes {
 			return nil, badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
-				g.Spec(), g.Nodes()-1, MaxDepthNodes)
+				g.Spec(), g.Nodes()-1, maxDepthNodes)
 		}
 	}
 	s, err := buildCollective(name, r)
@@ -124,13 +124,13 @@ func prepareCollective(name string, r *request) (job, error) {
 	switch r.property {
 	case props.PropFormula:
 		return prepareFormula(name, s, r)
-	case PropDistributions:
+	case props.PropDistributions:
 		return prepareDistributions(s, r)
-	case PropPortPairs:
+	case props.PropPortPairs:
 		return preparePortPairs(s, r)
-	case PropChainBound:
+	case props.PropChainBound:
 		return prepareChainBound(s, r)
-	case PropFlitContention:
+	case props.PropFlitContention:
 		return prepareFlitContention(name, s, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
@@ -266,6 +266,9 @@ func buildCollective(name string, r *request) (*model.Schedule, error) {
 // parseMulticasts reads multicasts ("SRC:D,D;SRC:D,D"), or the source with dests.
 func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) ([]unicastmc.Multicast, error) {
 	if multicasts != "" {
+		if strings.TrimSpace(dests) != "" {
+			return nil, badf("--dests and --multicasts: give one; --multicasts names the destinations of every multicast")
+		}
 		var out []unicastmc.Multicast
 		for i, part := range strings.Split(multicasts, ";") {
 			sp, dl, ok := strings.Cut(part, ":")
@@ -276,7 +279,7 @@ func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) 
 			if err != nil {
 				return nil, badf("--multicasts: multicast %d source: %v", i+1, err)
 			}
-			ds, err := ParseNodeList(g, s, dl)
+			ds, err := parseNodeList(g, s, dl)
 			if err != nil {
 				return nil, badf("--multicasts: multicast %d: %v", i+1, err)
 			}
@@ -287,17 +290,17 @@ func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) 
 	if strings.TrimSpace(dests) == "" {
 		return nil, badf(`--dests is missing; give destinations such as "3,5,(1,2)" or "all"`)
 	}
-	ds, err := ParseNodeList(g, src, dests)
+	ds, err := parseNodeList(g, src, dests)
 	if err != nil {
 		return nil, badf("--dests: %v", err)
 	}
 	return []unicastmc.Multicast{{Source: src, Destinations: ds}}, nil
 }
 
-// ParseNodeList reads a comma list of nodes (numbers, or coordinates "(x,y)" whose commas
+// parseNodeList reads a comma list of nodes (numbers, or coordinates "(x,y)" whose commas
 // belong to the coordinates), or "all" for every node but src. A destination equal to
 // src or listed twice is an error.
-func ParseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID, error) {
+func parseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID, error) {
 	if strings.TrimSpace(list) == "all" {
 		var out []model.NodeID
 		for v := 0; v < g.Nodes(); v++ {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
@@ -64,19 +63,12 @@ func TraceScene(tf *tracefile.File) (*render.Scene, error) {
 		title, sub := render.TraceTitles(tf, rp.Violation, rp.Trace.Len())
 		return render.FlitScene(rp.Model, rp.Trace, w, title, sub)
 	case "unicast":
-		sp, viol, err := unicast.ReplayTrace(tf)
+		_, rp, err := unicast.ReplayTrace(tf)
 		if err != nil {
 			return nil, badf("trace file: %v", err)
 		}
-		acts := make([]checker.Action, len(tf.Actions))
-		for i, a := range tf.Actions {
-			acts[i] = checker.Action(a)
-		}
-		m, tr, err := unicast.ReplayWitness(sp, &unicast.Result{Actions: acts})
-		if err != nil {
-			return nil, badf("trace file: %v", err)
-		}
-		title, sub := render.TraceTitles(tf, viol, tr.Len())
+		title, sub := render.TraceTitles(tf, rp.Violation, rp.Trace.Len())
+		m, tr := rp.Model, rp.Trace
 		return render.FlitScene(m, tr, w, title, sub)
 	}
 	return nil, badf("trace file field \"algorithm\" is %q; the explorer steps through tree-mcast and unicast traces", tf.Algorithm)

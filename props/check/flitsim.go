@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
-
-// PropFlitContention names the measured check of a broadcast schedule in the flit-level
-// simulator at zero load (checker/sim, real channel arbitration): no header ever waits.
-const PropFlitContention = "flit-contention"
 
 // prepareFlitContention is the flit-contention check of schedule s built by algorithm
 // name, at the one timing point the point parameter gives (tc must be 1: the simulator
@@ -33,11 +30,11 @@ func prepareFlitContention(name string, s *model.Schedule, r *request) (job, err
 	return func(ctx context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{"source": s.Topology.NodeName(s.Sources[0]), "unicasts": len(s.Unicasts), "point": p.String()})
 		rep.Command = "check"
-		return FlitContention(g, name, s, p, rep)
+		return judgeFlitContention(g, name, s, p, rep)
 	}, nil
 }
 
-// FlitContention runs schedule s of algorithm algo (named for its formula) at flit level
+// judgeFlitContention runs schedule s of algorithm algo (named for its formula) at flit level
 // at zero load at p (one virtual channel per channel, as the timed model has; if that
 // deadlocks on a torus ring it reruns with the two dateline classes and says so). It
 // fills rep: holds when no header ever waited, violated otherwise with a measurement
@@ -45,7 +42,7 @@ func prepareFlitContention(name string, s *model.Schedule, r *request) (job, err
 // unicast); figures simulated, timed_model (the contention-free timed model), formula
 // (the paper's, where one exists), excess (simulated minus formula) and
 // single_vc_deadlocked. Reference: 004 §6.2 (Figs. 8-9 simulate DCF and EDN).
-func FlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
+func judgeFlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
 	start := time.Now()
 	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
 	ts, tr, L := int(p.Ts), int(p.Tr), int(p.L)
@@ -64,7 +61,7 @@ func FlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Param
 	if timed, err := sim.TimedCompletion(s, g.Nodes(), ts, tr, L); err == nil {
 		rep.Figures["timed_model"] = float64(timed)
 	}
-	if f, err := CollectiveFormula(g, algo, ts, tr, L, s); err == nil {
+	if f, err := analytic.CollectiveFormula(g, algo, ts, tr, L, s); err == nil {
 		rep.Figures["formula"] = f
 		rep.Figures["excess"] = float64(res.Completion) - f
 	}

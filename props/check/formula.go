@@ -45,8 +45,8 @@ func formulaOf(name string, g *model.Grid) (func(props.Params) float64, error) {
 	return nil, fmt.Errorf("--algo %s has no completion-time formula", name)
 }
 
-// ParsePoint reads a timing point "ts,tr,tc,L" (ts, tr >= 0, tc, L >= 1).
-func ParsePoint(s string) (props.Params, error) {
+// parsePoint reads a timing point "ts,tr,tc,L" (ts, tr >= 0, tc, L >= 1).
+func parsePoint(s string) (props.Params, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 4 {
 		return props.Params{}, fmt.Errorf("%q: want ts,tr,tc,L such as 200,200,1,32", s)
@@ -66,15 +66,10 @@ func ParsePoint(s string) (props.Params, error) {
 	return p, nil
 }
 
-// PropPortPairs names the measured node-contention check of one-port multicasts at
-// concrete timing points (001 §5.1): no two unicasts hold one node's port at overlapping
-// times.
-const PropPortPairs = "port-pairs"
-
 // timingPoints reads the point parameter: one point, or props.DefaultGrid when empty.
 func timingPoints(r *request) ([]props.Params, bool, error) {
 	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := ParsePoint(pt)
+		p, err := parsePoint(pt)
 		if err != nil {
 			return nil, false, badf("--point %v", err)
 		}
@@ -92,11 +87,11 @@ func preparePortPairs(s *model.Schedule, r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{"unicasts": len(s.Unicasts), "multicasts": len(s.Sources), "points": len(points)})
 		rep.Command = "check"
-		return PortPairs(ctx, s, points, rep), nil
+		return judgePortPairs(ctx, s, points, rep), nil
 	}, nil
 }
 
-// PortPairs times schedule s at every point and counts the pairs of unicasts that hold
+// judgePortPairs times schedule s at every point and counts the pairs of unicasts that hold
 // one node's port at overlapping times: a unicast that starts at a holds its sender's
 // port during [a, a+L·tc) and, over h channels, its receiver's during [a+h·tc,
 // a+h·tc+L·tc). It fills rep: holds when no point has such a pair; violated at the first
@@ -104,7 +99,7 @@ func preparePortPairs(s *model.Schedule, r *request) (job, error) {
 // port_pairs is the largest count over the points (the count itself for one point).
 // This is node contention measured at given parameters; node-contention decides it for
 // all parameters. Reference: 001 §5.1 (Kesavan & Panda's node contention).
-func PortPairs(ctx context.Context, s *model.Schedule, points []props.Params, rep *props.Report) *props.Report {
+func judgePortPairs(ctx context.Context, s *model.Schedule, points []props.Params, rep *props.Report) *props.Report {
 	start := time.Now()
 	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
 	rep.Verdict, rep.Stats.Unit = props.Holds, "timing points"
@@ -173,7 +168,7 @@ func prepareFormula(name string, s *model.Schedule, r *request) (job, error) {
 	points := props.DefaultGrid()
 	one := false
 	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := ParsePoint(pt)
+		p, err := parsePoint(pt)
 		if err != nil {
 			return nil, badf("--point %v", err)
 		}
@@ -183,18 +178,18 @@ func prepareFormula(name string, s *model.Schedule, r *request) (job, error) {
 		rep := r.report(r.topology, map[string]any{
 			"source": s.Topology.NodeName(s.Sources[0]), "unicasts": len(s.Unicasts), "steps": s.Steps(), "points": len(points)})
 		rep.Command = "check"
-		return Formula(ctx, s, formula, points, one, rep), nil
+		return judgeFormula(ctx, s, formula, points, one, rep), nil
 	}, nil
 }
 
-// Formula times schedule s at every point and compares its completion with formula:
+// judgeFormula times schedule s at every point and compares its completion with formula:
 // the report holds when no simulation contends and every completion equals the formula,
 // and is violated at the first point where either fails, with a measurement witness
 // (the point, the simulated and formula times, the first contention). Stats count the
 // points checked. With figures set (one point), the report carries the simulated time,
 // the formula's and whether the simulation contended, whatever the verdict, so that a
 // comparison can be read from it. Cancelling ctx gives an inconclusive report.
-func Formula(ctx context.Context, s *model.Schedule, formula func(props.Params) float64, points []props.Params, figures bool, rep *props.Report) *props.Report {
+func judgeFormula(ctx context.Context, s *model.Schedule, formula func(props.Params) float64, points []props.Params, figures bool, rep *props.Report) *props.Report {
 	start := time.Now()
 	rep.Verdict = props.Holds
 	rep.Stats.Unit = "timing points"

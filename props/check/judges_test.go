@@ -151,7 +151,7 @@ func TestZblockTies(t *testing.T) {
 // U-mesh's recursive doubling (n steps too, but 1, 2, 4 nodes per step where eq. (5)
 // says C(n,i)) and on separate addressing (2^n-1 steps).
 func TestDistributions(t *testing.T) {
-	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "sbt", Topology: "hypercube:5", Params: map[string]string{"base": "2"}}, check.PropDistributions, check.Options{})
+	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "sbt", Topology: "hypercube:5", Params: map[string]string{"base": "2"}}, props.PropDistributions, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,12 +178,12 @@ func TestPartitionJudges(t *testing.T) {
 		topo, typ, h, delta, prop string
 		want                      props.Verdict
 	}{
-		{"torus:6x6", "IV", "2", "0", check.PropLevels, props.Holds},
-		{"torus:3x3", "IV", "3", "0", check.PropLevels, props.Violated},
-		{"torus:4x4", "III", "2", "1", check.PropP1P5, props.Holds},
-		{"torus:2x2", "III", "2", "1", check.PropP1P5, props.Violated},
-		{"torus:4x4", "III", "2", "1", check.PropConnected, props.Holds},
-		{"mesh:2x4", "III", "2", "1", check.PropConnected, props.Violated},
+		{"torus:6x6", "IV", "2", "0", props.PropLevels, props.Holds},
+		{"torus:3x3", "IV", "3", "0", props.PropLevels, props.Violated},
+		{"torus:4x4", "III", "2", "1", props.PropP1P5, props.Holds},
+		{"torus:2x2", "III", "2", "1", props.PropP1P5, props.Violated},
+		{"torus:4x4", "III", "2", "1", props.PropConnected, props.Holds},
+		{"mesh:2x4", "III", "2", "1", props.PropConnected, props.Violated},
 	}
 	for _, c := range cases {
 		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: c.topo,
@@ -195,7 +195,7 @@ func TestPartitionJudges(t *testing.T) {
 			t.Errorf("%s type %s h=%s %s: %v (checked %d), want %v\n%s", c.topo, c.typ, c.h, c.prop, rep.Verdict, rep.Stats.Checked, c.want, rep)
 		}
 	}
-	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: "torus:4x4", Params: map[string]string{"type": "IV", "h": "3"}}, check.PropLevels, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: "torus:4x4", Params: map[string]string{"type": "IV", "h": "3"}}, props.PropLevels, check.Options{}); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("h=3 on 4x4: %v, want bad input", err)
 	}
 }
@@ -233,7 +233,7 @@ func TestBanyanEnumerate(t *testing.T) {
 func TestPortPairs(t *testing.T) {
 	for multicasts, want := range map[string]float64{"0:5;10:5": 1, "0:5": 0} {
 		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "umesh", Topology: "mesh:4x4",
-			Params: map[string]string{"multicasts": multicasts, "point": "0,0,1,1"}}, check.PropPortPairs, check.Options{})
+			Params: map[string]string{"multicasts": multicasts, "point": "0,0,1,1"}}, props.PropPortPairs, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +248,7 @@ func TestPortPairs(t *testing.T) {
 // and a point without tc = 1 is refused.
 func TestFlitContention(t *testing.T) {
 	run := func(algo, point string) (*props.Report, error) {
-		return check.Run(context.Background(), check.Instance{Algorithm: algo, Topology: "torus:16x16", Params: map[string]string{"point": point}}, check.PropFlitContention, check.Options{})
+		return check.Run(context.Background(), check.Instance{Algorithm: algo, Topology: "torus:16x16", Params: map[string]string{"point": point}}, props.PropFlitContention, check.Options{})
 	}
 	d, err := run("dcf", "0,0,1,5")
 	if err != nil {

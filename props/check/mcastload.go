@@ -14,16 +14,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropLatencyCompare is the property "tree-based multicast with pruning has lower
-// multicast latency than separate addressing" measured in the flit-level simulator
-// (000 §5.3): the report is a measurement (witness kind measurement, every algorithm's
-// latency at every load in Detail, the tree's reduction against separate addressing in
-// the figures). 000 gives no threshold ("up to 30%"), so without the "min-reduction"
-// parameter the verdict is holds once every load was simulated (proofs' TM4 reports the
-// figures as measured); with it the verdict is violated when the reduction at the lowest
-// load is below min-reduction, or undefined (either algorithm saturated).
-const PropLatencyCompare = "latency-compare"
-
 // mcastLoadAlgorithm is random multicast traffic with a fixed destination count, carried
 // by tree multicast, separate addressing and (on 2-D meshes) Dual-Path and PM.
 func mcastLoadAlgorithm() Algorithm {
@@ -40,7 +30,7 @@ latency per load (witness detail) and the tree's reduction against separate addr
 as figures low_reduction (at the lowest load), max_reduction and max_reduction_load (the
 largest below saturation) and tree_loses_from_load (the first load where the tree is
 slower or saturated while separate addressing is not; absent if none).`,
-		Properties: []Support{{PropLatencyCompare, "sim"}},
+		Properties: []Support{{props.PropLatencyCompare, props.SemSim}},
 		Params: []Param{
 			{"dests", "4", "destinations per multicast"},
 			{"loads", "0.005,0.05,0.1", "offered loads, comma-separated"},

@@ -12,15 +12,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropModelAgreement is the property "an analytical model agrees with simulation": the
-// report is a measurement (witness kind measurement, the model's and the simulator's
-// figures and their relative error (model - sim) / sim). The source papers give no
-// tolerance, so without the "tolerance" parameter the verdict is holds once both were
-// evaluated, and the figures are the result (proofs' HB3 and MN7 report them as
-// measured); with a tolerance the verdict is violated when the worst relative error
-// exceeds it.
-const PropModelAgreement = "model-agreement"
-
 // toleranceParam is the "tolerance" parameter of the model-agreement algorithms.
 var toleranceParam = Param{"tolerance", "", "largest |relative error| of the model against the simulation that holds (empty: no rule, the report is a measurement)"}
 
@@ -72,7 +63,7 @@ model-agreement evaluates 002 §4's throughput recursion (analytic.MINThroughput
 the copy rates of unwrapped destination ranges) and the slotted simulation
 (sim.SlottedBanyan, seeded by the seed option) and reports both with their relative error; figures offered, model,
 sim, sim_accepted_whole, relerr.`,
-		Properties: []Support{{PropModelAgreement, "sim"}},
+		Properties: []Support{{props.PropModelAgreement, props.SemSim}},
 		Params: []Param{
 			{"p", "1", "probability that a node offers a packet in a slot"},
 			{"m", "0", "fraction of packets that are multicasts"},
@@ -153,7 +144,7 @@ option) and reports both;
 figures rate, unicast_* and broadcast_* (model, model_literal, sim, sim_ci95, relerr)
 and saturated (1 when the simulation saturated). The worst of the two relative errors
 is judged against the tolerance.`,
-		Properties: []Support{{PropModelAgreement, "sim"}},
+		Properties: []Support{{props.PropModelAgreement, props.SemSim}},
 		Params: []Param{
 			{"vcs", "3", "virtual channels per physical channel"},
 			{"length", "32", "flits per message (M)"},

@@ -4,22 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/wormcheck/wormcheck/checker"
 )
 
-// TestStoreNamedAndValidate checks the store names and the option bounds, each refusal
-// bad input naming its flag.
-func TestStoreNamedAndValidate(t *testing.T) {
-	if s, err := StoreNamed("fingerprint"); err != nil || s != checker.Fingerprint {
-		t.Errorf("fingerprint: %v, %v", s, err)
-	}
-	if s, err := StoreNamed("exact"); err != nil || s != checker.Exact {
-		t.Errorf("exact: %v, %v", s, err)
-	}
-	if _, err := StoreNamed("bogus"); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--store") {
-		t.Errorf("bogus store: %v", err)
-	}
+// TestValidate checks the option bounds, each refusal bad input naming its flag.
+func TestValidate(t *testing.T) {
 	if err := (Options{Workers: 1}).Validate(); err != nil {
 		t.Error(err)
 	}
@@ -32,23 +20,6 @@ func TestStoreNamedAndValidate(t *testing.T) {
 	} {
 		if err := o.Validate(); !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), flag) {
 			t.Errorf("%+v: %v; want bad input starting %q", o, err, flag)
-		}
-	}
-}
-
-// TestWriteAlgorithmsListsTheRegistry checks that every algorithm is listed with its
-// properties and their semantics.
-func TestWriteAlgorithmsListsTheRegistry(t *testing.T) {
-	var b strings.Builder
-	WriteAlgorithms(&b)
-	for _, a := range Algorithms() {
-		if !strings.Contains(b.String(), "  "+a.Name+" ") {
-			t.Errorf("%s is not listed", a.Name)
-		}
-		for _, p := range a.Properties {
-			if !strings.Contains(b.String(), p.Property+" ("+p.Semantics+")") {
-				t.Errorf("%s: property %s (%s) is not listed", a.Name, p.Property, p.Semantics)
-			}
 		}
 	}
 }

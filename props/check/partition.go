@@ -10,156 +10,86 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
 // The network-partitioning family of 001 (Wang, Tseng, Shiu & Sheu): the subnetworks
-// (DDNs, DCNs) with their contention levels and properties P1-P5 (Partition), and the
-// three-phase multi-node multicast over them (the multinode algorithm).
+// (DDNs, DCNs) judged for their contention levels, P1-P5 and connectivity by
+// props/subnetworks (the partition algorithm), and the three-phase multi-node multicast
+// over them (the multinode algorithm).
 
-// PartitionSpec selects the data-distributing networks of 001: a 2-D torus or mesh, the
-// DDN type (I..IV, Definitions 4-7), the dilation H and, for Type III, the shift Delta
-// (0 means H/2).
-type PartitionSpec struct {
-	Topology string
-	Type     string
-	H, Delta int
+func partitionAlgorithm() Algorithm {
+	return Algorithm{
+		Name:    "partition",
+		Summary: "DDN/DCN subnetworks of a 2-D torus or mesh (001 Definitions 3-8): Table 1 levels, P1-P5, connectivity",
+		Doc: `The data-distributing networks (DDNs, Types I-IV of 001 Definitions 4-7) and
+data-collecting networks (DCNs, Definition 8) of a 2-D torus or mesh. levels checks the
+node and link contention levels (Definition 3) against Table 1 (Lemmas 1-4: node level 1;
+link level 1, h, 1 and h/2 for Types I-IV; Lemma 4 needs an even h); p1-p5 checks P1 (the
+DDNs load nodes and links within 1 of each other), P2 (the DCNs are disjoint and cover),
+P3 (every DDN meets every DCN), P4 and P5 (the DDNs, and the DCNs, are isomorphic);
+connected checks that every DDN is strongly connected under its own channels (001 §3.1-3.2).`,
+		Properties: []Support{{props.PropLevels, props.SemStatic}, {props.PropP1P5, props.SemStatic}, {props.PropConnected, props.SemStatic}},
+		Params: []Param{
+			{"type", "", "DDN type: I, II, III or IV"},
+			{"h", "0", "dilation h; it must divide both sides"},
+			{"delta", "0", "Type III shift, 1..h-1 (0: h/2)"},
+		},
+		prepare: preparePartition,
+	}
 }
 
-// PartitionReport is the result of Partition and the `partition --json` object: the
-// subnetworks, their node and link contention levels (001 Definition 3) with a witness
-// each, the DCNs' levels, and the verdict of every property (P1-P5, strong
-// connectivity).
-type PartitionReport struct {
-	Version     string            `json:"version"`
-	Command     string            `json:"command"`
-	Topology    string            `json:"topology"`
-	Type        string            `json:"type"`
-	H           int               `json:"h"`
-	Delta       int               `json:"delta,omitempty"`
-	Subnetworks int               `json:"subnetworks"`
-	DCNs        int               `json:"dcns"`
-	NodeLevel   int               `json:"node_level"`
-	LinkLevel   int               `json:"link_level"`
-	NodeWitness string            `json:"node_witness"`
-	LinkWitness string            `json:"link_witness"`
-	DCNLevels   [2]int            `json:"dcn_levels"`
-	Verdict     props.Verdict     `json:"verdict"`
-	Properties  []partition.Check `json:"properties"`
-	DDNs        []Subnetwork      `json:"ddns"`
-	// SVG draws the DDNs (one colour each) and the DCN blocks.
-	SVG []byte `json:"-"`
-}
-
-// Subnetwork describes one DDN for people and scripts.
-type Subnetwork struct {
-	Name        string   `json:"name"`
-	Orientation string   `json:"orientation"`
-	Members     []string `json:"members"`
-	Channels    int      `json:"channels"`
-}
-
-// Partition builds the DDNs and DCNs of spec and judges their properties. Errors are bad
-// input (ErrBadInput), one line naming the field.
-func Partition(spec PartitionSpec) (*PartitionReport, error) {
-	if spec.Type == "" {
-		return nil, badf("--type is missing; use I, II, III or IV")
+func preparePartition(r *request) (job, error) {
+	if r.topology == "" {
+		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
 	}
-	if spec.H == 0 {
-		return nil, badf("--h is missing; give the dilation, e.g. --h 4")
-	}
-	if spec.Topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
-	}
-	g, err := model.ParseGrid(spec.Topology)
+	g, err := model.ParseGrid(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	typ, err := partition.ParseType(spec.Type)
+	if r.str("type") == "" {
+		return nil, badf("--type is missing; use I, II, III or IV")
+	}
+	typ, err := partition.ParseType(r.str("type"))
 	if err != nil {
 		return nil, badf("--type: %v", err)
 	}
-	p := partition.Params{Type: typ, H: spec.H, Delta: spec.Delta}
+	h, err := r.integer("h", 1, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	delta, err := r.integer("delta", 0, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	p := partition.Params{Type: typ, H: h, Delta: delta}
 	if typ == partition.TypeIII && p.Delta == 0 {
-		p.Delta = max(1, spec.H/2)
+		p.Delta = max(1, h/2)
 	}
 	ddns, err := partition.DDNs(g, p)
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	dcns, err := partition.DCNs(g, p.H)
-	if err != nil {
-		return nil, badf("%v", err)
+	params := map[string]any{"type": typ.String(), "h": h}
+	if typ == partition.TypeIII {
+		params["delta"] = p.Delta
 	}
-	pr := partition.CheckProperties(g, ddns, dcns, partition.IsoOptions{})
-	rep := &PartitionReport{Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
-		Subnetworks: len(ddns), DCNs: len(dcns), NodeLevel: pr.Levels.Node, LinkLevel: pr.Levels.Link,
-		DCNLevels: [2]int{pr.DCNLevels.Node, pr.DCNLevels.Link}, Properties: pr.Checks, Verdict: props.Holds}
-	if pr.Levels.NodeWitness != model.None {
-		rep.NodeWitness = g.NodeName(pr.Levels.NodeWitness)
-	}
-	if pr.Levels.LinkWitness != model.None {
-		rep.LinkWitness = g.ChannelName(pr.Levels.LinkWitness)
-	}
-	for _, c := range pr.Checks {
-		switch {
-		case c.Verdict == props.Violated:
-			rep.Verdict = props.Violated
-		case c.Verdict == props.Inconclusive && rep.Verdict == props.Holds:
-			rep.Verdict = props.Inconclusive
+	return func(context.Context) (*props.Report, error) {
+		start := time.Now()
+		rep := r.report(g.Spec(), params)
+		rep.Command, rep.Verdict = "check", props.Holds
+		var err error
+		switch r.property {
+		case props.PropLevels:
+			subnetworks.Levels(g, p, ddns, rep)
+		case props.PropP1P5:
+			err = subnetworks.P1P5(g, p, ddns, rep)
+		case props.PropConnected:
+			subnetworks.Connected(g, p, ddns, rep)
 		}
-	}
-	for _, s := range ddns {
-		j := Subnetwork{Name: s.Name, Orientation: s.Orientation.String(), Channels: len(s.Channels)}
-		for _, v := range s.Nodes {
-			j.Members = append(j.Members, g.NodeName(v))
-		}
-		rep.DDNs = append(rep.DDNs, j)
-	}
-	svg, err := render.Partition(g, RenderSubnetworks(ddns), RenderSubnetworks(dcns), render.PartitionOptions{
-		Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)})
-	if err != nil {
-		return nil, err
-	}
-	rep.SVG = svg
-	return rep, nil
-}
-
-// RenderSubnetworks converts subnetworks for props/render, which does not import algos.
-func RenderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
-	out := make([]render.Subnetwork, len(subs))
-	for i, s := range subs {
-		out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
-	}
-	return out
-}
-
-// Text renders the report for people.
-func (r *PartitionReport) Text() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, Type %s, h=%d", r.Topology, r.Type, r.H)
-	if r.Type == "III" {
-		fmt.Fprintf(&b, ", delta=%d", r.Delta)
-	}
-	fmt.Fprintf(&b, ": %d DDNs, %d DCNs: %s\n", r.Subnetworks, r.DCNs, strings.ToUpper(r.Verdict.String()))
-	fmt.Fprintf(&b, "  node contention level %d (e.g. %s), link contention level %d (e.g. %s)\n", r.NodeLevel, r.NodeWitness, r.LinkLevel, r.LinkWitness)
-	fmt.Fprintf(&b, "  DCNs: node level %d, link level %d\n", r.DCNLevels[0], r.DCNLevels[1])
-	for _, c := range r.Properties {
-		fmt.Fprintf(&b, "  %-24s %s", c.Property, c.Verdict)
-		if c.Witness != "" {
-			fmt.Fprintf(&b, ": %s", c.Witness)
-		}
-		b.WriteByte('\n')
-	}
-	for _, s := range r.DDNs {
-		members := s.Members
-		more := ""
-		if len(members) > 8 {
-			members, more = members[:8], fmt.Sprintf(" ... (%d members)", len(s.Members))
-		}
-		fmt.Fprintf(&b, "  %-8s %-10s %4d channels  %s%s\n", s.Name, s.Orientation, s.Channels, strings.Join(members, " "), more)
-	}
-	return b.String()
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		return rep, err
+	}, nil
 }
 
 func multinodeAlgorithm() Algorithm {
@@ -172,7 +102,7 @@ along a U-torus or U-mesh chain inside each DDN (phase 2) and collected in the D
 (phase 3). Stepwise contention is judged between multicasts. With compare, plain U-torus
 (SPU on a mesh) and every type are built and tabulated; with latency, they are also
 executed at flit level (001 §4.4's comparison).`,
-		Properties: []Support{{"stepwise", "step"}, {"exactly-once", "step"}},
+		Properties: []Support{{props.PropStepwise, props.SemStep}, {props.PropExactlyOnce, props.SemStep}},
 		Params: []Param{
 			{"type", "III", "DDN type: I, II, III or IV"},
 			{"h", "4", "dilation h (divides both sides)"},

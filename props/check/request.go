@@ -17,6 +17,7 @@ import (
 // which name the parameter in every error; a parameter given but never read is refused
 // (unused), so a typo does not silently fall back to a default.
 type request struct {
+	work      work
 	algo      Algorithm
 	topology  string
 	property  string
@@ -226,4 +227,12 @@ func (r *request) seed() uint64 {
 		return 1
 	}
 	return uint64(r.opt.Seed)
+}
+
+// work counts what one check did that it should do at most once: topology parses,
+// model builds and trace replays. A check that violates a property keeps the model and
+// trace its search found (values travel whole), so that its report, pictures and
+// capture cost no second build or replay; the tests read the counts.
+type work struct {
+	parses, builds, replays int
 }

@@ -11,11 +11,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// PropDistributions names the check that the analytical model of Shahrabi &
-// Ould-Khaoua (003) describes the broadcast tree it models: the tree's hop and
-// replication distributions equal the model's equations.
-const PropDistributions = "distributions"
-
 // prepareDistributions is the distributions check of an SBT schedule on a hypercube.
 func prepareDistributions(s *model.Schedule, r *request) (job, error) {
 	g, _ := s.Grid()
@@ -25,12 +20,12 @@ func prepareDistributions(s *model.Schedule, r *request) (job, error) {
 	return func(context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{"source": s.Topology.NodeName(s.Sources[0]), "unicasts": len(s.Unicasts), "steps": s.Steps()})
 		rep.Command = "check"
-		Distributions(s, g.Dims(), rep)
+		judgeDistributions(s, g.Dims(), rep)
 		return rep, nil
 	}, nil
 }
 
-// Distributions compares a one-source broadcast schedule s on the binary n-cube with
+// judgeDistributions compares a one-source broadcast schedule s on the binary n-cube with
 // the distributions 003's analytical model assumes, as exact rationals counted on the
 // schedule's tree (a node's depth is its step, its replication count the unicasts it
 // sends):
@@ -46,7 +41,7 @@ func prepareDistributions(s *model.Schedule, r *request) (job, error) {
 // witness naming it with both values. A schedule of more than n steps, or one in which
 // a node sends n or more copies, has no place in the model and is violated at once.
 // Reference: 003 §3.1, eqs. (3), (5), (6), (9), (10).
-func Distributions(s *model.Schedule, n int, rep *props.Report) *props.Report {
+func judgeDistributions(s *model.Schedule, n int, rep *props.Report) *props.Report {
 	start := time.Now()
 	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
 	rep.Verdict, rep.Stats.Unit = props.Holds, "equations"

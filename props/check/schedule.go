@@ -15,19 +15,19 @@ import (
 // user's own code (algos/plan.Builder) or read from a schedule file, is judged here in
 // the step, timed and any-delay semantics (props/schedule.go has the properties).
 
-// ScheduleSemantics are the semantics a schedule is verified in, in run order.
-func ScheduleSemantics() []string { return []string{props.SemStep, props.SemTimed, props.SemAnyDelay} }
+// scheduleSemantics are the semantics a schedule is verified in, in run order.
+func scheduleSemantics() []string { return []string{props.SemStep, props.SemTimed, props.SemAnyDelay} }
 
-// ParseSemantics reads a comma list of schedule semantics; "" means all of them.
-func ParseSemantics(list string) ([]string, error) {
+// parseSemantics reads a comma list of schedule semantics; "" means all of them.
+func parseSemantics(list string) ([]string, error) {
 	if strings.TrimSpace(list) == "" {
-		return ScheduleSemantics(), nil
+		return scheduleSemantics(), nil
 	}
 	var out []string
 	for _, p := range strings.Split(list, ",") {
 		p = strings.TrimSpace(p)
-		if !slices.Contains(ScheduleSemantics(), p) {
-			return nil, badf("--semantics: unknown semantics %q; use %s", p, strings.Join(ScheduleSemantics(), ","))
+		if !slices.Contains(scheduleSemantics(), p) {
+			return nil, badf("--semantics: unknown semantics %q; use %s", p, strings.Join(scheduleSemantics(), ","))
 		}
 		out = append(out, p)
 	}
@@ -125,12 +125,12 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	return r, nil
 }
 
-// VerifySchedule runs every check of the given semantics on a schedule, one report per
+// verifySchedule runs every check of the given semantics on a schedule, one report per
 // property: step runs validity (004 Definition 1), exactly-once, steps and stepwise;
 // timed runs depth (exact over all parameters) and, on one-port schedules,
 // node-contention; any-delay runs any-delay. When a schedule is depth contention-free
 // but not any-delay contention-free, the any-delay report says so as a finding.
-func VerifySchedule(s *model.Schedule, semantics []string) ([]*props.Report, error) {
+func verifySchedule(s *model.Schedule, semantics []string) ([]*props.Report, error) {
 	if err := s.Check(); err != nil {
 		return nil, badf("schedule: %v", err)
 	}
@@ -147,7 +147,7 @@ func VerifySchedule(s *model.Schedule, semantics []string) ([]*props.Report, err
 		case props.SemAnyDelay:
 			out = append(out, props.AnyDelay(s))
 		default:
-			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(ScheduleSemantics(), ","))
+			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(scheduleSemantics(), ","))
 		}
 	}
 	markFinding(out)
@@ -177,9 +177,9 @@ func markFinding(rs []*props.Report) {
 	}
 }
 
-// Worst returns the worst verdict of a list of reports: violated over inconclusive over
+// worstVerdict returns the worst verdict of a list of reports: violated over inconclusive over
 // holds (holds for an empty list).
-func Worst(rs []*props.Report) props.Verdict {
+func worstVerdict(rs []*props.Report) props.Verdict {
 	v := props.Holds
 	for _, r := range rs {
 		switch r.Verdict {
@@ -192,9 +192,9 @@ func Worst(rs []*props.Report) props.Verdict {
 	return v
 }
 
-// SchedulePicture draws a schedule as SVG, highlighting its depth (else stepwise)
+// schedulePicture draws a schedule as SVG, highlighting its depth (else stepwise)
 // witness if there is one.
-func SchedulePicture(s *model.Schedule) ([]byte, error) {
+func schedulePicture(s *model.Schedule) ([]byte, error) {
 	var w *props.ScheduleWitness
 	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
 		if x := r.ScheduleWitness(); x != nil {

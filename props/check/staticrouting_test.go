@@ -1,83 +1,15 @@
 package check
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
-
-// TestCheckRoutingVerdictsPictureAndJSON checks the static routing proof through the
-// entry: west-first holds on a mesh (no cycle to draw), fully adaptive routing leaves a
-// cycle of turns (inconclusive, drawn), Duato's condition proves the torus relation
-// whose CDG is cyclic (the CDG's cycle is still reported), and the JSON encoding puts the
-// analysis after the report's fields.
-func TestCheckRoutingVerdictsPictureAndJSON(t *testing.T) {
-	wf, err := CheckRouting("mesh:8x8", "west-first", os.ReadFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if wf.Verdict != checker.Holds || wf.Semantics != "static" || wf.Stats.States == 0 {
-		t.Errorf("west-first: %s, %s, %d states", wf.Verdict, wf.Semantics, wf.Stats.States)
-	}
-	if _, err := wf.SVG(); err == nil || !strings.Contains(err.Error(), "no cycle to draw") {
-		t.Errorf("west-first SVG: %v", err)
-	}
-	var b strings.Builder
-	wf.WriteText(&b)
-	if !strings.HasSuffix(b.String(), "s\n") || !strings.Contains(b.String(), "west-first") {
-		t.Errorf("text:\n%s", b.String())
-	}
-
-	ad, err := CheckRouting("mesh:4x4", "adaptive", os.ReadFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ad.Verdict != checker.Violated || ad.Witness == nil || ad.Witness.Kind != props.WitnessConfiguration || ad.Trace == nil {
-		t.Fatalf("adaptive: %s, witness %v", ad.Verdict, ad.Witness)
-	}
-	if c := ad.Witness.Configuration; c == nil || len(c.Worms) != 4 || c.Channels != 4 || !c.Minimal || len(ad.Witness.Steps) != 4 {
-		t.Errorf("adaptive: configuration %+v, %d steps; want 4 worms on 4 channels, minimal, 4 moves", c, len(ad.Witness.Steps))
-	}
-	if pic, err := ad.SVG(); err != nil || !strings.Contains(string(pic), "<svg") {
-		t.Errorf("adaptive SVG: %v", err)
-	}
-
-	du, err := CheckRouting("torus:4x4", "duato", os.ReadFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if du.Verdict != checker.Holds || du.CDGWitness == nil {
-		t.Errorf("duato: %s, CDG witness %v", du.Verdict, du.CDGWitness)
-	}
-	data, err := json.Marshal(du)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	if i, j, k := strings.Index(s, `"verdict"`), strings.Index(s, `"analysis"`), strings.Index(s, `"cdg_witness"`); i < 0 || j < i || k < j {
-		t.Errorf("JSON keys out of order: %s", s)
-	}
-}
-
-// TestCheckRoutingBadInput names the flag at fault, as bad input.
-func TestCheckRoutingBadInput(t *testing.T) {
-	for _, c := range []struct{ topo, spec, says string }{
-		{"mesh:0x3", "west-first", "--topo:"},
-		{"", "west-first", "--topo: missing"},
-		{"mesh:4x4", "no-such-routing", "--routing:"},
-	} {
-		_, err := CheckRouting(c.topo, c.spec, os.ReadFile)
-		if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.says) {
-			t.Errorf("%q on %q: %v; want bad input saying %q", c.spec, c.topo, err, c.says)
-		}
-	}
-}
 
 // TestRoutingThroughRun checks the registry's "routing" algorithm: its verdicts are
 // CheckRouting's, its figures say which condition proved the relation (the CDG for
@@ -91,10 +23,10 @@ func TestRoutingThroughRun(t *testing.T) {
 		figs       map[string]float64
 		witness    string
 	}{
-		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{FigCDGAcyclic: 1}, ""},
-		{"torus:4x4", "duato", checker.Holds, map[string]float64{FigCDGAcyclic: 0, FigDuatoProved: 1, FigEscapeVertices: 72}, ""},
-		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{FigCDGAcyclic: 0}, "configuration"},
-		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{FigCDGAcyclic: 1}, "configuration"},
+		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 1}, ""},
+		{"torus:4x4", "duato", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 0, cdg.FigDuatoProved: 1, cdg.FigEscapeVertices: 72}, ""},
+		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 0}, "configuration"},
+		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 1}, "configuration"},
 	} {
 		rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: c.topo, Params: map[string]string{"routing": c.spec}}, "", Options{})
 		if err != nil {
@@ -130,7 +62,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	run := func(routing string) *props.Report {
 		t.Helper()
 		rep, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{
-			"msgs": "0->5", "routing": routing}}, PropLiveness, Options{MaxStates: 1_000_000})
+			"msgs": "0->5", "routing": routing}}, props.PropLiveness, Options{MaxStates: 1_000_000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +70,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	}
 	free := run("nonminimal")
 	if w := free.Witness; free.Verdict != checker.Violated || w == nil || w.Kind != props.WitnessLasso ||
-		w.CycleStart < 0 || w.CycleStart >= len(w.Steps) || !strings.HasPrefix(w.Violation, checker.KindLivelock) {
+		w.CycleStart < 0 || w.CycleStart >= len(w.Steps) || !strings.HasPrefix(w.Violation, checker.KindLivelock.String()) {
 		t.Fatalf("nonminimal: %s, witness %+v", free.Verdict, free.Witness)
 	}
 	for _, s := range free.Witness.Steps {
@@ -149,7 +81,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	if budget := run("nonminimal:1"); budget.Verdict != checker.Holds || budget.Stats.States == 0 {
 		t.Errorf("nonminimal:1: %s, %d states", budget.Verdict, budget.Stats.States)
 	}
-	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, PropLiveness, Options{})
+	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, props.PropLiveness, Options{})
 	if !errors.Is(err, ErrBadInput) {
 		t.Errorf("liveness of a family: %v, want bad input", err)
 	}

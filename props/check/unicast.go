@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -29,10 +30,17 @@ direction with dateline virtual-channel classes, Dally & Seitz), every flit move
 transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
 coordinates like (0,1). With family all-placements:K every connected placement of 1..K
 worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
-deadlocked instance is reported. Property liveness decides "every worm is eventually
-delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
-worm that can circle for ever under a non-minimal routing is a lasso.`,
-		Properties:      []Support{{"deadlock", "flit"}, {PropLiveness, "flit"}},
+deadlocked instance is reported. Property deadlock reports a local deadlock in the
+state where it forms: a set of worms none of which can ever move again, whatever the
+others do (docs/semantics.md), so a deadlock among free-running worms is found at the
+depth where it closes; global-deadlock reports only states where nothing can move.
+Property liveness decides "every worm is eventually delivered" under weak fairness on
+the whole reachable graph (checker.CheckLiveness): a worm that can circle for ever under
+a non-minimal routing is a lasso. With --search swarm --time-limit T, randomised walks
+on every core hunt for a deadlock where the exhaustive search cannot finish; what they
+find is minimised to the worms involved, whose instance alone is searched exhaustively
+for the shortest trace, replayed on the full instance; finding nothing is inconclusive.`,
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
 		Params: []Param{
@@ -50,12 +58,43 @@ worm that can circle for ever under a non-minimal routing is a lasso.`,
 	}
 }
 
+// Unicast is the typed request of the unicast family (the registry's "unicast"): worms
+// on a mesh, torus or hypercube under dimension-order routing (dateline classes on tori)
+// or a routing relation, in the flit semantics. Its Check takes the property
+// (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
+type Unicast struct {
+	// Grid is the topology; Spec.Topology is ignored.
+	Grid *model.Grid
+	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
+	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
+	Spec unicast.Spec
+	// Family, if > 0, checks every connected placement of 1..Family worms instead of
+	// Spec.Pairs (up to mesh reflections under dimension order) and reports the first
+	// deadlock.
+	Family int
+}
+
+// Check checks u for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (u Unicast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if u.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo torus:4")
+	}
+	r, err := newRequest(unicastAlgorithm(), Instance{Algorithm: "unicast", Topology: u.Grid.Spec()}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := u.prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
+// prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
-	}
-	if r.opt.Symmetry {
-		return nil, badf("--symmetry is not supported by --algo unicast (use --family, which reduces by mesh reflections)")
 	}
 	dl, err := unicast.ParseDateline(r.str("dateline"))
 	if err != nil {
@@ -77,13 +116,13 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}
-	g, err := sp.Grid()
+	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
+	u.Grid, err = u.Spec.Grid()
+	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	sp.Topology = g.Spec()
-	if sp.Routing, err = relationOf(r, g); err != nil {
+	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
 		return nil, err
 	}
 	msgs, family := r.str("msgs"), r.str("family")
@@ -91,42 +130,82 @@ func prepareUnicast(r *request) (job, error) {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		if r.property == PropLiveness {
-			return nil, badf("--prop %s checks one instance (--msgs), not a family", PropLiveness)
-		}
 		k, ok := strings.CutPrefix(family, "all-placements:")
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil || n < 1 || n > 8 {
 			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
 		}
+		u.Family = n
+	} else if msgs == "" {
+		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
+	} else if u.Spec.Pairs, err = unicast.ParsePairs(u.Grid, msgs); err != nil {
+		return nil, badf("--%v", err)
+	}
+	return u.prepare(r)
+}
+
+// prepare validates u and returns the job that checks it.
+func (u Unicast) prepare(r *request) (job, error) {
+	if r.opt.Symmetry {
+		return nil, badf("--symmetry is not supported by --algo unicast (use --family, which reduces by mesh reflections)")
+	}
+	g, sp := u.Grid, u.Spec
+	sp.Topology = g.Spec()
+	if sp.Length == 0 {
+		sp.Length = 2
+	}
+	if sp.Buffer == 0 {
+		sp.Buffer = 1
+	}
+	switch {
+	case sp.Length < 1 || sp.Length > flit.MaxFlits:
+		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
+	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, flit.MaxBuffer)
+	case sp.VCs < 0:
+		return nil, badf("--vcs must not be negative")
+	}
+	if u.Family > 0 {
+		if len(sp.Pairs) > 0 {
+			return nil, badf("--family and --msgs exclude each other")
+		}
+		if r.property == props.PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
+		}
+		family := fmt.Sprintf("all-placements:%d", u.Family)
+		if u.Family > 8 {
+			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
+		}
 		if r.opt.Resume != nil || r.opt.Checkpoint != nil {
 			return nil, badf("--result and --resume: the unicast family %s keeps no mergeable result (tree-mcast families do); it reports the first deadlock", family)
 		}
-		if err := unicastFamilyOf(sp, n).CheckSize(g); err != nil {
+		if err := unicastFamilyOf(sp, u.Family).CheckSize(g); err != nil {
 			return nil, badf("--family %s: %v", family, err)
 		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return unicastFamily(ctx, r, g, sp, n)
+			return unicastFamily(ctx, r, g, sp, u.Family)
 		}, nil
 	}
-	if msgs == "" {
+	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
 	}
-	if sp.Pairs, err = unicast.ParsePairs(g, msgs); err != nil {
-		return nil, badf("--%v", err)
-	}
 	m, err := unicast.BuildOn(g, sp)
+	r.work.builds++
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	if r.property == PropLiveness {
+	if r.property == props.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
+	}
+	if r.opt.Swarm {
+		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
 		opt.Invariants = m.Invariants()
+		opt.CheckLocalDeadlock = localDeadlocks(r.property)
 		res := unicast.SearchWith(m, opt)
-		return unicastReport(sp, &res), nil
+		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
 
@@ -143,6 +222,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	fam := unicastFamilyOf(sp, k)
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
+	opt.CheckLocalDeadlock = localDeadlocks(r.property)
 	start := time.Now()
 	total := unicast.Result{Store: opt.Store}
 	var tally checker.Tally
@@ -172,6 +252,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		s := sp
 		s.Pairs = ps
 		m, err := unicast.BuildOn(g, s)
+		r.work.builds++
 		if err != nil {
 			return nil, badf("%v", err)
 		}
@@ -192,7 +273,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		states.Store(total.States)
 		switch res.Verdict {
 		case props.Violated:
-			rep := unicastReport(s, &res)
+			rep := unicastReport(s, r.property, &res, &r.work)
 			rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 			rep.Stats.Seconds = time.Since(start).Seconds()
 			rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
@@ -214,7 +295,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	total.Seconds = time.Since(start).Seconds()
 	total.Certificate = tally.Certificate()
 	sp.Pairs = nil
-	rep := unicastReport(sp, &total)
+	rep := unicastReport(sp, r.property, &total, &r.work)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
 	rep.Instance.Params["instances"] = instances
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
@@ -227,8 +308,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 }
 
 // unicastReport turns a unicast search result into a Report with its witness, trace and
-// pictures.
-func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
+// pictures, drawn from the model and trace the result carries; a result without them
+// is replayed once, counted in w.
+func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *work) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
 	if sp.Routing != nil {
@@ -236,7 +318,7 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 	}
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: "deadlock", Semantics: "flit", Verdict: res.Verdict,
+		Property: property, Semantics: "flit", Verdict: res.Verdict,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds,
 			Store: res.Store.String(), CollisionBound: res.CollisionBound},
 		Certificate: res.Certificate,
@@ -252,11 +334,16 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 		rep.Reason = res.Violation
 		rep.Trace = unicast.TraceFile(sp, res)
 		rep.Witness = props.LabelWitness(rep.Trace)
-		m, tr, err := unicast.ReplayWitness(sp, res)
+		m, tr, replayed, err := unicast.Witness(sp, res)
+		if replayed {
+			w.parses++
+			w.builds++
+			w.replays++
+		}
 		if err == nil {
 			rep.Witness = flitWitness(m, tr, res.Violation)
 		}
-		markLasso(rep.Witness, res.Violation, res.CycleStart)
+		markLasso(rep.Witness, res.Kind, res.CycleStart)
 		if err == nil {
 			title, sub := unicast.Titles(sp, res)
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
@@ -273,35 +360,24 @@ func unicastReport(sp unicast.Spec, res *unicast.Result) *props.Report {
 }
 
 func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error) {
-	sp, viol, err := unicast.ReplayTrace(tf)
+	sp, res, err := unicast.ReplayTrace(tf)
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	res := unicast.Result{Verdict: props.Violated, Violation: viol, Labels: tf.Labels}
-	for _, a := range tf.Actions {
-		res.Actions = append(res.Actions, checker.Action(a))
-	}
-	if viol == "" {
-		res.Verdict = props.Holds
-		res.Violation = "the trace replays but its last state shows no violation"
-	} else if tf.Violation != "" && viol != tf.Violation {
-		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, viol)
-	}
-	rep := unicastReport(sp, &res)
 	if res.Verdict == props.Holds {
-		rep.Reason = res.Violation
+		return nil, errNoViolation(tf)
+	} else if tf.Violation != "" && res.Violation != tf.Violation {
+		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
+	rep := unicastReport(sp, tf.Property, res, new(work))
 	rep.Trace = nil
 	return rep, nil
 }
 
-// PropLiveness is the unicast property "every worm is eventually delivered" under weak
-// fairness of transitions, decided on the whole reachable graph by checker.CheckLiveness
-// (for relations without a progress measure, such as non-minimal routing): violated by a
-// deadlock or by a fair lasso in which some worm is never delivered (a livelock).
-const PropLiveness = "liveness"
+// localDeadlocks reports whether property p is checked with local-deadlock detection.
+func localDeadlocks(p string) bool { return p != props.PropGlobalDeadlock }
 
-// unicastLiveness decides PropLiveness for one instance. The witness of a lasso names
+// unicastLiveness decides props.PropLiveness for one instance. The witness of a lasso names
 // the instance in its Detail (topology and parameters) and lists the actions from the
 // initial state, the cycle from CycleStart.
 func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
@@ -318,7 +394,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	secs := time.Since(start).Seconds()
 	rep := &props.Report{
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
+		Property: props.PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
 	}
 	if v := res.Violation; v != nil {
@@ -343,5 +419,53 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 		}
 		rep.Text = lassoText(labels, cycleStart)
 	}
+	return rep, nil
+}
+
+// unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
+// the minimised witness (unicast.Swarm), or what the walks covered.
+func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+	walkers := runtime.GOMAXPROCS(0)
+	if r.opt.Workers > 1 {
+		walkers = r.opt.Workers
+	}
+	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
+		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
+		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
+	})
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	rep := unicastReport(sp, r.property, &res.Result, &r.work)
+	sw := res.Swarm
+	rep.Stats.Store = ""
+	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest
+	rep.Stats.Search = "swarm"
+	if rep.Stats.Seconds > 0 {
+		rep.Stats.StatesPerSec = float64(sw.Steps) / rep.Stats.Seconds
+	}
+	fig := map[string]float64{"walks": float64(sw.Walks), "walkers": float64(sw.Walkers), "walk_transitions": float64(sw.Steps)}
+	if res.Verdict == props.Violated {
+		fig["found_after_seconds"] = sw.FoundAfterSec
+		fig["walk_steps"] = float64(res.WalkSteps)
+		fig["involved"], fig["messages"] = float64(res.Involved), float64(res.Of)
+		note := fmt.Sprintf("swarm: %d walkers, %d walks, %d transitions; walker %d found it in its walk %d after %.2fs (a trace of %d steps, loops cut). ",
+			sw.Walkers, sw.Walks, sw.Steps, sw.Walker, sw.Walk, sw.FoundAfterSec, res.WalkSteps)
+		if res.Minimised {
+			note += fmt.Sprintf("%d of %d messages are involved; their instance alone, searched exhaustively (%d states), gives the shortest trace below, replayed on the full instance.", res.Involved, res.Of, res.SubStates)
+		} else {
+			note += fmt.Sprintf("%d of %d messages are involved; the trace below is the swarm's own.", res.Involved, res.Of)
+		}
+		rep.Text = note + "\n" + rep.Text
+	}
+	if rep.Witness != nil {
+		if rep.Witness.Figures == nil {
+			rep.Witness.Figures = map[string]float64{}
+		}
+		for k, v := range fig {
+			rep.Witness.Figures[k] = v
+		}
+	}
+	rep.Figures = fig
 	return rep, nil
 }

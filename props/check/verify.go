@@ -14,8 +14,8 @@ import (
 // schedule file is verified in the semantics asked for, one report each; a schedule or
 // a saved trace is drawn.
 
-// VerifySchema tags the object of a verification (docs/report.md).
-const VerifySchema = "wormcheck-verify/1"
+// verifySchema tags the object of a verification (docs/report.md).
+const verifySchema = "wormcheck-verify/1"
 
 // Verification is the outcome of verifying one schedule file: the worst verdict of its
 // reports (violated over inconclusive over holds) and one report per check run. It is
@@ -30,10 +30,10 @@ type Verification struct {
 }
 
 // VerifyFile verifies the schedule file named file, whose contents are data, in the
-// comma-separated semantics (step, timed, any-delay; "" for all) with VerifySchedule.
+// comma-separated semantics (step, timed, any-delay; "" for all) with verifySchedule.
 // Every error is bad input naming the file.
 func VerifyFile(file string, data []byte, semantics string) (*Verification, error) {
-	sems, err := ParseSemantics(semantics)
+	sems, err := parseSemantics(semantics)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
@@ -44,11 +44,11 @@ func VerifyFile(file string, data []byte, semantics string) (*Verification, erro
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
-	reps, err := VerifySchedule(s, sems)
+	reps, err := verifySchedule(s, sems)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
-	return &Verification{Schema: VerifySchema, Command: "verify", File: file, Verdict: Worst(reps), Reports: reps}, nil
+	return &Verification{Schema: verifySchema, Command: "verify", File: file, Verdict: worstVerdict(reps), Reports: reps}, nil
 }
 
 // SetVersion records the tool's version in the verification and each of its reports.
@@ -68,7 +68,7 @@ func (v *Verification) WriteText(w io.Writer) {
 
 // Picture draws the file named file, whose contents are data, as SVG: a saved trace
 // (wormcheck-trace/1) is replayed and drawn in its final state; anything else is read as
-// a schedule and drawn with SchedulePicture. Every error is bad input.
+// a schedule and drawn with schedulePicture. Every error is bad input.
 func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 	var head struct {
 		Format string `json:"format"`
@@ -81,7 +81,7 @@ func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 		if err != nil {
 			return nil, badf("%v", err)
 		}
-		pic, err := SchedulePicture(s)
+		pic, err := schedulePicture(s)
 		if err != nil {
 			return nil, badf("%v", err)
 		}

@@ -24,7 +24,7 @@ func TestVerifyFileWorstVerdictAndVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Verdict != props.Violated || len(v.Reports) == 0 || v.Schema != VerifySchema || v.File != file {
+	if v.Verdict != props.Violated || len(v.Reports) == 0 || v.Schema != verifySchema || v.File != file {
 		t.Fatalf("verdict %s, %d reports, schema %q, file %q", v.Verdict, len(v.Reports), v.Schema, v.File)
 	}
 	sems := map[string]bool{}

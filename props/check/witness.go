@@ -2,8 +2,6 @@ package check
 
 import (
 	"bytes"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -53,89 +51,21 @@ func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) 
 		}
 		w.Steps = append(w.Steps, ts)
 	}
-	if strings.HasPrefix(violation, "deadlock") {
-		// The wait-for cycle as props/render computes it, so the text, the picture and
-		// the browser explorer name the same messages and channels.
-		if c, err := render.WitnessCycle(m, tr.Steps[len(tr.Steps)-1].State); err == nil {
-			w.Cycle = c
-		}
-		if len(w.Cycle) == 0 {
-			// The drawing knows channel waits only; a cycle closed through ejection
-			// channels is read from the model's own explanation (flit.Model.Waits).
-			w.Cycle = cycleFromWaits(violation)
-		}
+	if strings.HasPrefix(violation, "deadlock") || strings.HasPrefix(violation, "local deadlock") {
+		// The wait-for cycle of the model's own wait-for graph (render.WitnessCycle), so
+		// that the text, the picture and the explorer name the same messages and channels.
+		w.Cycle = render.WitnessCycle(m, tr.Steps[len(tr.Steps)-1].State)
 	}
 	return w
 }
 
-// markLasso turns w into a lasso witness when violation is a livelock or starvation
+// markLasso turns w into a lasso witness when kind is a livelock or starvation
 // (checker.CheckLiveness): Steps[cycleStart:] is the cycle that returns to the state
 // after Steps[:cycleStart], and checker.ReplayLasso re-checks it.
-func markLasso(w *props.Witness, violation string, cycleStart int) {
-	if w == nil {
-		return
-	}
-	if strings.HasPrefix(violation, checker.KindLivelock+":") || strings.HasPrefix(violation, checker.KindStarvation+":") {
+func markLasso(w *props.Witness, kind checker.ViolationKind, cycleStart int) {
+	if w != nil && kind.IsLasso() {
 		w.Kind, w.CycleStart = props.WitnessLasso, cycleStart
 	}
-}
-
-var (
-	waitCycleRE = regexp.MustCompile(`wait-for cycle ((?:m\d+ -> )+m\d+):`)
-	waitPartRE  = regexp.MustCompile(`^m(\d+) at \S+ waits for (?:room in (\S+)\.vc(\d+)|(\S+) \(vc(\d+)|(the ejection channel))`)
-)
-
-// cycleFromWaits reads the wait-for cycle of flit.Model.Waits's explanation ("wait-for
-// cycle m0 -> m1 -> m0: m0 at (0,0) waits for room in (0,0)->(0,1).vc0; ..."): message i
-// waits for the next; its channel is the first wait the explanation gives for it
-// ("ejection" for the ejection channel). nil if the text names no cycle.
-func cycleFromWaits(text string) []props.CycleEdge {
-	m := waitCycleRE.FindStringSubmatch(text)
-	if m == nil {
-		return nil
-	}
-	var ids []int
-	for _, f := range strings.Split(m[1], " -> ") {
-		n, err := strconv.Atoi(strings.TrimPrefix(f, "m"))
-		if err != nil {
-			return nil
-		}
-		ids = append(ids, n)
-	}
-	_, rest, _ := strings.Cut(text, m[0])
-	where := map[int]props.CycleEdge{}
-	for _, part := range strings.Split(rest, ";") {
-		p := waitPartRE.FindStringSubmatch(strings.TrimSpace(part))
-		if p == nil {
-			continue
-		}
-		i, _ := strconv.Atoi(p[1])
-		if _, seen := where[i]; seen {
-			continue
-		}
-		e := props.CycleEdge{Message: i}
-		switch {
-		case p[2] != "":
-			e.Channel = p[2]
-			e.VC, _ = strconv.Atoi(p[3])
-		case p[4] != "":
-			e.Channel = p[4]
-			e.VC, _ = strconv.Atoi(p[5])
-		default:
-			e.Channel = "ejection"
-		}
-		where[i] = e
-	}
-	var out []props.CycleEdge
-	for k := 0; k+1 < len(ids); k++ {
-		e, ok := where[ids[k]]
-		if !ok {
-			e = props.CycleEdge{Message: ids[k]}
-		}
-		e.Holder = ids[k+1]
-		out = append(out, e)
-	}
-	return out
 }
 
 // flitStepKind names a flit move for TraceStep.What.

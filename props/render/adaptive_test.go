@@ -57,7 +57,7 @@ func TestAdaptiveDeadlockPicture(t *testing.T) {
 			t.Errorf("%s waits for any of %v; it has one productive output", bl.Label, bl.AnyOf)
 		}
 	}
-	pic, err := render.FlitTrace(m, tr, nil, "deadlock: minimal fully adaptive routing, one VC (RT2)", "adaptive on mesh:2x2, worms 0->3,1->2,2->1,3->0, L=2, B=1, all-port", nil)
+	pic, err := render.FlitTrace(m, tr, "deadlock: minimal fully adaptive routing, one VC (RT2)", "adaptive on mesh:2x2, worms 0->3,1->2,2->1,3->0, L=2, B=1, all-port", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestAdaptiveAnyOfPicture(t *testing.T) {
 	if anyOf != 1 {
 		t.Fatalf("%d headers wait for more than one output, want 1 (m8's)", anyOf)
 	}
-	pic, err := render.FlitTrace(m, tr, nil, "deadlock: an adaptive header waits for every permitted output", "adaptive on mesh:2x2, worms 0->3,1->2,3->0,2->1 twice and 0->3, L=2, B=1, all-port", nil)
+	pic, err := render.FlitTrace(m, tr, "deadlock: an adaptive header waits for every permitted output", "adaptive on mesh:2x2, worms 0->3,1->2,3->0,2->1 twice and 0->3, L=2, B=1, all-port", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

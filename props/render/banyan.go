@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -90,25 +89,6 @@ func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.
 	fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="2" fill="#cccccc"/><text x="28" y="%d">a free link; boxes are 2x2 switching elements (SEs) numbered per stage; sources left, destinations right, node 0 at the bottom</text>`+"\n", ly+18, ly+24)
 	w.WriteString("</svg>\n")
 	return w.Bytes()
-}
-
-// BanyanDeadlock draws a deadlocked state s of sys: every packet that holds links, with
-// the links its heads wait for (held by another packet) in red. It is the one picture
-// that takes an algorithm's state, since the banyan multicast model lives with its
-// algorithm (algos/banyan.System); its drawing is Banyan's.
-func BanyanDeadlock(sys *banyan.System, s banyan.State) []byte {
-	var pkts []BanyanPath
-	for p := range s.Held {
-		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
-			pkts = append(pkts, BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
-		}
-	}
-	var contested []model.ChannelID
-	for _, wt := range sys.Waits(s) {
-		contested = append(contested, model.ChannelID(wt.Channel))
-	}
-	b, opt := sys.Banyan(), sys.Options()
-	return Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
 }
 
 // BanyanConflict draws a blocking witness (model.Banyan.FirstConflict): the two packets'

@@ -50,12 +50,14 @@ type Blocked struct {
 }
 
 // CycleLink is one link of a wait-for cycle, in order around the cycle: the blocked
-// header Blocked[Header] waits for lane VC of its Wants channel, and message Holder holds
-// that lane (VC -1: every lane of the channel, each held by some message of the cycle).
+// header Blocked[Header] waits for lane VC of channel Channel (one of its permitted
+// outputs; model.None: the ejection channel), and message Holder holds that lane (VC
+// -1: every lane of the channel, each held by some message of the cycle).
 type CycleLink struct {
-	Header int
-	VC     int
-	Holder int
+	Header  int
+	Channel model.ChannelID
+	VC      int
+	Holder  int
 }
 
 // LoopHop is a virtual channel that a lasso's cycle moves a flit of Message into, at
@@ -110,12 +112,17 @@ func MessageColor(i int) string { return palette[i%len(palette)] }
 // coordinates, drawn with y up (north up, as in 000 Fig. 3), starting at offset top.
 type frame struct {
 	g              *model.Grid
+	at             []model.Point // a graph's layout (graphLayout), in cells; nil on grids
+	span           model.Point
 	x0, x1, y0, y1 int
 	top            float64
 	pad            float64 // space around the nodes: room for wrap-around stubs on a torus
 }
 
 func (f frame) inside(v model.NodeID) bool {
+	if f.at != nil {
+		return true
+	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
@@ -124,6 +131,9 @@ func (f frame) inside(v model.NodeID) bool {
 }
 
 func (f frame) xy(v model.NodeID) (float64, float64) {
+	if f.at != nil {
+		return f.pad + f.at[v].X*cell, f.top + f.at[v].Y*cell
+	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
 		y = f.g.Coord(v, 1)
@@ -131,15 +141,26 @@ func (f frame) xy(v model.NodeID) (float64, float64) {
 	return f.pad + float64(x-f.x0)*cell, f.top + float64(f.y1-y)*cell
 }
 
-func (f frame) width() float64  { return 2*f.pad + float64(f.x1-f.x0)*cell }
-func (f frame) height() float64 { return 2*f.pad + float64(f.y1-f.y0)*cell }
+func (f frame) width() float64 {
+	if f.at != nil {
+		return 2*f.pad + f.span.X*cell
+	}
+	return 2*f.pad + float64(f.x1-f.x0)*cell
+}
+
+func (f frame) height() float64 {
+	if f.at != nil {
+		return 2*f.pad + f.span.Y*cell
+	}
+	return 2*f.pad + float64(f.y1-f.y0)*cell
+}
 
 // DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
 // index is out of range.
 func DrawFlit(p FlitPicture) ([]byte, error) {
 	g := p.Grid
-	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
-		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus; got %v", g)
+	if g == nil || !g.IsGraph() && (g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus)) {
+		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus or an irregular network; got %v", g)
 	}
 	vcs := max(p.VCs, 1)
 	if err := p.check(vcs); err != nil {
@@ -370,10 +391,10 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		for k, l := range p.Cycle {
 			bl := p.Blocked[l.Header]
 			var x, y float64
-			if bl.Wants == model.None {
+			if l.Channel == model.None {
 				x, y = fr.xy(bl.At)
 				x, y = x+nodeR+2, y+nodeR+2
-			} else if s := fr.lane(bl.Wants, 0); len(s) > 0 {
+			} else if s := fr.lane(l.Channel, 0); len(s) > 0 {
 				x, y = s[0][0]+(s[0][2]-s[0][0])*0.35, s[0][1]+(s[0][3]-s[0][1])*0.35
 			}
 			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"7\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), hotRed, html.EscapeString(p.cycleText(l)))
@@ -398,8 +419,8 @@ func (p FlitPicture) cycleText(l CycleLink) string {
 	g := p.Grid
 	bl := p.Blocked[l.Header]
 	want := "delivery at " + g.NodeName(bl.At)
-	if bl.Wants != model.None {
-		want = g.ChannelName(bl.Wants)
+	if l.Channel != model.None {
+		want = g.ChannelName(l.Channel)
 		if l.VC >= 0 {
 			want += fmt.Sprintf(" vc%d", l.VC)
 		}
@@ -503,6 +524,11 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 // paths, holds, blocked headers) with one node of context, or the whole grid.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
+	if g.IsGraph() {
+		fr := frame{g: g, pad: margin}
+		fr.at, fr.span = graphLayout(g)
+		return fr
+	}
 	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
 	if g.Kind() == model.Torus {
 		fr.pad = cell*0.4 + 24 // the stubs of wrap-around channels and their labels
@@ -560,6 +586,9 @@ func (p FlitPicture) crop() frame {
 }
 
 func (f frame) full() bool {
+	if f.at != nil {
+		return true
+	}
 	g := f.g
 	h := 0
 	if g.Dims() == 2 {
@@ -608,7 +637,7 @@ func (p FlitPicture) check(vcs int) error {
 		}
 	}
 	for i, l := range p.Cycle {
-		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs {
+		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs || l.Channel != model.None && !ch(l.Channel) {
 			return fmt.Errorf("render: cycle link %d (header %d vc %d holder %d) is out of range", i, l.Header, l.VC, l.Holder)
 		}
 	}
@@ -631,6 +660,9 @@ func route(g *model.Grid, m FlitMessage) string {
 // the page, so north is -y).
 func (f frame) dir(c model.ChannelID) (float64, float64) {
 	ch := f.g.Channel(c)
+	if f.at != nil {
+		return unit(f.at[ch.From], f.at[ch.To])
+	}
 	if ch.Dim == 0 {
 		return float64(ch.Dir.Sign()), 0
 	}

@@ -107,89 +107,103 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 			header(int(v.Owner), v.Flits.At(tab, 0), to, o, v.In)
 		}
 	}
-	p.Cycle = waitCycle(p, s, vcs)
+	p.Cycle = waitCycle(m, &p, s)
 	return p, nil
 }
 
-// waitCycle finds a wait-for cycle among the blocked headers of p: header h of message i
-// waits for message j if j holds a lane of the channel h wants. The search starts from
-// the lowest message, like model/flit's Waits, so both name the same cycle.
-func waitCycle(p FlitPicture, s flit.State, vcs int) []CycleLink {
-	n := len(p.Messages)
-	type edge struct{ header, vc, to int }
-	out := make([][]edge, n)
-	for h, bl := range p.Blocked {
-		if bl.Wants == model.None {
-			continue
+// waitCycle maps the wait-for cycle of s (model/flit's WaitFor graph,
+// system.WaitGraph.Cycle over the state's local deadlock) onto the blocked headers of
+// p, so that the picture, the witness text and the explorer name the same cycle. A
+// waiter the picture shows no header for (a flit waiting for room or injection) gets a
+// header entry at its router.
+func waitCycle(m *flit.Model, p *FlitPicture, s flit.State) []CycleLink {
+	var out []CycleLink
+	for _, e := range WaitCycle(m, s) {
+		h := -1
+		for k, bl := range p.Blocked {
+			if bl.Message == e.Waiter && bl.At == e.At {
+				h = k
+				break
+			}
 		}
-		for vc := 0; vc < vcs; vc++ {
-			o := int(bl.Wants)*vcs + vc
-			if w := int(s.VCs[o].Owner); w >= 0 && w < n && w != bl.Message {
-				out[bl.Message] = append(out[bl.Message], edge{h, vc, w})
+		if h < 0 {
+			p.Blocked = append(p.Blocked, Blocked{Message: e.Waiter, At: e.At, Wants: e.Channel, Label: MessageName(e.Waiter)})
+			h = len(p.Blocked) - 1
+		}
+		out = append(out, CycleLink{Header: h, Channel: e.Channel, VC: e.VC, Holder: e.Holder})
+	}
+	return out
+}
+
+// WaitLink is one edge of a flit state's wait-for cycle: message Waiter, at router At,
+// waits for lane VC of channel Channel (model.None and VC -1: the ejection or injection
+// channel, Port says which), which message Holder holds.
+type WaitLink struct {
+	Waiter  int
+	At      model.NodeID
+	Channel model.ChannelID
+	VC      int
+	Port    string // "", "ejection" or "injection"
+	Holder  int
+}
+
+// WaitCycle returns the wait-for cycle of state s of m, in order around it: the first
+// cycle (system.WaitGraph.Cycle) among the messages of s's local deadlock, or among its
+// blocked messages when it has none. nil when s has no cycle.
+func WaitCycle(m *flit.Model, s flit.State) []WaitLink {
+	g := m.WaitFor(s)
+	set := g.LocalDeadlock()
+	if set == nil {
+		for i, b := range g.Blocked {
+			if b {
+				set = append(set, i)
 			}
 		}
 	}
-	state := make([]uint8, n)
-	var stack []edge
-	var found []CycleLink
-	var dfs func(i int) bool
-	dfs = func(i int) bool {
-		state[i] = 1
-		for _, e := range out[i] {
-			stack = append(stack, e)
-			if state[e.to] == 1 {
-				// The cycle is the suffix of the stack from the edge leaving e.to.
-				start := 0
-				for k, x := range stack {
-					if p.Blocked[x.header].Message == e.to {
-						start = k
-						break
-					}
-				}
-				for _, x := range stack[start:] {
-					found = append(found, CycleLink{Header: x.header, VC: x.vc, Holder: x.to})
-				}
-				return true
-			}
-			if state[e.to] == 0 && dfs(e.to) {
-				return true
-			}
-			stack = stack[:len(stack)-1]
+	var out []WaitLink
+	for _, e := range g.Cycle(set) {
+		w := g.Waits[e.Wait]
+		need := w.Needs[e.Need]
+		l := WaitLink{Waiter: e.Waiter, At: model.NodeID(w.At), Channel: model.None, VC: -1, Holder: e.Holder}
+		switch {
+		case need.ID >= 0:
+			l.Channel, l.VC = m.Channel(flit.Out(need.ID)), m.VCOf(flit.Out(need.ID))
+		case w.Kind == flit.WaitInject:
+			l.Port = "injection"
+		default:
+			l.Port = "ejection"
 		}
-		state[i] = 2
-		return false
-	}
-	for i := 0; i < n; i++ {
-		stack = stack[:0]
-		if state[i] == 0 && dfs(i) {
-			return found
+		if w.Kind == flit.WaitEject {
+			// A delivery-channel wait names the channel its holder arrived on; the
+			// picture draws it at the router.
+			l.Channel, l.VC, l.Port = model.None, -1, "ejection"
 		}
+		out = append(out, l)
 	}
-	return nil
+	return out
 }
 
 // WitnessCycle returns the wait-for cycle of the last state of a flit-level trace in the
-// witness schema (props.CycleEdge, in order around the cycle), so that the witness text,
-// the picture and the explorer name the same messages and channels. It is nil when the
-// state has no cycle.
-func WitnessCycle(m *flit.Model, s flit.State) ([]props.CycleEdge, error) {
-	p, err := FlitState(m, s)
-	if err != nil {
-		return nil, err
-	}
+// witness schema (props.CycleEdge, in order around the cycle; WaitCycle), so that the
+// witness text, the picture and the explorer name the same messages and channels. It is
+// nil when the state has no cycle.
+func WitnessCycle(m *flit.Model, s flit.State) []props.CycleEdge {
 	var out []props.CycleEdge
-	for _, l := range p.Cycle {
-		bl := p.Blocked[l.Header]
-		out = append(out, props.CycleEdge{Message: bl.Message, Channel: p.Grid.ChannelName(bl.Wants), VC: l.VC, Holder: l.Holder})
+	for _, l := range WaitCycle(m, s) {
+		e := props.CycleEdge{Message: l.Waiter, Channel: l.Port, VC: max(l.VC, 0), Holder: l.Holder}
+		if l.Channel != model.None {
+			e.Channel = m.Config().Net.ChannelName(l.Channel)
+		}
+		out = append(out, e)
 	}
-	return out, nil
+	return out
 }
 
 // FlitTrace draws the last state of a flit-level trace, the witness of a deadlock (or of
-// a broken invariant): title says what it shows, subtitle the instance and parameters,
-// notes are extra legend lines. When w carries a Cycle it is drawn as given (numbered in
-// its order), else the cycle is computed from the state.
-func FlitTrace(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
+// a broken invariant), with the wait-for cycle of that state (WaitCycle, the one the
+// witness names): title says what it shows, subtitle the instance and parameters, notes
+// are extra legend lines.
+func FlitTrace(m *flit.Model, tr checker.Trace[flit.State], title, subtitle string, notes []string) ([]byte, error) {
 	if len(tr.Steps) == 0 {
 		return nil, fmt.Errorf("render: empty trace")
 	}
@@ -198,32 +212,7 @@ func FlitTrace(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 		return nil, err
 	}
 	p.Title, p.Subtitle, p.Notes = title, subtitle, notes
-	if w != nil && len(w.Cycle) > 0 {
-		if c, ok := cycleFromWitness(p, w.Cycle); ok {
-			p.Cycle = c
-		}
-	}
 	return DrawFlit(p)
-}
-
-// cycleFromWitness maps a witness's cycle edges onto the blocked headers of p; it fails
-// (false) when an edge names a header the state does not show.
-func cycleFromWitness(p FlitPicture, es []props.CycleEdge) ([]CycleLink, bool) {
-	var out []CycleLink
-	for _, e := range es {
-		h := -1
-		for k, bl := range p.Blocked {
-			if bl.Message == e.Message && bl.Wants != model.None && p.Grid.ChannelName(bl.Wants) == e.Channel {
-				h = k
-				break
-			}
-		}
-		if h < 0 || e.Holder < 0 || e.Holder >= len(p.Messages) || e.VC < -1 || e.VC >= max(p.VCs, 1) {
-			return nil, false
-		}
-		out = append(out, CycleLink{Header: h, VC: e.VC, Holder: e.Holder})
-	}
-	return out, true
 }
 
 // TraceTitles returns the title and subtitle of a saved trace's picture: what the last
@@ -337,11 +326,11 @@ func FlitLasso(m *flit.Model, tr checker.Trace[flit.State], cycleStart int, titl
 }
 
 // FlitWitness draws a witness of a flit-level model by its kind: a lasso (FlitLasso,
-// from w.CycleStart) or a trace (FlitTrace, with w's cycle). tr is the witness replayed on
+// from w.CycleStart) or a trace (FlitTrace). tr is the witness replayed on
 // m; notes are extra legend lines of a trace picture.
 func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
 	if w != nil && w.Kind == props.WitnessLasso {
 		return FlitLasso(m, tr, w.CycleStart, title, subtitle)
 	}
-	return FlitTrace(m, tr, w, title, subtitle, notes)
+	return FlitTrace(m, tr, title, subtitle, notes)
 }

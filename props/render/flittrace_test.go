@@ -59,9 +59,9 @@ func TestTM1Deadlock(t *testing.T) {
 	if !strings.HasPrefix(waits, "wait-for cycle m0 -> m1 -> m0") {
 		t.Errorf("model's text %q does not name the cycle the picture draws", waits)
 	}
-	cyc, err := render.WitnessCycle(m, last)
-	if err != nil || len(cyc) != 2 || cyc[0].Message != 0 || cyc[0].Holder != 1 {
-		t.Errorf("witness cycle %+v (%v)", cyc, err)
+	cyc := render.WitnessCycle(m, last)
+	if len(cyc) != 2 || cyc[0].Message != 0 || cyc[0].Holder != 1 {
+		t.Errorf("witness cycle %+v", cyc)
 	}
 	files, err := render.TraceFiles(tf, m, tr, "deadlock: "+waits)
 	if err != nil {

@@ -8,6 +8,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -68,6 +69,8 @@ func windowOf(xs []int, k int, ring bool, context int) window {
 // at (ox + px*cell, oy + (rows-1-py)*cell).
 type gridView struct {
 	g      *model.Grid
+	at     []model.Point // a graph's layout (graphLayout), in cells; nil on grids
+	span   model.Point
 	w      [2]window
 	cell   float64
 	ox, oy float64
@@ -75,6 +78,9 @@ type gridView struct {
 }
 
 func drawable(g *model.Grid) error {
+	if g != nil && g.IsGraph() {
+		return nil
+	}
 	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
 		return fmt.Errorf("render: only 1-D and 2-D meshes and tori can be drawn; %v is not one", g)
 	}
@@ -85,6 +91,10 @@ func drawable(g *model.Grid) error {
 // context nodes around them.
 func newView(g *model.Grid, nodes []model.NodeID, context int, cell, r float64) gridView {
 	v := gridView{g: g, cell: cell, r: r}
+	if g.IsGraph() {
+		v.at, v.span = graphLayout(g)
+		return v
+	}
 	for d := 0; d < 2; d++ {
 		if d >= g.Dims() {
 			v.w[d] = window{0, 1, 1, false}
@@ -108,17 +118,31 @@ func (v gridView) coord(n model.NodeID, d int) int {
 
 // xy returns where node n is drawn and whether it is inside the view.
 func (v gridView) xy(n model.NodeID) (float64, float64, bool) {
+	if v.at != nil {
+		return v.ox + v.at[n].X*v.cell, v.oy + v.at[n].Y*v.cell, true
+	}
 	px, okx := v.w[0].pos(v.coord(n, 0))
 	py, oky := v.w[1].pos(v.coord(n, 1))
 	return v.ox + float64(px)*v.cell, v.oy + float64(v.w[1].n-1-py)*v.cell, okx && oky
 }
 
-func (v gridView) width() float64  { return float64(v.w[0].n-1) * v.cell }
-func (v gridView) height() float64 { return float64(v.w[1].n-1) * v.cell }
+func (v gridView) width() float64 {
+	if v.at != nil {
+		return v.span.X * v.cell
+	}
+	return float64(v.w[0].n-1) * v.cell
+}
 
-// cropped says whether the view leaves part of the grid out.
+func (v gridView) height() float64 {
+	if v.at != nil {
+		return v.span.Y * v.cell
+	}
+	return float64(v.w[1].n-1) * v.cell
+}
+
+// cropped says whether the view leaves part of the grid out (a graph is drawn whole).
 func (v gridView) cropped() bool {
-	return v.w[0].n < v.w[0].k || v.w[1].n < v.w[1].k
+	return v.at == nil && v.w[0].n < v.w[0].k || v.w[1].n < v.w[1].k
 }
 
 // cropNote says which part of the grid the view shows.
@@ -136,6 +160,13 @@ func (v gridView) cropNote() string {
 // its node is drawn.
 func (v gridView) hop(c model.ChannelID, off float64) [][4]float64 {
 	ch := v.g.Channel(c)
+	if v.at != nil { // a straight segment between the two nodes
+		ux, uy := unit(v.at[ch.From], v.at[ch.To])
+		x1, y1, _ := v.xy(ch.From)
+		x2, y2, _ := v.xy(ch.To)
+		ox, oy := -uy*off, ux*off
+		return [][4]float64{{x1 + ux*v.r + ox, y1 + uy*v.r + oy, x2 - ux*v.r + ox, y2 - uy*v.r + oy}}
+	}
 	ux, uy := 0.0, 0.0
 	if ch.Dim == 0 {
 		ux = float64(ch.Dir.Sign())
@@ -166,7 +197,10 @@ func (v gridView) links(b *bytes.Buffer) {
 	b.WriteString("<g stroke=\"#ddd\" stroke-width=\"1\">\n")
 	for c := 0; c < v.g.Channels(); c++ {
 		ch := v.g.Channel(model.ChannelID(c))
-		if ch.Dir != model.Plus {
+		if v.at != nil && ch.From > ch.To && v.g.ChannelBetween(ch.To, ch.From) != model.None {
+			continue // drawn from the other end
+		}
+		if v.at == nil && ch.Dir != model.Plus {
 			continue
 		}
 		for _, s := range v.hop(model.ChannelID(c), 0) {
@@ -187,7 +221,14 @@ func (v gridView) nodes(b *bytes.Buffer, fill func(model.NodeID) string, labels 
 		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), f1(v.r), fill(model.NodeID(n)), v.g.NodeName(model.NodeID(n)))
 	}
 	b.WriteString("</g>\n")
-	if labels {
+	if labels && v.at != nil {
+		b.WriteString("<g fill=\"#555\" font-size=\"8\" text-anchor=\"middle\">\n")
+		for n := 0; n < v.g.Nodes(); n++ {
+			x, y, _ := v.xy(model.NodeID(n))
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", f1(x), f1(y+v.r+9), html.EscapeString(v.g.NodeName(model.NodeID(n))))
+		}
+		b.WriteString("</g>\n")
+	} else if labels {
 		v.axes(b)
 	}
 }
@@ -223,7 +264,12 @@ func svgOpen(b *bytes.Buffer, w, h float64, colours []string) {
 }
 
 // axisGap is the distance from the last row of nodes to the x axis labels under it.
-func (v gridView) axisGap() float64 { return max(v.r+10, v.cell*0.4+8) }
+func (v gridView) axisGap() float64 {
+	if v.at != nil {
+		return v.r + 12
+	}
+	return max(v.r+10, v.cell*0.4+8)
+}
 
 // bottom is the first free y under the view and its axis labels.
 func (v gridView) bottom() float64 { return v.oy + v.height() + v.axisGap() + 16 }

@@ -1,0 +1,112 @@
+package unicast
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+)
+
+// SwarmResult is a swarm hunt on one instance: the walks' figures and, for a deadlock,
+// the minimised witness (Result holds it, on the full instance).
+type SwarmResult struct {
+	Result
+	Swarm *checker.SwarmResult[flit.State]
+	// Involved is how many messages the minimised deadlock involves (the local
+	// deadlock's set), Of how many the instance has; WalkSteps is the length of the
+	// trace the swarm found, before minimisation; Minimised says whether the smaller
+	// instance's exhaustive search gave the witness (false: it is the swarm's own).
+	Involved, Of, WalkSteps int
+	Minimised               bool
+	SubStates               int64
+}
+
+// Swarm hunts for a deadlock of instance sp (model m, built on grid g) with randomised
+// walks (checker.Swarm) and minimises what it finds: the messages outside the local
+// deadlock's set are dropped, the smaller instance is searched exhaustively for its
+// shortest deadlock (with the time ctx has left), and that trace is lifted back to the
+// full instance (the dropped messages never leave their sources) and replayed there, so
+// the witness is a trace of the instance asked about. A swarm that finds nothing is
+// Inconclusive with what it covered; never Holds.
+func Swarm(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, opt checker.SwarmOptions[flit.State]) (*SwarmResult, error) {
+	opt.Context = ctx
+	opt.CheckDeadlock = true
+	sw, err := checker.Swarm[flit.State](m, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := &SwarmResult{Swarm: sw, Of: len(sp.Pairs)}
+	out.Property = "global-deadlock"
+	if opt.CheckLocalDeadlock {
+		out.Property = "deadlock"
+	}
+	out.States, out.Transitions, out.Depth, out.Seconds = sw.Steps, sw.Steps, sw.Deepest, sw.Duration.Seconds()
+	if sw.Verdict != checker.Violated {
+		out.Verdict, out.Violation = checker.Inconclusive, sw.Reason
+		return out, nil
+	}
+	v := sw.Violation
+	out.Verdict, out.Kind, out.Stuck, out.WalkSteps = checker.Violated, v.Kind, v.Stuck, v.Trace.Len()
+	acts := v.Trace.Actions()
+	if v.Kind.IsDeadlock() && len(v.Stuck) > 0 && len(v.Stuck) < len(sp.Pairs) {
+		if lifted, n, ok := minimise(ctx, g, sp, m, v.Stuck, opt.CheckLocalDeadlock); ok {
+			acts, out.Minimised, out.SubStates = lifted, true, n
+		}
+	}
+	tr, err := checker.Replay[flit.State](m, 0, acts)
+	if err != nil {
+		return nil, fmt.Errorf("unicast: the minimised witness does not replay on the full instance: %w", err)
+	}
+	out.Actions = acts
+	for _, st := range tr.Steps[1:] {
+		out.Labels = append(out.Labels, st.Label)
+	}
+	out.Final = tr.Steps[len(tr.Steps)-1].State
+	out.Violation = m.DeadlockText(out.Final, opt.CheckLocalDeadlock)
+	if out.Violation == "" {
+		return nil, fmt.Errorf("unicast: the swarm's witness ends in a state that shows no deadlock")
+	}
+	if l := m.Stuck(out.Final); len(l) > 0 {
+		out.Stuck = l
+	}
+	out.Involved = len(out.Stuck)
+	if v.Kind == checker.KindInvariant {
+		out.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
+	}
+	return out, nil
+}
+
+// minimise searches the instance of sp reduced to the messages of stuck exhaustively
+// for its shortest deadlock and returns that trace's actions lifted to the full model m
+// (message i of the smaller instance is message stuck[i] of m), with the smaller
+// search's state count; ok is false when the smaller instance holds or its search did
+// not finish.
+func minimise(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, stuck []int, local bool) ([]checker.Action, int64, bool) {
+	sub := sp
+	sub.Pairs = nil
+	for _, i := range stuck {
+		sub.Pairs = append(sub.Pairs, sp.Pairs[i])
+	}
+	sm, err := BuildOn(g, sub)
+	if err != nil {
+		return nil, 0, false
+	}
+	r := SearchWith(sm, checker.Options[flit.State]{Context: ctx, CheckLocalDeadlock: local})
+	if r.Verdict != checker.Violated || !r.Kind.IsDeadlock() {
+		return nil, r.States, false
+	}
+	lifted := make([]checker.Action, len(r.Actions))
+	nSub, nFull := len(sub.Pairs), len(sp.Pairs)
+	for k, a := range r.Actions {
+		kind, input, arg := flit.SplitAction(a)
+		if input < nSub {
+			input = stuck[input]
+		} else {
+			input = input - nSub + nFull
+		}
+		lifted[k] = flit.MakeAction(kind, input, arg)
+	}
+	return lifted, r.States, true
+}

@@ -1,0 +1,57 @@
+package unicast
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
+
+// TestSwarmMinimisesTheSquare: on mesh:8x8 under minimal adaptive routing, the four
+// worms that turn round one square deadlock among three free worms; the swarm finds it,
+// minimises it to the four, and the shortest trace of their instance (4 steps) replays
+// on the full instance and ends in a local deadlock of exactly those four.
+func TestSwarmMinimisesTheSquare(t *testing.T) {
+	tp, err := model.ParseTopology("mesh:8x8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tp.(*model.Grid)
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := ParsePairs(g, "(0,0)->(7,7),(3,3)->(4,4),(7,0)->(0,7),(4,3)->(3,4),(4,4)->(3,3),(0,7)->(7,0),(3,4)->(4,3)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
+	m, err := BuildOn(g, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{Walkers: 2, Seed: 3, CheckLocalDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || !res.Minimised || res.Involved != 4 || res.Of != 7 {
+		t.Fatalf("verdict %v minimised %v involved %d of %d: %s", res.Verdict, res.Minimised, res.Involved, res.Of, res.Violation)
+	}
+	if len(res.Actions) != 4 || !slices.Equal(res.Stuck, []int{1, 3, 4, 6}) {
+		t.Errorf("trace of %d steps, stuck %v; want the square's 4 steps and worms 1, 3, 4, 6", len(res.Actions), res.Stuck)
+	}
+	s, err := Replay(m, res.Actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Stuck(s); !slices.Equal(got, res.Stuck) {
+		t.Errorf("the lifted trace ends with stuck %v, the result says %v", got, res.Stuck)
+	}
+}

@@ -1,0 +1,119 @@
+package simulate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/algos/analytic"
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+)
+
+// collective is one unicast-based collective (a broadcast or a multicast schedule)
+// run by the flit-level simulator at zero load with real channel arbitration, beside the
+// contention-free timed model and the paper's formula where one exists.
+type collective struct {
+	Grid     *model.Grid
+	Algo     string
+	Source   model.NodeID
+	Schedule *model.Schedule
+	// Options are the simulator's: the software latencies, the length, the VCs (1 when
+	// none were asked for), the buffers and the dateline classes.
+	Options sim.ScheduleOptions
+	// Timed is the schedule's completion time in the contention-free timed model, unless
+	// TimedErr; Formula the paper's, unless FormulaErr (see analytic.CollectiveFormula).
+	Timed      int64
+	TimedErr   error
+	Formula    float64
+	FormulaErr error
+	// Result is set by Run.
+	Result *sim.ScheduleResult
+}
+
+// newCollective builds the collective o.Algo from o.Source on g: a broadcast, or a
+// multicast to o.Dests MIN destinations drawn with o.Seed. It reports false when o.Algo
+// is no collective; errors name the flag at fault.
+func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
+	build, ok := broadcastBuilder(o.Algo)
+	if !ok {
+		multicast, ok := multicastBuilder(o.Algo)
+		if !ok {
+			return nil, false, nil
+		}
+		k, _, err := parseDests(o.Dests)
+		if err != nil {
+			return nil, true, err
+		}
+		if k >= g.Nodes() {
+			return nil, true, fmt.Errorf("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
+		}
+		dests := sampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
+		build = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return multicast(g, src, dests) }
+	}
+	switch {
+	case o.Buffers < 1:
+		return nil, true, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)
+	case o.Length < 1 || o.Length > 1<<20:
+		return nil, true, fmt.Errorf("--length %d: message length must be 1..%d flits", o.Length, 1<<20)
+	case o.Ts < 0 || o.Ts > sim.MaxLatency:
+		return nil, true, fmt.Errorf("--ts %d: must be 0..%d cycles", o.Ts, sim.MaxLatency)
+	case o.Tr < 0 || o.Tr > sim.MaxLatency:
+		return nil, true, fmt.Errorf("--tr %d: must be 0..%d cycles", o.Tr, sim.MaxLatency)
+	}
+	if o.Source < 0 || o.Source >= g.Nodes() {
+		return nil, true, fmt.Errorf("--source %d: %s has %d nodes", o.Source, g.Spec(), g.Nodes())
+	}
+	if g.Nodes() > maxCollectiveNodes {
+		return nil, true, fmt.Errorf("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
+	}
+	s, err := build(g, model.NodeID(o.Source))
+	if err != nil {
+		return nil, true, fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
+	}
+	c := &collective{Grid: g, Algo: o.Algo, Source: model.NodeID(o.Source), Schedule: s,
+		Options: sim.ScheduleOptions{Ts: o.Ts, Tr: o.Tr, L: o.Length, VCs: 1, Buffer: o.Buffers, Dateline: o.Dateline}}
+	if o.VCs != 0 {
+		c.Options.VCs = o.VCs
+	}
+	c.Timed, c.TimedErr = sim.TimedCompletion(s, g.Nodes(), o.Ts, o.Tr, o.Length)
+	c.Formula, c.FormulaErr = analytic.CollectiveFormula(g, o.Algo, o.Ts, o.Tr, o.Length, s)
+	return c, true, nil
+}
+
+// Run simulates the collective, passing every flit move to trace when it is not nil,
+// until it completes or ctx ends (then Result.Stopped is set).
+func (c *collective) Run(ctx context.Context, trace func(sim.TraceEvent)) error {
+	opt := c.Options
+	opt.Trace, opt.Context = trace, ctx
+	res, err := sim.ExecuteSchedule(c.Grid, c.Schedule, opt)
+	if err != nil {
+		return err
+	}
+	c.Result = res
+	return nil
+}
+
+// VCLabel describes the virtual channels of the run: "V=2", or with a schedule that
+// uses several VC classes (lanes) "V=4: 2 VC classes".
+func (c *collective) VCLabel() string {
+	vcs := c.Options.VCs
+	if lanes := c.Schedule.Lanes(); lanes > 1 {
+		return fmt.Sprintf("V=%d: %d VC classes", lanes*max(1, vcs/lanes), lanes)
+	}
+	return fmt.Sprintf("V=%d", vcs)
+}
+
+// JSON is the report object of the run, which took secs seconds; version is the tool's.
+func (c *collective) JSON(version string, secs float64) map[string]any {
+	o, res := c.Options, c.Result
+	out := map[string]any{"version": version, "command": "sim", "semantics": "sim",
+		"instance":   map[string]any{"topology": c.Grid.Spec(), "algorithm": c.Algo, "parameters": map[string]any{"ts": o.Ts, "tr": o.Tr, "length": o.L, "vcs": o.VCs, "buffers": o.Buffer, "source": int(c.Source)}},
+		"completion": res.Completion, "flit_hops": res.FlitHops, "seconds": secs, "contention": res.Contention}
+	if c.TimedErr == nil {
+		out["timed_model"] = c.Timed
+	}
+	if c.FormulaErr == nil {
+		out["formula"] = c.Formula
+	}
+	return out
+}

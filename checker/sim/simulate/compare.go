@@ -1,0 +1,150 @@
+package simulate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// comparison is a prepared run of 000 §5.3's comparison of multicast algorithms
+// (sim.Compare): the base configuration, the algorithms, the destination counts and the
+// offered loads, and which algorithms are the tree and separate addressing (-1 when
+// absent) so that the tree's latency reduction can be reported.
+type comparison struct {
+	Grid      *model.Grid
+	Base      sim.Config
+	Names     []string
+	Algos     []sim.McastAlgo
+	Counts    []int
+	Loads     []float64
+	Tree, Sep int
+	// series are the plot's curves of the runs recorded, one per algorithm and count.
+	series []render.Series
+	// opts are the options the comparison was made with, for its report.
+	opts Options
+	runs int
+}
+
+// comparePalette colours the algorithms of a comparison plot; destination counts
+// alternate solid and dashed lines.
+var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
+
+// newComparison prepares a comparison of the algorithms in the comma-separated names
+// on g, one run per count in dests (comma-separated), at the comma-separated loads, or
+// when loads is "" at points loads up to o.Load. The other options are those of simConfig;
+// errors name the flag at fault.
+func newComparison(g *model.Grid, o Options, names, dests, loads string, points int) (*comparison, error) {
+	c := &comparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
+	if loads != "" {
+		for _, s := range strings.Split(loads, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || !(x > 0) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("--compare-loads %q: want positive loads separated by commas", loads)
+			}
+			c.Loads = append(c.Loads, x)
+		}
+		o.Load = c.Loads[len(c.Loads)-1]
+	}
+	if o.Load <= 0 {
+		return nil, fmt.Errorf("--compare needs --load (the highest offered load in data flits delivered per node per cycle) or --compare-loads")
+	}
+	if points < 1 || points > 100 {
+		return nil, fmt.Errorf("--points %d: want 1..100", points)
+	}
+	for _, s := range strings.Split(dests, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 || n >= g.Nodes() {
+			return nil, fmt.Errorf("--compare-dests %q: want counts 1..%d separated by commas", dests, g.Nodes()-1)
+		}
+		c.Counts = append(c.Counts, n)
+	}
+	for i, name := range c.Names {
+		name = strings.TrimSpace(name)
+		oa := o
+		oa.Algo, oa.Traffic, oa.Multicast, oa.B, oa.Rate = name, "multicast", -1, -1, 0
+		oa.Dests = "1..1"
+		cfg, err := simConfig(g, oa)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.BroadcastSchedule != nil {
+			return nil, fmt.Errorf("--compare %s: a broadcast algorithm, not a multicast one", name)
+		}
+		if i == 0 {
+			c.Base = cfg
+			c.Base.Tree, c.Base.Multicast, c.Base.MulticastSchedule = false, nil, nil
+		}
+		c.Algos = append(c.Algos, sim.McastAlgo{Name: name, Tree: cfg.Tree, Prune: cfg.Prune, Multicast: cfg.Multicast, Schedule: cfg.MulticastSchedule})
+		switch name {
+		case "tree":
+			c.Tree = i
+		case "separate", "unicast":
+			c.Sep = i
+		}
+	}
+	if loads == "" {
+		for i := 1; i <= points; i++ {
+			c.Loads = append(c.Loads, o.Load*float64(i)/float64(points))
+		}
+	}
+	return c, nil
+}
+
+// Run compares the algorithms with n destinations per multicast.
+func (c *comparison) Run(n int) (*sim.CompareResult, error) {
+	return sim.Compare(sim.CompareSpec{Base: c.Base, Algos: c.Algos, Dests: n, Loads: c.Loads})
+}
+
+// Reduction is the tree's latency reduction against separate addressing at each load,
+// or nil when the comparison lacks one of them.
+func (c *comparison) Reduction(r *sim.CompareResult) []float64 {
+	if c.Tree < 0 || c.Sep < 0 {
+		return nil
+	}
+	return r.Reduction(c.Tree, c.Sep)
+}
+
+// JSON is the report row of the run r with n destinations: every point of every
+// algorithm, and the tree's reduction when there is one.
+func (c *comparison) JSON(n int, r *sim.CompareResult) map[string]any {
+	var pts []map[string]any
+	for a := range c.Algos {
+		for _, p := range r.Points[a] {
+			pts = append(pts, map[string]any{"algorithm": c.Algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": nanNil(p.Latency.Mean),
+				"ci95": nanNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+		}
+	}
+	row := map[string]any{"dests": n, "points": pts}
+	if red := c.Reduction(r); red != nil {
+		mx, at := r.MaxReduction(c.Tree, c.Sep)
+		row["reduction"] = nanSlice(red)
+		row["max_reduction"], row["max_reduction_load"] = nanNil(mx), nanNil(at)
+	}
+	return row
+}
+
+// Record adds the run r with n destinations to the plot (one curve per algorithm, with
+// its 95% bars) and returns its report row.
+func (c *comparison) Record(n int, r *sim.CompareResult) map[string]any {
+	for a := range c.Algos {
+		var bars []float64
+		for _, p := range r.Points[a] {
+			bars = append(bars, p.Latency.CI95)
+		}
+		c.series = append(c.series, render.Series{Name: fmt.Sprintf("%s n=%d", c.Algos[a].Name, n), Y: r.Latency(a), CI: bars,
+			Color: comparePalette[a%len(comparePalette)], Dashed: c.runs%2 == 1})
+	}
+	c.runs++
+	return c.JSON(n, r)
+}
+
+// SVG draws the runs recorded: latency against load, one curve per algorithm and
+// destination count; ports names the port model in the title.
+func (c *comparison) SVG(ports string) []byte {
+	return render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", c.Grid.Spec(), c.Base.Length, ports), c.Loads, c.series)
+}
