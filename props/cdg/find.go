@@ -1,10 +1,6 @@
 package cdg
 
-import (
-	"slices"
-	"strconv"
-	"strings"
-)
+import "slices"
 
 // The search for a deadlock configuration (decide.go states what one is).
 //
@@ -99,27 +95,19 @@ type group struct {
 	states []int32
 }
 
-// groups splits header states by their output sets, in order of first appearance.
+// groups splits header states by their output sets (space.outID), in order of first
+// appearance.
 func (f *finder) groups(heads []int32) []group {
 	var out []group
-	idx := map[string]int{}
-	var b strings.Builder
+	var ids []int32
 	for _, st := range heads {
-		_, vs := f.sp.arcs(st)
-		o := slices.Clone(vs)
-		slices.Sort(o)
-		b.Reset()
-		for _, v := range o {
-			b.WriteString(strconv.Itoa(int(v)))
-			b.WriteByte(',')
-		}
-		key := b.String()
-		if i, ok := idx[key]; ok {
+		id := f.sp.outID[st]
+		if i := slices.Index(ids, id); i >= 0 {
 			out[i].states = append(out[i].states, st)
 			continue
 		}
-		idx[key] = len(out)
-		out = append(out, group{outs: o, states: []int32{st}})
+		ids = append(ids, id)
+		out = append(out, group{outs: f.sp.outSets[id], states: []int32{st}})
 	}
 	return out
 }

@@ -36,6 +36,9 @@ type space struct {
 	// stranded is a header at its source that the relation offers nothing (it holds
 	// no vertex, so it is no state): a one-worm deadlock of its own.
 	stranded *routing.Header
+	// outID numbers each state's set of output vertices; outSets[id] is the set, sorted.
+	outID   []int32
+	outSets [][]int32
 }
 
 // errBound is returned when the space would pass its bound of states.
@@ -134,7 +137,33 @@ func buildSpace(rel routing.Relation, maxStates int64) (*space, error) {
 		sp.byVtx[vfill[v]] = int32(i)
 		vfill[v]++
 	}
+	sp.numberOutputs()
 	return sp, nil
+}
+
+// numberOutputs numbers the distinct output sets of the states (outID, outSets): the
+// search treats header states with the same outputs at the same vertex as one.
+func (sp *space) numberOutputs() {
+	ids := map[string]int32{}
+	sp.outID = make([]int32, sp.states())
+	var key []byte
+	var set []int32
+	for i := range sp.outID {
+		_, vs := sp.arcs(int32(i))
+		set = append(set[:0], vs...)
+		slices.Sort(set)
+		key = key[:0]
+		for _, v := range set {
+			key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		}
+		id, ok := ids[string(key)]
+		if !ok {
+			id = int32(len(sp.outSets))
+			ids[string(key)] = id
+			sp.outSets = append(sp.outSets, slices.Clone(set))
+		}
+		sp.outID[i] = id
+	}
 }
 
 // states returns the number of header states.
