@@ -267,6 +267,49 @@ func prepareTwoPhase(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--%v", err)
 	}
+	return twoPhaseJob(r, b, sys, p)
+}
+
+// TwoPhase is the typed request of the two-phase multicast of 002 §3.1 on the
+// wrap-around banyan (the registry's "two-phase"). Its Check takes the property
+// (props.PropDeadlock in the flit semantics, props.PropNonblocking for Theorem 1).
+type TwoPhase struct {
+	Banyan  *model.Banyan
+	Msgs    []banyan.Multicast
+	Options banyan.Options
+}
+
+// Check checks t for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if t.Banyan == nil {
+		return nil, badf("--topo is missing; e.g. --topo banyan:16")
+	}
+	r, err := newRequest(twoPhaseAlgorithm(), Instance{Algorithm: "two-phase", Topology: t.Banyan.Spec()}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
+	if err != nil {
+		return nil, badf("--msgs: %v", err)
+	}
+	var ms []string
+	for _, m := range t.Msgs {
+		ms = append(ms, m.String())
+	}
+	o := t.Options
+	p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
+		Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
+	j, err := twoPhaseJob(r, t.Banyan, sys, p)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
+// twoPhaseJob is the check of the two-phase system sys built from p on b.
+func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Params) (job, error) {
+	msgs := p.Msgs
 	params := map[string]any{"msgs": msgs, "arbitration": p.Arbitration, "timing": p.Timing, "acquire": p.Acquire}
 	if p.Starts != nil {
 		params["starts"] = p.Starts
