@@ -145,7 +145,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	if notEnabled != nil && tf.CycleStart == nil {
 		return sp, nil, notEnabled
 	}
-	res := &Result{Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
+	res := &Result{Property: tf.Property, Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
 	s := tr.Steps[len(tr.Steps)-1].State
 	switch {
 	case tf.CycleStart != nil:
@@ -154,7 +154,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 		if err != nil {
 			return sp, nil, err
 		}
-		res.Violation = f.String()
+		res.Violation, res.Kind, res.CycleStart = f.String(), f.Kind, *tf.CycleStart
 	case m.CheckAll(s) != nil:
 		res.Violation = m.CheckAll(s).Error()
 	default:
