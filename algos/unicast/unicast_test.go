@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"testing"
 
-
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
