@@ -29,17 +29,6 @@ type Params struct {
 	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
-// ParsePorts parses "one" or "all" (also "one-port", "all-port").
-func ParsePorts(s string) (model.PortModel, error) {
-	switch s {
-	case "one", "one-port":
-		return model.OnePort, nil
-	case "all", "all-port", "":
-		return model.AllPort, nil
-	}
-	return 0, fmt.Errorf("ports %q is unknown; use one or all", s)
-}
-
 func portsName(p model.PortModel) string {
 	if p == model.OnePort {
 		return "one"
@@ -84,7 +73,7 @@ func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
 	if sp.Dateline, err = ParseDateline(p.Dateline); err != nil {
 		return sp, err
 	}
-	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
+	if sp.Ports, err = model.ParsePortModel(p.Ports); err != nil {
 		return sp, err
 	}
 	if sp.Routing, err = routing.Decode(g, p.Routing, p.RoutingFile); err != nil {

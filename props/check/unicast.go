@@ -100,7 +100,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--dateline: %v", err)
 	}
-	pm, err := unicast.ParsePorts(r.str("ports"))
+	pm, err := model.ParsePortModel(r.str("ports"))
 	if err != nil {
 		return nil, badf("--ports: %v", err)
 	}
