@@ -24,5 +24,6 @@ type common struct {
 	Seed      int64         // --seed
 	SpillDir  string        // --spill-dir DIR
 	Search    string        // --search bfs|swarm
+	Reduction string        // --reduction stubborn|none
 	TimeLimit time.Duration // --time-limit
 }
