@@ -18,7 +18,8 @@ type Topology interface {
 
 // ParseTopology turns a spec into a topology: "mesh:8x8", "torus:8x8x8", "hypercube:6",
 // "banyan:16", and the irregular networks: "file:PATH" (ReadTopologyFile),
-// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree) and a grid with
+// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree),
+// "random:8,10,1" (NewRandomNetwork) and a grid with
 // failed links "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). A file spec reads
 // the file: the one I/O of this package. Bad or oversized specs are refused with an error of one line that names
 // what is wrong; it never panics.
@@ -94,6 +95,12 @@ func ParseTopology(spec string) (Topology, error) {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
 		return g, nil
+	case "random":
+		g, err := parseRandom(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
 	case "fattree":
 		g, err := ParseFatTree(arg)
 		if err != nil {
@@ -111,7 +118,7 @@ func ParseTopology(spec string) (Topology, error) {
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly or fattree", spec, kind)
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree or random", spec, kind)
 }
 
 // ParseGrid parses a mesh, torus or hypercube spec and refuses banyans and irregular

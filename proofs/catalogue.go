@@ -142,6 +142,19 @@ var catalogue = []Claim{
 	{ID: "RT6", Source: "—", Semantics: "flit (liveness)", Expected: ExpectViolated,
 		Statement: "non-minimal adaptive routing without a misroute budget livelocks; with one every message is delivered",
 		Families:  one([3]string{"mesh:2x3, every (src,dst)", "as quick", "mesh:3x3, every (src,dst)"}, runRT6)},
+
+	{ID: "AN1", Source: "Schroeder et al. (Autonet)", Semantics: "flit + static", Expected: ExpectHolds,
+		Statement: "up*/down* routing is deadlock-free on every connected network (random irregular graphs, meshes with random failed links)",
+		Families:  one([3]string{"6 random 12-router networks x 2 roots, 6 meshes 8x8 with 3 faults static; 2 small ones up to 2 worms", "20 + 20 + 20 static; the same small ones", "50 + 50 + 50 static; and 100 samples of 3 worms"}, runAN1)},
+	{ID: "AN2", Source: "—", Semantics: "flit + static", Expected: ExpectViolated,
+		Statement: "shortest-path routing on one VC deadlocks on an irregular network with a cycle (the smallest witness)",
+		Families:  one([3]string{"networks of 4..6 routers with one cycle, 1..4 worms, until a deadlock", "the same", "the same"}, runAN2)},
+	{ID: "AN3", Source: "Kim, Dally, Scott & Abts (dragonfly)", Semantics: "flit + static", Expected: ExpectHolds,
+		Statement: "dragonfly minimal routing deadlocks without its VC classes and is deadlock-free with them (Valiant with three)",
+		Families:  one([3]string{"3 arrangements, 6 and 72 terminals static; dragonfly a=2,h=1 up to 2 worms (classes) and until a deadlock (one VC)", "as quick", "and 3 worms with classes"}, runAN3)},
+	{ID: "AN4", Source: "Leiserson / Petrini (fat-tree)", Semantics: "flit + static", Expected: ExpectHolds,
+		Statement: "up/down routing on a k-ary n-tree is deadlock-free",
+		Families:  one([3]string{"6 k-ary n-trees to 4-ary 3-tree static; 2-ary 2-tree up to 2 worms", "as quick", "and 3 worms"}, runAN4)},
 }
 
 // All returns the claims in catalogue order; the caller owns the slice.

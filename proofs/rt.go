@@ -92,7 +92,7 @@ func (f rtFlit) desc() string {
 }
 
 func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
-	pairs := unicast.AllPairs(g.Nodes())
+	pairs := unicast.EndpointPairs(g)
 	var out [][]unicast.Pair
 	if f.sample > 0 {
 		rng := rand.New(rand.NewPCG(f.seed, 0x5eed))
@@ -134,7 +134,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
-		g, err := model.ParseGrid(f.topo)
+		g, err := model.ParseNetwork(f.topo)
 		if err != nil {
 			return res, notes, err
 		}
@@ -292,7 +292,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
 func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
-	g, err := model.ParseGrid(f.topo)
+	g, err := model.ParseNetwork(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
@@ -315,7 +315,7 @@ func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, erro
 			break
 		}
 	}
-	note := fmt.Sprintf("flit adaptive on %s, placements of %d worms: %d checked, %d states", f.topo, f.max, res.instances, res.states)
+	note := fmt.Sprintf("flit %s on %s, placements of %d worms: %d checked, %d states", f.routing, f.topo, f.max, res.instances, res.states)
 	return res, []string{note}, nil
 }
 

@@ -2,6 +2,7 @@ package banyan
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -42,7 +43,7 @@ func TestPathTableAgreesWithNaive(t *testing.T) {
 	params.MinSuccessfulTests = 300
 	properties := gopter.NewProperties(params)
 	b := mustBanyan(t, 16)
-	pt := NewPathTable(b)
+	pt := mustPathTable(t, b)
 	acc := pt.NewScratch()
 	properties.Property("bitset and naive checks agree", prop.ForAll(
 		func(srcs, dsts []int) bool {
@@ -73,11 +74,11 @@ func TestPathTableAgreesWithNaive(t *testing.T) {
 func TestProperty1ByPairs(t *testing.T) {
 	for _, n := range []int{4, 8} {
 		b := mustBanyan(t, n)
-		pt := NewPathTable(b)
+		pt := mustPathTable(t, b)
 		acc := pt.NewScratch()
 		for _, ord := range []Order{Ascending, Descending} {
 			for _, conc := range []Concentration{Plain, Cyclic} {
-				r, err := Property1ByPairs(pt, ord, conc)
+				r, err := Property1ByPairs(context.Background(), pt, ord, conc)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +101,7 @@ func TestProperty1ByPairs(t *testing.T) {
 			ord  Order
 			conc Concentration
 		}{{AnyOrder, Plain}, {Ascending, Scattered}, {Descending, Scattered}} {
-			r, err := Property1ByPairs(pt, tc.ord, tc.conc)
+			r, err := Property1ByPairs(context.Background(), pt, tc.ord, tc.conc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +129,7 @@ func TestMonotonePatternsCount(t *testing.T) {
 func TestCheckTheorem1(t *testing.T) {
 	for _, n := range []int{4, 8} {
 		for _, wrap := range []bool{false, true} {
-			r, err := CheckTheorem1(NewPathTable(mustBanyan(t, n)), wrap)
+			r, err := CheckTheorem1(mustPathTable(t, mustBanyan(t, n)), wrap)
 			if err != nil || r.Verdict != checker.Holds {
 				t.Fatalf("N=%d wrap=%v: %+v %v", n, wrap, r, err)
 			}
@@ -462,5 +463,35 @@ func TestTracePCAP(t *testing.T) {
 	// 24-byte file header, then records of 16+12 bytes; the trace grants dozens of links.
 	if !bytes.Equal(data, again) || len(data) < 24+10*28 {
 		t.Fatalf("capture of %d bytes", len(data))
+	}
+}
+
+func mustPathTable(t *testing.T, b *model.Banyan) *PathTable {
+	t.Helper()
+	pt, err := NewPathTable(b, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pt
+}
+
+// TestPathTableSizeGuard: a banyan whose table cannot be held is refused with a message
+// naming its size, never a crash (banyan:65536 panicked in makeslice, banyan:4096 ran
+// out of memory); Property1ByPairs stops when its context ends.
+func TestPathTableSizeGuard(t *testing.T) {
+	for _, n := range []int{4096, 65536} {
+		b := mustBanyan(t, n)
+		if _, err := NewPathTable(b, 1<<30); err == nil || !strings.Contains(err.Error(), "path table needs") {
+			t.Errorf("banyan:%d: %v", n, err)
+		}
+	}
+	if size, ok := PathTableBytes(mustBanyan(t, 16)); !ok || size != 16*16*2*8 {
+		t.Errorf("banyan:16 table: %d bytes, %v", size, ok)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Property1ByPairs(ctx, mustPathTable(t, mustBanyan(t, 16)), Ascending, Plain)
+	if err == nil || r.Pairs != 0 {
+		t.Errorf("a cancelled context: %d pairs, %v", r.Pairs, err)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // start on N = 16.
 func BenchmarkTheorem1N16(b *testing.B) {
 	bn, _ := model.NewBanyan(16)
-	t := NewPathTable(bn)
+	t, _ := NewPathTable(bn, 0)
 	for b.Loop() {
 		if r, _ := CheckTheorem1(t, false); r.Verdict != checker.Holds {
 			b.Fatal(r)

@@ -1,6 +1,8 @@
 package banyan
 
 import (
+	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -17,8 +19,25 @@ type PathTable struct {
 	bits  []uint64
 }
 
-// NewPathTable precomputes the path bitsets of b.
-func NewPathTable(b *model.Banyan) *PathTable {
+// PathTableBytes is the size of b's path table: N^2 bitsets of one bit per channel. It
+// grows as N^2 N log N (banyan:1024 about 1.4 GiB, banyan:4096 about 110 GiB); ok is
+// false when it does not fit in an int64.
+func PathTableBytes(b *model.Banyan) (bytes int64, ok bool) {
+	n, w := int64(b.Nodes()), int64(b.Channels()+63)/64
+	if n > 0 && (n > math.MaxInt64/n || w > math.MaxInt64/8/(n*n)) {
+		return 0, false
+	}
+	return n * n * w * 8, true
+}
+
+// NewPathTable precomputes the path bitsets of b. It refuses, with an error saying
+// why, a table larger than maxBytes (0: any size an int64 can count), so that a large
+// banyan is a message rather than an exhausted machine.
+func NewPathTable(b *model.Banyan, maxBytes int64) (*PathTable, error) {
+	size, ok := PathTableBytes(b)
+	if !ok || (maxBytes > 0 && size > maxBytes) {
+		return nil, fmt.Errorf("banyan:%d: the path table needs %s, more than the memory budget of %s", b.Nodes(), mib(size, ok), mib(maxBytes, true))
+	}
 	n := b.Nodes()
 	w := (b.Channels() + 63) / 64
 	t := &PathTable{b: b, n: n, words: w, bits: make([]uint64, n*n*w)}
@@ -30,7 +49,15 @@ func NewPathTable(b *model.Banyan) *PathTable {
 			}
 		}
 	}
-	return t
+	return t, nil
+}
+
+// mib writes a byte count in MiB for a message ("beyond int64" when !ok).
+func mib(b int64, ok bool) string {
+	if !ok {
+		return "more bytes than an int64 counts"
+	}
+	return fmt.Sprintf("%d MiB", (b+1<<20-1)>>20)
 }
 
 // Banyan returns the network the table was built for.

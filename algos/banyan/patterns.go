@@ -1,6 +1,7 @@
 package banyan
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"math/bits"
@@ -154,7 +155,10 @@ func fillDest(n, y, y2, l int) int {
 // seen to fail where it should: AnyOrder (distinct destinations in any order; every pair
 // of distinct destinations extends) and Scattered (any two distinct sources, taken as a
 // two-packet pattern).
-func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult, error) {
+//
+// It watches ctx once per N pair checks and returns ctx's error with the pairs checked
+// so far when ctx ends.
+func Property1ByPairs(ctx context.Context, t *PathTable, order Order, conc Concentration) (PairResult, error) {
 	var res PairResult
 	n := t.n
 	for x := 0; x < n; x++ {
@@ -171,6 +175,9 @@ func Property1ByPairs(t *PathTable, order Order, conc Concentration) (PairResult
 				j = 1
 			}
 			for y := 0; y < n; y++ {
+				if err := ctx.Err(); err != nil {
+					return res, err
+				}
 				lo, hi := y+j, n-1
 				switch order {
 				case Descending:

@@ -154,6 +154,48 @@ func ParseFamilyResult(data []byte) (*FamilyResult, error) {
 	return &r, nil
 }
 
+// checkMembers checks that every member result i (0-based) lists belongs to one of its
+// shards (member m is in shard m mod Count), lies in the family, and was listed by no
+// earlier result (owner records who listed each); that its witness and inconclusive
+// members are among them; and that it lists as many members as it counts. A result
+// edited by hand, or written by a different enumeration, would otherwise be counted as
+// covering members it never checked.
+func (r *FamilyResult) checkMembers(i int, shards []int, owner map[int]int) error {
+	in := make(map[int]bool, len(shards))
+	for _, s := range shards {
+		in[s] = true
+	}
+	count := max(1, r.Shard.Count)
+	for _, c := range r.Checked {
+		switch {
+		case c.Index < 0 || c.Index >= r.Members:
+			return fmt.Errorf("merge: result %d lists member %d of a %d-member family", i+1, c.Index, r.Members)
+		case !in[c.Index%count]:
+			return fmt.Errorf("merge: result %d lists member %d, which belongs to shard %d/%d, not to its shards %v", i+1, c.Index, c.Index%count, count, shards)
+		}
+		if j, dup := owner[c.Index]; dup {
+			return fmt.Errorf("merge: member %d is listed by result %d and result %d", c.Index, j+1, i+1)
+		}
+		owner[c.Index] = i
+	}
+	if len(r.Checked) == 0 {
+		return nil // a result written before members were listed
+	}
+	if len(r.Checked) != r.Instances {
+		return fmt.Errorf("merge: result %d counts %d members checked but lists %d", i+1, r.Instances, len(r.Checked))
+	}
+	listed := func(m int) bool { j, ok := owner[m]; return ok && j == i }
+	for _, m := range r.Inconclusive {
+		if !listed(m) {
+			return fmt.Errorf("merge: result %d has member %d inconclusive but does not list it as checked", i+1, m)
+		}
+	}
+	if r.Witness != nil && !listed(r.Witness.Index) {
+		return fmt.Errorf("merge: result %d's witness is member %d, which it does not list as checked", i+1, r.Witness.Index)
+	}
+	return nil
+}
+
 // Merge joins the results of disjoint shards of one family run. It refuses results of
 // different families, topologies, parameters, family sizes or shard counts, and shards
 // that overlap (the same shard twice, or a result that is itself a merge sharing a shard
@@ -169,6 +211,7 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 		Members: first.Members, Shard: Shard{0, first.Shard.Count}, Inconclusive: []int{},
 	}
 	seen := map[int]int{}
+	owner := map[int]int{} // member index -> the result that checked it
 	for i, r := range rs {
 		switch {
 		case r.Family != first.Family || r.Topology != first.Topology:
@@ -190,6 +233,9 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 			}
 			seen[s] = i
 			out.Shards = append(out.Shards, s)
+		}
+		if err := r.checkMembers(i, shards, owner); err != nil {
+			return nil, err
 		}
 		out.Instances += r.Instances
 		out.Covered += r.Covered

@@ -145,19 +145,29 @@ func PropertyOf(opt checker.Options[flit.State]) string {
 	return "global-deadlock"
 }
 
-// Labels renders the actions of a trace from m's initial state.
+// Labels renders the actions of a trace from m's initial state. An action that is not
+// enabled where it stands (a trace file edited by hand) is labelled as such, and so is
+// every action after it: only an enabled action is described (Describe of an arbitrary
+// action number may index past the network).
 func Labels(m *flit.Model, acts []checker.Action) []string {
 	labels := make([]string, 0, len(acts))
 	s := m.Init()[0]
 	var succ []checker.Transition[flit.State]
-	for _, a := range acts {
-		labels = append(labels, m.Describe(s, a))
+	for i, a := range acts {
 		succ = m.Successors(s, succ[:0])
+		found := false
 		for _, t := range succ {
 			if t.Action == a {
-				s = t.Next
+				labels = append(labels, m.Describe(s, a))
+				s, found = t.Next, true
 				break
 			}
+		}
+		if !found {
+			for _, a := range acts[i:] {
+				labels = append(labels, fmt.Sprintf("action %#x, not enabled", uint64(a)))
+			}
+			break
 		}
 	}
 	return labels

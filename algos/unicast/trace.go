@@ -29,17 +29,6 @@ type Params struct {
 	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
-// ParsePorts parses "one" or "all" (also "one-port", "all-port").
-func ParsePorts(s string) (model.PortModel, error) {
-	switch s {
-	case "one", "one-port":
-		return model.OnePort, nil
-	case "all", "all-port", "":
-		return model.AllPort, nil
-	}
-	return 0, fmt.Errorf("ports %q is unknown; use one or all", s)
-}
-
 func portsName(p model.PortModel) string {
 	if p == model.OnePort {
 		return "one"
@@ -84,7 +73,7 @@ func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
 	if sp.Dateline, err = ParseDateline(p.Dateline); err != nil {
 		return sp, err
 	}
-	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
+	if sp.Ports, err = model.ParsePortModel(p.Ports); err != nil {
 		return sp, err
 	}
 	if sp.Routing, err = routing.Decode(g, p.Routing, p.RoutingFile); err != nil {
@@ -156,7 +145,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	if notEnabled != nil && tf.CycleStart == nil {
 		return sp, nil, notEnabled
 	}
-	res := &Result{Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
+	res := &Result{Property: tf.Property, Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
 	s := tr.Steps[len(tr.Steps)-1].State
 	switch {
 	case tf.CycleStart != nil:
@@ -165,7 +154,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 		if err != nil {
 			return sp, nil, err
 		}
-		res.Violation = f.String()
+		res.Violation, res.Kind, res.CycleStart = f.String(), f.Kind, *tf.CycleStart
 	case m.CheckAll(s) != nil:
 		res.Violation = m.CheckAll(s).Error()
 	default:
@@ -179,24 +168,34 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 
 // replayLabelled re-executes acts from m's initial state in one pass and returns the
 // trace with its states. A label that differs from labels (when given) is the error, at
-// its step, whatever follows; the first action that is not enabled is returned apart
-// (notEnabled), the labels of the steps after it read from the state before it.
+// its step, whatever follows; an action that is not enabled is labelled "action N, not
+// enabled" (so a file that labels it otherwise fails there), and without labels the
+// first one is returned apart (notEnabled).
 func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr checker.Trace[flit.State], notEnabled, err error) {
 	s := m.Init()[0]
 	tr = checker.Trace[flit.State]{Steps: []checker.Step[flit.State]{{Label: "init", State: s}}}
 	var succ []checker.Transition[flit.State]
 	for i, a := range acts {
-		l := m.Describe(s, a)
-		if len(labels) > 0 && l != labels[i] {
-			return tr, nil, fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, labels[i])
-		}
+		// Only an enabled action is described: Describe of an arbitrary action number (a
+		// file edited by hand) may index past the network.
 		succ = m.Successors(s, succ[:0])
+		var next flit.State
 		found := false
 		for _, t := range succ {
 			if t.Action == a {
-				s, found = t.Next, true
+				next, found = t.Next, true
 				break
 			}
+		}
+		l := fmt.Sprintf("action %#x, not enabled", uint64(a))
+		if found && notEnabled == nil {
+			l = m.Describe(s, a)
+		}
+		if len(labels) > 0 && l != labels[i] {
+			return tr, nil, fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, labels[i])
+		}
+		if found {
+			s = next
 		}
 		if !found && notEnabled == nil {
 			notEnabled = fmt.Errorf("trace step %d: action %#x is not enabled", i+1, uint64(a))

@@ -135,6 +135,9 @@ func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, 
 	if B < 1 {
 		return nil, fmt.Errorf("buffers %d: every virtual channel needs at least one flit of buffer", B)
 	}
+	if slots := int64(g.Channels()) * int64(V) * int64(B); slots > maxBufferSlots {
+		return nil, fmt.Errorf("buffers %d: %d channels x %d virtual channels x %d flits is %d buffer slots, more than the %d the simulator holds; lower the buffers or the VCs", B, g.Channels(), V, B, slots, maxBufferSlots)
+	}
 	n := &network{g: g, V: V, B: B, classes: classes, nodes: g.Nodes(), inPorts: inPorts, outPorts: outPorts}
 	n.nvc = g.Channels() * V
 	n.buf = make([]uint64, n.nvc*B)

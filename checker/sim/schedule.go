@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"sort"
 
@@ -30,6 +31,9 @@ type ScheduleOptions struct {
 	//
 	// Trace, if set, sees every flit move; TraceEvent.Msg is the unicast's index.
 	Trace func(TraceEvent)
+	// Context, if set, is checked every 256 cycles; once it is done the run stops there
+	// and ExecuteSchedule returns what it measured with ScheduleResult.Stopped set.
+	Context context.Context
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
@@ -65,6 +69,10 @@ type ScheduleResult struct {
 	FlitHops  int64       `json:"flit_hops"`
 	// Deliver[i] is when Schedule.Unicasts[i] was received (tail plus tr).
 	Deliver []int64 `json:"-"`
+	// Stopped is true when ScheduleOptions.Context ended the run at cycle StoppedAt,
+	// before every unicast was delivered: the figures cover the cycles simulated.
+	Stopped   bool  `json:"stopped,omitempty"`
+	StoppedAt int64 `json:"stopped_at,omitempty"`
 }
 
 // ExecuteSchedule runs a unicast-based collective at flit level with real channel
@@ -87,11 +95,14 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	if g == nil || s == nil {
 		return nil, fmt.Errorf("schedule: a grid and a schedule are required")
 	}
-	if opt.L < 1 {
-		return nil, fmt.Errorf("length %d: the message needs at least one flit", opt.L)
+	if opt.L < 1 || opt.L > 1<<20 {
+		return nil, fmt.Errorf("length %d: message length must be 1..%d flits", opt.L, 1<<20)
 	}
-	if opt.Ts < 0 || opt.Tr < 0 {
-		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be >= 0", opt.Ts, opt.Tr)
+	if opt.Ts < 0 || opt.Tr < 0 || opt.Ts > MaxLatency || opt.Tr > MaxLatency {
+		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be 0..%d cycles", opt.Ts, opt.Tr, MaxLatency)
+	}
+	if opt.Buffer < 0 || opt.Buffer > 1<<20 {
+		return nil, fmt.Errorf("buffers %d: a virtual channel's buffer must be 1..%d flits", opt.Buffer, 1<<20)
 	}
 	if opt.VCs == 0 {
 		opt.VCs = 1
@@ -242,11 +253,15 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 	}
 	limit := opt.Limit
 	if limit == 0 {
-		limit = int64(len(s.Unicasts)+1)*int64(opt.Ts+opt.Tr+opt.L+g.Nodes()+8)*4 + 1000
+		limit = int64(len(s.Unicasts)+1)*(int64(opt.Ts)+int64(opt.Tr)+int64(opt.L)+int64(g.Nodes())+8)*4 + 1000
 	}
 	remaining := len(s.Unicasts)
 	var t int64
 	for ; remaining > 0 && t <= limit; t++ {
+		if t&255 == 0 && opt.Context != nil && opt.Context.Err() != nil {
+			res.Stopped, res.StoppedAt, res.FlitHops = true, t, net.flitHops
+			return res, nil
+		}
 		q.popDue(t, func(e event) {
 			switch e.kind {
 			case evReady:

@@ -44,6 +44,7 @@ import (
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // Process is the arrival process of message generation at each node.
@@ -107,9 +108,10 @@ type Config struct {
 	Multicast MulticastFunc
 	// Tree, if set, routes multicast messages by tree-based multicast with pruning (000
 	// §2-§4; tree.go): one worm of format d1, Length-1 data flits, d2..dn, branching at
-	// routers by the base routing and pruned by Prune. It takes precedence over Multicast.
+	// routers by the base routing and pruned by Prune (model/flit's policies; the zero
+	// value never prunes). It takes precedence over Multicast.
 	Tree  bool
-	Prune Prune
+	Prune flitmodel.Prune
 	// MulticastSchedule, if set, realises each multicast as a unicast-based collective
 	// (U-torus, U-mesh, SPU...): the source sends its unicasts, and every node sends its
 	// own as soon as it has received the message. It takes precedence over Multicast.
@@ -246,6 +248,17 @@ type runner struct {
 	handleFn   func(event)
 }
 
+// Bounds on a configuration, so that no time computed from it overflows int64 (a
+// window of MaxCycles with its drain limit of 20 windows, a send or receive latency of
+// MaxLatency per unicast of every node) and no buffer outgrows memory.
+const (
+	MaxCycles  = 1 << 40 // warm-up or window, cycles (about 1e12)
+	MaxLatency = 1 << 30 // ts or tr, cycles
+	// maxBufferSlots bounds the flit slots of all virtual-channel buffers together
+	// (8 bytes each: 1 GiB).
+	maxBufferSlots = 1 << 27
+)
+
 // Run simulates cfg and returns what it measured. Errors name the bad field.
 func Run(cfg Config) (*Result, error) {
 	rn, err := newRunner(cfg)
@@ -288,8 +301,10 @@ func newRunner(cfg Config) (*runner, error) {
 	switch {
 	case cfg.Length < 1 || cfg.Length > 1<<20:
 		return nil, fmt.Errorf("length %d: message length must be 1..%d flits", cfg.Length, 1<<20)
-	case cfg.Ts < 0 || cfg.Tr < 0:
-		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be >= 0", cfg.Ts, cfg.Tr)
+	case cfg.Ts < 0 || cfg.Tr < 0 || cfg.Ts > MaxLatency || cfg.Tr > MaxLatency:
+		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be 0..%d cycles", cfg.Ts, cfg.Tr, MaxLatency)
+	case cfg.Buffer < 1 || cfg.Buffer > 1<<20:
+		return nil, fmt.Errorf("buffers %d: a virtual channel's buffer must be 1..%d flits", cfg.Buffer, 1<<20)
 	case t.Rate < 0 || math.IsNaN(t.Rate) || math.IsInf(t.Rate, 0):
 		return nil, fmt.Errorf("rate %v: the generation rate must be a finite number >= 0", t.Rate)
 	case t.Process == Bernoulli && t.Rate > 1:
@@ -302,8 +317,8 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("hotspot %v: the hot-spot probability must be in [0,1]", t.HotSpot)
 	case int(t.HotNode) < 0 || int(t.HotNode) >= cfg.Grid.Nodes():
 		return nil, fmt.Errorf("hot node %d: not a node of %s", t.HotNode, cfg.Grid.Spec())
-	case cfg.Warmup < 0 || cfg.Cycles < 0:
-		return nil, fmt.Errorf("warmup %d, cycles %d: must be >= 0", cfg.Warmup, cfg.Cycles)
+	case cfg.Warmup < 0 || cfg.Cycles < 0 || cfg.Warmup > MaxCycles || cfg.Cycles > MaxCycles:
+		return nil, fmt.Errorf("warmup %d, cycles %d: each must be 0..%d", cfg.Warmup, cfg.Cycles, int64(MaxCycles))
 	}
 	if t.Multicast > 0 {
 		if t.MinDests < 1 || t.MaxDests < t.MinDests || t.MaxDests > cfg.Grid.Nodes()-1 {
@@ -314,7 +329,7 @@ func newRunner(cfg Config) (*runner, error) {
 		switch {
 		case cfg.MulticastSchedule != nil:
 			return nil, fmt.Errorf("tree: tree multicast and a multicast schedule exclude each other")
-		case cfg.Prune > PrunePartial:
+		case cfg.Prune > flitmodel.PrunePartial:
 			return nil, fmt.Errorf("prune %d: not a pruning policy", cfg.Prune)
 		case t.Multicast > 0 && t.MaxDests > maxTreeDests:
 			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)

@@ -91,6 +91,8 @@ func algoName(args []string) string {
 
 func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+	fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
 	fs.StringVar(&c.Prop, "prop", "", "property to check")
 	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
@@ -131,6 +133,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 var errHelp = errors.New("help requested")
+
+// given reports whether the flag name was set on the command line (not left at its
+// default): a flag given an empty or zero value that means "the default" must be refused
+// rather than silently read as the default.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 // parseOrHelp parses args into fs (parseFlags). On -h or --help it prints help, and with
 // withFlags the flags' defaults, and is done with exit 0; on bad flags it is done with the
@@ -205,7 +216,23 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
+	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
+	if err != nil {
+		return 0, err
+	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
+	if bs != nil {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+			if _, has := in.Params[name]; has && !set[name] && v > 0 {
+				in.Params[name] = strconv.Itoa(v)
+			}
+		}
+		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
+			in.Params["routing"] = bs.Routing
+		}
+	}
 	if (result != "" || resume != "") && in.Params["family"] == "" {
 		return 0, usagef("--result and --resume need --family")
 	}
@@ -234,7 +261,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		return 0, err
 	}
 	if result != "" && rep.Result != nil {
-		if err := writeFileAtomic(result, append(rep.Result, '\n'), 0o644); err != nil {
+		if err := writeOutput(result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
 		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
@@ -281,7 +308,7 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 	if result != "" {
 		opt.CheckpointEvery = every
 		opt.Checkpoint = func(b []byte) error {
-			if err := writeFileAtomic(result, append(b, '\n'), 0o644); err != nil {
+			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
 				return fmt.Errorf("writing --result: %v", err)
 			}
 			return nil
@@ -365,7 +392,7 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
 			return nil
 		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
+		if err := writeOutput(path, data, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %v", what, err)
 		}
 		return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -39,7 +38,7 @@ func runDissector(_ context.Context, e *env, args []string) (int, error) {
 		_, err := e.Stdout.Write(lua)
 		return exitHolds, err
 	}
-	if err := os.WriteFile(*out, lua, 0o644); err != nil {
+	if err := writeOutput(*out, lua, 0o644); err != nil {
 		return 0, fmt.Errorf("writing the dissector: %v", err)
 	}
 	return exitHolds, nil

@@ -20,7 +20,8 @@ Commands:
 %s
 Topologies: mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6, banyan:16.
 Exit codes: 0 holds, 1 violated (or, for prove, a verdict not as expected),
-2 bad input or usage, 3 inconclusive (a bound was reached).
+2 bad input or usage, 3 inconclusive (a bound was reached, or a signal stopped it),
+4 internal error (a bug in wormcheck: please report it).
 
 Start with:  wormcheck prove --quick
 Then:        wormcheck help check

@@ -5,7 +5,8 @@
 //
 // Exit codes: 0 the property holds (for prove: every verdict as expected), 1 violated or
 // unexpected, 2 bad input or usage (one line naming what is wrong), 3 inconclusive (a
-// bound was reached).
+// bound was reached, or a signal stopped the command), 4 internal error (a failure of
+// wormcheck itself: a panic, a witness that does not replay; please report it).
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // Exit codes of the command-line contract.
@@ -28,6 +30,7 @@ const (
 	exitViolated     = 1
 	exitUsage        = 2
 	exitInconclusive = 3
+	exitInternal     = 4
 )
 
 // signalGrace is how long a command may take to stop after SIGINT or SIGTERM.
@@ -84,8 +87,10 @@ func main() {
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
-// run dispatches args to a command and turns errors into the contract's exit codes.
-func run(ctx context.Context, e *env, args []string) int {
+// run dispatches args to a command and turns errors into the contract's exit codes: a
+// usage error or any other error 2, an internal error (check.ErrInternal, or a panic of
+// the command's goroutine) 4, each as one line.
+func run(ctx context.Context, e *env, args []string) (code int) {
 	if len(args) == 0 {
 		printOverview(e.Stderr)
 		return exitUsage
@@ -102,6 +107,12 @@ func run(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.Stderr, "wormcheck: unknown command %q; run 'wormcheck help' for the list\n", args[0])
 		return exitUsage
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.Stderr, "wormcheck %s: internal error: %s (a bug in wormcheck; please report it with the command line)\n", c.Name, oneLine.Replace(fmt.Sprint(r)))
+			code = exitInternal
+		}
+	}()
 	code, err := c.Run(ctx, e, args[1:])
 	if err != nil {
 		var ue usageError
@@ -110,6 +121,9 @@ func run(ctx context.Context, e *env, args []string) int {
 			return exitUsage
 		}
 		fmt.Fprintf(e.Stderr, "wormcheck %s: %s\n", c.Name, oneLine.Replace(err.Error()))
+		if errors.Is(err, check.ErrInternal) {
+			return exitInternal
+		}
 		return exitUsage
 	}
 	return code

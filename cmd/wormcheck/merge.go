@@ -70,7 +70,7 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	b = append(b, '\n')
 	if *out != "" {
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
+		if err := writeOutput(*out, b, 0o644); err != nil {
 			return 0, fmt.Errorf("writing -o: %v", err)
 		}
 	}

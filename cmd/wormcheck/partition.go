@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
@@ -50,13 +49,16 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
 		return code, err
 	}
+	if given(fs, "delta") && o.Delta == 0 {
+		return 0, usagef("--delta 0: the Type III shift is 1..h-1; leave --delta out for h/2")
+	}
 	rep, err := subnetworks.Partition(o)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
 	rep.Version = toolVersion()
 	if *svgPath != "" {
-		if err := os.WriteFile(*svgPath, rep.SVG, 0o644); err != nil {
+		if err := writeOutput(*svgPath, rep.SVG, 0o644); err != nil {
 			return 0, fmt.Errorf("writing picture: %v", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/proofs"
 )
@@ -65,6 +66,9 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	list := fs.Bool("list", false, "list claims")
 	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
 		return code, err
+	}
+	if given(fs, "only") && strings.TrimSpace(*only) == "" {
+		return 0, usagef("--only is empty; give claim ids such as WH1,DC5, or leave --only out for every claim")
 	}
 	opt, err := proofs.NewOptions(*quick, *full, *workers)
 	if err != nil {
@@ -126,7 +130,7 @@ func writeWitnessFiles(dir, id string, files map[string][]byte) error {
 	slices.Sort(exts)
 	for _, ext := range exts {
 		p := filepath.Join(dir, id+"."+ext)
-		if err := os.WriteFile(p, files[ext], 0o644); err != nil {
+		if err := writeOutput(p, files[ext], 0o644); err != nil {
 			return fmt.Errorf("writing witness %s: %v", p, err)
 		}
 	}

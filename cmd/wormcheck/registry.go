@@ -26,4 +26,6 @@ type common struct {
 	Search    string        // --search bfs|swarm
 	Reduction string        // --reduction stubborn|none
 	TimeLimit time.Duration // --time-limit
+	Faults    string        // --faults LINKS (added to --topo)
+	BookSim   string        // --booksim FILE
 }

@@ -64,6 +64,8 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	topo := fs.String("topo", "", "topology")
+	faults := fs.String("faults", "", "failed links of the --topo grid: A-B or A->B, comma-separated")
+	booksim := fs.String("booksim", "", "read topology and routing_function from this BookSim2 configuration `file`")
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
@@ -72,6 +74,13 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	}
 	if fs.NArg() > 0 {
 		return 0, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	bs, err := topologyFlags(e, topo, *faults, *booksim)
+	if err != nil {
+		return 0, err
+	}
+	if *spec == "" && bs != nil {
+		*spec = bs.Routing
 	}
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
@@ -86,7 +95,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := os.WriteFile(*svgOut, pic, 0o644); err != nil {
+		if err := writeOutput(*svgOut, pic, 0o644); err != nil {
 			return 0, fmt.Errorf("--svg: %v", err)
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -66,7 +65,7 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 		_, err = e.Stdout.Write(b)
 		return exitHolds, err
 	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
+	if err := writeOutput(*out, b, 0o644); err != nil {
 		return 0, fmt.Errorf("writing %s: %v", *out, err)
 	}
 	fmt.Fprintf(e.Stderr, "wrote %s\n", *out)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
@@ -136,6 +135,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.timeLimit < 0 {
 		return exitUsage, usagef("--time-limit must not be negative")
 	}
+	if f.trace != "" && (f.plot != "" || f.compare != "") {
+		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
+	}
 	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
 	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,
@@ -144,7 +146,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		req.Progress = e.Stderr
 	}
 	if f.trace != "" {
-		req.Trace = &traceFile{path: f.trace, limit: f.traceLimit}
+		tf := &traceFile{path: f.trace, limit: f.traceLimit}
+		defer tf.abort()
+		req.Trace = tf
 	}
 	if !f.json {
 		req.Text = e.Stdout
@@ -154,7 +158,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if pic := out.Plot(); f.plot != "" && pic != nil {
-		if err := os.WriteFile(f.plot, pic, 0o644); err != nil {
+		if err := writeOutput(f.plot, pic, 0o644); err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
 	}
@@ -173,33 +177,41 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 type traceFile struct {
 	path  string
 	limit int
-	f     *os.File
+	f     *outputFile
 	w     *flitwire.SimMoveWriter
 }
 
-// Open creates the file and writes the pcap header.
+// Open creates the file (createOutput: nothing replaces the path before Close) and
+// writes the pcap header.
 func (t *traceFile) Open() (func(sim.TraceEvent), error) {
-	file, err := os.Create(t.path)
+	file, err := createOutput(t.path, 0o644)
 	if err != nil {
-		return nil, usagef("--trace %s: %v", t.path, err)
+		return nil, usagef("--trace %v", err)
 	}
 	w, err := flitwire.NewSimMoveWriter(file, t.limit)
 	if err != nil {
-		file.Close()
+		file.Abort()
 		return nil, usagef("--trace %s: %v", t.path, err)
 	}
 	t.f, t.w = file, w
 	return func(ev sim.TraceEvent) { w.Add(ev.Record()) }, nil
 }
 
-// Close finishes the file.
+// Close finishes the file and puts it in place.
 func (t *traceFile) Close() error {
-	err := t.w.Err()
-	if cerr := t.f.Close(); cerr != nil && err == nil {
-		err = cerr
+	if err := t.w.Err(); err != nil {
+		t.f.Abort()
+		return fmt.Errorf("--trace: %v", err)
 	}
-	if err != nil {
+	if err := t.f.Commit(); err != nil {
 		return fmt.Errorf("--trace: %v", err)
 	}
 	return nil
+}
+
+// abort drops a file that was opened but not finished (the run failed).
+func (t *traceFile) abort() {
+	if t.f != nil {
+		t.f.Abort()
+	}
 }

@@ -106,10 +106,10 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, usagef("--dir: %v", err)
 		}
 		job := slurm.Job{Binary: self, Dir: abs, Tasks: *tasks, Check: checkArgs}
-		if err := os.WriteFile(task, []byte(job.TaskScript()), 0o755); err != nil {
+		if err := writeOutput(task, []byte(job.TaskScript()), 0o755); err != nil {
 			return 0, fmt.Errorf("writing %s: %v", task, err)
 		}
-		if err := os.WriteFile(merge, []byte(job.MergeScript()), 0o755); err != nil {
+		if err := writeOutput(merge, []byte(job.MergeScript()), 0o755); err != nil {
 			return 0, fmt.Errorf("writing %s: %v", merge, err)
 		}
 		array = job.Array()

@@ -93,7 +93,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := os.WriteFile(*out, pic, 0o644); err != nil {
+	if err := writeOutput(*out, pic, 0o644); err != nil {
 		return 0, fmt.Errorf("writing %s: %v", *out, err)
 	}
 	fmt.Fprintf(e.Stdout, "wrote %s\n", *out)

@@ -33,7 +33,7 @@ func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error
 	var g *model.Grid
 	if topo != "" {
 		var err error
-		if g, err = model.ParseGrid(topo); err != nil {
+		if g, err = model.ParseNetwork(topo); err != nil {
 			return nil, props.BadInputf("--topo: %v", err)
 		}
 	} else if routing.IsBuiltin(spec) {

@@ -93,7 +93,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 	}
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
-	var run func() (*model.LinkConflict, int64, error)
+	var run func(context.Context) (*model.LinkConflict, int64, error)
 	unit := "patterns"
 	switch {
 	case pattern != "":
@@ -102,7 +102,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 			return nil, badf("--%v", err)
 		}
 		rep.Instance.Params["pattern"] = pattern
-		run = func() (*model.LinkConflict, int64, error) {
+		run = func(context.Context) (*model.LinkConflict, int64, error) {
 			conflict, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, 0, badf("--pattern: %v", err)
@@ -131,15 +131,22 @@ func prepareBanyanRoute(r *request) (job, error) {
 			return nil, badf("--method enumerate lists monotone patterns only: use --order ascending or descending and --concentration plain or cyclic")
 		case method == "enumerate":
 			rep.Instance.Params["method"], unit = method, "patterns"
-			run = func() (*model.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
+			run = func(context.Context) (*model.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
 		case method != "pairs":
 			return nil, badf("--method %q is unknown; use pairs or enumerate", method)
 		}
 		if run != nil {
 			break
 		}
-		run = func() (*model.LinkConflict, int64, error) {
-			res, err := banyan.Property1ByPairs(banyan.NewPathTable(b), o, cc)
+		run = func(ctx context.Context) (*model.LinkConflict, int64, error) {
+			t, err := banyan.NewPathTable(b, r.opt.MaxMemoryBytes)
+			if err != nil {
+				return nil, 0, errBound{err.Error()}
+			}
+			res, err := banyan.Property1ByPairs(ctx, t, o, cc)
+			if ctx.Err() != nil {
+				return nil, res.Pairs, errBound{fmt.Sprintf("interrupted after %d source/destination pairs", res.Pairs)}
+			}
 			if err != nil {
 				return nil, 0, internalf("%v", err)
 			}
@@ -152,8 +159,12 @@ func prepareBanyanRoute(r *request) (job, error) {
 	case family == "two-phase":
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
 		unit = "(destination set, start) instances"
-		run = func() (*model.LinkConflict, int64, error) {
-			res, err := banyan.CheckTheorem1(banyan.NewPathTable(b), wrap)
+		run = func(context.Context) (*model.LinkConflict, int64, error) {
+			t, err := banyan.NewPathTable(b, r.opt.MaxMemoryBytes)
+			if err != nil {
+				return nil, 0, errBound{err.Error()}
+			}
+			res, err := banyan.CheckTheorem1(t, wrap)
 			if err != nil {
 				return nil, 0, badf("--topo: %v", err)
 			}
@@ -167,13 +178,17 @@ func prepareBanyanRoute(r *request) (job, error) {
 	default:
 		return nil, badf("--family %q is unknown; use monotone or two-phase", family)
 	}
-	return func(context.Context) (*props.Report, error) {
+	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
-		conflict, checked, err := run()
+		conflict, checked, err := run(ctx)
+		rep.Stats = staticStats(checked, unit, time.Since(start))
+		if bound, ok := err.(errBound); ok {
+			rep.Verdict, rep.Reason, rep.Text = props.Inconclusive, bound.reason, ""
+			return rep, nil
+		}
 		if err != nil {
 			return nil, err
 		}
-		rep.Stats = staticStats(checked, unit, time.Since(start))
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
@@ -182,6 +197,12 @@ func prepareBanyanRoute(r *request) (job, error) {
 		return rep, nil
 	}, nil
 }
+
+// errBound is a bound that stops a static check: the report is inconclusive with the
+// reason.
+type errBound struct{ reason string }
+
+func (e errBound) Error() string { return e.reason }
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
@@ -246,6 +267,49 @@ func prepareTwoPhase(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--%v", err)
 	}
+	return twoPhaseJob(r, b, sys, p)
+}
+
+// TwoPhase is the typed request of the two-phase multicast of 002 §3.1 on the
+// wrap-around banyan (the registry's "two-phase"). Its Check takes the property
+// (props.PropDeadlock in the flit semantics, props.PropNonblocking for Theorem 1).
+type TwoPhase struct {
+	Banyan  *model.Banyan
+	Msgs    []banyan.Multicast
+	Options banyan.Options
+}
+
+// Check checks t for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if t.Banyan == nil {
+		return nil, badf("--topo is missing; e.g. --topo banyan:16")
+	}
+	r, err := newRequest(twoPhaseAlgorithm(), Instance{Algorithm: "two-phase", Topology: t.Banyan.Spec()}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
+	if err != nil {
+		return nil, badf("--msgs: %v", err)
+	}
+	var ms []string
+	for _, m := range t.Msgs {
+		ms = append(ms, m.String())
+	}
+	o := t.Options
+	p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
+		Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
+	j, err := twoPhaseJob(r, t.Banyan, sys, p)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
+// twoPhaseJob is the check of the two-phase system sys built from p on b.
+func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Params) (job, error) {
+	msgs := p.Msgs
 	params := map[string]any{"msgs": msgs, "arbitration": p.Arbitration, "timing": p.Timing, "acquire": p.Acquire}
 	if p.Starts != nil {
 		params["starts"] = p.Starts
@@ -346,10 +410,9 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 		rep.Text = "confirmed: " + why
 		rep.SVG = banyanDeadlockPicture(sys, tr.Steps[len(tr.Steps)-1].State)
 		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
-	} else {
-		rep.Reason = why
+		return rep, nil
 	}
-	return rep, nil
+	return nil, badf("%v (%s)", errNoViolation(tf), why)
 }
 
 // banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every

@@ -42,7 +42,10 @@ func enumerateMonotone(b *model.Banyan, o banyan.Order, cc banyan.Concentration,
 
 // enumeratePatterns checks every unicast pattern of seq (see enumerateMonotone).
 func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]model.BanyanPacket], rep *props.Report) (*model.LinkConflict, int64, error) {
-	t := banyan.NewPathTable(b)
+	t, err := banyan.NewPathTable(b, 0)
+	if err != nil {
+		return nil, 0, internalf("%v", err) // enumeration is bounded to maxEnumerate nodes
+	}
 	acc := t.NewScratch()
 	var srcs, dsts []int
 	var count int64

@@ -1,23 +1,19 @@
-// Package check is wormcheck's one entry: it checks one instance of one algorithm for one
-// property under one semantics and returns one props.Report. The command line and users'
-// own tests call Run (RunSchedule for a schedule of their own, RunModel for a transition
-// system of their own); a saved counterexample is re-executed by Replay. Package
-// props/check/checktest wraps them for tests.
+// Package check is wormcheck's one entry: it checks one instance of one algorithm for
+// one property under one semantics and returns one props.Report (verdict, stats, witness).
 //
-// It lives under props because props is where properties are judged and Reports are made:
-// check is the last library stage of the one-way data flow (topology -> routing ->
-// algorithm -> checker / simulator -> properties -> report), just before cmd renders the
-// report. It imports algos, checker, model and props; none of them imports it.
+// From Go an instance is a typed request, one per algorithm family: Unicast,
+// TreeMulticast and TwoPhase (each with a Check method), RunSchedule for a unicast
+// schedule and RunModel for a transition system of the caller's own; property names are
+// props.Prop*. The command line names an instance by strings instead: Run takes an
+// Instance (an algorithm of the registry, a topology spec and the algorithm's parameters
+// as the flags name them, listed by Algorithms and Lookup) and turns it into the same
+// typed check. Replay re-executes a saved counterexample; props/check/checktest wraps
+// the entry for tests.
 //
-// The registry (Algorithms, Lookup) lists every algorithm with the properties and
-// semantics it supports and its documented parameters. Parameters are strings, named as
-// the command line names its flags (`wormcheck check --algo A --help` lists them), so a
-// Go test passes exactly what a shell user types:
-//
-//	rep, err := check.Run(ctx, check.Instance{
-//		Algorithm: "unicast", Topology: "torus:4",
-//		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"},
-//	}, "deadlock", check.Options{})
+//	g, _ := model.ParseGrid("torus:4")
+//	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
+//		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
+//		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})
 package check
 
 import (
@@ -245,6 +241,14 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	if err != nil {
 		return nil, err
 	}
+	return runJob(ctx, j)
+}
+
+// runJob runs a prepared check and stamps its report with the schema.
+func runJob(ctx context.Context, j job) (*props.Report, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	rep, err := j(ctx)
 	if err != nil {
 		return nil, err
@@ -297,7 +301,7 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	}
 	rep, err := a.replay(ctx, tf)
 	if err != nil {
-		if errors.Is(err, ErrBadInput) || errors.Is(err, errInternal) {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, badf("%v", err)
@@ -306,10 +310,23 @@ func Replay(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	return rep, nil
 }
 
-// errInternal marks a failure of wormcheck itself (a witness that does not replay).
-var errInternal = errors.New("internal error")
+// errNoViolation is the answer to a trace whose actions replay but whose last state
+// shows no violation (a trace cut short or edited by hand): it is no counterexample, and
+// a replay cannot show that anything holds, so it is bad input.
+func errNoViolation(tf *tracefile.File) error {
+	recorded := ""
+	if tf.Violation != "" {
+		kind, _, _ := strings.Cut(tf.Violation, ":")
+		recorded = fmt.Sprintf(" (the file records a %s)", kind)
+	}
+	return badf("the trace does not replay to a violation: its %d actions replay but the last state shows none%s", len(tf.Actions), recorded)
+}
+
+// ErrInternal marks a failure of wormcheck itself (a witness that does not replay, two
+// checks that disagree): errors.Is(err, ErrInternal) holds for them; wormcheck exits 4.
+var ErrInternal = errors.New("internal error")
 
 // internalf returns an internal error with a formatted message.
 func internalf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errInternal, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrInternal, fmt.Sprintf(format, args...))
 }

@@ -266,6 +266,9 @@ func buildCollective(name string, r *request) (*model.Schedule, error) {
 // parseMulticasts reads multicasts ("SRC:D,D;SRC:D,D"), or the source with dests.
 func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) ([]unicastmc.Multicast, error) {
 	if multicasts != "" {
+		if strings.TrimSpace(dests) != "" {
+			return nil, badf("--dests and --multicasts: give one; --multicasts names the destinations of every multicast")
+		}
 		var out []unicastmc.Multicast
 		for i, part := range strings.Split(multicasts, ";") {
 			sp, dl, ok := strings.Cut(part, ":")

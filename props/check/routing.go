@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -13,7 +14,7 @@ import (
 // routingParam is the "routing" parameter of the flit-level algorithms: a built-in
 // relation (model/routing.Builtins) or a routing file (wormcheck-routing/1); empty for
 // the algorithm's dimension-order routing.
-var routingParam = Param{"routing", "", "routing relation: a built-in (dor, west-first, north-last, negative-first, odd-even, adaptive, duato, nonminimal, nonminimal:B) or a routing file; empty: dimension order"}
+var routingParam = Param{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file; empty: dimension order (needed on an irregular network)"}
 
 // relationOf resolves the "routing" parameter on g: nil for the default, else the
 // relation (a file is read from disk here, the one place the entry reads a user file

@@ -49,6 +49,39 @@ invariants in every reachable state, plus deadlock.`,
 	}
 }
 
+// TreeMulticast is the typed request of tree-based multicast with pruning (the
+// registry's "tree-mcast", 000 §2-§3) in the flit semantics. Its Check takes the property
+// (props.PropDeadlock, props.PropGlobalDeadlock or props.PropExactlyOnce).
+type TreeMulticast struct {
+	// Instance is one instance: its grid, multicasts, parameters (a zero Length means 1
+	// data flit, a zero Buffer 2 flits) and relation.
+	Instance treemcast.Instance
+	// Family, when not nil, checks its pairs of multicasts instead of Instance.Msgs
+	// (Family.Grid and Instance.Grid must agree), the members Shard selects (zero: all),
+	// stopping at the first violation with Stop; its mergeable result is Report.Result.
+	Family *treemcast.Family
+	Shard  treemcast.Shard
+	Stop   bool
+}
+
+// Check checks t for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (t TreeMulticast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if t.Instance.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
+	}
+	r, err := newRequest(treeMcastAlgorithm(), Instance{Algorithm: "tree-mcast", Topology: t.Instance.Grid.Spec()}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := t.prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
+// prepareTreeMcast reads the registry's parameters into a TreeMulticast.
 func prepareTreeMcast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
@@ -57,13 +90,13 @@ func prepareTreeMcast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	pr, err := treemcast.ParsePrune(r.str("pruning"))
+	pr, err := flit.ParsePrune(r.str("pruning"))
 	if err != nil {
 		return nil, badf("--%v", err)
 	}
 	ports := r.str("ports")
-	pm, err := treemcast.ParsePorts(ports + "-port")
-	if err != nil {
+	pm, err := model.ParsePortModel(ports)
+	if err != nil || ports == "" {
 		return nil, badf("--ports %q is unknown; use one or all", ports)
 	}
 	length, err := r.integer("length", 1, 16)
@@ -74,9 +107,8 @@ func prepareTreeMcast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	params := treemcast.Params{Prune: pr, Length: length, Buffer: buffers, Ports: pm}
-	rel, err := relationOf(r, g)
-	if err != nil {
+	t := TreeMulticast{Instance: treemcast.Instance{Grid: g, Params: treemcast.Params{Prune: pr, Length: length, Buffer: buffers, Ports: pm}}}
+	if t.Instance.Routing, err = relationOf(r, g); err != nil {
 		return nil, err
 	}
 	msgs, family, shard := r.str("msgs"), r.str("family"), r.str("shard")
@@ -88,19 +120,14 @@ func prepareTreeMcast(r *request) (job, error) {
 		if err != nil {
 			return nil, badf("--%v", err)
 		}
-		f.Symmetry = r.opt.Symmetry
-		f.Relation = rel
-		sh, err := treemcast.ParseShard(shard)
-		if err != nil {
+		t.Family = &f
+		if t.Shard, err = treemcast.ParseShard(shard); err != nil {
 			return nil, badf("--%v", err)
 		}
-		stop, err := r.boolean("stop")
-		if err != nil {
+		if t.Stop, err = r.boolean("stop"); err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context) (*props.Report, error) {
-			return treeMcastFamily(ctx, r, f, sh, params, stop)
-		}, nil
+		return t.prepare(r)
 	}
 	if msgs == "" {
 		return nil, badf("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
@@ -111,11 +138,54 @@ func prepareTreeMcast(r *request) (job, error) {
 	if stop, err := r.boolean("stop"); err != nil || stop {
 		return nil, badf("--stop needs --family")
 	}
-	ms, err := treemcast.ParseMsgs(g, msgs)
-	if err != nil {
+	if t.Instance.Msgs, err = treemcast.ParseMsgs(g, msgs); err != nil {
 		return nil, badf("--%v", err)
 	}
-	in := treemcast.Instance{Grid: g, Msgs: ms, Params: params, Routing: rel}
+	return t.prepare(r)
+}
+
+// prepare validates t and returns the job that checks it.
+func (t TreeMulticast) prepare(r *request) (job, error) {
+	in := t.Instance
+	if in.Params.Length == 0 {
+		in.Params.Length = 1
+	}
+	if in.Params.Buffer == 0 {
+		in.Params.Buffer = 2
+	}
+	switch {
+	case in.Params.Length < 1 || in.Params.Length > 16:
+		return nil, badf("--length %d is out of range; use 1..16", in.Params.Length)
+	case in.Params.Buffer < 1 || in.Params.Buffer > flit.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", in.Params.Buffer, flit.MaxBuffer)
+	}
+	if t.Family != nil {
+		if len(in.Msgs) > 0 {
+			return nil, badf("--family and --msgs exclude each other")
+		}
+		f := *t.Family
+		if f.Grid == nil {
+			f.Grid = in.Grid
+		}
+		if f.Grid.Spec() != in.Grid.Spec() {
+			return nil, badf("--family is on %s but --topo is %s", f.Grid.Spec(), in.Grid.Spec())
+		}
+		f.Symmetry = r.opt.Symmetry
+		f.Relation = in.Routing
+		sh := t.Shard
+		if sh.Count == 0 {
+			sh = treemcast.Shard{Index: 0, Count: 1}
+		}
+		return func(ctx context.Context) (*props.Report, error) {
+			return treeMcastFamily(ctx, r, f, sh, in.Params, t.Stop)
+		}, nil
+	}
+	if t.Stop || t.Shard.Count > 1 {
+		return nil, badf("--shard and --stop need --family")
+	}
+	if len(in.Msgs) == 0 {
+		return nil, badf("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
+	}
 	m, err := in.Model()
 	if err != nil {
 		return nil, badf("%v", err)
@@ -285,9 +355,7 @@ func replayTreeMcast(_ context.Context, tf *tracefile.File) (*props.Report, erro
 	}
 	rep := treeMcastReport(rp.Instance, tf.Property)
 	if rp.Violation == "" {
-		rep.Verdict = props.Holds
-		rep.Reason = "the trace replays but its last state shows no violation"
-		return rep, nil
+		return nil, errNoViolation(tf)
 	}
 	if tf.Violation != "" && rp.Violation != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, rp.Violation)

@@ -58,18 +58,49 @@ for the shortest trace, replayed on the full instance; finding nothing is inconc
 	}
 }
 
+// Unicast is the typed request of the unicast family (the registry's "unicast"): worms
+// on a mesh, torus or hypercube under dimension-order routing (dateline classes on tori)
+// or a routing relation, in the flit semantics. Its Check takes the property
+// (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
+type Unicast struct {
+	// Grid is the topology; Spec.Topology is ignored.
+	Grid *model.Grid
+	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
+	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
+	Spec unicast.Spec
+	// Family, if > 0, checks every connected placement of 1..Family worms instead of
+	// Spec.Pairs (up to mesh reflections under dimension order) and reports the first
+	// deadlock.
+	Family int
+}
+
+// Check checks u for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (u Unicast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if u.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo torus:4")
+	}
+	r, err := newRequest(unicastAlgorithm(), Instance{Algorithm: "unicast", Topology: u.Grid.Spec()}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := u.prepare(r)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
+// prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
-	}
-	if r.opt.Symmetry {
-		return nil, badf("--symmetry is not supported by --algo unicast (use --family, which reduces by mesh reflections)")
 	}
 	dl, err := unicast.ParseDateline(r.str("dateline"))
 	if err != nil {
 		return nil, badf("--dateline: %v", err)
 	}
-	pm, err := unicast.ParsePorts(r.str("ports"))
+	pm, err := model.ParsePortModel(r.str("ports"))
 	if err != nil {
 		return nil, badf("--ports: %v", err)
 	}
@@ -85,14 +116,13 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}
-	g, err := sp.Grid()
+	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
+	u.Grid, err = u.Spec.Grid()
 	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	sp.Topology = g.Spec()
-	if sp.Routing, err = relationOf(r, g); err != nil {
+	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
 		return nil, err
 	}
 	msgs, family := r.str("msgs"), r.str("family")
@@ -100,29 +130,64 @@ func prepareUnicast(r *request) (job, error) {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		if r.property == props.PropLiveness {
-			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
-		}
 		k, ok := strings.CutPrefix(family, "all-placements:")
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil || n < 1 || n > 8 {
 			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
 		}
+		u.Family = n
+	} else if msgs == "" {
+		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
+	} else if u.Spec.Pairs, err = unicast.ParsePairs(u.Grid, msgs); err != nil {
+		return nil, badf("--%v", err)
+	}
+	return u.prepare(r)
+}
+
+// prepare validates u and returns the job that checks it.
+func (u Unicast) prepare(r *request) (job, error) {
+	if r.opt.Symmetry {
+		return nil, badf("--symmetry is not supported by --algo unicast (use --family, which reduces by mesh reflections)")
+	}
+	g, sp := u.Grid, u.Spec
+	sp.Topology = g.Spec()
+	if sp.Length == 0 {
+		sp.Length = 2
+	}
+	if sp.Buffer == 0 {
+		sp.Buffer = 1
+	}
+	switch {
+	case sp.Length < 1 || sp.Length > flit.MaxFlits:
+		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
+	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, flit.MaxBuffer)
+	case sp.VCs < 0:
+		return nil, badf("--vcs must not be negative")
+	}
+	if u.Family > 0 {
+		if len(sp.Pairs) > 0 {
+			return nil, badf("--family and --msgs exclude each other")
+		}
+		if r.property == props.PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
+		}
+		family := fmt.Sprintf("all-placements:%d", u.Family)
+		if u.Family > 8 {
+			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
+		}
 		if r.opt.Resume != nil || r.opt.Checkpoint != nil {
 			return nil, badf("--result and --resume: the unicast family %s keeps no mergeable result (tree-mcast families do); it reports the first deadlock", family)
 		}
-		if err := unicastFamilyOf(sp, n).CheckSize(g); err != nil {
+		if err := unicastFamilyOf(sp, u.Family).CheckSize(g); err != nil {
 			return nil, badf("--family %s: %v", family, err)
 		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return unicastFamily(ctx, r, g, sp, n)
+			return unicastFamily(ctx, r, g, sp, u.Family)
 		}, nil
 	}
-	if msgs == "" {
+	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
-	}
-	if sp.Pairs, err = unicast.ParsePairs(g, msgs); err != nil {
-		return nil, badf("--%v", err)
 	}
 	m, err := unicast.BuildOn(g, sp)
 	r.work.builds++
@@ -303,14 +368,11 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 		return nil, badf("%v", err)
 	}
 	if res.Verdict == props.Holds {
-		res.Violation = "the trace replays but its last state shows no violation"
+		return nil, errNoViolation(tf)
 	} else if tf.Violation != "" && res.Violation != tf.Violation {
 		return nil, badf("trace file field \"violation\" is %q but the replay shows %q", tf.Violation, res.Violation)
 	}
 	rep := unicastReport(sp, tf.Property, res, new(work))
-	if res.Verdict == props.Holds {
-		rep.Reason = res.Violation
-	}
 	rep.Trace = nil
 	return rep, nil
 }
@@ -327,38 +389,25 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
-	p := unicast.ParamsOf(sp)
-	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
-	if sp.Routing != nil {
-		params["routing"] = sp.Routing.Name()
-	}
-	secs := time.Since(start).Seconds()
-	rep := &props.Report{
-		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: props.PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
-		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
-	}
+	// The lasso travels as a search result does, so that its report has the trace file
+	// (--trace), picture and capture of a deadlock check's lasso, its shape kept.
+	ur := &unicast.Result{Property: props.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
+		Seconds: time.Since(start).Seconds(), Model: m, Violation: res.Reason}
 	if v := res.Violation; v != nil {
-		w := &props.Witness{Kind: props.WitnessTrace, Violation: v.Message, Detail: map[string]any{"topology": sp.Topology, "parameters": p}}
-		if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
-			w.Kind, w.CycleStart = props.WitnessLasso, v.CycleStart
+		ur.Actions, ur.Trace, ur.Kind, ur.Violation = v.Trace.Actions(), v.Trace, v.Kind, v.Message
+		for _, st := range v.Trace.Steps[1:] {
+			ur.Labels = append(ur.Labels, st.Label)
 		}
-		var labels []string
-		for i := 1; i < len(v.Trace.Steps); i++ {
-			st := v.Trace.Steps[i]
-			ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
-			if mv, err := m.Explain(v.Trace.Steps[i-1].State, st.Action); err == nil {
-				ts.Message = mv.Msg
-			}
-			w.Steps = append(w.Steps, ts)
-			labels = append(labels, st.Label)
+		ur.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		if v.Kind.IsLasso() {
+			ur.CycleStart = v.CycleStart
 		}
-		rep.Reason, rep.Witness = v.Message, w
-		cycleStart := -1
-		if w.Kind == props.WitnessLasso {
-			cycleStart = w.CycleStart
-		}
-		rep.Text = lassoText(labels, cycleStart)
+	}
+	rep := unicastReport(sp, props.PropLiveness, ur, new(work))
+	rep.Stats.StatesPerSec = float64(res.States) / max(ur.Seconds, 1e-9)
+	rep.Stats.Store = ""
+	if rep.Witness != nil {
+		rep.Witness.Detail = map[string]any{"topology": sp.Topology, "parameters": unicast.ParamsOf(sp)}
 	}
 	return rep, nil
 }

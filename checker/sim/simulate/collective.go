@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
@@ -49,6 +50,16 @@ func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
 		dests := sampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
 		build = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return multicast(g, src, dests) }
 	}
+	switch {
+	case o.Buffers < 1:
+		return nil, true, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)
+	case o.Length < 1 || o.Length > 1<<20:
+		return nil, true, fmt.Errorf("--length %d: message length must be 1..%d flits", o.Length, 1<<20)
+	case o.Ts < 0 || o.Ts > sim.MaxLatency:
+		return nil, true, fmt.Errorf("--ts %d: must be 0..%d cycles", o.Ts, sim.MaxLatency)
+	case o.Tr < 0 || o.Tr > sim.MaxLatency:
+		return nil, true, fmt.Errorf("--tr %d: must be 0..%d cycles", o.Tr, sim.MaxLatency)
+	}
 	if o.Source < 0 || o.Source >= g.Nodes() {
 		return nil, true, fmt.Errorf("--source %d: %s has %d nodes", o.Source, g.Spec(), g.Nodes())
 	}
@@ -69,10 +80,11 @@ func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
 	return c, true, nil
 }
 
-// Run simulates the collective, passing every flit move to trace when it is not nil.
-func (c *collective) Run(trace func(sim.TraceEvent)) error {
+// Run simulates the collective, passing every flit move to trace when it is not nil,
+// until it completes or ctx ends (then Result.Stopped is set).
+func (c *collective) Run(ctx context.Context, trace func(sim.TraceEvent)) error {
 	opt := c.Options
-	opt.Trace = trace
+	opt.Trace, opt.Context = trace, ctx
 	res, err := sim.ExecuteSchedule(c.Grid, c.Schedule, opt)
 	if err != nil {
 		return err

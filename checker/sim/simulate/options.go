@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -114,6 +115,9 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	default:
 		return cfg, fmt.Errorf("--process %q: want poisson or bernoulli", o.Process)
 	}
+	if o.Buffers < 1 {
+		return cfg, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)
+	}
 	if o.Length < 1 {
 		return cfg, fmt.Errorf("--length %d: a message has at least one flit", o.Length)
 	}
@@ -201,7 +205,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 	switch o.Algo {
 	case "", "unicast", "separate":
 	case "tree":
-		p, err := sim.ParsePrune(o.Prune)
+		p, err := flit.ParsePrune(o.Prune)
 		if err != nil {
 			return fmt.Errorf("--prune: %v", err)
 		}
@@ -235,9 +239,10 @@ func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
 		return fmt.Errorf("%s: %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most %s %.4g",
 			flag, offered, g.Spec(), inject, cfg.Ports, flag, most)
 	}
-	cycles := o.Warmup + o.Cycles
-	if work := float64(g.Nodes()) * float64(cycles); work > maxNodeCycles {
-		return fmt.Errorf("--cycles: %s has %d nodes, and %d cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
+	// In floating point: --warmup + --cycles may exceed int64.
+	cycles := float64(o.Warmup) + float64(o.Cycles)
+	if work := float64(g.Nodes()) * cycles; work > maxNodeCycles {
+		return fmt.Errorf("--cycles: %s has %d nodes, and %.4g cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
 			g.Spec(), g.Nodes(), cycles, o.Warmup, o.Cycles, work, maxNodeCycles)
 	}
 	return nil

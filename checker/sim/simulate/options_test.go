@@ -1,11 +1,13 @@
 package simulate
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 )
 
 func simDefaults() Options {
@@ -50,7 +52,7 @@ func TestSimConfigBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Traffic.Rate != 0.01 || cfg.Traffic.HotNode != g.Node(2, 2) || !cfg.Tree || cfg.Prune != sim.PruneNone {
+	if cfg.Traffic.Rate != 0.01 || cfg.Traffic.HotNode != g.Node(2, 2) || !cfg.Tree || cfg.Prune != flit.PruneNone {
 		t.Fatalf("config %+v", cfg.Traffic)
 	}
 }
@@ -76,7 +78,7 @@ func TestSimCollective(t *testing.T) {
 	if !ok || err != nil {
 		t.Fatalf("edn: %v, %v", ok, err)
 	}
-	if err := c.Run(nil); err != nil {
+	if err := c.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if c.Result.Completion <= 0 || c.TimedErr != nil || c.FormulaErr != nil || c.VCLabel() != "V=1" {

@@ -123,7 +123,7 @@ func TestCollectiveText(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	if err := c.Run(nil); err != nil {
+	if err := c.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder

@@ -77,7 +77,7 @@ func Run(ctx context.Context, req Request) (Outcome, error) {
 			return nil, err
 		}
 		if ok {
-			return simulateCollective(c, req.Trace)
+			return simulateCollective(ctx, c, req.Trace)
 		}
 	}
 	cfg, err := simConfig(g, o)
@@ -119,33 +119,48 @@ func (r *trafficRun) StopReason() string { return r.Reason }
 // Plot is nil: a single run draws nothing.
 func (r *trafficRun) Plot() []byte { return nil }
 
-// collectiveOutcome is a collective run and the seconds it took.
+// collectiveOutcome is a collective run, the seconds it took and why it stopped early
+// ("" when it completed).
 type collectiveOutcome struct {
-	c    *collective
-	secs float64
+	c      *collective
+	secs   float64
+	reason string
 }
 
-func simulateCollective(c *collective, t Trace) (Outcome, error) {
+func simulateCollective(ctx context.Context, c *collective, t Trace) (Outcome, error) {
 	trace, err := openTrace(t)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	if err := c.Run(trace); err != nil {
+	if err := c.Run(ctx, trace); err != nil {
 		return nil, err
+	}
+	reason := ""
+	if c.Result.Stopped {
+		reason = stopReason(ctx, c.Result.StoppedAt)
 	}
 	if t != nil {
 		if err := t.Close(); err != nil {
 			return nil, err
 		}
 	}
-	return collectiveOutcome{c, time.Since(start).Seconds()}, nil
+	return collectiveOutcome{c, time.Since(start).Seconds(), reason}, nil
 }
 
-func (o collectiveOutcome) JSON(version string) map[string]any { return o.c.JSON(version, o.secs) }
-func (o collectiveOutcome) WriteText(w io.Writer)              { o.c.WriteText(w) }
-func (o collectiveOutcome) StopReason() string                 { return "" }
-func (o collectiveOutcome) Plot() []byte                       { return nil }
+func (o collectiveOutcome) JSON(version string) map[string]any {
+	return inconclusive(o.c.JSON(version, o.secs), o.reason)
+}
+
+func (o collectiveOutcome) WriteText(w io.Writer) {
+	o.c.WriteText(w)
+	if o.reason != "" {
+		fmt.Fprintf(w, "  INCONCLUSIVE: %s, before every unicast was delivered; the completion above is the last delivery so far\n", o.reason)
+	}
+}
+
+func (o collectiveOutcome) StopReason() string { return o.reason }
+func (o collectiveOutcome) Plot() []byte       { return nil }
 
 // sweepOutcome is a latency-vs-load sweep, complete or stopped.
 type sweepOutcome struct {

@@ -33,6 +33,23 @@ func Run(t testing.TB, in check.Instance, property string, opt ...check.Options)
 	return rep
 }
 
+// Checker is a typed request of the entry: check.Unicast, check.TreeMulticast,
+// check.TwoPhase.
+type Checker interface {
+	Check(ctx context.Context, property string, opt check.Options) (*props.Report, error)
+}
+
+// Check checks a typed request for one property (with the options given, or the zero
+// Options) and fails the test at once on an error.
+func Check(t testing.TB, c Checker, property string, opt ...check.Options) *props.Report {
+	t.Helper()
+	rep, err := c.Check(context.Background(), property, options(opt))
+	if err != nil {
+		t.Fatalf("check %T for %s: %v", c, property, err)
+	}
+	return rep
+}
+
 // RunSchedule judges one property of a schedule through check.RunSchedule and fails the
 // test at once on an error (a schedule that is not well formed).
 func RunSchedule(t testing.TB, s *model.Schedule, property string, opt ...check.Options) *props.Report {

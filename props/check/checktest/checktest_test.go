@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/plan"
+	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/check/checktest"
@@ -46,24 +48,30 @@ func run(t *testing.T, f func(tb testing.TB)) string {
 }
 
 // userTest is the README's user test: a schedule built with algos/plan and a flit-level
-// tree multicast, both checked through the entry.
-func userTest(t testing.TB, pruning string) {
+// tree multicast, both checked through the typed entry.
+func userTest(t testing.TB, pruning flit.Prune) {
 	g, _ := model.NewMesh(4, 4)
 	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, []model.NodeID{2, 3})
 	b.Send(0, 3, 1) // (0,0) -> (3,0) in step 1
 	b.Send(0, 2, 2) // (0,0) -> (2,0) in step 2
-	checktest.RequireHolds(t, checktest.RunSchedule(t, b.Schedule(), "depth"))
-	checktest.RequireHolds(t, checktest.Run(t, check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2",
-		Params: map[string]string{"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": pruning, "buffers": "1"}}, "deadlock"))
+	checktest.RequireHolds(t, checktest.RunSchedule(t, b.Schedule(), props.PropDepth))
+	m, _ := model.NewMesh(2, 2)
+	tree := check.TreeMulticast{Instance: treemcast.Instance{Grid: m,
+		Msgs: []treemcast.Multicast{
+			{Source: m.Node(0, 0), Dests: []model.NodeID{m.Node(1, 0), m.Node(0, 1)}},
+			{Source: m.Node(1, 1), Dests: []model.NodeID{m.Node(0, 1), m.Node(1, 0)}},
+		},
+		Params: treemcast.Params{Prune: pruning, Length: 1, Buffer: 1, Ports: flit.OnePort}}}
+	checktest.RequireHolds(t, checktest.Check(t, tree, props.PropDeadlock))
 }
 
 func TestUserTestPassesAndFailsWithTheWitness(t *testing.T) {
-	if msg := run(t, func(tb testing.TB) { userTest(tb, "on-stop") }); msg != "" {
+	if msg := run(t, func(tb testing.TB) { userTest(tb, flit.PruneOnStop) }); msg != "" {
 		t.Fatalf("with pruning the user test fails:\n%s", msg)
 	}
 	// Without pruning the two multicasts deadlock (claim TM1): the failure shows the
 	// verdict, the wait-for cycle and the shortest trace.
-	msg := run(t, func(tb testing.TB) { userTest(tb, "none") })
+	msg := run(t, func(tb testing.TB) { userTest(tb, flit.PruneNone) })
 	for _, want := range []string{"want holds, got violated", "VIOLATED", "wait-for cycle", "shortest trace (10 steps)", "from initial state 0", "cycle 1: m0 waits"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("failure message lacks %q:\n%s", want, msg)
@@ -81,7 +89,7 @@ func TestRequireViolatedReplaysTheWitness(t *testing.T) {
 	// A trace that no longer reaches the violation fails the test.
 	rep.Trace.Actions = rep.Trace.Actions[:1]
 	rep.Trace.Labels = rep.Trace.Labels[:1]
-	if msg := run(t, func(tb testing.TB) { checktest.RequireViolated(tb, rep) }); !strings.Contains(msg, "replays to holds") {
+	if msg := run(t, func(tb testing.TB) { checktest.RequireViolated(tb, rep) }); !strings.Contains(msg, "does not replay to a violation") {
 		t.Errorf("a truncated trace passed RequireViolated: %q", msg)
 	}
 	// Holds is not violated, and bad input fails at once with the field.
