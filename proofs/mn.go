@@ -271,8 +271,8 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	}
 	out.Witness = map[string]any{"non_monotone": nonMonotone, "non_concentrated": nonConcentrated}
 	if out.Files != nil {
-		if data, err := json.MarshalIndent(out.Witness, "", "  "); err == nil {
-			out.Files["json"] = append(data, '\n')
+		if data, err := witnessJSON(out.Witness); err == nil {
+			out.Files["witness.json"] = data
 		}
 	}
 	return out

@@ -231,3 +231,46 @@ func TestLassoShapeKept(t *testing.T) {
 		}
 	}
 }
+
+// TestWitnessFilesWork: prove --witness-dir wrote RT6.json, NP7.json and MN2.json that
+// replay rejected as "not valid JSON" (another format), and reports of DC5 under the
+// same extension. Now every ID.json replays; a report or a witness without a trace has
+// its own extension, and replay and render name its kind in one line.
+func TestWitnessFilesWork(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "prove", "--quick", "--only", "RT6,NP7,MN2,DC5,WH2", "--witness-dir", dir); code != exitHolds {
+		t.Fatalf("prove: exit %d: %s", code, stderr)
+	}
+	ents, _ := os.ReadDir(dir)
+	var traces, others int
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		id, ext, _ := strings.Cut(name, ".")
+		switch ext {
+		case "json":
+			traces++
+			if code, out, stderr := runCLI(t, "replay", p); code != exitViolated {
+				t.Errorf("replay %s: exit %d: %s%s", name, code, out, stderr)
+			}
+			if code, _, stderr := runCLI(t, "render", p, "-o", filepath.Join(dir, id+".render.svg")); code != exitHolds {
+				t.Errorf("render %s: exit %d: %s", name, code, stderr)
+			}
+		case "report.json", "witness.json":
+			others++
+			what := map[string]string{"report.json": "this is a report", "witness.json": "this is a witness without a trace"}[ext]
+			runHostile(t, []hostileCase{
+				{[]string{"replay", p}, exitUsage, what},
+				{[]string{"render", p, "-o", filepath.Join(dir, "x.svg")}, exitUsage, what},
+			})
+		default:
+			t.Errorf("%s: an extension no command reads", name)
+		}
+	}
+	if traces != 2 || others != 3 {
+		t.Errorf("%d trace files (want RT6, WH2), %d others (want NP7, MN2, DC5): %v", traces, others, ents)
+	}
+}
