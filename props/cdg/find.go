@@ -50,7 +50,11 @@ type finder struct {
 	found   []*wormPart
 	mark    []int32 // scratch: stamp per state
 	gen     int32
-	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
+	lasso   []int32   // per vertex: the fewest vertices of a configuration holding it
+	adj     [][]int32 // the survivors' graph of vertices (space.lassos)
+	seen    []int32   // scratch of reachable: stamp per vertex
+	sgen    int32
+	queue   []int32
 }
 
 func newFinder(sp *space, alive, header []bool, budget int64) *finder {
@@ -128,24 +132,65 @@ func (f *finder) unplace(w *wormPart) {
 	f.used -= len(w.path)
 }
 
-// obligation returns the first output of a header that no worm holds, and how many
-// distinct such outputs there are (each needs a channel of its own).
-func (f *finder) obligation() (int32, int) {
-	first, n := int32(-1), 0
-	var seen []int32
+// obligation returns the first output of a header that no worm holds, how many
+// distinct such outputs there are (each needs a channel of its own), and whether each
+// can still be covered within left more channels (coverable).
+func (f *finder) obligation(left int) (first int32, n int, ok bool) {
+	first, ok = -1, true
+	var seen [8]int32
 	for _, w := range f.worms {
 		for _, o := range w.outs {
-			if f.occ[o] != 0 || slices.Contains(seen, o) {
+			if f.occ[o] != 0 || slices.Contains(seen[:min(n, len(seen))], o) {
 				continue
 			}
 			if first < 0 {
 				first = o
 			}
-			seen = append(seen, o)
+			if n < len(seen) {
+				seen[n] = o
+			}
 			n++
+			ok = ok && f.coverable(o, left)
 		}
 	}
-	return first, n
+	return first, n, ok
+}
+
+// coverable is a necessary condition for covering vertex o with at most left new
+// vertices: the vertices held from o on — the rest of its worm, then an output of its
+// header, and so on — are new until the walk meets a vertex already held or closes a
+// cycle among new ones; so a held vertex lies at most left hops from o in the
+// survivors' graph, or a configuration of lasso[o] <= left vertices starts at o.
+// Cost: a breadth-first search of depth left.
+func (f *finder) coverable(o int32, left int) bool {
+	if f.adj == nil || (f.lasso[o] >= 0 && int(f.lasso[o]) <= left) {
+		return true
+	}
+	if f.seen == nil {
+		f.seen = make([]int32, len(f.adj))
+	}
+	f.sgen++
+	f.seen[o] = f.sgen
+	f.queue = append(f.queue[:0], o)
+	for depth := 1; depth <= left; depth++ {
+		end := len(f.queue)
+		for _, u := range f.queue {
+			for _, w := range f.adj[u] {
+				if f.occ[w] > 0 {
+					return true
+				}
+				if f.seen[w] != f.sgen {
+					f.seen[w] = f.sgen
+					f.queue = append(f.queue, w)
+				}
+			}
+		}
+		f.queue = f.queue[end:]
+		if len(f.queue) == 0 {
+			break
+		}
+	}
+	return false
 }
 
 // cover covers the first uncovered obligation, recursively; true when every
@@ -156,17 +201,17 @@ func (f *finder) cover() bool {
 		f.stopped = true
 		return false
 	}
-	o, n := f.obligation()
+	left := f.cMax - f.used
+	o, n, ok := f.obligation(left)
+	if !ok || n > left {
+		return false
+	}
 	if o < 0 {
 		f.found = make([]*wormPart, len(f.worms))
 		for i, w := range f.worms {
 			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
 		}
 		return true
-	}
-	left := f.cMax - f.used
-	if n > left {
-		return false
 	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
@@ -191,7 +236,7 @@ func (f *finder) cover() bool {
 		return false
 	}
 	f.occ[o] = -1
-	ok := f.forward([]int32{o}, [][]int32{start}, left-1)
+	ok = f.forward([]int32{o}, [][]int32{start}, left-1)
 	f.occ[o] = 0
 	return ok
 }
