@@ -250,27 +250,21 @@ func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, ta
 	}
 	sp := f.sp
 	f.gen++
-	byV := map[int32][]int32{}
-	var order []int32
+	var pairs []vtxState
 	for _, t := range tail {
 		for _, p := range sp.pred[sp.predFirst[t]:sp.predFirst[t+1]] {
 			if !f.alive[p] || f.mark[p] == f.gen {
 				continue
 			}
 			f.mark[p] = f.gen
-			v := sp.vtx[p]
-			if f.occ[v] != 0 {
-				continue
+			if v := sp.vtx[p]; f.occ[v] == 0 {
+				pairs = append(pairs, vtxState{v, p})
 			}
-			if _, ok := byV[v]; !ok {
-				order = append(order, v)
-			}
-			byV[v] = append(byV[v], p)
 		}
 	}
-	slices.Sort(order)
-	for _, v := range order {
-		set := byV[v]
+	order, sets := byVertex(pairs)
+	for i, v := range order {
+		set := sets[i]
 		if v != o {
 			f.occ[v] = -1
 			ok := f.grow(w, o, append(back, v), append(backSets, set), set, left-1)
@@ -345,8 +339,7 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 		return false
 	}
 	f.gen++
-	byV := map[int32][]int32{}
-	var order []int32
+	var pairs []vtxState
 	for _, st := range last {
 		to, _ := sp.arcs(st)
 		for _, t := range to {
@@ -354,20 +347,15 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 				continue
 			}
 			f.mark[t] = f.gen
-			u := sp.vtx[t]
-			if f.occ[u] != 0 {
-				continue
+			if u := sp.vtx[t]; f.occ[u] == 0 {
+				pairs = append(pairs, vtxState{u, t})
 			}
-			if _, ok := byV[u]; !ok {
-				order = append(order, u)
-			}
-			byV[u] = append(byV[u], t)
 		}
 	}
-	slices.Sort(order)
-	for _, u := range order {
+	order, next := byVertex(pairs)
+	for i, u := range order {
 		f.occ[u] = -1
-		ok := f.forward(append(path, u), append(sets, byV[u]), left-1)
+		ok := f.forward(append(path, u), append(sets, next[i]), left-1)
 		f.occ[u] = 0
 		if ok || f.stopped {
 			return ok
@@ -396,4 +384,26 @@ func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
 		}
 	}
 	return out
+}
+
+// vtxState is a state and its vertex.
+type vtxState struct{ v, st int32 }
+
+// byVertex groups states by vertex: the vertices in increasing order and, for each, its
+// states in the order given (one allocation for all of them).
+func byVertex(pairs []vtxState) ([]int32, [][]int32) {
+	slices.SortStableFunc(pairs, func(a, b vtxState) int { return int(a.v) - int(b.v) })
+	var order []int32
+	var sets [][]int32
+	all := make([]int32, len(pairs))
+	for i, p := range pairs {
+		all[i] = p.st
+		if i == 0 || p.v != pairs[i-1].v {
+			order = append(order, p.v)
+			sets = append(sets, nil)
+		}
+		start := i - len(sets[len(sets)-1])
+		sets[len(sets)-1] = all[start : i+1 : i+1]
+	}
+	return order, sets
 }
