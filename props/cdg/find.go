@@ -31,6 +31,18 @@ type wormPart struct {
 	path []int32   // vertices, tail first
 	sets [][]int32 // states consistent with the header group, per vertex
 	outs []int32   // the header's outputs (vertices), sorted
+	// raw: sets before the last are the states reached forward, not yet narrowed to
+	// those that lead to the header group (narrowed on first need: most placements are
+	// pruned before anything reads them).
+	raw bool
+}
+
+// settle narrows w's sets if they are raw.
+func (f *finder) settle(w *wormPart) {
+	if w.raw {
+		w.sets = f.narrow(w.sets[:len(w.sets)-1], w.sets[len(w.sets)-1])
+		w.raw = false
+	}
 }
 
 // finder searches one space for configurations.
@@ -209,12 +221,14 @@ func (f *finder) cover() bool {
 	if o < 0 {
 		f.found = make([]*wormPart, len(f.worms))
 		for i, w := range f.worms {
+			f.settle(w)
 			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
 		}
 		return true
 	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
+		f.settle(f.worms[i])
 		if f.grow(f.worms[i], o, nil, nil, f.worms[i].sets[0], left) {
 			return true
 		}
@@ -320,7 +334,10 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 			}
 		}
 		for _, g := range f.groups(heads) {
-			w := &wormPart{path: slices.Clone(path), sets: f.narrow(sets, g.states), outs: g.outs}
+			ws := make([][]int32, len(sets))
+			copy(ws, sets[:len(sets)-1])
+			ws[len(sets)-1] = g.states
+			w := &wormPart{path: slices.Clone(path), sets: ws, outs: g.outs, raw: len(sets) > 1}
 			for _, u := range path {
 				f.occ[u] = 0
 			}
@@ -364,11 +381,12 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 	return false
 }
 
-// narrow filters the forward sets of a worm to the states that lead to heads.
+// narrow filters the forward sets of a worm before its header (sets) to the states
+// that lead to heads, the header group; it returns the sets of the whole worm.
 func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
-	out := make([][]int32, len(sets))
-	out[len(sets)-1] = heads
-	for i := len(sets) - 2; i >= 0; i-- {
+	out := make([][]int32, len(sets)+1)
+	out[len(sets)] = heads
+	for i := len(sets) - 1; i >= 0; i-- {
 		f.gen++
 		for _, t := range out[i+1] {
 			f.mark[t] = f.gen
@@ -390,16 +408,22 @@ func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
 type vtxState struct{ v, st int32 }
 
 // byVertex groups states by vertex: the vertices in increasing order and, for each, its
-// states in the order given (one allocation for all of them).
+// states in the order given (one sort of keys vertex<<32|position, one allocation for
+// all the states).
 func byVertex(pairs []vtxState) ([]int32, [][]int32) {
-	slices.SortStableFunc(pairs, func(a, b vtxState) int { return int(a.v) - int(b.v) })
+	keys := make([]uint64, len(pairs))
+	for i, p := range pairs {
+		keys[i] = uint64(p.v)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
 	var order []int32
 	var sets [][]int32
 	all := make([]int32, len(pairs))
-	for i, p := range pairs {
-		all[i] = p.st
-		if i == 0 || p.v != pairs[i-1].v {
-			order = append(order, p.v)
+	for i, k := range keys {
+		v := int32(k >> 32)
+		all[i] = pairs[uint32(k)].st
+		if i == 0 || v != order[len(order)-1] {
+			order = append(order, v)
 			sets = append(sets, nil)
 		}
 		start := i - len(sets[len(sets)-1])
