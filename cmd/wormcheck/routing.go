@@ -11,7 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
-const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg]
+const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg]
 
 Proves a routing relation deadlock-free statically, on the whole topology, with two
 sufficient conditions:
@@ -34,20 +34,33 @@ Built-in relations (--routing NAME):
 A routing file (--routing F.json, format wormcheck-routing/1) states turn restrictions
 per node class (column/row parity, listed routers) with VC rules, or an explicit table
 (router, input direction and VC, destination -> outputs); model/routing/file.go
-documents the schema. --topo may be left out when the file names its topology.
+documents the schema. --topo may be left out when the file names its topology. On an
+irregular network (a file, a dragonfly, a fat-tree, a grid with faults) a table's "in"
+and "out" name neighbouring nodes, and the relations that need dimensions are refused.
 
 Flags:
-  --topo T        mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6
+  --topo T        mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6; any network:
+                  file:PATH (BookSim2 anynet, JSON wormcheck-topology/1, Graphviz DOT),
+                  dragonfly:a=4,p=2,h=2[,g=9][,arrangement=absolute|relative|palmtree],
+                  fattree:K,N (k-ary n-tree), random:ROUTERS,LINKS,SEED
+  --faults L      failed links of the --topo grid: "(1,1)-(2,1),9->10" (A-B both ways,
+                  A->B one way); the grid becomes an irregular network
+  --booksim CFG   a BookSim2 configuration: its topology and routing_function (the keys
+                  wormcheck does not use are listed on stderr)
   --routing R     a built-in name or a routing file
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
-  --svg F.svg     draw the witness cycle on the topology (2-D meshes and tori)
+  --svg F.svg     draw the witness cycle on the topology (2-D meshes and tori, irregular
+                  networks), or for an acyclic CDG its certificate: every held channel
+                  numbered so that each dependency goes to a larger number
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
   wormcheck routing --topo mesh:4x4 --routing adaptive          # a 4-cycle of turns
   wormcheck routing --topo torus:8x8 --routing duato            # cyclic CDG, Duato holds
+  wormcheck routing --topo mesh:8x8 --faults '(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)' --routing updown
+  wormcheck routing --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --svg df.svg
   wormcheck routing --routing model/routing/testdata/two-turns.json --svg cycle.svg
 `
 
@@ -68,7 +81,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	booksim := fs.String("booksim", "", "read topology and routing_function from this BookSim2 configuration `file`")
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
-	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
+	svgOut := fs.String("svg", "", "draw the witness cycle, or the certificate of an acyclic graph, to this file")
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
