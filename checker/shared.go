@@ -271,10 +271,9 @@ func (st *store[S]) growFull() {
 // takes; no worker may use the table meanwhile. Before a level, with extra the number
 // of new states expected, it moves the growth that the level would need out of its
 // pauses. When the new tables come to 64 × committedFrom bytes or more, as many
-// goroutines as workers grow the shards (growShards, table.go): with their pages
-// committed first, two grow them in about half the time of one (mesh benchmark, two
-// workers: growth took 142 ms a search faulting pages in, 110 committing them first
-// with one goroutine, 53 with two).
+// goroutines as workers grow the shards (growShards, table.go), their pages committed
+// first: then two goroutines grow them in about half the time of one, where faulting the
+// pages in one by one would serialise them.
 func (st *store[S]) reserve(extra int64) {
 	per := extra >> shardBits
 	var want [1 << shardBits]int

@@ -115,8 +115,8 @@ func (st *store[S]) growShards(want *[1 << shardBits]int, workers int) {
 
 // inTurn calls do(i) for every i < n, on the calling goroutine and on goroutines-1
 // others, each claiming the next i when it is done with its last. The caller starts at
-// once, and a goroutine that starts late (waking a parked thread took about 60 µs on
-// the VMs we measure on) claims fewer, so no one waits for it.
+// once, and a goroutine that starts late (waking a parked thread is slow next to a
+// small part) claims fewer, so no one waits for it.
 func inTurn(n, goroutines int, do func(i int)) {
 	var next atomic.Int32
 	work := func() {

@@ -60,6 +60,18 @@ func (p PortModel) String() string {
 	return "all-port"
 }
 
+// ParsePortModel reads a port model as flags and files spell it: "one" or "all", or
+// String's "one-port" or "all-port"; "" is all-port. It is the one parser of port models.
+func ParsePortModel(s string) (PortModel, error) {
+	switch s {
+	case "one", "one-port":
+		return OnePort, nil
+	case "all", "all-port", "":
+		return AllPort, nil
+	}
+	return 0, fmt.Errorf("ports %q is unknown; use one or all", s)
+}
+
 // Schedule is a unicast-based collective: the sources that hold the message at time 0,
 // the intended destinations, and the unicasts by step. Unicasts are listed by step, and
 // within a step by sender and send order. Several sources model several concurrent

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -128,12 +129,23 @@ func sizeList(insts []dcInstance) string {
 func witnessFiles(r *props.Report) map[string][]byte {
 	files := map[string][]byte{}
 	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-		files["json"] = b
+		files["report.json"] = append(b, '\n') // a report, not a trace: ID.json is for replay
 	}
 	if r.SVG != nil {
 		files["svg"] = r.SVG
 	}
 	return files
+}
+
+// witnessJSON is a witness without a trace (a blocking pattern, an unreachable pair) as
+// the file prove --witness-dir writes for it, ID.witness.json: tagged with its format
+// (tracefile.WitnessFormat) so that replay and render can say what it is.
+func witnessJSON(w any) ([]byte, error) {
+	b, err := json.MarshalIndent(struct {
+		Format  string `json:"format"`
+		Witness any    `json:"witness"`
+	}{tracefile.WitnessFormat, w}, "", "  ")
+	return append(b, '\n'), err
 }
 
 // dcfSteps is d for a 2^d x 2^d torus: the step count 004 claims for DCF and EDN.

@@ -37,7 +37,7 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 		if err != nil {
 			return unicast.Result{}, err
 		}
-		r := unicast.Result{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
+		r := unicast.Result{Property: rep.Property, Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
 			Depth: rep.Stats.Depth, Seconds: rep.Stats.Seconds, Violation: rep.Reason,
 			Certificate: rep.Certificate, CollisionBound: rep.Stats.CollisionBound}
 		if rep.Verdict == props.Violated {

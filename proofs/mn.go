@@ -10,37 +10,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/gen"
-
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/gen"
 )
 
 // The MN family: the multistage banyan claims of 002 (Property 1, region encoding,
 // Theorems 1 and 2, the Fig. 4 deadlock). Reference: 002 §2-§3.
-// mnSeed is the fixed seed of the MN family's gopter samples.
+// mnSeed is the fixed seed of the MN family's samples (props/gen.Sampler).
 const mnSeed = 2002
-
-// gopterSample draws one value of g with a deterministic generator state.
-func gopterSample[T any](g gopter.Gen, params *gopter.GenParameters) (T, bool) {
-	r := g(params)
-	v, ok := r.Retrieve()
-	if !ok {
-		var zero T
-		return zero, false
-	}
-	return v.(T), true
-}
-
-func mnParams() *gopter.GenParameters {
-	p := gopter.DefaultGenParameters()
-	p.Rng = rand.New(rand.NewSource(mnSeed))
-	return p
-}
 
 // banyanRoute checks one banyan-route instance on banyan:N for prop through the entry.
 func banyanRoute(ctx context.Context, n int, prop string, params map[string]string) (*props.Report, error) {
@@ -158,12 +139,12 @@ func runMN1(ctx context.Context, env Env) Outcome {
 		}
 	}
 	// gopter sample of whole patterns on N = 64.
-	params := mnParams()
-	g := gen.SliceOfN(64, gen.Bool())
+	params := gen.NewSampler(mnSeed)
+	g := gen.Bools(64)
 	for i := 0; i < samples; i++ {
-		mask, _ := gopterSample[[]bool](g, params)
-		start, _ := gopterSample[int](gen.IntRange(0, 63), params)
-		desc, _ := gopterSample[bool](gen.Bool(), params)
+		mask, _ := gen.Draw(params, g)
+		start, _ := gen.Draw(params, gen.IntRange(0, 63))
+		desc, _ := gen.Draw(params, gen.Bool())
 		var dests []int
 		for y, in := range mask {
 			if in {
@@ -290,8 +271,8 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	}
 	out.Witness = map[string]any{"non_monotone": nonMonotone, "non_concentrated": nonConcentrated}
 	if out.Files != nil {
-		if data, err := json.MarshalIndent(out.Witness, "", "  "); err == nil {
-			out.Files["json"] = append(data, '\n')
+		if data, err := witnessJSON(out.Witness); err == nil {
+			out.Files["witness.json"] = data
 		}
 	}
 	return out
@@ -422,13 +403,13 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		return Outcome{Verdict: rp.Verdict.String(), Witness: detailOf(rp)}
 	}
 	// gopter sample on N = 64.
-	params := mnParams()
+	params := gen.NewSampler(mnSeed)
 	for i := 0; i < samples; i++ {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		mask, _ := gopterSample[[]bool](gen.SliceOfN(64, gen.Bool()), params)
-		sRaw, _ := gopterSample[int](gen.IntRange(0, 63), params)
+		mask, _ := gen.Draw(params, gen.Bools(64))
+		sRaw, _ := gen.Draw(params, gen.IntRange(0, 63))
 		m := banyan.Multicast{}
 		for y, in := range mask {
 			if in {

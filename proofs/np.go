@@ -2,7 +2,6 @@ package proofs
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -224,8 +223,8 @@ func reach(rep *props.Report) *subnetworks.ReachWitness {
 // with the pair ringed (for prove --witness-dir).
 func reachFiles(rep *props.Report) map[string][]byte {
 	files := map[string][]byte{}
-	if b, err := json.MarshalIndent(reach(rep), "", "  "); err == nil {
-		files["json"] = append(b, '\n')
+	if b, err := witnessJSON(reach(rep)); err == nil {
+		files["witness.json"] = b
 	}
 	if rep.SVG != nil {
 		files["svg"] = rep.SVG

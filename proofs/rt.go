@@ -470,7 +470,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	var notes []string
-	var lasso *props.Witness
+	var lasso *props.Report
 	for _, name := range []string{"nonminimal", "nonminimal:1"} {
 		held, violated, inconclusive := 0, 0, 0
 		var states int64
@@ -490,7 +490,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			case props.Violated:
 				violated++
 				if lasso == nil && name == "nonminimal" {
-					lasso = r.Witness
+					lasso = r
 				}
 			default:
 				inconclusive++
@@ -505,12 +505,18 @@ func runRT6(ctx context.Context, env Env) Outcome {
 	}
 	if out.Verdict == "" {
 		if lasso != nil {
+			// The lasso's trace file replays (wormcheck replay RT6.json), its picture
+			// and capture show the cycle.
 			out.Verdict = Violated
-			out.Witness = lasso
-			if raw, err := json.MarshalIndent(lasso, "", "  "); err == nil {
-				out.Files = map[string][]byte{"json": raw}
+			out.Witness = lasso.Witness
+			out.Files = map[string][]byte{}
+			if lasso.Trace != nil {
+				out.Files["json"] = unicast.TraceJSON(lasso.Trace)
 			}
-			notes = append(notes, "witness: "+lasso.Violation)
+			if lasso.SVG != nil {
+				out.Files["svg"], out.Files["pcap"] = lasso.SVG, lasso.PCAP
+			}
+			notes = append(notes, "witness: "+lasso.Witness.Violation)
 		} else {
 			out.Verdict = Holds
 		}

@@ -13,24 +13,11 @@ import (
 )
 
 // The tree-multicast simulation family: 000 §5.3's comparison of tree-based multicast
-// with pruning against multiple unicasts, in checker/sim.
-//
-// Measured (full TM4, 335 s on 2 shared cores under load; latency reduction of tree
-// against separate addressing at load 0.005 data flits/node/cycle, n = 4/11/18/25
-// destinations; "loses from" = the first load where the tree is slower or saturated):
-//
-//	mesh:8x8    V=1  2/18/25/31%, loses from 0.05-0.1   V=2  3/20/29/33%, wins up to 0.2-0.25
-//	torus:8x8   V=2  4/21/29/34%, loses from 0.05-0.1   V=4  4/23/31/35%, loses from 0.4
-//	torus:8x8x8 V=2  3/19/26/29%, loses from 0.05-0.1   V=4  4/21/29/33%, loses from 0.3-0.4
-//
-// So the low-load reduction matches 000's "up to 30%" (and grows with n, as 000 says),
-// but with the VCs 000 §5.1 gives (one on the mesh, two dateline classes of one VC on
-// tori) our tree saturates well before separate addressing: a branch VC stays held until
-// the last address flit has passed and its buffer drained, and a pruned VC still
-// draining makes the next address flit for that channel find no free VC, which prunes
-// again. With a second VC per class the mesh result of 000 Fig. 7 (tree better at every
-// load below saturation) appears, and the tori show 000's "degrades faster than unicast
-// with many destinations".
+// with pruning against multiple unicasts, in checker/sim, with the VCs 000 §5.1 gives
+// (one on the mesh, two dateline classes of one VC on tori) and with a second VC per
+// class. The figures of a full run, and why the tree saturates before separate
+// addressing with 000's VCs, are in the README (TM4).
+
 // TM4Net is one network of the TM4 family: a topology and its VCs per channel (0: what
 // DOR needs, one on meshes and two dateline classes on tori).
 type TM4Net struct {

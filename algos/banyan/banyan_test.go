@@ -429,27 +429,6 @@ func FuzzParsePattern(f *testing.F) {
 	})
 }
 
-// Reference: 002 Property 1, on random patterns of N = 64 from the exported generator.
-func TestGenMonotonePatternNeverBlocks(t *testing.T) {
-	params := gopter.DefaultTestParametersWithSeed(2002)
-	params.MinSuccessfulTests = 200
-	properties := gopter.NewProperties(params)
-	b := mustBanyan(t, 64)
-	for _, ord := range []Order{Ascending, Descending} {
-		properties.Property("monotone concentrated patterns pass ("+ord.String()+")", prop.ForAll(
-			func(pat []model.BanyanPacket) bool {
-				c, err := b.FirstConflict(pat)
-				return err == nil && c == nil
-			}, GenMonotonePattern(64, ord)))
-	}
-	properties.Property("two-phase copies pass", prop.ForAll(
-		func(m Multicast, s int) bool {
-			c, err := b.FirstConflict(Phase2(m, s%(65-m.Fanout()), 64))
-			return err == nil && c == nil
-		}, GenMulticast(64), gen.IntRange(0, 63)))
-	properties.TestingRun(t)
-}
-
 func TestTracePCAP(t *testing.T) {
 	b := mustBanyan(t, 16)
 	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)

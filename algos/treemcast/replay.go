@@ -12,34 +12,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 )
 
-// ParsePrune reads a pruning policy: model/flit's names (none, on-no-free, on-stop,
-// partial) or the aliases total (= on-no-free, 000 §4's trigger: a header finds no free
-// output) and total-stall (= on-stop, 000 §3/§5.3: whenever a branch is stopped).
-func ParsePrune(s string) (flit.Prune, error) {
-	switch s {
-	case "total":
-		return flit.PruneOnNoFree, nil
-	case "total-stall":
-		return flit.PruneOnStop, nil
-	}
-	p, err := flit.ParsePrune(s)
-	if err != nil {
-		return 0, fmt.Errorf("pruning %q is unknown; use none, on-no-free (alias total), on-stop (alias total-stall) or partial", s)
-	}
-	return p, nil
-}
-
-// ParsePorts reads "one-port" or "all-port".
-func ParsePorts(s string) (flit.Ports, error) {
-	switch s {
-	case "one-port":
-		return flit.OnePort, nil
-	case "all-port":
-		return flit.AllPort, nil
-	}
-	return 0, fmt.Errorf("ports %q is unknown; use one-port or all-port", s)
-}
-
 // InstanceOf rebuilds the instance a trace file was recorded on.
 func InstanceOf(tf *tracefile.File) (Instance, error) {
 	if tf.Algorithm != "tree-mcast" {
@@ -59,11 +31,11 @@ func InstanceOf(tf *tracefile.File) (Instance, error) {
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"parameters.msgs\": %v", err)
 	}
-	pr, err := ParsePrune(p.Pruning)
+	pr, err := flit.ParsePrune(p.Pruning)
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"parameters.pruning\": %v", err)
 	}
-	ports, err := ParsePorts(p.Ports)
+	ports, err := model.ParsePortModel(p.Ports)
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"parameters.ports\": %v", err)
 	}

@@ -29,17 +29,6 @@ type Params struct {
 	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 }
 
-// ParsePorts parses "one" or "all" (also "one-port", "all-port").
-func ParsePorts(s string) (model.PortModel, error) {
-	switch s {
-	case "one", "one-port":
-		return model.OnePort, nil
-	case "all", "all-port", "":
-		return model.AllPort, nil
-	}
-	return 0, fmt.Errorf("ports %q is unknown; use one or all", s)
-}
-
 func portsName(p model.PortModel) string {
 	if p == model.OnePort {
 		return "one"
@@ -84,7 +73,7 @@ func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
 	if sp.Dateline, err = ParseDateline(p.Dateline); err != nil {
 		return sp, err
 	}
-	if sp.Ports, err = ParsePorts(p.Ports); err != nil {
+	if sp.Ports, err = model.ParsePortModel(p.Ports); err != nil {
 		return sp, err
 	}
 	if sp.Routing, err = routing.Decode(g, p.Routing, p.RoutingFile); err != nil {
@@ -156,7 +145,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	if notEnabled != nil && tf.CycleStart == nil {
 		return sp, nil, notEnabled
 	}
-	res := &Result{Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
+	res := &Result{Property: tf.Property, Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
 	s := tr.Steps[len(tr.Steps)-1].State
 	switch {
 	case tf.CycleStart != nil:
@@ -165,7 +154,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 		if err != nil {
 			return sp, nil, err
 		}
-		res.Violation = f.String()
+		res.Violation, res.Kind, res.CycleStart = f.String(), f.Kind, *tf.CycleStart
 	case m.CheckAll(s) != nil:
 		res.Violation = m.CheckAll(s).Error()
 	default:

@@ -8,9 +8,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/leanovate/gopter"
-	"github.com/leanovate/gopter/prop"
-
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
@@ -311,31 +308,6 @@ func TestSearchAgainstNaive(t *testing.T) {
 		t.Fatalf("%d placements, none deadlocks; the ring deadlock is among them", n)
 	}
 	t.Logf("%d placements, %d deadlock", n, deadlocks)
-}
-
-// TestRandomPlacements is WH1 and WH3 as seeded gopter properties: XY routing on a mesh
-// and DOR with dateline classes on a torus hold on random placements. (The same search
-// fails where it should: TestSearchAgainstNaive and TestWH2Witness.)
-func TestRandomPlacements(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores random instances")
-	}
-	params := gopter.DefaultTestParametersWithSeed(1987)
-	params.MinSuccessfulTests = 40
-	props := gopter.NewProperties(params)
-	mesh, _ := model.NewMesh(4, 3)
-	torus, _ := model.NewTorus(5)
-	holds := func(sp Spec) bool {
-		m, err := Build(sp)
-		if err != nil {
-			return false
-		}
-		r := Search(context.Background(), m, 300_000, true)
-		return r.Verdict != propsViolated
-	}
-	props.Property("XY on mesh:4x3 never deadlocks", prop.ForAll(holds, GenSpec(mesh, 3, 3, 2, DatelineAuto, model.OnePort)))
-	props.Property("dateline DOR on torus:5 never deadlocks", prop.ForAll(holds, GenSpec(torus, 4, 3, 2, DatelineOn, model.AllPort)))
-	props.TestingRun(t)
 }
 
 const propsViolated = checker.Violated

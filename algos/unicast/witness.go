@@ -55,6 +55,22 @@ func Titles(sp Spec, r *Result) (string, string) {
 		}
 		worms = strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("unicast worms on %s: deadlock after %d steps", sp.Topology, len(r.Actions)),
+	title := fmt.Sprintf("unicast worms on %s: %s after %d steps", sp.Topology, violationWord(r), len(r.Actions))
+	if r.Kind.IsLasso() {
+		title = fmt.Sprintf("unicast worms on %s: %s, %d steps then a cycle of %d repeated forever", sp.Topology, r.Kind, r.CycleStart, len(r.Actions)-r.CycleStart)
+	}
+	return title,
 		fmt.Sprintf("worms %s; L=%d flits, B=%d flits per buffer", worms, sp.Length, sp.Buffer)
+}
+
+// violationWord names a violation that is not a lasso for a title: "local deadlock",
+// "deadlock" (global), or "violation" (an invariant).
+func violationWord(r *Result) string {
+	switch r.Kind {
+	case checker.KindLocalDeadlock, checker.KindDeadlock:
+		return strings.ReplaceAll(r.Kind.String(), "-", " ")
+	case 0:
+		return "deadlock" // a replayed trace, judged by its last state
+	}
+	return "violation"
 }

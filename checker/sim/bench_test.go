@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // BenchmarkSimMesh8x8 runs uniform unicast traffic on an 8x8 mesh (XY routing, V = 2,
@@ -80,7 +81,7 @@ func BenchmarkSimTreeMesh8x8(b *testing.B) {
 	var hops, cycles int64
 	cpu0 := cpuSeconds()
 	for i := 0; i < b.N; i++ {
-		res, err := Run(Config{Grid: g, VCs: 2, Length: 2, Ports: model.OnePort, Tree: true, Seed: uint64(i + 1), Warmup: 1000, Cycles: 20000,
+		res, err := Run(Config{Grid: g, VCs: 2, Length: 2, Ports: model.OnePort, Tree: true, Prune: flitmodel.PruneOnStop, Seed: uint64(i + 1), Warmup: 1000, Cycles: 20000,
 			Traffic: Traffic{Rate: 0.1 / 22, Multicast: 1, MinDests: 11, MaxDests: 11}})
 		if err != nil {
 			b.Fatal(err)

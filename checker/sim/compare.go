@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // McastAlgo is one way of realising multicast traffic in a comparison: tree-based
@@ -13,7 +14,7 @@ import (
 type McastAlgo struct {
 	Name      string
 	Tree      bool
-	Prune     Prune
+	Prune     flitmodel.Prune
 	Multicast MulticastFunc
 	Schedule  func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error)
 }

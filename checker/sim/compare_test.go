@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // Reference: 000 §5.3 (Fig. 7): on an 8x8 mesh with one injection and one delivery
@@ -21,7 +22,7 @@ func TestCompareTreeBeatsUnicastsOnMesh(t *testing.T) {
 	for _, n := range []int{11, 25} {
 		r, err := Compare(CompareSpec{
 			Base:  Config{Grid: g, Length: 2, Ports: model.OnePort, Seed: 1, Warmup: 1000, Cycles: cycles},
-			Algos: []McastAlgo{{Name: "tree", Tree: true}, {Name: "unicast"}},
+			Algos: []McastAlgo{{Name: "tree", Tree: true, Prune: flitmodel.PruneOnStop}, {Name: "unicast"}},
 			Dests: n, Loads: []float64{0.005},
 		})
 		if err != nil {
@@ -39,9 +40,9 @@ func TestCompareTreeBeatsUnicastsOnMesh(t *testing.T) {
 func TestCompareBadSpec(t *testing.T) {
 	g := mustGrid(t, "mesh:4x4")
 	for _, s := range []CompareSpec{
-		{Base: Config{Grid: g}, Algos: []McastAlgo{{Name: "tree", Tree: true}}, Dests: 0, Loads: []float64{0.1}},
+		{Base: Config{Grid: g}, Algos: []McastAlgo{{Name: "tree", Tree: true, Prune: flitmodel.PruneOnStop}}, Dests: 0, Loads: []float64{0.1}},
 		{Base: Config{Grid: g}, Dests: 3, Loads: []float64{0.1}},
-		{Base: Config{Grid: g}, Algos: []McastAlgo{{Name: "tree", Tree: true}}, Dests: 3, Loads: []float64{-1}},
+		{Base: Config{Grid: g}, Algos: []McastAlgo{{Name: "tree", Tree: true, Prune: flitmodel.PruneOnStop}}, Dests: 3, Loads: []float64{-1}},
 	} {
 		if _, err := Compare(s); err == nil {
 			t.Errorf("%+v accepted", s)

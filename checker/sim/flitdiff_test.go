@@ -317,7 +317,7 @@ type treeRun struct {
 	buffer int
 	vcs    int
 	ports  model.PortModel
-	prune  sim.Prune
+	prune  flit.Prune
 }
 
 func (r treeRun) String() string {
@@ -332,11 +332,8 @@ func (r treeRun) String() string {
 	return fmt.Sprintf("%s trees %s D=%d B=%d V=%d %v prune=%v", r.topo, strings.Join(parts, ";"), r.data, r.buffer, r.vcs, r.ports, r.prune)
 }
 
-// The simulator's pruning policies and model/flit's, pairwise.
-var treePrunes = []struct {
-	sim  sim.Prune
-	flit flit.Prune
-}{{sim.PruneNone, flit.PruneNone}, {sim.PruneOnNoFree, flit.PruneOnNoFree}, {sim.PruneOnStop, flit.PruneOnStop}, {sim.PrunePartial, flit.PrunePartial}}
+// The pruning policies, the simulator's and model/flit's alike.
+var treePrunes = []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PruneOnStop, flit.PrunePartial}
 
 // treeShape bounds a random tree configuration: how many multicasts and VCs, and whether
 // every run is all-port.
@@ -358,7 +355,7 @@ func randomTreeRun(rng *rand.Rand, sh treeShape) (treeRun, flit.Prune) {
 		r.ports = model.AllPort
 	}
 	p := treePrunes[rng.IntN(len(treePrunes))]
-	r.prune = p.sim
+	r.prune = p
 	n := w * h
 	for k := sh.minMsgs + rng.IntN(sh.maxMsgs-sh.minMsgs+1); len(r.msgs) < k; {
 		m := sim.TreeMessage{Source: model.NodeID(rng.IntN(n))}
@@ -373,7 +370,7 @@ func randomTreeRun(rng *rand.Rand, sh treeShape) (treeRun, flit.Prune) {
 		}
 		r.msgs = append(r.msgs, m)
 	}
-	return r, p.flit
+	return r, p
 }
 
 // TestTreeRunsAreExplorerPaths is the differential test of the two flit semantics for

@@ -44,6 +44,7 @@ import (
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // Process is the arrival process of message generation at each node.
@@ -107,9 +108,10 @@ type Config struct {
 	Multicast MulticastFunc
 	// Tree, if set, routes multicast messages by tree-based multicast with pruning (000
 	// §2-§4; tree.go): one worm of format d1, Length-1 data flits, d2..dn, branching at
-	// routers by the base routing and pruned by Prune. It takes precedence over Multicast.
+	// routers by the base routing and pruned by Prune (model/flit's policies; the zero
+	// value never prunes). It takes precedence over Multicast.
 	Tree  bool
-	Prune Prune
+	Prune flitmodel.Prune
 	// MulticastSchedule, if set, realises each multicast as a unicast-based collective
 	// (U-torus, U-mesh, SPU...): the source sends its unicasts, and every node sends its
 	// own as soon as it has received the message. It takes precedence over Multicast.
@@ -327,7 +329,7 @@ func newRunner(cfg Config) (*runner, error) {
 		switch {
 		case cfg.MulticastSchedule != nil:
 			return nil, fmt.Errorf("tree: tree multicast and a multicast schedule exclude each other")
-		case cfg.Prune > PrunePartial:
+		case cfg.Prune > flitmodel.PrunePartial:
 			return nil, fmt.Errorf("prune %d: not a pruning policy", cfg.Prune)
 		case t.Multicast > 0 && t.MaxDests > maxTreeDests:
 			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)

@@ -53,48 +53,17 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
-// Prune is the pruning policy of tree-based multicast (000 §3), with model/flit's names
-// and semantics.
-type Prune uint8
-
-// The pruning policies. PruneOnStop (the default) is the one model/flit found
-// deadlock-free: an input whose next flit cannot move, because its address flit finds no
-// free output or because the output buffer it goes to is full, releases every other
-// branch it reserved. PruneOnNoFree prunes (every branch) only when an address flit finds
-// no free output (000 §3's total pruning as worded for Lemma 1). PruneNone never prunes
-// (it can deadlock; Result.Deadlocked says so). PrunePartial is PruneOnStop keeping the
-// branch into the node's own delivery port (model/flit.PrunePartial).
-const (
-	PruneOnStop Prune = iota
-	PruneOnNoFree
-	PruneNone
-	PrunePartial
-)
-
-// String returns "on-stop", "on-no-free", "none" or "partial".
-func (p Prune) String() string {
-	switch p {
-	case PruneOnNoFree:
-		return "on-no-free"
-	case PruneNone:
-		return "none"
-	case PrunePartial:
-		return "partial"
-	}
-	return "on-stop"
-}
-
-// ParsePrune parses a pruning policy name.
-func ParsePrune(s string) (Prune, error) {
-	for _, p := range []Prune{PruneOnStop, PruneOnNoFree, PruneNone, PrunePartial} {
-		if p.String() == s {
-			return p, nil
-		}
-	}
-	return 0, fmt.Errorf("prune %q: want on-stop, on-no-free, none or partial", s)
-}
+// The pruning policies of tree-based multicast are model/flit's (flitmodel.Prune), with its
+// names and semantics. PruneOnStop is the one model/flit found deadlock-free: an input
+// whose next flit cannot move, because its address flit finds no free output or because
+// the output buffer it goes to is full, releases every other branch it reserved.
+// PruneOnNoFree prunes (every branch) only when an address flit finds no free output
+// (000 §3's total pruning as worded for Lemma 1). PruneNone never prunes (it can
+// deadlock; Result.Deadlocked says so). PrunePartial is PruneOnStop keeping the branch
+// into the node's own delivery port.
 
 // maxTreeDests is the most destinations a tree multicast may have: a tree flit carries
 // its destination index in 6 bits, 63 meaning a data flit.
@@ -143,7 +112,7 @@ type treeIn struct {
 
 // treeState is the network's tree-multicast bookkeeping.
 type treeState struct {
-	prune Prune
+	prune flitmodel.Prune
 	msgs  []treeMsg
 	free  []int32
 	in    []treeIn // per input unit
@@ -160,7 +129,7 @@ type treeState struct {
 	served func(tm int32, v model.NodeID, t int64)
 }
 
-func (n *network) enableTree(p Prune, served func(tm int32, v model.NodeID, t int64)) {
+func (n *network) enableTree(p flitmodel.Prune, served func(tm int32, v model.NodeID, t int64)) {
 	n.treeOn = true
 	n.tree = &treeState{prune: p, in: make([]treeIn, len(n.out)), served: served,
 		prioT: make([]int64, n.g.Channels()), prioY: make([]int32, n.g.Channels())}
@@ -319,7 +288,7 @@ func (n *network) treeStep(t int64) {
 				}
 			}
 		}
-		if (ts.prune == PruneOnStop || ts.prune == PrunePartial) && int(y) < n.nvc && int(n.vcs[y].count) >= n.B {
+		if (ts.prune == flitmodel.PruneOnStop || ts.prune == flitmodel.PrunePartial) && int(y) < n.nvc && int(n.vcs[y].count) >= n.B {
 			n.treePrune(x, st, y, t)
 		}
 		st.tgt = y
@@ -402,13 +371,13 @@ func (n *network) treeHop(path []model.Hop, v model.NodeID) model.Hop {
 // and with PrunePartial also its delivery port; a released branch keeps its flits,
 // which drain to the destinations whose address flits they carry.
 func (n *network) treePrune(x int32, st *treeIn, keep int32, t int64) {
-	if n.tree.prune == PruneNone {
+	if n.tree.prune == flitmodel.PruneNone {
 		return
 	}
 	var cut []int32
 	k := 0
 	for _, o := range st.outs {
-		if o.y == keep || n.tree.prune == PrunePartial && int(o.y) >= n.nvc {
+		if o.y == keep || n.tree.prune == flitmodel.PrunePartial && int(o.y) >= n.nvc {
 			st.outs[k] = o
 			k++
 			continue

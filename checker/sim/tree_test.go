@@ -10,6 +10,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // naiveLoneTree is the twin of a lone tree multicast with unbounded buffers: it follows
@@ -93,7 +94,7 @@ func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int,
 // loneTree runs one tree multicast through the simulator and returns the cycle each
 // destination was served and how often.
 func loneTree(t testing.TB, cfg Config, src model.NodeID, dests []model.NodeID) (map[model.NodeID]int64, map[model.NodeID]int, *Result) {
-	cfg.Tree, cfg.StopSources, cfg.Cycles, cfg.DrainLimit = true, true, 1, 1<<20
+	cfg.Tree, cfg.Prune, cfg.StopSources, cfg.Cycles, cfg.DrainLimit = true, flitmodel.PruneOnStop, true, 1, 1<<20
 	rn, err := newRunner(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -180,13 +181,13 @@ func TestPropLoneTreeMatchesTwin(t *testing.T) {
 // TestTreeExactlyOnceUnderLoad: under multicast traffic with small buffers no
 // destination is ever served twice; with on-stop pruning (the policy model/flit found
 // deadlock-free) every destination is served and the network drains. On-no-free
-// pruning deadlocks here as model/flit's checker finds it does (flit.PrunePartial's doc:
+// pruning deadlocks here as model/flit's checker finds it does (flitmodel.PrunePartial's doc:
 // a message stopped by a full buffer upstream keeps its other branches there).
 func TestTreeExactlyOnceUnderLoad(t *testing.T) {
 	noFreeDeadlocks := 0
 	for _, spec := range []string{"mesh:6x6", "torus:5x5", "torus:3x3x3"} {
 		g := mustGrid(t, spec)
-		for _, pr := range []Prune{PruneOnStop, PruneOnNoFree} {
+		for _, pr := range []flitmodel.Prune{flitmodel.PruneOnStop, flitmodel.PruneOnNoFree} {
 			for _, ports := range []model.PortModel{model.OnePort, model.AllPort} {
 				cfg := Config{Grid: g, Length: 2, Ports: ports, Ts: 1, Seed: 5, Cycles: 3000, StopSources: true, Tree: true, Prune: pr,
 					Traffic: Traffic{Rate: 0.01, Multicast: 0.7, MinDests: 2, MaxDests: 12}}
@@ -206,7 +207,7 @@ func TestTreeExactlyOnceUnderLoad(t *testing.T) {
 						t.Errorf("%s %v %v: message %d served %s %d times", spec, pr, ports, k.msg, g.NodeName(k.v), n)
 					}
 				}
-				if pr == PruneOnNoFree {
+				if pr == flitmodel.PruneOnNoFree {
 					if res.Deadlocked {
 						noFreeDeadlocks++
 					}
@@ -233,7 +234,7 @@ func TestTreeWithoutPruningDeadlocks(t *testing.T) {
 	g := mustGrid(t, "mesh:4x4")
 	found := false
 	for seed := uint64(1); seed <= 20 && !found; seed++ {
-		cfg := Config{Grid: g, Length: 2, Ports: model.OnePort, Seed: seed, Cycles: 2000, DrainLimit: 4000, StopSources: true, Tree: true, Prune: PruneNone,
+		cfg := Config{Grid: g, Length: 2, Ports: model.OnePort, Seed: seed, Cycles: 2000, DrainLimit: 4000, StopSources: true, Tree: true, Prune: flitmodel.PruneNone,
 			Traffic: Traffic{Rate: 0.05, Multicast: 1, MinDests: 4, MaxDests: 12}}
 		res, err := Run(cfg)
 		if err != nil {
@@ -243,7 +244,7 @@ func TestTreeWithoutPruningDeadlocks(t *testing.T) {
 			continue
 		}
 		found = true
-		cfg.Prune = PruneOnStop
+		cfg.Prune = flitmodel.PruneOnStop
 		res, err = Run(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -259,7 +260,7 @@ func TestTreeWithoutPruningDeadlocks(t *testing.T) {
 
 func TestTreeDeterministic(t *testing.T) {
 	g := mustGrid(t, "torus:8x8")
-	cfg := Config{Grid: g, Length: 2, Ports: model.OnePort, Seed: 9, Warmup: 500, Cycles: 3000, Tree: true,
+	cfg := Config{Grid: g, Length: 2, Ports: model.OnePort, Seed: 9, Warmup: 500, Cycles: 3000, Tree: true, Prune: flitmodel.PruneOnStop,
 		Traffic: Traffic{Rate: 0.004, Multicast: 1, MinDests: 4, MaxDests: 25}}
 	a := runString(t, cfg)
 	if b := runString(t, cfg); a != b {
@@ -275,15 +276,12 @@ func TestTreeBadConfig(t *testing.T) {
 	g := mustGrid(t, "mesh:8x8")
 	for _, cfg := range []Config{
 		{Grid: g, Tree: true, Prune: 7},
-		{Grid: g, Tree: true, Traffic: Traffic{Rate: 0.01, Multicast: 1, MinDests: 4, MaxDests: 63}},
-		{Grid: g, Tree: true, MulticastSchedule: func(model.NodeID, []model.NodeID) (*model.Schedule, error) { return nil, nil }},
+		{Grid: g, Tree: true, Prune: flitmodel.PruneOnStop, Traffic: Traffic{Rate: 0.01, Multicast: 1, MinDests: 4, MaxDests: 63}},
+		{Grid: g, Tree: true, Prune: flitmodel.PruneOnStop, MulticastSchedule: func(model.NodeID, []model.NodeID) (*model.Schedule, error) { return nil, nil }},
 	} {
 		if _, err := Run(cfg); err == nil {
 			t.Errorf("%+v accepted", cfg)
 		}
-	}
-	if _, err := ParsePrune("sometimes"); err == nil {
-		t.Errorf("bad prune name accepted")
 	}
 }
 
@@ -307,7 +305,7 @@ func TestPropTreeDrainsExactlyOnce(t *testing.T) {
 		if c.OnePort {
 			ports = model.OnePort
 		}
-		cfg := Config{Grid: g, VCs: V, Buffer: c.B, Length: c.L, Ts: c.Ts, Tr: c.Tr, Ports: ports, Seed: c.Seed, Cycles: 800, StopSources: true, Tree: true,
+		cfg := Config{Grid: g, VCs: V, Buffer: c.B, Length: c.L, Ts: c.Ts, Tr: c.Tr, Ports: ports, Seed: c.Seed, Cycles: 800, StopSources: true, Tree: true, Prune: flitmodel.PruneOnStop,
 			Traffic: Traffic{Rate: 0.03, Multicast: 0.6, MinDests: 1, MaxDests: g.Nodes() - 1}}
 		rn, err := newRunner(cfg)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 )
 
 // TreeMessage is one tree multicast of a fixed message set (ExecuteTrees): from Source
@@ -19,7 +20,7 @@ type TreeOptions struct {
 	VCs      int // virtual channels per physical channel (0 = the routing's classes)
 	Buffer   int // flits per VC buffer (0 = 2)
 	Ports    model.PortModel
-	Prune    Prune
+	Prune    flitmodel.Prune
 	Dateline bool // the two dateline classes of model.DOR on a torus
 	// Limit bounds the simulated cycles (0 = a bound from the messages).
 	Limit int64
@@ -59,7 +60,7 @@ func ExecuteTrees(g *model.Grid, msgs []TreeMessage, opt TreeOptions) (*TreeResu
 	if opt.Buffer == 0 {
 		opt.Buffer = 2
 	}
-	if opt.Prune > PrunePartial {
+	if opt.Prune > flitmodel.PrunePartial {
 		return nil, fmt.Errorf("prune %d: not a pruning policy", opt.Prune)
 	}
 	if opt.Data < 1 || opt.Data > 1<<20 {

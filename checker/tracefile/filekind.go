@@ -13,7 +13,12 @@ var fileKinds = []struct{ prefix, what, use string }{
 	{"wormcheck-family/", "a family result (check --family --result)", "use merge, or check --family ... --resume"},
 	{"wormcheck-schedule/", "a schedule file", "use verify"},
 	{"wormcheck-report/", "a report (check --json)", "its witness trace is saved with check --trace"},
+	{"wormcheck-witness/", "a witness without a trace (a blocking pattern, an unreachable pair; prove --witness-dir)", "its picture is the .svg beside it"},
 }
+
+// WitnessFormat tags a witness without a trace, as prove --witness-dir writes it
+// (ID.witness.json): {"format": WitnessFormat, "witness": ...}.
+const WitnessFormat = "wormcheck-witness/1"
 
 // WrongFile explains a file handed to a command that wants another of wormcheck's
 // formats: "this is a family result (...); use merge". It returns nil when data is not

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // hostileCase is one input that crashed, ran away or was answered wrongly, with the exit
@@ -182,4 +184,93 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{[]string{"schedule", "--algo", "umesh", "--topo", "mesh:4x4", "--dests", "3,5", "--multicasts", "0:3,5;1:6"}, exitUsage, "--dests and --multicasts"},
 		{[]string{"sim", "--topo", "mesh:4x4", "--plot", "p.svg", "--trace", "t.pcap"}, exitUsage, "takes no --trace"},
 	})
+}
+
+// TestLassoShapeKept: a livelock found by check keeps its lasso (3 steps to a state,
+// then a cycle of 8) through the trace file, replay (text and JSON), render, the
+// explorer's scene and --prop liveness --trace (which wrote no file); titles say
+// livelock, not deadlock. Before, replay printed "0 steps to a state, then a cycle of
+// 11 steps", its JSON had no cycle_start, and the pictures' titles said deadlock.
+func TestLassoShapeKept(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"check", "--algo", "unicast", "--topo", "mesh:3x2", "--msgs", "0->2", "--routing", "nonminimal"}
+	for _, prop := range []string{"deadlock", "liveness"} {
+		tr, svg := filepath.Join(dir, prop+".json"), filepath.Join(dir, prop+".svg")
+		code, out, stderr := runCLI(t, append(base, "--prop", prop, "--trace", tr, "--svg", svg)...)
+		if code != exitViolated || !strings.Contains(out, "lasso: 3 steps to a state, then a cycle of 8 steps") {
+			t.Fatalf("%s: exit %d: %s%s", prop, code, out, stderr)
+		}
+		code, out, stderr = runCLI(t, "replay", tr)
+		if code != exitViolated || !strings.Contains(out, "lasso: 3 steps to a state, then a cycle of 8 steps") || !strings.Contains(out, "livelock") {
+			t.Errorf("%s: replay: exit %d: %s%s", prop, code, out, stderr)
+		}
+		_, out, _ = runCLI(t, "replay", tr, "--json")
+		var rep struct {
+			Witness struct {
+				Kind       string `json:"kind"`
+				CycleStart int    `json:"cycle_start"`
+			} `json:"witness"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Witness.Kind != "lasso" || rep.Witness.CycleStart != 3 {
+			t.Errorf("%s: replay --json witness %+v, %v", prop, rep.Witness, err)
+		}
+		pic := filepath.Join(dir, prop+"-render.svg")
+		if code, _, stderr := runCLI(t, "render", tr, "-o", pic); code != exitHolds {
+			t.Fatalf("render: %s", stderr)
+		}
+		for _, p := range []string{svg, pic} {
+			b, _ := os.ReadFile(p)
+			if !strings.Contains(string(b), "livelock, 3 steps then a cycle of 8 repeated forever") || strings.Contains(string(b), "deadlock after") {
+				t.Errorf("%s: %s's title does not name the livelock's lasso", prop, p)
+			}
+		}
+		data, _ := os.ReadFile(tr)
+		sc, err := check.ExploreScene(data, "l.json")
+		if err != nil || sc.LassoStart != 3 || !strings.Contains(sc.Title, "livelock") {
+			t.Errorf("%s: explorer scene lasso start %d, title %q, %v", prop, sc.LassoStart, sc.Title, err)
+		}
+	}
+}
+
+// TestWitnessFilesWork: prove --witness-dir wrote RT6.json, NP7.json and MN2.json that
+// replay rejected as "not valid JSON" (another format), and reports of DC5 under the
+// same extension. Now every ID.json replays; a report or a witness without a trace has
+// its own extension, and replay and render name its kind in one line.
+func TestWitnessFilesWork(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "prove", "--quick", "--only", "RT6,NP7,MN2,DC5,WH2", "--witness-dir", dir); code != exitHolds {
+		t.Fatalf("prove: exit %d: %s", code, stderr)
+	}
+	ents, _ := os.ReadDir(dir)
+	var traces, others int
+	for _, e := range ents {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		id, ext, _ := strings.Cut(name, ".")
+		switch ext {
+		case "json":
+			traces++
+			if code, out, stderr := runCLI(t, "replay", p); code != exitViolated {
+				t.Errorf("replay %s: exit %d: %s%s", name, code, out, stderr)
+			}
+			if code, _, stderr := runCLI(t, "render", p, "-o", filepath.Join(dir, id+".render.svg")); code != exitHolds {
+				t.Errorf("render %s: exit %d: %s", name, code, stderr)
+			}
+		case "report.json", "witness.json":
+			others++
+			what := map[string]string{"report.json": "this is a report", "witness.json": "this is a witness without a trace"}[ext]
+			runHostile(t, []hostileCase{
+				{[]string{"replay", p}, exitUsage, what},
+				{[]string{"render", p, "-o", filepath.Join(dir, "x.svg")}, exitUsage, what},
+			})
+		default:
+			t.Errorf("%s: an extension no command reads", name)
+		}
+	}
+	if traces != 2 || others != 3 {
+		t.Errorf("%d trace files (want RT6, WH2), %d others (want NP7, MN2, DC5): %v", traces, others, ents)
+	}
 }

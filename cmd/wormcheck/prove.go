@@ -38,8 +38,12 @@ Flags:
                     (kind trace, pair, instance, ...) or null
   --workers N       members checked at once (default: the number of CPUs); verdicts
                     and state counts do not depend on it
-  --witness-dir D   write D/ID.json (replayable trace or witness), D/ID.svg, D/ID.pcap for
-                    every claim that has a witness
+  --witness-dir D   for every claim with a witness: D/ID.json, a trace file that
+                    'wormcheck replay', render and explore take (MN6B adds ID.async.json);
+                    D/ID.svg its picture; D/ID.pcap its capture (flit claims); for a claim
+                    whose witness is no trace, D/ID.report.json (the report of a timed
+                    claim's contending pair) or D/ID.witness.json (a blocking pattern, an
+                    unreachable pair), which replay and render name as such
   --progress        progress lines on stderr even when it is not a terminal (on a
                     terminal one line is updated in place): claim, family, members
                     done/total, states, states/s, elapsed, ETA of the family, memory

@@ -87,14 +87,24 @@ func (p Prune) String() string {
 	return fmt.Sprintf("Prune(%d)", p)
 }
 
-// ParsePrune parses a policy name ("none", "on-no-free", "on-stop", "partial").
+// ParsePrune parses a policy name ("none", "on-no-free", "on-stop", "partial") or one of
+// 000's: total (= on-no-free, §4's trigger: a header finds no free output) and
+// total-stall (= on-stop, §3 and §5.3: whenever a branch is stopped). It is the one
+// parser of pruning policies: the flit explorer's, the tree-mcast algorithm's and the
+// simulator's.
 func ParsePrune(s string) (Prune, error) {
+	switch s {
+	case "total":
+		return PruneOnNoFree, nil
+	case "total-stall":
+		return PruneOnStop, nil
+	}
 	for i, n := range pruneNames {
 		if n == s {
 			return Prune(i), nil
 		}
 	}
-	return 0, fmt.Errorf("pruning policy %q is unknown; use none, on-no-free, on-stop or partial", s)
+	return 0, fmt.Errorf("pruning %q is unknown; use none, on-no-free (alias total), on-stop (alias total-stall) or partial", s)
 }
 
 // Message is one message to deliver. A unicast worm (Multicast false) has one

@@ -143,6 +143,13 @@ func TestPruneNames(t *testing.T) {
 	if _, err := ParsePrune("sometimes"); err == nil || !strings.Contains(err.Error(), "sometimes") {
 		t.Fatalf("bad policy accepted: %v", err)
 	}
+	// 000's names: total prunes when a header finds no free output (§4), total-stall
+	// whenever a branch stops (§3, §5.3).
+	for s, want := range map[string]Prune{"total": PruneOnNoFree, "total-stall": PruneOnStop} {
+		if got, err := ParsePrune(s); err != nil || got != want {
+			t.Errorf("%s: %v, %v; want %v", s, got, err, want)
+		}
+	}
 }
 
 // TestExplain checks the structured moves against the labels along a random run.

@@ -54,6 +54,9 @@ func ExploreScene(data []byte, name string) (*render.Scene, error) {
 // on its model (tree-mcast or unicast).
 func TraceScene(tf *tracefile.File) (*render.Scene, error) {
 	w := &props.Witness{Kind: props.WitnessTrace, Violation: tf.Violation}
+	if tf.CycleStart != nil {
+		w.Kind, w.CycleStart = props.WitnessLasso, *tf.CycleStart
+	}
 	switch tf.Algorithm {
 	case "tree-mcast":
 		rp, err := treemcast.Replay(tf)

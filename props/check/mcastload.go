@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/pathbased"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -131,7 +132,7 @@ func prepareMcastLoad(r *request) (job, error) {
 // mcastLoadAlgos are tree (on-stop pruning) and separate addressing, then on 2-D meshes
 // Dual-Path and PM (000 §5.2); the tree is algorithm 0 and separate addressing 1.
 func mcastLoadAlgos(g *model.Grid) ([]sim.McastAlgo, error) {
-	as := []sim.McastAlgo{{Name: "tree", Tree: true, Prune: sim.PruneOnStop}, {Name: "separate"}}
+	as := []sim.McastAlgo{{Name: "tree", Tree: true, Prune: flit.PruneOnStop}, {Name: "separate"}}
 	if g.Kind() != model.Mesh || g.Dims() != 2 {
 		return as, nil
 	}

@@ -90,13 +90,13 @@ func prepareTreeMcast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	pr, err := treemcast.ParsePrune(r.str("pruning"))
+	pr, err := flit.ParsePrune(r.str("pruning"))
 	if err != nil {
 		return nil, badf("--%v", err)
 	}
 	ports := r.str("ports")
-	pm, err := treemcast.ParsePorts(ports + "-port")
-	if err != nil {
+	pm, err := model.ParsePortModel(ports)
+	if err != nil || ports == "" {
 		return nil, badf("--ports %q is unknown; use one or all", ports)
 	}
 	length, err := r.integer("length", 1, 16)

@@ -100,7 +100,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("--dateline: %v", err)
 	}
-	pm, err := unicast.ParsePorts(r.str("ports"))
+	pm, err := model.ParsePortModel(r.str("ports"))
 	if err != nil {
 		return nil, badf("--ports: %v", err)
 	}
@@ -386,38 +386,25 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
-	p := unicast.ParamsOf(sp)
-	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
-	if sp.Routing != nil {
-		params["routing"] = sp.Routing.Name()
-	}
-	secs := time.Since(start).Seconds()
-	rep := &props.Report{
-		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
-		Property: props.PropLiveness, Semantics: "flit", Verdict: res.Verdict, Reason: res.Reason,
-		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Seconds: secs, StatesPerSec: float64(res.States) / max(secs, 1e-9)},
-	}
+	// The lasso travels as a search result does, so that its report has the trace file
+	// (--trace), picture and capture of a deadlock check's lasso, its shape kept.
+	ur := &unicast.Result{Property: props.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
+		Seconds: time.Since(start).Seconds(), Model: m, Violation: res.Reason}
 	if v := res.Violation; v != nil {
-		w := &props.Witness{Kind: props.WitnessTrace, Violation: v.Message, Detail: map[string]any{"topology": sp.Topology, "parameters": p}}
-		if v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
-			w.Kind, w.CycleStart = props.WitnessLasso, v.CycleStart
+		ur.Actions, ur.Trace, ur.Kind, ur.Violation = v.Trace.Actions(), v.Trace, v.Kind, v.Message
+		for _, st := range v.Trace.Steps[1:] {
+			ur.Labels = append(ur.Labels, st.Label)
 		}
-		var labels []string
-		for i := 1; i < len(v.Trace.Steps); i++ {
-			st := v.Trace.Steps[i]
-			ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
-			if mv, err := m.Explain(v.Trace.Steps[i-1].State, st.Action); err == nil {
-				ts.Message = mv.Msg
-			}
-			w.Steps = append(w.Steps, ts)
-			labels = append(labels, st.Label)
+		ur.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		if v.Kind.IsLasso() {
+			ur.CycleStart = v.CycleStart
 		}
-		rep.Reason, rep.Witness = v.Message, w
-		cycleStart := -1
-		if w.Kind == props.WitnessLasso {
-			cycleStart = w.CycleStart
-		}
-		rep.Text = lassoText(labels, cycleStart)
+	}
+	rep := unicastReport(sp, props.PropLiveness, ur, new(work))
+	rep.Stats.StatesPerSec = float64(res.States) / max(ur.Seconds, 1e-9)
+	rep.Stats.Store = ""
+	if rep.Witness != nil {
+		rep.Witness.Detail = map[string]any{"topology": sp.Topology, "parameters": unicast.ParamsOf(sp)}
 	}
 	return rep, nil
 }

@@ -76,6 +76,9 @@ func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, badf("%s is not valid JSON: %v", file, err)
 	}
+	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil && head.Format != tracefile.Format {
+		return nil, badf("%s: %v", file, err) // a family result, a report, a witness without a trace
+	}
 	if head.Format != tracefile.Format {
 		s, err := model.ParseSchedule(data)
 		if err != nil {

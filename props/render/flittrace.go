@@ -224,6 +224,9 @@ func TraceTitles(tf *tracefile.File, violation string, steps int) (string, strin
 		kind = "no violation"
 	}
 	title := fmt.Sprintf("%s %s on %s: %s after %d steps", tf.Algorithm, tf.Property, tf.Topology, kind, steps)
+	if cs := tf.CycleStart; cs != nil && *cs >= 0 && *cs < steps {
+		title = fmt.Sprintf("%s %s on %s: %s, %d steps then a cycle of %d repeated forever", tf.Algorithm, tf.Property, tf.Topology, kind, *cs, steps-*cs)
+	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, tf.Params); err != nil {
 		b.Reset()

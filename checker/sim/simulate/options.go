@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -204,7 +205,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 	switch o.Algo {
 	case "", "unicast", "separate":
 	case "tree":
-		p, err := sim.ParsePrune(o.Prune)
+		p, err := flit.ParsePrune(o.Prune)
 		if err != nil {
 			return fmt.Errorf("--prune: %v", err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
 )
 
 func simDefaults() Options {
@@ -51,7 +52,7 @@ func TestSimConfigBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Traffic.Rate != 0.01 || cfg.Traffic.HotNode != g.Node(2, 2) || !cfg.Tree || cfg.Prune != sim.PruneNone {
+	if cfg.Traffic.Rate != 0.01 || cfg.Traffic.HotNode != g.Node(2, 2) || !cfg.Tree || cfg.Prune != flit.PruneNone {
 		t.Fatalf("config %+v", cfg.Traffic)
 	}
 }
