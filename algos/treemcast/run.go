@@ -37,8 +37,13 @@ type CheckOptions struct {
 	// unbounded.
 	MaxMemoryBytes int64
 	Symmetry       bool // state-level symmetry reduction (flit.Symmetric)
-	Store          checker.StoreMode
-	Context        context.Context
+	// Reduction explores a deadlock property with partial-order reduction
+	// (flit.Reduced) when the relation is minimal and Symmetry is off; Check's result
+	// then counts the reduced graph's states. Invariant properties (exactly-once) are
+	// always explored unreduced.
+	Reduction bool
+	Store     checker.StoreMode
+	Context   context.Context
 }
 
 // Check explores one instance. For PropDeadlock it looks for a reachable deadlock; for
@@ -74,6 +79,8 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
 		o.Symmetry = true
 		res, err = checker.Explore[flit.State](sm, o)
+	} else if r := flit.NewReduced(m); opt.Reduction && len(o.Invariants) == 0 && r.Minimal() {
+		res, err = checker.Explore[flit.State](r, o)
 	} else {
 		res, err = checker.Explore[flit.State](m, o)
 	}

@@ -95,6 +95,12 @@ type Options struct {
 	// minimised to the messages it involves, searched exhaustively and replayed on the
 	// instance; finding nothing is inconclusive, never holds. Context bounds it.
 	Swarm bool
+	// Reduction explores the flit models' deadlock checks with partial-order reduction
+	// (flit.Reduced's stubborn sets) where it is sound: unicast and tree-multicast
+	// deadlock properties under a minimal relation, without symmetry. Verdicts are the
+	// same; state counts are smaller, and the report names the reduction that produced
+	// them (Stats.Reduction). The command line turns it on by default.
+	Reduction bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the

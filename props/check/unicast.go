@@ -204,7 +204,7 @@ func (u Unicast) prepare(r *request) (job, error) {
 		opt := checkerOptions[flit.State](ctx, r)
 		opt.Invariants = m.Invariants()
 		opt.CheckLocalDeadlock = localDeadlocks(r.property)
-		res := unicast.SearchWith(m, opt)
+		res := searchUnicast(r, m, opt)
 		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
@@ -258,7 +258,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		}
 		o := opt
 		o.Invariants = m.Invariants()
-		res := unicast.SearchWith(m, o)
+		res := searchUnicast(r, m, o)
 		if res.Verdict == props.Inconclusive && ctx.Err() != nil {
 			interrupted = true
 			break
@@ -320,8 +320,11 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *wor
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
 		Property: property, Semantics: "flit", Verdict: res.Verdict,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds,
-			Store: res.Store.String(), CollisionBound: res.CollisionBound},
+			Store: res.Store.String(), CollisionBound: res.CollisionBound, Reduction: res.Reduction},
 		Certificate: res.Certificate,
+	}
+	if res.ReductionNote != "" {
+		rep.Notes = append(rep.Notes, res.ReductionNote)
 	}
 	if res.Transitions == 0 {
 		rep.Stats.Store = "" // a replay or an empty family searched nothing
@@ -455,4 +458,13 @@ func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 	}
 	rep.Figures = fig
 	return rep, nil
+}
+
+// searchUnicast searches one unicast instance, with partial-order reduction when the
+// request asks for it (Options.Reduction) and the property is a deadlock property.
+func searchUnicast(r *request, m *flit.Model, opt checker.Options[flit.State]) unicast.Result {
+	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+		return unicast.SearchReduced(m, opt)
+	}
+	return unicast.SearchWith(m, opt)
 }
