@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
@@ -43,6 +45,9 @@ Flags:
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
   --svg F.svg     draw the witness cycle on the topology (2-D meshes and tori)
+  --max-memory MiB, --time-limit D
+                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
@@ -60,7 +65,7 @@ func init() {
 		Help: fmt.Sprintf(routingHelp, b.String()), Run: runRouting})
 }
 
-func runRouting(_ context.Context, e *env, args []string) (int, error) {
+func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	topo := fs.String("topo", "", "topology")
@@ -69,6 +74,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
+	bud := defineBudget(fs)
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -85,7 +91,15 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rep, err := cdg.Prove(*topo, *spec, os.ReadFile)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(*topo, *spec, os.ReadFile) })
+	if errors.Is(err, errStopped) {
+		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)
+	}
 	if err != nil {
 		return 0, err
 	}
