@@ -82,6 +82,9 @@ type Stats struct {
 	// "swarm" (randomised walks, checker.Swarm: States and Transitions then count the
 	// walks' transitions, Depth the deepest walk, and a verdict is never holds).
 	Search string `json:"search,omitempty"`
+	// Reduction names the partial-order reduction that produced States ("stubborn":
+	// stubborn sets, which keep every deadlock), "" for none.
+	Reduction string `json:"reduction,omitempty"`
 }
 
 // Certificate says how a verdict knows that every message is delivered: by a progress
@@ -166,6 +169,9 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "  swarm: %d transitions walked, deepest walk %d, %.2fs (%.0f transitions/s)\n", r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 	} else if r.Stats.Transitions > 0 {
 		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+		if r.Stats.Reduction != "" {
+			fmt.Fprintf(&b, "  reduction: %s sets (partial-order; every deadlock state is kept)\n", r.Stats.Reduction)
+		}
 		if r.Stats.Store == checker.Fingerprint.String() {
 			fmt.Fprintf(&b, "  store: fingerprint (64-bit); probability that two states collided <= %.3g\n", r.Stats.CollisionBound)
 		}

@@ -208,7 +208,7 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 	first := rs[0]
 	out := &FamilyResult{
 		Format: FamilyFormat, Family: first.Family, Topology: first.Topology, Params: first.Params,
-		Members: first.Members, Shard: Shard{0, first.Shard.Count}, Inconclusive: []int{},
+		Members: first.Members, Shard: Shard{Index: 0, Count: first.Shard.Count}, Inconclusive: []int{},
 	}
 	seen := map[int]int{}
 	owner := map[int]int{} // member index -> the result that checked it

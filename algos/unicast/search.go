@@ -46,6 +46,11 @@ type Result struct {
 	// (0 in exact mode).
 	Store          checker.StoreMode
 	CollisionBound float64
+	// Reduction names the partial-order reduction the search used ("stubborn": the
+	// stubborn sets of flit.Reduced), "" for none; ReductionNote says why none was used
+	// where one was asked for.
+	Reduction     string
+	ReductionNote string
 }
 
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
@@ -67,9 +72,31 @@ func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool
 // (checker.Options.CheckLiveness): a Holds comes with a certificate that every message
 // is delivered, and a livelock or starvation is a violation with a lasso.
 func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
+	return search(m, m, opt)
+}
+
+// SearchReduced is SearchWith with partial-order reduction (flit.Reduced) where it is
+// sound for the deadlock property: when every hop of the relation is minimal, so the
+// reachable graph is acyclic and the reduced graph's deadlocks decide local deadlocks
+// too. Otherwise (a misrouting relation) it searches unreduced and says why in
+// Result.Reduction's absence and ReductionNote.
+func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
+	r := flit.NewReduced(m)
+	if !r.Minimal() {
+		res := search(m, m, opt)
+		res.ReductionNote = "no reduction: the relation misroutes, so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
+		return res
+	}
+	res := search(m, r, opt)
+	res.Reduction = "stubborn"
+	return res
+}
+
+// search explores sys (m itself, or m reduced) with the deadlock and liveness checks.
+func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
 	opt.CheckDeadlock = true
 	opt.CheckLiveness = true
-	r, err := checker.Explore[flit.State](m, opt)
+	r, err := checker.Explore[flit.State](sys, opt)
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}

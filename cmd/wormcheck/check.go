@@ -107,6 +107,7 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
 	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+	fs.StringVar(&c.Reduction, "reduction", "stubborn", "partial-order reduction of flit deadlock searches: stubborn (where sound: a minimal relation, no symmetry) or none")
 	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
 	return fs.Bool("progress", false, "show progress on stderr")
 }
@@ -359,6 +360,13 @@ func (c *common) options() (check.Options, error) {
 	}
 	if c.TimeLimit < 0 {
 		return opt, usagef("--time-limit must not be negative")
+	}
+	switch c.Reduction {
+	case "stubborn":
+		opt.Reduction = !c.Symmetry
+	case "none":
+	default:
+		return opt, usagef("--reduction %q is unknown; use stubborn or none", c.Reduction)
 	}
 	if opt.Store, err = storeNamed(c.Store); err != nil {
 		return opt, err

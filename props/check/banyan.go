@@ -216,11 +216,14 @@ func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witnes
 func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *props.Witness {
 	w := props.LabelWitness(tf)
 	waits := sys.Waits(last)
-	var edges []waitEdge
-	for _, x := range waits {
-		edges = append(edges, waitEdge{Waiter: x.WaiterIdx, Holder: x.HolderIdx, Channel: x.Link})
+	g := sys.WaitFor(last)
+	var all []int
+	for p := range g.Undelivered {
+		all = append(all, p)
 	}
-	w.Cycle = waitForCycle(edges)
+	for _, e := range g.Cycle(all) {
+		w.Cycle = append(w.Cycle, props.CycleEdge{Message: e.Waiter, Channel: waits[e.Wait].Link, Holder: e.Holder})
+	}
 	w.Detail = map[string]any{"starts": sys.StartsOf(last), "waits": waits}
 	return w
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -46,6 +47,11 @@ type Instance struct {
 	Algorithm string
 	Topology  string
 	Params    map[string]string
+	// Relation, when set, is a Go routing relation used where the "routing" parameter
+	// would name one (algorithms unicast, tree-mcast and routing): a user's own
+	// relation, checked by the flit explorer and the static decision like a built-in.
+	// It must route on the instance's topology; the two exclude each other.
+	Relation routing.Relation
 }
 
 // Options bound and tune a check. The zero value is an exhaustive search with one worker,
@@ -95,6 +101,12 @@ type Options struct {
 	// minimised to the messages it involves, searched exhaustively and replayed on the
 	// instance; finding nothing is inconclusive, never holds. Context bounds it.
 	Swarm bool
+	// Reduction explores the flit models' deadlock checks with partial-order reduction
+	// (flit.Reduced's stubborn sets) where it is sound: unicast and tree-multicast
+	// deadlock properties under a minimal relation, without symmetry. Verdicts are the
+	// same; state counts are smaller, and the report names the reduction that produced
+	// them (Stats.Reduction). The command line turns it on by default.
+	Reduction bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the

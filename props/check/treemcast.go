@@ -204,10 +204,14 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 	}
 	var res *checker.Result[flit.State]
 	var err error
+	reduction := ""
 	if r.opt.Symmetry {
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
 		o.Symmetry = true
 		res, err = checker.Explore[flit.State](sm, o)
+	} else if red := flit.NewReduced(m); r.opt.Reduction && len(o.Invariants) == 0 && red.Minimal() {
+		reduction = "stubborn"
+		res, err = checker.Explore[flit.State](red, o)
 	} else {
 		res, err = checker.Explore[flit.State](m, o)
 	}
@@ -215,6 +219,7 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		return nil, internalf("%v", err)
 	}
 	rep := treeMcastReport(in, r.property)
+	defer func() { rep.Stats.Reduction = reduction }()
 	rep.Verdict = res.Verdict
 	rep.Stats = props.SearchStats(res.Stats, o.Store)
 	rep.Certificate = res.Certificate()
