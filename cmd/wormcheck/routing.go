@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
@@ -63,6 +65,9 @@ Flags:
                   cycle; for an acyclic CDG its certificate: every held channel numbered
                   so that each dependency goes to a larger number
   --trace F.json  save the moves that reach a configuration, for replay and explore
+  --max-memory MiB, --time-limit D
+                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
@@ -82,7 +87,7 @@ func init() {
 		Help: fmt.Sprintf(routingHelp, b.String()), Run: runRouting})
 }
 
-func runRouting(_ context.Context, e *env, args []string) (int, error) {
+func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	topo := fs.String("topo", "", "topology")
@@ -92,6 +97,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness, or the certificate of an acyclic graph, to this file")
 	traceOut := fs.String("trace", "", "write the flit moves that reach a deadlock configuration to this file (for replay and explore)")
+	bud := defineBudget(fs)
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -108,7 +114,15 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rep, err := cdg.Prove(*topo, *spec, os.ReadFile)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(*topo, *spec, os.ReadFile) })
+	if errors.Is(err, errStopped) {
+		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)
+	}
 	if err != nil {
 		return 0, err
 	}
