@@ -286,7 +286,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	fo := treemcast.FamilyOptions{
 		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
 		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
-		StopAtFirst: stop,
+		StopAtFirst: stop, Reduction: r.opt.Reduction && !r.opt.Symmetry,
 	}
 	if r.opt.Resume != nil {
 		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)
