@@ -140,8 +140,11 @@ var catalogue = []Claim{
 		Statement: "tree multicast with pruning over RT4's routing is deadlock-free",
 		Families:  one([3]string{"mesh:2x2 pairs:2; without pruning pairs:3", "as quick", "mesh:2x2 pairs:3, mesh:2x3 pairs:1; without pruning pairs:3"}, runRT5)},
 	{ID: "RT6", Source: "—", Semantics: "flit (liveness)", Expected: ExpectViolated,
-		Statement: "non-minimal adaptive routing without a misroute budget livelocks; with one every message is delivered",
+		Statement: "non-minimal adaptive routing without a misroute budget livelocks; a budget removes the livelock of a lone worm",
 		Families:  one([3]string{"mesh:2x3, every (src,dst)", "as quick", "mesh:3x3, every (src,dst)"}, runRT6)},
+	{ID: "RT7", Source: "—", Semantics: "flit + static", Expected: ExpectViolated,
+		Statement: "a misroute budget does not remove deadlock: bounded non-minimal routing on one VC deadlocks with two worms (mesh:2x2 0->1,3->2, L=2, B=1)",
+		Families:  one([3]string{"nonminimal:1 static on mesh:2x2, 3x3, 4x4; the flit instance", "as quick", "the same"}, runRT7)},
 
 	{ID: "AN1", Source: "Schroeder et al. (Autonet)", Semantics: "flit + static", Expected: ExpectHolds,
 		Statement: "up*/down* routing is deadlock-free on every connected network (random irregular graphs, meshes with random failed links)",

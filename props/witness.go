@@ -30,6 +30,11 @@ const (
 	// WitnessInstance is a counterexample that is a structure, not a run (a blocking
 	// pattern, an unreachable node pair, a subnetwork that breaks a lemma): Detail.
 	WitnessInstance WitnessKind = "instance"
+	// WitnessConfiguration is a deadlock configuration of a routing relation (worms,
+	// the channels each holds and the outputs each header waits for, all held):
+	// Configuration, and in Steps the flit moves that reach it from the empty network
+	// (the trace `replay` re-runs).
+	WitnessConfiguration WitnessKind = "configuration"
 )
 
 // Witness is the evidence of a verdict, one JSON schema for every kind (the "witness"
@@ -58,6 +63,37 @@ type Witness struct {
 	// Detail is a structural counterexample in the checker's own words (an instance
 	// witness); any JSON value.
 	Detail any `json:"detail,omitempty"`
+	// Configuration is a deadlock configuration (kind configuration).
+	Configuration *ConfigurationWitness `json:"configuration,omitempty"`
+}
+
+// ConfigurationWitness is a deadlock configuration of a routing relation: worms that
+// hold channels such that every output each header is permitted is held. Minimal says
+// the search proved it has the fewest channels, and the fewest worms among those.
+type ConfigurationWitness struct {
+	Worms    []ConfigurationWorm `json:"worms"`
+	Channels int                 `json:"channels"`
+	Minimal  bool                `json:"minimal"`
+}
+
+// ConfigurationWorm is one worm of a configuration: message Message of the realised
+// instance, from Src to Dst, its Route from its source ("channel.vcN", the header's
+// last), of which it holds the last Held, and the outputs its header Waits for.
+type ConfigurationWorm struct {
+	Message int          `json:"message"`
+	Src     string       `json:"src"`
+	Dst     string       `json:"dst"`
+	Route   []string     `json:"route"`
+	Held    int          `json:"held"`
+	Waits   []WaitOutput `json:"waits"`
+}
+
+// WaitOutput is one permitted output of a blocked header and the worm (Message) that
+// holds it.
+type WaitOutput struct {
+	Channel string `json:"channel"`
+	VC      int    `json:"vc"`
+	Holder  int    `json:"holder"`
 }
 
 // TraceStep is one transition of a trace, structured so that pictures, the browser

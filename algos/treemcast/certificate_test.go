@@ -53,7 +53,7 @@ func TestCertificates(t *testing.T) {
 	}
 	// Shards of runs with different stores do not merge: they are different runs.
 	half := func(store checker.StoreMode, i int) *FamilyResult {
-		r, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Store: store, Shard: Shard{i, 2}})
+		r, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Store: store, Shard: Shard{Index: i, Count: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package treemcast
 
 import (
 	"fmt"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,25 +224,9 @@ func mcKey(m Multicast) uint64 {
 }
 
 // Shard is part i (0-based) of n of a family: the members whose index is i mod n. The
-// partition is stable: it depends only on the member numbering.
-type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
+// Shard selects the members of a family run (family.Shard): member m is in shard
+// i/n when m mod n is i.
+type Shard = family.Shard
 
 // ParseShard reads "i/n" with 0 <= i < n.
-func ParseShard(s string) (Shard, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 <= i < n, e.g. 0/4", s)
-	}
-	return Shard{Index: i, Count: n}, nil
-}
-
-// String renders the shard as "i/n".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
-
-// Has reports whether member index idx belongs to the shard.
-func (s Shard) Has(idx int) bool { return s.Count <= 1 || idx%s.Count == s.Index }
+func ParseShard(s string) (Shard, error) { return family.ParseShard(s) }

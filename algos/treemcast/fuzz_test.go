@@ -42,7 +42,7 @@ func FuzzParseShard(f *testing.F) {
 }
 
 func FuzzParseFamilyResult(f *testing.F) {
-	r := &FamilyResult{Format: FamilyFormat, Family: "pairs:1", Topology: "mesh:2x2", Members: 3, Shard: Shard{0, 1}, Instances: 3, Verdict: checker.Holds}
+	r := &FamilyResult{Format: FamilyFormat, Family: "pairs:1", Topology: "mesh:2x2", Members: 3, Shard: Shard{Index: 0, Count: 1}, Instances: 3, Verdict: checker.Holds}
 	b, _ := r.Marshal()
 	f.Add(b)
 	f.Add([]byte(`{"format":"wormcheck-family/1","shard":{"index":2,"count":1}}`))

@@ -208,7 +208,7 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 	first := rs[0]
 	out := &FamilyResult{
 		Format: FamilyFormat, Family: first.Family, Topology: first.Topology, Params: first.Params,
-		Members: first.Members, Shard: Shard{0, first.Shard.Count}, Inconclusive: []int{},
+		Members: first.Members, Shard: Shard{Index: 0, Count: first.Shard.Count}, Inconclusive: []int{},
 	}
 	seen := map[int]int{}
 	owner := map[int]int{} // member index -> the result that checked it
@@ -265,4 +265,23 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 	}
 	out.Verdict = out.verdict()
 	return out, nil
+}
+
+// MergeFiles reads the family results that `check --family ... --shard i/n --result F`
+// wrote for disjoint shards of one run, with read, in order, and merges them (Merge);
+// an error names the file at fault.
+func MergeFiles(files []string, read func(string) ([]byte, error)) (*FamilyResult, error) {
+	rs := make([]*FamilyResult, 0, len(files))
+	for _, f := range files {
+		data, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		r, err := ParseFamilyResult(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		rs = append(rs, r)
+	}
+	return Merge(rs)
 }

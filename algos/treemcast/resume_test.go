@@ -36,7 +36,7 @@ func TestResume(t *testing.T) {
 	f := Family{Grid: g, K: 2, Symmetry: true}
 	p := DefaultParams()
 	p.Buffer, p.Prune = 1, flit.PruneNone
-	sh := Shard{1, 2}
+	sh := Shard{Index: 1, Count: 2}
 	whole, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Shard: sh})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestResume(t *testing.T) {
 		sh   Shard
 		want string
 	}{
-		{f, Shard{0, 2}, "shard"},
+		{f, Shard{Index: 0, Count: 2}, "shard"},
 		{Family{Grid: g, K: 1, Symmetry: true}, sh, "family"},
 		{Family{Grid: g, K: 2}, sh, "parameters"},
 	} {

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"sync/atomic"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -231,7 +230,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	members := f.Members()
 	shard := opt.Shard
 	if shard.Count == 0 {
-		shard = Shard{0, 1}
+		shard = Shard{Index: 0, Count: 1}
 	}
 	r := &FamilyResult{
 		Format:   FamilyFormat,
@@ -267,25 +266,6 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Checked = append(r.Checked, p.Checked...)
 		prior = p.Seconds
 	}
-	total := 0
-	for _, mb := range members {
-		if shard.Has(mb.Index) {
-			total++
-		}
-	}
-	var doneN, statesN atomic.Int64
-	doneN.Store(int64(len(r.Checked)))
-	statesN.Store(r.States)
-	line := progress.Start(progress.Options{W: opt.Progress, Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), shard)},
-		func() progress.Snapshot {
-			return progress.Snapshot{Done: doneN.Load(), Total: int64(total), Unit: "members", Work: statesN.Load()}
-		})
-	defer line.Stop()
-	every := opt.CheckpointEvery
-	if every <= 0 {
-		every = time.Second
-	}
-	lastCheckpoint := time.Now()
 	finish := func(partial bool) *FamilyResult {
 		r.Partial = partial
 		r.Seconds = prior + time.Since(start).Seconds()
@@ -294,32 +274,34 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.Verdict = r.verdict()
 		return r
 	}
-	partial := false
-	var mine []Member
-	for _, mb := range members {
-		if shard.Has(mb.Index) && !done[mb.Index] {
-			mine = append(mine, mb)
-		}
-	}
-	if opt.Limit > 0 && r.Instances+len(mine) > opt.Limit {
-		mine, partial = mine[:max(0, opt.Limit-r.Instances)], true
-	}
-	if opt.Count != nil {
-		opt.Count(int64(len(mine)), 0, 0)
-	}
 	type checked struct {
 		in  Instance
 		res MemberResult
 		err error
 	}
-	var ferr error
-	visited := 0
-	serr := checker.Sweep(ctx, len(mine), opt.Pool, func(ctx context.Context, _, i int) checked {
-		in := Instance{Grid: f.Grid, Msgs: mine[i].Pair[:], Params: opt.Params, Routing: f.Relation}
+	fo := family.Options{Shard: shard, Done: func(k int) bool { return done[members[k].Index] }, Pool: opt.Pool, Limit: opt.Limit,
+		Progress: opt.Progress, Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), shard), PriorStates: r.States,
+		Count: opt.Count, CheckpointEvery: opt.CheckpointEvery}
+	if opt.Checkpoint != nil {
+		fo.Checkpoint = func() error { return opt.Checkpoint(finish(true)) }
+	}
+	st, err := family.Run(ctx, len(members), fo, func(ctx context.Context, _, k int) (checked, family.Outcome) {
+		in := Instance{Grid: f.Grid, Msgs: members[k].Pair[:], Params: opt.Params, Routing: f.Relation}
+		var c checked
 		if opt.Member != nil {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
-			return checked{in, res, err}
+			c = checked{in, res, err}
+		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx}); err != nil {
+			c = checked{in: in, err: err}
+		} else {
+			mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
+				CollisionBound: res.Stats.FingerprintCollisionBound, Certificate: res.Certificate()}
+			if res.Verdict == checker.Violated {
+				mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
+			}
+			c = checked{in, mr, nil}
 		}
+<<<<<<< HEAD
 		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction})
 		if err != nil {
 			return checked{in: in, err: err}
@@ -332,20 +314,22 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		return checked{in, mr, nil}
 	}, func(i int, c checked) bool {
 		mb := mine[i]
+=======
+>>>>>>> main
 		if c.err != nil {
-			ferr = fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
-			return false
+			// An error is no verdict: reported by visit, never taken for an interruption.
+			return c, family.Outcome{Verdict: checker.Holds}
+		}
+		return c, family.Outcome{Verdict: c.res.Verdict, States: c.res.States, Transitions: c.res.Transitions}
+	}, func(k int, c checked, _ family.Outcome) error {
+		mb := members[k]
+		if c.err != nil {
+			return fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
 		}
 		res := c.res
-		if res.Verdict == checker.Inconclusive && ctx.Err() != nil {
-			// Interrupted, not bounded: the member is checked again on resume.
-			return false
-		}
 		if res.Verdict == checker.Violated && res.Trace == nil {
-			ferr = fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
-			return false
+			return fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
 		}
-		visited++
 		r.Instances++
 		r.Covered += int64(mb.Orbit)
 		r.States += res.States
@@ -353,11 +337,6 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		r.CollisionBound += res.CollisionBound
 		r.Certificates.Add(res.Certificate)
 		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions})
-		doneN.Add(1)
-		statesN.Store(r.States)
-		if opt.Count != nil {
-			opt.Count(0, 1, res.States)
-		}
 		switch res.Verdict {
 		case checker.Violated:
 			r.Violated++
@@ -369,29 +348,14 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			r.Inconclusive = append(r.Inconclusive, mb.Index)
 		}
 		if r.Violated > 0 && opt.StopAtFirst {
-			partial = true
-			return false
+			return family.Stop
 		}
-		if opt.Checkpoint != nil && time.Since(lastCheckpoint) >= every {
-			t0 := time.Now()
-			if err := opt.Checkpoint(finish(true)); err != nil {
-				ferr = err
-				return false
-			}
-			lastCheckpoint = time.Now()
-			// A large result (tens of thousands of members) takes a while to write:
-			// keep checkpoints under about 5% of the run.
-			every = max(every, 20*lastCheckpoint.Sub(t0))
-		}
-		return true
+		return nil
 	})
-	if ferr != nil {
-		return nil, ferr
+	if err != nil {
+		return nil, err
 	}
-	if serr != nil || visited < len(mine) {
-		partial = true
-	}
-	finish(partial)
+	finish(st.Partial)
 	if opt.Checkpoint != nil {
 		if err := opt.Checkpoint(r); err != nil {
 			return nil, err

@@ -258,7 +258,7 @@ func TestShardAndMerge(t *testing.T) {
 	}
 	var parts []*FamilyResult
 	for i := 0; i < 3; i++ {
-		r, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Shard: Shard{i, 3}})
+		r, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Shard: Shard{Index: i, Count: 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func BenchmarkFamilyShard(b *testing.B) {
 	f := Family{Grid: g, K: 3, Symmetry: true}
 	var members, states int64
 	for b.Loop() {
-		r, err := RunFamily(f, FamilyOptions{Params: DefaultParams(), Shard: Shard{0, 400}})
+		r, err := RunFamily(f, FamilyOptions{Params: DefaultParams(), Shard: Shard{Index: 0, Count: 400}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,9 +3,11 @@ package unicast
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -42,6 +44,9 @@ type Family struct {
 	// Count, when not nil, is told the number of members first (total, 0, 0) and
 	// then each finished member (0, 1, states), from Run's goroutine.
 	Count func(total, done, states int64)
+	// Progress, when not nil, receives the progress line of the run, labelled Label.
+	Progress io.Writer
+	Label    string
 	// Member, when not nil, checks one member instead of Search (with MaxStates and the
 	// model's invariants): the claims catalogue passes the one entry (props/check.Run)
 	// here, which algos may not import. It is called from the pool's workers.
@@ -56,12 +61,16 @@ type Family struct {
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
 // and the first violation (its instance and search result), if any.
 type FamilyResult struct {
+	// Instances counts the instances checked, of Of to check (fewer when the run was
+	// interrupted or stopped at a violation).
 	Instances    int
+	Of           int
 	Held         int
 	Violated     int
 	Inconclusive int
 	States       int64
 	Transitions  int64
+	Depth        int // the deepest instance's search depth
 	FirstSpec    *Spec
 	First        *Result
 	// Certificates counts the instances' delivery certificates.
@@ -179,35 +188,37 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		r   Result
 		err error
 	}
-	var ferr error
-	serr := checker.Sweep(ctx, n, f.Workers, func(ctx context.Context, _, i int) member {
+	st, err := family.Run(ctx, n, family.Options{Pool: f.Workers, Count: f.Count, Progress: f.Progress, Label: f.Label,
+		StopAtFirst: f.StopAtViolation}, func(ctx context.Context, _, i int) (member, family.Outcome) {
 		lb := f.Params[i%len(f.Params)]
 		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
+		var mb member
 		if f.Member != nil {
 			r, err := f.Member(ctx, sp)
-			return member{sp: sp, r: r, err: err}
+			mb = member{sp: sp, r: r, err: err}
+		} else if m, err := BuildOn(g, sp); err != nil {
+			mb = member{sp: sp, err: err}
+		} else {
+			mb = member{sp: sp, r: SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})}
 		}
-		m, err := BuildOn(g, sp)
-		if err != nil {
-			return member{sp: sp, err: err}
-		}
-		return member{sp: sp, r: SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})}
-	}, func(_ int, mb member) bool {
 		if mb.err != nil {
-			ferr = mb.err
-			return false
+			return mb, family.Outcome{Verdict: checker.Holds} // an error, reported by visit
 		}
 		if ctx.Err() != nil {
-			return false // a search cut short by ctx is not a verdict
+			// A search cut short by ctx is not a verdict.
+			return mb, family.Outcome{Verdict: checker.Inconclusive}
+		}
+		return mb, family.Outcome{Verdict: mb.r.Verdict, States: mb.r.States, Transitions: mb.r.Transitions}
+	}, func(_ int, mb member, _ family.Outcome) error {
+		if mb.err != nil {
+			return mb.err
 		}
 		res.Instances++
 		res.Certificates.Add(mb.r.Certificate)
 		res.CollisionBound += mb.r.CollisionBound
 		res.States += mb.r.States
 		res.Transitions += mb.r.Transitions
-		if f.Count != nil {
-			f.Count(0, 1, mb.r.States)
-		}
+		res.Depth = max(res.Depth, mb.r.Depth)
 		switch mb.r.Verdict {
 		case checker.Holds:
 			res.Held++
@@ -217,19 +228,17 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 				rr, spc := mb.r, mb.sp
 				res.First, res.FirstSpec = &rr, &spc
 			}
-			if f.StopAtViolation {
-				return false
-			}
 		default:
 			res.Inconclusive++
 		}
-		return true
+		return nil
 	})
-	if ferr != nil {
-		return res, ferr
+	res.Of = st.Total
+	if err != nil {
+		return res, err
 	}
-	if serr != nil {
-		return res, fmt.Errorf("family %s: %w", f.Topology, serr)
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("family %s: %w", f.Topology, ctx.Err())
 	}
 	return res, nil
 }

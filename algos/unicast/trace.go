@@ -27,6 +27,8 @@ type Params struct {
 	// JSON (model/routing.Encode); both empty: dimension order.
 	Routing     string          `json:"routing,omitempty"`
 	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
+	// Lengths, when present, gives each worm its own length (Spec.Lengths).
+	Lengths []int `json:"lengths,omitempty"`
 }
 
 func portsName(p model.PortModel) string {
@@ -38,7 +40,7 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports)}
+	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
 	if sp.Routing != nil && !isDOR(sp.Routing) {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
@@ -65,7 +67,7 @@ func SpecOf(topology string, p Params) (Spec, error) {
 
 // specOn is SpecOf on the already parsed grid g of topology.
 func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
-	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs}
+	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
 	var err error
 	if sp.Pairs, err = ParsePairs(g, p.Msgs); err != nil {
 		return sp, err

@@ -70,6 +70,10 @@ type Spec struct {
 	Dateline Dateline         `json:"dateline"`
 	Ports    model.PortModel  `json:"ports"`
 	Routing  routing.Relation `json:"-"`
+	// Lengths, when set, gives each worm its own length in flits (one per pair),
+	// instead of Length for all: a deadlock configuration's worms hold different
+	// numbers of channels (props/cdg.Configuration).
+	Lengths []int `json:"lengths,omitempty"`
 }
 
 // Grid parses the spec's topology: a mesh, torus, hypercube or irregular network
@@ -101,9 +105,15 @@ func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sp.Lengths) > 0 && len(sp.Lengths) != len(sp.Pairs) {
+		return nil, fmt.Errorf("lengths: %d lengths for %d worms", len(sp.Lengths), len(sp.Pairs))
+	}
 	msgs := make([]flit.Message, len(sp.Pairs))
 	for i, p := range sp.Pairs {
 		msgs[i] = flit.Message{Source: p.Src, Dests: []model.NodeID{p.Dst}, Length: sp.Length}
+		if len(sp.Lengths) > 0 {
+			msgs[i].Length = sp.Lengths[i]
+		}
 	}
 	cfg := flit.NewRelationConfig(rel, sp.VCs, sp.Buffer, sp.Ports, msgs)
 	cfg.Net = flit.GridNetwork{Grid: g}

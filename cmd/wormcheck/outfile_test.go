@@ -234,7 +234,7 @@ func TestEveryWriterKeepsDevices(t *testing.T) {
 		{append(fam, "--result", "OUT"), famCode},
 		{[]string{"sim", "--topo", "mesh:4x4", "--cycles", "200", "--warmup", "100", "--trace", "OUT"}, exitHolds},
 		{[]string{"sim", "--topo", "mesh:4x4", "--cycles", "200", "--warmup", "100", "--points", "2", "--plot", "OUT"}, exitHolds},
-		{[]string{"routing", "--topo", "mesh:4x4", "--routing", "adaptive", "--svg", "OUT"}, exitInconclusive},
+		{[]string{"routing", "--topo", "mesh:4x4", "--routing", "adaptive", "--svg", "OUT"}, exitViolated},
 		{[]string{"schedule", "--algo", "dcf", "--topo", "torus:4x4", "-o", "OUT"}, exitHolds},
 		{[]string{"partition", "--topo", "torus:4x4", "--type", "I", "--h", "2", "--svg", "OUT"}, exitHolds},
 		{[]string{"render", sched, "-o", "OUT"}, exitHolds},

@@ -11,10 +11,17 @@ import (
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
-const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg]
+const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg] [--trace F.json]
 
-Proves a routing relation deadlock-free statically, on the whole topology, with two
-sufficient conditions:
+Decides whether a routing relation deadlocks on the whole topology: holds (exit 0) when
+no deadlock configuration exists, violated (exit 1) with one, inconclusive (exit 3) only
+when a search bound is reached. A deadlock configuration is a set of worms on routes the
+relation permits (from their sources, each holding the last channels of its route) in
+which every output each header is permitted is held (Verbeek & Schmaltz);
+docs/semantics.md states the assumptions under which "none" is deadlock freedom of the
+flit semantics, for every worm length and buffer size.
+
+Two sufficient conditions answer first when they apply:
 
   CDG    the channel dependency graph over (channel, VC) pairs, built from the header
          states a header can actually reach, has no cycle (Dally & Seitz);
@@ -23,11 +30,11 @@ sufficient conditions:
          cycle (Duato) — for relations that name escape channels (duato, or a routing
          file with "escape_vcs").
 
-Either proves deadlock freedom (exit 0). Both are only sufficient: a cycle is not a
-deadlock. Then the verdict is inconclusive (exit 3) and the cycle is the witness — its
-channels and the turns that close it — for the explorer to decide on a small instance
-(wormcheck check --algo unicast --routing R). A reachable header that the relation
-offers no output is a certain deadlock (exit 1).
+Otherwise an exact search decides. A violation prints a configuration with the fewest
+channels (then the fewest worms), the instance it implies (each worm as long as the
+channels it holds, buffers of one flit) and the flit moves that put it in place from the
+empty network, confirmed by the flit model; --trace saves them ('wormcheck replay F.json'
+exits 1, 'wormcheck explore F.json' steps through them).
 
 Built-in relations (--routing NAME):
 %s
@@ -42,11 +49,13 @@ Flags:
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
-  --svg F.svg     draw the witness cycle on the topology (2-D meshes and tori)
+  --svg F.svg     draw the witness on the topology (2-D meshes and tori): the
+                  configuration's held channels, else the dependency cycle
+  --trace F.json  save the moves that reach a configuration, for replay and explore
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
-  wormcheck routing --topo mesh:4x4 --routing adaptive          # a 4-cycle of turns
+  wormcheck routing --topo torus:12x12 --routing adaptive --trace t.json   # violated: 4 worms
   wormcheck routing --topo torus:8x8 --routing duato            # cyclic CDG, Duato holds
   wormcheck routing --routing model/routing/testdata/two-turns.json --svg cycle.svg
 `
@@ -56,7 +65,7 @@ func init() {
 	for _, r := range routing.Builtins() {
 		fmt.Fprintf(&b, "  %-15s %s\n", r.Name, r.Summary)
 	}
-	registerCommand(&command{Name: "routing", Summary: "prove a routing relation deadlock-free statically (CDG, Duato)",
+	registerCommand(&command{Name: "routing", Summary: "decide whether a routing relation deadlocks (exact; CDG and Duato first)",
 		Help: fmt.Sprintf(routingHelp, b.String()), Run: runRouting})
 }
 
@@ -69,6 +78,7 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
+	traceOut := fs.String("trace", "", "write the flit moves that reach a deadlock configuration to this file (for replay and explore)")
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -90,6 +100,9 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	rep.Version = toolVersion()
+	if err := writeArtefacts(e, &rep.Report, artefacts{Trace: *traceOut}); err != nil {
+		return 0, err
+	}
 	if *svgOut != "" {
 		pic, err := rep.SVG()
 		if err != nil {

@@ -42,7 +42,7 @@ func TestRoutingCommand(t *testing.T) {
 	}
 	svg := filepath.Join(t.TempDir(), "cycle.svg")
 	code, out, _ = runCLI(t, "routing", "--routing", "../../model/routing/testdata/two-turns.json", "--svg", svg)
-	if code != exitInconclusive || !strings.Contains(out, "south->west") {
+	if code != exitViolated || !strings.Contains(out, "south->west") || !strings.Contains(out, "4 worms holding 4 channels") {
 		t.Errorf("two-turns: exit %d\n%s", code, out)
 	}
 	if pic, err := os.ReadFile(svg); err != nil || !strings.Contains(string(pic), "<svg") {

@@ -145,6 +145,12 @@ func (r *Result) DeadlockFree() bool {
 // conditions. Errors are one line: a relation that offers a channel not leaving the
 // router, a VC out of range, or a topology too large.
 //
+// A relation whose type is not from package model/routing is not trusted to keep the
+// optional promises it implements (routing.Positional, routing.SourceClasser,
+// routing.DestClassed, routing.SourceReached, the escape hints): its headers are
+// searched one class per source, whatever Route reads (see plain). A Route that reads
+// Header.Src without saying so then loses no dependency.
+//
 // The per-destination searches run on up to two goroutines (Options.Workers), each
 // over a contiguous range of destinations, and their findings are merged in
 // destination order, so the result is the same as one goroutine's. rel.Route and its
@@ -157,6 +163,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	if opt.Workers <= 0 {
 		opt.Workers = min(2, runtime.GOMAXPROCS(0))
 	}
+	rel = plain(rel)
 	s, err := newSearcher(rel)
 	if err != nil {
 		return nil, err

@@ -39,8 +39,10 @@ type Edge struct {
 // Dependencies builds the channel dependency graph of rel over every destination. It
 // takes the class-based construction for relations that promise
 // routing.DestClassed and one search of header states per destination otherwise.
-// Errors are one line, as Analyze's. Cost: as Analyze's CDG, without its early stop.
+// A relation from outside package model/routing is not trusted to keep those promises:
+// its headers are kept apart per source (see Analyze). Errors are one line, as Analyze's. Cost: as Analyze's CDG, without its early stop.
 func Dependencies(rel routing.Relation) (*Graph, error) {
+	rel = plain(rel)
 	s, err := newSearcher(rel)
 	if err != nil {
 		return nil, err

@@ -67,9 +67,29 @@ type searcher struct {
 	// everyEndpoint: every node sends and receives (model.Grid.Endpoint); otherwise
 	// headers start at endpoints only.
 	everyEndpoint bool
+	// parent, when set, receives the state each reached state was first reached from
+	// (-1: from a header at its source), for the routes of exact witnesses.
+	parent []int32
 }
 
 func newSearcher(rel routing.Relation) (*searcher, error) {
+	return newSearcherFor(rel, false)
+}
+
+// perSource is the source classes of a relation whose promises are not trusted: every
+// source is its own class, so that no two headers from different sources are merged
+// whatever the relation reads.
+type perSource int
+
+func (n perSource) SourceClasses() int             { return int(n) }
+func (perSource) SourceClass(h routing.Header) int { return int(h.Src) }
+func (perSource) everySource()                     {}
+
+// newSearcherFor returns a searcher of rel's header states; with exact set, one that
+// keeps a header's input (no node states, whatever routing.Positional says) and, for a
+// relation whose promises are not trusted (trusted), one class per source instead of
+// the relation's routing.SourceClasser, and that records parents.
+func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 	g := rel.Grid()
 	if g == nil {
 		return nil, fmt.Errorf("routing %q has no topology", rel.Name())
@@ -79,15 +99,20 @@ func newSearcher(rel routing.Relation) (*searcher, error) {
 		return nil, fmt.Errorf("routing %q uses %d virtual channels; it must use 1..64", rel.Name(), s.vcs)
 	}
 	s.esc, _ = rel.(routing.Escaping)
-	if p, ok := rel.(routing.Positional); ok && p.Positional() {
+	if p, ok := rel.(routing.Positional); ok && p.Positional() && !exact {
 		s.positional = true
 	}
-	if sc, ok := rel.(routing.SourceClasser); ok {
+	if sc, ok := rel.(routing.SourceClasser); ok && !(exact && !trusted(rel)) {
 		s.sc = sc
-		if n := sc.SourceClasses(); n < 1 || n > 64 {
+		if _, every := sc.(interface{ everySource() }); every {
+			s.classes = sc.SourceClasses()
+		} else if n := sc.SourceClasses(); n < 1 || n > 64 {
 			return nil, fmt.Errorf("routing %q has %d source classes; it must have 1..64", rel.Name(), n)
 		}
 		s.classes = sc.SourceClasses()
+	} else if exact && !trusted(rel) {
+		s.sc = perSource(g.Nodes())
+		s.classes = g.Nodes()
 	}
 	if b, ok := rel.(routing.Budgeted); ok {
 		n := b.MisrouteBudget()
@@ -109,6 +134,9 @@ func newSearcher(rel routing.Relation) (*searcher, error) {
 	}
 	s.stamp = make([]uint32, n)
 	s.rep = make([]int32, n)
+	if exact {
+		s.parent = make([]int32, n)
+	}
 	s.chTo = make([]model.NodeID, g.Channels())
 	s.chFrom = make([]model.NodeID, g.Channels())
 	s.chPort = make([]int32, g.Channels())
@@ -242,6 +270,9 @@ func (s *searcher) expand(from int32, h routing.Header) error {
 			s.stamp[to] = s.gen
 			s.rep[to] = int32(h.Src)
 			s.order = append(s.order, to)
+			if s.parent != nil {
+				s.parent[to] = from
+			}
 		}
 	}
 	return nil

@@ -1,34 +1,41 @@
 package cdg
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// Report is the static proof of a routing relation on a whole topology
-// (`wormcheck routing`): the report (property deadlock, semantics static, the verdict of
-// the CDG and Duato conditions, the states they counted), the analysis with both
-// graphs' figures, and the CDG's own cycle even when Duato's condition proves the
-// relation. Encoded as JSON it is the report's fields followed by "analysis" and
-// "cdg_witness".
+// Report is the static decision of a routing relation on a whole topology (`wormcheck
+// routing`): the report (property deadlock, semantics static, the exact verdict), the
+// sufficient conditions' analysis with both graphs' figures, the exact decision, and
+// the CDG's own cycle even when a condition proves the relation. For a violation the
+// witness is the deadlock configuration (kind configuration) with, in its steps, the
+// flit moves that reach it from the empty network, and Trace is the saved-trace form of
+// those moves (`replay` re-runs it). Encoded as JSON it is the report's fields followed
+// by "analysis", "decision" and "cdg_witness".
 type Report struct {
 	props.Report
 	Analysis   *Result        `json:"analysis"`
+	Decision   *Decision      `json:"decision"`
 	CDGWitness *props.Witness `json:"cdg_witness"`
+	// Realisation is the configuration put in place in the flit model (violations).
+	Realisation *Realisation `json:"-"`
 
 	rel routing.Relation
 }
 
-// Prove proves the relation spec (a built-in name, or a routing file read with read)
-// deadlock-free on topology topo, which may be "" when the file names its own, with
-// Analyze. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
+// Prove decides the relation spec (a built-in name, or a routing file read with read)
+// on topology topo, which may be "" when the file names its own: ProveRelation. Errors
+// are bad input (props.ErrBadInput) naming --topo or --routing.
 func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
 	var g *model.Grid
 	if topo != "" {
@@ -43,33 +50,88 @@ func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
 	}
+	return ProveRelation(context.Background(), rel, DecideOptions{})
+}
+
+// ProveRelation decides whether relation rel (a built-in, a routing file or a user's Go
+// relation) has a deadlock configuration on its topology (Decide: the sufficient
+// conditions first, then the exact search), and for a configuration builds the flit
+// instance and the moves that reach it (Realise). The verdict is holds or violated;
+// inconclusive when a bound of opt was reached, or when the flit model did not reach the
+// configuration (the reason says which). Errors are bad input naming --routing.
+func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
 	start := time.Now()
-	res, err := Analyze(rel, Options{})
+	d, err := Decide(rel, opt)
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
 	}
+	res := d.Analysis
 	r := &Report{
 		Report: props.Report{
 			Schema:    props.ReportSchema,
 			Command:   "routing",
-			Instance:  props.Instance{Topology: res.Topology, Algorithm: res.Relation, Params: map[string]any{"vcs": res.VCs}},
+			Instance:  props.Instance{Topology: d.Topology, Algorithm: d.Relation, Params: map[string]any{"vcs": d.VCs}},
 			Property:  "deadlock",
 			Semantics: "static",
-			Verdict:   res.Verdict(),
-			Reason:    res.Reason(),
-			Stats:     props.Stats{States: res.States, Seconds: time.Since(start).Seconds()},
-			Witness:   res.Witness(),
+			Verdict:   d.Verdict,
+			Reason:    d.Reason(),
 		},
-		Analysis: res, CDGWitness: res.CDGWitness(), rel: rel,
+		Analysis: res, Decision: d, rel: rel,
 	}
+	if res != nil {
+		r.CDGWitness = res.CDGWitness()
+		r.Stats.States = res.States
+	}
+	r.Stats.States += d.States
+	if d.Verdict == props.Violated {
+		w := d.Witness()
+		real, err := Realise(ctx, rel, d.Configuration)
+		if err != nil {
+			r.Verdict = props.Inconclusive
+			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
+		} else {
+			r.Realisation = real
+			r.Trace = unicast.TraceFile(real.Spec, &real.Result)
+			for i, a := range real.Result.Actions {
+				w.Steps = append(w.Steps, props.TraceStep{Action: uint64(a), Label: real.Result.Labels[i], Message: -1})
+			}
+			if !real.Scheduled {
+				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
+			}
+		}
+		r.Witness = w
+	} else if d.Verdict == props.Inconclusive && res != nil {
+		r.Witness = res.Witness()
+	}
+	r.Stats.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
-// SVG draws the witness cycle on the topology (2-D meshes and tori): the cycle that
-// leaves the relation unproven, else the CDG's own cycle (which Duato's condition
-// overcame); an error when there is no cycle to draw.
+// SVG draws the witness on the topology (2-D meshes and tori): for a violation, the
+// deadlocked state the configuration's moves reach (every worm on the channels it
+// holds, each blocked header and what it waits for); otherwise the cycle that leaves the
+// sufficient conditions unproven, else the CDG's own cycle (which Duato's condition or
+// the exact search overcame); an error when there is nothing to draw.
 func (r *Report) SVG() ([]byte, error) {
+	if real := r.Realisation; real != nil {
+		m, tr, err := unicast.ReplayWitness(real.Spec, &real.Result)
+		if err != nil {
+			return nil, props.BadInputf("--svg: %v", err)
+		}
+		d := r.Decision
+		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
+		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
+			d.VCs, unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), len(real.Result.Actions))
+		pic, err := render.FlitTrace(m, tr, title, sub, nil)
+		if err != nil {
+			return nil, props.BadInputf("--svg: %v", err)
+		}
+		return pic, nil
+	}
 	res := r.Analysis
+	if res == nil {
+		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", r.Reason)
+	}
 	w := res.Witness()
 	if w == nil || w.Kind != props.WitnessCycle {
 		w = res.CDGWitness()
@@ -79,7 +141,7 @@ func (r *Report) SVG() ([]byte, error) {
 	}
 	what, _, _ := strings.Cut(w.Violation, ":")
 	pic, err := render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		fmt.Sprintf("static check, %d VCs: %s", res.VCs, res.Verdict()))
+		fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
 	if err != nil {
 		return nil, props.BadInputf("--svg: %v", err)
 	}
@@ -90,6 +152,9 @@ func (r *Report) SVG() ([]byte, error) {
 // FigDuatoProved and FigEscapeVertices where the relation has an escape subfunction.
 func (r *Report) Conditions() map[string]float64 {
 	res := r.Analysis
+	if res == nil {
+		return nil
+	}
 	figs := map[string]float64{FigCDGAcyclic: b2f(res.Acyclic)}
 	if d := res.Duato; d != nil {
 		figs[FigDuatoProved] = b2f(d.Connected && d.Decided && d.Acyclic)
@@ -106,10 +171,32 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// WriteText writes the analysis for people (Result.WriteText) and the seconds it took.
+// WriteText writes the verdict, the sufficient conditions (Result.WriteConditions),
+// the exact decision (Decision.WriteText), how the configuration was reached, and the
+// seconds it took.
 func (r *Report) WriteText(w io.Writer) {
-	r.Analysis.WriteText(w)
+	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, r.Decision.VCs, r.Verdict, r.Reason)
+	if r.Analysis != nil {
+		r.Analysis.WriteConditions(w)
+	}
+	r.Decision.WriteText(w)
+	if real := r.Realisation; real != nil {
+		how := "scheduled worm by worm"
+		if !real.Scheduled {
+			how = "found by the explorer"
+		}
+		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
+			unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
+	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// lengthsText names the worm lengths of a realised instance.
+func lengthsText(sp unicast.Spec) string {
+	if len(sp.Lengths) == 0 {
+		return fmt.Sprintf("length %d", sp.Length)
+	}
+	return fmt.Sprintf("lengths %v", sp.Lengths)
 }
 
 // Figures of a static routing report (Report.Figures): FigCDGAcyclic is 1 when the

@@ -11,8 +11,8 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// TestProveVerdictsPictureAndJSON checks the static routing proof of a relation: west-first holds on a mesh (no cycle to draw), fully adaptive routing leaves a
-// cycle of turns (inconclusive, drawn), Duato's condition proves the torus relation
+// TestProveVerdictsPictureAndJSON checks the static routing proof of a relation: west-first holds on a mesh (no cycle to draw), fully adaptive routing deadlocks
+// with four worms on four channels (violated, realised, drawn), Duato's condition proves the torus relation
 // whose CDG is cyclic (the CDG's cycle is still reported), and the JSON encoding puts the
 // analysis after the report's fields.
 func TestProveVerdictsPictureAndJSON(t *testing.T) {
@@ -36,8 +36,11 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ad.Verdict != checker.Inconclusive || ad.Witness == nil {
+	if ad.Verdict != checker.Violated || ad.Witness == nil || ad.Witness.Kind != props.WitnessConfiguration || ad.Trace == nil {
 		t.Fatalf("adaptive: %s, witness %v", ad.Verdict, ad.Witness)
+	}
+	if c := ad.Witness.Configuration; c == nil || len(c.Worms) != 4 || c.Channels != 4 || !c.Minimal || len(ad.Witness.Steps) != 4 {
+		t.Errorf("adaptive: configuration %+v, %d steps; want 4 worms on 4 channels, minimal, 4 moves", c, len(ad.Witness.Steps))
 	}
 	if pic, err := ad.SVG(); err != nil || !strings.Contains(string(pic), "<svg") {
 		t.Errorf("adaptive SVG: %v", err)

@@ -130,6 +130,13 @@ func (r *Result) CycleChannels() []model.ChannelID {
 func (r *Result) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n", r.Relation, r.Topology, r.VCs, r.Verdict())
 	fmt.Fprintf(w, "  %s\n", r.Reason())
+	r.WriteConditions(w)
+}
+
+// WriteConditions prints both graphs' verdicts, without WriteText's first lines (the
+// sufficient conditions' own verdict): the exact decision's report shows them under
+// its verdict.
+func (r *Result) WriteConditions(w io.Writer) {
 	fmt.Fprintf(w, "channel dependency graph (Dally & Seitz): %d channels held, %d dependencies, %d reachable header states: ",
 		r.Vertices, r.Edges, r.States)
 	if r.Acyclic && r.Stranded != nil {

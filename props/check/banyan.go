@@ -234,11 +234,6 @@ func staticStats(n int64, unit string, d time.Duration) props.Stats {
 	return props.Stats{Checked: n, Unit: unit, Seconds: d.Seconds()}
 }
 
-// FigStartCombinations is the figure of a two-phase deadlock report that counts the
-// initial states searched: one per combination of phase-1 starts (the starts parameter
-// fixes one).
-const FigStartCombinations = "start_combinations"
-
 func prepareTwoPhase(r *request) (job, error) {
 	b, err := banyanTopo(r.topology)
 	if err != nil {
@@ -338,7 +333,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 		rep.Stats = props.SearchStats(res.Stats, opt.Store)
 		rep.Certificate = res.Certificate()
 		rep.Verdict = res.Verdict
-		rep.Figures = map[string]float64{FigStartCombinations: float64(len(sys.Init()))}
+		rep.Figures = map[string]float64{banyan.FigStartCombinations: float64(len(sys.Init()))}
 		switch res.Verdict {
 		case checker.Holds:
 			rep.Text = fmt.Sprintf("no deadlock from any of %d start combinations (%s timing, %s acquisition, %s arbitration)", len(sys.Init()), p.Timing, p.Acquire, p.Arbitration)

@@ -28,6 +28,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -46,6 +47,11 @@ type Instance struct {
 	Algorithm string
 	Topology  string
 	Params    map[string]string
+	// Relation, when set, is a Go routing relation used where the "routing" parameter
+	// would name one (algorithms unicast, tree-mcast and routing): a user's own
+	// relation, checked by the flit explorer and the static decision like a built-in.
+	// It must route on the instance's topology; the two exclude each other.
+	Relation routing.Relation
 }
 
 // Options bound and tune a check. The zero value is an exhaustive search with one worker,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -24,6 +25,8 @@ type request struct {
 	opt       Options
 	params    map[string]string
 	read      map[string]bool
+	relation  routing.Relation // Instance.Relation
+	usedRel   bool             // the algorithm took relation
 }
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
@@ -69,7 +72,7 @@ func newRequest(a Algorithm, in Instance, property string, opt Options) (*reques
 		opt.Seed = 1
 	}
 	r := &request{algo: a, topology: in.Topology, property: property, semantics: sem, opt: opt,
-		params: map[string]string{}, read: map[string]bool{}}
+		params: map[string]string{}, read: map[string]bool{}, relation: in.Relation}
 	for k, v := range in.Params {
 		if !slices.ContainsFunc(a.Params, func(p Param) bool { return p.Name == k }) {
 			return nil, badf("parameter %q is unknown to %s; it has %s", k, a.Name, strings.Join(paramNames(a), ", "))
@@ -131,6 +134,9 @@ func (r *request) boolean(name string) (bool, error) {
 // unused refuses parameters that were given but that the check never read: they belong
 // to another mode of the algorithm (a --family parameter given with --msgs).
 func (r *request) unused() error {
+	if r.relation != nil && !r.usedRel {
+		return badf("algorithm %s takes no Go relation (Instance.Relation); unicast, tree-mcast and routing do", r.algo.Name)
+	}
 	var extra []string
 	for k, v := range r.params {
 		if !r.read[k] && v != "" && v != r.defaultOf(k) {

@@ -16,11 +16,21 @@ import (
 // the algorithm's dimension-order routing.
 var routingParam = Param{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file; empty: dimension order (needed on an irregular network)"}
 
-// relationOf resolves the "routing" parameter on g: nil for the default, else the
-// relation (a file is read from disk here, the one place the entry reads a user file
+// relationOf resolves the instance's Go relation or the "routing" parameter on g: nil
+// for the default, else the relation (a file is read from disk here, the one place the entry reads a user file
 // named by a parameter).
 func relationOf(r *request, g *model.Grid) (routing.Relation, error) {
 	spec := r.str("routing")
+	if rel := r.relation; rel != nil {
+		switch rg := rel.Grid(); {
+		case spec != "":
+			return nil, badf("--routing and a Go relation (Instance.Relation) exclude each other")
+		case rg == nil || rg.Spec() != g.Spec():
+			return nil, badf("relation %q does not route on topology %s", rel.Name(), g.Spec())
+		}
+		r.usedRel = true
+		return rel, nil
+	}
 	if spec == "" {
 		if g.IsGraph() {
 			return nil, badf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
@@ -34,49 +44,62 @@ func relationOf(r *request, g *model.Grid) (routing.Relation, error) {
 	return rel, nil
 }
 
-// routingAlgorithm is a routing relation itself, proved deadlock-free statically on a
-// whole topology (cdg.Prove): the entry's form of `wormcheck routing`, so that a
-// claim or a user's test judges a relation through Run like any other instance.
+// routingAlgorithm is a routing relation itself, decided statically on a whole
+// topology (cdg.Prove, cdg.ProveRelation): the entry's form of `wormcheck routing`, so
+// that a claim or a user's test judges a relation through Run like any other instance.
 func routingAlgorithm() Algorithm {
 	return Algorithm{
 		Name:    "routing",
-		Summary: "a routing relation, proved deadlock-free statically on a whole topology (CDG, Duato)",
-		Doc: `A routing relation (a built-in or a routing file) on a whole topology, judged without a
-search: deadlock holds when its channel dependency graph is acyclic (Dally & Seitz 1987,
-Theorem 1) or when Duato's condition holds for its escape subfunction (Duato 1993,
-Theorem 1); it is violated when a reachable header is offered no output (a stranded
-header, witness kind instance), and inconclusive when neither condition holds (they are
-sufficient only: the witness is a cycle, not a proven deadlock; explore the relation
-with unicast --routing to decide). Figures cdg_acyclic, duato_proved and
-escape_vertices say which condition held.`,
+		Summary: "a routing relation, decided deadlock-free or not statically on a whole topology (exact; CDG and Duato first)",
+		Doc: `A routing relation (a built-in, a routing file, or a Go relation in Instance.Relation)
+on a whole topology, judged without a search of runs: deadlock holds when its channel
+dependency graph is acyclic (Dally & Seitz 1987, Theorem 1), when Duato's condition holds
+for its escape subfunction (Duato 1993, Theorem 1), or when the exact search finds no
+deadlock configuration (Verbeek & Schmaltz 2011: worms on legal routes whose headers'
+permitted outputs are all held); it is violated with a configuration (witness kind
+configuration, with the flit moves that reach it from the empty network in its steps and
+in Report.Trace), and inconclusive only when a search bound is reached. Figures
+cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions gave.`,
 		Properties: []Support{{props.PropDeadlock, props.SemStatic}},
 		Params: []Param{
-			{"routing", "", "routing relation: a built-in (dor, west-first, north-last, negative-first, odd-even, adaptive, duato, nonminimal, nonminimal:B) or a routing file"},
+			{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file"},
 		},
 		prepare: prepareRouting,
 	}
 }
 
 func prepareRouting(r *request) (job, error) {
-	spec := r.str("routing")
-	if spec == "" {
-		return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
+	var rr *cdg.Report
+	var err error
+	if rel := r.relation; rel != nil {
+		r.usedRel = true
+		if r.params["routing"] != "" {
+			return nil, badf("--routing and a Go relation (Instance.Relation) exclude each other")
+		}
+		rr, err = cdg.ProveRelation(context.Background(), rel, cdg.DecideOptions{})
+	} else {
+		spec := r.str("routing")
+		if spec == "" {
+			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
+		}
+		rr, err = cdg.Prove(r.topology, spec, os.ReadFile)
 	}
-	rr, err := cdg.Prove(r.topology, spec, os.ReadFile)
 	if err != nil {
 		return nil, err
 	}
 	return func(context.Context) (*props.Report, error) {
 		rep := rr.Report
-		res := rr.Analysis
+		d := rr.Decision
 		rep.Command = ""
-		rep.Instance = props.Instance{Topology: res.Topology, Algorithm: "routing", Params: map[string]any{"routing": res.Relation, "vcs": res.VCs}}
+		rep.Instance = props.Instance{Topology: d.Topology, Algorithm: "routing", Params: map[string]any{"routing": d.Relation, "vcs": d.VCs}}
 		rep.Figures = rr.Conditions()
-		if rep.Witness == nil && rr.CDGWitness != nil {
+		if res := rr.Analysis; res != nil && !res.DeadlockFree() {
+			rep.Notes = append(rep.Notes, "sufficient conditions: "+res.Reason())
+		} else if rr.CDGWitness != nil {
 			rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
 		}
 		if r.opt.drawPicture(rep.Verdict) {
-			rep.SVG, _ = rr.SVG() // nil where no cycle exists or the topology is not drawn
+			rep.SVG, _ = rr.SVG() // nil where nothing is drawn (no witness, or a topology not drawn)
 		}
 		return &rep, nil
 	}, nil

@@ -6,12 +6,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -214,93 +212,63 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 	return unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
 }
 
-// unicastFamily checks every canonical placement of 1..k worms and reports the first
-// deadlock, or holds when every instance held. Progress goes to Options.Progress as one
-// line (instances done of all, states, rate, ETA, memory); a cancelled ctx ends it
-// inconclusive, the interrupted instance not counted.
+// unicastFamily checks every canonical placement of 1..k worms on the family runner
+// (unicast.Family.Run) and reports the first deadlock, or holds when every instance
+// held. Progress goes to Options.Progress as one line (instances done of all, states,
+// rate, ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
+// counted.
 func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
+	fam.Routing = sp.Routing
+	fam.StopAtViolation = true
+	fam.Progress, fam.Label = r.opt.Progress, fmt.Sprintf("all-placements:%d on %s", k, g.Spec())
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
 	opt.CheckLocalDeadlock = localDeadlocks(r.property)
 	start := time.Now()
-	total := unicast.Result{Store: opt.Store}
-	var tally checker.Tally
-	instances, inconclusive := 0, 0
-	placements := fam.Placements(g)
-	if sp.Routing != nil {
-		// The family's reductions (mesh reflections, worms whose dimension-order routes
-		// share nothing) hold for dimension order only: under another relation check
-		// every placement of 1..k worms.
-		placements = placements[:0]
-		unicast.Placements(unicast.AllPairs(g.Nodes()), k, func(ps []unicast.Pair) bool {
-			placements = append(placements, append([]unicast.Pair(nil), ps...))
-			return true
-		})
-	}
-	var done, states atomic.Int64
-	line := progress.Start(progress.Options{W: r.opt.Progress, Label: fmt.Sprintf("all-placements:%d on %s", k, g.Spec())}, func() progress.Snapshot {
-		return progress.Snapshot{Done: done.Load(), Total: int64(len(placements)), Unit: "instances", Work: states.Load()}
-	})
-	defer line.Stop()
-	interrupted := false
-	for _, ps := range placements {
-		if ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-		s := sp
-		s.Pairs = ps
+	fam.Member = func(ctx context.Context, s unicast.Spec) (unicast.Result, error) {
 		m, err := unicast.BuildOn(g, s)
-		r.work.builds++
 		if err != nil {
-			return nil, badf("%v", err)
+			return unicast.Result{}, badf("%v", err)
 		}
 		o := opt
+		o.Context = ctx
 		o.Invariants = m.Invariants()
-		res := searchUnicast(r, m, o)
-		if res.Verdict == props.Inconclusive && ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-		instances++
-		total.States += res.States
-		total.Transitions += res.Transitions
-		tally.Add(res.Certificate)
-		total.CollisionBound += res.CollisionBound
-		total.Depth = max(total.Depth, res.Depth)
-		done.Store(int64(instances))
-		states.Store(total.States)
-		switch res.Verdict {
-		case props.Violated:
-			rep := unicastReport(s, r.property, &res, &r.work)
-			rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
-			rep.Stats.Seconds = time.Since(start).Seconds()
-			rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
-			rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", instances, unicast.FormatPairs(ps), res.Violation)
-			return rep, nil
-		case props.Inconclusive:
-			inconclusive++
-		}
+		return searchUnicast(r, m, o), nil
+	}
+	fr, err := fam.Run(ctx)
+	r.work.builds += fr.Instances
+	if err != nil && ctx.Err() == nil {
+		return nil, err
+	}
+	total := unicast.Result{Store: opt.Store, States: fr.States, Transitions: fr.Transitions, Depth: fr.Depth, CollisionBound: fr.CollisionBound}
+	if first := fr.First; first != nil {
+		s := *fr.FirstSpec
+		rep := unicastReport(s, r.property, first, &r.work)
+		rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
+		rep.Stats.Seconds = time.Since(start).Seconds()
+		rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
+		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), first.Violation)
+		return rep, nil
 	}
 	total.Verdict = props.Holds
 	switch {
-	case interrupted:
+	case ctx.Err() != nil:
 		total.Verdict = props.Inconclusive
-		total.Violation = fmt.Sprintf("interrupted after %d of %d instances (%d reached a bound)", instances, len(placements), inconclusive)
-	case inconclusive > 0:
+		total.Violation = fmt.Sprintf("interrupted after %d of %d instances (%d reached a bound)", fr.Instances, fr.Of, fr.Inconclusive)
+	case fr.Inconclusive > 0:
 		total.Verdict = props.Inconclusive
-		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", inconclusive, instances)
+		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", fr.Inconclusive, fr.Instances)
 	}
 	total.Seconds = time.Since(start).Seconds()
-	total.Certificate = tally.Certificate()
+	total.Certificate = fr.Certificates.Certificate()
 	sp.Pairs = nil
 	rep := unicastReport(sp, r.property, &total, &r.work)
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
-	rep.Instance.Params["instances"] = instances
-	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", instances, k)
+	rep.Instance.Params["instances"] = fr.Instances
+	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", fr.Instances, k)
 	if sp.Routing != nil {
-		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", instances, k, sp.Routing.Name())
+		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", fr.Instances, k, sp.Routing.Name())
 	} else if g.Kind() == model.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}

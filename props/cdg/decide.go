@@ -1,0 +1,243 @@
+package cdg
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// The exact decision (docs/semantics.md, "Deadlock configurations", states it in full).
+//
+// A deadlock configuration of a relation R is a non-empty set of worms, each a unicast
+// from a source s to a destination d with a route: a sequence of header states from a
+// header at s (legal: every hop is one R permits the header that takes it, with the
+// header's input, source and misroutes as R reads them), and a non-empty suffix of
+// that route which the worm holds (its tail first, its header last, the header not at
+// d); no (channel, VC) is held by two worms; and every output R permits a worm's
+// header is held by some worm (itself included). The channels of the route before the
+// held suffix have been released by the worm's tail.
+//
+// Every deadlock the flit model reaches (global or local; any worm lengths, buffers,
+// port model, one model VC per relation VC) gives one: the blocked worms, each holding
+// the channels its flits occupy. So "no configuration" proves deadlock freedom for
+// every length and buffer size, with no assumption on R: R may read a header's input,
+// source and misroutes, and be incoherent (a suffix of a legal route need not be
+// legal from its first node). Conversely a configuration is a deadlock the flit model
+// reaches when its worms can be put in place from the empty network: props/check
+// builds that schedule (worm i of length equal to the channels it holds, buffers of
+// one flit) and confirms it with the flit model itself.
+//
+// Decide answers first with the sufficient conditions (Analyze: Dally & Seitz, Duato),
+// then searches the configurations of the relation's header-state space exactly
+// (space, finder): the fixed point of survivors prunes the states no configuration can
+// use, and an iterative deepening on the channels held finds a configuration with the
+// fewest channels, then the fewest worms, or proves there is none.
+
+// DecideOptions bound the exact decision. A bound reached makes the verdict
+// inconclusive, with the bound named; it is never a verdict.
+type DecideOptions struct {
+	// Analyze are the options of the sufficient conditions tried first.
+	Analyze Options
+	// MaxStates bounds the header states of the exact search (0: 1<<23).
+	MaxStates int64
+	// MaxNodes bounds the search nodes (partial configurations tried; 0: 1<<24).
+	MaxNodes int64
+	// SkipSufficient skips the sufficient conditions (tests compare both ways).
+	SkipSufficient bool
+}
+
+// Method says which argument gave a Decision's verdict.
+type Method string
+
+// The methods of a decision.
+const (
+	ByCDG    Method = "cdg"    // the channel dependency graph is acyclic (Dally & Seitz)
+	ByDuato  Method = "duato"  // Duato's condition on the escape subfunction
+	BySearch Method = "search" // the exact search of configurations
+)
+
+// Decision is the exact verdict on one relation on one topology.
+type Decision struct {
+	Relation string        `json:"routing"`
+	Topology string        `json:"topology"`
+	VCs      int           `json:"vcs"`
+	Verdict  props.Verdict `json:"verdict"`
+	By       Method        `json:"by"`
+	// Analysis is the result of the sufficient conditions (nil when skipped).
+	Analysis *Result `json:"-"`
+	// States counts the header states of the exact search (0 when it was not needed);
+	// Survivors those a configuration can use (the fixed point); Nodes the partial
+	// configurations tried.
+	States    int64 `json:"header_states"`
+	Survivors int64 `json:"survivors"`
+	Nodes     int64 `json:"search_nodes"`
+	// Configuration is the deadlock configuration of a violation; Minimal is true when
+	// the search proved it has the fewest channels, and the fewest worms among those.
+	Configuration *Configuration `json:"configuration,omitempty"`
+	Minimal       bool           `json:"minimal"`
+	// Bound names the bound an inconclusive search reached.
+	Bound string `json:"bound,omitempty"`
+
+	g *model.Grid
+}
+
+// Configuration is a deadlock configuration: its worms and the channels they hold.
+type Configuration struct {
+	Worms    []ConfWorm `json:"worms"`
+	Channels int        `json:"channels"`
+}
+
+// ConfWorm is one worm of a configuration: its source and destination, its whole
+// route from its source (every (channel, VC) its header crossed, the header's last),
+// how many of the route's last vertices it holds, and the outputs its header is
+// permitted, every one held by a worm of the configuration.
+type ConfWorm struct {
+	Src   model.NodeID `json:"src"`
+	Dst   model.NodeID `json:"dst"`
+	Route []Vertex     `json:"route"`
+	Held  int          `json:"held"`
+	Waits []Vertex     `json:"waits"`
+	// Misroutes is the header's misroute count (budgeted relations).
+	Misroutes int `json:"misroutes,omitempty"`
+}
+
+// HeldVertices returns the vertices the worm holds, tail first.
+func (w ConfWorm) HeldVertices() []Vertex { return w.Route[len(w.Route)-w.Held:] }
+
+// Decide decides whether rel has a deadlock configuration on its topology: Holds when
+// it has none (by a sufficient condition or the exhaustive search), Violated with a
+// configuration, Inconclusive only when a bound of opt is reached. Errors are one line
+// (a broken relation, as Analyze's).
+func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
+	if opt.MaxStates <= 0 {
+		opt.MaxStates = 1 << 23
+	}
+	if opt.MaxNodes <= 0 {
+		opt.MaxNodes = 1 << 24
+	}
+	g := rel.Grid()
+	if g == nil {
+		return nil, fmt.Errorf("routing %q has no topology", rel.Name())
+	}
+	d := &Decision{Relation: rel.Name(), Topology: g.Spec(), VCs: rel.VCs(), g: g}
+	if !opt.SkipSufficient {
+		res, err := Analyze(rel, opt.Analyze)
+		if err != nil {
+			return nil, err
+		}
+		d.Analysis = res
+		switch {
+		case res.Stranded == nil && res.Acyclic:
+			d.Verdict, d.By = props.Holds, ByCDG
+			return d, nil
+		case res.Stranded == nil && res.DeadlockFree():
+			d.Verdict, d.By = props.Holds, ByDuato
+			return d, nil
+		}
+	}
+	d.By = BySearch
+	sp, err := buildSpace(rel, opt.MaxStates)
+	var eb errBound
+	if errors.As(err, &eb) {
+		d.Verdict, d.Bound = props.Inconclusive, "header states: "+eb.Error()
+		d.States = eb.states
+		return d, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d.States = int64(sp.states())
+	if h := sp.stranded; h != nil {
+		// A header its source cannot inject: a deadlock of one worm holding nothing.
+		d.Verdict, d.Minimal = props.Violated, true
+		d.Configuration = &Configuration{Worms: []ConfWorm{{Src: h.Src, Dst: h.Dst}}}
+		return d, nil
+	}
+	alive, header := sp.survivors()
+	var vert []bool = make([]bool, sp.vertices())
+	for i, ok := range alive {
+		if ok {
+			d.Survivors++
+			vert[sp.vtx[i]] = true
+		}
+	}
+	maxC := 0
+	for _, ok := range vert {
+		if ok {
+			maxC++
+		}
+	}
+	f := newFinder(sp, alive, header, opt.MaxNodes)
+	f.lasso = sp.lassos(alive)
+	for c := 1; c <= maxC; c++ {
+		if !f.run(c, c) {
+			if f.stopped {
+				d.Nodes = f.nodes
+				d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: no configuration of up to %d channels, and the bound of %d nodes was reached at %d", c-1, opt.MaxNodes, c)
+				return d, nil
+			}
+			continue
+		}
+		best := f.found
+		d.Minimal = true
+		for k := 1; k < len(best); k++ {
+			if f.run(k, c) {
+				best = f.found
+				break
+			}
+			if f.stopped {
+				d.Minimal = false
+				break
+			}
+		}
+		d.Nodes = f.nodes
+		d.Verdict = props.Violated
+		d.Configuration = sp.configuration(best)
+		return d, nil
+	}
+	d.Nodes = f.nodes
+	d.Verdict = props.Holds
+	return d, nil
+}
+
+// configuration turns the worms a search found into a Configuration with concrete
+// routes: for each worm, a state of its tail set, the route that first reached it
+// from its source, then the worm's own vertices through states of its sets.
+func (sp *space) configuration(worms []*wormPart) *Configuration {
+	c := &Configuration{}
+	for _, w := range worms {
+		st := w.sets[0][0]
+		route := sp.route(st)
+		for i := 1; i < len(w.path); i++ {
+			to, vs := sp.arcs(st)
+			next := int32(-1)
+			for j, t := range to {
+				if vs[j] == w.path[i] && t >= 0 && slices.Contains(w.sets[i], t) {
+					next = t
+					break
+				}
+			}
+			st = next
+			route = append(route, w.path[i])
+		}
+		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: int(sp.mis[st])}
+		for _, v := range route {
+			cw.Route = append(cw.Route, sp.vertex(v))
+		}
+		for _, v := range w.outs {
+			cw.Waits = append(cw.Waits, sp.vertex(v))
+		}
+		c.Worms = append(c.Worms, cw)
+		c.Channels += len(w.path)
+	}
+	return c
+}
+
+// vertex returns the (channel, VC) of vertex index v.
+func (sp *space) vertex(v int32) Vertex {
+	return Vertex{Channel: model.ChannelID(int(v) / sp.vcs), VC: int(v) % sp.vcs}
+}

@@ -1,0 +1,215 @@
+package cdg
+
+import (
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// TestDecideBuiltins pins the exact verdicts and the minimal configurations of the
+// relations whose sufficient conditions fail: fully adaptive routing deadlocks with
+// four worms round a square (Dally & Seitz's cycle, RT2), dimension order without
+// dateline classes with worms round a ring (WH2), and non-minimal routing with two worms
+// on a 2x2 mesh whatever its budget (RT7); the relations a sufficient condition proves
+// are answered by it.
+func TestDecideBuiltins(t *testing.T) {
+	for _, c := range []struct {
+		topo, name      string
+		want            props.Verdict
+		by              Method
+		worms, channels int
+	}{
+		{"mesh:4x4", "west-first", props.Holds, ByCDG, 0, 0},
+		{"torus:4x4", "duato", props.Holds, ByDuato, 0, 0},
+		{"mesh:4x4", "adaptive", props.Violated, BySearch, 4, 4},
+		{"hypercube:3", "adaptive", props.Violated, BySearch, 4, 4},
+		{"torus:4x4", "dor-1vc", props.Violated, BySearch, 4, 4},
+		{"torus:5x5", "dor-1vc", props.Violated, BySearch, 5, 5},
+		{"mesh:2x2", "nonminimal:1", props.Violated, BySearch, 2, 4},
+		{"mesh:3x3", "nonminimal", props.Violated, BySearch, 1, 4},
+		{"mesh:4x4", "nonminimal:1", props.Violated, BySearch, 2, 2},
+	} {
+		g, err := model.ParseGrid(c.topo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := routing.ByName(g, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Decide(rel, DecideOptions{})
+		if err != nil {
+			t.Fatalf("%s on %s: %v", c.name, c.topo, err)
+		}
+		if d.Verdict != c.want || d.By != c.by {
+			t.Errorf("%s on %s: %s by %s, want %s by %s", c.name, c.topo, d.Verdict, d.By, c.want, c.by)
+			continue
+		}
+		if c.want != props.Violated {
+			continue
+		}
+		cf := d.Configuration
+		if !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
+			t.Errorf("%s on %s: %d worms on %d channels (minimal %v), want %d on %d", c.name, c.topo, len(cf.Worms), cf.Channels, d.Minimal, c.worms, c.channels)
+		}
+		checkConfiguration(t, rel, cf)
+	}
+}
+
+// checkConfiguration re-checks a configuration against the relation itself: every
+// route is legal from its source (each hop one Route permits the header that takes it,
+// counting misroutes as the flit model does), the held channels are disjoint, no
+// header is at its destination, and every permitted output of every header is held.
+func checkConfiguration(t *testing.T, rel routing.Relation, c *Configuration) {
+	t.Helper()
+	g := rel.Grid()
+	held := map[Vertex]bool{}
+	for i, w := range c.Worms {
+		h := routing.Header{At: w.Src, In: routing.Input{Channel: routing.Injection}, Src: w.Src, Dst: w.Dst}
+		var outs []routing.Output
+		for _, v := range w.Route {
+			outs = rel.Route(h, outs[:0])
+			k := slices.IndexFunc(outs, func(o routing.Output) bool { return o.Channel == v.Channel && o.VC == v.VC })
+			if k < 0 {
+				t.Fatalf("worm %d: %v is not permitted to %+v", i, v, h)
+			}
+			if outs[k].Misroute {
+				h.Misroutes++
+			}
+			h.At, h.In = g.Channel(v.Channel).To, routing.Input{Channel: v.Channel, VC: v.VC}
+		}
+		if h.At == w.Dst {
+			t.Fatalf("worm %d: its header is at its destination", i)
+		}
+		for _, v := range w.HeldVertices() {
+			if held[v] {
+				t.Fatalf("worm %d: %v is held twice", i, v)
+			}
+			held[v] = true
+		}
+		var want []Vertex
+		for _, o := range rel.Route(h, nil) {
+			want = append(want, Vertex{o.Channel, o.VC})
+		}
+		got := slices.Clone(w.Waits)
+		cmp := func(a, b Vertex) int { return int(a.Channel)*64 + a.VC - int(b.Channel)*64 - b.VC }
+		slices.SortFunc(want, cmp)
+		slices.SortFunc(got, cmp)
+		if !slices.Equal(want, got) {
+			t.Fatalf("worm %d: waits %v, but its header is permitted %v", i, got, want)
+		}
+	}
+	for i, w := range c.Worms {
+		for _, v := range w.Waits {
+			if !held[v] {
+				t.Fatalf("worm %d waits for %v, which nobody holds", i, v)
+			}
+		}
+	}
+}
+
+// TestDecideIncoherent decides testdata/last-hop-bypass.json: its dependency graph is
+// cyclic and its escape subfunction is not connected (Duato does not apply), yet it
+// has no deadlock configuration; the explorer confirms it (props/check's cross-check).
+func TestDecideIncoherent(t *testing.T) {
+	data, err := os.ReadFile("testdata/last-hop-bypass.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ParseFile(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decide(rel, DecideOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := d.Analysis
+	if d.Verdict != props.Holds || d.By != BySearch || a.Acyclic || a.Duato == nil || a.Duato.Connected {
+		t.Fatalf("last-hop-bypass: %s by %s; CDG acyclic %v, Duato %+v", d.Verdict, d.By, a.Acyclic, a.Duato)
+	}
+}
+
+// srcReader is a user's relation that reads Header.Src without saying so (no
+// routing.SourceClasser) and claims to be positional: headers from even sources go
+// round a square of a 2x2 mesh clockwise, from odd sources anticlockwise, and on
+// mesh:3x3 otherwise by dimension order. A search that merged headers of different
+// sources would keep the dependencies of one source only.
+type srcReader struct{ g *model.Grid }
+
+func (r srcReader) Name() string      { return "src-reader" }
+func (r srcReader) Grid() *model.Grid { return r.g }
+func (r srcReader) VCs() int          { return 1 }
+func (r srcReader) Positional() bool  { return true }
+func (r srcReader) Route(h routing.Header, out []routing.Output) []routing.Output {
+	dims := []int{0, 1}
+	if h.Src%2 == 1 {
+		dims = []int{1, 0}
+	}
+	for _, d := range dims {
+		n, dir := r.g.Offset(h.At, h.Dst, d)
+		if n != 0 {
+			c, _ := r.g.Neighbor(h.At, d, dir)
+			return append(out, routing.Output{Channel: c})
+		}
+	}
+	return out
+}
+
+// TestUntrustedRelationKeepsSources checks that a relation from outside model/routing
+// is searched per source: its dependency graph has the turns of both dimension orders
+// (the union is cyclic on a mesh), and the exact decision finds their deadlock.
+func TestUntrustedRelationKeepsSources(t *testing.T) {
+	g, _ := model.ParseGrid("mesh:3x3")
+	rel := srcReader{g}
+	gr, err := Dependencies(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Count the dependencies by brute force: every (src, dst) route, hop by hop.
+	want := map[[2]model.ChannelID]bool{}
+	for s := 0; s < g.Nodes(); s++ {
+		for d := 0; d < g.Nodes(); d++ {
+			if s == d {
+				continue
+			}
+			h := routing.Header{At: model.NodeID(s), In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s), Dst: model.NodeID(d)}
+			prev := model.ChannelID(-1)
+			for h.At != h.Dst {
+				o := rel.Route(h, nil)[0]
+				if prev >= 0 {
+					want[[2]model.ChannelID{prev, o.Channel}] = true
+				}
+				prev = o.Channel
+				h.At, h.In = g.Channel(o.Channel).To, routing.Input{Channel: o.Channel}
+			}
+		}
+	}
+	if len(gr.Edges()) != len(want) {
+		t.Errorf("src-reader: %d dependencies, brute force %d", len(gr.Edges()), len(want))
+	}
+	d, err := Decide(rel, DecideOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Verdict != props.Violated {
+		t.Fatalf("src-reader: %s (%s)", d.Verdict, d.Reason())
+	}
+	checkConfiguration(t, rel, d.Configuration)
+}
+
+// TestDecideBound checks that a search bound gives inconclusive, never a verdict.
+func TestDecideBound(t *testing.T) {
+	g, _ := model.ParseGrid("torus:4x4")
+	rel, _ := routing.ByName(g, "adaptive")
+	if d, err := Decide(rel, DecideOptions{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+		t.Errorf("node bound: %v %+v", err, d)
+	}
+	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+		t.Errorf("state bound: %v %+v", err, d)
+	}
+}

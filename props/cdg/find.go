@@ -1,0 +1,354 @@
+package cdg
+
+import "slices"
+
+// The search for a deadlock configuration (decide.go states what one is).
+//
+// A configuration is built worm by worm. A worm is a path of vertices, tail first,
+// with the header states that can occupy them: sets[i] is the set of states at
+// path[i] from which the path leads, along arcs, to a header state of the worm's
+// output group (the states at the header vertex offered exactly the outputs outs).
+// Working with sets of states rather than single states makes the branching that of
+// vertex paths and output sets, not of destinations and sources.
+//
+// The search starts from a seed, a header alone, and then covers obligations: every
+// output of every header must be held. The first uncovered output o is covered in one
+// of two ways: an existing worm grows backwards, from its tail to o (its tail moves to
+// o), or a new worm starts with its tail at o and runs forward to a header. This is
+// complete: take any configuration and cut every worm's tail to its first vertex that
+// is an output of some header (or to its header): it is still a configuration, and the
+// search, started from the header on the least vertex, reaches it by covering its
+// obligations in order — an obligation is held either ahead of a worm's tail (covered
+// already), behind it (a backward growth) or by a worm not yet placed (a new worm).
+// Every other header lies on a greater vertex than the seed (the symmetry break).
+//
+// The search is iterative deepening on the channels held: level c finds every
+// configuration of at most c channels (and at most k worms), so the first found is
+// minimal in channels, and the level is repeated with fewer worms for the fewest.
+
+// wormPart is one worm of a configuration under construction.
+type wormPart struct {
+	path []int32   // vertices, tail first
+	sets [][]int32 // states consistent with the header group, per vertex
+	outs []int32   // the header's outputs (vertices), sorted
+}
+
+// finder searches one space for configurations.
+type finder struct {
+	sp      *space
+	alive   []bool // survivors
+	header  []bool // header-capable survivors
+	occ     []int32
+	worms   []*wormPart
+	used    int
+	kMax    int
+	cMax    int
+	seedV   int32
+	nodes   int64
+	budget  int64
+	stopped bool // the budget of search nodes was reached
+	found   []*wormPart
+	mark    []int32 // scratch: stamp per state
+	gen     int32
+	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
+}
+
+func newFinder(sp *space, alive, header []bool, budget int64) *finder {
+	return &finder{sp: sp, alive: alive, header: header, occ: make([]int32, sp.vertices()), budget: budget, mark: make([]int32, sp.states())}
+}
+
+// run looks for a configuration of at most k worms and c channels; found holds it.
+func (f *finder) run(k, c int) bool {
+	f.kMax, f.cMax = k, c
+	f.found = nil
+	sp := f.sp
+	for v := int32(0); int(v) < sp.vertices() && !f.stopped; v++ {
+		if f.lasso != nil && (f.lasso[v] < 0 || int(f.lasso[v]) > c) {
+			continue
+		}
+		var heads []int32
+		for _, st := range sp.at(v) {
+			if f.header[st] {
+				heads = append(heads, st)
+			}
+		}
+		for _, g := range f.groups(heads) {
+			f.seedV = v
+			w := &wormPart{path: []int32{v}, sets: [][]int32{g.states}, outs: g.outs}
+			f.place(w)
+			ok := f.cover()
+			f.unplace(w)
+			if ok {
+				return true
+			}
+			if f.stopped {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// group is the header states at one vertex offered one set of outputs.
+type group struct {
+	outs   []int32
+	states []int32
+}
+
+// groups splits header states by their output sets (space.outID), in order of first
+// appearance.
+func (f *finder) groups(heads []int32) []group {
+	var out []group
+	var ids []int32
+	for _, st := range heads {
+		id := f.sp.outID[st]
+		if i := slices.Index(ids, id); i >= 0 {
+			out[i].states = append(out[i].states, st)
+			continue
+		}
+		ids = append(ids, id)
+		out = append(out, group{outs: f.sp.outSets[id], states: []int32{st}})
+	}
+	return out
+}
+
+func (f *finder) place(w *wormPart) {
+	for _, v := range w.path {
+		f.occ[v] = int32(len(f.worms) + 1)
+	}
+	f.worms = append(f.worms, w)
+	f.used += len(w.path)
+}
+
+func (f *finder) unplace(w *wormPart) {
+	for _, v := range w.path {
+		f.occ[v] = 0
+	}
+	f.worms = f.worms[:len(f.worms)-1]
+	f.used -= len(w.path)
+}
+
+// obligation returns the first output of a header that no worm holds, and how many
+// distinct such outputs there are (each needs a channel of its own).
+func (f *finder) obligation() (int32, int) {
+	first, n := int32(-1), 0
+	var seen []int32
+	for _, w := range f.worms {
+		for _, o := range w.outs {
+			if f.occ[o] != 0 || slices.Contains(seen, o) {
+				continue
+			}
+			if first < 0 {
+				first = o
+			}
+			seen = append(seen, o)
+			n++
+		}
+	}
+	return first, n
+}
+
+// cover covers the first uncovered obligation, recursively; true when every
+// obligation is covered (f.found then holds the configuration).
+func (f *finder) cover() bool {
+	f.nodes++
+	if f.nodes > f.budget {
+		f.stopped = true
+		return false
+	}
+	o, n := f.obligation()
+	if o < 0 {
+		f.found = make([]*wormPart, len(f.worms))
+		for i, w := range f.worms {
+			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
+		}
+		return true
+	}
+	left := f.cMax - f.used
+	if n > left {
+		return false
+	}
+	// An existing worm grows backwards from its tail to o.
+	for i := range f.worms {
+		if f.grow(f.worms[i], o, nil, nil, f.worms[i].sets[0], left) {
+			return true
+		}
+		if f.stopped {
+			return false
+		}
+	}
+	if len(f.worms) >= f.kMax {
+		return false
+	}
+	// A new worm starts at o.
+	var start []int32
+	for _, st := range f.sp.at(o) {
+		if f.alive[st] {
+			start = append(start, st)
+		}
+	}
+	if len(start) == 0 {
+		return false
+	}
+	f.occ[o] = -1
+	ok := f.forward([]int32{o}, [][]int32{start}, left-1)
+	f.occ[o] = 0
+	return ok
+}
+
+// grow extends worm w backwards: back lists the vertices added so far (newest last)
+// with their sets, tail is the set of states at the current tail end, and the growth
+// ends when o is added. left bounds the vertices added.
+func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, tail []int32, left int) bool {
+	if left <= 0 {
+		return false
+	}
+	sp := f.sp
+	f.gen++
+	byV := map[int32][]int32{}
+	var order []int32
+	for _, t := range tail {
+		for _, p := range sp.pred[sp.predFirst[t]:sp.predFirst[t+1]] {
+			if !f.alive[p] || f.mark[p] == f.gen {
+				continue
+			}
+			f.mark[p] = f.gen
+			v := sp.vtx[p]
+			if f.occ[v] != 0 {
+				continue
+			}
+			if _, ok := byV[v]; !ok {
+				order = append(order, v)
+			}
+			byV[v] = append(byV[v], p)
+		}
+	}
+	slices.Sort(order)
+	for _, v := range order {
+		set := byV[v]
+		if v != o {
+			f.occ[v] = -1
+			ok := f.grow(w, o, append(back, v), append(backSets, set), set, left-1)
+			f.occ[v] = 0
+			if ok || f.stopped {
+				return ok
+			}
+			continue
+		}
+		// The worm's tail moves back to o: o first, then back in reverse order.
+		added := []int32{o}
+		sets := [][]int32{set}
+		for i := len(back) - 1; i >= 0; i-- {
+			added = append(added, back[i])
+			sets = append(sets, backSets[i])
+		}
+		old, oldSets := w.path, w.sets
+		idx := int32(slices.Index(f.worms, w) + 1)
+		for _, u := range added {
+			f.occ[u] = idx
+		}
+		w.path = append(added, old...)
+		w.sets = append(sets, oldSets...)
+		f.used += len(added)
+		ok := f.cover()
+		f.used -= len(added)
+		w.path, w.sets = old, oldSets
+		for _, u := range added {
+			f.occ[u] = 0
+		}
+		for _, u := range back {
+			f.occ[u] = -1
+		}
+		if ok || f.stopped {
+			return ok
+		}
+	}
+	return false
+}
+
+// forward extends a new worm forward: path and sets so far (the last set the states
+// reachable at the last vertex), left the vertices it may still add. At every vertex
+// the worm may end, with a header group of the last set.
+func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
+	sp := f.sp
+	last := sets[len(sets)-1]
+	v := path[len(path)-1]
+	if v > f.seedV {
+		var heads []int32
+		for _, st := range last {
+			if f.header[st] {
+				heads = append(heads, st)
+			}
+		}
+		for _, g := range f.groups(heads) {
+			w := &wormPart{path: slices.Clone(path), sets: f.narrow(sets, g.states), outs: g.outs}
+			for _, u := range path {
+				f.occ[u] = 0
+			}
+			f.place(w)
+			ok := f.cover()
+			f.unplace(w)
+			for _, u := range path {
+				f.occ[u] = -1
+			}
+			if ok || f.stopped {
+				return ok
+			}
+		}
+	}
+	if left <= 0 {
+		return false
+	}
+	f.gen++
+	byV := map[int32][]int32{}
+	var order []int32
+	for _, st := range last {
+		to, _ := sp.arcs(st)
+		for _, t := range to {
+			if t < 0 || !f.alive[t] || f.mark[t] == f.gen {
+				continue
+			}
+			f.mark[t] = f.gen
+			u := sp.vtx[t]
+			if f.occ[u] != 0 {
+				continue
+			}
+			if _, ok := byV[u]; !ok {
+				order = append(order, u)
+			}
+			byV[u] = append(byV[u], t)
+		}
+	}
+	slices.Sort(order)
+	for _, u := range order {
+		f.occ[u] = -1
+		ok := f.forward(append(path, u), append(sets, byV[u]), left-1)
+		f.occ[u] = 0
+		if ok || f.stopped {
+			return ok
+		}
+	}
+	return false
+}
+
+// narrow filters the forward sets of a worm to the states that lead to heads.
+func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
+	out := make([][]int32, len(sets))
+	out[len(sets)-1] = heads
+	for i := len(sets) - 2; i >= 0; i-- {
+		f.gen++
+		for _, t := range out[i+1] {
+			f.mark[t] = f.gen
+		}
+		for _, st := range sets[i] {
+			to, _ := f.sp.arcs(st)
+			for _, t := range to {
+				if t >= 0 && f.mark[t] == f.gen {
+					out[i] = append(out[i], st)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
