@@ -291,7 +291,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		if opt.Member != nil {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
 			c = checked{in, res, err}
-		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx}); err != nil {
+		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction}); err != nil {
 			c = checked{in: in, err: err}
 		} else {
 			mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
@@ -301,21 +301,6 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			}
 			c = checked{in, mr, nil}
 		}
-<<<<<<< HEAD
-		res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction})
-		if err != nil {
-			return checked{in: in, err: err}
-		}
-		mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
-			CollisionBound: res.Stats.FingerprintCollisionBound, Certificate: res.Certificate()}
-		if res.Verdict == checker.Violated {
-			mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
-		}
-		return checked{in, mr, nil}
-	}, func(i int, c checked) bool {
-		mb := mine[i]
-=======
->>>>>>> main
 		if c.err != nil {
 			// An error is no verdict: reported by visit, never taken for an interruption.
 			return c, family.Outcome{Verdict: checker.Holds}

@@ -323,6 +323,9 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	secs := time.Since(start).Seconds()
 	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
+	if fo.Reduction && r.property != props.PropExactlyOnce {
+		rep.Stats.Reduction = "stubborn"
+	}
 	if fr.Verdict != props.Violated {
 		rep.Certificate = fr.Certificates.Certificate()
 	}
