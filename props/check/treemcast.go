@@ -294,7 +294,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	fo := treemcast.FamilyOptions{
 		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
 		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
-		StopAtFirst: stop,
+		StopAtFirst: stop, Reduction: r.opt.Reduction && !r.opt.Symmetry,
 	}
 	if r.opt.Resume != nil {
 		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)
@@ -331,6 +331,9 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	secs := time.Since(start).Seconds()
 	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
+	if fo.Reduction && r.property != props.PropExactlyOnce {
+		rep.Stats.Reduction = "stubborn"
+	}
 	if fr.Verdict != props.Violated {
 		rep.Certificate = fr.Certificates.Certificate()
 	}
