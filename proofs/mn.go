@@ -53,7 +53,7 @@ func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Mu
 }
 
 // startCombinations is the number of initial states a two-phase report searched.
-func startCombinations(rep *props.Report) int { return int(rep.Figures[check.FigStartCombinations]) }
+func startCombinations(rep *props.Report) int { return int(rep.Figures[banyan.FigStartCombinations]) }
 
 // twoPhaseFiles are the files of a two-phase deadlock: its replayable trace, picture and
 // capture.
@@ -162,7 +162,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 		for l, d := range dests {
 			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
 		}
-		r, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": check.PatternString(pat)})
+		r, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(pat)})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -200,7 +200,7 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	instances := 0
 	// blocks checks one pattern; it returns the conflict (nil when it does not block).
 	blocks := func(n int, pat []model.BanyanPacket) (*props.Report, *model.LinkConflict) {
-		r, err := banyanRoute(ctx, n, "nonblocking", map[string]string{"pattern": check.PatternString(pat)})
+		r, err := banyanRoute(ctx, n, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(pat)})
 		if err != nil {
 			runErr = err
 			return nil, nil
@@ -420,7 +420,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			continue
 		}
 		s := sRaw % (64 - m.Fanout() + 1)
-		rs, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": check.PatternString(banyan.Phase2(m, s, 64))})
+		rs, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(banyan.Phase2(m, s, 64))})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}

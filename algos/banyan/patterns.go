@@ -258,3 +258,22 @@ func ParsePattern(spec string, size int) ([]model.BanyanPacket, error) {
 	}
 	return out, nil
 }
+
+// FormatPattern writes a pattern as ParsePattern reads it: "SRC->DST" for a unicast,
+// "SRC->MIN-MAX" for a region, comma-separated.
+func FormatPattern(pat []model.BanyanPacket) string {
+	parts := make([]string, len(pat))
+	for i, p := range pat {
+		if p.Dest.Min == p.Dest.Max {
+			parts[i] = fmt.Sprintf("%d->%d", p.Source, p.Dest.Min)
+		} else {
+			parts[i] = fmt.Sprintf("%d->%d-%d", p.Source, p.Dest.Min, p.Dest.Max)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// FigStartCombinations is the figure of a two-phase deadlock report that counts the
+// initial states searched: one per combination of phase-1 starts (one when the starts
+// are fixed).
+const FigStartCombinations = "start_combinations"

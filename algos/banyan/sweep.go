@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
 )
 
@@ -30,8 +31,8 @@ type pairRow struct {
 
 // SweepPairs runs the fast lockstep simulator (FastLockstep, arbitration arb) on every
 // pair of multicasts that gen yields for the rows 0..rows-1 of a family on the banyan of
-// n inputs, with every pair of phase-1 starts, on workers workers of the member pool
-// (checker.Sweep; a row is a member). The rows are visited in order and the sweep stops
+// n inputs, with every pair of phase-1 starts, on workers workers of the family runner
+// (checker/family; a row is a member, its states the cycles simulated). The rows are visited in order and the sweep stops
 // at the first row with a deadlock, so the counts and the reported deadlock (the first
 // in that row) do not depend on workers. When ctx ends it returns the rows visited so
 // far and ctx's error. Cost: one simulation per instance, a few cycles each.
@@ -48,8 +49,18 @@ func SweepPairs(ctx context.Context, arb Arbitration, workers, n, rows int, gen 
 			return total, err
 		}
 	}
-	var ferr error
-	serr := checker.Sweep(ctx, rows, workers, func(ctx context.Context, w, i int) pairRow {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	opt := family.Options{Pool: workers, StopAtFirst: true}
+	if progress != nil {
+		opt.Count = func(_, done, cycles int64) {
+			if done > 0 {
+				progress(done, cycles)
+			}
+		}
+	}
+	_, err = family.Run(ctx, rows, opt, func(ctx context.Context, w, i int) (pairRow, family.Outcome) {
 		fs := sims[w]
 		before := fs.Cycles
 		var r pairRow
@@ -77,26 +88,25 @@ func SweepPairs(ctx context.Context, arb Arbitration, workers, n, rows int, gen 
 			}
 		})
 		r.cycles = fs.Cycles - before
-		return r
-	}, func(_ int, r pairRow) bool {
+		o := family.Outcome{Verdict: checker.Holds, States: r.cycles}
+		if r.found {
+			o.Verdict = checker.Violated
+		}
+		return r, o
+	}, func(_ int, r pairRow, _ family.Outcome) error {
 		if r.err != nil {
-			ferr = r.err
-			return false
+			return r.err
 		}
 		total.Pairs += r.pairs
 		total.Instances += r.instances
 		total.Cycles += r.cycles
-		if progress != nil {
-			progress(1, r.cycles)
-		}
 		if r.found {
 			total.Found, total.A, total.C, total.S1, total.S2 = true, r.a, r.c, r.s1, r.s2
-			return false
 		}
-		return true
+		return nil
 	})
-	if ferr != nil {
-		return total, ferr
+	if err != nil {
+		return total, err
 	}
-	return total, serr
+	return total, ctx.Err()
 }

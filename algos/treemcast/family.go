@@ -43,7 +43,7 @@ const (
 
 // Pairs returns the number of pairs of the unreduced family (before symmetry).
 func (f Family) Pairs() float64 {
-	n := float64(f.Grid.Nodes())
+	n := float64(len(f.Grid.Endpoints()))
 	mc, term := 0.0, 1.0
 	for k := 1; k <= f.K; k++ {
 		term *= n - float64(k) // (n-1)(n-2)...(n-k) ordered choices
@@ -92,11 +92,16 @@ func (f Family) Spec() string {
 }
 
 // Multicasts returns every multicast of the family in enumeration order: by source, then
-// by number of destinations, then lexicographically by destination list.
+// by number of destinations, then lexicographically by destination list. Sources and
+// destinations are the network's endpoints (model.Grid.Endpoint: the terminals of a
+// network with terminals, every node otherwise).
 func (f Family) Multicasts() []Multicast {
 	n := f.Grid.Nodes()
 	var out []Multicast
 	for s := 0; s < n; s++ {
+		if !f.Grid.Endpoint(model.NodeID(s)) {
+			continue // a router of a network with terminals sends nothing
+		}
 		for size := 1; size <= f.K; size++ {
 			var rec func(prefix []model.NodeID, used []bool, from int)
 			rec = func(prefix []model.NodeID, used []bool, from int) {
@@ -109,7 +114,7 @@ func (f Family) Multicasts() []Multicast {
 					start = from
 				}
 				for d := start; d < n; d++ {
-					if d == s || used[d] {
+					if d == s || used[d] || !f.Grid.Endpoint(model.NodeID(d)) {
 						continue
 					}
 					used[d] = true

@@ -266,3 +266,22 @@ func Merge(rs []*FamilyResult) (*FamilyResult, error) {
 	out.Verdict = out.verdict()
 	return out, nil
 }
+
+// MergeFiles reads the family results that `check --family ... --shard i/n --result F`
+// wrote for disjoint shards of one run, with read, in order, and merges them (Merge);
+// an error names the file at fault.
+func MergeFiles(files []string, read func(string) ([]byte, error)) (*FamilyResult, error) {
+	rs := make([]*FamilyResult, 0, len(files))
+	for _, f := range files {
+		data, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		r, err := ParseFamilyResult(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		rs = append(rs, r)
+	}
+	return Merge(rs)
+}

@@ -208,11 +208,11 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
 		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
 	}
-	props := strings.Join(a.PropertyNames(), ", ")
+	propList := strings.Join(a.PropertyNames(), ", ")
 	if a.DefaultProperty != "" {
-		props += " (default " + a.DefaultProperty + ")"
+		propList += " (default " + a.DefaultProperty + ")"
 	}
-	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, props, a.Doc)
+	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, propList, a.Doc)
 	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
 		return code, err
 	}
@@ -248,12 +248,37 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
-	if c.TimeLimit > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.TimeLimit)
-		defer cancel()
+	// The searches bound their own memory (Options.MaxMemoryBytes); the heap watcher,
+	// 10% above it, is the backstop for the algorithms that do not account for theirs.
+	ctx, release, err := budgetContext(ctx, c.MaxMemMB<<20+c.MaxMemMB<<20/10, c.TimeLimit)
+	if err != nil {
+		return 0, err
 	}
-	rep, err := check.Run(ctx, in, c.Prop, opt)
+	defer release()
+	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, c.Prop, opt) })
+	if errors.Is(err, errStopped) {
+		params := map[string]any{}
+		for k, v := range in.Params {
+			if v != "" {
+				params[k] = v
+			}
+		}
+		prop := c.Prop
+		if prop == "" {
+			prop = a.DefaultProperty
+		}
+		if names := a.PropertyNames(); prop == "" && len(names) == 1 {
+			prop = names[0]
+		}
+		sem := ""
+		for _, sp := range a.Properties {
+			if sp.Property == prop {
+				sem = sp.Semantics
+				break
+			}
+		}
+		return stoppedReport(ctx, e, "check", props.Instance{Topology: in.Topology, Algorithm: in.Algorithm, Params: params}, prop, sem, c.JSON)
+	}
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
 			return 0, usagef("%v", err)

@@ -18,7 +18,9 @@ Usage: wormcheck <command> [flags]
 
 Commands:
 %s
-Topologies: mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6, banyan:16.
+Topologies: mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6, banyan:16; any network of
+routers: file:PATH (BookSim2 anynet, JSON wormcheck-topology/1, DOT), dragonfly:a=4,p=2,h=2,
+fattree:4,3, random:8,10,1, a grid with --faults (wormcheck help routing).
 Exit codes: 0 holds, 1 violated (or, for prove, a verdict not as expected),
 2 bad input or usage, 3 inconclusive (a bound was reached, or a signal stopped it),
 4 internal error (a bug in wormcheck: please report it).

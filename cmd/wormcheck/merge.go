@@ -3,9 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
-	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/algos/treemcast"
 )
 
 // mergeHelp documents `wormcheck merge`.
@@ -31,7 +32,7 @@ Example:
 `
 
 // runMerge is `wormcheck merge`: it reads family result files, merges them
-// (check.MergeFamily), prints a summary (or the merged JSON with --json) and writes the
+// (treemcast.MergeFiles), prints a summary (or the merged JSON with --json) and writes the
 // merged result to -o.
 func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("merge")
@@ -60,9 +61,9 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	if len(files) == 0 {
 		return 0, usagef("which results? usage: wormcheck merge F1.json F2.json ... [-o OUT.json]")
 	}
-	m, err := check.MergeFamily(files, os.ReadFile)
+	m, err := treemcast.MergeFiles(files, os.ReadFile)
 	if err != nil {
-		return 0, err
+		return 0, usagef("%v", err)
 	}
 	b, err := m.Marshal()
 	if err != nil {
@@ -79,9 +80,23 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		check.WriteFamily(e.Stdout, m)
+		writeFamily(e.Stdout, m)
 	}
 	return m.Verdict.ExitCode(), nil
+}
+
+// writeFamily writes a (merged) family result for people: family, topology, property,
+// pruning and buffers with the verdict; the shards present and missing; the members
+// checked, pairs covered, states, violations, inconclusive members and seconds; and the
+// shortest witness.
+func writeFamily(w io.Writer, m *treemcast.FamilyResult) {
+	fmt.Fprintf(w, "%s on %s (%s, %s pruning, B=%d): %s\n", m.Family, m.Topology, m.Params.Prop, m.Params.Pruning, m.Params.Buffers, m.Verdict)
+	fmt.Fprintf(w, "  shards %v of %d present, missing %v\n", m.Shards, m.Shard.Count, m.Missing)
+	fmt.Fprintf(w, "  %d of %d members checked (%d pairs), %d states, %d violated, %d inconclusive, %.1fs\n",
+		m.Instances, m.Members, m.Covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
+	if m.Witness != nil {
+		fmt.Fprintf(w, "  shortest witness: member %d %s (%d steps): %s\n", m.Witness.Index, m.Witness.Msgs, m.Witness.Length, m.Witness.Trace.Violation)
+	}
 }
 
 func init() {

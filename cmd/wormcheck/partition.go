@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
 
@@ -27,6 +29,9 @@ Flags:
                 (count), "dcns" (count), "node_level", "link_level", witnesses, properties,
                 and every DDN's members
   --svg F       draw the DDNs (one colour each) and the DCN blocks to F
+  --max-memory MiB, --time-limit D
+                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Examples:
   wormcheck partition --topo torus:16x16 --type III --h 4 --delta 2 --svg fig3.svg
@@ -46,13 +51,23 @@ func runPartition(ctx context.Context, e *env, args []string) (int, error) {
 	fs.IntVar(&o.Delta, "delta", 0, "Type III shift 1..h-1 (default h/2)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	svgPath := fs.String("svg", "", "draw the subnetworks to this SVG file")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, partitionHelp, false); done {
 		return code, err
 	}
 	if given(fs, "delta") && o.Delta == 0 {
 		return 0, usagef("--delta 0: the Type III shift is 1..h-1; leave --delta out for h/2")
 	}
-	rep, err := subnetworks.Partition(o)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*subnetworks.Report, error) { return subnetworks.Partition(o) })
+	if errors.Is(err, errStopped) {
+		in := props.Instance{Topology: o.Topology, Algorithm: "partition", Params: map[string]any{"type": o.Type, "h": o.H, "delta": o.Delta}}
+		return stoppedReport(ctx, e, "partition", in, "P1-P5", "static", *asJSON)
+	}
 	if err != nil {
 		return 0, usagef("%v", err)
 	}

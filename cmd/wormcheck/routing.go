@@ -2,16 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
-const routingHelp = `wormcheck routing --topo T --routing NAME|FILE [--json] [--svg F.svg] [--trace F.json]
+const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
 
 Decides whether a routing relation deadlocks on the whole topology: holds (exit 0) when
 no deadlock configuration exists, violated (exit 1) with one, inconclusive (exit 3) only
@@ -41,22 +43,38 @@ Built-in relations (--routing NAME):
 A routing file (--routing F.json, format wormcheck-routing/1) states turn restrictions
 per node class (column/row parity, listed routers) with VC rules, or an explicit table
 (router, input direction and VC, destination -> outputs); model/routing/file.go
-documents the schema. --topo may be left out when the file names its topology.
+documents the schema. --topo may be left out when the file names its topology. On an
+irregular network (a file, a dragonfly, a fat-tree, a grid with faults) a table's "in"
+and "out" name neighbouring nodes, and the relations that need dimensions are refused.
 
 Flags:
-  --topo T        mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6
+  --topo T        mesh:8x8, torus:16x16, torus:8x8x8, hypercube:6; any network:
+                  file:PATH (BookSim2 anynet, JSON wormcheck-topology/1, Graphviz DOT),
+                  dragonfly:a=4,p=2,h=2[,g=9][,arrangement=absolute|relative|palmtree],
+                  fattree:K,N (k-ary n-tree), random:ROUTERS,LINKS,SEED
+  --faults L      failed links of the --topo grid: "(1,1)-(2,1),9->10" (A-B both ways,
+                  A->B one way); the grid becomes an irregular network
+  --booksim CFG   a BookSim2 configuration: its topology and routing_function (the keys
+                  wormcheck does not use are listed on stderr)
   --routing R     a built-in name or a routing file
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
-  --svg F.svg     draw the witness on the topology (2-D meshes and tori): the
-                  configuration's held channels, else the dependency cycle
+  --svg F.svg     draw the witness on the topology (2-D meshes and tori, irregular
+                  networks): the configuration's held channels, else the dependency
+                  cycle; for an acyclic CDG its certificate: every held channel numbered
+                  so that each dependency goes to a larger number
   --trace F.json  save the moves that reach a configuration, for replay and explore
+  --max-memory MiB, --time-limit D
+                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
   wormcheck routing --topo torus:12x12 --routing adaptive --trace t.json   # violated: 4 worms
   wormcheck routing --topo torus:8x8 --routing duato            # cyclic CDG, Duato holds
+  wormcheck routing --topo mesh:8x8 --faults '(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)' --routing updown
+  wormcheck routing --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --svg df.svg
   wormcheck routing --routing model/routing/testdata/two-turns.json --svg cycle.svg
 `
 
@@ -69,7 +87,7 @@ func init() {
 		Help: fmt.Sprintf(routingHelp, b.String()), Run: runRouting})
 }
 
-func runRouting(_ context.Context, e *env, args []string) (int, error) {
+func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	fs := flag.NewFlagSet("routing", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	topo := fs.String("topo", "", "topology")
@@ -77,8 +95,9 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	booksim := fs.String("booksim", "", "read topology and routing_function from this BookSim2 configuration `file`")
 	spec := fs.String("routing", "", "built-in name or routing file")
 	asJSON := fs.Bool("json", false, "print JSON")
-	svgOut := fs.String("svg", "", "draw the witness cycle to this file")
+	svgOut := fs.String("svg", "", "draw the witness, or the certificate of an acyclic graph, to this file")
 	traceOut := fs.String("trace", "", "write the flit moves that reach a deadlock configuration to this file (for replay and explore)")
+	bud := defineBudget(fs)
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
 	}
@@ -95,7 +114,15 @@ func runRouting(_ context.Context, e *env, args []string) (int, error) {
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
-	rep, err := cdg.Prove(*topo, *spec, os.ReadFile)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(*topo, *spec, os.ReadFile) })
+	if errors.Is(err, errStopped) {
+		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -68,12 +68,17 @@ func TestRoutingCommand(t *testing.T) {
 		{"routing", "--topo", "torus:4x4", "--routing", "west-first"},
 		{"routing", "--topo", "mesh:4x4", "--routing", "nosuch.json"},
 		{"routing", "--topo", "mesh:4x4", "--routing", bad},
-		{"routing", "--topo", "mesh:4x4", "--routing", "west-first", "--svg", filepath.Join(t.TempDir(), "x.svg")},
 	} {
 		code, _, stderr := runCLI(t, args...)
 		if code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
 			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+	certificate := filepath.Join(t.TempDir(), "x.svg")
+	if code, _, _ := runCLI(t, "routing", "--topo", "mesh:4x4", "--routing", "west-first", "--svg", certificate); code != exitHolds {
+		t.Errorf("west-first --svg: exit %d", code)
+	} else if svg, err := os.ReadFile(certificate); err != nil || !strings.Contains(string(svg), "every dependency goes to a larger number") {
+		t.Errorf("west-first --svg: the rank certificate is missing (%v)", err)
 	}
 	if _, out, _ := runCLI(t, "help", "routing"); !strings.Contains(out, "odd-even") || !strings.Contains(out, "Examples:") {
 		t.Errorf("help routing:\n%s", out)

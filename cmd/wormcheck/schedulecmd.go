@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -26,6 +27,9 @@ Flags:
   --ports P       one or all (override the algorithm's port model)
   --base B        SBT base dimension
   -o F            output file (default: standard output)
+  --max-memory MiB, --time-limit D
+                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Example:
   wormcheck schedule --algo dcf --topo torus:16x16 --source '(3,5)' -o dcf.json
@@ -35,7 +39,7 @@ func init() {
 	registerCommand(&command{Name: "schedule", Summary: "write the unicast schedule an algorithm builds, as JSON", Help: scheduleHelp, Run: runSchedule})
 }
 
-func runSchedule(_ context.Context, e *env, args []string) (int, error) {
+func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("schedule")
 	name := fs.String("algo", "", "algorithm")
 	topo := fs.String("topo", "", "topology")
@@ -46,6 +50,7 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 	if ok && a.BuildsSchedules() {
 		params = defineParams(fs, a.Params)
 	}
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, scheduleHelp, false); done {
 		return code, err
 	}
@@ -53,13 +58,29 @@ func runSchedule(_ context.Context, e *env, args []string) (int, error) {
 		return 0, usagef("--topo is missing; e.g. --topo torus:16x16")
 	}
 	in := check.Instance{Algorithm: *name, Topology: *topo, Params: params()}
-	s, err := check.BuildSchedule(in, check.Options{Seed: *seed})
+	ctx, release, err := bud.context(ctx)
 	if err != nil {
-		return 0, usagef("%v", err)
+		return 0, err
 	}
-	b, err := model.MarshalSchedule(s)
+	defer release()
+	b, err := budgeted(ctx, func() ([]byte, error) {
+		s, err := check.BuildSchedule(in, check.Options{Seed: *seed})
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		b, err := model.MarshalSchedule(s)
+		if err != nil {
+			return nil, usagef("schedule: %v", err)
+		}
+		return b, nil
+	})
+	if errors.Is(err, errStopped) {
+		// The schedule is the output: there is no partial one to print or write.
+		fmt.Fprintf(e.Stderr, "wormcheck schedule: %s before the schedule was built; nothing written\n", stopReason(ctx))
+		return exitInconclusive, nil
+	}
 	if err != nil {
-		return 0, usagef("schedule: %v", err)
+		return 0, err
 	}
 	if *out == "" {
 		_, err = e.Stdout.Write(b)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim/simulate"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -153,7 +155,13 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if !f.json {
 		req.Text = e.Stdout
 	}
-	out, err := simulate.Run(ctx, req)
+	// A collective's schedule is built before the run and does not watch ctx: a signal
+	// then gets the stopped report (budgeted) rather than waiting for the build.
+	out, err := budgeted(ctx, func() (simulate.Outcome, error) { return simulate.Run(ctx, req) })
+	if errors.Is(err, errStopped) {
+		in := props.Instance{Topology: g.Spec(), Algorithm: f.Algo, Params: map[string]any{}}
+		return stoppedReport(ctx, e, "sim", in, "", "sim", f.json)
+	}
 	if err != nil {
 		return exitUsage, err
 	}

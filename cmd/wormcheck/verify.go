@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -20,6 +22,9 @@ in model/schedulefile.go; 'wormcheck schedule' writes one for every built-in alg
              contention for one-port schedules
   any-delay  contention freedom when unicasts take arbitrary times (causality and each
              node's send order only); stronger than timed
+
+--max-memory MiB and --time-limit D stop the run inconclusive (exit 3) when the heap
+outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and SIGTERM do.
 
 Exit code: 1 if any check is violated, else 3 if any is inconclusive, else 0.
 
@@ -48,11 +53,12 @@ func fileArg(args []string) (string, []string) {
 	return "", args
 }
 
-func runVerify(_ context.Context, e *env, args []string) (int, error) {
+func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("verify")
 	sem := fs.String("semantics", "", "comma list of step, timed, any-delay (default all)")
 	asJSON := fs.Bool("json", false, "JSON output")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, verifyHelp, false); done {
 		return code, err
 	}
@@ -63,7 +69,15 @@ func runVerify(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	v, err := check.VerifyFile(path, data, *sem)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(path, data, *sem) })
+	if errors.Is(err, errStopped) {
+		return stoppedReport(ctx, e, "verify", props.Instance{Algorithm: "schedule", Params: map[string]any{"file": path}}, "contention", *sem, *asJSON)
+	}
 	if err != nil {
 		return 0, err
 	}

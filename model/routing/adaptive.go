@@ -121,8 +121,9 @@ func (d *Duato) escapeHop(h Header, out []Output) []Output {
 
 // NonMinimal is adaptive routing that may misroute, on one virtual channel: it permits
 // every productive channel and, after them, every other channel leaving the router
-// except the reverse of the one the header arrived on (no 180-degree turn), each marked
-// Misroute. Without a budget a header may misroute forever, so it can livelock (claim
+// except the reverse of the one the header arrived on, each marked Misroute. So a
+// misroute never turns back (180 degrees), but a productive hop may: after a misroute
+// the way back is productive, and the header may take it (a productive U-turn). Without a budget a header may misroute forever, so it can livelock (claim
 // RT6); BudgetedNonMinimal bounds the misroutes.
 //
 // Reference: the misrouting of chaos and deflection routers (Konstantinidou & Snyder,

@@ -94,3 +94,45 @@ func TestByNameRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestNonMinimalTurnsBackOnlyProductively checks NonMinimal's documented turn rule on
+// every header position of mesh:4x3 and torus:4x4: the reverse of the arrival channel is
+// never offered as a misroute, and is offered (productively) exactly when it is
+// productive, so that the doc and `help routing` say what the relation does.
+func TestNonMinimalTurnsBackOnlyProductively(t *testing.T) {
+	for _, spec := range []string{"mesh:4x3", "torus:4x4"} {
+		g, err := model.ParseGrid(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewNonMinimal(g)
+		uTurns := 0
+		for c := range g.Channels() {
+			in := g.Channel(model.ChannelID(c))
+			var back model.ChannelID = model.None
+			for b := range g.Channels() {
+				if ch := g.Channel(model.ChannelID(b)); ch.From == in.To && ch.To == in.From && ch.Dim == in.Dim && ch.Dir != in.Dir {
+					back = model.ChannelID(b)
+				}
+			}
+			for dst := range g.Nodes() {
+				if model.NodeID(dst) == in.To {
+					continue
+				}
+				h := Header{At: in.To, In: Input{Channel: model.ChannelID(c)}, Src: in.From, Dst: model.NodeID(dst)}
+				for _, o := range r.Route(h, nil) {
+					if o.Channel != back {
+						continue
+					}
+					if o.Misroute {
+						t.Fatalf("%s: a header at %s from %s to %s is offered the way back as a misroute", spec, g.NodeName(in.To), g.NodeName(in.From), g.NodeName(model.NodeID(dst)))
+					}
+					uTurns++
+				}
+			}
+		}
+		if uTurns == 0 {
+			t.Errorf("%s: no productive U-turn offered; the doc says a header may take one", spec)
+		}
+	}
+}

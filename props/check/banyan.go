@@ -234,11 +234,6 @@ func staticStats(n int64, unit string, d time.Duration) props.Stats {
 	return props.Stats{Checked: n, Unit: unit, Seconds: d.Seconds()}
 }
 
-// FigStartCombinations is the figure of a two-phase deadlock report that counts the
-// initial states searched: one per combination of phase-1 starts (the starts parameter
-// fixes one).
-const FigStartCombinations = "start_combinations"
-
 func prepareTwoPhase(r *request) (job, error) {
 	b, err := banyanTopo(r.topology)
 	if err != nil {
@@ -288,26 +283,20 @@ func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*pro
 	if t.Banyan == nil {
 		return nil, badf("--topo is missing; e.g. --topo banyan:16")
 	}
-	r, err := newRequest(twoPhaseAlgorithm(), Instance{Algorithm: "two-phase", Topology: t.Banyan.Spec()}, property, opt)
-	if err != nil {
-		return nil, err
-	}
-	sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
-	if err != nil {
-		return nil, badf("--msgs: %v", err)
-	}
-	var ms []string
-	for _, m := range t.Msgs {
-		ms = append(ms, m.String())
-	}
-	o := t.Options
-	p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
-		Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
-	j, err := twoPhaseJob(r, t.Banyan, sys, p)
-	if err != nil {
-		return nil, err
-	}
-	return runJob(ctx, j)
+	return checkTyped(ctx, twoPhaseAlgorithm(), t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+		sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
+		if err != nil {
+			return nil, badf("--msgs: %v", err)
+		}
+		var ms []string
+		for _, m := range t.Msgs {
+			ms = append(ms, m.String())
+		}
+		o := t.Options
+		p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
+			Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
+		return twoPhaseJob(r, t.Banyan, sys, p)
+	})
 }
 
 // twoPhaseJob is the check of the two-phase system sys built from p on b.
@@ -338,7 +327,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 		rep.Stats = props.SearchStats(res.Stats, opt.Store)
 		rep.Certificate = res.Certificate()
 		rep.Verdict = res.Verdict
-		rep.Figures = map[string]float64{FigStartCombinations: float64(len(sys.Init()))}
+		rep.Figures = map[string]float64{banyan.FigStartCombinations: float64(len(sys.Init()))}
 		switch res.Verdict {
 		case checker.Holds:
 			rep.Text = fmt.Sprintf("no deadlock from any of %d start combinations (%s timing, %s acquisition, %s arbitration)", len(sys.Init()), p.Timing, p.Acquire, p.Arbitration)

@@ -5,27 +5,12 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 )
-
-// PatternString renders a pattern in the syntax of banyan-route's pattern parameter:
-// "0->3,1->5,2->4-7" (a range is a region header).
-func PatternString(pat []model.BanyanPacket) string {
-	parts := make([]string, len(pat))
-	for i, p := range pat {
-		if p.Dest.Min == p.Dest.Max {
-			parts[i] = fmt.Sprintf("%d->%d", p.Source, p.Dest.Min)
-		} else {
-			parts[i] = fmt.Sprintf("%d->%d-%d", p.Source, p.Dest.Min, p.Dest.Max)
-		}
-	}
-	return strings.Join(parts, ",")
-}
 
 // maxEnumerate bounds the networks whose monotone patterns are enumerated one by one
 // (2^N destination sets times the start positions).

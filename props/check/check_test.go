@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -158,7 +159,7 @@ func TestWitnessesAreStructured(t *testing.T) {
 		t.Fatalf("verdict %v witness %+v; want a deadlock with its init and a wait-for cycle", rep.Verdict, w)
 	}
 	// Fig. 4 has fanouts 4 and 6 on N = 16: 13 x 11 phase-1 start combinations.
-	if got := rep.Figures[check.FigStartCombinations]; got != 13*11 || w.Init >= 13*11 {
+	if got := rep.Figures[banyan.FigStartCombinations]; got != 13*11 || w.Init >= 13*11 {
 		t.Errorf("start combinations %v, witness init %d; want 143 and an init among them", got, w.Init)
 	}
 	for i, e := range w.Cycle {

@@ -201,7 +201,7 @@ func buildCollective(name string, r *request) (*model.Schedule, error) {
 		return nil, badf("--topo: %v", err)
 	}
 	g, ok := t.(*model.Grid)
-	if !ok {
+	if !ok || g.IsGraph() {
 		return nil, badf("--topo %s: --algo %s needs a mesh, torus or hypercube", r.topology, name)
 	}
 	srcArg := r.str("source")

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// Every command that computes takes --max-memory and --time-limit and stops, when either
+// is reached or a signal arrives, within a second with a valid report: its own partial
+// report where the library watches the context (check's searches and families, sim),
+// else an inconclusive report that says what stopped it (budgeted).
+
+// budget is a command's --max-memory (MiB) and --time-limit.
+type budget struct {
+	maxMemMB  int64
+	timeLimit time.Duration
+}
+
+// defineBudget defines --max-memory and --time-limit on fs.
+func defineBudget(fs *flag.FlagSet) *budget {
+	b := &budget{}
+	fs.Int64Var(&b.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the command stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the memory available)")
+	fs.DurationVar(&b.timeLimit, "time-limit", 0, "stop, inconclusive, after this long (e.g. 10m; 0 = none)")
+	return b
+}
+
+// context derives the command's context from ctx (which a signal cancels): it is also
+// cancelled, with a cause naming the flag, when the Go heap outgrows --max-memory and
+// after --time-limit. Negative values are usage errors.
+func (b *budget) context(ctx context.Context) (context.Context, func(), error) {
+	return budgetContext(ctx, b.maxMemMB<<20, b.timeLimit)
+}
+
+func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (context.Context, func(), error) {
+	switch {
+	case maxBytes < 0:
+		return nil, nil, usagef("--max-memory must not be negative")
+	case limit < 0:
+		return nil, nil, usagef("--time-limit must not be negative")
+	}
+	ctx, release := progress.WithMemoryLimit(ctx, maxBytes)
+	if limit <= 0 {
+		return ctx, release, nil
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
+	return tctx, func() { cancel(); release() }, nil
+}
+
+// stopGrace is how long a computation may take to return its own partial report after
+// its context ends, before the command reports without it.
+const stopGrace = 500 * time.Millisecond
+
+// errStopped is what budgeted returns when the context ended before f returned.
+var errStopped = errors.New("stopped")
+
+// budgeted runs f on its own goroutine and returns what it returns, unless ctx ends
+// first and f has not returned stopGrace later (a computation that does not watch the
+// context): then it returns errStopped, and f is left to the process's exit. A panic in
+// f is an internal error.
+func budgeted[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("%w: %v", check.ErrInternal, r)}
+			}
+		}()
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-time.After(stopGrace):
+		var zero T
+		return zero, errStopped
+	}
+}
+
+// stopReason says what ended ctx, for a report: "interrupted" (a signal), or the cause
+// (the time limit, the memory budget).
+func stopReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) {
+		return "interrupted"
+	}
+	return cause.Error()
+}
+
+// stoppedReport prints the report of a command that ctx stopped before its computation
+// returned: inconclusive, with the instance it was given and what stopped it, as text
+// or as one JSON object of the report schema; exit 3.
+func stoppedReport(ctx context.Context, e *env, cmd string, in props.Instance, property, semantics string, asJSON bool) (int, error) {
+	rep := &props.Report{Instance: in, Property: property, Semantics: semantics, Verdict: props.Inconclusive,
+		Reason: stopReason(ctx) + " before " + cmd + " finished; nothing was decided"}
+	if in.Params == nil {
+		rep.Instance.Params = map[string]any{}
+	}
+	return emitReport(e, cmd, rep, asJSON, artefacts{})
+}
