@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
@@ -125,4 +128,80 @@ func TestReportPictures(t *testing.T) {
 			t.Errorf("%s on %s: picture %v lacks %q", tc.routing, tc.topo, err, tc.want)
 		}
 	}
+}
+
+// TestUpDownProperty: on random connected networks (seeded gopter property: routers,
+// extra links, seed and root drawn), up*/down* routes every pair and its channel
+// dependency graph is acyclic, while the naive twin of its distances — Floyd-Warshall
+// over legal (up then down) paths — agrees with the hops its routes take.
+func TestUpDownProperty(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(20261127)
+	params.MinSuccessfulTests = 60
+	ps := gopter.NewProperties(params)
+	ps.Property("updown on random networks", prop.ForAll(func(n, extra int, seed uint64, root int) string {
+		links := min(n-1+extra, n*(n-1)/2)
+		g, err := model.NewRandomNetwork(n, links, seed)
+		if err != nil {
+			return err.Error()
+		}
+		rel, err := routing.NewUpDown(g, model.NodeID(root%n))
+		if err != nil {
+			return err.Error()
+		}
+		res, err := cdg.Analyze(rel, cdg.Options{})
+		if err != nil || !res.Acyclic || res.Stranded != nil {
+			return fmt.Sprintf("%s root %d: acyclic %v, stranded %v, %v", g.Spec(), root%n, res != nil && res.Acyclic, res != nil && res.Stranded != nil, err)
+		}
+		// naive twin: legal distances by relaxation over (node, gone down) states
+		const inf = 1 << 20
+		dist := func(src, dst model.NodeID) int {
+			d := [2][]int{make([]int, n), make([]int, n)}
+			for i := range d[0] {
+				d[0][i], d[1][i] = inf, inf
+			}
+			d[0][src] = 0
+			for changed := true; changed; {
+				changed = false
+				for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+					ch := g.Channel(c)
+					for down := 0; down < 2; down++ {
+						if d[down][ch.From] == inf || rel.Up(c) && down == 1 {
+							continue
+						}
+						next := down
+						if !rel.Up(c) {
+							next = 1
+						}
+						if d[down][ch.From]+1 < d[next][ch.To] {
+							d[next][ch.To], changed = d[down][ch.From]+1, true
+						}
+					}
+				}
+			}
+			return min(d[0][dst], d[1][dst])
+		}
+		for s := model.NodeID(0); int(s) < n; s++ {
+			for d := model.NodeID(0); int(d) < n; d++ {
+				if s == d {
+					continue
+				}
+				h := routing.Header{At: s, In: routing.Input{Channel: routing.Injection}, Src: s, Dst: d}
+				hops := 0
+				for h.At != d {
+					outs := rel.Route(h, nil)
+					if len(outs) == 0 || hops > n*n {
+						return fmt.Sprintf("%s: %d->%d stranded", g.Spec(), s, d)
+					}
+					o := outs[len(outs)-1] // the least preferred: any choice is a shortest legal route
+					h = routing.Header{At: g.Channel(o.Channel).To, In: routing.Input{Channel: o.Channel}, Src: s, Dst: d}
+					hops++
+				}
+				if want := dist(s, d); hops != want {
+					return fmt.Sprintf("%s root %d: %d->%d takes %d hops; the shortest legal route has %d", g.Spec(), root%n, s, d, hops, want)
+				}
+			}
+		}
+		return ""
+	}, gen.IntRange(2, 10), gen.IntRange(0, 8), gen.UInt64(), gen.IntRange(0, 9)))
+	ps.TestingRun(t)
 }

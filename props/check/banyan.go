@@ -283,26 +283,20 @@ func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*pro
 	if t.Banyan == nil {
 		return nil, badf("--topo is missing; e.g. --topo banyan:16")
 	}
-	r, err := newRequest(twoPhaseAlgorithm(), Instance{Algorithm: "two-phase", Topology: t.Banyan.Spec()}, property, opt)
-	if err != nil {
-		return nil, err
-	}
-	sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
-	if err != nil {
-		return nil, badf("--msgs: %v", err)
-	}
-	var ms []string
-	for _, m := range t.Msgs {
-		ms = append(ms, m.String())
-	}
-	o := t.Options
-	p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
-		Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
-	j, err := twoPhaseJob(r, t.Banyan, sys, p)
-	if err != nil {
-		return nil, err
-	}
-	return runJob(ctx, j)
+	return checkTyped(ctx, twoPhaseAlgorithm(), t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+		sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
+		if err != nil {
+			return nil, badf("--msgs: %v", err)
+		}
+		var ms []string
+		for _, m := range t.Msgs {
+			ms = append(ms, m.String())
+		}
+		o := t.Options
+		p := banyan.Params{Msgs: strings.Join(ms, ";"), Arbitration: o.Arbitration.String(), Timing: o.Timing.String(), Acquire: o.Acquire.String(),
+			Starts: o.Starts, Phase1Only: o.Phase1Only, Flits: o.Flits}
+		return twoPhaseJob(r, t.Banyan, sys, p)
+	})
 }
 
 // twoPhaseJob is the check of the two-phase system sys built from p on b.

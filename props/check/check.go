@@ -250,6 +250,20 @@ func Run(ctx context.Context, in Instance, property string, opt Options) (*props
 	return runJob(ctx, j)
 }
 
+// checkTyped is the Check of a typed request of algorithm a on topology: the property
+// and options validated as Run validates them, then prep's job.
+func checkTyped(ctx context.Context, a Algorithm, topology, property string, opt Options, prep func(r *request) (job, error)) (*props.Report, error) {
+	r, err := newRequest(a, Instance{Algorithm: a.Name, Topology: topology}, property, opt)
+	if err != nil {
+		return nil, err
+	}
+	j, err := prep(r)
+	if err != nil {
+		return nil, err
+	}
+	return runJob(ctx, j)
+}
+
 // runJob runs a prepared check and stamps its report with the schema.
 func runJob(ctx context.Context, j job) (*props.Report, error) {
 	if ctx == nil {

@@ -70,15 +70,7 @@ func (t TreeMulticast) Check(ctx context.Context, property string, opt Options) 
 	if t.Instance.Grid == nil {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
-	r, err := newRequest(treeMcastAlgorithm(), Instance{Algorithm: "tree-mcast", Topology: t.Instance.Grid.Spec()}, property, opt)
-	if err != nil {
-		return nil, err
-	}
-	j, err := t.prepare(r)
-	if err != nil {
-		return nil, err
-	}
-	return runJob(ctx, j)
+	return checkTyped(ctx, treeMcastAlgorithm(), t.Instance.Grid.Spec(), property, opt, t.prepare)
 }
 
 // prepareTreeMcast reads the registry's parameters into a TreeMulticast.

@@ -78,15 +78,7 @@ func (u Unicast) Check(ctx context.Context, property string, opt Options) (*prop
 	if u.Grid == nil {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
 	}
-	r, err := newRequest(unicastAlgorithm(), Instance{Algorithm: "unicast", Topology: u.Grid.Spec()}, property, opt)
-	if err != nil {
-		return nil, err
-	}
-	j, err := u.prepare(r)
-	if err != nil {
-		return nil, err
-	}
-	return runJob(ctx, j)
+	return checkTyped(ctx, unicastAlgorithm(), u.Grid.Spec(), property, opt, u.prepare)
 }
 
 // prepareUnicast reads the registry's parameters into a Unicast.

@@ -12,7 +12,7 @@ import (
 // title says what the cycle is of. It is StaticCycle for callers that hold channel ids
 // rather than a witness. Output is deterministic.
 func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title string) ([]byte, error) {
-	if err := drawable(g); err != nil {
+	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	w := &props.Witness{Kind: props.WitnessCycle}

@@ -77,10 +77,16 @@ type gridView struct {
 	r      float64 // node radius
 }
 
-func drawable(g *model.Grid) error {
+// drawableNetwork is drawable that also takes irregular networks (graphView's layout):
+// the pictures that draw channels only (static cycles, rank certificates) use it.
+func drawableNetwork(g *model.Grid) error {
 	if g != nil && g.IsGraph() {
 		return nil
 	}
+	return drawable(g)
+}
+
+func drawable(g *model.Grid) error {
 	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
 		return fmt.Errorf("render: only 1-D and 2-D meshes and tori can be drawn; %v is not one", g)
 	}

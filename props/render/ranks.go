@@ -27,7 +27,7 @@ type RankedChannel struct {
 // "3/17" with several: VC 0's rank first); channels without a rank are drawn grey. It
 // takes 1-D and 2-D meshes and tori and irregular networks.
 func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
-	if err := drawable(g); err != nil {
+	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	label := make([][]string, g.Channels())

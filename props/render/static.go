@@ -18,7 +18,7 @@ import (
 // cycle with one node of context, y up. title says what it is of (the relation and
 // topology); empty uses w.Violation. A channel name the grid does not know is an error.
 func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byte, error) {
-	if err := drawable(g); err != nil {
+	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	if w == nil || len(w.Cycle) == 0 {
