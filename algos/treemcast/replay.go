@@ -67,6 +67,12 @@ func Replay(tf *tracefile.File) (*Replayed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("trace file instance: %v", err)
 	}
+	return ReplayOn(in, m, tf)
+}
+
+// ReplayOn is Replay on the instance and model the trace was found on, which the caller
+// already has: the actions are re-executed once, nothing is parsed or built again.
+func ReplayOn(in Instance, m *flit.Model, tf *tracefile.File) (*Replayed, error) {
 	as := make([]checker.Action, len(tf.Actions))
 	for i, a := range tf.Actions {
 		as[i] = checker.Action(a)

@@ -164,10 +164,13 @@ type FamilyOptions struct {
 	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
 	// (about MemberBytes each) must fit in it; 0 = unbounded.
 	MaxMemoryBytes int64
-	Store          checker.StoreMode
-	StopAtFirst    bool // stop the shard at its first violation
-	Limit          int  // check at most this many members of the shard (0 = all); the result is then partial
-	Context        context.Context
+	// Reduction checks each member with partial-order reduction where sound
+	// (CheckOptions.Reduction); state counts are then the reduced graphs'.
+	Reduction   bool
+	Store       checker.StoreMode
+	StopAtFirst bool // stop the shard at its first violation
+	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
+	Context     context.Context
 	// Resume continues a result an earlier run of the same family, parameters and shard
 	// wrote: the members it lists as checked are not checked again and its figures are
 	// carried over, so that the finished result equals that of an uninterrupted run.
@@ -288,7 +291,7 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		if opt.Member != nil {
 			res, err := opt.Member(ctx, in, propName(opt.Prop))
 			c = checked{in, res, err}
-		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx}); err != nil {
+		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction}); err != nil {
 			c = checked{in: in, err: err}
 		} else {
 			mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,

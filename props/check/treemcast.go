@@ -79,6 +79,7 @@ func prepareTreeMcast(r *request) (job, error) {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
 	g, err := model.ParseNetwork(r.topology)
+	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -179,6 +180,7 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 		return nil, badf("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
 	}
 	m, err := in.Model()
+	r.work.builds++
 	if err != nil {
 		return nil, badf("%v", err)
 	}
@@ -228,19 +230,33 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
 			break
 		}
-		if err := treeMcastWitness(rep, tf); err != nil {
+		// Confirmed by one replay on the model the search explored (no second parse or
+		// build); the pictures are drawn from that replay.
+		rp, err := treemcast.ReplayOn(in, m, tf)
+		r.work.replays++
+		if err != nil {
+			return nil, internalf("the witness does not replay: %v", err)
+		}
+		if err := treeMcastFiles(rep, tf, rp); err != nil {
 			return nil, err
 		}
 	}
 	return rep, nil
 }
 
-// treeMcastWitness fills a report's witness, trace, text, SVG and pcap from a trace file.
+// treeMcastWitness fills a report's witness, trace, text, SVG and pcap from a trace file,
+// replayed on the instance it names.
 func treeMcastWitness(rep *props.Report, tf *tracefile.File) error {
 	rp, err := treemcast.Replay(tf)
 	if err != nil {
 		return internalf("the witness does not replay: %v", err)
 	}
+	return treeMcastFiles(rep, tf, rp)
+}
+
+// treeMcastFiles fills a report's witness, trace, text, SVG and pcap from the replay rp
+// of trace file tf.
+func treeMcastFiles(rep *props.Report, tf *tracefile.File, rp *treemcast.Replayed) error {
 	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
 	if err != nil {
 		return internalf("%v", err)
@@ -278,7 +294,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	fo := treemcast.FamilyOptions{
 		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
 		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
-		StopAtFirst: stop,
+		StopAtFirst: stop, Reduction: r.opt.Reduction && !r.opt.Symmetry,
 	}
 	if r.opt.Resume != nil {
 		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)
@@ -315,6 +331,9 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	secs := time.Since(start).Seconds()
 	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
+	if fo.Reduction && r.property != props.PropExactlyOnce {
+		rep.Stats.Reduction = "stubborn"
+	}
 	if fr.Verdict != props.Violated {
 		rep.Certificate = fr.Certificates.Certificate()
 	}

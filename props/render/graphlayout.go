@@ -1,7 +1,10 @@
 // Graph layouts: where the nodes of an irregular network (model.Graph) are drawn. A
 // network that gives coordinates is drawn at them (scaled so that the shortest link is
-// about one cell, within a page of a few dozen cells); otherwise the routers sit on a
-// circle in id order and each terminal just outside its router. Both are deterministic.
+// about one cell, within a page of a few dozen cells); otherwise the routers start on a
+// circle in id order and a fixed number of force-directed steps (Fruchterman & Reingold,
+// "Graph Drawing by Force-directed Placement", 1991) pull linked routers together and
+// push the others apart, and each terminal is fanned out just beyond its router, away
+// from the router's neighbours. Both are deterministic: no randomness, a fixed order.
 
 package render
 
@@ -22,42 +25,7 @@ func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 			at[v] = model.Point{X: p.X, Y: -p.Y} // files and generators give y up
 		}
 	} else {
-		var routers []model.NodeID
-		for v := model.NodeID(0); int(v) < n; v++ {
-			if !g.Terminal(v) {
-				routers = append(routers, v)
-			}
-		}
-		radius := max(1, float64(len(routers))/(2*math.Pi))
-		angle := make([]float64, n)
-		for i, r := range routers {
-			angle[r] = 2*math.Pi*float64(i)/float64(len(routers)) - math.Pi/2
-			at[r] = model.Point{X: radius * math.Cos(angle[r]), Y: radius * math.Sin(angle[r])}
-		}
-		// terminals: outside their router, fanned across its angle
-		routerOf := make([]model.NodeID, n)
-		total := make([]int, n)
-		var buf []model.ChannelID
-		for v := model.NodeID(0); int(v) < n; v++ {
-			routerOf[v] = v
-			if out := g.AppendOut(buf[:0], v); g.Terminal(v) && len(out) > 0 {
-				routerOf[v] = g.Channel(out[0]).To
-				total[routerOf[v]]++
-			}
-		}
-		count := make([]int, n)
-		for v := model.NodeID(0); int(v) < n; v++ {
-			if !g.Terminal(v) {
-				continue
-			}
-			r := routerOf[v]
-			k := count[r]
-			count[r]++
-			row := min(total[r], 5)
-			a := angle[r] + 0.35*(float64(k%5)-float64(row-1)/2)/radius
-			d := radius + 0.7 + 0.45*float64(k/5)
-			at[v] = model.Point{X: d * math.Cos(a), Y: d * math.Sin(a)}
-		}
+		circleLayout(g, at)
 	}
 	// scale: the shortest link about one cell, the page at most a few dozen cells
 	shortest := math.Inf(1)
@@ -93,4 +61,112 @@ func unit(a, b model.Point) (float64, float64) {
 		return 0, 0
 	}
 	return dx / d, dy / d
+}
+
+// maxSpringRouters bounds the routers the force-directed steps move (they cost
+// O(routers^2) each); larger networks keep the circle.
+const maxSpringRouters = 400
+
+// circleLayout fills at for a network without coordinates (see the file comment).
+func circleLayout(g *model.Grid, at []model.Point) {
+	n := g.Nodes()
+	var routers []model.NodeID
+	idx := make([]int, n)
+	for v := model.NodeID(0); int(v) < n; v++ {
+		idx[v] = -1
+		if !g.Terminal(v) {
+			idx[v] = len(routers)
+			routers = append(routers, v)
+		}
+	}
+	m := len(routers)
+	radius := max(1, float64(m)/(2*math.Pi))
+	p := make([]model.Point, m)
+	for i := range p {
+		a := 2*math.Pi*float64(i)/float64(m) - math.Pi/2
+		p[i] = model.Point{X: radius * math.Cos(a), Y: radius * math.Sin(a)}
+	}
+	var edges [][2]int
+	for c := 0; c < g.Channels(); c++ {
+		ch := g.Channel(model.ChannelID(c))
+		if a, b := idx[ch.From], idx[ch.To]; a >= 0 && b >= 0 && a < b {
+			edges = append(edges, [2]int{a, b})
+		}
+	}
+	if m > 2 && m <= maxSpringRouters {
+		spring(p, edges, radius)
+	}
+	for i, r := range routers {
+		at[r] = p[i]
+	}
+	// terminals: fanned beyond their router, away from its routers' centre
+	var cx, cy float64
+	for _, q := range p {
+		cx, cy = cx+q.X/float64(m), cy+q.Y/float64(m)
+	}
+	total := make([]int, n)
+	routerOf := make([]model.NodeID, n)
+	var buf []model.ChannelID
+	for v := model.NodeID(0); int(v) < n; v++ {
+		if out := g.AppendOut(buf[:0], v); g.Terminal(v) && len(out) > 0 {
+			routerOf[v] = g.Channel(out[0]).To
+			total[routerOf[v]]++
+		}
+	}
+	count := make([]int, n)
+	for v := model.NodeID(0); int(v) < n; v++ {
+		if !g.Terminal(v) {
+			continue
+		}
+		r := routerOf[v]
+		k := count[r]
+		count[r]++
+		base := math.Atan2(at[r].Y-cy, at[r].X-cx)
+		if at[r].X == cx && at[r].Y == cy {
+			base = -math.Pi / 2
+		}
+		row := min(total[r], 5)
+		a := base + 0.5*(float64(k%5)-float64(row-1)/2)
+		d := 0.6 + 0.45*float64(k/5)
+		at[v] = model.Point{X: at[r].X + d*math.Cos(a), Y: at[r].Y + d*math.Sin(a)}
+	}
+}
+
+// spring moves p by a fixed number of Fruchterman-Reingold steps over edges, in a
+// square of side 3*radius, cooling linearly. Cost O(steps x (len(p)^2 + len(edges))).
+func spring(p []model.Point, edges [][2]int, radius float64) {
+	const steps = 150
+	m := len(p)
+	k := 2 * radius / math.Sqrt(float64(m)) // the ideal distance
+	disp := make([]model.Point, m)
+	for it := 0; it < steps; it++ {
+		clear(disp)
+		for i := 0; i < m; i++ {
+			for j := i + 1; j < m; j++ {
+				dx, dy := p[i].X-p[j].X, p[i].Y-p[j].Y
+				d := max(math.Hypot(dx, dy), 1e-3)
+				f := k * k / d / d
+				disp[i].X, disp[i].Y = disp[i].X+dx*f, disp[i].Y+dy*f
+				disp[j].X, disp[j].Y = disp[j].X-dx*f, disp[j].Y-dy*f
+			}
+		}
+		for _, e := range edges {
+			i, j := e[0], e[1]
+			dx, dy := p[i].X-p[j].X, p[i].Y-p[j].Y
+			d := max(math.Hypot(dx, dy), 1e-3)
+			f := d / k
+			disp[i].X, disp[i].Y = disp[i].X-dx*f, disp[i].Y-dy*f
+			disp[j].X, disp[j].Y = disp[j].X+dx*f, disp[j].Y+dy*f
+		}
+		t := radius * 0.1 * (1 - float64(it)/steps)
+		for i := range p {
+			d := math.Hypot(disp[i].X, disp[i].Y)
+			if d < 1e-9 {
+				continue
+			}
+			s := min(d, t) / d
+			p[i].X = min(max(p[i].X+disp[i].X*s, -1.5*radius), 1.5*radius)
+			p[i].Y = min(max(p[i].Y+disp[i].Y*s, -1.5*radius), 1.5*radius)
+		}
+	}
 }
