@@ -242,3 +242,23 @@ func FuzzTopologySpec(f *testing.F) {
 		}
 	})
 }
+
+// TestAnynetWeights reads BookSim2's README example of link weights ("Router 0 Router 1
+// 10 Router 2 5": capitalised words, weights on the head->body channels only).
+func TestAnynetWeights(t *testing.T) {
+	g, err := ParseTopologyFile("file:w", []byte("Router 0 Router 1 10 Router 2 5\nrouter 1 router 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(a, b string) int {
+		u, _ := g.NodeByName(a)
+		v, _ := g.NodeByName(b)
+		return g.Weight(g.ChannelBetween(u, v))
+	}
+	if w("r0", "r1") != 10 || w("r1", "r0") != 1 || w("r0", "r2") != 5 || w("r2", "r0") != 1 || w("r1", "r2") != 1 {
+		t.Errorf("weights r0->r1 %d, r1->r0 %d, r0->r2 %d, r2->r0 %d", w("r0", "r1"), w("r1", "r0"), w("r0", "r2"), w("r2", "r0"))
+	}
+	if g.Terminals() != 0 || len(g.Endpoints()) != 3 {
+		t.Errorf("a network of routers only: %d terminals, %d endpoints", g.Terminals(), len(g.Endpoints()))
+	}
+}

@@ -188,6 +188,9 @@ func parseNode(g *model.Grid, s string) (model.NodeID, string, error) {
 			end = i
 		}
 		v, err := g.ParseNode(s[:end])
+		if err == nil && !g.Endpoint(v) {
+			err = fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+		}
 		return v, s[end:], err
 	}
 	if !strings.HasPrefix(s, "(") {

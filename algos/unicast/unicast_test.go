@@ -438,3 +438,28 @@ func TestWorkersAgreeOnWideLevels(t *testing.T) {
 		t.Logf("%s: %v, %d states, depth %d", c.sp.Topology, first.Verdict, first.States, first.Depth)
 	}
 }
+
+// TestEndpointPairs: on a network with terminals the pairs are the terminals', on a
+// grid every node's.
+func TestEndpointPairs(t *testing.T) {
+	g, err := model.ParseNetwork("fattree:2,2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := EndpointPairs(g)
+	if len(ps) != 4*3 {
+		t.Fatalf("%d pairs; want 12", len(ps))
+	}
+	for _, p := range ps {
+		if !g.Terminal(p.Src) || !g.Terminal(p.Dst) {
+			t.Fatalf("pair %v uses a switch", p)
+		}
+	}
+	m, _ := model.ParseGrid("mesh:3x3")
+	if len(EndpointPairs(m)) != 72 {
+		t.Errorf("mesh:3x3: %d pairs", len(EndpointPairs(m)))
+	}
+	if _, err := ParsePairs(g, "s1.0->p00"); err == nil {
+		t.Errorf("ParsePairs took a switch as a source")
+	}
+}
