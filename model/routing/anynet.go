@@ -218,3 +218,31 @@ func (r *UpDown) Route(h Header, out []Output) []Output {
 	}
 	return out
 }
+
+// FirstPath returns the route rel gives a lone worm from src to dst under the selection
+// function "always the most preferred output": its channels with the virtual channel of
+// each hop as the hop's class. It is what a timed simulator that routes worms on source
+// paths (checker/sim) needs to run any relation on any network; it fails on a stranded
+// header or a route longer than the network has channels. Cost O(hops x outputs).
+func FirstPath(rel Relation, src, dst model.NodeID) ([]model.Hop, error) {
+	g := rel.Grid()
+	h := Header{At: src, In: Input{Channel: Injection}, Src: src, Dst: dst}
+	var hops []model.Hop
+	var buf []Output
+	for h.At != dst {
+		buf = rel.Route(h, buf[:0])
+		if len(buf) == 0 {
+			return nil, fmt.Errorf("routing %q strands a worm %s->%s at %s", rel.Name(), g.NodeName(src), g.NodeName(dst), g.NodeName(h.At))
+		}
+		if len(hops) >= g.Channels() {
+			return nil, fmt.Errorf("routing %q gives a worm %s->%s a route longer than %d hops", rel.Name(), g.NodeName(src), g.NodeName(dst), g.Channels())
+		}
+		o := buf[0]
+		hops = append(hops, model.Hop{Channel: o.Channel, Class: uint8(o.VC)})
+		h = Header{At: g.Channel(o.Channel).To, In: Input{Channel: o.Channel, VC: o.VC}, Src: src, Dst: dst, Misroutes: h.Misroutes}
+		if o.Misroute {
+			h.Misroutes++
+		}
+	}
+	return hops, nil
+}

@@ -211,3 +211,37 @@ func TestUpDownNeverUpAfterDown(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstPath: the most preferred route of a lone worm is a walk from source to
+// destination whose classes are the relation's VCs; dragonfly minimal takes class 1 from
+// its global channel on; a stranded worm is an error.
+func TestFirstPath(t *testing.T) {
+	g, err := model.ParseNetwork("dragonfly:a=2,p=1,h=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := ByName(g, "dragonfly-min")
+	s, _ := g.NodeByName("g0r0t0")
+	d, _ := g.NodeByName("g2r1t0")
+	hops, err := FirstPath(rel, s, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path []model.ChannelID
+	classes := ""
+	for _, h := range hops {
+		path = append(path, h.Channel)
+		classes += fmt.Sprint(h.Class)
+	}
+	if err := g.CheckWalk(s, d, path); err != nil {
+		t.Fatal(err)
+	}
+	if classes != "00111" { // t->r, local, global, local, r->t
+		t.Errorf("classes %s along %v", classes, path)
+	}
+	f, _ := model.ParseNetwork("mesh:3x3/faults=(1,0)-(2,0)")
+	dor, _ := ByName(f, "dor")
+	if _, err := FirstPath(dor, 0, 2); err == nil || !strings.Contains(err.Error(), "strands") {
+		t.Errorf("dor across a failed link: %v", err)
+	}
+}
