@@ -7,6 +7,7 @@ require (
 	github.com/emirpasic/gods/v2 v2.0.0-alpha
 	github.com/google/gopacket v1.1.19
 	github.com/leanovate/gopter v0.2.11
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 )
 
 require (
@@ -18,4 +19,5 @@ require (
 	github.com/gobwas/ws v1.4.0 // indirect
 	golang.org/x/net v0.8.0 // indirect
 	golang.org/x/sys v0.34.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )

@@ -36,7 +36,10 @@ type ClaimReport struct {
 
 // Report is the outcome of a catalogue run at one size (`prove --json`'s object).
 type Report struct {
+	// Schema tags the JSON object: ReportSchema (docs/report.md); Command is "prove".
+	Schema      string        `json:"schema"`
 	Version     string        `json:"version"`
+	Command     string        `json:"command"`
 	Size        string        `json:"size"`
 	Quick       bool          `json:"quick"`
 	AsExpected  bool          `json:"as_expected"`
@@ -44,9 +47,12 @@ type Report struct {
 	Claims      []ClaimReport `json:"claims"`
 }
 
+// ReportSchema is the schema tag of prove's JSON object.
+const ReportSchema = "wormcheck-prove/1"
+
 // NewReport starts the report of a run at size by the tool of the given version.
 func NewReport(version string, size Size) *Report {
-	return &Report{Version: version, Size: size.String(), Quick: size == Quick, AsExpected: true}
+	return &Report{Schema: ReportSchema, Version: version, Command: "prove", Size: size.String(), Quick: size == Quick, AsExpected: true}
 }
 
 // Add records the result r of claim c and returns its entry. The error, if any, is put on

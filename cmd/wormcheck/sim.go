@@ -175,11 +175,16 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		code = exitInconclusive
 	}
 	if f.json {
-		return code, writeJSON(e.Stdout, out.JSON(toolVersion()))
+		obj := out.JSON(toolVersion())
+		obj["schema"] = simSchema
+		return code, writeJSON(e.Stdout, obj)
 	}
 	out.WriteText(e.Stdout)
 	return code, nil
 }
+
+// simSchema tags sim's JSON object (docs/report.md).
+const simSchema = "wormcheck-sim/1"
 
 // traceFile is the --trace file of flit moves (flitwire.SimMoveWriter), a simulate.Trace.
 type traceFile struct {

@@ -25,11 +25,16 @@ type Spec struct {
 	H, Delta int
 }
 
+// ReportSchema is the schema tag of partition's JSON object (docs/report.md).
+const ReportSchema = "wormcheck-partition/1"
+
 // Report is the result of Partition and the `partition --json` object: the
 // subnetworks, their node and link contention levels (001 Definition 3) with a witness
 // each, the DCNs' levels, and the verdict of every property (P1-P5, strong
 // connectivity).
 type Report struct {
+	// Schema tags the JSON object: ReportSchema (docs/report.md).
+	Schema      string            `json:"schema"`
 	Version     string            `json:"version"`
 	Command     string            `json:"command"`
 	Topology    string            `json:"topology"`
@@ -91,7 +96,7 @@ func Partition(spec Spec) (*Report, error) {
 		return nil, props.BadInputf("%v", err)
 	}
 	pr := partition.CheckProperties(g, ddns, dcns, partition.IsoOptions{})
-	rep := &Report{Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
+	rep := &Report{Schema: ReportSchema, Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
 		Subnetworks: len(ddns), DCNs: len(dcns), NodeLevel: pr.Levels.Node, LinkLevel: pr.Levels.Link,
 		DCNLevels: [2]int{pr.DCNLevels.Node, pr.DCNLevels.Link}, Properties: pr.Checks, Verdict: props.Holds}
 	if pr.Levels.NodeWitness != model.None {
