@@ -209,7 +209,7 @@ func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string
 // tmWitnessOf makes w the outcome's witness (its trace), with its replayed files.
 func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
 	out.Witness = w.Trace
-	rp, err := w.Confirm()
+	rp, err := treemcast.ConfirmWitness(w)
 	if err != nil {
 		out.Err = err
 		return

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -212,13 +211,12 @@ type MemberResult struct {
 const MemberBytes = 256
 
 // RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
-// workers of the member pool (checker.Sweep), and returns the shard's result; sums,
-// witness and checkpoints are made in member order, so they do not depend on Pool.
-// A cancelled Context ends the run after the members being checked, whose interrupted
-// searches are discarded (they are not members that reached a bound): the result is
-// Partial and Resume continues it.
+// workers of the member pool (family.Keep over checker.Sweep), and returns the shard's
+// result; sums, witness and checkpoints are made in member order, so they do not depend
+// on Pool. A cancelled Context ends the run after the members being checked, whose
+// interrupted searches are discarded (they are not members that reached a bound): the
+// result is Partial and Resume continues it.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
-	start := time.Now()
 	ctx := opt.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -228,139 +226,46 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), opt.MaxMemoryBytes>>20)
 	}
 	members := f.Members()
-	shard := opt.Shard
-	if shard.Count == 0 {
-		shard = Shard{Index: 0, Count: 1}
-	}
-	r := &FamilyResult{
-		Format:   FamilyFormat,
-		Family:   f.Spec(),
-		Topology: f.Grid.Spec(),
-		Params: FamilyParams{
-			Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
-			Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
-		},
-		Members:      len(members),
-		Shard:        shard,
-		Verdict:      checker.Holds,
-		Checked:      []MemberOutcome{},
-		Inconclusive: []int{},
+	params := FamilyParams{
+		Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
+		Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
 	}
 	if opt.Store == checker.Fingerprint {
-		r.Params.Store = opt.Store.String()
+		params.Store = opt.Store.String()
 	}
-	done := map[int]bool{}
-	prior := 0.0
-	if p := opt.Resume; p != nil {
-		if err := r.resumable(p); err != nil {
-			return nil, err
-		}
-		for _, c := range p.Checked {
-			done[c.Index] = true
-		}
-		r.Instances, r.Covered, r.States, r.Transitions = p.Instances, p.Covered, p.States, p.Transitions
-		r.Violated, r.Witness = p.Violated, p.Witness
-		r.CollisionBound = p.CollisionBound
-		r.Certificates.Merge(p.Certificates)
-		r.Inconclusive = append(r.Inconclusive, p.Inconclusive...)
-		r.Checked = append(r.Checked, p.Checked...)
-		prior = p.Seconds
+	r := family.NewResult(Algorithm, f.Spec(), f.Grid.Spec(), params, len(members), opt.Shard)
+	ko := family.KeepOptions[FamilyParams]{
+		Options: family.Options{Pool: opt.Pool, Limit: opt.Limit, StopAtFirst: opt.StopAtFirst, Progress: opt.Progress,
+			Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), r.Shard), Count: opt.Count, CheckpointEvery: opt.CheckpointEvery},
+		Resume: opt.Resume, Checkpoint: opt.Checkpoint,
 	}
-	finish := func(partial bool) *FamilyResult {
-		r.Partial = partial
-		r.Seconds = prior + time.Since(start).Seconds()
-		sort.Slice(r.Checked, func(a, b int) bool { return r.Checked[a].Index < r.Checked[b].Index })
-		sort.Ints(r.Inconclusive)
-		r.Verdict = r.verdict()
-		return r
-	}
-	type checked struct {
-		in  Instance
-		res MemberResult
-		err error
-	}
-	fo := family.Options{Shard: shard, Done: func(k int) bool { return done[members[k].Index] }, Pool: opt.Pool, Limit: opt.Limit,
-		Progress: opt.Progress, Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), shard), PriorStates: r.States,
-		Count: opt.Count, CheckpointEvery: opt.CheckpointEvery}
-	if opt.Checkpoint != nil {
-		fo.Checkpoint = func() error { return opt.Checkpoint(finish(true)) }
-	}
-	st, err := family.Run(ctx, len(members), fo, func(ctx context.Context, _, k int) (checked, family.Outcome) {
-		in := Instance{Grid: f.Grid, Msgs: members[k].Pair[:], Params: opt.Params, Routing: f.Relation}
-		var c checked
-		if opt.Member != nil {
-			res, err := opt.Member(ctx, in, propName(opt.Prop))
-			c = checked{in, res, err}
-		} else if res, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction}); err != nil {
-			c = checked{in: in, err: err}
-		} else {
-			mr := MemberResult{Verdict: res.Verdict, States: res.Stats.States, Transitions: res.Stats.Transitions,
-				CollisionBound: res.Stats.FingerprintCollisionBound, Certificate: res.Certificate()}
-			if res.Verdict == checker.Violated {
-				mr.Trace = TraceFile(in, m, propName(opt.Prop), res.Violation)
-			}
-			c = checked{in, mr, nil}
-		}
-		if c.err != nil {
-			// An error is no verdict: reported by visit, never taken for an interruption.
-			return c, family.Outcome{Verdict: checker.Holds}
-		}
-		return c, family.Outcome{Verdict: c.res.Verdict, States: c.res.States, Transitions: c.res.Transitions}
-	}, func(k int, c checked, _ family.Outcome) error {
+	_, err := family.Keep(ctx, r, ko, func(ctx context.Context, _, k int) (struct{}, family.Member, error) {
 		mb := members[k]
-		if c.err != nil {
-			return fmt.Errorf("member %d (%s): %w", mb.Index, c.in, c.err)
-		}
-		res := c.res
-		if res.Verdict == checker.Violated && res.Trace == nil {
-			return fmt.Errorf("member %d (%s): violated without a trace", mb.Index, c.in)
-		}
-		r.Instances++
-		r.Covered += int64(mb.Orbit)
-		r.States += res.States
-		r.Transitions += res.Transitions
-		r.CollisionBound += res.CollisionBound
-		r.Certificates.Add(res.Certificate)
-		r.Checked = append(r.Checked, MemberOutcome{Index: mb.Index, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions})
-		switch res.Verdict {
-		case checker.Violated:
-			r.Violated++
-			w := &FamilyWitness{Index: mb.Index, Msgs: c.in.String(), Length: len(res.Trace.Actions), Trace: res.Trace}
-			if r.Witness == nil || w.less(r.Witness) {
-				r.Witness = w
+		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
+		var res MemberResult
+		if opt.Member != nil {
+			var err error
+			if res, err = opt.Member(ctx, in, propName(opt.Prop)); err != nil {
+				return struct{}{}, family.Member{Msgs: in.String()}, err
 			}
-		case checker.Inconclusive:
-			r.Inconclusive = append(r.Inconclusive, mb.Index)
+		} else {
+			cr, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction})
+			if err != nil {
+				return struct{}{}, family.Member{Msgs: in.String()}, err
+			}
+			res = MemberResult{Verdict: cr.Verdict, States: cr.Stats.States, Transitions: cr.Stats.Transitions,
+				CollisionBound: cr.Stats.FingerprintCollisionBound, Certificate: cr.Certificate()}
+			if cr.Verdict == checker.Violated {
+				res.Trace = TraceFile(in, m, propName(opt.Prop), cr.Violation)
+			}
 		}
-		if r.Violated > 0 && opt.StopAtFirst {
-			return family.Stop
-		}
-		return nil
-	})
+		return struct{}{}, family.Member{Outcome: family.Outcome{Verdict: res.Verdict, States: res.States, Transitions: res.Transitions},
+			Covered: int64(mb.Orbit), CollisionBound: res.CollisionBound, Certificate: res.Certificate, Msgs: in.String(), Trace: res.Trace}, nil
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
-	finish(st.Partial)
-	if opt.Checkpoint != nil {
-		if err := opt.Checkpoint(r); err != nil {
-			return nil, err
-		}
-	}
 	return r, nil
-}
-
-// Confirm replays the witness's trace and checks that it reaches the recorded
-// violation; the replay is what pictures of the witness are drawn from.
-func (w *FamilyWitness) Confirm() (*Replayed, error) {
-	tf := w.Trace
-	rp, err := Replay(tf)
-	if err != nil {
-		return nil, fmt.Errorf("witness does not replay: %v", err)
-	}
-	if rp.Violation != tf.Violation {
-		return nil, fmt.Errorf("witness replays to %q, recorded %q", rp.Violation, tf.Violation)
-	}
-	return rp, nil
 }
 
 func propName(p string) string {

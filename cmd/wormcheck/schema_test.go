@@ -116,7 +116,7 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 			t.Errorf("%q: the object names no known schema (schema %v, format %v)", c, m["schema"], m["format"])
 			continue
 		}
-		if v, _ := m["version"].(string); v == "" && tag != "wormcheck-family/1" {
+		if v, _ := m["version"].(string); v == "" && tag != "wormcheck-family/2" {
 			t.Errorf("%q: no version", c)
 		}
 		if err := s.Validate(doc); err != nil {
