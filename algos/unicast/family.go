@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
@@ -56,6 +57,102 @@ type Family struct {
 	// the symmetry reduction and Connected's components are computed on DOR paths, and
 	// an adaptive worm may leave them.
 	Routing routing.Relation
+	// Property is the property the members are checked for, as the kept result
+	// (FamilyResult.Record) names it; empty: what Search checks without Member
+	// (PropertyOf).
+	Property string
+	// Reduction names the reduction Member searches with ("stubborn"), as the kept
+	// result records it; empty: none.
+	Reduction string
+	// Shard selects the members to check (the zero Shard: all): member i of the family
+	// when i mod Shard.Count is Shard.Index.
+	Shard family.Shard
+	// Limit, when > 0, checks at most this many members of the shard (counting those
+	// Resume lists); the result is then partial.
+	Limit int
+	// Resume is the kept result of an earlier run of the same family, parameters and
+	// shard: its checked members are skipped and its figures carried over, so that the
+	// finished Record equals that of an uninterrupted run, member by member.
+	Resume *FamilyRecord
+	// Checkpoint, when not nil, receives the kept result so far (partial) as members
+	// finish, at most once per CheckpointEvery (0: a second), and the final one; an
+	// error from it ends the run. Writing each atomically leaves a resumable file
+	// whenever the process dies.
+	Checkpoint      func(*FamilyRecord) error
+	CheckpointEvery time.Duration
+}
+
+// Algorithm is the algorithm name unicast family results carry.
+const Algorithm = "unicast"
+
+// FamilyParams are the parameters every shard of one unicast family run must share:
+// those of every member's instance but its worms, and the property.
+type FamilyParams struct {
+	// Sizes lists the (length, buffers) each placement is checked with, in order.
+	Sizes     [][2]int `json:"length_buffers"`
+	VCs       int      `json:"vcs"`
+	Dateline  string   `json:"dateline"`
+	Ports     string   `json:"ports"`
+	Routing   string   `json:"routing,omitempty"`
+	Property  string   `json:"property"`
+	MaxStates int64    `json:"max_states,omitempty"`
+	// Store is "fingerprint" for a run in fingerprint mode, empty for the exact store.
+	Store     string `json:"store,omitempty"`
+	Reduction string `json:"reduction,omitempty"`
+}
+
+// FamilyRecord is the kept result of a unicast family run (family.Result): members
+// checked with verdict and counts, shard, parameters and the shortest violation's
+// trace; `wormcheck merge` joins the records of disjoint shards.
+type FamilyRecord = family.Result[FamilyParams]
+
+// ParseFamilyRecord decodes a unicast family result file and checks its format.
+func ParseFamilyRecord(data []byte) (*FamilyRecord, error) {
+	return family.ParseResult[FamilyParams](data, Algorithm)
+}
+
+// MergeFiles reads the unicast family results that `check --algo unicast --family ...
+// --shard i/n --result F` wrote for disjoint shards of one run, with read, in order, and
+// merges them (family.Merge); an error names the file at fault.
+func MergeFiles(files []string, read func(string) ([]byte, error)) (*FamilyRecord, error) {
+	return family.MergeFiles[FamilyParams](files, read, Algorithm)
+}
+
+// Spec names the family: "all-placements:K" for every connected placement of 1..K
+// worms (the command line's --family), otherwise "placements:MIN-MAX" with
+// ",connected" and ",sample=N,seed=S" as they apply.
+func (f Family) Spec() string {
+	lo := max(f.MinWorms, 1)
+	if lo == 1 && f.Connected && f.Sample == 0 {
+		return fmt.Sprintf("all-placements:%d", f.MaxWorms)
+	}
+	s := fmt.Sprintf("placements:%d-%d", lo, f.MaxWorms)
+	if f.Connected {
+		s += ",connected"
+	}
+	if f.Sample > 0 {
+		s += fmt.Sprintf(",sample=%d,seed=%d", f.Sample, f.Seed)
+	}
+	return s
+}
+
+// params returns the parameters f's kept result records.
+func (f Family) params() FamilyParams {
+	p := FamilyParams{Sizes: f.Params, VCs: f.VCs, Dateline: f.Dateline.String(), Ports: portsName(f.Ports), Property: f.Property,
+		MaxStates: f.MaxStates, Reduction: f.Reduction}
+	if p.Sizes == nil {
+		p.Sizes = [][2]int{}
+	}
+	if p.Property == "" {
+		p.Property = PropertyOf(checker.Options[flit.State]{})
+	}
+	if f.Routing != nil && !isDOR(f.Routing) {
+		p.Routing = f.Routing.Name()
+	}
+	if f.Store == checker.Fingerprint {
+		p.Store = f.Store.String()
+	}
+	return p
 }
 
 // FamilyResult sums a family run: instances checked, their verdict counts and states,
@@ -75,6 +172,10 @@ type FamilyResult struct {
 	First        *Result
 	// Certificates counts the instances' delivery certificates.
 	Certificates checker.Tally
+	// Record is the kept result of the run (resumed from Family.Resume when set): what
+	// Checkpoint receives and `wormcheck merge` joins. Its sums include the resumed
+	// run's members; the fields above count this run's only.
+	Record *FamilyRecord
 	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
 	// the probability that any instance missed states); 0 with the exact store.
 	CollisionBound float64
@@ -180,39 +281,43 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	}
 	places := f.Placements(g)
 	n := len(places) * len(f.Params)
-	if f.Count != nil {
-		f.Count(int64(n), 0, 0)
+	rec := family.NewResult(Algorithm, f.Spec(), g.Spec(), f.params(), n, f.Shard)
+	res.Record = rec
+	ko := family.KeepOptions[FamilyParams]{
+		Options: family.Options{Pool: f.Workers, Limit: f.Limit, Count: f.Count, Progress: f.Progress, Label: f.Label,
+			StopAtFirst: f.StopAtViolation, CheckpointEvery: f.CheckpointEvery},
+		Resume: f.Resume, Checkpoint: f.Checkpoint,
 	}
 	type member struct {
-		sp  Spec
-		r   Result
-		err error
+		sp Spec
+		r  Result
 	}
-	st, err := family.Run(ctx, n, family.Options{Pool: f.Workers, Count: f.Count, Progress: f.Progress, Label: f.Label,
-		StopAtFirst: f.StopAtViolation}, func(ctx context.Context, _, i int) (member, family.Outcome) {
+	st, err := family.Keep(ctx, rec, ko, func(ctx context.Context, _, i int) (member, family.Member, error) {
 		lb := f.Params[i%len(f.Params)]
 		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
-		var mb member
+		var r Result
 		if f.Member != nil {
-			r, err := f.Member(ctx, sp)
-			mb = member{sp: sp, r: r, err: err}
+			var err error
+			if r, err = f.Member(ctx, sp); err != nil {
+				return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
+			}
 		} else if m, err := BuildOn(g, sp); err != nil {
-			mb = member{sp: sp, err: err}
+			return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
 		} else {
-			mb = member{sp: sp, r: SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})}
+			r = SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
 		}
-		if mb.err != nil {
-			return mb, family.Outcome{Verdict: checker.Holds} // an error, reported by visit
-		}
+		mb := family.Member{Outcome: family.Outcome{Verdict: r.Verdict, States: r.States, Transitions: r.Transitions},
+			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: FormatPairs(sp.Pairs)}
 		if ctx.Err() != nil {
-			// A search cut short by ctx is not a verdict.
-			return mb, family.Outcome{Verdict: checker.Inconclusive}
+			// A search cut short by ctx is not a verdict: Keep drops it.
+			mb.Verdict = checker.Inconclusive
+			return member{sp, r}, mb, nil
 		}
-		return mb, family.Outcome{Verdict: mb.r.Verdict, States: mb.r.States, Transitions: mb.r.Transitions}
-	}, func(_ int, mb member, _ family.Outcome) error {
-		if mb.err != nil {
-			return mb.err
+		if r.Verdict == checker.Violated {
+			mb.Trace = TraceFile(sp, &r)
 		}
+		return member{sp, r}, mb, nil
+	}, func(_ int, mb member) {
 		res.Instances++
 		res.Certificates.Add(mb.r.Certificate)
 		res.CollisionBound += mb.r.CollisionBound
@@ -231,7 +336,6 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		default:
 			res.Inconclusive++
 		}
-		return nil
 	})
 	res.Of = st.Total
 	if err != nil {

@@ -7,19 +7,26 @@ import (
 	"os"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 )
 
 // mergeHelp documents `wormcheck merge`.
 const mergeHelp = `wormcheck merge F1.json F2.json ... [-o OUT.json]
 
 Joins the family results that 'check --family ... --shard i/n --result F.json' wrote for
-disjoint shards of one family run: it sums members checked, pairs covered, states,
+disjoint shards of one family run, of tree-mcast (pairs:K) or unicast
+(all-placements:K): it sums members checked, pairs covered (tree-mcast), states,
 transitions and seconds, keeps the shortest violation witness (its trace replays with
-'wormcheck replay'), and lists the shards present and missing.
+'wormcheck replay'), and lists the shards present and missing. Results are in format
+wormcheck-family/2, which names the algorithm; tree-mcast results of the earlier
+wormcheck-family/1 are read too, and written back as /2.
 
-It refuses, with a one-line message, results of different families, topologies,
-parameters (pruning, length, buffers, ports, property, symmetry), family sizes or shard
-counts, and results that overlap (a shard present twice).
+It refuses, with a one-line message, results of different algorithms, families,
+topologies, parameters (tree-mcast: pruning, length, buffers, ports, property,
+symmetry; unicast: lengths and buffers, vcs, dateline, ports, routing, property),
+family sizes or shard counts, and results that overlap (a shard present twice).
 
 The merged verdict is violated if any shard found a violation, holds if every shard is
 present and held, inconclusive otherwise (missing shards, a member that hit a bound).
@@ -29,6 +36,9 @@ Example:
   wormcheck check --algo tree-mcast --prop deadlock --topo mesh:3x3 --family pairs:3 --symmetry --shard 0/2 --result s0.json
   wormcheck check --algo tree-mcast --prop deadlock --topo mesh:3x3 --family pairs:3 --symmetry --shard 1/2 --result s1.json
   wormcheck merge s0.json s1.json -o family.json
+  wormcheck check --algo unicast --topo mesh:3x3 --family all-placements:2 --shard 0/2 --result u0.json
+  wormcheck check --algo unicast --topo mesh:3x3 --family all-placements:2 --shard 1/2 --result u1.json
+  wormcheck merge u0.json u1.json
 `
 
 // runMerge is `wormcheck merge`: it reads family result files, merges them
@@ -61,13 +71,49 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	if len(files) == 0 {
 		return 0, usagef("which results? usage: wormcheck merge F1.json F2.json ... [-o OUT.json]")
 	}
-	m, err := treemcast.MergeFiles(files, os.ReadFile)
+	algo, err := resultsAlgorithm(files)
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	b, err := m.Marshal()
-	if err != nil {
-		return 0, err
+	var b []byte
+	var verdict checker.Verdict
+	var summary func(io.Writer)
+	switch algo {
+	case treemcast.Algorithm:
+		m, err := treemcast.MergeFiles(files, os.ReadFile)
+		if err != nil {
+			return 0, usagef("%v", err)
+		}
+		if b, err = m.Marshal(); err != nil {
+			return 0, err
+		}
+		verdict = m.Verdict
+		summary = func(w io.Writer) {
+			p := m.Params
+			writeFamily(w, m, fmt.Sprintf("%s, %s pruning, B=%d", p.Prop, p.Pruning, p.Buffers), fmt.Sprintf(" (%d pairs)", m.Covered))
+		}
+	case unicast.Algorithm:
+		m, err := unicast.MergeFiles(files, os.ReadFile)
+		if err != nil {
+			return 0, usagef("%v", err)
+		}
+		if b, err = m.Marshal(); err != nil {
+			return 0, err
+		}
+		verdict = m.Verdict
+		summary = func(w io.Writer) {
+			p := m.Params
+			desc := p.Property
+			for _, lb := range p.Sizes {
+				desc += fmt.Sprintf(", L=%d B=%d", lb[0], lb[1])
+			}
+			if p.Routing != "" {
+				desc += ", routing " + p.Routing
+			}
+			writeFamily(w, m, desc, "")
+		}
+	default:
+		return 0, usagef("%s: family results of algorithm %s cannot be merged (tree-mcast and unicast can)", files[0], algo)
 	}
 	b = append(b, '\n')
 	if *out != "" {
@@ -80,20 +126,42 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		writeFamily(e.Stdout, m)
+		summary(e.Stdout)
 	}
-	return m.Verdict.ExitCode(), nil
+	return verdict.ExitCode(), nil
 }
 
-// writeFamily writes a (merged) family result for people: family, topology, property,
-// pruning and buffers with the verdict; the shards present and missing; the members
-// checked, pairs covered, states, violations, inconclusive members and seconds; and the
-// shortest witness.
-func writeFamily(w io.Writer, m *treemcast.FamilyResult) {
-	fmt.Fprintf(w, "%s on %s (%s, %s pruning, B=%d): %s\n", m.Family, m.Topology, m.Params.Prop, m.Params.Pruning, m.Params.Buffers, m.Verdict)
+// resultsAlgorithm reads the algorithm of every family result file and returns the one
+// they share; results of different algorithms are refused, naming both.
+func resultsAlgorithm(files []string) (string, error) {
+	var first string
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		algo, err := family.ResultAlgorithm(data)
+		if err != nil {
+			return "", fmt.Errorf("%s: %v", f, err)
+		}
+		if i == 0 {
+			first = algo
+		} else if algo != first {
+			return "", fmt.Errorf("merge: result %d (%s) is a %s family; result 1 (%s) is %s", i+1, f, algo, files[0], first)
+		}
+	}
+	return first, nil
+}
+
+// writeFamily writes a (merged) family result for people: family, topology, the
+// parameters desc describes with the verdict; the shards present and missing; the
+// members checked (and covered, what the algorithm's family counts beside them), states,
+// violations, inconclusive members and seconds; and the shortest witness.
+func writeFamily[P any](w io.Writer, m *family.Result[P], desc, covered string) {
+	fmt.Fprintf(w, "%s on %s (%s): %s\n", m.Family, m.Topology, desc, m.Verdict)
 	fmt.Fprintf(w, "  shards %v of %d present, missing %v\n", m.Shards, m.Shard.Count, m.Missing)
-	fmt.Fprintf(w, "  %d of %d members checked (%d pairs), %d states, %d violated, %d inconclusive, %.1fs\n",
-		m.Instances, m.Members, m.Covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
+	fmt.Fprintf(w, "  %d of %d members checked%s, %d states, %d violated, %d inconclusive, %.1fs\n",
+		m.Instances, m.Members, covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
 	if m.Witness != nil {
 		fmt.Fprintf(w, "  shortest witness: member %d %s (%d steps): %s\n", m.Witness.Index, m.Witness.Msgs, m.Witness.Length, m.Witness.Trace.Violation)
 	}

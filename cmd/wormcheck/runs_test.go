@@ -210,7 +210,7 @@ func TestRunawayInputsEndFast(t *testing.T) {
 		{[]string{"sim", "--topo", "torus:1024x1024"}, exitUsage, "--cycles"},
 		{[]string{"check", "--algo", "dcf", "--prop", "depth", "--topo", "torus:1024x1024"}, exitUsage, "depth check"},
 		{[]string{"sim", "--topo", "torus:1024x1024", "--algo", "edn"}, exitUsage, "at most 262144 nodes"},
-		{[]string{"check", "--algo", "unicast", "--topo", "mesh:3x3", "--family", "all-placements:2", "--result", "x.json"}, exitUsage, "keeps no mergeable result"},
+		{[]string{"check", "--algo", "unicast", "--topo", "mesh:3x3", "--msgs", "0->2", "--shard", "1/2"}, exitUsage, "--shard needs --family"},
 		{[]string{"check", "--algo", "unicast", "--topo", "torus:4", "--msgs", "0->2", "--max-states", "-1"}, exitUsage, "--max-states must not be negative"},
 		{[]string{"sim", "--topo", "torus:16x16", "--time-limit", "300ms", "--cycles", "5000000"}, exitInconclusive, "--time-limit"},
 		{[]string{"sim", "--topo", "torus:32x32", "--rate", "0.12", "--length", "32", "--max-memory", "40", "--cycles", "1000000"}, exitInconclusive, "--max-memory"},

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -28,16 +30,18 @@ direction with dateline virtual-channel classes, Dally & Seitz), every flit move
 transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
 coordinates like (0,1). With family all-placements:K every connected placement of 1..K
 worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
-deadlocked instance is reported. Property deadlock reports a local deadlock in the
-state where it forms: a set of worms none of which can ever move again, whatever the
-others do (docs/semantics.md), so a deadlock among free-running worms is found at the
-depth where it closes; global-deadlock reports only states where nothing can move.
-Property liveness decides "every worm is eventually delivered" under weak fairness on
-the whole reachable graph (checker.CheckLiveness): a worm that can circle for ever under
-a non-minimal routing is a lasso. With --search swarm --time-limit T, randomised walks
-on every core hunt for a deadlock where the exhaustive search cannot finish; what they
-find is minimised to the worms involved, whose instance alone is searched exhaustively
-for the shortest trace, replayed on the full instance; finding nothing is inconclusive.`,
+deadlocked instance is reported; --shard i/n checks members i mod n, --result F keeps a
+result file that --resume F continues and 'wormcheck merge' joins. Property deadlock
+reports a local deadlock in the state where it forms: a set of worms none of which can
+ever move again, whatever the others do (docs/semantics.md), so a deadlock among
+free-running worms is found at the depth where it closes; global-deadlock reports only
+states where nothing can move. Property liveness decides "every worm is eventually
+delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
+worm that can circle for ever under a non-minimal routing is a lasso. With --search
+swarm --time-limit T, randomised walks on every core hunt for a deadlock where the
+exhaustive search cannot finish; what they find is minimised to the worms involved,
+whose instance alone is searched exhaustively for the shortest trace, replayed on the
+full instance; finding nothing is inconclusive.`,
 		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
@@ -49,6 +53,7 @@ for the shortest trace, replayed on the full instance; finding nothing is inconc
 			{"dateline", "auto", "dateline VC classes on tori: on, off or auto"},
 			{"ports", "all", "port model: one or all"},
 			{"family", "", `check a family instead of --msgs: "all-placements:K"`},
+			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
 			routingParam,
 		},
 		prepare: prepareUnicast,
@@ -67,9 +72,11 @@ type Unicast struct {
 	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
 	Spec unicast.Spec
 	// Family, if > 0, checks every connected placement of 1..Family worms instead of
-	// Spec.Pairs (up to mesh reflections under dimension order) and reports the first
-	// deadlock.
+	// Spec.Pairs (up to mesh reflections under dimension order), the members Shard
+	// selects (zero: all), and reports the first deadlock; its mergeable result is
+	// Report.Result.
 	Family int
+	Shard  family.Shard
 }
 
 // Check checks u for property under opt, as Run does for the same instance given by
@@ -115,17 +122,22 @@ func prepareUnicast(r *request) (job, error) {
 	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
 		return nil, err
 	}
-	msgs, family := r.str("msgs"), r.str("family")
-	if family != "" {
+	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
+	if fam != "" {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		k, ok := strings.CutPrefix(family, "all-placements:")
+		k, ok := strings.CutPrefix(fam, "all-placements:")
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil || n < 1 || n > 8 {
-			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
+			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", fam)
 		}
 		u.Family = n
+		if u.Shard, err = family.ParseShard(shard); err != nil {
+			return nil, badf("--%v", err)
+		}
+	} else if shard != "0/1" {
+		return nil, badf("--shard needs --family")
 	} else if msgs == "" {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
 	} else if u.Spec.Pairs, err = unicast.ParsePairs(u.Grid, msgs); err != nil {
@@ -162,19 +174,30 @@ func (u Unicast) prepare(r *request) (job, error) {
 		if r.property == props.PropLiveness {
 			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
 		}
-		family := fmt.Sprintf("all-placements:%d", u.Family)
+		spec := fmt.Sprintf("all-placements:%d", u.Family)
 		if u.Family > 8 {
-			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", family)
-		}
-		if r.opt.Resume != nil || r.opt.Checkpoint != nil {
-			return nil, badf("--result and --resume: the unicast family %s keeps no mergeable result (tree-mcast families do); it reports the first deadlock", family)
+			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", spec)
 		}
 		if err := unicastFamilyOf(sp, u.Family).CheckSize(g); err != nil {
-			return nil, badf("--family %s: %v", family, err)
+			return nil, badf("--family %s: %v", spec, err)
+		}
+		var prev *unicast.FamilyRecord
+		if r.opt.Resume != nil {
+			var err error
+			if prev, err = unicast.ParseFamilyRecord(r.opt.Resume); err != nil {
+				return nil, badf("resume: %v", err)
+			}
+		}
+		sh := u.Shard
+		if sh.Count == 0 {
+			sh = family.Shard{Index: 0, Count: 1}
 		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return unicastFamily(ctx, r, g, sp, u.Family)
+			return unicastFamily(ctx, r, g, sp, u.Family, sh, prev)
 		}, nil
+	}
+	if u.Shard.Count > 1 {
+		return nil, badf("--shard needs --family")
 	}
 	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
@@ -204,16 +227,35 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 	return unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
 }
 
-// unicastFamily checks every canonical placement of 1..k worms on the family runner
-// (unicast.Family.Run) and reports the first deadlock, or holds when every instance
-// held. Progress goes to Options.Progress as one line (instances done of all, states,
-// rate, ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
-// counted.
-func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int) (*props.Report, error) {
+// unicastFamily checks every canonical placement of 1..k worms in shard sh on the
+// family runner (unicast.Family.Run), continuing prev when not nil, and reports the
+// first deadlock, or holds when every instance held; its kept result (unicast.
+// FamilyRecord) goes in Report.Result, and to Options.Checkpoint as members finish.
+// Progress goes to Options.Progress as one line (instances done of all, states, rate,
+// ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
+// counted, and a run resumed from its result continues it.
+func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
 	fam.Routing = sp.Routing
 	fam.StopAtViolation = true
 	fam.Progress, fam.Label = r.opt.Progress, fmt.Sprintf("all-placements:%d on %s", k, g.Spec())
+	if sh.Count > 1 {
+		fam.Label += ", shard " + sh.String()
+	}
+	fam.Shard, fam.Resume, fam.CheckpointEvery = sh, prev, r.opt.CheckpointEvery
+	fam.Property, fam.MaxStates, fam.Store = r.property, r.opt.MaxStates, r.opt.Store
+	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+		fam.Reduction = "stubborn"
+	}
+	if cp := r.opt.Checkpoint; cp != nil {
+		fam.Checkpoint = func(rec *unicast.FamilyRecord) error {
+			b, err := rec.Marshal()
+			if err != nil {
+				return err
+			}
+			return cp(b)
+		}
+	}
 	opt := checkerOptions[flit.State](ctx, r)
 	opt.Progress = nil
 	opt.CheckLocalDeadlock = localDeadlocks(r.property)
@@ -231,38 +273,74 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	fr, err := fam.Run(ctx)
 	r.work.builds += fr.Instances
 	if err != nil && ctx.Err() == nil {
-		return nil, err
+		if errors.Is(err, ErrBadInput) {
+			return nil, err
+		}
+		return nil, badf("%v", err)
 	}
-	total := unicast.Result{Store: opt.Store, States: fr.States, Transitions: fr.Transitions, Depth: fr.Depth, CollisionBound: fr.CollisionBound}
-	if first := fr.First; first != nil {
+	rec := fr.Record
+	result, merr := rec.Marshal()
+	if merr != nil {
+		return nil, internalf("%v", merr)
+	}
+	var rep *props.Report
+	total := unicast.Result{Store: opt.Store, States: rec.States, Transitions: rec.Transitions, Depth: fr.Depth, CollisionBound: rec.CollisionBound}
+	switch {
+	case fr.First != nil:
 		s := *fr.FirstSpec
-		rep := unicastReport(s, r.property, first, &r.work)
+		rep = unicastReport(s, r.property, fr.First, &r.work)
+		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+	case rec.Witness != nil:
+		// The violation was found by the run this one resumed: its trace is replayed.
+		s, res, err := unicast.ReplayTrace(rec.Witness.Trace)
+		r.work.parses++
+		r.work.builds++
+		r.work.replays++
+		if err != nil {
+			return nil, badf("resume: the witness of member %d does not replay: %v", rec.Witness.Index, err)
+		}
+		rep = unicastReport(s, r.property, res, &r.work)
+		rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", rec.Witness.Index, rec.Witness.Msgs, res.Violation)
+	}
+	if rep != nil {
 		rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 		rep.Stats.Seconds = time.Since(start).Seconds()
 		rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
-		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), first.Violation)
+		rep.Result = result
 		return rep, nil
 	}
 	total.Verdict = props.Holds
 	switch {
-	case ctx.Err() != nil:
+	case rec.Partial && ctx.Err() != nil:
 		total.Verdict = props.Inconclusive
-		total.Violation = fmt.Sprintf("interrupted after %d of %d instances (%d reached a bound)", fr.Instances, fr.Of, fr.Inconclusive)
-	case fr.Inconclusive > 0:
+		of := (rec.Members - rec.Shard.Index + rec.Shard.Count - 1) / rec.Shard.Count // the shard's members
+		total.Violation = fmt.Sprintf("interrupted after %d of %d instances (%d reached a bound)", rec.Instances, of, len(rec.Inconclusive))
+	case len(rec.Inconclusive) > 0:
 		total.Verdict = props.Inconclusive
-		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", fr.Inconclusive, fr.Instances)
+		total.Violation = fmt.Sprintf("%d of %d instances reached a bound", len(rec.Inconclusive), rec.Instances)
+	case rec.Verdict == props.Inconclusive:
+		total.Verdict = props.Inconclusive
+		total.Violation = fmt.Sprintf("stopped after %d of the shard's members", rec.Instances)
 	}
 	total.Seconds = time.Since(start).Seconds()
-	total.Certificate = fr.Certificates.Certificate()
+	total.Certificate = rec.Certificates.Certificate()
 	sp.Pairs = nil
-	rep := unicastReport(sp, r.property, &total, &r.work)
+	rep = unicastReport(sp, r.property, &total, &r.work)
+	rep.Result = result
 	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
-	rep.Instance.Params["instances"] = fr.Instances
-	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", fr.Instances, k)
+	rep.Instance.Params["instances"] = rec.Instances
+	if sh.Count > 1 {
+		rep.Instance.Params["shard"] = sh.String()
+		rep.Instance.Params["members"] = rec.Members
+	}
+	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, k)
 	if sp.Routing != nil {
-		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", fr.Instances, k, sp.Routing.Name())
+		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, k, sp.Routing.Name())
 	} else if g.Kind() == model.Mesh {
 		rep.Text += ", up to mesh reflections"
+	}
+	if sh.Count > 1 {
+		rep.Text += fmt.Sprintf(" (shard %s: %d of the family's %d members)", sh, rec.Instances, rec.Members)
 	}
 	return rep, nil
 }
