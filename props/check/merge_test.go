@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
 )
 
@@ -48,5 +51,75 @@ func TestMergeFamilyShards(t *testing.T) {
 		if _, err := treemcast.MergeFiles(c.files, read); err == nil || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%v: %v; want an error naming %q", c.files, err, c.says)
 		}
+	}
+}
+
+// TestUnicastFamilyResume checks a unicast family through the entry, cancelling its
+// context after a few checkpoints and resuming from the last one until it finishes, and
+// checks that the final result equals an uninterrupted run's, member by member; then
+// merges two shards of it and compares the merge with the whole.
+func TestUnicastFamilyResume(t *testing.T) {
+	in := func(shard string) Instance {
+		return Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{"family": "all-placements:2", "shard": shard}}
+	}
+	rep, err := Run(context.Background(), in("0/1"), "deadlock", Options{})
+	if err != nil || rep.Result == nil || rep.Verdict != checker.Holds {
+		t.Fatalf("whole: %v, %v (result %d bytes)", rep, err, len(rep.Result))
+	}
+	whole, err := unicast.ParseFamilyRecord(rep.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last []byte
+	steps := 0
+	for ; steps < 50; steps++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		n := 0
+		opt := Options{Resume: last, CheckpointEvery: time.Nanosecond, Checkpoint: func(b []byte) error {
+			if n++; n == 4 {
+				cancel()
+			}
+			last = append([]byte(nil), b...)
+			return nil
+		}}
+		rep, err := Run(ctx, in("0/1"), "deadlock", opt)
+		cancel()
+		if err != nil {
+			t.Fatalf("step %d: %v", steps, err)
+		}
+		t.Logf("step %d: %d checkpoints, %v: %s", steps, n, rep.Verdict, rep.Reason)
+		if rep.Verdict != checker.Inconclusive {
+			break
+		}
+		if !strings.Contains(rep.Reason, "interrupted") {
+			t.Fatalf("step %d: inconclusive but %q", steps, rep.Reason)
+		}
+	}
+	if steps < 2 {
+		t.Fatalf("the run finished after %d interruptions; want at least 2", steps)
+	}
+	got, err := unicast.ParseFamilyRecord(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Checked, whole.Checked) || got.States != whole.States || got.Verdict != whole.Verdict || got.Partial {
+		t.Fatalf("resumed after %d interruptions: %d members, %d states, %v (partial %v); whole: %d, %d, %v",
+			steps, len(got.Checked), got.States, got.Verdict, got.Partial, len(whole.Checked), whole.States, whole.Verdict)
+	}
+
+	files := map[string][]byte{}
+	for i := range 2 {
+		rep, err := Run(context.Background(), in(fmt.Sprintf("%d/2", i)), "deadlock", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[fmt.Sprint(i)] = rep.Result
+	}
+	m, err := unicast.MergeFiles([]string{"0", "1"}, func(f string) ([]byte, error) { return files[f], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Checked, whole.Checked) || m.States != whole.States || m.Verdict != whole.Verdict {
+		t.Fatalf("merged shards: %d members, %d states, %v; whole: %d, %d, %v", len(m.Checked), m.States, m.Verdict, len(whole.Checked), whole.States, whole.Verdict)
 	}
 }
