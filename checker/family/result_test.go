@@ -1,0 +1,118 @@
+package family
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/tracefile"
+)
+
+type toyParams struct {
+	K int `json:"k"`
+}
+
+// toyMember checks member i as toy does, with a one-action trace for a violation.
+func toyMember(ctx context.Context, w, i int) (int, Member, error) {
+	x, o := toy(ctx, w, i)
+	m := Member{Outcome: o, Msgs: "m" + string(rune('a'+i%26))}
+	if o.Verdict == checker.Violated {
+		m.Trace = &tracefile.File{Format: tracefile.Format, Actions: make([]uint64, 1+i%3)}
+	}
+	return x, m, nil
+}
+
+// TestKeepResumeMerge: a kept run cut by Limit and resumed through its marshalled
+// result equals the whole run member by member, on a pool of 2; shards merged equal the
+// whole; the shortest witness wins; merge refuses other parameters and overlaps.
+func TestKeepResumeMerge(t *testing.T) {
+	const n = 40
+	keep := func(sh Shard, opt KeepOptions[toyParams], p toyParams) *Result[toyParams] {
+		r := NewResult("toy", "toy:40", "none", p, n, sh)
+		opt.Pool = 2
+		visited := 0
+		if _, err := Keep(context.Background(), r, opt, toyMember, func(i, x int) {
+			if x != 10*i {
+				t.Fatalf("member %d visited with %d", i, x)
+			}
+			visited++
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Instances; opt.Resume == nil && visited != got {
+			t.Fatalf("%d members visited, %d recorded", visited, got)
+		}
+		b, err := r.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseResult[toyParams](b, "toy")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		return back
+	}
+	whole := keep(Shard{}, KeepOptions[toyParams]{}, toyParams{1})
+	if whole.Instances != n || whole.Violated != 5 || whole.Witness == nil || whole.Witness.Index != 21 || whole.Verdict != checker.Violated {
+		t.Fatalf("whole: %d members, %d violated, witness %+v, %v", whole.Instances, whole.Violated, whole.Witness, whole.Verdict)
+	}
+	var prev *Result[toyParams]
+	for step := 1; ; step++ {
+		prev = keep(Shard{}, KeepOptions[toyParams]{Options: Options{Limit: 9 * step}, Resume: prev}, toyParams{1})
+		if !prev.Partial {
+			break
+		}
+	}
+	prev.Seconds, whole.Seconds = 0, 0
+	if !reflect.DeepEqual(prev, whole) {
+		t.Fatalf("resumed:\n%+v\nwhole:\n%+v", prev, whole)
+	}
+	var shards []*Result[toyParams]
+	for i := range 3 {
+		shards = append(shards, keep(Shard{Index: i, Count: 3}, KeepOptions[toyParams]{}, toyParams{1}))
+	}
+	m, err := Merge(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Seconds, m.Shards, m.Shard = 0, nil, whole.Shard
+	if !reflect.DeepEqual(m, whole) {
+		t.Fatalf("merged:\n%+v\nwhole:\n%+v", m, whole)
+	}
+	other := keep(Shard{Index: 2, Count: 3}, KeepOptions[toyParams]{}, toyParams{2})
+	for _, c := range []struct {
+		rs   []*Result[toyParams]
+		says string
+	}{{[]*Result[toyParams]{shards[0], shards[1], other}, "parameters"}, {[]*Result[toyParams]{shards[0], shards[0]}, "overlapping"}} {
+		if _, err := Merge(c.rs); err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("merge: %v; want an error naming %q", err, c.says)
+		}
+	}
+	// A resumed result that already counts a violation is returned as it is when the
+	// run stops at the first.
+	stopped := keep(Shard{}, KeepOptions[toyParams]{Options: Options{StopAtFirst: true}}, toyParams{1})
+	again := keep(Shard{}, KeepOptions[toyParams]{Options: Options{StopAtFirst: true}, Resume: stopped}, toyParams{1})
+	if stopped.Instances != 8 || !stopped.Partial || !reflect.DeepEqual(again.Checked, stopped.Checked) {
+		t.Errorf("stopped at %d members (partial %v); resumed %d", stopped.Instances, stopped.Partial, again.Instances)
+	}
+}
+
+// TestResultAlgorithm: a /2 file names its algorithm, a /1 file is tree multicast's, and
+// other files are refused naming what is wrong.
+func TestResultAlgorithm(t *testing.T) {
+	for _, c := range []struct{ data, algo, err string }{
+		{`{"format": "wormcheck-family/2", "algorithm": "unicast"}`, "unicast", ""},
+		{`{"format": "wormcheck-family/1", "family": "pairs:1"}`, "tree-mcast", ""},
+		{`{"format": "wormcheck-family/2"}`, "", `"algorithm" is missing`},
+		{`{"format": "wormcheck-family/1", "algorithm": "unicast"}`, "", "has none"},
+		{`{"format": "wormcheck-family/3", "algorithm": "unicast"}`, "", "wormcheck-family/3"},
+		{`{"format": "wormcheck-trace/1"}`, "", "trace"},
+	} {
+		algo, err := ResultAlgorithm([]byte(c.data))
+		if algo != c.algo || (c.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %q, %v; want %q, an error with %q", c.data, algo, err, c.algo, c.err)
+		}
+	}
+}
