@@ -1,9 +1,11 @@
 package analytic
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Traffic describes the simulated traffic a latency model is put beside: the network,
@@ -20,6 +22,10 @@ type Traffic struct {
 	Broadcast float64
 	Multicast float64
 	HotSpot   float64
+	// Relation, when set, is the routing relation the simulator's worms follow
+	// (checker/sim Config.Relation); the zero-load latency then averages its routes
+	// between endpoints (MeanRouteHops) instead of the grid's distances.
+	Relation routing.Relation
 }
 
 // Estimate is a model's mean latencies (cycles), or the reason it has no answer.
@@ -39,6 +45,13 @@ type Estimate struct {
 // Reference: 003 eqs. 1-33 (hypercube model).
 func LatencyModel(t Traffic) Estimate {
 	g := t.Grid
+	if t.Relation != nil {
+		h, err := MeanRouteHops(t.Relation)
+		if err != nil {
+			return Estimate{Name: "zero-load latency", Unicast: math.NaN(), Err: err.Error()}
+		}
+		return Estimate{Name: "zero-load latency", Unicast: float64(t.Ts) + h + float64(t.Length) + float64(t.Tr)}
+	}
 	if g.Kind() == model.Hypercube && t.Multicast == 0 && t.HotSpot == 0 && t.Ports == model.AllPort {
 		r, err := HypercubeLatency(HypercubeParams{N: g.Dims(), V: max(t.VCs, 1), M: t.Length,
 			B: t.Broadcast, Rate: t.Rate, Delta: float64(t.Ts)})
@@ -82,4 +95,36 @@ func MeanDistance(g *model.Grid) float64 {
 		total += float64(s) * float64(r) * float64(r)
 	}
 	return total / (float64(n) * float64(n-1))
+}
+
+// maxRoutePairs bounds the endpoint pairs MeanRouteHops routes (about a second).
+const maxRoutePairs = 1 << 20
+
+// MeanRouteHops is the mean length of rel's routes (routing.FirstPath, the routes the
+// simulator's worms take) over the ordered pairs of distinct endpoints of its network
+// (model.Grid.Endpoints: its terminals, when it has them). It fails on a route the
+// relation strands and on more than 2^20 pairs. Cost O(pairs x hops x outputs).
+func MeanRouteHops(rel routing.Relation) (float64, error) {
+	ends := rel.Grid().Endpoints()
+	e := int64(len(ends))
+	if e < 2 {
+		return 0, nil
+	}
+	if pairs := e * (e - 1); pairs > maxRoutePairs {
+		return math.NaN(), fmt.Errorf("%d endpoint pairs are more than the %d whose routes the model averages", pairs, maxRoutePairs)
+	}
+	var sum int64
+	for _, s := range ends {
+		for _, d := range ends {
+			if s == d {
+				continue
+			}
+			hops, err := routing.FirstPath(rel, s, d)
+			if err != nil {
+				return math.NaN(), err
+			}
+			sum += int64(len(hops))
+		}
+	}
+	return float64(sum) / float64(e*(e-1)), nil
 }

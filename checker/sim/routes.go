@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"fmt"
-
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 )
@@ -57,7 +55,7 @@ func newRouteTable(rel routing.Relation, ends []model.NodeID) (*routeTable, erro
 			}
 			hops, err := routing.FirstPath(rel, s, d)
 			if err != nil {
-				return nil, fmt.Errorf("relation: %v", err)
+				return nil, err
 			}
 			t.hops = append(t.hops, hops...)
 		}
@@ -77,7 +75,7 @@ func (t *routeTable) path(s, d model.NodeID) ([]model.Hop, error) {
 	}
 	h, err := routing.FirstPath(t.rel, s, d)
 	if err != nil {
-		return nil, fmt.Errorf("relation: %v", err)
+		return nil, err
 	}
 	t.lazy[k] = h
 	return h, nil
