@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -149,5 +150,35 @@ func TestGraphRefused(t *testing.T) {
 	dor, _ := routing.ByName(f, "dor")
 	if _, err := Run(Config{Grid: f, Relation: dor}); err == nil || !strings.Contains(err.Error(), "strands") {
 		t.Errorf("dor across a failed link: %v", err)
+	}
+}
+
+// TestGraphLazyRoutesSameRun: the route table computed on demand (networks with more than
+// maxEagerPairs endpoint pairs) gives the same run, to the last figure, as the one
+// computed before the run.
+func TestGraphLazyRoutesSameRun(t *testing.T) {
+	g, rel := graphRelation(t, "dragonfly:a=4,p=2,h=2", "dragonfly-min")
+	cfg := Config{Grid: g, Relation: rel, Length: 8, Seed: 9, Warmup: 200, Cycles: 3000,
+		Traffic: Traffic{Rate: 0.02, Multicast: 0.2, MinDests: 2, MaxDests: 5}}
+	eager, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, err := newRunner(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rn.routes.lazy != nil {
+		t.Fatal("72 terminals: want the table computed before the run")
+	}
+	if rn.routes, err = newRouteTable(rel, g.Endpoints(), 0); err != nil {
+		t.Fatal(err)
+	}
+	lazy := rn.run()
+	if a, b := fmt.Sprintf("%+v", *eager), fmt.Sprintf("%+v", *lazy); a != b {
+		t.Errorf("lazy routes changed the run:\n%s\n%s", b, a)
+	}
+	if len(rn.routes.lazy) == 0 {
+		t.Error("the lazy table computed no route")
 	}
 }

@@ -24,13 +24,13 @@ type routeTable struct {
 	hops   []model.Hop
 	lazy   map[int64][]model.Hop // beyond maxEagerPairs
 	eager  bool
-	endsSq int64
+	endsSq int64 // E*E
 }
 
 // newRouteTable computes rel's routes between all pairs of ends when there are at most
-// maxEagerPairs of them, failing on the first pair the relation strands. Cost
-// O(pairs x hops x outputs).
-func newRouteTable(rel routing.Relation, ends []model.NodeID) (*routeTable, error) {
+// eagerPairs of them (maxEagerPairs), failing on the first pair the relation strands.
+// Cost O(pairs x hops x outputs).
+func newRouteTable(rel routing.Relation, ends []model.NodeID, eagerPairs int64) (*routeTable, error) {
 	g := rel.Grid()
 	t := &routeTable{rel: rel, ends: ends, idx: make([]int32, g.Nodes())}
 	for i := range t.idx {
@@ -41,7 +41,7 @@ func newRouteTable(rel routing.Relation, ends []model.NodeID) (*routeTable, erro
 	}
 	E := int64(len(ends))
 	t.endsSq = E * E
-	if t.endsSq > maxEagerPairs {
+	if t.endsSq > eagerPairs {
 		t.lazy = map[int64][]model.Hop{}
 		return t, nil
 	}

@@ -388,7 +388,7 @@ func newRunner(cfg Config) (*runner, error) {
 	}
 	var routes *routeTable
 	if cfg.Relation != nil {
-		if routes, err = newRouteTable(cfg.Relation, ends); err != nil {
+		if routes, err = newRouteTable(cfg.Relation, ends, maxEagerPairs); err != nil {
 			return nil, err
 		}
 	}

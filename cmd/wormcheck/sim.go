@@ -60,7 +60,7 @@ Unicast traffic and separate addressing run there (uniform or hotspot, --multica
 fractions); tree, path-based and collective multicasts go by dimension and are refused.
 A run whose flits stop moving for good prints DEADLOCKED and exits 1:
   wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min --load 0.2
-  wormcheck sim --topo fattree:4,3 --routing fattree-nca --traffic hotspot
+  wormcheck sim --topo fattree:4,3 --routing fattree-nca --load 0.2
   wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --load 0.8 --cycles 2000
 
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
