@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Traffic describes the simulated traffic a latency model is put beside: the network,
@@ -22,10 +21,10 @@ type Traffic struct {
 	Broadcast float64
 	Multicast float64
 	HotSpot   float64
-	// Relation, when set, is the routing relation the simulator's worms follow
-	// (checker/sim Config.Relation); the zero-load latency then averages its routes
-	// between endpoints (MeanRouteHops) instead of the grid's distances.
-	Relation routing.Relation
+	// Route, when set, gives the route of a worm between two endpoints, as the simulator's
+	// worms take it (checker/sim Config.Relation and Selection); the zero-load latency then
+	// averages its lengths (MeanRouteHops) instead of the grid's distances.
+	Route func(src, dst model.NodeID) ([]model.Hop, error)
 }
 
 // Estimate is a model's mean latencies (cycles), or the reason it has no answer.
@@ -45,8 +44,8 @@ type Estimate struct {
 // Reference: 003 eqs. 1-33 (hypercube model).
 func LatencyModel(t Traffic) Estimate {
 	g := t.Grid
-	if t.Relation != nil {
-		h, err := MeanRouteHops(t.Relation)
+	if t.Route != nil {
+		h, err := MeanRouteHops(g, t.Route)
 		if err != nil {
 			return Estimate{Name: "zero-load latency", Unicast: math.NaN(), Err: err.Error()}
 		}
@@ -100,12 +99,12 @@ func MeanDistance(g *model.Grid) float64 {
 // maxRoutePairs bounds the endpoint pairs MeanRouteHops routes (about a second).
 const maxRoutePairs = 1 << 20
 
-// MeanRouteHops is the mean length of rel's routes (routing.FirstPath, the routes the
-// simulator's worms take) over the ordered pairs of distinct endpoints of its network
-// (model.Grid.Endpoints: its terminals, when it has them). It fails on a route the
-// relation strands and on more than 2^20 pairs. Cost O(pairs x hops x outputs).
-func MeanRouteHops(rel routing.Relation) (float64, error) {
-	ends := rel.Grid().Endpoints()
+// MeanRouteHops is the mean length of the routes route gives (those the simulator's
+// worms take) over the ordered pairs of distinct endpoints of g (model.Grid.Endpoints:
+// its terminals, when it has them). It fails where route fails and on more than 2^20
+// pairs. Cost O(pairs x cost of route).
+func MeanRouteHops(g *model.Grid, route func(src, dst model.NodeID) ([]model.Hop, error)) (float64, error) {
+	ends := g.Endpoints()
 	e := int64(len(ends))
 	if e < 2 {
 		return 0, nil
@@ -119,7 +118,7 @@ func MeanRouteHops(rel routing.Relation) (float64, error) {
 			if s == d {
 				continue
 			}
-			hops, err := routing.FirstPath(rel, s, d)
+			hops, err := route(s, d)
 			if err != nil {
 				return math.NaN(), err
 			}

@@ -20,11 +20,12 @@ func TestMeanRouteHopsFatTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := MeanRouteHops(rel)
+	route := func(s, d model.NodeID) ([]model.Hop, error) { return routing.FirstPath(rel, s, d) }
+	h, err := MeanRouteHops(g, route)
 	if err != nil || math.Abs(h-10.0/3) > 1e-12 {
 		t.Fatalf("mean route hops %v, %v; want 10/3", h, err)
 	}
-	e := LatencyModel(Traffic{Grid: g, Length: 8, Ts: 2, Tr: 1, Relation: rel})
+	e := LatencyModel(Traffic{Grid: g, Length: 8, Ts: 2, Tr: 1, Route: route})
 	if e.Err != "" || math.Abs(e.Unicast-(2+10.0/3+8+1)) > 1e-12 {
 		t.Errorf("zero-load latency %+v", e)
 	}

@@ -171,7 +171,7 @@ func TestGraphLazyRoutesSameRun(t *testing.T) {
 	if rn.routes.lazy != nil {
 		t.Fatal("72 terminals: want the table computed before the run")
 	}
-	if rn.routes, err = newRouteTable(rel, g.Endpoints(), 0); err != nil {
+	if rn.routes, err = newRouteTable(rel, SelectFirst, g.Endpoints(), 0); err != nil {
 		t.Fatal(err)
 	}
 	lazy := rn.run()
@@ -180,5 +180,56 @@ func TestGraphLazyRoutesSameRun(t *testing.T) {
 	}
 	if len(rn.routes.lazy) == 0 {
 		t.Error("the lazy table computed no route")
+	}
+}
+
+// TestGraphHashSelectionSpreads: on the 4-ary 3-tree under nearest-common-ancestor
+// routing, the most preferred output sends every up-going worm through the first root,
+// which saturates at 0.2 flits/terminal/cycle; spreading pairs by hash (ECMP) keeps the
+// same minimal route lengths, every route a walk from source to destination, and
+// carries the load.
+func TestGraphHashSelectionSpreads(t *testing.T) {
+	g, rel := graphRelation(t, "fattree:4,3", "fattree-nca")
+	used := [2]map[model.NodeID]bool{{}, {}}
+	var total [2]int
+	for si, sel := range []Selection{SelectFirst, SelectHash} {
+		for _, s := range g.Endpoints() {
+			for _, d := range g.Endpoints() {
+				if s == d {
+					continue
+				}
+				hops, err := sel.Path(rel, s, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var walk []model.ChannelID
+				for _, h := range hops {
+					walk = append(walk, h.Channel)
+					if v := g.Channel(h.Channel).To; strings.HasPrefix(g.NodeName(v), "s0.") {
+						used[si][v] = true
+					}
+				}
+				if err := g.CheckWalk(s, d, walk); err != nil {
+					t.Fatalf("%s: %v", sel, err)
+				}
+				total[si] += len(hops)
+			}
+		}
+	}
+	if total[0] != total[1] || len(used[0]) != 1 || len(used[1]) != 16 {
+		t.Errorf("hops first %d, hash %d; roots used first %d, hash %d (of 16)", total[0], total[1], len(used[0]), len(used[1]))
+	}
+	for _, c := range []struct {
+		sel       Selection
+		saturated bool
+	}{{SelectFirst, true}, {SelectHash, false}} {
+		res, err := Run(Config{Grid: g, Relation: rel, Selection: c.sel, Length: 32, Seed: 1, Warmup: 1000, Cycles: 5000,
+			Traffic: Traffic{Rate: 0.2 / 32}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Saturated != c.saturated || res.Deadlocked {
+			t.Errorf("%s: saturated %v, want %v: %+v", c.sel, res.Saturated, c.saturated, *res)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"fmt"
+
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 )
@@ -11,13 +13,62 @@ import (
 // are computed when a message first needs them and a stranded worm fails the run then.
 const maxEagerPairs = 1 << 20
 
-// routeTable is a routing relation's route for every ordered pair of endpoints
-// (routing.FirstPath): the simulator's worms are source-routed, and the relation is
-// deterministic under "the most preferred output", so each pair has one route, computed
-// once. Routes live in one slice; off[i*E+j] .. off[i*E+j+1] is the route from endpoint i
+// Selection is how a worm's route picks among the outputs a relation permits at a hop:
+// the simulator's worms are source-routed, one route per pair of endpoints.
+type Selection uint8
+
+// The selection functions. SelectFirst takes the most preferred output
+// (routing.FirstPath): on an adaptive relation every worm takes the same first choice, so
+// a fat-tree's up-going worms all climb through its first root. SelectHash spreads pairs
+// over the permitted outputs by a hash of (source, destination, router), as ECMP spreads
+// flows: each pair keeps one route, different pairs take different ones.
+const (
+	SelectFirst Selection = iota
+	SelectHash
+)
+
+// String returns "first" or "hash".
+func (s Selection) String() string {
+	switch s {
+	case SelectFirst:
+		return "first"
+	case SelectHash:
+		return "hash"
+	}
+	return fmt.Sprintf("Selection(%d)", uint8(s))
+}
+
+// Choose returns the selection function for routing.SelectPath.
+func (s Selection) Choose() func(routing.Header, []routing.Output) int {
+	if s == SelectHash {
+		return hashChoose
+	}
+	return func(routing.Header, []routing.Output) int { return 0 }
+}
+
+// hashChoose picks outs[mix(src, dst, at) mod len(outs)] (the finaliser of MurmurHash3).
+func hashChoose(h routing.Header, outs []routing.Output) int {
+	x := uint64(h.Src)<<42 ^ uint64(h.Dst)<<21 ^ uint64(h.At)
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return int(x % uint64(len(outs)))
+}
+
+// Path returns the route sel gives a worm from src to dst under rel
+// (routing.SelectPath): the route the simulator's worm takes.
+func (s Selection) Path(rel routing.Relation, src, dst model.NodeID) ([]model.Hop, error) {
+	return routing.SelectPath(rel, src, dst, s.Choose())
+}
+
+// routeTable is a routing relation's route for every ordered pair of endpoints under a
+// selection function, computed once. Routes live in one slice; off[i*E+j] .. off[i*E+j+1] is the route from endpoint i
 // to endpoint j (empty for i = j), or off[i*E+j] < 0 while not yet computed (lazy mode).
 type routeTable struct {
 	rel    routing.Relation
+	sel    Selection
 	idx    []int32 // node -> endpoint index, or -1
 	ends   []model.NodeID
 	off    []int64 // eager: E*E+1 offsets into hops
@@ -30,9 +81,9 @@ type routeTable struct {
 // newRouteTable computes rel's routes between all pairs of ends when there are at most
 // eagerPairs of them (maxEagerPairs), failing on the first pair the relation strands.
 // Cost O(pairs x hops x outputs).
-func newRouteTable(rel routing.Relation, ends []model.NodeID, eagerPairs int64) (*routeTable, error) {
+func newRouteTable(rel routing.Relation, sel Selection, ends []model.NodeID, eagerPairs int64) (*routeTable, error) {
 	g := rel.Grid()
-	t := &routeTable{rel: rel, ends: ends, idx: make([]int32, g.Nodes())}
+	t := &routeTable{rel: rel, sel: sel, ends: ends, idx: make([]int32, g.Nodes())}
 	for i := range t.idx {
 		t.idx[i] = -1
 	}
@@ -53,7 +104,7 @@ func newRouteTable(rel routing.Relation, ends []model.NodeID, eagerPairs int64) 
 			if s == d {
 				continue
 			}
-			hops, err := routing.FirstPath(rel, s, d)
+			hops, err := sel.Path(rel, s, d)
 			if err != nil {
 				return nil, err
 			}
@@ -73,7 +124,7 @@ func (t *routeTable) path(s, d model.NodeID) ([]model.Hop, error) {
 	if h, ok := t.lazy[k]; ok {
 		return h, nil
 	}
-	h, err := routing.FirstPath(t.rel, s, d)
+	h, err := t.sel.Path(t.rel, s, d)
 	if err != nil {
 		return nil, err
 	}

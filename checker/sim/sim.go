@@ -109,12 +109,15 @@ type Config struct {
 	// required on an irregular network (Grid.IsGraph), where Routing is unused; tree
 	// multicast and SBT broadcasts, which branch by dimension, refuse it.
 	Relation routing.Relation
-	VCs      int // V per physical channel (0 = the routing's class count, at least 1)
-	Buffer   int // B flits per VC (0 = 2)
-	Ports    model.PortModel
-	Length   int // message length M (= L) in flits (0 = 32)
-	Ts, Tr   int // software send and receive latencies in cycles
-	Traffic  Traffic
+	// Selection picks, where the relation permits several outputs, the one a worm's route
+	// takes (zero value: the most preferred, routing.FirstPath).
+	Selection Selection
+	VCs       int // V per physical channel (0 = the routing's class count, at least 1)
+	Buffer    int // B flits per VC (0 = 2)
+	Ports     model.PortModel
+	Length    int // message length M (= L) in flits (0 = 32)
+	Ts, Tr    int // software send and receive latencies in cycles
+	Traffic   Traffic
 	// Multicast routes multicast messages; nil = separate addressing.
 	Multicast MulticastFunc
 	// Tree, if set, routes multicast messages by tree-based multicast with pruning (000
@@ -342,6 +345,8 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("broadcast %v, multicast %v: fractions must be >= 0 and sum to at most 1", t.Broadcast, t.Multicast)
 	case t.Broadcast > 0 && cfg.Grid.Kind() != model.Hypercube && cfg.BroadcastSchedule == nil:
 		return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 needs a hypercube topology, not %s (or give a broadcast schedule)", t.Broadcast, cfg.Grid.Spec())
+	case cfg.Selection > SelectHash:
+		return nil, fmt.Errorf("selection %d: not a selection function", cfg.Selection)
 	case t.HotSpot < 0 || t.HotSpot > 1:
 		return nil, fmt.Errorf("hotspot %v: the hot-spot probability must be in [0,1]", t.HotSpot)
 	case int(t.HotNode) < 0 || int(t.HotNode) >= cfg.Grid.Nodes():
@@ -388,7 +393,7 @@ func newRunner(cfg Config) (*runner, error) {
 	}
 	var routes *routeTable
 	if cfg.Relation != nil {
-		if routes, err = newRouteTable(cfg.Relation, ends, maxEagerPairs); err != nil {
+		if routes, err = newRouteTable(cfg.Relation, cfg.Selection, ends, maxEagerPairs); err != nil {
 			return nil, err
 		}
 	}

@@ -55,12 +55,15 @@ algorithm and count:
 Irregular networks (--topo file:PATH, dragonfly:..., fattree:K,N, random:..., a grid with
 --faults; docs/networks.md) need --routing, as check does: each worm follows the route the
 relation gives a lone worm (its most preferred output at every hop, the relation's VC as
-the worm's VC class), and only terminals send and receive on a network that has them.
+the worm's VC class; --selection hash instead spreads the pairs of endpoints over the
+outputs the relation permits, as ECMP does: on an adaptive relation such as fattree-nca,
+first sends every up-going worm through the same root), and only terminals send and
+receive on a network that has them.
 Unicast traffic and separate addressing run there (uniform or hotspot, --multicast
 fractions); tree, path-based and collective multicasts go by dimension and are refused.
 A run whose flits stop moving for good prints DEADLOCKED and exits 1:
   wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min --load 0.2
-  wormcheck sim --topo fattree:4,3 --routing fattree-nca --load 0.2
+  wormcheck sim --topo fattree:4,3 --routing fattree-nca --selection hash --load 0.2
   wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --load 0.8 --cycles 2000
 
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
@@ -95,6 +98,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6, file:PATH, dragonfly:a=4,p=2,h=2, fattree:4,3")
 	fs.StringVar(&f.faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
 	fs.StringVar(&f.booksim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
+	fs.StringVar(&o.Selection, "selection", "first", "with --routing, where the relation permits several outputs the route takes: first (the most preferred) or hash (spread over them by a hash of source, destination and router, as ECMP)")
 	fs.StringVar(&f.routing, "routing", "", "routing relation (needed on an irregular network): a built-in (updown, shortest-path, dragonfly-min, fattree-nca, ...) or a routing file")
 	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
 	fs.StringVar(&o.Algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")

@@ -42,6 +42,8 @@ type Options struct {
 	// routing files), nil for dimension order. An irregular network needs one; with one,
 	// unicasts and separate addressing follow it (sim.Config.Relation).
 	Relation routing.Relation
+	// Selection is --selection: first or hash (sim.Selection); "" is first.
+	Selection string
 }
 
 // requireRouting refuses an irregular network without --routing, and with --routing
@@ -119,6 +121,16 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER, Relation: o.Relation}
 	if err := requireRouting(g, o, ""); err != nil {
 		return cfg, err
+	}
+	switch o.Selection {
+	case "", "first":
+	case "hash":
+		if o.Relation == nil {
+			return cfg, fmt.Errorf("--selection hash picks among a relation's outputs; give --routing")
+		}
+		cfg.Selection = sim.SelectHash
+	default:
+		return cfg, fmt.Errorf("--selection %q: want first or hash", o.Selection)
 	}
 	if g.Kind() == model.Hypercube && o.Relation == nil {
 		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
@@ -345,8 +357,18 @@ func vcCount(cfg sim.Config) int {
 func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
 	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
 		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot,
-		Relation: cfg.Relation})
+		Route: routeOf(cfg)})
 	return &e
+}
+
+// routeOf is the route of a worm of cfg between two endpoints when a relation routes
+// them, nil under dimension order.
+func routeOf(cfg sim.Config) func(src, dst model.NodeID) ([]model.Hop, error) {
+	rel, sel := cfg.Relation, cfg.Selection
+	if rel == nil {
+		return nil
+	}
+	return func(src, dst model.NodeID) ([]model.Hop, error) { return sel.Path(rel, src, dst) }
 }
 
 // nanNil is x, or nil when x is not finite (JSON has no NaN or infinity).
@@ -393,7 +415,7 @@ func trafficJSON(version string, g *model.Grid, algo string, cfg sim.Config, res
 		"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
 		"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}
 	if cfg.Relation != nil {
-		params["routing"] = cfg.Relation.Name()
+		params["routing"], params["selection"] = cfg.Relation.Name(), cfg.Selection.String()
 	}
 	return map[string]any{
 		"version": version, "command": "sim", "semantics": "sim",
