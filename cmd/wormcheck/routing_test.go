@@ -40,6 +40,14 @@ func TestRoutingCommand(t *testing.T) {
 	if code != exitHolds || j.Verdict != "holds" || j.Analysis.Acyclic || !j.Analysis.Duato.Acyclic || j.CDGWitness.Kind != "cycle" || len(j.CDGWitness.Cycle) == 0 || j.CDGWitness.Cycle[0].Turn == "" {
 		t.Errorf("duato: exit %d %+v", code, j)
 	}
+	tr := filepath.Join(t.TempDir(), "ring.json")
+	code, out, _ = runCLI(t, "routing", "--topo", "torus:4x4", "--routing", "dor-1vc", "--trace", tr)
+	if code != exitViolated || !strings.Contains(out, "4 worms holding 4 channels") || !strings.Contains(out, "scheduled worm by worm") {
+		t.Errorf("dor-1vc: exit %d\n%s", code, out)
+	}
+	if code, out, _ = runCLI(t, "replay", tr); code != exitViolated || !strings.Contains(out, "wait-for cycle m0 -> m1 -> m2 -> m3 -> m0") {
+		t.Errorf("replay of the configuration's moves: exit %d\n%s", code, out)
+	}
 	svg := filepath.Join(t.TempDir(), "cycle.svg")
 	code, out, _ = runCLI(t, "routing", "--routing", "../../model/routing/testdata/two-turns.json", "--svg", svg)
 	if code != exitViolated || !strings.Contains(out, "south->west") || !strings.Contains(out, "4 worms holding 4 channels") {

@@ -172,7 +172,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		}
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
-	f.lasso = sp.lassos(alive)
+	f.lasso, f.adj = sp.lassos(alive)
 	for c := 1; c <= maxC; c++ {
 		if !f.run(c, c) {
 			if f.stopped {

@@ -68,9 +68,12 @@ func TestExactAgreesWithExplorer(t *testing.T) {
 			case props.Violated:
 				violated++
 				crossViolated(t, name, rr)
+				t.Logf("%s: violated, %s", name, rr.Witness.Violation)
 			case props.Holds:
 				held++
-				instances += crossHolds(t, name, g, rel)
+				n := crossHolds(t, name, g, rel)
+				instances += n
+				t.Logf("%s: holds by %s, %d explorer instances without deadlock", name, rr.Decision.By, n)
 			default:
 				t.Errorf("%s: %s (%s)", name, rr.Verdict, rr.Reason)
 			}

@@ -31,6 +31,18 @@ type wormPart struct {
 	path []int32   // vertices, tail first
 	sets [][]int32 // states consistent with the header group, per vertex
 	outs []int32   // the header's outputs (vertices), sorted
+	// raw: sets before the last are the states reached forward, not yet narrowed to
+	// those that lead to the header group (narrowed on first need: most placements are
+	// pruned before anything reads them).
+	raw bool
+}
+
+// settle narrows w's sets if they are raw.
+func (f *finder) settle(w *wormPart) {
+	if w.raw {
+		w.sets = f.narrow(w.sets[:len(w.sets)-1], w.sets[len(w.sets)-1])
+		w.raw = false
+	}
 }
 
 // finder searches one space for configurations.
@@ -50,7 +62,11 @@ type finder struct {
 	found   []*wormPart
 	mark    []int32 // scratch: stamp per state
 	gen     int32
-	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
+	lasso   []int32   // per vertex: the fewest vertices of a configuration holding it
+	adj     [][]int32 // the survivors' graph of vertices (space.lassos)
+	seen    []int32   // scratch of reachable: stamp per vertex
+	sgen    int32
+	queue   []int32
 }
 
 func newFinder(sp *space, alive, header []bool, budget int64) *finder {
@@ -128,24 +144,65 @@ func (f *finder) unplace(w *wormPart) {
 	f.used -= len(w.path)
 }
 
-// obligation returns the first output of a header that no worm holds, and how many
-// distinct such outputs there are (each needs a channel of its own).
-func (f *finder) obligation() (int32, int) {
-	first, n := int32(-1), 0
-	var seen []int32
+// obligation returns the first output of a header that no worm holds, how many
+// distinct such outputs there are (each needs a channel of its own), and whether each
+// can still be covered within left more channels (coverable).
+func (f *finder) obligation(left int) (first int32, n int, ok bool) {
+	first, ok = -1, true
+	var seen [8]int32
 	for _, w := range f.worms {
 		for _, o := range w.outs {
-			if f.occ[o] != 0 || slices.Contains(seen, o) {
+			if f.occ[o] != 0 || slices.Contains(seen[:min(n, len(seen))], o) {
 				continue
 			}
 			if first < 0 {
 				first = o
 			}
-			seen = append(seen, o)
+			if n < len(seen) {
+				seen[n] = o
+			}
 			n++
+			ok = ok && f.coverable(o, left)
 		}
 	}
-	return first, n
+	return first, n, ok
+}
+
+// coverable is a necessary condition for covering vertex o with at most left new
+// vertices: the vertices held from o on — the rest of its worm, then an output of its
+// header, and so on — are new until the walk meets a vertex already held or closes a
+// cycle among new ones; so a held vertex lies at most left hops from o in the
+// survivors' graph, or a configuration of lasso[o] <= left vertices starts at o.
+// Cost: a breadth-first search of depth left.
+func (f *finder) coverable(o int32, left int) bool {
+	if f.adj == nil || (f.lasso[o] >= 0 && int(f.lasso[o]) <= left) {
+		return true
+	}
+	if f.seen == nil {
+		f.seen = make([]int32, len(f.adj))
+	}
+	f.sgen++
+	f.seen[o] = f.sgen
+	f.queue = append(f.queue[:0], o)
+	for depth := 1; depth <= left; depth++ {
+		end := len(f.queue)
+		for _, u := range f.queue {
+			for _, w := range f.adj[u] {
+				if f.occ[w] > 0 {
+					return true
+				}
+				if f.seen[w] != f.sgen {
+					f.seen[w] = f.sgen
+					f.queue = append(f.queue, w)
+				}
+			}
+		}
+		f.queue = f.queue[end:]
+		if len(f.queue) == 0 {
+			break
+		}
+	}
+	return false
 }
 
 // cover covers the first uncovered obligation, recursively; true when every
@@ -156,20 +213,22 @@ func (f *finder) cover() bool {
 		f.stopped = true
 		return false
 	}
-	o, n := f.obligation()
+	left := f.cMax - f.used
+	o, n, ok := f.obligation(left)
+	if !ok || n > left {
+		return false
+	}
 	if o < 0 {
 		f.found = make([]*wormPart, len(f.worms))
 		for i, w := range f.worms {
+			f.settle(w)
 			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
 		}
 		return true
 	}
-	left := f.cMax - f.used
-	if n > left {
-		return false
-	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
+		f.settle(f.worms[i])
 		if f.grow(f.worms[i], o, nil, nil, f.worms[i].sets[0], left) {
 			return true
 		}
@@ -191,7 +250,7 @@ func (f *finder) cover() bool {
 		return false
 	}
 	f.occ[o] = -1
-	ok := f.forward([]int32{o}, [][]int32{start}, left-1)
+	ok = f.forward([]int32{o}, [][]int32{start}, left-1)
 	f.occ[o] = 0
 	return ok
 }
@@ -205,27 +264,21 @@ func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, ta
 	}
 	sp := f.sp
 	f.gen++
-	byV := map[int32][]int32{}
-	var order []int32
+	var pairs []vtxState
 	for _, t := range tail {
 		for _, p := range sp.pred[sp.predFirst[t]:sp.predFirst[t+1]] {
 			if !f.alive[p] || f.mark[p] == f.gen {
 				continue
 			}
 			f.mark[p] = f.gen
-			v := sp.vtx[p]
-			if f.occ[v] != 0 {
-				continue
+			if v := sp.vtx[p]; f.occ[v] == 0 {
+				pairs = append(pairs, vtxState{v, p})
 			}
-			if _, ok := byV[v]; !ok {
-				order = append(order, v)
-			}
-			byV[v] = append(byV[v], p)
 		}
 	}
-	slices.Sort(order)
-	for _, v := range order {
-		set := byV[v]
+	order, sets := byVertex(pairs)
+	for i, v := range order {
+		set := sets[i]
 		if v != o {
 			f.occ[v] = -1
 			ok := f.grow(w, o, append(back, v), append(backSets, set), set, left-1)
@@ -281,7 +334,10 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 			}
 		}
 		for _, g := range f.groups(heads) {
-			w := &wormPart{path: slices.Clone(path), sets: f.narrow(sets, g.states), outs: g.outs}
+			ws := make([][]int32, len(sets))
+			copy(ws, sets[:len(sets)-1])
+			ws[len(sets)-1] = g.states
+			w := &wormPart{path: slices.Clone(path), sets: ws, outs: g.outs, raw: len(sets) > 1}
 			for _, u := range path {
 				f.occ[u] = 0
 			}
@@ -300,8 +356,7 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 		return false
 	}
 	f.gen++
-	byV := map[int32][]int32{}
-	var order []int32
+	var pairs []vtxState
 	for _, st := range last {
 		to, _ := sp.arcs(st)
 		for _, t := range to {
@@ -309,20 +364,15 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 				continue
 			}
 			f.mark[t] = f.gen
-			u := sp.vtx[t]
-			if f.occ[u] != 0 {
-				continue
+			if u := sp.vtx[t]; f.occ[u] == 0 {
+				pairs = append(pairs, vtxState{u, t})
 			}
-			if _, ok := byV[u]; !ok {
-				order = append(order, u)
-			}
-			byV[u] = append(byV[u], t)
 		}
 	}
-	slices.Sort(order)
-	for _, u := range order {
+	order, next := byVertex(pairs)
+	for i, u := range order {
 		f.occ[u] = -1
-		ok := f.forward(append(path, u), append(sets, byV[u]), left-1)
+		ok := f.forward(append(path, u), append(sets, next[i]), left-1)
 		f.occ[u] = 0
 		if ok || f.stopped {
 			return ok
@@ -331,11 +381,12 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 	return false
 }
 
-// narrow filters the forward sets of a worm to the states that lead to heads.
+// narrow filters the forward sets of a worm before its header (sets) to the states
+// that lead to heads, the header group; it returns the sets of the whole worm.
 func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
-	out := make([][]int32, len(sets))
-	out[len(sets)-1] = heads
-	for i := len(sets) - 2; i >= 0; i-- {
+	out := make([][]int32, len(sets)+1)
+	out[len(sets)] = heads
+	for i := len(sets) - 1; i >= 0; i-- {
 		f.gen++
 		for _, t := range out[i+1] {
 			f.mark[t] = f.gen
@@ -351,4 +402,32 @@ func (f *finder) narrow(sets [][]int32, heads []int32) [][]int32 {
 		}
 	}
 	return out
+}
+
+// vtxState is a state and its vertex.
+type vtxState struct{ v, st int32 }
+
+// byVertex groups states by vertex: the vertices in increasing order and, for each, its
+// states in the order given (one sort of keys vertex<<32|position, one allocation for
+// all the states).
+func byVertex(pairs []vtxState) ([]int32, [][]int32) {
+	keys := make([]uint64, len(pairs))
+	for i, p := range pairs {
+		keys[i] = uint64(p.v)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	var order []int32
+	var sets [][]int32
+	all := make([]int32, len(pairs))
+	for i, k := range keys {
+		v := int32(k >> 32)
+		all[i] = pairs[uint32(k)].st
+		if i == 0 || v != order[len(order)-1] {
+			order = append(order, v)
+			sets = append(sets, nil)
+		}
+		start := i - len(sets[len(sets)-1])
+		sets[len(sets)-1] = all[start : i+1 : i+1]
+	}
+	return order, sets
 }

@@ -259,9 +259,10 @@ func (sp *space) route(i int32) []int32 {
 // header) is held too, so the walk along them goes through distinct held vertices until
 // it closes a cycle. lasso[v] is the fewest vertices of such a walk in the graph of the
 // survivors' arcs: min(shortest cycle through v, 1 + lasso of a successor), or -1 when
-// no cycle is reachable from v (no configuration holds v). Cost O(V x (V + E)) for the
-// cycles through each vertex.
-func (sp *space) lassos(alive []bool) []int32 {
+// no cycle is reachable from v (no configuration holds v). It also returns that graph
+// (adj[v]: the vertices one hop on). Cost O(V x (V + E)) for the cycles through each
+// vertex.
+func (sp *space) lassos(alive []bool) ([]int32, [][]int32) {
 	nv := sp.vertices()
 	live := make([]bool, nv)
 	for i, ok := range alive {
@@ -328,5 +329,5 @@ func (sp *space) lassos(alive []bool) []int32 {
 			lasso[v] = -1
 		}
 	}
-	return lasso
+	return lasso, adj
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
@@ -118,4 +120,38 @@ func TestTreeMcastFamilyStop(t *testing.T) {
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "--stop") {
 		t.Errorf("stop without a family: %v", err)
 	}
+}
+
+// TestGoRelationThroughRun gives a Go relation (Instance.Relation) to the registry:
+// the static decision and the flit explorer both find the ring deadlock of a user's
+// relation, and an algorithm that takes no relation refuses it.
+func TestGoRelationThroughRun(t *testing.T) {
+	g, err := model.ParseGrid("torus:4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := ringRelation{g}
+	rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: "torus:4", Relation: rel}, "", Options{})
+	if err != nil || rep.Verdict != checker.Violated || rep.Witness == nil || rep.Witness.Kind != props.WitnessConfiguration {
+		t.Fatalf("routing: %v %+v", err, rep)
+	}
+	rep, err = Run(t.Context(), Instance{Algorithm: "unicast", Topology: "torus:4", Relation: rel,
+		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "length": "1"}}, "deadlock", Options{})
+	if err != nil || rep.Verdict != checker.Violated {
+		t.Fatalf("unicast: %v %+v", err, rep)
+	}
+	if _, err := Run(t.Context(), Instance{Algorithm: "sbt", Topology: "hypercube:3", Relation: rel}, "", Options{}); !errors.Is(err, ErrBadInput) {
+		t.Errorf("sbt with a relation: %v", err)
+	}
+}
+
+// ringRelation routes every header the positive way round a ring, on one VC.
+type ringRelation struct{ g *model.Grid }
+
+func (r ringRelation) Name() string      { return "ring" }
+func (r ringRelation) Grid() *model.Grid { return r.g }
+func (r ringRelation) VCs() int          { return 1 }
+func (r ringRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
+	c, _ := r.g.Neighbor(h.At, 0, model.Plus)
+	return append(out, routing.Output{Channel: c})
 }
