@@ -3,6 +3,7 @@ package cdg
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -211,5 +212,15 @@ func TestDecideBound(t *testing.T) {
 	}
 	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
+	}
+}
+
+// TestUntrustedRelationTooLarge checks that a user's relation on a network too large
+// to search per source is refused with a one-line error, not searched with merged
+// sources.
+func TestUntrustedRelationTooLarge(t *testing.T) {
+	g, _ := model.ParseGrid("mesh:64x64")
+	if _, err := Analyze(srcReader{g}, Options{}); err == nil || !strings.Contains(err.Error(), "one class per source") {
+		t.Errorf("src-reader on mesh:64x64: %v", err)
 	}
 }

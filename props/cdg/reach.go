@@ -76,6 +76,10 @@ func newSearcher(rel routing.Relation) (*searcher, error) {
 	return newSearcherFor(rel, false)
 }
 
+// maxPerSourceStates bounds the header states per destination of a relation searched
+// per source (8 bytes each in a searcher's tables, and two searchers run at once).
+const maxPerSourceStates = 1 << 24
+
 // perSource is the source classes of a relation whose promises are not trusted: every
 // source is its own class, so that no two headers from different sources are merged
 // whatever the relation reads.
@@ -125,6 +129,9 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 	s.ports = g.Ports()
 	s.everyEndpoint = len(g.Endpoints()) == g.Nodes()
 	n := int64(g.Channels()) * int64(s.vcs) * int64(s.classes)
+	if _, every := s.sc.(interface{ everySource() }); every && n > maxPerSourceStates {
+		return nil, fmt.Errorf("routing %q on %s: a relation from outside model/routing is searched with one class per source (its promises are not trusted), %d header states per destination; at most %d are supported (a smaller topology, or a relation of model/routing)", rel.Name(), g.Spec(), n, maxPerSourceStates)
+	}
 	if n > 1<<28 {
 		return nil, fmt.Errorf("routing %q on %s has %d header states per destination; at most %d are supported", rel.Name(), g.Spec(), n, 1<<28)
 	}
