@@ -78,13 +78,13 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 // SearchReduced is SearchWith with partial-order reduction (flit.Reduced) where it is
 // sound for the deadlock property: when every hop of the relation is minimal, so the
 // reachable graph is acyclic and the reduced graph's deadlocks decide local deadlocks
-// too. Otherwise (a misrouting relation) it searches unreduced and says why in
+// too. Otherwise (a relation with non-minimal hops) it searches unreduced and says why in
 // Result.Reduction's absence and ReductionNote.
 func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 	r := flit.NewReduced(m)
 	if !r.Minimal() {
 		res := search(m, m, opt)
-		res.ReductionNote = "no reduction: the relation misroutes, so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
+		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
 	res := search(m, r, opt)

@@ -52,3 +52,38 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRunLarge is FuzzRun on the large topologies FuzzRun skips (banyan:4096 ran out of
+// memory, banyan:65536 panicked): with a one-second context and a 256 MiB budget, Run
+// must return within a few seconds with a report (inconclusive when a bound stopped it)
+// or a one-line bad-input error, whatever the size.
+func FuzzRunLarge(f *testing.F) {
+	f.Add(uint8(2), "banyan:4096", "family", "monotone", "nonblocking")
+	f.Add(uint8(2), "banyan:65536", "family", "monotone", "nonblocking")
+	f.Add(uint8(0), "torus:64x64", "msgs", "0->2,1->3", "deadlock")
+	f.Add(uint8(4), "torus:256x256", "source", "0", "depth")
+	names := check.Names()
+	f.Fuzz(func(t *testing.T, algo uint8, topo, param, value, prop string) {
+		if t, err := model.ParseTopology(topo); err != nil || t.Nodes() <= 64 {
+			return
+		}
+		a, _ := check.Lookup(names[int(algo)%len(names)])
+		in := check.Instance{Algorithm: a.Name, Topology: topo, Params: map[string]string{param: value}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		start := time.Now()
+		rep, err := check.Run(ctx, in, prop, check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20})
+		if d := time.Since(start); d > 10*time.Second {
+			t.Fatalf("%+v %q: took %v after a one-second context", in, prop, d)
+		}
+		if err != nil {
+			if !errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
+			}
+			return
+		}
+		if rep == nil || rep.Schema == "" {
+			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
+		}
+	})
+}

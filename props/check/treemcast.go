@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
@@ -198,11 +199,12 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 	}
 	var res *checker.Result[flit.State]
 	var err error
-	reduction := ""
+	reduction, symNote := "", ""
 	if r.opt.Symmetry {
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
 		o.Symmetry = true
 		res, err = checker.Explore[flit.State](sm, o)
+		symNote = fmt.Sprintf("symmetry: a group of %d automorphisms under which the instance and routing %s are invariant (%s)", sm.Group(), in.Config().Routing.Name(), strings.Join(sm.SymmetryNames(), "; "))
 	} else if red := flit.NewReduced(m); r.opt.Reduction && len(o.Invariants) == 0 && red.Minimal() {
 		reduction = "stubborn"
 		res, err = checker.Explore[flit.State](red, o)
@@ -214,6 +216,9 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 	}
 	rep := treeMcastReport(in, r.property)
 	defer func() { rep.Stats.Reduction = reduction }()
+	if symNote != "" {
+		rep.Notes = append(rep.Notes, symNote)
+	}
 	rep.Verdict = res.Verdict
 	rep.Stats = props.SearchStats(res.Stats, o.Store)
 	rep.Certificate = res.Certificate()
