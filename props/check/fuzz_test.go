@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -36,15 +37,8 @@ func FuzzRun(f *testing.F) {
 		if a.Name == "multinode" {
 			in.Params["sources"], in.Params["dests"] = "3", "3" // keep the instance small
 		}
-		start := time.Now()
-		rep, err := check.Run(context.Background(), in, prop, check.Options{MaxStates: 2000})
-		if d := time.Since(start); d > 30*time.Second {
-			t.Fatalf("%+v %q: took %v", in, prop, d)
-		}
+		rep, err := runWithin(t, context.Background(), in, prop, check.Options{MaxStates: 2000}, 30*time.Second)
 		if err != nil {
-			if !errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
-			}
 			return
 		}
 		if rep == nil || rep.Schema == "" || rep.Property == "" || rep.Semantics == "" {
@@ -71,19 +65,27 @@ func FuzzRunLarge(f *testing.F) {
 		in := check.Instance{Algorithm: a.Name, Topology: topo, Params: map[string]string{param: value}}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		start := time.Now()
-		rep, err := check.Run(ctx, in, prop, check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20})
-		if d := time.Since(start); d > 10*time.Second {
-			t.Fatalf("%+v %q: took %v after a one-second context", in, prop, d)
-		}
+		rep, err := runWithin(t, ctx, in, prop, check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20}, 10*time.Second)
 		if err != nil {
-			if !errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
-			}
 			return
 		}
 		if rep == nil || rep.Schema == "" {
 			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
 		}
 	})
+}
+
+// runWithin runs the entry and fails the test when it takes longer than most or returns
+// an error that is not one line of bad input; it returns what Run returned.
+func runWithin(t *testing.T, ctx context.Context, in check.Instance, prop string, opt check.Options, most time.Duration) (*props.Report, error) {
+	t.Helper()
+	start := time.Now()
+	rep, err := check.Run(ctx, in, prop, opt)
+	if d := time.Since(start); d > most {
+		t.Fatalf("%+v %q: took %v", in, prop, d)
+	}
+	if err != nil && (!errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n")) {
+		t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
+	}
+	return rep, err
 }
