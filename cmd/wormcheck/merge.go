@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 )
@@ -92,6 +94,20 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 func writeFamily(w io.Writer, m *treemcast.FamilyResult) {
 	fmt.Fprintf(w, "%s on %s (%s, %s pruning, B=%d): %s\n", m.Family, m.Topology, m.Params.Prop, m.Params.Pruning, m.Params.Buffers, m.Verdict)
 	fmt.Fprintf(w, "  shards %v of %d present, missing %v\n", m.Shards, m.Shard.Count, m.Missing)
+	if len(m.Missing) > 0 {
+		ids := make([]string, len(m.Missing))
+		for i, s := range m.Missing {
+			ids[i] = strconv.Itoa(s)
+		}
+		if len(ids) <= 16 {
+			fmt.Fprintf(w, "  resubmit shards %s: wormcheck slurm --dir D --only %s (or check ... --shard I/%d --resume F for each)\n", strings.Join(ids, ","), strings.Join(ids, ","), m.Shard.Count)
+		} else {
+			fmt.Fprintf(w, "  resubmit the %d missing shards listed above: wormcheck slurm --dir D --only I,J,... (or check ... --shard I/%d --resume F for each)\n", len(ids), m.Shard.Count)
+		}
+	}
+	if m.Partial {
+		fmt.Fprintln(w, "  a shard stopped before its last member: rerun it with --resume on its result file")
+	}
 	fmt.Fprintf(w, "  %d of %d members checked (%d pairs), %d states, %d violated, %d inconclusive, %.1fs\n",
 		m.Instances, m.Members, m.Covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
 	if m.Witness != nil {
