@@ -18,7 +18,7 @@ func (b basicMesh) Successors(s checkertest.MeshState, dst []checker.Transition[
 	return b.m.Successors(s, dst)
 }
 func (b basicMesh) Encode(s checkertest.MeshState, buf []byte) []byte { return b.m.Encode(s, buf) }
-func (b basicMesh) Terminal(s checkertest.MeshState) bool            { return b.m.Terminal(s) }
+func (b basicMesh) Terminal(s checkertest.MeshState) bool             { return b.m.Terminal(s) }
 func (b basicMesh) Describe(s checkertest.MeshState, a checker.Action) string {
 	return b.m.Describe(s, a)
 }
