@@ -62,3 +62,18 @@ func TestReportRunInterrupted(t *testing.T) {
 		t.Fatalf("err %v after %d claims", err, len(rep.Claims))
 	}
 }
+
+// TestSummaryLine: the summary line counts each kind of outcome once.
+func TestSummaryLine(t *testing.T) {
+	rep := &Report{Claims: []ClaimReport{
+		{ID: "A1", Verdict: Holds, AsExp: true},
+		{ID: "A2", Verdict: Violated, AsExp: true},
+		{ID: "A3", Verdict: Measured, AsExp: true},
+		{ID: "A4", Verdict: Holds, AsExp: false},
+		{ID: "A5", Verdict: NotRun},
+	}}
+	want := "summary: claims=5 as_expected=3 unexpected=1 not_run=1 violated=1 measured=1"
+	if got := Summary(rep); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

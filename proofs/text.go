@@ -61,6 +61,31 @@ func (t *Table) Finish(rep *Report) {
 	default:
 		fmt.Fprintf(t.w, "\nsome claims are NOT as expected\n")
 	}
+	fmt.Fprintln(t.w, Summary(rep))
+}
+
+// Summary is the last line of prove's table, in a fixed form a script can grep:
+// "summary: claims=N as_expected=A unexpected=U not_run=R violated=V measured=M" (V counts
+// the claims with a counterexample, M the measured ones).
+func Summary(rep *Report) string {
+	var as, unexpected, notRun, violated, measured int
+	for _, c := range rep.Claims {
+		switch {
+		case c.Verdict == NotRun:
+			notRun++
+		case c.AsExp:
+			as++
+		default:
+			unexpected++
+		}
+		switch c.Verdict {
+		case Violated:
+			violated++
+		case Measured:
+			measured++
+		}
+	}
+	return fmt.Sprintf("summary: claims=%d as_expected=%d unexpected=%d not_run=%d violated=%d measured=%d", len(rep.Claims), as, unexpected, notRun, violated, measured)
 }
 
 // WriteClaims lists claims (id, source, semantics, expected verdict, statement) and then

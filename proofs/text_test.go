@@ -49,14 +49,16 @@ func TestTableRowsNotesAndClosingLine(t *testing.T) {
 	nilTable.Finish(rep)
 }
 
-// TestTableClosingLine checks the two closing lines of an uninterrupted run.
+// TestTableClosingLine checks the closing lines of an uninterrupted run: the verdict
+// line and the fixed summary.
 func TestTableClosingLine(t *testing.T) {
 	for _, c := range []struct {
 		asExpected bool
 		want       string
-	}{{true, "\nall 1 claims as expected\n"}, {false, "\nsome claims are NOT as expected\n"}} {
+	}{{true, "\nall 1 claims as expected\nsummary: claims=1 as_expected=1 unexpected=0 not_run=0 violated=0 measured=0\n"},
+		{false, "\nsome claims are NOT as expected\nsummary: claims=1 as_expected=0 unexpected=1 not_run=0 violated=0 measured=0\n"}} {
 		var b strings.Builder
-		NewTable(&b).Finish(&Report{AsExpected: c.asExpected, Claims: []ClaimReport{{ID: "X"}}})
+		NewTable(&b).Finish(&Report{AsExpected: c.asExpected, Claims: []ClaimReport{{ID: "X", Verdict: Holds, AsExp: c.asExpected}}})
 		if !strings.HasSuffix(b.String(), c.want) {
 			t.Errorf("as expected %v: got %q, want suffix %q", c.asExpected, b.String(), c.want)
 		}

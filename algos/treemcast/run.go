@@ -72,16 +72,7 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	default:
 		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock, global-deadlock or exactly-once", opt.Prop)
 	}
-	var res *checker.Result[flit.State]
-	if opt.Symmetry {
-		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
-		o.Symmetry = true
-		res, err = checker.Explore[flit.State](sm, o)
-	} else if r := flit.NewReduced(m); opt.Reduction && len(o.Invariants) == 0 && r.Minimal() {
-		res, err = checker.Explore[flit.State](r, o)
-	} else {
-		res, err = checker.Explore[flit.State](m, o)
-	}
+	res, _, err := Explore(in, m, o, opt.Symmetry, opt.Reduction)
 	if err != nil {
 		return res, m, err
 	}
@@ -92,6 +83,42 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		return nil, m, merr
 	}
 	return res, m, nil
+}
+
+// FirstPass bounds the unreduced search Explore runs before a reduced one.
+const FirstPass = 1_000_000
+
+// Explore searches instance in (model m) with options o: under the instance's symmetry
+// group (flit.NewSymmetric, GridSymmetries), or with partial-order reduction where it is
+// sound (reduction asked, no invariant property, a minimal relation: flit.Reduced), or
+// plainly. With reduction, the unreduced search goes first, bounded by FirstPass
+// states: a stubborn set runs the multicasts that interfere with nothing first, so a
+// local deadlock among the others forms deeper in the reduced graph; the first pass
+// finds shallow ones at their true depth and decides small instances outright, and the
+// reduced search decides only when it reaches its bound. reduced names the reduction
+// that produced the result ("stubborn"), "" for none.
+func Explore(in Instance, m *flit.Model, o checker.Options[flit.State], symmetry, reduction bool) (res *checker.Result[flit.State], reduced string, err error) {
+	if symmetry {
+		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+		o.Symmetry = true
+		res, err = checker.Explore[flit.State](sm, o)
+		return res, "", err
+	}
+	r := flit.NewReduced(m)
+	if !reduction || len(o.Invariants) > 0 || !r.Minimal() {
+		res, err = checker.Explore[flit.State](m, o)
+		return res, "", err
+	}
+	first := o
+	if first.MaxStates == 0 || first.MaxStates > FirstPass {
+		first.MaxStates = FirstPass
+	}
+	res, err = checker.Explore[flit.State](m, first)
+	if err != nil || res.Verdict != checker.Inconclusive || o.MaxStates > 0 && o.MaxStates <= FirstPass || o.Context != nil && o.Context.Err() != nil {
+		return res, "", err
+	}
+	res, err = checker.Explore[flit.State](r, o)
+	return res, "stubborn", err
 }
 
 // TraceParams are the parameters saved in a tree-mcast trace file.

@@ -78,19 +78,39 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 // SearchReduced is SearchWith with partial-order reduction (flit.Reduced) where it is
 // sound for the deadlock property: when every hop of the relation is minimal, so the
 // reachable graph is acyclic and the reduced graph's deadlocks decide local deadlocks
-// too. Otherwise (a misrouting relation) it searches unreduced and says why in
-// Result.Reduction's absence and ReductionNote.
+// too. Otherwise (a relation with non-minimal hops) it searches unreduced and says why
+// in ReductionNote.
+//
+// A stubborn set runs the worms that interfere with nothing first, so a local deadlock
+// among the others shows deeper in the reduced graph than where it forms. So the
+// unreduced search goes first, bounded by FirstPass states: it finds shallow local
+// deadlocks at their true depth (with a shortest trace) and decides small instances
+// outright; only when it reaches its bound does the reduced search decide. Both passes
+// are deterministic, so verdicts, counts and traces are reproducible.
 func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 	r := flit.NewReduced(m)
 	if !r.Minimal() {
 		res := search(m, m, opt)
-		res.ReductionNote = "no reduction: the relation misroutes, so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
+		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
-	res := search(m, r, opt)
+	first := opt
+	if first.MaxStates == 0 || first.MaxStates > FirstPass {
+		first.MaxStates = FirstPass
+	}
+	res := search(m, m, first)
+	if res.Verdict != checker.Inconclusive || opt.MaxStates > 0 && opt.MaxStates <= FirstPass || opt.Context != nil && opt.Context.Err() != nil {
+		return res
+	}
+	done := res.States
+	res = search(m, r, opt)
 	res.Reduction = "stubborn"
+	res.ReductionNote = fmt.Sprintf("the unreduced search stopped at %d states without a violation; the reduced search decided", done)
 	return res
 }
+
+// FirstPass bounds the unreduced search SearchReduced runs before the reduced one.
+const FirstPass = 1_000_000
 
 // search explores sys (m itself, or m reduced) with the deadlock and liveness checks.
 func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {

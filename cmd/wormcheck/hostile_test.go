@@ -274,3 +274,22 @@ func TestWitnessFilesWork(t *testing.T) {
 		t.Errorf("%d trace files (want RT6, WH2), %d others (want NP7, MN2, DC5): %v", traces, others, ents)
 	}
 }
+
+// TestMergeNamesShardsToResubmit: merge lists the missing shards and says how to
+// resubmit them.
+func TestMergeNamesShardsToResubmit(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, sh := range []int{0, 2} {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.json", sh))
+		args := append(append([]string{}, killFamily...), "--shard", fmt.Sprintf("%d/4", sh), "--result", p)
+		if code, _, stderr := runCLI(t, args...); code == exitUsage {
+			t.Fatalf("shard %d: %s", sh, stderr)
+		}
+		files = append(files, p)
+	}
+	_, out, _ := runCLI(t, append([]string{"merge"}, files...)...)
+	if !strings.Contains(out, "resubmit shards 1,3: wormcheck slurm --dir D --only 1,3") {
+		t.Errorf("merge does not name the shards to resubmit:\n%s", out)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
@@ -160,6 +162,20 @@ func resultsAlgorithm(files []string) (string, error) {
 func writeFamily[P any](w io.Writer, m *family.Result[P], desc, covered string) {
 	fmt.Fprintf(w, "%s on %s (%s): %s\n", m.Family, m.Topology, desc, m.Verdict)
 	fmt.Fprintf(w, "  shards %v of %d present, missing %v\n", m.Shards, m.Shard.Count, m.Missing)
+	if len(m.Missing) > 0 {
+		ids := make([]string, len(m.Missing))
+		for i, s := range m.Missing {
+			ids[i] = strconv.Itoa(s)
+		}
+		if len(ids) <= 16 {
+			fmt.Fprintf(w, "  resubmit shards %s: wormcheck slurm --dir D --only %s (or check ... --shard I/%d --resume F for each)\n", strings.Join(ids, ","), strings.Join(ids, ","), m.Shard.Count)
+		} else {
+			fmt.Fprintf(w, "  resubmit the %d missing shards listed above: wormcheck slurm --dir D --only I,J,... (or check ... --shard I/%d --resume F for each)\n", len(ids), m.Shard.Count)
+		}
+	}
+	if m.Partial {
+		fmt.Fprintln(w, "  a shard stopped before its last member: rerun it with --resume on its result file")
+	}
 	fmt.Fprintf(w, "  %d of %d members checked%s, %d states, %d violated, %d inconclusive, %.1fs\n",
 		m.Instances, m.Members, covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
 	if m.Witness != nil {

@@ -20,15 +20,20 @@ type Symmetry struct {
 }
 
 // GridSymmetries returns the candidate symmetries of g, the identity first, that
-// preserve routing relation r. Only dimension-order routing (routing.DOR) is known to be
-// checked here: for any other relation GridSymmetries returns the identity alone, which
-// is always sound. For DOR: on a mesh the reflections of any set of dimensions (XY routing is
-// kept by reflections, not by transposition, which turns XY into YX); on a torus also
-// the translations. A candidate is kept only if it maps every route of r onto a route of
-// r, classes included: dimension order with dateline classes is not translation-invariant
-// (the wrap-around channel carries the class change), so on a torus with dateline classes
-// only the symmetries that fix the datelines survive. Cost O(|candidates| * nodes^2 *
-// path length).
+// preserve routing relation r: a candidate is kept only if it maps every route of r onto
+// a route of r, classes included. For dimension-order routing (routing.DOR) the
+// candidates are the reflections of any set of dimensions (XY routing is kept by
+// reflections, not by transposition, which turns XY into YX) and, on a torus, the
+// translations; dimension order with dateline classes is not translation-invariant (the
+// wrap-around channel carries the class change), so on a torus with dateline classes
+// only the symmetries that fix the datelines survive. For any other relation (built-in,
+// routing file or a user's Go relation) the candidates also permute dimensions of equal
+// size, and each is checked header by header (relationPreserves: the relation's outputs
+// for the image of a header are the images of its outputs, in order, with the same
+// virtual channels and misroute flags); when that check would take more than
+// maxSymmetryChecks calls of the relation, only the identity is returned, which is
+// always sound. Cost O(|candidates| * nodes^2 * path length) for DOR, O(|candidates| *
+// nodes^3 * inputs) relation calls otherwise.
 func GridSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 	var dor model.DOR
 	switch d := r.(type) {
@@ -37,34 +42,15 @@ func GridSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 	case *routing.DOR:
 		dor = d.R
 	default:
-		s, _ := gridMap(g, 0, make([]int, g.Dims()))
-		return []Symmetry{s}
+		return relationSymmetries(g, r)
 	}
 	if dor.Grid == nil || dor.Grid.Spec() != g.Spec() {
 		s, _ := gridMap(g, 0, make([]int, g.Dims()))
 		return []Symmetry{s}
 	}
-	n := g.Dims()
-	var trans [][]int
-	if g.Kind() == model.Torus {
-		trans = [][]int{make([]int, n)}
-		for d := 0; d < n; d++ {
-			var next [][]int
-			for _, t := range trans {
-				for k := 0; k < g.Size(d); k++ {
-					u := append([]int(nil), t...)
-					u[d] = k
-					next = append(next, u)
-				}
-			}
-			trans = next
-		}
-	} else {
-		trans = [][]int{make([]int, n)}
-	}
 	var out []Symmetry
-	for refl := 0; refl < 1<<n; refl++ {
-		for _, t := range trans {
+	for refl := 0; refl < 1<<g.Dims(); refl++ {
+		for _, t := range translations(g) {
 			s, ok := gridMap(g, refl, t)
 			if ok && preserves(g, dor, s) {
 				out = append(out, s)
@@ -74,11 +60,180 @@ func GridSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 	return out
 }
 
+// maxSymmetryChecks bounds the relation calls relationSymmetries makes.
+const maxSymmetryChecks = 20_000_000
+
+// translations returns the translation vectors of g: every vector on a torus, the zero
+// vector otherwise.
+func translations(g *model.Grid) [][]int {
+	n := g.Dims()
+	trans := [][]int{make([]int, n)}
+	if g.Kind() != model.Torus {
+		return trans
+	}
+	for d := 0; d < n; d++ {
+		var next [][]int
+		for _, t := range trans {
+			for k := 0; k < g.Size(d); k++ {
+				u := append([]int(nil), t...)
+				u[d] = k
+				next = append(next, u)
+			}
+		}
+		trans = next
+	}
+	return trans
+}
+
+// relationSymmetries returns the identity and every candidate automorphism of g
+// (dimension permutations among equal sizes, reflections, torus translations) under
+// which relation r is invariant, checked header by header (relationPreserves).
+func relationSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
+	n := g.Dims()
+	id, _ := gridMapPerm(g, identityPerm(n), 0, make([]int, n))
+	out := []Symmetry{id}
+	if n == 0 || g.IsGraph() {
+		return out // no coordinates to map
+	}
+	into := channelsInto(g)
+	inputs := 1
+	for v := range into {
+		inputs = max(inputs, 1+len(into[v])*r.VCs())
+	}
+	budget := 0
+	if b, ok := r.(routing.Budgeted); ok {
+		budget = b.MisrouteBudget()
+	}
+	perms := dimPerms(g)
+	trans := translations(g)
+	cands := len(perms)<<n*len(trans) - 1
+	per := g.Nodes() * g.Nodes() * g.Nodes() * inputs * (max(budget, 0) + 1)
+	if per <= 0 || cands*per > maxSymmetryChecks {
+		return out
+	}
+	for _, perm := range perms {
+		for refl := 0; refl < 1<<n; refl++ {
+			for _, t := range trans {
+				s, ok := gridMapPerm(g, perm, refl, t)
+				if !ok || s.Name == "identity" {
+					continue
+				}
+				if relationPreserves(g, r, s, into, max(budget, 0)) {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// channelsInto lists, per node of g, the channels entering it.
+func channelsInto(g *model.Grid) [][]model.ChannelID {
+	into := make([][]model.ChannelID, g.Nodes())
+	for c := 0; c < g.Channels(); c++ {
+		to := g.Channel(model.ChannelID(c)).To
+		into[to] = append(into[to], model.ChannelID(c))
+	}
+	return into
+}
+
+// identityPerm returns 0..n-1.
+func identityPerm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// dimPerms returns the permutations of g's dimensions that map each dimension to one of
+// the same size, the identity first.
+func dimPerms(g *model.Grid) [][]int {
+	n := g.Dims()
+	var out [][]int
+	var rec func(p []int, used []bool)
+	rec = func(p []int, used []bool) {
+		if len(p) == n {
+			out = append(out, append([]int(nil), p...))
+			return
+		}
+		d := len(p)
+		for e := 0; e < n; e++ {
+			if !used[e] && g.Size(e) == g.Size(d) {
+				used[e] = true
+				rec(append(p, e), used)
+				used[e] = false
+			}
+		}
+	}
+	rec(nil, make([]bool, n))
+	return out
+}
+
+// relationPreserves reports whether s maps every header of r to one whose outputs are
+// the images of the original's outputs, in the same order, with the same virtual
+// channels and misroute flags: every router, input (injection, or every channel into the
+// router with every relation VC), source, destination and misroute count up to budget.
+func relationPreserves(g *model.Grid, r routing.Relation, s Symmetry, into [][]model.ChannelID, budget int) bool {
+	var a, b []routing.Output
+	for at := 0; at < g.Nodes(); at++ {
+		ins := []routing.Input{{Channel: routing.Injection}}
+		for _, c := range into[at] {
+			for v := 0; v < r.VCs(); v++ {
+				ins = append(ins, routing.Input{Channel: c, VC: v})
+			}
+		}
+		for dst := 0; dst < g.Nodes(); dst++ {
+			if dst == at {
+				continue
+			}
+			for src := 0; src < g.Nodes(); src++ {
+				for _, in := range ins {
+					for mis := 0; mis <= budget; mis++ {
+						h := routing.Header{At: model.NodeID(at), In: in, Src: model.NodeID(src), Dst: model.NodeID(dst), Misroutes: mis}
+						h2 := routing.Header{At: s.Node[at], In: in, Src: s.Node[src], Dst: s.Node[dst], Misroutes: mis}
+						if in.Channel != routing.Injection {
+							h2.In.Channel = s.Channel[in.Channel]
+						}
+						a = r.Route(h, a[:0])
+						b = r.Route(h2, b[:0])
+						if len(a) != len(b) {
+							return false
+						}
+						for k := range a {
+							if a[k].Channel < 0 || int(a[k].Channel) >= len(s.Channel) || b[k].Channel != s.Channel[a[k].Channel] || b[k].VC != a[k].VC || b[k].Misroute != a[k].Misroute {
+								return false
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
 // gridMap builds the map x_d -> (reflect_d ? k_d-1-x_d : x_d) + t_d (mod k_d).
 func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
+	return gridMapPerm(g, identityPerm(g.Dims()), refl, t)
+}
+
+// gridMapPerm builds the map that sends coordinate x_d to coordinate perm[d] of the
+// image, reflected (k-1-x) when bit d of refl is set, then translated by t (mod k). A
+// channel maps to the channel between the images of its ends; false when there is
+// none, or when two channels join those nodes (a ring of two) and the direction is
+// ambiguous under a permutation.
+func gridMapPerm(g *model.Grid, perm []int, refl int, t []int) (Symmetry, bool) {
 	n := g.Dims()
 	s := Symmetry{Node: make([]model.NodeID, g.Nodes()), Channel: make([]model.ChannelID, g.Channels())}
 	name := ""
+	permuted := false
+	for d := 0; d < n; d++ {
+		permuted = permuted || perm[d] != d
+	}
+	if permuted {
+		name += fmt.Sprintf(" permute %v", perm)
+	}
 	for d := 0; d < n; d++ {
 		if refl&(1<<d) != 0 {
 			name += fmt.Sprintf(" reflect %d", d)
@@ -102,7 +257,7 @@ func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
 			if refl&(1<<d) != 0 {
 				x = g.Size(d) - 1 - x
 			}
-			c[d] = x + t[d]
+			c[perm[d]] = x + t[perm[d]]
 		}
 		s.Node[v] = g.Node(c...)
 	}
@@ -110,9 +265,22 @@ func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
 		gc := g.Channel(model.ChannelID(ch))
 		from, to := s.Node[gc.From], s.Node[gc.To]
 		s.Channel[ch] = model.None
-		for dir := model.Plus; dir <= model.Minus; dir++ {
-			if c2, t2 := g.Neighbor(from, gc.Dim, dir); c2 != model.None && t2 == to {
-				s.Channel[ch] = c2
+		if !permuted {
+			for dir := model.Plus; dir <= model.Minus; dir++ {
+				if c2, t2 := g.Neighbor(from, gc.Dim, dir); c2 != model.None && t2 == to {
+					s.Channel[ch] = c2
+				}
+			}
+		} else {
+			found := 0
+			for dir := model.Plus; dir <= model.Minus; dir++ {
+				if c2, t2 := g.Neighbor(from, perm[gc.Dim], dir); c2 != model.None && t2 == to {
+					s.Channel[ch] = c2
+					found++
+				}
+			}
+			if found > 1 {
+				return s, false
 			}
 		}
 		if s.Channel[ch] == model.None {

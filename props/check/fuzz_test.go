@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -36,19 +37,55 @@ func FuzzRun(f *testing.F) {
 		if a.Name == "multinode" {
 			in.Params["sources"], in.Params["dests"] = "3", "3" // keep the instance small
 		}
-		start := time.Now()
-		rep, err := check.Run(context.Background(), in, prop, check.Options{MaxStates: 2000})
-		if d := time.Since(start); d > 30*time.Second {
-			t.Fatalf("%+v %q: took %v", in, prop, d)
-		}
+		rep, err := runWithin(t, context.Background(), in, prop, check.Options{MaxStates: 2000}, 30*time.Second)
 		if err != nil {
-			if !errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
-			}
 			return
 		}
 		if rep == nil || rep.Schema == "" || rep.Property == "" || rep.Semantics == "" {
 			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
 		}
 	})
+}
+
+// FuzzRunLarge is FuzzRun on the large topologies FuzzRun skips (banyan:4096 ran out of
+// memory, banyan:65536 panicked): with a one-second context and a 256 MiB budget, Run
+// must return within a few seconds with a report (inconclusive when a bound stopped it)
+// or a one-line bad-input error, whatever the size.
+func FuzzRunLarge(f *testing.F) {
+	f.Add(uint8(2), "banyan:4096", "family", "monotone", "nonblocking")
+	f.Add(uint8(2), "banyan:65536", "family", "monotone", "nonblocking")
+	f.Add(uint8(0), "torus:64x64", "msgs", "0->2,1->3", "deadlock")
+	f.Add(uint8(4), "torus:256x256", "source", "0", "depth")
+	names := check.Names()
+	f.Fuzz(func(t *testing.T, algo uint8, topo, param, value, prop string) {
+		if t, err := model.ParseTopology(topo); err != nil || t.Nodes() <= 64 {
+			return
+		}
+		a, _ := check.Lookup(names[int(algo)%len(names)])
+		in := check.Instance{Algorithm: a.Name, Topology: topo, Params: map[string]string{param: value}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		rep, err := runWithin(t, ctx, in, prop, check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20}, 10*time.Second)
+		if err != nil {
+			return
+		}
+		if rep == nil || rep.Schema == "" {
+			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
+		}
+	})
+}
+
+// runWithin runs the entry and fails the test when it takes longer than most or returns
+// an error that is not one line of bad input; it returns what Run returned.
+func runWithin(t *testing.T, ctx context.Context, in check.Instance, prop string, opt check.Options, most time.Duration) (*props.Report, error) {
+	t.Helper()
+	start := time.Now()
+	rep, err := check.Run(ctx, in, prop, opt)
+	if d := time.Since(start); d > most {
+		t.Fatalf("%+v %q: took %v", in, prop, d)
+	}
+	if err != nil && (!errors.Is(err, check.ErrBadInput) || strings.Contains(err.Error(), "\n")) {
+		t.Fatalf("%+v %q: error %q is not one line of bad input", in, prop, err)
+	}
+	return rep, err
 }

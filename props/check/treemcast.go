@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
@@ -196,24 +197,20 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 	if r.property == treemcast.PropExactlyOnce {
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
 	}
-	var res *checker.Result[flit.State]
-	var err error
-	reduction := ""
+	symNote := ""
 	if r.opt.Symmetry {
 		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
-		o.Symmetry = true
-		res, err = checker.Explore[flit.State](sm, o)
-	} else if red := flit.NewReduced(m); r.opt.Reduction && len(o.Invariants) == 0 && red.Minimal() {
-		reduction = "stubborn"
-		res, err = checker.Explore[flit.State](red, o)
-	} else {
-		res, err = checker.Explore[flit.State](m, o)
+		symNote = fmt.Sprintf("symmetry: a group of %d automorphisms under which the instance and routing %s are invariant (%s)", sm.Group(), in.Config().Routing.Name(), strings.Join(sm.SymmetryNames(), "; "))
 	}
+	res, reduction, err := treemcast.Explore(in, m, o, r.opt.Symmetry, r.opt.Reduction)
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
 	rep := treeMcastReport(in, r.property)
 	defer func() { rep.Stats.Reduction = reduction }()
+	if symNote != "" {
+		rep.Notes = append(rep.Notes, symNote)
+	}
 	rep.Verdict = res.Verdict
 	rep.Stats = props.SearchStats(res.Stats, o.Store)
 	rep.Certificate = res.Certificate()
@@ -332,7 +329,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
 	if fo.Reduction && r.property != props.PropExactlyOnce {
-		rep.Stats.Reduction = "stubborn"
+		rep.Notes = append(rep.Notes, fmt.Sprintf("a member whose unreduced search passes %d states is decided by the partial-order-reduced search (stubborn sets), and its count is the reduced graph's", treemcast.FirstPass))
 	}
 	if fr.Verdict != props.Violated {
 		rep.Certificate = fr.Certificates.Certificate()

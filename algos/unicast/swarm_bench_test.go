@@ -1,0 +1,41 @@
+package unicast
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
+)
+
+// BenchmarkSwarmOddEven8x8 walks ten odd-even worms on mesh:8x8 (deadlock-free, so
+// the swarm never stops early) for a fixed number of walks: transitions walked per
+// second is the swarm's speed.
+func BenchmarkSwarmOddEven8x8(b *testing.B) {
+	tp, _ := model.ParseTopology("mesh:8x8")
+	g := tp.(*model.Grid)
+	rel, _ := routing.ByName(g, "odd-even")
+	pairs, err := ParsePairs(g, "(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0),(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(1,2)->(6,5),(6,2)->(1,5)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
+	m, err := BuildOn(g, sp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var steps int64
+	for b.Loop() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		res, err := checker.Swarm[flit.State](m, checker.SwarmOptions[flit.State]{Walkers: 1, Seed: 1, MaxWalks: 200, CheckDeadlock: true, CheckLocalDeadlock: true, Invariants: m.Invariants(), Context: ctx})
+		cancel()
+		if err != nil || res.Verdict != checker.Inconclusive {
+			b.Fatal(err, res.Verdict)
+		}
+		steps += res.Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "transitions/s")
+}
