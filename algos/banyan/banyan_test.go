@@ -3,12 +3,14 @@ package banyan
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/gopacket/pcapgo"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
@@ -472,5 +474,45 @@ func TestPathTableSizeGuard(t *testing.T) {
 	r, err := Property1ByPairs(ctx, mustPathTable(t, mustBanyan(t, 16)), Ascending, Plain)
 	if err == nil || r.Pairs != 0 {
 		t.Errorf("a cancelled context: %d pairs, %v", r.Pairs, err)
+	}
+}
+
+// TestPatternPCAP: the capture of a blocking pattern has one record per link of each
+// packet's tree, and the conflict's channel in two of them (banyan-route --pcap wrote
+// nothing before).
+func TestPatternPCAP(t *testing.T) {
+	b := mustBanyan(t, 8)
+	pat, err := ParsePattern("0->5,3->5", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := PatternPCAP(b, pat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := b.FirstConflict(pat)
+	want := 0
+	for _, p := range pat {
+		tree, _ := b.RegionTree(p.Source, p.Dest)
+		want += len(tree)
+	}
+	r, err := pcapgo.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, shared := 0, 0
+	for {
+		rec, _, err := r.ReadPacketData()
+		if err != nil {
+			break
+		}
+		records++
+		// The record ends with the packet (2 bytes) and the channel (4 bytes).
+		if ch := binary.BigEndian.Uint32(rec[len(rec)-4:]); int(ch) == c.Channel {
+			shared++
+		}
+	}
+	if records != want || shared != 2 {
+		t.Errorf("%d records (want %d), %d on the conflict's channel %s (want 2)", records, want, shared, c.Link)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -168,6 +169,40 @@ func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
 			}
 		}
 	}
+	var buf bytes.Buffer
+	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// PatternPCAP renders a pattern of packets sent at once (002 §2: one pass through the
+// network) as a pcap capture (banyanwire.WriteCapture): one record per link of each
+// packet's region tree (model.Banyan.RegionTree), stamped with the link's depth in the
+// tree (1 for the injection channel), carrying the region header the packet has on that
+// link; records are ordered by depth, then packet. Two packets with a record on the same
+// channel are the conflict. Cost O(sum of tree sizes).
+func PatternPCAP(b *model.Banyan, pat []model.BanyanPacket) ([]byte, error) {
+	var recs []banyanwire.Record
+	for k, p := range pat {
+		tree, err := b.RegionTree(p.Source, p.Dest)
+		if err != nil {
+			return nil, fmt.Errorf("packet %d (%v): %v", k, p, err)
+		}
+		depth := make([]int, len(tree))
+		for i, l := range tree {
+			depth[i] = 1
+			if l.Parent >= 0 {
+				depth[i] = depth[l.Parent] + 1
+			}
+			h, err := banyanwire.NewRegionHeader(b, l.Header)
+			if err != nil {
+				return nil, err
+			}
+			recs = append(recs, banyanwire.Record{Cycle: depth[i], Packet: uint16(k), Channel: uint32(l.Channel), Header: *h})
+		}
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Cycle < recs[j].Cycle })
 	var buf bytes.Buffer
 	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
 		return nil, err

@@ -109,6 +109,11 @@ func prepareBanyanRoute(r *request) (job, error) {
 			}
 			if conflict != nil {
 				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
+				// The blocking pattern's capture (--pcap): every link of every packet's
+				// tree, the shared one twice.
+				if rep.PCAP, err = banyan.PatternPCAP(b, pat); err != nil {
+					return nil, 0, internalf("capture: %v", err)
+				}
 			}
 			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
 			return conflict, 1, nil
