@@ -1,6 +1,7 @@
 package analytic
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -20,6 +21,10 @@ type Traffic struct {
 	Broadcast float64
 	Multicast float64
 	HotSpot   float64
+	// Route, when set, gives the route of a worm between two endpoints, as the simulator's
+	// worms take it (checker/sim Config.Relation and Selection); the zero-load latency then
+	// averages its lengths (MeanRouteHops) instead of the grid's distances.
+	Route func(src, dst model.NodeID) ([]model.Hop, error)
 }
 
 // Estimate is a model's mean latencies (cycles), or the reason it has no answer.
@@ -39,6 +44,13 @@ type Estimate struct {
 // Reference: 003 eqs. 1-33 (hypercube model).
 func LatencyModel(t Traffic) Estimate {
 	g := t.Grid
+	if t.Route != nil {
+		h, err := MeanRouteHops(g, t.Route)
+		if err != nil {
+			return Estimate{Name: "zero-load latency", Unicast: math.NaN(), Err: err.Error()}
+		}
+		return Estimate{Name: "zero-load latency", Unicast: float64(t.Ts) + h + float64(t.Length) + float64(t.Tr)}
+	}
 	if g.Kind() == model.Hypercube && t.Multicast == 0 && t.HotSpot == 0 && t.Ports == model.AllPort {
 		r, err := HypercubeLatency(HypercubeParams{N: g.Dims(), V: max(t.VCs, 1), M: t.Length,
 			B: t.Broadcast, Rate: t.Rate, Delta: float64(t.Ts)})
@@ -82,4 +94,36 @@ func MeanDistance(g *model.Grid) float64 {
 		total += float64(s) * float64(r) * float64(r)
 	}
 	return total / (float64(n) * float64(n-1))
+}
+
+// maxRoutePairs bounds the endpoint pairs MeanRouteHops routes (about a second).
+const maxRoutePairs = 1 << 20
+
+// MeanRouteHops is the mean length of the routes route gives (those the simulator's
+// worms take) over the ordered pairs of distinct endpoints of g (model.Grid.Endpoints:
+// its terminals, when it has them). It fails where route fails and on more than 2^20
+// pairs. Cost O(pairs x cost of route).
+func MeanRouteHops(g *model.Grid, route func(src, dst model.NodeID) ([]model.Hop, error)) (float64, error) {
+	ends := g.Endpoints()
+	e := int64(len(ends))
+	if e < 2 {
+		return 0, nil
+	}
+	if pairs := e * (e - 1); pairs > maxRoutePairs {
+		return math.NaN(), fmt.Errorf("%d endpoint pairs are more than the %d whose routes the model averages", pairs, maxRoutePairs)
+	}
+	var sum int64
+	for _, s := range ends {
+		for _, d := range ends {
+			if s == d {
+				continue
+			}
+			hops, err := route(s, d)
+			if err != nil {
+				return math.NaN(), err
+			}
+			sum += int64(len(hops))
+		}
+	}
+	return float64(sum) / float64(e*(e-1)), nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // BenchmarkSimMesh8x8 runs uniform unicast traffic on an 8x8 mesh (XY routing, V = 2,
@@ -85,6 +86,40 @@ func BenchmarkSimTreeMesh8x8(b *testing.B) {
 			Traffic: Traffic{Rate: 0.1 / 22, Multicast: 1, MinDests: 11, MaxDests: 11}})
 		if err != nil {
 			b.Fatal(err)
+		}
+		hops += res.FlitHops
+		cycles += res.Cycles
+	}
+	b.ReportMetric(float64(hops)/b.Elapsed().Seconds(), "flit-hops/s")
+	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(hops)/cpu, "flit-hops/cpu-s")
+	}
+}
+
+// BenchmarkSimDragonfly72 runs uniform unicast traffic between the 72 terminals of
+// dragonfly:a=4,p=2,h=2 under minimal routing with its two VC classes (B = 2, M = 16
+// flits) at 0.16 flits/terminal/cycle, as BenchmarkSimMesh8x8 does on the mesh, and
+// reports simulated flit-hops and cycles per second.
+func BenchmarkSimDragonfly72(b *testing.B) {
+	g, err := model.ParseNetwork("dragonfly:a=4,p=2,h=2")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "dragonfly-min")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var hops, cycles int64
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		res, err := Run(Config{Grid: g, Relation: rel, Length: 16, Seed: uint64(i + 1), Warmup: 1000, Cycles: 20000,
+			Traffic: Traffic{Rate: 0.16 / 16}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Saturated || res.Deadlocked {
+			b.Fatalf("not a stable load: %+v", *res)
 		}
 		hops += res.FlitHops
 		cycles += res.Cycles

@@ -10,7 +10,11 @@
 // (one cycle per hop); a VC is allocated to a worm when its header is routed, and only
 // once the previous worm's tail has left the VC's buffer (atomic VC allocation, the one
 // rule of docs/semantics.md, shared with the explorer's model/flit). Routing is model.DOR; on tori with dateline classes VCs
-// 0..V/2-1 are class 0 and V/2..V-1 class 1. Each node has injection ports (one-port:
+// 0..V/2-1 are class 0 and V/2..V-1 class 1. On an irregular network (model.Graph: files,
+// dragonflies, fat-trees, grids with failed links) worms follow a routing relation instead
+// (Config.Relation, routes.go): each worm the route routing.FirstPath gives it, the
+// relation's VC at each hop as the hop's class, and only endpoints (the terminals, when
+// the network has them) send and receive. Each node has injection ports (one-port:
 // one; all-port: one per output channel, a worm taking the port of its first channel)
 // and delivery ports (one-port: one; all-port: one per input channel); a worm's flit is
 // delivered by a port in one cycle. Software latencies: a node's processor prepares its
@@ -45,6 +49,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // Process is the arrival process of message generation at each node.
@@ -98,12 +103,21 @@ type Traffic struct {
 type Config struct {
 	Grid    *model.Grid
 	Routing model.DOR // zero value: model.NewDOR(Grid)
-	VCs     int       // V per physical channel (0 = the routing's class count, at least 1)
-	Buffer  int       // B flits per VC (0 = 2)
-	Ports   model.PortModel
-	Length  int // message length M (= L) in flits (0 = 32)
-	Ts, Tr  int // software send and receive latencies in cycles
-	Traffic Traffic
+	// Relation, if set, routes every unicast (and every unicast of separate addressing)
+	// on routing.FirstPath: the relation's most preferred output at each hop, its VC as
+	// the hop's class (the relation's VCs() classes split the V virtual channels). It is
+	// required on an irregular network (Grid.IsGraph), where Routing is unused; tree
+	// multicast and SBT broadcasts, which branch by dimension, refuse it.
+	Relation routing.Relation
+	// Selection picks, where the relation permits several outputs, the one a worm's route
+	// takes (zero value: the most preferred, routing.FirstPath).
+	Selection Selection
+	VCs       int // V per physical channel (0 = the routing's class count, at least 1)
+	Buffer    int // B flits per VC (0 = 2)
+	Ports     model.PortModel
+	Length    int // message length M (= L) in flits (0 = 32)
+	Ts, Tr    int // software send and receive latencies in cycles
+	Traffic   Traffic
 	// Multicast routes multicast messages; nil = separate addressing.
 	Multicast MulticastFunc
 	// Tree, if set, routes multicast messages by tree-based multicast with pruning (000
@@ -226,6 +240,12 @@ type runner struct {
 	hopBuf  []model.Hop
 	dests   []model.NodeID
 	perm    []model.NodeID
+	// ends are the nodes that send and receive (Grid.Endpoints: every node of a grid) and
+	// endIdx[v] is v's index among them, or -1; routes is the relation's route table
+	// (nil under Routing).
+	ends   []model.NodeID
+	endIdx []int32
+	routes *routeTable
 
 	windowEnd  int64
 	measuring  bool
@@ -276,14 +296,26 @@ func newRunner(cfg Config) (*runner, error) {
 	if cfg.Grid == nil {
 		return nil, fmt.Errorf("topology: a grid is required")
 	}
-	if cfg.Routing.Grid == nil {
-		cfg.Routing = model.NewDOR(cfg.Grid)
-	}
-	if err := cfg.Routing.CheckOrder(); err != nil {
-		return nil, fmt.Errorf("routing: %v", err)
+	classes := 0
+	if rel := cfg.Relation; rel != nil {
+		if rel.Grid() != cfg.Grid {
+			return nil, fmt.Errorf("relation %q does not route on topology %s", rel.Name(), cfg.Grid.Spec())
+		}
+		classes = max(rel.VCs(), 1)
+	} else {
+		if cfg.Grid.IsGraph() {
+			return nil, fmt.Errorf("relation: %s is an irregular network without dimension order; give a routing relation (Config.Relation), e.g. updown or shortest-path", cfg.Grid.Spec())
+		}
+		if cfg.Routing.Grid == nil {
+			cfg.Routing = model.NewDOR(cfg.Grid)
+		}
+		if err := cfg.Routing.CheckOrder(); err != nil {
+			return nil, fmt.Errorf("routing: %v", err)
+		}
+		classes = cfg.Routing.Classes()
 	}
 	if cfg.VCs == 0 {
-		cfg.VCs = cfg.Routing.Classes()
+		cfg.VCs = classes
 	}
 	if cfg.Buffer == 0 {
 		cfg.Buffer = 2
@@ -313,16 +345,32 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("broadcast %v, multicast %v: fractions must be >= 0 and sum to at most 1", t.Broadcast, t.Multicast)
 	case t.Broadcast > 0 && cfg.Grid.Kind() != model.Hypercube && cfg.BroadcastSchedule == nil:
 		return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 needs a hypercube topology, not %s (or give a broadcast schedule)", t.Broadcast, cfg.Grid.Spec())
+	case cfg.Selection > SelectHash:
+		return nil, fmt.Errorf("selection %d: not a selection function", cfg.Selection)
 	case t.HotSpot < 0 || t.HotSpot > 1:
 		return nil, fmt.Errorf("hotspot %v: the hot-spot probability must be in [0,1]", t.HotSpot)
 	case int(t.HotNode) < 0 || int(t.HotNode) >= cfg.Grid.Nodes():
 		return nil, fmt.Errorf("hot node %d: not a node of %s", t.HotNode, cfg.Grid.Spec())
+	case t.HotSpot > 0 && !cfg.Grid.Endpoint(t.HotNode):
+		return nil, fmt.Errorf("hot node %s: a router of %s, where only terminals send and receive", cfg.Grid.NodeName(t.HotNode), cfg.Grid.Spec())
 	case cfg.Warmup < 0 || cfg.Cycles < 0 || cfg.Warmup > MaxCycles || cfg.Cycles > MaxCycles:
 		return nil, fmt.Errorf("warmup %d, cycles %d: each must be 0..%d", cfg.Warmup, cfg.Cycles, int64(MaxCycles))
 	}
+	ends := cfg.Grid.Endpoints()
+	if len(ends) < 2 {
+		return nil, fmt.Errorf("topology %s: traffic needs at least two nodes that send and receive", cfg.Grid.Spec())
+	}
 	if t.Multicast > 0 {
-		if t.MinDests < 1 || t.MaxDests < t.MinDests || t.MaxDests > cfg.Grid.Nodes()-1 {
-			return nil, fmt.Errorf("destinations %d..%d: need 1 <= min <= max <= %d", t.MinDests, t.MaxDests, cfg.Grid.Nodes()-1)
+		if t.MinDests < 1 || t.MaxDests < t.MinDests || t.MaxDests > len(ends)-1 {
+			return nil, fmt.Errorf("destinations %d..%d: need 1 <= min <= max <= %d", t.MinDests, t.MaxDests, len(ends)-1)
+		}
+	}
+	if cfg.Relation != nil {
+		switch {
+		case cfg.Tree:
+			return nil, fmt.Errorf("tree: tree multicast branches by dimension order; it takes no routing relation")
+		case t.Broadcast > 0 && cfg.BroadcastSchedule == nil:
+			return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 goes by dimension; it takes no routing relation", t.Broadcast)
 		}
 	}
 	if cfg.Tree {
@@ -335,13 +383,19 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("destinations %d..%d: tree multicast carries at most %d address flits", t.MinDests, t.MaxDests, maxTreeDests)
 		}
 	}
-	in, out := 2*cfg.Grid.Dims(), 2*cfg.Grid.Dims()
+	in, out := portCounts(cfg.Grid)
 	if cfg.Ports == model.OnePort {
 		in, out = 1, 1
 	}
-	net, err := newNetwork(cfg.Grid, cfg.VCs, cfg.Buffer, in, out, cfg.Routing.Classes())
+	net, err := newNetwork(cfg.Grid, cfg.VCs, cfg.Buffer, in, out, classes)
 	if err != nil {
 		return nil, err
+	}
+	var routes *routeTable
+	if cfg.Relation != nil {
+		if routes, err = newRouteTable(cfg.Relation, cfg.Selection, ends, maxEagerPairs); err != nil {
+			return nil, err
+		}
 	}
 	rn := &runner{
 		cfg: cfg, g: cfg.Grid, r: cfg.Routing, net: net, q: newQueue(cfg.Queue),
@@ -349,6 +403,15 @@ func newRunner(cfg Config) (*runner, error) {
 		L:       int32(cfg.Length),
 		cpuFree: make([]int64, cfg.Grid.Nodes()),
 		next:    make([]float64, cfg.Grid.Nodes()),
+		ends:    ends,
+		endIdx:  make([]int32, cfg.Grid.Nodes()),
+		routes:  routes,
+	}
+	for i := range rn.endIdx {
+		rn.endIdx[i] = -1
+	}
+	for i, v := range ends {
+		rn.endIdx[v] = int32(i)
 	}
 	net.delivered = rn.delivered
 	if cfg.Tree {
@@ -380,7 +443,7 @@ func (rn *runner) gap() float64 {
 func (rn *runner) run() *Result {
 	cfg := rn.cfg
 	if cfg.Traffic.Rate > 0 {
-		for v := range rn.next {
+		for _, v := range rn.ends {
 			rn.next[v] = rn.gap()
 			if cfg.Traffic.Process == Bernoulli {
 				rn.next[v]-- // the first coin is tossed at cycle 0
@@ -446,7 +509,7 @@ func (rn *runner) run() *Result {
 	res.Broadcast = statMSER(rn.lat[kindBroadcast], rn.done[kindBroadcast], cfg.MSER)
 	res.Multicast = statMSER(rn.lat[kindMulticast], rn.done[kindMulticast], cfg.MSER)
 	if win := min(rn.windowEnd, t) - cfg.Warmup; cfg.Cycles > 0 && win > 0 {
-		res.Accepted = float64(rn.flitsInWin) / float64(rn.g.Nodes()) / float64(win)
+		res.Accepted = float64(rn.flitsInWin) / float64(len(rn.ends)) / float64(win)
 	}
 	// Saturated: measured messages never finished, or finishing them took longer than
 	// half the window (a stable network drains its last window messages within a few
@@ -507,8 +570,7 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 		wr := &rn.net.worms[w]
 		p := 0
 		if rn.net.inPorts > 1 {
-			ch := rn.g.Channel(wr.hops[0].Channel)
-			p = ch.Dim*2 + int(ch.Dir)
+			p = rn.g.Port(wr.hops[0].Channel)
 		}
 		rn.net.inject(w, int(wr.src)*rn.net.inPorts+p, t)
 	case evReceived:
@@ -560,6 +622,7 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 	tr := rn.cfg.Traffic
 	u := rn.rng.Float64()
 	N := rn.g.Nodes()
+	E := len(rn.ends)
 	switch {
 	case u < tr.Broadcast && rn.cfg.BroadcastSchedule != nil:
 		sc, err := rn.cfg.BroadcastSchedule(v)
@@ -597,7 +660,9 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 		}
 		if rn.cfg.Multicast == nil {
 			for _, d := range rn.dests {
-				rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+				if !rn.route(v, d) {
+					return
+				}
 				rn.send(v, rn.hopBuf, nil, msg, 0, t)
 			}
 			return
@@ -625,15 +690,34 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 		if tr.HotSpot > 0 && tr.HotNode != v && rn.rng.Float64() < tr.HotSpot {
 			d = tr.HotNode
 		} else {
-			d = model.NodeID(rn.rng.IntN(N - 1))
-			if d >= v {
-				d++
+			i := int32(rn.rng.IntN(E - 1))
+			if i >= rn.endIdx[v] {
+				i++
 			}
+			d = rn.ends[i]
 		}
 		msg := rn.newMessage(kindUnicast, 1, t)
-		rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+		if !rn.route(v, d) {
+			return
+		}
 		rn.send(v, rn.hopBuf, nil, msg, 0, t)
 	}
+}
+
+// route puts the route of a worm from v to d in hopBuf: the relation's (Config.Relation)
+// or dimension order. It reports false, with the run failed, when the relation has none.
+func (rn *runner) route(v, d model.NodeID) bool {
+	if rn.routes == nil {
+		rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
+		return true
+	}
+	hops, err := rn.routes.path(v, d)
+	if err != nil {
+		rn.fail(err)
+		return false
+	}
+	rn.hopBuf = append(rn.hopBuf[:0], hops...)
+	return true
 }
 
 func (rn *runner) fail(err error) {
@@ -676,22 +760,17 @@ func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
 	}
 }
 
-// sample draws k distinct destinations other than v, uniformly (partial Fisher-Yates).
+// sample draws k distinct destinations among the endpoints other than v, uniformly
+// (partial Fisher-Yates).
 func (rn *runner) sample(v model.NodeID, k int, dst []model.NodeID) []model.NodeID {
-	N := rn.g.Nodes()
-	if len(rn.perm) != N-1 {
-		rn.perm = rn.perm[:0]
-		for u := 0; u < N; u++ {
-			rn.perm = append(rn.perm, model.NodeID(u))
-		}
-		rn.perm = rn.perm[:N-1]
+	E := len(rn.ends)
+	if len(rn.perm) != E-1 {
+		rn.perm = make([]model.NodeID, E-1)
 	}
-	// perm holds every node but one; map v out by swapping it with N-1.
-	for i := range rn.perm {
-		rn.perm[i] = model.NodeID(i)
-	}
-	if int(v) < N-1 {
-		rn.perm[v] = model.NodeID(N - 1)
+	// perm holds every endpoint but the last; map v out by putting the last in its place.
+	copy(rn.perm, rn.ends[:E-1])
+	if i := rn.endIdx[v]; int(i) < E-1 {
+		rn.perm[i] = rn.ends[E-1]
 	}
 	for i := 0; i < k; i++ {
 		j := i + rn.rng.IntN(len(rn.perm)-i)

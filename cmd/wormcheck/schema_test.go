@@ -91,6 +91,7 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 		{"partition", "--topo", "mesh:8x8", "--type", "IV", "--h", "2", "--json"},
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--json"},
 		{"sim", "--topo", "torus:8x8", "--algo", "dcf", "--json"},
+		{"sim", "--topo", "dragonfly:a=2,p=1,h=1", "--routing", "dragonfly-min-1vc", "--load", "0.9", "--cycles", "300", "--warmup", "0", "--json"},
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--time-limit", "1ns", "--json"},
 		{"prove", "--quick", "--only", "WH2,NP7,DC5,HB3", "--json"},
 		{"merge", shard, "--json"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
@@ -12,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim/simulate"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -50,6 +52,20 @@ latencies and the reduction of tree against separate, and with --plot one SVG se
 algorithm and count:
   wormcheck sim --topo mesh:8x8 --compare tree,separate,dual-path,pm --ports one --length 2 --load 0.3 --plot m.svg
 
+Irregular networks (--topo file:PATH, dragonfly:..., fattree:K,N, random:..., a grid with
+--faults; docs/networks.md) need --routing, as check does: each worm follows the route the
+relation gives a lone worm (its most preferred output at every hop, the relation's VC as
+the worm's VC class; --selection hash instead spreads the pairs of endpoints over the
+outputs the relation permits, as ECMP does: on an adaptive relation such as fattree-nca,
+first sends every up-going worm through the same root), and only terminals send and
+receive on a network that has them.
+Unicast traffic and separate addressing run there (uniform or hotspot, --multicast
+fractions); tree, path-based and collective multicasts go by dimension and are refused.
+A run whose flits stop moving for good prints DEADLOCKED and exits 1:
+  wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min --load 0.2
+  wormcheck sim --topo fattree:4,3 --routing fattree-nca --selection hash --load 0.2
+  wormcheck sim --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --load 0.8 --cycles 2000
+
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
 
@@ -70,6 +86,7 @@ func init() {
 type simFlags struct {
 	simulate.Options
 	topo, plot, trace, compare, compareDests, compareLoad string
+	faults, booksim, routing                              string
 	traceLimit, points                                    int
 	json, progress                                        bool
 	maxMemMB                                              int64
@@ -78,7 +95,11 @@ type simFlags struct {
 
 func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	o := &f.Options
-	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6")
+	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6, file:PATH, dragonfly:a=4,p=2,h=2, fattree:4,3")
+	fs.StringVar(&f.faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+	fs.StringVar(&f.booksim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
+	fs.StringVar(&o.Selection, "selection", "first", "with --routing, where the relation permits several outputs the route takes: first (the most preferred) or hash (spread over them by a hash of source, destination and router, as ECMP)")
+	fs.StringVar(&f.routing, "routing", "", "routing relation (needed on an irregular network): a built-in (updown, shortest-path, dragonfly-min, fattree-nca, ...) or a routing file")
 	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
 	fs.StringVar(&o.Algo, "algo", "", "multicast routing (separate, tree, dual-path, multipath, pm) or a collective schedule algorithm")
 	fs.StringVar(&o.Ports, "ports", "all", "node port model: all or one")
@@ -124,12 +145,37 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if code, done, err := parseOrHelp(e, fs, args, simHelp, true); done {
 		return code, err
 	}
+	bs, err := topologyFlags(e, &f.topo, f.faults, f.booksim)
+	if err != nil {
+		return exitUsage, err
+	}
 	if f.topo == "" {
 		return exitUsage, usagef("--topo is required (e.g. mesh:8x8)")
 	}
-	g, err := model.ParseGrid(f.topo)
+	g, err := model.ParseNetwork(f.topo)
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
+	}
+	if bs != nil {
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if !set["routing"] && g.IsGraph() {
+			f.routing = bs.Routing
+		}
+		if !set["vcs"] && bs.VCs > 0 {
+			f.VCs = bs.VCs
+		}
+		if !set["buffers"] && bs.Buffer > 0 {
+			f.Buffers = bs.Buffer
+		}
+		if !set["length"] && bs.Length > 0 {
+			f.Length = bs.Length
+		}
+	}
+	if f.routing != "" {
+		if f.Relation, err = routing.Resolve(g, f.routing, os.ReadFile); err != nil {
+			return exitUsage, usagef("--routing: %v", err)
+		}
 	}
 	if f.maxMemMB < 0 {
 		return exitUsage, usagef("--max-memory must not be negative")
@@ -173,6 +219,8 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	code := exitHolds
 	if out.StopReason() != "" {
 		code = exitInconclusive
+	} else if out.Deadlock() != "" {
+		code = exitViolated
 	}
 	if f.json {
 		obj := out.JSON(toolVersion())

@@ -225,6 +225,15 @@ func (r *UpDown) Route(h Header, out []Output) []Output {
 // paths (checker/sim) needs to run any relation on any network; it fails on a stranded
 // header or a route longer than the network has channels. Cost O(hops x outputs).
 func FirstPath(rel Relation, src, dst model.NodeID) ([]model.Hop, error) {
+	return SelectPath(rel, src, dst, func(Header, []Output) int { return 0 })
+}
+
+// SelectPath is FirstPath under the selection function choose: at each hop the worm
+// takes outs[choose(h, outs)] (an index into the non-empty permitted outputs; out of
+// range is taken modulo len(outs)). A deterministic choose gives one route per pair, a
+// subset of the relation's: deadlock freedom proved by an acyclic channel dependency
+// graph carries over to it, one that rests on escape channels (Duato) does not.
+func SelectPath(rel Relation, src, dst model.NodeID, choose func(h Header, outs []Output) int) ([]model.Hop, error) {
 	g := rel.Grid()
 	h := Header{At: src, In: Input{Channel: Injection}, Src: src, Dst: dst}
 	var hops []model.Hop
@@ -237,7 +246,11 @@ func FirstPath(rel Relation, src, dst model.NodeID) ([]model.Hop, error) {
 		if len(hops) >= g.Channels() {
 			return nil, fmt.Errorf("routing %q gives a worm %s->%s a route longer than %d hops", rel.Name(), g.NodeName(src), g.NodeName(dst), g.Channels())
 		}
-		o := buf[0]
+		i := choose(h, buf) % len(buf)
+		if i < 0 {
+			i += len(buf)
+		}
+		o := buf[i]
 		hops = append(hops, model.Hop{Channel: o.Channel, Class: uint8(o.VC)})
 		h = Header{At: g.Channel(o.Channel).To, In: Input{Channel: o.Channel, VC: o.VC}, Src: src, Dst: dst, Misroutes: h.Misroutes}
 		if o.Misroute {

@@ -50,6 +50,9 @@ func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
 		dests := sampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
 		build = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return multicast(g, src, dests) }
 	}
+	if err := requireRouting(g, o, "--algo "+o.Algo); err != nil {
+		return nil, true, err
+	}
 	switch {
 	case o.Buffers < 1:
 		return nil, true, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)

@@ -18,6 +18,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -37,6 +38,27 @@ type Options struct {
 	// Source and Dateline are those of a collective run (newCollective).
 	Source   int
 	Dateline bool
+	// Relation is the routing relation of --routing (resolved by the caller, which reads
+	// routing files), nil for dimension order. An irregular network needs one; with one,
+	// unicasts and separate addressing follow it (sim.Config.Relation).
+	Relation routing.Relation
+	// Selection is --selection: first or hash (sim.Selection); "" is first.
+	Selection string
+}
+
+// requireRouting refuses an irregular network without --routing, and with --routing
+// what does not follow a relation (what is the --algo, or the mode, at fault).
+func requireRouting(g *model.Grid, o Options, what string) error {
+	if o.Relation == nil {
+		if g.IsGraph() {
+			return fmt.Errorf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
+		}
+		return nil
+	}
+	if what != "" {
+		return fmt.Errorf("%s goes by dimension order; with --routing %s only unicast traffic and separate addressing run", what, o.Relation.Name())
+	}
+	return nil
 }
 
 // defaultLoad is the offered load (flits/node/cycle) of a simulation when neither a
@@ -96,8 +118,21 @@ func scheduleNames() []string {
 // naming the flag at fault.
 func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: o.VCs, Buffer: o.Buffers, Length: o.Length, Ts: o.Ts, Tr: o.Tr,
-		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER}
-	if g.Kind() == model.Hypercube {
+		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER, Relation: o.Relation}
+	if err := requireRouting(g, o, ""); err != nil {
+		return cfg, err
+	}
+	switch o.Selection {
+	case "", "first":
+	case "hash":
+		if o.Relation == nil {
+			return cfg, fmt.Errorf("--selection hash picks among a relation's outputs; give --routing")
+		}
+		cfg.Selection = sim.SelectHash
+	default:
+		return cfg, fmt.Errorf("--selection %q: want first or hash", o.Selection)
+	}
+	if g.Kind() == model.Hypercube && o.Relation == nil {
 		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
 	}
 	switch o.Ports {
@@ -152,7 +187,10 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	case "hotspot":
 		cfg.Traffic.HotSpot = o.HotSpot
 		hot := o.HotNode
-		if hot < 0 {
+		if hot < 0 && g.IsGraph() {
+			ends := g.Endpoints()
+			hot = int(ends[len(ends)/2])
+		} else if hot < 0 {
 			c := make([]int, g.Dims())
 			for d := range c {
 				c[d] = g.Size(d) / 2
@@ -161,6 +199,9 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 		}
 		if hot >= g.Nodes() {
 			return cfg, fmt.Errorf("--hot-node %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
+		}
+		if !g.Endpoint(model.NodeID(hot)) {
+			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(model.NodeID(hot)), g.Spec())
 		}
 		cfg.Traffic.HotNode = model.NodeID(hot)
 	case "multicast":
@@ -191,6 +232,18 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 // simAlgorithm sets how cfg's broadcasts and multicasts travel: a collective schedule,
 // separate unicasts, the pruned tree (000) or path-based worms (dual-path, multipath, pm).
 func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
+	switch o.Algo {
+	case "", "unicast", "separate":
+	default:
+		if err := requireRouting(g, o, "--algo "+o.Algo); err != nil {
+			return err
+		}
+	}
+	if cfg.Traffic.Broadcast > 0 && (o.Algo == "" || o.Algo == "unicast" || o.Algo == "separate") {
+		if err := requireRouting(g, o, "a broadcast (--b, --traffic broadcast)"); err != nil {
+			return err
+		}
+	}
 	if build, ok := broadcastBuilder(o.Algo); ok {
 		if _, err := build(g, 0); err != nil {
 			return fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
@@ -227,6 +280,13 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 // maxNodeCycles of work. Messages name the flag to change.
 func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
 	inject := 2 * g.Dims()
+	if g.IsGraph() {
+		// The endpoint with the fewest channels out (a terminal's one) fills first.
+		inject = g.Nodes()
+		for _, v := range g.Endpoints() {
+			inject = min(inject, len(g.AppendOut(nil, v)))
+		}
+	}
 	if cfg.Ports == model.OnePort {
 		inject = 1
 	}
@@ -282,6 +342,9 @@ func vcCount(cfg sim.Config) int {
 	if cfg.VCs != 0 {
 		return cfg.VCs
 	}
+	if cfg.Relation != nil {
+		return max(cfg.Relation.VCs(), 1)
+	}
 	r := cfg.Routing
 	if r.Grid == nil {
 		r = model.NewDOR(cfg.Grid)
@@ -293,8 +356,19 @@ func vcCount(cfg sim.Config) int {
 // on hypercubes, the zero-load latency elsewhere), to print beside the simulation.
 func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
 	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
-		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot})
+		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot,
+		Route: routeOf(cfg)})
 	return &e
+}
+
+// routeOf is the route of a worm of cfg between two endpoints when a relation routes
+// them, nil under dimension order.
+func routeOf(cfg sim.Config) func(src, dst model.NodeID) ([]model.Hop, error) {
+	rel, sel := cfg.Relation, cfg.Selection
+	if rel == nil {
+		return nil
+	}
+	return func(src, dst model.NodeID) ([]model.Hop, error) { return sel.Path(rel, src, dst) }
 }
 
 // nanNil is x, or nil when x is not finite (JSON has no NaN or infinity).
@@ -336,12 +410,16 @@ func trafficJSON(version string, g *model.Grid, algo string, cfg sim.Config, res
 			mo["broadcast"] = m.Broadcast
 		}
 	}
+	params := map[string]any{
+		"rate": cfg.Traffic.Rate, "length": cfg.Length, "vcs": cfg.VCs, "buffers": cfg.Buffer, "ts": cfg.Ts, "tr": cfg.Tr,
+		"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
+		"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}
+	if cfg.Relation != nil {
+		params["routing"], params["selection"] = cfg.Relation.Name(), cfg.Selection.String()
+	}
 	return map[string]any{
 		"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": g.Spec(), "algorithm": algo, "parameters": map[string]any{
-			"rate": cfg.Traffic.Rate, "length": cfg.Length, "vcs": cfg.VCs, "buffers": cfg.Buffer, "ts": cfg.Ts, "tr": cfg.Tr,
-			"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
-			"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}},
+		"instance": map[string]any{"topology": g.Spec(), "algorithm": algo, "parameters": params},
 		"result": map[string]any{"cycles": res.Cycles, "generated": res.Generated, "completed": res.Completed,
 			"flit_hops": res.FlitHops, "accepted": res.Accepted, "saturated": res.Saturated, "deadlocked": res.Deadlocked,
 			"unicast": clean(res.Unicast), "broadcast": clean(res.Broadcast), "multicast": clean(res.Multicast)},

@@ -104,9 +104,13 @@ func runTraffic(ctx context.Context, g *model.Grid, algo string, cfg sim.Config)
 }
 
 // JSON is the report object of the run (trafficJSON), with verdict inconclusive and the
-// reason when it was stopped; version is the tool's.
+// reason when it was stopped, verdict violated when it deadlocked; version is the tool's.
 func (r *trafficRun) JSON(version string) map[string]any {
-	return inconclusive(trafficJSON(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds), r.Reason)
+	out := trafficJSON(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds)
+	if d := r.Deadlock(); d != "" && r.Reason == "" {
+		out["verdict"], out["reason"] = "violated", "deadlocked: "+d
+	}
+	return inconclusive(out, r.Reason)
 }
 
 // inconclusive marks a sim report object inconclusive when reason is not "".
@@ -133,7 +137,9 @@ func (r *trafficRun) WriteText(w io.Writer) {
 	line("broadcast", res.Broadcast)
 	line("multicast", res.Multicast)
 	fmt.Fprintf(w, "  accepted %.4f flits/node/cycle; %d cycles, %d flit-hops in %.2fs (%.0f flit-hops/s)\n", res.Accepted, res.Cycles, res.FlitHops, r.Seconds, float64(res.FlitHops)/r.Seconds)
-	if res.Saturated {
+	if d := r.Deadlock(); d != "" {
+		fmt.Fprintf(w, "  DEADLOCKED: %s\n", d)
+	} else if res.Saturated {
 		fmt.Fprintln(w, "  SATURATED: measured messages did not drain; the latencies are lower bounds")
 	}
 	switch {

@@ -55,11 +55,14 @@ type Trace interface {
 
 // Outcome is the outcome of a simulation in any mode: its report object (JSON), what
 // is printed after the run (WriteText), why it stopped early ("" when it finished; then
-// it is inconclusive) and its picture (nil when the mode draws none).
+// it is inconclusive), what deadlocked ("" when nothing did; then the run found a
+// violation: flits that never moved again) and its picture (nil when the mode draws
+// none).
 type Outcome interface {
 	JSON(version string) map[string]any
 	WriteText(w io.Writer)
 	StopReason() string
+	Deadlock() string
 	Plot() []byte
 }
 
@@ -69,6 +72,9 @@ type Outcome interface {
 func Run(ctx context.Context, req Request) (Outcome, error) {
 	g, o := req.Grid, req.Options
 	if req.Compare != "" {
+		if err := requireRouting(g, o, "--compare"); err != nil {
+			return nil, err
+		}
 		return simulateComparison(ctx, req)
 	}
 	if o.Rate == 0 && o.Load == 0 {
@@ -119,6 +125,18 @@ func (r *trafficRun) StopReason() string { return r.Reason }
 // Plot is nil: a single run draws nothing.
 func (r *trafficRun) Plot() []byte { return nil }
 
+// Deadlock says how the run deadlocked, "" when it did not.
+func (r *trafficRun) Deadlock() string {
+	if !r.Result.Deadlocked {
+		return ""
+	}
+	how := "the routing"
+	if rel := r.Config.Relation; rel != nil {
+		how = "routing " + rel.Name()
+	}
+	return fmt.Sprintf("flits stopped moving for good with %d flits undelivered (in the network and queued at sources): %s deadlocked under this load", r.Result.Undelivered, how)
+}
+
 // collectiveOutcome is a collective run, the seconds it took and why it stopped early
 // ("" when it completed).
 type collectiveOutcome struct {
@@ -160,6 +178,7 @@ func (o collectiveOutcome) WriteText(w io.Writer) {
 }
 
 func (o collectiveOutcome) StopReason() string { return o.reason }
+func (o collectiveOutcome) Deadlock() string   { return "" }
 func (o collectiveOutcome) Plot() []byte       { return nil }
 
 // sweepOutcome is a latency-vs-load sweep, complete or stopped.
@@ -198,6 +217,7 @@ func (o sweepOutcome) WriteText(w io.Writer) {
 }
 
 func (o sweepOutcome) StopReason() string { return o.reason }
+func (o sweepOutcome) Deadlock() string   { return "" }
 func (o sweepOutcome) Plot() []byte       { return o.sw.SVG() }
 
 // comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
@@ -231,4 +251,5 @@ func (o comparisonOutcome) WriteText(w io.Writer) {
 }
 
 func (o comparisonOutcome) StopReason() string { return o.reason }
+func (o comparisonOutcome) Deadlock() string   { return "" }
 func (o comparisonOutcome) Plot() []byte       { return o.c.SVG(o.c.opts.Ports) }
