@@ -89,6 +89,10 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 		local = l
 	}
 	lazy, _ := m.(SuccessorEncoder[S]) // builds only the successor a walk takes
+	var fdec FrontierDecoder[S]
+	if d, ok := m.(FrontierDecoder[S]); ok && lazy != nil {
+		fdec = d // walks on encodings, decoded into each walker's scratch
+	}
 	inits := m.Init()
 	if len(inits) == 0 {
 		return nil, fmt.Errorf("checker: Swarm: the model has no initial state")
@@ -120,6 +124,19 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 			var succ []Transition[S]
 			var acts []Action
 			var buf []byte
+			var scratch S
+			var cur, encs []byte
+			var ends []int
+			var keepEncs func(Action, []byte)
+			if fdec != nil {
+				keepEncs = func(a Action, enc []byte) {
+					if len(ends) == 0 {
+						ends = append(ends, 0)
+					}
+					encs = append(encs, enc...)
+					ends = append(ends, len(encs))
+				}
+			}
 			var walk int64
 			for ctx.Err() == nil {
 				if opt.MaxWalks > 0 && walks.Add(1) > opt.MaxWalks {
@@ -132,7 +149,8 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 				s := inits[init]
 				path := []Action{}
 				for depth := 0; ; depth++ {
-					kind, inv := swarmJudge(m, lazy, opt, local, s, &succ, &acts, &buf)
+					encs, ends = encs[:0], ends[:0]
+					kind, inv := swarmJudge(m, lazy, opt, local, s, &succ, &acts, &buf, keepEncs)
 					if kind != 0 {
 						once.Do(func() {
 							found = &finding{walker: w, walk: walk, init: init, actions: append([]Action(nil), path...), kind: kind, inv: inv, at: time.Since(start)}
@@ -157,9 +175,15 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 						}
 					}
 					path = append(path, acts[k])
-					if lazy != nil {
+					switch {
+					case fdec != nil:
+						// Walk on encodings: the chosen successor's encoding is decoded into
+						// the walker's scratch, and no successor is built whole.
+						cur = append(cur[:0], encs[ends[k]:ends[k+1]]...)
+						s = fdec.DecodeInto(cur, &scratch)
+					case lazy != nil:
 						s = lazy.Successor(s, acts[k])
-					} else {
+					default:
 						s = succ[k].Next
 					}
 				}
@@ -217,9 +241,9 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 
 // swarmJudge checks state s as Explore would (invariants, local deadlock, deadlock) and
 // leaves the actions of its transitions in *acts (and, without a SuccessorEncoder, the
-// transitions in *succ); it returns the kind of violation found (0: none) and, for an
+// transitions in *succ; with keepEnc, each successor's encoding goes to it); it returns the kind of violation found (0: none) and, for an
 // invariant, its index.
-func swarmJudge[S any](m Model[S], lazy SuccessorEncoder[S], opt SwarmOptions[S], local LocalDeadlocker[S], s S, succ *[]Transition[S], acts *[]Action, buf *[]byte) (ViolationKind, int) {
+func swarmJudge[S any](m Model[S], lazy SuccessorEncoder[S], opt SwarmOptions[S], local LocalDeadlocker[S], s S, succ *[]Transition[S], acts *[]Action, buf *[]byte, keepEnc func(Action, []byte)) (ViolationKind, int) {
 	for k, inv := range opt.Invariants {
 		if inv.Check(s) != nil {
 			return KindInvariant, k
@@ -227,7 +251,12 @@ func swarmJudge[S any](m Model[S], lazy SuccessorEncoder[S], opt SwarmOptions[S]
 	}
 	*acts = (*acts)[:0]
 	if lazy != nil {
-		*buf = lazy.EncodeSuccessors(s, (*buf)[:0], func(a Action, _ []byte) { *acts = append(*acts, a) })
+		*buf = lazy.EncodeSuccessors(s, (*buf)[:0], func(a Action, enc []byte) {
+			*acts = append(*acts, a)
+			if keepEnc != nil {
+				keepEnc(a, enc)
+			}
+		})
 	} else {
 		*succ = m.Successors(s, (*succ)[:0])
 		for _, t := range *succ {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -427,8 +428,15 @@ func runRT5(ctx context.Context, env Env) Outcome {
 		parts = []part{{"mesh:2x2", 2}}
 	}
 	out.Verdict = Holds
+	// The claim's certificate is the pruned families' (the unpruned search is the
+	// counterexample beside it, and claims no delivery).
+	var tally checker.Tally
+	out.Tally = &tally
 	for _, p := range parts {
 		r, err := run(p.topo, p.k, flit.PruneOnStop)
+		if err == nil {
+			tally.Merge(r.Certificates)
+		}
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}

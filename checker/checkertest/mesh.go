@@ -222,3 +222,25 @@ func (m MeshModel) Decode(enc []byte) (MeshState, error) {
 	}
 	return s, nil
 }
+
+// BasicMesh is a MeshModel behind the basic contract only (Init, Successors, Encode,
+// Terminal, Describe; no Decoder or other extension): what a user's first model looks
+// like, for measuring the explorer's path for such models.
+type BasicMesh struct{ M MeshModel }
+
+// Init implements checker.Model.
+func (b BasicMesh) Init() []MeshState { return b.M.Init() }
+
+// Successors implements checker.Model.
+func (b BasicMesh) Successors(s MeshState, dst []checker.Transition[MeshState]) []checker.Transition[MeshState] {
+	return b.M.Successors(s, dst)
+}
+
+// Encode implements checker.Model.
+func (b BasicMesh) Encode(s MeshState, buf []byte) []byte { return b.M.Encode(s, buf) }
+
+// Terminal implements checker.Model.
+func (b BasicMesh) Terminal(s MeshState) bool { return b.M.Terminal(s) }
+
+// Describe implements checker.Model.
+func (b BasicMesh) Describe(s MeshState, a checker.Action) string { return b.M.Describe(s, a) }

@@ -233,3 +233,30 @@ func TestGraphHashSelectionSpreads(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphRelationDORMatchesGrid: on a mesh and a torus, worms routed through the route
+// table by the relation dor (with its dateline classes) make the same run, to the last
+// figure, as worms on model.DOR's paths: the relation path and the grid path agree.
+func TestGraphRelationDORMatchesGrid(t *testing.T) {
+	for _, spec := range []string{"mesh:4x5", "torus:6x4"} {
+		g := mustGrid(t, spec)
+		rel, err := routing.ByName(g, "dor")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Grid: g, Length: 8, Seed: 4, Warmup: 200, Cycles: 3000,
+			Traffic: Traffic{Rate: 0.2 / 8, Multicast: 0.1, MinDests: 2, MaxDests: 4}}
+		grid, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Relation = rel
+		byRel, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fmt.Sprintf("%+v", *grid), fmt.Sprintf("%+v", *byRel); a != b {
+			t.Errorf("%s: relation dor\n%s\nmodel.DOR\n%s", spec, b, a)
+		}
+	}
+}

@@ -274,14 +274,7 @@ func (m *Model) CheckAll(s State) error {
 // the first one of the state's local deadlock (system.WaitGraph.Cycle).
 func (m *Model) Waits(s State) string {
 	g := m.WaitFor(s)
-	set := g.LocalDeadlock()
-	if set == nil {
-		for i, b := range g.Blocked {
-			if b {
-				set = append(set, i)
-			}
-		}
-	}
+	set := g.Explained()
 	var parts []string
 	for _, w := range g.Waits {
 		if slices.Contains(set, w.Waiter) {

@@ -103,6 +103,21 @@ func (g *WaitGraph) LocalDeadlock() []int {
 	return out
 }
 
+// Explained returns the messages a deadlock explanation is about: the local deadlock's
+// set, or every blocked message when there is none (a state shown for another reason).
+func (g *WaitGraph) Explained() []int {
+	if set := g.LocalDeadlock(); set != nil {
+		return set
+	}
+	var out []int
+	for i, b := range g.Blocked {
+		if b {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // WaitEdge is one edge of a wait-for cycle: message Waiter's wait Wait (an index into
 // WaitGraph.Waits) needs resource Need (an index into that wait's Needs), which Holder
 // holds.

@@ -152,14 +152,7 @@ type WaitLink struct {
 // blocked messages when it has none. nil when s has no cycle.
 func WaitCycle(m *flit.Model, s flit.State) []WaitLink {
 	g := m.WaitFor(s)
-	set := g.LocalDeadlock()
-	if set == nil {
-		for i, b := range g.Blocked {
-			if b {
-				set = append(set, i)
-			}
-		}
-	}
+	set := g.Explained()
 	var out []WaitLink
 	for _, e := range g.Cycle(set) {
 		w := g.Waits[e.Wait]
