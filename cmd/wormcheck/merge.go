@@ -173,7 +173,12 @@ func writeFamily[P any](w io.Writer, m *family.Result[P], desc, covered string) 
 			fmt.Fprintf(w, "  resubmit the %d missing shards listed above: wormcheck slurm --dir D --only I,J,... (or check ... --shard I/%d --resume F for each)\n", len(ids), m.Shard.Count)
 		}
 	}
-	if m.Partial {
+	switch {
+	case m.Partial && m.Violated > 0:
+		// A shard that stops at its first violation (unicast families, tree-mcast --stop)
+		// is not continued by --resume: it has its verdict.
+		fmt.Fprintln(w, "  a shard stopped at a violation or before its last member: the members after it are unchecked")
+	case m.Partial:
 		fmt.Fprintln(w, "  a shard stopped before its last member: rerun it with --resume on its result file")
 	}
 	fmt.Fprintf(w, "  %d of %d members checked%s, %d states, %d violated, %d inconclusive, %.1fs\n",

@@ -65,3 +65,21 @@ func TestUnicastFamilyShardsCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestUnicastFamilyViolatedMerge: shards of a unicast family that deadlocks (WH2: torus:4
+// without dateline classes) stop at their first violation; the merge is violated with
+// the shortest witness, and does not tell the user to resume the stopped shard.
+func TestUnicastFamilyViolatedMerge(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, s := range []string{"0", "1"} {
+		f := filepath.Join(dir, "s"+s+".json")
+		runCLI(t, "check", "--algo", "unicast", "--topo", "torus:4", "--dateline", "off", "--family", "all-placements:4", "--shard", s+"/2", "--result", f)
+		files = append(files, f)
+	}
+	code, out, stderr := runCLI(t, append([]string{"merge"}, files...)...)
+	if code != exitViolated || !strings.Contains(out, "shortest witness: member 61 0->2,1->3,2->0,3->1 (4 steps)") ||
+		!strings.Contains(out, "stopped at a violation") || strings.Contains(out, "rerun it with --resume") {
+		t.Fatalf("merge: exit %d\n%s%s", code, out, stderr)
+	}
+}
