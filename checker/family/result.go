@@ -228,12 +228,12 @@ func (r *Result[P]) checkMembers(i int, shards []int, owner map[int]int) error {
 	for _, c := range r.Checked {
 		switch {
 		case c.Index < 0 || c.Index >= r.Members:
-			return fmt.Errorf("merge: result %d lists member %d of a %d-member family", i+1, c.Index, r.Members)
+			return fmt.Errorf("result %d lists member %d of a %d-member family", i+1, c.Index, r.Members)
 		case !in[c.Index%count]:
-			return fmt.Errorf("merge: result %d lists member %d, which belongs to shard %d/%d, not to its shards %v", i+1, c.Index, c.Index%count, count, shards)
+			return fmt.Errorf("result %d lists member %d, which belongs to shard %d/%d, not to its shards %v", i+1, c.Index, c.Index%count, count, shards)
 		}
 		if j, dup := owner[c.Index]; dup {
-			return fmt.Errorf("merge: member %d is listed by result %d and result %d", c.Index, j+1, i+1)
+			return fmt.Errorf("member %d is listed by result %d and result %d", c.Index, j+1, i+1)
 		}
 		owner[c.Index] = i
 	}
@@ -241,16 +241,16 @@ func (r *Result[P]) checkMembers(i int, shards []int, owner map[int]int) error {
 		return nil // a result written before members were listed
 	}
 	if len(r.Checked) != r.Instances {
-		return fmt.Errorf("merge: result %d counts %d members checked but lists %d", i+1, r.Instances, len(r.Checked))
+		return fmt.Errorf("result %d counts %d members checked but lists %d", i+1, r.Instances, len(r.Checked))
 	}
 	listed := func(m int) bool { j, ok := owner[m]; return ok && j == i }
 	for _, m := range r.Inconclusive {
 		if !listed(m) {
-			return fmt.Errorf("merge: result %d has member %d inconclusive but does not list it as checked", i+1, m)
+			return fmt.Errorf("result %d has member %d inconclusive but does not list it as checked", i+1, m)
 		}
 	}
 	if r.Witness != nil && !listed(r.Witness.Index) {
-		return fmt.Errorf("merge: result %d's witness is member %d, which it does not list as checked", i+1, r.Witness.Index)
+		return fmt.Errorf("result %d's witness is member %d, which it does not list as checked", i+1, r.Witness.Index)
 	}
 	return nil
 }
@@ -262,7 +262,7 @@ func (r *Result[P]) checkMembers(i int, shards []int, owner map[int]int) error {
 // (unless a shard found a violation) and are listed.
 func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("merge: no family results")
+		return nil, fmt.Errorf("no family results")
 	}
 	first := rs[0]
 	out := &Result[P]{
@@ -274,15 +274,15 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 	for i, r := range rs {
 		switch {
 		case r.Algorithm != first.Algorithm:
-			return nil, fmt.Errorf("merge: result %d is a %s family; result 1 is %s", i+1, r.Algorithm, first.Algorithm)
+			return nil, fmt.Errorf("result %d is a %s family; result 1 is %s", i+1, r.Algorithm, first.Algorithm)
 		case r.Family != first.Family || r.Topology != first.Topology:
-			return nil, fmt.Errorf("merge: result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
+			return nil, fmt.Errorf("result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
 		case !reflect.DeepEqual(r.Params, first.Params):
-			return nil, fmt.Errorf("merge: result %d has parameters %+v; result 1 has %+v", i+1, r.Params, first.Params)
+			return nil, fmt.Errorf("result %d has parameters %+v; result 1 has %+v", i+1, r.Params, first.Params)
 		case r.Members != first.Members:
-			return nil, fmt.Errorf("merge: result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)
+			return nil, fmt.Errorf("result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)
 		case r.Shard.Count != first.Shard.Count:
-			return nil, fmt.Errorf("merge: result %d is split in %d shards; result 1 in %d", i+1, r.Shard.Count, first.Shard.Count)
+			return nil, fmt.Errorf("result %d is split in %d shards; result 1 in %d", i+1, r.Shard.Count, first.Shard.Count)
 		}
 		shards := r.Shards
 		if len(shards) == 0 {
@@ -290,7 +290,7 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 		}
 		for _, s := range shards {
 			if j, dup := seen[s]; dup {
-				return nil, fmt.Errorf("merge: shard %d/%d is in result %d and result %d (overlapping shards)", s, r.Shard.Count, j+1, i+1)
+				return nil, fmt.Errorf("shard %d/%d is in result %d and result %d (overlapping shards)", s, r.Shard.Count, j+1, i+1)
 			}
 			seen[s] = i
 			out.Shards = append(out.Shards, s)
@@ -322,7 +322,7 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 		}
 	}
 	if out.Instances > out.Members {
-		return nil, fmt.Errorf("merge: the results cover %d instances of a %d-member family", out.Instances, out.Members)
+		return nil, fmt.Errorf("the results cover %d instances of a %d-member family", out.Instances, out.Members)
 	}
 	out.Verdict = out.verdict()
 	return out, nil

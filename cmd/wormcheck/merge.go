@@ -149,7 +149,7 @@ func resultsAlgorithm(files []string) (string, error) {
 		if i == 0 {
 			first = algo
 		} else if algo != first {
-			return "", fmt.Errorf("merge: result %d (%s) is a %s family; result 1 (%s) is %s", i+1, f, algo, files[0], first)
+			return "", fmt.Errorf("result %d (%s) is a %s family; result 1 (%s) is %s", i+1, f, algo, files[0], first)
 		}
 	}
 	return first, nil
