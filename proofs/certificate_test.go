@@ -14,7 +14,7 @@ func TestClaimsCarryCertificates(t *testing.T) {
 	for _, tc := range []struct {
 		id   string
 		kind string
-	}{{"WH1", checker.CertProgress}, {"WH2", checker.CertNone}, {"MN6", checker.CertProgress}, {"MN5", checker.CertNone}, {"RT5", checker.CertProgress}} {
+	}{{"WH1", checker.CertProgress}, {"WH2", checker.CertNone}, {"MN6", checker.CertProgress}, {"MN5", checker.CertNone}, {"RT5", checker.CertProgress}, {"RT1", checker.CertProgress}, {"RT3", checker.CertProgress}, {"RT4", checker.CertProgress}} {
 		c, ok := Lookup(tc.id)
 		if !ok {
 			t.Fatalf("claim %s is not registered", tc.id)

@@ -125,6 +125,7 @@ type rtFlitResult struct {
 	instances, held, violated, inconclusive int
 	states                                  int64
 	first                                   *props.Report
+	tally                                   checker.Tally // the instances' delivery certificates
 }
 
 // unicastUnder checks one placement (L, B) under relation name with check.Run, for
@@ -157,6 +158,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 				}
 				part.instances++
 				part.states += r.Stats.States
+				part.tally.Add(r.Certificate)
 				switch r.Verdict {
 				case props.Holds:
 					part.held++
@@ -177,6 +179,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 			}
 		}
 		res.instances += part.instances
+		res.tally.Merge(part.tally)
 		res.held += part.held
 		res.violated += part.violated
 		res.inconclusive += part.inconclusive
@@ -214,6 +217,9 @@ func staticAndFlit(ctx context.Context, st []rtStatic, fams []rtFlit) Outcome {
 	res, fnotes, err := runFlit(ctx, fams, false)
 	notes = append(notes, fnotes...)
 	out.Instances, out.States = res.instances+len(st), res.states
+	if res.instances > 0 {
+		out.Tally = &res.tally
+	}
 	switch {
 	case err != nil:
 		out.Verdict, out.Err = Inconclusive, err

@@ -980,6 +980,24 @@ func (m *Model) applyInto(s0 *State, st succStep, s *State, log *touched) {
 		v.Flits = v.Flits.push(m.tab, f)
 	}
 	m.finishInput(s, c, log)
+	if o == Eject && m.budget >= 0 && s.Msgs[c.msg].Mis > 0 && m.delivered(s, c.msg) {
+		// A delivered worm's misroutes no longer matter: forget them, so that its end
+		// is one state whatever route it took.
+		s.Msgs[c.msg].Mis = 0
+	}
+}
+
+// delivered reports whether message i has left its source and holds no virtual channel.
+func (m *Model) delivered(s *State, i int) bool {
+	if !s.Msgs[i].Done {
+		return false
+	}
+	for o := range s.VCs {
+		if int(s.VCs[o].Owner) == i {
+			return false
+		}
+	}
+	return true
 }
 
 // seq holds the bytes 0..255: Bytes.Slice of a packed run is a capacity-clipped slice

@@ -246,6 +246,17 @@ func (m *Model) refApplyTo(s0 *State, c cursor, k Kind, arg int, mis bool) State
 		v.Flits = m.tab.MakeBytes(append(append([]uint8(nil), v.Flits.Slice(m.tab)...), f))
 	}
 	m.refFinishInput(&s, c)
+	if _, ok := m.cfg.Routing.(routing.Budgeted); ok && o == Eject {
+		// A worm that has left its source and holds no channel is delivered: its
+		// misroute count is forgotten.
+		holds := false
+		for _, v := range s.VCs {
+			holds = holds || int(v.Owner) == c.msg
+		}
+		if s.Msgs[c.msg].Done && !holds {
+			s.Msgs[c.msg].Mis = 0
+		}
+	}
 	return s
 }
 

@@ -229,3 +229,25 @@ func (r srcSkewed) Route(h routing.Header, out []routing.Output) []routing.Outpu
 	}
 	return out
 }
+
+// TestDeliveredWormForgetsMisroutes: under a budgeted misrouting relation a worm can be
+// delivered after different numbers of misroutes; once delivered its count is
+// forgotten, so the network has one end state, not one per count.
+func TestDeliveredWormForgetsMisroutes(t *testing.T) {
+	g := grid(t, "mesh:3x2")
+	m := mustNew(t, NewRelationConfig(budgeted{misrouting{g, 2}}, 0, 1, AllPort, unicasts(2, 0, 2)))
+	terminal := 0
+	misrouted := false
+	for _, s := range reachableFrom(m, m.Init()) {
+		if m.Terminal(s) {
+			terminal++
+			if s.Msgs[0].Mis != 0 {
+				t.Errorf("delivered worm keeps %d misroutes", s.Msgs[0].Mis)
+			}
+		}
+		misrouted = misrouted || s.Msgs[0].Mis > 0
+	}
+	if terminal != 1 || !misrouted {
+		t.Fatalf("%d terminal states (want 1), some worm misrouted: %v", terminal, misrouted)
+	}
+}
