@@ -30,6 +30,11 @@ type SwarmOptions[S any] struct {
 	CheckDeadlock      bool
 	CheckLocalDeadlock bool
 	Invariants         []Invariant[S]
+	// CheckLivelock makes a walk that returns to a state it visited try the cycle as a
+	// lasso (ReplayLasso): when the cycle is weakly fair and some message is pending
+	// throughout, the swarm reports the livelock or starvation. Walks then keep the
+	// encodings of the states they visit.
+	CheckLivelock bool
 	// Progress receives a line (walks, steps, rate, deepest walk) at most once per
 	// ProgressEvery (0: DefaultProgressEvery); nil means none.
 	Progress      io.Writer
@@ -110,6 +115,8 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 		kind    ViolationKind
 		inv     int
 		at      time.Duration
+		lasso   Lasso[S] // for a livelock or starvation
+		cycle   int      // the lasso's cycle start
 	}
 	var found *finding
 	stopProgress := swarmProgress(opt, &walks, &steps, &deepest, start)
@@ -148,6 +155,10 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 				init := int(rng.next() % uint64(len(inits)))
 				s := inits[init]
 				path := []Action{}
+				var visited map[string]int // with CheckLivelock: encoding -> depth
+				if opt.CheckLivelock {
+					visited = map[string]int{string(m.Encode(s, nil)): 0}
+				}
 				for depth := 0; ; depth++ {
 					encs, ends = encs[:0], ends[:0]
 					kind, inv := swarmJudge(m, lazy, opt, local, s, &succ, &acts, &buf, keepEncs)
@@ -175,6 +186,28 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 						}
 					}
 					path = append(path, acts[k])
+					if visited != nil {
+						var key string
+						if fdec != nil {
+							key = string(encs[ends[k]:ends[k+1]])
+						} else if lazy != nil {
+							key = string(m.Encode(lazy.Successor(s, acts[k]), nil))
+						} else {
+							key = string(m.Encode(succ[k].Next, nil))
+						}
+						if j, ok := visited[key]; ok {
+							// Back at a state of this walk: try the cycle as a lasso.
+							if l, f, err := ReplayLasso(m, init, path, j); err == nil {
+								once.Do(func() {
+									found = &finding{walker: w, walk: walk, init: init, actions: append([]Action(nil), path...), kind: f.Kind, at: time.Since(start), lasso: l, cycle: j}
+									cancel()
+								})
+								return
+							}
+							clear(visited) // not a fair lasso: look for another cycle
+						}
+						visited[key] = depth + 1
+					}
 					switch {
 					case fdec != nil:
 						// Walk on encodings: the chosen successor's encoding is decoded into
@@ -209,6 +242,12 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 		return res, nil
 	}
 	res.Walker, res.Walk, res.FoundAfterSec = found.walker, found.walk, found.at.Seconds()
+	if found.kind.IsLasso() {
+		_, f, _ := ReplayLasso(m, found.init, found.actions, found.cycle)
+		res.Verdict = Violated
+		res.Violation = &Violation[S]{Kind: found.kind, Trace: found.lasso.Trace, CycleStart: found.cycle, Message: f.String()}
+		return res, nil
+	}
 	acts := cutLoops(m, found.init, found.actions)
 	tr, err := Replay(m, found.init, acts)
 	if err != nil {

@@ -67,3 +67,23 @@ func TestSwarmNeverHolds(t *testing.T) {
 		t.Fatalf("verdict %v %+v; want the invariant broken after 5 steps", res.Verdict, res.Violation)
 	}
 }
+
+// TestSwarmFindsALivelock: on checkertest's Bouncer without a misroute budget, where the
+// only message may go back and forth for ever, a walk that comes back to a state it visited is tried as a
+// lasso, and the swarm reports the livelock that ReplayLasso confirms.
+func TestSwarmFindsALivelock(t *testing.T) {
+	m := checkertest.Bouncer{N: 4, Budget: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := checker.Swarm[checkertest.BouncerState](m, checker.SwarmOptions[checkertest.BouncerState]{Walkers: 2, Seed: 5, MaxDepth: 100, CheckDeadlock: true, CheckLivelock: true, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || !res.Violation.Kind.IsLasso() {
+		t.Fatalf("verdict %v %+v; want a lasso", res.Verdict, res.Violation)
+	}
+	v := res.Violation
+	if _, f, err := checker.ReplayLasso[checkertest.BouncerState](m, 0, v.Trace.Actions(), v.CycleStart); err != nil || f.Kind != v.Kind {
+		t.Fatalf("the lasso does not replay: %v %+v", err, f)
+	}
+}

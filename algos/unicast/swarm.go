@@ -23,8 +23,8 @@ type SwarmResult struct {
 	SubStates               int64
 }
 
-// Swarm hunts for a deadlock of instance sp (model m, built on grid g) with randomised
-// walks (checker.Swarm) and minimises what it finds: the messages outside the local
+// Swarm hunts for a deadlock, or a livelock lasso, of instance sp (model m, built on
+// grid g) with randomised walks (checker.Swarm) and minimises a deadlock it finds: the messages outside the local
 // deadlock's set are dropped, the smaller instance is searched exhaustively for its
 // shortest deadlock (with the time ctx has left), and that trace is lifted back to the
 // full instance (the dropped messages never leave their sources) and replayed there, so
@@ -33,6 +33,7 @@ type SwarmResult struct {
 func Swarm(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, opt checker.SwarmOptions[flit.State]) (*SwarmResult, error) {
 	opt.Context = ctx
 	opt.CheckDeadlock = true
+	opt.CheckLivelock = true
 	sw, err := checker.Swarm[flit.State](m, opt)
 	if err != nil {
 		return nil, err
@@ -49,6 +50,16 @@ func Swarm(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, opt check
 	}
 	v := sw.Violation
 	out.Verdict, out.Kind, out.Stuck, out.WalkSteps = checker.Violated, v.Kind, v.Stuck, v.Trace.Len()
+	if v.Kind.IsLasso() {
+		// A livelock or starvation lasso, confirmed by checker.ReplayLasso: reported as
+		// the walk found it (no minimisation: every worm may take part in the cycle).
+		out.Actions, out.CycleStart, out.Violation = v.Trace.Actions(), v.CycleStart, v.Message
+		for _, st := range v.Trace.Steps[1:] {
+			out.Labels = append(out.Labels, st.Label)
+		}
+		out.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		return out, nil
+	}
 	acts := v.Trace.Actions()
 	if v.Kind.IsDeadlock() && len(v.Stuck) > 0 && len(v.Stuck) < len(sp.Pairs) {
 		if lifted, n, ok := minimise(ctx, g, sp, m, v.Stuck, opt.CheckLocalDeadlock); ok {

@@ -55,3 +55,39 @@ func TestSwarmMinimisesTheSquare(t *testing.T) {
 		t.Errorf("the lifted trace ends with stuck %v, the result says %v", got, res.Stuck)
 	}
 }
+
+// TestSwarmFindsTheNonminimalLivelock: one worm under nonminimal routing on mesh:3x2
+// can circle for ever (RT6); the swarm reports the livelock as a lasso that
+// checker.ReplayLasso confirms on the instance.
+func TestSwarmFindsTheNonminimalLivelock(t *testing.T) {
+	tp, err := model.ParseTopology("mesh:3x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := tp.(*model.Grid)
+	rel, err := routing.ByName(g, "nonminimal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, err := ParsePairs(g, "0->2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
+	m, err := BuildOn(g, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{Walkers: 2, Seed: 1, MaxDepth: 200, CheckLocalDeadlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != checker.Violated || res.Kind != checker.KindLivelock {
+		t.Fatalf("verdict %v kind %v: %s", res.Verdict, res.Kind, res.Violation)
+	}
+	if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
+		t.Fatalf("the lasso does not replay: %v %+v", err, f)
+	}
+}

@@ -477,11 +477,16 @@ func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 		fig["found_after_seconds"] = sw.FoundAfterSec
 		fig["walk_steps"] = float64(res.WalkSteps)
 		fig["involved"], fig["messages"] = float64(res.Involved), float64(res.Of)
-		note := fmt.Sprintf("swarm: %d walkers, %d walks, %d transitions; walker %d found it in its walk %d after %.2fs (a trace of %d steps, loops cut). ",
-			sw.Walkers, sw.Walks, sw.Steps, sw.Walker, sw.Walk, sw.FoundAfterSec, res.WalkSteps)
-		if res.Minimised {
+		note := fmt.Sprintf("swarm: %d walkers, %d walks, %d transitions; walker %d found it in its walk %d after %.2fs",
+			sw.Walkers, sw.Walks, sw.Steps, sw.Walker, sw.Walk, sw.FoundAfterSec)
+		switch {
+		case res.Kind.IsLasso():
+			note += fmt.Sprintf(": the walk came back to a state it had visited, and the cycle is a weakly fair lasso (checker.ReplayLasso) of %d steps to it and %d round it.", res.CycleStart, res.WalkSteps-res.CycleStart)
+		case res.Minimised:
+			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; their instance alone, searched exhaustively (%d states), gives the shortest trace below, replayed on the full instance.", res.Involved, res.Of, res.SubStates)
-		} else {
+		default:
+			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; the trace below is the swarm's own.", res.Involved, res.Of)
 		}
 		rep.Text = note + "\n" + rep.Text
