@@ -55,7 +55,7 @@ func TestMergeFamilyShards(t *testing.T) {
 }
 
 // TestUnicastFamilyResume checks a unicast family through the entry, cancelling its
-// context after a few checkpoints and resuming from the last one until it finishes, and
+// context at its second checkpoint and resuming from the last one until it finishes, and
 // checks that the final result equals an uninterrupted run's, member by member; then
 // merges two shards of it and compares the merge with the whole.
 func TestUnicastFamilyResume(t *testing.T) {
@@ -76,7 +76,7 @@ func TestUnicastFamilyResume(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		n := 0
 		opt := Options{Resume: last, CheckpointEvery: time.Nanosecond, Checkpoint: func(b []byte) error {
-			if n++; n == 4 {
+			if n++; n == 2 {
 				cancel()
 			}
 			last = append([]byte(nil), b...)
@@ -95,8 +95,12 @@ func TestUnicastFamilyResume(t *testing.T) {
 			t.Fatalf("step %d: inconclusive but %q", steps, rep.Reason)
 		}
 	}
-	if steps < 2 {
-		t.Fatalf("the run finished after %d interruptions; want at least 2", steps)
+	// How many interruptions a run takes depends on how fast members finish between
+	// checkpoints (an idle machine checks this small family in a few of them); the
+	// member-by-member cut and resume is pinned by algos/unicast's
+	// TestFamilyResumeAfterCancel, which cancels after a fixed number of members.
+	if steps < 1 {
+		t.Fatalf("the run finished without an interruption")
 	}
 	got, err := unicast.ParseFamilyRecord(last)
 	if err != nil {
