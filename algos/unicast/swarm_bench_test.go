@@ -6,27 +6,14 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // BenchmarkSwarmOddEven8x8 walks ten odd-even worms on mesh:8x8 (deadlock-free, so
 // the swarm never stops early) for a fixed number of walks: transitions walked per
 // second is the swarm's speed.
 func BenchmarkSwarmOddEven8x8(b *testing.B) {
-	tp, _ := model.ParseTopology("mesh:8x8")
-	g := tp.(*model.Grid)
-	rel, _ := routing.ByName(g, "odd-even")
-	pairs, err := ParsePairs(g, "(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0),(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(1,2)->(6,5),(6,2)->(1,5)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
-	m, err := BuildOn(g, sp)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, _, m := routedInstance(b, "mesh:8x8", "odd-even", "(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0),(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(1,2)->(6,5),(6,2)->(1,5)")
 	var steps int64
 	for b.Loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

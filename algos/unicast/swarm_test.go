@@ -17,24 +17,7 @@ import (
 // minimises it to the four, and the shortest trace of their instance (4 steps) replays
 // on the full instance and ends in a local deadlock of exactly those four.
 func TestSwarmMinimisesTheSquare(t *testing.T) {
-	tp, err := model.ParseTopology("mesh:8x8")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := tp.(*model.Grid)
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs, err := ParsePairs(g, "(0,0)->(7,7),(3,3)->(4,4),(7,0)->(0,7),(4,3)->(3,4),(4,4)->(3,3),(0,7)->(7,0),(3,4)->(4,3)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
-	m, err := BuildOn(g, sp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, sp, m := routedInstance(t, "mesh:8x8", "adaptive", "(0,0)->(7,7),(3,3)->(4,4),(7,0)->(0,7),(4,3)->(3,4),(4,4)->(3,3),(0,7)->(7,0),(3,4)->(4,3)")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	res, err := Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{Walkers: 2, Seed: 3, CheckLocalDeadlock: true})
@@ -60,24 +43,7 @@ func TestSwarmMinimisesTheSquare(t *testing.T) {
 // can circle for ever (RT6); the swarm reports the livelock as a lasso that
 // checker.ReplayLasso confirms on the instance.
 func TestSwarmFindsTheNonminimalLivelock(t *testing.T) {
-	tp, err := model.ParseTopology("mesh:3x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := tp.(*model.Grid)
-	rel, err := routing.ByName(g, "nonminimal")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairs, err := ParsePairs(g, "0->2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
-	m, err := BuildOn(g, sp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, sp, m := routedInstance(t, "mesh:3x2", "nonminimal", "0->2")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{Walkers: 2, Seed: 1, MaxDepth: 200, CheckLocalDeadlock: true})
@@ -90,4 +56,29 @@ func TestSwarmFindsTheNonminimalLivelock(t *testing.T) {
 	if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
 		t.Fatalf("the lasso does not replay: %v %+v", err, f)
 	}
+}
+
+// routedInstance builds worms msgs of L=2, B=1, all-port, under the built-in relation
+// name on topology topo: the swarm tests' and benchmark's instances.
+func routedInstance(tb testing.TB, topo, name, msgs string) (*model.Grid, Spec, *flit.Model) {
+	tb.Helper()
+	tp, err := model.ParseTopology(topo)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := tp.(*model.Grid)
+	rel, err := routing.ByName(g, name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pairs, err := ParsePairs(g, msgs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sp := Spec{Topology: g.Spec(), Pairs: pairs, Length: 2, Buffer: 1, Routing: rel, Ports: model.AllPort}
+	m, err := BuildOn(g, sp)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g, sp, m
 }
