@@ -23,8 +23,9 @@ in model/schedulefile.go; 'wormcheck schedule' writes one for every built-in alg
   any-delay  contention freedom when unicasts take arbitrary times (causality and each
              node's send order only); stronger than timed
 
---max-memory MiB and --time-limit D stop the run inconclusive (exit 3) when the heap
-outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and SIGTERM do.
+--max-memory MiB and --time-limit D stop the run inconclusive (exit 3) when the
+process outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and
+SIGTERM do.
 
 Exit code: 1 if any check is violated, else 3 if any is inconclusive, else 0.
 
