@@ -203,12 +203,18 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if !f.json {
 		req.Text = e.Stdout
 	}
-	// A collective's schedule is built before the run and does not watch ctx: a signal
-	// then gets the stopped report (budgeted) rather than waiting for the build.
+	// The runs watch ctx; budgeted is the backstop for a set-up (a schedule's build)
+	// that would not return promptly: the report then says that nothing was measured.
 	out, err := budgeted(ctx, func() (simulate.Outcome, error) { return simulate.Run(ctx, req) })
 	if errors.Is(err, errStopped) {
-		in := props.Instance{Topology: g.Spec(), Algorithm: f.Algo, Params: map[string]any{}}
-		return stoppedReport(ctx, e, "sim", in, "", "sim", f.json)
+		reason := stopReason(ctx) + " before the run started; nothing was measured"
+		if !f.json {
+			fmt.Fprintf(e.Stdout, "sim on %s: INCONCLUSIVE: %s\n", g.Spec(), reason)
+			return exitInconclusive, nil
+		}
+		return exitInconclusive, writeJSON(e.Stdout, map[string]any{"schema": simSchema, "version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.Algo, "parameters": map[string]any{}},
+			"verdict":  props.Inconclusive, "reason": reason})
 	}
 	if err != nil {
 		return exitUsage, err
