@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"io"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
