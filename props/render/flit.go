@@ -504,7 +504,11 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 		if l.swatch == "numk" {
 			n = fmt.Sprint(l.n)
 		}
-		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"7\" fill=\"%s\"/><text x=\"22\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(y), hotRed, f1(y+3), n)
+		c := l.colour
+		if c == "" {
+			c = hotRed
+		}
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"7\" fill=\"%s\"/><text x=\"22\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(y), c, f1(y+3), n)
 	}
 	x := "40"
 	if l.swatch == "" {
