@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -22,6 +23,9 @@ type IsoOptions struct {
 	// NoSymmetry skips the grid-symmetry candidates, so that the general search decides
 	// alone (tests use it as the naive twin of the symmetry path).
 	NoSymmetry bool
+	// Context, when not nil, ends CheckIsomorphic between pairs once it is done: the
+	// check is then inconclusive (a signal or a time limit, not a bound of the search).
+	Context context.Context
 }
 
 func (o IsoOptions) withDefaults() IsoOptions {

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -127,10 +128,14 @@ func dcnOwners(dcns []Subnetwork) [][]int32 {
 
 // CheckIsomorphic judges P4 (for DDNs) or P5 (for DCNs): every subnetwork is isomorphic
 // to the first one (isomorphism is an equivalence, so that suffices). An inconclusive
-// search makes the check inconclusive, never holds.
+// search makes the check inconclusive, never holds; so does opt.Context ending, which is
+// looked at before each pair.
 func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptions) Check {
 	out := holds(name)
 	for _, s := range subs[min(1, len(subs)):] {
+		if opt.Context != nil && opt.Context.Err() != nil {
+			return Check{Property: name, Verdict: checker.Inconclusive, Witness: fmt.Sprintf("stopped (%v) before %s", context.Cause(opt.Context), s.Name)}
+		}
 		r := Isomorphic(g, subs[0], s, opt)
 		switch r.Verdict {
 		case checker.Violated:

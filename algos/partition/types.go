@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -97,7 +98,8 @@ func checkGrid(g *model.Grid, h int) error {
 	return nil
 }
 
-// Validate reports the first parameter that does not fit grid g. Every type may be built
+// Validate reports the first parameter that does not fit grid g, or that the DDNs would
+// hold more than MaxChannelEntries channel entries in all. Every type may be built
 // on a mesh (001 §3.2: the definitions carry over by dropping the wrap-around links), but
 // only Types I and II give usable DDNs there: the directed ones are not strongly
 // connected (see StronglyConnected and claim NP7).
@@ -117,6 +119,14 @@ func (p Params) Validate(g *model.Grid) error {
 		}
 	} else if p.Delta != 0 {
 		return fmt.Errorf("partition: delta is %d; only Type III takes a delta", p.Delta)
+	}
+	s, t := g.Size(0), g.Size(1)
+	per := 2 * ((s/p.H)*t + (t/p.H)*s) // channels of one undirected DDN
+	if p.Type.Directed() {
+		per /= 2
+	}
+	if total := int64(p.Count()) * int64(per); total > MaxChannelEntries {
+		return fmt.Errorf("partition: %v on %s holds %d channel entries in all; at most %d are supported", p, g.Spec(), total, int64(MaxChannelEntries))
 	}
 	return nil
 }
@@ -189,21 +199,22 @@ func linesChannels(buf []model.ChannelID, g *model.Grid, h, i, j int, o Orientat
 // Column indices are taken modulo t (bh+i+delta may pass t-1). Cost O(count * (s+t) *
 // max(s,t)/h).
 func DDNs(g *model.Grid, p Params) ([]Subnetwork, error) {
+	return DDNsContext(context.Background(), g, p)
+}
+
+// DDNsContext is DDNs, ending with ctx's cause as its error when ctx is done before the
+// last DDN is built (on a large grid with many DDNs the building is a long loop).
+func DDNsContext(ctx context.Context, g *model.Grid, p Params) ([]Subnetwork, error) {
 	if err := p.Validate(g); err != nil {
 		return nil, err
 	}
 	h := p.H
-	s, t := g.Size(0), g.Size(1)
-	per := 2 * ((s/h)*t + (t/h)*s) // channels of one undirected DDN
-	if p.Type.Directed() {
-		per /= 2
-	}
-	if total := int64(p.Count()) * int64(per); total > MaxChannelEntries {
-		return nil, fmt.Errorf("partition: %v on %s holds %d channel entries in all; at most %d are supported", p, g.Spec(), total, int64(MaxChannelEntries))
-	}
 	var out []Subnetwork
 	var buf []model.ChannelID
 	add := func(name string, o Orientation, i, j int) {
+		if ctx.Err() != nil {
+			return
+		}
 		buf = linesChannels(buf[:0], g, h, i, j, o)
 		out = append(out, NewSubnetwork(name, o, lattice(g, h, i, j), buf))
 	}
@@ -235,6 +246,9 @@ func DDNs(g *model.Grid, p Params) ([]Subnetwork, error) {
 				add(fmt.Sprintf("G*%d,%d", i, j), o, i, j)
 			}
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	return out, nil
 }

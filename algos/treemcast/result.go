@@ -1,6 +1,7 @@
 package treemcast
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker/family"
@@ -21,6 +22,12 @@ type FamilyParams struct {
 	Ports    string `json:"ports"`
 	Prop     string `json:"property"`
 	Symmetry bool   `json:"symmetry"`
+	// Routing names the members' routing relation when it is not dimension order: a
+	// built-in relation's name, or, for a relation from a routing file, RoutingFile
+	// holds that file (model/routing.Encode), so that the result names everything a
+	// re-run needs.
+	Routing     string          `json:"routing,omitempty"`
+	RoutingFile json.RawMessage `json:"routing_file,omitempty"`
 	// Store is "fingerprint" for a run in fingerprint mode, empty for the exact store.
 	Store string `json:"store,omitempty"`
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 )
 
 // sameMembers compares two results member by member and in their sums.
@@ -101,4 +102,54 @@ func TestResume(t *testing.T) {
 			t.Errorf("resuming shard %s of %s from shard %s: %v, want an error naming the %s", tc.sh, tc.f.Spec(), sh, err, tc.want)
 		}
 	}
+}
+
+// TestFamilyResultNamesRouting checks that a family result names the members' routing
+// relation (a built-in by name, a routing file by its contents), so that it says all a
+// re-run needs, and that a result written with a routing file resumes: its parameters
+// read back equal to the run's.
+func TestFamilyResultNamesRouting(t *testing.T) {
+	g := grid(t, "mesh:3x2")
+	p := DefaultParams()
+	builtin, err := routing.ByName(g, "west-first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := routing.ParseFile([]byte(`{"format": "wormcheck-routing/1", "name": "my-west-first",
+		"rules": [{"forbid": ["north->west", "south->west"]}]}`), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunFamily(Family{Grid: g, K: 1, Relation: builtin}, FamilyOptions{Params: p, Prop: PropDeadlock, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Params.Routing != "west-first" || r.Params.RoutingFile != nil {
+		t.Fatalf("a built-in relation is named: got routing %q, file %s", r.Params.Routing, r.Params.RoutingFile)
+	}
+	f := Family{Grid: g, K: 1, Relation: file}
+	r, err = RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Params.Routing != "" || !strings.Contains(string(r.Params.RoutingFile), "my-west-first") {
+		t.Fatalf("a routing file is kept whole: got routing %q, file %s", r.Params.Routing, r.Params.RoutingFile)
+	}
+	b, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, err := ParseFamilyResult(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Resume: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMembers(t, "resumed with a routing file", resumed, whole)
 }

@@ -72,7 +72,11 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 	default:
 		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock, global-deadlock or exactly-once", opt.Prop)
 	}
-	res, _, err := Explore(in, m, o, opt.Symmetry, opt.Reduction)
+	var sm *flit.Symmetric
+	if opt.Symmetry {
+		sm = Symmetric(in, m)
+	}
+	res, _, err := Explore(in, m, o, sm, opt.Reduction)
 	if err != nil {
 		return res, m, err
 	}
@@ -88,18 +92,23 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 // FirstPass bounds the unreduced search Explore runs before a reduced one.
 const FirstPass = 1_000_000
 
-// Explore searches instance in (model m) with options o: under the instance's symmetry
-// group (flit.NewSymmetric, GridSymmetries), or with partial-order reduction where it is
-// sound (reduction asked, no invariant property, a minimal relation: flit.Reduced), or
-// plainly. With reduction, the unreduced search goes first, bounded by FirstPass
+// Symmetric is model m of instance in reduced by the symmetries of its grid that preserve
+// its routing (flit.NewSymmetric, GridSymmetries).
+func Symmetric(in Instance, m *flit.Model) *flit.Symmetric {
+	return flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+}
+
+// Explore searches instance in (model m) with options o: under its symmetry group when
+// sm (Symmetric's, built once by the caller, who may also describe it) is not nil, or
+// with partial-order reduction where it is sound (reduction asked, no invariant
+// property, a minimal relation: flit.Reduced), or plainly. With reduction, the unreduced search goes first, bounded by FirstPass
 // states: a stubborn set runs the multicasts that interfere with nothing first, so a
 // local deadlock among the others forms deeper in the reduced graph; the first pass
 // finds shallow ones at their true depth and decides small instances outright, and the
 // reduced search decides only when it reaches its bound. reduced names the reduction
 // that produced the result ("stubborn"), "" for none.
-func Explore(in Instance, m *flit.Model, o checker.Options[flit.State], symmetry, reduction bool) (res *checker.Result[flit.State], reduced string, err error) {
-	if symmetry {
-		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+func Explore(in Instance, m *flit.Model, o checker.Options[flit.State], sm *flit.Symmetric, reduction bool) (res *checker.Result[flit.State], reduced string, err error) {
+	if sm != nil {
 		o.Symmetry = true
 		res, err = checker.Explore[flit.State](sm, o)
 		return res, "", err
@@ -259,6 +268,12 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	}
 	if opt.Store == checker.Fingerprint {
 		params.Store = opt.Store.String()
+	}
+	if f.Relation != nil {
+		var ok bool
+		if params.Routing, params.RoutingFile, ok = routing.Encode(f.Relation); !ok {
+			params.Routing = f.Relation.Name() // a user's Go relation: named, not saved
+		}
 	}
 	r := family.NewResult(Algorithm, f.Spec(), f.Grid.Spec(), params, len(members), opt.Shard)
 	ko := family.KeepOptions[FamilyParams]{

@@ -50,7 +50,7 @@ type MemberOutcome struct {
 // Result is the result of checking one or more shards of a family, of any algorithm:
 // what Keep writes as members finish, what a resumed run continues, and what Merge joins
 // for disjoint shards. P is the algorithm's family parameters, which every shard of one
-// run must share (compared with reflect.DeepEqual).
+// run must share (compared as JSON, the form the files keep).
 //
 // Verdict is violated if any member violated the property; holds if every member of
 // every shard was checked and held; inconclusive otherwise (a member hit a bound, a shard
@@ -112,7 +112,7 @@ func (r *Result[P]) resumable(p *Result[P]) error {
 		return fmt.Errorf("resume: the result is a %s family; this run is %s", p.Algorithm, r.Algorithm)
 	case p.Family != r.Family || p.Topology != r.Topology:
 		return fmt.Errorf("resume: the result is family %s on %s; this run is %s on %s", p.Family, p.Topology, r.Family, r.Topology)
-	case !reflect.DeepEqual(p.Params, r.Params):
+	case !sameParams(p.Params, r.Params):
 		return fmt.Errorf("resume: the result has parameters %+v; this run has %+v", p.Params, r.Params)
 	case p.Members != r.Members:
 		return fmt.Errorf("resume: the result counts %d members; this run counts %d (a different enumeration)", p.Members, r.Members)
@@ -127,6 +127,18 @@ func (r *Result[P]) resumable(p *Result[P]) error {
 		}
 	}
 	return nil
+}
+
+// sameParams says whether two results' parameters are the same: equal as JSON, which is
+// what the files hold (a json.RawMessage field reads back re-indented, so the values
+// themselves may differ in layout), or deeply equal when they do not encode.
+func sameParams[P any](a, b P) bool {
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	if erra != nil || errb != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	return bytes.Equal(ja, jb)
 }
 
 func (r *Result[P]) verdict() checker.Verdict {
@@ -277,7 +289,7 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 			return nil, fmt.Errorf("result %d is a %s family; result 1 is %s", i+1, r.Algorithm, first.Algorithm)
 		case r.Family != first.Family || r.Topology != first.Topology:
 			return nil, fmt.Errorf("result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
-		case !reflect.DeepEqual(r.Params, first.Params):
+		case !sameParams(r.Params, first.Params):
 			return nil, fmt.Errorf("result %d has parameters %+v; result 1 has %+v", i+1, r.Params, first.Params)
 		case r.Members != first.Members:
 			return nil, fmt.Errorf("result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)

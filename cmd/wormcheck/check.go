@@ -301,7 +301,7 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
 		return code, nil
 	}
-	sc, err := check.TraceScene(rep.Trace)
+	sc, err := traceScene(rep.Trace)
 	if err != nil {
 		return 0, err
 	}

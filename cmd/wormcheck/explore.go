@@ -47,7 +47,7 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	sc, err := check.ExploreScene(data, filepath.Base(path))
+	sc, err := exploreScene(data, filepath.Base(path))
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
 			return 0, usagef("%v", err)

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // hostileCase is one input that crashed, ran away or was answered wrongly, with the exit
@@ -225,7 +223,7 @@ func TestLassoShapeKept(t *testing.T) {
 			}
 		}
 		data, _ := os.ReadFile(tr)
-		sc, err := check.ExploreScene(data, "l.json")
+		sc, err := exploreScene(data, "l.json")
 		if err != nil || sc.LassoStart != 3 || !strings.Contains(sc.Title, "livelock") {
 			t.Errorf("%s: explorer scene lasso start %d, title %q, %v", prop, sc.LassoStart, sc.Title, err)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/algos/banyan"
+	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
@@ -18,16 +20,19 @@ import (
 const mergeHelp = `wormcheck merge F1.json F2.json ... [-o OUT.json]
 
 Joins the family results that 'check --family ... --shard i/n --result F.json' wrote for
-disjoint shards of one family run, of tree-mcast (pairs:K) or unicast
-(all-placements:K): it sums members checked, pairs covered (tree-mcast), states,
-transitions and seconds, keeps the shortest violation witness (its trace replays with
-'wormcheck replay'), and lists the shards present and missing. Results are in format
+disjoint shards of one family run, of tree-mcast (pairs:K), unicast
+(all-placements:K) or partition (sizes:LO-HI), or that the library's banyan pair
+sweeps (banyan.PairFamily) kept: it sums members checked, pairs covered (tree-mcast),
+states, transitions and seconds, keeps the shortest violation witness (a flit-level
+trace replays with 'wormcheck replay'; a partition or banyan-pairs witness names its
+member), and lists the shards present and missing. Results are in format
 wormcheck-family/2, which names the algorithm; tree-mcast results of the earlier
 wormcheck-family/1 are read too, and written back as /2.
 
 It refuses, with a one-line message, results of different algorithms, families,
 topologies, parameters (tree-mcast: pruning, length, buffers, ports, property,
-symmetry; unicast: lengths and buffers, vcs, dateline, ports, routing, property),
+symmetry, routing; unicast: lengths and buffers, vcs, dateline, ports, routing,
+property; partition: types, property; banyan-pairs: arbitration, timing),
 family sizes or shard counts, and results that overlap (a shard present twice).
 
 The merged verdict is violated if any shard found a violation, holds if every shard is
@@ -41,10 +46,13 @@ Example:
   wormcheck check --algo unicast --topo mesh:3x3 --family all-placements:2 --shard 0/2 --result u0.json
   wormcheck check --algo unicast --topo mesh:3x3 --family all-placements:2 --shard 1/2 --result u1.json
   wormcheck merge u0.json u1.json
+  wormcheck check --algo partition --prop connected --topo mesh --family sizes:2-8 --shard 0/2 --result p0.json
+  wormcheck check --algo partition --prop connected --topo mesh --family sizes:2-8 --shard 1/2 --result p1.json
+  wormcheck merge p0.json p1.json
 `
 
 // runMerge is `wormcheck merge`: it reads family result files, merges them
-// (treemcast.MergeFiles), prints a summary (or the merged JSON with --json) and writes the
+// (mergeFiles), prints a summary (or the merged JSON with --json) and writes the
 // merged result to -o.
 func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("merge")
@@ -77,47 +85,11 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	var b []byte
-	var verdict checker.Verdict
-	var summary func(io.Writer)
-	switch algo {
-	case treemcast.Algorithm:
-		m, err := treemcast.MergeFiles(files, os.ReadFile)
-		if err != nil {
-			return 0, usagef("%v", err)
-		}
-		if b, err = m.Marshal(); err != nil {
-			return 0, err
-		}
-		verdict = m.Verdict
-		summary = func(w io.Writer) {
-			p := m.Params
-			writeFamily(w, m, fmt.Sprintf("%s, %s pruning, B=%d", p.Prop, p.Pruning, p.Buffers), fmt.Sprintf(" (%d pairs)", m.Covered))
-		}
-	case unicast.Algorithm:
-		m, err := unicast.MergeFiles(files, os.ReadFile)
-		if err != nil {
-			return 0, usagef("%v", err)
-		}
-		if b, err = m.Marshal(); err != nil {
-			return 0, err
-		}
-		verdict = m.Verdict
-		summary = func(w io.Writer) {
-			p := m.Params
-			desc := p.Property
-			for _, lb := range p.Sizes {
-				desc += fmt.Sprintf(", L=%d B=%d", lb[0], lb[1])
-			}
-			if p.Routing != "" {
-				desc += ", routing " + p.Routing
-			}
-			writeFamily(w, m, desc, "")
-		}
-	default:
-		return 0, usagef("%s: family results of algorithm %s cannot be merged (tree-mcast and unicast can)", files[0], algo)
+	m, err := mergeFiles(files, algo)
+	if err != nil {
+		return 0, err
 	}
-	b = append(b, '\n')
+	b := append(m.json, '\n')
 	if *out != "" {
 		if err := writeOutput(*out, b, 0o644); err != nil {
 			return 0, fmt.Errorf("writing -o: %v", err)
@@ -128,9 +100,73 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, err
 		}
 	} else {
-		summary(e.Stdout)
+		m.summary(e.Stdout)
 	}
-	return verdict.ExitCode(), nil
+	return m.verdict.ExitCode(), nil
+}
+
+// merged is a merged family result, whatever its algorithm: its JSON, verdict and
+// summary for people.
+type merged struct {
+	json    []byte
+	verdict checker.Verdict
+	summary func(io.Writer)
+}
+
+// mergeFiles merges the family results of algorithm algo in files; every algorithm
+// with family results is one case, naming its parameters' type and how its summary
+// describes them.
+func mergeFiles(files []string, algo string) (merged, error) {
+	switch algo {
+	case treemcast.Algorithm:
+		return mergeFamily(files, algo, func(m *treemcast.FamilyResult) (string, string) {
+			p := m.Params
+			desc := fmt.Sprintf("%s, %s pruning, B=%d", p.Prop, p.Pruning, p.Buffers)
+			if p.Routing != "" {
+				desc += ", routing " + p.Routing
+			} else if len(p.RoutingFile) > 0 {
+				desc += ", a routing file"
+			}
+			return desc, fmt.Sprintf(" (%d pairs)", m.Covered)
+		})
+	case unicast.Algorithm:
+		return mergeFamily(files, algo, func(m *unicast.FamilyRecord) (string, string) {
+			p := m.Params
+			desc := p.Property
+			for _, lb := range p.Sizes {
+				desc += fmt.Sprintf(", L=%d B=%d", lb[0], lb[1])
+			}
+			if p.Routing != "" {
+				desc += ", routing " + p.Routing
+			}
+			return desc, ""
+		})
+	case banyan.PairAlgorithm:
+		return mergeFamily(files, algo, func(m *banyan.PairRecord) (string, string) {
+			return fmt.Sprintf("deadlock, %s arbitration, %s", m.Params.Arbitration, m.Params.Timing), ""
+		})
+	case partition.FamilyAlgorithm:
+		return mergeFamily(files, algo, func(m *partition.FamilyRecord) (string, string) {
+			return fmt.Sprintf("%s, Types %s", m.Params.Property, strings.Join(m.Params.Types, ", ")), ""
+		})
+	}
+	return merged{}, usagef("%s: family results of algorithm %s cannot be merged (tree-mcast, unicast, banyan-pairs and partition can)", files[0], algo)
+}
+
+// mergeFamily merges the family results in files, of algorithm algo with parameters P
+// (family.MergeFiles); describe says how the summary names the parameters and what the
+// members cover beside their count.
+func mergeFamily[P any](files []string, algo string, describe func(*family.Result[P]) (desc, covered string)) (merged, error) {
+	m, err := family.MergeFiles[P](files, os.ReadFile, algo)
+	if err != nil {
+		return merged{}, usagef("%v", err)
+	}
+	b, err := m.Marshal()
+	if err != nil {
+		return merged{}, err
+	}
+	desc, covered := describe(m)
+	return merged{json: b, verdict: m.Verdict, summary: func(w io.Writer) { writeFamily(w, m, desc, covered) }}, nil
 }
 
 // resultsAlgorithm reads the algorithm of every family result file and returns the one
@@ -183,8 +219,12 @@ func writeFamily[P any](w io.Writer, m *family.Result[P], desc, covered string) 
 	}
 	fmt.Fprintf(w, "  %d of %d members checked%s, %d states, %d violated, %d inconclusive, %.1fs\n",
 		m.Instances, m.Members, covered, m.States, m.Violated, len(m.Inconclusive), m.Seconds)
-	if m.Witness != nil {
-		fmt.Fprintf(w, "  shortest witness: member %d %s (%d steps): %s\n", m.Witness.Index, m.Witness.Msgs, m.Witness.Length, m.Witness.Trace.Violation)
+	if wt := m.Witness; wt != nil && len(wt.Trace.Actions) > 0 {
+		fmt.Fprintf(w, "  shortest witness: member %d %s (%d steps): %s\n", wt.Index, wt.Msgs, wt.Length, wt.Trace.Violation)
+	} else if wt != nil {
+		// A static judgement, or a simulation that records no path: the member is the
+		// witness.
+		fmt.Fprintf(w, "  first witness: member %d %s: %s\n", wt.Index, wt.Msgs, wt.Trace.Violation)
 	}
 }
 

@@ -103,7 +103,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	pic, err := check.Picture(ctx, path, data)
+	pic, err := picture(ctx, path, data)
 	if err != nil {
 		return 0, err
 	}

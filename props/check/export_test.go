@@ -2,12 +2,11 @@ package check
 
 // Internal judges and parsers, exported to the external tests.
 var (
-	Distributions   = judgeDistributions
-	Formula         = judgeFormula
-	ParseNodeList   = parseNodeList
-	ParseSemantics  = parseSemantics
-	VerifySchedule  = verifySchedule
-	Worst           = worstVerdict
-	SchedulePicture = schedulePicture
-	Names           = algorithmNames
+	Distributions  = judgeDistributions
+	Formula        = judgeFormula
+	ParseNodeList  = parseNodeList
+	ParseSemantics = parseSemantics
+	VerifySchedule = verifySchedule
+	Worst          = worstVerdict
+	Names          = algorithmNames
 )

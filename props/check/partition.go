@@ -2,12 +2,14 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/multinode"
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/subnetworks"
@@ -28,12 +30,21 @@ node and link contention levels (Definition 3) against Table 1 (Lemmas 1-4: node
 link level 1, h, 1 and h/2 for Types I-IV; Lemma 4 needs an even h); p1-p5 checks P1 (the
 DDNs load nodes and links within 1 of each other), P2 (the DCNs are disjoint and cover),
 P3 (every DDN meets every DCN), P4 and P5 (the DDNs, and the DCNs, are isomorphic);
-connected checks that every DDN is strongly connected under its own channels (001 §3.1-3.2).`,
+connected checks that every DDN is strongly connected under its own channels (001 §3.1-3.2).
+With --family sizes:LO-HI and --topo torus (or mesh) every LO..HI x LO..HI grid of that
+kind is checked with every h dividing both sides and every Type III delta, for --type
+(empty: every type), as the claims NP1-NP7 sweep it; --shard i/n checks members i mod n,
+--result F keeps a result file that --resume F continues and 'wormcheck merge' joins,
+and every violated member is counted unless --stop.`,
 		Properties: []Support{{props.PropLevels, props.SemStatic}, {props.PropP1P5, props.SemStatic}, {props.PropConnected, props.SemStatic}},
+		Families:   true,
 		Params: []Param{
-			{"type", "", "DDN type: I, II, III or IV"},
+			{"type", "", "DDN type: I, II, III or IV (with family: empty for every type)"},
 			{"h", "0", "dilation h; it must divide both sides"},
 			{"delta", "0", "Type III shift, 1..h-1 (0: h/2)"},
+			{"family", "", `check a family instead of one grid: "sizes:LO-HI" with --topo torus or mesh`},
+			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
+			{"stop", "false", "with family: stop the shard at its first violation (the result is partial)"},
 		},
 		prepare: preparePartition,
 	}
@@ -42,6 +53,15 @@ connected checks that every DDN is strongly connected under its own channels (00
 func preparePartition(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
+	}
+	if fam := r.str("family"); fam != "" {
+		return preparePartitionFamily(r, fam)
+	}
+	if r.str("shard") != "0/1" {
+		return nil, badf("--shard needs --family")
+	}
+	if stop, err := r.boolean("stop"); err != nil || stop {
+		return nil, badf("--stop needs --family")
 	}
 	g, err := model.ParseGrid(r.topology)
 	if err != nil {
@@ -66,30 +86,219 @@ func preparePartition(r *request) (job, error) {
 	if typ == partition.TypeIII && p.Delta == 0 {
 		p.Delta = max(1, h/2)
 	}
-	ddns, err := partition.DDNs(g, p)
-	if err != nil {
+	if err := p.Validate(g); err != nil {
 		return nil, badf("%v", err)
 	}
-	params := map[string]any{"type": typ.String(), "h": h}
-	if typ == partition.TypeIII {
+	return func(ctx context.Context) (*props.Report, error) {
+		return partitionMember(ctx, r, g, p, true)
+	}, nil
+}
+
+// partitionMember builds the DDNs of p on g and judges them for the request's property.
+// A cancelled ctx ends the long loops (building many DDNs, P4/P5's isomorphisms,
+// connectivity) with verdict inconclusive; picture says whether to draw a violation.
+func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition.Params, picture bool) (*props.Report, error) {
+	start := time.Now()
+	params := map[string]any{"type": p.Type.String(), "h": p.H}
+	if p.Type == partition.TypeIII {
 		params["delta"] = p.Delta
 	}
-	return func(context.Context) (*props.Report, error) {
-		start := time.Now()
-		rep := r.report(g.Spec(), params)
-		rep.Command, rep.Verdict = "check", props.Holds
-		var err error
-		switch r.property {
-		case props.PropLevels:
-			subnetworks.Levels(g, p, ddns, rep)
-		case props.PropP1P5:
-			err = subnetworks.P1P5(g, p, ddns, rep)
-		case props.PropConnected:
-			subnetworks.Connected(g, p, ddns, rep)
-		}
+	rep := r.report(g.Spec(), params)
+	rep.Command, rep.Verdict = "check", props.Holds
+	ddns, err := partition.DDNsContext(ctx, g, p)
+	if err != nil && ctx.Err() != nil {
+		rep.Verdict = props.Inconclusive
+		rep.Reason = fmt.Sprintf("stopped (%v) while building the DDNs", err)
 		rep.Stats.Seconds = time.Since(start).Seconds()
-		return rep, err
-	}, nil
+		return rep, nil
+	} else if err != nil {
+		return nil, badf("%v", err)
+	}
+	switch r.property {
+	case props.PropLevels:
+		subnetworks.Levels(g, p, ddns, rep)
+	case props.PropP1P5:
+		err = subnetworks.P1P5(ctx, g, p, ddns, rep)
+	case props.PropConnected:
+		subnetworks.Connected(ctx, g, p, ddns, rep)
+	}
+	if !picture {
+		rep.SVG = nil
+	}
+	rep.Stats.Seconds = time.Since(start).Seconds()
+	return rep, err
+}
+
+// preparePartitionFamily reads a partition family: the kind of grid (--topo torus or
+// mesh), the sizes, the types, the shard and the result to resume.
+func preparePartitionFamily(r *request, fam string) (job, error) {
+	var kind model.Kind
+	switch r.topology {
+	case "torus":
+		kind = model.Torus
+	case "mesh":
+		kind = model.Mesh
+	default:
+		return nil, badf("--topo %q: with --family, give the kind of grid the family sweeps: torus or mesh", r.topology)
+	}
+	lo, hi, err := partition.ParseFamilySpec(fam)
+	if err != nil {
+		return nil, badf("--%v", err)
+	}
+	types := partition.Types()
+	if t := r.str("type"); t != "" {
+		typ, err := partition.ParseType(t)
+		if err != nil {
+			return nil, badf("--type: %v", err)
+		}
+		types = []partition.Type{typ}
+	}
+	if strings.TrimSpace(r.str("h")) != "0" {
+		return nil, badf("--h: a family checks every h dividing both sides; leave it out")
+	}
+	if strings.TrimSpace(r.str("delta")) != "0" {
+		return nil, badf("--delta: a family checks every Type III delta; leave it out")
+	}
+	sh, err := family.ParseShard(r.str("shard"))
+	if err != nil {
+		return nil, badf("--%v", err)
+	}
+	stop, err := r.boolean("stop")
+	if err != nil {
+		return nil, err
+	}
+	var prev *partition.FamilyRecord
+	if r.opt.Resume != nil {
+		if prev, err = partition.ParseFamilyRecord(r.opt.Resume); err != nil {
+			return nil, badf("resume: %v", err)
+		}
+	}
+	f := partitionFamilyRun{kind: kind, lo: lo, hi: hi, types: types, shard: sh, stop: stop, resume: prev}
+	return func(ctx context.Context) (*props.Report, error) { return f.run(ctx, r) }, nil
+}
+
+// partitionFamilyRun is one shard of a partition family: partition.Family(kind, lo, hi,
+// nil, types), its members checked by index on the family runner (family.Keep).
+type partitionFamilyRun struct {
+	kind   model.Kind
+	lo, hi int
+	types  []partition.Type
+	shard  family.Shard
+	stop   bool
+	resume *partition.FamilyRecord
+}
+
+// run checks the shard's members not in f.resume, in member order on Options.Workers
+// members at once, and reports the family: holds when every member of the shard held,
+// violated with the first violated member's own report (judged again from its index when
+// the run it resumed found it), inconclusive when interrupted (the result, in
+// Report.Result and to Options.Checkpoint, then resumes). Every violated member is
+// counted unless f.stop.
+func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report, error) {
+	start := time.Now()
+	members := partition.Family(f.kind, f.lo, f.hi, nil, f.types)
+	kind := f.kind.String()
+	spec := partition.FamilySpec(f.lo, f.hi)
+	names := make([]string, len(f.types))
+	for i, t := range f.types {
+		names[i] = t.String()
+	}
+	rec := family.NewResult(partition.FamilyAlgorithm, spec, kind, partition.FamilyParams{Types: names, Property: r.property}, len(members), f.shard)
+	label := fmt.Sprintf("partition %s on %s", spec, kind)
+	if rec.Shard.Count > 1 {
+		label += ", shard " + rec.Shard.String()
+	}
+	ko := family.KeepOptions[partition.FamilyParams]{
+		Options: family.Options{Pool: max(1, r.opt.Workers), StopAtFirst: f.stop, Progress: r.opt.Progress, Label: label,
+			CheckpointEvery: r.opt.CheckpointEvery},
+		Resume: f.resume,
+	}
+	if cp := r.opt.Checkpoint; cp != nil {
+		ko.Checkpoint = func(rec *partition.FamilyRecord) error {
+			b, err := rec.Marshal()
+			if err != nil {
+				return err
+			}
+			return cp(b)
+		}
+	}
+	judge := func(ctx context.Context, i int) (*props.Report, error) {
+		in := members[i]
+		g, err := model.ParseGrid(in.Topology)
+		if err != nil {
+			return nil, internalf("member %d: %v", i, err)
+		}
+		return partitionMember(ctx, r, g, in.Params, false) // an error is named by family.Keep
+	}
+	var first *props.Report // the lowest violated member this run judged
+	firstIndex := -1
+	_, err := family.Keep(ctx, rec, ko, func(ctx context.Context, _, i int) (*props.Report, family.Member, error) {
+		rep, err := judge(ctx, i)
+		if err != nil {
+			return nil, family.Member{Msgs: members[i].String()}, err
+		}
+		m := family.Member{Outcome: family.Outcome{Verdict: rep.Verdict, States: rep.Stats.Checked}, Msgs: members[i].String()}
+		if rep.Verdict == props.Violated {
+			what := rep.Reason
+			if rep.Witness != nil {
+				what = rep.Witness.Violation
+			}
+			m.Trace = members[i].Witness(r.property, what)
+		}
+		return rep, m, nil
+	}, func(i int, rep *props.Report) {
+		if rep.Verdict == props.Violated && first == nil {
+			first, firstIndex = rep, i
+		}
+	})
+	if err != nil {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
+			return nil, err
+		}
+		return nil, internalf("%v", err)
+	}
+	result, err := rec.Marshal()
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	if w := rec.Witness; w != nil && w.Index != firstIndex {
+		// The witness was found by the run this one resumed: its member is judged
+		// again, by index.
+		if first, err = judge(ctx, w.Index); err != nil {
+			return nil, err
+		}
+	}
+	rep := r.report(kind, map[string]any{"family": spec, "types": strings.Join(names, ","), "members": rec.Members, "instances": rec.Instances})
+	if rec.Shard.Count > 1 {
+		rep.Instance.Params["shard"] = rec.Shard.String()
+	}
+	rep.Command, rep.Verdict, rep.Result = "check", rec.Verdict, result
+	secs := time.Since(start).Seconds()
+	unit := "subnetworks" // what the members' judges examined
+	if r.property == props.PropP1P5 {
+		unit = "properties"
+	}
+	rep.Stats = props.Stats{Checked: rec.States, Unit: unit, Seconds: secs}
+	rep.Figures = map[string]float64{"members": float64(rec.Members), "instances": float64(rec.Instances), "violated": float64(rec.Violated),
+		"inconclusive": float64(len(rec.Inconclusive))}
+	rep.Text = fmt.Sprintf("%s of %s grids, Types %s, shard %s: %d of %d members checked, %d violated, %d inconclusive",
+		spec, kind, strings.Join(names, ", "), rec.Shard, rec.Instances, rec.Members, rec.Violated, len(rec.Inconclusive))
+	switch {
+	case rec.Witness != nil:
+		w := rec.Witness
+		rep.Reason = fmt.Sprintf("member %d (%s): %s", w.Index, w.Msgs, w.Trace.Violation)
+		rep.Witness = first.Witness
+		if rec.Violated > 1 {
+			rep.Reason += fmt.Sprintf("; %d members violated", rec.Violated)
+		}
+	case rec.Partial && ctx.Err() != nil:
+		rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members; resume to continue", rec.Instances)
+	case len(rec.Inconclusive) > 0:
+		rep.Reason = fmt.Sprintf("%d members undecided (a bounded isomorphism search)", len(rec.Inconclusive))
+	case rec.Partial:
+		rep.Reason = fmt.Sprintf("stopped after %d of the shard's members", rec.Instances)
+	}
+	return rep, nil
 }
 
 func multinodeAlgorithm() Algorithm {

@@ -191,20 +191,3 @@ func worstVerdict(rs []*props.Report) props.Verdict {
 	}
 	return v
 }
-
-// schedulePicture draws a schedule as SVG, highlighting its depth (else stepwise)
-// witness if there is one.
-func schedulePicture(s *model.Schedule) ([]byte, error) {
-	var w *props.ScheduleWitness
-	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
-		if x := r.ScheduleWitness(); x != nil {
-			w = x
-			break
-		}
-	}
-	pic, err := render.Schedule(s, w)
-	if err != nil {
-		return nil, badf("%v", err)
-	}
-	return pic, nil
-}

@@ -198,11 +198,12 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
 	}
 	symNote := ""
+	var sm *flit.Symmetric
 	if r.opt.Symmetry {
-		sm := flit.NewSymmetric(m, flit.GridSymmetries(in.Grid, in.Config().Routing))
+		sm = treemcast.Symmetric(in, m)
 		symNote = fmt.Sprintf("symmetry: a group of %d automorphisms under which the instance and routing %s are invariant (%s)", sm.Group(), in.Config().Routing.Name(), strings.Join(sm.SymmetryNames(), "; "))
 	}
-	res, reduction, err := treemcast.Explore(in, m, o, r.opt.Symmetry, r.opt.Reduction)
+	res, reduction, err := treemcast.Explore(in, m, o, sm, r.opt.Reduction)
 	if err != nil {
 		return nil, internalf("%v", err)
 	}

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -10,9 +8,8 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// This file verifies and draws user files (`wormcheck verify`, `wormcheck render`): a
-// schedule file is verified in the semantics asked for, one report each; a schedule or
-// a saved trace is drawn.
+// This file verifies user files (`wormcheck verify`): a schedule file is verified in the
+// semantics asked for, one report each.
 
 // verifySchema tags the object of a verification (docs/report.md).
 const verifySchema = "wormcheck-verify/1"
@@ -64,42 +61,4 @@ func (v *Verification) WriteText(w io.Writer) {
 	for _, r := range v.Reports {
 		io.WriteString(w, r.String())
 	}
-}
-
-// Picture draws the file named file, whose contents are data, as SVG: a saved trace
-// (wormcheck-trace/1) is replayed and drawn in its final state; anything else is read as
-// a schedule and drawn with schedulePicture. Every error is bad input.
-func Picture(ctx context.Context, file string, data []byte) ([]byte, error) {
-	var head struct {
-		Format string `json:"format"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, badf("%s is not valid JSON: %v", file, err)
-	}
-	if err := tracefile.WrongFile(data, model.ScheduleFormat); err != nil && head.Format != tracefile.Format {
-		return nil, badf("%s: %v", file, err) // a family result, a report, a witness without a trace
-	}
-	if head.Format != tracefile.Format {
-		s, err := model.ParseSchedule(data)
-		if err != nil {
-			return nil, badf("%v", err)
-		}
-		pic, err := schedulePicture(s)
-		if err != nil {
-			return nil, badf("%v", err)
-		}
-		return pic, nil
-	}
-	tf, err := tracefile.Parse(data)
-	if err != nil {
-		return nil, badf("%s: %v", file, err)
-	}
-	rep, err := Replay(ctx, tf)
-	if err != nil {
-		return nil, badf("%s: %v", file, err)
-	}
-	if rep.SVG == nil {
-		return nil, badf("%s: algorithm %s has no picture for this trace", file, tf.Algorithm)
-	}
-	return rep.SVG, nil
 }

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -58,32 +56,5 @@ func TestVerifyFileBadInput(t *testing.T) {
 		if !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), c.says) {
 			t.Errorf("%s (%q): %v", c.data, c.sems, err)
 		}
-	}
-}
-
-// TestPictureOfScheduleAndTrace draws a schedule file and a saved trace, and refuses a
-// file that is not JSON.
-func TestPictureOfScheduleAndTrace(t *testing.T) {
-	data, err := os.ReadFile("../../model/testdata/stepwise-not-depth.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pic, err := Picture(context.Background(), "s.json", data); err != nil || !strings.Contains(string(pic), "<svg") {
-		t.Errorf("schedule picture: %v", err)
-	}
-	rep, err := Run(context.Background(), Instance{Algorithm: "unicast", Topology: "torus:4",
-		Params: map[string]string{"dateline": "off", "msgs": "0->2,1->3,2->0,3->1"}}, "deadlock", Options{})
-	if err != nil || rep.Trace == nil {
-		t.Fatalf("no trace to draw: %v", err)
-	}
-	tf, err := json.Marshal(rep.Trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pic, err := Picture(context.Background(), "t.json", tf); err != nil || !strings.Contains(string(pic), "<svg") {
-		t.Errorf("trace picture: %v", err)
-	}
-	if _, err := Picture(context.Background(), "x.json", []byte("not json")); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "x.json is not valid JSON") {
-		t.Errorf("not JSON: %v", err)
 	}
 }

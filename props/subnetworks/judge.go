@@ -1,6 +1,7 @@
 package subnetworks
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
@@ -151,15 +152,16 @@ func ViolationOptions(c partition.Check, what string) render.PartitionOptions {
 // p and the DCNs of g. The verdict is violated when one fails, inconclusive when one is
 // undecided (a bounded isomorphism search), else holds; figures violated_checks and
 // inconclusive_checks count them, and the witness is the first failing (else undecided)
-// property as a PropertyWitness.
-func P1P5(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) error {
+// property as a PropertyWitness. When ctx ends during the isomorphism checks (P4, P5)
+// the undecided ones are inconclusive and say so.
+func P1P5(ctx context.Context, g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) error {
 	dcns, err := partition.DCNs(g, p.H)
 	if err != nil {
 		return props.BadInputf("%v", err)
 	}
 	checks := []partition.Check{
 		partition.CheckP1(g, ddns, 1), partition.CheckP2(g, dcns), partition.CheckP3(ddns, dcns),
-		partition.CheckIsomorphic("P4", g, ddns, partition.IsoOptions{}), partition.CheckIsomorphic("P5", g, dcns, partition.IsoOptions{}),
+		partition.CheckIsomorphic("P4", g, ddns, partition.IsoOptions{Context: ctx}), partition.CheckIsomorphic("P5", g, dcns, partition.IsoOptions{Context: ctx}),
 	}
 	rep.Stats.Checked, rep.Stats.Unit = int64(len(checks)), "properties"
 	var bad, undecided int
@@ -201,7 +203,9 @@ func P1P5(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *p
 // (001 §3.1; §3.2 for meshes, where directed DDNs are not). Stats count the subnetworks;
 // the figure multi_member is 1 when the DDNs have more than one member. The witness of
 // a violation is the first unreachable member pair (ReachWitness), drawn in rep.SVG.
-func Connected(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
+// When ctx ends between two DDNs the verdict is inconclusive and the stats count the
+// DDNs judged.
+func Connected(ctx context.Context, g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
 	rep.Stats.Checked, rep.Stats.Unit = int64(len(ddns)), "subnetworks"
 	rep.Figures = map[string]float64{"multi_member": 0}
 	if len(ddns) > 0 && len(ddns[0].Nodes) > 1 {
@@ -209,6 +213,11 @@ func Connected(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, r
 	}
 	rep.Reason = "every DDN is strongly connected"
 	for k, s := range ddns {
+		if ctx.Err() != nil {
+			rep.Verdict, rep.Stats.Checked = props.Inconclusive, int64(k)
+			rep.Reason = fmt.Sprintf("stopped (%v) after %d of %d DDNs, all strongly connected", context.Cause(ctx), k, len(ddns))
+			return
+		}
 		reach := partition.StronglyConnected(g, s)
 		if reach.Connected {
 			continue
