@@ -2,7 +2,9 @@ package checker
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model/system"
@@ -50,10 +52,13 @@ type LivenessResult[S any] struct {
 // least message id, so the witness is deterministic. ReplayLasso re-checks it.
 //
 // Messages are those of system.PendingMessages, or a single one pending in every non-
-// Terminal state. Symmetry is not used: the graph is the model's own. Cost: the whole
-// reachable graph is kept in memory (the states, and per transition a target, an action
-// and a class), and the component search is O(M (V + E)) for M message ids; it is meant
-// for instances whose progress measure is absent or broken.
+// Terminal state. Symmetry and partial-order reduction are not used: the graph is the
+// model's own. Cost: the whole reachable graph is kept in memory, compactly (graph: per
+// state its fingerprint, parent, edge offset and pending-set id, per transition its
+// target and class id, and the encodings that are not word-keyed; no state value is kept,
+// and a counterexample's states are rebuilt by replay), and the component search is
+// O(M (V + E)) for M message ids; it is meant for instances whose progress measure is
+// absent or broken.
 func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], error) {
 	if m == nil {
 		return nil, fmt.Errorf("checker: CheckLiveness: nil model")
@@ -71,7 +76,7 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 	if err != nil {
 		return nil, err
 	}
-	res := &LivenessResult[S]{States: int64(len(g.states)), Transitions: int64(len(g.to))}
+	res := &LivenessResult[S]{States: int64(g.index.len()), Transitions: int64(len(g.to))}
 	if reason != "" {
 		res.Verdict, res.Reason = Inconclusive, reason
 		return res, nil
@@ -79,7 +84,12 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 	// A deadlock: the shallowest state without successors that has a pending message
 	// (the graph was built only up to it).
 	if v := g.deadlock; v >= 0 {
-		tr, err := Replay(m, g.initOf(v), g.pathTo(v))
+		root := g.rootOf(v)
+		acts, err := pathActions(m, g, root, g.pathTo(v))
+		if err != nil {
+			return nil, err
+		}
+		tr, err := Replay(m, g.roots[root], acts)
 		if err != nil {
 			return nil, fmt.Errorf("checker: liveness: replaying a deadlock: %w", err)
 		}
@@ -105,10 +115,13 @@ func CheckLiveness[S any](m Model[S], opt LivenessOptions) (*LivenessResult[S], 
 		res.Verdict = Holds
 		return res, nil
 	}
-	walk := g.fairWalk(bestComp)
 	prefix := g.pathTo(best)
-	actions := append(prefix, walk...)
-	lasso, finding, err := ReplayLasso(m, g.initOf(best), actions, len(prefix))
+	root := g.rootOf(best)
+	actions, err := pathActions(m, g, root, append(slices.Clip(prefix), g.fairWalk(bestComp)...))
+	if err != nil {
+		return nil, err
+	}
+	lasso, finding, err := ReplayLasso(m, g.roots[root], actions, len(prefix))
 	if err != nil {
 		return nil, fmt.Errorf("checker: liveness: the lasso found does not replay: %w", err)
 	}
@@ -234,51 +247,176 @@ func classesOf[S any](m Model[S], s S) []uint64 {
 	return slices.Compact(cls)
 }
 
-// graph is the explicit reachable graph: states in BFS order, edges in CSR form.
-type graph[S any] struct {
-	states  []S
-	parent  []int32 // BFS parent, -1 for an initial state
-	paction []Action
-	init    []int // for an initial state, its index in Init(); -1 otherwise
-	off     []int // edges of v are off[v]..off[v+1]
+// graph is the explicit reachable graph, kept about as compactly as the visited store:
+// a state is its id (BFS order) and no S is kept; a path's states are re-derived by
+// replay from an initial state (pathActions). Edges are CSR arrays: the targets as
+// int32 ids, and per edge its fairness class as an interned id. A state's pending
+// messages are an interned set id. Per state this is a fingerprint, a table slot (the
+// index), a parent, an edge offset and a set id, about 27 bytes, plus 8 bytes per edge,
+// and the encodings of states that are not word-keyed.
+//
+// Invariant: the edges of state v are off[v]..off[v+1], in the model's Successors order,
+// so that edge e is the transition at index e-off[v] among v's successors.
+type graph struct {
+	index   liveIndex
+	parent  []int32  // BFS parent, -1 for an initial state
+	roots   []int    // for an initial state v (v < len(roots)), its index in Init()
+	off     []uint32 // per expanded state, then one more
 	to      []int32
-	task    []uint64
-	action  []Action
-	poff    []int // pending messages of v are pend[poff[v]:poff[v+1]]
-	pend    []int
+	task    []uint32 // per edge, its class id
+	classes classIntern
+	pset    []uint32          // per expanded state, its pending set id
+	sets    [][]int           // set id -> the pending messages, sorted
+	setIDs  map[string]uint32 // a set's varints -> its id
+	setKey  []byte
 	// deadlock is the first state (in BFS order, so a shallowest one) without
 	// successors that has a pending message, or -1; the graph stops there.
 	deadlock int
 }
 
-func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, error) {
-	g := &graph[S]{deadlock: -1}
-	ids := map[string]int32{}
-	var heap heapSampler
-	add := func(s S, parent int32, a Action, init int) (int32, bool) {
-		k := string(m.Encode(s, nil))
-		if id, ok := ids[k]; ok {
-			return id, false
+// classIntern numbers fairness classes in order of first appearance.
+type classIntern struct {
+	ids map[uint64]uint32
+}
+
+func (c *classIntern) id(cls uint64) uint32 {
+	if id, ok := c.ids[cls]; ok {
+		return id
+	}
+	if c.ids == nil {
+		c.ids = map[uint64]uint32{}
+	}
+	id := uint32(len(c.ids))
+	c.ids[cls] = id
+	return id
+}
+
+// liveIndex maps state encodings to ids 0, 1, ... in order of insertion: an open-
+// addressing (linear probing) table of ids over the states' fingerprints, and the
+// encodings of the states that are not word-keyed (an 8-byte encoding is identified by
+// its fingerprint: wordKeyed), so that the map is exact. Cost per state: its 8-byte
+// fingerprint and 4 bytes per slot (at most 3/4 full); once some state is not word-keyed,
+// 8 bytes of offset per state and those states' encodings.
+type liveIndex struct {
+	slots []uint32 // id+1 per slot, 0 when empty; a power of two of them
+	fps   []uint64 // per id
+	// ends is nil while every state is word-keyed; then per id the end of its encoding in
+	// encs, with liveWord set (and nothing in encs) for a word-keyed state.
+	ends []uint64
+	encs []byte
+}
+
+const liveWord = 1 << 63
+
+func (ix *liveIndex) len() int { return len(ix.fps) }
+
+// add returns the id of the state with encoding enc, adding it if it is new, and
+// whether it was new. Expected cost O(len(enc)).
+func (ix *liveIndex) add(enc []byte) (int32, bool) {
+	h := fixHash(fingerprint(enc))
+	word := wordKeyed(h, enc)
+	if ix.slots == nil {
+		ix.slots = make([]uint32, 1<<10)
+	}
+	mask := uint64(len(ix.slots) - 1)
+	i := h & mask
+	for ; ix.slots[i] != 0; i = (i + 1) & mask {
+		id := ix.slots[i] - 1
+		if ix.fps[id] == h && ix.same(id, enc, word) {
+			return int32(id), false
 		}
-		id := int32(len(g.states))
-		ids[k] = id
-		g.states = append(g.states, s)
-		g.parent = append(g.parent, parent)
-		g.paction = append(g.paction, a)
-		g.init = append(g.init, init)
-		return id, true
+	}
+	id := uint32(len(ix.fps))
+	ix.slots[i] = id + 1
+	ix.fps = append(ix.fps, h)
+	switch {
+	case word && ix.ends != nil:
+		ix.ends = append(ix.ends, uint64(len(ix.encs))|liveWord)
+	case !word:
+		if ix.ends == nil {
+			ix.ends = make([]uint64, id, max(2*int(id), 1024))
+			for k := range ix.ends {
+				ix.ends[k] = liveWord
+			}
+		}
+		ix.encs = append(ix.encs, enc...)
+		ix.ends = append(ix.ends, uint64(len(ix.encs)))
+	}
+	if 4*len(ix.fps) >= 3*len(ix.slots) {
+		ix.grow()
+	}
+	return int32(id), true
+}
+
+// same reports whether state id, whose fingerprint is that of enc, has encoding enc.
+func (ix *liveIndex) same(id uint32, enc []byte, word bool) bool {
+	if ix.ends == nil || ix.ends[id]&liveWord != 0 {
+		return word // two word-keyed states with one fingerprint are one state
+	}
+	if word {
+		return false
+	}
+	start := uint64(0)
+	if id > 0 {
+		start = ix.ends[id-1] &^ liveWord
+	}
+	return string(ix.encs[start:ix.ends[id]]) == string(enc)
+}
+
+// grow doubles the table.
+func (ix *liveIndex) grow() {
+	slots := make([]uint32, 2*len(ix.slots))
+	mask := uint64(len(slots) - 1)
+	for _, s := range ix.slots {
+		if s == 0 {
+			continue
+		}
+		i := ix.fps[s-1] & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = s
+	}
+	ix.slots = slots
+}
+
+// bytes returns the memory the graph holds, by capacity.
+func (g *graph) bytes() int64 {
+	ix := &g.index
+	return int64(cap(ix.slots))*4 + int64(cap(ix.fps))*8 + int64(cap(ix.ends))*8 + int64(cap(ix.encs)) +
+		int64(cap(g.parent))*4 + int64(cap(g.off))*4 + int64(cap(g.to))*4 + int64(cap(g.task))*4 + int64(cap(g.pset))*4
+}
+
+func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) {
+	g := &graph{deadlock: -1, setIDs: map[string]uint32{}}
+	var heap heapSampler
+	// queue holds the states found and not yet expanded, in id order: state v is
+	// expanded when it is queue[0].
+	var queue []S
+	var buf []byte
+	add := func(s S, parent int32) int32 {
+		buf = m.Encode(s, buf[:0])
+		id, isNew := g.index.add(buf)
+		if isNew {
+			g.parent = append(g.parent, parent)
+			queue = append(queue, s)
+		}
+		return id
 	}
 	inits := m.Init()
 	if len(inits) == 0 {
 		return nil, "", fmt.Errorf("checker: the model (%T) has no initial state", m)
 	}
 	for i, s := range inits {
-		add(s, -1, 0, i)
+		if int(add(s, -1)) == len(g.roots) {
+			g.roots = append(g.roots, i)
+		}
 	}
 	g.off = append(g.off, 0)
-	g.poff = append(g.poff, 0)
 	var dst []Transition[S]
-	for v := 0; v < len(g.states); v++ {
+	var pend []int
+	var zero S
+	for v := 0; v < g.index.len(); v++ {
 		if v%1024 == 0 {
 			if err := opt.Context.Err(); err != nil {
 				return g, "cancelled: " + err.Error(), nil
@@ -287,66 +425,114 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph[S], string, erro
 				return g, fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: the liveness graph)", opt.MaxMemoryBytes, h), nil
 			}
 		}
-		s := g.states[v]
-		g.pend = pendingOf(m, s, g.pend)
-		g.poff = append(g.poff, len(g.pend))
+		s := queue[0]
+		queue[0] = zero // the state is not needed any more
+		queue = queue[1:]
+		pend = pendingOf(m, s, pend[:0])
+		g.pset = append(g.pset, g.setID(pend))
 		dst = m.Successors(s, dst[:0])
 		for _, t := range dst {
-			id, _ := add(t.Next, int32(v), t.Action, -1)
-			g.to = append(g.to, id)
-			g.action = append(g.action, t.Action)
-			g.task = append(g.task, taskOf(m, s, t.Action))
+			g.to = append(g.to, add(t.Next, int32(v)))
+			g.task = append(g.task, g.classes.id(taskOf(m, s, t.Action)))
 		}
-		g.off = append(g.off, len(g.to))
-		if len(dst) == 0 && g.poff[v+1] > g.poff[v] {
+		clear(dst)
+		if len(g.to) > math.MaxUint32 || g.index.len() > math.MaxInt32 {
+			return g, fmt.Sprintf("the liveness graph's limit of %d states and %d transitions was reached", math.MaxInt32, uint64(math.MaxUint32)), nil
+		}
+		g.off = append(g.off, uint32(len(g.to)))
+		if len(dst) == 0 && len(pend) > 0 {
 			g.deadlock = v
 			return g, "", nil
 		}
-		if opt.MaxStates > 0 && int64(len(g.states)) > opt.MaxStates {
-			return g, fmt.Sprintf("state budget %d exhausted (%d states in the liveness graph)", opt.MaxStates, len(g.states)), nil
+		if opt.MaxStates > 0 && int64(g.index.len()) > opt.MaxStates {
+			return g, fmt.Sprintf("state budget %d exhausted (%d states in the liveness graph)", opt.MaxStates, g.index.len()), nil
 		}
 	}
 	return g, "", nil
 }
 
-func (g *graph[S]) pendingOf(v int) []int { return g.pend[g.poff[v]:g.poff[v+1]] }
-
-func (g *graph[S]) isPending(v int, x int) bool {
-	_, ok := slices.BinarySearch(g.pendingOf(v), x)
-	return ok
+// setID interns the pending set pend.
+func (g *graph) setID(pend []int) uint32 {
+	g.setKey = g.setKey[:0]
+	for _, x := range pend {
+		g.setKey = binary.AppendVarint(g.setKey, int64(x))
+	}
+	if id, ok := g.setIDs[string(g.setKey)]; ok {
+		return id
+	}
+	id := uint32(len(g.sets))
+	g.setIDs[string(g.setKey)] = id
+	g.sets = append(g.sets, slices.Clone(pend))
+	return id
 }
 
+// expanded returns the number of states whose edges the graph holds.
+func (g *graph) expanded() int { return len(g.off) - 1 }
+
+func (g *graph) pendingOf(v int) []int { return g.sets[g.pset[v]] }
+
 // messages returns every message id pending somewhere, sorted.
-func (g *graph[S]) messages() []int {
-	ms := slices.Clone(g.pend)
+func (g *graph) messages() []int {
+	var ms []int
+	for _, s := range g.sets {
+		ms = append(ms, s...)
+	}
 	slices.Sort(ms)
 	return slices.Compact(ms)
 }
 
-// initOf returns the index in Init() of the initial state v descends from.
-func (g *graph[S]) initOf(v int) int {
+// rootOf returns the initial state v descends from.
+func (g *graph) rootOf(v int) int32 {
 	for g.parent[v] >= 0 {
 		v = int(g.parent[v])
 	}
-	return g.init[v]
+	return int32(v)
 }
 
-// pathTo returns the actions of the BFS (shortest) path from an initial state to v.
-func (g *graph[S]) pathTo(v int) []Action {
-	var rev []Action
-	for g.parent[v] >= 0 {
-		rev = append(rev, g.paction[v])
-		v = int(g.parent[v])
+// pathTo returns the edges of the BFS (shortest) path from an initial state to v.
+func (g *graph) pathTo(v int) []int {
+	var rev []int
+	for p := g.parent[v]; p >= 0; v, p = int(p), g.parent[p] {
+		e := int(g.off[p])
+		for g.to[e] != int32(v) {
+			e++
+		}
+		rev = append(rev, e)
 	}
 	slices.Reverse(rev)
 	return rev
 }
 
+// pathActions re-derives the actions of a path of edges that starts at initial state
+// root: edge e is the transition at index e-off[v] among the successors of its source v,
+// whose state the replay has at hand. Cost: one Successors call per edge.
+func pathActions[S any](m Model[S], g *graph, root int32, edges []int) ([]Action, error) {
+	s := m.Init()[g.roots[root]]
+	v := root
+	var dst []Transition[S]
+	acts := make([]Action, 0, len(edges))
+	for k, e := range edges {
+		if e < int(g.off[v]) || e >= int(g.off[v+1]) {
+			return nil, fmt.Errorf("checker: liveness: internal: edge %d of the path does not leave state %d", k, v)
+		}
+		dst = m.Successors(s, dst[:0])
+		t := dst[e-int(g.off[v])]
+		acts = append(acts, t.Action)
+		s, v = t.Next, g.to[e]
+	}
+	return acts, nil
+}
+
 // components returns the strongly connected components, with at least one edge, of the
 // subgraph of states where message x is pending; each component is sorted by state id
 // and the components are ordered by their least state. Tarjan's algorithm, iterative.
-func (g *graph[S]) components(x int) [][]int32 {
-	n := len(g.states)
+func (g *graph) components(x int) [][]int32 {
+	n := g.expanded()
+	inSet := make([]bool, len(g.sets))
+	for k, s := range g.sets {
+		_, inSet[k] = slices.BinarySearch(s, x)
+	}
+	pending := func(v int32) bool { return inSet[g.pset[v]] }
 	index := make([]int32, n)
 	low := make([]int32, n)
 	for i := range index {
@@ -356,18 +542,18 @@ func (g *graph[S]) components(x int) [][]int32 {
 	var stack []int32
 	type frame struct {
 		v int32
-		e int
+		e uint32
 	}
 	var comps [][]int32
 	next := int32(0)
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 || !g.isPending(root, x) {
+	for root := range int32(n) {
+		if index[root] >= 0 || !pending(root) {
 			continue
 		}
-		call := []frame{{int32(root), g.off[root]}}
+		call := []frame{{root, g.off[root]}}
 		index[root], low[root] = next, next
 		next++
-		stack = append(stack, int32(root))
+		stack = append(stack, root)
 		onStack[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
@@ -375,7 +561,7 @@ func (g *graph[S]) components(x int) [][]int32 {
 			if f.e < g.off[v+1] {
 				w := g.to[f.e]
 				f.e++
-				if !g.isPending(int(w), x) {
+				if !pending(w) {
 					continue
 				}
 				if index[w] < 0 {
@@ -417,7 +603,7 @@ func (g *graph[S]) components(x int) [][]int32 {
 	return comps
 }
 
-func (g *graph[S]) hasEdge(v, w int32) bool {
+func (g *graph) hasEdge(v, w int32) bool {
 	for e := g.off[v]; e < g.off[v+1]; e++ {
 		if g.to[e] == w {
 			return true
@@ -427,7 +613,7 @@ func (g *graph[S]) hasEdge(v, w int32) bool {
 }
 
 // enabledIn returns the sorted distinct classes enabled in v.
-func (g *graph[S]) enabledIn(v int32) []uint64 {
+func (g *graph) enabledIn(v int32) []uint32 {
 	cls := slices.Clone(g.task[g.off[v]:g.off[v+1]])
 	slices.Sort(cls)
 	return slices.Compact(cls)
@@ -435,9 +621,9 @@ func (g *graph[S]) enabledIn(v int32) []uint64 {
 
 // fair reports whether the component comp has a weakly fair cycle: every class enabled
 // in all of its states is taken by an edge inside it.
-func (g *graph[S]) fair(comp []int32) bool {
+func (g *graph) fair(comp []int32) bool {
 	always := g.alwaysEnabled(comp)
-	taken := map[uint64]bool{}
+	taken := map[uint32]bool{}
 	for _, v := range comp {
 		for e := g.off[v]; e < g.off[v+1]; e++ {
 			if _, in := slices.BinarySearch(comp, g.to[e]); in {
@@ -454,32 +640,32 @@ func (g *graph[S]) fair(comp []int32) bool {
 }
 
 // alwaysEnabled returns the classes enabled in every state of vs (sorted).
-func (g *graph[S]) alwaysEnabled(vs []int32) []uint64 {
-	var always []uint64
+func (g *graph) alwaysEnabled(vs []int32) []uint32 {
+	var always []uint32
 	for k, v := range vs {
 		cls := g.enabledIn(v)
 		if k == 0 {
 			always = cls
 			continue
 		}
-		always = slices.DeleteFunc(always, func(c uint64) bool { _, ok := slices.BinarySearch(cls, c); return !ok })
+		always = slices.DeleteFunc(always, func(c uint32) bool { _, ok := slices.BinarySearch(cls, c); return !ok })
 	}
 	return always
 }
 
-// fairWalk returns the actions of a weakly fair closed walk inside the fair component
+// fairWalk returns the edges of a weakly fair closed walk inside the fair component
 // comp, from and back to its least state: it starts with a shortest cycle through that
 // state and adds detours (to an edge of a missing class, or to a state where that class
 // is disabled) until every class enabled along the whole walk is taken on it. Each
 // detour either adds a taken class or removes a class from those always enabled, so it
 // ends after at most as many detours as there are classes.
-func (g *graph[S]) fairWalk(comp []int32) []Action {
+func (g *graph) fairWalk(comp []int32) []int {
 	v0 := comp[0]
 	in := func(w int32) bool { _, ok := slices.BinarySearch(comp, w); return ok }
 	// A shortest cycle through v0: an edge v0 -> w inside comp, then back.
 	var edges []int // edge indices of the walk
 	bestLen := -1
-	for e := g.off[v0]; e < g.off[v0+1]; e++ {
+	for e := int(g.off[v0]); e < int(g.off[v0+1]); e++ {
 		if !in(g.to[e]) {
 			continue
 		}
@@ -491,14 +677,14 @@ func (g *graph[S]) fairWalk(comp []int32) []Action {
 	}
 	for {
 		var states []int32
-		taken := map[uint64]bool{}
+		taken := map[uint32]bool{}
 		v := v0
 		for _, e := range edges {
 			states = append(states, v)
 			taken[g.task[e]] = true
 			v = g.to[e]
 		}
-		missing := uint64(0)
+		missing := uint32(0)
 		found := false
 		for _, c := range g.alwaysEnabled(states) {
 			if !taken[c] {
@@ -507,13 +693,13 @@ func (g *graph[S]) fairWalk(comp []int32) []Action {
 			}
 		}
 		if !found {
-			break
+			return edges
 		}
 		// Detour to the first edge of class missing inside comp, else to a state where
 		// it is disabled (one exists because comp is fair).
 		var detour []int
 		for _, u := range comp {
-			for e := g.off[u]; e < g.off[u+1] && detour == nil; e++ {
+			for e := int(g.off[u]); e < int(g.off[u+1]) && detour == nil; e++ {
 				if g.task[e] == missing && in(g.to[e]) {
 					detour = append(append(g.pathIn(comp, v0, u), e), g.pathIn(comp, g.to[e], v0)...)
 				}
@@ -532,16 +718,11 @@ func (g *graph[S]) fairWalk(comp []int32) []Action {
 		}
 		edges = append(edges, detour...)
 	}
-	acts := make([]Action, len(edges))
-	for k, e := range edges {
-		acts[k] = g.action[e]
-	}
-	return acts
 }
 
 // pathIn returns the edge indices of a shortest path from a to b inside comp (empty when
 // a == b). comp is strongly connected, so one exists.
-func (g *graph[S]) pathIn(comp []int32, a, b int32) []int {
+func (g *graph) pathIn(comp []int32, a, b int32) []int {
 	if a == b {
 		return nil
 	}
@@ -550,7 +731,7 @@ func (g *graph[S]) pathIn(comp []int32, a, b int32) []int {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for e := g.off[v]; e < g.off[v+1]; e++ {
+		for e := int(g.off[v]); e < int(g.off[v+1]); e++ {
 			w := g.to[e]
 			if _, ok := slices.BinarySearch(comp, w); !ok {
 				continue
@@ -575,8 +756,8 @@ func (g *graph[S]) pathIn(comp []int32, a, b int32) []int {
 }
 
 // sourceOf returns the state whose edges include edge e. O(log V).
-func (g *graph[S]) sourceOf(e int) int32 {
-	i, _ := slices.BinarySearchFunc(g.off, e+1, func(o, t int) int {
+func (g *graph) sourceOf(e int) int32 {
+	i, _ := slices.BinarySearchFunc(g.off, uint32(e+1), func(o, t uint32) int {
 		if o < t {
 			return -1
 		}

@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -117,6 +118,17 @@ func TestLivenessMatchesNaive(t *testing.T) {
 			if got := res.Verdict == checker.Violated; got != want {
 				return false, fmt.Errorf("CheckLiveness says %v; brute force violated=%v (%s)", res.Verdict, want, why)
 			}
+			// The graph's index keeps word-keyed states (8-byte encodings) by fingerprint
+			// alone and the others with their encodings; a model that mixes both must give
+			// the same graph and the same witness.
+			mixed, err := checker.CheckLiveness[int](mixedGraph{g}, checker.LivenessOptions{})
+			if err != nil {
+				return false, err
+			}
+			if mixed.Verdict != res.Verdict || mixed.States != res.States || mixed.Transitions != res.Transitions ||
+				want && mixed.Violation.Trace.String() != res.Violation.Trace.String() {
+				return false, fmt.Errorf("with mixed encodings: %v, %d states, %d transitions; plain: %v, %d, %d", mixed.Verdict, mixed.States, mixed.Transitions, res.Verdict, res.States, res.Transitions)
+			}
 			if !want {
 				return true, nil
 			}
@@ -153,4 +165,15 @@ func initIndex(g checkertest.Graph, v int) int {
 		}
 	}
 	return -1
+}
+
+// mixedGraph is a Graph whose even nodes have 8-byte encodings and odd nodes 1-byte
+// ones.
+type mixedGraph struct{ checkertest.Graph }
+
+func (m mixedGraph) Encode(v int, buf []byte) []byte {
+	if v%2 == 0 {
+		return binary.LittleEndian.AppendUint64(buf, uint64(v))
+	}
+	return append(buf, byte(v))
 }

@@ -83,9 +83,15 @@ type Stats struct {
 	// walks' transitions, Depth the deepest walk, and a verdict is never holds).
 	Search string `json:"search,omitempty"`
 	// Reduction names the partial-order reduction that produced States ("stubborn":
-	// stubborn sets, which keep every deadlock), "" for none.
+	// stubborn sets, which keep every deadlock), ReductionNone for a check that always
+	// runs unreduced (liveness: a stubborn set without a proviso can drop the weakly fair
+	// cycles it looks for), "" for none.
 	Reduction string `json:"reduction,omitempty"`
 }
+
+// ReductionNone is Stats.Reduction for a check that runs unreduced whatever reduction
+// was asked for (liveness).
+const ReductionNone = "none"
 
 // Certificate says how a verdict knows that every message is delivered: by a progress
 // measure checked on every transition, by the liveness check, or not at all
@@ -169,7 +175,11 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "  swarm: %d transitions walked, deepest walk %d, %.2fs (%.0f transitions/s)\n", r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 	} else if r.Stats.Transitions > 0 {
 		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
-		if r.Stats.Reduction != "" {
+		switch r.Stats.Reduction {
+		case "":
+		case ReductionNone:
+			fmt.Fprintf(&b, "  reduction: none (%s runs unreduced)\n", r.Property)
+		default:
 			fmt.Fprintf(&b, "  reduction: %s sets (partial-order; every deadlock state is kept)\n", r.Stats.Reduction)
 		}
 		if r.Stats.Store == checker.Fingerprint.String() {

@@ -80,7 +80,12 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 			t.Errorf("step %+v names message %d; the one worm is 0", s, s.Message)
 		}
 	}
-	if budget := run("nonminimal:1"); budget.Verdict != checker.Holds || budget.Stats.States == 0 {
+	budget := run("nonminimal:1")
+	// Liveness runs unreduced whatever Options.Reduction says, and the report says so.
+	if !strings.Contains(budget.String(), "reduction: none (liveness runs unreduced)") || budget.Stats.Reduction != props.ReductionNone {
+		t.Errorf("nonminimal:1 report does not say it ran unreduced:\n%s", budget)
+	}
+	if budget.Verdict != checker.Holds || budget.Stats.States == 0 {
 		t.Errorf("nonminimal:1: %s, %d states", budget.Verdict, budget.Stats.States)
 	}
 	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, props.PropLiveness, Options{})

@@ -444,6 +444,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	rep := unicastReport(sp, props.PropLiveness, ur, new(work))
 	rep.Stats.StatesPerSec = float64(res.States) / max(ur.Seconds, 1e-9)
 	rep.Stats.Store = ""
+	rep.Stats.Reduction = props.ReductionNone // CheckLiveness explores the model itself
 	if rep.Witness != nil {
 		rep.Witness.Detail = map[string]any{"topology": sp.Topology, "parameters": unicast.ParamsOf(sp)}
 	}
