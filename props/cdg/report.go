@@ -93,8 +93,8 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 		} else {
 			r.Realisation = real
 			r.Trace = unicast.TraceFile(real.Spec, &real.Result)
-			for i, a := range real.Result.Actions {
-				w.Steps = append(w.Steps, props.TraceStep{Action: uint64(a), Label: real.Result.Labels[i], Message: -1})
+			if w.Steps, err = real.steps(); err != nil {
+				return nil, err
 			}
 			if !real.Scheduled {
 				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
