@@ -25,6 +25,8 @@ func TestTypedEqualsByName(t *testing.T) {
 	ms, _ := treemcast.ParseMsgs(m22, "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)")
 	m33, _ := model.NewMesh(3, 3)
 	b16, _ := model.NewBanyan(16)
+	b8, _ := model.NewBanyan(8)
+	blocking, _ := banyan.ParsePattern("0->3,1->2", 8)
 	fig4, _ := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	cases := []struct {
 		name  string
@@ -44,6 +46,14 @@ func TestTypedEqualsByName(t *testing.T) {
 			check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12", "starts": "5,7"}}, ""},
 		{"partition", check.Partition{Grid: m33, Params: partition.Params{Type: partition.TypeIII, H: 3, Delta: 1}},
 			check.Instance{Algorithm: "partition", Topology: "mesh:3x3", Params: map[string]string{"type": "III", "h": "3", "delta": "1"}}, props.PropConnected},
+		{"banyan-route pattern", check.BanyanRoute{Banyan: b8, Pattern: blocking},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"pattern": "0->3,1->2"}}, props.PropNonblocking},
+		{"banyan-route monotone", check.BanyanRoute{Banyan: b8, Order: banyan.Descending, Concentration: banyan.Scattered},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"order": "descending", "concentration": "scattered"}}, props.PropNonblocking},
+		{"banyan-route enumerate", check.BanyanRoute{Banyan: b8, Enumerate: true},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"method": "enumerate"}}, props.PropNonblocking},
+		{"banyan-route two-phase", check.BanyanRoute{Banyan: b8, TwoPhase: true, Wrap: true},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"family": "two-phase", "wrap": "true"}}, props.PropNonblocking},
 	}
 	for _, c := range cases {
 		prop := c.prop
