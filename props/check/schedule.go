@@ -73,7 +73,8 @@ func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
 // in the registry (a user's plan.Builder output, a schedule file). The report names the
 // algorithm "schedule"; a violation's witness is the contending pair or the broken
 // condition, and for any-delay on schedules of at most 12 unicasts also the explorer's
-// shortest replayable trace (Report.Trace).
+// shortest replayable trace (Report.Trace). props.PropChainBound judges a one-multicast
+// schedule at 001 §4.4's three timing points.
 func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Options) (*props.Report, error) {
 	if s == nil {
 		return nil, badf("no schedule")
@@ -100,6 +101,11 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 		r = props.Depth(s, props.DepthOptions{})
 	case props.PropNodeContention:
 		r = props.NodeContention(s)
+	case props.PropChainBound:
+		var err error
+		if r, err = chainBound(s, nil); err != nil {
+			return nil, err
+		}
 	case props.PropAnyDelay:
 		r = props.AnyDelay(s)
 		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
@@ -110,7 +116,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 			}
 		}
 	default:
-		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, steps-exact, stepwise, depth, node-contention or any-delay", property)
+		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, steps-exact, stepwise, depth, node-contention, chain-bound (one multicast) or any-delay", property)
 	}
 	if opt.Semantics != "" && opt.Semantics != r.Semantics {
 		return nil, badf("semantics %q is not supported for %s of a schedule; it is decided in %s", opt.Semantics, property, r.Semantics)
