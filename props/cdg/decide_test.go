@@ -1,6 +1,8 @@
 package cdg
 
 import (
+	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -216,7 +218,40 @@ func TestDecideBound(t *testing.T) {
 	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
 	}
+	// A context that ends: before the analysis, or after the search has looked at it a
+	// number of times (a deadline passing mid-search, counted instead of timed).
+	g6, _ := model.ParseGrid("hypercube:6")
+	slow, _ := routing.ByName(g6, "nonminimal")
+	for _, c := range []struct {
+		rel   routing.Relation
+		after int
+		skip  bool
+	}{{rel, 0, false}, {slow, 0, true}, {slow, 120, true}} {
+		ctx := &countdown{Context: t.Context(), left: c.after}
+		d, err := Decide(c.rel, DecideOptions{Context: ctx, SkipSufficient: c.skip})
+		if err != nil || d.Verdict != props.Inconclusive || !strings.Contains(d.Bound, "stopped: the countdown ended") {
+			t.Errorf("a context ended after %d looks: %v %+v", c.after, err, d)
+		}
+		if c.after > 0 && d.Nodes == 0 {
+			t.Errorf("a context ended after %d looks: the search did not start (%+v)", c.after, d)
+		}
+	}
 }
+
+// countdown is a context that ends after its Err has been asked left times.
+type countdown struct {
+	context.Context
+	left int
+}
+
+func (c *countdown) Err() error {
+	if c.left--; c.left < 0 {
+		return errCountdown
+	}
+	return nil
+}
+
+var errCountdown = errors.New("the countdown ended")
 
 // TestUntrustedRelationTooLarge checks that a user's relation on a network too large
 // to search per source is refused with a one-line error, not searched with merged
@@ -256,7 +291,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		if cf := d.Configuration; cf == nil || !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
 			t.Errorf("%s on %s: %+v (minimal %v), want %d worms on %d channels", c.name, c.topo, cf, d.Minimal, c.worms, c.channels)
 		}
-		sp, err := buildSpace(rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}

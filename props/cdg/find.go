@@ -1,6 +1,9 @@
 package cdg
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // The search for a deadlock configuration (decide.go states what one is).
 //
@@ -42,6 +45,23 @@ type wormPart struct {
 	raw bool
 }
 
+// tick counts one search node; false, with stopped set, when the budget is spent or
+// (looked at every 1024 nodes) the context has ended.
+func (f *finder) tick() bool {
+	f.nodes++
+	if f.nodes > f.budget {
+		f.stopped = true
+		return false
+	}
+	if f.nodes&1023 == 0 {
+		if err := stopped(f.ctx); err != nil {
+			f.stopped, f.halt = true, err
+			return false
+		}
+	}
+	return true
+}
+
 // settle narrows w's sets if they are raw.
 func (f *finder) settle(w *wormPart) {
 	if w.raw {
@@ -63,7 +83,9 @@ type finder struct {
 	seedV   int32
 	nodes   int64
 	budget  int64
-	stopped bool // the budget of search nodes was reached
+	stopped bool // the budget of search nodes was reached, or ctx ended (halt says so)
+	ctx     context.Context
+	halt    error // the context's stop, when it ended the search
 	found   []*wormPart
 	mark    []int32 // scratch: stamp per state
 	gen     int32
@@ -252,9 +274,7 @@ func (f *finder) coverable(o int32, left int) bool {
 // cover covers the first uncovered obligation, recursively; true when every
 // obligation is covered (f.found then holds the configuration).
 func (f *finder) cover() bool {
-	f.nodes++
-	if f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	left := f.cMax - f.used
@@ -315,8 +335,7 @@ func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSe
 		f.cutC = true
 		return false
 	}
-	if f.nodes++; f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	sp := f.sp
@@ -447,8 +466,7 @@ func hops(near []vtxDist, v int32) int32 {
 // reachable at the last vertex), left the vertices it may still add. At every vertex
 // the worm may end, with a header group of the last set.
 func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
-	if f.nodes++; f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	sp := f.sp

@@ -35,9 +35,9 @@ type Report struct {
 }
 
 // Prove decides the relation spec (a built-in name, or a routing file read with read)
-// on topology topo, which may be "" when the file names its own: ProveRelation. Errors
-// are bad input (props.ErrBadInput) naming --topo or --routing.
-func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
+// on topology topo, which may be "" when the file names its own: ProveRelation, which
+// ctx stops. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
+func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
 	var g *model.Grid
 	if topo != "" {
 		var err error
@@ -51,7 +51,7 @@ func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
 	}
-	return ProveRelation(context.Background(), rel, DecideOptions{})
+	return ProveRelation(ctx, rel, DecideOptions{})
 }
 
 // ProveRelation decides whether relation rel (a built-in, a routing file or a user's Go
@@ -59,9 +59,13 @@ func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error
 // conditions first, then the exact search), and for a configuration builds the flit
 // instance and the moves that reach it (Realise). The verdict is holds or violated;
 // inconclusive when a bound of opt was reached, or when the flit model did not reach the
-// configuration (the reason says which). Errors are bad input naming --routing.
+// configuration (the reason says which); when ctx ends, within a second, inconclusive
+// with its cause. Errors are bad input naming --routing.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
 	start := time.Now()
+	if opt.Context == nil {
+		opt.Context = ctx
+	}
 	d, err := Decide(rel, opt)
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
