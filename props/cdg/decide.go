@@ -52,6 +52,12 @@ type DecideOptions struct {
 	// Context, when it ends (a signal, a time limit, a memory budget), stops the
 	// decision within a second: inconclusive, with its cause as the bound. nil: never.
 	Context context.Context
+	// Accept, when set, is asked about each configuration the search finds, in its
+	// order; the search goes on past one it refuses (ProveRelation refuses one the flit
+	// model does not reach from the empty network). MaxRefused refusals (0: 8) end it
+	// inconclusive, and so does a search that finds no other configuration.
+	Accept     func(*Configuration) bool
+	MaxRefused int
 }
 
 // Method says which argument gave a Decision's verdict.
@@ -88,6 +94,8 @@ type Decision struct {
 	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
+	// Refused counts the configurations found before this one that Accept refused.
+	Refused int `json:"refused,omitempty"`
 
 	g *model.Grid
 }
@@ -200,6 +208,18 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
 	f.ctx = ctx
+	f.accept, f.maxRefused = opt.Accept, opt.MaxRefused
+	if f.maxRefused <= 0 {
+		f.maxRefused = 8
+	}
+	// No configuration is left, but those refused are not "none".
+	holds := func() (*Decision, error) {
+		if f.refused > 0 {
+			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", f.refused))
+		}
+		d.Verdict = props.Holds
+		return d, nil
+	}
 	f.lasso, f.adj = sp.lassos(alive)
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
 	if err := stopped(ctx); err != nil {
@@ -229,16 +249,16 @@ search:
 			break
 		}
 	}
+	d.Refused = f.refused
 	if found {
 		d.Nodes = f.nodes
 		d.Verdict, d.Minimal = props.Violated, true
-		d.Configuration = sp.configuration(f.found)
+		d.Configuration = f.conf
 		return d, nil
 	}
 	if !f.stopped {
 		d.Nodes = f.nodes
-		d.Verdict = props.Holds
-		return d, nil
+		return holds()
 	}
 	if f.halt != nil {
 		d.Nodes = f.nodes
@@ -248,22 +268,23 @@ search:
 	f.budget, f.stopped = opt.MaxNodes, false
 	for c := 1; c <= maxC; c++ {
 		if f.run(maxC, c) {
-			best := f.found
-			for k := 1; k < len(best); k++ {
+			best := f.conf
+			for k := 1; k < len(best.Worms); k++ {
 				if f.run(k, c) {
-					best = f.found
+					best = f.conf
 					break
 				}
 				if f.stopped {
 					break
 				}
 			}
-			d.Nodes = f.nodes
+			d.Nodes, d.Refused = f.nodes, f.refused
 			d.Verdict = props.Violated
-			d.Configuration = sp.configuration(best)
+			d.Configuration = best
 			d.NotMinimal = fewer
 			return d, nil
 		}
+		d.Refused = f.refused
 		if f.halt != nil {
 			d.Nodes = f.nodes
 			return halt(f.halt)
@@ -273,8 +294,7 @@ search:
 		}
 		if !f.cutC {
 			d.Nodes = f.nodes
-			d.Verdict = props.Holds
-			return d, nil
+			return holds()
 		}
 	}
 	d.Nodes = f.nodes
@@ -325,6 +345,12 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 		c.Channels += len(w.path)
 	}
 	return c
+}
+
+// key identifies a configuration by its worms' sources, destinations, routes and held
+// channels, in the search's order of worms.
+func (c *Configuration) key() string {
+	return fmt.Sprint(c.Worms)
 }
 
 // vertex returns the (channel, VC) of vertex index v.

@@ -318,3 +318,40 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideRefused checks the search past configurations the caller refuses (as
+// ProveRelation refuses one the flit model does not reach from the empty network): the
+// decision goes on to the next configuration in its order, and when it refuses every
+// one it finds, the answer is inconclusive at the bound of refusals, never holds.
+func TestDecideRefused(t *testing.T) {
+	g, _ := model.ParseGrid("mesh:4x4")
+	rel, _ := routing.ByName(g, "adaptive")
+	var seen []string
+	first := func(c *Configuration) bool {
+		seen = append(seen, c.key())
+		return len(seen) > 1
+	}
+	d, err := Decide(rel, DecideOptions{Accept: first})
+	if err != nil || d.Verdict != props.Violated || d.Refused != 1 || len(seen) != 2 || seen[0] == seen[1] || d.Configuration.key() != seen[1] {
+		t.Fatalf("refusing the first: %v %s refused %d, %d asked", err, d.Verdict, d.Refused, len(seen))
+	}
+	checkConfiguration(t, rel, d.Configuration)
+	if len(d.Configuration.Worms) != 4 || d.Configuration.Channels != 4 || !d.Minimal {
+		t.Errorf("the next configuration: %d worms on %d channels, minimal %v; want another square", len(d.Configuration.Worms), d.Configuration.Channels, d.Minimal)
+	}
+	asked := 0
+	none := func(*Configuration) bool { asked++; return false }
+	d, err = Decide(rel, DecideOptions{Accept: none, MaxRefused: 3})
+	if err != nil || d.Verdict != props.Inconclusive || asked != 3 || !strings.Contains(d.Bound, "reached none") {
+		t.Errorf("refusing all: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
+	}
+	// A small space whose configurations are all refused: exhausted, still not holds.
+	g2, _ := model.ParseGrid("mesh:2x2")
+	small, _ := routing.ByName(g2, "adaptive")
+	asked = 0
+	d, err = Decide(small, DecideOptions{Accept: none, MaxRefused: 1 << 20, SkipSufficient: true})
+	if err != nil || d.Verdict != props.Inconclusive || asked == 0 || !strings.Contains(d.Bound, "found no other") {
+		t.Errorf("refusing every configuration of adaptive on mesh:2x2: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
+	}
+	t.Logf("adaptive on mesh:2x2: %d configurations refused before the search ran out", asked)
+}

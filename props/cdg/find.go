@@ -2,6 +2,7 @@ package cdg
 
 import (
 	"context"
+	"fmt"
 	"slices"
 )
 
@@ -84,13 +85,20 @@ type finder struct {
 	nodes   int64
 	budget  int64
 	stopped bool // the budget of search nodes was reached, or ctx ended (halt says so)
-	ctx     context.Context
-	halt    error // the context's stop, when it ended the search
-	found   []*wormPart
-	mark    []int32 // scratch: stamp per state
-	gen     int32
-	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
-	bounds  []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	// accept, when set, is asked about every configuration found; one it refuses does
+	// not end the run. refused counts them; maxRefused refusals stop the search.
+	accept      func(*Configuration) bool
+	refused     int
+	maxRefused  int
+	refusedKeys map[string]bool // Configuration.key of each refused
+	conf        *Configuration  // the configuration of found
+	ctx         context.Context
+	halt        error // the context's stop, when it ended the search
+	found       []*wormPart
+	mark        []int32 // scratch: stamp per state
+	gen         int32
+	lasso       []int32 // per vertex: the fewest vertices of a configuration holding it
+	bounds      []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
 	// cutC and cutK record that the last run pruned a branch for want of channels
 	// (cMax) or of worms (kMax): a run that cut neither way covered every configuration.
 	cutC, cutK bool
@@ -286,11 +294,29 @@ func (f *finder) cover() bool {
 		return false
 	}
 	if o < 0 {
-		f.found = make([]*wormPart, len(f.worms))
+		found := make([]*wormPart, len(f.worms))
 		for i, w := range f.worms {
 			f.settle(w)
-			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
+			found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
 		}
+		conf := f.sp.configuration(found)
+		if f.accept != nil && f.refusedKeys[conf.key()] {
+			return false // a deeper level finds the shallower ones again
+		}
+		if f.accept != nil && !f.accept(conf) {
+			// Refused (not reached from the empty network): the search goes on to the
+			// next configuration in its order, up to maxRefused of them.
+			if f.refusedKeys == nil {
+				f.refusedKeys = map[string]bool{} // lookup only
+			}
+			f.refusedKeys[conf.key()] = true
+			f.refused++
+			if f.refused >= f.maxRefused {
+				f.stopped, f.halt = true, fmt.Errorf("%d deadlock configurations were found and the flit model reached none of them from the empty network (the bound is %d)", f.refused, f.maxRefused)
+			}
+			return false
+		}
+		f.found, f.conf = found, conf
 		return true
 	}
 	// An existing worm grows backwards from its tail to o.

@@ -57,14 +57,28 @@ func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, er
 // ProveRelation decides whether relation rel (a built-in, a routing file or a user's Go
 // relation) has a deadlock configuration on its topology (Decide: the sufficient
 // conditions first, then the exact search), and for a configuration builds the flit
-// instance and the moves that reach it (Realise). The verdict is holds or violated;
-// inconclusive when a bound of opt was reached, or when the flit model did not reach the
-// configuration (the reason says which); when ctx ends, within a second, inconclusive
-// with its cause. Errors are bad input naming --routing.
+// instance and the moves that reach it (Realise). A configuration the flit model does
+// not reach from the empty network is refused, and the search goes on to the next one
+// in its order (DecideOptions.Accept; notes count the refusals). The verdict is holds or
+// violated; inconclusive when a bound of opt was reached (among them the refusals'),
+// and, within a second, when ctx ends. Errors are bad input naming --routing.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
 	start := time.Now()
 	if opt.Context == nil {
 		opt.Context = ctx
+	}
+	var real *Realisation
+	var unreached []string
+	if opt.Accept == nil {
+		opt.Accept = func(c *Configuration) bool {
+			r, err := Realise(ctx, rel, c)
+			if err != nil {
+				unreached = append(unreached, err.Error())
+				return false
+			}
+			real = r
+			return true
+		}
 	}
 	d, err := Decide(rel, opt)
 	if err != nil {
@@ -88,9 +102,15 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 		r.Stats.States = res.States
 	}
 	r.Stats.States += d.States
+	if len(unreached) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d deadlock configurations before this answer were not reached from the empty network by the flit model; the first: %s", len(unreached), unreached[0]))
+	}
 	if d.Verdict == props.Violated {
 		w := d.Witness()
-		real, err := Realise(ctx, rel, d.Configuration)
+		if real == nil {
+			// A stranded header (no search), or a caller's own Accept.
+			real, err = Realise(ctx, rel, d.Configuration)
+		}
 		if err != nil {
 			r.Verdict = props.Inconclusive
 			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
