@@ -169,8 +169,17 @@ func (r *Report) SVG() ([]byte, error) {
 		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", res.Reason())
 	}
 	what, _, _ := strings.Cut(w.Violation, ":")
-	pic, err := render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+	var pic []byte
+	var err error
+	if r.Verdict == props.Holds {
+		// The relation is deadlock-free although its CDG is cyclic: the cycle is drawn
+		// as harmless, with the verdict and its reason first.
+		pic, err = render.ProvenCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
+			fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency ")), r.Reason)
+	} else {
+		pic, err = render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
+			fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+	}
 	if err != nil {
 		return nil, props.BadInputf("--svg: %v", err)
 	}

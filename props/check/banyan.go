@@ -414,19 +414,29 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 }
 
 // banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every
-// packet that holds links, with the links its heads wait for (held by another packet)
-// in red.
+// packet that holds links or waits (one still at its source holds none and is named in
+// the legend all the same), the links the heads wait for (held by another packet) in
+// red, and the wait-for edges listed under the legend.
 func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
+	waits := sys.Waits(s)
+	waiting := map[int]bool{}
+	var contested []model.ChannelID
+	var notes []string
+	for _, wt := range waits {
+		waiting[wt.WaiterIdx] = true
+		contested = append(contested, model.ChannelID(wt.Channel))
+		notes = append(notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
+	}
 	var pkts []render.BanyanPath
 	for p := range s.Held {
-		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
+		cs := sys.HeldChannels(s, p)
+		switch {
+		case len(cs) > 0:
 			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+		case waiting[p]:
+			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
 		}
 	}
-	var contested []model.ChannelID
-	for _, wt := range sys.Waits(s) {
-		contested = append(contested, model.ChannelID(wt.Channel))
-	}
 	b, opt := sys.Banyan(), sys.Options()
-	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
+	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested, notes...)
 }

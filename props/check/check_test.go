@@ -239,6 +239,28 @@ func TestRunModel(t *testing.T) {
 	}
 }
 
+// TestBanyanDeadlockPictureNamesEveryPacket: in the lockstep upper-first deadlock of
+// three multicasts on banyan:8 (claim MN6B), the third multicast's packet still waits at
+// its source holding no link; the picture's legend names it all the same, and lists the
+// wait-for edges. Reference: 002 Theorem 2.
+func TestBanyanDeadlockPictureNamesEveryPacket(t *testing.T) {
+	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:8",
+		Params: map[string]string{"msgs": "2->4,5;5->2,7;0->4", "arbitration": "upper-first", "timing": "lockstep"}}
+	rep, err := check.Run(context.Background(), tp, "deadlock", check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated {
+		t.Fatalf("verdict %v; want the MN6B deadlock", rep.Verdict)
+	}
+	pic := string(rep.SVG)
+	for _, want := range []string{"m1.", "m2.", "m3.", "wait-for edges:", "held by"} {
+		if !strings.Contains(pic, want) {
+			t.Errorf("the picture lacks %q:\n%s", want, pic)
+		}
+	}
+}
+
 // TestTwoPhaseLocalDeadlock: on 002 Fig. 4 with a third message beside it, --prop
 // deadlock reports the local deadlock in the cycle it closes (its set in the witness,
 // a two-packet wait-for cycle), global-deadlock only once the third message is
