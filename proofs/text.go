@@ -55,6 +55,7 @@ func (t *Table) Finish(rep *Report) {
 			}
 		}
 	}
+	fmt.Fprintf(t.w, "\nSTATES are counted without partial-order reduction (reduction: %s).\n", CatalogueReduction)
 	switch {
 	case rep.Interrupted:
 		fmt.Fprintf(t.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", rep.Ran(), len(rep.Claims))

@@ -107,6 +107,12 @@ type Options struct {
 	// same; state counts are smaller, and the report names the reduction that produced
 	// them (Stats.Reduction). The command line turns it on by default.
 	Reduction bool
+	// ReducedOnly, with Reduction, lets the reduced search decide every single instance
+	// (unicast, tree-mcast): it skips the bounded unreduced first pass that otherwise
+	// finds shallow local deadlocks at their true depth and decides small instances
+	// alone. Verdicts are the same; it is how the soundness tests exercise the reduction
+	// on small instances.
+	ReducedOnly bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the

@@ -534,6 +534,9 @@ func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 // request asks for it (Options.Reduction) and the property is a deadlock property.
 func searchUnicast(r *request, m *flit.Model, opt checker.Options[flit.State]) unicast.Result {
 	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+		if r.opt.ReducedOnly {
+			return unicast.SearchReducedFirstPass(m, opt, 0)
+		}
 		return unicast.SearchReduced(m, opt)
 	}
 	return unicast.SearchWith(m, opt)
