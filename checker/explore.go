@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -8,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/wormcheck/wormcheck/checker/progress"
 )
 
 // Explore searches the states of m reachable from m.Init() breadth-first, level by
@@ -252,7 +255,7 @@ func (e *explorer[S]) overBudget() string {
 		return fmt.Sprintf("memory budget %d bytes exhausted (store is %d bytes)", e.opt.MaxMemoryBytes, b)
 	}
 	if e.opt.MaxMemoryBytes > 0 {
-		if h := e.heap.sample(); h > e.opt.MaxMemoryBytes {
+		if h := e.heap.sample(e.opt.MaxMemoryBytes); h > e.opt.MaxMemoryBytes {
 			return fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: store and frontiers)", e.opt.MaxMemoryBytes, h)
 		}
 	}
@@ -260,18 +263,22 @@ func (e *explorer[S]) overBudget() string {
 }
 
 // heapSampler reads the Go heap size (live and not yet swept objects: the store, the
-// frontiers and garbage) at most once per heapSampleEvery, so that the memory budget also
-// covers frontier states, which the store estimate does not. It never stops the world.
+// frontiers and garbage), so that the memory budget also covers frontier states, which
+// the store estimate does not. It reads at most once per progress.SampleEvery of the
+// last reading against the budget: every 20 ms far from it, down to every millisecond
+// near it, so that a fast-growing search stops within a few MB of its budget. It never
+// stops the world.
 type heapSampler struct {
 	last  atomic.Int64 // unix nanoseconds of the last reading
 	bytes atomic.Int64
 }
 
-const heapSampleEvery = 20 * time.Millisecond
-
-func (h *heapSampler) sample() int64 {
+// sample returns the heap's size in bytes, read anew if the interval that the last
+// reading and limit give has passed.
+func (h *heapSampler) sample(limit int64) int64 {
 	now := time.Now().UnixNano()
-	if last := h.last.Load(); now-last < int64(heapSampleEvery) || !h.last.CompareAndSwap(last, now) {
+	every := min(progress.SampleEvery(uint64(h.bytes.Load()), uint64(limit)), 20*time.Millisecond)
+	if last := h.last.Load(); now-last < int64(every) || !h.last.CompareAndSwap(last, now) {
 		return h.bytes.Load()
 	}
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -522,7 +529,7 @@ func (w *worker[S]) runShare(frontier *level[S], sh *share, chunk int64, last bo
 		if reason := e.overBudget(); reason != "" {
 			e.stop(reason)
 		} else if err := e.opt.Context.Err(); err != nil {
-			e.stop("cancelled: " + err.Error())
+			e.stop("cancelled: " + context.Cause(e.opt.Context).Error())
 		} else if e.opt.StopAtFirst && w.best.ok {
 			e.stop("violation found")
 		}

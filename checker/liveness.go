@@ -419,9 +419,9 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 	for v := 0; v < g.index.len(); v++ {
 		if v%1024 == 0 {
 			if err := opt.Context.Err(); err != nil {
-				return g, "cancelled: " + err.Error(), nil
+				return g, "cancelled: " + context.Cause(opt.Context).Error(), nil
 			}
-			if h := heap.sample(); opt.MaxMemoryBytes > 0 && h > opt.MaxMemoryBytes {
+			if h := heap.sample(opt.MaxMemoryBytes); opt.MaxMemoryBytes > 0 && h > opt.MaxMemoryBytes {
 				return g, fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: the liveness graph)", opt.MaxMemoryBytes, h), nil
 			}
 		}

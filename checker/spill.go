@@ -3,6 +3,7 @@ package checker
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -622,7 +623,7 @@ func (w *worker[S]) runSpill(chunk int64, last bool) {
 		if reason := e.overBudget(); reason != "" {
 			e.stop(reason)
 		} else if err := e.opt.Context.Err(); err != nil {
-			e.stop("cancelled: " + err.Error())
+			e.stop("cancelled: " + context.Cause(e.opt.Context).Error())
 		} else if e.opt.StopAtFirst && w.best.ok {
 			e.stop("violation found")
 		}

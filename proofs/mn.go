@@ -44,7 +44,7 @@ func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Mu
 		}
 		params["starts"] = strings.Join(ss, ",")
 	}
-	rep, err := check.Run(ctx, check.Instance{Algorithm: "two-phase", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, "deadlock",
+	rep, err := runCheck(ctx, check.Instance{Algorithm: "two-phase", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, "deadlock",
 		check.Options{Workers: workers, ViolationPicturesOnly: true})
 	if err == nil {
 		tally.Add(rep.Certificate)

@@ -3,7 +3,6 @@ package proofs
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker"
@@ -17,8 +16,8 @@ import (
 // The network-partitioning family NP1-NP7: static properties of 001's DDNs and DCNs over
 // every 2-D torus (or mesh) s x t with 2 <= s, t <= 32 (12 in quick mode), every h
 // dividing both sides and every delta of Type III (the sweep is partition.Family). Each
-// member is checked through the entry, check.Run on the registry's partition algorithm
-// (levels, p1-p5, connected); this file says which members each claim takes and how
+// member is checked through the entry, the typed check.Partition (levels, p1-p5,
+// connected); this file says which members each claim takes and how
 // their reports add up.
 //
 // Reference: 001 Definitions 3-8, Lemmas 1-4, Table 1, P1-P5, §3.1-§3.2.
@@ -40,8 +39,11 @@ func forEachInstance(ctx context.Context, workers int, kind model.Kind, lo, hi i
 	}
 	_, err := family.Run(ctx, len(ins), family.Options{Pool: workers}, func(ctx context.Context, _, i int) (checked, family.Outcome) {
 		in := ins[i]
-		rep, err := check.Run(ctx, check.Instance{Algorithm: "partition", Topology: in.Topology, Params: map[string]string{
-			"type": in.Params.Type.String(), "h": strconv.Itoa(in.Params.H), "delta": strconv.Itoa(in.Params.Delta)}}, prop, check.Options{ViolationPicturesOnly: true})
+		g, err := model.ParseGrid(in.Topology)
+		if err != nil {
+			return checked{err: err}, family.Outcome{Verdict: checker.Holds}
+		}
+		rep, err := check.Partition{Grid: g, Params: in.Params}.Check(ctx, prop, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return checked{err: err}, family.Outcome{Verdict: checker.Holds}
 		}

@@ -16,20 +16,19 @@ import (
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
 // 001 §4.2), U-mesh and SPU (McKinley et al.; Kesavan & Panda, 001 §5.1), one-port,
 // timed semantics.
-// np8Member judges one U-torus multicast with the library's chain-bound judge
-// (check.ChainBound, the utorus algorithm's property chain-bound: per virtual-channel
-// class depth contention-free, ceil(log2(1+|D|)) steps, completion within the formula
-// plus the hop term at 001 §4.4's points; per physical channel contention reported beside
-// it). It builds the schedule on g and calls the judge rather than check.Run: measured on
-// NP8's 7,215 default members, a Run per member (which names the instance by strings and
-// builds the topology anew) took 1.5-1.6x the CPU (3.5-3.9 s against 2.3-2.4 s, one
-// worker, shared machine).
-func np8Member(g *model.Grid, src model.NodeID, dests []model.NodeID) (*props.Report, error) {
+// np8Member judges one U-torus multicast for props.PropChainBound (the utorus
+// algorithm's property chain-bound: per virtual-channel class depth contention-free,
+// ceil(log2(1+|D|)) steps, completion within the formula plus the hop term at 001 §4.4's
+// points; per physical channel contention reported beside it). It builds the schedule on
+// g, shared by every member, and judges it with check.RunSchedule, rather than naming
+// the instance by strings for check.Run, which parses and builds the topology anew for
+// each of NP8's thousands of members.
+func np8Member(ctx context.Context, g *model.Grid, src model.NodeID, dests []model.NodeID) (*props.Report, error) {
 	s, err := unicastmc.Build(g, unicastmc.UTorus, unicastmc.Multicast{Source: src, Destinations: dests})
 	if err != nil {
 		return nil, err
 	}
-	return check.ChainBound(s, nil)
+	return check.RunSchedule(ctx, s, props.PropChainBound, check.Options{})
 }
 
 // runNP8 checks every destination set of sizes 1..K on a 6x6 torus from source (0,0)
@@ -51,7 +50,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 	// judge checks one U-torus multicast; it returns a violated outcome or nil.
 	judge := func(g *model.Grid, src model.NodeID, dests []model.NodeID) *Outcome {
 		out.Instances++
-		r, err := np8Member(g, src, dests)
+		r, err := np8Member(ctx, g, src, dests)
 		if err != nil {
 			return &Outcome{Verdict: Inconclusive, Err: err}
 		}

@@ -3,6 +3,7 @@ package proofs
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,20 +64,58 @@ func StartProgress(w io.Writer, m *Meter, tty bool) *Progress {
 	return p
 }
 
-// progressLine is one progress report in the shared format (checker/progress): the
-// claim and its running family, that family's members done of the total with its
-// elapsed time and ETA, the claim's states and rate, memory, and the claim's elapsed
-// time, e.g. "prove TM2 [5/10 mesh:3x3 pairs:2 B=1 shard 0/20]:  389/669 members 58.1%
-// states 1.30M  115k states/s  elapsed 10s  ETA 7s  heap 34MiB  rss 80MiB  claim 22s".
+// progressWidth is the most columns a progress line takes: it fits an 80-column
+// terminal, where a longer line would wrap and no longer be rewritten in place.
+const progressWidth = 79
+
+// progressLine is one progress report, at most progressWidth columns: the claim and its
+// running family (its name shortened to what room is left), that family's members done
+// of the total, the claim's states and rate, the family's ETA and resident memory (which
+// give way to the name when the line is full), and the claim's elapsed time, e.g.
+// "prove TM2 [5/10 mesh:3x3 pairs:2]: 389/669 58%  1.30M states  115k/s  ETA 7s  22s".
 func progressLine(s MeterSnapshot, rate float64) string {
-	snap := progress.Snapshot{Done: s.Done, Total: s.Total, Work: s.States,
-		Note: "claim " + progress.Duration(s.Elapsed)}
-	if s.Done > 0 || s.Total > 0 {
-		snap.Unit = "members"
+	var done string
+	if s.Total > 0 {
+		done = fmt.Sprintf("%d/%d %.0f%%", s.Done, s.Total, 100*float64(s.Done)/float64(s.Total))
+	} else if s.Done > 0 {
+		done = fmt.Sprintf("%d done", s.Done)
 	}
-	heap, rss := progress.Memory()
-	label := fmt.Sprintf("prove %s [%d/%d %s]", s.Claim, s.FamilyIndex, s.Families, s.Family)
-	return progress.Format(label, snap, rate, time.Duration(s.FamilyElapsedSec*float64(time.Second)), heap, rss)
+	var eta, rss string
+	if s.Total > 0 && s.Done > 0 && s.Done < s.Total && s.FamilyElapsedSec > 0 {
+		eta = "ETA " + progress.Duration(time.Duration(s.FamilyElapsedSec*float64(s.Total-s.Done)/float64(s.Done)*float64(time.Second)))
+	}
+	if _, r := progress.Memory(); r > 0 {
+		rss = "rss " + progress.Bytes(r)
+	}
+	head := fmt.Sprintf("prove %s [%d/%d ", s.Claim, s.FamilyIndex, s.Families)
+	family := []rune(s.Family)
+	// The figures in the order they give way to the family's name: memory first, then
+	// the ETA; the name keeps at least minFamily runes.
+	const minFamily = 24
+	var line string
+	for _, optional := range [][]string{{eta, rss}, {eta}, nil} {
+		parts := []string{done, progress.Count(float64(s.States)) + " states", progress.Count(rate) + "/s"}
+		parts = append(parts, optional...)
+		parts = append(parts, progress.Duration(s.Elapsed))
+		rest := joinNonEmpty(parts, "  ")
+		room := progressWidth - len([]rune(head)) - len("]: ") - len([]rune(rest))
+		line = head + truncate(s.Family, max(room, 1)) + "]: " + rest
+		if room >= min(len(family), minFamily) {
+			break
+		}
+	}
+	return truncate(line, progressWidth)
+}
+
+// joinNonEmpty joins the non-empty parts with sep.
+func joinNonEmpty(parts []string, sep string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
 }
 
 func (p *Progress) print(line string) {

@@ -16,15 +16,18 @@ import (
 
 // ClaimReport is one claim's entry in a Report (`prove --json`'s claims[]).
 type ClaimReport struct {
-	ID        string         `json:"id"`
-	Source    string         `json:"source"`
-	Claim     string         `json:"claim"`
-	Semantics string         `json:"semantics"`
-	Expected  string         `json:"expected"`
-	Verdict   string         `json:"verdict"`
-	AsExp     bool           `json:"as_expected"`
-	Instances int            `json:"instances"`
-	States    int64          `json:"states"`
+	ID        string `json:"id"`
+	Source    string `json:"source"`
+	Claim     string `json:"claim"`
+	Semantics string `json:"semantics"`
+	Expected  string `json:"expected"`
+	Verdict   string `json:"verdict"`
+	AsExp     bool   `json:"as_expected"`
+	Instances int    `json:"instances"`
+	States    int64  `json:"states"`
+	// Reduction names the partial-order reduction that produced States: "none" (the
+	// catalogue's searches are unreduced); empty when the claim explored no state space.
+	Reduction string         `json:"reduction,omitempty"`
 	Seconds   float64        `json:"seconds"`
 	Witness   *props.Witness `json:"witness"`
 	Figures   map[string]any `json:"figures,omitempty"`
@@ -47,6 +50,11 @@ type Report struct {
 	Claims      []ClaimReport `json:"claims"`
 }
 
+// CatalogueReduction is the reduction behind the catalogue's state counts: none. Its
+// searches are unreduced (the claims' families are small; TestDeadlockNotionsAgree
+// checks that stubborn-set reduction gives every member the same verdict).
+const CatalogueReduction = "none"
+
 // ReportSchema is the schema tag of prove's JSON object.
 const ReportSchema = "wormcheck-prove/1"
 
@@ -64,6 +72,9 @@ func (rep *Report) Add(c Claim, r Result) ClaimReport {
 		Instances: r.Outcome.Instances, States: r.Outcome.States, Seconds: r.Seconds,
 		Witness: WitnessOf(r.Outcome.Witness), Figures: figuresJSON(r.Outcome.Figures), Note: r.Outcome.Note,
 		Certificate: r.Outcome.Certificate,
+	}
+	if cr.States > 0 {
+		cr.Reduction = CatalogueReduction
 	}
 	if r.Outcome.Err != nil {
 		cr.Error = strings.NewReplacer("\n", " ", "\r", " ").Replace(r.Outcome.Err.Error())

@@ -131,7 +131,7 @@ type rtFlitResult struct {
 // unicastUnder checks one placement (L, B) under relation name with check.Run, for
 // property prop, each search bounded by maxStates.
 func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
-	return check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: g.Spec(), Params: map[string]string{
+	return runCheck(ctx, check.Instance{Algorithm: "unicast", Topology: g.Spec(), Params: map[string]string{
 		"msgs": unicast.FormatPairs(ps), "length": strconv.Itoa(lb[0]), "buffers": strconv.Itoa(lb[1]), "routing": name,
 	}}, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
 }
@@ -409,7 +409,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
-		rep, err := check.Run(ctx, check.Instance{Algorithm: "tree-mcast", Topology: topo, Params: map[string]string{
+		rep, err := runCheck(ctx, check.Instance{Algorithm: "tree-mcast", Topology: topo, Params: map[string]string{
 			"family": fmt.Sprintf("pairs:%d", k), "pruning": pr.String(), "length": "1", "buffers": "1", "ports": "one",
 			"routing": "duato", "stop": strconv.FormatBool(pr == flit.PruneNone),
 		}}, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})

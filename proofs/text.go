@@ -50,9 +50,12 @@ func (t *Table) Finish(rep *Report) {
 	if len(t.notes) > 0 {
 		fmt.Fprintln(t.w, "\nNotes:")
 		for _, n := range t.notes {
-			fmt.Fprintf(t.w, "  %s\n", n)
+			for _, line := range wrap(n, notesWidth-4) {
+				fmt.Fprintf(t.w, "  %s\n", line)
+			}
 		}
 	}
+	fmt.Fprintf(t.w, "\nSTATES are counted without partial-order reduction (reduction: %s).\n", CatalogueReduction)
 	switch {
 	case rep.Interrupted:
 		fmt.Fprintf(t.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", rep.Ran(), len(rep.Claims))
@@ -114,6 +117,32 @@ func WriteClaims(w io.Writer, claims []Claim) {
 			fmt.Fprintf(w, "  %s %s%s: %s\n", c.ID, f.Name, ev, strings.Join(sz, " | "))
 		}
 	}
+}
+
+// notesWidth is the width prove's notes are wrapped to: an 80-column terminal.
+const notesWidth = 80
+
+// wrap breaks s into lines of at most width runes at spaces; a continuation line is
+// indented by two spaces (and is two runes shorter), and a word longer than a line
+// stands alone on its own.
+func wrap(s string, width int) []string {
+	var lines []string
+	line, limit := "", width
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= limit:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line, limit = "  "+w, width
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // truncate shortens s to at most n runes, marking the cut with an ellipsis.

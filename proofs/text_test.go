@@ -97,9 +97,22 @@ func TestProgressPlainLines(t *testing.T) {
 	m.Expect(10)
 	m.Add(4, 1000)
 	line := progressLine(m.Snapshot(), 500)
-	for _, want := range []string{"prove TM2 [1/3 mesh:3x3 pairs:2]", "4/10 members", "claim "} {
+	for _, want := range []string{"prove TM2 [1/3 mesh:3x3 pairs:2]", "4/10 40%", "1000 states"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("progress line %q lacks %q", line, want)
+		}
+	}
+	// The line fits an 80-column terminal, however long the family's name and figures.
+	m.reset("AN4", 12, time.Now())
+	m.startFamily("mesh:8x8 all-placements:3 L=2 B=1 routing negative-first shard 17/128 samples 100000")
+	m.Expect(123456789)
+	m.Add(98765432, 9876543210)
+	for _, line := range []string{progressLine(m.Snapshot(), 1.5e6), progressLine(MeterSnapshot{Claim: "WH1"}, 0)} {
+		if n := len([]rune(line)); n > 79 {
+			t.Errorf("progress line of %d columns; want at most 79:\n%s", n, line)
+		}
+		if !strings.HasPrefix(line, "prove ") {
+			t.Errorf("progress line %q does not start with the claim", line)
 		}
 	}
 	var nilProgress *Progress
@@ -137,6 +150,32 @@ func TestReportVerdict(t *testing.T) {
 	} {
 		if got := c.rep.Verdict(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.rep, got, c.want)
+		}
+	}
+}
+
+// TestNotesWrapped: prove's notes are wrapped to 80 columns at spaces (a word longer than
+// a line stays whole), and no word is lost.
+func TestNotesWrapped(t *testing.T) {
+	long := strings.Repeat("the contention-free formula holds on every torus we tried ", 6) + strings.Repeat("x", 100)
+	lines := wrap(long, notesWidth-4)
+	if len(lines) < 5 {
+		t.Errorf("%d lines; want the note wrapped", len(lines))
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > notesWidth-4 && !strings.Contains(l, strings.Repeat("x", 100)) {
+			t.Errorf("line of %d runes: %q", n, l)
+		}
+	}
+	if got := strings.Join(strings.Fields(strings.Join(lines, " ")), " "); got != strings.Join(strings.Fields(long), " ") {
+		t.Errorf("wrapping changed the words:\n%s", got)
+	}
+	var b strings.Builder
+	tb := &Table{w: &b, notes: []string{long}}
+	tb.Finish(&Report{AsExpected: true})
+	for _, l := range strings.Split(b.String(), "\n") {
+		if n := len([]rune(l)); n > notesWidth && !strings.Contains(l, strings.Repeat("x", 100)) {
+			t.Errorf("printed line of %d columns: %q", n, l)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -491,6 +492,29 @@ type DepthOptions struct {
 	// DefaultGrid (a grid contention the decision missed would make the report
 	// inconclusive, with both in the reason).
 	NoGrid bool
+	// Context, if not nil, stops the decision when it ends (a signal, a time or memory
+	// budget): DecideDepth then returns the pairs decided so far with an error wrapping
+	// context.Cause, and Depth an inconclusive report that counts them. It is checked
+	// every stopEvery pairs and between grid points.
+	Context context.Context
+}
+
+// stopEvery is how many channel-sharing pairs the depth decision handles between two
+// looks at its Context: a few milliseconds of work.
+const stopEvery = 256
+
+// errStopped is the error of a decision its Context stopped; it wraps the cause.
+type errStopped struct{ cause error }
+
+func (e errStopped) Error() string { return "cancelled: " + e.cause.Error() }
+func (e errStopped) Unwrap() error { return e.cause }
+
+// stopped returns an errStopped if ctx (which may be nil) has ended, else nil.
+func stopped(ctx context.Context) error {
+	if ctx == nil || ctx.Err() == nil {
+		return nil
+	}
+	return errStopped{context.Cause(ctx)}
 }
 
 // DecideDepth decides depth contention freedom of s exactly, for all ts, tr >= 0, tc > 0
@@ -550,10 +574,16 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 		th = newTheorem1(s)
 	}
 	var firstP *Params
+	looked := 0
 	for lane, us := range uses {
 		c := lane / lanes
 		for x := 0; x < len(us); x++ {
 			for y := x + 1; y < len(us); y++ {
+				if looked++; looked%stopEvery == 0 {
+					if err := stopped(opt.Context); err != nil {
+						return res, err
+					}
+				}
 				a, b := us[x], us[y]
 				if a.u > b.u {
 					a, b = b, a
@@ -591,6 +621,11 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 		}
 	}
 	for k := range res.Pairs {
+		if k%stopEvery == stopEvery-1 {
+			if err := stopped(opt.Context); err != nil {
+				return res, err
+			}
+		}
 		pv := &res.Pairs[k]
 		if th != nil {
 			pv.Condition = th.condition(pv.A, pv.B)
@@ -629,13 +664,27 @@ func Depth(s *model.Schedule, opt DepthOptions) *Report {
 	r := newReport(s, PropDepth, SemTimed)
 	t0 := time.Now()
 	res, err := DecideDepth(s, opt)
+	if errors.As(err, new(errStopped)) {
+		r.Stats.States = int64(len(res.Pairs))
+		r.Stats.Seconds = time.Since(t0).Seconds()
+		return fail(r, fmt.Errorf("%v after %d channel-sharing pairs; nothing was decided", err, len(res.Pairs)))
+	}
 	if err != nil {
 		return fail(r, err)
 	}
 	reason := fmt.Sprintf("decided exactly for all ts, tr >= 0, tc > 0, integer L >= 1; %d channel-sharing pairs", len(res.Pairs))
 	if !opt.NoGrid {
 		grid := DefaultGrid()
-		gw, err := GridCheck(s, grid)
+		gw, err := gridCheck(opt.Context, s, grid)
+		if errors.As(err, new(errStopped)) {
+			r.Stats.States = int64(len(res.Pairs))
+			r.Stats.Seconds = time.Since(t0).Seconds()
+			if res.Witness != nil {
+				// The decision is complete and found a contention; the grid only cross-checks it.
+				return finish(r, res.Witness, reason+"; the grid cross-check was "+err.Error())
+			}
+			return fail(r, fmt.Errorf("%v during the grid cross-check of a decision of %d channel-sharing pairs", err, len(res.Pairs)))
+		}
 		if err != nil {
 			return fail(r, err)
 		}

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -223,11 +224,20 @@ func DefaultGrid() []Params {
 // contention found, or nil. It is the cross-check of the exact decision: it can miss a
 // contention that needs parameters off the grid, never report a false one.
 func GridCheck(s *model.Schedule, grid []Params) (*ScheduleWitness, error) {
+	return gridCheck(nil, s, grid)
+}
+
+// gridCheck is GridCheck that stops between points when ctx (which may be nil) ends,
+// with an errStopped.
+func gridCheck(ctx context.Context, s *model.Schedule, grid []Params) (*ScheduleWitness, error) {
 	pl, err := newPlan(s)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range grid {
+		if err := stopped(ctx); err != nil {
+			return nil, err
+		}
 		t, err := pl.simulate(p)
 		if err != nil {
 			return nil, err

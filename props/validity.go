@@ -64,18 +64,23 @@ func validity(s *model.Schedule) *ScheduleWitness {
 		}
 		seen[k] = i
 	}
-	// Condition 4.
+	// Condition 4. The unicasts each node receives, per group, in schedule order, from
+	// one pass over the unicasts: O(unicasts), not O(destinations x unicasts).
+	type receipt struct {
+		group int
+		to    model.NodeID
+	}
+	received := map[receipt][]int{}
+	for i, u := range s.Unicasts {
+		k := receipt{s.GroupOf(i), u.To}
+		received[k] = append(received[k], i)
+	}
 	for g := 0; g < s.Groups(); g++ {
 		for _, d := range sortedNodes(s.DestinationsOf(g)) {
 			if isSource(s, d, g) {
 				continue
 			}
-			var got []int
-			for i, u := range s.Unicasts {
-				if u.To == d && s.GroupOf(i) == g {
-					got = append(got, i)
-				}
-			}
+			got := received[receipt{g, d}]
 			if len(got) != 1 {
 				w := &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
 					Note: fmt.Sprintf("destination receives %d times", len(got))}

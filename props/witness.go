@@ -69,7 +69,7 @@ type Witness struct {
 
 // ConfigurationWitness is a deadlock configuration of a routing relation: worms that
 // hold channels such that every output each header is permitted is held. Minimal says
-// the search proved it has the fewest channels, and the fewest worms among those.
+// the search proved it has the fewest worms, and the fewest channels among those.
 type ConfigurationWitness struct {
 	Worms    []ConfigurationWorm `json:"worms"`
 	Channels int                 `json:"channels"`

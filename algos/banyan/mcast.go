@@ -3,7 +3,6 @@ package banyan
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/wormcheck/wormcheck/model/system"
 	"math/bits"
 	"strings"
 
@@ -791,22 +790,6 @@ func (sys *System) Waits(s State) []Wait {
 		}
 	}
 	return out
-}
-
-// WaitFor returns the wait-for relation of s as data (system.WaitGraph): one wait per
-// edge of Waits, in the same order (wait k is Waits(s)[k]), a link needed by one packet
-// and held by another. Packets are the graph's messages.
-func (sys *System) WaitFor(s State) system.WaitGraph {
-	g := system.WaitGraph{Undelivered: make([]bool, len(s.Status)), Blocked: make([]bool, len(s.Status))}
-	for p, st := range s.Status {
-		g.Undelivered[p] = st != done
-	}
-	for _, w := range sys.Waits(s) {
-		g.Blocked[w.WaiterIdx] = true
-		g.Waits = append(g.Waits, system.Wait{Waiter: w.WaiterIdx, Kind: system.WaitLink, Input: w.AtChannel, At: w.AtChannel,
-			Needs: []system.Resource{{ID: w.Channel, Holder: w.HolderIdx}}})
-	}
-	return g
 }
 
 // Violation describes a deadlocked state in one line.

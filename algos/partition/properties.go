@@ -9,11 +9,21 @@ import (
 )
 
 // Check is the verdict on one property of a DDN/DCN family, with a witness for people
-// when it does not hold (the node, channel or pair that breaks it).
+// when it does not hold (the node, channel or pair that breaks it), and the same witness
+// as values for pictures: the nodes, channels and subnetworks (by name) it names.
 type Check struct {
-	Property string          `json:"property"`
-	Verdict  checker.Verdict `json:"verdict"`
-	Witness  string          `json:"witness,omitempty"`
+	Property    string            `json:"property"`
+	Verdict     checker.Verdict   `json:"verdict"`
+	Witness     string            `json:"witness,omitempty"`
+	Nodes       []model.NodeID    `json:"-"`
+	Channels    []model.ChannelID `json:"-"`
+	Subnetworks []string          `json:"-"`
+}
+
+// at returns c with its witness's nodes, channels and subnetworks.
+func (c Check) at(nodes []model.NodeID, chans []model.ChannelID, subs ...string) Check {
+	c.Nodes, c.Channels, c.Subnetworks = nodes, chans, subs
+	return c
 }
 
 func holds(p string) Check { return Check{Property: p, Verdict: checker.Holds} }
@@ -32,12 +42,12 @@ func CheckP1(t model.Topology, ddns []Subnetwork, tolerance int) Check {
 	if d := l.Node - l.MinNode; d > tolerance {
 		v := minIndex(l.NodeCount)
 		return violated("P1", "node %s is in %d DDNs but node %s in %d (spread %d > %d)",
-			t.NodeName(l.NodeWitness), l.Node, t.NodeName(model.NodeID(v)), l.MinNode, d, tolerance)
+			t.NodeName(l.NodeWitness), l.Node, t.NodeName(model.NodeID(v)), l.MinNode, d, tolerance).at([]model.NodeID{l.NodeWitness, model.NodeID(v)}, nil)
 	}
 	if d := l.Link - l.MinLink; d > tolerance {
 		c := minIndex(l.LinkCount)
 		return violated("P1", "channel %s is in %d DDNs but channel %s in %d (spread %d > %d)",
-			t.ChannelName(l.LinkWitness), l.Link, t.ChannelName(model.ChannelID(c)), l.MinLink, d, tolerance)
+			t.ChannelName(l.LinkWitness), l.Link, t.ChannelName(model.ChannelID(c)), l.MinLink, d, tolerance).at(nil, []model.ChannelID{l.LinkWitness, model.ChannelID(c)})
 	}
 	return holds("P1")
 }
@@ -62,14 +72,14 @@ func CheckP2(t model.Topology, dcns []Subnetwork) Check {
 	for k, d := range dcns {
 		for _, v := range d.Nodes {
 			if owner[v] >= 0 {
-				return violated("P2", "node %s is in both %s and %s", t.NodeName(v), dcns[owner[v]].Name, d.Name)
+				return violated("P2", "node %s is in both %s and %s", t.NodeName(v), dcns[owner[v]].Name, d.Name).at([]model.NodeID{v}, nil, dcns[owner[v]].Name, d.Name)
 			}
 			owner[v] = k
 		}
 	}
 	for v, o := range owner {
 		if o < 0 {
-			return violated("P2", "node %s is in no DCN", t.NodeName(model.NodeID(v)))
+			return violated("P2", "node %s is in no DCN", t.NodeName(model.NodeID(v))).at([]model.NodeID{model.NodeID(v)}, nil)
 		}
 	}
 	return holds("P2")
@@ -92,7 +102,7 @@ func CheckP3(ddns, dcns []Subnetwork) Check {
 		}
 		for k, ok := range hit {
 			if !ok {
-				return violated("P3", "%s and %s share no node", a.Name, dcns[k].Name)
+				return violated("P3", "%s and %s share no node", a.Name, dcns[k].Name).at(nil, nil, a.Name, dcns[k].Name)
 			}
 		}
 	}
@@ -129,7 +139,7 @@ func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptio
 		r := Isomorphic(g, subs[0], s, opt)
 		switch r.Verdict {
 		case checker.Violated:
-			return violated(name, "%s and %s are not isomorphic (%s: %s)", subs[0].Name, s.Name, r.Via, r.Reason)
+			return violated(name, "%s and %s are not isomorphic (%s: %s)", subs[0].Name, s.Name, r.Via, r.Reason).at(nil, nil, subs[0].Name, s.Name)
 		case checker.Inconclusive:
 			out = Check{Property: name, Verdict: checker.Inconclusive, Witness: fmt.Sprintf("%s and %s: %s", subs[0].Name, s.Name, r.Reason)}
 		}
@@ -142,7 +152,7 @@ func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptio
 func CheckConnected(name string, g *model.Grid, subs []Subnetwork) Check {
 	for _, s := range subs {
 		if r := StronglyConnected(g, s); !r.Connected {
-			return violated(name, "in %s, %s cannot reach %s", s.Name, g.NodeName(r.From), g.NodeName(r.To))
+			return violated(name, "in %s, %s cannot reach %s", s.Name, g.NodeName(r.From), g.NodeName(r.To)).at([]model.NodeID{r.From, r.To}, nil, s.Name)
 		}
 	}
 	return holds(name)

@@ -108,6 +108,14 @@ func Symmetric(in Instance, m *flit.Model) *flit.Symmetric {
 // reduced search decides only when it reaches its bound. reduced names the reduction
 // that produced the result ("stubborn"), "" for none.
 func Explore(in Instance, m *flit.Model, o checker.Options[flit.State], sm *flit.Symmetric, reduction bool) (res *checker.Result[flit.State], reduced string, err error) {
+	return ExploreFirstPass(in, m, o, sm, reduction, FirstPass)
+}
+
+// ExploreFirstPass is Explore with the unreduced first pass bounded by firstPass states
+// instead of FirstPass; 0 skips it, so that the reduced search decides every instance
+// (soundness tests of the reduction run it so on small instances, which the first pass
+// would otherwise decide alone).
+func ExploreFirstPass(in Instance, m *flit.Model, o checker.Options[flit.State], sm *flit.Symmetric, reduction bool, firstPass int64) (res *checker.Result[flit.State], reduced string, err error) {
 	if sm != nil {
 		o.Symmetry = true
 		res, err = checker.Explore[flit.State](sm, o)
@@ -118,13 +126,15 @@ func Explore(in Instance, m *flit.Model, o checker.Options[flit.State], sm *flit
 		res, err = checker.Explore[flit.State](m, o)
 		return res, "", err
 	}
-	first := o
-	if first.MaxStates == 0 || first.MaxStates > FirstPass {
-		first.MaxStates = FirstPass
-	}
-	res, err = checker.Explore[flit.State](m, first)
-	if err != nil || res.Verdict != checker.Inconclusive || o.MaxStates > 0 && o.MaxStates <= FirstPass || o.Context != nil && o.Context.Err() != nil {
-		return res, "", err
+	if firstPass > 0 {
+		first := o
+		if first.MaxStates == 0 || first.MaxStates > firstPass {
+			first.MaxStates = firstPass
+		}
+		res, err = checker.Explore[flit.State](m, first)
+		if err != nil || res.Verdict != checker.Inconclusive || o.MaxStates > 0 && o.MaxStates <= firstPass || o.Context != nil && o.Context.Err() != nil {
+			return res, "", err
+		}
 	}
 	res, err = checker.Explore[flit.State](r, o)
 	return res, "stubborn", err

@@ -170,6 +170,8 @@ type FamilyResult struct {
 	Depth        int // the deepest instance's search depth
 	FirstSpec    *Spec
 	First        *Result
+	// FirstIndex is First's member index in the family (-1 when First is nil).
+	FirstIndex int
 	// Certificates counts the instances' delivery certificates.
 	Certificates checker.Tally
 	// Record is the kept result of the run (resumed from Family.Resume when set): what
@@ -270,7 +272,7 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 // member pool (checker.Sweep). Sums and the first violation are those of the sequential
 // order whatever Workers is. When ctx ends it returns the sums so far and ctx's error.
 func (f Family) Run(ctx context.Context) (FamilyResult, error) {
-	var res FamilyResult
+	res := FamilyResult{FirstIndex: -1}
 	sp := Spec{Topology: f.Topology}
 	g, err := sp.Grid()
 	if err != nil {
@@ -317,7 +319,7 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			mb.Trace = TraceFile(sp, &r)
 		}
 		return member{sp, r}, mb, nil
-	}, func(_ int, mb member) {
+	}, func(i int, mb member) {
 		res.Instances++
 		res.Certificates.Add(mb.r.Certificate)
 		res.CollisionBound += mb.r.CollisionBound
@@ -331,7 +333,7 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 			res.Violated++
 			if res.First == nil {
 				rr, spc := mb.r, mb.sp
-				res.First, res.FirstSpec = &rr, &spc
+				res.First, res.FirstSpec, res.FirstIndex = &rr, &spc, i
 			}
 		default:
 			res.Inconclusive++

@@ -88,18 +88,32 @@ func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
 // outright; only when it reaches its bound does the reduced search decide. Both passes
 // are deterministic, so verdicts, counts and traces are reproducible.
 func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
+	return SearchReducedFirstPass(m, opt, FirstPass)
+}
+
+// SearchReducedFirstPass is SearchReduced with the unreduced first pass bounded by
+// firstPass states instead of FirstPass; 0 skips it, so that the reduced search decides
+// every instance (soundness tests of the reduction run it so on small instances, which
+// the first pass would otherwise decide alone).
+func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firstPass int64) Result {
 	r := flit.NewReduced(m)
 	if !r.Minimal() {
 		res := search(m, m, opt)
 		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
+	if firstPass <= 0 {
+		res := search(m, r, opt)
+		res.Reduction = "stubborn"
+		res.ReductionNote = "the reduced search decided (no unreduced first pass)"
+		return res
+	}
 	first := opt
-	if first.MaxStates == 0 || first.MaxStates > FirstPass {
-		first.MaxStates = FirstPass
+	if first.MaxStates == 0 || first.MaxStates > firstPass {
+		first.MaxStates = firstPass
 	}
 	res := search(m, m, first)
-	if res.Verdict != checker.Inconclusive || opt.MaxStates > 0 && opt.MaxStates <= FirstPass || opt.Context != nil && opt.Context.Err() != nil {
+	if res.Verdict != checker.Inconclusive || opt.MaxStates > 0 && opt.MaxStates <= firstPass || opt.Context != nil && opt.Context.Err() != nil {
 		return res
 	}
 	done := res.States

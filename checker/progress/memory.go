@@ -7,19 +7,25 @@ import (
 	"time"
 )
 
-// ErrMemory is the cancellation cause WithMemoryLimit gives when the heap outgrows its
-// budget; context.Cause(ctx) returns it (wrapped with the figures).
+// ErrMemory is the cancellation cause WithMemoryLimit gives when the process outgrows
+// its budget; context.Cause(ctx) returns it (wrapped with the figures).
 var ErrMemory = fmt.Errorf("memory budget reached")
 
 // WithMemoryLimit returns a context that is cancelled, with a cause wrapping ErrMemory,
-// once the Go heap (live and not yet collected objects) exceeds limit bytes; it samples
-// the heap every 50 ms through runtime/metrics, which does not stop the world. A limit
-// of 0 or less only derives a cancellable context. Call the returned function to release
-// the watcher.
+// once the memory the process holds (Held: its resident set) exceeds limit bytes. It
+// reads it every 50 ms while below half the limit and more often as the limit comes
+// near (SampleEvery), so that a run growing at hundreds of MB/s is caught within a few
+// MB of its budget. A limit of 0 or less only derives a cancellable context. Call the
+// returned function to release the watcher.
+//
+// The reading counts garbage not yet collected: a caller that owns the process (the
+// command line) should also set the garbage collector's soft limit a little below the
+// budget (runtime/debug.SetMemoryLimit), so that the run is stopped by what it keeps,
+// not by what it has dropped.
 //
 // It is for runs whose memory lives outside a checker's own accounting (a simulation's
-// queues, a family's enumeration); Explore bounds its searches itself
-// (checker.Options.MaxMemoryBytes).
+// queues, a family's enumeration, a schedule's decision); Explore also bounds its
+// searches itself (checker.Options.MaxMemoryBytes).
 func WithMemoryLimit(parent context.Context, limit int64) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	if limit <= 0 {
@@ -29,8 +35,7 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		t := time.NewTicker(50 * time.Millisecond)
+		t := time.NewTimer(SampleEvery(Held(), uint64(limit)))
 		defer t.Stop()
 		for {
 			select {
@@ -39,14 +44,12 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				metrics.Read(sample)
-				if sample[0].Value.Kind() != metrics.KindUint64 {
+				held := Held()
+				if held > uint64(limit) {
+					cancel(fmt.Errorf("%w: the process holds %s, more than the %s allowed (--max-memory)", ErrMemory, Bytes(held), Bytes(uint64(limit))))
 					return
 				}
-				if heap := sample[0].Value.Uint64(); heap > uint64(limit) {
-					cancel(fmt.Errorf("%w: the heap holds %s, more than the %s allowed (--max-memory)", ErrMemory, Bytes(heap), Bytes(uint64(limit))))
-					return
-				}
+				t.Reset(SampleEvery(held, uint64(limit)))
 			}
 		}
 	}()
@@ -55,4 +58,42 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 		<-done
 		cancel(nil)
 	}
+}
+
+// SampleEvery is how long a watcher of a memory budget of limit bytes waits before its
+// next reading when used bytes are held: 50 ms up to half the limit, then in
+// proportion to the room left (5 ms at 95%), and never less than 1 ms. A reading costs
+// microseconds, so even the shortest interval costs well under 1% of a core.
+func SampleEvery(used, limit uint64) time.Duration {
+	const most, least = 50 * time.Millisecond, time.Millisecond
+	if limit == 0 || used <= limit/2 {
+		return most
+	}
+	if used >= limit {
+		return least
+	}
+	d := time.Duration(float64(most) * float64(limit-used) / float64(limit/2))
+	return max(d, least)
+}
+
+// Held returns the memory the process holds, in bytes: its resident set size where the
+// system reports it (RSS), else what the Go runtime has mapped and not returned to the
+// system (runtime/metrics, which does not stop the world).
+func Held() uint64 {
+	if rss := RSS(); rss > 0 {
+		return rss
+	}
+	return GoHeld()
+}
+
+// GoHeld returns the memory the Go runtime holds from the system and has not released:
+// heap, stacks and runtime metadata, mapped or in use (the runtime/metrics classes
+// total minus heap/released). It does not stop the world.
+func GoHeld() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }

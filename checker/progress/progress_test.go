@@ -85,18 +85,27 @@ func TestModes(t *testing.T) {
 	Start(Options{}, snap).Stop() // a nil writer is silent and safe
 }
 
-// TestWithMemoryLimit allocates past a small budget and expects the context to be
-// cancelled with ErrMemory as its cause; a generous budget leaves it alone.
+// TestWithMemoryLimit allocates (and writes) past a small budget and expects the
+// context to be cancelled with ErrMemory as its cause, with the process then holding
+// at most 10% more than the budget; a generous budget leaves it alone.
 func TestWithMemoryLimit(t *testing.T) {
-	ctx, release := WithMemoryLimit(context.Background(), 64<<20)
+	limit := int64(Held()) + 64<<20
+	ctx, release := WithMemoryLimit(context.Background(), limit)
 	defer release()
 	var hold [][]byte
-	for i := 0; i < 200 && ctx.Err() == nil; i++ {
-		hold = append(hold, make([]byte, 1<<20))
-		time.Sleep(2 * time.Millisecond)
+	for i := 0; i < 400 && ctx.Err() == nil; i++ {
+		b := make([]byte, 1<<20)
+		for j := range b {
+			b[j] = byte(j)
+		}
+		hold = append(hold, b)
+		time.Sleep(time.Millisecond)
 	}
 	if ctx.Err() == nil || !errors.Is(context.Cause(ctx), ErrMemory) {
 		t.Fatalf("after %d MiB: err %v, cause %v", len(hold), ctx.Err(), context.Cause(ctx))
+	}
+	if held := Held(); held > uint64(limit)+uint64(limit)/10 {
+		t.Errorf("stopped holding %s, more than 10%% over the budget of %s", Bytes(held), Bytes(uint64(limit)))
 	}
 	runtime.KeepAlive(hold)
 	big, release2 := WithMemoryLimit(context.Background(), 1<<40)

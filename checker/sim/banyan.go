@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 
@@ -17,6 +18,9 @@ type BanyanConfig struct {
 	Fanout int
 	Slots  int // measured slots (0 = 10000)
 	Seed   uint64
+	// Context, if set, is checked every 64 slots; once it is done the run stops there
+	// and the result covers the slots simulated (BanyanResult.Slots, Stopped).
+	Context context.Context
 }
 
 // BanyanResult is what the slotted simulation measured.
@@ -28,6 +32,11 @@ type BanyanResult struct {
 	// per node per slot.
 	Accepted float64 `json:"accepted"`
 	Offered  float64 `json:"offered"` // (1-M)P + M P f
+	// Slots is the number of slots simulated: BanyanConfig.Slots, or fewer when
+	// Stopped.
+	Slots int `json:"slots"`
+	// Stopped is true when BanyanConfig.Context ended the run early.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // SlottedBanyan simulates the unbuffered banyan slot by slot: at the start of each slot
@@ -69,7 +78,12 @@ func SlottedBanyan(cfg BanyanConfig) (*BanyanResult, error) {
 	want := make([]int32, 0, N)
 	var uni, mcopies, accepted float64
 	n := b.Stages()
+	slots, stopped := cfg.Slots, false
 	for slot := 0; slot < cfg.Slots; slot++ {
+		if slot%64 == 0 && slot > 0 && cfg.Context != nil && cfg.Context.Err() != nil {
+			slots, stopped = slot, true
+			break
+		}
 		got, want = got[:0], want[:0]
 		for i := range cur {
 			cur[i].pkt = -1
@@ -156,10 +170,12 @@ func SlottedBanyan(cfg BanyanConfig) (*BanyanResult, error) {
 		}
 	}
 	f := float64(max(cfg.Fanout, 1))
-	den := float64(N) * float64(cfg.Slots)
+	den := float64(N) * float64(slots)
 	return &BanyanResult{
 		Throughput: (uni + mcopies/f) / den,
 		Accepted:   accepted / den,
 		Offered:    (1-cfg.M)*cfg.P + cfg.M*cfg.P*f,
+		Slots:      slots,
+		Stopped:    stopped,
 	}, nil
 }

@@ -1,9 +1,12 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/emirpasic/gods/v2/trees/binaryheap"
 
 	"github.com/wormcheck/wormcheck/model"
 )
@@ -343,29 +346,31 @@ func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
 	for i := range recv {
 		recv[i] = -1
 	}
+	// The receivers in order of receipt time, ties in order of receipt (seq): a binary
+	// heap, O(log N) a node.
 	type item struct {
-		v model.NodeID
-		t int64
+		v   model.NodeID
+		t   int64
+		seq int
 	}
-	var queue []item
+	queue := binaryheap.NewWith(func(a, b item) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	seq := 0
 	for _, v := range s.Sources {
 		if recv[v] < 0 {
 			recv[v] = 0
-			queue = append(queue, item{v, 0})
+			queue.Push(item{v, 0, seq})
+			seq++
 		}
 	}
 	var done int64
 	count := 0
-	for len(queue) > 0 {
-		// Process the earliest receiver first (a small N; O(N^2) is fine).
-		bi := 0
-		for i := range queue {
-			if queue[i].t < queue[bi].t {
-				bi = i
-			}
-		}
-		it := queue[bi]
-		queue = append(queue[:bi], queue[bi+1:]...)
+	for !queue.Empty() {
+		it, _ := queue.Pop()
 		cpu := it.t
 		free := map[model.ChannelID]int64{}
 		for _, i := range byNode[it.v] {
@@ -383,7 +388,8 @@ func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
 			}
 			if int(u.To) >= 0 && int(u.To) < N && recv[u.To] < 0 {
 				recv[u.To] = r
-				queue = append(queue, item{u.To, r})
+				queue.Push(item{u.To, r, seq})
+				seq++
 			}
 		}
 	}

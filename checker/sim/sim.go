@@ -154,8 +154,9 @@ type Config struct {
 	Trace func(TraceEvent)
 	// Progress, if set, is called every 256 cycles (the caller throttles output).
 	Progress func(cycle, flitHops int64)
-	// Context, if set, is checked every 256 cycles; once it is done the run stops there
-	// and Result.Stopped says so, with the figures of the cycles simulated.
+	// Context, if set, is checked every 16 cycles (a cycle of a large network takes
+	// milliseconds); once it is done the run stops there and Result.Stopped says so,
+	// with the figures of the cycles simulated.
 	Context context.Context
 }
 
@@ -471,15 +472,13 @@ func (rn *runner) run() *Result {
 			break
 		}
 		rn.net.cycle(t)
-		if t&255 == 0 {
-			if cfg.Progress != nil {
-				cfg.Progress(t, rn.net.flitHops)
-			}
-			if cfg.Context != nil && cfg.Context.Err() != nil {
-				stopped = true
-				t++
-				break
-			}
+		if t&255 == 0 && cfg.Progress != nil {
+			cfg.Progress(t, rn.net.flitHops)
+		}
+		if t&15 == 0 && cfg.Context != nil && cfg.Context.Err() != nil {
+			stopped = true
+			t++
+			break
 		}
 		if rn.measuring && cfg.Precision > 0 && t > cfg.Warmup && (t-cfg.Warmup)%2048 == 0 && rn.precise() {
 			rn.windowEnd = t + 1

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
@@ -26,13 +27,13 @@ type budget struct {
 // defineBudget defines --max-memory and --time-limit on fs.
 func defineBudget(fs *flag.FlagSet) *budget {
 	b := &budget{}
-	fs.Int64Var(&b.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the command stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the memory available)")
+	fs.Int64Var(&b.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the command stops, inconclusive, when the process outgrows it (0 = none; default 3/4 of the memory available at the start)")
 	fs.DurationVar(&b.timeLimit, "time-limit", 0, "stop, inconclusive, after this long (e.g. 10m; 0 = none)")
 	return b
 }
 
 // context derives the command's context from ctx (which a signal cancels): it is also
-// cancelled, with a cause naming the flag, when the Go heap outgrows --max-memory and
+// cancelled, with a cause naming the flag, when the process outgrows --max-memory and
 // after --time-limit. Negative values are usage errors.
 func (b *budget) context(ctx context.Context) (context.Context, func(), error) {
 	return budgetContext(ctx, b.maxMemMB<<20, b.timeLimit)
@@ -45,12 +46,24 @@ func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (co
 	case limit < 0:
 		return nil, nil, usagef("--time-limit must not be negative")
 	}
+	gcLimit(maxBytes)
 	ctx, release := progress.WithMemoryLimit(ctx, maxBytes)
 	if limit <= 0 {
 		return ctx, release, nil
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
 	return tctx, func() { cancel(); release() }, nil
+}
+
+// gcLimit sets the garbage collector's soft limit to 95% of a memory budget of
+// maxBytes (none for 0): the process then collects harder as it nears the budget, so
+// that the budget's watcher, which reads the resident set, stops a run for what it
+// keeps rather than for garbage not yet collected, and the run ends within 10% of the
+// budget.
+func gcLimit(maxBytes int64) {
+	if maxBytes > 0 {
+		debug.SetMemoryLimit(maxBytes - maxBytes/20)
+	}
 }
 
 // stopGrace is how long a computation may take to return its own partial report after

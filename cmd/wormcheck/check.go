@@ -39,7 +39,7 @@ Common flags:
   --max-states N    state budget; reaching it gives verdict inconclusive (exit 3)
   --max-depth N     depth bound; reaching it gives verdict inconclusive (exit 3)
   --max-memory MiB  memory budget (visited store and frontiers); reaching it gives
-                    inconclusive (default: 3/4 of the machine's memory; 0 = none)
+                    inconclusive (default: 3/4 of the memory available; 0 = none)
   --store S         visited store: exact (default) or fingerprint (64-bit hashes, TLC-style)
   --spill-dir DIR   keep the frontier and parent records in files under DIR, not memory
                     (flit models: unicast, tree-mcast; same verdict, counts and trace)
@@ -98,7 +98,7 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
 	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
 	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
-	fs.Int64Var(&c.MaxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the machine's memory)")
+	fs.Int64Var(&c.MaxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the memory available at the start)")
 	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
 	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
 	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
@@ -248,9 +248,10 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if *showProgress || e.StderrIsTerminal {
 		opt.Progress = e.Stderr
 	}
-	// The searches bound their own memory (Options.MaxMemoryBytes); the heap watcher,
-	// 10% above it, is the backstop for the algorithms that do not account for theirs.
-	ctx, release, err := budgetContext(ctx, c.MaxMemMB<<20+c.MaxMemMB<<20/10, c.TimeLimit)
+	// The searches bound their own heap (Options.MaxMemoryBytes); the watcher of the
+	// process's resident set covers what they do not count and the algorithms that do
+	// not account for theirs.
+	ctx, release, err := budgetContext(ctx, c.MaxMemMB<<20, c.TimeLimit)
 	if err != nil {
 		return 0, err
 	}

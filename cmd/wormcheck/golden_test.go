@@ -79,7 +79,7 @@ var masks = []struct {
 	{regexp.MustCompile(`[0-9.]+s \([0-9.e+]+ states/s\)`), `<time> (<rate> states/s)`},
 	{regexp.MustCompile(`, [0-9.]+s\n`), ", <time>\n"},
 	{regexp.MustCompile(`"version": "[^"]*"`), `"version": "<version>"`},
-	{regexp.MustCompile(`machine's memory\) \(default [0-9]+\)`), `machine's memory) (default <3/4 of memory>)`},
+	{regexp.MustCompile(`available at the start\) \(default [0-9]+\)`), `available at the start) (default <3/4 of memory>)`},
 }
 
 // TestGoldenTranscripts compares the command's output with testdata/golden; rewrite with

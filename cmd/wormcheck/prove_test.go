@@ -19,9 +19,11 @@ import (
 var proveTiming = regexp.MustCompile(`[ ]*\b\d+\.\d+s\b`)
 
 // maskProveText hides what changes from run to run in `prove` text output: every
-// timing, with its padding (a claim that takes 10s or more is one column wider).
+// timing, with its padding (a claim that takes 10s or more is one column wider). The
+// notes are unwrapped first (a continuation line is indented by four spaces), since a
+// wider timing moves where a note wraps; TestProveQuickGolden checks the wrapping.
 func maskProveText(s string) string {
-	return proveTiming.ReplaceAllString(s, " #.##s")
+	return proveTiming.ReplaceAllString(strings.ReplaceAll(s, "\n    ", " "), " #.##s")
 }
 
 // maskProveJSON hides the version, every "seconds" value and figure keyed by seconds,
@@ -104,6 +106,16 @@ func TestProveQuickGolden(t *testing.T) {
 		t.Fatalf("prove --quick: exit %d\n%s\n%s", code, out, stderr)
 	}
 	golden(t, "prove-quick.txt", maskProveText(out))
+	// The notes fit 80 columns (a single word longer than a line excepted).
+	if _, notes, ok := strings.Cut(out, "\nNotes:\n"); !ok {
+		t.Errorf("prove --quick prints no notes")
+	} else {
+		for _, l := range strings.Split(notes, "\n") {
+			if len([]rune(l)) > 80 && len(strings.Fields(l)) > 1 {
+				t.Errorf("a note line of %d columns: %q", len([]rune(l)), l)
+			}
+		}
+	}
 	code, out, stderr = runCLI(t, "prove", "--quick", "--json", "--workers", "2")
 	if code != exitHolds {
 		t.Fatalf("prove --quick --json: exit %d\n%s", code, stderr)

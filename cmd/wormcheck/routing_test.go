@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -47,6 +48,31 @@ func TestRoutingCommand(t *testing.T) {
 	}
 	if code, out, _ = runCLI(t, "replay", tr); code != exitViolated || !strings.Contains(out, "wait-for cycle m0 -> m1 -> m2 -> m3 -> m0") {
 		t.Errorf("replay of the configuration's moves: exit %d\n%s", code, out)
+	}
+	// Every realised move names its worm, as the replay of the saved trace does.
+	_, out, _ = runCLI(t, "routing", "--topo", "torus:4x4", "--routing", "dor-1vc", "--json")
+	_, rout, _ := runCLI(t, "replay", tr, "--json")
+	var steps, replayed struct {
+		Witness struct {
+			Steps []struct {
+				Message int    `json:"message"`
+				What    string `json:"what"`
+			} `json:"steps"`
+		} `json:"witness"`
+	}
+	if err := json.Unmarshal([]byte(out), &steps); err != nil {
+		t.Fatalf("dor-1vc --json: %v", err)
+	}
+	if err := json.Unmarshal([]byte(rout), &replayed); err != nil {
+		t.Fatalf("replay --json: %v", err)
+	}
+	if len(steps.Witness.Steps) == 0 || !reflect.DeepEqual(steps.Witness.Steps, replayed.Witness.Steps) {
+		t.Errorf("the realised steps %+v differ from the replay's %+v", steps.Witness.Steps, replayed.Witness.Steps)
+	}
+	for i, st := range steps.Witness.Steps {
+		if st.Message < 0 || st.Message > 3 || st.What == "" {
+			t.Errorf("step %d: %+v names no worm", i, st)
+		}
 	}
 	svg := filepath.Join(t.TempDir(), "cycle.svg")
 	code, out, _ = runCLI(t, "routing", "--routing", "../../model/routing/testdata/two-turns.json", "--svg", svg)

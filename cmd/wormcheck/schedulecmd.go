@@ -28,7 +28,7 @@ Flags:
   --base B        SBT base dimension
   -o F            output file (default: standard output)
   --max-memory MiB, --time-limit D
-                  stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
+                  stop inconclusive (exit 3) when the process outgrows MiB (default 3/4 of
                   the memory available) or after D; Ctrl-C and SIGTERM do the same
 
 Example:

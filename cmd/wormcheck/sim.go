@@ -71,8 +71,9 @@ simulation beside the model (003 on hypercubes; the zero-load latency elsewhere)
 
 Bounds: an offered load above what a node can inject (one flit a cycle per injection
 channel) and runs above 2e9 node-cycles (nodes x (warm-up + window)) are refused with
-the flag to change; --max-memory (default 3/4 of the machine) and --time-limit stop a run,
-as Ctrl-C and SIGTERM do, with what it measured so far and exit 3 (inconclusive).
+the flag to change; --max-memory (default 3/4 of the memory available) and
+--time-limit stop a run, as Ctrl-C and SIGTERM do, with what it measured so far and
+exit 3 (inconclusive).
 
 Flags:
 `
@@ -132,7 +133,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.BoolVar(&o.Dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
-	fs.Int64Var(&f.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the heap outgrows it (0 = none; default 3/4 of the machine's memory)")
+	fs.Int64Var(&f.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the process outgrows it (0 = none; default 3/4 of the memory available at the start)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 
@@ -186,6 +187,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.trace != "" && (f.plot != "" || f.compare != "") {
 		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
 	}
+	gcLimit(f.maxMemMB << 20)
 	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
 	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,
@@ -201,12 +203,18 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if !f.json {
 		req.Text = e.Stdout
 	}
-	// A collective's schedule is built before the run and does not watch ctx: a signal
-	// then gets the stopped report (budgeted) rather than waiting for the build.
+	// The runs watch ctx; budgeted is the backstop for a set-up (a schedule's build)
+	// that would not return promptly: the report then says that nothing was measured.
 	out, err := budgeted(ctx, func() (simulate.Outcome, error) { return simulate.Run(ctx, req) })
 	if errors.Is(err, errStopped) {
-		in := props.Instance{Topology: g.Spec(), Algorithm: f.Algo, Params: map[string]any{}}
-		return stoppedReport(ctx, e, "sim", in, "", "sim", f.json)
+		reason := stopReason(ctx) + " before the run started; nothing was measured"
+		if !f.json {
+			fmt.Fprintf(e.Stdout, "sim on %s: INCONCLUSIVE: %s\n", g.Spec(), reason)
+			return exitInconclusive, nil
+		}
+		return exitInconclusive, writeJSON(e.Stdout, map[string]any{"schema": simSchema, "version": toolVersion(), "command": "sim", "semantics": "sim",
+			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.Algo, "parameters": map[string]any{}},
+			"verdict":  props.Inconclusive, "reason": reason})
 	}
 	if err != nil {
 		return exitUsage, err

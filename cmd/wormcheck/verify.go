@@ -23,8 +23,9 @@ in model/schedulefile.go; 'wormcheck schedule' writes one for every built-in alg
   any-delay  contention freedom when unicasts take arbitrary times (causality and each
              node's send order only); stronger than timed
 
---max-memory MiB and --time-limit D stop the run inconclusive (exit 3) when the heap
-outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and SIGTERM do.
+--max-memory MiB and --time-limit D stop the run inconclusive (exit 3) when the
+process outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and
+SIGTERM do.
 
 Exit code: 1 if any check is violated, else 3 if any is inconclusive, else 0.
 
@@ -74,9 +75,12 @@ func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(path, data, *sem) })
+	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(ctx, path, data, *sem) })
 	if errors.Is(err, errStopped) {
-		return stoppedReport(ctx, e, "verify", props.Instance{Algorithm: "schedule", Params: map[string]any{"file": path}}, "contention", *sem, *asJSON)
+		// Stopped while reading the file, before any check ran: a verification of no
+		// reports.
+		v, err = &check.Verification{Schema: check.VerifySchema, Command: "verify", File: path, Verdict: props.Inconclusive, Reports: []*props.Report{}}, nil
+		fmt.Fprintf(e.Stderr, "wormcheck verify: %s before the schedule was read; nothing was checked\n", stopReason(ctx))
 	}
 	if err != nil {
 		return 0, err

@@ -22,9 +22,13 @@ const (
 	WaitNoRoute
 	// WaitLink: a packet's head waits for a link (the banyan models).
 	WaitLink
+	// WaitPhase1: a phase-2 copy of a two-phase multicast waits for its message's
+	// phase-1 packet to be received in full (the banyan models); Needs names that packet
+	// (ID -1).
+	WaitPhase1
 )
 
-var waitKindNames = [...]string{"room", "output", "eject", "inject", "no-route", "link"}
+var waitKindNames = [...]string{"room", "output", "eject", "inject", "no-route", "link", "phase-1"}
 
 // String returns the kind's name ("room", "output", ...).
 func (k WaitKind) String() string {
@@ -44,7 +48,9 @@ type Resource struct {
 
 // Wait is one blocked way forward of an undelivered message: the flit at input Input of
 // message Waiter, standing at node (or link) At, can move as soon as any one of Needs is
-// released. A Wait with no Needs (WaitNoRoute) never opens.
+// released, or, with All, only when every one of Needs is free at once (an atomic
+// request of several links: a replicating banyan head takes both outputs together). A
+// Wait with no Needs (WaitNoRoute) never opens.
 type Wait struct {
 	Waiter int
 	Kind   WaitKind
@@ -52,6 +58,7 @@ type Wait struct {
 	At     int
 	Flit   int // the position of the waiting flit in its message's format
 	Needs  []Resource
+	All    bool
 }
 
 // WaitGraph is the wait-for relation of one state, as data: which messages are
@@ -69,11 +76,13 @@ type WaitGraph struct {
 
 // LocalDeadlock returns the largest set S of messages none of which can ever move again
 // (ascending), or nil when there is none: S is the greatest fixed point of "m is blocked
-// and every need of every wait of m is held by a member of S". Why it is permanent: a
-// member of S has no enabled transition now; what would enable one is the release of a
-// resource it needs, and resources are released only by transitions of their holders,
-// which are members of S themselves. A global deadlock (no message can move) is the
-// case S = every undelivered message.
+// and every wait of m is closed by S", where a wait is closed by S when every one of its
+// needs is held by a member of S, or, for an All wait, when some need is. Why it is
+// permanent: a member of S has no enabled transition now; what would enable one is the
+// release of a resource it needs (of every resource an All wait needs that is held),
+// and resources are released only by transitions of their holders, which are members of
+// S themselves. A global deadlock (no message can move) is the case S = every
+// undelivered message.
 //
 // Reference: Stramaglia, Keiren & Zantema, "Deadlock in packet switching networks"
 // (FSEN 2021), local deadlock. Cost O(rounds * needs), at most messages rounds.
@@ -82,15 +91,9 @@ func (g *WaitGraph) LocalDeadlock() []int {
 	for changed := true; changed; {
 		changed = false
 		for _, w := range g.Waits {
-			if !in[w.Waiter] {
-				continue
-			}
-			for _, r := range w.Needs {
-				if r.Holder < 0 || r.Holder >= len(in) || !in[r.Holder] {
-					in[w.Waiter] = false
-					changed = true
-					break
-				}
+			if in[w.Waiter] && !w.closedBy(in) {
+				in[w.Waiter] = false
+				changed = true
 			}
 		}
 	}
@@ -101,6 +104,21 @@ func (g *WaitGraph) LocalDeadlock() []int {
 		}
 	}
 	return out
+}
+
+// closedBy reports whether the wait stays closed while the members of in (by message)
+// keep what they hold: every need is held by a member, or, for an All wait, some need is.
+func (w *Wait) closedBy(in []bool) bool {
+	held := func(r Resource) bool { return r.Holder >= 0 && r.Holder < len(in) && in[r.Holder] }
+	if w.All {
+		return slices.ContainsFunc(w.Needs, held)
+	}
+	for _, r := range w.Needs {
+		if !held(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Explained returns the messages a deadlock explanation is about: the local deadlock's

@@ -34,8 +34,8 @@ import (
 // Decide answers first with the sufficient conditions (Analyze: Dally & Seitz, Duato),
 // then searches the configurations of the relation's header-state space exactly
 // (space, finder): the fixed point of survivors prunes the states no configuration can
-// use, and an iterative deepening on the channels held finds a configuration with the
-// fewest channels, then the fewest worms, or proves there is none.
+// use, and iterative deepening finds a configuration with the fewest worms, then the
+// fewest channels, or proves there is none.
 
 // DecideOptions bound the exact decision. A bound reached makes the verdict
 // inconclusive, with the bound named; it is never a verdict.
@@ -76,9 +76,12 @@ type Decision struct {
 	Survivors int64 `json:"survivors"`
 	Nodes     int64 `json:"search_nodes"`
 	// Configuration is the deadlock configuration of a violation; Minimal is true when
-	// the search proved it has the fewest channels, and the fewest worms among those.
+	// the search proved it has the fewest worms, and the fewest channels among those.
+	// Otherwise NotMinimal says how far the proof went (the configuration then has the
+	// fewest channels the search by channels reached, and the fewest worms among those).
 	Configuration *Configuration `json:"configuration,omitempty"`
 	Minimal       bool           `json:"minimal"`
+	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
 
@@ -173,36 +176,82 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
 	f.lasso, f.adj = sp.lassos(alive)
-	for c := 1; c <= maxC; c++ {
-		if !f.run(c, c) {
-			if f.stopped {
-				d.Nodes = f.nodes
-				d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: no configuration of up to %d channels, and the bound of %d nodes was reached at %d", c-1, opt.MaxNodes, c)
-				return d, nil
+	f.bounds = sp.wormBounds(alive, header, boundCycles)
+	// Fewest worms first, then fewest channels: for k = 1, 2, ... an iterative
+	// deepening on the channels finds a configuration of at most k worms with the
+	// fewest channels, or shows there is none once a run needs no more channels; when
+	// that run needed no more worms either, there is no configuration at all. That
+	// order spends at most a share of the nodes (minimalShare); past it the search
+	// deepens on channels alone (fewest channels, then fewest worms), which reaches a
+	// configuration of a permissive relation sooner, and the configuration it finds is
+	// not proved to have the fewest worms.
+	f.budget = max(1, opt.MaxNodes/minimalShare)
+	k, c, found := 1, 1, false
+search:
+	for ; k <= maxC; k++ {
+		for c = 1; c <= maxC; c++ {
+			if found = f.run(k, c); found || f.stopped {
+				break search
 			}
-			continue
-		}
-		best := f.found
-		d.Minimal = true
-		for k := 1; k < len(best); k++ {
-			if f.run(k, c) {
-				best = f.found
+			if !f.cutC {
 				break
 			}
-			if f.stopped {
-				d.Minimal = false
-				break
-			}
 		}
+		if !f.cutK {
+			break
+		}
+	}
+	if found {
 		d.Nodes = f.nodes
-		d.Verdict = props.Violated
-		d.Configuration = sp.configuration(best)
+		d.Verdict, d.Minimal = props.Violated, true
+		d.Configuration = sp.configuration(f.found)
 		return d, nil
 	}
+	if !f.stopped {
+		d.Nodes = f.nodes
+		d.Verdict = props.Holds
+		return d, nil
+	}
+	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms and %d channels", k-1, f.nodes, k, c)
+	f.budget, f.stopped = opt.MaxNodes, false
+	for c := 1; c <= maxC; c++ {
+		if f.run(maxC, c) {
+			best := f.found
+			for k := 1; k < len(best); k++ {
+				if f.run(k, c) {
+					best = f.found
+					break
+				}
+				if f.stopped {
+					break
+				}
+			}
+			d.Nodes = f.nodes
+			d.Verdict = props.Violated
+			d.Configuration = sp.configuration(best)
+			d.NotMinimal = fewer
+			return d, nil
+		}
+		if f.stopped {
+			break
+		}
+		if !f.cutC {
+			d.Nodes = f.nodes
+			d.Verdict = props.Holds
+			return d, nil
+		}
+	}
 	d.Nodes = f.nodes
-	d.Verdict = props.Holds
+	d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: %s; by fewest channels the bound of %d nodes was reached", fewer, opt.MaxNodes)
 	return d, nil
 }
+
+// minimalShare: the search by fewest worms may spend 1/minimalShare of the search
+// nodes before the search by fewest channels takes over (Decide).
+const minimalShare = 8
+
+// boundCycles is how many arcs the worm bounds follow around a cycle (wormBounds).
+const boundCycles = 12
 
 // configuration turns the worms a search found into a Configuration with concrete
 // routes: for each worm, a state of its tail set, the route that first reached it

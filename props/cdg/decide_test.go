@@ -13,7 +13,9 @@ import (
 
 // TestDecideBuiltins pins the exact verdicts and the minimal configurations of the
 // relations whose sufficient conditions fail: fully adaptive routing deadlocks with
-// four worms round a square (Dally & Seitz's cycle, RT2), dimension order without
+// four worms round a square on a mesh (Dally & Seitz's cycle, RT2) and with three round
+// a hexagon on the 3-cube, unbudgeted non-minimal routing with one worm that loops back
+// onto itself, dimension order without
 // dateline classes with worms round a ring (WH2), and non-minimal routing with two worms
 // on a 2x2 mesh whatever its budget (RT7); the relations a sufficient condition proves
 // are answered by it.
@@ -27,7 +29,8 @@ func TestDecideBuiltins(t *testing.T) {
 		{"mesh:4x4", "west-first", props.Holds, ByCDG, 0, 0},
 		{"torus:4x4", "duato", props.Holds, ByDuato, 0, 0},
 		{"mesh:4x4", "adaptive", props.Violated, BySearch, 4, 4},
-		{"hypercube:3", "adaptive", props.Violated, BySearch, 4, 4},
+		{"hypercube:3", "adaptive", props.Violated, BySearch, 3, 6},
+		{"mesh:4x4", "nonminimal", props.Violated, BySearch, 1, 4},
 		{"torus:4x4", "dor-1vc", props.Violated, BySearch, 4, 4},
 		{"torus:5x5", "dor-1vc", props.Violated, BySearch, 5, 5},
 		{"mesh:2x2", "nonminimal:1", props.Violated, BySearch, 2, 4},
@@ -222,5 +225,61 @@ func TestUntrustedRelationTooLarge(t *testing.T) {
 	g, _ := model.ParseGrid("mesh:64x64")
 	if _, err := Analyze(srcReader{g}, Options{}); err == nil || !strings.Contains(err.Error(), "one class per source") {
 		t.Errorf("src-reader on mesh:64x64: %v", err)
+	}
+}
+
+// TestDecideFewestWormsFirst pins the order of minimal configurations, fewest worms and
+// then fewest channels, on an instance where fewest channels first gives another:
+// adaptive routing on the 3-cube deadlocks with 4 worms round a square (4 channels) and
+// with 3 worms round a hexagon (6 channels, 2 each); the search by channels alone finds
+// the square.
+func TestDecideFewestWormsFirst(t *testing.T) {
+	for _, c := range []struct {
+		topo, name               string
+		worms, channels          int
+		byChannels, byChannelsOf int // the fewest channels, and the worms holding them
+	}{
+		{"hypercube:3", "adaptive", 3, 6, 4, 4},
+	} {
+		g, err := model.ParseGrid(c.topo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := routing.ByName(g, c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Decide(rel, DecideOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cf := d.Configuration; cf == nil || !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
+			t.Errorf("%s on %s: %+v (minimal %v), want %d worms on %d channels", c.name, c.topo, cf, d.Minimal, c.worms, c.channels)
+		}
+		sp, err := buildSpace(rel, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alive, header := sp.survivors()
+		f := newFinder(sp, alive, header, 1<<20)
+		f.lasso, f.adj = sp.lassos(alive)
+		for ch := 1; ch < c.byChannels; ch++ {
+			if f.run(sp.vertices(), ch) {
+				t.Fatalf("%s on %s: a configuration of %d channels", c.name, c.topo, ch)
+			}
+		}
+		if !f.run(sp.vertices(), c.byChannels) {
+			t.Fatalf("%s on %s: no configuration of %d channels", c.name, c.topo, c.byChannels)
+		}
+		cf := sp.configuration(f.found)
+		checkConfiguration(t, rel, cf)
+		for k := 1; k < c.byChannelsOf; k++ {
+			if f.run(k, c.byChannels) {
+				t.Errorf("%s on %s: %d channels held by %d worms", c.name, c.topo, c.byChannels, k)
+			}
+		}
+		if len(cf.Worms) < c.byChannelsOf {
+			t.Errorf("%s on %s: by channels %d worms, want %d", c.name, c.topo, len(cf.Worms), c.byChannelsOf)
+		}
 	}
 }

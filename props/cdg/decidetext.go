@@ -88,9 +88,9 @@ func (d *Decision) WriteText(w io.Writer) {
 	if c == nil {
 		return
 	}
-	order := "fewest channels, then fewest worms"
+	order := "fewest worms, then fewest channels"
 	if !d.Minimal {
-		order = "not proved minimal: the search bound was reached"
+		order = "fewest channels, then fewest worms; not proved to have the fewest worms: " + d.NotMinimal
 	}
 	fmt.Fprintf(w, "configuration (%s):\n", order)
 	for i, cw := range c.Worms {

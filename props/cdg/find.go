@@ -22,9 +22,14 @@ import "slices"
 // already), behind it (a backward growth) or by a worm not yet placed (a new worm).
 // Every other header lies on a greater vertex than the seed (the symmetry break).
 //
-// The search is iterative deepening on the channels held: level c finds every
-// configuration of at most c channels (and at most k worms), so the first found is
-// minimal in channels, and the level is repeated with fewer worms for the fewest.
+// One run finds a configuration of at most k worms and c channels, or shows there is
+// none; Decide orders the runs (fewest worms, then fewest channels). A run prunes by
+// what any configuration needs: each seed and each new header only where the worm
+// bounds of its outputs (wormBounds) allow k worms; each obligation only when a held
+// vertex or a short enough cycle is within the channels left (coverable); a backward
+// growth only through vertices from which the obligation is within the channels left
+// (near). It records whether it cut a branch for want of channels or of worms, so that
+// Decide knows when more of either cannot help.
 
 // wormPart is one worm of a configuration under construction.
 type wormPart struct {
@@ -62,11 +67,15 @@ type finder struct {
 	found   []*wormPart
 	mark    []int32 // scratch: stamp per state
 	gen     int32
-	lasso   []int32   // per vertex: the fewest vertices of a configuration holding it
-	adj     [][]int32 // the survivors' graph of vertices (space.lassos)
-	seen    []int32   // scratch of reachable: stamp per vertex
-	sgen    int32
-	queue   []int32
+	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
+	bounds  []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	// cutC and cutK record that the last run pruned a branch for want of channels
+	// (cMax) or of worms (kMax): a run that cut neither way covered every configuration.
+	cutC, cutK bool
+	adj        [][]int32 // the survivors' graph of vertices (space.lassos)
+	seen       []int32   // scratch of reachable: stamp per vertex
+	sgen       int32
+	queue      []int32
 }
 
 func newFinder(sp *space, alive, header []bool, budget int64) *finder {
@@ -74,12 +83,19 @@ func newFinder(sp *space, alive, header []bool, budget int64) *finder {
 }
 
 // run looks for a configuration of at most k worms and c channels; found holds it.
+// cutC and cutK say afterwards whether it pruned a branch for want of channels or
+// worms.
 func (f *finder) run(k, c int) bool {
 	f.kMax, f.cMax = k, c
 	f.found = nil
+	f.cutC, f.cutK = false, false
 	sp := f.sp
 	for v := int32(0); int(v) < sp.vertices() && !f.stopped; v++ {
-		if f.lasso != nil && (f.lasso[v] < 0 || int(f.lasso[v]) > c) {
+		if f.lasso != nil && f.lasso[v] < 0 {
+			continue
+		}
+		if f.lasso != nil && int(f.lasso[v]) > c {
+			f.cutC = true
 			continue
 		}
 		var heads []int32
@@ -89,6 +105,9 @@ func (f *finder) run(k, c int) bool {
 			}
 		}
 		for _, g := range f.groups(heads) {
+			if !f.wormsSuffice(g.outs) {
+				continue
+			}
 			f.seedV = v
 			w := &wormPart{path: []int32{v}, sets: [][]int32{g.states}, outs: g.outs}
 			f.place(w)
@@ -103,6 +122,27 @@ func (f *finder) run(k, c int) bool {
 		}
 	}
 	return false
+}
+
+// wormsSuffice reports whether a header offered outs can be part of a configuration of
+// at most kMax worms (its worm bounds, wormBounds); when only more worms would do, it
+// records the cut.
+func (f *finder) wormsSuffice(outs []int32) bool {
+	if f.bounds == nil {
+		return true
+	}
+	need := int32(0)
+	for _, o := range outs {
+		need = max(need, f.bounds[o])
+	}
+	switch {
+	case need == noBound:
+		return false
+	case int(need) > f.kMax:
+		f.cutK = true
+		return false
+	}
+	return true
 }
 
 // group is the header states at one vertex offered one set of outputs.
@@ -173,7 +213,8 @@ func (f *finder) obligation(left int) (first int32, n int, ok bool) {
 // header, and so on — are new until the walk meets a vertex already held or closes a
 // cycle among new ones; so a held vertex lies at most left hops from o in the
 // survivors' graph, or a configuration of lasso[o] <= left vertices starts at o.
-// Cost: a breadth-first search of depth left.
+// Cost: a breadth-first search of depth left. A failure for want of channels (a cycle
+// or a held vertex further on) is recorded as a cut.
 func (f *finder) coverable(o int32, left int) bool {
 	if f.adj == nil || (f.lasso[o] >= 0 && int(f.lasso[o]) <= left) {
 		return true
@@ -199,9 +240,12 @@ func (f *finder) coverable(o int32, left int) bool {
 		}
 		f.queue = f.queue[end:]
 		if len(f.queue) == 0 {
-			break
+			// No held vertex is reachable; a cycle of lasso[o] vertices may be.
+			f.cutC = f.cutC || f.lasso[o] >= 0
+			return false
 		}
 	}
+	f.cutC = true // a held vertex may lie further on
 	return false
 }
 
@@ -215,6 +259,9 @@ func (f *finder) cover() bool {
 	}
 	left := f.cMax - f.used
 	o, n, ok := f.obligation(left)
+	if n > left {
+		f.cutC = true
+	}
 	if !ok || n > left {
 		return false
 	}
@@ -228,8 +275,12 @@ func (f *finder) cover() bool {
 	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
+		near, ok := f.near(o, f.worms[i].path[0], left)
+		if !ok {
+			continue // its tail is not within reach of o
+		}
 		f.settle(f.worms[i])
-		if f.grow(f.worms[i], o, nil, nil, f.worms[i].sets[0], left) {
+		if f.grow(f.worms[i], o, near, nil, nil, f.worms[i].sets[0], left) {
 			return true
 		}
 		if f.stopped {
@@ -237,6 +288,7 @@ func (f *finder) cover() bool {
 		}
 	}
 	if len(f.worms) >= f.kMax {
+		f.cutK = true
 		return false
 	}
 	// A new worm starts at o.
@@ -258,8 +310,13 @@ func (f *finder) cover() bool {
 // grow extends worm w backwards: back lists the vertices added so far (newest last)
 // with their sets, tail is the set of states at the current tail end, and the growth
 // ends when o is added. left bounds the vertices added.
-func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, tail []int32, left int) bool {
+func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSets [][]int32, tail []int32, left int) bool {
 	if left <= 0 {
+		f.cutC = true
+		return false
+	}
+	if f.nodes++; f.nodes > f.budget {
+		f.stopped = true
 		return false
 	}
 	sp := f.sp
@@ -271,9 +328,16 @@ func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, ta
 				continue
 			}
 			f.mark[p] = f.gen
-			if v := sp.vtx[p]; f.occ[v] == 0 {
-				pairs = append(pairs, vtxState{v, p})
+			v := sp.vtx[p]
+			if f.occ[v] != 0 {
+				continue
 			}
+			// The growth goes on through v only if o is within the hops left of it.
+			if d := hops(near, v); d < 0 || int(d) > left-1 {
+				f.cutC = f.cutC || d >= 0
+				continue
+			}
+			pairs = append(pairs, vtxState{v, p})
 		}
 	}
 	order, sets := byVertex(pairs)
@@ -281,7 +345,7 @@ func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, ta
 		set := sets[i]
 		if v != o {
 			f.occ[v] = -1
-			ok := f.grow(w, o, append(back, v), append(backSets, set), set, left-1)
+			ok := f.grow(w, o, near, append(back, v), append(backSets, set), set, left-1)
 			f.occ[v] = 0
 			if ok || f.stopped {
 				return ok
@@ -319,10 +383,74 @@ func (f *finder) grow(w *wormPart, o int32, back []int32, backSets [][]int32, ta
 	return false
 }
 
+// vtxDist is a vertex and its hops from a vertex to be covered.
+type vtxDist struct{ v, d int32 }
+
+// near returns the free vertices within left-1 hops of o along the survivors' vertex
+// graph (o itself at 0), sorted by vertex, and whether the tail vertex t (held) is within
+// left hops: a backward growth from t to o runs through these vertices only. When the
+// walk was stopped by left before it reached t, the cut is recorded. Cost: a
+// breadth-first search of depth left.
+func (f *finder) near(o, t int32, left int) ([]vtxDist, bool) {
+	if f.adj == nil {
+		return nil, true // no graph: every vertex counts as near (hops returns 0)
+	}
+	out := []vtxDist{{o, 0}}
+	if f.seen == nil {
+		f.seen = make([]int32, len(f.adj))
+	}
+	f.sgen++
+	f.seen[o] = f.sgen
+	f.queue = append(f.queue[:0], o)
+	reached := false
+	for depth := int32(1); int(depth) <= left && len(f.queue) > 0; depth++ {
+		end := len(f.queue)
+		for _, u := range f.queue[:end] {
+			for _, w := range f.adj[u] {
+				if w == t {
+					reached = true
+				}
+				if f.seen[w] == f.sgen || f.occ[w] != 0 {
+					continue
+				}
+				f.seen[w] = f.sgen
+				f.queue = append(f.queue, w)
+				if int(depth) <= left-1 {
+					out = append(out, vtxDist{w, depth})
+				}
+			}
+		}
+		f.queue = f.queue[end:]
+	}
+	if !reached {
+		f.cutC = f.cutC || len(f.queue) > 0
+		return nil, false
+	}
+	slices.SortFunc(out, func(a, b vtxDist) int { return int(a.v - b.v) })
+	return out, true
+}
+
+// hops returns the hops of v in near (sorted by vertex), or -1 when v is not in it; 0
+// for every vertex when near is nil (no graph to measure).
+func hops(near []vtxDist, v int32) int32 {
+	if near == nil {
+		return 0
+	}
+	i, ok := slices.BinarySearchFunc(near, v, func(a vtxDist, v int32) int { return int(a.v - v) })
+	if !ok {
+		return -1
+	}
+	return near[i].d
+}
+
 // forward extends a new worm forward: path and sets so far (the last set the states
 // reachable at the last vertex), left the vertices it may still add. At every vertex
 // the worm may end, with a header group of the last set.
 func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
+	if f.nodes++; f.nodes > f.budget {
+		f.stopped = true
+		return false
+	}
 	sp := f.sp
 	last := sets[len(sets)-1]
 	v := path[len(path)-1]
@@ -334,6 +462,9 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 			}
 		}
 		for _, g := range f.groups(heads) {
+			if !f.wormsSuffice(g.outs) {
+				continue
+			}
 			ws := make([][]int32, len(sets))
 			copy(ws, sets[:len(sets)-1])
 			ws[len(sets)-1] = g.states
@@ -353,6 +484,7 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 		}
 	}
 	if left <= 0 {
+		f.cutC = true
 		return false
 	}
 	f.gen++

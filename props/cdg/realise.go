@@ -9,6 +9,8 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Realisation is a deadlock configuration put in place from the empty network: the
@@ -181,4 +183,16 @@ func schedule(m *flit.Model, c *Configuration, order []int) (unicast.Result, err
 	}
 	return unicast.Result{Verdict: checker.Violated, Property: "deadlock", Kind: checker.KindDeadlock, Model: m,
 		Actions: acts, Labels: labels, Final: s, Depth: len(acts), Violation: m.DeadlockText(s, true)}, nil
+}
+
+// steps returns the realisation's moves in the witness schema, each naming the message
+// (worm) that moved, its flit and the channel it entered (render.FlitSteps, from the
+// flit model's own account of each move). An error is a realisation that does not
+// replay on its own model.
+func (r *Realisation) steps() ([]props.TraceStep, error) {
+	tr, err := checker.Replay[flit.State](r.Result.Model, 0, r.Result.Actions)
+	if err != nil {
+		return nil, fmt.Errorf("the realised moves do not replay: %v", err)
+	}
+	return render.FlitSteps(r.Result.Model, tr), nil
 }

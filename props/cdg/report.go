@@ -93,8 +93,8 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 		} else {
 			r.Realisation = real
 			r.Trace = unicast.TraceFile(real.Spec, &real.Result)
-			for i, a := range real.Result.Actions {
-				w.Steps = append(w.Steps, props.TraceStep{Action: uint64(a), Label: real.Result.Labels[i], Message: -1})
+			if w.Steps, err = real.steps(); err != nil {
+				return nil, err
 			}
 			if !real.Scheduled {
 				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
@@ -145,8 +145,17 @@ func (r *Report) SVG() ([]byte, error) {
 		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", res.Reason())
 	}
 	what, _, _ := strings.Cut(w.Violation, ":")
-	pic, err := render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+	var pic []byte
+	var err error
+	if r.Verdict == props.Holds {
+		// The relation is deadlock-free although its CDG is cyclic: the cycle is drawn
+		// as harmless, with the verdict and its reason first.
+		pic, err = render.ProvenCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
+			fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency ")), r.Reason)
+	} else {
+		pic, err = render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
+			fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+	}
 	if err != nil {
 		return nil, props.BadInputf("--svg: %v", err)
 	}

@@ -49,7 +49,7 @@ func twoPhaseAlgorithm() Algorithm {
 copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
 switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
 lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
-		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropNonblocking, props.SemStatic}},
+		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropNonblocking, props.SemStatic}},
 		DefaultProperty: "deadlock",
 		Params: []Param{
 			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},
@@ -220,16 +220,16 @@ func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witnes
 // and every wait-for edge in Detail.
 func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *props.Witness {
 	w := props.LabelWitness(tf)
-	waits := sys.Waits(last)
 	g := sys.WaitFor(last)
-	var all []int
-	for p := range g.Undelivered {
-		all = append(all, p)
+	for _, e := range g.Cycle(g.Explained()) {
+		link := model.ChannelID(g.Waits[e.Wait].Needs[e.Need].ID)
+		w.Cycle = append(w.Cycle, props.CycleEdge{Message: e.Waiter, Channel: sys.Banyan().ChannelName(link), Holder: e.Holder})
 	}
-	for _, e := range g.Cycle(all) {
-		w.Cycle = append(w.Cycle, props.CycleEdge{Message: e.Waiter, Channel: waits[e.Wait].Link, Holder: e.Holder})
+	detail := map[string]any{"starts": sys.StartsOf(last), "waits": sys.Waits(last)}
+	if stuck := g.LocalDeadlock(); banyan.LocalDeadlocks(tf.Property) && stuck != nil {
+		detail["stuck"] = stuck
 	}
-	w.Detail = map[string]any{"starts": sys.StartsOf(last), "waits": waits}
+	w.Detail = detail
 	return w
 }
 
@@ -324,6 +324,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[banyan.State](ctx, r)
 		opt.CheckDeadlock = true
+		opt.CheckLocalDeadlock = banyan.LocalDeadlocks(r.property)
 		opt.CheckLiveness = true
 		res, err := checker.Explore[banyan.State](sys, opt)
 		if err != nil {
@@ -340,7 +341,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 			rep.Reason = res.Reason
 		case checker.Violated:
 			tr := res.Violation.Trace
-			tf, err := banyan.DeadlockTrace(sys, "two-phase", tr)
+			tf, err := banyan.DeadlockTrace(sys, "two-phase", r.property, tr)
 			if err != nil {
 				return nil, internalf("%v", err)
 			}
@@ -398,7 +399,7 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 	var params map[string]any
 	_ = json.Unmarshal(tf.Params, &params)
 	rep := &props.Report{Instance: props.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: params},
-		Property: "deadlock", Semantics: "flit", Verdict: props.Holds}
+		Property: tf.Property, Semantics: "flit", Verdict: props.Holds}
 	rep.Stats.Depth = len(tf.Actions)
 	if ok {
 		rep.Verdict = props.Violated
@@ -413,19 +414,29 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 }
 
 // banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every
-// packet that holds links, with the links its heads wait for (held by another packet)
-// in red.
+// packet that holds links or waits (one still at its source holds none and is named in
+// the legend all the same), the links the heads wait for (held by another packet) in
+// red, and the wait-for edges listed under the legend.
 func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
+	waits := sys.Waits(s)
+	waiting := map[int]bool{}
+	var contested []model.ChannelID
+	var notes []string
+	for _, wt := range waits {
+		waiting[wt.WaiterIdx] = true
+		contested = append(contested, model.ChannelID(wt.Channel))
+		notes = append(notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
+	}
 	var pkts []render.BanyanPath
 	for p := range s.Held {
-		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
+		cs := sys.HeldChannels(s, p)
+		switch {
+		case len(cs) > 0:
 			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+		case waiting[p]:
+			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
 		}
 	}
-	var contested []model.ChannelID
-	for _, wt := range sys.Waits(s) {
-		contested = append(contested, model.ChannelID(wt.Channel))
-	}
 	b, opt := sys.Banyan(), sys.Options()
-	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
+	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested, notes...)
 }

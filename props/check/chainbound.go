@@ -29,7 +29,7 @@ func prepareChainBound(s *model.Schedule, r *request) (job, error) {
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
-		rep, err := ChainBound(s, points)
+		rep, err := chainBound(s, points)
 		if err != nil {
 			return nil, err
 		}
@@ -41,15 +41,18 @@ func prepareChainBound(s *model.Schedule, r *request) (job, error) {
 	}, nil
 }
 
-// ChainBound judges props.PropChainBound for the one-multicast schedule s at points (nil: the
-// default three). The report's stats are those of the per-class depth decision; a
+// chainBound judges props.PropChainBound for the one-multicast schedule s at points (nil:
+// the default three). The report's stats are those of the per-class depth decision; a
 // violation names what failed, with the depth witness when contention is what failed.
-// Run reaches it by name (--prop chain-bound); sweeps of thousands of small multicasts
-// (proofs' NP8) call it on schedules they build, which costs about two thirds of a Run
-// that parses the instance and builds the topology anew for every member.
-func ChainBound(s *model.Schedule, points []props.Params) (*props.Report, error) {
+// Run reaches it by name (--prop chain-bound on the one-port multicasts), RunSchedule on
+// a schedule the caller built (proofs' NP8 sweeps thousands of small multicasts so,
+// building each on one grid rather than naming it by strings).
+func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error) {
 	if points == nil {
 		points = chainBoundPoints
+	}
+	if len(s.Sources) != 1 {
+		return nil, badf("--prop %s judges one multicast, not %d", props.PropChainBound, len(s.Sources))
 	}
 	vc, err := s.WithWrapAheadClasses()
 	if err != nil {

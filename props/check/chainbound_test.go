@@ -51,4 +51,28 @@ func TestChainBound(t *testing.T) {
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
 		t.Errorf("two multicasts: %v", err)
 	}
+
+	// RunSchedule judges a schedule the caller built the same way (proofs' NP8).
+	for _, algo := range []string{"utorus", "separate"} {
+		in := Instance{Algorithm: algo, Topology: "torus:6x6", Params: map[string]string{"dests": "1,7,14,20,35"}}
+		s, err := BuildSchedule(in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := RunSchedule(t.Context(), s, props.PropChainBound, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := run(algo, "1,7,14,20,35", "")
+		if got.Verdict != want.Verdict || got.Reason != want.Reason || got.Stats.States != want.Stats.States {
+			t.Errorf("%s: RunSchedule %s %q %d states; Run %s %q %d", algo, got.Verdict, got.Reason, got.Stats.States, want.Verdict, want.Reason, want.Stats.States)
+		}
+	}
+	two, err := BuildSchedule(Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunSchedule(t.Context(), two, props.PropChainBound, Options{}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
+		t.Errorf("RunSchedule, two multicasts: %v", err)
+	}
 }

@@ -2,13 +2,13 @@
 // one property under one semantics and returns one props.Report (verdict, stats, witness).
 //
 // From Go an instance is a typed request, one per algorithm family: Unicast,
-// TreeMulticast and TwoPhase (each with a Check method), RunSchedule for a unicast
-// schedule and RunModel for a transition system of the caller's own; property names are
-// props.Prop*. The command line names an instance by strings instead: Run takes an
-// Instance (an algorithm of the registry, a topology spec and the algorithm's parameters
-// as the flags name them, listed by Algorithms and Lookup) and turns it into the same
-// typed check. Replay re-executes a saved counterexample; props/check/checktest wraps
-// the entry for tests.
+// TreeMulticast, TwoPhase and Partition (each with a Check method), RunSchedule for a
+// unicast schedule and RunModel for a transition system of the caller's own; property
+// names are props.Prop*. The command line names an instance by strings instead: Run
+// takes an Instance (an algorithm of the registry, a topology spec and the algorithm's
+// parameters as the flags name them, listed by Algorithms and Lookup) and turns it into
+// the same typed check. Replay re-executes a saved counterexample; props/check/checktest
+// wraps the entry for tests.
 //
 //	g, _ := model.ParseGrid("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
@@ -107,6 +107,12 @@ type Options struct {
 	// same; state counts are smaller, and the report names the reduction that produced
 	// them (Stats.Reduction). The command line turns it on by default.
 	Reduction bool
+	// ReducedOnly, with Reduction, lets the reduced search decide every single instance
+	// (unicast, tree-mcast): it skips the bounded unreduced first pass that otherwise
+	// finds shallow local deadlocks at their true depth and decides small instances
+	// alone. Verdicts are the same; it is how the soundness tests exercise the reduction
+	// on small instances.
+	ReducedOnly bool
 	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
 	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
 	// skip the overview picture of every holding instance, which can cost more than the

@@ -151,8 +151,9 @@ func prepareCollective(name string, r *request) (job, error) {
 			rep.Stats.Seconds = time.Since(start).Seconds()
 		}
 		// The picture names the algorithm and is drawn whatever the verdict: one panel
-		// per step, or the contending pair with its timeline.
-		if r.opt.drawPicture(rep.Verdict) {
+		// per step, or the contending pair with its timeline; not after ctx ended, which
+		// asks for the report now (a large schedule's picture takes seconds).
+		if r.opt.drawPicture(rep.Verdict) && ctx.Err() == nil {
 			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
 				rep.SVG = pic
 			}

@@ -3,6 +3,7 @@ package check_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,16 +17,17 @@ import (
 // returns a report or a one-line error that is bad input; it never panics and never
 // reports an internal error for input it refuses.
 func FuzzRun(f *testing.F) {
-	f.Add(uint8(0), "torus:4", "msgs", "0->2,1->3", "deadlock")
-	f.Add(uint8(1), "mesh:3x3", "msgs", "(0,0)->(2,0),(2,2);(2,2)->(0,2)", "exactly-once")
-	f.Add(uint8(2), "banyan:8", "pattern", "0->5,3->5", "nonblocking")
-	f.Add(uint8(3), "banyan:16", "msgs", "1->5,6,7,8;15->7-12", "deadlock")
-	f.Add(uint8(4), "torus:4x4", "dests", "all", "depth")
-	f.Add(uint8(5), "mesh:4x4", "multicasts", "5:0,1;10:2,3", "any-delay")
-	f.Add(uint8(6), "torus:8x8", "type", "II", "stepwise")
-	f.Add(uint8(0), "torus:4", "length", "99999999999999999999", "deadlock")
-	f.Add(uint8(1), "mesh:1x1", "family", "pairs:9", "deadlock")
 	names := check.Names()
+	algo := func(name string) uint8 { return algoIndex(names, name) }
+	f.Add(algo("unicast"), "torus:4", "msgs", "0->2,1->3", "deadlock")
+	f.Add(algo("tree-mcast"), "mesh:3x3", "msgs", "(0,0)->(2,0),(2,2);(2,2)->(0,2)", "exactly-once")
+	f.Add(algo("banyan-route"), "banyan:8", "pattern", "0->5,3->5", "nonblocking")
+	f.Add(algo("two-phase"), "banyan:16", "msgs", "1->5,6,7,8;15->7-12", "deadlock")
+	f.Add(algo("dcf"), "torus:4x4", "dests", "all", "depth")
+	f.Add(algo("umesh"), "mesh:4x4", "multicasts", "5:0,1;10:2,3", "any-delay")
+	f.Add(algo("multinode"), "torus:8x8", "type", "II", "stepwise")
+	f.Add(algo("unicast"), "torus:4", "length", "99999999999999999999", "deadlock")
+	f.Add(algo("tree-mcast"), "mesh:1x1", "family", "pairs:9", "deadlock")
 	f.Fuzz(func(t *testing.T, algo uint8, topo, param, value, prop string) {
 		if t, err := model.ParseTopology(topo); err == nil && t.Nodes() > 64 {
 			// Large instances are valid input but slow (a depth decision is quadratic
@@ -52,11 +54,15 @@ func FuzzRun(f *testing.F) {
 // must return within a few seconds with a report (inconclusive when a bound stopped it)
 // or a one-line bad-input error, whatever the size.
 func FuzzRunLarge(f *testing.F) {
-	f.Add(uint8(2), "banyan:4096", "family", "monotone", "nonblocking")
-	f.Add(uint8(2), "banyan:65536", "family", "monotone", "nonblocking")
-	f.Add(uint8(0), "torus:64x64", "msgs", "0->2,1->3", "deadlock")
-	f.Add(uint8(4), "torus:256x256", "source", "0", "depth")
 	names := check.Names()
+	algo := func(name string) uint8 { return algoIndex(names, name) }
+	f.Add(algo("banyan-route"), "banyan:4096", "family", "monotone", "nonblocking")
+	f.Add(algo("banyan-route"), "banyan:8192", "family", "monotone", "nonblocking")
+	f.Add(algo("banyan-route"), "banyan:16384", "family", "monotone", "nonblocking")
+	f.Add(algo("banyan-route"), "banyan:32768", "family", "monotone", "nonblocking")
+	f.Add(algo("banyan-route"), "banyan:65536", "family", "monotone", "nonblocking")
+	f.Add(algo("unicast"), "torus:64x64", "msgs", "0->2,1->3", "deadlock")
+	f.Add(algo("dcf"), "torus:256x256", "source", "0", "depth")
 	f.Fuzz(func(t *testing.T, algo uint8, topo, param, value, prop string) {
 		if t, err := model.ParseTopology(topo); err != nil || t.Nodes() <= 64 {
 			return
@@ -73,6 +79,16 @@ func FuzzRunLarge(f *testing.F) {
 			t.Fatalf("%+v %q: incomplete report %+v", in, prop, rep)
 		}
 	})
+}
+
+// algoIndex returns the fuzz argument that selects the algorithm called name in names,
+// so that a seed says which algorithm it is for.
+func algoIndex(names []string, name string) uint8 {
+	i := slices.Index(names, name)
+	if i < 0 {
+		panic("no algorithm " + name)
+	}
+	return uint8(i)
 }
 
 // runWithin runs the entry and fails the test when it takes longer than most or returns

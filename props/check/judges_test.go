@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -193,6 +194,13 @@ func TestPartitionJudges(t *testing.T) {
 		}
 		if rep.Verdict != c.want || rep.Stats.Checked == 0 || (c.want == props.Violated) != (rep.Witness != nil) {
 			t.Errorf("%s type %s h=%s %s: %v (checked %d), want %v\n%s", c.topo, c.typ, c.h, c.prop, rep.Verdict, rep.Stats.Checked, c.want, rep)
+		}
+		// Every violation is drawn, VIOLATED in the title and its witness marked.
+		if c.want == props.Violated {
+			pic := string(rep.SVG)
+			if !strings.Contains(pic, "VIOLATED: ") || !(strings.Contains(pic, "named by the violation") || strings.Contains(pic, "a node in more than one DDN")) {
+				t.Errorf("%s type %s h=%s %s: the picture does not show the violation:\n%s", c.topo, c.typ, c.h, c.prop, pic)
+			}
 		}
 	}
 	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: "torus:4x4", Params: map[string]string{"type": "IV", "h": "3"}}, props.PropLevels, check.Options{}); !errors.Is(err, check.ErrBadInput) {

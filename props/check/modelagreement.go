@@ -115,15 +115,19 @@ func prepareBanyanLoad(r *request) (job, error) {
 		if err != nil {
 			return nil, badf("%v", err)
 		}
-		res, err := sim.SlottedBanyan(sim.BanyanConfig{Banyan: b, P: p, M: m, Fanout: f, Slots: slots, Seed: seed})
+		res, err := sim.SlottedBanyan(sim.BanyanConfig{Banyan: b, P: p, M: m, Fanout: f, Slots: slots, Seed: seed, Context: ctx})
 		if err != nil {
 			return nil, badf("%v", err)
 		}
 		rep := r.report(b.Spec(), map[string]any{"p": p, "m": m, "fanout": f, "slots": slots, "seed": seed})
-		rep.Stats = props.Stats{Checked: int64(slots), Unit: "slots", Seconds: time.Since(start).Seconds()}
+		rep.Stats = props.Stats{Checked: int64(res.Slots), Unit: "slots", Seconds: time.Since(start).Seconds()}
 		rel := (eta - res.Throughput) / res.Throughput
 		figs := map[string]float64{"offered": res.Offered, "model": eta, "sim": res.Throughput, "sim_accepted_whole": res.Accepted, "relerr": rel}
-		return agreement(rep, figs, rel, "throughput", tol, ruled), nil
+		rep = agreement(rep, figs, rel, "throughput", tol, ruled)
+		if res.Stopped {
+			cutShort(ctx, rep, fmt.Sprintf("after %d of %d slots", res.Slots, slots))
+		}
+		return rep, nil
 	}, nil
 }
 
@@ -216,6 +220,7 @@ func prepareCubeLoad(r *request) (job, error) {
 			VCs: vcs, Buffer: 2, Length: length, Ts: 1, Seed: seed,
 			Warmup: int64(cycles) / 5, Cycles: int64(cycles), DrainLimit: int64(cycles),
 			Traffic: sim.Traffic{Rate: prm.Rate, Broadcast: b},
+			Context: ctx,
 		})
 		if err != nil {
 			return nil, badf("%v", err)
@@ -242,8 +247,23 @@ func prepareCubeLoad(r *request) (job, error) {
 		if !(math.Abs(relU) >= math.Abs(relB)) {
 			worst, what = relB, "broadcast latency"
 		}
-		return agreement(rep, figs, worst, what, tol, ruled), nil
+		rep = agreement(rep, figs, worst, what, tol, ruled)
+		if res.Stopped {
+			rep.Stats.Checked = res.Cycles
+			cutShort(ctx, rep, fmt.Sprintf("at cycle %d of %d (warm-up, window and drain)", res.Cycles, int64(cycles)/5+int64(cycles)+int64(cycles)))
+		}
+		return rep, nil
 	}, nil
+}
+
+// cutShort makes the report of a simulation that ctx stopped inconclusive: its figures
+// cover only the part simulated (when), so they decide nothing.
+func cutShort(ctx context.Context, rep *props.Report, when string) {
+	rep.Verdict = props.Inconclusive
+	rep.Reason = fmt.Sprintf("cancelled: %v %s; the figures cover only what was simulated", context.Cause(ctx), when)
+	if rep.Witness != nil {
+		rep.Witness.Violation = ""
+	}
 }
 
 // hypercubeSaturation is the largest generation rate at which 003's model still has a

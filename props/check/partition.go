@@ -86,11 +86,34 @@ func preparePartition(r *request) (job, error) {
 	if typ == partition.TypeIII && p.Delta == 0 {
 		p.Delta = max(1, h/2)
 	}
-	if err := p.Validate(g); err != nil {
+	return Partition{Grid: g, Params: p}.prepare(r)
+}
+
+// Partition is the typed request of the partition family (the registry's "partition"):
+// the DDNs of Params on a 2-D torus or mesh Grid, with their DCNs. Its Check takes the
+// property (props.PropLevels, props.PropP1P5 or props.PropConnected); Params must fit
+// the grid (partition.Params.Validate: a Type III delta in 1..h-1).
+type Partition struct {
+	Grid   *model.Grid
+	Params partition.Params
+}
+
+// Check checks p for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (p Partition) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if p.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
+	}
+	return checkTyped(ctx, partitionAlgorithm(), p.Grid.Spec(), property, opt, p.prepare)
+}
+
+// prepare validates p and returns the job that checks it.
+func (p Partition) prepare(r *request) (job, error) {
+	if err := p.Params.Validate(p.Grid); err != nil {
 		return nil, badf("%v", err)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
-		return partitionMember(ctx, r, g, p, true)
+		return partitionMember(ctx, r, p.Grid, p.Params, true)
 	}, nil
 }
 

@@ -73,7 +73,8 @@ func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
 // in the registry (a user's plan.Builder output, a schedule file). The report names the
 // algorithm "schedule"; a violation's witness is the contending pair or the broken
 // condition, and for any-delay on schedules of at most 12 unicasts also the explorer's
-// shortest replayable trace (Report.Trace).
+// shortest replayable trace (Report.Trace). props.PropChainBound judges a one-multicast
+// schedule at 001 §4.4's three timing points.
 func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Options) (*props.Report, error) {
 	if s == nil {
 		return nil, badf("no schedule")
@@ -97,9 +98,14 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	case props.PropStepwise:
 		r = props.Stepwise(s)
 	case props.PropDepth:
-		r = props.Depth(s, props.DepthOptions{})
+		r = props.Depth(s, props.DepthOptions{Context: ctx})
 	case props.PropNodeContention:
 		r = props.NodeContention(s)
+	case props.PropChainBound:
+		var err error
+		if r, err = chainBound(s, nil); err != nil {
+			return nil, err
+		}
 	case props.PropAnyDelay:
 		r = props.AnyDelay(s)
 		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
@@ -110,7 +116,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 			}
 		}
 	default:
-		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, steps-exact, stepwise, depth, node-contention or any-delay", property)
+		return nil, badf("--prop: %q is not a schedule property; use validity, exactly-once, steps, steps-exact, stepwise, depth, node-contention, chain-bound (one multicast) or any-delay", property)
 	}
 	if opt.Semantics != "" && opt.Semantics != r.Semantics {
 		return nil, badf("semantics %q is not supported for %s of a schedule; it is decided in %s", opt.Semantics, property, r.Semantics)
@@ -129,26 +135,46 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 // property: step runs validity (004 Definition 1), exactly-once, steps and stepwise;
 // timed runs depth (exact over all parameters) and, on one-port schedules,
 // node-contention; any-delay runs any-delay. When a schedule is depth contention-free
-// but not any-delay contention-free, the any-delay report says so as a finding.
-func verifySchedule(s *model.Schedule, semantics []string) ([]*props.Report, error) {
+// but not any-delay contention-free, the any-delay report says so as a finding. When
+// ctx ends, the check under way (depth watches it) and every check after it are
+// reported inconclusive with the cause.
+func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) ([]*props.Report, error) {
 	if err := s.Check(); err != nil {
 		return nil, badf("schedule: %v", err)
 	}
-	var out []*props.Report
+	type job struct {
+		prop, sem string
+		run       func() *props.Report
+	}
+	var jobs []job
 	for _, sem := range semantics {
 		switch sem {
 		case props.SemStep:
-			out = append(out, props.Validity(s), props.ExactlyOnce(s), props.StepCount(s, 0), props.Stepwise(s))
+			jobs = append(jobs,
+				job{props.PropValidity, sem, func() *props.Report { return props.Validity(s) }},
+				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnce(s) }},
+				job{props.PropSteps, sem, func() *props.Report { return props.StepCount(s, 0) }},
+				job{props.PropStepwise, sem, func() *props.Report { return props.Stepwise(s) }})
 		case props.SemTimed:
-			out = append(out, props.Depth(s, props.DepthOptions{}))
+			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return props.Depth(s, props.DepthOptions{Context: ctx}) }})
 			if s.Ports == model.OnePort {
-				out = append(out, props.NodeContention(s))
+				jobs = append(jobs, job{props.PropNodeContention, sem, func() *props.Report { return props.NodeContention(s) }})
 			}
 		case props.SemAnyDelay:
-			out = append(out, props.AnyDelay(s))
+			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return props.AnyDelay(s) }})
 		default:
 			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(scheduleSemantics(), ","))
 		}
+	}
+	var out []*props.Report
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			out = append(out, &props.Report{Schema: props.ReportSchema, Instance: props.Instance{Topology: s.Topology.Spec(), Algorithm: "schedule"},
+				Property: j.prop, Semantics: j.sem, Verdict: props.Inconclusive,
+				Reason: "cancelled: " + context.Cause(ctx).Error() + " before this check ran"})
+			continue
+		}
+		out = append(out, j.run())
 	}
 	markFinding(out)
 	for _, r := range out {

@@ -21,7 +21,7 @@ func verifyScheduleFile(data []byte, list string) ([]*props.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return check.VerifySchedule(s, sems)
+	return check.VerifySchedule(context.Background(), s, sems)
 }
 
 func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {

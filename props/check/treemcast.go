@@ -203,7 +203,11 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		sm = treemcast.Symmetric(in, m)
 		symNote = fmt.Sprintf("symmetry: a group of %d automorphisms under which the instance and routing %s are invariant (%s)", sm.Group(), in.Config().Routing.Name(), strings.Join(sm.SymmetryNames(), "; "))
 	}
-	res, reduction, err := treemcast.Explore(in, m, o, sm, r.opt.Reduction)
+	firstPass := int64(treemcast.FirstPass)
+	if r.opt.ReducedOnly {
+		firstPass = 0
+	}
+	res, reduction, err := treemcast.ExploreFirstPass(in, m, o, sm, r.opt.Reduction, firstPass)
 	if err != nil {
 		return nil, internalf("%v", err)
 	}

@@ -30,7 +30,8 @@ direction with dateline virtual-channel classes, Dally & Seitz), every flit move
 transition. Nodes are numbers (dimension 0 fastest, so on mesh:3x3 node 5 is (2,1)) or
 coordinates like (0,1). With family all-placements:K every connected placement of 1..K
 worms with distinct (src,dst) pairs is checked (up to mesh reflections) and the first
-deadlocked instance is reported; --shard i/n checks members i mod n, --result F keeps a
+deadlocked instance is reported (with --stop=false every member is checked and the
+violated ones are counted); --shard i/n checks members i mod n, --result F keeps a
 result file that --resume F continues and 'wormcheck merge' joins. Property deadlock
 reports a local deadlock in the state where it forms: a set of worms none of which can
 ever move again, whatever the others do (docs/semantics.md), so a deadlock among
@@ -54,6 +55,7 @@ full instance; finding nothing is inconclusive.`,
 			{"ports", "all", "port model: one or all"},
 			{"family", "", `check a family instead of --msgs: "all-placements:K"`},
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
+			{"stop", "true", "with family: stop the shard at its first violated member (--stop=false checks them all and counts the violated)"},
 			routingParam,
 		},
 		prepare: prepareUnicast,
@@ -77,6 +79,10 @@ type Unicast struct {
 	// Report.Result.
 	Family int
 	Shard  family.Shard
+	// CountAll, with Family, checks every member of the shard instead of stopping at
+	// the first violated one, and the report counts the violated members (with the
+	// first one's witness): for sweeps that want the full count.
+	CountAll bool
 }
 
 // Check checks u for property under opt, as Run does for the same instance given by
@@ -123,6 +129,14 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, err
 	}
 	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
+	stop, err := r.boolean("stop")
+	if err != nil {
+		return nil, err
+	}
+	if !stop && fam == "" {
+		return nil, badf("--stop=false needs --family")
+	}
+	u.CountAll = !stop
 	if fam != "" {
 		if msgs != "" {
 			return nil, badf("--family and --msgs exclude each other")
@@ -193,11 +207,14 @@ func (u Unicast) prepare(r *request) (job, error) {
 			sh = family.Shard{Index: 0, Count: 1}
 		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return unicastFamily(ctx, r, g, sp, u.Family, sh, prev)
+			return unicastFamily(ctx, r, g, sp, u.Family, sh, prev, !u.CountAll)
 		}, nil
 	}
 	if u.Shard.Count > 1 {
 		return nil, badf("--shard needs --family")
+	}
+	if u.CountAll {
+		return nil, badf("--stop=false needs --family")
 	}
 	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
@@ -229,15 +246,17 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 
 // unicastFamily checks every canonical placement of 1..k worms in shard sh on the
 // family runner (unicast.Family.Run), continuing prev when not nil, and reports the
-// first deadlock, or holds when every instance held; its kept result (unicast.
-// FamilyRecord) goes in Report.Result, and to Options.Checkpoint as members finish.
+// first deadlock, or holds when every instance held; with stop false it checks every
+// member and the report counts the violated ones, with the first one's witness. Its kept
+// result (unicast.FamilyRecord) goes in Report.Result, and to Options.Checkpoint as
+// members finish.
 // Progress goes to Options.Progress as one line (instances done of all, states, rate,
 // ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
 // counted, and a run resumed from its result continues it.
-func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord) (*props.Report, error) {
+func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
 	fam.Routing = sp.Routing
-	fam.StopAtViolation = true
+	fam.StopAtViolation = stop
 	fam.Progress, fam.Label = r.opt.Progress, fmt.Sprintf("all-placements:%d on %s", k, g.Spec())
 	if sh.Count > 1 {
 		fam.Label += ", shard " + sh.String()
@@ -290,6 +309,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		s := *fr.FirstSpec
 		rep = unicastReport(s, r.property, fr.First, &r.work)
 		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+		if !stop {
+			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+		}
 	case rec.Witness != nil:
 		// The violation was found by the run this one resumed: its trace is replayed.
 		s, res, err := unicast.ReplayTrace(rec.Witness.Trace)
@@ -303,6 +325,10 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", rec.Witness.Index, rec.Witness.Msgs, res.Violation)
 	}
 	if rep != nil {
+		if !stop {
+			rep.Reason += fmt.Sprintf("; %d of %d members checked violated", rec.Violated, rec.Instances)
+			rep.Figures = map[string]float64{"violated": float64(rec.Violated), "instances": float64(rec.Instances)}
+		}
 		rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 		rep.Stats.Seconds = time.Since(start).Seconds()
 		rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
@@ -508,6 +534,9 @@ func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 // request asks for it (Options.Reduction) and the property is a deadlock property.
 func searchUnicast(r *request, m *flit.Model, opt checker.Options[flit.State]) unicast.Result {
 	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+		if r.opt.ReducedOnly {
+			return unicast.SearchReducedFirstPass(m, opt, 0)
+		}
 		return unicast.SearchReduced(m, opt)
 	}
 	return unicast.SearchWith(m, opt)

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"io"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
@@ -11,8 +12,8 @@ import (
 // This file verifies user files (`wormcheck verify`): a schedule file is verified in the
 // semantics asked for, one report each.
 
-// verifySchema tags the object of a verification (docs/report.md).
-const verifySchema = "wormcheck-verify/1"
+// VerifySchema tags the object of a verification (docs/report.md).
+const VerifySchema = "wormcheck-verify/1"
 
 // Verification is the outcome of verifying one schedule file: the worst verdict of its
 // reports (violated over inconclusive over holds) and one report per check run. It is
@@ -28,8 +29,9 @@ type Verification struct {
 
 // VerifyFile verifies the schedule file named file, whose contents are data, in the
 // comma-separated semantics (step, timed, any-delay; "" for all) with verifySchedule.
-// Every error is bad input naming the file.
-func VerifyFile(file string, data []byte, semantics string) (*Verification, error) {
+// When ctx ends (a signal, a budget), the checks not finished are reported inconclusive
+// with the cause. Every error is bad input naming the file.
+func VerifyFile(ctx context.Context, file string, data []byte, semantics string) (*Verification, error) {
 	sems, err := parseSemantics(semantics)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
@@ -41,11 +43,11 @@ func VerifyFile(file string, data []byte, semantics string) (*Verification, erro
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
-	reps, err := verifySchedule(s, sems)
+	reps, err := verifySchedule(ctx, s, sems)
 	if err != nil {
 		return nil, badf("%s: %v", file, err)
 	}
-	return &Verification{Schema: verifySchema, Command: "verify", File: file, Verdict: worstVerdict(reps), Reports: reps}, nil
+	return &Verification{Schema: VerifySchema, Command: "verify", File: file, Verdict: worstVerdict(reps), Reports: reps}, nil
 }
 
 // SetVersion records the tool's version in the verification and each of its reports.

@@ -18,11 +18,11 @@ func TestVerifyFileWorstVerdictAndVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := VerifyFile(file, data, "step,timed")
+	v, err := VerifyFile(t.Context(), file, data, "step,timed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Verdict != props.Violated || len(v.Reports) == 0 || v.Schema != verifySchema || v.File != file {
+	if v.Verdict != props.Violated || len(v.Reports) == 0 || v.Schema != VerifySchema || v.File != file {
 		t.Fatalf("verdict %s, %d reports, schema %q, file %q", v.Verdict, len(v.Reports), v.Schema, v.File)
 	}
 	sems := map[string]bool{}
@@ -52,7 +52,7 @@ func TestVerifyFileBadInput(t *testing.T) {
 		{`{"format":"wormcheck-trace/1"}`, "", "f.json: "},
 		{`{"format":"wormcheck-schedule/1","topology":"mesh:0x0"}`, "", "f.json: "},
 	} {
-		_, err := VerifyFile("f.json", []byte(c.data), c.sems)
+		_, err := VerifyFile(t.Context(), "f.json", []byte(c.data), c.sems)
 		if !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), c.says) {
 			t.Errorf("%s (%q): %v", c.data, c.sems, err)
 		}

@@ -28,29 +28,14 @@ func initIndex[S any](m system.Model[S], s S) int {
 // flitWitness turns a flit-level trace into the one witness schema: its initial-state
 // index, one structured step per transition (model/flit's Explain: which message's flit
 // moved, into which channel and VC), the violation its last state shows and, for a
-// deadlock, its wait-for cycle. Reference:
-// the step kinds are model/flit's (Kind); "inject" is a move out of a source, "deliver"
-// one into the ejection channel.
+// deadlock, its wait-for cycle (render.FlitSteps, render.WitnessCycle).
 func flitWitness(m *flit.Model, tr checker.Trace[flit.State], violation string) *props.Witness {
 	w := &props.Witness{Kind: props.WitnessTrace, Violation: violation}
 	if len(tr.Steps) == 0 {
 		return w
 	}
 	w.Init = initIndex[flit.State](m, tr.Steps[0].State)
-	net := m.Config().Net
-	for i := 1; i < len(tr.Steps); i++ {
-		st := tr.Steps[i]
-		ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
-		if mv, err := m.Explain(tr.Steps[i-1].State, st.Action); err == nil {
-			ts.Message, ts.Flit = mv.Msg, max(mv.Flit, 0)
-			ts.What = flitStepKind(mv)
-			if mv.To >= 0 {
-				ts.Channel = net.ChannelName(m.Channel(mv.To))
-				ts.VC = m.VCOf(mv.To)
-			}
-		}
-		w.Steps = append(w.Steps, ts)
-	}
+	w.Steps = render.FlitSteps(m, tr)
 	if strings.HasPrefix(violation, "deadlock") || strings.HasPrefix(violation, "local deadlock") {
 		// The wait-for cycle of the model's own wait-for graph (render.WitnessCycle), so
 		// that the text, the picture and the explorer name the same messages and channels.
@@ -66,21 +51,4 @@ func markLasso(w *props.Witness, kind checker.ViolationKind, cycleStart int) {
 	if w != nil && kind.IsLasso() {
 		w.Kind, w.CycleStart = props.WitnessLasso, cycleStart
 	}
-}
-
-// flitStepKind names a flit move for TraceStep.What.
-func flitStepKind(mv flit.Move) string {
-	switch {
-	case mv.Kind == flit.KindPrune:
-		return "prune"
-	case mv.To == flit.Eject:
-		return "deliver"
-	case mv.FromVC == flit.None:
-		return "inject"
-	case mv.Kind == flit.KindAlloc:
-		return "route"
-	case mv.Kind == flit.KindFollow:
-		return "follow"
-	}
-	return "advance"
 }

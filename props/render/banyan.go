@@ -24,13 +24,21 @@ var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c
 // and right (destinations), the n stages of 2x2 SEs in between (stage n-1 first), every
 // link in grey, each packet's channels in its own colour, and the contested links (the
 // link two packets fight for, or the links of a deadlock's wait-for cycle) in thick red.
-// The output is a complete, deterministic SVG document.
-func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.ChannelID) []byte {
+// Every packet of pkts has a legend line, one that holds no channel too; notes (the
+// wait-for edges of a deadlock) follow the legend. The output is a complete,
+// deterministic SVG document.
+func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.ChannelID, notes ...string) []byte {
 	n, size := b.Stages(), b.Nodes()
 	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
 	width := left*2 + (n+1)*colW
 	height := top + size*rowH + 30 + 18*(len(pkts)+3)
+	if len(notes) > 0 {
+		height += 18 * (len(notes) + 1)
+	}
 	width = max(width, 20+len(title)*8, 760)
+	for _, t := range notes {
+		width = max(width, 40+len(t)*7)
+	}
 	var w bytes.Buffer
 	fmt.Fprintf(&w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`+"\n", width, height, width, height)
 	fmt.Fprintf(&w, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
@@ -87,6 +95,12 @@ func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.
 	ly := top + size*rowH + 26 + 18*len(pkts)
 	fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="5" fill="#d62728"/><text x="28" y="%d">a link two packets contend for (or a link of the wait-for cycle)</text>`+"\n", ly, ly+6)
 	fmt.Fprintf(&w, `<rect x="10" y="%d" width="12" height="2" fill="#cccccc"/><text x="28" y="%d">a free link; boxes are 2x2 switching elements (SEs) numbered per stage; sources left, destinations right, node 0 at the bottom</text>`+"\n", ly+18, ly+24)
+	if len(notes) > 0 {
+		fmt.Fprintf(&w, `<text x="10" y="%d" font-weight="bold">wait-for edges:</text>`+"\n", ly+42)
+		for k, t := range notes {
+			fmt.Fprintf(&w, `<text x="28" y="%d" fill="#d62728">%s</text>`+"\n", ly+60+18*k, html.EscapeString(t))
+		}
+	}
 	w.WriteString("</svg>\n")
 	return w.Bytes()
 }

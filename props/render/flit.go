@@ -200,6 +200,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	}
 	if len(p.Cycle) > 0 {
 		legend = append(legend, legendLine{swatch: "num", text: "position in the wait-for cycle"})
+		legend = append(legend, legendLine{swatch: "wait", text: "wait-for edge: from a message's blocked header to the header it blocks (it holds what that one waits for)"})
 		legend = append(legend, legendLine{text: "wait-for cycle:", bold: true})
 		for k, l := range p.Cycle {
 			legend = append(legend, legendLine{swatch: "numk", n: k + 1, colour: hotRed, text: p.cycleText(l)})
@@ -251,6 +252,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	for _, i := range p.anyOfMessages() {
 		fmt.Fprintf(&b, "<marker id=\"blk%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", i, MessageColor(i))
 	}
+	fmt.Fprintf(&b, "<marker id=\"wait\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", waitColour)
 	fmt.Fprintf(&b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
 	b.WriteString("</defs>\n")
 	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
@@ -403,6 +405,22 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		b.WriteString("</g>\n")
 	}
 
+	// The wait-for edges: from each link's holder (its own blocked header in the cycle)
+	// to the header it blocks, so the cycle can be followed around the picture.
+	if len(p.Cycle) > 0 {
+		b.WriteString("<g id=\"waitfor\">\n")
+		for k, l := range p.Cycle {
+			fx, fy, ok := p.holderAt(fr, k)
+			if !ok {
+				continue
+			}
+			bl := p.Blocked[l.Header]
+			tx, ty := fr.xy(bl.At)
+			waitEdge(&b, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
+		}
+		b.WriteString("</g>\n")
+	}
+
 	// Legend.
 	b.WriteString("<g id=\"legend\">\n")
 	row := legendTop
@@ -412,6 +430,55 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	}
 	b.WriteString("</g>\n</svg>\n")
 	return b.Bytes(), nil
+}
+
+// waitColour draws the wait-for edges: darker than the red of blocked headers, so the
+// edges stand apart from the channels the headers wait for.
+const waitColour = "#8b0000"
+
+// holderAt returns where the holder of cycle link k is drawn from: the node of its own
+// blocked header in the cycle (the next link's, around the cycle, when it is the
+// holder's), false when the holder has no blocked header in the cycle.
+func (p FlitPicture) holderAt(fr frame, k int) (float64, float64, bool) {
+	holder := p.Cycle[k].Holder
+	for j := range p.Cycle {
+		l := p.Cycle[(k+1+j)%len(p.Cycle)]
+		if bl := p.Blocked[l.Header]; bl.Message == holder {
+			x, y := fr.xy(bl.At)
+			return x, y, true
+		}
+	}
+	return 0, 0, false
+}
+
+// waitEdge draws a wait-for edge from (fx, fy) to (tx, ty) as a curve bending to its
+// left (two edges between the same nodes in opposite directions bend apart), cut back
+// to leave the node rings free, labelled at its middle; between headers at the same node
+// it is a small loop above the node.
+func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
+	const cut = nodeR + 7
+	dx, dy := tx-fx, ty-fy
+	d := math.Hypot(dx, dy)
+	var path string
+	var lx, ly float64
+	if d < 2*cut {
+		path = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(fx-6), f1(fy-cut+2), f1(fx-30), f1(fy-60), f1(fx+30), f1(fy-60), f1(fx+6), f1(fy-cut+2))
+		lx, ly = fx, fy-52
+	} else {
+		ux, uy := dx/d, dy/d
+		// The left normal of the direction, in SVG coordinates (y down).
+		nx, ny := uy, -ux
+		// Edges between neighbours bend more, to clear the lanes and their labels.
+		bend := max(0.22*d, 0.36*cell)
+		sx, sy := fx+ux*cut+nx*cut*0.5, fy+uy*cut+ny*cut*0.5
+		ex, ey := tx-ux*cut+nx*cut*0.5, ty-uy*cut+ny*cut*0.5
+		cx, cy := (fx+tx)/2+nx*bend, (fy+ty)/2+ny*bend
+		path = fmt.Sprintf("M%s,%s Q%s,%s %s,%s", f1(sx), f1(sy), f1(cx), f1(cy), f1(ex), f1(ey))
+		// The curve's middle is half-way between the chord's middle and the control point.
+		lx, ly = (fx+tx)/2+nx*bend/2, (fy+ty)/2+ny*bend/2
+	}
+	fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" opacity=\"0.85\" marker-end=\"url(#wait)\" class=\"wait-edge\"><title>%s</title></path>\n", path, waitColour, html.EscapeString(label))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n", f1(lx), f1(ly+3), waitColour, html.EscapeString(label))
 }
 
 // cycleText is the legend line of a cycle link, in the words of model/flit's Waits.
@@ -497,6 +564,8 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 		fmt.Fprintf(b, "<rect x=\"16\" y=\"%s\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"#555\" stroke-width=\"2\"/>\n", f1(y-6))
 	case "anyof":
 		fmt.Fprintf(b, "<line x1=\"10\" y1=\"%s\" x2=\"34\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n", f1(y), f1(y), l.colour)
+	case "wait":
+		fmt.Fprintf(b, "<path d=\"M8,%s Q22,%s 36,%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" marker-end=\"url(#wait)\"/>\n", f1(y+3), f1(y-7), f1(y+3), waitColour)
 	case "ring":
 		fmt.Fprintf(b, "<circle cx=\"16\" cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/><line x1=\"23\" y1=\"%s\" x2=\"36\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(y), hotRed, f1(y), f1(y), hotRed)
 	case "num", "numk":
@@ -504,7 +573,11 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 		if l.swatch == "numk" {
 			n = fmt.Sprint(l.n)
 		}
-		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"7\" fill=\"%s\"/><text x=\"22\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(y), hotRed, f1(y+3), n)
+		c := l.colour
+		if c == "" {
+			c = hotRed
+		}
+		fmt.Fprintf(b, "<circle cx=\"22\" cy=\"%s\" r=\"7\" fill=\"%s\"/><text x=\"22\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(y), c, f1(y+3), n)
 	}
 	x := "40"
 	if l.swatch == "" {

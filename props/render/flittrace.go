@@ -330,3 +330,46 @@ func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, 
 	}
 	return FlitTrace(m, tr, title, subtitle, notes)
 }
+
+// FlitSteps returns the transitions of a flit-level trace in the witness schema, one per
+// step after the first state: the action and its label, and from the model's own account
+// of the move (flit.Model.Explain) the message and flit that moved, the kind of move
+// (FlitStepKind) and the channel and VC it entered. A step the model cannot explain keeps
+// Message -1.
+func FlitSteps(m *flit.Model, tr checker.Trace[flit.State]) []props.TraceStep {
+	net := m.Config().Net
+	var steps []props.TraceStep
+	for i := 1; i < len(tr.Steps); i++ {
+		st := tr.Steps[i]
+		ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
+		if mv, err := m.Explain(tr.Steps[i-1].State, st.Action); err == nil {
+			ts.Message, ts.Flit = mv.Msg, max(mv.Flit, 0)
+			ts.What = FlitStepKind(mv)
+			if mv.To >= 0 {
+				ts.Channel = net.ChannelName(m.Channel(mv.To))
+				ts.VC = m.VCOf(mv.To)
+			}
+		}
+		steps = append(steps, ts)
+	}
+	return steps
+}
+
+// FlitStepKind names a flit move for props.TraceStep.What: "prune", "deliver" (into the
+// ejection channel), "inject" (out of a source), "route" (a header allocating its next
+// channel), "follow" or "advance". Reference: the move kinds are model/flit's (Kind).
+func FlitStepKind(mv flit.Move) string {
+	switch {
+	case mv.Kind == flit.KindPrune:
+		return "prune"
+	case mv.To == flit.Eject:
+		return "deliver"
+	case mv.FromVC == flit.None:
+		return "inject"
+	case mv.Kind == flit.KindAlloc:
+		return "route"
+	case mv.Kind == flit.KindFollow:
+		return "follow"
+	}
+	return "advance"
+}

@@ -41,7 +41,7 @@ func tm1(t testing.TB) (treemcast.Instance, *flit.Model, checker.Trace[flit.Stat
 
 // TestTM1Deadlock draws the Fig. 3 deadlock: both blocked headers, the wait-for cycle
 // m0 -> m1 -> m0 numbered on the picture with the same names model/flit's Waits text
-// uses; the picture is pinned by a golden file.
+// uses and drawn as edges from holder to waiter; the picture is pinned by a golden file.
 func TestTM1Deadlock(t *testing.T) {
 	_, m, tr, tf := tm1(t)
 	last := tr.Steps[len(tr.Steps)-1].State
@@ -71,6 +71,16 @@ func TestTM1Deadlock(t *testing.T) {
 	for _, want := range []string{"wait-for cycle:", "m0.d2 at (1,0) waits for", "held by m1", "white"} {
 		if !bytes.Contains(svg, []byte(want)) {
 			t.Errorf("picture lacks %q", want)
+		}
+	}
+	// Who holds what: one wait-for edge per link of the cycle, from the holder's blocked
+	// header to the header it blocks, so the cycle is drawn, not only listed.
+	if n := bytes.Count(svg, []byte(`class="wait-edge"`)); n != 2 {
+		t.Errorf("%d wait-for edges drawn; want 2", n)
+	}
+	for _, want := range []string{"m1 blocks m0.d2", "m0 blocks m1.d2"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("picture lacks the wait-for edge %q", want)
 		}
 	}
 	golden(t, "tm1-fig3-deadlock.svg", svg)

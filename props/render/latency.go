@@ -14,13 +14,62 @@ import (
 // Curve is one line of a latency panel: Y[i] is the mean latency at load xs[i] and CI[i]
 // the half-width of its 95% confidence interval (nil, NaN or 0: no bar). NaN or infinite
 // means are gaps (a saturated load).
+//
+// A curve's style is its colour, its dash pattern and its marker: Dash, when set, is an
+// SVG stroke-dasharray ("6 4"), else Dashed draws the default dash; Marker is one of
+// Markers ("" or "circle" is a disc). Plots with more curves than colours tell them
+// apart by the other two.
 type Curve struct {
 	Name   string
 	Y      []float64
 	CI     []float64
 	Colour string
 	Dashed bool
+	Dash   string
+	Marker string
 }
+
+// Markers are the point markers a curve can have, in the order plots assign them.
+var Markers = []string{"circle", "square", "triangle", "diamond"}
+
+// Dashes are stroke-dasharray patterns that stay apart at 2 px, solid first, in the order
+// plots assign them.
+var Dashes = []string{"", "7 4", "2 3", "9 3 2 3"}
+
+// dash returns c's stroke-dasharray attribute, or "" for a solid line.
+func (c Curve) dash() string {
+	switch {
+	case c.Dash != "":
+		return " stroke-dasharray=\"" + c.Dash + "\""
+	case c.Dashed:
+		return " stroke-dasharray=\"6 4\""
+	}
+	return ""
+}
+
+// marker draws c's point marker centred at (x, y): a data point (class "point", with
+// a tooltip) or, with tooltip "", the legend's sample.
+func (c Curve) marker(b *bytes.Buffer, x, y float64, tooltip string) {
+	title := ""
+	if tooltip != "" {
+		title = "<title>" + html.EscapeString(tooltip) + "</title>"
+		fmt.Fprint(b, "<g class=\"point\">")
+		defer fmt.Fprint(b, "</g>\n")
+	}
+	switch c.Marker {
+	case "square":
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"6\" height=\"6\" fill=\"%s\">%s</rect>\n", f1(x-3), f1(y-3), c.Colour, title)
+	case "triangle":
+		fmt.Fprintf(b, "<path d=\"M%s,%sL%s,%sL%s,%sz\" fill=\"%s\">%s</path>\n", f1(x), f1(y-4.5), f1(x+4), f1(y+3), f1(x-4), f1(y+3), c.Colour, title)
+	case "diamond":
+		fmt.Fprintf(b, "<path d=\"M%s,%sL%s,%sL%s,%sL%s,%sz\" fill=\"%s\">%s</path>\n", f1(x), f1(y-4.5), f1(x+4.5), f1(y), f1(x), f1(y+4.5), f1(x-4.5), f1(y), c.Colour, title)
+	default:
+		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\">%s</circle>\n", f1(x), f1(y), c.Colour, title)
+	}
+}
+
+// legendRowsPerColumn is how many curves a legend column lists before the next begins.
+const legendRowsPerColumn = 8
 
 // Panel is one plot of LatencyPanels: its title ("unicast", "broadcast") and curves.
 type Panel struct {
@@ -36,13 +85,14 @@ type Panel struct {
 func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 	const pw, ph, left, right, top, bottom = 460.0, 360.0, 64.0, 16.0, 72.0, 46.0
 	n := max(len(panels), 1)
+	const subtitle = "points: mean latency; bars: 95% confidence interval (batch means); a gap: the load saturates the network"
 	legendRows := 0
 	for _, p := range panels {
-		legendRows = max(legendRows, len(p.Curves))
+		legendRows = max(legendRows, min(len(p.Curves), legendRowsPerColumn))
 	}
 	W := float64(n) * (pw + left + right)
 	H := top + ph + bottom + float64(legendRows+1)*legendRow + 10
-	W = max(W, 20+textWidth(title, 14))
+	W = max(W, 20+textWidth(title, 14), 20+textWidth(subtitle, 11))
 	xmax := 0.0
 	for _, x := range xs {
 		if finite(x) {
@@ -58,7 +108,7 @@ func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"sans-serif\" font-size=\"11\">\n", f1(W), f1(H), f1(W), f1(H))
 	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(W), f1(H))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
-	fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", "points: mean latency; bars: 95% confidence interval (batch means); a gap: the load saturates the network")
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", subtitle)
 	for k, p := range panels {
 		ox := float64(k)*(pw+left+right) + left
 		ymax := 0.0
@@ -91,11 +141,11 @@ func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 		fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#333\"/><line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#333\"/>\n", f1(ox), f1(top+ph), f1(ox+pw), f1(top+ph), f1(ox), f1(top), f1(ox), f1(top+ph))
 		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">offered load (flits/node/cycle)</text>\n", f1(ox+pw/2), f1(top+ph+36))
 		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" transform=\"rotate(-90 %s %s)\">mean latency (cycles)</text>\n", f1(ox-44), f1(top+ph/2), f1(ox-44), f1(top+ph/2))
+		// Legend columns share the panel's width: a column per legendRowsPerColumn curves.
+		cols := (len(p.Curves) + legendRowsPerColumn - 1) / legendRowsPerColumn
+		colW := pw / float64(max(cols, 1))
 		for j, c := range p.Curves {
-			dash := ""
-			if c.Dashed {
-				dash = " stroke-dasharray=\"6 4\""
-			}
+			dash := c.dash()
 			var pts []string
 			flush := func() {
 				if len(pts) > 1 {
@@ -114,11 +164,14 @@ func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 					lo, hi := py(math.Max(y-c.CI[i], 0)), py(y+c.CI[i])
 					fmt.Fprintf(&b, "<path d=\"M%s,%sV%sM%s,%sH%sM%s,%sH%s\" stroke=\"%s\" stroke-width=\"1.2\" class=\"ci\"/>\n", f1(x), f1(lo), f1(hi), f1(x-4), f1(lo), f1(x+4), f1(x-4), f1(hi), f1(x+4), c.Colour)
 				}
-				fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\"><title>%s at load %s: %s</title></circle>\n", f1(x), f1(py(y)), c.Colour, html.EscapeString(c.Name), tick(xs[i]), ciText(c, i))
+				c.marker(&b, x, py(y), fmt.Sprintf("%s at load %s: %s", c.Name, tick(xs[i]), ciText(c, i)))
 			}
 			flush()
-			ly := top + ph + bottom + float64(j+1)*legendRow
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s/><text x=\"%s\" y=\"%s\" class=\"legend\">%s</text>\n", f1(ox), f1(ly-4), f1(ox+26), f1(ly-4), c.Colour, dash, f1(ox+32), f1(ly), html.EscapeString(c.Name))
+			ly := top + ph + bottom + float64(j%legendRowsPerColumn+1)*legendRow
+			lx := ox + float64(j/legendRowsPerColumn)*colW
+			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\"%s/>", f1(lx), f1(ly-4), f1(lx+30), f1(ly-4), c.Colour, dash)
+			c.marker(&b, lx+15, ly-4, "")
+			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" class=\"legend\">%s</text>\n", f1(lx+36), f1(ly), html.EscapeString(c.Name))
 		}
 		b.WriteString("</g>\n")
 	}

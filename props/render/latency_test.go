@@ -54,7 +54,7 @@ func TestLatencyGap(t *testing.T) {
 	if n := strings.Count(pic, "<polyline"); n != 1 {
 		t.Errorf("%d line pieces; want 1 (the single point after the gap draws no line)", n)
 	}
-	if n := strings.Count(pic, "<circle"); n != 3 {
+	if n := strings.Count(pic, "class=\"point\""); n != 3 {
 		t.Errorf("%d points; want 3", n)
 	}
 	if n := strings.Count(pic, "class=\"ci\""); n != 2 {

@@ -21,12 +21,18 @@ type Subnetwork struct {
 }
 
 // PartitionOptions say what a partition picture is of: Title (the instance and
-// parameters), Pair (two nodes to ring in red, e.g. an unreachable pair; empty for
-// none) and Caption (what the pair shows).
+// parameters), Pair (nodes to ring in red, e.g. an unreachable pair; empty for none) and
+// Caption (what the pair shows). Violated puts VIOLATED before the title; HotChannels
+// (channels the violation names) are drawn under a red band, and HotSubnetworks (DDNs or
+// DCN blocks the violation names, by name) thicker, their DCN blocks outlined in red,
+// each marked in the legend.
 type PartitionOptions struct {
-	Title   string
-	Pair    []model.NodeID
-	Caption string
+	Title          string
+	Pair           []model.NodeID
+	Caption        string
+	Violated       bool
+	HotChannels    []model.ChannelID
+	HotSubnetworks []string
 }
 
 // subPalette gives subnetworks distinct colours; beyond twelve the line style changes
@@ -62,6 +68,15 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 			return nil, fmt.Errorf("render: witness node %d is not a node of %s", v, g.Spec())
 		}
 	}
+	for _, c := range opt.HotChannels {
+		if c < 0 || int(c) >= g.Channels() {
+			return nil, fmt.Errorf("render: witness channel %d is not a channel of %s", c, g.Spec())
+		}
+	}
+	hot := map[string]bool{} // lookup only
+	for _, n := range opt.HotSubnetworks {
+		hot[n] = true
+	}
 	k := g.Size(0)
 	if g.Dims() == 2 {
 		k = max(k, g.Size(1))
@@ -76,10 +91,22 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 		if s.Directed {
 			kind = "directed"
 		}
-		legend = append(legend, legendLine{swatch: "sub", colour: c, dash: d, text: fmt.Sprintf("%s: %d members (filled), %d channels, %s", s.Name, len(s.Nodes), len(s.Channels), kind)})
+		text := fmt.Sprintf("%s: %d members (filled), %d channels, %s", s.Name, len(s.Nodes), len(s.Channels), kind)
+		if hot[s.Name] {
+			text += "; named by the violation (drawn thicker)"
+		}
+		legend = append(legend, legendLine{swatch: "sub", colour: c, dash: d, text: text})
 	}
 	if len(dcns) > 0 {
 		legend = append(legend, legendLine{swatch: "block", text: fmt.Sprintf("DCN block (%d of them), dashed", len(dcns))})
+	}
+	for _, d := range dcns {
+		if hot[d.Name] {
+			legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("DCN block %s: named by the violation (outlined in red)", d.Name)})
+		}
+	}
+	if len(opt.HotChannels) > 0 {
+		legend = append(legend, legendLine{swatch: "band", colour: hotRed, text: "a channel named by the violation"})
 	}
 	legend = append(legend, legendLine{swatch: "dot", colour: "#eee", text: "node that is not a member of a drawn subnetwork"})
 	if len(opt.Pair) > 0 {
@@ -89,6 +116,9 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 	if title == "" {
 		title = fmt.Sprintf("%d subnetworks of %s", len(ddns), g.Spec())
 	}
+	if opt.Violated {
+		title = "VIOLATED: " + title
+	}
 	sub := fmt.Sprintf("%s; x grows to the right, y upwards; each subnetwork's channels are shifted a little so shared links stay visible", g.Spec())
 	W := max(v.width()+80, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(sub, 11))
 	bottom := v.bottom()
@@ -97,9 +127,22 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 	colours := make([]string, len(subPalette))
 	copy(colours, subPalette)
 	svgOpen(&b, W, H, colours)
-	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
+	titleFill := ""
+	if opt.Violated {
+		titleFill = " fill=\"" + hotRed + "\""
+	}
+	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\"%s>%s</text>\n", titleFill, html.EscapeString(title))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(sub))
 	v.links(&b)
+	if len(opt.HotChannels) > 0 {
+		b.WriteString("<g id=\"violation\" stroke=\"" + hotRed + "\" stroke-width=\"9\" opacity=\"0.3\" stroke-linecap=\"round\">\n")
+		for _, ch := range opt.HotChannels {
+			for _, sg := range v.hop(ch, 0) {
+				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"><title>%s</title></line>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), html.EscapeString(g.ChannelName(ch)))
+			}
+		}
+		b.WriteString("</g>\n")
+	}
 	// DCN blocks: a dashed rectangle around each block's nodes.
 	b.WriteString("<g id=\"dcns\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\">\n")
 	for _, d := range dcns {
@@ -112,7 +155,11 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 			x, y, _ := v.xy(n)
 			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
 		}
-		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), html.EscapeString(d.Name))
+		style := ""
+		if hot[d.Name] {
+			style = " stroke=\"" + hotRed + "\" stroke-width=\"2.5\""
+		}
+		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"%s><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), style, html.EscapeString(d.Name))
 	}
 	b.WriteString("</g>\n")
 	member := map[model.NodeID]int{}
@@ -123,7 +170,11 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 		if d != "" {
 			dash = " stroke-dasharray=\"" + d + "\""
 		}
-		fmt.Fprintf(&b, "<g id=\"sub%d\" stroke=\"%s\" stroke-width=\"1.4\"%s><title>%s</title>\n", i, c, dash, html.EscapeString(s.Name))
+		width := "1.4"
+		if hot[s.Name] {
+			width = "2.8"
+		}
+		fmt.Fprintf(&b, "<g id=\"sub%d\" stroke=\"%s\" stroke-width=\"%s\"%s><title>%s</title>\n", i, c, width, dash, html.EscapeString(s.Name))
 		for _, ch := range s.Channels {
 			for j, sg := range v.hop(ch, off) {
 				marker := ""

@@ -7,11 +7,13 @@ type Series struct {
 	Y      []float64
 	Color  string
 	Dashed bool
+	Dash   string // an SVG stroke-dasharray (Dashes); overrides Dashed
+	Marker string // one of Markers; "" is a disc
 	CI     []float64
 }
 
 // LatencyPlot draws mean latency against offered load as one panel of LatencyPanels:
-// 1-2-5 ticks, one line with markers per series (broken at gaps, dashed where Dashed),
+// 1-2-5 ticks, one line with markers per series (broken at gaps, in its dash pattern),
 // confidence bars where CI is given, and a legend. xs are the offered loads
 // (flits/node/cycle) shared by every series. Pure: the same data give the same bytes.
 func LatencyPlot(title string, xs []float64, ss []Series) []byte {
@@ -22,7 +24,7 @@ func LatencyPlot(title string, xs []float64, ss []Series) []byte {
 func Curves(ss []Series) []Curve {
 	out := make([]Curve, len(ss))
 	for i, s := range ss {
-		out[i] = Curve{Name: s.Name, Y: s.Y, CI: s.CI, Colour: s.Color, Dashed: s.Dashed}
+		out[i] = Curve{Name: s.Name, Y: s.Y, CI: s.CI, Colour: s.Color, Dashed: s.Dashed, Dash: s.Dash, Marker: s.Marker}
 	}
 	return out
 }

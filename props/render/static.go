@@ -18,6 +18,23 @@ import (
 // cycle with one node of context, y up. title says what it is of (the relation and
 // topology); empty uses w.Violation. A channel name the grid does not know is an error.
 func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byte, error) {
+	return staticCycle(g, w, title, subtitle, "")
+}
+
+// ProvenCycle draws, like StaticCycle, a cycle of a channel dependency graph whose
+// relation is nevertheless deadlock-free (why says by what, e.g. "the escape channels'
+// extended dependency graph is acyclic (Duato)"): in neutral grey, as a cycle that is
+// there and harmless, not a finding. The title should carry the verdict.
+func ProvenCycle(g *model.Grid, w *props.Witness, title, subtitle, why string) ([]byte, error) {
+	return staticCycle(g, w, title, subtitle, why)
+}
+
+// neutralGrey draws a proven-harmless cycle.
+const neutralGrey = "#777777"
+
+// staticCycle draws StaticCycle's picture; a non-empty proven says why the cycle is
+// harmless and draws it grey.
+func staticCycle(g *model.Grid, w *props.Witness, title, subtitle, proven string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
@@ -43,20 +60,29 @@ func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byt
 		title = w.Violation
 	}
 	v := newView(g, nodes, 1, 90, 10)
+	colour := hotRed
+	if proven != "" {
+		colour = neutralGrey
+	}
 	var legend []legendLine
 	legend = append(legend,
-		legendLine{swatch: "hot", colour: hotRed, text: "a channel (virtual channel) of the cycle: it is held while the next one is requested"},
-		legendLine{swatch: "num", text: "its place in the cycle; the cycle closes from the last back to 1"},
+		legendLine{swatch: "hot", colour: colour, text: "a channel (virtual channel) of the cycle: it is held while the next one is requested"},
+		legendLine{swatch: "num", colour: colour, text: "its place in the cycle; the cycle closes from the last back to 1"},
 		legendLine{text: "the cycle, with the turn that leads on from each channel:", bold: true})
 	for i, e := range w.Cycle {
 		t := fmt.Sprintf("%s vc%d", e.Channel, e.VC)
 		if e.Turn != "" {
 			t += ", then " + e.Turn
 		}
-		legend = append(legend, legendLine{swatch: "numk", n: i + 1, colour: hotRed, text: t})
+		legend = append(legend, legendLine{swatch: "numk", n: i + 1, colour: colour, text: t})
 	}
-	legend = append(legend, legendLine{text: "A cyclic dependency graph is not yet a deadlock (the condition is only sufficient);"},
-		legendLine{text: "wormcheck check --routing decides small instances with the explorer."})
+	if proven != "" {
+		legend = append(legend, legendLine{text: "The channel dependency graph is cyclic, but the relation is deadlock-free:", bold: true},
+			legendLine{text: proven + "."})
+	} else {
+		legend = append(legend, legendLine{text: "A cyclic dependency graph is not yet a deadlock (the condition is only sufficient);"},
+			legendLine{text: "wormcheck check --routing decides small instances with the explorer."})
+	}
 	top := 50.0
 	if subtitle == "" {
 		top = 34
@@ -66,7 +92,7 @@ func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byt
 	bottom := v.bottom()
 	H := bottom + float64(len(legend))*legendRow + 10
 	var b bytes.Buffer
-	svgOpen(&b, W, H, []string{hotRed})
+	svgOpen(&b, W, H, []string{colour})
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
 	if subtitle != "" {
 		fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(subtitle))
@@ -85,12 +111,12 @@ func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byt
 			if j == len(segs)-1 {
 				marker = " marker-end=\"url(#a0)\""
 			}
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed, marker, html.EscapeString(w.Cycle[i].Channel))
+			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), colour, marker, html.EscapeString(w.Cycle[i].Channel))
 		}
 		if len(segs) > 0 {
 			s := segs[0]
 			x, y := s[0]+(s[2]-s[0])*0.4, s[1]+(s[3]-s[1])*0.4
-			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"8\" fill=\"%s\" class=\"cycle-num\"/><text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y), hotRed, f1(x), f1(y+3), i+1)
+			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"8\" fill=\"%s\" class=\"cycle-num\"/><text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y), colour, f1(x), f1(y+3), i+1)
 		}
 	}
 	b.WriteString("</g>\n<g id=\"legend\">\n")

@@ -106,6 +106,46 @@ func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep 
 	}
 	rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: what, Detail: w}
 	rep.Text = what
+	// The picture marks every node and channel above Table 1's level.
+	opt := render.PartitionOptions{Title: what, Violated: true}
+	for v, n := range l.NodeCount {
+		if n > 1 {
+			opt.Pair = append(opt.Pair, model.NodeID(v))
+		}
+	}
+	if len(opt.Pair) > 0 {
+		opt.Caption = "a node in more than one DDN"
+	}
+	for c, n := range l.LinkCount {
+		if 2*n > twice {
+			opt.HotChannels = append(opt.HotChannels, model.ChannelID(c))
+		}
+	}
+	rep.SVG = partitionPicture(g, p, ddns, opt)
+}
+
+// partitionPicture draws ddns and the DCN blocks of p on g with opt, nil when the
+// picture cannot be drawn (a grid render does not take).
+func partitionPicture(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, opt render.PartitionOptions) []byte {
+	dcns, err := partition.DCNs(g, p.H)
+	if err != nil {
+		return nil
+	}
+	pic, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), opt)
+	if err != nil {
+		return nil
+	}
+	return pic
+}
+
+// ViolationOptions returns the picture options that mark check c's witness: VIOLATED
+// and what in the title, its nodes ringed, its channels and subnetworks marked.
+func ViolationOptions(c partition.Check, what string) render.PartitionOptions {
+	opt := render.PartitionOptions{Title: what, Violated: true, Pair: c.Nodes, HotChannels: c.Channels, HotSubnetworks: c.Subnetworks}
+	if len(c.Nodes) > 0 {
+		opt.Caption = "a node the violation names"
+	}
+	return opt
 }
 
 // P1P5 judges properties P1 (tolerance 1), P2, P3, P4 and P5 of 001 §2.3 on the DDNs of
@@ -153,6 +193,9 @@ func P1P5(ctx context.Context, g *model.Grid, p partition.Params, ddns []partiti
 		Property: first.Property, Verdict: first.Verdict.String(), Detail: first.Witness}
 	rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: first.Property + ": " + first.Witness, Detail: w}
 	rep.Text = rep.Witness.Violation
+	if first.Verdict == props.Violated {
+		rep.SVG = partitionPicture(g, p, ddns, ViolationOptions(*first, rep.Text))
+	}
 	return nil
 }
 
@@ -188,11 +231,7 @@ func Connected(ctx context.Context, g *model.Grid, p partition.Params, ddns []pa
 		if reach.From != reach.To {
 			pair = []model.NodeID{reach.From, reach.To}
 		}
-		if dcns, err := partition.DCNs(g, p.H); err == nil {
-			if pic, err := render.Partition(g, renderSubnetworks(ddns[k:k+1]), renderSubnetworks(dcns), render.PartitionOptions{Title: what, Pair: pair, Caption: what}); err == nil {
-				rep.SVG = pic
-			}
-		}
+		rep.SVG = partitionPicture(g, p, ddns[k:k+1], render.PartitionOptions{Title: what, Pair: pair, Caption: what, Violated: true, HotSubnetworks: []string{s.Name}})
 		return
 	}
 }

@@ -120,8 +120,15 @@ func Partition(spec Spec) (*Report, error) {
 		}
 		rep.DDNs = append(rep.DDNs, j)
 	}
-	svg, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), render.PartitionOptions{
-		Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)})
+	opt := render.PartitionOptions{Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)}
+	for _, c := range pr.Checks {
+		if c.Verdict == props.Violated {
+			// The first violated property is marked on the picture and named in its title.
+			opt = ViolationOptions(c, fmt.Sprintf("%s: %s %s", opt.Title, c.Property, c.Witness))
+			break
+		}
+	}
+	svg, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), opt)
 	if err != nil {
 		return nil, err
 	}

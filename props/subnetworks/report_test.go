@@ -55,3 +55,24 @@ func TestLevelsViolated(t *testing.T) {
 		t.Fatalf("%s: %+v", rep.Verdict, rep.Witness)
 	}
 }
+
+// TestPartitionPictureShowsViolation: directed Type IV DDNs on a mesh are not isomorphic
+// (P4) and the partition's picture says VIOLATED and marks the two DDNs; a partition that
+// holds is drawn without either. Reference: 001 §3.2.
+func TestPartitionPictureShowsViolation(t *testing.T) {
+	rep, err := Partition(Spec{Topology: "mesh:8x8", Type: "IV", H: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := string(rep.SVG)
+	if rep.Verdict != props.Violated || !strings.Contains(pic, "VIOLATED: ") || strings.Count(pic, "named by the violation") != 2 {
+		t.Errorf("%s: the picture does not show the violation:\n%s", rep.Verdict, pic)
+	}
+	ok, err := Partition(Spec{Topology: "torus:8x8", Type: "II", H: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pic := string(ok.SVG); strings.Contains(pic, "VIOLATED") || strings.Contains(pic, "named by the violation") {
+		t.Errorf("a partition that holds is drawn as violated")
+	}
+}

@@ -30,8 +30,8 @@ type comparison struct {
 	runs int
 }
 
-// comparePalette colours the algorithms of a comparison plot; destination counts
-// alternate solid and dashed lines.
+// comparePalette colours the algorithms of a comparison plot; each destination count
+// has its own dash pattern and marker (compareStyle), so every curve has a style of its own.
 var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
 // newComparison prepares a comparison of the algorithms in the comma-separated names
@@ -136,11 +136,20 @@ func (c *comparison) Record(n int, r *sim.CompareResult) map[string]any {
 		for _, p := range r.Points[a] {
 			bars = append(bars, p.Latency.CI95)
 		}
+		dash, marker := compareStyle(c.runs)
 		c.series = append(c.series, render.Series{Name: fmt.Sprintf("%s n=%d", c.Algos[a].Name, n), Y: r.Latency(a), CI: bars,
-			Color: comparePalette[a%len(comparePalette)], Dashed: c.runs%2 == 1})
+			Color: comparePalette[a%len(comparePalette)], Dash: dash, Marker: marker})
 	}
 	c.runs++
 	return c.JSON(n, r)
+}
+
+// compareStyle returns the dash pattern and marker of the run-th destination count: the
+// first len(render.Dashes)*len(render.Markers) counts get pairwise different pairs.
+func compareStyle(run int) (dash, marker string) {
+	nd, nm := len(render.Dashes), len(render.Markers)
+	d := run % nd
+	return render.Dashes[d], render.Markers[(d+run/nd)%nm]
 }
 
 // SVG draws the runs recorded: latency against load, one curve per algorithm and
