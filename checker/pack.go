@@ -2,6 +2,7 @@ package checker
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 )
 
@@ -91,7 +92,7 @@ func (p *packer) widen(enc []byte) bool {
 	}
 	used := 0
 	for i, b := range enc {
-		used += bits.OnesCount8(p.vary[i] | b ^ p.ref[i])
+		used += bits.OnesCount8(p.vary[i] | (b ^ p.ref[i]))
 	}
 	if used > packBits {
 		p.frozen = true
@@ -113,6 +114,9 @@ func (p *packer) layout() {
 			p.tab[i][d] = pext8(byte(d), v)
 		}
 		at += bits.OnesCount8(v)
+	}
+	if at > packBits {
+		panic(fmt.Sprintf("checker: internal: the packer's layout has %d bits, more than %d", at, packBits))
 	}
 	p.used = at
 }

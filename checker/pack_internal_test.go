@@ -70,3 +70,54 @@ func TestPackerStore(t *testing.T) {
 		t.Fatalf("%d states, want %d", got, len(want))
 	}
 }
+
+// TestPackerStoreRandom inserts random encodings, near the packer's length and bit
+// budget, into a packing store and checks each insert's novelty and the count against a
+// map: a packed key that lost a bit would take two encodings for one. After the first
+// encodings have spread over most of the flippable bits, the others differ from ref in
+// one or two bits, so that two encodings that differ in one bit are frequent.
+func TestPackerStoreRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 200 {
+		n := 1 + r.IntN(26)
+		ref := make([]byte, n)
+		for i := range ref {
+			ref[i] = byte(r.Uint32())
+		}
+		// Per byte, a random mask of about 3 bits that may flip: up to about 78 bits
+		// in all, across the packer's budget.
+		flip := make([]byte, n)
+		for i := range flip {
+			flip[i] = byte(r.Uint32()) & byte(r.Uint32()|r.Uint32())
+		}
+		st := newStore[int](true, 1, false, false)
+		st.begin(1)
+		st.pk = newPacker(ref)
+		seen := map[string]bool{}
+		var word [8]byte
+		for k := range 3000 {
+			enc := append([]byte(nil), ref...)
+			if k%50 == 49 {
+				enc = append(enc, 1) // another length now and then
+			}
+			if k < 100 { // learn most of the bits
+				for i := range n {
+					enc[i] ^= byte(r.Uint32()) & flip[i]
+				}
+			} else { // then differ from ref in one or two of them, so that a lost bit shows
+				for range 1 + r.IntN(2) {
+					i := r.IntN(n)
+					enc[i] ^= flip[i] & (1 << r.IntN(8))
+				}
+			}
+			h, key, isWord := st.keyOf(enc, &word)
+			if got := st.insertKey(h, key, isWord, packRecord(uint64(k), 0), 0, k); got != !seen[string(enc)] {
+				t.Fatalf("trial %d: encoding %x new=%v, seen before=%v", trial, enc, got, seen[string(enc)])
+			}
+			seen[string(enc)] = true
+		}
+		if got := st.count(); got != int64(len(seen)) {
+			t.Fatalf("trial %d: %d states, want %d", trial, got, len(seen))
+		}
+	}
+}
