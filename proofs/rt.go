@@ -372,7 +372,7 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
 	g, _ := model.ParseGrid("mesh:4x4")
-	if rr, err := cdg.Prove("mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+	if rr, err := cdg.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}

@@ -33,10 +33,12 @@ Two sufficient conditions answer first when they apply:
          file with "escape_vcs").
 
 Otherwise an exact search decides. A violation prints a configuration with the fewest
-channels (then the fewest worms), the instance it implies (each worm as long as the
-channels it holds, buffers of one flit) and the flit moves that put it in place from the
-empty network, confirmed by the flit model; --trace saves them ('wormcheck replay F.json'
-exits 1, 'wormcheck explore F.json' steps through them).
+worms (then the fewest channels; when proving that would pass an eighth of the search
+bound, the fewest channels, and it says so), the instance it implies (each worm as long
+as the channels it holds, buffers of one flit) and the flit moves that put it in place
+from the empty network, confirmed by the flit model; --trace saves them ('wormcheck
+replay F.json' exits 1, 'wormcheck explore F.json' steps through them). A relation on
+more than 2^22 (channel, VC) pairs is refused, inconclusive, before anything is built.
 
 Built-in relations (--routing NAME):
 %s
@@ -119,7 +121,7 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(*topo, *spec, os.ReadFile) })
+	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(ctx, *topo, *spec, os.ReadFile) })
 	if errors.Is(err, errStopped) {
 		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)
 	}

@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRoutingCommand runs `wormcheck routing` as a user would: a proved turn model
@@ -139,5 +142,53 @@ func TestCheckRoutingFile(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "check", "--algo", "unicast", "--topo", "torus:4x4", "--routing", "west-first", "--msgs", "0->1"); code != exitUsage || strings.Count(strings.TrimRight(stderr, "\n"), "\n") != 0 {
 		t.Errorf("bad routing: exit %d %q", code, stderr)
+	}
+}
+
+// TestRoutingStops ends a long exact search (unbudgeted non-minimal routing on the
+// 7-cube) by SIGINT, by SIGTERM under --json and by --time-limit: each exits 3 with the
+// decision's own partial report (its header states, and a reason that names the stop),
+// not the generic "nothing was decided".
+func TestRoutingStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three long searches")
+	}
+	long := []string{"routing", "--topo", "hypercube:7", "--routing", "nonminimal"}
+	for _, tc := range []struct {
+		sig   syscall.Signal
+		extra []string
+		says  string
+	}{
+		{syscall.SIGINT, nil, "stopped: interrupt"},
+		{syscall.SIGTERM, []string{"--json"}, "stopped: terminated"},
+		{0, []string{"--json", "--time-limit", "1s"}, "stopped: the --time-limit of 1s passed"},
+	} {
+		cmd := wormcheckCmd(t.TempDir(), append(slices.Clone(long), tc.extra...)...)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if tc.sig != 0 {
+			time.Sleep(1500 * time.Millisecond)
+			_ = cmd.Process.Signal(tc.sig)
+		}
+		if c := exitCode(cmd.Wait()); c != exitInconclusive {
+			t.Errorf("%v %q: exit %d, want 3\n%s%s", tc.sig, tc.extra, c, out.String(), errb.String())
+		}
+		if !strings.Contains(out.String(), tc.says) || strings.Contains(out.String(), "nothing was decided") {
+			t.Errorf("%v %q: the report lacks %q:\n%s", tc.sig, tc.extra, tc.says, out.String())
+		}
+		if slices.Contains(tc.extra, "--json") {
+			var v struct {
+				Verdict string `json:"verdict"`
+				Stats   struct {
+					States int64 `json:"states"`
+				} `json:"stats"`
+			}
+			if err := json.Unmarshal([]byte(out.String()), &v); err != nil || v.Verdict != "inconclusive" || v.Stats.States == 0 {
+				t.Errorf("%v %q: not one inconclusive report with its states (%v): %q", tc.sig, tc.extra, err, out.String())
+			}
+		}
 	}
 }

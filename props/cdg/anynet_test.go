@@ -119,7 +119,7 @@ func TestReportPictures(t *testing.T) {
 		{"mesh:4x4", "west-first", "an acyclic channel dependency graph"},
 		{"file:../../model/testdata/topo/ring6.dot", "shortest-path", "static decision, 1 VCs: violated"},
 	} {
-		rep, err := cdg.Prove(tc.topo, tc.routing, nil)
+		rep, err := cdg.Prove(t.Context(), tc.topo, tc.routing, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,6 +41,7 @@
 package cdg
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -74,6 +75,9 @@ type Options struct {
 	// Workers is how many goroutines search destinations (0: two, or one when
 	// GOMAXPROCS is 1; more than two count as two). The result does not depend on it.
 	Workers int
+	// Context, when it ends, stops the analysis between destinations and refinements
+	// with an error that wraps its cause (Stopped reports it); nil: never.
+	Context context.Context
 
 	// searchOnly skips the class-based graph and forceClasses takes it even where a
 	// search per destination is cheaper: the tests compare the two.
@@ -168,6 +172,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.ctx = opt.Context
 	g := s.g
 	nv := s.vertices()
 	if !opt.searchOnly {
@@ -187,7 +192,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du.setOrder(hint)
 	}
 	res := &Result{Relation: rel.Name(), Topology: g.Spec(), VCs: s.vcs, g: g}
-	p, err := sweep(rel, opt.Workers, true, true, du)
+	p, err := sweep(opt.Context, rel, opt.Workers, true, true, du)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +245,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		du = newDuatoState(s)
 		du.isC1, du.rank = rec.escUsed, make([]int32, nv)
 		du.setOrder(order)
-		if _, err := sweep(rel, opt.Workers, false, false, du); err != nil {
+		if _, err := sweep(opt.Context, rel, opt.Workers, false, false, du); err != nil {
 			return nil, err
 		}
 	}
@@ -341,7 +346,7 @@ type part struct {
 // prefix of 1, 2, 4, ... destinations whose graph has a cycle. The second goroutine's range starts at
 // the largest power of two below the node count, so every such prefix check falls in
 // the first goroutine's range and the second's work is dropped when the first stops.
-func sweep(rel routing.Relation, workers int, record, stopAtCycle bool, du *duatoState) (*part, error) {
+func sweep(ctx context.Context, rel routing.Relation, workers int, record, stopAtCycle bool, du *duatoState) (*part, error) {
 	g := rel.Grid()
 	n := g.Nodes()
 	cuts := []int{0, n}
@@ -361,6 +366,7 @@ func sweep(rel routing.Relation, workers int, record, stopAtCycle bool, du *duat
 		if err != nil {
 			return nil, err
 		}
+		s.ctx = ctx
 		p := &part{s: s, lo: cuts[i], hi: cuts[i+1]}
 		if record {
 			p.rec = newRecorder(s)
@@ -426,6 +432,11 @@ func (p *part) run(n int, checkCycles bool, stop *atomic.Bool) {
 		}
 		if !s.g.Endpoint(model.NodeID(dst)) {
 			continue // nothing is sent to a router of a network with terminals
+		}
+		if err := stopped(s.ctx); err != nil {
+			p.err = err
+			stop.Store(true)
+			return
 		}
 		if err := s.search(model.NodeID(dst)); err != nil {
 			p.err = err

@@ -1,6 +1,7 @@
 package cdg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -48,6 +49,15 @@ type DecideOptions struct {
 	MaxNodes int64
 	// SkipSufficient skips the sufficient conditions (tests compare both ways).
 	SkipSufficient bool
+	// Context, when it ends (a signal, a time limit, a memory budget), stops the
+	// decision within a second: inconclusive, with its cause as the bound. nil: never.
+	Context context.Context
+	// Accept, when set, is asked about each configuration the search finds, in its
+	// order; the search goes on past one it refuses (ProveRelation refuses one the flit
+	// model does not reach from the empty network). MaxRefused refusals (0: 8) end it
+	// inconclusive, and so does a search that finds no other configuration.
+	Accept     func(*Configuration) bool
+	MaxRefused int
 }
 
 // Method says which argument gave a Decision's verdict.
@@ -84,6 +94,8 @@ type Decision struct {
 	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
+	// Refused counts the configurations found before this one that Accept refused.
+	Refused int `json:"refused,omitempty"`
 
 	g *model.Grid
 }
@@ -127,8 +139,22 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		return nil, fmt.Errorf("routing %q has no topology", rel.Name())
 	}
 	d := &Decision{Relation: rel.Name(), Topology: g.Spec(), VCs: rel.VCs(), g: g}
+	ctx := opt.Context
+	halt := func(err error) (*Decision, error) {
+		d.Verdict, d.Bound = props.Inconclusive, err.Error()
+		return d, nil
+	}
+	if nv := int64(g.Channels()) * int64(rel.VCs()); nv > maxVertices {
+		return halt(fmt.Errorf("the dependency graph would have %d (channel, VC) vertices, more than the %d the static decision holds", nv, maxVertices))
+	}
 	if !opt.SkipSufficient {
+		if opt.Analyze.Context == nil {
+			opt.Analyze.Context = ctx
+		}
 		res, err := Analyze(rel, opt.Analyze)
+		if Stopped(err) {
+			return halt(err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -143,7 +169,10 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		}
 	}
 	d.By = BySearch
-	sp, err := buildSpace(rel, opt.MaxStates)
+	sp, err := buildSpace(ctx, rel, opt.MaxStates)
+	if Stopped(err) {
+		return halt(err)
+	}
 	var eb errBound
 	if errors.As(err, &eb) {
 		d.Verdict, d.Bound = props.Inconclusive, "header states: "+eb.Error()
@@ -161,6 +190,9 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		return d, nil
 	}
 	alive, header := sp.survivors()
+	if err := stopped(ctx); err != nil {
+		return halt(err)
+	}
 	var vert []bool = make([]bool, sp.vertices())
 	for i, ok := range alive {
 		if ok {
@@ -175,8 +207,24 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		}
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
+	f.ctx = ctx
+	f.accept, f.maxRefused = opt.Accept, opt.MaxRefused
+	if f.maxRefused <= 0 {
+		f.maxRefused = 8
+	}
+	// No configuration is left, but those refused are not "none".
+	holds := func() (*Decision, error) {
+		if f.refused > 0 {
+			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", f.refused))
+		}
+		d.Verdict = props.Holds
+		return d, nil
+	}
 	f.lasso, f.adj = sp.lassos(alive)
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
+	if err := stopped(ctx); err != nil {
+		return halt(err)
+	}
 	// Fewest worms first, then fewest channels: for k = 1, 2, ... an iterative
 	// deepening on the channels finds a configuration of at most k worms with the
 	// fewest channels, or shows there is none once a run needs no more channels; when
@@ -201,50 +249,63 @@ search:
 			break
 		}
 	}
+	d.Refused = f.refused
 	if found {
 		d.Nodes = f.nodes
 		d.Verdict, d.Minimal = props.Violated, true
-		d.Configuration = sp.configuration(f.found)
+		d.Configuration = f.conf
 		return d, nil
 	}
 	if !f.stopped {
 		d.Nodes = f.nodes
-		d.Verdict = props.Holds
-		return d, nil
+		return holds()
+	}
+	if f.halt != nil {
+		d.Nodes = f.nodes
+		return halt(f.halt)
 	}
 	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms and %d channels", k-1, f.nodes, k, c)
 	f.budget, f.stopped = opt.MaxNodes, false
 	for c := 1; c <= maxC; c++ {
 		if f.run(maxC, c) {
-			best := f.found
-			for k := 1; k < len(best); k++ {
+			best := f.conf
+			for k := 1; k < len(best.Worms); k++ {
 				if f.run(k, c) {
-					best = f.found
+					best = f.conf
 					break
 				}
 				if f.stopped {
 					break
 				}
 			}
-			d.Nodes = f.nodes
+			d.Nodes, d.Refused = f.nodes, f.refused
 			d.Verdict = props.Violated
-			d.Configuration = sp.configuration(best)
+			d.Configuration = best
 			d.NotMinimal = fewer
 			return d, nil
+		}
+		d.Refused = f.refused
+		if f.halt != nil {
+			d.Nodes = f.nodes
+			return halt(f.halt)
 		}
 		if f.stopped {
 			break
 		}
 		if !f.cutC {
 			d.Nodes = f.nodes
-			d.Verdict = props.Holds
-			return d, nil
+			return holds()
 		}
 	}
 	d.Nodes = f.nodes
 	d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: %s; by fewest channels the bound of %d nodes was reached", fewer, opt.MaxNodes)
 	return d, nil
 }
+
+// maxVertices bounds the (channel, VC) vertices of a relation the decision takes on
+// (hypercube:18 has more): every graph of the decision has one entry per vertex, and
+// a header-state search per destination one per vertex and source class.
+const maxVertices = 1 << 22
 
 // minimalShare: the search by fewest worms may spend 1/minimalShare of the search
 // nodes before the search by fewest channels takes over (Decide).
@@ -284,6 +345,12 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 		c.Channels += len(w.path)
 	}
 	return c
+}
+
+// key identifies a configuration by its worms' sources, destinations, routes and held
+// channels, in the search's order of worms.
+func (c *Configuration) key() string {
+	return fmt.Sprint(c.Worms)
 }
 
 // vertex returns the (channel, VC) of vertex index v.

@@ -1,6 +1,8 @@
 package cdg
 
 import (
+	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -216,7 +218,40 @@ func TestDecideBound(t *testing.T) {
 	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
 	}
+	// A context that ends: before the analysis, or after the search has looked at it a
+	// number of times (a deadline passing mid-search, counted instead of timed).
+	g6, _ := model.ParseGrid("hypercube:6")
+	slow, _ := routing.ByName(g6, "nonminimal")
+	for _, c := range []struct {
+		rel   routing.Relation
+		after int
+		skip  bool
+	}{{rel, 0, false}, {slow, 0, true}, {slow, 120, true}} {
+		ctx := &countdown{Context: t.Context(), left: c.after}
+		d, err := Decide(c.rel, DecideOptions{Context: ctx, SkipSufficient: c.skip})
+		if err != nil || d.Verdict != props.Inconclusive || !strings.Contains(d.Bound, "stopped: the countdown ended") {
+			t.Errorf("a context ended after %d looks: %v %+v", c.after, err, d)
+		}
+		if c.after > 0 && d.Nodes == 0 {
+			t.Errorf("a context ended after %d looks: the search did not start (%+v)", c.after, d)
+		}
+	}
 }
+
+// countdown is a context that ends after its Err has been asked left times.
+type countdown struct {
+	context.Context
+	left int
+}
+
+func (c *countdown) Err() error {
+	if c.left--; c.left < 0 {
+		return errCountdown
+	}
+	return nil
+}
+
+var errCountdown = errors.New("the countdown ended")
 
 // TestUntrustedRelationTooLarge checks that a user's relation on a network too large
 // to search per source is refused with a one-line error, not searched with merged
@@ -256,7 +291,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		if cf := d.Configuration; cf == nil || !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
 			t.Errorf("%s on %s: %+v (minimal %v), want %d worms on %d channels", c.name, c.topo, cf, d.Minimal, c.worms, c.channels)
 		}
-		sp, err := buildSpace(rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,4 +317,41 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 			t.Errorf("%s on %s: by channels %d worms, want %d", c.name, c.topo, len(cf.Worms), c.byChannelsOf)
 		}
 	}
+}
+
+// TestDecideRefused checks the search past configurations the caller refuses (as
+// ProveRelation refuses one the flit model does not reach from the empty network): the
+// decision goes on to the next configuration in its order, and when it refuses every
+// one it finds, the answer is inconclusive at the bound of refusals, never holds.
+func TestDecideRefused(t *testing.T) {
+	g, _ := model.ParseGrid("mesh:4x4")
+	rel, _ := routing.ByName(g, "adaptive")
+	var seen []string
+	first := func(c *Configuration) bool {
+		seen = append(seen, c.key())
+		return len(seen) > 1
+	}
+	d, err := Decide(rel, DecideOptions{Accept: first})
+	if err != nil || d.Verdict != props.Violated || d.Refused != 1 || len(seen) != 2 || seen[0] == seen[1] || d.Configuration.key() != seen[1] {
+		t.Fatalf("refusing the first: %v %s refused %d, %d asked", err, d.Verdict, d.Refused, len(seen))
+	}
+	checkConfiguration(t, rel, d.Configuration)
+	if len(d.Configuration.Worms) != 4 || d.Configuration.Channels != 4 || !d.Minimal {
+		t.Errorf("the next configuration: %d worms on %d channels, minimal %v; want another square", len(d.Configuration.Worms), d.Configuration.Channels, d.Minimal)
+	}
+	asked := 0
+	none := func(*Configuration) bool { asked++; return false }
+	d, err = Decide(rel, DecideOptions{Accept: none, MaxRefused: 3})
+	if err != nil || d.Verdict != props.Inconclusive || asked != 3 || !strings.Contains(d.Bound, "reached none") {
+		t.Errorf("refusing all: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
+	}
+	// A small space whose configurations are all refused: exhausted, still not holds.
+	g2, _ := model.ParseGrid("mesh:2x2")
+	small, _ := routing.ByName(g2, "adaptive")
+	asked = 0
+	d, err = Decide(small, DecideOptions{Accept: none, MaxRefused: 1 << 20, SkipSufficient: true})
+	if err != nil || d.Verdict != props.Inconclusive || asked == 0 || !strings.Contains(d.Bound, "found no other") {
+		t.Errorf("refusing every configuration of adaptive on mesh:2x2: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
+	}
+	t.Logf("adaptive on mesh:2x2: %d configurations refused before the search ran out", asked)
 }

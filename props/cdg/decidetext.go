@@ -82,7 +82,11 @@ func plural(n int, what string) string {
 // violation, every worm of the configuration with its route, the channels it holds and
 // the outputs its header waits for (and who holds them).
 func (d *Decision) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "exact decision (deadlock configurations): %s by %s\n", d.Verdict, d.By)
+	by := ""
+	if d.By != "" {
+		by = " by " + string(d.By)
+	}
+	fmt.Fprintf(w, "exact decision (deadlock configurations): %s%s\n", d.Verdict, by)
 	fmt.Fprintf(w, "  %s\n", d.Reason())
 	c := d.Configuration
 	if c == nil {

@@ -224,7 +224,7 @@ func (du *duatoState) refine(s *searcher, d *Duato, maxPasses, workers int) erro
 		du.setOrder(next)
 		du.added = 0
 		d.Refinements++
-		if _, err := sweep(s.rel, workers, false, false, du); err != nil {
+		if _, err := sweep(s.ctx, s.rel, workers, false, false, du); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,10 @@
 package cdg
 
-import "slices"
+import (
+	"context"
+	"fmt"
+	"slices"
+)
 
 // The search for a deadlock configuration (decide.go states what one is).
 //
@@ -42,6 +46,23 @@ type wormPart struct {
 	raw bool
 }
 
+// tick counts one search node; false, with stopped set, when the budget is spent or
+// (looked at every 1024 nodes) the context has ended.
+func (f *finder) tick() bool {
+	f.nodes++
+	if f.nodes > f.budget {
+		f.stopped = true
+		return false
+	}
+	if f.nodes&1023 == 0 {
+		if err := stopped(f.ctx); err != nil {
+			f.stopped, f.halt = true, err
+			return false
+		}
+	}
+	return true
+}
+
 // settle narrows w's sets if they are raw.
 func (f *finder) settle(w *wormPart) {
 	if w.raw {
@@ -63,12 +84,21 @@ type finder struct {
 	seedV   int32
 	nodes   int64
 	budget  int64
-	stopped bool // the budget of search nodes was reached
-	found   []*wormPart
-	mark    []int32 // scratch: stamp per state
-	gen     int32
-	lasso   []int32 // per vertex: the fewest vertices of a configuration holding it
-	bounds  []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	stopped bool // the budget of search nodes was reached, or ctx ended (halt says so)
+	// accept, when set, is asked about every configuration found; one it refuses does
+	// not end the run. refused counts them; maxRefused refusals stop the search.
+	accept      func(*Configuration) bool
+	refused     int
+	maxRefused  int
+	refusedKeys map[string]bool // Configuration.key of each refused
+	conf        *Configuration  // the configuration of found
+	ctx         context.Context
+	halt        error // the context's stop, when it ended the search
+	found       []*wormPart
+	mark        []int32 // scratch: stamp per state
+	gen         int32
+	lasso       []int32 // per vertex: the fewest vertices of a configuration holding it
+	bounds      []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
 	// cutC and cutK record that the last run pruned a branch for want of channels
 	// (cMax) or of worms (kMax): a run that cut neither way covered every configuration.
 	cutC, cutK bool
@@ -252,9 +282,7 @@ func (f *finder) coverable(o int32, left int) bool {
 // cover covers the first uncovered obligation, recursively; true when every
 // obligation is covered (f.found then holds the configuration).
 func (f *finder) cover() bool {
-	f.nodes++
-	if f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	left := f.cMax - f.used
@@ -266,11 +294,29 @@ func (f *finder) cover() bool {
 		return false
 	}
 	if o < 0 {
-		f.found = make([]*wormPart, len(f.worms))
+		found := make([]*wormPart, len(f.worms))
 		for i, w := range f.worms {
 			f.settle(w)
-			f.found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
+			found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
 		}
+		conf := f.sp.configuration(found)
+		if f.accept != nil && f.refusedKeys[conf.key()] {
+			return false // a deeper level finds the shallower ones again
+		}
+		if f.accept != nil && !f.accept(conf) {
+			// Refused (not reached from the empty network): the search goes on to the
+			// next configuration in its order, up to maxRefused of them.
+			if f.refusedKeys == nil {
+				f.refusedKeys = map[string]bool{} // lookup only
+			}
+			f.refusedKeys[conf.key()] = true
+			f.refused++
+			if f.refused >= f.maxRefused {
+				f.stopped, f.halt = true, fmt.Errorf("%d deadlock configurations were found and the flit model reached none of them from the empty network (the bound is %d)", f.refused, f.maxRefused)
+			}
+			return false
+		}
+		f.found, f.conf = found, conf
 		return true
 	}
 	// An existing worm grows backwards from its tail to o.
@@ -315,8 +361,7 @@ func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSe
 		f.cutC = true
 		return false
 	}
-	if f.nodes++; f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	sp := f.sp
@@ -447,8 +492,7 @@ func hops(near []vtxDist, v int32) int32 {
 // reachable at the last vertex), left the vertices it may still add. At every vertex
 // the worm may end, with a header group of the last set.
 func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
-	if f.nodes++; f.nodes > f.budget {
-		f.stopped = true
+	if !f.tick() {
 		return false
 	}
 	sp := f.sp

@@ -49,7 +49,7 @@ func Dependencies(rel routing.Relation) (*Graph, error) {
 	}
 	rec := classGraph(s, false)
 	if rec == nil {
-		p, err := sweep(rel, min(2, runtime.GOMAXPROCS(0)), true, false, nil)
+		p, err := sweep(nil, rel, min(2, runtime.GOMAXPROCS(0)), true, false, nil)
 		if err != nil {
 			return nil, err
 		}

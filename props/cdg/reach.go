@@ -1,6 +1,7 @@
 package cdg
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
@@ -27,6 +28,7 @@ type arc struct {
 // every source can reach under the relation. It owns all scratch memory, so one search
 // allocates nothing after the first destination.
 type searcher struct {
+	ctx     context.Context // nil: never stopped
 	rel     routing.Relation
 	g       *model.Grid
 	esc     routing.Escaping      // nil: no escape subfunction

@@ -35,9 +35,9 @@ type Report struct {
 }
 
 // Prove decides the relation spec (a built-in name, or a routing file read with read)
-// on topology topo, which may be "" when the file names its own: ProveRelation. Errors
-// are bad input (props.ErrBadInput) naming --topo or --routing.
-func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
+// on topology topo, which may be "" when the file names its own: ProveRelation, which
+// ctx stops. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
+func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
 	var g *model.Grid
 	if topo != "" {
 		var err error
@@ -51,17 +51,35 @@ func Prove(topo, spec string, read func(string) ([]byte, error)) (*Report, error
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
 	}
-	return ProveRelation(context.Background(), rel, DecideOptions{})
+	return ProveRelation(ctx, rel, DecideOptions{})
 }
 
 // ProveRelation decides whether relation rel (a built-in, a routing file or a user's Go
 // relation) has a deadlock configuration on its topology (Decide: the sufficient
 // conditions first, then the exact search), and for a configuration builds the flit
-// instance and the moves that reach it (Realise). The verdict is holds or violated;
-// inconclusive when a bound of opt was reached, or when the flit model did not reach the
-// configuration (the reason says which). Errors are bad input naming --routing.
+// instance and the moves that reach it (Realise). A configuration the flit model does
+// not reach from the empty network is refused, and the search goes on to the next one
+// in its order (DecideOptions.Accept; notes count the refusals). The verdict is holds or
+// violated; inconclusive when a bound of opt was reached (among them the refusals'),
+// and, within a second, when ctx ends. Errors are bad input naming --routing.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
 	start := time.Now()
+	if opt.Context == nil {
+		opt.Context = ctx
+	}
+	var real *Realisation
+	var unreached []string
+	if opt.Accept == nil {
+		opt.Accept = func(c *Configuration) bool {
+			r, err := Realise(ctx, rel, c)
+			if err != nil {
+				unreached = append(unreached, err.Error())
+				return false
+			}
+			real = r
+			return true
+		}
+	}
 	d, err := Decide(rel, opt)
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
@@ -84,9 +102,15 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 		r.Stats.States = res.States
 	}
 	r.Stats.States += d.States
+	if len(unreached) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d deadlock configurations before this answer were not reached from the empty network by the flit model; the first: %s", len(unreached), unreached[0]))
+	}
 	if d.Verdict == props.Violated {
 		w := d.Witness()
-		real, err := Realise(ctx, rel, d.Configuration)
+		if real == nil {
+			// A stranded header (no search), or a caller's own Accept.
+			real, err = Realise(ctx, rel, d.Configuration)
+		}
 		if err != nil {
 			r.Verdict = props.Inconclusive
 			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()

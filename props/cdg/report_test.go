@@ -16,7 +16,7 @@ import (
 // whose CDG is cyclic (the CDG's cycle is still reported), and the JSON encoding puts the
 // analysis after the report's fields.
 func TestProveVerdictsPictureAndJSON(t *testing.T) {
-	wf, err := Prove("mesh:8x8", "west-first", os.ReadFile)
+	wf, err := Prove(t.Context(), "mesh:8x8", "west-first", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 
-	ad, err := Prove("mesh:4x4", "adaptive", os.ReadFile)
+	ad, err := Prove(t.Context(), "mesh:4x4", "adaptive", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 		t.Errorf("adaptive SVG: %v", err)
 	}
 
-	du, err := Prove("torus:4x4", "duato", os.ReadFile)
+	du, err := Prove(t.Context(), "torus:4x4", "duato", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestProveBadInput(t *testing.T) {
 		{"", "west-first", "--topo: missing"},
 		{"mesh:4x4", "no-such-routing", "--routing:"},
 	} {
-		_, err := Prove(c.topo, c.spec, os.ReadFile)
+		_, err := Prove(t.Context(), c.topo, c.spec, os.ReadFile)
 		if !errors.Is(err, props.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%q on %q: %v; want bad input saying %q", c.spec, c.topo, err, c.says)
 		}

@@ -87,6 +87,9 @@ func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
 	front := make([]uint64, words)
 	next := make([]uint64, words)
 	for v := range nv {
+		if v%64 == 0 && stopped(sp.ctx) != nil {
+			return nil // Decide stops
+		}
 		cyc[v] = noBound
 		copy(front, row(v))
 		copy(seen, front)

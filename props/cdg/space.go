@@ -1,6 +1,7 @@
 package cdg
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -16,6 +17,7 @@ import (
 // output: the vertex it takes and the state it leads to (-1 when that is the
 // destination: the worm is then delivered, never blocked).
 type space struct {
+	ctx    context.Context // ends the long loops early (nil: never); Decide then stops
 	g      *model.Grid
 	vcs    int
 	vtx    []int32 // vertex of each state
@@ -51,19 +53,22 @@ func (e errBound) Error() string {
 // buildSpace enumerates the header states of rel toward every destination, one
 // breadth-first search per destination (searcher), up to maxStates states. Cost
 // O(states x outputs).
-func buildSpace(rel routing.Relation, maxStates int64) (*space, error) {
+func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*space, error) {
 	s, err := newSearcherFor(rel, true)
 	if err != nil {
 		return nil, err
 	}
 	g := s.g
-	sp := &space{g: g, vcs: s.vcs}
+	sp := &space{ctx: ctx, g: g, vcs: s.vcs}
 	loc := make([]int32, len(s.stamp))
 	sp.first = append(sp.first, 0)
 	for d := 0; d < g.Nodes(); d++ {
 		dst := model.NodeID(d)
 		if !g.Endpoint(dst) {
 			continue // no worm is addressed to it
+		}
+		if err := stopped(ctx); err != nil {
+			return nil, err
 		}
 		if err := s.search(dst); err != nil {
 			return nil, err
@@ -197,7 +202,7 @@ func (sp *space) survivors() (alive, header []bool) {
 	}
 	cnt := make([]int32, sp.vertices())
 	var queue []int32
-	for {
+	for stopped(sp.ctx) == nil {
 		clear(cnt)
 		for i, ok := range alive {
 			if ok {
@@ -238,9 +243,10 @@ func (sp *space) survivors() (alive, header []bool) {
 			}
 		}
 		if !changed {
-			return alive, header
+			break
 		}
 	}
+	return alive, header
 }
 
 // route returns the vertices a header of state i crossed from its source: its
@@ -289,6 +295,9 @@ func (sp *space) lassos(alive []bool) ([]int32, [][]int32) {
 	var queue []int32
 	for v := range lasso {
 		lasso[v] = inf
+		if v%256 == 0 && stopped(sp.ctx) != nil {
+			return nil, nil // Decide stops
+		}
 		if !live[v] {
 			continue
 		}

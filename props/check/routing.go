@@ -82,7 +82,7 @@ func prepareRouting(r *request) (job, error) {
 		if spec == "" {
 			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
 		}
-		rr, err = cdg.Prove(r.topology, spec, os.ReadFile)
+		rr, err = cdg.Prove(context.Background(), r.topology, spec, os.ReadFile)
 	}
 	if err != nil {
 		return nil, err
