@@ -46,8 +46,10 @@ func MergePath(dir string) string { return filepath.Join(dir, "merge.sh") }
 // accounting shows which: a shard that found a violation ends the task with exit code 1
 // (state FAILED) and the job comment "wormcheck: shard I violated", an inconclusive one
 // (a bound, a stop) ends it with 0 and the comment "wormcheck: shard I inconclusive", and
-// 2 (bad input) or an internal error fails it with its own code. Setting the comment is
-// best effort: a cluster that refuses it still shows the exit code.
+// 2 (bad input) or an internal error fails it with its own code. The comment names the
+// task as ARRAYJOB_TASK: the job id of one task may be the array's own id, which would
+// set it on every task. Setting it is best effort: a cluster that refuses it still shows
+// the exit code.
 func (j Job) TaskScript() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by wormcheck slurm: one shard of a family per array task.\n")
@@ -60,7 +62,7 @@ func (j Job) TaskScript() string {
 	}
 	fmt.Fprintf(&b, " --shard \"$id/%d\" --resume %s\"/shard-$id.json\" --progress\n", j.Tasks, Quote(j.Dir))
 	b.WriteString(`rc=$?
-note() { scontrol update JobId="${SLURM_JOB_ID}" Comment="wormcheck: shard $id $1" >/dev/null 2>&1 || true; }
+note() { scontrol update JobId="${SLURM_ARRAY_JOB_ID}_$id" Comment="wormcheck: shard $id $1" >/dev/null 2>&1 || true; }
 case $rc in
   0) exit 0 ;;
   1) note violated; exit 1 ;;

@@ -164,7 +164,7 @@ func TestTaskExitShowsVerdict(t *testing.T) {
 	}{{0, 0, ""}, {1, 1, "wormcheck: shard 1 violated"}, {3, 0, "wormcheck: shard 1 inconclusive"}, {2, 2, ""}} {
 		os.Remove(record)
 		cmd := exec.Command(bash, script)
-		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "SLURM_ARRAY_TASK_ID=1", "SLURM_JOB_ID=42", fmt.Sprintf("WORMCHECK_FAKE_RC=%d", c.rc)}
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_JOB_ID=40", "SLURM_JOB_ID=42", fmt.Sprintf("WORMCHECK_FAKE_RC=%d", c.rc)}
 		err := cmd.Run()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -173,7 +173,7 @@ func TestTaskExitShowsVerdict(t *testing.T) {
 			t.Fatal(err)
 		}
 		args, _ := os.ReadFile(record)
-		if code != c.exit || (c.comment == "") != (len(args) == 0) || !strings.Contains(string(args), c.comment) || (c.comment != "" && !strings.Contains(string(args), "JobId=42")) {
+		if code != c.exit || (c.comment == "") != (len(args) == 0) || !strings.Contains(string(args), c.comment) || (c.comment != "" && !strings.Contains(string(args), "JobId=40_1 ")) {
 			t.Errorf("wormcheck exit %d: task exit %d, scontrol %q; want exit %d, comment %q", c.rc, code, args, c.exit, c.comment)
 		}
 	}
