@@ -87,8 +87,9 @@ type Decision struct {
 	Nodes     int64 `json:"search_nodes"`
 	// Configuration is the deadlock configuration of a violation; Minimal is true when
 	// the search proved it has the fewest worms, and the fewest channels among those.
-	// Otherwise NotMinimal says how far the proof went (the configuration then has the
-	// fewest channels the search by channels reached, and the fewest worms among those).
+	// Otherwise NotMinimal says how far the proof went: the fewest worms proved, the
+	// fewest channels among them not; or neither, the configuration then having the
+	// fewest channels and the fewest worms among those.
 	Configuration *Configuration `json:"configuration,omitempty"`
 	Minimal       bool           `json:"minimal"`
 	NotMinimal    string         `json:"not_minimal,omitempty"`
@@ -225,37 +226,47 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
-	// Fewest worms first, then fewest channels: for k = 1, 2, ... an iterative
-	// deepening on the channels finds a configuration of at most k worms with the
-	// fewest channels, or shows there is none once a run needs no more channels; when
-	// that run needed no more worms either, there is no configuration at all. That
-	// order spends at most a share of the nodes (minimalShare); past it the search
-	// deepens on channels alone (fewest channels, then fewest worms), which reaches a
-	// configuration of a permissive relation sooner, and the configuration it finds is
-	// not proved to have the fewest worms.
+	// Fewest worms first, then fewest channels: for k = 1, 2, ... one run with no
+	// bound on the channels finds a configuration of at most k worms or shows there is
+	// none (when it needed no more worms either, there is no configuration at all).
+	// The first k that has one is the fewest worms, and an iterative deepening on the
+	// channels below the configuration found gives the fewest channels among those.
+	// That order spends at most a share of the nodes (minimalShare): proving that no
+	// configuration has fewer worms can cost far more than finding one. Past the share,
+	// a configuration of the fewest worms found keeps that title without the fewest
+	// channels proved; without one the search deepens on channels alone (fewest
+	// channels, then fewest worms), which reaches a configuration of a permissive
+	// relation sooner, and it is not proved to have the fewest worms.
 	f.budget = max(1, opt.MaxNodes/minimalShare)
-	k, c, found := 1, 1, false
-search:
+	k := 1
 	for ; k <= maxC; k++ {
-		for c = 1; c <= maxC; c++ {
-			if found = f.run(k, c); found || f.stopped {
-				break search
+		if f.run(k, maxC) {
+			best, c := f.conf, 1
+			for ; c < best.Channels; c++ {
+				if f.run(k, c) {
+					best = f.conf
+					break
+				}
+				if f.stopped {
+					break
+				}
 			}
-			if !f.cutC {
-				break
+			if f.halt != nil {
+				d.Nodes = f.nodes
+				return halt(f.halt)
 			}
+			d.Nodes, d.Refused = f.nodes, f.refused
+			d.Verdict, d.Configuration, d.Minimal = props.Violated, best, !f.stopped
+			if f.stopped {
+				d.NotMinimal = fmt.Sprintf("it has the fewest worms; configurations of %d worms on fewer than %d channels were ruled out up to %d channels within %d search nodes", k, best.Channels, c-1, f.nodes)
+			}
+			return d, nil
 		}
-		if !f.cutK {
+		if f.stopped || !f.cutK {
 			break
 		}
 	}
 	d.Refused = f.refused
-	if found {
-		d.Nodes = f.nodes
-		d.Verdict, d.Minimal = props.Violated, true
-		d.Configuration = f.conf
-		return d, nil
-	}
 	if !f.stopped {
 		d.Nodes = f.nodes
 		return holds()
@@ -264,7 +275,7 @@ search:
 		d.Nodes = f.nodes
 		return halt(f.halt)
 	}
-	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms and %d channels", k-1, f.nodes, k, c)
+	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms", k-1, f.nodes, k)
 	f.budget, f.stopped = opt.MaxNodes, false
 	for c := 1; c <= maxC; c++ {
 		if f.run(maxC, c) {
