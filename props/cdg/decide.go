@@ -226,40 +226,65 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
-	// Fewest worms first, then fewest channels: for k = 1, 2, ... one run with no
-	// bound on the channels finds a configuration of at most k worms or shows there is
-	// none (when it needed no more worms either, there is no configuration at all).
-	// The first k that has one is the fewest worms, and an iterative deepening on the
-	// channels below the configuration found gives the fewest channels among those.
+	// Fewest worms first, then fewest channels. For k = 1, 2, ...: a probe with no
+	// bound on the channels (probeNodes nodes at most, nothing realised) looks for a
+	// configuration of at most k worms, which a permissive relation has at once; then
+	// an iterative deepening on the channels finds the configuration of at most k
+	// worms with the fewest channels, or shows there is none once a level needs no
+	// more channels (when the probe or that level needed no more worms either, there
+	// is no configuration at all). The first k with one is the fewest worms.
 	// That order spends at most a share of the nodes (minimalShare): proving that no
 	// configuration has fewer worms can cost far more than finding one. Past the share,
-	// a configuration of the fewest worms found keeps that title without the fewest
-	// channels proved; without one the search deepens on channels alone (fewest
+	// a configuration of the fewest worms the probe found keeps that title without the
+	// fewest channels proved; without one the search deepens on channels alone (fewest
 	// channels, then fewest worms), which reaches a configuration of a permissive
 	// relation sooner, and it is not proved to have the fewest worms.
-	f.budget = max(1, opt.MaxNodes/minimalShare)
+	share := max(1, opt.MaxNodes/minimalShare)
 	k := 1
 	for ; k <= maxC; k++ {
+		accept := f.accept
+		f.accept, f.budget = nil, min(share, f.nodes+probeNodes)
+		var probe *Configuration
+		complete := false
 		if f.run(k, maxC) {
-			best, c := f.conf, 1
-			for ; c < best.Channels; c++ {
-				if f.run(k, c) {
-					best = f.conf
-					break
-				}
-				if f.stopped {
-					break
-				}
+			probe = f.conf
+		} else {
+			complete = !f.stopped
+		}
+		f.accept, f.budget = accept, share
+		if f.halt != nil {
+			d.Nodes = f.nodes
+			return halt(f.halt)
+		}
+		f.stopped = f.nodes > share
+		if f.stopped {
+			break
+		}
+		if complete {
+			if !f.cutK {
+				break // no configuration of any number of worms
 			}
-			if f.halt != nil {
-				d.Nodes = f.nodes
-				return halt(f.halt)
+			continue
+		}
+		c := 1
+		for ; c <= maxC; c++ {
+			if f.run(k, c) {
+				d.Nodes, d.Refused = f.nodes, f.refused
+				d.Verdict, d.Configuration, d.Minimal = props.Violated, f.conf, true
+				return d, nil
 			}
+			if f.stopped || !f.cutC {
+				break
+			}
+		}
+		if f.halt != nil {
+			d.Nodes = f.nodes
+			return halt(f.halt)
+		}
+		if f.stopped && probe != nil && (f.accept == nil || f.accept(probe)) {
 			d.Nodes, d.Refused = f.nodes, f.refused
-			d.Verdict, d.Configuration, d.Minimal = props.Violated, best, !f.stopped
-			if f.stopped {
-				d.NotMinimal = fmt.Sprintf("it has the fewest worms; configurations of %d worms on fewer than %d channels were ruled out up to %d channels within %d search nodes", k, best.Channels, c-1, f.nodes)
-			}
+			d.Verdict, d.Configuration = props.Violated, probe
+			d.NotMinimal = fmt.Sprintf("it has the fewest worms; configurations of %d worms on fewer than %d channels were ruled out up to %d channels within %d search nodes", k, probe.Channels, c-1, f.nodes)
 			return d, nil
 		}
 		if f.stopped || !f.cutK {
@@ -317,6 +342,9 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 // (hypercube:18 has more): every graph of the decision has one entry per vertex, and
 // a header-state search per destination one per vertex and source class.
 const maxVertices = 1 << 22
+
+// probeNodes bounds each probe for a configuration of at most k worms (Decide).
+const probeNodes = 1 << 14
 
 // minimalShare: the search by fewest worms may spend 1/minimalShare of the search
 // nodes before the search by fewest channels takes over (Decide).
