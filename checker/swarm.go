@@ -163,6 +163,10 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 					encs, ends = encs[:0], ends[:0]
 					kind, inv := swarmJudge(m, lazy, opt, local, s, &succ, &acts, &buf, keepEncs)
 					if kind != 0 {
+						steps.Add(int64(depth))
+						if int64(depth) > deepest.Load() {
+							deepest.Store(int64(depth))
+						}
 						once.Do(func() {
 							found = &finding{walker: w, walk: walk, init: init, actions: append([]Action(nil), path...), kind: kind, inv: inv, at: time.Since(start)}
 							cancel()
@@ -198,6 +202,10 @@ func Swarm[S any](m Model[S], opt SwarmOptions[S]) (*SwarmResult[S], error) {
 						if j, ok := visited[key]; ok {
 							// Back at a state of this walk: try the cycle as a lasso.
 							if l, f, err := ReplayLasso(m, init, path, j); err == nil {
+								steps.Add(int64(depth + 1))
+								if int64(depth+1) > deepest.Load() {
+									deepest.Store(int64(depth + 1))
+								}
 								once.Do(func() {
 									found = &finding{walker: w, walk: walk, init: init, actions: append([]Action(nil), path...), kind: f.Kind, at: time.Since(start), lasso: l, cycle: j}
 									cancel()

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -38,13 +38,26 @@ type dcInstance struct {
 
 func (in dcInstance) topo() string { return fmt.Sprintf("torus:%dx%d", in.n, in.n) }
 
-// run checks the instance for prop through the entry, with extra parameters.
-func (in dcInstance) run(ctx context.Context, prop string, extra ...string) (*props.Report, error) {
-	params := map[string]string{"source": in.source}
-	for i := 0; i+1 < len(extra); i += 2 {
-		params[extra[i]] = extra[i+1]
+// dcExtra is what one check adds to an instance: a claimed step count (steps,
+// steps-exact), Z_block's tie rule, one timing point (formula).
+type dcExtra struct {
+	steps    int
+	plusTies bool
+	point    *props.Params
+}
+
+// run checks the instance for prop through the typed entry (check.Collective).
+func (in dcInstance) run(ctx context.Context, prop string, x dcExtra) (*props.Report, error) {
+	g, err := model.ParseGrid(in.topo())
+	if err != nil {
+		return nil, err
 	}
-	return check.Run(ctx, check.Instance{Algorithm: in.algo, Topology: in.topo(), Params: params}, prop, check.Options{ViolationPicturesOnly: true})
+	src, err := g.ParseNode(in.source)
+	if err != nil {
+		return nil, err
+	}
+	c := check.Collective{Algorithm: in.algo, Grid: g, Source: src, PlusTies: x.plusTies, Point: x.point}
+	return c.Check(ctx, prop, check.Options{Steps: x.steps, ViolationPicturesOnly: true})
 }
 
 // instances lists the family: every size, from (0,0), (n/2+1, 1) and (n-1, n-1).
@@ -58,10 +71,10 @@ func instances(algo string, sizes []int) []dcInstance {
 	return out
 }
 
-// check is one property of a DC claim with its extra parameters.
+// check is one property of a DC claim with what it adds to each instance.
 type dcCheck struct {
 	prop  string
-	extra func(dcInstance) []string
+	extra func(dcInstance) dcExtra
 }
 
 func plain(props ...string) []dcCheck {
@@ -73,8 +86,8 @@ func plain(props ...string) []dcCheck {
 }
 
 // stepsExact is the steps-exact check of "exactly d steps on a 2^d x 2^d torus".
-var stepsExact = dcCheck{prop: props.PropStepsExact, extra: func(in dcInstance) []string {
-	return []string{"steps", strconv.Itoa(dcfSteps(in.n))}
+var stepsExact = dcCheck{prop: props.PropStepsExact, extra: func(in dcInstance) dcExtra {
+	return dcExtra{steps: dcfSteps(in.n)}
 }}
 
 // scheduleClaim checks every instance for every check, in order; the first violated or
@@ -89,11 +102,11 @@ func scheduleClaim(ctx context.Context, insts []dcInstance, checks []dcCheck, no
 		}
 		out.Instances++
 		for _, c := range checks {
-			var extra []string
+			var x dcExtra
 			if c.extra != nil {
-				extra = c.extra(in)
+				x = c.extra(in)
 			}
-			r, err := in.run(ctx, c.prop, extra...)
+			r, err := in.run(ctx, c.prop, x)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}, reps
 			}
@@ -184,7 +197,7 @@ func runDC3(ctx context.Context, env Env) Outcome {
 	}
 	var ad [2]*props.Report
 	for i, n := range []int{4, 16} {
-		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropAnyDelay)
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropAnyDelay, dcExtra{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
@@ -253,7 +266,7 @@ func runDC6(ctx context.Context, env Env) Outcome {
 			if i >= 3 && seen[in.n] {
 				break
 			}
-			r, err := in.run(ctx, c[0], "ties", c[1])
+			r, err := in.run(ctx, c[0], dcExtra{plusTies: c[1] == "plus"})
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 			}
@@ -296,7 +309,7 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		ad, pv := reps[3], reps[4]
 		out.States += ad.Stats.States
 		out.Figures["any_delay_violated_"+tag] = b2f(ad.Verdict == props.Violated)
-		pd, err := in.run(ctx, props.PropDepth, "ties", "plus")
+		pd, err := in.run(ctx, props.PropDepth, dcExtra{plusTies: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
@@ -358,7 +371,7 @@ func runDC7(ctx context.Context, env Env) Outcome {
 	out.Figures = map[string]float64{}
 	points := 0
 	for _, n := range sizes {
-		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropFormula)
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropFormula, dcExtra{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -377,9 +390,8 @@ func runDC7(ctx context.Context, env Env) Outcome {
 	for _, n := range []int{16, 32} {
 		for _, p := range []props.Params{{Ts: 0, Tr: 0, Tc: 1, L: 32}, {Ts: 200, Tr: 200, Tc: 1, L: 32}} {
 			tag := fmt.Sprintf("%dx%d_ts%d_L%d", n, n, p.Ts, p.L)
-			point := fmt.Sprintf("%d,%d,%d,%d", p.Ts, p.Tr, p.Tc, p.L)
 			for _, algo := range []string{"edn", "dcf"} {
-				r, err := dcInstance{n: n, algo: algo, source: "(0,0)"}.run(ctx, props.PropFormula, "point", point)
+				r, err := dcInstance{n: n, algo: algo, source: "(0,0)"}.run(ctx, props.PropFormula, dcExtra{point: &p})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

@@ -3,8 +3,8 @@ package proofs
 import (
 	"context"
 	"fmt"
-	"strconv"
 
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -31,10 +31,13 @@ func runHB1(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			out.Instances++
-			in := check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n), Params: map[string]string{
-				"source": strconv.Itoa((n * 37) % (1 << n)), "base": strconv.Itoa(base), "steps": strconv.Itoa(n)}}
+			g, err := model.NewHypercube(n)
+			if err != nil {
+				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+			}
+			in := check.Collective{Algorithm: "sbt", Grid: g, Source: model.NodeID((n * 37) % (1 << n)), Base: base}
 			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
-				r, err := check.Run(ctx, in, prop, check.Options{ViolationPicturesOnly: true})
+				r, err := in.Check(ctx, prop, check.Options{Steps: n, ViolationPicturesOnly: true})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 				}
@@ -61,8 +64,11 @@ func runHB2(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "sbt", Topology: fmt.Sprintf("hypercube:%d", n),
-			Params: map[string]string{"base": strconv.Itoa(n / 2)}}, props.PropDistributions, check.Options{ViolationPicturesOnly: true})
+		g, err := model.NewHypercube(n)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
+		}
+		r, err := check.Collective{Algorithm: "sbt", Grid: g, Base: n / 2}.Check(ctx, props.PropDistributions, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

@@ -23,14 +23,21 @@ import (
 // mnSeed is the fixed seed of the MN family's samples (props/gen.Sampler).
 const mnSeed = 2002
 
-// banyanRoute checks one banyan-route instance on banyan:N for prop through the entry.
-func banyanRoute(ctx context.Context, n int, prop string, params map[string]string) (*props.Report, error) {
-	return check.Run(ctx, check.Instance{Algorithm: "banyan-route", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, prop, check.Options{ViolationPicturesOnly: true})
+// banyanRoute checks q on banyan:N for nonblocking through the typed entry
+// (check.BanyanRoute; its Banyan is set here).
+func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report, error) {
+	b, err := model.NewBanyan(n)
+	if err != nil {
+		return nil, err
+	}
+	q.Banyan = b
+	return q.Check(ctx, props.PropNonblocking, check.Options{ViolationPicturesOnly: true})
 }
 
 // twoPhase checks one two-phase instance on banyan:N for deadlock through the entry
 // (msgs joined by ';', starts nil for every start combination, flits 0 for links
-// released when the last branch arrives) and counts its delivery certificate in tally.
+// released when the last branch arrives; by name, so that the soundness test's
+// runCheck sees the instance) and counts its delivery certificate in tally.
 func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
 	ms := make([]string, len(msgs))
 	for i, m := range msgs {
@@ -91,7 +98,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	var cyclicWitness any
 	family := func(n int, ord banyan.Order, conc banyan.Concentration, method string) (*props.Report, error) {
-		return banyanRoute(ctx, n, "nonblocking", map[string]string{"family": "monotone", "order": ord.String(), "concentration": conc.String(), "method": method})
+		return banyanRoute(ctx, n, check.BanyanRoute{Order: ord, Concentration: conc, Enumerate: method == "enumerate"})
 	}
 	for _, n := range sizes {
 		for _, ord := range []banyan.Order{banyan.Ascending, banyan.Descending} {
@@ -162,7 +169,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 		for l, d := range dests {
 			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
 		}
-		r, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(pat)})
+		r, err := banyanRoute(ctx, 64, check.BanyanRoute{Pattern: pat})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -200,7 +207,7 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	instances := 0
 	// blocks checks one pattern; it returns the conflict (nil when it does not block).
 	blocks := func(n int, pat []model.BanyanPacket) (*props.Report, *model.LinkConflict) {
-		r, err := banyanRoute(ctx, n, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(pat)})
+		r, err := banyanRoute(ctx, n, check.BanyanRoute{Pattern: pat})
 		if err != nil {
 			runErr = err
 			return nil, nil
@@ -371,7 +378,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 func runMN4(ctx context.Context, env Env) Outcome {
 	samples := pick(env.Size, 300, 3000, 3000)
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
-	r, err := banyanRoute(ctx, 16, "nonblocking", map[string]string{"family": "two-phase"})
+	r, err := banyanRoute(ctx, 16, check.BanyanRoute{TwoPhase: true})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -384,7 +391,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		out.Files = map[string][]byte{"svg": r.SVG}
 		return out
 	}
-	rw, err := banyanRoute(ctx, 16, "nonblocking", map[string]string{"family": "two-phase", "wrap": "true"})
+	rw, err := banyanRoute(ctx, 16, check.BanyanRoute{TwoPhase: true, Wrap: true})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -420,7 +427,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			continue
 		}
 		s := sRaw % (64 - m.Fanout() + 1)
-		rs, err := banyanRoute(ctx, 64, "nonblocking", map[string]string{"pattern": banyan.FormatPattern(banyan.Phase2(m, s, 64))})
+		rs, err := banyanRoute(ctx, 64, check.BanyanRoute{Pattern: banyan.Phase2(m, s, 64)})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
@@ -177,28 +176,15 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	return out
 }
 
-// multicastsParam renders multicasts as the collectives' multicasts parameter
-// ("SRC:D,D;SRC:D,D", node numbers).
-func multicastsParam(ms []unicastmc.Multicast) string {
-	parts := make([]string, len(ms))
-	for i, m := range ms {
-		ds := make([]string, len(m.Destinations))
-		for j, d := range m.Destinations {
-			ds[j] = strconv.Itoa(int(d))
-		}
-		parts[i] = fmt.Sprintf("%d:%s", m.Source, strings.Join(ds, ","))
-	}
-	return strings.Join(parts, ";")
-}
-
 // runMulticasts checks one instance of several multicasts of a one-port scheme on
-// mesh:8x8 for prop through the entry.
-func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, extra map[string]string) (*props.Report, error) {
-	params := map[string]string{"multicasts": multicastsParam(ms)}
-	for k, v := range extra {
-		params[k] = v
+// mesh:8x8 for prop through the typed entry (check.Collective), at point when not nil.
+func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, point *props.Params) (*props.Report, error) {
+	g, err := model.ParseGrid("mesh:8x8")
+	if err != nil {
+		return nil, err
 	}
-	return check.Run(ctx, check.Instance{Algorithm: scheme, Topology: "mesh:8x8", Params: params}, prop, check.Options{ViolationPicturesOnly: true})
+	c := check.Collective{Algorithm: scheme, Grid: g, Multicasts: ms, Point: point}
+	return c.Check(ctx, prop, check.Options{ViolationPicturesOnly: true})
 }
 
 func runNP9(ctx context.Context, env Env) Outcome {
@@ -236,7 +222,7 @@ func runNP9(ctx context.Context, env Env) Outcome {
 
 func runNP10(ctx context.Context, env Env) Outcome {
 	count := pick(env.Size, 8, 40, 40)
-	const point = "300,0,1,32" // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
+	point := &props.Params{Ts: 300, Tr: 0, Tc: 1, L: 32} // 001 §4.4: Ts = 300 us, Tc = 1 us, |M| = 32
 	var out Outcome
 	out.Figures = map[string]float64{}
 	for _, m := range []int{2, 4, 8} {
@@ -247,7 +233,7 @@ func runNP10(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			for k, scheme := range []string{"umesh", "spu"} {
-				pr, err := runMulticasts(ctx, scheme, ms, props.PropPortPairs, map[string]string{"point": point})
+				pr, err := runMulticasts(ctx, scheme, ms, props.PropPortPairs, point)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -185,9 +186,13 @@ func runDC8(ctx context.Context, env Env) Outcome {
 				out.Err = err
 				return out
 			}
-			point := fmt.Sprintf("%d,%d,1,%d", lat, lat, L)
+			point := &props.Params{Ts: int64(lat), Tr: int64(lat), Tc: 1, L: int64(L)}
 			run := func(algo string) (*props.Report, error) {
-				return check.Run(ctx, check.Instance{Algorithm: algo, Topology: "torus:32x32", Params: map[string]string{"point": point}}, props.PropFlitContention, check.Options{ViolationPicturesOnly: true})
+				g, err := model.ParseGrid("torus:32x32")
+				if err != nil {
+					return nil, err
+				}
+				return check.Collective{Algorithm: algo, Grid: g, Point: point}.Check(ctx, props.PropFlitContention, check.Options{ViolationPicturesOnly: true})
 			}
 			r, err := run("edn")
 			if err != nil {

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-const dissectorHelp = `wormcheck dissector [-o wormcheck.lua]
+const dissectorHelp = `wormcheck dissector [-o wormcheck.lua] [--topo T]
 
 Writes the Wireshark/tshark Lua dissector of wormcheck's captures (to standard output
 without -o). It decodes every field of every record: flit-level traces (check --pcap,
@@ -15,9 +16,15 @@ replay, prove --witness-dir; LINKTYPE_USER0: crossing, flit and message records)
 captures (LINKTYPE_USER1: region header, packet, channel) and simulator flit moves
 (sim --trace; LINKTYPE_USER2).
 
+Nodes are shown by their coordinates, as the text output names them ((3,4) on a mesh
+or torus, 0110 on a hypercube), when the capture's topology is known: give it to tshark
+as a preference (-o wormcheck.topology:mesh:8x8), or write the dissector with --topo T
+to make T its default. Other networks are shown by node number.
+
 Example:
   wormcheck dissector -o wormcheck.lua
-  tshark -X lua_script:wormcheck.lua -r tm1.pcap -V
+  tshark -X lua_script:wormcheck.lua -o wormcheck.topology:mesh:2x2 -r tm1.pcap -V
+  wormcheck dissector --topo torus:4 -o torus4.lua
 `
 
 func init() {
@@ -27,6 +34,7 @@ func init() {
 func runDissector(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("dissector")
 	out := fs.String("o", "", "output file (default: standard output)")
+	topo := fs.String("topo", "", "the captures' topology (mesh:AxB, torus:..., hypercube:N): the default of the wormcheck.topology preference")
 	if code, done, err := parseOrHelp(e, fs, args, dissectorHelp, false); done {
 		return code, err
 	}
@@ -34,6 +42,16 @@ func runDissector(_ context.Context, e *env, args []string) (int, error) {
 		return 0, usagef("dissector takes no arguments; got %q", fs.Arg(0))
 	}
 	lua := render.Dissector()
+	if *topo != "" {
+		g, err := model.ParseGrid(*topo)
+		if err != nil {
+			return 0, usagef("--topo: %v", err)
+		}
+		if g.IsGraph() {
+			return 0, usagef("--topo %s: the dissector names nodes by coordinates on meshes, tori and hypercubes only", *topo)
+		}
+		lua = render.DissectorFor(g.Spec())
+	}
 	if *out == "" {
 		_, err := e.Stdout.Write(lua)
 		return exitHolds, err

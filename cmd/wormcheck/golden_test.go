@@ -59,7 +59,7 @@ var goldenCases = []struct {
 	{"routing-holds", []string{"routing", "--topo", "mesh:8x8", "--routing", "west-first"}},
 	{"routing-cycle-json", []string{"routing", "--topo", "mesh:4x4", "--routing", "adaptive", "--json"}},
 	{"routing-duato", []string{"routing", "--topo", "torus:4x4", "--routing", "duato"}},
-	{"slurm-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--tasks", "4", "--no-submit", "--sbatch", "--partition=long", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1"}},
+	{"slurm-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--tasks", "4", "--no-submit", "--binary", "/opt/wormcheck/bin/wormcheck", "--sbatch", "--partition=long", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2", "--family", "pairs:2", "--buffers", "1"}},
 	{"slurm-only-no-submit", []string{"slurm", "--dir", "$TMP/sl", "--only", "1,3", "--no-submit"}},
 	{"slurm-no-family", []string{"slurm", "--dir", "$TMP/sl2", "--tasks", "2", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:2x2"}},
 	{"render-trace", []string{"render", "$TMP/wh2.json", "-o", "$TMP/wh2.svg"}},

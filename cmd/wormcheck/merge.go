@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +28,9 @@ states, transitions and seconds, keeps the shortest violation witness (a flit-le
 trace replays with 'wormcheck replay'; a partition or banyan-pairs witness names its
 member), and lists the shards present and missing. Results are in format
 wormcheck-family/2, which names the algorithm; tree-mcast results of the earlier
-wormcheck-family/1 are read too, and written back as /2.
+wormcheck-family/1 are read too, and written back as /2. --json prints one object of
+schema wormcheck-merge/1: the merged verdict, the shards present, the shards to
+resubmit and the merged result (docs/report.md).
 
 It refuses, with a one-line message, results of different algorithms, families,
 topologies, parameters (tree-mcast: pruning, length, buffers, ports, property,
@@ -52,12 +55,13 @@ Example:
 `
 
 // runMerge is `wormcheck merge`: it reads family result files, merges them
-// (mergeFiles), prints a summary (or the merged JSON with --json) and writes the
-// merged result to -o.
+// (mergeFiles), prints a summary (or, with --json, the merged result in a
+// wormcheck-merge/1 object that names the shards to resubmit) and writes the merged
+// result to -o.
 func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("merge")
 	out := fs.String("o", "", "write the merged family result (JSON) to this file")
-	asJSON := fs.Bool("json", false, "print the merged result as JSON")
+	asJSON := fs.Bool("json", false, "print the merged result and the shards to resubmit as one JSON object (wormcheck-merge/1)")
 	var files []string
 	var flags []string
 	for i := 0; i < len(args); i++ {
@@ -96,7 +100,7 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 		}
 	}
 	if *asJSON {
-		if _, err := e.Stdout.Write(b); err != nil {
+		if err := writeJSON(e.Stdout, m.report); err != nil {
 			return 0, err
 		}
 	} else {
@@ -105,12 +109,30 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	return m.verdict.ExitCode(), nil
 }
 
-// merged is a merged family result, whatever its algorithm: its JSON, verdict and
-// summary for people.
+// merged is a merged family result, whatever its algorithm: its JSON, verdict, summary
+// for people and what merge --json prints.
 type merged struct {
 	json    []byte
 	verdict checker.Verdict
 	summary func(io.Writer)
+	report  mergeReport
+}
+
+// mergeSchema tags merge's JSON object (docs/report.md, docs/schema/merge.schema.json).
+const mergeSchema = "wormcheck-merge/1"
+
+// mergeReport is what merge --json prints: the schema tag every --json output has, the
+// merged verdict, the shards present and the ones to resubmit (every missing shard), and
+// the merged family result itself, the file -o writes (format wormcheck-family/2).
+type mergeReport struct {
+	Schema     string          `json:"schema"`
+	Version    string          `json:"version"`
+	Command    string          `json:"command"`
+	Verdict    checker.Verdict `json:"verdict"`
+	ShardCount int             `json:"shard_count"`
+	Shards     []int           `json:"shards"`
+	Resubmit   []int           `json:"resubmit"`
+	Result     json.RawMessage `json:"result"`
 }
 
 // mergeFiles merges the family results of algorithm algo in files; every algorithm
@@ -166,7 +188,9 @@ func mergeFamily[P any](files []string, algo string, describe func(*family.Resul
 		return merged{}, err
 	}
 	desc, covered := describe(m)
-	return merged{json: b, verdict: m.Verdict, summary: func(w io.Writer) { writeFamily(w, m, desc, covered) }}, nil
+	report := mergeReport{Schema: mergeSchema, Version: toolVersion(), Command: "merge", Verdict: m.Verdict,
+		ShardCount: m.Shard.Count, Shards: append([]int{}, m.Shards...), Resubmit: append([]int{}, m.Missing...), Result: b}
+	return merged{json: b, verdict: m.Verdict, summary: func(w io.Writer) { writeFamily(w, m, desc, covered) }, report: report}, nil
 }
 
 // resultsAlgorithm reads the algorithm of every family result file and returns the one

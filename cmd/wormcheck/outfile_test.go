@@ -298,7 +298,7 @@ func TestDirectoryWritersKeepLinks(t *testing.T) {
 	sd := filepath.Join(dir, "slurm")
 	os.Mkdir(sd, 0o755)
 	os.Symlink("../kept.sh", filepath.Join(sd, "task.sh"))
-	args := append([]string{"slurm", "--dir", sd, "--tasks", "2", "--no-submit", "--"}, killFamily...)
+	args := append([]string{"slurm", "--dir", sd, "--tasks", "2", "--no-submit", "--binary", "/opt/wormcheck/bin/wormcheck", "--"}, killFamily...)
 	if code, _, stderr := runCLI(t, args...); code != exitHolds {
 		t.Fatalf("slurm: exit %d: %s", code, stderr)
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -57,20 +59,32 @@ func loadSchemas(t *testing.T) map[string]*jsonschema.Schema {
 }
 
 // TestJSONOutputsMatchTheirSchema runs every command that prints JSON, on holds, violated
-// and inconclusive instances, and validates each object against the JSON Schema its tag
-// names: every --json output must name a schema and version, and say nothing the schema
-// does not document.
+// and inconclusive instances and in each of their shapes, and validates each object
+// against the JSON Schema its tag names, as it validates the family result files that
+// check --result and merge -o write: every --json output must name a schema and
+// version, and say nothing the schema does not document. Each object is then spoiled
+// one field at a time (a top-level field, or a field of an object under it, renamed as
+// by a typo), and the schema must refuse every spoiled copy: the schemas are tight
+// enough to catch a missing or misspelled field.
 func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 	schemas := loadSchemas(t)
 	dir := t.TempDir()
-	trace, sched, shard := filepath.Join(dir, "t.json"), filepath.Join(dir, "s.json"), filepath.Join(dir, "r.json")
+	path := func(name string) string { return filepath.Join(dir, name) }
+	trace, sched, shard := path("t.json"), path("s.json"), path("r.json")
 	wh2 := []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--dateline", "off", "--msgs", "0->2,1->3,2->0,3->1"}
+	partFamily := []string{"check", "--algo", "partition", "--prop", "connected", "--topo", "mesh", "--family", "sizes:2-4"}
+	uniFamily := []string{"check", "--algo", "unicast", "--topo", "torus:4", "--dateline", "off", "--family", "all-placements:2"}
 	for _, setup := range [][]string{
 		append(wh2, "--trace", trace),
 		{"schedule", "--algo", "dcf", "--topo", "torus:4x4", "-o", sched},
 		append(append([]string{}, killFamily...), "--shard", "0/64", "--result", shard),
+		append(append([]string{}, partFamily...), "--shard", "0/2", "--result", path("p0.json")),
+		append(append([]string{}, partFamily...), "--shard", "1/2", "--result", path("p1.json")),
+		append(append([]string{}, uniFamily...), "--shard", "0/2", "--result", path("u0.json")),
+		append(append([]string{}, uniFamily...), "--shard", "1/2", "--result", path("u1.json")),
+		{"merge", path("u0.json"), path("u1.json"), "-o", path("u.json")},
 	} {
-		if code, _, stderr := runCLI(t, setup...); code == exitUsage {
+		if code, _, stderr := runCLI(t, setup...); code == exitUsage || code == exitInternal {
 			t.Fatalf("%q: %s", setup, stderr)
 		}
 	}
@@ -93,19 +107,18 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 		{"sim", "--topo", "torus:8x8", "--algo", "dcf", "--json"},
 		{"sim", "--topo", "dragonfly:a=2,p=1,h=1", "--routing", "dragonfly-min-1vc", "--load", "0.9", "--cycles", "300", "--warmup", "0", "--json"},
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--time-limit", "1ns", "--json"},
+		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--points", "2", "--load", "0.1", "--plot", path("sweep.svg"), "--json"},
+		{"sim", "--topo", "mesh:4x4", "--compare", "tree,pm", "--compare-dests", "2,4", "--ports", "one", "--length", "2", "--compare-loads", "0.01,0.05", "--cycles", "400", "--warmup", "100", "--plot", path("cmp.svg"), "--json"},
 		{"prove", "--quick", "--only", "WH2,NP7,DC5,HB3", "--json"},
 		{"merge", shard, "--json"},
+		{"merge", path("u0.json"), path("u1.json"), "--json"},
+		{"merge", path("p0.json"), path("p1.json"), "--json"},
 	}
-	for _, c := range cases {
-		code, out, stderr := runCLI(t, c...)
-		if code == exitUsage || code == exitInternal {
-			t.Errorf("%q: exit %d: %s", c, code, stderr)
-			continue
-		}
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	validate := func(what string, data []byte) {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 		if err != nil {
-			t.Errorf("%q: not one JSON object: %v", c, err)
-			continue
+			t.Errorf("%s: not one JSON object: %v", what, err)
+			return
 		}
 		m, _ := doc.(map[string]any)
 		tag, _ := m["schema"].(string)
@@ -114,14 +127,75 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 		}
 		s, ok := schemas[tag]
 		if !ok {
-			t.Errorf("%q: the object names no known schema (schema %v, format %v)", c, m["schema"], m["format"])
-			continue
+			t.Errorf("%s: the object names no known schema (schema %v, format %v)", what, m["schema"], m["format"])
+			return
 		}
-		if v, _ := m["version"].(string); v == "" && tag != "wormcheck-family/2" {
-			t.Errorf("%q: no version", c)
+		if v, _ := m["version"].(string); v == "" && m["format"] == nil {
+			t.Errorf("%s: no version", what)
 		}
 		if err := s.Validate(doc); err != nil {
-			t.Errorf("%q does not match %s:\n%v", c, tag, err)
+			t.Errorf("%s does not match %s:\n%v", what, tag, err)
+			return
+		}
+		for _, spoiled := range spoil(m) {
+			if s.Validate(spoiled.doc) == nil {
+				t.Errorf("%s: %s accepts the object with %s", what, tag, spoiled.what)
+			}
 		}
 	}
+	for _, c := range cases {
+		code, out, stderr := runCLI(t, c...)
+		if code == exitUsage || code == exitInternal {
+			t.Errorf("%q: exit %d: %s", c, code, stderr)
+			continue
+		}
+		validate(fmt.Sprintf("%q", c), []byte(out))
+	}
+	for _, f := range []string{shard, path("p0.json"), path("u0.json"), path("u.json")} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate("family result "+filepath.Base(f), data)
+	}
+}
+
+// spoiledDoc is a JSON object with one field renamed, and which.
+type spoiledDoc struct {
+	what string
+	doc  any
+}
+
+// openFields name the objects whose fields are free-form by design (an algorithm's own
+// parameters, a routing file, figures named by the claim or algorithm, a witness's
+// detail, the static analysis objects of routing): spoil renames no field inside them.
+var openFields = map[string]bool{"parameters": true, "routing_file": true, "figures": true, "detail": true,
+	"analysis": true, "decision": true, "schedule": true, "configuration": true}
+
+// spoil returns copies of m with one field renamed (a trailing "_", as a typo would):
+// every top-level field, and every field of an object directly under one that is not in
+// openFields. A renamed field is both missing and unknown, so a schema that requires it
+// or closes its object refuses the copy.
+func spoil(m map[string]any) []spoiledDoc {
+	var out []spoiledDoc
+	keys := slices.Sorted(maps.Keys(m))
+	for _, k := range keys {
+		c := maps.Clone(m)
+		c[k+"_"] = c[k]
+		delete(c, k)
+		out = append(out, spoiledDoc{fmt.Sprintf("field %q misspelled", k), c})
+		inner, ok := m[k].(map[string]any)
+		if !ok || openFields[k] {
+			continue
+		}
+		for _, ik := range slices.Sorted(maps.Keys(inner)) {
+			ic := maps.Clone(inner)
+			ic[ik+"_"] = ic[ik]
+			delete(ic, ik)
+			c := maps.Clone(m)
+			c[k] = ic
+			out = append(out, spoiledDoc{fmt.Sprintf("field %q of %q misspelled", ik, k), c})
+		}
+	}
+	return out
 }

@@ -37,6 +37,14 @@ Flags:
   --only LIST      resubmit these task indices of an existing D/task.sh (e.g. 3,5)
   --sbatch ARGS    extra sbatch options for both jobs, e.g. "--partition=long --time=2:00:00"
   --no-submit      write the scripts and print the sbatch commands without running them
+  --binary PATH    the wormcheck executable the tasks run, on a path every node sees
+                   (default: this one; refused when it runs from Go's build directory,
+                   as under go run, which is deleted when it ends)
+
+A task whose shard finds a violation exits 1, so Slurm's accounting shows it FAILED
+(exit code 1:0), with the job comment "wormcheck: shard I violated"; an inconclusive
+shard exits 0 with the comment "wormcheck: shard I inconclusive". 'wormcheck merge'
+names the shards to resubmit.
 
 Kubernetes: cmd/wormcheck/deploy/k8s/family-job.yaml is an Indexed Job doing the same
 (JOB_COMPLETION_INDEX -> --shard); see README.
@@ -64,6 +72,7 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 	only := fs.String("only", "", "resubmit these task indices")
 	extra := fs.String("sbatch", "", "extra sbatch options")
 	noSubmit := fs.Bool("no-submit", false, "write the scripts only")
+	binary := fs.String("binary", "", "the wormcheck executable the tasks run (default: this one)")
 	if code, done, err := parseOrHelp(e, fs, args, slurmHelp, false); done {
 		return code, err
 	}
@@ -98,9 +107,9 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 		if err := familyCheckArgs(ctx, checkArgs); err != nil {
 			return 0, err
 		}
-		self, err := os.Executable()
+		self, err := taskBinary(*binary, *noSubmit)
 		if err != nil {
-			return 0, fmt.Errorf("finding the wormcheck binary: %v", err)
+			return 0, err
 		}
 		if err := os.MkdirAll(abs, 0o755); err != nil {
 			return 0, usagef("--dir: %v", err)
@@ -129,6 +138,46 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 	fmt.Fprintf(e.Stdout, "shard results %s/shard-*.json, merged result %s/merged.json, logs %s/*.log\n", abs, abs, abs)
 	fmt.Fprintf(e.Stdout, "rerun cancelled or failed tasks with: wormcheck slurm --dir %s --only I,J\n", abs)
 	return exitHolds, nil
+}
+
+// taskBinary returns the absolute path of the wormcheck the array tasks run: given (the
+// --binary flag), which must be an executable file unless the scripts are only written,
+// else this process's own executable, refused when it lives in Go's build cache or
+// temporary build directory (go run, go test): that file is deleted when its build
+// ends, before or while the tasks run.
+func taskBinary(given string, noSubmit bool) (string, error) {
+	if given == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return "", fmt.Errorf("finding the wormcheck binary: %v; pass --binary PATH", err)
+		}
+		if inGoBuild(self) {
+			return "", usagef("this wormcheck runs from Go's build directory (%s, as under go run or go test), which is deleted when it ends; build it (go build -o PATH ./cmd/wormcheck) and pass --binary PATH", self)
+		}
+		return self, nil
+	}
+	abs, err := filepath.Abs(given)
+	if err != nil {
+		return "", usagef("--binary: %v", err)
+	}
+	if noSubmit {
+		return abs, nil
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", usagef("--binary %s: not an executable file", given)
+	}
+	return abs, nil
+}
+
+// inGoBuild reports whether path is inside a Go build directory: the build cache
+// (GOCACHE, .../go-build) or a go-build* temporary directory of go run and go test.
+func inGoBuild(path string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(path), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
 }
 
 // familyCheckArgs checks the command an array task runs (slurm.CheckArgs), then runs it

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"fmt"
 	"net"
 	"os"
@@ -8,13 +9,17 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
 // slurmCluster is a single-node Slurm started by a test: munged with a key of its own,
-// slurmctld and slurmd as root, on 127.0.0.1 ports, with every file in one directory.
+// slurmctld and slurmd as root, listening on 127.0.0.1 only (CommunicationParameters
+// NoCtldInAddrAny and NoInAddrAny: they bind the address their host name resolves to,
+// not every interface), with every file in one directory.
 type slurmCluster struct {
 	dir, conf string
 	procs     []*exec.Cmd
@@ -57,7 +62,8 @@ func startSlurm(t *testing.T) *slurmCluster {
 	waitFor(t, 10*time.Second, "munged's socket", func() bool { _, err := os.Stat(sock); return err == nil })
 	ports := freePorts(t, 2)
 	conf := fmt.Sprintf(`ClusterName=wormcheck
-SlurmctldHost=localhost
+SlurmctldHost=localhost(127.0.0.1)
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 SlurmUser=root
 SlurmdUser=root
 SlurmctldPort=%d
@@ -96,7 +102,46 @@ PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 		out, err := exec.Command("sinfo", "-h", "-o", "%T").Output()
 		return err == nil && strings.TrimSpace(string(out)) == "idle"
 	})
+	for _, port := range ports {
+		addrs := listening(t, port)
+		if len(addrs) == 0 || slices.ContainsFunc(addrs, func(a string) bool { return a != "127.0.0.1" }) {
+			t.Fatalf("slurm: port %d listens on %v; want 127.0.0.1 only\n%s", port, addrs, c.logs())
+		}
+	}
 	return c
+}
+
+// listening returns the addresses on which a TCP socket listens on port, read from
+// /proc/net/tcp and /proc/net/tcp6 ("::" and "0.0.0.0" mean every interface).
+func listening(t *testing.T, port int) []string {
+	t.Helper()
+	var out []string
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			fields := strings.Fields(line)
+			if len(fields) < 4 || fields[3] != "0A" { // 0A: LISTEN
+				continue
+			}
+			hexAddr, hexPort, ok := strings.Cut(fields[1], ":")
+			if p, err := strconv.ParseUint(hexPort, 16, 16); !ok || err != nil || int(p) != port {
+				continue
+			}
+			b, err := hex.DecodeString(hexAddr)
+			if err != nil {
+				t.Fatalf("%s: %q", f, fields[1])
+			}
+			// The kernel prints each 32-bit word of the address in host (little-endian) order.
+			for i := 0; i+4 <= len(b); i += 4 {
+				b[i], b[i+1], b[i+2], b[i+3] = b[i+3], b[i+2], b[i+1], b[i]
+			}
+			out = append(out, net.IP(b).String())
+		}
+	}
+	return out
 }
 
 // start runs a daemon in the foreground, its output in dir/NAME.out.
@@ -190,11 +235,13 @@ func TestSlurmArrayCancelResumeMerge(t *testing.T) {
 	}
 	whole := readFamilyResult(t, filepath.Join(work, "whole.json"))
 
-	// The array tasks run this test binary as wormcheck (TestMain); sbatch passes the
-	// environment on.
+	// The array tasks run a copy of this test binary as wormcheck (TestMain; sbatch passes
+	// the environment on), given by --binary: the test binary itself lives in Go's build
+	// directory, which the task script must not name.
 	t.Setenv("WORMCHECK_RUN_MAIN", "1")
+	bin := copyExecutable(t, filepath.Join(c.dir, "wormcheck"))
 	runs := filepath.Join(work, "runs")
-	code, out, stderr = runCLI(t, append([]string{"slurm", "--dir", runs, "--tasks", "8", "--"}, slurmFamily...)...)
+	code, out, stderr = runCLI(t, append([]string{"slurm", "--dir", runs, "--tasks", "8", "--binary", bin, "--"}, slurmFamily...)...)
 	if code != exitHolds {
 		t.Fatalf("wormcheck slurm: exit %d\n%s%s", code, out, stderr)
 	}
@@ -238,13 +285,73 @@ func TestSlurmArrayCancelResumeMerge(t *testing.T) {
 			merged.Verdict, merged.Instances, merged.Members, merged.States, whole.States, merged.Partial, merged.Missing, log, c.logs())
 	}
 	t.Logf("task %d cancelled after %d of its members and resumed; merged %d members, %d states: %v", victim, cut.Instances, merged.Instances, merged.States, merged.Verdict)
+	if script, _ := os.ReadFile(filepath.Join(runs, "task.sh")); strings.Contains(string(script), "go-build") || !strings.Contains(string(script), bin) {
+		t.Errorf("task.sh does not run %s, or names Go's build directory:\n%s", bin, script)
+	}
+
+	// A family with a violation (000 Fig. 3: tree multicast without pruning): a task whose
+	// shard finds one is FAILED in Slurm's accounting, exit code 1, with a comment saying
+	// so; merge names the violation.
+	bad := filepath.Join(work, "bad")
+	code, out, stderr = runCLI(t, "slurm", "--dir", bad, "--tasks", "2", "--binary", bin, "--", "check", "--algo", "tree-mcast", "--prop", "deadlock",
+		"--topo", "mesh:2x2", "--family", "pairs:2:ordered", "--pruning", "none", "--buffers", "1")
+	m = regexp.MustCompile(`array job (\d+)`).FindStringSubmatch(out)
+	if code != exitHolds || m == nil {
+		t.Fatalf("wormcheck slurm (violating family): exit %d\n%s%s", code, out, stderr)
+	}
+	waitFor(t, 60*time.Second, "the violating array and its merge to end", queueEmpty)
+	jobs, err := exec.Command("scontrol", "-o", "show", "job", m[1]).Output()
+	if err != nil {
+		t.Fatalf("scontrol show job %s: %v\n%s", m[1], err, c.logs())
+	}
+	failed := 0
+	for i := range 2 {
+		sh := readFamilyResult(t, filepath.Join(bad, fmt.Sprintf("shard-%d.json", i)))
+		var line string
+		for _, l := range strings.Split(string(jobs), "\n") {
+			if strings.Contains(l, fmt.Sprintf(" ArrayTaskId=%d ", i)) {
+				line = l
+			}
+		}
+		isFailed := strings.Contains(line, "JobState=FAILED") && strings.Contains(line, "ExitCode=1:0") &&
+			strings.Contains(line, fmt.Sprintf("Comment=wormcheck: shard %d violated", i))
+		if (sh.Verdict.String() == "violated") != isFailed {
+			t.Errorf("task %d: shard %v, but Slurm says:\n%s", i, sh.Verdict, line)
+		}
+		if isFailed {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Errorf("no task failed, though the family deadlocks:\n%s", jobs)
+	}
+	if merged := readFamilyResult(t, filepath.Join(bad, "merged.json")); merged.Verdict.String() != "violated" {
+		t.Errorf("the merged violating family: %v", merged.Verdict)
+	}
+}
+
+// copyExecutable copies this test binary to path, executable, and returns path.
+func copyExecutable(t *testing.T, path string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestSlurmScripts checks, without a cluster, the scripts `slurm --no-submit` writes and
 // the command lines it refuses before submitting anything.
 func TestSlurmScripts(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI(t, append([]string{"slurm", "--dir", dir, "--tasks", "4", "--no-submit", "--"}, slurmFamily...)...)
+	code, out, stderr := runCLI(t, append([]string{"slurm", "--dir", dir, "--tasks", "4", "--no-submit", "--binary", "/opt/wormcheck/bin/wormcheck", "--"}, slurmFamily...)...)
 	if code != exitHolds || !strings.Contains(out, "sbatch --array=0-3 ") {
 		t.Fatalf("exit %d\n%s%s", code, out, stderr)
 	}
@@ -252,7 +359,7 @@ func TestSlurmScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"#SBATCH --array=0-3\n", "#SBATCH --requeue\n", `--shard "$id/4" --resume ` + dir + `"/shard-$id.json"`, "case $rc in 0|1|3) exit 0"} {
+	for _, want := range []string{"#SBATCH --array=0-3\n", "#SBATCH --requeue\n", "\n/opt/wormcheck/bin/wormcheck check ", `--shard "$id/4" --resume ` + dir + `"/shard-$id.json"`, "1) note violated; exit 1 ;;"} {
 		if !strings.Contains(string(task), want) {
 			t.Errorf("task.sh lacks %q:\n%s", want, task)
 		}
@@ -269,6 +376,9 @@ func TestSlurmScripts(t *testing.T) {
 		{[]string{"slurm", "--dir", dir, "--tasks", "4", "--", "check", "--algo", "tree-mcast", "--prop", "deadlock", "--topo", "mesh:3x3", "--family", "pairs:9"}, "K is"},
 		{[]string{"slurm", "--dir", dir, "--tasks", "0", "--", "check"}, "--tasks 0"},
 		{[]string{"slurm", "--dir", dir, "--only", "4"}, "task indices 0..3"},
+		// This test binary runs from Go's build directory: the tasks must not.
+		{append([]string{"slurm", "--dir", dir, "--tasks", "4", "--no-submit", "--"}, slurmFamily...), "pass --binary PATH"},
+		{append([]string{"slurm", "--dir", dir, "--tasks", "4", "--binary", filepath.Join(dir, "none"), "--"}, slurmFamily...), "not an executable file"},
 	} {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.says) {

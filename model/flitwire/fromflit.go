@@ -15,7 +15,8 @@ import (
 // channel; a delivery is a record on the ejection channel of the node, numbered
 // Channels()+node (From = To = the node); a prune is a tail flit (KindTail, FlagLast) on
 // every branch it cuts. Data flits carry one byte, the message id. Every message is
-// announced first (its source, destinations and data length).
+// announced first (its source, destinations and number of data flits, so that the
+// announcement's Flits is the worm's length for unicast worms and multicasts alike).
 func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trace, error) {
 	cfg := m.Config()
 	tab := m.Table()
@@ -26,7 +27,9 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 	}
 	var out Trace
 	for i, mc := range cfg.Messages {
-		wm := Message{ID: uint16(i), Source: uint32(mc.Source), DataFlits: uint16(mc.Length)}
+		// A unicast worm's Length counts its address flit; a multicast's counts data
+		// flits only (model/flit.Message): the announcement says how many data flits follow.
+		wm := Message{ID: uint16(i), Source: uint32(mc.Source), DataFlits: uint16(mc.Flits() - len(mc.Dests))}
 		for _, d := range mc.Dests {
 			wm.Destinations = append(wm.Destinations, uint32(d))
 		}

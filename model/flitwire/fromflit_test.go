@@ -69,7 +69,8 @@ func TestFromFlitPrune(t *testing.T) {
 }
 
 // TestFromFlitUnicastLast checks that the last flit of a unicast worm carries FlagLast
-// (the tail), on its delivery as on every channel it crosses.
+// (the tail), on its delivery as on every channel it crosses, and that its announcement
+// counts its flits right.
 func TestFromFlitUnicastLast(t *testing.T) {
 	g, err := model.ParseGrid("mesh:2x2")
 	if err != nil {
@@ -104,6 +105,11 @@ func TestFromFlitUnicastLast(t *testing.T) {
 	}
 	if tails != 2 {
 		t.Errorf("%d tail records; want 2 (crossing and delivery): %+v", tails, pt.Records)
+	}
+	// The announcement counts the worm's flits as its records do: an address flit and
+	// two data flits.
+	if len(pt.Messages) != 1 || pt.Messages[0].DataFlits != 2 || pt.Messages[0].Flits() != 3 {
+		t.Errorf("announcement %+v; want 2 data flits, 3 flits in all", pt.Messages)
 	}
 	if _, err := flitwire.FromFlit(m, states, actions[1:]); err == nil {
 		t.Error("FromFlit accepted a run with one action missing")

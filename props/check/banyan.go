@@ -85,23 +85,77 @@ func prepareBanyanRoute(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	pattern, family := r.str("pattern"), r.str("family")
-	order, conc := r.str("order"), r.str("concentration")
-	wrap, err := r.boolean("wrap")
-	if err != nil {
+	q := BanyanRoute{Banyan: b}
+	if q.Wrap, err = r.boolean("wrap"); err != nil {
 		return nil, err
 	}
+	pattern, family := r.str("pattern"), r.str("family")
+	order, conc, method := r.str("order"), r.str("concentration"), r.str("method")
+	switch {
+	case pattern != "":
+		if q.Pattern, err = banyan.ParsePattern(pattern, b.Nodes()); err != nil {
+			return nil, badf("--%v", err)
+		}
+	case family == "monotone":
+		if q.Order, err = banyan.ParseOrder(order); err != nil {
+			return nil, badf("--%v", err)
+		}
+		if q.Concentration, err = banyan.ParseConcentration(conc); err != nil {
+			return nil, badf("--%v", err)
+		}
+		switch method {
+		case "enumerate":
+			q.Enumerate = true
+		case "pairs":
+		default:
+			return nil, badf("--method %q is unknown; use pairs or enumerate", method)
+		}
+	case family == "two-phase":
+		q.TwoPhase = true
+	default:
+		return nil, badf("--family %q is unknown; use monotone or two-phase", family)
+	}
+	return q.prepare(r)
+}
+
+// BanyanRoute is the typed request of self-routing in the broadcast banyan (the
+// registry's "banyan-route"), checked for props.PropNonblocking: the one Pattern when it
+// is not empty, else a family: Property 1's monotone family (Order, Concentration; by
+// the pair reduction, or with Enumerate by listing every pattern, N <= 16), or with
+// TwoPhase Theorem 1's family (every destination set and start of the phase-2 copies,
+// Wrap letting them wrap past N-1).
+//
+// Reference: 002 §2 Property 1, §3.1 Theorem 1.
+type BanyanRoute struct {
+	Banyan        *model.Banyan
+	Pattern       []model.BanyanPacket
+	Order         banyan.Order
+	Concentration banyan.Concentration
+	Enumerate     bool
+	TwoPhase      bool
+	Wrap          bool
+}
+
+// Check checks q for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (q BanyanRoute) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if q.Banyan == nil {
+		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+	}
+	return checkTyped(ctx, banyanRouteAlgorithm(), q.Banyan.Spec(), property, opt, q.prepare)
+}
+
+// prepare validates q and returns the job that checks it.
+func (q BanyanRoute) prepare(r *request) (job, error) {
+	b := q.Banyan
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
 	var run func(context.Context) (*model.LinkConflict, int64, error)
 	unit := "patterns"
 	switch {
-	case pattern != "":
-		pat, err := banyan.ParsePattern(pattern, b.Nodes())
-		if err != nil {
-			return nil, badf("--%v", err)
-		}
-		rep.Instance.Params["pattern"] = pattern
+	case len(q.Pattern) > 0:
+		pat := q.Pattern
+		rep.Instance.Params["pattern"] = banyan.FormatPattern(pat)
 		run = func(context.Context) (*model.LinkConflict, int64, error) {
 			conflict, err := b.FirstConflict(pat)
 			if err != nil {
@@ -111,6 +165,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
 				// The blocking pattern's capture (--pcap): every link of every packet's
 				// tree, the shared one twice.
+				var err error
 				if rep.PCAP, err = banyan.PatternPCAP(b, pat); err != nil {
 					return nil, 0, internalf("capture: %v", err)
 				}
@@ -118,27 +173,18 @@ func prepareBanyanRoute(r *request) (job, error) {
 			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
 			return conflict, 1, nil
 		}
-	case family == "monotone":
-		o, err := banyan.ParseOrder(order)
-		if err != nil {
-			return nil, badf("--%v", err)
-		}
-		cc, err := banyan.ParseConcentration(conc)
-		if err != nil {
-			return nil, badf("--%v", err)
-		}
+	case !q.TwoPhase:
+		o, cc := q.Order, q.Concentration
 		rep.Instance.Params["family"], rep.Instance.Params["order"], rep.Instance.Params["concentration"] = "monotone", o.String(), cc.String()
 		unit = "source/destination pairs"
-		switch method := r.str("method"); {
-		case method == "enumerate" && b.Nodes() > maxEnumerate:
+		switch {
+		case q.Enumerate && b.Nodes() > maxEnumerate:
 			return nil, badf("--method enumerate: banyan:%d has too many patterns; enumerate up to banyan:%d", b.Nodes(), maxEnumerate)
-		case method == "enumerate" && (o != banyan.Ascending && o != banyan.Descending || cc != banyan.Plain && cc != banyan.Cyclic):
+		case q.Enumerate && (o != banyan.Ascending && o != banyan.Descending || cc != banyan.Plain && cc != banyan.Cyclic):
 			return nil, badf("--method enumerate lists monotone patterns only: use --order ascending or descending and --concentration plain or cyclic")
-		case method == "enumerate":
-			rep.Instance.Params["method"], unit = method, "patterns"
+		case q.Enumerate:
+			rep.Instance.Params["method"], unit = "enumerate", "patterns"
 			run = func(context.Context) (*model.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
-		case method != "pairs":
-			return nil, badf("--method %q is unknown; use pairs or enumerate", method)
 		}
 		if run != nil {
 			break
@@ -161,7 +207,8 @@ func prepareBanyanRoute(r *request) (job, error) {
 			rep.Text = fmt.Sprintf("%d source/destination pairs checked (a pattern blocks iff two of its packets share a link)", res.Pairs)
 			return res.Conflict, res.Pairs, nil
 		}
-	case family == "two-phase":
+	default:
+		wrap := q.Wrap
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
 		unit = "(destination set, start) instances"
 		run = func(context.Context) (*model.LinkConflict, int64, error) {
@@ -180,8 +227,6 @@ func prepareBanyanRoute(r *request) (job, error) {
 			rep.Figures = map[string]float64{"sets": float64(res.Sets), "instances": float64(res.Instances)}
 			return res.Conflict, res.Instances, nil
 		}
-	default:
-		return nil, badf("--family %q is unknown; use monotone or two-phase", family)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()

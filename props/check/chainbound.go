@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
@@ -14,15 +13,12 @@ import (
 // chainBoundPoints are the default timing points of props.PropChainBound.
 var chainBoundPoints = []props.Params{{Ts: 300, Tc: 1, L: 32}, {Ts: 30, Tc: 1, L: 32}, {Ts: 0, Tc: 1, L: 1}}
 
-// prepareChainBound is the chain-bound check of the one-multicast schedule s.
-func prepareChainBound(s *model.Schedule, r *request) (job, error) {
+// prepareChainBound is the chain-bound check of the one-multicast schedule s, at point
+// when not nil, else at the default points.
+func prepareChainBound(s *model.Schedule, point *props.Params, r *request) (job, error) {
 	points := chainBoundPoints
-	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := parsePoint(pt)
-		if err != nil {
-			return nil, badf("--point %v", err)
-		}
-		points = []props.Params{p}
+	if point != nil {
+		points = []props.Params{*point}
 	}
 	if len(s.Sources) != 1 {
 		return nil, badf("--prop %s judges one multicast (--source, --dests), not %d", props.PropChainBound, len(s.Sources))

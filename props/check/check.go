@@ -2,13 +2,13 @@
 // one property under one semantics and returns one props.Report (verdict, stats, witness).
 //
 // From Go an instance is a typed request, one per algorithm family: Unicast,
-// TreeMulticast, TwoPhase and Partition (each with a Check method), RunSchedule for a
-// unicast schedule and RunModel for a transition system of the caller's own; property
-// names are props.Prop*. The command line names an instance by strings instead: Run
-// takes an Instance (an algorithm of the registry, a topology spec and the algorithm's
-// parameters as the flags name them, listed by Algorithms and Lookup) and turns it into
-// the same typed check. Replay re-executes a saved counterexample; props/check/checktest
-// wraps the entry for tests.
+// TreeMulticast, TwoPhase, BanyanRoute, Partition and Collective (each with a Check
+// method), RunSchedule for a unicast schedule and RunModel for a transition system of the
+// caller's own; property names are props.Prop*. The command line names an instance by
+// strings instead: Run takes an Instance (an algorithm of the registry, a topology spec
+// and the algorithm's parameters as the flags name them, listed by Algorithms and
+// Lookup) and turns it into the same typed check. Replay re-executes a saved
+// counterexample; props/check/checktest wraps the entry for tests.
 //
 //	g, _ := model.ParseGrid("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
@@ -296,5 +297,30 @@ func TestTwoPhaseLocalDeadlock(t *testing.T) {
 	loc.Trace.Property = "global-deadlock"
 	if _, err := check.Replay(context.Background(), loc.Trace); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("the local witness replays as a global deadlock: %v", err)
+	}
+}
+
+// TestTreeMcastSwarm: --search swarm on tree multicast finds TM1's deadlock among free
+// multicasts, reports it minimised to the two involved, with a trace that replays; a
+// family is refused (a swarm hunts in one instance).
+func TestTreeMcastSwarm(t *testing.T) {
+	in := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:4x4", Params: map[string]string{
+		"msgs": "(3,3)->(2,3),(3,2);(0,0)->(1,0),(0,1);(2,2)->(1,2),(2,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rep, err := check.Run(ctx, in, "deadlock", check.Options{Swarm: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Stats.Search != "swarm" || rep.Figures["involved"] != 2 || rep.Figures["messages"] != 4 || !strings.Contains(rep.Text, "2 of 4 multicasts are involved") {
+		t.Fatalf("swarm: %v, figures %v\n%s", rep.Verdict, rep.Figures, rep.Text)
+	}
+	again, err := check.Replay(context.Background(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("replay: %v %v", again, err)
+	}
+	fam := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{"family": "pairs:1"}}
+	if _, err := check.Run(ctx, fam, "deadlock", check.Options{Swarm: true}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a swarm over a family: %v; want bad input", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,27 +112,83 @@ func prepareCollective(name string, r *request) (job, error) {
 	}
 	if r.property == props.PropDepth { // the size bound is depth's: other checks build the topology once
 		if g, err := model.ParseGrid(r.topology); err == nil && g.Nodes() > maxDepthNodes {
-			return nil, badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
-				g.Spec(), g.Nodes()-1, maxDepthNodes)
+			return nil, errDepthSize(g)
 		}
 	}
-	s, err := buildCollective(name, r)
+	c, err := collectiveOf(name, r)
 	if err != nil {
 		return nil, err
 	}
-	base, _ := r.integer("base", 0, 64)           // validated by buildCollective
-	r.opt.Steps, _ = r.integer("steps", 0, 1<<20) // validated by buildCollective
+	return c.prepare(r)
+}
+
+// errDepthSize refuses the depth check of a broadcast on g, which has more than
+// maxDepthNodes nodes.
+func errDepthSize(g *model.Grid) error {
+	return badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
+		g.Spec(), g.Nodes()-1, maxDepthNodes)
+}
+
+// Collective is the typed request of the unicast-based collectives (the registry's
+// dcf, zblock, edn, sbt, separate, umesh, utorus and spu): Algorithm, one of those
+// names, builds its schedule on Grid, which is judged for a schedule property as
+// RunSchedule judges it, or for one of the algorithm's own (formula, flit-contention,
+// distributions, port-pairs, chain-bound). Options.Steps is the claimed step count of
+// steps and steps-exact.
+type Collective struct {
+	Algorithm string
+	Grid      *model.Grid
+	// Source is a broadcast's source (dcf, zblock, edn, sbt); Multicasts are the
+	// multicasts of separate, umesh, utorus and spu.
+	Source     model.NodeID
+	Multicasts []unicastmc.Multicast
+	// Base is SBT's base dimension; PlusTies makes Z_block break ties at distance k/2
+	// the positive way (DOR's default rule) instead of 004 Fig. 6(b)'s way.
+	Base     int
+	PlusTies bool
+	// Ports, when not nil, overrides the algorithm's port model.
+	Ports *model.PortModel
+	// Point, when not nil, is the one timing point of formula, flit-contention,
+	// port-pairs and chain-bound, instead of their defaults.
+	Point *props.Params
+
+	given map[string]string // the parameters by name, when Run parsed them: saved with a trace
+}
+
+// Check checks c for property under opt, as Run does for the same instance given by
+// name; errors wrapping ErrBadInput name the field at fault.
+func (c Collective) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if c.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+	}
+	as := collectiveAlgorithms(c.Algorithm)
+	if len(as) != 1 {
+		return nil, badf("--algo %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
+	}
+	return checkTyped(ctx, as[0], c.Grid.Spec(), property, opt, c.prepare)
+}
+
+// prepare validates c, builds its schedule and returns the job that checks it.
+func (c Collective) prepare(r *request) (job, error) {
+	name := c.Algorithm
+	if r.property == props.PropDepth && c.Grid.Nodes() > maxDepthNodes {
+		return nil, errDepthSize(c.Grid)
+	}
+	s, err := c.build()
+	if err != nil {
+		return nil, err
+	}
 	switch r.property {
 	case props.PropFormula:
-		return prepareFormula(name, s, r)
+		return prepareFormula(name, s, c.Point, r)
 	case props.PropDistributions:
 		return prepareDistributions(s, r)
 	case props.PropPortPairs:
-		return preparePortPairs(s, r)
+		return preparePortPairs(s, c.Point, r)
 	case props.PropChainBound:
-		return prepareChainBound(s, r)
+		return prepareChainBound(s, c.Point, r)
 	case props.PropFlitContention:
-		return prepareFlitContention(name, s, r)
+		return prepareFlitContention(name, s, c.Point, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
@@ -142,7 +199,7 @@ func prepareCollective(name string, r *request) (job, error) {
 		rep.Instance.Algorithm = name
 		rep.Instance.Params = map[string]any{"source": s.Topology.NodeName(s.Sources[0]), "ports": s.Ports.String(), "unicasts": len(s.Unicasts), "steps": s.Steps()}
 		if name == "sbt" {
-			rep.Instance.Params["base"] = base
+			rep.Instance.Params["base"] = c.Base
 		}
 		if len(s.Sources) > 1 {
 			rep.Instance.Params["multicasts"] = len(s.Sources)
@@ -154,7 +211,7 @@ func prepareCollective(name string, r *request) (job, error) {
 		// per step, or the contending pair with its timeline; not after ctx ended, which
 		// asks for the report now (a large schedule's picture takes seconds).
 		if r.opt.drawPicture(rep.Verdict) && ctx.Err() == nil {
-			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, r.topology, s.Topology.NodeName(s.Sources[0]))); err == nil {
+			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))); err == nil {
 				rep.SVG = pic
 			}
 		}
@@ -162,8 +219,8 @@ func prepareCollective(name string, r *request) (job, error) {
 			// The any-delay trace names the instance, so that Replay rebuilds the
 			// schedule and re-executes it.
 			rep.Trace.Algorithm = name
-			rep.Trace.Topology = r.topology
-			rep.Trace.Params, _ = json.Marshal(r.given())
+			rep.Trace.Topology = c.Grid.Spec()
+			rep.Trace.Params, _ = json.Marshal(c.traceParams())
 		}
 		return rep, nil
 	}, nil
@@ -194,74 +251,147 @@ func replaySchedule(_ context.Context, tf *tracefile.File) (*props.Report, error
 
 // buildCollective parses the topology and parameters and builds the schedule.
 func buildCollective(name string, r *request) (*model.Schedule, error) {
+	c, err := collectiveOf(name, r)
+	if err != nil {
+		return nil, err
+	}
+	return c.build()
+}
+
+// collectiveOf reads the topology and parameters of collective name into its typed
+// request; the timing point only for the properties that take one.
+func collectiveOf(name string, r *request) (Collective, error) {
+	c := Collective{Algorithm: name, given: r.given()}
 	if r.topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+		return c, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
 	t, err := model.ParseTopology(r.topology)
 	if err != nil {
-		return nil, badf("--topo: %v", err)
+		return c, badf("--topo: %v", err)
 	}
 	g, ok := t.(*model.Grid)
 	if !ok || g.IsGraph() {
-		return nil, badf("--topo %s: --algo %s needs a mesh, torus or hypercube", r.topology, name)
+		return c, badf("--topo %s: --algo %s needs a mesh, torus or hypercube", r.topology, name)
 	}
+	c.Grid = g
 	srcArg := r.str("source")
 	if strings.TrimSpace(srcArg) == "" {
 		srcArg = "0"
 	}
-	src, err := g.ParseNode(srcArg)
-	if err != nil {
-		return nil, badf("--source: %v", err)
+	if c.Source, err = g.ParseNode(srcArg); err != nil {
+		return c, badf("--source: %v", err)
 	}
 	dests, multicasts, ports := r.str("dests"), r.str("multicasts"), r.str("ports")
-	base, err := r.integer("base", 0, 64)
-	if err != nil {
-		return nil, err
+	if c.Base, err = r.integer("base", 0, 64); err != nil {
+		return c, err
 	}
-	if _, err := r.integer("steps", 0, 1<<20); err != nil {
-		return nil, err
+	if r.opt.Steps, err = r.integer("steps", 0, 1<<20); err != nil {
+		return c, err
+	}
+	switch name {
+	case "zblock":
+		switch ties := r.str("ties"); ties {
+		case "paper":
+		case "plus":
+			c.PlusTies = true
+		default:
+			return c, badf("--ties %q is unknown; use paper or plus", ties)
+		}
+	case "separate", "umesh", "utorus", "spu":
+		if c.Multicasts, err = parseMulticasts(g, c.Source, dests, multicasts); err != nil {
+			return c, err
+		}
+	}
+	switch strings.ToLower(ports) {
+	case "":
+	case "one":
+		c.Ports = new(model.OnePort)
+	case "all":
+		c.Ports = new(model.AllPort)
+	default:
+		return c, badf("--ports %q is unknown; use one or all", ports)
+	}
+	switch r.property {
+	case props.PropFormula, props.PropPortPairs, props.PropChainBound, props.PropFlitContention:
+		if pt := strings.TrimSpace(r.str("point")); pt != "" {
+			p, err := parsePoint(pt)
+			if err != nil {
+				return c, badf("--point %v", err)
+			}
+			c.Point = &p
+		}
+	}
+	return c, nil
+}
+
+// build builds c's schedule.
+func (c Collective) build() (*model.Schedule, error) {
+	g, src, name := c.Grid, c.Source, c.Algorithm
+	if int(src) < 0 || int(src) >= g.Nodes() {
+		return nil, badf("--source: node %d is not on %s", src, g.Spec())
 	}
 	var s *model.Schedule
+	var err error
 	switch name {
 	case "dcf":
 		s, err = dcf.Build(g, src)
 	case "zblock":
-		switch ties := r.str("ties"); ties {
-		case "paper":
-			s, err = zblock.Build(g, src)
-		case "plus":
+		if c.PlusTies {
 			s, err = zblock.BuildPlusTies(g, src)
-		default:
-			return nil, badf("--ties %q is unknown; use paper or plus", ties)
+		} else {
+			s, err = zblock.Build(g, src)
 		}
 	case "edn":
 		s, err = edn.Build(g, src)
 	case "sbt":
-		s, err = sbt.Build(g, src, base)
+		s, err = sbt.Build(g, src, c.Base)
 	case "separate", "umesh", "utorus", "spu":
 		sch, _ := unicastmc.ParseScheme(name)
-		var ms []unicastmc.Multicast
-		ms, err = parseMulticasts(g, src, dests, multicasts)
-		if err != nil {
-			return nil, err
+		if len(c.Multicasts) == 0 {
+			return nil, badf(`--dests is missing; give destinations such as "3,5,(1,2)" or "all"`)
 		}
-		s, err = unicastmc.BuildMany(g, sch, ms)
+		s, err = unicastmc.BuildMany(g, sch, c.Multicasts)
 	default:
 		return nil, badf("--algo %q is not a collective", name)
 	}
 	if err != nil {
 		return nil, badf("--algo %s: %v", name, err)
 	}
-	switch strings.ToLower(ports) {
-	case "":
-	case "one":
-		s.Ports = model.OnePort
-	case "all":
-		s.Ports = model.AllPort
-	default:
-		return nil, badf("--ports %q is unknown; use one or all", ports)
+	if c.Ports != nil {
+		s.Ports = *c.Ports
 	}
 	return s, nil
+}
+
+// traceParams are the parameters a saved trace of c names its instance by, as the
+// command line spells them, so that Replay rebuilds the schedule (BuildSchedule).
+func (c Collective) traceParams() map[string]string {
+	if c.given != nil {
+		return c.given
+	}
+	g := c.Grid
+	p := map[string]string{"source": g.NodeName(c.Source)}
+	if len(c.Multicasts) > 0 {
+		parts := make([]string, len(c.Multicasts))
+		for i, m := range c.Multicasts {
+			ds := make([]string, len(m.Destinations))
+			for j, d := range m.Destinations {
+				ds[j] = g.NodeName(d)
+			}
+			parts[i] = g.NodeName(m.Source) + ":" + strings.Join(ds, ",")
+		}
+		p["multicasts"] = strings.Join(parts, ";")
+	}
+	if c.Base != 0 {
+		p["base"] = strconv.Itoa(c.Base)
+	}
+	if c.Algorithm == "zblock" {
+		p["ties"] = map[bool]string{false: "paper", true: "plus"}[c.PlusTies]
+	}
+	if c.Ports != nil {
+		p["ports"] = map[model.PortModel]string{model.OnePort: "one", model.AllPort: "all"}[*c.Ports]
+	}
+	return p
 }
 
 // parseMulticasts reads multicasts ("SRC:D,D;SRC:D,D"), or the source with dests.

@@ -14,11 +14,8 @@ import (
 // prepareFlitContention is the flit-contention check of schedule s built by algorithm
 // name, at the one timing point the point parameter gives (tc must be 1: the simulator
 // counts cycles of one channel hop).
-func prepareFlitContention(name string, s *model.Schedule, r *request) (job, error) {
-	points, one, err := timingPoints(r)
-	if err != nil {
-		return nil, err
-	}
+func prepareFlitContention(name string, s *model.Schedule, point *props.Params, r *request) (job, error) {
+	points, one := timingPoints(point)
 	if !one {
 		return nil, badf("--point is missing: flit-contention simulates one timing point, e.g. --point 200,200,1,32")
 	}

@@ -66,24 +66,19 @@ func parsePoint(s string) (props.Params, error) {
 	return p, nil
 }
 
-// timingPoints reads the point parameter: one point, or props.DefaultGrid when empty.
-func timingPoints(r *request) ([]props.Params, bool, error) {
-	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := parsePoint(pt)
-		if err != nil {
-			return nil, false, badf("--point %v", err)
-		}
-		return []props.Params{p}, true, nil
+// timingPoints are the one point when it is not nil, else props.DefaultGrid; one says
+// which.
+func timingPoints(point *props.Params) (points []props.Params, one bool) {
+	if point != nil {
+		return []props.Params{*point}, true
 	}
-	return props.DefaultGrid(), false, nil
+	return props.DefaultGrid(), false
 }
 
-// preparePortPairs is the port-pairs check of schedule s.
-func preparePortPairs(s *model.Schedule, r *request) (job, error) {
-	points, _, err := timingPoints(r)
-	if err != nil {
-		return nil, err
-	}
+// preparePortPairs is the port-pairs check of schedule s at point (nil: the default
+// grid).
+func preparePortPairs(s *model.Schedule, point *props.Params, r *request) (job, error) {
+	points, _ := timingPoints(point)
 	return func(ctx context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{"unicasts": len(s.Unicasts), "multicasts": len(s.Sources), "points": len(points)})
 		rep.Command = "check"
@@ -157,23 +152,15 @@ func portPairs(s *model.Schedule, p props.Params) (int, error) {
 	return n, nil
 }
 
-// prepareFormula validates the timing point and returns the formula check of schedule s
-// built by algorithm name.
-func prepareFormula(name string, s *model.Schedule, r *request) (job, error) {
+// prepareFormula returns the formula check of schedule s built by algorithm name, at
+// point (nil: the default grid).
+func prepareFormula(name string, s *model.Schedule, point *props.Params, r *request) (job, error) {
 	g, _ := s.Grid()
 	formula, err := formulaOf(name, g)
 	if err != nil {
 		return nil, badf("--algo %s: %v", name, err)
 	}
-	points := props.DefaultGrid()
-	one := false
-	if pt := strings.TrimSpace(r.str("point")); pt != "" {
-		p, err := parsePoint(pt)
-		if err != nil {
-			return nil, badf("--point %v", err)
-		}
-		points, one = []props.Params{p}, true
-	}
+	points, one := timingPoints(point)
 	return func(ctx context.Context) (*props.Report, error) {
 		rep := r.report(r.topology, map[string]any{
 			"source": s.Topology.NodeName(s.Sources[0]), "unicasts": len(s.Unicasts), "steps": s.Steps(), "points": len(points)})

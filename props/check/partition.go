@@ -314,6 +314,9 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 		if rec.Violated > 1 {
 			rep.Reason += fmt.Sprintf("; %d members violated", rec.Violated)
 		}
+		if rec.Partial && ctx.Err() != nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("interrupted after %d of the shard's members; resume to count the rest", rec.Instances))
+		}
 	case rec.Partial && ctx.Err() != nil:
 		rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members; resume to continue", rec.Instances)
 	case len(rec.Inconclusive) > 0:

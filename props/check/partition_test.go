@@ -124,6 +124,9 @@ func TestPartitionFamilyResume(t *testing.T) {
 		if r.Verdict == props.Holds {
 			t.Fatalf("cut %d: a partial family holds", cuts)
 		}
+		if r.Verdict == props.Violated && (len(r.Notes) == 0 || !strings.HasPrefix(r.Notes[len(r.Notes)-1], "interrupted after")) {
+			t.Fatalf("cut %d: a violated partial family does not say it was interrupted: %q", cuts, r.Notes)
+		}
 	}
 	if cuts < 2 {
 		t.Fatalf("the family ended after %d cuts; the test wants several", cuts)

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -30,7 +31,11 @@ checked (sets in ascending order; ":ordered" for every order); symmetry keeps on
 orbit of mesh reflections. Pruning: none | on-no-free (alias total: 000 §4, a header finds
 no free output) | on-stop (alias total-stall: 000 §3, whenever a branch stops; the default)
 | partial. Property exactly-once (TM3) adds exactly-once delivery and XY branches as
-invariants in every reachable state, plus deadlock.`,
+invariants in every reachable state, plus deadlock. With --search swarm (and
+--time-limit) randomised walks hunt in one instance for a local deadlock or a livelock
+lasso; a deadlock found is minimised to the multicasts involved ("2 of 6 multicasts are
+involved"), whose instance is searched exhaustively for the shortest trace; finding
+nothing is inconclusive, never holds.`,
 		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
 		DefaultProperty: props.PropDeadlock,
 		Families:        true,
@@ -154,6 +159,9 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 		return nil, badf("--buffers %d is out of range; use 1..%d", in.Params.Buffer, flit.MaxBuffer)
 	}
 	if t.Family != nil {
+		if r.opt.Swarm {
+			return nil, badf("--search swarm hunts in one instance; give --msgs, not --family")
+		}
 		if len(in.Msgs) > 0 {
 			return nil, badf("--family and --msgs exclude each other")
 		}
@@ -185,7 +193,74 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("%v", err)
 	}
+	if r.opt.Swarm {
+		return func(ctx context.Context) (*props.Report, error) { return treeMcastSwarm(ctx, r, in, m) }, nil
+	}
 	return func(ctx context.Context) (*props.Report, error) { return treeMcastOne(ctx, r, in, m) }, nil
+}
+
+// treeMcastSwarm hunts for a deadlock (or, for exactly-once, a broken invariant) of one
+// instance with randomised walks and reports the minimised witness (treemcast.Swarm), or
+// what the walks covered: inconclusive, never holds.
+func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
+	walkers := runtime.GOMAXPROCS(0)
+	if r.opt.Workers > 1 {
+		walkers = r.opt.Workers
+	}
+	opt := checker.SwarmOptions[flit.State]{
+		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: treemcast.LocalDeadlocks(r.property),
+		Progress: r.opt.Progress, ProgressLabel: "tree multicast on " + in.Grid.Spec(),
+	}
+	if r.property == treemcast.PropExactlyOnce {
+		opt.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
+	}
+	res, err := treemcast.Swarm(ctx, in, m, opt)
+	if err != nil {
+		return nil, internalf("%v", err)
+	}
+	sw := res.Swarm
+	rep := treeMcastReport(in, r.property)
+	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest
+	rep.Stats.Seconds, rep.Stats.Search = sw.Duration.Seconds(), "swarm"
+	if rep.Stats.Seconds > 0 {
+		rep.Stats.StatesPerSec = float64(sw.Steps) / rep.Stats.Seconds
+	}
+	fig := map[string]float64{"walks": float64(sw.Walks), "walkers": float64(sw.Walkers), "walk_transitions": float64(sw.Steps)}
+	rep.Figures = fig
+	v := res.Violation
+	if v == nil {
+		rep.Verdict, rep.Reason = checker.Inconclusive, sw.Reason
+		return rep, nil
+	}
+	rep.Verdict = checker.Violated
+	fig["found_after_seconds"], fig["walk_steps"] = sw.FoundAfterSec, float64(res.WalkSteps)
+	fig["involved"], fig["messages"] = float64(res.Involved), float64(res.Of)
+	tf := treemcast.TraceFile(in, m, r.property, v)
+	if v.Kind.IsLasso() {
+		rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
+		rep.Witness = flitWitness(m, v.Trace, v.Message)
+		markLasso(rep.Witness, v.Kind, v.CycleStart)
+		rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
+	} else {
+		rp, err := treemcast.ReplayOn(in, m, tf)
+		r.work.replays++
+		if err != nil {
+			return nil, internalf("the swarm's witness does not replay: %v", err)
+		}
+		if err := treeMcastFiles(rep, tf, rp); err != nil {
+			return nil, err
+		}
+	}
+	rep.Text = res.SwarmNote() + "\n" + rep.Text
+	if rep.Witness != nil {
+		if rep.Witness.Figures == nil {
+			rep.Witness.Figures = map[string]float64{}
+		}
+		for k, val := range fig {
+			rep.Witness.Figures[k] = val
+		}
+	}
+	return rep, nil
 }
 
 // treeMcastOne checks one instance.

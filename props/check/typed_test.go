@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
@@ -25,6 +26,14 @@ func TestTypedEqualsByName(t *testing.T) {
 	ms, _ := treemcast.ParseMsgs(m22, "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)")
 	m33, _ := model.NewMesh(3, 3)
 	b16, _ := model.NewBanyan(16)
+	b8, _ := model.NewBanyan(8)
+	t88, _ := model.ParseGrid("torus:8x8")
+	t44, _ := model.ParseGrid("torus:4x4")
+	t66, _ := model.ParseGrid("torus:6x6")
+	m88, _ := model.ParseGrid("mesh:8x8")
+	h4, _ := model.NewHypercube(4)
+	mcs := []unicastmc.Multicast{{Source: 0, Destinations: []model.NodeID{5, 9, 63}}, {Source: 7, Destinations: []model.NodeID{1, 2, 40}}}
+	blocking, _ := banyan.ParsePattern("0->3,1->2", 8)
 	fig4, _ := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	cases := []struct {
 		name  string
@@ -44,7 +53,26 @@ func TestTypedEqualsByName(t *testing.T) {
 			check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12", "starts": "5,7"}}, ""},
 		{"partition", check.Partition{Grid: m33, Params: partition.Params{Type: partition.TypeIII, H: 3, Delta: 1}},
 			check.Instance{Algorithm: "partition", Topology: "mesh:3x3", Params: map[string]string{"type": "III", "h": "3", "delta": "1"}}, props.PropConnected},
+		{"banyan-route pattern", check.BanyanRoute{Banyan: b8, Pattern: blocking},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"pattern": "0->3,1->2"}}, props.PropNonblocking},
+		{"banyan-route monotone", check.BanyanRoute{Banyan: b8, Order: banyan.Descending, Concentration: banyan.Scattered},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"order": "descending", "concentration": "scattered"}}, props.PropNonblocking},
+		{"banyan-route enumerate", check.BanyanRoute{Banyan: b8, Enumerate: true},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"method": "enumerate"}}, props.PropNonblocking},
+		{"zblock depth", check.Collective{Algorithm: "zblock", Grid: t88, Source: t88.Node(1, 2)},
+			check.Instance{Algorithm: "zblock", Topology: "torus:8x8", Params: map[string]string{"source": "(1,2)"}}, props.PropDepth},
+		{"zblock plus ties any-delay", check.Collective{Algorithm: "zblock", Grid: t44, PlusTies: true},
+			check.Instance{Algorithm: "zblock", Topology: "torus:4x4", Params: map[string]string{"ties": "plus"}}, props.PropAnyDelay},
+		{"umesh node contention", check.Collective{Algorithm: "umesh", Grid: m88, Multicasts: mcs},
+			check.Instance{Algorithm: "umesh", Topology: "mesh:8x8", Params: map[string]string{"multicasts": "0:5,9,63;7:1,2,40"}}, props.PropNodeContention},
+		{"utorus chain-bound at a point", check.Collective{Algorithm: "utorus", Grid: t66, Multicasts: []unicastmc.Multicast{{Source: 0, Destinations: []model.NodeID{1, 7, 14, 20, 35}}}, Point: &props.Params{Ts: 300, Tc: 1, L: 32}},
+			check.Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"dests": "1,7,14,20,35", "point": "300,0,1,32"}}, props.PropChainBound},
+		{"sbt distributions", check.Collective{Algorithm: "sbt", Grid: h4, Base: 2},
+			check.Instance{Algorithm: "sbt", Topology: "hypercube:4", Params: map[string]string{"base": "2"}}, props.PropDistributions},
+		{"banyan-route two-phase", check.BanyanRoute{Banyan: b8, TwoPhase: true, Wrap: true},
+			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"family": "two-phase", "wrap": "true"}}, props.PropNonblocking},
 	}
+	replayed := 0
 	for _, c := range cases {
 		prop := c.prop
 		if prop == "" {
@@ -62,6 +90,17 @@ func TestTypedEqualsByName(t *testing.T) {
 			a.Witness != nil && len(a.Witness.Steps) != len(b.Witness.Steps) {
 			t.Errorf("%s: typed %s %d states, by name %s %d states", c.name, a.Verdict, a.Stats.States, b.Verdict, b.Stats.States)
 		}
+		// A typed request's saved trace names its instance as well as one by name does.
+		if a.Trace != nil {
+			if rep, err := check.Replay(ctx, a.Trace); err != nil || rep.Verdict != props.Violated {
+				t.Errorf("%s: the typed request's trace does not replay: %v", c.name, err)
+			} else {
+				replayed++
+			}
+		}
+	}
+	if replayed < 2 {
+		t.Errorf("only %d typed traces replayed; the cases should have a schedule trace besides unicast's", replayed)
 	}
 }
 

@@ -6,6 +6,7 @@ package render
 import (
 	"bytes"
 	_ "embed"
+	"fmt"
 )
 
 //go:embed wormcheck.lua
@@ -17,3 +18,11 @@ var dissector []byte
 // moves (LINKTYPE_USER2; flitwire.SimMove). Use it as
 // `tshark -X lua_script:wormcheck.lua -r trace.pcap -V`.
 func Dissector() []byte { return bytes.Clone(dissector) }
+
+// DissectorFor is Dissector with topology (a spec such as "mesh:8x8", which the caller
+// has validated) as the default of its wormcheck.topology preference, so that it shows
+// nodes by their coordinates without a -o option. The spec is written into a Lua string
+// literal, quoted with %q.
+func DissectorFor(topology string) []byte {
+	return bytes.Replace(dissector, []byte(`local TOPOLOGY = ""`), fmt.Appendf(nil, "local TOPOLOGY = %q", topology), 1)
+}

@@ -22,19 +22,27 @@ import (
 // skips the test when tshark is not installed.
 func tshark(t *testing.T, capture []byte) string {
 	t.Helper()
+	return tsharkWith(t, render.Dissector(), capture)
+}
+
+// tsharkWith runs tshark with the dissector script and extra options on a capture and
+// returns its verbose output, the Info column's summary lines included.
+func tsharkWith(t *testing.T, script, capture []byte, opts ...string) string {
+	t.Helper()
 	bin, err := exec.LookPath("tshark")
 	if err != nil {
 		t.Skip("tshark is not installed; the dissector test needs it (apt-get install tshark)")
 	}
 	dir := t.TempDir()
 	lua, pcap := filepath.Join(dir, "wormcheck.lua"), filepath.Join(dir, "trace.pcap")
-	if err := os.WriteFile(lua, render.Dissector(), 0o644); err != nil {
+	if err := os.WriteFile(lua, script, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(pcap, capture, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-n", "-X", "lua_script:"+lua, "-r", pcap, "-V")
+	args := append([]string{"-n", "-X", "lua_script:" + lua}, opts...)
+	cmd := exec.Command(bin, append(args, "-r", pcap, "-V", "-P")...)
 	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -162,5 +170,40 @@ func TestDissectorSim(t *testing.T) {
 		"Node: 6",
 		"Worm: 11",
 		"Message or unicast: 3",
+		"cycle 42 m3 worm 11 delivered at node 6",
 	)
+	wantLines(t, tsharkWith(t, render.Dissector(), buf.Bytes(), "-o", "wormcheck.topology:torus:4x4"), "Node: 6 (2,1)", "cycle 42 m3 worm 11 delivered at node (2,1)")
+}
+
+// TestDissectorCoordinates: with the capture's topology known (the wormcheck.topology
+// preference, or a dissector written for it), the TM1 deadlock's capture (000 Fig. 3 on
+// mesh:3x2) names nodes and channels as the text output does, and without it by number.
+func TestDissectorCoordinates(t *testing.T) {
+	in, m, tr, _ := tm1(t)
+	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := in.Grid
+	m0 := in.Msgs[0]
+	name := func(v model.NodeID) string { return itoa(int(v)) + " " + g.NodeName(v) }
+	dests := make([]string, len(m0.Dests))
+	for i, d := range m0.Dests {
+		dests[i] = g.NodeName(d)
+	}
+	c, to := g.Neighbor(m0.Source, 1, model.Plus)
+	want := []string{
+		"Source node: " + name(m0.Source),
+		"Destination node: " + name(m0.Dests[0]),
+		"From node: " + name(m0.Source),
+		"m0 from " + g.NodeName(m0.Source) + " to " + strings.Join(dests, ",") + ", 1 data flits",
+		"m0 address flit ch " + itoa(int(c)) + " " + g.NodeName(m0.Source) + "->" + g.NodeName(to) + " vc0",
+		"(the ejection channel at ",
+	}
+	wantLines(t, tsharkWith(t, render.Dissector(), pc, "-o", "wormcheck.topology:"+g.Spec()), want...)
+	wantLines(t, tsharkWith(t, render.DissectorFor(g.Spec()), pc), want...)
+	plain := tshark(t, pc)
+	if strings.Contains(plain, g.NodeName(m0.Source)) || !strings.Contains(plain, "m0 from "+itoa(int(m0.Source))+" to ") {
+		t.Errorf("without a topology the nodes must be numbers:\n%s", plain)
+	}
 }

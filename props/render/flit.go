@@ -477,6 +477,8 @@ func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
 		// The curve's middle is half-way between the chord's middle and the control point.
 		lx, ly = (fx+tx)/2+nx*bend/2, (fy+ty)/2+ny*bend/2
 	}
+	// The label stays inside the picture's left edge (its text is centred on lx).
+	lx = max(lx, 2.8*float64(len(label))+4)
 	fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" opacity=\"0.85\" marker-end=\"url(#wait)\" class=\"wait-edge\"><title>%s</title></path>\n", path, waitColour, html.EscapeString(label))
 	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n", f1(lx), f1(ly+3), waitColour, html.EscapeString(label))
 }

@@ -12,8 +12,71 @@
 --   LINKTYPE_USER2 (149): simulator flit moves (sim --trace).
 -- All integers are big-endian. Written by `wormcheck dissector`; the layouts are
 -- documented in model/flitwire and model/banyanwire.
+--
+-- Nodes are shown by their coordinates, as wormcheck's text output names them ((3,4) on
+-- a mesh or torus, 0110 on a hypercube), once the preference wormcheck.topology names the
+-- capture's network: `tshark -o wormcheck.topology:mesh:8x8 ...`, or
+-- `wormcheck dissector --topo mesh:8x8`, which makes it the default. Without it, nodes
+-- are shown by number.
 
 local EPOCH = 946684800 -- 2000-01-01T00:00:00Z, the timestamp of step 0
+
+-- TOPOLOGY is the default of the topology preference (set by wormcheck dissector --topo).
+local TOPOLOGY = ""
+
+-- topo_of parses a topology spec into {kind, sizes} (mesh, torus: sizes per dimension,
+-- dimension 0 first; hypercube: its dimension), nil for one without coordinates.
+local topo_cache = {}
+local function topo_of(spec)
+	if spec == nil or spec == "" then
+		return nil
+	end
+	if topo_cache[spec] ~= nil then
+		return topo_cache[spec] or nil
+	end
+	local t = false
+	local kind, rest = spec:match("^(%a+):([%dx]+)$")
+	if kind == "mesh" or kind == "torus" then
+		local sizes = {}
+		for n in rest:gmatch("%d+") do
+			sizes[#sizes + 1] = tonumber(n)
+		end
+		t = { kind = kind, sizes = sizes }
+	elseif kind == "hypercube" and tonumber(rest) then
+		t = { kind = kind, dims = tonumber(rest) }
+	end
+	topo_cache[spec] = t
+	return t or nil
+end
+
+-- node_name names node id v as wormcheck does (model.Grid.NodeName): "(x,y,...)" with
+-- dimension 0 varying fastest, a hypercube node in binary; nil without a topology or
+-- for an id beyond it.
+local function node_name(spec, v)
+	local t = topo_of(spec)
+	if t == nil then
+		return nil
+	end
+	if t.kind == "hypercube" then
+		if v >= 2 ^ t.dims then
+			return nil
+		end
+		local bits = {}
+		for d = t.dims - 1, 0, -1 do
+			bits[#bits + 1] = tostring(math.floor(v / 2 ^ d) % 2)
+		end
+		return table.concat(bits)
+	end
+	local coords, rest = {}, v
+	for _, k in ipairs(t.sizes) do
+		coords[#coords + 1] = tostring(rest % k)
+		rest = math.floor(rest / k)
+	end
+	if rest ~= 0 then
+		return nil
+	end
+	return "(" .. table.concat(coords, ",") .. ")"
+end
 
 local function step_of(pinfo, base)
 	local t = pinfo.abs_ts - base
@@ -62,6 +125,22 @@ flit_proto.fields = {
 local e_short = ProtoExpert.new("wormcheck.short", "record is truncated", expert.group.MALFORMED, expert.severity.ERROR)
 local e_field = ProtoExpert.new("wormcheck.bad", "field value is invalid", expert.group.MALFORMED, expert.severity.ERROR)
 flit_proto.experts = { e_short, e_field }
+flit_proto.prefs.topology = Pref.string("Topology", TOPOLOGY,
+	"the capture's network as wormcheck names it (mesh:8x8, torus:4x4x4, hypercube:6): nodes are shown by coordinates")
+
+-- named returns " (name)" for node v under the topology preference, "" without one.
+local function named(v)
+	local n = node_name(flit_proto.prefs.topology, v)
+	if n == nil then
+		return ""
+	end
+	return " " .. n
+end
+
+-- node_text is node v as the Info column shows it: its name, else its number.
+local function node_text(v)
+	return node_name(flit_proto.prefs.topology, v) or tostring(v)
+end
 
 function flit_proto.dissector(buf, pinfo, tree)
 	pinfo.cols.protocol = "wormcheck"
@@ -81,8 +160,16 @@ function flit_proto.dissector(buf, pinfo, tree)
 	if channel == NO_CHANNEL then
 		ct:append_text(" (none: a message announcement)")
 	end
-	cr:add(f.from, buf(8, 4))
-	cr:add(f.to, buf(12, 4))
+	local from, to = buf(8, 4):uint(), buf(12, 4):uint()
+	cr:add(f.from, buf(8, 4)):append_text(named(from))
+	cr:add(f.to, buf(12, 4)):append_text(named(to))
+	if channel ~= NO_CHANNEL and node_name(flit_proto.prefs.topology, from) ~= nil then
+		if from == to then
+			ct:append_text(" (the ejection channel at " .. node_text(from) .. ")")
+		else
+			ct:append_text(" (" .. node_text(from) .. "->" .. node_text(to) .. ")")
+		end
+	end
 	if next == 1 then
 		if buf:len() < 26 then
 			root:add_proto_expert_info(e_short, "flit header needs 10 bytes")
@@ -100,7 +187,7 @@ function flit_proto.dissector(buf, pinfo, tree)
 		fl:add(f.message, buf(20, 2))
 		fl:add(f.word, buf(22, 4))
 		if kind == 1 then
-			fl:add(f.dest, buf(22, 4))
+			fl:add(f.dest, buf(22, 4)):append_text(named(buf(22, 4):uint()))
 		elseif kind == 2 then
 			fl:add(f.index, buf(22, 4))
 		elseif kind ~= 3 then
@@ -109,9 +196,11 @@ function flit_proto.dissector(buf, pinfo, tree)
 		if buf:len() > 26 then
 			fl:add(f.data, buf(26))
 		end
-		local where = "ch " .. channel .. " " .. buf(8, 4):uint() .. "->" .. buf(12, 4):uint()
+		local where = "ch " .. channel .. " " .. node_text(from) .. "->" .. node_text(to)
 		if channel == NO_CHANNEL then
 			where = "?"
+		elseif from == to then
+			where = "ejected at " .. node_text(from)
 		end
 		pinfo.cols.info = string.format("m%d %s flit %s vc%d", msg, KIND[kind] or "?", where, buf(18, 1):uint())
 	elseif next == 2 then
@@ -122,7 +211,7 @@ function flit_proto.dissector(buf, pinfo, tree)
 		local n = buf(24, 2):uint()
 		local m = root:add(buf(16), "Message")
 		m:add(f.msg_id, buf(16, 2))
-		m:add(f.msg_src, buf(18, 4))
+		m:add(f.msg_src, buf(18, 4)):append_text(named(buf(18, 4):uint()))
 		m:add(f.msg_data, buf(22, 2))
 		m:add(f.msg_n, buf(24, 2))
 		local dests = {}
@@ -132,10 +221,10 @@ function flit_proto.dissector(buf, pinfo, tree)
 				m:add_proto_expert_info(e_short, "destination list is truncated")
 				break
 			end
-			m:add(f.msg_dest, buf(off, 4))
-			dests[#dests + 1] = tostring(buf(off, 4):uint())
+			m:add(f.msg_dest, buf(off, 4)):append_text(named(buf(off, 4):uint()))
+			dests[#dests + 1] = node_text(buf(off, 4):uint())
 		end
-		pinfo.cols.info = string.format("m%d from %d to %s, %d data flits", buf(16, 2):uint(), buf(18, 4):uint(),
+		pinfo.cols.info = string.format("m%d from %s to %s, %d data flits", buf(16, 2):uint(), node_text(buf(18, 4):uint()),
 			table.concat(dests, ","), buf(22, 2):uint())
 	else
 		cr:add_proto_expert_info(e_field, "unknown next layer " .. next)
@@ -214,11 +303,15 @@ function sim_proto.dissector(buf, pinfo, tree)
 	root:add(s.reserved, buf(3, 1))
 	root:add(s.cycle, buf(4, 8))
 	root:add(s.channel, buf(12, 4))
-	root:add(s.node, buf(16, 4))
+	root:add(s.node, buf(16, 4)):append_text(named(buf(16, 4):uint()))
 	root:add(s.worm, buf(20, 4))
 	root:add(s.msg, buf(24, 4))
-	pinfo.cols.info = string.format("cycle %s worm %d channel %d node %d", tostring(buf(4, 8):uint64()),
-		buf(20, 4):uint(), buf(12, 4):int(), buf(16, 4):uint())
+	local what = "channel " .. buf(12, 4):int()
+	if buf(12, 4):int() < 0 then
+		what = "delivered"
+	end
+	pinfo.cols.info = string.format("cycle %s m%d worm %d %s at node %s", tostring(buf(4, 8):uint64()),
+		buf(24, 4):uint(), buf(20, 4):uint(), what, node_text(buf(16, 4):uint()))
 end
 
 local encap = DissectorTable.get("wtap_encap")

@@ -42,8 +42,14 @@ func MergePath(dir string) string { return filepath.Join(dir, "merge.sh") }
 
 // TaskScript is the sbatch array script: task i checks shard i/n and resumes its own
 // result file. wormcheck's exit codes 0 (holds), 1 (violated) and 3 (inconclusive) all
-// mean the shard's result is written: the task succeeds and the merge judges the family;
-// 2 (bad input) fails it.
+// mean the shard's result is written and the merge judges the family; Slurm's
+// accounting shows which: a shard that found a violation ends the task with exit code 1
+// (state FAILED) and the job comment "wormcheck: shard I violated", an inconclusive one
+// (a bound, a stop) ends it with 0 and the comment "wormcheck: shard I inconclusive", and
+// 2 (bad input) or an internal error fails it with its own code. The comment names the
+// task as ARRAYJOB_TASK: the job id of one task may be the array's own id, which would
+// set it on every task. Setting it is best effort: a cluster that refuses it still shows
+// the exit code.
 func (j Job) TaskScript() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by wormcheck slurm: one shard of a family per array task.\n")
@@ -55,7 +61,15 @@ func (j Job) TaskScript() string {
 		b.WriteString(" " + Quote(a))
 	}
 	fmt.Fprintf(&b, " --shard \"$id/%d\" --resume %s\"/shard-$id.json\" --progress\n", j.Tasks, Quote(j.Dir))
-	fmt.Fprintf(&b, "rc=$?\ncase $rc in 0|1|3) exit 0 ;; *) exit $rc ;; esac\n")
+	b.WriteString(`rc=$?
+note() { scontrol update JobId="${SLURM_ARRAY_JOB_ID}_$id" Comment="wormcheck: shard $id $1" >/dev/null 2>&1 || true; }
+case $rc in
+  0) exit 0 ;;
+  1) note violated; exit 1 ;;
+  3) note inconclusive; exit 0 ;;
+  *) exit $rc ;;
+esac
+`)
 	return b.String()
 }
 

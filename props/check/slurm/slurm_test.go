@@ -2,15 +2,17 @@ package slurm
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestScriptsShardResumeAndReadBack checks the array script (one shard per task, resumed
-// from its own file, the exit codes that mean "result written" turned into success), the
-// merge script, and that ScriptTasks reads the task count back from the array script.
+// from its own file), the merge script, and that ScriptTasks reads the task count back
+// from the array script.
 func TestScriptsShardResumeAndReadBack(t *testing.T) {
 	j := Job{Binary: "/opt/wormcheck", Dir: "/shared/run 1", Tasks: 16,
 		Check: []string{"check", "--algo", "tree-mcast", "--family", "pairs:3", "--msgs", "a;b"}}
@@ -18,7 +20,7 @@ func TestScriptsShardResumeAndReadBack(t *testing.T) {
 	for _, want := range []string{
 		"#SBATCH --array=0-15\n", "#SBATCH --requeue\n", "#SBATCH --output=/shared/run 1/shard-%a.log\n",
 		"/opt/wormcheck check --algo tree-mcast --family pairs:3 --msgs 'a;b' --shard \"$id/16\" --resume '/shared/run 1'\"/shard-$id.json\" --progress\n",
-		"case $rc in 0|1|3) exit 0 ;; *) exit $rc ;; esac\n",
+		"1) note violated; exit 1 ;;\n",
 	} {
 		if !strings.Contains(task, want) {
 			t.Errorf("task script lacks %q:\n%s", want, task)
@@ -124,5 +126,55 @@ func TestSubmitArrayChainsTheMergeJob(t *testing.T) {
 	t.Setenv("FAIL", "2")
 	if id, _, err := SubmitArray(context.Background(), "/runs/a", "1,3", nil); id != "41" || err == nil || !strings.Contains(err.Error(), "the merge job failed") || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("a failing merge submission: id %q, %v", id, err)
+	}
+}
+
+// TestTaskExitShowsVerdict runs the array script with a stand-in wormcheck that exits
+// with each of wormcheck's codes and a stand-in scontrol that records its arguments: a
+// violated shard fails the task (exit 1) with the comment "violated", an inconclusive
+// one succeeds with the comment "inconclusive", holds succeeds without one, and bad
+// input fails with its own code.
+func TestTaskExitShowsVerdict(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("slurm: bash is not installed")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	record := filepath.Join(dir, "scontrol.args")
+	for name, body := range map[string]string{
+		"wormcheck": "#!/bin/sh\nexit \"$WORMCHECK_FAKE_RC\"\n",
+		"scontrol":  "#!/bin/sh\necho \"$@\" > " + record + "\n",
+	} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := Job{Binary: filepath.Join(bin, "wormcheck"), Dir: dir, Tasks: 2, Check: []string{"check", "--family", "pairs:1"}}
+	script := filepath.Join(dir, "task.sh")
+	if err := os.WriteFile(script, []byte(j.TaskScript()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rc, exit int
+		comment  string
+	}{{0, 0, ""}, {1, 1, "wormcheck: shard 1 violated"}, {3, 0, "wormcheck: shard 1 inconclusive"}, {2, 2, ""}} {
+		os.Remove(record)
+		cmd := exec.Command(bash, script)
+		cmd.Env = []string{"PATH=" + bin + ":/usr/bin:/bin", "SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_JOB_ID=40", "SLURM_JOB_ID=42", fmt.Sprintf("WORMCHECK_FAKE_RC=%d", c.rc)}
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		args, _ := os.ReadFile(record)
+		if code != c.exit || (c.comment == "") != (len(args) == 0) || !strings.Contains(string(args), c.comment) || (c.comment != "" && !strings.Contains(string(args), "JobId=40_1 ")) {
+			t.Errorf("wormcheck exit %d: task exit %d, scontrol %q; want exit %d, comment %q", c.rc, code, args, c.exit, c.comment)
+		}
 	}
 }
