@@ -14,12 +14,27 @@ func BenchmarkExploreMeshBasic(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchBasic[checkertest.MeshState](b, checkertest.BasicMesh{M: mm})
+}
+
+// BenchmarkExploreMeshBytes is BenchmarkExploreMeshBasic on a model whose encoding is
+// one byte per packet (9 bytes, longer than a word).
+func BenchmarkExploreMeshBytes(b *testing.B) {
+	mm, err := checkertest.MeshBench().Model()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBasic[checkertest.MeshState](b, checkertest.ByteMesh{M: mm})
+}
+
+func benchBasic[S any](b *testing.B, m checker.Model[S]) {
 	var states int64
-	var res *checker.Result[checkertest.MeshState]
+	var res *checker.Result[S]
+	var err error
 	cpu0 := cpuSeconds()
 	for b.Loop() {
-		res, err = checker.Explore[checkertest.MeshState](checkertest.BasicMesh{M: mm}, checker.Options[checkertest.MeshState]{})
-		if err != nil || res.Verdict != checker.Holds {
+		res, err = checker.Explore[S](m, checker.Options[S]{})
+		if err != nil || res.Verdict != checker.Holds || res.Stats.States != 4427776 {
 			b.Fatalf("Explore: %v %v", res, err)
 		}
 		states += res.Stats.States

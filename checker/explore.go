@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime/metrics"
@@ -174,10 +175,18 @@ func (e *explorer[S]) run() (*Result[S], error) {
 			s = e.canon.Canonical(s)
 		}
 		buf = e.m.Encode(s, buf[:0])
+		if i == 0 && e.packs() {
+			st.pk = newPacker(buf)
+		}
 		h, rec := fixHash(fingerprint(buf)), packRecord(noParent, uint32(i))
-		if st.shared {
+		switch {
+		case st.shared:
 			st.insertShared(h, buf, rec, Action(i), s, &st.locals[0])
-		} else {
+		case st.pk != nil:
+			var word [8]byte
+			h, key, isWord := st.keyOf(buf, &word)
+			st.insertKey(h, key, isWord, rec, Action(i), s)
+		default:
 			st.insert(h, buf, rec, Action(i), s)
 		}
 	}
@@ -410,6 +419,13 @@ func (e *explorer[S]) materialize(prev, next *level[S]) {
 	wg.Wait()
 }
 
+// packs reports whether the store keys encodings by a packer (pack.go): in Exact mode
+// with one worker, in memory, for a model explored through Successors whose frontiers
+// hold states.
+func (e *explorer[S]) packs() bool {
+	return e.opt.Store == Exact && e.opt.Workers == 1 && e.opt.SpillDir == "" && e.lazy == nil && e.fdec == nil
+}
+
 // worker is one goroutine's scratch space; dst and buf are reused across states so the
 // hot path does not allocate.
 type worker[S any] struct {
@@ -432,6 +448,11 @@ type worker[S any] struct {
 	ends    []uint32
 	hs      []uint64
 	touched uint64
+	// With the store's packer: per successor its packed word and whether it has one,
+	// and the bytes of the word being looked up.
+	pks    []uint64
+	pkWord []bool
+	word   [8]byte
 
 	// The SuccessorEncoder path: the state being expanded and its successor count, and
 	// the successors yielded so far (encodings ending at ends, fingerprints in hs).
@@ -558,6 +579,7 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	// Pass 1 encodes and hashes every successor and touches each one's home slot, so
 	// that the cache misses of the lookups overlap instead of queueing one behind the
 	// other in pass 2, which looks them up or stores them.
+	st := e.store
 	w.buf, w.ends, w.hs = w.buf[:0], w.ends[:0], w.hs[:0]
 	for j := range succ {
 		next := succ[j].Next
@@ -571,17 +593,39 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 		}
 		start := len(w.buf)
 		w.buf = e.m.Encode(next, w.buf)
-		w.hs = append(w.hs, fixHash(fingerprint(w.buf[start:])))
+		h := uint64(0) // set by packKeys
+		if st.pk == nil {
+			h = fixHash(fingerprint(w.buf[start:]))
+		}
+		w.hs = append(w.hs, h)
 		w.ends = append(w.ends, uint32(len(w.buf)))
+	}
+	if st.pk != nil {
+		w.packKeys()
 	}
 	if !last {
 		w.touch(w.hs)
 	}
-	st := e.store
 	start := uint32(0)
 	for j := range succ {
 		enc, h := w.buf[start:w.ends[j]], w.hs[j]
 		start = w.ends[j]
+		if st.pk != nil {
+			word := w.pkWord[j]
+			if word {
+				binary.LittleEndian.PutUint64(w.word[:], w.pks[j])
+				enc = w.word[:]
+			}
+			if last {
+				if !st.containsKey(h, enc, word) {
+					w.beyond = true
+					return
+				}
+			} else if st.insertKey(h, enc, word, packRecord(id, uint32(j)), succ[j].Action, succ[j].Next) {
+				w.pending++
+			}
+			continue
+		}
 		if last {
 			if !w.contains(h, enc) {
 				w.beyond = true
@@ -591,6 +635,36 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 		}
 		if w.store(st, h, enc, key{i, uint32(j)}, id, succ[j].Action, succ[j].Next) {
 			w.pending++
+		}
+	}
+}
+
+// packKeys keys the successors whose encodings end at w.ends in w.buf by the store's
+// packer (store.keyOf): it sets their fingerprints in w.hs and, per successor, its
+// packed word (w.pks) if it is word-keyed (w.pkWord). When a successor widens the
+// packer, the ones before it were keyed by the old layout, so all are keyed again.
+func (w *worker[S]) packKeys() {
+	st := w.e.store
+	p := st.pk
+	n := len(w.ends)
+	w.pks, w.pkWord = grown(w.pks, n)[:n], grown(w.pkWord, n)[:n]
+	for again := true; again; {
+		again = false
+		start := uint32(0)
+		for j, end := range w.ends {
+			enc := w.buf[start:end]
+			start = end
+			if pw, ok := p.pack(enc); ok {
+				w.hs[j], w.pks[j], w.pkWord[j] = xxhashWord(pw), pw, true
+				continue
+			}
+			used := p.used
+			h, key, word := st.keyOf(enc, &w.word)
+			again = again || p.used != used && j > 0
+			w.hs[j], w.pks[j], w.pkWord[j] = h, 0, word
+			if word {
+				w.pks[j] = binary.LittleEndian.Uint64(key)
+			}
 		}
 	}
 }

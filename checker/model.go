@@ -37,7 +37,10 @@
 // an initial state, which re-derives the actions. In Exact mode the state's encoding is
 // also kept (in an arena, arena.go) and compared on equal fingerprints, so no state is
 // ever missed; an 8-byte encoding is not kept, since its fingerprint determines it
-// (XXH64 is a bijection on 8-byte inputs: wordKeyed). In Fingerprint mode two states
+// (XXH64 is a bijection on 8-byte inputs: wordKeyed). With one worker, a model explored
+// through Successors whose encodings have another length gets the same: a packer keys
+// each encoding by the word of the bits in which it differs from the first initial
+// state's, learned as the search goes, while they fit in a word (pack.go). In Fingerprint mode two states
 // with equal fingerprints are taken to be the same state; as in TLC, if the n stored fingerprints behave as
 // independent uniform 64-bit values, the probability that any two collide is at most
 // n(n-1)/2 / 2^64 < n²/2^65 (about 3e-8 for a million states, 3e-2 for a billion);

@@ -84,6 +84,9 @@ type store[S any] struct {
 	shared  bool // several workers insert at once (shared.go)
 	encoded bool // a FrontierDecoder's levels hold encodings, not states
 	parents bool // levels keep from and acts (the states are built after their level)
+	// pk, when set (one worker, Exact mode, a model's plain Successors path), keys the
+	// encodings of one length other than 8 by packed words (pack.go): keyOf.
+	pk      *packer
 	shards  [1 << shardBits]shard
 	arena   arena
 	recs    records
@@ -177,8 +180,13 @@ func (st *store[S]) word(h uint64, enc []byte) bool { return !st.exact || wordKe
 // keeps them, its state s or its encoding and its action a in the next level, and
 // reports whether it was new. Expected cost O(1) (amortised over growth).
 func (st *store[S]) insert(h uint64, enc []byte, rec uint64, a Action, s S) bool {
+	return st.insertKey(h, enc, st.word(h, enc), rec, a, s)
+}
+
+// insertKey is insert for a state keyed by keyOf: fingerprint h, key bytes enc and
+// word, whether it is word-keyed.
+func (st *store[S]) insertKey(h uint64, enc []byte, word bool, rec uint64, a Action, s S) bool {
 	sh := &st.shards[shardOf(h)]
-	word := st.word(h, enc)
 	if sh.wide == 0 && word {
 		// The common case, fingerprints alone, probed here without a call: the loop of a
 		// hand-written table of packed states.
@@ -282,7 +290,12 @@ func (st *store[S]) keepLast(s S) {
 // contains reports whether the state with fingerprint h (and encoding enc) is stored.
 // Any worker may call it on any shard in a level that stores nothing (the depth bound's).
 func (st *store[S]) contains(h uint64, enc []byte) bool {
-	_, found := st.shards[shardOf(h)].find(h, enc, st.word(h, enc), &st.arena)
+	return st.containsKey(h, enc, st.word(h, enc))
+}
+
+// containsKey is contains for a state keyed by keyOf.
+func (st *store[S]) containsKey(h uint64, enc []byte, word bool) bool {
+	_, found := st.shards[shardOf(h)].find(h, enc, word, &st.arena)
 	return found
 }
 
