@@ -39,6 +39,10 @@ const renderHelp = `wormcheck render F.json -o F.svg
 Draws a file as SVG: a schedule (wormcheck-schedule/1) on its 2-D mesh or torus, one
 colour per step, with the first contending pair in red; or a saved trace
 (wormcheck-trace/1), re-executed against its model and drawn in its final state.
+
+--max-memory MiB and --time-limit D stop it, as Ctrl-C and SIGTERM do, when the
+process outgrows MiB (default 3/4 of the memory available) or after D: nothing is
+written and the exit code is 3.
 `
 
 func init() {
@@ -97,6 +101,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("render")
 	out := fs.String("o", "", "output SVG file")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, renderHelp, false); done {
 		return code, err
 	}
@@ -107,7 +112,15 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	pic, err := picture(ctx, path, data)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	pic, err := budgeted(ctx, func() ([]byte, error) { return picture(ctx, path, data) })
+	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
+		return stoppedWithout(ctx, e, "render", "the picture")
+	}
 	if err != nil {
 		return 0, err
 	}
