@@ -81,10 +81,10 @@ func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 	defer release()
 	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(ctx, path, data, *sem) })
 	if errors.Is(err, errStopped) {
-		// Stopped while reading the file, before any check ran: a verification of no
-		// reports.
+		// Stopped in a step that does not watch ctx (reading the file, a check of the
+		// step semantics): a verification of no reports.
 		v, err = &check.Verification{Schema: check.VerifySchema, Command: "verify", File: path, Verdict: props.Inconclusive, Reports: []*props.Report{}}, nil
-		fmt.Fprintf(e.Stderr, "wormcheck verify: %s before the schedule was read; nothing was checked\n", stopReason(ctx))
+		fmt.Fprintf(e.Stderr, "wormcheck verify: %s before its checks returned; nothing was decided\n", stopReason(ctx))
 	}
 	if err != nil {
 		return 0, err
