@@ -422,17 +422,52 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 	g := &graph{deadlock: -1, setIDs: map[string]uint32{}}
 	var heap heapSampler
 	// queue holds the states found and not yet expanded, in id order: state v is
-	// expanded when it is queue[0].
+	// expanded when it is queue[0]. For a FrontierDecoder the queue holds encodings
+	// instead (state k of it is qenc[qend[k-1]:qend[k]], from qhead on), and the state
+	// expanded is rebuilt in scratch.
 	var queue []S
+	fd, _ := m.(FrontierDecoder[S])
+	var qenc []byte
+	var qend []int
+	qhead := 0
+	var scratch S
 	var buf []byte
 	add := func(s S, parent int32) int32 {
 		buf = m.Encode(s, buf[:0])
 		id, isNew := g.index.add(buf)
 		if isNew {
 			g.parent = append(g.parent, parent)
-			queue = append(queue, s)
+			if fd != nil {
+				qenc = append(qenc, buf...)
+				qend = append(qend, len(qenc))
+			} else {
+				queue = append(queue, s)
+			}
 		}
 		return id
+	}
+	next := func() S {
+		if fd == nil {
+			s := queue[0]
+			var zero S
+			queue[0] = zero // the state is not needed any more
+			queue = queue[1:]
+			return s
+		}
+		if qhead >= 1<<12 && 2*qhead >= len(qend) { // drop the expanded encodings
+			base := qend[qhead-1]
+			qenc = qenc[:copy(qenc, qenc[base:])]
+			for k := qhead; k < len(qend); k++ {
+				qend[k-qhead] = qend[k] - base
+			}
+			qend, qhead = qend[:len(qend)-qhead], 0
+		}
+		start := 0
+		if qhead > 0 {
+			start = qend[qhead-1]
+		}
+		qhead++
+		return fd.DecodeInto(qenc[start:qend[qhead-1]], &scratch)
 	}
 	inits := m.Init()
 	if len(inits) == 0 {
@@ -446,7 +481,6 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 	g.off = append(g.off, 0)
 	var dst []Transition[S]
 	var pend []int
-	var zero S
 	for v := 0; v < g.index.len(); v++ {
 		if v%1024 == 0 {
 			if err := opt.Context.Err(); err != nil {
@@ -456,9 +490,7 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 				return g, fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: the liveness graph)", opt.MaxMemoryBytes, h), nil
 			}
 		}
-		s := queue[0]
-		queue[0] = zero // the state is not needed any more
-		queue = queue[1:]
+		s := next()
 		pend = pendingOf(m, s, pend[:0])
 		g.pset = append(g.pset, g.setID(pend))
 		dst = m.Successors(s, dst[:0])
