@@ -1,6 +1,8 @@
 package props
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -133,6 +135,12 @@ func releaseEvent(i, pos int) int {
 // the pair, the channel and an interleaving that leads there. Pairs are examined by
 // channel id, then by the order of the unicasts on it.
 func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
+	return decideAnyDelay(nil, s)
+}
+
+// decideAnyDelay is DecideAnyDelay that looks at ctx (which may be nil) every stopEvery
+// pairs and returns an errStopped, with the pairs examined, when it has ended.
+func decideAnyDelay(ctx context.Context, s *model.Schedule) (*ScheduleWitness, int, error) {
 	if err := s.Check(); err != nil {
 		return nil, 0, err
 	}
@@ -154,7 +162,11 @@ func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
 		for x := 0; x < len(us); x++ {
 			for y := x + 1; y < len(us); y++ {
 				a, b := us[x], us[y]
-				pairs++
+				if pairs++; pairs%stopEvery == 0 {
+					if err := stopped(ctx); err != nil {
+						return nil, pairs, err
+					}
+				}
 				if g.reaches(releaseEvent(a.u, a.pos), 3*b.u+evStart) || g.reaches(releaseEvent(b.u, b.pos), 3*a.u+evStart) {
 					continue
 				}
@@ -295,9 +307,17 @@ func (g *hbGraph) actions(a, i, b, j int) []checker.Action {
 
 // AnyDelay checks any-delay contention freedom. Stats.States is the number of
 // channel-sharing pairs examined.
-func AnyDelay(s *model.Schedule) *Report {
+func AnyDelay(s *model.Schedule) *Report { return AnyDelayContext(context.Background(), s) }
+
+// AnyDelayContext is AnyDelay that stops when ctx ends (a signal, a budget): the report
+// is then inconclusive and counts the pairs examined.
+func AnyDelayContext(ctx context.Context, s *model.Schedule) *Report {
 	r := newReport(s, PropAnyDelay, SemAnyDelay)
-	w, pairs, err := DecideAnyDelay(s)
+	w, pairs, err := decideAnyDelay(ctx, s)
+	if errors.As(err, new(errStopped)) {
+		r.Stats.States = int64(pairs)
+		return fail(r, fmt.Errorf("%v after %d channel-sharing pairs; nothing was decided", err, pairs))
+	}
 	if err != nil {
 		return fail(r, err)
 	}

@@ -15,8 +15,12 @@ import (
 
 // Every command that computes takes --max-memory and --time-limit and stops, when either
 // is reached or a signal arrives, within a second with a valid report: its own partial
-// report where the library watches the context (check's searches and families, sim),
-// else an inconclusive report that says what stopped it (budgeted).
+// report where the library watches the context (check's searches, families and
+// simulations, verify's decisions, sim, prove), else an inconclusive report that says
+// what stopped it (budgeted). Commands whose output is one artefact (schedule, render,
+// merge) write nothing when stopped and say so on stderr, exit 3; explore's
+// --time-limit is how long it serves. dissector and slurm only write files and submit
+// jobs: the check a Slurm task runs takes the flags after --.
 
 // budget is a command's --max-memory (MiB) and --time-limit.
 type budget struct {
@@ -46,24 +50,27 @@ func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (co
 	case limit < 0:
 		return nil, nil, usagef("--time-limit must not be negative")
 	}
-	gcLimit(maxBytes)
+	restore := gcLimit(maxBytes)
 	ctx, release := progress.WithMemoryLimit(ctx, maxBytes)
 	if limit <= 0 {
-		return ctx, release, nil
+		return ctx, func() { release(); restore() }, nil
 	}
 	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
-	return tctx, func() { cancel(); release() }, nil
+	return tctx, func() { cancel(); release(); restore() }, nil
 }
 
 // gcLimit sets the garbage collector's soft limit to 95% of a memory budget of
 // maxBytes (none for 0): the process then collects harder as it nears the budget, so
 // that the budget's watcher, which reads the resident set, stops a run for what it
 // keeps rather than for garbage not yet collected, and the run ends within 10% of the
-// budget.
-func gcLimit(maxBytes int64) {
-	if maxBytes > 0 {
-		debug.SetMemoryLimit(maxBytes - maxBytes/20)
+// budget. The returned function restores the limit before (a command run in-process,
+// as the tests do, leaves the process as it found it).
+func gcLimit(maxBytes int64) (restore func()) {
+	if maxBytes <= 0 {
+		return func() {}
 	}
+	prev := debug.SetMemoryLimit(maxBytes - maxBytes/20)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // stopGrace is how long a computation may take to return its own partial report after
@@ -114,6 +121,14 @@ func stopReason(ctx context.Context) string {
 		return "interrupted"
 	}
 	return cause.Error()
+}
+
+// stoppedWithout reports, on stderr, that ctx stopped cmd before it had built what it
+// writes (a schedule, a picture, a merged result: there is no partial one), and returns
+// exit 3.
+func stoppedWithout(ctx context.Context, e *env, cmd, what string) (int, error) {
+	fmt.Fprintf(e.Stderr, "wormcheck %s: %s before %s was built; nothing written\n", cmd, stopReason(ctx), what)
+	return exitInconclusive, nil
 }
 
 // stoppedReport prints the report of a command that ctx stopped before its computation

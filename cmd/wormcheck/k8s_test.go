@@ -34,15 +34,34 @@ func TestK8sManifestRunsAShard(t *testing.T) {
 	dir := t.TempDir()
 	line := strings.NewReplacer("$JOB_COMPLETION_INDEX", "0", "/results", dir, `"`, "").Replace(cmd[1])
 	args := strings.Fields(line)[1:]
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// Interrupt the shard at its first progress line (the manifest asks for --progress),
+	// once it is checking members, however long enumerating them took; at the latest
+	// after a minute.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var out, errb bytes.Buffer
-	code := run(ctx, &env{Stdout: &out, Stderr: &errb}, args)
+	var out bytes.Buffer
+	errb := &cancelAtWrite{cancel: cancel, after: "members"}
+	code := run(ctx, &env{Stdout: &out, Stderr: errb}, args)
 	if code != exitInconclusive {
-		t.Fatalf("%q: exit %d, want 3 (interrupted)\n%s%s", args, code, out.String(), errb.String())
+		t.Fatalf("%q: exit %d, want 3 (interrupted)\n%s%s", args, code, out.String(), errb.buf.String())
 	}
 	r := readFamilyResult(t, filepath.Join(dir, "shard-0.json"))
 	if !r.Partial || fmt.Sprint(r.Shard.Count) != comp[1] || r.Shard.Index != 0 {
 		t.Fatalf("shard 0 result: partial %v, shard %v", r.Partial, r.Shard)
 	}
+}
+
+// cancelAtWrite is a writer that keeps what is written and calls cancel once a write
+// contains after: a test interrupts a command at its first progress line.
+type cancelAtWrite struct {
+	buf    bytes.Buffer
+	cancel func()
+	after  string
+}
+
+func (w *cancelAtWrite) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(w.after)) {
+		w.cancel()
+	}
+	return w.buf.Write(p)
 }

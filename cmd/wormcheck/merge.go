@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +41,10 @@ family sizes or shard counts, and results that overlap (a shard present twice).
 
 The merged verdict is violated if any shard found a violation, holds if every shard is
 present and held, inconclusive otherwise (missing shards, a member that hit a bound).
-Exit codes: 0 holds, 1 violated, 3 inconclusive, 2 bad input.
+--max-memory MiB and --time-limit D stop a merge (of very large results) when the
+process outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and
+SIGTERM do: nothing is written and the exit code is 3.
+Exit codes: 0 holds, 1 violated, 3 inconclusive or stopped, 2 bad input.
 
 Example:
   wormcheck check --algo tree-mcast --prop deadlock --topo mesh:3x3 --family pairs:3 --symmetry --shard 0/2 --result s0.json
@@ -62,12 +66,13 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("merge")
 	out := fs.String("o", "", "write the merged family result (JSON) to this file")
 	asJSON := fs.Bool("json", false, "print the merged result and the shards to resubmit as one JSON object (wormcheck-merge/1)")
+	bud := defineBudget(fs)
 	var files []string
 	var flags []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-o" || a == "--o":
+		case a == "-o" || a == "--o" || a == "-max-memory" || a == "--max-memory" || a == "-time-limit" || a == "--time-limit":
 			flags = append(flags, a)
 			if i+1 < len(args) {
 				i++
@@ -89,7 +94,15 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	m, err := mergeFiles(files, algo)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	m, err := budgeted(ctx, func() (merged, error) { return mergeFiles(files, algo) })
+	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
+		return stoppedWithout(ctx, e, "merge", "the merged result")
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -25,8 +25,8 @@ is checked on its instance families at one of three sizes:
   --full     the complete families: about an hour on 2 cores (TM2 and TM3 take most)
 
 The exit code is 0 when every verdict is as expected, 1 otherwise, and 3 when the run
-was interrupted (SIGINT or SIGTERM): the running claim is reported inconclusive with
-what it had counted, the claims after it "not run".
+was interrupted (SIGINT, SIGTERM, --max-memory or --time-limit): the running claim is
+reported inconclusive with what it had counted, the claims after it "not run".
 
 Flags:
   --quick           the small families
@@ -48,6 +48,9 @@ Flags:
                     terminal one line is updated in place): claim, family, members
                     done/total, states, states/s, elapsed, ETA of the family, memory
   --list            list the claims and what each family holds at each size
+  --max-memory MiB, --time-limit D
+                    stop the run as a signal does when the process outgrows MiB
+                    (default 3/4 of the memory available) or after D
 
 Examples:
   wormcheck prove --quick
@@ -68,6 +71,7 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	witnessDir := fs.String("witness-dir", "", "directory for witnesses")
 	progress := fs.Bool("progress", false, "progress on stderr")
 	list := fs.Bool("list", false, "list claims")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, proveHelp, false); done {
 		return code, err
 	}
@@ -91,6 +95,11 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 			return 0, usagef("--witness-dir: %v", err)
 		}
 	}
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
 	var rep *proofs.Progress
 	if *progress || e.StderrIsTerminal {
 		rep = proofs.StartProgress(e.Stderr, opt.Meter, e.StderrIsTerminal)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -14,8 +16,13 @@ Re-executes a saved trace (written by 'check --trace F' or 'prove --witness-dir 
 against the model it names: it rebuilds the algorithm instance from the file, applies
 every action in order, and confirms that the last state shows the recorded violation.
 
+--max-memory MiB and --time-limit D stop the replay inconclusive (exit 3) when the
+process outgrows MiB (default 3/4 of the memory available) or after D, as Ctrl-C and
+SIGTERM do.
+
 Exit codes: 1 the violation is confirmed; 2 the file is malformed, names an unknown
-algorithm or topology, or its actions do not replay (one line says which field or step).
+algorithm or topology, or its actions do not replay (one line says which field or step);
+3 stopped.
 
 Example:
   wormcheck check --algo unicast --topo torus:4 --prop deadlock --dateline off --msgs '0->2,1->3,2->0,3->1' --trace wh2.json
@@ -30,6 +37,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("replay")
 	asJSON := fs.Bool("json", false, "JSON output")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, replayHelp, false); done {
 		return code, err
 	}
@@ -44,7 +52,15 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
-	rep, err := check.Replay(ctx, tf)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Replay(ctx, tf) })
+	if errors.Is(err, errStopped) {
+		return stoppedReport(ctx, e, "replay", props.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: map[string]any{"file": path}}, tf.Property, tf.Semantics, *asJSON)
+	}
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}

@@ -33,8 +33,8 @@ Two sufficient conditions answer first when they apply:
          file with "escape_vcs").
 
 Otherwise an exact search decides. A violation prints a configuration with the fewest
-worms (then the fewest channels; when proving that would pass an eighth of the search
-bound, the fewest channels, and it says so), the instance it implies (each worm as long
+worms, then the fewest channels (when proving that would pass an eighth of the search
+bound, it says how far the proof went), the instance it implies (each worm as long
 as the channels it holds, buffers of one flit) and the flit moves that put it in place
 from the empty network, confirmed by the flit model; --trace saves them ('wormcheck
 replay F.json' exits 1, 'wormcheck explore F.json' steps through them). A relation on

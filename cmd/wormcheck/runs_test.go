@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -227,8 +225,9 @@ func TestRunawayInputsEndFast(t *testing.T) {
 	}
 }
 
-// TestSignalsStopCheckAndSim interrupts a long search and a long simulation: each must
-// exit 3 with what it found so far (the search's states, the simulation's latencies).
+// TestSignalsStopCheckAndSim interrupts a long search and a long simulation, after half a
+// second of CPU: each must exit 3 with what it found so far (the search's states, the
+// simulation's latencies).
 func TestSignalsStopCheckAndSim(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
@@ -245,7 +244,7 @@ func TestSignalsStopCheckAndSim(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		waitForWork(t, cmd.Process.Pid, 500*time.Millisecond)
 		_ = cmd.Process.Signal(tc.sig)
 		start := time.Now()
 		err := cmd.Wait()
@@ -275,56 +274,5 @@ func TestFamilyProgressLines(t *testing.T) {
 	if strings.Contains(stderr, "\r") || !strings.HasPrefix(last, "pairs:2 on mesh:3x2, shard 0/1:  1062/1062 members 100.0%  states ") ||
 		!strings.Contains(last, " states/s  elapsed ") || !strings.Contains(last, "  heap ") {
 		t.Errorf("progress on a redirected stderr:\n%s", stderr)
-	}
-}
-
-// TestSignalStopsEveryCommand sends SIGINT and SIGTERM to each command that ignored them
-// until the 10-second grace timer (routing, partition, verify, schedule, collective sim,
-// banyan-route, cube-load): each must end within a second or two with exit 3 and a
-// valid report (one JSON object under --json).
-func TestSignalStopsEveryCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts seven large computations")
-	}
-	dir := t.TempDir()
-	sched := filepath.Join(dir, "big.json")
-	if code, _, stderr := runCLI(t, "schedule", "--algo", "dcf", "--topo", "torus:256x256", "-o", sched); code != exitHolds {
-		t.Fatalf("schedule: %s", stderr)
-	}
-	for i, c := range [][]string{
-		{"routing", "--topo", "hypercube:16", "--routing", "dor", "--json"},
-		{"partition", "--topo", "torus:1024x1024", "--type", "III", "--h", "4", "--json"},
-		{"verify", sched, "--semantics", "timed", "--json"},
-		{"schedule", "--algo", "dcf", "--topo", "torus:512x512", "-o", filepath.Join(dir, "s.json")},
-		{"sim", "--topo", "torus:256x256", "--algo", "dcf", "--length", "100000", "--json"},
-		{"check", "--algo", "banyan-route", "--topo", "banyan:512", "--json"},
-		{"check", "--algo", "cube-load", "--topo", "hypercube:12", "--json"},
-	} {
-		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
-		cmd := wormcheckCmd(dir, c...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(1500 * time.Millisecond)
-		_ = cmd.Process.Signal(sig)
-		sent := time.Now()
-		err := cmd.Wait()
-		took := time.Since(sent)
-		code := exitCode(err)
-		switch {
-		case code != exitInconclusive:
-			t.Errorf("%q (%v): exit %d after the signal, want 3; stdout %q stderr %q", c, sig, code, out.String(), errb.String())
-		case took > 2*time.Second:
-			t.Errorf("%q (%v): took %v to stop", c, sig, took)
-		}
-		if slices.Contains(c, "--json") {
-			var v map[string]any
-			if err := json.Unmarshal([]byte(out.String()), &v); err != nil || v["verdict"] != "inconclusive" {
-				t.Errorf("%q: the report is not one inconclusive JSON object (%v): %q", c, err, out.String())
-			}
-		}
-		t.Logf("%q: %v, stopped in %v", c, sig, took.Round(time.Millisecond))
 	}
 }

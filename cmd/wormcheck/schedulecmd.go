@@ -75,9 +75,7 @@ func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 		return b, nil
 	})
 	if errors.Is(err, errStopped) {
-		// The schedule is the output: there is no partial one to print or write.
-		fmt.Fprintf(e.Stderr, "wormcheck schedule: %s before the schedule was built; nothing written\n", stopReason(ctx))
-		return exitInconclusive, nil
+		return stoppedWithout(ctx, e, "schedule", "the schedule")
 	}
 	if err != nil {
 		return 0, err

@@ -187,7 +187,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.trace != "" && (f.plot != "" || f.compare != "") {
 		return exitUsage, usagef("--trace records the flit moves of one run; a --plot sweep or a --compare run makes many, so it takes no --trace")
 	}
-	gcLimit(f.maxMemMB << 20)
+	defer gcLimit(f.maxMemMB << 20)()
 	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
 	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,

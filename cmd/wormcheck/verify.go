@@ -39,6 +39,10 @@ const renderHelp = `wormcheck render F.json -o F.svg
 Draws a file as SVG: a schedule (wormcheck-schedule/1) on its 2-D mesh or torus, one
 colour per step, with the first contending pair in red; or a saved trace
 (wormcheck-trace/1), re-executed against its model and drawn in its final state.
+
+--max-memory MiB and --time-limit D stop it, as Ctrl-C and SIGTERM do, when the
+process outgrows MiB (default 3/4 of the memory available) or after D: nothing is
+written and the exit code is 3.
 `
 
 func init() {
@@ -77,10 +81,10 @@ func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 	defer release()
 	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(ctx, path, data, *sem) })
 	if errors.Is(err, errStopped) {
-		// Stopped while reading the file, before any check ran: a verification of no
-		// reports.
+		// Stopped in a step that does not watch ctx (reading the file, a check of the
+		// step semantics): a verification of no reports.
 		v, err = &check.Verification{Schema: check.VerifySchema, Command: "verify", File: path, Verdict: props.Inconclusive, Reports: []*props.Report{}}, nil
-		fmt.Fprintf(e.Stderr, "wormcheck verify: %s before the schedule was read; nothing was checked\n", stopReason(ctx))
+		fmt.Fprintf(e.Stderr, "wormcheck verify: %s before its checks returned; nothing was decided\n", stopReason(ctx))
 	}
 	if err != nil {
 		return 0, err
@@ -97,6 +101,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	path, args := fileArg(args)
 	fs := newFlagSet("render")
 	out := fs.String("o", "", "output SVG file")
+	bud := defineBudget(fs)
 	if code, done, err := parseOrHelp(e, fs, args, renderHelp, false); done {
 		return code, err
 	}
@@ -107,7 +112,15 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	pic, err := picture(ctx, path, data)
+	ctx, release, err := bud.context(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	pic, err := budgeted(ctx, func() ([]byte, error) { return picture(ctx, path, data) })
+	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
+		return stoppedWithout(ctx, e, "render", "the picture")
+	}
 	if err != nil {
 		return 0, err
 	}

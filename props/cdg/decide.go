@@ -87,8 +87,9 @@ type Decision struct {
 	Nodes     int64 `json:"search_nodes"`
 	// Configuration is the deadlock configuration of a violation; Minimal is true when
 	// the search proved it has the fewest worms, and the fewest channels among those.
-	// Otherwise NotMinimal says how far the proof went (the configuration then has the
-	// fewest channels the search by channels reached, and the fewest worms among those).
+	// Otherwise NotMinimal says how far the proof went: the fewest worms proved, the
+	// fewest channels among them not; or neither, the configuration then having the
+	// fewest channels and the fewest worms among those.
 	Configuration *Configuration `json:"configuration,omitempty"`
 	Minimal       bool           `json:"minimal"`
 	NotMinimal    string         `json:"not_minimal,omitempty"`
@@ -225,37 +226,72 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
-	// Fewest worms first, then fewest channels: for k = 1, 2, ... an iterative
-	// deepening on the channels finds a configuration of at most k worms with the
-	// fewest channels, or shows there is none once a run needs no more channels; when
-	// that run needed no more worms either, there is no configuration at all. That
-	// order spends at most a share of the nodes (minimalShare); past it the search
-	// deepens on channels alone (fewest channels, then fewest worms), which reaches a
-	// configuration of a permissive relation sooner, and the configuration it finds is
-	// not proved to have the fewest worms.
-	f.budget = max(1, opt.MaxNodes/minimalShare)
-	k, c, found := 1, 1, false
-search:
+	// Fewest worms first, then fewest channels. For k = 1, 2, ...: a probe with no
+	// bound on the channels (probeNodes nodes at most, nothing realised) looks for a
+	// configuration of at most k worms, which a permissive relation has at once; then
+	// an iterative deepening on the channels finds the configuration of at most k
+	// worms with the fewest channels, or shows there is none once a level needs no
+	// more channels (when the probe or that level needed no more worms either, there
+	// is no configuration at all). The first k with one is the fewest worms.
+	// That order spends at most a share of the nodes (minimalShare): proving that no
+	// configuration has fewer worms can cost far more than finding one. Past the share,
+	// a configuration of the fewest worms the probe found keeps that title without the
+	// fewest channels proved; without one the search deepens on channels alone (fewest
+	// channels, then fewest worms), which reaches a configuration of a permissive
+	// relation sooner, and it is not proved to have the fewest worms.
+	share := max(1, opt.MaxNodes/minimalShare)
+	k := 1
 	for ; k <= maxC; k++ {
-		for c = 1; c <= maxC; c++ {
-			if found = f.run(k, c); found || f.stopped {
-				break search
+		accept := f.accept
+		f.accept, f.budget = nil, min(share, f.nodes+probeNodes)
+		var probe *Configuration
+		complete := false
+		if f.run(k, maxC) {
+			probe = f.conf
+		} else {
+			complete = !f.stopped
+		}
+		f.accept, f.budget = accept, share
+		if f.halt != nil {
+			d.Nodes = f.nodes
+			return halt(f.halt)
+		}
+		f.stopped = f.nodes > share
+		if f.stopped {
+			break
+		}
+		if complete {
+			if !f.cutK {
+				break // no configuration of any number of worms
 			}
-			if !f.cutC {
+			continue
+		}
+		c := 1
+		for ; c <= maxC; c++ {
+			if f.run(k, c) {
+				d.Nodes, d.Refused = f.nodes, f.refused
+				d.Verdict, d.Configuration, d.Minimal = props.Violated, f.conf, true
+				return d, nil
+			}
+			if f.stopped || !f.cutC {
 				break
 			}
 		}
-		if !f.cutK {
+		if f.halt != nil {
+			d.Nodes = f.nodes
+			return halt(f.halt)
+		}
+		if f.stopped && probe != nil && (f.accept == nil || f.accept(probe)) {
+			d.Nodes, d.Refused = f.nodes, f.refused
+			d.Verdict, d.Configuration = props.Violated, probe
+			d.NotMinimal = fmt.Sprintf("it has the fewest worms; configurations of %d worms on fewer than %d channels were ruled out up to %d channels within %d search nodes", k, probe.Channels, c-1, f.nodes)
+			return d, nil
+		}
+		if f.stopped || !f.cutK {
 			break
 		}
 	}
 	d.Refused = f.refused
-	if found {
-		d.Nodes = f.nodes
-		d.Verdict, d.Minimal = props.Violated, true
-		d.Configuration = f.conf
-		return d, nil
-	}
 	if !f.stopped {
 		d.Nodes = f.nodes
 		return holds()
@@ -264,7 +300,7 @@ search:
 		d.Nodes = f.nodes
 		return halt(f.halt)
 	}
-	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms and %d channels", k-1, f.nodes, k, c)
+	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms", k-1, f.nodes, k)
 	f.budget, f.stopped = opt.MaxNodes, false
 	for c := 1; c <= maxC; c++ {
 		if f.run(maxC, c) {
@@ -306,6 +342,9 @@ search:
 // (hypercube:18 has more): every graph of the decision has one entry per vertex, and
 // a header-state search per destination one per vertex and source class.
 const maxVertices = 1 << 22
+
+// probeNodes bounds each probe for a configuration of at most k worms (Decide).
+const probeNodes = 1 << 14
 
 // minimalShare: the search by fewest worms may spend 1/minimalShare of the search
 // nodes before the search by fewest channels takes over (Decide).

@@ -294,6 +294,9 @@ func prepare(in Instance, property string, opt Options) (*request, job, error) {
 		}
 		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
 	}
+	if opt.Swarm && a.Name != "unicast" && a.Name != "tree-mcast" {
+		return nil, nil, badf("--search swarm is for --algo unicast and tree-mcast; %s is checked exhaustively", a.Name)
+	}
 	r, err := newRequest(a, in, property, opt)
 	if err != nil {
 		return nil, nil, err

@@ -302,7 +302,8 @@ func TestTwoPhaseLocalDeadlock(t *testing.T) {
 
 // TestTreeMcastSwarm: --search swarm on tree multicast finds TM1's deadlock among free
 // multicasts, reports it minimised to the two involved, with a trace that replays; a
-// family is refused (a swarm hunts in one instance).
+// family is refused (a swarm hunts in one instance), and so is an algorithm without a
+// swarm, rather than silently searched exhaustively.
 func TestTreeMcastSwarm(t *testing.T) {
 	in := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:4x4", Params: map[string]string{
 		"msgs": "(3,3)->(2,3),(3,2);(0,0)->(1,0),(0,1);(2,2)->(1,2),(2,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}
@@ -322,5 +323,9 @@ func TestTreeMcastSwarm(t *testing.T) {
 	fam := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{"family": "pairs:1"}}
 	if _, err := check.Run(ctx, fam, "deadlock", check.Options{Swarm: true}); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("a swarm over a family: %v; want bad input", err)
+	}
+	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:16", Params: map[string]string{"msgs": "1->5,6,7,8;15->7-12"}}
+	if _, err := check.Run(ctx, tp, "deadlock", check.Options{Swarm: true}); !errors.Is(err, check.ErrBadInput) {
+		t.Errorf("a swarm on two-phase: %v; want bad input (it has no swarm)", err)
 	}
 }

@@ -107,7 +107,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 			return nil, err
 		}
 	case props.PropAnyDelay:
-		r = props.AnyDelay(s)
+		r = props.AnyDelayContext(ctx, s)
 		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
 			// Small schedules also get the explorer's shortest replayable trace.
 			o := checker.Options[props.AnyDelayState]{MaxStates: 200000, Context: ctx}
@@ -161,7 +161,7 @@ func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) 
 				jobs = append(jobs, job{props.PropNodeContention, sem, func() *props.Report { return props.NodeContention(s) }})
 			}
 		case props.SemAnyDelay:
-			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return props.AnyDelay(s) }})
+			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return props.AnyDelayContext(ctx, s) }})
 		default:
 			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(scheduleSemantics(), ","))
 		}
