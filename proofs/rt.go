@@ -35,9 +35,18 @@ type rtStatic struct {
 	wantCDG, wantDuato bool
 }
 
-// routingInstance is the entry's instance of relation name on topology topo.
-func routingInstance(name, topo string) check.Instance {
-	return check.Instance{Algorithm: "routing", Topology: topo, Params: map[string]string{"routing": name}}
+// routingInstance is the entry's instance of the built-in relation name on topology
+// topo, the relation given as a value.
+func routingInstance(name, topo string) (check.Instance, error) {
+	g, err := model.ParseNetwork(topo)
+	if err != nil {
+		return check.Instance{}, err
+	}
+	rel, err := routing.ByName(g, name)
+	if err != nil {
+		return check.Instance{}, err
+	}
+	return check.Instance{Algorithm: "routing", Topology: g.Spec(), Relation: rel}, nil
 }
 
 // runStatic judges every (relation, topology) with check.Run; it reports whether each
@@ -51,7 +60,11 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if ctx.Err() != nil {
 			return false, notes, cycle, ctx.Err()
 		}
-		r, err := check.Run(ctx, routingInstance(p.name, p.topo), "deadlock", check.Options{ViolationPicturesOnly: true})
+		in, err := routingInstance(p.name, p.topo)
+		if err != nil {
+			return false, notes, cycle, err
+		}
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return false, notes, cycle, err
 		}
@@ -568,7 +581,11 @@ func runRT7(ctx context.Context, env Env) Outcome {
 	var notes []string
 	staticOK := true
 	for _, topo := range []string{"mesh:2x2", "mesh:3x3", "mesh:4x4"} {
-		r, err := check.Run(ctx, routingInstance("nonminimal:1", topo), "deadlock", check.Options{ViolationPicturesOnly: true})
+		in, err := routingInstance("nonminimal:1", topo)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
+		}
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}

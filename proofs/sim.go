@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -24,9 +23,12 @@ type hb3Case struct {
 // hb3Point checks one configuration of 003 §4 through the entry (cube-load,
 // model-agreement): the model beside the flit-level simulation, seeded by seed.
 func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed uint64) (*props.Report, error) {
-	return check.Run(ctx, check.Instance{Algorithm: "cube-load", Topology: fmt.Sprintf("hypercube:%d", c.n), Params: map[string]string{
-		"vcs": strconv.Itoa(c.V), "length": strconv.Itoa(c.M), "broadcast": ftoa(c.b), "load": ftoa(load), "cycles": strconv.FormatInt(cycles, 10),
-	}}, props.PropModelAgreement, check.Options{Seed: int64(seed)})
+	g, err := model.ParseGrid(fmt.Sprintf("hypercube:%d", c.n))
+	if err != nil {
+		return nil, err
+	}
+	q := check.CubeLoad{Grid: g, VCs: c.V, Length: c.M, Broadcast: c.b, Load: load, Cycles: int(cycles)}
+	return q.Check(ctx, props.PropModelAgreement, check.Options{Seed: int64(seed)})
 }
 
 func runHB3(ctx context.Context, env Env) Outcome {
@@ -119,9 +121,6 @@ func runHB3(ctx context.Context, env Env) Outcome {
 	return out
 }
 
-// ftoa formats x so that it parses back exactly (an instance parameter).
-func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
 // mn7Case is one point of 002 Fig. 6.
 type mn7Case struct {
 	p, m float64
@@ -145,15 +144,19 @@ func runMN7(ctx context.Context, env Env) Outcome {
 		slots = pick(env.Size, 0, 5000, 20000)
 	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
+	b, err := model.NewBanyan(1 << n)
+	if err != nil {
+		out.Err = err
+		return out
+	}
 	worst := 0.0
 	for i, c := range cases {
 		if err := ctx.Err(); err != nil {
 			out.Err = err
 			return out
 		}
-		rep, err := check.Run(ctx, check.Instance{Algorithm: "banyan-load", Topology: fmt.Sprintf("banyan:%d", 1<<n), Params: map[string]string{
-			"p": ftoa(c.p), "m": ftoa(c.m), "fanout": strconv.Itoa(c.f), "slots": strconv.Itoa(slots),
-		}}, props.PropModelAgreement, check.Options{Seed: int64(i + 1)})
+		q := check.BanyanLoad{Banyan: b, P: c.p, M: c.m, Fanout: c.f, Slots: slots}
+		rep, err := q.Check(ctx, props.PropModelAgreement, check.Options{Seed: int64(i + 1)})
 		if err != nil {
 			out.Err = err
 			return out

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -54,14 +54,12 @@ func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, load
 	var ferr error
 	err := checker.Sweep(ctx, len(nets)*len(dests), workers, func(ctx context.Context, _, i int) row {
 		net, n := nets[i/len(dests)], dests[i%len(dests)]
-		ls := make([]string, len(loads[net.Spec]))
-		for j, x := range loads[net.Spec] {
-			ls[j] = ftoa(x)
+		g, err := model.ParseGrid(net.Spec)
+		if err != nil {
+			return row{err: err}
 		}
-		rep, err := check.Run(ctx, check.Instance{Algorithm: "mcast-load", Topology: net.Spec, Params: map[string]string{
-			"dests": strconv.Itoa(n), "loads": strings.Join(ls, ","), "vcs": strconv.Itoa(net.VCs),
-			"warmup": strconv.FormatInt(warmup, 10), "cycles": strconv.FormatInt(cycles, 10),
-		}}, props.PropLatencyCompare, check.Options{})
+		q := check.McastLoad{Grid: g, Dests: n, Loads: loads[net.Spec], VCs: net.VCs, Warmup: int(warmup), Cycles: int(cycles)}
+		rep, err := q.Check(ctx, props.PropLatencyCompare, check.Options{})
 		if err != nil {
 			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}

@@ -48,38 +48,91 @@ func prepareMcastLoad(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:8x8")
 	}
-	g, err := model.ParseGrid(r.topology)
-	if err != nil {
+	var q McastLoad
+	var err error
+	if q.Grid, err = model.ParseGrid(r.topology); err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	dests, err := r.integer("dests", 1, g.Nodes()-1)
-	if err != nil {
+	if q.Dests, err = r.integer("dests", 1, q.Grid.Nodes()-1); err != nil {
 		return nil, err
 	}
-	vcs, err := r.integer("vcs", 0, 64)
-	if err != nil {
+	if q.VCs, err = r.integer("vcs", 0, 64); err != nil {
 		return nil, err
 	}
-	warmup, err := r.integer("warmup", 0, 1<<40)
-	if err != nil {
+	if q.Warmup, err = r.integer("warmup", 0, 1<<40); err != nil {
 		return nil, err
 	}
-	cycles, err := r.integer("cycles", 1, 1<<40)
-	if err != nil {
+	if q.Cycles, err = r.integer("cycles", 1, 1<<40); err != nil {
 		return nil, err
 	}
-	var loads []float64
 	for _, f := range strings.Split(r.str("loads"), ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || !(x > 0) || math.IsInf(x, 0) {
 			return nil, badf("--loads %q: want positive loads separated by commas", r.str("loads"))
 		}
-		loads = append(loads, x)
+		q.Loads = append(q.Loads, x)
 	}
 	minRed, ruled := 0.0, r.str("min-reduction") != ""
 	if ruled {
 		if minRed, err = r.float("min-reduction"); err != nil {
 			return nil, err
+		}
+	}
+	return q.prepare(r, minRed, ruled)
+}
+
+// McastLoad is the typed request of random multicast traffic carried by tree multicast,
+// separate addressing and, on 2-D meshes, Dual-Path and PM (the registry's "mcast-load",
+// 000 §5.3). Its Check takes props.PropLatencyCompare; Options.Seed seeds the simulator.
+type McastLoad struct {
+	Grid *model.Grid
+	// Dests destinations per multicast (0: 4) at each offered load of Loads (nil:
+	// 0.005, 0.05, 0.1), VCs virtual channels (0: the routing's classes), Warmup cycles
+	// before measuring Cycles (0: 4000).
+	Dests          int
+	Loads          []float64
+	VCs            int
+	Warmup, Cycles int
+	// MinReduction, when > 0, is the smallest reduction of the tree's latency against
+	// separate addressing at the lowest load that holds; 0 makes the report a
+	// measurement.
+	MinReduction float64
+}
+
+// Check checks q for property under opt, as Run does for the same instance by name.
+func (q McastLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if q.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo mesh:8x8")
+	}
+	if q.Dests == 0 {
+		q.Dests = 4
+	}
+	if q.Loads == nil {
+		q.Loads = []float64{0.005, 0.05, 0.1}
+	}
+	if q.Cycles == 0 {
+		q.Cycles = 4000
+	}
+	return checkTyped(ctx, mcastLoadAlgorithm(), q.Grid.Spec(), property, opt, func(r *request) (job, error) {
+		return q.prepare(r, q.MinReduction, q.MinReduction > 0)
+	})
+}
+
+// prepare validates q and returns the job that simulates it, judged against minRed
+// when ruled.
+func (q McastLoad) prepare(r *request, minRed float64, ruled bool) (job, error) {
+	g, dests, vcs, warmup, cycles, loads := q.Grid, q.Dests, q.VCs, q.Warmup, q.Cycles, q.Loads
+	switch {
+	case dests < 1 || dests > g.Nodes()-1:
+		return nil, badf("--dests %d is out of range; use 1..%d", dests, g.Nodes()-1)
+	case vcs < 0 || vcs > 64 || warmup < 0 || warmup > 1<<40 || cycles < 1 || cycles > 1<<40:
+		return nil, badf("--vcs %d, --warmup %d or --cycles %d is out of range (0..64, 0..%d, 1..%d)", vcs, warmup, cycles, 1<<40, 1<<40)
+	case len(loads) == 0:
+		return nil, badf("--loads is empty: want positive loads separated by commas")
+	}
+	for _, x := range loads {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return nil, badf("--loads %v: want positive loads", loads)
 		}
 	}
 	algos, err := mcastLoadAlgos(g)

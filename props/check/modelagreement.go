@@ -80,29 +80,68 @@ func prepareBanyanLoad(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.float("p")
-	if err != nil {
+	var q BanyanLoad
+	q.Banyan = b
+	if q.P, err = r.float("p"); err != nil {
 		return nil, err
 	}
-	m, err := r.float("m")
-	if err != nil {
+	if q.M, err = r.float("m"); err != nil {
 		return nil, err
 	}
-	f, err := r.integer("fanout", 1, b.Nodes())
-	if err != nil {
+	if q.Fanout, err = r.integer("fanout", 1, b.Nodes()); err != nil {
 		return nil, err
 	}
-	slots, err := r.integer("slots", 1, 1<<30)
-	if err != nil {
+	if q.Slots, err = r.integer("slots", 1, 1<<30); err != nil {
 		return nil, err
 	}
-	seed := r.seed()
 	tol, ruled, err := tolerance(r)
 	if err != nil {
 		return nil, err
 	}
-	if !(p >= 0 && p <= 1) || !(m >= 0 && m <= 1) {
+	return q.prepare(r, tol, ruled)
+}
+
+// BanyanLoad is the typed request of random multicast traffic on the unbuffered
+// broadcast banyan (the registry's "banyan-load", 002 §4). Its Check takes
+// props.PropModelAgreement; Options.Seed seeds the simulation.
+type BanyanLoad struct {
+	Banyan *model.Banyan
+	// P is the probability that a node offers a packet in a slot, M the fraction of
+	// packets that are multicasts to Fanout consecutive destinations (0: 1), Slots the
+	// measured slots (0: 10000).
+	P, M   float64
+	Fanout int
+	Slots  int
+	// Tolerance, when > 0, is the largest relative error of the model that holds;
+	// 0 makes the report a measurement.
+	Tolerance float64
+}
+
+// Check checks q for property under opt, as Run does for the same instance by name.
+func (q BanyanLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if q.Banyan == nil {
+		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+	}
+	return checkTyped(ctx, banyanLoadAlgorithm(), q.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+		return q.prepare(r, q.Tolerance, q.Tolerance > 0)
+	})
+}
+
+// prepare validates q and returns the job that simulates it, judged against tol when
+// ruled.
+func (q BanyanLoad) prepare(r *request, tol float64, ruled bool) (job, error) {
+	b, p, m, f, slots := q.Banyan, q.P, q.M, max(q.Fanout, 1), q.Slots
+	if slots == 0 {
+		slots = 10000
+	}
+	seed := r.seed()
+	switch {
+	case !(p >= 0 && p <= 1) || !(m >= 0 && m <= 1):
 		return nil, badf("--p %v and --m %v: want probabilities in [0,1]", p, m)
+	case f > b.Nodes():
+		return nil, badf("--fanout %d is out of range; use 1..%d", f, b.Nodes())
+	case slots < 1 || slots > 1<<30:
+		return nil, badf("--slots %d is out of range; use 1..%d", slots, 1<<30)
 	}
 	n := b.Stages()
 	cr, err := analytic.RangeCopyRates(n, f)
@@ -165,39 +204,79 @@ func prepareCubeLoad(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo hypercube:6")
 	}
-	g, err := model.ParseGrid(r.topology)
-	if err != nil {
+	var q CubeLoad
+	var err error
+	if q.Grid, err = model.ParseGrid(r.topology); err != nil {
 		return nil, badf("--topo: %v", err)
 	}
-	if g.Kind() != model.Hypercube {
-		return nil, badf("--topo %q is not a hypercube; use hypercube:N", r.topology)
-	}
-	vcs, err := r.integer("vcs", 1, 64)
-	if err != nil {
+	if q.VCs, err = r.integer("vcs", 1, 64); err != nil {
 		return nil, err
 	}
-	length, err := r.integer("length", 1, 1<<16)
-	if err != nil {
+	if q.Length, err = r.integer("length", 1, 1<<16); err != nil {
 		return nil, err
 	}
-	b, err := r.float("broadcast")
-	if err != nil {
+	if q.Broadcast, err = r.float("broadcast"); err != nil {
 		return nil, err
 	}
-	load, err := r.float("load")
-	if err != nil {
+	if q.Load, err = r.float("load"); err != nil {
 		return nil, err
 	}
-	cycles, err := r.integer("cycles", 1, 1<<40)
-	if err != nil {
+	if q.Cycles, err = r.integer("cycles", 1, 1<<40); err != nil {
 		return nil, err
 	}
-	seed := r.seed()
 	tol, ruled, err := tolerance(r)
 	if err != nil {
 		return nil, err
 	}
-	if !(b >= 0 && b <= 1) || !(load > 0) {
+	return q.prepare(r, tol, ruled)
+}
+
+// CubeLoad is the typed request of Poisson unicast and broadcast traffic on a binary
+// hypercube (the registry's "cube-load", 003 §3-§4). Its Check takes
+// props.PropModelAgreement; Options.Seed seeds the simulation.
+type CubeLoad struct {
+	Grid *model.Grid // a hypercube
+	// VCs virtual channels (0: 3), messages of Length flits (0: 32), a fraction
+	// Broadcast of them broadcasts, generated at Load times the model's saturation rate,
+	// measured over Cycles cycles (0: 20000).
+	VCs, Length     int
+	Broadcast, Load float64
+	Cycles          int
+	// Tolerance, when > 0, is the largest relative error of the model that holds;
+	// 0 makes the report a measurement.
+	Tolerance float64
+}
+
+// Check checks q for property under opt, as Run does for the same instance by name.
+func (q CubeLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	if q.Grid == nil {
+		return nil, badf("--topo is missing; e.g. --topo hypercube:6")
+	}
+	if q.VCs == 0 {
+		q.VCs = 3
+	}
+	if q.Length == 0 {
+		q.Length = 32
+	}
+	if q.Cycles == 0 {
+		q.Cycles = 20000
+	}
+	return checkTyped(ctx, cubeLoadAlgorithm(), q.Grid.Spec(), property, opt, func(r *request) (job, error) {
+		return q.prepare(r, q.Tolerance, q.Tolerance > 0)
+	})
+}
+
+// prepare validates q and returns the job that simulates it beside 003's model, judged
+// against tol when ruled.
+func (q CubeLoad) prepare(r *request, tol float64, ruled bool) (job, error) {
+	g, vcs, length, b, load, cycles := q.Grid, q.VCs, q.Length, q.Broadcast, q.Load, q.Cycles
+	seed := r.seed()
+	switch {
+	case g.Kind() != model.Hypercube:
+		return nil, badf("--topo %q is not a hypercube; use hypercube:N", g.Spec())
+	case vcs < 1 || vcs > 64 || length < 1 || length > 1<<16 || cycles < 1 || cycles > 1<<40:
+		return nil, badf("--vcs %d, --length %d or --cycles %d is out of range (1..64, 1..%d, 1..%d)", vcs, length, cycles, 1<<16, 1<<40)
+	case !(b >= 0 && b <= 1) || !(load > 0):
 		return nil, badf("--broadcast %v in [0,1] and --load %v > 0 are required", b, load)
 	}
 	n := g.Dims()

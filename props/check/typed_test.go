@@ -3,6 +3,7 @@ package check_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 
@@ -71,6 +72,14 @@ func TestTypedEqualsByName(t *testing.T) {
 			check.Instance{Algorithm: "sbt", Topology: "hypercube:4", Params: map[string]string{"base": "2"}}, props.PropDistributions},
 		{"banyan-route two-phase", check.BanyanRoute{Banyan: b8, TwoPhase: true, Wrap: true},
 			check.Instance{Algorithm: "banyan-route", Topology: "banyan:8", Params: map[string]string{"family": "two-phase", "wrap": "true"}}, props.PropNonblocking},
+		{"cube-load", check.CubeLoad{Grid: h4, VCs: 2, Length: 8, Broadcast: 0.05, Load: 0.3, Cycles: 2000},
+			check.Instance{Algorithm: "cube-load", Topology: "hypercube:4", Params: map[string]string{"vcs": "2", "length": "8", "broadcast": "0.05", "load": "0.3", "cycles": "2000"}}, props.PropModelAgreement},
+		{"cube-load with a tolerance", check.CubeLoad{Grid: h4, Load: 0.3, Cycles: 1000, Tolerance: 1e-9},
+			check.Instance{Algorithm: "cube-load", Topology: "hypercube:4", Params: map[string]string{"broadcast": "0", "load": "0.3", "cycles": "1000", "tolerance": "1e-9"}}, props.PropModelAgreement},
+		{"banyan-load", check.BanyanLoad{Banyan: b8, P: 0.5, M: 0.3, Fanout: 2, Slots: 500},
+			check.Instance{Algorithm: "banyan-load", Topology: "banyan:8", Params: map[string]string{"p": "0.5", "m": "0.3", "fanout": "2", "slots": "500"}}, props.PropModelAgreement},
+		{"mcast-load", check.McastLoad{Grid: m33, Dests: 2, Loads: []float64{0.01, 0.05}, Warmup: 100, Cycles: 500},
+			check.Instance{Algorithm: "mcast-load", Topology: "mesh:3x3", Params: map[string]string{"dests": "2", "loads": "0.01,0.05", "warmup": "100", "cycles": "500"}}, props.PropLatencyCompare},
 	}
 	replayed := 0
 	for _, c := range cases {
@@ -89,6 +98,9 @@ func TestTypedEqualsByName(t *testing.T) {
 		if a.Verdict != b.Verdict || a.Stats.States != b.Stats.States || a.Reason != b.Reason || (a.Witness == nil) != (b.Witness == nil) ||
 			a.Witness != nil && len(a.Witness.Steps) != len(b.Witness.Steps) {
 			t.Errorf("%s: typed %s %d states, by name %s %d states", c.name, a.Verdict, a.Stats.States, b.Verdict, b.Stats.States)
+		}
+		if !maps.Equal(a.Figures, b.Figures) {
+			t.Errorf("%s: typed figures %v, by name %v", c.name, a.Figures, b.Figures)
 		}
 		// A typed request's saved trace names its instance as well as one by name does.
 		if a.Trace != nil {
