@@ -252,8 +252,8 @@ func classesOf[S any](m Model[S], s S) []uint64 {
 // replay from an initial state (pathActions). Edges are CSR arrays: the targets as
 // int32 ids, and per edge its fairness class as an interned id. A state's pending
 // messages are an interned set id. Per state this is a fingerprint, a table slot (the
-// index), a parent, an edge offset and a set id, about 27 bytes, plus 8 bytes per edge,
-// and the encodings of states that are not word-keyed.
+// index), a parent, an edge offset and a set id, about 27 bytes, plus 6 bytes per edge
+// (8 past 65,536 classes), and the encodings of states that are not word-keyed.
 //
 // Invariant: the edges of state v are off[v]..off[v+1], in the model's Successors order,
 // so that edge e is the transition at index e-off[v] among v's successors.
@@ -263,7 +263,7 @@ type graph struct {
 	roots   []int    // for an initial state v (v < len(roots)), its index in Init()
 	off     []uint32 // per expanded state, then one more
 	to      []int32
-	task    []uint32 // per edge, its class id
+	task    edgeClasses
 	classes classIntern
 	pset    []uint32          // per expanded state, its pending set id
 	sets    [][]int           // set id -> the pending messages, sorted
@@ -273,6 +273,37 @@ type graph struct {
 	// successors that has a pending message, or -1; the graph stops there.
 	deadlock int
 }
+
+// edgeClasses holds the class id of every edge: two bytes an edge while the ids fit
+// (flit models have a few hundred classes), four after.
+type edgeClasses struct {
+	narrow []uint16
+	wide   []uint32 // set once an id passes 16 bits; then it holds every edge's
+}
+
+func (c *edgeClasses) add(id uint32) {
+	if c.wide == nil && id > math.MaxUint16 {
+		c.wide = make([]uint32, len(c.narrow), 2*len(c.narrow)+1)
+		for e, x := range c.narrow {
+			c.wide[e] = uint32(x)
+		}
+		c.narrow = nil
+	}
+	if c.wide != nil {
+		c.wide = append(c.wide, id)
+		return
+	}
+	c.narrow = append(c.narrow, uint16(id))
+}
+
+func (c *edgeClasses) at(e int) uint32 {
+	if c.wide != nil {
+		return c.wide[e]
+	}
+	return uint32(c.narrow[e])
+}
+
+func (c *edgeClasses) bytes() int64 { return int64(cap(c.narrow))*2 + int64(cap(c.wide))*4 }
 
 // classIntern numbers fairness classes in order of first appearance.
 type classIntern struct {
@@ -384,24 +415,59 @@ func (ix *liveIndex) grow() {
 func (g *graph) bytes() int64 {
 	ix := &g.index
 	return int64(cap(ix.slots))*4 + int64(cap(ix.fps))*8 + int64(cap(ix.ends))*8 + int64(cap(ix.encs)) +
-		int64(cap(g.parent))*4 + int64(cap(g.off))*4 + int64(cap(g.to))*4 + int64(cap(g.task))*4 + int64(cap(g.pset))*4
+		int64(cap(g.parent))*4 + int64(cap(g.off))*4 + int64(cap(g.to))*4 + g.task.bytes() + int64(cap(g.pset))*4
 }
 
 func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) {
 	g := &graph{deadlock: -1, setIDs: map[string]uint32{}}
 	var heap heapSampler
 	// queue holds the states found and not yet expanded, in id order: state v is
-	// expanded when it is queue[0].
+	// expanded when it is queue[0]. For a FrontierDecoder the queue holds encodings
+	// instead (state k of it is qenc[qend[k-1]:qend[k]], from qhead on), and the state
+	// expanded is rebuilt in scratch.
 	var queue []S
+	fd, _ := m.(FrontierDecoder[S])
+	var qenc []byte
+	var qend []int
+	qhead := 0
+	var scratch S
 	var buf []byte
 	add := func(s S, parent int32) int32 {
 		buf = m.Encode(s, buf[:0])
 		id, isNew := g.index.add(buf)
 		if isNew {
 			g.parent = append(g.parent, parent)
-			queue = append(queue, s)
+			if fd != nil {
+				qenc = append(qenc, buf...)
+				qend = append(qend, len(qenc))
+			} else {
+				queue = append(queue, s)
+			}
 		}
 		return id
+	}
+	next := func() S {
+		if fd == nil {
+			s := queue[0]
+			var zero S
+			queue[0] = zero // the state is not needed any more
+			queue = queue[1:]
+			return s
+		}
+		if qhead >= 1<<12 && 2*qhead >= len(qend) { // drop the expanded encodings
+			base := qend[qhead-1]
+			qenc = qenc[:copy(qenc, qenc[base:])]
+			for k := qhead; k < len(qend); k++ {
+				qend[k-qhead] = qend[k] - base
+			}
+			qend, qhead = qend[:len(qend)-qhead], 0
+		}
+		start := 0
+		if qhead > 0 {
+			start = qend[qhead-1]
+		}
+		qhead++
+		return fd.DecodeInto(qenc[start:qend[qhead-1]], &scratch)
 	}
 	inits := m.Init()
 	if len(inits) == 0 {
@@ -415,7 +481,6 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 	g.off = append(g.off, 0)
 	var dst []Transition[S]
 	var pend []int
-	var zero S
 	for v := 0; v < g.index.len(); v++ {
 		if v%1024 == 0 {
 			if err := opt.Context.Err(); err != nil {
@@ -425,15 +490,13 @@ func buildGraph[S any](m Model[S], opt LivenessOptions) (*graph, string, error) 
 				return g, fmt.Sprintf("memory budget %d bytes exhausted (Go heap is %d bytes: the liveness graph)", opt.MaxMemoryBytes, h), nil
 			}
 		}
-		s := queue[0]
-		queue[0] = zero // the state is not needed any more
-		queue = queue[1:]
+		s := next()
 		pend = pendingOf(m, s, pend[:0])
 		g.pset = append(g.pset, g.setID(pend))
 		dst = m.Successors(s, dst[:0])
 		for _, t := range dst {
 			g.to = append(g.to, add(t.Next, int32(v)))
-			g.task = append(g.task, g.classes.id(taskOf(m, s, t.Action)))
+			g.task.add(g.classes.id(taskOf(m, s, t.Action)))
 		}
 		clear(dst)
 		if len(g.to) > math.MaxUint32 || g.index.len() > math.MaxInt32 {
@@ -614,7 +677,10 @@ func (g *graph) hasEdge(v, w int32) bool {
 
 // enabledIn returns the sorted distinct classes enabled in v.
 func (g *graph) enabledIn(v int32) []uint32 {
-	cls := slices.Clone(g.task[g.off[v]:g.off[v+1]])
+	cls := make([]uint32, 0, g.off[v+1]-g.off[v])
+	for e := g.off[v]; e < g.off[v+1]; e++ {
+		cls = append(cls, g.task.at(int(e)))
+	}
 	slices.Sort(cls)
 	return slices.Compact(cls)
 }
@@ -627,7 +693,7 @@ func (g *graph) fair(comp []int32) bool {
 	for _, v := range comp {
 		for e := g.off[v]; e < g.off[v+1]; e++ {
 			if _, in := slices.BinarySearch(comp, g.to[e]); in {
-				taken[g.task[e]] = true
+				taken[g.task.at(int(e))] = true
 			}
 		}
 	}
@@ -681,7 +747,7 @@ func (g *graph) fairWalk(comp []int32) []int {
 		v := v0
 		for _, e := range edges {
 			states = append(states, v)
-			taken[g.task[e]] = true
+			taken[g.task.at(int(e))] = true
 			v = g.to[e]
 		}
 		missing := uint32(0)
@@ -700,7 +766,7 @@ func (g *graph) fairWalk(comp []int32) []int {
 		var detour []int
 		for _, u := range comp {
 			for e := int(g.off[u]); e < int(g.off[u+1]) && detour == nil; e++ {
-				if g.task[e] == missing && in(g.to[e]) {
+				if g.task.at(e) == missing && in(g.to[e]) {
 					detour = append(append(g.pathIn(comp, v0, u), e), g.pathIn(comp, g.to[e], v0)...)
 				}
 			}

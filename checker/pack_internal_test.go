@@ -121,3 +121,21 @@ func TestPackerStoreRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeClasses: the liveness graph's class ids read back as written, across the
+// switch from two bytes an edge to four.
+func TestEdgeClasses(t *testing.T) {
+	var c edgeClasses
+	const n = 70000
+	for e := range n {
+		c.add(uint32(e % (n - 1000)))
+	}
+	if c.wide == nil {
+		t.Fatal("ids past 65535 did not widen the classes")
+	}
+	for e := range n {
+		if got := c.at(e); got != uint32(e%(n-1000)) {
+			t.Fatalf("edge %d: class %d, want %d", e, got, e%(n-1000))
+		}
+	}
+}
