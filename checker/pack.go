@@ -37,6 +37,7 @@ type packer struct {
 	shift []uint8      // where byte i's varying bits start in the packed word
 	tab   [][256]uint8 // tab[i][d]: pext of d by vary[i]
 	used  int          // varying bits in all
+	low   bool         // every vary byte is a run of low bits (1<<k - 1)
 	// frozen is set when vary cannot grow (it would pass packBits).
 	frozen bool
 }
@@ -67,6 +68,15 @@ func (p *packer) pack(enc []byte) (uint64, bool) {
 	ref, vary, shift, tab := p.ref[:len(enc)], p.vary[:len(enc)], p.shift[:len(enc)], p.tab[:len(enc)]
 	var w uint64
 	var bad byte
+	if p.low {
+		// Every vary byte is a run of low bits, so a difference inside it is its own pext.
+		for i, b := range enc {
+			d := b ^ ref[i]
+			bad |= d &^ vary[i]
+			w |= uint64(d) << shift[i]
+		}
+		return w, bad == 0
+	}
 	for i, b := range enc {
 		d := b ^ ref[i]
 		bad |= d &^ vary[i]
@@ -85,30 +95,48 @@ func (p *packer) unpack(w uint64, enc []byte) {
 }
 
 // widen makes vary cover enc, of length n and outside vary, and reports whether it did:
-// it does not when vary is frozen or would pass packBits (then it freezes).
+// it does not when vary is frozen or would pass packBits (then it freezes). Each byte's
+// bits are widened to all those below its highest varying bit where that fits, since a
+// counter's bits appear one by one and each widening re-keys the store; else just to
+// the bits that vary.
 func (p *packer) widen(enc []byte) bool {
 	if p.frozen || len(enc) != p.n {
 		return false
 	}
-	used := 0
-	for i, b := range enc {
-		used += bits.OnesCount8(p.vary[i] | (b ^ p.ref[i]))
+	for _, smear := range []bool{true, false} {
+		used := 0
+		for i, b := range enc {
+			used += bits.OnesCount8(p.widened(i, b, smear))
+		}
+		if used > packBits {
+			continue
+		}
+		for i, b := range enc {
+			p.vary[i] = p.widened(i, b, smear)
+		}
+		p.layout()
+		return true
 	}
-	if used > packBits {
-		p.frozen = true
-		return false
+	p.frozen = true
+	return false
+}
+
+// widened returns byte i's varying bits once encoding byte b is seen, smeared down to
+// bit 0 if smear is set.
+func (p *packer) widened(i int, b byte, smear bool) byte {
+	v := p.vary[i] | (b ^ p.ref[i])
+	if smear && v != 0 {
+		v = byte(1<<bits.Len8(v) - 1)
 	}
-	for i, b := range enc {
-		p.vary[i] |= b ^ p.ref[i]
-	}
-	p.layout()
-	return true
+	return v
 }
 
 // layout recomputes shift and tab from vary.
 func (p *packer) layout() {
 	at := 0
+	p.low = true
 	for i, v := range p.vary {
+		p.low = p.low && v&(v+1) == 0
 		p.shift[i] = uint8(at)
 		for d := range 256 {
 			p.tab[i][d] = pext8(byte(d), v)

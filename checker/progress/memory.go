@@ -12,11 +12,13 @@ import (
 var ErrMemory = fmt.Errorf("memory budget reached")
 
 // WithMemoryLimit returns a context that is cancelled, with a cause wrapping ErrMemory,
-// once the memory the process holds (Held: its resident set) exceeds limit bytes. It
-// reads it every 50 ms while below half the limit and more often as the limit comes
+// once the memory the process holds (Held: its resident set) exceeds 95% of limit
+// bytes. It reads it every 50 ms while below half of that and more often as it comes
 // near (SampleEvery), so that a run growing at hundreds of MB/s is caught within a few
-// MB of its budget. A limit of 0 or less only derives a cancellable context. Call the
-// returned function to release the watcher.
+// MB; the 5% left cover what one allocation adds at once (a slice that doubles) and
+// what the run allocates while it stops, so that it ends within its budget. A limit of
+// 0 or less only derives a cancellable context. Call the returned function to release
+// the watcher.
 //
 // The reading counts garbage not yet collected: a caller that owns the process (the
 // command line) should also set the garbage collector's soft limit a little below the
@@ -35,7 +37,8 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTimer(SampleEvery(Held(), uint64(limit)))
+		stopAt := uint64(limit - limit/20)
+		t := time.NewTimer(SampleEvery(Held(), stopAt))
 		defer t.Stop()
 		for {
 			select {
@@ -45,11 +48,11 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 				return
 			case <-t.C:
 				held := Held()
-				if held > uint64(limit) {
-					cancel(fmt.Errorf("%w: the process holds %s, more than the %s allowed (--max-memory)", ErrMemory, Bytes(held), Bytes(uint64(limit))))
+				if held > stopAt {
+					cancel(fmt.Errorf("%w: the process holds %s, within 5%% of the %s allowed (--max-memory)", ErrMemory, Bytes(held), Bytes(uint64(limit))))
 					return
 				}
-				t.Reset(SampleEvery(held, uint64(limit)))
+				t.Reset(SampleEvery(held, stopAt))
 			}
 		}
 	}()

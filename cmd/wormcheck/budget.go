@@ -31,7 +31,7 @@ type budget struct {
 // defineBudget defines --max-memory and --time-limit on fs.
 func defineBudget(fs *flag.FlagSet) *budget {
 	b := &budget{}
-	fs.Int64Var(&b.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the command stops, inconclusive, when the process outgrows it (0 = none; default 3/4 of the memory available at the start)")
+	fs.Int64Var(&b.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the command stops, inconclusive, when the process comes within 5% of it (0 = none; default 3/4 of the memory available at the start)")
 	fs.DurationVar(&b.timeLimit, "time-limit", 0, "stop, inconclusive, after this long (e.g. 10m; 0 = none)")
 	return b
 }
@@ -59,17 +59,16 @@ func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (co
 	return tctx, func() { cancel(); release(); restore() }, nil
 }
 
-// gcLimit sets the garbage collector's soft limit to 95% of a memory budget of
+// gcLimit sets the garbage collector's soft limit to 90% of a memory budget of
 // maxBytes (none for 0): the process then collects harder as it nears the budget, so
-// that the budget's watcher, which reads the resident set, stops a run for what it
-// keeps rather than for garbage not yet collected, and the run ends within 10% of the
-// budget. The returned function restores the limit before (a command run in-process,
+// that the budget's watcher, which reads the resident set and stops a run at 95% of
+// the budget, stops it for what it keeps rather than for garbage not yet collected. The returned function restores the limit before (a command run in-process,
 // as the tests do, leaves the process as it found it).
 func gcLimit(maxBytes int64) (restore func()) {
 	if maxBytes <= 0 {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(maxBytes - maxBytes/20)
+	prev := debug.SetMemoryLimit(maxBytes - maxBytes/10)
 	return func() { debug.SetMemoryLimit(prev) }
 }
 

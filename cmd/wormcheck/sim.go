@@ -10,11 +10,11 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/checker/sim/simulate"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/simulate"
 )
 
 const simHelp = `wormcheck sim --topo T [flags]
@@ -133,7 +133,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	fs.BoolVar(&o.Dateline, "dateline", false, "collective mode on tori: split the VCs into the two dateline classes (needs --vcs 2)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object")
 	fs.BoolVar(&f.progress, "progress", false, "show progress on stderr (at most once a second)")
-	fs.Int64Var(&f.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the process outgrows it (0 = none; default 3/4 of the memory available at the start)")
+	fs.Int64Var(&f.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB: the run stops, inconclusive, when the process comes within 5% of it (0 = none; default 3/4 of the memory available at the start)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop the run, inconclusive, after this long (e.g. 10m; 0 = none)")
 }
 

@@ -200,6 +200,8 @@ func (c *collective) WriteText(w io.Writer) {
 		u, v := s.Unicasts[ct.Waiting], s.Unicasts[ct.Holding]
 		fmt.Fprintf(w, "  first contention at cycle %d on %s: %s->%s (step %d) waited for %s->%s (step %d)\n", ct.Cycle, ct.Name,
 			g.NodeName(u.From), g.NodeName(u.To), u.Step, g.NodeName(v.From), g.NodeName(v.To), v.Step)
+	} else if res.Stopped {
+		fmt.Fprintf(w, "  no header waited in the %d cycles simulated\n", res.StoppedAt)
 	} else {
 		fmt.Fprintln(w, "  no header ever waited: the run is contention-free")
 	}

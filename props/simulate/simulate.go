@@ -6,8 +6,9 @@
 // text printed after it and its picture. The latency model or the paper's formula is
 // evaluated beside each run. Budget bounds a run by memory and time.
 //
-// It sits beside the simulator because it is about timing one execution, not judging
-// every one; it imports the algorithms whose schedules it executes.
+// It sits with the properties, above the algorithms and the simulator it composes: it
+// imports the algorithms whose schedules it executes and the pictures it draws, which
+// the simulator itself (checker/sim) must not.
 package simulate
 
 import (
