@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,25 +33,16 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 	return q.Check(ctx, props.PropNonblocking, check.Options{ViolationPicturesOnly: true})
 }
 
-// twoPhase checks one two-phase instance on banyan:N for deadlock through the entry
-// (msgs joined by ';', starts nil for every start combination, flits 0 for links
-// released when the last branch arrives; by name, so that the soundness test's
-// runCheck sees the instance) and counts its delivery certificate in tally.
+// twoPhase checks one two-phase instance on banyan:N for deadlock with the entry's typed
+// request (starts nil for every start combination, flits 0 for links released when the
+// last branch arrives) and counts its delivery certificate in tally.
 func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
-	ms := make([]string, len(msgs))
-	for i, m := range msgs {
-		ms[i] = m.String()
+	b, err := model.NewBanyan(n)
+	if err != nil {
+		return nil, err
 	}
-	params := map[string]string{"msgs": strings.Join(ms, ";"), "arbitration": arb.String(), "timing": timing.String(), "flits": strconv.Itoa(flits)}
-	if starts != nil {
-		ss := make([]string, len(starts))
-		for i, v := range starts {
-			ss[i] = strconv.Itoa(v)
-		}
-		params["starts"] = strings.Join(ss, ",")
-	}
-	rep, err := runCheck(ctx, check.Instance{Algorithm: "two-phase", Topology: fmt.Sprintf("banyan:%d", n), Params: params}, "deadlock",
-		check.Options{Workers: workers, ViolationPicturesOnly: true})
+	req := check.TwoPhase{Banyan: b, Msgs: msgs, Options: banyan.Options{Arbitration: arb, Timing: timing, Starts: starts, Flits: flits}}
+	rep, err := runCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers, ViolationPicturesOnly: true})
 	if err == nil {
 		tally.Add(rep.Certificate)
 	}

@@ -2,6 +2,7 @@ package proofs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // memberVerdict is what one check of a family member gave: its verdict and, when
@@ -31,16 +31,15 @@ type notionRun struct {
 func runNotion(t *testing.T, ids []string, size Size, n deadlockNotion) notionRun {
 	out := notionRun{claims: map[string]string{}, members: map[string]memberVerdict{}}
 	var mu sync.Mutex
-	n.Record = func(in check.Instance, prop string, rep *props.Report) {
+	n.Record = func(prop string, rep *props.Report) {
 		if prop == props.PropGlobalDeadlock {
 			prop = props.PropDeadlock
 		}
-		keys := make([]string, 0, len(in.Params))
-		for k, v := range in.Params {
-			keys = append(keys, k+"="+v)
+		in, err := json.Marshal(rep.Instance) // encoding/json sorts the parameters
+		if err != nil {
+			t.Error(err)
 		}
-		slices.Sort(keys)
-		key := fmt.Sprintf("%s %s %s %s", in.Algorithm, in.Topology, strings.Join(keys, " "), prop)
+		key := fmt.Sprintf("%s %s", in, prop)
 		mv := memberVerdict{verdict: rep.Verdict}
 		if rep.Trace != nil {
 			mv.steps = len(rep.Trace.Actions)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
@@ -13,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -128,12 +128,15 @@ type rtFlitResult struct {
 	tally                                   checker.Tally // the instances' delivery certificates
 }
 
-// unicastUnder checks one placement (L, B) under relation name with check.Run, for
-// property prop, each search bounded by maxStates.
+// unicastUnder checks one placement (L, B) under relation name with the entry's typed
+// unicast request, for property prop, each search bounded by maxStates.
 func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
-	return runCheck(ctx, check.Instance{Algorithm: "unicast", Topology: g.Spec(), Params: map[string]string{
-		"msgs": unicast.FormatPairs(ps), "length": strconv.Itoa(lb[0]), "buffers": strconv.Itoa(lb[1]), "routing": name,
-	}}, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
+	rel, err := routing.ByName(g, name)
+	if err != nil {
+		return nil, err
+	}
+	u := check.Unicast{Grid: g, Spec: unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: lb[0], Buffer: lb[1], Routing: rel}}
+	return runCheck(ctx, u, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
 }
 
 // runFlit checks every instance of the families through the entry (stopping at the
@@ -409,10 +412,19 @@ func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
-		rep, err := runCheck(ctx, check.Instance{Algorithm: "tree-mcast", Topology: topo, Params: map[string]string{
-			"family": fmt.Sprintf("pairs:%d", k), "pruning": pr.String(), "length": "1", "buffers": "1", "ports": "one",
-			"routing": "duato", "stop": strconv.FormatBool(pr == flit.PruneNone),
-		}}, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})
+		g, err := model.ParseGrid(topo)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := routing.ByName(g, "duato")
+		if err != nil {
+			return nil, err
+		}
+		fam := treemcast.Family{Grid: g, K: k}
+		req := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Routing: rel,
+			Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort}},
+			Family: &fam, Stop: pr == flit.PruneNone}
+		rep, err := runCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})
 		if err != nil {
 			return nil, err
 		}
@@ -422,7 +434,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 		}
 		out.Instances += r.Instances
 		out.States += r.States
-		notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, rep.Instance.Params["family"], pr, r.Instances, r.States, r.Verdict))
+		notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, fam.Spec(), pr, r.Instances, r.States, r.Verdict))
 		return r, nil
 	}
 	type part struct {
