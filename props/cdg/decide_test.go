@@ -355,3 +355,43 @@ func TestDecideRefused(t *testing.T) {
 	}
 	t.Logf("adaptive on mesh:2x2: %d configurations refused before the search ran out", asked)
 }
+
+// TestWormBoundsSound checks the worm bounds against configurations the search finds
+// without them: every vertex a configuration holds is bounded by at most its worms
+// (the bound is a lower bound), and with no cycle of segments there is no bound.
+func TestWormBoundsSound(t *testing.T) {
+	for _, c := range []struct{ topo, name string }{
+		{"mesh:4x4", "adaptive"}, {"hypercube:3", "adaptive"}, {"torus:5x5", "dor-1vc"},
+		{"mesh:3x3", "nonminimal"}, {"mesh:4x4", "nonminimal:1"}, {"torus:4x4", "adaptive"},
+	} {
+		g, _ := model.ParseGrid(c.topo)
+		rel, _ := routing.ByName(g, c.name)
+		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alive, header := sp.survivors()
+		bounds := sp.wormBounds(alive, header, boundCycles)
+		f := newFinder(sp, alive, header, 1<<22)
+		f.lasso, f.adj = sp.lassos(alive)
+		found := 0
+		for ch := 1; ch <= 8 && found < 3; ch++ {
+			for k := 1; k <= ch && found < 3; k++ {
+				if !f.run(k, ch) {
+					continue
+				}
+				found++
+				for _, w := range f.found {
+					for _, v := range w.path {
+						if int(bounds[v]) > len(f.found) {
+							t.Errorf("%s on %s: vertex %d held by a configuration of %d worms is bounded by %d", c.name, c.topo, v, len(f.found), bounds[v])
+						}
+					}
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("%s on %s: no configuration to check the bounds against", c.name, c.topo)
+		}
+	}
+}
