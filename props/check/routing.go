@@ -69,25 +69,38 @@ cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions
 }
 
 func prepareRouting(r *request) (job, error) {
-	var rr *cdg.Report
-	var err error
-	if rel := r.relation; rel != nil {
+	rel := r.relation
+	if rel != nil {
 		r.usedRel = true
 		if r.params["routing"] != "" {
 			return nil, badf("--routing and a Go relation (Instance.Relation) exclude each other")
 		}
-		rr, err = cdg.ProveRelation(context.Background(), rel, cdg.DecideOptions{})
 	} else {
 		spec := r.str("routing")
 		if spec == "" {
 			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
 		}
-		rr, err = cdg.Prove(context.Background(), r.topology, spec, os.ReadFile)
+		var g *model.Grid
+		if r.topology != "" {
+			var err error
+			if g, err = model.ParseNetwork(r.topology); err != nil {
+				return nil, badf("--topo: %v", err)
+			}
+		} else if routing.IsBuiltin(spec) {
+			return nil, badf("--topo: missing (a built-in routing needs a topology)")
+		}
+		var err error
+		if rel, err = routing.Resolve(g, spec, os.ReadFile); err != nil {
+			return nil, badf("--routing: %v", err)
+		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	return func(context.Context) (*props.Report, error) {
+	// The decision runs in the job, under the caller's context: a signal or a time
+	// limit stops its search within a second, inconclusive.
+	return func(ctx context.Context) (*props.Report, error) {
+		rr, err := cdg.ProveRelation(ctx, rel, cdg.DecideOptions{})
+		if err != nil {
+			return nil, err
+		}
 		rep := rr.Report
 		d := rr.Decision
 		rep.Command = ""

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -159,4 +160,27 @@ func (r ringRelation) VCs() int          { return 1 }
 func (r ringRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
 	c, _ := r.g.Neighbor(h.At, 0, model.Plus)
 	return append(out, routing.Output{Channel: c})
+}
+
+// TestRoutingWatchesItsContext: the routing decision runs under the caller's context, so
+// a cancelled one ends a search that would otherwise decide (torus:8x8 adaptive is
+// violated) inconclusive, while a live one still decides.
+func TestRoutingWatchesItsContext(t *testing.T) {
+	in := Instance{Algorithm: "routing", Topology: "torus:8x8", Params: map[string]string{"routing": "adaptive"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := Run(ctx, in, props.PropDeadlock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Inconclusive {
+		t.Errorf("cancelled: verdict %s, want inconclusive", rep.Verdict)
+	}
+	rep, err = Run(context.Background(), in, props.PropDeadlock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated {
+		t.Errorf("live: verdict %s, want violated", rep.Verdict)
+	}
 }
