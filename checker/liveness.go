@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/wormcheck/wormcheck/model/scc"
 	"github.com/wormcheck/wormcheck/model/system"
 )
 
@@ -590,79 +591,34 @@ func pathActions[S any](m Model[S], g *graph, root int32, edges []int) ([]Action
 // subgraph of states where message x is pending; each component is sorted by state id
 // and the components are ordered by their least state. Tarjan's algorithm, iterative.
 func (g *graph) components(x int) [][]int32 {
-	n := g.expanded()
 	inSet := make([]bool, len(g.sets))
 	for k, s := range g.sets {
 		_, inSet[k] = slices.BinarySearch(s, x)
 	}
 	pending := func(v int32) bool { return inSet[g.pset[v]] }
-	index := make([]int32, n)
-	low := make([]int32, n)
-	for i := range index {
-		index[i] = -1
+	comp, count := scc.Components(g.expanded(), pending, scc.CSR(g.off, g.to))
+	// A component is kept when it has an edge: more than one state, or a self-loop.
+	size := make([]int32, count)
+	for _, c := range comp {
+		if c >= 0 {
+			size[c]++
+		}
 	}
-	onStack := make([]bool, n)
-	var stack []int32
-	type frame struct {
-		v int32
-		e uint32
-	}
+	slot := make([]int32, count) // index in comps + 1; 0: not kept
 	var comps [][]int32
-	next := int32(0)
-	for root := range int32(n) {
-		if index[root] >= 0 || !pending(root) {
+	for v, c := range comp { // increasing v: the components come out sorted, by least state
+		if c < 0 {
 			continue
 		}
-		call := []frame{{root, g.off[root]}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			v := f.v
-			if f.e < g.off[v+1] {
-				w := g.to[f.e]
-				f.e++
-				if !pending(w) {
-					continue
-				}
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, g.off[w]})
-				} else if onStack[w] {
-					low[v] = min(low[v], index[w])
-				}
+		if slot[c] == 0 {
+			if size[c] == 1 && !g.hasEdge(int32(v), int32(v)) {
 				continue
 			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] != index[v] {
-				continue
-			}
-			var comp []int32
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			if len(comp) > 1 || g.hasEdge(v, v) {
-				slices.Sort(comp)
-				comps = append(comps, comp)
-			}
+			comps = append(comps, make([]int32, 0, size[c]))
+			slot[c] = int32(len(comps))
 		}
+		comps[slot[c]-1] = append(comps[slot[c]-1], int32(v))
 	}
-	slices.SortFunc(comps, func(a, b []int32) int { return int(a[0] - b[0]) })
 	return comps
 }
 

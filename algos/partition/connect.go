@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/scc"
 )
 
 // digraph is a subnetwork seen as a directed graph on its vertices (members and channel
@@ -117,67 +118,9 @@ func (d *digraph) reach(start int, adj [][]int32) []bool {
 	return seen
 }
 
-// tarjan returns a component number per vertex (iterative Tarjan, no recursion so that
+// tarjan returns a component number per vertex (scc.Components, iterative, so that
 // a 4096-node ring cannot exhaust the stack).
 func (d *digraph) tarjan() []int32 {
-	n := len(d.verts)
-	index := make([]int32, n)
-	low := make([]int32, n)
-	comp := make([]int32, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int32
-	type frame struct{ v, next int32 }
-	var call []frame
-	var counter, comps int32
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call = append(call, frame{int32(root), 0})
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, int32(root))
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			v := f.v
-			if int(f.next) < len(d.out[v]) {
-				w := d.out[v][f.next]
-				f.next++
-				if index[w] < 0 {
-					index[w], low[w] = counter, counter
-					counter++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				} else if onStack[w] && index[w] < low[v] {
-					low[v] = index[w]
-				}
-				continue
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = comps
-					if w == v {
-						break
-					}
-				}
-				comps++
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				if low[v] < low[u] {
-					low[u] = low[v]
-				}
-			}
-		}
-	}
+	comp, _ := scc.Components(len(d.verts), nil, scc.Lists(d.out))
 	return comp
 }

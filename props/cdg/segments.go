@@ -1,6 +1,10 @@
 package cdg
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/wormcheck/wormcheck/model/scc"
+)
 
 // Worm bounds: a lower bound, per vertex, on the worms of a deadlock configuration in
 // which the vertex is held, for the search by fewest worms (find.go).
@@ -133,70 +137,7 @@ func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
 // is numbered after every component it reaches. States that are not survivors get -1.
 // Iterative, O(states + arcs).
 func (sp *space) components(alive []bool) ([]int32, int) {
-	n := sp.states()
-	index := make([]int32, n)
-	low := make([]int32, n)
-	comp := make([]int32, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i], comp[i] = -1, -1
-	}
-	var stack []int32
-	type frame struct {
-		st  int32
-		arc int32 // the next arc to follow
-	}
-	var call []frame
-	next, ncomp := int32(0), 0
-	for root := range n {
-		if !alive[root] || index[root] >= 0 {
-			continue
-		}
-		call = append(call[:0], frame{int32(root), sp.first[root]})
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, int32(root))
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			st := f.st
-			if f.arc < sp.first[st+1] {
-				t := sp.arcTo[f.arc]
-				f.arc++
-				if t < 0 || !alive[t] {
-					continue
-				}
-				if index[t] < 0 {
-					index[t], low[t] = next, next
-					next++
-					stack = append(stack, t)
-					onStack[t] = true
-					call = append(call, frame{t, sp.first[t]})
-				} else if onStack[t] {
-					low[st] = min(low[st], index[t])
-				}
-				continue
-			}
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].st
-				low[p] = min(low[p], low[st])
-			}
-			if low[st] == index[st] {
-				for {
-					t := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[t] = false
-					comp[t] = int32(ncomp)
-					if t == st {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
-	}
-	return comp, ncomp
+	return scc.Components(sp.states(), func(st int32) bool { return alive[st] }, scc.CSR(sp.first, sp.arcTo))
 }
 
 // or sets dst to dst | src.
