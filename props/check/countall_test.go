@@ -61,3 +61,32 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 		t.Errorf("--stop=false without a family: %v", err)
 	}
 }
+
+// TestUnicastCountAllInterrupted: a --stop=false run cut after it found its first
+// violated member (member 239 of 476) reports that member, and notes that the count
+// covers only the members checked. The cut is made by a number of context looks,
+// doubled until it falls after the first violation and before the end.
+func TestUnicastCountAllInterrupted(t *testing.T) {
+	in := check.Instance{Algorithm: "unicast", Topology: "torus:6", Params: map[string]string{"family": "all-placements:3", "dateline": "off", "stop": "false"}}
+	for n := int64(64); n < 1<<24; n *= 2 {
+		rep, err := check.Run(newCountCtx(n), in, props.PropDeadlock, check.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := unicast.ParseFamilyRecord(rep.Result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.Partial {
+			t.Fatalf("no cut between the first violation and the end (the run finished at %d looks)", n)
+		}
+		if rep.Verdict != props.Violated {
+			continue // cut before member 239
+		}
+		if !strings.Contains(strings.Join(rep.Notes, "\n"), "interrupted after") || !strings.HasPrefix(rep.Reason, "member 239 ") {
+			t.Fatalf("cut at %d looks: reason %q, notes %q", n, rep.Reason, rep.Notes)
+		}
+		return
+	}
+	t.Fatal("the family was never cut")
+}

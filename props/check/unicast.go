@@ -328,6 +328,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 		if !stop {
 			rep.Reason += fmt.Sprintf("; %d of %d members checked violated", rec.Violated, rec.Instances)
 			rep.Figures = map[string]float64{"violated": float64(rec.Violated), "instances": float64(rec.Instances)}
+			if rec.Partial && ctx.Err() != nil {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("interrupted after %d of the shard's members; resume to count the rest", rec.Instances))
+			}
 		}
 		rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
 		rep.Stats.Seconds = time.Since(start).Seconds()
