@@ -223,16 +223,24 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	f.lasso, f.adj = sp.lassos(alive)
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
+	cb := newCycleBounds(sp, alive, header)
+	minLasso := maxC
+	for _, l := range f.lasso {
+		if l >= 0 {
+			minLasso = min(minLasso, int(l))
+		}
+	}
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
 	// Fewest worms first, then fewest channels. For k = 1, 2, ...: a probe with no
 	// bound on the channels (probeNodes nodes at most, nothing realised) looks for a
 	// configuration of at most k worms, which a permissive relation has at once; then
-	// an iterative deepening on the channels finds the configuration of at most k
-	// worms with the fewest channels, or shows there is none once a level needs no
-	// more channels (when the probe or that level needed no more worms either, there
-	// is no configuration at all). The first k with one is the fewest worms.
+	// an iterative deepening on the channels (skipping the levels below the cycle
+	// bound least(k)) finds the configuration of at most k worms with the fewest
+	// channels, or shows there is none once a level needs no more channels (when the
+	// probe or that level needed no more worms either, there is no configuration at
+	// all). The first k with one is the fewest worms.
 	// That order spends at most a share of the nodes (minimalShare): proving that no
 	// configuration has fewer worms can cost far more than finding one. Past the share,
 	// a configuration of the fewest worms the probe found keeps that title without the
@@ -266,8 +274,17 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 			}
 			continue
 		}
-		c := 1
+		c, asked := 1, false
 		for ; c <= maxC; c++ {
+			// No configuration of at most k worms holds fewer than least(k) channels
+			// (cycleBounds), so the levels below it are empty. It is asked for only
+			// where it may save a search: at the first level not pruned whole by the
+			// lassos (the levels below cost nothing), and below the channels of the
+			// probe's configuration (at them the level finds one).
+			if !asked && c >= minLasso && (probe == nil || c < probe.Channels) {
+				asked = true
+				c = max(c, int(min(int32(maxC), cb.bound(k))))
+			}
 			if f.run(k, c) {
 				d.Nodes, d.Refused = f.nodes, f.refused
 				d.Verdict, d.Configuration, d.Minimal = props.Violated, f.conf, true

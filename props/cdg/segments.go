@@ -171,3 +171,200 @@ func ones(set []uint64) func(func(int) bool) {
 		}
 	}
 }
+
+// Cycle bounds: a lower bound on the channels of a deadlock configuration of at most k
+// worms, for the deepening on channels (Decide).
+//
+// Take the cycle of the worm bounds above: outputs o_i, ..., o_j, each held by a worm
+// of the cycle, worm W_{m+1} holding o_m and every vertex from o_m on to its header,
+// which is offered o_{m+1} (W_i closes it: it holds o_j and its header is offered
+// o_i). The worms of the cycle are distinct, so they hold disjoint vertices, and
+// W_{m+1} holds at least len(o_m, o_{m+1}) of them: the fewest states of a path of
+// survivor arcs from a survivor state at o_m to a header-capable state offered
+// o_{m+1}. A configuration of at most k worms therefore holds at least
+//
+//	least(k) = min over segment cycles of at most k arcs of the sum of their lengths
+//
+// channels (a closed walk splits into simple cycles of fewer arcs, none longer, so
+// simple cycles suffice). On a torus with minimal adaptive routing three worms close
+// no cycle that does not wrap around a ring, while four close a square of four
+// channels: least(3) is the ring's length (12 on torus:12x12), and the deepening for
+// three worms starts there instead of refuting every level below.
+
+// cycleBounds computes least(k) on demand and keeps it per k.
+type cycleBounds struct {
+	sp      *space
+	alive   []bool
+	header  []bool
+	built   bool
+	tgt, wt [][]int32 // the segment arcs out of each vertex, with their lengths (nil: unknown)
+	in      [][]int32 // in[v]: the vertices with a segment arc into v
+	inWt    [][]int32 // the lengths of those arcs
+	least   []int32   // least[k] once computed (0: not yet)
+	work    int64     // states visited and arcs relaxed so far
+	// empty: a header-capable state has no outputs, a configuration of one worm on
+	// one channel, so there is no bound.
+	empty bool
+}
+
+// noCycle is least(k) when no segment cycle has at most k arcs.
+const noCycle = int32(1 << 30)
+
+// maxCycleWork bounds the states visited and arcs relaxed for the cycle bounds; past
+// it bound returns 1 (no bound), and the decision runs as it would without them.
+const maxCycleWork = 1 << 28
+
+func newCycleBounds(sp *space, alive, header []bool) *cycleBounds {
+	return &cycleBounds{sp: sp, alive: alive, header: header}
+}
+
+// lengths builds the segment arcs with their lengths: one breadth-first search of
+// the survivors' states from the states at each vertex. Cost O(V x (reachable states
+// + arcs)), bounded by maxCycleWork and, on average over the vertices searched, by 64
+// times the states and arcs per vertex (a minimal relation's searches stay within it:
+// 36 times on torus:16x16 adaptive; a non-minimal relation's reach nearly every state,
+// 230 times on torus:16x16, and there least(k) is small anyway); false when a bound or
+// the context stops it.
+func (cb *cycleBounds) lengths() bool {
+	sp := cb.sp
+	nv := sp.vertices()
+	cb.tgt, cb.wt = make([][]int32, nv), make([][]int32, nv)
+	dist := make([]int32, sp.states())
+	stamp := make([]int32, sp.states())
+	seen := make([]int32, nv)
+	var queue []int32
+	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(nv)
+	for u := range nv {
+		if cb.work > maxCycleWork || (u%64 == 0 && stopped(sp.ctx) != nil) {
+			return false
+		}
+		if u > 0 && cb.work > int64(u)*perVertex {
+			return false // a permissive relation: segments run almost everywhere
+		}
+		gen := int32(u + 1)
+		queue = queue[:0]
+		for _, st := range sp.at(int32(u)) {
+			if cb.alive[st] {
+				stamp[st], dist[st] = gen, 1
+				queue = append(queue, st)
+			}
+		}
+		// Breadth first: an output is first met at its least length.
+		for i := 0; i < len(queue); i++ {
+			st := queue[i]
+			to, vs := sp.arcs(st)
+			cb.work += int64(len(to)) + 1
+			if cb.header[st] {
+				cb.empty = cb.empty || len(vs) == 0
+				for _, w := range vs {
+					if seen[w] != gen {
+						seen[w] = gen
+						cb.tgt[u] = append(cb.tgt[u], w)
+						cb.wt[u] = append(cb.wt[u], dist[st])
+					}
+				}
+			}
+			for _, t := range to {
+				if t >= 0 && cb.alive[t] && stamp[t] != gen {
+					stamp[t], dist[t] = gen, dist[st]+1
+					queue = append(queue, t)
+				}
+			}
+		}
+	}
+	cb.in, cb.inWt = make([][]int32, nv), make([][]int32, nv)
+	for u := range nv {
+		for i, w := range cb.tgt[u] {
+			cb.in[w] = append(cb.in[w], int32(u))
+			cb.inWt[w] = append(cb.inWt[w], cb.wt[u][i])
+		}
+	}
+	return true
+}
+
+// bound returns least(k) (noCycle when no segment cycle has at most k arcs), or 1
+// when it is not known (the work bound, the context, a header with no outputs).
+// Each cycle is found from its least vertex u through greater vertices only: the
+// least lengths of walks from u of 1, ..., k-1 arcs, layer by layer, each closed by
+// one arc back into u; a walk that cannot beat the best cycle so far is dropped.
+// Cost, for a k not asked before, O(V x (k-2) x segment arcs) at most, bounded by
+// maxCycleWork.
+func (cb *cycleBounds) bound(k int) int32 {
+	if k <= 0 {
+		return 1
+	}
+	if !cb.built {
+		cb.built = true
+		if !cb.lengths() {
+			cb.tgt = nil
+		}
+	}
+	if cb.tgt == nil || cb.empty {
+		return 1
+	}
+	for len(cb.least) <= k {
+		cb.least = append(cb.least, 0)
+	}
+	if cb.least[k] != 0 {
+		return cb.least[k]
+	}
+	best := noCycle
+	if k > 1 {
+		best = cb.bound(k - 1) // a cycle of fewer arcs has at most k
+		if cb.tgt == nil {
+			return 1
+		}
+	}
+	nv := cb.sp.vertices()
+	cur, next := make([]int32, nv), make([]int32, nv)
+	for u := range nv {
+		if cb.work > maxCycleWork || (u%64 == 0 && stopped(cb.sp.ctx) != nil) {
+			cb.tgt = nil // unknown from here on
+			return 1
+		}
+		for i := range cur {
+			cur[i] = noCycle
+		}
+		for i, w := range cb.tgt[u] {
+			if int(w) >= u {
+				cur[w] = cb.wt[u][i]
+			}
+		}
+		// cur: the least lengths of walks of j arcs from u through greater vertices.
+		for j := 1; ; j++ {
+			if j == 1 {
+				best = min(best, cur[u]) // one arc from u to u
+			}
+			if j+1 > k {
+				break
+			}
+			// Walks of j arcs closed by one arc into u: cycles of j+1 arcs.
+			for i, y := range cb.in[u] {
+				if int(y) > u && cur[y] < noCycle {
+					best = min(best, cur[y]+cb.inWt[u][i])
+				}
+			}
+			if j+2 > k {
+				break
+			}
+			for i := range next {
+				next[i] = noCycle
+			}
+			for y := u + 1; y < nv; y++ {
+				d := cur[y]
+				if d+2 >= best { // one more arc and the closing one add at least 2
+					continue
+				}
+				cb.work += int64(len(cb.tgt[y]))
+				for i, x := range cb.tgt[y] {
+					if e := d + cb.wt[y][i]; int(x) > u && e < next[x] {
+						next[x] = e
+					}
+				}
+			}
+			cur, next = next, cur
+		}
+	}
+	cb.least[k] = best
+	return best
+}
