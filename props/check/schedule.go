@@ -37,8 +37,10 @@ func parseSemantics(list string) ([]string, error) {
 // BuildSchedule builds the unicast schedule of a schedule-building algorithm of the
 // registry (the collectives and multinode) without judging it, for `wormcheck schedule`
 // and for tests that want the schedule itself. Options.Seed seeds algorithms that draw
-// at random.
-func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
+// at random. The collectives' builders look at ctx every plan.StopEvery unicasts: when
+// it ends during a build, BuildSchedule returns the builder's *plan.Stopped error, which
+// says how many of the schedule's unicasts were built (multinode does not look yet).
+func BuildSchedule(ctx context.Context, in Instance, opt Options) (*model.Schedule, error) {
 	a, ok := Lookup(in.Algorithm)
 	if !ok || a.schedule == nil {
 		var names []string
@@ -59,7 +61,7 @@ func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
 		}
 		r.params[k] = v
 	}
-	s, err := a.schedule(r)
+	s, err := a.schedule(ctx, r)
 	if err != nil {
 		return nil, err
 	}
