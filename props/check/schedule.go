@@ -87,9 +87,9 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	var r *props.Report
 	switch property {
 	case props.PropValidity:
-		r = props.Validity(s)
+		r = props.ValidityContext(ctx, s)
 	case props.PropExactlyOnce:
-		r = props.ExactlyOnce(s)
+		r = props.ExactlyOnceContext(ctx, s)
 	case props.PropSteps:
 		r = props.StepCount(s, opt.Steps)
 	case props.PropStepsExact:
@@ -98,7 +98,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 		}
 		r = props.StepCountExact(s, opt.Steps)
 	case props.PropStepwise:
-		r = props.Stepwise(s)
+		r = props.StepwiseContext(ctx, s)
 	case props.PropDepth:
 		r = props.Depth(s, props.DepthOptions{Context: ctx})
 	case props.PropNodeContention:
@@ -138,8 +138,8 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 // timed runs depth (exact over all parameters) and, on one-port schedules,
 // node-contention; any-delay runs any-delay. When a schedule is depth contention-free
 // but not any-delay contention-free, the any-delay report says so as a finding. When
-// ctx ends, the check under way (depth watches it) and every check after it are
-// reported inconclusive with the cause.
+// ctx ends, the check under way (validity, exactly-once, stepwise, depth and any-delay
+// watch it) and every check after it are reported inconclusive with the cause.
 func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) ([]*props.Report, error) {
 	if err := s.Check(); err != nil {
 		return nil, badf("schedule: %v", err)
@@ -153,10 +153,10 @@ func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) 
 		switch sem {
 		case props.SemStep:
 			jobs = append(jobs,
-				job{props.PropValidity, sem, func() *props.Report { return props.Validity(s) }},
-				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnce(s) }},
+				job{props.PropValidity, sem, func() *props.Report { return props.ValidityContext(ctx, s) }},
+				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnceContext(ctx, s) }},
 				job{props.PropSteps, sem, func() *props.Report { return props.StepCount(s, 0) }},
-				job{props.PropStepwise, sem, func() *props.Report { return props.Stepwise(s) }})
+				job{props.PropStepwise, sem, func() *props.Report { return props.StepwiseContext(ctx, s) }})
 		case props.SemTimed:
 			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return props.Depth(s, props.DepthOptions{Context: ctx}) }})
 			if s.Ports == model.OnePort {
