@@ -80,12 +80,11 @@ func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		if ctx.Err() != nil {
-			// Built but not yet written: writing a large schedule takes as long as
-			// building it, and does not look at ctx.
+		// Encoding a large schedule takes longer than building it: it looks at ctx too.
+		b, err := model.MarshalScheduleStop(s, func() bool { return ctx.Err() != nil })
+		if errors.Is(err, model.ErrMarshalStopped) {
 			return nil, &unwritten{len(s.Unicasts), s.Steps()}
 		}
-		b, err := model.MarshalSchedule(s)
 		if err != nil {
 			return nil, usagef("schedule: %v", err)
 		}
