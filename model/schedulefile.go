@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -487,9 +488,62 @@ func oneLineErr(err error) string {
 // MarshalSchedule writes s in the schedule file format: nodes as coordinate arrays on
 // meshes and tori and as ids on hypercubes, every path as its node list. Output is
 // deterministic; ParseSchedule(MarshalSchedule(s)) gives back s.
-func MarshalSchedule(s *Schedule) ([]byte, error) {
-	if err := s.Check(); err != nil {
+func MarshalSchedule(s *Schedule) ([]byte, error) { return MarshalScheduleStop(s, nil) }
+
+// ErrMarshalStopped is MarshalScheduleStop's error when its stop function ended it.
+var ErrMarshalStopped = errors.New("stopped before the schedule file was written")
+
+// marshalEvery is how many unicasts MarshalScheduleStop encodes between two questions to
+// its stop function: about ten milliseconds of work.
+const marshalEvery = 4096
+
+// MarshalScheduleStop is MarshalSchedule that asks stop (when not nil) every
+// marshalEvery unicasts whether to end, and then returns ErrMarshalStopped. It encodes
+// the header with an empty unicast list and each unicast apart, at the indentation the
+// whole would have: the bytes are MarshalSchedule's (a test compares them with one
+// json.MarshalIndent of the whole file).
+func MarshalScheduleStop(s *Schedule, stop func() bool) ([]byte, error) {
+	f, unicast, err := scheduleFileOf(s)
+	if err != nil {
 		return nil, err
+	}
+	head, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return nil, err
+	}
+	const tail = `"unicasts": null` + "\n}"
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("schedule file: unexpected header encoding")
+	}
+	if len(s.Unicasts) == 0 {
+		return append(head[:len(head)-len(tail)], `"unicasts": []`+"\n}"...), nil
+	}
+	var out bytes.Buffer
+	out.Write(head[:len(head)-len(tail)])
+	out.WriteString(`"unicasts": [`)
+	for i := range s.Unicasts {
+		if stop != nil && i%marshalEvery == marshalEvery-1 && stop() {
+			return nil, ErrMarshalStopped
+		}
+		b, err := json.MarshalIndent(unicast(i), "  ", " ")
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString("\n  ")
+		out.Write(b)
+	}
+	out.WriteString("\n ]\n}")
+	return out.Bytes(), nil
+}
+
+// scheduleFileOf returns the file form of s without its unicasts, and the file form of
+// unicast i.
+func scheduleFileOf(s *Schedule) (scheduleFile, func(i int) unicastFile, error) {
+	if err := s.Check(); err != nil {
+		return scheduleFile{}, nil, err
 	}
 	g, _ := s.Grid()
 	node := func(v NodeID) json.RawMessage {
@@ -512,7 +566,6 @@ func MarshalSchedule(s *Schedule) ([]byte, error) {
 		Ports:        s.Ports.String(),
 		Sources:      list(s.Sources),
 		Destinations: list(s.Destinations),
-		Unicasts:     make([]unicastFile, len(s.Unicasts)),
 	}
 	switch {
 	case s.Explicit:
@@ -529,7 +582,8 @@ func MarshalSchedule(s *Schedule) ([]byte, error) {
 	for _, set := range s.GroupDestinations {
 		f.GroupDestinations = append(f.GroupDestinations, list(set))
 	}
-	for i, u := range s.Unicasts {
+	unicast := func(i int) unicastFile {
+		u := s.Unicasts[i]
 		uf := unicastFile{From: node(u.From), To: node(u.To), Step: u.Step, Order: u.Order, VC: u.VC}
 		if s.Group != nil {
 			gr := s.Group[i]
@@ -541,7 +595,7 @@ func MarshalSchedule(s *Schedule) ([]byte, error) {
 			cur = g.Channel(c).To
 			uf.Path = append(uf.Path, node(cur))
 		}
-		f.Unicasts[i] = uf
+		return uf
 	}
-	return json.MarshalIndent(f, "", " ")
+	return f, unicast, nil
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -254,5 +255,74 @@ func TestParseScheduleModeRefusals(t *testing.T) {
 				t.Errorf("error %q does not name %q on one line", err, c.want)
 			}
 		})
+	}
+}
+
+// marshalWhole is the naive twin of MarshalSchedule: one json.MarshalIndent of the whole
+// file, as MarshalSchedule did before it encoded unicast by unicast.
+func marshalWhole(s *Schedule) ([]byte, error) {
+	f, unicast, err := scheduleFileOf(s)
+	if err != nil {
+		return nil, err
+	}
+	f.Unicasts = make([]unicastFile, len(s.Unicasts))
+	for i := range s.Unicasts {
+		f.Unicasts[i] = unicast(i)
+	}
+	return json.MarshalIndent(f, "", " ")
+}
+
+// TestMarshalScheduleTwin: MarshalSchedule's bytes are its naive twin's on the fuzz seeds
+// (ties, explicit walks, routing order, hypercube, groups), on a schedule with no
+// unicasts and on one with virtual channels; MarshalScheduleStop asks its stop function
+// every marshalEvery unicasts and ends at the question that says yes.
+func TestMarshalScheduleTwin(t *testing.T) {
+	files := []string{goodSchedule, tiesSchedule, explicitSchedule,
+		`{"format":"wormcheck-schedule/1","topology":"torus:4x4","routing":[1,0],"ties":"either","sources":[0],"unicasts":[{"from":[0,0],"to":[2,2],"step":1,"order":1,"path":[[0,0],[0,3],[0,2],[1,2],[2,2]]}]}`,
+		`{"format":"wormcheck-schedule/1","topology":"hypercube:3","sources":[0],"unicasts":[{"from":0,"to":7,"step":1,"order":1}]}`,
+		`{"format":"wormcheck-schedule/1","topology":"mesh:2x3","ports":"one-port","sources":[0,1],"group_destinations":[[2],[3]],"unicasts":[{"from":0,"to":2,"step":1,"order":1,"group":0},{"from":1,"to":3,"step":1,"order":1,"group":1}]}`,
+	}
+	var ss []*Schedule
+	for _, file := range files {
+		s, err := ParseSchedule([]byte(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	empty := *ss[0]
+	empty.Unicasts, empty.Destinations = nil, nil
+	ss = append(ss, &empty)
+	vc := *ss[0]
+	vc.Unicasts = append([]Unicast(nil), vc.Unicasts...)
+	vc.Unicasts[0].VC = make([]uint8, len(vc.Unicasts[0].Path))
+	vc.Unicasts[0].VC[0] = 1
+	ss = append(ss, &vc)
+	// A separate-addressing broadcast on a 128x128 torus: 16383 unicasts, one per step.
+	g, err := NewTorus(128, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dor := NewDOR(g)
+	big := &Schedule{Topology: g, Sources: []NodeID{0}, Ports: OnePort}
+	for v := 1; v < g.Nodes(); v++ {
+		big.Destinations = append(big.Destinations, NodeID(v))
+		big.Unicasts = append(big.Unicasts, Unicast{From: 0, To: NodeID(v), Path: dor.Path(0, NodeID(v)), Step: v, Order: v})
+	}
+	ss = append(ss, big)
+	for i, s := range ss {
+		got, err1 := MarshalSchedule(s)
+		want, err2 := marshalWhole(s)
+		if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
+			t.Errorf("schedule %d: %v %v; got\n%.300s\nwant\n%.300s", i, err1, err2, got, want)
+		}
+	}
+	asked := 0
+	if b, err := MarshalScheduleStop(big, func() bool { asked++; return false }); err != nil || asked != 3 || len(b) == 0 {
+		t.Errorf("never stopped: %v, asked %d times (want 3: at unicasts 4096, 8192 and 12288)", err, asked)
+	}
+	asked = 0
+	if _, err := MarshalScheduleStop(big, func() bool { asked++; return asked == 2 }); err != ErrMarshalStopped || asked != 2 {
+		t.Errorf("stop at the second question: %v, asked %d times", err, asked)
 	}
 }

@@ -46,7 +46,7 @@ type hbGraph struct {
 
 func newHB(s *model.Schedule) (*hbGraph, error) {
 	rec := receivers(s)
-	if w := causal(s, rec); w != nil {
+	if w := causal(s, rec, nil); w != nil {
 		return nil, fmt.Errorf("schedule is not causal: %s", w.String())
 	}
 	rank, lists := sendOrder(s)

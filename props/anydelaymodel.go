@@ -43,7 +43,7 @@ func NewAnyDelayModel(s *model.Schedule) (*AnyDelayModel, error) {
 		return nil, err
 	}
 	rec := receivers(s)
-	if w := causal(s, rec); w != nil {
+	if w := causal(s, rec, nil); w != nil {
 		return nil, fmt.Errorf("schedule is not causal: %s", w.String())
 	}
 	for i, u := range s.Unicasts {

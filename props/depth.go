@@ -99,7 +99,7 @@ const MaxForms = 256
 // symbolicStarts computes the start time of every unicast as a maxForm (tc = 1).
 func symbolicStarts(s *model.Schedule) ([]maxForm, error) {
 	rec := receivers(s)
-	if w := causal(s, rec); w != nil {
+	if w := causal(s, rec, nil); w != nil {
 		return nil, fmt.Errorf("schedule is not causal: %s", w.String())
 	}
 	rank, lists := sendOrder(s)

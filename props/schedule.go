@@ -230,9 +230,13 @@ func isSource(s *model.Schedule, v model.NodeID, g int) bool {
 
 // causal checks Definition 1 condition 2 in the form the timed and any-delay semantics
 // need: every sender that is not a source of its group received the message in a
-// strictly earlier step. It returns a witness of the first unicast that breaks it.
-func causal(s *model.Schedule, rec map[[2]int]int) *ScheduleWitness {
+// strictly earlier step. It returns a witness of the first unicast that breaks it, or
+// nil when none does or l (which may be nil) stopped it.
+func causal(s *model.Schedule, rec map[[2]int]int, l *looker) *ScheduleWitness {
 	for i, u := range s.Unicasts {
+		if l != nil && l.stop() {
+			return nil
+		}
 		g := s.GroupOf(i)
 		if isSource(s, u.From, g) {
 			continue

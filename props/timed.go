@@ -65,7 +65,7 @@ func newPlan(s *model.Schedule) (*plan, error) {
 		return nil, err
 	}
 	rec := receivers(s)
-	if w := causal(s, rec); w != nil {
+	if w := causal(s, rec, nil); w != nil {
 		return nil, fmt.Errorf("schedule is not causal: %s", w.String())
 	}
 	rank, lists := sendOrder(s)

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -18,34 +19,77 @@ import (
 //  2. A unicast (u, v, p, t) with u != s_0 and t > 1 needs some (w, u, p, j) with j < t.
 //  3. Two unicasts of one step from the same node leave by different first channels.
 //  4. Every destination d_i != s_0 is the target of exactly one unicast.
-func Validity(s *model.Schedule) *Report {
+func Validity(s *model.Schedule) *Report { return ValidityContext(context.Background(), s) }
+
+// ValidityContext is Validity that looks at ctx every unicastEvery unicasts of each
+// condition's pass; when ctx has ended the report is inconclusive and says which
+// conditions held before it.
+func ValidityContext(ctx context.Context, s *model.Schedule) *Report {
 	r := newReport(s, PropValidity, SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
-	return finish(r, validity(s), fmt.Sprintf("%d unicasts in %d steps", len(s.Unicasts), s.Steps()))
+	l := &looker{ctx: ctx}
+	w, cond := validity(s, l)
+	if l.err != nil {
+		r.Stats.Checked = 0
+		held := "none had been checked"
+		switch {
+		case cond == 2:
+			held = "condition (1) held"
+		case cond > 2:
+			held = fmt.Sprintf("conditions (1) to (%d) held", cond-1)
+		}
+		return fail(r, fmt.Errorf("%v while checking Definition 1 (%d) (%s); nothing was decided", l.err, cond, held))
+	}
+	return finish(r, w, fmt.Sprintf("%d unicasts in %d steps", len(s.Unicasts), s.Steps()))
 }
 
-func validity(s *model.Schedule) *ScheduleWitness {
+// unicastEvery is how many unicasts a step-semantics check handles between two looks at
+// its context: about a millisecond of work on a 512x512 broadcast.
+const unicastEvery = 4096
+
+// looker counts the unicasts a check has handled and looks at ctx (which may be nil)
+// every unicastEvery of them; err is the errStopped of the look that found ctx ended.
+type looker struct {
+	ctx context.Context
+	n   int
+	err error
+}
+
+// stop counts one unicast and says whether the check must end.
+func (l *looker) stop() bool {
+	if l.n++; l.err == nil && l.n%unicastEvery == 0 {
+		l.err = stopped(l.ctx)
+	}
+	return l.err != nil
+}
+
+// validity returns the first broken condition's witness, or nil; cond is the condition
+// under way when l stopped it (5 when all four were checked).
+func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 	name := s.Topology.NodeName
 	// Condition 1.
 	first := false
 	for i, u := range s.Unicasts {
+		if l.stop() {
+			return nil, 1
+		}
 		if u.Step != 1 {
 			continue
 		}
 		first = true
 		if !isSource(s, u.From, s.GroupOf(i)) {
 			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", A: Ref(s, i), ChannelID: -1,
-				Node: name(u.From), Note: "a node other than the source sends in step 1"}
+				Node: name(u.From), Note: "a node other than the source sends in step 1"}, 1
 		}
 	}
 	if !first && len(s.Unicasts) > 0 {
-		return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}
+		return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}, 1
 	}
 	// Condition 2.
-	if w := causal(s, receivers(s)); w != nil {
-		return w
+	if w := causal(s, receivers(s), l); w != nil || l.err != nil {
+		return w, 2
 	}
 	// Condition 3.
 	type key struct {
@@ -56,11 +100,14 @@ func validity(s *model.Schedule) *ScheduleWitness {
 	}
 	seen := map[key]int{}
 	for i, u := range s.Unicasts {
+		if l.stop() {
+			return nil, 3
+		}
 		k := key{u.From, s.GroupOf(i), u.Step, u.Path[0]}
 		if j, ok := seen[k]; ok {
 			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (3)", A: Ref(s, j), B: Ref(s, i),
 				Channel: s.Topology.ChannelName(u.Path[0]), ChannelID: int(u.Path[0]), Node: name(u.From),
-				Note: "one node sends twice in one step through the same first channel"}
+				Note: "one node sends twice in one step through the same first channel"}, 3
 		}
 		seen[k] = i
 	}
@@ -72,6 +119,9 @@ func validity(s *model.Schedule) *ScheduleWitness {
 	}
 	received := map[receipt][]int{}
 	for i, u := range s.Unicasts {
+		if l.stop() {
+			return nil, 4
+		}
 		k := receipt{s.GroupOf(i), u.To}
 		received[k] = append(received[k], i)
 	}
@@ -87,22 +137,28 @@ func validity(s *model.Schedule) *ScheduleWitness {
 				if len(got) > 1 {
 					w.A, w.B = Ref(s, got[0]), Ref(s, got[1])
 				}
-				return w
+				return w, 4
 			}
 		}
 	}
-	return nil
+	return nil, 5
 }
 
 // ExactlyOnce checks exactly-once delivery (step semantics): in every group, every
 // destination that is not a source receives the message exactly once, and no source or
 // non-destination receives it. Broadcast is the destination set of every node but the
 // source (model.Broadcast).
-func ExactlyOnce(s *model.Schedule) *Report {
+func ExactlyOnce(s *model.Schedule) *Report { return ExactlyOnceContext(context.Background(), s) }
+
+// ExactlyOnceContext is ExactlyOnce that looks at ctx every unicastEvery unicasts (each
+// group's pass reads them all); when ctx has ended the report is inconclusive and says
+// how many groups were served exactly once before it.
+func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
 	r := newReport(s, PropExactlyOnce, SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
+	l := &looker{ctx: ctx}
 	n := s.Topology.Nodes()
 	for g := 0; g < s.Groups(); g++ {
 		want := make([]bool, n)
@@ -114,6 +170,10 @@ func ExactlyOnce(s *model.Schedule) *Report {
 		}
 		got := make([][]int, n)
 		for i, u := range s.Unicasts {
+			if l.stop() {
+				r.Stats.Checked = 0
+				return fail(r, fmt.Errorf("%v in group %d of %d (groups before it served exactly once); nothing was decided", l.err, g, s.Groups()))
+			}
 			if s.GroupOf(i) == g {
 				got[u.To] = append(got[u.To], i)
 			}
@@ -235,7 +295,12 @@ func sortedNodes(vs []model.NodeID) []model.NodeID {
 // Stepwise checks stepwise contention freedom (step semantics): the unicasts of each step
 // are pairwise arc-disjoint, i.e. share no directed physical channel. Reference: 004 §3
 // (stepwise contention-free). The witness is the first pair (by index) and the channel.
-func Stepwise(s *model.Schedule) *Report {
+func Stepwise(s *model.Schedule) *Report { return StepwiseContext(context.Background(), s) }
+
+// StepwiseContext is Stepwise that looks at ctx every unicastEvery unicasts; when ctx
+// has ended the report is inconclusive and counts the unicasts found arc-disjoint from
+// the earlier ones of their step.
+func StepwiseContext(ctx context.Context, s *model.Schedule) *Report {
 	r := newReport(s, PropStepwise, SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
@@ -245,7 +310,12 @@ func Stepwise(s *model.Schedule) *Report {
 		ch   model.ChannelID
 	}
 	owner := map[key]int{}
+	l := &looker{ctx: ctx}
 	for i, u := range s.Unicasts {
+		if l.stop() {
+			r.Stats.Checked = int64(i)
+			return fail(r, fmt.Errorf("%v after %d of %d unicasts, each arc-disjoint from the earlier ones of its step; nothing was decided", l.err, i, len(s.Unicasts)))
+		}
 		for _, c := range u.Path {
 			k := key{u.Step, c}
 			if j, ok := owner[k]; ok && j != i {

@@ -63,9 +63,19 @@ func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Level1())
 }
 
+// BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
+// then it returns a *plan.Stopped error saying how far it got.
+func BuildStop(g *model.Grid, src model.NodeID, stop func() bool) (*model.Schedule, error) {
+	return buildWith(g, src, Level1(), stop)
+}
+
 // BuildWith is Build with another level_1 block (used to judge the candidates of
 // SearchLevel1 on whole tori).
 func BuildWith(g *model.Grid, src model.NodeID, blk Block) (*model.Schedule, error) {
+	return buildWith(g, src, blk, nil)
+}
+
+func buildWith(g *model.Grid, src model.NodeID, blk Block, stop func() bool) (*model.Schedule, error) {
 	sh, err := ShapeOf(g)
 	if err != nil {
 		return nil, err
@@ -74,18 +84,19 @@ func BuildWith(g *model.Grid, src model.NodeID, blk Block) (*model.Schedule, err
 		return nil, err
 	}
 	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	b.StopWhen(stop, g.Nodes()-1)
 	srcs := []model.NodeID{src}
-	for j := 1; j <= sh.K; j++ {
+	for j := 1; j <= sh.K && !b.Stopped(); j++ {
 		delta := pow4(sh.K - j)
 		if sh.Prime {
 			delta *= 2
 		}
 		srcs = phase(b, g, blk, srcs, delta, 2*j-1)
 	}
-	if sh.Prime {
+	if sh.Prime && !b.Stopped() {
 		zblock.Phase(b, g, srcs, 1, 2*sh.K+1)
 	}
-	return b.Schedule(), nil
+	return b.Result()
 }
 
 // phase runs the level_1 block at scale delta from every node of sources, in steps
@@ -93,6 +104,9 @@ func BuildWith(g *model.Grid, src model.NodeID, blk Block) (*model.Schedule, err
 func phase(b *plan.Builder, g *model.Grid, blk Block, sources []model.NodeID, delta, step int) []model.NodeID {
 	next := make([]model.NodeID, 0, 16*len(sources))
 	for _, s := range sources {
+		if b.Stopped() {
+			break
+		}
 		x, y := g.Coord(s, 0), g.Coord(s, 1)
 		at := func(c Cell) model.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
 		next = append(next, s)

@@ -289,8 +289,18 @@ func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Pattern())
 }
 
+// BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
+// then it returns a *plan.Stopped error saying how far it got.
+func BuildStop(g *model.Grid, src model.NodeID, stop func() bool) (*model.Schedule, error) {
+	return buildWith(g, src, Pattern(), stop)
+}
+
 // BuildWith is Build with another tile.
 func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error) {
+	return buildWith(g, src, t, nil)
+}
+
+func buildWith(g *model.Grid, src model.NodeID, t Tile, stop func() bool) (*model.Schedule, error) {
 	k, prime, err := Shape(g)
 	if err != nil {
 		return nil, err
@@ -299,8 +309,9 @@ func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error)
 		return nil, err
 	}
 	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	b.StopWhen(stop, g.Nodes()-1)
 	srcs := []model.NodeID{src}
-	for j := 1; j <= k; j++ {
+	for j := 1; j <= k && !b.Stopped(); j++ {
 		delta := 1
 		for e := 0; e < k-j; e++ {
 			delta *= 4
@@ -311,6 +322,9 @@ func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error)
 		step := 2*j - 1
 		var next []model.NodeID
 		for _, s := range srcs {
+			if b.Stopped() {
+				break
+			}
 			x, y := g.Coord(s, 0), g.Coord(s, 1)
 			at := func(c Cell) model.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
 			centres := []model.NodeID{s}
@@ -328,10 +342,10 @@ func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error)
 		}
 		srcs = next
 	}
-	if prime {
+	if prime && !b.Stopped() {
 		zblock.Phase(b, g, srcs, 1, 2*k+1)
 	}
-	return b.Schedule(), nil
+	return b.Result()
 }
 
 // Times are 004 §6.1's parameters.

@@ -13,10 +13,39 @@ import (
 
 // Builder collects the sends of one schedule. The zero value is not usable; call New.
 type Builder struct {
-	dor   model.DOR
-	sched model.Schedule
-	sent  map[model.NodeID]int
+	dor     model.DOR
+	sched   model.Schedule
+	sent    map[model.NodeID]int
+	stop    func() bool // asked every StopEvery sends; nil: never
+	total   int         // unicasts the whole build sends, for Stopped
+	stopped bool        // stop said yes: later sends are dropped
+	step    int         // step of the last send taken
 }
+
+// StopEvery is how many sends a Builder takes between two questions to its stop
+// function: routing 4096 sends costs about a millisecond on a 512x512 torus, so a
+// build ends within milliseconds of stop turning true while the question stays cheap.
+const StopEvery = 4096
+
+// Stopped is the error of a build that its stop function ended early: it took Sent of
+// the Total unicasts (one per destination of every multicast) and was in step Step.
+type Stopped struct {
+	Sent, Total, Step int
+}
+
+func (e *Stopped) Error() string {
+	return fmt.Sprintf("stopped while building the schedule after %d of %d unicasts (in step %d)", e.Sent, e.Total, e.Step)
+}
+
+// StopWhen makes b ask stop, every StopEvery sends, whether to end the build; once it
+// says yes b drops every later send (Stopped reports that, Result returns the error,
+// which names total, the unicasts the whole build would send). Builders call it before
+// their first send; a nil stop never stops.
+func (b *Builder) StopWhen(stop func() bool, total int) { b.stop, b.total = stop, total }
+
+// Stopped says whether the stop function ended the build; a builder's loops check it
+// to skip work whose sends would be dropped anyway.
+func (b *Builder) Stopped() bool { return b.stopped }
 
 // New starts a schedule on grid g routed by r, with the given port model, sources and
 // destinations (copied).
@@ -36,6 +65,14 @@ func New(r model.DOR, ports model.PortModel, sources, dests []model.NodeID) *Bui
 // Send adds the unicast from -> to in step (1-based); its Order is one more than the
 // number of sends from already added. Call Send in each sender's send order.
 func (b *Builder) Send(from, to model.NodeID, step int) {
+	if b.stopped {
+		return
+	}
+	if b.stop != nil && len(b.sched.Unicasts)%StopEvery == 0 && len(b.sched.Unicasts) > 0 && b.stop() {
+		b.stopped = true
+		return
+	}
+	b.step = step
 	b.sent[from]++
 	b.sched.Unicasts = append(b.sched.Unicasts, model.Unicast{
 		From: from, To: to, Path: b.dor.Path(from, to), Step: step, Order: b.sent[from],
@@ -45,8 +82,18 @@ func (b *Builder) Send(from, to model.NodeID, step int) {
 // SendGroup is Send for a schedule of several multicasts: the unicast belongs to
 // multicast group g.
 func (b *Builder) SendGroup(from, to model.NodeID, step, g int) {
-	b.Send(from, to, step)
-	b.sched.Group = append(b.sched.Group, g)
+	if b.Send(from, to, step); !b.stopped {
+		b.sched.Group = append(b.sched.Group, g)
+	}
+}
+
+// Result is Schedule for a build that may have been stopped: the schedule, or a
+// *Stopped error saying how far the build got.
+func (b *Builder) Result() (*model.Schedule, error) {
+	if b.stopped {
+		return nil, &Stopped{Sent: len(b.sched.Unicasts), Total: b.total, Step: b.step}
+	}
+	return b.Schedule(), nil
 }
 
 // Schedule returns the schedule, its unicasts sorted by step, then sender, then order

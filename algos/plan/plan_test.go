@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -57,4 +58,36 @@ func ExampleBuilder() {
 	// Output:
 	// (0,0) -> (2,1) step 1 order 1 hops 3
 	// (0,0) -> (0,3) step 1 order 2 hops 1
+}
+
+// TestStopWhen: a build whose stop function says yes at its n-th question ends there,
+// after exactly n·StopEvery sends, and Result reports how far it got; a stop that never
+// says yes leaves the schedule whole.
+func TestStopWhen(t *testing.T) {
+	g, err := model.NewTorus(128, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(stop func() bool) (*model.Schedule, error) {
+		b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, plan.AllBut(g, 0))
+		b.StopWhen(stop, g.Nodes()-1)
+		for v := 1; v < g.Nodes(); v++ {
+			b.Send(0, model.NodeID(v), 1+v/1000)
+		}
+		return b.Result()
+	}
+	asked := 0
+	_, err = build(func() bool { asked++; return asked == 2 })
+	var stopped *plan.Stopped
+	if !errors.As(err, &stopped) || *stopped != (plan.Stopped{Sent: 2 * plan.StopEvery, Total: 16383, Step: 9}) || asked != 2 {
+		t.Fatalf("stopped at the second question: %v (asked %d times)", err, asked)
+	}
+	if got := err.Error(); got != "stopped while building the schedule after 8192 of 16383 unicasts (in step 9)" {
+		t.Errorf("message %q", got)
+	}
+	asked = 0
+	s, err := build(func() bool { asked++; return false })
+	if err != nil || len(s.Unicasts) != g.Nodes()-1 || asked != 3 {
+		t.Fatalf("never stopped: %v, %d unicasts, asked %d times", err, len(s.Unicasts), asked)
+	}
 }

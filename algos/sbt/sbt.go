@@ -23,6 +23,12 @@ import (
 // Build returns the SBT broadcast from src on the hypercube h with base dimension base
 // (0..n-1). A node's sends are ordered by rotated dimension position.
 func Build(h *model.Grid, src model.NodeID, base int) (*model.Schedule, error) {
+	return BuildStop(h, src, base, nil)
+}
+
+// BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
+// then it returns a *plan.Stopped error saying how far it got. A nil stop never stops.
+func BuildStop(h *model.Grid, src model.NodeID, base int, stop func() bool) (*model.Schedule, error) {
 	if h.Kind() != model.Hypercube {
 		return nil, fmt.Errorf("topology %s: SBT needs a hypercube", h.Spec())
 	}
@@ -35,14 +41,18 @@ func Build(h *model.Grid, src model.NodeID, base int) (*model.Schedule, error) {
 	}
 	r := model.DOR{Grid: h, Order: model.DescendingOrder(n)}
 	b := plan.New(r, model.AllPort, []model.NodeID{src}, plan.AllBut(h, src))
+	b.StopWhen(stop, h.Nodes()-1)
 	type item struct {
 		v    model.NodeID
 		from int // first rotated position this node sends over
 	}
 	cur := []item{{src, 0}}
-	for step := 1; step <= n; step++ {
+	for step := 1; step <= n && !b.Stopped(); step++ {
 		var next []item
 		for _, it := range cur {
+			if b.Stopped() {
+				break
+			}
 			for k := it.from; k < n; k++ {
 				d := (base + k) % n
 				to := it.v ^ model.NodeID(1<<d)
@@ -52,7 +62,7 @@ func Build(h *model.Grid, src model.NodeID, base int) (*model.Schedule, error) {
 		}
 		cur = next
 	}
-	return b.Schedule(), nil
+	return b.Result()
 }
 
 // Distributions are counts over the tree's non-source nodes: Depth[i] nodes receive in

@@ -147,6 +147,30 @@ func (f Family) Routing() routing.Relation {
 
 // Members enumerates the family. Cost O(|multicasts|^2 * |symmetries|).
 func (f Family) Members() []Member {
+	out, _ := f.members(nil)
+	return out
+}
+
+// enumerateEvery is how many pairs of multicasts members looks at between two questions
+// to its stop function: tens of milliseconds with symmetry reduction, less without.
+const enumerateEvery = 1 << 16
+
+// EnumerationStopped is the error of a family run whose Context ended while the members
+// were being enumerated, before any was checked: Looked of the unreduced family's Pairs
+// pairs had been looked at. Cause is what ended the Context.
+type EnumerationStopped struct {
+	Looked int64
+	Pairs  float64
+	Cause  error
+}
+
+func (e *EnumerationStopped) Error() string {
+	return fmt.Sprintf("cancelled: %v while enumerating the family's members, after %d of %.0f pairs; no member was checked", e.Cause, e.Looked, e.Pairs)
+}
+
+// members is Members that asks stop (when not nil) every enumerateEvery pairs whether to
+// end; it returns the pairs looked at when stop said yes, else -1 with every member.
+func (f Family) members(stop func() bool) ([]Member, int64) {
 	ms := f.Multicasts()
 	var syms []flit.Symmetry
 	if f.Symmetry {
@@ -157,8 +181,12 @@ func (f Family) Members() []Member {
 		key[mcKey(m)] = i
 	}
 	var out []Member
+	var looked int64
 	for i := range ms {
 		for j := i; j < len(ms); j++ {
+			if looked++; stop != nil && looked%enumerateEvery == 0 && stop() {
+				return nil, looked
+			}
 			orbit := 1
 			if len(syms) > 1 {
 				var canon bool
@@ -170,7 +198,7 @@ func (f Family) Members() []Member {
 			out = append(out, Member{Index: len(out), Pair: [2]Multicast{ms[i], ms[j]}, Orbit: orbit})
 		}
 	}
-	return out
+	return out, -1
 }
 
 // canonicalPair reports whether pair (i, j) is the least of its orbit (as sorted index

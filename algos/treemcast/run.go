@@ -261,7 +261,8 @@ const MemberBytes = 256
 // result; sums, witness and checkpoints are made in member order, so they do not depend
 // on Pool. A cancelled Context ends the run after the members being checked, whose
 // interrupted searches are discarded (they are not members that reached a bound): the
-// result is Partial and Resume continues it.
+// result is Partial and Resume continues it. When the Context ends while the members are
+// being enumerated, before any is checked, RunFamily returns an *EnumerationStopped.
 func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 	ctx := opt.Context
 	if ctx == nil {
@@ -271,7 +272,10 @@ func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
 		return nil, fmt.Errorf("family %s on %v: enumerating its %.3g pairs takes about %.0f MiB, more than the memory budget of %d MiB (--max-memory)",
 			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), opt.MaxMemoryBytes>>20)
 	}
-	members := f.Members()
+	members, looked := f.members(func() bool { return ctx.Err() != nil })
+	if looked >= 0 {
+		return nil, &EnumerationStopped{Looked: looked, Pairs: f.Pairs(), Cause: context.Cause(ctx)}
+	}
 	params := FamilyParams{
 		Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
 		Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,

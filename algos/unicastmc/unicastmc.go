@@ -172,6 +172,13 @@ func Build(g *model.Grid, s Scheme, m Multicast) (*model.Schedule, error) {
 // multicast Group is nil. 001 §5.1: several U-mesh multicasts contend at nodes; SPU's
 // rotation spreads them.
 func BuildMany(g *model.Grid, s Scheme, ms []Multicast) (*model.Schedule, error) {
+	return BuildManyStop(g, s, ms, nil)
+}
+
+// BuildManyStop is BuildMany that asks stop every plan.StopEvery sends whether to end
+// early; then it returns a *plan.Stopped error saying
+// how far it got. A nil stop never stops.
+func BuildManyStop(g *model.Grid, s Scheme, ms []Multicast, stop func() bool) (*model.Schedule, error) {
 	if len(ms) == 0 {
 		return nil, fmt.Errorf("no multicast given")
 	}
@@ -192,7 +199,15 @@ func BuildMany(g *model.Grid, s Scheme, ms []Multicast) (*model.Schedule, error)
 		gd = append(gd, ds)
 	}
 	b := plan.New(model.NewDOR(g), model.OnePort, srcs, gd[0])
+	total := 0
+	for _, ds := range gd {
+		total += len(ds)
+	}
+	b.StopWhen(stop, total)
 	for k, m := range ms {
+		if b.Stopped() {
+			break
+		}
 		send := func(from, to model.NodeID, step int) {
 			if len(ms) == 1 {
 				b.Send(from, to, step)
@@ -221,7 +236,10 @@ func BuildMany(g *model.Grid, s Scheme, ms []Multicast) (*model.Schedule, error)
 			return nil, fmt.Errorf("unknown scheme %v", s)
 		}
 	}
-	out := b.Schedule()
+	out, err := b.Result()
+	if err != nil {
+		return nil, err
+	}
 	if len(ms) > 1 {
 		out.GroupDestinations = gd
 	}

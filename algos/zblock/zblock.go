@@ -70,6 +70,9 @@ func (t Ties) String() string {
 // Options configure BuildWith.
 type Options struct {
 	Ties Ties
+	// Stop, when not nil, is asked every plan.StopEvery sends whether to end the build
+	// early; BuildWith then returns a *plan.Stopped error saying how far it got.
+	Stop func() bool
 }
 
 // OffsetTies returns the tie directions of the unit at offset o: Minus in each dimension
@@ -96,6 +99,9 @@ func Phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step i
 func phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step int, ties map[model.NodeID]model.TieDirs) []model.NodeID {
 	next := make([]model.NodeID, 0, 4*len(sources))
 	for _, s := range sources {
+		if b.Stopped() {
+			break
+		}
 		next = append(next, s)
 		x, y := g.Coord(s, 0), g.Coord(s, 1)
 		for _, o := range Offsets() {
@@ -138,15 +144,19 @@ func BuildWith(g *model.Grid, src model.NodeID, opt Options) (*model.Schedule, e
 	}
 	r := model.NewDOR(g)
 	b := plan.New(r, model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	b.StopWhen(opt.Stop, g.Nodes()-1)
 	var ties map[model.NodeID]model.TieDirs
 	if opt.Ties == PaperTies {
 		ties = map[model.NodeID]model.TieDirs{}
 	}
 	srcs := []model.NodeID{src}
-	for j := 1; j <= d; j++ {
+	for j := 1; j <= d && !b.Stopped(); j++ {
 		srcs = phase(b, g, srcs, 1<<(d-j), j, ties)
 	}
-	s := b.Schedule()
+	s, err := b.Result()
+	if err != nil {
+		return nil, err
+	}
 	if opt.Ties == PaperTies {
 		s.Ties = model.TiesEither
 		for i := range s.Unicasts {

@@ -240,6 +240,9 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if err != nil {
 		return 0, err
 	}
+	// The overview picture of a holding instance is drawn only when --svg asks for it:
+	// on a large schedule it costs seconds, many times the check.
+	opt.ViolationPicturesOnly = c.SVG == ""
 	if a.Families {
 		if result, err = familyFiles(&opt, result, resume, every); err != nil {
 			return 0, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -185,7 +186,7 @@ func TestMultinodeScheduleFile(t *testing.T) {
 // multinodeScheduleFile builds the multinode schedule through the entry and returns its
 // file.
 func multinodeScheduleFile(topo string, params map[string]string) ([]byte, error) {
-	s, err := check.BuildSchedule(check.Instance{Algorithm: "multinode", Topology: topo, Params: params}, check.Options{Seed: 1})
+	s, err := check.BuildSchedule(context.Background(), check.Instance{Algorithm: "multinode", Topology: topo, Params: params}, check.Options{Seed: 1})
 	if err != nil {
 		return nil, err
 	}

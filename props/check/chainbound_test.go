@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func TestChainBound(t *testing.T) {
 	// RunSchedule judges a schedule the caller built the same way (proofs' NP8).
 	for _, algo := range []string{"utorus", "separate"} {
 		in := Instance{Algorithm: algo, Topology: "torus:6x6", Params: map[string]string{"dests": "1,7,14,20,35"}}
-		s, err := BuildSchedule(in, Options{})
+		s, err := BuildSchedule(context.Background(), in, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestChainBound(t *testing.T) {
 			t.Errorf("%s: RunSchedule %s %q %d states; Run %s %q %d", algo, got.Verdict, got.Reason, got.Stats.States, want.Verdict, want.Reason, want.Stats.States)
 		}
 	}
-	two, err := BuildSchedule(Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, Options{})
+	two, err := BuildSchedule(context.Background(), Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,8 +169,8 @@ type Algorithm struct {
 	// every input error is reported before any search starts.
 	prepare func(r *request) (job, error)
 	// schedule builds the unicast schedule of a schedule-building algorithm (nil for the
-	// others); BuildSchedule calls it.
-	schedule func(r *request) (*model.Schedule, error)
+	// others) under ctx; BuildSchedule calls it.
+	schedule func(ctx context.Context, r *request) (*model.Schedule, error)
 	replay   func(ctx context.Context, tf *tracefile.File) (*props.Report, error)
 }
 

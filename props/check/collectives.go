@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/algos/zblock"
@@ -93,7 +95,7 @@ func collectiveAlgorithms(only string) []Algorithm {
 			Properties: sup,
 			Params:     params,
 			prepare:    func(r *request) (job, error) { return prepareCollective(name, r) },
-			schedule:   func(r *request) (*model.Schedule, error) { return buildCollective(name, r) },
+			schedule:   func(ctx context.Context, r *request) (*model.Schedule, error) { return buildCollective(ctx, name, r) },
 			replay:     replaySchedule,
 		})
 	}
@@ -174,7 +176,7 @@ func (c Collective) prepare(r *request) (job, error) {
 	if r.property == props.PropDepth && c.Grid.Nodes() > maxDepthNodes {
 		return nil, errDepthSize(c.Grid)
 	}
-	s, err := c.build()
+	s, err := c.build(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +231,7 @@ func (c Collective) prepare(r *request) (job, error) {
 // replaySchedule re-executes a saved any-delay trace of a schedule-building algorithm:
 // it rebuilds the schedule from the trace's algorithm, topology and parameters and
 // replays the worm events on the any-delay model.
-func replaySchedule(_ context.Context, tf *tracefile.File) (*props.Report, error) {
+func replaySchedule(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
 	if tf.Property != props.PropAnyDelay {
 		return nil, badf("trace file field \"property\" is %q; schedule traces are any-delay traces", tf.Property)
 	}
@@ -237,7 +239,7 @@ func replaySchedule(_ context.Context, tf *tracefile.File) (*props.Report, error
 	if err := json.Unmarshal(tf.Params, &params); err != nil {
 		return nil, badf("trace file field \"parameters\": %v", err)
 	}
-	s, err := BuildSchedule(Instance{Algorithm: tf.Algorithm, Topology: tf.Topology, Params: params}, Options{})
+	s, err := BuildSchedule(ctx, Instance{Algorithm: tf.Algorithm, Topology: tf.Topology, Params: params}, Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -249,13 +251,14 @@ func replaySchedule(_ context.Context, tf *tracefile.File) (*props.Report, error
 	return rep, nil
 }
 
-// buildCollective parses the topology and parameters and builds the schedule.
-func buildCollective(name string, r *request) (*model.Schedule, error) {
+// buildCollective parses the topology and parameters and builds the schedule; when ctx
+// ends during the build it returns the builder's *plan.Stopped error.
+func buildCollective(ctx context.Context, name string, r *request) (*model.Schedule, error) {
 	c, err := collectiveOf(name, r)
 	if err != nil {
 		return nil, err
 	}
-	return c.build()
+	return c.build(func() bool { return ctx.Err() != nil })
 }
 
 // collectiveOf reads the topology and parameters of collective name into its typed
@@ -325,7 +328,7 @@ func collectiveOf(name string, r *request) (Collective, error) {
 }
 
 // build builds c's schedule.
-func (c Collective) build() (*model.Schedule, error) {
+func (c Collective) build(stop func() bool) (*model.Schedule, error) {
 	g, src, name := c.Grid, c.Source, c.Algorithm
 	if int(src) < 0 || int(src) >= g.Nodes() {
 		return nil, badf("--source: node %d is not on %s", src, g.Spec())
@@ -334,25 +337,28 @@ func (c Collective) build() (*model.Schedule, error) {
 	var err error
 	switch name {
 	case "dcf":
-		s, err = dcf.Build(g, src)
+		s, err = dcf.BuildStop(g, src, stop)
 	case "zblock":
+		opt := zblock.Options{Ties: zblock.PaperTies, Stop: stop}
 		if c.PlusTies {
-			s, err = zblock.BuildPlusTies(g, src)
-		} else {
-			s, err = zblock.Build(g, src)
+			opt.Ties = zblock.PlusTies
 		}
+		s, err = zblock.BuildWith(g, src, opt)
 	case "edn":
-		s, err = edn.Build(g, src)
+		s, err = edn.BuildStop(g, src, stop)
 	case "sbt":
-		s, err = sbt.Build(g, src, c.Base)
+		s, err = sbt.BuildStop(g, src, c.Base, stop)
 	case "separate", "umesh", "utorus", "spu":
 		sch, _ := unicastmc.ParseScheme(name)
 		if len(c.Multicasts) == 0 {
 			return nil, badf(`--dests is missing; give destinations such as "3,5,(1,2)" or "all"`)
 		}
-		s, err = unicastmc.BuildMany(g, sch, c.Multicasts)
+		s, err = unicastmc.BuildManyStop(g, sch, c.Multicasts, stop)
 	default:
 		return nil, badf("--algo %q is not a collective", name)
+	}
+	if stopped := (*plan.Stopped)(nil); errors.As(err, &stopped) {
+		return nil, err // not bad input: the caller's ctx ended the build
 	}
 	if err != nil {
 		return nil, badf("--algo %s: %v", name, err)

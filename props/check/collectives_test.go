@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -66,7 +67,7 @@ func TestCollectiveBadInput(t *testing.T) {
 		{"dcf", "torus:4x4", collectiveFlags{Source: "0", Ports: "two"}},
 		{"dcf", "banyan:16", collectiveFlags{Source: "0"}},
 	} {
-		if _, err := check.BuildSchedule(c.f.instance(c.name, c.topo), check.Options{}); err == nil {
+		if _, err := check.BuildSchedule(context.Background(), c.f.instance(c.name, c.topo), check.Options{}); err == nil {
 			t.Errorf("%s %s %+v: accepted", c.name, c.topo, c.f)
 		} else if !errors.Is(err, check.ErrBadInput) {
 			t.Errorf("%s: %v is not bad input", c.name, err)
@@ -74,9 +75,42 @@ func TestCollectiveBadInput(t *testing.T) {
 	}
 }
 
+// TestBuildScheduleStopsOnCancel cuts each collective's build by context looks: the
+// builders look every plan.StopEvery unicasts, so a context that ends at its second look
+// stops every build after exactly 8192 of its 16383 unicasts, with a *plan.Stopped error
+// that is not bad input; with looks to spare the build is whole.
+func TestBuildScheduleStopsOnCancel(t *testing.T) {
+	for _, c := range []struct {
+		name, topo string
+		f          collectiveFlags
+	}{
+		{"dcf", "torus:128x128", collectiveFlags{}},
+		{"zblock", "torus:128x128", collectiveFlags{}},
+		{"edn", "torus:128x128", collectiveFlags{}},
+		{"sbt", "hypercube:14", collectiveFlags{}},
+		{"utorus", "torus:128x128", collectiveFlags{Dests: "all"}},
+		{"separate", "mesh:128x128", collectiveFlags{Multicasts: "0:all;5:all"}},
+	} {
+		in := c.f.instance(c.name, c.topo)
+		total := 16383
+		if c.name == "separate" {
+			total *= 2
+		}
+		_, err := check.BuildSchedule(newCountCtx(1), in, check.Options{})
+		var stopped *plan.Stopped
+		if !errors.As(err, &stopped) || errors.Is(err, check.ErrBadInput) || stopped.Sent != 2*plan.StopEvery || stopped.Total != total {
+			t.Errorf("%s %s cut at the second look: %v", c.name, c.topo, err)
+		}
+		s, err := check.BuildSchedule(newCountCtx(100), in, check.Options{})
+		if err != nil || len(s.Unicasts) != total {
+			t.Errorf("%s %s with looks to spare: %v", c.name, c.topo, err)
+		}
+	}
+}
+
 // TestCollectiveScheduleFile round-trips a schedule file.
 func TestCollectiveScheduleFile(t *testing.T) {
-	sc, err := check.BuildSchedule(collectiveFlags{Source: "0"}.instance("dcf", "torus:4x4"), check.Options{})
+	sc, err := check.BuildSchedule(context.Background(), collectiveFlags{Source: "0"}.instance("dcf", "torus:4x4"), check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

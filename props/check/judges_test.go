@@ -17,7 +17,7 @@ import (
 
 func dcf4x4(t *testing.T) *model.Schedule {
 	t.Helper()
-	s, err := check.BuildSchedule(check.Instance{Algorithm: "dcf", Topology: "torus:4x4"}, check.Options{})
+	s, err := check.BuildSchedule(context.Background(), check.Instance{Algorithm: "dcf", Topology: "torus:4x4"}, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestFormula(t *testing.T) {
 	if one.Stats.Checked != 1 || one.Figures["simulated"] != one.Figures["formula"] {
 		t.Errorf("DCF at one point: %v %v", one.Stats, one.Figures)
 	}
-	s, err := check.BuildSchedule(check.Instance{Algorithm: "dcf", Topology: "torus:16x16"}, check.Options{})
+	s, err := check.BuildSchedule(context.Background(), check.Instance{Algorithm: "dcf", Topology: "torus:16x16"}, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestDistributions(t *testing.T) {
 		t.Fatalf("SBT n=5: %v, checked %d, figures %v", rep, rep.Stats.Checked, rep.Figures)
 	}
 	for _, algo := range []string{"umesh", "separate"} {
-		s, err := check.BuildSchedule(check.Instance{Algorithm: algo, Topology: "hypercube:3", Params: map[string]string{"dests": "all"}}, check.Options{})
+		s, err := check.BuildSchedule(context.Background(), check.Instance{Algorithm: algo, Topology: "hypercube:3", Params: map[string]string{"dests": "all"}}, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -356,7 +356,7 @@ executed at flit level (001 §4.4's comparison).`,
 			{"shared-cpu", "false", "with --latency: one processor per node for all multicasts (default: one per multicast)"},
 		},
 		prepare: prepareMultinode,
-		schedule: func(r *request) (*model.Schedule, error) {
+		schedule: func(_ context.Context, r *request) (*model.Schedule, error) {
 			b, err := buildMultinode(r)
 			if err != nil {
 				return nil, err

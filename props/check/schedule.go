@@ -37,8 +37,10 @@ func parseSemantics(list string) ([]string, error) {
 // BuildSchedule builds the unicast schedule of a schedule-building algorithm of the
 // registry (the collectives and multinode) without judging it, for `wormcheck schedule`
 // and for tests that want the schedule itself. Options.Seed seeds algorithms that draw
-// at random.
-func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
+// at random. The collectives' builders look at ctx every plan.StopEvery unicasts: when
+// it ends during a build, BuildSchedule returns the builder's *plan.Stopped error, which
+// says how many of the schedule's unicasts were built (multinode does not look yet).
+func BuildSchedule(ctx context.Context, in Instance, opt Options) (*model.Schedule, error) {
 	a, ok := Lookup(in.Algorithm)
 	if !ok || a.schedule == nil {
 		var names []string
@@ -59,7 +61,7 @@ func BuildSchedule(in Instance, opt Options) (*model.Schedule, error) {
 		}
 		r.params[k] = v
 	}
-	s, err := a.schedule(r)
+	s, err := a.schedule(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +87,9 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	var r *props.Report
 	switch property {
 	case props.PropValidity:
-		r = props.Validity(s)
+		r = props.ValidityContext(ctx, s)
 	case props.PropExactlyOnce:
-		r = props.ExactlyOnce(s)
+		r = props.ExactlyOnceContext(ctx, s)
 	case props.PropSteps:
 		r = props.StepCount(s, opt.Steps)
 	case props.PropStepsExact:
@@ -96,7 +98,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 		}
 		r = props.StepCountExact(s, opt.Steps)
 	case props.PropStepwise:
-		r = props.Stepwise(s)
+		r = props.StepwiseContext(ctx, s)
 	case props.PropDepth:
 		r = props.Depth(s, props.DepthOptions{Context: ctx})
 	case props.PropNodeContention:
@@ -136,8 +138,8 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 // timed runs depth (exact over all parameters) and, on one-port schedules,
 // node-contention; any-delay runs any-delay. When a schedule is depth contention-free
 // but not any-delay contention-free, the any-delay report says so as a finding. When
-// ctx ends, the check under way (depth watches it) and every check after it are
-// reported inconclusive with the cause.
+// ctx ends, the check under way (validity, exactly-once, stepwise, depth and any-delay
+// watch it) and every check after it are reported inconclusive with the cause.
 func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) ([]*props.Report, error) {
 	if err := s.Check(); err != nil {
 		return nil, badf("schedule: %v", err)
@@ -151,10 +153,10 @@ func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) 
 		switch sem {
 		case props.SemStep:
 			jobs = append(jobs,
-				job{props.PropValidity, sem, func() *props.Report { return props.Validity(s) }},
-				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnce(s) }},
+				job{props.PropValidity, sem, func() *props.Report { return props.ValidityContext(ctx, s) }},
+				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnceContext(ctx, s) }},
 				job{props.PropSteps, sem, func() *props.Report { return props.StepCount(s, 0) }},
-				job{props.PropStepwise, sem, func() *props.Report { return props.Stepwise(s) }})
+				job{props.PropStepwise, sem, func() *props.Report { return props.StepwiseContext(ctx, s) }})
 		case props.SemTimed:
 			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return props.Depth(s, props.DepthOptions{Context: ctx}) }})
 			if s.Ports == model.OnePort {

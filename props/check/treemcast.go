@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -390,6 +391,19 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 		}
 	}
 	fr, err := treemcast.RunFamily(f, fo)
+	if stopped := (*treemcast.EnumerationStopped)(nil); errors.As(err, &stopped) {
+		// Nothing was checked, so there is no result to merge or resume from.
+		rep := treeMcastReport(treemcast.Instance{Grid: f.Grid, Params: params}, r.property)
+		delete(rep.Instance.Params, "msgs")
+		rep.Instance.Params["family"] = f.Spec()
+		rep.Instance.Params["shard"] = sh.String()
+		rep.Instance.Params["symmetry"] = f.Symmetry
+		rep.Verdict = props.Inconclusive
+		rep.Reason = stopped.Error()
+		rep.Text = ""
+		rep.Stats = props.Stats{Seconds: time.Since(start).Seconds(), Store: r.opt.Store.String()}
+		return rep, nil
+	}
 	if err != nil {
 		return nil, badf("%v", err)
 	}
