@@ -2,39 +2,15 @@ package props
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
 )
 
-// countCtx is a context that is cancelled by its own n-th look: Err returns nil for the
-// first n calls and context.Canceled from then on, so a test cuts a check after a fixed
-// amount of work, whatever the machine's speed.
-type countCtx struct {
-	context.Context
-	left atomic.Int64
-	once sync.Once
-	done chan struct{}
-}
-
-func newCountCtx(n int64) *countCtx {
-	c := &countCtx{Context: context.Background(), done: make(chan struct{})}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countCtx) Err() error {
-	if c.left.Add(-1) >= 0 {
-		return nil
-	}
-	c.once.Do(func() { close(c.done) })
-	return context.Canceled
-}
-
-func (c *countCtx) Done() <-chan struct{} { return c.done }
+// newCountCtx is checkertest.NewCountContext: a context cancelled by its n-th look.
+func newCountCtx(n int64) *checkertest.CountContext { return checkertest.NewCountContext(n) }
 
 // TestStepChecksStopOnCancel cuts the step-semantics checks of a 16383-unicast Z_block
 // broadcast by context looks (one every unicastEvery = 4096 unicasts of a pass): each

@@ -4,41 +4,17 @@ import (
 	"context"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
-// countCtx is a context that is cancelled by its own n-th look: Err returns nil for the
-// first n calls and context.Canceled from then on, so a test cuts a computation after a
-// fixed amount of work, whatever the machine's speed.
-type countCtx struct {
-	context.Context
-	left atomic.Int64
-	once sync.Once
-	done chan struct{}
-}
-
-func newCountCtx(n int64) *countCtx {
-	c := &countCtx{Context: context.Background(), done: make(chan struct{})}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countCtx) Err() error {
-	if c.left.Add(-1) >= 0 {
-		return nil
-	}
-	c.once.Do(func() { close(c.done) })
-	return context.Canceled
-}
-
-func (c *countCtx) Done() <-chan struct{} { return c.done }
+// newCountCtx is checkertest.NewCountContext: a context cancelled by its n-th look.
+func newCountCtx(n int64) *checkertest.CountContext { return checkertest.NewCountContext(n) }
 
 // TestPartitionStopsOnCancel cuts one partition check after a fixed number of context
 // looks: building the DDNs (one look each, and one at the end), connectivity (one per
