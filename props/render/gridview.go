@@ -282,3 +282,41 @@ func (v gridView) bottom() float64 { return v.oy + v.height() + v.axisGap() + 16
 
 // textWidth estimates the width of s in the sans-serif font at size px.
 func textWidth(s string, px float64) float64 { return float64(len(s)) * px * 0.6 }
+
+// sheet is a picture of one grid view under a title and an optional subtitle, with a
+// legend below the view: openSheet places the view and writes the header, the caller
+// draws the view into b, and close draws the legend and ends the SVG.
+type sheet struct {
+	b           bytes.Buffer
+	top, bottom float64 // the subtitle's baseline (or the title's) plus a gap; the view's bottom
+	legend      []legendLine
+}
+
+// openSheet sizes a sheet for v, title, subtitle and legend (arrow markers in colours)
+// and writes its header.
+func openSheet(v *gridView, title, subtitle string, legend []legendLine, colours []string) *sheet {
+	s := &sheet{top: 50, legend: legend}
+	if subtitle == "" {
+		s.top = 34
+	}
+	v.ox, v.oy = 50, s.top+30
+	W := max(v.width()+100, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(subtitle, 11))
+	s.bottom = v.bottom()
+	H := s.bottom + float64(len(legend))*legendRow + 10
+	svgOpen(&s.b, W, H, colours)
+	fmt.Fprintf(&s.b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
+	if subtitle != "" {
+		fmt.Fprintf(&s.b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(subtitle))
+	}
+	return s
+}
+
+// close draws the legend under the view and ends the SVG.
+func (s *sheet) close() []byte {
+	s.b.WriteString("<g id=\"legend\">\n")
+	for k, l := range s.legend {
+		l.draw(&s.b, s.bottom+float64(k)*legendRow)
+	}
+	s.b.WriteString("</g>\n</svg>\n")
+	return s.b.Bytes()
+}

@@ -7,7 +7,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"math"
@@ -52,21 +51,9 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 		{text: "every dependency of the channel dependency graph leads to a larger rank: the graph is acyclic,"},
 		{text: "so the relation is deadlock-free (Dally & Seitz 1987, Theorem 1)"},
 	}
-	top := 50.0
-	if subtitle == "" {
-		top = 34
-	}
-	v.ox, v.oy = 50, top+30
-	W := max(v.width()+100, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(subtitle, 11))
-	bottom := v.bottom()
-	H := bottom + float64(len(legend))*legendRow + 10
-	var b bytes.Buffer
-	svgOpen(&b, W, H, []string{"#0072b2"})
-	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
-	if subtitle != "" {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(subtitle))
-	}
-	v.links(&b)
+	sh := openSheet(&v, title, subtitle, legend, []string{"#0072b2"})
+	b := &sh.b
+	v.links(b)
 	b.WriteString("<g id=\"ranks\" font-size=\"8\">\n")
 	for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
 		if label[c] == nil {
@@ -78,7 +65,7 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 			if j == len(segs)-1 {
 				marker = " marker-end=\"url(#a0)\""
 			}
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#0072b2\" stroke-width=\"1.5\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), marker, html.EscapeString(g.ChannelName(c)))
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#0072b2\" stroke-width=\"1.5\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), marker, html.EscapeString(g.ChannelName(c)))
 		}
 		if len(segs) > 0 {
 			s := segs[0]
@@ -86,15 +73,10 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 			dx, dy := s[2]-s[0], s[3]-s[1]
 			n := max(1e-9, math.Hypot(dx, dy))
 			x, y := (s[0]+s[2])/2-dy/n*8, (s[1]+s[3])/2+dx/n*8+3
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" fill=\"#0072b2\">%s</text>\n", f1(x), f1(y), strings.Join(label[c], "/"))
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" fill=\"#0072b2\">%s</text>\n", f1(x), f1(y), strings.Join(label[c], "/"))
 		}
 	}
 	b.WriteString("</g>\n")
-	v.nodes(&b, func(model.NodeID) string { return "#fff" }, true)
-	b.WriteString("<g id=\"legend\">\n")
-	for k, l := range legend {
-		l.draw(&b, bottom+float64(k)*legendRow)
-	}
-	b.WriteString("</g>\n</svg>\n")
-	return b.Bytes(), nil
+	v.nodes(b, func(model.NodeID) string { return "#fff" }, true)
+	return sh.close(), nil
 }

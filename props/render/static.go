@@ -5,7 +5,6 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 
@@ -81,27 +80,15 @@ func staticCycle(g *model.Grid, w *props.Witness, title, subtitle, proven string
 			legendLine{text: proven + "."})
 	} else {
 		legend = append(legend, legendLine{text: "A cyclic dependency graph is not yet a deadlock (the condition is only sufficient);"},
-			legendLine{text: "wormcheck check --routing decides small instances with the explorer."})
+			legendLine{text: "wormcheck routing decides exactly, with a deadlock configuration where there is one."})
 	}
-	top := 50.0
-	if subtitle == "" {
-		top = 34
-	}
-	v.ox, v.oy = 50, top+30
-	W := max(v.width()+100, 20+legendWidth(legend), 20+textWidth(title, 14), 20+textWidth(subtitle, 11))
-	bottom := v.bottom()
-	H := bottom + float64(len(legend))*legendRow + 10
-	var b bytes.Buffer
-	svgOpen(&b, W, H, []string{colour})
-	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(title))
-	if subtitle != "" {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(subtitle))
-	}
+	sh := openSheet(&v, title, subtitle, legend, []string{colour})
+	b := &sh.b
 	if v.cropped() {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(top+4), html.EscapeString(v.cropNote()))
+		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(sh.top+4), html.EscapeString(v.cropNote()))
 	}
-	v.links(&b)
-	v.nodes(&b, func(model.NodeID) string { return "#fff" }, true)
+	v.links(b)
+	v.nodes(b, func(model.NodeID) string { return "#fff" }, true)
 	b.WriteString("<g id=\"cycle\">\n")
 	for i, c := range chans {
 		off := 5 + 5*float64(w.Cycle[i].VC)
@@ -111,18 +98,14 @@ func staticCycle(g *model.Grid, w *props.Witness, title, subtitle, proven string
 			if j == len(segs)-1 {
 				marker = " marker-end=\"url(#a0)\""
 			}
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), colour, marker, html.EscapeString(w.Cycle[i].Channel))
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"3\"%s><title>%s</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), colour, marker, html.EscapeString(w.Cycle[i].Channel))
 		}
 		if len(segs) > 0 {
 			s := segs[0]
 			x, y := s[0]+(s[2]-s[0])*0.4, s[1]+(s[3]-s[1])*0.4
-			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"8\" fill=\"%s\" class=\"cycle-num\"/><text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y), colour, f1(x), f1(y+3), i+1)
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"8\" fill=\"%s\" class=\"cycle-num\"/><text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y), colour, f1(x), f1(y+3), i+1)
 		}
 	}
-	b.WriteString("</g>\n<g id=\"legend\">\n")
-	for k, l := range legend {
-		l.draw(&b, bottom+float64(k)*legendRow)
-	}
-	b.WriteString("</g>\n</svg>\n")
-	return b.Bytes(), nil
+	b.WriteString("</g>\n")
+	return sh.close(), nil
 }
