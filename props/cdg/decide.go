@@ -222,8 +222,10 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		return d, nil
 	}
 	f.lasso, f.adj = sp.lassos(alive)
+	f.sym = sp.symmetry()
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
 	cb := newCycleBounds(sp, alive, header)
+	f.cb = cb
 	minLasso := maxC
 	for _, l := range f.lasso {
 		if l >= 0 {
@@ -390,7 +392,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: int(sp.mis[st])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
