@@ -3,6 +3,7 @@ package cdg
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -193,6 +194,10 @@ func crossHolds(t *testing.T, name string, g *model.Grid, rel routing.Relation) 
 			f.MinWorms = 1
 		}
 		f.Connected, f.Workers = true, 2
+		if crossLong() {
+			// Hours-long runs say how far they are, every half minute, on stderr.
+			f.Progress, f.Label = &throttled{w: os.Stderr, every: 30 * time.Second}, name+" "+f.Spec()
+		}
 		f.Member = func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
 			m, err := unicast.BuildOn(g, sp)
 			if err != nil {
@@ -301,4 +306,22 @@ func crossSampleMore(t *testing.T, name string, g *model.Grid, rel routing.Relat
 	}
 	row.inconclusive += inc
 	row.families = append(row.families, fmt.Sprintf("%d connected %d-worm placements grown at random (seed %d), %d inconclusive", n, k, seed, inc))
+}
+
+// throttled passes a write to w only when every has passed since the last it passed.
+type throttled struct {
+	mu    sync.Mutex
+	w     io.Writer
+	every time.Duration
+	last  time.Time
+}
+
+func (t *throttled) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if now := time.Now(); now.Sub(t.last) >= t.every {
+		t.last = now
+		return t.w.Write(p)
+	}
+	return len(p), nil
 }
