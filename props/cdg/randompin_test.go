@@ -13,28 +13,15 @@ import (
 )
 
 // The relations TestRandomRelations found the exact decision wrong on, shrunk and
-// pinned with their right answers. They live in testdata/random, apart from the files
-// exactcross_test.go decides, until the decision gets them right.
+// pinned with their right answers (testdata/random).
 
-// strandBug and sourceStrandBug are the known bugs TestDecideStrands pins.
-//
-// strandBug: a header the relation offers nothing after it has left its source (a dead
-// end of the header states) is a configuration of one worm holding its last vertex, but
-// the lasso bound (space.lassos) gives a vertex from which no cycle is reachable -1,
-// "no configuration holds it", and finder.run skips it as a seed, so Decide may say
-// holds.
-//
-// sourceStrandBug: buildSpace reports a header stranded at its source (one worm holding
-// nothing) only when it is the first stranded header the searcher met (searcher.stranded
-// is set once, over all destinations); behind a dead end met first, it is lost, and the
-// decision reports a larger configuration as minimal, or (with strandBug) holds.
-const (
-	strandBug       = "known bug: a header stranded after its source (no output) is a one-worm configuration, but space.lassos gives its vertex -1 (no cycle reachable) and finder.run skips it, so Decide says holds"
-	sourceStrandBug = "known bug: a header stranded at its source is lost when the searcher met a stranded header after its source first (searcher.stranded is set once; buildSpace keeps it only when it is at its source)"
-)
-
-// TestDecideStrands pins the relations on which the decision misses a stranded header,
-// each with the one-worm deadlock the flit explorer confirms:
+// TestDecideStrands pins the relations on which the decision once missed a stranded
+// header, each with the one-worm deadlock the flit explorer confirms. Two bugs, both
+// fixed: a header offered nothing after its source (a dead end of the header states)
+// was skipped by the search, whose lasso bound assumes every configuration closes a
+// cycle, so Decide said holds; and a header stranded at its source was reported only
+// when it was the first stranded header the header-state search met, so behind a dead
+// end it was lost. Decide now takes both before the search:
 //
 // stranded-mid-route.json: dimension order on mesh:2x2, except that a header at (0,0)
 // that arrived from (1,0) toward (0,1) is offered nothing: the worm (1,0)->(0,1) of one
@@ -46,16 +33,15 @@ const (
 // injected; one worm on no channel.
 //
 // Both the file and the same table as a Go relation must give violated with that
-// minimal configuration. While a known bug shows, the case is skipped with its name.
+// minimal configuration.
 func TestDecideStrands(t *testing.T) {
 	for _, c := range []struct {
 		file     string
 		src, dst [2]int
 		channels int
-		bug      string
 	}{
-		{"stranded-mid-route.json", [2]int{1, 0}, [2]int{0, 1}, 1, strandBug},
-		{"stranded-source-behind-dead-end.json", [2]int{0, 0}, [2]int{1, 1}, 0, sourceStrandBug},
+		{"stranded-mid-route.json", [2]int{1, 0}, [2]int{0, 1}, 1},
+		{"stranded-source-behind-dead-end.json", [2]int{0, 0}, [2]int{1, 1}, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			data, err := os.ReadFile("testdata/random/" + c.file)
@@ -85,8 +71,7 @@ func TestDecideStrands(t *testing.T) {
 					t.Fatal(err)
 				}
 				if d.Verdict != props.Violated || !d.Minimal || len(d.Configuration.Worms) != 1 || d.Configuration.Channels != c.channels {
-					t.Logf("%T: %s (minimal %v), configuration %+v; want violated, one worm on %d channels, minimal", r, d.Verdict, d.Minimal, d.Configuration, c.channels)
-					t.Skip(c.bug)
+					t.Fatalf("%T: %s (minimal %v), configuration %+v; want violated, one worm on %d channels, minimal", r, d.Verdict, d.Minimal, d.Configuration, c.channels)
 				}
 				if err := naiveCheck(r, d.Configuration); err != nil {
 					t.Fatal(err)

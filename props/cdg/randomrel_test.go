@@ -517,9 +517,8 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 			ds = append(ds, d)
 		}
 	}
-	// The known bugs strandBug and sourceStrandBug (TestDecideStrands): counted, and
-	// the relation's other checks skipped, while the decision misses a dead end, or a
-	// stranded source behind one. Without a dead end neither may show.
+	// A stranded header is a one-worm deadlock on no channel (at its source) or one
+	// (a dead end after it): the bugs TestDecideStrands pins, checked on every relation.
 	if atSource, dead := strands(goRel); dead {
 		want := 1 // channels of the least strand
 		if atSource {
@@ -528,7 +527,7 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 		for _, e := range ds {
 			if e.Verdict == props.Holds || e.Minimal && (len(e.Configuration.Worms) != 1 || e.Configuration.Channels != want) {
 				tally.knownStrand++
-				return ""
+				return fmt.Sprintf("a header is stranded (at its source: %v), but the decision says %s, minimal %v, %+v", atSource, e.Verdict, e.Minimal, e.Configuration)
 			}
 		}
 	}
