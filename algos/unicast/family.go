@@ -36,8 +36,9 @@ type Family struct {
 	// StopAtViolation ends the run at the first violated instance.
 	StopAtViolation bool
 	// Connected keeps only placements whose worms form one interaction component (see
-	// Connected); with MinWorms <= 1 the others are decided by their components, which
-	// are smaller placements of the same family.
+	// Connected for dimension order, Footprints for any other relation); with MinWorms
+	// <= 1 the others are decided by their components, which are smaller placements of
+	// the same family.
 	Connected bool
 	// Workers is the size of the member pool (checker.Sweep); 0 means 1. Each member's
 	// search runs on one goroutine. Counts and verdicts do not depend on it.
@@ -53,9 +54,8 @@ type Family struct {
 	// here, which algos may not import. It is called from the pool's workers.
 	Member func(ctx context.Context, sp Spec) (Result, error)
 	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
-	// Dateline). For a relation other than dimension order every placement is kept:
-	// the symmetry reduction and Connected's components are computed on DOR paths, and
-	// an adaptive worm may leave them.
+	// Dateline). The reductions of Placements hold for any relation: symmetries are
+	// checked against it and components are computed from the worms' footprints.
 	Routing routing.Relation
 	// Property is the property the members are checked for, as the kept result
 	// (FamilyResult.Record) names it; empty: what Search checks without Member
@@ -181,6 +181,8 @@ type FamilyResult struct {
 	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
 	// the probability that any instance missed states); 0 with the exact store.
 	CollisionBound float64
+	// Placements counts the placements enumerated and kept by the reductions.
+	Placements PlacementCount
 }
 
 // Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
@@ -231,11 +233,45 @@ func (f Family) CheckSize(g *model.Grid) error {
 	return nil
 }
 
+// PlacementCount counts, per number of worms k (index k), the placements a family
+// enumerated, those left after the symmetry reduction (one per class), and those kept
+// after the component reduction (Connected); a sample counts its draws as enumerated
+// and canonical, and the connected ones it kept.
+type PlacementCount struct {
+	Enumerated, Canonical, Kept []int
+}
+
 // Placements returns the family's placements in their deterministic order.
-func (f Family) Placements(g *model.Grid) [][]Pair {
+//
+// The symmetry reduction keeps one placement per class under the network automorphisms
+// that preserve the relation: for dimension order, Symmetries; for any other relation,
+// flit.GridSymmetries, which checks every candidate header by header, so that a
+// placement and its images have isomorphic flit models. The component reduction
+// (Connected) uses DOR routes for dimension order (package-level Connected) and the
+// worms' footprints in the flit model for any other relation (NewFootprints).
+func (f Family) Placements(g *model.Grid) ([][]Pair, error) {
+	out, _, err := f.placements(g)
+	return out, err
+}
+
+// placements is Placements with its counts.
+func (f Family) placements(g *model.Grid) ([][]Pair, PlacementCount, error) {
 	pairs := EndpointPairs(g)
 	var out [][]Pair
+	cnt := PlacementCount{Enumerated: make([]int, f.MaxWorms+1), Canonical: make([]int, f.MaxWorms+1), Kept: make([]int, f.MaxWorms+1)}
+	dor := f.Routing == nil || isDOR(f.Routing)
 	r := model.NewDOR(g)
+	connected := func([]Pair) bool { return true }
+	if f.Connected && dor {
+		connected = func(ps []Pair) bool { return Connected(r, f.Ports, ps) }
+	} else if f.Connected {
+		tmpl := Spec{Topology: f.Topology, VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing, Length: 1, Buffer: 1}
+		fp, err := NewFootprints(g, tmpl, f.Params, pairs)
+		if err != nil {
+			return nil, cnt, fmt.Errorf("family on %s: %w", g.Spec(), err)
+		}
+		connected = fp.Connected
+	}
 	if f.Sample > 0 {
 		// Draw placements of MaxWorms distinct pairs; with Connected, redraw those that
 		// are not (at most 1000 draws per placement kept, so it always ends).
@@ -246,25 +282,40 @@ func (f Family) Placements(g *model.Grid) [][]Pair {
 			for _, i := range perm[:min(f.MaxWorms, len(pairs))] {
 				ps = append(ps, pairs[i])
 			}
-			if f.Connected && (f.Routing == nil || isDOR(f.Routing)) && !Connected(r, f.Ports, ps) {
+			cnt.Enumerated[len(ps)]++
+			cnt.Canonical[len(ps)]++
+			if !connected(ps) {
 				continue
 			}
+			cnt.Kept[len(ps)]++
 			out = append(out, ps)
 		}
-		return out
+		return out, cnt, nil
 	}
-	syms := Symmetries(g)
-	dor := f.Routing == nil || isDOR(f.Routing)
-	if !dor {
-		syms = syms[:1]
+	var syms [][]model.NodeID
+	if dor {
+		syms = Symmetries(g)
+	} else {
+		for _, s := range flit.GridSymmetries(g, f.Routing) {
+			syms = append(syms, s.Node)
+		}
 	}
 	Placements(pairs, f.MaxWorms, func(ps []Pair) bool {
-		if len(ps) >= f.MinWorms && Canonical(ps, syms) && (!f.Connected || !dor || Connected(r, f.Ports, ps)) {
+		if len(ps) < f.MinWorms {
+			return true
+		}
+		cnt.Enumerated[len(ps)]++
+		if !Canonical(ps, syms) {
+			return true
+		}
+		cnt.Canonical[len(ps)]++
+		if connected(ps) {
+			cnt.Kept[len(ps)]++
 			out = append(out, append([]Pair(nil), ps...))
 		}
 		return true
 	})
-	return out
+	return out, cnt, nil
 }
 
 // Run checks every instance of the family for deadlocks (and the model's invariants):
@@ -281,7 +332,11 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 	if err := f.CheckSize(g); err != nil {
 		return res, err
 	}
-	places := f.Placements(g)
+	places, cnt, err := f.placements(g)
+	if err != nil {
+		return res, err
+	}
+	res.Placements = cnt
 	n := len(places) * len(f.Params)
 	rec := family.NewResult(Algorithm, f.Spec(), g.Spec(), f.params(), n, f.Shard)
 	res.Record = rec

@@ -153,6 +153,11 @@ func (m *Model) Config() Config { return m.cfg }
 // VCs returns the number of network virtual channels (Channels*VCs); Out values 0..VCs()-1.
 func (m *Model) VCs() int { return m.nvc }
 
+// EjectPorts returns how many worms a router can deliver at once (one under OnePort;
+// under AllPort one per channel into a router, see ejectPorts): a worm whose header
+// reaches its destination waits only when that many others are being delivered there.
+func (m *Model) EjectPorts() int { return m.ejects }
+
 // ExpectedFlits returns how many flits each destination of message i must receive: its
 // address flit and its data for a multicast, Length for a unicast.
 func (m *Model) ExpectedFlits(i int) int { return m.expect[i] }

@@ -190,6 +190,30 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		d.Configuration = &Configuration{Worms: []ConfWorm{{Src: h.Src, Dst: h.Dst}}}
 		return d, nil
 	}
+	// A header offered no output after its source is a deadlock of one worm holding
+	// only the channel it arrived on: the fewest worms and channels there are after
+	// the case above. The search below assumes every configuration closes a cycle of
+	// waits, so these are taken here, shortest route first.
+	strandRefused, maxRefused := 0, opt.MaxRefused
+	if maxRefused <= 0 {
+		maxRefused = 8
+	}
+	for _, i := range sp.strandedStates() {
+		c := &Configuration{Channels: 1}
+		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: int(sp.mis[i])}
+		for _, v := range sp.route(i) {
+			cw.Route = append(cw.Route, sp.vertex(v))
+		}
+		c.Worms = []ConfWorm{cw}
+		if opt.Accept != nil && !opt.Accept(c) {
+			if strandRefused++; strandRefused >= maxRefused {
+				return halt(fmt.Errorf("%d stranded headers were found and the flit model reached none of them from the empty network (the bound is %d)", strandRefused, maxRefused))
+			}
+			continue
+		}
+		d.Verdict, d.Configuration, d.Minimal, d.Refused = props.Violated, c, true, strandRefused
+		return d, nil
+	}
 	alive, header := sp.survivors()
 	if err := stopped(ctx); err != nil {
 		return halt(err)
@@ -209,10 +233,8 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
 	f.ctx = ctx
-	f.accept, f.maxRefused = opt.Accept, opt.MaxRefused
-	if f.maxRefused <= 0 {
-		f.maxRefused = 8
-	}
+	f.accept, f.maxRefused = opt.Accept, maxRefused
+	f.refused = strandRefused // a refused strand is not "none": the search cannot find it
 	// No configuration is left, but those refused are not "none".
 	holds := func() (*Decision, error) {
 		if f.refused > 0 {

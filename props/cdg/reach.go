@@ -63,9 +63,11 @@ type searcher struct {
 	chFrom []model.NodeID
 	chPort []int32
 	// stranded is the first reached header, in search order, that the relation gives
-	// no output.
-	stranded *routing.Header
-	states   int64
+	// no output; sourceStranded the first such header at its source (a worm that is
+	// never injected), which the exact decision needs even when another was first.
+	stranded       *routing.Header
+	sourceStranded *routing.Header
+	states         int64
 	// everyEndpoint: every node sends and receives (model.Grid.Endpoint); otherwise
 	// headers start at endpoints only.
 	everyEndpoint bool
@@ -241,9 +243,7 @@ func (s *searcher) search(dst model.NodeID) error {
 func (s *searcher) expand(from int32, h routing.Header) error {
 	s.buf = s.rel.Route(h, s.buf[:0])
 	if len(s.buf) == 0 {
-		if s.stranded == nil {
-			s.strand(h)
-		}
+		s.strand(h)
 		return nil
 	}
 	for _, o := range s.buf {
@@ -342,13 +342,19 @@ func (r *recorder) merge(o *recorder) {
 	}
 }
 
-// strand records h as the first stranded header (apart, so that expand's header does
-// not escape to the heap).
+// strand records h as the first stranded header, and as the first stranded at its
+// source when it is that (apart, so that expand's header does not escape to the heap).
 //
 //go:noinline
 func (s *searcher) strand(h routing.Header) {
-	hh := h
-	s.stranded = &hh
+	if s.stranded == nil {
+		hh := h
+		s.stranded = &hh
+	}
+	if s.sourceStranded == nil && h.In.Channel == routing.Injection {
+		hh := h
+		s.sourceStranded = &hh
+	}
 }
 
 // searchNodes is search for a positional relation (routing.Positional: Route does
@@ -396,7 +402,7 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 		}
 		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
 		s.buf = s.rel.Route(h, s.buf[:0])
-		if len(s.buf) == 0 && s.stranded == nil {
+		if len(s.buf) == 0 {
 			s.strand(h)
 		}
 		for _, o := range s.buf {
@@ -442,7 +448,7 @@ func (s *searcher) searchEveryNode(dst model.NodeID) error {
 		}
 		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: u, Dst: dst}
 		s.buf = s.rel.Route(h, s.buf[:0])
-		if len(s.buf) == 0 && s.stranded == nil {
+		if len(s.buf) == 0 {
 			s.strand(h)
 		}
 		for _, o := range s.buf {

@@ -82,8 +82,8 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 		if err := s.search(dst); err != nil {
 			return nil, err
 		}
-		if sp.stranded == nil && s.stranded != nil && s.stranded.In.Channel == routing.Injection {
-			h := *s.stranded
+		if sp.stranded == nil && s.sourceStranded != nil {
+			h := *s.sourceStranded
 			sp.stranded = &h
 		}
 		base := int32(len(sp.vtx))
@@ -260,6 +260,26 @@ func (sp *space) survivors() (alive, header []bool) {
 		}
 	}
 	return alive, header
+}
+
+// strandedStates returns the states whose header the relation offers no output short
+// of its destination (each a one-worm deadlock), shortest route from the source first.
+func (sp *space) strandedStates() []int32 {
+	var out []int32
+	depth := func(i int32) int {
+		n := 0
+		for ; i >= 0; i = sp.parent[i] {
+			n++
+		}
+		return n
+	}
+	for i := range sp.states() {
+		if !sp.atDst[i] && sp.first[i] == sp.first[i+1] {
+			out = append(out, int32(i))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int32) int { return depth(a) - depth(b) })
+	return out
 }
 
 // route returns the vertices a header of state i crossed from its source: its
