@@ -200,7 +200,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	for _, i := range sp.strandedStates() {
 		c := &Configuration{Channels: 1}
-		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: int(sp.mis[i])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
 		for _, v := range sp.route(i) {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
