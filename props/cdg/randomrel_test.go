@@ -61,6 +61,10 @@ type randRel struct {
 	omit bool
 	// strands: mutations may leave a row without outputs.
 	strands bool
+	// budget, when positive, makes the Go relation routing.Budgeted: outputs that do not
+	// bring a header closer are misroutes, offered only while the header has taken
+	// fewer (it reads Header.Misroutes; the file form cannot say it).
+	budget int
 	// escape, when set, names VC 0 the escape subfunction (Duato's condition is tried);
 	// keepEscape (Duato's relation only) keeps the built-in's VC-0 outputs through
 	// mutations, which then change the other VCs only.
@@ -72,7 +76,7 @@ type randRel struct {
 // falsified property prints it, ready for testdata.
 func (r *randRel) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, escape kept %v), seed %d\n%s", r.base, r.mut, r.strands, r.keepEscape, r.seed, r.fileJSON())
+	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, escape kept %v, misroute budget %d), seed %d\n%s", r.base, r.mut, r.strands, r.keepEscape, r.budget, r.seed, r.fileJSON())
 	for _, i := range r.twistRows() {
 		fmt.Fprintf(&b, "\nfrom odd sources, row %d %s: %s", i, r.rowText(r.rows[i].key), r.outText(r.twist[i]))
 	}
@@ -183,8 +187,13 @@ func (r *randRel) goRelation() routing.Relation {
 	for i, row := range r.rows {
 		t.index[row.key] = i
 	}
-	if r.escape {
+	switch {
+	case r.escape && r.budget > 0:
+		return escapingBudgetedTable{t}
+	case r.escape:
 		return escapingTable{t}
+	case r.budget > 0:
+		return budgetedTable{t}
 	}
 	return t
 }
@@ -196,12 +205,27 @@ type escapingTable struct{ *tableRelation }
 // Escape reports whether o is on VC 0.
 func (e escapingTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
 
+// budgetedTable is a Go table with a misroute budget (routing.Budgeted: the flit model
+// and the decision count each worm's misroutes and pass them to Route).
+type budgetedTable struct{ *tableRelation }
+
+// MisrouteBudget returns the table's budget.
+func (b budgetedTable) MisrouteBudget() int { return b.r.budget }
+
+// escapingBudgetedTable is a budgeted table whose VC 0 is the escape subfunction.
+type escapingBudgetedTable struct{ *tableRelation }
+
+func (e escapingBudgetedTable) MisrouteBudget() int { return e.r.budget }
+
+func (e escapingBudgetedTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
+
 func (t *tableRelation) Name() string      { return "random-table" }
 func (t *tableRelation) Grid() *model.Grid { return t.r.g }
 func (t *tableRelation) VCs() int          { return t.r.vcs }
 
 // Route appends the outputs of the header's row (none when it has no row), or of its
-// row's source-reading twist for a header from an odd source.
+// row's source-reading twist for a header from an odd source; in a budgeted table,
+// without the misroutes once the header has taken the budget's worth.
 func (t *tableRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
 	k := rowKey{at: h.At, in: h.In.Channel, vc: h.In.VC, dst: h.Dst}
 	if k.in == routing.Injection {
@@ -211,10 +235,17 @@ func (t *tableRelation) Route(h routing.Header, out []routing.Output) []routing.
 	if !ok {
 		return out
 	}
+	os := t.r.rows[i].out
 	if tw, ok := t.r.twist[i]; ok && h.Src%2 == 1 {
-		return append(out, tw...)
+		os = tw
 	}
-	return append(out, t.r.rows[i].out...)
+	for _, o := range os {
+		// A budgeted table offers no misroute once the budget is spent.
+		if !o.Misroute || h.Misroutes < t.r.budget {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // randTopo is a network the generator draws on, with its VC counts and the built-ins
@@ -243,17 +274,21 @@ var randTopos = []randTopo{
 // source-reading rows.
 func genRandRel(topos []randTopo) gopter.Gen {
 	grids := make([]*model.Grid, len(topos))
+	dists := make([][][]int, len(topos))
 	for i, tp := range topos {
 		g, err := model.ParseNetwork(tp.spec)
 		if err != nil {
 			panic(err) // the list above is fixed
 		}
 		grids[i] = g
+		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+			dists[i] = append(dists[i], g.HopDistances(d))
+		}
 	}
 	return func(gp *gopter.GenParameters) *gopter.GenResult {
 		rng := gp.Rng
 		ti := rng.Intn(len(topos))
-		tp, g := topos[ti], grids[ti]
+		tp, g, hops := topos[ti], grids[ti], dists[ti]
 		r := &randRel{g: g, vcs: tp.vcs[rng.Intn(len(tp.vcs))], base: tp.bases[rng.Intn(len(tp.bases))],
 			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
 		// One in five is Duato's relation on a mesh with its escape VC 0 kept through
@@ -315,6 +350,22 @@ func genRandRel(topos []randTopo) gopter.Gen {
 			for range 1 + rng.Intn(4) {
 				i := rng.Intn(len(r.rows))
 				r.twist[i] = mutate(rng, r.rows[i].out, g.AppendOut(outs[:0], r.rows[i].key.at), r.vcs, r.strands)
+			}
+		}
+		if rng.Intn(5) == 0 {
+			r.budget = 1 + rng.Intn(2)
+			flag := func(at, dst model.NodeID, os []routing.Output) {
+				for i, o := range os {
+					os[i].Misroute = hops[dst][g.Channel(o.Channel).To] >= hops[dst][at]
+				}
+			}
+			for i := range r.rows {
+				k := r.rows[i].key
+				flag(k.at, k.dst, r.rows[i].out)
+				flag(k.at, k.dst, r.rows[i].base)
+			}
+			for i, os := range r.twist {
+				flag(r.rows[i].key.at, r.rows[i].key.dst, os)
 			}
 		}
 		return gopter.NewGenResult(r, shrinkRandRel)
@@ -421,7 +472,7 @@ func shrinkRandRel(v any) gopter.Shrink {
 
 // randTally counts what the property saw, for the log.
 type randTally struct {
-	relations, twisted                     int
+	relations, twisted, budgeted           int
 	holds, violated, inconclusive          int
 	byCDG, byDuato, bySearch               int
 	naiveCompared, naiveSkipped            int
@@ -436,22 +487,24 @@ type randTally struct {
 }
 
 func (c *randTally) String() string {
-	return fmt.Sprintf("%d relations (%d reading the source): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
+	return fmt.Sprintf("%d relations (%d reading the source, %d the misroutes): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d violations realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
 		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (TestProveSelfCrossingRoute)",
-		c.relations, c.twisted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
+		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
 		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.knownRefused)
 }
 
 // randOptions size the oracles of one run of the property.
 type randOptions struct {
-	naiveWorms int   // candidate worms the naive twin may list
-	naiveNodes int64 // its search nodes
-	pairs2     int   // placements of two worms the explorer checks (0: all)
-	pairs3     int   // sampled placements of three worms
-	lengths    []int // worm lengths (buffers of one flit)
+	naiveWorms  int   // candidate worms the naive twin may list
+	naiveNodes  int64 // its search nodes
+	pairs2      int   // placements of two worms the explorer checks (0: all)
+	pairs2Large int   // the same on networks of more than 6 nodes (0: as pairs2)
+	pairs3      int   // sampled placements of three worms
+	lengths     []int // worm lengths (buffers of one flit)
+	maxStates   int64 // bound of each explorer search of a placement
 	// flip, when set, is applied to every decision before it is judged (the test that
 	// the property can fail).
 	flip func(*Decision)
@@ -465,7 +518,7 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	tally.relations++
 	goRel := r.goRelation()
 	rels := []routing.Relation{goRel}
-	if len(r.twist) == 0 {
+	if len(r.twist) == 0 && r.budget == 0 {
 		fileRel, err := routing.ParseFile(r.fileJSON(), nil)
 		if err != nil {
 			return "the routing file does not parse: " + err.Error()
@@ -478,6 +531,8 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 			}
 		}
 		rels = append(rels, fileRel)
+	} else if r.budget > 0 {
+		tally.budgeted++
 	} else {
 		tally.twisted++
 	}
@@ -644,10 +699,14 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 		return true
 	})
 	rng := rand.New(rand.NewSource(int64(r.seed)))
-	if n := len(pairs); opt.pairs2 > 0 && len(places)-n > opt.pairs2 {
+	sample := opt.pairs2
+	if g.Nodes() > 6 && opt.pairs2Large > 0 {
+		sample = opt.pairs2Large
+	}
+	if n := len(pairs); sample > 0 && len(places)-n > sample {
 		two := places[n:]
 		rng.Shuffle(len(two), func(i, j int) { two[i], two[j] = two[j], two[i] })
-		places = places[:n+opt.pairs2]
+		places = places[:n+sample]
 	}
 	for range opt.pairs3 {
 		p := rng.Perm(len(pairs))
@@ -660,7 +719,7 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 			if err != nil {
 				return "", fmt.Sprintf("flit instance %s L=%d: %v", unicast.FormatPairs(ps), l, err)
 			}
-			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: 200_000, Context: ctx})
+			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: opt.maxStates, Context: ctx})
 			tally.flitInstances++
 			switch {
 			case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
@@ -772,16 +831,18 @@ func confText(g *model.Grid, c *Configuration) string {
 // randSeed is the gopter seed of the property; a failure prints it with the relation.
 const randSeed = 20261127
 
-// randParams returns the property's runs and oracle sizes: -short within about 20
-// seconds, the long tier within a few minutes.
+// randParams returns the property's runs and oracle sizes: -short 200 relations, the
+// explorer on 30 two-worm and 5 three-worm placements of each holding one (about 10
+// seconds of CPU); the long tier 300 relations, every two-worm placement on up to 6
+// nodes (300 on torus:3x3) and 40 of three worms (about 3 minutes).
 func randParams() (int, randOptions) {
-	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}}
+	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}, maxStates: 200_000}
 	if testing.Short() {
-		opt.pairs2, opt.pairs3 = 40, 10
-		return 250, opt
+		opt.pairs2, opt.pairs3, opt.maxStates = 30, 5, 20_000
+		return 200, opt
 	}
-	opt.pairs3 = 100
-	return 400, opt
+	opt.pairs2Large, opt.pairs3 = 300, 40
+	return 300, opt
 }
 
 // TestRandomRelations is the property: on random relations (routing files and Go
