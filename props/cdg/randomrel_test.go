@@ -59,8 +59,10 @@ type randRel struct {
 	// omit drops the rows without outputs from the file (a missing row strands as an
 	// empty one does).
 	omit bool
-	// strands: mutations may leave a row without outputs.
-	strands bool
+	// strands: mutations may leave a row without outputs; addOnly: mutations only add
+	// outputs (alternatives that may break a deadlock's cycle and leave the dependency
+	// graph cyclic: the relations only the exact search proves).
+	strands, addOnly bool
 	// budget, when positive, makes the Go relation routing.Budgeted: outputs that do not
 	// bring a header closer are misroutes, offered only while the header has taken
 	// fewer (it reads Header.Misroutes; the file form cannot say it).
@@ -76,7 +78,7 @@ type randRel struct {
 // falsified property prints it, ready for testdata.
 func (r *randRel) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, escape kept %v, misroute budget %d), seed %d\n%s", r.base, r.mut, r.strands, r.keepEscape, r.budget, r.seed, r.fileJSON())
+	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, adding only %v, escape kept %v, misroute budget %d), seed %d\n%s", r.base, r.mut, r.strands, r.addOnly, r.keepEscape, r.budget, r.seed, r.fileJSON())
 	for _, i := range r.twistRows() {
 		fmt.Fprintf(&b, "\nfrom odd sources, row %d %s: %s", i, r.rowText(r.rows[i].key), r.outText(r.twist[i]))
 	}
@@ -290,7 +292,20 @@ func genRandRel(topos []randTopo) gopter.Gen {
 		ti := rng.Intn(len(topos))
 		tp, g, hops := topos[ti], grids[ti], dists[ti]
 		r := &randRel{g: g, vcs: tp.vcs[rng.Intn(len(tp.vcs))], base: tp.bases[rng.Intn(len(tp.bases))],
-			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
+			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, addOnly: rng.Intn(4) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
+		// One in five adds alternatives to a relation that deadlocks on one VC
+		// (shortest paths round a ring, adaptive on a mesh), half of them bypasses on VC 1
+		// straight into the destination (as testdata/last-hop-bypass.json): its
+		// dependency graph stays cyclic, and only the exact search can prove what the
+		// added outputs save.
+		bypass := rng.Intn(5) == 0
+		if bypass {
+			r.vcs, r.addOnly, r.strands, r.mut = 2, true, false, []int{100, 300, 600}[rng.Intn(3)]
+			r.base = "shortest-path"
+			if tp.spec[:5] == "mesh:" {
+				r.base = "adaptive"
+			}
+		}
 		// One in five is Duato's relation on a mesh with its escape VC 0 kept through
 		// the mutations of VC 1 (Duato's condition then often proves it).
 		if tp.spec[:5] == "mesh:" && rng.Intn(5) == 0 {
@@ -334,8 +349,16 @@ func genRandRel(topos []randTopo) gopter.Gen {
 							}
 						}
 						row := randRow{key: rowKey{at: at, in: in, vc: vc, dst: dst}, base: bo, out: slices.Clone(bo)}
-						if rng.Intn(1000) < r.mut {
+						if c := g.ChannelBetween(at, dst); bypass && c != model.None && rng.Intn(2) == 0 {
+							// A bypass on VC 1 straight into the destination.
+							if o := (routing.Output{Channel: c, VC: 1}); !slices.Contains(row.out, o) {
+								row.out = append(row.out, o)
+							}
+						} else if rng.Intn(1000) < r.mut {
 							row.out = mutate(rng, row.out, outs, r.vcs, r.strands)
+							if r.addOnly {
+								row.out = append(slices.Clone(row.base), slices.DeleteFunc(row.out, func(o routing.Output) bool { return slices.Contains(row.base, o) })...)
+							}
 							if r.keepEscape {
 								row.out = keepEscape(row.base, row.out)
 							}
