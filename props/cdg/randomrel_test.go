@@ -857,14 +857,14 @@ const randSeed = 20261127
 // randParams returns the property's runs and oracle sizes: -short 200 relations, the
 // explorer on 30 two-worm and 5 three-worm placements of each holding one (about 10
 // seconds of CPU); the long tier 300 relations, every two-worm placement on up to 6
-// nodes (300 on torus:3x3) and 40 of three worms (about 3 minutes).
+// nodes (200 on torus:3x3) and 40 of three worms (about 3 minutes).
 func randParams() (int, randOptions) {
 	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}, maxStates: 200_000}
 	if testing.Short() {
 		opt.pairs2, opt.pairs3, opt.maxStates = 30, 5, 20_000
 		return 200, opt
 	}
-	opt.pairs2Large, opt.pairs3 = 300, 40
+	opt.pairs2Large, opt.pairs3, opt.maxStates = 200, 40, 50_000
 	return 300, opt
 }
 
