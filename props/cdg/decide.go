@@ -204,7 +204,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	for _, i := range sp.strandedStates() {
 		c := &Configuration{Channels: 1}
-		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: int(sp.mis[i])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
 		for _, v := range sp.route(i) {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
@@ -249,8 +249,10 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		return d, nil
 	}
 	f.lasso, f.adj = sp.lassos(alive)
+	f.sym = sp.symmetry()
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
 	cb := newCycleBounds(sp, alive, header)
+	f.cb = cb
 	minLasso := maxC
 	for _, l := range f.lasso {
 		if l >= 0 {
@@ -417,7 +419,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: int(sp.mis[st])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}

@@ -61,14 +61,18 @@ type randRel struct {
 	omit bool
 	// strands: mutations may leave a row without outputs.
 	strands bool
-	seed    uint64 // seed of the flit placements sampled for it
+	// escape, when set, names VC 0 the escape subfunction (Duato's condition is tried);
+	// keepEscape (Duato's relation only) keeps the built-in's VC-0 outputs through
+	// mutations, which then change the other VCs only.
+	escape, keepEscape bool
+	seed               uint64 // seed of the flit placements sampled for it
 }
 
 // String is the relation as a routing file, with the source-reading rows after it: a
 // falsified property prints it, ready for testdata.
 func (r *randRel) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v), seed %d\n%s", r.base, r.mut, r.strands, r.seed, r.fileJSON())
+	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, escape kept %v), seed %d\n%s", r.base, r.mut, r.strands, r.keepEscape, r.seed, r.fileJSON())
 	for _, i := range r.twistRows() {
 		fmt.Fprintf(&b, "\nfrom odd sources, row %d %s: %s", i, r.rowText(r.rows[i].key), r.outText(r.twist[i]))
 	}
@@ -137,6 +141,9 @@ func (r *randRel) rowText(k rowKey) string {
 // exactly its router, input, VC and destination.
 func (r *randRel) file() routing.File {
 	f := routing.File{Format: routing.FileFormat, Name: "random-table", Topology: r.g.Spec(), NumVCs: r.vcs, Table: []routing.TableRow{}}
+	if r.escape {
+		f.EscapeVCs = []int{0}
+	}
 	for _, row := range r.rows {
 		if r.omit && len(row.out) == 0 {
 			continue
@@ -169,13 +176,25 @@ type tableRelation struct {
 	index map[rowKey]int // lookup only
 }
 
-func (r *randRel) goRelation() *tableRelation {
+// goRelation returns the table as a Go relation: a *tableRelation, or an
+// escapingTable when VC 0 is its escape subfunction.
+func (r *randRel) goRelation() routing.Relation {
 	t := &tableRelation{r: r, index: make(map[rowKey]int, len(r.rows))}
 	for i, row := range r.rows {
 		t.index[row.key] = i
 	}
+	if r.escape {
+		return escapingTable{t}
+	}
 	return t
 }
+
+// escapingTable is a Go table whose VC 0 is the escape subfunction (routing.Escaping,
+// which the decision keeps for a relation it does not trust: it carries semantics).
+type escapingTable struct{ *tableRelation }
+
+// Escape reports whether o is on VC 0.
+func (e escapingTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
 
 func (t *tableRelation) Name() string      { return "random-table" }
 func (t *tableRelation) Grid() *model.Grid { return t.r.g }
@@ -212,7 +231,7 @@ var randTopos = []randTopo{
 	{"mesh:2x2", []int{1, 2}, []string{"dor", "west-first", "negative-first", "adaptive", "duato", "nonminimal", "shortest-path", "updown"}},
 	{"mesh:3x2", []int{1, 2}, []string{"dor", "west-first", "north-last", "negative-first", "adaptive", "duato", "shortest-path", "updown"}},
 	{"torus:4", []int{1, 2}, []string{"dor", "dor-1vc", "duato", "shortest-path", "updown"}},
-	{"torus:3x3", []int{1}, []string{"dor", "dor-1vc", "duato", "updown"}},
+	{"torus:3x3", []int{1, 2}, []string{"dor", "dor-1vc", "duato", "updown"}},
 	{"random:5,6,1", []int{1, 2}, []string{"updown", "shortest-path"}},
 	{"random:5,5,7", []int{1, 2}, []string{"updown", "shortest-path"}},
 	{"random:6,7,3", []int{1}, []string{"updown", "shortest-path"}},
@@ -236,7 +255,12 @@ func genRandRel(topos []randTopo) gopter.Gen {
 		ti := rng.Intn(len(topos))
 		tp, g := topos[ti], grids[ti]
 		r := &randRel{g: g, vcs: tp.vcs[rng.Intn(len(tp.vcs))], base: tp.bases[rng.Intn(len(tp.bases))],
-			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, seed: rng.Uint64()}
+			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
+		// One in five is Duato's relation on a mesh with its escape VC 0 kept through
+		// the mutations of VC 1 (Duato's condition then often proves it).
+		if tp.spec[:5] == "mesh:" && rng.Intn(5) == 0 {
+			r.base, r.vcs, r.escape, r.keepEscape = "duato", 2, true, true
+		}
 		base, err := routing.ByName(g, r.base)
 		if err != nil {
 			panic(fmt.Sprintf("%s on %s: %v", r.base, g.Spec(), err))
@@ -277,6 +301,9 @@ func genRandRel(topos []randTopo) gopter.Gen {
 						row := randRow{key: rowKey{at: at, in: in, vc: vc, dst: dst}, base: bo, out: slices.Clone(bo)}
 						if rng.Intn(1000) < r.mut {
 							row.out = mutate(rng, row.out, outs, r.vcs, r.strands)
+							if r.keepEscape {
+								row.out = keepEscape(row.base, row.out)
+							}
 						}
 						r.rows = append(r.rows, row)
 					}
@@ -292,6 +319,22 @@ func genRandRel(topos []randTopo) gopter.Gen {
 		}
 		return gopter.NewGenResult(r, shrinkRandRel)
 	}
+}
+
+// keepEscape returns the VC-0 outputs of base followed by the other outputs of os.
+func keepEscape(base, os []routing.Output) []routing.Output {
+	var out []routing.Output
+	for _, o := range base {
+		if o.VC == 0 {
+			out = append(out, o)
+		}
+	}
+	for _, o := range os {
+		if o.VC != 0 && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // mutate returns a changed copy of outputs os of a router whose channels out are outs:
@@ -387,7 +430,8 @@ type randTally struct {
 	realised, replayed, explored           int
 	exploreUndecided, proveInconclusive    int
 	inconclusiveDeadlocks                  int // of those, with a deadlock the explorer found
-	knownStrand                            int // relations the known bugs of strands hit
+	refused, knownRefused                  int // proofs with refusals; of those, called minimal wrongly (refusedBug)
+	strandChecked                          int // relations with a stranded header, checked
 	notes                                  []string
 }
 
@@ -395,10 +439,10 @@ func (c *randTally) String() string {
 	return fmt.Sprintf("%d relations (%d reading the source): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d violations realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
-		"%d relations hit the known bugs of stranded headers (TestDecideStrands)",
+		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (TestProveSelfCrossingRoute)",
 		c.relations, c.twisted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
-		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.knownStrand)
+		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.knownRefused)
 }
 
 // randOptions size the oracles of one run of the property.
@@ -476,13 +520,13 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	// A stranded header is a one-worm deadlock on no channel (at its source) or one
 	// (a dead end after it): the bugs TestDecideStrands pins, checked on every relation.
 	if atSource, dead := strands(goRel); dead {
+		tally.strandChecked++
 		want := 1 // channels of the least strand
 		if atSource {
 			want = 0
 		}
 		for _, e := range ds {
 			if e.Verdict == props.Holds || e.Minimal && (len(e.Configuration.Worms) != 1 || e.Configuration.Channels != want) {
-				tally.knownStrand++
 				return fmt.Sprintf("a header is stranded (at its source: %v), but the decision says %s, minimal %v, %+v", atSource, e.Verdict, e.Minimal, e.Configuration)
 			}
 		}
@@ -496,19 +540,20 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	if d.Verdict == props.Inconclusive {
 		return "" // counted; only a bound makes it so
 	}
-	if msg := compareNaive(goRel, ds, opt, tally); msg != "" {
+	nr, msg := compareNaive(goRel, ds, opt, tally)
+	if msg != "" {
 		return msg
 	}
 	if d.Verdict == props.Holds {
 		return flitHolds(ctx, goRel, r, opt, tally)
 	}
-	return flitViolated(ctx, rels[len(rels)-1], r, opt, tally)
+	return flitViolated(ctx, rels[len(rels)-1], r, nr, opt, tally)
 }
 
 // compareNaive compares the decisions with the naive twin: the verdict, and each
 // violation's size with the twin's minimum (equal where the decision says it is
 // minimal; otherwise as far as its proof went).
-func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *randTally) string {
+func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *randTally) (*naiveResult, string) {
 	var twin routing.Relation = rel
 	if opt.dropOne {
 		twin = dropLast{rel}
@@ -516,12 +561,12 @@ func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *
 	nr := naiveDecide(twin, fewestWorms, opt.naiveWorms, opt.naiveNodes)
 	if nr.Skipped != "" {
 		tally.naiveSkipped++
-		return ""
+		return nil, ""
 	}
 	tally.naiveCompared++
 	if nr.Found {
 		if err := naiveCheck(twin, naiveConfiguration(twin, nr.Best)); err != nil {
-			return fmt.Sprintf("the naive twin's configuration is not one: %v", err)
+			return nil, fmt.Sprintf("the naive twin's configuration is not one: %v", err)
 		}
 	}
 	k, c := nr.size()
@@ -531,7 +576,7 @@ func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *
 			if nr.Found {
 				what = fmt.Sprintf("%d worms on %d channels\n%s", k, c, confText(rel.Grid(), naiveConfiguration(twin, nr.Best)))
 			}
-			return fmt.Sprintf("decided %s by %s, but the naive twin finds %s", d.Verdict, d.By, what)
+			return nil, fmt.Sprintf("decided %s by %s, but the naive twin finds %s", d.Verdict, d.By, what)
 		}
 		if !nr.Found {
 			continue
@@ -540,13 +585,13 @@ func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *
 		switch {
 		case d.Minimal:
 			if dk != k || dc != c {
-				return fmt.Sprintf("decided minimal with %d worms on %d channels, but the naive twin's minimum is %d worms on %d channels\ndecided:\n%s\nnaive:\n%s",
+				return nil, fmt.Sprintf("decided minimal with %d worms on %d channels, but the naive twin's minimum is %d worms on %d channels\ndecided:\n%s\nnaive:\n%s",
 					dk, dc, k, c, confText(rel.Grid(), d.Configuration), confText(rel.Grid(), naiveConfiguration(twin, nr.Best)))
 			}
 			tally.naiveMinimal++
 		case strings.HasPrefix(d.NotMinimal, "it has the fewest worms"):
 			if dk != k || dc < c {
-				return fmt.Sprintf("decided with the fewest worms, %d on %d channels, but the naive twin's minimum is %d worms on %d channels", dk, dc, k, c)
+				return nil, fmt.Sprintf("decided with the fewest worms, %d on %d channels, but the naive twin's minimum is %d worms on %d channels", dk, dc, k, c)
 			}
 			tally.naiveNotMinimal++
 		default:
@@ -554,13 +599,13 @@ func compareNaive(rel routing.Relation, ds []*Decision, opt randOptions, tally *
 			if byC.Skipped == "" {
 				_, cc := byC.size()
 				if dc != cc || dk < k {
-					return fmt.Sprintf("decided with the fewest channels, %d worms on %d, but the naive twin's fewest channels are %d (and fewest worms %d)", dk, dc, cc, k)
+					return nil, fmt.Sprintf("decided with the fewest channels, %d worms on %d, but the naive twin's fewest channels are %d (and fewest worms %d)", dk, dc, cc, k)
 				}
 			}
 			tally.naiveNotMinimal++
 		}
 	}
-	return ""
+	return nr, ""
 }
 
 // dropLast is a relation as the naive twin would see it if it forgot every header's
@@ -632,11 +677,22 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 // flitViolated proves the relation (the decision, then the realisation in the flit
 // model) and checks the violation: its moves replay to a deadlock — from the saved
 // trace for a routing file, on the realised model for a Go relation, which a trace
-// cannot name — and the explorer finds a deadlock in the realised instance.
-func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, opt randOptions, tally *randTally) string {
+// cannot name — and the explorer finds a deadlock in the realised instance. nr is the
+// naive twin's answer (nil when skipped): a configuration called minimal after
+// refusals that is larger than the twin's minimum is the known bug refusedBug,
+// counted.
+func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *naiveResult, opt randOptions, tally *randTally) string {
 	rr, err := ProveRelation(ctx, rel, DecideOptions{})
 	if err != nil {
 		return "prove: " + err.Error()
+	}
+	if d := rr.Decision; d.Refused > 0 {
+		tally.refused++
+		if nr != nil && d.Minimal {
+			if k, c := nr.size(); len(d.Configuration.Worms) != k || d.Configuration.Channels != c {
+				tally.knownRefused++
+			}
+		}
 	}
 	if rr.Verdict != props.Violated {
 		// A configuration the flit model does not reach is refused (docs/semantics.md).
@@ -662,7 +718,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 		return "violated without a realisation"
 	}
 	tally.realised++
-	if _, ok := rel.(*tableRelation); ok {
+	if _, file := rel.(interface{ Source() json.RawMessage }); !file {
 		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
 		if err != nil {
 			return "the realised moves do not replay: " + err.Error()
