@@ -504,7 +504,7 @@ type randTally struct {
 	realised, replayed, explored           int
 	exploreUndecided, proveInconclusive    int
 	inconclusiveDeadlocks                  int // of those, with a deadlock the explorer found
-	refused, knownRefused                  int // proofs with refusals; of those, called minimal wrongly (refusedBug)
+	refused, reachedMinimal                int // proofs with refusals; of those, minimal among the reached only
 	strandChecked                          int // relations with a stranded header, checked
 	notes                                  []string
 }
@@ -513,10 +513,10 @@ func (c *randTally) String() string {
 	return fmt.Sprintf("%d relations (%d reading the source, %d the misroutes): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d violations realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
-		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (TestProveSelfCrossingRoute)",
+		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either)",
 		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
-		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.knownRefused)
+		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal)
 }
 
 // randOptions size the oracles of one run of the property.
@@ -760,9 +760,11 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 // model) and checks the violation: its moves replay to a deadlock — from the saved
 // trace for a routing file, on the realised model for a Go relation, which a trace
 // cannot name — and the explorer finds a deadlock in the realised instance. nr is the
-// naive twin's answer (nil when skipped): a configuration called minimal after
-// refusals that is larger than the twin's minimum is the known bug refusedBug,
-// counted.
+// naive twin's answer (nil when skipped). After refusals the proof may call a
+// configuration minimal that is larger than the twin's minimum only when the flit
+// model does not reach the smaller one either (Realise of the twin's configuration,
+// from any source); an inconclusive proof that says no flit deadlock exists with
+// buffers of one flit must not meet one in the explorer's placements.
 func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *naiveResult, opt randOptions, tally *randTally) string {
 	rr, err := ProveRelation(ctx, rel, DecideOptions{})
 	if err != nil {
@@ -770,20 +772,27 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 	}
 	if d := rr.Decision; d.Refused > 0 {
 		tally.refused++
-		if nr != nil && d.Minimal {
+		if nr != nil && nr.Found && d.Minimal {
 			if k, c := nr.size(); len(d.Configuration.Worms) != k || d.Configuration.Channels != c {
-				tally.knownRefused++
+				nc := naiveConfiguration(rel, nr.Best)
+				if _, err := Realise(ctx, rel, nc); err == nil {
+					return fmt.Sprintf("proved minimal with %d worms on %d channels after %d refusals, but the flit model reaches the naive twin's %d worms on %d channels:\n%s", len(d.Configuration.Worms), d.Configuration.Channels, d.Refused, k, c, confText(rel.Grid(), nc))
+				}
+				tally.reachedMinimal++
 			}
 		}
 	}
 	if rr.Verdict != props.Violated {
-		// A configuration the flit model does not reach is refused (docs/semantics.md).
 		// A configuration the flit model does not reach is refused (docs/semantics.md):
-		// whether the explorer finds a deadlock in small placements is noted.
+		// whether the explorer finds a deadlock in small placements is noted, and
+		// must not when the proof says there is none with buffers of one flit.
 		tally.proveInconclusive++
 		dl, msg := flitDeadlock(ctx, rel, r, opt, tally)
 		if msg != "" {
 			return msg
+		}
+		if dl != "" && strings.Contains(rr.Decision.Bound, "no flit deadlock with buffers of one flit") {
+			return fmt.Sprintf("the proof says %q, but the explorer deadlocks %s", rr.Decision.Bound, dl)
 		}
 		if dl == "" {
 			dl = "none in small placements"
