@@ -26,7 +26,7 @@ func footprintCases(short bool) []footprintCase {
 	cs := []footprintCase{{"mesh:3x2", "west-first"}, {"mesh:3x2", "adaptive"}, {"mesh:3x3", "strand.json"}}
 	if !short {
 		cs = append(cs, footprintCase{"mesh:3x2", "duato"}, footprintCase{"mesh:3x2", "nonminimal:1"},
-			footprintCase{"mesh:3x3", "odd-even"}, footprintCase{"mesh:3x3", "duato"}, footprintCase{"mesh:3x3", "nonminimal:1"},
+			footprintCase{"mesh:3x3", "odd-even"}, footprintCase{"mesh:3x3", "duato"},
 			footprintCase{"torus:3x3", "duato"}, footprintCase{"torus:3x3", "adaptive"}, footprintCase{"torus:3x3", "updown"},
 			footprintCase{"hypercube:3", "adaptive"}, footprintCase{"hypercube:3", "duato"})
 	}
