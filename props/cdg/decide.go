@@ -95,6 +95,10 @@ type Decision struct {
 	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
+	// Exhausted is set on an inconclusive decision whose search ended with no
+	// configuration left but those Accept refused: no bound was reached, and Bound says
+	// why the refused ones do not make a verdict.
+	Exhausted bool `json:"exhausted,omitempty"`
 	// Refused counts the configurations found before this one that Accept refused.
 	Refused int `json:"refused,omitempty"`
 
@@ -200,7 +204,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	for _, i := range sp.strandedStates() {
 		c := &Configuration{Channels: 1}
-		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: int(sp.mis[i])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
 		for _, v := range sp.route(i) {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
@@ -238,14 +242,17 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	// No configuration is left, but those refused are not "none".
 	holds := func() (*Decision, error) {
 		if f.refused > 0 {
+			d.Exhausted = true
 			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", f.refused))
 		}
 		d.Verdict = props.Holds
 		return d, nil
 	}
 	f.lasso, f.adj = sp.lassos(alive)
+	f.sym = sp.symmetry()
 	f.bounds = sp.wormBounds(alive, header, boundCycles)
 	cb := newCycleBounds(sp, alive, header)
+	f.cb = cb
 	minLasso := maxC
 	for _, l := range f.lasso {
 		if l >= 0 {
@@ -412,7 +419,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: int(sp.mis[st])}
+		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}

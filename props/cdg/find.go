@@ -25,15 +25,21 @@ import (
 // obligations in order — an obligation is held either ahead of a worm's tail (covered
 // already), behind it (a backward growth) or by a worm not yet placed (a new worm).
 // Every other header lies on a greater vertex than the seed (the symmetry break).
+// With automorphisms of the space (symmetry.go) the seeds are the least vertices of
+// the orbits only: a configuration whose headers' least orbit is O has a header in O,
+// and an automorphism maps it onto one with a header on O's least vertex and every
+// header in O or a later orbit, which the search from that seed reaches (headerAllowed).
 //
 // One run finds a configuration of at most k worms and c channels, or shows there is
 // none; Decide orders the runs (fewest worms, then fewest channels). A run prunes by
 // what any configuration needs: each seed and each new header only where the worm
 // bounds of its outputs (wormBounds) allow k worms; each obligation only when a held
 // vertex or a short enough cycle is within the channels left (coverable); a backward
-// growth only through vertices from which the obligation is within the channels left
-// (near). It records whether it cut a branch for want of channels or of worms, so that
-// Decide knows when more of either cannot help.
+// growth only through the states of its corridor (states between the tail's set and
+// the obligation, within the channels left); a new worm's forward walk only while its
+// chain bound (chain.go) is within the channels left. It records whether it cut a
+// branch for want of channels or of worms, so that Decide knows when more of either
+// cannot help.
 
 // wormPart is one worm of a configuration under construction.
 type wormPart struct {
@@ -97,8 +103,17 @@ type finder struct {
 	found       []*wormPart
 	mark        []int32 // scratch: stamp per state
 	gen         int32
-	lasso       []int32 // per vertex: the fewest vertices of a configuration holding it
-	bounds      []int32 // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	lasso       []int32      // per vertex: the fewest vertices of a configuration holding it
+	bounds      []int32      // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	sym         *symmetry    // the automorphisms of the space (nil: none)
+	cb          *cycleBounds // least(k) for the chain bounds (nil: none)
+	chainIdx    *chainIndex
+	chains      []*chainTable // per placed worms: the table of the worm starting then (chain.go)
+	active      []*chainTable // the tables of the new worms being walked forward (nil: none)
+	// scratch of corridor: distances and stamps per state, and a queue
+	distB, stampB, distF, stampF []int32
+	cgen                         int32
+	cq                           []int32
 	// cutC and cutK record that the last run pruned a branch for want of channels
 	// (cMax) or of worms (kMax): a run that cut neither way covered every configuration.
 	cutC, cutK bool
@@ -121,7 +136,7 @@ func (f *finder) run(k, c int) bool {
 	f.cutC, f.cutK = false, false
 	sp := f.sp
 	for v := int32(0); int(v) < sp.vertices() && !f.stopped; v++ {
-		if f.lasso != nil && f.lasso[v] < 0 {
+		if !f.seedable(v) || f.lasso != nil && f.lasso[v] < 0 {
 			continue
 		}
 		if f.lasso != nil && int(f.lasso[v]) > c {
@@ -152,6 +167,22 @@ func (f *finder) run(k, c int) bool {
 		}
 	}
 	return false
+}
+
+// seedable reports whether a search starts from vertex v: every vertex without
+// symmetry, the least vertex of each orbit with it.
+func (f *finder) seedable(v int32) bool {
+	return f.sym == nil || f.sym.rep[f.sym.orb[v]] == v
+}
+
+// headerAllowed reports whether a header other than the seed's may lie on vertex v
+// (free): one on a greater vertex than the seed without symmetry, one in the seed's
+// orbit or a later one with it.
+func (f *finder) headerAllowed(v int32) bool {
+	if f.sym == nil {
+		return v > f.seedV
+	}
+	return f.sym.orb[v] >= f.sym.orb[f.seedV]
 }
 
 // wormsSuffice reports whether a header offered outs can be part of a configuration of
@@ -279,6 +310,44 @@ func (f *finder) coverable(o int32, left int) bool {
 	return false
 }
 
+// reachesHeld reports whether a held vertex (occ != 0: a worm's, or the new worm's own
+// path, v among them) lies within depth hops of v along the survivors' vertex graph.
+// The last worm a configuration may start, at v with left vertices to go, needs one
+// within left+1: every output of its header is held, or covered by growing a worm
+// backwards from its tail, and the vertices before the first held one are new. When
+// depth stopped the walk, the cut is recorded. Cost: a breadth-first search of depth
+// depth.
+func (f *finder) reachesHeld(v int32, depth int) bool {
+	if f.adj == nil {
+		return true
+	}
+	if f.seen == nil {
+		f.seen = make([]int32, len(f.adj))
+	}
+	f.sgen++
+	f.seen[v] = f.sgen
+	f.queue = append(f.queue[:0], v)
+	for d := 1; d <= depth && len(f.queue) > 0; d++ {
+		end := len(f.queue)
+		for _, u := range f.queue[:end] {
+			for _, w := range f.adj[u] {
+				if f.occ[w] != 0 {
+					return true
+				}
+				if f.seen[w] != f.sgen {
+					f.seen[w] = f.sgen
+					f.queue = append(f.queue, w)
+				}
+			}
+		}
+		f.queue = f.queue[end:]
+	}
+	if len(f.queue) > 0 {
+		f.cutC = true
+	}
+	return false
+}
+
 // cover covers the first uncovered obligation, recursively; true when every
 // obligation is covered (f.found then holds the configuration).
 func (f *finder) cover() bool {
@@ -321,11 +390,11 @@ func (f *finder) cover() bool {
 	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
-		near, ok := f.near(o, f.worms[i].path[0], left)
-		if !ok {
-			continue // its tail is not within reach of o
-		}
 		f.settle(f.worms[i])
+		near, ok := f.corridor(f.worms[i], o, left)
+		if !ok {
+			continue
+		}
 		if f.grow(f.worms[i], o, near, nil, nil, f.worms[i].sets[0], left) {
 			return true
 		}
@@ -347,16 +416,28 @@ func (f *finder) cover() bool {
 	if len(start) == 0 {
 		return false
 	}
+	depth := len(f.worms)
+	var t *chainTable
+	if f.adj != nil && left <= maxChainLeft {
+		t = f.chainTable(depth, left)
+		if f.chainNeed(t, start, 0, f.kMax-depth, left) > left {
+			f.cutC = true
+			return false
+		}
+	}
+	f.active = append(f.active, t)
 	f.occ[o] = -1
 	ok = f.forward([]int32{o}, [][]int32{start}, left-1)
 	f.occ[o] = 0
+	f.active = f.active[:len(f.active)-1]
 	return ok
 }
 
 // grow extends worm w backwards: back lists the vertices added so far (newest last)
 // with their sets, tail is the set of states at the current tail end, and the growth
-// ends when o is added. left bounds the vertices added.
-func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSets [][]int32, tail []int32, left int) bool {
+// ends when o is added. left bounds the vertices added; near is the growth's corridor
+// (corridor).
+func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSets [][]int32, tail []int32, left int) bool {
 	if left <= 0 {
 		f.cutC = true
 		return false
@@ -377,8 +458,9 @@ func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSe
 			if f.occ[v] != 0 {
 				continue
 			}
-			// The growth goes on through v only if o is within the hops left of it.
-			if d := hops(near, v); d < 0 || int(d) > left-1 {
+			// The growth goes on through p only if a state at o reaches it within the
+			// vertices left.
+			if d := corridorHops(near, p); d < 0 || int(d) > left-1 {
 				f.cutC = f.cutC || d >= 0
 				continue
 			}
@@ -428,64 +510,89 @@ func (f *finder) grow(w *wormPart, o int32, near []vtxDist, back []int32, backSe
 	return false
 }
 
-// vtxDist is a vertex and its hops from a vertex to be covered.
-type vtxDist struct{ v, d int32 }
-
-// near returns the free vertices within left-1 hops of o along the survivors' vertex
-// graph (o itself at 0), sorted by vertex, and whether the tail vertex t (held) is within
-// left hops: a backward growth from t to o runs through these vertices only. When the
-// walk was stopped by left before it reached t, the cut is recorded. Cost: a
-// breadth-first search of depth left.
-func (f *finder) near(o, t int32, left int) ([]vtxDist, bool) {
-	if f.adj == nil {
-		return nil, true // no graph: every vertex counts as near (hops returns 0)
+// corridor returns the states a backward growth of worm w from its tail to o may pass
+// through, each with the fewest arcs from a state at o to it (state<<32 | arcs, sorted):
+// the
+// states that reach a state of the tail's set along arcs within left steps, through
+// free vertices, and that a state at o reaches, the two distances together at most
+// left (vertices may repeat, so this is a relaxation of the growth). False when no
+// state at o reaches the tail's set; when left stopped a walk that might have, the cut
+// is recorded. Cost: two breadth-first searches of the states within left steps.
+func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
+	sp := f.sp
+	if f.distB == nil {
+		f.distB, f.stampB = make([]int32, sp.states()), make([]int32, sp.states())
+		f.distF, f.stampF = make([]int32, sp.states()), make([]int32, sp.states())
 	}
-	out := []vtxDist{{o, 0}}
-	if f.seen == nil {
-		f.seen = make([]int32, len(f.adj))
+	f.cgen++
+	gen := f.cgen
+	front := f.cq[:0]
+	for _, t := range w.sets[0] {
+		f.stampB[t], f.distB[t] = gen, 0
+		front = append(front, t)
 	}
-	f.sgen++
-	f.seen[o] = f.sgen
-	f.queue = append(f.queue[:0], o)
-	reached := false
-	for depth := int32(1); int(depth) <= left && len(f.queue) > 0; depth++ {
-		end := len(f.queue)
-		for _, u := range f.queue[:end] {
-			for _, w := range f.adj[u] {
-				if w == t {
-					reached = true
-				}
-				if f.seen[w] == f.sgen || f.occ[w] != 0 {
+	var starts []int32
+	cut := false
+	for depth := int32(1); len(front) > 0; depth++ {
+		if int(depth) > left {
+			cut = true
+			break
+		}
+		end := len(front)
+		for _, t := range front[:end] {
+			for _, p := range sp.pred[sp.predFirst[t]:sp.predFirst[t+1]] {
+				if !f.alive[p] || f.stampB[p] == gen || f.occ[sp.vtx[p]] != 0 {
 					continue
 				}
-				f.seen[w] = f.sgen
-				f.queue = append(f.queue, w)
-				if int(depth) <= left-1 {
-					out = append(out, vtxDist{w, depth})
+				f.stampB[p], f.distB[p] = gen, depth
+				if sp.vtx[p] == o {
+					starts = append(starts, p) // the growth ends at o
+					continue
 				}
+				front = append(front, p)
 			}
 		}
-		f.queue = f.queue[end:]
+		front = front[end:]
 	}
-	if !reached {
-		f.cutC = f.cutC || len(f.queue) > 0
+	f.cq = front[:0]
+	if len(starts) == 0 {
+		f.cutC = f.cutC || cut
 		return nil, false
 	}
-	slices.SortFunc(out, func(a, b vtxDist) int { return int(a.v - b.v) })
+	// Forward from the states at o, within the backward cone.
+	var out []uint64
+	front = append(f.cq[:0], starts...)
+	for _, st := range starts {
+		f.stampF[st], f.distF[st] = gen, 0
+		out = append(out, uint64(st)<<32)
+	}
+	for depth := int32(1); len(front) > 0; depth++ {
+		end := len(front)
+		for _, st := range front[:end] {
+			to, _ := sp.arcs(st)
+			for _, t := range to {
+				if t < 0 || f.stampB[t] != gen || f.stampF[t] == gen || f.distB[t]+depth > int32(left) || f.distB[t] == 0 {
+					continue
+				}
+				f.stampF[t], f.distF[t] = gen, depth
+				out = append(out, uint64(t)<<32|uint64(depth))
+				front = append(front, t)
+			}
+		}
+		front = front[end:]
+	}
+	f.cq = front[:0]
+	slices.Sort(out)
 	return out, true
 }
 
-// hops returns the hops of v in near (sorted by vertex), or -1 when v is not in it; 0
-// for every vertex when near is nil (no graph to measure).
-func hops(near []vtxDist, v int32) int32 {
-	if near == nil {
-		return 0
-	}
-	i, ok := slices.BinarySearchFunc(near, v, func(a vtxDist, v int32) int { return int(a.v - v) })
-	if !ok {
+// corridorHops returns the hops of state st in a corridor, or -1 when st is not in it.
+func corridorHops(near []uint64, st int32) int32 {
+	i, _ := slices.BinarySearch(near, uint64(st)<<32)
+	if i == len(near) || near[i]>>32 != uint64(st) {
 		return -1
 	}
-	return near[i].d
+	return int32(uint32(near[i]))
 }
 
 // forward extends a new worm forward: path and sets so far (the last set the states
@@ -498,7 +605,7 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 	sp := f.sp
 	last := sets[len(sets)-1]
 	v := path[len(path)-1]
-	if v > f.seedV {
+	if f.headerAllowed(v) {
 		var heads []int32
 		for _, st := range last {
 			if f.header[st] {
@@ -530,6 +637,14 @@ func (f *finder) forward(path []int32, sets [][]int32, left int) bool {
 	if left <= 0 {
 		f.cutC = true
 		return false
+	}
+	if t := f.active[len(f.active)-1]; t != nil {
+		if f.chainNeed(t, last, len(path), f.kMax-len(f.worms), left) > left {
+			f.cutC = true
+			return false
+		}
+	} else if len(f.worms)+1 >= f.kMax && !f.reachesHeld(v, left+1) {
+		return false // the last worm: its header's outputs are held, or grown to
 	}
 	f.gen++
 	var pairs []vtxState

@@ -17,18 +17,25 @@ import (
 // output: the vertex it takes and the state it leads to (-1 when that is the
 // destination: the worm is then delivered, never blocked).
 type space struct {
-	ctx    context.Context // ends the long loops early (nil: never); Decide then stops
-	g      *model.Grid
-	vcs    int
-	vtx    []int32 // vertex of each state
-	dst    []int32
-	src    []int32 // a source whose header reaches the state
-	mis    []int32 // misroutes taken
-	parent []int32 // the state it was first reached from; -1: from its source
-	atDst  []bool  // the header is at its destination (being delivered)
-	first  []int32 // arcs of state i are arcTo/arcV[first[i]:first[i+1]]
-	arcTo  []int32
-	arcV   []int32
+	ctx context.Context // ends the long loops early (nil: never); Decide then stops
+	g   *model.Grid
+	vcs int
+	vtx []int32 // vertex of each state
+	dst []int32
+	src []int32 // a source whose header reaches the state
+	// cls is the state's class as the searcher numbers it: source class*nmis + misroutes
+	// taken (classes of them, nmis misroute counts; sc the source classes, nil: none).
+	cls     []int32
+	classes int
+	nmis    int
+	sc      routing.SourceClasser
+	// dstFirst: the states toward destination d are dstFirst[d]:dstFirst[d+1].
+	dstFirst []int32
+	parent   []int32 // the state it was first reached from; -1: from its source
+	atDst    []bool  // the header is at its destination (being delivered)
+	first    []int32 // arcs of state i are arcTo/arcV[first[i]:first[i+1]]
+	arcTo    []int32
+	arcV     []int32
 	// predFirst/pred: the states with an arc into state i are pred[predFirst[i]:predFirst[i+1]].
 	predFirst []int32
 	pred      []int32
@@ -59,11 +66,13 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 		return nil, err
 	}
 	g := s.g
-	sp := &space{ctx: ctx, g: g, vcs: s.vcs}
+	sp := &space{ctx: ctx, g: g, vcs: s.vcs, classes: s.classes, nmis: s.mis, sc: s.sc}
 	loc := make([]int32, len(s.stamp))
 	sp.first = append(sp.first, 0)
+	sp.dstFirst = make([]int32, g.Nodes()+1)
 	for d := 0; d < g.Nodes(); d++ {
 		dst := model.NodeID(d)
+		sp.dstFirst[d] = int32(len(sp.vtx))
 		if !g.Endpoint(dst) {
 			continue // no worm is addressed to it
 		}
@@ -89,7 +98,7 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 			sp.vtx = append(sp.vtx, v)
 			sp.dst = append(sp.dst, int32(d))
 			sp.src = append(sp.src, s.rep[st])
-			sp.mis = append(sp.mis, int32(int(st)%s.classes%s.mis))
+			sp.cls = append(sp.cls, int32(int(st)%s.classes))
 			p := s.parent[st]
 			if p >= 0 {
 				p = loc[p]
@@ -108,6 +117,7 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 		}
 	}
 	n := len(sp.vtx)
+	sp.dstFirst[g.Nodes()] = int32(n)
 	// Reverse arcs and the states of each vertex, by counting.
 	sp.predFirst = make([]int32, n+1)
 	for _, t := range sp.arcTo {
@@ -170,6 +180,9 @@ func (sp *space) numberOutputs() {
 		sp.outID[i] = id
 	}
 }
+
+// misroutes returns the misroutes state i has taken.
+func (sp *space) misroutes(i int32) int { return int(sp.cls[i]) % sp.nmis }
 
 // states returns the number of header states.
 func (sp *space) states() int { return len(sp.vtx) }
