@@ -132,6 +132,14 @@ func (fp *Footprints) Channels(p Pair) int {
 	return n
 }
 
+// CanHold reports whether worm p can hold network virtual channel o (the flit model's
+// index: channel x VCs + VC) in its single-worm instance; false for a pair NewFootprints
+// was not given.
+func (fp *Footprints) CanHold(p Pair, o int) bool {
+	bs := fp.vcs[p]
+	return bs != nil && o >= 0 && o/64 < len(bs) && bs[o/64]&(1<<(o%64)) != 0
+}
+
 // States returns the reachable states of worm p's single-worm instance with the first
 // (Length, Buffer) (0 for a pair NewFootprints was not given).
 func (fp *Footprints) States(p Pair) int64 { return fp.states[p] }

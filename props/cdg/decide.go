@@ -96,6 +96,10 @@ type Decision struct {
 	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
+	// Exhausted is set on an inconclusive decision whose search ended with no
+	// configuration left but those Accept refused: no bound was reached, and Bound says
+	// why the refused ones do not make a verdict.
+	Exhausted bool `json:"exhausted,omitempty"`
 	// Refused counts the configurations found before this one that Accept refused.
 	Refused int `json:"refused,omitempty"`
 
@@ -239,6 +243,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	// No configuration is left, but those refused are not "none".
 	holds := func() (*Decision, error) {
 		if f.refused > 0 {
+			d.Exhausted = true
 			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", f.refused))
 		}
 		d.Verdict = props.Holds

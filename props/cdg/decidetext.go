@@ -27,6 +27,8 @@ func (d *Decision) Reason() string {
 			min = "minimal "
 		}
 		return fmt.Sprintf("a %sdeadlock configuration: %s holding %s, every header's permitted outputs held", min, plural(len(c.Worms), "worm"), plural(c.Channels, "channel"))
+	case d.Exhausted:
+		return d.Bound
 	}
 	return "the exact search reached a bound: " + d.Bound
 }

@@ -3,6 +3,7 @@ package cdg
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
@@ -21,6 +22,10 @@ import (
 type Realisation struct {
 	Spec   unicast.Spec
 	Result unicast.Result
+	// Moved lists the worms injected at another source than the configuration's: from
+	// its own the flit model does not reach the held channels (a route from there
+	// crosses them, say), from this one it does (realiseFromOtherSources).
+	Moved []int
 	// Scheduled is true when the moves were built worm by worm along the
 	// configuration's routes; false when the explorer found them (the worms' released
 	// channels cross each other's held ones in a cycle, so no order of whole worms
@@ -72,16 +77,130 @@ func Realise(ctx context.Context, rel routing.Relation, c *Configuration) (*Real
 	}
 	opt := checker.Options[flit.State]{MaxStates: maxRealiseStates, Context: ctx}
 	res := unicast.SearchWith(m, opt)
-	switch res.Verdict {
-	case checker.Violated:
-		if res.Kind == checker.KindDeadlock {
-			return &Realisation{Spec: sp, Result: res}, nil
-		}
+	var how string
+	switch {
+	case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
+		return &Realisation{Spec: sp, Result: res}, nil
+	case res.Verdict == checker.Holds:
+		how = "deadlock-free"
+	case res.Verdict == checker.Violated && (res.Kind == checker.KindLivelock || res.Kind == checker.KindStarvation):
+		// Liveness is judged only after an exhaustive search found no deadlock.
+		how = "deadlock-free (" + res.Violation + ")"
+	case res.Verdict == checker.Violated:
 		return nil, fmt.Errorf("the configuration's instance shows %s, not a deadlock", res.Violation)
-	case checker.Holds:
-		return nil, fmt.Errorf("the configuration's instance (%s) is deadlock-free: the configuration is not reachable from the empty network", unicast.FormatPairs(sp.Pairs))
+	default:
+		return nil, fmt.Errorf("the configuration's instance was not decided within %d states: %s", maxRealiseStates, res.Violation)
 	}
-	return nil, fmt.Errorf("the configuration's instance was not decided within %d states: %s", maxRealiseStates, res.Violation)
+	r, complete, err := realiseFromOtherSources(ctx, g, sp, c, opt)
+	if r != nil || err != nil {
+		return r, err
+	}
+	others := "and so is every instance with its worms injected at other sources that can hold their channels"
+	if !complete {
+		others = fmt.Sprintf("and so are the first %d instances with worms injected at other sources (not all were tried)", maxSourceTries)
+	}
+	return nil, &Unreachable{Proved: complete, Reason: fmt.Sprintf("the configuration's instance (%s) is %s, %s: the configuration is not reachable from the empty network", unicast.FormatPairs(sp.Pairs), how, others)}
+}
+
+// Unreachable is Realise's error for a configuration the flit model does not reach
+// from the empty network. Proved is true when the explorer settled it: the instance
+// with the configuration's sources and every other choice of sources that can hold the
+// worms' channels (realiseFromOtherSources) were each explored exhaustively, with worms
+// as long as the channels they hold and buffers of one flit, and none deadlocks.
+type Unreachable struct {
+	Proved bool
+	Reason string
+}
+
+func (e *Unreachable) Error() string { return e.Reason }
+
+// maxSourceTries bounds the instances realiseFromOtherSources explores.
+const maxSourceTries = 64
+
+// realiseFromOtherSources looks for the configuration's deadlock with some worms
+// injected elsewhere. A configuration names one source per worm (the first the search
+// met), but the same held channels may be reachable only from another: a worm whose
+// route from the named source crosses its own held channels, say. The candidates for
+// a worm are the endpoints whose single-worm flit model (unicast.Footprints) can hold
+// every channel the worm holds; instances that move one worm are tried first, then
+// two, and so on, at most maxSourceTries of them, each explored up to opt's bound.
+// It returns nil and no error when none deadlocks; complete is then true when every
+// candidate instance was tried and explored exhaustively.
+func realiseFromOtherSources(ctx context.Context, g *model.Grid, sp unicast.Spec, c *Configuration, opt checker.Options[flit.State]) (real *Realisation, complete bool, err error) {
+	vcs := max(1, sp.VCs)
+	alts := make([][]model.NodeID, len(c.Worms))
+	any := false
+	for i, w := range c.Worms {
+		var cands []unicast.Pair
+		for _, s := range g.Endpoints() {
+			if s != w.Src && s != w.Dst {
+				cands = append(cands, unicast.Pair{Src: s, Dst: w.Dst})
+			}
+		}
+		tmpl := sp
+		tmpl.Pairs, tmpl.Lengths, tmpl.Length = nil, nil, max(1, w.Held)
+		fp, err := unicast.NewFootprints(g, tmpl, nil, cands)
+		if err != nil {
+			return nil, false, nil // a source alone too large to explore: none tried
+		}
+		for _, p := range cands {
+			ok := true
+			for _, v := range w.HeldVertices() {
+				ok = ok && fp.CanHold(p, int(v.Channel)*vcs+v.VC)
+			}
+			if ok {
+				alts[i] = append(alts[i], p.Src)
+				any = true
+			}
+		}
+	}
+	if !any {
+		return nil, true, nil
+	}
+	tries, complete := 0, true
+	// Subsets of worms to move by size, then every choice of their sources.
+	var try func(from, left int, spec unicast.Spec, moved []int) (*Realisation, error)
+	try = func(from, left int, spec unicast.Spec, moved []int) (*Realisation, error) {
+		if left == 0 {
+			if tries++; tries > maxSourceTries {
+				complete = false
+				return nil, nil
+			}
+			m, err := unicast.BuildOn(g, spec)
+			if err != nil {
+				complete = false
+				return nil, nil
+			}
+			res := unicast.SearchWith(m, opt)
+			if res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock {
+				return &Realisation{Spec: spec, Result: res, Moved: slices.Clone(moved)}, nil
+			}
+			if res.Verdict != checker.Holds && res.Kind != checker.KindLivelock && res.Kind != checker.KindStarvation {
+				complete = false // undecided within its bound, or another violation
+			}
+			if ctx != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, nil
+		}
+		for i := from; i < len(c.Worms) && tries <= maxSourceTries; i++ {
+			for _, s := range alts[i] {
+				next := spec
+				next.Pairs = slices.Clone(spec.Pairs)
+				next.Pairs[i].Src = s
+				if r, err := try(i+1, left-1, next, append(moved, i)); r != nil || err != nil {
+					return r, err
+				}
+			}
+		}
+		return nil, nil
+	}
+	for k := 1; k <= len(c.Worms) && tries <= maxSourceTries; k++ {
+		if r, err := try(0, k, sp, nil); r != nil || err != nil {
+			return r, false, err
+		}
+	}
+	return nil, complete && tries <= maxSourceTries, nil
 }
 
 // placementOrder returns an order of c's worms in which each can run to its place

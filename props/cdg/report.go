@@ -69,11 +69,15 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 	}
 	var real *Realisation
 	var unreached []string
+	unproved := 0 // refusals the explorer did not settle (see Unreachable)
 	if opt.Accept == nil {
 		opt.Accept = func(c *Configuration) bool {
 			r, err := Realise(ctx, rel, c)
 			if err != nil {
 				unreached = append(unreached, err.Error())
+				if u, ok := err.(*Unreachable); !ok || !u.Proved {
+					unproved++
+				}
 				return false
 			}
 			real = r
@@ -83,6 +87,14 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 	d, err := Decide(rel, opt)
 	if err != nil {
 		return nil, props.BadInputf("--routing: %v", err)
+	}
+	switch {
+	case len(unreached) == 0:
+	case d.Verdict == props.Inconclusive && d.Exhausted && unproved == 0:
+		d.Bound = fmt.Sprintf("every deadlock configuration there is is one the flit model cannot reach: the search found %d (in the static sense of Verbeek & Schmaltz), and the explorer showed each unreachable from the empty network with worms as long as the channels they hold and buffers of one flit, from every source that can hold those channels; so no flit deadlock with buffers of one flit, for any worm length (docs/semantics.md); larger buffers are not decided: check --algo unicast --routing with --buffers", len(unreached))
+	case d.Verdict == props.Violated && d.Minimal && unproved > 0:
+		d.Minimal = false
+		d.NotMinimal = fmt.Sprintf("%d smaller configurations found before it were refused without the explorer settling whether the flit model reaches them", unproved)
 	}
 	res := d.Analysis
 	r := &Report{
@@ -120,7 +132,9 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions)
 			if w.Steps, err = real.steps(); err != nil {
 				return nil, err
 			}
-			if !real.Scheduled {
+			if len(real.Moved) > 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and its deadlock may differ from the configuration", movedText(d, real)))
+			} else if !real.Scheduled {
 				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
 			}
 		}
@@ -220,13 +234,25 @@ func (r *Report) WriteText(w io.Writer) {
 	r.Decision.WriteText(w)
 	if real := r.Realisation; real != nil {
 		how := "scheduled worm by worm"
-		if !real.Scheduled {
+		if len(real.Moved) > 0 {
+			how = "found by the explorer with " + movedText(r.Decision, real)
+		} else if !real.Scheduled {
 			how = "found by the explorer"
 		}
 		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
 			unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// movedText names the worms a realisation injects at other sources than the
+// configuration's: "m0 injected at (1)".
+func movedText(d *Decision, real *Realisation) string {
+	var parts []string
+	for _, i := range real.Moved {
+		parts = append(parts, fmt.Sprintf("m%d injected at %s", i, d.g.NodeName(real.Spec.Pairs[i].Src)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // lengthsText names the worm lengths of a realised instance.

@@ -1,0 +1,107 @@
+package cdg
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// TestRealiseFromAnotherSource: on testdata/random/self-crossing-route.json (the ring
+// torus:4) the held channels (1)->(0), (0)->(1) of a worm toward (2) are reachable from
+// source (1) (out and back, then waiting for its own tail), not from (0), whose route
+// would cross them. The untrusted relation's search names source (0) first; Realise must
+// find the deadlock with the worm injected at (1), so that the proof is violated with
+// that one-worm configuration rather than a larger one after a refusal.
+func TestRealiseFromAnotherSource(t *testing.T) {
+	data, err := os.ReadFile("testdata/random/self-crossing-route.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ParseFile(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := ProveRelation(t.Context(), goTwin{rel}, DecideOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rr.Decision.Configuration
+	if rr.Verdict != props.Violated || c == nil || len(c.Worms) != 1 || c.Channels != 2 || rr.Realisation == nil {
+		t.Fatalf("%s (%s), configuration %+v, notes %v; want violated by one worm on two channels", rr.Verdict, rr.Reason, c, rr.Notes)
+	}
+	real := rr.Realisation
+	if c.Worms[0].Src == 1 {
+		t.Skipf("the search named source (1) itself; nothing to move (configuration %+v)", c)
+	}
+	if len(real.Moved) != 1 || real.Spec.Pairs[0].Src != 1 {
+		t.Fatalf("realised with %v, moved %v; want the worm injected at (1)", real.Spec.Pairs, real.Moved)
+	}
+	if _, err := real.steps(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProveUnreachableOnly: testdata/random/unreachable-bounce.json (a random table on
+// the ring torus:4 with two VCs) has deadlock configurations only of the kind no worm
+// reaches with one-flit buffers: a worm toward (1) bounces between (2) and (3) on VC 1,
+// and its header at (2) waits for (2)->(3), which its own tail entered just before. The
+// proof must say so (inconclusive, the search exhausted, every refusal settled) rather
+// than name a bound, and the explorer must agree that no placement of one or two worms
+// of one to three flits deadlocks with one-flit buffers.
+func TestProveUnreachableOnly(t *testing.T) {
+	data, err := os.ReadFile("testdata/random/unreachable-bounce.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ParseFile(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := ProveRelation(t.Context(), rel, DecideOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.Verdict != props.Inconclusive || !rr.Decision.Exhausted || !strings.Contains(rr.Reason, "no flit deadlock with buffers of one flit") {
+		t.Fatalf("%s: %s (exhausted %v)", rr.Verdict, rr.Reason, rr.Decision.Exhausted)
+	}
+	g := rel.Grid()
+	var pairs []unicast.Pair
+	for s := range g.Nodes() {
+		for d := range g.Nodes() {
+			if s != d {
+				pairs = append(pairs, unicast.Pair{Src: model.NodeID(s), Dst: model.NodeID(d)})
+			}
+		}
+	}
+	n := 0
+	for i := range pairs {
+		for j := i; j < len(pairs); j++ {
+			ps := []unicast.Pair{pairs[i]}
+			if j > i {
+				ps = append(ps, pairs[j])
+			}
+			for l := 1; l <= 3; l++ {
+				m, err := unicast.BuildOn(g, unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: l, Buffer: 1, VCs: 2, Ports: model.AllPort, Routing: rel})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := checker.Explore[flit.State](m, checker.Options[flit.State]{CheckDeadlock: true, MaxStates: 200_000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Verdict != checker.Holds {
+					t.Fatalf("%s, L=%d: %v %v", unicast.FormatPairs(ps), l, res.Verdict, res.Violation)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%s; %d instances without deadlock", rr.Reason, n)
+}
