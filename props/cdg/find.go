@@ -390,12 +390,24 @@ func (f *finder) cover() bool {
 	}
 	// An existing worm grows backwards from its tail to o.
 	for i := range f.worms {
+		// Far from a bound on the channels (Decide's probe), or when the tail's states
+		// are reached back from most of the space, the corridor would cost too much at
+		// every node: the vertices within reach of o do instead.
 		f.settle(f.worms[i])
-		near, ok := f.corridor(f.worms[i], o, left)
+		var near []uint64
+		var nearV []vtxDist
+		ok := true
+		big := left > maxChainLeft
+		if !big {
+			near, ok, big = f.corridor(f.worms[i], o, left)
+		}
+		if big {
+			nearV, ok = f.near(o, f.worms[i].path[0], left)
+		}
 		if !ok {
 			continue
 		}
-		if f.grow(f.worms[i], o, near, nil, nil, f.worms[i].sets[0], left) {
+		if f.grow(f.worms[i], o, near, nearV, nil, nil, f.worms[i].sets[0], left) {
 			return true
 		}
 		if f.stopped {
@@ -436,8 +448,9 @@ func (f *finder) cover() bool {
 // grow extends worm w backwards: back lists the vertices added so far (newest last)
 // with their sets, tail is the set of states at the current tail end, and the growth
 // ends when o is added. left bounds the vertices added; near is the growth's corridor
-// (corridor).
-func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSets [][]int32, tail []int32, left int) bool {
+// (corridor), or nearV the vertices within reach of o (near) when left is too large
+// for a corridor.
+func (f *finder) grow(w *wormPart, o int32, near []uint64, nearV []vtxDist, back []int32, backSets [][]int32, tail []int32, left int) bool {
 	if left <= 0 {
 		f.cutC = true
 		return false
@@ -460,7 +473,11 @@ func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSet
 			}
 			// The growth goes on through p only if a state at o reaches it within the
 			// vertices left.
-			if d := corridorHops(near, p); d < 0 || int(d) > left-1 {
+			d := corridorHops(near, p)
+			if nearV != nil || near == nil {
+				d = hops(nearV, v)
+			}
+			if d < 0 || int(d) > left-1 {
 				f.cutC = f.cutC || d >= 0
 				continue
 			}
@@ -472,7 +489,7 @@ func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSet
 		set := sets[i]
 		if v != o {
 			f.occ[v] = -1
-			ok := f.grow(w, o, near, append(back, v), append(backSets, set), set, left-1)
+			ok := f.grow(w, o, near, nearV, append(back, v), append(backSets, set), set, left-1)
 			f.occ[v] = 0
 			if ok || f.stopped {
 				return ok
@@ -510,6 +527,66 @@ func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSet
 	return false
 }
 
+// vtxDist is a vertex and its hops from a vertex to be covered.
+type vtxDist struct{ v, d int32 }
+
+// near returns the free vertices within left-1 hops of o along the survivors' vertex
+// graph (o itself at 0), sorted by vertex, and whether the tail vertex t (held) is within
+// left hops: a backward growth from t to o runs through these vertices only. When the
+// walk was stopped by left before it reached t, the cut is recorded. Cost: a
+// breadth-first search of depth left.
+func (f *finder) near(o, t int32, left int) ([]vtxDist, bool) {
+	if f.adj == nil {
+		return nil, true // no graph: every vertex counts as near (hops returns 0)
+	}
+	out := []vtxDist{{o, 0}}
+	if f.seen == nil {
+		f.seen = make([]int32, len(f.adj))
+	}
+	f.sgen++
+	f.seen[o] = f.sgen
+	f.queue = append(f.queue[:0], o)
+	reached := false
+	for depth := int32(1); int(depth) <= left && len(f.queue) > 0; depth++ {
+		end := len(f.queue)
+		for _, u := range f.queue[:end] {
+			for _, w := range f.adj[u] {
+				if w == t {
+					reached = true
+				}
+				if f.seen[w] == f.sgen || f.occ[w] != 0 {
+					continue
+				}
+				f.seen[w] = f.sgen
+				f.queue = append(f.queue, w)
+				if int(depth) <= left-1 {
+					out = append(out, vtxDist{w, depth})
+				}
+			}
+		}
+		f.queue = f.queue[end:]
+	}
+	if !reached {
+		f.cutC = f.cutC || len(f.queue) > 0
+		return nil, false
+	}
+	slices.SortFunc(out, func(a, b vtxDist) int { return int(a.v - b.v) })
+	return out, true
+}
+
+// hops returns the hops of v in near (sorted by vertex), or -1 when v is not in it; 0
+// for every vertex when near is nil (no graph to measure).
+func hops(near []vtxDist, v int32) int32 {
+	if near == nil {
+		return 0
+	}
+	i, ok := slices.BinarySearchFunc(near, v, func(a vtxDist, v int32) int { return int(a.v - v) })
+	if !ok {
+		return -1
+	}
+	return near[i].d
+}
+
 // corridor returns the states a backward growth of worm w from its tail to o may pass
 // through, each with the fewest arcs from a state at o to it (state<<32 | arcs, sorted):
 // the
@@ -518,7 +595,7 @@ func (f *finder) grow(w *wormPart, o int32, near []uint64, back []int32, backSet
 // left (vertices may repeat, so this is a relaxation of the growth). False when no
 // state at o reaches the tail's set; when left stopped a walk that might have, the cut
 // is recorded. Cost: two breadth-first searches of the states within left steps.
-func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
+func (f *finder) corridor(w *wormPart, o int32, left int) (near []uint64, ok, big bool) {
 	sp := f.sp
 	if f.distB == nil {
 		f.distB, f.stampB = make([]int32, sp.states()), make([]int32, sp.states())
@@ -533,6 +610,7 @@ func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
 	}
 	var starts []int32
 	cut := false
+	visited := 0
 	for depth := int32(1); len(front) > 0; depth++ {
 		if int(depth) > left {
 			cut = true
@@ -545,6 +623,10 @@ func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
 					continue
 				}
 				f.stampB[p], f.distB[p] = gen, depth
+				if visited++; visited > maxCorridor {
+					f.cq = front[:0]
+					return nil, true, true
+				}
 				if sp.vtx[p] == o {
 					starts = append(starts, p) // the growth ends at o
 					continue
@@ -557,7 +639,7 @@ func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
 	f.cq = front[:0]
 	if len(starts) == 0 {
 		f.cutC = f.cutC || cut
-		return nil, false
+		return nil, false, false
 	}
 	// Forward from the states at o, within the backward cone.
 	var out []uint64
@@ -583,8 +665,12 @@ func (f *finder) corridor(w *wormPart, o int32, left int) ([]uint64, bool) {
 	}
 	f.cq = front[:0]
 	slices.Sort(out)
-	return out, true
+	return out, true, false
 }
+
+// maxCorridor bounds the states a corridor's backward search visits; past it (big) the
+// growth is bounded by the vertices within reach (near) instead.
+const maxCorridor = 1 << 12
 
 // corridorHops returns the hops of state st in a corridor, or -1 when st is not in it.
 func corridorHops(near []uint64, st int32) int32 {
