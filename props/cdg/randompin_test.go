@@ -89,9 +89,10 @@ func TestDecideStrands(t *testing.T) {
 // channels with the source (0) are not reachable (the route crosses its own held
 // channel (0)->(1), and the header escapes to (3)), so a search that offers that worm
 // first must try the source (1) before it refuses. Both the file and the same table as
-// a Go relation must be proved violated with that configuration. (The Go relation once
-// named the source (0), was refused, and a configuration of 2 worms on 4 channels was
-// called minimal.)
+// a Go relation must be proved violated with that configuration, realised from (1)
+// (Realisation.Moved says so where the search named (0)). (The Go relation once named
+// the source (0), was refused, and a configuration of 2 worms on 4 channels was called
+// minimal.)
 func TestProveSelfCrossingRoute(t *testing.T) {
 	data, err := os.ReadFile("testdata/random/self-crossing-route.json")
 	if err != nil {
@@ -122,7 +123,15 @@ func TestProveSelfCrossingRoute(t *testing.T) {
 			t.Fatalf("%T: %s (%s), configuration %+v, notes %v; want violated, one worm on two channels", r, rr.Verdict, rr.Reason, c, rr.Notes)
 		}
 		if !rr.Decision.Minimal || rr.Realisation == nil {
-			t.Errorf("%T: minimal %v, realisation %v", r, rr.Decision.Minimal, rr.Realisation != nil)
+			t.Fatalf("%T: minimal %v, realisation %v", r, rr.Decision.Minimal, rr.Realisation != nil)
+		}
+		// Where the search named the source (0), the realisation moves the worm to (1).
+		real := rr.Realisation
+		if moved := c.Worms[0].Src != g.Node(1); moved != (len(real.Moved) == 1) || real.Spec.Pairs[0].Src != g.Node(1) {
+			t.Errorf("%T: configuration from %d, realised from %v, moved %v; want the worm injected at (1)", r, c.Worms[0].Src, real.Spec.Pairs, real.Moved)
+		}
+		if _, err := real.steps(); err != nil {
+			t.Error(err)
 		}
 	}
 }
