@@ -50,6 +50,7 @@ func (s vset) lowest() int {
 type naiveWorm struct {
 	src, dst     model.NodeID
 	path         []int
+	mis          int // misroutes of the header as it entered path[0]
 	holds, needs vset
 	low          int // holds.lowest()
 }
@@ -93,17 +94,7 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	if nv > naiveMaxVertices {
 		return &naiveResult{Skipped: fmt.Sprintf("%d vertices", nv)}
 	}
-	vin := func(v int) routing.Input { return routing.Input{Channel: model.ChannelID(v / vcs), VC: v % vcs} }
-	to := func(v int) model.NodeID { return g.Channel(model.ChannelID(v / vcs)).To }
-	var buf []routing.Output
-	outs := func(h routing.Header) []int {
-		buf = rel.Route(h, buf[:0])
-		vs := make([]int, len(buf))
-		for i, o := range buf {
-			vs[i] = int(o.Channel)*vcs + o.VC
-		}
-		return vs
-	}
+	hw := newHeaderWalk(rel)
 	res := &naiveResult{}
 	seen := map[[2]vset]bool{}
 	var worms []naiveWorm
@@ -112,60 +103,43 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 			if s == d || !g.Endpoint(s) || !g.Endpoint(d) {
 				continue
 			}
-			first := outs(routing.Header{At: s, In: routing.Input{Channel: routing.Injection}, Src: s, Dst: d})
+			first, next, reached := hw.reach(s, d)
 			if len(first) == 0 {
 				// A header its source cannot inject: one worm holding nothing.
 				res.Found, res.Best = true, []naiveWorm{{src: s, dst: d, low: naiveMaxVertices}}
 				return res
 			}
-			// next[v]: the outputs of the header that has just entered v (v not into d).
-			next := map[int][]int{}
-			reached := map[int]bool{}
-			queue := slices.Clone(first)
-			for len(queue) > 0 {
-				v := queue[0]
-				queue = queue[1:]
-				if reached[v] || to(v) == d {
-					continue
-				}
-				reached[v] = true
-				next[v] = outs(routing.Header{At: to(v), In: vin(v), Src: s, Dst: d})
-				queue = append(queue, next[v]...)
-			}
-			starts := make([]int, 0, len(reached))
-			for v := range reached {
-				starts = append(starts, v)
-			}
-			slices.Sort(starts)
-			// Every simple path along permitted hops from a reached vertex, none into d,
-			// is the held part of a worm (the route before it reaches its first vertex).
+			// Every simple path (distinct vertices) along permitted hops from a reached
+			// header state, none into d, is the held part of a worm (the route before
+			// it reaches its first state).
 			var path []int
 			var holds vset
-			var walk func(v int) bool
-			walk = func(v int) bool {
+			var walk func(st hstate, m0 int) bool
+			walk = func(st hstate, m0 int) bool {
+				v := st.v
 				path = append(path, v)
 				holds.add(v)
 				defer func() { path = path[:len(path)-1]; holds[v>>6] &^= 1 << (v & 63) }()
 				var needs vset
-				for _, o := range next[v] {
-					needs.add(o)
+				for _, o := range next[st] {
+					needs.add(o.v)
 				}
 				if key := [2]vset{holds, needs}; !seen[key] {
 					seen[key] = true
-					worms = append(worms, naiveWorm{src: s, dst: d, path: slices.Clone(path), holds: holds, needs: needs, low: holds.lowest()})
+					worms = append(worms, naiveWorm{src: s, dst: d, path: slices.Clone(path), mis: m0, holds: holds, needs: needs, low: holds.lowest()})
 					if len(worms) > maxWorms {
 						return false
 					}
 				}
-				for _, o := range next[v] {
-					if to(o) != d && !holds.has(o) && !walk(o) {
+				for _, o := range next[st] {
+					if hw.to(o.v) != d && !holds.has(o.v) && !walk(o, m0) {
 						return false
 					}
 				}
 				return true
 			}
-			for _, v := range starts {
-				if !walk(v) {
+			for _, st := range reached {
+				if !walk(st, st.m) {
 					return &naiveResult{Skipped: fmt.Sprintf("more than %d candidate worms", maxWorms)}
 				}
 			}
@@ -249,6 +223,69 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	return res
 }
 
+// hstate is a header state as the flit model sees it: the header has just entered
+// vertex v (channel*VCs + VC) and has taken m misroutes (counted for a
+// routing.Budgeted relation of budget at least one, saturating at the budget, as the
+// flit model counts them; 0 otherwise).
+type hstate struct{ v, m int }
+
+// headerWalk follows headers of a relation from state to state.
+type headerWalk struct {
+	rel    routing.Relation
+	g      *model.Grid
+	vcs    int
+	budget int
+}
+
+func newHeaderWalk(rel routing.Relation) *headerWalk {
+	hw := &headerWalk{rel: rel, g: rel.Grid(), vcs: rel.VCs()}
+	if b, ok := rel.(routing.Budgeted); ok {
+		hw.budget = b.MisrouteBudget()
+	}
+	return hw
+}
+
+// to is the router vertex v enters.
+func (hw *headerWalk) to(v int) model.NodeID { return hw.g.Channel(model.ChannelID(v / hw.vcs)).To }
+
+// next returns the states the outputs of h lead to (h has taken m misroutes).
+func (hw *headerWalk) next(h routing.Header) []hstate {
+	var out []hstate
+	for _, o := range hw.rel.Route(h, nil) {
+		m := h.Misroutes
+		if o.Misroute && m < hw.budget {
+			m++
+		}
+		out = append(out, hstate{v: int(o.Channel)*hw.vcs + o.VC, m: m})
+	}
+	return out
+}
+
+// header is the header of a worm from s to d in state st.
+func (hw *headerWalk) header(st hstate, s, d model.NodeID) routing.Header {
+	return routing.Header{At: hw.to(st.v), In: routing.Input{Channel: model.ChannelID(st.v / hw.vcs), VC: st.v % hw.vcs}, Src: s, Dst: d, Misroutes: st.m}
+}
+
+// reach returns the states of the outputs of a header at s toward d, the successors of
+// every state its header reaches (none entering d, where it is delivered), and those
+// states in breadth-first order.
+func (hw *headerWalk) reach(s, d model.NodeID) (first []hstate, next map[hstate][]hstate, order []hstate) {
+	first = hw.next(routing.Header{At: s, In: routing.Input{Channel: routing.Injection}, Src: s, Dst: d})
+	next = map[hstate][]hstate{}
+	queue := slices.Clone(first)
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		if _, ok := next[st]; ok || hw.to(st.v) == d {
+			continue
+		}
+		next[st] = hw.next(hw.header(st, s, d))
+		order = append(order, st)
+		queue = append(queue, next[st]...)
+	}
+	return first, next, order
+}
+
 // naiveCheck checks configuration c against the definition, with rel itself: some
 // worm; every route a legal route from its worm's source (each hop permitted to the
 // header that takes it, the header never at its destination on the way or at the end);
@@ -261,6 +298,10 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 		return fmt.Errorf("no worms")
 	}
 	g := rel.Grid()
+	budget := 0
+	if b, ok := rel.(routing.Budgeted); ok {
+		budget = b.MisrouteBudget()
+	}
 	held := map[Vertex]int{}
 	total := 0
 	var permitted [][]Vertex
@@ -271,10 +312,15 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 		h := routing.Header{At: w.Src, In: routing.Input{Channel: routing.Injection}, Src: w.Src, Dst: w.Dst}
 		for j, v := range w.Route {
 			outs := rel.Route(h, nil)
-			if !slices.ContainsFunc(outs, func(o routing.Output) bool { return o.Channel == v.Channel && o.VC == v.VC }) {
+			k := slices.IndexFunc(outs, func(o routing.Output) bool { return o.Channel == v.Channel && o.VC == v.VC })
+			if k < 0 {
 				return fmt.Errorf("worm %d: hop %d to %v is not permitted to its header at %d (in %v) toward %d", i, j, v, h.At, h.In, w.Dst)
 			}
-			h = routing.Header{At: g.Channel(v.Channel).To, In: routing.Input{Channel: v.Channel, VC: v.VC}, Src: w.Src, Dst: w.Dst}
+			mis := h.Misroutes
+			if outs[k].Misroute && mis < budget {
+				mis++
+			}
+			h = routing.Header{At: g.Channel(v.Channel).To, In: routing.Input{Channel: v.Channel, VC: v.VC}, Src: w.Src, Dst: w.Dst, Misroutes: mis}
 			if h.At == w.Dst {
 				return fmt.Errorf("worm %d: its header reaches its destination after hop %d (it would be delivered)", i, j)
 			}
@@ -319,44 +365,35 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 }
 
 // naiveConfiguration turns the naive twin's worms into a Configuration (routes from the
-// sources found by a breadth-first search of the header's reachable vertices), so that
-// naiveCheck and the flit model can judge them too.
+// sources found by a breadth-first search of the header's states), so that naiveCheck
+// and the flit model can judge them too.
 func naiveConfiguration(rel routing.Relation, ws []naiveWorm) *Configuration {
-	g := rel.Grid()
-	vcs := rel.VCs()
-	vx := func(v int) Vertex { return Vertex{Channel: model.ChannelID(v / vcs), VC: v % vcs} }
+	hw := newHeaderWalk(rel)
+	vx := func(v int) Vertex { return Vertex{Channel: model.ChannelID(v / hw.vcs), VC: v % hw.vcs} }
 	c := &Configuration{}
 	for _, w := range ws {
 		cw := ConfWorm{Src: w.src, Dst: w.dst, Held: len(w.path)}
 		if len(w.path) > 0 {
-			// The shortest route prefix to the path's first vertex.
-			parent := map[int]int{}
-			var queue []int
-			for _, o := range rel.Route(routing.Header{At: w.src, In: routing.Input{Channel: routing.Injection}, Src: w.src, Dst: w.dst}, nil) {
-				v := int(o.Channel)*vcs + o.VC
-				if _, ok := parent[v]; !ok {
-					parent[v] = -1
-					queue = append(queue, v)
+			// The shortest route prefix to the path's first state.
+			target := hstate{v: w.path[0], m: w.mis}
+			first, next, order := hw.reach(w.src, w.dst)
+			parent := map[hstate]hstate{}
+			root := hstate{v: -1}
+			for _, st := range first {
+				if _, ok := parent[st]; !ok {
+					parent[st] = root
 				}
 			}
-			for len(queue) > 0 && func() bool { _, ok := parent[w.path[0]]; return !ok }() {
-				v := queue[0]
-				queue = queue[1:]
-				at := g.Channel(model.ChannelID(v / vcs)).To
-				if at == w.dst {
-					continue
-				}
-				for _, o := range rel.Route(routing.Header{At: at, In: routing.Input{Channel: model.ChannelID(v / vcs), VC: v % vcs}, Src: w.src, Dst: w.dst}, nil) {
-					u := int(o.Channel)*vcs + o.VC
-					if _, ok := parent[u]; !ok {
-						parent[u] = v
-						queue = append(queue, u)
+			for _, st := range order {
+				for _, o := range next[st] {
+					if _, ok := parent[o]; !ok {
+						parent[o] = st
 					}
 				}
 			}
 			var prefix []int
-			for v := parent[w.path[0]]; v >= 0; v = parent[v] {
-				prefix = append(prefix, v)
+			for st := parent[target]; st != root; st = parent[st] {
+				prefix = append(prefix, st.v)
 			}
 			slices.Reverse(prefix)
 			for _, v := range append(prefix, w.path...) {
@@ -377,34 +414,19 @@ func naiveConfiguration(rel routing.Relation, ws []naiveWorm) *Configuration {
 // strands reports whether some header of rel is offered nothing at its source (atSource:
 // a one-worm configuration holding nothing) and whether some header that has left its
 // source is (deadEnd: a one-worm configuration holding the vertex it is in), by a
-// breadth-first search of the vertices each (source, destination) reaches.
+// breadth-first search of the header states each (source, destination) reaches.
 func strands(rel routing.Relation) (atSource, deadEnd bool) {
-	g := rel.Grid()
+	hw := newHeaderWalk(rel)
+	g := hw.g
 	for s := model.NodeID(0); int(s) < g.Nodes(); s++ {
 		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
 			if s == d || !g.Endpoint(s) || !g.Endpoint(d) {
 				continue
 			}
-			seen := map[Vertex]bool{}
-			h := routing.Header{At: s, In: routing.Input{Channel: routing.Injection}, Src: s, Dst: d}
-			var queue []Vertex
-			for _, o := range rel.Route(h, nil) {
-				queue = append(queue, Vertex{Channel: o.Channel, VC: o.VC})
-			}
-			atSource = atSource || len(queue) == 0
-			for len(queue) > 0 {
-				v := queue[0]
-				queue = queue[1:]
-				at := g.Channel(v.Channel).To
-				if seen[v] || at == d {
-					continue
-				}
-				seen[v] = true
-				outs := rel.Route(routing.Header{At: at, In: routing.Input{Channel: v.Channel, VC: v.VC}, Src: s, Dst: d}, nil)
-				deadEnd = deadEnd || len(outs) == 0
-				for _, o := range outs {
-					queue = append(queue, Vertex{Channel: o.Channel, VC: o.VC})
-				}
+			first, next, order := hw.reach(s, d)
+			atSource = atSource || len(first) == 0
+			for _, st := range order {
+				deadEnd = deadEnd || len(next[st]) == 0
 			}
 		}
 	}

@@ -59,8 +59,14 @@ type randRel struct {
 	// omit drops the rows without outputs from the file (a missing row strands as an
 	// empty one does).
 	omit bool
-	// strands: mutations may leave a row without outputs.
-	strands bool
+	// strands: mutations may leave a row without outputs; addOnly: mutations only add
+	// outputs (alternatives that may break a deadlock's cycle and leave the dependency
+	// graph cyclic: the relations only the exact search proves).
+	strands, addOnly bool
+	// budget, when positive, makes the Go relation routing.Budgeted: outputs that do not
+	// bring a header closer are misroutes, offered only while the header has taken
+	// fewer (it reads Header.Misroutes; the file form cannot say it).
+	budget int
 	// escape, when set, names VC 0 the escape subfunction (Duato's condition is tried);
 	// keepEscape (Duato's relation only) keeps the built-in's VC-0 outputs through
 	// mutations, which then change the other VCs only.
@@ -72,7 +78,7 @@ type randRel struct {
 // falsified property prints it, ready for testdata.
 func (r *randRel) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, escape kept %v), seed %d\n%s", r.base, r.mut, r.strands, r.keepEscape, r.seed, r.fileJSON())
+	fmt.Fprintf(&b, "base %s, %d per mille mutated (strands %v, adding only %v, escape kept %v, misroute budget %d), seed %d\n%s", r.base, r.mut, r.strands, r.addOnly, r.keepEscape, r.budget, r.seed, r.fileJSON())
 	for _, i := range r.twistRows() {
 		fmt.Fprintf(&b, "\nfrom odd sources, row %d %s: %s", i, r.rowText(r.rows[i].key), r.outText(r.twist[i]))
 	}
@@ -183,8 +189,13 @@ func (r *randRel) goRelation() routing.Relation {
 	for i, row := range r.rows {
 		t.index[row.key] = i
 	}
-	if r.escape {
+	switch {
+	case r.escape && r.budget > 0:
+		return escapingBudgetedTable{t}
+	case r.escape:
 		return escapingTable{t}
+	case r.budget > 0:
+		return budgetedTable{t}
 	}
 	return t
 }
@@ -196,12 +207,27 @@ type escapingTable struct{ *tableRelation }
 // Escape reports whether o is on VC 0.
 func (e escapingTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
 
+// budgetedTable is a Go table with a misroute budget (routing.Budgeted: the flit model
+// and the decision count each worm's misroutes and pass them to Route).
+type budgetedTable struct{ *tableRelation }
+
+// MisrouteBudget returns the table's budget.
+func (b budgetedTable) MisrouteBudget() int { return b.r.budget }
+
+// escapingBudgetedTable is a budgeted table whose VC 0 is the escape subfunction.
+type escapingBudgetedTable struct{ *tableRelation }
+
+func (e escapingBudgetedTable) MisrouteBudget() int { return e.r.budget }
+
+func (e escapingBudgetedTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
+
 func (t *tableRelation) Name() string      { return "random-table" }
 func (t *tableRelation) Grid() *model.Grid { return t.r.g }
 func (t *tableRelation) VCs() int          { return t.r.vcs }
 
 // Route appends the outputs of the header's row (none when it has no row), or of its
-// row's source-reading twist for a header from an odd source.
+// row's source-reading twist for a header from an odd source; in a budgeted table,
+// without the misroutes once the header has taken the budget's worth.
 func (t *tableRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
 	k := rowKey{at: h.At, in: h.In.Channel, vc: h.In.VC, dst: h.Dst}
 	if k.in == routing.Injection {
@@ -211,10 +237,17 @@ func (t *tableRelation) Route(h routing.Header, out []routing.Output) []routing.
 	if !ok {
 		return out
 	}
+	os := t.r.rows[i].out
 	if tw, ok := t.r.twist[i]; ok && h.Src%2 == 1 {
-		return append(out, tw...)
+		os = tw
 	}
-	return append(out, t.r.rows[i].out...)
+	for _, o := range os {
+		// A budgeted table offers no misroute once the budget is spent.
+		if !o.Misroute || h.Misroutes < t.r.budget {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // randTopo is a network the generator draws on, with its VC counts and the built-ins
@@ -243,19 +276,36 @@ var randTopos = []randTopo{
 // source-reading rows.
 func genRandRel(topos []randTopo) gopter.Gen {
 	grids := make([]*model.Grid, len(topos))
+	dists := make([][][]int, len(topos))
 	for i, tp := range topos {
 		g, err := model.ParseNetwork(tp.spec)
 		if err != nil {
 			panic(err) // the list above is fixed
 		}
 		grids[i] = g
+		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+			dists[i] = append(dists[i], g.HopDistances(d))
+		}
 	}
 	return func(gp *gopter.GenParameters) *gopter.GenResult {
 		rng := gp.Rng
 		ti := rng.Intn(len(topos))
-		tp, g := topos[ti], grids[ti]
+		tp, g, hops := topos[ti], grids[ti], dists[ti]
 		r := &randRel{g: g, vcs: tp.vcs[rng.Intn(len(tp.vcs))], base: tp.bases[rng.Intn(len(tp.bases))],
-			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
+			mut: []int{0, 0, 20, 50, 150, 400, 1000}[rng.Intn(7)], omit: rng.Intn(2) == 0, strands: rng.Intn(3) == 0, addOnly: rng.Intn(4) == 0, escape: rng.Intn(3) == 0, seed: rng.Uint64()}
+		// One in five adds alternatives to a relation that deadlocks on one VC
+		// (shortest paths round a ring, adaptive on a mesh), half of them bypasses on VC 1
+		// straight into the destination (as testdata/last-hop-bypass.json): its
+		// dependency graph stays cyclic, and only the exact search can prove what the
+		// added outputs save.
+		bypass := rng.Intn(5) == 0
+		if bypass {
+			r.vcs, r.addOnly, r.strands, r.mut = 2, true, false, []int{100, 300, 600}[rng.Intn(3)]
+			r.base = "shortest-path"
+			if tp.spec[:5] == "mesh:" {
+				r.base = "adaptive"
+			}
+		}
 		// One in five is Duato's relation on a mesh with its escape VC 0 kept through
 		// the mutations of VC 1 (Duato's condition then often proves it).
 		if tp.spec[:5] == "mesh:" && rng.Intn(5) == 0 {
@@ -299,8 +349,16 @@ func genRandRel(topos []randTopo) gopter.Gen {
 							}
 						}
 						row := randRow{key: rowKey{at: at, in: in, vc: vc, dst: dst}, base: bo, out: slices.Clone(bo)}
-						if rng.Intn(1000) < r.mut {
+						if c := g.ChannelBetween(at, dst); bypass && c != model.None && rng.Intn(2) == 0 {
+							// A bypass on VC 1 straight into the destination.
+							if o := (routing.Output{Channel: c, VC: 1}); !slices.Contains(row.out, o) {
+								row.out = append(row.out, o)
+							}
+						} else if rng.Intn(1000) < r.mut {
 							row.out = mutate(rng, row.out, outs, r.vcs, r.strands)
+							if r.addOnly {
+								row.out = append(slices.Clone(row.base), slices.DeleteFunc(row.out, func(o routing.Output) bool { return slices.Contains(row.base, o) })...)
+							}
 							if r.keepEscape {
 								row.out = keepEscape(row.base, row.out)
 							}
@@ -315,6 +373,22 @@ func genRandRel(topos []randTopo) gopter.Gen {
 			for range 1 + rng.Intn(4) {
 				i := rng.Intn(len(r.rows))
 				r.twist[i] = mutate(rng, r.rows[i].out, g.AppendOut(outs[:0], r.rows[i].key.at), r.vcs, r.strands)
+			}
+		}
+		if rng.Intn(5) == 0 {
+			r.budget = 1 + rng.Intn(2)
+			flag := func(at, dst model.NodeID, os []routing.Output) {
+				for i, o := range os {
+					os[i].Misroute = hops[dst][g.Channel(o.Channel).To] >= hops[dst][at]
+				}
+			}
+			for i := range r.rows {
+				k := r.rows[i].key
+				flag(k.at, k.dst, r.rows[i].out)
+				flag(k.at, k.dst, r.rows[i].base)
+			}
+			for i, os := range r.twist {
+				flag(r.rows[i].key.at, r.rows[i].key.dst, os)
 			}
 		}
 		return gopter.NewGenResult(r, shrinkRandRel)
@@ -421,7 +495,7 @@ func shrinkRandRel(v any) gopter.Shrink {
 
 // randTally counts what the property saw, for the log.
 type randTally struct {
-	relations, twisted                     int
+	relations, twisted, budgeted           int
 	holds, violated, inconclusive          int
 	byCDG, byDuato, bySearch               int
 	naiveCompared, naiveSkipped            int
@@ -430,28 +504,30 @@ type randTally struct {
 	realised, replayed, explored           int
 	exploreUndecided, proveInconclusive    int
 	inconclusiveDeadlocks                  int // of those, with a deadlock the explorer found
-	refused, knownRefused                  int // proofs with refusals; of those, called minimal wrongly (refusedBug)
+	refused, reachedMinimal                int // proofs with refusals; of those, minimal among the reached only
 	strandChecked                          int // relations with a stranded header, checked
 	notes                                  []string
 }
 
 func (c *randTally) String() string {
-	return fmt.Sprintf("%d relations (%d reading the source): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
+	return fmt.Sprintf("%d relations (%d reading the source, %d the misroutes): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d violations realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
-		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (TestProveSelfCrossingRoute)",
-		c.relations, c.twisted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
+		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either)",
+		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
-		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.knownRefused)
+		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal)
 }
 
 // randOptions size the oracles of one run of the property.
 type randOptions struct {
-	naiveWorms int   // candidate worms the naive twin may list
-	naiveNodes int64 // its search nodes
-	pairs2     int   // placements of two worms the explorer checks (0: all)
-	pairs3     int   // sampled placements of three worms
-	lengths    []int // worm lengths (buffers of one flit)
+	naiveWorms  int   // candidate worms the naive twin may list
+	naiveNodes  int64 // its search nodes
+	pairs2      int   // placements of two worms the explorer checks (0: all)
+	pairs2Large int   // the same on networks of more than 6 nodes (0: as pairs2)
+	pairs3      int   // sampled placements of three worms
+	lengths     []int // worm lengths (buffers of one flit)
+	maxStates   int64 // bound of each explorer search of a placement
 	// flip, when set, is applied to every decision before it is judged (the test that
 	// the property can fail).
 	flip func(*Decision)
@@ -465,7 +541,7 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	tally.relations++
 	goRel := r.goRelation()
 	rels := []routing.Relation{goRel}
-	if len(r.twist) == 0 {
+	if len(r.twist) == 0 && r.budget == 0 {
 		fileRel, err := routing.ParseFile(r.fileJSON(), nil)
 		if err != nil {
 			return "the routing file does not parse: " + err.Error()
@@ -478,6 +554,8 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 			}
 		}
 		rels = append(rels, fileRel)
+	} else if r.budget > 0 {
+		tally.budgeted++
 	} else {
 		tally.twisted++
 	}
@@ -644,10 +722,14 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 		return true
 	})
 	rng := rand.New(rand.NewSource(int64(r.seed)))
-	if n := len(pairs); opt.pairs2 > 0 && len(places)-n > opt.pairs2 {
+	sample := opt.pairs2
+	if g.Nodes() > 6 && opt.pairs2Large > 0 {
+		sample = opt.pairs2Large
+	}
+	if n := len(pairs); sample > 0 && len(places)-n > sample {
 		two := places[n:]
 		rng.Shuffle(len(two), func(i, j int) { two[i], two[j] = two[j], two[i] })
-		places = places[:n+opt.pairs2]
+		places = places[:n+sample]
 	}
 	for range opt.pairs3 {
 		p := rng.Perm(len(pairs))
@@ -660,7 +742,7 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 			if err != nil {
 				return "", fmt.Sprintf("flit instance %s L=%d: %v", unicast.FormatPairs(ps), l, err)
 			}
-			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: 200_000, Context: ctx})
+			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: opt.maxStates, Context: ctx})
 			tally.flitInstances++
 			switch {
 			case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
@@ -678,9 +760,11 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 // model) and checks the violation: its moves replay to a deadlock — from the saved
 // trace for a routing file, on the realised model for a Go relation, which a trace
 // cannot name — and the explorer finds a deadlock in the realised instance. nr is the
-// naive twin's answer (nil when skipped): a configuration called minimal after
-// refusals that is larger than the twin's minimum is the known bug refusedBug,
-// counted.
+// naive twin's answer (nil when skipped). After refusals the proof may call a
+// configuration minimal that is larger than the twin's minimum only when the flit
+// model does not reach the smaller one either (Realise of the twin's configuration,
+// from any source); an inconclusive proof that says no flit deadlock exists with
+// buffers of one flit must not meet one in the explorer's placements.
 func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *naiveResult, opt randOptions, tally *randTally) string {
 	rr, err := ProveRelation(ctx, rel, DecideOptions{})
 	if err != nil {
@@ -688,20 +772,27 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 	}
 	if d := rr.Decision; d.Refused > 0 {
 		tally.refused++
-		if nr != nil && d.Minimal {
+		if nr != nil && nr.Found && d.Minimal {
 			if k, c := nr.size(); len(d.Configuration.Worms) != k || d.Configuration.Channels != c {
-				tally.knownRefused++
+				nc := naiveConfiguration(rel, nr.Best)
+				if _, err := Realise(ctx, rel, nc); err == nil {
+					return fmt.Sprintf("proved minimal with %d worms on %d channels after %d refusals, but the flit model reaches the naive twin's %d worms on %d channels:\n%s", len(d.Configuration.Worms), d.Configuration.Channels, d.Refused, k, c, confText(rel.Grid(), nc))
+				}
+				tally.reachedMinimal++
 			}
 		}
 	}
 	if rr.Verdict != props.Violated {
-		// A configuration the flit model does not reach is refused (docs/semantics.md).
 		// A configuration the flit model does not reach is refused (docs/semantics.md):
-		// whether the explorer finds a deadlock in small placements is noted.
+		// whether the explorer finds a deadlock in small placements is noted, and
+		// must not when the proof says there is none with buffers of one flit.
 		tally.proveInconclusive++
 		dl, msg := flitDeadlock(ctx, rel, r, opt, tally)
 		if msg != "" {
 			return msg
+		}
+		if dl != "" && strings.Contains(rr.Decision.Bound, "no flit deadlock with buffers of one flit") {
+			return fmt.Sprintf("the proof says %q, but the explorer deadlocks %s", rr.Decision.Bound, dl)
 		}
 		if dl == "" {
 			dl = "none in small placements"
@@ -772,16 +863,18 @@ func confText(g *model.Grid, c *Configuration) string {
 // randSeed is the gopter seed of the property; a failure prints it with the relation.
 const randSeed = 20261127
 
-// randParams returns the property's runs and oracle sizes: -short within about 20
-// seconds, the long tier within a few minutes.
+// randParams returns the property's runs and oracle sizes: -short 200 relations, the
+// explorer on 30 two-worm and 5 three-worm placements of each holding one (about 10
+// seconds of CPU); the long tier 300 relations, every two-worm placement on up to 6
+// nodes (200 on torus:3x3) and 40 of three worms (about 3 minutes).
 func randParams() (int, randOptions) {
-	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}}
+	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}, maxStates: 200_000}
 	if testing.Short() {
-		opt.pairs2, opt.pairs3 = 40, 10
-		return 250, opt
+		opt.pairs2, opt.pairs3, opt.maxStates = 30, 5, 20_000
+		return 200, opt
 	}
-	opt.pairs3 = 100
-	return 400, opt
+	opt.pairs2Large, opt.pairs3, opt.maxStates = 200, 40, 50_000
+	return 300, opt
 }
 
 // TestRandomRelations is the property: on random relations (routing files and Go

@@ -13,41 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// TestRealiseFromAnotherSource: on testdata/random/self-crossing-route.json (the ring
-// torus:4) the held channels (1)->(0), (0)->(1) of a worm toward (2) are reachable from
-// source (1) (out and back, then waiting for its own tail), not from (0), whose route
-// would cross them. The untrusted relation's search names source (0) first; Realise must
-// find the deadlock with the worm injected at (1), so that the proof is violated with
-// that one-worm configuration rather than a larger one after a refusal.
-func TestRealiseFromAnotherSource(t *testing.T) {
-	data, err := os.ReadFile("testdata/random/self-crossing-route.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ParseFile(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, err := ProveRelation(t.Context(), goTwin{rel}, DecideOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := rr.Decision.Configuration
-	if rr.Verdict != props.Violated || c == nil || len(c.Worms) != 1 || c.Channels != 2 || rr.Realisation == nil {
-		t.Fatalf("%s (%s), configuration %+v, notes %v; want violated by one worm on two channels", rr.Verdict, rr.Reason, c, rr.Notes)
-	}
-	real := rr.Realisation
-	if c.Worms[0].Src == 1 {
-		t.Skipf("the search named source (1) itself; nothing to move (configuration %+v)", c)
-	}
-	if len(real.Moved) != 1 || real.Spec.Pairs[0].Src != 1 {
-		t.Fatalf("realised with %v, moved %v; want the worm injected at (1)", real.Spec.Pairs, real.Moved)
-	}
-	if _, err := real.steps(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestProveUnreachableOnly: testdata/random/unreachable-bounce.json (a random table on
 // the ring torus:4 with two VCs) has deadlock configurations only of the kind no worm
 // reaches with one-flit buffers: a worm toward (1) bounces between (2) and (3) on VC 1,
