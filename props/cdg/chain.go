@@ -34,6 +34,10 @@ package cdg
 // search without a bound on the channels (Decide's probe) goes without.
 const maxChainLeft = 256
 
+// maxChainArcs bounds the k of least(k) the chain bounds ask for; past it they take
+// the least cycle of any number of arcs, which is never more.
+const maxChainArcs = 8
+
 // chainTable is the values sval for one new worm; valid while that worm is placed.
 type chainTable struct {
 	gen   int32
@@ -272,7 +276,12 @@ func (f *finder) chainNeed(t *chainTable, last []int32, pathLen, j, left int) in
 	}
 	need := best - 1
 	if f.cb != nil {
-		if l := f.cb.bound(j); l < noCycle {
+		// least(J) for few worms, else the least cycle of any number of arcs (no more).
+		l := f.cb.leastAny()
+		if j <= maxChainArcs {
+			l = f.cb.bound(j)
+		}
+		if l < noCycle {
 			need = min(need, int(l)-pathLen)
 		}
 	} else {

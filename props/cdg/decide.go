@@ -87,11 +87,12 @@ type Decision struct {
 	Nodes     int64 `json:"search_nodes"`
 	// Configuration is the deadlock configuration of a violation; Minimal is true when
 	// the search proved it has the fewest worms, and the fewest channels among those.
-	// Otherwise NotMinimal says how far the proof went: the fewest worms proved, the
-	// fewest channels among them not; or neither, the configuration then having the
-	// fewest channels and the fewest worms among those.
+	// Otherwise NotMinimal says how far the proof went: the fewest worms proved
+	// (FewestWorms), the fewest channels among them not; or neither, the configuration
+	// then having the fewest channels and the fewest worms among those.
 	Configuration *Configuration `json:"configuration,omitempty"`
 	Minimal       bool           `json:"minimal"`
+	FewestWorms   bool           `json:"fewest_worms"`
 	NotMinimal    string         `json:"not_minimal,omitempty"`
 	// Bound names the bound an inconclusive search reached.
 	Bound string `json:"bound,omitempty"`
@@ -190,7 +191,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	d.States = int64(sp.states())
 	if h := sp.stranded; h != nil {
 		// A header its source cannot inject: a deadlock of one worm holding nothing.
-		d.Verdict, d.Minimal = props.Violated, true
+		d.Verdict, d.Minimal, d.FewestWorms = props.Violated, true, true
 		d.Configuration = &Configuration{Worms: []ConfWorm{{Src: h.Src, Dst: h.Dst}}}
 		return d, nil
 	}
@@ -215,7 +216,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 			}
 			continue
 		}
-		d.Verdict, d.Configuration, d.Minimal, d.Refused = props.Violated, c, true, strandRefused
+		d.Verdict, d.Configuration, d.Minimal, d.FewestWorms, d.Refused = props.Violated, c, true, true, strandRefused
 		return d, nil
 	}
 	alive, header := sp.survivors()
@@ -250,9 +251,9 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	f.lasso, f.adj = sp.lassos(alive)
 	f.sym = sp.symmetry()
-	f.bounds = sp.wormBounds(alive, header, boundCycles)
 	cb := newCycleBounds(sp, alive, header)
-	f.cb = cb
+	cb.sym, f.cb = f.sym, cb
+	f.bounds = sp.wormBoundsOf(alive, header, boundCycles, cb)
 	minLasso := maxC
 	for _, l := range f.lasso {
 		if l >= 0 {
@@ -316,7 +317,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 			}
 			if f.run(k, c) {
 				d.Nodes, d.Refused = f.nodes, f.refused
-				d.Verdict, d.Configuration, d.Minimal = props.Violated, f.conf, true
+				d.Verdict, d.Configuration, d.Minimal, d.FewestWorms = props.Violated, f.conf, true, true
 				return d, nil
 			}
 			if f.stopped || !f.cutC {
@@ -330,7 +331,8 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		if f.stopped && probe != nil && (f.accept == nil || f.accept(probe)) {
 			d.Nodes, d.Refused = f.nodes, f.refused
 			d.Verdict, d.Configuration = props.Violated, probe
-			d.NotMinimal = fmt.Sprintf("it has the fewest worms; configurations of %d worms on fewer than %d channels were ruled out up to %d channels within %d search nodes", k, probe.Channels, c-1, f.nodes)
+			d.FewestWorms = true
+			d.NotMinimal = fmt.Sprintf("it has the fewest worms, proved; the fewest channels among them are not: configurations of %s on fewer than %d channels were ruled out only up to %s, within %d search nodes", plural(k, "worm"), probe.Channels, plural(c-1, "channel"), f.nodes)
 			return d, nil
 		}
 		if f.stopped || !f.cutK {
@@ -346,9 +348,14 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		d.Nodes = f.nodes
 		return halt(f.halt)
 	}
-	fewer := fmt.Sprintf("none of up to %d worms; the order by fewest worms stopped at %d search nodes, at %d worms", k-1, f.nodes, k)
+	fewer := fmt.Sprintf("the order by fewest worms stopped at %d search nodes, at %s, before it ruled out any", f.nodes, plural(k, "worm"))
+	if k > 1 {
+		fewer = fmt.Sprintf("configurations of up to %s were ruled out; the order by fewest worms stopped at %d search nodes, at %s", plural(k-1, "worm"), f.nodes, plural(k, "worm"))
+	}
 	f.budget, f.stopped = opt.MaxNodes, false
-	for c := 1; c <= maxC; c++ {
+	// Every configuration left has at least k worms (fewer were ruled out), so at
+	// least k channels, and at least the least segment cycle's (cycleBounds.leastAny).
+	for c := max(1, min(maxC, max(k, minLasso, int(min(int32(maxC), cb.leastAny()))))); c <= maxC; c++ {
 		if f.run(maxC, c) {
 			best := f.conf
 			for k := 1; k < len(best.Worms); k++ {

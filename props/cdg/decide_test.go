@@ -423,11 +423,25 @@ func TestCycleBoundsSound(t *testing.T) {
 		f := newFinder(sp, alive, header, 1<<22)
 		f.lasso, f.adj = sp.lassos(alive)
 		f.bounds = sp.wormBounds(alive, header, boundCycles)
+		// With the automorphisms: segments mapped from the orbits' representatives,
+		// cycles found from them only; the same bounds.
+		sym := newCycleBounds(sp, alive, header)
+		sym.sym = sp.symmetry()
+		if wb, ws := sp.wormBounds(alive, header, boundCycles), sp.wormBoundsOf(alive, header, boundCycles, sym); !slices.Equal(wb, ws) {
+			t.Errorf("%s on %s: worm bounds %v, from the symmetric segments %v", c.name, c.topo, wb, ws)
+		}
+		// The least cycle of any number of arcs has at most 12 here.
+		if la, l12, ls := cb.leastAny(), naiveLeast(cb, 12), sym.leastAny(); la != l12 || ls != l12 {
+			t.Errorf("%s on %s: the least segment cycle is %d (%d from orbit representatives), the naive twin's up to 12 arcs %d", c.name, c.topo, la, ls, l12)
+		}
 		var tight []int
 		for k := 1; k <= 5; k++ {
 			least := cb.bound(k)
 			if naive := naiveLeast(cb, k); least != naive {
 				t.Errorf("%s on %s: least(%d) = %d, the naive twin %d", c.name, c.topo, k, least, naive)
+			}
+			if s := sym.bound(k); s != least {
+				t.Errorf("%s on %s: least(%d) = %d, from orbit representatives %d", c.name, c.topo, k, least, s)
 			}
 			for ch := 1; ch <= 8; ch++ {
 				if !f.run(k, ch) {

@@ -95,7 +95,11 @@ func (d *Decision) WriteText(w io.Writer) {
 		return
 	}
 	order := "fewest worms, then fewest channels"
-	if !d.Minimal {
+	switch {
+	case d.Minimal:
+	case d.FewestWorms:
+		order = "fewest worms, then fewest channels; not proved minimal: " + d.NotMinimal
+	default:
 		order = "fewest channels, then fewest worms; not proved to have the fewest worms: " + d.NotMinimal
 	}
 	fmt.Fprintf(w, "configuration (%s):\n", order)

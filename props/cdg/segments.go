@@ -1,6 +1,7 @@
 package cdg
 
 import (
+	"container/heap"
 	"math/bits"
 
 	"github.com/wormcheck/wormcheck/model/scc"
@@ -43,8 +44,24 @@ const maxBoundWords = 1 << 26
 // connected components (Tarjan), O(arcs x V/64) for each component's reachable outputs,
 // and O(V^2 x V/64) for the cycles.
 func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
+	return sp.wormBoundsOf(alive, header, capCycle, nil)
+}
+
+// wormBoundsOf is wormBounds, with the segment arcs of cb when it has them (then
+// without the strongly connected components, and each shortest cycle found from the
+// least vertex of its orbit only: bound is invariant under cb's automorphisms).
+func (sp *space) wormBoundsOf(alive, header []bool, capCycle int, cb *cycleBounds) []int32 {
 	nv := sp.vertices()
 	words := (nv + 63) / 64
+	if cb != nil && cb.segments() && int64(nv)*int64(words) <= maxBoundWords {
+		seg := make([]uint64, nv*words)
+		for u, ws := range cb.tgt {
+			for _, w := range ws {
+				seg[u*words+int(w)/64] |= 1 << (w % 64)
+			}
+		}
+		return sp.boundsFromSegments(seg, words, capCycle, cb.sym)
+	}
 	comp, ncomp := sp.components(alive)
 	if int64(ncomp)*int64(words) > maxBoundWords || int64(nv)*int64(nv)/64*int64(words) > 64*maxBoundWords {
 		return nil
@@ -83,7 +100,14 @@ func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
 			or(seg[u*words:(u+1)*words], out[int(comp[i])*words:(int(comp[i])+1)*words])
 		}
 	}
-	out = nil
+	return sp.boundsFromSegments(seg, words, capCycle, nil)
+}
+
+// boundsFromSegments computes bound from the segment graph's rows of bits (seg[u]: the
+// arcs out of u); with sy, the shortest cycles are searched from orbit
+// representatives only and copied to their orbits. nil when the context stops it.
+func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symmetry) []int32 {
+	nv := sp.vertices()
 	row := func(u int) []uint64 { return seg[u*words : (u+1)*words] }
 	// cyc[v]: fewest arcs of a cycle through v, breadth first over bit sets.
 	cyc := make([]int32, nv)
@@ -95,6 +119,9 @@ func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
 			return nil // Decide stops
 		}
 		cyc[v] = noBound
+		if sy != nil && sy.rep[sy.orb[v]] != int32(v) {
+			continue // copied from the representative below
+		}
 		copy(front, row(v))
 		copy(seen, front)
 		for d := 1; d <= capCycle && !zero(front); d++ {
@@ -114,6 +141,11 @@ func (sp *space) wormBounds(alive, header []bool, capCycle int) []int32 {
 		}
 		if cyc[v] == noBound && !zero(front) {
 			cyc[v] = int32(capCycle + 1) // not searched beyond the cap
+		}
+	}
+	if sy != nil {
+		for v := range nv {
+			cyc[v] = cyc[sy.rep[sy.orb[v]]]
 		}
 	}
 	// bound: the fixed point of the formula above, from cyc down.
@@ -194,6 +226,7 @@ func ones(set []uint64) func(func(int) bool) {
 // cycleBounds computes least(k) on demand and keeps it per k.
 type cycleBounds struct {
 	sp      *space
+	sym     *symmetry // the space's automorphisms (nil: none)
 	alive   []bool
 	header  []bool
 	built   bool
@@ -201,6 +234,7 @@ type cycleBounds struct {
 	in      [][]int32 // in[v]: the vertices with a segment arc into v
 	inWt    [][]int32 // the lengths of those arcs
 	least   []int32   // least[k] once computed (0: not yet)
+	any     int32     // leastAny once computed (0: not yet)
 	work    int64     // states visited and arcs relaxed so far
 	// empty: a header-capable state has no outputs, a configuration of one worm on
 	// one channel, so there is no bound.
@@ -219,7 +253,9 @@ func newCycleBounds(sp *space, alive, header []bool) *cycleBounds {
 }
 
 // lengths builds the segment arcs with their lengths: one breadth-first search of
-// the survivors' states from the states at each vertex. Cost O(V x (reachable states
+// the survivors' states from the states at each vertex, or, with automorphisms (sym),
+// at each orbit's least vertex only, the other vertices' arcs mapped from it along the
+// orbit's tree. Cost O(V x (reachable states
 // + arcs)), bounded by maxCycleWork and, on average over the vertices searched, by 64
 // times the states and arcs per vertex (a minimal relation's searches stay within it:
 // 36 times on torus:16x16 adaptive; a non-minimal relation's reach nearly every state,
@@ -234,13 +270,31 @@ func (cb *cycleBounds) lengths() bool {
 	seen := make([]int32, nv)
 	var queue []int32
 	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(nv)
-	for u := range nv {
-		if cb.work > maxCycleWork || (u%64 == 0 && stopped(sp.ctx) != nil) {
+	sy := cb.sym
+	if sy == nil {
+		sy = trivialSymmetry(nv)
+	}
+	searched := 0
+	for n, u32 := range sy.order {
+		u := int(u32)
+		if cb.work > maxCycleWork || (n%64 == 0 && stopped(sp.ctx) != nil) {
 			return false
 		}
-		if u > 0 && cb.work > int64(u)*perVertex {
+		if via := sy.via[u]; via >= 0 {
+			// An automorphism maps the segments of from[u] onto u's, lengths kept.
+			gen, src := sy.gens[via], sy.from[u]
+			cb.tgt[u] = make([]int32, len(cb.tgt[src]))
+			for i, w := range cb.tgt[src] {
+				cb.tgt[u][i] = gen[w]
+			}
+			cb.wt[u] = cb.wt[src]
+			cb.work += int64(len(cb.tgt[src]))
+			continue
+		}
+		if searched > 0 && cb.work > int64(searched)*perVertex {
 			return false // a permissive relation: segments run almost everywhere
 		}
+		searched++
 		gen := int32(u + 1)
 		queue = queue[:0]
 		for _, st := range sp.at(int32(u)) {
@@ -282,6 +336,17 @@ func (cb *cycleBounds) lengths() bool {
 	return true
 }
 
+// segments builds the segment arcs once (lengths) and reports whether they are known.
+func (cb *cycleBounds) segments() bool {
+	if !cb.built {
+		cb.built = true
+		if !cb.lengths() {
+			cb.tgt = nil
+		}
+	}
+	return cb.tgt != nil
+}
+
 // bound returns least(k) (noCycle when no segment cycle has at most k arcs), or 1
 // when it is not known (the work bound, the context, a header with no outputs).
 // Each cycle is found from its least vertex u through greater vertices only: the
@@ -293,13 +358,7 @@ func (cb *cycleBounds) bound(k int) int32 {
 	if k <= 0 {
 		return 1
 	}
-	if !cb.built {
-		cb.built = true
-		if !cb.lengths() {
-			cb.tgt = nil
-		}
-	}
-	if cb.tgt == nil || cb.empty {
+	if !cb.segments() || cb.empty {
 		return 1
 	}
 	for len(cb.least) <= k {
@@ -317,16 +376,26 @@ func (cb *cycleBounds) bound(k int) int32 {
 	}
 	nv := cb.sp.vertices()
 	cur, next := make([]int32, nv), make([]int32, nv)
+	// after(x, u): x may lie on a cycle found from u, besides u itself — a greater
+	// vertex without symmetry, a vertex of u's orbit or a later one with it (every
+	// cycle is mapped onto one through the least vertex of its least orbit).
+	after := func(x, u int) bool { return x > u }
+	if sy := cb.sym; sy != nil {
+		after = func(x, u int) bool { return x != u && sy.orb[x] >= sy.orb[u] }
+	}
 	for u := range nv {
 		if cb.work > maxCycleWork || (u%64 == 0 && stopped(cb.sp.ctx) != nil) {
 			cb.tgt = nil // unknown from here on
 			return 1
 		}
+		if cb.sym != nil && cb.sym.rep[cb.sym.orb[u]] != int32(u) {
+			continue
+		}
 		for i := range cur {
 			cur[i] = noCycle
 		}
 		for i, w := range cb.tgt[u] {
-			if int(w) >= u {
+			if int(w) == u || after(int(w), u) {
 				cur[w] = cb.wt[u][i]
 			}
 		}
@@ -340,7 +409,7 @@ func (cb *cycleBounds) bound(k int) int32 {
 			}
 			// Walks of j arcs closed by one arc into u: cycles of j+1 arcs.
 			for i, y := range cb.in[u] {
-				if int(y) > u && cur[y] < noCycle {
+				if after(int(y), u) && cur[y] < noCycle {
 					best = min(best, cur[y]+cb.inWt[u][i])
 				}
 			}
@@ -350,14 +419,14 @@ func (cb *cycleBounds) bound(k int) int32 {
 			for i := range next {
 				next[i] = noCycle
 			}
-			for y := u + 1; y < nv; y++ {
+			for y := range nv {
 				d := cur[y]
-				if d+2 >= best { // one more arc and the closing one add at least 2
+				if d+2 >= best || !after(y, u) { // one more arc and the closing one add at least 2
 					continue
 				}
 				cb.work += int64(len(cb.tgt[y]))
 				for i, x := range cb.tgt[y] {
-					if e := d + cb.wt[y][i]; int(x) > u && e < next[x] {
+					if e := d + cb.wt[y][i]; after(int(x), u) && e < next[x] {
 						next[x] = e
 					}
 				}
@@ -367,4 +436,80 @@ func (cb *cycleBounds) bound(k int) int32 {
 	}
 	cb.least[k] = best
 	return best
+}
+
+// leastAny returns the least total length of a segment cycle of any number of arcs, a
+// lower bound on the channels of every configuration (least(k) for k unbounded); 1
+// when it is not known. Each cycle is found from the least vertex of its least orbit
+// (symmetry) by Dijkstra's algorithm over the vertices after it. Cost O(orbits x
+// segment arcs x log V), bounded by maxCycleWork.
+func (cb *cycleBounds) leastAny() int32 {
+	if !cb.segments() || cb.empty {
+		return 1
+	}
+	if cb.any != 0 {
+		return cb.any
+	}
+	nv := cb.sp.vertices()
+	after := func(x, u int) bool { return x > u }
+	if sy := cb.sym; sy != nil {
+		after = func(x, u int) bool { return x != u && sy.orb[x] >= sy.orb[u] }
+	}
+	dist := make([]int32, nv)
+	best := noCycle
+	var h distHeap
+	for u := range nv {
+		if cb.work > maxCycleWork || (u%64 == 0 && stopped(cb.sp.ctx) != nil) {
+			return 1
+		}
+		if cb.sym != nil && cb.sym.rep[cb.sym.orb[u]] != int32(u) {
+			continue
+		}
+		for i := range dist {
+			dist[i] = noCycle
+		}
+		h = h[:0]
+		for i, w := range cb.tgt[u] {
+			switch {
+			case int(w) == u:
+				best = min(best, cb.wt[u][i])
+			case after(int(w), u) && cb.wt[u][i] < dist[w]:
+				dist[w] = cb.wt[u][i]
+				heap.Push(&h, distItem{w, dist[w]})
+			}
+		}
+		for h.Len() > 0 {
+			it := heap.Pop(&h).(distItem)
+			if it.d != dist[it.v] || it.d+1 >= best {
+				continue
+			}
+			cb.work += int64(len(cb.tgt[it.v]))
+			for i, w := range cb.tgt[it.v] {
+				e := it.d + cb.wt[it.v][i]
+				if int(w) == u {
+					best = min(best, e)
+				} else if after(int(w), u) && e < dist[w] && e < best {
+					dist[w] = e
+					heap.Push(&h, distItem{w, e})
+				}
+			}
+		}
+	}
+	cb.any = best
+	return best
+}
+
+// distItem and distHeap are Dijkstra's queue of leastAny.
+type distItem struct{ v, d int32 }
+type distHeap []distItem
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

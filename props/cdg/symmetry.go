@@ -41,13 +41,16 @@ type symmetry struct {
 	// via[v], from[v]: v = gens[via[v]](from[v]), from[v] nearer rep[orb[v]] (a tree of
 	// each orbit rooted at its least vertex; via -1 at the root).
 	via, from []int32
+	// order lists the vertices orbit by orbit, each in the breadth-first order of its
+	// tree (from[v] before v).
+	order []int32
 }
 
 // trivialSymmetry is no automorphism but the identity: every vertex its own orbit.
 func trivialSymmetry(nv int) *symmetry {
-	sy := &symmetry{orb: make([]int32, nv), rep: make([]int32, nv), via: make([]int32, nv), from: make([]int32, nv)}
+	sy := &symmetry{orb: make([]int32, nv), rep: make([]int32, nv), via: make([]int32, nv), from: make([]int32, nv), order: make([]int32, nv)}
 	for v := range nv {
-		sy.orb[v], sy.rep[v], sy.via[v], sy.from[v] = int32(v), int32(v), -1, int32(v)
+		sy.orb[v], sy.rep[v], sy.via[v], sy.from[v], sy.order[v] = int32(v), int32(v), -1, int32(v), int32(v)
 	}
 	return sy
 }
@@ -88,7 +91,7 @@ func (sy *symmetry) build() {
 	for v := range nv {
 		sy.orb[v], sy.via[v], sy.from[v] = -1, -1, int32(v)
 	}
-	var queue []int32
+	queue := sy.order[:0]
 	for v := range nv {
 		if sy.orb[v] >= 0 {
 			continue
@@ -96,8 +99,9 @@ func (sy *symmetry) build() {
 		o := int32(len(sy.rep))
 		sy.rep = append(sy.rep, int32(v))
 		sy.orb[v] = o
-		queue = append(queue[:0], int32(v))
-		for i := 0; i < len(queue); i++ {
+		start := len(queue)
+		queue = append(queue, int32(v))
+		for i := start; i < len(queue); i++ {
 			u := queue[i]
 			for gi, gen := range sy.gens {
 				w := gen[u]
@@ -108,6 +112,7 @@ func (sy *symmetry) build() {
 			}
 		}
 	}
+	sy.order = queue
 }
 
 // gridAutomorphisms returns candidate automorphisms of a mesh, torus or hypercube as
