@@ -90,11 +90,11 @@ func translations(g *model.Grid) [][]int {
 // which relation r is invariant, checked header by header (relationPreserves).
 func relationSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 	n := g.Dims()
+	if n == 0 || g.IsGraph() {
+		return []Symmetry{identity(g)} // no coordinates to map
+	}
 	id, _ := gridMapPerm(g, identityPerm(n), 0, make([]int, n))
 	out := []Symmetry{id}
-	if n == 0 || g.IsGraph() {
-		return out // no coordinates to map
-	}
 	into := channelsInto(g)
 	inputs := 1
 	for v := range into {
@@ -125,6 +125,19 @@ func relationSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 		}
 	}
 	return out
+}
+
+// identity returns the identity map of g's nodes and channels (gridMapPerm needs
+// coordinates, which a network from a file does not have).
+func identity(g *model.Grid) Symmetry {
+	s := Symmetry{Name: "identity", Node: make([]model.NodeID, g.Nodes()), Channel: make([]model.ChannelID, g.Channels())}
+	for v := range s.Node {
+		s.Node[v] = model.NodeID(v)
+	}
+	for c := range s.Channel {
+		s.Channel[c] = model.ChannelID(c)
+	}
+	return s
 }
 
 // channelsInto lists, per node of g, the channels entering it.

@@ -98,3 +98,26 @@ func TestSymmetricExplore(t *testing.T) {
 		}
 	}
 }
+
+// TestGridSymmetriesOnNetwork: a network read from a file or generated has no
+// coordinates to map, so a relation on it keeps the identity alone (building the
+// coordinate identity there used to index past the dimensions).
+func TestGridSymmetriesOnNetwork(t *testing.T) {
+	g, err := model.ParseNetwork("random:5,6,1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "updown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms := GridSymmetries(g, rel)
+	if len(syms) != 1 || syms[0].Name != "identity" || len(syms[0].Channel) != g.Channels() {
+		t.Fatalf("%d symmetries, first %q", len(syms), syms[0].Name)
+	}
+	for c, d := range syms[0].Channel {
+		if int(d) != c {
+			t.Fatalf("channel %d maps to %d", c, d)
+		}
+	}
+}

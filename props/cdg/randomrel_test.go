@@ -512,7 +512,7 @@ type randTally struct {
 func (c *randTally) String() string {
 	return fmt.Sprintf("%d relations (%d reading the source, %d the misroutes): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
-		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d violations realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
+		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d proofs of both forms realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
 		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either)",
 		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
@@ -625,7 +625,14 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	if d.Verdict == props.Holds {
 		return flitHolds(ctx, goRel, r, opt, tally)
 	}
-	return flitViolated(ctx, rels[len(rels)-1], r, nr, opt, tally)
+	// Both forms are proved: the Go relation's header states keep every source, so its
+	// configurations name other sources and meet other refusals than the file's.
+	for _, rel := range rels {
+		if msg := flitViolated(ctx, rel, r, nr, opt, tally); msg != "" {
+			return fmt.Sprintf("%T: %s", rel, msg)
+		}
+	}
+	return ""
 }
 
 // compareNaive compares the decisions with the naive twin: the verdict, and each
