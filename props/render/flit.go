@@ -159,8 +159,8 @@ func (f frame) height() float64 {
 // index is out of range.
 func DrawFlit(p FlitPicture) ([]byte, error) {
 	g := p.Grid
-	if g == nil || !g.IsGraph() && (g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus)) {
-		return nil, fmt.Errorf("render: picture needs a 1-D or 2-D mesh or torus or an irregular network; got %v", g)
+	if g == nil {
+		return nil, fmt.Errorf("render: picture needs a network")
 	}
 	vcs := max(p.VCs, 1)
 	if err := p.check(vcs); err != nil {
@@ -187,7 +187,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legendLine{swatch: "route", text: "a message's route (dashed, its colour)"},
 		legendLine{swatch: "hold", text: "lane held by a message; label name:flits buffered in it"},
 		legendLine{swatch: "source", text: "source of a message (square); mN.dK: its K-th destination"})
-	if g.Kind() == model.Torus {
+	if g.Kind() == model.Torus && !laidOut(g) {
 		legend = append(legend, legendLine{text: "a stub at an edge is a wrap-around channel; it continues at the opposite edge"})
 	}
 	if len(p.Blocked) > 0 {
@@ -599,7 +599,7 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 // paths, holds, blocked headers) with one node of context, or the whole grid.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
-	if g.IsGraph() {
+	if laidOut(g) {
 		fr := frame{g: g, pad: margin}
 		fr.at, fr.span = graphLayout(g)
 		return fr

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"html"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,8 +135,6 @@ func wellFormed(b []byte) error {
 func TestDrawErrors(t *testing.T) {
 	ok := fig3(t)
 	cases := map[string]func(p *FlitPicture){
-		"3-D grid":     func(p *FlitPicture) { p.Grid = mustGrid(t, "mesh:2x2x2") },
-		"hypercube":    func(p *FlitPicture) { p.Grid = mustGrid(t, "hypercube:2") },
 		"bad hold vc":  func(p *FlitPicture) { p.Holds[0].VC = 1 },
 		"bad hold msg": func(p *FlitPicture) { p.Holds[0].Message = 5 },
 		"bad source":   func(p *FlitPicture) { p.Messages[0].Source = 99 },
@@ -153,6 +153,45 @@ func TestDrawErrors(t *testing.T) {
 			t.Errorf("%s: Draw accepted it", name)
 		} else if !strings.HasPrefix(err.Error(), "render: ") {
 			t.Errorf("%s: error %q lacks the package prefix", name, err)
+		}
+	}
+}
+
+// TestDrawLaidOutNetworks: hypercubes and meshes and tori of three dimensions are drawn
+// by a layout (laidOut), every node at its own place, and a worm's DOR route on them
+// makes a well-formed picture that names every node.
+func TestDrawLaidOutNetworks(t *testing.T) {
+	for _, spec := range []string{"hypercube:1", "hypercube:3", "hypercube:6", "mesh:3x3x2", "torus:3x3x3", "mesh:2x2x2x2"} {
+		g := mustGrid(t, spec)
+		if !laidOut(g) {
+			t.Fatalf("%s is not laid out", spec)
+		}
+		at, _ := graphLayout(g)
+		for u := range at {
+			for v := u + 1; v < len(at); v++ {
+				if d := math.Hypot(at[u].X-at[v].X, at[u].Y-at[v].Y); d < 0.2 {
+					t.Fatalf("%s: nodes %d and %d are drawn %.2f cells apart", spec, u, v, d)
+				}
+			}
+		}
+		src, dst := model.NodeID(0), model.NodeID(g.Nodes()-1)
+		p := FlitPicture{Grid: g, VCs: 1, Title: spec, Messages: []FlitMessage{{Name: "m0", Source: src, Destinations: []model.NodeID{dst}, Path: path(g, src, dst)}}}
+		pic, err := DrawFlit(p)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if err := wellFormed(pic); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		for v := range g.Nodes() {
+			if !bytes.Contains(pic, []byte(">"+html.EscapeString(g.NodeName(model.NodeID(v)))+"<")) {
+				t.Fatalf("%s: node %s is not named in the picture", spec, g.NodeName(model.NodeID(v)))
+			}
+		}
+	}
+	for _, spec := range []string{"mesh:4x4", "torus:3", "mesh:5"} {
+		if laidOut(mustGrid(t, spec)) {
+			t.Errorf("%s is laid out; it is drawn on its own grid", spec)
 		}
 	}
 }

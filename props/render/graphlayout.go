@@ -1,4 +1,8 @@
-// Graph layouts: where the nodes of an irregular network (model.Graph) are drawn. A
+// Graph layouts: where the nodes of a network that is not a 1-D or 2-D mesh or torus
+// are drawn (laidOut). A hypercube is drawn on a grid, its even address bits across and
+// its odd ones down, each in Gray-code order so that the links of dimensions 0 and 1
+// join neighbours; meshes and tori of more dimensions are drawn
+// as their 2-D layers side by side (dimensions 0, 2, ... across, 1, 3, ... down). A
 // network that gives coordinates is drawn at them (scaled so that the shortest link is
 // about one cell, within a page of a few dozen cells); otherwise the routers start on a
 // circle in id order and a fixed number of force-directed steps (Fruchterman & Reingold,
@@ -14,12 +18,20 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 )
 
+// laidOut reports whether g is drawn by graphLayout rather than on its own grid:
+// irregular networks, hypercubes, and meshes and tori of more than two dimensions.
+func laidOut(g *model.Grid) bool {
+	return g.IsGraph() || g.Dims() > 2 || g.Kind() != model.Mesh && g.Kind() != model.Torus
+}
+
 // graphLayout returns every node's place in cell units, the smallest at (0, 0), and the
 // largest x and y used. y grows downward on the page.
 func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 	n := g.Nodes()
 	at = make([]model.Point, n)
-	if _, ok := g.Position(0); ok {
+	if !g.IsGraph() {
+		gridLayout(g, at)
+	} else if _, ok := g.Position(0); ok {
 		for v := range at {
 			p, _ := g.Position(model.NodeID(v))
 			at[v] = model.Point{X: p.X, Y: -p.Y} // files and generators give y up
@@ -51,6 +63,56 @@ func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 		at[v] = model.Point{X: (at[v].X - lo.X) * scale, Y: (at[v].Y - lo.Y) * scale}
 	}
 	return at, model.Point{X: (hi.X - lo.X) * scale, Y: (hi.Y - lo.Y) * scale}
+}
+
+// gridLayout places the nodes of a hypercube or a mesh or torus of more than two
+// dimensions (y up, as graphLayout expects of coordinates). A hypercube's node v goes to
+// column gray⁻¹(its bits 0, 2, 4, ...), row gray⁻¹(its bits 1, 3, 5, ...), so that the
+// low dimensions spread both ways; odd columns sit a little lower and odd rows a little
+// to the right, so that a long link does not run through the nodes it passes.
+// Otherwise dimension 2i is laid across in blocks of the lower ones' extent plus a gap,
+// and dimension 2i+1 down.
+func gridLayout(g *model.Grid, at []model.Point) {
+	if g.Kind() == model.Hypercube {
+		for v := range at {
+			var even, odd int // the address bits 0, 2, 4, ... and 1, 3, 5, ...
+			for b := 0; b < g.Dims(); b++ {
+				if v>>b&1 == 1 {
+					if b%2 == 0 {
+						even |= 1 << (b / 2)
+					} else {
+						odd |= 1 << (b / 2)
+					}
+				}
+			}
+			col, row := grayRank(even), grayRank(odd)
+			at[v] = model.Point{X: float64(col) + 0.25*float64(row%2), Y: -float64(row) - 0.25*float64(col%2)}
+		}
+		return
+	}
+	for v := range at {
+		c := g.Coords(model.NodeID(v))
+		var x, y, wx, wy float64 = 0, 0, 1, 1
+		for d, k := range c {
+			if d%2 == 0 {
+				x += float64(k) * wx
+				wx *= float64(g.Size(d)) + 0.5
+			} else {
+				y += float64(k) * wy
+				wy *= float64(g.Size(d)) + 0.5
+			}
+		}
+		at[v] = model.Point{X: x, Y: -y}
+	}
+}
+
+// grayRank returns the position of v in the binary-reflected Gray code sequence.
+func grayRank(v int) int {
+	r := 0
+	for ; v != 0; v >>= 1 {
+		r ^= v
+	}
+	return r
 }
 
 // unit returns the unit vector from a to b (0, 0 when they coincide).

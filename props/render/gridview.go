@@ -77,10 +77,10 @@ type gridView struct {
 	r      float64 // node radius
 }
 
-// drawableNetwork is drawable that also takes irregular networks (graphView's layout):
+// drawableNetwork is drawable that also takes the networks drawn by a layout (laidOut):
 // the pictures that draw channels only (static cycles, rank certificates) use it.
 func drawableNetwork(g *model.Grid) error {
-	if g != nil && g.IsGraph() {
+	if g != nil && laidOut(g) {
 		return nil
 	}
 	return drawable(g)
@@ -97,7 +97,7 @@ func drawable(g *model.Grid) error {
 // context nodes around them.
 func newView(g *model.Grid, nodes []model.NodeID, context int, cell, r float64) gridView {
 	v := gridView{g: g, cell: cell, r: r}
-	if g.IsGraph() {
+	if laidOut(g) {
 		v.at, v.span = graphLayout(g)
 		return v
 	}

@@ -43,7 +43,7 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 		label[r.Channel][r.VC] = fmt.Sprint(r.Rank)
 	}
 	v := newView(g, nil, 0, 90, 10)
-	if g.IsGraph() {
+	if laidOut(g) {
 		v.cell = 110
 	}
 	legend := []legendLine{
