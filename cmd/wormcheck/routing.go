@@ -62,18 +62,20 @@ Flags:
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
-  --svg F.svg     draw the witness on the topology (2-D meshes and tori, irregular
+  --svg F.svg     draw the witness on the topology (meshes, tori, hypercubes, irregular
                   networks): the configuration's held channels, else the dependency
                   cycle; for an acyclic CDG its certificate: every held channel numbered
                   so that each dependency goes to a larger number
   --trace F.json  save the moves that reach a configuration, for replay and explore
   --max-memory MiB, --time-limit D
                   stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
-                  the memory available) or after D; Ctrl-C and SIGTERM do the same
+                  the memory available) or after D; Ctrl-C and SIGTERM do the same. The
+                  exact search's header states are bounded to fit MiB (about 200 bytes
+                  each, at least 2^23, at most 2^28)
 
 Examples:
   wormcheck routing --topo mesh:64x64 --routing west-first      # holds, acyclic CDG
-  wormcheck routing --topo torus:12x12 --routing adaptive --trace t.json   # violated: 4 worms
+  wormcheck routing --topo torus:12x12 --routing adaptive --trace t.json   # violated: 3 worms
   wormcheck routing --topo torus:8x8 --routing duato            # cyclic CDG, Duato holds
   wormcheck routing --topo mesh:8x8 --faults '(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)' --routing updown
   wormcheck routing --topo dragonfly:a=4,p=2,h=2 --routing dragonfly-min-1vc --svg df.svg
@@ -121,7 +123,9 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	rep, err := budgeted(ctx, func() (*cdg.Report, error) { return cdg.Prove(ctx, *topo, *spec, os.ReadFile) })
+	rep, err := budgeted(ctx, func() (*cdg.Report, error) {
+		return cdg.ProveWith(ctx, *topo, *spec, os.ReadFile, cdg.DecideOptions{MaxStates: cdg.HeaderStatesWithin(bud.maxMemMB << 20)})
+	})
 	if errors.Is(err, errStopped) {
 		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)
 	}

@@ -43,7 +43,8 @@ import (
 type DecideOptions struct {
 	// Analyze are the options of the sufficient conditions tried first.
 	Analyze Options
-	// MaxStates bounds the header states of the exact search (0: 1<<23).
+	// MaxStates bounds the header states of the exact search (0: defaultMaxStates;
+	// HeaderStatesWithin sizes it to a memory budget).
 	MaxStates int64
 	// MaxNodes bounds the search nodes (partial configurations tried; 0: 1<<24).
 	MaxNodes int64
@@ -135,7 +136,7 @@ func (w ConfWorm) HeldVertices() []Vertex { return w.Route[len(w.Route)-w.Held:]
 // (a broken relation, as Analyze's).
 func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	if opt.MaxStates <= 0 {
-		opt.MaxStates = 1 << 23
+		opt.MaxStates = defaultMaxStates
 	}
 	if opt.MaxNodes <= 0 {
 		opt.MaxNodes = 1 << 24
@@ -390,6 +391,10 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: %s; by fewest channels the bound of %d nodes was reached", fewer, opt.MaxNodes)
 	return d, nil
 }
+
+// defaultMaxStates is the header-state bound of a decision not given one: about 1.3 GB
+// at its peak (bytesPerHeaderState).
+const defaultMaxStates = 1 << 23
 
 // maxVertices bounds the (channel, VC) vertices of a relation the decision takes on
 // (hypercube:18 has more): every graph of the decision has one entry per vertex, and

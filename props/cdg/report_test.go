@@ -80,3 +80,24 @@ func TestProveBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderStatesWithin: the command line's header-state bound follows its memory
+// budget, never below the default nor above 2^28, and ProveWith passes it on (a bound
+// of 100 states stops mesh:4x4 adaptive, whose search needs more).
+func TestHeaderStatesWithin(t *testing.T) {
+	for _, c := range []struct{ bytes, want int64 }{
+		{0, defaultMaxStates}, {1 << 20, defaultMaxStates}, {200 << 23, defaultMaxStates},
+		{200 << 25, 1 << 25}, {1 << 50, 1 << 28},
+	} {
+		if got := HeaderStatesWithin(c.bytes); got != c.want {
+			t.Errorf("HeaderStatesWithin(%d) = %d, want %d", c.bytes, got, c.want)
+		}
+	}
+	rep, err := ProveWith(t.Context(), "mesh:4x4", "adaptive", nil, DecideOptions{MaxStates: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Inconclusive || !strings.Contains(rep.Reason, "(bound 100)") {
+		t.Fatalf("%s: %s; want inconclusive at the bound of 100 header states", rep.Verdict, rep.Reason)
+	}
+}
