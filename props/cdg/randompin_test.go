@@ -44,14 +44,7 @@ func TestDecideStrands(t *testing.T) {
 		{"stranded-source-behind-dead-end.json", [2]int{0, 0}, [2]int{1, 1}, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			data, err := os.ReadFile("testdata/random/" + c.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rel, err := routing.ParseFile(data, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rel := randomPin(t, c.file)
 			g := rel.Grid()
 			src, dst := g.Node(c.src[0], c.src[1]), g.Node(c.dst[0], c.dst[1])
 			m, err := unicast.BuildOn(g, unicast.Spec{Topology: g.Spec(), Pairs: []unicast.Pair{{Src: src, Dst: dst}}, Length: 1, Buffer: 1, Ports: model.AllPort, Routing: rel})
@@ -94,14 +87,7 @@ func TestDecideStrands(t *testing.T) {
 // the source (0), was refused, and a configuration of 2 worms on 4 channels was called
 // minimal.)
 func TestProveSelfCrossingRoute(t *testing.T) {
-	data, err := os.ReadFile("testdata/random/self-crossing-route.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ParseFile(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := randomPin(t, "self-crossing-route.json")
 	g := rel.Grid()
 	m, err := unicast.BuildOn(g, unicast.Spec{Topology: g.Spec(), Pairs: []unicast.Pair{{Src: g.Node(1), Dst: g.Node(2)}}, Length: 2, Buffer: 1, Ports: model.AllPort, Routing: rel})
 	if err != nil {
@@ -134,6 +120,21 @@ func TestProveSelfCrossingRoute(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// randomPin reads the routing file testdata/random/file, one of the relations pinned
+// here.
+func randomPin(t *testing.T, file string) routing.Relation {
+	t.Helper()
+	data, err := os.ReadFile("testdata/random/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ParseFile(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
 }
 
 // goTwin is a relation seen as a user's Go type (untrusted): the same routes, none of

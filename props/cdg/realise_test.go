@@ -1,7 +1,6 @@
 package cdg
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -9,7 +8,6 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -21,14 +19,7 @@ import (
 // than name a bound, and the explorer must agree that no placement of one or two worms
 // of one to three flits deadlocks with one-flit buffers.
 func TestProveUnreachableOnly(t *testing.T) {
-	data, err := os.ReadFile("testdata/random/unreachable-bounce.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ParseFile(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := randomPin(t, "unreachable-bounce.json")
 	rr, err := ProveRelation(t.Context(), rel, DecideOptions{})
 	if err != nil {
 		t.Fatal(err)
