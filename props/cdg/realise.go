@@ -114,8 +114,12 @@ type Unreachable struct {
 
 func (e *Unreachable) Error() string { return e.Reason }
 
-// maxSourceTries bounds the instances realiseFromOtherSources explores.
-const maxSourceTries = 64
+// maxSourceTries bounds the instances realiseFromOtherSources explores, and
+// maxSourceCandidates the other sources it considers per worm.
+const (
+	maxSourceTries      = 64
+	maxSourceCandidates = 256
+)
 
 // realiseFromOtherSources looks for the configuration's deadlock with some worms
 // injected elsewhere. A configuration names one source per worm (the first the search
@@ -129,13 +133,21 @@ const maxSourceTries = 64
 func realiseFromOtherSources(ctx context.Context, g *model.Grid, sp unicast.Spec, c *Configuration, opt checker.Options[flit.State]) (real *Realisation, complete bool, err error) {
 	vcs := max(1, sp.VCs)
 	alts := make([][]model.NodeID, len(c.Worms))
-	any := false
+	any, complete0 := false, true
 	for i, w := range c.Worms {
 		var cands []unicast.Pair
 		for _, s := range g.Endpoints() {
 			if s != w.Src && s != w.Dst {
 				cands = append(cands, unicast.Pair{Src: s, Dst: w.Dst})
 			}
+		}
+		if len(cands) > maxSourceCandidates {
+			// Each candidate costs a single-worm search: on a large network try the
+			// first ones only, and the refusal is not settled.
+			cands, complete0 = cands[:maxSourceCandidates], false
+		}
+		if ctx != nil && ctx.Err() != nil {
+			return nil, false, ctx.Err()
 		}
 		tmpl := sp
 		tmpl.Pairs, tmpl.Lengths, tmpl.Length = nil, nil, max(1, w.Held)
@@ -155,9 +167,9 @@ func realiseFromOtherSources(ctx context.Context, g *model.Grid, sp unicast.Spec
 		}
 	}
 	if !any {
-		return nil, true, nil
+		return nil, complete0, nil
 	}
-	tries, complete := 0, true
+	tries, complete := 0, complete0
 	// Subsets of worms to move by size, then every choice of their sources.
 	var try func(from, left int, spec unicast.Spec, moved []int) (*Realisation, error)
 	try = func(from, left int, spec unicast.Spec, moved []int) (*Realisation, error) {

@@ -266,19 +266,14 @@ func (sp *space) survivors() (alive, header []bool) {
 // of its destination (each a one-worm deadlock), shortest route from the source first.
 func (sp *space) strandedStates() []int32 {
 	var out []int32
-	depth := func(i int32) int {
-		n := 0
-		for ; i >= 0; i = sp.parent[i] {
-			n++
-		}
-		return n
-	}
+	depth := map[int32]int{}
 	for i := range sp.states() {
 		if !sp.atDst[i] && sp.first[i] == sp.first[i+1] {
 			out = append(out, int32(i))
+			depth[int32(i)] = len(sp.route(int32(i)))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b int32) int { return depth(a) - depth(b) })
+	slices.SortStableFunc(out, func(a, b int32) int { return depth[a] - depth[b] })
 	return out
 }
 
