@@ -6,31 +6,32 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/booksim"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // topologyFlags applies --booksim and --faults to --topo: a BookSim2 configuration names
 // the topology (and its routing function, VCs, buffers and packet size, returned for the
 // caller to use where no flag gives them; the keys it does not use are listed on
 // stderr), and failed links turn the grid into an irregular network
-// ("TOPO/faults=LINKS", model.WithFaults).
-func topologyFlags(e *env, topo *string, faults, booksim string) (*model.BookSimConfig, error) {
-	var bs *model.BookSimConfig
-	if booksim != "" {
+// ("TOPO/faults=LINKS", topology.WithFaults).
+func topologyFlags(e *env, topo *string, faults, configPath string) (*booksim.Config, error) {
+	var bs *booksim.Config
+	if configPath != "" {
 		if *topo != "" {
 			return nil, usagef("--topo and --booksim both name a topology; give one")
 		}
-		data, err := os.ReadFile(booksim)
+		data, err := os.ReadFile(configPath)
 		if err != nil {
 			return nil, usagef("--booksim: %v", err)
 		}
-		cfg, err := model.ParseBookSimConfig(data, filepath.Dir(booksim))
+		cfg, err := booksim.Parse(data, filepath.Dir(configPath))
 		if err != nil {
-			return nil, usagef("--booksim %s: %v", booksim, err)
+			return nil, usagef("--booksim %s: %v", configPath, err)
 		}
 		*topo = cfg.Topology
 		if len(cfg.Ignored) > 0 {
-			fmt.Fprintf(e.Stderr, "wormcheck: --booksim %s: ignored keys: %s\n", booksim, strings.Join(cfg.Ignored, ", "))
+			fmt.Fprintf(e.Stderr, "wormcheck: --booksim %s: ignored keys: %s\n", configPath, strings.Join(cfg.Ignored, ", "))
 		}
 		bs = &cfg
 	}
@@ -38,7 +39,7 @@ func topologyFlags(e *env, topo *string, faults, booksim string) (*model.BookSim
 		if *topo == "" {
 			return nil, usagef("--faults needs --topo (the grid whose links fail)")
 		}
-		*topo += model.FaultsSep + faults
+		*topo += topology.FaultsSep + faults
 	}
 	return bs, nil
 }

@@ -1,18 +1,20 @@
-package model
+package booksim
 
 import (
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-// BookSimConfig is what wormcheck reads of a BookSim2 configuration file: the network as
+// Config is what wormcheck reads of a BookSim2 configuration file: the network as
 // a topology spec, the routing function as a built-in relation's name, and the virtual
 // channels, buffer depth and packet length. Ignored lists, in file order, the keys it
 // read but does not use (traffic, allocators, delays, ...): a flit-level model checker
 // has no timing, injection rate or allocator, and says so instead of dropping them.
-type BookSimConfig struct {
+type Config struct {
 	Topology string
 	Routing  string // "" when the file names none wormcheck knows for the topology
 	VCs      int    // 0 when absent
@@ -21,7 +23,7 @@ type BookSimConfig struct {
 	Ignored  []string
 }
 
-// ParseBookSimConfig reads a BookSim2 configuration ("key = value;" statements, //
+// Parse reads a BookSim2 configuration ("key = value;" statements, //
 // comments) from data; dir is the directory network_file is relative to. Topologies:
 // anynet (network_file), mesh and torus (k, n), fattree (k, n: a k-ary n-tree),
 // dragonflynew (k = p terminals per router: a = 2p, h = p, g = a*h+1, BookSim's
@@ -30,8 +32,8 @@ type BookSimConfig struct {
 // them: shortest-path), nca on a fat-tree (fattree-nca), min and ugal on a dragonfly
 // (dragonfly-min; dragonfly-valiant, whose relation offers every route UGAL may
 // choose). Errors are one line naming the line and key.
-func ParseBookSimConfig(data []byte, dir string) (BookSimConfig, error) {
-	var c BookSimConfig
+func Parse(data []byte, dir string) (Config, error) {
+	var c Config
 	vals := map[string]string{}
 	lines := map[string]int{}
 	var order []string
@@ -135,8 +137,8 @@ func ParseBookSimConfig(data []byte, dir string) (BookSimConfig, error) {
 		if err := need(topo); err != nil {
 			return c, err
 		}
-		if n < 1 || n > MaxDims {
-			return c, fmt.Errorf("booksim line %d: n = %d; wormcheck takes 1..%d dimensions", lines["n"], n, MaxDims)
+		if n < 1 || n > topology.MaxDims {
+			return c, fmt.Errorf("booksim line %d: n = %d; wormcheck takes 1..%d dimensions", lines["n"], n, topology.MaxDims)
 		}
 		sizes := make([]string, n)
 		for i := range sizes {
