@@ -55,7 +55,7 @@ func walkAll(t *testing.T, rel Relation, limit int, visit func(src, dst topology
 func TestGraphRelationsRoutes(t *testing.T) {
 	nets := []string{"random:7,9,1", "random:8,12,2", "mesh:4x4/faults=(1,1)-(2,1),(0,3)-(1,3)",
 		"dragonfly:a=2,p=1,h=1", "dragonfly:a=3,p=1,h=1,g=4,arrangement=relative", "dragonfly:a=2,p=2,h=2,arrangement=palmtree",
-		"fattree:2,3", "fattree:3,2", "file:../testdata/topo/ring_chord.anynet", "file:../testdata/topo/soc.json"}
+		"fattree:2,3", "fattree:3,2", "file:../topology/testdata/topo/ring_chord.anynet", "file:../topology/testdata/topo/soc.json"}
 	for _, spec := range nets {
 		g, err := topology.Parse(spec)
 		if err != nil {
@@ -151,7 +151,7 @@ func TestGraphRelationsRefuse(t *testing.T) {
 // TestTableOnGraph reads a routing table whose "in" and "out" name neighbours, and
 // refuses turn rules on an irregular network.
 func TestTableOnGraph(t *testing.T) {
-	g, err := topology.Parse("file:../testdata/topo/ring4.dot")
+	g, err := topology.Parse("file:../topology/testdata/topo/ring4.dot")
 	if err != nil {
 		t.Fatal(err)
 	}
