@@ -224,13 +224,17 @@ func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string
 	if bs != nil {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+		m := bs.Mapping
+		for name, v := range map[string]int{"vcs": m.VCs, "buffers": m.Buffer, "length": m.Length} {
 			if _, has := in.Params[name]; has && !set[name] && v > 0 {
 				in.Params[name] = strconv.Itoa(v)
 			}
 		}
-		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
-			in.Params["routing"] = bs.Routing
+		if _, has := in.Params["routing"]; has && !set["routing"] {
+			if m.Routing == "" {
+				return 0, usagef("--routing is missing and --booksim gives none: %s", m.NoRouting)
+			}
+			in.Params["routing"] = m.Routing
 		}
 	}
 	if (result != "" || resume != "") && in.Params["family"] == "" {

@@ -113,7 +113,10 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	if *spec == "" && bs != nil {
-		*spec = bs.Routing
+		if bs.Mapping.Routing == "" {
+			return 0, usagef("--routing is missing and --booksim gives none: %s", bs.Mapping.NoRouting)
+		}
+		*spec = bs.Mapping.Routing
 	}
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
