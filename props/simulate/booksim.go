@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker/sim/pipeline"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file turns a BookSim2 configuration into the experiment BookSim runs on it
@@ -154,19 +154,19 @@ func bookSimProcess(c *booksim.Config) (pipeline.Process, error) {
 // bookSimLatency is the latency BookSim gives the channels of g: 2 cycles on a torus
 // with use_noc_latency (its folded layout), the file's weights on an anynet, 1
 // elsewhere.
-func bookSimLatency(c *booksim.Config, g *model.Grid) func(model.ChannelID) int {
+func bookSimLatency(c *booksim.Config, g *topology.Network) func(topology.ChannelID) int {
 	switch {
 	case c.Network.Topology == "torus" && c.Network.UseNocLatency != 0:
-		return func(model.ChannelID) int { return 2 }
+		return func(topology.ChannelID) int { return 2 }
 	case c.Network.Topology == "anynet":
 		return g.Weight
 	}
-	return func(model.ChannelID) int { return 1 }
+	return func(topology.ChannelID) int { return 1 }
 }
 
 // bookSimConfig is the experiment BookSim runs for run on g, routed by rel. The injection
 // rate is run's (else injection_rate), in packets per terminal per cycle.
-func bookSimConfig(g *model.Grid, run *BookSimRun, rel routing.Relation) (pipeline.Config, error) {
+func bookSimConfig(g *topology.Network, run *BookSimRun, rel routing.Relation) (pipeline.Config, error) {
 	c := &run.Config
 	var cfg pipeline.Config
 	if err := bookSimRefusals(c); err != nil {

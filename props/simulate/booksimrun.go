@@ -11,8 +11,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim/pipeline"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -81,7 +81,7 @@ type Period struct {
 // bookSimOutcome is a BookSim experiment, done or stopped.
 type bookSimOutcome struct {
 	rep    *BookSimReport
-	grid   *model.Grid
+	grid   *topology.Network
 	plot   bool
 	reason string
 }
@@ -209,7 +209,7 @@ func zeroLoad(c pipeline.Config) float64 {
 
 // pipelineRoute returns the channels between routers on the route of a lone packet from
 // terminal node s to d (its most preferred outputs) and their total latency.
-func pipelineRoute(c pipeline.Config, s, d model.NodeID) (float64, float64, error) {
+func pipelineRoute(c pipeline.Config, s, d topology.NodeID) (float64, float64, error) {
 	if s == d {
 		return 0, 0, nil
 	}

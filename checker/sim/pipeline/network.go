@@ -196,7 +196,7 @@ type engine struct {
 	pkts    []pkt
 	freePkt []int32
 	outBuf  []routing.Output
-	chanBuf []model.ChannelID
+	chanBuf []topology.ChannelID
 	err     error
 
 	now, lastMove int64
@@ -480,7 +480,7 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		}
 	}
 	e.chanBuf = chans
-	pick := model.ChannelID(model.None)
+	pick := topology.ChannelID(topology.None)
 	switch e.cfg.Selection {
 	case SelectFirst:
 		pick = chans[0]
@@ -488,7 +488,7 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		pick = chans[e.rng.IntN(len(chans))]
 	}
 	for _, o := range outs {
-		if pick != model.None && o.Channel != pick {
+		if pick != topology.None && o.Channel != pick {
 			continue
 		}
 		lk := &e.links[o.Channel]
