@@ -10,7 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
@@ -123,8 +123,8 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	rep, err := budgeted(ctx, func() (*cdg.Report, error) {
-		return cdg.ProveWith(ctx, *topo, *spec, os.ReadFile, cdg.DecideOptions{MaxStates: cdg.HeaderStatesWithin(bud.maxMemMB << 20)})
+	rep, err := budgeted(ctx, func() (*decide.Report, error) {
+		return decide.ProveWith(ctx, *topo, *spec, os.ReadFile, decide.Options{MaxStates: decide.HeaderStatesWithin(bud.maxMemMB << 20)})
 	})
 	if errors.Is(err, errStopped) {
 		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)

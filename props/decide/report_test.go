@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"encoding/json"
@@ -54,7 +54,7 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 		t.Errorf("duato: %s, CDG witness %v", du.Verdict, du.CDGWitness)
 	}
 	// Its picture draws the CDG's cycle as harmless: grey, the verdict in the title, no red.
-	if pic, err := du.SVG(); err != nil || !strings.Contains(string(pic), "duato on torus:4x4: holds") || strings.Contains(string(pic), "#d00000") || !strings.Contains(string(pic), "Duato") {
+	if pic, err := du.SVG(); err != nil || !strings.Contains(string(pic), "duato on torus:4x4: holds") || strings.Contains(string(pic), "#d00000") || !strings.Contains(string(pic), "cdg.Duato") {
 		t.Errorf("duato SVG: %v; want a grey cycle under a holds title:\n%s", err, pic)
 	}
 	data, err := json.Marshal(du)
@@ -93,7 +93,7 @@ func TestHeaderStatesWithin(t *testing.T) {
 			t.Errorf("HeaderStatesWithin(%d) = %d, want %d", c.bytes, got, c.want)
 		}
 	}
-	rep, err := ProveWith(t.Context(), "mesh:4x4", "adaptive", nil, DecideOptions{MaxStates: 100})
+	rep, err := ProveWith(t.Context(), "mesh:4x4", "adaptive", nil, Options{MaxStates: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
