@@ -226,6 +226,9 @@ func (r *Report) SVG() ([]byte, error) {
 	return pic, nil
 }
 
+// SetVersion sets the tool version the JSON object names (props.Body).
+func (r *Report) SetVersion(v string) { r.Version = v }
+
 // Conditions are the figures that say which condition proved the relation: FigCDGAcyclic always, and
 // FigDuatoProved and FigEscapeVertices where the relation has an escape subfunction.
 func (r *Report) Conditions() map[string]float64 {

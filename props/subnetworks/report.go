@@ -8,6 +8,7 @@ package subnetworks
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
@@ -144,6 +145,12 @@ func renderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
 	}
 	return out
 }
+
+// SetVersion sets the tool version the JSON object names (props.Body).
+func (r *Report) SetVersion(v string) { r.Version = v }
+
+// WriteText writes Text to w (props.Body).
+func (r *Report) WriteText(w io.Writer) { io.WriteString(w, r.Text()) }
 
 // Text renders the report for people.
 func (r *Report) Text() string {
