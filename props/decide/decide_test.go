@@ -137,7 +137,7 @@ func TestDecideIncoherent(t *testing.T) {
 	}
 	a := d.Analysis
 	if d.Verdict != props.Holds || d.By != BySearch || a.Acyclic || a.Duato == nil || a.Duato.Connected {
-		t.Fatalf("last-hop-bypass: %s by %s; CDG acyclic %v, cdg.Duato %+v", d.Verdict, d.By, a.Acyclic, a.Duato)
+		t.Fatalf("last-hop-bypass: %s by %s; CDG acyclic %v, Duato %+v", d.Verdict, d.By, a.Acyclic, a.Duato)
 	}
 }
 
