@@ -18,7 +18,8 @@ type Topology interface {
 
 // ParseTopology turns a spec into a topology: "mesh:8x8", "torus:8x8x8", "hypercube:6",
 // "banyan:16", and the irregular networks: "file:PATH" (ReadTopologyFile),
-// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree),
+// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree), BookSim2's
+// "flatfly:k=4,n=2,c=4" (ParseFlatFly), "cmesh:k=4" (ParseCMesh) and "fly:k=2,n=3" (ParseFly),
 // "random:8,10,1" (NewRandomNetwork) and a grid with
 // failed links "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). A file spec reads
 // the file: the one I/O of this package. Bad or oversized specs are refused with an error of one line that names
@@ -107,6 +108,13 @@ func ParseTopology(spec string) (Topology, error) {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
 		return g, nil
+	case "flatfly", "cmesh", "fly":
+		parse := map[string]func(string) (*Grid, error){"flatfly": ParseFlatFly, "cmesh": ParseCMesh, "fly": ParseFly}[kind]
+		g, err := parse(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
 	case "banyan":
 		n, err := parseSize(arg)
 		if err != nil {
@@ -118,7 +126,7 @@ func ParseTopology(spec string) (Topology, error) {
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree or random", spec, kind)
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree, flatfly, cmesh, fly or random", spec, kind)
 }
 
 // ParseGrid parses a mesh, torus or hypercube spec and refuses banyans and irregular
@@ -170,18 +178,13 @@ func parseSize(p string) (int, error) {
 }
 
 // ParseNode reads a node of g as people write it on the command line: a node number
-// ("5") or coordinates ("(1,2)", dimension 0 first). The error is one line.
+// ("5") or coordinates ("(1,2)", dimension 0 first); on a network of routers a name,
+// or a number that is BookSim's terminal number where the network has terminals
+// (terminals.go). The error is one line.
 func (g *Grid) ParseNode(s string) (NodeID, error) {
 	s = strings.TrimSpace(s)
 	if g.net != nil {
-		if v, ok := g.net.byName[s]; ok {
-			return v, nil
-		}
-		x, err := strconv.Atoi(s)
-		if err != nil || x < 0 || x >= g.Nodes() {
-			return 0, fmt.Errorf("%q is not a node of %s: give its name (like %q) or a number 0..%d", s, g.Spec(), g.net.names[0], g.Nodes()-1)
-		}
-		return NodeID(x), nil
+		return g.parseGraphNode(s)
 	}
 	if strings.HasPrefix(s, "(") {
 		if !strings.HasSuffix(s, ")") {
