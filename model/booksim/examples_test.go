@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
@@ -46,7 +46,7 @@ func TestExampleNetworks(t *testing.T) {
 		if m.Topology != tc.topo || m.Buffer != tc.buffer || m.Length != tc.length {
 			t.Errorf("%s: %+v; want topology %s, buffer %d, length %d", tc.file, m, tc.topo, tc.buffer, tc.length)
 		}
-		g, err := model.ParseNetwork(m.Topology)
+		g, err := topology.Parse(m.Topology)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BookSim2's routing functions as relations (src/routefunc.cpp and the networks'
@@ -16,7 +16,7 @@ import (
 // and some keep state in the flit (its phase, its intermediate). As a relation each
 // offers, at every router, every (channel, VC) BookSim could return there for a head
 // flit that arrived on that (channel, VC), over every draw and every credit count:
-// BookSimRelation.Route. Where BookSim's hidden state (the phase) decides the outputs,
+// bookSimRelation.Route. Where BookSim's hidden state (the phase) decides the outputs,
 // the relation reads it from the VC the head arrived on, which BookSim's VC ranges keep
 // apart; a configuration whose ranges overlap (an odd num_vcs for a two-phase
 // function) is refused, as is a function whose hidden state no VC reveals.
@@ -30,50 +30,50 @@ import (
 // covers BookSim's function when every draw is at the source, before the worm holds a
 // channel (xy_yx), and otherwise covers the adaptive reading only (docs/booksim.md).
 
-// BookSimPrefix starts the name of a BookSim routing function as a built-in relation:
+// bookSimPrefix starts the name of a BookSim routing function as a built-in relation:
 // "booksim:FUNC" or "booksim:FUNC,vcs=N", FUNC as a configuration's routing_function
 // writes it; the topology part of BookSim's name (FUNC_mesh, FUNC_torus, ...) is the
 // network's. Without vcs, BookSim's default num_vcs (16).
-const BookSimPrefix = "booksim:"
+const bookSimPrefix = "booksim:"
 
-// BookSimDefaultVCs is BookSim's default num_vcs.
-const BookSimDefaultVCs = 16
+// bookSimDefaultVCs is BookSim's default num_vcs.
+const bookSimDefaultVCs = 16
 
-// BookSimRelation is one BookSim2 routing function on one network with num_vcs
+// bookSimRelation is one BookSim2 routing function on one network with num_vcs
 // virtual channels.
-type BookSimRelation struct {
+type bookSimRelation struct {
 	fn, topo string // routing_function and BookSim's topology name
-	g        *model.Grid
+	g        *topology.Network
 	nv       int // num_vcs
 	vcs      int // VCs(): one more than the highest VC the function returns
 	route    func(h Header, out []Output) []Output
 	// srcClass, when set, is the class of the worm's source the function reads
 	// (SourceClass); srcClasses is its range.
-	srcClass   func(src model.NodeID) int
+	srcClass   func(src topology.NodeID) int
 	srcClasses int
 }
 
 // Name returns "booksim:FUNC,vcs=N".
-func (r *BookSimRelation) Name() string {
-	return BookSimPrefix + r.fn + ",vcs=" + strconv.Itoa(r.nv)
+func (r *bookSimRelation) Name() string {
+	return bookSimPrefix + r.fn + ",vcs=" + strconv.Itoa(r.nv)
 }
 
 // Function returns BookSim's name of the function, FUNC_TOPOLOGY (as its registry
 // spells it, e.g. dim_order_torus).
-func (r *BookSimRelation) Function() string { return r.fn + "_" + r.topo }
+func (r *bookSimRelation) Function() string { return r.fn + "_" + r.topo }
 
 // Grid returns the network.
-func (r *BookSimRelation) Grid() *model.Grid { return r.g }
+func (r *bookSimRelation) Grid() *topology.Network { return r.g }
 
 // VCs is one more than the highest virtual channel the function returns (num_vcs for
 // most; 1 for chaos, which uses VC 0 only).
-func (r *BookSimRelation) VCs() int { return r.vcs }
+func (r *bookSimRelation) VCs() int { return r.vcs }
 
 // Route appends what BookSim could return for h (see the file comment).
-func (r *BookSimRelation) Route(h Header, out []Output) []Output { return r.route(h, out) }
+func (r *bookSimRelation) Route(h Header, out []Output) []Output { return r.route(h, out) }
 
-// bookSimSourced is a BookSimRelation whose function reads the worm's source.
-type bookSimSourced struct{ *BookSimRelation }
+// bookSimSourced is a bookSimRelation whose function reads the worm's source.
+type bookSimSourced struct{ *bookSimRelation }
 
 // SourceClasses returns the number of source classes.
 func (r bookSimSourced) SourceClasses() int { return r.srcClasses }
@@ -81,10 +81,10 @@ func (r bookSimSourced) SourceClasses() int { return r.srcClasses }
 // SourceClass returns the class of h's source.
 func (r bookSimSourced) SourceClass(h Header) int { return r.srcClass(h.Src) }
 
-// bookSimEscaping is a BookSimRelation with Duato's escape channels (min_adapt: the
+// bookSimEscaping is a bookSimRelation with Duato's escape channels (min_adapt: the
 // dimension-order VCs).
 type bookSimEscaping struct {
-	*BookSimRelation
+	*bookSimRelation
 	escape func(o Output) bool
 }
 
@@ -92,7 +92,7 @@ type bookSimEscaping struct {
 func (r bookSimEscaping) Escape(h Header, o Output) bool { return r.escape(o) }
 
 // bookSimBuilder builds one function on a network: nv is num_vcs.
-type bookSimBuilder func(g *model.Grid, nv int) (Relation, error)
+type bookSimBuilder func(g *topology.Network, nv int) (Relation, error)
 
 // bookSimFunc is one entry of BookSim's registry: the builder, or why wormcheck
 // refuses the function and the nearest relation it has.
@@ -107,9 +107,9 @@ var bookSimRegistry = map[string]bookSimFunc{}
 
 func registerBookSim(name string, f bookSimFunc) { bookSimRegistry[name] = f }
 
-// BookSimFunctions lists BookSim's registry names, sorted, with the reason for each
+// bookSimFunctions lists BookSim's registry names, sorted, with the reason for each
 // one wormcheck refuses ("" for the ones it maps).
-func BookSimFunctions() [][2]string {
+func bookSimFunctions() [][2]string {
 	var out [][2]string
 	for name, f := range bookSimRegistry {
 		out = append(out, [2]string{name, f.refused})
@@ -118,13 +118,13 @@ func BookSimFunctions() [][2]string {
 	return out
 }
 
-// BookSimTopology returns BookSim's name of g's topology (mesh, torus, cmesh, flatfly,
+// bookSimTopology returns BookSim's name of g's topology (mesh, torus, cmesh, flatfly,
 // fly, fattree, dragonflynew, anynet), or "" when BookSim has none like it.
-func BookSimTopology(g *model.Grid) string {
+func bookSimTopology(g *topology.Network) string {
 	switch {
 	case g == nil:
 		return ""
-	case !g.IsGraph() && g.Kind() == model.Torus:
+	case !g.IsGraph() && g.Kind() == topology.Torus:
 		return "torus"
 	case !g.IsGraph():
 		return "mesh" // meshes and hypercubes (a 2-ary n-mesh)
@@ -150,15 +150,15 @@ func BookSimTopology(g *model.Grid) string {
 	return "anynet"
 }
 
-// ParseBookSimName splits "booksim:FUNC[,vcs=N]" into FUNC and N (BookSim's default
+// parseBookSimName splits "booksim:FUNC[,vcs=N]" into FUNC and N (BookSim's default
 // when absent).
-func ParseBookSimName(name string) (fn string, nv int, err error) {
-	rest, ok := strings.CutPrefix(name, BookSimPrefix)
+func parseBookSimName(name string) (fn string, nv int, err error) {
+	rest, ok := strings.CutPrefix(name, bookSimPrefix)
 	if !ok {
 		return "", 0, fmt.Errorf("routing %q is not a BookSim function (booksim:FUNC[,vcs=N])", name)
 	}
 	fn, opt, hasOpt := strings.Cut(rest, ",")
-	nv = BookSimDefaultVCs
+	nv = bookSimDefaultVCs
 	if hasOpt {
 		v, ok := strings.CutPrefix(opt, "vcs=")
 		n, err := strconv.Atoi(v)
@@ -176,8 +176,8 @@ func ParseBookSimName(name string) (fn string, nv int, err error) {
 // NewBookSim returns BookSim's routing function fn with nv virtual channels on g, or an
 // error of one line: a function BookSim does not have for g's topology, one wormcheck
 // refuses (naming the nearest relation it has), or a num_vcs the function cannot use.
-func NewBookSim(g *model.Grid, fn string, nv int) (Relation, error) {
-	topo := BookSimTopology(g)
+func NewBookSim(g *topology.Network, fn string, nv int) (Relation, error) {
+	topo := bookSimTopology(g)
 	if topo == "" {
 		return nil, fmt.Errorf("routing booksim:%s: %s is not a network BookSim builds (mesh, torus, cmesh, flatfly, fly, fattree, dragonflynew, anynet)", fn, g.Spec())
 	}
@@ -215,7 +215,7 @@ func bookSimFunctionsFor(topo string) []string {
 }
 
 // vcRange appends (c, vc) for every vc in [lo, hi].
-func vcRange(out []Output, c model.ChannelID, lo, hi int) []Output {
+func vcRange(out []Output, c topology.ChannelID, lo, hi int) []Output {
 	for vc := lo; vc <= hi; vc++ {
 		out = append(out, Output{Channel: c, VC: vc})
 	}
@@ -236,6 +236,6 @@ func halves(fn string, nv int) (lo, hi [2]int, err error) {
 // inRange reports whether vc is in r.
 func inRange(vc int, r [2]int) bool { return vc >= r[0] && vc <= r[1] }
 
-func newBookSim(fn, topo string, g *model.Grid, nv, vcs int, route func(Header, []Output) []Output) *BookSimRelation {
-	return &BookSimRelation{fn: fn, topo: topo, g: g, nv: nv, vcs: vcs, route: route}
+func newBookSim(fn, topo string, g *topology.Network, nv, vcs int, route func(Header, []Output) []Output) *bookSimRelation {
+	return &bookSimRelation{fn: fn, topo: topo, g: g, nv: nv, vcs: vcs, route: route}
 }

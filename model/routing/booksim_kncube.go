@@ -3,7 +3,7 @@ package routing
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BookSim's routing functions on meshes and tori (src/routefunc.cpp). BookSim numbers a
@@ -38,25 +38,25 @@ func init() {
 // escaping marks the outputs escape says are Duato's escape channels of the relations
 // b builds.
 func escaping(b bookSimBuilder, escape func(o Output) bool) bookSimBuilder {
-	return func(g *model.Grid, nv int) (Relation, error) {
+	return func(g *topology.Network, nv int) (Relation, error) {
 		rel, err := b(g, nv)
 		if err != nil {
 			return nil, err
 		}
-		return bookSimEscaping{BookSimRelation: rel.(*BookSimRelation), escape: escape}, nil
+		return bookSimEscaping{bookSimRelation: rel.(*bookSimRelation), escape: escape}, nil
 	}
 }
 
 // kncubeCtx is what the functions of this file read of their network.
 type kncubeCtx struct {
-	g  *model.Grid
+	g  *topology.Network
 	nv int
 }
 
 // kncube wraps a function of this file into a builder: it checks the network kind
 // (mesh or torus) and lets the function size its VCs.
 func kncube(fn, topo string, f func(k kncubeCtx, fn string) (func(Header, []Output) []Output, int, error)) bookSimBuilder {
-	return func(g *model.Grid, nv int) (Relation, error) {
+	return func(g *topology.Network, nv int) (Relation, error) {
 		if g.IsGraph() {
 			return nil, fmt.Errorf("routing booksim:%s needs a %s; %s is not one", fn, topo, g.Spec())
 		}
@@ -77,7 +77,7 @@ func kncube(fn, topo string, f func(k kncubeCtx, fn string) (func(Header, []Outp
 
 // dorNext is BookSim's dor_next_mesh: the first dimension (the last with descending)
 // in which at and dst differ, and the direction toward dst.
-func (k kncubeCtx) dorNext(at, dst model.NodeID, descending bool) (int, model.Direction) {
+func (k kncubeCtx) dorNext(at, dst topology.NodeID, descending bool) (int, topology.Direction) {
 	n := k.g.Dims()
 	for i := 0; i < n; i++ {
 		d := i
@@ -87,18 +87,18 @@ func (k kncubeCtx) dorNext(at, dst model.NodeID, descending bool) (int, model.Di
 		a, b := k.g.Coord(at, d), k.g.Coord(dst, d)
 		if a != b {
 			if a < b {
-				return d, model.Plus
+				return d, topology.Plus
 			}
-			return d, model.Minus
+			return d, topology.Minus
 		}
 	}
-	return -1, model.Plus
+	return -1, topology.Plus
 }
 
 // arrivedIn returns the dimension and direction of h's input channel (-1 at injection).
-func (k kncubeCtx) arrivedIn(h Header) (int, model.Direction) {
+func (k kncubeCtx) arrivedIn(h Header) (int, topology.Direction) {
 	if h.In.Channel == Injection {
-		return -1, model.Plus
+		return -1, topology.Plus
 	}
 	ch := k.g.Channel(h.In.Channel)
 	return ch.Dim, ch.Dir
@@ -195,14 +195,14 @@ func phaseRoute(k kncubeCtx, fn string, box bool) (func(Header, []Output) []Outp
 		// its direction; in a higher one it may start either way (romm: toward dst).
 		for d := max(ind, 0); d < g.Dims(); d++ {
 			x, y := g.Coord(h.At, d), g.Coord(h.Dst, d)
-			for _, dir := range []model.Direction{model.Plus, model.Minus} {
+			for _, dir := range []topology.Direction{topology.Plus, topology.Minus} {
 				if d == ind && dir != indir {
 					continue
 				}
-				if box && (x == y || (y > x) != (dir == model.Plus)) {
+				if box && (x == y || (y > x) != (dir == topology.Plus)) {
 					continue
 				}
-				if c := g.ChannelOut(h.At, d, dir); c != model.None {
+				if c := g.ChannelOut(h.At, d, dir); c != topology.None {
 					out = vcRange(out, c, lo[0], lo[1])
 				}
 			}
@@ -232,9 +232,9 @@ func minAdaptMesh(k kncubeCtx, fn string) (func(Header, []Output) []Output, int,
 				if x == y {
 					continue
 				}
-				dir := model.Plus
+				dir := topology.Plus
 				if y < x {
-					dir = model.Minus
+					dir = topology.Minus
 				}
 				out = vcRange(out, g.ChannelOut(h.At, d, dir), 1, k.nv-1)
 			}
@@ -267,9 +267,9 @@ func planarAdaptMesh(k kncubeCtx, fn string) (func(Header, []Output) []Output, i
 			return out // BookSim asserts: no plane
 		}
 		inc := g.Coord(h.At, n) < g.Coord(h.Dst, n)
-		dir := model.Minus
+		dir := topology.Minus
 		if inc {
-			dir = model.Plus
+			dir = topology.Plus
 		}
 		out = vcRange(out, g.ChannelOut(h.At, n, dir), 2*m, k.nv-1)
 		n1 := (n + 1) % g.Dims()
@@ -281,9 +281,9 @@ func planarAdaptMesh(k kncubeCtx, fn string) (func(Header, []Output) []Output, i
 		if x == y {
 			return out
 		}
-		dir1 := model.Plus
+		dir1 := topology.Plus
 		if y < x {
-			dir1 = model.Minus
+			dir1 = topology.Minus
 		}
 		// BookSim drops a hop back the way the head came (only possible with faults)
 		if h.In.Channel != Injection {
@@ -302,9 +302,9 @@ func chaosMesh(k kncubeCtx, fn string) (func(Header, []Output) []Output, int, er
 		for d := 0; d < g.Dims(); d++ {
 			x, y := g.Coord(h.At, d), g.Coord(h.Dst, d)
 			if x < y {
-				out = append(out, Output{Channel: g.ChannelOut(h.At, d, model.Plus)})
+				out = append(out, Output{Channel: g.ChannelOut(h.At, d, topology.Plus)})
 			} else if x > y {
-				out = append(out, Output{Channel: g.ChannelOut(h.At, d, model.Minus)})
+				out = append(out, Output{Channel: g.ChannelOut(h.At, d, topology.Minus)})
 			}
 		}
 		return out
@@ -318,25 +318,25 @@ func chaosMesh(k kncubeCtx, fn string) (func(Header, []Output) []Output, int, er
 // going Minus it tests dst < cur, so the classes of that direction are the other way
 // round, which is deadlock-free too); with balance (Cray's) 1 for a route that wraps, 0
 // for one that crosses the middle, either otherwise.
-func torusTurn(k, cur, dst int, balance bool) (dirs []model.Direction, parts [2][]int) {
+func torusTurn(k, cur, dst int, balance bool) (dirs []topology.Direction, parts [2][]int) {
 	dist2 := k - 2*((dst-cur+k)%k)
 	if dist2 >= 0 {
-		dirs = append(dirs, model.Plus)
+		dirs = append(dirs, topology.Plus)
 	}
 	if dist2 <= 0 {
-		dirs = append(dirs, model.Minus)
+		dirs = append(dirs, topology.Minus)
 	}
 	mid := (k - 1) / 2
 	for _, dir := range dirs {
 		var p []int
 		switch {
-		case !balance && dir == model.Plus:
+		case !balance && dir == topology.Plus:
 			p = []int{b2i(cur > dst)}
 		case !balance:
 			p = []int{b2i(dst < cur)}
-		case dir == model.Plus && cur > dst, dir == model.Minus && cur < dst:
+		case dir == topology.Plus && cur > dst, dir == topology.Minus && cur < dst:
 			p = []int{1}
-		case dir == model.Plus && cur <= mid && dst > mid, dir == model.Minus && cur > mid && dst <= mid:
+		case dir == topology.Plus && cur <= mid && dst > mid, dir == topology.Minus && cur > mid && dst <= mid:
 			p = []int{0}
 		default:
 			p = []int{0, 1}
@@ -421,9 +421,9 @@ func minAdaptTorus(k kncubeCtx, fn string) (func(Header, []Output) []Output, int
 				if x == y {
 					continue
 				}
-				dir := model.Minus
+				dir := topology.Minus
 				if g.Size(n)-2*((y-x+g.Size(n))%g.Size(n)) > 0 {
-					dir = model.Plus
+					dir = topology.Plus
 				}
 				out = append(out, Output{Channel: g.ChannelOut(h.At, n, dir), VC: 3})
 			}
@@ -449,10 +449,10 @@ func chaosTorus(k kncubeCtx, fn string) (func(Header, []Output) []Output, int, e
 			}
 			dist2 := g.Size(d) - 2*((y-x+g.Size(d))%g.Size(d))
 			if dist2 >= 0 {
-				out = append(out, Output{Channel: g.ChannelOut(h.At, d, model.Plus)})
+				out = append(out, Output{Channel: g.ChannelOut(h.At, d, topology.Plus)})
 			}
 			if dist2 <= 0 {
-				out = append(out, Output{Channel: g.ChannelOut(h.At, d, model.Minus)})
+				out = append(out, Output{Channel: g.ChannelOut(h.At, d, topology.Minus)})
 			}
 		}
 		return out

@@ -3,7 +3,7 @@ package routing
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BookSim's routing functions on its networks with terminals: concentrated mesh
@@ -38,17 +38,17 @@ func init() {
 }
 
 // fromTerminal reports whether h came from a terminal (or is at one).
-func fromTerminal(g *model.Grid, h Header) bool {
+func fromTerminal(g *topology.Network, h Header) bool {
 	return h.In.Channel == Injection || g.Terminal(g.Channel(h.In.Channel).From)
 }
 
 // injectOr appends, for a header at a terminal, its channel to its router on VCs
 // [0, nv-1] and reports true.
-func injectOr(g *model.Grid, h Header, nv int, out *[]Output) bool {
+func injectOr(g *topology.Network, h Header, nv int, out *[]Output) bool {
 	if !g.Terminal(h.At) {
 		return false
 	}
-	var buf [2]model.ChannelID
+	var buf [2]topology.ChannelID
 	*out = vcRange(*out, g.AppendOut(buf[:0], h.At)[0], 0, nv-1)
 	return true
 }
@@ -59,7 +59,7 @@ func injectOr(g *model.Grid, h Header, nv int, out *[]Output) bool {
 // one) or without; xyyx draws the order at the source (low half of the VCs XY, high
 // half YX), as BookSim's xy_yx_cmesh, whose express threshold is 1.
 func cmeshFunc(fn string, express, xyyx bool) bookSimBuilder {
-	return func(g *model.Grid, nv int) (Relation, error) {
+	return func(g *topology.Network, nv int) (Relation, error) {
 		m, ok := g.CMeshShape()
 		if !ok {
 			return nil, fmt.Errorf("routing booksim:%s needs a cmesh (--topo cmesh:k=4); %s is not one", fn, g.Spec())
@@ -68,32 +68,32 @@ func cmeshFunc(fn string, express, xyyx bool) bookSimBuilder {
 		if xyyx {
 			thr = 1
 		}
-		port := func(cur, dst model.NodeID, yx bool) int {
+		port := func(cur, dst topology.NodeID, yx bool) int {
 			k := m.K
 			cx, cy, dx, dy := int(cur)%k, int(cur)/k, int(dst)%k, int(dst)/k
 			xport := func() int {
 				far := cx-dx > thr || dx-cx > thr
 				switch {
 				case express && far && cy == 0:
-					return model.CMeshMinusY
+					return topology.CMeshMinusY
 				case express && far && cy == k-1:
-					return model.CMeshPlusY
+					return topology.CMeshPlusY
 				case cx < dx:
-					return model.CMeshPlusX
+					return topology.CMeshPlusX
 				}
-				return model.CMeshMinusX
+				return topology.CMeshMinusX
 			}
 			yport := func() int {
 				far := cy-dy > thr || dy-cy > thr
 				switch {
 				case express && far && cx == 0:
-					return model.CMeshMinusX
+					return topology.CMeshMinusX
 				case express && far && cx == k-1:
-					return model.CMeshPlusX
+					return topology.CMeshPlusX
 				case cy < dy:
-					return model.CMeshPlusY
+					return topology.CMeshPlusY
 				}
-				return model.CMeshMinusY
+				return topology.CMeshMinusY
 			}
 			if yx && cy != dy || !yx && cx == dx {
 				return yport()
@@ -116,7 +116,7 @@ func cmeshFunc(fn string, express, xyyx bool) bookSimBuilder {
 			if r == dr {
 				return vcRange(out, g.ChannelBetween(r, h.Dst), 0, nv-1)
 			}
-			hop := func(yx bool) model.ChannelID { return g.ChannelBetween(r, m.Neighbour(r, port(r, dr, yx))) }
+			hop := func(yx bool) topology.ChannelID { return g.ChannelBetween(r, m.Neighbour(r, port(r, dr, yx))) }
 			if !xyyx {
 				return vcRange(out, hop(false), 0, nv-1)
 			}
@@ -139,13 +139,13 @@ func cmeshFunc(fn string, express, xyyx bool) bookSimBuilder {
 
 // flatflyCtx is what the flattened butterfly's functions read.
 type flatflyCtx struct {
-	g  *model.Grid
-	f  *model.FlatFly
+	g  *topology.Network
+	f  *topology.FlatFly
 	nv int
 }
 
 func flatflyFunc(fn string, f func(c flatflyCtx, fn string) (func(Header, []Output) []Output, int, error)) bookSimBuilder {
-	return func(g *model.Grid, nv int) (Relation, error) {
+	return func(g *topology.Network, nv int) (Relation, error) {
 		ff, ok := g.FlatFlyShape()
 		if !ok {
 			return nil, fmt.Errorf("routing booksim:%s needs a flattened butterfly (--topo flatfly:k=4,n=2,c=4); %s is not one", fn, g.Spec())
@@ -161,7 +161,7 @@ func flatflyFunc(fn string, f func(c flatflyCtx, fn string) (func(Header, []Outp
 // hop returns the channel BookSim's flatfly_outport (or flatfly_outport_yx with yx)
 // takes from router r toward router dr: in the first (last) dimension whose digits
 // differ, straight to dr's digit.
-func (c flatflyCtx) hop(r, dr model.NodeID, yx bool) model.ChannelID {
+func (c flatflyCtx) hop(r, dr topology.NodeID, yx bool) topology.ChannelID {
 	for i := 0; i < c.f.N; i++ {
 		d := i
 		if yx {
@@ -171,7 +171,7 @@ func (c flatflyCtx) hop(r, dr model.NodeID, yx bool) model.ChannelID {
 			return c.g.ChannelBetween(r, c.f.WithDigit(r, d, x))
 		}
 	}
-	return model.None
+	return topology.None
 }
 
 // eject appends, at the destination's router, its channel to the destination on
@@ -382,7 +382,7 @@ func (c flatflyCtx) ugalPhase1(h Header, out []Output, r [2]int, yx bool) []Outp
 
 // destTagFly: destination-tag routing on a k-ary n-fly: stage s takes the output
 // named by digit n-1-s of the destination; every VC.
-func destTagFly(g *model.Grid, nv int) (Relation, error) {
+func destTagFly(g *topology.Network, nv int) (Relation, error) {
 	f, ok := g.FlyShape()
 	if !ok {
 		return nil, fmt.Errorf("routing booksim:dest_tag needs a k-ary n-fly (--topo fly:k=2,n=3); %s is not one", g.Spec())
@@ -408,7 +408,7 @@ func destTagFly(g *model.Grid, nv int) (Relation, error) {
 // on a fat-tree: up on any up port until the switch is an ancestor of the
 // destination, then down the one way; every VC.
 func ncaFatTree(fn string) bookSimBuilder {
-	return func(g *model.Grid, nv int) (Relation, error) {
+	return func(g *topology.Network, nv int) (Relation, error) {
 		base, err := NewFatTreeNCA(g)
 		if err != nil {
 			return nil, fmt.Errorf("routing booksim:%s needs a fat-tree (--topo fattree:K,N); %s is not one", fn, g.Spec())
@@ -427,7 +427,7 @@ func ncaFatTree(fn string) bookSimBuilder {
 // minDragonfly is BookSim's min_dragonflynew: minimal (local, global, local), VC 0
 // until the global channel and VC 1 from it, also on the channel to the destination
 // terminal; BookSim injects on any VC.
-func minDragonfly(g *model.Grid, nv int) (Relation, error) {
+func minDragonfly(g *topology.Network, nv int) (Relation, error) {
 	d, ok := g.DragonflyShape()
 	if !ok || d.Arrangement != "absolute" || d.P != d.H || d.A != 2*d.P || d.G != d.A*d.H+1 {
 		return nil, fmt.Errorf("routing booksim:min needs BookSim's dragonflynew (--topo dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
@@ -456,7 +456,7 @@ func minDragonfly(g *model.Grid, nv int) (Relation, error) {
 // is reached minimally on VC 2. Phase 0 on VC 0 is read apart in the source group (a
 // local hop to the gateway, then the global channel) and in the intermediate group
 // (at most one local hop to the intermediate): the relation reads the source's group.
-func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
+func ugalDragonfly(g *topology.Network, nv int) (Relation, error) {
 	d, ok := g.DragonflyShape()
 	if !ok || d.Arrangement != "absolute" || d.P != d.H || d.A != 2*d.P || d.G != d.A*d.H+1 {
 		return nil, fmt.Errorf("routing booksim:ugal needs BookSim's dragonflynew (--topo dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
@@ -464,7 +464,7 @@ func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
 	if nv != 3 {
 		return nil, fmt.Errorf("routing booksim:ugal,vcs=%d: BookSim asserts num_vcs = 3", nv)
 	}
-	minHop := func(at, dst model.NodeID, vc int, out []Output) []Output {
+	minHop := func(at, dst topology.NodeID, vc int, out []Output) []Output {
 		c, global := dragonflyMinHop(g, d, at, dst)
 		if global && vc == 1 {
 			vc = 2
@@ -488,7 +488,7 @@ func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
 				if j == ga {
 					continue
 				}
-				c, _ := dragonflyMinHop(g, d, h.At, model.NodeID(j*d.A))
+				c, _ := dragonflyMinHop(g, d, h.At, topology.NodeID(j*d.A))
 				dup := false
 				for _, o := range out[first:] {
 					dup = dup || o.Channel == c
@@ -508,7 +508,7 @@ func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
 		global := d.Group(in.From) != ga
 		switch {
 		case ga == gs && !global: // at the gateway of the source group: its global channels
-			var buf [64]model.ChannelID
+			var buf [64]topology.ChannelID
 			for _, c := range g.AppendOut(buf[:0], h.At) {
 				if to := g.Channel(c).To; !g.Terminal(to) && d.Group(to) != ga {
 					out = append(out, Output{Channel: c})
@@ -516,7 +516,7 @@ func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
 			}
 			return out
 		case global: // arrived in the intermediate group: here, or one local hop on
-			var buf [64]model.ChannelID
+			var buf [64]topology.ChannelID
 			for _, c := range g.AppendOut(buf[:0], h.At) {
 				if to := g.Channel(c).To; !g.Terminal(to) && d.Group(to) == ga {
 					out = append(out, Output{Channel: c})
@@ -527,14 +527,14 @@ func ugalDragonfly(g *model.Grid, nv int) (Relation, error) {
 		return minHop(h.At, h.Dst, 1, out)
 	}
 	rel := newBookSim("ugal", "dragonflynew", g, nv, nv, route)
-	rel.srcClass, rel.srcClasses = func(src model.NodeID) int { return d.Group(src) }, d.G
+	rel.srcClass, rel.srcClasses = func(src topology.NodeID) int { return d.Group(src) }, d.G
 	return bookSimSourced{rel}, nil
 }
 
 // minAnynet is BookSim's min_anynet: the next hop of a table BookSim builds from each
 // router with Dijkstra's algorithm over the router channels' latencies (ties to the
 // lower router id), one next hop per (router, destination router); every VC.
-func minAnynet(g *model.Grid, nv int) (Relation, error) {
+func minAnynet(g *topology.Network, nv int) (Relation, error) {
 	if !g.IsGraph() {
 		return nil, fmt.Errorf("routing booksim:min needs an anynet network (--topo file:PATH); %s is a %s", g.Spec(), g.Kind())
 	}
@@ -552,7 +552,7 @@ func minAnynet(g *model.Grid, nv int) (Relation, error) {
 			return vcRange(out, g.ChannelBetween(h.At, h.Dst), 0, nv-1)
 		}
 		c := next[int(h.At)*n+int(dr)]
-		if c == model.None {
+		if c == topology.None {
 			return out
 		}
 		return vcRange(out, c, 0, nv-1)
@@ -566,15 +566,15 @@ func minAnynet(g *model.Grid, nv int) (Relation, error) {
 // only on a strictly shorter distance; the next hop toward router i is the first
 // channel of the tree's path to it. next[r*n+i] is that channel (None for r = i);
 // routerOf[t] is terminal t's router. Cost O(routers^2 x degree).
-func anynetTable(g *model.Grid) (next []model.ChannelID, routerOf []model.NodeID, err error) {
+func anynetTable(g *topology.Network) (next []topology.ChannelID, routerOf []topology.NodeID, err error) {
 	n := g.Nodes()
 	if n > MaxTableNodes {
 		return nil, nil, fmt.Errorf("routing booksim:min: %s has %d nodes; at most %d", g.Spec(), n, MaxTableNodes)
 	}
-	routerOf = make([]model.NodeID, n)
-	var routers []model.NodeID
-	var buf []model.ChannelID
-	for v := model.NodeID(0); int(v) < n; v++ {
+	routerOf = make([]topology.NodeID, n)
+	var routers []topology.NodeID
+	var buf []topology.ChannelID
+	for v := topology.NodeID(0); int(v) < n; v++ {
 		routerOf[v] = v
 		if !g.Terminal(v) {
 			routers = append(routers, v)
@@ -586,23 +586,23 @@ func anynetTable(g *model.Grid) (next []model.ChannelID, routerOf []model.NodeID
 		}
 		routerOf[v] = g.Channel(out[0]).To
 	}
-	next = make([]model.ChannelID, n*n)
+	next = make([]topology.ChannelID, n*n)
 	for i := range next {
-		next[i] = model.None
+		next[i] = topology.None
 	}
 	const inf = int(^uint(0) >> 1)
 	dist := make([]int, n)
-	prev := make([]model.NodeID, n)
+	prev := make([]topology.NodeID, n)
 	done := make([]bool, n)
 	for _, s := range routers {
 		for _, r := range routers {
-			dist[r], prev[r], done[r] = inf, model.None, false
+			dist[r], prev[r], done[r] = inf, topology.None, false
 		}
 		dist[s] = 0
 		for range routers {
-			u := model.NodeID(model.None)
+			u := topology.NodeID(topology.None)
 			for _, r := range routers {
-				if !done[r] && (u == model.None || dist[r] < dist[u]) {
+				if !done[r] && (u == topology.None || dist[r] < dist[u]) {
 					u = r
 				}
 			}
@@ -621,7 +621,7 @@ func anynetTable(g *model.Grid) (next []model.ChannelID, routerOf []model.NodeID
 			}
 		}
 		for _, r := range routers {
-			if r == s || prev[r] == model.None {
+			if r == s || prev[r] == topology.None {
 				continue
 			}
 			hop := r

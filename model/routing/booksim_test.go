@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // node reads a node of g by name or coordinates.
-func testNode(t *testing.T, g *model.Grid, s string) model.NodeID {
+func testNode(t *testing.T, g *topology.Network, s string) topology.NodeID {
 	t.Helper()
 	if v, ok := g.NodeByName(s); ok {
 		return v
@@ -25,7 +25,7 @@ func testNode(t *testing.T, g *model.Grid, s string) model.NodeID {
 
 // formatOutputs writes outputs as "from->to[vcs]", consecutive outputs on one channel
 // merged and their VCs written as ranges.
-func formatOutputs(g *model.Grid, outs []Output) string {
+func formatOutputs(g *topology.Network, outs []Output) string {
 	var parts []string
 	for i := 0; i < len(outs); {
 		j := i
@@ -150,7 +150,7 @@ func TestBookSimChoices(t *testing.T) {
 		{"file:" + ring, "booksim:min,vcs=1", "r2", "n2", 0, "n0", "r2->r1[0]", ""},
 		{"file:" + ring, "booksim:min,vcs=1", "r3", "n3", 0, "n1", "r3->r0[0]", ""},
 	} {
-		g, err := model.ParseNetwork(tc.topo)
+		g, err := topology.Parse(tc.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestBookSimChoices(t *testing.T) {
 		h.Src = h.At
 		from, src, hasSrc := strings.Cut(tc.from, " src=")
 		if from != "" {
-			if h.In.Channel = g.ChannelBetween(testNode(t, g, from), h.At); h.In.Channel == model.None {
+			if h.In.Channel = g.ChannelBetween(testNode(t, g, from), h.At); h.In.Channel == topology.None {
 				t.Fatalf("%s has no channel %s->%s", tc.topo, from, tc.at)
 			}
 			if g.Terminal(testNode(t, g, from)) {
@@ -201,7 +201,7 @@ func TestBookSimRefuses(t *testing.T) {
 		{"mesh:4x4", "booksim:dim_order,vcs=0", "N in 1..64"},
 		{"mesh:4x4/faults=0-1", "booksim:dim_order", "not a network BookSim builds"},
 	} {
-		g, err := model.ParseNetwork(tc.topo)
+		g, err := topology.Parse(tc.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,12 +219,12 @@ func TestBookSimFunctionsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range BookSimFunctions() {
+	for _, f := range bookSimFunctions() {
 		if !strings.Contains(string(doc), "`"+f[0]+"`") {
 			t.Errorf("docs/booksim.md does not mention BookSim's %s", f[0])
 		}
 	}
-	if n := len(BookSimFunctions()); n != 39 {
+	if n := len(bookSimFunctions()); n != 39 {
 		t.Errorf("%d functions; BookSim2 registers 39 (routefunc.cpp 25, cmesh.cpp 4, flatfly_onchip.cpp 7, dragonfly.cpp 2, anynet.cpp 1)", n)
 	}
 }
