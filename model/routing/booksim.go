@@ -51,7 +51,16 @@ type bookSimRelation struct {
 	// (SourceClass); srcClasses is its range.
 	srcClass   func(src topology.NodeID) int
 	srcClasses int
+	// draws: BookSim returns one port it draws (or picks by credits) where the relation
+	// offers all, after the worm holds channels (CommitsDraws).
+	draws bool
 }
+
+// CommitsDraws reports whether BookSim's function draws one of the outputs the relation
+// offers, after the worm holds a channel, and waits for that one alone: then a verdict
+// the exact search alone gives covers the relation's adaptive reading, not BookSim's
+// draws (the channel dependency graph's covers both).
+func (r *bookSimRelation) CommitsDraws() bool { return r.draws }
 
 // Name returns "booksim:FUNC,vcs=N".
 func (r *bookSimRelation) Name() string {
@@ -237,5 +246,17 @@ func halves(fn string, nv int) (lo, hi [2]int, err error) {
 func inRange(vc int, r [2]int) bool { return vc >= r[0] && vc <= r[1] }
 
 func newBookSim(fn, topo string, g *topology.Network, nv, vcs int, route func(Header, []Output) []Output) *bookSimRelation {
-	return &bookSimRelation{fn: fn, topo: topo, g: g, nv: nv, vcs: vcs, route: route}
+	return &bookSimRelation{fn: fn, topo: topo, g: g, nv: nv, vcs: vcs, route: route, draws: drawsMidRoute[fn+"_"+topo]}
+}
+
+// drawsMidRoute lists the functions that return one port they draw (RandomInt) or pick
+// by credits where the relation offers every possible one, at a router where the worm
+// already holds channels: an intermediate drawn at the source that later hops follow
+// (romm, valiant, ugal), a tie's direction drawn on entering a ring (the tori), an up
+// port drawn at every switch (the fat-tree). xy_yx and xyyx draw only at the source,
+// before the worm holds a channel, and are not listed.
+var drawsMidRoute = map[string]bool{
+	"romm_mesh": true, "valiant_mesh": true, "dim_order_torus": true, "dim_order_bal_torus": true,
+	"dim_order_ni_torus": true, "min_adapt_torus": true, "valiant_flatfly": true, "ugal_flatfly": true,
+	"ugal_xyyx_flatfly": true, "nca_fattree": true, "anca_fattree": true, "ugal_dragonflynew": true,
 }
