@@ -88,7 +88,7 @@ func (c *Config) Map(dir string) (Mapping, error) {
 	case slices.ContainsFunc(c.Traffic.UseReadWrite, func(x int) bool { return x != 0 }):
 		m.NoRouting = "use_read_write = 1: requests and replies route on VC ranges of their own (read_request_begin_vc, ...), and wormcheck checks worms of one kind; set use_read_write = 0"
 	default:
-		m.Routing = fmt.Sprintf("booksim:%s,vcs=%d", rf, c.Router.NumVCs)
+		m.Routing = RelationName(rf, c.Router.NumVCs)
 	}
 	m.Notes = c.notes()
 	m.Buffer = c.Router.VCBufSize
@@ -132,4 +132,10 @@ func (c *Config) notes() []string {
 		out = append(out, "vct = 1: BookSim's event router switches virtual cut-through; wormcheck's flit semantics is wormhole")
 	}
 	return out
+}
+
+// RelationName is the built-in relation of BookSim's routing function fn on vcs
+// virtual channels ("booksim:FUNC,vcs=N"; model/routing.NewBookSim).
+func RelationName(fn string, vcs int) string {
+	return fmt.Sprintf("booksim:%s,vcs=%d", fn, vcs)
 }
