@@ -157,9 +157,19 @@ func bookSimProcess(c *booksim.Config) (pipeline.Process, error) {
 func bookSimLatency(c *booksim.Config, g *topology.Network) func(topology.ChannelID) int {
 	switch {
 	case c.Network.Topology == "torus" && c.Network.UseNocLatency != 0:
-		return func(topology.ChannelID) int { return 2 }
+		return func(ch topology.ChannelID) int {
+			if ch == topology.None {
+				return 1 // a terminal's injection and ejection channels
+			}
+			return 2
+		}
 	case c.Network.Topology == "anynet":
-		return g.Weight
+		return func(ch topology.ChannelID) int {
+			if ch == topology.None {
+				return 1
+			}
+			return g.Weight(ch)
+		}
 	}
 	return func(topology.ChannelID) int { return 1 }
 }

@@ -256,13 +256,22 @@ func (e *engine) build(terms []topology.NodeID) error {
 	}
 	lat := e.cfg.Latency
 	if lat == nil {
-		lat = g.Weight
+		lat = func(c topology.ChannelID) int {
+			if c == topology.None {
+				return 1
+			}
+			return g.Weight(c)
+		}
+	}
+	tl := int32(lat(topology.None))
+	if tl < 0 || tl > 1<<16 {
+		return fmt.Errorf("terminal channels: latency %d; want 0..65536 cycles", tl)
 	}
 	for c := 0; c < g.Channels(); c++ {
 		ch := g.Channel(topology.ChannelID(c))
 		l := link{channel: topology.ChannelID(c), from: e.rtrOf[ch.From], to: e.rtrOf[ch.To], term: -1, lat: int32(lat(topology.ChannelID(c)))}
-		if l.lat < 1 || l.lat > 1<<16 {
-			return fmt.Errorf("channel %s: latency %d; want 1..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
+		if l.lat < 0 || l.lat > 1<<16 {
+			return fmt.Errorf("channel %s: latency %d; want 0..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
 		}
 		id := int32(len(e.links))
 		switch {
@@ -288,9 +297,9 @@ func (e *engine) build(terms []topology.NodeID) error {
 		v := e.rtrOf[tm.node]
 		if v >= 0 { // a router's own terminal: injection and ejection channels of 1 cycle
 			tm.inj = int32(len(e.links))
-			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: tl, channel: topology.None})
 			tm.ej = int32(len(e.links))
-			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: tl, channel: topology.None})
 		}
 		if tm.inj < 0 || tm.ej < 0 {
 			return fmt.Errorf("terminal %s has no channel to or from a router", g.NodeName(tm.node))

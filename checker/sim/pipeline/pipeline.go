@@ -194,7 +194,7 @@ type Config struct {
 	Network *topology.Network
 	// Terminals are the network's terminals in the order traffic patterns number them
 	// (BookSim's); nil is Network.Endpoints(). A terminal that is a router's own node
-	// (grids) gets an injection and an ejection channel of one cycle into that router;
+	// (grids) gets an injection and an ejection channel (Latency(topology.None));
 	// a terminal node of a network file uses its channels.
 	Terminals []topology.NodeID
 	// Relation routes every header, hop by hop; Selection chooses among its outputs.
@@ -202,7 +202,11 @@ type Config struct {
 	// (k+1)*V/C-1); ejection and injection take any VC.
 	Relation  routing.Relation
 	Selection Selection
-	// Latency returns a channel's latency in cycles (nil: Network.Weight).
+	// Latency returns a channel's latency in cycles, called with topology.None for the
+	// injection and ejection channels of a router's own terminal (nil: Network.Weight,
+	// and 1 for those). A flit sent in cycle t is read at the far end in cycle
+	// t+latency+1; 0, which BookSim refuses, leaves only that hand-over (the papers'
+	// router of checker/sim).
 	Latency func(topology.ChannelID) int
 	Router  Router
 	Traffic Traffic
