@@ -10,7 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestExampleNetworks maps each of BookSim2's eight example configurations (as
@@ -88,7 +88,7 @@ func TestExampleVerdicts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := cdg.Prove(context.Background(), m.Topology, m.Routing, os.ReadFile)
+		rep, err := decide.Prove(context.Background(), m.Topology, m.Routing, os.ReadFile)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}

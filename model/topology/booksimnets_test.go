@@ -95,3 +95,37 @@ func TestBookSimNumbering(t *testing.T) {
 		}
 	}
 }
+
+// TestBookSimLatencies pins the channel latencies BookSim gives cmesh and flatfly
+// channels with use_noc_latency (its default): the terminal columns and rows a channel
+// spans, as cmesh.cpp and flatfly_onchip.cpp compute them (the simulator reads them as
+// channel weights).
+func TestBookSimLatencies(t *testing.T) {
+	for _, tc := range []struct {
+		spec, from, to string
+		want           int
+	}{
+		{"cmesh:k=4", "r0", "r1", 2},
+		{"cmesh:k=4", "r3", "r11", 4}, // express along the right edge: 2*k/2
+		{"cmesh:k=4", "r0", "r2", 4},  // express along the bottom edge
+		{"cmesh:k=4", "n0", "r0", 1},
+		{"flatfly:k=4,n=2,c=4", "r0", "r3", 6},  // three columns of two terminals
+		{"flatfly:k=4,n=2,c=4", "r0", "r12", 6}, // three rows of two terminals
+		{"flatfly:k=4,n=2,c=4", "r5", "r6", 2},
+		{"flatfly:k=4,n=2,c=4", "r0", "n9", 1},
+		{"flatfly:k=2,n=2,c=16", "r0", "n0", 3}, // xr = yr = 4: ileng counts two beyond the middle each way
+		{"flatfly:k=2,n=2,c=16", "r0", "n1", 2},
+		{"flatfly:k=4,n=2,c=9", "r0", "n0", 1}, // xr = yr = 3: every terminal within one of the middle
+	} {
+		g, err := Parse(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := g.NodeByName(tc.from)
+		b, _ := g.NodeByName(tc.to)
+		c := g.ChannelBetween(a, b)
+		if c == None || g.Weight(c) != tc.want {
+			t.Errorf("%s %s->%s: weight %d; BookSim's latency is %d", tc.spec, tc.from, tc.to, g.Weight(c), tc.want)
+		}
+	}
+}

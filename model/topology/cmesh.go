@@ -61,7 +61,7 @@ func NewCMesh(k int) (*Network, error) {
 	routers := k * k
 	nodes := make([]GraphNode, routers*5)
 	var links []Link
-	one := func(a, b NodeID) { links = append(links, Link{From: a, To: b}) }
+	one := func(a, b NodeID, w int) { links = append(links, Link{From: a, To: b, Weight: w}) }
 	for r := 0; r < routers; r++ {
 		x, y := r%k, r/k
 		nodes[r] = GraphNode{Name: "r" + strconv.Itoa(r), Placed: true, At: Point{X: float64(3*x) + 0.5, Y: float64(3*y) + 0.5}}
@@ -70,15 +70,28 @@ func NewCMesh(k int) (*Network, error) {
 			v := NodeID(routers + t)
 			nodes[v] = GraphNode{Name: "n" + strconv.Itoa(t), Terminal: true, Placed: true,
 				At: Point{X: float64(3*x+p%2) + 0.3, Y: float64(3*y+p/2) + 0.3}}
-			one(NodeID(r), v)
-			one(v, NodeID(r))
+			one(NodeID(r), v, 1)
+			one(v, NodeID(r), 1)
 		}
 		for port := CMeshPlusX; port <= CMeshMinusY; port++ {
-			one(NodeID(r), m.Neighbour(NodeID(r), port))
+			one(NodeID(r), m.Neighbour(NodeID(r), port), m.latency(NodeID(r), port))
 		}
 	}
 	cm := m
 	return newGraph(fmt.Sprintf("cmesh:k=%d", k), nodes, links, &cm)
+}
+
+// latency is BookSim's latency (use_noc_latency, its default) of router r's channel
+// out of port: the 2 terminal columns (rows) a mesh hop crosses, k/2 times 2 for an
+// express channel (cmesh.cpp: cX = cY = 2).
+func (m *CMesh) latency(r NodeID, port int) int {
+	x, y := int(r)%m.K, int(r)/m.K
+	express := port == CMeshPlusX && x == m.K-1 || port == CMeshMinusX && x == 0 ||
+		port == CMeshPlusY && y == m.K-1 || port == CMeshMinusY && y == 0
+	if express {
+		return 2 * m.K / 2
+	}
+	return 2
 }
 
 // CMeshShape returns the shape of a concentrated mesh.

@@ -70,7 +70,7 @@ func NewFlatFly(f FlatFly) (*Network, error) {
 	}
 	nodes := make([]GraphNode, f.routers+f.term)
 	var links []Link
-	both := func(a, b NodeID) { links = append(links, Link{From: a, To: b}, Link{From: b, To: a}) }
+	both := func(a, b NodeID, w int) { links = append(links, Link{From: a, To: b, Weight: w}, Link{From: b, To: a, Weight: w}) }
 	for r := 0; r < f.routers; r++ {
 		col, row := r%f.X, r/f.X
 		nodes[r] = GraphNode{Name: "r" + strconv.Itoa(r), Placed: true,
@@ -80,18 +80,50 @@ func NewFlatFly(f FlatFly) (*Network, error) {
 			v := NodeID(f.routers + t)
 			nodes[v] = GraphNode{Name: "n" + strconv.Itoa(t), Terminal: true, Placed: true,
 				At: Point{X: float64(col*(f.XR+1)+p%f.XR) + 0.3, Y: float64(row*(f.YR+1)+p/f.XR) + 0.3}}
-			both(NodeID(r), v)
+			both(NodeID(r), v, f.terminalLatency(p))
 		}
 		for d, pow := 0, 1; d < f.N; d, pow = d+1, pow*f.K {
 			digit := r / pow % f.K
 			for x := digit + 1; x < f.K; x++ {
-				both(NodeID(r), NodeID(r+(x-digit)*pow))
+				o := r + (x-digit)*pow
+				dx, dy := abs(r%f.X-o%f.X), abs(r/f.X-o/f.X)
+				both(NodeID(r), NodeID(o), f.XR*dx+f.YR*dy)
 			}
 		}
 	}
 	spec := fmt.Sprintf("flatfly:k=%d,n=%d,c=%d,x=%d,y=%d,xr=%d,yr=%d", f.K, f.N, f.C, f.X, f.Y, f.XR, f.YR)
 	ff := f
 	return newGraph(spec, nodes, links, &ff)
+}
+
+// terminalLatency is BookSim's latency (use_noc_latency, its default) of the channels
+// between a router and its terminal at port p: one cycle, and one more for each row and
+// column the terminal sits beyond the router's middle (flatfly_onchip.cpp's ileng).
+func (f *FlatFly) terminalLatency(p int) int {
+	yleng, xleng := -f.YR/2, -f.XR/2
+	for i := 0; ; i++ {
+		if yleng == 0 && f.YR%2 == 0 {
+			yleng++
+		}
+		if xleng == 0 && f.XR%2 == 0 {
+			xleng++
+		}
+		l := 1 + max(abs(yleng)-1, 0) + max(abs(xleng)-1, 0)
+		if i == p {
+			return l
+		}
+		yleng++
+		if yleng > f.YR/2 {
+			yleng, xleng = -f.YR/2, xleng+1
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // concentrationLayout fills in and checks BookSim's layout keys of a network of

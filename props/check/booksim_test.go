@@ -8,7 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -22,7 +22,7 @@ import (
 // phase-0 packet waits on VC 0 of a channel held by the next one, round the three groups.
 func TestUGALDragonflyDraws(t *testing.T) {
 	ctx := context.Background()
-	rep, err := cdg.Prove(ctx, "dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=3", os.ReadFile)
+	rep, err := decide.Prove(ctx, "dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=3", os.ReadFile)
 	if err != nil {
 		t.Fatal(err)
 	}

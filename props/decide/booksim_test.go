@@ -1,4 +1,4 @@
-package cdg_test
+package decide_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestBookSimVerdicts decides every BookSim routing function wormcheck maps on a small
@@ -59,7 +59,7 @@ func TestBookSimVerdicts(t *testing.T) {
 		{"file:" + ring, "booksim:min,vcs=1", props.Holds},
 		{"file:" + ring, "shortest-path", props.Violated},
 	} {
-		rep, err := cdg.Prove(context.Background(), tc.topo, tc.rel, os.ReadFile)
+		rep, err := decide.Prove(context.Background(), tc.topo, tc.rel, os.ReadFile)
 		if err != nil {
 			t.Fatalf("%s on %s: %v", tc.rel, tc.topo, err)
 		}

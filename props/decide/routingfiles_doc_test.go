@@ -1,4 +1,4 @@
-package cdg_test
+package decide_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestRoutingFileExamples decides every example of docs/routing-files.md: each JSON
@@ -30,7 +30,7 @@ func TestRoutingFileExamples(t *testing.T) {
 		if err := os.WriteFile(path, ex[3], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := cdg.Prove(context.Background(), string(ex[2]), path, os.ReadFile)
+		rep, err := decide.Prove(context.Background(), string(ex[2]), path, os.ReadFile)
 		if err != nil {
 			t.Errorf("example %d: %v\n%s", i+1, err, ex[3])
 			continue
