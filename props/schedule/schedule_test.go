@@ -775,7 +775,7 @@ func TestAnyDelayBFSAndReplay(t *testing.T) {
 // when the two unicasts use different virtual-channel classes on the shared channel, and
 // stays when they use the same one (model.Unicast.VC).
 func TestContentionIsPerVirtualChannel(t *testing.T) {
-	data, err := os.ReadFile("../model/testdata/stepwise-not-depth.json")
+	data, err := os.ReadFile("../../model/testdata/stepwise-not-depth.json")
 	if err != nil {
 		t.Fatal(err)
 	}
