@@ -196,6 +196,7 @@ type engine struct {
 	pkts    []pkt
 	freePkt []int32
 	outBuf  []routing.Output
+	chanBuf []topology.ChannelID
 	err     error
 
 	now, lastMove int64
@@ -470,16 +471,28 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		}
 		return
 	}
+	// The channels offered, in order of preference; a selection keeps every VC offered
+	// on the channel it picks, and the VCs of one channel bid with one priority.
+	chans := e.chanBuf[:0]
+	for _, o := range outs {
+		if !slices.Contains(chans, o.Channel) {
+			chans = append(chans, o.Channel)
+		}
+	}
+	e.chanBuf = chans
+	pick := topology.ChannelID(topology.None)
 	switch e.cfg.Selection {
 	case SelectFirst:
-		outs = outs[:1]
+		pick = chans[0]
 	case SelectRandom:
-		k := e.rng.IntN(len(outs))
-		outs = outs[k : k+1]
+		pick = chans[e.rng.IntN(len(chans))]
 	}
-	for i, o := range outs {
+	for _, o := range outs {
+		if pick != topology.None && o.Channel != pick {
+			continue
+		}
 		lk := &e.links[o.Channel]
-		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(outs) - i), cls: int32(o.VC)}
+		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(chans) - slices.Index(chans, o.Channel)), cls: int32(o.VC)}
 		if lk.to >= 0 { // into a router: the VCs of the hop's class
 			k := min(int32(o.VC), e.classes-1)
 			el.lo, el.hi = k*e.V/e.classes, (k+1)*e.V/e.classes-1
