@@ -87,10 +87,10 @@ func collectiveAlgorithms(only string) []Algorithm {
 			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
 			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
-			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of schedule.DefaultGrid, for chain-bound 001 §4.4's three"})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props/schedule.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
-			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of schedule.DefaultGrid"})
+			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props/schedule.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
