@@ -192,6 +192,11 @@ func prepareRouting(r *request) (job, error) {
 		if err != nil {
 			return nil, err
 		}
+		if d, ok := rel.(interface{ CommitsDraws() bool }); ok && d.CommitsDraws() && rr.Verdict == props.Holds && rr.Analysis != nil && !rr.Analysis.DeadlockFree() {
+			// the exact search alone decided: it lets a header take any free output, where
+			// BookSim draws one and waits for it (docs/booksim.md)
+			rr.Reason += "; for a header that takes any free output it offers: BookSim draws one and waits for it, which this does not cover (the channel dependency graph is cyclic; docs/booksim.md)"
+		}
 		rep := rr.Report
 		d := rr.Decision
 		rep.Command = ""

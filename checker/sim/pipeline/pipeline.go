@@ -69,7 +69,9 @@ type Router struct {
 	OutputBufferSize int       `json:"output_buffer_size"`
 	VCAllocator      Allocator `json:"vc_allocator"`
 	SWAllocator      Allocator `json:"sw_allocator"`
-	AllocIters       int       `json:"alloc_iters"` // iterations of iSLIP
+	// VCAllocIters and SWAllocIters are iSLIP's iterations ("islip(N)").
+	VCAllocIters int `json:"vc_alloc_iters"`
+	SWAllocIters int `json:"sw_alloc_iters"`
 }
 
 // DefaultRouter returns BookSim's defaults (src/booksim_config.cpp): 16 VCs of 8
@@ -77,7 +79,7 @@ type Router struct {
 // delay, no speedup, iSLIP allocators with one iteration.
 func DefaultRouter() Router {
 	return Router{VCs: 16, Buffer: 8, RoutingDelay: 1, VCAllocDelay: 1, SWAllocDelay: 1, STFinalDelay: 1,
-		InputSpeedup: 1, OutputSpeedup: 1, InternalSpeedup: 1, OutputBufferSize: -1, AllocIters: 1}
+		InputSpeedup: 1, OutputSpeedup: 1, InternalSpeedup: 1, OutputBufferSize: -1, VCAllocIters: 1, SWAllocIters: 1}
 }
 
 // Selection is how a header's route is chosen where the routing relation permits
@@ -194,7 +196,7 @@ type Config struct {
 	Network *topology.Network
 	// Terminals are the network's terminals in the order traffic patterns number them
 	// (BookSim's); nil is Network.Endpoints(). A terminal that is a router's own node
-	// (grids) gets an injection and an ejection channel of one cycle into that router;
+	// (grids) gets an injection and an ejection channel (Latency(topology.None));
 	// a terminal node of a network file uses its channels.
 	Terminals []topology.NodeID
 	// Relation routes every header, hop by hop; Selection chooses among its outputs.
@@ -202,7 +204,11 @@ type Config struct {
 	// (k+1)*V/C-1); ejection and injection take any VC.
 	Relation  routing.Relation
 	Selection Selection
-	// Latency returns a channel's latency in cycles (nil: Network.Weight).
+	// Latency returns a channel's latency in cycles, called with topology.None for the
+	// injection and ejection channels of a router's own terminal (nil: Network.Weight,
+	// and 1 for those). A flit sent in cycle t is read at the far end in cycle
+	// t+latency+1; 0, which BookSim refuses, leaves only that hand-over (the papers'
+	// router of checker/sim).
 	Latency func(topology.ChannelID) int
 	Router  Router
 	Traffic Traffic
@@ -343,8 +349,8 @@ func (cfg *Config) validate() error {
 		return fmt.Errorf("internal_speedup %v: want 1..64", r.InternalSpeedup)
 	case r.OutputBufferSize == 0 || r.OutputBufferSize < -1:
 		return fmt.Errorf("output_buffer_size %d: want -1 (unbounded) or at least 1", r.OutputBufferSize)
-	case r.AllocIters < 1 || r.AllocIters > 64:
-		return fmt.Errorf("alloc_iters %d: want 1..64", r.AllocIters)
+	case r.VCAllocIters < 1 || r.VCAllocIters > 64 || r.SWAllocIters < 1 || r.SWAllocIters > 64:
+		return fmt.Errorf("allocator iterations %d, %d: want 1..64", r.VCAllocIters, r.SWAllocIters)
 	case t.Rate < 0 || t.Rate > 1 || math.IsNaN(t.Rate):
 		return fmt.Errorf("injection_rate %v: want 0..1 packets per terminal per cycle", t.Rate)
 	case len(t.Sizes) == 0 && len(t.Packets) == 0:
