@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -196,7 +197,7 @@ func ParseFile(data []byte, g *topology.Network) (Relation, error) {
 		return nil, fmt.Errorf("routing file: %d bytes; at most %d", len(data), MaxFileBytes)
 	}
 	var f File
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(input.TrimBOM(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("routing file: %s", jsonError(err))
