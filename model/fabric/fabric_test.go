@@ -104,7 +104,7 @@ func TestCablesAndTopo(t *testing.T) {
 
 func TestNetFiles(t *testing.T) {
 	for _, c := range []struct {
-		file           string
+		file          string
 		sw, ca, links int
 	}{{"ibsim-net", 2, 2, 4}, {"ibsim-net.2sw2path4hca", 2, 4, 6}} {
 		f, format, err := Load(Files{Topology: shared(t, c.file)})
