@@ -377,3 +377,32 @@ func (f *Fabric) connect(a, b PortRef) error {
 	pa.Remote, pb.Remote = b, a
 	return nil
 }
+
+// MaxSL is the largest SL a path uses (0 without path SLs).
+func (f *Fabric) MaxSL() uint8 {
+	if f.PathSL == nil {
+		return 0
+	}
+	m := f.PathSL.Default
+	for _, s := range f.PathSL.sl {
+		m = max(m, s)
+	}
+	return m
+}
+
+// MaxVL is the largest VL a packet can be on: the largest entry of the SL2VL tables,
+// or of the SLs where a table has no entry.
+func (f *Fabric) MaxVL() uint8 {
+	m := f.MaxSL()
+	for _, t := range f.SL2VL {
+		if t == nil {
+			continue
+		}
+		for _, v := range t.vl {
+			if v != 0xFF {
+				m = max(m, v)
+			}
+		}
+	}
+	return m
+}
