@@ -10,10 +10,9 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/simulate"
 )
 
@@ -153,24 +152,25 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.topo == "" {
 		return exitUsage, usagef("--topo is required (e.g. mesh:8x8)")
 	}
-	g, err := model.ParseNetwork(f.topo)
+	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}
 	if bs != nil {
 		set := map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		m := bs.Mapping
 		if !set["routing"] && g.IsGraph() {
-			f.routing = bs.Routing
+			f.routing = m.Routing
 		}
-		if !set["vcs"] && bs.VCs > 0 {
-			f.VCs = bs.VCs
+		if !set["vcs"] && m.VCs > 0 {
+			f.VCs = m.VCs
 		}
-		if !set["buffers"] && bs.Buffer > 0 {
-			f.Buffers = bs.Buffer
+		if !set["buffers"] && m.Buffer > 0 {
+			f.Buffers = m.Buffer
 		}
-		if !set["length"] && bs.Length > 0 {
-			f.Length = bs.Length
+		if !set["length"] && m.Length > 0 {
+			f.Length = m.Length
 		}
 	}
 	if f.routing != "" {
@@ -212,9 +212,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 			fmt.Fprintf(e.Stdout, "sim on %s: INCONCLUSIVE: %s\n", g.Spec(), reason)
 			return exitInconclusive, nil
 		}
-		return exitInconclusive, writeJSON(e.Stdout, map[string]any{"schema": simSchema, "version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.Algo, "parameters": map[string]any{}},
-			"verdict":  props.Inconclusive, "reason": reason})
+		rep := simulate.Stopped(toolVersion(), g.Spec(), f.Algo, reason)
+		rep.Schema = simSchema
+		return exitInconclusive, writeJSON(e.Stdout, rep)
 	}
 	if err != nil {
 		return exitUsage, err
@@ -231,9 +231,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		code = exitViolated
 	}
 	if f.json {
-		obj := out.JSON(toolVersion())
-		obj["schema"] = simSchema
-		return code, writeJSON(e.Stdout, obj)
+		rep := out.Report(toolVersion())
+		rep.Head().Schema = simSchema
+		return code, writeJSON(e.Stdout, rep)
 	}
 	out.WriteText(e.Stdout)
 	return code, nil
