@@ -44,9 +44,13 @@ type Flow struct {
 	Src  fabric.PortRef
 	DLID uint16
 	SL   uint8
-	// Route is the channels the packets take, in order; the last one's far end owns
-	// DLID. It must be a delivered route of the fabric (fabric.Route).
+	// Route is the channels the packets take, in order (fabric.Route's hops): after the
+	// last one a packet leaves the network (delivered, or dropped where the tables
+	// drop it), unless Loop says the tables send it on round a forwarding loop, to
+	// Route[Again] and on forever.
 	Route []fabric.Hop
+	Loop  bool
+	Again int
 	// Packets is how many packets the flow sends (at least 1).
 	Packets int
 }
@@ -111,6 +115,9 @@ func New(cfg Config) (*Model, error) {
 				return nil, fmt.Errorf("flow %d passes %s twice (a routing loop)", i, cfg.Fabric.HopName(h))
 			}
 			r[j] = c
+		}
+		if f.Loop && (f.Again < 0 || f.Again >= len(r)) {
+			return nil, fmt.Errorf("flow %d loops back to channel %d of a route of %d", i, f.Again, len(r))
 		}
 		m.route = append(m.route, r)
 		m.first = append(m.first, m.total)
@@ -195,8 +202,11 @@ func (m *Model) next(f int, c int32) int32 {
 	r := m.route[f]
 	for j, x := range r {
 		if x == c {
-			if j+1 < len(r) {
+			switch {
+			case j+1 < len(r):
 				return r[j+1]
+			case m.cfg.Flows[f].Loop:
+				return r[m.cfg.Flows[f].Again]
 			}
 			return -1
 		}
@@ -401,22 +411,56 @@ func (m *Model) WaitFor(s State) system.WaitGraph {
 }
 
 // LocalDeadlock returns the packets of s that can never move again (WaitFor's greatest
-// fixed point), nil when none. It answers nil at once when every undelivered packet has
-// an enabled action, which enabled lists.
+// fixed point), nil when none. Every such set contains a cycle of full buffers each of
+// whose head packets goes next to the following one (a head waits only for the head of
+// a full buffer, and the chain of waits must close), so a state without one answers
+// nil at once (FullCycle); enabled is not needed.
 func (m *Model) LocalDeadlock(s State, enabled []system.Action) []int {
-	// A state where no buffer is full has no blocked packet in the network.
-	full := false
-	for c := range int32(len(m.chans)) {
-		if count(s.queue(m, c)) == m.k {
-			full = true
-			break
-		}
-	}
-	if !full {
+	if m.FullCycle(s) == nil {
 		return nil
 	}
 	g := m.WaitFor(s)
 	return g.LocalDeadlock()
+}
+
+// FullCycle returns a cycle of full buffers (channel indices, in order) in which the
+// head packet of each buffer goes next to the following buffer, or nil: the core of
+// every deadlock. Cost O(channels).
+func (m *Model) FullCycle(s State) []int32 {
+	n := int32(len(m.chans))
+	// next[c]: the buffer the head of full buffer c goes to, if that one is full too.
+	mark := make([]int32, n) // 0 unvisited, k+1 visited from start k
+	for start := range n {
+		if mark[start] != 0 {
+			continue
+		}
+		var path []int32
+		c := start
+		for {
+			if mark[c] != 0 {
+				if mark[c] == start+1 {
+					i := 0
+					for path[i] != c {
+						i++
+					}
+					return path[i:]
+				}
+				break
+			}
+			mark[c] = start + 1
+			q := s.queue(m, c)
+			if count(q) < m.k {
+				break
+			}
+			nx := m.next(int(q[0]-1), c)
+			if nx < 0 {
+				break
+			}
+			path = append(path, c)
+			c = nx
+		}
+	}
+	return nil
 }
 
 // Describe labels an action for people.

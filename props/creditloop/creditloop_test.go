@@ -126,3 +126,42 @@ func TestReal62(t *testing.T) {
 		}
 	}
 }
+
+// The shared fabrics that carry only a topology, routed by wormcheck as OpenSM's
+// engines: CreditLoopDemo under minhop has a reachable credit loop, with a trace that
+// replays; under up*/down* it is free of loops; credit-loops.topo under minhop has the
+// loop ibdiag's demo documents ("OpenSM default router cause credit loops on this
+// fabric").
+func TestSharedTopologies(t *testing.T) {
+	for _, c := range []struct {
+		file, route string
+		roots       []string
+		want        props.Verdict
+	}{
+		{"CreditLoopDemo.cables", "minhop", nil, props.Violated},
+		{"CreditLoopDemo.cables", "updn", []string{"RD1"}, props.Holds},
+		{"credit-loops.topo", "minhop", nil, props.Violated},
+		{"credit-loops.topo", "updn", []string{"SW_L0_1", "SW_L0_2", "SW_L0_3", "SW_L0_4"}, props.Holds},
+	} {
+		rep, err := Check(context.Background(), Spec{Files: fabric.Files{Topology: shared(t, c.file)}, Route: c.route, Roots: c.roots})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := rep.Analysis()
+		if rep.Verdict != c.want || a.Pairs.Delivered != a.Pairs.Pairs {
+			t.Fatalf("%s under %s: %v (%s); want %v with every route delivered", c.file, c.route, rep.Verdict, a, c.want)
+		}
+		if c.want == props.Holds {
+			if len(a.Loops) != 0 {
+				t.Fatalf("%s under %s: %d loops; up*/down* has none", c.file, c.route, len(a.Loops))
+			}
+			continue
+		}
+		if rep.Trace == nil {
+			t.Fatalf("%s under %s: no trace", c.file, c.route)
+		}
+		if _, r, err := Replay(rep.Trace); err != nil || len(r.Stuck) == 0 {
+			t.Fatalf("%s under %s: the saved trace does not replay to a deadlock: %v", c.file, c.route, err)
+		}
+	}
+}

@@ -69,10 +69,9 @@ func (a *Analysis) decide(ctx context.Context, loop *Loop, lf *loopFlows) Decisi
 // choice is one route taking arc i of a cycle: its channels, the index at where the
 // arc starts, and the cycle positions its channels before at pass (zs).
 type choice struct {
-	fr    flowRef
-	route []fabric.Hop
-	at    int
-	zs    []int
+	flow vct.Flow
+	at   int
+	zs   []int
 }
 
 // construct builds a schedule that fills cycle c: for each arc i a route taking it
@@ -89,13 +88,13 @@ func (a *Analysis) construct(c []int32, lf *loopFlows) ([]vct.Flow, []system.Act
 	opts := make([][]choice, n)
 	for i := range n {
 		for _, fr := range lf.arcs[[2]int32{c[i], c[(i+1)%n]}] {
-			p := a.Fabric.Route(fr.src, fr.dlid)
-			at := slices.IndexFunc(p.Hops, func(h fabric.Hop) bool { return a.Channels.ID(h) == c[i] })
+			fl := flowOf(a.Fabric, fr)
+			at := slices.IndexFunc(fl.Route, func(h fabric.Hop) bool { return a.Channels.ID(h) == c[i] })
 			if at < 0 {
 				continue
 			}
-			ch := choice{fr: fr, route: p.Hops, at: at}
-			for _, h := range p.Hops[:at] {
+			ch := choice{flow: fl, at: at}
+			for _, h := range fl.Route[:at] {
 				if j, ok := pos[a.Channels.ID(h)]; ok {
 					ch.zs = append(ch.zs, j)
 				}
@@ -119,8 +118,8 @@ func (a *Analysis) construct(c []int32, lf *loopFlows) ([]vct.Flow, []system.Act
 	}
 	flows := make([]vct.Flow, n)
 	for i := range n {
-		ch := opts[i][pick[i]]
-		flows[i] = vct.Flow{Src: ch.fr.src, DLID: ch.fr.dlid, SL: a.Fabric.PathSL.SL(ch.fr.src, ch.fr.dlid), Route: ch.route, Packets: a.k}
+		flows[i] = opts[i][pick[i]].flow
+		flows[i].Packets = a.k
 	}
 	m, err := vct.New(vct.Config{Fabric: a.Fabric, Flows: flows, Buffer: a.opt.Buffer, Packet: a.opt.Packet})
 	if err != nil {
@@ -135,7 +134,7 @@ func (a *Analysis) construct(c []int32, lf *loopFlows) ([]vct.Flow, []system.Act
 		ch := opts[i][pick[i]]
 		for range a.k {
 			actions = append(actions, vct.Inject(i))
-			for _, h := range ch.route[:ch.at] {
+			for _, h := range ch.flow.Route[:ch.at] {
 				actions = append(actions, vct.Move(index[h]))
 			}
 		}
@@ -233,14 +232,15 @@ func (a *Analysis) search(ctx context.Context, loop *Loop, lf *loopFlows) Decisi
 	}
 	var flows []vct.Flow
 	for _, fr := range lf.through {
-		p := a.Fabric.Route(fr.src, fr.dlid)
+		fl := flowOf(a.Fabric, fr)
 		k := 0
-		for _, h := range p.Hops {
+		for _, h := range fl.Route {
 			if in[a.Channels.ID(h)] {
 				k++
 			}
 		}
-		flows = append(flows, vct.Flow{Src: fr.src, DLID: fr.dlid, SL: a.Fabric.PathSL.SL(fr.src, fr.dlid), Route: p.Hops, Packets: a.k * k})
+		fl.Packets = a.k * k
+		flows = append(flows, fl)
 	}
 	inst := newInstance(a.Fabric, flows, a.opt.Buffer, a.opt.Packet)
 	m, _, err := inst.Build()

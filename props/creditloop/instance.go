@@ -2,7 +2,6 @@ package creditloop
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/model/vct"
@@ -73,7 +72,9 @@ func newInstance(f *fabric.Fabric, flows []vct.Flow, buffer, packet int) *Instan
 	seenVL := map[[4]int]bool{}
 	for _, fl := range flows {
 		in.Flows = append(in.Flows, InstFlow{Node: node(fl.Src.Node), Port: int(fl.Src.Port), DLID: int(fl.DLID), SL: int(fl.SL), Packets: fl.Packets})
-		node(f.Owner(fl.DLID).Node)
+		if o := f.Owner(fl.DLID); o.Valid() {
+			node(o.Node)
+		}
 		prevIn := 0 // the port the packet entered the hop's node by (0 at its source)
 		for _, h := range fl.Route {
 			a := node(h.Node)
@@ -100,12 +101,15 @@ func newInstance(f *fabric.Fabric, flows []vct.Flow, buffer, packet int) *Instan
 			prevIn = int(far.Port)
 		}
 		if last := fl.Route[len(fl.Route)-1]; f.Nodes[f.Nodes[last.Node].Ports[last.Port].Remote.Node].Kind == fabric.Switch {
-			// Delivered at a switch: its table sends the LID to port 0.
+			// The route ends at a switch: delivered to its port 0, or dropped there (port 0
+			// without owning the LID, a port that is down, no entry). Its entry says which.
 			far := f.Nodes[last.Node].Ports[last.Port].Remote.Node
-			k := lftKey{far, fl.DLID, 0}
-			if !seenLFT[k] {
-				seenLFT[k] = true
-				in.LFT = append(in.LFT, [3]int{node(far), int(fl.DLID), 0})
+			if port := f.LFTPort(far, fl.DLID); port != fabric.NoPort {
+				k := lftKey{far, fl.DLID, port}
+				if !seenLFT[k] {
+					seenLFT[k] = true
+					in.LFT = append(in.LFT, [3]int{node(far), int(fl.DLID), int(port)})
+				}
 			}
 		}
 	}
@@ -186,11 +190,12 @@ func (in *Instance) Build() (*vct.Model, *fabric.Fabric, error) {
 			return nil, nil, fmt.Errorf("flows[%d]: %+v", i, fl)
 		}
 		f.PathSL.Set(src, uint16(fl.DLID), uint8(fl.SL))
-		p := f.Route(src, uint16(fl.DLID))
-		if p.End != fabric.Delivered {
-			return nil, nil, fmt.Errorf("flows[%d]: the tables do not deliver it (%v at %s)", i, p.End, f.NodeName(p.At))
+		vf := flowOf(f, flowRef{src, uint16(fl.DLID)})
+		if len(vf.Route) == 0 {
+			return nil, nil, fmt.Errorf("flows[%d]: the tables send it nowhere from its source", i)
 		}
-		flows = append(flows, vct.Flow{Src: src, DLID: uint16(fl.DLID), SL: uint8(fl.SL), Route: slices.Clone(p.Hops), Packets: fl.Packets})
+		vf.Packets = fl.Packets
+		flows = append(flows, vf)
 	}
 	m, err := vct.New(vct.Config{Fabric: f, Flows: flows, Buffer: in.Buffer, Packet: in.Packet})
 	if err != nil {

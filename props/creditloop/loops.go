@@ -5,6 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/model/scc"
+	"github.com/wormcheck/wormcheck/model/vct"
 )
 
 // maxGirthRoots bounds the channels of one loop from which a shortest cycle is
@@ -130,7 +131,9 @@ type flowRef struct {
 
 // loopFlows are the routes that touch one loop: by arc of the loop, the routes that
 // take it (arcs), and every route through a channel of the loop (through, up to
-// maxThrough; over says there were more).
+// maxThrough; over says there were more). Routes that are dropped count up to where
+// they are dropped (a dropped packet leaves its buffer as a delivered one does), and
+// routes round a forwarding loop count with the arc that closes it.
 type loopFlows struct {
 	arcs    map[[2]int32][]flowRef
 	through []flowRef
@@ -158,13 +161,10 @@ func collectFlows(f *fabric.Fabric, ch *Channels, srcs []fabric.PortRef, dsts []
 			if src == owner || (src.Port == 0 && owner.Node == src.Node) {
 				continue
 			}
-			p := f.Route(src, dlid)
-			if p.End != fabric.Delivered {
-				continue
-			}
+			fl := flowOf(f, flowRef{src, dlid})
 			fr := flowRef{src, dlid}
 			touched = touched[:0]
-			for j, h := range p.Hops {
+			for j, h := range fl.Route {
 				id := ch.ID(h)
 				l := loopOf[id]
 				if l < 0 {
@@ -179,8 +179,14 @@ func collectFlows(f *fabric.Fabric, ch *Channels, srcs []fabric.PortRef, dsts []
 						lf.over = true
 					}
 				}
-				if j+1 < len(p.Hops) {
-					next := ch.ID(p.Hops[j+1])
+				next := int32(-1)
+				switch {
+				case j+1 < len(fl.Route):
+					next = ch.ID(fl.Route[j+1])
+				case fl.Loop:
+					next = ch.ID(fl.Route[fl.Again])
+				}
+				if next >= 0 {
 					if loopOf[next] == l {
 						a := [2]int32{id, next}
 						if len(out[l].arcs[a]) < maxArcFlows {
@@ -192,4 +198,17 @@ func collectFlows(f *fabric.Fabric, ch *Channels, srcs []fabric.PortRef, dsts []
 		}
 	}
 	return out
+}
+
+// flowOf is the flow of one route: its channels, its SL, and where a route round a
+// forwarding loop goes on after its last channel (the channel that leaves the switch it
+// comes back to). A route that ends before its first channel has none.
+func flowOf(f *fabric.Fabric, fr flowRef) vct.Flow {
+	p := f.Route(fr.src, fr.dlid)
+	fl := vct.Flow{Src: fr.src, DLID: fr.dlid, SL: f.PathSL.SL(fr.src, fr.dlid), Route: p.Hops, Packets: 1}
+	if p.End == fabric.Loop {
+		fl.Loop = true
+		fl.Again = slices.IndexFunc(p.Hops, func(h fabric.Hop) bool { return h.Node == p.At })
+	}
+	return fl
 }

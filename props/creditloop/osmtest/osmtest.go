@@ -105,7 +105,9 @@ func Route(ctx context.Context, dir string, req Request) (*Result, error) {
 		return nil, err
 	}
 	sock := fmt.Sprintf("wormcheck-%d-%d", os.Getpid(), seq.Add(1))
-	env := append(os.Environ(), "IBSIM_SOCKNAME="+sock)
+	// OSM_CACHE_DIR keeps OpenSM's persistent files (guid2lid, neighbors) in this
+	// run's directory, so that no run sees another's.
+	env := append(os.Environ(), "IBSIM_SOCKNAME="+sock, "OSM_CACHE_DIR="+dir)
 	sim := exec.Command(lookPath("ibsim"), "-s", "-n", net)
 	sim.Env = env
 	sim.Dir = dir
@@ -294,27 +296,42 @@ func tail(path string) string {
 }
 
 // Ibdmchk runs ibdmchk's verification mode on the dumps of a result (with the path SLs
-// and SL2VL tables where present, -c and -d), with -a for every path including the
-// switches' when all is set, and returns whether it reports a credit loop and its output.
+// and SL2VL tables where present and withSLs is set: -c and -d), with -a for every path
+// including the switches' when all is set, and returns whether it reports a credit loop
+// and its output.
 func Ibdmchk(ctx context.Context, r *Result, withSLs, all bool) (bool, string, error) {
+	var psl, sl2vl string
+	if withSLs {
+		if q := filepath.Join(r.Dir, "ibdm-psl.txt"); exists(q) {
+			psl = q
+		}
+		if q := filepath.Join(r.Dir, "opensm-sl2vl.dump"); exists(q) {
+			sl2vl = q
+		}
+	}
+	return IbdmchkFiles(ctx, r.Dir, filepath.Join(r.Dir, "opensm-subnet.lst"), filepath.Join(r.Dir, "opensm.fdbs"), psl, sl2vl, all)
+}
+
+// IbdmchkFiles runs ibdmchk's verification mode on a subnet list and an LFT dump (with
+// a path-SL file in ibdmchk's -c form and an SL2VL file where given), in dir (where it
+// may write its reports).
+func IbdmchkFiles(ctx context.Context, dir, subnet, fdbs, psl, sl2vl string, all bool) (bool, string, error) {
 	p, err := exec.LookPath("ibdmchk")
 	if err != nil {
 		return false, "", errors.New("ibdmchk is not installed (Debian package ibutils)")
 	}
-	args := []string{"-s", filepath.Join(r.Dir, "opensm-subnet.lst"), "-f", filepath.Join(r.Dir, "opensm.fdbs"), "-m", os.DevNull}
+	args := []string{"-s", subnet, "-f", fdbs, "-m", os.DevNull}
 	if all {
 		args = append(args, "-a")
 	}
-	if withSLs {
-		if q := filepath.Join(r.Dir, "ibdm-psl.txt"); exists(q) {
-			args = append(args, "-c", q)
-		}
-		if q := filepath.Join(r.Dir, "opensm-sl2vl.dump"); exists(q) {
-			args = append(args, "-d", q)
-		}
+	if psl != "" {
+		args = append(args, "-c", psl)
+	}
+	if sl2vl != "" {
+		args = append(args, "-d", sl2vl)
 	}
 	cmd := exec.CommandContext(ctx, p, args...)
-	cmd.Dir = r.Dir
+	cmd.Dir = dir
 	out, _ := cmd.CombinedOutput() // ibdmchk may crash after its report; the report decides
 	s := string(out)
 	switch {
