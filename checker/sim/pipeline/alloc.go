@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Allocator is how a router matches requests to resources: input virtual channels to
@@ -37,14 +39,36 @@ func (a Allocator) String() string {
 	return fmt.Sprintf("Allocator(%d)", uint8(a))
 }
 
-// ParseAllocator reads an allocator by BookSim's name.
-func ParseAllocator(name string) (Allocator, error) {
+// MarshalText writes BookSim's name of the allocator.
+func (a Allocator) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// ParseAllocator reads an allocator as BookSim's vc_allocator and sw_allocator keys
+// spell it: "islip", "islip(N)" (N iterations; BookSim's input-queued router passes no
+// alloc_iters to its allocators, so without the parameter iSLIP runs one),
+// "separable_input_first", "separable_output_first", the separable ones optionally with
+// their arbiter "(round_robin)". It returns the allocator and its iterations.
+func ParseAllocator(spec string) (Allocator, int, error) {
+	name, param, hasParam := strings.Cut(strings.TrimSuffix(strings.TrimSpace(spec), ")"), "(")
 	for i, n := range allocatorNames {
-		if n == name {
-			return Allocator(i), nil
+		if n != name {
+			continue
 		}
+		a := Allocator(i)
+		switch {
+		case !hasParam:
+			return a, 1, nil
+		case a == ISLIP:
+			it, err := strconv.Atoi(strings.TrimSpace(param))
+			if err != nil || it < 1 || it > 64 {
+				return a, 0, fmt.Errorf("allocator %q: the iterations must be 1..64", spec)
+			}
+			return a, it, nil
+		case strings.TrimSpace(param) == "round_robin":
+			return a, 1, nil
+		}
+		return a, 0, fmt.Errorf("allocator %q: only round_robin arbiters are simulated", spec)
 	}
-	return 0, fmt.Errorf("allocator %q is not simulated; want islip, separable_input_first or separable_output_first (BookSim's max_size, pim, loa, wavefront and select are not)", name)
+	return 0, 0, fmt.Errorf("allocator %q is not simulated; want islip, separable_input_first or separable_output_first (BookSim's max_size, pim, loa, wavefront and select are not)", spec)
 }
 
 // request is one request of an allocation: requester in wants resource out; label is

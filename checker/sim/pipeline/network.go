@@ -196,6 +196,7 @@ type engine struct {
 	pkts    []pkt
 	freePkt []int32
 	outBuf  []routing.Output
+	chanBuf []topology.ChannelID
 	err     error
 
 	now, lastMove int64
@@ -255,13 +256,22 @@ func (e *engine) build(terms []topology.NodeID) error {
 	}
 	lat := e.cfg.Latency
 	if lat == nil {
-		lat = g.Weight
+		lat = func(c topology.ChannelID) int {
+			if c == topology.None {
+				return 1
+			}
+			return g.Weight(c)
+		}
+	}
+	tl := int32(lat(topology.None))
+	if tl < 0 || tl > 1<<16 {
+		return fmt.Errorf("terminal channels: latency %d; want 0..65536 cycles", tl)
 	}
 	for c := 0; c < g.Channels(); c++ {
 		ch := g.Channel(topology.ChannelID(c))
 		l := link{channel: topology.ChannelID(c), from: e.rtrOf[ch.From], to: e.rtrOf[ch.To], term: -1, lat: int32(lat(topology.ChannelID(c)))}
-		if l.lat < 1 || l.lat > 1<<16 {
-			return fmt.Errorf("channel %s: latency %d; want 1..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
+		if l.lat < 0 || l.lat > 1<<16 {
+			return fmt.Errorf("channel %s: latency %d; want 0..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
 		}
 		id := int32(len(e.links))
 		switch {
@@ -287,9 +297,9 @@ func (e *engine) build(terms []topology.NodeID) error {
 		v := e.rtrOf[tm.node]
 		if v >= 0 { // a router's own terminal: injection and ejection channels of 1 cycle
 			tm.inj = int32(len(e.links))
-			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: tl, channel: topology.None})
 			tm.ej = int32(len(e.links))
-			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: tl, channel: topology.None})
 		}
 		if tm.inj < 0 || tm.ej < 0 {
 			return fmt.Errorf("terminal %s has no channel to or from a router", g.NodeName(tm.node))
@@ -300,47 +310,76 @@ func (e *engine) build(terms []topology.NodeID) error {
 	return nil
 }
 
-// wirePorts gives every router its input and output ports: the topology's channels in
-// channel order (outputs in the router's port order), then its own terminal's.
+// wirePorts gives every router its input and output ports, numbered as BookSim numbers
+// them: the numbers decide the allocators' round-robin order and which crossbar port a
+// speedup assigns. On a k-ary n-cube (BookSim's kncube.cpp) output 2d is dimension d's
+// channel going up (Plus) and 2d+1 going down; input 2d is the channel arriving going
+// down and 2d+1 going up; port 2n is the router's own terminal's. A mesh's edge routers
+// keep the numbers of the channels they lack (-1: no link). On a graph the outputs are
+// the channels in the router's port order and the inputs in channel order, then the
+// terminal's.
 func (e *engine) wirePorts() {
-	var outs []topology.ChannelID
+	for i := range e.rts {
+		if !e.g.IsGraph() {
+			e.rts[i].out, e.rts[i].in = filled(2*e.g.Dims(), -1), filled(2*e.g.Dims(), -1)
+		}
+	}
 	for i := range e.rts {
 		rt := &e.rts[i]
-		outs = e.g.AppendOut(outs[:0], rt.node)
-		for _, c := range outs {
-			rt.out = append(rt.out, int32(c))
-		}
-	}
-	for id := range e.links {
-		l := &e.links[id]
-		if l.to >= 0 {
-			rt := &e.rts[l.to]
-			if l.channel == topology.None {
-				continue
-			}
-			l.inPort = int32(len(rt.in))
-			rt.in = append(rt.in, int32(id))
-		}
-	}
-	for id := range e.links {
-		l := &e.links[id]
-		if l.channel != topology.None {
-			if l.from >= 0 {
-				l.outPort = int32(slices.Index(e.rts[l.from].out, int32(l.channel)))
+		if e.g.IsGraph() {
+			for _, c := range e.g.AppendOut(nil, rt.node) {
+				rt.out = append(rt.out, int32(c))
 			}
 			continue
 		}
-		if l.to >= 0 {
+		n := e.g.Dims()
+		for d := 0; d < n; d++ {
+			for dir := topology.Plus; dir <= topology.Minus; dir++ {
+				if c, to := e.g.Neighbor(rt.node, d, dir); c != topology.None {
+					rt.out[2*d+int(dir)] = int32(c)
+					// arriving going dir: input 2d+1 going up, 2d going down
+					e.rts[e.rtrOf[to]].in[2*d+1-int(dir)] = int32(c)
+				}
+			}
+		}
+	}
+	for i := range e.rts {
+		rt := &e.rts[i]
+		for p, l := range rt.out {
+			if l >= 0 {
+				e.links[l].outPort = int32(p)
+			}
+		}
+		for p, l := range rt.in {
+			if l >= 0 {
+				e.links[l].inPort = int32(p)
+			}
+		}
+	}
+	for id := range e.links {
+		l := &e.links[id]
+		switch {
+		case l.channel != topology.None && !e.g.IsGraph():
+		case l.channel != topology.None:
+			if l.from >= 0 {
+				l.outPort = int32(slices.Index(e.rts[l.from].out, int32(l.channel)))
+			}
+			if l.to >= 0 {
+				rt := &e.rts[l.to]
+				l.inPort = int32(len(rt.in))
+				rt.in = append(rt.in, int32(id))
+			}
+		case l.to >= 0:
 			rt := &e.rts[l.to]
 			l.inPort = int32(len(rt.in))
 			rt.in = append(rt.in, int32(id))
-		} else {
+		default:
 			rt := &e.rts[l.from]
 			l.outPort = int32(len(rt.out))
 			rt.out = append(rt.out, int32(id))
 		}
 	}
-	// rt.out held channel ids for the topology's channels: channel ids are link ids.
+	// Topology channels are links with the same ids (build makes them first).
 }
 
 // allocState sizes the per-port and per-VC arrays and the routers' allocators.
@@ -354,8 +393,8 @@ func (e *engine) allocState() {
 		nout += int32(len(rt.out))
 		r := e.cfg.Router
 		ni, no := len(rt.in), len(rt.out)
-		rt.va = newAllocator(r.VCAllocator, ni*int(V), no*int(V), r.AllocIters)
-		rt.sw = newAllocator(r.SWAllocator, ni*int(e.is), no*int(e.os), r.AllocIters)
+		rt.va = newAllocator(r.VCAllocator, ni*int(V), no*int(V), r.VCAllocIters)
+		rt.sw = newAllocator(r.SWAllocator, ni*int(e.is), no*int(e.os), r.SWAllocIters)
 		rt.swRR = make([]int32, ni*int(e.is))
 		for x := range rt.swRR {
 			rt.swRR[x] = int32(x) % e.is
@@ -470,16 +509,28 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		}
 		return
 	}
+	// The channels offered, in order of preference; a selection keeps every VC offered
+	// on the channel it picks, and the VCs of one channel bid with one priority.
+	chans := e.chanBuf[:0]
+	for _, o := range outs {
+		if !slices.Contains(chans, o.Channel) {
+			chans = append(chans, o.Channel)
+		}
+	}
+	e.chanBuf = chans
+	pick := topology.ChannelID(topology.None)
 	switch e.cfg.Selection {
 	case SelectFirst:
-		outs = outs[:1]
+		pick = chans[0]
 	case SelectRandom:
-		k := e.rng.IntN(len(outs))
-		outs = outs[k : k+1]
+		pick = chans[e.rng.IntN(len(chans))]
 	}
-	for i, o := range outs {
+	for _, o := range outs {
+		if pick != topology.None && o.Channel != pick {
+			continue
+		}
 		lk := &e.links[o.Channel]
-		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(outs) - i), cls: int32(o.VC)}
+		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(chans) - slices.Index(chans, o.Channel)), cls: int32(o.VC)}
 		if lk.to >= 0 { // into a router: the VCs of the hop's class
 			k := min(int32(o.VC), e.classes-1)
 			el.lo, el.hi = k*e.V/e.classes, (k+1)*e.V/e.classes-1
