@@ -230,6 +230,7 @@ func singleAlgorithms() []Algorithm {
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
 		subnetworksAlgorithm(),
+		fabricAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -97,6 +99,15 @@ func (u Unicast) Check(ctx context.Context, property string, opt Options) (*prop
 
 // prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
+	var fileRel routing.Relation
+	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
+		// a routing file that names its topology needs no --topo
+		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		if err != nil {
+			return nil, badf("--routing: %v", err)
+		}
+		fileRel, r.topology = rel, rel.Grid().Spec()
+	}
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
 	}
@@ -112,7 +123,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	buffers, err := r.integer("buffers", 1, unicast.MaxBuffer)
 	if err != nil {
 		return nil, err
 	}
@@ -121,13 +132,17 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, err
 	}
 	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
-	u.Grid, err = u.Spec.Grid()
-	r.work.parses++
-	if err != nil {
-		return nil, badf("--topo: %v", err)
-	}
-	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
-		return nil, err
+	if fileRel != nil {
+		u.Grid, u.Spec.Routing = fileRel.Grid(), fileRel
+	} else {
+		u.Grid, err = u.Spec.Grid()
+		r.work.parses++
+		if err != nil {
+			return nil, badf("--topo: %v", err)
+		}
+		if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
+			return nil, err
+		}
 	}
 	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
 	stop, err := r.boolean("stop")
@@ -177,8 +192,8 @@ func (u Unicast) prepare(r *request) (job, error) {
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
 		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
-	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
-		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, flit.MaxBuffer)
+	case sp.Buffer < 1 || sp.Buffer > unicast.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, unicast.MaxBuffer)
 	case sp.VCs < 0:
 		return nil, badf("--vcs must not be negative")
 	}
@@ -309,9 +324,9 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 	case fr.First != nil:
 		s := *fr.FirstSpec
 		rep = unicastReport(s, r.property, fr.First, &r.work)
-		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, s.Worms(), fr.First.Violation)
 		if !stop {
-			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, s.Worms(), fr.First.Violation)
 		}
 	case rec.Witness != nil:
 		// The violation was found by the run this one resumed: its trace is replayed.
