@@ -153,7 +153,7 @@ func runAN3(ctx context.Context, env Env) Outcome {
 		if res.first != nil {
 			var w Outcome
 			out.Note += "; without VC classes: " + strings.Join(flitWitness(&w, res), "; ") + fmt.Sprintf(" (%d worms; no fewer deadlock)", k)
-			out.Witness, out.Files = w.Witness, w.Files
+			out.Witness, out.Files, out.Evidence = w.Witness, w.Files, w.Evidence
 			return out
 		}
 	}

@@ -71,7 +71,7 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 			return unicast.Result{}, err
 		}
 		rep, err := runCheck(ctx, check.Unicast{Grid: g, Spec: sp}, props.PropDeadlock,
-			check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
+			check.Options{MaxStates: maxStates})
 		if err != nil {
 			return unicast.Result{}, err
 		}
@@ -94,7 +94,7 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 // treeMember checks one pair of multicasts for prop with the entry's typed tree-multicast
 // request, bounded by memberStates.
 func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemcast.MemberResult, error) {
-	rep, err := runCheck(ctx, check.TreeMulticast{Instance: in}, prop, check.Options{MaxStates: memberStates, ViolationPicturesOnly: true})
+	rep, err := runCheck(ctx, check.TreeMulticast{Instance: in}, prop, check.Options{MaxStates: memberStates})
 	if err != nil {
 		return treemcast.MemberResult{}, err
 	}

@@ -30,7 +30,7 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 		return nil, err
 	}
 	q.Banyan = b
-	return q.Check(ctx, props.PropNonblocking, check.Options{ViolationPicturesOnly: true})
+	return q.Check(ctx, props.PropNonblocking, check.Options{})
 }
 
 // twoPhase checks one two-phase instance on banyan:N for deadlock with the entry's typed
@@ -42,7 +42,7 @@ func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Mu
 		return nil, err
 	}
 	req := check.TwoPhase{Banyan: b, Msgs: msgs, Options: banyan.Options{Arbitration: arb, Timing: timing, Starts: starts, Flits: flits}}
-	rep, err := runCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers, ViolationPicturesOnly: true})
+	rep, err := runCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers})
 	if err == nil {
 		tally.Add(rep.Certificate)
 	}
@@ -52,15 +52,11 @@ func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Mu
 // startCombinations is the number of initial states a two-phase report searched.
 func startCombinations(rep *props.Report) int { return int(rep.Figures[banyan.FigStartCombinations]) }
 
-// twoPhaseFiles are the files of a two-phase deadlock: its replayable trace, picture and
-// capture.
+// twoPhaseFiles are the files of a two-phase deadlock: its replayable trace (its
+// picture and capture are drawn from its evidence).
 func twoPhaseFiles(rep *props.Report) map[string][]byte {
 	data, _ := json.MarshalIndent(rep.Trace, "", "  ")
-	files := map[string][]byte{"json": data, "svg": rep.SVG}
-	if rep.PCAP != nil {
-		files["pcap"] = rep.PCAP
-	}
-	return files
+	return map[string][]byte{"json": data}
 }
 
 // detailOf returns the witness detail of a banyan-route report (nil when it has none).
@@ -109,7 +105,7 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": d["pattern"], "conflict": d["conflict"]}
 				if conc == banyan.Plain {
 					out.Verdict, out.Witness = Violated, w
-					out.Files = map[string][]byte{"svg": r.SVG}
+					out.Evidence = r.Evidence
 					return out
 				}
 				cyclicWitness = w
@@ -260,16 +256,16 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	out := Outcome{Instances: instances, Verdict: Holds}
 	if nonMonotone != nil && nonConcentrated != nil {
 		out.Verdict = Violated
-		out.Files = map[string][]byte{"svg": shown.SVG}
+		out.Evidence = shown.Evidence
 		out.Note = fmt.Sprintf("Dropping monotonicity: %v blocks on N=%d (k=%d; k=2 is always monotone). Dropping concentration: %v blocks on N=%d (k=%d).",
 			nonMonotone.Pattern, nonMonotone.N, nonMonotone.K, nonConcentrated.Pattern, nonConcentrated.N, nonConcentrated.K)
 	} else {
 		out.Note = "no blocking pattern found without one of the conditions on N <= 8"
 	}
 	out.Witness = map[string]any{"non_monotone": nonMonotone, "non_concentrated": nonConcentrated}
-	if out.Files != nil {
+	if out.Evidence != nil {
 		if data, err := witnessJSON(out.Witness); err == nil {
-			out.Files["witness.json"] = data
+			out.Files = map[string][]byte{"witness.json": data}
 		}
 	}
 	return out
@@ -346,7 +342,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -378,7 +374,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	out.Figures["instances_N16"] = r.Figures["instances"]
 	if r.Verdict == props.Violated {
 		out.Verdict, out.Witness = Violated, detailOf(r)
-		out.Files = map[string][]byte{"svg": r.SVG}
+		out.Evidence = r.Evidence
 		return out
 	}
 	rw, err := banyanRoute(ctx, 16, check.BanyanRoute{TwoPhase: true, Wrap: true})
@@ -391,7 +387,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -460,7 +456,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("MN5 trace does not replay to a deadlock: %v", err)}
 	}
 	out.Witness = tf
-	out.Files = twoPhaseFiles(rep)
+	out.Files, out.Evidence = twoPhaseFiles(rep), rep.Evidence
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
 	frep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
 	figNote := ""
@@ -602,7 +598,7 @@ func mn6Violation(out Outcome, rep *props.Report) Outcome {
 		return out
 	}
 	out.Witness = rep.Trace
-	out.Files = twoPhaseFiles(rep)
+	out.Files, out.Evidence = twoPhaseFiles(rep), rep.Evidence
 	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", rep.Instance.Params["arbitration"], rep.Trace.Violation)
 	return out
 }
@@ -653,7 +649,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	var notes []string
 	if res.Verdict == checker.Violated {
 		out.Verdict = Violated
-		out.Files = twoPhaseFiles(res)
+		out.Files, out.Evidence = twoPhaseFiles(res), res.Evidence
 		out.Witness = res.Trace
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
 			triple, startCombinations(res), res.Stats.States, res.Trace.Violation))

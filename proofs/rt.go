@@ -16,7 +16,6 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The routing claims (issue 11): adaptive and user routing relations, proved statically
@@ -64,7 +63,7 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
 		if err != nil {
 			return false, notes, cycle, err
 		}
@@ -149,7 +148,7 @@ func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.
 		return nil, err
 	}
 	u := check.Unicast{Grid: g, Spec: unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: lb[0], Buffer: lb[1], Routing: rel}}
-	return runCheck(ctx, u, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
+	return runCheck(ctx, u, prop, check.Options{MaxStates: maxStates})
 }
 
 // runFlit checks every instance of the families through the entry (stopping at the
@@ -215,9 +214,7 @@ func flitWitness(out *Outcome, res rtFlitResult) []string {
 	tf := first.Trace
 	out.Witness = tf
 	out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-	if first.SVG != nil {
-		out.Files["svg"], out.Files["pcap"] = first.SVG, first.PCAP
-	}
+	out.Evidence = first.Evidence
 	p := first.Instance.Params
 	return []string{fmt.Sprintf("first deadlock: %s %s L=%v B=%v after %d steps", first.Instance.Topology, p["msgs"], p["length"], p["buffers"], len(tf.Actions))}
 }
@@ -387,18 +384,11 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	out := staticAndFlit(ctx, st, fams)
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
-	g, _ := model.ParseGrid("mesh:4x4")
 	if rr, err := cdg.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
-		var labels []string
-		for _, d := range r.Cycle {
-			labels = append(labels, r.Turn(d))
-		}
-		if svg, err := render.ChannelCycle(g, r.CycleChannels(), labels, "duato on mesh:4x4: a cycle of the CDG; the escape channels' extended graph is acyclic"); err == nil {
-			out.Files = map[string][]byte{"svg": svg}
-		}
+		out.Evidence = rr.Evidence
 		if w != nil {
 			out.Note += "; mesh:4x4 CDG " + w.Violation
 		}
@@ -437,7 +427,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 		req := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Routing: rel,
 			Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort}},
 			Family: &fam, Stop: pr == flit.PruneNone}
-		rep, err := runCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})
+		rep, err := runCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000})
 		if err != nil {
 			return nil, err
 		}
@@ -558,9 +548,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if lasso.Trace != nil {
 				out.Files["json"] = unicast.TraceJSON(lasso.Trace)
 			}
-			if lasso.SVG != nil {
-				out.Files["svg"], out.Files["pcap"] = lasso.SVG, lasso.PCAP
-			}
+			out.Evidence = lasso.Evidence
 			notes = append(notes, "witness: "+lasso.Witness.Violation)
 		} else {
 			out.Verdict = Holds
@@ -585,7 +573,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The tree-based multicast claims of 000 (Malumbres & Duato), checked in the flit
@@ -206,7 +206,8 @@ func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string
 	}}
 }
 
-// tmWitnessOf makes w the outcome's witness (its trace), with its replayed files.
+// tmWitnessOf makes w the outcome's witness (its trace), with its file and, from its
+// replay, its evidence.
 func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
 	out.Witness = w.Trace
 	rp, err := treemcast.ConfirmWitness(w)
@@ -214,12 +215,8 @@ func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
 		out.Err = err
 		return
 	}
-	files, err := render.TraceFiles(w.Trace, rp.Model, rp.Trace, rp.Violation)
-	if err != nil {
-		out.Err = err
-		return
-	}
-	out.Files = files
+	out.Files = map[string][]byte{"json": traceJSON(w.Trace)}
+	out.Evidence = props.TraceEvidence(w.Trace, rp.Model, rp.Trace, rp.Violation)
 }
 
 // judgeTM1 searches meshes in increasing size (nodes, then sizes) for a deadlock of two

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The deadlock claims of unicast wormhole routing, checked in the flit semantics on
@@ -111,14 +111,10 @@ func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Fam
 			tf := unicast.TraceFile(sp, first)
 			out.Verdict, out.Witness = Violated, tf
 			out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-			m, tr, _, err := unicast.Witness(sp, first)
-			var svg, pcap []byte
-			if err == nil {
+			if m, tr, _, err := unicast.Witness(sp, first); err == nil {
 				title, sub := unicast.Titles(sp, first)
-				svg, pcap, err = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation))
-			}
-			if err == nil {
-				out.Files["svg"], out.Files["pcap"] = svg, pcap
+				out.Evidence = &props.FlitEvidence{Model: m, Trace: tr, Violation: first.Violation, Title: title, Subtitle: sub,
+					Notes: props.ViolationNotes(first.Violation)}
 			} else {
 				out.Note += "; witness pictures: " + err.Error()
 			}

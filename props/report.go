@@ -135,9 +135,10 @@ type Report struct {
 	Text string `json:"-"`
 	// Trace is the replayable trace of a violation (nil if none); written by --trace.
 	Trace *tracefile.File `json:"-"`
-	// SVG and PCAP are optional pictures/captures of the witness, written by --svg/--pcap.
-	SVG  []byte `json:"-"`
-	PCAP []byte `json:"-"`
+	// Evidence is what the verdict rests on, as values (the flit model and trace, the
+	// schedule and its contention, ...): props/render draws it when --svg, --pcap or
+	// --explore ask; nil when there is nothing to draw.
+	Evidence Evidence `json:"-"`
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`

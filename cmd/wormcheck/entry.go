@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // This file runs an entry of the library's registry as a command: `check --algo A` and
@@ -143,9 +144,6 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	// The overview picture of a holding instance is drawn only when --svg asks for it:
-	// on a large schedule it costs seconds, many times the check.
-	opt.ViolationPicturesOnly = c.SVG == ""
 	if c.Result != "" || c.Resume != "" {
 		if c.Result, err = familyFiles(&opt, c.Result, c.Resume, c.Every); err != nil {
 			return 0, err
@@ -190,13 +188,13 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil || !c.Explore {
 		return code, err
 	}
-	if rep.Trace == nil {
+	if _, flit := rep.Evidence.(*props.FlitEvidence); !flit {
 		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
 		return code, nil
 	}
-	sc, err := traceScene(rep.Trace)
+	sc, err := render.SceneOf(rep.Evidence)
 	if err != nil {
-		return 0, err
+		return 0, usagef("--explore: %v", err)
 	}
 	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
@@ -300,15 +298,14 @@ func (c *common) options() (check.Options, error) {
 // artefacts are the files a violation may be written to.
 type artefacts struct{ Trace, SVG, PCAP string }
 
-// emitReport writes the requested artefacts, prints the report (its Body, where it has
-// one) and returns the exit code of its verdict.
+// emitReport prints the report (its Body, where it has one), then writes the requested
+// artefacts: the trace, and the picture and capture props/render makes of the report's
+// evidence. It returns the exit code of the verdict, or a file that could not be drawn
+// or written (after the report was printed).
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
 	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
-	if err := writeArtefacts(e, rep, files); err != nil {
-		return 0, err
-	}
 	switch {
 	case rep.Body != nil && asJSON:
 		rep.Body.SetVersion(toolVersion())
@@ -324,13 +321,22 @@ func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefa
 	default:
 		io.WriteString(e.Stdout, rep.String())
 	}
+	if err := writeArtefacts(e, rep, files); err != nil {
+		return 0, err
+	}
 	return rep.Verdict.ExitCode(), nil
 }
 
+// writeArtefacts writes the files asked for: the trace (JSON), the picture (SVG) and
+// the capture (pcap) of the evidence. Nothing to write is said on stderr; a picture
+// or capture that cannot be made, or a file that cannot be written, is an error.
 func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
-	write := func(path, what string, data []byte) error {
+	write := func(path, what string, data []byte, err error) error {
 		if path == "" {
 			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", what, path, err)
 		}
 		if data == nil {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
@@ -342,17 +348,22 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		return nil
 	}
 	var traceJSON []byte
-	if rep.Trace != nil {
-		var err error
-		if traceJSON, err = marshalIndent(rep.Trace); err != nil {
-			return err
-		}
+	var err error
+	if rep.Trace != nil && files.Trace != "" {
+		traceJSON, err = marshalIndent(rep.Trace)
 	}
-	if err := write(files.Trace, "trace", traceJSON); err != nil {
+	if err := write(files.Trace, "trace", traceJSON, err); err != nil {
 		return err
 	}
-	if err := write(files.SVG, "picture", rep.SVG); err != nil {
+	var pic, capture []byte
+	if files.SVG != "" {
+		pic, err = render.Picture(rep.Evidence)
+	}
+	if err := write(files.SVG, "picture", pic, err); err != nil {
 		return err
 	}
-	return write(files.PCAP, "pcap capture", rep.PCAP)
+	if files.PCAP != "" {
+		capture, err = render.Capture(rep.Evidence)
+	}
+	return write(files.PCAP, "pcap capture", capture, err)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/proofs"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 const proveHelp = `wormcheck prove [--quick | --full] [--only IDS] [--json] [--workers N] [--witness-dir D]
@@ -109,11 +111,15 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	if !*asJSON {
 		table = proofs.NewTable(e.Stdout)
 	}
+	var drawErr error // the first witness that could not be drawn; the run goes on
 	err = out.Run(ctx, claims, opt, func(r proofs.Result, cj proofs.ClaimReport) error {
 		rep.ClaimDone(r)
 		if *witnessDir != "" {
 			if err := writeWitnessFiles(*witnessDir, cj.ID, r.Outcome.Files); err != nil {
 				return err
+			}
+			if err := drawWitness(*witnessDir, cj.ID, r.Outcome.Evidence); err != nil && drawErr == nil {
+				drawErr = err
 			}
 		}
 		table.Row(cj)
@@ -130,7 +136,32 @@ func runProve(ctx context.Context, e *env, args []string) (int, error) {
 	} else {
 		table.Finish(out)
 	}
+	if drawErr != nil {
+		return 0, drawErr
+	}
 	return out.Verdict().ExitCode(), nil
+}
+
+// drawWitness writes a claim's evidence as DIR/ID.svg and, where it has a capture (a
+// flit-level or banyan run), DIR/ID.pcap.
+func drawWitness(dir, id string, ev props.Evidence) error {
+	if ev == nil {
+		return nil
+	}
+	files := map[string][]byte{}
+	pic, err := render.Picture(ev)
+	if err != nil {
+		return fmt.Errorf("witness picture of %s: %v", id, err)
+	}
+	files["svg"] = pic
+	capture, err := render.Capture(ev)
+	if err != nil {
+		return fmt.Errorf("witness capture of %s: %v", id, err)
+	}
+	if capture != nil {
+		files["pcap"] = capture
+	}
+	return writeWitnessFiles(dir, id, files)
 }
 
 // writeWitnessFiles writes a claim's witness files as DIR/ID.EXT, in the order of their

@@ -14,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/simulate"
 )
 
@@ -219,8 +220,12 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	if pic := out.Plot(); f.plot != "" && pic != nil {
-		if err := writeOutput(f.plot, pic, 0o644); err != nil {
+	if ev := out.Plot(); f.plot != "" && ev != nil {
+		pic, err := render.Picture(ev)
+		if err == nil {
+			err = writeOutput(f.plot, pic, 0o644)
+		}
+		if err != nil {
 			return exitUsage, usagef("--plot %s: %v", f.plot, err)
 		}
 	}

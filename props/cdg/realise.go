@@ -11,7 +11,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Realisation is a deadlock configuration put in place from the empty network: the
@@ -317,13 +316,14 @@ func schedule(m *flit.Model, c *Configuration, order []int) (unicast.Result, err
 }
 
 // steps returns the realisation's moves in the witness schema, each naming the message
-// (worm) that moved, its flit and the channel it entered (render.FlitSteps, from the
-// flit model's own account of each move). An error is a realisation that does not
-// replay on its own model.
+// (worm) that moved, its flit and the channel it entered (props.FlitSteps, from the
+// flit model's own account of each move), and keeps their trace in the result. An error
+// is a realisation that does not replay on its own model.
 func (r *Realisation) steps() ([]props.TraceStep, error) {
 	tr, err := checker.Replay[flit.State](r.Result.Model, 0, r.Result.Actions)
 	if err != nil {
 		return nil, fmt.Errorf("the realised moves do not replay: %v", err)
 	}
-	return render.FlitSteps(r.Result.Model, tr), nil
+	r.Result.Trace = tr
+	return props.FlitSteps(r.Result.Model, tr), nil
 }

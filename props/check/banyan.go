@@ -13,7 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The banyan family: self-routing patterns (banyan-route) and the two-phase multicast
@@ -165,10 +164,11 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
 				// The blocking pattern's capture (--pcap): every link of every packet's
 				// tree, the shared one twice.
-				var err error
-				if rep.PCAP, err = banyan.PatternPCAP(b, pat); err != nil {
+				recs, err := banyan.PatternRecords(b, pat)
+				if err != nil {
 					return nil, 0, internalf("capture: %v", err)
 				}
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: conflict, Capture: recs}
 			}
 			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
 			return conflict, 1, nil
@@ -242,7 +242,9 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
-			rep.SVG = render.BanyanConflict(b, conflict)
+			if rep.Evidence == nil {
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: conflict}
+			}
 		}
 		return rep, nil
 	}, nil
@@ -394,8 +396,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 			rep.Trace = tf
 			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
-			rep.SVG = banyanDeadlockPicture(sys, last)
-			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
+			if rep.Evidence, err = banyanDeadlock(sys, tr); err != nil {
 				return nil, internalf("%v", err)
 			}
 		}
@@ -425,7 +426,7 @@ func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, r
 				rep.Verdict = props.Violated
 				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
-				rep.SVG = render.BanyanConflict(b, c)
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: c}
 				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 				return rep, nil
 			}
@@ -451,37 +452,38 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
 		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
-		rep.SVG = banyanDeadlockPicture(sys, tr.Steps[len(tr.Steps)-1].State)
-		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
+		if rep.Evidence, err = banyanDeadlock(sys, tr); err != nil {
+			return nil, internalf("%v", err)
+		}
 		return rep, nil
 	}
 	return nil, badf("%v (%s)", errNoViolation(tf), why)
 }
 
-// banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every
-// packet that holds links or waits (one still at its source holds none and is named in
-// the legend all the same), the links the heads wait for (held by another packet) in
-// red, and the wait-for edges listed under the legend.
-func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
-	waits := sys.Waits(s)
+// banyanDeadlock is the evidence of a deadlocked trace tr of sys, in its last state s:
+// every packet that holds links or waits (one still at its source holds none and is
+// named all the same), the links the heads wait for (held by another packet), the
+// wait-for edges as notes, and the trace's capture records.
+func banyanDeadlock(sys *banyan.System, tr checker.Trace[banyan.State]) (*props.BanyanEvidence, error) {
+	s := tr.Steps[len(tr.Steps)-1].State
+	b, opt := sys.Banyan(), sys.Options()
+	ev := &props.BanyanEvidence{Banyan: b, Title: fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s))}
 	waiting := map[int]bool{}
-	var contested []model.ChannelID
-	var notes []string
-	for _, wt := range waits {
+	for _, wt := range sys.Waits(s) {
 		waiting[wt.WaiterIdx] = true
-		contested = append(contested, model.ChannelID(wt.Channel))
-		notes = append(notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
+		ev.Contested = append(ev.Contested, model.ChannelID(wt.Channel))
+		ev.Notes = append(ev.Notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
 	}
-	var pkts []render.BanyanPath
 	for p := range s.Held {
 		cs := sys.HeldChannels(s, p)
 		switch {
 		case len(cs) > 0:
-			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+			ev.Packets = append(ev.Packets, props.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
 		case waiting[p]:
-			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
+			ev.Packets = append(ev.Packets, props.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
 		}
 	}
-	b, opt := sys.Banyan(), sys.Options()
-	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested, notes...)
+	var err error
+	ev.Capture, err = banyan.TraceRecords(sys, tr)
+	return ev, err
 }

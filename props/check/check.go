@@ -113,16 +113,6 @@ type Options struct {
 	// alone. Verdicts are the same; it is how the soundness tests exercise the reduction
 	// on small instances.
 	ReducedOnly bool
-	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
-	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
-	// skip the overview picture of every holding instance, which can cost more than the
-	// check. Verdict, witness, figures and notes are the same either way.
-	ViolationPicturesOnly bool
-}
-
-// drawPicture says whether a report with verdict v gets its picture under these options.
-func (o Options) drawPicture(v checker.Verdict) bool {
-	return !o.ViolationPicturesOnly || v != checker.Holds
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag

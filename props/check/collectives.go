@@ -18,7 +18,6 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
@@ -209,14 +208,10 @@ func (c Collective) prepare(r *request) (job, error) {
 		if rep.Stats.Seconds == 0 {
 			rep.Stats.Seconds = time.Since(start).Seconds()
 		}
-		// The picture names the algorithm and is drawn whatever the verdict: one panel
-		// per step, or the contending pair with its timeline; not after ctx ended, which
-		// asks for the report now (a large schedule's picture takes seconds).
-		if r.opt.drawPicture(rep.Verdict) && ctx.Err() == nil {
-			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))); err == nil {
-				rep.SVG = pic
-			}
-		}
+		// The evidence is the schedule whatever the verdict: its picture is one panel per
+		// step, or the contending pair with its timeline, titled by the algorithm.
+		rep.Evidence = &props.ScheduleEvidence{Schedule: s, Contention: rep.ScheduleWitness(),
+			Title: fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))}
 		if rep.Trace != nil {
 			// The any-delay trace names the instance, so that Replay rebuilds the
 			// schedule and re-executes it.

@@ -113,14 +113,14 @@ func (p Partition) prepare(r *request) (job, error) {
 		return nil, badf("%v", err)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
-		return partitionMember(ctx, r, p.Grid, p.Params, true)
+		return partitionMember(ctx, r, p.Grid, p.Params)
 	}, nil
 }
 
 // partitionMember builds the DDNs of p on g and judges them for the request's property.
 // A cancelled ctx ends the long loops (building many DDNs, P4/P5's isomorphisms,
-// connectivity) with verdict inconclusive; picture says whether to draw a violation.
-func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition.Params, picture bool) (*props.Report, error) {
+// connectivity) with verdict inconclusive.
+func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition.Params) (*props.Report, error) {
 	start := time.Now()
 	params := map[string]any{"type": p.Type.String(), "h": p.H}
 	if p.Type == partition.TypeIII {
@@ -144,9 +144,6 @@ func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition
 		err = subnetworks.P1P5(ctx, g, p, ddns, rep)
 	case props.PropConnected:
 		subnetworks.Connected(ctx, g, p, ddns, rep)
-	}
-	if !picture {
-		rep.SVG = nil
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
 	return rep, err
@@ -251,7 +248,7 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 		if err != nil {
 			return nil, internalf("member %d: %v", i, err)
 		}
-		return partitionMember(ctx, r, g, in.Params, false) // an error is named by family.Keep
+		return partitionMember(ctx, r, g, in.Params) // an error is named by family.Keep
 	}
 	var first *props.Report // the lowest violated member this run judged
 	firstIndex := -1

@@ -202,9 +202,6 @@ func prepareRouting(r *request) (job, error) {
 		} else if rr.CDGWitness != nil {
 			rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
 		}
-		if r.opt.drawPicture(rep.Verdict) {
-			rep.SVG, _ = rr.SVG() // nil where nothing is drawn (no witness, or a topology not drawn)
-		}
 		rep.Body = rr
 		return &rep, nil
 	}, nil

@@ -8,7 +8,6 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Schedules: a unicast schedule I(B), built by a collective of the registry, by the
@@ -126,9 +125,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	r.Command = "check"
 	r.Schema = props.ReportSchema
 	if w := r.ScheduleWitness(); w != nil {
-		if pic, err := render.Schedule(s, w); err == nil {
-			r.SVG = pic
-		}
+		r.Evidence = &props.ScheduleEvidence{Schedule: s, Contention: w}
 	}
 	return r, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // treeMcastAlgorithm is tree-based multicast with pruning (000 §2-§3) on a mesh with XY /
@@ -239,9 +238,9 @@ func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *f
 	tf := treemcast.TraceFile(in, m, r.property, v)
 	if v.Kind.IsLasso() {
 		rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
-		rep.Witness = flitWitness(m, v.Trace, v.Message)
+		rep.Witness = props.FlitWitness(m, v.Trace, v.Message)
 		markLasso(rep.Witness, v.Kind, v.CycleStart)
-		rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
+		rep.Evidence = treeMcastLasso(in, m, v)
 	} else {
 		rp, err := treemcast.ReplayOn(in, m, tf)
 		r.work.replays++
@@ -303,9 +302,9 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		if v := res.Violation; v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
 			// A lasso: no last state shows it, so the deadlock replay does not apply.
 			rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
-			rep.Witness = flitWitness(m, v.Trace, v.Message)
+			rep.Witness = props.FlitWitness(m, v.Trace, v.Message)
 			markLasso(rep.Witness, v.Kind, v.CycleStart)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
+			rep.Evidence = treeMcastLasso(in, m, v)
 			break
 		}
 		// Confirmed by one replay on the model the search explored (no second parse or
@@ -332,19 +331,22 @@ func treeMcastWitness(rep *props.Report, tf *tracefile.File) error {
 	return treeMcastFiles(rep, tf, rp)
 }
 
-// treeMcastFiles fills a report's witness, trace, text, SVG and pcap from the replay rp
+// treeMcastFiles fills a report's witness, trace, text and evidence from the replay rp
 // of trace file tf.
 func treeMcastFiles(rep *props.Report, tf *tracefile.File, rp *treemcast.Replayed) error {
-	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
-	if err != nil {
-		return internalf("%v", err)
-	}
 	rep.Reason = tf.Violation
-	rep.Witness = flitWitness(rp.Model, rp.Trace, tf.Violation)
+	rep.Witness = props.FlitWitness(rp.Model, rp.Trace, tf.Violation)
 	rep.Trace = tf
-	rep.SVG, rep.PCAP = files["svg"], files["pcap"]
+	rep.Evidence = props.TraceEvidence(tf, rp.Model, rp.Trace, rp.Violation)
 	rep.Text = traceText(tf.Labels)
 	return nil
+}
+
+// treeMcastLasso is the evidence of a lasso v of instance in (model m): a livelock or
+// starvation, whose cycle repeats forever.
+func treeMcastLasso(in treemcast.Instance, m *flit.Model, v *checker.Violation[flit.State]) *props.FlitEvidence {
+	return &props.FlitEvidence{Model: m, Trace: v.Trace, Violation: v.Message, Lasso: true, CycleStart: v.CycleStart,
+		Title: "tree multicast on " + in.Grid.Spec() + ": " + v.Kind.String(), Subtitle: v.Message}
 }
 
 func treeMcastReport(in treemcast.Instance, prop string) *props.Report {

@@ -16,7 +16,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // unicastAlgorithm is worms under the topology's base routing (XY / dimension order,
@@ -411,13 +410,12 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *wor
 			w.replays++
 		}
 		if err == nil {
-			rep.Witness = flitWitness(m, tr, res.Violation)
+			rep.Witness = props.FlitWitness(m, tr, res.Violation)
+			title, sub := unicast.Titles(sp, res)
+			rep.Evidence = &props.FlitEvidence{Model: m, Trace: tr, Violation: res.Violation, Lasso: res.Kind.IsLasso(), CycleStart: res.CycleStart,
+				Title: title, Subtitle: sub, Notes: props.ViolationNotes(res.Violation)}
 		}
 		markLasso(rep.Witness, res.Kind, res.CycleStart)
-		if err == nil {
-			title, sub := unicast.Titles(sp, res)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
-		}
 		cycleStart := -1
 		if rep.Witness != nil && rep.Witness.Kind == props.WitnessLasso {
 			cycleStart = rep.Witness.CycleStart

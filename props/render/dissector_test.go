@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -76,7 +77,7 @@ func wantLines(t *testing.T, out string, lines ...string) {
 // and the first flit crossing, every field by name and value.
 func TestDissectorFlitTrace(t *testing.T) {
 	in, m, tr, _ := tm1(t)
-	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	pc, err := render.Capture(&props.FlitEvidence{Model: m, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestDissectorSim(t *testing.T) {
 // mesh:3x2) names nodes and channels as the text output does, and without it by number.
 func TestDissectorCoordinates(t *testing.T) {
 	in, m, tr, _ := tm1(t)
-	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	pc, err := render.Capture(&props.FlitEvidence{Model: m, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,31 +9,8 @@ import (
 	"html"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 )
-
-// Subnetwork is one subnetwork to draw: its members and channels (directed ones get
-// arrow heads). It mirrors algos/partition.Subnetwork without importing algos.
-type Subnetwork struct {
-	Name     string
-	Directed bool
-	Nodes    []model.NodeID
-	Channels []model.ChannelID
-}
-
-// PartitionOptions say what a partition picture is of: Title (the instance and
-// parameters), Pair (nodes to ring in red, e.g. an unreachable pair; empty for none) and
-// Caption (what the pair shows). Violated puts VIOLATED before the title; HotChannels
-// (channels the violation names) are drawn under a red band, and HotSubnetworks (DDNs or
-// DCN blocks the violation names, by name) thicker, their DCN blocks outlined in red,
-// each marked in the legend.
-type PartitionOptions struct {
-	Title          string
-	Pair           []model.NodeID
-	Caption        string
-	Violated       bool
-	HotChannels    []model.ChannelID
-	HotSubnetworks []string
-}
 
 // subPalette gives subnetworks distinct colours; beyond twelve the line style changes
 // too (solid, dashed, dotted), so up to 36 subnetworks stay apart.
@@ -46,12 +23,14 @@ func SubnetworkStyle(i int) (colour, dash string) {
 	return subPalette[i%len(subPalette)], subDash[(i/len(subPalette))%len(subDash)]
 }
 
-// Partition draws ddns and the DCN blocks dcns on g (1-D or 2-D mesh or torus; y up).
-func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]byte, error) {
+// Partition draws a partition (1-D or 2-D mesh or torus; y up): its DDNs, one colour
+// each, and its DCN blocks, with what a violation names marked (props.PartitionEvidence).
+func Partition(opt *props.PartitionEvidence) ([]byte, error) {
+	g, ddns, dcns := opt.Grid, opt.DDNs, opt.DCNs
 	if err := drawable(g); err != nil {
 		return nil, err
 	}
-	for _, s := range append(append([]Subnetwork(nil), ddns...), dcns...) {
+	for _, s := range append(append([]props.Subnetwork(nil), ddns...), dcns...) {
 		for _, v := range s.Nodes {
 			if v < 0 || int(v) >= g.Nodes() {
 				return nil, fmt.Errorf("render: subnetwork %s has node %d, not a node of %s", s.Name, v, g.Spec())
