@@ -209,13 +209,17 @@ func (c *common) instance(e *env, fs *flag.FlagSet, a check.Algorithm, params ma
 	}
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params}
 	if bs != nil {
-		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
+		m := bs.Mapping
+		for name, v := range map[string]int{"vcs": m.VCs, "buffers": m.Buffer, "length": m.Length} {
 			if _, has := in.Params[name]; has && !given(fs, name) && v > 0 {
 				in.Params[name] = strconv.Itoa(v)
 			}
 		}
-		if _, has := in.Params["routing"]; has && !given(fs, "routing") && bs.Routing != "" {
-			in.Params["routing"] = bs.Routing
+		if _, has := in.Params["routing"]; has && !given(fs, "routing") {
+			if m.Routing == "" {
+				return in, usagef("--routing is missing and --booksim gives none: %s", m.NoRouting)
+			}
+			in.Params["routing"] = m.Routing
 		}
 	}
 	return in, nil

@@ -161,17 +161,18 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if bs != nil {
 		set := map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		m := bs.Mapping
 		if !set["routing"] && g.IsGraph() {
-			f.routing = bs.Routing
+			f.routing = m.Routing
 		}
-		if !set["vcs"] && bs.VCs > 0 {
-			f.VCs = bs.VCs
+		if !set["vcs"] && m.VCs > 0 {
+			f.VCs = m.VCs
 		}
-		if !set["buffers"] && bs.Buffer > 0 {
-			f.Buffers = bs.Buffer
+		if !set["buffers"] && m.Buffer > 0 {
+			f.Buffers = m.Buffer
 		}
-		if !set["length"] && bs.Length > 0 {
-			f.Length = bs.Length
+		if !set["length"] && m.Length > 0 {
+			f.Length = m.Length
 		}
 	}
 	if f.routing != "" {
