@@ -13,7 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/simulate"
 )
@@ -214,9 +213,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 			fmt.Fprintf(e.Stdout, "sim on %s: INCONCLUSIVE: %s\n", g.Spec(), reason)
 			return exitInconclusive, nil
 		}
-		return exitInconclusive, writeJSON(e.Stdout, map[string]any{"schema": simSchema, "version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.Algo, "parameters": map[string]any{}},
-			"verdict":  props.Inconclusive, "reason": reason})
+		rep := simulate.Stopped(toolVersion(), g.Spec(), f.Algo, reason)
+		rep.Schema = simSchema
+		return exitInconclusive, writeJSON(e.Stdout, rep)
 	}
 	if err != nil {
 		return exitUsage, err
@@ -237,9 +236,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		code = exitViolated
 	}
 	if f.json {
-		obj := out.JSON(toolVersion())
-		obj["schema"] = simSchema
-		return code, writeJSON(e.Stdout, obj)
+		rep := out.Report(toolVersion())
+		rep.Head().Schema = simSchema
+		return code, writeJSON(e.Stdout, rep)
 	}
 	out.WriteText(e.Stdout)
 	return code, nil

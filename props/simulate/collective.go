@@ -106,17 +106,21 @@ func (c *collective) VCLabel() string {
 	return fmt.Sprintf("V=%d", vcs)
 }
 
-// JSON is the report object of the run, which took secs seconds; version is the tool's.
-func (c *collective) JSON(version string, secs float64) map[string]any {
+// report is the report object of the run, which took secs seconds; version is the
+// tool's.
+func (c *collective) report(version string, secs float64) *CollectiveReport {
 	o, res := c.Options, c.Result
-	out := map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance":   map[string]any{"topology": c.Grid.Spec(), "algorithm": c.Algo, "parameters": map[string]any{"ts": o.Ts, "tr": o.Tr, "length": o.L, "vcs": o.VCs, "buffers": o.Buffer, "source": int(c.Source)}},
-		"completion": res.Completion, "flit_hops": res.FlitHops, "seconds": secs, "contention": res.Contention}
+	out := &CollectiveReport{Header: header(version),
+		Instance: CollectiveInstance{Topology: c.Grid.Spec(), Algorithm: c.Algo,
+			Parameters: CollectiveParams{Ts: o.Ts, Tr: o.Tr, Length: o.L, VCs: o.VCs, Buffers: o.Buffer, Source: int(c.Source)}},
+		Completion: res.Completion, FlitHops: res.FlitHops, Seconds: secs, Contention: res.Contention}
 	if c.TimedErr == nil {
-		out["timed_model"] = c.Timed
+		t := c.Timed
+		out.TimedModel = &t
 	}
 	if c.FormulaErr == nil {
-		out["formula"] = c.Formula
+		f := c.Formula
+		out.Formula = &f
 	}
 	return out
 }

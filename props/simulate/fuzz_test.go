@@ -74,7 +74,7 @@ func FuzzOptions(f *testing.F) {
 			}
 			return
 		}
-		obj := out.JSON("fuzz")
+		obj := out.Report("fuzz")
 		if _, err := json.Marshal(obj); err != nil {
 			t.Fatalf("%s %+v: outcome does not encode: %v", topo, o, err)
 		}

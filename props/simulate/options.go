@@ -371,60 +371,33 @@ func routeOf(cfg sim.Config) func(src, dst model.NodeID) ([]model.Hop, error) {
 	return func(src, dst model.NodeID) ([]model.Hop, error) { return sel.Path(rel, src, dst) }
 }
 
-// nanNil is x, or nil when x is not finite (JSON has no NaN or infinity).
-func nanNil(x float64) any {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return x
-}
-
-// nanSlice is xs with each value through nanNil.
-func nanSlice(xs []float64) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = nanNil(x)
-	}
-	return out
-}
-
-// trafficJSON is the report object of one traffic simulation: its instance, the measured
-// result, the model beside it and the run's speed; version is the tool's.
-func trafficJSON(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
-	clean := func(s sim.Stat) map[string]any {
-		o := map[string]any{"n": s.N, "max": s.Max}
-		if !math.IsNaN(s.Mean) {
-			o["mean"] = s.Mean
-		}
-		if !math.IsNaN(s.CI95) {
-			o["ci95"] = s.CI95
-		}
-		return o
-	}
-	mo := map[string]any{"name": m.Name}
+// trafficReport is the report object of one traffic simulation: its instance, the
+// measured result, the model beside it and the run's speed; version is the tool's.
+func trafficReport(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) *TrafficReport {
+	mo := ModelFigures{Name: m.Name}
 	if m.Err != "" {
-		mo["error"] = m.Err
+		mo.Error = m.Err
 	} else {
-		mo["unicast"] = m.Unicast
+		u := m.Unicast
+		mo.Unicast = &u
 		if m.Broadcast != 0 {
-			mo["broadcast"] = m.Broadcast
+			b := m.Broadcast
+			mo.Broadcast = &b
 		}
 	}
-	params := map[string]any{
-		"rate": cfg.Traffic.Rate, "length": cfg.Length, "vcs": cfg.VCs, "buffers": cfg.Buffer, "ts": cfg.Ts, "tr": cfg.Tr,
-		"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
-		"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}
+	params := TrafficParams{Rate: cfg.Traffic.Rate, Length: cfg.Length, VCs: cfg.VCs, Buffers: cfg.Buffer, Ts: cfg.Ts, Tr: cfg.Tr,
+		Ports: cfg.Ports.String(), Process: cfg.Traffic.Process.String(), Broadcast: cfg.Traffic.Broadcast,
+		Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot, Seed: cfg.Seed, Warmup: cfg.Warmup, Cycles: cfg.Cycles}
 	if cfg.Relation != nil {
-		params["routing"], params["selection"] = cfg.Relation.Name(), cfg.Selection.String()
+		params.Routing, params.Selection = cfg.Relation.Name(), cfg.Selection.String()
 	}
-	return map[string]any{
-		"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": g.Spec(), "algorithm": algo, "parameters": params},
-		"result": map[string]any{"cycles": res.Cycles, "generated": res.Generated, "completed": res.Completed,
-			"flit_hops": res.FlitHops, "accepted": res.Accepted, "saturated": res.Saturated, "deadlocked": res.Deadlocked,
-			"unicast": clean(res.Unicast), "broadcast": clean(res.Broadcast), "multicast": clean(res.Multicast)},
-		"model": mo,
-		"stats": map[string]any{"seconds": secs, "cycles_per_sec": float64(res.Cycles) / secs, "flit_hops_per_sec": float64(res.FlitHops) / secs},
+	return &TrafficReport{Header: header(version),
+		Instance: TrafficInstance{Topology: g.Spec(), Algorithm: algo, Parameters: params},
+		Result: TrafficResult{Cycles: res.Cycles, Generated: res.Generated, Completed: res.Completed,
+			FlitHops: res.FlitHops, Accepted: res.Accepted, Saturated: res.Saturated, Deadlocked: res.Deadlocked,
+			Unicast: latencyStat(res.Unicast), Broadcast: latencyStat(res.Broadcast), Multicast: latencyStat(res.Multicast)},
+		Model: mo,
+		Stats: Speed{Seconds: secs, CyclesPerSec: float64(res.Cycles) / secs, FlitHopsPerSec: float64(res.FlitHops) / secs},
 	}
 }
 
@@ -453,7 +426,7 @@ func newSweepPoint(cfg sim.Config, res *sim.Result, m *analytic.Estimate) sweepP
 	return p
 }
 
-// JSON is the sweep row of the report at message rate rate.
-func (p sweepPoint) JSON(rate float64) map[string]any {
-	return map[string]any{"load": p.Load, "rate": rate, "sim": nanNil(p.Sim), "model": nanNil(p.Model), "saturated": p.Saturated}
+// row is the sweep row of the report at message rate rate.
+func (p sweepPoint) row(rate float64) SweepRow {
+	return SweepRow{Load: p.Load, Rate: rate, Sim: Figure(p.Sim), Model: Figure(p.Model), Saturated: p.Saturated}
 }

@@ -84,8 +84,8 @@ func TestSimCollective(t *testing.T) {
 	if c.Result.Completion <= 0 || c.TimedErr != nil || c.FormulaErr != nil || c.VCLabel() != "V=1" {
 		t.Fatalf("completion %d, timed %v, formula %v, %s", c.Result.Completion, c.TimedErr, c.FormulaErr, c.VCLabel())
 	}
-	if j := c.JSON("test", 1); j["formula"] != c.Formula || j["completion"] != c.Result.Completion {
-		t.Fatalf("report %v", j)
+	if j := c.report("test", 1); j.Formula == nil || *j.Formula != c.Formula || j.Completion != c.Result.Completion {
+		t.Fatalf("report %+v", j)
 	}
 	o.Source = 64
 	if _, _, err := newCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
@@ -130,7 +130,7 @@ func TestSimSweep(t *testing.T) {
 	if ev := sw.Evidence(); len(ev.Panels) != 2 || ev.Panels[1].Title != "broadcast" {
 		t.Fatal("hybrid traffic without its broadcast panel")
 	}
-	if rows := sw.JSON("test", "", "p.svg", "")["sweep"].([]map[string]any); len(rows) != 2 {
+	if rows := sw.report("test", "", "p.svg", "").Sweep; len(rows) != 2 {
 		t.Fatalf("rows %v", rows)
 	}
 }

@@ -57,7 +57,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
-	if _, ok := run.JSON("v")["verdict"]; ok || run.Reason != "" {
+	if run.Report("v").Head().Verdict != "" || run.Reason != "" {
 		t.Errorf("a finished run has a verdict or reason: %q", run.Reason)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,7 +67,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stopped.Reason == "" || stopped.JSON("v")["verdict"] != "inconclusive" {
+	if stopped.Reason == "" || stopped.Report("v").Head().Verdict != "inconclusive" {
 		t.Fatalf("a cancelled run: reason %q", stopped.Reason)
 	}
 	b.Reset()
@@ -109,7 +109,7 @@ func TestSweepRunHooksEachLoad(t *testing.T) {
 	if reason, _ := sw2.Run(ctx, func(int, *sim.Config) func() { return func() {} }, func(sweepPoint, string) {}); reason != "interrupted" || len(sw2.Done) != 0 {
 		t.Errorf("a done context: reason %q, %d loads", reason, len(sw2.Done))
 	}
-	if sw2.JSON("v", "", "p.svg", "interrupted")["verdict"] != "inconclusive" {
+	if sw2.report("v", "", "p.svg", "interrupted").Verdict != "inconclusive" {
 		t.Error("an interrupted sweep's report is not inconclusive")
 	}
 }
@@ -156,7 +156,7 @@ func TestComparisonRunAllTableAndReport(t *testing.T) {
 		}
 	}
 	rep := c.Report("v", rows, "", "")
-	if inst := rep["instance"].(map[string]any); inst["ports"] != "all" || inst["length"] != 2 || inst["prune"] != "on-stop" {
+	if inst := rep.Instance; inst.Ports != "all" || inst.Length != 2 || inst.Prune != "on-stop" {
 		t.Errorf("instance %v", inst)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -55,12 +55,12 @@ type Trace interface {
 	Close() error
 }
 
-// Outcome is the outcome of a simulation in any mode: its report object (JSON), what
+// Outcome is the outcome of a simulation in any mode: its report object, what
 // is printed after the run (WriteText), why it stopped early ("" when it finished; then
 // it is inconclusive), what deadlocked ("" when nothing did; then the run found a
 // violation: flits that never moved again) and its plot (nil when the mode has none).
 type Outcome interface {
-	JSON(version string) map[string]any
+	Report(version string) Report
 	WriteText(w io.Writer)
 	StopReason() string
 	Deadlock() string
@@ -167,8 +167,10 @@ func simulateCollective(ctx context.Context, c *collective, t Trace) (Outcome, e
 	return collectiveOutcome{c, time.Since(start).Seconds(), reason}, nil
 }
 
-func (o collectiveOutcome) JSON(version string) map[string]any {
-	return inconclusive(o.c.JSON(version, o.secs), o.reason)
+func (o collectiveOutcome) Report(version string) Report {
+	r := o.c.report(version, o.secs)
+	r.inconclusive(o.reason)
+	return r
 }
 
 func (o collectiveOutcome) WriteText(w io.Writer) {
@@ -207,8 +209,8 @@ func simulateSweep(ctx context.Context, req Request, cfg sim.Config) (Outcome, e
 	return sweepOutcome{sw, req.Options.Algo, req.Plot, reason}, nil
 }
 
-func (o sweepOutcome) JSON(version string) map[string]any {
-	return o.sw.JSON(version, o.algo, o.plot, o.reason)
+func (o sweepOutcome) Report(version string) Report {
+	return o.sw.report(version, o.algo, o.plot, o.reason)
 }
 
 func (o sweepOutcome) WriteText(w io.Writer) {
@@ -224,7 +226,7 @@ func (o sweepOutcome) Plot() *props.PlotEvidence { return o.sw.Evidence() }
 // comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
 type comparisonOutcome struct {
 	c            *comparison
-	rows         []map[string]any
+	rows         []CompareRow
 	plot, reason string
 }
 
@@ -241,7 +243,7 @@ func simulateComparison(ctx context.Context, req Request) (Outcome, error) {
 	return comparisonOutcome{c, rows, req.Plot, reason}, nil
 }
 
-func (o comparisonOutcome) JSON(version string) map[string]any {
+func (o comparisonOutcome) Report(version string) Report {
 	return o.c.Report(version, o.rows, o.plot, o.reason)
 }
 

@@ -56,7 +56,7 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 		if got := tr.opened == 1 && tr.closed == 1 && tr.moves > 0; got != c.traced {
 			t.Errorf("%s: trace opened %d closed %d with %d moves; want traced %v", c.name, tr.opened, tr.closed, tr.moves, c.traced)
 		}
-		if (out.Plot() != nil) != c.plot || out.StopReason() != "" || out.JSON("v")["command"] != "sim" {
+		if (out.Plot() != nil) != c.plot || out.StopReason() != "" || out.Report("v").Head().Command != "sim" {
 			t.Errorf("%s: plot %v, stop reason %q", c.name, out.Plot() != nil, out.StopReason())
 		}
 		if !strings.Contains(text.String(), c.printed) {

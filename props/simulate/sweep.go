@@ -75,14 +75,14 @@ func (s *sweep) Evidence() *props.PlotEvidence {
 	return ev
 }
 
-// JSON is the report object of the sweep so far, drawn into the file plot, with verdict
-// inconclusive and the reason when reason is not ""; version is
-// the tool's and algo the --algo given.
-func (s *sweep) JSON(version, algo, plot, reason string) map[string]any {
-	var rows []map[string]any
+// report is the report object of the sweep so far, drawn into the file plot, with
+// verdict inconclusive and the reason when reason is not ""; version is the tool's and
+// algo the --algo given.
+func (s *sweep) report(version, algo, plot, reason string) *SweepReport {
+	r := &SweepReport{Header: header(version), Instance: SweepInstance{Topology: s.Grid.Spec(), Algorithm: algo}, Plot: plot}
 	for i, p := range s.Done {
-		rows = append(rows, p.JSON(s.Rates[i]))
+		r.Sweep = append(r.Sweep, p.row(s.Rates[i]))
 	}
-	return inconclusive(map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": s.Grid.Spec(), "algorithm": algo}, "sweep": rows, "plot": plot}, reason)
+	r.inconclusive(reason)
+	return r
 }
