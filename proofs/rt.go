@@ -10,9 +10,9 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -37,7 +37,7 @@ type rtStatic struct {
 // routingInstance is the entry's instance of the built-in relation name on topology
 // topo, the relation given as a value.
 func routingInstance(name, topo string) (check.Instance, error) {
-	g, err := model.ParseNetwork(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		return check.Instance{}, err
 	}
@@ -110,7 +110,7 @@ func (f rtFlit) desc() string {
 	return fmt.Sprintf("flit %s on %s: every placement of 1..%d worms", f.routing, f.topo, f.max)
 }
 
-func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
+func (f rtFlit) placements(g *topology.Network) [][]unicast.Pair {
 	pairs := unicast.EndpointPairs(g)
 	var out [][]unicast.Pair
 	if f.sample > 0 {
@@ -142,7 +142,7 @@ type rtFlitResult struct {
 
 // unicastUnder checks one placement (L, B) under relation name with the entry's typed
 // unicast request, for property prop, each search bounded by maxStates.
-func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
+func unicastUnder(ctx context.Context, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
 	rel, err := routing.ByName(g, name)
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
-		g, err := model.ParseNetwork(f.topo)
+		g, err := topology.Parse(f.topo)
 		if err != nil {
 			return res, notes, err
 		}
@@ -318,7 +318,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
 func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
-	g, err := model.ParseNetwork(f.topo)
+	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
@@ -415,7 +415,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
-		g, err := model.ParseGrid(topo)
+		g, err := topology.Parse(topo)
 		if err != nil {
 			return nil, err
 		}
@@ -500,7 +500,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 	if env.Size != Full {
 		topo = "mesh:2x3"
 	}
-	g, err := model.ParseGrid(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -586,7 +586,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		notes = append(notes, s)
 		staticOK = staticOK && r.Verdict == props.Violated
 	}
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

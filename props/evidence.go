@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Evidence is what a verdict rests on, kept as the values the check found so that a
@@ -89,11 +90,11 @@ type ScheduleEvidence struct {
 // each holds, the Contested links the heads wait for, and the wait-for edges in Notes).
 // Capture holds its records for a pcap capture (model/banyanwire), where it has one.
 type BanyanEvidence struct {
-	Banyan    *model.Banyan
-	Conflict  *model.LinkConflict
+	Banyan    *topology.Banyan
+	Conflict  *topology.LinkConflict
 	Title     string
 	Packets   []BanyanPath
-	Contested []model.ChannelID
+	Contested []topology.ChannelID
 	Notes     []string
 	Capture   []banyanwire.Record
 }
@@ -101,7 +102,7 @@ type BanyanEvidence struct {
 // BanyanPath is one packet of a banyan deadlock: its name and the links it holds.
 type BanyanPath struct {
 	Name     string
-	Channels []model.ChannelID
+	Channels []topology.ChannelID
 }
 
 // CycleEvidence is a cycle of a routing relation's channel dependency graph on Grid
@@ -109,7 +110,7 @@ type BanyanPath struct {
 // deadlock-free all the same (Duato's condition, the exact decision), and the cycle is
 // shown as harmless.
 type CycleEvidence struct {
-	Grid            *model.Grid
+	Grid            *topology.Network
 	Cycle           *Witness
 	Title, Subtitle string
 	Proven          string
@@ -119,7 +120,7 @@ type CycleEvidence struct {
 // (channel, VC) vertices numbered in a topological order, so that every dependency goes
 // to a larger number.
 type RanksEvidence struct {
-	Grid            *model.Grid
+	Grid            *topology.Network
 	VCs             int
 	Ranks           []RankedChannel
 	Title, Subtitle string
@@ -127,7 +128,7 @@ type RanksEvidence struct {
 
 // RankedChannel is one vertex of a ranked dependency graph.
 type RankedChannel struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 	Rank    int
 }
@@ -137,12 +138,12 @@ type RankedChannel struct {
 // the Pair of nodes it names (Caption says what they show), the HotChannels and the
 // HotSubnetworks (by name) it involves.
 type PartitionEvidence struct {
-	Grid           *model.Grid
+	Grid           *topology.Network
 	DDNs, DCNs     []Subnetwork
 	Title, Caption string
 	Violated       bool
-	Pair           []model.NodeID
-	HotChannels    []model.ChannelID
+	Pair           []topology.NodeID
+	HotChannels    []topology.ChannelID
 	HotSubnetworks []string
 }
 
@@ -150,8 +151,8 @@ type PartitionEvidence struct {
 type Subnetwork struct {
 	Name     string
 	Directed bool
-	Nodes    []model.NodeID
-	Channels []model.ChannelID
+	Nodes    []topology.NodeID
+	Channels []topology.ChannelID
 }
 
 // PlotEvidence is mean latency against offered load (Loads, flits per node per cycle,

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // FlitWitness turns a flit-level trace on m into the one witness schema: the index of
@@ -70,7 +70,7 @@ func FlitCycle(m *flit.Model, s flit.State) []CycleEdge {
 	var out []CycleEdge
 	for _, l := range m.WaitCycle(s) {
 		e := CycleEdge{Message: l.Waiter, Channel: l.Port, VC: max(l.VC, 0), Holder: l.Holder}
-		if l.Channel != model.None {
+		if l.Channel != topology.None {
 			e.Channel = m.Config().Net.ChannelName(l.Channel)
 		}
 		out = append(out, e)

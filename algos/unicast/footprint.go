@@ -6,6 +6,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Footprints are, per worm (src, dst) of a family, the network virtual channels the worm
@@ -57,7 +58,7 @@ const maxFootprintStates = 1 << 20
 // or tmpl's own when params is empty) and returns their footprints. Cost: one
 // breadth-first search per pair and parameter pair; an instance over
 // maxFootprintStates states, or a model fault, is an error.
-func NewFootprints(g *model.Grid, tmpl Spec, params [][2]int, pairs []Pair) (*Footprints, error) {
+func NewFootprints(g *topology.Network, tmpl Spec, params [][2]int, pairs []Pair) (*Footprints, error) {
 	if len(params) == 0 {
 		params = [][2]int{{tmpl.Length, tmpl.Buffer}}
 	}

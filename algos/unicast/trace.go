@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Params are the parameters a saved unicast trace carries (tracefile.File.Params), enough to
@@ -57,17 +58,17 @@ func isDOR(rel routing.Relation) bool {
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
-func SpecOf(topology string, p Params) (Spec, error) {
-	g, err := Spec{Topology: topology}.Grid()
+func SpecOf(spec string, p Params) (Spec, error) {
+	g, err := Spec{Topology: spec}.Grid()
 	if err != nil {
-		return Spec{Topology: topology}, err
+		return Spec{Topology: spec}, err
 	}
-	return specOn(g, topology, p)
+	return specOn(g, spec, p)
 }
 
-// specOn is SpecOf on the already parsed grid g of topology.
-func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
-	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
+// specOn is SpecOf on the already parsed grid g of spec.
+func specOn(g *topology.Network, spec string, p Params) (Spec, error) {
+	sp := Spec{Topology: spec, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
 	var err error
 	if sp.Pairs, err = ParsePairs(g, p.Msgs); err != nil {
 		return sp, err

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim/pipeline"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // pipelineRun is one random configuration of packets and router pipeline for
@@ -75,17 +76,16 @@ func TestPipelineRunsAreExplorerPaths(t *testing.T) {
 	moves := 0
 	for k := 0; k < n; k++ {
 		r := randomPipelineRun(rng)
-		top, err := model.ParseTopology(r.topo)
+		g, err := topology.Parse(r.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := top.(*model.Grid)
 		var evs []sim.TraceEvent
 		res, err := pipeline.Run(pipeline.Config{Network: g, Relation: routing.NewDOR(g, false), Router: r.router,
 			Traffic: pipeline.Traffic{Packets: r.packets}, Trace: func(e pipeline.TraceEvent) {
 				ev := sim.TraceEvent{Cycle: e.Cycle, Worm: int32(e.Packet), Msg: int32(e.Packet), Head: e.Head, Tail: e.Tail,
 					InChannel: e.In, InVC: e.InVC, Channel: e.Out, VC: e.VC, Node: e.Node}
-				if e.Out != model.None {
+				if e.Out != topology.None {
 					ev.Node = g.Channel(e.Out).To
 				}
 				evs = append(evs, ev)
@@ -98,7 +98,7 @@ func TestPipelineRunsAreExplorerPaths(t *testing.T) {
 		}
 		var pairs []unicast.Pair
 		for _, p := range r.packets {
-			pairs = append(pairs, unicast.Pair{Src: model.NodeID(p.Src), Dst: model.NodeID(p.Dst)})
+			pairs = append(pairs, unicast.Pair{Src: topology.NodeID(p.Src), Dst: topology.NodeID(p.Dst)})
 		}
 		fr := flitRun{topo: r.topo, pairs: pairs, length: r.length, buffer: r.router.Buffer, vcs: 1, ports: model.OnePort}
 		steps, err := replayOnModel(fr, evs)

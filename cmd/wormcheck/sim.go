@@ -10,9 +10,9 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/simulate"
 )
@@ -153,7 +153,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.topo == "" {
 		return exitUsage, usagef("--topo is required (e.g. mesh:8x8)")
 	}
-	g, err := model.ParseNetwork(f.topo)
+	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}

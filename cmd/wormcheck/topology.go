@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/booksim"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // bookSimFile is a BookSim2 configuration given with --booksim: every key as BookSim
@@ -21,7 +21,7 @@ type bookSimFile struct {
 // the topology (and its routing function, VCs, buffers and packet size, returned for the
 // caller to use where no flag gives them; keys BookSim does not define are listed on
 // stderr), and failed links turn the grid into an irregular network
-// ("TOPO/faults=LINKS", model.WithFaults).
+// ("TOPO/faults=LINKS", topology.WithFaults).
 func topologyFlags(e *env, topo *string, faults, bsPath string) (*bookSimFile, error) {
 	var bs *bookSimFile
 	if bsPath != "" {
@@ -50,7 +50,7 @@ func topologyFlags(e *env, topo *string, faults, bsPath string) (*bookSimFile, e
 		if *topo == "" {
 			return nil, usagef("--faults needs --topo (the grid whose links fail)")
 		}
-		*topo += model.FaultsSep + faults
+		*topo += topology.FaultsSep + faults
 	}
 	return bs, nil
 }

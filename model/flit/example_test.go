@@ -4,17 +4,17 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Example walks one 2-flit worm across a 3-node line, always taking the first enabled
 // transition.
 func Example() {
-	g, _ := model.NewMesh(3)
+	g, _ := topology.NewMesh(3)
 	cfg := flit.NewGridConfig(g, false, 1, 1, flit.OnePort, []flit.Message{
-		{Source: 0, Dests: []model.NodeID{2}, Length: 2},
+		{Source: 0, Dests: []topology.NodeID{2}, Length: 2},
 	})
 	m, err := flit.New(cfg)
 	if err != nil {
@@ -41,7 +41,7 @@ func Example() {
 // output and finds the deadlock in which each worm holds the channel the next one needs;
 // under dimension order the same worms are deadlock-free.
 func ExampleNewRelationConfig() {
-	g, _ := model.NewMesh(2, 2)
+	g, _ := topology.NewMesh(2, 2)
 	worms := []flit.Message{flit.Unicast(0, 3, 1), flit.Unicast(1, 2, 1), flit.Unicast(3, 0, 1), flit.Unicast(2, 1, 1)}
 	for _, name := range []string{"dor", "adaptive"} {
 		rel, err := routing.ByName(g, name)

@@ -1,14 +1,14 @@
 package flit
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // WaitLink is one edge of a state's wait-for cycle: message Waiter, at router At, waits
-// for lane VC of channel Channel (model.None and VC -1: the ejection or injection
+// for lane VC of channel Channel (topology.None and VC -1: the ejection or injection
 // channel, Port says which), which message Holder holds.
 type WaitLink struct {
 	Waiter  int
-	At      model.NodeID
-	Channel model.ChannelID
+	At      topology.NodeID
+	Channel topology.ChannelID
 	VC      int
 	Port    string // "", "ejection" or "injection"
 	Holder  int
@@ -25,7 +25,7 @@ func (m *Model) WaitCycle(s State) []WaitLink {
 	for _, e := range g.Cycle(set) {
 		w := g.Waits[e.Wait]
 		need := w.Needs[e.Need]
-		l := WaitLink{Waiter: e.Waiter, At: model.NodeID(w.At), Channel: model.None, VC: -1, Holder: e.Holder}
+		l := WaitLink{Waiter: e.Waiter, At: topology.NodeID(w.At), Channel: topology.None, VC: -1, Holder: e.Holder}
 		switch {
 		case need.ID >= 0:
 			l.Channel, l.VC = m.Channel(Out(need.ID)), m.VCOf(Out(need.ID))
@@ -37,7 +37,7 @@ func (m *Model) WaitCycle(s State) []WaitLink {
 		if w.Kind == WaitEject {
 			// A delivery-channel wait names the channel its holder arrived on; the
 			// picture draws it at the router.
-			l.Channel, l.VC, l.Port = model.None, -1, "ejection"
+			l.Channel, l.VC, l.Port = topology.None, -1, "ejection"
 		}
 		out = append(out, l)
 	}

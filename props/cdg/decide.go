@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -104,7 +104,7 @@ type Decision struct {
 	// Refused counts the configurations found before this one that Accept refused.
 	Refused int `json:"refused,omitempty"`
 
-	g *model.Grid
+	g *topology.Network
 }
 
 // Configuration is a deadlock configuration: its worms and the channels they hold.
@@ -118,11 +118,11 @@ type Configuration struct {
 // how many of the route's last vertices it holds, and the outputs its header is
 // permitted, every one held by a worm of the configuration.
 type ConfWorm struct {
-	Src   model.NodeID `json:"src"`
-	Dst   model.NodeID `json:"dst"`
-	Route []Vertex     `json:"route"`
-	Held  int          `json:"held"`
-	Waits []Vertex     `json:"waits"`
+	Src   topology.NodeID `json:"src"`
+	Dst   topology.NodeID `json:"dst"`
+	Route []Vertex        `json:"route"`
+	Held  int             `json:"held"`
+	Waits []Vertex        `json:"waits"`
 	// Misroutes is the header's misroute count (budgeted relations).
 	Misroutes int `json:"misroutes,omitempty"`
 }
@@ -206,7 +206,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	for _, i := range sp.strandedStates() {
 		c := &Configuration{Channels: 1}
-		cw := ConfWorm{Src: model.NodeID(sp.src[i]), Dst: model.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
+		cw := ConfWorm{Src: topology.NodeID(sp.src[i]), Dst: topology.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
 		for _, v := range sp.route(i) {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
@@ -431,7 +431,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
+		cw := ConfWorm{Src: topology.NodeID(sp.src[w.sets[0][0]]), Dst: topology.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
@@ -452,5 +452,5 @@ func (c *Configuration) key() string {
 
 // vertex returns the (channel, VC) of vertex index v.
 func (sp *space) vertex(v int32) Vertex {
-	return Vertex{Channel: model.ChannelID(int(v) / sp.vcs), VC: int(v) % sp.vcs}
+	return Vertex{Channel: topology.ChannelID(int(v) / sp.vcs), VC: int(v) % sp.vcs}
 }

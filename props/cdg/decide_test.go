@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -39,7 +39,7 @@ func TestDecideBuiltins(t *testing.T) {
 		{"mesh:3x3", "nonminimal", props.Violated, BySearch, 1, 4},
 		{"mesh:4x4", "nonminimal:1", props.Violated, BySearch, 2, 2},
 	} {
-		g, err := model.ParseGrid(c.topo)
+		g, err := topology.Parse(c.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,12 +145,12 @@ func TestDecideIncoherent(t *testing.T) {
 // round a square of a 2x2 mesh clockwise, from odd sources anticlockwise, and on
 // mesh:3x3 otherwise by dimension order. A search that merged headers of different
 // sources would keep the dependencies of one source only.
-type srcReader struct{ g *model.Grid }
+type srcReader struct{ g *topology.Network }
 
-func (r srcReader) Name() string      { return "src-reader" }
-func (r srcReader) Grid() *model.Grid { return r.g }
-func (r srcReader) VCs() int          { return 1 }
-func (r srcReader) Positional() bool  { return true }
+func (r srcReader) Name() string            { return "src-reader" }
+func (r srcReader) Grid() *topology.Network { return r.g }
+func (r srcReader) VCs() int                { return 1 }
+func (r srcReader) Positional() bool        { return true }
 func (r srcReader) Route(h routing.Header, out []routing.Output) []routing.Output {
 	dims := []int{0, 1}
 	if h.Src%2 == 1 {
@@ -170,25 +170,25 @@ func (r srcReader) Route(h routing.Header, out []routing.Output) []routing.Outpu
 // is searched per source: its dependency graph has the turns of both dimension orders
 // (the union is cyclic on a mesh), and the exact decision finds their deadlock.
 func TestUntrustedRelationKeepsSources(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:3x3")
+	g, _ := topology.Parse("mesh:3x3")
 	rel := srcReader{g}
 	gr, err := Dependencies(rel)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Count the dependencies by brute force: every (src, dst) route, hop by hop.
-	want := map[[2]model.ChannelID]bool{}
+	want := map[[2]topology.ChannelID]bool{}
 	for s := 0; s < g.Nodes(); s++ {
 		for d := 0; d < g.Nodes(); d++ {
 			if s == d {
 				continue
 			}
-			h := routing.Header{At: model.NodeID(s), In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s), Dst: model.NodeID(d)}
-			prev := model.ChannelID(-1)
+			h := routing.Header{At: topology.NodeID(s), In: routing.Input{Channel: routing.Injection}, Src: topology.NodeID(s), Dst: topology.NodeID(d)}
+			prev := topology.ChannelID(-1)
 			for h.At != h.Dst {
 				o := rel.Route(h, nil)[0]
 				if prev >= 0 {
-					want[[2]model.ChannelID{prev, o.Channel}] = true
+					want[[2]topology.ChannelID{prev, o.Channel}] = true
 				}
 				prev = o.Channel
 				h.At, h.In = g.Channel(o.Channel).To, routing.Input{Channel: o.Channel}
@@ -210,7 +210,7 @@ func TestUntrustedRelationKeepsSources(t *testing.T) {
 
 // TestDecideBound checks that a search bound gives inconclusive, never a verdict.
 func TestDecideBound(t *testing.T) {
-	g, _ := model.ParseGrid("torus:4x4")
+	g, _ := topology.Parse("torus:4x4")
 	rel, _ := routing.ByName(g, "adaptive")
 	if d, err := Decide(rel, DecideOptions{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("node bound: %v %+v", err, d)
@@ -220,7 +220,7 @@ func TestDecideBound(t *testing.T) {
 	}
 	// A context that ends: before the analysis, or after the search has looked at it a
 	// number of times (a deadline passing mid-search, counted instead of timed).
-	g6, _ := model.ParseGrid("hypercube:6")
+	g6, _ := topology.Parse("hypercube:6")
 	slow, _ := routing.ByName(g6, "nonminimal")
 	for _, c := range []struct {
 		rel   routing.Relation
@@ -257,7 +257,7 @@ var errCountdown = errors.New("the countdown ended")
 // to search per source is refused with a one-line error, not searched with merged
 // sources.
 func TestUntrustedRelationTooLarge(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:64x64")
+	g, _ := topology.Parse("mesh:64x64")
 	if _, err := Analyze(srcReader{g}, Options{}); err == nil || !strings.Contains(err.Error(), "one class per source") {
 		t.Errorf("src-reader on mesh:64x64: %v", err)
 	}
@@ -276,7 +276,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 	}{
 		{"hypercube:3", "adaptive", 3, 6, 4, 4},
 	} {
-		g, err := model.ParseGrid(c.topo)
+		g, err := topology.Parse(c.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +324,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 // decision goes on to the next configuration in its order, and when it refuses every
 // one it finds, the answer is inconclusive at the bound of refusals, never holds.
 func TestDecideRefused(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	rel, _ := routing.ByName(g, "adaptive")
 	var seen []string
 	first := func(c *Configuration) bool {
@@ -346,7 +346,7 @@ func TestDecideRefused(t *testing.T) {
 		t.Errorf("refusing all: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
 	}
 	// A small space whose configurations are all refused: exhausted, still not holds.
-	g2, _ := model.ParseGrid("mesh:2x2")
+	g2, _ := topology.Parse("mesh:2x2")
 	small, _ := routing.ByName(g2, "adaptive")
 	asked = 0
 	d, err = Decide(small, DecideOptions{Accept: none, MaxRefused: 1 << 20, SkipSufficient: true})
@@ -364,7 +364,7 @@ func TestWormBoundsSound(t *testing.T) {
 		{"mesh:4x4", "adaptive"}, {"hypercube:3", "adaptive"}, {"torus:5x5", "dor-1vc"},
 		{"mesh:3x3", "nonminimal"}, {"mesh:4x4", "nonminimal:1"}, {"torus:4x4", "adaptive"},
 	} {
-		g, _ := model.ParseGrid(c.topo)
+		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
 		sp, err := buildSpace(t.Context(), rel, 1<<20)
 		if err != nil {
@@ -412,7 +412,7 @@ func TestCycleBoundsSound(t *testing.T) {
 		{"torus:4x4", "adaptive", []int{3, 4, 5}}, {"torus:5x5", "adaptive", []int{4, 5}},
 		{"mesh:3x3", "nonminimal", []int{1}}, {"mesh:4x4", "nonminimal:1", []int{2, 3, 4, 5}},
 	} {
-		g, _ := model.ParseGrid(c.topo)
+		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
 		sp, err := buildSpace(t.Context(), rel, 1<<20)
 		if err != nil {
@@ -465,7 +465,7 @@ func TestCycleBoundsSound(t *testing.T) {
 	}
 	// Unbudgeted non-minimal routing on torus:6x6: the segments from the first vertex
 	// run through most of the space, the lengths stop there, and there is no bound.
-	g, _ := model.ParseGrid("torus:6x6")
+	g, _ := topology.Parse("torus:6x6")
 	rel, _ := routing.ByName(g, "nonminimal")
 	sp, err := buildSpace(t.Context(), rel, 1<<20)
 	if err != nil {
@@ -499,7 +499,7 @@ func TestDecideTorusRing(t *testing.T) {
 		{"torus:12x12", "adaptive", 3, 12, 140_000},
 		{"hypercube:6", "adaptive", 3, 6, 80_000},
 	} {
-		g, _ := model.ParseGrid(c.topo)
+		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
 		d, err := Decide(rel, DecideOptions{})
 		if err != nil {

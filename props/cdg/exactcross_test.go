@@ -19,12 +19,13 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // crossRelations returns the relations the cross-check decides on g: every built-in
 // defined there and every routing file of the testdata written for g (or for any grid).
-func crossRelations(t *testing.T, g *model.Grid) []routing.Relation {
+func crossRelations(t *testing.T, g *topology.Network) []routing.Relation {
 	var rels []routing.Relation
 	for _, name := range append(routing.Names()[:len(routing.Names())-1], "nonminimal:1") {
 		if rel, err := routing.ByName(g, name); err == nil {
@@ -82,7 +83,7 @@ func TestExactAgreesWithExplorer(t *testing.T) {
 	}
 	var held, violated, instances int
 	for _, topo := range topos {
-		g, err := model.ParseGrid(topo)
+		g, err := topology.Parse(topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func crossLong() bool { return !testing.Short() && os.Getenv("WORMCHECK_LONG") =
 // (torus:4x4) and 3.4e4 (hypercube:4) connected placements, days of search. Without
 // WORMCHECK_LONG duato on mesh:3x3 is sampled too (every 3-worm placement there is
 // about 1e8 states, minutes; the long tier checks them all).
-func crossSampledThree(g *model.Grid, rel routing.Relation) int {
+func crossSampledThree(g *topology.Network, rel routing.Relation) int {
 	switch g.Spec() + "/" + rel.Name() {
 	case "mesh:4x4/duato", "torus:4x4/duato", "hypercube:4/duato":
 		return 300
@@ -189,7 +190,7 @@ func (r crossRow) String() string {
 
 // crossHolds checks a relation decided deadlock-free against the explorer and returns
 // what it checked.
-func crossHolds(t *testing.T, name string, g *model.Grid, rel routing.Relation) crossRow {
+func crossHolds(t *testing.T, name string, g *topology.Network, rel routing.Relation) crossRow {
 	t.Helper()
 	fams := []unicast.Family{{MaxWorms: 3}}
 	switch {
@@ -253,7 +254,7 @@ func crossHolds(t *testing.T, name string, g *model.Grid, rel routing.Relation) 
 // worm by adding random worms that interact with one already placed
 // (unicast.Footprints), so that every sample is connected however rare connected
 // placements are among all; it adds them to row.
-func crossSampleMore(t *testing.T, name string, g *model.Grid, rel routing.Relation, row *crossRow, k, n int, seed uint64) {
+func crossSampleMore(t *testing.T, name string, g *topology.Network, rel routing.Relation, row *crossRow, k, n int, seed uint64) {
 	t.Helper()
 	tmpl := unicast.Spec{Topology: g.Spec(), Length: 2, Buffer: 1, Ports: model.AllPort, Routing: rel}
 	pairs := unicast.EndpointPairs(g)

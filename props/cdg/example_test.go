@@ -4,19 +4,19 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // yFirst is a user's own routing relation: dimension order with dimension 1 first (YX
 // routing), on one virtual channel.
-type yFirst struct{ g *model.Grid }
+type yFirst struct{ g *topology.Network }
 
-func (r yFirst) Name() string      { return "yx" }
-func (r yFirst) Grid() *model.Grid { return r.g }
-func (r yFirst) VCs() int          { return 1 }
+func (r yFirst) Name() string            { return "yx" }
+func (r yFirst) Grid() *topology.Network { return r.g }
+func (r yFirst) VCs() int                { return 1 }
 func (r yFirst) Route(h routing.Header, out []routing.Output) []routing.Output {
 	for _, d := range []int{1, 0} {
 		if n, dir := r.g.Offset(h.At, h.Dst, d); n > 0 {
@@ -30,14 +30,14 @@ func (r yFirst) Route(h routing.Header, out []routing.Output) []routing.Output {
 // its channel dependency graph is acyclic. On a torus the same relation has a cyclic
 // graph, and the witness names the ring and its turns.
 func Example_userRelation() {
-	mesh, _ := model.NewMesh(8, 8)
+	mesh, _ := topology.NewMesh(8, 8)
 	r, err := cdg.Analyze(yFirst{mesh}, cdg.Options{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(r.Verdict(), "-", r.Reason())
 
-	torus, _ := model.NewTorus(4, 4)
+	torus, _ := topology.NewTorus(4, 4)
 	r, _ = cdg.Analyze(yFirst{torus}, cdg.Options{})
 	fmt.Println(r.Verdict(), "-", r.Witness().Violation)
 	// Output:
@@ -50,7 +50,7 @@ func Example_userRelation() {
 // realises it in the flit model, and the flit explorer, given the instance it implies
 // (check.Unicast with the Go relation in Spec.Routing), finds the deadlock too.
 func Example_exactDecision() {
-	torus, _ := model.NewTorus(4, 4)
+	torus, _ := topology.NewTorus(4, 4)
 	rel := yFirst{torus}
 	rep, err := cdg.ProveRelation(context.Background(), rel, cdg.DecideOptions{})
 	if err != nil {

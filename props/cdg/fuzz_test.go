@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -24,9 +24,9 @@ func FuzzDecideRoutingFile(f *testing.F) {
 			}
 		}
 	}
-	grids := []*model.Grid{}
+	grids := []*topology.Network{}
 	for _, spec := range []string{"mesh:2x2", "mesh:3x3"} {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			f.Fatal(err)
 		}

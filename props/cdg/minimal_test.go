@@ -3,8 +3,8 @@ package cdg
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -14,9 +14,9 @@ import (
 // channels deadlocks.
 type quadrant struct{ adaptive, xy routing.Relation }
 
-func (q quadrant) Name() string      { return "quadrant" }
-func (q quadrant) Grid() *model.Grid { return q.xy.Grid() }
-func (q quadrant) VCs() int          { return 1 }
+func (q quadrant) Name() string            { return "quadrant" }
+func (q quadrant) Grid() *topology.Network { return q.xy.Grid() }
+func (q quadrant) VCs() int                { return 1 }
 func (q quadrant) Route(h routing.Header, out []routing.Output) []routing.Output {
 	g := q.xy.Grid()
 	if g.Coord(h.At, 0) >= 2 && g.Coord(h.At, 1) >= 2 {

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // A naive twin of the exact decision, written from the definition of a deadlock
@@ -48,7 +48,7 @@ func (s vset) lowest() int {
 // naiveWorm is one worm a configuration may contain: its source and destination, the
 // vertices it holds (tail first), and the outputs its header is permitted.
 type naiveWorm struct {
-	src, dst     model.NodeID
+	src, dst     topology.NodeID
 	path         []int
 	mis          int // misroutes of the header as it entered path[0]
 	holds, needs vset
@@ -98,8 +98,8 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	res := &naiveResult{}
 	seen := map[[2]vset]bool{}
 	var worms []naiveWorm
-	for s := model.NodeID(0); int(s) < g.Nodes(); s++ {
-		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+	for s := topology.NodeID(0); int(s) < g.Nodes(); s++ {
+		for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 			if s == d || !g.Endpoint(s) || !g.Endpoint(d) {
 				continue
 			}
@@ -232,7 +232,7 @@ type hstate struct{ v, m int }
 // headerWalk follows headers of a relation from state to state.
 type headerWalk struct {
 	rel    routing.Relation
-	g      *model.Grid
+	g      *topology.Network
 	vcs    int
 	budget int
 }
@@ -246,7 +246,9 @@ func newHeaderWalk(rel routing.Relation) *headerWalk {
 }
 
 // to is the router vertex v enters.
-func (hw *headerWalk) to(v int) model.NodeID { return hw.g.Channel(model.ChannelID(v / hw.vcs)).To }
+func (hw *headerWalk) to(v int) topology.NodeID {
+	return hw.g.Channel(topology.ChannelID(v / hw.vcs)).To
+}
 
 // next returns the states the outputs of h lead to (h has taken m misroutes).
 func (hw *headerWalk) next(h routing.Header) []hstate {
@@ -262,14 +264,14 @@ func (hw *headerWalk) next(h routing.Header) []hstate {
 }
 
 // header is the header of a worm from s to d in state st.
-func (hw *headerWalk) header(st hstate, s, d model.NodeID) routing.Header {
-	return routing.Header{At: hw.to(st.v), In: routing.Input{Channel: model.ChannelID(st.v / hw.vcs), VC: st.v % hw.vcs}, Src: s, Dst: d, Misroutes: st.m}
+func (hw *headerWalk) header(st hstate, s, d topology.NodeID) routing.Header {
+	return routing.Header{At: hw.to(st.v), In: routing.Input{Channel: topology.ChannelID(st.v / hw.vcs), VC: st.v % hw.vcs}, Src: s, Dst: d, Misroutes: st.m}
 }
 
 // reach returns the states of the outputs of a header at s toward d, the successors of
 // every state its header reaches (none entering d, where it is delivered), and those
 // states in breadth-first order.
-func (hw *headerWalk) reach(s, d model.NodeID) (first []hstate, next map[hstate][]hstate, order []hstate) {
+func (hw *headerWalk) reach(s, d topology.NodeID) (first []hstate, next map[hstate][]hstate, order []hstate) {
 	first = hw.next(routing.Header{At: s, In: routing.Input{Channel: routing.Injection}, Src: s, Dst: d})
 	next = map[hstate][]hstate{}
 	queue := slices.Clone(first)
@@ -369,7 +371,7 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 // and the flit model can judge them too.
 func naiveConfiguration(rel routing.Relation, ws []naiveWorm) *Configuration {
 	hw := newHeaderWalk(rel)
-	vx := func(v int) Vertex { return Vertex{Channel: model.ChannelID(v / hw.vcs), VC: v % hw.vcs} }
+	vx := func(v int) Vertex { return Vertex{Channel: topology.ChannelID(v / hw.vcs), VC: v % hw.vcs} }
 	c := &Configuration{}
 	for _, w := range ws {
 		cw := ConfWorm{Src: w.src, Dst: w.dst, Held: len(w.path)}
@@ -418,8 +420,8 @@ func naiveConfiguration(rel routing.Relation, ws []naiveWorm) *Configuration {
 func strands(rel routing.Relation) (atSource, deadEnd bool) {
 	hw := newHeaderWalk(rel)
 	g := hw.g
-	for s := model.NodeID(0); int(s) < g.Nodes(); s++ {
-		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+	for s := topology.NodeID(0); int(s) < g.Nodes(); s++ {
+		for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 			if s == d || !g.Endpoint(s) || !g.Endpoint(d) {
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -141,9 +142,9 @@ func randomPin(t *testing.T, file string) routing.Relation {
 // the promises.
 type goTwin struct{ r routing.Relation }
 
-func (t goTwin) Name() string      { return t.r.Name() }
-func (t goTwin) Grid() *model.Grid { return t.r.Grid() }
-func (t goTwin) VCs() int          { return t.r.VCs() }
+func (t goTwin) Name() string            { return t.r.Name() }
+func (t goTwin) Grid() *topology.Network { return t.r.Grid() }
+func (t goTwin) VCs() int                { return t.r.VCs() }
 func (t goTwin) Route(h routing.Header, out []routing.Output) []routing.Output {
 	return t.r.Route(h, out)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -33,10 +34,10 @@ import (
 // rowKey is what a table row matches: the router, the channel the header arrived on
 // (routing.Injection at its source, VC 0 then), its VC and its destination.
 type rowKey struct {
-	at  model.NodeID
-	in  model.ChannelID
+	at  topology.NodeID
+	in  topology.ChannelID
 	vc  int
-	dst model.NodeID
+	dst topology.NodeID
 }
 
 // randRow is one row of a random table and the outputs the built-in gave it.
@@ -48,7 +49,7 @@ type randRow struct {
 
 // randRel is a random routing relation as an explicit table.
 type randRel struct {
-	g    *model.Grid
+	g    *topology.Network
 	vcs  int
 	base string // the built-in the rows started from
 	mut  int    // per mille of rows mutated
@@ -221,9 +222,9 @@ func (e escapingBudgetedTable) MisrouteBudget() int { return e.r.budget }
 
 func (e escapingBudgetedTable) Escape(_ routing.Header, o routing.Output) bool { return o.VC == 0 }
 
-func (t *tableRelation) Name() string      { return "random-table" }
-func (t *tableRelation) Grid() *model.Grid { return t.r.g }
-func (t *tableRelation) VCs() int          { return t.r.vcs }
+func (t *tableRelation) Name() string            { return "random-table" }
+func (t *tableRelation) Grid() *topology.Network { return t.r.g }
+func (t *tableRelation) VCs() int                { return t.r.vcs }
 
 // Route appends the outputs of the header's row (none when it has no row), or of its
 // row's source-reading twist for a header from an odd source; in a budgeted table,
@@ -275,15 +276,15 @@ var randTopos = []randTopo{
 // The shrinker resets mutated rows to the built-in's outputs, drops outputs and
 // source-reading rows.
 func genRandRel(topos []randTopo) gopter.Gen {
-	grids := make([]*model.Grid, len(topos))
+	grids := make([]*topology.Network, len(topos))
 	dists := make([][][]int, len(topos))
 	for i, tp := range topos {
-		g, err := model.ParseNetwork(tp.spec)
+		g, err := topology.Parse(tp.spec)
 		if err != nil {
 			panic(err) // the list above is fixed
 		}
 		grids[i] = g
-		for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+		for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 			dists[i] = append(dists[i], g.HopDistances(d))
 		}
 	}
@@ -318,10 +319,10 @@ func genRandRel(topos []randTopo) gopter.Gen {
 		// How a built-in of fewer VCs spreads over the relation's: kept, or the VC the
 		// header arrived on.
 		inherit := r.vcs > base.VCs() && rng.Intn(2) == 0
-		var outs []model.ChannelID
-		for at := model.NodeID(0); int(at) < g.Nodes(); at++ {
-			ins := []model.ChannelID{routing.Injection}
-			for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+		var outs []topology.ChannelID
+		for at := topology.NodeID(0); int(at) < g.Nodes(); at++ {
+			ins := []topology.ChannelID{routing.Injection}
+			for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 				if g.Channel(c).To == at {
 					ins = append(ins, c)
 				}
@@ -332,7 +333,7 @@ func genRandRel(topos []randTopo) gopter.Gen {
 					if in == routing.Injection && vc > 0 {
 						break
 					}
-					for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
+					for dst := topology.NodeID(0); int(dst) < g.Nodes(); dst++ {
 						if dst == at {
 							continue
 						}
@@ -349,7 +350,7 @@ func genRandRel(topos []randTopo) gopter.Gen {
 							}
 						}
 						row := randRow{key: rowKey{at: at, in: in, vc: vc, dst: dst}, base: bo, out: slices.Clone(bo)}
-						if c := g.ChannelBetween(at, dst); bypass && c != model.None && rng.Intn(2) == 0 {
+						if c := g.ChannelBetween(at, dst); bypass && c != topology.None && rng.Intn(2) == 0 {
 							// A bypass on VC 1 straight into the destination.
 							if o := (routing.Output{Channel: c, VC: 1}); !slices.Contains(row.out, o) {
 								row.out = append(row.out, o)
@@ -377,7 +378,7 @@ func genRandRel(topos []randTopo) gopter.Gen {
 		}
 		if rng.Intn(5) == 0 {
 			r.budget = 1 + rng.Intn(2)
-			flag := func(at, dst model.NodeID, os []routing.Output) {
+			flag := func(at, dst topology.NodeID, os []routing.Output) {
 				for i, o := range os {
 					os[i].Misroute = hops[dst][g.Channel(o.Channel).To] >= hops[dst][at]
 				}
@@ -415,7 +416,7 @@ func keepEscape(base, os []routing.Output) []routing.Output {
 // one more output (perhaps back where the header came from), one output on another VC,
 // one output fewer, one or two outputs drawn afresh, or (rarely, and only with strands)
 // none.
-func mutate(rng *rand.Rand, os []routing.Output, outs []model.ChannelID, vcs int, strands bool) []routing.Output {
+func mutate(rng *rand.Rand, os []routing.Output, outs []topology.ChannelID, vcs int, strands bool) []routing.Output {
 	os = slices.Clone(os)
 	pick := func() routing.Output {
 		return routing.Output{Channel: outs[rng.Intn(len(outs))], VC: rng.Intn(vcs)}
@@ -851,7 +852,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 }
 
 // confText renders a configuration for a failure message.
-func confText(g *model.Grid, c *Configuration) string {
+func confText(g *topology.Network, c *Configuration) string {
 	var b strings.Builder
 	for i, w := range c.Worms {
 		var route []string

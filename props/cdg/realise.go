@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -129,9 +130,9 @@ const (
 // two, and so on, at most maxSourceTries of them, each explored up to opt's bound.
 // It returns nil and no error when none deadlocks; complete is then true when every
 // candidate instance was tried and explored exhaustively.
-func realiseFromOtherSources(ctx context.Context, g *model.Grid, sp unicast.Spec, c *Configuration, opt checker.Options[flit.State]) (real *Realisation, complete bool, err error) {
+func realiseFromOtherSources(ctx context.Context, g *topology.Network, sp unicast.Spec, c *Configuration, opt checker.Options[flit.State]) (real *Realisation, complete bool, err error) {
 	vcs := max(1, sp.VCs)
-	alts := make([][]model.NodeID, len(c.Worms))
+	alts := make([][]topology.NodeID, len(c.Worms))
 	any, complete0 := false, true
 	for i, w := range c.Worms {
 		var cands []unicast.Pair

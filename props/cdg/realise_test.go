@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -32,7 +33,7 @@ func TestProveUnreachableOnly(t *testing.T) {
 	for s := range g.Nodes() {
 		for d := range g.Nodes() {
 			if s != d {
-				pairs = append(pairs, unicast.Pair{Src: model.NodeID(s), Dst: model.NodeID(d)})
+				pairs = append(pairs, unicast.Pair{Src: topology.NodeID(s), Dst: topology.NodeID(d)})
 			}
 		}
 	}

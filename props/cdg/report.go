@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -43,10 +43,10 @@ func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, er
 // ProveWith is Prove with the decision's bounds given (the command line sizes the
 // header states to its memory budget: HeaderStatesWithin).
 func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte, error), opt DecideOptions) (*Report, error) {
-	var g *model.Grid
+	var g *topology.Network
 	if topo != "" {
 		var err error
-		if g, err = model.ParseNetwork(topo); err != nil {
+		if g, err = topology.Parse(topo); err != nil {
 			return nil, props.BadInputf("--topo: %v", err)
 		}
 	} else if routing.IsBuiltin(spec) {

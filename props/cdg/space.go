@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // space is every reachable header state of a relation, over all destinations at once,
@@ -18,7 +18,7 @@ import (
 // destination: the worm is then delivered, never blocked).
 type space struct {
 	ctx context.Context // ends the long loops early (nil: never); Decide then stops
-	g   *model.Grid
+	g   *topology.Network
 	vcs int
 	vtx []int32 // vertex of each state
 	dst []int32
@@ -71,7 +71,7 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 	sp.first = append(sp.first, 0)
 	sp.dstFirst = make([]int32, g.Nodes()+1)
 	for d := 0; d < g.Nodes(); d++ {
-		dst := model.NodeID(d)
+		dst := topology.NodeID(d)
 		sp.dstFirst[d] = int32(len(sp.vtx))
 		if !g.Endpoint(dst) {
 			continue // no worm is addressed to it

@@ -3,8 +3,8 @@ package cdg
 import (
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Symmetry: automorphisms of the network that the relation respects, found by checking
@@ -120,24 +120,24 @@ func (sy *symmetry) build() {
 // reflection of each dimension (x -> -x on a ring, x -> k-1-x otherwise; on the
 // hypercube the flip of a bit) and the swap of each dimension with the next one of the
 // same size and wiring. None for an irregular network.
-func gridAutomorphisms(g *model.Grid) [][]model.NodeID {
+func gridAutomorphisms(g *topology.Network) [][]topology.NodeID {
 	if g.IsGraph() {
 		return nil
 	}
 	dims := g.Dims()
-	perm := func(f func(x []int)) []model.NodeID {
-		pi := make([]model.NodeID, g.Nodes())
+	perm := func(f func(x []int)) []topology.NodeID {
+		pi := make([]topology.NodeID, g.Nodes())
 		x := make([]int, dims)
 		for v := range pi {
 			for d := range x {
-				x[d] = g.Coord(model.NodeID(v), d)
+				x[d] = g.Coord(topology.NodeID(v), d)
 			}
 			f(x)
 			pi[v] = g.Node(x...)
 		}
 		return pi
 	}
-	var out [][]model.NodeID
+	var out [][]topology.NodeID
 	for d := range dims {
 		k := g.Size(d)
 		if g.Wraps(d) {
@@ -161,15 +161,15 @@ func gridAutomorphisms(g *model.Grid) [][]model.NodeID {
 // automorphic checks candidate pi against the space (the symmetry comment above) and
 // returns its map of vertices, or nil when it is not an automorphism of the space.
 // Cost O(states + arcs log outputs).
-func (sp *space) automorphic(pi []model.NodeID) []int32 {
+func (sp *space) automorphic(pi []topology.NodeID) []int32 {
 	g := sp.g
 	nv := sp.vertices()
-	chMap := make([]model.ChannelID, g.Channels())
+	chMap := make([]topology.ChannelID, g.Channels())
 	hit := make([]bool, g.Channels())
 	for c := range chMap {
-		ch := g.Channel(model.ChannelID(c))
+		ch := g.Channel(topology.ChannelID(c))
 		m := g.ChannelBetween(pi[ch.From], pi[ch.To])
-		if m == model.None || hit[m] {
+		if m == topology.None || hit[m] {
 			return nil
 		}
 		chMap[c], hit[m] = m, true
@@ -195,7 +195,7 @@ func (sp *space) automorphic(pi []model.NodeID) []int32 {
 		}
 		ok := true
 		for s := lo; s < hi && ok; s++ {
-			c, ok2 := sp.imageClass(s, pi, chMap, model.NodeID(e))
+			c, ok2 := sp.imageClass(s, pi, chMap, topology.NodeID(e))
 			if !ok2 {
 				ok = false
 				break
@@ -244,7 +244,7 @@ func (sp *space) automorphic(pi []model.NodeID) []int32 {
 // imageClass returns the class of the image of state s under pi (toward dst, its
 // image destination): the same misroutes, and the source class the space's classes
 // give the image header; false when that class is out of range.
-func (sp *space) imageClass(s int32, pi []model.NodeID, chMap []model.ChannelID, dst model.NodeID) (int32, bool) {
+func (sp *space) imageClass(s int32, pi []topology.NodeID, chMap []topology.ChannelID, dst topology.NodeID) (int32, bool) {
 	m := sp.cls[s] % int32(sp.nmis)
 	if sp.sc == nil {
 		return m, true

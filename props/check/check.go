@@ -10,7 +10,7 @@
 // Lookup) and turns it into the same typed check. Replay re-executes a saved
 // counterexample; props/check/checktest wraps the entry for tests.
 //
-//	g, _ := model.ParseGrid("torus:4")
+//	g, _ := topology.Parse("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
 //		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
 //		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
@@ -20,7 +20,7 @@ var routingParam = Param{"routing", "", "routing relation: a built-in (" + strin
 // relationOf resolves the instance's Go relation or the "routing" parameter on g: nil
 // for the default, else the relation (a file is read from disk here, the one place the entry reads a user file
 // named by a parameter).
-func relationOf(r *request, g *model.Grid) (routing.Relation, error) {
+func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 	spec := r.str("routing")
 	if rel := r.relation; rel != nil {
 		switch rg := rel.Grid(); {
@@ -171,10 +171,10 @@ func prepareRouting(r *request) (job, error) {
 		if spec == "" {
 			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
 		}
-		var g *model.Grid
+		var g *topology.Network
 		if r.topology != "" {
 			var err error
-			if g, err = model.ParseNetwork(r.topology); err != nil {
+			if g, err = topology.Parse(r.topology); err != nil {
 				return nil, badf("--topo: %v", err)
 			}
 		} else if routing.IsBuiltin(spec) {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
@@ -132,7 +132,7 @@ func TestTreeMcastFamilyStop(t *testing.T) {
 // the static decision and the flit explorer both find the ring deadlock of a user's
 // relation, and an algorithm that takes no relation refuses it.
 func TestGoRelationThroughRun(t *testing.T) {
-	g, err := model.ParseGrid("torus:4")
+	g, err := topology.Parse("torus:4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +152,13 @@ func TestGoRelationThroughRun(t *testing.T) {
 }
 
 // ringRelation routes every header the positive way round a ring, on one VC.
-type ringRelation struct{ g *model.Grid }
+type ringRelation struct{ g *topology.Network }
 
-func (r ringRelation) Name() string      { return "ring" }
-func (r ringRelation) Grid() *model.Grid { return r.g }
-func (r ringRelation) VCs() int          { return 1 }
+func (r ringRelation) Name() string            { return "ring" }
+func (r ringRelation) Grid() *topology.Network { return r.g }
+func (r ringRelation) VCs() int                { return 1 }
 func (r ringRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
-	c, _ := r.g.Neighbor(h.At, 0, model.Plus)
+	c, _ := r.g.Neighbor(h.At, 0, topology.Plus)
 	return append(out, routing.Output{Channel: c})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -68,7 +69,7 @@ full instance; finding nothing is inconclusive.`,
 // (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
 type Unicast struct {
 	// Grid is the topology; Spec.Topology is ignored.
-	Grid *model.Grid
+	Grid *topology.Network
 	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
 	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
 	Spec unicast.Spec
@@ -252,7 +253,7 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 // Progress goes to Options.Progress as one line (instances done of all, states, rate,
 // ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
 // counted, and a run resumed from its result continues it.
-func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
+func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
 	fam.Routing = sp.Routing
 	fam.StopAtViolation = stop
@@ -364,7 +365,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, k)
 	if sp.Routing != nil {
 		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, k, sp.Routing.Name())
-	} else if g.Kind() == model.Mesh {
+	} else if g.Kind() == topology.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
 	if sh.Count > 1 {
@@ -480,7 +481,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 
 // unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
 // the minimised witness (unicast.Swarm), or what the walks covered.
-func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	walkers := runtime.GOMAXPROCS(0)
 	if r.opt.Workers > 1 {
 		walkers = r.opt.Workers

@@ -20,7 +20,7 @@
 // explorer's data (FlitScene, ScheduleScene; Explorer, ServeExplorer serve it), and
 // Dissector is the Wireshark dissector of the captures.
 //
-// Pictures take model-level values (model.Grid, model.Schedule, flit states, the
+// Pictures take model-level values (topology.Network, model.Schedule, flit states, the
 // evidence's own types), so every algorithm's witnesses are drawn the same way; render
 // knows no algorithm. Output is a pure function of the input: no clock, no map
 // iteration, fixed number formatting, so pictures can be golden-tested and diffed (go

@@ -10,7 +10,7 @@ package render
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -130,21 +130,21 @@ type SceneUnicast struct {
 	Holds   [][2]int64 `json:"holds"` // per hop: [from, to)
 }
 
-func sceneGrid(g *model.Grid) SceneGrid {
+func sceneGrid(g *topology.Network) SceneGrid {
 	sg := SceneGrid{Spec: g.Spec(), Width: g.Size(0), Height: 1}
 	if g.Dims() == 2 {
 		sg.Height = g.Size(1)
 	}
 	for v := 0; v < g.Nodes(); v++ {
-		n := SceneNode{Name: g.NodeName(model.NodeID(v)), X: g.Coord(model.NodeID(v), 0)}
+		n := SceneNode{Name: g.NodeName(topology.NodeID(v)), X: g.Coord(topology.NodeID(v), 0)}
 		if g.Dims() == 2 {
-			n.Y = g.Coord(model.NodeID(v), 1)
+			n.Y = g.Coord(topology.NodeID(v), 1)
 		}
 		sg.Nodes = append(sg.Nodes, n)
 	}
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
-		sg.Channels = append(sg.Channels, SceneChannel{Name: g.ChannelName(model.ChannelID(c)), From: int(ch.From), To: int(ch.To), Dim: ch.Dim, Dir: ch.Dir.Sign(), Wrap: ch.Wrap})
+		ch := g.Channel(topology.ChannelID(c))
+		sg.Channels = append(sg.Channels, SceneChannel{Name: g.ChannelName(topology.ChannelID(c)), From: int(ch.From), To: int(ch.To), Dim: ch.Dim, Dir: ch.Dir.Sign(), Wrap: ch.Wrap})
 	}
 	return sg
 }

@@ -8,21 +8,21 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // MessageName is how pictures, the explorer and model/flit's Waits text name message i.
 func MessageName(i int) string { return fmt.Sprintf("m%d", i) }
 
 // gridOf returns the grid of a flit model whose network is a grid.
-func gridOf(m *flit.Model) (*model.Grid, error) {
+func gridOf(m *flit.Model) (*topology.Network, error) {
 	gn, ok := m.Config().Net.(flit.GridNetwork)
-	if !ok || gn.Grid == nil {
+	if !ok || gn.Network == nil {
 		return nil, fmt.Errorf("render: the model's network is not a grid; only meshes and tori can be drawn")
 	}
-	return gn.Grid, nil
+	return gn.Network, nil
 }
 
 // FlitState builds the picture of state s of model m: every message with its route, the
@@ -42,8 +42,8 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	p := FlitPicture{Grid: g, VCs: vcs}
 	for i, mc := range cfg.Messages {
-		seen := map[model.ChannelID]bool{}
-		var path []model.ChannelID
+		seen := map[topology.ChannelID]bool{}
+		var path []topology.ChannelID
 		for di := range mc.Dests {
 			for _, c := range m.PreferredPath(i, di) {
 				if !seen[c] {
@@ -60,12 +60,12 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && int(v.Owner) < len(cfg.Messages) {
-			p.Holds = append(p.Holds, Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
+			p.Holds = append(p.Holds, Hold{Channel: topology.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
 		}
 	}
 	// A header is flit 0 (the first destination's address) or, for a tree multicast, an
 	// address flit after the data (000 Fig. 1).
-	header := func(i int, f uint8, at model.NodeID, vc int, in0 flit.Input) {
+	header := func(i int, f uint8, at topology.NodeID, vc int, in0 flit.Input) {
 		mc := cfg.Messages[i]
 		di := -1
 		if f == 0 {
@@ -78,7 +78,7 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 		}
 		want := m.PreferredOutput(s, i, di, vc)
 		for _, o := range in0.Outs.Slice(tab) {
-			if (o == flit.Eject && want == model.None) || (o >= 0 && model.ChannelID(int(o)/vcs) == want) {
+			if (o == flit.Eject && want == topology.None) || (o >= 0 && topology.ChannelID(int(o)/vcs) == want) {
 				if o == flit.Eject || s.VCs[o].Flits.Len(tab) < cfg.Buffer {
 					return // it has a usable branch
 				}
@@ -97,7 +97,7 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && v.Flits.Len(tab) > 0 && v.In.Reinj == 0 {
-			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
+			_, to := cfg.Net.Ends(topology.ChannelID(o / vcs))
 			header(int(v.Owner), v.Flits.At(tab, 0), to, o, v.In)
 		}
 	}

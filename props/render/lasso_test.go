@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -16,7 +17,7 @@ import (
 // without a misroute budget bounces along the bottom row of a 3x2 mesh forever (claim
 // RT6's violated half) — with the checker's liveness check, and draws its lasso.
 func TestLassoPicture(t *testing.T) {
-	g, err := model.ParseGrid("mesh:3x2")
+	g, err := topology.Parse("mesh:3x2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -141,7 +141,7 @@ func Partition(opt *props.PartitionEvidence) ([]byte, error) {
 		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"%s><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), style, html.EscapeString(d.Name))
 	}
 	b.WriteString("</g>\n")
-	member := map[model.NodeID]int{}
+	member := map[topology.NodeID]int{}
 	for i, s := range ddns {
 		c, d := SubnetworkStyle(i)
 		off := (float64(i) - float64(len(ddns)-1)/2) * min(2.5, cell/4/float64(max(1, len(ddns))))
@@ -170,7 +170,7 @@ func Partition(opt *props.PartitionEvidence) ([]byte, error) {
 			}
 		}
 	}
-	v.nodes(&b, func(n model.NodeID) string {
+	v.nodes(&b, func(n topology.NodeID) string {
 		if i, ok := member[n]; ok {
 			c, _ := SubnetworkStyle(i)
 			return c

@@ -12,14 +12,14 @@ import (
 	"math"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // ChannelRanks draws g with every ranked channel labelled by its ranks ("3" with one VC,
 // "3/17" with several: VC 0's rank first); channels without a rank are drawn grey. It
 // takes 1-D and 2-D meshes and tori and irregular networks.
-func ChannelRanks(g *model.Grid, ranks []props.RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
+func ChannelRanks(g *topology.Network, ranks []props.RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func ChannelRanks(g *model.Grid, ranks []props.RankedChannel, vcs int, title, su
 	b := &sh.b
 	v.links(b)
 	b.WriteString("<g id=\"ranks\" font-size=\"8\">\n")
-	for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+	for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 		if label[c] == nil {
 			continue
 		}
@@ -71,6 +71,6 @@ func ChannelRanks(g *model.Grid, ranks []props.RankedChannel, vcs int, title, su
 		}
 	}
 	b.WriteString("</g>\n")
-	v.nodes(b, func(model.NodeID) string { return "#fff" }, true)
+	v.nodes(b, func(topology.NodeID) string { return "#fff" }, true)
 	return sh.close(), nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -16,7 +16,7 @@ import (
 // offered loads, and which algorithms are the tree and separate addressing (-1 when
 // absent) so that the tree's latency reduction can be reported.
 type comparison struct {
-	Grid      *model.Grid
+	Grid      *topology.Network
 	Base      sim.Config
 	Names     []string
 	Algos     []sim.McastAlgo
@@ -38,7 +38,7 @@ var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#f
 // on g, one run per count in dests (comma-separated), at the comma-separated loads, or
 // when loads is "" at points loads up to o.Load. The other options are those of simConfig;
 // errors name the flag at fault.
-func newComparison(g *model.Grid, o Options, names, dests, loads string, points int) (*comparison, error) {
+func newComparison(g *topology.Network, o Options, names, dests, loads string, points int) (*comparison, error) {
 	c := &comparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
 	if loads != "" {
 		for _, s := range strings.Split(loads, ",") {

@@ -19,6 +19,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -48,7 +49,7 @@ type Options struct {
 
 // requireRouting refuses an irregular network without --routing, and with --routing
 // what does not follow a relation (what is the --algo, or the mode, at fault).
-func requireRouting(g *model.Grid, o Options, what string) error {
+func requireRouting(g *topology.Network, o Options, what string) error {
 	if o.Relation == nil {
 		if g.IsGraph() {
 			return fmt.Errorf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
@@ -77,7 +78,7 @@ const maxCollectiveNodes = 512 * 512
 
 // broadcastBuilder returns the broadcast algorithm called name that the simulator can
 // execute alone or use for the broadcasts of random traffic (dcf, edn, zblock, sbt).
-func broadcastBuilder(name string) (func(g *model.Grid, src model.NodeID) (*model.Schedule, error), bool) {
+func broadcastBuilder(name string) (func(g *topology.Network, src topology.NodeID) (*model.Schedule, error), bool) {
 	switch name {
 	case "dcf":
 		return dcf.Build, true
@@ -86,17 +87,19 @@ func broadcastBuilder(name string) (func(g *model.Grid, src model.NodeID) (*mode
 	case "zblock":
 		return zblock.Build, true
 	case "sbt":
-		return func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return sbt.Build(g, src, 0) }, true
+		return func(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
+			return sbt.Build(g, src, 0)
+		}, true
 	}
 	return nil, false
 }
 
 // multicastBuilder returns the unicast-based multicast algorithm called name (U-torus,
 // U-mesh, SPU) that a collective run or random multicast traffic can use.
-func multicastBuilder(name string) (func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error), bool) {
+func multicastBuilder(name string) (func(g *topology.Network, src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error), bool) {
 	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
 		if sc.String() == name {
-			return func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
+			return func(g *topology.Network, src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error) {
 				return unicastmc.Build(g, sc, unicastmc.Multicast{Source: src, Destinations: dests})
 			}, true
 		}
@@ -116,7 +119,7 @@ func scheduleNames() []string {
 
 // simConfig turns the options into a simulator configuration, or an error of one line
 // naming the flag at fault.
-func simConfig(g *model.Grid, o Options) (sim.Config, error) {
+func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: o.VCs, Buffer: o.Buffers, Length: o.Length, Ts: o.Ts, Tr: o.Tr,
 		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER, Relation: o.Relation}
 	if err := requireRouting(g, o, ""); err != nil {
@@ -132,8 +135,8 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	default:
 		return cfg, fmt.Errorf("--selection %q: want first or hash", o.Selection)
 	}
-	if g.Kind() == model.Hypercube && o.Relation == nil {
-		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
+	if g.Kind() == topology.Hypercube && o.Relation == nil {
+		cfg.Routing = topology.DOR{Grid: g, Order: topology.DescendingOrder(g.Dims())}
 	}
 	switch o.Ports {
 	case "all":
@@ -200,10 +203,10 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 		if hot >= g.Nodes() {
 			return cfg, fmt.Errorf("--hot-node %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
 		}
-		if !g.Endpoint(model.NodeID(hot)) {
-			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(model.NodeID(hot)), g.Spec())
+		if !g.Endpoint(topology.NodeID(hot)) {
+			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(topology.NodeID(hot)), g.Spec())
 		}
-		cfg.Traffic.HotNode = model.NodeID(hot)
+		cfg.Traffic.HotNode = topology.NodeID(hot)
 	case "multicast":
 		cfg.Traffic.Multicast = 1
 	case "broadcast":
@@ -231,7 +234,7 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 
 // simAlgorithm sets how cfg's broadcasts and multicasts travel: a collective schedule,
 // separate unicasts, the pruned tree (000) or path-based worms (dual-path, multipath, pm).
-func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
+func simAlgorithm(g *topology.Network, o Options, cfg *sim.Config) error {
 	switch o.Algo {
 	case "", "unicast", "separate":
 	default:
@@ -248,11 +251,13 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 		if _, err := build(g, 0); err != nil {
 			return fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
 		}
-		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
+		cfg.BroadcastSchedule = func(src topology.NodeID) (*model.Schedule, error) { return build(g, src) }
 		return nil
 	}
 	if build, ok := multicastBuilder(o.Algo); ok {
-		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
+		cfg.MulticastSchedule = func(src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error) {
+			return build(g, src, dests)
+		}
 		return nil
 	}
 	switch o.Algo {
@@ -265,7 +270,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 		cfg.Tree, cfg.Prune = true, p
 	case "dual-path", "multipath", "pm":
 		cfg.Multicast, _ = pathbased.SimMulticast(g, o.Algo)
-		if g.Kind() != model.Mesh || g.Dims() != 2 {
+		if g.Kind() != topology.Mesh || g.Dims() != 2 {
 			return fmt.Errorf("--algo %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
 		}
 	default:
@@ -278,7 +283,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 // offered load above what a node can inject (its injection channels, each one flit a
 // cycle), whose source queues would grow until memory runs out, and more than
 // maxNodeCycles of work. Messages name the flag to change.
-func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
+func simBounds(g *topology.Network, o Options, cfg sim.Config) error {
 	inject := 2 * g.Dims()
 	if g.IsGraph() {
 		// The endpoint with the fewest channels out (a terminal's one) fills first.
@@ -309,13 +314,13 @@ func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
 }
 
 // sampleDests draws k distinct nodes other than src, reproducibly from seed, sorted.
-func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
+func sampleDests(n int, src topology.NodeID, k int, seed uint64) []topology.NodeID {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	perm := rng.Perm(n)
-	var out []model.NodeID
+	var out []topology.NodeID
 	for _, v := range perm {
-		if model.NodeID(v) != src && len(out) < k {
-			out = append(out, model.NodeID(v))
+		if topology.NodeID(v) != src && len(out) < k {
+			out = append(out, topology.NodeID(v))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -330,7 +335,7 @@ func parseDests(s string) (mn, mx int, err error) {
 	}
 	mn, err1 := strconv.Atoi(lo)
 	mx, err2 := strconv.Atoi(hi)
-	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > model.MaxNodes {
+	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > topology.MaxNodes {
 		return 0, 0, fmt.Errorf("--dests %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
 	}
 	return mn, mx, nil
@@ -347,14 +352,14 @@ func vcCount(cfg sim.Config) int {
 	}
 	r := cfg.Routing
 	if r.Grid == nil {
-		r = model.NewDOR(cfg.Grid)
+		r = topology.NewDOR(cfg.Grid)
 	}
 	return r.Classes()
 }
 
 // latencyModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
 // on hypercubes, the zero-load latency elsewhere), to print beside the simulation.
-func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
+func latencyModel(g *topology.Network, cfg sim.Config) *analytic.Estimate {
 	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
 		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot,
 		Route: routeOf(cfg)})
@@ -363,17 +368,17 @@ func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
 
 // routeOf is the route of a worm of cfg between two endpoints when a relation routes
 // them, nil under dimension order.
-func routeOf(cfg sim.Config) func(src, dst model.NodeID) ([]model.Hop, error) {
+func routeOf(cfg sim.Config) func(src, dst topology.NodeID) ([]topology.Hop, error) {
 	rel, sel := cfg.Relation, cfg.Selection
 	if rel == nil {
 		return nil
 	}
-	return func(src, dst model.NodeID) ([]model.Hop, error) { return sel.Path(rel, src, dst) }
+	return func(src, dst topology.NodeID) ([]topology.Hop, error) { return sel.Path(rel, src, dst) }
 }
 
 // trafficReport is the report object of one traffic simulation: its instance, the
 // measured result, the model beside it and the run's speed; version is the tool's.
-func trafficReport(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) *TrafficReport {
+func trafficReport(version string, g *topology.Network, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) *TrafficReport {
 	mo := ModelFigures{Name: m.Name}
 	if m.Err != "" {
 		mo.Error = m.Err

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func simDefaults() Options {
@@ -17,7 +17,7 @@ func simDefaults() Options {
 
 // TestSimConfigRefuses checks that each bad option is refused with an error naming its flag.
 func TestSimConfigRefuses(t *testing.T) {
-	g, err := model.ParseGrid("mesh:4x4")
+	g, err := topology.Parse("mesh:4x4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSimConfigRefuses(t *testing.T) {
 // TestSimConfigBuilds checks the configuration of valid options: the load divided by the
 // length, the hot spot at the centre, tree multicast with its pruning.
 func TestSimConfigBuilds(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	o := simDefaults()
 	o.Load, o.Traffic, o.Algo, o.Prune = 0.32, "hotspot", "tree", "none"
 	cfg, err := simConfig(g, o)
@@ -71,7 +71,7 @@ func TestScheduleNames(t *testing.T) {
 // TestSimCollective runs EDN on a square torus: the run completes, the formula and the
 // timed model are beside it, and a source off the network is refused.
 func TestSimCollective(t *testing.T) {
-	g, _ := model.ParseGrid("torus:8x8")
+	g, _ := topology.Parse("torus:8x8")
 	o := simDefaults()
 	o.Algo, o.Length, o.Ts = "edn", 16, 1
 	c, ok, err := newCollective(g, o)
@@ -100,7 +100,7 @@ func TestSimCollective(t *testing.T) {
 // TestSimSweep runs a short sweep on a hypercube with hybrid traffic: the loads rise
 // evenly, each point carries the 003 model, and the plot has the broadcast panel.
 func TestSimSweep(t *testing.T) {
-	g, _ := model.ParseGrid("hypercube:4")
+	g, _ := topology.Parse("hypercube:4")
 	o := simDefaults()
 	o.Rate, o.B, o.VCs, o.Cycles, o.Warmup = 0.01, 0.1, 3, 500, 50
 	cfg, err := simConfig(g, o)

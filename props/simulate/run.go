@@ -13,7 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file runs the simulations of `wormcheck sim` and writes them for people: one
@@ -78,7 +78,7 @@ func progressLine(w io.Writer, cfg *sim.Config, label string) *progress.Line {
 // trafficRun is one traffic simulation: its configuration and result, the latency model
 // beside it (latencyModel), the seconds it took and, when it was stopped early, why.
 type trafficRun struct {
-	Grid    *model.Grid
+	Grid    *topology.Network
 	Algo    string
 	Config  sim.Config
 	Result  *sim.Result
@@ -90,7 +90,7 @@ type trafficRun struct {
 
 // runTraffic simulates cfg on g (cfg.Context stops it) and evaluates the model beside it;
 // algo is the multicast algorithm's name for the report.
-func runTraffic(ctx context.Context, g *model.Grid, algo string, cfg sim.Config) (*trafficRun, error) {
+func runTraffic(ctx context.Context, g *topology.Network, algo string, cfg sim.Config) (*trafficRun, error) {
 	start := time.Now()
 	res, err := sim.Run(cfg)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -27,7 +27,7 @@ import (
 // Options.Algo names one and neither a rate nor a load is given; a latency-vs-load sweep
 // when Plot is set; else one traffic simulation.
 type Request struct {
-	Grid    *model.Grid
+	Grid    *topology.Network
 	Options Options
 	// Compare lists the multicast algorithms to compare (e.g. "tree,separate"),
 	// CompareDests their destination counts and CompareLoads explicit loads (else Points

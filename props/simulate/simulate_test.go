@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // countingTrace is a Trace that counts what it is asked.
@@ -23,7 +23,7 @@ func (c *countingTrace) Close() error { c.closed++; return nil }
 // outcome each gives, that only a traffic run and a collective record flit moves, that
 // bad options open no trace, and what each prints.
 func TestSimulateDispatchesEachMode(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	short := simDefaults()
 	short.Length, short.Cycles, short.Warmup = 2, 400, 100
 	for _, c := range []struct {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -13,7 +13,7 @@ import (
 // as the simulation beside the model (003 on hypercubes, the zero-load latency
 // elsewhere).
 type sweep struct {
-	Grid   *model.Grid
+	Grid   *topology.Network
 	Base   sim.Config
 	Points int
 	// Done are the points run so far, and Rates their message rates.
@@ -22,7 +22,7 @@ type sweep struct {
 }
 
 // newSweep prepares a sweep of cfg over points loads; points must be 2..100.
-func newSweep(g *model.Grid, cfg sim.Config, points int) (*sweep, error) {
+func newSweep(g *topology.Network, cfg sim.Config, points int) (*sweep, error) {
 	if points < 2 || points > 100 {
 		return nil, fmt.Errorf("--points %d: want 2..100", points)
 	}

@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // flitRef is a flit: its packet's index in engine.pkts in the high bits, flagHead and
@@ -31,7 +31,7 @@ type pkt struct {
 	cls              int32 // the relation's VC of the hop its header took last
 	record           bool
 	explicit         int32 // index into Traffic.Packets, or -1
-	srcNode, dstNode model.NodeID
+	srcNode, dstNode topology.NodeID
 }
 
 // link is a channel of the simulated network: a channel of the topology, or the
@@ -44,7 +44,7 @@ type link struct {
 	outPort  int32 // port at from (router-local output index)
 	inPort   int32 // port at to (router-local input index)
 	term     int32 // the terminal at the terminal end, or -1
-	channel  model.ChannelID
+	channel  topology.ChannelID
 	flits    fifo[pipeFlit]
 	credits  fifo[uint64] // VC masks
 }
@@ -112,7 +112,7 @@ type routeElem struct {
 // its allocators. Per-port and per-VC state lives in the engine's flat arrays from
 // inBase and outBase on.
 type router struct {
-	node            model.NodeID
+	node            topology.NodeID
 	in, out         []int32 // links
 	inBase, outBase int32
 	active          bool
@@ -135,7 +135,7 @@ type router struct {
 // materialised, later packets are created from qtime on as it catches up), the packet
 // it is sending and the credits of its router's injection VCs.
 type terminal struct {
-	node    model.NodeID
+	node    topology.NodeID
 	inj, ej int32 // links
 	qtime   int64
 	drained bool
@@ -156,7 +156,7 @@ type terminal struct {
 // engine is one simulation.
 type engine struct {
 	cfg       Config
-	g         *model.Grid
+	g         *topology.Network
 	rel       routing.Relation
 	V, B      int32
 	classes   int32
@@ -230,14 +230,14 @@ func newEngine(cfg Config) (*engine, error) {
 }
 
 // build creates the routers, terminals and links of the network.
-func (e *engine) build(terms []model.NodeID) error {
+func (e *engine) build(terms []topology.NodeID) error {
 	g := e.g
 	n := g.Nodes()
 	e.termOf, e.rtrOf = filled(n, -1), filled(n, -1)
 	for v := 0; v < n; v++ {
-		if !g.Terminal(model.NodeID(v)) {
+		if !g.Terminal(topology.NodeID(v)) {
 			e.rtrOf[v] = int32(len(e.rts))
-			e.rts = append(e.rts, router{node: model.NodeID(v)})
+			e.rts = append(e.rts, router{node: topology.NodeID(v)})
 		}
 	}
 	if len(terms) == 0 {
@@ -258,15 +258,15 @@ func (e *engine) build(terms []model.NodeID) error {
 		lat = g.Weight
 	}
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
-		l := link{channel: model.ChannelID(c), from: e.rtrOf[ch.From], to: e.rtrOf[ch.To], term: -1, lat: int32(lat(model.ChannelID(c)))}
+		ch := g.Channel(topology.ChannelID(c))
+		l := link{channel: topology.ChannelID(c), from: e.rtrOf[ch.From], to: e.rtrOf[ch.To], term: -1, lat: int32(lat(topology.ChannelID(c)))}
 		if l.lat < 1 || l.lat > 1<<16 {
-			return fmt.Errorf("channel %s: latency %d; want 1..65536 cycles", g.ChannelName(model.ChannelID(c)), l.lat)
+			return fmt.Errorf("channel %s: latency %d; want 1..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
 		}
 		id := int32(len(e.links))
 		switch {
 		case l.from < 0 && l.to < 0:
-			return fmt.Errorf("channel %s joins two terminals", g.ChannelName(model.ChannelID(c)))
+			return fmt.Errorf("channel %s joins two terminals", g.ChannelName(topology.ChannelID(c)))
 		case l.from < 0:
 			t := e.termOf[ch.From]
 			if t < 0 || e.terms[t].inj >= 0 {
@@ -287,9 +287,9 @@ func (e *engine) build(terms []model.NodeID) error {
 		v := e.rtrOf[tm.node]
 		if v >= 0 { // a router's own terminal: injection and ejection channels of 1 cycle
 			tm.inj = int32(len(e.links))
-			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: 1, channel: model.None})
+			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: 1, channel: topology.None})
 			tm.ej = int32(len(e.links))
-			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: 1, channel: model.None})
+			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: 1, channel: topology.None})
 		}
 		if tm.inj < 0 || tm.ej < 0 {
 			return fmt.Errorf("terminal %s has no channel to or from a router", g.NodeName(tm.node))
@@ -303,7 +303,7 @@ func (e *engine) build(terms []model.NodeID) error {
 // wirePorts gives every router its input and output ports: the topology's channels in
 // channel order (outputs in the router's port order), then its own terminal's.
 func (e *engine) wirePorts() {
-	var outs []model.ChannelID
+	var outs []topology.ChannelID
 	for i := range e.rts {
 		rt := &e.rts[i]
 		outs = e.g.AppendOut(outs[:0], rt.node)
@@ -315,7 +315,7 @@ func (e *engine) wirePorts() {
 		l := &e.links[id]
 		if l.to >= 0 {
 			rt := &e.rts[l.to]
-			if l.channel == model.None {
+			if l.channel == topology.None {
 				continue
 			}
 			l.inPort = int32(len(rt.in))
@@ -324,7 +324,7 @@ func (e *engine) wirePorts() {
 	}
 	for id := range e.links {
 		l := &e.links[id]
-		if l.channel != model.None {
+		if l.channel != topology.None {
 			if l.from >= 0 {
 				l.outPort = int32(slices.Index(e.rts[l.from].out, int32(l.channel)))
 			}
@@ -458,7 +458,7 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		return
 	}
 	inCh := e.links[rt.in[in]].channel
-	if inCh == model.None {
+	if inCh == topology.None {
 		inCh = routing.Injection
 	}
 	h := routing.Header{At: rt.node, In: routing.Input{Channel: inCh, VC: int(pk.cls)}, Src: pk.srcNode, Dst: pk.dstNode}

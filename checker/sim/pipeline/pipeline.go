@@ -37,8 +37,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Router is the router microarchitecture: BookSim's router keys, same meanings.
@@ -168,19 +168,19 @@ func DefaultMeasure() Measure {
 
 // Config is one simulation.
 type Config struct {
-	Network *model.Grid
+	Network *topology.Network
 	// Terminals are the network's terminals in the order traffic patterns number them
 	// (BookSim's); nil is Network.Endpoints(). A terminal that is a router's own node
 	// (grids) gets an injection and an ejection channel of one cycle into that router;
 	// a terminal node of a network file uses its channels.
-	Terminals []model.NodeID
+	Terminals []topology.NodeID
 	// Relation routes every header, hop by hop; Selection chooses among its outputs.
 	// The relation's VC classes split the VCs evenly (class k of C owns VCs k*V/C ..
 	// (k+1)*V/C-1); ejection and injection take any VC.
 	Relation  routing.Relation
 	Selection Selection
 	// Latency returns a channel's latency in cycles (nil: Network.Weight).
-	Latency func(model.ChannelID) int
+	Latency func(topology.ChannelID) int
 	Router  Router
 	Traffic Traffic
 	Measure Measure
@@ -195,18 +195,18 @@ type Config struct {
 }
 
 // TraceEvent is a flit leaving its input buffer in Cycle: from virtual channel InVC of
-// channel In (model.None: the router's injection port, or the terminal itself when
-// FromSource), over virtual channel VC of channel Out (model.None: the ejection port of
+// channel In (topology.None: the router's injection port, or the terminal itself when
+// FromSource), over virtual channel VC of channel Out (topology.None: the ejection port of
 // Node). Node is the router (or terminal) it leaves.
 type TraceEvent struct {
 	Cycle      int64
 	Packet     int
 	Head, Tail bool
 	FromSource bool
-	Node       model.NodeID
-	In         model.ChannelID
+	Node       topology.NodeID
+	In         topology.ChannelID
 	InVC       int
-	Out        model.ChannelID
+	Out        topology.ChannelID
 	VC         int
 }
 

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // mesh88Lat is BookSim2's example configuration src/examples/mesh88_lat: an 8x8 mesh
@@ -18,22 +18,22 @@ func mesh88Lat() Router {
 	return r
 }
 
-func mustGrid(t testing.TB, spec string) *model.Grid {
+func mustGrid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	top, err := model.ParseTopology(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return top.(*model.Grid)
+	return g
 }
 
 // runPackets runs an explicit workload and returns each packet's latency.
 func runPackets(t testing.TB, spec string, r Router, lat int, pk []Packet) []int64 {
 	t.Helper()
 	g := mustGrid(t, spec)
-	cfg := Config{Network: g, Relation: routing.NewDOR(g, g.Kind() == model.Torus), Router: r, Traffic: Traffic{Packets: pk}}
+	cfg := Config{Network: g, Relation: routing.NewDOR(g, g.Kind() == topology.Torus), Router: r, Traffic: Traffic{Packets: pk}}
 	if lat > 0 {
-		cfg.Latency = func(model.ChannelID) int { return lat }
+		cfg.Latency = func(topology.ChannelID) int { return lat }
 	}
 	res, err := Run(cfg)
 	if err != nil {
@@ -114,9 +114,9 @@ func TestZeroLoadClosedForm(t *testing.T) {
 		D := c.rd + c.va + c.sa + c.stp + c.stf
 		// 0 -> 3 on mesh:4x4 crosses 3 channels; 0 -> 15 crosses 6.
 		for _, dst := range []int{0, 3, 15} {
-			H := model.NodeID(0)
+			H := topology.NodeID(0)
 			g := mustGrid(t, "mesh:4x4")
-			H = model.NodeID(g.Distance(0, model.NodeID(dst)))
+			H = topology.NodeID(g.Distance(0, topology.NodeID(dst)))
 			got := runPackets(t, "mesh:4x4", r, c.lat, []Packet{{0, dst, c.L, 5}})
 			want := int64((int(H)+1)*D + int(H)*c.lat + 3 + c.L - 1)
 			if got[0] != want {

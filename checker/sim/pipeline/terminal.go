@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file is the terminals' side of a cycle (BookSim's TrafficManager::_Step and
@@ -211,7 +211,7 @@ func (e *engine) send(tm *terminal, t int64) {
 		}
 	}
 	lk := &e.links[tm.inj]
-	if e.cfg.Trace != nil && lk.channel != model.None {
+	if e.cfg.Trace != nil && lk.channel != topology.None {
 		e.cfg.Trace(TraceEvent{Cycle: t, Packet: e.traceID(tm.cur), Head: f&flagHead != 0, Tail: tail, FromSource: true,
 			Node: tm.node, In: lk.channel, Out: lk.channel, VC: int(tm.curVC)})
 	}
@@ -233,7 +233,7 @@ func (e *engine) traceID(p int32) int {
 // own terminal, 0 (the header is at its source).
 func (e *engine) firstHop(tm *terminal, pk *pkt) {
 	pk.cls = 0
-	if e.links[tm.inj].channel == model.None {
+	if e.links[tm.inj].channel == topology.None {
 		return
 	}
 	h := routing.Header{At: pk.srcNode, In: routing.Input{Channel: routing.Injection}, Src: pk.srcNode, Dst: pk.dstNode}

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -63,45 +63,48 @@ func (d Direction) String() string {
 	return "+"
 }
 
-// GridChannel describes one directed physical channel of a grid: it leaves From and
+// Channel describes one directed physical channel of a network: it leaves From and
 // enters To, moving along dimension Dim in direction Dir (Dim is -1 on a graph, which
-// has no dimensions; its channels have ports, Grid.Port). Wrap is true for the
+// has no dimensions; its channels have ports, Network.Port). Wrap is true for the
 // wrap-around channels of a torus (from k-1 to 0 going Plus, from 0 to k-1 going Minus);
 // these are the dateline channels.
-type GridChannel struct {
+type Channel struct {
 	From, To NodeID
 	Dim      int
 	Dir      Direction
 	Wrap     bool
 }
 
-// Grid is an n-dimensional mesh, torus (k-ary n-cube) or binary hypercube. Sizes[d] is
-// the number of nodes along dimension d. On a torus every node has a Plus and a Minus
-// channel in every dimension, except that a dimension of size 2 is wired as on a mesh (one
-// channel each way between the two nodes, no wrap-around); on a mesh the boundary nodes lack the channels
-// that would leave the grid.
+// Network is a network of routers joined by directed physical channels: a grid (an
+// n-dimensional mesh, torus (k-ary n-cube) or binary hypercube) or an irregular network
+// of kind Graph (a dragonfly, a fat-tree, a random network, a network read from a file,
+// a grid with failed links; graph.go). On a grid Sizes[d] is the number of nodes along
+// dimension d. On a torus every node has a Plus and a Minus channel in every dimension,
+// except that a dimension of size 2 is wired as on a mesh (one channel each way between
+// the two nodes, no wrap-around); on a mesh the boundary nodes lack the channels that
+// would leave the grid.
 //
-// Channel ids are dense: for node v (in id order), dimension d (ascending) and direction
-// Plus then Minus, each existing channel gets the next id.
-type Grid struct {
+// Channel ids are dense: on a grid, for node v (in id order), dimension d (ascending) and
+// direction Plus then Minus, each existing channel gets the next id.
+type Network struct {
 	kind     Kind
 	sizes    []int
 	strides  []int
 	nodes    int
 	slot     []ChannelID // slot[(v*dims+d)*2+dir] = channel id or None
-	channels []GridChannel
+	channels []Channel
 	net      *graph // set for kind Graph (graph.go)
 }
 
 // NewMesh builds the mesh with the given sizes per dimension.
-func NewMesh(sizes ...int) (*Grid, error) { return newGrid(Mesh, sizes) }
+func NewMesh(sizes ...int) (*Network, error) { return newGrid(Mesh, sizes) }
 
 // NewTorus builds the torus (k-ary n-cube with wrap-around channels) with the given sizes.
-func NewTorus(sizes ...int) (*Grid, error) { return newGrid(Torus, sizes) }
+func NewTorus(sizes ...int) (*Network, error) { return newGrid(Torus, sizes) }
 
 // NewHypercube builds the binary n-cube: 2^n nodes, node ids are the binary addresses
 // and dimension d flips bit d.
-func NewHypercube(n int) (*Grid, error) {
+func NewHypercube(n int) (*Network, error) {
 	if n < 1 || n > MaxHypercubeDim {
 		return nil, fmt.Errorf("hypercube dimension %d out of range; it must be 1..%d", n, MaxHypercubeDim)
 	}
@@ -120,7 +123,7 @@ const (
 	MaxHypercubeDim = 20
 )
 
-func newGrid(kind Kind, sizes []int) (*Grid, error) {
+func newGrid(kind Kind, sizes []int) (*Network, error) {
 	if len(sizes) == 0 {
 		return nil, fmt.Errorf("%v needs at least one dimension", kind)
 	}
@@ -137,7 +140,7 @@ func newGrid(kind Kind, sizes []int) (*Grid, error) {
 			return nil, fmt.Errorf("%v has more than %d nodes", kind, MaxNodes)
 		}
 	}
-	g := &Grid{kind: kind, sizes: append([]int(nil), sizes...), nodes: nodes}
+	g := &Network{kind: kind, sizes: append([]int(nil), sizes...), nodes: nodes}
 	g.strides = make([]int, len(sizes))
 	s := 1
 	for d, k := range sizes {
@@ -158,7 +161,7 @@ func newGrid(kind Kind, sizes []int) (*Grid, error) {
 				}
 				to := v + (nx-x)*g.strides[d]
 				g.slot[i] = ChannelID(len(g.channels))
-				g.channels = append(g.channels, GridChannel{From: NodeID(v), To: NodeID(to), Dim: d, Dir: dir, Wrap: wrap})
+				g.channels = append(g.channels, Channel{From: NodeID(v), To: NodeID(to), Dim: d, Dir: dir, Wrap: wrap})
 			}
 		}
 	}
@@ -167,7 +170,7 @@ func newGrid(kind Kind, sizes []int) (*Grid, error) {
 
 // step moves coordinate x one hop along dimension d in direction dir; ok is false where
 // the grid has no such channel.
-func (g *Grid) step(x, d int, dir Direction) (nx int, wrap, ok bool) {
+func (g *Network) step(x, d int, dir Direction) (nx int, wrap, ok bool) {
 	k := g.sizes[d]
 	if dir == Plus {
 		if x+1 < k {
@@ -188,34 +191,34 @@ func (g *Grid) step(x, d int, dir Direction) (nx int, wrap, ok bool) {
 }
 
 // Kind returns the grid's family.
-func (g *Grid) Kind() Kind { return g.kind }
+func (g *Network) Kind() Kind { return g.kind }
 
 // Dims returns the number of dimensions.
-func (g *Grid) Dims() int { return len(g.sizes) }
+func (g *Network) Dims() int { return len(g.sizes) }
 
 // Size returns the number of nodes along dimension d.
-func (g *Grid) Size(d int) int { return g.sizes[d] }
+func (g *Network) Size(d int) int { return g.sizes[d] }
 
 // Sizes returns a copy of the sizes per dimension.
-func (g *Grid) Sizes() []int { return append([]int(nil), g.sizes...) }
+func (g *Network) Sizes() []int { return append([]int(nil), g.sizes...) }
 
 // Nodes returns the number of processing nodes.
-func (g *Grid) Nodes() int { return g.nodes }
+func (g *Network) Nodes() int { return g.nodes }
 
 // Channels returns the number of directed physical channels; ids are 0..Channels()-1.
-func (g *Grid) Channels() int { return len(g.channels) }
+func (g *Network) Channels() int { return len(g.channels) }
 
 // Channel returns the description of channel c.
-func (g *Grid) Channel(c ChannelID) GridChannel { return g.channels[c] }
+func (g *Network) Channel(c ChannelID) Channel { return g.channels[c] }
 
 // Wraps reports whether dimension d has wrap-around channels.
-func (g *Grid) Wraps(d int) bool { return g.kind == Torus && g.sizes[d] > 2 }
+func (g *Network) Wraps(d int) bool { return g.kind == Torus && g.sizes[d] > 2 }
 
 // Coord returns coordinate d of node v. Cost O(1).
-func (g *Grid) Coord(v NodeID, d int) int { return (int(v) / g.strides[d]) % g.sizes[d] }
+func (g *Network) Coord(v NodeID, d int) int { return (int(v) / g.strides[d]) % g.sizes[d] }
 
 // Coords returns all coordinates of node v.
-func (g *Grid) Coords(v NodeID) []int {
+func (g *Network) Coords(v NodeID) []int {
 	c := make([]int, len(g.sizes))
 	for d := range c {
 		c[d] = g.Coord(v, d)
@@ -225,7 +228,7 @@ func (g *Grid) Coords(v NodeID) []int {
 
 // Node returns the node at the given coordinates, reduced modulo the sizes (so that
 // torus arithmetic such as x+k/2 can be passed straight in).
-func (g *Grid) Node(coords ...int) NodeID {
+func (g *Network) Node(coords ...int) NodeID {
 	v := 0
 	for d, x := range coords {
 		k := g.sizes[d]
@@ -236,7 +239,7 @@ func (g *Grid) Node(coords ...int) NodeID {
 
 // Neighbor returns the channel leaving v along dimension d in direction dir and the node
 // it enters, or (None, None) where there is no such channel.
-func (g *Grid) Neighbor(v NodeID, d int, dir Direction) (ChannelID, NodeID) {
+func (g *Network) Neighbor(v NodeID, d int, dir Direction) (ChannelID, NodeID) {
 	c := g.slot[(int(v)*len(g.sizes)+d)*2+int(dir)]
 	if c == None {
 		return None, None
@@ -245,12 +248,12 @@ func (g *Grid) Neighbor(v NodeID, d int, dir Direction) (ChannelID, NodeID) {
 }
 
 // ChannelOut returns the channel leaving v along dimension d in direction dir, or None.
-func (g *Grid) ChannelOut(v NodeID, d int, dir Direction) ChannelID {
+func (g *Network) ChannelOut(v NodeID, d int, dir Direction) ChannelID {
 	return g.slot[(int(v)*len(g.sizes)+d)*2+int(dir)]
 }
 
-// Spec returns the canonical spec of the grid, as ParseTopology accepts it.
-func (g *Grid) Spec() string {
+// Spec returns the canonical spec of the grid, as Parse accepts it.
+func (g *Network) Spec() string {
 	if g.net != nil {
 		return g.net.spec
 	}
@@ -265,11 +268,11 @@ func (g *Grid) Spec() string {
 }
 
 // String returns the spec.
-func (g *Grid) String() string { return g.Spec() }
+func (g *Network) String() string { return g.Spec() }
 
 // NodeName renders node v for people: its coordinates "(x,y)" on meshes and tori, its
 // binary address on hypercubes, its name on a graph.
-func (g *Grid) NodeName(v NodeID) string {
+func (g *Network) NodeName(v NodeID) string {
 	if g.net != nil {
 		return g.net.names[v]
 	}
@@ -289,7 +292,7 @@ func (g *Grid) NodeName(v NodeID) string {
 }
 
 // ChannelName renders channel c for people, e.g. "(1,2)->(2,2)".
-func (g *Grid) ChannelName(c ChannelID) string {
+func (g *Network) ChannelName(c ChannelID) string {
 	ch := g.channels[c]
 	return g.NodeName(ch.From) + "->" + g.NodeName(ch.To)
 }

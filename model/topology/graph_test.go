@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func TestTopologyFiles(t *testing.T) {
 		{"testdata/topo/soc.json", 4, 8, 1, "r0->r1", "cpu->r0", true},
 		{"testdata/topo/ring.dot", 5, 10, 1, "a->b", "e->a", false},
 	} {
-		g, err := ParseNetwork("file:" + tc.path)
+		g, err := Parse("file:" + tc.path)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
@@ -44,7 +44,7 @@ func TestTopologyFiles(t *testing.T) {
 		}
 	}
 	// BookSim's link weight: the head->body channel only.
-	g, err := ParseNetwork("file:testdata/topo/ring_chord.anynet")
+	g, err := Parse("file:testdata/topo/ring_chord.anynet")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +83,12 @@ func TestTopologyFileErrors(t *testing.T) {
 		{"graph { a -- b -- a }", "is given twice"},
 		{"graph { a:n -- b }", `dot line 1: node "a": ports (a:p) are not supported`},
 	} {
-		_, err := ParseTopologyFile("file:t", []byte(tc.text))
+		_, err := parseFile("file:t", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: error %v; want one line containing %q", tc.text, err, tc.want)
 		}
 	}
-	if _, err := ParseNetwork("file:testdata/topo/missing"); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := Parse("file:testdata/topo/missing"); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -106,7 +106,7 @@ func TestGenerators(t *testing.T) {
 		{"fattree:4,3", 48 + 64, 2 * (2*16*4 + 64), 64},
 		{"fattree:2,1", 3, 4, 2},
 	} {
-		g, err := ParseNetwork(tc.spec)
+		g, err := Parse(tc.spec)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.spec, err)
 		}
@@ -141,7 +141,7 @@ func TestGenerators(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"dragonfly:a=4,p=2", "dragonfly:a=4,p=2,h=2,g=10", "dragonfly:a=2,p=1,h=1,arrangement=spiral", "fattree:1,3", "fattree:4", "fattree:64,3"} {
-		if _, err := ParseNetwork(bad); err == nil || strings.Contains(err.Error(), "\n") {
+		if _, err := Parse(bad); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v", bad, err)
 		}
 	}
@@ -150,7 +150,7 @@ func TestGenerators(t *testing.T) {
 // TestFaults removes links from a mesh and checks the canonical spec, the channel
 // maps and the refusals.
 func TestFaults(t *testing.T) {
-	g, err := ParseNetwork("mesh:4x4/faults=(1,1)-(2,1),6->10")
+	g, err := Parse("mesh:4x4/faults=(1,1)-(2,1),6->10")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestFaults(t *testing.T) {
 			t.Fatalf("channel %s maps to %s", g.ChannelName(c), base.ChannelName(b))
 		}
 	}
-	if again, err := ParseNetwork(g.Spec()); err != nil || again.Spec() != g.Spec() {
+	if again, err := Parse(g.Spec()); err != nil || again.Spec() != g.Spec() {
 		t.Errorf("the canonical spec does not parse back: %v", err)
 	}
 	for _, tc := range []struct{ spec, want string }{
@@ -177,12 +177,15 @@ func TestFaults(t *testing.T) {
 		{"mesh:4x4/faults=0~1", "write A-B (both ways) or A->B"},
 		{"banyan:8/faults=0-1", "not a mesh, torus, hypercube"},
 	} {
-		if _, err := ParseNetwork(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Parse(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v; want %q", tc.spec, err, tc.want)
 		}
 	}
-	if _, err := ParseGrid("mesh:4x4/faults=0-1"); err == nil || !strings.Contains(err.Error(), "irregular network") {
-		t.Errorf("ParseGrid took a network with faults: %v", err)
+	if g, err := Parse("mesh:4x4/faults=0-1"); err != nil || g.RequireDims("XY routing") == nil {
+		t.Errorf("a network with faults has dimensions: %v", err)
+	}
+	if _, err := Parse("random:6,8,1/faults=0-1"); err == nil || !strings.Contains(err.Error(), "irregular network") {
+		t.Errorf("faults were laid over an irregular network: %v", err)
 	}
 }
 
@@ -199,7 +202,7 @@ func FuzzTopologyFile(f *testing.F) {
 	}
 	f.Add([]byte("digraph g { a -> b -> c -> a [weight=2]; c [terminal=true] }"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ParseTopologyFile("file:fuzz", data)
+		g, err := parseFile("file:fuzz", data)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error of several lines: %q", err)
@@ -219,7 +222,7 @@ func FuzzTopologyFile(f *testing.F) {
 	})
 }
 
-// FuzzTopologySpec feeds any spec to ParseTopology (grids, generators, faults).
+// FuzzTopologySpec feeds any spec to parse (grids, generators, faults).
 func FuzzTopologySpec(f *testing.F) {
 	for _, s := range []string{"mesh:4x4/faults=(1,1)-(2,1),6->10", "dragonfly:a=2,p=1,h=1,arrangement=relative", "fattree:2,3", "torus:4x4/faults=0-1"} {
 		f.Add(s)
@@ -228,15 +231,15 @@ func FuzzTopologySpec(f *testing.F) {
 		if strings.HasPrefix(strings.TrimSpace(spec), "file") {
 			return // reads files: FuzzTopologyFile covers the parsers
 		}
-		tp, err := ParseTopology(spec)
+		tp, err := parse(spec)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error of several lines: %q", err)
 			}
 			return
 		}
-		if g, ok := tp.(*Grid); ok && g.IsGraph() {
-			if _, err := ParseTopology(g.Spec()); err != nil {
+		if g, ok := tp.(*Network); ok && g.IsGraph() {
+			if _, err := parse(g.Spec()); err != nil {
 				t.Fatalf("spec %q of %q does not parse: %v", g.Spec(), spec, err)
 			}
 		}
@@ -246,7 +249,7 @@ func FuzzTopologySpec(f *testing.F) {
 // TestAnynetWeights reads BookSim2's README example of link weights ("Router 0 Router 1
 // 10 Router 2 5": capitalised words, weights on the head->body channels only).
 func TestAnynetWeights(t *testing.T) {
-	g, err := ParseTopologyFile("file:w", []byte("Router 0 Router 1 10 Router 2 5\nrouter 1 router 2\n"))
+	g, err := parseFile("file:w", []byte("Router 0 Router 1 10 Router 2 5\nrouter 1 router 2\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -23,14 +23,14 @@ type Hop struct {
 // channel dependency graph of each class is then acyclic, which is what makes DOR on a
 // torus deadlock-free (claim WH3); without the classes rings deadlock (WH2).
 type DOR struct {
-	Grid     *Grid
+	Grid     *Network
 	Order    []int
 	Dateline bool
 }
 
 // NewDOR returns dimension-order routing on g in the order 0, 1, ..., n-1, with dateline
 // classes on tori.
-func NewDOR(g *Grid) DOR {
+func NewDOR(g *Network) DOR {
 	return DOR{Grid: g, Order: AscendingOrder(g.Dims()), Dateline: g.Kind() == Torus}
 }
 
@@ -95,7 +95,7 @@ func (t TieDirs) Dir(d int) Direction {
 
 // Tied reports whether the route from a to b along dimension d is a tie: d wraps and b
 // lies exactly half-way round the ring from a, so both directions are minimal.
-func (g *Grid) Tied(a, b NodeID, d int) bool {
+func (g *Network) Tied(a, b NodeID, d int) bool {
 	if !g.Wraps(d) {
 		return false
 	}
@@ -105,7 +105,7 @@ func (g *Grid) Tied(a, b NodeID, d int) bool {
 }
 
 // OffsetTies is Offset with the tie directions t: a tied dimension goes t.Dir(d).
-func (g *Grid) OffsetTies(a, b NodeID, d int, t TieDirs) (hops int, dir Direction) {
+func (g *Network) OffsetTies(a, b NodeID, d int, t TieDirs) (hops int, dir Direction) {
 	hops, dir = g.Offset(a, b, d)
 	if t != 0 && t.Dir(d) == Minus && g.Tied(a, b, d) {
 		dir = Minus
@@ -115,7 +115,7 @@ func (g *Grid) OffsetTies(a, b NodeID, d int, t TieDirs) (hops int, dir Directio
 
 // Offset returns how many hops the route from a to b takes along dimension d and in
 // which direction. On a torus it is the shortest way, ties going Plus.
-func (g *Grid) Offset(a, b NodeID, d int) (hops int, dir Direction) {
+func (g *Network) Offset(a, b NodeID, d int) (hops int, dir Direction) {
 	k := g.sizes[d]
 	delta := g.Coord(b, d) - g.Coord(a, d)
 	if !g.Wraps(d) {
@@ -135,7 +135,7 @@ func (g *Grid) Offset(a, b NodeID, d int) (hops int, dir Direction) {
 
 // Distance returns the number of hops of the DOR route from a to b (the same for any
 // dimension order).
-func (g *Grid) Distance(a, b NodeID) int {
+func (g *Network) Distance(a, b NodeID) int {
 	n := 0
 	for d := range g.sizes {
 		h, _ := g.Offset(a, b, d)
@@ -229,7 +229,7 @@ func (r DOR) IsDORPath(src, dst NodeID, p []ChannelID) error {
 }
 
 // IsDORPathTies reports whether p is a minimal dimension-ordered path from src to dst
-// that differs from the DOR path at most in the direction of tied dimensions (Grid.Tied:
+// that differs from the DOR path at most in the direction of tied dimensions (Network.Tied:
 // both ways round are minimal), and returns the tie directions p takes. It is the check of
 // schedules that opt into "ties": "either" (Schedule.Ties); the error says where p
 // departs from every such path.
@@ -298,7 +298,7 @@ func (r DOR) PathHops(p []ChannelID) []Hop {
 // not, names the first hop at fault. It is the path check of explicit-path schedules
 // (Schedule.Explicit), such as the DDN routes of 001 Types III and IV, which go a
 // directed subnetwork's way round each ring and so are not shortest.
-func (g *Grid) CheckWalk(src, dst NodeID, p []ChannelID) error {
+func (g *Network) CheckWalk(src, dst NodeID, p []ChannelID) error {
 	if len(p) == 0 {
 		if src == dst {
 			return nil
@@ -336,7 +336,7 @@ func (g *Grid) CheckWalk(src, dst NodeID, p []ChannelID) error {
 // the wrap-around channel of the dimension it is moving in, class 0 once it has taken it
 // or when it never will. Like the dateline classes of DOR it makes each class's channel
 // dependencies acyclic; it is the scheme U-torus and DCF are designed around.
-func (g *Grid) WrapAheadClasses(path []ChannelID) []uint8 {
+func (g *Network) WrapAheadClasses(path []ChannelID) []uint8 {
 	vc := make([]uint8, len(path))
 	for i := range path {
 		d := g.channels[path[i]].Dim
@@ -348,21 +348,4 @@ func (g *Grid) WrapAheadClasses(path []ChannelID) []uint8 {
 		}
 	}
 	return vc
-}
-
-// WithWrapAheadClasses returns a copy of s whose unicasts carry the virtual-channel
-// classes of 004 Fig. 2 (Grid.WrapAheadClasses), so that contention is judged per
-// virtual channel. s must be on a grid.
-func (s *Schedule) WithWrapAheadClasses() (*Schedule, error) {
-	g, err := s.Grid()
-	if err != nil {
-		return nil, err
-	}
-	c := *s
-	c.Unicasts = make([]Unicast, len(s.Unicasts))
-	for i, u := range s.Unicasts {
-		u.VC = g.WrapAheadClasses(u.Path)
-		c.Unicasts[i] = u
-	}
-	return &c, nil
 }

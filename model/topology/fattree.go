@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -19,8 +19,8 @@ type FatTree struct {
 	K, N int
 }
 
-// ParseFatTree builds the k-ary n-tree "K,N".
-func ParseFatTree(arg string) (*Grid, error) {
+// parseFatTree builds the k-ary n-tree "K,N".
+func parseFatTree(arg string) (*Network, error) {
 	ks, ns, ok := strings.Cut(arg, ",")
 	if !ok {
 		return nil, fmt.Errorf("%q: write K,N (arity and levels), e.g. fattree:4,3", arg)
@@ -37,7 +37,7 @@ func ParseFatTree(arg string) (*Grid, error) {
 }
 
 // NewFatTree builds the k-ary n-tree.
-func NewFatTree(k, n int) (*Grid, error) {
+func NewFatTree(k, n int) (*Network, error) {
 	if k < 2 || k > 64 {
 		return nil, fmt.Errorf("K (arity) is %d; it must be 2..64", k)
 	}
@@ -141,7 +141,7 @@ func (t *FatTree) Word(v NodeID) int {
 }
 
 // FatTreeShape returns the shape of a generated fat-tree.
-func (g *Grid) FatTreeShape() (*FatTree, bool) {
+func (g *Network) FatTreeShape() (*FatTree, bool) {
 	if g.net == nil {
 		return nil, false
 	}

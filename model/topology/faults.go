@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"cmp"
@@ -14,7 +14,7 @@ const FaultsSep = "/faults="
 // c of the network is channel base[c] of the grid; of[b] is the network's channel for
 // the grid's channel b, or None where it failed.
 type faulted struct {
-	grid *Grid
+	grid *Network
 	base []ChannelID
 	of   []ChannelID
 }
@@ -23,9 +23,9 @@ type faulted struct {
 // the same nodes (same ids and names, drawn at their coordinates). list is a
 // comma-separated list of links, each "A-B" (both channels between A and B fail) or
 // "A->B" (only the channel from A to B), where A and B are node numbers or coordinates
-// as Grid.ParseNode reads them: "(1,1)-(2,1),(3,3)->(3,4)" or "9-10". The network must
+// as Network.ParseNode reads them: "(1,1)-(2,1),(3,3)->(3,4)" or "9-10". The network must
 // stay strongly connected. Its spec lists the faults in a canonical order.
-func WithFaults(g *Grid, list string) (*Grid, error) {
+func WithFaults(g *Network, list string) (*Network, error) {
 	if g.IsGraph() {
 		return nil, fmt.Errorf("%s is already an irregular network; faults apply to a mesh, torus or hypercube", g.Spec())
 	}
@@ -124,7 +124,7 @@ func cutDash(s string) (string, string, bool) {
 
 // faultList writes failed channels canonically: pairs failed both ways as "A-B" with
 // A < B, single channels as "A->B", ordered by their nodes' ids.
-func faultList(g *Grid, gone [][2]NodeID) string {
+func faultList(g *Network, gone [][2]NodeID) string {
 	slices.SortFunc(gone, func(a, b [2]NodeID) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	var items []string
 	for _, p := range gone {
@@ -140,7 +140,7 @@ func faultList(g *Grid, gone [][2]NodeID) string {
 }
 
 // FaultBase returns, for a grid with failed links, the grid it came from.
-func (g *Grid) FaultBase() (*Grid, bool) {
+func (g *Network) FaultBase() (*Network, bool) {
 	if g.net == nil {
 		return nil, false
 	}
@@ -153,8 +153,8 @@ func (g *Grid) FaultBase() (*Grid, bool) {
 
 // BaseChannel returns, on a grid with failed links, the channel of the grid it came
 // from that channel c is.
-func (g *Grid) BaseChannel(c ChannelID) ChannelID { return g.net.shape.(*faulted).base[c] }
+func (g *Network) BaseChannel(c ChannelID) ChannelID { return g.net.shape.(*faulted).base[c] }
 
 // FromBase returns, on a grid with failed links, its channel for channel b of the grid
 // it came from, or None where b failed.
-func (g *Grid) FromBase(b ChannelID) ChannelID { return g.net.shape.(*faulted).of[b] }
+func (g *Network) FromBase(b ChannelID) ChannelID { return g.net.shape.(*faulted).of[b] }

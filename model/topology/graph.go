@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"cmp"
@@ -67,16 +67,16 @@ type graph struct {
 }
 
 // NewGraph builds an irregular network from its nodes and directed links, under the
-// given spec (what Spec returns and ParseTopology accepts, e.g. "file:soc.json"). Channel
+// given spec (what Spec returns and Parse accepts, e.g. "file:soc.json"). Channel
 // ids are dense and ordered by source node, then destination node, whatever order the
 // links come in; a channel's port (Port) is its index among its source's channels.
 // The network must be strongly connected and have no parallel channels or self-loops;
 // either all nodes are placed or none. Errors are one line.
-func NewGraph(spec string, nodes []GraphNode, links []Link) (*Grid, error) {
+func NewGraph(spec string, nodes []GraphNode, links []Link) (*Network, error) {
 	return newGraph(spec, nodes, links, nil)
 }
 
-func newGraph(spec string, nodes []GraphNode, links []Link, shape any) (*Grid, error) {
+func newGraph(spec string, nodes []GraphNode, links []Link, shape any) (*Network, error) {
 	n := len(nodes)
 	switch {
 	case n < 2:
@@ -130,14 +130,14 @@ func newGraph(spec string, nodes []GraphNode, links []Link, shape any) (*Grid, e
 	slices.SortStableFunc(ls, func(a, b Link) int {
 		return cmp.Or(cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To))
 	})
-	g := &Grid{kind: Graph, nodes: n, net: gr}
+	g := &Network{kind: Graph, nodes: n, net: gr}
 	gr.out = make([][]ChannelID, n)
 	for i, l := range ls {
 		if i > 0 && ls[i-1].From == l.From && ls[i-1].To == l.To {
 			return nil, fmt.Errorf("link %s->%s is listed twice (parallel channels are not supported)", gr.names[l.From], gr.names[l.To])
 		}
 		c := ChannelID(len(g.channels))
-		g.channels = append(g.channels, GridChannel{From: l.From, To: l.To, Dim: -1})
+		g.channels = append(g.channels, Channel{From: l.From, To: l.To, Dim: -1})
 		gr.port = append(gr.port, int32(len(gr.out[l.From])))
 		gr.out[l.From] = append(gr.out[l.From], c)
 		gr.maxOut = max(gr.maxOut, len(gr.out[l.From]))
@@ -174,7 +174,7 @@ func checkNodeName(s string) error {
 
 // checkStronglyConnected refuses a network where some node cannot reach another, naming
 // one such pair: no routing could deliver between them.
-func (g *Grid) checkStronglyConnected() error {
+func (g *Network) checkStronglyConnected() error {
 	n := g.nodes
 	in := make([][]ChannelID, n)
 	for c, ch := range g.channels {
@@ -216,11 +216,11 @@ func (g *Grid) checkStronglyConnected() error {
 }
 
 // IsGraph reports whether g is an irregular network (kind Graph).
-func (g *Grid) IsGraph() bool { return g.net != nil }
+func (g *Network) IsGraph() bool { return g.net != nil }
 
 // RequireDims returns nil on a mesh, torus or hypercube, and on an irregular network an
 // error of one line saying that what needs dimensions cannot run on it.
-func (g *Grid) RequireDims(what string) error {
+func (g *Network) RequireDims(what string) error {
 	if g.net == nil {
 		return nil
 	}
@@ -230,7 +230,7 @@ func (g *Grid) RequireDims(what string) error {
 // Ports returns the largest number of channels that leave one node: 2 x Dims() on a
 // grid (one slot per dimension and direction, some empty on a mesh's boundary), the
 // largest out-degree on a graph. Port(c) is in [0, Ports()).
-func (g *Grid) Ports() int {
+func (g *Network) Ports() int {
 	if g.net != nil {
 		return g.net.maxOut
 	}
@@ -239,7 +239,7 @@ func (g *Grid) Ports() int {
 
 // Port returns channel c's port at the node it leaves: dimension*2 + direction on a
 // grid, its index among the node's channels (ordered by destination id) on a graph.
-func (g *Grid) Port(c ChannelID) int {
+func (g *Network) Port(c ChannelID) int {
 	if g.net != nil {
 		return int(g.net.port[c])
 	}
@@ -248,7 +248,7 @@ func (g *Grid) Port(c ChannelID) int {
 }
 
 // AppendOut appends the channels leaving v, in port order, to buf and returns it.
-func (g *Grid) AppendOut(buf []ChannelID, v NodeID) []ChannelID {
+func (g *Network) AppendOut(buf []ChannelID, v NodeID) []ChannelID {
 	if g.net != nil {
 		return append(buf, g.net.out[v]...)
 	}
@@ -262,10 +262,10 @@ func (g *Grid) AppendOut(buf []ChannelID, v NodeID) []ChannelID {
 
 // Terminal reports whether node v is a terminal (a processing node attached to one
 // router). Grids have no terminals: every node is a router with its own port.
-func (g *Grid) Terminal(v NodeID) bool { return g.net != nil && g.net.terminal[v] }
+func (g *Network) Terminal(v NodeID) bool { return g.net != nil && g.net.terminal[v] }
 
 // Terminals returns the number of terminal nodes (0 on grids).
-func (g *Grid) Terminals() int {
+func (g *Network) Terminals() int {
 	if g.net == nil {
 		return 0
 	}
@@ -279,7 +279,7 @@ func (g *Grid) Terminals() int {
 }
 
 // Position returns where node v of a graph is drawn, when the network gives coordinates.
-func (g *Grid) Position(v NodeID) (Point, bool) {
+func (g *Network) Position(v NodeID) (Point, bool) {
 	if g.net == nil || g.net.at == nil {
 		return Point{}, false
 	}
@@ -287,7 +287,7 @@ func (g *Grid) Position(v NodeID) (Point, bool) {
 }
 
 // Weight returns channel c's latency in cycles (BookSim's link weight; 1 on grids).
-func (g *Grid) Weight(c ChannelID) int {
+func (g *Network) Weight(c ChannelID) int {
 	if g.net == nil {
 		return 1
 	}
@@ -295,7 +295,7 @@ func (g *Grid) Weight(c ChannelID) int {
 }
 
 // NodeByName returns the node called name on a graph (NodeName's inverse).
-func (g *Grid) NodeByName(name string) (NodeID, bool) {
+func (g *Network) NodeByName(name string) (NodeID, bool) {
 	if g.net == nil {
 		return 0, false
 	}
@@ -304,7 +304,7 @@ func (g *Grid) NodeByName(name string) (NodeID, bool) {
 }
 
 // ChannelBetween returns the channel from a to b, or None.
-func (g *Grid) ChannelBetween(a, b NodeID) ChannelID {
+func (g *Network) ChannelBetween(a, b NodeID) ChannelID {
 	if g.net != nil {
 		for _, c := range g.net.out[a] {
 			if g.channels[c].To == b {
@@ -323,7 +323,7 @@ func (g *Grid) ChannelBetween(a, b NodeID) ChannelID {
 
 // HopDistances returns the hop count of a shortest path from every node to dst (BFS
 // over reversed channels). Cost O(nodes + channels).
-func (g *Grid) HopDistances(dst NodeID) []int {
+func (g *Network) HopDistances(dst NodeID) []int {
 	in := g.inChannels()
 	dist := make([]int, g.nodes)
 	for i := range dist {
@@ -346,7 +346,7 @@ func (g *Grid) HopDistances(dst NodeID) []int {
 }
 
 // inChannels lists the channels entering every node, in channel id order.
-func (g *Grid) inChannels() [][]ChannelID {
+func (g *Network) inChannels() [][]ChannelID {
 	in := make([][]ChannelID, g.nodes)
 	for c, ch := range g.channels {
 		in[ch.To] = append(in[ch.To], ChannelID(c))
@@ -357,12 +357,12 @@ func (g *Grid) inChannels() [][]ChannelID {
 // Endpoint reports whether node v sends and receives messages: on a network with
 // terminals only the terminals do (routers carry traffic through), elsewhere every
 // node does. Routing relations need only route between endpoints.
-func (g *Grid) Endpoint(v NodeID) bool {
+func (g *Network) Endpoint(v NodeID) bool {
 	return g.net == nil || !g.net.hasTerminals() || g.net.terminal[v]
 }
 
 // Endpoints returns the nodes that send and receive messages, in id order.
-func (g *Grid) Endpoints() []NodeID {
+func (g *Network) Endpoints() []NodeID {
 	out := make([]NodeID, 0, g.nodes)
 	for v := NodeID(0); int(v) < g.nodes; v++ {
 		if g.Endpoint(v) {
@@ -375,7 +375,7 @@ func (g *Grid) Endpoints() []NodeID {
 func (gr *graph) hasTerminals() bool { return gr.anyTerminal }
 
 // PortChannel returns the channel leaving v through port p (Port's inverse), or None.
-func (g *Grid) PortChannel(v NodeID, p int) ChannelID {
+func (g *Network) PortChannel(v NodeID, p int) ChannelID {
 	if g.net != nil {
 		if p < 0 || p >= len(g.net.out[v]) {
 			return None

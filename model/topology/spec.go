@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -16,22 +16,54 @@ type Topology interface {
 	ChannelName(c ChannelID) string
 }
 
-// ParseTopology turns a spec into a topology: "mesh:8x8", "torus:8x8x8", "hypercube:6",
-// "banyan:16", and the irregular networks: "file:PATH" (ReadTopologyFile),
-// "dragonfly:a=4,p=2,h=2" (ParseDragonfly), "fattree:4,3" (ParseFatTree),
-// "random:8,10,1" (NewRandomNetwork) and a grid with
-// failed links "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). A file spec reads
-// the file: the one I/O of this package. Bad or oversized specs are refused with an error of one line that names
-// what is wrong; it never panics.
-func ParseTopology(spec string) (Topology, error) {
+// Parse turns a spec into a network of routers: "mesh:8x8", "torus:8x8x8",
+// "hypercube:6", and the irregular networks: "file:PATH" (a BookSim2 anynet file, a JSON
+// graph in TopologyFormat or a Graphviz DOT graph, told apart by their first word and
+// read up to MaxTopologyFileBytes), "dragonfly:a=4,p=2,h=2" (a Dragonfly), "fattree:4,3"
+// (a FatTree), "random:8,10,1" (NewRandomNetwork) and a grid with failed links
+// "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). It is the one parser of
+// network specs; the banyan MIN, which has switching elements instead of routers, has
+// ParseBanyan. A file spec reads the file: the one I/O of this package. Bad or oversized
+// specs are refused with an error of one line that names what is wrong; it never panics.
+func Parse(spec string) (*Network, error) {
+	t, err := parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := t.(*Network)
+	if !ok {
+		return nil, fmt.Errorf("topology %q is not a mesh, torus, hypercube or network of routers", spec)
+	}
+	return g, nil
+}
+
+// ParseBanyan turns the spec "banyan:N" into the N-node wrap-around broadcast banyan
+// (NewBanyan); any other topology is refused with an error of one line.
+func ParseBanyan(spec string) (*Banyan, error) {
+	t, err := parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := t.(*Banyan)
+	if !ok {
+		return nil, fmt.Errorf("topology %q is not a banyan; use banyan:N", spec)
+	}
+	return b, nil
+}
+
+// parse reads any spec, a network of routers or a banyan.
+func parse(spec string) (Topology, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {
 		return nil, fmt.Errorf("topology is empty; give one such as mesh:8x8, torus:8x8x8, hypercube:6 or banyan:16")
 	}
 	if base, faults, ok := strings.Cut(s, FaultsSep); ok {
-		g, err := ParseGrid(base)
+		g, err := Parse(base)
 		if err != nil {
 			return nil, err
+		}
+		if g.IsGraph() {
+			return nil, fmt.Errorf("topology %q is an irregular network; this needs a mesh, torus or hypercube", base)
 		}
 		f, err := WithFaults(g, faults)
 		if err != nil {
@@ -62,7 +94,7 @@ func ParseTopology(spec string) (Topology, error) {
 			}
 			sizes[i] = k
 		}
-		var g *Grid
+		var g *Network
 		var err error
 		if kind == "mesh" {
 			g, err = NewMesh(sizes...)
@@ -84,13 +116,13 @@ func ParseTopology(spec string) (Topology, error) {
 		}
 		return g, nil
 	case "file":
-		g, err := ReadTopologyFile(arg)
+		g, err := readFile(arg)
 		if err != nil {
 			return nil, err
 		}
 		return g, nil
 	case "dragonfly":
-		g, err := ParseDragonfly(arg)
+		g, err := parseDragonfly(arg)
 		if err != nil {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
@@ -102,7 +134,7 @@ func ParseTopology(spec string) (Topology, error) {
 		}
 		return g, nil
 	case "fattree":
-		g, err := ParseFatTree(arg)
+		g, err := parseFatTree(arg)
 		if err != nil {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
@@ -119,34 +151,6 @@ func ParseTopology(spec string) (Topology, error) {
 		return b, nil
 	}
 	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree or random", spec, kind)
-}
-
-// ParseGrid parses a mesh, torus or hypercube spec and refuses banyans and irregular
-// networks (ParseNetwork takes those too).
-func ParseGrid(spec string) (*Grid, error) {
-	g, err := ParseNetwork(spec)
-	if err != nil {
-		return nil, err
-	}
-	if g.IsGraph() {
-		return nil, fmt.Errorf("topology %q is an irregular network; this needs a mesh, torus or hypercube", spec)
-	}
-	return g, nil
-}
-
-// ParseNetwork parses a spec of any network the flit model runs on: a mesh, torus or
-// hypercube, or an irregular network (file:PATH, dragonfly:..., fattree:K,N, a grid
-// with /faults=...). It refuses banyans.
-func ParseNetwork(spec string) (*Grid, error) {
-	t, err := ParseTopology(spec)
-	if err != nil {
-		return nil, err
-	}
-	g, ok := t.(*Grid)
-	if !ok {
-		return nil, fmt.Errorf("topology %q is not a mesh, torus, hypercube or network of routers", spec)
-	}
-	return g, nil
 }
 
 // parseSize reads a decimal size without sign, refusing absurd lengths before Atoi.
@@ -171,7 +175,7 @@ func parseSize(p string) (int, error) {
 
 // ParseNode reads a node of g as people write it on the command line: a node number
 // ("5") or coordinates ("(1,2)", dimension 0 first). The error is one line.
-func (g *Grid) ParseNode(s string) (NodeID, error) {
+func (g *Network) ParseNode(s string) (NodeID, error) {
 	s = strings.TrimSpace(s)
 	if g.net != nil {
 		if v, ok := g.net.byName[s]; ok {

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-func mustGrid(t testing.TB, spec string) *Grid {
+func mustGrid(t testing.TB, spec string) *Network {
 	t.Helper()
-	g, err := ParseGrid(spec)
+	g, err := Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestBadSpecsAreRefusedWithOneLine(t *testing.T) {
 		"mesh:4x-1":           "not a whole number",
 	}
 	for spec, want := range bad {
-		_, err := ParseTopology(spec)
+		_, err := parse(spec)
 		if err == nil {
 			t.Errorf("%q accepted", spec)
 			continue
@@ -99,7 +99,7 @@ func TestDORPathsAreMinimalAndDimensionOrdered(t *testing.T) {
 	props := gopter.NewProperties(params)
 	props.Property("DOR path minimal and ordered", prop.ForAll(
 		func(kind int, sizes []int, a, b uint32, reverse bool) bool {
-			var g *Grid
+			var g *Network
 			var err error
 			if kind == 0 {
 				g, err = NewMesh(sizes...)
@@ -193,12 +193,12 @@ func TestBanyanChannelsAreDense(t *testing.T) {
 	}
 }
 
-func FuzzParseTopology(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{"mesh:8x8", "torus:8x8x8", "hypercube:6", "banyan:16", "torus:0x4", "mesh:abc", "", "torus:100000x100000", "banyan:12", "mesh:2x2x2x2x2x2x2x2x2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		top, err := ParseTopology(spec)
+		top, err := parse(spec)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)
@@ -208,7 +208,7 @@ func FuzzParseTopology(f *testing.F) {
 		if top.Nodes() < 2 || top.Nodes() > MaxNodes {
 			t.Fatalf("%q: %d nodes", spec, top.Nodes())
 		}
-		again, err := ParseTopology(top.Spec())
+		again, err := parse(top.Spec())
 		if err != nil || again.Spec() != top.Spec() {
 			t.Fatalf("%q: canonical spec %q does not round-trip", spec, top.Spec())
 		}

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 // distinct unjoined pairs, every link a channel each way. The same arguments give the
 // same network. Its spec is "random:ROUTERS,LINKS,SEED"; nodes are named r0, r1, ...
 // It is how the claims draw irregular graphs (AN1, AN2).
-func NewRandomNetwork(routers, links int, seed uint64) (*Grid, error) {
+func NewRandomNetwork(routers, links int, seed uint64) (*Network, error) {
 	switch {
 	case routers < 2 || routers > 256:
 		return nil, fmt.Errorf("routers is %d; it must be 2..256", routers)
@@ -49,7 +49,7 @@ func NewRandomNetwork(routers, links int, seed uint64) (*Grid, error) {
 }
 
 // parseRandom reads "ROUTERS,LINKS,SEED".
-func parseRandom(arg string) (*Grid, error) {
+func parseRandom(arg string) (*Network, error) {
 	parts := strings.Split(arg, ",")
 	if len(parts) != 3 {
 		return nil, fmt.Errorf("%q: write ROUTERS,LINKS,SEED, e.g. random:8,10,1", arg)

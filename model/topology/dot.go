@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 // statements (node [...], graph [...]) and graph attributes (a=b) are accepted and
 // ignored; subgraphs and ports (a:p) are refused. Comments (//, /* */, and lines
 // starting with #) are skipped.
-func parseDOT(spec string, data []byte) (*Grid, error) {
+func parseDOT(spec string, data []byte) (*Network, error) {
 	p := &dotParser{src: string(data), line: 1}
 	g, err := p.graph(spec)
 	if err != nil && p.errLine > 0 {
@@ -211,7 +211,7 @@ func (p *dotParser) attrs() ([]dotAttr, error) {
 	}
 }
 
-func (p *dotParser) graph(spec string) (*Grid, error) {
+func (p *dotParser) graph(spec string) (*Network, error) {
 	t, err := p.next()
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -29,12 +29,12 @@ type Dragonfly struct {
 	Arrangement string
 }
 
-// Arrangements lists the global arrangements ParseDragonfly accepts.
+// Arrangements lists the global arrangements parseDragonfly accepts.
 var Arrangements = []string{"absolute", "relative", "palmtree"}
 
-// ParseDragonfly builds a dragonfly from "a=A,p=P,h=H[,g=G][,arrangement=NAME]" (G
+// parseDragonfly builds a dragonfly from "a=A,p=P,h=H[,g=G][,arrangement=NAME]" (G
 // defaults to A*H+1, the arrangement to absolute).
-func ParseDragonfly(arg string) (*Grid, error) {
+func parseDragonfly(arg string) (*Network, error) {
 	d := Dragonfly{Arrangement: "absolute"}
 	seen := map[string]bool{}
 	for _, kv := range strings.Split(arg, ",") {
@@ -79,7 +79,7 @@ func ParseDragonfly(arg string) (*Grid, error) {
 }
 
 // NewDragonfly builds the dragonfly d.
-func NewDragonfly(d Dragonfly) (*Grid, error) {
+func NewDragonfly(d Dragonfly) (*Network, error) {
 	switch {
 	case d.A < 1 || d.A > 256:
 		return nil, fmt.Errorf("a (routers per group) is %d; it must be 1..256", d.A)
@@ -165,7 +165,7 @@ func (d *Dragonfly) portTo(i, j int) int {
 }
 
 // DragonflyShape returns the shape of a generated dragonfly.
-func (g *Grid) DragonflyShape() (*Dragonfly, bool) {
+func (g *Network) DragonflyShape() (*Dragonfly, bool) {
 	if g.net == nil {
 		return nil, false
 	}

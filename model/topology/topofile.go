@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"bytes"
@@ -16,10 +16,10 @@ import (
 // MaxTopologyFileBytes bounds a topology file.
 const MaxTopologyFileBytes = 8 << 20
 
-// ReadTopologyFile reads the network in file path (the spec "file:PATH"): a BookSim2
+// readFile reads the network in file path (the spec "file:PATH"): a BookSim2
 // anynet file, a JSON graph (TopologyFormat) or a Graphviz DOT graph, told apart by
 // their first word ('{' JSON; graph, digraph or strict DOT; anything else anynet).
-func ReadTopologyFile(path string) (*Grid, error) {
+func readFile(path string) (*Network, error) {
 	if path == "" {
 		return nil, errors.New("topology \"file:\": the path is missing; write file:PATH")
 	}
@@ -32,16 +32,16 @@ func ReadTopologyFile(path string) (*Grid, error) {
 	if err != nil {
 		return nil, fmt.Errorf("topology file %s: %v", path, err)
 	}
-	return ParseTopologyFile("file:"+path, data)
+	return parseFile("file:"+path, data)
 }
 
-// ParseTopologyFile parses the contents of a topology file, under the given spec. Errors
+// parseFile parses the contents of a topology file, under the given spec. Errors
 // are one line naming the file's format, line and field.
-func ParseTopologyFile(spec string, data []byte) (*Grid, error) {
+func parseFile(spec string, data []byte) (*Network, error) {
 	if len(data) > MaxTopologyFileBytes {
 		return nil, fmt.Errorf("%s: %d bytes or more; at most %d", spec, len(data), MaxTopologyFileBytes)
 	}
-	var g *Grid
+	var g *Network
 	var err error
 	switch firstWord(data) {
 	case "{":
@@ -127,7 +127,7 @@ func (b *netBuilder) linkList() []Link {
 //
 // Routers are named "r<ID>" and terminals "n<ID>"; routers come first in id order,
 // then terminals in id order.
-func parseAnynet(spec string, data []byte) (*Grid, error) {
+func parseAnynet(spec string, data []byte) (*Network, error) {
 	type ref struct {
 		router bool
 		id     int
@@ -295,7 +295,7 @@ type FileLink struct {
 }
 
 // parseGraphJSON reads a TopologyFile, naming the line of the element an error concerns.
-func parseGraphJSON(spec string, data []byte) (*Grid, error) {
+func parseGraphJSON(spec string, data []byte) (*Network, error) {
 	lineOf := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
 	var f TopologyFile
 	lines := map[string][]int{} // array -> line of each element

@@ -1,4 +1,4 @@
-package model
+package topology
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 )
 
 // nodes turns a channel path into the nodes it visits, for readable expectations.
-func nodes(g *Grid, src NodeID, p []ChannelID) string {
+func nodes(g *Network, src NodeID, p []ChannelID) string {
 	var b strings.Builder
 	b.WriteString(g.NodeName(src))
 	for _, c := range p {
@@ -210,7 +210,7 @@ func TestTiesProperty(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(7)
 	params.MinSuccessfulTests = 400
 	props := gopter.NewProperties(params)
-	build := func(sizes []int) *Grid {
+	build := func(sizes []int) *Network {
 		g, err := NewTorus(sizes...)
 		if err != nil {
 			return nil

@@ -1,24 +1,24 @@
-package model_test
+package topology_test
 
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Example parses a topology spec and routes a worm with dimension-order routing: on a
 // torus the dateline virtual-channel class switches to 1 at the wrap-around channel.
 func Example() {
-	g, err := model.ParseGrid("torus:4x4")
+	g, err := topology.Parse("torus:4x4")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	for _, h := range r.Hops(g.Node(3, 0), g.Node(1, 1)) {
 		fmt.Println(g.ChannelName(h.Channel), "class", h.Class)
 	}
-	_, err = model.ParseTopology("torus:0x4")
+	_, err = topology.Parse("torus:0x4")
 	fmt.Println(err)
 	// Output:
 	// (3,0)->(0,0) class 1
