@@ -149,6 +149,10 @@ type Env struct {
 	Family  string    // the family's name
 	Claim   string    // the claim's id
 	Started time.Time // when the claim started
+	// Notion is how the flit claims check deadlock (the zero Notion as prove does);
+	// Trail, when not nil, records their checks.
+	Notion Notion
+	Trail  *Trail
 }
 
 // Options configure a catalogue run.
@@ -158,6 +162,11 @@ type Options struct {
 	// Meter, when not nil, receives the counts of the running claim as they grow, for a
 	// progress line; the runner resets it at the start of each claim.
 	Meter *Meter
+	// Notion and Trail are for the soundness tests that compare deadlock notions: how
+	// the flit claims check deadlock (the zero Notion: as prove does), and, when not
+	// nil, where their checks are recorded.
+	Notion Notion
+	Trail  *Trail
 }
 
 // Outcome is what checking a family, or a whole claim, produced.
@@ -260,7 +269,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 		}
 		r.Seconds = time.Since(start).Seconds()
 	}()
-	env := Env{Size: opt.Size, Workers: max(1, opt.Workers), Meter: meter, Claim: c.ID, Started: start}
+	env := Env{Size: opt.Size, Workers: max(1, opt.Workers), Meter: meter, Claim: c.ID, Started: start, Notion: opt.Notion, Trail: opt.Trail}
 	var outs []Outcome
 	var fams []Family
 	for _, f := range c.Families {

@@ -36,13 +36,13 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 // twoPhase checks one two-phase instance on banyan:N for deadlock with the entry's typed
 // request (starts nil for every start combination, flits 0 for links released when the
 // last branch arrives) and counts its delivery certificate in tally.
-func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
+func twoPhase(ctx context.Context, env Env, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
 	b, err := topology.NewBanyan(n)
 	if err != nil {
 		return nil, err
 	}
 	req := check.TwoPhase{Banyan: b, Msgs: msgs, Options: banyan.Options{Arbitration: arb, Timing: timing, Starts: starts, Flits: flits}}
-	rep, err := runCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers})
+	rep, err := env.flitCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers})
 	if err == nil {
 		tally.Add(rep.Certificate)
 	}
@@ -438,7 +438,7 @@ var runMN5 = certified(mn5)
 
 func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
-	rep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, nil, 0, env.Workers)
+	rep, err := twoPhase(ctx, env, tally, 16, msgs, banyan.Free, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -458,7 +458,7 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out.Witness = tf
 	out.Files, out.Evidence = twoPhaseFiles(rep), rep.Evidence
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
-	frep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
+	frep, err := twoPhase(ctx, env, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
 	figNote := ""
 	if err == nil && frep.Verdict == checker.Violated {
 		out.States += frep.Stats.States
@@ -480,7 +480,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	start := time.Now()
-	res, err := twoPhase(ctx, tally, 16, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
+	res, err := twoPhase(ctx, env, tally, 16, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -529,7 +529,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}
 	out.Instances += int(sw.Instances)
 	out.States += sw.Cycles
-	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
+	if o, stop := sweepOutcome(ctx, env, sw, err, out); stop {
 		return o
 	}
 	pairs := sw.Pairs
@@ -557,7 +557,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}, meter)
 	out.Instances += int(sw.Instances)
 	out.States += sw.Cycles
-	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
+	if o, stop := sweepOutcome(ctx, env, sw, err, out); stop {
 		return o
 	}
 	fam := sw.Pairs
@@ -574,7 +574,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		pair := []banyan.Multicast{all8[rf.Intn(len(all8))], all8[rf.Intn(len(all8))]}
 		starts := []int{rf.Intn(9 - pair[0].Fanout()), rf.Intn(9 - pair[1].Fanout())}
-		fr, err := twoPhase(ctx, tally, 8, pair, banyan.UpperFirst, banyan.Lockstep, starts, 4+4*(i%2), 1)
+		fr, err := twoPhase(ctx, env, tally, 8, pair, banyan.UpperFirst, banyan.Lockstep, starts, 4+4*(i%2), 1)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -606,7 +606,7 @@ func mn6Violation(out Outcome, rep *props.Report) Outcome {
 // sweepOutcome turns a sweep that found a deadlock (or failed) into MN6's outcome,
 // confirming the deadlock with the explorer through the entry; stop is false when the
 // sweep was clean.
-func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
+func sweepOutcome(ctx context.Context, env Env, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled(ctx, out), true
@@ -617,7 +617,7 @@ func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outco
 		return out, false
 	}
 	var tally checker.Tally // the confirmation is not one of the claim's members
-	wr, err := twoPhase(ctx, &tally, sw.N, []banyan.Multicast{sw.A, sw.C}, sw.Arbitration, banyan.Lockstep, []int{sw.S1, sw.S2}, 0, 1)
+	wr, err := twoPhase(ctx, env, &tally, sw.N, []banyan.Multicast{sw.A, sw.C}, sw.Arbitration, banyan.Lockstep, []int{sw.S1, sw.S2}, 0, 1)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
@@ -640,7 +640,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := topology.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
-	res, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
+	res, err := twoPhase(ctx, env, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -660,7 +660,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	if res.Verdict == checker.Violated {
 		var held []string
 		for _, l := range []int{4, 8, 12} {
-			fr, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, l, env.Workers)
+			fr, err := twoPhase(ctx, env, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, l, env.Workers)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -672,7 +672,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}
 	// (b) Fig. 4 asynchronously.
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
-	ares, err := twoPhase(ctx, tally, 16, f4, banyan.UpperFirst, banyan.Async, []int{5, 7}, 0, env.Workers)
+	ares, err := twoPhase(ctx, env, tally, 16, f4, banyan.UpperFirst, banyan.Async, []int{5, 7}, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

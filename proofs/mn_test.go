@@ -28,7 +28,7 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 		} else if sw.A.Source != first.A.Source || sw.S1 != first.S1 || sw.S2 != first.S2 || sw.Instances != first.Instances {
 			t.Fatalf("sweep depends on workers: %+v vs %+v", sw, first)
 		}
-		o, stop := sweepOutcome(context.Background(), sw, nil, Outcome{})
+		o, stop := sweepOutcome(context.Background(), Env{Workers: 1, Meter: new(Meter)}, sw, nil, Outcome{})
 		if !stop || o.Verdict != Violated || o.Files["json"] == nil {
 			t.Fatalf("outcome %+v", o)
 		}

@@ -40,6 +40,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
@@ -142,6 +143,9 @@ type Report struct {
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+	// Family sums a family run's members (nil for one instance): its figures, witness
+	// and every member's verdict, as the kept result (Result) holds them.
+	Family *family.Summary `json:"-"`
 	// Body is the whole output of a command whose output is its own (routing's
 	// analysis, partition's subnetworks): printed, as text and as JSON, in place of the
 	// report, whose fields still say the verdict for callers; nil for a check.

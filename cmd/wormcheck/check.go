@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -167,18 +166,6 @@ func algoNames() []string {
 		out = append(out, a.Name)
 	}
 	return out
-}
-
-// storeNamed returns the visited store --store names: "exact" (every state kept) or
-// "fingerprint" (64-bit hashes, TLC-style).
-func storeNamed(name string) (checker.StoreMode, error) {
-	switch name {
-	case "exact":
-		return checker.Exact, nil
-	case "fingerprint":
-		return checker.Fingerprint, nil
-	}
-	return checker.Exact, usagef("--store %q is unknown; use exact or fingerprint", name)
 }
 
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and

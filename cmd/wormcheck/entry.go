@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -168,7 +167,7 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	defer release()
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, prop, opt) })
 	if errors.Is(err, errStopped) {
-		rep, err = check.Stopped(in, prop, stopReason(ctx)+" before "+r.name+" finished"), nil
+		rep, err = check.Stopped(in, prop, r.name, stopReason(ctx)), nil
 	}
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
@@ -180,7 +179,7 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 		if err := writeOutput(c.Result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
-		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
+		if rep.Verdict == props.Inconclusive && ctx.Err() != nil {
 			rep.Reason += fmt.Sprintf(" (--resume %s)", c.Result)
 		}
 	}
@@ -292,7 +291,7 @@ func (c *common) options() (check.Options, error) {
 	default:
 		return opt, usagef("--reduction %q is unknown; use stubborn or none", c.Reduction)
 	}
-	if opt.Store, err = storeNamed(c.Store); err != nil {
+	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
 		return opt, err
 	}
 	opt.Workers = c.Workers

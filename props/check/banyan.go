@@ -59,6 +59,7 @@ lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for eve
 			{"phase1-only", "false", "model only the phase-1 region copies"},
 			{"flits", "0", "lockstep worm length L >= n+1: tails drain one link per cycle (0: release every link when the last branch arrives)"},
 		},
+		merge: mergeBanyanPairs, results: banyan.PairAlgorithm,
 		prepare: prepareTwoPhase,
 		replay:  replayTwoPhase,
 	}
@@ -66,7 +67,7 @@ lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for eve
 
 func banyanTopo(spec string) (*topology.Banyan, error) {
 	if spec == "" {
-		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+		return nil, badf("BanyanRoute.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
 	b, err := topology.ParseBanyan(spec)
 	if err != nil {
@@ -134,10 +135,16 @@ type BanyanRoute struct {
 // Check checks q for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (q BanyanRoute) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, q, property, opt)
+}
+
+// jobFor validates q for property under opt and returns the job that checks it
+// (Request).
+func (q BanyanRoute) jobFor(property string, opt Options) (job, error) {
 	if q.Banyan == nil {
-		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+		return nil, badf("BanyanRoute.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
-	return checkTyped(ctx, banyanRouteAlgorithm(), q.Banyan.Spec(), property, opt, q.prepare)
+	return typedJob(banyanRouteAlgorithm(), "BanyanRoute", q.Banyan.Spec(), property, opt, q.prepare)
 }
 
 // prepare validates q and returns the job that checks it.
@@ -328,10 +335,16 @@ type TwoPhase struct {
 // Check checks t for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, t, property, opt)
+}
+
+// jobFor validates t for property under opt and returns the job that checks it
+// (Request).
+func (t TwoPhase) jobFor(property string, opt Options) (job, error) {
 	if t.Banyan == nil {
-		return nil, badf("--topo is missing; e.g. --topo banyan:16")
+		return nil, badf("TwoPhase.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
-	return checkTyped(ctx, twoPhaseAlgorithm(), t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+	return typedJob(twoPhaseAlgorithm(), "TwoPhase", t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
 		sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
 		if err != nil {
 			return nil, badf("--msgs: %v", err)

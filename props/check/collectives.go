@@ -160,14 +160,20 @@ type Collective struct {
 // Check checks c for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (c Collective) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, c, property, opt)
+}
+
+// jobFor validates c for property under opt and returns the job that checks it
+// (Request).
+func (c Collective) jobFor(property string, opt Options) (job, error) {
 	if c.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+		return nil, badf("Collective.Grid is nil; give the topology (topology.Parse)")
 	}
 	as := collectiveAlgorithms(c.Algorithm)
 	if len(as) != 1 {
-		return nil, badf("--algo %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
+		return nil, badf("Collective.Algorithm %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
 	}
-	return checkTyped(ctx, as[0], c.Grid.Spec(), property, opt, c.prepare)
+	return typedJob(as[0], "Collective", c.Grid.Spec(), property, opt, c.prepare)
 }
 
 // prepare validates c, builds its schedule and returns the job that checks it.

@@ -27,6 +27,16 @@ type request struct {
 	read      map[string]bool
 	relation  routing.Relation // Instance.Relation
 	usedRel   bool             // the algorithm took relation
+	typed     string           // the typed request's Go type ("Unicast"); "" for Run
+}
+
+// field names a parameter in an error as its caller wrote it: the flag ("--length")
+// for Run, the field of the typed request ("Unicast.Spec.Length") for its Check.
+func (r *request) field(flag, goField string) string {
+	if r.typed != "" {
+		return r.typed + "." + goField
+	}
+	return "--" + flag
 }
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {

@@ -202,7 +202,11 @@ func TestDissectorCoordinates(t *testing.T) {
 		"(the ejection channel at ",
 	}
 	wantLines(t, tsharkWith(t, render.Dissector(), pc, "-o", "wormcheck.topology:"+g.Spec()), want...)
-	wantLines(t, tsharkWith(t, render.DissectorFor(g.Spec()), pc), want...)
+	lua, err := render.DissectorFor(g.Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, tsharkWith(t, lua, pc), want...)
 	plain := tshark(t, pc)
 	if strings.Contains(plain, g.NodeName(m0.Source)) || !strings.Contains(plain, "m0 from "+itoa(int(m0.Source))+" to ") {
 		t.Errorf("without a topology the nodes must be numbers:\n%s", plain)
