@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // The routing claims (issue 11): adaptive and user routing relations, proved statically
@@ -68,9 +69,9 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		acyclic := r.Figures[cdg.FigCDGAcyclic] == 1
-		escape, tried := r.Figures[cdg.FigEscapeVertices]
-		duato := r.Figures[cdg.FigDuatoProved] == 1
+		acyclic := r.Figures[decide.FigCDGAcyclic] == 1
+		escape, tried := r.Figures[decide.FigEscapeVertices]
+		duato := r.Figures[decide.FigDuatoProved] == 1
 		free := r.Verdict == props.Holds
 		good := acyclic == p.wantCDG && duato == p.wantDuato && free == (p.wantCDG || p.wantDuato)
 		ok = ok && good
@@ -381,7 +382,7 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	out := staticAndFlit(ctx, env, st, fams)
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
-	if rr, err := cdg.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+	if rr, err := decide.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}

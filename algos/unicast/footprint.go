@@ -13,7 +13,7 @@ import (
 // can ever hold under the family's relation, read off the flit model itself: every
 // reachable state of the worm's single-worm instance (with each of the family's
 // (Length, Buffer)) is visited and every virtual channel it owns there is collected.
-// They are computed without props/cdg, so a cross-check that prunes with them stays
+// They are computed without props/cdg and props/decide, so a cross-check that prunes with them stays
 // independent of the decision it checks.
 //
 // Two worms of a placement interact when their footprints share a virtual channel, or

@@ -73,7 +73,7 @@ type Spec struct {
 	Routing  routing.Relation `json:"-"`
 	// Lengths, when set, gives each worm its own length in flits (one per pair),
 	// instead of Length for all: a deadlock configuration's worms hold different
-	// numbers of channels (props/cdg.Configuration).
+	// numbers of channels (props/decide.Configuration).
 	Lengths []int `json:"lengths,omitempty"`
 }
 

@@ -67,6 +67,21 @@ type File struct {
 	Table     []TableRow `json:"table,omitempty"`
 }
 
+// MarshalJSON writes the file as ParseFile reads it back. An empty "rules" list is
+// kept: it is a form of its own (every productive turn), and omitting it would leave a
+// file with neither rules nor a table, which ParseFile refuses.
+func (f File) MarshalJSON() ([]byte, error) {
+	type plain File
+	out := struct {
+		plain
+		Rules *[]Rule `json:"rules,omitempty"`
+	}{plain: plain(f)}
+	if f.Rules != nil {
+		out.Rules = &f.Rules
+	}
+	return json.Marshal(out)
+}
+
 // Nodes selects routers; an empty selector selects every router.
 type Nodes struct {
 	Column string   `json:"column,omitempty"`

@@ -169,3 +169,27 @@ func FuzzParseRouting(f *testing.F) {
 		}
 	})
 }
+
+// TestFileEmptyRulesRoundTrip pins that a file with "rules": [] (every productive turn)
+// survives the re-encoding a saved trace carries: before, omitempty dropped the list and
+// replay refused the file it had just accepted.
+func TestFileEmptyRulesRoundTrip(t *testing.T) {
+	g := grid(t, "mesh:3x3")
+	rel, err := ParseFile([]byte(`{"format": "wormcheck-routing/1", "name": "all-turns", "rules": []}`), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := rel.(*FileRelation).Source()
+	if !strings.Contains(string(src), `"rules":[]`) {
+		t.Fatalf("source %s lost its empty rules", src)
+	}
+	again, err := ParseFile(src, g)
+	if err != nil {
+		t.Fatalf("re-reading the saved source %s: %v", src, err)
+	}
+	h := Header{At: 0, Src: 0, Dst: 8, In: Input{Channel: Injection}}
+	a, b := rel.Route(h, nil), again.Route(h, nil)
+	if len(a) != 2 || len(a) != len(b) {
+		t.Fatalf("outputs at (0,0) to (2,2): first %v, re-read %v; want both productive directions", a, b)
+	}
+}

@@ -294,11 +294,30 @@ type FileLink struct {
 	Weight   int    `json:"weight,omitempty"`
 }
 
+// lineCounter gives the line of a byte offset of data. Offsets asked in increasing
+// order cost only the bytes between them, so numbering every element of a file is
+// linear in its size; an earlier offset (an error's) counts again from the start.
+type lineCounter struct {
+	data      []byte
+	off, line int
+}
+
+func (c *lineCounter) lineOf(off int64) int {
+	o := min(max(int(off), 0), len(c.data))
+	if o < c.off {
+		c.off, c.line = 0, 1
+	}
+	c.line += bytes.Count(c.data[c.off:o], []byte("\n"))
+	c.off = o
+	return c.line
+}
+
 // parseGraphJSON reads a TopologyFile, naming the line of the element an error concerns.
 func parseGraphJSON(spec string, data []byte) (*Network, error) {
-	lineOf := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	lines := &lineCounter{data: data, line: 1}
+	lineOf := lines.lineOf
 	var f TopologyFile
-	lines := map[string][]int{} // array -> line of each element
+	elemLines := map[string][]int{} // array -> line of each element
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	elemLine := 0 // the line of the array element being decoded, 0 outside arrays
@@ -336,7 +355,7 @@ func parseGraphJSON(spec string, data []byte) (*Network, error) {
 			}
 			for i := 0; dec.More(); i++ {
 				elemLine = lineOf(dec.InputOffset() + 1)
-				lines[key] = append(lines[key], elemLine)
+				elemLines[key] = append(elemLines[key], elemLine)
 				if err := add(dec); err != nil {
 					return fail(fmt.Sprintf("%s[%d]", key, i), err)
 				}
@@ -388,7 +407,7 @@ func parseGraphJSON(spec string, data []byte) (*Network, error) {
 		return nil, fmt.Errorf("json line %d: text after the object", lineOf(dec.InputOffset()))
 	}
 	at := func(key string, i int) string {
-		return fmt.Sprintf("json line %d, field %s[%d]", lines[key][i], key, i)
+		return fmt.Sprintf("json line %d, field %s[%d]", elemLines[key][i], key, i)
 	}
 	if f.Format != TopologyFormat {
 		return nil, fmt.Errorf("json field format: %q; this wormcheck reads %q", f.Format, TopologyFormat)

@@ -116,32 +116,6 @@ func explore(t *testing.T, rel routing.Relation, fam unicast.Family, stop bool) 
 	return rep
 }
 
-// TestReportEvidence: a static report's evidence is the certificate of an acyclic graph
-// (every held channel numbered) or the realised deadlock of a violated relation, on
-// irregular networks too.
-func TestReportEvidence(t *testing.T) {
-	for _, tc := range []struct{ topo, routing, want string }{
-		{"file:../../model/topology/testdata/topo/ring_chord.anynet", "updown", "an acyclic channel dependency graph"},
-		{"mesh:4x4", "west-first", "an acyclic channel dependency graph"},
-		{"file:../../model/topology/testdata/topo/ring6.dot", "shortest-path", "static decision, 1 VCs: violated"},
-	} {
-		rep, err := cdg.Prove(t.Context(), tc.topo, tc.routing, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var text string
-		switch ev := rep.Evidence.(type) {
-		case *props.RanksEvidence:
-			text = ev.Title + "\n" + ev.Subtitle
-		case *props.FlitEvidence:
-			text = ev.Title + "\n" + ev.Subtitle
-		}
-		if !strings.Contains(text, tc.want) {
-			t.Errorf("%s on %s: evidence %T titled %q lacks %q", tc.routing, tc.topo, rep.Evidence, text, tc.want)
-		}
-	}
-}
-
 // TestUpDownProperty: on random connected networks (seeded gopter property: routers,
 // extra links, seed and root drawn), up*/down* routes every pair and its channel
 // dependency graph is acyclic, while the naive twin of its distances — Floyd-Warshall

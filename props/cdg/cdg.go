@@ -16,7 +16,12 @@
 // Both are sufficient, not necessary: a cycle is not a deadlock. A cyclic CDG of a
 // deterministic relation usually is one (WH2); of an adaptive relation it may not be
 // (RT4). A cycle is reported as a witness (its channels and the turns that close it)
-// for the explorer (`wormcheck check --routing`) to decide on small instances.
+// for the exact decision or the explorer (`wormcheck check --routing`) to settle.
+//
+// The graphs are built from the relation's reachable header states, which this package
+// enumerates (ReachableHeaders gives them whole, as data). The exact decision, which
+// answers what the conditions leave open (a deadlock configuration exists or not), is
+// package props/decide: it tries these conditions first and then searches those states.
 //
 // Cost: for a relation that promises routing.DestClassed (its outputs depend on the
 // destination only through a class per dimension: dor without datelines, the turn
@@ -433,7 +438,7 @@ func (p *part) run(n int, checkCycles bool, stop *atomic.Bool) {
 		if !s.g.Endpoint(topology.NodeID(dst)) {
 			continue // nothing is sent to a router of a network with terminals
 		}
-		if err := stopped(s.ctx); err != nil {
+		if err := Stop(s.ctx); err != nil {
 			p.err = err
 			stop.Store(true)
 			return

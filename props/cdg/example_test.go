@@ -1,13 +1,11 @@
 package cdg_test
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/cdg"
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // yFirst is a user's own routing relation: dimension order with dimension 1 first (YX
@@ -43,35 +41,4 @@ func Example_userRelation() {
 	// Output:
 	// holds - the channel dependency graph is acyclic (Dally & Seitz; sufficient)
 	// inconclusive - channel dependency cycle of 4 channels: (0,0)->(1,0).vc0 -> (1,0)->(2,0).vc0 -> (2,0)->(3,0).vc0 -> (3,0)->(0,0).vc0 -> back
-}
-
-// The exact decision of a relation of your own: YX routing on a 4x4 torus without
-// dateline classes has a deadlock configuration, four worms round a ring; ProveRelation
-// realises it in the flit model, and the flit explorer, given the instance it implies
-// (check.Unicast with the Go relation in Spec.Routing), finds the deadlock too.
-func Example_exactDecision() {
-	torus, _ := topology.NewTorus(4, 4)
-	rel := yFirst{torus}
-	rep, err := cdg.ProveRelation(context.Background(), rel, cdg.DecideOptions{})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(rep.Verdict, "-", rep.Reason)
-	for _, w := range rep.Witness.Configuration.Worms {
-		fmt.Printf("m%d %s->%s holds %v, waits for %s (m%d)\n", w.Message, w.Src, w.Dst, w.Route[len(w.Route)-w.Held:], w.Waits[0].Channel, w.Waits[0].Holder)
-	}
-	sp := rep.Realisation.Spec
-	sp.Routing = rel
-	flitRep, err := check.Unicast{Grid: torus, Spec: sp}.Check(context.Background(), "deadlock", check.Options{})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("explorer:", flitRep.Verdict)
-	// Output:
-	// violated - a minimal deadlock configuration: 4 worms holding 4 channels, every header's permitted outputs held
-	// m0 (0,0)->(2,0) holds [(0,0)->(1,0).vc0], waits for (1,0)->(2,0) (m1)
-	// m1 (1,0)->(3,0) holds [(1,0)->(2,0).vc0], waits for (2,0)->(3,0) (m2)
-	// m2 (2,0)->(0,0) holds [(2,0)->(3,0).vc0], waits for (3,0)->(0,0) (m3)
-	// m3 (3,0)->(1,0) holds [(3,0)->(0,0).vc0], waits for (0,0)->(1,0) (m0)
-	// explorer: violated
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // routingParam is the "routing" parameter of the flit-level algorithms: a built-in
@@ -46,7 +46,7 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 }
 
 // routingAlgorithm is a routing relation itself, decided statically on a whole
-// topology (cdg.Prove, cdg.ProveRelation): the entry's form of `wormcheck routing`, so
+// topology (decide.Prove, decide.ProveRelation): the entry's form of `wormcheck routing`, so
 // that a claim or a user's test judges a relation through Run like any other instance.
 func routingAlgorithm() Algorithm {
 	return Algorithm{
@@ -189,7 +189,7 @@ func prepareRouting(r *request) (job, error) {
 	// The decision runs in the job, under the caller's context: a signal or a time
 	// limit stops its search within a second, inconclusive.
 	return func(ctx context.Context) (*props.Report, error) {
-		rr, err := cdg.ProveRelation(ctx, rel, cdg.DecideOptions{MaxStates: cdg.HeaderStatesWithin(r.opt.MaxMemoryBytes)})
+		rr, err := decide.ProveRelation(ctx, rel, decide.Options{MaxStates: decide.HeaderStatesWithin(r.opt.MaxMemoryBytes)})
 		if err != nil {
 			return nil, err
 		}

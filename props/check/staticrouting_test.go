@@ -11,7 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestRoutingThroughRun checks the registry's "routing" algorithm: its verdicts are
@@ -26,10 +26,10 @@ func TestRoutingThroughRun(t *testing.T) {
 		figs       map[string]float64
 		witness    string
 	}{
-		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 1}, ""},
-		{"torus:4x4", "duato", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 0, cdg.FigDuatoProved: 1, cdg.FigEscapeVertices: 72}, ""},
-		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 0}, "configuration"},
-		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 1}, "configuration"},
+		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{decide.FigCDGAcyclic: 1}, ""},
+		{"torus:4x4", "duato", checker.Holds, map[string]float64{decide.FigCDGAcyclic: 0, decide.FigDuatoProved: 1, decide.FigEscapeVertices: 72}, ""},
+		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{decide.FigCDGAcyclic: 0}, "configuration"},
+		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{decide.FigCDGAcyclic: 1}, "configuration"},
 	} {
 		rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: c.topo, Params: map[string]string{"routing": c.spec}}, "", Options{})
 		if err != nil {

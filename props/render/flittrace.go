@@ -63,9 +63,16 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 			p.Holds = append(p.Holds, Hold{Channel: topology.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
 		}
 	}
+	// An input is blocked when the model has no move for it in s (a livelocked header
+	// always has one: it is never drawn as waiting).
+	moves := map[int]bool{}
+	for _, t := range m.Successors(s, nil) {
+		_, input, _ := flit.SplitAction(t.Action)
+		moves[input] = true
+	}
 	// A header is flit 0 (the first destination's address) or, for a tree multicast, an
 	// address flit after the data (000 Fig. 1).
-	header := func(i int, f uint8, at topology.NodeID, vc int, in0 flit.Input) {
+	header := func(i int, f uint8, at topology.NodeID, vc int) {
 		mc := cfg.Messages[i]
 		di := -1
 		if f == 0 {
@@ -76,14 +83,14 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 		if di < 0 || di >= len(mc.Dests) {
 			return
 		}
-		want := m.PreferredOutput(s, i, di, vc)
-		for _, o := range in0.Outs.Slice(tab) {
-			if (o == flit.Eject && want == topology.None) || (o >= 0 && topology.ChannelID(int(o)/vcs) == want) {
-				if o == flit.Eject || s.VCs[o].Flits.Len(tab) < cfg.Buffer {
-					return // it has a usable branch
-				}
-			}
+		input := i // the message's source, or its virtual channel, as the model numbers inputs
+		if vc >= 0 {
+			input = len(s.Msgs) + vc
 		}
+		if moves[input] {
+			return // the model lets it move: not blocked, whatever the picture prefers
+		}
+		want := m.PreferredOutput(s, i, di, vc)
 		bl := Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%s.d%d", MessageName(i), di+1)}
 		if outs := m.PermittedOutputs(s, i, di, vc); len(outs) > 1 {
 			bl.AnyOf = outs
@@ -92,13 +99,13 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for i, gm := range s.Msgs {
 		if !gm.Done && gm.In.Reinj == 0 && int(gm.Sent) < cfg.Messages[i].Flits() {
-			header(i, gm.Sent, cfg.Messages[i].Source, -1, gm.In)
+			header(i, gm.Sent, cfg.Messages[i].Source, -1)
 		}
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && v.Flits.Len(tab) > 0 && v.In.Reinj == 0 {
 			_, to := cfg.Net.Ends(topology.ChannelID(o / vcs))
-			header(int(v.Owner), v.Flits.At(tab, 0), to, o, v.In)
+			header(int(v.Owner), v.Flits.At(tab, 0), to, o)
 		}
 	}
 	p.Cycle = waitCycle(m, &p, s)

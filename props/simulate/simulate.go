@@ -45,6 +45,10 @@ type Request struct {
 	// Text receives what is printed while the run goes on: a sweep's loads and a
 	// comparison's tables; nil when the caller prints the report object instead.
 	Text io.Writer
+	// BookSim, when set, runs BookSim2's experiment on its configuration
+	// (checker/sim/pipeline) instead of the papers' simulator; Options.Relation routes
+	// it, and Plot and Points sweep its injection rate.
+	BookSim *BookSimRun
 }
 
 // Trace is where a run records its flit moves: Open is called when a run that
@@ -72,6 +76,9 @@ type Outcome interface {
 // options' (naming the flag) or the simulator's.
 func Run(ctx context.Context, req Request) (Outcome, error) {
 	g, o := req.Grid, req.Options
+	if req.BookSim != nil {
+		return simulateBookSim(ctx, req)
+	}
 	if req.Compare != "" {
 		if err := requireRouting(g, o, "--compare"); err != nil {
 			return nil, err

@@ -37,6 +37,9 @@ func (a Allocator) String() string {
 	return fmt.Sprintf("Allocator(%d)", uint8(a))
 }
 
+// MarshalText writes BookSim's name of the allocator.
+func (a Allocator) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
 // ParseAllocator reads an allocator by BookSim's name.
 func ParseAllocator(name string) (Allocator, error) {
 	for i, n := range allocatorNames {

@@ -196,6 +196,7 @@ type engine struct {
 	pkts    []pkt
 	freePkt []int32
 	outBuf  []routing.Output
+	chanBuf []topology.ChannelID
 	err     error
 
 	now, lastMove int64
@@ -255,13 +256,22 @@ func (e *engine) build(terms []topology.NodeID) error {
 	}
 	lat := e.cfg.Latency
 	if lat == nil {
-		lat = g.Weight
+		lat = func(c topology.ChannelID) int {
+			if c == topology.None {
+				return 1
+			}
+			return g.Weight(c)
+		}
+	}
+	tl := int32(lat(topology.None))
+	if tl < 0 || tl > 1<<16 {
+		return fmt.Errorf("terminal channels: latency %d; want 0..65536 cycles", tl)
 	}
 	for c := 0; c < g.Channels(); c++ {
 		ch := g.Channel(topology.ChannelID(c))
 		l := link{channel: topology.ChannelID(c), from: e.rtrOf[ch.From], to: e.rtrOf[ch.To], term: -1, lat: int32(lat(topology.ChannelID(c)))}
-		if l.lat < 1 || l.lat > 1<<16 {
-			return fmt.Errorf("channel %s: latency %d; want 1..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
+		if l.lat < 0 || l.lat > 1<<16 {
+			return fmt.Errorf("channel %s: latency %d; want 0..65536 cycles", g.ChannelName(topology.ChannelID(c)), l.lat)
 		}
 		id := int32(len(e.links))
 		switch {
@@ -287,9 +297,9 @@ func (e *engine) build(terms []topology.NodeID) error {
 		v := e.rtrOf[tm.node]
 		if v >= 0 { // a router's own terminal: injection and ejection channels of 1 cycle
 			tm.inj = int32(len(e.links))
-			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: -1, to: v, term: int32(t), lat: tl, channel: topology.None})
 			tm.ej = int32(len(e.links))
-			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: 1, channel: topology.None})
+			e.links = append(e.links, link{from: v, to: -1, term: int32(t), lat: tl, channel: topology.None})
 		}
 		if tm.inj < 0 || tm.ej < 0 {
 			return fmt.Errorf("terminal %s has no channel to or from a router", g.NodeName(tm.node))
@@ -470,16 +480,28 @@ func (e *engine) route(rt *router, in int32, ivc int32, p int32) {
 		}
 		return
 	}
+	// The channels offered, in order of preference; a selection keeps every VC offered
+	// on the channel it picks, and the VCs of one channel bid with one priority.
+	chans := e.chanBuf[:0]
+	for _, o := range outs {
+		if !slices.Contains(chans, o.Channel) {
+			chans = append(chans, o.Channel)
+		}
+	}
+	e.chanBuf = chans
+	pick := topology.ChannelID(topology.None)
 	switch e.cfg.Selection {
 	case SelectFirst:
-		outs = outs[:1]
+		pick = chans[0]
 	case SelectRandom:
-		k := e.rng.IntN(len(outs))
-		outs = outs[k : k+1]
+		pick = chans[e.rng.IntN(len(chans))]
 	}
-	for i, o := range outs {
+	for _, o := range outs {
+		if pick != topology.None && o.Channel != pick {
+			continue
+		}
 		lk := &e.links[o.Channel]
-		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(outs) - i), cls: int32(o.VC)}
+		el := routeElem{out: lk.outPort, lo: 0, hi: e.V - 1, pri: int32(len(chans) - slices.Index(chans, o.Channel)), cls: int32(o.VC)}
 		if lk.to >= 0 { // into a router: the VCs of the hop's class
 			k := min(int32(o.VC), e.classes-1)
 			el.lo, el.hi = k*e.V/e.classes, (k+1)*e.V/e.classes-1

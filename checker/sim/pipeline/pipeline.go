@@ -43,26 +43,33 @@ import (
 
 // Router is the router microarchitecture: BookSim's router keys, same meanings.
 type Router struct {
-	VCs    int // virtual channels per channel (num_vcs)
-	Buffer int // flits per VC buffer (vc_buf_size)
+	VCs    int `json:"num_vcs"`     // virtual channels per channel
+	Buffer int `json:"vc_buf_size"` // flits per VC buffer
 	// The stage delays in cycles. RoutingDelay 0 is lookahead routing; VCAllocDelay
 	// and SWAllocDelay must be at least 1; the switch traversal takes STPrepareDelay +
 	// STFinalDelay; a credit waits CreditDelay cycles after crossing its channel.
-	RoutingDelay, VCAllocDelay, SWAllocDelay, STPrepareDelay, STFinalDelay, CreditDelay int
-	InputSpeedup, OutputSpeedup                                                         int
-	InternalSpeedup                                                                     float64
+	RoutingDelay    int     `json:"routing_delay"`
+	VCAllocDelay    int     `json:"vc_alloc_delay"`
+	SWAllocDelay    int     `json:"sw_alloc_delay"`
+	STPrepareDelay  int     `json:"st_prepare_delay"`
+	STFinalDelay    int     `json:"st_final_delay"`
+	CreditDelay     int     `json:"credit_delay"`
+	InputSpeedup    int     `json:"input_speedup"`
+	OutputSpeedup   int     `json:"output_speedup"`
+	InternalSpeedup float64 `json:"internal_speedup"`
 	// WaitForTailCredit makes VC allocation atomic (see the package doc).
-	WaitForTailCredit bool
+	WaitForTailCredit bool `json:"wait_for_tail_credit"`
 	// HoldSwitchForPacket keeps a packet's crossbar connection until its tail crosses.
-	HoldSwitchForPacket bool
+	HoldSwitchForPacket bool `json:"hold_switch_for_packet"`
 	// VCBusyWhenFull: VC allocation skips output VCs without a credit.
-	VCBusyWhenFull bool
+	VCBusyWhenFull bool `json:"vc_busy_when_full"`
 	// VCPrioritizeEmpty: VC allocation prefers empty output VCs.
-	VCPrioritizeEmpty bool
+	VCPrioritizeEmpty bool `json:"vc_prioritize_empty"`
 	// OutputBufferSize bounds each output queue (flits); -1 is unbounded.
-	OutputBufferSize         int
-	VCAllocator, SWAllocator Allocator
-	AllocIters               int // iterations of iSLIP
+	OutputBufferSize int       `json:"output_buffer_size"`
+	VCAllocator      Allocator `json:"vc_allocator"`
+	SWAllocator      Allocator `json:"sw_allocator"`
+	AllocIters       int       `json:"alloc_iters"` // iterations of iSLIP
 }
 
 // DefaultRouter returns BookSim's defaults (src/booksim_config.cpp): 16 VCs of 8
@@ -77,12 +84,13 @@ func DefaultRouter() Router {
 // several outputs.
 type Selection uint8
 
-// The selections, after BookSim's routing functions: SelectFirst bids for the most
-// preferred output only (deterministic functions such as dor and min); SelectRandom
-// picks one permitted output uniformly when the header is routed (oblivious functions:
-// dim_order's ties on a torus, nca's up port, ran_min); SelectAdaptive bids for every
-// permitted output VC and lets VC allocation choose, the relation's order as priority
-// (adaptive functions).
+// The selections, after BookSim's routing functions, which return one output port and a
+// range of VCs on it: SelectFirst bids for the VCs the relation offers on its most
+// preferred channel (deterministic functions such as dor and min); SelectRandom draws
+// one of the channels offered, uniformly, when the header is routed, and bids for its
+// VCs (oblivious functions: dim_order's ties on a torus, nca's up port, ran_min);
+// SelectAdaptive bids for every (channel, VC) offered and lets VC allocation choose, the
+// relation's order of channels as priority (adaptive functions).
 const (
 	SelectFirst Selection = iota
 	SelectRandom
@@ -139,6 +147,17 @@ type Traffic struct {
 // Mode is BookSim's sim_type.
 type Mode uint8
 
+// String returns BookSim's name of the mode, "latency" or "throughput".
+func (m Mode) String() string {
+	if m == Throughput {
+		return "throughput"
+	}
+	return "latency"
+}
+
+// MarshalText writes the mode's name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
 // Latency mode aborts a run whose average latency passes the latency threshold (an
 // unstable, saturated network) and drains every measured packet; Throughput mode keeps
 // going past saturation and reports the accepted rate.
@@ -151,12 +170,16 @@ const (
 // and accepted rate change by less than the stopping thresholds three periods running,
 // at most MaxSamples periods in all, repeated SimCount times.
 type Measure struct {
-	Mode                                 Mode
-	SamplePeriod, WarmupPeriods          int
-	MaxSamples, SimCount                 int
-	LatencyThreshold                     float64
-	WarmupThreshold, AccWarmupThreshold  float64
-	StoppingThreshold, AccStoppingThresh float64
+	Mode               Mode    `json:"sim_type"`
+	SamplePeriod       int     `json:"sample_period"`
+	WarmupPeriods      int     `json:"warmup_periods"`
+	MaxSamples         int     `json:"max_samples"`
+	SimCount           int     `json:"sim_count"`
+	LatencyThreshold   float64 `json:"latency_thres"`
+	WarmupThreshold    float64 `json:"warmup_thres"`
+	AccWarmupThreshold float64 `json:"acc_warmup_thres"`
+	StoppingThreshold  float64 `json:"stopping_thres"`
+	AccStoppingThresh  float64 `json:"acc_stopping_thres"`
 }
 
 // DefaultMeasure returns BookSim's defaults: latency mode, 3 warm-up periods of 1000
@@ -171,7 +194,7 @@ type Config struct {
 	Network *topology.Network
 	// Terminals are the network's terminals in the order traffic patterns number them
 	// (BookSim's); nil is Network.Endpoints(). A terminal that is a router's own node
-	// (grids) gets an injection and an ejection channel of one cycle into that router;
+	// (grids) gets an injection and an ejection channel (Latency(topology.None));
 	// a terminal node of a network file uses its channels.
 	Terminals []topology.NodeID
 	// Relation routes every header, hop by hop; Selection chooses among its outputs.
@@ -179,7 +202,11 @@ type Config struct {
 	// (k+1)*V/C-1); ejection and injection take any VC.
 	Relation  routing.Relation
 	Selection Selection
-	// Latency returns a channel's latency in cycles (nil: Network.Weight).
+	// Latency returns a channel's latency in cycles, called with topology.None for the
+	// injection and ejection channels of a router's own terminal (nil: Network.Weight,
+	// and 1 for those). A flit sent in cycle t is read at the far end in cycle
+	// t+latency+1; 0, which BookSim refuses, leaves only that hand-over (the papers'
+	// router of checker/sim).
 	Latency func(topology.ChannelID) int
 	Router  Router
 	Traffic Traffic

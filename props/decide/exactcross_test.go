@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -65,7 +65,7 @@ func crossRelations(t *testing.T, g *topology.Network) []routing.Relation {
 // it checks duato's too, adds hypercube:3, mesh:4x4, torus:4x4 and hypercube:4 and
 // samples of 4 and 5 worms on every network but mesh:2x2 (hours on two cores):
 //
-//	WORMCHECK_LONG=1 go test ./props/cdg -run 'TestExactAgreesWithExplorer/torus:4x4/duato' -timeout 0 -v
+//	WORMCHECK_LONG=1 go test ./props/decide -run 'TestExactAgreesWithExplorer/torus:4x4/duato' -timeout 0 -v
 //
 // Each subtest logs one row of counts: placements per number of worms as enumerated /
 // one per symmetry class / connected, instances searched, states, wall time. Where every
@@ -93,7 +93,7 @@ func TestExactAgreesWithExplorer(t *testing.T) {
 				t.Run(rel.Name(), func(t *testing.T) {
 					name := fmt.Sprintf("%s on %s", rel.Name(), topo)
 					start := time.Now()
-					rr, err := ProveRelation(t.Context(), rel, DecideOptions{})
+					rr, err := ProveRelation(t.Context(), rel, Options{})
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"os"
@@ -38,7 +38,7 @@ func FuzzDecideRoutingFile(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			d, err := Decide(rel, DecideOptions{MaxStates: 1 << 14, MaxNodes: 1 << 14})
+			d, err := Decide(rel, Options{MaxStates: 1 << 14, MaxNodes: 1 << 14})
 			if err != nil {
 				continue // a relation that offers a channel not leaving its router, etc.
 			}

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // Realisation is a deadlock configuration put in place from the empty network: the
@@ -220,7 +221,7 @@ func realiseFromOtherSources(ctx context.Context, g *topology.Network, sp unicas
 // channels include one j holds. ok is false when that relation has a cycle.
 func placementOrder(c *Configuration) ([]int, bool) {
 	n := len(c.Worms)
-	holder := map[Vertex]int{}
+	holder := map[cdg.Vertex]int{}
 	for i, w := range c.Worms {
 		for _, v := range w.HeldVertices() {
 			holder[v] = i

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ import (
 // of one to three flits deadlocks with one-flit buffers.
 func TestProveUnreachableOnly(t *testing.T) {
 	rel := randomPin(t, "unreachable-bounce.json")
-	rr, err := ProveRelation(t.Context(), rel, DecideOptions{})
+	rr, err := ProveRelation(t.Context(), rel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

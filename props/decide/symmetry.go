@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -563,7 +563,7 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 	var ds []*Decision
 	for i, rel := range rels {
 		for _, skip := range []bool{false, true} {
-			d, err := Decide(rel, DecideOptions{SkipSufficient: skip, Context: ctx})
+			d, err := Decide(rel, Options{SkipSufficient: skip, Context: ctx})
 			if err != nil {
 				return fmt.Sprintf("decide (%T, skip sufficient %v): %v", rel, skip, err)
 			}
@@ -774,7 +774,7 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 // from any source); an inconclusive proof that says no flit deadlock exists with
 // buffers of one flit must not meet one in the explorer's placements.
 func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *naiveResult, opt randOptions, tally *randTally) string {
-	rr, err := ProveRelation(ctx, rel, DecideOptions{})
+	rr, err := ProveRelation(ctx, rel, Options{})
 	if err != nil {
 		return "prove: " + err.Error()
 	}

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"os"
@@ -60,7 +60,7 @@ func TestDecideStrands(t *testing.T) {
 				t.Fatalf("the naive twin finds %+v, want one worm on %d channels", nr, c.channels)
 			}
 			for _, r := range []routing.Relation{rel, goTwin{rel}} {
-				d, err := Decide(r, DecideOptions{})
+				d, err := Decide(r, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -101,7 +101,7 @@ func TestProveSelfCrossingRoute(t *testing.T) {
 		t.Fatalf("the naive twin finds %+v, want one worm on two channels", nr)
 	}
 	for _, r := range []routing.Relation{rel, goTwin{rel}} {
-		rr, err := ProveRelation(t.Context(), r, DecideOptions{})
+		rr, err := ProveRelation(t.Context(), r, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

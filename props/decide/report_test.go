@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"encoding/json"
@@ -94,7 +94,7 @@ func TestHeaderStatesWithin(t *testing.T) {
 			t.Errorf("HeaderStatesWithin(%d) = %d, want %d", c.bytes, got, c.want)
 		}
 	}
-	rep, err := ProveWith(t.Context(), "mesh:4x4", "adaptive", nil, DecideOptions{MaxStates: 100})
+	rep, err := ProveWith(t.Context(), "mesh:4x4", "adaptive", nil, Options{MaxStates: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

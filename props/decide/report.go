@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // Report is the static decision of a routing relation on a whole topology (`wormcheck
@@ -24,7 +25,7 @@ import (
 // by "analysis", "decision" and "cdg_witness".
 type Report struct {
 	props.Report
-	Analysis   *Result        `json:"analysis"`
+	Analysis   *cdg.Result    `json:"analysis"`
 	Decision   *Decision      `json:"decision"`
 	CDGWitness *props.Witness `json:"cdg_witness"`
 	// Realisation is the configuration put in place in the flit model (violations).
@@ -37,12 +38,12 @@ type Report struct {
 // on topology topo, which may be "" when the file names its own: ProveRelation, which
 // ctx stops. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
 func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
-	return ProveWith(ctx, topo, spec, read, DecideOptions{})
+	return ProveWith(ctx, topo, spec, read, Options{})
 }
 
 // ProveWith is Prove with the decision's bounds given (the command line sizes the
 // header states to its memory budget: HeaderStatesWithin).
-func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte, error), opt DecideOptions) (*Report, error) {
+func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte, error), opt Options) (*Report, error) {
 	var g *topology.Network
 	if topo != "" {
 		var err error
@@ -64,7 +65,7 @@ func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte
 // adaptive, 33 million states in 4.8 GB; torus:64x64 dor-1vc in 3.1 GB).
 const bytesPerHeaderState = 200
 
-// HeaderStatesWithin returns the header-state bound (DecideOptions.MaxStates) that keeps
+// HeaderStatesWithin returns the header-state bound (Options.MaxStates) that keeps
 // the exact search within a memory budget of the given bytes: the default bound when
 // the budget is unknown (0) or smaller than it, at most 2^28.
 func HeaderStatesWithin(bytes int64) int64 {
@@ -83,10 +84,10 @@ func HeaderStatesWithin(bytes int64) int64 {
 // conditions first, then the exact search), and for a configuration builds the flit
 // instance and the moves that reach it (Realise). A configuration the flit model does
 // not reach from the empty network is refused, and the search goes on to the next one
-// in its order (DecideOptions.Accept; notes count the refusals). The verdict is holds or
+// in its order (Options.Accept; notes count the refusals). The verdict is holds or
 // violated; inconclusive when a bound of opt was reached (among them the refusals'),
 // and, within a second, when ctx ends. Errors are bad input naming --routing.
-func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
+func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Report, error) {
 	start := time.Now()
 	if opt.Context == nil {
 		opt.Context = ctx
@@ -301,12 +302,12 @@ const (
 // goes up.
 func (r *Report) ranks() (props.Evidence, error) {
 	res := r.Analysis
-	gr, err := Dependencies(r.rel)
+	gr, err := cdg.Dependencies(r.rel)
 	if err != nil {
 		return nil, err
 	}
 	vs := gr.Vertices()
-	index := make(map[Vertex]int, len(vs)) // lookup only
+	index := make(map[cdg.Vertex]int, len(vs)) // lookup only
 	for i, v := range vs {
 		index[v] = i
 	}

@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 // Chain bounds: a lower bound on the channels a partial configuration still needs once a
 // new worm W starts, for pruning W's forward walk (find.go).

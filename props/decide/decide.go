@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // The exact decision (docs/semantics.md, "Deadlock configurations", states it in full).
@@ -38,11 +39,11 @@ import (
 // use, and iterative deepening finds a configuration with the fewest worms, then the
 // fewest channels, or proves there is none.
 
-// DecideOptions bound the exact decision. A bound reached makes the verdict
+// Options bound the exact decision. A bound reached makes the verdict
 // inconclusive, with the bound named; it is never a verdict.
-type DecideOptions struct {
+type Options struct {
 	// Analyze are the options of the sufficient conditions tried first.
-	Analyze Options
+	Analyze cdg.Options
 	// MaxStates bounds the header states of the exact search (0: defaultMaxStates;
 	// HeaderStatesWithin sizes it to a memory budget).
 	MaxStates int64
@@ -79,7 +80,7 @@ type Decision struct {
 	Verdict  props.Verdict `json:"verdict"`
 	By       Method        `json:"by"`
 	// Analysis is the result of the sufficient conditions (nil when skipped).
-	Analysis *Result `json:"-"`
+	Analysis *cdg.Result `json:"-"`
 	// States counts the header states of the exact search (0 when it was not needed);
 	// Survivors those a configuration can use (the fixed point); Nodes the partial
 	// configurations tried.
@@ -120,21 +121,21 @@ type Configuration struct {
 type ConfWorm struct {
 	Src   topology.NodeID `json:"src"`
 	Dst   topology.NodeID `json:"dst"`
-	Route []Vertex        `json:"route"`
+	Route []cdg.Vertex    `json:"route"`
 	Held  int             `json:"held"`
-	Waits []Vertex        `json:"waits"`
+	Waits []cdg.Vertex    `json:"waits"`
 	// Misroutes is the header's misroute count (budgeted relations).
 	Misroutes int `json:"misroutes,omitempty"`
 }
 
 // HeldVertices returns the vertices the worm holds, tail first.
-func (w ConfWorm) HeldVertices() []Vertex { return w.Route[len(w.Route)-w.Held:] }
+func (w ConfWorm) HeldVertices() []cdg.Vertex { return w.Route[len(w.Route)-w.Held:] }
 
 // Decide decides whether rel has a deadlock configuration on its topology: Holds when
 // it has none (by a sufficient condition or the exhaustive search), Violated with a
 // configuration, Inconclusive only when a bound of opt is reached. Errors are one line
 // (a broken relation, as Analyze's).
-func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
+func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 	if opt.MaxStates <= 0 {
 		opt.MaxStates = defaultMaxStates
 	}
@@ -158,8 +159,8 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		if opt.Analyze.Context == nil {
 			opt.Analyze.Context = ctx
 		}
-		res, err := Analyze(rel, opt.Analyze)
-		if Stopped(err) {
+		res, err := cdg.Analyze(rel, opt.Analyze)
+		if cdg.Stopped(err) {
 			return halt(err)
 		}
 		if err != nil {
@@ -177,13 +178,13 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 	}
 	d.By = BySearch
 	sp, err := buildSpace(ctx, rel, opt.MaxStates)
-	if Stopped(err) {
+	if cdg.Stopped(err) {
 		return halt(err)
 	}
-	var eb errBound
+	var eb *cdg.StatesBound
 	if errors.As(err, &eb) {
 		d.Verdict, d.Bound = props.Inconclusive, "header states: "+eb.Error()
-		d.States = eb.states
+		d.States = eb.States
 		return d, nil
 	}
 	if err != nil {
@@ -451,6 +452,10 @@ func (c *Configuration) key() string {
 }
 
 // vertex returns the (channel, VC) of vertex index v.
-func (sp *space) vertex(v int32) Vertex {
-	return Vertex{Channel: topology.ChannelID(int(v) / sp.vcs), VC: int(v) % sp.vcs}
+func (sp *space) vertex(v int32) cdg.Vertex {
+	return cdg.Vertex{Channel: topology.ChannelID(int(v) / sp.vcs), VC: int(v) % sp.vcs}
 }
+
+// stopped is cdg.Stop: the decision stops as the analysis and the header-state search
+// do, with one error that cdg.Stopped recognises.
+func stopped(ctx context.Context) error { return cdg.Stop(ctx) }

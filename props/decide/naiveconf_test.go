@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // A naive twin of the exact decision, written from the definition of a deadlock
@@ -304,9 +305,9 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 	if b, ok := rel.(routing.Budgeted); ok {
 		budget = b.MisrouteBudget()
 	}
-	held := map[Vertex]int{}
+	held := map[cdg.Vertex]int{}
 	total := 0
-	var permitted [][]Vertex
+	var permitted [][]cdg.Vertex
 	for i, w := range c.Worms {
 		if w.Src == w.Dst {
 			return fmt.Errorf("worm %d goes from %d to itself", i, w.Src)
@@ -327,9 +328,9 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 				return fmt.Errorf("worm %d: its header reaches its destination after hop %d (it would be delivered)", i, j)
 			}
 		}
-		var outs []Vertex
+		var outs []cdg.Vertex
 		for _, o := range rel.Route(h, nil) {
-			outs = append(outs, Vertex{Channel: o.Channel, VC: o.VC})
+			outs = append(outs, cdg.Vertex{Channel: o.Channel, VC: o.VC})
 		}
 		permitted = append(permitted, outs)
 		switch {
@@ -346,7 +347,7 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 		}
 		total += w.Held
 		a, b := slices.Clone(w.Waits), slices.Clone(outs)
-		cmp := func(x, y Vertex) int { return int(x.Channel)*64 + x.VC - int(y.Channel)*64 - y.VC }
+		cmp := func(x, y cdg.Vertex) int { return int(x.Channel)*64 + x.VC - int(y.Channel)*64 - y.VC }
 		slices.SortFunc(a, cmp)
 		slices.SortFunc(b, cmp)
 		if !slices.Equal(a, b) {
@@ -371,7 +372,7 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 // and the flit model can judge them too.
 func naiveConfiguration(rel routing.Relation, ws []naiveWorm) *Configuration {
 	hw := newHeaderWalk(rel)
-	vx := func(v int) Vertex { return Vertex{Channel: topology.ChannelID(v / hw.vcs), VC: v % hw.vcs} }
+	vx := func(v int) cdg.Vertex { return cdg.Vertex{Channel: topology.ChannelID(v / hw.vcs), VC: v % hw.vcs} }
 	c := &Configuration{}
 	for _, w := range ws {
 		cw := ConfWorm{Src: w.src, Dst: w.dst, Held: len(w.path)}

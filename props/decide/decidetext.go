@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // Reason says in one line why the decision is what it is.
@@ -33,12 +34,12 @@ func (d *Decision) Reason() string {
 	return "the exact search reached a bound: " + d.Bound
 }
 
-func (d *Decision) vertexName(v Vertex) string {
+func (d *Decision) vertexName(v cdg.Vertex) string {
 	return fmt.Sprintf("%s.vc%d", d.g.ChannelName(v.Channel), v.VC)
 }
 
 // holderOf returns the worm of c that holds v, or -1.
-func (c *Configuration) holderOf(v Vertex) int {
+func (c *Configuration) holderOf(v cdg.Vertex) int {
 	for i, w := range c.Worms {
 		for _, h := range w.HeldVertices() {
 			if h == v {

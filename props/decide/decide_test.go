@@ -1,4 +1,4 @@
-package cdg
+package decide
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // TestDecideBuiltins pins the exact verdicts and the minimal configurations of the
@@ -47,7 +48,7 @@ func TestDecideBuiltins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Decide(rel, DecideOptions{})
+		d, err := Decide(rel, Options{})
 		if err != nil {
 			t.Fatalf("%s on %s: %v", c.name, c.topo, err)
 		}
@@ -73,7 +74,7 @@ func TestDecideBuiltins(t *testing.T) {
 func checkConfiguration(t *testing.T, rel routing.Relation, c *Configuration) {
 	t.Helper()
 	g := rel.Grid()
-	held := map[Vertex]bool{}
+	held := map[cdg.Vertex]bool{}
 	for i, w := range c.Worms {
 		h := routing.Header{At: w.Src, In: routing.Input{Channel: routing.Injection}, Src: w.Src, Dst: w.Dst}
 		var outs []routing.Output
@@ -97,12 +98,12 @@ func checkConfiguration(t *testing.T, rel routing.Relation, c *Configuration) {
 			}
 			held[v] = true
 		}
-		var want []Vertex
+		var want []cdg.Vertex
 		for _, o := range rel.Route(h, nil) {
-			want = append(want, Vertex{o.Channel, o.VC})
+			want = append(want, cdg.Vertex{Channel: o.Channel, VC: o.VC})
 		}
 		got := slices.Clone(w.Waits)
-		cmp := func(a, b Vertex) int { return int(a.Channel)*64 + a.VC - int(b.Channel)*64 - b.VC }
+		cmp := func(a, b cdg.Vertex) int { return int(a.Channel)*64 + a.VC - int(b.Channel)*64 - b.VC }
 		slices.SortFunc(want, cmp)
 		slices.SortFunc(got, cmp)
 		if !slices.Equal(want, got) {
@@ -130,7 +131,7 @@ func TestDecideIncoherent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := Decide(rel, DecideOptions{})
+	d, err := Decide(rel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func (r srcReader) Route(h routing.Header, out []routing.Output) []routing.Outpu
 func TestUntrustedRelationKeepsSources(t *testing.T) {
 	g, _ := topology.Parse("mesh:3x3")
 	rel := srcReader{g}
-	gr, err := Dependencies(rel)
+	gr, err := cdg.Dependencies(rel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestUntrustedRelationKeepsSources(t *testing.T) {
 	if len(gr.Edges()) != len(want) {
 		t.Errorf("src-reader: %d dependencies, brute force %d", len(gr.Edges()), len(want))
 	}
-	d, err := Decide(rel, DecideOptions{})
+	d, err := Decide(rel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,10 +213,10 @@ func TestUntrustedRelationKeepsSources(t *testing.T) {
 func TestDecideBound(t *testing.T) {
 	g, _ := topology.Parse("torus:4x4")
 	rel, _ := routing.ByName(g, "adaptive")
-	if d, err := Decide(rel, DecideOptions{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+	if d, err := Decide(rel, Options{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("node bound: %v %+v", err, d)
 	}
-	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+	if d, err := Decide(rel, Options{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
 	}
 	// A context that ends: before the analysis, or after the search has looked at it a
@@ -228,7 +229,7 @@ func TestDecideBound(t *testing.T) {
 		skip  bool
 	}{{rel, 0, false}, {slow, 0, true}, {slow, 120, true}} {
 		ctx := &countdown{Context: t.Context(), left: c.after}
-		d, err := Decide(c.rel, DecideOptions{Context: ctx, SkipSufficient: c.skip})
+		d, err := Decide(c.rel, Options{Context: ctx, SkipSufficient: c.skip})
 		if err != nil || d.Verdict != props.Inconclusive || !strings.Contains(d.Bound, "stopped: the countdown ended") {
 			t.Errorf("a context ended after %d looks: %v %+v", c.after, err, d)
 		}
@@ -258,7 +259,7 @@ var errCountdown = errors.New("the countdown ended")
 // sources.
 func TestUntrustedRelationTooLarge(t *testing.T) {
 	g, _ := topology.Parse("mesh:64x64")
-	if _, err := Analyze(srcReader{g}, Options{}); err == nil || !strings.Contains(err.Error(), "one class per source") {
+	if _, err := cdg.Analyze(srcReader{g}, cdg.Options{}); err == nil || !strings.Contains(err.Error(), "one class per source") {
 		t.Errorf("src-reader on mesh:64x64: %v", err)
 	}
 }
@@ -284,7 +285,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Decide(rel, DecideOptions{})
+		d, err := Decide(rel, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +332,7 @@ func TestDecideRefused(t *testing.T) {
 		seen = append(seen, c.key())
 		return len(seen) > 1
 	}
-	d, err := Decide(rel, DecideOptions{Accept: first})
+	d, err := Decide(rel, Options{Accept: first})
 	if err != nil || d.Verdict != props.Violated || d.Refused != 1 || len(seen) < 2 || d.Configuration.key() == seen[0] || d.Configuration.key() != seen[len(seen)-1] {
 		t.Fatalf("refusing the first: %v %s refused %d, %d asked", err, d.Verdict, d.Refused, len(seen))
 	}
@@ -341,7 +342,7 @@ func TestDecideRefused(t *testing.T) {
 	}
 	asked := 0
 	none := func(*Configuration) bool { asked++; return false }
-	d, err = Decide(rel, DecideOptions{Accept: none, MaxRefused: 3})
+	d, err = Decide(rel, Options{Accept: none, MaxRefused: 3})
 	if err != nil || d.Verdict != props.Inconclusive || asked != 3 || !strings.Contains(d.Bound, "reached none") {
 		t.Errorf("refusing all: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
 	}
@@ -349,7 +350,7 @@ func TestDecideRefused(t *testing.T) {
 	g2, _ := topology.Parse("mesh:2x2")
 	small, _ := routing.ByName(g2, "adaptive")
 	asked = 0
-	d, err = Decide(small, DecideOptions{Accept: none, MaxRefused: 1 << 20, SkipSufficient: true})
+	d, err = Decide(small, Options{Accept: none, MaxRefused: 1 << 20, SkipSufficient: true})
 	if err != nil || d.Verdict != props.Inconclusive || asked == 0 || !strings.Contains(d.Bound, "found no other") {
 		t.Errorf("refusing every configuration of adaptive on mesh:2x2: %v %s after %d (%s)", err, d.Verdict, asked, d.Bound)
 	}
@@ -501,7 +502,7 @@ func TestDecideTorusRing(t *testing.T) {
 	} {
 		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
-		d, err := Decide(rel, DecideOptions{})
+		d, err := Decide(rel, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -548,4 +549,13 @@ func naiveLeast(cb *cycleBounds, k int) int32 {
 		}
 	}
 	return best
+}
+
+func mustGrid(t testing.TB, spec string) *topology.Network {
+	t.Helper()
+	g, err := topology.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -1,12 +1,12 @@
-package cdg
+package decide
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
 // space is every reachable header state of a relation, over all destinations at once,
@@ -50,74 +50,19 @@ type space struct {
 	outSets [][]int32
 }
 
-// errBound is returned when the space would pass its bound of states.
-type errBound struct{ states, bound int64 }
-
-func (e errBound) Error() string {
-	return fmt.Sprintf("more than %d header states (bound %d)", e.states, e.bound)
-}
-
-// buildSpace enumerates the header states of rel toward every destination, one
-// breadth-first search per destination (searcher), up to maxStates states. Cost
-// O(states x outputs).
+// buildSpace enumerates the header states of rel toward every destination
+// (cdg.ReachableHeaders, one breadth-first search per destination), up to maxStates
+// states, and indexes them for the search. Cost O(states x outputs).
 func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*space, error) {
-	s, err := newSearcherFor(rel, true)
+	h, err := cdg.ReachableHeaders(ctx, rel, maxStates)
 	if err != nil {
 		return nil, err
 	}
-	g := s.g
-	sp := &space{ctx: ctx, g: g, vcs: s.vcs, classes: s.classes, nmis: s.mis, sc: s.sc}
-	loc := make([]int32, len(s.stamp))
-	sp.first = append(sp.first, 0)
-	sp.dstFirst = make([]int32, g.Nodes()+1)
-	for d := 0; d < g.Nodes(); d++ {
-		dst := topology.NodeID(d)
-		sp.dstFirst[d] = int32(len(sp.vtx))
-		if !g.Endpoint(dst) {
-			continue // no worm is addressed to it
-		}
-		if err := stopped(ctx); err != nil {
-			return nil, err
-		}
-		if err := s.search(dst); err != nil {
-			return nil, err
-		}
-		if sp.stranded == nil && s.sourceStranded != nil {
-			h := *s.sourceStranded
-			sp.stranded = &h
-		}
-		base := int32(len(sp.vtx))
-		if n := int64(base) + int64(len(s.order)); n > maxStates {
-			return nil, errBound{n, maxStates}
-		}
-		for i, st := range s.order {
-			loc[st] = base + int32(i)
-		}
-		for i, st := range s.order {
-			v := int32(int(st) / s.classes)
-			sp.vtx = append(sp.vtx, v)
-			sp.dst = append(sp.dst, int32(d))
-			sp.src = append(sp.src, s.rep[st])
-			sp.cls = append(sp.cls, int32(int(st)%s.classes))
-			p := s.parent[st]
-			if p >= 0 {
-				p = loc[p]
-			}
-			sp.parent = append(sp.parent, p)
-			sp.atDst = append(sp.atDst, s.chTo[int(v)/s.vcs] == dst)
-			for _, a := range s.arcs[s.first[i]:s.first[i+1]] {
-				to := loc[a.to]
-				if s.chTo[int(a.vtx)/s.vcs] == dst {
-					to = -1
-				}
-				sp.arcTo = append(sp.arcTo, to)
-				sp.arcV = append(sp.arcV, a.vtx)
-			}
-			sp.first = append(sp.first, int32(len(sp.arcTo)))
-		}
-	}
+	g := h.Grid
+	sp := &space{ctx: ctx, g: g, vcs: h.VCs, classes: h.Classes, nmis: h.Misroutes, sc: h.SourceClasser,
+		vtx: h.Vertex, dst: h.Dst, src: h.Src, cls: h.Class, dstFirst: h.DstFirst, parent: h.Parent,
+		atDst: h.AtDst, first: h.First, arcTo: h.ArcTo, arcV: h.ArcVertex, stranded: h.Stranded}
 	n := len(sp.vtx)
-	sp.dstFirst[g.Nodes()] = int32(n)
 	// Reverse arcs and the states of each vertex, by counting.
 	sp.predFirst = make([]int32, n+1)
 	for _, t := range sp.arcTo {
@@ -138,7 +83,7 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 			}
 		}
 	}
-	nv := g.Channels() * s.vcs
+	nv := g.Channels() * sp.vcs
 	sp.vtxFirst = make([]int32, nv+1)
 	for _, v := range sp.vtx {
 		sp.vtxFirst[v+1]++
