@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -19,8 +20,8 @@ import (
 // the library decides and returns evidence, props/render draws it, and only when the
 // command line asks (--svg, --pcap, --explore, prove --witness-dir). Holding it costs
 // nothing but the references. It is one of *FlitEvidence, *ScheduleEvidence,
-// *BanyanEvidence, *CycleEvidence, *RanksEvidence, *PartitionEvidence and
-// *PlotEvidence.
+// *BanyanEvidence, *CycleEvidence, *RanksEvidence, *PartitionEvidence, *PlotEvidence
+// and *MovesEvidence.
 type Evidence interface{ evidence() }
 
 // FlitEvidence is a run of a flit-level model: Trace on Model from an initial state to
@@ -155,6 +156,12 @@ type Subnetwork struct {
 	Channels []topology.ChannelID
 }
 
+// MovesEvidence is the flit moves of one simulated run (checker/sim), as records of a
+// capture (model/flitwire, LINKTYPE_USER2).
+type MovesEvidence struct {
+	Moves []flitwire.SimMove
+}
+
 // PlotEvidence is mean latency against offered load (Loads, flits per node per cycle,
 // shared by every curve), in one or more panels side by side.
 type PlotEvidence struct {
@@ -188,3 +195,4 @@ func (*CycleEvidence) evidence()     {}
 func (*RanksEvidence) evidence()     {}
 func (*PartitionEvidence) evidence() {}
 func (*PlotEvidence) evidence()      {}
+func (*MovesEvidence) evidence()     {}

@@ -8,7 +8,7 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
@@ -27,7 +27,7 @@ func init() {
 		c := a.Command
 		registerCommand(&command{Name: c.Name, Summary: a.Summary, Help: c.Usage,
 			Run: func(ctx context.Context, e *env, args []string) (int, error) {
-				return runEntry(ctx, e, entryRun{name: c.Name, algo: a, flags: c.Flags, help: c.Usage, prop: c.Property}, args)
+				return runEntry(ctx, e, entryRun{name: c.Name, algo: a, flags: c.Flags, help: c.Usage, flagList: c.ListFlags, prop: c.Property}, args)
 			}})
 	}
 }
@@ -128,9 +128,18 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if code, done, err := parseOrHelp(e, fs, args, r.help, r.flagList); done {
 		return code, err
 	}
-	in, err := c.instance(e, fs, r.algo, params())
+	in, err := c.instance(e, r.algo, params())
 	if err != nil {
 		return 0, err
+	}
+	files := artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP}
+	if cmd := r.algo.Command; cmd != nil && r.name != "check" {
+		if cmd.Picture != "" {
+			files.SVG = in.Params[cmd.Picture]
+		}
+		if cmd.Capture != "" {
+			files.PCAP = in.Params[cmd.Capture]
+		}
 	}
 	prop := c.Prop
 	if prop == "" {
@@ -150,6 +159,9 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	}
 	if c.Progress || (e.StderrIsTerminal && r.flags&check.FlagProgress != 0) {
 		opt.Progress = e.Stderr
+	}
+	if !c.JSON {
+		opt.Text = e.Stdout
 	}
 	var maxMem int64
 	var limit time.Duration
@@ -183,7 +195,7 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 			rep.Reason += fmt.Sprintf(" (--resume %s)", c.Result)
 		}
 	}
-	code, err := emitReport(e, r.name, rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	code, err := emitReport(e, r.name, rep, c.JSON, files)
 	if err != nil || !c.Explore {
 		return code, err
 	}
@@ -198,28 +210,23 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
 
-// instance is the Instance the flags name: --booksim and --faults applied to --topo
-// (topologyFlags), and where a BookSim configuration gives the routing, VCs, buffers or
-// length, the parameters of those names the command line did not set.
-func (c *common) instance(e *env, fs *flag.FlagSet, a check.Algorithm, params map[string]string) (check.Instance, error) {
-	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
-	if err != nil {
-		return check.Instance{}, err
+// instance is the Instance the flags name, with the --booksim configuration read (the
+// entry takes from it what the flags do not set; keys BookSim does not define are
+// listed on stderr).
+func (c *common) instance(e *env, a check.Algorithm, params map[string]string) (check.Instance, error) {
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params, Faults: c.Faults}
+	if c.BookSim == "" {
+		return in, nil
 	}
-	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params}
-	if bs != nil {
-		m := bs.Mapping
-		for name, v := range map[string]int{"vcs": m.VCs, "buffers": m.Buffer, "length": m.Length} {
-			if _, has := in.Params[name]; has && !given(fs, name) && v > 0 {
-				in.Params[name] = strconv.Itoa(v)
-			}
-		}
-		if _, has := in.Params["routing"]; has && !given(fs, "routing") {
-			if m.Routing == "" {
-				return in, usagef("--routing is missing and --booksim gives none: %s", m.NoRouting)
-			}
-			in.Params["routing"] = m.Routing
-		}
+	data, err := os.ReadFile(c.BookSim)
+	if err != nil {
+		return in, usagef("--booksim: %v", err)
+	}
+	if in.BookSim, err = check.ReadBookSim(c.BookSim, data); err != nil {
+		return in, err
+	}
+	if u := in.BookSim.Config.Unknown; len(u) > 0 {
+		fmt.Fprintf(e.Stderr, "wormcheck: --booksim %s: keys BookSim does not define (it would refuse the file): %s\n", c.BookSim, strings.Join(u, ", "))
 	}
 	return in, nil
 }

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -57,6 +59,39 @@ type Instance struct {
 	// relation, checked by the flit explorer and the static decision like a built-in.
 	// It must route on the instance's topology; the two exclude each other.
 	Relation routing.Relation
+	// BookSim, when not nil, is the BookSim2 configuration the instance comes from: it
+	// names the topology (Topology must be "") and gives the routing, VCs, buffers and
+	// packet length of the parameters of those names that Params does not set; sim runs
+	// BookSim's own experiment for it.
+	BookSim *BookSim
+	// Faults, when set, fails links of the topology's grid: "A-B" both ways or "A->B",
+	// comma-separated (--faults); the grid becomes an irregular network
+	// (topology.WithFaults).
+	Faults string
+}
+
+// BookSim is a BookSim2 configuration file (--booksim): its name, every key as BookSim
+// reads it (defaults applied; Config.Unknown lists the keys BookSim does not define) and
+// what wormcheck checks of it (Mapping).
+type BookSim struct {
+	Name    string
+	Config  booksim.Config
+	Mapping booksim.Mapping
+}
+
+// ReadBookSim reads the BookSim2 configuration file name, whose contents are data; the
+// network file it may name is read relative to name's directory. Errors are bad input
+// naming the file, the line and the key.
+func ReadBookSim(name string, data []byte) (*BookSim, error) {
+	cfg, err := booksim.Parse(data)
+	if err != nil {
+		return nil, badf("--booksim %s: %v", name, err)
+	}
+	m, err := cfg.Map(filepath.Dir(name))
+	if err != nil {
+		return nil, badf("--booksim %s: %v", name, err)
+	}
+	return &BookSim{Name: name, Config: cfg, Mapping: m}, nil
 }
 
 // Options bound and tune a check. The zero value is an exhaustive search with one worker,
@@ -118,6 +153,9 @@ type Options struct {
 	// alone. Verdicts are the same; it is how the soundness tests exercise the reduction
 	// on small instances.
 	ReducedOnly bool
+	// Text, when not nil, receives lines for people as a long run makes them (a sim
+	// sweep's loads, a comparison's rows); the report's Body then writes the rest.
+	Text io.Writer
 	// Meter, when not nil, is told a family run's member count (Expect) and then each
 	// finished member with its states (Add), on the run's goroutine: the caller's own
 	// progress display (prove's claims).
@@ -231,6 +269,7 @@ func registry() []Algorithm {
 func singleAlgorithms() []Algorithm {
 	return []Algorithm{
 		unicastAlgorithm(),
+		simAlgorithm(),
 		treeMcastAlgorithm(),
 		banyanRouteAlgorithm(),
 		twoPhaseAlgorithm(),

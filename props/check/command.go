@@ -61,6 +61,12 @@ type Command struct {
 	// Only keeps the entry out of `check --algo`'s list: it runs as its own command
 	// (partition's whole report), while Run and Lookup still find it by name.
 	Only bool
+	// ListFlags has --help list the flags with their defaults after Usage.
+	ListFlags bool
+	// Picture and Capture name the parameters whose values are the files the
+	// evidence's picture (SVG) and capture (pcap) are written to, where the command
+	// names them its own way (sim's plot and trace); the entry reads them too.
+	Picture, Capture string
 }
 
 // Commands returns the entries of the registry that are commands of their own, sorted by

@@ -50,13 +50,27 @@ func Picture(ev props.Evidence) ([]byte, error) {
 
 // Capture writes the evidence as a pcap capture that tshark decodes with the dissector
 // (Dissector): a flit-level run, one record per flit move (flitwire.FlitPCAP,
-// LINKTYPE_USER0), or a banyan witness's records (banyanwire.WriteCapture,
-// LINKTYPE_USER1). Evidence without a capture gives nil, nil.
+// LINKTYPE_USER0), a banyan witness's records (banyanwire.WriteCapture,
+// LINKTYPE_USER1) or a simulated run's moves (flitwire.SimMoveWriter, LINKTYPE_USER2).
+// Evidence without a capture gives nil, nil.
 func Capture(ev props.Evidence) ([]byte, error) {
 	switch e := ev.(type) {
 	case *props.FlitEvidence:
 		states, actions := runOf(e.Trace)
 		return flitwire.FlitPCAP(e.Model, states, actions)
+	case *props.MovesEvidence:
+		var b bytes.Buffer
+		w, err := flitwire.NewSimMoveWriter(&b, len(e.Moves))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range e.Moves {
+			w.Add(m)
+		}
+		if err := w.Err(); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
 	case *props.BanyanEvidence:
 		if len(e.Capture) == 0 {
 			return nil, nil
