@@ -59,13 +59,23 @@ func twoPhaseFiles(rep *props.Report) map[string][]byte {
 	return map[string][]byte{"json": data}
 }
 
-// detailOf returns the witness detail of a banyan-route report (nil when it has none).
-func detailOf(rep *props.Report) map[string]any {
+// conflictOf returns the blocking witness of a banyan-route report (nil when it has
+// none).
+func conflictOf(rep *props.Report) *check.BanyanConflict {
 	if rep.Witness == nil {
 		return nil
 	}
-	d, _ := rep.Witness.Detail.(map[string]any)
+	d, _ := rep.Witness.Detail.(*check.BanyanConflict)
 	return d
+}
+
+// detailOf returns the witness detail of a banyan report (nil when it has none), for an
+// outcome's witness.
+func detailOf(rep *props.Report) any {
+	if rep.Witness == nil {
+		return nil
+	}
+	return rep.Witness.Detail
 }
 
 // runMN1 checks Property 1 for every monotone, concentrated pattern through the entry
@@ -98,11 +108,11 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				}
 				out.Instances += int(r.Stats.Checked)
 				out.Figures[fmt.Sprintf("pairs_N%d_%v_%v", n, ord, conc)] = float64(r.Stats.Checked)
-				d := detailOf(r)
+				d := conflictOf(r)
 				if d == nil {
 					continue
 				}
-				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": d["pattern"], "conflict": d["conflict"]}
+				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": d.Pattern, "conflict": d.Conflict}
 				if conc == banyan.Plain {
 					out.Verdict, out.Witness = Violated, w
 					out.Evidence = r.Evidence
@@ -120,11 +130,11 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				if d := detailOf(r); d != nil && conc == banyan.Plain {
-					return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": d["pattern"], "conflict": d["conflict"]},
+				if d := conflictOf(r); d != nil && conc == banyan.Plain {
+					return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": d.Pattern, "conflict": d.Conflict},
 						Note: "a monotone concentrated pattern blocks (found by enumeration but not by pairs: the pair reduction is wrong)"}
 				} else if d != nil && cyclicWitness == nil {
-					return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("N=%d %v cyclic pattern %v blocks but the pair reduction found none", n, ord, d["pattern"])}
+					return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("N=%d %v cyclic pattern %v blocks but the pair reduction found none", n, ord, d.Pattern)}
 				}
 				out.Figures[fmt.Sprintf("patterns_N%d_%v_%v", n, ord, conc)] = float64(r.Stats.Checked)
 				out.Instances += int(r.Stats.Checked)
@@ -160,8 +170,8 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		if d := detailOf(r); d != nil {
-			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "pattern": pat, "conflict": d["conflict"]}
+		if d := conflictOf(r); d != nil {
+			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "pattern": pat, "conflict": d.Conflict}
 			return out
 		}
 	}
@@ -198,8 +208,10 @@ func runMN2(ctx context.Context, env Env) Outcome {
 			runErr = err
 			return nil, nil
 		}
-		c, _ := detailOf(r)["conflict"].(*topology.LinkConflict)
-		return r, c
+		if d := conflictOf(r); d != nil {
+			return r, d.Conflict
+		}
+		return r, nil
 	}
 	for _, n := range []int{4, 8} {
 		for k := 2; k <= n && (nonMonotone == nil || nonConcentrated == nil); k++ {
@@ -383,8 +395,8 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	}
 	out.Figures["wrapping_instances_N16"] = rw.Figures["instances"]
 	wrapNote := "the wrapping variant (phase-2 sources consecutive modulo N) does not block either"
-	if d := detailOf(rw); d != nil {
-		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
+	if d := conflictOf(rw); d != nil {
+		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d.Dests, *d.Start, d.Conflict)
 	}
 	// Phase 1: every source, fanout and start.
 	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{})
@@ -418,8 +430,8 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		if d := detailOf(rs); d != nil {
-			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "dests": m.Dests, "start": s, "conflict": d["conflict"]}
+		if d := conflictOf(rs); d != nil {
+			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "dests": m.Dests, "start": s, "conflict": d.Conflict}
 			return out
 		}
 	}

@@ -26,12 +26,12 @@ func TestWH2Witness(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != checker.Violated || len(r.Actions) != 4 || !strings.HasPrefix(r.Violation, "deadlock") {
-		t.Fatalf("verdict %v, %d steps, %q; want a deadlock after 4 steps", r.Verdict, len(r.Actions), r.Violation)
+	if r.Verdict != checker.Violated || len(r.Actions()) != 4 || !strings.HasPrefix(r.Violation, "deadlock") {
+		t.Fatalf("verdict %v, %d steps, %q; want a deadlock after 4 steps", r.Verdict, len(r.Actions()), r.Violation)
 	}
 	want := []string{"m0 flit 0 takes (0)->(1).vc0", "m1 flit 0 takes (1)->(2).vc0", "m2 flit 0 takes (2)->(3).vc0", "m3 flit 0 takes (3)->(0).vc0"}
-	if strings.Join(r.Labels, "|") != strings.Join(want, "|") {
-		t.Fatalf("trace %q; want %q", r.Labels, want)
+	if strings.Join(r.Labels(), "|") != strings.Join(want, "|") {
+		t.Fatalf("trace %q; want %q", r.Labels(), want)
 	}
 	// The saved trace replays to the same deadlock.
 	tf := TraceFile(sp, &r)
@@ -40,7 +40,7 @@ func TestWH2Witness(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, rp, err := ReplayTrace(parsed)
-	if err != nil || rp.Violation != r.Violation || rp.Verdict != checker.Violated || len(rp.Trace.Steps) != len(r.Actions)+1 {
+	if err != nil || rp.Violation != r.Violation || rp.Verdict != checker.Violated || len(rp.Trace.Steps) != len(r.Actions())+1 {
 		t.Fatalf("replay: %+v, %v; want %q", rp, err, r.Violation)
 	}
 	// A trace cut short does not reach the deadlock.
@@ -422,9 +422,9 @@ func TestWorkersAgreeOnWideLevels(t *testing.T) {
 					continue
 				}
 				if r.States != first.States || r.Transitions != first.Transitions || r.Depth != first.Depth ||
-					!slices.Equal(r.Actions, first.Actions) {
+					!slices.Equal(r.Actions(), first.Actions()) {
 					t.Fatalf("%s %v workers=%d: %d states %d transitions depth %d trace %v; one worker %d %d %d %v",
-						c.sp.Topology, store, w, r.States, r.Transitions, r.Depth, r.Actions, first.States, first.Transitions, first.Depth, first.Actions)
+						c.sp.Topology, store, w, r.States, r.Transitions, r.Depth, r.Actions(), first.States, first.Transitions, first.Depth, first.Actions())
 				}
 			}
 		}

@@ -164,7 +164,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, badf("--pattern: %v", err)
 			}
 			if conflict != nil {
-				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
+				rep.Witness = conflictWitness(conflict, &BanyanConflict{Pattern: pat})
 				// The blocking pattern's capture (--pcap): every link of every packet's
 				// tree, the shared one twice.
 				recs, err := banyan.PatternRecords(b, pat)
@@ -205,7 +205,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, internalf("%v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = conflictWitness(res.Conflict, map[string]any{"pattern": res.Pattern, "conflict": res.Conflict})
+				rep.Witness = conflictWitness(res.Conflict, &BanyanConflict{Pattern: res.Pattern})
 			}
 			rep.Text = fmt.Sprintf("%d source/destination pairs checked (a pattern blocks iff two of its packets share a link)", res.Pairs)
 			return res.Conflict, res.Pairs, nil
@@ -224,7 +224,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, badf("--topo: %v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = conflictWitness(res.Conflict, map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict})
+				rep.Witness = conflictWitness(res.Conflict, &BanyanConflict{Dests: res.Dests, Start: &res.Start})
 			}
 			rep.Text = fmt.Sprintf("%d destination sets, %d (set, start) instances", res.Sets, res.Instances)
 			rep.Figures = map[string]float64{"sets": float64(res.Sets), "instances": float64(res.Instances)}
@@ -261,8 +261,20 @@ func (e errBound) Error() string { return e.reason }
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
-func conflictWitness(c *topology.LinkConflict, detail map[string]any) *props.Witness {
+func conflictWitness(c *topology.LinkConflict, detail *BanyanConflict) *props.Witness {
+	detail.Conflict = c
 	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
+}
+
+// BanyanConflict is the detail of a blocking witness of banyan-route (Witness.Detail):
+// the two packets that need one link (Conflict) with the pattern that has them, or the
+// message (or destination set) and start whose phase-2 copies they are.
+type BanyanConflict struct {
+	Conflict *topology.LinkConflict  `json:"conflict"`
+	Dests    []int                   `json:"dests,omitempty"`
+	Message  string                  `json:"message,omitempty"`
+	Pattern  []topology.BanyanPacket `json:"pattern,omitempty"`
+	Start    *int                    `json:"start,omitempty"`
 }
 
 // banyanWitness is the witness of a two-phase deadlock: the trace from its initial start
@@ -433,7 +445,8 @@ func twoPhaseNonblocking(b *topology.Banyan, sys *banyan.System, p banyan.Params
 			}
 			if c != nil {
 				rep.Verdict = props.Violated
-				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
+				at := s
+				rep.Witness = conflictWitness(c, &BanyanConflict{Message: m.String(), Start: &at, Pattern: pat})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
 				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: c}
 				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))

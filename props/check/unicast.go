@@ -402,7 +402,7 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *wor
 		if rep.Witness != nil && rep.Witness.Kind == props.WitnessLasso {
 			cycleStart = rep.Witness.CycleStart
 		}
-		rep.Text = lassoText(res.Labels, cycleStart)
+		rep.Text = lassoText(res.Labels(), cycleStart)
 	case props.Inconclusive:
 		rep.Reason = res.Violation
 	}
@@ -441,11 +441,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	ur := &unicast.Result{Property: props.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
 		Seconds: time.Since(start).Seconds(), Model: m, Violation: res.Reason}
 	if v := res.Violation; v != nil {
-		ur.Actions, ur.Trace, ur.Kind, ur.Violation = v.Trace.Actions(), v.Trace, v.Kind, v.Message
-		for _, st := range v.Trace.Steps[1:] {
-			ur.Labels = append(ur.Labels, st.Label)
-		}
-		ur.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		ur.Trace, ur.Kind, ur.Violation = v.Trace, v.Kind, v.Message
 		if v.Kind.IsLasso() {
 			ur.CycleStart = v.CycleStart
 		}
