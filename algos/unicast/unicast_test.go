@@ -131,8 +131,8 @@ func TestParsePairs(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || FormatPairs(ps) != tc.want {
-			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(ps), err, tc.want)
+		if err != nil || FormatPairs(nil, ps) != tc.want {
+			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(nil, ps), err, tc.want)
 		}
 	}
 }
@@ -147,8 +147,8 @@ func FuzzParsePairs(f *testing.F) {
 		if err != nil {
 			return
 		}
-		back, err := ParsePairs(g, FormatPairs(ps))
-		if err != nil || FormatPairs(back) != FormatPairs(ps) {
+		back, err := ParsePairs(g, FormatPairs(nil, ps))
+		if err != nil || FormatPairs(nil, back) != FormatPairs(nil, ps) {
 			t.Fatalf("%q: round trip %v %v", s, back, err)
 		}
 	})
@@ -298,7 +298,7 @@ func TestSearchAgainstNaive(t *testing.T) {
 		states, dl := naiveSearch(m)
 		r := Search(context.Background(), m, 0, false)
 		if dl != (r.Verdict == checker.Violated) || !dl && r.States != states {
-			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
+			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(nil, ps), states, dl, r.Verdict, r.States)
 		}
 		if dl {
 			deadlocks++
@@ -454,5 +454,48 @@ func TestEndpointPairs(t *testing.T) {
 	}
 	if _, err := ParsePairs(g, "s1.0->p00"); err == nil {
 		t.Errorf("ParsePairs took a switch as a source")
+	}
+}
+
+// TestReplayNamesTheImpossibleMove: a trace whose step is not possible in the model it
+// names (here step 2 of the adaptive square, swapped for a second taking of the channel
+// step 1 took) is refused in the model's words: the message, the channel and who holds
+// it, and the moves that are possible, never a raw action number.
+func TestReplayNamesTheImpossibleMove(t *testing.T) {
+	g, err := topology.Parse("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Search(context.Background(), m, 0, true)
+	if r.Verdict != checker.Violated {
+		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
+	}
+	tf := TraceFile(sp, &r)
+	// Step 2: m1's header allocating the VC step 1 gave m0.
+	k, _, arg := flit.SplitAction(checker.Action(tf.Actions[0]))
+	_, input1, _ := flit.SplitAction(checker.Action(tf.Actions[1]))
+	tf.Actions[1] = uint64(flit.MakeAction(k, input1, arg))
+	for _, labelled := range []bool{true, false} {
+		bad := *tf
+		if !labelled {
+			bad.Labels = nil
+		}
+		_, _, err := ReplayTrace(&bad)
+		if err == nil {
+			t.Fatal("an impossible step replayed")
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "trace step 2") || !strings.Contains(msg, "held by m") || !strings.Contains(msg, "possible here: m") || strings.Contains(msg, "0x") {
+			t.Errorf("labels %v: %s", labelled, msg)
+		}
 	}
 }

@@ -68,5 +68,5 @@ func ExampleNewRelationConfig() {
 	// Output:
 	// dor holds 256 states
 	// adaptive violated 413 states
-	// wait-for cycle m0 -> m1 -> m2 -> m3 -> m0: m0 at (1,0) waits for (1,0)->(1,1) (vc0 by m1); m1 at (1,1) waits for (1,1)->(0,1) (vc0 by m2); m3 at (0,0) waits for (0,0)->(1,0) (vc0 by m0); m2 at (0,1) waits for (0,1)->(0,0) (vc0 by m3)
+	// wait-for cycle m0 -> m1 -> m2 -> m3 -> m0: m0 at (1,0) waits for (1,0)->(1,1) (vc0 by m1); m1 at (1,1) waits for (1,1)->(0,1) (vc0 by m2); m2 at (0,1) waits for (0,1)->(0,0) (vc0 by m3); m3 at (0,0) waits for (0,0)->(1,0) (vc0 by m0)
 }

@@ -278,6 +278,7 @@ func singleAlgorithms() []Algorithm {
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
 		subnetworksAlgorithm(),
+		fabricAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),

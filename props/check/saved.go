@@ -7,6 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // Saved reads a file a check saved and returns its report, whose Evidence the command
@@ -41,9 +42,9 @@ func Saved(ctx context.Context, name string, data []byte) (*props.Report, error)
 	if err != nil {
 		return nil, badf("%s: %v", name, err)
 	}
-	rep := props.Depth(s, props.DepthOptions{NoTheorem1: true})
+	rep := schedule.Depth(s, schedule.DepthOptions{NoTheorem1: true})
 	if rep.Verdict != props.Violated {
-		if st := props.Stepwise(s); st.Verdict == props.Violated {
+		if st := schedule.Stepwise(s); st.Verdict == props.Violated {
 			rep = st
 		}
 	}

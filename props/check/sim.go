@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -102,6 +103,10 @@ func prepareSim(r *request) (job, error) {
 		}
 		if !r.isSet("routing") {
 			spec = bs.Mapping.Routing
+			if r.isSet("vcs") {
+				// the function's VC ranges follow num_vcs: the relation on --vcs
+				spec = booksim.RelationName(bs.Config.Network.RoutingFunction, o.VCs)
+			}
 		}
 	}
 	if spec != "" {

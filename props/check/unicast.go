@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -104,6 +106,15 @@ func (u Unicast) jobFor(property string, opt Options) (job, error) {
 
 // prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
+	var fileRel routing.Relation
+	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
+		// a routing file that names its topology needs no --topo
+		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		if err != nil {
+			return nil, badf("--routing: %v", err)
+		}
+		fileRel, r.topology = rel, rel.Grid().Spec()
+	}
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
 	}
@@ -119,7 +130,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	buffers, err := r.integer("buffers", 1, unicast.MaxBuffer)
 	if err != nil {
 		return nil, err
 	}
@@ -128,13 +139,17 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, err
 	}
 	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
-	u.Grid, err = u.Spec.Grid()
-	r.work.parses++
-	if err != nil {
-		return nil, badf("--topo: %v", err)
-	}
-	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
-		return nil, err
+	if fileRel != nil {
+		u.Grid, u.Spec.Routing = fileRel.Grid(), fileRel
+	} else {
+		u.Grid, err = u.Spec.Grid()
+		r.work.parses++
+		if err != nil {
+			return nil, badf("--topo: %v", err)
+		}
+		if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
+			return nil, err
+		}
 	}
 	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
 	stop, err := r.boolean("stop")
@@ -184,8 +199,8 @@ func (u Unicast) prepare(r *request) (job, error) {
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
 		return nil, badf("%s %d is out of range; use 1..%d", r.field("length", "Spec.Length"), sp.Length, flit.MaxFlits)
-	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
-		return nil, badf("%s %d is out of range; use 1..%d", r.field("buffers", "Spec.Buffer"), sp.Buffer, flit.MaxBuffer)
+	case sp.Buffer < 1 || sp.Buffer > unicast.MaxBuffer:
+		return nil, badf("%s %d is out of range; use 1..%d", r.field("buffers", "Spec.Buffer"), sp.Buffer, unicast.MaxBuffer)
 	case sp.VCs < 0:
 		return nil, badf("%s must not be negative", r.field("vcs", "Spec.VCs"))
 	}
@@ -268,7 +283,7 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 		check: func(ctx context.Context, mr *request, i int) (*props.Report, family.Member, error) {
 			ms := sp
 			ms.Pairs, ms.Length, ms.Buffer = places[i/len(fam.Params)], fam.Params[i%len(fam.Params)][0], fam.Params[i%len(fam.Params)][1]
-			msgs := unicast.FormatPairs(ms.Pairs)
+			msgs := ms.Worms()
 			m, err := unicast.BuildOn(g, ms)
 			if err != nil {
 				return nil, family.Member{Msgs: msgs}, badf("%v", err)

@@ -146,9 +146,9 @@ func crossViolated(t *testing.T, name string, rr *Report) {
 		t.Fatalf("%s: %v", name, err)
 	case res.Verdict == checker.Inconclusive:
 		// Unbudgeted non-minimal worms wander: the replay above is the confirmation.
-		t.Logf("%s: the explorer did not finish %s within its bound", name, unicast.FormatPairs(real.Spec.Pairs))
+		t.Logf("%s: the explorer did not finish %s within its bound", name, unicast.FormatPairs(nil, real.Spec.Pairs))
 	case res.Verdict != checker.Violated || res.Violation.Kind != checker.KindDeadlock:
-		t.Errorf("%s: the explorer finds %v in %s", name, res.Verdict, unicast.FormatPairs(real.Spec.Pairs))
+		t.Errorf("%s: the explorer finds %v in %s", name, res.Verdict, unicast.FormatPairs(nil, real.Spec.Pairs))
 	}
 }
 
@@ -232,7 +232,7 @@ func crossHolds(t *testing.T, name string, g *topology.Network, rel routing.Rela
 			states += r.States
 			switch r.Verdict {
 			case checker.Violated:
-				t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(places[i]))
+				t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(nil, places[i]))
 			case checker.Inconclusive:
 				inconclusive++
 			}
@@ -333,7 +333,7 @@ func crossSampleMore(t *testing.T, name string, g *topology.Network, rel routing
 		row.states += r.States
 		switch r.Verdict {
 		case checker.Violated:
-			t.Errorf("%s: decided holds, but the explorer deadlocks %s: %s", name, unicast.FormatPairs(places[i]), r.Violation)
+			t.Errorf("%s: decided holds, but the explorer deadlocks %s: %s", name, unicast.FormatPairs(nil, places[i]), r.Violation)
 		case checker.Inconclusive:
 			inc++
 		}

@@ -189,7 +189,7 @@ func (r *Report) evidence() (props.Evidence, error) {
 		d := r.Decision
 		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
 		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
-			d.VCs, unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), real.Result.Trace.Len())
+			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
 		return &props.FlitEvidence{Model: m, Trace: tr, Violation: real.Result.Violation, Title: title, Subtitle: sub}, nil
 	}
 	res := r.Analysis
@@ -261,7 +261,7 @@ func (r *Report) WriteText(w io.Writer) {
 			how = "found by the explorer"
 		}
 		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
-			unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), how, real.Result.Trace.Len(), real.Result.Violation)
+			real.Spec.Worms(), lengthsText(real.Spec), how, real.Result.Trace.Len(), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // SceneFormat is the version tag of a Scene's JSON.
@@ -250,7 +251,7 @@ func ScheduleScene(ev *props.ScheduleEvidence) (*Scene, error) {
 	if w != nil && w.Params != nil {
 		p = *w.Params
 	}
-	tim, err := props.Simulate(s, p)
+	tim, err := schedule.Simulate(s, p)
 	if err != nil {
 		return nil, fmt.Errorf("render: %v", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestFlitScene checks the explorer's data for the TM1 deadlock: one frame per state,
@@ -195,7 +196,7 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := props.Depth(s, props.DepthOptions{}).ScheduleWitness()
+	w := schedule.Depth(s, schedule.DepthOptions{}).ScheduleWitness()
 	sc, err := render.ScheduleScene(&props.ScheduleEvidence{Schedule: s, Contention: w, Title: "stepwise-not-depth.json"})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // stepPalette gives the steps of a schedule distinct colours (step t has colour t-1 mod 8).
@@ -240,7 +241,7 @@ func contention(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness
 	}
 	c.v = newView(g, nodes, 1, 64, 9)
 	if w.Params != nil {
-		t, err := props.Simulate(s, *w.Params)
+		t, err := schedule.Simulate(s, *w.Params)
 		if err != nil {
 			return nil, fmt.Errorf("render: timeline: %v", err)
 		}
@@ -307,7 +308,7 @@ type pairPicture struct {
 	a, b   int
 	ua, ub model.Unicast
 	v      gridView
-	tim    *props.Timing
+	tim    *schedule.Timing
 	bars   []pairBar
 	tmax   int64
 }
