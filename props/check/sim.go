@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -173,7 +174,8 @@ func simOptions(r *request) (simulate.Options, error) {
 		name string
 		to   *int
 	}{{"hot-node", &o.HotNode}, {"length", &o.Length}, {"vcs", &o.VCs}, {"buffers", &o.Buffers}, {"ts", &o.Ts}, {"tr", &o.Tr}, {"source", &o.Source}} {
-		if *f.to, err = r.integer(f.name, -1<<30, 1<<30); err != nil {
+		// any int: the simulator checks its own ranges, in its own words
+		if *f.to, err = r.integer(f.name, math.MinInt, math.MaxInt); err != nil {
 			return o, err
 		}
 	}
