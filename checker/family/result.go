@@ -177,6 +177,43 @@ func paramsText[P any](p P) string {
 	return string(data)
 }
 
+// consistentShards checks the shards a merged result lists: "shards" and
+// "missing_shards" in increasing order, below the shard count, and together every shard
+// once; a result of one shard lists neither.
+func (r *Result[P]) consistentShards() error {
+	increasing := func(field string, xs []int) error {
+		for i, s := range xs {
+			if s < 0 || s >= r.Shard.Count || i > 0 && s <= xs[i-1] {
+				return fmt.Errorf("family result field %q: entry %d is shard %d; want increasing shards below the count %d", field, i, s, r.Shard.Count)
+			}
+		}
+		return nil
+	}
+	if err := increasing("shards", r.Shards); err != nil {
+		return err
+	}
+	if err := increasing("missing_shards", r.Missing); err != nil {
+		return err
+	}
+	switch {
+	case len(r.Shards) == 0 && len(r.Missing) > 0:
+		return fmt.Errorf("family result field \"missing_shards\" lists %d shards but \"shards\" is empty (a result of one shard misses none)", len(r.Missing))
+	case len(r.Shards) > 0 && len(r.Shards)+len(r.Missing) != r.Shard.Count:
+		return fmt.Errorf("family result fields \"shards\" and \"missing_shards\" list %d and %d shards; the count is %d", len(r.Shards), len(r.Missing), r.Shard.Count)
+	}
+	for i, j := 0, 0; i < len(r.Shards) && j < len(r.Missing); {
+		switch {
+		case r.Shards[i] == r.Missing[j]:
+			return fmt.Errorf("family result fields \"shards\" and \"missing_shards\" both list shard %d", r.Shards[i])
+		case r.Shards[i] < r.Missing[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return nil
+}
+
 // consistent checks that the fields a result states twice agree: its verdict with its
 // counts, its witness with its count of violated members, and its counts with the
 // members it lists. A file whose fields disagree (edited by hand, truncated, written by
@@ -294,8 +331,8 @@ func ParseResult[P any](data []byte, algo string) (*Result[P], error) {
 	}
 	r.Algorithm = got
 	switch {
-	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
-		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n", r.Shard.Index, r.Shard.Count)
+	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count || r.Shard.Count > MaxShards:
+		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n <= %d", r.Shard.Index, r.Shard.Count, MaxShards)
 	case r.Members < 0 || r.Instances < 0 || r.Instances > r.Members:
 		return nil, fmt.Errorf("family result covers %d of %d members", r.Instances, r.Members)
 	}
@@ -303,6 +340,9 @@ func ParseResult[P any](data []byte, algo string) (*Result[P], error) {
 		if c.Index < 0 || c.Index >= r.Members || i > 0 && c.Index <= r.Checked[i-1].Index {
 			return nil, fmt.Errorf("family result field \"checked\": entry %d is member %d; want increasing indices below %d", i, c.Index, r.Members)
 		}
+	}
+	if err := r.consistentShards(); err != nil {
+		return nil, err
 	}
 	if err := r.consistent(); err != nil {
 		return nil, err
