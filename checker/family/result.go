@@ -93,6 +93,32 @@ type Result[P any] struct {
 	Checked []MemberOutcome `json:"checked,omitempty"`
 }
 
+// Summary is a result's figures without its parameters (any algorithm's alike): the
+// members checked and their sums, the verdict, the kept witness and, by index, every
+// member checked (Checked, shared with the result).
+type Summary struct {
+	Family, Topology    string
+	Members, Instances  int
+	Covered             int64
+	States, Transitions int64
+	Seconds             float64
+	Violated            int
+	Inconclusive        []int
+	Partial             bool
+	Verdict             checker.Verdict
+	Witness             *Witness
+	CollisionBound      float64
+	Certificates        checker.Tally
+	Checked             []MemberOutcome
+}
+
+// Summary returns r's figures (Summary).
+func (r *Result[P]) Summary() *Summary {
+	return &Summary{Family: r.Family, Topology: r.Topology, Members: r.Members, Instances: r.Instances, Covered: r.Covered,
+		States: r.States, Transitions: r.Transitions, Seconds: r.Seconds, Violated: r.Violated, Inconclusive: r.Inconclusive,
+		Partial: r.Partial, Verdict: r.Verdict, Witness: r.Witness, CollisionBound: r.CollisionBound, Certificates: r.Certificates, Checked: r.Checked}
+}
+
 // NewResult is the empty result of shard sh (the zero Shard: all) of a family of
 // members members, of algorithm algo, named family on topology with parameters params:
 // what Keep fills.
