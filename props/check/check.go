@@ -160,6 +160,9 @@ type Options struct {
 	// finished member with its states (Add), on the run's goroutine: the caller's own
 	// progress display (prove's claims).
 	Meter Meter
+	// ctx is Run's context, set by Run: it stops the reads of the files a check names
+	// (routing files) while the check is prepared.
+	ctx context.Context
 }
 
 // Meter counts a family run's members as they finish (Options.Meter).
@@ -318,6 +321,7 @@ func Run(ctx context.Context, req Request, property string, opt Options) (*props
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	opt.ctx = ctx
 	j, err := req.jobFor(property, opt)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -70,6 +71,9 @@ func newRequest(a Algorithm, in Instance, property string, opt Options) (*reques
 			return nil, badf("--prop %q is not supported by --algo %s; it supports %s", property, a.Name, strings.Join(names, ", "))
 		}
 		return nil, badf("semantics %q is not supported for %s of %s", opt.Semantics, property, a.Name)
+	}
+	if opt.Swarm && property == props.PropLiveness {
+		return nil, badf("--search swarm hunts for a deadlock with random walks, and no walk shows liveness (every worm delivered on every fair run); drop --search swarm for --prop %s", props.PropLiveness)
 	}
 	if opt.Workers == 0 {
 		opt.Workers = 1
@@ -294,4 +298,14 @@ func (r *request) seed() uint64 {
 // capture cost no second build or replay; the tests read the counts.
 type work struct {
 	parses, builds, replays int
+}
+
+// readFile reads a file the request names (a routing file): at most k's cap lowered to
+// half the memory budget, stopped with Run's context.
+func (r *request) readFile(k input.Kind) func(path string) ([]byte, error) {
+	ctx := r.opt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return input.Reader(ctx, k.Within(r.opt.MaxMemoryBytes))
 }

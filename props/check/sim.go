@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -111,7 +111,7 @@ func prepareSim(r *request) (job, error) {
 		}
 	}
 	if spec != "" {
-		if o.Relation, err = routing.Resolve(g, spec, os.ReadFile); err != nil {
+		if o.Relation, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
 			return nil, badf("--routing: %v", err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -109,7 +109,7 @@ func prepareUnicast(r *request) (job, error) {
 	var fileRel routing.Relation
 	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
 		// a routing file that names its topology needs no --topo
-		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		rel, err := routing.Resolve(nil, spec, r.readFile(input.Routing))
 		if err != nil {
 			return nil, badf("--routing: %v", err)
 		}
@@ -210,6 +210,9 @@ func (u Unicast) prepare(r *request) (job, error) {
 		}
 		if r.property == props.PropLiveness {
 			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
+		}
+		if r.opt.Swarm {
+			return nil, badf("--search swarm hunts in one instance; give --msgs, not --family")
 		}
 		fam := *u.Family
 		if len(fam.Params) == 0 {
