@@ -169,6 +169,9 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	if given(fs, "reduction") && !r.algo.FlitSearch() {
+		return 0, usagef("--reduction chooses the partial-order reduction of the flit-level searches of --algo unicast and tree-mcast; %s's checks have none to choose", r.algo.Name)
+	}
 	if c.Result != "" || c.Resume != "" {
 		c.Result, err = familyFiles(ctx, &opt, c.Result, c.Resume, c.Every, maxMem)
 		if errors.Is(err, errStopped) {
@@ -289,6 +292,9 @@ func (c *common) options() (check.Options, error) {
 	if c.Search == "" { // a command without the search's flags
 		return opt, nil
 	}
+	if err := usableSpillDir(c.SpillDir); err != nil {
+		return opt, err
+	}
 	var limit time.Duration
 	if c.budget != nil {
 		limit = c.budget.timeLimit
@@ -392,4 +398,26 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		capture, err = render.Capture(rep.Evidence)
 	}
 	return write(files.PCAP, "pcap capture", capture, err)
+}
+
+// usableSpillDir checks that --spill-dir names a directory the search can make its files
+// in (by making and removing a directory there), so that an unusable one is a usage
+// error before the search rather than an inconclusive run after it.
+func usableSpillDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--spill-dir %s: %v", dir, errors.Unwrap(err))
+	case !st.IsDir():
+		return usagef("--spill-dir %s is not a directory", dir)
+	}
+	probe, err := os.MkdirTemp(dir, "wormcheck-probe-")
+	if err != nil {
+		return usagef("--spill-dir %s: the search cannot make its files there: %v", dir, errors.Unwrap(err))
+	}
+	os.Remove(probe)
+	return nil
 }

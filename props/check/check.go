@@ -379,7 +379,7 @@ func prepare(in Instance, property string, opt Options) (*request, job, error) {
 		}
 		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
 	}
-	if opt.Swarm && a.Name != "unicast" && a.Name != "tree-mcast" {
+	if opt.Swarm && !a.FlitSearch() {
 		return nil, nil, badf("--search swarm is for --algo unicast and tree-mcast; %s is checked exhaustively", a.Name)
 	}
 	r, err := newRequest(a, in, property, opt)
@@ -395,6 +395,11 @@ func prepare(in Instance, property string, opt Options) (*request, job, error) {
 	}
 	return r, j, nil
 }
+
+// FlitSearch says whether a's checks search a flit-level state space (unicast,
+// tree-mcast): only those take a swarm search (Options.Swarm) and a partial-order
+// reduction (Options.Reduction).
+func (a Algorithm) FlitSearch() bool { return a.Name == "unicast" || a.Name == "tree-mcast" }
 
 // job is a validated check, ready to run.
 type job func(ctx context.Context) (*props.Report, error)

@@ -187,6 +187,11 @@ func simOptions(r *request) (simulate.Options, error) {
 		if err != nil {
 			return o, badf("--%s %q is not an integer", f.name, r.str(f.name))
 		}
+		if f.name == "cycles" && n == 0 {
+			// the simulator reads 0 as its own default window; a user who asks for
+			// none means none, which measures nothing
+			return o, badf("--cycles 0 measures nothing; give a window of at least 1 cycle (default 20000)")
+		}
 		*f.to = n
 	}
 	if o.Seed, err = strconv.ParseUint(strings.TrimSpace(r.str("seed")), 10, 64); err != nil {
