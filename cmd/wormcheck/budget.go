@@ -73,8 +73,14 @@ func gcLimit(maxBytes int64) (restore func()) {
 }
 
 // stopGrace is how long a computation may take to return its own partial report after
-// its context ends, before the command reports without it.
-const stopGrace = 500 * time.Millisecond
+// its context ends, before the command reports without it. When the memory budget
+// ended it, memoryGrace: a computation that does not watch its context goes on
+// allocating while it is waited for (hundreds of MB/s), so the wait is what the run may
+// add beyond its budget.
+const (
+	stopGrace   = 500 * time.Millisecond
+	memoryGrace = 20 * time.Millisecond
+)
 
 // errStopped is what budgeted returns when the context ended before f returned.
 var errStopped = errors.New("stopped")
@@ -103,10 +109,14 @@ func budgeted[T any](ctx context.Context, f func() (T, error)) (T, error) {
 		return r.v, r.err
 	case <-ctx.Done():
 	}
+	grace := stopGrace
+	if errors.Is(context.Cause(ctx), progress.ErrMemory) {
+		grace = memoryGrace
+	}
 	select {
 	case r := <-done:
 		return r.v, r.err
-	case <-time.After(stopGrace):
+	case <-time.After(grace):
 		var zero T
 		return zero, errStopped
 	}
