@@ -189,8 +189,9 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	}
 	opt.MaxMemoryBytes = maxMem
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, prop, opt) })
-	// An error once ctx has ended is the stop's (a routing file's read it cut short).
-	if errors.Is(err, errStopped) || (err != nil && ctx.Err() != nil) {
+	// An error other than bad input once ctx has ended is the stop's (a routing file's
+	// read it cut short).
+	if errors.Is(err, errStopped) || (err != nil && !errors.Is(err, check.ErrBadInput) && ctx.Err() != nil) {
 		rep, err = check.Stopped(in, prop, r.name, stopReason(ctx)), nil
 	}
 	if err != nil {

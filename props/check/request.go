@@ -309,3 +309,12 @@ func (r *request) readFile(k input.Kind) func(path string) ([]byte, error) {
 	}
 	return input.Reader(ctx, k.Within(r.opt.MaxMemoryBytes))
 }
+
+// readStopped is the error of a read that Run's context cut short (not bad input: the
+// file may be fine), nil while the context lives.
+func (r *request) readStopped() error {
+	if ctx := r.opt.ctx; ctx != nil && ctx.Err() != nil {
+		return fmt.Errorf("stopped while reading a file: %w", context.Cause(ctx))
+	}
+	return nil
+}

@@ -40,6 +40,9 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 	}
 	rel, err := routing.Resolve(g, spec, r.readFile(input.Routing))
 	if err != nil {
+		if stop := r.readStopped(); stop != nil {
+			return nil, stop
+		}
 		return nil, badf("--routing: %v", err)
 	}
 	return rel, nil
@@ -183,6 +186,9 @@ func prepareRouting(r *request) (job, error) {
 		}
 		var err error
 		if rel, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 	}

@@ -112,6 +112,9 @@ func prepareSim(r *request) (job, error) {
 	}
 	if spec != "" {
 		if o.Relation, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 	}

@@ -111,6 +111,9 @@ func prepareUnicast(r *request) (job, error) {
 		// a routing file that names its topology needs no --topo
 		rel, err := routing.Resolve(nil, spec, r.readFile(input.Routing))
 		if err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 		fileRel, r.topology = rel, rel.Grid().Spec()

@@ -459,6 +459,8 @@ func (p FlitPicture) drawCycle(b *bytes.Buffer, fr frame) {
 	// The wait-for edges: from each link's holder (its own blocked header in the cycle)
 	// to the header it blocks, so the cycle can be followed around the picture.
 	b.WriteString("<g id=\"waitfor\">\n")
+	// Their labels go where they cover no node, cycle number or label drawn so far.
+	pl := newPlacer(b.Bytes())
 	for k, l := range p.Cycle {
 		fx, fy, ok := p.holderAt(fr, k)
 		if !ok {
@@ -466,7 +468,7 @@ func (p FlitPicture) drawCycle(b *bytes.Buffer, fr frame) {
 		}
 		bl := p.Blocked[l.Header]
 		tx, ty := fr.xy(bl.At)
-		waitEdge(b, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
+		waitEdge(b, pl, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
 	}
 	b.WriteString("</g>\n")
 }
@@ -494,19 +496,19 @@ func (p FlitPicture) holderAt(fr frame, k int) (float64, float64, bool) {
 // left (two edges between the same nodes in opposite directions bend apart), cut back
 // to leave the node rings free, labelled at its middle; between headers at the same node
 // it is a small loop above the node.
-func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
+func waitEdge(b *bytes.Buffer, pl *placer, fx, fy, tx, ty float64, label string) {
 	const cut = nodeR + 7
 	dx, dy := tx-fx, ty-fy
 	d := math.Hypot(dx, dy)
 	var path string
-	var lx, ly float64
+	var lx, ly, nx, ny float64
 	if d < 2*cut {
 		path = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(fx-6), f1(fy-cut+2), f1(fx-30), f1(fy-60), f1(fx+30), f1(fy-60), f1(fx+6), f1(fy-cut+2))
 		lx, ly = fx, fy-52
 	} else {
 		ux, uy := dx/d, dy/d
 		// The left normal of the direction, in SVG coordinates (y down).
-		nx, ny := uy, -ux
+		nx, ny = uy, -ux
 		// Edges between neighbours bend more, to clear the lanes and their labels.
 		bend := max(0.22*d, 0.36*cell)
 		sx, sy := fx+ux*cut+nx*cut*0.5, fy+uy*cut+ny*cut*0.5
@@ -516,10 +518,13 @@ func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
 		// The curve's middle is half-way between the chord's middle and the control point.
 		lx, ly = (fx+tx)/2+nx*bend/2, (fy+ty)/2+ny*bend/2
 	}
-	// The label stays inside the picture's left edge (its text is centred on lx).
+	// The label stays inside the picture's left edge (its text is centred on lx), moved
+	// along the edge's normal off what is drawn already.
+	lx = max(lx, 2.8*float64(len(label))+4)
+	lx, by := pl.place(lx, ly+3, nx, ny, 9, label)
 	lx = max(lx, 2.8*float64(len(label))+4)
 	fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" opacity=\"0.85\" marker-end=\"url(#wait)\" class=\"wait-edge\"><title>%s</title></path>\n", path, waitColour, html.EscapeString(label))
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n", f1(lx), f1(ly+3), waitColour, html.EscapeString(label))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" class=\"wait-label\">%s</text>\n", f1(lx), f1(by), waitColour, html.EscapeString(label))
 }
 
 // cycleText is the legend line of a cycle link, in the words of model/flit's Waits.
