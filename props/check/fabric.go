@@ -69,7 +69,7 @@ func prepareFabric(r *request) (job, error) {
 	spec := creditloop.Spec{
 		Files: fabric.Files{Topology: r.str("fabric"), LFTs: r.str("lft"), SL2VL: r.str("sl2vl"), PathSL: r.str("path-sl"), LMC: lmc},
 		Route: r.str("route"), Roots: list(r.str("roots")), Faults: list(r.str("faults")),
-		All: all, MTU: mtu, Buffer: buffer, MaxStates: int64(maxStates),
+		All: all, MTU: mtu, Buffer: buffer, MaxStates: int64(maxStates), MaxMemoryBytes: r.opt.MaxMemoryBytes,
 	}
 	if spec.Files.Topology == "" {
 		return nil, badf("--fabric is missing: the subnet list, net file, cable list or topology file (wormcheck help fabric)")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/fabric"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/fabric/sm"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -26,6 +27,9 @@ type Spec struct {
 	// MTU and Buffer are in bytes (an IB credit is 64 bytes); 0 takes 2048 and 4096.
 	MTU, Buffer int
 	MaxStates   int64
+	// MaxMemoryBytes bounds what the files may take (model/input: half of it per file);
+	// 0 for input's own caps.
+	MaxMemoryBytes int64
 }
 
 // Check reads, routes and analyses a fabric as spec says and returns the report.
@@ -44,6 +48,9 @@ func Check(ctx context.Context, spec Spec) (*Report, error) {
 	}
 	if spec.Buffer < spec.MTU || spec.Buffer%64 != 0 || spec.Buffer > 1<<24 {
 		return nil, props.BadInputf("--buffer %d: the buffer of one port and VL must hold at least one packet (--mtu %d) and be whole 64-byte credits", spec.Buffer, spec.MTU)
+	}
+	if spec.Files.Read == nil {
+		spec.Files.Read = input.Reader(ctx, input.Fabric.Within(spec.MaxMemoryBytes))
 	}
 	f, format, err := fabric.Load(spec.Files)
 	if err != nil {
