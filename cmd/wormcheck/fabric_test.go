@@ -35,7 +35,7 @@ func TestFabricCommand(t *testing.T) {
 		// LASH: without its SLs the ring's tables loop on VL 0 (what ibdmchk reports);
 		// with the path SLs and SL2VL tables the graph has no loop.
 		{[]string{"--fabric", fx("ring-lash", "opensm-subnet.lst"), "--lft", fx("ring-lash", "opensm.fdbs")}, exitViolated,
-			[]string{"1 credit loops", "VIOLATED"}},
+			[]string{"dependencies, 1 credit loop\n", "VIOLATED"}},
 		{[]string{"--fabric", fx("ring-lash", "opensm-subnet.lst"), "--lft", fx("ring-lash", "opensm.fdbs"),
 			"--sl2vl", fx("ring-lash", "opensm-sl2vl.dump"), "--path-sl", fx("ring-lash", "path-sl.txt")}, exitHolds,
 			[]string{"0 credit loops", "HOLDS"}},

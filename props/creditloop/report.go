@@ -264,11 +264,11 @@ func (a *Analysis) reason() string {
 	case len(a.Loops) == 0:
 		s = "no credit loop: the (port, VL) dependency graph is acyclic, so no deadlock"
 	case dead > 0:
-		s = fmt.Sprintf("%d of %d credit loops deadlock at these sizes", dead, len(a.Loops))
+		s = fmt.Sprintf("%d of %s deadlock at these sizes", dead, plural(len(a.Loops), "credit loop"))
 	case open > 0:
-		s = fmt.Sprintf("%d of %d credit loops undecided (a bound was reached)", open, len(a.Loops))
+		s = fmt.Sprintf("%d of %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"))
 	default:
-		s = fmt.Sprintf("%d credit loops, none of which can fill at these sizes", len(a.Loops))
+		s = fmt.Sprintf("%s, none of which can fill at these sizes", plural(len(a.Loops), "credit loop"))
 	}
 	if lost > 0 {
 		s += fmt.Sprintf("; %d of %d routes are lost", lost, a.Pairs.Pairs)
@@ -362,7 +362,7 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintf(w, "dependency graph: %d (port, VL) channels, %d dependencies, %d credit loops\n", fr.Graph.Channels, fr.Graph.Dependencies, fr.Graph.CreditLoops)
+	fmt.Fprintf(w, "dependency graph: %d (port, VL) channels, %d dependencies, %s\n", fr.Graph.Channels, fr.Graph.Dependencies, plural(fr.Graph.CreditLoops, "credit loop"))
 	s := fr.Sizes
 	fmt.Fprintf(w, "sizes: MTU %d B = %d credits of 64 B, buffers of %d credits per port and VL = %d packets\n", s.MTU, s.PacketCredits, s.BufferCredits, s.PacketsPerBuffer)
 	for i, l := range fr.Loops {
@@ -401,4 +401,12 @@ func (r *Report) WriteText(w io.Writer) {
 // String names a channel in ibdmchk's words.
 func (c ChannelRef) String() string {
 	return fmt.Sprintf("%s %s %q port %d VL %d", c.Kind, c.GUID, c.Desc, c.Port, c.VL)
+}
+
+// plural says n things: "1 credit loop", "2 credit loops".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -3,12 +3,13 @@ package creditloop
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/fabric"
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/fabric/sm"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -30,6 +31,8 @@ type Spec struct {
 	// MaxMemoryBytes bounds what the files may take (model/input: half of it per file);
 	// 0 for input's own caps.
 	MaxMemoryBytes int64
+	// Progress receives progress lines (Options.Progress).
+	Progress io.Writer
 }
 
 // Check reads, routes and analyses a fabric as spec says and returns the report.
@@ -60,7 +63,7 @@ func Check(ctx context.Context, spec Spec) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := Options{All: spec.All, Packet: spec.MTU / 64, Buffer: spec.Buffer / 64, MaxStates: spec.MaxStates}
+	opt := Options{All: spec.All, Packet: spec.MTU / 64, Buffer: spec.Buffer / 64, MaxStates: spec.MaxStates, Progress: spec.Progress}
 	a, err := Analyze(ctx, f, opt)
 	if err != nil {
 		return nil, err
