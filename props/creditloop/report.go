@@ -163,7 +163,9 @@ func NewReport(a *Analysis, meta Meta, faulted *Analysis, faults []string) *Repo
 	}
 	r.Fabric = fr
 	r.Reason = main.reason()
-	r.Witness, r.Trace = main.witness(meta)
+	var ev *props.FabricEvidence
+	r.Witness, r.Trace, ev = main.witness(meta)
+	r.Evidence = ev
 	return r
 }
 
@@ -277,29 +279,48 @@ func (a *Analysis) reason() string {
 }
 
 // witness returns the evidence of the first reachable deadlock: its trace as the
-// report's witness and as a saved trace for replay.
-func (a *Analysis) witness(meta Meta) (*props.Witness, *tracefile.File) {
+// report's witness and as a saved trace for replay, and the fabric with the loop and
+// the run as the evidence a picture, capture or explorer scene is made of. Without a
+// deadlock the evidence is the fabric with its first credit loop, or alone.
+func (a *Analysis) witness(meta Meta) (*props.Witness, *tracefile.File, *props.FabricEvidence) {
+	ev := &props.FabricEvidence{Fabric: a.Fabric, Title: fmt.Sprintf("%s: %s", meta.File, a.reason()), Subtitle: meta.Routed}
 	for i := range a.Loops {
-		d := &a.Loops[i].Decision
+		l := &a.Loops[i]
+		d := &l.Decision
 		if d.Verdict != props.Violated {
 			continue
 		}
 		m, _, err := d.Instance.Build()
 		if err != nil {
-			return nil, nil
+			break
 		}
 		tr, err := checker.Replay[vct.State](m, 0, d.Actions)
 		if err != nil {
-			return nil, nil
+			break
 		}
 		violation := fmt.Sprintf("deadlock: credit loop %d, %d packets stand still forever in %d full buffers: %s", i+1, len(d.Stuck), len(d.Cycle), strings.Join(a.namesOf(d.Cycle), " -> "))
 		tf, err := SaveTrace(d.Instance, m, tr, meta.File, violation)
 		if err != nil {
-			return nil, nil
+			break
 		}
-		return Witness(m, tr, violation), tf
+		ev.Cycle, ev.Model, ev.Trace, ev.Violation = a.hops(d.Cycle), m, tr, violation
+		ev.Subtitle += fmt.Sprintf("; credit loop %d deadlocks: %d packets in %d full buffers", i+1, len(d.Stuck), len(d.Cycle))
+		return Witness(m, tr, violation), tf, ev
 	}
-	return nil, nil
+	if len(a.Loops) > 0 {
+		ev.Cycle = a.hops(a.Loops[0].Cycle)
+		ev.Subtitle += "; credit loop 1: " + a.Loops[0].Decision.Reason
+	}
+	return nil, nil, ev
+}
+
+// hops are the channels ids names, as hops of the fabric.
+func (a *Analysis) hops(ids []int32) []fabric.Hop {
+	out := make([]fabric.Hop, len(ids))
+	for i, id := range ids {
+		out[i] = a.Channels.Hop(id)
+	}
+	return out
 }
 
 func (a *Analysis) namesOf(ids []int32) []string {
