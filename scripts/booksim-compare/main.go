@@ -50,6 +50,9 @@ type options struct {
 	configs                                   []string
 	fractions                                 []float64
 	seeds                                     int
+	// set are keys appended to every configuration of every run (e.g. a shorter
+	// sample_period), before each run's own keys.
+	set [][2]string
 }
 
 func main() {
@@ -63,7 +66,16 @@ func main() {
 	flag.StringVar(&configs, "configs", "mesh88_lat,torus88,anynet/anynet_config,fattree_config,dragonflyconfig,flatflyconfig,cmeshconfig,singleconfig", "configurations under -examples")
 	flag.StringVar(&fractions, "loads", "0.1,0.3,0.5,0.7,0.85", "loads as fractions of BookSim's saturation throughput")
 	flag.IntVar(&o.seeds, "seeds", 3, "seeds per load (the mean is compared)")
+	set := flag.String("set", "", "keys to set in every configuration, e.g. 'sample_period=1000' (comma-separated); the table says so")
 	flag.Parse()
+	for _, kv := range strings.Split(*set, ",") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			o.set = append(o.set, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+		} else if strings.TrimSpace(kv) != "" {
+			fmt.Fprintf(os.Stderr, "booksim-compare: -set %q: want KEY=VALUE,...\n", *set)
+			os.Exit(2)
+		}
+	}
 	if o.booksim == "" || o.examples == "" {
 		fmt.Fprintln(os.Stderr, "booksim-compare: give the BookSim2 binary (-booksim or BOOKSIM) and its src/examples directory (-examples)")
 		os.Exit(2)
@@ -95,8 +107,12 @@ func main() {
 
 // compare runs every configuration and writes the tables.
 func compare(w io.Writer, o options) error {
-	fmt.Fprintf(w, "BookSim2 commit %s; %s; seeds per load %d; CPU seconds per simulated cycle (user + system of each process).\n\n",
+	fmt.Fprintf(w, "BookSim2 commit %s; %s; seeds per load %d; CPU seconds per simulated cycle (user + system of each process).\n",
 		o.commit, time.Now().UTC().Format("2006-01-02"), o.seeds)
+	for _, kv := range o.set {
+		fmt.Fprintf(w, "Every configuration also sets %s = %s (in both simulators).\n", kv[0], kv[1])
+	}
+	fmt.Fprintln(w)
 	for _, name := range o.configs {
 		fmt.Fprintf(os.Stderr, "%s\n", name)
 		if err := compareOne(w, o, name); err != nil {
@@ -211,6 +227,9 @@ func (o options) run(booksim bool, path string, base []byte, keys map[string]str
 	for s := 1; s <= seeds; s++ {
 		cfg := append([]byte(nil), base...)
 		cfg = append(cfg, '\n')
+		for _, kv := range o.set {
+			cfg = append(cfg, fmt.Sprintf("%s = %s;\n", kv[0], kv[1])...)
+		}
 		for k, v := range keys {
 			cfg = append(cfg, fmt.Sprintf("%s = %s;\n", k, v)...)
 		}
