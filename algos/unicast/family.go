@@ -146,7 +146,9 @@ func (f Family) params() FamilyParams {
 	if p.Property == "" {
 		p.Property = PropertyOf(checker.Options[flit.State]{})
 	}
-	if f.Routing != nil && !isDOR(f.Routing) {
+	if dl, ok := datelineOf(f.Routing); ok {
+		p.Dateline = dl.String() // as ParamsOf saves dimension order
+	} else if f.Routing != nil {
 		p.Routing = f.Routing.Name()
 	}
 	if f.Store == checker.Fingerprint {
@@ -259,7 +261,8 @@ func (f Family) placements(g *model.Grid) ([][]Pair, PlacementCount, error) {
 	pairs := EndpointPairs(g)
 	var out [][]Pair
 	cnt := PlacementCount{Enumerated: make([]int, f.MaxWorms+1), Canonical: make([]int, f.MaxWorms+1), Kept: make([]int, f.MaxWorms+1)}
-	dor := f.Routing == nil || isDOR(f.Routing)
+	_, isDOR := datelineOf(f.Routing)
+	dor := f.Routing == nil || isDOR
 	r := model.NewDOR(g)
 	connected := func([]Pair) bool { return true }
 	if f.Connected && dor {
