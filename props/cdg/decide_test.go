@@ -212,8 +212,15 @@ func TestUntrustedRelationKeepsSources(t *testing.T) {
 func TestDecideBound(t *testing.T) {
 	g, _ := model.ParseGrid("torus:4x4")
 	rel, _ := routing.ByName(g, "adaptive")
-	if d, err := Decide(rel, DecideOptions{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+	if d, err := Decide(rel, DecideOptions{MaxNodes: 3, NoScout: true}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("node bound: %v %+v", err, d)
+	}
+	// With the scout, the configuration it found is the answer whatever bounds the
+	// search after it; minimal only where the bounds prove it without a node.
+	if d, err := Decide(rel, DecideOptions{MaxNodes: 3}); err != nil || d.Verdict != props.Violated || d.Minimal && d.Nodes > 3 {
+		t.Errorf("node bound after the scout: %v %+v", err, d)
+	} else {
+		checkConfiguration(t, rel, d.Configuration)
 	}
 	if d, err := Decide(rel, DecideOptions{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
@@ -291,13 +298,13 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		if cf := d.Configuration; cf == nil || !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
 			t.Errorf("%s on %s: %+v (minimal %v), want %d worms on %d channels", c.name, c.topo, cf, d.Minimal, c.worms, c.channels)
 		}
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		f := newFinder(sp, alive, header, 1<<20)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		for ch := 1; ch < c.byChannels; ch++ {
 			if f.run(sp.vertices(), ch) {
 				t.Fatalf("%s on %s: a configuration of %d channels", c.name, c.topo, ch)
@@ -366,14 +373,14 @@ func TestWormBoundsSound(t *testing.T) {
 	} {
 		g, _ := model.ParseGrid(c.topo)
 		rel, _ := routing.ByName(g, c.name)
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		bounds := sp.wormBounds(alive, header, boundCycles)
 		f := newFinder(sp, alive, header, 1<<22)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		found := 0
 		for ch := 1; ch <= 8 && found < 3; ch++ {
 			for k := 1; k <= ch && found < 3; k++ {
@@ -414,14 +421,14 @@ func TestCycleBoundsSound(t *testing.T) {
 	} {
 		g, _ := model.ParseGrid(c.topo)
 		rel, _ := routing.ByName(g, c.name)
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		cb := newCycleBounds(sp, alive, header)
 		f := newFinder(sp, alive, header, 1<<22)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		f.bounds = sp.wormBounds(alive, header, boundCycles)
 		// With the automorphisms: segments mapped from the orbits' representatives,
 		// cycles found from them only; the same bounds.
@@ -467,7 +474,7 @@ func TestCycleBoundsSound(t *testing.T) {
 	// run through most of the space, the lengths stop there, and there is no bound.
 	g, _ := model.ParseGrid("torus:6x6")
 	rel, _ := routing.ByName(g, "nonminimal")
-	sp, err := buildSpace(t.Context(), rel, 1<<20)
+	sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,6 +97,8 @@ func (d *Decision) WriteText(w io.Writer) {
 	order := "fewest worms, then fewest channels"
 	switch {
 	case d.Minimal:
+	case d.FoundFirst:
+		order = fmt.Sprintf("found first, among the header states toward %s; not proved minimal: %s", plural(d.ScoutDestinations, "destination"), d.NotMinimal)
 	case d.FewestWorms:
 		order = "fewest worms, then fewest channels; not proved minimal: " + d.NotMinimal
 	default:

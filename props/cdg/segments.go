@@ -62,6 +62,9 @@ func (sp *space) wormBoundsOf(alive, header []bool, capCycle int, cb *cycleBound
 		}
 		return sp.boundsFromSegments(seg, words, capCycle, cb.sym)
 	}
+	if stopped(sp.ctx) != nil {
+		return nil
+	}
 	comp, ncomp := sp.components(alive)
 	if int64(ncomp)*int64(words) > maxBoundWords || int64(nv)*int64(nv)/64*int64(words) > 64*maxBoundWords {
 		return nil
@@ -105,7 +108,8 @@ func (sp *space) wormBoundsOf(alive, header []bool, capCycle int, cb *cycleBound
 
 // boundsFromSegments computes bound from the segment graph's rows of bits (seg[u]: the
 // arcs out of u); with sy, the shortest cycles are searched from orbit
-// representatives only and copied to their orbits. nil when the context stops it.
+// representatives only and copied to their orbits. nil when the context stops it, or
+// when the searches for cycles pass maxCycleWork words.
 func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symmetry) []int32 {
 	nv := sp.vertices()
 	row := func(u int) []uint64 { return seg[u*words : (u+1)*words] }
@@ -114,9 +118,10 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 	seen := make([]uint64, words)
 	front := make([]uint64, words)
 	next := make([]uint64, words)
+	work := int64(0) // words or-ed
 	for v := range nv {
-		if v%64 == 0 && stopped(sp.ctx) != nil {
-			return nil // Decide stops
+		if v%64 == 0 && stopped(sp.ctx) != nil || work > maxCycleWork {
+			return nil // Decide stops, or the bounds cost too much: none
 		}
 		cyc[v] = noBound
 		if sy != nil && sy.rep[sy.orb[v]] != int32(v) {
@@ -132,6 +137,7 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 			clear(next)
 			for w := range ones(front) {
 				or(next, row(w))
+				work += int64(words)
 			}
 			for i := range next {
 				next[i] &^= seen[i]
@@ -152,6 +158,9 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 	bound := make([]int32, nv)
 	copy(bound, cyc)
 	for changed := true; changed; {
+		if stopped(sp.ctx) != nil {
+			return nil
+		}
 		changed = false
 		for o := range nv {
 			for w := range ones(row(o)) {
@@ -269,7 +278,7 @@ func (cb *cycleBounds) lengths() bool {
 	stamp := make([]int32, sp.states())
 	seen := make([]int32, nv)
 	var queue []int32
-	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(nv)
+	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(max(1, reps(cb.sym, nv)))
 	sy := cb.sym
 	if sy == nil {
 		sy = trivialSymmetry(nv)
@@ -512,4 +521,13 @@ func (h *distHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// reps returns how many vertices the segment searches start from: the orbits of sy, or
+// every vertex without symmetry.
+func reps(sy *symmetry, nv int) int {
+	if sy == nil {
+		return nv
+	}
+	return sy.orbits()
 }

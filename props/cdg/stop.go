@@ -3,6 +3,7 @@ package cdg
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // stopErr is what the analysis and the exact search return when their context ended:
@@ -24,4 +25,12 @@ func stopped(ctx context.Context) error {
 func Stopped(err error) bool {
 	var s stopErr
 	return errors.As(err, &s)
+}
+
+// deadline returns ctx's deadline (nil: none).
+func deadline(ctx context.Context) (time.Time, bool) {
+	if ctx == nil {
+		return time.Time{}, false
+	}
+	return ctx.Deadline()
 }
