@@ -13,7 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
-const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
+const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--vcs N] [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
 
 Decides whether a routing relation deadlocks on the whole topology: holds (exit 0) when
 no deadlock configuration exists, violated (exit 1) with one, inconclusive (exit 3) only
@@ -56,8 +56,12 @@ Flags:
                   fattree:K,N (k-ary n-tree), random:ROUTERS,LINKS,SEED
   --faults L      failed links of the --topo grid: "(1,1)-(2,1),9->10" (A-B both ways,
                   A->B one way); the grid becomes an irregular network
-  --booksim CFG   a BookSim2 configuration: its topology and routing_function (the keys
-                  wormcheck does not use are listed on stderr)
+  --booksim CFG   a BookSim2 configuration: its topology, routing_function and num_vcs
+                  (the keys wormcheck does not use are listed on stderr)
+  --vcs N         virtual channels per physical channel, a multiple of the relation's:
+                  each of its VCs then owns N/VCs of them and a header may take any free
+                  one (as check's flit model reads it); default the relation's, or the
+                  BookSim config's num_vcs
   --routing R     a built-in name or a routing file
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
@@ -101,6 +105,7 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	asJSON := fs.Bool("json", false, "print JSON")
 	svgOut := fs.String("svg", "", "draw the witness, or the certificate of an acyclic graph, to this file")
 	traceOut := fs.String("trace", "", "write the flit moves that reach a deadlock configuration to this file (for replay and explore)")
+	vcs := fs.Int("vcs", 0, "virtual channels per physical channel: a multiple of the relation's (0: the relation's, or the BookSim config's num_vcs)")
 	bud := defineBudget(fs)
 	if err := fs.Parse(args); err != nil {
 		return 0, usagef("%v", err)
@@ -115,6 +120,9 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	if *spec == "" && bs != nil {
 		*spec = bs.Routing
 	}
+	if *vcs == 0 && bs != nil {
+		*vcs = bs.VCs
+	}
 	if *spec == "" {
 		return 0, usagef("--routing: missing (a built-in name or a routing file; see wormcheck help routing)")
 	}
@@ -124,7 +132,9 @@ func runRouting(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer release()
 	rep, err := budgeted(ctx, func() (*cdg.Report, error) {
-		return cdg.ProveWith(ctx, *topo, *spec, os.ReadFile, cdg.DecideOptions{MaxStates: cdg.HeaderStatesWithin(bud.maxMemMB << 20)})
+		opt := cdg.DecideWithin(bud.maxMemMB << 20)
+		opt.VCs = *vcs
+		return cdg.ProveWith(ctx, *topo, *spec, os.ReadFile, opt)
 	})
 	if errors.Is(err, errStopped) {
 		return stoppedReport(ctx, e, "routing", props.Instance{Topology: *topo, Algorithm: *spec, Params: map[string]any{"routing": *spec}}, "deadlock", "static", *asJSON)

@@ -192,3 +192,44 @@ func TestRoutingStops(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutingVCs checks that the static decision takes the network's VCs: a BookSim
+// config's num_vcs (a ring of four with two VCs per channel needs eight worms; with
+// one, four), --vcs over it, and the same decision from check --algo routing --vcs,
+// whose header states follow --max-memory through the same mapping (cdg.DecideWithin).
+func TestRoutingVCs(t *testing.T) {
+	cfg := filepath.Join("testdata", "booksim", "ring2vc_config")
+	code, out, _ := runCLI(t, "routing", "--booksim", cfg)
+	if code != exitViolated || !strings.Contains(out, "(2 VC)") || !strings.Contains(out, "8 worms holding 8 channels") {
+		t.Errorf("--booksim with num_vcs = 2: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "routing", "--booksim", cfg, "--vcs", "1")
+	if code != exitViolated || !strings.Contains(out, "(1 VC)") || !strings.Contains(out, "4 worms holding 4 channels") {
+		t.Errorf("--vcs 1 over num_vcs: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "routing", "--topo", "torus:4", "--routing", "dor-1vc", "--vcs", "3")
+	if code != exitViolated || !strings.Contains(out, "12 worms holding 12 channels") {
+		t.Errorf("dor-1vc on 3 VCs: exit %d\n%s", code, out)
+	}
+	code, _, errs := runCLI(t, "routing", "--topo", "torus:4", "--routing", "dor", "--vcs", "3")
+	if code != exitUsage || !strings.Contains(errs, "--vcs") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+		t.Errorf("dor (2 VCs) on 3: exit %d, %q", code, errs)
+	}
+	var a, b struct {
+		Verdict string `json:"verdict"`
+		Witness struct {
+			Configuration struct {
+				Channels int `json:"channels"`
+				Minimal  bool
+				Worms    []struct {
+					Src, Dst string
+				} `json:"worms"`
+			} `json:"configuration"`
+		} `json:"witness"`
+	}
+	_, ra, _ := runCLI(t, "routing", "--topo", "torus:4x4", "--routing", "dor-1vc", "--vcs", "2", "--max-memory", "4000", "--json")
+	_, rb, _ := runCLI(t, "check", "--algo", "routing", "--topo", "torus:4x4", "--routing", "dor-1vc", "--vcs", "2", "--max-memory", "4000", "--json")
+	if json.Unmarshal([]byte(ra), &a) != nil || json.Unmarshal([]byte(rb), &b) != nil || a.Verdict != "violated" || !reflect.DeepEqual(a.Witness, b.Witness) {
+		t.Errorf("routing and check --algo routing differ:\n%s\n%s", ra, rb)
+	}
+}

@@ -162,6 +162,9 @@ func Encode(rel Relation) (name string, file json.RawMessage, ok bool) {
 	if s, isFile := rel.(interface{ Source() json.RawMessage }); isFile {
 		return "", s.Source(), true
 	}
+	if _, per := Unreplicate(rel); per > 1 {
+		return "", nil, false // a built-in's name, on more VCs than the built-in has
+	}
 	if IsBuiltin(rel.Name()) && ownType(rel) {
 		// A relation of this package under a built-in name is that built-in: ByName
 		// built it (rebuilding it to check would cost as much as building it, all

@@ -54,6 +54,11 @@ type DecideOptions struct {
 	// Context, when it ends (a signal, a time limit, a memory budget), stops the
 	// decision within a second: inconclusive, with its cause as the bound. nil: never.
 	Context context.Context
+	// VCs is the network's virtual channels per physical channel when it has more than
+	// the relation names (0: as many): a multiple of the relation's, each relation VC
+	// owning as many of them as in the flit model (routing.Replicate), and the
+	// decision is about that network. ProveRelation applies it.
+	VCs int
 	// NoScout skips the scout (scout.go), which looks for a configuration in the
 	// header states toward a few destinations before the exact search of all of them.
 	NoScout bool
@@ -107,6 +112,10 @@ type Decision struct {
 	Exhausted bool `json:"exhausted,omitempty"`
 	// Refused counts the configurations found before this one that Accept refused.
 	Refused int `json:"refused,omitempty"`
+	// Excluded counts the configurations the search passed over because a worm of
+	// theirs has no route on which it can be stuck, for any worm length and buffer
+	// depth (gap.go): its route repeats a VC within the channels it holds.
+	Excluded int64 `json:"excluded,omitempty"`
 	// WormsRuledOut is how far the order by fewest worms got: no configuration has
 	// that many worms or fewer (0: none ruled out, or nothing to rule out).
 	WormsRuledOut int `json:"worms_ruled_out,omitempty"`
@@ -226,6 +235,7 @@ func Decide(rel routing.Relation, opt DecideOptions) (*Decision, error) {
 		}
 	}
 	full.Refused = ref.n
+	full.Nodes += sc.nodes
 	if first == nil || full.Verdict == props.Violated {
 		return &full, nil
 	}
@@ -323,6 +333,7 @@ func decideSpace(ctx context.Context, rel routing.Relation, d *Decision, opt Dec
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
 	f.ctx, f.ref = ctx, ref
+	defer func() { d.Excluded += f.excluded }()
 	// No configuration is left, but those refused are not "none".
 	holds := func() error {
 		if upper != nil {
@@ -603,6 +614,10 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 	for _, w := range worms {
 		st := w.sets[0][0]
 		route := sp.route(st)
+		src := sp.src[st]
+		if r := w.route; r != nil {
+			st, route, src = r.start, append(slices.Clone(r.prefix), w.path[0]), r.src
+		}
 		for i := 1; i < len(w.path); i++ {
 			to, vs := sp.arcs(st)
 			next := int32(-1)
@@ -615,7 +630,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: model.NodeID(sp.src[w.sets[0][0]]), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
+		cw := ConfWorm{Src: model.NodeID(src), Dst: model.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}

@@ -15,6 +15,8 @@ func (d *Decision) Reason() string {
 		return "the channel dependency graph is acyclic (Dally & Seitz): no deadlock configuration"
 	case d.By == ByDuato:
 		return "the escape subfunction is connected and its extended dependency graph is acyclic (Duato): no deadlock configuration"
+	case d.Verdict == props.Holds && d.Excluded > 0:
+		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried; %d passed over, a worm of each having no route it can be stuck on, for any worm length and buffer depth: its route re-enters a channel within the channels it holds)", d.States, d.Survivors, d.Nodes, d.Excluded)
 	case d.Verdict == props.Holds:
 		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried)", d.States, d.Survivors, d.Nodes)
 	case d.Verdict == props.Violated && d.Configuration.Channels == 0:

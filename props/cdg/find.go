@@ -50,6 +50,9 @@ type wormPart struct {
 	// those that lead to the header group (narrowed on first need: most placements are
 	// pruned before anything reads them).
 	raw bool
+	// route, in a configuration found, is a route the worm can be stuck on when its
+	// first route is not one (gap.go); nil: the first.
+	route *gapRoute
 }
 
 // tick counts one search node; false, with stopped set, when the budget is spent or
@@ -94,8 +97,11 @@ type finder struct {
 	// ref asks about every configuration found, unless probing (a probe takes the first
 	// it finds, nothing asked); one refused does not end the run, and ref's bound of
 	// refusals stops the search.
-	ref      *refusals
-	probing  bool
+	ref     *refusals
+	probing bool
+	// excluded counts the configurations passed over because a worm of theirs has no
+	// route it can be stuck on (gap.go).
+	excluded int64
 	conf     *Configuration // the configuration of found
 	ctx      context.Context
 	halt     error // the context's stop, when it ended the search
@@ -366,6 +372,14 @@ func (f *finder) cover() bool {
 		for i, w := range f.worms {
 			f.settle(w)
 			found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
+			ok, route := f.sp.routeable(found[i])
+			if !ok {
+				// No route this worm can be stuck on, for any worm length and buffer
+				// depth (gap.go): no deadlock; the search goes on.
+				f.excluded++
+				return false
+			}
+			found[i].route = route
 		}
 		conf := f.sp.configuration(found)
 		if !f.probing && !f.ref.ask(conf) {

@@ -114,6 +114,8 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 			// it reaches its first state).
 			var path []int
 			var holds vset
+			var root hstate
+			windows := map[int]map[hstate][][]int{} // per held length: windows
 			var walk func(st hstate, m0 int) bool
 			walk = func(st hstate, m0 int) bool {
 				v := st.v
@@ -124,7 +126,12 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 				for _, o := range next[st] {
 					needs.add(o.v)
 				}
-				if key := [2]vset{holds, needs}; !seen[key] {
+				// A worm that cannot be stuck on any route (its route repeats a vertex
+				// within its held length) is no worm of a deadlock.
+				if windows[len(path)] == nil {
+					windows[len(path)] = hw.windows(first, next, d, len(path))
+				}
+				if key := [2]vset{holds, needs}; !seen[key] && stuckable(windows[len(path)][root], path) {
 					seen[key] = true
 					worms = append(worms, naiveWorm{src: s, dst: d, path: slices.Clone(path), mis: m0, holds: holds, needs: needs, low: holds.lowest()})
 					if len(worms) > maxWorms {
@@ -139,6 +146,7 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 				return true
 			}
 			for _, st := range reached {
+				root = st
 				if !walk(st, st.m) {
 					return &naiveResult{Skipped: fmt.Sprintf("more than %d candidate worms", maxWorms)}
 				}
@@ -223,6 +231,66 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	return res
 }
 
+// windows returns, for every header state a route from the source (its first states
+// first) toward d reaches while keeping any two visits of a vertex at least h+1
+// positions apart, the last h vertices of each such route (the state's own last),
+// breadth first over (state, window) pairs.
+func (hw *headerWalk) windows(first []hstate, next map[hstate][]hstate, d model.NodeID, h int) map[hstate][][]int {
+	out := map[hstate][][]int{}
+	seen := map[string]bool{}
+	type node struct {
+		st  hstate
+		win []int
+	}
+	var queue []node
+	push := func(st hstate, win []int) {
+		if len(win) > h {
+			win = win[len(win)-h:]
+		}
+		k := fmt.Sprint(st, win)
+		if !seen[k] {
+			seen[k] = true
+			out[st] = append(out[st], win)
+			queue = append(queue, node{st, win})
+		}
+	}
+	for _, f := range first {
+		push(f, []int{f.v})
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, y := range next[n.st] {
+			if hw.to(y.v) == d || slices.Contains(n.win, y.v) {
+				continue
+			}
+			push(y, append(slices.Clone(n.win), y.v))
+		}
+	}
+	return out
+}
+
+// stuckable reports whether path (a held path, its first vertex the state the windows
+// end at) follows one of windows keeping repeats h+1 = len(path)+1 positions apart.
+func stuckable(windows [][]int, path []int) bool {
+	h := len(path)
+	for _, w := range windows {
+		ok := true
+		cur := slices.Clone(w)
+		for _, v := range path[1:] {
+			if slices.Contains(cur[max(0, len(cur)-h):], v) {
+				ok = false
+				break
+			}
+			cur = append(cur, v)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // hstate is a header state as the flit model sees it: the header has just entered
 // vertex v (channel*VCs + VC) and has taken m misroutes (counted for a
 // routing.Budgeted relation of budget at least one, saturating at the budget, as the
@@ -290,7 +358,8 @@ func (hw *headerWalk) reach(s, d model.NodeID) (first []hstate, next map[hstate]
 // worm; every route a legal route from its worm's source (each hop permitted to the
 // header that takes it, the header never at its destination on the way or at the end);
 // a worm with an empty route (which holds nothing) only where its source cannot inject
-// it; held suffixes non-empty otherwise and disjoint (within and across worms); Waits
+// it; held suffixes non-empty otherwise and disjoint (within and across worms); no
+// route visiting a vertex twice within its worm's held count of hops; Waits
 // exactly the outputs of each header; every one of them held; Channels the sum of the
 // held counts. The error names the first broken rule.
 func naiveCheck(rel routing.Relation, c *Configuration) error {
@@ -341,6 +410,13 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 				return fmt.Errorf("worms %d and %d both hold %v", j, i, v)
 			}
 			held[v] = i
+		}
+		for p := range w.Route {
+			for q := p + 1; q < len(w.Route) && q-p <= w.Held; q++ {
+				if w.Route[p] == w.Route[q] {
+					return fmt.Errorf("worm %d: its route visits %v at hops %d and %d, closer than the %d channels it holds (no worm is stuck on it)", i, w.Route[p], p, q, w.Held)
+				}
+			}
 		}
 		total += w.Held
 		a, b := slices.Clone(w.Waits), slices.Clone(outs)

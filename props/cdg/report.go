@@ -60,6 +60,14 @@ func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte
 	return ProveRelation(ctx, rel, opt)
 }
 
+// DecideWithin returns the options of a decision whose header states fit a memory
+// budget of maxMemoryBytes (0: unknown; HeaderStatesWithin): the one mapping of a
+// command's --max-memory onto the static decision, whichever command runs it. Its
+// --time-limit reaches the decision as the context's deadline.
+func DecideWithin(maxMemoryBytes int64) DecideOptions {
+	return DecideOptions{MaxStates: HeaderStatesWithin(maxMemoryBytes)}
+}
+
 // bytesPerHeaderState is what one header state of the exact search costs at its peak,
 // with the graphs and bounds built over the space: 150 to 190 bytes measured (mesh:64x64
 // adaptive, 33 million states in 4.8 GB; torus:64x64 dor-1vc in 3.1 GB).
@@ -89,6 +97,10 @@ func HeaderStatesWithin(bytes int64) int64 {
 // and, within a second, when ctx ends. Errors are bad input naming --routing.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt DecideOptions) (*Report, error) {
 	start := time.Now()
+	rel, err := routing.Replicate(rel, opt.VCs)
+	if err != nil {
+		return nil, props.BadInputf("--vcs: %v", err)
+	}
 	if opt.Context == nil {
 		opt.Context = ctx
 	}

@@ -49,6 +49,7 @@ type scouted struct {
 	conf   *Configuration
 	dests  int
 	states int64
+	nodes  int64 // the search nodes of every sub-space searched
 }
 
 // estimate returns the header states the whole space would hold at the last sub-space's
@@ -91,6 +92,7 @@ func scout(ctx context.Context, rel routing.Relation, res *Result, opt DecideOpt
 	}
 	var best scouted
 	var last []bool
+	nodes := int64(0)
 	for i, st := range steps {
 		if best.conf != nil && i >= 3 {
 			break
@@ -105,6 +107,7 @@ func scout(ctx context.Context, rel routing.Relation, res *Result, opt DecideOpt
 		}
 		var d Decision
 		err := decideSpace(ctx, rel, &d, sub, ref, spaceSearch{dests: dests, probe: scoutWorms})
+		nodes += d.Nodes
 		if err != nil || stopped(ctx) != nil || ref.full() != nil || d.overStates {
 			break // the next sub-space would be larger still
 		}
@@ -112,6 +115,7 @@ func scout(ctx context.Context, rel routing.Relation, res *Result, opt DecideOpt
 			best = scouted{conf: c, dests: n, states: d.States}
 		}
 	}
+	best.nodes = nodes
 	return best
 }
 

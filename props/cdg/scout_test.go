@@ -1,10 +1,13 @@
 package cdg
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -161,4 +164,76 @@ func TestSearchBelowUpper(t *testing.T) {
 		t.Errorf("%d decisions given a configuration, %d found a smaller one: both ways should occur", given, beaten)
 	}
 	t.Logf("%d decisions given a configuration, %d found a smaller one", given, beaten)
+}
+
+// TestReplicatedDecision decides relations on networks with more VCs than they name
+// (DecideOptions.VCs, routing.Replicate): dimension order without datelines on a ring
+// of four needs eight worms with two VCs per channel (four with one), twelve with
+// three, all proved minimal; adaptive routing on a mesh and budgeted non-minimal
+// routing on a torus deadlock with at most twice the worms of one VC (each worm of a
+// one-VC configuration, once per VC). Each configuration is realised in the flit model
+// on that many VCs and its trace replays; a VC count that is not a multiple is bad
+// input.
+func TestReplicatedDecision(t *testing.T) {
+	for _, c := range []struct {
+		topo, name      string
+		vcs             int
+		worms, channels int
+		minimal         bool
+	}{
+		{"torus:4", "dor-1vc", 1, 4, 4, true}, {"torus:4", "dor-1vc", 2, 8, 8, true}, {"torus:4", "dor-1vc", 3, 12, 12, true},
+		{"mesh:3x3", "adaptive", 2, 8, 8, false}, {"torus:4x4", "nonminimal:1", 2, 8, 8, false},
+	} {
+		rel, err := routing.ByName(mustGrid(t, c.topo), c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ProveRelation(t.Context(), rel, DecideOptions{VCs: c.vcs, MaxNodes: 1 << 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.Decision
+		if r.Verdict != props.Violated || c.minimal && !d.Minimal || d.VCs != c.vcs || len(d.Configuration.Worms) > c.worms || d.Configuration.Channels > c.channels {
+			t.Errorf("%s on %s with %d VCs: %s, %d VCs, %v (minimal %v); want at most %d worms on %d channels", c.name, c.topo, c.vcs, r.Verdict, d.VCs, d.Configuration, d.Minimal, c.worms, c.channels)
+			continue
+		}
+		checkConfiguration(t, replicated(t, rel, c.vcs), d.Configuration)
+		if sp := r.Realisation.Spec; sp.VCs != c.vcs {
+			t.Errorf("%s on %s with %d VCs: realised on %d VCs", c.name, c.topo, c.vcs, sp.VCs)
+		}
+		if _, rp, err := unicast.ReplayTrace(r.Trace); err != nil || rp.Verdict != checker.Violated {
+			t.Errorf("%s on %s with %d VCs: the trace does not replay: %v", c.name, c.topo, c.vcs, err)
+		}
+	}
+	rel, _ := routing.ByName(mustGrid(t, "torus:4x4"), "dor")
+	if _, err := ProveRelation(t.Context(), rel, DecideOptions{VCs: 3}); !errors.Is(err, props.ErrBadInput) {
+		t.Errorf("dor (2 VCs) on 3: %v", err)
+	}
+}
+
+// replicated is routing.Replicate, failing the test on an error.
+func replicated(t *testing.T, rel routing.Relation, vcs int) routing.Relation {
+	t.Helper()
+	r, err := routing.Replicate(rel, vcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestApart pins the bound of gap.go at its edge: two visits of a VC h+1 positions
+// apart leave room for a worm holding h channels, h positions apart do not.
+func TestApart(t *testing.T) {
+	for _, c := range []struct {
+		route []int32
+		h     int
+		want  bool
+	}{
+		{[]int32{1, 2, 1}, 1, true}, {[]int32{1, 2, 1}, 2, false}, {[]int32{1, 2, 3, 1}, 2, true},
+		{[]int32{1, 2, 3, 1}, 3, false}, {[]int32{1, 2, 3, 4}, 4, true}, {[]int32{5, 1, 2, 3, 1}, 3, false},
+	} {
+		if got := apart(c.route, c.h); got != c.want {
+			t.Errorf("apart(%v, %d) = %v, want %v", c.route, c.h, got, c.want)
+		}
+	}
 }

@@ -63,6 +63,7 @@ cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions
 		Properties: []Support{{props.PropDeadlock, props.SemStatic}},
 		Params: []Param{
 			{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file"},
+			{"vcs", "0", "virtual channels per physical channel (0 = the relation's; a multiple of them: each of its VCs then owns as many)"},
 		},
 		prepare: prepareRouting,
 	}
@@ -94,10 +95,17 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--routing: %v", err)
 		}
 	}
+	vcs, err := r.integer("vcs", 0, 64)
+	if err != nil {
+		return nil, err
+	}
 	// The decision runs in the job, under the caller's context: a signal or a time
-	// limit stops its search within a second, inconclusive.
+	// limit stops its search within a second, inconclusive. Its header states follow
+	// the memory budget as `wormcheck routing`'s do (cdg.DecideWithin).
+	opt := cdg.DecideWithin(r.opt.MaxMemoryBytes)
+	opt.VCs = vcs
 	return func(ctx context.Context) (*props.Report, error) {
-		rr, err := cdg.ProveRelation(ctx, rel, cdg.DecideOptions{})
+		rr, err := cdg.ProveRelation(ctx, rel, opt)
 		if err != nil {
 			return nil, err
 		}
