@@ -194,18 +194,23 @@ func TestRoutingStops(t *testing.T) {
 }
 
 // TestRoutingVCs checks that the static decision takes the network's VCs: a BookSim
-// config's num_vcs (a ring of four with two VCs per channel needs eight worms; with
-// one, four), --vcs over it, and the same decision from check --algo routing --vcs,
+// config's num_vcs (the relation of its routing function carries them), --vcs for a
+// relation of fewer VCs (shortest paths round a ring of four with two VCs per channel
+// need eight worms; with one, four), and the same decision from check --algo routing --vcs,
 // whose header states follow --max-memory through the same mapping (cdg.DecideWithin).
 func TestRoutingVCs(t *testing.T) {
 	cfg := filepath.Join("testdata", "booksim", "ring2vc_config")
 	code, out, _ := runCLI(t, "routing", "--booksim", cfg)
-	if code != exitViolated || !strings.Contains(out, "(2 VC)") || !strings.Contains(out, "8 worms holding 8 channels") {
+	if !strings.Contains(out, "(2 VC)") {
 		t.Errorf("--booksim with num_vcs = 2: exit %d\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "routing", "--booksim", cfg, "--vcs", "1")
+	code, out, _ = runCLI(t, "routing", "--booksim", cfg, "--routing", "shortest-path", "--vcs", "2")
+	if code != exitViolated || !strings.Contains(out, "(2 VC)") || !strings.Contains(out, "8 worms holding 8 channels") {
+		t.Errorf("shortest-path (1 VC) on 2 VCs: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "routing", "--booksim", cfg, "--routing", "shortest-path")
 	if code != exitViolated || !strings.Contains(out, "(1 VC)") || !strings.Contains(out, "4 worms holding 4 channels") {
-		t.Errorf("--vcs 1 over num_vcs: exit %d\n%s", code, out)
+		t.Errorf("shortest-path on its own VC: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "routing", "--topo", "torus:4", "--routing", "dor-1vc", "--vcs", "3")
 	if code != exitViolated || !strings.Contains(out, "12 worms holding 12 channels") {

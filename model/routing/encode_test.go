@@ -3,8 +3,8 @@ package routing_test
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // impostor routes as adaptive does under adaptive's name, from outside this package's
@@ -14,7 +14,7 @@ type impostor struct{ *routing.Adaptive }
 // TestEncode checks how saved traces name relations: a built-in by its name, a routing
 // file by its JSON, and not a type of another package under a built-in's name.
 func TestEncode(t *testing.T) {
-	g, err := model.ParseGrid("mesh:3x3")
+	g, err := topology.Parse("mesh:3x3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package routing
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Replicated is a relation on a network with more virtual channels than it names: its
@@ -45,7 +45,7 @@ func Replicate(rel Relation, vcs int) (Relation, error) {
 func (r *Replicated) Name() string { return r.Base.Name() }
 
 // Grid is the base's topology.
-func (r *Replicated) Grid() *model.Grid { return r.Base.Grid() }
+func (r *Replicated) Grid() *topology.Network { return r.Base.Grid() }
 
 // VCs is the base's times Per.
 func (r *Replicated) VCs() int { return r.Base.VCs() * r.Per }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestReplicate checks a relation replicated over more VCs against its base, header by
@@ -12,7 +12,7 @@ import (
 // output's class is offered whole, in order; escape outputs keep their class's verdict;
 // a VC count that is not a multiple of the base's is refused.
 func TestReplicate(t *testing.T) {
-	g, err := model.ParseGrid("torus:3x3")
+	g, err := topology.Parse("torus:3x3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,13 +38,13 @@ func TestReplicate(t *testing.T) {
 			t.Fatalf("%s: escaping %v, its base %v", name, esc, besc)
 		}
 		for c := range g.Channels() {
-			ch := g.Channel(model.ChannelID(c))
+			ch := g.Channel(topology.ChannelID(c))
 			for vc := range rel.VCs() {
 				for d := range g.Nodes() {
-					if model.NodeID(d) == ch.To {
+					if topology.NodeID(d) == ch.To {
 						continue
 					}
-					h := Header{At: ch.To, In: Input{Channel: model.ChannelID(c), VC: vc}, Src: ch.From, Dst: model.NodeID(d)}
+					h := Header{At: ch.To, In: Input{Channel: topology.ChannelID(c), VC: vc}, Src: ch.From, Dst: topology.NodeID(d)}
 					hb := h
 					hb.In.VC = vc / per
 					var want []Output
