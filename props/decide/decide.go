@@ -586,7 +586,7 @@ func searchByChannels(d *Decision, f *finder, opt Options, k, maxC, minLasso int
 
 // answerMargin is how long before the caller's deadline the search for configurations
 // smaller than the scout's stops.
-const answerMargin = time.Second
+const answerMargin = 2 * time.Second
 
 // defaultMaxStates is the header-state bound of a decision not given one: about 1.3 GB
 // at its peak (bytesPerHeaderState).

@@ -56,14 +56,14 @@ type wormPart struct {
 }
 
 // tick counts one search node; false, with stopped set, when the budget is spent or
-// (looked at every 1024 nodes) the context has ended.
+// (looked at every 64 nodes: a node may cost milliseconds) the context has ended.
 func (f *finder) tick() bool {
 	f.nodes++
 	if f.nodes > f.budget {
 		f.stopped = true
 		return false
 	}
-	if f.nodes&1023 == 0 {
+	if f.nodes&63 == 0 {
 		if err := stopped(f.ctx); err != nil {
 			f.stopped, f.halt = true, err
 			return false

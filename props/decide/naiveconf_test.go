@@ -116,7 +116,7 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 			var path []int
 			var holds vset
 			var root hstate
-			windows := map[int]map[hstate][][]int{} // per held length: windows
+			simple := hw.simpleRoutes(first, next, d)
 			var walk func(st hstate, m0 int) bool
 			walk = func(st hstate, m0 int) bool {
 				v := st.v
@@ -129,10 +129,7 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 				}
 				// A worm that cannot be stuck on any route (its route repeats a vertex
 				// within its held length) is no worm of a deadlock.
-				if windows[len(path)] == nil {
-					windows[len(path)] = hw.windows(first, next, d, len(path))
-				}
-				if key := [2]vset{holds, needs}; !seen[key] && stuckable(windows[len(path)][root], path) {
+				if key := [2]vset{holds, needs}; !seen[key] && (simple || hw.stuckable(first, next, d, root, path)) {
 					seen[key] = true
 					worms = append(worms, naiveWorm{src: s, dst: d, path: slices.Clone(path), mis: m0, holds: holds, needs: needs, low: holds.lowest()})
 					if len(worms) > maxWorms {
@@ -232,65 +229,88 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	return res
 }
 
-// windows returns, for every header state a route from the source (its first states
-// first) toward d reaches while keeping any two visits of a vertex at least h+1
-// positions apart, the last h vertices of each such route (the state's own last),
-// breadth first over (state, window) pairs.
-func (hw *headerWalk) windows(first []hstate, next map[hstate][]hstate, d topology.NodeID, h int) map[hstate][][]int {
-	out := map[hstate][][]int{}
-	seen := map[string]bool{}
+// simpleRoutes reports whether no route from the source toward d can visit a vertex
+// twice: the vertices of the header states and their successors form no cycle.
+func (hw *headerWalk) simpleRoutes(first []hstate, next map[hstate][]hstate, d topology.NodeID) bool {
+	succ := map[int][]int{}
+	for st, ns := range next {
+		for _, n := range ns {
+			if hw.to(n.v) != d {
+				succ[st.v] = append(succ[st.v], n.v)
+			}
+		}
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[int]int{}
+	var cyclic func(v int) bool
+	cyclic = func(v int) bool {
+		color[v] = grey
+		for _, w := range succ[v] {
+			if color[w] == grey || color[w] == white && cyclic(w) {
+				return true
+			}
+		}
+		color[v] = black
+		return false
+	}
+	for v := range succ {
+		if color[v] == white && cyclic(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// stuckable reports whether a route from the source toward d reaches state root and
+// then follows path (the held path, root's vertex first) with any two visits of a
+// vertex at least len(path)+1 hops apart: breadth first backward from root over
+// (state, the next len(path) vertices) pairs, until a state the source's header enters
+// first. Past naiveGapPairs pairs it gives up and says yes.
+func (hw *headerWalk) stuckable(first []hstate, next map[hstate][]hstate, d topology.NodeID, root hstate, path []int) bool {
+	h := len(path)
+	prev := map[hstate][]hstate{}
+	for st, ns := range next {
+		for _, n := range ns {
+			if hw.to(n.v) != d {
+				prev[n] = append(prev[n], st)
+			}
+		}
+	}
 	type node struct {
-		st  hstate
-		win []int
+		st    hstate
+		ahead []int // the h vertices from st's on
 	}
-	var queue []node
-	push := func(st hstate, win []int) {
-		if len(win) > h {
-			win = win[len(win)-h:]
-		}
-		k := fmt.Sprint(st, win)
-		if !seen[k] {
-			seen[k] = true
-			out[st] = append(out[st], win)
-			queue = append(queue, node{st, win})
-		}
-	}
-	for _, f := range first {
-		push(f, []int{f.v})
-	}
+	seen := map[string]bool{}
+	queue := []node{{root, slices.Clone(path)}}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, y := range next[n.st] {
-			if hw.to(y.v) == d || slices.Contains(n.win, y.v) {
-				continue
-			}
-			push(y, append(slices.Clone(n.win), y.v))
-		}
-	}
-	return out
-}
-
-// stuckable reports whether path (a held path, its first vertex the state the windows
-// end at) follows one of windows keeping repeats h+1 = len(path)+1 positions apart.
-func stuckable(windows [][]int, path []int) bool {
-	h := len(path)
-	for _, w := range windows {
-		ok := true
-		cur := slices.Clone(w)
-		for _, v := range path[1:] {
-			if slices.Contains(cur[max(0, len(cur)-h):], v) {
-				ok = false
-				break
-			}
-			cur = append(cur, v)
-		}
-		if ok {
+		if slices.Contains(first, n.st) {
 			return true
+		}
+		if len(seen) > naiveGapPairs {
+			return true
+		}
+		for _, p := range prev[n.st] {
+			if slices.Contains(n.ahead, p.v) {
+				continue // a repeat within h hops
+			}
+			ahead := append([]int{p.v}, n.ahead[:h-1]...)
+			if k := fmt.Sprint(p, ahead); !seen[k] {
+				seen[k] = true
+				queue = append(queue, node{p, ahead})
+			}
 		}
 	}
 	return false
 }
+
+// naiveGapPairs bounds stuckable's (state, window) pairs.
+const naiveGapPairs = 1 << 16
 
 // hstate is a header state as the flit model sees it: the header has just entered
 // vertex v (channel*VCs + VC) and has taken m misroutes (counted for a

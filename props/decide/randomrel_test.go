@@ -508,6 +508,7 @@ type randTally struct {
 	refused, reachedMinimal                int // proofs with refusals; of those, minimal among the reached only
 	strandChecked                          int // relations with a stranded header, checked
 	excludedHeld                           int // holding relations with configurations passed over (gap.go)
+	placedByExplorer                       int // realisations whose moves the explorer found
 	notes                                  []string
 }
 
@@ -516,10 +517,10 @@ func (c *randTally) String() string {
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d proofs of both forms realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
 		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either); "+
-		"%d holding relations had configurations passed over (no route their worm can be stuck on), checked with buffers of 1 to 3 flits",
+		"%d holding relations had configurations passed over (no route their worm can be stuck on), checked with buffers of 1 to 3 flits; %d realisations placed by the explorer, each ending in the configuration shown",
 		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
-		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal, c.excludedHeld)
+		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal, c.excludedHeld, c.placedByExplorer)
 }
 
 // randOptions size the oracles of one run of the property.
@@ -839,6 +840,21 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 		return "violated without a realisation"
 	}
 	tally.realised++
+	if !real.Scheduled {
+		tally.placedByExplorer++
+	}
+	// The configuration shown is the state the moves reach: every worm owns exactly
+	// the VCs it is said to hold.
+	{
+		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
+		if err != nil {
+			return "the realised moves do not replay: " + err.Error()
+		}
+		final := tr.Steps[len(tr.Steps)-1].State
+		if cf := rr.Decision.Configuration; cf.Channels > 0 && !holdsAsIn(real.Result.Model, final, cf) {
+			return fmt.Sprintf("the moves end in\n%s\nbut the configuration shown is\n%s", real.Result.Model.Format(final), confText(rel.Grid(), cf))
+		}
+	}
 	if _, file := rel.(interface{ Source() json.RawMessage }); !file {
 		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
 		if err != nil {

@@ -81,7 +81,7 @@ func Realise(ctx context.Context, rel routing.Relation, c *Configuration) (*Real
 		}
 	}
 	opt := checker.Options[flit.State]{MaxStates: maxRealiseStates, Context: ctx}
-	res := unicast.SearchWith(m, opt)
+	res := exploreFor(m, c, opt)
 	var how string
 	switch {
 	case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
@@ -188,7 +188,7 @@ func realiseFromOtherSources(ctx context.Context, g *topology.Network, sp unicas
 				complete = false
 				return nil, nil
 			}
-			res := unicast.SearchWith(m, opt)
+			res := exploreFor(m, c, opt)
 			if res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock {
 				return &Realisation{Spec: spec, Result: res, Moved: slices.Clone(moved)}, nil
 			}

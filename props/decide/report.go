@@ -105,7 +105,7 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 	if opt.Context == nil {
 		opt.Context = ctx
 	}
-	var real *Realisation
+	realised := map[string]*Realisation{} // by Configuration.key; lookup only
 	var unreached []string
 	unproved := 0 // refusals the explorer did not settle (see Unreachable)
 	if opt.Accept == nil {
@@ -118,7 +118,7 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 				}
 				return false
 			}
-			real = r
+			realised[c.key()] = r
 			return true
 		}
 	}
@@ -156,11 +156,16 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 		r.Notes = append(r.Notes, fmt.Sprintf("%d deadlock configurations before this answer were not reached from the empty network by the flit model; the first: %s", len(unreached), unreached[0]))
 	}
 	if d.Verdict == props.Violated {
-		w := d.Witness()
+		real := realised[d.Configuration.key()]
 		if real == nil {
 			// A stranded header (no search), or a caller's own Accept.
 			real, err = Realise(ctx, rel, d.Configuration)
 		}
+		if err == nil {
+			err = reachedAnswer(rel, d, real)
+			r.Reason = d.Reason()
+		}
+		w := d.Witness()
 		if err != nil {
 			r.Verdict = props.Inconclusive
 			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
@@ -171,9 +176,9 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 				return nil, err
 			}
 			if len(real.Moved) > 0 {
-				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and its deadlock may differ from the configuration", movedText(d, real)))
+				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration found names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and the configuration shown is the one they reach", movedText(d, real)))
 			} else if !real.Scheduled {
-				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
+				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and the configuration shown is the one they reach")
 			}
 		}
 		r.Witness = w
@@ -284,6 +289,30 @@ func (r *Report) WriteText(w io.Writer) {
 			real.Spec.Worms(), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// reachedAnswer makes d's configuration the one real's moves end in (reachedConfiguration):
+// the same unless the explorer found the moves and reached another deadlock than the
+// configuration searched for, or its worms from other sources; a different one keeps
+// "minimal" only when it is as small, and says which was found.
+func reachedAnswer(rel routing.Relation, d *Decision, real *Realisation) error {
+	if real.Scheduled || len(d.Configuration.Worms) == 0 || d.Configuration.Channels == 0 {
+		return nil // along the configuration's own routes, or a strand at its source
+	}
+	reached, err := reachedConfiguration(rel, real)
+	if err != nil {
+		return err
+	}
+	found := d.Configuration
+	if reached.key() == found.key() {
+		return nil
+	}
+	d.Configuration = reached
+	if len(reached.Worms) != len(found.Worms) || reached.Channels != found.Channels {
+		d.Minimal, d.FewestWorms, d.FoundFirst = false, false, false
+		d.NotMinimal = fmt.Sprintf("the flit model's moves put in place another deadlock than the configuration found (%s on %s), which it does not reach", plural(len(found.Worms), "worm"), plural(found.Channels, "channel"))
+	}
+	return nil
 }
 
 // movedText names the worms a realisation injects at other sources than the
