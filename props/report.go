@@ -1,7 +1,9 @@
-// Package props holds wormcheck's properties and their verdicts: the report every check
-// produces (the --json object), which carries the saved trace (checker/tracefile) that
-// `replay` re-executes, and the property checkers themselves (one file per property
-// family). Package props/check is the one entry that runs an algorithm instance and returns a Report.
+// Package props holds what every check shares: the property and semantics names, the
+// verdict, the report every check produces (the --json object), which carries the saved
+// trace (checker/tracefile) that `replay` re-executes, and the witnesses it may carry.
+// The judges live in packages of their own: props/schedule (unicast schedules),
+// props/cdg and props/decide (routing relations), and props/check is the one entry that
+// runs an algorithm instance and returns a Report.
 //
 // # The report schema, version wormcheck-report/1
 //
@@ -40,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
@@ -135,12 +138,16 @@ type Report struct {
 	Text string `json:"-"`
 	// Trace is the replayable trace of a violation (nil if none); written by --trace.
 	Trace *tracefile.File `json:"-"`
-	// SVG and PCAP are optional pictures/captures of the witness, written by --svg/--pcap.
-	SVG  []byte `json:"-"`
-	PCAP []byte `json:"-"`
+	// Evidence is what the verdict rests on, as values (the flit model and trace, the
+	// schedule and its contention, ...): props/render draws it when --svg, --pcap or
+	// --explore ask; nil when there is nothing to draw.
+	Evidence Evidence `json:"-"`
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+	// Family sums a family run's members (nil for one instance): its figures, witness
+	// and every member's verdict, as the kept result (Result) holds them.
+	Family *family.Summary `json:"-"`
 	// Body is the whole output of a command whose output is its own (routing's
 	// analysis, partition's subnetworks): printed, as text and as JSON, in place of the
 	// report, whose fields still say the verdict for callers; nil for a check.

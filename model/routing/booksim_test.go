@@ -52,6 +52,7 @@ func TestBookSimChoices(t *testing.T) {
 	if err := os.WriteFile(ring, []byte("router 0 node 0 router 1 router 3\nrouter 1 node 1 router 2\nrouter 2 node 2 router 3\nrouter 3 node 3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]bool{}
 	for _, tc := range []struct {
 		topo, rel      string
 		at, from       string
@@ -112,6 +113,7 @@ func TestBookSimChoices(t *testing.T) {
 		{"cmesh:k=4", "booksim:dor,vcs=2", "r0", "n0", 0, "n48", "r0->r8[0-1]", "3 rows on the left column: -x express to r8"},
 		{"cmesh:k=4", "booksim:dor,vcs=2", "r1", "n2", 0, "n50", "r1->r5[0-1]", "not on an edge: the mesh"},
 		{"cmesh:k=4", "booksim:xy_yx_no_express,vcs=4", "r0", "n0", 0, "n63", "r0->r1[0-1] r0->r4[2-3]", ""},
+		{"cmesh:k=4", "booksim:xy_yx,vcs=4", "r0", "n0", 0, "n63", "r0->r2[0-1] r0->r8[2-3]", "XY: -y express along the bottom; YX: -x express up the left"},
 		{"cmesh:k=4", "booksim:xy_yx_no_express,vcs=4", "r1", "r0", 3, "n63", "r1->r5[2-3]", "YX by its VC"},
 		// flatfly k=4 n=2 c=4 (router r = 4y + x)
 		{"flatfly:k=4,n=2,c=4", "booksim:ran_min,vcs=2", "r0", "n0", 0, "n63", "r0->r3[0-1]", "dimension order, despite the name"},
@@ -119,6 +121,7 @@ func TestBookSimChoices(t *testing.T) {
 		{"flatfly:k=4,n=2,c=4", "booksim:ran_min,vcs=2", "r15", "r3", 1, "n63", "r15->n63[0-1]", ""},
 		{"flatfly:k=4,n=2,c=4", "booksim:xyyx,vcs=2", "r0", "n0", 0, "n63", "r0->r3[0] r0->r12[1]", ""},
 		{"flatfly:k=4,n=2,c=4", "booksim:xyyx,vcs=2", "r3", "r0", 1, "n63", "r3->r15[1]", ""},
+		{"flatfly:k=4,n=2,c=4", "booksim:adaptive_xyyx,vcs=2", "r0", "n0", 0, "n63", "r0->r3[0] r0->r12[1]", "credits choose; the same choices"},
 		{"flatfly:k=4,n=2,c=4", "booksim:valiant,vcs=2", "r0", "n0", 0, "n63", "r0->r1[0] r0->r2[0] r0->r3[0] r0->r4[0] r0->r8[0] r0->r12[0] r0->r3[1]", ""},
 		{"flatfly:k=4,n=2,c=4", "booksim:valiant,vcs=2", "r1", "r0", 0, "n63", "r1->r5[0] r1->r9[0] r1->r13[0] r1->r3[1]", ""},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r0", "n0", 0, "n63", "r0->r3[1] r0->r1[0] r0->r2[0] r0->r3[0] r0->r4[0] r0->r8[0] r0->r12[0]", "minimal or toward the box"},
@@ -159,6 +162,7 @@ func TestBookSimChoices(t *testing.T) {
 			t.Errorf("%s on %s: %v", tc.rel, tc.topo, err)
 			continue
 		}
+		seen[rel.(interface{ Function() string }).Function()] = true
 		h := Header{At: testNode(t, g, tc.at), In: Input{Channel: Injection, VC: tc.vc}, Dst: testNode(t, g, tc.dst)}
 		h.Src = h.At
 		from, src, hasSrc := strings.Cut(tc.from, " src=")
@@ -175,6 +179,11 @@ func TestBookSimChoices(t *testing.T) {
 		}
 		if got := formatOutputs(g, rel.Route(h, nil)); got != tc.want {
 			t.Errorf("%s on %s at %s from %q VC %d to %s (%s):\n got %s\nwant %s", tc.rel, tc.topo, tc.at, tc.from, tc.vc, tc.dst, tc.why, got, tc.want)
+		}
+	}
+	for _, f := range bookSimFunctions() {
+		if f[1] == "" && !seen[f[0]] {
+			t.Errorf("BookSim's %s has no row in this table", f[0])
 		}
 	}
 }

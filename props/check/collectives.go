@@ -19,7 +19,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
@@ -27,7 +27,7 @@ import (
 // and SPU (001). Each builds a model.Schedule, judged by RunSchedule.
 
 // scheduleSupport lists the schedule properties with the semantics each is decided in
-// (props/schedule.go), in the order help lists them.
+// (package props/schedule), in the order help lists them.
 func scheduleSupport() []Support {
 	return []Support{
 		{props.PropStepwise, props.SemStep},
@@ -86,10 +86,10 @@ func collectiveAlgorithms(only string) []Algorithm {
 			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
 			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
-			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props.DefaultGrid, for chain-bound 001 §4.4's three"})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props/schedule.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
-			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
+			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props/schedule.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
@@ -161,14 +161,20 @@ type Collective struct {
 // Check checks c for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (c Collective) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, c, property, opt)
+}
+
+// jobFor validates c for property under opt and returns the job that checks it
+// (Request).
+func (c Collective) jobFor(property string, opt Options) (job, error) {
 	if c.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+		return nil, badf("Collective.Grid is nil; give the topology (topology.Parse)")
 	}
 	as := collectiveAlgorithms(c.Algorithm)
 	if len(as) != 1 {
-		return nil, badf("--algo %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
+		return nil, badf("Collective.Algorithm %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
 	}
-	return checkTyped(ctx, as[0], c.Grid.Spec(), property, opt, c.prepare)
+	return typedJob(as[0], "Collective", c.Grid.Spec(), property, opt, c.prepare)
 }
 
 // prepare validates c, builds its schedule and returns the job that checks it.
@@ -210,14 +216,10 @@ func (c Collective) prepare(r *request) (job, error) {
 		if rep.Stats.Seconds == 0 {
 			rep.Stats.Seconds = time.Since(start).Seconds()
 		}
-		// The picture names the algorithm and is drawn whatever the verdict: one panel
-		// per step, or the contending pair with its timeline; not after ctx ended, which
-		// asks for the report now (a large schedule's picture takes seconds).
-		if r.opt.drawPicture(rep.Verdict) && ctx.Err() == nil {
-			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))); err == nil {
-				rep.SVG = pic
-			}
-		}
+		// The evidence is the schedule whatever the verdict: its picture is one panel per
+		// step, or the contending pair with its timeline, titled by the algorithm.
+		rep.Evidence = &props.ScheduleEvidence{Schedule: s, Contention: rep.ScheduleWitness(),
+			Title: fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))}
 		if rep.Trace != nil {
 			// The any-delay trace names the instance, so that Replay rebuilds the
 			// schedule and re-executes it.
@@ -244,7 +246,7 @@ func replaySchedule(ctx context.Context, tf *tracefile.File) (*props.Report, err
 	if err != nil {
 		return nil, err
 	}
-	rep, err := props.ReplayAnyDelay(s, tf)
+	rep, err := schedule.ReplayAnyDelay(s, tf)
 	if err != nil {
 		return nil, badf("%v", err)
 	}

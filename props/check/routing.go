@@ -3,9 +3,9 @@ package check
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -38,7 +38,7 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 		}
 		return nil, nil
 	}
-	rel, err := routing.Resolve(g, spec, os.ReadFile)
+	rel, err := routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing))
 	if err != nil {
 		return nil, badf("--routing: %v", err)
 	}
@@ -82,13 +82,14 @@ func routingUsage() string {
 	return fmt.Sprintf(routingHelp, b.String())
 }
 
-// stoppedRouting is the report of `wormcheck routing` stopped before the decision
-// returned (the decision itself stops within a second and reports its partial search).
-func stoppedRouting(in Instance, reason string) *props.Report {
+// stoppedRouting is the report of `wormcheck routing` stopped (cause) before the
+// decision returned (the decision itself stops within a second and reports its partial
+// search).
+func stoppedRouting(in Instance, cause string) *props.Report {
 	spec := in.Params["routing"]
 	return &props.Report{Schema: props.ReportSchema, Command: "routing",
 		Instance: props.Instance{Topology: in.Topology, Algorithm: spec, Params: map[string]any{"routing": spec}},
-		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: reason + "; nothing was decided"}
+		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: cause + " before routing finished; nothing was decided"}
 }
 
 const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--vcs N] [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
@@ -186,7 +187,7 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--topo: missing (a built-in routing needs a topology)")
 		}
 		var err error
-		if rel, err = routing.Resolve(g, spec, os.ReadFile); err != nil {
+		if rel, err = routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing)); err != nil {
 			return nil, badf("--routing: %v", err)
 		}
 	}
@@ -219,9 +220,6 @@ func prepareRouting(r *request) (job, error) {
 			rep.Notes = append(rep.Notes, "sufficient conditions: "+res.Reason())
 		} else if rr.CDGWitness != nil {
 			rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
-		}
-		if r.opt.drawPicture(rep.Verdict) {
-			rep.SVG, _ = rr.SVG() // nil where nothing is drawn (no witness, or a topology not drawn)
 		}
 		rep.Body = rr
 		return &rep, nil

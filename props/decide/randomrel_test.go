@@ -846,7 +846,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 	// The configuration shown is the state the moves reach: every worm owns exactly
 	// the VCs it is said to hold.
 	{
-		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
+		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions())
 		if err != nil {
 			return "the realised moves do not replay: " + err.Error()
 		}
@@ -856,7 +856,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 		}
 	}
 	if _, file := rel.(interface{ Source() json.RawMessage }); !file {
-		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
+		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions())
 		if err != nil {
 			return "the realised moves do not replay: " + err.Error()
 		}

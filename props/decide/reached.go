@@ -65,11 +65,8 @@ func reachExactly(m *flit.Model, c *Configuration, opt checker.Options[flit.Stat
 		return unicast.Result{}, false
 	}
 	res := unicast.Result{Verdict: checker.Violated, Property: "deadlock", Kind: checker.KindDeadlock, Model: m,
-		Actions: v.Trace.Actions(), Trace: v.Trace, Final: final, Depth: len(v.Trace.Steps) - 1, States: r.Stats.States,
-		Violation: "deadlock: " + unicast.Blocked(m, final)}
-	for _, st := range v.Trace.Steps[1:] {
-		res.Labels = append(res.Labels, st.Label)
-	}
+		Trace: v.Trace, Depth: len(v.Trace.Steps) - 1, States: r.Stats.States,
+		Violation: "deadlock: " + unicast.Blocked(m, final), Stuck: m.Stuck(final)}
 	return res, true
 }
 
@@ -78,7 +75,7 @@ func reachExactly(m *flit.Model, c *Configuration, opt checker.Options[flit.Stat
 // else the explorer's result as it is (another deadlock, or none).
 func exploreFor(m *flit.Model, c *Configuration, opt checker.Options[flit.State]) unicast.Result {
 	res := unicast.SearchWith(m, opt)
-	if res.Verdict != checker.Violated || res.Kind != checker.KindDeadlock || holdsAsIn(m, res.Final, c) {
+	if res.Verdict != checker.Violated || res.Kind != checker.KindDeadlock || holdsAsIn(m, res.Final(), c) {
 		return res
 	}
 	if exact, ok := reachExactly(m, c, opt); ok {
@@ -92,12 +89,12 @@ func exploreFor(m *flit.Model, c *Configuration, opt checker.Options[flit.State]
 // the end (a suffix of that route) and the outputs rel permits its header there.
 func reachedConfiguration(rel routing.Relation, r *Realisation) (*Configuration, error) {
 	m := r.Result.Model
-	tr, err := checker.Replay[flit.State](m, 0, r.Result.Actions)
-	if err != nil {
-		return nil, fmt.Errorf("the realised moves do not replay: %v", err)
+	tr := r.Result.Trace
+	if len(tr.Steps) == 0 {
+		return nil, fmt.Errorf("the realisation has no moves")
 	}
 	routes := make([][]flit.Out, len(r.Spec.Pairs))
-	for k, a := range r.Result.Actions {
+	for k, a := range r.Result.Actions() {
 		mv, err := m.Explain(tr.Steps[k].State, a)
 		if err == nil && mv.Kind == flit.KindAlloc {
 			routes[mv.Msg] = append(routes[mv.Msg], mv.To)
