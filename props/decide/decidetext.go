@@ -86,13 +86,19 @@ func plural(n int, what string) string {
 // WriteText prints the decision for people: the verdict, how it was reached and, for a
 // violation, every worm of the configuration with its route, the channels it holds and
 // the outputs its header waits for (and who holds them).
-func (d *Decision) WriteText(w io.Writer) {
+func (d *Decision) WriteText(w io.Writer) { d.writeText(w, true) }
+
+// writeText is WriteText, with the reason line left out when withReason is false (a
+// report whose headline says it already).
+func (d *Decision) writeText(w io.Writer, withReason bool) {
 	by := ""
 	if d.By != "" {
 		by = " by " + string(d.By)
 	}
 	fmt.Fprintf(w, "exact decision (deadlock configurations): %s%s\n", d.Verdict, by)
-	fmt.Fprintf(w, "  %s\n", d.Reason())
+	if withReason {
+		fmt.Fprintf(w, "  %s\n", d.Reason())
+	}
 	c := d.Configuration
 	if c == nil {
 		return
@@ -115,7 +121,7 @@ func (d *Decision) WriteText(w io.Writer) {
 			continue
 		}
 		if rel := len(cw.Route) - cw.Held; rel > 0 {
-			fmt.Fprintf(w, " released %d channels, holds", rel)
+			fmt.Fprintf(w, " released %s, holds", plural(rel, "channel"))
 		} else {
 			fmt.Fprint(w, " holds")
 		}

@@ -205,8 +205,8 @@ func (r *Report) evidence() (props.Evidence, error) {
 		}
 		d := r.Decision
 		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
-		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
-			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
+		sub := fmt.Sprintf("static decision, %s: violated; realised with worms %s, %s, buffers 1, in %d moves",
+			plural(d.VCs, "VC"), real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
 		return &props.FlitEvidence{Model: m, Trace: tr, Violation: real.Result.Violation, Title: title, Subtitle: sub}, nil
 	}
 	res := r.Analysis
@@ -229,10 +229,10 @@ func (r *Report) evidence() (props.Evidence, error) {
 		// as harmless, with the verdict and its reason first.
 		return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Proven: r.Reason,
 			Title:    fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
-			Subtitle: fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency "))}, nil
+			Subtitle: fmt.Sprintf("static check, %s: holds (%s)", plural(res.VCs, "VC"), strings.TrimPrefix(what, "channel dependency "))}, nil
 	}
 	return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Title: fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		Subtitle: fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict)}, nil
+		Subtitle: fmt.Sprintf("static check, %s: %s", plural(res.VCs, "VC"), r.Verdict)}, nil
 }
 
 // SetVersion sets the tool version the JSON object names (props.Body).
@@ -265,11 +265,11 @@ func b2f(b bool) float64 {
 // the exact decision (Decision.WriteText), how the configuration was reached, and the
 // seconds it took.
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, r.Decision.VCs, r.Verdict, r.Reason)
+	fmt.Fprintf(w, "routing %s on %s (%s): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, plural(r.Decision.VCs, "VC"), r.Verdict, r.Reason)
 	if r.Analysis != nil {
 		r.Analysis.WriteConditions(w)
 	}
-	r.Decision.WriteText(w)
+	r.Decision.writeText(w, r.Decision.Reason() != r.Reason)
 	if real := r.Realisation; real != nil {
 		how := "scheduled worm by worm"
 		if len(real.Moved) > 0 {
@@ -381,5 +381,5 @@ func (r *Report) ranks() (props.Evidence, error) {
 	}
 	return &props.RanksEvidence{Grid: r.rel.Grid(), VCs: res.VCs, Ranks: ranks,
 		Title:    fmt.Sprintf("%s on %s: an acyclic channel dependency graph", res.Relation, res.Topology),
-		Subtitle: fmt.Sprintf("static check, %d VCs: %s; every dependency goes to a larger number", res.VCs, res.Verdict())}, nil
+		Subtitle: fmt.Sprintf("static check, %s: %s; every dependency goes to a larger number", plural(res.VCs, "VC"), res.Verdict())}, nil
 }
