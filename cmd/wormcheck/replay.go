@@ -50,8 +50,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	defer release()
 	data, err := bud.read(ctx, path, input.Trace)
 	if errors.Is(err, errStopped) {
-		rep := check.Stopped(check.Instance{Params: map[string]string{"file": path}}, "", "replay", stopReason(ctx))
-		return emitReport(e, "replay", rep, *asJSON, artefacts{})
+		return stoppedReading(ctx, e, "replay", path)
 	}
 	if err != nil {
 		return 0, err
