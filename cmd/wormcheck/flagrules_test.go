@@ -69,3 +69,28 @@ func TestOverviewStartsWhereTheReadmeStarts(t *testing.T) {
 		t.Errorf("the overview starts with `wormcheck %s`, the README with `wormcheck %s`", start[1], first[1])
 	}
 }
+
+// TestDragonflyWitnessCropped: the picture of a dragonfly deadlock draws the groups its
+// worms use, whole, and says so: 36 of the 108 nodes of dragonfly:a=4,p=2,h=2 for a
+// 3-worm cycle among 3 groups (all 108 were drawn, and the cycle was lost among them).
+func TestDragonflyWitnessCropped(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "df.svg")
+	code, stdout, stderr := runCLI(t, "routing", "--topo", "dragonfly:a=4,p=2,h=2", "--routing", "dragonfly-min-1vc", "--svg", svg)
+	if code != exitViolated {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := string(data)
+	m := regexp.MustCompile(`cropped: groups ([0-9, ]+) of dragonfly`).FindStringSubmatch(pic)
+	if m == nil {
+		t.Fatalf("the picture does not say it is cropped to groups")
+	}
+	groups := len(strings.Split(m[1], ", "))
+	// a node is a circle of radius 13; a group of a=4 routers with p=2 terminals each
+	if nodes := strings.Count(pic, `r="13.0"`); nodes != groups*12 || groups >= 9 {
+		t.Errorf("%d nodes drawn for %d groups; want %d", nodes, groups, groups*12)
+	}
+}

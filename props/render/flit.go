@@ -12,6 +12,7 @@ import (
 	"html"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -113,6 +114,8 @@ func MessageColor(i int) string { return palette[i%len(palette)] }
 type frame struct {
 	g              *topology.Network
 	at             []topology.Point // a graph's layout (graphLayout), in cells; nil on grids
+	keep           []bool           // with at: the nodes drawn (nil: all), origin their corner
+	origin         topology.Point
 	span           topology.Point
 	x0, x1, y0, y1 int
 	top            float64
@@ -121,7 +124,7 @@ type frame struct {
 
 func (f frame) inside(v topology.NodeID) bool {
 	if f.at != nil {
-		return true
+		return f.keep == nil || f.keep[v]
 	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
@@ -132,7 +135,7 @@ func (f frame) inside(v topology.NodeID) bool {
 
 func (f frame) xy(v topology.NodeID) (float64, float64) {
 	if f.at != nil {
-		return f.pad + f.at[v].X*cell, f.top + f.at[v].Y*cell
+		return f.pad + (f.at[v].X-f.origin.X)*cell, f.top + (f.at[v].Y-f.origin.Y)*cell
 	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
@@ -288,7 +291,11 @@ func (p FlitPicture) open(b *bytes.Buffer, fr frame, w, h, titleH float64) {
 	if p.Subtitle != "" {
 		fmt.Fprintf(b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
 	}
-	if !fr.full() {
+	switch {
+	case fr.at != nil && !fr.full():
+		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: %s of %s (the groups the worms use)</text>\n",
+			f1(titleH+8), html.EscapeString(fr.keptGroups()), g.Spec())
+	case !fr.full():
 		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
 			f1(titleH+8), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
 	}
@@ -640,12 +647,17 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 }
 
 // crop returns the frame of the nodes the picture involves (sources, destinations,
-// paths, holds, blocked headers) with one node of context, or the whole grid.
+// paths, holds, blocked headers) with one node of context, or the whole grid. On a
+// dragonfly it is the groups those nodes are in, whole; other laid-out networks are
+// drawn whole.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
 	if laidOut(g) {
 		fr := frame{g: g, pad: margin}
 		fr.at, fr.span = graphLayout(g)
+		if !p.Full {
+			p.cropGroups(&fr)
+		}
 		return fr
 	}
 	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
@@ -704,9 +716,88 @@ func (p FlitPicture) crop() frame {
 	return fr
 }
 
+// cropGroups narrows fr, on a dragonfly, to the groups of the nodes the picture involves
+// (a 3-worm cycle among 2 of 9 groups is lost among 108 nodes otherwise).
+func (p FlitPicture) cropGroups(fr *frame) {
+	g := p.Grid
+	d, ok := g.DragonflyShape()
+	if !ok {
+		return
+	}
+	groups := map[int]bool{} // lookup only
+	add := func(v topology.NodeID) { groups[d.Group(v)] = true }
+	addCh := func(c topology.ChannelID) {
+		ch := g.Channel(c)
+		add(ch.From)
+		add(ch.To)
+	}
+	for _, m := range p.Messages {
+		add(m.Source)
+		for _, v := range m.Destinations {
+			add(v)
+		}
+		for _, c := range m.Path {
+			addCh(c)
+		}
+	}
+	for _, h := range p.Holds {
+		addCh(h.Channel)
+	}
+	for _, l := range p.Loop {
+		addCh(l.Channel)
+	}
+	for _, bl := range p.Blocked {
+		add(bl.At)
+		if bl.Wants != topology.None {
+			addCh(bl.Wants)
+		}
+		for _, c := range bl.AnyOf {
+			addCh(c)
+		}
+	}
+	if len(groups) == 0 || len(groups) == d.G {
+		return
+	}
+	keep := make([]bool, g.Nodes())
+	lo := topology.Point{X: math.Inf(1), Y: math.Inf(1)}
+	hi := topology.Point{X: math.Inf(-1), Y: math.Inf(-1)}
+	for v := range keep {
+		if keep[v] = groups[d.Group(topology.NodeID(v))]; keep[v] {
+			at := fr.at[v]
+			lo.X, lo.Y = min(lo.X, at.X), min(lo.Y, at.Y)
+			hi.X, hi.Y = max(hi.X, at.X), max(hi.Y, at.Y)
+		}
+	}
+	fr.keep, fr.origin = keep, lo
+	fr.span = topology.Point{X: hi.X - lo.X, Y: hi.Y - lo.Y}
+}
+
+// keptGroups names the dragonfly groups a cropped frame keeps: "groups 0, 3".
+func (f frame) keptGroups() string {
+	d, ok := f.g.DragonflyShape()
+	if !ok {
+		return "part"
+	}
+	var names []string
+	seen := map[int]bool{} // lookup only
+	for v, k := range f.keep {
+		if gr := d.Group(topology.NodeID(v)); k && !seen[gr] {
+			seen[gr] = true
+			names = append(names, fmt.Sprint(gr))
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return len(names[i]) < len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
+	})
+	if len(names) == 1 {
+		return "group " + names[0]
+	}
+	return "groups " + strings.Join(names, ", ")
+}
+
 func (f frame) full() bool {
 	if f.at != nil {
-		return true
+		return f.keep == nil
 	}
 	g := f.g
 	h := 0
