@@ -106,7 +106,7 @@ func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
 	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
 	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
-	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+	fs.StringVar(&c.Search, "search", "auto", "auto (unicast: the static decision of the relation first, then the exhaustive search with swarm walkers beside it once it has run a second; others: bfs), bfs (the exhaustive flit search alone, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
 	fs.StringVar(&c.Reduction, "reduction", "stubborn", "partial-order reduction of flit deadlock searches: stubborn (where sound: a minimal relation, no symmetry) or none")
 	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
 	return fs.Bool("progress", false, "show progress on stderr")
@@ -353,6 +353,8 @@ func (c *common) options() (check.Options, error) {
 		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	var err error
 	switch c.Search {
+	case "auto":
+		opt.Static, opt.Portfolio = true, true
 	case "bfs":
 	case "swarm":
 		if c.TimeLimit <= 0 {
@@ -360,7 +362,7 @@ func (c *common) options() (check.Options, error) {
 		}
 		opt.Swarm = true
 	default:
-		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+		return opt, usagef("--search %q is unknown; use auto, bfs or swarm", c.Search)
 	}
 	if c.TimeLimit < 0 {
 		return opt, usagef("--time-limit must not be negative")

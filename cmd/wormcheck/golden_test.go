@@ -26,6 +26,8 @@ var goldenCases = []struct {
 	{"check-flit-violated-json", []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--dateline", "off", "--msgs", "0->2,1->3,2->0,3->1", "--json"}},
 	{"check-flit-holds", []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--msgs", "0->2,1->3,2->0,3->1"}},
 	{"check-flit-holds-json", []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--msgs", "0->2,1->3,2->0,3->1", "--json"}},
+	{"check-flit-holds-bfs", []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--msgs", "0->2,1->3,2->0,3->1", "--search", "bfs"}},
+	{"check-static-fewest-worms", []string{"check", "--algo", "unicast", "--booksim", "testdata/booksim/examples/ring4_config", "--msgs", "n0->n2,n1->n3,n2->n0,n3->n1"}},
 	{"check-tree-mcast-violated", []string{"check", "--algo", "tree-mcast", "--topo", "mesh:2x2", "--prop", "deadlock", "--pruning", "none", "--buffers", "1", "--msgs", "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "--trace", "$TMP/tm1.json"}},
 	{"check-schedule-violated", []string{"check", "--algo", "zblock", "--topo", "torus:8x8", "--prop", "depth"}},
 	{"check-schedule-violated-json", []string{"check", "--algo", "zblock", "--topo", "torus:8x8", "--prop", "depth", "--json"}},
@@ -78,6 +80,9 @@ var masks = []struct {
 	{regexp.MustCompile(`(?m)^[0-9.]+s$`), `<time>`},
 	{regexp.MustCompile(`[0-9.]+s \([0-9.e+]+ states/s\)`), `<time> (<rate> states/s)`},
 	{regexp.MustCompile(`, [0-9.]+s\n`), ", <time>\n"},
+	{regexp.MustCompile(`from [0-9.]+s for [0-9.]+s`), "from <time> for <time>"},
+	{regexp.MustCompile(`static decision \([0-9.]+s\)`), "static decision (<time>)"},
+	{regexp.MustCompile(`"started_after": [0-9.e+-]+`), `"started_after": "<masked>"`},
 	{regexp.MustCompile(`"version": "[^"]*"`), `"version": "<version>"`},
 	{regexp.MustCompile(`available at the start\) \(default [0-9]+\)`), `available at the start) (default <3/4 of memory>)`},
 }

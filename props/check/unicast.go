@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,11 +40,17 @@ ever move again, whatever the others do (docs/semantics.md), so a deadlock among
 free-running worms is found at the depth where it closes; global-deadlock reports only
 states where nothing can move. Property liveness decides "every worm is eventually
 delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
-worm that can circle for ever under a non-minimal routing is a lasso. With --search
-swarm --time-limit T, randomised walks on every core hunt for a deadlock where the
-exhaustive search cannot finish; what they find is minimised to the worms involved,
-whose instance alone is searched exhaustively for the shortest trace, replayed on the
-full instance; finding nothing is inconclusive.`,
+worm that can circle for ever under a non-minimal routing is a lasso. By default
+(--search auto) the static decision of the relation under the instance's VCs comes
+first: a relation with no deadlock configuration (or none of as few worms as these)
+holds for every packet length, buffer depth and placement, so the instance holds with
+no flit search; otherwise the exhaustive search decides, and when it has not within a
+second, swarm walkers join it on the free cores, the first verdict answering
+(docs/semantics.md, "Static verdicts and flit verdicts"). --search bfs runs the
+exhaustive search alone; --search swarm --time-limit T the walkers alone. What walkers
+find is minimised to the worms involved, whose instance alone is searched
+exhaustively for the shortest trace, replayed on the full instance; finding nothing is
+inconclusive.`,
 		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
 		DefaultProperty: "deadlock",
 		Families:        true,
@@ -111,7 +119,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	buffers, err := r.integer("buffers", 1, maxBufferGiven)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +181,13 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if sp.Buffer == 0 {
 		sp.Buffer = 1
 	}
+	// A virtual channel holds one worm's flits at a time (atomic VC allocation), so a
+	// buffer at least as deep as the longest worm never fills: any deeper buffer is the
+	// same network, with the same state graph, as one of that depth.
+	deeper := 0
+	if longest := slices.Max(append([]int{sp.Length}, sp.Lengths...)); sp.Buffer > longest && longest >= 1 {
+		deeper, sp.Buffer = sp.Buffer, longest
+	}
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
 		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
@@ -219,6 +234,21 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
 	}
+	j, err := u.prepareOne(r, g, sp)
+	if err != nil || deeper == 0 {
+		return j, err
+	}
+	return func(ctx context.Context) (*props.Report, error) {
+		rep, err := j(ctx)
+		if rep != nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("buffers %d are deeper than the worms (%d flits): a virtual channel holds one worm's flits at a time, so it never fills; checked with buffers of %d flits, the same network", deeper, sp.Buffer, sp.Buffer))
+		}
+		return rep, err
+	}, nil
+}
+
+// prepareOne returns the job that checks the single instance sp on g.
+func (u Unicast) prepareOne(r *request, g *model.Grid, sp unicast.Spec) (job, error) {
 	m, err := unicast.BuildOn(g, sp)
 	r.work.builds++
 	if err != nil {
@@ -228,7 +258,16 @@ func (u Unicast) prepare(r *request) (job, error) {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	if r.opt.Swarm {
-		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
+		return func(ctx context.Context) (*props.Report, error) {
+			walkers := runtime.GOMAXPROCS(0)
+			if r.opt.Workers > 1 {
+				walkers = r.opt.Workers
+			}
+			return unicastSwarm(ctx, r, g, sp, m, walkers, r.opt.Progress, &r.work)
+		}, nil
+	}
+	if r.opt.Static || r.opt.Portfolio {
+		return func(ctx context.Context) (*props.Report, error) { return unicastPortfolio(ctx, r, g, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
@@ -238,6 +277,10 @@ func (u Unicast) prepare(r *request) (job, error) {
 		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
+
+// maxBufferGiven bounds --buffers as given: deeper than flit.MaxBuffer is taken only
+// when the worms are shorter (a buffer deeper than a worm never fills).
+const maxBufferGiven = 1 << 20
 
 // unicastFamilyOf is the family all-placements:k of the instance sp.
 func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
@@ -480,21 +523,18 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	return rep, nil
 }
 
-// unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
-// the minimised witness (unicast.Swarm), or what the walks covered.
-func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
-	walkers := runtime.GOMAXPROCS(0)
-	if r.opt.Workers > 1 {
-		walkers = r.opt.Workers
-	}
+// unicastSwarm hunts for a deadlock of one instance with randomised walks on walkers
+// goroutines and reports the minimised witness (unicast.Swarm), or what the walks
+// covered; progress lines go to progress, and what the report replays is counted in w.
+func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model, walkers int, progress io.Writer, w *work) (*props.Report, error) {
 	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
 		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
-		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
+		Invariants: m.Invariants(), Progress: progress, ProgressLabel: "unicast on " + sp.Topology,
 	})
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
-	rep := unicastReport(sp, r.property, &res.Result, &r.work)
+	rep := unicastReport(sp, r.property, &res.Result, w)
 	sw := res.Swarm
 	rep.Stats.Store = ""
 	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest

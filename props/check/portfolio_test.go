@@ -1,0 +1,126 @@
+package check_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// strategyOf returns the report's entry for strategy name, or fails.
+func strategyOf(t *testing.T, rep *props.Report, name string) props.Strategy {
+	t.Helper()
+	for _, s := range rep.Strategies {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no %s strategy in %+v", name, rep.Strategies)
+	return props.Strategy{}
+}
+
+// TestPortfolioStaticDecides: west-first's eight crossing worms on mesh:8x8 with
+// 16-flit worms and 8-flit buffers (an exhaustive search of hours) hold at once by the
+// static decision; no flit search starts, and the report says why the verdict covers
+// every packet length, buffer depth and placement.
+func TestPortfolioStaticDecides(t *testing.T) {
+	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{
+		"routing": "west-first", "length": "16", "buffers": "8",
+		"msgs": "(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0),(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3)"}},
+		props.PropDeadlock, check.Options{Static: true, Portfolio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Holds || rep.Stats.Search != "static" || rep.Static == nil || rep.Static.By != "cdg" || len(rep.Strategies) != 1 || !rep.Strategies[0].Decided {
+		t.Fatalf("verdict %s by %q, static %+v, strategies %+v", rep.Verdict, rep.Stats.Search, rep.Static, rep.Strategies)
+	}
+	if rep.Certificate == nil || rep.Certificate.Kind != props.CertStatic {
+		t.Errorf("certificate %+v; west-first is minimal, so delivery follows", rep.Certificate)
+	}
+}
+
+// TestPortfolioExhaustiveProvesHolds: fully adaptive routing can deadlock with four
+// worms (the static decision finds the square), but four worms that run along rows
+// cannot: the exhaustive search of these worms decides holds, with the count a search
+// alone reports, and the report keeps the static verdict beside it.
+func TestPortfolioExhaustiveProvesHolds(t *testing.T) {
+	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{
+		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, props.PropDeadlock, check.Options{Static: true, Portfolio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bfs := strategyOf(t, rep, "bfs")
+	if rep.Verdict != props.Holds || rep.Stats.Search != "" || !bfs.Decided || bfs.States != rep.Stats.States || rep.Static == nil || rep.Static.Verdict != props.Violated {
+		t.Fatalf("verdict %s by %q (bfs %+v), static %+v", rep.Verdict, rep.Stats.Search, bfs, rep.Static)
+	}
+	alone, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{
+		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, props.PropDeadlock, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.Stats.States != rep.Stats.States || alone.Verdict != rep.Verdict {
+		t.Errorf("the portfolio's exhaustive search counted %d states, the search alone %d", rep.Stats.States, alone.Stats.States)
+	}
+}
+
+// TestPortfolioSwarmDecides: the adaptive square beside four free worms on mesh:8x8,
+// with a state budget the exhaustive search cannot decide within (it needs about 24,000
+// states to reach the square's deadlock at depth 4), is found by the swarm walkers that
+// run beside it and go on after it within the time limit; the witness is minimised to
+// the square's four worms, whose shortest trace has four steps.
+func TestPortfolioSwarmDecides(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{"routing": "adaptive",
+		"msgs": "(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0)"}},
+		props.PropDeadlock, check.Options{Static: true, Portfolio: true, MaxStates: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, bfs := strategyOf(t, rep, "swarm"), strategyOf(t, rep, "bfs")
+	if rep.Verdict != props.Violated || rep.Stats.Search != "swarm" || !sw.Decided || bfs.Verdict != props.Inconclusive {
+		t.Fatalf("verdict %s by %q; swarm %+v, bfs %+v: %s", rep.Verdict, rep.Stats.Search, sw, bfs, rep.Reason)
+	}
+	if rep.Witness == nil || len(rep.Witness.Steps) != 4 || rep.Trace == nil {
+		t.Fatalf("witness %+v; want the square's shortest trace of 4 steps", rep.Witness)
+	}
+	again, err := check.Replay(t.Context(), rep.Trace)
+	if err != nil || again.Verdict != props.Violated {
+		t.Fatalf("the swarm's witness does not replay: %v %+v", err, again)
+	}
+}
+
+// TestDeepBuffersAreTheWormsLength: buffers deeper than the worms never fill (a VC holds
+// one worm's flits at a time), so a check with --buffers 256 and 3-flit worms searches
+// the network with 3-flit buffers (the same states, transitions and verdict, which the
+// unclamped search of buffers 4 confirms) and says so; beyond the model's buffer bound
+// with worms as long, the buffers are still refused.
+func TestDeepBuffersAreTheWormsLength(t *testing.T) {
+	run := func(buffers string) *props.Report {
+		t.Helper()
+		rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{
+			"msgs": "0->2,1->3,2->0,3->1", "dateline": "off", "length": "3", "buffers": buffers}}, props.PropDeadlock, check.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	deep, four, three := run("256"), run("4"), run("3")
+	for _, r := range []*props.Report{deep, four} {
+		if r.Verdict != three.Verdict || r.Stats.States != three.Stats.States || r.Stats.Transitions != three.Stats.Transitions {
+			t.Errorf("buffers %v: %s, %d states, %d transitions; buffers 3: %s, %d, %d", r.Instance.Params["buffers"], r.Verdict, r.Stats.States, r.Stats.Transitions, three.Verdict, three.Stats.States, three.Stats.Transitions)
+		}
+	}
+	if len(deep.Notes) == 0 || !strings.Contains(deep.Notes[len(deep.Notes)-1], "buffers 256 are deeper than the worms") {
+		t.Errorf("notes %q", deep.Notes)
+	}
+	_, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{
+		"msgs": "0->2", "length": "100", "buffers": "100"}}, props.PropDeadlock, check.Options{})
+	if !errors.Is(err, check.ErrBadInput) || !strings.Contains(err.Error(), "--buffers 100 is out of range") {
+		t.Errorf("buffers 100 for 100-flit worms: %v", err)
+	}
+}
