@@ -36,6 +36,7 @@ package props
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -198,6 +199,18 @@ type Report struct {
 	// Strategies are the strategies a portfolio check ran, in the order they started,
 	// the deciding one marked; nil for a check that ran one.
 	Strategies []Strategy `json:"strategies,omitempty"`
+	// Body is the whole output of a command whose output is its own (routing's
+	// analysis, partition's subnetworks): printed, as text and as JSON, in place of the
+	// report, whose fields still say the verdict for callers; nil for a check.
+	Body Body `json:"-"`
+}
+
+// Body is the output of a command that prints more than a report, or in a schema of its
+// own: WriteText writes it for people, and its JSON encoding is the --json object, in
+// which SetVersion sets the tool version.
+type Body interface {
+	WriteText(w io.Writer)
+	SetVersion(version string)
 }
 
 // ScheduleWitness returns the schedule evidence of r (the contending pair or the broken

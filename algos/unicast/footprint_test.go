@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // footprintCase is a topology and relation the footprint tests run on.
@@ -34,9 +35,9 @@ func footprintCases(short bool) []footprintCase {
 }
 
 // footprintSetup parses a case and computes its footprints (L = 2, B = 1, all-port).
-func footprintSetup(t *testing.T, c footprintCase) (*model.Grid, routing.Relation, Spec, *Footprints) {
+func footprintSetup(t *testing.T, c footprintCase) (*topology.Network, routing.Relation, Spec, *Footprints) {
 	t.Helper()
-	g, err := model.ParseGrid(c.topo)
+	g, err := topology.Parse(c.topo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func footprintSetup(t *testing.T, c footprintCase) (*model.Grid, routing.Relatio
 }
 
 // statesOf searches placement ps unreduced and returns its reachable states and verdict.
-func statesOf(t *testing.T, g *model.Grid, tmpl Spec, ps []Pair) (int64, checker.Verdict) {
+func statesOf(t *testing.T, g *topology.Network, tmpl Spec, ps []Pair) (int64, checker.Verdict) {
 	t.Helper()
 	sp := tmpl
 	sp.Pairs = ps
@@ -258,9 +259,9 @@ func TestRelationSymmetries(t *testing.T) {
 	}
 	t.Run("rejected", func(t *testing.T) {
 		g, rel, tmpl, _ := footprintSetup(t, footprintCase{"mesh:3x2", "west-first"})
-		reflect := make([]model.NodeID, g.Nodes())
+		reflect := make([]topology.NodeID, g.Nodes())
 		for v := range reflect {
-			c := g.Coords(model.NodeID(v))
+			c := g.Coords(topology.NodeID(v))
 			c[0] = g.Size(0) - 1 - c[0]
 			reflect[v] = g.Node(c...)
 		}

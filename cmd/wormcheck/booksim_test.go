@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/booksim"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // bookSimWorms returns k worms between the terminals of the network a BookSim
@@ -21,11 +22,15 @@ func bookSimWorms(t *testing.T, file string, k int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := model.ParseBookSimConfig(data, filepath.Dir(file))
+	cfg, err := booksim.Parse(data)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	g, err := model.ParseNetwork(cfg.Topology)
+	mp, err := cfg.Map(filepath.Dir(file))
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	g, err := topology.Parse(mp.Topology)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

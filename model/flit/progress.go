@@ -3,7 +3,7 @@ package flit
 import (
 	"math"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Progress appends to buf[:0] the progress measure of s and returns it: a vector of two
@@ -119,12 +119,12 @@ func (m *Model) stepSums(s, t *State, log *touched, msg int, pot, outs uint64) (
 // the network's channels (breadth-first), and ecc[i], its largest finite value.
 func (m *Model) computeDist() {
 	nodes := m.cfg.Net.Nodes()
-	out := make([][]model.ChannelID, nodes)
+	out := make([][]topology.ChannelID, nodes)
 	for c := 0; c < m.cfg.Net.Channels(); c++ {
 		from, _ := m.cfg.Net.Ends(chanID(c))
 		out[from] = append(out[from], chanID(c))
 	}
-	bySource := map[model.NodeID]int{}
+	bySource := map[topology.NodeID]int{}
 	m.dist = make([][]uint32, len(m.cfg.Messages))
 	m.ecc = make([]uint32, len(m.cfg.Messages))
 	for i, msg := range m.cfg.Messages {
@@ -138,7 +138,7 @@ func (m *Model) computeDist() {
 			d[v] = math.MaxUint32
 		}
 		d[msg.Source] = 0
-		queue := []model.NodeID{msg.Source}
+		queue := []topology.NodeID{msg.Source}
 		for len(queue) > 0 {
 			v := queue[0]
 			queue = queue[1:]

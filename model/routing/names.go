@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Builtin describes one built-in relation for people and for the command line.
@@ -66,7 +66,7 @@ func IsBuiltin(name string) bool {
 
 // ByName returns the built-in relation called name on g, or an error (one line,
 // naming the relation) when there is no such relation or it is not defined on g.
-func ByName(g *model.Grid, name string) (Relation, error) {
+func ByName(g *topology.Network, name string) (Relation, error) {
 	if g == nil {
 		return nil, fmt.Errorf("routing %q needs a mesh, torus or hypercube", name)
 	}
@@ -140,7 +140,7 @@ func ByName(g *model.Grid, name string) (Relation, error) {
 // Resolve returns the relation spec names on g: a built-in name (ByName) or the path
 // of a routing file, read with readFile (the caller's I/O; this package does none).
 // g may be nil for a file that names its topology.
-func Resolve(g *model.Grid, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
+func Resolve(g *topology.Network, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
 	if spec == "" {
 		return nil, fmt.Errorf("routing: empty; give a built-in (%s) or a routing file", strings.Join(Names(), ", "))
 	}
@@ -171,7 +171,7 @@ func Encode(rel Relation) (name string, file json.RawMessage, ok bool) {
 
 // Decode rebuilds a relation Encode named, on g: nil (dimension order, the caller's
 // default) when both name and file are empty.
-func Decode(g *model.Grid, name string, file json.RawMessage) (Relation, error) {
+func Decode(g *topology.Network, name string, file json.RawMessage) (Relation, error) {
 	switch {
 	case name != "" && len(file) > 0:
 		return nil, fmt.Errorf("routing: give a built-in name or a routing file, not both")

@@ -10,8 +10,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -41,7 +41,7 @@ const PortfolioLead = time.Second
 // unicastPortfolio checks one unicast instance with the portfolio of the options:
 // the static decision (Options.Static), the exhaustive search, and swarm walkers
 // (Options.Portfolio; deadlock properties only: a walk never proves liveness).
-func unicastPortfolio(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+func unicastPortfolio(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	var names []string
 	var strategies []checker.Strategy[*props.Report]
 	works := make([]work, 3)

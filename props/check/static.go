@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // Static first: a unicast deadlock check asks the exact static decision about the
@@ -36,7 +36,7 @@ const staticCovers = "this covers every packet length, buffer depth, placement o
 // or, when the instance has more virtual channels than the relation uses, the relation
 // with each of its virtual channels split into that many copies (vcCopies), as the
 // flit model splits them.
-func staticRelation(g *model.Grid, sp unicast.Spec) (routing.Relation, error) {
+func staticRelation(g *topology.Network, sp unicast.Spec) (routing.Relation, error) {
 	rel, err := sp.Relation(g)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func staticRelation(g *model.Grid, sp unicast.Spec) (routing.Relation, error) {
 // answer means for the instance. It never fails: a relation the decision refuses is an
 // inconclusive static answer, and the flit search decides. m is the instance's flit
 // model, asked whether every route is minimal (liveness).
-func decideStatic(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (st *props.Static, decides bool) {
+func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (st *props.Static, decides bool) {
 	start := time.Now()
 	st = &props.Static{Topology: g.Spec(), Verdict: props.Inconclusive}
 	defer func() { st.Seconds = time.Since(start).Seconds() }()
@@ -70,8 +70,8 @@ func decideStatic(ctx context.Context, r *request, g *model.Grid, sp unicast.Spe
 		st.Covers = "liveness: some route of these worms is not minimal, so a worm may circle for ever although nothing deadlocks; the flit search decides"
 		return st, false
 	}
-	d, err := cdg.Decide(rel, cdg.DecideOptions{Context: ctx, MaxStates: cdg.HeaderStatesWithin(r.opt.MaxMemoryBytes / 4),
-		Accept: func(*cdg.Configuration) bool { return true }})
+	d, err := decide.Decide(rel, decide.Options{Context: ctx, MaxStates: decide.HeaderStatesWithin(r.opt.MaxMemoryBytes / 4),
+		Accept: func(*decide.Configuration) bool { return true }})
 	if err != nil {
 		st.Reason, st.Covers = err.Error(), "the static decision refused the relation: the flit search decides"
 		return st, false
@@ -163,9 +163,9 @@ type vcSplit struct {
 	per int
 }
 
-func (v vcSplit) Name() string      { return v.rel.Name() }
-func (v vcSplit) Grid() *model.Grid { return v.rel.Grid() }
-func (v vcSplit) VCs() int          { return v.rel.VCs() * v.per }
+func (v vcSplit) Name() string            { return v.rel.Name() }
+func (v vcSplit) Grid() *topology.Network { return v.rel.Grid() }
+func (v vcSplit) VCs() int                { return v.rel.VCs() * v.per }
 
 // Route appends every copy of each output rel permits the header seen with its input's
 // VC class. Cost: rel's Route and O(outputs * per).

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestSplitVCsIsTheModelsNetwork pins what the static decision of an instance with more
@@ -27,7 +28,7 @@ func TestSplitVCsIsTheModelsNetwork(t *testing.T) {
 		{"torus:4", "dor", "0->2,1->3,2->0,3->1", 2},
 		{"torus:3", "dor-1vc", "0->2,1->0,2->1", 3},
 	} {
-		g, err := model.ParseGrid(c.topo)
+		g, err := topology.Parse(c.topo)
 		if err != nil {
 			t.Fatal(err)
 		}

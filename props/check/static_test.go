@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -27,7 +27,7 @@ type staticCase struct {
 // every built-in defined there (with nonminimal:1 for the budgeted form) and every
 // routing file of model/routing/testdata written for g, each by the spec the command
 // line takes.
-func staticRelations(t *testing.T, g *model.Grid) []string {
+func staticRelations(t *testing.T, g *topology.Network) []string {
 	var out []string
 	for _, name := range append(routing.Names(), "nonminimal:1") {
 		if _, err := routing.ByName(g, name); err == nil {
@@ -80,7 +80,7 @@ func TestStaticHoldsMeetsNoFlitDeadlock(t *testing.T) {
 	var states int64
 	start := time.Now()
 	for _, topo := range topos {
-		g, err := model.ParseNetwork(topo)
+		g, err := topology.Parse(topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestStaticHoldsMeetsNoFlitDeadlock(t *testing.T) {
 // staticVerdict returns the static decision the default check asks first for case c,
 // through the entry (check.Options.Static), on one instance of it with worm p: its
 // FewestWorms is set where every configuration needs more than one worm.
-func staticVerdict(t *testing.T, c staticCase, p unicast.Pair, g *model.Grid) *props.Static {
+func staticVerdict(t *testing.T, c staticCase, p unicast.Pair, g *topology.Network) *props.Static {
 	t.Helper()
 	rep, err := check.Run(t.Context(), unicastInstance(c, g, []unicast.Pair{p}, 2, 1, "all"), props.PropDeadlock, check.Options{Static: true})
 	if err != nil {
@@ -155,7 +155,7 @@ func staticVerdict(t *testing.T, c staticCase, p unicast.Pair, g *model.Grid) *p
 // exhaustively and unreduced, at each L/B of lbs and in both port models, and fails the
 // test at the first deadlock (or search that does not finish); it returns the instances
 // searched and their states.
-func flitTwin(t *testing.T, c staticCase, g *model.Grid, pairs []unicast.Pair, k int, lbs [][2]int) (int, int64) {
+func flitTwin(t *testing.T, c staticCase, g *topology.Network, pairs []unicast.Pair, k int, lbs [][2]int) (int, int64) {
 	t.Helper()
 	var n int
 	var states int64
@@ -190,7 +190,7 @@ func flitTwin(t *testing.T, c staticCase, g *model.Grid, pairs []unicast.Pair, k
 
 // unicastInstance is the check of worms ps under case c at length l, buffers b and the
 // port model ports.
-func unicastInstance(c staticCase, g *model.Grid, ps []unicast.Pair, l, b int, ports string) check.Instance {
+func unicastInstance(c staticCase, g *topology.Network, ps []unicast.Pair, l, b int, ports string) check.Instance {
 	var msgs []string
 	for _, p := range ps {
 		msgs = append(msgs, fmt.Sprintf("%s->%s", g.NodeName(p.Src), g.NodeName(p.Dst)))

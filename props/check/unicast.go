@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -77,7 +78,7 @@ inconclusive.`,
 // (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
 type Unicast struct {
 	// Grid is the topology; Spec.Topology is ignored.
-	Grid *model.Grid
+	Grid *topology.Network
 	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
 	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
 	Spec unicast.Spec
@@ -248,7 +249,7 @@ func (u Unicast) prepare(r *request) (job, error) {
 }
 
 // prepareOne returns the job that checks the single instance sp on g.
-func (u Unicast) prepareOne(r *request, g *model.Grid, sp unicast.Spec) (job, error) {
+func (u Unicast) prepareOne(r *request, g *topology.Network, sp unicast.Spec) (job, error) {
 	m, err := unicast.BuildOn(g, sp)
 	r.work.builds++
 	if err != nil {
@@ -296,7 +297,7 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 // Progress goes to Options.Progress as one line (instances done of all, states, rate,
 // ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
 // counted, and a run resumed from its result continues it.
-func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
+func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
 	fam.Routing = sp.Routing
 	fam.StopAtViolation = stop
@@ -408,7 +409,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, k)
 	if sp.Routing != nil {
 		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, k, sp.Routing.Name())
-	} else if g.Kind() == model.Mesh {
+	} else if g.Kind() == topology.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
 	if sh.Count > 1 {
@@ -526,7 +527,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 // unicastSwarm hunts for a deadlock of one instance with randomised walks on walkers
 // goroutines and reports the minimised witness (unicast.Swarm), or what the walks
 // covered; progress lines go to progress, and what the report replays is counted in w.
-func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model, walkers int, progress io.Writer, w *work) (*props.Report, error) {
+func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model, walkers int, progress io.Writer, w *work) (*props.Report, error) {
 	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
 		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
 		Invariants: m.Invariants(), Progress: progress, ProgressLabel: "unicast on " + sp.Topology,
