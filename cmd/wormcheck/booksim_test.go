@@ -14,8 +14,9 @@ import (
 )
 
 // bookSimWorms returns k worms between the terminals of the network a BookSim
-// configuration names, spread over it: the i-th from the terminal i*n/k to the one half
-// the list further on (n terminals), so that the worms cross the network and each other.
+// configuration names, spread over it: the i-th from the terminal i*n/k to its mirror
+// image in the list, n-1-i*n/k (n terminals), so that the worms cross the network and
+// each other.
 func bookSimWorms(t *testing.T, file string, k int) string {
 	t.Helper()
 	data, err := os.ReadFile(file)
@@ -38,7 +39,7 @@ func bookSimWorms(t *testing.T, file string, k int) string {
 	n := len(ends)
 	var msgs []string
 	for i := range k {
-		src, dst := ends[i*n/k], ends[(i*n/k+n/2)%n]
+		src, dst := ends[i*n/k], ends[n-1-i*n/k]
 		msgs = append(msgs, fmt.Sprintf("%s->%s", g.NodeName(src), g.NodeName(dst)))
 	}
 	return strings.Join(msgs, ",")
@@ -92,6 +93,6 @@ func TestBookSimExamplesAnswer(t *testing.T) {
 		if rep.Verdict == "inconclusive" || tc.want != "" && rep.Verdict != tc.want || el > 60*time.Second {
 			t.Errorf("%s --msgs %s: %s after %v (%s), want %s within 60 s", tc.config, msgs, rep.Verdict, el, rep.Reason, tc.want)
 		}
-		t.Logf("%s, %d worms: %s by %q in %.2f s", tc.config, tc.worms, rep.Verdict, rep.Stats.Search, el.Seconds())
+		t.Logf("%s --msgs %s: %s by %q in %.2f s", tc.config, msgs, rep.Verdict, rep.Stats.Search, el.Seconds())
 	}
 }

@@ -112,11 +112,11 @@ type Options struct {
 	// it on by default (--search auto).
 	Static bool
 	// Portfolio runs swarm walkers (checker.Swarm) beside the exhaustive search of a
-	// single unicast instance once that has run PortfolioLead without deciding, on the
-	// cores the search leaves free, under the same context and memory budget; the first
-	// that decides answers (a walker only with a violation, minimised and replayed as
-	// with Swarm), and Report.Strategies says which and what each did. The command line
-	// turns it on by default (--search auto).
+	// single unicast or tree-multicast instance once that has run PortfolioLead without
+	// deciding, on the cores the search leaves free, under the same context and memory
+	// budget; the first that decides answers (a walker only with a violation, minimised
+	// and replayed as with Swarm), and Report.Strategies says which and what each did.
+	// The command line turns it on by default (--search auto).
 	Portfolio bool
 	// Reduction explores the flit models' deadlock checks with partial-order reduction
 	// (flit.Reduced's stubborn sets) where it is sound: unicast and tree-multicast

@@ -15,8 +15,8 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// The portfolio of a unicast check (Options.Static, Options.Portfolio): the static
-// decision of the relation first, the exhaustive flit search when it has not decided
+// The portfolio of a unicast or tree-multicast check (Options.Static for unicast,
+// Options.Portfolio): the static decision of the relation first, the exhaustive flit search when it has not decided
 // within PortfolioLead, and swarm walkers beside the exhaustive search when that has not
 // decided within PortfolioLead either, all under the check's context (time limit,
 // signal, memory watch) and memory budget; the first strategy that decides answers
@@ -42,64 +42,91 @@ const PortfolioLead = time.Second
 // the static decision (Options.Static), the exhaustive search, and swarm walkers
 // (Options.Portfolio; deadlock properties only: a walk never proves liveness).
 func unicastPortfolio(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
-	var names []string
-	var strategies []checker.Strategy[*props.Report]
-	works := make([]work, 3)
-	progress := r.opt.Progress
-	if progress != nil {
-		progress = &lockedWriter{w: progress}
-	}
-	if r.opt.Static {
-		names = append(names, "static")
-		strategies = append(strategies, checker.Strategy[*props.Report]{Name: "static", Lead: PortfolioLead,
-			Run: func(ctx context.Context) (*props.Report, bool, error) {
-				st, decides := decideStatic(ctx, r, g, sp, m)
-				if !decides {
-					return &props.Report{Verdict: props.Inconclusive, Static: st, Stats: props.Stats{Seconds: st.Seconds}}, false, nil
-				}
-				return staticReport(sp, r.property, st, m), true, nil
-			}})
-	}
-	names = append(names, "bfs")
-	w := &works[len(strategies)]
-	strategies = append(strategies, checker.Strategy[*props.Report]{Name: "bfs", Lead: PortfolioLead,
-		Run: func(ctx context.Context) (*props.Report, bool, error) {
+	p := portfolio{
+		bfs: func(ctx context.Context, r *request) (*props.Report, error) {
 			if r.property == props.PropLiveness {
-				rep, err := unicastLiveness(ctx, r, sp, m)
-				return rep, err == nil && rep.Verdict != props.Inconclusive, err
+				return unicastLiveness(ctx, r, sp, m)
 			}
 			opt := checkerOptions[flit.State](ctx, r)
-			opt.Progress = progress
 			opt.Invariants = m.Invariants()
 			opt.CheckLocalDeadlock = localDeadlocks(r.property)
 			res := searchUnicast(r, m, opt)
-			return unicastReport(sp, r.property, &res, w), res.Verdict != props.Inconclusive, nil
-		}})
+			return unicastReport(sp, r.property, &res, &r.work), nil
+		},
+		stopped: func(why string) *props.Report {
+			return unicastReport(sp, r.property, &unicast.Result{Verdict: props.Inconclusive, Violation: why}, new(work))
+		},
+	}
+	if r.opt.Static {
+		p.static = func(ctx context.Context, r *request) (*props.Report, bool) {
+			st, decides := decideStatic(ctx, r, g, sp, m)
+			if !decides {
+				return &props.Report{Verdict: props.Inconclusive, Static: st, Stats: props.Stats{Seconds: st.Seconds}}, false
+			}
+			return staticReport(sp, r.property, st, m), true
+		}
+	}
 	if r.opt.Portfolio && r.property != props.PropLiveness {
-		names = append(names, "swarm")
-		sw := &works[len(strategies)]
+		p.swarm = func(ctx context.Context, r *request) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }
+	}
+	return p.run(ctx, r)
+}
+
+// portfolio is the strategies of one check: static (nil: none) says whether its
+// report decides, bfs is the exhaustive search, swarm (nil: none) the walkers; stopped
+// is the report of a check stopped before the exhaustive search started.
+type portfolio struct {
+	static  func(ctx context.Context, r *request) (*props.Report, bool)
+	bfs     func(ctx context.Context, r *request) (*props.Report, error)
+	swarm   func(ctx context.Context, r *request) (*props.Report, error)
+	stopped func(why string) *props.Report
+}
+
+// run races the portfolio's strategies (checker.Race) and reports: the deciding
+// strategy's report, or, when none decided, the exhaustive search's, with the static
+// decision and every strategy's figures (Report.Strategies). Each strategy runs on a
+// copy of r of its own, so that what it replays is counted apart (the reporting one's
+// count is added to r's), its walkers take the cores the exhaustive search leaves, and
+// the strategies' progress lines do not interleave. The strategies run at once, so they
+// must not read parameters (prepare has read them: r's maps are shared).
+func (p portfolio) run(ctx context.Context, r *request) (*props.Report, error) {
+	if r.opt.Progress != nil {
+		r.opt.Progress = &lockedWriter{w: r.opt.Progress}
+	}
+	var names []string
+	var reqs []*request
+	var strategies []checker.Strategy[*props.Report]
+	add := func(name string, lead time.Duration, helper bool, run func(ctx context.Context, r *request) (*props.Report, bool, error)) {
+		rr := *r
+		rr.work = work{}
+		names, reqs = append(names, name), append(reqs, &rr)
+		strategies = append(strategies, checker.Strategy[*props.Report]{Name: name, Lead: lead, Helper: helper,
+			Run: func(ctx context.Context) (*props.Report, bool, error) { return run(ctx, &rr) }})
+	}
+	if p.static != nil {
+		add("static", PortfolioLead, false, func(ctx context.Context, r *request) (*props.Report, bool, error) {
+			rep, decides := p.static(ctx, r)
+			return rep, decides, nil
+		})
+	}
+	add("bfs", PortfolioLead, false, func(ctx context.Context, r *request) (*props.Report, bool, error) {
+		rep, err := p.bfs(ctx, r)
+		return rep, err == nil && rep.Verdict != props.Inconclusive, err
+	})
+	if p.swarm != nil {
 		// Without a time limit the walkers help only while the exhaustive search runs
 		// (a walk that finds nothing never ends); with one they use all of it.
 		_, deadline := ctx.Deadline()
-		strategies = append(strategies, checker.Strategy[*props.Report]{Name: "swarm", Helper: !deadline,
-			Run: func(ctx context.Context) (*props.Report, bool, error) {
-				walkers := max(1, runtime.GOMAXPROCS(0)-r.opt.Workers)
-				rep, err := unicastSwarm(ctx, r, g, sp, m, walkers, progress, sw)
-				return rep, err == nil && rep.Verdict == props.Violated, err
-			}})
+		add("swarm", 0, !deadline, func(ctx context.Context, r *request) (*props.Report, bool, error) {
+			r.walkers = max(1, runtime.GOMAXPROCS(0)-r.opt.Workers)
+			rep, err := p.swarm(ctx, r)
+			return rep, err == nil && rep.Verdict == props.Violated, err
+		})
 	}
 	race, err := checker.Race(ctx, strategies)
 	if err != nil {
 		return nil, err
 	}
-	return portfolioReport(ctx, r, sp, race, names, works)
-}
-
-// portfolioReport is the report of a portfolio check: the deciding strategy's, or,
-// when none decided, the exhaustive search's (else the latest that ran), with the
-// static decision and every strategy's figures. The work of the report's strategy is
-// added to r's.
-func portfolioReport(ctx context.Context, r *request, sp unicast.Spec, race *checker.RaceResult[*props.Report], names []string, works []work) (*props.Report, error) {
 	pick := race.Winner
 	for i, name := range names {
 		if pick < 0 && race.Ran[i] && name == "bfs" {
@@ -109,49 +136,44 @@ func portfolioReport(ctx context.Context, r *request, sp unicast.Spec, race *che
 	var rep *props.Report
 	if pick >= 0 {
 		rep = race.Results[pick]
-		r.work.parses += works[pick].parses
-		r.work.builds += works[pick].builds
-		r.work.replays += works[pick].replays
+		r.work.parses += reqs[pick].work.parses
+		r.work.builds += reqs[pick].work.builds
+		r.work.replays += reqs[pick].work.replays
 	} else {
-		// Stopped before the flit search started (a time limit within the static lead).
+		// Stopped before the exhaustive search started (within the static lead).
 		why := "stopped before the flit search started"
-		if err := ctx.Err(); err != nil {
+		if ctx.Err() != nil {
 			why += ": " + context.Cause(ctx).Error()
 		}
-		rep = unicastReport(sp, r.property, &unicast.Result{Verdict: props.Inconclusive, Violation: why}, new(work))
+		rep = p.stopped(why)
 	}
 	if rep == nil {
 		return nil, internalf("the %s strategy returned no report", names[pick])
 	}
-	r.work.parses += works[pick].parses
-	r.work.builds += works[pick].builds
-	r.work.replays += works[pick].replays
-	var static *props.Static
+	var ran []props.Strategy
 	for i, name := range names {
 		x := race.Results[i]
 		if !race.Ran[i] || x == nil {
 			continue
 		}
-		if x.Static != nil {
-			static = x.Static
-		}
 		s := props.Strategy{Name: name, Verdict: x.Verdict, Decided: i == race.Winner, States: x.Stats.States, Transitions: x.Stats.Transitions,
 			Depth: x.Stats.Depth, StartedAfter: race.Started[i].Seconds(), Seconds: race.Seconds[i], Reason: x.Reason}
 		if name == "static" {
 			// The static decision's own verdict, about the relation on every placement.
+			rep.Static = x.Static
 			s.Verdict, s.States, s.Reason = x.Static.Verdict, x.Static.HeaderStates, x.Static.Reason
 		}
-		rep.Strategies = append(rep.Strategies, s)
+		ran = append(ran, s)
 	}
-	rep.Static = static
+	rep.Strategies = ran
 	if race.Winner < 0 && rep.Verdict == props.Inconclusive {
-		rep.Notes = append(rep.Notes, nextStep(r, static))
+		rep.Notes = append(rep.Notes, nextStep(rep.Static))
 	}
 	return rep, nil
 }
 
 // nextStep says in one line what to try when a portfolio check is inconclusive.
-func nextStep(r *request, st *props.Static) string {
+func nextStep(st *props.Static) string {
 	switch {
 	case st != nil && st.Verdict == props.Inconclusive && st.Routing != "":
 		return fmt.Sprintf("next: the static decision did not finish; `wormcheck routing --routing %s` decides the relation with the whole budget, or give smaller --length and --buffers (or fewer --msgs) to the flit search", st.Routing)

@@ -124,3 +124,27 @@ func TestDeepBuffersAreTheWormsLength(t *testing.T) {
 		t.Errorf("buffers 100 for 100-flit worms: %v", err)
 	}
 }
+
+// TestPortfolioTreeMulticast: a tree multicast without pruning (000 Fig. 3) deadlocks;
+// the portfolio's exhaustive search finds it at once with its shortest trace, and with a
+// state budget it cannot decide within, the walkers beside it find the deadlock.
+func TestPortfolioTreeMulticast(t *testing.T) {
+	in := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{
+		"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}
+	rep, err := check.Run(t.Context(), in, props.PropDeadlock, check.Options{Portfolio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bfs := strategyOf(t, rep, "bfs"); rep.Verdict != props.Violated || !bfs.Decided || rep.Witness == nil {
+		t.Fatalf("verdict %s, bfs %+v", rep.Verdict, bfs)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	rep, err = check.Run(ctx, in, props.PropDeadlock, check.Options{Portfolio: true, MaxStates: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw := strategyOf(t, rep, "swarm"); rep.Verdict != props.Violated || !sw.Decided || rep.Trace == nil {
+		t.Fatalf("verdict %s, swarm %+v: %s", rep.Verdict, sw, rep.Reason)
+	}
+}

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,19 @@ type request struct {
 	read      map[string]bool
 	relation  routing.Relation // Instance.Relation
 	usedRel   bool             // the algorithm took relation
+	walkers   int              // swarm walkers a portfolio gives (0: swarmWalkers' default)
+}
+
+// swarmWalkers is how many walkers a swarm runs: what a portfolio gives it (the cores
+// its exhaustive search leaves), else Options.Workers when above 1, else every core.
+func (r *request) swarmWalkers() int {
+	switch {
+	case r.walkers > 0:
+		return r.walkers
+	case r.opt.Workers > 1:
+		return r.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {

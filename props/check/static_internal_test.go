@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestSplitVCsIsTheModelsNetwork pins what the static decision of an instance with more
@@ -63,5 +64,27 @@ func TestSplitVCsIsTheModelsNetwork(t *testing.T) {
 			t.Errorf("%s on %s, %d copies: %s with %d states, %d transitions, depth %d; split: %s with %d, %d, %d",
 				c.routing, c.topo, c.per, a.Verdict, a.States, a.Transitions, a.Depth, b.Verdict, b.States, b.Transitions, b.Depth)
 		}
+	}
+}
+
+// TestPortfolioCheckWorksOnce: a violated unicast check through the portfolio (static
+// decision, then the exhaustive search) parses and builds once and replays nothing, as a
+// check of one strategy does: each strategy counts its work apart and the report's is
+// the one counted.
+func TestPortfolioCheckWorksOnce(t *testing.T) {
+	r, j, err := prepare(Instance{Algorithm: "unicast", Topology: "torus:4",
+		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, props.PropDeadlock, Options{Static: true, Portfolio: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := j(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != props.Violated || rep.Static == nil || len(rep.Strategies) < 2 {
+		t.Fatalf("verdict %s, static %+v, strategies %+v", rep.Verdict, rep.Static, rep.Strategies)
+	}
+	if want := (work{parses: 1, builds: 1, replays: 0}); r.work != want {
+		t.Errorf("one violated portfolio check did %+v; want %+v", r.work, want)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,13 +257,7 @@ func (u Unicast) prepareOne(r *request, g *topology.Network, sp unicast.Spec) (j
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	if r.opt.Swarm {
-		return func(ctx context.Context) (*props.Report, error) {
-			walkers := runtime.GOMAXPROCS(0)
-			if r.opt.Workers > 1 {
-				walkers = r.opt.Workers
-			}
-			return unicastSwarm(ctx, r, g, sp, m, walkers, r.opt.Progress, &r.work)
-		}, nil
+		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
 	}
 	if r.opt.Static || r.opt.Portfolio {
 		return func(ctx context.Context) (*props.Report, error) { return unicastPortfolio(ctx, r, g, sp, m) }, nil
@@ -524,18 +516,18 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	return rep, nil
 }
 
-// unicastSwarm hunts for a deadlock of one instance with randomised walks on walkers
-// goroutines and reports the minimised witness (unicast.Swarm), or what the walks
-// covered; progress lines go to progress, and what the report replays is counted in w.
-func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model, walkers int, progress io.Writer, w *work) (*props.Report, error) {
+// unicastSwarm hunts for a deadlock of one instance with randomised walks
+// (r.swarmWalkers of them) and reports the minimised witness (unicast.Swarm), or what
+// the walks covered.
+func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
-		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
-		Invariants: m.Invariants(), Progress: progress, ProgressLabel: "unicast on " + sp.Topology,
+		Walkers: r.swarmWalkers(), Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
+		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
 	})
 	if err != nil {
 		return nil, internalf("%v", err)
 	}
-	rep := unicastReport(sp, r.property, &res.Result, w)
+	rep := unicastReport(sp, r.property, &res.Result, &r.work)
 	sw := res.Swarm
 	rep.Stats.Store = ""
 	rep.Stats.States, rep.Stats.Transitions, rep.Stats.Depth = sw.Steps, sw.Steps, sw.Deepest
