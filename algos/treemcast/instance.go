@@ -189,7 +189,7 @@ func parseNode(g *topology.Network, s string) (topology.NodeID, string, error) {
 		}
 		v, err := g.ParseNode(s[:end])
 		if err == nil && !g.Endpoint(v) {
-			err = fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+			err = fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
 		}
 		return v, s[end:], err
 	}

@@ -233,7 +233,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 				sp := unicast.Spec{Topology: tp.spec, Pairs: ps, Length: 2, Buffer: 1, Ports: model.AllPort, Routing: rel}
 				m, err := unicast.BuildOn(g, sp)
 				if err != nil {
-					t.Fatalf("%s %s %s: %v", tp.spec, name, unicast.FormatPairs(ps), err)
+					t.Fatalf("%s %s %s: %v", tp.spec, name, unicast.FormatPairs(nil, ps), err)
 				}
 				res := unicast.SearchWith(m, checker.Options[flit.State]{MaxStates: 100_000, Context: context.Background()})
 				states += res.States
@@ -242,7 +242,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 					incon++
 				case checker.Violated:
 					deadlocks++
-					where := fmt.Sprintf("%s %s %s", tp.spec, name, unicast.FormatPairs(ps))
+					where := fmt.Sprintf("%s %s %s", tp.spec, name, unicast.FormatPairs(nil, ps))
 					if static.DeadlockFree() {
 						t.Fatalf("%s: static analysis says deadlock-free, the explorer found %s", where, res.Violation)
 					}

@@ -357,15 +357,15 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		if f.Member != nil {
 			var err error
 			if r, err = f.Member(ctx, sp); err != nil {
-				return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
+				return member{}, family.Member{Msgs: sp.Worms()}, err
 			}
 		} else if m, err := BuildOn(g, sp); err != nil {
-			return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
+			return member{}, family.Member{Msgs: sp.Worms()}, err
 		} else {
 			r = SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
 		}
 		mb := family.Member{Outcome: family.Outcome{Verdict: r.Verdict, States: r.States, Transitions: r.Transitions},
-			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: FormatPairs(sp.Pairs)}
+			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: sp.Worms()}
 		if ctx.Err() != nil {
 			// A search cut short by ctx is not a verdict: Keep drops it.
 			mb.Verdict = checker.Inconclusive
@@ -416,7 +416,7 @@ func (r FamilyResult) FirstLine() string {
 		return ""
 	}
 	sp := *r.FirstSpec
-	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(r.First.Actions))
+	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, sp.Worms(), sp.Length, sp.Buffer, len(r.First.Actions))
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:

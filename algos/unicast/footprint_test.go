@@ -94,12 +94,12 @@ func TestFootprintsExact(t *testing.T) {
 				if fp.Interact(ps, 0, 1) {
 					shared++
 					if n >= prod {
-						t.Fatalf("%s: footprints share a channel, but %d states = %d x %d", FormatPairs(ps), n, fp.States(ps[0]), fp.States(ps[1]))
+						t.Fatalf("%s: footprints share a channel, but %d states = %d x %d", FormatPairs(nil, ps), n, fp.States(ps[0]), fp.States(ps[1]))
 					}
 				} else {
 					apart++
 					if n != prod {
-						t.Fatalf("%s: footprints disjoint, but %d states != %d x %d", FormatPairs(ps), n, fp.States(ps[0]), fp.States(ps[1]))
+						t.Fatalf("%s: footprints disjoint, but %d states != %d x %d", FormatPairs(nil, ps), n, fp.States(ps[0]), fp.States(ps[1]))
 					}
 				}
 				return true
@@ -126,7 +126,7 @@ func TestFootprintComponents(t *testing.T) {
 			verdict := func(ps []Pair) checker.Verdict {
 				q := append([]Pair(nil), ps...)
 				sort.Slice(q, func(i, j int) bool { return q[i].Src < q[j].Src || q[i].Src == q[j].Src && q[i].Dst < q[j].Dst })
-				k := FormatPairs(q)
+				k := FormatPairs(nil, q)
 				if v, ok := verdicts[k]; ok {
 					return v
 				}
@@ -163,7 +163,7 @@ func TestFootprintComponents(t *testing.T) {
 				}
 				whole := verdict(ps)
 				if whole == checker.Inconclusive || (whole == checker.Violated) != any {
-					t.Fatalf("%s: %v, components %v violated: %v", FormatPairs(ps), whole, comps, any)
+					t.Fatalf("%s: %v, components %v violated: %v", FormatPairs(nil, ps), whole, comps, any)
 				}
 				checked++
 				if any {
@@ -248,7 +248,7 @@ func TestRelationSymmetries(t *testing.T) {
 						img[i] = Pair{s.Node[p.Src], s.Node[p.Dst]}
 					}
 					if b, vb := statesOf(t, g, tmpl, img); a != b || va != vb {
-						t.Fatalf("%s under %s: %d states %v, image %s %d states %v", FormatPairs(ps), s.Name, a, va, FormatPairs(img), b, vb)
+						t.Fatalf("%s under %s: %d states %v, image %s %d states %v", FormatPairs(nil, ps), s.Name, a, va, FormatPairs(nil, img), b, vb)
 					}
 				}
 				n++

@@ -60,7 +60,7 @@ func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := fmt.Sprintf("%s %s %s", tc.topo, tc.routing, FormatPairs(ps))
+			name := fmt.Sprintf("%s %s %s", tc.topo, tc.routing, FormatPairs(nil, ps))
 			global := SearchWith(m, checker.Options[flit.State]{})
 			local := SearchWith(m, checker.Options[flit.State]{CheckLocalDeadlock: true})
 			reduced := SearchReduced(m, checker.Options[flit.State]{CheckLocalDeadlock: true})

@@ -42,7 +42,7 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
+	p := Params{Msgs: sp.Worms(), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
 	if sp.Routing != nil && !isDOR(sp.Routing) {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}

@@ -92,6 +92,10 @@ func Build(sp Spec) (*flit.Model, error) {
 	return BuildOn(g, sp)
 }
 
+// MaxBuffer bounds the buffer depth an instance may name. A model never uses more
+// than the longest worm's length (BuildOn), so the bound only refuses nonsense.
+const MaxBuffer = 1 << 16
+
 // BuildOn is Build on an already parsed grid (sp.Topology is ignored).
 func BuildOn(g *topology.Network, sp Spec) (*flit.Model, error) {
 	rel, err := sp.Relation(g)
@@ -102,13 +106,22 @@ func BuildOn(g *topology.Network, sp Spec) (*flit.Model, error) {
 		return nil, fmt.Errorf("lengths: %d lengths for %d worms", len(sp.Lengths), len(sp.Pairs))
 	}
 	msgs := make([]flit.Message, len(sp.Pairs))
+	longest := 0
 	for i, p := range sp.Pairs {
 		msgs[i] = flit.Message{Source: p.Src, Dests: []topology.NodeID{p.Dst}, Length: sp.Length}
 		if len(sp.Lengths) > 0 {
 			msgs[i].Length = sp.Lengths[i]
 		}
+		longest = max(longest, msgs[i].Length)
 	}
-	cfg := flit.NewRelationConfig(rel, sp.VCs, sp.Buffer, sp.Ports, msgs)
+	// A virtual channel holds one worm at a time (atomic allocation), so no buffer ever
+	// holds more flits than the longest worm has: a deeper buffer (BookSim's examples
+	// go to 256 flits) is the same network, and the model gets the longest worm's depth.
+	buffer := sp.Buffer
+	if longest > 0 && buffer > longest {
+		buffer = longest
+	}
+	cfg := flit.NewRelationConfig(rel, sp.VCs, buffer, sp.Ports, msgs)
 	cfg.Net = flit.GridNetwork{Network: g}
 	return flit.New(cfg)
 }
@@ -177,18 +190,34 @@ func ParsePairs(g *topology.Network, s string) ([]Pair, error) {
 func parseNode(g *topology.Network, s string) (topology.NodeID, error) {
 	v, err := g.ParseNode(s)
 	if err == nil && !g.Endpoint(v) {
-		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
 	}
 	return v, err
 }
 
-// FormatPairs renders worms as ParsePairs reads them, with node numbers.
-func FormatPairs(ps []Pair) string {
+// FormatPairs renders worms as ParsePairs reads them: node numbers on a grid (which are
+// BookSim's numbers too), names on a network of routers and terminals, where a number
+// would mean a terminal's number. With g nil, node numbers.
+func FormatPairs(g *topology.Network, ps []Pair) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
+		if g != nil && g.IsGraph() {
+			parts[i] = g.NodeName(p.Src) + "->" + g.NodeName(p.Dst)
+		} else {
+			parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
+		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// Worms is FormatPairs on sp's network: its relation's (a network of routers always
+// has one), node numbers on a grid without one.
+func (sp Spec) Worms() string {
+	var g *topology.Network
+	if sp.Routing != nil {
+		g = sp.Routing.Grid()
+	}
+	return FormatPairs(g, sp.Pairs)
 }
 
 // EndpointPairs returns every (src, dst) pair of distinct endpoints of g (every node of

@@ -131,8 +131,8 @@ func TestParsePairs(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || FormatPairs(ps) != tc.want {
-			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(ps), err, tc.want)
+		if err != nil || FormatPairs(nil, ps) != tc.want {
+			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(nil, ps), err, tc.want)
 		}
 	}
 }
@@ -147,8 +147,8 @@ func FuzzParsePairs(f *testing.F) {
 		if err != nil {
 			return
 		}
-		back, err := ParsePairs(g, FormatPairs(ps))
-		if err != nil || FormatPairs(back) != FormatPairs(ps) {
+		back, err := ParsePairs(g, FormatPairs(nil, ps))
+		if err != nil || FormatPairs(nil, back) != FormatPairs(nil, ps) {
 			t.Fatalf("%q: round trip %v %v", s, back, err)
 		}
 	})
@@ -298,7 +298,7 @@ func TestSearchAgainstNaive(t *testing.T) {
 		states, dl := naiveSearch(m)
 		r := Search(context.Background(), m, 0, false)
 		if dl != (r.Verdict == checker.Violated) || !dl && r.States != states {
-			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
+			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(nil, ps), states, dl, r.Verdict, r.States)
 		}
 		if dl {
 			deadlocks++

@@ -41,7 +41,7 @@ func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], 
 
 // Titles returns the title and subtitle of r's picture: what it shows and the instance.
 func Titles(sp Spec, r *Result) (string, string) {
-	worms := FormatPairs(sp.Pairs)
+	worms := sp.Worms()
 	var net interface{ NodeName(topology.NodeID) string }
 	if r.Model != nil {
 		net = r.Model.Config().Net

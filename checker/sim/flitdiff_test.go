@@ -26,7 +26,7 @@ type flitRun struct {
 }
 
 func (r flitRun) String() string {
-	return fmt.Sprintf("%s worms %s L=%d B=%d V=%d %v", r.topo, unicast.FormatPairs(r.pairs), r.length, r.buffer, r.vcs, r.ports)
+	return fmt.Sprintf("%s worms %s L=%d B=%d V=%d %v", r.topo, unicast.FormatPairs(nil, r.pairs), r.length, r.buffer, r.vcs, r.ports)
 }
 
 func randomFlitRun(rng *rand.Rand) flitRun {

@@ -70,9 +70,13 @@ func init() {
 
 // algoName finds the value of --algo in args before the flags are defined, since the
 // algorithm decides which further flags exist.
-func algoName(args []string) string {
+func algoName(args []string) string { return flagValue(args, "algo") }
+
+// flagValue returns the value args give flag name ("--name V", "--name=V", one dash
+// too), or "".
+func flagValue(args []string, name string) string {
 	for i, a := range args {
-		for _, p := range []string{"--algo", "-algo"} {
+		for _, p := range []string{"--" + name, "-" + name} {
 			if a == p && i+1 < len(args) {
 				return args[i+1]
 			}
@@ -141,6 +145,11 @@ func flagHelp(w io.Writer, fs *flag.FlagSet) {
 
 func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	name := algoName(args)
+	if name == "" && flagValue(args, "booksim") != "" {
+		// a BookSim configuration names a network and a routing function: its worms
+		// are unicasts (BookSim has no other)
+		name = "unicast"
+	}
 	if name == "" {
 		if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
 			fmt.Fprint(e.Stdout, checkHelp, algoHelp())

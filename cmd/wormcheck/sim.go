@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
+	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -275,6 +276,10 @@ func bookSimRun(fs *flag.FlagSet, f *simFlags, bs *bookSimFile) (*simulate.BookS
 			return nil, usagef("--booksim %s: %s; give --routing", f.booksim, bs.Mapping.NoRouting)
 		}
 		f.routing = bs.Mapping.Routing
+		if set["vcs"] {
+			// the function's VC ranges follow num_vcs: the relation on --vcs
+			f.routing = booksim.RelationName(bs.Config.Network.RoutingFunction, f.VCs)
+		}
 	}
 	run := &simulate.BookSimRun{Name: f.booksim, Config: bs.Config, Seed: f.Seed}
 	if set["rate"] {

@@ -3,6 +3,7 @@ package booksim
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,11 +16,13 @@ type Mapping struct {
 	// built-in name), or "" with the reason in NoRouting.
 	Routing   string
 	NoRouting string
-	// VCs, Buffer and Length are num_vcs, vc_buf_size and the packet length in flits
-	// (the largest of packet_size), BookSim's defaults where the file is silent.
+	// VCs is 0: the relation (booksim:FUNC,vcs=N) carries num_vcs and uses the VCs
+	// BookSim's function returns, no more. Buffer and Length are vc_buf_size and the
+	// packet length in flits (the largest of packet_size), BookSim's defaults where the
+	// file is silent.
 	VCs, Buffer, Length int
-	// Notes says, one line each, what of the configuration BookSim runs differently
-	// from wormcheck's flit semantics (sorted by key).
+	// Notes says, one line each, what of the configuration makes BookSim's network
+	// differ from the one wormcheck checks (keys in Config order).
 	Notes []string
 }
 
@@ -46,53 +49,51 @@ func (c *Config) Map(dir string) (Mapping, error) {
 			f = filepath.Join(dir, f)
 		}
 		m.Topology = "file:" + f
-		if rf == "min" {
-			m.Routing = "shortest-path"
-		}
 	case "mesh", "torus":
 		if nw.N < 1 || nw.N > 8 {
 			return m, fmt.Errorf("%sn = %d; wormcheck takes 1..8 dimensions", at("n"), nw.N)
 		}
-		if nw.K < 2 {
-			return m, fmt.Errorf("%sk = %d; a %s needs at least 2 routers per dimension", at("k"), nw.K, nw.Topology)
+		if nw.K < 2 || nw.Topology == "torus" && nw.K < 3 {
+			return m, fmt.Errorf("%sk = %d; wormcheck takes k >= 2 on a mesh and k >= 3 on a torus (BookSim's 2-ary torus joins each pair of routers twice)", at("k"), nw.K)
 		}
 		sizes := make([]string, nw.N)
 		for i := range sizes {
 			sizes[i] = strconv.Itoa(nw.K)
 		}
 		m.Topology = nw.Topology + ":" + strings.Join(sizes, "x")
-		if rf == "dor" || rf == "dim_order" {
-			m.Routing = "dor"
+	case "cmesh":
+		if nw.X != nw.Y {
+			return m, fmt.Errorf("%sx = %d and y = %d differ; BookSim's cmesh asserts x = y", at("x"), nw.X, nw.Y)
 		}
+		m.Topology = fmt.Sprintf("cmesh:k=%d,n=%d,c=%d,xr=%d,yr=%d", nw.K, nw.N, nw.C, nw.XR, nw.YR)
+	case "flatfly":
+		m.Topology = fmt.Sprintf("flatfly:k=%d,n=%d,c=%d,x=%d,y=%d,xr=%d,yr=%d", nw.K, nw.N, nw.C, nw.X, nw.Y, nw.XR, nw.YR)
+	case "fly":
+		m.Topology = fmt.Sprintf("fly:k=%d,n=%d", nw.K, nw.N)
 	case "fattree":
 		m.Topology = fmt.Sprintf("fattree:%d,%d", nw.K, nw.N)
-		if rf == "nca" {
-			m.Routing = "fattree-nca"
-		}
 	case "dragonflynew":
 		if nw.N != 1 {
 			return m, fmt.Errorf("%sdragonflynew takes n = 1 (BookSim asserts it); n is %d", at("n"), nw.N)
 		}
 		m.Topology = fmt.Sprintf("dragonfly:a=%d,p=%d,h=%d", 2*nw.K, nw.K, nw.K)
-		switch rf {
-		case "min":
-			m.Routing = "dragonfly-min"
-		case "ugal":
-			m.Routing = "dragonfly-valiant"
-		}
+	case "qtree", "tree4":
+		return m, fmt.Errorf("%stopology %s is not supported (wormcheck does not build BookSim's %s; not done)", at("topology"), nw.Topology, nw.Topology)
 	default:
-		return m, fmt.Errorf("%stopology %q is not supported; use anynet, mesh, torus, fattree or dragonflynew", at("topology"), nw.Topology)
+		return m, fmt.Errorf("%stopology %q is not one BookSim builds; BookSim's are torus, mesh, cmesh, fly, flatfly, fattree, dragonflynew, anynet, qtree and tree4", at("topology"), nw.Topology)
 	}
-	if m.Routing == "" {
-		if rf == "none" {
-			m.NoRouting = "the configuration has no routing_function (BookSim would refuse none_" + nw.Topology + ")"
-		} else {
-			m.NoRouting = fmt.Sprintf("routing_function %s is not a relation wormcheck has for %s", rf, nw.Topology)
-		}
+	switch {
+	case rf == "none":
+		m.NoRouting = "the configuration has no routing_function (BookSim would refuse none_" + nw.Topology + ")"
+	case slices.ContainsFunc(c.Traffic.UseReadWrite, func(x int) bool { return x != 0 }):
+		m.NoRouting = "use_read_write = 1: requests and replies route on VC ranges of their own (read_request_begin_vc, ...), and wormcheck checks worms of one kind; set use_read_write = 0"
+	default:
+		m.Routing = RelationName(rf, c.Router.NumVCs)
 	}
-	m.VCs, m.Buffer = c.Router.NumVCs, c.Router.VCBufSize
-	if m.VCs < 1 {
-		return m, fmt.Errorf("%snum_vcs = %d; BookSim needs at least 1", at("num_vcs"), m.VCs)
+	m.Notes = c.notes()
+	m.Buffer = c.Router.VCBufSize
+	if c.Router.NumVCs < 1 || c.Router.NumVCs > 64 {
+		return m, fmt.Errorf("%snum_vcs = %d; wormcheck takes 1..64", at("num_vcs"), c.Router.NumVCs)
 	}
 	if m.Buffer < 1 {
 		return m, fmt.Errorf("%svc_buf_size = %d; a virtual channel needs a buffer of at least 1 flit", at("vc_buf_size"), m.Buffer)
@@ -109,4 +110,32 @@ func (c *Config) Map(dir string) (Mapping, error) {
 		m.Length = 1
 	}
 	return m, nil
+}
+
+// notes lists the keys whose values make BookSim's network differ from the one
+// wormcheck builds: each changes what BookSim runs, not which network Map names.
+func (c *Config) notes() []string {
+	var out []string
+	if c.Network.Subnets > 1 {
+		out = append(out, fmt.Sprintf("subnets = %d: BookSim replicates the network; wormcheck checks one copy (each copy routes alike)", c.Network.Subnets))
+	}
+	if c.Network.LinkFailures > 0 {
+		out = append(out, fmt.Sprintf("link_failures = %d: BookSim fails links at random; wormcheck checks the network whole (use --faults to name failed links)", c.Network.LinkFailures))
+	}
+	if c.Router.Kind != "iq" {
+		out = append(out, fmt.Sprintf("router = %s: wormcheck's flit semantics is an input-queued wormhole router's", c.Router.Kind))
+	}
+	if c.Router.BufSize > 0 {
+		out = append(out, fmt.Sprintf("buf_size = %d: BookSim shares one buffer among the VCs of a port; wormcheck gives each VC vc_buf_size flits", c.Router.BufSize))
+	}
+	if c.Router.VCT {
+		out = append(out, "vct = 1: BookSim's event router switches virtual cut-through; wormcheck's flit semantics is wormhole")
+	}
+	return out
+}
+
+// RelationName is the built-in relation of BookSim's routing function fn on vcs
+// virtual channels ("booksim:FUNC,vcs=N"; model/routing.NewBookSim).
+func RelationName(fn string, vcs int) string {
+	return fmt.Sprintf("booksim:%s,vcs=%d", fn, vcs)
 }

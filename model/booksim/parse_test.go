@@ -167,3 +167,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestKeysDocumented checks that docs/booksim.md's table names every key BookSim
+// defines, so that a user finds what wormcheck does with each.
+func TestKeysDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/booksim.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Keys() {
+		if !strings.Contains(string(doc), "`"+k.Name+"`") {
+			t.Errorf("docs/booksim.md does not mention key %s", k.Name)
+		}
+	}
+}

@@ -6,6 +6,7 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,12 +54,23 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s %s: more than %s; wormcheck reads at most %s of a %s", e.Kind.Name, e.Name, Size(e.Kind.Max), Size(e.Kind.Max), e.Kind.Name)
 }
 
-// ReadFile reads the file at path whole, at most k.Max bytes. The read stops with ctx
-// (a FIFO that never ends or has no writer, a stalled device): the error then carries
-// ctx's cause. Errors are one line naming the file.
+// ReadFile reads the file at path whole, at most k.Max bytes, without a leading UTF-8
+// byte-order mark (editors on Windows write one; no format wormcheck reads gives it a
+// meaning). The read stops with ctx (a FIFO that never ends or has no writer, a stalled
+// device): the error then carries ctx's cause. Errors are one line naming the file.
 func ReadFile(ctx context.Context, path string, k Kind) ([]byte, error) {
 	return read(ctx, path, k, func() (io.ReadCloser, error) { return os.Open(path) })
 }
+
+// Reader returns ReadFile bound to ctx and kind k, for parsers that take a read function
+// (routing.Resolve).
+func Reader(ctx context.Context, k Kind) func(path string) ([]byte, error) {
+	return func(path string) ([]byte, error) { return ReadFile(ctx, path, k) }
+}
+
+// TrimBOM returns data without a leading UTF-8 byte-order mark, for parsers handed bytes
+// that did not come through ReadFile.
+func TrimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
 
 // Read reads r whole, at most k.Max bytes, under ctx as ReadFile does; name is how
 // errors call it ("standard input").
@@ -103,6 +115,9 @@ func read(ctx context.Context, name string, k Kind, open func() (io.ReadCloser, 
 	}
 }
 
+// bom is the UTF-8 encoding of U+FEFF, the byte-order mark.
+var bom = []byte{0xef, 0xbb, 0xbf}
+
 func check(name string, k Kind, data []byte, err error) ([]byte, error) {
 	if err != nil {
 		var pe *os.PathError
@@ -114,7 +129,7 @@ func check(name string, k Kind, data []byte, err error) ([]byte, error) {
 	if int64(len(data)) > k.Max {
 		return nil, &TooLargeError{Kind: k, Name: name}
 	}
-	return data, nil
+	return bytes.TrimPrefix(data, bom), nil
 }
 
 // Size writes a byte count as people read it: "8 MiB", "512 KiB", "100 bytes".

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -49,10 +50,13 @@ const (
 // arrived on the channel from r3, "out": ["r5", "r7.vc1"] offers the channels to r5 and
 // r7; only tables are accepted there. The first matching row gives the
 // header's outputs, in the order written; no matching row strands the header (the static
-// proof reports it).
+// proof reports it), except on a network with terminals, where a terminal leaves on its
+// one channel and a header at its destination's router on the channel to it (any VC):
+// a table needs rows for routers only.
 //
 // Both forms may name "escape_vcs", the virtual channels of an escape subfunction
-// (Duato), and "topology", the grid the file is written for.
+// (Duato), and "topology", the grid the file is written for. docs/routing-files.md
+// documents the format with worked examples, each decided by a test.
 //
 //	{"format": "wormcheck-routing/1", "name": "my-west-first", "topology": "mesh:4x4",
 //	 "rules": [{"forbid": ["north->west", "south->west"]}]}
@@ -193,7 +197,7 @@ func ParseFile(data []byte, g *topology.Network) (Relation, error) {
 		return nil, fmt.Errorf("routing file: %d bytes; at most %d", len(data), MaxFileBytes)
 	}
 	var f File
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(input.TrimBOM(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("routing file: %s", jsonError(err))
@@ -566,7 +570,7 @@ func (r *FileRelation) Route(h Header, out []Output) []Output {
 				return append(out, row.out...)
 			}
 		}
-		return out
+		return r.terminalHop(h, out)
 	}
 	m := &r.m
 	for d := 0; d < m.dims; d++ {
@@ -580,6 +584,28 @@ func (r *FileRelation) Route(h Header, out []Output) []Output {
 		}
 	}
 	return out
+}
+
+// terminalHop appends, for a header no table row matches, the one way a network with
+// terminals leaves it: from a terminal (its source) the channel to its router, on any
+// VC; at its destination terminal's router the channel to the terminal, on any VC. A
+// table then needs rows for its routers only; a row that matches still decides.
+func (r *FileRelation) terminalHop(h Header, out []Output) []Output {
+	g := r.m.g
+	var c topology.ChannelID = topology.None
+	switch {
+	case g.Terminal(h.At):
+		var buf [2]topology.ChannelID
+		if outs := g.AppendOut(buf[:0], h.At); len(outs) == 1 {
+			c = outs[0]
+		}
+	case g.Terminal(h.Dst):
+		c = g.ChannelBetween(h.At, h.Dst)
+	}
+	if c == topology.None {
+		return out
+	}
+	return vcRange(out, c, 0, r.vcs-1)
 }
 
 // MaxLookaheadNodes bounds the grids a turn-rule routing file can be used on: its

@@ -37,6 +37,7 @@ func Builtins() []Builtin {
 		{"dragonfly-min-1vc", "dragonfly minimal on one VC (deadlocks: AN3)"},
 		{"dragonfly-valiant", "dragonfly Valiant: any intermediate group, then minimal; 3 VC classes (Kim et al. 2008)"},
 		{"fattree-nca", "k-ary n-tree up/down: up on any port to a nearest common ancestor, then down (Petrini & Vanneschi 1997)"},
+		{"booksim:FUNC[,vcs=N]", "BookSim2's routing function FUNC (routing_function as its configuration writes it: dim_order, romm, min_adapt, ugal, ...) for the network's topology, on N VCs (default 16); docs/booksim.md lists them"},
 	}
 }
 
@@ -53,7 +54,7 @@ func Names() []string {
 // IsBuiltin reports whether name is spelled like a built-in relation (ByName may still
 // refuse it on a topology it does not fit).
 func IsBuiltin(name string) bool {
-	if strings.HasPrefix(name, "nonminimal:") || strings.HasPrefix(name, "updown:") {
+	if strings.HasPrefix(name, "nonminimal:") || strings.HasPrefix(name, "updown:") || strings.HasPrefix(name, bookSimPrefix) {
 		return true
 	}
 	for _, b := range Builtins() {
@@ -70,6 +71,13 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 	if g == nil {
 		return nil, fmt.Errorf("routing %q needs a mesh, torus or hypercube", name)
 	}
+	if strings.HasPrefix(name, bookSimPrefix) {
+		fn, nv, err := parseBookSimName(name)
+		if err != nil {
+			return nil, err
+		}
+		return NewBookSim(g, fn, nv)
+	}
 	switch name {
 	case "updown":
 		return NewUpDown(g, 0)
@@ -85,9 +93,18 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 		return NewFatTreeNCA(g)
 	}
 	if root, ok := strings.CutPrefix(name, "updown:"); ok {
-		v, err := g.ParseNode(root)
-		if err != nil {
-			return nil, fmt.Errorf("routing %q: root: %v", name, err)
+		// the root is a router: its name, or its node id (not a terminal's number)
+		v, found := g.NodeByName(root)
+		if !found {
+			n, err := strconv.Atoi(root)
+			if err != nil || n < 0 || n >= g.Nodes() {
+				p, err := g.ParseNode(root)
+				if err != nil {
+					return nil, fmt.Errorf("routing %q: root: %v", name, err)
+				}
+				n = int(p)
+			}
+			v = topology.NodeID(n)
 		}
 		return NewUpDown(g, v)
 	}

@@ -63,7 +63,9 @@ type graph struct {
 	port        []int32
 	maxOut      int
 	weight      []int
-	shape       any // *Dragonfly, *FatTree or *faulted: what a generator knows
+	shape       any      // *Dragonfly, *FatTree or *faulted: what a generator knows
+	termNo      []int32  // BookSim's number of each terminal, -1 for a router (terminals.go)
+	byTermNo    []NodeID // the terminal of each number
 }
 
 // NewGraph builds an irregular network from its nodes and directed links, under the
@@ -148,6 +150,9 @@ func newGraph(spec string, nodes []GraphNode, links []Link, shape any) (*Network
 		gr.weight = append(gr.weight, w)
 	}
 	if err := g.checkStronglyConnected(); err != nil {
+		return nil, err
+	}
+	if err := gr.numberTerminals(); err != nil {
 		return nil, err
 	}
 	return g, nil

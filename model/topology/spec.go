@@ -20,7 +20,8 @@ type Topology interface {
 // "hypercube:6", and the irregular networks: "file:PATH" (a BookSim2 anynet file, a JSON
 // graph in TopologyFormat or a Graphviz DOT graph, told apart by their first word and
 // read up to MaxTopologyFileBytes), "dragonfly:a=4,p=2,h=2" (a Dragonfly), "fattree:4,3"
-// (a FatTree), "random:8,10,1" (NewRandomNetwork) and a grid with failed links
+// (a FatTree), BookSim2's "flatfly:k=4,n=2,c=4" (a FlatFly), "cmesh:k=4" (a CMesh) and
+// "fly:k=2,n=3" (a Fly), "random:8,10,1" (NewRandomNetwork) and a grid with failed links
 // "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). It is the one parser of
 // network specs; the banyan MIN, which has switching elements instead of routers, has
 // ParseBanyan. A file spec reads the file: the one I/O of this package. Bad or oversized
@@ -139,6 +140,13 @@ func parse(spec string) (Topology, error) {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
 		return g, nil
+	case "flatfly", "cmesh", "fly":
+		parse := map[string]func(string) (*Network, error){"flatfly": parseFlatFly, "cmesh": parseCMesh, "fly": parseFly}[kind]
+		g, err := parse(arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
 	case "banyan":
 		n, err := parseSize(arg)
 		if err != nil {
@@ -150,7 +158,7 @@ func parse(spec string) (Topology, error) {
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree or random", spec, kind)
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree, flatfly, cmesh, fly or random", spec, kind)
 }
 
 // parseSize reads a decimal size without sign, refusing absurd lengths before Atoi.
@@ -174,18 +182,13 @@ func parseSize(p string) (int, error) {
 }
 
 // ParseNode reads a node of g as people write it on the command line: a node number
-// ("5") or coordinates ("(1,2)", dimension 0 first). The error is one line.
+// ("5") or coordinates ("(1,2)", dimension 0 first); on a network of routers a name,
+// or a number that is BookSim's terminal number where the network has terminals
+// (terminals.go). The error is one line.
 func (g *Network) ParseNode(s string) (NodeID, error) {
 	s = strings.TrimSpace(s)
 	if g.net != nil {
-		if v, ok := g.net.byName[s]; ok {
-			return v, nil
-		}
-		x, err := strconv.Atoi(s)
-		if err != nil || x < 0 || x >= g.Nodes() {
-			return 0, fmt.Errorf("%q is not a node of %s: give its name (like %q) or a number 0..%d", s, g.Spec(), g.net.names[0], g.Nodes()-1)
-		}
-		return NodeID(x), nil
+		return g.parseGraphNode(s)
 	}
 	if strings.HasPrefix(s, "(") {
 		if !strings.HasSuffix(s, ")") {

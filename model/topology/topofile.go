@@ -3,14 +3,17 @@ package topology
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/wormcheck/wormcheck/model/input"
 )
 
 // MaxTopologyFileBytes bounds a topology file.
@@ -23,14 +26,9 @@ func readFile(path string) (*Network, error) {
 	if path == "" {
 		return nil, errors.New("topology \"file:\": the path is missing; write file:PATH")
 	}
-	f, err := os.Open(path)
+	data, err := input.ReadFile(context.Background(), path, input.Kind{Name: "topology file", Max: MaxTopologyFileBytes})
 	if err != nil {
-		return nil, fmt.Errorf("topology file: %v", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxTopologyFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("topology file %s: %v", path, err)
+		return nil, err
 	}
 	return parseFile("file:"+path, data)
 }
@@ -41,6 +39,7 @@ func parseFile(spec string, data []byte) (*Network, error) {
 	if len(data) > MaxTopologyFileBytes {
 		return nil, fmt.Errorf("%s: %d bytes or more; at most %d", spec, len(data), MaxTopologyFileBytes)
 	}
+	data = input.TrimBOM(data)
 	var g *Network
 	var err error
 	switch firstWord(data) {

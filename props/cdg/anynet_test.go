@@ -90,7 +90,7 @@ func TestAnynetStaticAgainstExplorer(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Acyclic && fr.Violated > 0 {
-				t.Errorf("%s on %s: acyclic statically, but the explorer deadlocks %s", name, spec, unicast.FormatPairs(fr.FirstSpec.Pairs))
+				t.Errorf("%s on %s: acyclic statically, but the explorer deadlocks %s", name, spec, unicast.FormatPairs(nil, fr.FirstSpec.Pairs))
 			}
 			t.Logf("%s on %s: acyclic %v; explorer: %d instances, %d violated", name, spec, res.Acyclic, fr.Instances, fr.Violated)
 		}

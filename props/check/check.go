@@ -247,6 +247,7 @@ func singleAlgorithms() []Algorithm {
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
 		subnetworksAlgorithm(),
+		fabricAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),

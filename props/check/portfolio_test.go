@@ -2,8 +2,6 @@ package check_test
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -95,10 +93,9 @@ func TestPortfolioSwarmDecides(t *testing.T) {
 }
 
 // TestDeepBuffersAreTheWormsLength: buffers deeper than the worms never fill (a VC holds
-// one worm's flits at a time), so a check with --buffers 256 and 3-flit worms searches
-// the network with 3-flit buffers (the same states, transitions and verdict, which the
-// unclamped search of buffers 4 confirms) and says so; beyond the model's buffer bound
-// with worms as long, the buffers are still refused.
+// one worm's flits at a time), so a check with --buffers 256 and 3-flit worms, which a
+// BookSim dragonfly gives, is the check with 3-flit buffers: the same states,
+// transitions and verdict, and so is one with buffers of 4.
 func TestDeepBuffersAreTheWormsLength(t *testing.T) {
 	run := func(buffers string) *props.Report {
 		t.Helper()
@@ -114,14 +111,6 @@ func TestDeepBuffersAreTheWormsLength(t *testing.T) {
 		if r.Verdict != three.Verdict || r.Stats.States != three.Stats.States || r.Stats.Transitions != three.Stats.Transitions {
 			t.Errorf("buffers %v: %s, %d states, %d transitions; buffers 3: %s, %d, %d", r.Instance.Params["buffers"], r.Verdict, r.Stats.States, r.Stats.Transitions, three.Verdict, three.Stats.States, three.Stats.Transitions)
 		}
-	}
-	if len(deep.Notes) == 0 || !strings.Contains(deep.Notes[len(deep.Notes)-1], "buffers 256 are deeper than the worms") {
-		t.Errorf("notes %q", deep.Notes)
-	}
-	_, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{
-		"msgs": "0->2", "length": "100", "buffers": "100"}}, props.PropDeadlock, check.Options{})
-	if !errors.Is(err, check.ErrBadInput) || !strings.Contains(err.Error(), "--buffers 100 is out of range") {
-		t.Errorf("buffers 100 for 100-flit worms: %v", err)
 	}
 }
 

@@ -3,9 +3,9 @@ package check
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -38,7 +38,7 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 		}
 		return nil, nil
 	}
-	rel, err := routing.Resolve(g, spec, os.ReadFile)
+	rel, err := routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing))
 	if err != nil {
 		return nil, badf("--routing: %v", err)
 	}
@@ -181,7 +181,7 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--topo: missing (a built-in routing needs a topology)")
 		}
 		var err error
-		if rel, err = routing.Resolve(g, spec, os.ReadFile); err != nil {
+		if rel, err = routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing)); err != nil {
 			return nil, badf("--routing: %v", err)
 		}
 	}
@@ -191,6 +191,11 @@ func prepareRouting(r *request) (job, error) {
 		rr, err := decide.ProveRelation(ctx, rel, decide.Options{MaxStates: decide.HeaderStatesWithin(r.opt.MaxMemoryBytes)})
 		if err != nil {
 			return nil, err
+		}
+		if d, ok := rel.(interface{ CommitsDraws() bool }); ok && d.CommitsDraws() && rr.Verdict == props.Holds && rr.Analysis != nil && !rr.Analysis.DeadlockFree() {
+			// the exact search alone decided: it lets a header take any free output, where
+			// BookSim draws one and waits for it (docs/booksim.md)
+			rr.Reason += "; for a header that takes any free output it offers: BookSim draws one and waits for it, which this does not cover (the channel dependency graph is cyclic; docs/booksim.md)"
 		}
 		rep := rr.Report
 		d := rr.Decision

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -103,6 +104,15 @@ func (u Unicast) Check(ctx context.Context, property string, opt Options) (*prop
 
 // prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
+	var fileRel routing.Relation
+	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
+		// a routing file that names its topology needs no --topo
+		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		if err != nil {
+			return nil, badf("--routing: %v", err)
+		}
+		fileRel, r.topology = rel, rel.Grid().Spec()
+	}
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
 	}
@@ -118,7 +128,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffers, err := r.integer("buffers", 1, maxBufferGiven)
+	buffers, err := r.integer("buffers", 1, unicast.MaxBuffer)
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +137,17 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, err
 	}
 	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
-	u.Grid, err = u.Spec.Grid()
-	r.work.parses++
-	if err != nil {
-		return nil, badf("--topo: %v", err)
-	}
-	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
-		return nil, err
+	if fileRel != nil {
+		u.Grid, u.Spec.Routing = fileRel.Grid(), fileRel
+	} else {
+		u.Grid, err = u.Spec.Grid()
+		r.work.parses++
+		if err != nil {
+			return nil, badf("--topo: %v", err)
+		}
+		if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
+			return nil, err
+		}
 	}
 	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
 	stop, err := r.boolean("stop")
@@ -180,18 +194,11 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if sp.Buffer == 0 {
 		sp.Buffer = 1
 	}
-	// A virtual channel holds one worm's flits at a time (atomic VC allocation), so a
-	// buffer at least as deep as the longest worm never fills: any deeper buffer is the
-	// same network, with the same state graph, as one of that depth.
-	deeper := 0
-	if longest := slices.Max(append([]int{sp.Length}, sp.Lengths...)); sp.Buffer > longest && longest >= 1 {
-		deeper, sp.Buffer = sp.Buffer, longest
-	}
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
 		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
-	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
-		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, flit.MaxBuffer)
+	case sp.Buffer < 1 || sp.Buffer > unicast.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, unicast.MaxBuffer)
 	case sp.VCs < 0:
 		return nil, badf("--vcs must not be negative")
 	}
@@ -233,21 +240,6 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if len(sp.Pairs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
 	}
-	j, err := u.prepareOne(r, g, sp)
-	if err != nil || deeper == 0 {
-		return j, err
-	}
-	return func(ctx context.Context) (*props.Report, error) {
-		rep, err := j(ctx)
-		if rep != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("buffers %d are deeper than the worms (%d flits): a virtual channel holds one worm's flits at a time, so it never fills; checked with buffers of %d flits, the same network", deeper, sp.Buffer, sp.Buffer))
-		}
-		return rep, err
-	}, nil
-}
-
-// prepareOne returns the job that checks the single instance sp on g.
-func (u Unicast) prepareOne(r *request, g *topology.Network, sp unicast.Spec) (job, error) {
 	m, err := unicast.BuildOn(g, sp)
 	r.work.builds++
 	if err != nil {
@@ -270,10 +262,6 @@ func (u Unicast) prepareOne(r *request, g *topology.Network, sp unicast.Spec) (j
 		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
 }
-
-// maxBufferGiven bounds --buffers as given: deeper than flit.MaxBuffer is taken only
-// when the worms are shorter (a buffer deeper than a worm never fills).
-const maxBufferGiven = 1 << 20
 
 // unicastFamilyOf is the family all-placements:k of the instance sp.
 func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
@@ -344,9 +332,9 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 	case fr.First != nil:
 		s := *fr.FirstSpec
 		rep = unicastReport(s, r.property, fr.First, &r.work)
-		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, s.Worms(), fr.First.Violation)
 		if !stop {
-			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, s.Worms(), fr.First.Violation)
 		}
 	case rec.Witness != nil:
 		// The violation was found by the run this one resumed: its trace is replayed.

@@ -145,9 +145,9 @@ func crossViolated(t *testing.T, name string, rr *Report) {
 		t.Fatalf("%s: %v", name, err)
 	case res.Verdict == checker.Inconclusive:
 		// Unbudgeted non-minimal worms wander: the replay above is the confirmation.
-		t.Logf("%s: the explorer did not finish %s within its bound", name, unicast.FormatPairs(real.Spec.Pairs))
+		t.Logf("%s: the explorer did not finish %s within its bound", name, unicast.FormatPairs(nil, real.Spec.Pairs))
 	case res.Verdict != checker.Violated || res.Violation.Kind != checker.KindDeadlock:
-		t.Errorf("%s: the explorer finds %v in %s", name, res.Verdict, unicast.FormatPairs(real.Spec.Pairs))
+		t.Errorf("%s: the explorer finds %v in %s", name, res.Verdict, unicast.FormatPairs(nil, real.Spec.Pairs))
 	}
 }
 
@@ -221,7 +221,7 @@ func crossHolds(t *testing.T, name string, g *topology.Network, rel routing.Rela
 			t.Fatalf("%s: %v", name, err)
 		}
 		if r.Violated > 0 {
-			t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(r.FirstSpec.Pairs))
+			t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(nil, r.FirstSpec.Pairs))
 		}
 		if r.Inconclusive > 0 && f.Sample == 0 {
 			t.Errorf("%s: %d instances of %s reached the bound of %d states", name, r.Inconclusive, f.Spec(), crossMaxStates)
@@ -316,7 +316,7 @@ func crossSampleMore(t *testing.T, name string, g *topology.Network, rel routing
 		row.states += r.States
 		switch r.Verdict {
 		case checker.Violated:
-			t.Errorf("%s: decided holds, but the explorer deadlocks %s: %s", name, unicast.FormatPairs(places[i]), r.Violation)
+			t.Errorf("%s: decided holds, but the explorer deadlocks %s: %s", name, unicast.FormatPairs(nil, places[i]), r.Violation)
 		case checker.Inconclusive:
 			inc++
 		}

@@ -748,13 +748,13 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 			sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: l, Buffer: 1, Ports: model.AllPort, Routing: rel}
 			m, err := unicast.BuildOn(g, sp)
 			if err != nil {
-				return "", fmt.Sprintf("flit instance %s L=%d: %v", unicast.FormatPairs(ps), l, err)
+				return "", fmt.Sprintf("flit instance %s L=%d: %v", unicast.FormatPairs(nil, ps), l, err)
 			}
 			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: opt.maxStates, Context: ctx})
 			tally.flitInstances++
 			switch {
 			case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
-				return fmt.Sprintf("%s with L=%d, B=1: %s", unicast.FormatPairs(ps), l, res.Violation), ""
+				return fmt.Sprintf("%s with L=%d, B=1: %s", unicast.FormatPairs(nil, ps), l, res.Violation), ""
 			case res.Verdict != checker.Holds:
 				// A livelock of a non-minimal relation is no deadlock; a bound is no verdict.
 				tally.flitUndecided++
@@ -844,7 +844,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 	case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
 		tally.explored++
 	case res.Verdict == checker.Holds:
-		return fmt.Sprintf("the explorer finds no deadlock in the realised instance %s", unicast.FormatPairs(real.Spec.Pairs))
+		return fmt.Sprintf("the explorer finds no deadlock in the realised instance %s", unicast.FormatPairs(nil, real.Spec.Pairs))
 	default:
 		tally.exploreUndecided++ // a livelock found first, or the bound
 	}

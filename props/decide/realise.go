@@ -101,7 +101,7 @@ func Realise(ctx context.Context, rel routing.Relation, c *Configuration) (*Real
 	if !complete {
 		others = fmt.Sprintf("and so are the first %d instances with worms injected at other sources (not all were tried)", maxSourceTries)
 	}
-	return nil, &Unreachable{Proved: complete, Reason: fmt.Sprintf("the configuration's instance (%s) is %s, %s: the configuration is not reachable from the empty network", unicast.FormatPairs(sp.Pairs), how, others)}
+	return nil, &Unreachable{Proved: complete, Reason: fmt.Sprintf("the configuration's instance (%s) is %s, %s: the configuration is not reachable from the empty network", sp.Worms(), how, others)}
 }
 
 // Unreachable is Realise's error for a configuration the flit model does not reach

@@ -54,7 +54,7 @@ func TestProveUnreachableOnly(t *testing.T) {
 					t.Fatal(err)
 				}
 				if res.Verdict != checker.Holds {
-					t.Fatalf("%s, L=%d: %v %v", unicast.FormatPairs(ps), l, res.Verdict, res.Violation)
+					t.Fatalf("%s, L=%d: %v %v", unicast.FormatPairs(nil, ps), l, res.Verdict, res.Violation)
 				}
 				n++
 			}

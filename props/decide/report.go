@@ -187,7 +187,7 @@ func (r *Report) SVG() ([]byte, error) {
 		d := r.Decision
 		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
 		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
-			d.VCs, unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), len(real.Result.Actions))
+			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), len(real.Result.Actions))
 		pic, err := render.FlitTrace(m, tr, title, sub, nil)
 		if err != nil {
 			return nil, props.BadInputf("--svg: %v", err)
@@ -269,7 +269,7 @@ func (r *Report) WriteText(w io.Writer) {
 			how = "found by the explorer"
 		}
 		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
-			unicast.FormatPairs(real.Spec.Pairs), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
+			real.Spec.Worms(), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
 }

@@ -102,7 +102,7 @@ func bookSimRouter(c *booksim.Config, run *BookSimRun) (pipeline.Router, error) 
 		SWAllocDelay: r.SWAllocDelay, STPrepareDelay: r.STPrepareDelay, STFinalDelay: r.STFinalDelay, CreditDelay: r.CreditDelay,
 		InputSpeedup: r.InputSpeedup, OutputSpeedup: r.OutputSpeedup, InternalSpeedup: r.InternalSpeedup,
 		WaitForTailCredit: r.WaitForTailCredit, HoldSwitchForPacket: r.HoldSwitchForPacket, VCBusyWhenFull: r.VCBusyWhenFull,
-		VCPrioritizeEmpty: r.VCPrioritizeEmpty, OutputBufferSize: r.OutputBufferSize, AllocIters: c.Allocators.AllocIters}
+		VCPrioritizeEmpty: r.VCPrioritizeEmpty, OutputBufferSize: r.OutputBufferSize}
 	if r.BufSize > 0 && r.NumVCs > 0 {
 		p.Buffer = r.BufSize / r.NumVCs
 	}
@@ -112,11 +112,13 @@ func bookSimRouter(c *booksim.Config, run *BookSimRun) (pipeline.Router, error) 
 	if run.Buffers > 0 {
 		p.Buffer = run.Buffers
 	}
+	// BookSim's router gives its allocators no alloc_iters: iSLIP iterates as its name's
+	// parameter says, "islip(2)", else once.
 	var err error
-	if p.VCAllocator, err = pipeline.ParseAllocator(c.Allocators.VCAllocator); err != nil {
+	if p.VCAllocator, p.VCAllocIters, err = pipeline.ParseAllocator(c.Allocators.VCAllocator); err != nil {
 		return p, fmt.Errorf("%s: %v", at(c, "vc_allocator"), err)
 	}
-	if p.SWAllocator, err = pipeline.ParseAllocator(c.Allocators.SWAllocator); err != nil {
+	if p.SWAllocator, p.SWAllocIters, err = pipeline.ParseAllocator(c.Allocators.SWAllocator); err != nil {
 		return p, fmt.Errorf("%s: %v", at(c, "sw_allocator"), err)
 	}
 	return p, nil

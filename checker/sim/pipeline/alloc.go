@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Allocator is how a router matches requests to resources: input virtual channels to
@@ -40,14 +43,33 @@ func (a Allocator) String() string {
 // MarshalText writes BookSim's name of the allocator.
 func (a Allocator) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
-// ParseAllocator reads an allocator by BookSim's name.
-func ParseAllocator(name string) (Allocator, error) {
+// ParseAllocator reads an allocator as BookSim's vc_allocator and sw_allocator keys
+// spell it: "islip", "islip(N)" (N iterations; BookSim's input-queued router passes no
+// alloc_iters to its allocators, so without the parameter iSLIP runs one),
+// "separable_input_first", "separable_output_first", the separable ones optionally with
+// their arbiter "(round_robin)". It returns the allocator and its iterations.
+func ParseAllocator(spec string) (Allocator, int, error) {
+	name, param, hasParam := strings.Cut(strings.TrimSuffix(strings.TrimSpace(spec), ")"), "(")
 	for i, n := range allocatorNames {
-		if n == name {
-			return Allocator(i), nil
+		if n != name {
+			continue
 		}
+		a := Allocator(i)
+		switch {
+		case !hasParam:
+			return a, 1, nil
+		case a == ISLIP:
+			it, err := strconv.Atoi(strings.TrimSpace(param))
+			if err != nil || it < 1 || it > 64 {
+				return a, 0, fmt.Errorf("allocator %q: the iterations must be 1..64", spec)
+			}
+			return a, it, nil
+		case strings.TrimSpace(param) == "round_robin":
+			return a, 1, nil
+		}
+		return a, 0, fmt.Errorf("allocator %q: only round_robin arbiters are simulated", spec)
 	}
-	return 0, fmt.Errorf("allocator %q is not simulated; want islip, separable_input_first or separable_output_first (BookSim's max_size, pim, loa, wavefront and select are not)", name)
+	return 0, 0, fmt.Errorf("allocator %q is not simulated; want islip, separable_input_first or separable_output_first (BookSim's max_size, pim, loa, wavefront and select are not)", spec)
 }
 
 // request is one request of an allocation: requester in wants resource out; label is
@@ -73,6 +95,7 @@ type allocator struct {
 	ptrIn, ptrOut []int32
 	grants        []int32 // per resource: the requester granted this iteration
 	cand          []request
+	bits          islipBits
 }
 
 func newAllocator(kind Allocator, nin, nout, iters int) *allocator {
@@ -149,72 +172,144 @@ func (a *allocator) allocate() {
 	}
 }
 
-// islip runs the iterations of iSLIP over the requests sorted by (resource, requester).
-// The accept phase reads them sorted by (requester, resource). Cost
-// O(iterations x requests) after the sorts.
+// islip runs the iterations of iSLIP. Requests are kept as bit sets, the requesters of
+// each resource and the resources of each requester, so that a round-robin choice is a
+// scan for the first set bit at or after the pointer. Cost O(iterations x requests x
+// words) with words = ceil(ports/64).
 func (a *allocator) islip() {
-	slices.SortFunc(a.reqs, func(x, y request) int {
-		if x.out != y.out {
-			return int(x.out - y.out)
-		}
-		return int(x.in - y.in)
-	})
-	byIn := append(a.cand[:0], a.reqs...)
-	slices.SortFunc(byIn, func(x, y request) int {
-		if x.in != y.in {
-			return int(x.in - y.in)
-		}
-		return int(x.out - y.out)
-	})
-	a.cand = byIn
+	a.bits.reset(a)
+	for _, r := range a.reqs {
+		a.bits.set(r.out, r.in)
+	}
+	b := &a.bits
 	for iter := 0; iter < a.iters; iter++ {
 		// Grant: each free resource grants the first free requester at or after its pointer.
-		for lo := 0; lo < len(a.reqs); {
-			hi := lo
-			out := a.reqs[lo].out
-			for hi < len(a.reqs) && a.reqs[hi].out == out {
-				hi++
-			}
+		for _, out := range b.outs {
 			a.grants[out] = -1
 			if a.outMatch[out] < 0 {
-				a.grants[out] = firstFrom(a.reqs[lo:hi], a.gptr[out], func(r request) (int32, bool) { return r.in, a.inMatch[r.in] < 0 })
+				a.grants[out] = firstSet(b.reqOf(out), b.matched, a.gptr[out], a.nin)
 			}
-			lo = hi
 		}
 		// Accept: each requester accepts the first granting resource at or after its pointer.
-		for lo := 0; lo < len(byIn); {
-			hi := lo
-			in := byIn[lo].in
-			for hi < len(byIn) && byIn[hi].in == in {
-				hi++
+		for _, out := range b.outs {
+			if g := a.grants[out]; g >= 0 {
+				b.grantTo(g, out)
 			}
-			out := firstFrom(byIn[lo:hi], a.aptr[in], func(r request) (int32, bool) { return r.out, a.grants[r.out] == in })
-			if out >= 0 {
-				a.inMatch[in], a.outMatch[out] = out, in
-				if iter == 0 {
-					a.gptr[out] = (in + 1) % a.nin
-					a.aptr[in] = (out + 1) % a.nout
-				}
-			}
-			lo = hi
 		}
+		for _, in := range b.ins {
+			out := firstSet(b.grantsOf(in), nil, a.aptr[in], a.nout)
+			if out < 0 {
+				continue
+			}
+			a.inMatch[in], a.outMatch[out] = out, in
+			b.match(in)
+			if iter == 0 {
+				a.gptr[out] = (in + 1) % a.nin
+				a.aptr[in] = (out + 1) % a.nout
+			}
+		}
+		b.clearGrants()
 	}
 }
 
-// firstFrom returns the key of the first request in rs (sorted by key) whose key is at
-// or after ptr, wrapping round, that ok accepts; -1 if none.
-func firstFrom(rs []request, ptr int32, key func(request) (int32, bool)) int32 {
-	start := 0
-	for start < len(rs) {
-		if k, _ := key(rs[start]); k >= ptr {
-			break
-		}
-		start++
+// islipBits holds the requests of one iSLIP allocation as bit sets: req[out] over the
+// requesters (wIn words each), grant[in] over the resources (wOut words each), and
+// matched over the requesters; outs and ins list the resources and requesters with
+// requests, in increasing order.
+type islipBits struct {
+	wIn, wOut  int
+	req, grant []uint64
+	matched    []uint64
+	outs, ins  []int32
+	seenOut    []bool
+	seenIn     []bool
+}
+
+func (b *islipBits) reset(a *allocator) {
+	if b.seenOut == nil {
+		b.wIn, b.wOut = int(a.nin+63)/64, int(a.nout+63)/64
+		b.req = make([]uint64, int(a.nout)*b.wIn)
+		b.grant = make([]uint64, int(a.nin)*b.wOut)
+		b.matched = make([]uint64, b.wIn)
+		b.seenOut, b.seenIn = make([]bool, a.nout), make([]bool, a.nin)
 	}
-	for i := 0; i < len(rs); i++ {
-		r := rs[(start+i)%len(rs)]
-		if k, ok := key(r); ok {
-			return k
+	for _, out := range b.outs {
+		clear(b.reqOf(out))
+		b.seenOut[out] = false
+	}
+	for _, in := range b.ins {
+		b.seenIn[in] = false
+	}
+	clear(b.matched)
+	b.outs, b.ins = b.outs[:0], b.ins[:0]
+}
+
+// set records the request of requester in for resource out.
+func (b *islipBits) set(out, in int32) {
+	b.req[int(out)*b.wIn+int(in)/64] |= 1 << (uint(in) % 64)
+	if !b.seenOut[out] {
+		b.seenOut[out] = true
+		b.outs = insertSorted(b.outs, out)
+	}
+	if !b.seenIn[in] {
+		b.seenIn[in] = true
+		b.ins = insertSorted(b.ins, in)
+	}
+}
+
+func (b *islipBits) reqOf(out int32) []uint64 { return b.req[int(out)*b.wIn : int(out+1)*b.wIn] }
+func (b *islipBits) grantsOf(in int32) []uint64 {
+	return b.grant[int(in)*b.wOut : int(in+1)*b.wOut]
+}
+func (b *islipBits) grantTo(in, out int32) {
+	b.grant[int(in)*b.wOut+int(out)/64] |= 1 << (uint(out) % 64)
+}
+func (b *islipBits) match(in int32) { b.matched[int(in)/64] |= 1 << (uint(in) % 64) }
+
+func (b *islipBits) clearGrants() {
+	for _, in := range b.ins {
+		clear(b.grantsOf(in))
+	}
+}
+
+// insertSorted inserts x into the increasing list xs.
+func insertSorted(xs []int32, x int32) []int32 {
+	i := len(xs)
+	xs = append(xs, x)
+	for i > 0 && xs[i-1] > x {
+		xs[i] = xs[i-1]
+		i--
+	}
+	xs[i] = x
+	return xs
+}
+
+// firstSet returns the first position at or after ptr, wrapping round below size, set
+// in set and not in exclude (nil: nothing excluded); -1 if none.
+func firstSet(set, exclude []uint64, ptr, size int32) int32 {
+	w := len(set)
+	word := func(i int) uint64 {
+		if exclude != nil {
+			return set[i] &^ exclude[i]
+		}
+		return set[i]
+	}
+	// From ptr to the end, then from 0 to ptr.
+	for pass := 0; pass < 2; pass++ {
+		lo, hi := int(ptr), int(size)
+		if pass == 1 {
+			lo, hi = 0, int(ptr)
+		}
+		for i := lo / 64; i < w && i*64 < hi; i++ {
+			x := word(i)
+			if i == lo/64 {
+				x &= ^uint64(0) << (uint(lo) % 64)
+			}
+			if x != 0 {
+				if p := i*64 + bits.TrailingZeros64(x); p < hi {
+					return int32(p)
+				}
+			}
 		}
 	}
 	return -1

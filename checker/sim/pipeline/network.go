@@ -310,47 +310,76 @@ func (e *engine) build(terms []topology.NodeID) error {
 	return nil
 }
 
-// wirePorts gives every router its input and output ports: the topology's channels in
-// channel order (outputs in the router's port order), then its own terminal's.
+// wirePorts gives every router its input and output ports, numbered as BookSim numbers
+// them: the numbers decide the allocators' round-robin order and which crossbar port a
+// speedup assigns. On a k-ary n-cube (BookSim's kncube.cpp) output 2d is dimension d's
+// channel going up (Plus) and 2d+1 going down; input 2d is the channel arriving going
+// down and 2d+1 going up; port 2n is the router's own terminal's. A mesh's edge routers
+// keep the numbers of the channels they lack (-1: no link). On a graph the outputs are
+// the channels in the router's port order and the inputs in channel order, then the
+// terminal's.
 func (e *engine) wirePorts() {
-	var outs []topology.ChannelID
+	for i := range e.rts {
+		if !e.g.IsGraph() {
+			e.rts[i].out, e.rts[i].in = filled(2*e.g.Dims(), -1), filled(2*e.g.Dims(), -1)
+		}
+	}
 	for i := range e.rts {
 		rt := &e.rts[i]
-		outs = e.g.AppendOut(outs[:0], rt.node)
-		for _, c := range outs {
-			rt.out = append(rt.out, int32(c))
-		}
-	}
-	for id := range e.links {
-		l := &e.links[id]
-		if l.to >= 0 {
-			rt := &e.rts[l.to]
-			if l.channel == topology.None {
-				continue
-			}
-			l.inPort = int32(len(rt.in))
-			rt.in = append(rt.in, int32(id))
-		}
-	}
-	for id := range e.links {
-		l := &e.links[id]
-		if l.channel != topology.None {
-			if l.from >= 0 {
-				l.outPort = int32(slices.Index(e.rts[l.from].out, int32(l.channel)))
+		if e.g.IsGraph() {
+			for _, c := range e.g.AppendOut(nil, rt.node) {
+				rt.out = append(rt.out, int32(c))
 			}
 			continue
 		}
-		if l.to >= 0 {
+		n := e.g.Dims()
+		for d := 0; d < n; d++ {
+			for dir := topology.Plus; dir <= topology.Minus; dir++ {
+				if c, to := e.g.Neighbor(rt.node, d, dir); c != topology.None {
+					rt.out[2*d+int(dir)] = int32(c)
+					// arriving going dir: input 2d+1 going up, 2d going down
+					e.rts[e.rtrOf[to]].in[2*d+1-int(dir)] = int32(c)
+				}
+			}
+		}
+	}
+	for i := range e.rts {
+		rt := &e.rts[i]
+		for p, l := range rt.out {
+			if l >= 0 {
+				e.links[l].outPort = int32(p)
+			}
+		}
+		for p, l := range rt.in {
+			if l >= 0 {
+				e.links[l].inPort = int32(p)
+			}
+		}
+	}
+	for id := range e.links {
+		l := &e.links[id]
+		switch {
+		case l.channel != topology.None && !e.g.IsGraph():
+		case l.channel != topology.None:
+			if l.from >= 0 {
+				l.outPort = int32(slices.Index(e.rts[l.from].out, int32(l.channel)))
+			}
+			if l.to >= 0 {
+				rt := &e.rts[l.to]
+				l.inPort = int32(len(rt.in))
+				rt.in = append(rt.in, int32(id))
+			}
+		case l.to >= 0:
 			rt := &e.rts[l.to]
 			l.inPort = int32(len(rt.in))
 			rt.in = append(rt.in, int32(id))
-		} else {
+		default:
 			rt := &e.rts[l.from]
 			l.outPort = int32(len(rt.out))
 			rt.out = append(rt.out, int32(id))
 		}
 	}
-	// rt.out held channel ids for the topology's channels: channel ids are link ids.
+	// Topology channels are links with the same ids (build makes them first).
 }
 
 // allocState sizes the per-port and per-VC arrays and the routers' allocators.
@@ -364,8 +393,8 @@ func (e *engine) allocState() {
 		nout += int32(len(rt.out))
 		r := e.cfg.Router
 		ni, no := len(rt.in), len(rt.out)
-		rt.va = newAllocator(r.VCAllocator, ni*int(V), no*int(V), r.AllocIters)
-		rt.sw = newAllocator(r.SWAllocator, ni*int(e.is), no*int(e.os), r.AllocIters)
+		rt.va = newAllocator(r.VCAllocator, ni*int(V), no*int(V), r.VCAllocIters)
+		rt.sw = newAllocator(r.SWAllocator, ni*int(e.is), no*int(e.os), r.SWAllocIters)
 		rt.swRR = make([]int32, ni*int(e.is))
 		for x := range rt.swRR {
 			rt.swRR[x] = int32(x) % e.is

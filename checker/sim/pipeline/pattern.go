@@ -11,8 +11,9 @@ import (
 // Pattern is a traffic pattern: the destination terminal of a packet from each source
 // terminal, terminals numbered 0..N-1 as BookSim numbers them. The permutations
 // (bitcomp, transpose, bitrev, shuffle, tornado, neighbor, randperm) give every source
-// one destination; the random patterns (uniform, hotspot, ...) draw one per packet from
-// the run's random stream. As in BookSim, a pattern may send a packet to its own source
+// one destination (randperm BookSim's own permutation for its perm_seed, drawn from
+// Knuth's generator as BookSim draws it); the random patterns (uniform, hotspot, ...) draw
+// one per packet from the run's random stream. As in BookSim, a pattern may send a packet to its own source
 // (uniform draws every terminal, transpose maps the diagonal to itself): such a packet
 // enters its router and leaves it by the ejection port.
 //
@@ -387,22 +388,19 @@ func (pt *Pattern) hotDest(r *rand.Rand) int {
 	return int(pt.hot[len(pt.hot)-1])
 }
 
-// randomPermutation returns BookSim's random permutation construction for seed: for
-// i = 0..n-1, i becomes the destination of the ind-th source still without one, ind
-// uniform among them, drawn from a stream of its own seeded by seed (so the permutation
-// depends on the seed alone, not on the run's stream).
+// randomPermutation returns BookSim's random permutation for seed: for i = 0..n-1, i
+// becomes the destination of the ind-th source still without one, ind drawn as
+// RandomInt(n-1-i) from Knuth's generator seeded with seed (knuthRand), so the
+// permutation is BookSim's own for the same perm_seed.
 func randomPermutation(n int, seed uint64) []int32 {
-	r := newRand(seed ^ 0x7065726d)
+	r := newKnuthRand(int64(seed))
 	dest := make([]int32, n)
-	for i := range dest {
-		dest[i] = -1
-	}
 	free := make([]int32, n)
 	for i := range free {
 		free[i] = int32(i)
 	}
 	for i := 0; i < n; i++ {
-		k := r.IntN(n - i)
+		k := r.intn(n - i)
 		j := free[k]
 		// free stays in increasing order: the ind-th free source as BookSim counts it.
 		free = append(free[:k], free[k+1:]...)

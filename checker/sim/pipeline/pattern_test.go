@@ -133,3 +133,39 @@ func TestPatternErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestKnuthGenerator checks knuthRand against the self-test of Knuth's ran_array
+// (TAOCP vol. 2, 3.6): after ran_start(310952), 2010 batches of 1009 numbers end with
+// 995235265 first, and so do 1010 batches of 2009.
+func TestKnuthGenerator(t *testing.T) {
+	for _, c := range []struct{ batches, size int }{{2010, 1009}, {1010, 2009}} {
+		r := newKnuthRand(310952)
+		a := make([]int64, c.size)
+		for m := 0; m < c.batches; m++ {
+			r.array(a)
+		}
+		if a[0] != 995235265 {
+			t.Errorf("%d batches of %d: a[0] = %d, Knuth's self-test says 995235265", c.batches, c.size, a[0])
+		}
+	}
+}
+
+// TestRandomPermutationIsBookSims: randperm on 64 terminals is BookSim2's own
+// permutation for the perm_seed (source:destination pairs its packets took in BookSim2,
+// commit 28f43299, mesh88_lat with traffic = randperm, watched packets).
+func TestRandomPermutationIsBookSims(t *testing.T) {
+	for seed, want := range map[uint64]map[int]int{
+		0: {1: 30, 4: 57, 6: 17, 7: 9, 16: 12, 26: 36, 28: 4, 29: 59, 33: 31, 34: 38, 41: 37, 47: 58, 52: 52, 54: 11, 55: 26, 58: 29, 60: 50, 63: 23},
+		7: {1: 38, 7: 2, 16: 9, 26: 27, 28: 10, 47: 55, 52: 62, 54: 23, 55: 52, 63: 4},
+	} {
+		pt, err := ParsePattern("randperm", 64, PatternParams{PermSeed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s, d := range want {
+			if got := pt.Dest(s, nil); got != d {
+				t.Errorf("perm_seed %d: %d -> %d, BookSim %d", seed, s, got, d)
+			}
+		}
+	}
+}

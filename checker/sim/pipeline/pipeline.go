@@ -69,7 +69,9 @@ type Router struct {
 	OutputBufferSize int       `json:"output_buffer_size"`
 	VCAllocator      Allocator `json:"vc_allocator"`
 	SWAllocator      Allocator `json:"sw_allocator"`
-	AllocIters       int       `json:"alloc_iters"` // iterations of iSLIP
+	// VCAllocIters and SWAllocIters are iSLIP's iterations ("islip(N)").
+	VCAllocIters int `json:"vc_alloc_iters"`
+	SWAllocIters int `json:"sw_alloc_iters"`
 }
 
 // DefaultRouter returns BookSim's defaults (src/booksim_config.cpp): 16 VCs of 8
@@ -77,7 +79,7 @@ type Router struct {
 // delay, no speedup, iSLIP allocators with one iteration.
 func DefaultRouter() Router {
 	return Router{VCs: 16, Buffer: 8, RoutingDelay: 1, VCAllocDelay: 1, SWAllocDelay: 1, STFinalDelay: 1,
-		InputSpeedup: 1, OutputSpeedup: 1, InternalSpeedup: 1, OutputBufferSize: -1, AllocIters: 1}
+		InputSpeedup: 1, OutputSpeedup: 1, InternalSpeedup: 1, OutputBufferSize: -1, VCAllocIters: 1, SWAllocIters: 1}
 }
 
 // Selection is how a header's route is chosen where the routing relation permits
@@ -347,8 +349,8 @@ func (cfg *Config) validate() error {
 		return fmt.Errorf("internal_speedup %v: want 1..64", r.InternalSpeedup)
 	case r.OutputBufferSize == 0 || r.OutputBufferSize < -1:
 		return fmt.Errorf("output_buffer_size %d: want -1 (unbounded) or at least 1", r.OutputBufferSize)
-	case r.AllocIters < 1 || r.AllocIters > 64:
-		return fmt.Errorf("alloc_iters %d: want 1..64", r.AllocIters)
+	case r.VCAllocIters < 1 || r.VCAllocIters > 64 || r.SWAllocIters < 1 || r.SWAllocIters > 64:
+		return fmt.Errorf("allocator iterations %d, %d: want 1..64", r.VCAllocIters, r.SWAllocIters)
 	case t.Rate < 0 || t.Rate > 1 || math.IsNaN(t.Rate):
 		return fmt.Errorf("injection_rate %v: want 0..1 packets per terminal per cycle", t.Rate)
 	case len(t.Sizes) == 0 && len(t.Packets) == 0:
