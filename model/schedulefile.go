@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -244,6 +245,38 @@ func (s *Schedule) Check() error {
 	return nil
 }
 
+// sameDestinations checks that a schedule file which gives its destinations twice, per
+// group and all together, gives the same nodes both ways: the judges read one or the other,
+// so a file whose two lists disagree would be judged on whichever each reads. A source
+// may stand in "destinations" (a multicast's list may name its own source) without
+// being a group's destination.
+func (s *Schedule) sameDestinations(g *topology.Network) error {
+	if s.GroupDestinations == nil || len(s.Destinations) == 0 {
+		return nil
+	}
+	var union []topology.NodeID
+	for _, set := range s.GroupDestinations {
+		union = append(union, set...)
+	}
+	slices.Sort(union)
+	union = slices.Compact(union)
+	all := slices.Compact(slices.Sorted(slices.Values(s.Destinations)))
+	if slices.Equal(all, union) {
+		return nil
+	}
+	for _, v := range all {
+		if _, in := slices.BinarySearch(union, v); !in && !slices.Contains(s.Sources, v) {
+			return fmt.Errorf("destinations: node %s is a destination but in no group's \"group_destinations\"", g.NodeName(v))
+		}
+	}
+	for _, v := range union {
+		if _, in := slices.BinarySearch(all, v); !in {
+			return fmt.Errorf("group_destinations: node %s is a group's destination but not in \"destinations\"", g.NodeName(v))
+		}
+	}
+	return nil
+}
+
 // ParseSchedule decodes and validates a schedule file (format above). Paths left out are
 // filled with the routing's DOR paths. It never panics; every error is one line naming
 // the field.
@@ -361,6 +394,11 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	}
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
+	}
+	if f.Destinations != nil {
+		if err := s.sameDestinations(g); err != nil {
+			return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
+		}
 	}
 	return s, nil
 }
