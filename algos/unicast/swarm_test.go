@@ -112,8 +112,8 @@ func TestSwarmFindsTheMisroutedSquare(t *testing.T) {
 	if a.Swarm.Walk != b.Swarm.Walk || a.Swarm.FoundBy != b.Swarm.FoundBy || a.WalkSteps != b.WalkSteps {
 		t.Errorf("not reproducible: walk %d (%s, %d steps) then walk %d (%s, %d steps)", a.Swarm.Walk, a.Swarm.FoundBy, a.WalkSteps, b.Swarm.Walk, b.Swarm.FoundBy, b.WalkSteps)
 	}
-	if a.Involved != 4 || len(a.Actions) != 12 {
-		t.Errorf("%d worms involved, a trace of %d steps; want the four worms' shortest trace of 12", a.Involved, len(a.Actions))
+	if a.Involved != 4 || len(a.Actions()) != 12 {
+		t.Errorf("%d worms involved, a trace of %d steps; want the four worms' shortest trace of 12", a.Involved, len(a.Actions()))
 	}
 	t.Logf("found in walk %d by a %s, %d steps before minimisation", a.Swarm.Walk, a.Swarm.FoundBy, a.WalkSteps)
 }

@@ -64,9 +64,9 @@ func TestBookSimExamplesAnswer(t *testing.T) {
 		{"fattree_config", "", 8, "holds"},
 		{"mesh88_config", "", 8, "holds"},
 		{"torus88_config", "", 8, "holds"},
-		{"flatfly_config", "", 8, ""},
-		{"cmesh_config", "", 8, ""},
-		{"fly_config", "", 8, ""},
+		{"flatfly_config", "", 8, "holds"},
+		{"cmesh_config", "", 8, "holds"},
+		{"fly_config", "", 8, "holds"},
 	} {
 		file := filepath.Join(dir, tc.config)
 		args := []string{"check", "--algo", "unicast", "--booksim", file, "--time-limit", "60s", "--json"}
