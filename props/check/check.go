@@ -139,7 +139,9 @@ type Options struct {
 	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
 	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
 	// minimised to the messages it involves, searched exhaustively and replayed on the
-	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	// instance; finding nothing is inconclusive, never holds. For liveness a walk's
+	// deadlock or weakly fair lasso (a livelock or starvation) refutes it. Context
+	// bounds it.
 	Swarm bool
 	// Static asks the static decision about a unicast instance's routing relation first,
 	// under the instance's virtual channels (props/cdg): a relation without a deadlock

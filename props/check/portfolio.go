@@ -40,7 +40,8 @@ const PortfolioLead = time.Second
 
 // unicastPortfolio checks one unicast instance with the portfolio of the options:
 // the static decision (Options.Static), the exhaustive search, and swarm walkers
-// (Options.Portfolio; deadlock properties only: a walk never proves liveness).
+// (Options.Portfolio). For liveness the exhaustive search is the liveness check and a
+// walker's deadlock or weakly fair lasso refutes it (a walk never proves it).
 func unicastPortfolio(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	p := portfolio{
 		bfs: func(ctx context.Context, r *request) (*props.Report, error) {
@@ -66,7 +67,7 @@ func unicastPortfolio(ctx context.Context, r *request, g *topology.Network, sp u
 			return staticReport(sp, r.property, st, m), true
 		}
 	}
-	if r.opt.Portfolio && r.property != props.PropLiveness {
+	if r.opt.Portfolio {
 		p.swarm = func(ctx context.Context, r *request) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }
 	}
 	return p.run(ctx, r)

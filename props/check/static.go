@@ -67,6 +67,7 @@ func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unica
 	}
 	st.Routing, st.VCs = rel.Name(), rel.VCs()
 	if r.property == props.PropLiveness && !flit.NewReduced(m).Minimal() {
+		st.Reason = "not asked for liveness"
 		st.Covers = "liveness: some route of these worms is not minimal, so a worm may circle for ever although nothing deadlocks; the flit search decides"
 		return st, false
 	}

@@ -58,7 +58,9 @@ func staticRelations(t *testing.T, g *topology.Network) []string {
 // exhaustive flit search, checks every multiset of 1 and 2 worms (3 on the smallest
 // networks without -short; fewer than the fewest worms of a configuration, where that
 // is what decides) at L/B = 1/1, 3/2, 2/1 and 1/2 in both port models, and must find no
-// deadlock. -short checks mesh:2x2 and torus:3 with up to 2 worms at L/B = 1/1 and 3/2
+// deadlock; and at the first L/B, where the static-first liveness check answers holds
+// by the static decision (every route minimal), the exhaustive liveness check must find
+// every message delivered (livenessTwin). -short checks mesh:2x2 and torus:3 with up to 2 worms at L/B = 1/1 and 3/2
 // only (2/1 is the static decision's own cross-check's, in props/cdg), and doubles the
 // VCs of the one-VC relations but nonminimal and nonminimal:1 (whose worms circle, so
 // that each instance costs thousands of states) at L/B = 1/1 only; without -short it adds
@@ -174,6 +176,9 @@ func flitTwin(t *testing.T, c staticCase, g *topology.Network, pairs []unicast.P
 					if rep.Verdict != props.Holds {
 						t.Fatalf("static holds for %+v but the flit search of %v answers %s: %s", c, in.Params, rep.Verdict, rep.Reason)
 					}
+					if lb == lbs[0] {
+						states += livenessTwin(t, c, in)
+					}
 				}
 			}
 		}
@@ -186,6 +191,30 @@ func flitTwin(t *testing.T, c staticCase, g *topology.Network, pairs []unicast.P
 	}
 	place(0, nil)
 	return n, states
+}
+
+// livenessTwin pins the liveness rule of docs/semantics.md for instance in of case c:
+// where the static-first liveness check answers holds by the static decision (every
+// route of the worms is minimal), the exhaustive liveness check (checker.CheckLiveness,
+// unreduced) must find no deadlock, livelock or starvation; it returns the liveness
+// check's states (0 where the static decision does not decide liveness).
+func livenessTwin(t *testing.T, c staticCase, in check.Instance) int64 {
+	t.Helper()
+	st, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{Static: true})
+	if err != nil {
+		t.Fatalf("%+v %v: %v", c, in.Params, err)
+	}
+	if st.Stats.Search != "static" {
+		return 0
+	}
+	rep, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{MaxStates: 2_000_000})
+	if err != nil {
+		t.Fatalf("%+v %v: %v", c, in.Params, err)
+	}
+	if st.Verdict != props.Holds || rep.Verdict != props.Holds {
+		t.Fatalf("static liveness %s for %+v but the flit liveness check of %v answers %s: %s", st.Verdict, c, in.Params, rep.Verdict, rep.Reason)
+	}
+	return rep.Stats.States
 }
 
 // unicastInstance is the check of worms ps under case c at length l, buffers b and the

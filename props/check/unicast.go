@@ -248,14 +248,16 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	if r.property == props.PropLiveness {
-		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
-	}
 	if r.opt.Swarm {
+		// For liveness too: a walk's deadlock or weakly fair lasso (unicast.Swarm hunts
+		// both) is a message never delivered.
 		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
 	}
 	if r.opt.Static || r.opt.Portfolio {
 		return func(ctx context.Context) (*props.Report, error) { return unicastPortfolio(ctx, r, g, sp, m) }, nil
+	}
+	if r.property == props.PropLiveness {
+		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
