@@ -513,6 +513,9 @@ func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unica
 		case res.Minimised:
 			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; their instance alone, searched exhaustively (%d states), gives the shortest trace below, replayed on the full instance.", res.Involved, res.Of, res.SubStates)
+		case res.SubStates > 0:
+			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
+			note += fmt.Sprintf("%d of %d messages are involved; their instance alone did not give its shortest trace within %d states, so the trace below is the swarm's own.", res.Involved, res.Of, res.SubStates)
 		default:
 			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; the trace below is the swarm's own.", res.Involved, res.Of)
