@@ -40,9 +40,12 @@ const MaxScheduleSteps = 1 << 16
 //	                                          6(b)); DOR routing only
 //	  "ports": "all-port",                    optional: "all-port" (default) or "one-port"
 //	  "sources": [[0, 0]],                    required: the nodes holding the message at 0
-//	  "destinations": [[1, 0], [2, 3]],       optional; omitted = broadcast: every node
-//	                                          that is not a source
+//	  "destinations": [[1, 0], [2, 3]],       optional; omitted = the union of
+//	                                          "group_destinations" when given, else
+//	                                          broadcast: every node that is not a source
 //	  "group_destinations": [[...], [...]],   optional, with groups: destinations per group
+//	                                          (their union must be "destinations", sources
+//	                                          aside, when both are given)
 //	  "unicasts": [                           required, may be empty
 //	    {"from": [0, 0], "to": [2, 0],        required nodes
 //	     "step": 1,                           required, 1 <= step <= 65536
@@ -245,6 +248,20 @@ func (s *Schedule) Check() error {
 	return nil
 }
 
+// defaultDestinations gives "destinations" when a file leaves it out: the union of the
+// groups' destinations when the file gives them, else every node but the sources.
+func defaultDestinations(g *topology.Network, sources []topology.NodeID, groups [][]topology.NodeID) []topology.NodeID {
+	if groups == nil {
+		return Broadcast(g.Nodes(), sources)
+	}
+	var union []topology.NodeID
+	for _, set := range groups {
+		union = append(union, set...)
+	}
+	slices.Sort(union)
+	return slices.Compact(union)
+}
+
 // sameDestinations checks that a schedule file which gives its destinations twice, per
 // group and all together, gives the same nodes both ways: the judges read one or the other,
 // so a file whose two lists disagree would be judged on whichever each reads. A source
@@ -350,8 +367,6 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 		if s.Destinations, err = nodes(f.Destinations, "destinations"); err != nil {
 			return nil, err
 		}
-	} else {
-		s.Destinations = Broadcast(g.Nodes(), s.Sources)
 	}
 	for gi, set := range f.GroupDestinations {
 		d, err := nodes(set, fmt.Sprintf("group_destinations[%d]", gi))
@@ -359,6 +374,9 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 			return nil, err
 		}
 		s.GroupDestinations = append(s.GroupDestinations, d)
+	}
+	if f.Destinations == nil {
+		s.Destinations = defaultDestinations(g, s.Sources, s.GroupDestinations)
 	}
 	r := s.Routes(g)
 	grouped := len(f.Unicasts) > 0 && f.Unicasts[0].Group != nil
