@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,5 +188,27 @@ func TestSwarmRefutesLiveness(t *testing.T) {
 	again, err := check.Replay(t.Context(), rep.Trace)
 	if err != nil || again.Verdict != props.Violated {
 		t.Fatalf("the swarm's lasso does not replay: %v %+v", err, again)
+	}
+}
+
+// TestInconclusiveNamesTheNextStep: a portfolio check that decides nothing (the square
+// beside free worms under adaptive routing, a relation that can deadlock somewhere, with
+// a state bound the exhaustive search cannot finish within and no walkers) ends with one
+// line naming what to try next.
+func TestInconclusiveNamesTheNextStep(t *testing.T) {
+	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{"routing": "adaptive",
+		"length": "4", "buffers": "2", "msgs": "(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(0,0)->(7,7),(7,0)->(0,7)"}},
+		props.PropDeadlock, check.Options{Static: true, MaxStates: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var next []string
+	for _, n := range rep.Notes {
+		if strings.HasPrefix(n, "next: ") {
+			next = append(next, n)
+		}
+	}
+	if rep.Verdict != props.Inconclusive || len(next) != 1 || !strings.Contains(next[0], "--search swarm") || strings.Contains(next[0], "\n") {
+		t.Fatalf("verdict %s, notes %q; want inconclusive with one line naming --search swarm", rep.Verdict, rep.Notes)
 	}
 }
