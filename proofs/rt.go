@@ -20,7 +20,7 @@ import (
 	"github.com/wormcheck/wormcheck/props/decide"
 )
 
-// The routing claims (issue 11): adaptive and user routing relations, proved statically
+// The routing claims: adaptive and user routing relations, proved statically
 // on whole topologies (props/cdg: the channel dependency graph of Dally & Seitz, the
 // extended graph of Duato) and explored in the flit semantics on every placement of a
 // few worms, every free permitted output a successor of its own (so every selection

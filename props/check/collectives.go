@@ -105,9 +105,9 @@ func collectiveAlgorithms(only string) []Algorithm {
 }
 
 // maxDepthNodes bounds the networks the depth property is checked on: the decision is
-// pairwise over channel-sharing unicasts and cross-checked by timed simulations, about
-// 20 s on a 256x256 torus on one core and growing faster than the node count, so a
-// 1024x1024 torus would run for the better part of an hour with no output.
+// pairwise over channel-sharing unicasts and cross-checked by timed simulations, so its
+// cost grows faster than the node count, and past this size a run would take long
+// enough to look hung.
 const maxDepthNodes = 512 * 512
 
 func prepareCollective(name string, r *request) (job, error) {
