@@ -118,6 +118,9 @@ func verdictWord(a *creditloop.Analysis) string {
 	case len(a.Loops) == 0:
 		return "no loop"
 	case v == props.Violated:
+		if len(a.Loops) == 1 {
+			return "deadlock (1 loop)"
+		}
 		return fmt.Sprintf("deadlock (%d loops)", len(a.Loops))
 	case v == props.Holds:
 		return fmt.Sprintf("%d loops, none fills", len(a.Loops))
