@@ -266,9 +266,9 @@ func (a *Analysis) reason() string {
 	case len(a.Loops) == 0:
 		s = "no credit loop: the (port, VL) dependency graph is acyclic, so no deadlock"
 	case dead > 0:
-		s = fmt.Sprintf("%d of %s deadlock at these sizes", dead, plural(len(a.Loops), "credit loop"))
+		s = fmt.Sprintf("%d of %s %s at these sizes", dead, plural(len(a.Loops), "credit loop"), agree(dead, "deadlocks", "deadlock"))
 	case open > 0:
-		s = fmt.Sprintf("%d of %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"))
+		s = fmt.Sprintf("%d of %s %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"), agree(open, "is", "are"))
 	default:
 		s = fmt.Sprintf("%s, none of which can fill at these sizes", plural(len(a.Loops), "credit loop"))
 	}
@@ -425,6 +425,14 @@ func (c ChannelRef) String() string {
 }
 
 // plural says n things: "1 credit loop", "2 credit loops".
+// agree is the verb for n things: one for one, many for more.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing

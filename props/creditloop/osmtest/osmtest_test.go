@@ -22,7 +22,7 @@ func shared(t testing.TB, name string) string {
 
 func need(t *testing.T) {
 	t.Helper()
-	if err := Available(); err != nil {
+	if err := CanStart(); err != nil {
 		t.Skipf("OpenSM cannot run here: %v", err)
 	}
 }
