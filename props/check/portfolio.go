@@ -45,12 +45,12 @@ const PortfolioLead = time.Second
 func unicastPortfolio(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	p := portfolio{
 		bfs: func(ctx context.Context, r *request) (*props.Report, error) {
-			if r.property == props.PropLiveness {
+			if r.property == checker.PropLiveness {
 				return unicastLiveness(ctx, r, sp, m)
 			}
 			opt := checkerOptions[flit.State](ctx, r)
 			opt.Invariants = m.Invariants()
-			opt.CheckLocalDeadlock = localDeadlocks(r.property)
+			opt.CheckLocalDeadlock = r.property.LocalDeadlocks()
 			res := searchUnicast(r, m, opt)
 			return unicastReport(sp, r.property, &res, &r.work), nil
 		},

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -30,7 +31,7 @@ func TestPortfolioStaticDecides(t *testing.T) {
 	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{
 		"routing": "west-first", "length": "16", "buffers": "8",
 		"msgs": "(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0),(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3)"}},
-		props.PropDeadlock, check.Options{Static: true, Portfolio: true})
+		checker.PropDeadlock, check.Options{Static: true, Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestPortfolioStaticDecides(t *testing.T) {
 // alone reports, and the report keeps the static verdict beside it.
 func TestPortfolioExhaustiveProvesHolds(t *testing.T) {
 	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{
-		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, props.PropDeadlock, check.Options{Static: true, Portfolio: true})
+		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, checker.PropDeadlock, check.Options{Static: true, Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestPortfolioExhaustiveProvesHolds(t *testing.T) {
 		t.Fatalf("verdict %s by %q (bfs %+v), static %+v", rep.Verdict, rep.Stats.Search, bfs, rep.Static)
 	}
 	alone, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{
-		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, props.PropDeadlock, check.Options{})
+		"routing": "adaptive", "msgs": "0->2,2->0,3->5,5->3"}}, checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestPortfolioSwarmDecides(t *testing.T) {
 	defer cancel()
 	rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{"routing": "adaptive",
 		"msgs": "(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0)"}},
-		props.PropDeadlock, check.Options{Static: true, Portfolio: true, MaxStates: 5000})
+		checker.PropDeadlock, check.Options{Static: true, Portfolio: true, MaxStates: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestDeepBuffersAreTheWormsLength(t *testing.T) {
 	run := func(buffers string) *props.Report {
 		t.Helper()
 		rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{
-			"msgs": "0->2,1->3,2->0,3->1", "dateline": "off", "length": "3", "buffers": buffers}}, props.PropDeadlock, check.Options{})
+			"msgs": "0->2,1->3,2->0,3->1", "dateline": "off", "length": "3", "buffers": buffers}}, checker.PropDeadlock, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +122,7 @@ func TestDeepBuffersAreTheWormsLength(t *testing.T) {
 func TestPortfolioTreeMulticast(t *testing.T) {
 	in := check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{
 		"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}
-	rep, err := check.Run(t.Context(), in, props.PropDeadlock, check.Options{Portfolio: true})
+	rep, err := check.Run(t.Context(), in, checker.PropDeadlock, check.Options{Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestPortfolioTreeMulticast(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	rep, err = check.Run(ctx, in, props.PropDeadlock, check.Options{Portfolio: true, MaxStates: 5})
+	rep, err = check.Run(ctx, in, checker.PropDeadlock, check.Options{Portfolio: true, MaxStates: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,19 +150,19 @@ func TestPortfolioTreeMulticast(t *testing.T) {
 func TestStaticDecidesLiveness(t *testing.T) {
 	in := check.Instance{Algorithm: "unicast", Topology: "mesh:3x3", Params: map[string]string{"routing": "west-first",
 		"msgs": "(0,0)->(2,2),(2,2)->(0,0),(2,0)->(0,2)"}}
-	rep, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{Static: true, Portfolio: true})
+	rep, err := check.Run(t.Context(), in, checker.PropLiveness, check.Options{Static: true, Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != props.Holds || rep.Stats.Search != "static" || rep.Certificate == nil || rep.Certificate.Kind != props.CertStatic {
 		t.Fatalf("liveness %s by %q, certificate %+v; want holds by the static decision", rep.Verdict, rep.Stats.Search, rep.Certificate)
 	}
-	flit, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{MaxStates: 1_000_000})
+	flit, err := check.Run(t.Context(), in, checker.PropLiveness, check.Options{MaxStates: 1_000_000})
 	if err != nil || flit.Verdict != props.Holds || flit.Stats.States == 0 {
 		t.Fatalf("the exhaustive liveness check: %v %+v", err, flit)
 	}
 	loop := check.Instance{Algorithm: "unicast", Topology: "mesh:3x2", Params: map[string]string{"routing": "nonminimal", "msgs": "0->5,5->0"}}
-	rep, err = check.Run(t.Context(), loop, props.PropLiveness, check.Options{Static: true, Portfolio: true})
+	rep, err = check.Run(t.Context(), loop, checker.PropLiveness, check.Options{Static: true, Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,11 +179,11 @@ func TestSwarmRefutesLiveness(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	rep, err := check.Run(ctx, check.Instance{Algorithm: "unicast", Topology: "mesh:3x2", Params: map[string]string{"routing": "nonminimal", "msgs": "0->5,5->0"}},
-		props.PropLiveness, check.Options{Swarm: true, Workers: 2, Seed: 1})
+		checker.PropLiveness, check.Options{Swarm: true, Workers: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != props.Violated || rep.Property != props.PropLiveness || rep.Stats.Search != "swarm" || rep.Trace == nil {
+	if rep.Verdict != props.Violated || rep.Property != checker.PropLiveness || rep.Stats.Search != "swarm" || rep.Trace == nil {
 		t.Fatalf("%s %s by %q: %s", rep.Property, rep.Verdict, rep.Stats.Search, rep.Reason)
 	}
 	again, err := check.Replay(t.Context(), rep.Trace)
@@ -198,7 +199,7 @@ func TestSwarmRefutesLiveness(t *testing.T) {
 func TestInconclusiveNamesTheNextStep(t *testing.T) {
 	rep, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:8x8", Params: map[string]string{"routing": "adaptive",
 		"length": "4", "buffers": "2", "msgs": "(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(0,0)->(7,7),(7,0)->(0,7)"}},
-		props.PropDeadlock, check.Options{Static: true, MaxStates: 2000})
+		checker.PropDeadlock, check.Options{Static: true, MaxStates: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -66,7 +67,7 @@ func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unica
 		return st, false
 	}
 	st.Routing, st.VCs = rel.Name(), rel.VCs()
-	if r.property == props.PropLiveness && !flit.NewReduced(m).Minimal() {
+	if r.property == checker.PropLiveness && !flit.NewReduced(m).Minimal() {
 		st.Reason = "not asked for liveness"
 		st.Covers = "liveness: some route of these worms is not minimal, so a worm may circle for ever although nothing deadlocks; the flit search decides"
 		return st, false
@@ -103,7 +104,7 @@ func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unica
 // staticReport is the report of a unicast instance the static decision st decided
 // (holds), for property: no flit search ran. Its certificate says whether delivery
 // follows too (every route minimal: every run ends, so ends delivered).
-func staticReport(sp unicast.Spec, property string, st *props.Static, m *flit.Model) *props.Report {
+func staticReport(sp unicast.Spec, property checker.Property, st *props.Static, m *flit.Model) *props.Report {
 	rep := unicastReport(sp, property, &unicast.Result{Verdict: props.Holds, Seconds: st.Seconds}, new(work))
 	rep.Stats = props.Stats{Seconds: st.Seconds, Checked: max(st.HeaderStates, 1), Unit: "header states", Search: "static"}
 	rep.Static = st

@@ -73,7 +73,7 @@ func TestSplitVCsIsTheModelsNetwork(t *testing.T) {
 // the one counted.
 func TestPortfolioCheckWorksOnce(t *testing.T) {
 	r, j, err := prepare(Instance{Algorithm: "unicast", Topology: "torus:4",
-		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, props.PropDeadlock, Options{Static: true, Portfolio: true})
+		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, checker.PropDeadlock, Options{Static: true, Portfolio: true})
 	if err != nil {
 		t.Fatal(err)
 	}

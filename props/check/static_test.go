@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -140,7 +141,7 @@ func TestStaticHoldsMeetsNoFlitDeadlock(t *testing.T) {
 // FewestWorms is set where every configuration needs more than one worm.
 func staticVerdict(t *testing.T, c staticCase, p unicast.Pair, g *topology.Network) *props.Static {
 	t.Helper()
-	rep, err := check.Run(t.Context(), unicastInstance(c, g, []unicast.Pair{p}, 2, 1, "all"), props.PropDeadlock, check.Options{Static: true})
+	rep, err := check.Run(t.Context(), unicastInstance(c, g, []unicast.Pair{p}, 2, 1, "all"), checker.PropDeadlock, check.Options{Static: true})
 	if err != nil {
 		t.Fatalf("%+v: %v", c, err)
 	}
@@ -167,7 +168,7 @@ func flitTwin(t *testing.T, c staticCase, g *topology.Network, pairs []unicast.P
 			for _, ports := range []string{"one", "all"} {
 				for _, lb := range lbs {
 					in := unicastInstance(c, g, ps, lb[0], lb[1], ports)
-					rep, err := check.Run(t.Context(), in, props.PropDeadlock, check.Options{MaxStates: 2_000_000})
+					rep, err := check.Run(t.Context(), in, checker.PropDeadlock, check.Options{MaxStates: 2_000_000})
 					if err != nil {
 						t.Fatalf("%+v %v: %v", c, in.Params, err)
 					}
@@ -200,14 +201,14 @@ func flitTwin(t *testing.T, c staticCase, g *topology.Network, pairs []unicast.P
 // check's states (0 where the static decision does not decide liveness).
 func livenessTwin(t *testing.T, c staticCase, in check.Instance) int64 {
 	t.Helper()
-	st, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{Static: true})
+	st, err := check.Run(t.Context(), in, checker.PropLiveness, check.Options{Static: true})
 	if err != nil {
 		t.Fatalf("%+v %v: %v", c, in.Params, err)
 	}
 	if st.Stats.Search != "static" {
 		return 0
 	}
-	rep, err := check.Run(t.Context(), in, props.PropLiveness, check.Options{MaxStates: 2_000_000})
+	rep, err := check.Run(t.Context(), in, checker.PropLiveness, check.Options{MaxStates: 2_000_000})
 	if err != nil {
 		t.Fatalf("%+v %v: %v", c, in.Params, err)
 	}
