@@ -86,9 +86,6 @@ func newRequest(a Algorithm, in Instance, property checker.Property, opt Options
 		}
 		return nil, badf("semantics %q is not supported for %s of %s", opt.Semantics, property, a.Name)
 	}
-	if opt.Swarm && property == checker.PropLiveness {
-		return nil, badf("--search swarm hunts for a deadlock with random walks, and no walk shows liveness (every worm delivered on every fair run); drop --search swarm for --prop %s", checker.PropLiveness)
-	}
 	if opt.Workers == 0 {
 		opt.Workers = 1
 	}
