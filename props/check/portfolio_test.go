@@ -213,3 +213,13 @@ func TestInconclusiveNamesTheNextStep(t *testing.T) {
 		t.Fatalf("verdict %s, notes %q; want inconclusive with one line naming --search swarm", rep.Verdict, rep.Notes)
 	}
 }
+
+// TestSwarmRefusesAFamily: --search swarm hunts in one instance; with a family it is
+// refused in one line, not dropped for the family's exhaustive searches.
+func TestSwarmRefusesAFamily(t *testing.T) {
+	_, err := check.Run(t.Context(), check.Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"routing": "dor", "family": "all-placements:2"}},
+		checker.PropDeadlock, check.Options{Swarm: true})
+	if err == nil || !strings.Contains(err.Error(), "--search swarm") || !strings.Contains(err.Error(), "--family") {
+		t.Fatalf("err %v; want a refusal naming --search swarm and --family", err)
+	}
+}

@@ -216,6 +216,9 @@ func (u Unicast) prepare(r *request) (job, error) {
 		if r.property == checker.PropLiveness {
 			return nil, badf("--prop %s checks one instance (--msgs), not a family", checker.PropLiveness)
 		}
+		if r.opt.Swarm {
+			return nil, badf("--search swarm hunts in one instance; give --msgs, not --family")
+		}
 		fam := *u.Family
 		if len(fam.Params) == 0 {
 			fam.Params = [][2]int{{sp.Length, sp.Buffer}}
