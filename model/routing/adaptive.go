@@ -74,13 +74,13 @@ func NewDuato(g *topology.Network) *Duato {
 	return d
 }
 
-// NewDuatoNoDateline returns Duato's structure without dateline classes, as relations
+// newDuatoNoDateline returns Duato's structure without dateline classes, as relations
 // are often first written: VC 1 fully adaptive and minimal, VC 0 dimension order with
 // no dateline, VCs() = 2 on every grid. On a mesh or hypercube it is Duato's relation;
 // on a torus the escape rings are cyclic, Duato's condition fails, and worms that fill
 // a ring's escape VCs while the adaptive VCs they wait for are held deadlock, with more
 // worms the larger the torus (the exact decision's multi-VC case).
-func NewDuatoNoDateline(g *topology.Network) *Duato {
+func newDuatoNoDateline(g *topology.Network) *Duato {
 	return &Duato{m: newGeom(g), escape: 1, name: "duato-nodateline"}
 }
 

@@ -144,7 +144,7 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 	case "duato":
 		return NewDuato(g), nil
 	case "duato-nodateline":
-		return NewDuatoNoDateline(g), nil
+		return newDuatoNoDateline(g), nil
 	case "nonminimal":
 		return NewNonMinimal(g), nil
 	}

@@ -184,19 +184,19 @@ func gridChannels(kind Kind, sizes []int, nodes int) int {
 	return n
 }
 
-// ChannelBytes is what one channel of a grid costs in memory: its Channel (24 bytes)
+// channelBytes is what one channel of a grid costs in memory: its Channel (24 bytes)
 // and its share of the slots (a node's outputs by dimension and direction; two per
 // channel on a hypercube).
-const ChannelBytes = 32
+const channelBytes = 32
 
-// GridChannels returns how many channels the mesh, torus or hypercube spec names has,
-// without building it, so that a caller with a memory budget can refuse a network that
-// alone would exceed it (ChannelBytes each); ok is false for any other spec, a network
-// with failed links included, and for a spec Parse refuses.
-func GridChannels(spec string) (n int64, ok bool) {
+// GridBytes returns how many channels the mesh, torus or hypercube spec names has and
+// the bytes they take, without building it, so that a caller with a memory budget can
+// refuse a network that alone would exceed it; ok is false for any other spec, a
+// network with failed links included, and for a spec Parse refuses.
+func GridBytes(spec string) (bytes, channels int64, ok bool) {
 	kind, arg, found := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
 	if !found || strings.Contains(arg, FaultsSep) {
-		return 0, false
+		return 0, 0, false
 	}
 	var sizes []int
 	var k Kind
@@ -208,34 +208,35 @@ func GridChannels(spec string) (n int64, ok bool) {
 		}
 		parts := strings.Split(arg, "x")
 		if len(parts) > MaxDims {
-			return 0, false
+			return 0, 0, false
 		}
 		for _, p := range parts {
 			s, err := parseSize(p)
 			if err != nil || s < 2 || s > MaxDimSize {
-				return 0, false
+				return 0, 0, false
 			}
 			sizes = append(sizes, s)
 		}
 	case "hypercube":
 		d, err := parseSize(arg)
 		if err != nil || d < 1 || d > MaxHypercubeDim {
-			return 0, false
+			return 0, 0, false
 		}
 		k = Hypercube
 		for range d {
 			sizes = append(sizes, 2)
 		}
 	default:
-		return 0, false
+		return 0, 0, false
 	}
 	nodes := 1
 	for _, s := range sizes {
 		if nodes *= s; nodes > MaxNodes {
-			return 0, false
+			return 0, 0, false
 		}
 	}
-	return int64(gridChannels(k, sizes, nodes)), true
+	n := int64(gridChannels(k, sizes, nodes))
+	return n * channelBytes, n, true
 }
 
 // step moves coordinate x one hop along dimension d in direction dir; ok is false where
