@@ -45,10 +45,12 @@ first: a relation with no deadlock configuration (or none of as few worms as the
 holds for every packet length, buffer depth and placement, so the instance holds with
 no flit search; otherwise the exhaustive search decides, and when it has not within a
 second, swarm walkers join it on the free cores, the first verdict answering
-(docs/semantics.md, "Static verdicts and flit verdicts"). --search bfs runs the
-exhaustive search alone; --search swarm --time-limit T the walkers alone. What walkers
-find is minimised to the worms involved, whose instance alone is searched
-exhaustively for the shortest trace, replayed on the full instance; finding nothing is
+(docs/semantics.md, "Static verdicts and flit verdicts"). For liveness the static
+holds decides too when every route of the worms is minimal. --search bfs runs the
+exhaustive search alone; --search swarm --time-limit T the walkers alone (for
+liveness they hunt deadlocks and livelock lassos). What walkers find is minimised to
+the worms involved, whose instance alone is searched exhaustively (up to 2^18 states)
+for the shortest trace, replayed on the full instance; finding nothing is
 inconclusive.`,
 		Properties:      []Support{{checker.PropDeadlock, props.SemFlit}, {checker.PropGlobalDeadlock, props.SemFlit}, {checker.PropLiveness, props.SemFlit}},
 		DefaultProperty: checker.PropDeadlock,
