@@ -3,11 +3,13 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -28,8 +30,21 @@ type request struct {
 	read      map[string]bool
 	relation  routing.Relation // Instance.Relation
 	usedRel   bool             // the algorithm took relation
+	walkers   int              // swarm walkers a portfolio gives (0: swarmWalkers' default)
 	typed     string           // the typed request's Go type ("Unicast"); "" for Run
 	bookSim   *BookSim         // Instance.BookSim
+}
+
+// swarmWalkers is how many walkers a swarm runs: what a portfolio gives it (the cores
+// its exhaustive search leaves), else Options.Workers when above 1, else every core.
+func (r *request) swarmWalkers() int {
+	switch {
+	case r.walkers > 0:
+		return r.walkers
+	case r.opt.Workers > 1:
+		return r.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // isSet says whether the caller set parameter name (else it has its default).
@@ -294,6 +309,25 @@ func (r *request) seed() uint64 {
 // capture cost no second build or replay; the tests read the counts.
 type work struct {
 	parses, builds, replays int
+}
+
+// readFile reads a file the request names (a routing file): at most k's cap lowered to
+// a quarter of the memory budget (input.Kind.Within), stopped with Run's context.
+func (r *request) readFile(k input.Kind) func(path string) ([]byte, error) {
+	ctx := r.opt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return input.Reader(ctx, k.Within(r.opt.MaxMemoryBytes))
+}
+
+// readStopped is the error of a read that Run's context cut short (not bad input: the
+// file may be fine), nil while the context lives.
+func (r *request) readStopped() error {
+	if ctx := r.opt.ctx; ctx != nil && ctx.Err() != nil {
+		return fmt.Errorf("stopped while reading a file: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 // propList joins property names for a message.
