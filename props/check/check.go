@@ -18,7 +18,7 @@
 //	g, _ := topology.Parse("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
 //		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
-//		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})
+//		Dateline: unicast.DatelineOff}}.Check(ctx, checker.PropDeadlock, check.Options{})
 package check
 
 import (
@@ -139,8 +139,27 @@ type Options struct {
 	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
 	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
 	// minimised to the messages it involves, searched exhaustively and replayed on the
-	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	// instance; finding nothing is inconclusive, never holds. For liveness a walk's
+	// deadlock or weakly fair lasso (a livelock or starvation) refutes it. Context
+	// bounds it.
 	Swarm bool
+	// Static asks the static decision about a unicast instance's routing relation first,
+	// under the instance's virtual channels (props/cdg): a relation without a deadlock
+	// configuration holds for every placement, packet length, buffer depth and port
+	// model, so the instance holds with no flit search (Report.Static says so; for
+	// liveness, when every route of its worms is minimal). Otherwise the flit search
+	// decides, after PortfolioLead or as soon as the static answer is known
+	// (docs/semantics.md, "Static verdicts and flit verdicts"). Deadlock,
+	// global-deadlock and liveness of single unicast instances; the command line turns
+	// it on by default (--search auto).
+	Static bool
+	// Portfolio runs swarm walkers (checker.Swarm) beside the exhaustive search of a
+	// single unicast or tree-multicast instance once that has run PortfolioLead without
+	// deciding, on the cores the search leaves free, under the same context and memory
+	// budget; the first that decides answers (a walker only with a violation, minimised
+	// and replayed as with Swarm), and Report.Strategies says which and what each did.
+	// The command line turns it on by default (--search auto).
+	Portfolio bool
 	// Reduction explores the flit models' deadlock checks with partial-order reduction
 	// (flit.Reduced's stubborn sets) where it is sound: unicast and tree-multicast
 	// deadlock properties under a minimal relation, without symmetry. Verdicts are the
@@ -183,7 +202,7 @@ func (p Param) IsBool() bool { return p.Default == "false" || p.Default == "true
 // Support is one property an algorithm can be checked for, with the semantics the
 // verdict is judged in.
 type Support struct {
-	Property  string
+	Property  checker.Property
 	Semantics string
 }
 
@@ -201,7 +220,7 @@ type Algorithm struct {
 	// DefaultProperty, if set, is the property checked when none is named, although the
 	// algorithm supports more than one (unicast: deadlock, the question its users ask;
 	// liveness is asked for by name).
-	DefaultProperty string
+	DefaultProperty checker.Property
 	// Params are its documented parameters, in the order help lists them.
 	Params []Param
 	// Families says whether the algorithm checks families of instances (the "family"
@@ -236,8 +255,8 @@ func (a Algorithm) Replayable() bool { return a.replay != nil }
 
 // PropertyNames lists the distinct property names the algorithm supports, in registry
 // order.
-func (a Algorithm) PropertyNames() []string {
-	var out []string
+func (a Algorithm) PropertyNames() []checker.Property {
+	var out []checker.Property
 	for _, s := range a.Properties {
 		if !slices.Contains(out, s.Property) {
 			out = append(out, s.Property)
@@ -314,7 +333,7 @@ func algorithmNames() []string {
 // index and a replayable trace in Report.Trace) and its evidence. Errors wrapping
 // ErrBadInput are the caller's; any other error is internal. Cancelling ctx ends the
 // search with verdict inconclusive.
-func Run(ctx context.Context, req Request, property string, opt Options) (*props.Report, error) {
+func Run(ctx context.Context, req Request, property checker.Property, opt Options) (*props.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -330,11 +349,11 @@ func Run(ctx context.Context, req Request, property string, opt Options) (*props
 // of one family (Unicast, TreeMulticast, TwoPhase, BanyanRoute, Partition, Collective,
 // ...), whose errors name its Go fields.
 type Request interface {
-	jobFor(property string, opt Options) (job, error)
+	jobFor(property checker.Property, opt Options) (job, error)
 }
 
 // jobFor validates the instance for property under opt and returns its job (Request).
-func (in Instance) jobFor(property string, opt Options) (job, error) {
+func (in Instance) jobFor(property checker.Property, opt Options) (job, error) {
 	_, j, err := prepare(in, property, opt)
 	return j, err
 }
@@ -342,7 +361,7 @@ func (in Instance) jobFor(property string, opt Options) (job, error) {
 // typedJob is the job of a typed request of algorithm a on topology, the Go type typed
 // ("Unicast"): the property and options validated as Run validates them, then prep's
 // job. Its errors name the request's fields (request.field).
-func typedJob(a Algorithm, typed, topology, property string, opt Options, prep func(r *request) (job, error)) (job, error) {
+func typedJob(a Algorithm, typed, topology string, property checker.Property, opt Options, prep func(r *request) (job, error)) (job, error) {
 	r, err := newRequest(a, Instance{Algorithm: a.Name, Topology: topology}, property, opt)
 	if err != nil {
 		return nil, err
@@ -367,7 +386,7 @@ func runJob(ctx context.Context, j job) (*props.Report, error) {
 // prepare validates a check and returns its request (whose work counts what the check
 // does) and the job that runs it; every input error is reported here, before any
 // search starts.
-func prepare(in Instance, property string, opt Options) (*request, job, error) {
+func prepare(in Instance, property checker.Property, opt Options) (*request, job, error) {
 	a, ok := Lookup(in.Algorithm)
 	if !ok {
 		if in.Algorithm == "" {

@@ -137,7 +137,7 @@ func NewReport(a *Analysis, meta Meta, faulted *Analysis, faults []string) *Repo
 	r := &Report{analysis: a, faulted: faulted}
 	r.Schema, r.Command = props.ReportSchema, Algorithm
 	r.Instance = props.Instance{Topology: meta.File, Algorithm: Algorithm, Params: meta.Params}
-	r.Property, r.Semantics = props.PropDeadlock, props.SemVCT
+	r.Property, r.Semantics = checker.PropDeadlock, props.SemVCT
 	r.Verdict = main.Verdict()
 	r.Stats = props.Stats{Checked: main.Pairs.Pairs, Unit: "routes", Seconds: a.Seconds}
 	if faulted != nil {
@@ -266,9 +266,9 @@ func (a *Analysis) reason() string {
 	case len(a.Loops) == 0:
 		s = "no credit loop: the (port, VL) dependency graph is acyclic, so no deadlock"
 	case dead > 0:
-		s = fmt.Sprintf("%d of %s deadlock at these sizes", dead, plural(len(a.Loops), "credit loop"))
+		s = fmt.Sprintf("%d of %s %s at these sizes", dead, plural(len(a.Loops), "credit loop"), agree(dead, "deadlocks", "deadlock"))
 	case open > 0:
-		s = fmt.Sprintf("%d of %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"))
+		s = fmt.Sprintf("%d of %s %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"), agree(open, "is", "are"))
 	default:
 		s = fmt.Sprintf("%s, none of which can fill at these sizes", plural(len(a.Loops), "credit loop"))
 	}
@@ -425,6 +425,14 @@ func (c ChannelRef) String() string {
 }
 
 // plural says n things: "1 credit loop", "2 credit loops".
+// agree is the verb for n things: one for one, many for more.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing

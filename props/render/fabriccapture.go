@@ -15,15 +15,16 @@ import (
 	"github.com/wormcheck/wormcheck/model/vct"
 )
 
-// LinkTypeFabric is the link type of fabric captures, LINKTYPE_USER1: each record is
-// an InfiniBand packet from its Local Route Header on. Wireshark's InfiniBand dissector
-// reads it once user DLT 148 is mapped to it (FabricDissectorOption); pcap's own
-// LINKTYPE_INFINIBAND (247) is not one Wireshark's file reader knows.
-const LinkTypeFabric = layers.LinkType(148)
+// LinkTypeFabric is the link type of fabric captures, LINKTYPE_USER3 (USER0..2 are
+// wormcheck's own layouts, model/flitwire): each record is an InfiniBand packet from
+// its Local Route Header on. Wireshark's InfiniBand dissector reads it once user DLT 150
+// is mapped to it (FabricDissectorOption); pcap's own LINKTYPE_INFINIBAND (247) is not
+// one Wireshark's file reader knows.
+const LinkTypeFabric = layers.LinkType(150)
 
 // FabricDissectorOption is the tshark/Wireshark preference that decodes fabric captures
 // (tshark -o FabricDissectorOption -r F.pcap).
-const FabricDissectorOption = `uat:user_dlts:"User 1 (DLT=148)","infiniband","0","","0",""`
+const FabricDissectorOption = `uat:user_dlts:"User 3 (DLT=150)","infiniband","0","","0",""`
 
 // FabricCapture writes a run of the vct model as a pcap capture of InfiniBand packets,
 // one record per step: the packet as it enters the buffer it moves to (an injection or

@@ -99,15 +99,22 @@ func matrixRows(t *testing.T) []row {
 			rows = append(rows, r)
 		}
 	}
-	for _, e := range []string{"minhop", "dfsssp", "lash", "torus-2QoS"} {
-		r := row{fabric: "4x4 torus (generated)", engine: e, topo: torus, slEngine: e != "minhop"}
-		if e == "torus-2QoS" {
+	for _, e := range []string{"minhop", "updn", "dfsssp", "lash", "torus-2QoS"} {
+		r := row{fabric: "4x4 torus (generated)", engine: e, topo: torus, slEngine: e != "minhop" && e != "updn"}
+		switch e {
+		case "updn":
+			r.roots = []string{"T0_0"}
+		case "torus-2QoS":
 			r.torus = torus44
 		}
 		rows = append(rows, r)
 	}
-	for _, e := range []string{"minhop", "dfsssp", "lash"} {
-		rows = append(rows, row{fabric: "subnet.lst (62 switches)", file: "subnet.lst", engine: e, topo: file("subnet.lst"), slEngine: e != "minhop"})
+	for _, e := range []string{"minhop", "updn", "dfsssp", "lash"} {
+		r := row{fabric: "subnet.lst (62 switches)", file: "subnet.lst", engine: e, topo: file("subnet.lst"), slEngine: e == "dfsssp" || e == "lash"}
+		if e == "updn" {
+			r.fabric, r.roots = "subnet.lst (62 switches; updn roots: the 12 switches farthest from the CAs)", []string{farthest}
+		}
+		rows = append(rows, r)
 	}
 	return rows
 }
@@ -140,13 +147,14 @@ func TestOpenSMEngines(t *testing.T) {
 	if testing.Short() && os.Getenv("WORMCHECK_LONG") == "" {
 		t.Skip("about a minute of OpenSM runs and SA queries: run without -short")
 	}
+	if err := IbdmchkAvailable(); err != nil {
+		t.Skipf("the table sets ibdmchk beside wormcheck: %v", err)
+	}
 	var lines []string
 	for _, r := range matrixRows(t) {
 		topo := r.topo(t)
 		req := Request{Fabric: topo, Engine: r.engine, QoS: r.slEngine, PathSLs: r.slEngine}
-		for _, n := range r.roots {
-			req.Roots = append(req.Roots, guidOf(topo, n))
-		}
+		req.Roots = simRoots(t, topo, r.roots)
 		if r.torus != nil {
 			req.TorusConf = r.torus(topo)
 		}
