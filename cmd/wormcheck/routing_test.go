@@ -250,8 +250,8 @@ func TestRoutingVCs(t *testing.T) {
 // and an irregular network from a file, as a user would: each violated `routing`
 // saves its trace and `replay` exits 1 on it; the configuration's worms then make a
 // `check --algo unicast` instance whose violation's trace replays with exit 1 too; and
-// the dimension-order ring of issue 32 (dor-1vc on torus:4, saved as dor without
-// dateline classes) is among them.
+// the dimension-order ring (dor-1vc on torus:4, saved as dor without dateline
+// classes) is among them.
 func TestEveryWitnessReplays(t *testing.T) {
 	dir := t.TempDir()
 	n := 0

@@ -39,8 +39,11 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 		}
 		return nil, nil
 	}
-	rel, err := routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing))
+	rel, err := routing.Resolve(g, spec, r.readFile(input.Routing))
 	if err != nil {
+		if stop := r.readStopped(); stop != nil {
+			return nil, stop
+		}
 		return nil, badf("--routing: %v", err)
 	}
 	return rel, nil
@@ -195,7 +198,10 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--topo: missing (a built-in routing needs a topology)")
 		}
 		var err error
-		if rel, err = routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing)); err != nil {
+		if rel, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 	}
