@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -140,8 +139,8 @@ func stoppedWithout(ctx context.Context, e *env, cmd, what string) (int, error) 
 // a memory budget of maxBytes (the file and what is parsed from it must both fit), and
 // stopped when ctx, the command's budget context, ends (a FIFO that never ends or has no
 // writer). It returns errStopped when ctx ended first, else a usage error naming the file.
-func readInput(ctx context.Context, path string, k input.Kind, maxBytes int64) ([]byte, error) {
-	data, err := input.ReadFile(ctx, path, k.Within(maxBytes))
+func readInput(ctx context.Context, path string, k check.FileKind, maxBytes int64) ([]byte, error) {
+	data, err := check.ReadFile(ctx, path, k, maxBytes)
 	switch {
 	case err == nil:
 		return data, nil
@@ -152,7 +151,7 @@ func readInput(ctx context.Context, path string, k input.Kind, maxBytes int64) (
 }
 
 // read is readInput under b's memory budget.
-func (b *budget) read(ctx context.Context, path string, k input.Kind) ([]byte, error) {
+func (b *budget) read(ctx context.Context, path string, k check.FileKind) ([]byte, error) {
 	return readInput(ctx, path, k, b.maxMemMB<<20)
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -245,7 +244,7 @@ func (c *common) instance(ctx context.Context, e *env, a check.Algorithm, params
 	if c.BookSim == "" {
 		return in, nil
 	}
-	data, err := readInput(ctx, c.BookSim, input.BookSim, maxMem)
+	data, err := readInput(ctx, c.BookSim, check.BookSimKind, maxMem)
 	if err != nil {
 		if errors.Is(err, errStopped) {
 			return in, err
@@ -277,7 +276,7 @@ func familyFiles(ctx context.Context, opt *check.Options, result, resume string,
 		}
 		_, err := os.Stat(resume)
 		if !errors.Is(err, iofs.ErrNotExist) {
-			data, err := readInput(ctx, resume, input.Checkpoint, maxMem)
+			data, err := readInput(ctx, resume, check.CheckpointKind, maxMem)
 			switch {
 			case errors.Is(err, errStopped):
 				return "", err

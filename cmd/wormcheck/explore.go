@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -56,7 +55,7 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	data, err := bud.read(ctx, path, input.Saved)
+	data, err := bud.read(ctx, path, check.SavedKind)
 	if errors.Is(err, errStopped) {
 		return stoppedReading(ctx, e, "explore", path)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -44,7 +43,7 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	read := input.Reader(ctx, input.Result.Within(bud.maxMemMB<<20))
+	read := check.FileReader(ctx, check.ResultKind, bud.maxMemMB<<20)
 	m, err := budgeted(ctx, func() (*check.Merged, error) { return check.Merge(files, read) })
 	if errors.Is(err, errStopped) || ctx.Err() != nil {
 		return stoppedWithout(ctx, e, "merge", "the merged result")

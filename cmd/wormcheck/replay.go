@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -48,7 +47,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	data, err := bud.read(ctx, path, input.Trace)
+	data, err := bud.read(ctx, path, check.TraceKind)
 	if errors.Is(err, errStopped) {
 		return stoppedReading(ctx, e, "replay", path)
 	}

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model/input"
+	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/check/slurm"
 )
 
@@ -47,7 +47,7 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 		if len(checkArgs) > 0 || *tasks != 0 {
 			return 0, usagef("--only resubmits tasks of the existing %s; give neither --tasks nor a check command", task)
 		}
-		data, err := input.ReadFile(ctx, task, slurmScript)
+		data, err := check.ReadFile(ctx, task, check.TaskScriptKind, 0)
 		if err != nil {
 			return 0, usagef("--only: %v", err)
 		}
@@ -156,7 +156,3 @@ func familyCheckArgs(ctx context.Context, args []string) error {
 	}
 	return nil
 }
-
-// slurmScript is the kind of the task script `slurm --only` reads back from --dir: one
-// wormcheck wrote, a few kilobytes, so a larger file is not one.
-var slurmScript = input.Kind{Name: "task script", Max: 1 << 20}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -75,7 +74,7 @@ func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	data, err := bud.read(ctx, path, input.Schedule)
+	data, err := bud.read(ctx, path, check.ScheduleKind)
 	if errors.Is(err, errStopped) {
 		return stoppedReading(ctx, e, "verify", path)
 	}
@@ -116,7 +115,7 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	data, err := bud.read(ctx, path, input.Saved)
+	data, err := bud.read(ctx, path, check.SavedKind)
 	if errors.Is(err, errStopped) {
 		return stoppedReading(ctx, e, "render", path)
 	}
