@@ -70,7 +70,7 @@ func statesOf(t *testing.T, g *model.Grid, tmpl Spec, ps []Pair) (int64, checker
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Search(context.Background(), m, 0, false)
+	r := SearchUncompacted(m, checker.Options[flit.State]{Context: context.Background()})
 	return r.States, r.Verdict
 }
 

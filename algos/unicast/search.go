@@ -51,6 +51,10 @@ type Result struct {
 	// where one was asked for.
 	Reduction     string
 	ReductionNote string
+	// Compacted says the search ran on the compacted model (flit.Model.Compacted: every
+	// step a worm's move and the moves of its own flits it enables), so States and Depth
+	// count compacted states and steps; the trace is unfolded into Model's own steps.
+	Compacted bool
 }
 
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
@@ -71,7 +75,22 @@ func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool
 // bounds, progress); deadlock checking is always on, and so is the liveness decision
 // (checker.Options.CheckLiveness): a Holds comes with a certificate that every message
 // is delivered, and a livelock or starvation is a violation with a lasso.
+//
+// The search runs on m's compacted twin (flit.Model.Compacted) where that is exact: with
+// no invariants or m's own (Model.Invariants; the twin checks its own), since a caller's
+// invariant may read the states compaction skips. The twin keeps every global and local
+// deadlock and every fair lasso of m and its state count does not grow with packet
+// length and buffer depth (docs/semantics.md "Compacted worms"); its witness is
+// unfolded and replayed on m, so Result.Model is m and the trace is m's.
 func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
+	cm, opt := compacted(m, opt)
+	return search(cm, cm, opt)
+}
+
+// SearchUncompacted is SearchWith on m itself, every flit move its own step: the
+// reference the compacted search is tested against, and what a caller that needs the
+// states compaction skips (a shortest trace counted in flit moves) asks for.
+func SearchUncompacted(m *flit.Model, opt checker.Options[flit.State]) Result {
 	return search(m, m, opt)
 }
 
@@ -96,14 +115,15 @@ func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 // every instance (soundness tests of the reduction run it so on small instances, which
 // the first pass would otherwise decide alone).
 func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firstPass int64) Result {
-	r := flit.NewReduced(m)
+	cm, opt := compacted(m, opt)
+	r := flit.NewReduced(cm)
 	if !r.Minimal() {
-		res := search(m, m, opt)
+		res := search(cm, cm, opt)
 		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
 	if firstPass <= 0 {
-		res := search(m, r, opt)
+		res := search(cm, r, opt)
 		res.Reduction = "stubborn"
 		res.ReductionNote = "the reduced search decided (no unreduced first pass)"
 		return res
@@ -112,12 +132,12 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 	if first.MaxStates == 0 || first.MaxStates > firstPass {
 		first.MaxStates = firstPass
 	}
-	res := search(m, m, first)
+	res := search(cm, cm, first)
 	if res.Verdict != checker.Inconclusive || opt.MaxStates > 0 && opt.MaxStates <= firstPass || opt.Context != nil && opt.Context.Err() != nil {
 		return res
 	}
 	done := res.States
-	res = search(m, r, opt)
+	res = search(cm, r, opt)
 	res.Reduction = "stubborn"
 	res.ReductionNote = fmt.Sprintf("the unreduced search stopped at %d states without a violation; the reduced search decided", done)
 	return res
@@ -126,27 +146,56 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 // FirstPass bounds the unreduced search SearchReduced runs before the reduced one.
 const FirstPass = 1_000_000
 
-// search explores sys (m itself, or m reduced) with the deadlock and liveness checks.
-func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
+// compacted returns the model a search of m runs on and its options: m's compacted
+// twin with its own invariants when opt has none or m's own, else m and opt.
+func compacted(m *flit.Model, opt checker.Options[flit.State]) (*flit.Model, checker.Options[flit.State]) {
+	cm := m.Compacted()
+	if cm == m {
+		return m, opt
+	}
+	if len(opt.Invariants) > 0 {
+		own := m.Invariants()
+		if len(own) != len(opt.Invariants) {
+			return m, opt
+		}
+		for i := range own {
+			if own[i].Name != opt.Invariants[i].Name {
+				return m, opt
+			}
+		}
+		opt.Invariants = cm.Invariants()
+	}
+	return cm, opt
+}
+
+// search explores sys (cm itself, or cm reduced) with the deadlock and liveness checks
+// and reports on cm's uncompacted model (cm itself when it does not compact): a
+// witness is unfolded (flit.Model.Unfold) and replayed there.
+func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
 	opt.CheckDeadlock = true
 	opt.CheckLiveness = true
 	r, err := checker.Explore[flit.State](sys, opt)
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
+	m := cm.Uncompacted()
 	res := Result{Property: PropertyOf(opt), Model: m, States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
-		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
+		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound, Compacted: cm.Compacts()}
 	switch r.Verdict {
 	case checker.Holds:
 		res.Verdict = checker.Holds
 	case checker.Violated:
 		res.Verdict = checker.Violated
 		v := r.Violation
-		res.Actions, res.Trace = v.Trace.Actions(), v.Trace
-		for _, st := range v.Trace.Steps[1:] {
+		tr, cycle, err := unfold(cm, v)
+		if err != nil {
+			return Result{Verdict: checker.Inconclusive, Violation: "internal: " + err.Error(), Model: m}
+		}
+		res.Actions, res.Trace = tr.Actions(), tr
+		for _, st := range tr.Steps[1:] {
 			res.Labels = append(res.Labels, st.Label)
 		}
-		res.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		res.Final = tr.Steps[len(tr.Steps)-1].State
 		res.Kind, res.Stuck = v.Kind, v.Stuck
 		switch v.Kind {
 		case checker.KindDeadlock:
@@ -154,7 +203,7 @@ func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[fl
 		case checker.KindLocalDeadlock:
 			res.Violation = m.DeadlockText(res.Final, true)
 		case checker.KindLivelock, checker.KindStarvation:
-			res.Violation, res.CycleStart = v.Message, v.CycleStart
+			res.Violation, res.CycleStart = v.Message, cycle
 		default:
 			res.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
 		}
@@ -162,12 +211,34 @@ func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[fl
 		res.Verdict = checker.Inconclusive
 		res.Violation = r.Reason
 	}
-	if err := m.Err(); err != nil {
+	err = cm.Err()
+	if err == nil {
+		err = m.Err()
+	}
+	if err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
 		res.Verdict, res.Violation, res.Actions, res.Labels, res.Trace = checker.Inconclusive, err.Error(), nil, nil, checker.Trace[flit.State]{}
 	}
 	return res
+}
+
+// unfold returns violation v of cm's search as a trace of cm's uncompacted model, and
+// the index there where a lasso's cycle starts: v's trace itself when cm does not
+// compact, else its unfolding (flit.Model.Unfold) replayed.
+func unfold(cm *flit.Model, v *checker.Violation[flit.State]) (checker.Trace[flit.State], int, error) {
+	if !cm.Compacts() {
+		return v.Trace, v.CycleStart, nil
+	}
+	full, at, err := cm.Unfold(v.Trace.Actions())
+	if err != nil {
+		return checker.Trace[flit.State]{}, 0, err
+	}
+	tr, err := checker.Replay[flit.State](cm.Uncompacted(), 0, full)
+	if err != nil {
+		return checker.Trace[flit.State]{}, 0, fmt.Errorf("the unfolded witness does not replay: %w", err)
+	}
+	return tr, at[v.CycleStart], nil
 }
 
 // PropertyOf names the deadlock property a search with opt checks: "deadlock" with

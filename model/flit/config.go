@@ -145,6 +145,14 @@ type Config struct {
 	Ports    Ports
 	Prune    Prune
 	Messages []Message
+	// Compact makes each transition a worm's move followed by every local move it
+	// enables (a flit advancing into a channel its own worm holds, or delivered through
+	// its own ejection channel), so the model's states are the compacted ones and their
+	// count does not grow with packet length and buffer depth. Every global and local
+	// deadlock and every fair lasso of the uncompacted model is kept (compact.go,
+	// docs/semantics.md); Unfold turns a trace back into the uncompacted model's. It has
+	// no effect under a pruning policy, whose prunes read the worm's own buffers.
+	Compact bool
 }
 
 // Limits that keep states encodable in bytes.

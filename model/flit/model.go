@@ -46,6 +46,12 @@ type Model struct {
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 
+	compact  bool      // Config.Compact and no pruning policy (compact.go)
+	fullOnce sync.Once // Uncompacted's model, built on first use
+	full     *Model
+	twinOnce sync.Once // Compacted's model, built on first use
+	twin     *Model
+
 	distOnce sync.Once  // Progress's distances, computed on first use
 	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
 	ecc      []uint32   // ecc[i]: the largest dist[i][v]
@@ -56,7 +62,7 @@ func New(cfg Config) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
+	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable(), compact: cfg.Compact && cfg.Prune == PruneNone}
 	m.tab.worms = make([]localSet, len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
@@ -605,9 +611,16 @@ func wordIndices(enc uint64, n int, dst []uint32) ([]uint32, bool) {
 // is within its own worm (its source, the channels it holds, a free channel it takes),
 // so only that worm's local state is built and interned again.
 func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
-	all := append(sc.merge[:0], sc.held[msg]...)
-	for _, o := range sc.log.idx[:sc.log.n] {
-		all = append(all, o)
+	all := sc.merge[:0]
+	if sc.log.full { // the log lost channels: find the worm's
+		for o := range t.VCs {
+			if int(t.VCs[o].Owner) == msg {
+				all = append(all, int32(o))
+			}
+		}
+	} else {
+		all = append(all, sc.held[msg]...)
+		all = append(all, sc.log.idx[:sc.log.n]...)
 	}
 	for i := 1; i < len(all); i++ { // insertion sort: a worm holds a few channels
 		for j := i; j > 0 && all[j] < all[j-1]; j-- {
@@ -650,17 +663,22 @@ func appendIndices(buf []byte, idx []uint32, msg int, x uint32) []byte {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// touched logs the virtual channels a step writes, so that EncodeSuccessors restores
-// only those; a nil log records nothing.
+// touched logs the virtual channels a step writes, each once, so that EncodeSuccessors
+// restores only those; a nil log records nothing.
 type touched struct {
-	idx  [16]int32
+	idx  [32]int32
 	n    int
-	full bool // more than len(idx) writes: restore everything
+	full bool // more than len(idx) channels written: restore everything
 }
 
 func (t *touched) add(vc int) {
-	if t == nil || vc < 0 {
+	if t == nil || vc < 0 || t.full {
 		return
+	}
+	for _, o := range t.idx[:t.n] {
+		if o == int32(vc) {
+			return
+		}
 	}
 	if t.n == len(t.idx) {
 		t.full = true
@@ -857,12 +875,16 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil || m.compact {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
 	var log touched
 	m.applyInto(s0, st, &s, &log)
+	if m.compact {
+		var rb []routing.Output
+		m.compactWorm(&s, c.msg, nil, &log, nil, &rb)
+	}
 	if s0.sums.ok && !log.full {
 		s.sums.pot, s.sums.outs = m.stepSums(s0, &s, &log, c.msg, s0.sums.pot, s0.sums.outs)
 		s.sums.ok = true

@@ -99,15 +99,7 @@ func (m *Model) stepSums(s, t *State, log *touched, msg int, pot, outs uint64) (
 		p1, o1 := m.msgSums(msg, &t.Msgs[msg])
 		pot, outs = pot-p0+p1, outs-o0+o1
 	}
-	idx := log.idx[:log.n]
-	for k, o := range idx {
-		dup := false
-		for _, q := range idx[:k] {
-			dup = dup || q == o
-		}
-		if dup {
-			continue
-		}
+	for _, o := range log.idx[:log.n] { // each channel once (touched.add)
 		p0, o0 := m.vcSums(int(o), &s.VCs[o])
 		p1, o1 := m.vcSums(int(o), &t.VCs[o])
 		pot, outs = pot-p0+p1, outs-o0+o1
