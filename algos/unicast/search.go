@@ -95,10 +95,12 @@ func SearchUncompacted(m *flit.Model, opt checker.Options[flit.State]) Result {
 }
 
 // SearchReduced is SearchWith with partial-order reduction (flit.Reduced) where it is
-// sound for the deadlock property: when every hop of the relation is minimal, so the
-// reachable graph is acyclic and the reduced graph's deadlocks decide local deadlocks
-// too. Otherwise (a relation with non-minimal hops) it searches unreduced and says why
-// in ReductionNote.
+// sound for the deadlock property: when every message's header graph is acyclic
+// (flit.Model.Acyclic: minimal relations, up*/down*, fat-tree NCA, dragonfly with
+// classes, Duato's, most routing files), so the reachable graph is acyclic and the
+// reduced graph's deadlocks decide local deadlocks too. Otherwise (a relation whose
+// headers can come back to a channel class) it searches without it and says why in
+// ReductionNote.
 //
 // A stubborn set runs the worms that interfere with nothing first, so a local deadlock
 // among the others shows deeper in the reduced graph than where it forms. So the
@@ -117,9 +119,9 @@ func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firstPass int64) Result {
 	cm, opt := compacted(m, opt)
 	r := flit.NewReduced(cm)
-	if !r.Minimal() {
+	if !cm.Acyclic() {
 		res := search(cm, cm, opt)
-		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
+		res.ReductionNote = "no partial-order reduction: a header can come back to a channel class it left (the relation misroutes), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
 	if firstPass <= 0 {

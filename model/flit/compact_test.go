@@ -2,16 +2,80 @@ package flit
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 )
+
+// The twin test of the reduced models a search runs on (Compacted: compacted worms and,
+// on acyclic models, the lowest free virtual channel of a class; Reduced: stubborn sets
+// by the relation's own progress measure) against the unreduced model, explored naively
+// over Successors. On every instance:
+//
+//   - every state of the compacted model is a reachable state of the full one, and has
+//     no local move;
+//   - the compaction of every reachable full state is, up to a permutation of the
+//     interchangeable virtual channels of a class, a reachable compacted state, with
+//     the full state's local deadlock among its stuck messages;
+//   - both have the same global deadlock states (up to that permutation), so the same
+//     verdicts for global and local deadlock;
+//   - checker.Explore counts the compacted model's states, and its shortest witness,
+//     unfolded, replays on a fresh uncompacted model into a deadlock;
+//   - Acyclic holds exactly when the full graph's progress measure increases on every
+//     edge it was checked on (it implies it), and then the stubborn-set search of the
+//     compacted model (no unreduced first pass) gives the full verdict and a witness that
+//     replays;
+//   - on models that are not Acyclic, the liveness decision (checker.CheckLiveness) of
+//     the compacted model is the full model's, and its lasso, unfolded, replays on the
+//     full model as a weakly fair lasso (checker.ReplayLasso).
 
 // stateKey is a model-independent key of s (its handles resolved by m's table), so that
 // states of a compacted and an uncompacted model of one configuration compare.
 func stateKey(m *Model, s State) string { return string(m.orderKey(s, nil)) }
+
+// classKey is a key of s that is the same for states that differ by a permutation of
+// the model virtual channels of one relation class of a channel: per message its own
+// section, then its channels as (class, contents) sorted, every output named by its
+// class.
+func classKey(m *Model, s State) string {
+	cls := func(o Out) string {
+		if o == Eject {
+			return "e"
+		}
+		return fmt.Sprint(int(o)/m.cfg.VCs, ".", (int(o)%m.cfg.VCs)/m.per)
+	}
+	input := func(in Input) string {
+		var b strings.Builder
+		for _, o := range in.Outs.Slice(m.tab) {
+			b.WriteString(cls(o) + ",")
+		}
+		fmt.Fprintf(&b, "|%d|%d|%d", in.Cur, in.Aux, in.Reinj)
+		return b.String()
+	}
+	var b strings.Builder
+	for i, g := range s.Msgs {
+		fmt.Fprintf(&b, "m%d %d %v %d %v ", i, g.Sent, g.Done, g.Mis, g.Got.Slice(m.tab))
+		if !g.Done {
+			b.WriteString(input(g.In))
+		}
+		var vcs []string
+		for o, v := range s.VCs {
+			if int(v.Owner) == i {
+				vcs = append(vcs, fmt.Sprint(cls(Out(o)), v.Closed, v.Flits.Slice(m.tab), input(v.In)))
+			}
+		}
+		slices.Sort(vcs)
+		b.WriteString(strings.Join(vcs, ";") + "\n")
+	}
+	return b.String()
+}
 
 // compactAll is the naive compaction of a state of the uncompacted model m: every
 // worm's local moves until none is enabled.
@@ -24,24 +88,18 @@ func compactAll(m *Model, s State) State {
 	return t
 }
 
-// twinStats are the figures of one twin comparison.
-type twinStats struct {
-	full, compact int  // reachable states
-	global, local bool // a global / local deadlock is reachable (both models agree)
-	witness       int  // length of the compacted model's shortest witness, unfolded
-}
-
-// naiveGraph is the reachable graph of m by a naive breadth-first search over
-// Successors: the states by key, and per key whether it is a global deadlock and the
-// messages of its local deadlock.
+// naiveGraph is the reachable graph of a model by a naive breadth-first search over
+// Successors: its states by stateKey in the order met, the global deadlocks, the local
+// deadlocks' members, and whether Progress failed to increase on some edge.
 type naiveGraph struct {
-	states map[string]State
-	order  []string
-	global map[string]bool
-	stuck  map[string][]int
+	states    map[string]State
+	order     []string
+	global    map[string]bool
+	stuck     map[string][]int
+	nonProgre bool
 }
 
-func naiveExplore(m *Model, limit int) (*naiveGraph, error) {
+func naiveExplore(m *Model, limit int) (*naiveGraph, bool) {
 	g := &naiveGraph{states: map[string]State{}, global: map[string]bool{}, stuck: map[string][]int{}}
 	queue := m.Init()
 	for _, s := range queue {
@@ -50,9 +108,10 @@ func naiveExplore(m *Model, limit int) (*naiveGraph, error) {
 		g.order = append(g.order, k)
 	}
 	var succ []checker.Transition[State]
+	var r0, r1 []uint32
 	for len(queue) > 0 {
 		if len(g.states) > limit {
-			return nil, fmt.Errorf("more than %d states", limit)
+			return nil, false
 		}
 		s := queue[0]
 		queue = queue[1:]
@@ -64,7 +123,11 @@ func naiveExplore(m *Model, limit int) (*naiveGraph, error) {
 		if st := m.Stuck(s); len(st) > 0 {
 			g.stuck[k] = st
 		}
+		r0 = m.Progress(s, r0)
 		for _, tr := range succ {
+			if r1 = m.Progress(tr.Next, r1); slices.Compare(r1, r0) <= 0 {
+				g.nonProgre = true
+			}
 			n := stateKey(m, tr.Next)
 			if _, ok := g.states[n]; !ok {
 				g.states[n] = tr.Next
@@ -73,109 +136,165 @@ func naiveExplore(m *Model, limit int) (*naiveGraph, error) {
 			}
 		}
 	}
-	return g, nil
+	return g, true
 }
 
-// compactTwin compares the compacted model of cfg with the uncompacted one (its naive
-// twin): every compacted state is reachable in the full model and has no local move;
-// the compaction of every full state is reachable in the compacted model; both have the
-// same global deadlock states, and a local deadlock of a full state is one of its
-// compaction; the encoded search (checker.Explore) counts the naive search's states; and
-// the compacted model's shortest witness of a deadlock, unfolded, replays on the full
-// model into a deadlocked state.
-func compactTwin(cfg Config, limit int) (twinStats, error) {
-	var st twinStats
+// twinFigures are the figures of one twin comparison.
+type twinFigures struct {
+	full, compact, reduced int64 // states: naive full, naive compacted, stubborn-set search
+	global, local         bool  // a global / local deadlock is reachable
+	lasso                 bool  // the liveness check found a lasso (models that are not Acyclic)
+	acyclic               bool
+}
+
+// twin compares the reduced models of cfg with the full one (see above); ok is false
+// when the full model has more than limit states (the instance is skipped).
+func twin(cfg Config, limit int) (f twinFigures, ok bool, err error) {
 	cfg.Compact = false
 	full, err := New(cfg)
 	if err != nil {
-		return st, err
+		return f, false, err
 	}
-	cfg.Compact = true
-	cm, err := New(cfg)
-	if err != nil {
-		return st, err
+	fg, ok := naiveExplore(full, limit)
+	if !ok {
+		return f, false, nil
 	}
-	fg, err := naiveExplore(full, limit)
-	if err != nil {
-		return st, err
+	cm := full.Compacted()
+	cg, _ := naiveExplore(cm, limit)
+	f.full, f.compact, f.acyclic = int64(len(fg.states)), int64(len(cg.states)), full.Acyclic()
+	if f.acyclic && fg.nonProgre {
+		return f, true, fmt.Errorf("Acyclic, but Progress does not increase on some edge of the full graph")
 	}
-	cg, err := naiveExplore(cm, limit)
-	if err != nil {
-		return st, err
-	}
-	st.full, st.compact = len(fg.states), len(cg.states)
+	canon := func(m *Model, s State) string { return classKey(m, s) }
+	cgCanon := map[string]string{} // class key -> state key
 	var rb []routing.Output
 	for _, k := range cg.order {
 		s := cg.states[k]
 		if _, ok := fg.states[k]; !ok {
-			return st, fmt.Errorf("compacted state not reachable in the full model:\n%s", cm.Format(s))
+			return f, true, fmt.Errorf("compacted state not reachable in the full model:\n%s", cm.Format(s))
 		}
 		for w := range s.Msgs {
 			if _, ok := cm.firstLocal(&s, w, heldBy(&s, w), nil, &rb); ok {
-				return st, fmt.Errorf("compacted state has a local move of m%d:\n%s", w, cm.Format(s))
+				return f, true, fmt.Errorf("compacted state has a local move of m%d:\n%s", w, cm.Format(s))
 			}
+		}
+		cgCanon[canon(cm, s)] = k
+		if cg.global[k] && !fg.global[k] {
+			return f, true, fmt.Errorf("compacted global deadlock is not one of the full model:\n%s", cm.Format(s))
 		}
 	}
 	for _, k := range fg.order {
 		s := fg.states[k]
-		ck := stateKey(full, compactAll(full, s))
-		if _, ok := cg.states[ck]; !ok {
-			return st, fmt.Errorf("the compaction of a full state is not reachable compacted:\n%s", full.Format(s))
+		c := compactAll(full, s)
+		ck, ok := cgCanon[canon(full, c)]
+		if !ok {
+			return f, true, fmt.Errorf("the compaction of a full state is not reachable compacted:\n%s", full.Format(s))
 		}
-		if fg.global[k] && ck != k {
-			return st, fmt.Errorf("a global deadlock is not compact:\n%s", full.Format(s))
+		if fg.global[k] && stateKey(full, c) != k {
+			return f, true, fmt.Errorf("a global deadlock is not compact:\n%s", full.Format(s))
 		}
 		if fg.global[k] && !cg.global[ck] {
-			return st, fmt.Errorf("global deadlock missing from the compacted model:\n%s", full.Format(s))
+			return f, true, fmt.Errorf("global deadlock missing from the compacted model:\n%s", full.Format(s))
 		}
-		if stuck := fg.stuck[k]; len(stuck) > 0 {
-			if cs := cg.stuck[ck]; !isSubset(stuck, cs) {
-				return st, fmt.Errorf("local deadlock %v of a full state is %v in its compaction:\n%s", stuck, cs, full.Format(s))
-			}
+		if stuck := fg.stuck[k]; len(stuck) > 0 && !isSubset(stuck, cg.stuck[ck]) {
+			return f, true, fmt.Errorf("local deadlock %v of a full state is %v in its compaction:\n%s", stuck, cg.stuck[ck], full.Format(s))
 		}
-		st.global = st.global || fg.global[k]
-		st.local = st.local || len(fg.stuck[k]) > 0
+		f.global = f.global || fg.global[k]
+		f.local = f.local || len(fg.stuck[k]) > 0
 	}
-	for k := range cg.global {
-		if !fg.global[k] {
-			return st, fmt.Errorf("compacted global deadlock is not one of the full model:\n%s", cm.Format(cg.states[k]))
+	if (len(cg.stuck) > 0) != f.local || (len(cg.global) > 0) != f.global {
+		return f, true, fmt.Errorf("deadlocks reachable: full global %v local %v, compacted global %v local %v", f.global, f.local, len(cg.global) > 0, len(cg.stuck) > 0)
+	}
+	if err := twinSearch(cfg, cm, cm, f.local, int64(len(cg.states))); err != nil {
+		return f, true, fmt.Errorf("compacted search: %v", err)
+	}
+	if f.acyclic {
+		r := NewReduced(cm)
+		if err := twinSearch(cfg, cm, r, f.local, -1); err != nil {
+			return f, true, fmt.Errorf("stubborn-set search: %v", err)
 		}
+		res, _ := checker.Explore[State](r, checker.Options[State]{CheckDeadlock: true, CheckLocalDeadlock: true})
+		f.reduced = res.Stats.States
+	} else if f.lasso, err = twinLiveness(cfg, cm); err != nil {
+		return f, true, err
 	}
-	cl := len(cg.stuck) > 0
-	if cl != st.local {
-		return st, fmt.Errorf("local deadlock reachable: full %v, compacted %v", st.local, cl)
-	}
-	res, err := checker.Explore[State](cm, checker.Options[State]{CheckDeadlock: true, CheckLocalDeadlock: true})
+	return f, true, nil
+}
+
+// twinSearch explores sys (cm, or cm reduced) for local deadlocks and checks the verdict
+// against local (the full model's) and, when it holds, its state count against states
+// (when >= 0); a witness must unfold and replay on a fresh uncompacted model into a
+// state with a local deadlock.
+func twinSearch(cfg Config, cm *Model, sys checker.Model[State], local bool, states int64) error {
+	res, err := checker.Explore[State](sys, checker.Options[State]{CheckDeadlock: true, CheckLocalDeadlock: true})
 	if err != nil {
-		return st, err
+		return err
 	}
-	if st.local {
-		if res.Verdict != checker.Violated {
-			return st, fmt.Errorf("explorer on the compacted model: %v, want violated", res.Verdict)
+	if !local {
+		if res.Verdict != checker.Holds || states >= 0 && res.Stats.States != states {
+			return fmt.Errorf("%v with %d states, want holds with %d", res.Verdict, res.Stats.States, states)
 		}
-		acts, _, err := cm.Unfold(res.Violation.Trace.Actions())
-		if err != nil {
-			return st, err
-		}
-		cfg.Compact = false
-		rm, err := New(cfg) // a fresh uncompacted model, as replay builds one
-		if err != nil {
-			return st, err
-		}
-		tr, err := checker.Replay[State](rm, 0, acts)
-		if err != nil {
-			return st, fmt.Errorf("unfolded witness does not replay: %v", err)
-		}
-		st.witness = tr.Len()
-		if len(rm.Stuck(tr.Steps[len(tr.Steps)-1].State)) == 0 {
-			return st, fmt.Errorf("unfolded witness ends without a local deadlock")
-		}
-	} else {
-		if res.Verdict != checker.Holds || res.Stats.States != int64(st.compact) {
-			return st, fmt.Errorf("explorer on the compacted model: %v %d states, want holds %d", res.Verdict, res.Stats.States, st.compact)
-		}
+		return nil
 	}
-	return st, nil
+	if res.Verdict != checker.Violated {
+		return fmt.Errorf("%v, want violated", res.Verdict)
+	}
+	acts, _, err := cm.Unfold(res.Violation.Trace.Actions())
+	if err != nil {
+		return err
+	}
+	cfg.Compact = false
+	rm, err := New(cfg) // a fresh uncompacted model, as replay builds one
+	if err != nil {
+		return err
+	}
+	tr, err := checker.Replay[State](rm, 0, acts)
+	if err != nil {
+		return fmt.Errorf("the unfolded witness does not replay: %v", err)
+	}
+	if len(rm.Stuck(tr.Steps[len(tr.Steps)-1].State)) == 0 {
+		return fmt.Errorf("the unfolded witness ends without a local deadlock")
+	}
+	return nil
+}
+
+// twinLiveness compares the liveness decision of the compacted model cm with the full
+// model's, and replays the compacted lasso, unfolded, on the full model.
+func twinLiveness(cfg Config, cm *Model) (lasso bool, err error) {
+	full := cm.Uncompacted()
+	a, err := checker.CheckLiveness[State](full, checker.LivenessOptions{})
+	if err != nil {
+		return false, err
+	}
+	b, err := checker.CheckLiveness[State](cm, checker.LivenessOptions{})
+	if err != nil {
+		return false, err
+	}
+	if a.Verdict != b.Verdict {
+		return false, fmt.Errorf("liveness: full %v, compacted %v", a.Verdict, b.Verdict)
+	}
+	if a.Verdict != checker.Violated {
+		return false, nil
+	}
+	if a.Violation.Kind.IsLasso() != b.Violation.Kind.IsLasso() {
+		return false, fmt.Errorf("liveness: full %v, compacted %v", a.Violation.Kind, b.Violation.Kind)
+	}
+	if !b.Violation.Kind.IsLasso() {
+		return false, nil
+	}
+	acts, at, err := cm.Unfold(b.Violation.Trace.Actions())
+	if err != nil {
+		return true, err
+	}
+	cfg.Compact = false
+	rm, err := New(cfg)
+	if err != nil {
+		return true, err
+	}
+	if _, _, err := checker.ReplayLasso[State](rm, 0, acts, at[b.Violation.CycleStart]); err != nil {
+		return true, fmt.Errorf("the unfolded lasso: %v", err)
+	}
+	return true, nil
 }
 
 func isSubset(a, b []int) bool {
@@ -198,22 +317,186 @@ func heldBy(s *State, w int) []int32 {
 	return out
 }
 
-func TestCompactSanity(t *testing.T) {
-	g := grid(t, "mesh:3x3")
-	for _, name := range []string{"dor", "adaptive"} {
-		rel, err := routing.ByName(g, name)
+// twinNetwork is a network of the twin test and placements on it that close a cycle of
+// channels (worms chasing each other round it), so that the relations that can deadlock
+// do: worms "a->b" by node names, separated by spaces.
+type twinNetwork struct {
+	spec   string
+	cycles []string
+}
+
+// twinNetworks are the networks of the twin test, in tiers: the short one first.
+var twinNetworks = [][]twinNetwork{
+	{
+		{"mesh:2x2", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)", "(0,0)->(1,0) (1,1)->(0,1)"}},
+		{"torus:4", []string{"0->2 1->3 2->0 3->1"}},
+		{"mesh:3x2", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)"}},
+		{"file:../testdata/topo/ring6_chord.anynet", []string{"n2->n4 n3->n5 n4->n0 n5->n2 n0->n3"}},
+	},
+	{
+		{"mesh:3x3", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)"}},
+		{"torus:3x3", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)"}},
+		{"hypercube:3", []string{"0->3 1->2 3->0 2->1"}},
+		{"torus:3", nil},
+		{"random:7,9,1", nil},
+		{"dragonfly:a=2,p=1,h=1", nil},
+		{"fattree:2,2", nil},
+	},
+}
+
+// parsePlacement reads worms "a->b c->d" by node names or numbers of g.
+func parsePlacement(g *model.Grid, s string) ([][2]model.NodeID, error) {
+	node := func(name string) (model.NodeID, error) {
+		for v := 0; v < g.Nodes(); v++ {
+			if g.NodeName(model.NodeID(v)) == name {
+				return model.NodeID(v), nil
+			}
+		}
+		if v, err := strconv.Atoi(name); err == nil && v >= 0 && v < g.Nodes() {
+			return model.NodeID(v), nil
+		}
+		return 0, fmt.Errorf("%s has no node %q", g.Spec(), name)
+	}
+	var out [][2]model.NodeID
+	for _, w := range strings.Fields(s) {
+		a, b, _ := strings.Cut(w, "->")
+		src, err := node(a)
+		if err != nil {
+			return nil, err
+		}
+		dst, err := node(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, [2]model.NodeID{src, dst})
+	}
+	return out, nil
+}
+
+// twinRelations are the relations of the twin test: every built-in, with one budget.
+func twinRelations() []string {
+	var out []string
+	for _, n := range routing.Names() {
+		switch n {
+		case "nonminimal:B":
+			out = append(out, "nonminimal:1")
+		case "updown:ROOT":
+		default:
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// twinPlacements returns seeded placements of 1..maxWorms worms on g, each a list of
+// (source, destination) pairs with a route under rel, count per worm count.
+func twinPlacements(g *model.Grid, rel routing.Relation, maxWorms, count int, seed uint64) [][][2]model.NodeID {
+	var pairs [][2]model.NodeID
+	for s := 0; s < g.Nodes(); s++ {
+		for d := 0; d < g.Nodes(); d++ {
+			if s != d {
+				if _, err := routing.FirstPath(rel, model.NodeID(s), model.NodeID(d)); err == nil {
+					pairs = append(pairs, [2]model.NodeID{model.NodeID(s), model.NodeID(d)})
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 20261128))
+	var out [][][2]model.NodeID
+	for k := 1; k <= maxWorms && len(pairs) > 0; k++ {
+		for range count {
+			p := make([][2]model.NodeID, k)
+			for i := range p {
+				p[i] = pairs[rng.IntN(len(pairs))]
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestReductionsAgainstUnreduced runs the twin comparison on every built-in relation
+// defined on each network of the tier, seeded placements of 1-3 worms, packet lengths
+// L and buffer depths B: in -short a subset (the first network tier, L 1..3, B 1..2, one
+// placement per worm count), in full L 1..6 and B 1..4 with two placements per worm
+// count on both tiers (WORMCHECK_LONG=1). It fails if a reduction loses or invents a
+// deadlock, a witness that does not replay, or a lasso, and if no instance deadlocks
+// (the comparison would be vacuous).
+func TestReductionsAgainstUnreduced(t *testing.T) {
+	long := os.Getenv("WORMCHECK_LONG") == "1"
+	nets, maxL, maxB, count, limit := twinNetworks[0], 3, 2, 1, 100_000
+	if long {
+		nets, maxL, maxB, count, limit = append(slices.Clone(twinNetworks[0]), twinNetworks[1]...), 6, 4, 2, 400_000
+	} else if testing.Short() {
+		maxL, limit = 2, 20_000
+	}
+	var tally struct {
+		instances, skipped, global, local, lassos, acyclic int
+		full, compact, reduced                              int64
+	}
+	for ni, net := range nets {
+		spec := net.spec
+		g, err := model.ParseNetwork(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for l := 1; l <= 4; l++ {
-			for b := 1; b <= 3; b++ {
-				cfg := NewRelationConfig(rel, 0, b, AllPort, unicasts(l, 0, 4, 4, 8, 8, 0))
-				st, err := compactTwin(cfg, 2_000_000)
-				if err != nil {
-					t.Fatalf("%s L%d B%d: %v", name, l, b, err)
+		var cycles [][][2]model.NodeID
+		for _, c := range net.cycles {
+			p, err := parsePlacement(g, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cycles = append(cycles, p)
+		}
+		for ri, name := range twinRelations() {
+			rel, err := routing.ByName(g, name)
+			if err != nil {
+				continue // not defined on this network
+			}
+			for pi, p := range append(twinPlacements(g, rel, 3, count, uint64(ni*100+ri)), cycles...) {
+				var msgs []Message
+				for _, w := range p {
+					msgs = append(msgs, Unicast(w[0], w[1], 1))
 				}
-				t.Logf("%s L%d B%d: %d -> %d states, global %v local %v witness %d", name, l, b, st.full, st.compact, st.global, st.local, st.witness)
+				for l := 1; l <= maxL; l++ {
+					for b := 1; b <= maxB; b++ {
+						for i := range msgs {
+							msgs[i].Length = l
+						}
+						cfg := NewRelationConfig(rel, 0, b, AllPort, slices.Clone(msgs))
+						cfg.Net = GridNetwork{g}
+						f, ok, err := twin(cfg, limit)
+						if err != nil {
+							t.Fatalf("%s %s placement %d %v L%d B%d: %v", spec, name, pi, p, l, b, err)
+						}
+						if !ok {
+							tally.skipped++
+							continue
+						}
+						tally.instances++
+						tally.full += f.full
+						tally.compact += f.compact
+						tally.reduced += f.reduced
+						if f.global {
+							tally.global++
+						}
+						if f.local {
+							tally.local++
+						}
+						if f.lasso {
+							tally.lassos++
+						}
+						if f.acyclic {
+							tally.acyclic++
+						}
+					}
+				}
 			}
 		}
+	}
+	t.Logf("%d instances agree (%d skipped over %d states): %d with a global deadlock, %d with a local one, %d lassos, %d acyclic; states full %d, compacted %d, stubborn sets on acyclic ones %d",
+		tally.instances, tally.skipped, limit, tally.global, tally.local, tally.lassos, tally.acyclic, tally.full, tally.compact, tally.reduced)
+	if tally.local == 0 || tally.instances == 0 {
+		t.Fatal("no instance deadlocks: the comparison is vacuous")
 	}
 }

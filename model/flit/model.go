@@ -52,9 +52,10 @@ type Model struct {
 	twinOnce sync.Once // Compacted's model, built on first use
 	twin     *Model
 
-	distOnce sync.Once  // Progress's distances, computed on first use
-	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
-	ecc      []uint32   // ecc[i]: the largest dist[i][v]
+	distOnce sync.Once  // Progress's weights, computed on first use (computeDist)
+	weight   [][]uint32 // weight[i][o]: the weight of a flit of message i in virtual channel o
+	top      []uint32   // top[i]+1: the weight of a delivered flit of message i
+	acyclic  bool       // every message's header graph is acyclic (Acyclic)
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
