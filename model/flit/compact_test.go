@@ -142,9 +142,9 @@ func naiveExplore(m *Model, limit int) (*naiveGraph, bool) {
 // twinFigures are the figures of one twin comparison.
 type twinFigures struct {
 	full, compact, reduced int64 // states: naive full, naive compacted, stubborn-set search
-	global, local         bool  // a global / local deadlock is reachable
-	lasso                 bool  // the liveness check found a lasso (models that are not Acyclic)
-	acyclic               bool
+	global, local          bool  // a global / local deadlock is reachable
+	lasso                  bool  // the liveness check found a lasso (models that are not Acyclic)
+	acyclic                bool
 }
 
 // twin compares the reduced models of cfg with the full one (see above); ok is false
@@ -432,7 +432,7 @@ func TestReductionsAgainstUnreduced(t *testing.T) {
 	}
 	var tally struct {
 		instances, skipped, global, local, lassos, acyclic int
-		full, compact, reduced                              int64
+		full, compact, reduced                             int64
 	}
 	for ni, net := range nets {
 		spec := net.spec
