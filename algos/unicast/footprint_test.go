@@ -70,7 +70,7 @@ func statesOf(t *testing.T, g *model.Grid, tmpl Spec, ps []Pair) (int64, checker
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := SearchUncompacted(m, checker.Options[flit.State]{Context: context.Background()})
+	r := SearchFull(m, checker.Options[flit.State]{Context: context.Background()})
 	return r.States, r.Verdict
 }
 

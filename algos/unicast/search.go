@@ -51,10 +51,11 @@ type Result struct {
 	// where one was asked for.
 	Reduction     string
 	ReductionNote string
-	// Compacted says the search ran on the compacted model (flit.Model.Compacted: every
-	// step a worm's move and the moves of its own flits it enables), so States and Depth
-	// count compacted states and steps; the trace is unfolded into Model's own steps.
-	Compacted bool
+	// Lean says the search ran on the lean model (flit.Model.Lean: every step a worm's
+	// move and the moves of its own flits it enables, and a header's lowest free virtual
+	// channel of a class), so States and Depth count its states and steps; the trace is
+	// unfolded into Model's own steps.
+	Lean bool
 }
 
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
@@ -76,21 +77,23 @@ func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool
 // (checker.Options.CheckLiveness): a Holds comes with a certificate that every message
 // is delivered, and a livelock or starvation is a violation with a lasso.
 //
-// The search runs on m's compacted twin (flit.Model.Compacted) where that is exact: with
-// no invariants or m's own (Model.Invariants; the twin checks its own), since a caller's
-// invariant may read the states compaction skips. The twin keeps every global and local
-// deadlock and every fair lasso of m and its state count does not grow with packet
-// length and buffer depth (docs/semantics.md "Compacted worms"); its witness is
-// unfolded and replayed on m, so Result.Model is m and the trace is m's.
+// The search runs on m's lean model (flit.Model.Lean: compacted worms, the lowest free
+// virtual channel of a class) with no invariants or m's own (Model.Invariants; the lean
+// model checks its own), since a caller's invariant may read the states it skips. It
+// keeps every global and local deadlock and every fair lasso of m, and its state count
+// does not grow with packet length and buffer depth (docs/semantics.md "Compacted
+// worms"); its witness is unfolded and replayed on m, so Result.Model is m and the
+// trace is m's.
 func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
-	cm, opt := compacted(m, opt)
+	cm, opt := lean(m, opt)
 	return search(cm, cm, opt)
 }
 
-// SearchUncompacted is SearchWith on m itself, every flit move its own step: the
-// reference the compacted search is tested against, and what a caller that needs the
-// states compaction skips (a shortest trace counted in flit moves) asks for.
-func SearchUncompacted(m *flit.Model, opt checker.Options[flit.State]) Result {
+// SearchFull is SearchWith on m itself, not its lean model: every flit move its own
+// step and every free virtual channel a header's choice. It is the reference the lean
+// search is tested against, and what a caller that needs the states the lean model
+// skips asks for (a shortest trace counted in flit moves).
+func SearchFull(m *flit.Model, opt checker.Options[flit.State]) Result {
 	return search(m, m, opt)
 }
 
@@ -117,7 +120,7 @@ func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 // every instance (soundness tests of the reduction run it so on small instances, which
 // the first pass would otherwise decide alone).
 func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firstPass int64) Result {
-	cm, opt := compacted(m, opt)
+	cm, opt := lean(m, opt)
 	r := flit.NewReduced(cm)
 	if !cm.Acyclic() {
 		res := search(cm, cm, opt)
@@ -148,10 +151,10 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 // FirstPass bounds the unreduced search SearchReduced runs before the reduced one.
 const FirstPass = 1_000_000
 
-// compacted returns the model a search of m runs on and its options: m's compacted
-// twin with its own invariants when opt has none or m's own, else m and opt.
-func compacted(m *flit.Model, opt checker.Options[flit.State]) (*flit.Model, checker.Options[flit.State]) {
-	cm := m.Compacted()
+// lean returns the model a search of m runs on and its options: m's lean model
+// with its own invariants when opt has none or m's own, else m and opt.
+func lean(m *flit.Model, opt checker.Options[flit.State]) (*flit.Model, checker.Options[flit.State]) {
+	cm := m.Lean()
 	if cm == m {
 		return m, opt
 	}
@@ -171,8 +174,8 @@ func compacted(m *flit.Model, opt checker.Options[flit.State]) (*flit.Model, che
 }
 
 // search explores sys (cm itself, or cm reduced) with the deadlock and liveness checks
-// and reports on cm's uncompacted model (cm itself when it does not compact): a
-// witness is unfolded (flit.Model.Unfold) and replayed there.
+// and reports on cm's full model (cm itself when it is not lean): a witness is unfolded
+// (flit.Model.Unfold) and replayed there.
 func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
 	opt.CheckDeadlock = true
 	opt.CheckLiveness = true
@@ -180,9 +183,9 @@ func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[f
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
-	m := cm.Uncompacted()
+	m := cm.Full()
 	res := Result{Property: PropertyOf(opt), Model: m, States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
-		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound, Compacted: cm.Compacts()}
+		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound, Lean: cm != m}
 	switch r.Verdict {
 	case checker.Holds:
 		res.Verdict = checker.Holds
@@ -225,18 +228,18 @@ func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[f
 	return res
 }
 
-// unfold returns violation v of cm's search as a trace of cm's uncompacted model, and
-// the index there where a lasso's cycle starts: v's trace itself when cm does not
-// compact, else its unfolding (flit.Model.Unfold) replayed.
+// unfold returns violation v of cm's search as a trace of cm's full model, and the
+// index there where a lasso's cycle starts: v's trace itself when cm is not lean, else
+// its unfolding (flit.Model.Unfold) replayed.
 func unfold(cm *flit.Model, v *checker.Violation[flit.State]) (checker.Trace[flit.State], int, error) {
-	if !cm.Compacts() {
+	if cm.Full() == cm {
 		return v.Trace, v.CycleStart, nil
 	}
 	full, at, err := cm.Unfold(v.Trace.Actions())
 	if err != nil {
 		return checker.Trace[flit.State]{}, 0, err
 	}
-	tr, err := checker.Replay[flit.State](cm.Uncompacted(), 0, full)
+	tr, err := checker.Replay[flit.State](cm.Full(), 0, full)
 	if err != nil {
 		return checker.Trace[flit.State]{}, 0, fmt.Errorf("the unfolded witness does not replay: %w", err)
 	}

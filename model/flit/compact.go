@@ -47,7 +47,7 @@ import (
 //
 // A trace of the compacted model is a trace of the uncompacted one once every step is
 // followed by the local moves it implies: Unfold returns those actions, which replay on
-// Uncompacted's model (and on any model of the same configuration without Compact).
+// Full's model (and on any model of the same configuration without Compact).
 
 // compactWorm applies worm w's local moves to s, whose messages and channels the caller
 // owns, until none is enabled, logging the channels written in log (nil: none) and
@@ -120,46 +120,52 @@ func (m *Model) localStep(s *State, c cursor, buf []succStep, rb *[]routing.Outp
 // pruning policy).
 func (m *Model) Compacts() bool { return m.compact }
 
-// Uncompacted returns the model of m's configuration without Compact (m itself when it
-// does not compact), built once: the model a compacted trace replays on after Unfold.
-// For a model Compacted returned, it is the model Compacted was called on.
-func (m *Model) Uncompacted() *Model {
-	if !m.compact {
+// Full returns the model of m's configuration without Compact and LowestVC (m itself
+// when it has neither), built once: the model a lean model's trace replays on after
+// Unfold. For a model Lean returned, it is the model Lean was called on.
+func (m *Model) Full() *Model {
+	if !m.compact && !m.lowest {
 		return m
 	}
 	m.fullOnce.Do(func() {
 		cfg := m.cfg
-		cfg.Compact = false
+		cfg.Compact, cfg.LowestVC = false, false
 		m.full, _ = New(cfg) // m's configuration is valid
 	})
 	return m.full
 }
 
-// Compacted returns the model of m's configuration with Compact, built once (m itself
-// when it compacts, or when its pruning policy rules compaction out); its Uncompacted
-// is m. A search runs on it and reports on m: Unfold, then replay on m.
-func (m *Model) Compacted() *Model {
-	if m.compact || m.cfg.Prune != PruneNone {
+// Lean returns the model a search of m runs on, built once: m's configuration with
+// Compact (unless a pruning policy rules it out) and, where m is Acyclic and a relation
+// class has several virtual channels, LowestVC; m itself when neither applies or m has
+// them already. Its Full is m. It keeps every global and local deadlock of m (up to a
+// permutation of interchangeable virtual channels) and, being compacted only where the
+// graph may have cycles, every fair lasso; a witness found on it is Unfold-ed and
+// replayed on m.
+func (m *Model) Lean() *Model {
+	compact := m.cfg.Prune == PruneNone
+	lowest := m.per > 1 && m.Acyclic()
+	if m.compact || m.lowest || !compact && !lowest {
 		return m
 	}
-	m.twinOnce.Do(func() {
+	m.leanOnce.Do(func() {
 		cfg := m.cfg
-		cfg.Compact = true
-		c, _ := New(cfg) // m's configuration is valid
-		c.fullOnce.Do(func() { c.full = m })
-		m.twin = c
+		cfg.Compact, cfg.LowestVC = compact, lowest
+		l, _ := New(cfg) // m's configuration is valid
+		l.fullOnce.Do(func() { l.full = m })
+		m.lean = l
 	})
-	return m.twin
+	return m.lean
 }
 
-// Unfold returns the actions of the uncompacted model (Uncompacted) that run the
-// actions acts of m from the initial state: each action followed by the local moves
-// m's compaction applies after it, in that order. at[i] is the index in full of
+// Unfold returns the actions of the full model (Full) that run the actions acts of m
+// from the initial state: each action followed by the local moves m's compaction
+// applies after it, in that order (a lowest-VC choice is one of the full model's). at[i] is the index in full of
 // acts[i], and at[len(acts)] is len(full), so a lasso's cycle start maps through at. It
 // fails, naming the step, if an action is not enabled. Cost: one expansion of the
 // uncompacted model per action, and a scan of the channels per action.
 func (m *Model) Unfold(acts []system.Action) (full []system.Action, at []int, err error) {
-	u := m.Uncompacted()
+	u := m.Full()
 	s := u.Init()[0]
 	var rb []routing.Output
 	var sts []succStep

@@ -159,7 +159,7 @@ func twin(cfg Config, limit int) (f twinFigures, ok bool, err error) {
 	if !ok {
 		return f, false, nil
 	}
-	cm := full.Compacted()
+	cm := full.Lean()
 	cg, _ := naiveExplore(cm, limit)
 	f.full, f.compact, f.acyclic = int64(len(fg.states)), int64(len(cg.states)), full.Acyclic()
 	if f.acyclic && fg.nonProgre {
@@ -261,7 +261,7 @@ func twinSearch(cfg Config, cm *Model, sys checker.Model[State], local bool, sta
 // twinLiveness compares the liveness decision of the compacted model cm with the full
 // model's, and replays the compacted lasso, unfolded, on the full model.
 func twinLiveness(cfg Config, cm *Model) (lasso bool, err error) {
-	full := cm.Uncompacted()
+	full := cm.Full()
 	a, err := checker.CheckLiveness[State](full, checker.LivenessOptions{})
 	if err != nil {
 		return false, err
@@ -415,11 +415,29 @@ func twinPlacements(g *model.Grid, rel routing.Relation, maxWorms, count int, se
 	return out
 }
 
+// twinParams returns the packet lengths, buffer depths and virtual channels of the twin
+// test: L 1..maxL and B 1..maxB on the relation's own r virtual channels, and the
+// smaller half of them on 2r (two interchangeable model VCs per class: LowestVC).
+func twinParams(maxL, maxB, r int) [][3]int {
+	var out [][3]int
+	for _, vcs := range []int{r, 2 * r} {
+		for l := 1; l <= maxL; l++ {
+			for b := 1; b <= maxB; b++ {
+				if vcs == r || l <= (maxL+1)/2 && b <= (maxB+1)/2 {
+					out = append(out, [3]int{l, b, vcs})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // TestReductionsAgainstUnreduced runs the twin comparison on every built-in relation
-// defined on each network of the tier, seeded placements of 1-3 worms, packet lengths
-// L and buffer depths B: in -short a subset (the first network tier, L 1..3, B 1..2, one
-// placement per worm count), in full L 1..6 and B 1..4 with two placements per worm
-// count on both tiers (WORMCHECK_LONG=1). It fails if a reduction loses or invents a
+// defined on each network of the tier, seeded placements of 1-3 worms and cycles of
+// worms, packet lengths L and buffer depths B, each on the relation's virtual channels
+// and on twice as many: the first network tier with L 1..3, B 1..2 and one placement per
+// worm count (-short: L 1..2, instances up to 10,000 states), and with
+// WORMCHECK_LONG=1 both tiers with L 1..6, B 1..4 and two placements per worm count. It fails if a reduction loses or invents a
 // deadlock, a witness that does not replay, or a lasso, and if no instance deadlocks
 // (the comparison would be vacuous).
 func TestReductionsAgainstUnreduced(t *testing.T) {
@@ -428,7 +446,7 @@ func TestReductionsAgainstUnreduced(t *testing.T) {
 	if long {
 		nets, maxL, maxB, count, limit = append(slices.Clone(twinNetworks[0]), twinNetworks[1]...), 6, 4, 2, 400_000
 	} else if testing.Short() {
-		maxL, limit = 2, 20_000
+		maxL, limit = 2, 10_000
 	}
 	var tally struct {
 		instances, skipped, global, local, lassos, acyclic int
@@ -458,16 +476,17 @@ func TestReductionsAgainstUnreduced(t *testing.T) {
 				for _, w := range p {
 					msgs = append(msgs, Unicast(w[0], w[1], 1))
 				}
-				for l := 1; l <= maxL; l++ {
-					for b := 1; b <= maxB; b++ {
+				for _, lbv := range twinParams(maxL, maxB, rel.VCs()) {
+					l, b, vcs := lbv[0], lbv[1], lbv[2]
+					{
 						for i := range msgs {
 							msgs[i].Length = l
 						}
-						cfg := NewRelationConfig(rel, 0, b, AllPort, slices.Clone(msgs))
+						cfg := NewRelationConfig(rel, vcs, b, AllPort, slices.Clone(msgs))
 						cfg.Net = GridNetwork{g}
 						f, ok, err := twin(cfg, limit)
 						if err != nil {
-							t.Fatalf("%s %s placement %d %v L%d B%d: %v", spec, name, pi, p, l, b, err)
+							t.Fatalf("%s %s placement %d %v L%d B%d VCs %d: %v", spec, name, pi, p, l, b, vcs, err)
 						}
 						if !ok {
 							tally.skipped++

@@ -47,10 +47,11 @@ type Model struct {
 	fault   error // the first contract breach of the relation (see Err)
 
 	compact  bool      // Config.Compact and no pruning policy (compact.go)
-	fullOnce sync.Once // Uncompacted's model, built on first use
+	lowest   bool      // Config.LowestVC and several model VCs per relation VC
+	fullOnce sync.Once // Full's model, built on first use
 	full     *Model
-	twinOnce sync.Once // Compacted's model, built on first use
-	twin     *Model
+	leanOnce sync.Once // Lean's model, built on first use
+	lean     *Model
 
 	distOnce sync.Once  // Progress's weights, computed on first use (computeDist)
 	weight   [][]uint32 // weight[i][o]: the weight of a flit of message i in virtual channel o
@@ -72,6 +73,7 @@ func New(cfg Config) (*Model, error) {
 	nodes := cfg.Net.Nodes()
 	m.nvc = cfg.Net.Channels() * cfg.VCs
 	m.per = cfg.VCs / cfg.Routing.VCs()
+	m.lowest = cfg.LowestVC && m.per > 1
 	m.chFrom = make([]model.NodeID, cfg.Net.Channels())
 	for c := range m.chFrom {
 		m.chFrom[c], _ = cfg.Net.Ends(chanID(c))
@@ -796,12 +798,14 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 			for k > n0 && dst[k-1].arg > o {
 				k--
 			}
-			if k > n0 && dst[k-1].arg == o {
-				continue
+			if k == n0 || dst[k-1].arg != o {
+				dst = append(dst, succStep{})
+				copy(dst[k+1:], dst[k:])
+				dst[k] = succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}
 			}
-			dst = append(dst, succStep{})
-			copy(dst[k+1:], dst[k:])
-			dst[k] = succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}
+			if m.lowest {
+				break // the class's lowest free channel only (Config.LowestVC)
+			}
 		}
 	}
 	if len(dst) == n0 && m.prunable(in) {

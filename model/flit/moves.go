@@ -30,10 +30,11 @@ import (
 type gate uint8
 
 const (
-	gateNone  gate = iota // always: the worm's own state decides
-	gateFree              // the virtual channel the move takes (succStep.arg) is free
-	gateEject             // a delivery channel of the input's router is free (ejectBusy)
-	gateElse              // no earlier move of the same input is enabled
+	gateNone   gate = iota // always: the worm's own state decides
+	gateFree               // the virtual channel the move takes (succStep.arg) is free
+	gateEject              // a delivery channel of the input's router is free (ejectBusy)
+	gateElse               // no earlier move of the same input is enabled
+	gateLowest             // gateFree, and every lower channel of its class is held (Config.LowestVC)
 )
 
 // move is one candidate transition of an input and, in res, what it does once known:
@@ -163,7 +164,11 @@ func (m *Model) inputMoves(s *State, c cursor, dst []move, rb *[]routing.Output)
 			}
 			dst = append(dst, move{})
 			copy(dst[k+1:], dst[k:])
-			dst[k] = move{st: succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}, gate: gateFree}
+			g := gateFree
+			if m.lowest {
+				g = gateLowest
+			}
+			dst[k] = move{st: succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}, gate: g}
 		}
 	}
 	if m.prunable(in) {
@@ -378,6 +383,10 @@ func (x *expansion) input(w int, im *inputMoves) {
 			if s.VCs[mv.st.arg].Owner >= 0 {
 				continue
 			}
+		case gateLowest:
+			if !m.lowestFree(s, mv.st.arg) {
+				continue
+			}
 		case gateEject:
 			if m.ejectBusy(s, mv.st.c.at) {
 				continue
@@ -497,4 +506,18 @@ func (x *expansion) restore(w int) {
 		}
 	}
 	t.Msgs[w] = s.Msgs[w]
+}
+
+// lowestFree reports whether virtual channel o is free and is the lowest free one of its
+// relation class on its channel (Config.LowestVC).
+func (m *Model) lowestFree(s *State, o int) bool {
+	if s.VCs[o].Owner >= 0 {
+		return false
+	}
+	for q := o - (o%m.cfg.VCs)%m.per; q < o; q++ {
+		if s.VCs[q].Owner < 0 {
+			return false
+		}
+	}
+	return true
 }
