@@ -24,7 +24,7 @@ type common struct {
 	Seed      int64         // --seed
 	SpillDir  string        // --spill-dir DIR
 	Search    string        // --search bfs|swarm
-	Reduction string        // --reduction stubborn|none
+	Reduction string        // --reduction stubborn|lean|none
 	TimeLimit time.Duration // --time-limit
 	Faults    string        // --faults LINKS (added to --topo)
 	BookSim   string        // --booksim FILE
