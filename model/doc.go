@@ -1,11 +1,10 @@
-// Package model holds wormcheck's networks: topologies (meshes, tori, hypercubes and the
-// wrap-around broadcast banyan), their directed channels with stable integer ids,
-// deterministic routing (dimension order with dateline virtual-channel classes, banyan
-// self-routing) and the spec parser that turns "torus:8x8" into a topology. A schedule
-// may opt out of the strict DOR paths: with Schedule.Ties = TiesEither a path may go
-// either way round a ring where both ways are minimal (DOR.PathTies, IsDORPathTies), and
-// with Schedule.Explicit any simple walk of channels is accepted (Grid.CheckWalk).
+// Package model holds wormcheck's unicast schedules: the implementation I(B) of a
+// unicast-based collective as unicasts by step over the channels of a topology
+// (model/topology), their port model, and the schedule file format. A schedule may opt
+// out of the strict dimension-order paths: with Schedule.Ties = TiesEither a path may go
+// either way round a ring where both ways are minimal (topology.DOR.PathTies,
+// IsDORPathTies), and with Schedule.Explicit any simple walk of channels is accepted
+// (topology.Network.CheckWalk).
 //
-// Everything here is pure and deterministic: no goroutines, clocks or randomness. A
-// topology is immutable once built and safe to share between goroutines.
+// Everything here is pure and deterministic: no goroutines, clocks or randomness.
 package model

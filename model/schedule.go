@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/wormcheck/wormcheck/model/topology"
+)
 
 // Unicast is one message of an implementation I(B) (004 Definition 1): node From sends
 // the message to node To over the channels Path = p(From, To) in step Step (1-based).
@@ -14,12 +18,12 @@ import "fmt"
 // the model of the algorithms designed around virtual channels (Robinson et al.'s
 // U-torus, 004 Fig. 2). Without VC classes it is per physical channel.
 type Unicast struct {
-	From  NodeID      `json:"from"`
-	To    NodeID      `json:"to"`
-	Path  []ChannelID `json:"path"`
-	Step  int         `json:"step"`
-	Order int         `json:"order"`
-	VC    []uint8     `json:"vc,omitempty"`
+	From  topology.NodeID      `json:"from"`
+	To    topology.NodeID      `json:"to"`
+	Path  []topology.ChannelID `json:"path"`
+	Step  int                  `json:"step"`
+	Order int                  `json:"order"`
+	VC    []uint8              `json:"vc,omitempty"`
 }
 
 // Lane returns the contention key of hop k of u: its channel, refined by its
@@ -78,15 +82,15 @@ func ParsePortModel(s string) (PortModel, error) {
 // multicasts (001 multi-node multicast); Group[i] then says which multicast unicast i
 // belongs to (nil means all belong to one).
 type Schedule struct {
-	Topology     Topology
-	Sources      []NodeID
-	Destinations []NodeID
+	Topology     topology.Topology
+	Sources      []topology.NodeID
+	Destinations []topology.NodeID
 	Ports        PortModel
 	Unicasts     []Unicast
 	Group        []int
 	// GroupDestinations, when not nil, gives the destination set of each group g (its
 	// source is Sources[g]); when nil every group has Destinations. Only used with Group.
-	GroupDestinations [][]NodeID
+	GroupDestinations [][]topology.NodeID
 	// Routing is the dimension order of the DOR paths (nil: 0, 1, ..., n-1, the default
 	// of DESIGN.md). Paths are checked against it.
 	Routing []int
@@ -95,7 +99,7 @@ type Schedule struct {
 	// TiesEither accepts either way per unicast and dimension (DOR.IsDORPathTies).
 	Ties TieRule
 	// Explicit drops the routing: every path may be any walk of existing channels from
-	// the unicast's From to its To that uses no channel twice (Grid.CheckWalk), such as
+	// the unicast's From to its To that uses no channel twice (topology.Network.CheckWalk), such as
 	// the routes of 001's directed subnetworks (Types III and IV). Routing must then be
 	// nil and Ties TiesPlus.
 	Explicit bool
@@ -132,4 +136,21 @@ func (s *Schedule) Steps() int {
 		}
 	}
 	return m
+}
+
+// WithWrapAheadClasses returns a copy of s whose unicasts carry the virtual-channel
+// classes of 004 Fig. 2 (topology.Network.WrapAheadClasses), so that contention is judged per
+// virtual channel. s must be on a grid.
+func (s *Schedule) WithWrapAheadClasses() (*Schedule, error) {
+	g, err := s.Grid()
+	if err != nil {
+		return nil, err
+	}
+	c := *s
+	c.Unicasts = make([]Unicast, len(s.Unicasts))
+	for i, u := range s.Unicasts {
+		u.VC = g.WrapAheadClasses(u.Path)
+		c.Unicasts[i] = u
+	}
+	return &c, nil
 }

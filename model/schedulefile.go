@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // ScheduleFormat is the format tag of schedule files.
@@ -60,10 +62,10 @@ const MaxScheduleSteps = 1 << 16
 // A node is given either as its id (a number, 0 <= id < nodes; ids count dimension 0
 // fastest) or as its coordinate array ([x, y] on a 2-D mesh or torus; on a hypercube
 // the array of its n address bits, bit 0 first). A given path must be exactly the DOR path
-// of the routing (model.DOR.IsDORPath); with "ties": "either" it may instead take the
-// other way round in tied dimensions (model.DOR.IsDORPathTies); with "routing":
+// of the routing (topology.DOR.IsDORPath); with "ties": "either" it may instead take the
+// other way round in tied dimensions (topology.DOR.IsDORPathTies); with "routing":
 // "explicit" every unicast must give its path, and any walk of existing channels from
-// "from" to "to" that uses no channel twice is accepted (model.Grid.CheckWalk: the
+// "from" to "to" that uses no channel twice is accepted (topology.Network.CheckWalk: the
 // directed-subnetwork routes of 001 Types III and IV). Otherwise the file is refused.
 // The properties judge such schedules unchanged: they only read the paths. Unknown fields, unknown
 // nodes, out-of-range steps or orders, a "group" on some unicasts but not others, and
@@ -99,8 +101,8 @@ type unicastFile struct {
 
 // Grid returns the schedule's grid, or an error if the topology is not a mesh, torus or
 // hypercube.
-func (s *Schedule) Grid() (*Grid, error) {
-	g, ok := s.Topology.(*Grid)
+func (s *Schedule) Grid() (*topology.Network, error) {
+	g, ok := s.Topology.(*topology.Network)
 	if !ok || g == nil {
 		return nil, fmt.Errorf("schedule topology is not a mesh, torus or hypercube")
 	}
@@ -108,8 +110,8 @@ func (s *Schedule) Grid() (*Grid, error) {
 }
 
 // Routes returns the DOR routing the schedule's paths follow (Routing, or ascending).
-func (s *Schedule) Routes(g *Grid) DOR {
-	r := NewDOR(g)
+func (s *Schedule) Routes(g *topology.Network) topology.DOR {
+	r := topology.NewDOR(g)
 	if s.Routing != nil {
 		r.Order = append([]int(nil), s.Routing...)
 	}
@@ -135,7 +137,7 @@ func (s *Schedule) GroupOf(i int) int {
 
 // SourcesOf returns the nodes that hold group g's message at time 0: every source when
 // Group is nil, else Sources[g].
-func (s *Schedule) SourcesOf(g int) []NodeID {
+func (s *Schedule) SourcesOf(g int) []topology.NodeID {
 	if s.Group == nil {
 		return s.Sources
 	}
@@ -144,7 +146,7 @@ func (s *Schedule) SourcesOf(g int) []NodeID {
 
 // DestinationsOf returns group g's destination set: GroupDestinations[g] when given,
 // else Destinations.
-func (s *Schedule) DestinationsOf(g int) []NodeID {
+func (s *Schedule) DestinationsOf(g int) []topology.NodeID {
 	if s.GroupDestinations != nil {
 		return s.GroupDestinations[g]
 	}
@@ -171,8 +173,8 @@ func (s *Schedule) Check() error {
 	case s.Explicit && s.Ties != TiesPlus:
 		return fmt.Errorf("ties: %q applies to DOR routing, not to explicit paths", s.Ties.String())
 	}
-	n := NodeID(g.Nodes())
-	node := func(v NodeID, what string) error {
+	n := topology.NodeID(g.Nodes())
+	node := func(v topology.NodeID, what string) error {
 		if v < 0 || v >= n {
 			return fmt.Errorf("%s: node %d does not exist (%s has %d nodes)", what, v, g.Spec(), n)
 		}
@@ -262,7 +264,10 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	if f.Topology == "" {
 		return nil, fmt.Errorf("schedule field \"topology\" is missing")
 	}
-	g, err := ParseGrid(f.Topology)
+	g, err := topology.Parse(f.Topology)
+	if err == nil {
+		err = g.RequireDims("a schedule")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("schedule field \"topology\": %v", err)
 	}
@@ -292,8 +297,8 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	default:
 		return nil, fmt.Errorf("schedule field \"ports\" is %q; want \"all-port\" or \"one-port\"", f.Ports)
 	}
-	nodes := func(raw []json.RawMessage, field string) ([]NodeID, error) {
-		out := make([]NodeID, len(raw))
+	nodes := func(raw []json.RawMessage, field string) ([]topology.NodeID, error) {
+		out := make([]topology.NodeID, len(raw))
 		for i, m := range raw {
 			v, err := parseNode(g, m)
 			if err != nil {
@@ -363,7 +368,7 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 
 // parseRouting reads the "routing" field into s: a dimension order (an array) or the
 // string "explicit".
-func parseRouting(g *Grid, raw json.RawMessage, s *Schedule) error {
+func parseRouting(g *topology.Network, raw json.RawMessage, s *Schedule) error {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || string(t) == "null" {
 		return nil
@@ -383,7 +388,7 @@ func parseRouting(g *Grid, raw json.RawMessage, s *Schedule) error {
 	if order == nil {
 		order = []int{}
 	}
-	if err := (DOR{Grid: g, Order: order}).CheckOrder(); err != nil {
+	if err := (topology.DOR{Grid: g, Order: order}).CheckOrder(); err != nil {
 		return err
 	}
 	s.Routing = order
@@ -391,9 +396,9 @@ func parseRouting(g *Grid, raw json.RawMessage, s *Schedule) error {
 }
 
 // Broadcast returns every node of an n-node network that is not in sources, ascending.
-func Broadcast(n int, sources []NodeID) []NodeID {
-	out := make([]NodeID, 0, n)
-	for v := NodeID(0); int(v) < n; v++ {
+func Broadcast(n int, sources []topology.NodeID) []topology.NodeID {
+	out := make([]topology.NodeID, 0, n)
+	for v := topology.NodeID(0); int(v) < n; v++ {
 		if !slices.Contains(sources, v) {
 			out = append(out, v)
 		}
@@ -402,42 +407,42 @@ func Broadcast(n int, sources []NodeID) []NodeID {
 }
 
 // parseNode reads a node given as an id or a coordinate array.
-func parseNode(g *Grid, m json.RawMessage) (NodeID, error) {
+func parseNode(g *topology.Network, m json.RawMessage) (topology.NodeID, error) {
 	t := bytes.TrimSpace(m)
 	if len(t) == 0 {
-		return None, fmt.Errorf("node is missing")
+		return topology.None, fmt.Errorf("node is missing")
 	}
 	if t[0] == '[' {
 		var c []int
 		if err := json.Unmarshal(t, &c); err != nil {
-			return None, fmt.Errorf("node %s is not an array of whole numbers", short(t))
+			return topology.None, fmt.Errorf("node %s is not an array of whole numbers", short(t))
 		}
 		if len(c) != g.Dims() {
-			return None, fmt.Errorf("node %s has %d coordinates; %s has %d dimensions", short(t), len(c), g.Spec(), g.Dims())
+			return topology.None, fmt.Errorf("node %s has %d coordinates; %s has %d dimensions", short(t), len(c), g.Spec(), g.Dims())
 		}
 		for d, x := range c {
 			if x < 0 || x >= g.Size(d) {
-				return None, fmt.Errorf("node %s: coordinate %d is %d, outside 0..%d", short(t), d, x, g.Size(d)-1)
+				return topology.None, fmt.Errorf("node %s: coordinate %d is %d, outside 0..%d", short(t), d, x, g.Size(d)-1)
 			}
 		}
 		return g.Node(c...), nil
 	}
 	var id int64
 	if err := json.Unmarshal(t, &id); err != nil {
-		return None, fmt.Errorf("node %s is neither an id nor a coordinate array", short(t))
+		return topology.None, fmt.Errorf("node %s is neither an id nor a coordinate array", short(t))
 	}
 	if id < 0 || id >= int64(g.Nodes()) {
-		return None, fmt.Errorf("node %d does not exist (%s has %d nodes)", id, g.Spec(), g.Nodes())
+		return topology.None, fmt.Errorf("node %d does not exist (%s has %d nodes)", id, g.Spec(), g.Nodes())
 	}
-	return NodeID(id), nil
+	return topology.NodeID(id), nil
 }
 
 // parsePath turns a node list into channels; consecutive nodes must be neighbours.
-func parsePath(g *Grid, raw []json.RawMessage, from, to NodeID) ([]ChannelID, error) {
+func parsePath(g *topology.Network, raw []json.RawMessage, from, to topology.NodeID) ([]topology.ChannelID, error) {
 	if len(raw) < 2 {
 		return nil, fmt.Errorf("has %d nodes; a path lists at least from and to", len(raw))
 	}
-	vs := make([]NodeID, len(raw))
+	vs := make([]topology.NodeID, len(raw))
 	for i, m := range raw {
 		v, err := parseNode(g, m)
 		if err != nil {
@@ -451,27 +456,15 @@ func parsePath(g *Grid, raw []json.RawMessage, from, to NodeID) ([]ChannelID, er
 	if vs[len(vs)-1] != to {
 		return nil, fmt.Errorf("ends at %s, not at to %s", g.NodeName(vs[len(vs)-1]), g.NodeName(to))
 	}
-	out := make([]ChannelID, 0, len(vs)-1)
+	out := make([]topology.ChannelID, 0, len(vs)-1)
 	for i := 1; i < len(vs); i++ {
-		c := g.channelBetween(vs[i-1], vs[i])
-		if c == None {
+		c := g.ChannelBetween(vs[i-1], vs[i])
+		if c == topology.None {
 			return nil, fmt.Errorf("entries %d and %d, %s and %s, are not neighbours", i-1, i, g.NodeName(vs[i-1]), g.NodeName(vs[i]))
 		}
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// channelBetween returns the channel from a to b, or None.
-func (g *Grid) channelBetween(a, b NodeID) ChannelID {
-	for d := range g.sizes {
-		for _, dir := range []Direction{Plus, Minus} {
-			if c, n := g.Neighbor(a, d, dir); c != None && n == b {
-				return c
-			}
-		}
-	}
-	return None
 }
 
 func short(b []byte) string {
@@ -546,14 +539,14 @@ func scheduleFileOf(s *Schedule) (scheduleFile, func(i int) unicastFile, error) 
 		return scheduleFile{}, nil, err
 	}
 	g, _ := s.Grid()
-	node := func(v NodeID) json.RawMessage {
-		if g.Kind() == Hypercube {
+	node := func(v topology.NodeID) json.RawMessage {
+		if g.Kind() == topology.Hypercube {
 			return json.RawMessage(fmt.Sprint(int(v)))
 		}
 		b, _ := json.Marshal(g.Coords(v))
 		return b
 	}
-	list := func(vs []NodeID) []json.RawMessage {
+	list := func(vs []topology.NodeID) []json.RawMessage {
 		out := make([]json.RawMessage, len(vs))
 		for i, v := range vs {
 			out[i] = node(v)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 const goodSchedule = `{"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[[0,0]],
@@ -299,15 +301,15 @@ func TestMarshalScheduleTwin(t *testing.T) {
 	vc.Unicasts[0].VC[0] = 1
 	ss = append(ss, &vc)
 	// A separate-addressing broadcast on a 128x128 torus: 16383 unicasts, one per step.
-	g, err := NewTorus(128, 128)
+	g, err := topology.NewTorus(128, 128)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dor := NewDOR(g)
-	big := &Schedule{Topology: g, Sources: []NodeID{0}, Ports: OnePort}
+	dor := topology.NewDOR(g)
+	big := &Schedule{Topology: g, Sources: []topology.NodeID{0}, Ports: OnePort}
 	for v := 1; v < g.Nodes(); v++ {
-		big.Destinations = append(big.Destinations, NodeID(v))
-		big.Unicasts = append(big.Unicasts, Unicast{From: 0, To: NodeID(v), Path: dor.Path(0, NodeID(v)), Step: v, Order: v})
+		big.Destinations = append(big.Destinations, topology.NodeID(v))
+		big.Unicasts = append(big.Unicasts, Unicast{From: 0, To: topology.NodeID(v), Path: dor.Path(0, topology.NodeID(v)), Step: v, Order: v})
 	}
 	ss = append(ss, big)
 	for i, s := range ss {

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The AN claims: routing on any network (irregular graphs, grids with failed links,
@@ -17,14 +17,14 @@ import (
 // randomFaultSpecs returns n specs of base with k failed links each (both channels of a
 // link), drawn from seed; draws that disconnect the grid are redrawn.
 func randomFaultSpecs(base string, k, n int, seed uint64) ([]string, error) {
-	g, err := model.ParseGrid(base)
+	g, err := topology.Parse(base)
 	if err != nil {
 		return nil, err
 	}
-	var links [][2]model.NodeID
-	for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+	var links [][2]topology.NodeID
+	for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 		if ch := g.Channel(c); ch.From < ch.To {
-			links = append(links, [2]model.NodeID{ch.From, ch.To})
+			links = append(links, [2]topology.NodeID{ch.From, ch.To})
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xfa17))
@@ -34,7 +34,7 @@ func randomFaultSpecs(base string, k, n int, seed uint64) ([]string, error) {
 		for _, i := range rng.Perm(len(links))[:k] {
 			items = append(items, g.NodeName(links[i][0])+"-"+g.NodeName(links[i][1]))
 		}
-		f, err := model.WithFaults(g, strings.Join(items, ","))
+		f, err := topology.WithFaults(g, strings.Join(items, ","))
 		if err != nil {
 			continue // disconnected: draw again
 		}
@@ -123,7 +123,7 @@ func runAN2(ctx context.Context, env Env) Outcome {
 // routing needs 2 VCs, Valiant 3).
 func runAN3(ctx context.Context, env Env) Outcome {
 	var st []rtStatic
-	for _, arr := range model.Arrangements {
+	for _, arr := range topology.Arrangements {
 		for _, d := range []string{"a=2,p=1,h=1", "a=4,p=2,h=2"} {
 			topo := "dragonfly:" + d + ",arrangement=" + arr
 			st = append(st, rtStatic{name: "dragonfly-min", topo: topo, wantCDG: true},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -48,7 +48,7 @@ type dcExtra struct {
 
 // run checks the instance for prop through the typed entry (check.Collective).
 func (in dcInstance) run(ctx context.Context, prop string, x dcExtra) (*props.Report, error) {
-	g, err := model.ParseGrid(in.topo())
+	g, err := topology.Parse(in.topo())
 	if err != nil {
 		return nil, err
 	}

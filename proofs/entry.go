@@ -80,7 +80,7 @@ func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (
 			Certificate: rep.Certificate, CollisionBound: rep.Stats.CollisionBound}
 		if rep.Verdict == props.Violated {
 			if rep.Trace == nil {
-				return r, fmt.Errorf("unicast %s on %s: violated without a trace", unicast.FormatPairs(sp.Pairs), sp.Topology)
+				return r, fmt.Errorf("unicast %s on %s: violated without a trace", sp.Worms(), sp.Topology)
 			}
 			for _, a := range rep.Trace.Actions {
 				r.Actions = append(r.Actions, checker.Action(a))

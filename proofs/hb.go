@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -31,11 +31,11 @@ func runHB1(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			out.Instances++
-			g, err := model.NewHypercube(n)
+			g, err := topology.NewHypercube(n)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 			}
-			in := check.Collective{Algorithm: "sbt", Grid: g, Source: model.NodeID((n * 37) % (1 << n)), Base: base}
+			in := check.Collective{Algorithm: "sbt", Grid: g, Source: topology.NodeID((n * 37) % (1 << n)), Base: base}
 			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
 				r, err := in.Check(ctx, prop, check.Options{Steps: n, ViolationPicturesOnly: true})
 				if err != nil {
@@ -64,7 +64,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		g, err := model.NewHypercube(n)
+		g, err := topology.NewHypercube(n)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

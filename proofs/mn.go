@@ -11,7 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/gen"
@@ -25,7 +25,7 @@ const mnSeed = 2002
 // banyanRoute checks q on banyan:N for nonblocking through the typed entry
 // (check.BanyanRoute; its Banyan is set here).
 func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report, error) {
-	b, err := model.NewBanyan(n)
+	b, err := topology.NewBanyan(n)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 // request (starts nil for every start combination, flits 0 for links released when the
 // last branch arrives) and counts its delivery certificate in tally.
 func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
-	b, err := model.NewBanyan(n)
+	b, err := topology.NewBanyan(n)
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +155,9 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			slices.Reverse(dests)
 		}
 		start %= 64 - len(dests) + 1
-		pat := make([]model.BanyanPacket, len(dests))
+		pat := make([]topology.BanyanPacket, len(dests))
 		for l, d := range dests {
-			pat[l] = model.BanyanPacket{Source: start + l, Dest: model.UnicastTag(d)}
+			pat[l] = topology.BanyanPacket{Source: start + l, Dest: topology.UnicastTag(d)}
 		}
 		r, err := banyanRoute(ctx, 64, check.BanyanRoute{Pattern: pat})
 		if err != nil {
@@ -186,23 +186,23 @@ func runMN1(ctx context.Context, env Env) Outcome {
 // pattern is checked through the entry (banyan-route's pattern).
 func runMN2(ctx context.Context, env Env) Outcome {
 	type wit struct {
-		N        int                  `json:"N"`
-		K        int                  `json:"k"`
-		Pattern  []model.BanyanPacket `json:"pattern"`
-		Conflict *model.LinkConflict  `json:"conflict"`
+		N        int                     `json:"N"`
+		K        int                     `json:"k"`
+		Pattern  []topology.BanyanPacket `json:"pattern"`
+		Conflict *topology.LinkConflict  `json:"conflict"`
 	}
 	var nonMonotone, nonConcentrated *wit
 	var runErr error
 	var shown *props.Report
 	instances := 0
 	// blocks checks one pattern; it returns the conflict (nil when it does not block).
-	blocks := func(n int, pat []model.BanyanPacket) (*props.Report, *model.LinkConflict) {
+	blocks := func(n int, pat []topology.BanyanPacket) (*props.Report, *topology.LinkConflict) {
 		r, err := banyanRoute(ctx, n, check.BanyanRoute{Pattern: pat})
 		if err != nil {
 			runErr = err
 			return nil, nil
 		}
-		c, _ := detailOf(r)["conflict"].(*model.LinkConflict)
+		c, _ := detailOf(r)["conflict"].(*topology.LinkConflict)
 		return r, c
 	}
 	for _, n := range []int{4, 8} {
@@ -218,9 +218,9 @@ func runMN2(ctx context.Context, env Env) Outcome {
 							return true
 						}
 						instances++
-						pat := make([]model.BanyanPacket, k)
+						pat := make([]topology.BanyanPacket, k)
 						for l := range d {
-							pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d[l])}
+							pat[l] = topology.BanyanPacket{Source: x + l, Dest: topology.UnicastTag(d[l])}
 						}
 						if r, c := blocks(n, pat); c != nil {
 							nonMonotone, shown = &wit{n, k, pat, c}, r
@@ -239,9 +239,9 @@ func runMN2(ctx context.Context, env Env) Outcome {
 					ok := true
 					forSubsets(n, k, func(d []int) bool {
 						instances++
-						pat := make([]model.BanyanPacket, k)
+						pat := make([]topology.BanyanPacket, k)
 						for l := range d {
-							pat[l] = model.BanyanPacket{Source: src[l], Dest: model.UnicastTag(d[l])}
+							pat[l] = topology.BanyanPacket{Source: src[l], Dest: topology.UnicastTag(d[l])}
 						}
 						if _, c := blocks(n, pat); c != nil {
 							nonConcentrated = &wit{n, k, pat, c}
@@ -642,7 +642,7 @@ var runMN6b = certified(mn6b)
 
 func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
-	b8, _ := model.NewBanyan(8)
+	b8, _ := topology.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
 	res, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {

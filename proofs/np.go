@@ -7,7 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/subnetworks"
@@ -31,7 +31,7 @@ func npMax(env Env) int {
 // prop through the entry on the family runner (checker/family, workers members at once)
 // and calls f with the member and its report, in member order. It stops early when f
 // returns false, a check fails with an error or ctx is done.
-func forEachInstance(ctx context.Context, workers int, kind model.Kind, lo, hi int, keep func(s, t int) bool, types []partition.Type, prop string, f func(partition.Instance, *props.Report) bool) error {
+func forEachInstance(ctx context.Context, workers int, kind topology.Kind, lo, hi int, keep func(s, t int) bool, types []partition.Type, prop string, f func(partition.Instance, *props.Report) bool) error {
 	ins := partition.Family(kind, lo, hi, keep, types)
 	type checked struct {
 		rep *props.Report
@@ -39,7 +39,7 @@ func forEachInstance(ctx context.Context, workers int, kind model.Kind, lo, hi i
 	}
 	_, err := family.Run(ctx, len(ins), family.Options{Pool: workers}, func(ctx context.Context, _, i int) (checked, family.Outcome) {
 		in := ins[i]
-		g, err := model.ParseGrid(in.Topology)
+		g, err := topology.Parse(in.Topology)
 		if err != nil {
 			return checked{err: err}, family.Outcome{Verdict: checker.Holds}
 		}
@@ -82,7 +82,7 @@ func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
 	var first, outside *subnetworks.LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
-	err := forEachInstance(ctx, env.Workers, model.Torus, 2, npMax(env), nil, []partition.Type{typ}, props.PropLevels, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), nil, []partition.Type{typ}, props.PropLevels, func(in partition.Instance, rep *props.Report) bool {
 		w := detail[subnetworks.LevelWitness](rep)
 		if rep.Figures["lemma_applies"] == 0 {
 			outsideN++
@@ -165,7 +165,7 @@ func runNP5(ctx context.Context, env Env) Outcome {
 
 // np5 checks P1-P5 (p1-p5) on every instance whose sides keep accepts.
 func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *subnetworks.PropertyWitness) {
-	err := forEachInstance(ctx, env.Workers, model.Torus, 2, npMax(env), keep, partition.Types(), props.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), keep, partition.Types(), props.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
 		out.Instances++
 		fails += int(rep.Figures["violated_checks"])
 		if rep.Figures["inconclusive_checks"] > 0 {
@@ -183,7 +183,7 @@ func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, f
 // connectivity checks every Type III and IV member for connected and returns the
 // instance count, the failing count, the count of connected ones with multi-member
 // DDNs, the first unreachable pair (and the first of Type III) and its report.
-func connectivity(ctx context.Context, workers int, kind model.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first, firstIII *props.Report, err error) {
+func connectivity(ctx context.Context, workers int, kind topology.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first, firstIII *props.Report, err error) {
 	types := []partition.Type{partition.TypeIII, partition.TypeIV}
 	err = forEachInstance(ctx, workers, kind, 2, hi, keep, types, props.PropConnected, func(in partition.Instance, rep *props.Report) bool {
 		n++
@@ -204,7 +204,7 @@ func connectivity(ctx context.Context, workers int, kind model.Kind, hi int, kee
 }
 
 func runNP6(ctx context.Context, env Env) Outcome {
-	n, bad, _, firstRep, _, err := connectivity(ctx, env.Workers, model.Torus, npMax(env), func(s, t int) bool { return s >= 3 && t >= 3 })
+	n, bad, _, firstRep, _, err := connectivity(ctx, env.Workers, topology.Torus, npMax(env), func(s, t int) bool { return s >= 3 && t >= 3 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -216,7 +216,7 @@ func runNP6(ctx context.Context, env Env) Outcome {
 	}
 	// Sides of 2: the model wires a ring of 2 as one channel each way (no wrap-around), so
 	// a directed DDN spanning both positions of such a side loses its way back.
-	_, bad2, _, first2Rep, _, err := connectivity(ctx, env.Workers, model.Torus, npMax(env), func(s, t int) bool { return s == 2 || t == 2 })
+	_, bad2, _, first2Rep, _, err := connectivity(ctx, env.Workers, topology.Torus, npMax(env), func(s, t int) bool { return s == 2 || t == 2 })
 	if err != nil {
 		return Outcome{Err: err}
 	}
@@ -250,7 +250,7 @@ func reachFiles(rep *props.Report) map[string][]byte {
 }
 
 func runNP7(ctx context.Context, env Env) Outcome {
-	n, bad, connectedMulti, firstRep, firstIIIRep, err := connectivity(ctx, env.Workers, model.Mesh, npMax(env), nil)
+	n, bad, connectedMulti, firstRep, firstIIIRep, err := connectivity(ctx, env.Workers, topology.Mesh, npMax(env), nil)
 	if err != nil {
 		return Outcome{Err: err}
 	}

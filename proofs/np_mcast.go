@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -22,7 +22,7 @@ import (
 // g, shared by every member, and judges it with check.RunSchedule, rather than naming
 // the instance by strings for check.Run, which parses and builds the topology anew for
 // each of NP8's thousands of members.
-func np8Member(ctx context.Context, g *model.Grid, src model.NodeID, dests []model.NodeID) (*props.Report, error) {
+func np8Member(ctx context.Context, g *topology.Network, src topology.NodeID, dests []topology.NodeID) (*props.Report, error) {
 	s, err := unicastmc.Build(g, unicastmc.UTorus, unicastmc.Multicast{Source: src, Destinations: dests})
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func np8Member(ctx context.Context, g *model.Grid, src model.NodeID, dests []mod
 // every source behaves the same), then seeded random multicasts on 16x16.
 //
 // The claim is judged in the model U-torus was designed for: Robinson, McKinley & Cheng
-// route on a torus with two virtual-channel classes (004 Fig. 2's scheme, model.Grid.
+// route on a torus with two virtual-channel classes (004 Fig. 2's scheme, topology.Network.
 // WrapAheadClasses), and contention is per virtual channel. Every instance is also judged
 // per physical channel (DESIGN.md's timed semantics); there U-torus does contend, because
 // a wrap-around path leaves its chain interval, and that finding is reported beside the
@@ -47,7 +47,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 	var phys, physRel int
 	physNote := ""
 	// judge checks one U-torus multicast; it returns a violated outcome or nil.
-	judge := func(g *model.Grid, src model.NodeID, dests []model.NodeID) *Outcome {
+	judge := func(g *topology.Network, src topology.NodeID, dests []topology.NodeID) *Outcome {
 		out.Instances++
 		r, err := np8Member(ctx, g, src, dests)
 		if err != nil {
@@ -69,12 +69,12 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		}
 		return nil
 	}
-	g, _ := model.NewTorus(6, 6)
-	others := make([]model.NodeID, 0, 35)
+	g, _ := topology.NewTorus(6, 6)
+	others := make([]topology.NodeID, 0, 35)
 	for v := 1; v < 36; v++ {
-		others = append(others, model.NodeID(v))
+		others = append(others, topology.NodeID(v))
 	}
-	var dests []model.NodeID
+	var dests []topology.NodeID
 	var rec func(from, left int) *Outcome
 	rec = func(from, left int) *Outcome {
 		if len(dests) > 0 {
@@ -101,18 +101,18 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		return *o
 	}
 	exhaustive, physExhaustive := out.Instances, phys
-	g16, _ := model.NewTorus(16, 16)
+	g16, _ := topology.NewTorus(16, 16)
 	rng := rand.New(rand.NewSource(8))
 	for i := 0; i < random; i++ {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		src := model.NodeID(rng.Intn(256))
+		src := topology.NodeID(rng.Intn(256))
 		n := 1 + rng.Intn(60)
-		seen := map[model.NodeID]bool{src: true}
-		var ds []model.NodeID
+		seen := map[topology.NodeID]bool{src: true}
+		var ds []topology.NodeID
 		for len(ds) < n {
-			v := model.NodeID(rng.Intn(256))
+			v := topology.NodeID(rng.Intn(256))
 			if !seen[v] {
 				seen[v] = true
 				ds = append(ds, v)
@@ -140,7 +140,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 }
 
 // destNames renders a multicast's destinations on g, or their count when there are many.
-func destNames(g *model.Grid, dests []model.NodeID) string {
+func destNames(g *topology.Network, dests []topology.NodeID) string {
 	if len(dests) > 8 {
 		return fmt.Sprintf("%d destinations", len(dests))
 	}
@@ -159,11 +159,11 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 	for i := 0; i < count; i++ {
 		var ms []unicastmc.Multicast
 		for j := 0; j < m; j++ {
-			src := model.NodeID(rng.Intn(64))
-			seen := map[model.NodeID]bool{src: true}
-			var ds []model.NodeID
+			src := topology.NodeID(rng.Intn(64))
+			seen := map[topology.NodeID]bool{src: true}
+			var ds []topology.NodeID
 			for len(ds) < nd {
-				v := model.NodeID(rng.Intn(64))
+				v := topology.NodeID(rng.Intn(64))
 				if !seen[v] {
 					seen[v] = true
 					ds = append(ds, v)
@@ -179,7 +179,7 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 // runMulticasts checks one instance of several multicasts of a one-port scheme on
 // mesh:8x8 for prop through the typed entry (check.Collective), at point when not nil.
 func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, point *props.Params) (*props.Report, error) {
-	g, err := model.ParseGrid("mesh:8x8")
+	g, err := topology.Parse("mesh:8x8")
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -24,7 +25,7 @@ func TestVirtualChannelContention(t *testing.T) {
 		}
 		return depth(vc)
 	}
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	s, _ := edn.Build(g, 0)
 	if v := perVC(s); v != props.Violated {
 		t.Errorf("EDN 16x16 per virtual channel: %s; want violated", v)
@@ -33,12 +34,12 @@ func TestVirtualChannelContention(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	found := false
 	for i := 0; i < 40 && !found; i++ {
-		src := model.NodeID(rng.Intn(256))
+		src := topology.NodeID(rng.Intn(256))
 		n := 1 + rng.Intn(60)
-		seen := map[model.NodeID]bool{src: true}
-		var ds []model.NodeID
+		seen := map[topology.NodeID]bool{src: true}
+		var ds []topology.NodeID
 		for len(ds) < n {
-			if v := model.NodeID(rng.Intn(256)); !seen[v] {
+			if v := topology.NodeID(rng.Intn(256)); !seen[v] {
 				seen[v] = true
 				ds = append(ds, v)
 			}
@@ -54,9 +55,9 @@ func TestVirtualChannelContention(t *testing.T) {
 	if !found {
 		t.Fatal("no physically contending U-torus multicast in NP8's family")
 	}
-	g8, _ := model.NewTorus(8, 8)
-	p := func(i, j int) model.NodeID { return g8.Node(i, j) }
-	u, _ := unicastmc.Build(g8, unicastmc.UTorus, unicastmc.Multicast{Source: p(4, 2), Destinations: []model.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}})
+	g8, _ := topology.NewTorus(8, 8)
+	p := func(i, j int) topology.NodeID { return g8.Node(i, j) }
+	u, _ := unicastmc.Build(g8, unicastmc.UTorus, unicastmc.Multicast{Source: p(4, 2), Destinations: []topology.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}})
 	if depth(u) != props.Holds || perVC(u) != props.Holds {
 		t.Errorf("worked example contends")
 	}

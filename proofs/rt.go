@@ -10,12 +10,13 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/decide"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -38,7 +39,7 @@ type rtStatic struct {
 // routingInstance is the entry's instance of the built-in relation name on topology
 // topo, the relation given as a value.
 func routingInstance(name, topo string) (check.Instance, error) {
-	g, err := model.ParseNetwork(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		return check.Instance{}, err
 	}
@@ -68,9 +69,9 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		acyclic := r.Figures[cdg.FigCDGAcyclic] == 1
-		escape, tried := r.Figures[cdg.FigEscapeVertices]
-		duato := r.Figures[cdg.FigDuatoProved] == 1
+		acyclic := r.Figures[decide.FigCDGAcyclic] == 1
+		escape, tried := r.Figures[decide.FigEscapeVertices]
+		duato := r.Figures[decide.FigDuatoProved] == 1
 		free := r.Verdict == props.Holds
 		good := acyclic == p.wantCDG && duato == p.wantDuato && free == (p.wantCDG || p.wantDuato)
 		ok = ok && good
@@ -111,7 +112,7 @@ func (f rtFlit) desc() string {
 	return fmt.Sprintf("flit %s on %s: every placement of 1..%d worms", f.routing, f.topo, f.max)
 }
 
-func (f rtFlit) placements(g *model.Grid) [][]unicast.Pair {
+func (f rtFlit) placements(g *topology.Network) [][]unicast.Pair {
 	pairs := unicast.EndpointPairs(g)
 	var out [][]unicast.Pair
 	if f.sample > 0 {
@@ -143,7 +144,7 @@ type rtFlitResult struct {
 
 // unicastUnder checks one placement (L, B) under relation name with the entry's typed
 // unicast request, for property prop, each search bounded by maxStates.
-func unicastUnder(ctx context.Context, name string, g *model.Grid, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
+func unicastUnder(ctx context.Context, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
 	rel, err := routing.ByName(g, name)
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
-		g, err := model.ParseNetwork(f.topo)
+		g, err := topology.Parse(f.topo)
 		if err != nil {
 			return res, notes, err
 		}
@@ -321,7 +322,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
 // were checked before), stopping at the first deadlock.
 func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
-	g, err := model.ParseNetwork(f.topo)
+	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
@@ -387,8 +388,8 @@ func runRT4(ctx context.Context, env Env) Outcome {
 	out := staticAndFlit(ctx, st, fams)
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
-	g, _ := model.ParseGrid("mesh:4x4")
-	if rr, err := cdg.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
+	g, _ := topology.Parse("mesh:4x4")
+	if rr, err := decide.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
@@ -425,7 +426,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
 	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
-		g, err := model.ParseGrid(topo)
+		g, err := topology.Parse(topo)
 		if err != nil {
 			return nil, err
 		}
@@ -510,7 +511,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 	if env.Size != Full {
 		topo = "mesh:2x3"
 	}
-	g, err := model.ParseGrid(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -598,7 +599,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		notes = append(notes, s)
 		staticOK = staticOK && r.Verdict == props.Violated
 	}
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

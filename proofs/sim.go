@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -23,7 +23,7 @@ type hb3Case struct {
 // hb3Point checks one configuration of 003 §4 through the entry (cube-load,
 // model-agreement): the model beside the flit-level simulation, seeded by seed.
 func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed uint64) (*props.Report, error) {
-	g, err := model.ParseGrid(fmt.Sprintf("hypercube:%d", c.n))
+	g, err := topology.Parse(fmt.Sprintf("hypercube:%d", c.n))
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func runMN7(ctx context.Context, env Env) Outcome {
 		slots = pick(env.Size, 0, 5000, 20000)
 	}
 	out := Outcome{Verdict: Measured, Figures: map[string]float64{}}
-	b, err := model.NewBanyan(1 << n)
+	b, err := topology.NewBanyan(1 << n)
 	if err != nil {
 		out.Err = err
 		return out
@@ -191,7 +191,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 			}
 			point := &props.Params{Ts: int64(lat), Tr: int64(lat), Tc: 1, L: int64(L)}
 			run := func(algo string) (*props.Report, error) {
-				g, err := model.ParseGrid("torus:32x32")
+				g, err := topology.Parse("torus:32x32")
 				if err != nil {
 					return nil, err
 				}

@@ -10,7 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // zeroLoadGrid is the grid of timing parameters the flit-level runs are checked on; it
@@ -27,7 +27,7 @@ func TestDCFZeroLoadEqualsFormula(t *testing.T) {
 	}
 	var rows []string
 	for _, side := range sides {
-		g, _ := model.NewTorus(side, side)
+		g, _ := topology.NewTorus(side, side)
 		s, err := dcf.Build(g, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func TestDCFZeroLoadEqualsFormula(t *testing.T) {
 // completes at n(ts + tc + L tc + tr) for every base dimension.
 func TestSBTZeroLoadEqualsFormula(t *testing.T) {
 	for n := 3; n <= 7; n++ {
-		g, _ := model.NewHypercube(n)
+		g, _ := topology.NewHypercube(n)
 		for base := 0; base < n; base++ {
 			s, err := sbt.Build(g, 0, base)
 			if err != nil {
@@ -90,8 +90,8 @@ func TestSBTZeroLoadEqualsFormula(t *testing.T) {
 // and exceeds 001's ceil(log2(1+|D|))(Ts + L Tc) by exactly the hop and receive terms the
 // formula leaves out; the table logs both.
 func TestUTorusZeroLoadAgainstFormula(t *testing.T) {
-	g, _ := model.NewTorus(8, 8)
-	m := unicastmc.Multicast{Source: g.Node(4, 2), Destinations: []model.NodeID{g.Node(0, 3), g.Node(1, 1), g.Node(2, 6), g.Node(3, 4), g.Node(5, 7), g.Node(6, 0), g.Node(6, 4)}}
+	g, _ := topology.NewTorus(8, 8)
+	m := unicastmc.Multicast{Source: g.Node(4, 2), Destinations: []topology.NodeID{g.Node(0, 3), g.Node(1, 1), g.Node(2, 6), g.Node(3, 4), g.Node(5, 7), g.Node(6, 0), g.Node(6, 4)}}
 	s, err := unicastmc.Build(g, unicastmc.UTorus, m)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -54,7 +54,7 @@ func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, load
 	var ferr error
 	err := checker.Sweep(ctx, len(nets)*len(dests), workers, func(ctx context.Context, _, i int) row {
 		net, n := nets[i/len(dests)], dests[i%len(dests)]
-		g, err := model.ParseGrid(net.Spec)
+		g, err := topology.Parse(net.Spec)
 		if err != nil {
 			return row{err: err}
 		}

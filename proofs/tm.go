@@ -6,8 +6,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -134,7 +134,7 @@ func (p tmPart) String() string {
 
 // runPart checks one family of pairs with one pruning policy on the member pool.
 func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*treemcast.FamilyResult, error) {
-	g, err := model.ParseGrid(p.topo)
+	g, err := topology.Parse(p.topo)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func judgeTM1(ctx context.Context, env Env) Outcome {
 }
 
 func nodesOf(topo string) int {
-	g, err := model.ParseGrid(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		return 0
 	}
@@ -331,7 +331,7 @@ func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 // x reflection maps onto itself (swapping the two messages): the reduced and plain
 // searches must agree.
 func judgeTMStateSymmetry(ctx context.Context, env Env) Outcome {
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	msgs, _ := treemcast.ParseMsgs(g, "(0,0)->(2,0),(1,2);(2,0)->(0,0),(1,2)")
 	var tally checker.Tally
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}, Tally: &tally}

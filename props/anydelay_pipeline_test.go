@@ -7,6 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // walkPipelined replays actions on the any-delay model of s step by step and checks
@@ -76,7 +77,7 @@ func TestAnyDelayWitnessPipelined(t *testing.T) {
 	if d := walkPipelined(s, actionsOf(w)); d != "" {
 		t.Fatalf("decision witness: %s\n%s", d, w)
 	}
-	g, err := model.NewTorus(8, 8)
+	g, err := topology.NewTorus(8, 8)
 	if err != nil {
 		t.Fatal(err)
 	}

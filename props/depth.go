@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The exact depth decision. With tc normalised to 1 (every time scales with tc when ts and
@@ -533,7 +534,7 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 		res.Pieces = max(res.Pieces, len(m))
 	}
 	rec := receivers(s)
-	parent := func(v model.NodeID, g int) (int, bool) { // receiving unicast of v
+	parent := func(v topology.NodeID, g int) (int, bool) { // receiving unicast of v
 		if isSource(s, v, g) {
 			return 0, false
 		}
@@ -542,7 +543,7 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 	}
 	// below reports whether x is A's target or lies below it in the receive tree, and A is
 	// the target's receiving unicast: then x's sends start after A delivered.
-	below := func(a int, x model.NodeID, g int) bool {
+	below := func(a int, x topology.NodeID, g int) bool {
 		ua := s.Unicasts[a]
 		if j, ok := parent(ua.To, g); !ok || j != a || s.GroupOf(a) != g {
 			return false
@@ -605,13 +606,13 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 					}
 				}
 				if !known {
-					pv := PairVerdict{A: a.u, B: b.u, Channel: s.Topology.ChannelName(model.ChannelID(c)), ChannelID: c, Overlap: ov}
+					pv := PairVerdict{A: a.u, B: b.u, Channel: s.Topology.ChannelName(topology.ChannelID(c)), ChannelID: c, Overlap: ov}
 					seen[key] = len(res.Pairs)
 					res.Pairs = append(res.Pairs, pv)
 					pi = len(res.Pairs) - 1
 				} else if ov {
 					res.Pairs[pi].Overlap = true
-					res.Pairs[pi].Channel = s.Topology.ChannelName(model.ChannelID(c))
+					res.Pairs[pi].Channel = s.Topology.ChannelName(topology.ChannelID(c))
 					res.Pairs[pi].ChannelID = c
 				}
 				if ov && firstP == nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // NodeContention checks node contention freedom of a one-port schedule (timed semantics),
@@ -64,7 +65,7 @@ func NodeContention(s *model.Schedule) *Report {
 					at := max(ha.From, hb.From)
 					r.Stats.States = int64(pairs)
 					return finish(r, &ScheduleWitness{Kind: side, A: Ref(s, a), B: Ref(s, b), ChannelID: -1,
-						Node: s.Topology.NodeName(model.NodeID(v)), Params: pt, HoldA: &ha, HoldB: &hb, Time: &at}, "")
+						Node: s.Topology.NodeName(topology.NodeID(v)), Params: pt, HoldA: &ha, HoldB: &hb, Time: &at}, "")
 				}
 			}
 		}

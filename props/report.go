@@ -36,6 +36,7 @@ package props
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -145,6 +146,18 @@ type Report struct {
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+	// Body is the whole output of a command whose output is its own (routing's
+	// analysis, partition's subnetworks): printed, as text and as JSON, in place of the
+	// report, whose fields still say the verdict for callers; nil for a check.
+	Body Body `json:"-"`
+}
+
+// Body is the output of a command that prints more than a report, or in a schema of its
+// own: WriteText writes it for people, and its JSON encoding is the --json object, in
+// which SetVersion sets the tool version.
+type Body interface {
+	WriteText(w io.Writer)
+	SetVersion(version string)
 }
 
 // ScheduleWitness returns the schedule evidence of r (the contending pair or the broken

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The properties of unicast-based collectives (model.Schedule; their names are in
@@ -224,7 +225,7 @@ func receivers(s *model.Schedule) map[[2]int]int {
 }
 
 // isSource reports whether v holds group g's message at time 0.
-func isSource(s *model.Schedule, v model.NodeID, g int) bool {
+func isSource(s *model.Schedule, v topology.NodeID, g int) bool {
 	return slices.Contains(s.SourcesOf(g), v)
 }
 

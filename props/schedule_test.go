@@ -12,6 +12,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	schedgen "github.com/wormcheck/wormcheck/props/gen"
 )
 
@@ -26,18 +27,18 @@ func xy(c ...int) []int { return c }
 // build makes a schedule on spec from source src with DOR paths; dests nil = broadcast.
 func build(t testing.TB, spec string, src []int, dests [][]int, us []uc) *model.Schedule {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{g.Node(src...)}}
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{g.Node(src...)}}
 	if dests == nil {
 		s.Destinations = model.Broadcast(g.Nodes(), s.Sources)
 	}
 	for _, d := range dests {
 		s.Destinations = append(s.Destinations, g.Node(d...))
 	}
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	for _, u := range us {
 		a, b := g.Node(u.from...), g.Node(u.to...)
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: a, To: b, Path: r.Path(a, b), Step: u.step, Order: u.order})
@@ -264,11 +265,11 @@ func TestTimedCFButNotAnyDelayCF(t *testing.T) {
 func TestNodeContention(t *testing.T) {
 	// Two one-port multicasts: group 0 from (0,0) and group 1 from (2,0) both send to
 	// (1,0) in step 1: the receptions can overlap.
-	g, _ := model.ParseGrid("torus:4x4")
-	r := model.NewDOR(g)
+	g, _ := topology.Parse("torus:4x4")
+	r := topology.NewDOR(g)
 	a, b, c := g.Node(0, 0), g.Node(2, 0), g.Node(1, 0)
-	s := &model.Schedule{Topology: g, Ports: model.OnePort, Sources: []model.NodeID{a, b},
-		Destinations: []model.NodeID{c}, Group: []int{0, 1},
+	s := &model.Schedule{Topology: g, Ports: model.OnePort, Sources: []topology.NodeID{a, b},
+		Destinations: []topology.NodeID{c}, Group: []int{0, 1},
 		Unicasts: []model.Unicast{{From: a, To: c, Path: r.Path(a, c), Step: 1, Order: 1}, {From: b, To: c, Path: r.Path(b, c), Step: 1, Order: 1}}}
 	rep := NodeContention(s)
 	w := witness(t, rep)
@@ -529,17 +530,17 @@ func TestTimedCFImpliedByAnyDelayCF(t *testing.T) {
 // synthetic64 is a broadcast-sized schedule on a 64x64 torus (4095 unicasts, 12 steps,
 // recursive halving along dimension 0 then 1), standing in for DCF in the benchmark.
 func synthetic64(tb testing.TB) *model.Schedule {
-	g, _ := model.NewTorus(64, 64)
-	r := model.NewDOR(g)
+	g, _ := topology.NewTorus(64, 64)
+	r := topology.NewDOR(g)
 	src := g.Node(0, 0)
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{src}, Destinations: model.Broadcast(g.Nodes(), []model.NodeID{src})}
-	informed := []model.NodeID{src}
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{src}, Destinations: model.Broadcast(g.Nodes(), []topology.NodeID{src})}
+	informed := []topology.NodeID{src}
 	order := make([]int, g.Nodes())
 	step := 0
 	for d := 0; d < 2; d++ {
 		for off := 32; off >= 1; off /= 2 {
 			step++
-			for _, v := range append([]model.NodeID(nil), informed...) {
+			for _, v := range append([]topology.NodeID(nil), informed...) {
 				c := g.Coords(v)
 				c[d] += off
 				w := g.Node(c...)
@@ -584,10 +585,10 @@ func BenchmarkDepth64x64(b *testing.B) {
 }
 
 func ExampleDepth() {
-	g, _ := model.ParseGrid("torus:8x8")
-	r := model.NewDOR(g)
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{g.Node(0, 0)}}
-	add := func(from, to model.NodeID, step, order int) {
+	g, _ := topology.Parse("torus:8x8")
+	r := topology.NewDOR(g)
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{g.Node(0, 0)}}
+	add := func(from, to topology.NodeID, step, order int) {
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: from, To: to, Path: r.Path(from, to), Step: step, Order: order})
 		s.Destinations = append(s.Destinations, to)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // newCountCtx is checkertest.NewCountContext: a context cancelled by its n-th look.
@@ -18,7 +19,7 @@ func newCountCtx(n int64) *checkertest.CountContext { return checkertest.NewCoun
 // reads the unicasts once per condition, so its 1st to 3rd looks fall in condition (1),
 // the 4th to 7th in (2) and the 8th to 11th in (3).
 func TestStepChecksStopOnCancel(t *testing.T) {
-	g, err := model.NewTorus(128, 128)
+	g, err := topology.NewTorus(128, 128)
 	if err != nil {
 		t.Fatal(err)
 	}

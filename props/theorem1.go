@@ -2,6 +2,7 @@ package props
 
 import (
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // theorem1 classifies pairs of unicasts by the sufficient conditions of 004 Theorem 1.
@@ -33,7 +34,7 @@ func newTheorem1(s *model.Schedule) *theorem1 {
 }
 
 // reach reports x ∈ R_v within group g (search from v along sends, any step).
-func (t *theorem1) reach(v, x model.NodeID, g int) bool {
+func (t *theorem1) reach(v, x topology.NodeID, g int) bool {
 	if v == x {
 		return true
 	}
@@ -41,8 +42,8 @@ func (t *theorem1) reach(v, x model.NodeID, g int) bool {
 	if r, ok := t.memo[key]; ok {
 		return r
 	}
-	seen := map[model.NodeID]bool{v: true}
-	stack := []model.NodeID{v}
+	seen := map[topology.NodeID]bool{v: true}
+	stack := []topology.NodeID{v}
 	found := false
 	for len(stack) > 0 && !found {
 		w := stack[len(stack)-1]

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The timed semantics (DESIGN.md "Semantics"; 004 §6.1, 001 §2.1). A node v that holds
@@ -144,7 +145,7 @@ func (pl *plan) simulate(p Params) (*Timing, error) {
 func firstContention(s *model.Schedule, p Params, start []int64) *ScheduleWitness {
 	type hold struct {
 		lane     int // channel and virtual-channel class (model.Unicast.Lane)
-		c        model.ChannelID
+		c        topology.ChannelID
 		u        int
 		from, to int64
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Validity checks the four conditions of 004 Definition 1 on every group of s (step
@@ -93,10 +94,10 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 	}
 	// Condition 3.
 	type key struct {
-		from  model.NodeID
+		from  topology.NodeID
 		group int
 		step  int
-		ch    model.ChannelID
+		ch    topology.ChannelID
 	}
 	seen := map[key]int{}
 	for i, u := range s.Unicasts {
@@ -115,7 +116,7 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 	// one pass over the unicasts: O(unicasts), not O(destinations x unicasts).
 	type receipt struct {
 		group int
-		to    model.NodeID
+		to    topology.NodeID
 	}
 	received := map[receipt][]int{}
 	for i, u := range s.Unicasts {
@@ -185,7 +186,7 @@ func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
 				note = "destination never receives the message"
 			case want[v] && len(got[v]) > 1:
 				note = fmt.Sprintf("destination receives the message %d times", len(got[v]))
-			case !want[v] && len(got[v]) > 0 && isSource(s, model.NodeID(v), g):
+			case !want[v] && len(got[v]) > 0 && isSource(s, topology.NodeID(v), g):
 				note = "a source receives its own message"
 			case !want[v] && len(got[v]) > 0:
 				note = "a node that is not a destination receives the message"
@@ -193,7 +194,7 @@ func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
 				continue
 			}
 			w := &ScheduleWitness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
-				Node: s.Topology.NodeName(model.NodeID(v)), Note: fmt.Sprintf("group %d: %s", g, note)}
+				Node: s.Topology.NodeName(topology.NodeID(v)), Note: fmt.Sprintf("group %d: %s", g, note)}
 			if len(got[v]) > 0 {
 				w.A = Ref(s, got[v][0])
 			}
@@ -210,12 +211,12 @@ func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
 // one source: ceil(log_{deg+1} m) all-port, where deg is the grid's largest node degree
 // (2n on an n-D torus with every size > 2: 004's ceil(log_{2n+1} N)), and ceil(log2 m)
 // one-port. Reference: 004 §5 (all-port bound), 001 §2 (one-port doubling).
-func LowerBound(g *model.Grid, ports model.PortModel, m int) int {
+func LowerBound(g *topology.Network, ports model.PortModel, m int) int {
 	base := 2
 	if ports == model.AllPort {
 		base = 1
 		for d := 0; d < g.Dims(); d++ {
-			if g.Kind() != model.Hypercube && g.Size(d) > 2 {
+			if g.Kind() != topology.Hypercube && g.Size(d) > 2 {
 				base += 2
 			} else if g.Size(d) > 1 {
 				base++
@@ -286,7 +287,7 @@ func StepCountExact(s *model.Schedule, want int) *Report {
 }
 
 // sortedNodes returns the distinct nodes of vs, ascending.
-func sortedNodes(vs []model.NodeID) []model.NodeID {
+func sortedNodes(vs []topology.NodeID) []topology.NodeID {
 	out := slices.Clone(vs)
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -307,7 +308,7 @@ func StepwiseContext(ctx context.Context, s *model.Schedule) *Report {
 	}
 	type key struct {
 		step int
-		ch   model.ChannelID
+		ch   topology.ChannelID
 	}
 	owner := map[key]int{}
 	l := &looker{ctx: ctx}

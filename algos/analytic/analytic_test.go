@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
@@ -131,7 +131,7 @@ func ExampleHypercubeLatency() {
 // distinct nodes.
 func TestMeanDistance(t *testing.T) {
 	for _, spec := range []string{"mesh:3x3", "torus:4", "torus:5x3", "mesh:2x3x4", "hypercube:4", "torus:8x8"} {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestMeanDistance(t *testing.T) {
 		n := g.Nodes()
 		for a := 0; a < n; a++ {
 			for b := 0; b < n; b++ {
-				sum += float64(g.Distance(model.NodeID(a), model.NodeID(b)))
+				sum += float64(g.Distance(topology.NodeID(a), topology.NodeID(b)))
 			}
 		}
 		if got, want := MeanDistance(g), sum/float64(n*(n-1)); got != want {
@@ -150,8 +150,8 @@ func TestMeanDistance(t *testing.T) {
 
 // TestCollectiveFormula checks that the formula exists only where the paper gives one.
 func TestCollectiveFormula(t *testing.T) {
-	sq, _ := model.ParseGrid("torus:8x8")
-	mesh, _ := model.ParseGrid("mesh:8x8")
+	sq, _ := topology.Parse("torus:8x8")
+	mesh, _ := topology.Parse("mesh:8x8")
 	if x, err := CollectiveFormula(sq, "dcf", 1, 1, 8, nil); err != nil || !(x > 0) {
 		t.Fatalf("dcf on a square torus: %v, %v", x, err)
 	}

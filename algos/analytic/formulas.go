@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Timing are the timing parameters of 004 §6.1 and 001 §4.2: ts the sending
@@ -121,11 +122,11 @@ func Unicast(h int, t Timing) float64 {
 // CollectiveFormula returns the paper's completion time of the collective algo run as
 // schedule s with software latencies ts, tr and length-flit messages, where one exists:
 // 004 §6.1 for DCF and EDN on square 2-D tori, 001 §4.2 for U-torus.
-func CollectiveFormula(g *model.Grid, algo string, ts, tr, length int, s *model.Schedule) (float64, error) {
+func CollectiveFormula(g *topology.Network, algo string, ts, tr, length int, s *model.Schedule) (float64, error) {
 	t := Timing{Ts: float64(ts), Tr: float64(tr), Tc: 1, L: float64(length)}
 	switch algo {
 	case "dcf", "edn":
-		if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
+		if g.Kind() != topology.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
 			return 0, fmt.Errorf("no formula off square 2-D tori")
 		}
 		return BroadcastFormula(algo, g.Size(0), t)

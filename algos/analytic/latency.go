@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Traffic describes the simulated traffic a latency model is put beside: the network,
@@ -12,7 +13,7 @@ import (
 // the offered traffic (messages per node per cycle and the broadcast, multicast and
 // hot-spot fractions).
 type Traffic struct {
-	Grid      *model.Grid
+	Grid      *topology.Network
 	Ports     model.PortModel
 	VCs       int // virtual channels per physical channel
 	Length    int // flits per message
@@ -24,7 +25,7 @@ type Traffic struct {
 	// Route, when set, gives the route of a worm between two endpoints, as the simulator's
 	// worms take it (checker/sim Config.Relation and Selection); the zero-load latency then
 	// averages its lengths (MeanRouteHops) instead of the grid's distances.
-	Route func(src, dst model.NodeID) ([]model.Hop, error)
+	Route func(src, dst topology.NodeID) ([]topology.Hop, error)
 }
 
 // Estimate is a model's mean latencies (cycles), or the reason it has no answer.
@@ -51,7 +52,7 @@ func LatencyModel(t Traffic) Estimate {
 		}
 		return Estimate{Name: "zero-load latency", Unicast: float64(t.Ts) + h + float64(t.Length) + float64(t.Tr)}
 	}
-	if g.Kind() == model.Hypercube && t.Multicast == 0 && t.HotSpot == 0 && t.Ports == model.AllPort {
+	if g.Kind() == topology.Hypercube && t.Multicast == 0 && t.HotSpot == 0 && t.Ports == model.AllPort {
 		r, err := HypercubeLatency(HypercubeParams{N: g.Dims(), V: max(t.VCs, 1), M: t.Length,
 			B: t.Broadcast, Rate: t.Rate, Delta: float64(t.Ts)})
 		if err != nil {
@@ -70,7 +71,7 @@ func LatencyModel(t Traffic) Estimate {
 //
 // in O(Σ_d k_d²) instead of O(N²); the sums are integers, so the result equals the
 // direct mean exactly. A single-node grid has mean distance 0.
-func MeanDistance(g *model.Grid) float64 {
+func MeanDistance(g *topology.Network) float64 {
 	n := int64(g.Nodes())
 	if n < 2 {
 		return 0
@@ -100,10 +101,10 @@ func MeanDistance(g *model.Grid) float64 {
 const maxRoutePairs = 1 << 20
 
 // MeanRouteHops is the mean length of the routes route gives (those the simulator's
-// worms take) over the ordered pairs of distinct endpoints of g (model.Grid.Endpoints:
+// worms take) over the ordered pairs of distinct endpoints of g (topology.Network.Endpoints:
 // its terminals, when it has them). It fails where route fails and on more than 2^20
 // pairs. Cost O(pairs x cost of route).
-func MeanRouteHops(g *model.Grid, route func(src, dst model.NodeID) ([]model.Hop, error)) (float64, error) {
+func MeanRouteHops(g *topology.Network, route func(src, dst topology.NodeID) ([]topology.Hop, error)) (float64, error) {
 	ends := g.Endpoints()
 	e := int64(len(ends))
 	if e < 2 {

@@ -4,15 +4,15 @@ import (
 	"math"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestMeanRouteHopsFatTree: on the 2-ary 2-tree a terminal reaches its sibling in 2 hops
 // (terminal, leaf, terminal) and the two others in 4 (up to a root and down), so the
 // mean over ordered terminal pairs is 10/3; the zero-load latency adds ts + L + tr.
 func TestMeanRouteHopsFatTree(t *testing.T) {
-	g, err := model.ParseNetwork("fattree:2,2")
+	g, err := topology.Parse("fattree:2,2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func TestMeanRouteHopsFatTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	route := func(s, d model.NodeID) ([]model.Hop, error) { return routing.FirstPath(rel, s, d) }
+	route := func(s, d topology.NodeID) ([]topology.Hop, error) { return routing.FirstPath(rel, s, d) }
 	h, err := MeanRouteHops(g, route)
 	if err != nil || math.Abs(h-10.0/3) > 1e-12 {
 		t.Fatalf("mean route hops %v, %v; want 10/3", h, err)

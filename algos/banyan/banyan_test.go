@@ -17,11 +17,11 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func mustBanyan(t testing.TB, n int) *model.Banyan {
-	b, err := model.NewBanyan(n)
+func mustBanyan(t testing.TB, n int) *topology.Banyan {
+	b, err := topology.NewBanyan(n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func msgFromMask(src int, mask uint64, n int) Multicast {
 }
 
 // TestPathTableAgreesWithNaive cross-checks the bitset blocking check with
-// model.Banyan.FirstConflict on random unicast patterns (gopter, fixed seed).
+// topology.Banyan.FirstConflict on random unicast patterns (gopter, fixed seed).
 func TestPathTableAgreesWithNaive(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(2002)
 	params.MinSuccessfulTests = 300
@@ -50,9 +50,9 @@ func TestPathTableAgreesWithNaive(t *testing.T) {
 	properties.Property("bitset and naive checks agree", prop.ForAll(
 		func(srcs, dsts []int) bool {
 			k := min(len(srcs), len(dsts))
-			pat := make([]model.BanyanPacket, k)
+			pat := make([]topology.BanyanPacket, k)
 			for i := 0; i < k; i++ {
-				pat[i] = model.BanyanPacket{Source: srcs[i], Dest: model.UnicastTag(dsts[i])}
+				pat[i] = topology.BanyanPacket{Source: srcs[i], Dest: topology.UnicastTag(dsts[i])}
 			}
 			c, err := b.FirstConflict(pat)
 			if err != nil {
@@ -145,7 +145,7 @@ func TestCheckTheorem1(t *testing.T) {
 func TestPhase2OfFigure3(t *testing.T) {
 	// 002 Fig. 3: source 5 -> {0,3,6,11,13}, copies at 4..8.
 	m := Multicast{Source: 5, Dests: []int{0, 3, 6, 11, 13}}
-	if p := Phase1(m, 4); p.Dest != (model.Region{Min: 4, Max: 8}) {
+	if p := Phase1(m, 4); p.Dest != (topology.Region{Min: 4, Max: 8}) {
 		t.Fatalf("phase 1 %v", p)
 	}
 	got := Phase2(m, 4, 16)
@@ -391,7 +391,7 @@ func TestParseEnums(t *testing.T) {
 // ExampleNewSystem finds the deadlock of 002 Fig. 4 with free arbitration and shows that
 // upper-input-link-first avoids it in the lockstep timing.
 func ExampleNewSystem() {
-	b, _ := model.NewBanyan(16)
+	b, _ := topology.NewBanyan(16)
 	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	for _, arb := range []Arbitration{Free, UpperFirst} {
 		sys, _ := NewSystem(b, msgs, Options{Arbitration: arb, Starts: []int{5, 7}})
@@ -405,7 +405,7 @@ func ExampleNewSystem() {
 
 func TestParsePattern(t *testing.T) {
 	p, err := ParsePattern("0->3, 1->5;2->4-7", 8)
-	if err != nil || len(p) != 3 || p[2].Dest != (model.Region{Min: 4, Max: 7}) || p[1].String() != "1->5" {
+	if err != nil || len(p) != 3 || p[2].Dest != (topology.Region{Min: 4, Max: 7}) || p[1].String() != "1->5" {
 		t.Fatalf("%v %v", p, err)
 	}
 	for _, bad := range []string{"", "0", "0->8", "9->1", "0->5-4", "0->a"} {
@@ -424,7 +424,7 @@ func FuzzParsePattern(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, _ := model.NewBanyan(16)
+		b, _ := topology.NewBanyan(16)
 		if _, err := b.FirstConflict(p); err != nil {
 			t.Fatalf("%q parsed into an invalid pattern: %v", s, err)
 		}
@@ -447,7 +447,7 @@ func TestTracePCAP(t *testing.T) {
 	}
 }
 
-func mustPathTable(t *testing.T, b *model.Banyan) *PathTable {
+func mustPathTable(t *testing.T, b *topology.Banyan) *PathTable {
 	t.Helper()
 	pt, err := NewPathTable(b, 0)
 	if err != nil {

@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BenchmarkTheorem1N16 measures the exhaustive MN4 check: 2^16 destination sets x every
 // start on N = 16.
 func BenchmarkTheorem1N16(b *testing.B) {
-	bn, _ := model.NewBanyan(16)
+	bn, _ := topology.NewBanyan(16)
 	t, _ := NewPathTable(bn, 0)
 	for b.Loop() {
 		if r, _ := CheckTheorem1(t, false); r.Verdict != checker.Holds {
@@ -22,7 +22,7 @@ func BenchmarkTheorem1N16(b *testing.B) {
 // BenchmarkExploreFig4UpperFirst measures checker.Explore on the MN6 instance (Fig. 4,
 // every start pair, lockstep, upper-first).
 func BenchmarkExploreFig4UpperFirst(b *testing.B) {
-	bn, _ := model.NewBanyan(16)
+	bn, _ := topology.NewBanyan(16)
 	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	sys, _ := NewSystem(bn, msgs, Options{Arbitration: UpperFirst})
 	var states int64
@@ -39,7 +39,7 @@ func BenchmarkExploreFig4UpperFirst(b *testing.B) {
 // BenchmarkFastLockstepN8Pairs measures the fast simulator on MN6's N = 8 family: a fixed
 // slice of message pairs with every start pair.
 func BenchmarkFastLockstepN8Pairs(b *testing.B) {
-	bn, _ := model.NewBanyan(8)
+	bn, _ := topology.NewBanyan(8)
 	f, _ := NewFastLockstep(bn, nil, nil, UpperFirst)
 	var msgs []Multicast
 	for mask := 1; mask < 256; mask += 7 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // maxFastPackets bounds the packets of one FastLockstep instance.
@@ -19,7 +19,7 @@ const maxFastPackets = 40
 // with checker.Explore (TestFastLockstepAgreesWithExplorer cross-checks the verdicts); the
 // proofs use it for the hundreds of thousands of instances of MN6.
 type FastLockstep struct {
-	b   *model.Banyan
+	b   *topology.Banyan
 	arb Arbitration
 	pk  []*fastPkt
 	// uni[src*N+dst] and region[(src*N+min)*N+max] are the precomputed packet shapes.
@@ -39,7 +39,7 @@ type chmask [2]uint64
 
 func (a chmask) and(b chmask) bool { return a[0]&b[0] != 0 || a[1]&b[1] != 0 }
 
-func bit(c model.ChannelID) chmask {
+func bit(c topology.ChannelID) chmask {
 	var m chmask
 	m[c/64] = 1 << (uint(c) % 64)
 	return m
@@ -64,7 +64,7 @@ type fastState struct {
 
 // NewFastLockstep prepares the packets of msgs with the given phase-1 starts (one per
 // message) under policy arb.
-func NewFastLockstep(b *model.Banyan, msgs []Multicast, starts []int, arb Arbitration) (*FastLockstep, error) {
+func NewFastLockstep(b *topology.Banyan, msgs []Multicast, starts []int, arb Arbitration) (*FastLockstep, error) {
 	if b.Nodes() > 16 {
 		return nil, fmt.Errorf("banyan:%d: the fast simulator is limited to N <= 16", b.Nodes())
 	}
@@ -75,7 +75,7 @@ func NewFastLockstep(b *model.Banyan, msgs []Multicast, starts []int, arb Arbitr
 	for src := 0; src < n; src++ {
 		for lo := 0; lo < n; lo++ {
 			for hi := lo; hi < n; hi++ {
-				fp, err := f.shape(src, model.Region{Min: lo, Max: hi})
+				fp, err := f.shape(src, topology.Region{Min: lo, Max: hi})
 				if err != nil {
 					return nil, err
 				}
@@ -124,7 +124,7 @@ func (f *FastLockstep) Reset(msgs []Multicast, starts []int) error {
 	return nil
 }
 
-func (f *FastLockstep) shape(src int, r model.Region) (*fastPkt, error) {
+func (f *FastLockstep) shape(src int, r topology.Region) (*fastPkt, error) {
 	tree, err := f.b.RegionTree(src, r)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Arbitration is the policy an SE uses when several packets request the same output
@@ -157,7 +157,7 @@ type Options struct {
 //
 // A state is deadlocked when some packet is not done and no request can be granted.
 type System struct {
-	b       *model.Banyan
+	b       *topology.Banyan
 	msgs    []Multicast
 	opt     Options
 	starts  [][]int           // starts[m] = the starts explored for message m
@@ -168,9 +168,9 @@ type System struct {
 
 // packetShape is the static tree of one packet.
 type packetShape struct {
-	pkt    model.BanyanPacket
+	pkt    topology.BanyanPacket
 	phase  int
-	tree   []model.TreeLink
+	tree   []topology.TreeLink
 	leaves uint64
 	// byDepth[d] = the tree links at depth d.
 	byDepth []uint64
@@ -196,7 +196,7 @@ const (
 
 // NewSystem builds the transition system for msgs on banyan b. Trees must fit in 64
 // links (N <= 32).
-func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) {
+func NewSystem(b *topology.Banyan, msgs []Multicast, opt Options) (*System, error) {
 	if len(msgs) == 0 {
 		return nil, fmt.Errorf("msgs: no multicast given")
 	}
@@ -225,7 +225,7 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 		sys.starts = append(sys.starts, st)
 		var perStart [][]packetShape
 		for _, s := range st {
-			pk := []model.BanyanPacket{Phase1(msg, s)}
+			pk := []topology.BanyanPacket{Phase1(msg, s)}
 			if !opt.Phase1Only {
 				pk = append(pk, Phase2(msg, s, b.Nodes())...)
 			}
@@ -258,7 +258,7 @@ func NewSystem(b *model.Banyan, msgs []Multicast, opt Options) (*System, error) 
 }
 
 // Banyan returns the network.
-func (sys *System) Banyan() *model.Banyan { return sys.b }
+func (sys *System) Banyan() *topology.Banyan { return sys.b }
 
 // Messages returns the multicasts.
 func (sys *System) Messages() []Multicast { return sys.msgs }
@@ -299,13 +299,13 @@ func (sys *System) PacketName(s State, p int) string {
 
 // HeldChannels returns the channels of its region tree that packet p holds in state s,
 // in tree order (none if it holds nothing).
-func (sys *System) HeldChannels(s State, p int) []model.ChannelID {
+func (sys *System) HeldChannels(s State, p int) []topology.ChannelID {
 	h := s.Held[p]
 	if h == 0 {
 		return nil
 	}
 	sh := sys.shape(s, p)
-	var cs []model.ChannelID
+	var cs []topology.ChannelID
 	for k := range sh.tree {
 		if h&(1<<uint(k)) != 0 {
 			cs = append(cs, sh.tree[k].Channel)
@@ -348,7 +348,7 @@ type request struct {
 	p, k  int
 	mask  int
 	chans uint64 // tree-link bits of p requested
-	links [2]model.ChannelID
+	links [2]topology.ChannelID
 	nl    int
 	key   int // arbiter: SE (stage*N/2 + label) or N*n/2 + node for injection
 	lower bool
@@ -366,7 +366,7 @@ func (sys *System) requests(s State, owner []int32, dst []request) []request {
 		if s.Held[p] == 0 {
 			c := sh.tree[0].Channel
 			if owner[c] < 0 {
-				dst = append(dst, request{p: p, k: -1, mask: 1, chans: 1, links: [2]model.ChannelID{c}, nl: 1,
+				dst = append(dst, request{p: p, k: -1, mask: 1, chans: 1, links: [2]topology.ChannelID{c}, nl: 1,
 					key: sys.b.Stages()*n/2 + sh.pkt.Source})
 			}
 			continue
@@ -767,7 +767,7 @@ func (sys *System) Waits(s State) []Wait {
 			continue
 		}
 		sh := sys.shape(s, p)
-		add := func(at model.ChannelID, atName string, need model.ChannelID) {
+		add := func(at topology.ChannelID, atName string, need topology.ChannelID) {
 			if o := owner[need]; o >= 0 && int(o) != p {
 				st, lb := sys.b.Link(need)
 				out = append(out, Wait{Waiter: sys.PacketName(s, p), At: atName, Link: sys.b.ChannelName(need),

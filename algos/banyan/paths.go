@@ -5,15 +5,15 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // PathTable holds the unicast path of every (source, destination) pair of a banyan as a
 // bitset over its channels, so that a pattern of unicasts is checked for blocking with a
-// few word operations per packet. It is the optimised twin of model.Banyan.FirstConflict
+// few word operations per packet. It is the optimised twin of topology.Banyan.FirstConflict
 // (TestPathTableAgreesWithNaive cross-checks them). Building it costs O(N^2 n).
 type PathTable struct {
-	b     *model.Banyan
+	b     *topology.Banyan
 	n     int
 	words int
 	bits  []uint64
@@ -22,7 +22,7 @@ type PathTable struct {
 // PathTableBytes is the size of b's path table: N^2 bitsets of one bit per channel. It
 // grows as N^2 N log N (banyan:1024 about 1.4 GiB, banyan:4096 about 110 GiB); ok is
 // false when it does not fit in an int64.
-func PathTableBytes(b *model.Banyan) (bytes int64, ok bool) {
+func PathTableBytes(b *topology.Banyan) (bytes int64, ok bool) {
 	n, w := int64(b.Nodes()), int64(b.Channels()+63)/64
 	if n > 0 && (n > math.MaxInt64/n || w > math.MaxInt64/8/(n*n)) {
 		return 0, false
@@ -33,7 +33,7 @@ func PathTableBytes(b *model.Banyan) (bytes int64, ok bool) {
 // NewPathTable precomputes the path bitsets of b. It refuses, with an error saying
 // why, a table larger than maxBytes (0: any size an int64 can count), so that a large
 // banyan is a message rather than an exhausted machine.
-func NewPathTable(b *model.Banyan, maxBytes int64) (*PathTable, error) {
+func NewPathTable(b *topology.Banyan, maxBytes int64) (*PathTable, error) {
 	size, ok := PathTableBytes(b)
 	if !ok || (maxBytes > 0 && size > maxBytes) {
 		return nil, fmt.Errorf("banyan:%d: the path table needs %s, more than the memory budget of %s", b.Nodes(), mib(size, ok), mib(maxBytes, true))
@@ -61,7 +61,7 @@ func mib(b int64, ok bool) string {
 }
 
 // Banyan returns the network the table was built for.
-func (t *PathTable) Banyan() *model.Banyan { return t.b }
+func (t *PathTable) Banyan() *topology.Banyan { return t.b }
 
 func (t *PathTable) path(s, d int) []uint64 {
 	o := (s*t.n + d) * t.words
@@ -80,11 +80,11 @@ func (t *PathTable) Conflict(s1, d1, s2, d2 int) bool {
 }
 
 // SharedLink returns the first channel (lowest id) the two unicasts share, or -1.
-func (t *PathTable) SharedLink(s1, d1, s2, d2 int) model.ChannelID {
+func (t *PathTable) SharedLink(s1, d1, s2, d2 int) topology.ChannelID {
 	p, q := t.path(s1, d1), t.path(s2, d2)
 	for i := range p {
 		if x := p[i] & q[i]; x != 0 {
-			return model.ChannelID(i*64 + bits.TrailingZeros64(x))
+			return topology.ChannelID(i*64 + bits.TrailingZeros64(x))
 		}
 	}
 	return -1

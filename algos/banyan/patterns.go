@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Order is the monotonicity of Property 1: destinations ascending or descending in the
@@ -83,9 +83,9 @@ func ParseConcentration(s string) (Concentration, error) {
 // slice is reused.
 //
 // Reference: 002 Property 1.
-func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]model.BanyanPacket] {
-	return func(yield func([]model.BanyanPacket) bool) {
-		buf := make([]model.BanyanPacket, 0, size)
+func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]topology.BanyanPacket] {
+	return func(yield func([]topology.BanyanPacket) bool) {
+		buf := make([]topology.BanyanPacket, 0, size)
 		dests := make([]int, 0, size)
 		for mask := uint64(1); mask < 1<<uint(size); mask++ {
 			dests = dests[:0]
@@ -105,7 +105,7 @@ func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]mode
 			for x := 0; x < starts; x++ {
 				buf = buf[:0]
 				for l, d := range dests {
-					buf = append(buf, model.BanyanPacket{Source: (x + l) % size, Dest: model.UnicastTag(d)})
+					buf = append(buf, topology.BanyanPacket{Source: (x + l) % size, Dest: topology.UnicastTag(d)})
 				}
 				if !yield(buf) {
 					return
@@ -118,9 +118,9 @@ func MonotonePatterns(size int, order Order, conc Concentration) iter.Seq[[]mode
 // PairResult is the outcome of Property1ByPairs: the pairs examined and, if one blocks,
 // a full monotone pattern containing it (the witness) with its conflict.
 type PairResult struct {
-	Pairs    int64                `json:"pairs"`
-	Pattern  []model.BanyanPacket `json:"pattern,omitempty"`
-	Conflict *model.LinkConflict  `json:"conflict,omitempty"`
+	Pairs    int64                   `json:"pairs"`
+	Pattern  []topology.BanyanPacket `json:"pattern,omitempty"`
+	Conflict *topology.LinkConflict  `json:"conflict,omitempty"`
 }
 
 // fillDest returns the l-th smallest node other than y and y2 (l >= 1): the filler
@@ -149,7 +149,7 @@ func fillDest(n, y, y2, l int) int {
 // y - y' >= j (descending) extends to a full monotone concentrated pattern: sources
 // x..x+j, destinations y, y±1, ..., y±(j-1), y'. So the family is nonblocking if and
 // only if no such pair conflicts. The witness is that extension, re-checked with the
-// naive model.Banyan.FirstConflict.
+// naive topology.Banyan.FirstConflict.
 //
 // The families that drop a condition are searched the same way, so that the check is
 // seen to fail where it should: AnyOrder (distinct destinations in any order; every pair
@@ -193,7 +193,7 @@ func Property1ByPairs(ctx context.Context, t *PathTable, order Order, conc Conce
 					if !t.Conflict(x, y, x2, y2) {
 						continue
 					}
-					pat := make([]model.BanyanPacket, 0, j+1)
+					pat := make([]topology.BanyanPacket, 0, j+1)
 					dir := 1
 					if order == Descending {
 						dir = -1
@@ -203,9 +203,9 @@ func Property1ByPairs(ctx context.Context, t *PathTable, order Order, conc Conce
 						if order == AnyOrder && l > 0 {
 							d = fillDest(n, y, y2, l)
 						}
-						pat = append(pat, model.BanyanPacket{Source: (x + l) % n, Dest: model.UnicastTag(d)})
+						pat = append(pat, topology.BanyanPacket{Source: (x + l) % n, Dest: topology.UnicastTag(d)})
 					}
-					pat = append(pat, model.BanyanPacket{Source: x2, Dest: model.UnicastTag(y2)})
+					pat = append(pat, topology.BanyanPacket{Source: x2, Dest: topology.UnicastTag(y2)})
 					c, err := t.b.FirstConflict(pat)
 					if err != nil {
 						return res, err
@@ -225,12 +225,12 @@ func Property1ByPairs(ctx context.Context, t *PathTable, order Order, conc Conce
 // ParsePattern reads a pattern of packets written "0->3,1->5,2->4-7": packets separated
 // by ',' (or ';'), each a source, "->", and a destination (unicast tag) or a range lo-hi
 // (region header). Every node must be in 0..size-1 and every range non-empty.
-func ParsePattern(spec string, size int) ([]model.BanyanPacket, error) {
+func ParsePattern(spec string, size int) ([]topology.BanyanPacket, error) {
 	spec = strings.ReplaceAll(spec, ";", ",")
 	if strings.TrimSpace(spec) == "" {
 		return nil, fmt.Errorf("pattern is empty; give packets such as \"0->3,1->5,2->4-7\"")
 	}
-	var out []model.BanyanPacket
+	var out []topology.BanyanPacket
 	for i, part := range strings.Split(spec, ",") {
 		src, dst, ok := strings.Cut(strings.TrimSpace(part), "->")
 		if !ok {
@@ -254,14 +254,14 @@ func ParsePattern(spec string, size int) ([]model.BanyanPacket, error) {
 				return nil, fmt.Errorf("pattern packet %d: range %q is empty", i+1, dst)
 			}
 		}
-		out = append(out, model.BanyanPacket{Source: s, Dest: model.Region{Min: a, Max: b}})
+		out = append(out, topology.BanyanPacket{Source: s, Dest: topology.Region{Min: a, Max: b}})
 	}
 	return out, nil
 }
 
 // FormatPattern writes a pattern as ParsePattern reads it: "SRC->DST" for a unicast,
 // "SRC->MIN-MAX" for a region, comma-separated.
-func FormatPattern(pat []model.BanyanPacket) string {
+func FormatPattern(pat []topology.BanyanPacket) string {
 	parts := make([]string, len(pat))
 	for i, p := range pat {
 		if p.Dest.Min == p.Dest.Max {

@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // PairSweep is what SweepPairs found: how many pairs of multicasts and (pair, start
@@ -117,7 +117,7 @@ func (f PairFamily) Run(ctx context.Context) (PairSweep, *PairRecord, error) {
 	rec := family.NewResult(PairAlgorithm, f.Name, fmt.Sprintf("banyan:%d", n), PairParams{Arbitration: arb.String(), Timing: Lockstep.String()}, f.Rows, f.Shard)
 	workers := max(1, f.Workers)
 	sims := make([]*FastLockstep, workers)
-	bn, err := model.NewBanyan(n)
+	bn, err := topology.NewBanyan(n)
 	if err != nil {
 		return total, rec, err
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Params are the parameters that rebuild a System; they are saved in a trace file so
@@ -42,7 +42,7 @@ func ParamsOf(sys *System) Params {
 }
 
 // Build rebuilds the System the parameters describe on banyan b.
-func (p Params) Build(b *model.Banyan) (*System, error) {
+func (p Params) Build(b *topology.Banyan) (*System, error) {
 	msgs, err := ParseMulticasts(p.Msgs, b.Nodes())
 	if err != nil {
 		return nil, err
@@ -115,13 +115,9 @@ func ReplayDeadlock(tf *tracefile.File) (bool, string, error) {
 // replayed trace, for pictures (props/check's banyan deadlock picture) and captures (TracePCAP).
 func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Trace[State], error) {
 	var none checker.Trace[State]
-	topo, err := model.ParseTopology(tf.Topology)
+	b, err := topology.ParseBanyan(tf.Topology)
 	if err != nil {
-		return false, "", nil, none, err
-	}
-	b, ok := topo.(*model.Banyan)
-	if !ok {
-		return false, "", nil, none, fmt.Errorf("trace file field \"topology\" is %q; want a banyan", tf.Topology)
+		return false, "", nil, none, fmt.Errorf("trace file field \"topology\": %v", err)
 	}
 	var p Params
 	dec := json.NewDecoder(bytes.NewReader(tf.Params))
@@ -189,11 +185,11 @@ func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
 
 // PatternPCAP renders a pattern of packets sent at once (002 §2: one pass through the
 // network) as a pcap capture (banyanwire.WriteCapture): one record per link of each
-// packet's region tree (model.Banyan.RegionTree), stamped with the link's depth in the
+// packet's region tree (topology.Banyan.RegionTree), stamped with the link's depth in the
 // tree (1 for the injection channel), carrying the region header the packet has on that
 // link; records are ordered by depth, then packet. Two packets with a record on the same
 // channel are the conflict. Cost O(sum of tree sizes).
-func PatternPCAP(b *model.Banyan, pat []model.BanyanPacket) ([]byte, error) {
+func PatternPCAP(b *topology.Banyan, pat []topology.BanyanPacket) ([]byte, error) {
 	var recs []banyanwire.Record
 	for k, p := range pat {
 		tree, err := b.RegionTree(p.Source, p.Dest)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Multicast is one multicast request: a source node and its destination set, kept
@@ -129,18 +129,18 @@ func ValidStarts(size, f int, wrap bool) []int {
 // the f consecutive outlets s..s+f-1.
 //
 // Reference: 002 §3.1, phase 1.
-func Phase1(m Multicast, s int) model.BanyanPacket {
-	return model.BanyanPacket{Source: m.Source, Dest: model.Region{Min: s, Max: s + m.Fanout() - 1}}
+func Phase1(m Multicast, s int) topology.BanyanPacket {
+	return topology.BanyanPacket{Source: m.Source, Dest: topology.Region{Min: s, Max: s + m.Fanout() - 1}}
 }
 
 // Phase2 returns the phase-2 packets of m with start s: the recycled copy at node
 // (s+l) mod N goes to D_l, l = 0..f-1.
 //
 // Reference: 002 §3.1, phase 2.
-func Phase2(m Multicast, s, size int) []model.BanyanPacket {
-	out := make([]model.BanyanPacket, len(m.Dests))
+func Phase2(m Multicast, s, size int) []topology.BanyanPacket {
+	out := make([]topology.BanyanPacket, len(m.Dests))
 	for l, d := range m.Dests {
-		out[l] = model.BanyanPacket{Source: (s + l) % size, Dest: model.UnicastTag(d)}
+		out[l] = topology.BanyanPacket{Source: (s + l) % size, Dest: topology.UnicastTag(d)}
 	}
 	return out
 }
@@ -148,19 +148,19 @@ func Phase2(m Multicast, s, size int) []model.BanyanPacket {
 // Theorem1Result is the outcome of CheckTheorem1: destination sets and (set, start)
 // instances checked, and the first blocking instance if any.
 type Theorem1Result struct {
-	Verdict   checker.Verdict     `json:"verdict"`
-	Sets      int64               `json:"sets"`
-	Instances int64               `json:"instances"`
-	Dests     []int               `json:"dests,omitempty"`
-	Start     int                 `json:"start,omitempty"`
-	Conflict  *model.LinkConflict `json:"conflict,omitempty"`
+	Verdict   checker.Verdict        `json:"verdict"`
+	Sets      int64                  `json:"sets"`
+	Instances int64                  `json:"instances"`
+	Dests     []int                  `json:"dests,omitempty"`
+	Start     int                    `json:"start,omitempty"`
+	Conflict  *topology.LinkConflict `json:"conflict,omitempty"`
 }
 
 // CheckTheorem1 checks 002 Theorem 1 exhaustively on the table's banyan: for every
 // nonempty destination set (a bitmask; N <= 24 keeps it finite in practice) and every
 // start s of ValidStarts(N, f, wrap), the f phase-2 copies pass without blocking. Phase 1
 // is a single region tree and cannot block itself (MN3 checks its trees). A blocking
-// instance is re-checked with model.Banyan.FirstConflict and returned as the witness.
+// instance is re-checked with topology.Banyan.FirstConflict and returned as the witness.
 //
 // Reference: 002 Theorem 1.
 func CheckTheorem1(t *PathTable, wrap bool) (Theorem1Result, error) {

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // WaitFor returns the wait-for relation of s as data (system.WaitGraph), with packets as
@@ -54,7 +54,7 @@ func (sys *System) WaitFor(s State) system.WaitGraph {
 // and reports whether some request has every link free.
 func (sys *System) headWaits(s State, owner []int32, p int, dst []system.Wait) ([]system.Wait, bool) {
 	sh := sys.shape(s, p)
-	need := func(c model.ChannelID) system.Resource { return system.Resource{ID: int(c), Holder: int(owner[c])} }
+	need := func(c topology.ChannelID) system.Resource { return system.Resource{ID: int(c), Holder: int(owner[c])} }
 	free := false
 	add := func(w system.Wait) {
 		open := true

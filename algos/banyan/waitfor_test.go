@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // reachableFrom returns every state reachable from the states from, each once, by a
@@ -54,7 +54,7 @@ func movers(sys *System, s State) map[int]bool {
 // acquisition modes and a draining tail, and one without any deadlock.
 func localDeadlockSystems(t testing.TB) map[string]*System {
 	b4, b8, b16 := mustBanyan(t, 4), mustBanyan(t, 8), mustBanyan(t, 16)
-	build := func(b *model.Banyan, msgs string, opt Options) *System {
+	build := func(b *topology.Banyan, msgs string, opt Options) *System {
 		ms, err := ParseMulticasts(msgs, b.Nodes())
 		if err != nil {
 			t.Fatal(err)

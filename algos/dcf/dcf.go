@@ -22,6 +22,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Shape says which of the paper's two families a torus belongs to.
@@ -41,8 +42,8 @@ func (s Shape) Steps() int {
 // ShapeOf classifies g: a square 2-D torus whose side is 4^k or 2·4^k, k >= 1 (Theorem 2,
 // Corollary 1). The 2x2 torus is refused: it is wired as a mesh, so a node has two
 // output channels and cannot send three unicasts with distinct first channels.
-func ShapeOf(g *model.Grid) (Shape, error) {
-	if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
+func ShapeOf(g *topology.Network) (Shape, error) {
+	if g.Kind() != topology.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
 		return Shape{}, fmt.Errorf("topology %s: DCF needs a square 2-D torus of side 4^k or 2·4^k", g.Spec())
 	}
 	n := g.Size(0)
@@ -59,23 +60,23 @@ func ShapeOf(g *model.Grid) (Shape, error) {
 
 // Build returns the DCF broadcast from src on g with the reconstructed level_1 block
 // Level1. Cost O(N) unicasts, O(N·side) channels in their paths.
-func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+func Build(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Level1())
 }
 
 // BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
 // then it returns a *plan.Stopped error saying how far it got.
-func BuildStop(g *model.Grid, src model.NodeID, stop func() bool) (*model.Schedule, error) {
+func BuildStop(g *topology.Network, src topology.NodeID, stop func() bool) (*model.Schedule, error) {
 	return buildWith(g, src, Level1(), stop)
 }
 
 // BuildWith is Build with another level_1 block (used to judge the candidates of
 // SearchLevel1 on whole tori).
-func BuildWith(g *model.Grid, src model.NodeID, blk Block) (*model.Schedule, error) {
+func BuildWith(g *topology.Network, src topology.NodeID, blk Block) (*model.Schedule, error) {
 	return buildWith(g, src, blk, nil)
 }
 
-func buildWith(g *model.Grid, src model.NodeID, blk Block, stop func() bool) (*model.Schedule, error) {
+func buildWith(g *topology.Network, src topology.NodeID, blk Block, stop func() bool) (*model.Schedule, error) {
 	sh, err := ShapeOf(g)
 	if err != nil {
 		return nil, err
@@ -83,9 +84,9 @@ func buildWith(g *model.Grid, src model.NodeID, blk Block, stop func() bool) (*m
 	if err := plan.CheckNode(g, "source", src); err != nil {
 		return nil, err
 	}
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{src}, plan.AllBut(g, src))
 	b.StopWhen(stop, g.Nodes()-1)
-	srcs := []model.NodeID{src}
+	srcs := []topology.NodeID{src}
 	for j := 1; j <= sh.K && !b.Stopped(); j++ {
 		delta := pow4(sh.K - j)
 		if sh.Prime {
@@ -101,14 +102,14 @@ func buildWith(g *model.Grid, src model.NodeID, blk Block, stop func() bool) (*m
 
 // phase runs the level_1 block at scale delta from every node of sources, in steps
 // step and step+1, and returns the next sources (block order, deterministic).
-func phase(b *plan.Builder, g *model.Grid, blk Block, sources []model.NodeID, delta, step int) []model.NodeID {
-	next := make([]model.NodeID, 0, 16*len(sources))
+func phase(b *plan.Builder, g *topology.Network, blk Block, sources []topology.NodeID, delta, step int) []topology.NodeID {
+	next := make([]topology.NodeID, 0, 16*len(sources))
 	for _, s := range sources {
 		if b.Stopped() {
 			break
 		}
 		x, y := g.Coord(s, 0), g.Coord(s, 1)
-		at := func(c Cell) model.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
+		at := func(c Cell) topology.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
 		next = append(next, s)
 		for _, sd := range blk.Sends {
 			b.Send(at(sd.From), at(sd.To), step+sd.Step-1)

@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestSizes checks exactly-once delivery, validity and the step count on every supported
@@ -21,12 +22,12 @@ func TestSizes(t *testing.T) {
 		{4, 2, false}, {8, 3, true}, {16, 4, false}, {32, 5, true}, {64, 6, false},
 	}
 	for _, c := range cases {
-		g, _ := model.NewTorus(c.n, c.n)
+		g, _ := topology.NewTorus(c.n, c.n)
 		sh, err := ShapeOf(g)
 		if err != nil || sh.Prime != c.prime || sh.Steps() != c.steps {
 			t.Fatalf("%dx%d: shape %+v, %v", c.n, c.n, sh, err)
 		}
-		for _, src := range []model.NodeID{0, model.NodeID(g.Nodes() - 1), g.Node(c.n/2, 1)} {
+		for _, src := range []topology.NodeID{0, topology.NodeID(g.Nodes() - 1), g.Node(c.n/2, 1)} {
 			s, err := Build(g, src)
 			if err != nil {
 				t.Fatal(err)
@@ -46,16 +47,16 @@ func TestSizes(t *testing.T) {
 // TestUnsupported refuses sizes the paper does not cover.
 func TestUnsupported(t *testing.T) {
 	for _, spec := range [][]int{{2, 2}, {6, 6}, {4, 8}, {12, 12}, {3, 3}} {
-		g, _ := model.NewTorus(spec...)
+		g, _ := topology.NewTorus(spec...)
 		if _, err := Build(g, 0); err == nil {
 			t.Errorf("%v: no error", spec)
 		}
 	}
-	m, _ := model.NewMesh(4, 4)
+	m, _ := topology.NewMesh(4, 4)
 	if _, err := Build(m, 0); err == nil {
 		t.Error("mesh accepted")
 	}
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	if _, err := Build(g, 16); err == nil {
 		t.Error("bad source accepted")
 	}
@@ -65,7 +66,7 @@ func TestUnsupported(t *testing.T) {
 // Reference: 004 §6.1 (claim DC7).
 func TestFormulaOnGrid(t *testing.T) {
 	for _, n := range []int{4, 8, 16, 32} {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		sh, _ := ShapeOf(g)
 		s, _ := Build(g, g.Node(3, 1))
 		for _, p := range plantest.Grid() {
@@ -87,7 +88,7 @@ func TestTranslation(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(4)
 	params.MinSuccessfulTests = 30
 	props := gopter.NewProperties(params)
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	base, _ := Build(g, 0)
 	props.Property("translate of the origin's schedule", prop.ForAll(func(x, y int) bool {
 		s, err := Build(g, g.Node(x, y))
@@ -111,7 +112,7 @@ func TestTranslation(t *testing.T) {
 }
 
 func BenchmarkBuild64(b *testing.B) {
-	g, _ := model.NewTorus(64, 64)
+	g, _ := topology.NewTorus(64, 64)
 	for i := 0; i < b.N; i++ {
 		if _, err := Build(g, 0); err != nil {
 			b.Fatal(err)
@@ -120,7 +121,7 @@ func BenchmarkBuild64(b *testing.B) {
 }
 
 func ExampleBuild() {
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	s, _ := Build(g, 0)
 	for _, u := range s.Unicasts[:4] {
 		fmt.Println(u.Step, u.Order, g.NodeName(u.From), "->", g.NodeName(u.To), len(u.Path), "hops")

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // survives builds blk on n x n tori for each n and runs the naive checks: exactly-once,
@@ -13,7 +13,7 @@ import (
 // "" or the first failure.
 func survives(blk Block, sizes []int) string {
 	for _, n := range sizes {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		s, err := BuildWith(g, g.Node(1, 2), blk)
 		if err != nil {
 			return err.Error()

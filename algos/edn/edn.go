@@ -45,6 +45,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Cell is an offset in units of the phase's scale δ (X is dimension 0).
@@ -268,8 +269,8 @@ func shortest(d int) int {
 }
 
 // Shape returns k and whether g is (2·4^k)^2 (else 4^k x 4^k), k >= 1.
-func Shape(g *model.Grid) (k int, prime bool, err error) {
-	if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
+func Shape(g *topology.Network) (k int, prime bool, err error) {
+	if g.Kind() != topology.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
 		return 0, false, fmt.Errorf("topology %s: EDN needs a square 2-D torus of side 4^k or 2·4^k", g.Spec())
 	}
 	n := g.Size(0)
@@ -285,22 +286,22 @@ func Shape(g *model.Grid) (k int, prime bool, err error) {
 }
 
 // Build returns the reconstructed EDN broadcast from src on g (side 4^k or 2·4^k, k >= 1).
-func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+func Build(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Pattern())
 }
 
 // BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
 // then it returns a *plan.Stopped error saying how far it got.
-func BuildStop(g *model.Grid, src model.NodeID, stop func() bool) (*model.Schedule, error) {
+func BuildStop(g *topology.Network, src topology.NodeID, stop func() bool) (*model.Schedule, error) {
 	return buildWith(g, src, Pattern(), stop)
 }
 
 // BuildWith is Build with another tile.
-func BuildWith(g *model.Grid, src model.NodeID, t Tile) (*model.Schedule, error) {
+func BuildWith(g *topology.Network, src topology.NodeID, t Tile) (*model.Schedule, error) {
 	return buildWith(g, src, t, nil)
 }
 
-func buildWith(g *model.Grid, src model.NodeID, t Tile, stop func() bool) (*model.Schedule, error) {
+func buildWith(g *topology.Network, src topology.NodeID, t Tile, stop func() bool) (*model.Schedule, error) {
 	k, prime, err := Shape(g)
 	if err != nil {
 		return nil, err
@@ -308,9 +309,9 @@ func buildWith(g *model.Grid, src model.NodeID, t Tile, stop func() bool) (*mode
 	if err := plan.CheckNode(g, "source", src); err != nil {
 		return nil, err
 	}
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{src}, plan.AllBut(g, src))
 	b.StopWhen(stop, g.Nodes()-1)
-	srcs := []model.NodeID{src}
+	srcs := []topology.NodeID{src}
 	for j := 1; j <= k && !b.Stopped(); j++ {
 		delta := 1
 		for e := 0; e < k-j; e++ {
@@ -320,14 +321,14 @@ func buildWith(g *model.Grid, src model.NodeID, t Tile, stop func() bool) (*mode
 			delta *= 2
 		}
 		step := 2*j - 1
-		var next []model.NodeID
+		var next []topology.NodeID
 		for _, s := range srcs {
 			if b.Stopped() {
 				break
 			}
 			x, y := g.Coord(s, 0), g.Coord(s, 1)
-			at := func(c Cell) model.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
-			centres := []model.NodeID{s}
+			at := func(c Cell) topology.NodeID { return g.Node(x+delta*c.X, y+delta*c.Y) }
+			centres := []topology.NodeID{s}
 			for _, e := range t.Dominating {
 				b.Send(s, at(e), step)
 				centres = append(centres, at(e))

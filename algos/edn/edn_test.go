@@ -6,6 +6,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -45,8 +46,8 @@ func TestPatternIsFirst(t *testing.T) {
 func TestSizes(t *testing.T) {
 	for d := 2; d <= 6; d++ {
 		n := 1 << d
-		g, _ := model.NewTorus(n, n)
-		for _, src := range []model.NodeID{0, g.Node(n-1, n/2)} {
+		g, _ := topology.NewTorus(n, n)
+		for _, src := range []topology.NodeID{0, g.Node(n-1, n/2)} {
 			s, err := Build(g, src)
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +70,7 @@ func TestEveryTileDepth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("72 exact decisions")
 	}
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	cf := 0
 	for _, tl := range Search() {
 		s, _ := BuildWith(g, 0, tl)
@@ -89,7 +90,7 @@ func TestEveryTileDepth(t *testing.T) {
 func TestFormulaContentionFreeCase(t *testing.T) {
 	// On 4x4 the pinned tile has no contention at ts = 200: its simulated completion must
 	// equal the formula there.
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	s, _ := Build(g, 0)
 	p := props.Params{Ts: 200, Tr: 3, Tc: 1, L: 5}
 	tm, err := props.Simulate(s, p)
@@ -104,7 +105,7 @@ func TestFormulaContentionFreeCase(t *testing.T) {
 
 func TestUnsupported(t *testing.T) {
 	for _, n := range []int{2, 6, 12} {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		if _, err := Build(g, 0); err == nil {
 			t.Errorf("%d accepted", n)
 		}
@@ -112,7 +113,7 @@ func TestUnsupported(t *testing.T) {
 }
 
 func ExampleBuild() {
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	s, _ := Build(g, 0)
 	fmt.Println(len(s.Unicasts), "unicasts in", s.Steps(), "steps")
 	// Output: 15 unicasts in 2 steps

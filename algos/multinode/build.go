@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Selection says how Phase 1 picks each multicast's DDN and representative r_i.
@@ -63,9 +64,9 @@ type Plan struct {
 	Schedule model.Schedule
 	Phase    []uint8 // Phase[k] is 1, 2 or 3 for Schedule.Unicasts[k]
 	DDN      []int   // DDN[i] indexes DDNs for multicast i
-	Rep      []model.NodeID
-	DCNReps  [][]model.NodeID // D_i' of §2.3 without r_i (which represents its own DCN), ascending
-	Dests    [][]model.NodeID // D_i without s_i, ascending: what Check requires delivered
+	Rep      []topology.NodeID
+	DCNReps  [][]topology.NodeID // D_i' of §2.3 without r_i (which represents its own DCN), ascending
+	Dests    [][]topology.NodeID // D_i without s_i, ascending: what Check requires delivered
 	DDNs     []partition.Subnetwork
 	DCNs     []partition.Subnetwork
 }
@@ -116,8 +117,8 @@ func Build(in Instance, opt Options) (*Plan, error) {
 		}
 	}
 	m := len(in.Multicasts)
-	p := &Plan{DDN: make([]int, m), Rep: make([]model.NodeID, m), DCNReps: make([][]model.NodeID, m),
-		Dests: make([][]model.NodeID, m), DDNs: ddns, DCNs: dcns}
+	p := &Plan{DDN: make([]int, m), Rep: make([]topology.NodeID, m), DCNReps: make([][]topology.NodeID, m),
+		Dests: make([][]topology.NodeID, m), DDNs: ddns, DCNs: dcns}
 
 	// Phase 1: choose DDN and representative.
 	switch opt.Select {
@@ -165,7 +166,7 @@ func Build(in Instance, opt Options) (*Plan, error) {
 		return nil, fmt.Errorf("multinode: selection %d is unknown", opt.Select)
 	}
 
-	dor := model.NewDOR(g)
+	dor := topology.NewDOR(g)
 	var units []unit
 	for i, mc := range in.Multicasts {
 		a, r := p.DDN[i], p.Rep[i]
@@ -185,13 +186,13 @@ func Build(in Instance, opt Options) (*Plan, error) {
 			p1 = 1
 		}
 		// Phase 2 destinations: one representative per DCN holding destinations.
-		byDCN := make([][]model.NodeID, len(dcns))
+		byDCN := make([][]topology.NodeID, len(dcns))
 		for _, d := range dests {
 			b := partition.DCNOf(g, h, d)
 			byDCN[b] = append(byDCN[b], d)
 		}
-		repOf := make([]model.NodeID, len(dcns))
-		var reps []model.NodeID
+		repOf := make([]topology.NodeID, len(dcns))
+		var reps []topology.NodeID
 		for b, ds := range byDCN {
 			if len(ds) == 0 {
 				continue
@@ -200,7 +201,7 @@ func Build(in Instance, opt Options) (*Plan, error) {
 			d := c[0]
 			if partition.DCNOf(g, h, r) == b {
 				d = r
-			} else if k := slices.IndexFunc(c, func(v model.NodeID) bool { _, ok := slices.BinarySearch(ds, v); return ok }); k >= 0 {
+			} else if k := slices.IndexFunc(c, func(v topology.NodeID) bool { _, ok := slices.BinarySearch(ds, v); return ok }); k >= 0 {
 				d = c[k]
 			}
 			repOf[b] = d
@@ -244,7 +245,7 @@ func Build(in Instance, opt Options) (*Plan, error) {
 
 // assemble orders the unicasts by step, sender and group, numbers each sender's sends
 // per multicast (Order) and fills the schedule.
-func assemble(g *model.Grid, in Instance, units []unit) (model.Schedule, []uint8) {
+func assemble(g *topology.Network, in Instance, units []unit) (model.Schedule, []uint8) {
 	slices.SortStableFunc(units, func(x, y unit) int {
 		if x.u.Step != y.u.Step {
 			return x.u.Step - y.u.Step
@@ -256,12 +257,12 @@ func assemble(g *model.Grid, in Instance, units []unit) (model.Schedule, []uint8
 	})
 	type key struct {
 		g int
-		v model.NodeID
+		v topology.NodeID
 	}
 	order := map[key]int{}
 	s := model.Schedule{Topology: g, Ports: model.OnePort}
 	phase := make([]uint8, len(units))
-	var all []model.NodeID
+	var all []topology.NodeID
 	for _, mc := range in.Multicasts {
 		s.Sources = append(s.Sources, mc.Source)
 		all = append(all, mc.Dests...)
@@ -283,20 +284,20 @@ func assemble(g *model.Grid, in Instance, units []unit) (model.Schedule, []uint8
 // subnetPath routes from u to w inside subnetwork s: the network's DOR path when s is
 // undirected, else dimension order going s's way round every ring. The path must use
 // only s's channels.
-func subnetPath(g *model.Grid, dor model.DOR, s partition.Subnetwork, u, w model.NodeID) ([]model.ChannelID, error) {
-	var path []model.ChannelID
+func subnetPath(g *topology.Network, dor topology.DOR, s partition.Subnetwork, u, w topology.NodeID) ([]topology.ChannelID, error) {
+	var path []topology.ChannelID
 	if s.Orientation == partition.Undirected {
 		path = dor.Path(u, w)
 	} else {
-		dir := model.Plus
+		dir := topology.Plus
 		if s.Orientation == partition.Negative {
-			dir = model.Minus
+			dir = topology.Minus
 		}
 		cur := u
 		for d := 0; d < g.Dims(); d++ {
 			for g.Coord(cur, d) != g.Coord(w, d) {
 				c, next := g.Neighbor(cur, d, dir)
-				if c == model.None {
+				if c == topology.None {
 					return nil, fmt.Errorf("no %v channel leaves %s along dimension %d on the way to %s", dir, g.NodeName(cur), d, g.NodeName(w))
 				}
 				path = append(path, c)
@@ -311,7 +312,7 @@ func subnetPath(g *model.Grid, dor model.DOR, s partition.Subnetwork, u, w model
 }
 
 // inside checks that path leads from u to w over channels of s only.
-func inside(g *model.Grid, s partition.Subnetwork, u, w model.NodeID, path []model.ChannelID) error {
+func inside(g *topology.Network, s partition.Subnetwork, u, w topology.NodeID, path []topology.ChannelID) error {
 	if err := walk(g, u, w, path); err != nil {
 		return err
 	}
@@ -324,7 +325,7 @@ func inside(g *model.Grid, s partition.Subnetwork, u, w model.NodeID, path []mod
 }
 
 // walk checks that path is a chain of channels from u to w.
-func walk(g *model.Grid, u, w model.NodeID, path []model.ChannelID) error {
+func walk(g *topology.Network, u, w topology.NodeID, path []topology.ChannelID) error {
 	cur := u
 	for i, c := range path {
 		if c < 0 || int(c) >= g.Channels() {
@@ -355,7 +356,7 @@ func PlainUTorus(in Instance, c Chain) (model.Schedule, error) {
 	switch {
 	case c == UMesh:
 		scheme = unicastmc.UMesh
-	case in.Grid.Kind() == model.Mesh:
+	case in.Grid.Kind() == topology.Mesh:
 		scheme = unicastmc.SPU
 	}
 	ms := make([]unicastmc.Multicast, len(in.Multicasts))
@@ -368,14 +369,14 @@ func PlainUTorus(in Instance, c Chain) (model.Schedule, error) {
 	}
 	if s.Group == nil { // one multicast: unicastmc leaves Group nil
 		s.Group = make([]int, len(s.Unicasts))
-		s.GroupDestinations = [][]model.NodeID{ms[0].Destinations}
+		s.GroupDestinations = [][]topology.NodeID{ms[0].Destinations}
 	}
 	return *s, nil
 }
 
 // withoutSource returns D_i without s_i, ascending.
-func withoutSource(mc Multicast) []model.NodeID {
-	d := slices.DeleteFunc(slices.Clone(mc.Dests), func(v model.NodeID) bool { return v == mc.Source })
+func withoutSource(mc Multicast) []topology.NodeID {
+	d := slices.DeleteFunc(slices.Clone(mc.Dests), func(v topology.NodeID) bool { return v == mc.Source })
 	slices.Sort(d)
 	return d
 }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // send is one unicast of a chain multicast: From sends to To in Step (1-based, relative
 // to the start of the multicast).
 type send struct {
-	From, To model.NodeID
+	From, To topology.NodeID
 	Step     int
 }
 
@@ -50,8 +50,8 @@ func ParseChain(s string) (Chain, error) {
 
 // xMajor orders nodes with coordinate 0 (the first routed dimension) as the major key:
 // p_{i,j} < p_{i',j'} iff i < i' or i = i' and j < j' (001 §4.2 step 1).
-func xMajor(g *model.Grid) func(a, b model.NodeID) int {
-	return func(a, b model.NodeID) int {
+func xMajor(g *topology.Network) func(a, b topology.NodeID) int {
+	return func(a, b topology.NodeID) int {
 		for d := 0; d < g.Dims(); d++ {
 			if c := cmp.Compare(g.Coord(a, d), g.Coord(b, d)); c != 0 {
 				return c
@@ -64,8 +64,8 @@ func xMajor(g *model.Grid) func(a, b model.NodeID) int {
 // chainSends returns the unicasts that multicast from src to dests (src excluded from
 // them) with the given chain, over nodes sorted by order (descending if reverse). Every
 // node sends at most once per step and the multicast takes ceil(log2(1+|dests|)) steps.
-func chainSends(g *model.Grid, c Chain, src model.NodeID, dests []model.NodeID, reverse bool) []send {
-	seq := make([]model.NodeID, 0, len(dests)+1)
+func chainSends(g *topology.Network, c Chain, src topology.NodeID, dests []topology.NodeID, reverse bool) []send {
+	seq := make([]topology.NodeID, 0, len(dests)+1)
 	seq = append(seq, src)
 	for _, d := range dests {
 		if d != src {
@@ -73,7 +73,7 @@ func chainSends(g *model.Grid, c Chain, src model.NodeID, dests []model.NodeID, 
 		}
 	}
 	ord := xMajor(g)
-	slices.SortFunc(seq, func(a, b model.NodeID) int {
+	slices.SortFunc(seq, func(a, b topology.NodeID) int {
 		if reverse {
 			return ord(b, a)
 		}

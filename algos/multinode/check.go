@@ -5,14 +5,15 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Pair is two unicasts (indices into Schedule.Unicasts) that hold the same channel in the
 // same step.
 type Pair struct {
-	A, B    int             `json:"-"`
-	Step    int             `json:"step"`
-	Channel model.ChannelID `json:"-"`
+	A, B    int                `json:"-"`
+	Step    int                `json:"step"`
+	Channel topology.ChannelID `json:"-"`
 	// For people and JSON.
 	ChannelName string `json:"channel"`
 	First       string `json:"first"`
@@ -60,7 +61,7 @@ type Result struct {
 // multicasts are stepwise contended), but its strict exactly-once refuses relays, and its
 // path check refuses the directed-DDN paths of Types III and IV, which are not the
 // network's shortest DOR paths.
-func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
+func Check(g *topology.Network, s model.Schedule, dests [][]topology.NodeID) Result {
 	var r Result
 	r.Steps = s.Steps()
 	groups := len(s.Sources)
@@ -79,13 +80,13 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 		return r
 	}
 	// Validity, per multicast, in step order.
-	got := make([]map[model.NodeID]int, groups) // node -> step it holds the message from
+	got := make([]map[topology.NodeID]int, groups) // node -> step it holds the message from
 	for i := range got {
-		got[i] = map[model.NodeID]int{s.Sources[i]: 0}
+		got[i] = map[topology.NodeID]int{s.Sources[i]: 0}
 	}
 	type slot struct {
 		g    int
-		v    model.NodeID
+		v    topology.NodeID
 		step int
 	}
 	sent, recv := map[slot]bool{}, map[slot]bool{}
@@ -235,7 +236,7 @@ func Check(g *model.Grid, s model.Schedule, dests [][]model.NodeID) Result {
 	return r
 }
 
-func newPair(g *model.Grid, s model.Schedule, a, b int, c model.ChannelID, group func(int) int) *Pair {
+func newPair(g *topology.Network, s model.Schedule, a, b int, c topology.ChannelID, group func(int) int) *Pair {
 	name := func(k int) string {
 		u := s.Unicasts[k]
 		return fmt.Sprintf("%s -> %s", g.NodeName(u.From), g.NodeName(u.To))
@@ -246,7 +247,7 @@ func newPair(g *model.Grid, s model.Schedule, a, b int, c model.ChannelID, group
 
 // ContendedGroups counts the multicasts of s whose own unicasts are not stepwise
 // contention-free (Check on each multicast alone; dests as for Check).
-func ContendedGroups(g *model.Grid, s model.Schedule, dests [][]model.NodeID) int {
+func ContendedGroups(g *topology.Network, s model.Schedule, dests [][]topology.NodeID) int {
 	n := 0
 	for gi := range s.Sources {
 		var one model.Schedule

@@ -28,13 +28,13 @@
 // argument applies at all; Check reports the pairs.
 //
 // Routing. Unicasts in undirected subnetworks (Types I and II, the DCNs, phase 1) follow
-// the network's dimension-order routing (model.DOR: dimension 0 first, shortest way,
+// the network's dimension-order routing (topology.DOR: dimension 0 first, shortest way,
 // ties Plus). In a directed DDN (Types III and IV) a worm may only use the DDN's
 // positive (or negative) channels, so it is routed in dimension order the DDN's way round
 // each ring: such paths are dimension-ordered but not always shortest, so Build marks
 // those schedules Explicit (model.Schedule.Explicit, "routing": "explicit" in schedule
-// files): their paths are checked as walks of existing channels (model.Grid.CheckWalk)
-// instead of against model.DOR, and package props and `wormcheck verify` judge them.
+// files): their paths are checked as walks of existing channels (topology.Network.CheckWalk)
+// instead of against topology.DOR, and package props and `wormcheck verify` judge them.
 // Every path is checked to stay inside its subnetwork.
 //
 // Reconstructions (001's figures are missing): the U-torus "half" is index

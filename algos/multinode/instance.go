@@ -6,19 +6,19 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Multicast is one (s_i, M_i, D_i) of a multi-node multicast instance: the source and its
 // destinations (the message itself plays no part in a schedule).
 type Multicast struct {
-	Source model.NodeID
-	Dests  []model.NodeID
+	Source topology.NodeID
+	Dests  []topology.NodeID
 }
 
 // Instance is a multi-node multicast {(s_i, M_i, D_i), i = 1..m} on a grid.
 type Instance struct {
-	Grid       *model.Grid
+	Grid       *topology.Network
 	Multicasts []Multicast
 }
 
@@ -28,12 +28,12 @@ func (in Instance) Validate() error {
 	if in.Grid == nil {
 		return fmt.Errorf("multinode: instance has no grid")
 	}
-	n := model.NodeID(in.Grid.Nodes())
+	n := topology.NodeID(in.Grid.Nodes())
 	for i, m := range in.Multicasts {
 		if m.Source < 0 || m.Source >= n {
 			return fmt.Errorf("multinode: multicast %d: source %d does not exist", i, m.Source)
 		}
-		seen := map[model.NodeID]bool{}
+		seen := map[topology.NodeID]bool{}
 		for _, d := range m.Dests {
 			if d < 0 || d >= n {
 				return fmt.Errorf("multinode: multicast %d: destination %d does not exist", i, d)
@@ -65,7 +65,7 @@ type GenOptions struct {
 // nodes and never holds s_i. Destination lists are sorted. Cost O(m * N).
 //
 // Reference: 001 §4.4 (hot-spot factor p).
-func Generate(g *model.Grid, opt GenOptions) (Instance, error) {
+func Generate(g *topology.Network, opt GenOptions) (Instance, error) {
 	n := g.Nodes()
 	switch {
 	case opt.Sources < 1 || opt.Sources > n:
@@ -85,22 +85,22 @@ func Generate(g *model.Grid, opt GenOptions) (Instance, error) {
 	hot := rng.Perm(n)[:int(math.Round(opt.Hotspot*float64(opt.Dests)))]
 	in := Instance{Grid: g}
 	for _, s := range sources {
-		src := model.NodeID(s)
+		src := topology.NodeID(s)
 		in2 := make([]bool, n)
-		var dests []model.NodeID
+		var dests []topology.NodeID
 		for _, h := range hot {
-			if model.NodeID(h) != src {
+			if topology.NodeID(h) != src {
 				in2[h] = true
-				dests = append(dests, model.NodeID(h))
+				dests = append(dests, topology.NodeID(h))
 			}
 		}
 		for _, v := range rng.Perm(n) {
 			if len(dests) == opt.Dests {
 				break
 			}
-			if model.NodeID(v) != src && !in2[v] {
+			if topology.NodeID(v) != src && !in2[v] {
 				in2[v] = true
-				dests = append(dests, model.NodeID(v))
+				dests = append(dests, topology.NodeID(v))
 			}
 		}
 		slices.Sort(dests)

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -18,7 +19,7 @@ import (
 // to reuse a channel is refused.
 func TestExplicitPaths(t *testing.T) {
 	for _, spec := range []string{"torus:8x8", "torus:12x12"} {
-		g, _ := model.ParseGrid(spec)
+		g, _ := topology.Parse(spec)
 		in, err := Generate(g, GenOptions{Sources: 6, Dests: 10, Hotspot: 0.5, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +42,7 @@ func TestExplicitPaths(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				nonDOR := 0
-				r := model.NewDOR(g)
+				r := topology.NewDOR(g)
 				for _, u := range s.Unicasts {
 					if r.IsDORPath(u.From, u.To, u.Path) != nil {
 						nonDOR++
@@ -87,7 +88,7 @@ func TestExplicitPaths(t *testing.T) {
 				u := &bad.Unicasts[k]
 				c := g.Channel(u.Path[0])
 				back1, _ := g.Neighbor(c.To, c.Dim, 1-c.Dir)
-				u.Path = append([]model.ChannelID{u.Path[0], back1}, u.Path...)
+				u.Path = append([]topology.ChannelID{u.Path[0], back1}, u.Path...)
 				if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "both use") {
 					t.Errorf("%s: a path reusing a channel: %v", name, err)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func params() *gopter.TestParameters {
@@ -19,7 +20,7 @@ func params() *gopter.TestParameters {
 }
 
 // randomDests draws k distinct nodes other than src, from a seed.
-func randomInstance(g *model.Grid, m, k int, hot float64, seed uint64) Instance {
+func randomInstance(g *topology.Network, m, k int, hot float64, seed uint64) Instance {
 	in, err := Generate(g, GenOptions{Sources: m, Dests: k, Hotspot: hot, Seed: seed})
 	if err != nil {
 		panic(err)
@@ -34,12 +35,12 @@ func TestUMeshContentionFreeOnMesh(t *testing.T) {
 	ps := gopter.NewProperties(params())
 	ps.Property("single U-mesh multicast on a mesh is valid and contention-free", prop.ForAll(
 		func(s, u, k int, seed uint64) bool {
-			g, _ := model.NewMesh(s, u)
+			g, _ := topology.NewMesh(s, u)
 			k = min(k, g.Nodes()-1)
 			in := randomInstance(g, 1, k, 0, seed)
 			for _, c := range []Chain{UMesh, UTorus} { // UTorus on a mesh is SPU
 				sch, _ := PlainUTorus(in, c)
-				r := Check(g, sch, [][]model.NodeID{in.Multicasts[0].Dests})
+				r := Check(g, sch, [][]topology.NodeID{in.Multicasts[0].Dests})
 				if r.Invalid != "" || r.Contended != nil {
 					t.Logf("%v %v: %q %+v", g, c, r.Invalid, r.Contended)
 					return false
@@ -75,7 +76,7 @@ func TestBuildValidOnRandomTori(t *testing.T) {
 			if s < 3 || u < 3 {
 				return true
 			}
-			g, _ := model.NewTorus(s, u)
+			g, _ := topology.NewTorus(s, u)
 			p := partition.Params{Type: partition.Types()[ty], H: h}
 			if p.Type == partition.TypeIII {
 				if h < 2 {
@@ -117,15 +118,15 @@ func TestBuildValidOnRandomTori(t *testing.T) {
 
 // TestCheckFindsViolations breaks a valid schedule in each way Check looks for.
 func TestCheckFindsViolations(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
-	dor := model.NewDOR(g)
+	g, _ := topology.NewMesh(4, 4)
+	dor := topology.NewDOR(g)
 	src, a, b, c := g.Node(0, 0), g.Node(0, 3), g.Node(3, 0), g.Node(3, 3)
-	uc := func(f, to model.NodeID, step int) model.Unicast {
+	uc := func(f, to topology.NodeID, step int) model.Unicast {
 		return model.Unicast{From: f, To: to, Path: dor.Path(f, to), Step: step}
 	}
-	good := model.Schedule{Topology: g, Sources: []model.NodeID{src}, Unicasts: []model.Unicast{
+	good := model.Schedule{Topology: g, Sources: []topology.NodeID{src}, Unicasts: []model.Unicast{
 		uc(src, b, 1), uc(src, a, 2), uc(b, c, 2)}}
-	dests := [][]model.NodeID{{a, b, c}}
+	dests := [][]topology.NodeID{{a, b, c}}
 	if r := Check(g, good, dests); r.Invalid != "" || r.Contended != nil {
 		t.Fatalf("good schedule: %+v", r)
 	}
@@ -143,18 +144,18 @@ func TestCheckFindsViolations(t *testing.T) {
 	}
 	// Contention inside one multicast: (0,0)->(0,3) and (0,1)->(0,2) share (0,1)->(0,2).
 	mid := g.Node(0, 1)
-	cont := model.Schedule{Topology: g, Sources: []model.NodeID{src}, Unicasts: []model.Unicast{
+	cont := model.Schedule{Topology: g, Sources: []topology.NodeID{src}, Unicasts: []model.Unicast{
 		uc(src, mid, 1), uc(src, a, 2), uc(mid, g.Node(0, 2), 2)}}
-	r := Check(g, cont, [][]model.NodeID{{mid, a, g.Node(0, 2)}})
+	r := Check(g, cont, [][]topology.NodeID{{mid, a, g.Node(0, 2)}})
 	if r.Invalid != "" || r.Contended == nil || r.Contended.ChannelName != "(0,1)->(0,2)" {
 		t.Fatalf("contention not caught: %+v", r)
 	}
 	// Between two multicasts the same pair counts as cross contention, not a violation.
 	two := cont
-	two.Sources = []model.NodeID{src, mid}
+	two.Sources = []topology.NodeID{src, mid}
 	two.Unicasts = []model.Unicast{uc(src, a, 1), uc(mid, g.Node(0, 2), 1)}
 	two.Group = []int{0, 1}
-	r = Check(g, two, [][]model.NodeID{{a}, {g.Node(0, 2)}})
+	r = Check(g, two, [][]topology.NodeID{{a}, {g.Node(0, 2)}})
 	if r.Invalid != "" || r.Contended != nil || r.CrossPairs != 1 {
 		t.Fatalf("cross contention: %+v", r)
 	}
@@ -162,7 +163,7 @@ func TestCheckFindsViolations(t *testing.T) {
 
 // TestDirectedOnMeshRefused: Build names the unreachable pair for Type III on a mesh.
 func TestDirectedOnMeshRefused(t *testing.T) {
-	g, _ := model.NewMesh(8, 8)
+	g, _ := topology.NewMesh(8, 8)
 	in := randomInstance(g, 4, 5, 0, 1)
 	if _, err := Build(in, Options{Partition: partition.Params{Type: partition.TypeIII, H: 2, Delta: 1}}); err == nil {
 		t.Fatal("Type III on a mesh accepted")
@@ -179,10 +180,10 @@ func TestDirectedOnMeshRefused(t *testing.T) {
 // TestGenerateHotspot: p|D| destinations are shared by every multicast, sets have the
 // asked size and never hold the source; the same seed gives the same instance.
 func TestGenerateHotspot(t *testing.T) {
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	in := randomInstance(g, 80, 80, 0.5, 7)
 	again := randomInstance(g, 80, 80, 0.5, 7)
-	shared := map[model.NodeID]int{}
+	shared := map[topology.NodeID]int{}
 	for i, mc := range in.Multicasts {
 		if len(mc.Dests) != 80 || slices.Contains(mc.Dests, mc.Source) {
 			t.Fatalf("multicast %d: %d dests, source inside %v", i, len(mc.Dests), slices.Contains(mc.Dests, mc.Source))
@@ -196,7 +197,7 @@ func TestGenerateHotspot(t *testing.T) {
 	}
 	common := 0
 	for v := 0; v < g.Nodes(); v++ {
-		if shared[model.NodeID(v)] >= 79 { // a hot spot misses only in its own multicast
+		if shared[topology.NodeID(v)] >= 79 { // a hot spot misses only in its own multicast
 			common++
 		}
 	}
@@ -216,17 +217,17 @@ func TestGenerateHotspot(t *testing.T) {
 // (distance 2 of 4) the Plus way. (NP8 is judged by the U-torus helper; this is the
 // witness our checker finds for the baseline of Contenders.)
 func TestUTorusTieWitness(t *testing.T) {
-	g, _ := model.NewTorus(3, 4)
-	in := Instance{Grid: g, Multicasts: []Multicast{{Source: g.Node(0, 2), Dests: []model.NodeID{g.Node(0, 0), g.Node(2, 2), g.Node(0, 3)}}}}
+	g, _ := topology.NewTorus(3, 4)
+	in := Instance{Grid: g, Multicasts: []Multicast{{Source: g.Node(0, 2), Dests: []topology.NodeID{g.Node(0, 0), g.Node(2, 2), g.Node(0, 3)}}}}
 	sch, _ := PlainUTorus(in, UTorus)
-	r := Check(g, sch, [][]model.NodeID{in.Multicasts[0].Dests})
+	r := Check(g, sch, [][]topology.NodeID{in.Multicasts[0].Dests})
 	if r.Invalid != "" || r.Contended == nil || r.Contended.ChannelName != "(0,2)->(0,3)" || r.Contended.Step != 2 {
 		t.Fatalf("expected the tie contention, got %q %+v", r.Invalid, r.Contended)
 	}
 }
 
 func BenchmarkBuildPaper42TypeIII(b *testing.B) {
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	in := randomInstance(g, 80, 80, 0.5, 1)
 	for b.Loop() {
 		Build(in, Options{Partition: partition.Params{Type: partition.TypeIII, H: 4, Delta: 2}})
@@ -234,10 +235,10 @@ func BenchmarkBuildPaper42TypeIII(b *testing.B) {
 }
 
 func BenchmarkCheckPaper42UTorus(b *testing.B) {
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	in := randomInstance(g, 80, 80, 0.5, 1)
 	s, _ := PlainUTorus(in, UTorus)
-	dests := make([][]model.NodeID, len(in.Multicasts))
+	dests := make([][]topology.NodeID, len(in.Multicasts))
 	for i, mc := range in.Multicasts {
 		dests[i] = mc.Dests
 	}
@@ -290,7 +291,7 @@ func TestCheckCountsAgainstNaive(t *testing.T) {
 	ps := gopter.NewProperties(params())
 	ps.Property("Check's counts equal the pairwise twin's", prop.ForAll(
 		func(s, u, m, k, ty int, seed uint64) bool {
-			g, _ := model.NewTorus(2*s, 2*u)
+			g, _ := topology.NewTorus(2*s, 2*u)
 			in := randomInstance(g, min(m, g.Nodes()), min(k, g.Nodes()-1), 0.5, seed)
 			sch, _ := PlainUTorus(in, UTorus)
 			if ty > 0 {
@@ -301,7 +302,7 @@ func TestCheckCountsAgainstNaive(t *testing.T) {
 				}
 				sch = plan.Schedule
 			}
-			dests := make([][]model.NodeID, len(in.Multicasts))
+			dests := make([][]topology.NodeID, len(in.Multicasts))
 			for i, mc := range in.Multicasts {
 				dests[i] = mc.Dests
 			}
@@ -320,15 +321,15 @@ func TestCheckCountsAgainstNaive(t *testing.T) {
 // TestSubnetPathStaysInside: routing inside a subnetwork refuses a path that leaves it
 // (the check Build relies on for Phases 2 and 3 finds a real violation).
 func TestSubnetPathStaysInside(t *testing.T) {
-	g, _ := model.NewTorus(8, 8)
+	g, _ := topology.NewTorus(8, 8)
 	ddns, _ := partition.DDNs(g, partition.Params{Type: partition.TypeI, H: 4})
-	dor := model.NewDOR(g)
+	dor := topology.NewDOR(g)
 	g0 := ddns[0]
 	if _, err := subnetPath(g, dor, g0, g.Node(0, 0), g.Node(4, 4)); err != nil {
 		t.Fatal(err)
 	}
 	// Without its column channels, the DOR path from (0,0) to (4,4) leaves G_0.
-	var rows []model.ChannelID
+	var rows []topology.ChannelID
 	for _, c := range g0.Channels {
 		if g.Channel(c).Dim == 1 {
 			rows = append(rows, c)
@@ -339,14 +340,14 @@ func TestSubnetPathStaysInside(t *testing.T) {
 		t.Fatal("path leaving the subnetwork accepted")
 	}
 	// A positive DDN routes the long way round rather than take a negative channel.
-	g12, _ := model.NewTorus(12, 12)
+	g12, _ := topology.NewTorus(12, 12)
 	d3, _ := partition.DDNs(g12, partition.Params{Type: partition.TypeIII, H: 4, Delta: 2})
-	p, err := subnetPath(g12, model.NewDOR(g12), d3[0], g12.Node(8, 0), g12.Node(4, 0))
+	p, err := subnetPath(g12, topology.NewDOR(g12), d3[0], g12.Node(8, 0), g12.Node(4, 0))
 	if err != nil || len(p) != 8 {
 		t.Fatalf("positive route (8,0) -> (4,0): %d hops, %v", len(p), err)
 	}
 	for _, c := range p {
-		if g12.Channel(c).Dir != model.Plus {
+		if g12.Channel(c).Dir != topology.Plus {
 			t.Fatalf("positive DDN route uses %s", g12.ChannelName(c))
 		}
 	}
@@ -359,11 +360,11 @@ func TestChainMatchesUnicastmc(t *testing.T) {
 	ps := gopter.NewProperties(params())
 	ps.Property("chainSends = unicastmc", prop.ForAll(
 		func(s, u, k int, mesh bool, seed uint64) bool {
-			var g *model.Grid
+			var g *topology.Network
 			if mesh {
-				g, _ = model.NewMesh(s, u)
+				g, _ = topology.NewMesh(s, u)
 			} else {
-				g, _ = model.NewTorus(s, u)
+				g, _ = topology.NewTorus(s, u)
 			}
 			k = min(k, g.Nodes()-1)
 			in := randomInstance(g, 1, k, 0, seed)
@@ -379,7 +380,7 @@ func TestChainMatchesUnicastmc(t *testing.T) {
 					return false
 				}
 				type key struct {
-					f, t model.NodeID
+					f, t topology.NodeID
 					s    int
 				}
 				var a, b []key
@@ -414,10 +415,10 @@ func TestChainMatchesUnicastmc(t *testing.T) {
 // TestBuildEdgeCases: a multicast without destinations sends nothing; destinations that
 // include the source are served without sending to it.
 func TestBuildEdgeCases(t *testing.T) {
-	g, _ := model.NewTorus(8, 8)
+	g, _ := topology.NewTorus(8, 8)
 	in := Instance{Grid: g, Multicasts: []Multicast{
 		{Source: g.Node(1, 2)},
-		{Source: g.Node(5, 5), Dests: []model.NodeID{g.Node(5, 5), g.Node(0, 0), g.Node(7, 7)}},
+		{Source: g.Node(5, 5), Dests: []topology.NodeID{g.Node(5, 5), g.Node(0, 0), g.Node(7, 7)}},
 	}}
 	for _, typ := range partition.Types() {
 		p := partition.Params{Type: typ, H: 2}
@@ -444,7 +445,7 @@ func TestBuildEdgeCases(t *testing.T) {
 
 // TestPerMulticastContentionFreePerVC: per physical channel, U-torus inside a DDN (like
 // plain U-torus) can contend within one multicast, but with the two virtual-channel
-// classes of 004 Fig. 2 (model.Grid.WrapAheadClasses) every multicast of every
+// classes of 004 Fig. 2 (topology.Network.WrapAheadClasses) every multicast of every
 // three-phase schedule, on every type including the directed ones, is stepwise
 // contention-free, as is plain U-torus (our finding; 3000 random cases were tried while
 // developing, this run keeps 150).
@@ -458,7 +459,7 @@ func TestPerMulticastContentionFreePerVC(t *testing.T) {
 			if s < 3 || u < 3 {
 				return true
 			}
-			g, _ := model.NewTorus(s, u)
+			g, _ := topology.NewTorus(s, u)
 			pp := partition.Params{Type: partition.Types()[ty], H: h}
 			if pp.Type == partition.TypeIII {
 				if h < 2 {

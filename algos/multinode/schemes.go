@@ -5,6 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Scheme is one contender of 001 §4.4's comparisons: plain U-torus (Partition nil; SPU on
@@ -15,9 +16,9 @@ type Scheme struct {
 }
 
 // Name is "U-torus" (SPU on a mesh) or §4.4's "HT[B]" name.
-func (s Scheme) Name(g *model.Grid) string {
+func (s Scheme) Name(g *topology.Network) string {
 	if s.Partition == nil {
-		if g.Kind() == model.Mesh {
+		if g.Kind() == topology.Mesh {
 			return "SPU"
 		}
 		return "U-torus"
@@ -45,12 +46,12 @@ func SchemeName(p partition.Params, sel Selection) string {
 // and IV with h = 2 (2IIIB with δ = 1, 2IVB; Fig. 8). On a mesh only SPU and Types I and
 // II (§5). Reconstruction: the text does not say which h Fig. 5 uses; Figs. 8 and 10
 // name 4IIIB, so h = 4 is taken as the main one.
-func PaperSchemes(g *model.Grid) []Scheme {
+func PaperSchemes(g *topology.Network) []Scheme {
 	p := func(t partition.Type, h, d int) *partition.Params {
 		return &partition.Params{Type: t, H: h, Delta: d}
 	}
 	out := []Scheme{{}, {Partition: p(partition.TypeI, 4, 0)}, {Partition: p(partition.TypeII, 4, 0)}}
-	if g.Kind() == model.Torus {
+	if g.Kind() == topology.Torus {
 		out = append(out, Scheme{Partition: p(partition.TypeIII, 4, 2)}, Scheme{Partition: p(partition.TypeIV, 4, 0)},
 			Scheme{Partition: p(partition.TypeIII, 2, 1)}, Scheme{Partition: p(partition.TypeIV, 2, 0)})
 	}
@@ -60,13 +61,13 @@ func PaperSchemes(g *model.Grid) []Scheme {
 // Schedule builds the scheme's schedule for in (seed drives a random Phase 1 selection)
 // and the destination set of every multicast, without its source: what a latency
 // measurement waits for.
-func (s Scheme) Schedule(in Instance, seed uint64) (model.Schedule, [][]model.NodeID, error) {
+func (s Scheme) Schedule(in Instance, seed uint64) (model.Schedule, [][]topology.NodeID, error) {
 	if s.Partition == nil {
 		sched, err := PlainUTorus(in, UTorus)
 		if err != nil {
 			return sched, nil, err
 		}
-		dests := make([][]model.NodeID, len(in.Multicasts))
+		dests := make([][]topology.NodeID, len(in.Multicasts))
 		for i, mc := range in.Multicasts {
 			dests[i] = withoutSource(mc)
 		}
@@ -84,7 +85,7 @@ func (s Scheme) Schedule(in Instance, seed uint64) (model.Schedule, [][]model.No
 type Contender struct {
 	Scheme   string
 	Schedule model.Schedule
-	Dests    [][]model.NodeID
+	Dests    [][]topology.NodeID
 }
 
 // Contenders builds plain U-torus (SPU on a mesh) and the three-phase scheme for each of
@@ -98,7 +99,7 @@ func Contenders(in Instance, parts []partition.Params, sel Selection, seed uint6
 	if err != nil {
 		return nil, err
 	}
-	dests := make([][]model.NodeID, len(in.Multicasts))
+	dests := make([][]topology.NodeID, len(in.Multicasts))
 	for i, mc := range in.Multicasts {
 		dests[i] = mc.Dests
 	}

@@ -3,26 +3,26 @@ package partition
 import (
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/scc"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // digraph is a subnetwork seen as a directed graph on its vertices (members and channel
 // ends), with dense local indices.
 type digraph struct {
-	verts  []model.NodeID // local index -> node, ascending
+	verts  []topology.NodeID // local index -> node, ascending
 	member []bool
 	out    [][]int32
 	in     [][]int32
 }
 
-func (s Subnetwork) digraph(g *model.Grid) *digraph {
+func (s Subnetwork) digraph(g *topology.Network) *digraph {
 	d := &digraph{verts: s.Vertices(g)}
 	n := len(d.verts)
 	d.member = make([]bool, n)
 	d.out = make([][]int32, n)
 	d.in = make([][]int32, n)
-	idx := func(v model.NodeID) int32 {
+	idx := func(v topology.NodeID) int32 {
 		i, _ := slices.BinarySearch(d.verts, v)
 		return int32(i)
 	}
@@ -45,7 +45,7 @@ func (s Subnetwork) digraph(g *model.Grid) *digraph {
 // components (Tarjan) that contain at least one member.
 type Reachability struct {
 	Connected  bool
-	From, To   model.NodeID
+	From, To   topology.NodeID
 	Components int
 }
 
@@ -58,8 +58,8 @@ type Reachability struct {
 // Reference: 001 §3.1 ("each node in a subnetwork remains reachable by all other nodes
 // in the subnetwork. Otherwise, routing would be difficult") and §3.2 (directed
 // subnetworks on a mesh are not).
-func StronglyConnected(g *model.Grid, s Subnetwork) Reachability {
-	r := Reachability{Connected: true, From: model.None, To: model.None}
+func StronglyConnected(g *topology.Network, s Subnetwork) Reachability {
+	r := Reachability{Connected: true, From: topology.None, To: topology.None}
 	if len(s.Nodes) == 0 {
 		return r
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Example builds the Type III subnetworks of 001 Figure 3 (16x16 torus, h = 4, delta =
 // 2), counts their contention levels and judges P1-P5.
 func Example() {
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	ddns, _ := partition.DDNs(g, partition.Params{Type: partition.TypeIII, H: 4, Delta: 2})
 	dcns, _ := partition.DCNs(g, 4)
 	pr := partition.CheckProperties(g, ddns, dcns, partition.IsoOptions{})

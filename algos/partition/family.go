@@ -8,7 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Instance is one member of a DDN family sweep: a 2-D grid (its spec, e.g. "torus:6x4")
@@ -23,9 +23,9 @@ type Instance struct {
 // hi that keep accepts (nil: every one), every h dividing both sides and, for Type III,
 // every delta in 1..h-1, for each type in types, in ascending (s, t, h, type, delta)
 // order. The members are descriptions; the caller builds and judges each.
-func Family(kind model.Kind, lo, hi int, keep func(s, t int) bool, types []Type) []Instance {
+func Family(kind topology.Kind, lo, hi int, keep func(s, t int) bool, types []Type) []Instance {
 	name := "torus"
-	if kind == model.Mesh {
+	if kind == topology.Mesh {
 		name = "mesh"
 	}
 	var out []Instance

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // IsoOptions bound the general isomorphism search that runs when no symmetry of the
@@ -47,7 +47,7 @@ type IsoResult struct {
 	Verdict checker.Verdict
 	Via     string
 	Reason  string
-	Map     []model.NodeID
+	Map     []topology.NodeID
 }
 
 // Isomorphic decides whether subnetworks a and b of grid g are isomorphic as subnetworks:
@@ -62,7 +62,7 @@ type IsoResult struct {
 // backtracking search with refined colours as candidates, bounded by opt.
 //
 // Reference: 001 §2.3 properties P4 and P5 ("are isomorphic").
-func Isomorphic(g *model.Grid, a, b Subnetwork, opt IsoOptions) IsoResult {
+func Isomorphic(g *topology.Network, a, b Subnetwork, opt IsoOptions) IsoResult {
 	opt = opt.withDefaults()
 	da, db := a.digraph(g), b.digraph(g)
 	if r, ok := invariants(da, db, len(a.Channels), len(b.Channels)); !ok {
@@ -84,7 +84,7 @@ func Isomorphic(g *model.Grid, a, b Subnetwork, opt IsoOptions) IsoResult {
 	m, verdict := vf2(da, db, ca, cb, opt.MaxSteps)
 	switch verdict {
 	case checker.Holds:
-		out := make([]model.NodeID, len(m))
+		out := make([]topology.NodeID, len(m))
 		for i, j := range m {
 			out[i] = db.verts[j]
 		}
@@ -141,12 +141,12 @@ func degName(x int) string {
 
 // symmetryMap tries the symmetries of the grid that send a's lowest member onto some
 // member of b, and returns the vertex map of the first that maps a onto b.
-func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
+func symmetryMap(g *topology.Network, a, b Subnetwork) []topology.NodeID {
 	if g.Dims() != 2 || len(a.Nodes) == 0 {
 		return nil
 	}
 	s, t := g.Size(0), g.Size(1)
-	torus := g.Kind() == model.Torus
+	torus := g.Kind() == topology.Torus
 	type lin struct{ swap, fx, fy bool }
 	var lins []lin
 	for _, swap := range []bool{false, true} {
@@ -162,7 +162,7 @@ func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
 	v0 := a.Nodes[0]
 	verts := a.Vertices(g)
 	for _, L := range lins {
-		apply := func(v model.NodeID, dx, dy int) model.NodeID {
+		apply := func(v topology.NodeID, dx, dy int) topology.NodeID {
 			x, y := g.Coord(v, 0), g.Coord(v, 1)
 			if L.fx {
 				x = s - 1 - x
@@ -175,21 +175,21 @@ func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
 			}
 			return g.Node(x+dx, y+dy)
 		}
-		var targets []model.NodeID
+		var targets []topology.NodeID
 		if torus {
 			targets = b.Nodes
 		} else {
-			targets = []model.NodeID{apply(v0, 0, 0)}
+			targets = []topology.NodeID{apply(v0, 0, 0)}
 		}
 		for _, w := range targets {
 			img := apply(v0, 0, 0)
 			dx := g.Coord(w, 0) - g.Coord(img, 0)
 			dy := g.Coord(w, 1) - g.Coord(img, 1)
-			nodeOK := func(v model.NodeID) bool { return b.HasNode(apply(v, dx, dy)) }
-			chanOK := func(c model.ChannelID) bool {
+			nodeOK := func(v topology.NodeID) bool { return b.HasNode(apply(v, dx, dy)) }
+			chanOK := func(c topology.ChannelID) bool {
 				ch := g.Channel(c)
 				ic := channelBetween(g, apply(ch.From, dx, dy), apply(ch.To, dx, dy))
-				return ic != model.None && b.HasChannel(ic)
+				return ic != topology.None && b.HasChannel(ic)
 			}
 			// A few members and channels first: a wrong candidate almost always fails
 			// there, which keeps the search near O(|V_b|) per linear part.
@@ -197,7 +197,7 @@ func symmetryMap(g *model.Grid, a, b Subnetwork) []model.NodeID {
 				!allOf(a.Nodes, nodeOK) || !allOf(a.Channels, chanOK) {
 				continue
 			}
-			m := make([]model.NodeID, len(verts))
+			m := make([]topology.NodeID, len(verts))
 			for i, v := range verts {
 				m[i] = apply(v, dx, dy)
 			}
@@ -216,16 +216,16 @@ func allOf[T any](xs []T, ok func(T) bool) bool {
 	return true
 }
 
-// channelBetween returns the channel from u to v, or model.None.
-func channelBetween(g *model.Grid, u, v model.NodeID) model.ChannelID {
+// channelBetween returns the channel from u to v, or topology.None.
+func channelBetween(g *topology.Network, u, v topology.NodeID) topology.ChannelID {
 	for d := 0; d < g.Dims(); d++ {
-		for _, dir := range []model.Direction{model.Plus, model.Minus} {
-			if c, w := g.Neighbor(u, d, dir); c != model.None && w == v {
+		for _, dir := range []topology.Direction{topology.Plus, topology.Minus} {
+			if c, w := g.Neighbor(u, d, dir); c != topology.None && w == v {
 				return c
 			}
 		}
 	}
-	return model.None
+	return topology.None
 }
 
 // refine runs colour refinement on both digraphs with one shared palette, so that equal

@@ -1,17 +1,17 @@
 package partition
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // Levels are the contention levels of a set of subnetworks (001 Definition 3): Node is
 // the largest number of subnetworks any one node is a member of, Link the largest number
 // of subnetworks any one directed channel belongs to. NodeWitness and LinkWitness are the
-// lowest-numbered node and channel attaining them (model.None for an empty set);
+// lowest-numbered node and channel attaining them (topology.None for an empty set);
 // NodeCount and LinkCount hold the count of every node and channel, from which P1 and the
 // minima are read.
 type Levels struct {
 	Node, Link           int
-	NodeWitness          model.NodeID
-	LinkWitness          model.ChannelID
+	NodeWitness          topology.NodeID
+	LinkWitness          topology.ChannelID
 	MinNode, MinLink     int
 	NodeCount, LinkCount []int
 }
@@ -21,8 +21,8 @@ type Levels struct {
 // subnetworks' sizes + nodes + channels).
 //
 // Reference: 001 Definition 3.
-func ComputeLevels(t model.Topology, subs []Subnetwork) Levels {
-	l := Levels{NodeWitness: model.None, LinkWitness: model.None,
+func ComputeLevels(t topology.Topology, subs []Subnetwork) Levels {
+	l := Levels{NodeWitness: topology.None, LinkWitness: topology.None,
 		NodeCount: make([]int, t.Nodes()), LinkCount: make([]int, t.Channels())}
 	for _, s := range subs {
 		for _, v := range s.Nodes {
@@ -35,7 +35,7 @@ func ComputeLevels(t model.Topology, subs []Subnetwork) Levels {
 	l.MinNode, l.MinLink = -1, -1
 	for v, n := range l.NodeCount {
 		if n > l.Node {
-			l.Node, l.NodeWitness = n, model.NodeID(v)
+			l.Node, l.NodeWitness = n, topology.NodeID(v)
 		}
 		if l.MinNode < 0 || n < l.MinNode {
 			l.MinNode = n
@@ -43,7 +43,7 @@ func ComputeLevels(t model.Topology, subs []Subnetwork) Levels {
 	}
 	for c, n := range l.LinkCount {
 		if n > l.Link {
-			l.Link, l.LinkWitness = n, model.ChannelID(c)
+			l.Link, l.LinkWitness = n, topology.ChannelID(c)
 		}
 		if l.MinLink < 0 || n < l.MinLink {
 			l.MinLink = n

@@ -5,28 +5,28 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func torus(t testing.TB, s, u int) *model.Grid {
+func torus(t testing.TB, s, u int) *topology.Network {
 	t.Helper()
-	g, err := model.NewTorus(s, u)
+	g, err := topology.NewTorus(s, u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
-func mesh(t testing.TB, s, u int) *model.Grid {
+func mesh(t testing.TB, s, u int) *topology.Network {
 	t.Helper()
-	g, err := model.NewMesh(s, u)
+	g, err := topology.NewMesh(s, u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
-func names(g *model.Grid, vs []model.NodeID) []string {
+func names(g *topology.Network, vs []topology.NodeID) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		out[i] = g.NodeName(v)
@@ -37,7 +37,7 @@ func names(g *model.Grid, vs []model.NodeID) []string {
 // lineSet describes the channels of a subnetwork as the rows (dimension-1 channels at
 // x = r) and columns (dimension-0 channels at y = c) they lie on and their directions, so
 // a test can state a definition's channel set the way the paper writes it.
-func lineSet(g *model.Grid, s Subnetwork) (rows, cols []int, dirs []model.Direction) {
+func lineSet(g *topology.Network, s Subnetwork) (rows, cols []int, dirs []topology.Direction) {
 	for _, c := range s.Channels {
 		ch := g.Channel(c)
 		if ch.Dim == 1 {
@@ -74,12 +74,12 @@ func TestDefinitionsTorus4x4(t *testing.T) {
 		name       string
 		members    []string
 		rows, cols []int
-		dirs       []model.Direction
+		dirs       []topology.Direction
 		channels   int
 	}
-	both := []model.Direction{model.Plus, model.Minus}
-	plus := []model.Direction{model.Plus}
-	minus := []model.Direction{model.Minus}
+	both := []topology.Direction{topology.Plus, topology.Minus}
+	plus := []topology.Direction{topology.Plus}
+	minus := []topology.Direction{topology.Minus}
 	cases := []struct {
 		p    Params
 		want []want
@@ -228,7 +228,7 @@ func TestLevelsAgainstPairwise(t *testing.T) {
 					for v := 0; v < g.Nodes(); v++ {
 						n := 0
 						for _, s := range subs {
-							if s.HasNode(model.NodeID(v)) {
+							if s.HasNode(topology.NodeID(v)) {
 								n++
 							}
 						}
@@ -252,7 +252,7 @@ func TestLemma4OddH(t *testing.T) {
 		t.Fatalf("link level %d, want 2", l.Link)
 	}
 	ch := g.Channel(l.LinkWitness)
-	if ch.Dir != model.Plus {
+	if ch.Dir != topology.Plus {
 		t.Fatalf("witness %s should be a positive link", g.ChannelName(l.LinkWitness))
 	}
 }
@@ -316,7 +316,7 @@ func TestEachPropertyFindsAViolation(t *testing.T) {
 	// Strong connectivity: a Type III DDN without its column channels has two rows that
 	// cannot reach each other.
 	d3, _ := DDNs(g, Params{Type: TypeIII, H: 4, Delta: 1})
-	var rowsOnly []model.ChannelID
+	var rowsOnly []topology.ChannelID
 	for _, c := range d3[0].Channels {
 		if g.Channel(c).Dim == 1 {
 			rowsOnly = append(rowsOnly, c)
@@ -358,7 +358,7 @@ func TestDirectedOnMeshNotConnected(t *testing.T) {
 
 // naiveReach is the reachability twin: repeat relaxing every channel until nothing
 // changes.
-func naiveReach(g *model.Grid, s Subnetwork, from model.NodeID) []bool {
+func naiveReach(g *topology.Network, s Subnetwork, from topology.NodeID) []bool {
 	seen := make([]bool, g.Nodes())
 	seen[from] = true
 	for changed := true; changed; {
@@ -374,7 +374,7 @@ func naiveReach(g *model.Grid, s Subnetwork, from model.NodeID) []bool {
 }
 
 func TestStronglyConnectedAgainstNaive(t *testing.T) {
-	for _, g := range []*model.Grid{torus(t, 6, 6), mesh(t, 6, 6), torus(t, 2, 6), torus(t, 4, 6)} {
+	for _, g := range []*topology.Network{torus(t, 6, 6), mesh(t, 6, 6), torus(t, 2, 6), torus(t, 4, 6)} {
 		for h := 1; h <= 3; h++ {
 			for _, typ := range Types() {
 				p := Params{Type: typ, H: h}
@@ -425,16 +425,16 @@ func TestIsomorphicMeshTypeI(t *testing.T) {
 // against a column path of 3 on a non-square mesh, same shape).
 func TestIsomorphicSearch(t *testing.T) {
 	g := mesh(t, 5, 7)
-	row := NewSubnetwork("row", Undirected, []model.NodeID{g.Node(1, 1)},
-		[]model.ChannelID{channelBetween(g, g.Node(1, 1), g.Node(1, 2)), channelBetween(g, g.Node(1, 2), g.Node(1, 3))})
-	col := NewSubnetwork("col", Undirected, []model.NodeID{g.Node(2, 4)},
-		[]model.ChannelID{channelBetween(g, g.Node(2, 4), g.Node(3, 4)), channelBetween(g, g.Node(3, 4), g.Node(4, 4))})
+	row := NewSubnetwork("row", Undirected, []topology.NodeID{g.Node(1, 1)},
+		[]topology.ChannelID{channelBetween(g, g.Node(1, 1), g.Node(1, 2)), channelBetween(g, g.Node(1, 2), g.Node(1, 3))})
+	col := NewSubnetwork("col", Undirected, []topology.NodeID{g.Node(2, 4)},
+		[]topology.ChannelID{channelBetween(g, g.Node(2, 4), g.Node(3, 4)), channelBetween(g, g.Node(3, 4), g.Node(4, 4))})
 	r := Isomorphic(g, row, col, IsoOptions{})
 	if r.Verdict != checker.Holds || r.Via != "search" {
 		t.Fatalf("row vs col: %+v", r)
 	}
 	// Same counts and degrees but the member at the other end: not isomorphic.
-	colEnd := NewSubnetwork("colEnd", Undirected, []model.NodeID{g.Node(4, 4)}, col.Channels)
+	colEnd := NewSubnetwork("colEnd", Undirected, []topology.NodeID{g.Node(4, 4)}, col.Channels)
 	if r := Isomorphic(g, row, colEnd, IsoOptions{}); r.Verdict != checker.Violated {
 		t.Fatalf("row vs colEnd: %+v", r)
 	}

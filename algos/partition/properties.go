@@ -5,23 +5,23 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Check is the verdict on one property of a DDN/DCN family, with a witness for people
 // when it does not hold (the node, channel or pair that breaks it), and the same witness
 // as values for pictures: the nodes, channels and subnetworks (by name) it names.
 type Check struct {
-	Property    string            `json:"property"`
-	Verdict     checker.Verdict   `json:"verdict"`
-	Witness     string            `json:"witness,omitempty"`
-	Nodes       []model.NodeID    `json:"-"`
-	Channels    []model.ChannelID `json:"-"`
-	Subnetworks []string          `json:"-"`
+	Property    string               `json:"property"`
+	Verdict     checker.Verdict      `json:"verdict"`
+	Witness     string               `json:"witness,omitempty"`
+	Nodes       []topology.NodeID    `json:"-"`
+	Channels    []topology.ChannelID `json:"-"`
+	Subnetworks []string             `json:"-"`
 }
 
 // at returns c with its witness's nodes, channels and subnetworks.
-func (c Check) at(nodes []model.NodeID, chans []model.ChannelID, subs ...string) Check {
+func (c Check) at(nodes []topology.NodeID, chans []topology.ChannelID, subs ...string) Check {
 	c.Nodes, c.Channels, c.Subnetworks = nodes, chans, subs
 	return c
 }
@@ -37,17 +37,17 @@ func violated(p, format string, args ...any) Check {
 // "About the same" is made precise as: the per-node membership counts span at most
 // tolerance, and so do the per-channel counts (tolerance 1 admits Type I and III, where
 // some nodes are in no DDN, and Type IV with odd h).
-func CheckP1(t model.Topology, ddns []Subnetwork, tolerance int) Check {
+func CheckP1(t topology.Topology, ddns []Subnetwork, tolerance int) Check {
 	l := ComputeLevels(t, ddns)
 	if d := l.Node - l.MinNode; d > tolerance {
 		v := minIndex(l.NodeCount)
 		return violated("P1", "node %s is in %d DDNs but node %s in %d (spread %d > %d)",
-			t.NodeName(l.NodeWitness), l.Node, t.NodeName(model.NodeID(v)), l.MinNode, d, tolerance).at([]model.NodeID{l.NodeWitness, model.NodeID(v)}, nil)
+			t.NodeName(l.NodeWitness), l.Node, t.NodeName(topology.NodeID(v)), l.MinNode, d, tolerance).at([]topology.NodeID{l.NodeWitness, topology.NodeID(v)}, nil)
 	}
 	if d := l.Link - l.MinLink; d > tolerance {
 		c := minIndex(l.LinkCount)
 		return violated("P1", "channel %s is in %d DDNs but channel %s in %d (spread %d > %d)",
-			t.ChannelName(l.LinkWitness), l.Link, t.ChannelName(model.ChannelID(c)), l.MinLink, d, tolerance).at(nil, []model.ChannelID{l.LinkWitness, model.ChannelID(c)})
+			t.ChannelName(l.LinkWitness), l.Link, t.ChannelName(topology.ChannelID(c)), l.MinLink, d, tolerance).at(nil, []topology.ChannelID{l.LinkWitness, topology.ChannelID(c)})
 	}
 	return holds("P1")
 }
@@ -64,7 +64,7 @@ func minIndex(xs []int) int {
 
 // CheckP2 judges P2: the DCNs are pairwise disjoint and together contain every node. The
 // witness is a node in two DCNs or in none.
-func CheckP2(t model.Topology, dcns []Subnetwork) Check {
+func CheckP2(t topology.Topology, dcns []Subnetwork) Check {
 	owner := make([]int, t.Nodes())
 	for i := range owner {
 		owner[i] = -1
@@ -72,14 +72,14 @@ func CheckP2(t model.Topology, dcns []Subnetwork) Check {
 	for k, d := range dcns {
 		for _, v := range d.Nodes {
 			if owner[v] >= 0 {
-				return violated("P2", "node %s is in both %s and %s", t.NodeName(v), dcns[owner[v]].Name, d.Name).at([]model.NodeID{v}, nil, dcns[owner[v]].Name, d.Name)
+				return violated("P2", "node %s is in both %s and %s", t.NodeName(v), dcns[owner[v]].Name, d.Name).at([]topology.NodeID{v}, nil, dcns[owner[v]].Name, d.Name)
 			}
 			owner[v] = k
 		}
 	}
 	for v, o := range owner {
 		if o < 0 {
-			return violated("P2", "node %s is in no DCN", t.NodeName(model.NodeID(v))).at([]model.NodeID{model.NodeID(v)}, nil)
+			return violated("P2", "node %s is in no DCN", t.NodeName(topology.NodeID(v))).at([]topology.NodeID{topology.NodeID(v)}, nil)
 		}
 	}
 	return holds("P2")
@@ -130,7 +130,7 @@ func dcnOwners(dcns []Subnetwork) [][]int32 {
 // to the first one (isomorphism is an equivalence, so that suffices). An inconclusive
 // search makes the check inconclusive, never holds; so does opt.Context ending, which is
 // looked at before each pair.
-func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptions) Check {
+func CheckIsomorphic(name string, g *topology.Network, subs []Subnetwork, opt IsoOptions) Check {
 	out := holds(name)
 	for _, s := range subs[min(1, len(subs)):] {
 		if opt.Context != nil && opt.Context.Err() != nil {
@@ -149,10 +149,10 @@ func CheckIsomorphic(name string, g *model.Grid, subs []Subnetwork, opt IsoOptio
 
 // CheckConnected judges that every subnetwork is strongly connected under its own
 // channels; the witness is an unreachable member pair.
-func CheckConnected(name string, g *model.Grid, subs []Subnetwork) Check {
+func CheckConnected(name string, g *topology.Network, subs []Subnetwork) Check {
 	for _, s := range subs {
 		if r := StronglyConnected(g, s); !r.Connected {
-			return violated(name, "in %s, %s cannot reach %s", s.Name, g.NodeName(r.From), g.NodeName(r.To)).at([]model.NodeID{r.From, r.To}, nil, s.Name)
+			return violated(name, "in %s, %s cannot reach %s", s.Name, g.NodeName(r.From), g.NodeName(r.To)).at([]topology.NodeID{r.From, r.To}, nil, s.Name)
 		}
 	}
 	return holds(name)
@@ -169,7 +169,7 @@ type Properties struct {
 // and strong connectivity (P1 with tolerance 1).
 //
 // Reference: 001 §2.3 P1-P5, §3.1, Definition 3.
-func CheckProperties(g *model.Grid, ddns, dcns []Subnetwork, opt IsoOptions) Properties {
+func CheckProperties(g *topology.Network, ddns, dcns []Subnetwork, opt IsoOptions) Properties {
 	return Properties{
 		Levels:    ComputeLevels(g, ddns),
 		DCNLevels: ComputeLevels(g, dcns),

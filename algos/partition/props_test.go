@@ -8,7 +8,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func gopterParams() *gopter.TestParameters {
@@ -18,12 +18,12 @@ func gopterParams() *gopter.TestParameters {
 }
 
 // randomParams picks a family on an (a*h) x (b*h) torus from generated integers.
-func randomParams(a, b, h, ty, d int) (*model.Grid, Params, bool) {
+func randomParams(a, b, h, ty, d int) (*topology.Network, Params, bool) {
 	s, t := a*h, b*h
 	if s < 3 || t < 3 {
 		return nil, Params{}, false
 	}
-	g, _ := model.NewTorus(s, t)
+	g, _ := topology.NewTorus(s, t)
 	p := Params{Type: Types()[ty], H: h}
 	if p.Type == TypeIII {
 		if h < 2 {
@@ -92,7 +92,7 @@ func TestIsomorphicSymmetryAgainstSearch(t *testing.T) {
 			ddns, _ := DDNs(g, p)
 			x, y := ddns[i%len(ddns)], ddns[j%len(ddns)]
 			if cut%3 == 0 && len(y.Channels) > 1 {
-				y = NewSubnetwork(y.Name+"'", y.Orientation, y.Nodes, append(append([]model.ChannelID{}, y.Channels[:cut%len(y.Channels)]...), y.Channels[cut%len(y.Channels)+1:]...))
+				y = NewSubnetwork(y.Name+"'", y.Orientation, y.Nodes, append(append([]topology.ChannelID{}, y.Channels[:cut%len(y.Channels)]...), y.Channels[cut%len(y.Channels)+1:]...))
 			}
 			fast := Isomorphic(g, x, y, IsoOptions{})
 			slow := Isomorphic(g, x, y, IsoOptions{NoSymmetry: true})
@@ -119,13 +119,13 @@ func TestIsomorphicSymmetryAgainstSearch(t *testing.T) {
 
 // isIsomorphism checks a vertex map directly: a bijection from x's vertices onto y's
 // that sends members to members and channels to channels.
-func isIsomorphism(g *model.Grid, x, y Subnetwork, m []model.NodeID) bool {
+func isIsomorphism(g *topology.Network, x, y Subnetwork, m []topology.NodeID) bool {
 	vx, vy := x.Vertices(g), y.Vertices(g)
 	if len(m) != len(vx) || len(vx) != len(vy) {
 		return false
 	}
-	img := map[model.NodeID]model.NodeID{}
-	seen := map[model.NodeID]bool{}
+	img := map[topology.NodeID]topology.NodeID{}
+	seen := map[topology.NodeID]bool{}
 	for i, v := range vx {
 		if seen[m[i]] {
 			return false
@@ -144,7 +144,7 @@ func isIsomorphism(g *model.Grid, x, y Subnetwork, m []model.NodeID) bool {
 	for _, c := range x.Channels {
 		ch := g.Channel(c)
 		ic := channelBetween(g, img[ch.From], img[ch.To])
-		if ic == model.None || !y.HasChannel(ic) {
+		if ic == topology.None || !y.HasChannel(ic) {
 			return false
 		}
 	}

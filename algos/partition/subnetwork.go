@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Orientation says which directed channels a subnetwork may hold: both directions of its
@@ -39,13 +39,13 @@ func (o Orientation) String() string {
 type Subnetwork struct {
 	Name        string
 	Orientation Orientation
-	Nodes       []model.NodeID
-	Channels    []model.ChannelID
+	Nodes       []topology.NodeID
+	Channels    []topology.ChannelID
 }
 
 // NewSubnetwork returns the subnetwork with the given members and channels, sorted and
 // without duplicates. The slices are copied.
-func NewSubnetwork(name string, o Orientation, nodes []model.NodeID, channels []model.ChannelID) Subnetwork {
+func NewSubnetwork(name string, o Orientation, nodes []topology.NodeID, channels []topology.ChannelID) Subnetwork {
 	n := slices.Clone(nodes)
 	slices.Sort(n)
 	n = slices.Compact(n)
@@ -56,13 +56,13 @@ func NewSubnetwork(name string, o Orientation, nodes []model.NodeID, channels []
 }
 
 // HasNode reports whether v is a member node. Cost O(log |V'|).
-func (s Subnetwork) HasNode(v model.NodeID) bool {
+func (s Subnetwork) HasNode(v topology.NodeID) bool {
 	_, ok := slices.BinarySearch(s.Nodes, v)
 	return ok
 }
 
 // HasChannel reports whether channel c belongs to the subnetwork. Cost O(log |C'|).
-func (s Subnetwork) HasChannel(c model.ChannelID) bool {
+func (s Subnetwork) HasChannel(c topology.ChannelID) bool {
 	_, ok := slices.BinarySearch(s.Channels, c)
 	return ok
 }
@@ -70,15 +70,15 @@ func (s Subnetwork) HasChannel(c model.ChannelID) bool {
 // CanInject reports whether node v may initiate a worm into the subnetwork or retrieve
 // one from it: only member nodes may (001 Definition 1, third remark). A non-member end
 // node of a channel can only relay.
-func (s Subnetwork) CanInject(v model.NodeID) bool { return s.HasNode(v) }
+func (s Subnetwork) CanInject(v topology.NodeID) bool { return s.HasNode(v) }
 
 // Relays returns the end nodes of the subnetwork's channels that are not members, in
 // ascending order: the nodes that may only pass worms on.
-func (s Subnetwork) Relays(g *model.Grid) []model.NodeID {
-	var out []model.NodeID
+func (s Subnetwork) Relays(g *topology.Network) []topology.NodeID {
+	var out []topology.NodeID
 	for _, c := range s.Channels {
 		ch := g.Channel(c)
-		for _, v := range [2]model.NodeID{ch.From, ch.To} {
+		for _, v := range [2]topology.NodeID{ch.From, ch.To} {
 			if !s.HasNode(v) {
 				out = append(out, v)
 			}
@@ -90,7 +90,7 @@ func (s Subnetwork) Relays(g *model.Grid) []model.NodeID {
 
 // Vertices returns V' together with the end nodes of C', ascending: the vertex set of
 // the subnetwork seen as a directed graph.
-func (s Subnetwork) Vertices(g *model.Grid) []model.NodeID {
+func (s Subnetwork) Vertices(g *topology.Network) []topology.NodeID {
 	out := slices.Clone(s.Nodes)
 	for _, c := range s.Channels {
 		ch := g.Channel(c)
@@ -101,7 +101,7 @@ func (s Subnetwork) Vertices(g *model.Grid) []model.NodeID {
 }
 
 // Validate reports the first node or channel id that does not exist in t.
-func (s Subnetwork) Validate(t model.Topology) error {
+func (s Subnetwork) Validate(t topology.Topology) error {
 	for _, v := range s.Nodes {
 		if v < 0 || int(v) >= t.Nodes() {
 			return fmt.Errorf("subnetwork %s: node %d does not exist in %s", s.Name, v, t.Spec())
@@ -116,7 +116,7 @@ func (s Subnetwork) Validate(t model.Topology) error {
 }
 
 // Meets reports whether two subnetworks share a member node, and the lowest such node.
-func Meets(a, b Subnetwork) (model.NodeID, bool) {
+func Meets(a, b Subnetwork) (topology.NodeID, bool) {
 	i, j := 0, 0
 	for i < len(a.Nodes) && j < len(b.Nodes) {
 		switch {
@@ -128,16 +128,16 @@ func Meets(a, b Subnetwork) (model.NodeID, bool) {
 			j++
 		}
 	}
-	return model.None, false
+	return topology.None, false
 }
 
 // Intersections returns, for every DDN a and DCN b, the member nodes they share
 // (ascending): out[a][b] = ddns[a] ∩ dcns[b]. Cost O(sum of sizes + len(ddns)*len(dcns)).
-func Intersections(ddns, dcns []Subnetwork) [][][]model.NodeID {
+func Intersections(ddns, dcns []Subnetwork) [][][]topology.NodeID {
 	owner := dcnOwners(dcns)
-	out := make([][][]model.NodeID, len(ddns))
+	out := make([][][]topology.NodeID, len(ddns))
 	for a, s := range ddns {
-		out[a] = make([][]model.NodeID, len(dcns))
+		out[a] = make([][]topology.NodeID, len(dcns))
 		for _, v := range s.Nodes {
 			if int(v) < len(owner) {
 				for _, k := range owner[v] {
@@ -150,8 +150,8 @@ func Intersections(ddns, dcns []Subnetwork) [][][]model.NodeID {
 }
 
 // Common returns the member nodes two subnetworks share, ascending.
-func Common(a, b Subnetwork) []model.NodeID {
-	var out []model.NodeID
+func Common(a, b Subnetwork) []topology.NodeID {
+	var out []topology.NodeID
 	i, j := 0, 0
 	for i < len(a.Nodes) && j < len(b.Nodes) {
 		switch {

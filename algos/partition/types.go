@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Type is one of the four ways of 001 §3.1 to build DDNs on a 2-D torus.
@@ -81,11 +81,11 @@ func (p Params) Count() int {
 }
 
 // checkGrid refuses anything but a 2-D mesh or torus whose sides h divides.
-func checkGrid(g *model.Grid, h int) error {
+func checkGrid(g *topology.Network, h int) error {
 	if g == nil {
 		return fmt.Errorf("partition: no grid")
 	}
-	if g.Dims() != 2 || (g.Kind() != model.Torus && g.Kind() != model.Mesh) {
+	if g.Dims() != 2 || (g.Kind() != topology.Torus && g.Kind() != topology.Mesh) {
 		return fmt.Errorf("partition: topology %s is not a 2-D torus or mesh", g.Spec())
 	}
 	if h < 1 {
@@ -103,7 +103,7 @@ func checkGrid(g *model.Grid, h int) error {
 // on a mesh (001 §3.2: the definitions carry over by dropping the wrap-around links), but
 // only Types I and II give usable DDNs there: the directed ones are not strongly
 // connected (see StronglyConnected and claim NP7).
-func (p Params) Validate(g *model.Grid) error {
+func (p Params) Validate(g *topology.Network) error {
 	if !p.Type.Valid() {
 		return fmt.Errorf("partition: type %d is not a DDN type; use I, II, III or IV", p.Type)
 	}
@@ -138,9 +138,9 @@ const MaxChannelEntries = 1 << 25
 
 // lattice returns the members {p_{ah+i, bh+j}}: row offset i, column offset j, in
 // ascending id order after NewSubnetwork sorts them.
-func lattice(g *model.Grid, h, i, j int) []model.NodeID {
+func lattice(g *topology.Network, h, i, j int) []topology.NodeID {
 	s, t := g.Size(0), g.Size(1)
-	out := make([]model.NodeID, 0, (s/h)*(t/h))
+	out := make([]topology.NodeID, 0, (s/h)*(t/h))
 	for a := 0; a < s/h; a++ {
 		for b := 0; b < t/h; b++ {
 			out = append(out, g.Node(a*h+i, b*h+j))
@@ -151,9 +151,9 @@ func lattice(g *model.Grid, h, i, j int) []model.NodeID {
 
 // linesChannels appends the channels at rows ah+i (along dimension 1) and at columns
 // bh+j (along dimension 0) for every a and b, in the directions o allows.
-func linesChannels(buf []model.ChannelID, g *model.Grid, h, i, j int, o Orientation) []model.ChannelID {
+func linesChannels(buf []topology.ChannelID, g *topology.Network, h, i, j int, o Orientation) []topology.ChannelID {
 	s, t := g.Size(0), g.Size(1)
-	dirs := []model.Direction{model.Plus, model.Minus}
+	dirs := []topology.Direction{topology.Plus, topology.Minus}
 	switch o {
 	case Positive:
 		dirs = dirs[:1]
@@ -164,7 +164,7 @@ func linesChannels(buf []model.ChannelID, g *model.Grid, h, i, j int, o Orientat
 		x := a*h + i
 		for y := 0; y < t; y++ {
 			for _, dir := range dirs {
-				if c := g.ChannelOut(g.Node(x, y), 1, dir); c != model.None {
+				if c := g.ChannelOut(g.Node(x, y), 1, dir); c != topology.None {
 					buf = append(buf, c)
 				}
 			}
@@ -174,7 +174,7 @@ func linesChannels(buf []model.ChannelID, g *model.Grid, h, i, j int, o Orientat
 		y := b*h + j
 		for x := 0; x < s; x++ {
 			for _, dir := range dirs {
-				if c := g.ChannelOut(g.Node(x, y), 0, dir); c != model.None {
+				if c := g.ChannelOut(g.Node(x, y), 0, dir); c != topology.None {
 					buf = append(buf, c)
 				}
 			}
@@ -198,19 +198,19 @@ func linesChannels(buf []model.ChannelID, g *model.Grid, h, i, j int, o Orientat
 //
 // Column indices are taken modulo t (bh+i+delta may pass t-1). Cost O(count * (s+t) *
 // max(s,t)/h).
-func DDNs(g *model.Grid, p Params) ([]Subnetwork, error) {
+func DDNs(g *topology.Network, p Params) ([]Subnetwork, error) {
 	return DDNsContext(context.Background(), g, p)
 }
 
 // DDNsContext is DDNs, ending with ctx's cause as its error when ctx is done before the
 // last DDN is built (on a large grid with many DDNs the building is a long loop).
-func DDNsContext(ctx context.Context, g *model.Grid, p Params) ([]Subnetwork, error) {
+func DDNsContext(ctx context.Context, g *topology.Network, p Params) ([]Subnetwork, error) {
 	if err := p.Validate(g); err != nil {
 		return nil, err
 	}
 	h := p.H
 	var out []Subnetwork
-	var buf []model.ChannelID
+	var buf []topology.ChannelID
 	add := func(name string, o Orientation, i, j int) {
 		if ctx.Err() != nil {
 			return
@@ -257,7 +257,7 @@ func DDNsContext(ctx context.Context, g *model.Grid, p Params) ([]Subnetwork, er
 // DCN_{a,b} (a major) of h x h nodes p_{ah+i, bh+j}, each with every channel whose both
 // end nodes lie in the block (both directions). On a torus with h equal to a side, the
 // block spans the whole ring and so also holds that ring's wrap-around channels.
-func DCNs(g *model.Grid, h int) ([]Subnetwork, error) {
+func DCNs(g *topology.Network, h int) ([]Subnetwork, error) {
 	if err := checkGrid(g, h); err != nil {
 		return nil, err
 	}
@@ -265,21 +265,21 @@ func DCNs(g *model.Grid, h int) ([]Subnetwork, error) {
 	var out []Subnetwork
 	for a := 0; a < s/h; a++ {
 		for b := 0; b < t/h; b++ {
-			var nodes []model.NodeID
-			var chans []model.ChannelID
+			var nodes []topology.NodeID
+			var chans []topology.ChannelID
 			for i := 0; i < h; i++ {
 				for j := 0; j < h; j++ {
 					nodes = append(nodes, g.Node(a*h+i, b*h+j))
 				}
 			}
-			in := func(v model.NodeID) bool {
+			in := func(v topology.NodeID) bool {
 				x, y := g.Coord(v, 0), g.Coord(v, 1)
 				return x/h == a && y/h == b
 			}
 			for _, v := range nodes {
 				for d := 0; d < 2; d++ {
-					for _, dir := range []model.Direction{model.Plus, model.Minus} {
-						if c, w := g.Neighbor(v, d, dir); c != model.None && in(w) {
+					for _, dir := range []topology.Direction{topology.Plus, topology.Minus} {
+						if c, w := g.Neighbor(v, d, dir); c != topology.None && in(w) {
 							chans = append(chans, c)
 						}
 					}
@@ -292,6 +292,6 @@ func DCNs(g *model.Grid, h int) ([]Subnetwork, error) {
 }
 
 // DCNOf returns the index (into DCNs' order) of the DCN that holds node v.
-func DCNOf(g *model.Grid, h int, v model.NodeID) int {
+func DCNOf(g *topology.Network, h int, v topology.NodeID) int {
 	return (g.Coord(v, 0)/h)*(g.Size(1)/h) + g.Coord(v, 1)/h
 }

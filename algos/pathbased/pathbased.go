@@ -22,14 +22,14 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Worm is one path-based multicast message: the channels it crosses from the source and
 // the 1-based hop counts at which it reaches each of its destinations, in order (the
 // last equals len(Channels)).
 type Worm struct {
-	Channels []model.ChannelID
+	Channels []topology.ChannelID
 	Drops    []int
 }
 
@@ -37,7 +37,7 @@ type Worm struct {
 // columns: rows are numbered upward, even rows run east and odd rows west, so
 // L(x, y) = y*k0 + x for even y and y*k0 + k0-1-x for odd y. Consecutive labels are
 // neighbours, so the labels trace a Hamiltonian path.
-func Label(g *model.Grid, v model.NodeID) int {
+func Label(g *topology.Network, v topology.NodeID) int {
 	k0 := g.Size(0)
 	x, y := g.Coord(v, 0), g.Coord(v, 1)
 	if y%2 == 0 {
@@ -46,11 +46,11 @@ func Label(g *model.Grid, v model.NodeID) int {
 	return y*k0 + k0 - 1 - x
 }
 
-func check(g *model.Grid, src model.NodeID, dests []model.NodeID) error {
-	if g.Kind() != model.Mesh || g.Dims() != 2 {
+func check(g *topology.Network, src topology.NodeID, dests []topology.NodeID) error {
+	if g.Kind() != topology.Mesh || g.Dims() != 2 {
 		return fmt.Errorf("pathbased: %s is not a 2-D mesh; Dual-Path, Multipath and PM are defined on 2-D meshes", g.Spec())
 	}
-	seen := map[model.NodeID]bool{}
+	seen := map[topology.NodeID]bool{}
 	for _, d := range dests {
 		if int(d) < 0 || int(d) >= g.Nodes() {
 			return fmt.Errorf("pathbased: destination %d is not a node of %s", d, g.Spec())
@@ -66,15 +66,15 @@ func check(g *model.Grid, src model.NodeID, dests []model.NodeID) error {
 // route follows the routing function R of the high-channel (up = true) or
 // low-channel subnetwork from u to d and appends the channels: at each node it takes
 // the neighbour whose label is closest to L(d) without passing it.
-func route(g *model.Grid, u, d model.NodeID, up bool, buf []model.ChannelID) ([]model.ChannelID, model.NodeID) {
+func route(g *topology.Network, u, d topology.NodeID, up bool, buf []topology.ChannelID) ([]topology.ChannelID, topology.NodeID) {
 	ld := Label(g, d)
 	for u != d {
-		best, bestC := model.NodeID(model.None), model.ChannelID(model.None)
+		best, bestC := topology.NodeID(topology.None), topology.ChannelID(topology.None)
 		bestL, found := 0, false
 		for dim := 0; dim < 2; dim++ {
-			for _, dir := range []model.Direction{model.Plus, model.Minus} {
+			for _, dir := range []topology.Direction{topology.Plus, topology.Minus} {
 				c, v := g.Neighbor(u, dim, dir)
-				if c == model.None {
+				if c == topology.None {
 					continue
 				}
 				lv := Label(g, v)
@@ -97,7 +97,7 @@ func route(g *model.Grid, u, d model.NodeID, up bool, buf []model.ChannelID) ([]
 }
 
 // pathThrough builds one worm visiting dests in the given order along R.
-func pathThrough(g *model.Grid, src model.NodeID, dests []model.NodeID, up bool) Worm {
+func pathThrough(g *topology.Network, src topology.NodeID, dests []topology.NodeID, up bool) Worm {
 	var w Worm
 	u := src
 	for _, d := range dests {
@@ -107,7 +107,7 @@ func pathThrough(g *model.Grid, src model.NodeID, dests []model.NodeID, up bool)
 	return w
 }
 
-func split(g *model.Grid, src model.NodeID, dests []model.NodeID) (high, low []model.NodeID) {
+func split(g *topology.Network, src topology.NodeID, dests []topology.NodeID) (high, low []topology.NodeID) {
 	ls := Label(g, src)
 	for _, d := range dests {
 		if Label(g, d) > ls {
@@ -128,7 +128,7 @@ func split(g *model.Grid, src model.NodeID, dests []model.NodeID) (high, low []m
 // acyclic (deadlock freedom).
 //
 // Reference: 000 §5.2; Lin, McKinley & Ni 1994.
-func DualPath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
+func DualPath(g *topology.Network, src topology.NodeID, dests []topology.NodeID) ([]Worm, error) {
 	if err := check(g, src, dests); err != nil {
 		return nil, err
 	}
@@ -146,15 +146,15 @@ func DualPath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, er
 // Multipath returns the Multipath worms (Lin, McKinley & Ni 1994): each of Dual-Path's
 // two sets is split once more by the source's column (x >= x0 and x < x0), giving up to
 // four worms that leave on different channels and run shorter paths.
-func Multipath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
+func Multipath(g *topology.Network, src topology.NodeID, dests []topology.NodeID) ([]Worm, error) {
 	if err := check(g, src, dests); err != nil {
 		return nil, err
 	}
 	high, low := split(g, src, dests)
 	x0 := g.Coord(src, 0)
 	var out []Worm
-	for i, set := range [][]model.NodeID{high, low} {
-		var east, west []model.NodeID
+	for i, set := range [][]topology.NodeID{high, low} {
+		var east, west []topology.NodeID
 		for _, d := range set {
 			if g.Coord(d, 0) >= x0 {
 				east = append(east, d)
@@ -162,7 +162,7 @@ func Multipath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, e
 				west = append(west, d)
 			}
 		}
-		for _, part := range [][]model.NodeID{east, west} {
+		for _, part := range [][]topology.NodeID{east, west} {
 			if len(part) > 0 {
 				out = append(out, pathThrough(g, src, part, i == 0))
 			}
@@ -192,12 +192,12 @@ func Multipath(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, e
 // fixed choice among those the adaptive function allows (our worms carry routes).
 //
 // Reference: 000 §5.2; Lin, McKinley & Esfahanian 1993; Glass & Ni 1992 (000's [8]).
-func PM(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
+func PM(g *topology.Network, src topology.NodeID, dests []topology.NodeID) ([]Worm, error) {
 	if err := check(g, src, dests); err != nil {
 		return nil, err
 	}
 	ys := g.Coord(src, 1)
-	var north, south []model.NodeID
+	var north, south []topology.NodeID
 	for _, d := range dests {
 		if g.Coord(d, 1) >= ys {
 			north = append(north, d)
@@ -207,10 +207,10 @@ func PM(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
 	}
 	var out []Worm
 	if len(north) > 0 {
-		out = append(out, pmWorm(g, src, north, model.Plus))
+		out = append(out, pmWorm(g, src, north, topology.Plus))
 	}
 	if len(south) > 0 {
-		out = append(out, pmWorm(g, src, south, model.Minus))
+		out = append(out, pmWorm(g, src, south, topology.Minus))
 	}
 	return out, nil
 }
@@ -221,8 +221,8 @@ func PM(g *model.Grid, src model.NodeID, dests []model.NodeID) ([]Worm, error) {
 // one vertical direction. Before going east the worm moves vertically in its current
 // column only by continuing its last vertical direction (or freely after an east move),
 // and always at least one step after the west phase, so it never turns back on itself.
-func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Direction) Worm {
-	isDest := map[model.NodeID]bool{}
+func pmWorm(g *topology.Network, src topology.NodeID, dests []topology.NodeID, dir0 topology.Direction) Worm {
+	isDest := map[topology.NodeID]bool{}
 	for _, d := range dests {
 		isDest[d] = true
 	}
@@ -236,16 +236,16 @@ func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Di
 		south
 	)
 	last := none
-	step := func(dim int, dir model.Direction) {
+	step := func(dim int, dir topology.Direction) {
 		c, v := g.Neighbor(u, dim, dir)
 		w.Channels = append(w.Channels, c)
 		u = v
 		switch {
-		case dim == 0 && dir == model.Minus:
+		case dim == 0 && dir == topology.Minus:
 			last = west
 		case dim == 0:
 			last = east
-		case dir == model.Plus:
+		case dir == topology.Plus:
 			last = north
 		default:
 			last = south
@@ -256,7 +256,7 @@ func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Di
 		minX = min(minX, g.Coord(d, 0))
 	}
 	for g.Coord(u, 0) > minX {
-		step(0, model.Minus)
+		step(0, topology.Minus)
 		if isDest[u] {
 			w.Drops = append(w.Drops, len(w.Channels))
 			delete(isDest, u)
@@ -281,7 +281,7 @@ func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Di
 		sort.Ints(rows)
 		lo, hi := rows[0], rows[len(rows)-1]
 		y := g.Coord(u, 1)
-		var sweep model.Direction
+		var sweep topology.Direction
 		if x == g.Coord(u, 0) {
 			// The first column, reached by the west phase or the source's own: every
 			// row lies on the dir0 side of the current one.
@@ -290,29 +290,29 @@ func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Di
 			switch {
 			case last == north || last == west && y < top:
 				for g.Coord(u, 1) < hi || last == west {
-					step(1, model.Plus)
+					step(1, topology.Plus)
 				}
-				sweep = model.Minus
+				sweep = topology.Minus
 			case last == south || last == west:
 				for g.Coord(u, 1) > lo || last == west {
-					step(1, model.Minus)
+					step(1, topology.Minus)
 				}
-				sweep = model.Plus
+				sweep = topology.Plus
 			case y <= lo:
-				sweep = model.Plus
+				sweep = topology.Plus
 			case y >= hi:
-				sweep = model.Minus
+				sweep = topology.Minus
 			default:
 				for g.Coord(u, 1) < hi {
-					step(1, model.Plus)
+					step(1, topology.Plus)
 				}
-				sweep = model.Minus
+				sweep = topology.Minus
 			}
 			for g.Coord(u, 0) < x {
-				step(0, model.Plus)
+				step(0, topology.Plus)
 			}
 		}
-		if sweep == model.Minus {
+		if sweep == topology.Minus {
 			sort.Sort(sort.Reverse(sort.IntSlice(rows)))
 		}
 		for _, r := range rows {
@@ -326,7 +326,7 @@ func pmWorm(g *model.Grid, src model.NodeID, dests []model.NodeID, dir0 model.Di
 }
 
 // ByName returns the worm builder for "dual-path", "multipath" or "pm".
-func ByName(name string) (func(*model.Grid, model.NodeID, []model.NodeID) ([]Worm, error), error) {
+func ByName(name string) (func(*topology.Network, topology.NodeID, []topology.NodeID) ([]Worm, error), error) {
 	switch name {
 	case "dual-path":
 		return DualPath, nil

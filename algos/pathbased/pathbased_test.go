@@ -7,17 +7,16 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
-
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // validate checks the worms of one multicast and returns a reason or "".
-func validate(g *model.Grid, name string, src model.NodeID, dests []model.NodeID, worms []Worm) string {
-	got := map[model.NodeID]int{}
+func validate(g *topology.Network, name string, src topology.NodeID, dests []topology.NodeID, worms []Worm) string {
+	got := map[topology.NodeID]int{}
 	for wi, w := range worms {
-		used := map[model.ChannelID]bool{}
+		used := map[topology.ChannelID]bool{}
 		u := src
-		nodeAt := []model.NodeID{src}
+		nodeAt := []topology.NodeID{src}
 		west := true
 		for i, c := range w.Channels {
 			ch := g.Channel(c)
@@ -40,7 +39,7 @@ func validate(g *model.Grid, name string, src model.NodeID, dests []model.NodeID
 					return fmt.Sprintf("%s worm %d is not monotone in the labelling at %s", name, wi, g.ChannelName(c))
 				}
 			case "pm":
-				isWest := ch.Dim == 0 && ch.Dir == model.Minus
+				isWest := ch.Dim == 0 && ch.Dir == topology.Minus
 				if isWest && !west {
 					return fmt.Sprintf("pm worm turns west again at %s", g.ChannelName(c))
 				}
@@ -74,7 +73,7 @@ func validate(g *model.Grid, name string, src model.NodeID, dests []model.NodeID
 	return ""
 }
 
-func (w Worm) endNode(g *model.Grid, src model.NodeID) model.NodeID {
+func (w Worm) endNode(g *topology.Network, src topology.NodeID) topology.NodeID {
 	if len(w.Channels) == 0 {
 		return src
 	}
@@ -86,15 +85,15 @@ func TestPropWormsDeliverOnceAlongLegalPaths(t *testing.T) {
 	params.MinSuccessfulTests = 300
 	p := gopter.NewProperties(params)
 	p.Property("worms are legal and deliver each destination once", prop.ForAll(func(w, h, src int, picks []int) string {
-		g, err := model.NewMesh(w, h)
+		g, err := topology.NewMesh(w, h)
 		if err != nil {
 			return err.Error()
 		}
-		s := model.NodeID(src % g.Nodes())
-		seen := map[model.NodeID]bool{s: true}
-		var dests []model.NodeID
+		s := topology.NodeID(src % g.Nodes())
+		seen := map[topology.NodeID]bool{s: true}
+		var dests []topology.NodeID
 		for _, x := range picks {
-			d := model.NodeID(x % g.Nodes())
+			d := topology.NodeID(x % g.Nodes())
 			if !seen[d] {
 				seen[d] = true
 				dests = append(dests, d)
@@ -117,41 +116,41 @@ func TestPropWormsDeliverOnceAlongLegalPaths(t *testing.T) {
 
 // The checker must be able to fail: a worm that reuses a channel is caught.
 func TestValidateCatchesBrokenWorms(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
-	c0, _ := g.Neighbor(0, 0, model.Plus)
-	c1, _ := g.Neighbor(1, 0, model.Minus)
-	bad := []Worm{{Channels: []model.ChannelID{c0, c1, c0}, Drops: []int{1, 3}}}
-	if validate(g, "pm", 0, []model.NodeID{1}, bad) == "" {
+	g, _ := topology.NewMesh(4, 4)
+	c0, _ := g.Neighbor(0, 0, topology.Plus)
+	c1, _ := g.Neighbor(1, 0, topology.Minus)
+	bad := []Worm{{Channels: []topology.ChannelID{c0, c1, c0}, Drops: []int{1, 3}}}
+	if validate(g, "pm", 0, []topology.NodeID{1}, bad) == "" {
 		t.Fatal("a worm using a channel twice passed")
 	}
-	uturn := []Worm{{Channels: []model.ChannelID{c0, c1}, Drops: []int{1, 2}}}
-	if r := validate(g, "pm", 0, []model.NodeID{1, 0}, uturn); r == "" {
+	uturn := []Worm{{Channels: []topology.ChannelID{c0, c1}, Drops: []int{1, 2}}}
+	if r := validate(g, "pm", 0, []topology.NodeID{1, 0}, uturn); r == "" {
 		t.Fatal("a 180-degree turn passed")
 	}
 }
 
 func TestDualPathOn4x4(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
+	g, _ := topology.NewMesh(4, 4)
 	// Source (1,1) has label 6; destinations (3,0) label 3, (0,3) label 15, (2,2) label 10.
-	worms, err := DualPath(g, g.Node(1, 1), []model.NodeID{g.Node(3, 0), g.Node(0, 3), g.Node(2, 2)})
+	worms, err := DualPath(g, g.Node(1, 1), []topology.NodeID{g.Node(3, 0), g.Node(0, 3), g.Node(2, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(worms) != 2 || len(worms[0].Drops) != 2 || len(worms[1].Drops) != 1 {
 		t.Fatalf("worms %+v", worms)
 	}
-	if _, err := DualPath(g, 0, []model.NodeID{0}); err == nil {
+	if _, err := DualPath(g, 0, []topology.NodeID{0}); err == nil {
 		t.Error("source as destination accepted")
 	}
-	tor, _ := model.NewTorus(4, 4)
-	if _, err := PM(tor, 0, []model.NodeID{1}); err == nil {
+	tor, _ := topology.NewTorus(4, 4)
+	if _, err := PM(tor, 0, []topology.NodeID{1}); err == nil {
 		t.Error("torus accepted")
 	}
 }
 
 func ExampleDualPath() {
-	g, _ := model.NewMesh(4, 4)
-	worms, _ := DualPath(g, g.Node(1, 1), []model.NodeID{g.Node(3, 0), g.Node(0, 3), g.Node(2, 2)})
+	g, _ := topology.NewMesh(4, 4)
+	worms, _ := DualPath(g, g.Node(1, 1), []topology.NodeID{g.Node(3, 0), g.Node(0, 3), g.Node(2, 2)})
 	for _, w := range worms {
 		fmt.Println(len(w.Channels), "channels, deliveries after hops", w.Drops)
 	}

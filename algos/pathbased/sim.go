@@ -2,18 +2,18 @@ package pathbased
 
 import (
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // SimMulticast returns the simulator's multicast function for the path-based algorithm
 // name on g ("dual-path", "multipath" or "pm"): each multicast becomes the worms the
 // algorithm builds, as simulator routes with their drop points.
-func SimMulticast(g *model.Grid, name string) (func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error), error) {
+func SimMulticast(g *topology.Network, name string) (func(src topology.NodeID, dests []topology.NodeID) ([]sim.Route, error), error) {
 	build, err := ByName(name)
 	if err != nil {
 		return nil, err
 	}
-	return func(src model.NodeID, dests []model.NodeID) ([]sim.Route, error) {
+	return func(src topology.NodeID, dests []topology.NodeID) ([]sim.Route, error) {
 		worms, err := build(g, src, dests)
 		if err != nil {
 			return nil, err

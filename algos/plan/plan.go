@@ -9,13 +9,14 @@ import (
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Builder collects the sends of one schedule. The zero value is not usable; call New.
 type Builder struct {
-	dor     model.DOR
+	dor     topology.DOR
 	sched   model.Schedule
-	sent    map[model.NodeID]int
+	sent    map[topology.NodeID]int
 	stop    func() bool // asked every StopEvery sends; nil: never
 	total   int         // unicasts the whole build sends, for Stopped
 	stopped bool        // stop said yes: later sends are dropped
@@ -49,22 +50,22 @@ func (b *Builder) Stopped() bool { return b.stopped }
 
 // New starts a schedule on grid g routed by r, with the given port model, sources and
 // destinations (copied).
-func New(r model.DOR, ports model.PortModel, sources, dests []model.NodeID) *Builder {
+func New(r topology.DOR, ports model.PortModel, sources, dests []topology.NodeID) *Builder {
 	return &Builder{
 		dor: r,
 		sched: model.Schedule{
 			Topology:     r.Grid,
-			Sources:      append([]model.NodeID(nil), sources...),
-			Destinations: append([]model.NodeID(nil), dests...),
+			Sources:      append([]topology.NodeID(nil), sources...),
+			Destinations: append([]topology.NodeID(nil), dests...),
 			Ports:        ports,
 		},
-		sent: map[model.NodeID]int{},
+		sent: map[topology.NodeID]int{},
 	}
 }
 
 // Send adds the unicast from -> to in step (1-based); its Order is one more than the
 // number of sends from already added. Call Send in each sender's send order.
-func (b *Builder) Send(from, to model.NodeID, step int) {
+func (b *Builder) Send(from, to topology.NodeID, step int) {
 	if b.stopped {
 		return
 	}
@@ -81,7 +82,7 @@ func (b *Builder) Send(from, to model.NodeID, step int) {
 
 // SendGroup is Send for a schedule of several multicasts: the unicast belongs to
 // multicast group g.
-func (b *Builder) SendGroup(from, to model.NodeID, step, g int) {
+func (b *Builder) SendGroup(from, to topology.NodeID, step, g int) {
 	if b.Send(from, to, step); !b.stopped {
 		b.sched.Group = append(b.sched.Group, g)
 	}
@@ -130,18 +131,18 @@ func (b *Builder) Schedule() *model.Schedule {
 }
 
 // AllBut returns every node of g except src, in id order: a broadcast's destinations.
-func AllBut(g *model.Grid, src model.NodeID) []model.NodeID {
-	out := make([]model.NodeID, 0, g.Nodes()-1)
+func AllBut(g *topology.Network, src topology.NodeID) []topology.NodeID {
+	out := make([]topology.NodeID, 0, g.Nodes()-1)
 	for v := 0; v < g.Nodes(); v++ {
-		if model.NodeID(v) != src {
-			out = append(out, model.NodeID(v))
+		if topology.NodeID(v) != src {
+			out = append(out, topology.NodeID(v))
 		}
 	}
 	return out
 }
 
 // CheckNode reports an error naming field if v is not a node of g.
-func CheckNode(g *model.Grid, field string, v model.NodeID) error {
+func CheckNode(g *topology.Network, field string, v topology.NodeID) error {
 	if v < 0 || int(v) >= g.Nodes() {
 		return fmt.Errorf("%s %d is not a node of %s (nodes are 0..%d)", field, v, g.Spec(), g.Nodes()-1)
 	}

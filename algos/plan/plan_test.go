@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func TestLogs(t *testing.T) {
@@ -20,8 +21,8 @@ func TestLogs(t *testing.T) {
 
 // TestNaiveChecksFindViolations: each naive check of plantest rejects a bad schedule.
 func TestNaiveChecksFindViolations(t *testing.T) {
-	g, _ := model.NewTorus(4, 4)
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, []model.NodeID{1, 2})
+	g, _ := topology.NewTorus(4, 4)
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{1, 2})
 	b.Send(0, 2, 1) // (0,0)->(2,0) over (1,0)
 	b.Send(0, 1, 1) // shares the first channel in the same step
 	s := b.Schedule()
@@ -31,7 +32,7 @@ func TestNaiveChecksFindViolations(t *testing.T) {
 	if _, c := plantest.Timed(s, plantest.Params{Ts: 0, Tc: 1, L: 4}); c != nil {
 		t.Errorf("timed: same-first-channel sends are serialised, got %+v", *c)
 	}
-	b2 := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, []model.NodeID{1, 2})
+	b2 := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{1, 2})
 	b2.Send(0, 2, 1)
 	b2.Send(0, 1, 2)
 	b2.Send(2, 1, 2)
@@ -39,7 +40,7 @@ func TestNaiveChecksFindViolations(t *testing.T) {
 		t.Error("double delivery not found")
 	}
 	// Two sources at time 0: (0,0)->(2,0) and (1,0)->(3,0) both need (1,0)->(2,0).
-	b3 := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0, 1}, []model.NodeID{2, 3})
+	b3 := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0, 1}, []topology.NodeID{2, 3})
 	b3.Send(0, 2, 1)
 	b3.Send(1, 3, 1)
 	if _, c := plantest.Timed(b3.Schedule(), plantest.Params{Ts: 0, Tc: 1, L: 8}); c == nil {
@@ -48,8 +49,8 @@ func TestNaiveChecksFindViolations(t *testing.T) {
 }
 
 func ExampleBuilder() {
-	g, _ := model.NewTorus(4, 4)
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, plan.AllBut(g, 0))
+	g, _ := topology.NewTorus(4, 4)
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, plan.AllBut(g, 0))
 	b.Send(0, g.Node(2, 1), 1)
 	b.Send(0, g.Node(0, 3), 1)
 	for _, u := range b.Schedule().Unicasts {
@@ -64,15 +65,15 @@ func ExampleBuilder() {
 // after exactly n·StopEvery sends, and Result reports how far it got; a stop that never
 // says yes leaves the schedule whole.
 func TestStopWhen(t *testing.T) {
-	g, err := model.NewTorus(128, 128)
+	g, err := topology.NewTorus(128, 128)
 	if err != nil {
 		t.Fatal(err)
 	}
 	build := func(stop func() bool) (*model.Schedule, error) {
-		b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, plan.AllBut(g, 0))
+		b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, plan.AllBut(g, 0))
 		b.StopWhen(stop, g.Nodes()-1)
 		for v := 1; v < g.Nodes(); v++ {
-			b.Send(0, model.NodeID(v), 1+v/1000)
+			b.Send(0, topology.NodeID(v), 1+v/1000)
 		}
 		return b.Result()
 	}

@@ -18,18 +18,19 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Build returns the SBT broadcast from src on the hypercube h with base dimension base
 // (0..n-1). A node's sends are ordered by rotated dimension position.
-func Build(h *model.Grid, src model.NodeID, base int) (*model.Schedule, error) {
+func Build(h *topology.Network, src topology.NodeID, base int) (*model.Schedule, error) {
 	return BuildStop(h, src, base, nil)
 }
 
 // BuildStop is Build that asks stop every plan.StopEvery sends whether to end early;
 // then it returns a *plan.Stopped error saying how far it got. A nil stop never stops.
-func BuildStop(h *model.Grid, src model.NodeID, base int, stop func() bool) (*model.Schedule, error) {
-	if h.Kind() != model.Hypercube {
+func BuildStop(h *topology.Network, src topology.NodeID, base int, stop func() bool) (*model.Schedule, error) {
+	if h.Kind() != topology.Hypercube {
 		return nil, fmt.Errorf("topology %s: SBT needs a hypercube", h.Spec())
 	}
 	n := h.Dims()
@@ -39,11 +40,11 @@ func BuildStop(h *model.Grid, src model.NodeID, base int, stop func() bool) (*mo
 	if err := plan.CheckNode(h, "source", src); err != nil {
 		return nil, err
 	}
-	r := model.DOR{Grid: h, Order: model.DescendingOrder(n)}
-	b := plan.New(r, model.AllPort, []model.NodeID{src}, plan.AllBut(h, src))
+	r := topology.DOR{Grid: h, Order: topology.DescendingOrder(n)}
+	b := plan.New(r, model.AllPort, []topology.NodeID{src}, plan.AllBut(h, src))
 	b.StopWhen(stop, h.Nodes()-1)
 	type item struct {
-		v    model.NodeID
+		v    topology.NodeID
 		from int // first rotated position this node sends over
 	}
 	cur := []item{{src, 0}}
@@ -55,7 +56,7 @@ func BuildStop(h *model.Grid, src model.NodeID, base int, stop func() bool) (*mo
 			}
 			for k := it.from; k < n; k++ {
 				d := (base + k) % n
-				to := it.v ^ model.NodeID(1<<d)
+				to := it.v ^ topology.NodeID(1<<d)
 				b.Send(it.v, to, step)
 				next = append(next, item{to, k + 1})
 			}
@@ -76,7 +77,7 @@ type Distributions struct {
 // Count tallies the distributions of a broadcast schedule (one source).
 func Count(s *model.Schedule, n int) Distributions {
 	d := Distributions{Depth: make([]int64, n+1), Replications: make([]int64, n)}
-	sent := map[model.NodeID]int{}
+	sent := map[topology.NodeID]int{}
 	for _, u := range s.Unicasts {
 		d.Depth[u.Step]++
 		sent[u.From]++

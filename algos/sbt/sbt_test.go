@@ -7,15 +7,16 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestExactlyOnceInNSteps: Reference 003 §2.2 ("every node will receive the message
 // exactly once and in no later than n time steps"), n = 3..10, every base dimension.
 func TestExactlyOnceInNSteps(t *testing.T) {
 	for n := 3; n <= 10; n++ {
-		h, _ := model.NewHypercube(n)
+		h, _ := topology.NewHypercube(n)
 		for base := 0; base < n; base++ {
-			s, err := Build(h, model.NodeID((n*37)%(1<<n)), base)
+			s, err := Build(h, topology.NodeID((n*37)%(1<<n)), base)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +35,7 @@ func TestExactlyOnceInNSteps(t *testing.T) {
 // TestDistributions: Reference 003 eqs. (5), (6), (9), (10) and the fraction before (3).
 func TestDistributions(t *testing.T) {
 	for n := 2; n <= 12; n++ {
-		h, _ := model.NewHypercube(n)
+		h, _ := topology.NewHypercube(n)
 		s, _ := Build(h, 0, n/2)
 		d := Count(s, n)
 		tot := big.NewInt(1<<n - 1)
@@ -70,18 +71,18 @@ func TestDistributions(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	h, _ := model.NewHypercube(3)
+	h, _ := topology.NewHypercube(3)
 	if _, err := Build(h, 0, 3); err == nil {
 		t.Error("base 3 accepted")
 	}
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	if _, err := Build(g, 0, 0); err == nil {
 		t.Error("torus accepted")
 	}
 }
 
 func ExampleBuild() {
-	h, _ := model.NewHypercube(3)
+	h, _ := topology.NewHypercube(3)
 	s, _ := Build(h, 0, 1)
 	for _, u := range s.Unicasts {
 		fmt.Print(u.Step, ":", h.NodeName(u.From), "->", h.NodeName(u.To), " ")
@@ -95,7 +96,7 @@ func ExampleBuild() {
 // times) does not match eq. (5) or eq. (9).
 func TestCountDetectsOtherTrees(t *testing.T) {
 	n := 4
-	h, _ := model.NewHypercube(n)
+	h, _ := topology.NewHypercube(n)
 	s, _ := Build(h, 0, 0)
 	// Re-parent every unicast to the source, one hop count per step kept: a star.
 	star := *s

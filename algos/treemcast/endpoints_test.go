@@ -3,13 +3,13 @@ package treemcast
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestFamilyEndpoints: on a network with terminals a family's multicasts go from
 // terminals to terminals only, and ParseMsgs reads node names there.
 func TestFamilyEndpoints(t *testing.T) {
-	g, err := model.ParseNetwork("dragonfly:a=2,p=1,h=1")
+	g, err := topology.Parse("dragonfly:a=2,p=1,h=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestFamilyEndpoints(t *testing.T) {
 		t.Errorf("%d multicasts; want %d", len(ms), want)
 	}
 	for _, m := range ms {
-		for _, v := range append([]model.NodeID{m.Source}, m.Dests...) {
+		for _, v := range append([]topology.NodeID{m.Source}, m.Dests...) {
 			if !g.Terminal(v) {
 				t.Fatalf("multicast %v uses router %s", m, g.NodeName(v))
 			}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestMembersStop: enumeration asks its stop function every enumerateEvery pairs, so a
@@ -14,7 +14,7 @@ import (
 // RunFamily under an ended context stops at the first question, before any member is
 // checked.
 func TestMembersStop(t *testing.T) {
-	g, err := model.NewMesh(4, 4)
+	g, err := topology.NewMesh(4, 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,15 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Example checks the two multicasts of 000 Fig. 3 (as found on a 3x2 mesh) under each
 // pruning policy: without pruning, and with the §4 trigger alone, they deadlock; pruning
 // wherever a branch stops (000 §3) resolves it.
 func Example() {
-	g, _ := model.NewMesh(3, 2)
+	g, _ := topology.NewMesh(3, 2)
 	msgs, _ := treemcast.ParseMsgs(g, "(0,0)->(0,1),(2,1);(1,0)->(2,0),(0,1)")
 	for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PruneOnStop} {
 		p := treemcast.DefaultParams()

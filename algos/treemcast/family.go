@@ -2,14 +2,15 @@ package treemcast
 
 import (
 	"fmt"
-	"github.com/wormcheck/wormcheck/checker/family"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/checker/family"
+
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Family is "every pair of multicasts with up to K destinations on Grid": all unordered
@@ -28,7 +29,7 @@ import (
 // Symmetry reduction is sound only for relations GridSymmetries knows to be preserved
 // (dimension order); for any other it keeps every pair.
 type Family struct {
-	Grid     *model.Grid
+	Grid     *topology.Network
 	K        int
 	Orders   bool
 	Symmetry bool
@@ -60,7 +61,7 @@ func (f Family) Pairs() float64 {
 
 // ParseFamily reads a family spec: "pairs:K" (destination sets) or "pairs:K:ordered"
 // (every destination order).
-func ParseFamily(g *model.Grid, spec string) (Family, error) {
+func ParseFamily(g *topology.Network, spec string) (Family, error) {
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || len(parts) > 3 || parts[0] != "pairs" {
 		return Family{}, fmt.Errorf("family %q: want pairs:K or pairs:K:ordered", spec)
@@ -93,20 +94,20 @@ func (f Family) Spec() string {
 
 // Multicasts returns every multicast of the family in enumeration order: by source, then
 // by number of destinations, then lexicographically by destination list. Sources and
-// destinations are the network's endpoints (model.Grid.Endpoint: the terminals of a
+// destinations are the network's endpoints (topology.Network.Endpoint: the terminals of a
 // network with terminals, every node otherwise).
 func (f Family) Multicasts() []Multicast {
 	n := f.Grid.Nodes()
 	var out []Multicast
 	for s := 0; s < n; s++ {
-		if !f.Grid.Endpoint(model.NodeID(s)) {
+		if !f.Grid.Endpoint(topology.NodeID(s)) {
 			continue // a router of a network with terminals sends nothing
 		}
 		for size := 1; size <= f.K; size++ {
-			var rec func(prefix []model.NodeID, used []bool, from int)
-			rec = func(prefix []model.NodeID, used []bool, from int) {
+			var rec func(prefix []topology.NodeID, used []bool, from int)
+			rec = func(prefix []topology.NodeID, used []bool, from int) {
 				if len(prefix) == size {
-					out = append(out, Multicast{Source: model.NodeID(s), Dests: append([]model.NodeID(nil), prefix...)})
+					out = append(out, Multicast{Source: topology.NodeID(s), Dests: append([]topology.NodeID(nil), prefix...)})
 					return
 				}
 				start := 0
@@ -114,11 +115,11 @@ func (f Family) Multicasts() []Multicast {
 					start = from
 				}
 				for d := start; d < n; d++ {
-					if d == s || used[d] || !f.Grid.Endpoint(model.NodeID(d)) {
+					if d == s || used[d] || !f.Grid.Endpoint(topology.NodeID(d)) {
 						continue
 					}
 					used[d] = true
-					rec(append(prefix, model.NodeID(d)), used, d+1)
+					rec(append(prefix, topology.NodeID(d)), used, d+1)
 					used[d] = false
 				}
 			}
@@ -234,7 +235,7 @@ func (f Family) canonicalPair(ms []Multicast, key map[uint64]int, syms []flit.Sy
 }
 
 func mapMC(s flit.Symmetry, m Multicast, set bool) Multicast {
-	out := Multicast{Source: s.Node[m.Source], Dests: make([]model.NodeID, len(m.Dests))}
+	out := Multicast{Source: s.Node[m.Source], Dests: make([]topology.NodeID, len(m.Dests))}
 	for k, d := range m.Dests {
 		out.Dests[k] = s.Node[d]
 	}

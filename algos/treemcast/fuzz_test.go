@@ -6,14 +6,14 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func FuzzParseFamily(f *testing.F) {
 	for _, s := range []string{"pairs:1", "pairs:3:ordered", "pairs:0", "pairs:x", "triples:2", "pairs:2:x"} {
 		f.Add(s)
 	}
-	g, _ := model.ParseGrid("mesh:3x3")
+	g, _ := topology.Parse("mesh:3x3")
 	f.Fuzz(func(t *testing.T, s string) {
 		fam, err := ParseFamily(g, s)
 		if err != nil {

@@ -16,15 +16,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Multicast is one multicast message: its source and its destinations in worm order.
 type Multicast struct {
-	Source model.NodeID
-	Dests  []model.NodeID
+	Source topology.NodeID
+	Dests  []topology.NodeID
 }
 
 // Params are the router and message parameters of an instance.
@@ -48,7 +48,7 @@ func DefaultParams() Params {
 // virtual channels per physical channel (000 §5.1, Dally and Seitz). The relation must
 // be on Grid.
 type Instance struct {
-	Grid    *model.Grid
+	Grid    *topology.Network
 	Msgs    []Multicast
 	Params  Params
 	Routing routing.Relation
@@ -81,10 +81,10 @@ func (in Instance) VCs() int {
 func (in Instance) Config() flit.Config {
 	msgs := make([]flit.Message, len(in.Msgs))
 	for i, m := range in.Msgs {
-		msgs[i] = flit.Message{Source: m.Source, Dests: append([]model.NodeID(nil), m.Dests...), Length: in.Params.Length, Multicast: true}
+		msgs[i] = flit.Message{Source: m.Source, Dests: append([]topology.NodeID(nil), m.Dests...), Length: in.Params.Length, Multicast: true}
 	}
 	cfg := flit.NewRelationConfig(in.Relation(), in.VCs(), in.Params.Buffer, in.Params.Ports, msgs)
-	cfg.Net = flit.GridNetwork{Grid: in.Grid}
+	cfg.Net = flit.GridNetwork{Network: in.Grid}
 	cfg.Prune = in.Params.Prune
 	return cfg
 }
@@ -97,7 +97,7 @@ func (in Instance) String() string { return FormatMsgs(in.Grid, in.Msgs) }
 
 // FormatMsgs renders multicasts in the syntax ParseMsgs reads, e.g.
 // "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)".
-func FormatMsgs(g *model.Grid, msgs []Multicast) string {
+func FormatMsgs(g *topology.Network, msgs []Multicast) string {
 	var b strings.Builder
 	for i, m := range msgs {
 		if i > 0 {
@@ -115,7 +115,7 @@ func FormatMsgs(g *model.Grid, msgs []Multicast) string {
 	return b.String()
 }
 
-func coords(g *model.Grid, v model.NodeID) string {
+func coords(g *topology.Network, v topology.NodeID) string {
 	if g.IsGraph() {
 		return g.NodeName(v)
 	}
@@ -132,7 +132,7 @@ func coords(g *model.Grid, v model.NodeID) string {
 // destination may not repeat or equal the source.
 //
 //	(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)
-func ParseMsgs(g *model.Grid, s string) ([]Multicast, error) {
+func ParseMsgs(g *topology.Network, s string) ([]Multicast, error) {
 	s = strings.ReplaceAll(s, " ", "")
 	if s == "" {
 		return nil, fmt.Errorf("msgs: empty; want e.g. \"(0,0)->(2,0),(2,2);(2,2)->(0,2)\"")
@@ -152,7 +152,7 @@ func ParseMsgs(g *model.Grid, s string) ([]Multicast, error) {
 		}
 		m := Multicast{Source: sv}
 		for rest = dsts; ; {
-			var d model.NodeID
+			var d topology.NodeID
 			d, rest, err = parseNode(g, rest)
 			if err != nil {
 				return nil, fmt.Errorf("msgs: message %d destination %d: %v", i+1, len(m.Dests)+1, err)
@@ -181,15 +181,15 @@ func ParseMsgs(g *model.Grid, s string) ([]Multicast, error) {
 
 // parseNode reads "(x,y,...)" at the start of s and returns the node and the rest; on
 // an irregular network a node's name (or number) up to the next ',' outside parentheses.
-func parseNode(g *model.Grid, s string) (model.NodeID, string, error) {
+func parseNode(g *topology.Network, s string) (topology.NodeID, string, error) {
 	if g.IsGraph() {
 		end := len(s)
-		if i := strings.IndexByte(model.SplitList(s)[0]+",", ','); i >= 0 && i < len(s) {
+		if i := strings.IndexByte(topology.SplitList(s)[0]+",", ','); i >= 0 && i < len(s) {
 			end = i
 		}
 		v, err := g.ParseNode(s[:end])
 		if err == nil && !g.Endpoint(v) {
-			err = fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+			err = fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
 		}
 		return v, s[end:], err
 	}

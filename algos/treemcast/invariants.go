@@ -4,14 +4,14 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Invariants returns this package's statement of TM3 (000 §2: every destination gets
 // the data exactly once, and every branch of the multicast tree follows the base routing
 // path), checked in every reachable state. It is written independently of model/flit's
-// own invariants, from the instance and model.DOR only, as a twin that cross-checks them:
+// own invariants, from the instance and topology.DOR only, as a twin that cross-checks them:
 //
 //   - xy-branch: every virtual channel a message holds is on the DOR path (channel and
 //     dateline class) from its source to one of its destinations, and every address flit
@@ -25,7 +25,7 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 	tab := m.Table()
 	cfg := in.Config()
 	vcs := cfg.VCs
-	r := model.NewDOR(in.Grid)
+	r := topology.NewDOR(in.Grid)
 	r.Dateline = vcs == 2
 	classes := 1
 	if r.Dateline {
@@ -46,7 +46,9 @@ func Invariants(in Instance, m *flit.Model) []checker.Invariant[flit.State] {
 		}
 	}
 	vcClass := func(o int) int { return (o/vcs)*classes + (o%vcs)/per }
-	name := func(o int) string { return fmt.Sprintf("%s.vc%d", in.Grid.ChannelName(model.ChannelID(o/vcs)), o%vcs) }
+	name := func(o int) string {
+		return fmt.Sprintf("%s.vc%d", in.Grid.ChannelName(topology.ChannelID(o/vcs)), o%vcs)
+	}
 	branch := func(s flit.State) error {
 		for o, v := range s.VCs {
 			if v.Owner < 0 {

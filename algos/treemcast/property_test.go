@@ -7,18 +7,18 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // genPair generates two multicasts on g with 1..3 destinations each, in any order.
-func genPair(g *model.Grid) gopter.Gen {
+func genPair(g *topology.Network) gopter.Gen {
 	n := g.Nodes()
 	mc := gen.SliceOfN(4, gen.IntRange(0, n-1)).Map(func(xs []int) Multicast {
-		m := Multicast{Source: model.NodeID(xs[0])}
+		m := Multicast{Source: topology.NodeID(xs[0])}
 		for _, x := range xs[1:] {
-			d := model.NodeID(x)
+			d := topology.NodeID(x)
 			dup := d == m.Source
 			for _, e := range m.Dests {
 				dup = dup || e == d
@@ -28,7 +28,7 @@ func genPair(g *model.Grid) gopter.Gen {
 			}
 		}
 		if len(m.Dests) == 0 {
-			m.Dests = []model.NodeID{model.NodeID((xs[0] + 1) % n)}
+			m.Dests = []topology.NodeID{topology.NodeID((xs[0] + 1) % n)}
 		}
 		return m
 	})
@@ -45,7 +45,7 @@ func genPair(g *model.Grid) gopter.Gen {
 // symmetry has the same verdict and the same number of reachable states without pruning
 // (the soundness of the symmetry reduction).
 func TestRandomPairsProperty(t *testing.T) {
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	syms := flit.GridSymmetries(g, routing.NewDOR(g, true))
 	params := gopter.DefaultTestParametersWithSeed(7)
 	params.MinSuccessfulTests = 40

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestVerdictsKeptByLocalDeadlockAndReduction: on every member of pairs:2:ordered on mesh:2x2
@@ -13,11 +13,10 @@ import (
 // verdict without reduction equals the local-deadlock verdict with partial-order
 // reduction, and the reduction never visits more states.
 func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
-	tp, err := model.ParseTopology("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := tp.(*model.Grid)
 	f, err := ParseFamily(g, "pairs:2:ordered")
 	if err != nil {
 		t.Fatal(err)

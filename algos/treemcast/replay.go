@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // InstanceOf rebuilds the instance a trace file was recorded on.
@@ -17,7 +18,7 @@ func InstanceOf(tf *tracefile.File) (Instance, error) {
 	if tf.Algorithm != "tree-mcast" {
 		return Instance{}, fmt.Errorf("trace file is for algorithm %q, not tree-mcast", tf.Algorithm)
 	}
-	g, err := model.ParseGrid(tf.Topology)
+	g, err := topology.Parse(tf.Topology)
 	if err != nil {
 		return Instance{}, fmt.Errorf("trace file field \"topology\": %v", err)
 	}

@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // swarmInstance is TM1's deadlock (000 Fig. 3, reconstructed: two multicasts without
 // pruning whose address flits each wait for a channel the other's first branch holds)
 // in one corner of mesh:4x4, among two multicasts far from it.
 func swarmInstance(t testing.TB, prune flit.Prune) (Instance, *flit.Model) {
-	g, err := model.ParseGrid("mesh:4x4")
+	g, err := topology.Parse("mesh:4x4")
 	if err != nil {
 		t.Fatal(err)
 	}

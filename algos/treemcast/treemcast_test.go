@@ -6,13 +6,13 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func grid(t testing.TB, spec string) *model.Grid {
+func grid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestParseMsgs(t *testing.T) {
 func FuzzParseMsgs(f *testing.F) {
 	f.Add(fig3)
 	f.Add("(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)")
-	g, _ := model.ParseGrid("mesh:3x3")
+	g, _ := topology.Parse("mesh:3x3")
 	f.Fuzz(func(t *testing.T, s string) {
 		ms, err := ParseMsgs(g, s)
 		if err != nil {
@@ -211,14 +211,14 @@ func TestInvariantsFail(t *testing.T) {
 		}
 	}
 	// m0 holding (1,0)->(1,1): off every XY path of m0 (X first: it turns north at x=2).
-	off := g.ChannelOut(g.Node(1, 0), 1, model.Plus)
+	off := g.ChannelOut(g.Node(1, 0), 1, topology.Plus)
 	bad := m.Init()[0]
 	bad.VCs[off].Owner = 0
 	if err := inv[0].Check(bad); err == nil || !strings.Contains(err.Error(), "off the XY paths") {
 		t.Errorf("xy-branch: %v", err)
 	}
 	// An address flit for (0,1) on m0's branch towards (2,1).
-	east := g.ChannelOut(g.Node(0, 0), 0, model.Plus)
+	east := g.ChannelOut(g.Node(0, 0), 0, topology.Plus)
 	bad = m.Init()[0]
 	bad.VCs[east].Owner = 0
 	bad.VCs[east].Flits = m.Table().MakeBytes([]uint8{0})

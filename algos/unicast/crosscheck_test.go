@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
 
@@ -28,8 +29,8 @@ func naiveCDG(rel routing.Relation) map[vertex]map[vertex]bool {
 		budget = b.MisrouteBudget()
 	}
 	edges := map[vertex]map[vertex]bool{}
-	for src := model.NodeID(0); int(src) < g.Nodes(); src++ {
-		for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
+	for src := topology.NodeID(0); int(src) < g.Nodes(); src++ {
+		for dst := topology.NodeID(0); int(dst) < g.Nodes(); dst++ {
 			if src == dst {
 				continue
 			}
@@ -95,7 +96,7 @@ func waitCycle(m *flit.Model, rel routing.Relation, s flit.State) []vertex {
 	cfg := m.Config()
 	tab := m.Table()
 	per := cfg.VCs / rel.VCs()
-	vx := func(o int) vertex { return vertex{Channel: model.ChannelID(o / cfg.VCs), VC: o % cfg.VCs / per} }
+	vx := func(o int) vertex { return vertex{Channel: topology.ChannelID(o / cfg.VCs), VC: o % cfg.VCs / per} }
 	adj := map[vertex][]vertex{}
 	for o, v := range s.VCs {
 		if v.Owner < 0 {
@@ -105,11 +106,11 @@ func waitCycle(m *flit.Model, rel routing.Relation, s flit.State) []vertex {
 			adj[vx(o)] = append(adj[vx(o)], vx(int(outs[0])))
 		} else if len(outs) == 0 && v.Flits.Len(tab) > 0 && v.Flits.At(tab, 0) == 0 {
 			msg := cfg.Messages[v.Owner]
-			_, at := cfg.Net.Ends(model.ChannelID(o / cfg.VCs))
+			_, at := cfg.Net.Ends(topology.ChannelID(o / cfg.VCs))
 			if at == msg.Dests[0] {
 				continue
 			}
-			h := routing.Header{At: at, In: routing.Input{Channel: model.ChannelID(o / cfg.VCs), VC: o % cfg.VCs / per}, Src: msg.Source, Dst: msg.Dests[0], Misroutes: int(s.Msgs[v.Owner].Mis)}
+			h := routing.Header{At: at, In: routing.Input{Channel: topology.ChannelID(o / cfg.VCs), VC: o % cfg.VCs / per}, Src: msg.Source, Dst: msg.Dests[0], Misroutes: int(s.Msgs[v.Owner].Mis)}
 			for _, r := range rel.Route(h, nil) {
 				adj[vx(o)] = append(adj[vx(o)], vertex{Channel: r.Channel, VC: r.VC})
 			}
@@ -183,7 +184,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 	totalMapped := 0
 	names := []string{"dor", "dor-1vc", "west-first", "north-last", "negative-first", "odd-even", "adaptive", "duato", "nonminimal", "nonminimal:1"}
 	for _, tp := range topos {
-		g, err := model.ParseGrid(tp.spec)
+		g, err := topology.Parse(tp.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +233,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 				sp := unicast.Spec{Topology: tp.spec, Pairs: ps, Length: 2, Buffer: 1, Ports: model.AllPort, Routing: rel}
 				m, err := unicast.BuildOn(g, sp)
 				if err != nil {
-					t.Fatalf("%s %s %s: %v", tp.spec, name, unicast.FormatPairs(ps), err)
+					t.Fatalf("%s %s %s: %v", tp.spec, name, unicast.FormatPairs(nil, ps), err)
 				}
 				res := unicast.SearchWith(m, checker.Options[flit.State]{MaxStates: 100_000, Context: context.Background()})
 				states += res.States
@@ -241,7 +242,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 					incon++
 				case checker.Violated:
 					deadlocks++
-					where := fmt.Sprintf("%s %s %s", tp.spec, name, unicast.FormatPairs(ps))
+					where := fmt.Sprintf("%s %s %s", tp.spec, name, unicast.FormatPairs(nil, ps))
 					if static.DeadlockFree() {
 						t.Fatalf("%s: static analysis says deadlock-free, the explorer found %s", where, res.Violation)
 					}

@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Family is a set of unicast instances on one topology: placements of up to MaxWorms
@@ -225,7 +226,7 @@ func (f Family) Enumerated(n int) float64 {
 
 // CheckSize refuses a family that enumerates more than MaxFamilyPlacements placements,
 // naming its size.
-func (f Family) CheckSize(g *model.Grid) error {
+func (f Family) CheckSize(g *topology.Network) error {
 	if e := f.Enumerated(len(g.Endpoints())); e > MaxFamilyPlacements {
 		return fmt.Errorf("family of up to %d worms on %s enumerates %.3g placements; at most %d can be enumerated (fewer worms or a smaller network)",
 			f.MaxWorms, g.Spec(), e, MaxFamilyPlacements)
@@ -249,18 +250,18 @@ type PlacementCount struct {
 // placement and its images have isomorphic flit models. The component reduction
 // (Connected) uses DOR routes for dimension order (package-level Connected) and the
 // worms' footprints in the flit model for any other relation (NewFootprints).
-func (f Family) Placements(g *model.Grid) ([][]Pair, error) {
+func (f Family) Placements(g *topology.Network) ([][]Pair, error) {
 	out, _, err := f.placements(g)
 	return out, err
 }
 
 // placements is Placements with its counts.
-func (f Family) placements(g *model.Grid) ([][]Pair, PlacementCount, error) {
+func (f Family) placements(g *topology.Network) ([][]Pair, PlacementCount, error) {
 	pairs := EndpointPairs(g)
 	var out [][]Pair
 	cnt := PlacementCount{Enumerated: make([]int, f.MaxWorms+1), Canonical: make([]int, f.MaxWorms+1), Kept: make([]int, f.MaxWorms+1)}
 	dor := f.Routing == nil || isDOR(f.Routing)
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	connected := func([]Pair) bool { return true }
 	if f.Connected && dor {
 		connected = func(ps []Pair) bool { return Connected(r, f.Ports, ps) }
@@ -292,7 +293,7 @@ func (f Family) placements(g *model.Grid) ([][]Pair, PlacementCount, error) {
 		}
 		return out, cnt, nil
 	}
-	var syms [][]model.NodeID
+	var syms [][]topology.NodeID
 	if dor {
 		syms = Symmetries(g)
 	} else {
@@ -356,15 +357,15 @@ func (f Family) Run(ctx context.Context) (FamilyResult, error) {
 		if f.Member != nil {
 			var err error
 			if r, err = f.Member(ctx, sp); err != nil {
-				return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
+				return member{}, family.Member{Msgs: sp.Worms()}, err
 			}
 		} else if m, err := BuildOn(g, sp); err != nil {
-			return member{}, family.Member{Msgs: FormatPairs(sp.Pairs)}, err
+			return member{}, family.Member{Msgs: sp.Worms()}, err
 		} else {
 			r = SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
 		}
 		mb := family.Member{Outcome: family.Outcome{Verdict: r.Verdict, States: r.States, Transitions: r.Transitions},
-			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: FormatPairs(sp.Pairs)}
+			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: sp.Worms()}
 		if ctx.Err() != nil {
 			// A search cut short by ctx is not a verdict: Keep drops it.
 			mb.Verdict = checker.Inconclusive
@@ -415,7 +416,7 @@ func (r FamilyResult) FirstLine() string {
 		return ""
 	}
 	sp := *r.FirstSpec
-	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, FormatPairs(sp.Pairs), sp.Length, sp.Buffer, len(r.First.Actions))
+	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, sp.Worms(), sp.Length, sp.Buffer, len(r.First.Actions))
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:
@@ -424,12 +425,12 @@ func (r FamilyResult) FirstLine() string {
 // virtual channel, buffer or port), so the flit model of ps deadlocks if and only if the
 // model of one component does: a family containing every smaller placement need only
 // check the connected ones.
-func Connected(r model.DOR, ports model.PortModel, ps []Pair) bool {
+func Connected(r topology.DOR, ports model.PortModel, ps []Pair) bool {
 	n := len(ps)
 	if n <= 1 {
 		return true
 	}
-	paths := make([][]model.ChannelID, n)
+	paths := make([][]topology.ChannelID, n)
 	for i, p := range ps {
 		paths[i] = r.Path(p.Src, p.Dst)
 	}

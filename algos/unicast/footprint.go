@@ -6,13 +6,14 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Footprints are, per worm (src, dst) of a family, the network virtual channels the worm
 // can ever hold under the family's relation, read off the flit model itself: every
 // reachable state of the worm's single-worm instance (with each of the family's
 // (Length, Buffer)) is visited and every virtual channel it owns there is collected.
-// They are computed without props/cdg, so a cross-check that prunes with them stays
+// They are computed without props/cdg and props/decide, so a cross-check that prunes with them stays
 // independent of the decision it checks.
 //
 // Two worms of a placement interact when their footprints share a virtual channel, or
@@ -57,7 +58,7 @@ const maxFootprintStates = 1 << 20
 // or tmpl's own when params is empty) and returns their footprints. Cost: one
 // breadth-first search per pair and parameter pair; an instance over
 // maxFootprintStates states, or a model fault, is an error.
-func NewFootprints(g *model.Grid, tmpl Spec, params [][2]int, pairs []Pair) (*Footprints, error) {
+func NewFootprints(g *topology.Network, tmpl Spec, params [][2]int, pairs []Pair) (*Footprints, error) {
 	if len(params) == 0 {
 		params = [][2]int{{tmpl.Length, tmpl.Buffer}}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // footprintCase is a topology and relation the footprint tests run on.
@@ -34,9 +35,9 @@ func footprintCases(short bool) []footprintCase {
 }
 
 // footprintSetup parses a case and computes its footprints (L = 2, B = 1, all-port).
-func footprintSetup(t *testing.T, c footprintCase) (*model.Grid, routing.Relation, Spec, *Footprints) {
+func footprintSetup(t *testing.T, c footprintCase) (*topology.Network, routing.Relation, Spec, *Footprints) {
 	t.Helper()
-	g, err := model.ParseGrid(c.topo)
+	g, err := topology.Parse(c.topo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func footprintSetup(t *testing.T, c footprintCase) (*model.Grid, routing.Relatio
 }
 
 // statesOf searches placement ps unreduced and returns its reachable states and verdict.
-func statesOf(t *testing.T, g *model.Grid, tmpl Spec, ps []Pair) (int64, checker.Verdict) {
+func statesOf(t *testing.T, g *topology.Network, tmpl Spec, ps []Pair) (int64, checker.Verdict) {
 	t.Helper()
 	sp := tmpl
 	sp.Pairs = ps
@@ -93,12 +94,12 @@ func TestFootprintsExact(t *testing.T) {
 				if fp.Interact(ps, 0, 1) {
 					shared++
 					if n >= prod {
-						t.Fatalf("%s: footprints share a channel, but %d states = %d x %d", FormatPairs(ps), n, fp.States(ps[0]), fp.States(ps[1]))
+						t.Fatalf("%s: footprints share a channel, but %d states = %d x %d", FormatPairs(nil, ps), n, fp.States(ps[0]), fp.States(ps[1]))
 					}
 				} else {
 					apart++
 					if n != prod {
-						t.Fatalf("%s: footprints disjoint, but %d states != %d x %d", FormatPairs(ps), n, fp.States(ps[0]), fp.States(ps[1]))
+						t.Fatalf("%s: footprints disjoint, but %d states != %d x %d", FormatPairs(nil, ps), n, fp.States(ps[0]), fp.States(ps[1]))
 					}
 				}
 				return true
@@ -125,7 +126,7 @@ func TestFootprintComponents(t *testing.T) {
 			verdict := func(ps []Pair) checker.Verdict {
 				q := append([]Pair(nil), ps...)
 				sort.Slice(q, func(i, j int) bool { return q[i].Src < q[j].Src || q[i].Src == q[j].Src && q[i].Dst < q[j].Dst })
-				k := FormatPairs(q)
+				k := FormatPairs(nil, q)
 				if v, ok := verdicts[k]; ok {
 					return v
 				}
@@ -162,7 +163,7 @@ func TestFootprintComponents(t *testing.T) {
 				}
 				whole := verdict(ps)
 				if whole == checker.Inconclusive || (whole == checker.Violated) != any {
-					t.Fatalf("%s: %v, components %v violated: %v", FormatPairs(ps), whole, comps, any)
+					t.Fatalf("%s: %v, components %v violated: %v", FormatPairs(nil, ps), whole, comps, any)
 				}
 				checked++
 				if any {
@@ -247,7 +248,7 @@ func TestRelationSymmetries(t *testing.T) {
 						img[i] = Pair{s.Node[p.Src], s.Node[p.Dst]}
 					}
 					if b, vb := statesOf(t, g, tmpl, img); a != b || va != vb {
-						t.Fatalf("%s under %s: %d states %v, image %s %d states %v", FormatPairs(ps), s.Name, a, va, FormatPairs(img), b, vb)
+						t.Fatalf("%s under %s: %d states %v, image %s %d states %v", FormatPairs(nil, ps), s.Name, a, va, FormatPairs(nil, img), b, vb)
 					}
 				}
 				n++
@@ -258,9 +259,9 @@ func TestRelationSymmetries(t *testing.T) {
 	}
 	t.Run("rejected", func(t *testing.T) {
 		g, rel, tmpl, _ := footprintSetup(t, footprintCase{"mesh:3x2", "west-first"})
-		reflect := make([]model.NodeID, g.Nodes())
+		reflect := make([]topology.NodeID, g.Nodes())
 		for v := range reflect {
-			c := g.Coords(model.NodeID(v))
+			c := g.Coords(topology.NodeID(v))
 			c[0] = g.Size(0) - 1 - c[0]
 			reflect[v] = g.Node(c...)
 		}

@@ -5,9 +5,9 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestNonMinimalRoutingLivelocks: a worm routed adaptively with misroutes and no budget
@@ -18,7 +18,7 @@ import (
 //
 // Reference: DESIGN.md claim RT6.
 func TestNonMinimalRoutingLivelocks(t *testing.T) {
-	g, err := model.ParseGrid("mesh:3x2")
+	g, err := topology.Parse("mesh:3x2")
 	if err != nil {
 		t.Fatal(err)
 	}

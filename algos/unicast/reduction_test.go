@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestVerdictsKeptByLocalDeadlockAndReduction: over every placement of up to three
@@ -41,11 +42,10 @@ func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
 	}
 	violated := 0
 	for _, tc := range cases {
-		tp, err := model.ParseTopology(tc.topo)
+		g, err := topology.Parse(tc.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := tp.(*model.Grid)
 		var rel routing.Relation
 		if tc.routing != "" {
 			if rel, err = routing.ByName(g, tc.routing); err != nil {
@@ -60,7 +60,7 @@ func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := fmt.Sprintf("%s %s %s", tc.topo, tc.routing, FormatPairs(ps))
+			name := fmt.Sprintf("%s %s %s", tc.topo, tc.routing, FormatPairs(nil, ps))
 			global := SearchWith(m, checker.Options[flit.State]{})
 			local := SearchWith(m, checker.Options[flit.State]{CheckLocalDeadlock: true})
 			reduced := SearchReduced(m, checker.Options[flit.State]{CheckLocalDeadlock: true})

@@ -274,8 +274,9 @@ func Labels(m *flit.Model, acts []checker.Action) []string {
 			}
 		}
 		if !found {
-			for _, a := range acts[i:] {
-				labels = append(labels, fmt.Sprintf("action %#x, not enabled", uint64(a)))
+			labels = append(labels, "not possible here: "+NotEnabled(m, s, a, succ))
+			for range acts[i+1:] {
+				labels = append(labels, "not replayed")
 			}
 			break
 		}
@@ -298,7 +299,7 @@ func Replay(m *flit.Model, acts []checker.Action) (flit.State, error) {
 			}
 		}
 		if !found {
-			return s, fmt.Errorf("trace step %d: action %#x is not enabled", i+1, uint64(a))
+			return s, fmt.Errorf("trace step %d is not possible in the model: %s", i+1, NotEnabled(m, s, a, succ))
 		}
 	}
 	return s, nil

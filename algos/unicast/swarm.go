@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // SwarmResult is a swarm hunt on one instance: the walks' figures and, for a deadlock,
@@ -30,7 +30,7 @@ type SwarmResult struct {
 // full instance (the dropped messages never leave their sources) and replayed there, so
 // the witness is a trace of the instance asked about. A swarm that finds nothing is
 // Inconclusive with what it covered; never Holds.
-func Swarm(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, opt checker.SwarmOptions[flit.State]) (*SwarmResult, error) {
+func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt checker.SwarmOptions[flit.State]) (*SwarmResult, error) {
 	opt.Context = ctx
 	opt.CheckDeadlock = true
 	opt.CheckLivelock = true
@@ -94,7 +94,7 @@ func Swarm(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, opt check
 // (message i of the smaller instance is message stuck[i] of m), with the smaller
 // search's state count; ok is false when the smaller instance holds or its search did
 // not finish.
-func minimise(ctx context.Context, g *model.Grid, sp Spec, m *flit.Model, stuck []int, local bool) ([]checker.Action, int64, bool) {
+func minimise(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, stuck []int, local bool) ([]checker.Action, int64, bool) {
 	sub := sp
 	sub.Pairs = nil
 	for _, i := range stuck {

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestSwarmMinimisesTheSquare: on mesh:8x8 under minimal adaptive routing, the four
@@ -60,13 +61,12 @@ func TestSwarmFindsTheNonminimalLivelock(t *testing.T) {
 
 // routedInstance builds worms msgs of L=2, B=1, all-port, under the built-in relation
 // name on topology topo: the swarm tests' and benchmark's instances.
-func routedInstance(tb testing.TB, topo, name, msgs string) (*model.Grid, Spec, *flit.Model) {
+func routedInstance(tb testing.TB, topo, name, msgs string) (*topology.Network, Spec, *flit.Model) {
 	tb.Helper()
-	tp, err := model.ParseTopology(topo)
+	g, err := topology.Parse(topo)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	g := tp.(*model.Grid)
 	rel, err := routing.ByName(g, name)
 	if err != nil {
 		tb.Fatal(err)

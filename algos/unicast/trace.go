@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Params are the parameters a saved unicast trace carries (tracefile.File.Params), enough to
@@ -40,7 +42,7 @@ func portsName(p model.PortModel) string {
 
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
-	p := Params{Msgs: FormatPairs(sp.Pairs), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
+	p := Params{Msgs: sp.Worms(), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
 	if sp.Routing != nil && !isDOR(sp.Routing) {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
@@ -57,17 +59,17 @@ func isDOR(rel routing.Relation) bool {
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.
-func SpecOf(topology string, p Params) (Spec, error) {
-	g, err := Spec{Topology: topology}.Grid()
+func SpecOf(spec string, p Params) (Spec, error) {
+	g, err := Spec{Topology: spec}.Grid()
 	if err != nil {
-		return Spec{Topology: topology}, err
+		return Spec{Topology: spec}, err
 	}
-	return specOn(g, topology, p)
+	return specOn(g, spec, p)
 }
 
-// specOn is SpecOf on the already parsed grid g of topology.
-func specOn(g *model.Grid, topology string, p Params) (Spec, error) {
-	sp := Spec{Topology: topology, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
+// specOn is SpecOf on the already parsed grid g of spec.
+func specOn(g *topology.Network, spec string, p Params) (Spec, error) {
+	sp := Spec{Topology: spec, Length: p.Length, Buffer: p.Buffers, VCs: p.VCs, Lengths: p.Lengths}
 	var err error
 	if sp.Pairs, err = ParsePairs(g, p.Msgs); err != nil {
 		return sp, err
@@ -170,8 +172,8 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 
 // replayLabelled re-executes acts from m's initial state in one pass and returns the
 // trace with its states. A label that differs from labels (when given) is the error, at
-// its step, whatever follows; an action that is not enabled is labelled "action N, not
-// enabled" (so a file that labels it otherwise fails there), and without labels the
+// its step, whatever follows; an action that is not enabled is labelled "not possible
+// here: ..." (so a file that labels it otherwise fails there), and without labels the
 // first one is returned apart (notEnabled).
 func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr checker.Trace[flit.State], notEnabled, err error) {
 	s := m.Init()[0]
@@ -189,9 +191,12 @@ func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr c
 				break
 			}
 		}
-		l := fmt.Sprintf("action %#x, not enabled", uint64(a))
+		l := "not possible here: " + NotEnabled(m, s, a, succ)
 		if found && notEnabled == nil {
 			l = m.Describe(s, a)
+		}
+		if len(labels) > 0 && !found && notEnabled == nil {
+			return tr, nil, fmt.Errorf("trace step %d (%q in the file) is not possible in the model this file names: %s", i+1, labels[i], NotEnabled(m, s, a, succ))
 		}
 		if len(labels) > 0 && l != labels[i] {
 			return tr, nil, fmt.Errorf("trace step %d is %q in the model but %q in the file", i+1, l, labels[i])
@@ -200,11 +205,61 @@ func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr c
 			s = next
 		}
 		if !found && notEnabled == nil {
-			notEnabled = fmt.Errorf("trace step %d: action %#x is not enabled", i+1, uint64(a))
+			notEnabled = fmt.Errorf("trace step %d is not possible in the model: %s", i+1, NotEnabled(m, s, a, succ))
 		}
 		if notEnabled == nil {
 			tr.Steps = append(tr.Steps, checker.Step[flit.State]{Action: a, Label: l, State: s})
 		}
 	}
 	return tr, notEnabled, nil
+}
+
+// NotEnabled says, in the model's words, what action a of a trace asks for in state s
+// and that s does not allow it: the message and router of its input, the output it
+// names and who holds that output, then the moves s does allow (enabled, as
+// m.Successors gives them). It never indexes past the network, whatever a is (a file
+// edited by hand, or written for another model).
+func NotEnabled(m *flit.Model, s flit.State, a checker.Action, enabled []checker.Transition[flit.State]) string {
+	k, input, arg := flit.SplitAction(a)
+	msgs, vcs := len(s.Msgs), len(s.VCs)
+	var what string
+	switch {
+	case input >= 0 && input < msgs:
+		what = fmt.Sprintf("m%d at its source %s", input, m.Config().Net.NodeName(m.Config().Messages[input].Source))
+	case input >= msgs && input-msgs < vcs:
+		o := flit.Out(input - msgs)
+		what = "the flit at the head of " + m.VCName(o)
+		if w := s.VCs[o].Owner; w >= 0 {
+			what += fmt.Sprintf(" (m%d's)", w)
+		} else {
+			what += " (empty)"
+		}
+	default:
+		what = fmt.Sprintf("input %d, which this network does not have", input)
+	}
+	switch {
+	case k == flit.KindAlloc && arg-1 >= 0 && arg-1 < vcs:
+		o := flit.Out(arg - 1)
+		what += " taking " + m.VCName(o)
+		if w := s.VCs[o].Owner; w >= 0 {
+			what += fmt.Sprintf(", held by m%d", w)
+		}
+	case k == flit.KindAlloc:
+		what += " taking an output this network does not have"
+	case k < flit.KindMove || k > flit.KindPrune:
+		what += ", a move of no kind the flit model has"
+	default:
+		what += " (" + k.String() + ")"
+	}
+	var can []string
+	for _, t := range enabled {
+		can = append(can, m.Describe(s, t.Action))
+	}
+	switch {
+	case len(can) == 0:
+		return what + "; no move is possible here"
+	case len(can) > 4:
+		can = append(can[:4], fmt.Sprintf("and %d more", len(can)-4))
+	}
+	return what + "; possible here: " + strings.Join(can, "; ")
 }

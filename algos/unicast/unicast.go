@@ -12,12 +12,13 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Pair is one unicast worm: from Src to Dst.
 type Pair struct {
-	Src model.NodeID `json:"src"`
-	Dst model.NodeID `json:"dst"`
+	Src topology.NodeID `json:"src"`
+	Dst topology.NodeID `json:"dst"`
 }
 
 // Dateline says whether DOR on a torus uses dateline virtual-channel classes.
@@ -72,22 +73,14 @@ type Spec struct {
 	Routing  routing.Relation `json:"-"`
 	// Lengths, when set, gives each worm its own length in flits (one per pair),
 	// instead of Length for all: a deadlock configuration's worms hold different
-	// numbers of channels (props/cdg.Configuration).
+	// numbers of channels (props/decide.Configuration).
 	Lengths []int `json:"lengths,omitempty"`
 }
 
 // Grid parses the spec's topology: a mesh, torus, hypercube or irregular network
-// (model.ParseNetwork; an irregular one needs a Routing).
-func (sp Spec) Grid() (*model.Grid, error) {
-	t, err := model.ParseTopology(sp.Topology)
-	if err != nil {
-		return nil, err
-	}
-	g, ok := t.(*model.Grid)
-	if !ok {
-		return nil, fmt.Errorf("topology %q: unicast worms need a mesh, torus, hypercube or network of routers", sp.Topology)
-	}
-	return g, nil
+// (topology.Parse; an irregular one needs a Routing).
+func (sp Spec) Grid() (*topology.Network, error) {
+	return topology.Parse(sp.Topology)
 }
 
 // Build returns the flit model of the instance.
@@ -99,8 +92,12 @@ func Build(sp Spec) (*flit.Model, error) {
 	return BuildOn(g, sp)
 }
 
+// MaxBuffer bounds the buffer depth an instance may name. A model never uses more
+// than the longest worm's length (BuildOn), so the bound only refuses nonsense.
+const MaxBuffer = 1 << 16
+
 // BuildOn is Build on an already parsed grid (sp.Topology is ignored).
-func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
+func BuildOn(g *topology.Network, sp Spec) (*flit.Model, error) {
 	rel, err := sp.Relation(g)
 	if err != nil {
 		return nil, err
@@ -109,20 +106,29 @@ func BuildOn(g *model.Grid, sp Spec) (*flit.Model, error) {
 		return nil, fmt.Errorf("lengths: %d lengths for %d worms", len(sp.Lengths), len(sp.Pairs))
 	}
 	msgs := make([]flit.Message, len(sp.Pairs))
+	longest := 0
 	for i, p := range sp.Pairs {
-		msgs[i] = flit.Message{Source: p.Src, Dests: []model.NodeID{p.Dst}, Length: sp.Length}
+		msgs[i] = flit.Message{Source: p.Src, Dests: []topology.NodeID{p.Dst}, Length: sp.Length}
 		if len(sp.Lengths) > 0 {
 			msgs[i].Length = sp.Lengths[i]
 		}
+		longest = max(longest, msgs[i].Length)
 	}
-	cfg := flit.NewRelationConfig(rel, sp.VCs, sp.Buffer, sp.Ports, msgs)
-	cfg.Net = flit.GridNetwork{Grid: g}
+	// A virtual channel holds one worm at a time (atomic allocation), so no buffer ever
+	// holds more flits than the longest worm has: a deeper buffer (BookSim's examples
+	// go to 256 flits) is the same network, and the model gets the longest worm's depth.
+	buffer := sp.Buffer
+	if longest > 0 && buffer > longest {
+		buffer = longest
+	}
+	cfg := flit.NewRelationConfig(rel, sp.VCs, buffer, sp.Ports, msgs)
+	cfg.Net = flit.GridNetwork{Network: g}
 	return flit.New(cfg)
 }
 
 // Relation returns the routing relation of the instance on g: sp.Routing, or
 // dimension-order routing with dateline classes as sp.Dateline says.
-func (sp Spec) Relation(g *model.Grid) (routing.Relation, error) {
+func (sp Spec) Relation(g *topology.Network) (routing.Relation, error) {
 	if sp.Routing != nil {
 		if sp.Dateline != DatelineAuto {
 			return nil, fmt.Errorf("dateline is %v but routing %q is given; dateline applies to dimension-order routing only", sp.Dateline, sp.Routing.Name())
@@ -135,12 +141,12 @@ func (sp Spec) Relation(g *model.Grid) (routing.Relation, error) {
 	if err := g.RequireDims("dimension-order routing (the default)"); err != nil {
 		return nil, fmt.Errorf("%v; give a routing relation", err)
 	}
-	dl := g.Kind() == model.Torus
+	dl := g.Kind() == topology.Torus
 	switch sp.Dateline {
 	case DatelineOff:
 		dl = false
 	case DatelineOn:
-		if g.Kind() != model.Torus {
+		if g.Kind() != topology.Torus {
 			return nil, fmt.Errorf("dateline is on but topology %s is not a torus", g.Spec())
 		}
 		dl = true
@@ -151,9 +157,9 @@ func (sp Spec) Relation(g *model.Grid) (routing.Relation, error) {
 // ParsePairs parses a worm list "0->5,3->1" or "(0,1)->(2,2),(1,1)->(0,0)": node numbers
 // (dimension 0 varies fastest, so on mesh:3x3 node 5 is (2,1)) or coordinates in
 // parentheses, separated by commas outside parentheses.
-func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
+func ParsePairs(g *topology.Network, s string) ([]Pair, error) {
 	var out []Pair
-	for _, it := range model.SplitList(s) {
+	for _, it := range topology.SplitList(s) {
 		it = strings.TrimSpace(it)
 		if it == "" {
 			return nil, fmt.Errorf("msgs %q: empty worm; write SRC->DST, e.g. 0->5", s)
@@ -178,30 +184,46 @@ func ParsePairs(g *model.Grid, s string) ([]Pair, error) {
 	return out, nil
 }
 
-// parseNode reads a node number or coordinates "(x,y,...)" (model.Grid.ParseNode), or
+// parseNode reads a node number or coordinates "(x,y,...)" (topology.Network.ParseNode), or
 // a node's name on an irregular network, which must be an endpoint (a terminal where
 // the network has terminals).
-func parseNode(g *model.Grid, s string) (model.NodeID, error) {
+func parseNode(g *topology.Network, s string) (topology.NodeID, error) {
 	v, err := g.ParseNode(s)
 	if err == nil && !g.Endpoint(v) {
-		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals", g.NodeName(v), g.Spec())
+		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
 	}
 	return v, err
 }
 
-// FormatPairs renders worms as ParsePairs reads them, with node numbers.
-func FormatPairs(ps []Pair) string {
+// FormatPairs renders worms as ParsePairs reads them: node numbers on a grid (which are
+// BookSim's numbers too), names on a network of routers and terminals, where a number
+// would mean a terminal's number. With g nil, node numbers.
+func FormatPairs(g *topology.Network, ps []Pair) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
+		if g != nil && g.IsGraph() {
+			parts[i] = g.NodeName(p.Src) + "->" + g.NodeName(p.Dst)
+		} else {
+			parts[i] = fmt.Sprintf("%d->%d", p.Src, p.Dst)
+		}
 	}
 	return strings.Join(parts, ",")
 }
 
+// Worms is FormatPairs on sp's network: its relation's (a network of routers always
+// has one), node numbers on a grid without one.
+func (sp Spec) Worms() string {
+	var g *topology.Network
+	if sp.Routing != nil {
+		g = sp.Routing.Grid()
+	}
+	return FormatPairs(g, sp.Pairs)
+}
+
 // EndpointPairs returns every (src, dst) pair of distinct endpoints of g (every node of
-// a grid, the terminals of a network with terminals, model.Grid.Endpoint), in the order
+// a grid, the terminals of a network with terminals, topology.Network.Endpoint), in the order
 // AllPairs gives.
-func EndpointPairs(g *model.Grid) []Pair {
+func EndpointPairs(g *topology.Network) []Pair {
 	ends := g.Endpoints()
 	if len(ends) == g.Nodes() {
 		return AllPairs(g.Nodes())
@@ -223,7 +245,7 @@ func AllPairs(n int) []Pair {
 	for s := 0; s < n; s++ {
 		for d := 0; d < n; d++ {
 			if s != d {
-				out = append(out, Pair{model.NodeID(s), model.NodeID(d)})
+				out = append(out, Pair{topology.NodeID(s), topology.NodeID(d)})
 			}
 		}
 	}
@@ -270,19 +292,19 @@ func Placements(pairs []Pair, k int, yield func([]Pair) bool) {
 // flit models: on a mesh the reflections of each dimension (XY routing corrects the same
 // dimensions in the same order); on tori and hypercubes only the identity (reflections
 // change which way a tie goes, translations move the dateline).
-func Symmetries(g *model.Grid) [][]model.NodeID {
-	id := make([]model.NodeID, g.Nodes())
+func Symmetries(g *topology.Network) [][]topology.NodeID {
+	id := make([]topology.NodeID, g.Nodes())
 	for v := range id {
-		id[v] = model.NodeID(v)
+		id[v] = topology.NodeID(v)
 	}
-	perms := [][]model.NodeID{id}
-	if g.Kind() != model.Mesh {
+	perms := [][]topology.NodeID{id}
+	if g.Kind() != topology.Mesh {
 		return perms
 	}
 	for d := 0; d < g.Dims(); d++ {
 		n := len(perms)
 		for _, p := range perms[:n] {
-			q := make([]model.NodeID, len(p))
+			q := make([]topology.NodeID, len(p))
 			for v := range p {
 				c := g.Coords(p[v])
 				c[d] = g.Size(d) - 1 - c[d]
@@ -296,7 +318,7 @@ func Symmetries(g *model.Grid) [][]model.NodeID {
 
 // Canonical reports whether placement ps is the least (as a sorted pair list) among its
 // images under the symmetries, so that a family can check one placement per class.
-func Canonical(ps []Pair, syms [][]model.NodeID) bool {
+func Canonical(ps []Pair, syms [][]topology.NodeID) bool {
 	key := func(q []Pair) []Pair {
 		sort.Slice(q, func(i, j int) bool {
 			if q[i].Src != q[j].Src {

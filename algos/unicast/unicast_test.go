@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestWH2Witness: four 2-hop worms on torus:4 without dateline classes deadlock, and the
@@ -93,11 +94,11 @@ func TestPlacements(t *testing.T) {
 	})
 	// 72 single worms; orbits under the 4 reflections: count with Burnside: fixed pairs
 	// are 72 (id) + 6*2... computed by brute force below instead.
-	orbits := map[[2]model.NodeID]bool{}
+	orbits := map[[2]topology.NodeID]bool{}
 	for _, p := range AllPairs(9) {
-		best := [2]model.NodeID{p.Src, p.Dst}
+		best := [2]topology.NodeID{p.Src, p.Dst}
 		for _, s := range syms {
-			q := [2]model.NodeID{s[p.Src], s[p.Dst]}
+			q := [2]topology.NodeID{s[p.Src], s[p.Dst]}
 			if q[0] < best[0] || q[0] == best[0] && q[1] < best[1] {
 				best = q
 			}
@@ -130,8 +131,8 @@ func TestParsePairs(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || FormatPairs(ps) != tc.want {
-			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(ps), err, tc.want)
+		if err != nil || FormatPairs(nil, ps) != tc.want {
+			t.Errorf("%q: %v %v; want %s", tc.in, FormatPairs(nil, ps), err, tc.want)
 		}
 	}
 }
@@ -146,8 +147,8 @@ func FuzzParsePairs(f *testing.F) {
 		if err != nil {
 			return
 		}
-		back, err := ParsePairs(g, FormatPairs(ps))
-		if err != nil || FormatPairs(back) != FormatPairs(ps) {
+		back, err := ParsePairs(g, FormatPairs(nil, ps))
+		if err != nil || FormatPairs(nil, back) != FormatPairs(nil, ps) {
 			t.Fatalf("%q: round trip %v %v", s, back, err)
 		}
 	})
@@ -233,7 +234,7 @@ func cpuTime() int64 {
 // state counts, and deadlocks only if a component does.
 func TestConnectedReduction(t *testing.T) {
 	g, _ := Spec{Topology: "mesh:3x3"}.Grid()
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	a, b := []Pair{{0, 2}}, []Pair{{6, 8}, {8, 6}}
 	if Connected(r, model.AllPort, append(append([]Pair(nil), a...), b...)) {
 		t.Fatal("disjoint rows reported connected")
@@ -283,7 +284,7 @@ func naiveSearch(m *flit.Model) (int64, bool) {
 // deadlocks.
 func TestSearchAgainstNaive(t *testing.T) {
 	g, _ := Spec{Topology: "torus:4"}.Grid()
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	n, deadlocks := 0, 0
 	Placements(AllPairs(4), 4, func(ps []Pair) bool {
 		if !Connected(r, model.AllPort, ps) {
@@ -297,14 +298,14 @@ func TestSearchAgainstNaive(t *testing.T) {
 		states, dl := naiveSearch(m)
 		r := SearchFull(m, checker.Options[flit.State]{})
 		if dl != (r.Verdict == checker.Violated) || !dl && r.States != states {
-			t.Fatalf("%s: naive %d states deadlock %v; SearchFull %v %d states", FormatPairs(ps), states, dl, r.Verdict, r.States)
+			t.Fatalf("%s: naive %d states deadlock %v; SearchFull %v %d states", FormatPairs(nil, ps), states, dl, r.Verdict, r.States)
 		}
 		// The compacted search: the verdict of the full model, the states of the
 		// compacted model's naive search.
 		cstates, _ := naiveSearch(m.Lean())
 		r = Search(context.Background(), m, 0, false)
 		if dl != (r.Verdict == checker.Violated) || !dl && r.States != cstates {
-			t.Fatalf("%s: naive %d compacted states deadlock %v; Search %v %d states", FormatPairs(ps), cstates, dl, r.Verdict, r.States)
+			t.Fatalf("%s: naive %d compacted states deadlock %v; Search %v %d states", FormatPairs(nil, ps), cstates, dl, r.Verdict, r.States)
 		}
 		if dl {
 			deadlocks++
@@ -322,7 +323,7 @@ const propsViolated = checker.Violated
 // TestAdaptiveTraceReplays: a deadlock found under a built-in adaptive relation is saved
 // with the relation's name and replays to the same deadlock.
 func TestAdaptiveTraceReplays(t *testing.T) {
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +352,7 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 // worms' footprints), and finds the adaptive deadlock of the mesh:2x2 square that the
 // same family under DOR does not have.
 func TestFamilyWithRelation(t *testing.T) {
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +382,7 @@ func TestFamilyWithRelation(t *testing.T) {
 // TestFamilySizeGuard checks Enumerated against a count of the enumeration on a small
 // grid and that CheckSize refuses all-placements:4 on torus:1024x1024.
 func TestFamilySizeGuard(t *testing.T) {
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +400,7 @@ func TestFamilySizeGuard(t *testing.T) {
 	if err := f.CheckSize(g); err != nil {
 		t.Errorf("a small family refused: %v", err)
 	}
-	big, err := model.ParseGrid("torus:1024x1024")
+	big, err := topology.Parse("torus:1024x1024")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +452,7 @@ func TestWorkersAgreeOnWideLevels(t *testing.T) {
 // TestEndpointPairs: on a network with terminals the pairs are the terminals', on a
 // grid every node's.
 func TestEndpointPairs(t *testing.T) {
-	g, err := model.ParseNetwork("fattree:2,2")
+	g, err := topology.Parse("fattree:2,2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,11 +465,54 @@ func TestEndpointPairs(t *testing.T) {
 			t.Fatalf("pair %v uses a switch", p)
 		}
 	}
-	m, _ := model.ParseGrid("mesh:3x3")
+	m, _ := topology.Parse("mesh:3x3")
 	if len(EndpointPairs(m)) != 72 {
 		t.Errorf("mesh:3x3: %d pairs", len(EndpointPairs(m)))
 	}
 	if _, err := ParsePairs(g, "s1.0->p00"); err == nil {
 		t.Errorf("ParsePairs took a switch as a source")
+	}
+}
+
+// TestReplayNamesTheImpossibleMove: a trace whose step is not possible in the model it
+// names (here step 2 of the adaptive square, swapped for a second taking of the channel
+// step 1 took) is refused in the model's words: the message, the channel and who holds
+// it, and the moves that are possible, never a raw action number.
+func TestReplayNamesTheImpossibleMove(t *testing.T) {
+	g, err := topology.Parse("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Search(context.Background(), m, 0, true)
+	if r.Verdict != checker.Violated {
+		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
+	}
+	tf := TraceFile(sp, &r)
+	// Step 2: m1's header allocating the VC step 1 gave m0.
+	k, _, arg := flit.SplitAction(checker.Action(tf.Actions[0]))
+	_, input1, _ := flit.SplitAction(checker.Action(tf.Actions[1]))
+	tf.Actions[1] = uint64(flit.MakeAction(k, input1, arg))
+	for _, labelled := range []bool{true, false} {
+		bad := *tf
+		if !labelled {
+			bad.Labels = nil
+		}
+		_, _, err := ReplayTrace(&bad)
+		if err == nil {
+			t.Fatal("an impossible step replayed")
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "trace step 2") || !strings.Contains(msg, "held by m") || !strings.Contains(msg, "possible here: m") || strings.Contains(msg, "0x") {
+			t.Errorf("labels %v: %s", labelled, msg)
+		}
 	}
 }

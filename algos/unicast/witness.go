@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Witness returns the model and the trace of a violation r found on spec sp, from which
@@ -41,8 +41,8 @@ func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], 
 
 // Titles returns the title and subtitle of r's picture: what it shows and the instance.
 func Titles(sp Spec, r *Result) (string, string) {
-	worms := FormatPairs(sp.Pairs)
-	var net interface{ NodeName(model.NodeID) string }
+	worms := sp.Worms()
+	var net interface{ NodeName(topology.NodeID) string }
 	if r.Model != nil {
 		net = r.Model.Config().Net
 	} else if g, err := sp.Grid(); err == nil {

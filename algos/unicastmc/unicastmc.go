@@ -44,6 +44,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Scheme names one of the four multicasts.
@@ -84,13 +85,13 @@ func ParseScheme(name string) (Scheme, error) {
 
 // Multicast is one multicast: a source and its destination set.
 type Multicast struct {
-	Source       model.NodeID
-	Destinations []model.NodeID
+	Source       topology.NodeID
+	Destinations []topology.NodeID
 }
 
 // Less reports whether a precedes b in the dimension-ordered chain (dimension 0 most
 // significant).
-func Less(g *model.Grid, a, b model.NodeID) bool {
+func Less(g *topology.Network, a, b topology.NodeID) bool {
 	for d := 0; d < g.Dims(); d++ {
 		if x, y := g.Coord(a, d), g.Coord(b, d); x != y {
 			return x < y
@@ -101,9 +102,9 @@ func Less(g *model.Grid, a, b model.NodeID) bool {
 
 // Chain returns {source} ∪ dests sorted into the dimension-ordered chain (001 §4.2 step
 // 1) and the source's index in it. Duplicates are removed.
-func Chain(g *model.Grid, m Multicast) ([]model.NodeID, int) {
-	seen := map[model.NodeID]bool{m.Source: true}
-	list := []model.NodeID{m.Source}
+func Chain(g *topology.Network, m Multicast) ([]topology.NodeID, int) {
+	seen := map[topology.NodeID]bool{m.Source: true}
+	list := []topology.NodeID{m.Source}
 	for _, d := range m.Destinations {
 		if !seen[d] {
 			seen[d] = true
@@ -120,15 +121,15 @@ func Chain(g *model.Grid, m Multicast) ([]model.NodeID, int) {
 }
 
 // Rotated returns the chain left-rotated so the source leads (001 §4.2 step 2).
-func Rotated(g *model.Grid, m Multicast) []model.NodeID {
+func Rotated(g *topology.Network, m Multicast) []topology.NodeID {
 	list, a := Chain(g, m)
-	return append(append([]model.NodeID(nil), list[a:]...), list[:a]...)
+	return append(append([]topology.NodeID(nil), list[a:]...), list[:a]...)
 }
 
 // relative returns {source} ∪ dests sorted by coordinates relative to the source.
-func relative(g *model.Grid, m Multicast) []model.NodeID {
+func relative(g *topology.Network, m Multicast) []topology.NodeID {
 	list, _ := Chain(g, m)
-	key := func(v model.NodeID, d int) int {
+	key := func(v topology.NodeID, d int) int {
 		k := g.Size(d)
 		return ((g.Coord(v, d)-g.Coord(m.Source, d))%k + k) % k
 	}
@@ -144,7 +145,7 @@ func relative(g *model.Grid, m Multicast) []model.NodeID {
 }
 
 // check validates the instance for scheme s.
-func check(g *model.Grid, s Scheme, m Multicast) error {
+func check(g *topology.Network, s Scheme, m Multicast) error {
 	if err := plan.CheckNode(g, "source", m.Source); err != nil {
 		return err
 	}
@@ -156,14 +157,14 @@ func check(g *model.Grid, s Scheme, m Multicast) error {
 			return fmt.Errorf("destination %s is the source", g.NodeName(d))
 		}
 	}
-	if g.Kind() == model.BanyanKind {
+	if g.Kind() == topology.BanyanKind {
 		return fmt.Errorf("topology %s: %v needs a mesh, torus or hypercube", g.Spec(), s)
 	}
 	return nil
 }
 
 // Build returns the schedule of one multicast under scheme s on g (one-port, DOR).
-func Build(g *model.Grid, s Scheme, m Multicast) (*model.Schedule, error) {
+func Build(g *topology.Network, s Scheme, m Multicast) (*model.Schedule, error) {
 	return BuildMany(g, s, []Multicast{m})
 }
 
@@ -171,26 +172,26 @@ func Build(g *model.Grid, s Scheme, m Multicast) (*model.Schedule, error) {
 // group Group[i], group k being ms[k] (Sources[k], GroupDestinations[k]). With one
 // multicast Group is nil. 001 §5.1: several U-mesh multicasts contend at nodes; SPU's
 // rotation spreads them.
-func BuildMany(g *model.Grid, s Scheme, ms []Multicast) (*model.Schedule, error) {
+func BuildMany(g *topology.Network, s Scheme, ms []Multicast) (*model.Schedule, error) {
 	return BuildManyStop(g, s, ms, nil)
 }
 
 // BuildManyStop is BuildMany that asks stop every plan.StopEvery sends whether to end
 // early; then it returns a *plan.Stopped error saying
 // how far it got. A nil stop never stops.
-func BuildManyStop(g *model.Grid, s Scheme, ms []Multicast, stop func() bool) (*model.Schedule, error) {
+func BuildManyStop(g *topology.Network, s Scheme, ms []Multicast, stop func() bool) (*model.Schedule, error) {
 	if len(ms) == 0 {
 		return nil, fmt.Errorf("no multicast given")
 	}
-	var srcs []model.NodeID
-	var gd [][]model.NodeID
+	var srcs []topology.NodeID
+	var gd [][]topology.NodeID
 	for _, m := range ms {
 		if err := check(g, s, m); err != nil {
 			return nil, err
 		}
 		srcs = append(srcs, m.Source)
 		list, _ := Chain(g, m)
-		var ds []model.NodeID
+		var ds []topology.NodeID
 		for _, v := range list {
 			if v != m.Source {
 				ds = append(ds, v)
@@ -198,7 +199,7 @@ func BuildManyStop(g *model.Grid, s Scheme, ms []Multicast, stop func() bool) (*
 		}
 		gd = append(gd, ds)
 	}
-	b := plan.New(model.NewDOR(g), model.OnePort, srcs, gd[0])
+	b := plan.New(topology.NewDOR(g), model.OnePort, srcs, gd[0])
 	total := 0
 	for _, ds := range gd {
 		total += len(ds)
@@ -208,7 +209,7 @@ func BuildManyStop(g *model.Grid, s Scheme, ms []Multicast, stop func() bool) (*
 		if b.Stopped() {
 			break
 		}
-		send := func(from, to model.NodeID, step int) {
+		send := func(from, to topology.NodeID, step int) {
 			if len(ms) == 1 {
 				b.Send(from, to, step)
 			} else {
@@ -250,7 +251,7 @@ func BuildManyStop(g *model.Grid, s Scheme, ms []Multicast, stop func() bool) (*
 // handles its interval, halving it every step (McKinley et al. 1994, U-mesh). A holder's
 // sends are emitted in step order (its Order numbering); intervals are processed depth
 // first, which keeps every sender's sends in order.
-func doubling(list []model.NodeID, local int, send func(from, to model.NodeID, step int)) {
+func doubling(list []topology.NodeID, local int, send func(from, to topology.NodeID, step int)) {
 	var run func(holder, left, right, step int)
 	run = func(holder, left, right, step int) {
 		for left < right {

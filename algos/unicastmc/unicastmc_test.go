@@ -9,21 +9,21 @@ import (
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestWorkedExample pins 001 §4.2's example: U-torus from p(4,2) on an 8x8 torus.
 func TestWorkedExample(t *testing.T) {
-	g, _ := model.NewTorus(8, 8)
-	p := func(i, j int) model.NodeID { return g.Node(i, j) }
-	m := Multicast{Source: p(4, 2), Destinations: []model.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}}
+	g, _ := topology.NewTorus(8, 8)
+	p := func(i, j int) topology.NodeID { return g.Node(i, j) }
+	m := Multicast{Source: p(4, 2), Destinations: []topology.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}}
 	sorted, a := Chain(g, m)
-	want := []model.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(4, 2), p(5, 7), p(6, 0), p(6, 4)}
+	want := []topology.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(4, 2), p(5, 7), p(6, 0), p(6, 4)}
 	if fmt.Sprint(sorted) != fmt.Sprint(want) || a != 4 {
 		t.Fatalf("sorted %v (source at %d), want %v", sorted, a, want)
 	}
-	rot := []model.NodeID{p(4, 2), p(5, 7), p(6, 0), p(6, 4), p(0, 3), p(1, 1), p(2, 6), p(3, 4)}
+	rot := []topology.NodeID{p(4, 2), p(5, 7), p(6, 0), p(6, 4), p(0, 3), p(1, 1), p(2, 6), p(3, 4)}
 	if got := Rotated(g, m); fmt.Sprint(got) != fmt.Sprint(rot) {
 		t.Fatalf("rotated %v, want %v", got, rot)
 	}
@@ -44,20 +44,20 @@ func TestStepsAndExactlyOnce(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(7)
 	params.MinSuccessfulTests = 60
 	ps := gopter.NewProperties(params)
-	tor, _ := model.NewTorus(8, 8)
-	mesh, _ := model.NewMesh(8, 8)
+	tor, _ := topology.NewTorus(8, 8)
+	mesh, _ := topology.NewMesh(8, 8)
 	ps.Property("exactly once, doubling steps", prop.ForAll(func(src int, ds []int, sch uint8) bool {
 		g := tor
 		s := Scheme(sch % 4)
 		if s == UMesh || s == SPU {
 			g = mesh
 		}
-		m := Multicast{Source: model.NodeID(src)}
+		m := Multicast{Source: topology.NodeID(src)}
 		seen := map[int]bool{src: true}
 		for _, d := range ds {
 			if !seen[d] {
 				seen[d] = true
-				m.Destinations = append(m.Destinations, model.NodeID(d))
+				m.Destinations = append(m.Destinations, topology.NodeID(d))
 			}
 		}
 		if len(m.Destinations) == 0 {
@@ -83,14 +83,14 @@ func TestUTorus16(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(16)
 	params.MinSuccessfulTests = 40
 	ps := gopter.NewProperties(params)
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	ps.Property("U-torus on 16x16", prop.ForAll(func(src int, ds []int) bool {
-		m := Multicast{Source: model.NodeID(src)}
+		m := Multicast{Source: topology.NodeID(src)}
 		seen := map[int]bool{src: true}
 		for _, d := range ds {
 			if !seen[d] {
 				seen[d] = true
-				m.Destinations = append(m.Destinations, model.NodeID(d))
+				m.Destinations = append(m.Destinations, topology.NodeID(d))
 			}
 		}
 		if len(m.Destinations) == 0 {
@@ -106,11 +106,11 @@ func TestUTorus16(t *testing.T) {
 // TestSingleUMeshDepth: one U-mesh multicast on a mesh is depth contention-free (001
 // §5.1 "congestion free when supporting a single multicast").
 func TestSingleUMeshDepth(t *testing.T) {
-	g, _ := model.NewMesh(6, 6)
+	g, _ := topology.NewMesh(6, 6)
 	for k := 0; k < 20; k++ {
-		m := Multicast{Source: model.NodeID((k * 7) % 36)}
+		m := Multicast{Source: topology.NodeID((k * 7) % 36)}
 		for j := 1; j <= 9; j++ {
-			d := model.NodeID((k*7 + j*j*5 + j) % 36)
+			d := topology.NodeID((k*7 + j*j*5 + j) % 36)
 			if d != m.Source {
 				m.Destinations = append(m.Destinations, d)
 			}
@@ -125,9 +125,9 @@ func TestSingleUMeshDepth(t *testing.T) {
 	}
 }
 
-func dedup(v []model.NodeID) []model.NodeID {
-	seen := map[model.NodeID]bool{}
-	var out []model.NodeID
+func dedup(v []topology.NodeID) []topology.NodeID {
+	seen := map[topology.NodeID]bool{}
+	var out []topology.NodeID
 	for _, x := range v {
 		if !seen[x] {
 			seen[x] = true
@@ -139,10 +139,10 @@ func dedup(v []model.NodeID) []model.NodeID {
 
 // TestManyUMeshNodeContention: several U-mesh multicasts contend at nodes (001 §5.1).
 func TestManyUMeshNodeContention(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
+	g, _ := topology.NewMesh(4, 4)
 	ms := []Multicast{
-		{Source: 5, Destinations: []model.NodeID{0, 1, 2, 3}},
-		{Source: 10, Destinations: []model.NodeID{0, 1, 2, 3}},
+		{Source: 5, Destinations: []topology.NodeID{0, 1, 2, 3}},
+		{Source: 10, Destinations: []topology.NodeID{0, 1, 2, 3}},
 	}
 	s, err := BuildMany(g, UMesh, ms)
 	if err != nil {
@@ -157,11 +157,11 @@ func TestManyUMeshNodeContention(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	g, _ := model.NewTorus(4, 4)
-	if _, err := Build(g, UTorus, Multicast{Source: 0, Destinations: []model.NodeID{0}}); err == nil {
+	g, _ := topology.NewTorus(4, 4)
+	if _, err := Build(g, UTorus, Multicast{Source: 0, Destinations: []topology.NodeID{0}}); err == nil {
 		t.Error("source as destination accepted")
 	}
-	if _, err := Build(g, UTorus, Multicast{Source: 0, Destinations: []model.NodeID{99}}); err == nil {
+	if _, err := Build(g, UTorus, Multicast{Source: 0, Destinations: []topology.NodeID{99}}); err == nil {
 		t.Error("bad node accepted")
 	}
 	if _, err := ParseScheme("x"); err == nil {
@@ -170,9 +170,9 @@ func TestBadInput(t *testing.T) {
 }
 
 func ExampleRotated() {
-	g, _ := model.NewTorus(8, 8)
-	p := func(i, j int) model.NodeID { return g.Node(i, j) }
-	m := Multicast{Source: p(4, 2), Destinations: []model.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}}
+	g, _ := topology.NewTorus(8, 8)
+	p := func(i, j int) topology.NodeID { return g.Node(i, j) }
+	m := Multicast{Source: p(4, 2), Destinations: []topology.NodeID{p(0, 3), p(1, 1), p(2, 6), p(3, 4), p(5, 7), p(6, 0), p(6, 4)}}
 	for _, v := range Rotated(g, m) {
 		fmt.Print(g.NodeName(v), " ")
 	}

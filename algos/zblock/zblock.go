@@ -21,7 +21,7 @@
 // 4x4 torus can be viewed as shown in Fig. 6(b)": the torus is redrawn as the Z with the
 // unit (X-δ, Y+δ) on the left, i.e. reached through the wrap-around the Minus way, and the
 // units above (Y+δ) reached the Plus way. PaperTies (the default) routes every tie the
-// way its offset's sign says (model.DOR.PathTies; the schedule opts into "ties":
+// way its offset's sign says (topology.DOR.PathTies; the schedule opts into "ties":
 // "either"), so that the three sends of a block source leave by three different
 // channels (+x, +y, -x) and 004 Definition 1 condition 3 holds. PlusTies keeps DOR's
 // default (ties Plus), under which (X+δ, Y) and (X-δ, Y+δ) both leave by +x in step 1
@@ -40,6 +40,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Offsets returns the three non-source units of a level_1 Z_block, in send order (an
@@ -77,11 +78,11 @@ type Options struct {
 
 // OffsetTies returns the tie directions of the unit at offset o: Minus in each dimension
 // where o is negative (004 Fig. 6(b)).
-func OffsetTies(o [2]int) model.TieDirs {
-	var t model.TieDirs
+func OffsetTies(o [2]int) topology.TieDirs {
+	var t topology.TieDirs
 	for d, x := range o {
 		if x < 0 {
-			t |= model.TiesMinus(d)
+			t |= topology.TiesMinus(d)
 		}
 	}
 	return t
@@ -91,13 +92,13 @@ func OffsetTies(o [2]int) model.TieDirs {
 // delta, in step; it returns the sources of the next level (the old ones and the new
 // receivers, in a deterministic order). The paths are DOR's defaults (ties Plus); at
 // delta < k/2 there are no ties, which is how DCF and EDN use it (delta = 1).
-func Phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step int) []model.NodeID {
+func Phase(b *plan.Builder, g *topology.Network, sources []topology.NodeID, delta, step int) []topology.NodeID {
 	return phase(b, g, sources, delta, step, nil)
 }
 
 // phase is Phase recording, in ties, the tie directions of each receiver's unit.
-func phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step int, ties map[model.NodeID]model.TieDirs) []model.NodeID {
-	next := make([]model.NodeID, 0, 4*len(sources))
+func phase(b *plan.Builder, g *topology.Network, sources []topology.NodeID, delta, step int, ties map[topology.NodeID]topology.TieDirs) []topology.NodeID {
+	next := make([]topology.NodeID, 0, 4*len(sources))
 	for _, s := range sources {
 		if b.Stopped() {
 			break
@@ -118,20 +119,20 @@ func phase(b *plan.Builder, g *model.Grid, sources []model.NodeID, delta, step i
 
 // Build returns the Z_block broadcast from src on g, which must be a 2-D torus of size
 // 2^d x 2^d, d >= 2, with the tie directions of 004 Fig. 6(b) (PaperTies).
-func Build(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+func Build(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Options{})
 }
 
 // BuildPlusTies is Build with every tie routed Plus (PlusTies), for comparison.
-func BuildPlusTies(g *model.Grid, src model.NodeID) (*model.Schedule, error) {
+func BuildPlusTies(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
 	return BuildWith(g, src, Options{Ties: PlusTies})
 }
 
 // BuildWith returns the Z_block broadcast from src on g with the given options. With
 // PaperTies the schedule's Ties is model.TiesEither and each unicast to a tied unit takes
-// model.DOR.PathTies with OffsetTies of its offset; with PlusTies every path is the DOR
+// topology.DOR.PathTies with OffsetTies of its offset; with PlusTies every path is the DOR
 // path.
-func BuildWith(g *model.Grid, src model.NodeID, opt Options) (*model.Schedule, error) {
+func BuildWith(g *topology.Network, src topology.NodeID, opt Options) (*model.Schedule, error) {
 	d, err := Dim(g)
 	if err != nil {
 		return nil, err
@@ -142,14 +143,14 @@ func BuildWith(g *model.Grid, src model.NodeID, opt Options) (*model.Schedule, e
 	if opt.Ties != PaperTies && opt.Ties != PlusTies {
 		return nil, fmt.Errorf("zblock: tie rule %d is unknown", opt.Ties)
 	}
-	r := model.NewDOR(g)
-	b := plan.New(r, model.AllPort, []model.NodeID{src}, plan.AllBut(g, src))
+	r := topology.NewDOR(g)
+	b := plan.New(r, model.AllPort, []topology.NodeID{src}, plan.AllBut(g, src))
 	b.StopWhen(opt.Stop, g.Nodes()-1)
-	var ties map[model.NodeID]model.TieDirs
+	var ties map[topology.NodeID]topology.TieDirs
 	if opt.Ties == PaperTies {
-		ties = map[model.NodeID]model.TieDirs{}
+		ties = map[topology.NodeID]topology.TieDirs{}
 	}
-	srcs := []model.NodeID{src}
+	srcs := []topology.NodeID{src}
 	for j := 1; j <= d && !b.Stopped(); j++ {
 		srcs = phase(b, g, srcs, 1<<(d-j), j, ties)
 	}
@@ -170,8 +171,8 @@ func BuildWith(g *model.Grid, src model.NodeID, opt Options) (*model.Schedule, e
 }
 
 // Dim returns d for a 2^d x 2^d torus, or an error naming what is unsupported.
-func Dim(g *model.Grid) (int, error) {
-	if g.Kind() != model.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
+func Dim(g *topology.Network) (int, error) {
+	if g.Kind() != topology.Torus || g.Dims() != 2 || g.Size(0) != g.Size(1) {
 		return 0, fmt.Errorf("topology %s: Z_block needs a square 2-D torus 2^d x 2^d", g.Spec())
 	}
 	d := plan.Log2(g.Size(0))

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -15,8 +16,8 @@ import (
 func TestSizes(t *testing.T) {
 	for d := 2; d <= 6; d++ {
 		n := 1 << d
-		g, _ := model.NewTorus(n, n)
-		for _, src := range []model.NodeID{0, g.Node(n-1, 1)} {
+		g, _ := topology.NewTorus(n, n)
+		for _, src := range []topology.NodeID{0, g.Node(n-1, 1)} {
 			s, err := Build(g, src)
 			if err != nil {
 				t.Fatal(err)
@@ -37,7 +38,7 @@ func TestSizes(t *testing.T) {
 // the wrap-around and the three sends of step 1 use three channels.
 func TestTopLevelTie(t *testing.T) {
 	for _, n := range []int{4, 8, 16, 32, 64} {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		plus, _ := BuildPlusTies(g, 0)
 		if err := plantest.Valid(plus); err == nil {
 			t.Errorf("%dx%d plus ties: expected a first-channel clash in step 1", n, n)
@@ -52,12 +53,12 @@ func TestTopLevelTie(t *testing.T) {
 		if err := plantest.StepwiseArcDisjoint(paper); err != nil {
 			t.Errorf("%dx%d paper ties: %v", n, n, err)
 		}
-		first := map[model.ChannelID]bool{}
+		first := map[topology.ChannelID]bool{}
 		for _, u := range paper.Unicasts[:3] {
 			first[u.Path[0]] = true
 		}
 		u := paper.Unicasts[2]
-		if ch := g.Channel(u.Path[0]); len(first) != 3 || ch.Dim != 0 || ch.Dir != model.Minus || !ch.Wrap {
+		if ch := g.Channel(u.Path[0]); len(first) != 3 || ch.Dim != 0 || ch.Dir != topology.Minus || !ch.Wrap {
 			t.Errorf("%dx%d: (X-δ, Y+δ) leaves by %s", n, n, g.ChannelName(u.Path[0]))
 		}
 	}
@@ -68,8 +69,8 @@ func TestTopLevelTie(t *testing.T) {
 // fails the strict check); the strict version's paths are exactly DOR's.
 func TestPaperTiesPaths(t *testing.T) {
 	for _, n := range []int{4, 8, 16} {
-		g, _ := model.NewTorus(n, n)
-		r := model.NewDOR(g)
+		g, _ := topology.NewTorus(n, n)
+		r := topology.NewDOR(g)
 		s, err := Build(g, g.Node(1, n-1))
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +132,7 @@ func TestDepthFinding(t *testing.T) {
 		n           int
 		paper, plus checker.Verdict
 	}{{4, checker.Holds, checker.Violated}, {8, checker.Violated, checker.Violated}, {16, checker.Violated, checker.Violated}} {
-		g, _ := model.NewTorus(c.n, c.n)
+		g, _ := topology.NewTorus(c.n, c.n)
 		s, _ := Build(g, 0)
 		p, _ := BuildPlusTies(g, 0)
 		if v := props.Depth(s, props.DepthOptions{}).Verdict; v != c.paper {
@@ -145,7 +146,7 @@ func TestDepthFinding(t *testing.T) {
 
 func TestTimedGrid(t *testing.T) {
 	for _, n := range []int{4, 8, 16} {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		s, _ := Build(g, 0)
 		bad := 0
 		for _, p := range plantest.Grid() {
@@ -158,12 +159,12 @@ func TestTimedGrid(t *testing.T) {
 }
 
 func TestUnsupported(t *testing.T) {
-	g4, _ := model.NewTorus(4, 4)
+	g4, _ := topology.NewTorus(4, 4)
 	if _, err := BuildWith(g4, 0, Options{Ties: Ties(9)}); err == nil {
 		t.Error("unknown tie rule accepted")
 	}
 	for _, n := range []int{2, 6, 12} {
-		g, _ := model.NewTorus(n, n)
+		g, _ := topology.NewTorus(n, n)
 		if _, err := Build(g, 0); err == nil {
 			t.Errorf("%d: accepted", n)
 		}
@@ -171,7 +172,7 @@ func TestUnsupported(t *testing.T) {
 }
 
 func ExampleBuild() {
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	s, _ := Build(g, 0)
 	for _, u := range s.Unicasts[:3] {
 		fmt.Println(u.Step, g.NodeName(u.From), "->", g.NodeName(u.To))

@@ -113,7 +113,7 @@ func (r *Result[P]) resumable(p *Result[P]) error {
 	case p.Family != r.Family || p.Topology != r.Topology:
 		return fmt.Errorf("resume: the result is family %s on %s; this run is %s on %s", p.Family, p.Topology, r.Family, r.Topology)
 	case !sameParams(p.Params, r.Params):
-		return fmt.Errorf("resume: the result has parameters %+v; this run has %+v", p.Params, r.Params)
+		return fmt.Errorf("resume: the result has parameters %s; this run has %s", paramsText(p.Params), paramsText(r.Params))
 	case p.Members != r.Members:
 		return fmt.Errorf("resume: the result counts %d members; this run counts %d (a different enumeration)", p.Members, r.Members)
 	case p.Shard != r.Shard || len(p.Shards) > 0:
@@ -139,6 +139,62 @@ func sameParams[P any](a, b P) bool {
 		return reflect.DeepEqual(a, b)
 	}
 	return bytes.Equal(ja, jb)
+}
+
+// paramsText writes family parameters as the files keep them (compact JSON), for
+// errors a person reads.
+func paramsText[P any](p P) string {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Sprint(p)
+	}
+	return string(data)
+}
+
+// consistent checks that the fields a result states twice agree: its verdict with its
+// counts, its witness with its count of violated members, and its counts with the
+// members it lists. A file whose fields disagree (edited by hand, truncated, written by
+// another tool) is refused, naming the fields, rather than merged on one of them.
+func (r *Result[P]) consistent() error {
+	switch {
+	case r.Violated < 0 || r.Violated > r.Instances:
+		return fmt.Errorf("family result field \"violated\" is %d of %d members checked (\"instances\")", r.Violated, r.Instances)
+	case len(r.Inconclusive) > r.Instances:
+		return fmt.Errorf("family result field \"inconclusive\" lists %d members of %d checked (\"instances\")", len(r.Inconclusive), r.Instances)
+	case r.Violated > 0 && r.Witness == nil:
+		return fmt.Errorf("family result field \"violated\" is %d but \"witness\" is null", r.Violated)
+	case r.Violated == 0 && r.Witness != nil:
+		return fmt.Errorf("family result field \"witness\" is member %d but \"violated\" is 0", r.Witness.Index)
+	case r.Witness != nil && r.Witness.Trace == nil:
+		return fmt.Errorf("family result field \"witness\" (member %d) has no trace", r.Witness.Index)
+	}
+	if len(r.Checked) > 0 {
+		var violated, inconclusive int
+		var states, transitions int64
+		for _, c := range r.Checked {
+			switch c.Verdict {
+			case checker.Violated:
+				violated++
+			case checker.Inconclusive:
+				inconclusive++
+			}
+			states += c.States
+			transitions += c.Transitions
+		}
+		switch {
+		case violated != r.Violated:
+			return fmt.Errorf("family result field \"violated\" is %d but \"checked\" lists %d violated members", r.Violated, violated)
+		case inconclusive != len(r.Inconclusive):
+			return fmt.Errorf("family result field \"inconclusive\" lists %d members but \"checked\" has %d inconclusive", len(r.Inconclusive), inconclusive)
+		case states != r.States || transitions != r.Transitions:
+			return fmt.Errorf("family result fields \"states\" and \"transitions\" are %d and %d but the members in \"checked\" sum to %d and %d", r.States, r.Transitions, states, transitions)
+		}
+	}
+	if want := r.verdict(); r.Verdict != want {
+		return fmt.Errorf("family result field \"verdict\" is %s but its counts say %s (violated %d, inconclusive %d, partial %t, missing shards %d)",
+			r.Verdict, want, r.Violated, len(r.Inconclusive), r.Partial, len(r.Missing))
+	}
+	return nil
 }
 
 func (r *Result[P]) verdict() checker.Verdict {
@@ -222,6 +278,9 @@ func ParseResult[P any](data []byte, algo string) (*Result[P], error) {
 			return nil, fmt.Errorf("family result field \"checked\": entry %d is member %d; want increasing indices below %d", i, c.Index, r.Members)
 		}
 	}
+	if err := r.consistent(); err != nil {
+		return nil, err
+	}
 	return &r, nil
 }
 
@@ -290,7 +349,7 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 		case r.Family != first.Family || r.Topology != first.Topology:
 			return nil, fmt.Errorf("result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
 		case !sameParams(r.Params, first.Params):
-			return nil, fmt.Errorf("result %d has parameters %+v; result 1 has %+v", i+1, r.Params, first.Params)
+			return nil, fmt.Errorf("result %d has parameters %s; result 1 has %s", i+1, paramsText(r.Params), paramsText(first.Params))
 		case r.Members != first.Members:
 			return nil, fmt.Errorf("result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)
 		case r.Shard.Count != first.Shard.Count:

@@ -116,3 +116,60 @@ func TestResultAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// TestParseResultRefusesDisagreeingFields: a result whose fields contradict each other
+// (a verdict its counts do not give, a violated count without a witness, counts that are
+// not the members listed) is refused, naming the fields, instead of being merged on one
+// of them; and parameters are named as the files write them, not in Go syntax.
+func TestParseResultRefusesDisagreeingFields(t *testing.T) {
+	r := NewResult("toy", "toy:40", "none", toyParams{1}, 40, Shard{})
+	if _, err := Keep(context.Background(), r, KeepOptions[toyParams]{}, toyMember, nil); err != nil {
+		t.Fatal(err)
+	}
+	good, err := r.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseResult[toyParams](good, "toy"); err != nil {
+		t.Fatalf("a result as Keep wrote it is refused: %v", err)
+	}
+	for _, c := range []struct {
+		edit  func(*Result[toyParams])
+		names string
+	}{
+		{func(r *Result[toyParams]) { r.Violated, r.Witness = 0, nil }, `"violated" is 0 but "checked" lists 5`},
+		{func(r *Result[toyParams]) { r.Witness = nil }, `"violated" is 5 but "witness" is null`},
+		{func(r *Result[toyParams]) { r.Verdict = checker.Holds }, `"verdict" is holds but its counts say violated`},
+		{func(r *Result[toyParams]) { r.States++ }, `"states" and "transitions"`},
+		{func(r *Result[toyParams]) { r.Inconclusive = []int{3} }, `"inconclusive" lists 1 members but "checked" has 0`},
+		{func(r *Result[toyParams]) { r.Violated = r.Instances + 1 }, `"violated" is 41 of 40`},
+		{func(r *Result[toyParams]) { r.Checked, r.Violated, r.Witness = nil, 0, nil }, `"verdict" is violated but its counts say holds`},
+	} {
+		bad, err := ParseResult[toyParams](good, "toy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.edit(bad)
+		data, err := bad.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseResult[toyParams](data, "toy"); err == nil || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("edited result: err = %v; want it to name %s", err, c.names)
+		}
+	}
+	a := keepToy(t, Shard{Index: 0, Count: 2}, toyParams{1})
+	b := keepToy(t, Shard{Index: 1, Count: 2}, toyParams{2})
+	if _, err := Merge([]*Result[toyParams]{a, b}); err == nil || !strings.Contains(err.Error(), `{"k":2}`) {
+		t.Errorf("merge of other parameters: %v; want them written as JSON", err)
+	}
+}
+
+func keepToy(t *testing.T, sh Shard, p toyParams) *Result[toyParams] {
+	t.Helper()
+	r := NewResult("toy", "toy:40", "none", p, 40, sh)
+	if _, err := Keep(context.Background(), r, KeepOptions[toyParams]{}, toyMember, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

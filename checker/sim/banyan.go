@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BanyanConfig is a slotted simulation of the unbuffered broadcast banyan of 002 §4.
 type BanyanConfig struct {
-	Banyan *model.Banyan
+	Banyan *topology.Banyan
 	// P is the probability that a node offers a packet in a slot; M the fraction of
 	// packets that are multicasts with fanout Fanout (destinations: Fanout consecutive
 	// nodes s..s+Fanout-1, s uniform in 0..N-Fanout; unicast destinations are uniform).

@@ -6,6 +6,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // BenchmarkSimMesh8x8 runs uniform unicast traffic on an 8x8 mesh (XY routing, V = 2,
@@ -61,7 +62,7 @@ func BenchmarkEventQueue(b *testing.B) {
 // BenchmarkExecuteScheduleSBT10 executes the SBT broadcast on a 1024-node hypercube
 // (1023 unicasts of 64 flits) at zero load.
 func BenchmarkExecuteScheduleSBT10(b *testing.B) {
-	g, _ := model.NewHypercube(10)
+	g, _ := topology.NewHypercube(10)
 	s := sbtSchedule(g, 0)
 	var hops int64
 	for i := 0; i < b.N; i++ {
@@ -102,7 +103,7 @@ func BenchmarkSimTreeMesh8x8(b *testing.B) {
 // flits) at 0.16 flits/terminal/cycle, as BenchmarkSimMesh8x8 does on the mesh, and
 // reports simulated flit-hops and cycles per second.
 func BenchmarkSimDragonfly72(b *testing.B) {
-	g, err := model.ParseNetwork("dragonfly:a=4,p=2,h=2")
+	g, err := topology.Parse("dragonfly:a=4,p=2,h=2")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // McastAlgo is one way of realising multicast traffic in a comparison: tree-based
@@ -16,7 +17,7 @@ type McastAlgo struct {
 	Tree      bool
 	Prune     flitmodel.Prune
 	Multicast MulticastFunc
-	Schedule  func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error)
+	Schedule  func(src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error)
 }
 
 // CompareSpec is 000 §5.3's experiment: multicast-only traffic with a fixed number of

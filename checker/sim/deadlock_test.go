@@ -3,7 +3,7 @@ package sim
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Reference: Dally & Seitz (claims WH2, WH3): DOR on a torus ring with a single virtual
@@ -14,7 +14,7 @@ func TestTorusRingDeadlockNeedsDatelineClasses(t *testing.T) {
 	base := Config{Grid: g, Length: 24, Buffer: 2, Seed: 5, Cycles: 500, DrainLimit: 20000, StopSources: true,
 		Traffic: Traffic{Rate: 0.2}}
 	noDateline := base
-	noDateline.Routing = model.DOR{Grid: g, Order: []int{0}}
+	noDateline.Routing = topology.DOR{Grid: g, Order: []int{0}}
 	noDateline.VCs = 1
 	res, err := Run(noDateline)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // flitRun is one random configuration of unicast worms for both the simulator and the
@@ -25,7 +26,7 @@ type flitRun struct {
 }
 
 func (r flitRun) String() string {
-	return fmt.Sprintf("%s worms %s L=%d B=%d V=%d %v", r.topo, unicast.FormatPairs(r.pairs), r.length, r.buffer, r.vcs, r.ports)
+	return fmt.Sprintf("%s worms %s L=%d B=%d V=%d %v", r.topo, unicast.FormatPairs(nil, r.pairs), r.length, r.buffer, r.vcs, r.ports)
 }
 
 func randomFlitRun(rng *rand.Rand) flitRun {
@@ -34,14 +35,13 @@ func randomFlitRun(rng *rand.Rand) flitRun {
 	if rng.IntN(2) == 1 {
 		r.ports = model.AllPort
 	}
-	t, _ := model.ParseTopology(r.topo)
-	g := t.(*model.Grid)
-	if g.Kind() == model.Torus {
+	g, _ := topology.Parse(r.topo)
+	if g.Kind() == topology.Torus {
 		r.vcs = 2 * r.vcs // two dateline classes, one or two VCs each
 	}
 	n := g.Nodes()
 	for k := 1 + rng.IntN(3); len(r.pairs) < k; {
-		p := unicast.Pair{Src: model.NodeID(rng.IntN(n)), Dst: model.NodeID(rng.IntN(n))}
+		p := unicast.Pair{Src: topology.NodeID(rng.IntN(n)), Dst: topology.NodeID(rng.IntN(n))}
 		if p.Src != p.Dst {
 			r.pairs = append(r.pairs, p)
 		}
@@ -51,24 +51,23 @@ func randomFlitRun(rng *rand.Rand) flitRun {
 
 // simulate runs the worms in the simulator, all handed over at cycle 0 (one group per
 // worm, ts = tr = 0), and returns its flit moves.
-func (r flitRun) simulate() (*model.Grid, []sim.TraceEvent, error) {
-	t, err := model.ParseTopology(r.topo)
+func (r flitRun) simulate() (*topology.Network, []sim.TraceEvent, error) {
+	g, err := topology.Parse(r.topo)
 	if err != nil {
 		return nil, nil, err
 	}
-	g := t.(*model.Grid)
-	dor := model.NewDOR(g)
+	dor := topology.NewDOR(g)
 	s := &model.Schedule{Topology: g, Ports: r.ports}
 	for i, p := range r.pairs {
 		s.Sources = append(s.Sources, p.Src)
-		s.GroupDestinations = append(s.GroupDestinations, []model.NodeID{p.Dst})
+		s.GroupDestinations = append(s.GroupDestinations, []topology.NodeID{p.Dst})
 		s.Destinations = append(s.Destinations, p.Dst)
 		s.Group = append(s.Group, i)
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: p.Src, To: p.Dst, Path: dor.Path(p.Src, p.Dst), Step: 1, Order: 1})
 	}
 	var evs []sim.TraceEvent
 	_, err = sim.ExecuteSchedule(g, s, sim.ScheduleOptions{L: r.length, VCs: r.vcs, Buffer: r.buffer,
-		Dateline: g.Kind() == model.Torus, CPUPerGroup: true, Trace: func(e sim.TraceEvent) { evs = append(evs, e) }})
+		Dateline: g.Kind() == topology.Torus, CPUPerGroup: true, Trace: func(e sim.TraceEvent) { evs = append(evs, e) }})
 	return g, evs, err
 }
 
@@ -76,12 +75,12 @@ func (r flitRun) simulate() (*model.Grid, []sim.TraceEvent, error) {
 // explorer's unicast model that ends in a Terminal state (replayBatches), and returns
 // the number of transitions taken.
 func replayOnModel(r flitRun, evs []sim.TraceEvent) (int, error) {
-	g, _ := model.ParseTopology(r.topo)
-	m, err := unicast.BuildOn(g.(*model.Grid), unicast.Spec{Topology: r.topo, Pairs: r.pairs, Length: r.length, Buffer: r.buffer, VCs: r.vcs, Ports: r.ports})
+	g, _ := topology.Parse(r.topo)
+	m, err := unicast.BuildOn(g, unicast.Spec{Topology: r.topo, Pairs: r.pairs, Length: r.length, Buffer: r.buffer, VCs: r.vcs, Ports: r.ports})
 	if err != nil {
 		return 0, err
 	}
-	rp := replayer{m: m, g: g.(*model.Grid)}
+	rp := replayer{m: m, g: g}
 	s, err := rp.run(evs)
 	if err != nil {
 		return rp.steps, err
@@ -108,7 +107,7 @@ func replayOnModel(r flitRun, evs []sim.TraceEvent) (int, error) {
 // the flit still in its input could make that input's buffer look full.
 type replayer struct {
 	m     *flit.Model
-	g     *model.Grid
+	g     *topology.Network
 	steps int // transitions taken on the path found
 	moves int // flit moves replayed (reserved address flits counted once)
 	prune int // prunes replayed
@@ -142,11 +141,11 @@ func (rp *replayer) run(evs []sim.TraceEvent) (flit.State, error) {
 			switch {
 			case ev.Kind == sim.TracePrune:
 				what = fmt.Sprintf("prunes %v", ev.Pruned)
-			case ev.Channel != model.None:
+			case ev.Channel != topology.None:
 				what = fmt.Sprintf("crosses %s vc%d", rp.g.ChannelName(ev.Channel), ev.VC)
 			}
 			from := "its source"
-			if ev.InChannel != model.None {
+			if ev.InChannel != topology.None {
 				from = fmt.Sprintf("%s vc%d", rp.g.ChannelName(ev.InChannel), ev.InVC)
 			}
 			return s, fmt.Errorf("cycle %d: the model refuses message %d's flit (head %v, tail %v) from %s that %s at %s; model state: %s",
@@ -245,7 +244,7 @@ func (rp *replayer) matches(ev sim.TraceEvent, mv flit.Move) bool {
 	if mv.Msg != int(ev.Msg) {
 		return false
 	}
-	if ev.InChannel == model.None {
+	if ev.InChannel == topology.None {
 		if mv.FromVC != flit.None {
 			return false
 		}
@@ -266,7 +265,7 @@ func (rp *replayer) matches(ev sim.TraceEvent, mv flit.Move) bool {
 	if mv.Kind == flit.KindPrune || mv.Address != ev.Head || ev.Kind == sim.TraceReserve && mv.Kind != flit.KindAlloc {
 		return false
 	}
-	if ev.Channel == model.None {
+	if ev.Channel == topology.None {
 		return mv.To == flit.Eject && mv.At == ev.Node
 	}
 	return mv.To >= 0 && rp.m.Channel(mv.To) == ev.Channel && rp.m.VCOf(mv.To) == ev.VC
@@ -358,12 +357,12 @@ func randomTreeRun(rng *rand.Rand, sh treeShape) (treeRun, flit.Prune) {
 	r.prune = p
 	n := w * h
 	for k := sh.minMsgs + rng.IntN(sh.maxMsgs-sh.minMsgs+1); len(r.msgs) < k; {
-		m := sim.TreeMessage{Source: model.NodeID(rng.IntN(n))}
-		if sh.hot && m.Source != model.NodeID(n-1) {
-			m.Dests = append(m.Dests, model.NodeID(n-1))
+		m := sim.TreeMessage{Source: topology.NodeID(rng.IntN(n))}
+		if sh.hot && m.Source != topology.NodeID(n-1) {
+			m.Dests = append(m.Dests, topology.NodeID(n-1))
 		}
 		for nd := 1 + rng.IntN(3); len(m.Dests) < nd; {
-			d := model.NodeID(rng.IntN(n))
+			d := topology.NodeID(rng.IntN(n))
 			if d != m.Source && !slices.Contains(m.Dests, d) {
 				m.Dests = append(m.Dests, d)
 			}
@@ -409,7 +408,7 @@ func checkTreeRuns(t *testing.T, rng *rand.Rand, n int, sh treeShape, wantDeadlo
 	cycles := int64(0)
 	for k := 0; k < n; k++ {
 		r, fp := randomTreeRun(rng, sh)
-		g, err := model.ParseGrid(r.topo)
+		g, err := topology.Parse(r.topo)
 		if err != nil {
 			t.Fatal(err)
 		}

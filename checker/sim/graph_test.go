@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // graphRelation parses an irregular network and resolves a built-in relation on it.
-func graphRelation(t *testing.T, spec, name string) (*model.Grid, routing.Relation) {
+func graphRelation(t *testing.T, spec, name string) (*topology.Network, routing.Relation) {
 	t.Helper()
-	g, err := model.ParseNetwork(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func graphRelation(t *testing.T, spec, name string) (*model.Grid, routing.Relati
 
 // meanRouteHops is the mean length of rel's routes over ordered pairs of distinct
 // endpoints, computed directly (the zero-load formula's h).
-func meanRouteHops(t *testing.T, g *model.Grid, rel routing.Relation) float64 {
+func meanRouteHops(t *testing.T, g *topology.Network, rel routing.Relation) float64 {
 	t.Helper()
 	var sum, n float64
 	for _, s := range g.Endpoints() {
@@ -62,10 +62,10 @@ func TestGraphLightLoadZeroLoadLatency(t *testing.T) {
 			StopSources: true, Traffic: Traffic{Rate: 0.0005}}
 		var recv []int
 		cfg.Trace = func(ev TraceEvent) {
-			if ev.Channel == model.None && ev.Tail {
+			if ev.Channel == topology.None && ev.Tail {
 				recv = append(recv, int(ev.Node))
 			}
-			if ev.InChannel == model.None && !g.Endpoint(g.Channel(ev.Channel).From) {
+			if ev.InChannel == topology.None && !g.Endpoint(g.Channel(ev.Channel).From) {
 				t.Fatalf("%s: a router injected into %d", c.spec, ev.Channel)
 			}
 		}
@@ -80,8 +80,8 @@ func TestGraphLightLoadZeroLoadLatency(t *testing.T) {
 			t.Errorf("%s: %d flit-hops, routes need %d", c.spec, res.FlitHops, res.RouteFlitHops)
 		}
 		for _, v := range recv {
-			if !g.Endpoint(model.NodeID(v)) {
-				t.Fatalf("%s: router %s received a worm", c.spec, g.NodeName(model.NodeID(v)))
+			if !g.Endpoint(topology.NodeID(v)) {
+				t.Fatalf("%s: router %s received a worm", c.spec, g.NodeName(topology.NodeID(v)))
 			}
 		}
 		zero := float64(cfg.Ts) + meanRouteHops(t, g, rel) + float64(cfg.Length) + float64(cfg.Tr)
@@ -146,7 +146,7 @@ func TestGraphRefused(t *testing.T) {
 		}
 	}
 	// A relation that strands a worm is refused before the run.
-	f, _ := model.ParseNetwork("mesh:3x3/faults=(1,0)-(2,0)")
+	f, _ := topology.Parse("mesh:3x3/faults=(1,0)-(2,0)")
 	dor, _ := routing.ByName(f, "dor")
 	if _, err := Run(Config{Grid: f, Relation: dor}); err == nil || !strings.Contains(err.Error(), "strands") {
 		t.Errorf("dor across a failed link: %v", err)
@@ -190,7 +190,7 @@ func TestGraphLazyRoutesSameRun(t *testing.T) {
 // carries the load.
 func TestGraphHashSelectionSpreads(t *testing.T) {
 	g, rel := graphRelation(t, "fattree:4,3", "fattree-nca")
-	used := [2]map[model.NodeID]bool{{}, {}}
+	used := [2]map[topology.NodeID]bool{{}, {}}
 	var total [2]int
 	for si, sel := range []Selection{SelectFirst, SelectHash} {
 		for _, s := range g.Endpoints() {
@@ -202,7 +202,7 @@ func TestGraphHashSelectionSpreads(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var walk []model.ChannelID
+				var walk []topology.ChannelID
 				for _, h := range hops {
 					walk = append(walk, h.Channel)
 					if v := g.Channel(h.Channel).To; strings.HasPrefix(g.NodeName(v), "s0.") {
@@ -236,7 +236,7 @@ func TestGraphHashSelectionSpreads(t *testing.T) {
 
 // TestGraphRelationDORMatchesGrid: on a mesh and a torus, worms routed through the route
 // table by the relation dor (with its dateline classes) make the same run, to the last
-// figure, as worms on model.DOR's paths: the relation path and the grid path agree.
+// figure, as worms on topology.DOR's paths: the relation path and the grid path agree.
 func TestGraphRelationDORMatchesGrid(t *testing.T) {
 	for _, spec := range []string{"mesh:4x5", "torus:6x4"} {
 		g := mustGrid(t, spec)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestGroupsWaitForTheirOwnMessage runs two multicasts (001 §2.3 multi-node multicast)
@@ -11,17 +12,17 @@ import (
 // 1 to (2). Node (1) holds group 0's message long before group 1's, and must not relay
 // group 1 until that message has arrived.
 func TestGroupsWaitForTheirOwnMessage(t *testing.T) {
-	g, err := model.ParseGrid("mesh:8x2")
+	g, err := topology.Parse("mesh:8x2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dor := model.NewDOR(g)
-	n := func(x int) model.NodeID { return g.Node(x, 0) }
+	dor := topology.NewDOR(g)
+	n := func(x int) topology.NodeID { return g.Node(x, 0) }
 	uni := func(a, b, step int) model.Unicast {
 		return model.Unicast{From: n(a), To: n(b), Path: dor.Path(n(a), n(b)), Step: step, Order: 1}
 	}
 	s := &model.Schedule{Topology: g, Ports: model.OnePort,
-		Sources:  []model.NodeID{n(0), n(7)},
+		Sources:  []topology.NodeID{n(0), n(7)},
 		Unicasts: []model.Unicast{uni(0, 1, 1), uni(7, 1, 1), uni(1, 2, 2)},
 		Group:    []int{0, 1, 1}}
 	const ts, L = 100, 4
@@ -53,13 +54,13 @@ func TestGroupsWaitForTheirOwnMessage(t *testing.T) {
 // TestCPUPerGroup: two groups leaving the same node on a one-processor node take ts
 // each in turn; with a processor per group their start-ups overlap.
 func TestCPUPerGroup(t *testing.T) {
-	g, err := model.ParseGrid("mesh:8x2")
+	g, err := topology.Parse("mesh:8x2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dor := model.NewDOR(g)
+	dor := topology.NewDOR(g)
 	a, b, c := g.Node(0, 0), g.Node(1, 0), g.Node(0, 1)
-	s := &model.Schedule{Topology: g, Ports: model.AllPort, Sources: []model.NodeID{a, a},
+	s := &model.Schedule{Topology: g, Ports: model.AllPort, Sources: []topology.NodeID{a, a},
 		Unicasts: []model.Unicast{{From: a, To: b, Path: dor.Path(a, b), Step: 1, Order: 1}, {From: a, To: c, Path: dor.Path(a, c), Step: 1, Order: 1}},
 		Group:    []int{0, 1}}
 	const ts, L = 100, 4

@@ -10,13 +10,14 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // naiveExecute is the deliberately simple twin of ExecuteSchedule: the same router model
 // written for clarity, not speed. Every cycle it scans every channel and port, decides
 // all moves from a snapshot of the state at the start of the cycle, then applies them.
 // It shares no code with network.go.
-func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv []int64, blk *Contention) {
+func naiveExecute(g *topology.Network, s *model.Schedule, opt ScheduleOptions) (recv []int64, blk *Contention) {
 	V, B, L := max(opt.VCs, 1), max(opt.Buffer, 1), opt.L
 	if opt.Buffer == 0 {
 		B = 2
@@ -97,7 +98,7 @@ func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv [
 	}
 	nodeOf := func(x int) int {
 		if x < C*V {
-			return int(g.Channel(model.ChannelID(x / V)).To)
+			return int(g.Channel(topology.ChannelID(x / V)).To)
 		}
 		return (x - C*V) / inP
 	}
@@ -160,7 +161,7 @@ func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv [
 				}
 				if got < 0 {
 					if blk == nil {
-						blk = &Contention{Cycle: t, Channel: model.None, Node: model.NodeID(v), Waiting: worms[w].uni, Holding: worms[ownerWorm[C*V+v*outP]].uni}
+						blk = &Contention{Cycle: t, Channel: topology.None, Node: topology.NodeID(v), Waiting: worms[w].uni, Holding: worms[ownerWorm[C*V+v*outP]].uni}
 					}
 					keep = append(keep, x)
 					continue
@@ -181,8 +182,8 @@ func naiveExecute(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (recv [
 				// A node's own sends through one first channel are serialised, not
 				// contending (the timed semantics' definition).
 				a, b := s.Unicasts[worms[w].uni], s.Unicasts[worms[ownerWorm[c*V]].uni]
-				if blk == nil && !(a.From == b.From && a.Path[0] == model.ChannelID(c) && b.Path[0] == model.ChannelID(c)) {
-					blk = &Contention{Cycle: t, Channel: model.ChannelID(c), Node: g.Channel(model.ChannelID(c)).From, Waiting: worms[w].uni, Holding: worms[ownerWorm[c*V]].uni}
+				if blk == nil && !(a.From == b.From && a.Path[0] == topology.ChannelID(c) && b.Path[0] == topology.ChannelID(c)) {
+					blk = &Contention{Cycle: t, Channel: topology.ChannelID(c), Node: g.Channel(topology.ChannelID(c)).From, Waiting: worms[w].uni, Holding: worms[ownerWorm[c*V]].uni}
 				}
 				keep = append(keep, x)
 				continue
@@ -271,7 +272,7 @@ func TestPropExecutorMatchesNaiveTwin(t *testing.T) {
 	}
 	p := gopter.NewProperties(params)
 	p.Property("executor = naive twin", prop.ForAll(func(c smallConfig, k int) string {
-		g, err := model.ParseGrid(c.Spec)
+		g, err := topology.Parse(c.Spec)
 		if err != nil {
 			return err.Error()
 		}
@@ -280,12 +281,12 @@ func TestPropExecutorMatchesNaiveTwin(t *testing.T) {
 			s.Ports = model.OnePort
 		}
 		// Extra concurrent senders make contention likely.
-		r := model.NewDOR(g)
+		r := topology.NewDOR(g)
 		x := c.Seed
 		for i := 0; i < 3; i++ {
 			x = x*6364136223846793005 + 1442695040888963407
-			a := model.NodeID(int(x>>33) % g.Nodes())
-			b := model.NodeID(int(x>>13) % g.Nodes())
+			a := topology.NodeID(int(x>>33) % g.Nodes())
+			b := topology.NodeID(int(x>>13) % g.Nodes())
 			if a != b {
 				s.Sources = append(s.Sources, a)
 				s.Unicasts = append(s.Unicasts, model.Unicast{From: a, To: b, Path: r.Path(a, b), Step: 1, Order: 100 + i})

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // flit is one flit in a buffer: the worm it belongs to (index into network.worms) in
@@ -24,13 +24,13 @@ func (f flit) worm() int32 { return int32(f >> 3) }
 // worm is one message in flight along one route. A unicast is one worm; a path-based
 // multicast is one worm per path; a unicast-based collective is many worms.
 type worm struct {
-	hops    []model.Hop
+	hops    []topology.Hop
 	drops   []int32 // 1-based hop counts after which the node reached receives a copy (path-based)
 	hop     int32   // next hop the header takes; len(hops) means eject
 	tailHop int32   // hops the tail has crossed
 	sent    int32   // flits injected so far
 	length  int32
-	src     model.NodeID
+	src     topology.NodeID
 	msg     int32 // index of the message record
 	aux     int32 // algorithm data (SBT: the rotated dimension index this copy travelled)
 	ready   int64 // cycle the worm joined its injection port
@@ -41,10 +41,10 @@ type worm struct {
 // worms: the contending pair of the schedule executor.
 type blockEvent struct {
 	Cycle   int64
-	Channel model.ChannelID // model.None for a delivery port
-	Node    model.NodeID    // the node whose output is contended
-	Waiting int32           // worm id (message index for schedules) that had to wait
-	Holding int32           // worm id holding the resource
+	Channel topology.ChannelID // topology.None for a delivery port
+	Node    topology.NodeID    // the node whose output is contended
+	Waiting int32              // worm id (message index for schedules) that had to wait
+	Holding int32              // worm id holding the resource
 }
 
 // network is the flit-level state: virtual-channel buffers, allocations and the
@@ -55,7 +55,7 @@ type blockEvent struct {
 // channel c is x = c*V+v) followed by injection ports; output units y are network VCs
 // 0..nvc-1 (the same VC seen from upstream) followed by delivery ports.
 type network struct {
-	g        *model.Grid
+	g        *topology.Network
 	V        int
 	B        int
 	classes  int
@@ -110,12 +110,12 @@ type network struct {
 	firstBlk   *blockEvent
 	firstWait  *blockEvent
 	recBlk     bool
-	serialised func(waiting, holding int32, c model.ChannelID) bool
+	serialised func(waiting, holding int32, c topology.ChannelID) bool
 
 	// delivered is called when the tail of worm w reaches node v, an intermediate
 	// destination of a path-based worm or (final) the end of its route; the data is
 	// usable at cycle t. The worm record may be released once final is seen.
-	delivered func(w int32, v model.NodeID, t int64, final bool)
+	delivered func(w int32, v topology.NodeID, t int64, final bool)
 	lastMove  int64
 	// trace, if set, sees every flit move (Config.Trace).
 	trace func(TraceEvent)
@@ -125,7 +125,7 @@ type network struct {
 	tree   *treeState
 }
 
-func newNetwork(g *model.Grid, V, B, inPorts, outPorts, classes int) (*network, error) {
+func newNetwork(g *topology.Network, V, B, inPorts, outPorts, classes int) (*network, error) {
 	if V < classes {
 		return nil, fmt.Errorf("vcs %d: the routing needs at least %d virtual channels per physical channel", V, classes)
 	}
@@ -214,11 +214,11 @@ func (n *network) headWorm(x int32) int32 {
 }
 
 // nodeOf returns the node where input unit x sits.
-func (n *network) nodeOf(x int32) model.NodeID {
+func (n *network) nodeOf(x int32) topology.NodeID {
 	if int(x) < n.nvc {
-		return n.g.Channel(model.ChannelID(int(x) / n.V)).To
+		return n.g.Channel(topology.ChannelID(int(x) / n.V)).To
 	}
-	return model.NodeID((int(x) - n.nvc) / n.inPorts)
+	return topology.NodeID((int(x) - n.nvc) / n.inPorts)
 }
 
 // allocate tries to give the header at the head of each pending input unit an output:
@@ -254,7 +254,7 @@ func (n *network) allocate(t int64) {
 				}
 			}
 			if got < 0 {
-				n.block(t, model.None, v, w, n.holder[base])
+				n.block(t, topology.None, v, w, n.holder[base])
 				keep = append(keep, x)
 				continue
 			}
@@ -315,7 +315,7 @@ func (n *network) vcFree(c, v int) bool {
 	return n.mask[c]&(1<<uint(v)) == 0 && n.vcs[c*n.V+v].count == 0
 }
 
-func (n *network) block(t int64, c model.ChannelID, v model.NodeID, waiting int32, holding int32) {
+func (n *network) block(t int64, c topology.ChannelID, v topology.NodeID, waiting int32, holding int32) {
 	if !n.recBlk || n.firstBlk != nil {
 		return
 	}
@@ -453,7 +453,7 @@ func (n *network) move(f flit, x, y int32, t int64) {
 			n.afterTail(x)
 			if len(wr.drops) > 0 && wr.drops[0] == wr.tailHop {
 				wr.drops = wr.drops[1:]
-				n.delivered(w, n.g.Channel(model.ChannelID(c)).To, t+1, false)
+				n.delivered(w, n.g.Channel(topology.ChannelID(c)).To, t+1, false)
 			}
 		}
 		return
@@ -462,7 +462,7 @@ func (n *network) move(f flit, x, y int32, t int64) {
 	if f&flagTail != 0 {
 		n.src[y] = -1
 		n.afterTail(x)
-		v := model.NodeID((int(y) - n.nvc) / n.outPorts)
+		v := topology.NodeID((int(y) - n.nvc) / n.outPorts)
 		n.delivered(w, v, t+1, true)
 	}
 }
@@ -597,21 +597,21 @@ func (n *network) idle() bool {
 
 // TraceEvent is one event of a run: by default (Kind TraceMove) a flit move: in Cycle,
 // the flit of worm Worm (message Msg; for a schedule, the unicast index) left its input
-// (virtual channel InVC of InChannel, or with InChannel = model.None its source's
+// (virtual channel InVC of InChannel, or with InChannel = topology.None its source's
 // injection port) and crossed virtual channel VC of Channel into Node, or, with Channel
-// = model.None, was delivered at Node. Tree multicasts (tree.go) also trace TraceReserve,
+// = topology.None, was delivered at Node. Tree multicasts (tree.go) also trace TraceReserve,
 // an output reserved for an address flit (a new branch, 000 §2.1 case (a); Channel and
-// VC name it, or Channel = model.None the delivery port of Node), and TracePrune, the
+// VC name it, or Channel = topology.None the delivery port of Node), and TracePrune, the
 // outputs Pruned released at input InChannel/InVC of Node (000 §3). Pruned lists network
 // virtual channels as channel*VCs+vc and a delivery port as -1, the numbering of
 // model/flit's outputs. Head is set for a worm's header and a tree's address flits.
 type TraceEvent struct {
 	Cycle      int64
 	Kind       TraceKind
-	Channel    model.ChannelID
+	Channel    topology.ChannelID
 	VC         int
-	Node       model.NodeID
-	InChannel  model.ChannelID
+	Node       topology.NodeID
+	InChannel  topology.ChannelID
 	InVC       int
 	Worm, Msg  int32
 	Head, Tail bool
@@ -638,16 +638,16 @@ type vcBuf struct {
 // an injection port) and moved to (output unit y: a virtual channel of a network
 // channel, or a delivery port of a node) and hands it to the trace hook.
 func (n *network) traceMove(ev TraceEvent, x, y int) {
-	ev.InChannel = model.None
+	ev.InChannel = topology.None
 	if x < n.nvc {
-		ev.InChannel, ev.InVC = model.ChannelID(x/n.V), x%n.V
+		ev.InChannel, ev.InVC = topology.ChannelID(x/n.V), x%n.V
 	}
-	ev.Channel = model.None
+	ev.Channel = topology.None
 	if y < n.nvc {
-		ev.Channel, ev.VC = model.ChannelID(y/n.V), y%n.V
+		ev.Channel, ev.VC = topology.ChannelID(y/n.V), y%n.V
 		ev.Node = n.g.Channel(ev.Channel).To
 	} else {
-		ev.Node = model.NodeID((y - n.nvc) / n.outPorts)
+		ev.Node = topology.NodeID((y - n.nvc) / n.outPorts)
 	}
 	n.trace(ev)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 type smallConfig struct {
@@ -38,20 +39,20 @@ func TestPropDrainedRunsConserveFlits(t *testing.T) {
 	}
 	p := gopter.NewProperties(params)
 	p.Property("drained runs deliver every flit", prop.ForAll(func(c smallConfig) string {
-		g, err := model.ParseGrid(c.Spec)
+		g, err := topology.Parse(c.Spec)
 		if err != nil {
 			return err.Error()
 		}
-		V := max(c.V, model.NewDOR(g).Classes())
+		V := max(c.V, topology.NewDOR(g).Classes())
 		ports := model.AllPort
 		if c.OnePort {
 			ports = model.OnePort
 		}
-		tr := Traffic{Rate: 0.03, Multicast: 0.2, MinDests: 1, MaxDests: 3, HotSpot: 0.2, HotNode: model.NodeID(c.Seed % uint64(g.Nodes()))}
+		tr := Traffic{Rate: 0.03, Multicast: 0.2, MinDests: 1, MaxDests: 3, HotSpot: 0.2, HotNode: topology.NodeID(c.Seed % uint64(g.Nodes()))}
 		if c.Seed%2 == 0 {
 			tr.Process = Bernoulli
 		}
-		if g.Kind() == model.Hypercube {
+		if g.Kind() == topology.Hypercube {
 			tr.Broadcast = 0.1
 		}
 		res, err := Run(Config{Grid: g, VCs: V, Buffer: c.B, Length: c.L, Ts: c.Ts, Tr: c.Tr, Ports: ports, Seed: c.Seed, Cycles: 600, StopSources: true, Traffic: tr})
@@ -67,7 +68,7 @@ func TestPropDrainedRunsConserveFlits(t *testing.T) {
 		return ""
 	}, genSmall()))
 	p.Property("executor equals the timed model whenever no header waited", prop.ForAll(func(c smallConfig, k int) string {
-		g, err := model.ParseGrid(c.Spec)
+		g, err := topology.Parse(c.Spec)
 		if err != nil {
 			return err.Error()
 		}
@@ -96,18 +97,18 @@ func TestPropDrainedRunsConserveFlits(t *testing.T) {
 
 // randomTree builds a random unicast-based multicast: node 0 informs k random nodes, each
 // new holder informing later ones, in DOR paths.
-func randomTree(g *model.Grid, k int, seed uint64) *model.Schedule {
-	r := model.NewDOR(g)
+func randomTree(g *topology.Network, k int, seed uint64) *model.Schedule {
+	r := topology.NewDOR(g)
 	N := g.Nodes()
 	k = min(k, N-1)
-	s := &model.Schedule{Sources: []model.NodeID{0}, Ports: model.AllPort}
-	holders := []model.NodeID{0}
+	s := &model.Schedule{Sources: []topology.NodeID{0}, Ports: model.AllPort}
+	holders := []topology.NodeID{0}
 	order := make([]int, N)
 	x := seed
 	for i := 1; i <= k; i++ {
 		x = x*6364136223846793005 + 1442695040888963407
 		from := holders[int(x>>33)%len(holders)]
-		to := model.NodeID(i)
+		to := topology.NodeID(i)
 		order[from]++
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: from, To: to, Path: r.Path(from, to), Step: 1, Order: order[from]})
 		s.Destinations = append(s.Destinations, to)

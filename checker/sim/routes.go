@@ -3,8 +3,8 @@ package sim
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // maxEagerPairs bounds the endpoint pairs whose routes newRouteTable computes before the
@@ -59,7 +59,7 @@ func hashChoose(h routing.Header, outs []routing.Output) int {
 
 // Path returns the route sel gives a worm from src to dst under rel
 // (routing.SelectPath): the route the simulator's worm takes.
-func (s Selection) Path(rel routing.Relation, src, dst model.NodeID) ([]model.Hop, error) {
+func (s Selection) Path(rel routing.Relation, src, dst topology.NodeID) ([]topology.Hop, error) {
 	return routing.SelectPath(rel, src, dst, s.Choose())
 }
 
@@ -70,10 +70,10 @@ type routeTable struct {
 	rel    routing.Relation
 	sel    Selection
 	idx    []int32 // node -> endpoint index, or -1
-	ends   []model.NodeID
+	ends   []topology.NodeID
 	off    []int64 // eager: E*E+1 offsets into hops
-	hops   []model.Hop
-	lazy   map[int64][]model.Hop // beyond maxEagerPairs
+	hops   []topology.Hop
+	lazy   map[int64][]topology.Hop // beyond maxEagerPairs
 	eager  bool
 	endsSq int64 // E*E
 }
@@ -81,7 +81,7 @@ type routeTable struct {
 // newRouteTable computes rel's routes between all pairs of ends when there are at most
 // eagerPairs of them (maxEagerPairs), failing on the first pair the relation strands.
 // Cost O(pairs x hops x outputs).
-func newRouteTable(rel routing.Relation, sel Selection, ends []model.NodeID, eagerPairs int64) (*routeTable, error) {
+func newRouteTable(rel routing.Relation, sel Selection, ends []topology.NodeID, eagerPairs int64) (*routeTable, error) {
 	g := rel.Grid()
 	t := &routeTable{rel: rel, sel: sel, ends: ends, idx: make([]int32, g.Nodes())}
 	for i := range t.idx {
@@ -93,7 +93,7 @@ func newRouteTable(rel routing.Relation, sel Selection, ends []model.NodeID, eag
 	E := int64(len(ends))
 	t.endsSq = E * E
 	if t.endsSq > eagerPairs {
-		t.lazy = map[int64][]model.Hop{}
+		t.lazy = map[int64][]topology.Hop{}
 		return t, nil
 	}
 	t.eager = true
@@ -116,7 +116,7 @@ func newRouteTable(rel routing.Relation, sel Selection, ends []model.NodeID, eag
 }
 
 // path returns the route from endpoint s to endpoint d; the caller must not modify it.
-func (t *routeTable) path(s, d model.NodeID) ([]model.Hop, error) {
+func (t *routeTable) path(s, d topology.NodeID) ([]topology.Hop, error) {
 	k := int64(t.idx[s])*int64(len(t.ends)) + int64(t.idx[d])
 	if t.eager {
 		return t.hops[t.off[k]:t.off[k+1]], nil
@@ -133,15 +133,15 @@ func (t *routeTable) path(s, d model.NodeID) ([]model.Hop, error) {
 }
 
 // portCounts returns the injection and delivery ports of an all-port node of g: one per
-// channel leaving it and one per channel entering it, numbered by Grid.Port (2 x Dims() on
+// channel leaving it and one per channel entering it, numbered by topology.Network.Port (2 x Dims() on
 // a grid, the largest out- and in-degree on a graph).
-func portCounts(g *model.Grid) (in, out int) {
+func portCounts(g *topology.Network) (in, out int) {
 	if !g.IsGraph() {
 		return 2 * g.Dims(), 2 * g.Dims()
 	}
 	deg := make([]int, g.Nodes())
 	for c := 0; c < g.Channels(); c++ {
-		deg[g.Channel(model.ChannelID(c)).To]++
+		deg[g.Channel(topology.ChannelID(c)).To]++
 	}
 	out = 1
 	for _, d := range deg {

@@ -9,6 +9,7 @@ import (
 	"github.com/emirpasic/gods/v2/trees/binaryheap"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // ScheduleOptions are the timing parameters of the schedule executor.
@@ -19,7 +20,7 @@ type ScheduleOptions struct {
 	Buffer int // flits per VC buffer (0 = 2)
 	// Limit bounds the simulated cycles (0 = a generous bound from the schedule).
 	Limit int64
-	// Dateline splits the VCs of a torus into the two dateline classes of model.DOR
+	// Dateline splits the VCs of a torus into the two dateline classes of topology.DOR
 	// (VCs must be even, >= 2) for unicasts that follow the DOR path: worms of different
 	// classes then share channels by round robin instead of waiting. Without it (the
 	// timed model) one class holds every VC, and a torus ring may deadlock under
@@ -40,15 +41,15 @@ type ScheduleOptions struct {
 }
 
 // Contention is the first pair of unicasts that wanted the same resource at the same
-// time: Waiting found Channel (or, with Channel = model.None, every delivery port of
+// time: Waiting found Channel (or, with Channel = topology.None, every delivery port of
 // Node) held by Holding at Cycle. Unicasts are indices into Schedule.Unicasts.
 type Contention struct {
-	Cycle   int64           `json:"cycle"`
-	Channel model.ChannelID `json:"channel"`
-	Name    string          `json:"channel_name"`
-	Node    model.NodeID    `json:"node"`
-	Waiting int             `json:"waiting"`
-	Holding int             `json:"holding"`
+	Cycle   int64              `json:"cycle"`
+	Channel topology.ChannelID `json:"channel"`
+	Name    string             `json:"channel_name"`
+	Node    topology.NodeID    `json:"node"`
+	Waiting int                `json:"waiting"`
+	Holding int                `json:"holding"`
 }
 
 // ScheduleResult is the outcome of executing a schedule at flit level.
@@ -94,7 +95,7 @@ type ScheduleResult struct {
 // of every group, one at a time in the order they become ready (001 §2.3).
 //
 // Reference: 004 §6.1 (timing model), §6.2 (simulation of DCF and EDN).
-func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*ScheduleResult, error) {
+func ExecuteSchedule(g *topology.Network, s *model.Schedule, opt ScheduleOptions) (*ScheduleResult, error) {
 	if g == nil || s == nil {
 		return nil, fmt.Errorf("schedule: a grid and a schedule are required")
 	}
@@ -137,8 +138,8 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		in, out = 1, 1
 	}
 	classes := 1
-	r := model.NewDOR(g)
-	if opt.Dateline && g.Kind() == model.Torus {
+	r := topology.NewDOR(g)
+	if opt.Dateline && g.Kind() == topology.Torus {
 		classes = 2
 	}
 	// A schedule whose unicasts carry virtual-channel classes (model.Unicast.VC) is
@@ -187,8 +188,8 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		q.push(event{t: t, seq: seq, kind: k, a: a, b: b})
 	}
 	wormUni := []int{}
-	net.serialised = func(w, h int32, c model.ChannelID) bool {
-		if h < 0 || c == model.None {
+	net.serialised = func(w, h int32, c topology.ChannelID) bool {
+		if h < 0 || c == topology.None {
 			return false
 		}
 		a, b := s.Unicasts[wormUni[w]], s.Unicasts[wormUni[h]]
@@ -201,7 +202,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 		}
 	}
 	cpu := make([]int64, N*G)
-	start := func(v model.NodeID, gi int, R int64) {
+	start := func(v topology.NodeID, gi int, R int64) {
 		if holds[int(v)*G+gi] {
 			return
 		}
@@ -221,15 +222,15 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 					if u.VC != nil {
 						cl = u.VC[k]
 					}
-					wr.hops = append(wr.hops, model.Hop{Channel: c, Class: cl})
+					wr.hops = append(wr.hops, topology.Hop{Channel: c, Class: cl})
 				}
 			} else if classes == 2 {
 				// Dateline classes of the path as given: a DOR path, a tie going Minus or
-				// an explicit subnetwork route (model.DOR.PathHops).
+				// an explicit subnetwork route (topology.DOR.PathHops).
 				wr.hops = append(wr.hops, r.PathHops(u.Path)...)
 			} else {
 				for _, c := range u.Path {
-					wr.hops = append(wr.hops, model.Hop{Channel: c})
+					wr.hops = append(wr.hops, topology.Hop{Channel: c})
 				}
 			}
 			wr.length = int32(opt.L)
@@ -243,7 +244,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 			push(at, evReady, w, 0)
 		}
 	}
-	net.delivered = func(w int32, v model.NodeID, t int64, final bool) {
+	net.delivered = func(w int32, v topology.NodeID, t int64, final bool) {
 		// The unicast's index, not the worm's: a worm id is reused once released.
 		push(t+int64(opt.Tr), evReceived, int32(wormUni[w]), int32(v))
 	}
@@ -277,7 +278,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 				net.inject(e.a, int(wr.src)*in+p, t)
 			case evReceived:
 				remaining--
-				v := model.NodeID(e.b)
+				v := topology.NodeID(e.b)
 				i := int(e.a)
 				res.Deliver[i] = t
 				if res.Receive[v] < 0 {
@@ -308,7 +309,7 @@ func ExecuteSchedule(g *model.Grid, s *model.Schedule, opt ScheduleOptions) (*Sc
 }
 
 // contention names the wait b with unicast indices (nil for nil).
-func contention(g *model.Grid, b *blockEvent, wormUni []int) *Contention {
+func contention(g *topology.Network, b *blockEvent, wormUni []int) *Contention {
 	if b == nil {
 		return nil
 	}
@@ -316,7 +317,7 @@ func contention(g *model.Grid, b *blockEvent, wormUni []int) *Contention {
 	if b.Holding >= 0 {
 		c.Holding = wormUni[b.Holding]
 	}
-	if b.Channel != model.None {
+	if b.Channel != topology.None {
 		c.Name = g.ChannelName(b.Channel)
 	} else {
 		c.Name = "delivery ports of " + g.NodeName(b.Node)
@@ -349,7 +350,7 @@ func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
 	// The receivers in order of receipt time, ties in order of receipt (seq): a binary
 	// heap, O(log N) a node.
 	type item struct {
-		v   model.NodeID
+		v   topology.NodeID
 		t   int64
 		seq int
 	}
@@ -372,7 +373,7 @@ func TimedCompletion(s *model.Schedule, N int, ts, tr, L int) (int64, error) {
 	for !queue.Empty() {
 		it, _ := queue.Pop()
 		cpu := it.t
-		free := map[model.ChannelID]int64{}
+		free := map[topology.ChannelID]int64{}
 		for _, i := range byNode[it.v] {
 			u := s.Unicasts[i]
 			a := cpu + int64(ts)

@@ -6,25 +6,26 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // sbtSchedule builds the spanning-binomial-tree broadcast of 003 §2.2 from src on an
 // n-cube as a unicast schedule: the source sends along dimensions n-1, ..., 0 (largest
 // subtree first); a node that received along dimension k forwards along k-1, ..., 0.
-func sbtSchedule(g *model.Grid, src model.NodeID) *model.Schedule {
+func sbtSchedule(g *topology.Network, src topology.NodeID) *model.Schedule {
 	n := g.Dims()
-	s := &model.Schedule{Sources: []model.NodeID{src}, Ports: model.AllPort}
-	var walk func(v model.NodeID, below, step int)
-	walk = func(v model.NodeID, below, step int) {
+	s := &model.Schedule{Sources: []topology.NodeID{src}, Ports: model.AllPort}
+	var walk func(v topology.NodeID, below, step int)
+	walk = func(v topology.NodeID, below, step int) {
 		order := 0
 		for k := below - 1; k >= 0; k-- {
-			c, w := g.Neighbor(v, k, model.Direction(g.Coord(v, k)))
+			c, w := g.Neighbor(v, k, topology.Direction(g.Coord(v, k)))
 			order++
-			s.Unicasts = append(s.Unicasts, model.Unicast{From: v, To: w, Path: []model.ChannelID{c}, Step: step, Order: order})
+			s.Unicasts = append(s.Unicasts, model.Unicast{From: v, To: w, Path: []topology.ChannelID{c}, Step: step, Order: order})
 			s.Destinations = append(s.Destinations, w)
 		}
 		for k := below - 1; k >= 0; k-- {
-			_, w := g.Neighbor(v, k, model.Direction(g.Coord(v, k)))
+			_, w := g.Neighbor(v, k, topology.Direction(g.Coord(v, k)))
 			walk(w, k, step+1)
 		}
 	}
@@ -36,7 +37,7 @@ func sbtSchedule(g *model.Grid, src model.NodeID) *model.Schedule {
 // n-cube completes at n(ts + tc + L tc + tr) at zero load, to the cycle.
 func TestSBTZeroLoadEqualsFormula(t *testing.T) {
 	for n := 2; n <= 6; n++ {
-		g, _ := model.NewHypercube(n)
+		g, _ := topology.NewHypercube(n)
 		s := sbtSchedule(g, 0)
 		if len(s.Unicasts) != g.Nodes()-1 {
 			t.Fatalf("n=%d: %d unicasts", n, len(s.Unicasts))
@@ -62,10 +63,10 @@ func TestSBTZeroLoadEqualsFormula(t *testing.T) {
 // before the (j-1)-th has left the single injection port, so with L > ts the port, not
 // the processor, paces the sends.
 func TestOnePortSerialisesInjection(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
-	r := model.NewDOR(g)
-	s := &model.Schedule{Sources: []model.NodeID{5}, Ports: model.OnePort}
-	for i, d := range []model.NodeID{4, 6, 1, 9} {
+	g, _ := topology.NewMesh(4, 4)
+	r := topology.NewDOR(g)
+	s := &model.Schedule{Sources: []topology.NodeID{5}, Ports: model.OnePort}
+	for i, d := range []topology.NodeID{4, 6, 1, 9} {
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: 5, To: d, Path: r.Path(5, d), Step: 1, Order: i + 1})
 	}
 	res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: 2, L: 10})
@@ -86,11 +87,11 @@ func TestOnePortSerialisesInjection(t *testing.T) {
 // Collectives given as schedules run under traffic: every unicast is delivered, and an
 // isolated SBT broadcast takes its zero-load time n(ts + 1 + L + tr).
 func TestScheduleDrivenCollectivesUnderTraffic(t *testing.T) {
-	g, _ := model.NewHypercube(4)
-	cfg := Config{Grid: g, Routing: model.DOR{Grid: g, Order: model.DescendingOrder(4)}, VCs: 2, Length: 8, Ts: 2, Tr: 1, Seed: 9,
+	g, _ := topology.NewHypercube(4)
+	cfg := Config{Grid: g, Routing: topology.DOR{Grid: g, Order: topology.DescendingOrder(4)}, VCs: 2, Length: 8, Ts: 2, Tr: 1, Seed: 9,
 		Cycles: 200000, StopSources: true,
 		Traffic:           Traffic{Rate: 0.00005, Broadcast: 1},
-		BroadcastSchedule: func(src model.NodeID) (*model.Schedule, error) { return sbtSchedule(g, src), nil },
+		BroadcastSchedule: func(src topology.NodeID) (*model.Schedule, error) { return sbtSchedule(g, src), nil },
 	}
 	res, err := Run(cfg)
 	if err != nil {
@@ -103,10 +104,10 @@ func TestScheduleDrivenCollectivesUnderTraffic(t *testing.T) {
 	m := mustGrid(t, "torus:4x4")
 	cfg = Config{Grid: m, VCs: 2, Length: 4, Ts: 1, Seed: 3, Cycles: 3000, StopSources: true,
 		Traffic: Traffic{Rate: 0.01, Multicast: 0.5, MinDests: 2, MaxDests: 6},
-		MulticastSchedule: func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
+		MulticastSchedule: func(src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error) {
 			// A chain: src informs dests[0], which informs dests[1], ...
-			r := model.NewDOR(m)
-			s := &model.Schedule{Sources: []model.NodeID{src}, Destinations: dests}
+			r := topology.NewDOR(m)
+			s := &model.Schedule{Sources: []topology.NodeID{src}, Destinations: dests}
 			prev := src
 			for i, d := range dests {
 				s.Unicasts = append(s.Unicasts, model.Unicast{From: prev, To: d, Path: r.Path(prev, d), Step: i + 1, Order: 1})
@@ -125,9 +126,9 @@ func TestScheduleDrivenCollectivesUnderTraffic(t *testing.T) {
 }
 
 func TestFailingBuilderIsAnError(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
+	g, _ := topology.NewMesh(4, 4)
 	_, err := Run(Config{Grid: g, Length: 4, Seed: 1, Cycles: 2000, Traffic: Traffic{Rate: 0.05, Broadcast: 0.5},
-		BroadcastSchedule: func(src model.NodeID) (*model.Schedule, error) { return nil, fmt.Errorf("no broadcast here") }})
+		BroadcastSchedule: func(src topology.NodeID) (*model.Schedule, error) { return nil, fmt.Errorf("no broadcast here") }})
 	if err == nil || !strings.Contains(err.Error(), "no broadcast here") {
 		t.Fatalf("error %v", err)
 	}
@@ -136,11 +137,11 @@ func TestFailingBuilderIsAnError(t *testing.T) {
 // On a ring with one VC, eight worms each going halfway round (DOR takes the tie the
 // Plus way) deadlock; with dateline classes they finish.
 func TestExecutorRingDeadlockAndDateline(t *testing.T) {
-	g, _ := model.NewTorus(8)
-	r := model.NewDOR(g)
+	g, _ := topology.NewTorus(8)
+	r := topology.NewDOR(g)
 	s := &model.Schedule{Ports: model.AllPort}
 	for v := 0; v < 8; v++ {
-		from, to := model.NodeID(v), model.NodeID((v+4)%8)
+		from, to := topology.NodeID(v), topology.NodeID((v+4)%8)
 		s.Sources = append(s.Sources, from)
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: from, To: to, Path: r.Path(from, to), Step: 1, Order: 1})
 	}
@@ -157,13 +158,13 @@ func TestExecutorRingDeadlockAndDateline(t *testing.T) {
 }
 
 func TestTraceSeesEveryFlitMove(t *testing.T) {
-	g, _ := model.NewMesh(4, 4)
-	s := unicastSchedule(g, [][2]model.NodeID{{0, 15}})
+	g, _ := topology.NewMesh(4, 4)
+	s := unicastSchedule(g, [][2]topology.NodeID{{0, 15}})
 	var n, delivered int
 	var last int64
 	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: 5, Trace: func(ev TraceEvent) {
 		n++
-		if ev.Channel == model.None {
+		if ev.Channel == topology.None {
 			delivered++
 		}
 		if ev.Cycle < last || ev.Msg != 0 {
@@ -182,8 +183,8 @@ func TestTraceSeesEveryFlitMove(t *testing.T) {
 // Unicasts in different virtual-channel classes (model.Unicast.VC, as U-torus uses) do
 // not wait for each other: they share the channel flit by flit.
 func TestScheduleVCClassesShareInsteadOfWaiting(t *testing.T) {
-	g, _ := model.NewMesh(4, 2)
-	s := unicastSchedule(g, [][2]model.NodeID{{0, 3}, {1, 3}})
+	g, _ := topology.NewMesh(4, 2)
+	s := unicastSchedule(g, [][2]topology.NodeID{{0, 3}, {1, 3}})
 	s.Unicasts[0].VC = []uint8{0, 0, 0}
 	s.Unicasts[1].VC = []uint8{1, 1}
 	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: 20})

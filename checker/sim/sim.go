@@ -9,8 +9,8 @@
 // router at the end of cycle t is routed and may cross the next channel in cycle t+1
 // (one cycle per hop); a VC is allocated to a worm when its header is routed, and only
 // once the previous worm's tail has left the VC's buffer (atomic VC allocation, the one
-// rule of docs/semantics.md, shared with the explorer's model/flit). Routing is model.DOR; on tori with dateline classes VCs
-// 0..V/2-1 are class 0 and V/2..V-1 class 1. On an irregular network (model.Graph: files,
+// rule of docs/semantics.md, shared with the explorer's model/flit). Routing is topology.DOR; on tori with dateline classes VCs
+// 0..V/2-1 are class 0 and V/2..V-1 class 1. On an irregular network (topology.Graph: files,
 // dragonflies, fat-trees, grids with failed links) worms follow a routing relation instead
 // (Config.Relation, routes.go): each worm the route routing.FirstPath gives it, the
 // relation's VC at each hop as the hop's class, and only endpoints (the terminals, when
@@ -50,6 +50,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Process is the arrival process of message generation at each node.
@@ -73,13 +74,13 @@ func (p Process) String() string {
 // counts after which the node reached receives a copy (path-based multicast delivers
 // along the way; the last hop always delivers and need not be listed).
 type Route struct {
-	Channels []model.ChannelID
+	Channels []topology.ChannelID
 	Drops    []int
 }
 
 // MulticastFunc turns a multicast from src to dests into worms. Nil means separate
 // addressing: one unicast per destination, in the order given.
-type MulticastFunc func(src model.NodeID, dests []model.NodeID) ([]Route, error)
+type MulticastFunc func(src topology.NodeID, dests []topology.NodeID) ([]Route, error)
 
 // Traffic describes the offered load.
 type Traffic struct {
@@ -96,17 +97,17 @@ type Traffic struct {
 	// HotSpot is the probability p that a unicast goes to HotNode instead of a uniform
 	// destination (001 §4.4).
 	HotSpot float64
-	HotNode model.NodeID
+	HotNode topology.NodeID
 }
 
 // Config is one simulation.
 type Config struct {
-	Grid    *model.Grid
-	Routing model.DOR // zero value: model.NewDOR(Grid)
+	Grid    *topology.Network
+	Routing topology.DOR // zero value: topology.NewDOR(Grid)
 	// Relation, if set, routes every unicast (and every unicast of separate addressing)
 	// on routing.FirstPath: the relation's most preferred output at each hop, its VC as
 	// the hop's class (the relation's VCs() classes split the V virtual channels). It is
-	// required on an irregular network (Grid.IsGraph), where Routing is unused; tree
+	// required on an irregular network (topology.Network.IsGraph), where Routing is unused; tree
 	// multicast and SBT broadcasts, which branch by dimension, refuse it.
 	Relation routing.Relation
 	// Selection picks, where the relation permits several outputs, the one a worm's route
@@ -129,10 +130,10 @@ type Config struct {
 	// MulticastSchedule, if set, realises each multicast as a unicast-based collective
 	// (U-torus, U-mesh, SPU...): the source sends its unicasts, and every node sends its
 	// own as soon as it has received the message. It takes precedence over Multicast.
-	MulticastSchedule func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error)
+	MulticastSchedule func(src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error)
 	// BroadcastSchedule, if set, realises broadcasts as a unicast-based collective (DCF,
 	// EDN, SBT...) on any topology instead of 003's SBT on hypercubes.
-	BroadcastSchedule func(src model.NodeID) (*model.Schedule, error)
+	BroadcastSchedule func(src topology.NodeID) (*model.Schedule, error)
 	Seed              uint64
 	Warmup            int64 // cycles before statistics are gathered
 	Cycles            int64 // measurement window in cycles (0 = 10000)
@@ -211,9 +212,9 @@ const (
 
 // plan is a unicast-based collective in flight: each node's sends in its order.
 type plan struct {
-	sends   map[model.NodeID][]int // node -> indices into s.Unicasts, in send order
+	sends   map[topology.NodeID][]int // node -> indices into s.Unicasts, in send order
 	s       *model.Schedule
-	started map[model.NodeID]bool
+	started map[topology.NodeID]bool
 }
 
 type message struct {
@@ -228,8 +229,8 @@ type message struct {
 
 type runner struct {
 	cfg     Config
-	g       *model.Grid
-	r       model.DOR
+	g       *topology.Network
+	r       topology.DOR
 	net     *network
 	q       eventQueue
 	rng     *rand.Rand
@@ -238,13 +239,13 @@ type runner struct {
 	cpuFree []int64
 	msgs    []message
 	next    []float64 // per node: next generation time (continuous)
-	hopBuf  []model.Hop
-	dests   []model.NodeID
-	perm    []model.NodeID
-	// ends are the nodes that send and receive (Grid.Endpoints: every node of a grid) and
+	hopBuf  []topology.Hop
+	dests   []topology.NodeID
+	perm    []topology.NodeID
+	// ends are the nodes that send and receive (topology.Network.Endpoints: every node of a grid) and
 	// endIdx[v] is v's index among them, or -1; routes is the relation's route table
 	// (nil under Routing).
-	ends   []model.NodeID
+	ends   []topology.NodeID
 	endIdx []int32
 	routes *routeTable
 
@@ -260,7 +261,7 @@ type runner struct {
 	err        error // the first error of a user-supplied routing or schedule function
 
 	// treeLog, if set (tests), sees every tree-multicast delivery.
-	treeLog func(msg int32, v model.NodeID, t int64)
+	treeLog func(msg int32, v topology.NodeID, t int64)
 
 	// now and generating are the loop's state for handleFn, a method value made once so
 	// that the cycle loop allocates nothing.
@@ -308,7 +309,7 @@ func newRunner(cfg Config) (*runner, error) {
 			return nil, fmt.Errorf("relation: %s is an irregular network without dimension order; give a routing relation (Config.Relation), e.g. updown or shortest-path", cfg.Grid.Spec())
 		}
 		if cfg.Routing.Grid == nil {
-			cfg.Routing = model.NewDOR(cfg.Grid)
+			cfg.Routing = topology.NewDOR(cfg.Grid)
 		}
 		if err := cfg.Routing.CheckOrder(); err != nil {
 			return nil, fmt.Errorf("routing: %v", err)
@@ -344,7 +345,7 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, fmt.Errorf("rate %v: a Bernoulli source generates at most one message per cycle", t.Rate)
 	case t.Broadcast < 0 || t.Multicast < 0 || t.Broadcast+t.Multicast > 1:
 		return nil, fmt.Errorf("broadcast %v, multicast %v: fractions must be >= 0 and sum to at most 1", t.Broadcast, t.Multicast)
-	case t.Broadcast > 0 && cfg.Grid.Kind() != model.Hypercube && cfg.BroadcastSchedule == nil:
+	case t.Broadcast > 0 && cfg.Grid.Kind() != topology.Hypercube && cfg.BroadcastSchedule == nil:
 		return nil, fmt.Errorf("broadcast %v: the SBT broadcast of 003 needs a hypercube topology, not %s (or give a broadcast schedule)", t.Broadcast, cfg.Grid.Spec())
 	case cfg.Selection > SelectHash:
 		return nil, fmt.Errorf("selection %d: not a selection function", cfg.Selection)
@@ -554,7 +555,7 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 		if !generating {
 			return
 		}
-		v := model.NodeID(e.a)
+		v := topology.NodeID(e.a)
 		// Every arrival of the continuous-time process that falls in this cycle
 		// generates a message now (several at high Poisson rates).
 		nt := t
@@ -575,9 +576,9 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 	case evReceived:
 		m := &rn.msgs[e.a]
 		if m.plan != nil {
-			rn.planStart(e.a, model.NodeID(e.b), t)
+			rn.planStart(e.a, topology.NodeID(e.b), t)
 		} else if m.kind == kindBroadcast && e.c > 0 {
-			rn.sbtForward(model.NodeID(e.b), e.a, int(e.c), t)
+			rn.sbtForward(topology.NodeID(e.b), e.a, int(e.c), t)
 		}
 		m.pending--
 		if m.pending == 0 {
@@ -588,7 +589,7 @@ func (rn *runner) handle(e event, t int64, generating bool) {
 
 // send hands a worm over route hops to the processor of src at cycle t: it joins the
 // injection port after the processor's earlier sends and ts.
-func (rn *runner) send(src model.NodeID, hops []model.Hop, drops []int32, msg, aux int32, t int64) {
+func (rn *runner) send(src topology.NodeID, hops []topology.Hop, drops []int32, msg, aux int32, t int64) {
 	w := rn.net.newWorm()
 	wr := &rn.net.worms[w]
 	wr.hops = append(wr.hops[:0], hops...)
@@ -617,7 +618,7 @@ func (rn *runner) newMessage(kind uint8, receivers int, t int64) int32 {
 	return int32(len(rn.msgs) - 1)
 }
 
-func (rn *runner) generate(v model.NodeID, t int64) {
+func (rn *runner) generate(v topology.NodeID, t int64) {
 	tr := rn.cfg.Traffic
 	u := rn.rng.Float64()
 	N := rn.g.Nodes()
@@ -672,9 +673,9 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 			return
 		}
 		for _, r := range routes {
-			hops := make([]model.Hop, len(r.Channels))
+			hops := make([]topology.Hop, len(r.Channels))
 			for i, c := range r.Channels {
-				hops[i] = model.Hop{Channel: c}
+				hops[i] = topology.Hop{Channel: c}
 			}
 			var drops []int32
 			for _, d := range r.Drops {
@@ -705,7 +706,7 @@ func (rn *runner) generate(v model.NodeID, t int64) {
 
 // route puts the route of a worm from v to d in hopBuf: the relation's (Config.Relation)
 // or dimension order. It reports false, with the run failed, when the relation has none.
-func (rn *runner) route(v, d model.NodeID) bool {
+func (rn *runner) route(v, d topology.NodeID) bool {
 	if rn.routes == nil {
 		rn.hopBuf = rn.r.AppendHops(rn.hopBuf[:0], v, d)
 		return true
@@ -726,8 +727,8 @@ func (rn *runner) fail(err error) {
 }
 
 // startPlan starts a unicast-based collective generated at v: one receive per unicast.
-func (rn *runner) startPlan(kind uint8, v model.NodeID, sc *model.Schedule, t int64) {
-	p := &plan{s: sc, sends: map[model.NodeID][]int{}, started: map[model.NodeID]bool{}}
+func (rn *runner) startPlan(kind uint8, v topology.NodeID, sc *model.Schedule, t int64) {
+	p := &plan{s: sc, sends: map[topology.NodeID][]int{}, started: map[topology.NodeID]bool{}}
 	for i, u := range sc.Unicasts {
 		p.sends[u.From] = append(p.sends[u.From], i)
 	}
@@ -744,7 +745,7 @@ func (rn *runner) startPlan(kind uint8, v model.NodeID, sc *model.Schedule, t in
 }
 
 // planStart sends node v's unicasts of the collective msg, once, from cycle t.
-func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
+func (rn *runner) planStart(msg int32, v topology.NodeID, t int64) {
 	p := rn.msgs[msg].plan
 	if p.started[v] {
 		return
@@ -753,7 +754,7 @@ func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
 	for _, i := range p.sends[v] {
 		u := p.s.Unicasts[i]
 		// Dateline classes of the path as given (a DOR path, a tie going Minus, or an
-		// explicit route): model.DOR.PathHops.
+		// explicit route): topology.DOR.PathHops.
 		rn.hopBuf = append(rn.hopBuf[:0], rn.r.PathHops(u.Path)...)
 		rn.send(v, rn.hopBuf, nil, msg, 0, t)
 	}
@@ -761,10 +762,10 @@ func (rn *runner) planStart(msg int32, v model.NodeID, t int64) {
 
 // sample draws k distinct destinations among the endpoints other than v, uniformly
 // (partial Fisher-Yates).
-func (rn *runner) sample(v model.NodeID, k int, dst []model.NodeID) []model.NodeID {
+func (rn *runner) sample(v topology.NodeID, k int, dst []topology.NodeID) []topology.NodeID {
 	E := len(rn.ends)
 	if len(rn.perm) != E-1 {
-		rn.perm = make([]model.NodeID, E-1)
+		rn.perm = make([]topology.NodeID, E-1)
 	}
 	// perm holds every endpoint but the last; map v out by putting the last in its place.
 	copy(rn.perm, rn.ends[:E-1])
@@ -782,15 +783,15 @@ func (rn *runner) sample(v model.NodeID, k int, dst []model.NodeID) []model.Node
 // sbtSend sends the broadcast copy of rotated dimension index k from v. The copy's
 // receiver forwards along indices below k. Dimension of index k is (k+base) mod n; base
 // is encoded with k in aux as k*64+base.
-func (rn *runner) sbtSend(v model.NodeID, msg int32, k, base int, t int64) {
+func (rn *runner) sbtSend(v topology.NodeID, msg int32, k, base int, t int64) {
 	n := rn.g.Dims()
 	d := (k + base) % n
-	c, _ := rn.g.Neighbor(v, d, model.Direction(rn.g.Coord(v, d)))
-	rn.send(v, []model.Hop{{Channel: c}}, nil, msg, int32(k*64+base), t)
+	c, _ := rn.g.Neighbor(v, d, topology.Direction(rn.g.Coord(v, d)))
+	rn.send(v, []topology.Hop{{Channel: c}}, nil, msg, int32(k*64+base), t)
 }
 
 // sbtForward runs at a node that received broadcast copy aux (rotated index k) at t.
-func (rn *runner) sbtForward(v model.NodeID, msg int32, aux int, t int64) {
+func (rn *runner) sbtForward(v topology.NodeID, msg int32, aux int, t int64) {
 	k, base := aux/64, aux%64
 	for j := k - 1; j >= 0; j-- {
 		rn.sbtSend(v, msg, j, base, t)
@@ -798,7 +799,7 @@ func (rn *runner) sbtForward(v model.NodeID, msg int32, aux int, t int64) {
 }
 
 // delivered is the network's callback: the tail of worm w reached v at t.
-func (rn *runner) delivered(w int32, v model.NodeID, t int64, final bool) {
+func (rn *runner) delivered(w int32, v topology.NodeID, t int64, final bool) {
 	wr := &rn.net.worms[w]
 	if t-1 < rn.windowEnd && t-1 >= rn.cfg.Warmup {
 		rn.flitsInWin += int64(wr.length)
@@ -854,7 +855,7 @@ func statMSER(lat []int64, done []bool, mser bool) Stat {
 
 // sendTree hands the tree multicast msg from src to dests to src's processor at t: one
 // worm of len(dests) address flits and Length-1 data flits (000 Fig. 1).
-func (rn *runner) sendTree(src model.NodeID, dests []model.NodeID, msg int32, t int64) {
+func (rn *runner) sendTree(src topology.NodeID, dests []topology.NodeID, msg int32, t int64) {
 	D := rn.L - 1
 	tm := rn.net.newTree(rn.r, src, dests, D, msg)
 	w := rn.net.newWorm()
@@ -876,7 +877,7 @@ func (rn *runner) sendTree(src model.NodeID, dests []model.NodeID, msg int32, t 
 }
 
 // treeServed is the network's callback: destination v of tree tm has the data at t.
-func (rn *runner) treeServed(tm int32, v model.NodeID, t int64) {
+func (rn *runner) treeServed(tm int32, v topology.NodeID, t int64) {
 	m := &rn.net.tree.msgs[tm]
 	if t-1 < rn.windowEnd && t-1 >= rn.cfg.Warmup {
 		rn.flitsInWin += int64(m.D) + 1

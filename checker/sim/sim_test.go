@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func mustGrid(t testing.TB, spec string) *model.Grid {
+func mustGrid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,10 +19,10 @@ func mustGrid(t testing.TB, spec string) *model.Grid {
 }
 
 // unicastSchedule builds a schedule of independent unicasts from sources (one each).
-func unicastSchedule(g *model.Grid, pairs [][2]model.NodeID) *model.Schedule {
-	r := model.NewDOR(g)
+func unicastSchedule(g *topology.Network, pairs [][2]topology.NodeID) *model.Schedule {
+	r := topology.NewDOR(g)
 	s := &model.Schedule{Ports: model.AllPort}
-	order := map[model.NodeID]int{}
+	order := map[topology.NodeID]int{}
 	for _, p := range pairs {
 		s.Sources = append(s.Sources, p[0])
 		order[p[0]]++
@@ -35,8 +36,8 @@ func TestLoneWormExact(t *testing.T) {
 	for _, spec := range []string{"mesh:8x8", "torus:8x8", "hypercube:5"} {
 		g := mustGrid(t, spec)
 		for _, c := range []struct{ ts, tr, L, B int }{{0, 0, 1, 2}, {0, 0, 32, 2}, {5, 7, 3, 2}, {200, 200, 17, 4}, {1, 0, 64, 3}} {
-			for _, pair := range [][2]model.NodeID{{0, model.NodeID(g.Nodes() - 1)}, {1, 2}, {3, 0}} {
-				s := unicastSchedule(g, [][2]model.NodeID{pair})
+			for _, pair := range [][2]topology.NodeID{{0, topology.NodeID(g.Nodes() - 1)}, {1, 2}, {3, 0}} {
+				s := unicastSchedule(g, [][2]topology.NodeID{pair})
 				res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: c.ts, Tr: c.tr, L: c.L, Buffer: c.B})
 				if err != nil {
 					t.Fatal(err)
@@ -59,7 +60,7 @@ func TestTwoWormsOnOneChannelSerialise(t *testing.T) {
 		// ts+L-1 and leaves its buffer at ts+L (atomic VC allocation: only then is the
 		// VC free), so A's header crosses 1->2 at ts+L+1, L cycles late; with L = 1 too,
 		// one cycle after B's single flit has left the buffer.
-		s := unicastSchedule(g, [][2]model.NodeID{{0, 3}, {1, 3}})
+		s := unicastSchedule(g, [][2]topology.NodeID{{0, 3}, {1, 3}})
 		res, err := ExecuteSchedule(g, s, ScheduleOptions{Ts: c.ts, Tr: c.tr, L: c.L})
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +82,7 @@ func TestTwoWormsOnOneChannelSerialise(t *testing.T) {
 func TestVCRoundRobinFairness(t *testing.T) {
 	g := mustGrid(t, "mesh:4x2")
 	const L = 40
-	s := unicastSchedule(g, [][2]model.NodeID{{0, 3}, {1, 3}})
+	s := unicastSchedule(g, [][2]topology.NodeID{{0, 3}, {1, 3}})
 	s.Unicasts[0].Order, s.Unicasts[1].Order = 1, 1
 	res, err := ExecuteSchedule(g, s, ScheduleOptions{L: L, VCs: 2})
 	if err != nil {
@@ -107,7 +108,7 @@ func runString(t *testing.T, cfg Config) string {
 
 func TestDeterminismAndQueueEquivalence(t *testing.T) {
 	g := mustGrid(t, "hypercube:5")
-	cfg := Config{Grid: g, Routing: model.DOR{Grid: g, Order: model.DescendingOrder(5)}, VCs: 3, Length: 16, Ts: 1, Seed: 7,
+	cfg := Config{Grid: g, Routing: topology.DOR{Grid: g, Order: topology.DescendingOrder(5)}, VCs: 3, Length: 16, Ts: 1, Seed: 7,
 		Warmup: 500, Cycles: 3000, Traffic: Traffic{Rate: 0.01, Broadcast: 0.02}}
 	a := runString(t, cfg)
 	if b := runString(t, cfg); a != b {
@@ -128,7 +129,7 @@ func TestConservationDrained(t *testing.T) {
 		g := mustGrid(t, spec)
 		for _, ports := range []model.PortModel{model.AllPort, model.OnePort} {
 			tr := Traffic{Rate: 0.02, Multicast: 0.2, MinDests: 2, MaxDests: 5, HotSpot: 0.1, HotNode: 3}
-			if g.Kind() == model.Hypercube {
+			if g.Kind() == topology.Hypercube {
 				tr.Broadcast = 0.05
 			}
 			res, err := Run(Config{Grid: g, VCs: 2, Length: 6, Ports: ports, Ts: 2, Tr: 1, Seed: 3, Cycles: 2000, StopSources: true, Traffic: tr})

@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestContextStops cancels a run from its progress callback and checks that it stops
 // within 256 cycles of the cancel, marked Stopped and not Saturated, with the figures
 // of the cycles it simulated.
 func TestContextStops(t *testing.T) {
-	g, err := model.ParseGrid("torus:8x8")
+	g, err := topology.Parse("torus:8x8")
 	if err != nil {
 		t.Fatal(err)
 	}

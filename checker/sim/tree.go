@@ -9,7 +9,7 @@ package sim
 // there, the branch the data goes to, and the auxiliary buffer (the data is the same
 // for every branch, so it is a count of flits still to re-inject). Each cycle, before
 // the channels move, treeStep routes the next flit of every tree input by the base
-// routing (model.DOR; the address flit of dests[i] follows the DOR path from the source
+// routing (topology.DOR; the address flit of dests[i] follows the DOR path from the source
 // to dests[i], dateline classes included): an address flit whose next channel (and VC
 // class) is among the reserved outputs follows that branch (000 §2.1 case (b)); one
 // that needs a new output takes a free VC of its class, or the node's free delivery
@@ -52,8 +52,8 @@ package sim
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The pruning policies of tree-based multicast are model/flit's (flitmodel.Prune), with its
@@ -75,9 +75,9 @@ const treeData = 63
 // to each (the route every address flit follows; 000 §2: the base routing decides every
 // branch), its data length D and how many destinations are still to be served.
 type treeMsg struct {
-	src   model.NodeID
-	dests []model.NodeID
-	paths [][]model.Hop
+	src   topology.NodeID
+	dests []topology.NodeID
+	paths [][]topology.Hop
 	D     int32
 	msg   int32 // message record
 	worm  int32 // the worm in the source's injection port
@@ -88,9 +88,9 @@ type treeMsg struct {
 // treeOut is one output reserved by a tree input: a network VC or a delivery port.
 type treeOut struct {
 	y     int32
-	ch    model.ChannelID // model.None for a delivery port
-	fresh bool            // no flit sent yet: the first is the address flit that opened it
-	done  bool            // a delivery port whose destination has been served
+	ch    topology.ChannelID // topology.None for a delivery port
+	fresh bool               // no flit sent yet: the first is the address flit that opened it
+	done  bool               // a delivery port whose destination has been served
 }
 
 // treeIn is the tree-multicast state of one input unit (000 §4: the input channel
@@ -126,10 +126,10 @@ type treeState struct {
 	prunes int64
 	// served is called when destination v of tree message tm has its address flit and
 	// all data delivered; the data is usable at t.
-	served func(tm int32, v model.NodeID, t int64)
+	served func(tm int32, v topology.NodeID, t int64)
 }
 
-func (n *network) enableTree(p flitmodel.Prune, served func(tm int32, v model.NodeID, t int64)) {
+func (n *network) enableTree(p flitmodel.Prune, served func(tm int32, v topology.NodeID, t int64)) {
 	n.treeOn = true
 	n.tree = &treeState{prune: p, in: make([]treeIn, len(n.out)), served: served,
 		prioT: make([]int64, n.g.Channels()), prioY: make([]int32, n.g.Channels())}
@@ -139,7 +139,7 @@ func (n *network) enableTree(p flitmodel.Prune, served func(tm int32, v model.No
 }
 
 // newTree registers a tree multicast from src to dests with D data flits.
-func (n *network) newTree(r model.DOR, src model.NodeID, dests []model.NodeID, D, msg int32) int32 {
+func (n *network) newTree(r topology.DOR, src topology.NodeID, dests []topology.NodeID, D, msg int32) int32 {
 	ts := n.tree
 	var id int32
 	if k := len(ts.free); k > 0 {
@@ -241,7 +241,7 @@ func (n *network) treeStep(t int64) {
 					n.onEj[y] = true
 					n.activeEj = append(n.activeEj, y)
 				}
-				st.outs = append(st.outs, treeOut{y: y, ch: model.None, fresh: true})
+				st.outs = append(st.outs, treeOut{y: y, ch: topology.None, fresh: true})
 				n.traceReserve(x, y, st.tm, t)
 			} else {
 				h := n.treeHop(m.paths[code], v)
@@ -358,7 +358,7 @@ func (n *network) treeHead(x int32, st *treeIn, t int64) (int32, bool) {
 }
 
 // treeHop returns the hop of path that leaves node v.
-func (n *network) treeHop(path []model.Hop, v model.NodeID) model.Hop {
+func (n *network) treeHop(path []topology.Hop, v topology.NodeID) topology.Hop {
 	for _, h := range path {
 		if n.g.Channel(h.Channel).From == v {
 			return h
@@ -393,9 +393,9 @@ func (n *network) treePrune(x int32, st *treeIn, keep int32, t int64) {
 	st.outs = st.outs[:k]
 	if n.trace != nil && len(cut) > 0 {
 		m := &n.tree.msgs[st.tm]
-		ev := TraceEvent{Cycle: t, Kind: TracePrune, Worm: m.worm, Msg: m.msg, Node: n.nodeOf(x), Channel: model.None, InChannel: model.None, Pruned: cut}
+		ev := TraceEvent{Cycle: t, Kind: TracePrune, Worm: m.worm, Msg: m.msg, Node: n.nodeOf(x), Channel: topology.None, InChannel: topology.None, Pruned: cut}
 		if int(x) < n.nvc {
-			ev.InChannel, ev.InVC = model.ChannelID(int(x)/n.V), int(x)%n.V
+			ev.InChannel, ev.InVC = topology.ChannelID(int(x)/n.V), int(x)%n.V
 		}
 		n.trace(ev)
 	}
@@ -418,14 +418,14 @@ func (n *network) traceReserve(x, y, tm int32, t int64) {
 	m := &n.tree.msgs[tm]
 	ev := TraceEvent{Cycle: t, Kind: TraceReserve, Worm: m.worm, Msg: m.msg, Head: true}
 	if int(y) < n.nvc {
-		ev.Channel, ev.VC = model.ChannelID(int(y)/n.V), int(y)%n.V
+		ev.Channel, ev.VC = topology.ChannelID(int(y)/n.V), int(y)%n.V
 		ev.Node = n.g.Channel(ev.Channel).To
 	} else {
-		ev.Channel, ev.Node = model.None, model.NodeID((int(y)-n.nvc)/n.outPorts)
+		ev.Channel, ev.Node = topology.None, topology.NodeID((int(y)-n.nvc)/n.outPorts)
 	}
-	ev.InChannel = model.None
+	ev.InChannel = topology.None
 	if int(x) < n.nvc {
-		ev.InChannel, ev.InVC = model.ChannelID(int(x)/n.V), int(x)%n.V
+		ev.InChannel, ev.InVC = topology.ChannelID(int(x)/n.V), int(x)%n.V
 	}
 	n.trace(ev)
 }
@@ -529,7 +529,7 @@ func (n *network) treeTransmit(x, y int32, t int64) {
 	st.ejN++
 	if st.ejN == 1+m.D {
 		st.ejN = 0
-		v := model.NodeID((int(y) - n.nvc) / n.outPorts)
+		v := topology.NodeID((int(y) - n.nvc) / n.outPorts)
 		for i := range st.outs {
 			if st.outs[i].y == y {
 				st.outs[i].done = true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // naiveLoneTree is the twin of a lone tree multicast with unbounded buffers: it follows
@@ -19,9 +20,9 @@ import (
 // flit that opens a branch followed there by the D data flits from the auxiliary buffer
 // once the data has passed. It returns the cycle each destination is served (its
 // address flit and data delivered), with the source's worm ready at start.
-func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int, start int64) map[model.NodeID]int64 {
-	r := model.NewDOR(g)
-	paths := make([][]model.ChannelID, len(dests))
+func naiveLoneTree(g *topology.Network, src topology.NodeID, dests []topology.NodeID, D int, start int64) map[topology.NodeID]int64 {
+	r := topology.NewDOR(g)
+	paths := make([][]topology.ChannelID, len(dests))
 	for i, d := range dests {
 		paths[i] = r.Path(src, d)
 	}
@@ -30,15 +31,15 @@ func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int,
 		code int
 		t    int64 // the cycle it arrived at this router
 	}
-	served := map[model.NodeID]int64{}
-	var visit func(v model.NodeID, in []fl)
-	visit = func(v model.NodeID, in []fl) {
-		branches := map[model.ChannelID][]fl{} // model.None: the delivery port
-		var order []model.ChannelID
+	served := map[topology.NodeID]int64{}
+	var visit func(v topology.NodeID, in []fl)
+	visit = func(v topology.NodeID, in []fl) {
+		branches := map[topology.ChannelID][]fl{} // topology.None: the delivery port
+		var order []topology.ChannelID
 		prev := int64(-1 << 40)
-		cur := model.ChannelID(-2)
+		cur := topology.ChannelID(-2)
 		dataSeen := false
-		send := func(k model.ChannelID, code int, earliest int64) {
+		send := func(k topology.ChannelID, code int, earliest int64) {
 			d := max(earliest, prev+1)
 			prev = d
 			if _, ok := branches[k]; !ok {
@@ -52,7 +53,7 @@ func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int,
 				send(cur, data, f.t+1)
 				continue
 			}
-			k := model.ChannelID(model.None)
+			k := topology.ChannelID(topology.None)
 			if dests[f.code] != v {
 				for _, c := range paths[f.code] {
 					if g.Channel(c).From == v {
@@ -73,7 +74,7 @@ func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int,
 		}
 		for _, k := range order {
 			b := branches[k]
-			if k == model.None {
+			if k == topology.None {
 				served[v] = b[len(b)-1].t + 1
 				continue
 			}
@@ -93,15 +94,15 @@ func naiveLoneTree(g *model.Grid, src model.NodeID, dests []model.NodeID, D int,
 
 // loneTree runs one tree multicast through the simulator and returns the cycle each
 // destination was served and how often.
-func loneTree(t testing.TB, cfg Config, src model.NodeID, dests []model.NodeID) (map[model.NodeID]int64, map[model.NodeID]int, *Result) {
+func loneTree(t testing.TB, cfg Config, src topology.NodeID, dests []topology.NodeID) (map[topology.NodeID]int64, map[topology.NodeID]int, *Result) {
 	cfg.Tree, cfg.Prune, cfg.StopSources, cfg.Cycles, cfg.DrainLimit = true, flitmodel.PruneOnStop, true, 1, 1<<20
 	rn, err := newRunner(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := map[model.NodeID]int64{}
-	times := map[model.NodeID]int{}
-	rn.treeLog = func(msg int32, v model.NodeID, c int64) { at[v] = c; times[v]++ }
+	at := map[topology.NodeID]int64{}
+	times := map[topology.NodeID]int{}
+	rn.treeLog = func(msg int32, v topology.NodeID, c int64) { at[v] = c; times[v]++ }
 	msg := rn.newMessage(kindMulticast, len(dests), 0)
 	rn.sendTree(src, dests, msg, 0)
 	res := rn.run()
@@ -113,10 +114,10 @@ func loneTree(t testing.TB, cfg Config, src model.NodeID, dests []model.NodeID) 
 func TestTreeOneDestinationIsAUnicast(t *testing.T) {
 	for _, spec := range []string{"mesh:8x8", "torus:8x8", "torus:4x4x4"} {
 		g := mustGrid(t, spec)
-		r := model.NewDOR(g)
+		r := topology.NewDOR(g)
 		for _, c := range []struct{ ts, tr, L int }{{0, 0, 2}, {3, 5, 2}, {1, 0, 9}} {
-			d := model.NodeID(g.Nodes() - 2)
-			at, _, res := loneTree(t, Config{Grid: g, Length: c.L, Ts: c.ts, Tr: c.tr}, 1, []model.NodeID{d})
+			d := topology.NodeID(g.Nodes() - 2)
+			at, _, res := loneTree(t, Config{Grid: g, Length: c.L, Ts: c.ts, Tr: c.tr}, 1, []topology.NodeID{d})
 			want := int64(c.ts + len(r.Path(1, d)) + c.L)
 			if at[d] != want || res.Completed != 1 {
 				t.Errorf("%s %v: served at %d (completed %d); want %d", spec, c, at[d], res.Completed, want)
@@ -149,14 +150,14 @@ func TestPropLoneTreeMatchesTwin(t *testing.T) {
 			return loneCase{v[0].(string), v[1].(int), v[2].(int), v[3].(int), v[4].(int), v[5].(uint64), v[6].(bool)}
 		})
 	p.Property("lone tree = twin", prop.ForAll(func(c loneCase) string {
-		gr, _ := model.ParseGrid(c.Spec)
-		src := model.NodeID(c.Src % gr.Nodes())
+		gr, _ := topology.Parse(c.Spec)
+		src := topology.NodeID(c.Src % gr.Nodes())
 		k := min(c.K, gr.Nodes()-1)
 		rng := rand.New(rand.NewPCG(c.Seed, 1))
-		var dests []model.NodeID
+		var dests []topology.NodeID
 		for _, i := range rng.Perm(gr.Nodes()) {
-			if model.NodeID(i) != src && len(dests) < k {
-				dests = append(dests, model.NodeID(i))
+			if topology.NodeID(i) != src && len(dests) < k {
+				dests = append(dests, topology.NodeID(i))
 			}
 		}
 		ports := model.AllPort
@@ -197,10 +198,10 @@ func TestTreeExactlyOnceUnderLoad(t *testing.T) {
 				}
 				type key struct {
 					msg int32
-					v   model.NodeID
+					v   topology.NodeID
 				}
 				seen := map[key]int{}
-				rn.treeLog = func(msg int32, v model.NodeID, c int64) { seen[key{msg, v}]++ }
+				rn.treeLog = func(msg int32, v topology.NodeID, c int64) { seen[key{msg, v}]++ }
 				res := rn.run()
 				for k, n := range seen {
 					if n != 1 {
@@ -277,7 +278,7 @@ func TestTreeBadConfig(t *testing.T) {
 	for _, cfg := range []Config{
 		{Grid: g, Tree: true, Prune: 7},
 		{Grid: g, Tree: true, Prune: flitmodel.PruneOnStop, Traffic: Traffic{Rate: 0.01, Multicast: 1, MinDests: 4, MaxDests: 63}},
-		{Grid: g, Tree: true, Prune: flitmodel.PruneOnStop, MulticastSchedule: func(model.NodeID, []model.NodeID) (*model.Schedule, error) { return nil, nil }},
+		{Grid: g, Tree: true, Prune: flitmodel.PruneOnStop, MulticastSchedule: func(topology.NodeID, []topology.NodeID) (*model.Schedule, error) { return nil, nil }},
 	} {
 		if _, err := Run(cfg); err == nil {
 			t.Errorf("%+v accepted", cfg)
@@ -296,11 +297,11 @@ func TestPropTreeDrainsExactlyOnce(t *testing.T) {
 	}
 	p := gopter.NewProperties(params)
 	p.Property("tree traffic drains exactly once", prop.ForAll(func(c smallConfig) string {
-		g, err := model.ParseGrid(c.Spec)
+		g, err := topology.Parse(c.Spec)
 		if err != nil {
 			return err.Error()
 		}
-		V := max(c.V, model.NewDOR(g).Classes())
+		V := max(c.V, topology.NewDOR(g).Classes())
 		ports := model.AllPort
 		if c.OnePort {
 			ports = model.OnePort
@@ -312,7 +313,7 @@ func TestPropTreeDrainsExactlyOnce(t *testing.T) {
 			return err.Error()
 		}
 		seen := map[[2]int32]int{}
-		rn.treeLog = func(msg int32, v model.NodeID, _ int64) { seen[[2]int32{msg, int32(v)}]++ }
+		rn.treeLog = func(msg int32, v topology.NodeID, _ int64) { seen[[2]int32{msg, int32(v)}]++ }
 		res := rn.run()
 		for k, n := range seen {
 			if n != 1 {

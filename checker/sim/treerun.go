@@ -5,13 +5,14 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	flitmodel "github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TreeMessage is one tree multicast of a fixed message set (ExecuteTrees): from Source
 // to Dests, whose address flits travel in this order (000 Fig. 1).
 type TreeMessage struct {
-	Source model.NodeID
-	Dests  []model.NodeID
+	Source topology.NodeID
+	Dests  []topology.NodeID
 }
 
 // TreeOptions are the parameters of ExecuteTrees.
@@ -21,7 +22,7 @@ type TreeOptions struct {
 	Buffer   int // flits per VC buffer (0 = 2)
 	Ports    model.PortModel
 	Prune    flitmodel.Prune
-	Dateline bool // the two dateline classes of model.DOR on a torus
+	Dateline bool // the two dateline classes of topology.DOR on a torus
 	// Limit bounds the simulated cycles (0 = a bound from the messages).
 	Limit int64
 	// Trace, if set, sees every flit move, branch reservation and prune; TraceEvent.Msg
@@ -47,7 +48,7 @@ type TreeResult struct {
 // or until nothing has moved for longer than any wait can last (Deadlocked, which
 // PruneNone can reach: 000 Fig. 3). It is the entry of the differential test against
 // the explorer's model (model/flit): Trace sees every move, reservation and prune.
-func ExecuteTrees(g *model.Grid, msgs []TreeMessage, opt TreeOptions) (*TreeResult, error) {
+func ExecuteTrees(g *topology.Network, msgs []TreeMessage, opt TreeOptions) (*TreeResult, error) {
 	if g == nil {
 		return nil, fmt.Errorf("trees: a grid is required")
 	}
@@ -66,8 +67,8 @@ func ExecuteTrees(g *model.Grid, msgs []TreeMessage, opt TreeOptions) (*TreeResu
 	if opt.Data < 1 || opt.Data > 1<<20 {
 		return nil, fmt.Errorf("data %d: a tree message needs 1..%d data flits", opt.Data, 1<<20)
 	}
-	r := model.NewDOR(g)
-	r.Dateline = opt.Dateline && g.Kind() == model.Torus
+	r := topology.NewDOR(g)
+	r.Dateline = opt.Dateline && g.Kind() == topology.Torus
 	classes := r.Classes()
 	if opt.VCs == 0 {
 		opt.VCs = classes
@@ -108,7 +109,7 @@ func ExecuteTrees(g *model.Grid, msgs []TreeMessage, opt TreeOptions) (*TreeResu
 		}
 		left += len(m.Dests)
 	}
-	net.enableTree(opt.Prune, func(tm int32, v model.NodeID, t int64) {
+	net.enableTree(opt.Prune, func(tm int32, v topology.NodeID, t int64) {
 		i := net.tree.msgs[tm].msg
 		for j, d := range msgs[i].Dests {
 			if d == v {
@@ -119,7 +120,7 @@ func ExecuteTrees(g *model.Grid, msgs []TreeMessage, opt TreeOptions) (*TreeResu
 		res.Completion = max(res.Completion, t)
 	})
 	net.trace = opt.Trace
-	net.delivered = func(int32, model.NodeID, int64, bool) {}
+	net.delivered = func(int32, topology.NodeID, int64, bool) {}
 	for i, m := range msgs {
 		tm := net.newTree(r, m.Source, m.Dests, int32(opt.Data), int32(i))
 		w := net.newWorm()

@@ -1,8 +1,8 @@
 package sim
 
 import (
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Record is the flit move as a pcap record's fields (flitwire.SimMove): a delivery, a
@@ -16,7 +16,7 @@ func (ev TraceEvent) Record() flitwire.SimMove {
 	if ev.Tail {
 		m.Flags |= flitwire.SimTail
 	}
-	if ev.Channel == model.None {
+	if ev.Channel == topology.None {
 		m.Flags |= flitwire.SimDelivery
 	}
 	return m

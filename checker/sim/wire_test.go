@@ -3,8 +3,8 @@ package sim
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestTraceEventRecord checks that a move survives the pcap encoding with its flags: a
@@ -12,7 +12,7 @@ import (
 func TestTraceEventRecord(t *testing.T) {
 	for _, ev := range []TraceEvent{
 		{Cycle: 7, Channel: 3, VC: 1, Node: 2, Worm: 5, Msg: 9, Head: true},
-		{Cycle: 8, Channel: model.None, Node: 4, Worm: 5, Msg: 9, Tail: true},
+		{Cycle: 8, Channel: topology.None, Node: 4, Worm: 5, Msg: 9, Tail: true},
 	} {
 		m, err := flitwire.DecodeSimMove(flitwire.AppendSimMove(nil, ev.Record()))
 		if err != nil {
@@ -20,7 +20,7 @@ func TestTraceEventRecord(t *testing.T) {
 		}
 		if m.Cycle != uint64(ev.Cycle) || m.Node != uint32(ev.Node) || m.Msg != uint32(ev.Msg) ||
 			(m.Flags&flitwire.SimHead != 0) != ev.Head || (m.Flags&flitwire.SimTail != 0) != ev.Tail ||
-			(m.Flags&flitwire.SimDelivery != 0) != (ev.Channel == model.None) {
+			(m.Flags&flitwire.SimDelivery != 0) != (ev.Channel == topology.None) {
 			t.Fatalf("%+v became %+v", ev, m)
 		}
 	}

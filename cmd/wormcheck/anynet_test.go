@@ -17,11 +17,19 @@ func TestAnyNetworkCommands(t *testing.T) {
 	}{
 		// BookSim2's own anynet example, as its users write it, through its configuration
 		{[]string{"routing", "--booksim", "testdata/booksim/anynet_config"}, 0,
-			"routing shortest-path on file:testdata/booksim/anynet_file (1 VC): holds", "ignored keys: traffic, use_read_write"},
+			"routing booksim:min,vcs=1 on file:testdata/booksim/anynet_file (1 VC): holds", ""},
 		{[]string{"check", "--algo", "unicast", "--booksim", "testdata/booksim/anynet_config", "--msgs", "n0->n3,n3->n6,n6->n0"}, 0,
 			"unicast on file:testdata/booksim/anynet_file: deadlock (flit semantics): HOLDS", ""},
+		// --booksim implies --algo unicast; numbers are BookSim's terminal numbers, printed by name
+		{[]string{"check", "--booksim", "testdata/booksim/anynet_config", "--msgs", "0->3,3->6,6->0", "--json"}, 0,
+			`"msgs": "n0->n3,n3->n6,n6->n0"`, ""},
+		{[]string{"routing", "--booksim", "../../model/booksim/testdata/examples/cmeshconfig"}, 0,
+			"routing booksim:dor_no_express,vcs=16 on cmesh:k=4 (16 VC): holds", ""},
+		// a routing file that names its topology needs no --topo
+		{[]string{"check", "--algo", "unicast", "--routing", "../../model/routing/testdata/ring-table.json", "--msgs", "0->3"}, 0,
+			"unicast on mesh:2x2: deadlock (flit semantics): HOLDS", ""},
 		// a ring of routers: shortest paths deadlock, up*/down* does not
-		{[]string{"check", "--algo", "unicast", "--topo", "file:../../model/testdata/topo/ring4.dot", "--routing", "shortest-path", "--msgs", "a->c,b->d,c->a,d->b"}, 1,
+		{[]string{"check", "--algo", "unicast", "--topo", "file:../../model/topology/testdata/topo/ring4.dot", "--routing", "shortest-path", "--msgs", "a->c,b->d,c->a,d->b"}, 1,
 			"deadlock (flit semantics): VIOLATED", ""},
 		{[]string{"routing", "--topo", "mesh:8x8", "--faults", "(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)", "--routing", "updown"}, 0, "holds", ""},
 		{[]string{"routing", "--topo", "mesh:8x8", "--faults", "(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)", "--routing", "dor"}, 1,
@@ -49,7 +57,8 @@ func TestAnyNetworkBadInput(t *testing.T) {
 		{[]string{"routing", "--topo", "mesh:4x4", "--faults", "(0,0)-(3,3)", "--routing", "updown"}, "has no channel (0,0)->(3,3)"},
 		{[]string{"routing", "--topo", "mesh:4x4", "--booksim", "testdata/booksim/anynet_config", "--routing", "updown"}, "--topo and --booksim"},
 		{[]string{"routing", "--topo", "random:6,8,1", "--routing", "west-first"}, "needs a mesh, torus or hypercube"},
-		{[]string{"check", "--algo", "unicast", "--topo", "fattree:2,2", "--routing", "fattree-nca", "--msgs", "0->1"}, "is a router of fattree:2,2"},
+		{[]string{"check", "--algo", "unicast", "--topo", "fattree:2,2", "--routing", "fattree-nca", "--msgs", "s0.0->1"}, "s0.0 is a router of fattree:2,2; messages go between its terminals, p00..p11 (numbers 0..3)"},
+		{[]string{"check", "--algo", "unicast", "--topo", "fattree:2,2", "--routing", "fattree-nca", "--msgs", "0->4"}, `"4" is not a node of fattree:2,2: give a name or a terminal's number, terminals p00..p11 (numbers 0..3)`},
 		{[]string{"check", "--algo", "unicast", "--topo", "random:6,8,1", "--msgs", "0->1"}, "--routing is missing"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)

@@ -6,16 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	iofs "io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/progress"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -75,9 +70,13 @@ func init() {
 
 // algoName finds the value of --algo in args before the flags are defined, since the
 // algorithm decides which further flags exist.
-func algoName(args []string) string {
+func algoName(args []string) string { return flagValue(args, "algo") }
+
+// flagValue returns the value args give flag name ("--name V", "--name=V", one dash
+// too), or "".
+func flagValue(args []string, name string) string {
 	for i, a := range args {
-		for _, p := range []string{"--algo", "-algo"} {
+		for _, p := range []string{"--" + name, "-" + name} {
 			if a == p && i+1 < len(args) {
 				return args[i+1]
 			}
@@ -87,29 +86,6 @@ func algoName(args []string) string {
 		}
 	}
 	return ""
-}
-
-func defineCommon(fs *flag.FlagSet, c *common) (showProgress *bool) {
-	fs.StringVar(&c.Topo, "topo", "", "topology spec")
-	fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
-	fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
-	fs.StringVar(&c.Prop, "prop", "", "property to check")
-	fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
-	fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
-	fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
-	fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
-	fs.Int64Var(&c.MaxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the memory available at the start)")
-	fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
-	fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
-	fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
-	fs.StringVar(&c.SVG, "svg", "", "draw the witness to this SVG file")
-	fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
-	fs.Int64Var(&c.Seed, "seed", 1, "random seed")
-	fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
-	fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
-	fs.StringVar(&c.Reduction, "reduction", "stubborn", "reduction of flit searches: stubborn (the lean model, with stubborn sets where sound: an acyclic relation, no symmetry), lean (the lean model only: worms compacted, lowest free VC of a class) or none (the flit model itself, every flit move a step)")
-	fs.DurationVar(&c.TimeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
-	return fs.Bool("progress", false, "show progress on stderr")
 }
 
 func newFlagSet(name string) *flag.FlagSet {
@@ -169,6 +145,11 @@ func flagHelp(w io.Writer, fs *flag.FlagSet) {
 
 func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	name := algoName(args)
+	if name == "" && flagValue(args, "booksim") != "" {
+		// a BookSim configuration names a network and a routing function: its worms
+		// are unicasts (BookSim has no other)
+		name = "unicast"
+	}
 	if name == "" {
 		if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
 			fmt.Fprint(e.Stdout, checkHelp, algoHelp())
@@ -180,7 +161,12 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	if !ok {
 		return 0, usagef("--algo %q is unknown; one of %s", name, strings.Join(algoNames(), ", "))
 	}
-	return runEntryCheck(ctx, e, a, args)
+	propList := strings.Join(a.PropertyNames(), ", ")
+	if a.DefaultProperty != "" {
+		propList += " (default " + a.DefaultProperty + ")"
+	}
+	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, propList, a.Doc)
+	return runEntry(ctx, e, entryRun{name: "check", algo: a, flags: check.CheckFlags, help: help, flagList: true}, args)
 }
 
 // algoNames lists the registry's algorithm names, sorted.
@@ -190,194 +176,6 @@ func algoNames() []string {
 		out = append(out, a.Name)
 	}
 	return out
-}
-
-// runEntryCheck runs `check` for an algorithm of the library registry: the common flags,
-// one flag per documented parameter, and --result for algorithms with families.
-func runEntryCheck(ctx context.Context, e *env, a check.Algorithm, args []string) (int, error) {
-	var c common
-	fs := newFlagSet("check")
-	fs.String("algo", "", "algorithm")
-	showProgress := defineCommon(fs, &c)
-	params := defineParams(fs, a.Params)
-	explore := fs.Bool("explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
-	var result, resume string
-	var every time.Duration
-	if a.Families {
-		fs.StringVar(&result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`, updated as members finish")
-		fs.StringVar(&resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
-		fs.DurationVar(&every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
-	}
-	propList := strings.Join(a.PropertyNames(), ", ")
-	if a.DefaultProperty != "" {
-		propList += " (default " + a.DefaultProperty + ")"
-	}
-	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, propList, a.Doc)
-	if code, done, err := parseOrHelp(e, fs, args, help, true); done {
-		return code, err
-	}
-	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
-	if err != nil {
-		return 0, err
-	}
-	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params()}
-	if bs != nil {
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-		for name, v := range map[string]int{"vcs": bs.VCs, "buffers": bs.Buffer, "length": bs.Length} {
-			if _, has := in.Params[name]; has && !set[name] && v > 0 {
-				in.Params[name] = strconv.Itoa(v)
-			}
-		}
-		if _, has := in.Params["routing"]; has && !set["routing"] && bs.Routing != "" {
-			in.Params["routing"] = bs.Routing
-		}
-	}
-	if (result != "" || resume != "") && in.Params["family"] == "" {
-		return 0, usagef("--result and --resume need --family")
-	}
-	opt, err := c.options()
-	if err != nil {
-		return 0, err
-	}
-	// The overview picture of a holding instance is drawn only when --svg asks for it:
-	// on a large schedule it costs seconds, many times the check.
-	opt.ViolationPicturesOnly = c.SVG == ""
-	if a.Families {
-		if result, err = familyFiles(&opt, result, resume, every); err != nil {
-			return 0, err
-		}
-	}
-	if *showProgress || e.StderrIsTerminal {
-		opt.Progress = e.Stderr
-	}
-	// The searches bound their own heap (Options.MaxMemoryBytes); the watcher of the
-	// process's resident set covers what they do not count and the algorithms that do
-	// not account for theirs.
-	ctx, release, err := budgetContext(ctx, c.MaxMemMB<<20, c.TimeLimit)
-	if err != nil {
-		return 0, err
-	}
-	defer release()
-	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, c.Prop, opt) })
-	if errors.Is(err, errStopped) {
-		params := map[string]any{}
-		for k, v := range in.Params {
-			if v != "" {
-				params[k] = v
-			}
-		}
-		prop := c.Prop
-		if prop == "" {
-			prop = a.DefaultProperty
-		}
-		if names := a.PropertyNames(); prop == "" && len(names) == 1 {
-			prop = names[0]
-		}
-		sem := ""
-		for _, sp := range a.Properties {
-			if sp.Property == prop {
-				sem = sp.Semantics
-				break
-			}
-		}
-		return stoppedReport(ctx, e, "check", props.Instance{Topology: in.Topology, Algorithm: in.Algorithm, Params: params}, prop, sem, c.JSON)
-	}
-	if err != nil {
-		if errors.Is(err, check.ErrBadInput) {
-			return 0, usagef("%v", err)
-		}
-		return 0, err
-	}
-	if result != "" && rep.Result != nil {
-		if err := writeOutput(result, append(rep.Result, '\n'), 0o644); err != nil {
-			return 0, fmt.Errorf("writing --result: %v", err)
-		}
-		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
-			rep.Reason += fmt.Sprintf(" (--resume %s)", result)
-		}
-	}
-	code, err := emitReport(e, "check", rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
-	if err != nil || !*explore {
-		return code, err
-	}
-	if rep.Trace == nil {
-		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
-		return code, nil
-	}
-	sc, err := traceScene(rep.Trace)
-	if err != nil {
-		return 0, err
-	}
-	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
-}
-
-// familyFiles sets up checkpointing for a family run: the result so far is written to the
-// --result file (atomically, so that a kill at any moment leaves a valid file) as members
-// finish, and --resume reads an earlier result to continue; a missing --resume file
-// starts afresh, which is what a first attempt of a requeued Slurm task finds. It returns
-// the file the result goes to (--resume's when --result is not given).
-func familyFiles(opt *check.Options, result, resume string, every time.Duration) (string, error) {
-	if every <= 0 {
-		return "", usagef("--checkpoint-every %v must be positive", every)
-	}
-	if resume != "" {
-		if result == "" {
-			result = resume
-		}
-		data, err := os.ReadFile(resume)
-		switch {
-		case errors.Is(err, iofs.ErrNotExist):
-		case err != nil:
-			return "", usagef("--resume: %v", err)
-		default:
-			opt.Resume = data
-		}
-	}
-	if result != "" {
-		opt.CheckpointEvery = every
-		opt.Checkpoint = func(b []byte) error {
-			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
-				return fmt.Errorf("writing --result: %v", err)
-			}
-			return nil
-		}
-	}
-	return result, nil
-}
-
-// options converts the common flags into the entry's options; flag values that no
-// algorithm could accept are refused here with the flag's name.
-func (c *common) options() (check.Options, error) {
-	opt := check.Options{Workers: c.Workers, MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
-		MaxMemoryBytes: c.MaxMemMB << 20, Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
-	var err error
-	switch c.Search {
-	case "bfs":
-	case "swarm":
-		if c.TimeLimit <= 0 {
-			return opt, usagef("--search swarm needs --time-limit (a swarm that finds nothing runs until stopped)")
-		}
-		opt.Swarm = true
-	default:
-		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
-	}
-	if c.TimeLimit < 0 {
-		return opt, usagef("--time-limit must not be negative")
-	}
-	switch c.Reduction {
-	case "stubborn":
-		opt.Reduction = !c.Symmetry
-	case "lean":
-	case "none":
-		opt.FlitModel = true
-	default:
-		return opt, usagef("--reduction %q is unknown; use stubborn, lean or none", c.Reduction)
-	}
-	if opt.Store, err = storeNamed(c.Store); err != nil {
-		return opt, err
-	}
-	return opt, opt.Validate()
 }
 
 // storeNamed returns the visited store --store names: "exact" (every state kept) or
@@ -390,58 +188,6 @@ func storeNamed(name string) (checker.StoreMode, error) {
 		return checker.Fingerprint, nil
 	}
 	return checker.Exact, usagef("--store %q is unknown; use exact or fingerprint", name)
-}
-
-// artefacts are the files a violation may be written to.
-type artefacts struct{ Trace, SVG, PCAP string }
-
-// emitReport writes the requested artefacts, prints the report and returns the exit code
-// of its verdict.
-func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
-	rep.Schema = props.ReportSchema
-	rep.Version = toolVersion()
-	rep.Command = cmd
-	if err := writeArtefacts(e, rep, files); err != nil {
-		return 0, err
-	}
-	if asJSON {
-		if err := writeJSON(e.Stdout, rep); err != nil {
-			return 0, err
-		}
-	} else {
-		io.WriteString(e.Stdout, rep.String())
-	}
-	return rep.Verdict.ExitCode(), nil
-}
-
-func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
-	write := func(path, what string, data []byte) error {
-		if path == "" {
-			return nil
-		}
-		if data == nil {
-			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
-			return nil
-		}
-		if err := writeOutput(path, data, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %v", what, err)
-		}
-		return nil
-	}
-	var traceJSON []byte
-	if rep.Trace != nil {
-		var err error
-		if traceJSON, err = marshalIndent(rep.Trace); err != nil {
-			return err
-		}
-	}
-	if err := write(files.Trace, "trace", traceJSON); err != nil {
-		return err
-	}
-	if err := write(files.SVG, "picture", rep.SVG); err != nil {
-		return err
-	}
-	return write(files.PCAP, "pcap capture", rep.PCAP)
 }
 
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -43,7 +43,7 @@ func runDissector(_ context.Context, e *env, args []string) (int, error) {
 	}
 	lua := render.Dissector()
 	if *topo != "" {
-		g, err := model.ParseGrid(*topo)
+		g, err := topology.Parse(*topo)
 		if err != nil {
 			return 0, usagef("--topo: %v", err)
 		}

@@ -40,3 +40,23 @@ func TestStoreNamed(t *testing.T) {
 		t.Errorf("bogus store: %v", err)
 	}
 }
+
+// TestRegistryCommandsAreCommands checks that every command of the library's registry
+// (check.Commands) is a command of the command line, documented by its usage, with
+// nothing of its own in cmd: what lets a new command plug in without touching dispatch.
+func TestRegistryCommandsAreCommands(t *testing.T) {
+	for _, a := range check.Commands() {
+		c, ok := commands[a.Command.Name]
+		if !ok {
+			t.Errorf("registry command %s is not a command", a.Command.Name)
+			continue
+		}
+		if c.Help != a.Command.Usage || c.Summary != a.Summary {
+			t.Errorf("%s: help or summary is not the registry's", a.Command.Name)
+		}
+		code, out, _ := runCLI(t, a.Command.Name, "--help")
+		if code != exitHolds || !strings.HasPrefix(out, a.Command.Usage) {
+			t.Errorf("%s --help: exit %d, output does not start with its usage", a.Command.Name, code)
+		}
+	}
+}

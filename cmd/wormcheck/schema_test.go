@@ -109,6 +109,8 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--time-limit", "1ns", "--json"},
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--points", "2", "--load", "0.1", "--plot", path("sweep.svg"), "--json"},
 		{"sim", "--topo", "mesh:4x4", "--compare", "tree,pm", "--compare-dests", "2,4", "--ports", "one", "--length", "2", "--compare-loads", "0.01,0.05", "--cycles", "400", "--warmup", "100", "--plot", path("cmp.svg"), "--json"},
+		{"sim", "--booksim", "testdata/booksim/anynet_config", "--json"},
+		{"sim", "--booksim", "testdata/booksim/anynet_config", "--load", "0.3", "--points", "3", "--plot", path("bs.svg"), "--json"},
 		{"prove", "--quick", "--only", "WH2,NP7,DC5,HB3", "--json"},
 		{"merge", shard, "--json"},
 		{"merge", path("u0.json"), path("u1.json"), "--json"},

@@ -6,14 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/simulate"
 )
 
@@ -69,6 +70,25 @@ A run whose flits stop moving for good prints DEADLOCKED and exits 1:
 --plot F.svg sweeps --points loads up to --load/--rate and draws latency vs load, the
 simulation beside the model (003 on hypercubes; the zero-load latency elsewhere).
 
+BookSim2's experiment: --booksim FILE runs what BookSim2 runs for that configuration, in
+checker/sim/pipeline: its input-queued routers with their pipeline (routing_delay,
+vc_alloc_delay, sw_alloc_delay, st_*_delay, credit_delay, speedups,
+wait_for_tail_credit, hold_switch_for_packet, islip or separable allocators), its
+traffic pattern (uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor,
+randperm, hotspot, ...), injection process (bernoulli, on_off) and packet sizes, its
+warm-up and sample periods and convergence test, every key BookSim's default where the
+file is silent. It prints BookSim's figures: average packet latency (creation to tail,
+source queueing included), network latency, accepted flits per terminal per cycle, and
+UNSTABLE where BookSim says "Simulation unstable" (the latency passed latency_thres:
+the network saturates). --rate (packets) or --load (flits per terminal per cycle),
+--traffic, --vcs, --buffers, --length, --routing, --selection first|random|adaptive
+and --seed override the file; --plot F.svg --points N draws the latency-throughput
+curve up to the rate, beside the zero-load latency. Keys the simulator does not model
+(speculative, noq, shared buffers, priorities, classes > 1, request-reply traffic) are
+refused, naming the key and its line. docs/booksim-compare.md compares it with BookSim2:
+  wormcheck sim --booksim mesh88_lat
+  wormcheck sim --booksim mesh88_lat --load 0.2 --points 8 --plot mesh88.svg
+
 Bounds: an offered load above what a node can inject (one flit a cycle per injection
 channel) and runs above 2e9 node-cycles (nodes x (warm-up + window)) are refused with
 the flag to change; --max-memory (default 3/4 of the memory available) and
@@ -98,7 +118,7 @@ func defineSimFlags(fs *flag.FlagSet, f *simFlags) {
 	o := &f.Options
 	fs.StringVar(&f.topo, "topo", "", "topology spec: mesh:8x8, torus:8x8, hypercube:6, file:PATH, dragonfly:a=4,p=2,h=2, fattree:4,3")
 	fs.StringVar(&f.faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
-	fs.StringVar(&f.booksim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
+	fs.StringVar(&f.booksim, "booksim", "", "run BookSim2's experiment for this configuration `file` (its router pipeline, traffic and measurement)")
 	fs.StringVar(&o.Selection, "selection", "first", "with --routing, where the relation permits several outputs the route takes: first (the most preferred) or hash (spread over them by a hash of source, destination and router, as ECMP)")
 	fs.StringVar(&f.routing, "routing", "", "routing relation (needed on an irregular network): a built-in (updown, shortest-path, dragonfly-min, fattree-nca, ...) or a routing file")
 	fs.StringVar(&o.Traffic, "traffic", "uniform", "uniform, hotspot, multicast or broadcast")
@@ -153,24 +173,14 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	if f.topo == "" {
 		return exitUsage, usagef("--topo is required (e.g. mesh:8x8)")
 	}
-	g, err := model.ParseNetwork(f.topo)
+	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return exitUsage, usagef("--topo: %v", err)
 	}
+	var bsRun *simulate.BookSimRun
 	if bs != nil {
-		set := map[string]bool{}
-		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-		if !set["routing"] && g.IsGraph() {
-			f.routing = bs.Routing
-		}
-		if !set["vcs"] && bs.VCs > 0 {
-			f.VCs = bs.VCs
-		}
-		if !set["buffers"] && bs.Buffer > 0 {
-			f.Buffers = bs.Buffer
-		}
-		if !set["length"] && bs.Length > 0 {
-			f.Length = bs.Length
+		if bsRun, err = bookSimRun(fs, &f, bs); err != nil {
+			return exitUsage, err
 		}
 	}
 	if f.routing != "" {
@@ -191,7 +201,7 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 	ctx, release := simulate.Budget(ctx, f.maxMemMB<<20, f.timeLimit)
 	defer release()
 	req := simulate.Request{Grid: g, Options: f.Options, Compare: f.compare, CompareDests: f.compareDests,
-		CompareLoads: f.compareLoad, Points: f.points, Plot: f.plot}
+		CompareLoads: f.compareLoad, Points: f.points, Plot: f.plot, BookSim: bsRun}
 	if f.progress || e.StderrIsTerminal {
 		req.Progress = e.Stderr
 	}
@@ -212,9 +222,9 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 			fmt.Fprintf(e.Stdout, "sim on %s: INCONCLUSIVE: %s\n", g.Spec(), reason)
 			return exitInconclusive, nil
 		}
-		return exitInconclusive, writeJSON(e.Stdout, map[string]any{"schema": simSchema, "version": toolVersion(), "command": "sim", "semantics": "sim",
-			"instance": map[string]any{"topology": g.Spec(), "algorithm": f.Algo, "parameters": map[string]any{}},
-			"verdict":  props.Inconclusive, "reason": reason})
+		rep := simulate.Stopped(toolVersion(), g.Spec(), f.Algo, reason)
+		rep.Schema = simSchema
+		return exitInconclusive, writeJSON(e.Stdout, rep)
 	}
 	if err != nil {
 		return exitUsage, err
@@ -231,12 +241,69 @@ func runSim(ctx context.Context, e *env, args []string) (int, error) {
 		code = exitViolated
 	}
 	if f.json {
-		obj := out.JSON(toolVersion())
-		obj["schema"] = simSchema
-		return code, writeJSON(e.Stdout, obj)
+		rep := out.Report(toolVersion())
+		rep.Head().Schema = simSchema
+		return code, writeJSON(e.Stdout, rep)
 	}
 	out.WriteText(e.Stdout)
 	return code, nil
+}
+
+// bookSimFlags are the flags that override a key of a --booksim configuration; the
+// other flags of sim shape the papers' simulator and are refused with --booksim.
+var bookSimFlags = map[string]bool{"booksim": true, "routing": true, "selection": true, "traffic": true, "rate": true,
+	"load": true, "vcs": true, "buffers": true, "length": true, "seed": true, "plot": true, "points": true, "json": true,
+	"progress": true, "max-memory": true, "time-limit": true}
+
+// bookSimRun is sim's BookSim experiment for the configuration bs: its keys, with the
+// flags given overriding injection_rate (--rate, --load), traffic, num_vcs, vc_buf_size,
+// packet_size, the selection and the seed; --routing replaces the routing function's
+// relation. A flag of the papers' simulator is refused.
+func bookSimRun(fs *flag.FlagSet, f *simFlags, bs *bookSimFile) (*simulate.BookSimRun, error) {
+	var bad []string
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) {
+		set[fl.Name] = true
+		if !bookSimFlags[fl.Name] {
+			bad = append(bad, "--"+fl.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return nil, usagef("%s: --booksim runs BookSim's own experiment (its router pipeline, traffic and measurement from the file); these flags shape the papers' simulator instead", strings.Join(bad, ", "))
+	}
+	if !set["routing"] {
+		if bs.Mapping.Routing == "" {
+			return nil, usagef("--booksim %s: %s; give --routing", f.booksim, bs.Mapping.NoRouting)
+		}
+		f.routing = bs.Mapping.Routing
+		if set["vcs"] {
+			// the function's VC ranges follow num_vcs: the relation on --vcs
+			f.routing = booksim.RelationName(bs.Config.Network.RoutingFunction, f.VCs)
+		}
+	}
+	run := &simulate.BookSimRun{Name: f.booksim, Config: bs.Config, Seed: f.Seed}
+	if set["rate"] {
+		run.Rate = f.Rate
+	}
+	if set["load"] {
+		run.Load = f.Load
+	}
+	if set["traffic"] {
+		run.Traffic = f.Traffic
+	}
+	if set["vcs"] {
+		run.VCs = f.VCs
+	}
+	if set["buffers"] {
+		run.Buffers = f.Buffers
+	}
+	if set["length"] {
+		run.Length = f.Length
+	}
+	if set["selection"] {
+		run.Selection = f.Selection
+	}
+	return run, nil
 }
 
 // simSchema tags sim's JSON object (docs/report.md).

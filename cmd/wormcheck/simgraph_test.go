@@ -20,7 +20,6 @@ func TestSimAnyNetwork(t *testing.T) {
 		{[]string{"sim", "--topo", "dragonfly:a=4,p=2,h=2", "--routing", "dragonfly-min", "--load", "0.1"}, 0, "zero-load latency: unicast 36.34"},
 		{[]string{"sim", "--topo", "fattree:4,2", "--routing", "fattree-nca", "--traffic", "hotspot"}, 0, "sim fattree:4,2: rate"},
 		{[]string{"sim", "--topo", "fattree:4,3", "--routing", "fattree-nca", "--selection", "hash", "--load", "0.2"}, 0, "zero-load latency: unicast 37.43"},
-		{[]string{"sim", "--booksim", "testdata/booksim/anynet_config"}, 0, "V=1, B=3"},
 		{[]string{"sim", "--topo", "mesh:8x8", "--faults", "(1,1)-(2,1),(3,3)-(3,4),(5,5)-(5,6)", "--routing", "updown", "--multicast", "0.2", "--dests", "2..4"}, 0, "multicast latency"},
 		{[]string{"sim", "--topo", "dragonfly:a=4,p=2,h=2", "--routing", "dragonfly-min-1vc", "--load", "0.8"}, 1, "DEADLOCKED: flits stopped moving for good"},
 	} {

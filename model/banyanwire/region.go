@@ -21,8 +21,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/layers"
-
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // LayerTypeRegionHeader is the gopacket layer type of RegionHeader (custom number 1700;
@@ -50,7 +49,7 @@ type RegionHeader struct {
 
 // NewRegionHeader returns the header of region r on banyan b; a region of one node is
 // encoded as a unicast tag.
-func NewRegionHeader(b *model.Banyan, r model.Region) (*RegionHeader, error) {
+func NewRegionHeader(b *topology.Banyan, r topology.Region) (*RegionHeader, error) {
 	if err := b.CheckRegion(r); err != nil {
 		return nil, err
 	}
@@ -58,7 +57,9 @@ func NewRegionHeader(b *model.Banyan, r model.Region) (*RegionHeader, error) {
 }
 
 // Region returns the header's region.
-func (h *RegionHeader) Region() model.Region { return model.Region{Min: int(h.Min), Max: int(h.Max)} }
+func (h *RegionHeader) Region() topology.Region {
+	return topology.Region{Min: int(h.Min), Max: int(h.Max)}
+}
 
 // LayerType implements gopacket.Layer.
 func (h *RegionHeader) LayerType() gopacket.LayerType { return LayerTypeRegionHeader }
@@ -123,10 +124,10 @@ func (h *RegionHeader) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.Ser
 	return nil
 }
 
-// Route applies the SE rule of 002 §2.2 at stage i (model.Banyan.RegionStep) and returns
+// Route applies the SE rule of 002 §2.2 at stage i (topology.Banyan.RegionStep) and returns
 // the ports used (bit p = port p) and the header of each copy.
 func (h *RegionHeader) Route(i int) (ports int, out [2]RegionHeader) {
-	b, err := model.NewBanyan(1 << h.Stages)
+	b, err := topology.NewBanyan(1 << h.Stages)
 	if err != nil {
 		return 0, out
 	}

@@ -8,8 +8,7 @@ import (
 
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/pcapgo"
-
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func encode(t testing.TB, h *RegionHeader, payload []byte) []byte {
@@ -21,8 +20,8 @@ func encode(t testing.TB, h *RegionHeader, payload []byte) []byte {
 }
 
 func TestRoundTrip(t *testing.T) {
-	b, _ := model.NewBanyan(16)
-	for _, r := range []model.Region{{Min: 4, Max: 8}, {Min: 0, Max: 15}, {Min: 9, Max: 9}} {
+	b, _ := topology.NewBanyan(16)
+	for _, r := range []topology.Region{{Min: 4, Max: 8}, {Min: 0, Max: 15}, {Min: 9, Max: 9}} {
 		h, err := NewRegionHeader(b, r)
 		if err != nil {
 			t.Fatal(err)
@@ -63,10 +62,10 @@ func TestDecodeRefuses(t *testing.T) {
 }
 
 func TestRouteFollowsModel(t *testing.T) {
-	b, _ := model.NewBanyan(16)
-	h, _ := NewRegionHeader(b, model.Region{Min: 4, Max: 8})
+	b, _ := topology.NewBanyan(16)
+	h, _ := NewRegionHeader(b, topology.Region{Min: 4, Max: 8})
 	ports, out := h.Route(3)
-	if ports != 3 || out[0].Region() != (model.Region{Min: 4, Max: 7}) || out[1].Region() != (model.Region{Min: 8, Max: 8}) || out[1].Multicast {
+	if ports != 3 || out[0].Region() != (topology.Region{Min: 4, Max: 7}) || out[1].Region() != (topology.Region{Min: 8, Max: 8}) || out[1].Multicast {
 		t.Fatalf("ports %d out %+v %+v", ports, out[0], out[1])
 	}
 }
@@ -94,8 +93,8 @@ func FuzzDecodeRegionHeader(f *testing.F) {
 
 // ExampleRegionHeader encodes the region of 002 Fig. 2 and decodes it again.
 func ExampleRegionHeader() {
-	b, _ := model.NewBanyan(16)
-	h, _ := NewRegionHeader(b, model.Region{Min: 0b0100, Max: 0b1000})
+	b, _ := topology.NewBanyan(16)
+	h, _ := NewRegionHeader(b, topology.Region{Min: 0b0100, Max: 0b1000})
 	buf := gopacket.NewSerializeBuffer()
 	_ = gopacket.SerializeLayers(buf, gopacket.SerializeOptions{}, h)
 	fmt.Printf("% x\n", buf.Bytes())
@@ -107,8 +106,8 @@ func ExampleRegionHeader() {
 }
 
 func TestWriteCaptureReadsBack(t *testing.T) {
-	b, _ := model.NewBanyan(8)
-	h, _ := NewRegionHeader(b, model.Region{Min: 3, Max: 4})
+	b, _ := topology.NewBanyan(8)
+	h, _ := NewRegionHeader(b, topology.Region{Min: 3, Max: 4})
 	var w bytes.Buffer
 	recs := []Record{{Cycle: 1, Packet: 0, Channel: 5, Header: *h}, {Cycle: 2, Packet: 1, Channel: 9, Header: *h}}
 	if err := WriteCapture(&w, recs); err != nil {

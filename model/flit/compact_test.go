@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The twin test of the reduced models a search runs on (Compacted: compacted worms and,
@@ -331,7 +331,7 @@ var twinNetworks = [][]twinNetwork{
 		{"mesh:2x2", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)", "(0,0)->(1,0) (1,1)->(0,1)"}},
 		{"torus:4", []string{"0->2 1->3 2->0 3->1"}},
 		{"mesh:3x2", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)"}},
-		{"file:../testdata/topo/ring6_chord.anynet", []string{"n2->n4 n3->n5 n4->n0 n5->n2 n0->n3"}},
+		{"file:../topology/testdata/topo/ring6_chord.anynet", []string{"n2->n4 n3->n5 n4->n0 n5->n2 n0->n3"}},
 	},
 	{
 		{"mesh:3x3", []string{"(0,0)->(1,1) (1,0)->(0,1) (1,1)->(0,0) (0,1)->(1,0)"}},
@@ -345,19 +345,19 @@ var twinNetworks = [][]twinNetwork{
 }
 
 // parsePlacement reads worms "a->b c->d" by node names or numbers of g.
-func parsePlacement(g *model.Grid, s string) ([][2]model.NodeID, error) {
-	node := func(name string) (model.NodeID, error) {
+func parsePlacement(g *topology.Network, s string) ([][2]topology.NodeID, error) {
+	node := func(name string) (topology.NodeID, error) {
 		for v := 0; v < g.Nodes(); v++ {
-			if g.NodeName(model.NodeID(v)) == name {
-				return model.NodeID(v), nil
+			if g.NodeName(topology.NodeID(v)) == name {
+				return topology.NodeID(v), nil
 			}
 		}
 		if v, err := strconv.Atoi(name); err == nil && v >= 0 && v < g.Nodes() {
-			return model.NodeID(v), nil
+			return topology.NodeID(v), nil
 		}
 		return 0, fmt.Errorf("%s has no node %q", g.Spec(), name)
 	}
-	var out [][2]model.NodeID
+	var out [][2]topology.NodeID
 	for _, w := range strings.Fields(s) {
 		a, b, _ := strings.Cut(w, "->")
 		src, err := node(a)
@@ -368,7 +368,7 @@ func parsePlacement(g *model.Grid, s string) ([][2]model.NodeID, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, [2]model.NodeID{src, dst})
+		out = append(out, [2]topology.NodeID{src, dst})
 	}
 	return out, nil
 }
@@ -390,22 +390,22 @@ func twinRelations() []string {
 
 // twinPlacements returns seeded placements of 1..maxWorms worms on g, each a list of
 // (source, destination) pairs with a route under rel, count per worm count.
-func twinPlacements(g *model.Grid, rel routing.Relation, maxWorms, count int, seed uint64) [][][2]model.NodeID {
-	var pairs [][2]model.NodeID
+func twinPlacements(g *topology.Network, rel routing.Relation, maxWorms, count int, seed uint64) [][][2]topology.NodeID {
+	var pairs [][2]topology.NodeID
 	for s := 0; s < g.Nodes(); s++ {
 		for d := 0; d < g.Nodes(); d++ {
 			if s != d {
-				if _, err := routing.FirstPath(rel, model.NodeID(s), model.NodeID(d)); err == nil {
-					pairs = append(pairs, [2]model.NodeID{model.NodeID(s), model.NodeID(d)})
+				if _, err := routing.FirstPath(rel, topology.NodeID(s), topology.NodeID(d)); err == nil {
+					pairs = append(pairs, [2]topology.NodeID{topology.NodeID(s), topology.NodeID(d)})
 				}
 			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 20261128))
-	var out [][][2]model.NodeID
+	var out [][][2]topology.NodeID
 	for k := 1; k <= maxWorms && len(pairs) > 0; k++ {
 		for range count {
-			p := make([][2]model.NodeID, k)
+			p := make([][2]topology.NodeID, k)
 			for i := range p {
 				p[i] = pairs[rng.IntN(len(pairs))]
 			}
@@ -454,11 +454,11 @@ func TestReductionsAgainstUnreduced(t *testing.T) {
 	}
 	for ni, net := range nets {
 		spec := net.spec
-		g, err := model.ParseNetwork(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var cycles [][][2]model.NodeID
+		var cycles [][][2]topology.NodeID
 		for _, c := range net.cycles {
 			p, err := parsePlacement(g, c)
 			if err != nil {

@@ -5,27 +5,28 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Network is the immutable topology a flit model runs on: nodes, directed physical
-// channels with their end points, and names for people. *model.Grid is adapted by
+// channels with their end points, and names for people. *topology.Network is adapted by
 // GridNetwork; other topologies (a banyan, an irregular network) only need these methods.
 type Network interface {
 	Spec() string
 	Nodes() int
 	Channels() int
 	// Ends returns the node channel c leaves and the node it enters.
-	Ends(c model.ChannelID) (from, to model.NodeID)
-	NodeName(v model.NodeID) string
-	ChannelName(c model.ChannelID) string
+	Ends(c topology.ChannelID) (from, to topology.NodeID)
+	NodeName(v topology.NodeID) string
+	ChannelName(c topology.ChannelID) string
 }
 
-// GridNetwork adapts a *model.Grid to Network.
-type GridNetwork struct{ *model.Grid }
+// GridNetwork adapts a *topology.Network to Network.
+type GridNetwork struct{ *topology.Network }
 
 // Ends returns the end points of channel c.
-func (g GridNetwork) Ends(c model.ChannelID) (model.NodeID, model.NodeID) {
-	ch := g.Grid.Channel(c)
+func (g GridNetwork) Ends(c topology.ChannelID) (topology.NodeID, topology.NodeID) {
+	ch := g.Network.Channel(c)
 	return ch.From, ch.To
 }
 
@@ -113,8 +114,8 @@ func ParsePrune(s string) (Prune, error) {
 // Fig. 1: the address flit of Dests[0], then Length data flits, then the address flits of
 // Dests[1:], in that order; Length is the number of data flits (the paper uses 1).
 type Message struct {
-	Source    model.NodeID
-	Dests     []model.NodeID
+	Source    topology.NodeID
+	Dests     []topology.NodeID
 	Length    int
 	Multicast bool
 }
@@ -177,7 +178,7 @@ const (
 // NewGridConfig returns a configuration on grid g with dimension-order routing
 // (routing.NewDOR; dateline classes on or off), vcs virtual channels and buffer flits per
 // virtual channel.
-func NewGridConfig(g *model.Grid, dateline bool, vcs, buffer int, ports Ports, msgs []Message) Config {
+func NewGridConfig(g *topology.Network, dateline bool, vcs, buffer int, ports Ports, msgs []Message) Config {
 	return NewRelationConfig(routing.NewDOR(g, dateline), vcs, buffer, ports, msgs)
 }
 
@@ -257,12 +258,12 @@ func (c *Config) Validate() error {
 }
 
 // Unicast returns a unicast worm of length flits from src to dst.
-func Unicast(src, dst model.NodeID, length int) Message {
-	return Message{Source: src, Dests: []model.NodeID{dst}, Length: length}
+func Unicast(src, dst topology.NodeID, length int) Message {
+	return Message{Source: src, Dests: []topology.NodeID{dst}, Length: length}
 }
 
 // Multicast returns a tree multicast from src to dests (in address-flit order) with data
 // flits of data (000 §5.1 uses 1).
-func Multicast(src model.NodeID, data int, dests ...model.NodeID) Message {
-	return Message{Source: src, Dests: append([]model.NodeID(nil), dests...), Length: data, Multicast: true}
+func Multicast(src topology.NodeID, data int, dests ...topology.NodeID) Message {
+	return Message{Source: src, Dests: append([]topology.NodeID(nil), dests...), Length: data, Multicast: true}
 }

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // wormDec is the decoded form of one entry of a worm's table of local states (Encode):
@@ -20,7 +20,7 @@ type wormDec struct {
 	held      []int32                   // the channels the worm holds, ascending
 	vcs       []VC                      // vcs[k] is channel held[k]
 	mask      uint64                    // held as a bit set, when the network has at most 64 channels
-	ejects    []model.NodeID            // the routers where a channel it holds delivers (ownershipAcross)
+	ejects    []topology.NodeID         // the routers where a channel it holds delivers (ownershipAcross)
 	moves     atomic.Pointer[wormMoves] // its candidate moves, built on first use (movesOf)
 	inv       atomic.Uint32             // its invariant verdicts, decided on first use (wormInv)
 }
@@ -65,7 +65,7 @@ func (t *localSet) setDecoded(x uint32, d *wormDec) *wormDec {
 		}
 	}
 	if (*c)[off].CompareAndSwap(nil, d) {
-		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})) + int64(cap(d.ejects))*int64(unsafe.Sizeof(model.NodeID(0))))
+		t.size.Add(int64(unsafe.Sizeof(*d)) + int64(len(d.held))*int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(VC{})) + int64(cap(d.ejects))*int64(unsafe.Sizeof(topology.NodeID(0))))
 		return d
 	}
 	return (*c)[off].Load()

@@ -8,7 +8,7 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // randomModel builds a small random instance from seed: a grid, a routing relation (DOR
@@ -25,7 +25,7 @@ func randomModel(t testing.TB, seed uint64) *Model {
 	}
 	specs := []string{"mesh:3x3", "torus:4", "mesh:2x3", "torus:3x3", "hypercube:3", "torus:5"}
 	g := grid(t, specs[rnd(len(specs))])
-	dl := g.Kind() == model.Torus && rnd(2) == 0
+	dl := g.Kind() == topology.Torus && rnd(2) == 0
 	classes := 1
 	if dl {
 		classes = 2
@@ -38,15 +38,15 @@ func randomModel(t testing.TB, seed uint64) *Model {
 	}
 	var msgs []Message
 	for i, n := 0, 1+rnd(3); i < n; i++ {
-		src := model.NodeID(rnd(g.Nodes()))
+		src := topology.NodeID(rnd(g.Nodes()))
 		mc := rnd(2) == 0
 		nd := 1
 		if mc {
 			nd = 1 + rnd(3)
 		}
-		var dests []model.NodeID
+		var dests []topology.NodeID
 		for len(dests) < nd {
-			d := model.NodeID(rnd(g.Nodes()))
+			d := topology.NodeID(rnd(g.Nodes()))
 			dup := d == src
 			for _, e := range dests {
 				dup = dup || e == d
@@ -256,8 +256,8 @@ func TestExploreEncoderPathMatchesPlain(t *testing.T) {
 		t.Fatal("plain still implements SuccessorEncoder")
 	}
 	mc := NewGridConfig(grid(t, "mesh:2x3"), false, 1, 1, OnePort, []Message{
-		{Source: 0, Dests: []model.NodeID{5, 2}, Length: 1, Multicast: true},
-		{Source: 5, Dests: []model.NodeID{0, 3}, Length: 1, Multicast: true},
+		{Source: 0, Dests: []topology.NodeID{5, 2}, Length: 1, Multicast: true},
+		{Source: 5, Dests: []topology.NodeID{0, 3}, Length: 1, Multicast: true},
 	})
 	mc.Prune = PrunePartial
 	models := []*Model{

@@ -4,7 +4,7 @@
 //
 // # Configuration
 //
-// A Config names the topology (Network; GridNetwork adapts *model.Grid), the routing
+// A Config names the topology (Network; GridNetwork adapts *topology.Network), the routing
 // relation (Routing, a model/routing.Relation: for a header at a router, arrived on an
 // input channel and virtual channel, the ordered set of permitted outputs;
 // routing.NewDOR is dimension order with or without dateline classes), VCs virtual

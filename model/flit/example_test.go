@@ -4,17 +4,17 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Example walks one 2-flit worm across a 3-node line, always taking the first enabled
 // transition.
 func Example() {
-	g, _ := model.NewMesh(3)
+	g, _ := topology.NewMesh(3)
 	cfg := flit.NewGridConfig(g, false, 1, 1, flit.OnePort, []flit.Message{
-		{Source: 0, Dests: []model.NodeID{2}, Length: 2},
+		{Source: 0, Dests: []topology.NodeID{2}, Length: 2},
 	})
 	m, err := flit.New(cfg)
 	if err != nil {
@@ -41,7 +41,7 @@ func Example() {
 // output and finds the deadlock in which each worm holds the channel the next one needs;
 // under dimension order the same worms are deadlock-free.
 func ExampleNewRelationConfig() {
-	g, _ := model.NewMesh(2, 2)
+	g, _ := topology.NewMesh(2, 2)
 	worms := []flit.Message{flit.Unicast(0, 3, 1), flit.Unicast(1, 2, 1), flit.Unicast(3, 0, 1), flit.Unicast(2, 1, 1)}
 	for _, name := range []string{"dor", "adaptive"} {
 		rel, err := routing.ByName(g, name)
@@ -68,5 +68,5 @@ func ExampleNewRelationConfig() {
 	// Output:
 	// dor holds 256 states
 	// adaptive violated 413 states
-	// wait-for cycle m0 -> m1 -> m2 -> m3 -> m0: m0 at (1,0) waits for (1,0)->(1,1) (vc0 by m1); m1 at (1,1) waits for (1,1)->(0,1) (vc0 by m2); m3 at (0,0) waits for (0,0)->(1,0) (vc0 by m0); m2 at (0,1) waits for (0,1)->(0,0) (vc0 by m3)
+	// wait-for cycle m0 -> m1 -> m2 -> m3 -> m0: m0 at (1,0) waits for (1,0)->(1,1) (vc0 by m1); m1 at (1,1) waits for (1,1)->(0,1) (vc0 by m2); m2 at (0,1) waits for (0,1)->(0,0) (vc0 by m3); m3 at (0,0) waits for (0,0)->(1,0) (vc0 by m0)
 }

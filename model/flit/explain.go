@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Move is the structured form of a transition, for pictures and captures (SVG, pcap):
@@ -21,7 +21,7 @@ type Move struct {
 	Address bool // the flit is an address flit (a header)
 	Dest    int  // for an address flit: the index of its destination in Dests
 	FromAux bool // re-injected from the auxiliary buffer
-	At      model.NodeID
+	At      topology.NodeID
 	FromVC  Out // None (-2) for the source
 	To      Out
 	Pruned  []Out
@@ -96,23 +96,23 @@ func (m *Model) Explain(from State, a system.Action) (Move, error) {
 }
 
 // Channel returns the physical channel of virtual channel o (o >= 0).
-func (m *Model) Channel(o Out) model.ChannelID { return chanID(int(o) / m.cfg.VCs) }
+func (m *Model) Channel(o Out) topology.ChannelID { return chanID(int(o) / m.cfg.VCs) }
 
 // VCOf returns the index of virtual channel o within its physical channel.
 func (m *Model) VCOf(o Out) int { return int(o) % m.cfg.VCs }
 
 // Receiver returns the router at the receiving end of virtual channel o.
-func (m *Model) Receiver(o Out) model.NodeID { return m.vcTo[o] }
+func (m *Model) Receiver(o Out) topology.NodeID { return m.vcTo[o] }
 
 // PreferredPath returns the channels the address flit of message i for destination di
 // crosses when it always takes the relation's most preferred output: the dimension-order
 // path under DOR, one of the permitted paths under an adaptive relation (for pictures).
 // It stops where the relation permits nothing, or after as many hops as there are
 // channels (a relation that loops). Misroutes are counted as the model counts them.
-func (m *Model) PreferredPath(i, di int) []model.ChannelID {
+func (m *Model) PreferredPath(i, di int) []topology.ChannelID {
 	s := m.Init()[0]
 	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
-	var path []model.ChannelID
+	var path []topology.ChannelID
 	var rb []routing.Output
 	for !m.isDest(i, di, c.at) && len(path) < len(m.chFrom) {
 		outs := m.permitted(&s, c, di, &rb)
@@ -131,20 +131,20 @@ func (m *Model) PreferredPath(i, di int) []model.ChannelID {
 
 // PreferredOutput returns the channel the relation most prefers for the address flit of
 // message i for destination di at input vc of state s (a virtual channel, or -1 for the
-// message's source), or model.None at that destination or when it permits nothing.
-func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
+// message's source), or topology.None at that destination or when it permits nothing.
+func (m *Model) PreferredOutput(s State, i, di, vc int) topology.ChannelID {
 	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 	if vc >= 0 {
 		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: s.VCs[vc].In}
 	}
 	if m.isDest(i, di, c.at) {
-		return model.None
+		return topology.None
 	}
 	var rb []routing.Output
 	if outs := m.permitted(&s, c, di, &rb); len(outs) > 0 {
 		return outs[0].Channel
 	}
-	return model.None
+	return topology.None
 }
 
 // PermittedOutputs returns every channel the relation permits the address flit of
@@ -152,7 +152,7 @@ func (m *Model) PreferredOutput(s State, i, di, vc int) model.ChannelID {
 // preferred first and each channel once, or nil at that destination. A blocked header
 // of an adaptive relation waits for all of them: it is stuck only while every one is
 // busy.
-func (m *Model) PermittedOutputs(s State, i, di, vc int) []model.ChannelID {
+func (m *Model) PermittedOutputs(s State, i, di, vc int) []topology.ChannelID {
 	c := cursor{input: i, msg: i, vc: -1, at: m.cfg.Messages[i].Source, in: s.Msgs[i].In}
 	if vc >= 0 {
 		c = cursor{input: len(s.Msgs) + vc, msg: i, vc: vc, at: m.vcTo[vc], in: s.VCs[vc].In}
@@ -161,7 +161,7 @@ func (m *Model) PermittedOutputs(s State, i, di, vc int) []model.ChannelID {
 		return nil
 	}
 	var rb []routing.Output
-	var out []model.ChannelID
+	var out []topology.ChannelID
 	for _, o := range m.permitted(&s, c, di, &rb) {
 		if !slices.Contains(out, o.Channel) {
 			out = append(out, o.Channel)

@@ -8,8 +8,8 @@ import (
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // bfs is the tiny explorer of these tests: it returns the number of reachable states,
@@ -44,19 +44,19 @@ func bfs(t testing.TB, m *Model) (states int, deadlock bool, err error) {
 	return len(seen), deadlock, err
 }
 
-func grid(t testing.TB, spec string) *model.Grid {
+func grid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	tp, err := model.ParseTopology(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tp.(*model.Grid)
+	return g
 }
 
 func unicasts(l int, pairs ...int) []Message {
 	var ms []Message
 	for i := 0; i+1 < len(pairs); i += 2 {
-		ms = append(ms, Message{Source: model.NodeID(pairs[i]), Dests: []model.NodeID{model.NodeID(pairs[i+1])}, Length: l})
+		ms = append(ms, Message{Source: topology.NodeID(pairs[i]), Dests: []topology.NodeID{topology.NodeID(pairs[i+1])}, Length: l})
 	}
 	return ms
 }
@@ -159,9 +159,9 @@ func TestTransitionRules(t *testing.T) {
 	}
 }
 
-func (m *Model) vcIndex(t *testing.T, g *model.Grid, from, to, vc int) int {
+func (m *Model) vcIndex(t *testing.T, g *topology.Network, from, to, vc int) int {
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
+		ch := g.Channel(topology.ChannelID(c))
 		if int(ch.From) == from && int(ch.To) == to {
 			return c*m.cfg.VCs + vc
 		}
@@ -266,7 +266,7 @@ func TestRingDeadlock(t *testing.T) {
 
 // naiveNext is the naive twin of the routing lookup: walk dimension order from the
 // source, one coordinate at a time, tracking wrap-arounds per dimension for the class.
-func naiveNext(g *model.Grid, dateline bool, src, dst, at model.NodeID) (ch model.ChannelID, class uint8, ok bool) {
+func naiveNext(g *topology.Network, dateline bool, src, dst, at topology.NodeID) (ch topology.ChannelID, class uint8, ok bool) {
 	cur := g.Coords(src)
 	want := g.Coords(dst)
 	for d := 0; d < g.Dims(); d++ {
@@ -274,13 +274,13 @@ func naiveNext(g *model.Grid, dateline bool, src, dst, at model.NodeID) (ch mode
 		wrapped := false
 		for cur[d] != want[d] {
 			fwd := ((want[d]-cur[d])%k + k) % k
-			dir, next := model.Plus, cur[d]+1
+			dir, next := topology.Plus, cur[d]+1
 			if !g.Wraps(d) {
 				if want[d] < cur[d] {
-					dir, next = model.Minus, cur[d]-1
+					dir, next = topology.Minus, cur[d]-1
 				}
 			} else if fwd > k-fwd {
-				dir, next = model.Minus, cur[d]-1
+				dir, next = topology.Minus, cur[d]-1
 			}
 			if next == k || next == -1 {
 				wrapped = true
@@ -310,15 +310,15 @@ func TestRoutingAgainstNaiveTwin(t *testing.T) {
 						continue
 					}
 					vcs := 1
-					if dl && g.Kind() == model.Torus {
+					if dl && g.Kind() == topology.Torus {
 						vcs = 2
 					}
 					m := mustNew(t, NewGridConfig(g, dl, vcs, 1, AllPort, unicasts(1, s, d)))
 					st := m.Init()[0]
-					c := cursor{input: 0, msg: 0, vc: -1, at: model.NodeID(s), in: st.Msgs[0].In}
+					c := cursor{input: 0, msg: 0, vc: -1, at: topology.NodeID(s), in: st.Msgs[0].In}
 					var rb []routing.Output
-					for hops := 0; c.at != model.NodeID(d); hops++ {
-						ch, cl, ok := naiveNext(g, dl && g.Kind() == model.Torus, model.NodeID(s), model.NodeID(d), c.at)
+					for hops := 0; c.at != topology.NodeID(d); hops++ {
+						ch, cl, ok := naiveNext(g, dl && g.Kind() == topology.Torus, topology.NodeID(s), topology.NodeID(d), c.at)
 						outs := m.permitted(&st, c, 0, &rb)
 						if !ok || len(outs) != 1 || outs[0].Channel != ch || outs[0].VC != int(cl) || hops > g.Nodes() {
 							t.Fatalf("%s dateline %v %d->%d at %d: model %v, naive %d/%d (ok %v)", spec, dl, s, d, c.at, outs, ch, cl, ok)
@@ -353,9 +353,9 @@ func testModels(t testing.TB) []*Model {
 	g := grid(t, "mesh:3x3")
 	tor := grid(t, "torus:4")
 	mc := []Message{
-		{Source: 4, Dests: []model.NodeID{8, 2, 6, 0}, Length: 2, Multicast: true},
-		{Source: 0, Dests: []model.NodeID{8}, Length: 3},
-		{Source: 8, Dests: []model.NodeID{0, 1, 3}, Length: 1, Multicast: true},
+		{Source: 4, Dests: []topology.NodeID{8, 2, 6, 0}, Length: 2, Multicast: true},
+		{Source: 0, Dests: []topology.NodeID{8}, Length: 3},
+		{Source: 8, Dests: []topology.NodeID{0, 1, 3}, Length: 1, Multicast: true},
 	}
 	cfgM := NewGridConfig(g, false, 2, 2, OnePort, mc)
 	cfgM.Prune = PruneOnStop

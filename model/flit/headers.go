@@ -3,8 +3,8 @@ package flit
 import (
 	"math"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The header graph of a message: where its headers can go under the relation. Its
@@ -181,11 +181,11 @@ func (m *Model) computeDist() {
 // hopWeights fills weight and top by hop distances from the sources (computeDist).
 func (m *Model) hopWeights() {
 	nodes := m.cfg.Net.Nodes()
-	out := make([][]model.ChannelID, nodes)
+	out := make([][]topology.ChannelID, nodes)
 	for c := range m.chFrom {
 		out[m.chFrom[c]] = append(out[m.chFrom[c]], chanID(c))
 	}
-	bySource := map[model.NodeID]int{}
+	bySource := map[topology.NodeID]int{}
 	for i, msg := range m.cfg.Messages {
 		if j, ok := bySource[msg.Source]; ok {
 			m.weight[i], m.top[i] = m.weight[j], m.top[j]
@@ -197,7 +197,7 @@ func (m *Model) hopWeights() {
 			d[v] = math.MaxUint32
 		}
 		d[msg.Source] = 0
-		queue := []model.NodeID{msg.Source}
+		queue := []topology.NodeID{msg.Source}
 		top := uint32(0)
 		for len(queue) > 0 {
 			v := queue[0]

@@ -267,34 +267,59 @@ func (m *Model) CheckAll(s State) error {
 	return nil
 }
 
-// Waits describes what every input of a stuck message waits for (the members of the
-// state's local deadlock, or every blocked message when it has none), e.g. "wait-for cycle
-// m0 -> m1 -> m0: m0 at (1,0) waits for (1,0)->(2,0) (vc0 by m1); m1 at (2,0) waits for
-// ...": the explanation of a deadlock, rendered from WaitFor's graph. The cycle named is
-// the first one of the state's local deadlock (system.WaitGraph.Cycle).
+// Waits explains a deadlock of s from WaitFor's graph: the first wait-for cycle of the
+// state's local deadlock (system.WaitGraph.Cycle) with the waits that close it, in
+// order, e.g. "wait-for cycle m0 -> m1 -> m0: m0 at (1,0) waits for (1,0)->(2,0) (vc0 by
+// m1); m1 at (2,0) waits for ..."; then, after "besides,", the other waits of the stuck
+// messages (the members of the local deadlock, or every blocked message when it has
+// none) that depend on another message. A body flit waiting for room in its own worm's
+// next buffer explains nothing beyond its header's wait and is left out. Without a cycle
+// (a stranded worm, a chain ending in a worm with no route) every wait is listed.
 func (m *Model) Waits(s State) string {
 	g := m.WaitFor(s)
 	set := g.Explained()
-	var parts []string
-	for _, w := range g.Waits {
-		if slices.Contains(set, w.Waiter) {
-			parts = append(parts, m.waitText(w))
+	cyc := g.Cycle(set)
+	inCycle := make(map[int]bool, len(cyc))
+	var closing, besides []string
+	for _, e := range cyc {
+		if !inCycle[e.Wait] {
+			inCycle[e.Wait] = true
+			closing = append(closing, m.waitText(g.Waits[e.Wait]))
 		}
 	}
-	if len(parts) == 0 {
-		return "no input has a flit to send"
-	}
-	out := ""
-	if cyc := g.Cycle(set); len(cyc) > 0 {
-		var b strings.Builder
-		b.WriteString("wait-for cycle ")
-		for _, e := range cyc {
-			fmt.Fprintf(&b, "m%d -> ", e.Waiter)
+	for k, w := range g.Waits {
+		if inCycle[k] || !slices.Contains(set, w.Waiter) || len(cyc) > 0 && onItself(w) {
+			continue
 		}
-		fmt.Fprintf(&b, "m%d: ", cyc[0].Waiter)
-		out = b.String()
+		besides = append(besides, m.waitText(w))
 	}
-	return out + strings.Join(parts, "; ")
+	if len(cyc) == 0 {
+		if len(besides) == 0 {
+			return "no input has a flit to send"
+		}
+		return strings.Join(besides, "; ")
+	}
+	var b strings.Builder
+	b.WriteString("wait-for cycle ")
+	for _, e := range cyc {
+		fmt.Fprintf(&b, "m%d -> ", e.Waiter)
+	}
+	fmt.Fprintf(&b, "m%d: %s", cyc[0].Waiter, strings.Join(closing, "; "))
+	if len(besides) > 0 {
+		b.WriteString("; besides, " + strings.Join(besides, "; "))
+	}
+	return b.String()
+}
+
+// onItself reports whether every resource w needs is held by its own waiter (a body flit
+// waiting for room in its worm's next buffer).
+func onItself(w system.Wait) bool {
+	for _, n := range w.Needs {
+		if n.Holder != w.Waiter {
+			return false
+		}
+	}
+	return len(w.Needs) > 0
 }
 
 // waitText renders one wait for people.

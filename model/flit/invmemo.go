@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Invariants by worm. A state DecodeInto rebuilt is, by construction, the tuple of its
@@ -130,7 +130,7 @@ func (m *Model) wormInv(i int, d *wormDec) uint32 {
 // channels deliver are kept in the entry (wormDec.ejects), so that a state costs a few
 // words per worm instead of a look at every channel it holds and its input.
 func (m *Model) ownershipAcross(s State) error {
-	var ejecting [16]model.NodeID // the routers where a held channel delivers, so far
+	var ejecting [16]topology.NodeID // the routers where a held channel delivers, so far
 	k := 0
 	decs, _ := m.frontDecs(&s)
 	var taken uint64 // the channels of the worms before i, when m.nvc <= 64
@@ -175,7 +175,7 @@ func (m *Model) heldTwice(decs []*wormDec, i int, o int32) error {
 }
 
 // countNode returns how many of ns are n.
-func countNode(ns []model.NodeID, n model.NodeID) int {
+func countNode(ns []topology.NodeID, n topology.NodeID) int {
 	c := 0
 	for _, x := range ns {
 		if x == n {

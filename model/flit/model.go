@@ -8,14 +8,14 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func chanID(c int) model.ChannelID { return model.ChannelID(c) }
+func chanID(c int) topology.ChannelID { return topology.ChannelID(c) }
 
-func chanNode(v int) model.NodeID { return model.NodeID(v) }
+func chanNode(v int) topology.NodeID { return topology.NodeID(v) }
 
 // Model is the flit-level wormhole network of a Config as a system.Model[State]. It is
 // immutable after New (but for its interning table and its fault record, both safe for
@@ -23,17 +23,17 @@ func chanNode(v int) model.NodeID { return model.NodeID(v) }
 type Model struct {
 	cfg        Config
 	rel        routing.Relation
-	nvc        int            // number of network virtual channels: Channels*VCs
-	per        int            // model VCs per relation VC: VCs / Routing.VCs()
-	budget     int            // misroute budget of a routing.Budgeted relation, -1 otherwise
-	chFrom     []model.NodeID // sending router of each physical channel
-	vcTo       []model.NodeID // receiving router of each virtual channel
-	into       [][]int32      // virtual channels entering each node
-	ejects     int            // delivery channels per node (ejectPorts)
-	flits      []int          // format length per message
-	expect     []int          // flits each destination must receive, per message
-	destIdx    [][]int16      // destIdx[m][node] = index of node in Dests, or -1
-	aloneState                // the start state worms' entries are checked on (invmemo.go)
+	nvc        int               // number of network virtual channels: Channels*VCs
+	per        int               // model VCs per relation VC: VCs / Routing.VCs()
+	budget     int               // misroute budget of a routing.Budgeted relation, -1 otherwise
+	chFrom     []topology.NodeID // sending router of each physical channel
+	vcTo       []topology.NodeID // receiving router of each virtual channel
+	into       [][]int32         // virtual channels entering each node
+	ejects     int               // delivery channels per node (ejectPorts)
+	flits      []int             // format length per message
+	expect     []int             // flits each destination must receive, per message
+	destIdx    [][]int16         // destIdx[m][node] = index of node in Dests, or -1
+	aloneState                   // the start state worms' entries are checked on (invmemo.go)
 
 	tab *Table // the interning table of this model's states
 
@@ -74,11 +74,11 @@ func New(cfg Config) (*Model, error) {
 	m.nvc = cfg.Net.Channels() * cfg.VCs
 	m.per = cfg.VCs / cfg.Routing.VCs()
 	m.lowest = cfg.LowestVC && m.per > 1
-	m.chFrom = make([]model.NodeID, cfg.Net.Channels())
+	m.chFrom = make([]topology.NodeID, cfg.Net.Channels())
 	for c := range m.chFrom {
 		m.chFrom[c], _ = cfg.Net.Ends(chanID(c))
 	}
-	m.vcTo = make([]model.NodeID, m.nvc)
+	m.vcTo = make([]topology.NodeID, m.nvc)
 	m.into = make([][]int32, nodes)
 	for o := 0; o < m.nvc; o++ {
 		_, to := cfg.Net.Ends(chanID(o / cfg.VCs))
@@ -252,7 +252,7 @@ type cursor struct {
 	input int
 	msg   int
 	vc    int
-	at    model.NodeID
+	at    topology.NodeID
 	in    Input // the input's routing state (a copy: succSteps hold no pointer)
 }
 
@@ -367,7 +367,7 @@ func (m *Model) reserved(in *Input, outs []routing.Output) (int, bool) {
 }
 
 // isDest reports whether router r is destination di of message i.
-func (m *Model) isDest(i, di int, r model.NodeID) bool { return m.cfg.Messages[i].Dests[di] == r }
+func (m *Model) isDest(i, di int, r topology.NodeID) bool { return m.cfg.Messages[i].Dests[di] == r }
 
 func (m *Model) room(s *State, o Out) bool {
 	return o == Eject || s.VCs[o].Flits.Len(m.tab) < m.cfg.Buffer
@@ -394,7 +394,7 @@ func (m *Model) ejectPorts() int {
 
 // ejecting counts the worms that hold a delivery channel of router r: inputs at r that
 // have reserved Eject.
-func (m *Model) ejecting(s *State, r model.NodeID) int {
+func (m *Model) ejecting(s *State, r topology.NodeID) int {
 	k := 0
 	for _, o := range m.into[r] {
 		v := &s.VCs[o]
@@ -408,12 +408,12 @@ func (m *Model) ejecting(s *State, r model.NodeID) int {
 }
 
 // ejectBusy reports whether every delivery channel of router r is held.
-func (m *Model) ejectBusy(s *State, r model.NodeID) bool {
+func (m *Model) ejectBusy(s *State, r topology.NodeID) bool {
 	return m.ejecting(s, r) >= m.ejects
 }
 
 // injectBusy reports whether node n's injection channel is held (one-port only).
-func (m *Model) injectBusy(s *State, n model.NodeID) bool {
+func (m *Model) injectBusy(s *State, n topology.NodeID) bool {
 	if m.cfg.Ports != OnePort {
 		return false
 	}

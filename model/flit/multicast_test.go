@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func mcast(src int, length int, dests ...int) Message {
-	ds := make([]model.NodeID, len(dests))
+	ds := make([]topology.NodeID, len(dests))
 	for i, d := range dests {
-		ds[i] = model.NodeID(d)
+		ds[i] = topology.NodeID(d)
 	}
-	return Message{Source: model.NodeID(src), Dests: ds, Length: length, Multicast: true}
+	return Message{Source: topology.NodeID(src), Dests: ds, Length: length, Multicast: true}
 }
 
 // TestBranching walks one multicast through 000 §2.1's cases on the line 0-1-2: at node
@@ -49,7 +49,7 @@ func TestBranching(t *testing.T) {
 // kept while node 1 waits for A's next address, which needs 1->0, held by B's branch
 // 2->1->0, kept while node 2 waits for B's next address, which needs 2->3, held by A.
 func lineDeadlock(p Prune, ports Ports) Config {
-	g, _ := model.NewMesh(4)
+	g, _ := topology.NewMesh(4)
 	cfg := NewGridConfig(g, false, 1, 2, ports, []Message{mcast(1, 1, 3, 0), mcast(2, 1, 0, 3)})
 	cfg.Prune = p
 	return cfg
@@ -64,7 +64,7 @@ func lineDeadlock(p Prune, ports Ports) Config {
 // keeps because it is stopped too (not at a header). The first branches are released only
 // by pruning at the stopped sources (000 §3: "pruning is also performed at those nodes").
 func upstreamStop(p Prune, ports Ports) Config {
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	cfg := NewGridConfig(g, false, 1, 1, ports, []Message{mcast(8, 1, 2, 4), mcast(7, 1, 1, 2)})
 	cfg.Prune = p
 	return cfg
@@ -122,7 +122,7 @@ func TestMixedTraffic(t *testing.T) {
 	for _, p := range []Prune{PruneOnNoFree, PruneOnStop} {
 		cfg := NewGridConfig(g, false, 1, 2, OnePort, []Message{
 			mcast(4, 1, 8, 0, 2),
-			{Source: 0, Dests: []model.NodeID{8}, Length: 2},
+			{Source: 0, Dests: []topology.NodeID{8}, Length: 2},
 		})
 		cfg.Prune = p
 		n, dl, err := bfs(t, mustNew(t, cfg))

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Reduced is a model with partial-order reduction: in each state it offers only the
@@ -273,13 +273,13 @@ func (r *Reduced) interferers(s *State, c cursor, rb *[]routing.Output) []int {
 
 // mayAllocate reports whether message i may still take a virtual channel of physical
 // channel ch: one of its address flits is undelivered and its headers can reach ch.
-func (r *Reduced) mayAllocate(s *State, i int, ch model.ChannelID) bool {
+func (r *Reduced) mayAllocate(s *State, i int, ch topology.ChannelID) bool {
 	return r.reach[i][int(ch)/64]&(1<<(int(ch)%64)) != 0 && r.routing(s, i)
 }
 
 // mayDeliver reports whether message i may still take a delivery channel at node v:
 // v is one of its destinations whose address flit is undelivered.
-func (r *Reduced) mayDeliver(s *State, i int, v model.NodeID) bool {
+func (r *Reduced) mayDeliver(s *State, i int, v topology.NodeID) bool {
 	got := s.Msgs[i].Got.Slice(r.tab)
 	for di, d := range r.cfg.Messages[i].Dests {
 		if d == v && (di >= len(got) || got[di] == 0) {

@@ -10,8 +10,8 @@ import (
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // deadlockStates returns the encodings of the deadlock states reachable in sys (no
@@ -111,25 +111,25 @@ func randomReductionModel(t testing.TB, seed uint64) *Model {
 	nodes := g.Nodes()
 	var msgs []Message
 	for k := 0; k < 2+next(3); k++ {
-		src := model.NodeID(next(nodes))
-		var dests []model.NodeID
+		src := topology.NodeID(next(nodes))
+		var dests []topology.NodeID
 		for d := 0; d < 1+next(2); d++ {
-			v := model.NodeID(next(nodes))
+			v := topology.NodeID(next(nodes))
 			if v != src && !slices.Contains(dests, v) {
 				dests = append(dests, v)
 			}
 		}
 		if len(dests) == 0 {
-			dests = []model.NodeID{(src + 1) % model.NodeID(nodes)}
+			dests = []topology.NodeID{(src + 1) % topology.NodeID(nodes)}
 		}
 		msgs = append(msgs, Message{Source: src, Dests: dests, Length: 1 + next(2), Multicast: len(dests) > 1})
 	}
 	ports := []Ports{OnePort, AllPort}[next(2)]
 	var cfg Config
-	if g.Kind() == model.Mesh && next(2) == 0 {
+	if g.Kind() == topology.Mesh && next(2) == 0 {
 		cfg = NewRelationConfig(minimalAdaptive{g, 1}, 0, 1+next(2), ports, msgs)
 	} else {
-		dateline := g.Kind() == model.Torus && next(2) == 0
+		dateline := g.Kind() == topology.Torus && next(2) == 0
 		vcs := 1
 		if dateline {
 			vcs = 2

@@ -2,8 +2,8 @@ package flit
 
 import (
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file keeps the straightforward implementation of the transition rules (every
@@ -119,7 +119,7 @@ func (m *Model) refHeader(s *State, c cursor, di int) routing.Header {
 	h := routing.Header{At: c.at, Src: msg.Source, Dst: msg.Dests[di]}
 	h.In.Channel = routing.Injection
 	if c.vc >= 0 {
-		h.In.Channel = model.ChannelID(c.vc / m.cfg.VCs)
+		h.In.Channel = topology.ChannelID(c.vc / m.cfg.VCs)
 		h.In.VC = c.vc % m.cfg.VCs / (m.cfg.VCs / m.cfg.Routing.VCs())
 	}
 	if _, ok := m.cfg.Routing.(routing.Budgeted); ok {
@@ -135,7 +135,7 @@ func (m *Model) refPermits(s *State, c cursor, di int, o Out) (bool, bool) {
 	if o < 0 {
 		return false, false
 	}
-	from, _ := m.cfg.Net.Ends(model.ChannelID(int(o) / m.cfg.VCs))
+	from, _ := m.cfg.Net.Ends(topology.ChannelID(int(o) / m.cfg.VCs))
 	if from != c.at {
 		return false, false
 	}

@@ -5,23 +5,23 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // minimalAdaptive is the test relations' minimal fully adaptive routing: every
 // direction that brings the header closer to its destination (on a torus the shortest
-// way round, a tie going Plus as model.Grid.Offset says), on every one of its vcs
+// way round, a tie going Plus as topology.Network.Offset says), on every one of its vcs
 // virtual channels, lowest dimension first. With one virtual channel it deadlocks on a
 // 2-D mesh (Dally & Seitz; claim RT2).
 type minimalAdaptive struct {
-	g   *model.Grid
+	g   *topology.Network
 	vcs int
 }
 
-func (r minimalAdaptive) Name() string      { return "test-minimal-adaptive" }
-func (r minimalAdaptive) Grid() *model.Grid { return r.g }
-func (r minimalAdaptive) VCs() int          { return r.vcs }
+func (r minimalAdaptive) Name() string            { return "test-minimal-adaptive" }
+func (r minimalAdaptive) Grid() *topology.Network { return r.g }
+func (r minimalAdaptive) VCs() int                { return r.vcs }
 
 func (r minimalAdaptive) Route(h routing.Header, out []routing.Output) []routing.Output {
 	for d := 0; d < r.g.Dims(); d++ {
@@ -40,13 +40,13 @@ func (r minimalAdaptive) Route(h routing.Header, out []routing.Output) []routing
 // router but the U-turn as a misroute. It is the test relations' non-minimal routing; budgeted wraps it
 // as a routing.Budgeted relation.
 type misrouting struct {
-	g     *model.Grid
+	g     *topology.Network
 	limit int
 }
 
-func (r misrouting) Name() string      { return "test-misrouting" }
-func (r misrouting) Grid() *model.Grid { return r.g }
-func (r misrouting) VCs() int          { return 1 }
+func (r misrouting) Name() string            { return "test-misrouting" }
+func (r misrouting) Grid() *topology.Network { return r.g }
+func (r misrouting) VCs() int                { return 1 }
 
 func (r misrouting) Route(h routing.Header, out []routing.Output) []routing.Output {
 	n0 := len(out)
@@ -56,9 +56,9 @@ func (r misrouting) Route(h routing.Header, out []routing.Output) []routing.Outp
 	}
 	min := out[n0:]
 	for d := 0; d < r.g.Dims(); d++ {
-		for _, dir := range []model.Direction{model.Plus, model.Minus} {
+		for _, dir := range []topology.Direction{topology.Plus, topology.Minus} {
 			c, to := r.g.Neighbor(h.At, d, dir)
-			if c == model.None || h.In.Channel != routing.Injection && r.g.Channel(h.In.Channel).From == to {
+			if c == topology.None || h.In.Channel != routing.Injection && r.g.Channel(h.In.Channel).From == to {
 				continue
 			}
 			dup := false
@@ -93,7 +93,7 @@ func explore(t *testing.T, m *Model) *checker.Result[State] {
 // square is four one-flit worms on mesh:2x2, each two hops diagonally: under minimal
 // adaptive routing they can each take the channel clockwise ahead of them and wait for
 // the next one, which the next worm holds.
-func square(t *testing.T) (*model.Grid, []Message) {
+func square(t *testing.T) (*topology.Network, []Message) {
 	g := grid(t, "mesh:2x2")
 	return g, unicasts(1, 0, 3, 1, 2, 3, 0, 2, 1)
 }
@@ -219,11 +219,11 @@ func hasCycle(m *Model) bool {
 
 // badRelation offers channel 0 on VC 5 to every header: a channel that leaves only one
 // router, on a virtual channel the relation does not have.
-type badRelation struct{ g *model.Grid }
+type badRelation struct{ g *topology.Network }
 
-func (r badRelation) Name() string      { return "test-bad" }
-func (r badRelation) Grid() *model.Grid { return r.g }
-func (r badRelation) VCs() int          { return 1 }
+func (r badRelation) Name() string            { return "test-bad" }
+func (r badRelation) Grid() *topology.Network { return r.g }
+func (r badRelation) VCs() int                { return 1 }
 func (r badRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
 	return append(out, routing.Output{Channel: 0, VC: 5})
 }

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The SPIN twin: the flit model of unicast worms on fixed paths (one virtual channel
@@ -75,7 +75,7 @@ func fixedPath(m *Model, msg Message) ([]int, error) {
 		}
 		c := int(outs[0].Channel)
 		path = append(path, c)
-		h.At, h.In = m.vcTo[c], routing.Input{Channel: model.ChannelID(c)}
+		h.At, h.In = m.vcTo[c], routing.Input{Channel: topology.ChannelID(c)}
 		if len(path) > m.nvc {
 			return nil, fmt.Errorf("the route does not end")
 		}

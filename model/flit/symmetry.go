@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Symmetry is an automorphism of a grid and its routing: a node permutation and the
@@ -14,9 +14,9 @@ import (
 // the image of their route, hop by hop and with the same virtual-channel class
 // (Hops(φ(s), φ(d)) = φ(Hops(s, d))). Only such maps preserve the flit-level behaviour.
 type Symmetry struct {
-	Name    string            // e.g. "identity", "reflect x", "translate (1,0)"
-	Node    []model.NodeID    // Node[v] is the image of node v
-	Channel []model.ChannelID // Channel[c] is the image of channel c
+	Name    string               // e.g. "identity", "reflect x", "translate (1,0)"
+	Node    []topology.NodeID    // Node[v] is the image of node v
+	Channel []topology.ChannelID // Channel[c] is the image of channel c
 }
 
 // GridSymmetries returns the candidate symmetries of g, the identity first, that
@@ -34,8 +34,8 @@ type Symmetry struct {
 // maxSymmetryChecks calls of the relation, only the identity is returned, which is
 // always sound. Cost O(|candidates| * nodes^2 * path length) for DOR, O(|candidates| *
 // nodes^3 * inputs) relation calls otherwise.
-func GridSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
-	var dor model.DOR
+func GridSymmetries(g *topology.Network, r routing.Relation) []Symmetry {
+	var dor topology.DOR
 	switch d := r.(type) {
 	case routing.DOR:
 		dor = d.R
@@ -65,10 +65,10 @@ const maxSymmetryChecks = 20_000_000
 
 // translations returns the translation vectors of g: every vector on a torus, the zero
 // vector otherwise.
-func translations(g *model.Grid) [][]int {
+func translations(g *topology.Network) [][]int {
 	n := g.Dims()
 	trans := [][]int{make([]int, n)}
-	if g.Kind() != model.Torus {
+	if g.Kind() != topology.Torus {
 		return trans
 	}
 	for d := 0; d < n; d++ {
@@ -88,7 +88,7 @@ func translations(g *model.Grid) [][]int {
 // relationSymmetries returns the identity and every candidate automorphism of g
 // (dimension permutations among equal sizes, reflections, torus translations) under
 // which relation r is invariant, checked header by header (relationPreserves).
-func relationSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
+func relationSymmetries(g *topology.Network, r routing.Relation) []Symmetry {
 	n := g.Dims()
 	if n == 0 || g.IsGraph() {
 		return []Symmetry{identity(g)} // no coordinates to map
@@ -129,23 +129,23 @@ func relationSymmetries(g *model.Grid, r routing.Relation) []Symmetry {
 
 // identity returns the identity map of g's nodes and channels (gridMapPerm needs
 // coordinates, which a network from a file does not have).
-func identity(g *model.Grid) Symmetry {
-	s := Symmetry{Name: "identity", Node: make([]model.NodeID, g.Nodes()), Channel: make([]model.ChannelID, g.Channels())}
+func identity(g *topology.Network) Symmetry {
+	s := Symmetry{Name: "identity", Node: make([]topology.NodeID, g.Nodes()), Channel: make([]topology.ChannelID, g.Channels())}
 	for v := range s.Node {
-		s.Node[v] = model.NodeID(v)
+		s.Node[v] = topology.NodeID(v)
 	}
 	for c := range s.Channel {
-		s.Channel[c] = model.ChannelID(c)
+		s.Channel[c] = topology.ChannelID(c)
 	}
 	return s
 }
 
 // channelsInto lists, per node of g, the channels entering it.
-func channelsInto(g *model.Grid) [][]model.ChannelID {
-	into := make([][]model.ChannelID, g.Nodes())
+func channelsInto(g *topology.Network) [][]topology.ChannelID {
+	into := make([][]topology.ChannelID, g.Nodes())
 	for c := 0; c < g.Channels(); c++ {
-		to := g.Channel(model.ChannelID(c)).To
-		into[to] = append(into[to], model.ChannelID(c))
+		to := g.Channel(topology.ChannelID(c)).To
+		into[to] = append(into[to], topology.ChannelID(c))
 	}
 	return into
 }
@@ -161,7 +161,7 @@ func identityPerm(n int) []int {
 
 // dimPerms returns the permutations of g's dimensions that map each dimension to one of
 // the same size, the identity first.
-func dimPerms(g *model.Grid) [][]int {
+func dimPerms(g *topology.Network) [][]int {
 	n := g.Dims()
 	var out [][]int
 	var rec func(p []int, used []bool)
@@ -187,7 +187,7 @@ func dimPerms(g *model.Grid) [][]int {
 // the images of the original's outputs, in the same order, with the same virtual
 // channels and misroute flags: every router, input (injection, or every channel into the
 // router with every relation VC), source, destination and misroute count up to budget.
-func relationPreserves(g *model.Grid, r routing.Relation, s Symmetry, into [][]model.ChannelID, budget int) bool {
+func relationPreserves(g *topology.Network, r routing.Relation, s Symmetry, into [][]topology.ChannelID, budget int) bool {
 	var a, b []routing.Output
 	for at := 0; at < g.Nodes(); at++ {
 		ins := []routing.Input{{Channel: routing.Injection}}
@@ -203,7 +203,7 @@ func relationPreserves(g *model.Grid, r routing.Relation, s Symmetry, into [][]m
 			for src := 0; src < g.Nodes(); src++ {
 				for _, in := range ins {
 					for mis := 0; mis <= budget; mis++ {
-						h := routing.Header{At: model.NodeID(at), In: in, Src: model.NodeID(src), Dst: model.NodeID(dst), Misroutes: mis}
+						h := routing.Header{At: topology.NodeID(at), In: in, Src: topology.NodeID(src), Dst: topology.NodeID(dst), Misroutes: mis}
 						h2 := routing.Header{At: s.Node[at], In: in, Src: s.Node[src], Dst: s.Node[dst], Misroutes: mis}
 						if in.Channel != routing.Injection {
 							h2.In.Channel = s.Channel[in.Channel]
@@ -227,7 +227,7 @@ func relationPreserves(g *model.Grid, r routing.Relation, s Symmetry, into [][]m
 }
 
 // gridMap builds the map x_d -> (reflect_d ? k_d-1-x_d : x_d) + t_d (mod k_d).
-func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
+func gridMap(g *topology.Network, refl int, t []int) (Symmetry, bool) {
 	return gridMapPerm(g, identityPerm(g.Dims()), refl, t)
 }
 
@@ -236,9 +236,9 @@ func gridMap(g *model.Grid, refl int, t []int) (Symmetry, bool) {
 // channel maps to the channel between the images of its ends; false when there is
 // none, or when two channels join those nodes (a ring of two) and the direction is
 // ambiguous under a permutation.
-func gridMapPerm(g *model.Grid, perm []int, refl int, t []int) (Symmetry, bool) {
+func gridMapPerm(g *topology.Network, perm []int, refl int, t []int) (Symmetry, bool) {
 	n := g.Dims()
-	s := Symmetry{Node: make([]model.NodeID, g.Nodes()), Channel: make([]model.ChannelID, g.Channels())}
+	s := Symmetry{Node: make([]topology.NodeID, g.Nodes()), Channel: make([]topology.ChannelID, g.Channels())}
 	name := ""
 	permuted := false
 	for d := 0; d < n; d++ {
@@ -266,7 +266,7 @@ func gridMapPerm(g *model.Grid, perm []int, refl int, t []int) (Symmetry, bool) 
 	c := make([]int, n)
 	for v := 0; v < g.Nodes(); v++ {
 		for d := 0; d < n; d++ {
-			x := g.Coord(model.NodeID(v), d)
+			x := g.Coord(topology.NodeID(v), d)
 			if refl&(1<<d) != 0 {
 				x = g.Size(d) - 1 - x
 			}
@@ -275,19 +275,19 @@ func gridMapPerm(g *model.Grid, perm []int, refl int, t []int) (Symmetry, bool) 
 		s.Node[v] = g.Node(c...)
 	}
 	for ch := 0; ch < g.Channels(); ch++ {
-		gc := g.Channel(model.ChannelID(ch))
+		gc := g.Channel(topology.ChannelID(ch))
 		from, to := s.Node[gc.From], s.Node[gc.To]
-		s.Channel[ch] = model.None
+		s.Channel[ch] = topology.None
 		if !permuted {
-			for dir := model.Plus; dir <= model.Minus; dir++ {
-				if c2, t2 := g.Neighbor(from, gc.Dim, dir); c2 != model.None && t2 == to {
+			for dir := topology.Plus; dir <= topology.Minus; dir++ {
+				if c2, t2 := g.Neighbor(from, gc.Dim, dir); c2 != topology.None && t2 == to {
 					s.Channel[ch] = c2
 				}
 			}
 		} else {
 			found := 0
-			for dir := model.Plus; dir <= model.Minus; dir++ {
-				if c2, t2 := g.Neighbor(from, perm[gc.Dim], dir); c2 != model.None && t2 == to {
+			for dir := topology.Plus; dir <= topology.Minus; dir++ {
+				if c2, t2 := g.Neighbor(from, perm[gc.Dim], dir); c2 != topology.None && t2 == to {
 					s.Channel[ch] = c2
 					found++
 				}
@@ -296,20 +296,20 @@ func gridMapPerm(g *model.Grid, perm []int, refl int, t []int) (Symmetry, bool) 
 				return s, false
 			}
 		}
-		if s.Channel[ch] == model.None {
+		if s.Channel[ch] == topology.None {
 			return s, false
 		}
 	}
 	return s, true
 }
 
-func preserves(g *model.Grid, r model.DOR, s Symmetry) bool {
+func preserves(g *topology.Network, r topology.DOR, s Symmetry) bool {
 	for a := 0; a < g.Nodes(); a++ {
 		for b := 0; b < g.Nodes(); b++ {
 			if a == b {
 				continue
 			}
-			h := r.Hops(model.NodeID(a), model.NodeID(b))
+			h := r.Hops(topology.NodeID(a), topology.NodeID(b))
 			h2 := r.Hops(s.Node[a], s.Node[b])
 			if len(h) != len(h2) {
 				return false

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func TestGridSymmetries(t *testing.T) {
@@ -21,7 +21,7 @@ func TestGridSymmetries(t *testing.T) {
 		{"torus:4x4", true, 1},   // the datelines break translations
 	}
 	for _, c := range cases {
-		g, err := model.ParseGrid(c.spec)
+		g, err := topology.Parse(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,10 +34,10 @@ func TestGridSymmetries(t *testing.T) {
 
 // symmetricPair is a pair of multicasts on a 3x3 mesh that the x reflection swaps.
 func symmetricPair(prune Prune) Config {
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	msgs := []Message{
-		{Source: g.Node(0, 0), Dests: []model.NodeID{g.Node(2, 0), g.Node(1, 2)}, Length: 1, Multicast: true},
-		{Source: g.Node(2, 0), Dests: []model.NodeID{g.Node(0, 0), g.Node(1, 2)}, Length: 1, Multicast: true},
+		{Source: g.Node(0, 0), Dests: []topology.NodeID{g.Node(2, 0), g.Node(1, 2)}, Length: 1, Multicast: true},
+		{Source: g.Node(2, 0), Dests: []topology.NodeID{g.Node(0, 0), g.Node(1, 2)}, Length: 1, Multicast: true},
 	}
 	cfg := NewGridConfig(g, false, 1, 1, OnePort, msgs)
 	cfg.Prune = prune
@@ -53,7 +53,7 @@ func TestSymmetricExplore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := cfg.Net.(GridNetwork).Grid
+		g := cfg.Net.(GridNetwork).Network
 		sm := NewSymmetric(m, GridSymmetries(g, cfg.Routing))
 		if sm.Group() != 2 {
 			t.Fatalf("group %d (%v); want identity and reflect 0", sm.Group(), sm.SymmetryNames())
@@ -103,7 +103,7 @@ func TestSymmetricExplore(t *testing.T) {
 // coordinates to map, so a relation on it keeps the identity alone (building the
 // coordinate identity there used to index past the dimensions).
 func TestGridSymmetriesOnNetwork(t *testing.T) {
-	g, err := model.ParseNetwork("random:5,6,1")
+	g, err := topology.Parse("random:5,6,1")
 	if err != nil {
 		t.Fatal(err)
 	}

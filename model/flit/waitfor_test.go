@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // reachableFrom returns every state reachable from the states from, each once, by a naive BFS over
@@ -163,7 +163,7 @@ func TestLocalDeadlockFoundEarly(t *testing.T) {
 			t.Errorf("cycle edge %+v: wait %+v", e, w)
 		}
 	}
-	_ = model.None
+	_ = topology.None
 }
 
 // TestRelationSymmetries: the automorphisms GridSymmetries keeps for relations other

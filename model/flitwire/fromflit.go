@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // FromFlit turns a run of model/flit into flit crossings: states[k] is the state after
@@ -41,7 +41,7 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 		kind, input, arg := flit.SplitAction(actions[k-1])
 		var bin, ain flit.Input
 		var msg int
-		var at model.NodeID
+		var at topology.NodeID
 		var f uint8
 		switch {
 		case input < nm:
@@ -51,7 +51,7 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 		case input-nm < len(before.VCs):
 			v := before.VCs[input-nm]
 			msg = int(v.Owner)
-			_, at = cfg.Net.Ends(model.ChannelID((input - nm) / vcs))
+			_, at = cfg.Net.Ends(topology.ChannelID((input - nm) / vcs))
 			bin = v.In
 			if after.VCs[input-nm].Owner == v.Owner {
 				ain = after.VCs[input-nm].In
@@ -120,7 +120,7 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 }
 
 func crossing(cfg flit.Config, step, o, msg int, k Kind, fl Flags, word uint32) Record {
-	c := model.ChannelID(o / cfg.VCs)
+	c := topology.ChannelID(o / cfg.VCs)
 	from, to := cfg.Net.Ends(c)
 	r := Record{Step: step, Channel: uint32(c), From: uint32(from), To: uint32(to), Kind: k, Flags: fl, VC: uint8(o % cfg.VCs), Message: uint16(msg), Word: word}
 	if k == KindData {

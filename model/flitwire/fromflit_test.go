@@ -7,13 +7,14 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // fig3Model is the 000 Fig. 3 instance on a 3x2 mesh: two tree multicasts, one data flit,
 // one-flit buffers, pruning whenever a branch is stopped.
 func fig3Model(t *testing.T, prune flit.Prune) *flit.Model {
 	t.Helper()
-	g, err := model.ParseGrid("mesh:3x2")
+	g, err := topology.Parse("mesh:3x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestFromFlitPrune(t *testing.T) {
 // (the tail), on its delivery as on every channel it crosses, and that its announcement
 // counts its flits right.
 func TestFromFlitUnicastLast(t *testing.T) {
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package routing
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Adaptive is minimal fully adaptive routing on one virtual channel: every channel that
@@ -21,13 +21,13 @@ type Adaptive struct {
 
 // NewAdaptive returns minimal fully adaptive routing on g (any mesh, torus or
 // hypercube).
-func NewAdaptive(g *model.Grid) *Adaptive { return &Adaptive{m: newGeom(g)} }
+func NewAdaptive(g *topology.Network) *Adaptive { return &Adaptive{m: newGeom(g)} }
 
 // Name returns "adaptive".
 func (a *Adaptive) Name() string { return "adaptive" }
 
 // Grid returns the relation's topology.
-func (a *Adaptive) Grid() *model.Grid { return a.m.g }
+func (a *Adaptive) Grid() *topology.Network { return a.m.g }
 
 // VCs is 1.
 func (a *Adaptive) VCs() int { return 1 }
@@ -63,7 +63,7 @@ type Duato struct {
 }
 
 // NewDuato returns Duato's relation on g.
-func NewDuato(g *model.Grid) *Duato {
+func NewDuato(g *topology.Network) *Duato {
 	d := &Duato{m: newGeom(g), escape: 1}
 	for _, w := range d.m.wraps {
 		if w {
@@ -77,7 +77,7 @@ func NewDuato(g *model.Grid) *Duato {
 func (d *Duato) Name() string { return "duato" }
 
 // Grid returns the relation's topology.
-func (d *Duato) Grid() *model.Grid { return d.m.g }
+func (d *Duato) Grid() *topology.Network { return d.m.g }
 
 // VCs is 2 on meshes and hypercubes, 3 on tori.
 func (d *Duato) VCs() int { return d.escape + 1 }
@@ -105,7 +105,7 @@ func (d *Duato) escapeHop(h Header, out []Output) []Output {
 			// and after it (or when the ring is never wrapped on this route).
 			x, k := m.at(h.At, dim), m.size[dim]
 			ahead := false
-			if dir == model.Plus {
+			if dir == topology.Plus {
 				ahead = x != k-1 && x+n >= k
 			} else {
 				ahead = x != 0 && x-n < 0
@@ -136,13 +136,13 @@ type NonMinimal struct {
 }
 
 // NewNonMinimal returns the non-minimal relation on g without a misroute budget.
-func NewNonMinimal(g *model.Grid) *NonMinimal { return &NonMinimal{m: newGeom(g), budget: -1} }
+func NewNonMinimal(g *topology.Network) *NonMinimal { return &NonMinimal{m: newGeom(g), budget: -1} }
 
 // Name returns "nonminimal".
 func (n *NonMinimal) Name() string { return "nonminimal" }
 
 // Grid returns the relation's topology.
-func (n *NonMinimal) Grid() *model.Grid { return n.m.g }
+func (n *NonMinimal) Grid() *topology.Network { return n.m.g }
 
 // VCs is 1.
 func (n *NonMinimal) VCs() int { return 1 }
@@ -157,7 +157,7 @@ type BudgetedNonMinimal struct {
 
 // NewBudgetedNonMinimal returns the non-minimal relation on g with misroute budget b
 // (b >= 0).
-func NewBudgetedNonMinimal(g *model.Grid, b int) (*BudgetedNonMinimal, error) {
+func NewBudgetedNonMinimal(g *topology.Network, b int) (*BudgetedNonMinimal, error) {
 	if b < 0 || b > MaxMisrouteBudget {
 		return nil, fmt.Errorf("misroute budget %d out of range; it must be 0..%d", b, MaxMisrouteBudget)
 	}
@@ -183,15 +183,15 @@ func (n *NonMinimal) Route(h Header, out []Output) []Output {
 	if n.budget >= 0 && h.Misroutes >= n.budget {
 		return out
 	}
-	back := model.ChannelID(model.None)
+	back := topology.ChannelID(topology.None)
 	if h.In.Channel != Injection {
 		ch := m.g.Channel(h.In.Channel)
 		back = m.out(h.At, ch.Dim, 1-ch.Dir)
 	}
 	for d := 0; d < m.dims; d++ {
-		for dir := model.Plus; dir <= model.Minus; dir++ {
+		for dir := topology.Plus; dir <= topology.Minus; dir++ {
 			c := m.out(h.At, d, dir)
-			if c == model.None || c == back || contains(out[start:], c) {
+			if c == topology.None || c == back || contains(out[start:], c) {
 				continue
 			}
 			out = append(out, Output{Channel: c, Misroute: true})
@@ -200,7 +200,7 @@ func (n *NonMinimal) Route(h Header, out []Output) []Output {
 	return out
 }
 
-func contains(outs []Output, c model.ChannelID) bool {
+func contains(outs []Output, c topology.ChannelID) bool {
 	for _, o := range outs {
 		if o.Channel == c {
 			return true
@@ -220,7 +220,7 @@ func (d *Duato) Positional() bool { return true }
 // never back), then dateline class, then position along the direction (the wrap-around
 // channel first in class 1), then the other coordinates. Every dependency of the
 // extended graph follows this order (Duato 1993, §4 argues it for meshes).
-func (d *Duato) EscapeRank(c model.ChannelID, vc int) int {
+func (d *Duato) EscapeRank(c topology.ChannelID, vc int) int {
 	key := d.EscapeLevel(c, vc)
 	if key < 0 {
 		return -1
@@ -232,7 +232,7 @@ func (d *Duato) EscapeRank(c model.ChannelID, vc int) int {
 // dateline class and position along the direction. Along a minimal route the level of
 // the escape hops offered strictly increases after an escape hop is taken (the header
 // has moved past its position, or on to a later class or dimension).
-func (d *Duato) EscapeLevel(c model.ChannelID, vc int) int {
+func (d *Duato) EscapeLevel(c topology.ChannelID, vc int) int {
 	if vc >= d.escape {
 		return -1
 	}
@@ -241,7 +241,7 @@ func (d *Duato) EscapeLevel(c model.ChannelID, vc int) int {
 	k := m.size[ch.Dim]
 	x := m.at(ch.From, ch.Dim)
 	pos := x
-	if ch.Dir == model.Minus {
+	if ch.Dir == topology.Minus {
 		pos = k - 1 - x
 	}
 	if ch.Wrap {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // MaxTableNodes bounds the networks the table-driven relations of this file (up*/down*,
 // shortest paths) accept: they keep a distance per pair of nodes.
-const MaxTableNodes = model.MaxGraphNodes
+const MaxTableNodes = topology.MaxGraphNodes
 
 // distTable holds one hop count per (destination, node) pair: at[dst*n+v].
 type distTable struct {
@@ -17,7 +17,7 @@ type distTable struct {
 	at []int16
 }
 
-func (t *distTable) get(dst, v model.NodeID) int { return int(t.at[int(dst)*t.n+int(v)]) }
+func (t *distTable) get(dst, v topology.NodeID) int { return int(t.at[int(dst)*t.n+int(v)]) }
 
 // unreachable marks a pair with no path in a distTable.
 const unreachable = int16(32767)
@@ -28,17 +28,17 @@ const unreachable = int16(32767)
 // dependency graph closes and worms can deadlock (claim AN2). BookSim's anynet routes
 // with one of these next hops (min_anynet, a table from Dijkstra's algorithm).
 type ShortestPath struct {
-	g    *model.Grid
+	g    *topology.Network
 	dist distTable
 }
 
 // NewShortestPath computes the hop distances of g (cost O(nodes x channels)).
-func NewShortestPath(g *model.Grid) (*ShortestPath, error) {
+func NewShortestPath(g *topology.Network) (*ShortestPath, error) {
 	if g.Nodes() > MaxTableNodes {
 		return nil, fmt.Errorf("routing shortest-path: %s has %d nodes; at most %d", g.Spec(), g.Nodes(), MaxTableNodes)
 	}
 	r := &ShortestPath{g: g, dist: distTable{n: g.Nodes(), at: make([]int16, g.Nodes()*g.Nodes())}}
-	for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
+	for dst := topology.NodeID(0); int(dst) < g.Nodes(); dst++ {
 		for v, d := range g.HopDistances(dst) {
 			if d < 0 {
 				d = int(unreachable)
@@ -53,7 +53,7 @@ func NewShortestPath(g *model.Grid) (*ShortestPath, error) {
 func (r *ShortestPath) Name() string { return "shortest-path" }
 
 // Grid returns the network.
-func (r *ShortestPath) Grid() *model.Grid { return r.g }
+func (r *ShortestPath) Grid() *topology.Network { return r.g }
 
 // VCs is 1.
 func (r *ShortestPath) VCs() int { return 1 }
@@ -64,7 +64,7 @@ func (r *ShortestPath) Positional() bool { return true }
 // Route appends every channel from h.At to a node one hop nearer h.Dst, in port order.
 func (r *ShortestPath) Route(h Header, out []Output) []Output {
 	d := r.dist.get(h.Dst, h.At)
-	var buf [16]model.ChannelID
+	var buf [16]topology.ChannelID
 	for _, c := range r.g.AppendOut(buf[:0], h.At) {
 		if r.dist.get(h.Dst, r.g.Channel(c).To) == d-1 {
 			out = append(out, Output{Channel: c})
@@ -84,8 +84,8 @@ func (r *ShortestPath) Route(h Header, out []Output) []Output {
 // dependency graph is acyclic and the relation is deadlock-free on every connected
 // network (claim AN1).
 type UpDown struct {
-	g    *model.Grid
-	root model.NodeID
+	g    *topology.Network
+	root topology.NodeID
 	key  []int32 // key[v]: level*n + v, the order "up" follows
 	// d0: legal hops left from a node that may still go up; d1: from one that may only
 	// go down; sp: hops of a shortest path, legal or not (to mark misroutes).
@@ -96,7 +96,7 @@ type UpDown struct {
 // NewUpDown builds up*/down* on g from a breadth-first tree rooted at root (the tree
 // follows channels either way). It fails when some endpoint cannot reach another by
 // a legal route (one-way links can cause that).
-func NewUpDown(g *model.Grid, root model.NodeID) (*UpDown, error) {
+func NewUpDown(g *topology.Network, root topology.NodeID) (*UpDown, error) {
 	n := g.Nodes()
 	if n > MaxTableNodes {
 		return nil, fmt.Errorf("routing updown: %s has %d nodes; at most %d", g.Spec(), n, MaxTableNodes)
@@ -110,9 +110,9 @@ func NewUpDown(g *model.Grid, root model.NodeID) (*UpDown, error) {
 	}
 	r := &UpDown{g: g, root: root, key: make([]int32, n), sp: sp,
 		d0: distTable{n: n, at: make([]int16, n*n)}, d1: distTable{n: n, at: make([]int16, n*n)}}
-	adj := make([][]model.NodeID, n)
+	adj := make([][]topology.NodeID, n)
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
+		ch := g.Channel(topology.ChannelID(c))
 		adj[ch.From] = append(adj[ch.From], ch.To)
 		adj[ch.To] = append(adj[ch.To], ch.From)
 	}
@@ -121,7 +121,7 @@ func NewUpDown(g *model.Grid, root model.NodeID) (*UpDown, error) {
 		level[i] = -1
 	}
 	level[root] = 0
-	queue := []model.NodeID{root}
+	queue := []topology.NodeID{root}
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
@@ -132,14 +132,14 @@ func NewUpDown(g *model.Grid, root model.NodeID) (*UpDown, error) {
 			}
 		}
 	}
-	order := make([]model.NodeID, n) // ascending key
+	order := make([]topology.NodeID, n) // ascending key
 	for v := range order {
 		r.key[v] = int32(level[v]*n + v)
-		order[v] = model.NodeID(v)
+		order[v] = topology.NodeID(v)
 	}
-	slices.SortFunc(order, func(a, b model.NodeID) int { return int(r.key[a] - r.key[b]) })
-	var buf []model.ChannelID
-	for dst := model.NodeID(0); int(dst) < n; dst++ {
+	slices.SortFunc(order, func(a, b topology.NodeID) int { return int(r.key[a] - r.key[b]) })
+	var buf []topology.ChannelID
+	for dst := topology.NodeID(0); int(dst) < n; dst++ {
 		d0, d1 := r.d0.at[int(dst)*n:int(dst+1)*n], r.d1.at[int(dst)*n:int(dst+1)*n]
 		for i := range d1 {
 			d0[i], d1[i] = unreachable, unreachable
@@ -165,7 +165,7 @@ func NewUpDown(g *model.Grid, root model.NodeID) (*UpDown, error) {
 				}
 			}
 		}
-		for src := model.NodeID(0); int(src) < n; src++ {
+		for src := topology.NodeID(0); int(src) < n; src++ {
 			if d0[src] == unreachable && g.Endpoint(src) && g.Endpoint(dst) {
 				return nil, fmt.Errorf("routing updown: no up*/down* route from %s to %s on %s (a one-way link?)", g.NodeName(src), g.NodeName(dst), g.Spec())
 			}
@@ -183,13 +183,13 @@ func (r *UpDown) Name() string {
 }
 
 // Grid returns the network.
-func (r *UpDown) Grid() *model.Grid { return r.g }
+func (r *UpDown) Grid() *topology.Network { return r.g }
 
 // VCs is 1.
 func (r *UpDown) VCs() int { return 1 }
 
 // Up reports whether channel c goes up (toward the root).
-func (r *UpDown) Up(c model.ChannelID) bool {
+func (r *UpDown) Up(c topology.ChannelID) bool {
 	ch := r.g.Channel(c)
 	return r.key[ch.To] < r.key[ch.From]
 }
@@ -204,7 +204,7 @@ func (r *UpDown) Route(h Header, out []Output) []Output {
 	if downOnly {
 		d = r.d1.get(h.Dst, h.At)
 	}
-	var buf [16]model.ChannelID
+	var buf [16]topology.ChannelID
 	for _, c := range r.g.AppendOut(buf[:0], h.At) {
 		v := r.g.Channel(c).To
 		mis := r.sp.dist.get(h.Dst, v) >= r.sp.dist.get(h.Dst, h.At)
@@ -224,7 +224,7 @@ func (r *UpDown) Route(h Header, out []Output) []Output {
 // each hop as the hop's class. It is what a timed simulator that routes worms on source
 // paths (checker/sim) needs to run any relation on any network; it fails on a stranded
 // header or a route longer than the network has channels. Cost O(hops x outputs).
-func FirstPath(rel Relation, src, dst model.NodeID) ([]model.Hop, error) {
+func FirstPath(rel Relation, src, dst topology.NodeID) ([]topology.Hop, error) {
 	return SelectPath(rel, src, dst, func(Header, []Output) int { return 0 })
 }
 
@@ -233,10 +233,10 @@ func FirstPath(rel Relation, src, dst model.NodeID) ([]model.Hop, error) {
 // range is taken modulo len(outs)). A deterministic choose gives one route per pair, a
 // subset of the relation's: deadlock freedom proved by an acyclic channel dependency
 // graph carries over to it, one that rests on escape channels (Duato) does not.
-func SelectPath(rel Relation, src, dst model.NodeID, choose func(h Header, outs []Output) int) ([]model.Hop, error) {
+func SelectPath(rel Relation, src, dst topology.NodeID, choose func(h Header, outs []Output) int) ([]topology.Hop, error) {
 	g := rel.Grid()
 	h := Header{At: src, In: Input{Channel: Injection}, Src: src, Dst: dst}
-	var hops []model.Hop
+	var hops []topology.Hop
 	var buf []Output
 	for h.At != dst {
 		buf = rel.Route(h, buf[:0])
@@ -251,7 +251,7 @@ func SelectPath(rel Relation, src, dst model.NodeID, choose func(h Header, outs 
 			i += len(buf)
 		}
 		o := buf[i]
-		hops = append(hops, model.Hop{Channel: o.Channel, Class: uint8(o.VC)})
+		hops = append(hops, topology.Hop{Channel: o.Channel, Class: uint8(o.VC)})
 		h = Header{At: g.Channel(o.Channel).To, In: Input{Channel: o.Channel, VC: o.VC}, Src: src, Dst: dst, Misroutes: h.Misroutes}
 		if o.Misroute {
 			h.Misroutes++

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // walkAll follows every route rel offers from every endpoint to every other one (depth
 // first, at most limit hops) and calls visit with each complete path; it fails on a
 // stranded header, an output that does not leave the router or a VC out of range.
-func walkAll(t *testing.T, rel Relation, limit int, visit func(src, dst model.NodeID, path []Output)) {
+func walkAll(t *testing.T, rel Relation, limit int, visit func(src, dst topology.NodeID, path []Output)) {
 	t.Helper()
 	g := rel.Grid()
 	var path []Output
@@ -55,15 +55,15 @@ func walkAll(t *testing.T, rel Relation, limit int, visit func(src, dst model.No
 func TestGraphRelationsRoutes(t *testing.T) {
 	nets := []string{"random:7,9,1", "random:8,12,2", "mesh:4x4/faults=(1,1)-(2,1),(0,3)-(1,3)",
 		"dragonfly:a=2,p=1,h=1", "dragonfly:a=3,p=1,h=1,g=4,arrangement=relative", "dragonfly:a=2,p=2,h=2,arrangement=palmtree",
-		"fattree:2,3", "fattree:3,2", "file:../testdata/topo/ring_chord.anynet", "file:../testdata/topo/soc.json"}
+		"fattree:2,3", "fattree:3,2", "file:../topology/testdata/topo/ring_chord.anynet", "file:../topology/testdata/topo/soc.json"}
 	for _, spec := range nets {
-		g, err := model.ParseNetwork(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		dist := make([][]int, g.Nodes())
 		for v := range dist {
-			dist[v] = g.HopDistances(model.NodeID(v))
+			dist[v] = g.HopDistances(topology.NodeID(v))
 		}
 		for _, name := range []string{"updown", "updown:3", "shortest-path", "dragonfly-min", "dragonfly-min-1vc", "dragonfly-valiant", "fattree-nca"} {
 			rel, err := ByName(g, name)
@@ -74,7 +74,7 @@ func TestGraphRelationsRoutes(t *testing.T) {
 				t.Fatalf("%s on %s: %v", name, spec, err)
 			}
 			routes := 0
-			walkAll(t, rel, 4*g.Nodes(), func(src, dst model.NodeID, path []Output) {
+			walkAll(t, rel, 4*g.Nodes(), func(src, dst topology.NodeID, path []Output) {
 				routes++
 				where := fmt.Sprintf("%s on %s: %s->%s", name, spec, g.NodeName(src), g.NodeName(dst))
 				switch r := rel.(type) {
@@ -138,7 +138,7 @@ func TestGraphRelationsRefuse(t *testing.T) {
 		{"mesh:4x4/faults=0-1", "odd-even", "reads the source of a worm"},
 		{"mesh:4x4/faults=0-1", "nonminimal:1", "counts misroutes"},
 	} {
-		g, err := model.ParseNetwork(tc.spec)
+		g, err := topology.Parse(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestGraphRelationsRefuse(t *testing.T) {
 // TestTableOnGraph reads a routing table whose "in" and "out" name neighbours, and
 // refuses turn rules on an irregular network.
 func TestTableOnGraph(t *testing.T) {
-	g, err := model.ParseNetwork("file:../testdata/topo/ring4.dot")
+	g, err := topology.Parse("file:../topology/testdata/topo/ring4.dot")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestTableOnGraph(t *testing.T) {
 // to, reachable or not, for every destination: it offers no up channel there.
 func TestUpDownNeverUpAfterDown(t *testing.T) {
 	for _, spec := range []string{"random:9,14,3", "mesh:5x5/faults=(1,1)-(2,1),(3,3)-(3,4)"} {
-		g, err := model.ParseNetwork(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,12 +193,12 @@ func TestUpDownNeverUpAfterDown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+		for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 			if r.Up(c) {
 				continue
 			}
 			at := g.Channel(c).To
-			for dst := model.NodeID(0); int(dst) < g.Nodes(); dst++ {
+			for dst := topology.NodeID(0); int(dst) < g.Nodes(); dst++ {
 				if dst == at {
 					continue
 				}
@@ -216,7 +216,7 @@ func TestUpDownNeverUpAfterDown(t *testing.T) {
 // destination whose classes are the relation's VCs; dragonfly minimal takes class 1 from
 // its global channel on; a stranded worm is an error.
 func TestFirstPath(t *testing.T) {
-	g, err := model.ParseNetwork("dragonfly:a=2,p=1,h=1")
+	g, err := topology.Parse("dragonfly:a=2,p=1,h=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestFirstPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var path []model.ChannelID
+	var path []topology.ChannelID
 	classes := ""
 	for _, h := range hops {
 		path = append(path, h.Channel)
@@ -239,7 +239,7 @@ func TestFirstPath(t *testing.T) {
 	if classes != "00111" { // t->r, local, global, local, r->t
 		t.Errorf("classes %s along %v", classes, path)
 	}
-	f, _ := model.ParseNetwork("mesh:3x3/faults=(1,0)-(2,0)")
+	f, _ := topology.Parse("mesh:3x3/faults=(1,0)-(2,0)")
 	dor, _ := ByName(f, "dor")
 	if _, err := FirstPath(dor, 0, 2); err == nil || !strings.Contains(err.Error(), "strands") {
 		t.Errorf("dor across a failed link: %v", err)

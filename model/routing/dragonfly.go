@@ -3,7 +3,7 @@ package routing
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // DragonflyMin is minimal routing on a dragonfly (Kim, Dally, Scott & Abts,
@@ -15,13 +15,13 @@ import (
 // without them (one VC) the local channels of a group are both first and last hops, the
 // channel dependency graph closes through the groups, and it deadlocks (claim AN3).
 type DragonflyMin struct {
-	g       *model.Grid
-	d       *model.Dragonfly
+	g       *topology.Network
+	d       *topology.Dragonfly
 	Classes bool
 }
 
 // NewDragonflyMin returns minimal routing on dragonfly g, with or without its VC classes.
-func NewDragonflyMin(g *model.Grid, classes bool) (*DragonflyMin, error) {
+func NewDragonflyMin(g *topology.Network, classes bool) (*DragonflyMin, error) {
 	d, ok := g.DragonflyShape()
 	if !ok {
 		return nil, fmt.Errorf("routing dragonfly-min needs a dragonfly (--topo dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
@@ -38,7 +38,7 @@ func (r *DragonflyMin) Name() string {
 }
 
 // Grid returns the dragonfly.
-func (r *DragonflyMin) Grid() *model.Grid { return r.g }
+func (r *DragonflyMin) Grid() *topology.Network { return r.g }
 
 // VCs is 2 with classes, 1 without.
 func (r *DragonflyMin) VCs() int {
@@ -51,7 +51,7 @@ func (r *DragonflyMin) VCs() int {
 // Route appends the one minimal hop of h.
 func (r *DragonflyMin) Route(h Header, out []Output) []Output {
 	c, global := dragonflyMinHop(r.g, r.d, h.At, h.Dst)
-	if c == model.None {
+	if c == topology.None {
 		return out
 	}
 	vc := 0
@@ -63,9 +63,9 @@ func (r *DragonflyMin) Route(h Header, out []Output) []Output {
 
 // dragonflyMinHop returns the next channel of the minimal route from node at toward dst
 // and whether it is a global channel; None when at is dst.
-func dragonflyMinHop(g *model.Grid, d *model.Dragonfly, at, dst model.NodeID) (model.ChannelID, bool) {
+func dragonflyMinHop(g *topology.Network, d *topology.Dragonfly, at, dst topology.NodeID) (topology.ChannelID, bool) {
 	if at == dst {
-		return model.None, false
+		return topology.None, false
 	}
 	ra, rd := d.Router(at), d.Router(dst)
 	switch {
@@ -96,12 +96,12 @@ func dragonflyMinHop(g *model.Grid, d *model.Dragonfly, at, dst model.NodeID) (m
 // global channel, VC 2 in the destination group. A worm whose intermediate group is
 // its destination's goes on in VC 2. Within one group it routes minimally (VC 2).
 type DragonflyValiant struct {
-	g *model.Grid
-	d *model.Dragonfly
+	g *topology.Network
+	d *topology.Dragonfly
 }
 
 // NewDragonflyValiant returns Valiant routing on dragonfly g.
-func NewDragonflyValiant(g *model.Grid) (*DragonflyValiant, error) {
+func NewDragonflyValiant(g *topology.Network) (*DragonflyValiant, error) {
 	d, ok := g.DragonflyShape()
 	if !ok {
 		return nil, fmt.Errorf("routing dragonfly-valiant needs a dragonfly (--topo dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
@@ -113,7 +113,7 @@ func NewDragonflyValiant(g *model.Grid) (*DragonflyValiant, error) {
 func (r *DragonflyValiant) Name() string { return "dragonfly-valiant" }
 
 // Grid returns the dragonfly.
-func (r *DragonflyValiant) Grid() *model.Grid { return r.g }
+func (r *DragonflyValiant) Grid() *topology.Network { return r.g }
 
 // VCs is 3.
 func (r *DragonflyValiant) VCs() int { return 3 }
@@ -140,14 +140,14 @@ func (r *DragonflyValiant) Route(h Header, out []Output) []Output {
 	}
 	if phase > 0 {
 		c, _ := dragonflyMinHop(g, d, at, h.Dst)
-		if c == model.None {
+		if c == topology.None {
 			return out
 		}
 		return append(out, Output{Channel: c, VC: phase})
 	}
 	// Phase 0, in the source group: every global channel of this router; from the
 	// source router also a local hop to every router that has one.
-	var buf [64]model.ChannelID
+	var buf [64]topology.ChannelID
 	for _, c := range g.AppendOut(buf[:0], at) {
 		to := g.Channel(c).To
 		if g.Terminal(to) {
@@ -163,8 +163,8 @@ func (r *DragonflyValiant) Route(h Header, out []Output) []Output {
 }
 
 // hasGlobal reports whether router v has a global channel.
-func (r *DragonflyValiant) hasGlobal(v model.NodeID) bool {
-	var buf [64]model.ChannelID
+func (r *DragonflyValiant) hasGlobal(v topology.NodeID) bool {
+	var buf [64]topology.ChannelID
 	for _, c := range r.g.AppendOut(buf[:0], v) {
 		to := r.g.Channel(c).To
 		if !r.g.Terminal(to) && r.d.Group(to) != r.d.Group(v) {
@@ -181,12 +181,12 @@ func (r *DragonflyValiant) hasGlobal(v model.NodeID) bool {
 // channels in the tree's level order, so the channel dependency graph is acyclic and
 // the relation is deadlock-free (claim AN4). It routes between terminals.
 type FatTreeNCA struct {
-	g *model.Grid
-	t *model.FatTree
+	g *topology.Network
+	t *topology.FatTree
 }
 
 // NewFatTreeNCA returns up/down routing on fat-tree g.
-func NewFatTreeNCA(g *model.Grid) (*FatTreeNCA, error) {
+func NewFatTreeNCA(g *topology.Network) (*FatTreeNCA, error) {
 	t, ok := g.FatTreeShape()
 	if !ok {
 		return nil, fmt.Errorf("routing fattree-nca needs a fat-tree (--topo fattree:K,N); %s is not one", g.Spec())
@@ -198,7 +198,7 @@ func NewFatTreeNCA(g *model.Grid) (*FatTreeNCA, error) {
 func (r *FatTreeNCA) Name() string { return "fattree-nca" }
 
 // Grid returns the fat-tree.
-func (r *FatTreeNCA) Grid() *model.Grid { return r.g }
+func (r *FatTreeNCA) Grid() *topology.Network { return r.g }
 
 // VCs is 1.
 func (r *FatTreeNCA) VCs() int { return 1 }
@@ -217,7 +217,7 @@ func (r *FatTreeNCA) Route(h Header, out []Output) []Output {
 	p := t.Word(h.Dst)
 	l, w := t.Level(h.At), t.Word(h.At)
 	if l == t.N { // a terminal: up to its leaf
-		return append(out, Output{Channel: g.ChannelBetween(h.At, model.NodeID((t.N-1)*per+w%per))})
+		return append(out, Output{Channel: g.ChannelBetween(h.At, topology.NodeID((t.N-1)*per+w%per))})
 	}
 	ancestor := true
 	for i := 0; i < l; i++ {
@@ -231,11 +231,11 @@ func (r *FatTreeNCA) Route(h Header, out []Output) []Output {
 			return append(out, Output{Channel: g.ChannelBetween(h.At, h.Dst)})
 		}
 		child := w + (t.Digit(p, l)-t.Digit(w, l))*pow(t.K, l)
-		return append(out, Output{Channel: g.ChannelBetween(h.At, model.NodeID((l+1)*per+child))})
+		return append(out, Output{Channel: g.ChannelBetween(h.At, topology.NodeID((l+1)*per+child))})
 	}
 	for x := 0; x < t.K; x++ {
 		parent := w + (x-t.Digit(w, l-1))*pow(t.K, l-1)
-		out = append(out, Output{Channel: g.ChannelBetween(h.At, model.NodeID((l-1)*per+parent))})
+		out = append(out, Output{Channel: g.ChannelBetween(h.At, topology.NodeID((l-1)*per+parent))})
 	}
 	return out
 }

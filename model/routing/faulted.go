@@ -1,19 +1,19 @@
 package routing
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // onFaults runs a relation of a grid on the same grid with failed links
-// (model.WithFaults): a header's input is translated to the grid's channel, the grid
+// (topology.WithFaults): a header's input is translated to the grid's channel, the grid
 // relation routes it, and outputs on failed channels are dropped. A header whose every
 // output failed is offered nothing: the relation strands it, which the explorer and the
 // static proof report (dimension order does that on any fault on a route).
 type onFaults struct {
 	base Relation
-	g    *model.Grid
+	g    *topology.Network
 }
 
 // newOnFaults wraps base (on g's fault base) for g.
-func newOnFaults(base Relation, g *model.Grid) Relation {
+func newOnFaults(base Relation, g *topology.Network) Relation {
 	r := onFaults{base: base, g: g}
 	_, esc := base.(Escaping)
 	_, pos := base.(Positional)
@@ -28,9 +28,9 @@ func newOnFaults(base Relation, g *model.Grid) Relation {
 	return r
 }
 
-func (r onFaults) Name() string      { return r.base.Name() }
-func (r onFaults) Grid() *model.Grid { return r.g }
-func (r onFaults) VCs() int          { return r.base.VCs() }
+func (r onFaults) Name() string            { return r.base.Name() }
+func (r onFaults) Grid() *topology.Network { return r.g }
+func (r onFaults) VCs() int                { return r.base.VCs() }
 
 // baseHeader translates h's input channel to the grid's.
 func (r onFaults) baseHeader(h Header) Header {
@@ -47,7 +47,7 @@ func (r onFaults) Route(h Header, out []Output) []Output {
 	out = r.base.Route(r.baseHeader(h), out)
 	kept := out[:n]
 	for _, o := range out[n:] {
-		if c := r.g.FromBase(o.Channel); c != model.None {
+		if c := r.g.FromBase(o.Channel); c != topology.None {
 			o.Channel = c
 			kept = append(kept, o)
 		}

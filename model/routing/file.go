@@ -9,7 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/input"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // FileFormat is the version tag of routing files. A reader that sees another tag
@@ -49,10 +50,13 @@ const (
 // arrived on the channel from r3, "out": ["r5", "r7.vc1"] offers the channels to r5 and
 // r7; only tables are accepted there. The first matching row gives the
 // header's outputs, in the order written; no matching row strands the header (the static
-// proof reports it).
+// proof reports it), except on a network with terminals, where a terminal leaves on its
+// one channel and a header at its destination's router on the channel to it (any VC):
+// a table needs rows for routers only.
 //
 // Both forms may name "escape_vcs", the virtual channels of an escape subfunction
-// (Duato), and "topology", the grid the file is written for.
+// (Duato), and "topology", the grid the file is written for. docs/routing-files.md
+// documents the format with worked examples, each decided by a test.
 //
 //	{"format": "wormcheck-routing/1", "name": "my-west-first", "topology": "mesh:4x4",
 //	 "rules": [{"forbid": ["north->west", "south->west"]}]}
@@ -65,6 +69,21 @@ type File struct {
 	Rules     []Rule     `json:"rules,omitempty"`
 	VCRules   []VCRule   `json:"vc_rules,omitempty"`
 	Table     []TableRow `json:"table,omitempty"`
+}
+
+// MarshalJSON writes the file as ParseFile reads it back. An empty "rules" list is
+// kept: it is a form of its own (every productive turn), and omitting it would leave a
+// file with neither rules nor a table, which ParseFile refuses.
+func (f File) MarshalJSON() ([]byte, error) {
+	type plain File
+	out := struct {
+		plain
+		Rules *[]Rule `json:"rules,omitempty"`
+	}{plain: plain(f)}
+	if f.Rules != nil {
+		out.Rules = &f.Rules
+	}
+	return json.Marshal(out)
 }
 
 // Nodes selects routers; an empty selector selects every router.
@@ -112,7 +131,7 @@ type selector struct {
 	at       []bool
 }
 
-func (s *selector) matches(m *geom, v model.NodeID) bool {
+func (s *selector) matches(m *geom, v topology.NodeID) bool {
 	if s.col >= 0 && m.at(v, 0)%2 != s.col {
 		return false
 	}
@@ -136,10 +155,10 @@ type fileVCRule struct {
 }
 
 type fileRow struct {
-	router model.NodeID
-	in     int          // port, dirLocal or dirAny
-	inVC   int          // -1 any
-	dst    model.NodeID // model.None: any
+	router topology.NodeID
+	in     int             // port, dirLocal or dirAny
+	inVC   int             // -1 any
+	dst    topology.NodeID // topology.None: any
 	out    []Output
 }
 
@@ -173,12 +192,12 @@ func (e escapingFile) Escape(_ Header, o Output) bool { return e.escape[o.VC] }
 
 // ParseFile reads a routing file. g is the topology to route on; when g is nil the
 // file's "topology" is used. Errors are one line naming the field.
-func ParseFile(data []byte, g *model.Grid) (Relation, error) {
+func ParseFile(data []byte, g *topology.Network) (Relation, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("routing file: %d bytes; at most %d", len(data), MaxFileBytes)
 	}
 	var f File
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(bytes.NewReader(input.TrimBOM(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("routing file: %s", jsonError(err))
@@ -206,7 +225,7 @@ func jsonError(err error) string {
 }
 
 // Relation checks f against g (or f.Topology when g is nil) and builds its relation.
-func (f *File) Relation(g *model.Grid) (Relation, error) {
+func (f *File) Relation(g *topology.Network) (Relation, error) {
 	if f.Format != FileFormat {
 		return nil, fmt.Errorf("routing file: format is %q; this wormcheck reads %q", f.Format, FileFormat)
 	}
@@ -214,7 +233,7 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		return nil, fmt.Errorf("routing file: name %q must be 1..%d characters without spaces or quotes", f.Name, maxNameLength)
 	}
 	if f.Topology != "" {
-		fg, err := model.ParseNetwork(f.Topology)
+		fg, err := topology.Parse(f.Topology)
 		if err != nil {
 			return nil, fmt.Errorf("routing file: topology: %v", err)
 		}
@@ -296,7 +315,7 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 	}
 	for i, row := range f.Table {
 		field := fmt.Sprintf("table[%d]", i)
-		fr := fileRow{inVC: -1, dst: model.None}
+		fr := fileRow{inVC: -1, dst: topology.None}
 		var err error
 		if fr.router, err = p.node(field+".router", row.Router, false); err != nil {
 			return nil, err
@@ -309,7 +328,7 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 		if err != nil {
 			return nil, err
 		}
-		if fr.in >= 0 && !g.IsGraph() && r.m.g.ChannelOut(fr.router, fr.in/2, model.Direction(1-fr.in%2)) == model.None {
+		if fr.in >= 0 && !g.IsGraph() && r.m.g.ChannelOut(fr.router, fr.in/2, topology.Direction(1-fr.in%2)) == topology.None {
 			return nil, fmt.Errorf("routing file: %s.in: no channel arrives at %s from the %s", field, row.Router, row.In)
 		}
 		if row.InVC != nil {
@@ -357,18 +376,18 @@ func (f *File) Relation(g *model.Grid) (Relation, error) {
 
 // fileParser resolves the names a routing file uses on its grid.
 type fileParser struct {
-	g     *model.Grid
+	g     *topology.Network
 	r     *FileRelation
-	nodes map[string]model.NodeID // lookup only
+	nodes map[string]topology.NodeID // lookup only
 }
 
-func (p *fileParser) node(field, name string, wildcard bool) (model.NodeID, error) {
+func (p *fileParser) node(field, name string, wildcard bool) (topology.NodeID, error) {
 	if wildcard && (name == "" || name == "*") {
-		return model.None, nil
+		return topology.None, nil
 	}
 	if p.nodes == nil {
-		p.nodes = make(map[string]model.NodeID, p.g.Nodes())
-		for v := model.NodeID(0); int(v) < p.g.Nodes(); v++ {
+		p.nodes = make(map[string]topology.NodeID, p.g.Nodes())
+		for v := topology.NodeID(0); int(v) < p.g.Nodes(); v++ {
 			p.nodes[p.g.NodeName(v)] = v
 		}
 	}
@@ -388,7 +407,7 @@ func (p *fileParser) dir(field, name string, local, wildcard bool) (int, error) 
 		return dirLocal, nil
 	}
 	for d := 0; d < p.g.Dims(); d++ {
-		for dir := model.Plus; dir <= model.Minus; dir++ {
+		for dir := topology.Plus; dir <= topology.Minus; dir++ {
 			if DirName(p.g, d, dir) == name {
 				return d*2 + int(dir), nil
 			}
@@ -403,7 +422,7 @@ func (p *fileParser) dirNames(local bool) []string {
 		out = append(out, localDirection)
 	}
 	for d := 0; d < p.g.Dims(); d++ {
-		out = append(out, DirName(p.g, d, model.Plus), DirName(p.g, d, model.Minus))
+		out = append(out, DirName(p.g, d, topology.Plus), DirName(p.g, d, topology.Minus))
 	}
 	return out
 }
@@ -457,7 +476,7 @@ func (p *fileParser) selector(field string, n Nodes) (selector, error) {
 	return s, nil
 }
 
-func (p *fileParser) output(field string, router model.NodeID, o string) (Output, error) {
+func (p *fileParser) output(field string, router topology.NodeID, o string) (Output, error) {
 	name, vcs, hasVC := o, "", false
 	if i := strings.LastIndex(o, ".vc"); i >= 0 {
 		name, vcs, hasVC = o[:i], o[i+3:], true
@@ -481,13 +500,13 @@ func (p *fileParser) output(field string, router model.NodeID, o string) (Output
 			return Output{}, err
 		}
 		c := p.g.ChannelBetween(router, to)
-		if c == model.None {
+		if c == topology.None {
 			return Output{}, fmt.Errorf("routing file: %s: %s has no channel to %s", field, p.g.NodeName(router), name)
 		}
 		return Output{Channel: c, VC: vc}, nil
 	}
-	c := p.g.ChannelOut(router, port/2, model.Direction(port%2))
-	if c == model.None {
+	c := p.g.ChannelOut(router, port/2, topology.Direction(port%2))
+	if c == topology.None {
 		return Output{}, fmt.Errorf("routing file: %s: %s has no channel going %s", field, p.g.NodeName(router), name)
 	}
 	return Output{Channel: c, VC: vc}, nil
@@ -495,7 +514,7 @@ func (p *fileParser) output(field string, router model.NodeID, o string) (Output
 
 // inChannel parses a table row's "in" on a graph: "local", "*" (or omitted), or the
 // neighbour the header arrived from, as the channel from it into router.
-func (p *fileParser) inChannel(field string, router model.NodeID, name string) (int, error) {
+func (p *fileParser) inChannel(field string, router topology.NodeID, name string) (int, error) {
 	switch name {
 	case "", "*":
 		return dirAny, nil
@@ -507,7 +526,7 @@ func (p *fileParser) inChannel(field string, router model.NodeID, name string) (
 		return 0, err
 	}
 	c := p.g.ChannelBetween(from, router)
-	if c == model.None {
+	if c == topology.None {
 		return 0, fmt.Errorf("routing file: %s: no channel arrives at %s from %s", field, p.g.NodeName(router), name)
 	}
 	return int(c), nil
@@ -520,7 +539,7 @@ func (r *FileRelation) Name() string { return r.name }
 func (r *FileRelation) Source() json.RawMessage { return r.source }
 
 // Grid returns the relation's topology.
-func (r *FileRelation) Grid() *model.Grid { return r.m.g }
+func (r *FileRelation) Grid() *topology.Network { return r.m.g }
 
 // VCs returns the file's vcs (default 1).
 func (r *FileRelation) VCs() int { return r.vcs }
@@ -547,11 +566,11 @@ func (r *FileRelation) Route(h Header, out []Output) []Output {
 		for _, i := range r.byRouter[h.At] {
 			row := &r.table[i]
 			if (row.in == dirAny || row.in == in) && (row.inVC < 0 || (in != dirLocal && row.inVC == h.In.VC)) &&
-				(row.dst == model.None || row.dst == h.Dst) {
+				(row.dst == topology.None || row.dst == h.Dst) {
 				return append(out, row.out...)
 			}
 		}
-		return out
+		return r.terminalHop(h, out)
 	}
 	m := &r.m
 	for d := 0; d < m.dims; d++ {
@@ -561,10 +580,32 @@ func (r *FileRelation) Route(h Header, out []Output) []Output {
 		}
 		out = r.offer(h, in, d*2+int(dir), out)
 		if tie {
-			out = r.offer(h, in, d*2+int(model.Minus), out)
+			out = r.offer(h, in, d*2+int(topology.Minus), out)
 		}
 	}
 	return out
+}
+
+// terminalHop appends, for a header no table row matches, the one way a network with
+// terminals leaves it: from a terminal (its source) the channel to its router, on any
+// VC; at its destination terminal's router the channel to the terminal, on any VC. A
+// table then needs rows for its routers only; a row that matches still decides.
+func (r *FileRelation) terminalHop(h Header, out []Output) []Output {
+	g := r.m.g
+	var c topology.ChannelID = topology.None
+	switch {
+	case g.Terminal(h.At):
+		var buf [2]topology.ChannelID
+		if outs := g.AppendOut(buf[:0], h.At); len(outs) == 1 {
+			c = outs[0]
+		}
+	case g.Terminal(h.Dst):
+		c = g.ChannelBetween(h.At, h.Dst)
+	}
+	if c == topology.None {
+		return out
+	}
+	return vcRange(out, c, 0, r.vcs-1)
 }
 
 // MaxLookaheadNodes bounds the grids a turn-rule routing file can be used on: its
@@ -572,7 +613,7 @@ func (r *FileRelation) Route(h Header, out []Output) []Output {
 const MaxLookaheadNodes = 4096
 
 // allowed reports whether no rule at v forbids the turn in->port.
-func (r *FileRelation) allowed(v model.NodeID, in, port int) bool {
+func (r *FileRelation) allowed(v topology.NodeID, in, port int) bool {
 	for k := range r.rules {
 		ru := &r.rules[k]
 		if !ru.sel.matches(&r.m, v) {
@@ -587,7 +628,7 @@ func (r *FileRelation) allowed(v model.NodeID, in, port int) bool {
 	return true
 }
 
-func (r *FileRelation) viableAt(v model.NodeID, in int, dst model.NodeID) bool {
+func (r *FileRelation) viableAt(v topology.NodeID, in int, dst topology.NodeID) bool {
 	if in == dirLocal {
 		in = r.ports
 	}
@@ -610,17 +651,17 @@ func (r *FileRelation) computeViable() error {
 	r.ports = 2 * g.Dims()
 	w := r.ports + 1
 	r.viable = make([]uint64, (n*n*w+63)/64)
-	byDist := make([][]model.NodeID, 0)
-	for d := model.NodeID(0); int(d) < n; d++ {
+	byDist := make([][]topology.NodeID, 0)
+	for d := topology.NodeID(0); int(d) < n; d++ {
 		byDist = byDist[:0]
-		for v := model.NodeID(0); int(v) < n; v++ {
+		for v := topology.NodeID(0); int(v) < n; v++ {
 			k := g.Distance(v, d)
 			for len(byDist) <= k {
 				byDist = append(byDist, nil)
 			}
 			byDist[k] = append(byDist[k], v)
 		}
-		set := func(v model.NodeID, in int) {
+		set := func(v topology.NodeID, in int) {
 			i := (int(d)*n+int(v))*w + in
 			r.viable[i/64] |= 1 << (i % 64)
 		}
@@ -640,7 +681,7 @@ func (r *FileRelation) computeViable() error {
 						if hops == 0 {
 							continue
 						}
-						for _, dr := range [2]model.Direction{dir, model.Minus} {
+						for _, dr := range [2]topology.Direction{dir, topology.Minus} {
 							p := dim*2 + int(dr)
 							if r.allowed(v, inPort, p) && r.viableAt(g.Channel(r.m.out(v, dim, dr)).To, p, d) {
 								ok = true
@@ -665,7 +706,7 @@ func (r *FileRelation) computeViable() error {
 // destination cannot be reached after it.
 func (r *FileRelation) offer(h Header, in, port int, out []Output) []Output {
 	m := &r.m
-	c := m.out(h.At, port/2, model.Direction(port%2))
+	c := m.out(h.At, port/2, topology.Direction(port%2))
 	if !r.allowed(h.At, in, port) || !r.viableAt(m.g.Channel(c).To, port, h.Dst) {
 		return out
 	}

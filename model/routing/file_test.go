@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func grid(t testing.TB, spec string) *model.Grid {
+func grid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,14 +32,14 @@ func TestFileWestFirstMatchesBuiltin(t *testing.T) {
 			t.Fatal(err)
 		}
 		ref, _ := ByName(g, "west-first")
-		for at := model.NodeID(0); int(at) < g.Nodes(); at++ {
+		for at := topology.NodeID(0); int(at) < g.Nodes(); at++ {
 			ins := []Input{{Channel: Injection}}
-			for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+			for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 				if g.Channel(c).To == at {
 					ins = append(ins, Input{Channel: c})
 				}
 			}
-			for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+			for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 				if d == at {
 					continue
 				}
@@ -48,10 +48,10 @@ func TestFileWestFirstMatchesBuiltin(t *testing.T) {
 					got, want := rel.Route(h, nil), ref.Route(h, nil)
 					// The built-in ignores how the header arrived; the file forbids turns,
 					// so compare only inputs west-first can deliver a header on.
-					if in.Channel != Injection && g.Channel(in.Channel).Dir == model.Minus && g.Channel(in.Channel).Dim == 0 {
+					if in.Channel != Injection && g.Channel(in.Channel).Dir == topology.Minus && g.Channel(in.Channel).Dim == 0 {
 						continue
 					}
-					if !sameOutputs(got, want) && !(len(want) == 1 && g.Channel(want[0].Channel).Dim == 0 && g.Channel(want[0].Channel).Dir == model.Minus) {
+					if !sameOutputs(got, want) && !(len(want) == 1 && g.Channel(want[0].Channel).Dim == 0 && g.Channel(want[0].Channel).Dir == topology.Minus) {
 						t.Fatalf("%s at %s from %v to %s: file %v, built-in %v", spec, g.NodeName(at), in, g.NodeName(d), got, want)
 					}
 				}
@@ -129,7 +129,7 @@ func TestFileEscapeAndTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	outs := rel.Route(Header{At: g.Node(1, 0), In: Input{Channel: Injection}, Dst: g.Node(0, 0)}, nil)
-	if len(outs) != 1 || outs[0].Channel != g.ChannelOut(g.Node(1, 0), 1, model.Plus) {
+	if len(outs) != 1 || outs[0].Channel != g.ChannelOut(g.Node(1, 0), 1, topology.Plus) {
 		t.Fatalf("table row not applied: %v", outs)
 	}
 }
@@ -155,8 +155,8 @@ func FuzzParseRouting(f *testing.F) {
 			}
 			return
 		}
-		for at := model.NodeID(0); int(at) < g.Nodes(); at++ {
-			for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+		for at := topology.NodeID(0); int(at) < g.Nodes(); at++ {
+			for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 				if d == at {
 					continue
 				}
@@ -168,4 +168,28 @@ func FuzzParseRouting(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFileEmptyRulesRoundTrip pins that a file with "rules": [] (every productive turn)
+// survives the re-encoding a saved trace carries: before, omitempty dropped the list and
+// replay refused the file it had just accepted.
+func TestFileEmptyRulesRoundTrip(t *testing.T) {
+	g := grid(t, "mesh:3x3")
+	rel, err := ParseFile([]byte(`{"format": "wormcheck-routing/1", "name": "all-turns", "rules": []}`), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := rel.(*FileRelation).Source()
+	if !strings.Contains(string(src), `"rules":[]`) {
+		t.Fatalf("source %s lost its empty rules", src)
+	}
+	again, err := ParseFile(src, g)
+	if err != nil {
+		t.Fatalf("re-reading the saved source %s: %v", src, err)
+	}
+	h := Header{At: 0, Src: 0, Dst: 8, In: Input{Channel: Injection}}
+	a, b := rel.Route(h, nil), again.Route(h, nil)
+	if len(a) != 2 || len(a) != len(b) {
+		t.Fatalf("outputs at (0,0) to (2,2): first %v, re-read %v; want both productive directions", a, b)
+	}
 }

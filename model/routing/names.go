@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Builtin describes one built-in relation for people and for the command line.
@@ -37,6 +37,7 @@ func Builtins() []Builtin {
 		{"dragonfly-min-1vc", "dragonfly minimal on one VC (deadlocks: AN3)"},
 		{"dragonfly-valiant", "dragonfly Valiant: any intermediate group, then minimal; 3 VC classes (Kim et al. 2008)"},
 		{"fattree-nca", "k-ary n-tree up/down: up on any port to a nearest common ancestor, then down (Petrini & Vanneschi 1997)"},
+		{"booksim:FUNC[,vcs=N]", "BookSim2's routing function FUNC (routing_function as its configuration writes it: dim_order, romm, min_adapt, ugal, ...) for the network's topology, on N VCs (default 16); docs/booksim.md lists them"},
 	}
 }
 
@@ -53,7 +54,7 @@ func Names() []string {
 // IsBuiltin reports whether name is spelled like a built-in relation (ByName may still
 // refuse it on a topology it does not fit).
 func IsBuiltin(name string) bool {
-	if strings.HasPrefix(name, "nonminimal:") || strings.HasPrefix(name, "updown:") {
+	if strings.HasPrefix(name, "nonminimal:") || strings.HasPrefix(name, "updown:") || strings.HasPrefix(name, bookSimPrefix) {
 		return true
 	}
 	for _, b := range Builtins() {
@@ -66,9 +67,16 @@ func IsBuiltin(name string) bool {
 
 // ByName returns the built-in relation called name on g, or an error (one line,
 // naming the relation) when there is no such relation or it is not defined on g.
-func ByName(g *model.Grid, name string) (Relation, error) {
+func ByName(g *topology.Network, name string) (Relation, error) {
 	if g == nil {
 		return nil, fmt.Errorf("routing %q needs a mesh, torus or hypercube", name)
+	}
+	if strings.HasPrefix(name, bookSimPrefix) {
+		fn, nv, err := parseBookSimName(name)
+		if err != nil {
+			return nil, err
+		}
+		return NewBookSim(g, fn, nv)
 	}
 	switch name {
 	case "updown":
@@ -85,9 +93,18 @@ func ByName(g *model.Grid, name string) (Relation, error) {
 		return NewFatTreeNCA(g)
 	}
 	if root, ok := strings.CutPrefix(name, "updown:"); ok {
-		v, err := g.ParseNode(root)
-		if err != nil {
-			return nil, fmt.Errorf("routing %q: root: %v", name, err)
+		// the root is a router: its name, or its node id (not a terminal's number)
+		v, found := g.NodeByName(root)
+		if !found {
+			n, err := strconv.Atoi(root)
+			if err != nil || n < 0 || n >= g.Nodes() {
+				p, err := g.ParseNode(root)
+				if err != nil {
+					return nil, fmt.Errorf("routing %q: root: %v", name, err)
+				}
+				n = int(p)
+			}
+			v = topology.NodeID(n)
 		}
 		return NewUpDown(g, v)
 	}
@@ -140,7 +157,7 @@ func ByName(g *model.Grid, name string) (Relation, error) {
 // Resolve returns the relation spec names on g: a built-in name (ByName) or the path
 // of a routing file, read with readFile (the caller's I/O; this package does none).
 // g may be nil for a file that names its topology.
-func Resolve(g *model.Grid, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
+func Resolve(g *topology.Network, spec string, readFile func(string) ([]byte, error)) (Relation, error) {
 	if spec == "" {
 		return nil, fmt.Errorf("routing: empty; give a built-in (%s) or a routing file", strings.Join(Names(), ", "))
 	}
@@ -171,7 +188,7 @@ func Encode(rel Relation) (name string, file json.RawMessage, ok bool) {
 
 // Decode rebuilds a relation Encode named, on g: nil (dimension order, the caller's
 // default) when both name and file are empty.
-func Decode(g *model.Grid, name string, file json.RawMessage) (Relation, error) {
+func Decode(g *topology.Network, name string, file json.RawMessage) (Relation, error) {
 	switch {
 	case name != "" && len(file) > 0:
 		return nil, fmt.Errorf("routing: give a built-in name or a routing file, not both")

@@ -1,6 +1,6 @@
 package routing
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // OddEven is Chiu's odd-even turn model on a 2-D mesh, minimal and partially adaptive
 // on one virtual channel. Columns are dimension-0 coordinates (column 0 is even); east
@@ -27,7 +27,7 @@ type OddEven struct {
 
 // NewOddEven returns the odd-even relation on g, a 2-D grid without wrap-around
 // channels.
-func NewOddEven(g *model.Grid) (*OddEven, error) {
+func NewOddEven(g *topology.Network) (*OddEven, error) {
 	if err := meshOnly("odd-even", g, 2); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func NewOddEven(g *model.Grid) (*OddEven, error) {
 func (o *OddEven) Name() string { return "odd-even" }
 
 // Grid returns the relation's topology.
-func (o *OddEven) Grid() *model.Grid { return o.m.g }
+func (o *OddEven) Grid() *topology.Network { return o.m.g }
 
 // VCs is 1.
 func (o *OddEven) VCs() int { return 1 }
@@ -65,9 +65,9 @@ func (o *OddEven) Route(h Header, out []Output) []Output {
 	vertical := func() {
 		switch {
 		case e1 > 0:
-			out = append(out, Output{Channel: m.out(h.At, 1, model.Plus)})
+			out = append(out, Output{Channel: m.out(h.At, 1, topology.Plus)})
 		case e1 < 0:
-			out = append(out, Output{Channel: m.out(h.At, 1, model.Minus)})
+			out = append(out, Output{Channel: m.out(h.At, 1, topology.Minus)})
 		}
 	}
 	switch {
@@ -75,16 +75,16 @@ func (o *OddEven) Route(h Header, out []Output) []Output {
 		vertical()
 	case e0 > 0:
 		if e1 == 0 {
-			return append(out, Output{Channel: m.out(h.At, 0, model.Plus)})
+			return append(out, Output{Channel: m.out(h.At, 0, topology.Plus)})
 		}
 		if d0%2 == 1 || e0 != 1 {
-			out = append(out, Output{Channel: m.out(h.At, 0, model.Plus)})
+			out = append(out, Output{Channel: m.out(h.At, 0, topology.Plus)})
 		}
 		if c0%2 == 1 || c0 == m.at(h.Src, 0) {
 			vertical()
 		}
 	default:
-		out = append(out, Output{Channel: m.out(h.At, 0, model.Minus)})
+		out = append(out, Output{Channel: m.out(h.At, 0, topology.Minus)})
 		if c0%2 == 0 {
 			vertical()
 		}
@@ -136,7 +136,7 @@ func (o *OddEven) DestClass(dim, x, y int) int {
 // 0 after a horizontal one, whatever the source. Together these are the
 // routing.SourceReached promise that lets the static proof build the channel
 // dependency graph by classes (props/cdg).
-func (o *OddEven) ReachedFrom(at, dst model.NodeID, sc int) (model.NodeID, bool) {
+func (o *OddEven) ReachedFrom(at, dst topology.NodeID, sc int) (topology.NodeID, bool) {
 	m := &o.m
 	if at == dst {
 		return 0, false

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestRelationsDeliver walks random selections of every built-in relation from every
@@ -15,7 +15,7 @@ import (
 func TestRelationsDeliver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, spec := range []string{"mesh:4x3", "mesh:5x5", "torus:4x4", "torus:5x3", "hypercube:3", "mesh:3x2x3"} {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,8 +31,8 @@ func TestRelationsDeliver(t *testing.T) {
 			if b, ok := rel.(Budgeted); ok {
 				budget = b.MisrouteBudget()
 			}
-			for s := model.NodeID(0); int(s) < g.Nodes(); s++ {
-				for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+			for s := topology.NodeID(0); int(s) < g.Nodes(); s++ {
+				for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 					if s == d {
 						continue
 					}
@@ -83,7 +83,7 @@ func TestByNameRefuses(t *testing.T) {
 		{"mesh:4x4x4", "odd-even"}, {"torus:5x5", "negative-first"}, {"mesh:4x4", "zigzag"},
 		{"mesh:4x4", "nonminimal:x"}, {"mesh:4x4", "nonminimal:-1"}, {"mesh:4x4", "nonminimal:999"},
 	} {
-		g, err := model.ParseGrid(c.spec)
+		g, err := topology.Parse(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,31 +101,31 @@ func TestByNameRefuses(t *testing.T) {
 // productive, so that the doc and `help routing` say what the relation does.
 func TestNonMinimalTurnsBackOnlyProductively(t *testing.T) {
 	for _, spec := range []string{"mesh:4x3", "torus:4x4"} {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := NewNonMinimal(g)
 		uTurns := 0
 		for c := range g.Channels() {
-			in := g.Channel(model.ChannelID(c))
-			var back model.ChannelID = model.None
+			in := g.Channel(topology.ChannelID(c))
+			var back topology.ChannelID = topology.None
 			for b := range g.Channels() {
-				if ch := g.Channel(model.ChannelID(b)); ch.From == in.To && ch.To == in.From && ch.Dim == in.Dim && ch.Dir != in.Dir {
-					back = model.ChannelID(b)
+				if ch := g.Channel(topology.ChannelID(b)); ch.From == in.To && ch.To == in.From && ch.Dim == in.Dim && ch.Dir != in.Dir {
+					back = topology.ChannelID(b)
 				}
 			}
 			for dst := range g.Nodes() {
-				if model.NodeID(dst) == in.To {
+				if topology.NodeID(dst) == in.To {
 					continue
 				}
-				h := Header{At: in.To, In: Input{Channel: model.ChannelID(c)}, Src: in.From, Dst: model.NodeID(dst)}
+				h := Header{At: in.To, In: Input{Channel: topology.ChannelID(c)}, Src: in.From, Dst: topology.NodeID(dst)}
 				for _, o := range r.Route(h, nil) {
 					if o.Channel != back {
 						continue
 					}
 					if o.Misroute {
-						t.Fatalf("%s: a header at %s from %s to %s is offered the way back as a misroute", spec, g.NodeName(in.To), g.NodeName(in.From), g.NodeName(model.NodeID(dst)))
+						t.Fatalf("%s: a header at %s from %s to %s is offered the way back as a misroute", spec, g.NodeName(in.To), g.NodeName(in.From), g.NodeName(topology.NodeID(dst)))
 					}
 					uTurns++
 				}

@@ -9,16 +9,16 @@
 // Seitz (dimension order, dateline virtual channels).
 package routing
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // Injection is the Input.Channel of a header still at its source (it has not yet
 // crossed a network channel).
-const Injection model.ChannelID = model.None
+const Injection topology.ChannelID = topology.None
 
 // Input is where a header waits: the network channel it arrived on (Injection at its
 // source) and the virtual channel it holds there.
 type Input struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 }
 
@@ -26,7 +26,7 @@ type Input struct {
 // virtual channel the header must take on it. Misroute marks a hop that does not bring
 // the header closer to its destination (non-minimal relations only).
 type Output struct {
-	Channel  model.ChannelID
+	Channel  topology.ChannelID
 	VC       int
 	Misroute bool
 }
@@ -35,9 +35,9 @@ type Output struct {
 // arrived, its source and destination, and how many misroutes it has taken so far
 // (counted by the model only for a relation that is Budgeted; 0 otherwise).
 type Header struct {
-	At        model.NodeID
+	At        topology.NodeID
 	In        Input
-	Src, Dst  model.NodeID
+	Src, Dst  topology.NodeID
 	Misroutes int
 }
 
@@ -48,7 +48,7 @@ type Relation interface {
 	// Name is the relation's name as the command line spells it ("dor", "west-first").
 	Name() string
 	// Grid is the topology the relation routes on.
-	Grid() *model.Grid
+	Grid() *topology.Network
 	// VCs is the number of virtual channels per physical channel the relation uses;
 	// every Output.VC is in [0, VCs()).
 	VCs() int
@@ -66,20 +66,20 @@ type Budgeted interface {
 	MisrouteBudget() int
 }
 
-// DOR is dimension-order routing as a relation: the one output model.DOR's path takes
+// DOR is dimension-order routing as a relation: the one output topology.DOR's path takes
 // from h.At, on virtual channel 0, or on a torus with dateline classes the class of
 // Dally & Seitz (1 from the wrap-around channel of a dimension until the worm turns into
 // the next dimension, 0 otherwise). It is the relation of today's unicast and tree
 // multicast checks (claims WH1-WH3, TM1-TM3).
 type DOR struct {
-	R model.DOR
+	R topology.DOR
 }
 
 // NewDOR returns dimension-order routing on g (dimension 0 first), with dateline classes
 // on tori when dateline is set.
-func NewDOR(g *model.Grid, dateline bool) DOR {
-	r := model.NewDOR(g)
-	r.Dateline = dateline && g.Kind() == model.Torus
+func NewDOR(g *topology.Network, dateline bool) DOR {
+	r := topology.NewDOR(g)
+	r.Dateline = dateline && g.Kind() == topology.Torus
 	return DOR{R: r}
 }
 
@@ -100,7 +100,7 @@ func (d DOR) Name() string {
 func (d DOR) Positional() bool { return !d.R.Dateline }
 
 // Grid returns the relation's topology.
-func (d DOR) Grid() *model.Grid { return d.R.Grid }
+func (d DOR) Grid() *topology.Network { return d.R.Grid }
 
 // VCs is 2 with dateline classes, 1 without.
 func (d DOR) VCs() int {
@@ -167,7 +167,7 @@ type Positional interface {
 // this order and refines it where a dependency contradicts it: a wrong hint costs time,
 // never a wrong verdict.
 type EscapeOrdered interface {
-	EscapeRank(c model.ChannelID, vc int) int
+	EscapeRank(c topology.ChannelID, vc int) int
 }
 
 // EscapeLeveled is an optional coarsening of EscapeOrdered: EscapeLevel(c, vc) is a
@@ -176,7 +176,7 @@ type EscapeOrdered interface {
 // with levels when the relation is routing.DestClassed: a dependency between two
 // pairs of strictly increasing level follows the order whatever the tie-breaks.
 type EscapeLeveled interface {
-	EscapeLevel(c model.ChannelID, vc int) int
+	EscapeLevel(c topology.ChannelID, vc int) int
 }
 
 // DestClassed is an optional promise of a Positional relation that reads neither Src
@@ -214,7 +214,7 @@ type DestClassed interface {
 // destination. A relation that breaks the promise gets a wrong graph: implement it only
 // with a proof of which classes are reachable (see OddEven.ReachedFrom).
 type SourceReached interface {
-	ReachedFrom(at, dst model.NodeID, sc int) (src model.NodeID, ok bool)
+	ReachedFrom(at, dst topology.NodeID, sc int) (src topology.NodeID, ok bool)
 }
 
 // destClass is the class of geom.offset: 0 at the destination's coordinate, 1 Plus, 2
@@ -275,12 +275,12 @@ func (d *Duato) DestClass(dim, x, y int) int {
 	if delta < 0 {
 		delta += k
 	}
-	n, dir := delta, model.Plus
+	n, dir := delta, topology.Plus
 	if 2*delta > k {
-		n, dir = k-delta, model.Minus
+		n, dir = k-delta, topology.Minus
 	}
 	ahead := false
-	if dir == model.Plus {
+	if dir == topology.Plus {
 		ahead = x != k-1 && x+n >= k
 	} else {
 		ahead = x != 0 && x-n < 0

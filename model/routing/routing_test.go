@@ -3,22 +3,22 @@ package routing
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestDORFollowsPath checks that routing hop by hop with the DOR relation walks exactly
-// model.DOR's path, classes included, for every (src, dst) of small meshes, tori and
+// topology.DOR's path, classes included, for every (src, dst) of small meshes, tori and
 // hypercubes.
 func TestDORFollowsPath(t *testing.T) {
 	for _, spec := range []string{"mesh:3x3", "torus:4x4", "torus:5x3", "torus:3x3x3", "hypercube:3", "torus:6"} {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, dateline := range []bool{false, true} {
 			rel := NewDOR(g, dateline)
-			for s := model.NodeID(0); int(s) < g.Nodes(); s++ {
-				for d := model.NodeID(0); int(d) < g.Nodes(); d++ {
+			for s := topology.NodeID(0); int(s) < g.Nodes(); s++ {
+				for d := topology.NodeID(0); int(d) < g.Nodes(); d++ {
 					want := rel.R.Hops(s, d)
 					h := Header{At: s, In: Input{Channel: Injection}, Src: s, Dst: d}
 					for i, hop := range want {

@@ -1,6 +1,6 @@
 package routing
 
-import "github.com/wormcheck/wormcheck/model"
+import "github.com/wormcheck/wormcheck/model/topology"
 
 // TurnKind names one of the turn-model relations of Glass & Ni.
 type TurnKind uint8
@@ -53,7 +53,7 @@ type Turn struct {
 
 // NewTurn returns the turn-model relation k on g, or an error naming why g does not
 // fit it.
-func NewTurn(g *model.Grid, k TurnKind) (*Turn, error) {
+func NewTurn(g *topology.Network, k TurnKind) (*Turn, error) {
 	dims := 2
 	if k == NegativeFirst {
 		dims = 0
@@ -68,7 +68,7 @@ func NewTurn(g *model.Grid, k TurnKind) (*Turn, error) {
 func (t *Turn) Name() string { return t.Kind.String() }
 
 // Grid returns the relation's topology.
-func (t *Turn) Grid() *model.Grid { return t.m.g }
+func (t *Turn) Grid() *topology.Network { return t.m.g }
 
 // VCs is 1: the turn model needs no virtual channels.
 func (t *Turn) VCs() int { return 1 }
@@ -79,24 +79,24 @@ func (t *Turn) Route(h Header, out []Output) []Output {
 	m := &t.m
 	switch t.Kind {
 	case WestFirst:
-		if n, dir, _ := m.offset(h.At, h.Dst, 0); n > 0 && dir == model.Minus {
-			return append(out, Output{Channel: m.out(h.At, 0, model.Minus)})
+		if n, dir, _ := m.offset(h.At, h.Dst, 0); n > 0 && dir == topology.Minus {
+			return append(out, Output{Channel: m.out(h.At, 0, topology.Minus)})
 		}
 		return m.productive(h, 0, out)
 	case NorthLast:
 		start := len(out)
 		for d := 0; d < m.dims; d++ {
 			n, dir, _ := m.offset(h.At, h.Dst, d)
-			if n > 0 && !(d == 1 && dir == model.Plus) {
+			if n > 0 && !(d == 1 && dir == topology.Plus) {
 				out = append(out, Output{Channel: m.out(h.At, d, dir)})
 			}
 		}
 		if len(out) == start {
-			return append(out, Output{Channel: m.out(h.At, 1, model.Plus)})
+			return append(out, Output{Channel: m.out(h.At, 1, topology.Plus)})
 		}
 		return out
 	default: // NegativeFirst
-		for _, want := range [2]model.Direction{model.Minus, model.Plus} {
+		for _, want := range [2]topology.Direction{topology.Minus, topology.Plus} {
 			start := len(out)
 			for d := 0; d < m.dims; d++ {
 				if n, dir, _ := m.offset(h.At, h.Dst, d); n > 0 && dir == want {

@@ -16,7 +16,12 @@
 // Both are sufficient, not necessary: a cycle is not a deadlock. A cyclic CDG of a
 // deterministic relation usually is one (WH2); of an adaptive relation it may not be
 // (RT4). A cycle is reported as a witness (its channels and the turns that close it)
-// for the explorer (`wormcheck check --routing`) to decide on small instances.
+// for the exact decision or the explorer (`wormcheck check --routing`) to settle.
+//
+// The graphs are built from the relation's reachable header states, which this package
+// enumerates (ReachableHeaders gives them whole, as data). The exact decision, which
+// answers what the conditions leave open (a deadlock configuration exists or not), is
+// package props/decide: it tries these conditions first and then searches those states.
 //
 // Cost: for a relation that promises routing.DestClassed (its outputs depend on the
 // destination only through a class per dimension: dor without datelines, the turn
@@ -48,13 +53,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Vertex is one (physical channel, virtual channel) pair, a vertex of the graphs.
 type Vertex struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 }
 
@@ -63,7 +68,7 @@ type Vertex struct {
 // dependency of Duato's extended graph); empty for a direct dependency.
 type Dep struct {
 	From, To Vertex
-	Src, Dst model.NodeID
+	Src, Dst topology.NodeID
 	Via      []Vertex
 }
 
@@ -113,7 +118,7 @@ type Result struct {
 	// subfunction.
 	Duato *Duato `json:"duato,omitempty"`
 
-	g *model.Grid
+	g *topology.Network
 }
 
 // Duato is the verdict of Duato's condition on the escape subfunction.
@@ -207,7 +212,7 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 		for i, v := range cyc {
 			w := cyc[(i+1)%len(cyc)]
 			slot := s.slot(v, w)
-			res.Cycle = append(res.Cycle, Dep{From: s.vertex(v), To: s.vertex(w), Src: model.NodeID(rec.edgeSrc[slot]), Dst: model.NodeID(rec.edgeDst[slot])})
+			res.Cycle = append(res.Cycle, Dep{From: s.vertex(v), To: s.vertex(w), Src: topology.NodeID(rec.edgeSrc[slot]), Dst: topology.NodeID(rec.edgeDst[slot])})
 		}
 	}
 	if s.esc == nil {
@@ -294,7 +299,7 @@ func classResult(s *searcher, force bool) *Result {
 	}
 	level := make([]int32, s.vertices())
 	for v := range level {
-		level[v] = int32(lv.EscapeLevel(model.ChannelID(v/s.vcs), v%s.vcs))
+		level[v] = int32(lv.EscapeLevel(topology.ChannelID(v/s.vcs), v%s.vcs))
 		if (level[v] >= 0) != hintC1[v] {
 			return nil
 		}
@@ -430,25 +435,25 @@ func (p *part) run(n int, checkCycles bool, stop *atomic.Bool) {
 		if stop.Load() {
 			return
 		}
-		if !s.g.Endpoint(model.NodeID(dst)) {
+		if !s.g.Endpoint(topology.NodeID(dst)) {
 			continue // nothing is sent to a router of a network with terminals
 		}
-		if err := stopped(s.ctx); err != nil {
+		if err := Stop(s.ctx); err != nil {
 			p.err = err
 			stop.Store(true)
 			return
 		}
-		if err := s.search(model.NodeID(dst)); err != nil {
+		if err := s.search(topology.NodeID(dst)); err != nil {
 			p.err = err
 			stop.Store(true)
 			return
 		}
 		p.dests++
 		if s.esc != nil && p.unescaped == nil && p.rec != nil {
-			p.unescaped = s.firstUnescaped(model.NodeID(dst))
+			p.unescaped = s.firstUnescaped(topology.NodeID(dst))
 		}
 		if p.du != nil {
-			p.du.propagate(s, model.NodeID(dst))
+			p.du.propagate(s, topology.NodeID(dst))
 		}
 		if checkCycles && s.esc == nil && s.stranded == nil && p.dests == next && dst < n-1 {
 			next *= 2
@@ -486,17 +491,17 @@ func (s *searcher) adjacency(rec *recorder) (adj [][]int32, vertices, edges int)
 
 // vertex returns the (channel, VC) of vertex index v.
 func (s *searcher) vertex(v int32) Vertex {
-	return Vertex{Channel: model.ChannelID(int(v) / s.vcs), VC: int(v) % s.vcs}
+	return Vertex{Channel: topology.ChannelID(int(v) / s.vcs), VC: int(v) % s.vcs}
 }
 
 // slot returns the edge slot of the dependency v -> w between adjacent channels.
 func (s *searcher) slot(v, w int32) int {
-	return int(v)*s.ports*s.vcs + s.g.Port(model.ChannelID(int(w)/s.vcs))*s.vcs + int(w)%s.vcs
+	return int(v)*s.ports*s.vcs + s.g.Port(topology.ChannelID(int(w)/s.vcs))*s.vcs + int(w)%s.vcs
 }
 
 // firstUnescaped returns the first reached header (toward dst, in search order) that is
 // not at dst and is offered no escape output, or nil.
-func (s *searcher) firstUnescaped(dst model.NodeID) *routing.Header {
+func (s *searcher) firstUnescaped(dst topology.NodeID) *routing.Header {
 	for i, st := range s.order {
 		if s.first[i] == s.first[i+1] {
 			continue // at its destination, or stranded (reported apart)
@@ -508,7 +513,7 @@ func (s *searcher) firstUnescaped(dst model.NodeID) *routing.Header {
 				ok = ok || a.esc
 			}
 			if !ok {
-				return &routing.Header{At: s.stateNode(st), In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
+				return &routing.Header{At: s.stateNode(st), In: routing.Input{Channel: routing.Injection}, Src: topology.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
 			}
 			continue
 		}
@@ -525,7 +530,7 @@ func (s *searcher) firstUnescaped(dst model.NodeID) *routing.Header {
 		return nil
 	}
 	// Headers at their sources: route them again (they are not in s.order).
-	for src := model.NodeID(0); int(src) < s.g.Nodes(); src++ {
+	for src := topology.NodeID(0); int(src) < s.g.Nodes(); src++ {
 		if src == dst {
 			continue
 		}

@@ -3,13 +3,13 @@ package cdg
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-func mustGrid(t testing.TB, spec string) *model.Grid {
+func mustGrid(t testing.TB, spec string) *topology.Network {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

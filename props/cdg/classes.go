@@ -4,8 +4,8 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The class-based graph: for a relation that keeps routing.DestClassed's promise, the
@@ -149,7 +149,7 @@ type classRouter struct {
 // route returns out(σ, sc) for the class tuple index sigma and source class sc,
 // routing a header at node at from src toward the destination with coordinates ys
 // (whose classes at at are σ; the header's source class is sc).
-func (cr *classRouter) route(sigma, sc int, at, src model.NodeID, ys []int) uint64 {
+func (cr *classRouter) route(sigma, sc int, at, src topology.NodeID, ys []int) uint64 {
 	sigma = sigma*cr.s.classes + sc
 	if cr.done[sigma] {
 		return cr.out[sigma]
@@ -278,7 +278,7 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 	}
 	memo := map[string]*nodeDeps{} // node signature -> dependencies (lookup only)
 	keyBuf := make([]byte, 0, 4*s.dims)
-	for u := model.NodeID(0); int(u) < n; u++ {
+	for u := topology.NodeID(0); int(u) < n; u++ {
 		keyBuf = keyBuf[:0]
 		for d := 0; d < s.dims; d++ {
 			id := sig[d][s.coord[int(u)*s.dims+d]]
@@ -309,7 +309,7 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 			// The channel into u travelling in port p's direction leaves u's neighbour
 			// on the opposite side.
 			c1 := s.inChannel(u, p)
-			if c1 == model.None {
+			if c1 == topology.None {
 				continue
 			}
 			for a := 0; a < s.vcs; a++ {
@@ -326,12 +326,12 @@ func classGraphRouter(s *searcher, force bool) (*recorder, *classRouter) {
 }
 
 // inChannel returns the channel entering u that travels in port p's direction (from
-// u's neighbour on the opposite side), or model.None.
-func (s *searcher) inChannel(u model.NodeID, p int) model.ChannelID {
-	dim, dir := p/2, model.Direction(p%2)
+// u's neighbour on the opposite side), or topology.None.
+func (s *searcher) inChannel(u topology.NodeID, p int) topology.ChannelID {
+	dim, dir := p/2, topology.Direction(p%2)
 	back, v := s.g.Neighbor(u, dim, 1-dir)
-	if back == model.None {
-		return model.None
+	if back == topology.None {
+		return topology.None
 	}
 	return s.g.ChannelOut(v, dim, dir)
 }
@@ -370,7 +370,7 @@ func (m *dimClasses) signature(x int, wraps bool) string {
 // nodeDeps fills in[port*vcs+a] with the out slots at u that a header arriving on
 // (port, a) depends on, and used with the out slots u offers some header, by routing
 // every combination of classes u and its neighbours show.
-func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) {
+func (cr *classRouter) nodeDeps(u topology.NodeID, in []uint64, used, esc *uint64) {
 	s := cr.s
 	dims := s.dims
 	x := make([]int, dims)
@@ -404,7 +404,7 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) 
 	walk(0, 0, false)
 	// Dependencies: for each channel c1 into u from v, every pair of tuples
 	// (σ(v, d), σ(u, d)) some d other than u and v shows.
-	cr.combos(u, func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int) {
+	cr.combos(u, func(c1 topology.ChannelID, v topology.NodeID, sv, su int, ys []int) {
 		pv := int(s.chPort[c1])
 		for scv := 0; scv < s.classes; scv++ {
 			src, ok := cr.reached(v, ys, scv)
@@ -432,7 +432,7 @@ func (cr *classRouter) nodeDeps(u model.NodeID, in []uint64, used, esc *uint64) 
 // reached returns a source of a header at at toward the destination with coordinates
 // ys (not at) that has source class sc: at itself without source classes, else what
 // the relation's routing.SourceReached promise says.
-func (cr *classRouter) reached(at model.NodeID, ys []int, sc int) (model.NodeID, bool) {
+func (cr *classRouter) reached(at topology.NodeID, ys []int, sc int) (topology.NodeID, bool) {
 	if cr.sr == nil {
 		return at, true
 	}
@@ -442,7 +442,7 @@ func (cr *classRouter) reached(at model.NodeID, ys []int, sc int) (model.NodeID,
 // classAfter returns the source class of a header from src toward the destination with
 // coordinates ys once it has crossed channel c on virtual channel vc (false, and the
 // router marked broken, when the relation names a class it does not have).
-func (cr *classRouter) classAfter(c model.ChannelID, vc int, src model.NodeID, ys []int) (int, bool) {
+func (cr *classRouter) classAfter(c topology.ChannelID, vc int, src topology.NodeID, ys []int) (int, bool) {
 	s := cr.s
 	if cr.sr == nil {
 		return 0, true
@@ -471,7 +471,7 @@ func (cr *classRouter) states() int64 {
 	var total int64
 	x := make([]int, dims)
 	ys := make([]int, dims)
-	for u := model.NodeID(0); int(u) < n; u++ {
+	for u := topology.NodeID(0); int(u) < n; u++ {
 		for d := 0; d < dims; d++ {
 			x[d] = int(s.coord[int(u)*dims+d])
 		}
@@ -501,14 +501,14 @@ func (cr *classRouter) states() int64 {
 		walk(0, 1, true, false)
 	}
 	// Headers arriving at their destination: one state per class they arrive in.
-	for dst := model.NodeID(0); int(dst) < n; dst++ {
+	for dst := topology.NodeID(0); int(dst) < n; dst++ {
 		for d := 0; d < dims; d++ {
 			ys[d] = int(s.coord[int(dst)*dims+d])
 		}
 		var arrived uint64
 		for p := 0; p < s.ports; p++ {
 			c1 := s.inChannel(dst, p)
-			if c1 == model.None {
+			if c1 == topology.None {
 				continue
 			}
 			v := s.chFrom[c1]
@@ -536,7 +536,7 @@ func (cr *classRouter) states() int64 {
 // combos calls fn for every channel c1 into u (from v) and every pair of class tuples
 // (σv at v, σu at u) that some destination other than u and v shows, with ys the
 // coordinates of such a destination.
-func (cr *classRouter) combos(u model.NodeID, fn func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int)) {
+func (cr *classRouter) combos(u topology.NodeID, fn func(c1 topology.ChannelID, v topology.NodeID, sv, su int, ys []int)) {
 	s := cr.s
 	dims := s.dims
 	x := make([]int, dims)
@@ -546,7 +546,7 @@ func (cr *classRouter) combos(u model.NodeID, fn func(c1 model.ChannelID, v mode
 	ys := make([]int, dims)
 	for p := 0; p < s.ports; p++ {
 		c1 := s.inChannel(u, p)
-		if c1 == model.None {
+		if c1 == topology.None {
 			continue
 		}
 		k := p / 2
@@ -598,7 +598,7 @@ func (cr *classRouter) combos(u model.NodeID, fn func(c1 model.ChannelID, v mode
 func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 	s := cr.s
 	g := s.g
-	minEsc := func(at model.NodeID, esc uint64) int32 {
+	minEsc := func(at topology.NodeID, esc uint64) int32 {
 		best := int32(-1)
 		for ; esc != 0; esc &= esc - 1 {
 			slot := bits.TrailingZeros64(esc)
@@ -615,8 +615,8 @@ func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 		return best
 	}
 	ok := true
-	for u := model.NodeID(0); ok && int(u) < g.Nodes(); u++ {
-		cr.combos(u, func(c1 model.ChannelID, v model.NodeID, sv, su int, ys []int) {
+	for u := topology.NodeID(0); ok && int(u) < g.Nodes(); u++ {
+		cr.combos(u, func(c1 topology.ChannelID, v topology.NodeID, sv, su int, ys []int) {
 			if !ok {
 				return
 			}
@@ -655,9 +655,9 @@ func (cr *classRouter) escapesFollow(rank []int32, isC1 []bool) bool {
 // the node c's From leaves is offered (c, a) and then, at the node c enters, (c2, b):
 // the destination the search per destination records for the dependency (its source
 // is the node itself: every node state is a header at its source).
-func (s *searcher) firstDest(from, to Vertex) (model.NodeID, bool) {
+func (s *searcher) firstDest(from, to Vertex) (topology.NodeID, bool) {
 	v, u := s.chFrom[from.Channel], s.chTo[from.Channel]
-	for d := model.NodeID(0); int(d) < s.g.Nodes(); d++ {
+	for d := topology.NodeID(0); int(d) < s.g.Nodes(); d++ {
 		if d == u || d == v {
 			continue
 		}

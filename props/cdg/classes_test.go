@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // searchGraph is the reference: the dependency graph one search per destination finds
@@ -21,7 +21,7 @@ func searchGraph(t *testing.T, rel routing.Relation) *recorder {
 	}
 	s.rec = newRecorder(s)
 	for d := 0; d < s.g.Nodes(); d++ {
-		if err := s.search(model.NodeID(d)); err != nil {
+		if err := s.search(topology.NodeID(d)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -206,11 +206,11 @@ func TestSourceReachedMatchesSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := s.g.Nodes()
-			for dst := model.NodeID(0); int(dst) < n; dst++ {
+			for dst := topology.NodeID(0); int(dst) < n; dst++ {
 				if err := s.search(dst); err != nil {
 					t.Fatal(err)
 				}
-				for at := model.NodeID(0); int(at) < n; at++ {
+				for at := topology.NodeID(0); int(at) < n; at++ {
 					for sc := 0; sc < s.classes; sc++ {
 						st := int(at)*s.classes + sc
 						want := at != dst && s.stamp[st] == s.gen
@@ -235,9 +235,9 @@ func TestSourceReachedMatchesSearch(t *testing.T) {
 
 // reachesFrom reports whether the header injected at src toward dst can reach router
 // at with source class sc, following every output of a positional relation.
-func reachesFrom(s *searcher, src, at, dst model.NodeID, sc int) bool {
-	seen := map[model.NodeID]bool{src: true}
-	queue := []model.NodeID{src}
+func reachesFrom(s *searcher, src, at, dst topology.NodeID, sc int) bool {
+	seen := map[topology.NodeID]bool{src: true}
+	queue := []topology.NodeID{src}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]

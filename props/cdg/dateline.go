@@ -3,8 +3,8 @@ package cdg
 import (
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // datelineResult decides dimension-order routing with dateline classes (routing.DOR
@@ -26,7 +26,7 @@ import (
 // then reports the cycle as found from the first destinations).
 func datelineResult(s *searcher) *Result {
 	d, ok := s.rel.(routing.DOR)
-	if !ok || !d.R.Dateline || !slices.Equal(d.R.Order, model.AscendingOrder(s.dims)) || s.vcs != 2 {
+	if !ok || !d.R.Dateline || !slices.Equal(d.R.Order, topology.AscendingOrder(s.dims)) || s.vcs != 2 {
 		return nil
 	}
 	g := s.g
@@ -45,7 +45,7 @@ func datelineResult(s *searcher) *Result {
 				x, crossed := src, 0
 				for h := 0; h < hops; h++ {
 					nx := x + 1
-					if dir == model.Minus {
+					if dir == topology.Minus {
 						nx = x - 1
 					}
 					if nx < 0 || nx >= k {
@@ -65,7 +65,7 @@ func datelineResult(s *searcher) *Result {
 	var states int64
 	var buf []routing.Output
 	dst := make([]int, s.dims)
-	for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+	for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 		ch := g.Channel(c)
 		j := ch.Dim
 		k := s.sizes[j]

@@ -5,8 +5,8 @@ import (
 	"container/heap"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // ecdg is the part of Duato's extended channel dependency graph found so far: real
@@ -77,7 +77,7 @@ func hintOrder(s *searcher) (c1 []bool, order []int32) {
 	c1 = make([]bool, nv)
 	key := make([]int, nv)
 	for v := 0; v < nv; v++ {
-		r := h.EscapeRank(model.ChannelID(v/s.vcs), v%s.vcs)
+		r := h.EscapeRank(topology.ChannelID(v/s.vcs), v%s.vcs)
 		if r >= 0 {
 			c1[v], key[v] = true, r
 			order = append(order, int32(v))
@@ -90,7 +90,7 @@ func hintOrder(s *searcher) (c1 []bool, order []int32) {
 // sortByDistance fills du.sorted with the indices 0..len(at)-1 ordered by the distance
 // of node at[i] to dst, farthest first (counting sort): a topological order of the
 // state graph toward dst for minimal relations.
-func (du *duatoState) sortByDistance(s *searcher, at func(i int) model.NodeID, n int, dst model.NodeID) {
+func (du *duatoState) sortByDistance(s *searcher, at func(i int) topology.NodeID, n int, dst topology.NodeID) {
 	maxd := 0
 	du.dist = du.dist[:0]
 	for i := 0; i < n; i++ {
@@ -119,9 +119,9 @@ func (du *duatoState) sortByDistance(s *searcher, at func(i int) model.NodeID, n
 // it as an ordinary channel — and records a dependency wherever a header is offered an
 // escape vertex ranked no later than that one. Each recorded dependency is real. Sweeps
 // repeat until no value changes (one suffices for minimal relations).
-func (du *duatoState) propagate(s *searcher, dst model.NodeID) {
+func (du *duatoState) propagate(s *searcher, dst topology.NodeID) {
 	if s.positional {
-		du.sortByDistance(s, func(i int) model.NodeID { return s.stateNode(s.order[i]) }, len(s.order), dst)
+		du.sortByDistance(s, func(i int) topology.NodeID { return s.stateNode(s.order[i]) }, len(s.order), dst)
 		for changed := true; changed; {
 			changed = false
 			du.sweep++
@@ -153,7 +153,7 @@ func (du *duatoState) propagate(s *searcher, dst model.NodeID) {
 		}
 		return
 	}
-	du.sortByDistance(s, func(i int) model.NodeID { return s.chTo[int(s.order[i])/s.classes/s.vcs] }, len(s.order), dst)
+	du.sortByDistance(s, func(i int) topology.NodeID { return s.chTo[int(s.order[i])/s.classes/s.vcs] }, len(s.order), dst)
 	for changed := true; changed; {
 		changed = false
 		du.sweep++
@@ -213,7 +213,7 @@ func (du *duatoState) refine(s *searcher, d *Duato, maxPasses, workers int) erro
 			for k, v := range cyc {
 				w := cyc[(k+1)%len(cyc)]
 				at := du.e.index[uint64(uint32(v))<<32|uint64(uint32(w))]
-				dep, err := s.explain(v, w, model.NodeID(du.e.dst[at]), du.isC1)
+				dep, err := s.explain(v, w, topology.NodeID(du.e.dst[at]), du.isC1)
 				if err != nil {
 					return err
 				}
@@ -252,7 +252,7 @@ func (du *duatoState) absorb(w *duatoState) {
 // explain finds a header toward dst that holds escape vertex a and, through non-escape
 // channels only, is offered escape vertex b: the dependency a -> b of the extended graph
 // with the channels between.
-func (s *searcher) explain(a, b int32, dst model.NodeID, esc []bool) (Dep, error) {
+func (s *searcher) explain(a, b int32, dst topology.NodeID, esc []bool) (Dep, error) {
 	dep := Dep{From: s.vertex(a), To: s.vertex(b), Dst: dst, Src: -1}
 	if err := s.search(dst); err != nil {
 		return dep, err
@@ -304,7 +304,7 @@ func (s *searcher) explain(a, b int32, dst model.NodeID, esc []bool) (Dep, error
 					root = parent[u]
 				}
 				slices.Reverse(dep.Via)
-				dep.Src = model.NodeID(s.rep[root])
+				dep.Src = topology.NodeID(s.rep[root])
 				return dep, nil
 			}
 			if esc[ar.vtx] {

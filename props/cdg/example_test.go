@@ -1,22 +1,20 @@
 package cdg_test
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/cdg"
-	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // yFirst is a user's own routing relation: dimension order with dimension 1 first (YX
 // routing), on one virtual channel.
-type yFirst struct{ g *model.Grid }
+type yFirst struct{ g *topology.Network }
 
-func (r yFirst) Name() string      { return "yx" }
-func (r yFirst) Grid() *model.Grid { return r.g }
-func (r yFirst) VCs() int          { return 1 }
+func (r yFirst) Name() string            { return "yx" }
+func (r yFirst) Grid() *topology.Network { return r.g }
+func (r yFirst) VCs() int                { return 1 }
 func (r yFirst) Route(h routing.Header, out []routing.Output) []routing.Output {
 	for _, d := range []int{1, 0} {
 		if n, dir := r.g.Offset(h.At, h.Dst, d); n > 0 {
@@ -30,48 +28,17 @@ func (r yFirst) Route(h routing.Header, out []routing.Output) []routing.Output {
 // its channel dependency graph is acyclic. On a torus the same relation has a cyclic
 // graph, and the witness names the ring and its turns.
 func Example_userRelation() {
-	mesh, _ := model.NewMesh(8, 8)
+	mesh, _ := topology.NewMesh(8, 8)
 	r, err := cdg.Analyze(yFirst{mesh}, cdg.Options{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(r.Verdict(), "-", r.Reason())
 
-	torus, _ := model.NewTorus(4, 4)
+	torus, _ := topology.NewTorus(4, 4)
 	r, _ = cdg.Analyze(yFirst{torus}, cdg.Options{})
 	fmt.Println(r.Verdict(), "-", r.Witness().Violation)
 	// Output:
 	// holds - the channel dependency graph is acyclic (Dally & Seitz; sufficient)
 	// inconclusive - channel dependency cycle of 4 channels: (0,0)->(1,0).vc0 -> (1,0)->(2,0).vc0 -> (2,0)->(3,0).vc0 -> (3,0)->(0,0).vc0 -> back
-}
-
-// The exact decision of a relation of your own: YX routing on a 4x4 torus without
-// dateline classes has a deadlock configuration, four worms round a ring; ProveRelation
-// realises it in the flit model, and the flit explorer, given the instance it implies
-// (check.Unicast with the Go relation in Spec.Routing), finds the deadlock too.
-func Example_exactDecision() {
-	torus, _ := model.NewTorus(4, 4)
-	rel := yFirst{torus}
-	rep, err := cdg.ProveRelation(context.Background(), rel, cdg.DecideOptions{})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(rep.Verdict, "-", rep.Reason)
-	for _, w := range rep.Witness.Configuration.Worms {
-		fmt.Printf("m%d %s->%s holds %v, waits for %s (m%d)\n", w.Message, w.Src, w.Dst, w.Route[len(w.Route)-w.Held:], w.Waits[0].Channel, w.Waits[0].Holder)
-	}
-	sp := rep.Realisation.Spec
-	sp.Routing = rel
-	flitRep, err := check.Unicast{Grid: torus, Spec: sp}.Check(context.Background(), "deadlock", check.Options{})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("explorer:", flitRep.Verdict)
-	// Output:
-	// violated - a minimal deadlock configuration: 4 worms holding 4 channels, every header's permitted outputs held
-	// m0 (0,0)->(2,0) holds [(0,0)->(1,0).vc0], waits for (1,0)->(2,0) (m1)
-	// m1 (1,0)->(3,0) holds [(1,0)->(2,0).vc0], waits for (2,0)->(3,0) (m2)
-	// m2 (2,0)->(0,0) holds [(2,0)->(3,0).vc0], waits for (3,0)->(0,0) (m3)
-	// m3 (3,0)->(1,0) holds [(3,0)->(0,0).vc0], waits for (0,0)->(1,0) (m0)
-	// explorer: violated
 }

@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Graph is the whole channel dependency graph of a relation on its topology (Dally &
@@ -20,7 +20,7 @@ import (
 // Reference: Dally & Seitz, IEEE TC 36(5), 1987, Definition 3 (channel dependency
 // graph); Duato, IEEE TPDS 4(12), 1993, Definition 5 (over a routing relation).
 type Graph struct {
-	g    *model.Grid
+	g    *topology.Network
 	vcs  int
 	held []bool
 	esc  []bool
@@ -32,7 +32,7 @@ type Graph struct {
 // ("east->north"; "east->east" for straight on).
 type Edge struct {
 	From, To Vertex
-	At       model.NodeID
+	At       topology.NodeID
 	Turn     string
 }
 
@@ -71,7 +71,7 @@ func (gr *Graph) index(v Vertex) int {
 }
 
 func (gr *Graph) vertex(i int32) Vertex {
-	return Vertex{Channel: model.ChannelID(int(i) / gr.vcs), VC: int(i) % gr.vcs}
+	return Vertex{Channel: topology.ChannelID(int(i) / gr.vcs), VC: int(i) % gr.vcs}
 }
 
 // VCs is the relation's number of virtual channels per physical channel.

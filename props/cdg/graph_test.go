@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
-
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestDependenciesAgreeWithAnalyze checks that the exported graph is the graph Analyze
@@ -60,7 +59,7 @@ func TestDependenciesAgreeWithAnalyze(t *testing.T) {
 // the turns they make: north->west and south->west, the turns west-first prohibits,
 // do not appear, and the graph is acyclic (Glass & Ni).
 func ExampleDependencies() {
-	g, _ := model.ParseGrid("mesh:2x2")
+	g, _ := topology.Parse("mesh:2x2")
 	rel, _ := routing.ByName(g, "west-first")
 	gr, _ := Dependencies(rel)
 	for _, e := range gr.Edges() {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // A header state is where a header waits and what of it the relation reads: the
@@ -30,7 +30,7 @@ type arc struct {
 type searcher struct {
 	ctx     context.Context // nil: never stopped
 	rel     routing.Relation
-	g       *model.Grid
+	g       *topology.Network
 	esc     routing.Escaping      // nil: no escape subfunction
 	sc      routing.SourceClasser // nil: Route does not read Src
 	mis     int                   // misroute counts tracked: budget+1, or 1
@@ -57,10 +57,10 @@ type searcher struct {
 
 	// rec, if set, receives every arc of every reached state during search.
 	rec *recorder
-	// chTo, chPort: the node each channel enters and its port (model.Grid.Port) at
+	// chTo, chPort: the node each channel enters and its port (topology.Network.Port) at
 	// the node it leaves.
-	chTo   []model.NodeID
-	chFrom []model.NodeID
+	chTo   []topology.NodeID
+	chFrom []topology.NodeID
 	chPort []int32
 	// stranded is the first reached header, in search order, that the relation gives
 	// no output; sourceStranded the first such header at its source (a worm that is
@@ -68,7 +68,7 @@ type searcher struct {
 	stranded       *routing.Header
 	sourceStranded *routing.Header
 	states         int64
-	// everyEndpoint: every node sends and receives (model.Grid.Endpoint); otherwise
+	// everyEndpoint: every node sends and receives (topology.Network.Endpoint); otherwise
 	// headers start at endpoints only.
 	everyEndpoint bool
 	// parent, when set, receives the state each reached state was first reached from
@@ -148,12 +148,12 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 	if exact {
 		s.parent = make([]int32, n)
 	}
-	s.chTo = make([]model.NodeID, g.Channels())
-	s.chFrom = make([]model.NodeID, g.Channels())
+	s.chTo = make([]topology.NodeID, g.Channels())
+	s.chFrom = make([]topology.NodeID, g.Channels())
 	s.chPort = make([]int32, g.Channels())
 	for c := range s.chTo {
-		ch := g.Channel(model.ChannelID(c))
-		s.chTo[c], s.chFrom[c], s.chPort[c] = ch.To, ch.From, int32(g.Port(model.ChannelID(c)))
+		ch := g.Channel(topology.ChannelID(c))
+		s.chTo[c], s.chFrom[c], s.chPort[c] = ch.To, ch.From, int32(g.Port(topology.ChannelID(c)))
 	}
 	s.coord = make([]int32, g.Nodes()*s.dims)
 	s.wraps = make([]bool, s.dims)
@@ -162,7 +162,7 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 	}
 	for v := 0; v < g.Nodes(); v++ {
 		for d := 0; d < s.dims; d++ {
-			s.coord[v*s.dims+d] = int32(g.Coord(model.NodeID(v), d))
+			s.coord[v*s.dims+d] = int32(g.Coord(topology.NodeID(v), d))
 		}
 	}
 	return s, nil
@@ -172,20 +172,20 @@ func newSearcherFor(rel routing.Relation, exact bool) (*searcher, error) {
 func (s *searcher) vertices() int { return s.g.Channels() * s.vcs }
 
 // header rebuilds the header of state st for destination dst.
-func (s *searcher) header(st int32, dst model.NodeID) routing.Header {
+func (s *searcher) header(st int32, dst topology.NodeID) routing.Header {
 	vtx := int(st) / s.classes
-	c := model.ChannelID(vtx / s.vcs)
+	c := topology.ChannelID(vtx / s.vcs)
 	return routing.Header{
 		At:        s.chTo[c],
 		In:        routing.Input{Channel: c, VC: vtx % s.vcs},
-		Src:       model.NodeID(s.rep[st]),
+		Src:       topology.NodeID(s.rep[st]),
 		Dst:       dst,
 		Misroutes: int(st) % s.classes % s.mis,
 	}
 }
 
 // distance is the minimal hop count from a to b.
-func (s *searcher) distance(a, b model.NodeID) int {
+func (s *searcher) distance(a, b topology.NodeID) int {
 	n := 0
 	for d := 0; d < s.dims; d++ {
 		x := int(s.coord[int(a)*s.dims+d] - s.coord[int(b)*s.dims+d])
@@ -203,7 +203,7 @@ func (s *searcher) distance(a, b model.NodeID) int {
 // search finds every header state reachable toward dst from headers injected at every
 // other node, breadth first, recording each reached state's arcs. Cost O(reached states
 // x outputs) and no allocation once the buffers have grown.
-func (s *searcher) search(dst model.NodeID) error {
+func (s *searcher) search(dst topology.NodeID) error {
 	if s.positional {
 		return s.searchNodes(dst)
 	}
@@ -213,7 +213,7 @@ func (s *searcher) search(dst model.NodeID) error {
 		s.gen = 1
 	}
 	s.order, s.arcs, s.first = s.order[:0], s.arcs[:0], s.first[:0]
-	for src := model.NodeID(0); int(src) < s.g.Nodes(); src++ {
+	for src := topology.NodeID(0); int(src) < s.g.Nodes(); src++ {
 		if src == dst || !s.g.Endpoint(src) {
 			continue
 		}
@@ -363,7 +363,7 @@ func (s *searcher) strand(h routing.Header) {
 // node state). Without source classes or a budget every node state is a header at its
 // source, so no search is needed; otherwise a breadth-first search over node states
 // finds the reachable ones. Cost O(nodes x classes x outputs).
-func (s *searcher) searchNodes(dst model.NodeID) error {
+func (s *searcher) searchNodes(dst topology.NodeID) error {
 	s.gen++
 	if s.gen == 0 {
 		clear(s.stamp)
@@ -374,14 +374,14 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 	if s.classes == 1 && s.everyEndpoint {
 		return s.searchEveryNode(dst)
 	}
-	push := func(st int32, src model.NodeID) {
+	push := func(st int32, src topology.NodeID) {
 		if s.stamp[st] != s.gen {
 			s.stamp[st] = s.gen
 			s.rep[st] = int32(src)
 			s.order = append(s.order, st)
 		}
 	}
-	for u := model.NodeID(0); int(u) < n; u++ {
+	for u := topology.NodeID(0); int(u) < n; u++ {
 		if u == dst || !s.g.Endpoint(u) {
 			continue
 		}
@@ -396,11 +396,11 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 		st := s.order[i]
 		s.posOf[st] = int32(i)
 		s.first = append(s.first, int32(len(s.arcs)))
-		u := model.NodeID(int(st) / s.classes)
+		u := topology.NodeID(int(st) / s.classes)
 		if u == dst {
 			continue
 		}
-		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: model.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
+		h := routing.Header{At: u, In: routing.Input{Channel: routing.Injection}, Src: topology.NodeID(s.rep[st]), Dst: dst, Misroutes: int(st) % s.classes % s.mis}
 		s.buf = s.rel.Route(h, s.buf[:0])
 		if len(s.buf) == 0 {
 			s.strand(h)
@@ -437,9 +437,9 @@ func (s *searcher) searchNodes(dst model.NodeID) error {
 
 // searchEveryNode is searchNodes for a relation with one class: every node state is a
 // header at its source, reachable without search, and node v's state is v.
-func (s *searcher) searchEveryNode(dst model.NodeID) error {
+func (s *searcher) searchEveryNode(dst topology.NodeID) error {
 	n := s.g.Nodes()
-	for u := model.NodeID(0); int(u) < n; u++ {
+	for u := topology.NodeID(0); int(u) < n; u++ {
 		s.posOf[u] = int32(u)
 		s.rep[u] = int32(u)
 		s.first = append(s.first, int32(len(s.arcs)))
@@ -489,7 +489,7 @@ func (s *searcher) class(h routing.Header) (int, error) {
 }
 
 // stateNode is the node of a positional search's node state.
-func (s *searcher) stateNode(st int32) model.NodeID { return model.NodeID(int(st) / s.classes) }
+func (s *searcher) stateNode(st int32) topology.NodeID { return topology.NodeID(int(st) / s.classes) }
 
 // arcsOf returns the outputs of a reached node state of a positional search.
 func (s *searcher) arcsOf(st int32) []arc {
@@ -500,7 +500,7 @@ func (s *searcher) arcsOf(st int32) []arc {
 // recordNodes records the dependencies of a positional search toward dst: a header in
 // node state t that is offered a (into node state t') is then offered every output of
 // t'.
-func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
+func (r *recorder) recordNodes(s *searcher, dst topology.NodeID) {
 	// Node states of dst are dst*classes .. dst*classes+classes-1 (no division per arc).
 	dlo, dhi := int32(int(dst)*s.classes), int32(int(dst)*s.classes+s.classes)
 	if r.width <= 64 {
@@ -534,7 +534,7 @@ func (r *recorder) recordNodes(s *searcher, dst model.NodeID) {
 // node state) costs one AND against the slots a already has. It sets the same edges
 // with the same (source, destination) as the loop over outputs: the first arc, in
 // search order, to find a slot new still sets it.
-func (r *recorder) recordMasks(s *searcher, dst model.NodeID, dlo, dhi int32) {
+func (r *recorder) recordMasks(s *searcher, dst topology.NodeID, dlo, dhi int32) {
 	if r.out == nil {
 		r.out = make([]uint64, len(r.used))
 	}
@@ -574,7 +574,7 @@ func (r *recorder) recordMasks(s *searcher, dst model.NodeID, dlo, dhi int32) {
 // checkOutput reports a relation that offers a header at u toward dst an output that
 // does not leave u, or a virtual channel outside 0..vcs-1: a broken relation, named in
 // one line.
-func (s *searcher) checkOutput(u, dst model.NodeID, o routing.Output) error {
+func (s *searcher) checkOutput(u, dst topology.NodeID, o routing.Output) error {
 	if o.Channel < 0 || int(o.Channel) >= len(s.chTo) || s.chFrom[o.Channel] != u {
 		return fmt.Errorf("routing %q offers a header at %s toward %s channel %d, which does not leave %s",
 			s.rel.Name(), s.g.NodeName(u), s.g.NodeName(dst), o.Channel, s.g.NodeName(u))

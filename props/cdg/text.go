@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -112,12 +112,12 @@ func (r *Result) CDGWitness() *props.Witness {
 
 // CycleChannels returns the channels of the witness cycle in order (the extended
 // graph's when Duato's check found one), for pictures.
-func (r *Result) CycleChannels() []model.ChannelID {
+func (r *Result) CycleChannels() []topology.ChannelID {
 	cyc := r.Cycle
 	if r.Duato != nil && len(r.Duato.Cycle) > 0 {
 		cyc = r.Duato.Cycle
 	}
-	var out []model.ChannelID
+	var out []topology.ChannelID
 	for _, d := range cyc {
 		out = append(out, d.From.Channel)
 	}

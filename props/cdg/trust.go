@@ -3,9 +3,8 @@ package cdg
 import (
 	"reflect"
 
-	"github.com/wormcheck/wormcheck/model"
-
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // routingPkg is the import path of the package whose relations keep their promises.
@@ -63,9 +62,9 @@ func plain(rel routing.Relation) routing.Relation {
 // untrusted is a relation seen without its promises, with one source class per node.
 type untrusted struct{ r routing.Relation }
 
-func (u untrusted) Name() string      { return u.r.Name() }
-func (u untrusted) Grid() *model.Grid { return u.r.Grid() }
-func (u untrusted) VCs() int          { return u.r.VCs() }
+func (u untrusted) Name() string            { return u.r.Name() }
+func (u untrusted) Grid() *topology.Network { return u.r.Grid() }
+func (u untrusted) VCs() int                { return u.r.VCs() }
 func (u untrusted) Route(h routing.Header, out []routing.Output) []routing.Output {
 	return u.r.Route(h, out)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -65,17 +65,13 @@ lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for eve
 	}
 }
 
-func banyanTopo(spec string) (*model.Banyan, error) {
+func banyanTopo(spec string) (*topology.Banyan, error) {
 	if spec == "" {
 		return nil, badf("--topo is missing; give a banyan such as banyan:16")
 	}
-	t, err := model.ParseTopology(spec)
+	b, err := topology.ParseBanyan(spec)
 	if err != nil {
 		return nil, badf("%v", err)
-	}
-	b, ok := t.(*model.Banyan)
-	if !ok {
-		return nil, badf("--topo %q is not a banyan; use banyan:N", spec)
 	}
 	return b, nil
 }
@@ -127,8 +123,8 @@ func prepareBanyanRoute(r *request) (job, error) {
 //
 // Reference: 002 §2 Property 1, §3.1 Theorem 1.
 type BanyanRoute struct {
-	Banyan        *model.Banyan
-	Pattern       []model.BanyanPacket
+	Banyan        *topology.Banyan
+	Pattern       []topology.BanyanPacket
 	Order         banyan.Order
 	Concentration banyan.Concentration
 	Enumerate     bool
@@ -150,13 +146,13 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 	b := q.Banyan
 	rep := r.report(b.Spec(), map[string]any{})
 	rep.Verdict = props.Holds
-	var run func(context.Context) (*model.LinkConflict, int64, error)
+	var run func(context.Context) (*topology.LinkConflict, int64, error)
 	unit := "patterns"
 	switch {
 	case len(q.Pattern) > 0:
 		pat := q.Pattern
 		rep.Instance.Params["pattern"] = banyan.FormatPattern(pat)
-		run = func(context.Context) (*model.LinkConflict, int64, error) {
+		run = func(context.Context) (*topology.LinkConflict, int64, error) {
 			conflict, err := b.FirstConflict(pat)
 			if err != nil {
 				return nil, 0, badf("--pattern: %v", err)
@@ -184,12 +180,12 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 			return nil, badf("--method enumerate lists monotone patterns only: use --order ascending or descending and --concentration plain or cyclic")
 		case q.Enumerate:
 			rep.Instance.Params["method"], unit = "enumerate", "patterns"
-			run = func(context.Context) (*model.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
+			run = func(context.Context) (*topology.LinkConflict, int64, error) { return enumerateMonotone(b, o, cc, rep) }
 		}
 		if run != nil {
 			break
 		}
-		run = func(ctx context.Context) (*model.LinkConflict, int64, error) {
+		run = func(ctx context.Context) (*topology.LinkConflict, int64, error) {
 			t, err := banyan.NewPathTable(b, r.opt.MaxMemoryBytes)
 			if err != nil {
 				return nil, 0, errBound{err.Error()}
@@ -211,7 +207,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 		wrap := q.Wrap
 		rep.Instance.Params["family"], rep.Instance.Params["wrap"] = "two-phase", wrap
 		unit = "(destination set, start) instances"
-		run = func(context.Context) (*model.LinkConflict, int64, error) {
+		run = func(context.Context) (*topology.LinkConflict, int64, error) {
 			t, err := banyan.NewPathTable(b, r.opt.MaxMemoryBytes)
 			if err != nil {
 				return nil, 0, errBound{err.Error()}
@@ -256,7 +252,7 @@ func (e errBound) Error() string { return e.reason }
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
-func conflictWitness(c *model.LinkConflict, detail map[string]any) *props.Witness {
+func conflictWitness(c *topology.LinkConflict, detail map[string]any) *props.Witness {
 	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
 }
 
@@ -267,7 +263,7 @@ func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *p
 	w := props.LabelWitness(tf)
 	g := sys.WaitFor(last)
 	for _, e := range g.Cycle(g.Explained()) {
-		link := model.ChannelID(g.Waits[e.Wait].Needs[e.Need].ID)
+		link := topology.ChannelID(g.Waits[e.Wait].Needs[e.Need].ID)
 		w.Cycle = append(w.Cycle, props.CycleEdge{Message: e.Waiter, Channel: sys.Banyan().ChannelName(link), Holder: e.Holder})
 	}
 	detail := map[string]any{"starts": sys.StartsOf(last), "waits": sys.Waits(last)}
@@ -322,7 +318,7 @@ func prepareTwoPhase(r *request) (job, error) {
 // wrap-around banyan (the registry's "two-phase"). Its Check takes the property
 // (props.PropDeadlock in the flit semantics, props.PropNonblocking for Theorem 1).
 type TwoPhase struct {
-	Banyan  *model.Banyan
+	Banyan  *topology.Banyan
 	Msgs    []banyan.Multicast
 	Options banyan.Options
 }
@@ -350,7 +346,7 @@ func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*pro
 }
 
 // twoPhaseJob is the check of the two-phase system sys built from p on b.
-func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Params) (job, error) {
+func twoPhaseJob(r *request, b *topology.Banyan, sys *banyan.System, p banyan.Params) (job, error) {
 	msgs := p.Msgs
 	params := map[string]any{"msgs": msgs, "arbitration": p.Arbitration, "timing": p.Timing, "acquire": p.Acquire}
 	if p.Starts != nil {
@@ -405,7 +401,7 @@ func twoPhaseJob(r *request, b *model.Banyan, sys *banyan.System, p banyan.Param
 
 // twoPhaseNonblocking checks 002 Theorem 1 for each message: its phase-2 copies, from
 // every start explored, do not block each other.
-func twoPhaseNonblocking(b *model.Banyan, sys *banyan.System, p banyan.Params, rep *props.Report) (*props.Report, error) {
+func twoPhaseNonblocking(b *topology.Banyan, sys *banyan.System, p banyan.Params, rep *props.Report) (*props.Report, error) {
 	start := time.Now()
 	rep.Verdict = props.Holds
 	var n int64
@@ -465,11 +461,11 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
 	waits := sys.Waits(s)
 	waiting := map[int]bool{}
-	var contested []model.ChannelID
+	var contested []topology.ChannelID
 	var notes []string
 	for _, wt := range waits {
 		waiting[wt.WaiterIdx] = true
-		contested = append(contested, model.ChannelID(wt.Channel))
+		contested = append(contested, topology.ChannelID(wt.Channel))
 		notes = append(notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
 	}
 	var pkts []render.BanyanPath

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -19,14 +19,14 @@ const maxEnumerate = 16
 // enumerateMonotone checks Property 1's family by enumerating every pattern (the naive
 // twin of the pair reduction, banyan.Property1ByPairs): each pattern's unicast paths are
 // tested for a shared link, and the first blocking pattern is the witness, its
-// conflict found by model.Banyan.FirstConflict. It returns the conflict, the patterns
+// conflict found by topology.Banyan.FirstConflict. It returns the conflict, the patterns
 // checked, and fills rep's witness. Cost O(patterns * N log N).
-func enumerateMonotone(b *model.Banyan, o banyan.Order, cc banyan.Concentration, rep *props.Report) (*model.LinkConflict, int64, error) {
+func enumerateMonotone(b *topology.Banyan, o banyan.Order, cc banyan.Concentration, rep *props.Report) (*topology.LinkConflict, int64, error) {
 	return enumeratePatterns(b, banyan.MonotonePatterns(b.Nodes(), o, cc), rep)
 }
 
 // enumeratePatterns checks every unicast pattern of seq (see enumerateMonotone).
-func enumeratePatterns(b *model.Banyan, seq iter.Seq[[]model.BanyanPacket], rep *props.Report) (*model.LinkConflict, int64, error) {
+func enumeratePatterns(b *topology.Banyan, seq iter.Seq[[]topology.BanyanPacket], rep *props.Report) (*topology.LinkConflict, int64, error) {
 	t, err := banyan.NewPathTable(b, 0)
 	if err != nil {
 		return nil, 0, internalf("%v", err) // enumeration is bounded to maxEnumerate nodes
@@ -94,13 +94,13 @@ func prepareRegions(r *request) (job, error) {
 // reaches exactly s..s+f-1. It fills rep: the verdict, stats counting both, figures
 // region_trees and phase1_copies, and an instance witness for the first failure.
 // Cost O(N^3 log N) trees.
-func judgeRegions(b *model.Banyan, rep *props.Report) error {
+func judgeRegions(b *topology.Banyan, rep *props.Report) error {
 	return regions(b, b.RegionTree, b.RegionDestinations, rep)
 }
 
 // regions is judgeRegions with the routing functions as parameters, so that a test can
 // check that a broken router is caught.
-func regions(b *model.Banyan, regionTree func(int, model.Region) ([]model.TreeLink, error), regionDests func(int, model.Region) ([]int, error), rep *props.Report) error {
+func regions(b *topology.Banyan, regionTree func(int, topology.Region) ([]topology.TreeLink, error), regionDests func(int, topology.Region) ([]int, error), rep *props.Report) error {
 	n := b.Nodes()
 	rep.Verdict, rep.Stats.Unit = props.Holds, "region trees and phase-1 copies"
 	fail := func(detail map[string]any, what string) {
@@ -119,7 +119,7 @@ func regions(b *model.Banyan, regionTree func(int, model.Region) ([]model.TreeLi
 			for hi := lo; hi < n; hi++ {
 				stamp++
 				trees++
-				region := model.Region{Min: lo, Max: hi}
+				region := topology.Region{Min: lo, Max: hi}
 				tree, err := regionTree(src, region)
 				if err != nil {
 					return internalf("%v", err)

@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -11,7 +11,7 @@ import (
 // place each: a tree that drops its last output link for one region, and phase-1
 // destinations shifted by one. Both must be violated with an instance witness.
 func TestRegionsCatchesBrokenRouter(t *testing.T) {
-	b, err := model.NewBanyan(8)
+	b, err := topology.NewBanyan(8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,9 +19,9 @@ func TestRegionsCatchesBrokenRouter(t *testing.T) {
 	if err := judgeRegions(b, rep); err != nil || rep.Verdict != props.Holds || rep.Stats.Checked == 0 {
 		t.Fatalf("banyan:8 regions: %v %v", rep, err)
 	}
-	dropLast := func(src int, h model.Region) ([]model.TreeLink, error) {
+	dropLast := func(src int, h topology.Region) ([]topology.TreeLink, error) {
 		tree, err := b.RegionTree(src, h)
-		if src == 3 && h == (model.Region{Min: 2, Max: 5}) {
+		if src == 3 && h == (topology.Region{Min: 2, Max: 5}) {
 			for i := len(tree) - 1; i >= 0; i-- {
 				if s, _ := b.Link(tree[i].Channel); s < 0 {
 					return append(tree[:i:i], tree[i+1:]...), err
@@ -30,7 +30,7 @@ func TestRegionsCatchesBrokenRouter(t *testing.T) {
 		}
 		return tree, err
 	}
-	shifted := func(src int, h model.Region) ([]int, error) {
+	shifted := func(src int, h topology.Region) ([]int, error) {
 		ys, err := b.RegionDestinations(src, h)
 		for i := range ys {
 			ys[i]++
@@ -57,13 +57,13 @@ func TestRegionsCatchesBrokenRouter(t *testing.T) {
 // pattern (concentrated sources, destinations not monotone: 002 Property 1 without
 // monotonicity): it must stop there with a pair witness and the pattern.
 func TestEnumerateFindsBlocking(t *testing.T) {
-	b, err := model.NewBanyan(4)
+	b, err := topology.NewBanyan(4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var blocking []model.BanyanPacket
+	var blocking []topology.BanyanPacket
 	for _, perm := range [][2]int{{0, 1}, {1, 0}, {0, 2}, {2, 0}, {0, 3}, {3, 0}, {1, 2}, {2, 1}, {1, 3}, {3, 1}, {2, 3}, {3, 2}} {
-		pat := []model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(perm[0])}, {Source: 1, Dest: model.UnicastTag(perm[1])}, {Source: 2, Dest: model.UnicastTag(3 - perm[0])}}
+		pat := []topology.BanyanPacket{{Source: 0, Dest: topology.UnicastTag(perm[0])}, {Source: 1, Dest: topology.UnicastTag(perm[1])}, {Source: 2, Dest: topology.UnicastTag(3 - perm[0])}}
 		if c, _ := b.FirstConflict(pat); c != nil {
 			blocking = pat
 			break
@@ -72,8 +72,8 @@ func TestEnumerateFindsBlocking(t *testing.T) {
 	if blocking == nil {
 		t.Fatal("no blocking 3-packet pattern on banyan:4")
 	}
-	ok := []model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(0)}}
-	seq := func(yield func([]model.BanyanPacket) bool) {
+	ok := []topology.BanyanPacket{{Source: 0, Dest: topology.UnicastTag(0)}}
+	seq := func(yield func([]topology.BanyanPacket) bool) {
 		_ = yield(ok) && yield(blocking) && yield(ok)
 	}
 	rep := &props.Report{}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -69,7 +70,7 @@ func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error)
 		return violated(fmt.Sprintf("%d steps, want ceil(log2(1+%d)) = %d", s.Steps(), nd, unicastmc.Steps(nd)))
 	}
 	// hops of the longest root-to-leaf chain
-	hops := map[model.NodeID]int64{}
+	hops := map[topology.NodeID]int64{}
 	var chain int64
 	for _, u := range s.Unicasts { // listed by step: a sender's hops are known
 		h := hops[u.From] + int64(len(u.Path))

@@ -10,7 +10,7 @@
 // Lookup) and turns it into the same typed check. Replay re-executes a saved
 // counterexample; props/check/checktest wraps the entry for tests.
 //
-//	g, _ := model.ParseGrid("torus:4")
+//	g, _ := topology.Parse("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
 //		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
 //		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})
@@ -177,6 +177,12 @@ type Algorithm struct {
 	// others) under ctx; BuildSchedule calls it.
 	schedule func(ctx context.Context, r *request) (*model.Schedule, error)
 	replay   func(ctx context.Context, tf *tracefile.File) (*props.Report, error)
+	// stopped, when not nil, is the entry's own report of a run stopped before it
+	// returned (Stopped).
+	stopped func(in Instance, reason string) *props.Report
+
+	// Command, when not nil, also makes the entry a command of its own (Commands).
+	Command *Command
 }
 
 // BuildsSchedules says whether the algorithm builds a unicast schedule (BuildSchedule
@@ -198,12 +204,23 @@ func (a Algorithm) PropertyNames() []string {
 	return out
 }
 
-// Algorithms returns the registry, sorted by name. It is built on every call: there is
-// no process-wide table to mutate.
+// Algorithms returns the algorithms `check --algo` takes, sorted by name: the registry
+// but the entries that run only as commands of their own (Command.Only). It is built on
+// every call: there is no process-wide table to mutate.
 func Algorithms() []Algorithm {
-	as := append(singleAlgorithms(), collectiveAlgorithms("")...)
+	var as []Algorithm
+	for _, a := range registry() {
+		if a.Command == nil || !a.Command.Only {
+			as = append(as, a)
+		}
+	}
 	slices.SortFunc(as, func(a, b Algorithm) int { return strings.Compare(a.Name, b.Name) })
 	return as
+}
+
+// registry is every entry, unsorted.
+func registry() []Algorithm {
+	return append(singleAlgorithms(), collectiveAlgorithms("")...)
 }
 
 // singleAlgorithms are the registry's entries other than the collectives, unsorted.
@@ -217,6 +234,7 @@ func singleAlgorithms() []Algorithm {
 		partitionAlgorithm(),
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
+		subnetworksAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),

@@ -329,3 +329,30 @@ func TestTreeMcastSwarm(t *testing.T) {
 		t.Errorf("a swarm on two-phase: %v; want bad input (it has no swarm)", err)
 	}
 }
+
+// TestCommandsOfTheRegistry checks the registry's commands: each has a name, a usage
+// and common flags, names are distinct, and an entry that runs only as its command is
+// not offered to check --algo but is found by Lookup.
+func TestCommandsOfTheRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range check.Commands() {
+		c := a.Command
+		if c.Name == "" || c.Usage == "" || c.Flags == 0 || seen[c.Name] {
+			t.Errorf("entry %s: command %+v", a.Name, c)
+		}
+		seen[c.Name] = true
+		if _, ok := check.Lookup(a.Name); !ok {
+			t.Errorf("Lookup(%q) fails", a.Name)
+		}
+		listed := false
+		for _, b := range check.Algorithms() {
+			listed = listed || b.Name == a.Name
+		}
+		if listed == c.Only {
+			t.Errorf("entry %s: Only %v but listed by Algorithms %v", a.Name, c.Only, listed)
+		}
+	}
+	if !seen["routing"] || !seen["partition"] {
+		t.Errorf("routing and partition are not commands of the registry: %v", seen)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/zblock"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -113,7 +114,7 @@ func prepareCollective(name string, r *request) (job, error) {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
 	if r.property == props.PropDepth { // the size bound is depth's: other checks build the topology once
-		if g, err := model.ParseGrid(r.topology); err == nil && g.Nodes() > maxDepthNodes {
+		if g, err := topology.Parse(r.topology); err == nil && g.Nodes() > maxDepthNodes {
 			return nil, errDepthSize(g)
 		}
 	}
@@ -126,7 +127,7 @@ func prepareCollective(name string, r *request) (job, error) {
 
 // errDepthSize refuses the depth check of a broadcast on g, which has more than
 // maxDepthNodes nodes.
-func errDepthSize(g *model.Grid) error {
+func errDepthSize(g *topology.Network) error {
 	return badf("--topo %s: a broadcast has %d unicasts; the exact depth check (pairwise, with timed simulations) takes about 20 s at 65536 unicasts and grows faster than that, so it is refused above %d nodes (512x512)",
 		g.Spec(), g.Nodes()-1, maxDepthNodes)
 }
@@ -139,10 +140,10 @@ func errDepthSize(g *model.Grid) error {
 // steps and steps-exact.
 type Collective struct {
 	Algorithm string
-	Grid      *model.Grid
+	Grid      *topology.Network
 	// Source is a broadcast's source (dcf, zblock, edn, sbt); Multicasts are the
 	// multicasts of separate, umesh, utorus and spu.
-	Source     model.NodeID
+	Source     topology.NodeID
 	Multicasts []unicastmc.Multicast
 	// Base is SBT's base dimension; PlusTies makes Z_block break ties at distance k/2
 	// the positive way (DOR's default rule) instead of 004 Fig. 6(b)'s way.
@@ -268,12 +269,11 @@ func collectiveOf(name string, r *request) (Collective, error) {
 	if r.topology == "" {
 		return c, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
-	t, err := model.ParseTopology(r.topology)
+	g, err := topology.Parse(r.topology)
 	if err != nil {
 		return c, badf("--topo: %v", err)
 	}
-	g, ok := t.(*model.Grid)
-	if !ok || g.IsGraph() {
+	if g.IsGraph() {
 		return c, badf("--topo %s: --algo %s needs a mesh, torus or hypercube", r.topology, name)
 	}
 	c.Grid = g
@@ -401,7 +401,7 @@ func (c Collective) traceParams() map[string]string {
 }
 
 // parseMulticasts reads multicasts ("SRC:D,D;SRC:D,D"), or the source with dests.
-func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) ([]unicastmc.Multicast, error) {
+func parseMulticasts(g *topology.Network, src topology.NodeID, dests, multicasts string) ([]unicastmc.Multicast, error) {
 	if multicasts != "" {
 		if strings.TrimSpace(dests) != "" {
 			return nil, badf("--dests and --multicasts: give one; --multicasts names the destinations of every multicast")
@@ -437,19 +437,19 @@ func parseMulticasts(g *model.Grid, src model.NodeID, dests, multicasts string) 
 // parseNodeList reads a comma list of nodes (numbers, or coordinates "(x,y)" whose commas
 // belong to the coordinates), or "all" for every node but src. A destination equal to
 // src or listed twice is an error.
-func parseNodeList(g *model.Grid, src model.NodeID, list string) ([]model.NodeID, error) {
+func parseNodeList(g *topology.Network, src topology.NodeID, list string) ([]topology.NodeID, error) {
 	if strings.TrimSpace(list) == "all" {
-		var out []model.NodeID
+		var out []topology.NodeID
 		for v := 0; v < g.Nodes(); v++ {
-			if model.NodeID(v) != src {
-				out = append(out, model.NodeID(v))
+			if topology.NodeID(v) != src {
+				out = append(out, topology.NodeID(v))
 			}
 		}
 		return out, nil
 	}
-	seen := map[model.NodeID]bool{}
-	var out []model.NodeID
-	for _, it := range model.SplitList(list) {
+	seen := map[topology.NodeID]bool{}
+	var out []topology.NodeID
+	for _, it := range topology.SplitList(list) {
 		v, err := g.ParseNode(it)
 		if err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -133,13 +134,13 @@ func FuzzParseNodeList(f *testing.F) {
 	for _, s := range []string{"1,2,3", "(0,1),(2,3)", "all", "(1,2", "((", ",,", "(9,9)", "-1", "3,3"} {
 		f.Add(s)
 	}
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	f.Fuzz(func(t *testing.T, list string) {
 		ds, err := check.ParseNodeList(g, 0, list)
 		if err != nil {
 			return
 		}
-		seen := map[model.NodeID]bool{}
+		seen := map[topology.NodeID]bool{}
 		for _, d := range ds {
 			if d <= 0 || int(d) >= g.Nodes() || seen[d] {
 				t.Fatalf("%q: bad node %d", list, d)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -47,7 +47,7 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 	if first.Trace == nil || !reflect.DeepEqual(first.Trace.Actions, all.Trace.Actions) || string(first.Trace.Params) != string(all.Trace.Params) {
 		t.Errorf("the first witness differs between the two runs")
 	}
-	g, err := model.ParseGrid("torus:6")
+	g, err := topology.Parse("torus:6")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -17,7 +18,7 @@ import (
 // The same ring through the typed entry: the topology and the worms are values, not
 // strings, and the property is one of props' names.
 func ExampleUnicast_Check() {
-	g, _ := model.ParseGrid("torus:4")
+	g, _ := topology.Parse("torus:4")
 	u := check.Unicast{Grid: g, Spec: unicast.Spec{
 		Pairs:    []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
 		Dateline: unicast.DatelineOff,
@@ -39,7 +40,7 @@ func ExampleUnicast_Check() {
 // Tree multicast without pruning deadlocks on a 2x2 mesh (000 Fig. 3, claim TM1); with
 // pruning wherever a branch stops (000 Lemma 1) it does not.
 func ExampleTreeMulticast_Check() {
-	g, _ := model.NewMesh(2, 2)
+	g, _ := topology.NewMesh(2, 2)
 	ms, _ := treemcast.ParseMsgs(g, "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)")
 	for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnStop} {
 		t := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Msgs: ms,
@@ -59,7 +60,7 @@ func ExampleTreeMulticast_Check() {
 // Two multicasts of 002 Fig. 4 on the 16-node banyan deadlock under free arbitration
 // (claim MN5) from the starts 5 and 7.
 func ExampleTwoPhase_Check() {
-	b, _ := model.NewBanyan(16)
+	b, _ := topology.NewBanyan(16)
 	ms, _ := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	t := check.TwoPhase{Banyan: b, Msgs: ms, Options: banyan.Options{Starts: []int{5, 7}}}
 	rep, err := t.Check(context.Background(), props.PropDeadlock, check.Options{})
@@ -96,8 +97,8 @@ func ExampleRun() {
 // from (0,0) along one row, the longer one first, are depth contention-free for every
 // ts, tr, tc and L — but not when unicasts may take any time (the any-delay semantics).
 func ExampleRunSchedule() {
-	g, _ := model.NewMesh(4, 4)
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, []model.NodeID{2, 3})
+	g, _ := topology.NewMesh(4, 4)
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{2, 3})
 	b.Send(0, 3, 1)
 	b.Send(0, 2, 2)
 	for _, prop := range []string{"depth", "any-delay"} {

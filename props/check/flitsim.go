@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -39,7 +40,7 @@ func prepareFlitContention(name string, s *model.Schedule, point *props.Params, 
 // unicast); figures simulated, timed_model (the contention-free timed model), formula
 // (the paper's, where one exists), excess (simulated minus formula) and
 // single_vc_deadlocked. Reference: 004 §6.2 (Figs. 8-9 simulate DCF and EDN).
-func judgeFlitContention(g *model.Grid, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
+func judgeFlitContention(g *topology.Network, algo string, s *model.Schedule, p props.Params, rep *props.Report) (*props.Report, error) {
 	start := time.Now()
 	defer func() { rep.Stats.Seconds = time.Since(start).Seconds() }()
 	ts, tr, L := int(p.Ts), int(p.Tr), int(p.L)

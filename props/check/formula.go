@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/dcf"
 	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // formulaOf returns the algorithm's contention-free completion time on g as a function
 // of the timing parameters.
-func formulaOf(name string, g *model.Grid) (func(props.Params) float64, error) {
+func formulaOf(name string, g *topology.Network) (func(props.Params) float64, error) {
 	switch name {
 	case "dcf":
 		sh, err := dcf.ShapeOf(g)

@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -50,7 +51,7 @@ func prepareMcastLoad(r *request) (job, error) {
 	}
 	var q McastLoad
 	var err error
-	if q.Grid, err = model.ParseGrid(r.topology); err != nil {
+	if q.Grid, err = topology.Parse(r.topology); err != nil {
 		return nil, badf("--topo: %v", err)
 	}
 	if q.Dests, err = r.integer("dests", 1, q.Grid.Nodes()-1); err != nil {
@@ -85,7 +86,7 @@ func prepareMcastLoad(r *request) (job, error) {
 // separate addressing and, on 2-D meshes, Dual-Path and PM (the registry's "mcast-load",
 // 000 §5.3). Its Check takes props.PropLatencyCompare; Options.Seed seeds the simulator.
 type McastLoad struct {
-	Grid *model.Grid
+	Grid *topology.Network
 	// Dests destinations per multicast (0: 4) at each offered load of Loads (nil:
 	// 0.005, 0.05, 0.1), VCs virtual channels (0: the routing's classes), Warmup cycles
 	// before measuring Cycles (0: 4000).
@@ -151,7 +152,7 @@ func (q McastLoad) prepare(r *request, minRed float64, ruled bool) (job, error) 
 		}
 		V := vcs
 		if V == 0 {
-			V = model.NewDOR(g).Classes()
+			V = topology.NewDOR(g).Classes()
 		}
 		rep := r.report(g.Spec(), map[string]any{"dests": dests, "loads": loads, "vcs": V, "warmup": warmup, "cycles": cycles, "seed": seed})
 		rep.Stats = props.Stats{Checked: int64(len(loads) * len(algos)), Unit: "simulations", Seconds: time.Since(start).Seconds()}
@@ -184,9 +185,9 @@ func (q McastLoad) prepare(r *request, minRed float64, ruled bool) (job, error) 
 
 // mcastLoadAlgos are tree (on-stop pruning) and separate addressing, then on 2-D meshes
 // Dual-Path and PM (000 §5.2); the tree is algorithm 0 and separate addressing 1.
-func mcastLoadAlgos(g *model.Grid) ([]sim.McastAlgo, error) {
+func mcastLoadAlgos(g *topology.Network) ([]sim.McastAlgo, error) {
 	as := []sim.McastAlgo{{Name: "tree", Tree: true, Prune: flit.PruneOnStop}, {Name: "separate"}}
-	if g.Kind() != model.Mesh || g.Dims() != 2 {
+	if g.Kind() != topology.Mesh || g.Dims() != 2 {
 		return as, nil
 	}
 	for _, name := range []string{"dual-path", "pm"} {

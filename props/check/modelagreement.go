@@ -8,7 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -105,7 +105,7 @@ func prepareBanyanLoad(r *request) (job, error) {
 // broadcast banyan (the registry's "banyan-load", 002 §4). Its Check takes
 // props.PropModelAgreement; Options.Seed seeds the simulation.
 type BanyanLoad struct {
-	Banyan *model.Banyan
+	Banyan *topology.Banyan
 	// P is the probability that a node offers a packet in a slot, M the fraction of
 	// packets that are multicasts to Fanout consecutive destinations (0: 1), Slots the
 	// measured slots (0: 10000).
@@ -206,7 +206,7 @@ func prepareCubeLoad(r *request) (job, error) {
 	}
 	var q CubeLoad
 	var err error
-	if q.Grid, err = model.ParseGrid(r.topology); err != nil {
+	if q.Grid, err = topology.Parse(r.topology); err != nil {
 		return nil, badf("--topo: %v", err)
 	}
 	if q.VCs, err = r.integer("vcs", 1, 64); err != nil {
@@ -235,7 +235,7 @@ func prepareCubeLoad(r *request) (job, error) {
 // hypercube (the registry's "cube-load", 003 §3-§4). Its Check takes
 // props.PropModelAgreement; Options.Seed seeds the simulation.
 type CubeLoad struct {
-	Grid *model.Grid // a hypercube
+	Grid *topology.Network // a hypercube
 	// VCs virtual channels (0: 3), messages of Length flits (0: 32), a fraction
 	// Broadcast of them broadcasts, generated at Load times the model's saturation rate,
 	// measured over Cycles cycles (0: 20000).
@@ -272,7 +272,7 @@ func (q CubeLoad) prepare(r *request, tol float64, ruled bool) (job, error) {
 	g, vcs, length, b, load, cycles := q.Grid, q.VCs, q.Length, q.Broadcast, q.Load, q.Cycles
 	seed := r.seed()
 	switch {
-	case g.Kind() != model.Hypercube:
+	case g.Kind() != topology.Hypercube:
 		return nil, badf("--topo %q is not a hypercube; use hypercube:N", g.Spec())
 	case vcs < 1 || vcs > 64 || length < 1 || length > 1<<16 || cycles < 1 || cycles > 1<<40:
 		return nil, badf("--vcs %d, --length %d or --cycles %d is out of range (1..64, 1..%d, 1..%d)", vcs, length, cycles, 1<<16, 1<<40)
@@ -295,7 +295,7 @@ func (q CubeLoad) prepare(r *request, tol float64, ruled bool) (job, error) {
 			litU, litB = l.Unicast, l.Broadcast
 		}
 		res, err := sim.Run(sim.Config{
-			Grid: g, Routing: model.DOR{Grid: g, Order: model.DescendingOrder(n)},
+			Grid: g, Routing: topology.DOR{Grid: g, Order: topology.DescendingOrder(n)},
 			VCs: vcs, Buffer: 2, Length: length, Ts: 1, Seed: seed,
 			Warmup: int64(cycles) / 5, Cycles: int64(cycles), DrainLimit: int64(cycles),
 			Traffic: sim.Traffic{Rate: prm.Rate, Broadcast: b},

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -30,7 +31,7 @@ type schemeRow struct {
 	ContendedGroups int
 	// VCContendedGroups and VCCrossPairs are the same judgement per virtual channel, with
 	// the two classes of 004 Fig. 2 that U-torus is designed around
-	// (model.Grid.WrapAheadClasses): worms contend only in the same class.
+	// (topology.Network.WrapAheadClasses): worms contend only in the same class.
 	VCContendedGroups int
 	VCCrossPairs      int
 }
@@ -56,7 +57,7 @@ func compareSchemes(in multinode.Instance, parts []partition.Params, sel multino
 
 // judgeScheme checks one schedule with multinode.Check (per physical channel and per
 // virtual channel) and with package props.
-func judgeScheme(g *model.Grid, name string, s model.Schedule, dests [][]model.NodeID) schemeRow {
+func judgeScheme(g *topology.Network, name string, s model.Schedule, dests [][]topology.NodeID) schemeRow {
 	r := schemeRow{Scheme: name, Unicasts: len(s.Unicasts), Result: multinode.Check(g, s, dests), Props: askProps(s)}
 	r.ContendedGroups = multinode.ContendedGroups(g, s, dests)
 	if vc, err := s.WithWrapAheadClasses(); err == nil {
@@ -151,7 +152,7 @@ func askProps(s model.Schedule) propsOpinion {
 // 30, tc = 1, L = 32..1024; the paper names no receive overhead, so Tr is 0 there).
 type latencyOptions struct {
 	Ts, Tr, L int
-	// VCs per channel; the torus always uses the two dateline classes of model.DOR (so
+	// VCs per channel; the torus always uses the two dateline classes of topology.DOR (so
 	// at least 2 VCs), since with one VC worms deadlock round the rings under the heavy
 	// contention of these instances. 0 = 2.
 	VCs   int
@@ -186,10 +187,10 @@ type latencyRow struct {
 // groupCompletion returns, per multicast, the first time each destination received
 // that multicast's message, maximised over its destinations. It fails when a
 // destination is never reached.
-func groupCompletion(s *model.Schedule, deliver []int64, dests [][]model.NodeID) ([]int64, error) {
+func groupCompletion(s *model.Schedule, deliver []int64, dests [][]topology.NodeID) ([]int64, error) {
 	type key struct {
 		g int
-		v model.NodeID
+		v topology.NodeID
 	}
 	first := map[key]int64{}
 	for i, u := range s.Unicasts {
@@ -232,7 +233,7 @@ func meanMax(ts []int64) (float64, float64) {
 //
 // Reference: 001 §4.4 (Figs. 5 and 10: average multicast latency on a 16x16 torus,
 // ts = 300, tc = 1, |M_i| = 32), §5.2 on a mesh.
-func measureLatency(g *model.Grid, sources, dests int, p float64, schemes []multinode.Scheme, opt latencyOptions) ([]latencyRow, error) {
+func measureLatency(g *topology.Network, sources, dests int, p float64, schemes []multinode.Scheme, opt latencyOptions) ([]latencyRow, error) {
 	if len(opt.Seeds) == 0 {
 		return nil, fmt.Errorf("multinode: latency needs at least one seed")
 	}

@@ -7,14 +7,14 @@ import (
 	"github.com/wormcheck/wormcheck/algos/multinode"
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestLatencyLoneUnicastExact: one multicast to one destination is one worm, so the
 // flit-level latency equals the contention-free timed one, ts + hops + L (+ the phase 1
 // hop for the partitioned schemes, which the timed model charges the same way).
 func TestLatencyLoneUnicastExact(t *testing.T) {
-	g, err := model.ParseGrid("torus:8x8")
+	g, err := topology.Parse("torus:8x8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestLatencyLoneUnicastExact(t *testing.T) {
 // below the contention-free timed model, under either processor model, and the shared
 // processor is never faster than one per multicast.
 func TestLatencyContentionOnlyDelays(t *testing.T) {
-	g, err := model.ParseGrid("torus:8x8")
+	g, err := topology.Parse("torus:8x8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestLatencyTable16x16(t *testing.T) {
 	if testing.Short() || os.Getenv("WORMCHECK_LATENCY") == "" {
 		t.Skip("set WORMCHECK_LATENCY=1 (and drop -short) to run 001 §4.4's latency table")
 	}
-	g, err := model.ParseGrid("torus:16x16")
+	g, err := topology.Parse("torus:16x16")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ var paper42Parts = []partition.Params{
 //
 // Reference: 001 §4.4, Figure 5a/10 set-up.
 func TestPaper42(t *testing.T) {
-	g, _ := model.NewTorus(16, 16)
+	g, _ := topology.NewTorus(16, 16)
 	in, err := multinode.Generate(g, multinode.GenOptions{Sources: 80, Dests: 80, Hotspot: 0.5, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

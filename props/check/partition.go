@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
@@ -63,7 +64,7 @@ func preparePartition(r *request) (job, error) {
 	if stop, err := r.boolean("stop"); err != nil || stop {
 		return nil, badf("--stop needs --family")
 	}
-	g, err := model.ParseGrid(r.topology)
+	g, err := topology.Parse(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -94,7 +95,7 @@ func preparePartition(r *request) (job, error) {
 // property (props.PropLevels, props.PropP1P5 or props.PropConnected); Params must fit
 // the grid (partition.Params.Validate: a Type III delta in 1..h-1).
 type Partition struct {
-	Grid   *model.Grid
+	Grid   *topology.Network
 	Params partition.Params
 }
 
@@ -120,7 +121,7 @@ func (p Partition) prepare(r *request) (job, error) {
 // partitionMember builds the DDNs of p on g and judges them for the request's property.
 // A cancelled ctx ends the long loops (building many DDNs, P4/P5's isomorphisms,
 // connectivity) with verdict inconclusive; picture says whether to draw a violation.
-func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition.Params, picture bool) (*props.Report, error) {
+func partitionMember(ctx context.Context, r *request, g *topology.Network, p partition.Params, picture bool) (*props.Report, error) {
 	start := time.Now()
 	params := map[string]any{"type": p.Type.String(), "h": p.H}
 	if p.Type == partition.TypeIII {
@@ -155,12 +156,12 @@ func partitionMember(ctx context.Context, r *request, g *model.Grid, p partition
 // preparePartitionFamily reads a partition family: the kind of grid (--topo torus or
 // mesh), the sizes, the types, the shard and the result to resume.
 func preparePartitionFamily(r *request, fam string) (job, error) {
-	var kind model.Kind
+	var kind topology.Kind
 	switch r.topology {
 	case "torus":
-		kind = model.Torus
+		kind = topology.Torus
 	case "mesh":
-		kind = model.Mesh
+		kind = topology.Mesh
 	default:
 		return nil, badf("--topo %q: with --family, give the kind of grid the family sweeps: torus or mesh", r.topology)
 	}
@@ -203,7 +204,7 @@ func preparePartitionFamily(r *request, fam string) (job, error) {
 // partitionFamilyRun is one shard of a partition family: partition.Family(kind, lo, hi,
 // nil, types), its members checked by index on the family runner (family.Keep).
 type partitionFamilyRun struct {
-	kind   model.Kind
+	kind   topology.Kind
 	lo, hi int
 	types  []partition.Type
 	shard  family.Shard
@@ -247,7 +248,7 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 	}
 	judge := func(ctx context.Context, i int) (*props.Report, error) {
 		in := members[i]
-		g, err := model.ParseGrid(in.Topology)
+		g, err := topology.Parse(in.Topology)
 		if err != nil {
 			return nil, internalf("member %d: %v", i, err)
 		}
@@ -372,7 +373,7 @@ executed at flit level (001 §4.4's comparison).`,
 
 // multinodeBuild is a built multinode instance with the parameters it was built from.
 type multinodeBuild struct {
-	g              *model.Grid
+	g              *topology.Network
 	in             multinode.Instance
 	plan           *multinode.Plan
 	p              partition.Params
@@ -388,7 +389,7 @@ func buildMultinode(r *request) (*multinodeBuild, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
-	g, err := model.ParseGrid(r.topology)
+	g, err := topology.Parse(r.topology)
 	if err != nil {
 		return nil, badf("--topo: %v", err)
 	}
@@ -511,7 +512,7 @@ func prepareMultinode(r *request) (job, error) {
 		if compare {
 			h := p.H
 			parts := []partition.Params{{Type: partition.TypeI, H: h}, {Type: partition.TypeII, H: h}}
-			if g.Kind() == model.Torus {
+			if g.Kind() == topology.Torus {
 				parts = append(parts, partition.Params{Type: partition.TypeIII, H: h, Delta: max(1, h/2)}, partition.Params{Type: partition.TypeIV, H: h})
 			}
 			rows, err := compareSchemes(b.in, parts, b.sel, uint64(r.opt.Seed))

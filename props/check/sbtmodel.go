@@ -8,13 +8,14 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // prepareDistributions is the distributions check of an SBT schedule on a hypercube.
 func prepareDistributions(s *model.Schedule, r *request) (job, error) {
 	g, _ := s.Grid()
-	if g.Kind() != model.Hypercube {
+	if g.Kind() != topology.Hypercube {
 		return nil, badf("--topo %s: the distributions of 003's model are of a hypercube broadcast", r.topology)
 	}
 	return func(context.Context) (*props.Report, error) {
@@ -59,7 +60,7 @@ func judgeDistributions(s *model.Schedule, n int, rep *props.Report) *props.Repo
 	if k := s.Steps(); k > n {
 		return fail("depth", fmt.Sprintf("%d steps", k), fmt.Sprintf("at most %d", n))
 	}
-	sent := map[model.NodeID]int{}
+	sent := map[topology.NodeID]int{}
 	for _, u := range s.Unicasts {
 		sent[u.From]++
 	}

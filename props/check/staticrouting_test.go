@@ -8,10 +8,10 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestRoutingThroughRun checks the registry's "routing" algorithm: its verdicts are
@@ -26,10 +26,10 @@ func TestRoutingThroughRun(t *testing.T) {
 		figs       map[string]float64
 		witness    string
 	}{
-		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 1}, ""},
-		{"torus:4x4", "duato", checker.Holds, map[string]float64{cdg.FigCDGAcyclic: 0, cdg.FigDuatoProved: 1, cdg.FigEscapeVertices: 72}, ""},
-		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 0}, "configuration"},
-		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{cdg.FigCDGAcyclic: 1}, "configuration"},
+		{"mesh:5x3", "west-first", checker.Holds, map[string]float64{decide.FigCDGAcyclic: 1}, ""},
+		{"torus:4x4", "duato", checker.Holds, map[string]float64{decide.FigCDGAcyclic: 0, decide.FigDuatoProved: 1, decide.FigEscapeVertices: 72}, ""},
+		{"mesh:3x3", "adaptive", checker.Violated, map[string]float64{decide.FigCDGAcyclic: 0}, "configuration"},
+		{"", "../../model/routing/testdata/strand.json", checker.Violated, map[string]float64{decide.FigCDGAcyclic: 1}, "configuration"},
 	} {
 		rep, err := Run(t.Context(), Instance{Algorithm: "routing", Topology: c.topo, Params: map[string]string{"routing": c.spec}}, "", Options{})
 		if err != nil {
@@ -132,7 +132,7 @@ func TestTreeMcastFamilyStop(t *testing.T) {
 // the static decision and the flit explorer both find the ring deadlock of a user's
 // relation, and an algorithm that takes no relation refuses it.
 func TestGoRelationThroughRun(t *testing.T) {
-	g, err := model.ParseGrid("torus:4")
+	g, err := topology.Parse("torus:4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +152,13 @@ func TestGoRelationThroughRun(t *testing.T) {
 }
 
 // ringRelation routes every header the positive way round a ring, on one VC.
-type ringRelation struct{ g *model.Grid }
+type ringRelation struct{ g *topology.Network }
 
-func (r ringRelation) Name() string      { return "ring" }
-func (r ringRelation) Grid() *model.Grid { return r.g }
-func (r ringRelation) VCs() int          { return 1 }
+func (r ringRelation) Name() string            { return "ring" }
+func (r ringRelation) Grid() *topology.Network { return r.g }
+func (r ringRelation) VCs() int                { return 1 }
 func (r ringRelation) Route(h routing.Header, out []routing.Output) []routing.Output {
-	c, _ := r.g.Neighbor(h.At, 0, model.Plus)
+	c, _ := r.g.Neighbor(h.At, 0, topology.Plus)
 	return append(out, routing.Output{Channel: c})
 }
 

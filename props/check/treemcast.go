@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -85,7 +86,7 @@ func prepareTreeMcast(r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
 	}
-	g, err := model.ParseNetwork(r.topology)
+	g, err := topology.Parse(r.topology)
 	r.work.parses++
 	if err != nil {
 		return nil, badf("--topo: %v", err)

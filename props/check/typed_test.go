@@ -12,8 +12,8 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -22,18 +22,18 @@ import (
 // give the same verdict, state count and witness length, violated or not.
 func TestTypedEqualsByName(t *testing.T) {
 	ctx := context.Background()
-	ring, _ := model.ParseGrid("torus:4")
-	m22, _ := model.NewMesh(2, 2)
+	ring, _ := topology.Parse("torus:4")
+	m22, _ := topology.NewMesh(2, 2)
 	ms, _ := treemcast.ParseMsgs(m22, "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)")
-	m33, _ := model.NewMesh(3, 3)
-	b16, _ := model.NewBanyan(16)
-	b8, _ := model.NewBanyan(8)
-	t88, _ := model.ParseGrid("torus:8x8")
-	t44, _ := model.ParseGrid("torus:4x4")
-	t66, _ := model.ParseGrid("torus:6x6")
-	m88, _ := model.ParseGrid("mesh:8x8")
-	h4, _ := model.NewHypercube(4)
-	mcs := []unicastmc.Multicast{{Source: 0, Destinations: []model.NodeID{5, 9, 63}}, {Source: 7, Destinations: []model.NodeID{1, 2, 40}}}
+	m33, _ := topology.NewMesh(3, 3)
+	b16, _ := topology.NewBanyan(16)
+	b8, _ := topology.NewBanyan(8)
+	t88, _ := topology.Parse("torus:8x8")
+	t44, _ := topology.Parse("torus:4x4")
+	t66, _ := topology.Parse("torus:6x6")
+	m88, _ := topology.Parse("mesh:8x8")
+	h4, _ := topology.NewHypercube(4)
+	mcs := []unicastmc.Multicast{{Source: 0, Destinations: []topology.NodeID{5, 9, 63}}, {Source: 7, Destinations: []topology.NodeID{1, 2, 40}}}
 	blocking, _ := banyan.ParsePattern("0->3,1->2", 8)
 	fig4, _ := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	cases := []struct {
@@ -66,7 +66,7 @@ func TestTypedEqualsByName(t *testing.T) {
 			check.Instance{Algorithm: "zblock", Topology: "torus:4x4", Params: map[string]string{"ties": "plus"}}, props.PropAnyDelay},
 		{"umesh node contention", check.Collective{Algorithm: "umesh", Grid: m88, Multicasts: mcs},
 			check.Instance{Algorithm: "umesh", Topology: "mesh:8x8", Params: map[string]string{"multicasts": "0:5,9,63;7:1,2,40"}}, props.PropNodeContention},
-		{"utorus chain-bound at a point", check.Collective{Algorithm: "utorus", Grid: t66, Multicasts: []unicastmc.Multicast{{Source: 0, Destinations: []model.NodeID{1, 7, 14, 20, 35}}}, Point: &props.Params{Ts: 300, Tc: 1, L: 32}},
+		{"utorus chain-bound at a point", check.Collective{Algorithm: "utorus", Grid: t66, Multicasts: []unicastmc.Multicast{{Source: 0, Destinations: []topology.NodeID{1, 7, 14, 20, 35}}}, Point: &props.Params{Ts: 300, Tc: 1, L: 32}},
 			check.Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"dests": "1,7,14,20,35", "point": "300,0,1,32"}}, props.PropChainBound},
 		{"sbt distributions", check.Collective{Algorithm: "sbt", Grid: h4, Base: 2},
 			check.Instance{Algorithm: "sbt", Topology: "hypercube:4", Params: map[string]string{"base": "2"}}, props.PropDistributions},
@@ -120,7 +120,7 @@ func TestTypedEqualsByName(t *testing.T) {
 // range, is bad input naming the field.
 func TestTypedBadInput(t *testing.T) {
 	ctx := context.Background()
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	for _, c := range []struct {
 		typed interface {
 			Check(context.Context, string, check.Options) (*props.Report, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -69,7 +72,7 @@ full instance; finding nothing is inconclusive.`,
 // (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
 type Unicast struct {
 	// Grid is the topology; Spec.Topology is ignored.
-	Grid *model.Grid
+	Grid *topology.Network
 	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
 	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
 	Spec unicast.Spec
@@ -96,6 +99,15 @@ func (u Unicast) Check(ctx context.Context, property string, opt Options) (*prop
 
 // prepareUnicast reads the registry's parameters into a Unicast.
 func prepareUnicast(r *request) (job, error) {
+	var fileRel routing.Relation
+	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
+		// a routing file that names its topology needs no --topo
+		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		if err != nil {
+			return nil, badf("--routing: %v", err)
+		}
+		fileRel, r.topology = rel, rel.Grid().Spec()
+	}
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:4")
 	}
@@ -111,7 +123,7 @@ func prepareUnicast(r *request) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	buffers, err := r.integer("buffers", 1, flit.MaxBuffer)
+	buffers, err := r.integer("buffers", 1, unicast.MaxBuffer)
 	if err != nil {
 		return nil, err
 	}
@@ -120,13 +132,17 @@ func prepareUnicast(r *request) (job, error) {
 		return nil, err
 	}
 	u := Unicast{Spec: unicast.Spec{Topology: r.topology, Length: length, Buffer: buffers, VCs: vcs, Dateline: dl, Ports: pm}}
-	u.Grid, err = u.Spec.Grid()
-	r.work.parses++
-	if err != nil {
-		return nil, badf("--topo: %v", err)
-	}
-	if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
-		return nil, err
+	if fileRel != nil {
+		u.Grid, u.Spec.Routing = fileRel.Grid(), fileRel
+	} else {
+		u.Grid, err = u.Spec.Grid()
+		r.work.parses++
+		if err != nil {
+			return nil, badf("--topo: %v", err)
+		}
+		if u.Spec.Routing, err = relationOf(r, u.Grid); err != nil {
+			return nil, err
+		}
 	}
 	msgs, fam, shard := r.str("msgs"), r.str("family"), r.str("shard")
 	stop, err := r.boolean("stop")
@@ -176,8 +192,8 @@ func (u Unicast) prepare(r *request) (job, error) {
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
 		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
-	case sp.Buffer < 1 || sp.Buffer > flit.MaxBuffer:
-		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, flit.MaxBuffer)
+	case sp.Buffer < 1 || sp.Buffer > unicast.MaxBuffer:
+		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, unicast.MaxBuffer)
 	case sp.VCs < 0:
 		return nil, badf("--vcs must not be negative")
 	}
@@ -253,7 +269,7 @@ func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
 // Progress goes to Options.Progress as one line (instances done of all, states, rate,
 // ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
 // counted, and a run resumed from its result continues it.
-func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
+func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
 	fam := unicastFamilyOf(sp, k)
 	fam.Routing = sp.Routing
 	fam.StopAtViolation = stop
@@ -308,9 +324,9 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	case fr.First != nil:
 		s := *fr.FirstSpec
 		rep = unicastReport(s, r.property, fr.First, &r.work)
-		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, s.Worms(), fr.First.Violation)
 		if !stop {
-			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, unicast.FormatPairs(s.Pairs), fr.First.Violation)
+			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, s.Worms(), fr.First.Violation)
 		}
 	case rec.Witness != nil:
 		// The violation was found by the run this one resumed: its trace is replayed.
@@ -365,7 +381,7 @@ func unicastFamily(ctx context.Context, r *request, g *model.Grid, sp unicast.Sp
 	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, k)
 	if sp.Routing != nil {
 		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, k, sp.Routing.Name())
-	} else if g.Kind() == model.Mesh {
+	} else if g.Kind() == topology.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
 	if sh.Count > 1 {
@@ -482,7 +498,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 
 // unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
 // the minimised witness (unicast.Swarm), or what the walks covered.
-func unicastSwarm(ctx context.Context, r *request, g *model.Grid, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
+func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
 	walkers := runtime.GOMAXPROCS(0)
 	if r.opt.Workers > 1 {
 		walkers = r.opt.Workers

@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The generators of the algorithms' own instances, for users' property tests: unicast
@@ -38,7 +39,7 @@ func Placements(n, maxWorms int) Gen[[]unicast.Pair] {
 
 // UnicastSpecs generates unicast instances on grid g: a placement of up to maxWorms
 // worms, L in 1..maxLength and B in 1..maxBuffer, with the given dateline mode and ports.
-func UnicastSpecs(g *model.Grid, maxWorms, maxLength, maxBuffer int, dl unicast.Dateline, ports model.PortModel) Gen[unicast.Spec] {
+func UnicastSpecs(g *topology.Network, maxWorms, maxLength, maxBuffer int, dl unicast.Dateline, ports model.PortModel) Gen[unicast.Spec] {
 	return Gen[unicast.Spec](gopter.CombineGens(gopter.Gen(Placements(g.Nodes(), maxWorms)), gg.IntRange(1, maxLength), gg.IntRange(1, maxBuffer)).
 		Map(func(v []any) unicast.Spec {
 			return unicast.Spec{Topology: g.Spec(), Pairs: v[0].([]unicast.Pair), Length: v[1].(int), Buffer: v[2].(int), Dateline: dl, Ports: ports}
@@ -71,17 +72,17 @@ func BanyanMulticasts(size int) Gen[banyan.Multicast] {
 // MonotonePatterns generates the unicast patterns of 002 Property 1 on a banyan of size
 // nodes with the given order: k >= 1 distinct destinations sorted by order, sent from the
 // consecutive sources x..x+k-1 (plain concentration).
-func MonotonePatterns(size int, order banyan.Order) Gen[[]model.BanyanPacket] {
-	return Gen[[]model.BanyanPacket](gopter.Gen(BanyanMulticasts(size)).FlatMap(func(v any) gopter.Gen {
+func MonotonePatterns(size int, order banyan.Order) Gen[[]topology.BanyanPacket] {
+	return Gen[[]topology.BanyanPacket](gopter.Gen(BanyanMulticasts(size)).FlatMap(func(v any) gopter.Gen {
 		m := v.(banyan.Multicast)
-		return gg.IntRange(0, size-m.Fanout()).Map(func(x int) []model.BanyanPacket {
-			pat := make([]model.BanyanPacket, m.Fanout())
+		return gg.IntRange(0, size-m.Fanout()).Map(func(x int) []topology.BanyanPacket {
+			pat := make([]topology.BanyanPacket, m.Fanout())
 			for l := range m.Dests {
 				d := m.Dests[l]
 				if order == banyan.Descending {
 					d = m.Dests[m.Fanout()-1-l]
 				}
-				pat[l] = model.BanyanPacket{Source: x + l, Dest: model.UnicastTag(d)}
+				pat[l] = topology.BanyanPacket{Source: x + l, Dest: topology.UnicastTag(d)}
 			}
 			return pat
 		})

@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/gen"
 )
 
@@ -20,13 +21,13 @@ func TestMonotonePatternsNeverBlock(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(2002)
 	params.MinSuccessfulTests = 200
 	properties := gopter.NewProperties(params)
-	b, err := model.NewBanyan(64)
+	b, err := topology.NewBanyan(64)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ord := range []banyan.Order{banyan.Ascending, banyan.Descending} {
 		properties.Property("monotone concentrated patterns pass ("+ord.String()+")", prop.ForAll(
-			func(pat []model.BanyanPacket) bool {
+			func(pat []topology.BanyanPacket) bool {
 				c, err := b.FirstConflict(pat)
 				return err == nil && c == nil
 			}, gen.MonotonePatterns(64, ord).G()))
@@ -49,8 +50,8 @@ func TestRandomPlacements(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(1987)
 	params.MinSuccessfulTests = 40
 	properties := gopter.NewProperties(params)
-	mesh, _ := model.NewMesh(4, 3)
-	torus, _ := model.NewTorus(5)
+	mesh, _ := topology.NewMesh(4, 3)
+	torus, _ := topology.NewTorus(5)
 	holds := func(sp unicast.Spec) bool {
 		m, err := unicast.Build(sp)
 		if err != nil {

@@ -9,8 +9,7 @@ import (
 	"github.com/leanovate/gopter"
 	gg "github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
-
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Gen is a gopter generator whose values have type T. It is a gopter.Gen (convert with
@@ -39,29 +38,32 @@ func ForAll[T any](g Gen[T], f func(v T) string) gopter.Prop {
 
 // Topologies generates grids among specs ("mesh:3x3", "torus:4x4", "hypercube:3"); a
 // spec that is not a mesh, torus or hypercube is an error naming it.
-func Topologies(specs ...string) (Gen[*model.Grid], error) {
+func Topologies(specs ...string) (Gen[*topology.Network], error) {
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("gen: Topologies needs at least one spec")
 	}
-	grids := make([]*model.Grid, len(specs))
+	grids := make([]*topology.Network, len(specs))
 	for i, s := range specs {
-		g, err := model.ParseGrid(s)
+		g, err := topology.Parse(s)
+		if err == nil {
+			err = g.RequireDims("a generator")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("gen: Topologies spec %d: %v", i, err)
 		}
 		grids[i] = g
 	}
-	return Gen[*model.Grid](gg.IntRange(0, len(grids)-1).Map(func(i int) *model.Grid { return grids[i] })), nil
+	return Gen[*topology.Network](gg.IntRange(0, len(grids)-1).Map(func(i int) *topology.Network { return grids[i] })), nil
 }
 
 // NodeSets generates sets of min..max distinct nodes of g, in ascending order.
-func NodeSets(g *model.Grid, min, max int) (Gen[[]model.NodeID], error) {
-	return subsets(g, model.None, min, max, "NodeSets")
+func NodeSets(g *topology.Network, min, max int) (Gen[[]topology.NodeID], error) {
+	return subsets(g, topology.None, min, max, "NodeSets")
 }
 
 // DestinationSets generates sets of min..max distinct destinations of a multicast from
 // src on g (src excluded), in ascending order.
-func DestinationSets(g *model.Grid, src model.NodeID, min, max int) (Gen[[]model.NodeID], error) {
+func DestinationSets(g *topology.Network, src topology.NodeID, min, max int) (Gen[[]topology.NodeID], error) {
 	if g == nil {
 		return nil, fmt.Errorf("gen: DestinationSets: grid is nil")
 	}
@@ -71,33 +73,33 @@ func DestinationSets(g *model.Grid, src model.NodeID, min, max int) (Gen[[]model
 	return subsets(g, src, min, max, "DestinationSets")
 }
 
-func subsets(g *model.Grid, except model.NodeID, min, max int, who string) (Gen[[]model.NodeID], error) {
+func subsets(g *topology.Network, except topology.NodeID, min, max int, who string) (Gen[[]topology.NodeID], error) {
 	if g == nil {
 		return nil, fmt.Errorf("gen: %s: grid is nil", who)
 	}
 	avail := g.Nodes()
-	if except != model.None {
+	if except != topology.None {
 		avail--
 	}
 	if min < 0 || max < min || max > avail {
 		return nil, fmt.Errorf("gen: %s: sizes %d..%d do not fit %d nodes", who, min, max, avail)
 	}
-	return Gen[[]model.NodeID](gg.UInt64().Map(func(seed uint64) []model.NodeID {
+	return Gen[[]topology.NodeID](gg.UInt64().Map(func(seed uint64) []topology.NodeID {
 		rng := rand.New(rand.NewPCG(seed, 11))
 		return pick(rng, g.Nodes(), except, min+rng.IntN(max-min+1))
 	})), nil
 }
 
 // pick draws k distinct nodes of 0..n-1 other than except, ascending.
-func pick(rng *rand.Rand, n int, except model.NodeID, k int) []model.NodeID {
+func pick(rng *rand.Rand, n int, except topology.NodeID, k int) []topology.NodeID {
 	perm := rng.Perm(n)
-	out := make([]model.NodeID, 0, k)
+	out := make([]topology.NodeID, 0, k)
 	for _, v := range perm {
 		if len(out) == k {
 			break
 		}
-		if model.NodeID(v) != except {
-			out = append(out, model.NodeID(v))
+		if topology.NodeID(v) != except {
+			out = append(out, topology.NodeID(v))
 		}
 	}
 	slices.Sort(out)
@@ -106,13 +108,13 @@ func pick(rng *rand.Rand, n int, except model.NodeID, k int) []model.NodeID {
 
 // Message is one message of a mix: a source and its destinations (one for a unicast).
 type Message struct {
-	Source model.NodeID
-	Dests  []model.NodeID
+	Source topology.NodeID
+	Dests  []topology.NodeID
 }
 
 // Mix is a message mix on a grid: what a flit-level check runs concurrently.
 type Mix struct {
-	Grid     *model.Grid
+	Grid     *topology.Network
 	Messages []Message
 }
 
@@ -161,7 +163,7 @@ type MixOptions struct {
 }
 
 // Mixes generates message mixes on g.
-func Mixes(g *model.Grid, o MixOptions) (Gen[Mix], error) {
+func Mixes(g *topology.Network, o MixOptions) (Gen[Mix], error) {
 	switch {
 	case g == nil:
 		return nil, fmt.Errorf("gen: Mixes: grid is nil")
@@ -175,15 +177,15 @@ func Mixes(g *model.Grid, o MixOptions) (Gen[Mix], error) {
 	return Gen[Mix](gg.UInt64().Map(func(seed uint64) Mix {
 		rng := rand.New(rand.NewPCG(seed, 13))
 		mix := Mix{Grid: g}
-		seen := map[[2]model.NodeID]bool{}
+		seen := map[[2]topology.NodeID]bool{}
 		for n := 1 + rng.IntN(o.MaxMessages); len(mix.Messages) < n; {
-			src := model.NodeID(rng.IntN(g.Nodes()))
+			src := topology.NodeID(rng.IntN(g.Nodes()))
 			ds := pick(rng, g.Nodes(), src, 1+rng.IntN(o.MaxDests))
 			if o.MaxDests == 1 {
-				if seen[[2]model.NodeID{src, ds[0]}] {
+				if seen[[2]topology.NodeID{src, ds[0]}] {
 					continue
 				}
-				seen[[2]model.NodeID{src, ds[0]}] = true
+				seen[[2]topology.NodeID{src, ds[0]}] = true
 			}
 			mix.Messages = append(mix.Messages, Message{Source: src, Dests: ds})
 		}

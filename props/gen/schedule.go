@@ -16,6 +16,7 @@ import (
 	gg "github.com/leanovate/gopter/gen"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // ScheduleOptions shapes RandomSchedule. Zero fields take the defaults in brackets.
@@ -67,11 +68,14 @@ func RandomSchedule(seed uint64, o ScheduleOptions) (*model.Schedule, error) {
 }
 
 // grids parses the options' topologies.
-func (o ScheduleOptions) grids() ([]*model.Grid, error) {
+func (o ScheduleOptions) grids() ([]*topology.Network, error) {
 	o = o.withDefaults()
-	var out []*model.Grid
+	var out []*topology.Network
 	for i, spec := range o.Specs {
-		g, err := model.ParseGrid(spec)
+		g, err := topology.Parse(spec)
+		if err == nil {
+			err = g.RequireDims("a schedule generator")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("gen: ScheduleOptions.Specs[%d]: %v", i, err)
 		}
@@ -80,20 +84,20 @@ func (o ScheduleOptions) grids() ([]*model.Grid, error) {
 	return out, nil
 }
 
-func randomSchedule(seed uint64, o ScheduleOptions, grids []*model.Grid) *model.Schedule {
+func randomSchedule(seed uint64, o ScheduleOptions, grids []*topology.Network) *model.Schedule {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	g := grids[rng.IntN(len(grids))]
-	r := model.NewDOR(g)
+	r := topology.NewDOR(g)
 	n := g.Nodes()
-	src := model.NodeID(rng.IntN(n))
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{src}}
+	src := topology.NodeID(rng.IntN(n))
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{src}}
 	if o.OnePort && rng.IntN(4) == 0 {
 		s.Ports = model.OnePort
 	}
-	informed := []model.NodeID{src}
+	informed := []topology.NodeID{src}
 	has := make([]bool, n)
 	has[src] = true
-	if src2 := model.NodeID(rng.IntN(n)); o.TwoSources && rng.IntN(2) == 0 && src2 != src {
+	if src2 := topology.NodeID(rng.IntN(n)); o.TwoSources && rng.IntN(2) == 0 && src2 != src {
 		s.Sources = append(s.Sources, src2)
 		informed = append(informed, src2)
 		has[src2] = true
@@ -102,13 +106,13 @@ func randomSchedule(seed uint64, o ScheduleOptions, grids []*model.Grid) *model.
 	steps := 1 + rng.IntN(o.MaxSteps)
 	limit := 3 + rng.IntN(max(1, o.MaxUnicasts-2))
 	for st := 1; st <= steps; st++ {
-		for _, v := range append([]model.NodeID(nil), informed...) {
+		for _, v := range append([]topology.NodeID(nil), informed...) {
 			k := rng.IntN(o.MaxFanout + 1)
 			for range k {
 				if len(s.Unicasts) >= limit {
 					break
 				}
-				w := model.NodeID(rng.IntN(n))
+				w := topology.NodeID(rng.IntN(n))
 				if has[w] {
 					continue
 				}

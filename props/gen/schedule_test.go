@@ -9,6 +9,7 @@ import (
 	"github.com/leanovate/gopter"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/gen"
@@ -53,7 +54,7 @@ func TestXYUnicastsNeverDeadlock(t *testing.T) {
 		worms, tests   int
 		want           props.Verdict
 	}{{"mesh:3x3", "auto", 3, 40, props.Holds}, {"torus:4", "off", 6, 200, props.Violated}} {
-		g, err := model.ParseGrid(c.topo)
+		g, err := topology.Parse(c.topo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestXYUnicastsNeverDeadlock(t *testing.T) {
 }
 
 func TestGeneratorsReturnErrors(t *testing.T) {
-	g, _ := model.NewMesh(3, 3)
+	g, _ := topology.NewMesh(3, 3)
 	for _, err := range []error{
 		func() error { _, err := gen.Topologies("banyan:8"); return err }(),
 		func() error { _, err := gen.Topologies(); return err }(),
@@ -108,25 +109,25 @@ func TestGeneratorsReturnErrors(t *testing.T) {
 }
 
 func TestSetsAndMixesHaveTheirShape(t *testing.T) {
-	g, _ := model.NewTorus(4, 4)
+	g, _ := topology.NewTorus(4, 4)
 	topos, _ := gen.Topologies("mesh:3x3", "torus:4x4")
 	nodes, _ := gen.NodeSets(g, 2, 5)
 	dests, _ := gen.DestinationSets(g, 3, 1, 4)
 	mixes, _ := gen.Mixes(g, gen.MixOptions{MaxMessages: 3, MaxDests: 3})
 	ps := gopter.NewProperties(gopter.DefaultTestParametersWithSeed(7))
-	ps.Property("topologies", gen.ForAll(topos, func(x *model.Grid) string {
+	ps.Property("topologies", gen.ForAll(topos, func(x *topology.Network) string {
 		if s := x.Spec(); s != "mesh:3x3" && s != "torus:4x4" {
 			return s
 		}
 		return ""
 	}))
-	ps.Property("node sets", gen.ForAll(nodes, func(vs []model.NodeID) string {
+	ps.Property("node sets", gen.ForAll(nodes, func(vs []topology.NodeID) string {
 		if len(vs) < 2 || len(vs) > 5 || !ascending(vs) {
 			return fmt.Sprint(vs)
 		}
 		return ""
 	}))
-	ps.Property("destination sets", gen.ForAll(dests, func(vs []model.NodeID) string {
+	ps.Property("destination sets", gen.ForAll(dests, func(vs []topology.NodeID) string {
 		for _, v := range vs {
 			if v == 3 {
 				return "contains the source"
@@ -155,7 +156,7 @@ func TestSetsAndMixesHaveTheirShape(t *testing.T) {
 	}
 }
 
-func ascending(vs []model.NodeID) bool {
+func ascending(vs []topology.NodeID) bool {
 	for i := 1; i < len(vs); i++ {
 		if vs[i-1] >= vs[i] {
 			return false

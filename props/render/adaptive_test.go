@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -16,7 +17,7 @@ import (
 // the model and its deadlock trace.
 func adaptiveDeadlock(t *testing.T, pairs [][2]int) (*flit.Model, checker.Trace[flit.State]) {
 	t.Helper()
-	g, err := model.ParseGrid("mesh:2x2")
+	g, err := topology.Parse("mesh:2x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func adaptiveDeadlock(t *testing.T, pairs [][2]int) (*flit.Model, checker.Trace[
 	}
 	var msgs []flit.Message
 	for _, p := range pairs {
-		msgs = append(msgs, flit.Unicast(model.NodeID(p[0]), model.NodeID(p[1]), 2))
+		msgs = append(msgs, flit.Unicast(topology.NodeID(p[0]), topology.NodeID(p[1]), 2))
 	}
 	m, err := flit.New(flit.NewRelationConfig(rel, 0, 1, model.AllPort, msgs))
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // The pictures of the banyan multistage network (002): a blocking witness (two packets'
@@ -15,7 +15,7 @@ import (
 // needs.
 type BanyanPath struct {
 	Name     string
-	Channels []model.ChannelID
+	Channels []topology.ChannelID
 }
 
 var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"}
@@ -27,7 +27,7 @@ var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c
 // Every packet of pkts has a legend line, one that holds no channel too; notes (the
 // wait-for edges of a deadlock) follow the legend. The output is a complete,
 // deterministic SVG document.
-func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.ChannelID, notes ...string) []byte {
+func Banyan(b *topology.Banyan, title string, pkts []BanyanPath, contested []topology.ChannelID, notes ...string) []byte {
 	n, size := b.Stages(), b.Nodes()
 	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
 	width := left*2 + (n+1)*colW
@@ -48,7 +48,7 @@ func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.
 	colX := func(stage int) int { return left + colW + (n-1-stage)*colW }
 	rightX := left + colW + n*colW
 	// endpoints returns the segment of channel c.
-	endpoints := func(c model.ChannelID) (x1, y1, x2, y2 int) {
+	endpoints := func(c topology.ChannelID) (x1, y1, x2, y2 int) {
 		s, a := b.Link(c)
 		switch {
 		case s < 0:
@@ -63,12 +63,12 @@ func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.
 		src := b.Butterfly(s+1, a)
 		return colX(s+1) + seW, y(src), colX(s), y(a)
 	}
-	line := func(c model.ChannelID, colour string, width int) {
+	line := func(c topology.ChannelID, colour string, width int) {
 		x1, y1, x2, y2 := endpoints(c)
 		fmt.Fprintf(&w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="%d"/>`+"\n", x1, y1, x2, y2, colour, width)
 	}
 	for c := 0; c < b.Channels(); c++ {
-		line(model.ChannelID(c), "#cccccc", 1)
+		line(topology.ChannelID(c), "#cccccc", 1)
 	}
 	for s := n - 1; s >= 0; s-- {
 		fmt.Fprintf(&w, `<text x="%d" y="%d">stage %d</text>`+"\n", colX(s), top-8, s)
@@ -105,23 +105,23 @@ func Banyan(b *model.Banyan, title string, pkts []BanyanPath, contested []model.
 	return w.Bytes()
 }
 
-// BanyanConflict draws a blocking witness (model.Banyan.FirstConflict): the two packets'
+// BanyanConflict draws a blocking witness (topology.Banyan.FirstConflict): the two packets'
 // region trees and the link they share.
-func BanyanConflict(b *model.Banyan, c *model.LinkConflict) []byte {
+func BanyanConflict(b *topology.Banyan, c *topology.LinkConflict) []byte {
 	a := BanyanPath{Name: c.PacketA.String(), Channels: treeChannels(b, c.PacketA.Source, c.PacketA.Dest)}
 	d := BanyanPath{Name: c.PacketB.String(), Channels: treeChannels(b, c.PacketB.Source, c.PacketB.Dest)}
-	link := model.ChannelID(c.Channel)
-	return Banyan(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, d.Name, b.ChannelName(link)), []BanyanPath{a, d}, []model.ChannelID{link})
+	link := topology.ChannelID(c.Channel)
+	return Banyan(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, d.Name, b.ChannelName(link)), []BanyanPath{a, d}, []topology.ChannelID{link})
 }
 
 // treeChannels returns the channels of the tree of a packet from src with header h (none
 // if the header does not fit b).
-func treeChannels(b *model.Banyan, src int, h model.Region) []model.ChannelID {
+func treeChannels(b *topology.Banyan, src int, h topology.Region) []topology.ChannelID {
 	tree, err := b.RegionTree(src, h)
 	if err != nil {
 		return nil
 	}
-	out := make([]model.ChannelID, len(tree))
+	out := make([]topology.ChannelID, len(tree))
 	for i, l := range tree {
 		out[i] = l.Channel
 	}

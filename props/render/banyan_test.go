@@ -7,7 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -15,7 +15,7 @@ import (
 // Fig. 3's network, starts 5 and 7): the held trees in their colours, the links the
 // heads wait for in red. The picture is deterministic and golden.
 func TestBanyanDeadlock(t *testing.T) {
-	b, err := model.NewBanyan(16)
+	b, err := topology.NewBanyan(16)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,9 @@ func deadlockPicture(sys *banyan.System, s banyan.State) []byte {
 			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
 		}
 	}
-	var contested []model.ChannelID
+	var contested []topology.ChannelID
 	for _, wt := range sys.Waits(s) {
-		contested = append(contested, model.ChannelID(wt.Channel))
+		contested = append(contested, topology.ChannelID(wt.Channel))
 	}
 	b, opt := sys.Banyan(), sys.Options()
 	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested)
@@ -62,11 +62,11 @@ func deadlockPicture(sys *banyan.System, s banyan.State) []byte {
 // TestBanyanConflict draws a blocking witness: 0->5 and 3->[4,7] on banyan:8 both need
 // one link.
 func TestBanyanConflict(t *testing.T) {
-	b, err := model.NewBanyan(8)
+	b, err := topology.NewBanyan(8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := b.FirstConflict([]model.BanyanPacket{{Source: 0, Dest: model.UnicastTag(5)}, {Source: 3, Dest: model.Region{Min: 4, Max: 7}}})
+	c, err := b.FirstConflict([]topology.BanyanPacket{{Source: 0, Dest: topology.UnicastTag(5)}, {Source: 3, Dest: topology.Region{Min: 4, Max: 7}}})
 	if err != nil || c == nil {
 		t.Fatalf("no conflict: %v", err)
 	}

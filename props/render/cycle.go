@@ -3,7 +3,7 @@ package render
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -11,7 +11,7 @@ import (
 // style: labels[i] is the turn that leads on from channel i (may be shorter than cycle),
 // title says what the cycle is of. It is StaticCycle for callers that hold channel ids
 // rather than a witness. Output is deterministic.
-func ChannelCycle(g *model.Grid, cycle []model.ChannelID, labels []string, title string) ([]byte, error) {
+func ChannelCycle(g *topology.Network, cycle []topology.ChannelID, labels []string, title string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}

@@ -5,17 +5,17 @@ import (
 	"encoding/xml"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestChannelCycle draws the four channels around the square of a 3x3 mesh and checks
 // the picture is well-formed XML with one numbered arrow per channel; a 3-D grid and a
 // bad channel are refused.
 func TestChannelCycle(t *testing.T) {
-	g, _ := model.NewMesh(3, 3)
-	cyc := []model.ChannelID{
-		g.ChannelOut(g.Node(0, 0), 0, model.Plus), g.ChannelOut(g.Node(1, 0), 1, model.Plus),
-		g.ChannelOut(g.Node(1, 1), 0, model.Minus), g.ChannelOut(g.Node(0, 1), 1, model.Minus),
+	g, _ := topology.NewMesh(3, 3)
+	cyc := []topology.ChannelID{
+		g.ChannelOut(g.Node(0, 0), 0, topology.Plus), g.ChannelOut(g.Node(1, 0), 1, topology.Plus),
+		g.ChannelOut(g.Node(1, 1), 0, topology.Minus), g.ChannelOut(g.Node(0, 1), 1, topology.Minus),
 	}
 	out, err := ChannelCycle(g, cyc, []string{"east->north at (1,0)"}, "mesh:3x3 <cycle>")
 	if err != nil {
@@ -33,11 +33,11 @@ func TestChannelCycle(t *testing.T) {
 	if n := bytes.Count(out, []byte(`class="cycle-num"`)); n != 4 {
 		t.Errorf("%d arrows, want 4", n)
 	}
-	g3, _ := model.NewMesh(2, 2, 2)
+	g3, _ := topology.NewMesh(2, 2, 2)
 	if _, err := ChannelCycle(g3, nil, nil, ""); err == nil {
 		t.Error("3-D mesh accepted")
 	}
-	if _, err := ChannelCycle(g, []model.ChannelID{999}, nil, ""); err == nil {
+	if _, err := ChannelCycle(g, []topology.ChannelID{999}, nil, ""); err == nil {
 		t.Error("bad channel accepted")
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/google/gopacket"
 	"github.com/google/gopacket/pcapgo"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -83,7 +83,7 @@ func TestDissectorFlitTrace(t *testing.T) {
 	out := tshark(t, pc)
 	g := in.Grid
 	a, d1 := g.Node(0, 0), g.Node(0, 1)
-	c, _ := g.Neighbor(a, 1, model.Plus)
+	c, _ := g.Neighbor(a, 1, topology.Plus)
 	wantLines(t, out,
 		"wormcheck flit-level trace record",
 		"Step: 0",
@@ -186,12 +186,12 @@ func TestDissectorCoordinates(t *testing.T) {
 	}
 	g := in.Grid
 	m0 := in.Msgs[0]
-	name := func(v model.NodeID) string { return itoa(int(v)) + " " + g.NodeName(v) }
+	name := func(v topology.NodeID) string { return itoa(int(v)) + " " + g.NodeName(v) }
 	dests := make([]string, len(m0.Dests))
 	for i, d := range m0.Dests {
 		dests[i] = g.NodeName(d)
 	}
-	c, to := g.Neighbor(m0.Source, 1, model.Plus)
+	c, to := g.Neighbor(m0.Source, 1, topology.Plus)
 	want := []string{
 		"Source node: " + name(m0.Source),
 		"Destination node: " + name(m0.Dests[0]),

@@ -15,7 +15,7 @@
 // and the browser trace explorer (FlitScene, ScheduleScene, Explorer) and the Wireshark
 // dissector of the captures (Dissector).
 //
-// Pictures take model-level inputs (model.Grid, model.Schedule, flit states, props.Witness)
+// Pictures take model-level inputs (topology.Network, model.Schedule, flit states, props.Witness)
 // so every algorithm's witnesses are drawn the same way; the one exception is
 // BanyanDeadlock, whose state is algos/banyan's System (the banyan multicast model lives
 // with its algorithm). algos do not import render. Output is a pure function of the

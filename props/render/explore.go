@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -43,21 +44,24 @@ type Scene struct {
 	Steps    int            `json:"steps,omitempty"`
 }
 
-// SceneGrid is the drawn topology: nodes at integer positions (x right, y up) and the
-// directed channels between them.
+// SceneGrid is the drawn topology: nodes at positions in cell units (x right, y up,
+// within Width x Height) and the directed channels between them. A 1-D or 2-D mesh or
+// torus is drawn on its own grid; any other network (LaidOut) where the SVG pictures
+// draw it (graphLayout), its channels as straight lines.
 type SceneGrid struct {
 	Spec     string         `json:"spec"`
-	Width    int            `json:"width"`
-	Height   int            `json:"height"`
+	Width    float64        `json:"width"`
+	Height   float64        `json:"height"`
+	LaidOut  bool           `json:"laid_out,omitempty"`
 	Nodes    []SceneNode    `json:"nodes"`
 	Channels []SceneChannel `json:"channels"`
 }
 
 // SceneNode is a node of the topology at (X, Y).
 type SceneNode struct {
-	Name string `json:"name"`
-	X    int    `json:"x"`
-	Y    int    `json:"y"`
+	Name string  `json:"name"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
 }
 
 // SceneChannel is a directed channel; Wrap marks a torus wrap-around channel, drawn as two
@@ -132,21 +136,35 @@ type SceneUnicast struct {
 	Holds   [][2]int64 `json:"holds"` // per hop: [from, to)
 }
 
-func sceneGrid(g *model.Grid) SceneGrid {
-	sg := SceneGrid{Spec: g.Spec(), Width: g.Size(0), Height: 1}
-	if g.Dims() == 2 {
-		sg.Height = g.Size(1)
+func sceneGrid(g *topology.Network) SceneGrid {
+	sg := SceneGrid{Spec: g.Spec(), LaidOut: laidOut(g)}
+	var at []topology.Point
+	if sg.LaidOut {
+		var span topology.Point
+		at, span = graphLayout(g) // y down: flipped below
+		sg.Width, sg.Height = span.X+1, span.Y+1
+	} else {
+		sg.Width, sg.Height = float64(g.Size(0)), 1
+		if g.Dims() == 2 {
+			sg.Height = float64(g.Size(1))
+		}
 	}
 	for v := 0; v < g.Nodes(); v++ {
-		n := SceneNode{Name: g.NodeName(model.NodeID(v)), X: g.Coord(model.NodeID(v), 0)}
-		if g.Dims() == 2 {
-			n.Y = g.Coord(model.NodeID(v), 1)
+		n := SceneNode{Name: g.NodeName(topology.NodeID(v))}
+		switch {
+		case sg.LaidOut:
+			n.X, n.Y = at[v].X, sg.Height-1-at[v].Y
+		case g.Dims() == 2:
+			n.X, n.Y = float64(g.Coord(topology.NodeID(v), 0)), float64(g.Coord(topology.NodeID(v), 1))
+		default:
+			n.X = float64(g.Coord(topology.NodeID(v), 0))
 		}
 		sg.Nodes = append(sg.Nodes, n)
 	}
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
-		sg.Channels = append(sg.Channels, SceneChannel{Name: g.ChannelName(model.ChannelID(c)), From: int(ch.From), To: int(ch.To), Dim: ch.Dim, Dir: ch.Dir.Sign(), Wrap: ch.Wrap})
+		ch := g.Channel(topology.ChannelID(c))
+		sc := SceneChannel{Name: g.ChannelName(topology.ChannelID(c)), From: int(ch.From), To: int(ch.To), Dim: ch.Dim, Dir: ch.Dir.Sign(), Wrap: ch.Wrap && !sg.LaidOut}
+		sg.Channels = append(sg.Channels, sc)
 	}
 	return sg
 }
@@ -160,7 +178,7 @@ func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 	if err != nil {
 		return nil, err
 	}
-	if err := drawable(g); err != nil {
+	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	if len(tr.Steps) == 0 {
@@ -228,7 +246,7 @@ func ScheduleScene(s *model.Schedule, w *props.ScheduleWitness, title string) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := drawable(g); err != nil {
+	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	p := props.Params{Ts: 1, Tr: 0, Tc: 1, L: 1}

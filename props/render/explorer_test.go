@@ -224,3 +224,36 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 	}
 	screenshot(t, ctx, "explorer-stepwise-not-depth-t12.png")
 }
+
+// TestExplorerLaidOutInBrowser opens the hypercube:3 deadlock in headless chromium (the
+// explorer refused every network but 1-D and 2-D grids): at the last step the page draws
+// the three numbered links of the wait-for cycle and every held lane, all on the page.
+func TestExplorerLaidOutInBrowser(t *testing.T) {
+	sc := hypercubeDeadlock(t)
+	h, err := render.Explorer(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx := browser(t)
+	var discs, holds, outside string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.End),
+		chromedp.WaitVisible(`#cycle li`, chromedp.ByQuery),
+		chromedp.Evaluate(`String(document.querySelectorAll("#map .cycle-num").length)`, &discs),
+		chromedp.Evaluate(`String(document.querySelectorAll("#map .hold").length)`, &holds),
+		chromedp.Evaluate(`(() => { const svg = document.getElementById("map"); const W = +svg.getAttribute("width"), H = +svg.getAttribute("height");
+			return String(Array.from(svg.querySelectorAll("circle")).filter(c => { const b = c.getBBox(); return b.x < 0 || b.y < 0 || b.x + b.width > W || b.y + b.height > H; }).length); })()`, &outside),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(sc.Frames[len(sc.Frames)-1].Holds) // one line each: a laid-out network has no wrap stubs
+	if discs != "3" || holds != itoa(want) || outside != "0" {
+		t.Fatalf("last step: %s cycle discs (want 3), %s held lanes (want %d), %s circles off the page", discs, holds, want, outside)
+	}
+	screenshot(t, ctx, "explorer-hypercube3-last-step.png")
+}

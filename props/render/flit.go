@@ -14,48 +14,48 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // FlitMessage is one message of the picture.
 type FlitMessage struct {
-	Name         string            // e.g. "m0"; the same name the witness text uses
-	Source       model.NodeID      // where it was injected
-	Destinations []model.NodeID    // in worm order d1..dn
-	Path         []model.ChannelID // the channels of its routes (its multicast tree), drawn thin and dashed
-	Note         string            // shown after the route in the legend
+	Name         string               // e.g. "m0"; the same name the witness text uses
+	Source       topology.NodeID      // where it was injected
+	Destinations []topology.NodeID    // in worm order d1..dn
+	Path         []topology.ChannelID // the channels of its routes (its multicast tree), drawn thin and dashed
+	Note         string               // shown after the route in the legend
 }
 
 // Hold says that a message holds a lane (virtual channel) of a channel in the pictured
 // state, with Flits flits buffered in it.
 type Hold struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 	Message int // index into FlitPicture.Messages
 	Flits   int
 }
 
 // Blocked marks a header of a message that cannot advance: it sits at node At and waits
-// for Wants (model.None if it waits for no channel in particular, e.g. for delivery).
+// for Wants (topology.None if it waits for no channel in particular, e.g. for delivery).
 // Under an adaptive relation the header waits for every output the relation permits
 // (all busy): AnyOf lists them, most preferred (Wants) first, when there is more than
 // one; each is drawn dashed in the header's message colour and the legend says "waits
 // for any of".
 type Blocked struct {
 	Message int
-	At      model.NodeID
-	Wants   model.ChannelID
+	At      topology.NodeID
+	Wants   topology.ChannelID
 	Label   string // e.g. "m0.d2": the header of m0's second destination
-	AnyOf   []model.ChannelID
+	AnyOf   []topology.ChannelID
 }
 
 // CycleLink is one link of a wait-for cycle, in order around the cycle: the blocked
 // header Blocked[Header] waits for lane VC of channel Channel (one of its permitted
-// outputs; model.None: the ejection channel), and message Holder holds that lane (VC
+// outputs; topology.None: the ejection channel), and message Holder holds that lane (VC
 // -1: every lane of the channel, each held by some message of the cycle).
 type CycleLink struct {
 	Header  int
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 	Holder  int
 }
@@ -63,7 +63,7 @@ type CycleLink struct {
 // LoopHop is a virtual channel that a lasso's cycle moves a flit of Message into, at
 // the cycle's steps Steps (1-based within the cycle).
 type LoopHop struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 	Message int
 	Steps   []int
@@ -73,10 +73,10 @@ const loopColour = "#7a3fb0"
 
 // FlitPicture is what DrawFlit renders.
 type FlitPicture struct {
-	Title    string      // first line: what the picture shows
-	Subtitle string      // second line: the instance and its parameters
-	Grid     *model.Grid // a 1-D or 2-D mesh or torus
-	VCs      int         // lanes per channel (>= 1)
+	Title    string            // first line: what the picture shows
+	Subtitle string            // second line: the instance and its parameters
+	Grid     *topology.Network // a 1-D or 2-D mesh or torus
+	VCs      int               // lanes per channel (>= 1)
 	Messages []FlitMessage
 	Holds    []Hold
 	Blocked  []Blocked
@@ -111,15 +111,15 @@ func MessageColor(i int) string { return palette[i%len(palette)] }
 // frame maps grid coordinates into the picture: the crop box [x0,x1]x[y0,y1] of node
 // coordinates, drawn with y up (north up, as in 000 Fig. 3), starting at offset top.
 type frame struct {
-	g              *model.Grid
-	at             []model.Point // a graph's layout (graphLayout), in cells; nil on grids
-	span           model.Point
+	g              *topology.Network
+	at             []topology.Point // a graph's layout (graphLayout), in cells; nil on grids
+	span           topology.Point
 	x0, x1, y0, y1 int
 	top            float64
 	pad            float64 // space around the nodes: room for wrap-around stubs on a torus
 }
 
-func (f frame) inside(v model.NodeID) bool {
+func (f frame) inside(v topology.NodeID) bool {
 	if f.at != nil {
 		return true
 	}
@@ -130,7 +130,7 @@ func (f frame) inside(v model.NodeID) bool {
 	return x >= f.x0 && x <= f.x1 && y >= f.y0 && y <= f.y1
 }
 
-func (f frame) xy(v model.NodeID) (float64, float64) {
+func (f frame) xy(v topology.NodeID) (float64, float64) {
 	if f.at != nil {
 		return f.pad + f.at[v].X*cell, f.top + f.at[v].Y*cell
 	}
@@ -187,7 +187,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legendLine{swatch: "route", text: "a message's route (dashed, its colour)"},
 		legendLine{swatch: "hold", text: "lane held by a message; label name:flits buffered in it"},
 		legendLine{swatch: "source", text: "source of a message (square); mN.dK: its K-th destination"})
-	if g.Kind() == model.Torus && !laidOut(g) {
+	if g.Kind() == topology.Torus && !laidOut(g) {
 		legend = append(legend, legendLine{text: "a stub at an edge is a wrap-around channel; it continues at the opposite edge"})
 	}
 	if len(p.Blocked) > 0 {
@@ -224,7 +224,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		want := "delivery (the ejection channel)"
 		if len(bl.AnyOf) > 1 {
 			want = p.anyOfText(bl)
-		} else if bl.Wants != model.None {
+		} else if bl.Wants != topology.None {
 			want = g.ChannelName(bl.Wants)
 		}
 		legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("blocked: %s at %s waits for %s", bl.Label, g.NodeName(bl.At), want)})
@@ -269,7 +269,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	b.WriteString("<g id=\"channels\">\n")
 	for c := 0; c < g.Channels(); c++ {
 		for vc := 0; vc < vcs; vc++ {
-			for _, s := range fr.lane(model.ChannelID(c), vc) {
+			for _, s := range fr.lane(topology.ChannelID(c), vc) {
 				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#ccc\" stroke-width=\"1\" marker-end=\"url(#arr)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]))
 			}
 		}
@@ -338,14 +338,14 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	// Nodes, with sources and destinations marked.
 	b.WriteString("<g id=\"nodes\">\n")
 	for v := 0; v < g.Nodes(); v++ {
-		if !fr.inside(model.NodeID(v)) {
+		if !fr.inside(topology.NodeID(v)) {
 			continue
 		}
-		x, y := fr.xy(model.NodeID(v))
+		x, y := fr.xy(topology.NodeID(v))
 		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"#f8f8f8\" stroke=\"#333\"/>\n", f1(x), f1(y), f1(nodeR))
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n", f1(x), f1(y+3), g.NodeName(model.NodeID(v)))
+		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n", f1(x), f1(y+3), g.NodeName(topology.NodeID(v)))
 	}
-	destRow := map[model.NodeID]int{}
+	destRow := map[topology.NodeID]int{}
 	for i, m := range p.Messages {
 		x, y := fr.xy(m.Source)
 		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s source</title></rect>\n",
@@ -363,7 +363,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 	// Blocked headers: a red ring at the node and a red dashed arrow along the wanted
 	// channel; their labels stack under the node.
 	b.WriteString("<g id=\"blocked\">\n")
-	labelRow := map[model.NodeID]int{}
+	labelRow := map[topology.NodeID]int{}
 	for _, bl := range p.Blocked {
 		x, y := fr.xy(bl.At)
 		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"><title>%s blocked</title></circle>\n", f1(x), f1(y), f1(nodeR+4), hotRed, html.EscapeString(bl.Label))
@@ -376,7 +376,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 					fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk%d)\"><title>%s waits for %s (busy)</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(bl.Message), bl.Message, html.EscapeString(bl.Label), g.ChannelName(c))
 				}
 			}
-		} else if bl.Wants != model.None {
+		} else if bl.Wants != topology.None {
 			for _, s := range fr.lane(bl.Wants, 0) {
 				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed)
 			}
@@ -393,7 +393,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		for k, l := range p.Cycle {
 			bl := p.Blocked[l.Header]
 			var x, y float64
-			if l.Channel == model.None {
+			if l.Channel == topology.None {
 				x, y = fr.xy(bl.At)
 				x, y = x+nodeR+2, y+nodeR+2
 			} else if s := fr.lane(l.Channel, 0); len(s) > 0 {
@@ -488,7 +488,7 @@ func (p FlitPicture) cycleText(l CycleLink) string {
 	g := p.Grid
 	bl := p.Blocked[l.Header]
 	want := "delivery at " + g.NodeName(bl.At)
-	if l.Channel != model.None {
+	if l.Channel != topology.None {
 		want = g.ChannelName(l.Channel)
 		if l.VC >= 0 {
 			want += fmt.Sprintf(" vc%d", l.VC)
@@ -605,7 +605,7 @@ func (p FlitPicture) crop() frame {
 		return fr
 	}
 	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
-	if g.Kind() == model.Torus {
+	if g.Kind() == topology.Torus {
 		fr.pad = cell*0.4 + 24 // the stubs of wrap-around channels and their labels
 	}
 	if g.Dims() == 2 {
@@ -615,13 +615,13 @@ func (p FlitPicture) crop() frame {
 		return fr
 	}
 	lo, hi := [2]int{math.MaxInt, math.MaxInt}, [2]int{-1, -1}
-	add := func(v model.NodeID) {
+	add := func(v topology.NodeID) {
 		for d := 0; d < g.Dims(); d++ {
 			c := g.Coord(v, d)
 			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
 		}
 	}
-	addCh := func(c model.ChannelID) {
+	addCh := func(c topology.ChannelID) {
 		ch := g.Channel(c)
 		add(ch.From)
 		add(ch.To)
@@ -643,7 +643,7 @@ func (p FlitPicture) crop() frame {
 	}
 	for _, bl := range p.Blocked {
 		add(bl.At)
-		if bl.Wants != model.None {
+		if bl.Wants != topology.None {
 			addCh(bl.Wants)
 		}
 		for _, c := range bl.AnyOf {
@@ -674,8 +674,8 @@ func (f frame) full() bool {
 
 func (p FlitPicture) check(vcs int) error {
 	g := p.Grid
-	node := func(v model.NodeID) bool { return v >= 0 && int(v) < g.Nodes() }
-	ch := func(c model.ChannelID) bool { return c >= 0 && int(c) < g.Channels() }
+	node := func(v topology.NodeID) bool { return v >= 0 && int(v) < g.Nodes() }
+	ch := func(c topology.ChannelID) bool { return c >= 0 && int(c) < g.Channels() }
 	for i, m := range p.Messages {
 		if !node(m.Source) {
 			return fmt.Errorf("render: message %d source %d is not a node of %v", i, m.Source, g)
@@ -697,7 +697,7 @@ func (p FlitPicture) check(vcs int) error {
 		}
 	}
 	for i, bl := range p.Blocked {
-		if !node(bl.At) || (bl.Wants != model.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
+		if !node(bl.At) || (bl.Wants != topology.None && !ch(bl.Wants)) || bl.Message < 0 || bl.Message >= len(p.Messages) {
 			return fmt.Errorf("render: blocked header %d (node %d channel %d message %d) is out of range", i, bl.At, bl.Wants, bl.Message)
 		}
 		for _, c := range bl.AnyOf {
@@ -712,14 +712,14 @@ func (p FlitPicture) check(vcs int) error {
 		}
 	}
 	for i, l := range p.Cycle {
-		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs || l.Channel != model.None && !ch(l.Channel) {
+		if l.Header < 0 || l.Header >= len(p.Blocked) || l.Holder < 0 || l.Holder >= len(p.Messages) || l.VC < -1 || l.VC >= vcs || l.Channel != topology.None && !ch(l.Channel) {
 			return fmt.Errorf("render: cycle link %d (header %d vc %d holder %d) is out of range", i, l.Header, l.VC, l.Holder)
 		}
 	}
 	return nil
 }
 
-func route(g *model.Grid, m FlitMessage) string {
+func route(g *topology.Network, m FlitMessage) string {
 	var s strings.Builder
 	s.WriteString(g.NodeName(m.Source) + " ->")
 	for i, d := range m.Destinations {
@@ -733,7 +733,7 @@ func route(g *model.Grid, m FlitMessage) string {
 
 // dir returns the unit vector of channel c's direction in picture coordinates (y down on
 // the page, so north is -y).
-func (f frame) dir(c model.ChannelID) (float64, float64) {
+func (f frame) dir(c topology.ChannelID) (float64, float64) {
 	ch := f.g.Channel(c)
 	if f.at != nil {
 		return unit(f.at[ch.From], f.at[ch.To])
@@ -745,7 +745,7 @@ func (f frame) dir(c model.ChannelID) (float64, float64) {
 }
 
 // normal returns the right-hand normal of channel c's direction in picture coordinates.
-func (f frame) normal(c model.ChannelID) (float64, float64) {
+func (f frame) normal(c topology.ChannelID) (float64, float64) {
 	ux, uy := f.dir(c)
 	return -uy, ux
 }
@@ -755,7 +755,7 @@ func (f frame) normal(c model.ChannelID) (float64, float64) {
 // (leaving the grid at From's side and entering it at To's side). Lanes sit to the right
 // of the channel's direction, so the two directions of a link and the lanes of one channel
 // are apart. Parts outside the crop are left out.
-func (f frame) lane(c model.ChannelID, vc int) [][4]float64 {
+func (f frame) lane(c topology.ChannelID, vc int) [][4]float64 {
 	ch := f.g.Channel(c)
 	ux, uy := f.dir(c)
 	nx, ny := f.normal(c)

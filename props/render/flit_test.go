@@ -12,24 +12,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func mustGrid(t *testing.T, spec string) *model.Grid {
+func mustGrid(t *testing.T, spec string) *topology.Network {
 	t.Helper()
-	g, err := model.ParseGrid(spec)
+	g, err := topology.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
-func path(g *model.Grid, src model.NodeID, dsts ...model.NodeID) []model.ChannelID {
-	r := model.NewDOR(g)
-	var out []model.ChannelID
-	seen := map[model.ChannelID]bool{}
+func path(g *topology.Network, src topology.NodeID, dsts ...topology.NodeID) []topology.ChannelID {
+	r := topology.NewDOR(g)
+	var out []topology.ChannelID
+	seen := map[topology.ChannelID]bool{}
 	for _, d := range dsts {
 		for _, h := range r.Hops(src, d) {
 			if !seen[h.Channel] {
@@ -47,23 +47,23 @@ func path(g *model.Grid, src model.NodeID, dsts ...model.NodeID) []model.Channel
 func fig3(t *testing.T) FlitPicture {
 	g := mustGrid(t, "mesh:3x3")
 	a, b := g.Node(0, 0), g.Node(2, 1)
-	ch := func(x1, y1, x2, y2 int) model.ChannelID {
+	ch := func(x1, y1, x2, y2 int) topology.ChannelID {
 		from, to := g.Node(x1, y1), g.Node(x2, y2)
 		for c := 0; c < g.Channels(); c++ {
-			if gc := g.Channel(model.ChannelID(c)); gc.From == from && gc.To == to {
-				return model.ChannelID(c)
+			if gc := g.Channel(topology.ChannelID(c)); gc.From == from && gc.To == to {
+				return topology.ChannelID(c)
 			}
 		}
 		t.Fatalf("no channel (%d,%d)->(%d,%d)", x1, y1, x2, y2)
-		return model.None
+		return topology.None
 	}
 	return FlitPicture{
 		Title: "deadlock: A and B wait on each other",
 		Grid:  g,
 		VCs:   1,
 		Messages: []FlitMessage{
-			{Name: "A", Source: a, Destinations: []model.NodeID{g.Node(2, 0), g.Node(1, 2)}, Path: path(g, a, g.Node(2, 0), g.Node(1, 2))},
-			{Name: "B", Source: b, Destinations: []model.NodeID{g.Node(1, 0), g.Node(2, 2)}, Path: path(g, b, g.Node(1, 0), g.Node(2, 2))},
+			{Name: "A", Source: a, Destinations: []topology.NodeID{g.Node(2, 0), g.Node(1, 2)}, Path: path(g, a, g.Node(2, 0), g.Node(1, 2))},
+			{Name: "B", Source: b, Destinations: []topology.NodeID{g.Node(1, 0), g.Node(2, 2)}, Path: path(g, b, g.Node(1, 0), g.Node(2, 2))},
 		},
 		Holds: []Hold{
 			{Channel: ch(0, 0, 1, 0), VC: 0, Message: 0, Flits: 1},
@@ -86,7 +86,7 @@ func torusPicture(t *testing.T) FlitPicture {
 		Grid:  g,
 		VCs:   2,
 		Messages: []FlitMessage{
-			{Name: "m0", Source: src, Destinations: []model.NodeID{g.Node(0, 0), g.Node(0, 3)}, Path: path(g, src, g.Node(0, 0), g.Node(0, 3))},
+			{Name: "m0", Source: src, Destinations: []topology.NodeID{g.Node(0, 0), g.Node(0, 3)}, Path: path(g, src, g.Node(0, 0), g.Node(0, 3))},
 		},
 		Holds: []Hold{{Channel: path(g, src, g.Node(0, 0))[0], VC: 1, Message: 0, Flits: 1}},
 	}
@@ -138,9 +138,9 @@ func TestDrawErrors(t *testing.T) {
 		"bad hold vc":  func(p *FlitPicture) { p.Holds[0].VC = 1 },
 		"bad hold msg": func(p *FlitPicture) { p.Holds[0].Message = 5 },
 		"bad source":   func(p *FlitPicture) { p.Messages[0].Source = 99 },
-		"bad path":     func(p *FlitPicture) { p.Messages[1].Path = []model.ChannelID{-2} },
+		"bad path":     func(p *FlitPicture) { p.Messages[1].Path = []topology.ChannelID{-2} },
 		"bad blocked":  func(p *FlitPicture) { p.Blocked[0].Wants = 1000 },
-		"bad dest":     func(p *FlitPicture) { p.Messages[0].Destinations = []model.NodeID{9} },
+		"bad dest":     func(p *FlitPicture) { p.Messages[0].Destinations = []topology.NodeID{9} },
 		"blocked msg":  func(p *FlitPicture) { p.Blocked[1].Message = -1 },
 	}
 	for name, mut := range cases {
@@ -174,8 +174,8 @@ func TestDrawLaidOutNetworks(t *testing.T) {
 				}
 			}
 		}
-		src, dst := model.NodeID(0), model.NodeID(g.Nodes()-1)
-		p := FlitPicture{Grid: g, VCs: 1, Title: spec, Messages: []FlitMessage{{Name: "m0", Source: src, Destinations: []model.NodeID{dst}, Path: path(g, src, dst)}}}
+		src, dst := topology.NodeID(0), topology.NodeID(g.Nodes()-1)
+		p := FlitPicture{Grid: g, VCs: 1, Title: spec, Messages: []FlitMessage{{Name: "m0", Source: src, Destinations: []topology.NodeID{dst}, Path: path(g, src, dst)}}}
 		pic, err := DrawFlit(p)
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
@@ -184,8 +184,8 @@ func TestDrawLaidOutNetworks(t *testing.T) {
 			t.Fatalf("%s: %v", spec, err)
 		}
 		for v := range g.Nodes() {
-			if !bytes.Contains(pic, []byte(">"+html.EscapeString(g.NodeName(model.NodeID(v)))+"<")) {
-				t.Fatalf("%s: node %s is not named in the picture", spec, g.NodeName(model.NodeID(v)))
+			if !bytes.Contains(pic, []byte(">"+html.EscapeString(g.NodeName(topology.NodeID(v)))+"<")) {
+				t.Fatalf("%s: node %s is not named in the picture", spec, g.NodeName(topology.NodeID(v)))
 			}
 		}
 	}

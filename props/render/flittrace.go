@@ -12,10 +12,10 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/system"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -23,12 +23,12 @@ import (
 func MessageName(i int) string { return fmt.Sprintf("m%d", i) }
 
 // gridOf returns the grid of a flit model whose network is a grid.
-func gridOf(m *flit.Model) (*model.Grid, error) {
+func gridOf(m *flit.Model) (*topology.Network, error) {
 	gn, ok := m.Config().Net.(flit.GridNetwork)
-	if !ok || gn.Grid == nil {
+	if !ok || gn.Network == nil {
 		return nil, fmt.Errorf("render: the model's network is not a grid; only meshes and tori can be drawn")
 	}
-	return gn.Grid, nil
+	return gn.Network, nil
 }
 
 // FlitState builds the picture of state s of model m: every message with its route, the
@@ -48,8 +48,8 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	p := FlitPicture{Grid: g, VCs: vcs}
 	for i, mc := range cfg.Messages {
-		seen := map[model.ChannelID]bool{}
-		var path []model.ChannelID
+		seen := map[topology.ChannelID]bool{}
+		var path []topology.ChannelID
 		for di := range mc.Dests {
 			for _, c := range m.PreferredPath(i, di) {
 				if !seen[c] {
@@ -66,12 +66,19 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && int(v.Owner) < len(cfg.Messages) {
-			p.Holds = append(p.Holds, Hold{Channel: model.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
+			p.Holds = append(p.Holds, Hold{Channel: topology.ChannelID(o / vcs), VC: o % vcs, Message: int(v.Owner), Flits: v.Flits.Len(tab)})
 		}
+	}
+	// An input is blocked when the model has no move for it in s (a livelocked header
+	// always has one: it is never drawn as waiting).
+	moves := map[int]bool{}
+	for _, t := range m.Successors(s, nil) {
+		_, input, _ := flit.SplitAction(t.Action)
+		moves[input] = true
 	}
 	// A header is flit 0 (the first destination's address) or, for a tree multicast, an
 	// address flit after the data (000 Fig. 1).
-	header := func(i int, f uint8, at model.NodeID, vc int, in0 flit.Input) {
+	header := func(i int, f uint8, at topology.NodeID, vc int) {
 		mc := cfg.Messages[i]
 		di := -1
 		if f == 0 {
@@ -82,14 +89,14 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 		if di < 0 || di >= len(mc.Dests) {
 			return
 		}
-		want := m.PreferredOutput(s, i, di, vc)
-		for _, o := range in0.Outs.Slice(tab) {
-			if (o == flit.Eject && want == model.None) || (o >= 0 && model.ChannelID(int(o)/vcs) == want) {
-				if o == flit.Eject || s.VCs[o].Flits.Len(tab) < cfg.Buffer {
-					return // it has a usable branch
-				}
-			}
+		input := i // the message's source, or its virtual channel, as the model numbers inputs
+		if vc >= 0 {
+			input = len(s.Msgs) + vc
 		}
+		if moves[input] {
+			return // the model lets it move: not blocked, whatever the picture prefers
+		}
+		want := m.PreferredOutput(s, i, di, vc)
 		bl := Blocked{Message: i, At: at, Wants: want, Label: fmt.Sprintf("%s.d%d", MessageName(i), di+1)}
 		if outs := m.PermittedOutputs(s, i, di, vc); len(outs) > 1 {
 			bl.AnyOf = outs
@@ -98,13 +105,13 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	}
 	for i, gm := range s.Msgs {
 		if !gm.Done && gm.In.Reinj == 0 && int(gm.Sent) < cfg.Messages[i].Flits() {
-			header(i, gm.Sent, cfg.Messages[i].Source, -1, gm.In)
+			header(i, gm.Sent, cfg.Messages[i].Source, -1)
 		}
 	}
 	for o, v := range s.VCs {
 		if v.Owner >= 0 && v.Flits.Len(tab) > 0 && v.In.Reinj == 0 {
-			_, to := cfg.Net.Ends(model.ChannelID(o / vcs))
-			header(int(v.Owner), v.Flits.At(tab, 0), to, o, v.In)
+			_, to := cfg.Net.Ends(topology.ChannelID(o / vcs))
+			header(int(v.Owner), v.Flits.At(tab, 0), to, o)
 		}
 	}
 	p.Cycle = waitCycle(m, &p, s)
@@ -136,12 +143,12 @@ func waitCycle(m *flit.Model, p *FlitPicture, s flit.State) []CycleLink {
 }
 
 // WaitLink is one edge of a flit state's wait-for cycle: message Waiter, at router At,
-// waits for lane VC of channel Channel (model.None and VC -1: the ejection or injection
+// waits for lane VC of channel Channel (topology.None and VC -1: the ejection or injection
 // channel, Port says which), which message Holder holds.
 type WaitLink struct {
 	Waiter  int
-	At      model.NodeID
-	Channel model.ChannelID
+	At      topology.NodeID
+	Channel topology.ChannelID
 	VC      int
 	Port    string // "", "ejection" or "injection"
 	Holder  int
@@ -157,7 +164,7 @@ func WaitCycle(m *flit.Model, s flit.State) []WaitLink {
 	for _, e := range g.Cycle(set) {
 		w := g.Waits[e.Wait]
 		need := w.Needs[e.Need]
-		l := WaitLink{Waiter: e.Waiter, At: model.NodeID(w.At), Channel: model.None, VC: -1, Holder: e.Holder}
+		l := WaitLink{Waiter: e.Waiter, At: topology.NodeID(w.At), Channel: topology.None, VC: -1, Holder: e.Holder}
 		switch {
 		case need.ID >= 0:
 			l.Channel, l.VC = m.Channel(flit.Out(need.ID)), m.VCOf(flit.Out(need.ID))
@@ -169,7 +176,7 @@ func WaitCycle(m *flit.Model, s flit.State) []WaitLink {
 		if w.Kind == flit.WaitEject {
 			// A delivery-channel wait names the channel its holder arrived on; the
 			// picture draws it at the router.
-			l.Channel, l.VC, l.Port = model.None, -1, "ejection"
+			l.Channel, l.VC, l.Port = topology.None, -1, "ejection"
 		}
 		out = append(out, l)
 	}
@@ -184,7 +191,7 @@ func WitnessCycle(m *flit.Model, s flit.State) []props.CycleEdge {
 	var out []props.CycleEdge
 	for _, l := range WaitCycle(m, s) {
 		e := props.CycleEdge{Message: l.Waiter, Channel: l.Port, VC: max(l.VC, 0), Holder: l.Holder}
-		if l.Channel != model.None {
+		if l.Channel != topology.None {
 			e.Channel = m.Config().Net.ChannelName(l.Channel)
 		}
 		out = append(out, e)

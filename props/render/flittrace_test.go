@@ -8,9 +8,9 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -21,7 +21,7 @@ const fig3Msgs = "(0,0)->(0,1),(2,1);(1,0)->(2,0),(0,1)"
 // Reference: 000 Fig. 3 (catalogue claim TM1).
 func tm1(t testing.TB) (treemcast.Instance, *flit.Model, checker.Trace[flit.State], *tracefile.File) {
 	t.Helper()
-	g, err := model.ParseGrid("mesh:3x2")
+	g, err := topology.Parse("mesh:3x2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestGraphLayout checks the layouts of irregular networks: the file's coordinates kept
@@ -12,7 +12,7 @@ import (
 // layout every time.
 func TestGraphLayout(t *testing.T) {
 	for _, spec := range []string{"random:9,12,1", "dragonfly:a=4,p=2,h=2", "fattree:4,3", "mesh:4x4/faults=0-1"} {
-		g, err := model.ParseNetwork(spec)
+		g, err := topology.Parse(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +33,7 @@ func TestGraphLayout(t *testing.T) {
 		}
 	}
 	// a grid with faults keeps the grid: (1,0) is one cell right of (0,0)
-	g, _ := model.ParseNetwork("mesh:4x4/faults=0-1")
+	g, _ := topology.Parse("mesh:4x4/faults=0-1")
 	at, _ := graphLayout(g)
 	if at[1].X-at[0].X != 1 || at[1].Y != at[0].Y {
 		t.Errorf("(0,0) at %v, (1,0) at %v", at[0], at[1])
@@ -42,13 +42,13 @@ func TestGraphLayout(t *testing.T) {
 
 // TestGraphPictures draws a deadlock and a rank certificate on an irregular network.
 func TestGraphPictures(t *testing.T) {
-	g, err := model.ParseNetwork("random:5,6,2")
+	g, err := topology.Parse("random:5,6,2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c0, c1 := model.ChannelID(0), model.ChannelID(1)
+	c0, c1 := topology.ChannelID(0), topology.ChannelID(1)
 	svg, err := DrawFlit(FlitPicture{Title: "t", Grid: g, VCs: 1,
-		Messages: []FlitMessage{{Name: "m0", Source: g.Channel(c0).From, Destinations: []model.NodeID{g.Channel(c0).To}}},
+		Messages: []FlitMessage{{Name: "m0", Source: g.Channel(c0).From, Destinations: []topology.NodeID{g.Channel(c0).To}}},
 		Holds:    []Hold{{Channel: c0, Message: 0, Flits: 1}},
 		Blocked:  []Blocked{{Message: 0, At: g.Channel(c0).To, Wants: c1, Label: "m0"}}})
 	if err != nil {

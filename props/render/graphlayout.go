@@ -15,26 +15,26 @@ package render
 import (
 	"math"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // laidOut reports whether g is drawn by graphLayout rather than on its own grid:
 // irregular networks, hypercubes, and meshes and tori of more than two dimensions.
-func laidOut(g *model.Grid) bool {
-	return g.IsGraph() || g.Dims() > 2 || g.Kind() != model.Mesh && g.Kind() != model.Torus
+func laidOut(g *topology.Network) bool {
+	return g.IsGraph() || g.Dims() > 2 || g.Kind() != topology.Mesh && g.Kind() != topology.Torus
 }
 
 // graphLayout returns every node's place in cell units, the smallest at (0, 0), and the
 // largest x and y used. y grows downward on the page.
-func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
+func graphLayout(g *topology.Network) (at []topology.Point, span topology.Point) {
 	n := g.Nodes()
-	at = make([]model.Point, n)
+	at = make([]topology.Point, n)
 	if !g.IsGraph() {
 		gridLayout(g, at)
 	} else if _, ok := g.Position(0); ok {
 		for v := range at {
-			p, _ := g.Position(model.NodeID(v))
-			at[v] = model.Point{X: p.X, Y: -p.Y} // files and generators give y up
+			p, _ := g.Position(topology.NodeID(v))
+			at[v] = topology.Point{X: p.X, Y: -p.Y} // files and generators give y up
 		}
 	} else {
 		circleLayout(g, at)
@@ -42,12 +42,12 @@ func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 	// scale: the shortest link about one cell, the page at most a few dozen cells
 	shortest := math.Inf(1)
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
+		ch := g.Channel(topology.ChannelID(c))
 		if d := math.Hypot(at[ch.From].X-at[ch.To].X, at[ch.From].Y-at[ch.To].Y); d > 1e-9 {
 			shortest = min(shortest, d)
 		}
 	}
-	lo, hi := model.Point{X: math.Inf(1), Y: math.Inf(1)}, model.Point{X: math.Inf(-1), Y: math.Inf(-1)}
+	lo, hi := topology.Point{X: math.Inf(1), Y: math.Inf(1)}, topology.Point{X: math.Inf(-1), Y: math.Inf(-1)}
 	for _, p := range at {
 		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, p.X), min(lo.Y, p.Y), max(hi.X, p.X), max(hi.Y, p.Y)
 	}
@@ -60,9 +60,9 @@ func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 		scale *= limit / ext
 	}
 	for v := range at {
-		at[v] = model.Point{X: (at[v].X - lo.X) * scale, Y: (at[v].Y - lo.Y) * scale}
+		at[v] = topology.Point{X: (at[v].X - lo.X) * scale, Y: (at[v].Y - lo.Y) * scale}
 	}
-	return at, model.Point{X: (hi.X - lo.X) * scale, Y: (hi.Y - lo.Y) * scale}
+	return at, topology.Point{X: (hi.X - lo.X) * scale, Y: (hi.Y - lo.Y) * scale}
 }
 
 // gridLayout places the nodes of a hypercube or a mesh or torus of more than two
@@ -72,8 +72,8 @@ func graphLayout(g *model.Grid) (at []model.Point, span model.Point) {
 // to the right, so that a long link does not run through the nodes it passes.
 // Otherwise dimension 2i is laid across in blocks of the lower ones' extent plus a gap,
 // and dimension 2i+1 down.
-func gridLayout(g *model.Grid, at []model.Point) {
-	if g.Kind() == model.Hypercube {
+func gridLayout(g *topology.Network, at []topology.Point) {
+	if g.Kind() == topology.Hypercube {
 		for v := range at {
 			var even, odd int // the address bits 0, 2, 4, ... and 1, 3, 5, ...
 			for b := 0; b < g.Dims(); b++ {
@@ -86,12 +86,12 @@ func gridLayout(g *model.Grid, at []model.Point) {
 				}
 			}
 			col, row := grayRank(even), grayRank(odd)
-			at[v] = model.Point{X: float64(col) + 0.25*float64(row%2), Y: -float64(row) - 0.25*float64(col%2)}
+			at[v] = topology.Point{X: float64(col) + 0.25*float64(row%2), Y: -float64(row) - 0.25*float64(col%2)}
 		}
 		return
 	}
 	for v := range at {
-		c := g.Coords(model.NodeID(v))
+		c := g.Coords(topology.NodeID(v))
 		var x, y, wx, wy float64 = 0, 0, 1, 1
 		for d, k := range c {
 			if d%2 == 0 {
@@ -102,7 +102,7 @@ func gridLayout(g *model.Grid, at []model.Point) {
 				wy *= float64(g.Size(d)) + 0.5
 			}
 		}
-		at[v] = model.Point{X: x, Y: -y}
+		at[v] = topology.Point{X: x, Y: -y}
 	}
 }
 
@@ -116,7 +116,7 @@ func grayRank(v int) int {
 }
 
 // unit returns the unit vector from a to b (0, 0 when they coincide).
-func unit(a, b model.Point) (float64, float64) {
+func unit(a, b topology.Point) (float64, float64) {
 	dx, dy := b.X-a.X, b.Y-a.Y
 	d := math.Hypot(dx, dy)
 	if d < 1e-9 {
@@ -130,11 +130,11 @@ func unit(a, b model.Point) (float64, float64) {
 const maxSpringRouters = 400
 
 // circleLayout fills at for a network without coordinates (see the file comment).
-func circleLayout(g *model.Grid, at []model.Point) {
+func circleLayout(g *topology.Network, at []topology.Point) {
 	n := g.Nodes()
-	var routers []model.NodeID
+	var routers []topology.NodeID
 	idx := make([]int, n)
-	for v := model.NodeID(0); int(v) < n; v++ {
+	for v := topology.NodeID(0); int(v) < n; v++ {
 		idx[v] = -1
 		if !g.Terminal(v) {
 			idx[v] = len(routers)
@@ -143,14 +143,14 @@ func circleLayout(g *model.Grid, at []model.Point) {
 	}
 	m := len(routers)
 	radius := max(1, float64(m)/(2*math.Pi))
-	p := make([]model.Point, m)
+	p := make([]topology.Point, m)
 	for i := range p {
 		a := 2*math.Pi*float64(i)/float64(m) - math.Pi/2
-		p[i] = model.Point{X: radius * math.Cos(a), Y: radius * math.Sin(a)}
+		p[i] = topology.Point{X: radius * math.Cos(a), Y: radius * math.Sin(a)}
 	}
 	var edges [][2]int
 	for c := 0; c < g.Channels(); c++ {
-		ch := g.Channel(model.ChannelID(c))
+		ch := g.Channel(topology.ChannelID(c))
 		if a, b := idx[ch.From], idx[ch.To]; a >= 0 && b >= 0 && a < b {
 			edges = append(edges, [2]int{a, b})
 		}
@@ -167,16 +167,16 @@ func circleLayout(g *model.Grid, at []model.Point) {
 		cx, cy = cx+q.X/float64(m), cy+q.Y/float64(m)
 	}
 	total := make([]int, n)
-	routerOf := make([]model.NodeID, n)
-	var buf []model.ChannelID
-	for v := model.NodeID(0); int(v) < n; v++ {
+	routerOf := make([]topology.NodeID, n)
+	var buf []topology.ChannelID
+	for v := topology.NodeID(0); int(v) < n; v++ {
 		if out := g.AppendOut(buf[:0], v); g.Terminal(v) && len(out) > 0 {
 			routerOf[v] = g.Channel(out[0]).To
 			total[routerOf[v]]++
 		}
 	}
 	count := make([]int, n)
-	for v := model.NodeID(0); int(v) < n; v++ {
+	for v := topology.NodeID(0); int(v) < n; v++ {
 		if !g.Terminal(v) {
 			continue
 		}
@@ -190,17 +190,17 @@ func circleLayout(g *model.Grid, at []model.Point) {
 		row := min(total[r], 5)
 		a := base + 0.5*(float64(k%5)-float64(row-1)/2)
 		d := 0.6 + 0.45*float64(k/5)
-		at[v] = model.Point{X: at[r].X + d*math.Cos(a), Y: at[r].Y + d*math.Sin(a)}
+		at[v] = topology.Point{X: at[r].X + d*math.Cos(a), Y: at[r].Y + d*math.Sin(a)}
 	}
 }
 
 // spring moves p by a fixed number of Fruchterman-Reingold steps over edges, in a
 // square of side 3*radius, cooling linearly. Cost O(steps x (len(p)^2 + len(edges))).
-func spring(p []model.Point, edges [][2]int, radius float64) {
+func spring(p []topology.Point, edges [][2]int, radius float64) {
 	const steps = 150
 	m := len(p)
 	k := 2 * radius / math.Sqrt(float64(m)) // the ideal distance
-	disp := make([]model.Point, m)
+	disp := make([]topology.Point, m)
 	for it := 0; it < steps; it++ {
 		clear(disp)
 		for i := 0; i < m; i++ {

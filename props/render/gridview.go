@@ -11,7 +11,7 @@ import (
 	"html"
 	"slices"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // window is the part of one dimension that is drawn: n consecutive coordinates from
@@ -68,9 +68,9 @@ func windowOf(xs []int, k int, ring bool, context int) window {
 // gridView places a window of a 1-D or 2-D grid on the page: node (px, py) of the window
 // at (ox + px*cell, oy + (rows-1-py)*cell).
 type gridView struct {
-	g      *model.Grid
-	at     []model.Point // a graph's layout (graphLayout), in cells; nil on grids
-	span   model.Point
+	g      *topology.Network
+	at     []topology.Point // a graph's layout (graphLayout), in cells; nil on grids
+	span   topology.Point
 	w      [2]window
 	cell   float64
 	ox, oy float64
@@ -79,15 +79,15 @@ type gridView struct {
 
 // drawableNetwork is drawable that also takes the networks drawn by a layout (laidOut):
 // the pictures that draw channels only (static cycles, rank certificates) use it.
-func drawableNetwork(g *model.Grid) error {
+func drawableNetwork(g *topology.Network) error {
 	if g != nil && laidOut(g) {
 		return nil
 	}
 	return drawable(g)
 }
 
-func drawable(g *model.Grid) error {
-	if g == nil || g.Dims() > 2 || (g.Kind() != model.Mesh && g.Kind() != model.Torus) {
+func drawable(g *topology.Network) error {
+	if g == nil || g.Dims() > 2 || (g.Kind() != topology.Mesh && g.Kind() != topology.Torus) {
 		return fmt.Errorf("render: only 1-D and 2-D meshes and tori can be drawn; %v is not one", g)
 	}
 	return nil
@@ -95,7 +95,7 @@ func drawable(g *model.Grid) error {
 
 // newView returns the view of g cropped to nodes (all of g when nodes is nil) with
 // context nodes around them.
-func newView(g *model.Grid, nodes []model.NodeID, context int, cell, r float64) gridView {
+func newView(g *topology.Network, nodes []topology.NodeID, context int, cell, r float64) gridView {
 	v := gridView{g: g, cell: cell, r: r}
 	if laidOut(g) {
 		v.at, v.span = graphLayout(g)
@@ -115,7 +115,7 @@ func newView(g *model.Grid, nodes []model.NodeID, context int, cell, r float64) 
 	return v
 }
 
-func (v gridView) coord(n model.NodeID, d int) int {
+func (v gridView) coord(n topology.NodeID, d int) int {
 	if d >= v.g.Dims() {
 		return 0
 	}
@@ -123,7 +123,7 @@ func (v gridView) coord(n model.NodeID, d int) int {
 }
 
 // xy returns where node n is drawn and whether it is inside the view.
-func (v gridView) xy(n model.NodeID) (float64, float64, bool) {
+func (v gridView) xy(n topology.NodeID) (float64, float64, bool) {
 	if v.at != nil {
 		return v.ox + v.at[n].X*v.cell, v.oy + v.at[n].Y*v.cell, true
 	}
@@ -164,7 +164,7 @@ func (v gridView) cropNote() string {
 // direction: one segment between two drawn neighbours, else a stub leaving From and a
 // stub entering To (a wrap-around hop whose ends are drawn far apart), each only where
 // its node is drawn.
-func (v gridView) hop(c model.ChannelID, off float64) [][4]float64 {
+func (v gridView) hop(c topology.ChannelID, off float64) [][4]float64 {
 	ch := v.g.Channel(c)
 	if v.at != nil { // a straight segment between the two nodes
 		ux, uy := unit(v.at[ch.From], v.at[ch.To])
@@ -202,14 +202,14 @@ func (v gridView) hop(c model.ChannelID, off float64) [][4]float64 {
 func (v gridView) links(b *bytes.Buffer) {
 	b.WriteString("<g stroke=\"#ddd\" stroke-width=\"1\">\n")
 	for c := 0; c < v.g.Channels(); c++ {
-		ch := v.g.Channel(model.ChannelID(c))
-		if v.at != nil && ch.From > ch.To && v.g.ChannelBetween(ch.To, ch.From) != model.None {
+		ch := v.g.Channel(topology.ChannelID(c))
+		if v.at != nil && ch.From > ch.To && v.g.ChannelBetween(ch.To, ch.From) != topology.None {
 			continue // drawn from the other end
 		}
-		if v.at == nil && ch.Dir != model.Plus {
+		if v.at == nil && ch.Dir != topology.Plus {
 			continue
 		}
-		for _, s := range v.hop(model.ChannelID(c), 0) {
+		for _, s := range v.hop(topology.ChannelID(c), 0) {
 			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]))
 		}
 	}
@@ -217,21 +217,21 @@ func (v gridView) links(b *bytes.Buffer) {
 }
 
 // nodes draws every node of the view; fill gives a node's fill colour.
-func (v gridView) nodes(b *bytes.Buffer, fill func(model.NodeID) string, labels bool) {
+func (v gridView) nodes(b *bytes.Buffer, fill func(topology.NodeID) string, labels bool) {
 	b.WriteString("<g stroke=\"#555\" stroke-width=\"0.8\">\n")
 	for n := 0; n < v.g.Nodes(); n++ {
-		x, y, ok := v.xy(model.NodeID(n))
+		x, y, ok := v.xy(topology.NodeID(n))
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), f1(v.r), fill(model.NodeID(n)), v.g.NodeName(model.NodeID(n)))
+		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), f1(v.r), fill(topology.NodeID(n)), v.g.NodeName(topology.NodeID(n)))
 	}
 	b.WriteString("</g>\n")
 	if labels && v.at != nil {
 		b.WriteString("<g fill=\"#555\" font-size=\"8\" text-anchor=\"middle\">\n")
 		for n := 0; n < v.g.Nodes(); n++ {
-			x, y, _ := v.xy(model.NodeID(n))
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", f1(x), f1(y+v.r+9), html.EscapeString(v.g.NodeName(model.NodeID(n))))
+			x, y, _ := v.xy(topology.NodeID(n))
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\">%s</text>\n", f1(x), f1(y+v.r+9), html.EscapeString(v.g.NodeName(topology.NodeID(n))))
 		}
 		b.WriteString("</g>\n")
 	} else if labels {

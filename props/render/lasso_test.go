@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -16,7 +17,7 @@ import (
 // without a misroute budget bounces along the bottom row of a 3x2 mesh forever (claim
 // RT6's violated half) — with the checker's liveness check, and draws its lasso.
 func TestLassoPicture(t *testing.T) {
-	g, err := model.ParseGrid("mesh:3x2")
+	g, err := topology.Parse("mesh:3x2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,5 +56,91 @@ func TestLassoPicture(t *testing.T) {
 	}
 	if _, err := render.FlitLasso(m, v.Trace, v.Trace.Len(), "", ""); err == nil {
 		t.Error("a cycle start at the last step was accepted")
+	}
+}
+
+// TestLassoSceneHasNoBlockedHeader: a lone livelocked worm always has a move, so no
+// frame of its explorer scene may show its header blocked, waiting for a free channel
+// (every frame did, the header's preferred minimal output standing for what it waits
+// for).
+func TestLassoSceneHasNoBlockedHeader(t *testing.T) {
+	g, err := topology.Parse("mesh:2x3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "nonminimal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := flit.New(flit.NewRelationConfig(rel, 1, 1, model.OnePort, []flit.Message{flit.Unicast(g.Node(0, 0), g.Node(1, 2), 2)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checker.CheckLiveness[flit.State](m, checker.LivenessOptions{MaxStates: 100000})
+	if err != nil || res.Violation == nil || res.Violation.Kind != checker.KindLivelock {
+		t.Fatalf("no livelock: %v %+v", err, res)
+	}
+	v := res.Violation
+	w := &props.Witness{Kind: props.WitnessLasso, CycleStart: v.CycleStart}
+	sc, err := render.FlitScene(m, v.Trace, w, "lasso", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, f := range sc.Frames {
+		if len(f.Blocked) != 0 {
+			t.Errorf("frame %d (%s) draws %d blocked headers, first %s waiting for channel %d", k, f.Label, len(f.Blocked), f.Blocked[0].Label, f.Blocked[0].Wants)
+		}
+	}
+}
+
+// hypercubeDeadlock returns the explorer scene of the 3-worm deadlock of minimal adaptive
+// routing on hypercube:3 (worms 100->011, 001->110, 111->000, L=2, B=1), found by the
+// explorer.
+func hypercubeDeadlock(t *testing.T) *render.Scene {
+	t.Helper()
+	g, err := topology.Parse("hypercube:3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []flit.Message{flit.Unicast(4, 3, 2), flit.Unicast(1, 6, 2), flit.Unicast(7, 0, 2)}
+	m, err := flit.New(flit.NewRelationConfig(rel, 1, 1, model.OnePort, msgs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := checker.Explore[flit.State](m, checker.Options[flit.State]{MaxStates: 1 << 20, CheckDeadlock: true})
+	if err != nil || res.Violation == nil {
+		t.Fatalf("no deadlock: %v %+v", err, res)
+	}
+	sc, err := render.FlitScene(m, res.Violation.Trace, nil, "hypercube:3 adaptive", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestSceneOfLaidOutNetwork: the explorer opens a witness on a network that is not a 1-D
+// or 2-D grid (it refused them, though --svg draws them): the 3-worm deadlock of minimal
+// adaptive routing on hypercube:3, its nodes where the SVG layout puts them, distinct and
+// inside the page, its last frame with the three-link wait-for cycle.
+func TestSceneOfLaidOutNetwork(t *testing.T) {
+	sc := hypercubeDeadlock(t)
+	if !sc.Grid.LaidOut || len(sc.Grid.Nodes) != 8 {
+		t.Fatalf("grid %+v", sc.Grid)
+	}
+	seen := map[[2]float64]bool{}
+	for _, n := range sc.Grid.Nodes {
+		p := [2]float64{n.X, n.Y}
+		if seen[p] || n.X < 0 || n.Y < 0 || n.X > sc.Grid.Width-1+1e-9 || n.Y > sc.Grid.Height-1+1e-9 {
+			t.Errorf("node %s at (%g, %g): repeated or off the %gx%g page", n.Name, n.X, n.Y, sc.Grid.Width, sc.Grid.Height)
+		}
+		seen[p] = true
+	}
+	last := sc.Frames[len(sc.Frames)-1]
+	if len(last.Cycle) != 3 {
+		t.Errorf("the last frame's cycle has %d links, want 3: %+v", len(last.Cycle), last.Cycle)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -15,7 +15,7 @@ import (
 // their confidence intervals; the picture is pinned by a golden file (the simulator is
 // seeded, so the figures are reproducible).
 func TestLatencyPanels(t *testing.T) {
-	g, err := model.ParseGrid("hypercube:5")
+	g, err := topology.Parse("hypercube:5")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Subnetwork is one subnetwork to draw: its members and channels (directed ones get
@@ -16,8 +16,8 @@ import (
 type Subnetwork struct {
 	Name     string
 	Directed bool
-	Nodes    []model.NodeID
-	Channels []model.ChannelID
+	Nodes    []topology.NodeID
+	Channels []topology.ChannelID
 }
 
 // PartitionOptions say what a partition picture is of: Title (the instance and
@@ -28,10 +28,10 @@ type Subnetwork struct {
 // each marked in the legend.
 type PartitionOptions struct {
 	Title          string
-	Pair           []model.NodeID
+	Pair           []topology.NodeID
 	Caption        string
 	Violated       bool
-	HotChannels    []model.ChannelID
+	HotChannels    []topology.ChannelID
 	HotSubnetworks []string
 }
 
@@ -47,7 +47,7 @@ func SubnetworkStyle(i int) (colour, dash string) {
 }
 
 // Partition draws ddns and the DCN blocks dcns on g (1-D or 2-D mesh or torus; y up).
-func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]byte, error) {
+func Partition(g *topology.Network, ddns, dcns []Subnetwork, opt PartitionOptions) ([]byte, error) {
 	if err := drawable(g); err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"%s><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), style, html.EscapeString(d.Name))
 	}
 	b.WriteString("</g>\n")
-	member := map[model.NodeID]int{}
+	member := map[topology.NodeID]int{}
 	for i, s := range ddns {
 		c, d := SubnetworkStyle(i)
 		off := (float64(i) - float64(len(ddns)-1)/2) * min(2.5, cell/4/float64(max(1, len(ddns))))
@@ -191,7 +191,7 @@ func Partition(g *model.Grid, ddns, dcns []Subnetwork, opt PartitionOptions) ([]
 			}
 		}
 	}
-	v.nodes(&b, func(n model.NodeID) string {
+	v.nodes(&b, func(n topology.NodeID) string {
 		if i, ok := member[n]; ok {
 			c, _ := SubnetworkStyle(i)
 			return c

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -21,7 +21,7 @@ func subnetworks(subs []partition.Subnetwork) []render.Subnetwork {
 // TestDDNPicture draws the Type III partition of 001 Figure 3 (16x16 torus, h = 4,
 // delta = 2): eight DDNs in eight colours over sixteen dashed DCN blocks.
 func TestDDNPicture(t *testing.T) {
-	g, err := model.NewTorus(16, 16)
+	g, err := topology.NewTorus(16, 16)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestDDNPicture(t *testing.T) {
 		t.Errorf("%d colours for %d subnetworks", len(colours), len(ddns))
 	}
 	golden(t, "ddn-typeIII-16x16.svg", pic)
-	if _, err := render.Partition(g, []render.Subnetwork{{Name: "bad", Nodes: []model.NodeID{999}}}, nil, render.PartitionOptions{}); err == nil {
+	if _, err := render.Partition(g, []render.Subnetwork{{Name: "bad", Nodes: []topology.NodeID{999}}}, nil, render.PartitionOptions{}); err == nil {
 		t.Error("a node outside the grid was drawn")
 	}
 }
@@ -63,13 +63,13 @@ func itoa(i int) string {
 
 // TestPartitionWitnessPair rings an unreachable pair in red and says so in the legend.
 func TestPartitionWitnessPair(t *testing.T) {
-	g, err := model.NewMesh(4, 4)
+	g, err := topology.NewMesh(4, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ddns, _ := partition.DDNs(g, partition.Params{Type: partition.TypeIII, H: 2, Delta: 1})
 	dcns, _ := partition.DCNs(g, 2)
-	pic, err := render.Partition(g, subnetworks(ddns[:1]), subnetworks(dcns), render.PartitionOptions{Pair: []model.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "G0+: (2,0) cannot reach (0,0) <unreachable>"})
+	pic, err := render.Partition(g, subnetworks(ddns[:1]), subnetworks(dcns), render.PartitionOptions{Pair: []topology.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "G0+: (2,0) cannot reach (0,0) <unreachable>"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -42,7 +42,7 @@ func TestPicturesInBrowser(t *testing.T) {
 		}
 		pics[filepath.Base(f)] = data
 	}
-	g, err := model.ParseGrid("mesh:8x8")
+	g, err := topology.Parse("mesh:8x8")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,13 +51,13 @@ func TestPicturesInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	pics["proven-cycle.svg"] = proven
-	ddn := render.Subnetwork{Name: "G0", Directed: true, Nodes: []model.NodeID{g.Node(0, 0), g.Node(2, 0)}}
+	ddn := render.Subnetwork{Name: "G0", Directed: true, Nodes: []topology.NodeID{g.Node(0, 0), g.Node(2, 0)}}
 	for x := 0; x < 7; x++ {
-		c, _ := g.Neighbor(g.Node(x, 0), 0, model.Plus)
+		c, _ := g.Neighbor(g.Node(x, 0), 0, topology.Plus)
 		ddn.Channels = append(ddn.Channels, c)
 	}
 	violated, err := render.Partition(g, []render.Subnetwork{ddn}, nil, render.PartitionOptions{Title: "(2,0) cannot reach (0,0) in G0", Violated: true,
-		Pair: []model.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "the unreachable pair", HotSubnetworks: []string{"G0"}, HotChannels: ddn.Channels[:1]})
+		Pair: []topology.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "the unreachable pair", HotSubnetworks: []string{"G0"}, HotChannels: ddn.Channels[:1]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,12 @@ import (
 	"math"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // RankedChannel is one (channel, VC) of an acyclic dependency graph and its rank.
 type RankedChannel struct {
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	VC      int
 	Rank    int
 }
@@ -25,7 +25,7 @@ type RankedChannel struct {
 // ChannelRanks draws g with every ranked channel labelled by its ranks ("3" with one VC,
 // "3/17" with several: VC 0's rank first); channels without a rank are drawn grey. It
 // takes 1-D and 2-D meshes and tori and irregular networks.
-func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
+func ChannelRanks(g *topology.Network, ranks []RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 	b := &sh.b
 	v.links(b)
 	b.WriteString("<g id=\"ranks\" font-size=\"8\">\n")
-	for c := model.ChannelID(0); int(c) < g.Channels(); c++ {
+	for c := topology.ChannelID(0); int(c) < g.Channels(); c++ {
 		if label[c] == nil {
 			continue
 		}
@@ -77,6 +77,6 @@ func ChannelRanks(g *model.Grid, ranks []RankedChannel, vcs int, title, subtitle
 		}
 	}
 	b.WriteString("</g>\n")
-	v.nodes(b, func(model.NodeID) string { return "#fff" }, true)
+	v.nodes(b, func(topology.NodeID) string { return "#fff" }, true)
 	return sh.close(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -63,7 +64,7 @@ func ScheduleTitled(s *model.Schedule, w *props.ScheduleWitness, title string) (
 }
 
 // unicastName is how pictures and witness text name unicast i: "#3 (0,0)->(0,3)".
-func unicastName(g *model.Grid, s *model.Schedule, i int) string {
+func unicastName(g *topology.Network, s *model.Schedule, i int) string {
 	u := s.Unicasts[i]
 	return fmt.Sprintf("#%d %s->%s", i, g.NodeName(u.From), g.NodeName(u.To))
 }
@@ -77,7 +78,7 @@ func portName(p model.PortModel) string {
 
 // steps draws one panel per step: the unicasts of that step as arrows in the step's
 // colour, the nodes informed before it in grey and those it informs in its colour.
-func steps(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, title string) ([]byte, error) {
+func steps(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness, title string) ([]byte, error) {
 	nsteps := s.Steps()
 	if nsteps < 1 {
 		nsteps = 1
@@ -127,7 +128,7 @@ func steps(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, title str
 		legendLine{swatch: "dot", colour: "#ffd24d", text: "source"},
 		legendLine{swatch: "dot", colour: "#bbb", text: "informed in an earlier step"},
 		legendLine{swatch: "dot", colour: "#fff", text: "not informed yet"})
-	if g.Kind() == model.Torus {
+	if g.Kind() == topology.Torus {
 		legend = append(legend, legendLine{text: "a hop that leaves the picture at one edge re-enters at the opposite edge (wrap-around)"})
 	}
 	if len(hot) > 0 {
@@ -150,7 +151,7 @@ func steps(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, title str
 		fmt.Fprintf(&b, "<g id=\"step%d\">\n", t)
 		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-weight=\"bold\" fill=\"%s\">step %d</text>\n", f1(px+10), f1(py+12), StepColor(t), t)
 		v.links(&b)
-		v.nodes(&b, func(n model.NodeID) string {
+		v.nodes(&b, func(n topology.NodeID) string {
 			switch {
 			case when[n] == 0:
 				return "#ffd24d"
@@ -203,7 +204,7 @@ func drawPath(b *bytes.Buffer, v gridView, u model.Unicast, colour string, mark 
 	b.WriteString("</g>\n")
 }
 
-func nodeList(g *model.Grid, vs []model.NodeID) string {
+func nodeList(g *topology.Network, vs []topology.NodeID) string {
 	var parts []string
 	for i, v := range vs {
 		if i == 4 {
@@ -226,10 +227,10 @@ func legendWidth(ls []legendLine) float64 {
 // contention draws the two unicasts of a channel witness apart on the region they cross,
 // the other unicasts faintly behind them, and (for the timed semantics) the occupancy
 // timeline of every channel of both paths with the overlapping intervals in red.
-func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, title string) ([]byte, error) {
+func contention(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness, title string) ([]byte, error) {
 	a, bi := w.A.Index, w.B.Index
 	ua, ub := s.Unicasts[a], s.Unicasts[bi]
-	var nodes []model.NodeID
+	var nodes []topology.NodeID
 	for _, u := range []model.Unicast{ua, ub} {
 		nodes = append(nodes, u.From, u.To)
 		for _, c := range u.Path {
@@ -239,7 +240,7 @@ func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, titl
 	}
 	v := newView(g, nodes, 1, 64, 9)
 	nameA, nameB := unicastName(g, s, a), unicastName(g, s, bi)
-	shared := model.ChannelID(w.ChannelID)
+	shared := topology.ChannelID(w.ChannelID)
 	what := "stepwise"
 	if w.Params != nil {
 		what = "timed, " + w.Params.String()
@@ -274,7 +275,7 @@ func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, titl
 		{swatch: "route", text: "the other unicasts of the schedule (grey)"},
 		{swatch: "dot", colour: "#ffd24d", text: "source of the schedule"},
 	}
-	if g.Kind() == model.Torus {
+	if g.Kind() == topology.Torus {
 		legend = append(legend, legendLine{text: "the torus is cut where the picture leaves the largest gap; a stub is a wrap-around hop"})
 	}
 	if w.Note != "" {
@@ -346,11 +347,11 @@ func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, titl
 			drawPath(&b, v, u, "#999", 2, 1.2, 0, unicastName(g, s, i), "3 2")
 		}
 	}
-	src := map[model.NodeID]bool{}
+	src := map[topology.NodeID]bool{}
 	for _, x := range s.Sources {
 		src[x] = true
 	}
-	v.nodes(&b, func(n model.NodeID) string {
+	v.nodes(&b, func(n topology.NodeID) string {
 		if src[n] {
 			return "#ffd24d"
 		}
@@ -359,9 +360,9 @@ func contention(s *model.Schedule, g *model.Grid, w *props.ScheduleWitness, titl
 	drawPath(&b, v, ua, colourA, 0, 3, 4, nameA, "")
 	drawPath(&b, v, ub, colourB, 1, 3, -4, nameB, "")
 	// Name each end once: "#3 from", "#3 to", stacked where several fall on one node.
-	count := map[model.NodeID]int{}
+	count := map[topology.NodeID]int{}
 	for _, e := range []struct {
-		n      model.NodeID
+		n      topology.NodeID
 		text   string
 		colour string
 	}{{ua.From, fmt.Sprintf("#%d sends", a), colourA}, {ua.To, fmt.Sprintf("#%d to", a), colourA}, {ub.From, fmt.Sprintf("#%d sends", bi), colourB}, {ub.To, fmt.Sprintf("#%d to", bi), colourB}} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/edn"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -44,7 +45,7 @@ func TestStepwiseNotDepthPicture(t *testing.T) {
 // TestEDNPicture draws EDN's broadcast on a 16x16 torus, one panel per step.
 // Reference: 004 (EDN), the schedule `wormcheck schedule --algo edn` writes.
 func TestEDNPicture(t *testing.T) {
-	g, err := model.ParseGrid("torus:16x16")
+	g, err := topology.Parse("torus:16x16")
 	if err != nil {
 		t.Fatal(err)
 	}

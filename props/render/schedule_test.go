@@ -10,15 +10,16 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
 func collision(t testing.TB) *model.Schedule {
-	g, _ := model.ParseGrid("torus:4x4")
-	r := model.NewDOR(g)
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{g.Node(0, 0)}}
-	add := func(a, b model.NodeID, step, order int) {
+	g, _ := topology.Parse("torus:4x4")
+	r := topology.NewDOR(g)
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{g.Node(0, 0)}}
+	add := func(a, b topology.NodeID, step, order int) {
 		s.Unicasts = append(s.Unicasts, model.Unicast{From: a, To: b, Path: r.Path(a, b), Step: step, Order: order})
 		s.Destinations = append(s.Destinations, b)
 	}
@@ -54,17 +55,17 @@ func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	if !bytes.Equal(pic, again) {
 		t.Error("output is not deterministic")
 	}
-	g3, _ := model.ParseGrid("torus:2x2x2")
+	g3, _ := topology.Parse("torus:2x2x2")
 	if _, err := render.Schedule(&model.Schedule{Topology: g3}, nil); err == nil {
 		t.Error("3-D grid accepted")
 	}
 }
 
 func ExampleSchedule() {
-	g, _ := model.ParseGrid("mesh:3x3")
-	r := model.NewDOR(g)
+	g, _ := topology.Parse("mesh:3x3")
+	r := topology.NewDOR(g)
 	a, b := g.Node(0, 0), g.Node(2, 1)
-	s := &model.Schedule{Topology: g, Sources: []model.NodeID{a}, Destinations: []model.NodeID{b},
+	s := &model.Schedule{Topology: g, Sources: []topology.NodeID{a}, Destinations: []topology.NodeID{b},
 		Unicasts: []model.Unicast{{From: a, To: b, Path: r.Path(a, b), Step: 1, Order: 1}}}
 	pic, err := render.Schedule(s, nil)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -16,7 +16,7 @@ import (
 // waits for edge i+1's, Turn the turn between them) on g, cropped to the channels of the
 // cycle with one node of context, y up. title says what it is of (the relation and
 // topology); empty uses w.Violation. A channel name the grid does not know is an error.
-func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byte, error) {
+func StaticCycle(g *topology.Network, w *props.Witness, title, subtitle string) ([]byte, error) {
 	return staticCycle(g, w, title, subtitle, "")
 }
 
@@ -24,7 +24,7 @@ func StaticCycle(g *model.Grid, w *props.Witness, title, subtitle string) ([]byt
 // relation is nevertheless deadlock-free (why says by what, e.g. "the escape channels'
 // extended dependency graph is acyclic (Duato)"): in neutral grey, as a cycle that is
 // there and harmless, not a finding. The title should carry the verdict.
-func ProvenCycle(g *model.Grid, w *props.Witness, title, subtitle, why string) ([]byte, error) {
+func ProvenCycle(g *topology.Network, w *props.Witness, title, subtitle, why string) ([]byte, error) {
 	return staticCycle(g, w, title, subtitle, why)
 }
 
@@ -33,19 +33,19 @@ const neutralGrey = "#777777"
 
 // staticCycle draws StaticCycle's picture; a non-empty proven says why the cycle is
 // harmless and draws it grey.
-func staticCycle(g *model.Grid, w *props.Witness, title, subtitle, proven string) ([]byte, error) {
+func staticCycle(g *topology.Network, w *props.Witness, title, subtitle, proven string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}
 	if w == nil || len(w.Cycle) == 0 {
 		return nil, fmt.Errorf("render: the witness has no cycle to draw")
 	}
-	byName := map[string]model.ChannelID{}
+	byName := map[string]topology.ChannelID{}
 	for c := 0; c < g.Channels(); c++ {
-		byName[g.ChannelName(model.ChannelID(c))] = model.ChannelID(c)
+		byName[g.ChannelName(topology.ChannelID(c))] = topology.ChannelID(c)
 	}
-	chans := make([]model.ChannelID, len(w.Cycle))
-	var nodes []model.NodeID
+	chans := make([]topology.ChannelID, len(w.Cycle))
+	var nodes []topology.NodeID
 	for i, e := range w.Cycle {
 		c, ok := byName[e.Channel]
 		if !ok {
@@ -88,7 +88,7 @@ func staticCycle(g *model.Grid, w *props.Witness, title, subtitle, proven string
 		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(sh.top+4), html.EscapeString(v.cropNote()))
 	}
 	v.links(b)
-	v.nodes(b, func(model.NodeID) string { return "#fff" }, true)
+	v.nodes(b, func(topology.NodeID) string { return "#fff" }, true)
 	b.WriteString("<g id=\"cycle\">\n")
 	for i, c := range chans {
 		off := 5 + 5*float64(w.Cycle[i].VC)

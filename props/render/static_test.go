@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -23,7 +23,7 @@ func squareCycle() *props.Witness {
 }
 
 func TestStaticCyclePicture(t *testing.T) {
-	g, err := model.ParseGrid("mesh:8x8")
+	g, err := topology.Parse("mesh:8x8")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,15 +7,16 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // collective is one unicast-based collective (a broadcast or a multicast schedule)
 // run by the flit-level simulator at zero load with real channel arbitration, beside the
 // contention-free timed model and the paper's formula where one exists.
 type collective struct {
-	Grid     *model.Grid
+	Grid     *topology.Network
 	Algo     string
-	Source   model.NodeID
+	Source   topology.NodeID
 	Schedule *model.Schedule
 	// Options are the simulator's: the software latencies, the length, the VCs (1 when
 	// none were asked for), the buffers and the dateline classes.
@@ -33,7 +34,7 @@ type collective struct {
 // newCollective builds the collective o.Algo from o.Source on g: a broadcast, or a
 // multicast to o.Dests MIN destinations drawn with o.Seed. It reports false when o.Algo
 // is no collective; errors name the flag at fault.
-func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
+func newCollective(g *topology.Network, o Options) (*collective, bool, error) {
 	build, ok := broadcastBuilder(o.Algo)
 	if !ok {
 		multicast, ok := multicastBuilder(o.Algo)
@@ -47,8 +48,10 @@ func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
 		if k >= g.Nodes() {
 			return nil, true, fmt.Errorf("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
 		}
-		dests := sampleDests(g.Nodes(), model.NodeID(o.Source), k, o.Seed)
-		build = func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return multicast(g, src, dests) }
+		dests := sampleDests(g.Nodes(), topology.NodeID(o.Source), k, o.Seed)
+		build = func(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
+			return multicast(g, src, dests)
+		}
 	}
 	if err := requireRouting(g, o, "--algo "+o.Algo); err != nil {
 		return nil, true, err
@@ -69,11 +72,11 @@ func newCollective(g *model.Grid, o Options) (*collective, bool, error) {
 	if g.Nodes() > maxCollectiveNodes {
 		return nil, true, fmt.Errorf("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
 	}
-	s, err := build(g, model.NodeID(o.Source))
+	s, err := build(g, topology.NodeID(o.Source))
 	if err != nil {
 		return nil, true, fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
 	}
-	c := &collective{Grid: g, Algo: o.Algo, Source: model.NodeID(o.Source), Schedule: s,
+	c := &collective{Grid: g, Algo: o.Algo, Source: topology.NodeID(o.Source), Schedule: s,
 		Options: sim.ScheduleOptions{Ts: o.Ts, Tr: o.Tr, L: o.Length, VCs: 1, Buffer: o.Buffers, Dateline: o.Dateline}}
 	if o.VCs != 0 {
 		c.Options.VCs = o.VCs
@@ -106,17 +109,21 @@ func (c *collective) VCLabel() string {
 	return fmt.Sprintf("V=%d", vcs)
 }
 
-// JSON is the report object of the run, which took secs seconds; version is the tool's.
-func (c *collective) JSON(version string, secs float64) map[string]any {
+// report is the report object of the run, which took secs seconds; version is the
+// tool's.
+func (c *collective) report(version string, secs float64) *CollectiveReport {
 	o, res := c.Options, c.Result
-	out := map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance":   map[string]any{"topology": c.Grid.Spec(), "algorithm": c.Algo, "parameters": map[string]any{"ts": o.Ts, "tr": o.Tr, "length": o.L, "vcs": o.VCs, "buffers": o.Buffer, "source": int(c.Source)}},
-		"completion": res.Completion, "flit_hops": res.FlitHops, "seconds": secs, "contention": res.Contention}
+	out := &CollectiveReport{Header: header(version),
+		Instance: CollectiveInstance{Topology: c.Grid.Spec(), Algorithm: c.Algo,
+			Parameters: CollectiveParams{Ts: o.Ts, Tr: o.Tr, Length: o.L, VCs: o.VCs, Buffers: o.Buffer, Source: int(c.Source)}},
+		Completion: res.Completion, FlitHops: res.FlitHops, Seconds: secs, Contention: res.Contention}
 	if c.TimedErr == nil {
-		out["timed_model"] = c.Timed
+		t := c.Timed
+		out.TimedModel = &t
 	}
 	if c.FormulaErr == nil {
-		out["formula"] = c.Formula
+		f := c.Formula
+		out.Formula = &f
 	}
 	return out
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -16,7 +16,7 @@ import (
 // offered loads, and which algorithms are the tree and separate addressing (-1 when
 // absent) so that the tree's latency reduction can be reported.
 type comparison struct {
-	Grid      *model.Grid
+	Grid      *topology.Network
 	Base      sim.Config
 	Names     []string
 	Algos     []sim.McastAlgo
@@ -38,7 +38,7 @@ var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#f
 // on g, one run per count in dests (comma-separated), at the comma-separated loads, or
 // when loads is "" at points loads up to o.Load. The other options are those of simConfig;
 // errors name the flag at fault.
-func newComparison(g *model.Grid, o Options, names, dests, loads string, points int) (*comparison, error) {
+func newComparison(g *topology.Network, o Options, names, dests, loads string, points int) (*comparison, error) {
 	c := &comparison{Grid: g, Names: strings.Split(names, ","), Tree: -1, Sep: -1, opts: o}
 	if loads != "" {
 		for _, s := range strings.Split(loads, ",") {
@@ -109,28 +109,27 @@ func (c *comparison) Reduction(r *sim.CompareResult) []float64 {
 	return r.Reduction(c.Tree, c.Sep)
 }
 
-// JSON is the report row of the run r with n destinations: every point of every
+// row is the report row of the run r with n destinations: every point of every
 // algorithm, and the tree's reduction when there is one.
-func (c *comparison) JSON(n int, r *sim.CompareResult) map[string]any {
-	var pts []map[string]any
+func (c *comparison) row(n int, r *sim.CompareResult) CompareRow {
+	row := CompareRow{Dests: n}
 	for a := range c.Algos {
 		for _, p := range r.Points[a] {
-			pts = append(pts, map[string]any{"algorithm": c.Algos[a].Name, "load": p.Load, "rate": p.Rate, "mean": nanNil(p.Latency.Mean),
-				"ci95": nanNil(p.Latency.CI95), "n": p.Latency.N, "saturated": p.Saturated, "deadlocked": p.Deadlock, "accepted": p.Accepted, "prunes": p.Prunes})
+			row.Points = append(row.Points, ComparePoint{Algorithm: c.Algos[a].Name, Load: p.Load, Rate: p.Rate, Mean: Figure(p.Latency.Mean),
+				CI95: Figure(p.Latency.CI95), N: p.Latency.N, Saturated: p.Saturated, Deadlocked: p.Deadlock, Accepted: p.Accepted, Prunes: p.Prunes})
 		}
 	}
-	row := map[string]any{"dests": n, "points": pts}
 	if red := c.Reduction(r); red != nil {
 		mx, at := r.MaxReduction(c.Tree, c.Sep)
-		row["reduction"] = nanSlice(red)
-		row["max_reduction"], row["max_reduction_load"] = nanNil(mx), nanNil(at)
+		fx, fa := Figure(mx), Figure(at)
+		row.Reduction, row.MaxReduction, row.MaxReductionLoad = figures(red), &fx, &fa
 	}
 	return row
 }
 
 // Record adds the run r with n destinations to the plot (one curve per algorithm, with
 // its 95% bars) and returns its report row.
-func (c *comparison) Record(n int, r *sim.CompareResult) map[string]any {
+func (c *comparison) Record(n int, r *sim.CompareResult) CompareRow {
 	for a := range c.Algos {
 		var bars []float64
 		for _, p := range r.Points[a] {
@@ -141,7 +140,7 @@ func (c *comparison) Record(n int, r *sim.CompareResult) map[string]any {
 			Color: comparePalette[a%len(comparePalette)], Dash: dash, Marker: marker})
 	}
 	c.runs++
-	return c.JSON(n, r)
+	return c.row(n, r)
 }
 
 // compareStyle returns the dash pattern and marker of the run-th destination count: the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // FuzzParseDests checks that --dests parses to a valid range or a one-line error.
@@ -50,7 +50,7 @@ func FuzzOptions(f *testing.F) {
 	traffics := []string{"uniform", "hotspot", "multicast", "broadcast"}
 	algos := []string{"", "separate", "tree", "dcf", "edn", "zblock", "dual-path", "umesh", "sbt"}
 	f.Fuzz(func(t *testing.T, topo string, traffic, algo uint8, buffers, vcs, length, ts, tr int, cycles, warmup int64, load float64, dests string) {
-		g, err := model.ParseGrid(topo)
+		g, err := topology.Parse(topo)
 		if err != nil {
 			return
 		}
@@ -74,7 +74,7 @@ func FuzzOptions(f *testing.F) {
 			}
 			return
 		}
-		obj := out.JSON("fuzz")
+		obj := out.Report("fuzz")
 		if _, err := json.Marshal(obj); err != nil {
 			t.Fatalf("%s %+v: outcome does not encode: %v", topo, o, err)
 		}

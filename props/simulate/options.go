@@ -19,6 +19,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -48,7 +49,7 @@ type Options struct {
 
 // requireRouting refuses an irregular network without --routing, and with --routing
 // what does not follow a relation (what is the --algo, or the mode, at fault).
-func requireRouting(g *model.Grid, o Options, what string) error {
+func requireRouting(g *topology.Network, o Options, what string) error {
 	if o.Relation == nil {
 		if g.IsGraph() {
 			return fmt.Errorf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
@@ -77,7 +78,7 @@ const maxCollectiveNodes = 512 * 512
 
 // broadcastBuilder returns the broadcast algorithm called name that the simulator can
 // execute alone or use for the broadcasts of random traffic (dcf, edn, zblock, sbt).
-func broadcastBuilder(name string) (func(g *model.Grid, src model.NodeID) (*model.Schedule, error), bool) {
+func broadcastBuilder(name string) (func(g *topology.Network, src topology.NodeID) (*model.Schedule, error), bool) {
 	switch name {
 	case "dcf":
 		return dcf.Build, true
@@ -86,17 +87,19 @@ func broadcastBuilder(name string) (func(g *model.Grid, src model.NodeID) (*mode
 	case "zblock":
 		return zblock.Build, true
 	case "sbt":
-		return func(g *model.Grid, src model.NodeID) (*model.Schedule, error) { return sbt.Build(g, src, 0) }, true
+		return func(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
+			return sbt.Build(g, src, 0)
+		}, true
 	}
 	return nil, false
 }
 
 // multicastBuilder returns the unicast-based multicast algorithm called name (U-torus,
 // U-mesh, SPU) that a collective run or random multicast traffic can use.
-func multicastBuilder(name string) (func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error), bool) {
+func multicastBuilder(name string) (func(g *topology.Network, src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error), bool) {
 	for _, sc := range []unicastmc.Scheme{unicastmc.UMesh, unicastmc.UTorus, unicastmc.SPU} {
 		if sc.String() == name {
-			return func(g *model.Grid, src model.NodeID, dests []model.NodeID) (*model.Schedule, error) {
+			return func(g *topology.Network, src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error) {
 				return unicastmc.Build(g, sc, unicastmc.Multicast{Source: src, Destinations: dests})
 			}, true
 		}
@@ -116,7 +119,7 @@ func scheduleNames() []string {
 
 // simConfig turns the options into a simulator configuration, or an error of one line
 // naming the flag at fault.
-func simConfig(g *model.Grid, o Options) (sim.Config, error) {
+func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: o.VCs, Buffer: o.Buffers, Length: o.Length, Ts: o.Ts, Tr: o.Tr,
 		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER, Relation: o.Relation}
 	if err := requireRouting(g, o, ""); err != nil {
@@ -132,8 +135,8 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 	default:
 		return cfg, fmt.Errorf("--selection %q: want first or hash", o.Selection)
 	}
-	if g.Kind() == model.Hypercube && o.Relation == nil {
-		cfg.Routing = model.DOR{Grid: g, Order: model.DescendingOrder(g.Dims())}
+	if g.Kind() == topology.Hypercube && o.Relation == nil {
+		cfg.Routing = topology.DOR{Grid: g, Order: topology.DescendingOrder(g.Dims())}
 	}
 	switch o.Ports {
 	case "all":
@@ -200,10 +203,10 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 		if hot >= g.Nodes() {
 			return cfg, fmt.Errorf("--hot-node %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
 		}
-		if !g.Endpoint(model.NodeID(hot)) {
-			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(model.NodeID(hot)), g.Spec())
+		if !g.Endpoint(topology.NodeID(hot)) {
+			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(topology.NodeID(hot)), g.Spec())
 		}
-		cfg.Traffic.HotNode = model.NodeID(hot)
+		cfg.Traffic.HotNode = topology.NodeID(hot)
 	case "multicast":
 		cfg.Traffic.Multicast = 1
 	case "broadcast":
@@ -231,7 +234,7 @@ func simConfig(g *model.Grid, o Options) (sim.Config, error) {
 
 // simAlgorithm sets how cfg's broadcasts and multicasts travel: a collective schedule,
 // separate unicasts, the pruned tree (000) or path-based worms (dual-path, multipath, pm).
-func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
+func simAlgorithm(g *topology.Network, o Options, cfg *sim.Config) error {
 	switch o.Algo {
 	case "", "unicast", "separate":
 	default:
@@ -248,11 +251,13 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 		if _, err := build(g, 0); err != nil {
 			return fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
 		}
-		cfg.BroadcastSchedule = func(src model.NodeID) (*model.Schedule, error) { return build(g, src) }
+		cfg.BroadcastSchedule = func(src topology.NodeID) (*model.Schedule, error) { return build(g, src) }
 		return nil
 	}
 	if build, ok := multicastBuilder(o.Algo); ok {
-		cfg.MulticastSchedule = func(src model.NodeID, dests []model.NodeID) (*model.Schedule, error) { return build(g, src, dests) }
+		cfg.MulticastSchedule = func(src topology.NodeID, dests []topology.NodeID) (*model.Schedule, error) {
+			return build(g, src, dests)
+		}
 		return nil
 	}
 	switch o.Algo {
@@ -265,7 +270,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 		cfg.Tree, cfg.Prune = true, p
 	case "dual-path", "multipath", "pm":
 		cfg.Multicast, _ = pathbased.SimMulticast(g, o.Algo)
-		if g.Kind() != model.Mesh || g.Dims() != 2 {
+		if g.Kind() != topology.Mesh || g.Dims() != 2 {
 			return fmt.Errorf("--algo %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
 		}
 	default:
@@ -278,7 +283,7 @@ func simAlgorithm(g *model.Grid, o Options, cfg *sim.Config) error {
 // offered load above what a node can inject (its injection channels, each one flit a
 // cycle), whose source queues would grow until memory runs out, and more than
 // maxNodeCycles of work. Messages name the flag to change.
-func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
+func simBounds(g *topology.Network, o Options, cfg sim.Config) error {
 	inject := 2 * g.Dims()
 	if g.IsGraph() {
 		// The endpoint with the fewest channels out (a terminal's one) fills first.
@@ -309,13 +314,13 @@ func simBounds(g *model.Grid, o Options, cfg sim.Config) error {
 }
 
 // sampleDests draws k distinct nodes other than src, reproducibly from seed, sorted.
-func sampleDests(n int, src model.NodeID, k int, seed uint64) []model.NodeID {
+func sampleDests(n int, src topology.NodeID, k int, seed uint64) []topology.NodeID {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	perm := rng.Perm(n)
-	var out []model.NodeID
+	var out []topology.NodeID
 	for _, v := range perm {
-		if model.NodeID(v) != src && len(out) < k {
-			out = append(out, model.NodeID(v))
+		if topology.NodeID(v) != src && len(out) < k {
+			out = append(out, topology.NodeID(v))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
@@ -330,7 +335,7 @@ func parseDests(s string) (mn, mx int, err error) {
 	}
 	mn, err1 := strconv.Atoi(lo)
 	mx, err2 := strconv.Atoi(hi)
-	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > model.MaxNodes {
+	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > topology.MaxNodes {
 		return 0, 0, fmt.Errorf("--dests %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
 	}
 	return mn, mx, nil
@@ -347,14 +352,14 @@ func vcCount(cfg sim.Config) int {
 	}
 	r := cfg.Routing
 	if r.Grid == nil {
-		r = model.NewDOR(cfg.Grid)
+		r = topology.NewDOR(cfg.Grid)
 	}
 	return r.Classes()
 }
 
 // latencyModel evaluates the latency model that applies to cfg (analytic.LatencyModel: 003
 // on hypercubes, the zero-load latency elsewhere), to print beside the simulation.
-func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
+func latencyModel(g *topology.Network, cfg sim.Config) *analytic.Estimate {
 	e := analytic.LatencyModel(analytic.Traffic{Grid: g, Ports: cfg.Ports, VCs: cfg.VCs, Length: cfg.Length, Ts: cfg.Ts, Tr: cfg.Tr,
 		Rate: cfg.Traffic.Rate, Broadcast: cfg.Traffic.Broadcast, Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot,
 		Route: routeOf(cfg)})
@@ -363,68 +368,41 @@ func latencyModel(g *model.Grid, cfg sim.Config) *analytic.Estimate {
 
 // routeOf is the route of a worm of cfg between two endpoints when a relation routes
 // them, nil under dimension order.
-func routeOf(cfg sim.Config) func(src, dst model.NodeID) ([]model.Hop, error) {
+func routeOf(cfg sim.Config) func(src, dst topology.NodeID) ([]topology.Hop, error) {
 	rel, sel := cfg.Relation, cfg.Selection
 	if rel == nil {
 		return nil
 	}
-	return func(src, dst model.NodeID) ([]model.Hop, error) { return sel.Path(rel, src, dst) }
+	return func(src, dst topology.NodeID) ([]topology.Hop, error) { return sel.Path(rel, src, dst) }
 }
 
-// nanNil is x, or nil when x is not finite (JSON has no NaN or infinity).
-func nanNil(x float64) any {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return x
-}
-
-// nanSlice is xs with each value through nanNil.
-func nanSlice(xs []float64) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = nanNil(x)
-	}
-	return out
-}
-
-// trafficJSON is the report object of one traffic simulation: its instance, the measured
-// result, the model beside it and the run's speed; version is the tool's.
-func trafficJSON(version string, g *model.Grid, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) map[string]any {
-	clean := func(s sim.Stat) map[string]any {
-		o := map[string]any{"n": s.N, "max": s.Max}
-		if !math.IsNaN(s.Mean) {
-			o["mean"] = s.Mean
-		}
-		if !math.IsNaN(s.CI95) {
-			o["ci95"] = s.CI95
-		}
-		return o
-	}
-	mo := map[string]any{"name": m.Name}
+// trafficReport is the report object of one traffic simulation: its instance, the
+// measured result, the model beside it and the run's speed; version is the tool's.
+func trafficReport(version string, g *topology.Network, algo string, cfg sim.Config, res *sim.Result, m *analytic.Estimate, secs float64) *TrafficReport {
+	mo := ModelFigures{Name: m.Name}
 	if m.Err != "" {
-		mo["error"] = m.Err
+		mo.Error = m.Err
 	} else {
-		mo["unicast"] = m.Unicast
+		u := m.Unicast
+		mo.Unicast = &u
 		if m.Broadcast != 0 {
-			mo["broadcast"] = m.Broadcast
+			b := m.Broadcast
+			mo.Broadcast = &b
 		}
 	}
-	params := map[string]any{
-		"rate": cfg.Traffic.Rate, "length": cfg.Length, "vcs": cfg.VCs, "buffers": cfg.Buffer, "ts": cfg.Ts, "tr": cfg.Tr,
-		"ports": cfg.Ports.String(), "process": cfg.Traffic.Process.String(), "broadcast": cfg.Traffic.Broadcast,
-		"multicast": cfg.Traffic.Multicast, "hotspot": cfg.Traffic.HotSpot, "seed": cfg.Seed, "warmup": cfg.Warmup, "cycles": cfg.Cycles}
+	params := TrafficParams{Rate: cfg.Traffic.Rate, Length: cfg.Length, VCs: cfg.VCs, Buffers: cfg.Buffer, Ts: cfg.Ts, Tr: cfg.Tr,
+		Ports: cfg.Ports.String(), Process: cfg.Traffic.Process.String(), Broadcast: cfg.Traffic.Broadcast,
+		Multicast: cfg.Traffic.Multicast, HotSpot: cfg.Traffic.HotSpot, Seed: cfg.Seed, Warmup: cfg.Warmup, Cycles: cfg.Cycles}
 	if cfg.Relation != nil {
-		params["routing"], params["selection"] = cfg.Relation.Name(), cfg.Selection.String()
+		params.Routing, params.Selection = cfg.Relation.Name(), cfg.Selection.String()
 	}
-	return map[string]any{
-		"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": g.Spec(), "algorithm": algo, "parameters": params},
-		"result": map[string]any{"cycles": res.Cycles, "generated": res.Generated, "completed": res.Completed,
-			"flit_hops": res.FlitHops, "accepted": res.Accepted, "saturated": res.Saturated, "deadlocked": res.Deadlocked,
-			"unicast": clean(res.Unicast), "broadcast": clean(res.Broadcast), "multicast": clean(res.Multicast)},
-		"model": mo,
-		"stats": map[string]any{"seconds": secs, "cycles_per_sec": float64(res.Cycles) / secs, "flit_hops_per_sec": float64(res.FlitHops) / secs},
+	return &TrafficReport{Header: header(version),
+		Instance: TrafficInstance{Topology: g.Spec(), Algorithm: algo, Parameters: params},
+		Result: TrafficResult{Cycles: res.Cycles, Generated: res.Generated, Completed: res.Completed,
+			FlitHops: res.FlitHops, Accepted: res.Accepted, Saturated: res.Saturated, Deadlocked: res.Deadlocked,
+			Unicast: latencyStat(res.Unicast), Broadcast: latencyStat(res.Broadcast), Multicast: latencyStat(res.Multicast)},
+		Model: mo,
+		Stats: Speed{Seconds: secs, CyclesPerSec: float64(res.Cycles) / secs, FlitHopsPerSec: float64(res.FlitHops) / secs},
 	}
 }
 
@@ -453,7 +431,7 @@ func newSweepPoint(cfg sim.Config, res *sim.Result, m *analytic.Estimate) sweepP
 	return p
 }
 
-// JSON is the sweep row of the report at message rate rate.
-func (p sweepPoint) JSON(rate float64) map[string]any {
-	return map[string]any{"load": p.Load, "rate": rate, "sim": nanNil(p.Sim), "model": nanNil(p.Model), "saturated": p.Saturated}
+// row is the sweep row of the report at message rate rate.
+func (p sweepPoint) row(rate float64) SweepRow {
+	return SweepRow{Load: p.Load, Rate: rate, Sim: Figure(p.Sim), Model: Figure(p.Model), Saturated: p.Saturated}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 func simDefaults() Options {
@@ -18,7 +18,7 @@ func simDefaults() Options {
 
 // TestSimConfigRefuses checks that each bad option is refused with an error naming its flag.
 func TestSimConfigRefuses(t *testing.T) {
-	g, err := model.ParseGrid("mesh:4x4")
+	g, err := topology.Parse("mesh:4x4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestSimConfigRefuses(t *testing.T) {
 // TestSimConfigBuilds checks the configuration of valid options: the load divided by the
 // length, the hot spot at the centre, tree multicast with its pruning.
 func TestSimConfigBuilds(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	o := simDefaults()
 	o.Load, o.Traffic, o.Algo, o.Prune = 0.32, "hotspot", "tree", "none"
 	cfg, err := simConfig(g, o)
@@ -72,7 +72,7 @@ func TestScheduleNames(t *testing.T) {
 // TestSimCollective runs EDN on a square torus: the run completes, the formula and the
 // timed model are beside it, and a source off the network is refused.
 func TestSimCollective(t *testing.T) {
-	g, _ := model.ParseGrid("torus:8x8")
+	g, _ := topology.Parse("torus:8x8")
 	o := simDefaults()
 	o.Algo, o.Length, o.Ts = "edn", 16, 1
 	c, ok, err := newCollective(g, o)
@@ -85,8 +85,8 @@ func TestSimCollective(t *testing.T) {
 	if c.Result.Completion <= 0 || c.TimedErr != nil || c.FormulaErr != nil || c.VCLabel() != "V=1" {
 		t.Fatalf("completion %d, timed %v, formula %v, %s", c.Result.Completion, c.TimedErr, c.FormulaErr, c.VCLabel())
 	}
-	if j := c.JSON("test", 1); j["formula"] != c.Formula || j["completion"] != c.Result.Completion {
-		t.Fatalf("report %v", j)
+	if j := c.report("test", 1); j.Formula == nil || *j.Formula != c.Formula || j.Completion != c.Result.Completion {
+		t.Fatalf("report %+v", j)
 	}
 	o.Source = 64
 	if _, _, err := newCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
@@ -101,7 +101,7 @@ func TestSimCollective(t *testing.T) {
 // TestSimSweep runs a short sweep on a hypercube with hybrid traffic: the loads rise
 // evenly, each point carries the 003 model, and the plot has the broadcast panel.
 func TestSimSweep(t *testing.T) {
-	g, _ := model.ParseGrid("hypercube:4")
+	g, _ := topology.Parse("hypercube:4")
 	o := simDefaults()
 	o.Rate, o.B, o.VCs, o.Cycles, o.Warmup = 0.01, 0.1, 3, 500, 50
 	cfg, err := simConfig(g, o)
@@ -131,7 +131,7 @@ func TestSimSweep(t *testing.T) {
 	if svg := string(sw.SVG()); !strings.Contains(svg, "broadcast") {
 		t.Fatal("hybrid traffic without its broadcast panel")
 	}
-	if rows := sw.JSON("test", "", "p.svg", "")["sweep"].([]map[string]any); len(rows) != 2 {
+	if rows := sw.report("test", "", "p.svg", "").Sweep; len(rows) != 2 {
 		t.Fatalf("rows %v", rows)
 	}
 }

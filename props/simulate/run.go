@@ -13,7 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/analytic"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // This file runs the simulations of `wormcheck sim` and writes them for people: one
@@ -78,7 +78,7 @@ func progressLine(w io.Writer, cfg *sim.Config, label string) *progress.Line {
 // trafficRun is one traffic simulation: its configuration and result, the latency model
 // beside it (latencyModel), the seconds it took and, when it was stopped early, why.
 type trafficRun struct {
-	Grid    *model.Grid
+	Grid    *topology.Network
 	Algo    string
 	Config  sim.Config
 	Result  *sim.Result
@@ -90,7 +90,7 @@ type trafficRun struct {
 
 // runTraffic simulates cfg on g (cfg.Context stops it) and evaluates the model beside it;
 // algo is the multicast algorithm's name for the report.
-func runTraffic(ctx context.Context, g *model.Grid, algo string, cfg sim.Config) (*trafficRun, error) {
+func runTraffic(ctx context.Context, g *topology.Network, algo string, cfg sim.Config) (*trafficRun, error) {
 	start := time.Now()
 	res, err := sim.Run(cfg)
 	if err != nil {
@@ -103,21 +103,15 @@ func runTraffic(ctx context.Context, g *model.Grid, algo string, cfg sim.Config)
 	return r, nil
 }
 
-// JSON is the report object of the run (trafficJSON), with verdict inconclusive and the
-// reason when it was stopped, verdict violated when it deadlocked; version is the tool's.
-func (r *trafficRun) JSON(version string) map[string]any {
-	out := trafficJSON(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds)
+// Report is the report object of the run (trafficReport), with verdict inconclusive and
+// the reason when it was stopped, verdict violated when it deadlocked; version is the
+// tool's.
+func (r *trafficRun) Report(version string) Report {
+	out := trafficReport(version, r.Grid, r.Algo, r.Config, r.Result, r.Model, r.Seconds)
 	if d := r.Deadlock(); d != "" && r.Reason == "" {
-		out["verdict"], out["reason"] = "violated", "deadlocked: "+d
+		out.Verdict, out.Reason = "violated", "deadlocked: "+d
 	}
-	return inconclusive(out, r.Reason)
-}
-
-// inconclusive marks a sim report object inconclusive when reason is not "".
-func inconclusive(out map[string]any, reason string) map[string]any {
-	if reason != "" {
-		out["verdict"], out["reason"] = "inconclusive", reason
-	}
+	out.inconclusive(r.Reason)
 	return out
 }
 
@@ -211,8 +205,8 @@ func (c *collective) WriteText(w io.Writer) {
 // writing each count's latency table to table (nil: none) as it finishes, and returns
 // the report rows of the counts that finished (a run cut short is left out: its figures
 // are not comparable) and, when ctx ended the run, why.
-func (c *comparison) RunAll(ctx context.Context, table io.Writer) ([]map[string]any, string, error) {
-	var rows []map[string]any
+func (c *comparison) RunAll(ctx context.Context, table io.Writer) ([]CompareRow, string, error) {
+	var rows []CompareRow
 	var tw *tabwriter.Writer
 	if table != nil {
 		tw = tabwriter.NewWriter(table, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -279,9 +273,11 @@ func (c *comparison) writeTable(tw io.Writer, n int, r *sim.CompareResult) {
 // Report is the report object of a comparison: its instance (topology, algorithms and
 // the port model, length and pruning asked for), the rows RunAll returned, the plot file
 // and, when the run was cut short, verdict inconclusive with the reason.
-func (c *comparison) Report(version string, rows []map[string]any, plot, reason string) map[string]any {
+func (c *comparison) Report(version string, rows []CompareRow, plot, reason string) *ComparisonReport {
 	o := c.opts
-	return inconclusive(map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": c.Grid.Spec(), "algorithms": c.Names, "ports": o.Ports, "length": o.Length, "prune": o.Prune},
-		"compare":  rows, "plot": plot}, reason)
+	r := &ComparisonReport{Header: header(version),
+		Instance: ComparisonInstance{Topology: c.Grid.Spec(), Algorithms: c.Names, Ports: o.Ports, Length: o.Length, Prune: o.Prune},
+		Compare:  rows, Plot: plot}
+	r.inconclusive(reason)
+	return r
 }

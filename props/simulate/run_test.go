@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // TestStopReason names each cause a simulation stops for.
@@ -36,7 +36,7 @@ func TestStopReason(t *testing.T) {
 // TestRunSimTextAndJSON runs a short simulation and checks what its text and report
 // object show, and that a run stopped by its context is inconclusive in both.
 func TestRunSimTextAndJSON(t *testing.T) {
-	g, err := model.ParseGrid("mesh:4x4")
+	g, err := topology.Parse("mesh:4x4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}
-	if _, ok := run.JSON("v")["verdict"]; ok || run.Reason != "" {
+	if run.Report("v").Head().Verdict != "" || run.Reason != "" {
 		t.Errorf("a finished run has a verdict or reason: %q", run.Reason)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,7 +67,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stopped.Reason == "" || stopped.JSON("v")["verdict"] != "inconclusive" {
+	if stopped.Reason == "" || stopped.Report("v").Head().Verdict != "inconclusive" {
 		t.Fatalf("a cancelled run: reason %q", stopped.Reason)
 	}
 	b.Reset()
@@ -80,7 +80,7 @@ func TestRunSimTextAndJSON(t *testing.T) {
 // TestSweepRunHooksEachLoad runs a two-load sweep and checks that every load is hooked,
 // reported and added, and that a done context stops the sweep before the first load.
 func TestSweepRunHooksEachLoad(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	o := simDefaults()
 	o.Load, o.Length, o.Cycles, o.Warmup = 0.1, 4, 500, 100
 	cfg, err := simConfig(g, o)
@@ -109,14 +109,14 @@ func TestSweepRunHooksEachLoad(t *testing.T) {
 	if reason, _ := sw2.Run(ctx, func(int, *sim.Config) func() { return func() {} }, func(sweepPoint, string) {}); reason != "interrupted" || len(sw2.Done) != 0 {
 		t.Errorf("a done context: reason %q, %d loads", reason, len(sw2.Done))
 	}
-	if sw2.JSON("v", "", "p.svg", "interrupted")["verdict"] != "inconclusive" {
+	if sw2.report("v", "", "p.svg", "interrupted").Verdict != "inconclusive" {
 		t.Error("an interrupted sweep's report is not inconclusive")
 	}
 }
 
 // TestCollectiveText runs EDN on an 8x8 torus at zero load and checks the lines printed.
 func TestCollectiveText(t *testing.T) {
-	g, _ := model.ParseGrid("torus:8x8")
+	g, _ := topology.Parse("torus:8x8")
 	o := simDefaults()
 	o.Algo, o.Length = "edn", 16
 	c, ok, err := newCollective(g, o)
@@ -138,7 +138,7 @@ func TestCollectiveText(t *testing.T) {
 // TestComparisonRunAllTableAndReport compares tree and separate addressing at one count
 // and two loads: the table has the reduction column and the report its instance.
 func TestComparisonRunAllTableAndReport(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	o := simDefaults()
 	o.Length, o.Cycles, o.Warmup = 2, 500, 100
 	c, err := newComparison(g, o, "tree,separate", "2", "0.01,0.05", 8)
@@ -156,7 +156,7 @@ func TestComparisonRunAllTableAndReport(t *testing.T) {
 		}
 	}
 	rep := c.Report("v", rows, "", "")
-	if inst := rep["instance"].(map[string]any); inst["ports"] != "all" || inst["length"] != 2 || inst["prune"] != "on-stop" {
+	if inst := rep.Instance; inst.Ports != "all" || inst.Length != 2 || inst.Prune != "on-stop" {
 		t.Errorf("instance %v", inst)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Request is one `wormcheck sim` run, which Run dispatches to one of four modes:
@@ -26,7 +26,7 @@ import (
 // Options.Algo names one and neither a rate nor a load is given; a latency-vs-load sweep
 // when Plot is set; else one traffic simulation.
 type Request struct {
-	Grid    *model.Grid
+	Grid    *topology.Network
 	Options Options
 	// Compare lists the multicast algorithms to compare (e.g. "tree,separate"),
 	// CompareDests their destination counts and CompareLoads explicit loads (else Points
@@ -44,6 +44,10 @@ type Request struct {
 	// Text receives what is printed while the run goes on: a sweep's loads and a
 	// comparison's tables; nil when the caller prints the report object instead.
 	Text io.Writer
+	// BookSim, when set, runs BookSim2's experiment on its configuration
+	// (checker/sim/pipeline) instead of the papers' simulator; Options.Relation routes
+	// it, and Plot and Points sweep its injection rate.
+	BookSim *BookSimRun
 }
 
 // Trace is where a run records its flit moves: Open is called when a run that
@@ -54,13 +58,13 @@ type Trace interface {
 	Close() error
 }
 
-// Outcome is the outcome of a simulation in any mode: its report object (JSON), what
+// Outcome is the outcome of a simulation in any mode: its report object, what
 // is printed after the run (WriteText), why it stopped early ("" when it finished; then
 // it is inconclusive), what deadlocked ("" when nothing did; then the run found a
 // violation: flits that never moved again) and its picture (nil when the mode draws
 // none).
 type Outcome interface {
-	JSON(version string) map[string]any
+	Report(version string) Report
 	WriteText(w io.Writer)
 	StopReason() string
 	Deadlock() string
@@ -72,6 +76,9 @@ type Outcome interface {
 // options' (naming the flag) or the simulator's.
 func Run(ctx context.Context, req Request) (Outcome, error) {
 	g, o := req.Grid, req.Options
+	if req.BookSim != nil {
+		return simulateBookSim(ctx, req)
+	}
 	if req.Compare != "" {
 		if err := requireRouting(g, o, "--compare"); err != nil {
 			return nil, err
@@ -167,8 +174,10 @@ func simulateCollective(ctx context.Context, c *collective, t Trace) (Outcome, e
 	return collectiveOutcome{c, time.Since(start).Seconds(), reason}, nil
 }
 
-func (o collectiveOutcome) JSON(version string) map[string]any {
-	return inconclusive(o.c.JSON(version, o.secs), o.reason)
+func (o collectiveOutcome) Report(version string) Report {
+	r := o.c.report(version, o.secs)
+	r.inconclusive(o.reason)
+	return r
 }
 
 func (o collectiveOutcome) WriteText(w io.Writer) {
@@ -207,8 +216,8 @@ func simulateSweep(ctx context.Context, req Request, cfg sim.Config) (Outcome, e
 	return sweepOutcome{sw, req.Options.Algo, req.Plot, reason}, nil
 }
 
-func (o sweepOutcome) JSON(version string) map[string]any {
-	return o.sw.JSON(version, o.algo, o.plot, o.reason)
+func (o sweepOutcome) Report(version string) Report {
+	return o.sw.report(version, o.algo, o.plot, o.reason)
 }
 
 func (o sweepOutcome) WriteText(w io.Writer) {
@@ -224,7 +233,7 @@ func (o sweepOutcome) Plot() []byte       { return o.sw.SVG() }
 // comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
 type comparisonOutcome struct {
 	c            *comparison
-	rows         []map[string]any
+	rows         []CompareRow
 	plot, reason string
 }
 
@@ -241,7 +250,7 @@ func simulateComparison(ctx context.Context, req Request) (Outcome, error) {
 	return comparisonOutcome{c, rows, req.Plot, reason}, nil
 }
 
-func (o comparisonOutcome) JSON(version string) map[string]any {
+func (o comparisonOutcome) Report(version string) Report {
 	return o.c.Report(version, o.rows, o.plot, o.reason)
 }
 

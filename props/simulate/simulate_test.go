@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // countingTrace is a Trace that counts what it is asked.
@@ -23,7 +23,7 @@ func (c *countingTrace) Close() error { c.closed++; return nil }
 // outcome each gives, that only a traffic run and a collective record flit moves, that
 // bad options open no trace, and what each prints.
 func TestSimulateDispatchesEachMode(t *testing.T) {
-	g, _ := model.ParseGrid("mesh:4x4")
+	g, _ := topology.Parse("mesh:4x4")
 	short := simDefaults()
 	short.Length, short.Cycles, short.Warmup = 2, 400, 100
 	for _, c := range []struct {
@@ -56,7 +56,7 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 		if got := tr.opened == 1 && tr.closed == 1 && tr.moves > 0; got != c.traced {
 			t.Errorf("%s: trace opened %d closed %d with %d moves; want traced %v", c.name, tr.opened, tr.closed, tr.moves, c.traced)
 		}
-		if (out.Plot() != nil) != c.plot || out.StopReason() != "" || out.JSON("v")["command"] != "sim" {
+		if (out.Plot() != nil) != c.plot || out.StopReason() != "" || out.Report("v").Head().Command != "sim" {
 			t.Errorf("%s: plot %v, stop reason %q", c.name, out.Plot() != nil, out.StopReason())
 		}
 		if !strings.Contains(text.String(), c.printed) {

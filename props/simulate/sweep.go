@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -13,7 +13,7 @@ import (
 // as the simulation beside the model (003 on hypercubes, the zero-load latency
 // elsewhere).
 type sweep struct {
-	Grid   *model.Grid
+	Grid   *topology.Network
 	Base   sim.Config
 	Points int
 	// Done are the points run so far, and Rates their message rates.
@@ -22,7 +22,7 @@ type sweep struct {
 }
 
 // newSweep prepares a sweep of cfg over points loads; points must be 2..100.
-func newSweep(g *model.Grid, cfg sim.Config, points int) (*sweep, error) {
+func newSweep(g *topology.Network, cfg sim.Config, points int) (*sweep, error) {
 	if points < 2 || points > 100 {
 		return nil, fmt.Errorf("--points %d: want 2..100", points)
 	}
@@ -73,14 +73,14 @@ func (s *sweep) SVG() []byte {
 	})
 }
 
-// JSON is the report object of the sweep so far, drawn into the file plot, with verdict
-// inconclusive and the reason when reason is not ""; version is
-// the tool's and algo the --algo given.
-func (s *sweep) JSON(version, algo, plot, reason string) map[string]any {
-	var rows []map[string]any
+// report is the report object of the sweep so far, drawn into the file plot, with
+// verdict inconclusive and the reason when reason is not ""; version is the tool's and
+// algo the --algo given.
+func (s *sweep) report(version, algo, plot, reason string) *SweepReport {
+	r := &SweepReport{Header: header(version), Instance: SweepInstance{Topology: s.Grid.Spec(), Algorithm: algo}, Plot: plot}
 	for i, p := range s.Done {
-		rows = append(rows, p.JSON(s.Rates[i]))
+		r.Sweep = append(r.Sweep, p.row(s.Rates[i]))
 	}
-	return inconclusive(map[string]any{"version": version, "command": "sim", "semantics": "sim",
-		"instance": map[string]any{"topology": s.Grid.Spec(), "algorithm": algo}, "sweep": rows, "plot": plot}, reason)
+	r.inconclusive(reason)
+	return r
 }

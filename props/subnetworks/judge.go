@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -76,7 +76,7 @@ func halfString(twice int) string {
 // link_level, table_link and lemma_applies (0 for Type IV with odd h, where Table 1's
 // h/2 is no link count), and for a mismatch an instance witness (LevelWitness).
 // Reference: 001 Definition 3, Table 1, Lemmas 1-4.
-func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
+func Levels(g *topology.Network, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
 	l := partition.ComputeLevels(g, ddns)
 	twice, applies := TableLink(p.Type, p.H)
 	rep.Stats.Checked, rep.Stats.Unit = int64(len(ddns)), "subnetworks"
@@ -110,7 +110,7 @@ func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep 
 	opt := render.PartitionOptions{Title: what, Violated: true}
 	for v, n := range l.NodeCount {
 		if n > 1 {
-			opt.Pair = append(opt.Pair, model.NodeID(v))
+			opt.Pair = append(opt.Pair, topology.NodeID(v))
 		}
 	}
 	if len(opt.Pair) > 0 {
@@ -118,7 +118,7 @@ func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep 
 	}
 	for c, n := range l.LinkCount {
 		if 2*n > twice {
-			opt.HotChannels = append(opt.HotChannels, model.ChannelID(c))
+			opt.HotChannels = append(opt.HotChannels, topology.ChannelID(c))
 		}
 	}
 	rep.SVG = partitionPicture(g, p, ddns, opt)
@@ -126,7 +126,7 @@ func Levels(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep 
 
 // partitionPicture draws ddns and the DCN blocks of p on g with opt, nil when the
 // picture cannot be drawn (a grid render does not take).
-func partitionPicture(g *model.Grid, p partition.Params, ddns []partition.Subnetwork, opt render.PartitionOptions) []byte {
+func partitionPicture(g *topology.Network, p partition.Params, ddns []partition.Subnetwork, opt render.PartitionOptions) []byte {
 	dcns, err := partition.DCNs(g, p.H)
 	if err != nil {
 		return nil
@@ -154,7 +154,7 @@ func ViolationOptions(c partition.Check, what string) render.PartitionOptions {
 // inconclusive_checks count them, and the witness is the first failing (else undecided)
 // property as a PropertyWitness. When ctx ends during the isomorphism checks (P4, P5)
 // the undecided ones are inconclusive and say so.
-func P1P5(ctx context.Context, g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) error {
+func P1P5(ctx context.Context, g *topology.Network, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) error {
 	dcns, err := partition.DCNs(g, p.H)
 	if err != nil {
 		return props.BadInputf("%v", err)
@@ -205,7 +205,7 @@ func P1P5(ctx context.Context, g *model.Grid, p partition.Params, ddns []partiti
 // a violation is the first unreachable member pair (ReachWitness), drawn in rep.SVG.
 // When ctx ends between two DDNs the verdict is inconclusive and the stats count the
 // DDNs judged.
-func Connected(ctx context.Context, g *model.Grid, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
+func Connected(ctx context.Context, g *topology.Network, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
 	rep.Stats.Checked, rep.Stats.Unit = int64(len(ddns)), "subnetworks"
 	rep.Figures = map[string]float64{"multi_member": 0}
 	if len(ddns) > 0 && len(ddns[0].Nodes) > 1 {
@@ -227,9 +227,9 @@ func Connected(ctx context.Context, g *model.Grid, p partition.Params, ddns []pa
 		what := fmt.Sprintf("%s cannot reach %s in %s of %s", w.From, w.To, w.Subnetwork, w.Topology)
 		rep.Verdict, rep.Reason, rep.Text = props.Violated, what, what
 		rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: what, Detail: w}
-		var pair []model.NodeID
+		var pair []topology.NodeID
 		if reach.From != reach.To {
-			pair = []model.NodeID{reach.From, reach.To}
+			pair = []topology.NodeID{reach.From, reach.To}
 		}
 		rep.SVG = partitionPicture(g, p, ddns[k:k+1], render.PartitionOptions{Title: what, Pair: pair, Caption: what, Violated: true, HotSubnetworks: []string{s.Name}})
 		return

@@ -8,10 +8,11 @@ package subnetworks
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -75,7 +76,7 @@ func Partition(spec Spec) (*Report, error) {
 	if spec.Topology == "" {
 		return nil, props.BadInputf("--topo is missing; e.g. --topo torus:16x16")
 	}
-	g, err := model.ParseGrid(spec.Topology)
+	g, err := topology.Parse(spec.Topology)
 	if err != nil {
 		return nil, props.BadInputf("--topo: %v", err)
 	}
@@ -99,10 +100,10 @@ func Partition(spec Spec) (*Report, error) {
 	rep := &Report{Schema: ReportSchema, Command: "partition", Topology: g.Spec(), Type: typ.String(), H: p.H, Delta: p.Delta,
 		Subnetworks: len(ddns), DCNs: len(dcns), NodeLevel: pr.Levels.Node, LinkLevel: pr.Levels.Link,
 		DCNLevels: [2]int{pr.DCNLevels.Node, pr.DCNLevels.Link}, Properties: pr.Checks, Verdict: props.Holds}
-	if pr.Levels.NodeWitness != model.None {
+	if pr.Levels.NodeWitness != topology.None {
 		rep.NodeWitness = g.NodeName(pr.Levels.NodeWitness)
 	}
-	if pr.Levels.LinkWitness != model.None {
+	if pr.Levels.LinkWitness != topology.None {
 		rep.LinkWitness = g.ChannelName(pr.Levels.LinkWitness)
 	}
 	for _, c := range pr.Checks {
@@ -144,6 +145,12 @@ func renderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
 	}
 	return out
 }
+
+// SetVersion sets the tool version the JSON object names (props.Body).
+func (r *Report) SetVersion(v string) { r.Version = v }
+
+// WriteText writes Text to w (props.Body).
+func (r *Report) WriteText(w io.Writer) { io.WriteString(w, r.Text()) }
 
 // Text renders the report for people.
 func (r *Report) Text() string {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -39,7 +39,7 @@ func TestPartition(t *testing.T) {
 // TestLevelsViolated: Type IV with odd h misses Table 1's h/2 (Lemma 4 needs an even h),
 // and the witness says so.
 func TestLevelsViolated(t *testing.T) {
-	g, err := model.ParseGrid("torus:3x3")
+	g, err := topology.Parse("torus:3x3")
 	if err != nil {
 		t.Fatal(err)
 	}

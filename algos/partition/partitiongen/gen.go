@@ -9,12 +9,12 @@ import (
 	"github.com/leanovate/gopter/gen"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
-	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // Instance is a generated grid with a DDN family that fits it.
 type Instance struct {
-	Grid   *model.Grid
+	Grid   *topology.Network
 	Params partition.Params
 }
 
@@ -22,15 +22,15 @@ type Instance struct {
 // 1 <= h <= maxH, every side at least 3 (a side of 2 has no wrap-around in the model),
 // and a DDN type with a delta in 1..h-1 for Type III (whose h is then at least 2).
 func Torus(maxBlocks, maxH int) gopter.Gen {
-	return family(model.Torus, maxBlocks, maxH)
+	return family(topology.Torus, maxBlocks, maxH)
 }
 
 // Mesh is Torus on meshes (sides at least 2).
 func Mesh(maxBlocks, maxH int) gopter.Gen {
-	return family(model.Mesh, maxBlocks, maxH)
+	return family(topology.Mesh, maxBlocks, maxH)
 }
 
-func family(kind model.Kind, maxBlocks, maxH int) gopter.Gen {
+func family(kind topology.Kind, maxBlocks, maxH int) gopter.Gen {
 	return gopter.CombineGens(
 		gen.IntRange(1, max(1, maxBlocks)), gen.IntRange(1, max(1, maxBlocks)),
 		gen.IntRange(1, max(1, maxH)), gen.IntRange(0, 3), gen.IntRange(0, 1<<20),
@@ -42,7 +42,7 @@ func family(kind model.Kind, maxBlocks, maxH int) gopter.Gen {
 			p.Delta = 1 + d%(p.H-1)
 		}
 		low := 2
-		if kind == model.Torus {
+		if kind == topology.Torus {
 			low = 3
 		}
 		for a*p.H < low {
@@ -51,11 +51,11 @@ func family(kind model.Kind, maxBlocks, maxH int) gopter.Gen {
 		for b*p.H < low {
 			b++
 		}
-		var g *model.Grid
-		if kind == model.Torus {
-			g, _ = model.NewTorus(a*p.H, b*p.H)
+		var g *topology.Network
+		if kind == topology.Torus {
+			g, _ = topology.NewTorus(a*p.H, b*p.H)
 		} else {
-			g, _ = model.NewMesh(a*p.H, b*p.H)
+			g, _ = topology.NewMesh(a*p.H, b*p.H)
 		}
 		return Instance{Grid: g, Params: p}
 	})

@@ -12,16 +12,17 @@ import (
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 // ExactlyOnce reports an error unless every destination of s receives exactly one
 // unicast and no node outside the destinations receives one.
 func ExactlyOnce(s *model.Schedule) error {
-	want := map[model.NodeID]bool{}
+	want := map[topology.NodeID]bool{}
 	for _, d := range s.Destinations {
 		want[d] = true
 	}
-	got := map[model.NodeID]int{}
+	got := map[topology.NodeID]int{}
 	for _, u := range s.Unicasts {
 		got[u.To]++
 		if !want[u.To] {
@@ -43,7 +44,7 @@ func ExactlyOnce(s *model.Schedule) error {
 // received in an earlier step, and one node's sends of one step leave by distinct first
 // channels; and that every sender's Order values are 1..n in step order.
 func Valid(s *model.Schedule) error {
-	recv := map[model.NodeID]int{}
+	recv := map[topology.NodeID]int{}
 	for _, src := range s.Sources {
 		recv[src] = 0
 	}
@@ -53,12 +54,12 @@ func Valid(s *model.Schedule) error {
 		}
 	}
 	type key struct {
-		v    model.NodeID
+		v    topology.NodeID
 		step int
-		c    model.ChannelID
+		c    topology.ChannelID
 	}
 	first := map[key]bool{}
-	orders := map[model.NodeID][]model.Unicast{}
+	orders := map[topology.NodeID][]model.Unicast{}
 	for _, u := range s.Unicasts {
 		r, ok := recv[u.From]
 		if !ok || r >= u.Step {
@@ -107,7 +108,7 @@ type Params struct{ Ts, Tc, Tr, L int64 }
 // Contention is a pair of unicasts holding one channel at overlapping times.
 type Contention struct {
 	A, B    int // unicast indices
-	Channel model.ChannelID
+	Channel topology.ChannelID
 	At      int64
 }
 
@@ -119,11 +120,11 @@ type Contention struct {
 // serialise all of a node's sends through its one internal channel.
 func Timed(s *model.Schedule, p Params) (int64, *Contention) {
 	n := len(s.Unicasts)
-	recv := map[model.NodeID]int64{}
+	recv := map[topology.NodeID]int64{}
 	for _, src := range s.Sources {
 		recv[src] = 0
 	}
-	bySender := map[model.NodeID][]int{}
+	bySender := map[topology.NodeID][]int{}
 	for i, u := range s.Unicasts {
 		bySender[u.From] = append(bySender[u.From], i)
 	}
@@ -136,7 +137,7 @@ func Timed(s *model.Schedule, p Params) (int64, *Contention) {
 	var end int64
 	for progress := true; progress; {
 		progress = false
-		senders := make([]model.NodeID, 0, len(bySender))
+		senders := make([]topology.NodeID, 0, len(bySender))
 		for v := range bySender {
 			senders = append(senders, v)
 		}
@@ -146,7 +147,7 @@ func Timed(s *model.Schedule, p Params) (int64, *Contention) {
 			if !ok || done[bySender[v][0]] {
 				continue
 			}
-			lastFirst := map[model.ChannelID]int64{}
+			lastFirst := map[topology.ChannelID]int64{}
 			var lastAny int64 = -1
 			for _, i := range bySender[v] {
 				u := s.Unicasts[i]
@@ -176,7 +177,7 @@ func Timed(s *model.Schedule, p Params) (int64, *Contention) {
 		from, to int64
 		u        int
 	}
-	holds := map[model.ChannelID][]hold{}
+	holds := map[topology.ChannelID][]hold{}
 	for i, u := range s.Unicasts {
 		for h, c := range u.Path {
 			a := start[i] + int64(h)*p.Tc

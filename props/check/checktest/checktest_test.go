@@ -12,6 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/check/checktest"
@@ -50,16 +51,16 @@ func run(t *testing.T, f func(tb testing.TB)) string {
 // userTest is the README's user test: a schedule built with algos/plan and a flit-level
 // tree multicast, both checked through the typed entry.
 func userTest(t testing.TB, pruning flit.Prune) {
-	g, _ := model.NewMesh(4, 4)
-	b := plan.New(model.NewDOR(g), model.AllPort, []model.NodeID{0}, []model.NodeID{2, 3})
+	g, _ := topology.NewMesh(4, 4)
+	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{2, 3})
 	b.Send(0, 3, 1) // (0,0) -> (3,0) in step 1
 	b.Send(0, 2, 2) // (0,0) -> (2,0) in step 2
 	checktest.RequireHolds(t, checktest.RunSchedule(t, b.Schedule(), props.PropDepth))
-	m, _ := model.NewMesh(2, 2)
+	m, _ := topology.NewMesh(2, 2)
 	tree := check.TreeMulticast{Instance: treemcast.Instance{Grid: m,
 		Msgs: []treemcast.Multicast{
-			{Source: m.Node(0, 0), Dests: []model.NodeID{m.Node(1, 0), m.Node(0, 1)}},
-			{Source: m.Node(1, 1), Dests: []model.NodeID{m.Node(0, 1), m.Node(1, 0)}},
+			{Source: m.Node(0, 0), Dests: []topology.NodeID{m.Node(1, 0), m.Node(0, 1)}},
+			{Source: m.Node(1, 1), Dests: []topology.NodeID{m.Node(0, 1), m.Node(1, 0)}},
 		},
 		Params: treemcast.Params{Prune: pruning, Length: 1, Buffer: 1, Ports: flit.OnePort}}}
 	checktest.RequireHolds(t, checktest.Check(t, tree, props.PropDeadlock))

@@ -31,8 +31,15 @@ function nodeXY(v) {
   const n = scene.grid.nodes[v];
   return [M + n.x * cell, M + (scene.grid.height - 1 - n.y) * cell];
 }
+// dirOf is the unit vector along channel c on the page: along its dimension on a grid,
+// from node to node on a laid-out network.
 function dirOf(c) {
   const ch = scene.grid.channels[c];
+  if (scene.grid.laid_out) {
+    const [x1, y1] = nodeXY(ch.from), [x2, y2] = nodeXY(ch.to);
+    const d = Math.hypot(x2 - x1, y2 - y1) || 1;
+    return [(x2 - x1) / d, (y2 - y1) / d];
+  }
   return ch.dim === 0 ? [ch.dir, 0] : [0, -ch.dir];
 }
 // lane returns the segments of lane k (0-based, 1 more = further right) of channel c.
@@ -78,7 +85,7 @@ function setup() {
     const ol = document.getElementById("steps");
     scene.frames.forEach((f, k) => {
       const li = html("li", {"data-step": k}, ol, f.label);
-      if (scene.lasso_start >= 0 && k >= scene.lasso_start) li.classList.add("lasso");
+      if (scene.lasso_start >= 0 && k > scene.lasso_start) li.classList.add("lasso");
       li.addEventListener("click", () => go(k));
     });
   }
@@ -154,7 +161,7 @@ function legend() {
   row("#555", "thick: a virtual channel held by a message; dots: its buffered flits (header ringed)");
   row("#ccc", "thin: a free virtual channel (one lane per VC, right of the direction)");
   row(RED, "red ring: blocked header; red dashed: the channel it waits for; numbered: the wait-for cycle");
-  if (scene.lasso_start >= 0) row("#7a3fb0", `steps from ${scene.lasso_start} on repeat forever (the lasso's cycle)`);
+  if (scene.lasso_start >= 0) row("#7a3fb0", `moves ${scene.lasso_start + 1} to ${scene.frames.length - 1} repeat forever (the lasso's cycle)`);
 }
 
 function base(svg) {
@@ -246,9 +253,9 @@ function drawFrame() {
   });
   document.getElementById("cycle-section").style.display = (f.cycle && f.cycle.length) ? "" : "none";
   // Messages' progress and the step list.
-  document.getElementById("position").textContent = `step ${pos} / ${last}`;
+  document.getElementById("position").textContent = `move ${pos} / ${last}`;
   let lbl = f.label;
-  if (scene.lasso_start >= 0 && pos >= scene.lasso_start) lbl += `  (in the lasso's cycle: after step ${last} it returns to step ${scene.lasso_start})`;
+  if (scene.lasso_start >= 0 && pos >= scene.lasso_start) lbl += `  (in the lasso's cycle: after move ${last} the network is back in the state after move ${scene.lasso_start})`;
   document.getElementById("label").textContent = lbl;
   document.querySelectorAll("#steps li").forEach((li) => li.classList.toggle("current", +li.dataset.step === pos));
   const cur = document.querySelector("#steps li.current");

@@ -1,0 +1,364 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
+)
+
+// This file runs an entry of the library's registry as a command: `check --algo A` and
+// every command of its own (check.Commands: routing, partition, ...), which it
+// registers. The flags are the entry's parameters and the common flags its
+// check.Flags name; the rest is the entry's.
+
+func init() {
+	for _, a := range check.Commands() {
+		c := a.Command
+		registerCommand(&command{Name: c.Name, Summary: a.Summary, Help: c.Usage,
+			Run: func(ctx context.Context, e *env, args []string) (int, error) {
+				return runEntry(ctx, e, entryRun{name: c.Name, algo: a, flags: c.Flags, help: c.Usage, prop: c.Property}, args)
+			}})
+	}
+}
+
+// entryRun is one command line of an entry: the command's name, the entry, its common
+// flags, its help (with flagList, followed by the flags' defaults) and the property a
+// command of its own checks.
+type entryRun struct {
+	name     string
+	algo     check.Algorithm
+	flags    check.Flags
+	help     string
+	flagList bool
+	prop     string
+}
+
+// common holds the common flags' values (check.Flags).
+type common struct {
+	Topo, Faults, BookSim    string
+	Prop                     string
+	JSON, Symmetry, Progress bool
+	Workers                  int
+	MaxStates                int64
+	MaxDepth                 int
+	Store, SpillDir          string
+	Search, Reduction        string
+	Seed                     int64
+	Trace, SVG, PCAP         string
+	Result, Resume           string
+	Every                    time.Duration
+	Explore                  bool
+	budget                   *budget
+}
+
+// define defines the common flags flags names (and, for `check`, --algo and --explore;
+// for an algorithm with families, --result, --resume and --checkpoint-every).
+func (c *common) define(fs *flag.FlagSet, r entryRun) {
+	has := func(f check.Flags) bool { return r.flags&f != 0 }
+	if r.name == "check" {
+		fs.String("algo", "", "algorithm")
+		fs.BoolVar(&c.Explore, "explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
+	}
+	if has(check.FlagTopology) {
+		fs.StringVar(&c.Topo, "topo", "", "topology spec")
+	}
+	if has(check.FlagNetwork) {
+		fs.StringVar(&c.Faults, "faults", "", "failed links of the --topo grid: A-B (both ways) or A->B, comma-separated, e.g. '(1,1)-(2,1),9->10'")
+		fs.StringVar(&c.BookSim, "booksim", "", "read topology, routing_function, num_vcs, vc_buf_size and packet_size from this BookSim2 configuration `file`")
+	}
+	if has(check.FlagJSON) {
+		fs.BoolVar(&c.JSON, "json", false, "print one JSON object")
+	}
+	if has(check.FlagTrace) {
+		fs.StringVar(&c.Trace, "trace", "", "write a violation's trace to this file")
+	}
+	if has(check.FlagSVG) {
+		fs.StringVar(&c.SVG, "svg", "", "draw the witness to this SVG file")
+	}
+	if has(check.FlagPCAP) {
+		fs.StringVar(&c.PCAP, "pcap", "", "write a flit-level witness as pcap")
+	}
+	if has(check.FlagSearch) {
+		fs.StringVar(&c.Prop, "prop", "", "property to check")
+		fs.IntVar(&c.Workers, "workers", 1, "explorer workers")
+		fs.Int64Var(&c.MaxStates, "max-states", 0, "state budget (0 = none)")
+		fs.IntVar(&c.MaxDepth, "max-depth", 0, "depth bound (0 = none)")
+		fs.StringVar(&c.Store, "store", "exact", "visited store: exact or fingerprint")
+		fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
+		fs.Int64Var(&c.Seed, "seed", 1, "random seed")
+		fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
+		fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+		fs.StringVar(&c.Reduction, "reduction", "stubborn", "reduction of flit searches: stubborn (the lean model, with stubborn sets where sound: an acyclic relation, no symmetry), lean (the lean model only: worms compacted, lowest free VC of a class) or none (the flit model itself, every flit move a step)")
+	}
+	if has(check.FlagBudget) && has(check.FlagSearch) {
+		c.budget = &budget{}
+		fs.Int64Var(&c.budget.maxMemMB, "max-memory", progress.DefaultMemoryMiB(), "memory budget in MiB (0 = none; default 3/4 of the memory available at the start)")
+		fs.DurationVar(&c.budget.timeLimit, "time-limit", 0, "stop the search after this long, inconclusive (e.g. 30s; 0 = none; a swarm needs one)")
+	} else if has(check.FlagBudget) {
+		c.budget = defineBudget(fs)
+	}
+	if has(check.FlagProgress) {
+		fs.BoolVar(&c.Progress, "progress", false, "show progress on stderr")
+	}
+	if r.name == "check" && r.algo.Families {
+		fs.StringVar(&c.Result, "result", "", "with --family: write the family result (JSON, for wormcheck merge) to this `file`, updated as members finish")
+		fs.StringVar(&c.Resume, "resume", "", "with --family: continue the result in this `file` (a missing file starts afresh); it is updated unless --result names another")
+		fs.DurationVar(&c.Every, "checkpoint-every", time.Second, "with --result: rewrite the result file at most this often as members finish")
+	}
+}
+
+// runEntry runs one entry: flags into an Instance and Options, check.Run under the
+// budget, the family result and the artefacts written, the report printed.
+func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, error) {
+	var c common
+	fs := newFlagSet(r.name)
+	c.define(fs, r)
+	params := defineParams(fs, r.algo.Params)
+	if code, done, err := parseOrHelp(e, fs, args, r.help, r.flagList); done {
+		return code, err
+	}
+	in, err := c.instance(e, fs, r.algo, params())
+	if err != nil {
+		return 0, err
+	}
+	prop := c.Prop
+	if prop == "" {
+		prop = r.prop
+	}
+	if (c.Result != "" || c.Resume != "") && in.Params["family"] == "" {
+		return 0, usagef("--result and --resume need --family")
+	}
+	opt, err := c.options()
+	if err != nil {
+		return 0, err
+	}
+	// The overview picture of a holding instance is drawn only when --svg asks for it:
+	// on a large schedule it costs seconds, many times the check.
+	opt.ViolationPicturesOnly = c.SVG == ""
+	if c.Result != "" || c.Resume != "" {
+		if c.Result, err = familyFiles(&opt, c.Result, c.Resume, c.Every); err != nil {
+			return 0, err
+		}
+	}
+	if c.Progress || (e.StderrIsTerminal && r.flags&check.FlagProgress != 0) {
+		opt.Progress = e.Stderr
+	}
+	var maxMem int64
+	var limit time.Duration
+	if c.budget != nil {
+		maxMem, limit = c.budget.maxMemMB<<20, c.budget.timeLimit
+		opt.MaxMemoryBytes = maxMem
+	}
+	// The searches bound their own heap (Options.MaxMemoryBytes); the watcher of the
+	// process's resident set covers what they do not count and the entries that do
+	// not account for theirs.
+	ctx, release, err := budgetContext(ctx, maxMem, limit)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, prop, opt) })
+	if errors.Is(err, errStopped) {
+		rep, err = check.Stopped(in, prop, stopReason(ctx)+" before "+r.name+" finished"), nil
+	}
+	if err != nil {
+		if errors.Is(err, check.ErrBadInput) {
+			return 0, usagef("%v", err)
+		}
+		return 0, err
+	}
+	if c.Result != "" && rep.Result != nil {
+		if err := writeOutput(c.Result, append(rep.Result, '\n'), 0o644); err != nil {
+			return 0, fmt.Errorf("writing --result: %v", err)
+		}
+		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
+			rep.Reason += fmt.Sprintf(" (--resume %s)", c.Result)
+		}
+	}
+	code, err := emitReport(e, r.name, rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	if err != nil || !c.Explore {
+		return code, err
+	}
+	if rep.Trace == nil {
+		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
+		return code, nil
+	}
+	sc, err := traceScene(rep.Trace)
+	if err != nil {
+		return 0, err
+	}
+	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
+}
+
+// instance is the Instance the flags name: --booksim and --faults applied to --topo
+// (topologyFlags), and where a BookSim configuration gives the routing, VCs, buffers or
+// length, the parameters of those names the command line did not set.
+func (c *common) instance(e *env, fs *flag.FlagSet, a check.Algorithm, params map[string]string) (check.Instance, error) {
+	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
+	if err != nil {
+		return check.Instance{}, err
+	}
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params}
+	if bs != nil {
+		m := bs.Mapping
+		for name, v := range map[string]int{"vcs": m.VCs, "buffers": m.Buffer, "length": m.Length} {
+			if _, has := in.Params[name]; has && !given(fs, name) && v > 0 {
+				in.Params[name] = strconv.Itoa(v)
+			}
+		}
+		if _, has := in.Params["routing"]; has && !given(fs, "routing") {
+			if m.Routing == "" {
+				return in, usagef("--routing is missing and --booksim gives none: %s", m.NoRouting)
+			}
+			in.Params["routing"] = m.Routing
+		}
+	}
+	return in, nil
+}
+
+// familyFiles sets up checkpointing for a family run: the result so far is written to the
+// --result file (atomically, so that a kill at any moment leaves a valid file) as members
+// finish, and --resume reads an earlier result to continue; a missing --resume file
+// starts afresh, which is what a first attempt of a requeued Slurm task finds. It returns
+// the file the result goes to (--resume's when --result is not given).
+func familyFiles(opt *check.Options, result, resume string, every time.Duration) (string, error) {
+	if every <= 0 {
+		return "", usagef("--checkpoint-every %v must be positive", every)
+	}
+	if resume != "" {
+		if result == "" {
+			result = resume
+		}
+		data, err := os.ReadFile(resume)
+		switch {
+		case errors.Is(err, iofs.ErrNotExist):
+		case err != nil:
+			return "", usagef("--resume: %v", err)
+		default:
+			opt.Resume = data
+		}
+	}
+	if result != "" {
+		opt.CheckpointEvery = every
+		opt.Checkpoint = func(b []byte) error {
+			if err := writeOutput(result, append(b, '\n'), 0o644); err != nil {
+				return fmt.Errorf("writing --result: %v", err)
+			}
+			return nil
+		}
+	}
+	return result, nil
+}
+
+// options converts the common flags into the entry's options; flag values that no
+// algorithm could accept are refused here with the flag's name.
+func (c *common) options() (check.Options, error) {
+	opt := check.Options{Workers: max(c.Workers, 1), MaxStates: c.MaxStates, MaxDepth: c.MaxDepth,
+		Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
+	if c.Search == "" { // a command without the search's flags
+		return opt, nil
+	}
+	var limit time.Duration
+	if c.budget != nil {
+		limit = c.budget.timeLimit
+	}
+	var err error
+	switch c.Search {
+	case "bfs":
+	case "swarm":
+		if limit <= 0 {
+			return opt, usagef("--search swarm needs --time-limit (a swarm that finds nothing runs until stopped)")
+		}
+		opt.Swarm = true
+	default:
+		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+	}
+	if limit < 0 {
+		return opt, usagef("--time-limit must not be negative")
+	}
+	switch c.Reduction {
+	case "stubborn":
+		opt.Reduction = !c.Symmetry
+	case "lean":
+	case "none":
+		opt.FlitModel = true
+	default:
+		return opt, usagef("--reduction %q is unknown; use stubborn, lean or none", c.Reduction)
+	}
+	if opt.Store, err = storeNamed(c.Store); err != nil {
+		return opt, err
+	}
+	opt.Workers = c.Workers
+	return opt, opt.Validate()
+}
+
+// artefacts are the files a violation may be written to.
+type artefacts struct{ Trace, SVG, PCAP string }
+
+// emitReport writes the requested artefacts, prints the report (its Body, where it has
+// one) and returns the exit code of its verdict.
+func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
+	rep.Schema = props.ReportSchema
+	rep.Version = toolVersion()
+	rep.Command = cmd
+	if err := writeArtefacts(e, rep, files); err != nil {
+		return 0, err
+	}
+	switch {
+	case rep.Body != nil && asJSON:
+		rep.Body.SetVersion(toolVersion())
+		if err := writeJSON(e.Stdout, rep.Body); err != nil {
+			return 0, err
+		}
+	case rep.Body != nil:
+		rep.Body.WriteText(e.Stdout)
+	case asJSON:
+		if err := writeJSON(e.Stdout, rep); err != nil {
+			return 0, err
+		}
+	default:
+		io.WriteString(e.Stdout, rep.String())
+	}
+	return rep.Verdict.ExitCode(), nil
+}
+
+func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
+	write := func(path, what string, data []byte) error {
+		if path == "" {
+			return nil
+		}
+		if data == nil {
+			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
+			return nil
+		}
+		if err := writeOutput(path, data, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %v", what, err)
+		}
+		return nil
+	}
+	var traceJSON []byte
+	if rep.Trace != nil {
+		var err error
+		if traceJSON, err = marshalIndent(rep.Trace); err != nil {
+			return err
+		}
+	}
+	if err := write(files.Trace, "trace", traceJSON); err != nil {
+		return err
+	}
+	if err := write(files.SVG, "picture", rep.SVG); err != nil {
+		return err
+	}
+	return write(files.PCAP, "pcap capture", rep.PCAP)
+}

@@ -1,0 +1,355 @@
+package decide
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/render"
+)
+
+// Report is the static decision of a routing relation on a whole topology (`wormcheck
+// routing`): the report (property deadlock, semantics static, the exact verdict), the
+// sufficient conditions' analysis with both graphs' figures, the exact decision, and
+// the CDG's own cycle even when a condition proves the relation. For a violation the
+// witness is the deadlock configuration (kind configuration) with, in its steps, the
+// flit moves that reach it from the empty network, and Trace is the saved-trace form of
+// those moves (`replay` re-runs it). Encoded as JSON it is the report's fields followed
+// by "analysis", "decision" and "cdg_witness".
+type Report struct {
+	props.Report
+	Analysis   *cdg.Result    `json:"analysis"`
+	Decision   *Decision      `json:"decision"`
+	CDGWitness *props.Witness `json:"cdg_witness"`
+	// Realisation is the configuration put in place in the flit model (violations).
+	Realisation *Realisation `json:"-"`
+
+	rel routing.Relation
+}
+
+// Prove decides the relation spec (a built-in name, or a routing file read with read)
+// on topology topo, which may be "" when the file names its own: ProveRelation, which
+// ctx stops. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
+func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
+	return ProveWith(ctx, topo, spec, read, Options{})
+}
+
+// ProveWith is Prove with the decision's bounds given (the command line sizes the
+// header states to its memory budget: HeaderStatesWithin).
+func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte, error), opt Options) (*Report, error) {
+	var g *topology.Network
+	if topo != "" {
+		var err error
+		if g, err = topology.Parse(topo); err != nil {
+			return nil, props.BadInputf("--topo: %v", err)
+		}
+	} else if routing.IsBuiltin(spec) {
+		return nil, props.BadInputf("--topo: missing (a built-in routing needs a topology)")
+	}
+	rel, err := routing.Resolve(g, spec, read)
+	if err != nil {
+		return nil, props.BadInputf("--routing: %v", err)
+	}
+	return ProveRelation(ctx, rel, opt)
+}
+
+// bytesPerHeaderState is what one header state of the exact search costs at its peak,
+// with the graphs and bounds built over the space: 150 to 190 bytes measured (mesh:64x64
+// adaptive, 33 million states in 4.8 GB; torus:64x64 dor-1vc in 3.1 GB).
+const bytesPerHeaderState = 200
+
+// HeaderStatesWithin returns the header-state bound (Options.MaxStates) that keeps
+// the exact search within a memory budget of the given bytes: the default bound when
+// the budget is unknown (0) or smaller than it, at most 2^28.
+func HeaderStatesWithin(bytes int64) int64 {
+	n := bytes / bytesPerHeaderState
+	switch {
+	case bytes <= 0 || n < defaultMaxStates:
+		return defaultMaxStates
+	case n > 1<<28:
+		return 1 << 28
+	}
+	return n
+}
+
+// ProveRelation decides whether relation rel (a built-in, a routing file or a user's Go
+// relation) has a deadlock configuration on its topology (Decide: the sufficient
+// conditions first, then the exact search), and for a configuration builds the flit
+// instance and the moves that reach it (Realise). A configuration the flit model does
+// not reach from the empty network is refused, and the search goes on to the next one
+// in its order (Options.Accept; notes count the refusals). The verdict is holds or
+// violated; inconclusive when a bound of opt was reached (among them the refusals'),
+// and, within a second, when ctx ends. Errors are bad input naming --routing.
+func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Report, error) {
+	start := time.Now()
+	if opt.Context == nil {
+		opt.Context = ctx
+	}
+	var real *Realisation
+	var unreached []string
+	unproved := 0 // refusals the explorer did not settle (see Unreachable)
+	if opt.Accept == nil {
+		opt.Accept = func(c *Configuration) bool {
+			r, err := Realise(ctx, rel, c)
+			if err != nil {
+				unreached = append(unreached, err.Error())
+				if u, ok := err.(*Unreachable); !ok || !u.Proved {
+					unproved++
+				}
+				return false
+			}
+			real = r
+			return true
+		}
+	}
+	d, err := Decide(rel, opt)
+	if err != nil {
+		return nil, props.BadInputf("--routing: %v", err)
+	}
+	switch {
+	case len(unreached) == 0:
+	case d.Verdict == props.Inconclusive && d.Exhausted && unproved == 0:
+		d.Bound = fmt.Sprintf("every deadlock configuration there is is one the flit model cannot reach: the search found %d (in the static sense of Verbeek & Schmaltz), and the explorer showed each unreachable from the empty network with worms as long as the channels they hold and buffers of one flit, from every source that can hold those channels; so no flit deadlock with buffers of one flit, for any worm length (docs/semantics.md); larger buffers are not decided: check --algo unicast --routing with --buffers", len(unreached))
+	case d.Verdict == props.Violated && d.Minimal && unproved > 0:
+		d.Minimal = false
+		d.NotMinimal = fmt.Sprintf("%d smaller configurations found before it were refused without the explorer settling whether the flit model reaches them", unproved)
+	}
+	res := d.Analysis
+	r := &Report{
+		Report: props.Report{
+			Schema:    props.ReportSchema,
+			Command:   "routing",
+			Instance:  props.Instance{Topology: d.Topology, Algorithm: d.Relation, Params: map[string]any{"vcs": d.VCs}},
+			Property:  "deadlock",
+			Semantics: "static",
+			Verdict:   d.Verdict,
+			Reason:    d.Reason(),
+		},
+		Analysis: res, Decision: d, rel: rel,
+	}
+	if res != nil {
+		r.CDGWitness = res.CDGWitness()
+		r.Stats.States = res.States
+	}
+	r.Stats.States += d.States
+	if len(unreached) > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d deadlock configurations before this answer were not reached from the empty network by the flit model; the first: %s", len(unreached), unreached[0]))
+	}
+	if d.Verdict == props.Violated {
+		w := d.Witness()
+		if real == nil {
+			// A stranded header (no search), or a caller's own Accept.
+			real, err = Realise(ctx, rel, d.Configuration)
+		}
+		if err != nil {
+			r.Verdict = props.Inconclusive
+			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
+		} else {
+			r.Realisation = real
+			r.Trace = unicast.TraceFile(real.Spec, &real.Result)
+			if w.Steps, err = real.steps(); err != nil {
+				return nil, err
+			}
+			if len(real.Moved) > 0 {
+				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and its deadlock may differ from the configuration", movedText(d, real)))
+			} else if !real.Scheduled {
+				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
+			}
+		}
+		r.Witness = w
+	} else if d.Verdict == props.Inconclusive && res != nil {
+		r.Witness = res.Witness()
+	}
+	r.Stats.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// SVG draws the witness on the topology (2-D meshes and tori, irregular networks): for a
+// violation, the deadlocked state the configuration's moves reach (every worm on the
+// channels it holds, each blocked header and what it waits for); otherwise the cycle
+// that leaves the sufficient conditions unproven, else the CDG's own cycle (which
+// Duato's condition or the exact search overcame); where the CDG is acyclic, its
+// certificate: every held channel numbered in a topological order (ranksSVG).
+func (r *Report) SVG() ([]byte, error) {
+	if real := r.Realisation; real != nil {
+		m, tr, err := unicast.ReplayWitness(real.Spec, &real.Result)
+		if err != nil {
+			return nil, props.BadInputf("--svg: %v", err)
+		}
+		d := r.Decision
+		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
+		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
+			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), len(real.Result.Actions))
+		pic, err := render.FlitTrace(m, tr, title, sub, nil)
+		if err != nil {
+			return nil, props.BadInputf("--svg: %v", err)
+		}
+		return pic, nil
+	}
+	res := r.Analysis
+	if res == nil {
+		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", r.Reason)
+	}
+	w := res.Witness()
+	if w == nil || w.Kind != props.WitnessCycle {
+		w = res.CDGWitness()
+	}
+	if (w == nil || len(w.Cycle) == 0) && res.Acyclic && res.Stranded == nil {
+		return r.ranksSVG()
+	}
+	if w == nil || len(w.Cycle) == 0 {
+		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", res.Reason())
+	}
+	what, _, _ := strings.Cut(w.Violation, ":")
+	var pic []byte
+	var err error
+	if r.Verdict == props.Holds {
+		// The relation is deadlock-free although its CDG is cyclic: the cycle is drawn
+		// as harmless, with the verdict and its reason first.
+		pic, err = render.ProvenCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
+			fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency ")), r.Reason)
+	} else {
+		pic, err = render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
+			fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+	}
+	if err != nil {
+		return nil, props.BadInputf("--svg: %v", err)
+	}
+	return pic, nil
+}
+
+// SetVersion sets the tool version the JSON object names (props.Body).
+func (r *Report) SetVersion(v string) { r.Version = v }
+
+// Conditions are the figures that say which condition proved the relation: FigCDGAcyclic always, and
+// FigDuatoProved and FigEscapeVertices where the relation has an escape subfunction.
+func (r *Report) Conditions() map[string]float64 {
+	res := r.Analysis
+	if res == nil {
+		return nil
+	}
+	figs := map[string]float64{FigCDGAcyclic: b2f(res.Acyclic)}
+	if d := res.Duato; d != nil {
+		figs[FigDuatoProved] = b2f(d.Connected && d.Decided && d.Acyclic)
+		figs[FigEscapeVertices] = float64(d.Escape)
+	}
+	return figs
+}
+
+// b2f is 1 for true, 0 for false: a yes/no figure.
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// WriteText writes the verdict, the sufficient conditions (Result.WriteConditions),
+// the exact decision (Decision.WriteText), how the configuration was reached, and the
+// seconds it took.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, r.Decision.VCs, r.Verdict, r.Reason)
+	if r.Analysis != nil {
+		r.Analysis.WriteConditions(w)
+	}
+	r.Decision.WriteText(w)
+	if real := r.Realisation; real != nil {
+		how := "scheduled worm by worm"
+		if len(real.Moved) > 0 {
+			how = "found by the explorer with " + movedText(r.Decision, real)
+		} else if !real.Scheduled {
+			how = "found by the explorer"
+		}
+		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
+			real.Spec.Worms(), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
+	}
+	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// movedText names the worms a realisation injects at other sources than the
+// configuration's: "m0 injected at (1)".
+func movedText(d *Decision, real *Realisation) string {
+	var parts []string
+	for _, i := range real.Moved {
+		parts = append(parts, fmt.Sprintf("m%d injected at %s", i, d.g.NodeName(real.Spec.Pairs[i].Src)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lengthsText names the worm lengths of a realised instance.
+func lengthsText(sp unicast.Spec) string {
+	if len(sp.Lengths) == 0 {
+		return fmt.Sprintf("length %d", sp.Length)
+	}
+	return fmt.Sprintf("lengths %v", sp.Lengths)
+}
+
+// Figures of a static routing report (Report.Figures): FigCDGAcyclic is 1 when the
+// channel dependency graph is acyclic (Dally & Seitz 1987, Theorem 1: deadlock-free),
+// else 0; FigDuatoProved is 1 when Duato's condition holds (the escape subfunction is
+// connected and its extended dependency graph acyclic, Duato 1993, Theorem 1), 0 when
+// it was tried and failed, absent when the relation has no escape subfunction;
+// FigEscapeVertices counts the (channel, VC) pairs the escape subfunction offers.
+// Claims that say which condition proves a relation (proofs' RT1-RT4) read them.
+const (
+	FigCDGAcyclic     = "cdg_acyclic"
+	FigDuatoProved    = "duato_proved"
+	FigEscapeVertices = "escape_vertices"
+)
+
+// ranksSVG draws the certificate of an acyclic channel dependency graph: its vertices
+// numbered in a topological order (Kahn's, smallest vertex first), so every dependency
+// goes up.
+func (r *Report) ranksSVG() ([]byte, error) {
+	res := r.Analysis
+	gr, err := cdg.Dependencies(r.rel)
+	if err != nil {
+		return nil, props.BadInputf("--svg: %v", err)
+	}
+	vs := gr.Vertices()
+	index := make(map[cdg.Vertex]int, len(vs)) // lookup only
+	for i, v := range vs {
+		index[v] = i
+	}
+	indeg := make([]int, len(vs))
+	for _, v := range vs {
+		for _, w := range gr.Succ(v) {
+			indeg[index[w]]++
+		}
+	}
+	var ready []int
+	for i := range vs {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	var ranks []render.RankedChannel
+	for len(ready) > 0 {
+		slices.Sort(ready)
+		i := ready[0]
+		ready = ready[1:]
+		ranks = append(ranks, render.RankedChannel{Channel: vs[i].Channel, VC: vs[i].VC, Rank: len(ranks) + 1})
+		for _, w := range gr.Succ(vs[i]) {
+			if indeg[index[w]]--; indeg[index[w]] == 0 {
+				ready = append(ready, index[w])
+			}
+		}
+	}
+	if len(ranks) != len(vs) {
+		return nil, props.BadInputf("--svg: the dependency graph has a cycle after all (%d of %d vertices ranked)", len(ranks), len(vs))
+	}
+	pic, err := render.ChannelRanks(r.rel.Grid(), ranks, res.VCs, fmt.Sprintf("%s on %s: an acyclic channel dependency graph", res.Relation, res.Topology),
+		fmt.Sprintf("static check, %d VCs: %s; every dependency goes to a larger number", res.VCs, res.Verdict()))
+	if err != nil {
+		return nil, props.BadInputf("--svg: %v", err)
+	}
+	return pic, nil
+}
