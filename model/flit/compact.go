@@ -136,22 +136,25 @@ func (m *Model) Full() *Model {
 }
 
 // Lean returns the model a search of m runs on, built once: m's configuration with
-// Compact (unless a pruning policy rules it out) and, where m is Acyclic and a relation
-// class has several virtual channels, LowestVC; m itself when neither applies or m has
-// them already. Its Full is m. It keeps every global and local deadlock of m (up to a
+// Compact (unless a pruning policy rules it out) and, where m is Acyclic and some
+// virtual channels of a channel are interchangeable (vcgroups.go), LowestVC; m itself
+// when neither applies or m has them already. Its Full is m. It keeps every global and local deadlock of m (up to a
 // permutation of interchangeable virtual channels) and, being compacted only where the
 // graph may have cycles, every fair lasso; a witness found on it is Unfold-ed and
 // replayed on m.
 func (m *Model) Lean() *Model {
+	if m.compact || m.lowest {
+		return m
+	}
 	compact := m.cfg.Prune == PruneNone
-	lowest := m.per > 1 && m.Acyclic()
-	if m.compact || m.lowest || !compact && !lowest {
+	lowest := m.Acyclic() && m.interchangeable()
+	if !compact && !lowest {
 		return m
 	}
 	m.leanOnce.Do(func() {
 		cfg := m.cfg
 		cfg.Compact, cfg.LowestVC = compact, lowest
-		l, _ := New(cfg) // m's configuration is valid
+		l, _ := build(cfg, m.groups) // m's configuration is valid
 		l.fullOnce.Do(func() { l.full = m })
 		m.lean = l
 	})

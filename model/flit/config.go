@@ -154,13 +154,13 @@ type Config struct {
 	// docs/semantics.md); Unfold turns a trace back into the uncompacted model's. It has
 	// no effect under a pruning policy, whose prunes read the worm's own buffers.
 	Compact bool
-	// LowestVC has a header take only the lowest-numbered free model virtual channel of
-	// each relation class it may use, not every free one: the model virtual channels of
-	// one class of a channel are interchangeable (the relation sees the class), and the
-	// other choices lead to states that differ from that one by a permutation of them. So
-	// every deadlock, up to that permutation, and every shortest trace length is kept
-	// (docs/semantics.md). Model.Lean sets it where the model is Acyclic, so that
-	// delivery is certified by Progress on the smaller graph.
+	// LowestVC has a header take only the lowest-numbered free virtual channel of each
+	// class of interchangeable ones it may use, not every free one: the model virtual
+	// channels of one relation VC, and relation VCs the relation treats alike for every
+	// header of the messages (vcgroups.go). The other choices lead to states that differ
+	// from that one by a permutation of them, so every deadlock, up to that permutation,
+	// and every shortest trace length is kept (docs/semantics.md). Model.Lean sets it
+	// where the model is Acyclic, so that delivery is certified by Progress.
 	LowestVC bool
 }
 

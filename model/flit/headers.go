@@ -21,13 +21,14 @@ import (
 // classes, Duato's escape, routing files); Progress weighs flits by it, so every
 // transition increases the measure and the reachable graph is acyclic.
 
-// headerWalk calls edge(from, to) for every hop a header of message i can take under the
-// relation, from its source (from = -1) or a class node to a class node, by a search
-// over (class node, misroutes) for each destination. An edge may be reported more than
-// once. Outputs that break the relation's contract are skipped (the model records them
-// when it routes a state's header). Cost O(destinations * reachable class nodes *
-// (budget+1)) relation calls.
-func (m *Model) headerWalk(i int, edge func(from, to int)) {
+// headerWalk calls visit for every header a message i can route under the relation:
+// the header h (at its source, or arrived on a class node), from its class node (-1 at
+// the source) and the outputs the relation permits it, those that break the relation's
+// contract left out (the model records them when it routes a state's header). It
+// searches (class node, misroutes) from the source for each destination; a header may
+// be visited more than once. Cost O(destinations * reachable class nodes * (budget+1))
+// relation calls.
+func (m *Model) headerWalk(i int, visit func(h routing.Header, from int, outs []routing.Output)) {
 	msg := &m.cfg.Messages[i]
 	nR := m.rel.VCs()
 	budget := max(m.budget, 0)
@@ -55,21 +56,23 @@ func (m *Model) headerWalk(i int, edge func(from, to int)) {
 				h.Misroutes = x.mis
 			}
 			outs = m.rel.Route(h, outs[:0])
+			k := 0
 			for _, o := range outs {
 				if o.Channel < 0 || int(o.Channel) >= len(m.chFrom) || m.chFrom[o.Channel] != h.At || o.VC < 0 || o.VC >= nR {
 					continue
 				}
-				to := int(o.Channel)*nR + o.VC
-				edge(x.cls, to)
+				outs[k] = o
+				k++
 				mis := x.mis
 				if o.Misroute && m.budget >= 0 && mis < budget {
 					mis++
 				}
-				if y := (node{to, mis}); !seen[y] {
+				if y := (node{int(o.Channel)*nR + o.VC, mis}); !seen[y] {
 					seen[y] = true
 					work = append(work, y)
 				}
 			}
+			visit(h, x.cls, outs[:k])
 			if multi && x.mis < budget {
 				// A multicast's count is bumped by any of its address flits' misroutes,
 				// so this destination's flit may be here with any larger count.
@@ -89,10 +92,14 @@ func (m *Model) levels(i int) (level []uint32, top uint32, ok bool) {
 	n := len(m.chFrom) * m.rel.VCs()
 	adj := map[int][]int{}
 	edges := map[[2]int]bool{}
-	m.headerWalk(i, func(from, to int) {
-		if e := [2]int{from, to}; !edges[e] {
-			edges[e] = true
-			adj[from] = append(adj[from], to)
+	nR := m.rel.VCs()
+	m.headerWalk(i, func(_ routing.Header, from int, outs []routing.Output) {
+		for _, o := range outs {
+			to := int(o.Channel)*nR + o.VC
+			if e := [2]int{from, to}; !edges[e] {
+				edges[e] = true
+				adj[from] = append(adj[from], to)
+			}
 		}
 	})
 	// Depth-first from the source: postorder, and a cycle on meeting a vertex on the

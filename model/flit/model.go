@@ -46,12 +46,14 @@ type Model struct {
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 
-	compact  bool      // Config.Compact and no pruning policy (compact.go)
-	lowest   bool      // Config.LowestVC and several model VCs per relation VC
-	fullOnce sync.Once // Full's model, built on first use
-	full     *Model
-	leanOnce sync.Once // Lean's model, built on first use
-	lean     *Model
+	compact   bool // Config.Compact and no pruning policy (compact.go)
+	lowest    bool // Config.LowestVC and some interchangeable virtual channels (vcgroups.go)
+	groupOnce sync.Once
+	groups    []uint8   // vcGroups
+	fullOnce  sync.Once // Full's model, built on first use
+	full      *Model
+	leanOnce  sync.Once // Lean's model, built on first use
+	lean      *Model
 
 	distOnce sync.Once  // Progress's weights, computed on first use (computeDist)
 	weight   [][]uint32 // weight[i][o]: the weight of a flit of message i in virtual channel o
@@ -60,11 +62,14 @@ type Model struct {
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
-func New(cfg Config) (*Model, error) {
+func New(cfg Config) (*Model, error) { return build(cfg, nil) }
+
+// build is New with the model's vcGroups given (nil: computed when LowestVC needs them).
+func build(cfg Config, groups []uint8) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable(), compact: cfg.Compact && cfg.Prune == PruneNone}
+	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable(), compact: cfg.Compact && cfg.Prune == PruneNone, groups: groups}
 	m.tab.worms = make([]localSet, len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
@@ -73,7 +78,6 @@ func New(cfg Config) (*Model, error) {
 	nodes := cfg.Net.Nodes()
 	m.nvc = cfg.Net.Channels() * cfg.VCs
 	m.per = cfg.VCs / cfg.Routing.VCs()
-	m.lowest = cfg.LowestVC && m.per > 1
 	m.chFrom = make([]topology.NodeID, cfg.Net.Channels())
 	for c := range m.chFrom {
 		m.chFrom[c], _ = cfg.Net.Ends(chanID(c))
@@ -86,6 +90,7 @@ func New(cfg Config) (*Model, error) {
 		m.into[to] = append(m.into[to], int32(o))
 	}
 	m.ejects = m.ejectPorts()
+	m.lowest = cfg.LowestVC && m.interchangeable()
 	for _, msg := range m.cfg.Messages {
 		m.flits = append(m.flits, msg.Flits())
 		exp := msg.Length
@@ -790,22 +795,20 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 	for _, r := range outs {
 		base := int(r.Channel)*m.cfg.VCs + r.VC*m.per
 		for o := base; o < base+m.per; o++ {
-			if s.VCs[o].Owner >= 0 {
-				continue
+			if s.VCs[o].Owner >= 0 || m.lowest && !m.lowestFree(s, o) {
+				continue // held, or not the lowest free of its class (Config.LowestVC)
 			}
 			// Insert in ascending output order; a repeated output keeps its first flag.
 			k := len(dst)
 			for k > n0 && dst[k-1].arg > o {
 				k--
 			}
-			if k == n0 || dst[k-1].arg != o {
-				dst = append(dst, succStep{})
-				copy(dst[k+1:], dst[k:])
-				dst[k] = succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}
+			if k > n0 && dst[k-1].arg == o {
+				continue
 			}
-			if m.lowest {
-				break // the class's lowest free channel only (Config.LowestVC)
-			}
+			dst = append(dst, succStep{})
+			copy(dst[k+1:], dst[k:])
+			dst[k] = succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}
 		}
 	}
 	if len(dst) == n0 && m.prunable(in) {

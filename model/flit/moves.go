@@ -507,17 +507,3 @@ func (x *expansion) restore(w int) {
 	}
 	t.Msgs[w] = s.Msgs[w]
 }
-
-// lowestFree reports whether virtual channel o is free and is the lowest free one of its
-// relation class on its channel (Config.LowestVC).
-func (m *Model) lowestFree(s *State, o int) bool {
-	if s.VCs[o].Owner >= 0 {
-		return false
-	}
-	for q := o - (o%m.cfg.VCs)%m.per; q < o; q++ {
-		if s.VCs[q].Owner < 0 {
-			return false
-		}
-	}
-	return true
-}

@@ -304,13 +304,13 @@ func (r *Reduced) routing(s *State, i int) bool {
 // take from its source to any of its destinations under the relation (headerWalk).
 func (r *Reduced) computeReach() {
 	words := (len(r.chFrom) + 63) / 64
-	nR := r.rel.VCs()
 	r.reach = make([][]uint64, len(r.cfg.Messages))
 	for i := range r.cfg.Messages {
 		set := make([]uint64, words)
-		r.headerWalk(i, func(_, to int) {
-			ch := to / nR
-			set[ch/64] |= 1 << (ch % 64)
+		r.headerWalk(i, func(_ routing.Header, _ int, outs []routing.Output) {
+			for _, o := range outs {
+				set[o.Channel/64] |= 1 << (o.Channel % 64)
+			}
 		})
 		r.reach[i] = set
 	}
