@@ -185,7 +185,7 @@ func runDC2(ctx context.Context, env Env) Outcome {
 
 func runDC3(ctx context.Context, env Env) Outcome {
 	out, reps := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(props.PropDepth),
-		dcfNote+" Decided exactly (symbolic, all parameters) and cross-checked on props.DefaultGrid.")
+		dcfNote+" Decided exactly (symbolic, all parameters) and cross-checked on props/schedule.DefaultGrid.")
 	if out.Verdict != Holds || len(reps) == 0 {
 		return out
 	}
@@ -363,7 +363,7 @@ func listOr(xs []string, none string) string {
 }
 
 // runDC7 checks DCF's formula on every size (the registry's formula property over
-// props.DefaultGrid, 128 points each), and reports EDN's and DCF's simulated times
+// schedule.DefaultGrid, 128 points each), and reports EDN's and DCF's simulated times
 // beside their formulas at the settings of 004 Figs. 8-9 (32x32, tc = 1) as figures.
 func runDC7(ctx context.Context, env Env) Outcome {
 	sizes := dcSizes(env.Size)
@@ -404,7 +404,7 @@ func runDC7(ctx context.Context, env Env) Outcome {
 		}
 	}
 	out.Verdict = Holds
-	out.Note = fmt.Sprintf("simulated completion = 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr (and the 2·4^k form) exactly at all %d points of props.DefaultGrid on %v tori, no contention; EDN's simulated times (contention-free timing, first contention flagged) beside its formula in Figures. %s", points, sizes, dcfNote)
+	out.Note = fmt.Sprintf("simulated completion = 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr (and the 2·4^k form) exactly at all %d points of props/schedule.DefaultGrid on %v tori, no contention; EDN's simulated times (contention-free timing, first contention flagged) beside its formula in Figures. %s", points, sizes, dcfNote)
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
@@ -125,7 +126,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		if props.Depth(rel, props.DepthOptions{NoTheorem1: true, NoGrid: true}).Verdict != props.Holds {
+		if schedule.Depth(rel, schedule.DepthOptions{NoTheorem1: true, NoGrid: true}).Verdict != props.Holds {
 			physRel++
 		}
 	}

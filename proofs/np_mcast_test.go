@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestVirtualChannelContention: judged per virtual channel (004 Fig. 2 classes), EDN on
@@ -16,7 +17,7 @@ import (
 // per physical channel is contention-free; 001 §4.2's worked example is free either way.
 func TestVirtualChannelContention(t *testing.T) {
 	depth := func(s *model.Schedule) props.Verdict {
-		return props.Depth(s, props.DepthOptions{NoTheorem1: true, NoGrid: true}).Verdict
+		return schedule.Depth(s, schedule.DepthOptions{NoTheorem1: true, NoGrid: true}).Verdict
 	}
 	perVC := func(s *model.Schedule) props.Verdict {
 		vc, err := s.WithWrapAheadClasses()

@@ -71,4 +71,6 @@ const (
 	SemAnyDelay = "any-delay"
 	SemStatic   = "static"
 	SemSim      = "sim"
+	// SemVCT is InfiniBand's virtual cut-through with credit-based flow control (model/vct).
+	SemVCT = "vct"
 )

@@ -1,7 +1,9 @@
-// Package props holds wormcheck's properties and their verdicts: the report every check
-// produces (the --json object), which carries the saved trace (checker/tracefile) that
-// `replay` re-executes, and the property checkers themselves (one file per property
-// family). Package props/check is the one entry that runs an algorithm instance and returns a Report.
+// Package props holds what every check shares: the property and semantics names, the
+// verdict, the report every check produces (the --json object), which carries the saved
+// trace (checker/tracefile) that `replay` re-executes, and the witnesses it may carry.
+// The judges live in packages of their own: props/schedule (unicast schedules),
+// props/cdg and props/decide (routing relations), and props/check is the one entry that
+// runs an algorithm instance and returns a Report.
 //
 // # The report schema, version wormcheck-report/1
 //

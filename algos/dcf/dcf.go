@@ -168,7 +168,7 @@ func Formula(sh Shape, t Times) float64 {
 // 5ts + 3δtc" together with "paths stay inside the block" leaves 46 blocks, none of which
 // survives the naive timed grid on 16x16 (TestSearchCounts; TestAllAt3ReadingFails logs
 // a witness). The pinned block is confirmed depth contention-free exactly (all
-// parameters, props.DecideDepth) on 4x4 .. 64x64 by claim DC3, with every channel-sharing
+// parameters, props/schedule.DecideDepth) on 4x4 .. 64x64 by claim DC3, with every channel-sharing
 // pair cleared by a condition of Theorem 1. Under the any-delay semantics it is not
 // contention-free on 16x16 (DC3's note has the witness).
 //

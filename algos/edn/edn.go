@@ -371,5 +371,5 @@ func Formula(k int, prime bool, t Times) float64 {
 }
 
 // DepthFreeTiles16 is how many of Search's 72 tiles give a depth contention-free
-// broadcast on the 16x16 torus (exact decision, props.DecideDepth); pinned by a test.
+// broadcast on the 16x16 torus (exact decision, props/schedule.DecideDepth); pinned by a test.
 const DepthFreeTiles16 = 11

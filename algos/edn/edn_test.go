@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestPatternIsFirst pins the reconstruction to the first tile of the search.
@@ -74,7 +75,7 @@ func TestEveryTileDepth(t *testing.T) {
 	cf := 0
 	for _, tl := range Search() {
 		s, _ := BuildWith(g, 0, tl)
-		r, err := props.DecideDepth(s, props.DepthOptions{NoTheorem1: true})
+		r, err := schedule.DecideDepth(s, schedule.DepthOptions{NoTheorem1: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func TestFormulaContentionFreeCase(t *testing.T) {
 	g, _ := topology.NewTorus(4, 4)
 	s, _ := Build(g, 0)
 	p := props.Params{Ts: 200, Tr: 3, Tc: 1, L: 5}
-	tm, err := props.Simulate(s, p)
+	tm, err := schedule.Simulate(s, p)
 	if err != nil {
 		t.Fatal(err)
 	}

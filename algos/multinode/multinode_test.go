@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestExplicitPaths: the schedules of directed DDNs (Types III and IV) are Explicit; their
@@ -78,7 +78,7 @@ func TestExplicitPaths(t *testing.T) {
 						t.Fatalf("%s: round trip changed path %d", name, i)
 					}
 				}
-				if v := props.Validity(&s); v.Verdict != checker.Holds {
+				if v := schedule.Validity(&s); v.Verdict != checker.Holds {
 					t.Errorf("%s: props says %s: %s", name, v.Verdict, v.Reason)
 				}
 				// A path that goes round a ring and back over a channel it used is refused.

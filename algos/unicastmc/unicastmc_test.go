@@ -10,7 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan/plantest"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestWorkedExample pins 001 §4.2's example: U-torus from p(4,2) on an 8x8 torus.
@@ -34,7 +34,7 @@ func TestWorkedExample(t *testing.T) {
 	if s.Steps() != 3 || s.Unicasts[0].To != p(0, 3) {
 		t.Errorf("steps %d, first send to %s", s.Steps(), g.NodeName(s.Unicasts[0].To))
 	}
-	if r := props.Depth(s, props.DepthOptions{}); r.Verdict != checker.Holds {
+	if r := schedule.Depth(s, schedule.DepthOptions{}); r.Verdict != checker.Holds {
 		t.Errorf("depth: %s %s", r.Verdict, r.Reason)
 	}
 }
@@ -118,7 +118,7 @@ func TestSingleUMeshDepth(t *testing.T) {
 		m.Destinations = dedup(m.Destinations)
 		for _, s := range []Scheme{UMesh, SPU} {
 			sc, _ := Build(g, s, m)
-			if r := props.Depth(sc, props.DepthOptions{NoTheorem1: true}); r.Verdict != checker.Holds {
+			if r := schedule.Depth(sc, schedule.DepthOptions{NoTheorem1: true}); r.Verdict != checker.Holds {
 				t.Errorf("%v %v: %s", s, m, r.Reason)
 			}
 		}
@@ -148,10 +148,10 @@ func TestManyUMeshNodeContention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := props.NodeContention(s); r.Verdict != checker.Violated {
+	if r := schedule.NodeContention(s); r.Verdict != checker.Violated {
 		t.Errorf("node contention: %s %s", r.Verdict, r.Reason)
 	}
-	if r := props.ExactlyOnce(s); r.Verdict != checker.Holds {
+	if r := schedule.ExactlyOnce(s); r.Verdict != checker.Holds {
 		t.Errorf("exactly-once: %s", r.Reason)
 	}
 }

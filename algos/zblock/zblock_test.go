@@ -9,7 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestSizes: exactly once in d steps on 2^d x 2^d, d = 2..6. Reference: 004 §5.1.
@@ -135,10 +135,10 @@ func TestDepthFinding(t *testing.T) {
 		g, _ := topology.NewTorus(c.n, c.n)
 		s, _ := Build(g, 0)
 		p, _ := BuildPlusTies(g, 0)
-		if v := props.Depth(s, props.DepthOptions{}).Verdict; v != c.paper {
+		if v := schedule.Depth(s, schedule.DepthOptions{}).Verdict; v != c.paper {
 			t.Errorf("%dx%d paper ties: depth %s, want %s", c.n, c.n, v, c.paper)
 		}
-		if v := props.Depth(p, props.DepthOptions{}).Verdict; v != c.plus {
+		if v := schedule.Depth(p, schedule.DepthOptions{}).Verdict; v != c.plus {
 			t.Errorf("%dx%d plus ties: depth %s, want %s", c.n, c.n, v, c.plus)
 		}
 	}

@@ -96,17 +96,30 @@ type ScheduleResult struct {
 //
 // Reference: 004 §6.1 (timing model), §6.2 (simulation of DCF and EDN).
 func ExecuteSchedule(g *topology.Network, s *model.Schedule, opt ScheduleOptions) (*ScheduleResult, error) {
+	if err := checkSchedule(g, s, &opt); err != nil {
+		return nil, err
+	}
+	x, err := newScheduleExec(g, s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return x.run()
+}
+
+// checkSchedule checks the options and every unicast's path, and sets the options'
+// defaults (one VC, buffers of two flits).
+func checkSchedule(g *topology.Network, s *model.Schedule, opt *ScheduleOptions) error {
 	if g == nil || s == nil {
-		return nil, fmt.Errorf("schedule: a grid and a schedule are required")
+		return fmt.Errorf("schedule: a grid and a schedule are required")
 	}
 	if opt.L < 1 || opt.L > 1<<20 {
-		return nil, fmt.Errorf("length %d: message length must be 1..%d flits", opt.L, 1<<20)
+		return fmt.Errorf("length %d: message length must be 1..%d flits", opt.L, 1<<20)
 	}
 	if opt.Ts < 0 || opt.Tr < 0 || opt.Ts > MaxLatency || opt.Tr > MaxLatency {
-		return nil, fmt.Errorf("ts %d, tr %d: software latencies must be 0..%d cycles", opt.Ts, opt.Tr, MaxLatency)
+		return fmt.Errorf("ts %d, tr %d: software latencies must be 0..%d cycles", opt.Ts, opt.Tr, MaxLatency)
 	}
 	if opt.Buffer < 0 || opt.Buffer > 1<<20 {
-		return nil, fmt.Errorf("buffers %d: a virtual channel's buffer must be 1..%d flits", opt.Buffer, 1<<20)
+		return fmt.Errorf("buffers %d: a virtual channel's buffer must be 1..%d flits", opt.Buffer, 1<<20)
 	}
 	if opt.VCs == 0 {
 		opt.VCs = 1
@@ -117,194 +130,231 @@ func ExecuteSchedule(g *topology.Network, s *model.Schedule, opt ScheduleOptions
 	N := g.Nodes()
 	for i, u := range s.Unicasts {
 		if int(u.From) < 0 || int(u.From) >= N || int(u.To) < 0 || int(u.To) >= N {
-			return nil, fmt.Errorf("unicast %d: node out of range for %s", i, g.Spec())
+			return fmt.Errorf("unicast %d: node out of range for %s", i, g.Spec())
 		}
 		if len(u.Path) == 0 {
-			return nil, fmt.Errorf("unicast %d (%s to %s): empty path", i, g.NodeName(u.From), g.NodeName(u.To))
+			return fmt.Errorf("unicast %d (%s to %s): empty path", i, g.NodeName(u.From), g.NodeName(u.To))
 		}
 		cur := u.From
 		for j, c := range u.Path {
 			if int(c) < 0 || int(c) >= g.Channels() || g.Channel(c).From != cur {
-				return nil, fmt.Errorf("unicast %d (%s to %s): hop %d is not a channel leaving %s", i, g.NodeName(u.From), g.NodeName(u.To), j+1, g.NodeName(cur))
+				return fmt.Errorf("unicast %d (%s to %s): hop %d is not a channel leaving %s", i, g.NodeName(u.From), g.NodeName(u.To), j+1, g.NodeName(cur))
 			}
 			cur = g.Channel(c).To
 		}
 		if cur != u.To {
-			return nil, fmt.Errorf("unicast %d: its path ends at %s, not at %s", i, g.NodeName(cur), g.NodeName(u.To))
+			return fmt.Errorf("unicast %d: its path ends at %s, not at %s", i, g.NodeName(cur), g.NodeName(u.To))
 		}
 	}
-	in, out := 2*g.Dims(), 2*g.Dims()
-	if s.Ports == model.OnePort {
-		in, out = 1, 1
+	if s.Group != nil {
+		if len(s.Group) != len(s.Unicasts) {
+			return fmt.Errorf("schedule: %d groups for %d unicasts", len(s.Group), len(s.Unicasts))
+		}
+		for i, gi := range s.Group {
+			if gi < 0 || gi >= len(s.Sources) {
+				return fmt.Errorf("unicast %d: group %d out of range (%d sources)", i, gi, len(s.Sources))
+			}
+		}
 	}
-	classes := 1
-	r := topology.NewDOR(g)
+	return nil
+}
+
+// scheduleExec is one execution of a schedule: the network, each node's sends per
+// group in their stated order (byNode[v*G+g]), which of them were started, each
+// processor's next free cycle, the unicast of each worm, and the event queue.
+type scheduleExec struct {
+	g              *topology.Network
+	s              *model.Schedule
+	opt            ScheduleOptions
+	net            *network
+	r              topology.DOR
+	in             int // injection ports per node
+	classes, lanes int
+	G              int
+	byNode         [][]int
+	holds          []bool
+	cpu            []int64
+	wormUni        []int
+	q              eventQueue
+	seq            uint64
+	remaining      int
+	res            *ScheduleResult
+}
+
+func newScheduleExec(g *topology.Network, s *model.Schedule, opt ScheduleOptions) (*scheduleExec, error) {
+	x := &scheduleExec{g: g, s: s, opt: opt, r: topology.NewDOR(g), in: 2 * g.Dims(), classes: 1, G: 1, q: newQueue(Calendar),
+		remaining: len(s.Unicasts)}
+	out := 2 * g.Dims()
+	if s.Ports == model.OnePort {
+		x.in, out = 1, 1
+	}
 	if opt.Dateline && g.Kind() == topology.Torus {
-		classes = 2
+		x.classes = 2
 	}
 	// A schedule whose unicasts carry virtual-channel classes (model.Unicast.VC) is
 	// executed with those classes: each owns VCs/lanes VCs (at least one), so worms of
 	// different classes share a channel by round robin instead of waiting.
-	lanes := s.Lanes()
-	if lanes > 1 {
-		classes = lanes
-		opt.VCs = lanes * max(1, opt.VCs/lanes)
+	if x.lanes = s.Lanes(); x.lanes > 1 {
+		x.classes = x.lanes
+		x.opt.VCs = x.lanes * max(1, opt.VCs/x.lanes)
 	}
-	net, err := newNetwork(g, opt.VCs, opt.Buffer, in, out, classes)
+	net, err := newNetwork(g, x.opt.VCs, opt.Buffer, x.in, out, x.classes)
 	if err != nil {
 		return nil, err
 	}
 	net.recBlk = true
-	// Each node's sends per group in their stated order: byNode[v*G+g].
-	G := 1
+	x.net = net
+	N := g.Nodes()
 	if s.Group != nil {
-		G = len(s.Sources)
-		if len(s.Group) != len(s.Unicasts) {
-			return nil, fmt.Errorf("schedule: %d groups for %d unicasts", len(s.Group), len(s.Unicasts))
-		}
-		for i, gi := range s.Group {
-			if gi < 0 || gi >= G {
-				return nil, fmt.Errorf("unicast %d: group %d out of range (%d sources)", i, gi, G)
-			}
-		}
+		x.G = len(s.Sources)
 	}
-	byNode := make([][]int, N*G)
+	x.byNode = make([][]int, N*x.G)
 	for i, u := range s.Unicasts {
-		k := int(u.From)*G + s.GroupOf(i)
-		byNode[k] = append(byNode[k], i)
+		k := int(u.From)*x.G + s.GroupOf(i)
+		x.byNode[k] = append(x.byNode[k], i)
 	}
-	holds := make([]bool, N*G)
-	for _, l := range byNode {
+	for _, l := range x.byNode {
 		sort.SliceStable(l, func(a, b int) bool { return s.Unicasts[l[a]].Order < s.Unicasts[l[b]].Order })
 	}
-	res := &ScheduleResult{Receive: make([]int64, N), Deliver: make([]int64, len(s.Unicasts))}
-	for v := range res.Receive {
-		res.Receive[v] = -1
+	x.holds, x.cpu = make([]bool, N*x.G), make([]int64, N*x.G)
+	x.res = &ScheduleResult{Receive: make([]int64, N), Deliver: make([]int64, len(s.Unicasts))}
+	for v := range x.res.Receive {
+		x.res.Receive[v] = -1
 	}
-	q := newQueue(Calendar)
-	var seq uint64
-	push := func(t int64, k eventKind, a, b int32) {
-		seq++
-		q.push(event{t: t, seq: seq, kind: k, a: a, b: b})
-	}
-	wormUni := []int{}
 	net.serialised = func(w, h int32, c topology.ChannelID) bool {
 		if h < 0 || c == topology.None {
 			return false
 		}
-		a, b := s.Unicasts[wormUni[w]], s.Unicasts[wormUni[h]]
+		a, b := s.Unicasts[x.wormUni[w]], s.Unicasts[x.wormUni[h]]
 		return a.From == b.From && a.Path[0] == c && b.Path[0] == c
 	}
 	if opt.Trace != nil {
 		net.trace = func(ev TraceEvent) {
-			ev.Msg = int32(wormUni[ev.Worm])
+			ev.Msg = int32(x.wormUni[ev.Worm])
 			opt.Trace(ev)
-		}
-	}
-	cpu := make([]int64, N*G)
-	start := func(v topology.NodeID, gi int, R int64) {
-		if holds[int(v)*G+gi] {
-			return
-		}
-		holds[int(v)*G+gi] = true
-		for _, i := range byNode[int(v)*G+gi] {
-			u := s.Unicasts[i]
-			w := net.newWorm()
-			for len(wormUni) <= int(w) {
-				wormUni = append(wormUni, -1)
-			}
-			wormUni[w] = i
-			wr := &net.worms[w]
-			wr.hops = wr.hops[:0]
-			if lanes > 1 {
-				for k, c := range u.Path {
-					var cl uint8
-					if u.VC != nil {
-						cl = u.VC[k]
-					}
-					wr.hops = append(wr.hops, topology.Hop{Channel: c, Class: cl})
-				}
-			} else if classes == 2 {
-				// Dateline classes of the path as given: a DOR path, a tie going Minus or
-				// an explicit subnetwork route (topology.DOR.PathHops).
-				wr.hops = append(wr.hops, r.PathHops(u.Path)...)
-			} else {
-				for _, c := range u.Path {
-					wr.hops = append(wr.hops, topology.Hop{Channel: c})
-				}
-			}
-			wr.length = int32(opt.L)
-			wr.src = v
-			p := int(v)
-			if opt.CPUPerGroup {
-				p = int(v)*G + gi
-			}
-			at := max(R, cpu[p]) + int64(opt.Ts)
-			cpu[p] = at
-			push(at, evReady, w, 0)
 		}
 	}
 	net.delivered = func(w int32, v topology.NodeID, t int64, final bool) {
 		// The unicast's index, not the worm's: a worm id is reused once released.
-		push(t+int64(opt.Tr), evReceived, int32(wormUni[w]), int32(v))
+		x.push(t+int64(opt.Tr), evReceived, int32(x.wormUni[w]), int32(v))
 	}
-	for gi, v := range s.Sources {
+	return x, nil
+}
+
+func (x *scheduleExec) push(t int64, k eventKind, a, b int32) {
+	x.seq++
+	x.q.push(event{t: t, seq: x.seq, kind: k, a: a, b: b})
+}
+
+// start hands node v's sends of group gi, once, to its processor from cycle R: each a
+// worm ready ts after the processor's previous send.
+func (x *scheduleExec) start(v topology.NodeID, gi int, R int64) {
+	if x.holds[int(v)*x.G+gi] {
+		return
+	}
+	x.holds[int(v)*x.G+gi] = true
+	for _, i := range x.byNode[int(v)*x.G+gi] {
+		u := x.s.Unicasts[i]
+		w := x.net.newWorm()
+		for len(x.wormUni) <= int(w) {
+			x.wormUni = append(x.wormUni, -1)
+		}
+		x.wormUni[w] = i
+		wr := &x.net.worms[w]
+		wr.hops = wr.hops[:0]
+		switch {
+		case x.lanes > 1:
+			for k, c := range u.Path {
+				var cl uint8
+				if u.VC != nil {
+					cl = u.VC[k]
+				}
+				wr.hops = append(wr.hops, topology.Hop{Channel: c, Class: cl})
+			}
+		case x.classes == 2:
+			// Dateline classes of the path as given: a DOR path, a tie going Minus or
+			// an explicit subnetwork route (topology.DOR.PathHops).
+			wr.hops = append(wr.hops, x.r.PathHops(u.Path)...)
+		default:
+			for _, c := range u.Path {
+				wr.hops = append(wr.hops, topology.Hop{Channel: c})
+			}
+		}
+		wr.length = int32(x.opt.L)
+		wr.src = v
+		p := int(v)
+		if x.opt.CPUPerGroup {
+			p = int(v)*x.G + gi
+		}
+		at := max(R, x.cpu[p]) + int64(x.opt.Ts)
+		x.cpu[p] = at
+		x.push(at, evReady, w, 0)
+	}
+}
+
+// handle runs event e at cycle t: a worm joins its injection port, or a unicast is
+// received (and its receiver starts its own sends).
+func (x *scheduleExec) handle(e event, t int64) {
+	switch e.kind {
+	case evReady:
+		wr := &x.net.worms[e.a]
+		p := 0
+		if x.in > 1 {
+			ch := x.g.Channel(wr.hops[0].Channel)
+			p = ch.Dim*2 + int(ch.Dir)
+		}
+		x.net.inject(e.a, int(wr.src)*x.in+p, t)
+	case evReceived:
+		x.remaining--
+		v := topology.NodeID(e.b)
+		i := int(e.a)
+		x.res.Deliver[i] = t
+		if x.res.Receive[v] < 0 {
+			x.res.Receive[v] = t
+		}
+		x.start(v, x.s.GroupOf(i), t)
+		x.res.Completion = max(x.res.Completion, t)
+	}
+}
+
+// run starts the sources and simulates until every unicast is received, the bound is
+// reached, the network is deadlocked or the context ends.
+func (x *scheduleExec) run() (*ScheduleResult, error) {
+	g, opt, net, res := x.g, x.opt, x.net, x.res
+	for gi, v := range x.s.Sources {
 		res.Receive[v] = 0
-		if G == 1 {
+		if x.G == 1 {
 			gi = 0
 		}
-		start(v, gi, 0)
+		x.start(v, gi, 0)
 	}
 	limit := opt.Limit
 	if limit == 0 {
-		limit = int64(len(s.Unicasts)+1)*(int64(opt.Ts)+int64(opt.Tr)+int64(opt.L)+int64(g.Nodes())+8)*4 + 1000
+		limit = int64(len(x.s.Unicasts)+1)*(int64(opt.Ts)+int64(opt.Tr)+int64(opt.L)+int64(g.Nodes())+8)*4 + 1000
 	}
-	remaining := len(s.Unicasts)
 	var t int64
-	for ; remaining > 0 && t <= limit; t++ {
+	handle := func(e event) { x.handle(e, t) }
+	for ; x.remaining > 0 && t <= limit; t++ {
 		if t&255 == 0 && opt.Context != nil && opt.Context.Err() != nil {
 			res.Stopped, res.StoppedAt, res.FlitHops = true, t, net.flitHops
 			return res, nil
 		}
-		q.popDue(t, func(e event) {
-			switch e.kind {
-			case evReady:
-				wr := &net.worms[e.a]
-				p := 0
-				if in > 1 {
-					ch := g.Channel(wr.hops[0].Channel)
-					p = ch.Dim*2 + int(ch.Dir)
-				}
-				net.inject(e.a, int(wr.src)*in+p, t)
-			case evReceived:
-				remaining--
-				v := topology.NodeID(e.b)
-				i := int(e.a)
-				res.Deliver[i] = t
-				if res.Receive[v] < 0 {
-					res.Receive[v] = t
-				}
-				start(v, s.GroupOf(i), t)
-				if t > res.Completion {
-					res.Completion = t
-				}
-			}
-		})
+		x.q.popDue(t, handle)
 		net.cycle(t)
 		// Nothing scheduled and nothing moved for longer than any wait for a channel can
 		// last: the worms in the network are deadlocked (possible on torus rings with a
 		// single VC under contention).
-		if q.len() == 0 && t-net.lastMove > int64(2*(opt.L+g.Nodes())+16) && !net.idle() {
+		if x.q.len() == 0 && t-net.lastMove > int64(2*(opt.L+g.Nodes())+16) && !net.idle() {
 			t++
 			break
 		}
 	}
 	res.FlitHops = net.flitHops
-	if remaining > 0 {
-		return res, fmt.Errorf("schedule: %d unicasts undelivered after %d cycles (deadlock or bound too small)", remaining, limit)
+	if x.remaining > 0 {
+		return res, fmt.Errorf("schedule: %d unicasts undelivered after %d cycles (deadlock or bound too small)", x.remaining, limit)
 	}
-	res.Contention = contention(g, net.firstBlk, wormUni)
-	res.FirstWait = contention(g, net.firstWait, wormUni)
+	res.Contention = contention(g, net.firstBlk, x.wormUni)
+	res.FirstWait = contention(g, net.firstWait, x.wormUni)
 	return res, nil
 }
 

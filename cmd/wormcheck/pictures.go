@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // This file turns saved files into pictures and explorer scenes (`wormcheck render`,
@@ -44,9 +45,9 @@ func exploreScene(data []byte, name string) (*render.Scene, error) {
 			return nil, props.BadInputf("%s: %v", name, err)
 		}
 		var w *props.ScheduleWitness
-		if rep := props.Stepwise(s); rep.Verdict == props.Violated {
+		if rep := schedule.Stepwise(s); rep.Verdict == props.Violated {
 			w = rep.ScheduleWitness()
-		} else if rep := props.Depth(s, props.DepthOptions{}); rep.Verdict == props.Violated {
+		} else if rep := schedule.Depth(s, schedule.DepthOptions{}); rep.Verdict == props.Violated {
 			w = rep.ScheduleWitness()
 		}
 		sc, err := render.ScheduleScene(s, w, name)
@@ -122,7 +123,7 @@ func picture(ctx context.Context, file string, data []byte) ([]byte, error) {
 // contention.
 func schedulePicture(s *model.Schedule) ([]byte, error) {
 	var w *props.ScheduleWitness
-	for _, r := range []*props.Report{props.Depth(s, props.DepthOptions{NoTheorem1: true}), props.Stepwise(s)} {
+	for _, r := range []*props.Report{schedule.Depth(s, schedule.DepthOptions{NoTheorem1: true}), schedule.Stepwise(s)} {
 		if x := r.ScheduleWitness(); x != nil {
 			w = x
 			break

@@ -74,8 +74,10 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 	wh2 := []string{"check", "--algo", "unicast", "--topo", "torus:4", "--prop", "deadlock", "--dateline", "off", "--msgs", "0->2,1->3,2->0,3->1"}
 	partFamily := []string{"check", "--algo", "partition", "--prop", "connected", "--topo", "mesh", "--family", "sizes:2-4"}
 	uniFamily := []string{"check", "--algo", "unicast", "--topo", "torus:4", "--dateline", "off", "--family", "all-placements:2"}
+	fabricTrace := path("fabric.json")
 	for _, setup := range [][]string{
 		append(wh2, "--trace", trace),
+		{"fabric", "--fabric", fx("ring.cables"), "--route", "minhop", "--trace", fabricTrace},
 		{"schedule", "--algo", "dcf", "--topo", "torus:4x4", "-o", sched},
 		append(append([]string{}, killFamily...), "--shard", "0/64", "--result", shard),
 		append(append([]string{}, partFamily...), "--shard", "0/2", "--result", path("p0.json")),
@@ -102,6 +104,10 @@ func TestJSONOutputsMatchTheirSchema(t *testing.T) {
 		{"routing", "--topo", "mesh:4x4", "--routing", "west-first", "--json"},
 		{"routing", "--topo", "torus:8x8", "--routing", "duato", "--json"},
 		{"partition", "--topo", "torus:8x8", "--type", "III", "--h", "4", "--json"},
+		{"fabric", "--fabric", fx("ring.cables"), "--route", "minhop", "--json"},
+		{"fabric", "--fabric", fx("ring.cables"), "--route", "minhop", "--faults", "S1/P3", "--json"},
+		{"fabric", "--fabric", fx("ring-broken", "opensm-subnet.lst"), "--lft", fx("ring-broken", "opensm.fdbs"), "--json"},
+		{"replay", fabricTrace, "--json"},
 		{"partition", "--topo", "mesh:8x8", "--type", "IV", "--h", "2", "--json"},
 		{"sim", "--topo", "mesh:4x4", "--cycles", "300", "--warmup", "100", "--json"},
 		{"sim", "--topo", "torus:8x8", "--algo", "dcf", "--json"},

@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // chainBoundPoints are the default timing points of props.PropChainBound.
@@ -56,7 +57,7 @@ func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error)
 		return nil, badf("%v", err)
 	}
 	nd := len(s.Destinations)
-	rep := props.Depth(vc, props.DepthOptions{NoTheorem1: true, NoGrid: true})
+	rep := schedule.Depth(vc, schedule.DepthOptions{NoTheorem1: true, NoGrid: true})
 	if rep.Verdict != props.Holds {
 		rep.Reason = "depth: " + rep.Reason
 		return rep, nil
@@ -79,7 +80,7 @@ func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error)
 	}
 	var excess int64
 	for _, p := range points {
-		t, err := props.Simulate(s, p)
+		t, err := schedule.Simulate(s, p)
 		if err != nil {
 			return violated(err.Error())
 		}
@@ -91,7 +92,7 @@ func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error)
 		excess = max(excess, t.Completion-f)
 	}
 	rep.Figures = map[string]float64{"excess_over_formula_tc": float64(excess), "physical_contention": 0}
-	if pr := props.Depth(s, props.DepthOptions{NoTheorem1: true, NoGrid: true}); pr.Verdict != props.Holds {
+	if pr := schedule.Depth(s, schedule.DepthOptions{NoTheorem1: true, NoGrid: true}); pr.Verdict != props.Holds {
 		rep.Figures["physical_contention"] = 1
 		note := "per physical channel it contends"
 		if w := pr.ScheduleWitness(); w != nil {

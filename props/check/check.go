@@ -235,6 +235,7 @@ func singleAlgorithms() []Algorithm {
 		regionRouteAlgorithm(),
 		routingAlgorithm(),
 		subnetworksAlgorithm(),
+		fabricAlgorithm(),
 		banyanLoadAlgorithm(),
 		cubeLoadAlgorithm(),
 		mcastLoadAlgorithm(),

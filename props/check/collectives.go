@@ -20,6 +20,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The unicast-based collectives: broadcasts DCF, Z_block and EDN on 2-D tori (004), SBT
@@ -27,7 +28,7 @@ import (
 // and SPU (001). Each builds a model.Schedule, judged by RunSchedule.
 
 // scheduleSupport lists the schedule properties with the semantics each is decided in
-// (props/schedule.go), in the order help lists them.
+// (package props/schedule), in the order help lists them.
 func scheduleSupport() []Support {
 	return []Support{
 		{props.PropStepwise, props.SemStep},
@@ -86,10 +87,10 @@ func collectiveAlgorithms(only string) []Algorithm {
 			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
 			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
-			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props.DefaultGrid, for chain-bound 001 §4.4's three"})
+			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props/schedule.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
 			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
-			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props.DefaultGrid"})
+			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props/schedule.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
 			Name: name, Summary: c.summary, Doc: c.doc,
@@ -244,7 +245,7 @@ func replaySchedule(ctx context.Context, tf *tracefile.File) (*props.Report, err
 	if err != nil {
 		return nil, err
 	}
-	rep, err := props.ReplayAnyDelay(s, tf)
+	rep, err := schedule.ReplayAnyDelay(s, tf)
 	if err != nil {
 		return nil, badf("%v", err)
 	}

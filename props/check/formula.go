@@ -12,12 +12,13 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The formula property of the broadcasts that publish a completion time: DCF's
 // contention-free time 5k ts + 4(4^k-1)/3 tc + 2kL tc + 2k tr on a 4^k x 4^k torus (and
 // its 2·4^k form; 004 §6.1) and EDN's 6k ts-based formula (004 §6.1 after Tsai &
-// McKinley). The schedule is timed (props.Simulate, the timed semantics with exact
+// McKinley). The schedule is timed (schedule.Simulate, the timed semantics with exact
 // integer times) at each point, and the property holds when every simulation is free of
 // channel contention and completes exactly at the formula's time. With ts and tr given in
 // units of tc, the formula is evaluated at the same numbers.
@@ -67,13 +68,13 @@ func parsePoint(s string) (props.Params, error) {
 	return p, nil
 }
 
-// timingPoints are the one point when it is not nil, else props.DefaultGrid; one says
+// timingPoints are the one point when it is not nil, else schedule.DefaultGrid; one says
 // which.
 func timingPoints(point *props.Params) (points []props.Params, one bool) {
 	if point != nil {
 		return []props.Params{*point}, true
 	}
-	return props.DefaultGrid(), false
+	return schedule.DefaultGrid(), false
 }
 
 // preparePortPairs is the port-pairs check of schedule s at point (nil: the default
@@ -128,7 +129,7 @@ func judgePortPairs(ctx context.Context, s *model.Schedule, points []props.Param
 // portPairs counts, at parameters p, the pairs of unicasts that occupy one node's port
 // at overlapping times (send side [a, a+L*tc), receive side [a+h*tc, a+h*tc+L*tc)).
 func portPairs(s *model.Schedule, p props.Params) (int, error) {
-	t, err := props.Simulate(s, p)
+	t, err := schedule.Simulate(s, p)
 	if err != nil {
 		return 0, err
 	}
@@ -187,7 +188,7 @@ func judgeFormula(ctx context.Context, s *model.Schedule, formula func(props.Par
 			rep.Verdict, rep.Reason = props.Inconclusive, fmt.Sprintf("interrupted after %d of %d points", rep.Stats.Checked, len(points))
 			return rep
 		}
-		t, err := props.Simulate(s, p)
+		t, err := schedule.Simulate(s, p)
 		if err != nil {
 			rep.Verdict, rep.Reason = props.Inconclusive, err.Error()
 			return rep

@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The judges the claims catalogue runs through the entry (proofs DC1-DC7) must each be
@@ -106,7 +107,7 @@ func TestDepthFigures(t *testing.T) {
 // simulation contends, and a formula one tc off is caught at the first point.
 func TestFormula(t *testing.T) {
 	rep := runDCF(t, "torus:16x16", props.PropFormula, nil)
-	if rep.Verdict != props.Holds || rep.Stats.Checked != int64(len(props.DefaultGrid())) || rep.Stats.Unit != "timing points" {
+	if rep.Verdict != props.Holds || rep.Stats.Checked != int64(len(schedule.DefaultGrid())) || rep.Stats.Unit != "timing points" {
 		t.Fatalf("DCF 16x16 formula: %v, checked %d %s", rep, rep.Stats.Checked, rep.Stats.Unit)
 	}
 	edn, err := check.Run(context.Background(), check.Instance{Algorithm: "edn", Topology: "torus:16x16"}, props.PropFormula, check.Options{})

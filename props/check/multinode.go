@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // The comparisons of the multi-node multicast's schemes (check --algo multinode
@@ -91,8 +92,8 @@ func schemeTable(rows []schemeRow) string {
 }
 
 // propsOpinion is what package props' schedule properties say about a multi-multicast
-// schedule: props.Validity (004 Definition 1 per group) and props.ExactlyOnce on the
-// whole schedule, and props.Stepwise on each multicast's own unicasts (StepwiseGroups
+// schedule: schedule.Validity (004 Definition 1 per group) and schedule.ExactlyOnce on the
+// whole schedule, and schedule.Stepwise on each multicast's own unicasts (StepwiseGroups
 // counts the multicasts it finds contended). Refused is set when props' structural check
 // (model.Schedule.Check) refuses the schedule; the verdicts are then Inconclusive.
 // multinode.Build marks the schedules of directed DDNs (Types III and IV) Explicit, so
@@ -107,7 +108,7 @@ type propsOpinion struct {
 }
 
 // askProps runs package props' schedule properties on s, as an independent second
-// opinion beside multinode.Check. Note that props.ExactlyOnce also forbids a node that is
+// opinion beside multinode.Check. Note that schedule.ExactlyOnce also forbids a node that is
 // not a destination from receiving, so the three-phase scheme's relays (representatives
 // that are not destinations) make it Violated by construction.
 func askProps(s model.Schedule) propsOpinion {
@@ -117,8 +118,8 @@ func askProps(s model.Schedule) propsOpinion {
 		out.Refused = err.Error()
 		return out
 	}
-	v := props.Validity(&s)
-	e := props.ExactlyOnce(&s)
+	v := schedule.Validity(&s)
+	e := schedule.ExactlyOnce(&s)
 	out.Validity, out.ExactlyOnce = v.Verdict, e.Verdict
 	switch {
 	case v.Verdict != props.Holds:
@@ -141,7 +142,7 @@ func askProps(s model.Schedule) propsOpinion {
 				sub.Unicasts = append(sub.Unicasts, u)
 			}
 		}
-		if props.Stepwise(&sub).Verdict != props.Holds {
+		if schedule.Stepwise(&sub).Verdict != props.Holds {
 			out.StepwiseGroups++
 		}
 	}
@@ -228,7 +229,7 @@ func meanMax(ts []int64) (float64, float64) {
 // destinations per source (001 §4.4: both m = 80..240) and hot-spot factor p
 // (multinode.Generate), builds every scheme's schedule on it, executes it at flit level
 // with real channel arbitration (sim.ExecuteSchedule: one-port nodes, one processor per
-// node, dateline VCs) and in the contention-free timed model (props.Simulate), and
+// node, dateline VCs) and in the contention-free timed model (schedule.Simulate), and
 // returns one row per scheme averaged over the seeds.
 //
 // Reference: 001 §4.4 (Figs. 5 and 10: average multicast latency on a 16x16 torus,
@@ -264,7 +265,7 @@ func measureLatency(g *topology.Network, sources, dests int, p float64, schemes 
 				return nil, fmt.Errorf("multinode: %s, %d sources, seed %d: %v", rows[k].Scheme, sources, seed, err)
 			}
 			mean, mk := meanMax(done)
-			tm, err := props.Simulate(&s, props.Params{Ts: int64(opt.Ts), Tr: int64(opt.Tr), Tc: 1, L: int64(opt.L)})
+			tm, err := schedule.Simulate(&s, props.Params{Ts: int64(opt.Ts), Tr: int64(opt.Tr), Tc: 1, L: int64(opt.L)})
 			if err != nil {
 				return nil, fmt.Errorf("multinode: %s: timed model: %v", rows[k].Scheme, err)
 			}

@@ -9,11 +9,12 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // Schedules: a unicast schedule I(B), built by a collective of the registry, by the
 // user's own code (algos/plan.Builder) or read from a schedule file, is judged here in
-// the step, timed and any-delay semantics (props/schedule.go has the properties).
+// the step, timed and any-delay semantics, by the judges of package props/schedule.
 
 // scheduleSemantics are the semantics a schedule is verified in, in run order.
 func scheduleSemantics() []string { return []string{props.SemStep, props.SemTimed, props.SemAnyDelay} }
@@ -87,33 +88,33 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	var r *props.Report
 	switch property {
 	case props.PropValidity:
-		r = props.ValidityContext(ctx, s)
+		r = schedule.ValidityContext(ctx, s)
 	case props.PropExactlyOnce:
-		r = props.ExactlyOnceContext(ctx, s)
+		r = schedule.ExactlyOnceContext(ctx, s)
 	case props.PropSteps:
-		r = props.StepCount(s, opt.Steps)
+		r = schedule.StepCount(s, opt.Steps)
 	case props.PropStepsExact:
 		if opt.Steps <= 0 {
 			return nil, badf("--steps is missing: steps-exact checks a claimed step count; give it, e.g. --steps 4")
 		}
-		r = props.StepCountExact(s, opt.Steps)
+		r = schedule.StepCountExact(s, opt.Steps)
 	case props.PropStepwise:
-		r = props.StepwiseContext(ctx, s)
+		r = schedule.StepwiseContext(ctx, s)
 	case props.PropDepth:
-		r = props.Depth(s, props.DepthOptions{Context: ctx})
+		r = schedule.Depth(s, schedule.DepthOptions{Context: ctx})
 	case props.PropNodeContention:
-		r = props.NodeContention(s)
+		r = schedule.NodeContention(s)
 	case props.PropChainBound:
 		var err error
 		if r, err = chainBound(s, nil); err != nil {
 			return nil, err
 		}
 	case props.PropAnyDelay:
-		r = props.AnyDelayContext(ctx, s)
+		r = schedule.AnyDelayContext(ctx, s)
 		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
 			// Small schedules also get the explorer's shortest replayable trace.
-			o := checker.Options[props.AnyDelayState]{MaxStates: 200000, Context: ctx}
-			if b := props.AnyDelayBFS(s, o); b.Verdict == props.Violated {
+			o := checker.Options[schedule.AnyDelayState]{MaxStates: 200000, Context: ctx}
+			if b := schedule.AnyDelayBFS(s, o); b.Verdict == props.Violated {
 				r.Trace = b.Trace
 			}
 		}
@@ -153,17 +154,17 @@ func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) 
 		switch sem {
 		case props.SemStep:
 			jobs = append(jobs,
-				job{props.PropValidity, sem, func() *props.Report { return props.ValidityContext(ctx, s) }},
-				job{props.PropExactlyOnce, sem, func() *props.Report { return props.ExactlyOnceContext(ctx, s) }},
-				job{props.PropSteps, sem, func() *props.Report { return props.StepCount(s, 0) }},
-				job{props.PropStepwise, sem, func() *props.Report { return props.StepwiseContext(ctx, s) }})
+				job{props.PropValidity, sem, func() *props.Report { return schedule.ValidityContext(ctx, s) }},
+				job{props.PropExactlyOnce, sem, func() *props.Report { return schedule.ExactlyOnceContext(ctx, s) }},
+				job{props.PropSteps, sem, func() *props.Report { return schedule.StepCount(s, 0) }},
+				job{props.PropStepwise, sem, func() *props.Report { return schedule.StepwiseContext(ctx, s) }})
 		case props.SemTimed:
-			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return props.Depth(s, props.DepthOptions{Context: ctx}) }})
+			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return schedule.Depth(s, schedule.DepthOptions{Context: ctx}) }})
 			if s.Ports == model.OnePort {
-				jobs = append(jobs, job{props.PropNodeContention, sem, func() *props.Report { return props.NodeContention(s) }})
+				jobs = append(jobs, job{props.PropNodeContention, sem, func() *props.Report { return schedule.NodeContention(s) }})
 			}
 		case props.SemAnyDelay:
-			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return props.AnyDelayContext(ctx, s) }})
+			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return schedule.AnyDelayContext(ctx, s) }})
 		default:
 			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(scheduleSemantics(), ","))
 		}

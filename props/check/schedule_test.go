@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // verifyScheduleFile parses a schedule file and verifies it in the semantics of list.
@@ -29,7 +30,7 @@ func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
 }
 
 // stepwiseCFNotDepthCF is stepwise contention-free but not depth contention-free (see
-// props.TestStepwiseButNotDepth).
+// schedule.TestStepwiseButNotDepth).
 const stepwiseCFNotDepthCF = `{"format":"wormcheck-schedule/1","topology":"torus:16x16","sources":[[0,0]],
  "destinations":[[15,0],[1,0],[0,15],[0,3],[0,2]],
  "unicasts":[{"from":[0,0],"to":[15,0],"step":1,"order":1},{"from":[0,0],"to":[1,0],"step":1,"order":2},
@@ -114,7 +115,7 @@ func TestAnyDelayCheckCarriesTrace(t *testing.T) {
 	if err != nil || r.Verdict != props.Violated || r.Trace == nil {
 		t.Fatalf("%v %+v", err, r)
 	}
-	if rep, err := props.ReplayAnyDelay(s, r.Trace); err != nil || rep.Verdict != props.Violated {
+	if rep, err := schedule.ReplayAnyDelay(s, r.Trace); err != nil || rep.Verdict != props.Violated {
 		t.Fatalf("replay: %v %+v", err, rep)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/gen"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 func TestRandomSchedulesAreCausalAndDeterministic(t *testing.T) {
@@ -26,10 +27,10 @@ func TestRandomSchedulesAreCausalAndDeterministic(t *testing.T) {
 		if err := s.Check(); err != nil {
 			return err.Error()
 		}
-		if r := props.ExactlyOnce(s); r.Verdict != props.Holds {
+		if r := schedule.ExactlyOnce(s); r.Verdict != props.Holds {
 			return r.Text
 		}
-		if _, err := props.Simulate(s, props.Params{Ts: 1, Tr: 1, Tc: 1, L: 1}); err != nil {
+		if _, err := schedule.Simulate(s, props.Params{Ts: 1, Tr: 1, Tc: 1, L: 1}); err != nil {
 			return err.Error()
 		}
 		return ""

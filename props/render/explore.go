@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // SceneFormat is the version tag of a Scene's JSON.
@@ -253,7 +254,7 @@ func ScheduleScene(s *model.Schedule, w *props.ScheduleWitness, title string) (*
 	if w != nil && w.Params != nil {
 		p = *w.Params
 	}
-	tim, err := props.Simulate(s, p)
+	tim, err := schedule.Simulate(s, p)
 	if err != nil {
 		return nil, fmt.Errorf("render: %v", err)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestFlitScene checks the explorer's data for the TM1 deadlock: one frame per state,
@@ -196,7 +196,7 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := props.Depth(s, props.DepthOptions{}).ScheduleWitness()
+	w := schedule.Depth(s, schedule.DepthOptions{}).ScheduleWitness()
 	sc, err := render.ScheduleScene(s, w, "stepwise-not-depth.json")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // stepPalette gives the steps of a schedule distinct colours (step t has colour t-1 mod 8).
@@ -253,9 +254,9 @@ func contention(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness
 	}
 	sub := fmt.Sprintf("%s; %s semantics; %d unicasts in %d steps, %s", title, what, len(s.Unicasts), s.Steps(), portName(s.Ports))
 
-	var tim *props.Timing
+	var tim *schedule.Timing
 	if w.Params != nil {
-		t, err := props.Simulate(s, *w.Params)
+		t, err := schedule.Simulate(s, *w.Params)
 		if err != nil {
 			return nil, fmt.Errorf("render: timeline: %v", err)
 		}

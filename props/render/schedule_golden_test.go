@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 // TestStepwiseNotDepthPicture draws the schedule that is stepwise contention-free but
@@ -25,7 +26,7 @@ func TestStepwiseNotDepthPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := props.Depth(s, props.DepthOptions{})
+	rep := schedule.Depth(s, schedule.DepthOptions{})
 	w := rep.ScheduleWitness()
 	if rep.Verdict != props.Violated || w == nil || w.Params == nil {
 		t.Fatalf("depth: %v %+v; want a timed channel witness", rep.Verdict, rep.Witness)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
 func collision(t testing.TB) *model.Schedule {
@@ -32,7 +32,7 @@ func collision(t testing.TB) *model.Schedule {
 
 func TestScheduleSVGIsWellFormedAndHighlights(t *testing.T) {
 	s := collision(t)
-	w := props.Stepwise(s).ScheduleWitness()
+	w := schedule.Stepwise(s).ScheduleWitness()
 	pic, err := render.Schedule(s, w)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -94,8 +93,11 @@ type allocator struct {
 	gptr, aptr    []int32
 	ptrIn, ptrOut []int32
 	grants        []int32 // per resource: the requester granted this iteration
-	cand          []request
 	bits          islipBits
+	// bestIn and bestOut are the separable arbiters' current winners (request indices,
+	// -1 none); touched and touched2 the ports they were set for.
+	bestIn, bestOut   []int32
+	touched, touched2 []int32
 }
 
 func newAllocator(kind Allocator, nin, nout, iters int) *allocator {
@@ -105,6 +107,7 @@ func newAllocator(kind Allocator, nin, nout, iters int) *allocator {
 	a.grants = filled(nout, -1)
 	a.gptr, a.aptr = make([]int32, nout), make([]int32, nin)
 	a.ptrIn, a.ptrOut = make([]int32, nin), make([]int32, nout)
+	a.bestIn, a.bestOut = filled(nin, -1), filled(nout, -1)
 	return a
 }
 
@@ -317,64 +320,58 @@ func firstSet(set, exclude []uint64, ptr, size int32) int32 {
 
 // separable runs a separable allocation: inputFirst picks one resource per requester,
 // then one requester per resource among those picks; otherwise resources pick first.
+// Each arbiter's winner is the request that supersedes every other of its port, an
+// order that does not depend on the order requests come in, so one pass over the
+// requests finds every first-side winner and one pass over those every grant. Cost
+// O(requests).
 func (a *allocator) separable(inputFirst bool) {
-	first := func(r request) int32 { return r.in }
-	second := func(r request) int32 { return r.out }
-	firstPri := func(r request) int32 { return r.inPri }
-	secondPri := func(r request) int32 { return r.outPri }
+	side := func(r request, firstSide bool) (port, other, pri int32) {
+		if firstSide == inputFirst {
+			return r.in, r.out, r.inPri
+		}
+		return r.out, r.in, r.outPri
+	}
 	firstPtr, secondPtr := a.ptrIn, a.ptrOut
 	firstSize, secondSize := a.nout, a.nin // an arbiter of the first side chooses among the other side
+	best1, best2 := a.bestIn, a.bestOut
 	if !inputFirst {
-		first, second = second, first
-		firstPri, secondPri = secondPri, firstPri
 		firstPtr, secondPtr = secondPtr, firstPtr
 		firstSize, secondSize = secondSize, firstSize
+		best1, best2 = best2, best1
 	}
-	slices.SortFunc(a.reqs, func(x, y request) int {
-		if first(x) != first(y) {
-			return int(first(x) - first(y))
-		}
-		return int(second(x) - second(y))
-	})
 	// First stage: one winner per port of the first side.
-	winners := a.cand[:0]
-	for lo := 0; lo < len(a.reqs); {
-		hi := lo
-		p := first(a.reqs[lo])
-		best := lo
-		for hi < len(a.reqs) && first(a.reqs[hi]) == p {
-			r, b := a.reqs[hi], a.reqs[best]
-			if hi != best && supersedes(second(r), firstPri(r), second(b), firstPri(b), firstPtr[p], firstSize) {
-				best = hi
-			}
-			hi++
+	touched := a.touched[:0]
+	for i, r := range a.reqs {
+		p, o, pri := side(r, true)
+		b := best1[p]
+		if b < 0 {
+			touched = append(touched, p)
 		}
-		winners = append(winners, a.reqs[best])
-		lo = hi
+		if _, bo, bpri := side(a.reqs[max(b, 0)], true); b < 0 || supersedes(o, pri, bo, bpri, firstPtr[p], firstSize) {
+			best1[p] = int32(i)
+		}
 	}
 	// Second stage: each port of the second side picks among the winners that chose it.
-	slices.SortFunc(winners, func(x, y request) int {
-		if second(x) != second(y) {
-			return int(second(x) - second(y))
+	touched2 := a.touched2[:0]
+	for _, p := range touched {
+		i := best1[p]
+		best1[p] = -1
+		q, o, pri := side(a.reqs[i], false)
+		b := best2[q]
+		if b < 0 {
+			touched2 = append(touched2, q)
 		}
-		return int(first(x) - first(y))
-	})
-	for lo := 0; lo < len(winners); {
-		hi := lo
-		q := second(winners[lo])
-		best := lo
-		for hi < len(winners) && second(winners[hi]) == q {
-			r, b := winners[hi], winners[best]
-			if hi != best && supersedes(first(r), secondPri(r), first(b), secondPri(b), secondPtr[q], secondSize) {
-				best = hi
-			}
-			hi++
+		if _, bo, bpri := side(a.reqs[max(b, 0)], false); b < 0 || supersedes(o, pri, bo, bpri, secondPtr[q], secondSize) {
+			best2[q] = i
 		}
-		w := winners[best]
-		a.inMatch[w.in], a.outMatch[w.out] = w.out, w.in
-		firstPtr[first(w)] = (second(w) + 1) % firstSize
-		secondPtr[q] = (first(w) + 1) % secondSize
-		lo = hi
 	}
-	a.cand = winners
+	for _, q := range touched2 {
+		w := a.reqs[best2[q]]
+		best2[q] = -1
+		p, o, _ := side(w, true)
+		a.inMatch[w.in], a.outMatch[w.out] = w.out, w.in
+		firstPtr[p] = (o + 1) % firstSize
+		secondPtr[q] = (p + 1) % secondSize
+	}
+	a.touched, a.touched2 = touched, touched2
 }

@@ -214,7 +214,8 @@ type Config struct {
 	Traffic Traffic
 	Measure Measure
 	Seed    uint64
-	// Context, if set, is checked every 64 cycles; once done the run stops
+	// Context, if set, is checked every 4 cycles (a cycle of a large network takes
+	// milliseconds); once done the run stops
 	// (Result.Stopped).
 	Context context.Context
 	// Progress, if set, is called every 256 cycles with the cycle and flit-hops so far.

@@ -121,7 +121,7 @@ func (e *engine) writeOutputs(rt *router, t int64) {
 // reports false once the run was stopped.
 func (e *engine) advance() bool {
 	t := e.now + 1
-	if t&63 == 0 && e.cfg.Context.Err() != nil {
+	if t&3 == 0 && e.cfg.Context.Err() != nil {
 		e.stopped = true
 		return false
 	}

@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // AnyDelayModel is the any-delay semantics of a schedule as a checker.Model, for the BFS
@@ -228,13 +229,13 @@ func ExploreAnyDelay(s *model.Schedule, opt checker.Options[AnyDelayState]) (*ch
 // and Trace is the replayable trace (its Algorithm, Topology and Params are left for the
 // caller, who knows how the schedule was built). Bounds in opt make the verdict
 // inconclusive, never holds.
-func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report {
-	r := newReport(s, PropAnyDelay, SemAnyDelay)
+func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *props.Report {
+	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
 	res, _, err := ExploreAnyDelay(s, opt)
 	if err != nil {
 		return fail(r, err)
 	}
-	r.Stats = Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
+	r.Stats = props.Stats{States: res.Stats.States, Transitions: res.Stats.Transitions, Depth: res.Stats.Depth,
 		Seconds: res.Stats.Duration.Seconds(), StatesPerSec: res.Stats.StatesPerSec}
 	switch res.Verdict {
 	case checker.Inconclusive:
@@ -244,14 +245,14 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 	}
 	v := res.Violation
 	steps := v.Trace.Steps
-	w := &ScheduleWitness{Kind: "channel", ChannelID: -1, Note: v.Message}
+	w := &props.ScheduleWitness{Kind: "channel", ChannelID: -1, Note: v.Message}
 	last := steps[len(steps)-1]
 	if i := int(last.Action / 4); last.Action%4 == adAcquire {
 		u := &s.Unicasts[i]
 		lanes := s.Lanes()
 		k := int(last.State.Head[i] - 1)
 		c, lane := u.Path[k], u.Lane(k, lanes)
-		w.B, w.Channel, w.ChannelID = Ref(s, i), s.Topology.ChannelName(c), int(c)
+		w.B, w.Channel, w.ChannelID = props.Ref(s, i), s.Topology.ChannelName(c), int(c)
 		for j := range s.Unicasts {
 			x := &s.Unicasts[j]
 			if j == i {
@@ -259,13 +260,13 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 			}
 			for p := max(last.State.Tail[j], 0); p < last.State.Head[j] && int(p) < len(x.Path); p++ {
 				if x.Lane(int(p), lanes) == lane {
-					w.A = Ref(s, j)
+					w.A = props.Ref(s, j)
 				}
 			}
 		}
 	}
-	tf := &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: PropAnyDelay,
-		Semantics: SemAnyDelay, Violation: v.Message}
+	tf := &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: props.PropAnyDelay,
+		Semantics: props.SemAnyDelay, Violation: v.Message}
 	for _, st := range steps[1:] {
 		w.Interleaving = append(w.Interleaving, st.Label)
 		tf.Actions = append(tf.Actions, uint64(st.Action))
@@ -278,7 +279,7 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *Report 
 // ReplayAnyDelay re-executes a saved any-delay trace against the model of s and reports
 // Violated when it reaches a state where two unicasts hold one channel (the saved
 // violation), Holds when it does not; a trace that does not fit the model is an error.
-func ReplayAnyDelay(s *model.Schedule, tf *tracefile.File) (*Report, error) {
+func ReplayAnyDelay(s *model.Schedule, tf *tracefile.File) (*props.Report, error) {
 	m, err := NewAnyDelayModel(s)
 	if err != nil {
 		return nil, err
@@ -296,10 +297,10 @@ func ReplayAnyDelay(s *model.Schedule, tf *tracefile.File) (*Report, error) {
 			return nil, fmt.Errorf("trace step %d is %q in the file but %q in the model", k+1, tf.Labels[k], st.Label)
 		}
 	}
-	r := newReport(s, PropAnyDelay, SemAnyDelay)
+	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
 	r.Command = "replay"
 	if err := m.AnyDelayInvariant().Check(tr.Steps[len(tr.Steps)-1].State); err != nil {
-		return finish(r, &ScheduleWitness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil
+		return finish(r, &props.ScheduleWitness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil
 	}
 	return finish(r, nil, "replayed; the last state shows no contention"), nil
 }

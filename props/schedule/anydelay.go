@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The any-delay semantics (DESIGN.md): unicasts take arbitrary times, subject only to
@@ -134,13 +135,13 @@ func releaseEvent(i, pos int) int {
 // unicasts can hold a channel at the same time in any execution, else a witness with
 // the pair, the channel and an interleaving that leads there. Pairs are examined by
 // channel id, then by the order of the unicasts on it.
-func DecideAnyDelay(s *model.Schedule) (*ScheduleWitness, int, error) {
+func DecideAnyDelay(s *model.Schedule) (*props.ScheduleWitness, int, error) {
 	return decideAnyDelay(nil, s)
 }
 
 // decideAnyDelay is DecideAnyDelay that looks at ctx (which may be nil) every stopEvery
 // pairs and returns an errStopped, with the pairs examined, when it has ended.
-func decideAnyDelay(ctx context.Context, s *model.Schedule) (*ScheduleWitness, int, error) {
+func decideAnyDelay(ctx context.Context, s *model.Schedule) (*props.ScheduleWitness, int, error) {
 	if err := s.Check(); err != nil {
 		return nil, 0, err
 	}
@@ -191,7 +192,7 @@ func decideAnyDelay(ctx context.Context, s *model.Schedule) (*ScheduleWitness, i
 // which is (A, B) unless a unicast's journey collides earlier, in which case that
 // earlier, equally real contention is the witness. The witness's Interleaving lists the
 // model's labels, step by step, and Actions the model's actions (ReplayAnyDelay).
-func (g *hbGraph) witness(a, i, b, j int) (*ScheduleWitness, error) {
+func (g *hbGraph) witness(a, i, b, j int) (*props.ScheduleWitness, error) {
 	acts := g.actions(a, i, b, j)
 	m, err := NewAnyDelayModel(g.s)
 	if err != nil {
@@ -207,7 +208,7 @@ func (g *hbGraph) witness(a, i, b, j int) (*ScheduleWitness, error) {
 	acts = acts[:at+1]
 	s := g.s
 	x := m.Init()[0]
-	w := &ScheduleWitness{Kind: "channel", A: Ref(s, holder), B: Ref(s, acquirer), ChannelID: -1}
+	w := &props.ScheduleWitness{Kind: "channel", A: props.Ref(s, holder), B: props.Ref(s, acquirer), ChannelID: -1}
 	for k, act := range acts {
 		w.Interleaving = append(w.Interleaving, m.Describe(x, act))
 		w.Actions = append(w.Actions, uint64(act))
@@ -307,12 +308,12 @@ func (g *hbGraph) actions(a, i, b, j int) []checker.Action {
 
 // AnyDelay checks any-delay contention freedom. Stats.States is the number of
 // channel-sharing pairs examined.
-func AnyDelay(s *model.Schedule) *Report { return AnyDelayContext(context.Background(), s) }
+func AnyDelay(s *model.Schedule) *props.Report { return AnyDelayContext(context.Background(), s) }
 
 // AnyDelayContext is AnyDelay that stops when ctx ends (a signal, a budget): the report
 // is then inconclusive and counts the pairs examined.
-func AnyDelayContext(ctx context.Context, s *model.Schedule) *Report {
-	r := newReport(s, PropAnyDelay, SemAnyDelay)
+func AnyDelayContext(ctx context.Context, s *model.Schedule) *props.Report {
+	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
 	w, pairs, err := decideAnyDelay(ctx, s)
 	if errors.As(err, new(errStopped)) {
 		r.Stats.States = int64(pairs)
@@ -325,8 +326,8 @@ func AnyDelayContext(ctx context.Context, s *model.Schedule) *Report {
 	if w != nil {
 		// The pipelined execution is a replayable trace of the any-delay model
 		// (ReplayAnyDelay); Algorithm, Topology and Params are left for the caller.
-		r.Trace = &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: PropAnyDelay,
-			Semantics: SemAnyDelay, Actions: w.Actions, Labels: w.Interleaving, Violation: "any-delay contention on " + w.Channel}
+		r.Trace = &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: props.PropAnyDelay,
+			Semantics: props.SemAnyDelay, Actions: w.Actions, Labels: w.Interleaving, Violation: "any-delay contention on " + w.Channel}
 	}
 	return finish(r, w, fmt.Sprintf("happens-before decision over %d channel-sharing pairs", pairs))
 }

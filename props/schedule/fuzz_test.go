@@ -1,9 +1,10 @@
-package props
+package schedule
 
 import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // FuzzScheduleChecks runs every schedule property on parsed files: none may panic, a
@@ -19,7 +20,7 @@ func FuzzScheduleChecks(f *testing.F) {
 		if err != nil || len(s.Unicasts) > 40 || s.Topology.Nodes() > 256 {
 			return
 		}
-		for _, r := range []*Report{Validity(s), ExactlyOnce(s), StepCount(s, 0), Stepwise(s), NodeContention(s)} {
+		for _, r := range []*props.Report{Validity(s), ExactlyOnce(s), StepCount(s, 0), Stepwise(s), NodeContention(s)} {
 			if r.Verdict.String() == "" {
 				t.Fatal("empty verdict")
 			}

@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // Validity checks the four conditions of 004 Definition 1 on every group of s (step
@@ -20,13 +21,13 @@ import (
 //  2. A unicast (u, v, p, t) with u != s_0 and t > 1 needs some (w, u, p, j) with j < t.
 //  3. Two unicasts of one step from the same node leave by different first channels.
 //  4. Every destination d_i != s_0 is the target of exactly one unicast.
-func Validity(s *model.Schedule) *Report { return ValidityContext(context.Background(), s) }
+func Validity(s *model.Schedule) *props.Report { return ValidityContext(context.Background(), s) }
 
 // ValidityContext is Validity that looks at ctx every unicastEvery unicasts of each
 // condition's pass; when ctx has ended the report is inconclusive and says which
 // conditions held before it.
-func ValidityContext(ctx context.Context, s *model.Schedule) *Report {
-	r := newReport(s, PropValidity, SemStep)
+func ValidityContext(ctx context.Context, s *model.Schedule) *props.Report {
+	r := newReport(s, props.PropValidity, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -68,7 +69,7 @@ func (l *looker) stop() bool {
 
 // validity returns the first broken condition's witness, or nil; cond is the condition
 // under way when l stopped it (5 when all four were checked).
-func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
+func validity(s *model.Schedule, l *looker) (w *props.ScheduleWitness, cond int) {
 	name := s.Topology.NodeName
 	// Condition 1.
 	first := false
@@ -81,12 +82,12 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 		}
 		first = true
 		if !isSource(s, u.From, s.GroupOf(i)) {
-			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", A: Ref(s, i), ChannelID: -1,
+			return &props.ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", A: props.Ref(s, i), ChannelID: -1,
 				Node: name(u.From), Note: "a node other than the source sends in step 1"}, 1
 		}
 	}
 	if !first && len(s.Unicasts) > 0 {
-		return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}, 1
+		return &props.ScheduleWitness{Kind: "condition", Condition: "Definition 1 (1)", ChannelID: -1, Note: "U_1 is empty"}, 1
 	}
 	// Condition 2.
 	if w := causal(s, receivers(s), l); w != nil || l.err != nil {
@@ -106,7 +107,7 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 		}
 		k := key{u.From, s.GroupOf(i), u.Step, u.Path[0]}
 		if j, ok := seen[k]; ok {
-			return &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (3)", A: Ref(s, j), B: Ref(s, i),
+			return &props.ScheduleWitness{Kind: "condition", Condition: "Definition 1 (3)", A: props.Ref(s, j), B: props.Ref(s, i),
 				Channel: s.Topology.ChannelName(u.Path[0]), ChannelID: int(u.Path[0]), Node: name(u.From),
 				Note: "one node sends twice in one step through the same first channel"}, 3
 		}
@@ -133,10 +134,10 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 			}
 			got := received[receipt{g, d}]
 			if len(got) != 1 {
-				w := &ScheduleWitness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
+				w := &props.ScheduleWitness{Kind: "condition", Condition: "Definition 1 (4)", ChannelID: -1, Node: name(d),
 					Note: fmt.Sprintf("destination receives %d times", len(got))}
 				if len(got) > 1 {
-					w.A, w.B = Ref(s, got[0]), Ref(s, got[1])
+					w.A, w.B = props.Ref(s, got[0]), props.Ref(s, got[1])
 				}
 				return w, 4
 			}
@@ -149,13 +150,13 @@ func validity(s *model.Schedule, l *looker) (w *ScheduleWitness, cond int) {
 // destination that is not a source receives the message exactly once, and no source or
 // non-destination receives it. Broadcast is the destination set of every node but the
 // source (model.Broadcast).
-func ExactlyOnce(s *model.Schedule) *Report { return ExactlyOnceContext(context.Background(), s) }
+func ExactlyOnce(s *model.Schedule) *props.Report { return ExactlyOnceContext(context.Background(), s) }
 
 // ExactlyOnceContext is ExactlyOnce that looks at ctx every unicastEvery unicasts (each
 // group's pass reads them all); when ctx has ended the report is inconclusive and says
 // how many groups were served exactly once before it.
-func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
-	r := newReport(s, PropExactlyOnce, SemStep)
+func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *props.Report {
+	r := newReport(s, props.PropExactlyOnce, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -193,13 +194,13 @@ func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *Report {
 			default:
 				continue
 			}
-			w := &ScheduleWitness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
+			w := &props.ScheduleWitness{Kind: "condition", Condition: "exactly-once", ChannelID: -1,
 				Node: s.Topology.NodeName(topology.NodeID(v)), Note: fmt.Sprintf("group %d: %s", g, note)}
 			if len(got[v]) > 0 {
-				w.A = Ref(s, got[v][0])
+				w.A = props.Ref(s, got[v][0])
 			}
 			if len(got[v]) > 1 {
-				w.B = Ref(s, got[v][1])
+				w.B = props.Ref(s, got[v][1])
 			}
 			return finish(r, w, "")
 		}
@@ -235,8 +236,8 @@ func LowerBound(g *topology.Network, ports model.PortModel, m int) int {
 // (LowerBound over the largest group). It is violated when want > 0 and s takes more than
 // want steps, or when s takes fewer steps than the lower bound (then some destination
 // cannot have been served).
-func StepCount(s *model.Schedule, want int) *Report {
-	r := newReport(s, PropSteps, SemStep)
+func StepCount(s *model.Schedule, want int) *props.Report {
+	r := newReport(s, props.PropSteps, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -250,12 +251,12 @@ func StepCount(s *model.Schedule, want int) *Report {
 	k := s.Steps()
 	r.Stats.Depth = k
 	reason := fmt.Sprintf("%d steps; %s lower bound %d; distance %d", k, s.Ports, bound, k-bound)
-	var w *ScheduleWitness
+	var w *props.ScheduleWitness
 	switch {
 	case want > 0 && k > want:
-		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed %d", k, want)}
+		w = &props.ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed %d", k, want)}
 	case k < bound:
-		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps are below the lower bound %d: some destination is not served", k, bound)}
+		w = &props.ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps are below the lower bound %d: some destination is not served", k, bound)}
 	}
 	return finish(r, w, reason)
 }
@@ -266,8 +267,8 @@ func StepCount(s *model.Schedule, want int) *Report {
 // more steps and one that takes fewer (e.g. 004 Corollary 1: DCF takes d steps on a 2^d
 // x 2^d torus, no more and no fewer). The witness is an instance witness of kind
 // "steps". want must be positive; otherwise the report is inconclusive.
-func StepCountExact(s *model.Schedule, want int) *Report {
-	r := newReport(s, PropStepsExact, SemStep)
+func StepCountExact(s *model.Schedule, want int) *props.Report {
+	r := newReport(s, props.PropStepsExact, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -276,12 +277,12 @@ func StepCountExact(s *model.Schedule, want int) *Report {
 	}
 	k := s.Steps()
 	r.Stats.Depth = k
-	var w *ScheduleWitness
+	var w *props.ScheduleWitness
 	switch {
 	case k > want:
-		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed exactly %d", k, want)}
+		w = &props.ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps exceed the claimed exactly %d", k, want)}
 	case k < want:
-		w = &ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps fall short of the claimed exactly %d", k, want)}
+		w = &props.ScheduleWitness{Kind: "steps", ChannelID: -1, Note: fmt.Sprintf("%d steps fall short of the claimed exactly %d", k, want)}
 	}
 	return finish(r, w, fmt.Sprintf("%d steps; claimed exactly %d", k, want))
 }
@@ -296,13 +297,13 @@ func sortedNodes(vs []topology.NodeID) []topology.NodeID {
 // Stepwise checks stepwise contention freedom (step semantics): the unicasts of each step
 // are pairwise arc-disjoint, i.e. share no directed physical channel. Reference: 004 §3
 // (stepwise contention-free). The witness is the first pair (by index) and the channel.
-func Stepwise(s *model.Schedule) *Report { return StepwiseContext(context.Background(), s) }
+func Stepwise(s *model.Schedule) *props.Report { return StepwiseContext(context.Background(), s) }
 
 // StepwiseContext is Stepwise that looks at ctx every unicastEvery unicasts; when ctx
 // has ended the report is inconclusive and counts the unicasts found arc-disjoint from
 // the earlier ones of their step.
-func StepwiseContext(ctx context.Context, s *model.Schedule) *Report {
-	r := newReport(s, PropStepwise, SemStep)
+func StepwiseContext(ctx context.Context, s *model.Schedule) *props.Report {
+	r := newReport(s, props.PropStepwise, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -320,7 +321,7 @@ func StepwiseContext(ctx context.Context, s *model.Schedule) *Report {
 		for _, c := range u.Path {
 			k := key{u.Step, c}
 			if j, ok := owner[k]; ok && j != i {
-				return finish(r, &ScheduleWitness{Kind: "channel", A: Ref(s, j), B: Ref(s, i),
+				return finish(r, &props.ScheduleWitness{Kind: "channel", A: props.Ref(s, j), B: props.Ref(s, i),
 					Channel: s.Topology.ChannelName(c), ChannelID: int(c),
 					Note: fmt.Sprintf("both in step %d", u.Step)}, "")
 			}

@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The timed semantics (DESIGN.md "Semantics"; 004 §6.1, 001 §2.1). A node v that holds
@@ -28,7 +29,7 @@ import (
 
 // Timing is the outcome of one timed simulation at concrete parameters.
 type Timing struct {
-	Params Params `json:"parameters"`
+	Params props.Params `json:"parameters"`
 	// Start and Deliver are the start and delivery time of every unicast.
 	Start   []int64 `json:"start"`
 	Deliver []int64 `json:"deliver"`
@@ -36,13 +37,13 @@ type Timing struct {
 	Completion int64 `json:"completion"`
 	// First is the first channel contention (smallest time, then channel id), nil if
 	// none.
-	First *ScheduleWitness `json:"first,omitempty"`
+	First *props.ScheduleWitness `json:"first,omitempty"`
 }
 
 // Simulate runs the timed semantics at p and finds the first channel contention. The
 // schedule must be causal (Definition 1 condition 2); otherwise it returns an error.
 // Times are exact integers.
-func Simulate(s *model.Schedule, p Params) (*Timing, error) {
+func Simulate(s *model.Schedule, p props.Params) (*Timing, error) {
 	pl, err := newPlan(s)
 	if err != nil {
 		return nil, err
@@ -116,7 +117,7 @@ func newPlan(s *model.Schedule) (*plan, error) {
 	return pl, nil
 }
 
-func (pl *plan) simulate(p Params) (*Timing, error) {
+func (pl *plan) simulate(p props.Params) (*Timing, error) {
 	if p.Ts < 0 || p.Tr < 0 || p.Tc <= 0 || p.L < 1 {
 		return nil, fmt.Errorf("parameters %v: need ts, tr >= 0, tc > 0, L >= 1", p)
 	}
@@ -142,7 +143,7 @@ func (pl *plan) simulate(p Params) (*Timing, error) {
 
 // firstContention finds the channel contention with the earliest start among the holding
 // intervals implied by start: sort all holds by (channel, start) and sweep each channel.
-func firstContention(s *model.Schedule, p Params, start []int64) *ScheduleWitness {
+func firstContention(s *model.Schedule, p props.Params, start []int64) *props.ScheduleWitness {
 	type hold struct {
 		lane     int // channel and virtual-channel class (model.Unicast.Lane)
 		c        topology.ChannelID
@@ -167,7 +168,7 @@ func firstContention(s *model.Schedule, p Params, start []int64) *ScheduleWitnes
 		}
 		return a.u - b.u
 	})
-	var best *ScheduleWitness
+	var best *props.ScheduleWitness
 	for lo := 0; lo < len(hs); {
 		hi := lo + 1
 		for hi < len(hs) && hs[hi].lane == hs[lo].lane {
@@ -179,9 +180,9 @@ func firstContention(s *model.Schedule, p Params, start []int64) *ScheduleWitnes
 				if best == nil || hs[k].from < *best.Time {
 					a, b := hs[top], hs[k]
 					t := b.from
-					best = &ScheduleWitness{Kind: "channel", A: Ref(s, a.u), B: Ref(s, b.u),
+					best = &props.ScheduleWitness{Kind: "channel", A: props.Ref(s, a.u), B: props.Ref(s, b.u),
 						Channel: s.Topology.ChannelName(a.c), ChannelID: int(a.c),
-						Params: &p, HoldA: &Interval{a.from, a.to}, HoldB: &Interval{b.from, b.to}, Time: &t}
+						Params: &p, HoldA: &props.Interval{From: a.from, To: a.to}, HoldB: &props.Interval{From: b.from, To: b.to}, Time: &t}
 				}
 				break
 			}
@@ -207,13 +208,13 @@ func cmp64(a, b int64) int {
 // DefaultGrid returns the parameter grid of the cross-check: ts, tr in {0, 1, 3, 200},
 // L in {1, 2, 5, 32}, tc in {1, 7} (tc = 7 stands for ts, tr multiples of 1/7 at tc = 1),
 // so it includes the extremes ts = tr = 0 and L = 1 and latencies far above L*tc.
-func DefaultGrid() []Params {
-	var out []Params
+func DefaultGrid() []props.Params {
+	var out []props.Params
 	for _, tc := range []int64{1, 7} {
 		for _, ts := range []int64{0, 1, 3, 200} {
 			for _, tr := range []int64{0, 1, 3, 200} {
 				for _, l := range []int64{1, 2, 5, 32} {
-					out = append(out, Params{Ts: ts, Tr: tr, Tc: tc, L: l})
+					out = append(out, props.Params{Ts: ts, Tr: tr, Tc: tc, L: l})
 				}
 			}
 		}
@@ -224,13 +225,13 @@ func DefaultGrid() []Params {
 // GridCheck simulates s at every point of grid (in order) and returns the first
 // contention found, or nil. It is the cross-check of the exact decision: it can miss a
 // contention that needs parameters off the grid, never report a false one.
-func GridCheck(s *model.Schedule, grid []Params) (*ScheduleWitness, error) {
+func GridCheck(s *model.Schedule, grid []props.Params) (*props.ScheduleWitness, error) {
 	return gridCheck(nil, s, grid)
 }
 
 // gridCheck is GridCheck that stops between points when ctx (which may be nil) ends,
 // with an errStopped.
-func gridCheck(ctx context.Context, s *model.Schedule, grid []Params) (*ScheduleWitness, error) {
+func gridCheck(ctx context.Context, s *model.Schedule, grid []props.Params) (*props.ScheduleWitness, error) {
 	pl, err := newPlan(s)
 	if err != nil {
 		return nil, err

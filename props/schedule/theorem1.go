@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"github.com/wormcheck/wormcheck/model"

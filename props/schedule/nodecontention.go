@@ -1,10 +1,11 @@
-package props
+package schedule
 
 import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // NodeContention checks node contention freedom of a one-port schedule (timed semantics),
@@ -15,8 +16,8 @@ import (
 // one group the one-port rule of the timed semantics already serialises a node's sends,
 // so contention comes from concurrent groups (Schedule.Group) or repeated deliveries.
 // The witness names the two unicasts, the node, the parameters and both intervals.
-func NodeContention(s *model.Schedule) *Report {
-	r := newReport(s, PropNodeContention, SemTimed)
+func NodeContention(s *model.Schedule) *props.Report {
+	r := newReport(s, props.PropNodeContention, props.SemTimed)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -60,11 +61,11 @@ func NodeContention(s *model.Schedule) *Report {
 					if err != nil {
 						return fail(r, err)
 					}
-					ha := Interval{t.Start[a] + oa*pt.Tc, t.Start[a] + oa*pt.Tc + pt.L*pt.Tc}
-					hb := Interval{t.Start[b] + ob*pt.Tc, t.Start[b] + ob*pt.Tc + pt.L*pt.Tc}
+					ha := props.Interval{From: t.Start[a] + oa*pt.Tc, To: t.Start[a] + oa*pt.Tc + pt.L*pt.Tc}
+					hb := props.Interval{From: t.Start[b] + ob*pt.Tc, To: t.Start[b] + ob*pt.Tc + pt.L*pt.Tc}
 					at := max(ha.From, hb.From)
 					r.Stats.States = int64(pairs)
-					return finish(r, &ScheduleWitness{Kind: side, A: Ref(s, a), B: Ref(s, b), ChannelID: -1,
+					return finish(r, &props.ScheduleWitness{Kind: side, A: props.Ref(s, a), B: props.Ref(s, b), ChannelID: -1,
 						Node: s.Topology.NodeName(topology.NodeID(v)), Params: pt, HoldA: &ha, HoldB: &hb, Time: &at}, "")
 				}
 			}

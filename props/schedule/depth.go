@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The exact depth decision. With tc normalised to 1 (every time scales with tc when ts and
@@ -82,7 +83,7 @@ func maxOf(a, b maxForm) maxForm {
 	return out
 }
 
-func (m maxForm) eval(p Params) int64 {
+func (m maxForm) eval(p props.Params) int64 {
 	var best int64
 	for k, f := range m {
 		v := f[0]*p.Tc + f[1]*p.Ts + f[2]*p.L*p.Tc + f[3]*p.Tr
@@ -360,7 +361,7 @@ func surelyAfter(a maxForm, i int64, b maxForm, j int64) bool {
 // canOverlap decides whether A and B can hold a common channel (positions i and j) at
 // overlapping times for some admissible parameters, and returns a parameter point.
 // With quick set, the dominance test surelyAfter may answer first.
-func canOverlap(fa maxForm, i int64, gb maxForm, j int64, quick bool) (bool, *Params, error) {
+func canOverlap(fa maxForm, i int64, gb maxForm, j int64, quick bool) (bool, *props.Params, error) {
 	if quick && (surelyAfter(fa, i, gb, j) || surelyAfter(gb, j, fa, i)) {
 		return false, nil, nil
 	}
@@ -383,7 +384,7 @@ func canOverlap(fa maxForm, i int64, gb maxForm, j int64, quick bool) (bool, *Pa
 
 // witnessPoint picks rational tr then ts in the system with L fixed and scales them to
 // integer parameters through tc.
-func witnessPoint(cs []cons, L int64) *Params {
+func witnessPoint(cs []cons, L int64) *props.Params {
 	// Substitute L, giving constraints over (ts, tr) as big.Rat.
 	type rc struct {
 		ts, tr, c *big.Rat
@@ -446,7 +447,7 @@ func witnessPoint(cs []cons, L int64) *Params {
 		v := new(big.Rat).Mul(x, new(big.Rat).SetInt(d))
 		return v.Num().Int64()
 	}
-	return &Params{Ts: sc(ts), Tr: sc(tr), Tc: d.Int64(), L: L}
+	return &props.Params{Ts: sc(ts), Tr: sc(tr), Tc: d.Int64(), L: L}
 }
 
 // PairVerdict is the judgement of one pair of unicasts that share a directed channel:
@@ -471,7 +472,7 @@ type DepthResult struct {
 	Pairs []PairVerdict `json:"pairs"`
 	// Witness is the first contention of the timed simulation at parameters where the
 	// first overlapping pair of Pairs collides (nil when ContentionFree).
-	Witness *ScheduleWitness `json:"witness,omitempty"`
+	Witness *props.ScheduleWitness `json:"witness,omitempty"`
 	// Pieces is the largest number of linear pieces of a start time.
 	Pieces int `json:"pieces"`
 	// Cleared counts the pairs cleared by Theorem 1 conditions 1, 3 and 4 (index 0: by
@@ -574,7 +575,7 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 	if !opt.NoTheorem1 {
 		th = newTheorem1(s)
 	}
-	var firstP *Params
+	var firstP *props.Params
 	looked := 0
 	for lane, us := range uses {
 		c := lane / lanes
@@ -595,7 +596,7 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 					continue
 				}
 				var ov bool
-				var pt *Params
+				var pt *props.Params
 				ga, gb := s.GroupOf(a.u), s.GroupOf(b.u)
 				if !opt.NoShortcut && ga == gb && (below(a.u, s.Unicasts[b.u].From, ga) || below(b.u, s.Unicasts[a.u].From, ga)) {
 					ov = false
@@ -661,8 +662,8 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 // Depth checks depth contention freedom (timed semantics), exactly for all parameters.
 // The report's Stats.States is the number of channel-sharing pairs decided; the reason
 // says how many Theorem 1 clears by which condition.
-func Depth(s *model.Schedule, opt DepthOptions) *Report {
-	r := newReport(s, PropDepth, SemTimed)
+func Depth(s *model.Schedule, opt DepthOptions) *props.Report {
+	r := newReport(s, props.PropDepth, props.SemTimed)
 	t0 := time.Now()
 	res, err := DecideDepth(s, opt)
 	if errors.As(err, new(errStopped)) {
@@ -728,7 +729,7 @@ func Theorem1Uncleared(s *model.Schedule, res *DepthResult) string {
 	var parts []string
 	for _, p := range res.Pairs {
 		if p.Condition == 0 && !p.Overlap {
-			a, b := Ref(s, p.A), Ref(s, p.B)
+			a, b := props.Ref(s, p.A), props.Ref(s, p.B)
 			parts = append(parts, fmt.Sprintf("%s->%s (step %d, order %d) and %s->%s (step %d, order %d) on %s", a.From, a.To, a.Step, a.Order, b.From, b.To, b.Step, b.Order, p.Channel))
 		}
 	}

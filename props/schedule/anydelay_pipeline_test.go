@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // walkPipelined replays actions on the any-delay model of s step by step and checks
@@ -46,7 +47,7 @@ func walkPipelined(s *model.Schedule, actions []checker.Action) string {
 	return ""
 }
 
-func actionsOf(w *ScheduleWitness) []checker.Action {
+func actionsOf(w *props.ScheduleWitness) []checker.Action {
 	acts := make([]checker.Action, len(w.Actions))
 	for k, a := range w.Actions {
 		acts[k] = checker.Action(a)
@@ -87,13 +88,13 @@ func TestAnyDelayWitnessPipelined(t *testing.T) {
 	}
 	rep := AnyDelay(d8)
 	w8 := rep.ScheduleWitness()
-	if rep.Verdict != Violated || w8 == nil || len(w8.Actions) == 0 {
+	if rep.Verdict != props.Violated || w8 == nil || len(w8.Actions) == 0 {
 		t.Fatalf("DCF 8x8 any-delay: %v %v", rep.Verdict, w8)
 	}
 	if d := walkPipelined(d8, actionsOf(w8)); d != "" {
 		t.Fatalf("DCF 8x8 witness: %s", d)
 	}
-	if r, err := ReplayAnyDelay(d8, rep.Trace); err != nil || r.Verdict != Violated {
+	if r, err := ReplayAnyDelay(d8, rep.Trace); err != nil || r.Verdict != props.Violated {
 		t.Fatalf("DCF 8x8 witness replay: %v %v", err, r)
 	}
 	// The model's progress measure certifies delivery where no contention is found.

@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	schedgen "github.com/wormcheck/wormcheck/props/gen"
 )
 
@@ -58,7 +59,7 @@ func targets(us []uc) [][]int {
 	return out
 }
 
-func witness(t *testing.T, r *Report) *ScheduleWitness {
+func witness(t *testing.T, r *props.Report) *props.ScheduleWitness {
 	t.Helper()
 	w := r.ScheduleWitness()
 	return w
@@ -89,12 +90,12 @@ func TestValidityConditions(t *testing.T) {
 			r := Validity(s)
 			w := witness(t, r)
 			if c.want == "" {
-				if r.Verdict != Holds {
+				if r.Verdict != props.Holds {
 					t.Fatalf("verdict %s: %s", r.Verdict, r.Text)
 				}
 				return
 			}
-			if r.Verdict != Violated || w == nil || w.Condition != c.want {
+			if r.Verdict != props.Violated || w == nil || w.Condition != c.want {
 				t.Fatalf("want %s violated, got %s: %s", c.want, r.Verdict, r.Text)
 			}
 		})
@@ -110,14 +111,14 @@ func TestExactlyOnceAndSteps(t *testing.T) {
 	// A 1-D broadcast on a 4-ring: 0 -> 2 (step 1), 0 -> 1 and 2 -> 3 (step 2).
 	us := []uc{{xy(0), xy(2), 1, 1}, {xy(0), xy(1), 2, 2}, {xy(2), xy(3), 2, 1}}
 	s := build(t, "torus:4", xy(0), nil, us)
-	if r := ExactlyOnce(s); r.Verdict != Holds {
+	if r := ExactlyOnce(s); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
 	r := StepCount(s, 2)
-	if r.Verdict != Holds || !strings.Contains(r.Reason, "all-port lower bound 2; distance 0") {
+	if r.Verdict != props.Holds || !strings.Contains(r.Reason, "all-port lower bound 2; distance 0") {
 		t.Fatal(r.Text)
 	}
-	if r := StepCount(s, 1); r.Verdict != Violated {
+	if r := StepCount(s, 1); r.Verdict != props.Violated {
 		t.Fatal("2 steps accepted against a claim of 1")
 	}
 	s.Ports = model.OnePort
@@ -137,7 +138,7 @@ func TestExactlyOnceAndSteps(t *testing.T) {
 	// Too few steps for the lower bound: a 16-node broadcast in one step.
 	s3 := build(t, "torus:4x4", xy(0, 0), [][]int{{1, 0}}, []uc{{xy(0, 0), xy(1, 0), 1, 1}})
 	s3.Destinations = model.Broadcast(16, s3.Sources)
-	if r := StepCount(s3, 0); r.Verdict != Violated {
+	if r := StepCount(s3, 0); r.Verdict != props.Violated {
 		t.Fatal(r.Text)
 	}
 }
@@ -157,7 +158,7 @@ func TestDeliberateCollision(t *testing.T) {
 	}
 	r := Depth(s, DepthOptions{})
 	w = witness(t, r)
-	if r.Verdict != Violated || w == nil || w.Channel != "(1,0)->(1,1)" || w.Params == nil {
+	if r.Verdict != props.Violated || w == nil || w.Channel != "(1,0)->(1,1)" || w.Params == nil {
 		t.Fatalf("depth missed the collision: %s", r.Text)
 	}
 	// The witness replays: at its parameters the simulation collides there.
@@ -187,10 +188,10 @@ var stepwiseNotDepth = []uc{
 
 func TestStepwiseButNotDepth(t *testing.T) {
 	s := build(t, "torus:16x16", xy(0, 0), targets(stepwiseNotDepth), stepwiseNotDepth)
-	if r := Validity(s); r.Verdict != Holds {
+	if r := Validity(s); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
-	if r := Stepwise(s); r.Verdict != Holds {
+	if r := Stepwise(s); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
 	res, err := DecideDepth(s, DepthOptions{})
@@ -204,7 +205,7 @@ func TestStepwiseButNotDepth(t *testing.T) {
 		t.Fatalf("Theorem 1 should clear nothing: %+v", res.Pairs)
 	}
 	// At ts = 0 they never meet: the contention needs ts > 0.
-	if tm, _ := Simulate(s, Params{Ts: 0, Tr: 0, Tc: 1, L: 4}); tm.First != nil {
+	if tm, _ := Simulate(s, props.Params{Ts: 0, Tr: 0, Tc: 1, L: 4}); tm.First != nil {
 		t.Fatalf("unexpected contention at ts=0: %v", tm.First)
 	}
 }
@@ -215,7 +216,7 @@ func TestDepthButNotStepwise(t *testing.T) {
 	// second waits for the first's tail (Theorem 1 condition 3), so no overlap.
 	us := []uc{{xy(0, 0), xy(2, 0), 1, 1}, {xy(0, 0), xy(1, 0), 1, 2}}
 	s := build(t, "torus:8x8", xy(0, 0), targets(us), us)
-	if r := Stepwise(s); r.Verdict != Violated {
+	if r := Stepwise(s); r.Verdict != props.Violated {
 		t.Fatal(r.Text)
 	}
 	res, err := DecideDepth(s, DepthOptions{})
@@ -273,7 +274,7 @@ func TestNodeContention(t *testing.T) {
 		Unicasts: []model.Unicast{{From: a, To: c, Path: r.Path(a, c), Step: 1, Order: 1}, {From: b, To: c, Path: r.Path(b, c), Step: 1, Order: 1}}}
 	rep := NodeContention(s)
 	w := witness(t, rep)
-	if rep.Verdict != Violated || w == nil || w.Kind != "receive" || w.Node != "(1,0)" {
+	if rep.Verdict != props.Violated || w == nil || w.Kind != "receive" || w.Node != "(1,0)" {
 		t.Fatalf("node contention missed: %s", rep.Text)
 	}
 	if w.HoldA.From >= w.HoldB.To || w.HoldB.From >= w.HoldA.To {
@@ -282,11 +283,11 @@ func TestNodeContention(t *testing.T) {
 	// One group, one node sending twice: the one-port rule serialises, no contention.
 	s2 := build(t, "torus:4x4", xy(0, 0), [][]int{{1, 0}, {0, 1}}, []uc{{xy(0, 0), xy(1, 0), 1, 1}, {xy(0, 0), xy(0, 1), 2, 2}})
 	s2.Ports = model.OnePort
-	if rep := NodeContention(s2); rep.Verdict != Holds {
+	if rep := NodeContention(s2); rep.Verdict != props.Holds {
 		t.Fatal(rep.Text)
 	}
 	s2.Ports = model.AllPort
-	if rep := NodeContention(s2); rep.Verdict != Inconclusive {
+	if rep := NodeContention(s2); rep.Verdict != props.Inconclusive {
 		t.Fatal("node contention on all-port should be refused as inconclusive")
 	}
 }
@@ -302,12 +303,12 @@ func randomSchedule(seed uint64) *model.Schedule {
 
 // denseGrid is a finer grid than DefaultGrid: ts, tr in multiples of 1/4 up to 6 (tc = 4),
 // L in 1..8.
-func denseGrid() []Params {
-	var out []Params
+func denseGrid() []props.Params {
+	var out []props.Params
 	for ts := int64(0); ts <= 24; ts++ {
 		for _, tr := range []int64{0, 1, 2, 4, 9} {
 			for l := int64(1); l <= 8; l++ {
-				out = append(out, Params{Ts: ts, Tr: tr, Tc: 4, L: l})
+				out = append(out, props.Params{Ts: ts, Tr: tr, Tc: 4, L: l})
 			}
 		}
 	}
@@ -561,14 +562,14 @@ func TestSynthetic64(t *testing.T) {
 		t.Skip("large")
 	}
 	s := synthetic64(t)
-	if r := Validity(s); r.Verdict != Holds {
+	if r := Validity(s); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
-	if r := ExactlyOnce(s); r.Verdict != Holds {
+	if r := ExactlyOnce(s); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
 	r := Depth(s, DepthOptions{})
-	if r.Verdict == Inconclusive {
+	if r.Verdict == props.Inconclusive {
 		t.Fatal(r.Text)
 	}
 	t.Log(r.Text)
@@ -687,7 +688,7 @@ func BenchmarkSimulate64x64(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := Params{Ts: 3, Tr: 1, Tc: 1, L: 32}
+	p := props.Params{Ts: 3, Tr: 1, Tc: 1, L: 32}
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := pl.simulate(p); err != nil {
@@ -745,27 +746,27 @@ func TestAnyDelayBFSAndReplay(t *testing.T) {
 	s := build(t, "mesh:4x4", xy(0, 0), targets(us), us)
 	r := AnyDelayBFS(s, checker.Options[AnyDelayState]{})
 	w := witness(t, r)
-	if r.Verdict != Violated || w == nil || w.Channel != "(1,0)->(2,0)" || w.A == nil || w.A.Index != 0 || w.B.Index != 1 || r.Trace == nil {
+	if r.Verdict != props.Violated || w == nil || w.Channel != "(1,0)->(2,0)" || w.A == nil || w.A.Index != 0 || w.B.Index != 1 || r.Trace == nil {
 		t.Fatalf("%s\n%+v", r.Text, w)
 	}
 	rep, err := ReplayAnyDelay(s, r.Trace)
-	if err != nil || rep.Verdict != Violated {
+	if err != nil || rep.Verdict != props.Violated {
 		t.Fatalf("replay: %v %v", err, rep)
 	}
 	// A truncated trace replays without reaching the contention.
 	tf := *r.Trace
 	tf.Actions, tf.Labels = tf.Actions[:len(tf.Actions)-1], tf.Labels[:len(tf.Labels)-1]
-	if rep, err := ReplayAnyDelay(s, &tf); err != nil || rep.Verdict != Holds {
+	if rep, err := ReplayAnyDelay(s, &tf); err != nil || rep.Verdict != props.Holds {
 		t.Fatalf("truncated replay: %v %v", err, rep)
 	}
 	// A bound makes it inconclusive, never holds.
-	if r := AnyDelayBFS(s, checker.Options[AnyDelayState]{MaxStates: 3}); r.Verdict != Inconclusive {
+	if r := AnyDelayBFS(s, checker.Options[AnyDelayState]{MaxStates: 3}); r.Verdict != props.Inconclusive {
 		t.Fatalf("bounded: %s", r.Text)
 	}
 	// A contention-free schedule holds.
 	s.Unicasts = s.Unicasts[:1]
 	s.Destinations = s.Destinations[:1]
-	if r := AnyDelayBFS(s, checker.Options[AnyDelayState]{}); r.Verdict != Holds {
+	if r := AnyDelayBFS(s, checker.Options[AnyDelayState]{}); r.Verdict != props.Holds {
 		t.Fatal(r.Text)
 	}
 }
@@ -774,7 +775,7 @@ func TestAnyDelayBFSAndReplay(t *testing.T) {
 // when the two unicasts use different virtual-channel classes on the shared channel, and
 // stays when they use the same one (model.Unicast.VC).
 func TestContentionIsPerVirtualChannel(t *testing.T) {
-	data, err := os.ReadFile("../model/testdata/stepwise-not-depth.json")
+	data, err := os.ReadFile("../../model/testdata/stepwise-not-depth.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -792,9 +793,9 @@ func TestContentionIsPerVirtualChannel(t *testing.T) {
 				}
 			}
 		}
-		want := Violated
+		want := props.Violated
 		if split {
-			want = Holds
+			want = props.Holds
 		}
 		if r := Depth(s, DepthOptions{}); r.Verdict != want {
 			t.Errorf("classes split=%v: depth %s, want %s (%s)", split, r.Verdict, want, r.Reason)

@@ -1,4 +1,4 @@
-package props
+package schedule
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // newCountCtx is checkertest.NewCountContext: a context cancelled by its n-th look.
@@ -29,7 +30,7 @@ func TestStepChecksStopOnCancel(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name  string
-		run   func(context.Context, *model.Schedule) *Report
+		run   func(context.Context, *model.Schedule) *props.Report
 		looks int64 // looks that find ctx alive
 		want  string
 	}{
@@ -40,10 +41,10 @@ func TestStepChecksStopOnCancel(t *testing.T) {
 		{"stepwise", StepwiseContext, 2, "cancelled: context canceled after 12287 of 16383 unicasts, each arc-disjoint from the earlier ones of its step; nothing was decided"},
 	} {
 		r := c.run(newCountCtx(c.looks), s)
-		if r.Verdict != Inconclusive || r.Reason != c.want {
+		if r.Verdict != props.Inconclusive || r.Reason != c.want {
 			t.Errorf("%s cut after %d looks: %v, %q", c.name, c.looks, r.Verdict, r.Reason)
 		}
-		if r := c.run(newCountCtx(100), s); r.Verdict != Holds {
+		if r := c.run(newCountCtx(100), s); r.Verdict != props.Holds {
 			t.Errorf("%s with looks to spare: %v, %q", c.name, r.Verdict, r.Reason)
 		}
 	}

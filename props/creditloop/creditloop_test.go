@@ -1,0 +1,167 @@
+package creditloop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/fabric"
+	"github.com/wormcheck/wormcheck/model/vct"
+	"github.com/wormcheck/wormcheck/props"
+)
+
+// shared returns a file of ../shared/fabrics/ib, skipping with one line where absent.
+func shared(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "fabrics", "ib", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("real fabric files absent (%s): %v", p, err)
+	}
+	return p
+}
+
+// ring returns n switches in a ring with a host each (switch i: port 1 host i, port 3
+// to switch i+1's port 2; LIDs: switch i is i+1, host i is n+i+1), switch i routing host
+// j by port route(i, j).
+func ring(t testing.TB, n int, route func(i, j int) uint8) *fabric.Fabric {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "Switch 3 \"S%d\" # \"S%d\" lid %d\n[1] \"H%d\"[1]\n[3] \"S%d\"[2]\n\n", i, i, i+1, i, (i+1)%n)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, "Hca 1 \"H%d\"\n[1] \"S%d\"[1] # lid %d\n\n", i, i, n+i+1)
+	}
+	f, err := fabric.ParseNet("ring", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		for j := range n {
+			if i == j {
+				f.SetLFT(i, uint16(n+j+1), 1)
+			} else {
+				f.SetLFT(i, uint16(n+j+1), route(i, j))
+			}
+		}
+		f.SetLFT(i, uint16(i+1), 0)
+	}
+	return f
+}
+
+// shortest routes a ring minimally, ties clockwise: minhop's choice on a ring of 4.
+func shortest(n int) func(i, j int) uint8 {
+	return func(i, j int) uint8 {
+		if (j-i+n)%n <= n/2 {
+			return 3
+		}
+		return 2
+	}
+}
+
+func TestRingMinhopDeadlocks(t *testing.T) {
+	f := ring(t, 4, shortest(4))
+	a, err := Analyze(context.Background(), f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Pairs.Pairs != 12 || a.Pairs.Delivered != 12 {
+		t.Fatalf("pairs %+v; ibdmchk scans 12 CA to CA paths", a.Pairs)
+	}
+	if len(a.Loops) != 1 || a.Verdict() != props.Violated {
+		t.Fatalf("%s; verdict %v: want one loop, violated", a, a.Verdict())
+	}
+	l := a.Loops[0]
+	d := l.Decision
+	if len(l.Cycle) != 4 || !d.Minimal || len(d.Stuck) != 4*a.K() {
+		t.Fatalf("cycle %v, minimal %v, %d stuck; want the 4 clockwise links, minimal, %d packets", a.LoopNames(&l), d.Minimal, len(d.Stuck), 4*a.K())
+	}
+	m, _, err := d.Instance.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := checker.Replay[vct.State](m, 0, d.Actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.LocalDeadlock(tr.Steps[len(tr.Steps)-1].State, nil); len(got) != m.Packets() {
+		t.Fatalf("replayed: %d of %d packets stuck", len(got), m.Packets())
+	}
+}
+
+// Counter-clockwise routes for one destination break the loop.
+func TestRingUpDownHolds(t *testing.T) {
+	// Routes never cross the link S3 -> S0 nor S0 -> S3: an up*/down*-like ring.
+	f := ring(t, 4, func(i, j int) uint8 {
+		if j > i {
+			return 3
+		}
+		return 2
+	})
+	a, err := Analyze(context.Background(), f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Loops) != 0 || a.Verdict() != props.Holds || a.Pairs.Delivered != 12 {
+		t.Fatalf("%s, verdict %v; want no loop", a, a.Verdict())
+	}
+}
+
+func TestReal62(t *testing.T) {
+	f, _, err := fabric.Load(fabric.Files{Topology: shared(t, "subnet.lst"), LFTs: shared(t, "osm.fdbs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, all := range []bool{false, true} {
+		a, err := Analyze(context.Background(), f, Options{All: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("all=%v: %s, %.3fs, verdict %v", all, a, a.Seconds, a.Verdict())
+		for _, l := range a.Loops {
+			t.Logf("  loop of %d channels, cycle %d, %v %s: %s", len(l.Channels), len(l.Cycle), l.Decision.Verdict, l.Decision.How, l.Decision.Reason)
+		}
+	}
+}
+
+// The shared fabrics that carry only a topology, routed by wormcheck as OpenSM's
+// engines: CreditLoopDemo under minhop has a reachable credit loop, with a trace that
+// replays; under up*/down* it is free of loops; credit-loops.topo under minhop has the
+// loop ibdiag's demo documents ("OpenSM default router cause credit loops on this
+// fabric").
+func TestSharedTopologies(t *testing.T) {
+	for _, c := range []struct {
+		file, route string
+		roots       []string
+		want        props.Verdict
+	}{
+		{"CreditLoopDemo.cables", "minhop", nil, props.Violated},
+		{"CreditLoopDemo.cables", "updn", []string{"RD1"}, props.Holds},
+		{"credit-loops.topo", "minhop", nil, props.Violated},
+		{"credit-loops.topo", "updn", []string{"SW_L0_1", "SW_L0_2", "SW_L0_3", "SW_L0_4"}, props.Holds},
+	} {
+		rep, err := Check(context.Background(), Spec{Files: fabric.Files{Topology: shared(t, c.file)}, Route: c.route, Roots: c.roots})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := rep.Analysis()
+		if rep.Verdict != c.want || a.Pairs.Delivered != a.Pairs.Pairs {
+			t.Fatalf("%s under %s: %v (%s); want %v with every route delivered", c.file, c.route, rep.Verdict, a, c.want)
+		}
+		if c.want == props.Holds {
+			if len(a.Loops) != 0 {
+				t.Fatalf("%s under %s: %d loops; up*/down* has none", c.file, c.route, len(a.Loops))
+			}
+			continue
+		}
+		if rep.Trace == nil {
+			t.Fatalf("%s under %s: no trace", c.file, c.route)
+		}
+		if _, r, err := Replay(rep.Trace); err != nil || len(r.Stuck) == 0 {
+			t.Fatalf("%s under %s: the saved trace does not replay to a deadlock: %v", c.file, c.route, err)
+		}
+	}
+}
