@@ -70,7 +70,9 @@ func NewFlatFly(f FlatFly) (*Network, error) {
 	}
 	nodes := make([]GraphNode, f.routers+f.term)
 	var links []Link
-	both := func(a, b NodeID, w int) { links = append(links, Link{From: a, To: b, Weight: w}, Link{From: b, To: a, Weight: w}) }
+	both := func(a, b NodeID, w int) {
+		links = append(links, Link{From: a, To: b, Weight: w}, Link{From: b, To: a, Weight: w})
+	}
 	for r := 0; r < f.routers; r++ {
 		col, row := r%f.X, r/f.X
 		nodes[r] = GraphNode{Name: "r" + strconv.Itoa(r), Placed: true,

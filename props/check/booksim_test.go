@@ -8,8 +8,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/decide"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/decide"
 )
 
 // TestUGALDragonflyDraws pins what the relation of BookSim's ugal_dragonflynew does not
