@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -396,10 +395,17 @@ func parseRouting(g *topology.Network, raw json.RawMessage, s *Schedule) error {
 }
 
 // Broadcast returns every node of an n-node network that is not in sources, ascending.
+// Cost O(n + len(sources)); sources outside 0..n-1 are ignored.
 func Broadcast(n int, sources []topology.NodeID) []topology.NodeID {
+	source := make([]bool, n)
+	for _, v := range sources {
+		if v >= 0 && int(v) < n {
+			source[v] = true
+		}
+	}
 	out := make([]topology.NodeID, 0, n)
 	for v := topology.NodeID(0); int(v) < n; v++ {
-		if !slices.Contains(sources, v) {
+		if !source[v] {
 			out = append(out, v)
 		}
 	}

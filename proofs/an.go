@@ -66,7 +66,7 @@ func runAN1(ctx context.Context, env Env) Outcome {
 	if env.Size == Full {
 		fams = append(fams, rtFlit{routing: "updown", topo: "random:6,8,1", max: 3, sample: 100, seed: 1, lb: rtLB})
 	}
-	out := staticAndFlit(ctx, st, fams)
+	out := staticAndFlit(ctx, env, st, fams)
 	out.Note = fmt.Sprintf("%d random networks of 12 routers and 18 links, roots r0 and r(seed mod 12); %d meshes 8x8 with 3 random failed links; ", seeds, len(faulty)) + out.Note
 	return out
 }
@@ -91,7 +91,7 @@ func runAN2(ctx context.Context, env Env) Outcome {
 				continue // its cycle is a triangle: every route has one hop there
 			}
 			for k := 1; k <= 4; k++ {
-				res, fnotes, err := runFlitExactly(ctx, rtFlit{routing: "shortest-path", topo: topo, max: k, lb: rtLB})
+				res, fnotes, err := runFlitExactly(ctx, env, rtFlit{routing: "shortest-path", topo: topo, max: k, lb: rtLB})
 				out.Instances += res.instances
 				out.States += res.states
 				if err != nil {
@@ -137,13 +137,13 @@ func runAN3(ctx context.Context, env Env) Outcome {
 	if env.Size == Full {
 		fams = append(fams, rtFlit{routing: "dragonfly-min", topo: small, max: 3, lb: rtLB})
 	}
-	out := staticAndFlit(ctx, st, fams)
+	out := staticAndFlit(ctx, env, st, fams)
 	if out.Verdict != Holds {
 		return out
 	}
 	// without the classes: the smallest number of worms that deadlocks on the small one
 	for k := 1; k <= 3; k++ {
-		res, fnotes, err := runFlitExactly(ctx, rtFlit{routing: "dragonfly-min-1vc", topo: small, max: k, lb: rtLB})
+		res, fnotes, err := runFlitExactly(ctx, env, rtFlit{routing: "dragonfly-min-1vc", topo: small, max: k, lb: rtLB})
 		out.Instances += res.instances
 		out.States += res.states
 		out.Note += "; " + strings.Join(fnotes, "; ")
@@ -153,7 +153,7 @@ func runAN3(ctx context.Context, env Env) Outcome {
 		if res.first != nil {
 			var w Outcome
 			out.Note += "; without VC classes: " + strings.Join(flitWitness(&w, res), "; ") + fmt.Sprintf(" (%d worms; no fewer deadlock)", k)
-			out.Witness, out.Files = w.Witness, w.Files
+			out.Witness, out.Files, out.Evidence = w.Witness, w.Files, w.Evidence
 			return out
 		}
 	}
@@ -174,5 +174,5 @@ func runAN4(ctx context.Context, env Env) Outcome {
 	if env.Size == Full {
 		fams = append(fams, rtFlit{routing: "fattree-nca", topo: "fattree:2,2", max: 3, lb: rtLB})
 	}
-	return staticAndFlit(ctx, st, fams)
+	return staticAndFlit(ctx, env, st, fams)
 }

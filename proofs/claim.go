@@ -149,6 +149,10 @@ type Env struct {
 	Family  string    // the family's name
 	Claim   string    // the claim's id
 	Started time.Time // when the claim started
+	// Notion is how the flit claims check deadlock (the zero Notion as prove does);
+	// Trail, when not nil, records their checks.
+	Notion Notion
+	Trail  *Trail
 }
 
 // Options configure a catalogue run.
@@ -158,6 +162,11 @@ type Options struct {
 	// Meter, when not nil, receives the counts of the running claim as they grow, for a
 	// progress line; the runner resets it at the start of each claim.
 	Meter *Meter
+	// Notion and Trail are for the soundness tests that compare deadlock notions: how
+	// the flit claims check deadlock (the zero Notion: as prove does), and, when not
+	// nil, where their checks are recorded.
+	Notion Notion
+	Trail  *Trail
 }
 
 // Outcome is what checking a family, or a whole claim, produced.
@@ -175,10 +184,13 @@ type Outcome struct {
 	// Note is one or two sentences for people: the family checked, a reconstruction, a
 	// disagreement with the paper.
 	Note string
-	// Files are witness artefacts keyed by extension ("json", "svg", "pcap"), written by
-	// `prove --witness-dir D` as D/ID.EXT.
+	// Files are witness data files keyed by extension ("json", "witness.json",
+	// "report.json"), written by `prove --witness-dir D` as D/ID.EXT.
 	Files map[string][]byte
-	Err   error
+	// Evidence is what `prove --witness-dir D` draws as D/ID.svg, and for a flit-level
+	// run captures as D/ID.pcap (props/render, in the command line); nil for none.
+	Evidence props.Evidence
+	Err      error
 	// Interrupted is set by the runner when the context ended before the claim did.
 	Interrupted bool
 	// Certificate says, for a claim judged by exploring flit or banyan transition
@@ -257,7 +269,7 @@ func Check(ctx context.Context, c Claim, opt Options) (r Result) {
 		}
 		r.Seconds = time.Since(start).Seconds()
 	}()
-	env := Env{Size: opt.Size, Workers: max(1, opt.Workers), Meter: meter, Claim: c.ID, Started: start}
+	env := Env{Size: opt.Size, Workers: max(1, opt.Workers), Meter: meter, Claim: c.ID, Started: start, Notion: opt.Notion, Trail: opt.Trail}
 	var outs []Outcome
 	var fams []Family
 	for _, f := range c.Families {
@@ -337,7 +349,7 @@ func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outc
 			}
 		}
 		out.Verdict, out.Interrupted, out.Err = Inconclusive, true, nil
-		out.Figures, out.Witness, out.Files = nil, nil, nil
+		out.Figures, out.Witness, out.Files, out.Evidence = nil, nil, nil, nil
 		out.Note = fmt.Sprintf("interrupted (%v) after %d of %d families: %d instances, %d states counted; no verdict", context.Cause(ctx), done, c.families(size), out.Instances, out.States)
 		return out
 	}
@@ -356,7 +368,7 @@ func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outc
 		}
 		for _, o := range outs {
 			if o.Witness != nil && out.Witness == nil {
-				out.Witness, out.Files = o.Witness, o.Files
+				out.Witness, out.Files, out.Evidence = o.Witness, o.Files, o.Evidence
 				if _, ok := o.Witness.(*props.Witness); !ok {
 					// A measured claim's evidence is a measurement (a table, a figure
 					// with its context), not a counterexample.
@@ -374,7 +386,7 @@ func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outc
 		switch o.Verdict {
 		case Violated:
 			if out.Verdict != Violated {
-				out.Verdict, out.Witness, out.Files = Violated, o.Witness, o.Files
+				out.Verdict, out.Witness, out.Files, out.Evidence = Violated, o.Witness, o.Files, o.Evidence
 			}
 		case Holds:
 		default:
@@ -389,13 +401,16 @@ func combine(ctx context.Context, c Claim, size Size, fams []Family, outs []Outc
 		// witness (another policy's deadlock) is not the claim's.
 		for i, o := range outs {
 			if o.Witness != nil && !fams[i].Evidence {
-				out.Witness, out.Files = o.Witness, o.Files
+				out.Witness, out.Files, out.Evidence = o.Witness, o.Files, o.Evidence
 				break
 			}
 		}
 		for i, o := range outs {
 			if out.Files == nil && o.Files != nil && !fams[i].Evidence {
 				out.Files = o.Files
+			}
+			if out.Evidence == nil && o.Evidence != nil && !fams[i].Evidence {
+				out.Evidence = o.Evidence
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func (in dcInstance) run(ctx context.Context, prop string, x dcExtra) (*props.Re
 		return nil, err
 	}
 	c := check.Collective{Algorithm: in.algo, Grid: g, Source: src, PlusTies: x.plusTies, Point: x.point}
-	return c.Check(ctx, prop, check.Options{Steps: x.steps, ViolationPicturesOnly: true})
+	return c.Check(ctx, prop, check.Options{Steps: x.steps})
 }
 
 // instances lists the family: every size, from (0,0), (n/2+1, 1) and (n-1, n-1).
@@ -116,7 +116,7 @@ func scheduleClaim(ctx context.Context, insts []dcInstance, checks []dcCheck, no
 				out.Verdict = r.Verdict.String()
 				out.Witness = reportWitness(r)
 				out.Note = fmt.Sprintf("%dx%d from %s: %s: %s. %s", in.n, in.n, in.source, r.Property, r.Reason, note)
-				out.Files = witnessFiles(r)
+				out.Files, out.Evidence = witnessFiles(r), r.Evidence
 				return out, reps
 			}
 		}
@@ -138,14 +138,12 @@ func sizeList(insts []dcInstance) string {
 	return strings.Join(parts, ", ")
 }
 
-// witnessFiles are a violation's artefacts: the report as JSON and its picture.
+// witnessFiles are a violation's data files: the report as JSON (its picture is drawn
+// from its evidence).
 func witnessFiles(r *props.Report) map[string][]byte {
 	files := map[string][]byte{}
 	if b, err := json.MarshalIndent(r, "", "  "); err == nil {
 		files["report.json"] = append(b, '\n') // a report, not a trace: ID.json is for replay
-	}
-	if r.SVG != nil {
-		files["svg"] = r.SVG
 	}
 	return files
 }
@@ -287,7 +285,7 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		case props.Violated:
 			if out.Witness == nil && v.Verdict == props.Holds {
 				out.Witness = reportWitness(d)
-				out.Files = witnessFiles(d)
+				out.Files, out.Evidence = witnessFiles(d), d.Evidence
 				out.Note = fmt.Sprintf("%s from %s: %s. ", tag, in.source, firstLine(d.ScheduleWitness().String()))
 			}
 		case props.Inconclusive:

@@ -2,40 +2,85 @@ package proofs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"sync"
 
-	"github.com/wormcheck/wormcheck/algos/treemcast"
-	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
-// The family members of the flit claims (WH, TM) are checked through the one entry,
-// props/check.Run, as a user's test or `wormcheck check` would check them: the family
-// sweeps of algos enumerate the members and run them on the pool, and call these
-// adapters (algos may not import the entry) for each member.
+// The flit claims (WH, TM, RT, MN) check their instances and families through the one
+// entry's typed requests (check.Unicast, check.TreeMulticast, check.TwoPhase), as a
+// user's test or `wormcheck check` would; a family is one request (its members are
+// enumerated by algos and checked by the entry's family driver).
 
 // memberStates bounds each member's search; a member that reaches it is inconclusive.
 const memberStates = 2_000_000
 
-// deadlockNotion is how the catalogue's flit deadlock checks run, carried by the context
-// so that the soundness test (TestDeadlockNotionsAgree) can run the same claims with
-// the other notions and compare: Global checks "deadlock" as "global-deadlock" (a state
-// where nothing moves), Reduction explores every instance with partial-order reduction
-// where the algorithm has it (check.Options.ReducedOnly), and Record, when set, sees
-// every report (the instance it checked is rep.Instance). A catalogue run carries none:
-// local deadlock, unreduced.
-type deadlockNotion struct {
+// Notion is how a catalogue run checks the flit claims' deadlock properties: the zero
+// Notion, as prove runs them (local deadlock, unreduced), or, for the soundness test
+// that runs the same claims under each notion and compares (TestDeadlockNotionsAgree),
+// Global (a state where nothing moves: "deadlock" checked as "global-deadlock") or
+// Reduction (every instance explored with partial-order reduction where its algorithm
+// has it, deciding it alone: check.Options.ReducedOnly).
+type Notion struct {
 	Global, Reduction bool
-	Record            func(prop string, rep *props.Report)
 }
 
-type notionKey struct{}
+// Trail records the flit checks of a run, for tests that compare two runs: per check
+// the verdict of every member (a single instance is member 0) and the length of its
+// (shortest) witness, keyed by the instance and property of a single check, by claim,
+// family and rank among the family's family checks for a family ("global-deadlock"
+// counted as "deadlock", so that notions meet). Safe for concurrent use.
+type Trail struct {
+	mu     sync.Mutex
+	Checks map[string]TrailCheck
+	seq    map[string]int
+}
 
-// withNotion returns ctx carrying n for runCheck.
-func withNotion(ctx context.Context, n *deadlockNotion) context.Context {
-	return context.WithValue(ctx, notionKey{}, n)
+// TrailCheck is one check of a Trail: each member's verdict by index, and the length of
+// the witness (the shortest, for a family; 0 without one).
+type TrailCheck struct {
+	Members map[int]props.Verdict
+	Steps   int
+}
+
+// record adds the check prop of rep, made by env's claim and family, to t (nil:
+// nothing is recorded).
+func (t *Trail) record(env Env, prop string, rep *props.Report) {
+	if t == nil {
+		return
+	}
+	if prop == props.PropGlobalDeadlock {
+		prop = props.PropDeadlock
+	}
+	in, _ := json.Marshal(rep.Instance) // encoding/json sorts the parameters
+	key := fmt.Sprintf("%s %s", in, prop)
+	c := TrailCheck{Members: map[int]props.Verdict{}}
+	if rep.Trace != nil {
+		c.Steps = len(rep.Trace.Actions)
+	}
+	if f := rep.Family; f != nil {
+		for _, m := range f.Checked {
+			c.Members[m.Index] = m.Verdict
+		}
+	} else {
+		c.Members[0] = rep.Verdict
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.Checks == nil {
+		t.Checks, t.seq = map[string]TrailCheck{}, map[string]int{}
+	}
+	if rep.Family != nil {
+		// A violated family's report is its witness member's: the family is named by
+		// where it was checked.
+		at := env.Claim + "/" + env.Family
+		key = fmt.Sprintf("%s #%d %s", at, t.seq[at], prop)
+		t.seq[at]++
+	}
+	t.Checks[key] = c
 }
 
 // flitRequest is a typed request of the entry in the flit semantics: check.Unicast,
@@ -44,60 +89,20 @@ type flitRequest interface {
 	Check(ctx context.Context, property string, opt check.Options) (*props.Report, error)
 }
 
-// runCheck checks req for prop, as a flit deadlock check of the WH, TM, RT and MN
-// claims, under the deadlock notion ctx carries (deadlockNotion), if any.
-func runCheck(ctx context.Context, req flitRequest, prop string, opt check.Options) (*props.Report, error) {
-	n, _ := ctx.Value(notionKey{}).(*deadlockNotion)
-	if n == nil {
-		return req.Check(ctx, prop, opt)
-	}
-	if n.Global && prop == props.PropDeadlock {
+// flitCheck checks req for prop, a flit deadlock check of the WH, TM, RT and MN claims,
+// under the run's deadlock notion, counting a family's members on the progress meter
+// and recording the check in the run's trail.
+func (env Env) flitCheck(ctx context.Context, req flitRequest, prop string, opt check.Options) (*props.Report, error) {
+	if env.Notion.Global && prop == props.PropDeadlock {
 		prop = props.PropGlobalDeadlock
 	}
-	opt.Reduction, opt.ReducedOnly = n.Reduction, n.Reduction
+	opt.Reduction, opt.ReducedOnly = env.Notion.Reduction, env.Notion.Reduction
+	if env.Meter != nil {
+		opt.Meter = env.Meter
+	}
 	rep, err := req.Check(ctx, prop, opt)
-	if err == nil && n.Record != nil {
-		n.Record(prop, rep)
+	if err == nil {
+		env.Trail.record(env, prop, rep)
 	}
 	return rep, err
-}
-
-// unicastMember checks one worm placement for deadlock (and the model's invariants)
-// with the entry's typed unicast request, bounded by maxStates (0 = none).
-func unicastMember(maxStates int64) func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
-	return func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
-		g, err := sp.Grid()
-		if err != nil {
-			return unicast.Result{}, err
-		}
-		rep, err := runCheck(ctx, check.Unicast{Grid: g, Spec: sp}, props.PropDeadlock,
-			check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
-		if err != nil {
-			return unicast.Result{}, err
-		}
-		r := unicast.Result{Property: rep.Property, Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
-			Depth: rep.Stats.Depth, Seconds: rep.Stats.Seconds, Violation: rep.Reason,
-			Certificate: rep.Certificate, CollisionBound: rep.Stats.CollisionBound}
-		if rep.Verdict == props.Violated {
-			if rep.Trace == nil {
-				return r, fmt.Errorf("unicast %s on %s: violated without a trace", sp.Worms(), sp.Topology)
-			}
-			for _, a := range rep.Trace.Actions {
-				r.Actions = append(r.Actions, checker.Action(a))
-			}
-			r.Labels, r.Violation = rep.Trace.Labels, rep.Trace.Violation
-		}
-		return r, nil
-	}
-}
-
-// treeMember checks one pair of multicasts for prop with the entry's typed tree-multicast
-// request, bounded by memberStates.
-func treeMember(ctx context.Context, in treemcast.Instance, prop string) (treemcast.MemberResult, error) {
-	rep, err := runCheck(ctx, check.TreeMulticast{Instance: in}, prop, check.Options{MaxStates: memberStates, ViolationPicturesOnly: true})
-	if err != nil {
-		return treemcast.MemberResult{}, err
-	}
-	return treemcast.MemberResult{Verdict: rep.Verdict, States: rep.Stats.States, Transitions: rep.Stats.Transitions,
-		CollisionBound: rep.Stats.CollisionBound, Certificate: rep.Certificate, Trace: rep.Trace}, nil
 }

@@ -37,7 +37,7 @@ func runHB1(ctx context.Context, env Env) Outcome {
 			}
 			in := check.Collective{Algorithm: "sbt", Grid: g, Source: topology.NodeID((n * 37) % (1 << n)), Base: base}
 			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
-				r, err := in.Check(ctx, prop, check.Options{Steps: n, ViolationPicturesOnly: true})
+				r, err := in.Check(ctx, prop, check.Options{Steps: n})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 				}
@@ -68,7 +68,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
-		r, err := check.Collective{Algorithm: "sbt", Grid: g, Base: n / 2}.Check(ctx, props.PropDistributions, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Collective{Algorithm: "sbt", Grid: g, Base: n / 2}.Check(ctx, props.PropDistributions, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

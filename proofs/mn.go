@@ -30,19 +30,19 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 		return nil, err
 	}
 	q.Banyan = b
-	return q.Check(ctx, props.PropNonblocking, check.Options{ViolationPicturesOnly: true})
+	return q.Check(ctx, props.PropNonblocking, check.Options{})
 }
 
 // twoPhase checks one two-phase instance on banyan:N for deadlock with the entry's typed
 // request (starts nil for every start combination, flits 0 for links released when the
 // last branch arrives) and counts its delivery certificate in tally.
-func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
+func twoPhase(ctx context.Context, env Env, tally *checker.Tally, n int, msgs []banyan.Multicast, arb banyan.Arbitration, timing banyan.Timing, starts []int, flits, workers int) (*props.Report, error) {
 	b, err := topology.NewBanyan(n)
 	if err != nil {
 		return nil, err
 	}
 	req := check.TwoPhase{Banyan: b, Msgs: msgs, Options: banyan.Options{Arbitration: arb, Timing: timing, Starts: starts, Flits: flits}}
-	rep, err := runCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers, ViolationPicturesOnly: true})
+	rep, err := env.flitCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers})
 	if err == nil {
 		tally.Add(rep.Certificate)
 	}
@@ -52,24 +52,30 @@ func twoPhase(ctx context.Context, tally *checker.Tally, n int, msgs []banyan.Mu
 // startCombinations is the number of initial states a two-phase report searched.
 func startCombinations(rep *props.Report) int { return int(rep.Figures[banyan.FigStartCombinations]) }
 
-// twoPhaseFiles are the files of a two-phase deadlock: its replayable trace, picture and
-// capture.
+// twoPhaseFiles are the files of a two-phase deadlock: its replayable trace (its
+// picture and capture are drawn from its evidence).
 func twoPhaseFiles(rep *props.Report) map[string][]byte {
 	data, _ := json.MarshalIndent(rep.Trace, "", "  ")
-	files := map[string][]byte{"json": data, "svg": rep.SVG}
-	if rep.PCAP != nil {
-		files["pcap"] = rep.PCAP
-	}
-	return files
+	return map[string][]byte{"json": data}
 }
 
-// detailOf returns the witness detail of a banyan-route report (nil when it has none).
-func detailOf(rep *props.Report) map[string]any {
+// conflictOf returns the blocking witness of a banyan-route report (nil when it has
+// none).
+func conflictOf(rep *props.Report) *check.BanyanConflict {
 	if rep.Witness == nil {
 		return nil
 	}
-	d, _ := rep.Witness.Detail.(map[string]any)
+	d, _ := rep.Witness.Detail.(*check.BanyanConflict)
 	return d
+}
+
+// detailOf returns the witness detail of a banyan report (nil when it has none), for an
+// outcome's witness.
+func detailOf(rep *props.Report) any {
+	if rep.Witness == nil {
+		return nil
+	}
+	return rep.Witness.Detail
 }
 
 // runMN1 checks Property 1 for every monotone, concentrated pattern through the entry
@@ -102,14 +108,14 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				}
 				out.Instances += int(r.Stats.Checked)
 				out.Figures[fmt.Sprintf("pairs_N%d_%v_%v", n, ord, conc)] = float64(r.Stats.Checked)
-				d := detailOf(r)
+				d := conflictOf(r)
 				if d == nil {
 					continue
 				}
-				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": d["pattern"], "conflict": d["conflict"]}
+				w := map[string]any{"N": n, "order": ord.String(), "concentration": conc.String(), "pattern": d.Pattern, "conflict": d.Conflict}
 				if conc == banyan.Plain {
 					out.Verdict, out.Witness = Violated, w
-					out.Files = map[string][]byte{"svg": r.SVG}
+					out.Evidence = r.Evidence
 					return out
 				}
 				cyclicWitness = w
@@ -124,11 +130,11 @@ func runMN1(ctx context.Context, env Env) Outcome {
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
-				if d := detailOf(r); d != nil && conc == banyan.Plain {
-					return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": d["pattern"], "conflict": d["conflict"]},
+				if d := conflictOf(r); d != nil && conc == banyan.Plain {
+					return Outcome{Verdict: Violated, Instances: out.Instances, Witness: map[string]any{"N": n, "pattern": d.Pattern, "conflict": d.Conflict},
 						Note: "a monotone concentrated pattern blocks (found by enumeration but not by pairs: the pair reduction is wrong)"}
 				} else if d != nil && cyclicWitness == nil {
-					return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("N=%d %v cyclic pattern %v blocks but the pair reduction found none", n, ord, d["pattern"])}
+					return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("N=%d %v cyclic pattern %v blocks but the pair reduction found none", n, ord, d.Pattern)}
 				}
 				out.Figures[fmt.Sprintf("patterns_N%d_%v_%v", n, ord, conc)] = float64(r.Stats.Checked)
 				out.Instances += int(r.Stats.Checked)
@@ -164,8 +170,8 @@ func runMN1(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		if d := detailOf(r); d != nil {
-			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "pattern": pat, "conflict": d["conflict"]}
+		if d := conflictOf(r); d != nil {
+			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "pattern": pat, "conflict": d.Conflict}
 			return out
 		}
 	}
@@ -202,8 +208,10 @@ func runMN2(ctx context.Context, env Env) Outcome {
 			runErr = err
 			return nil, nil
 		}
-		c, _ := detailOf(r)["conflict"].(*topology.LinkConflict)
-		return r, c
+		if d := conflictOf(r); d != nil {
+			return r, d.Conflict
+		}
+		return r, nil
 	}
 	for _, n := range []int{4, 8} {
 		for k := 2; k <= n && (nonMonotone == nil || nonConcentrated == nil); k++ {
@@ -260,16 +268,16 @@ func runMN2(ctx context.Context, env Env) Outcome {
 	out := Outcome{Instances: instances, Verdict: Holds}
 	if nonMonotone != nil && nonConcentrated != nil {
 		out.Verdict = Violated
-		out.Files = map[string][]byte{"svg": shown.SVG}
+		out.Evidence = shown.Evidence
 		out.Note = fmt.Sprintf("Dropping monotonicity: %v blocks on N=%d (k=%d; k=2 is always monotone). Dropping concentration: %v blocks on N=%d (k=%d).",
 			nonMonotone.Pattern, nonMonotone.N, nonMonotone.K, nonConcentrated.Pattern, nonConcentrated.N, nonConcentrated.K)
 	} else {
 		out.Note = "no blocking pattern found without one of the conditions on N <= 8"
 	}
 	out.Witness = map[string]any{"non_monotone": nonMonotone, "non_concentrated": nonConcentrated}
-	if out.Files != nil {
+	if out.Evidence != nil {
 		if data, err := witnessJSON(out.Witness); err == nil {
-			out.Files["witness.json"] = data
+			out.Files = map[string][]byte{"witness.json": data}
 		}
 	}
 	return out
@@ -346,7 +354,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -378,7 +386,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	out.Figures["instances_N16"] = r.Figures["instances"]
 	if r.Verdict == props.Violated {
 		out.Verdict, out.Witness = Violated, detailOf(r)
-		out.Files = map[string][]byte{"svg": r.SVG}
+		out.Evidence = r.Evidence
 		return out
 	}
 	rw, err := banyanRoute(ctx, 16, check.BanyanRoute{TwoPhase: true, Wrap: true})
@@ -387,11 +395,11 @@ func runMN4(ctx context.Context, env Env) Outcome {
 	}
 	out.Figures["wrapping_instances_N16"] = rw.Figures["instances"]
 	wrapNote := "the wrapping variant (phase-2 sources consecutive modulo N) does not block either"
-	if d := detailOf(rw); d != nil {
-		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d["dests"], d["start"], d["conflict"])
+	if d := conflictOf(rw); d != nil {
+		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d.Dests, *d.Start, d.Conflict)
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{ViolationPicturesOnly: true})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -422,8 +430,8 @@ func runMN4(ctx context.Context, env Env) Outcome {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
 		out.Instances++
-		if d := detailOf(rs); d != nil {
-			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "dests": m.Dests, "start": s, "conflict": d["conflict"]}
+		if d := conflictOf(rs); d != nil {
+			out.Verdict, out.Witness = Violated, map[string]any{"N": 64, "dests": m.Dests, "start": s, "conflict": d.Conflict}
 			return out
 		}
 	}
@@ -442,7 +450,7 @@ var runMN5 = certified(mn5)
 
 func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
-	rep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, nil, 0, env.Workers)
+	rep, err := twoPhase(ctx, env, tally, 16, msgs, banyan.Free, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -460,9 +468,9 @@ func mn5(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		return Outcome{Verdict: Inconclusive, Err: fmt.Errorf("MN5 trace does not replay to a deadlock: %v", err)}
 	}
 	out.Witness = tf
-	out.Files = twoPhaseFiles(rep)
+	out.Files, out.Evidence = twoPhaseFiles(rep), rep.Evidence
 	// The narrative of Fig. 4 itself: phase-1 regions exactly {5..8} and {7..12}.
-	frep, err := twoPhase(ctx, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
+	frep, err := twoPhase(ctx, env, tally, 16, msgs, banyan.Free, banyan.Lockstep, []int{5, 7}, 0, 1)
 	figNote := ""
 	if err == nil && frep.Verdict == checker.Violated {
 		out.States += frep.Stats.States
@@ -484,7 +492,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	msgs, _ := banyan.ParseMulticasts(fig4, 16)
 	start := time.Now()
-	res, err := twoPhase(ctx, tally, 16, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
+	res, err := twoPhase(ctx, env, tally, 16, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -533,7 +541,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}
 	out.Instances += int(sw.Instances)
 	out.States += sw.Cycles
-	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
+	if o, stop := sweepOutcome(ctx, env, sw, err, out); stop {
 		return o
 	}
 	pairs := sw.Pairs
@@ -561,7 +569,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}, meter)
 	out.Instances += int(sw.Instances)
 	out.States += sw.Cycles
-	if o, stop := sweepOutcome(ctx, sw, err, out); stop {
+	if o, stop := sweepOutcome(ctx, env, sw, err, out); stop {
 		return o
 	}
 	fam := sw.Pairs
@@ -578,7 +586,7 @@ func mn6(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 		}
 		pair := []banyan.Multicast{all8[rf.Intn(len(all8))], all8[rf.Intn(len(all8))]}
 		starts := []int{rf.Intn(9 - pair[0].Fanout()), rf.Intn(9 - pair[1].Fanout())}
-		fr, err := twoPhase(ctx, tally, 8, pair, banyan.UpperFirst, banyan.Lockstep, starts, 4+4*(i%2), 1)
+		fr, err := twoPhase(ctx, env, tally, 8, pair, banyan.UpperFirst, banyan.Lockstep, starts, 4+4*(i%2), 1)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -602,7 +610,7 @@ func mn6Violation(out Outcome, rep *props.Report) Outcome {
 		return out
 	}
 	out.Witness = rep.Trace
-	out.Files = twoPhaseFiles(rep)
+	out.Files, out.Evidence = twoPhaseFiles(rep), rep.Evidence
 	out.Note = fmt.Sprintf("%v arbitration deadlocks in the lockstep model: %s", rep.Instance.Params["arbitration"], rep.Trace.Violation)
 	return out
 }
@@ -610,7 +618,7 @@ func mn6Violation(out Outcome, rep *props.Report) Outcome {
 // sweepOutcome turns a sweep that found a deadlock (or failed) into MN6's outcome,
 // confirming the deadlock with the explorer through the entry; stop is false when the
 // sweep was clean.
-func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
+func sweepOutcome(ctx context.Context, env Env, sw banyan.PairSweep, err error, out Outcome) (Outcome, bool) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return cancelled(ctx, out), true
@@ -621,7 +629,7 @@ func sweepOutcome(ctx context.Context, sw banyan.PairSweep, err error, out Outco
 		return out, false
 	}
 	var tally checker.Tally // the confirmation is not one of the claim's members
-	wr, err := twoPhase(ctx, &tally, sw.N, []banyan.Multicast{sw.A, sw.C}, sw.Arbitration, banyan.Lockstep, []int{sw.S1, sw.S2}, 0, 1)
+	wr, err := twoPhase(ctx, env, &tally, sw.N, []banyan.Multicast{sw.A, sw.C}, sw.Arbitration, banyan.Lockstep, []int{sw.S1, sw.S2}, 0, 1)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}, true
 	}
@@ -644,7 +652,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	out := Outcome{Verdict: Holds, Figures: map[string]float64{}}
 	b8, _ := topology.NewBanyan(8)
 	msgs, _ := banyan.ParseMulticasts(triple, 8)
-	res, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
+	res, err := twoPhase(ctx, env, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -653,7 +661,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	var notes []string
 	if res.Verdict == checker.Violated {
 		out.Verdict = Violated
-		out.Files = twoPhaseFiles(res)
+		out.Files, out.Evidence = twoPhaseFiles(res), res.Evidence
 		out.Witness = res.Trace
 		notes = append(notes, fmt.Sprintf("Lockstep, upper-first, %s on N = 8 (%d start combinations, %d states): %s. A third multicast delays one branch of an upper-input packet by a cycle; the lower-input packet then takes the link first and the priority, which only orders simultaneous requests, cannot undo it - the proof's premise that all copies request at stage i at the same time fails as soon as any packet has been blocked once.",
 			triple, startCombinations(res), res.Stats.States, res.Trace.Violation))
@@ -664,7 +672,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	if res.Verdict == checker.Violated {
 		var held []string
 		for _, l := range []int{4, 8, 12} {
-			fr, err := twoPhase(ctx, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, l, env.Workers)
+			fr, err := twoPhase(ctx, env, tally, 8, msgs, banyan.UpperFirst, banyan.Lockstep, nil, l, env.Workers)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -676,7 +684,7 @@ func mn6b(ctx context.Context, env Env, tally *checker.Tally) Outcome {
 	}
 	// (b) Fig. 4 asynchronously.
 	f4, _ := banyan.ParseMulticasts(fig4, 16)
-	ares, err := twoPhase(ctx, tally, 16, f4, banyan.UpperFirst, banyan.Async, []int{5, 7}, 0, env.Workers)
+	ares, err := twoPhase(ctx, env, tally, 16, f4, banyan.UpperFirst, banyan.Async, []int{5, 7}, 0, env.Workers)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

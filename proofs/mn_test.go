@@ -6,6 +6,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestSweepPairsFindsDeadlock shows that MN6's sweep can fail: with free arbitration
@@ -27,7 +28,7 @@ func TestSweepPairsFindsDeadlock(t *testing.T) {
 		} else if sw.A.Source != first.A.Source || sw.S1 != first.S1 || sw.S2 != first.S2 || sw.Instances != first.Instances {
 			t.Fatalf("sweep depends on workers: %+v vs %+v", sw, first)
 		}
-		o, stop := sweepOutcome(context.Background(), sw, nil, Outcome{})
+		o, stop := sweepOutcome(context.Background(), Env{Workers: 1, Meter: new(Meter)}, sw, nil, Outcome{})
 		if !stop || o.Verdict != Violated || o.Files["json"] == nil {
 			t.Fatalf("outcome %+v", o)
 		}
@@ -62,7 +63,8 @@ func TestEnumerators(t *testing.T) {
 	}
 }
 
-// TestMN5Files checks that MN5's witness trace replays and its picture is an SVG.
+// TestMN5Files checks that MN5's witness trace replays and its evidence is the banyan
+// deadlock with its capture.
 func TestMN5Files(t *testing.T) {
 	o := runMN5(context.Background(), Env{Size: Quick, Workers: 1, Meter: new(Meter)})
 	if o.Verdict != Violated {
@@ -75,7 +77,7 @@ func TestMN5Files(t *testing.T) {
 	if ok, _, err := banyan.ReplayDeadlock(tf); !ok || err != nil {
 		t.Fatalf("MN5 trace does not replay: %v", err)
 	}
-	if len(o.Files["svg"]) < 100 || string(o.Files["svg"][:4]) != "<svg" {
-		t.Fatal("MN5 picture missing")
+	if ev, ok := o.Evidence.(*props.BanyanEvidence); !ok || len(ev.Packets) == 0 || len(ev.Capture) == 0 {
+		t.Fatalf("MN5 evidence %T: not a banyan deadlock with its capture", o.Evidence)
 	}
 }

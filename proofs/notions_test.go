@@ -2,59 +2,29 @@ package proofs
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/props"
 )
 
-// memberVerdict is what one check of a family member gave: its verdict and, when
-// violated, the length of its witness.
-type memberVerdict struct {
-	verdict props.Verdict
-	steps   int
-}
-
 // notionRun is one run of the flit claims under a deadlock notion: each claim's verdict
-// and each member's, keyed by instance and property ("global-deadlock" counted as
-// "deadlock", so that the notions' keys meet).
+// and the trail of its checks (every member's verdict, each check's witness length).
 type notionRun struct {
-	claims  map[string]string
-	members map[string]memberVerdict
+	claims map[string]string
+	trail  *Trail
 }
 
-// runNotion checks the claims ids at size under notion n, recording every member.
-func runNotion(t *testing.T, ids []string, size Size, n deadlockNotion) notionRun {
-	out := notionRun{claims: map[string]string{}, members: map[string]memberVerdict{}}
-	var mu sync.Mutex
-	n.Record = func(prop string, rep *props.Report) {
-		if prop == props.PropGlobalDeadlock {
-			prop = props.PropDeadlock
-		}
-		in, err := json.Marshal(rep.Instance) // encoding/json sorts the parameters
-		if err != nil {
-			t.Error(err)
-		}
-		key := fmt.Sprintf("%s %s", in, prop)
-		mv := memberVerdict{verdict: rep.Verdict}
-		if rep.Trace != nil {
-			mv.steps = len(rep.Trace.Actions)
-		}
-		mu.Lock()
-		out.members[key] = mv
-		mu.Unlock()
-	}
-	ctx := withNotion(context.Background(), &n)
+// runNotion checks the claims ids at size under notion n, recording every check.
+func runNotion(t *testing.T, ids []string, size Size, n Notion) notionRun {
+	out := notionRun{claims: map[string]string{}, trail: new(Trail)}
 	for _, id := range ids {
 		c, ok := Lookup(id)
 		if !ok {
 			t.Fatalf("claim %s is not in the catalogue", id)
 		}
-		r := Check(ctx, c, Options{Size: size, Workers: 2})
+		r := Check(context.Background(), c, Options{Size: size, Workers: 2, Notion: n, Trail: out.trail})
 		if r.Outcome.Err != nil {
 			t.Fatalf("%s (global %v, reduction %v): %v", id, n.Global, n.Reduction, r.Outcome.Err)
 		}
@@ -82,8 +52,8 @@ func flitDeadlockClaims() []string {
 // groups is run three times, as prove runs it (local deadlock, unreduced), with the
 // global notion, and with local deadlock and stubborn-set reduction deciding every
 // member (no unreduced first pass); each claim's verdict and each member's that two runs
-// both checked must agree, and a member's local witness is never longer than its
-// global one. Otherwise the claims run at the default size; with -short at the quick
+// both checked must agree, and a check's local witness (a family's shortest) is never
+// longer than its global one. Otherwise the claims run at the default size; with -short at the quick
 // size and without TM3 and MN6, whose members no notion changes (TM3 checks invariants,
 // unreduced; MN6's bulk is the fast simulator).
 func TestDeadlockNotionsAgree(t *testing.T) {
@@ -96,8 +66,8 @@ func TestDeadlockNotionsAgree(t *testing.T) {
 		size = Quick
 		ids = slices.DeleteFunc(ids, func(id string) bool { return id == "TM3" || id == "MN6" })
 	}
-	base := runNotion(t, ids, size, deadlockNotion{})
-	for _, n := range []deadlockNotion{{Global: true}, {Reduction: true}} {
+	base := runNotion(t, ids, size, Notion{})
+	for _, n := range []Notion{{Global: true}, {Reduction: true}} {
 		other := runNotion(t, ids, size, n)
 		name := "reduction"
 		if n.Global {
@@ -109,23 +79,29 @@ func TestDeadlockNotionsAgree(t *testing.T) {
 			}
 		}
 		compared, violated := 0, 0
-		for key, b := range base.members {
-			o, ok := other.members[key]
-			if !ok || b.verdict == props.Inconclusive || o.verdict == props.Inconclusive {
-				// Not checked in both runs, or cut short: a family that stops at its
-				// first deadlock cancels the members still running.
-				continue
+		for key, b := range base.trail.Checks {
+			o, ok := other.trail.Checks[key]
+			if !ok {
+				continue // not checked in both runs
 			}
-			compared++
-			if b.verdict != o.verdict {
-				t.Errorf("%s: %v as prove runs it, %v with %s", key, b.verdict, o.verdict, name)
-				continue
-			}
-			if b.verdict == props.Violated {
-				violated++
-				if n.Global && b.steps > o.steps {
-					t.Errorf("%s: local witness of %d steps, global %d", key, b.steps, o.steps)
+			for i, bv := range b.Members {
+				ov, ok := o.Members[i]
+				if !ok || bv == props.Inconclusive || ov == props.Inconclusive {
+					// Cut short: a family that stops at its first deadlock cancels the
+					// members still running.
+					continue
 				}
+				compared++
+				if bv != ov {
+					t.Errorf("%s member %d: %v as prove runs it, %v with %s", key, i, bv, ov, name)
+					continue
+				}
+				if bv == props.Violated {
+					violated++
+				}
+			}
+			if n.Global && b.Steps > 0 && o.Steps > 0 && b.Steps > o.Steps {
+				t.Errorf("%s: local witness of %d steps, global %d", key, b.Steps, o.Steps)
 			}
 		}
 		if compared < 100 || violated == 0 {

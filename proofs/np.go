@@ -43,7 +43,7 @@ func forEachInstance(ctx context.Context, workers int, kind topology.Kind, lo, h
 		if err != nil {
 			return checked{err: err}, family.Outcome{Verdict: checker.Holds}
 		}
-		rep, err := check.Partition{Grid: g, Params: in.Params}.Check(ctx, prop, check.Options{ViolationPicturesOnly: true})
+		rep, err := check.Partition{Grid: g, Params: in.Params}.Check(ctx, prop, check.Options{})
 		if err != nil {
 			return checked{err: err}, family.Outcome{Verdict: checker.Holds}
 		}
@@ -236,15 +236,12 @@ func reach(rep *props.Report) *subnetworks.ReachWitness {
 	return detail[subnetworks.ReachWitness](rep)
 }
 
-// reachFiles are an unreachable-pair witness as JSON and the report's picture of the DDN
-// with the pair ringed (for prove --witness-dir).
+// reachFiles are an unreachable-pair witness as JSON (for prove --witness-dir, which
+// draws the report's evidence, the DDN with the pair ringed, beside it).
 func reachFiles(rep *props.Report) map[string][]byte {
 	files := map[string][]byte{}
 	if b, err := witnessJSON(reach(rep)); err == nil {
 		files["witness.json"] = b
-	}
-	if rep.SVG != nil {
-		files["svg"] = rep.SVG
 	}
 	return files
 }
@@ -277,7 +274,7 @@ func runNP7(ctx context.Context, env Env) Outcome {
 	if firstIII != nil {
 		out.Witness, shown = firstIII, firstIIIRep
 	}
-	out.Files = reachFiles(shown)
+	out.Files, out.Evidence = reachFiles(shown), shown.Evidence
 	if firstIII != nil {
 		out.Note += fmt.Sprintf("; Type III: in %s of %s (h=%d, delta=%d) %s cannot reach %s", firstIII.Subnetwork, firstIII.Topology, firstIII.H, firstIII.Delta, firstIII.From, firstIII.To)
 	}

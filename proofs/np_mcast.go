@@ -57,7 +57,7 @@ func runNP8(ctx context.Context, env Env) Outcome {
 		out.States += r.Stats.States
 		where := fmt.Sprintf("from %s to %s on %s", g.NodeName(src), destNames(g, dests), g.Spec())
 		if r.Verdict != props.Holds {
-			o := Outcome{Verdict: r.Verdict.String(), Witness: reportWitness(r), Files: witnessFiles(r),
+			o := Outcome{Verdict: r.Verdict.String(), Witness: reportWitness(r), Files: witnessFiles(r), Evidence: r.Evidence,
 				Note: fmt.Sprintf("U-torus %s, per virtual channel: %s", where, r.Reason)}
 			return &o
 		}
@@ -185,7 +185,7 @@ func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast,
 		return nil, err
 	}
 	c := check.Collective{Algorithm: scheme, Grid: g, Multicasts: ms, Point: point}
-	return c.Check(ctx, prop, check.Options{ViolationPicturesOnly: true})
+	return c.Check(ctx, prop, check.Options{})
 }
 
 func runNP9(ctx context.Context, env Env) Outcome {
@@ -206,7 +206,7 @@ func runNP9(ctx context.Context, env Env) Outcome {
 			violated++
 			if out.Witness == nil {
 				out.Witness = reportWitness(r)
-				out.Files = witnessFiles(r)
+				out.Files, out.Evidence = witnessFiles(r), r.Evidence
 				if w := r.ScheduleWitness(); w != nil {
 					out.Note = "first: " + w.String() + ". "
 				}

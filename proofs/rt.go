@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -17,7 +18,6 @@ import (
 	"github.com/wormcheck/wormcheck/props/cdg"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/decide"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The routing claims (issue 11): adaptive and user routing relations, proved statically
@@ -65,7 +65,7 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
 		if err != nil {
 			return false, notes, cycle, err
 		}
@@ -144,18 +144,48 @@ type rtFlitResult struct {
 
 // unicastUnder checks one placement (L, B) under relation name with the entry's typed
 // unicast request, for property prop, each search bounded by maxStates.
-func unicastUnder(ctx context.Context, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
+func unicastUnder(ctx context.Context, env Env, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
 	rel, err := routing.ByName(g, name)
 	if err != nil {
 		return nil, err
 	}
 	u := check.Unicast{Grid: g, Spec: unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: lb[0], Buffer: lb[1], Routing: rel}}
-	return runCheck(ctx, u, prop, check.Options{MaxStates: maxStates, ViolationPicturesOnly: true})
+	return env.flitCheck(ctx, u, prop, check.Options{MaxStates: maxStates})
 }
 
-// runFlit checks every instance of the families through the entry (stopping at the
-// first deadlock when stop is set) with a state bound per instance.
-func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
+// unicastList checks placements, each with every (L, B) of lbs, under relation name as
+// one family through the entry (check.Unicast with a Family listing them), each search
+// bounded by 2M states; with stop the family ends at its first deadlock.
+func unicastList(ctx context.Context, env Env, name string, g *topology.Network, places [][]unicast.Pair, lbs [][2]int, stop bool) (*props.Report, error) {
+	rel, err := routing.ByName(g, name)
+	if err != nil {
+		return nil, err
+	}
+	u := check.Unicast{Grid: g, Spec: unicast.Spec{Routing: rel}, Family: &unicast.Family{List: places, Params: lbs}, CountAll: !stop}
+	return env.flitCheck(ctx, u, props.PropDeadlock, check.Options{MaxStates: 2_000_000, Workers: env.Workers})
+}
+
+// add sums a family's report into res: its members' verdicts, states and certificates,
+// and its witness when res has none yet; it returns the family's own sums.
+func (res *rtFlitResult) add(rep *props.Report) rtFlitResult {
+	f := rep.Family
+	part := rtFlitResult{instances: f.Instances, violated: f.Violated, inconclusive: len(f.Inconclusive), states: f.States, tally: f.Certificates}
+	part.held = part.instances - part.violated - part.inconclusive
+	res.instances += part.instances
+	res.tally.Merge(part.tally)
+	res.held += part.held
+	res.violated += part.violated
+	res.inconclusive += part.inconclusive
+	res.states += part.states
+	if f.Witness != nil && res.first == nil {
+		res.first = rep
+	}
+	return part
+}
+
+// runFlit checks every instance of the families through the entry, one family each
+// (stopping at the first deadlock when stop is set), with a state bound per instance.
+func runFlit(ctx context.Context, env Env, fams []rtFlit, stop bool) (rtFlitResult, []string, error) {
 	var res rtFlitResult
 	var notes []string
 	for _, f := range fams {
@@ -163,44 +193,14 @@ func runFlit(ctx context.Context, fams []rtFlit, stop bool) (rtFlitResult, []str
 		if err != nil {
 			return res, notes, err
 		}
-		var part rtFlitResult
-		for _, ps := range f.placements(g) {
-			for _, lb := range f.lb {
-				if err := ctx.Err(); err != nil {
-					return res, notes, err
-				}
-				r, err := unicastUnder(ctx, f.routing, g, ps, lb, "deadlock", 2_000_000)
-				if err != nil {
-					return res, notes, err
-				}
-				part.instances++
-				part.states += r.Stats.States
-				part.tally.Add(r.Certificate)
-				switch r.Verdict {
-				case props.Holds:
-					part.held++
-				case props.Violated:
-					part.violated++
-					if res.first == nil {
-						res.first = r
-					}
-				default:
-					part.inconclusive++
-				}
-				if stop && res.first != nil {
-					break
-				}
-			}
-			if stop && res.first != nil {
-				break
-			}
+		rep, err := unicastList(ctx, env, f.routing, g, f.placements(g), f.lb, stop)
+		if err != nil {
+			return res, notes, err
 		}
-		res.instances += part.instances
-		res.tally.Merge(part.tally)
-		res.held += part.held
-		res.violated += part.violated
-		res.inconclusive += part.inconclusive
-		res.states += part.states
+		if err := ctx.Err(); err != nil {
+			return res, notes, err
+		}
+		part := res.add(rep)
 		notes = append(notes, fmt.Sprintf("%s (L,B in %v): %d instances, %d states, %d deadlocked, %d inconclusive", f.desc(), f.lb, part.instances, part.states, part.violated, part.inconclusive))
 		if stop && res.first != nil {
 			break
@@ -216,22 +216,20 @@ func flitWitness(out *Outcome, res rtFlitResult) []string {
 	tf := first.Trace
 	out.Witness = tf
 	out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-	if first.SVG != nil {
-		out.Files["svg"], out.Files["pcap"] = first.SVG, first.PCAP
-	}
+	out.Evidence = first.Evidence
 	p := first.Instance.Params
 	return []string{fmt.Sprintf("first deadlock: %s %s L=%v B=%v after %d steps", first.Instance.Topology, p["msgs"], p["length"], p["buffers"], len(tf.Actions))}
 }
 
 // staticAndFlit is the outcome of a "flit + static" claim expected to hold: holds when
 // every static verdict was as expected and no instance deadlocked or hit its bound.
-func staticAndFlit(ctx context.Context, st []rtStatic, fams []rtFlit) Outcome {
+func staticAndFlit(ctx context.Context, env Env, st []rtStatic, fams []rtFlit) Outcome {
 	var out Outcome
 	ok, notes, cyc, err := runStatic(ctx, st)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 	}
-	res, fnotes, err := runFlit(ctx, fams, false)
+	res, fnotes, err := runFlit(ctx, env, fams, false)
 	notes = append(notes, fnotes...)
 	out.Instances, out.States = res.instances+len(st), res.states
 	if res.instances > 0 {
@@ -282,7 +280,7 @@ func runRT1(ctx context.Context, env Env) Outcome {
 			rtFlit{routing: name, topo: "mesh:3x3", max: 3, sample: 50, seed: 1, lb: rtLB},
 			rtFlit{routing: name, topo: "mesh:3x3", max: 4, sample: 20, seed: 2, lb: rtLB})
 	}
-	return staticAndFlit(ctx, st, fams)
+	return staticAndFlit(ctx, env, st, fams)
 }
 
 // runRT2 searches meshes in order of size (2x2, 2x3, 3x3) and, on each, placements of
@@ -296,7 +294,7 @@ func runRT2(ctx context.Context, env Env) Outcome {
 	for _, topo := range []string{"mesh:2x2", "mesh:2x3", "mesh:3x3"} {
 		for k := 1; k <= 4; k++ {
 			fam := rtFlit{routing: "adaptive", topo: topo, max: k, lb: rtLB}
-			res, fnotes, err := runFlitExactly(ctx, fam)
+			res, fnotes, err := runFlitExactly(ctx, env, fam)
 			out.Instances += res.instances
 			out.States += res.states
 			notes = append(notes, fnotes...)
@@ -320,31 +318,27 @@ func runRT2(ctx context.Context, env Env) Outcome {
 }
 
 // runFlitExactly is runFlit over the placements of exactly f.max worms (those of fewer
-// were checked before), stopping at the first deadlock.
-func runFlitExactly(ctx context.Context, f rtFlit) (rtFlitResult, []string, error) {
+// were checked before) with f's first (L, B), stopping at the first deadlock.
+func runFlitExactly(ctx context.Context, env Env, f rtFlit) (rtFlitResult, []string, error) {
 	g, err := topology.Parse(f.topo)
 	if err != nil {
 		return rtFlitResult{}, nil, err
 	}
-	var res rtFlitResult
+	var places [][]unicast.Pair
 	for _, ps := range f.placements(g) {
-		if len(ps) != f.max {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return res, nil, err
-		}
-		r, err := unicastUnder(ctx, f.routing, g, ps, f.lb[0], "deadlock", 2_000_000)
-		if err != nil {
-			return res, nil, err
-		}
-		res.instances++
-		res.states += r.Stats.States
-		if r.Verdict == props.Violated {
-			res.first = r
-			break
+		if len(ps) == f.max {
+			places = append(places, ps)
 		}
 	}
+	var res rtFlitResult
+	rep, err := unicastList(ctx, env, f.routing, g, places, f.lb[:1], true)
+	if err != nil {
+		return res, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return res, nil, err
+	}
+	res.add(rep)
 	note := fmt.Sprintf("flit %s on %s, placements of %d worms: %d checked, %d states", f.routing, f.topo, f.max, res.instances, res.states)
 	return res, []string{note}, nil
 }
@@ -364,7 +358,7 @@ func runRT3(ctx context.Context, env Env) Outcome {
 		fams = append(fams, rtFlit{routing: "odd-even", topo: "mesh:3x2", max: 3, lb: rtLB},
 			rtFlit{routing: "odd-even", topo: "mesh:4x3", max: 4, sample: 50, seed: 3, lb: rtLB})
 	}
-	return staticAndFlit(ctx, st, fams)
+	return staticAndFlit(ctx, env, st, fams)
 }
 
 // runRT4 shows both graphs of Duato's relation: on meshes, tori and a hypercube its CDG
@@ -385,21 +379,14 @@ func runRT4(ctx context.Context, env Env) Outcome {
 		fams = append(fams, rtFlit{routing: "duato", topo: "mesh:3x3", max: 2, sample: 50, seed: 4, lb: rtLB},
 			rtFlit{routing: "duato", topo: "torus:3x3", max: 2, sample: 50, seed: 5, lb: rtLB})
 	}
-	out := staticAndFlit(ctx, st, fams)
+	out := staticAndFlit(ctx, env, st, fams)
 	// The report shows both graphs: the CDG's cycle (drawn) beside Duato's verdict, from
 	// the entry's static routing check (its analysis carries both).
-	g, _ := topology.Parse("mesh:4x4")
 	if rr, err := decide.Prove(context.Background(), "mesh:4x4", "duato", nil); err == nil && out.Verdict == Holds {
 		r := rr.Analysis
 		w := r.CDGWitness()
 		out.Witness = rt4Witness{CDG: w, Duato: r.Duato, Reason: r.Reason()}
-		var labels []string
-		for _, d := range r.Cycle {
-			labels = append(labels, r.Turn(d))
-		}
-		if svg, err := render.ChannelCycle(g, r.CycleChannels(), labels, "duato on mesh:4x4: a cycle of the CDG; the escape channels' extended graph is acyclic"); err == nil {
-			out.Files = map[string][]byte{"svg": svg}
-		}
+		out.Evidence = rr.Evidence
 		if w != nil {
 			out.Note += "; mesh:4x4 CDG " + w.Violation
 		}
@@ -425,7 +412,7 @@ type rt4Witness struct {
 func runRT5(ctx context.Context, env Env) Outcome {
 	var out Outcome
 	var notes []string
-	run := func(topo string, k int, pr flit.Prune) (*treemcast.FamilyResult, error) {
+	run := func(topo string, k int, pr flit.Prune) (*family.Summary, error) {
 		g, err := topology.Parse(topo)
 		if err != nil {
 			return nil, err
@@ -438,14 +425,11 @@ func runRT5(ctx context.Context, env Env) Outcome {
 		req := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Routing: rel,
 			Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort}},
 			Family: &fam, Stop: pr == flit.PruneNone}
-		rep, err := runCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000, ViolationPicturesOnly: true})
+		rep, err := env.flitCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000})
 		if err != nil {
 			return nil, err
 		}
-		r, err := treemcast.ParseFamilyResult(rep.Result)
-		if err != nil {
-			return nil, err
-		}
+		r := rep.Family
 		out.Instances += r.Instances
 		out.States += r.States
 		notes = append(notes, fmt.Sprintf("tree multicast over duato on %s, %s, pruning %s, L=1 B=1 one-port: %d members, %d states, %s", topo, fam.Spec(), pr, r.Instances, r.States, r.Verdict))
@@ -524,7 +508,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if ctx.Err() != nil {
 				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
 			}
-			r, err := unicastUnder(ctx, name, g, []unicast.Pair{p}, [2]int{2, 1}, props.PropLiveness, 1_000_000)
+			r, err := unicastUnder(ctx, env, name, g, []unicast.Pair{p}, [2]int{2, 1}, props.PropLiveness, 1_000_000)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -559,9 +543,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if lasso.Trace != nil {
 				out.Files["json"] = unicast.TraceJSON(lasso.Trace)
 			}
-			if lasso.SVG != nil {
-				out.Files["svg"], out.Files["pcap"] = lasso.SVG, lasso.PCAP
-			}
+			out.Evidence = lasso.Evidence
 			notes = append(notes, "witness: "+lasso.Witness.Violation)
 		} else {
 			out.Verdict = Holds
@@ -586,7 +568,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{ViolationPicturesOnly: true})
+		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}
@@ -604,7 +586,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
 	ps := []unicast.Pair{{Src: 0, Dst: 1}, {Src: 3, Dst: 2}}
-	r, err := unicastUnder(ctx, "nonminimal:1", g, ps, [2]int{2, 1}, "deadlock", 2_000_000)
+	r, err := unicastUnder(ctx, env, "nonminimal:1", g, ps, [2]int{2, 1}, "deadlock", 2_000_000)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 	}

@@ -195,7 +195,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 				if err != nil {
 					return nil, err
 				}
-				return check.Collective{Algorithm: algo, Grid: g, Point: point}.Check(ctx, props.PropFlitContention, check.Options{ViolationPicturesOnly: true})
+				return check.Collective{Algorithm: algo, Grid: g, Point: point}.Check(ctx, props.PropFlitContention, check.Options{})
 			}
 			r, err := run("edn")
 			if err != nil {

@@ -8,7 +8,8 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The tree-based multicast claims of 000 (Malumbres & Duato), checked in the flit
@@ -132,30 +133,24 @@ func (p tmPart) String() string {
 	return s
 }
 
-// runPart checks one family of pairs with one pruning policy on the member pool.
-func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*treemcast.FamilyResult, error) {
+// runPart checks one family of pairs with one pruning policy through the entry
+// (check.TreeMulticast with a Family), its members on the member pool; symmetry keeps
+// one pair per orbit. The report's Family sums the members.
+func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*props.Report, error) {
 	g, err := topology.Parse(p.topo)
 	if err != nil {
 		return nil, err
 	}
 	params := treemcast.DefaultParams()
 	params.Prune, params.Buffer = prune, p.buffer
-	shard := p.shard
-	if shard.Count == 0 {
-		shard = treemcast.Shard{Index: 0, Count: 1}
-	}
-	return treemcast.RunFamily(treemcast.Family{Grid: g, K: p.k, Orders: p.ordered, Symmetry: symmetry}, treemcast.FamilyOptions{
-		Params: params, Prop: prop, Shard: shard, Workers: 1, Pool: env.Workers, MaxStates: memberStates,
-		StopAtFirst: stopAtFirst, Context: ctx, Member: treeMember,
-		Count: func(total, done, states int64) {
-			env.Meter.Expect(total)
-			env.Meter.Add(done, states)
-		},
-	})
+	req := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Params: params},
+		Family: &treemcast.Family{Grid: g, K: p.k, Orders: p.ordered}, Shard: p.shard, Stop: stopAtFirst}
+	return env.flitCheck(ctx, req, prop, check.Options{MaxStates: memberStates, Workers: env.Workers, Symmetry: symmetry})
 }
 
 // partNote is a family run's line in the claim's note.
-func partNote(p tmPart, label string, fr *treemcast.FamilyResult) string {
+func partNote(p tmPart, label string, rep *props.Report) string {
+	fr := rep.Family
 	note := fmt.Sprintf("%s %s: %s, %d members (%d pairs), %d states, %.1fs", p, label, fr.Verdict, fr.Instances, fr.Covered, fr.States, fr.Seconds)
 	if fr.Witness != nil {
 		note += fmt.Sprintf(", witness %s after %d steps", fr.Witness.Msgs, fr.Witness.Length)
@@ -165,10 +160,11 @@ func partNote(p tmPart, label string, fr *treemcast.FamilyResult) string {
 
 // partOutcome turns a family run into an outcome: violated with the replayed witness
 // (its files) when a member violated, inconclusive when one hit its bound, else holds.
-func partOutcome(ctx context.Context, p tmPart, label string, fr *treemcast.FamilyResult, err error) Outcome {
+func partOutcome(ctx context.Context, p tmPart, label string, rep *props.Report, err error) Outcome {
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
+	fr := rep.Family
 	tally := fr.Certificates
 	out := Outcome{Instances: fr.Instances, States: fr.States, Tally: &tally}
 	if ctx.Err() != nil {
@@ -176,11 +172,11 @@ func partOutcome(ctx context.Context, p tmPart, label string, fr *treemcast.Fami
 	}
 	key := p.String() + " " + label
 	out.Figures = map[string]float64{"states " + key: float64(fr.States), "seconds " + key: fr.Seconds}
-	out.Note = partNote(p, label, fr)
+	out.Note = partNote(p, label, rep)
 	switch {
 	case fr.Witness != nil:
 		out.Verdict = Violated
-		tmWitnessOf(&out, fr.Witness)
+		tmWitnessOf(&out, rep)
 	case len(fr.Inconclusive) > 0 || fr.Partial && fr.Violated == 0:
 		out.Verdict = Inconclusive
 	default:
@@ -197,29 +193,20 @@ func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string
 	label := prune.String()
 	return Family{Name: name, Sizes: sz, Judge: func(ctx context.Context, env Env) Outcome {
 		evidence := prune != flit.PruneOnStop
-		fr, err := runPart(ctx, env, p, prune, prop, evidence, true)
-		out := partOutcome(ctx, p, label, fr, err)
-		if evidence && fr != nil && fr.Witness != nil && out.Err == nil {
-			out.Note += fmt.Sprintf("; %s deadlocks on %s: %s", prune, p, fr.Witness.Trace.Violation)
+		rep, err := runPart(ctx, env, p, prune, prop, evidence, true)
+		out := partOutcome(ctx, p, label, rep, err)
+		if evidence && err == nil && rep.Family.Witness != nil && out.Err == nil {
+			out.Note += fmt.Sprintf("; %s deadlocks on %s: %s", prune, p, rep.Family.Witness.Trace.Violation)
 		}
 		return out
 	}}
 }
 
-// tmWitnessOf makes w the outcome's witness (its trace), with its replayed files.
-func tmWitnessOf(out *Outcome, w *treemcast.FamilyWitness) {
-	out.Witness = w.Trace
-	rp, err := treemcast.ConfirmWitness(w)
-	if err != nil {
-		out.Err = err
-		return
-	}
-	files, err := render.TraceFiles(w.Trace, rp.Model, rp.Trace, rp.Violation)
-	if err != nil {
-		out.Err = err
-		return
-	}
-	out.Files = files
+// tmWitnessOf makes the witness of a family's report the outcome's: its trace (which
+// the entry replayed to confirm it), its file and its evidence.
+func tmWitnessOf(out *Outcome, rep *props.Report) {
+	out.Witness, out.Evidence = rep.Trace, rep.Evidence
+	out.Files = map[string][]byte{"json": traceJSON(rep.Trace)}
 }
 
 // judgeTM1 searches meshes in increasing size (nodes, then sizes) for a deadlock of two
@@ -233,32 +220,33 @@ func judgeTM1(ctx context.Context, env Env) Outcome {
 	var tally checker.Tally
 	out := Outcome{Tally: &tally}
 	var notes []string
-	var best *treemcast.FamilyWitness
+	var best *props.Report // the family report with the shortest witness
 	found := ""
 	for _, topo := range meshes {
 	sizes:
 		for _, b := range []int{1, 2} {
 			for k := 1; k <= maxK; k++ {
 				p := tmPart{topo: topo, k: k, ordered: true, buffer: b}
-				fr, err := runPart(ctx, env, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
+				rep, err := runPart(ctx, env, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances, States: out.States, Tally: &tally}
 				}
+				fr := rep.Family
 				out.Instances += fr.Instances
 				out.States += fr.States
 				tally.Merge(fr.Certificates)
 				if ctx.Err() != nil {
 					return cancelled(ctx, out)
 				}
-				notes = append(notes, partNote(p, "none", fr))
+				notes = append(notes, partNote(p, "none", rep))
 				if out.Figures == nil {
 					out.Figures = map[string]float64{}
 				}
 				out.Figures["states "+p.String()+" none"] = float64(fr.States)
 				out.Figures["seconds "+p.String()+" none"] = fr.Seconds
 				if fr.Witness != nil {
-					if best == nil || fr.Witness.Length < best.Length {
-						best = fr.Witness
+					if best == nil || fr.Witness.Length < best.Family.Witness.Length {
+						best = rep
 					}
 					if found == "" {
 						found = p.String()
@@ -300,18 +288,20 @@ func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 	if env.Size == Quick {
 		p = tmPart{topo: "mesh:3x3", k: 1, buffer: 1}
 	}
-	off, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, false)
+	offRep, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, false)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
+	off := offRep.Family
 	out := Outcome{States: off.States}
 	if ctx.Err() != nil {
 		return cancelled(ctx, out)
 	}
-	on, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
+	onRep, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, States: out.States}
 	}
+	on := onRep.Family
 	// The reduced run repeats a family counted above; only the unreduced one's states
 	// are added, as before the catalogue became data.
 	if ctx.Err() != nil {

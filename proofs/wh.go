@@ -2,9 +2,12 @@ package proofs
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // The deadlock claims of unicast wormhole routing, checked in the flit semantics on
@@ -22,22 +25,29 @@ var (
 
 const whBound = 2_000_000
 
+// whFamily is a family of unicast placements on topo under DOR with dateline (on tori).
+type whFamily struct {
+	topo     string
+	dateline unicast.Dateline
+	fam      unicast.Family
+}
+
 // whMesh is every connected placement of 1..k worms on topo under DOR with the given
 // (L, B) pairs.
-func whMesh(topo string, k int, params [][2]int) unicast.Family {
-	return unicast.Family{Topology: topo, MaxWorms: k, MinWorms: 1, Params: params, MaxStates: whBound, Connected: true}
+func whMesh(topo string, k int, params [][2]int) whFamily {
+	return whFamily{topo: topo, fam: unicast.Family{MaxWorms: k, MinWorms: 1, Params: params, Connected: true}}
 }
 
 // whTorus is whMesh with dateline VC classes.
-func whTorus(topo string, k int, params [][2]int) unicast.Family {
+func whTorus(topo string, k int, params [][2]int) whFamily {
 	f := whMesh(topo, k, params)
-	f.Dateline = unicast.DatelineOn
+	f.dateline = unicast.DatelineOn
 	return f
 }
 
 // whSample is n seeded placements of f's largest worm count.
-func whSample(f unicast.Family, n int, seed uint64) unicast.Family {
-	f.MinWorms, f.Sample, f.Seed = f.MaxWorms, n, seed
+func whSample(f whFamily, n int, seed uint64) whFamily {
+	f.fam.MinWorms, f.fam.Sample, f.fam.Seed = f.fam.MaxWorms, n, seed
 	return f
 }
 
@@ -58,9 +68,9 @@ func wh1Families() []Family {
 // than 4 worms deadlocks (each worm spans at most 2 hops, so a cycle needs all four +
 // channels): the quick form checks only the 4-worm placements.
 func wh2Families() []Family {
-	ring := unicast.Family{Topology: "torus:4", MaxWorms: 4, MinWorms: 1, Params: whL2B1, Dateline: unicast.DatelineOff, Connected: true}
+	ring := whFamily{topo: "torus:4", dateline: unicast.DatelineOff, fam: unicast.Family{MaxWorms: 4, MinWorms: 1, Params: whL2B1, Connected: true}}
 	ring4 := ring
-	ring4.MinWorms = 4
+	ring4.fam.MinWorms = 4
 	return []Family{
 		placements("torus:4 without dateline, 4 worms", [3]string{"4-worm placements until a deadlock", "", ""}, ring4, true),
 		placements("torus:4 without dateline, up to 4 worms", [3]string{"", "placements until a deadlock", "placements until a deadlock"}, ring, true),
@@ -81,49 +91,37 @@ func wh3Families() []Family {
 	}
 }
 
-// placements is a family of worm placements judged by algos/unicast: violated when an
-// instance deadlocks (its shortest trace is the witness, with its pictures), else
-// inconclusive when an instance reached its state bound, else holds. With stop the
-// sweep ends at the first deadlock.
-func placements(name string, sizes [3]string, fam unicast.Family, stop bool) Family {
+// placements is a family of worm placements checked through the entry (check.Unicast
+// with a Family): violated when an instance deadlocks (its shortest trace is the
+// witness, with its evidence), else inconclusive when an instance reached its state
+// bound, else holds. With stop the family ends at the first deadlock.
+func placements(name string, sizes [3]string, wf whFamily, stop bool) Family {
 	return Family{Name: name, Sizes: sizes, Judge: func(ctx context.Context, env Env) Outcome {
-		fam.StopAtViolation = stop
-		fam.Workers = env.Workers
-		fam.Member = unicastMember(fam.MaxStates)
-		fam.Count = func(total, done, states int64) {
-			env.Meter.Expect(total)
-			env.Meter.Add(done, states)
+		g, err := topology.Parse(wf.topo)
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		r, err := fam.Run(ctx)
+		fam := wf.fam
+		req := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: wf.dateline}, Family: &fam, CountAll: !stop}
+		rep, err := env.flitCheck(ctx, req, props.PropDeadlock, check.Options{MaxStates: whBound, Workers: env.Workers})
+		if err != nil {
+			return Outcome{Verdict: Inconclusive, Err: err}
+		}
+		r := rep.Family
 		tally := r.Certificates
 		out := Outcome{Instances: r.Instances, States: r.States, Tally: &tally}
-		if err != nil {
-			if ctx.Err() != nil {
-				return cancelled(ctx, out)
-			}
-			out.Verdict, out.Err = Inconclusive, err
-			return out
+		if ctx.Err() != nil {
+			return cancelled(ctx, out)
 		}
-		out.Note = r.Summary(name)
+		out.Note = fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", name, r.Instances, r.States,
+			r.Instances-r.Violated-len(r.Inconclusive), r.Violated, len(r.Inconclusive))
 		switch {
-		case r.First != nil:
-			sp, first := *r.FirstSpec, r.First
-			tf := unicast.TraceFile(sp, first)
-			out.Verdict, out.Witness = Violated, tf
-			out.Files = map[string][]byte{"json": unicast.TraceJSON(tf)}
-			m, tr, _, err := unicast.Witness(sp, first)
-			var svg, pcap []byte
-			if err == nil {
-				title, sub := unicast.Titles(sp, first)
-				svg, pcap, err = render.FlitFiles(m, tr, nil, title, sub, render.TraceNotes(first.Violation))
-			}
-			if err == nil {
-				out.Files["svg"], out.Files["pcap"] = svg, pcap
-			} else {
-				out.Note += "; witness pictures: " + err.Error()
-			}
-			out.Note += "; first deadlock: " + r.FirstLine()
-		case r.Inconclusive > 0:
+		case r.Violated > 0:
+			out.Verdict, out.Witness, out.Evidence = Violated, rep.Trace, rep.Evidence
+			out.Files = map[string][]byte{"json": unicast.TraceJSON(rep.Trace)}
+			p := rep.Instance.Params
+			out.Note += fmt.Sprintf("; first deadlock: %s %s L=%v B=%v after %d steps", rep.Instance.Topology, p["msgs"], p["length"], p["buffers"], len(rep.Trace.Actions))
+		case len(r.Inconclusive) > 0:
 			out.Verdict = Inconclusive
 		default:
 			out.Verdict = Holds

@@ -1,6 +1,7 @@
 package proofs
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -75,4 +76,10 @@ func labelMessage(label string) int {
 		return -1
 	}
 	return n
+}
+
+// traceJSON is a saved trace as the file prove --witness-dir writes for it, ID.json.
+func traceJSON(tf *tracefile.File) []byte {
+	b, _ := json.MarshalIndent(tf, "", "  ")
+	return append(b, '\n')
 }

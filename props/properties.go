@@ -54,6 +54,9 @@ const (
 	PropDistributions = "distributions"
 	// PropModelAgreement: an analytical model against the simulator (003, 002 §4).
 	PropModelAgreement = "model-agreement"
+	// PropLatency: a simulation's latencies, measured (wormcheck sim): holds unless its
+	// flits stopped moving for good.
+	PropLatency = "latency"
 	// PropLatencyCompare: tree multicast against multiple unicasts under load (000 §5.3).
 	PropLatencyCompare = "latency-compare"
 	// PropRegions: region-encoded self-routing in the broadcast banyan reaches exactly

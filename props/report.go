@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 )
 
@@ -142,12 +143,16 @@ type Report struct {
 	Text string `json:"-"`
 	// Trace is the replayable trace of a violation (nil if none); written by --trace.
 	Trace *tracefile.File `json:"-"`
-	// SVG and PCAP are optional pictures/captures of the witness, written by --svg/--pcap.
-	SVG  []byte `json:"-"`
-	PCAP []byte `json:"-"`
+	// Evidence is what the verdict rests on, as values (the flit model and trace, the
+	// schedule and its contention, ...): props/render draws it when --svg, --pcap or
+	// --explore ask; nil when there is nothing to draw.
+	Evidence Evidence `json:"-"`
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+	// Family sums a family run's members (nil for one instance): its figures, witness
+	// and every member's verdict, as the kept result (Result) holds them.
+	Family *family.Summary `json:"-"`
 	// Body is the whole output of a command whose output is its own (routing's
 	// analysis, partition's subnetworks): printed, as text and as JSON, in place of the
 	// report, whose fields still say the verdict for callers; nil for a check.

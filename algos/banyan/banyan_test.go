@@ -17,6 +17,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -431,16 +432,16 @@ func FuzzParsePattern(f *testing.F) {
 	})
 }
 
-func TestTracePCAP(t *testing.T) {
+func TestTraceRecords(t *testing.T) {
 	b := mustBanyan(t, 16)
 	msgs, _ := ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	sys, _ := NewSystem(b, msgs, Options{Starts: []int{5, 7}})
 	r := explore(t, sys)
-	data, err := TracePCAP(sys, r.Violation.Trace)
+	data, err := capture(TraceRecords(sys, r.Violation.Trace))
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := TracePCAP(sys, r.Violation.Trace)
+	again, _ := capture(TraceRecords(sys, r.Violation.Trace))
 	// 24-byte file header, then records of 16+12 bytes; the trace grants dozens of links.
 	if !bytes.Equal(data, again) || len(data) < 24+10*28 {
 		t.Fatalf("capture of %d bytes", len(data))
@@ -477,16 +478,16 @@ func TestPathTableSizeGuard(t *testing.T) {
 	}
 }
 
-// TestPatternPCAP: the capture of a blocking pattern has one record per link of each
+// TestPatternRecords: the capture of a blocking pattern has one record per link of each
 // packet's tree, and the conflict's channel in two of them (banyan-route --pcap wrote
 // nothing before).
-func TestPatternPCAP(t *testing.T) {
+func TestPatternRecords(t *testing.T) {
 	b := mustBanyan(t, 8)
 	pat, err := ParsePattern("0->5,3->5", 8)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := PatternPCAP(b, pat)
+	data, err := capture(PatternRecords(b, pat))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,4 +516,16 @@ func TestPatternPCAP(t *testing.T) {
 	if records != want || shared != 2 {
 		t.Errorf("%d records (want %d), %d on the conflict's channel %s (want 2)", records, want, shared, c.Link)
 	}
+}
+
+// capture writes records as a pcap file, as the command line does with a witness's.
+func capture(recs []banyanwire.Record, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

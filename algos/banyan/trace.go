@@ -112,7 +112,7 @@ func ReplayDeadlock(tf *tracefile.File) (bool, string, error) {
 }
 
 // ReplayDeadlockTrace is ReplayDeadlock that also returns the rebuilt system and the
-// replayed trace, for pictures (props/check's banyan deadlock picture) and captures (TracePCAP).
+// replayed trace, for the evidence of a deadlock (its picture and capture, TraceRecords).
 func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Trace[State], error) {
 	var none checker.Trace[State]
 	b, err := topology.ParseBanyan(tf.Topology)
@@ -149,10 +149,11 @@ func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Tra
 	return false, "the replayed trace does not end in a deadlock", sys, tr, nil
 }
 
-// TracePCAP renders a trace of sys as a pcap capture (banyanwire.WriteCapture): one
-// record per link a packet acquires, stamped with its step, carrying the region header
-// the packet has on that link. Tools that know LayerTypeRegionHeader decode it.
-func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
+// TraceRecords returns the capture records of a trace of sys (banyanwire.WriteCapture
+// writes them as pcap): one record per link a packet acquires, stamped with its step,
+// carrying the region header the packet has on that link. Tools that know
+// LayerTypeRegionHeader decode them.
+func TraceRecords(sys *System, tr checker.Trace[State]) ([]banyanwire.Record, error) {
 	var recs []banyanwire.Record
 	for i := 1; i < len(tr.Steps); i++ {
 		prev, cur := tr.Steps[i-1].State, tr.Steps[i].State
@@ -176,20 +177,17 @@ func TracePCAP(sys *System, tr checker.Trace[State]) ([]byte, error) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return recs, nil
 }
 
-// PatternPCAP renders a pattern of packets sent at once (002 §2: one pass through the
-// network) as a pcap capture (banyanwire.WriteCapture): one record per link of each
+// PatternRecords returns the capture records of a pattern of packets sent at once (002
+// §2: one pass through the network; banyanwire.WriteCapture writes them as pcap): one
+// record per link of each
 // packet's region tree (topology.Banyan.RegionTree), stamped with the link's depth in the
 // tree (1 for the injection channel), carrying the region header the packet has on that
 // link; records are ordered by depth, then packet. Two packets with a record on the same
 // channel are the conflict. Cost O(sum of tree sizes).
-func PatternPCAP(b *topology.Banyan, pat []topology.BanyanPacket) ([]byte, error) {
+func PatternRecords(b *topology.Banyan, pat []topology.BanyanPacket) ([]banyanwire.Record, error) {
 	var recs []banyanwire.Record
 	for k, p := range pat {
 		tree, err := b.RegionTree(p.Source, p.Dest)
@@ -210,9 +208,5 @@ func PatternPCAP(b *topology.Banyan, pat []topology.BanyanPacket) ([]byte, error
 		}
 	}
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Cycle < recs[j].Cycle })
-	var buf bytes.Buffer
-	if err := banyanwire.WriteCapture(&buf, recs); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return recs, nil
 }

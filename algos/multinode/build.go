@@ -87,40 +87,71 @@ func Build(in Instance, opt Options) (*Plan, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	g := in.Grid
-	ddns, err := partition.DDNs(g, opt.Partition)
+	ddns, dcns, common, err := subnetworks(in.Grid, opt)
 	if err != nil {
 		return nil, err
-	}
-	dcns, err := partition.DCNs(g, opt.Partition.H)
-	if err != nil {
-		return nil, err
-	}
-	if opt.Partition.Type.Directed() {
-		for _, s := range ddns {
-			if r := partition.StronglyConnected(g, s); !r.Connected {
-				return nil, fmt.Errorf("multinode: %v on %s: DDN %s is not strongly connected (%s cannot reach %s)", opt.Partition, g.Spec(), s.Name, g.NodeName(r.From), g.NodeName(r.To))
-			}
-		}
-	}
-	if opt.Select == Own && !(opt.Partition.Type == partition.TypeII || opt.Partition.Type == partition.TypeIV) {
-		return nil, fmt.Errorf("multinode: selection own needs Type II or IV (every node in a DDN); type is %v", opt.Partition.Type)
-	}
-	h := opt.Partition.H
-	// common[a][b] = DDN_a ∩ DCN_b, ascending; never empty by P3.
-	common := partition.Intersections(ddns, dcns)
-	for a := range ddns {
-		for b := range dcns {
-			if len(common[a][b]) == 0 {
-				return nil, fmt.Errorf("multinode: %s and %s share no node (P3 fails)", ddns[a].Name, dcns[b].Name)
-			}
-		}
 	}
 	m := len(in.Multicasts)
 	p := &Plan{DDN: make([]int, m), Rep: make([]topology.NodeID, m), DCNReps: make([][]topology.NodeID, m),
 		Dests: make([][]topology.NodeID, m), DDNs: ddns, DCNs: dcns}
+	if err := selectRepresentatives(in, opt, p, common); err != nil {
+		return nil, err
+	}
+	var units []unit
+	for i := range in.Multicasts {
+		us, err := phases(in, opt, p, common, i)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, us...)
+	}
+	p.Schedule, p.Phase = assemble(in.Grid, in, units)
+	// A directed DDN's worms go its way round each ring, which is not always the shortest
+	// way: the schedule gives its paths explicitly (model.Schedule.Explicit), so that
+	// model.Schedule.Check, package props and schedule files accept them as walks.
+	p.Schedule.Explicit = opt.Partition.Type.Directed()
+	return p, nil
+}
 
-	// Phase 1: choose DDN and representative.
+// subnetworks builds the DDNs and DCNs of opt's partition on g, and common[a][b], the
+// nodes of DDN a in DCN b, ascending (never empty, by P3); a directed DDN that is not
+// strongly connected, and a selection that needs every node in a DDN on a type that
+// does not give it, are refused.
+func subnetworks(g *topology.Network, opt Options) (ddns, dcns []partition.Subnetwork, common [][][]topology.NodeID, err error) {
+	if ddns, err = partition.DDNs(g, opt.Partition); err != nil {
+		return nil, nil, nil, err
+	}
+	if dcns, err = partition.DCNs(g, opt.Partition.H); err != nil {
+		return nil, nil, nil, err
+	}
+	if opt.Partition.Type.Directed() {
+		for _, s := range ddns {
+			if r := partition.StronglyConnected(g, s); !r.Connected {
+				return nil, nil, nil, fmt.Errorf("multinode: %v on %s: DDN %s is not strongly connected (%s cannot reach %s)", opt.Partition, g.Spec(), s.Name, g.NodeName(r.From), g.NodeName(r.To))
+			}
+		}
+	}
+	if opt.Select == Own && !(opt.Partition.Type == partition.TypeII || opt.Partition.Type == partition.TypeIV) {
+		return nil, nil, nil, fmt.Errorf("multinode: selection own needs Type II or IV (every node in a DDN); type is %v", opt.Partition.Type)
+	}
+	common = partition.Intersections(ddns, dcns)
+	for a := range ddns {
+		for b := range dcns {
+			if len(common[a][b]) == 0 {
+				return nil, nil, nil, fmt.Errorf("multinode: %s and %s share no node (P3 fails)", ddns[a].Name, dcns[b].Name)
+			}
+		}
+	}
+	return ddns, dcns, common, nil
+}
+
+// selectRepresentatives is phase 1's choice: for every multicast the DDN that carries
+// it and its representative there (p.DDN, p.Rep), by opt.Select: centralised (the
+// least loaded DDNs first, round robin over the common nodes), random (seeded) or the
+// source's own DDN.
+func selectRepresentatives(in Instance, opt Options, p *Plan, common [][][]topology.NodeID) error {
+	g, h := in.Grid, opt.Partition.H
+	ddns, dcns := p.DDNs, p.DCNs
 	switch opt.Select {
 	case Centralised:
 		load := make([]int, len(ddns))
@@ -158,89 +189,89 @@ func Build(in Instance, opt Options) (*Plan, error) {
 		for i, mc := range in.Multicasts {
 			a := slices.IndexFunc(ddns, func(s partition.Subnetwork) bool { return s.HasNode(mc.Source) })
 			if a < 0 {
-				return nil, fmt.Errorf("multinode: source %s is in no DDN", g.NodeName(mc.Source))
+				return fmt.Errorf("multinode: source %s is in no DDN", g.NodeName(mc.Source))
 			}
 			p.DDN[i], p.Rep[i] = a, mc.Source
 		}
 	default:
-		return nil, fmt.Errorf("multinode: selection %d is unknown", opt.Select)
+		return fmt.Errorf("multinode: selection %d is unknown", opt.Select)
 	}
+	return nil
+}
 
+// phases are the unicasts of multicast i (its destinations go to p.Dests[i], its DCN
+// representatives to p.DCNReps[i]): phase 1 from the source to its representative in
+// its own DCN, phase 2 a chain in the DDN to one representative per DCN that holds
+// destinations, phase 3 a U-mesh in every such DCN from its representative.
+func phases(in Instance, opt Options, p *Plan, common [][][]topology.NodeID, i int) ([]unit, error) {
+	g, h, mc := in.Grid, opt.Partition.H, in.Multicasts[i]
+	a, r := p.DDN[i], p.Rep[i]
+	ddn, dcns := p.DDNs[a], p.DCNs
 	dor := topology.NewDOR(g)
+	dests := withoutSource(mc)
+	p.Dests[i] = dests
+	if len(dests) == 0 {
+		return nil, nil // nothing to deliver: no phase at all
+	}
 	var units []unit
-	for i, mc := range in.Multicasts {
-		a, r := p.DDN[i], p.Rep[i]
-		ddn := ddns[a]
-		dests := withoutSource(mc)
-		p.Dests[i] = dests
-		p1 := 0
-		if len(dests) == 0 {
-			continue // nothing to deliver: no phase at all
+	p1 := 0
+	if r != mc.Source {
+		path := dor.Path(mc.Source, r)
+		if err := inside(g, dcns[partition.DCNOf(g, h, mc.Source)], mc.Source, r, path); err != nil {
+			return nil, fmt.Errorf("multinode: multicast %d phase 1: %v", i, err)
 		}
-		if r != mc.Source {
-			path := dor.Path(mc.Source, r)
-			if err := inside(g, dcns[partition.DCNOf(g, h, mc.Source)], mc.Source, r, path); err != nil {
-				return nil, fmt.Errorf("multinode: multicast %d phase 1: %v", i, err)
-			}
-			units = append(units, unit{model.Unicast{From: mc.Source, To: r, Path: path, Step: 1}, i, 1})
-			p1 = 1
+		units = append(units, unit{model.Unicast{From: mc.Source, To: r, Path: path, Step: 1}, i, 1})
+		p1 = 1
+	}
+	// Phase 2 destinations: one representative per DCN holding destinations.
+	byDCN := make([][]topology.NodeID, len(dcns))
+	for _, d := range dests {
+		b := partition.DCNOf(g, h, d)
+		byDCN[b] = append(byDCN[b], d)
+	}
+	repOf := make([]topology.NodeID, len(dcns))
+	var reps []topology.NodeID
+	for b, ds := range byDCN {
+		if len(ds) == 0 {
+			continue
 		}
-		// Phase 2 destinations: one representative per DCN holding destinations.
-		byDCN := make([][]topology.NodeID, len(dcns))
-		for _, d := range dests {
-			b := partition.DCNOf(g, h, d)
-			byDCN[b] = append(byDCN[b], d)
+		c := common[a][b]
+		d := c[0]
+		if partition.DCNOf(g, h, r) == b {
+			d = r
+		} else if k := slices.IndexFunc(c, func(v topology.NodeID) bool { _, ok := slices.BinarySearch(ds, v); return ok }); k >= 0 {
+			d = c[k]
 		}
-		repOf := make([]topology.NodeID, len(dcns))
-		var reps []topology.NodeID
-		for b, ds := range byDCN {
-			if len(ds) == 0 {
-				continue
-			}
-			c := common[a][b]
-			d := c[0]
-			if partition.DCNOf(g, h, r) == b {
-				d = r
-			} else if k := slices.IndexFunc(c, func(v topology.NodeID) bool { _, ok := slices.BinarySearch(ds, v); return ok }); k >= 0 {
-				d = c[k]
-			}
-			repOf[b] = d
-			if d != r {
-				reps = append(reps, d)
-			}
-		}
-		slices.Sort(reps)
-		p.DCNReps[i] = reps
-		sends := chainSends(g, opt.Phase2, r, reps, ddn.Orientation == partition.Negative)
-		k2 := 0
-		for _, s := range sends {
-			path, err := subnetPath(g, dor, ddn, s.From, s.To)
-			if err != nil {
-				return nil, fmt.Errorf("multinode: multicast %d phase 2: %v", i, err)
-			}
-			units = append(units, unit{model.Unicast{From: s.From, To: s.To, Path: path, Step: p1 + s.Step}, i, 2})
-			k2 = max(k2, s.Step)
-		}
-		// Phase 3: U-mesh in every DCN from its representative.
-		for b, ds := range byDCN {
-			if len(ds) == 0 {
-				continue
-			}
-			for _, s := range chainSends(g, UMesh, repOf[b], ds, false) {
-				path := dor.Path(s.From, s.To)
-				if err := inside(g, dcns[b], s.From, s.To, path); err != nil {
-					return nil, fmt.Errorf("multinode: multicast %d phase 3: %v", i, err)
-				}
-				units = append(units, unit{model.Unicast{From: s.From, To: s.To, Path: path, Step: p1 + k2 + s.Step}, i, 3})
-			}
+		repOf[b] = d
+		if d != r {
+			reps = append(reps, d)
 		}
 	}
-	p.Schedule, p.Phase = assemble(g, in, units)
-	// A directed DDN's worms go its way round each ring, which is not always the shortest
-	// way: the schedule gives its paths explicitly (model.Schedule.Explicit), so that
-	// model.Schedule.Check, package props and schedule files accept them as walks.
-	p.Schedule.Explicit = opt.Partition.Type.Directed()
-	return p, nil
+	slices.Sort(reps)
+	p.DCNReps[i] = reps
+	k2 := 0
+	for _, s := range chainSends(g, opt.Phase2, r, reps, ddn.Orientation == partition.Negative) {
+		path, err := subnetPath(g, dor, ddn, s.From, s.To)
+		if err != nil {
+			return nil, fmt.Errorf("multinode: multicast %d phase 2: %v", i, err)
+		}
+		units = append(units, unit{model.Unicast{From: s.From, To: s.To, Path: path, Step: p1 + s.Step}, i, 2})
+		k2 = max(k2, s.Step)
+	}
+	// Phase 3: U-mesh in every DCN from its representative.
+	for b, ds := range byDCN {
+		if len(ds) == 0 {
+			continue
+		}
+		for _, s := range chainSends(g, UMesh, repOf[b], ds, false) {
+			path := dor.Path(s.From, s.To)
+			if err := inside(g, dcns[b], s.From, s.To, path); err != nil {
+				return nil, fmt.Errorf("multinode: multicast %d phase 3: %v", i, err)
+			}
+			units = append(units, unit{model.Unicast{From: s.From, To: s.To, Path: path, Step: p1 + k2 + s.Step}, i, 3})
+		}
+	}
+	return units, nil
 }
 
 // assemble orders the unicasts by step, sender and group, numbers each sender's sends

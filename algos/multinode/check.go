@@ -62,24 +62,49 @@ type Result struct {
 // path check refuses the directed-DDN paths of Types III and IV, which are not the
 // network's shortest DOR paths.
 func Check(g *topology.Network, s model.Schedule, dests [][]topology.NodeID) Result {
-	var r Result
-	r.Steps = s.Steps()
-	groups := len(s.Sources)
-	group := func(k int) int {
-		if s.Group == nil {
-			return 0
-		}
-		return s.Group[k]
-	}
+	r := Result{Steps: s.Steps()}
 	if s.Group != nil && len(s.Group) != len(s.Unicasts) {
 		r.Invalid = fmt.Sprintf("schedule has %d unicasts but %d group entries", len(s.Unicasts), len(s.Group))
 		return r
 	}
-	if len(dests) != groups {
-		r.Invalid = fmt.Sprintf("schedule has %d sources but %d destination sets", groups, len(dests))
+	if len(dests) != len(s.Sources) {
+		r.Invalid = fmt.Sprintf("schedule has %d sources but %d destination sets", len(s.Sources), len(dests))
 		return r
 	}
-	// Validity, per multicast, in step order.
+	idx := make([]int, len(s.Unicasts)) // the unicasts in step order
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return s.Unicasts[a].Step - s.Unicasts[b].Step })
+	r.Invalid = validity(g, s, dests, idx)
+	mark := make([]int, len(s.Unicasts)) // countContention's, shared by the steps
+	for lo := 0; lo < len(idx); {
+		hi := lo
+		for hi < len(idx) && s.Unicasts[idx[hi]].Step == s.Unicasts[idx[lo]].Step {
+			hi++
+		}
+		countContention(g, s, idx[lo:hi], mark, &r)
+		r.NodeConflicts += nodeConflicts(s, idx[lo:hi])
+		lo = hi
+	}
+	return r
+}
+
+// groupOf is the multicast unicast k of s belongs to.
+func groupOf(s model.Schedule, k int) int {
+	if s.Group == nil {
+		return 0
+	}
+	return s.Group[k]
+}
+
+// validity checks, per multicast and in step order (idx), that every unicast leaves a
+// node that holds the message, that no node sends or receives twice in a step (one
+// port), that no node receives the message twice, that every path is a walk of g, and
+// that every destination receives the message; it returns the first problem, "" for
+// none.
+func validity(g *topology.Network, s model.Schedule, dests [][]topology.NodeID, idx []int) string {
+	groups := len(s.Sources)
 	got := make([]map[topology.NodeID]int, groups) // node -> step it holds the message from
 	for i := range got {
 		got[i] = map[topology.NodeID]int{s.Sources[i]: 0}
@@ -90,150 +115,127 @@ func Check(g *topology.Network, s model.Schedule, dests [][]topology.NodeID) Res
 		step int
 	}
 	sent, recv := map[slot]bool{}, map[slot]bool{}
-	idx := make([]int, len(s.Unicasts))
-	for k := range idx {
-		idx[k] = k
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return s.Unicasts[a].Step - s.Unicasts[b].Step })
 	for _, k := range idx {
 		u := s.Unicasts[k]
-		gi := group(k)
-		if r.Invalid != "" {
-			break
-		}
+		gi := groupOf(s, k)
 		if gi < 0 || gi >= groups {
-			r.Invalid = fmt.Sprintf("unicast %d names multicast %d; there are %d", k, gi, groups)
-			break
+			return fmt.Sprintf("unicast %d names multicast %d; there are %d", k, gi, groups)
 		}
 		when, ok := got[gi][u.From]
 		switch {
 		case u.Step < 1:
-			r.Invalid = fmt.Sprintf("multicast %d: unicast %s -> %s has step %d", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
+			return fmt.Sprintf("multicast %d: unicast %s -> %s has step %d", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
 		case !ok || when >= u.Step:
-			r.Invalid = fmt.Sprintf("multicast %d: %s sends to %s in step %d before it holds the message", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
+			return fmt.Sprintf("multicast %d: %s sends to %s in step %d before it holds the message", gi, g.NodeName(u.From), g.NodeName(u.To), u.Step)
 		case sent[slot{gi, u.From, u.Step}]:
-			r.Invalid = fmt.Sprintf("multicast %d: %s sends twice in step %d (one-port)", gi, g.NodeName(u.From), u.Step)
+			return fmt.Sprintf("multicast %d: %s sends twice in step %d (one-port)", gi, g.NodeName(u.From), u.Step)
 		case recv[slot{gi, u.To, u.Step}]:
-			r.Invalid = fmt.Sprintf("multicast %d: %s receives twice in step %d (one-port)", gi, g.NodeName(u.To), u.Step)
-		}
-		if r.Invalid != "" {
-			break
+			return fmt.Sprintf("multicast %d: %s receives twice in step %d (one-port)", gi, g.NodeName(u.To), u.Step)
 		}
 		if _, dup := got[gi][u.To]; dup {
-			r.Invalid = fmt.Sprintf("multicast %d: %s receives the message twice (again from %s in step %d)", gi, g.NodeName(u.To), g.NodeName(u.From), u.Step)
-			break
+			return fmt.Sprintf("multicast %d: %s receives the message twice (again from %s in step %d)", gi, g.NodeName(u.To), g.NodeName(u.From), u.Step)
 		}
 		if err := walk(g, u.From, u.To, u.Path); err != nil {
-			r.Invalid = fmt.Sprintf("multicast %d: %v", gi, err)
-			break
+			return fmt.Sprintf("multicast %d: %v", gi, err)
 		}
 		got[gi][u.To] = u.Step
 		sent[slot{gi, u.From, u.Step}] = true
 		recv[slot{gi, u.To, u.Step}] = true
 	}
-	if r.Invalid == "" {
-		for gi, ds := range dests {
-			for _, d := range ds {
-				if _, ok := got[gi][d]; !ok {
-					r.Invalid = fmt.Sprintf("multicast %d: destination %s never receives the message", gi, g.NodeName(d))
-					break
-				}
-			}
-			if r.Invalid != "" {
-				break
+	for gi, ds := range dests {
+		for _, d := range ds {
+			if _, ok := got[gi][d]; !ok {
+				return fmt.Sprintf("multicast %d: destination %s never receives the message", gi, g.NodeName(d))
 			}
 		}
 	}
+	return ""
+}
 
-	// Contention, step by step. Within a step, uses[] lists (channel, unicast) sorted by
-	// channel; each unicast then walks the holders of its channels and counts every later
-	// unicast it meets once (mark[b] remembers the last a that counted b), so no pair list
-	// is ever materialised. Cost O(sum over channels of load^2) time, O(uses) memory.
-	// With virtual-channel classes (Unicast.VC) contention is per lane: channel and class
-	// (model.Unicast.Lane); without, per physical channel.
+// countContention counts in r the channel contention among the unicasts of one step
+// (step): pairs of the same multicast (the first kept as r.Contended) and of different
+// ones, the hops and the largest load of a lane. uses lists (lane, unicast) sorted by
+// lane; each unicast then walks the holders of its lanes and counts every later unicast
+// it meets once (mark[b] remembers the last a that counted b; mark has an entry per
+// unicast of s), so no pair list is ever materialised. Cost O(sum over lanes of load^2) time, O(uses) memory. With
+// virtual-channel classes (Unicast.VC) contention is per lane: channel and class
+// (model.Unicast.Lane); without, per physical channel.
+func countContention(g *topology.Network, s model.Schedule, step, mark []int, r *Result) {
 	type use struct {
 		c int // lane
 		k int
 	}
 	lanes := s.Lanes()
 	var uses []use
-	mark := make([]int, len(s.Unicasts))
-	for lo := 0; lo < len(idx); {
-		hi := lo
-		step := s.Unicasts[idx[lo]].Step
-		for hi < len(idx) && s.Unicasts[idx[hi]].Step == step {
-			hi++
+	for _, k := range step {
+		r.Hops += len(s.Unicasts[k].Path)
+		for h := range s.Unicasts[k].Path {
+			uses = append(uses, use{s.Unicasts[k].Lane(h, lanes), k})
 		}
-		uses = uses[:0]
-		for _, k := range idx[lo:hi] {
-			r.Hops += len(s.Unicasts[k].Path)
-			for h := range s.Unicasts[k].Path {
-				uses = append(uses, use{s.Unicasts[k].Lane(h, lanes), k})
-			}
+	}
+	slices.SortFunc(uses, func(a, b use) int {
+		if a.c != b.c {
+			return a.c - b.c
 		}
-		slices.SortFunc(uses, func(a, b use) int {
-			if a.c != b.c {
-				return a.c - b.c
-			}
-			return a.k - b.k
-		})
-		// run[i] = the end of the run of equal channels that uses[i] is in; where[k] lists
-		// the positions of unicast k's channels.
-		start := map[int]int{}
-		for i := 0; i < len(uses); {
-			j := i
-			for j < len(uses) && uses[j].c == uses[i].c {
-				j++
-			}
-			start[uses[i].c] = i
-			r.MaxLoad = max(r.MaxLoad, j-i)
-			i = j
+		return a.k - b.k
+	})
+	start := map[int]int{} // the first position of each lane in uses
+	for i := 0; i < len(uses); {
+		j := i
+		for j < len(uses) && uses[j].c == uses[i].c {
+			j++
 		}
-		for _, a := range idx[lo:hi] {
-			for h, ch := range s.Unicasts[a].Path {
-				c := s.Unicasts[a].Lane(h, lanes)
-				for i := start[c]; i < len(uses) && uses[i].c == c; i++ {
-					b := uses[i].k
-					if b <= a || mark[b] == a+1 {
-						continue
-					}
-					mark[b] = a + 1
-					if group(a) == group(b) {
-						r.ContendedPairs++
-						if r.Contended == nil || (r.Contended.Step == step && a < r.Contended.A) {
-							r.Contended = newPair(g, s, a, b, ch, group)
-						}
-					} else {
-						r.CrossPairs++
-					}
+		start[uses[i].c] = i
+		r.MaxLoad = max(r.MaxLoad, j-i)
+		i = j
+	}
+	group := func(k int) int { return groupOf(s, k) }
+	for _, a := range step {
+		for h, ch := range s.Unicasts[a].Path {
+			c := s.Unicasts[a].Lane(h, lanes)
+			for i := start[c]; i < len(uses) && uses[i].c == c; i++ {
+				b := uses[i].k
+				if b <= a || mark[b] == a+1 {
+					continue
+				}
+				mark[b] = a + 1
+				if group(a) != group(b) {
+					r.CrossPairs++
+					continue
+				}
+				r.ContendedPairs++
+				if r.Contended == nil || (r.Contended.Step == s.Unicasts[a].Step && a < r.Contended.A) {
+					r.Contended = newPair(g, s, a, b, ch, group)
 				}
 			}
 		}
-		from := make([]int, 0, hi-lo)
-		from = append(from, idx[lo:hi]...)
-		slices.SortFunc(from, func(a, b int) int { return int(s.Unicasts[a].From - s.Unicasts[b].From) })
-		for i := 0; i < len(from); {
-			j := i
-			for j < len(from) && s.Unicasts[from[j]].From == s.Unicasts[from[i]].From {
-				j++
-			}
-			// Pairs leaving the same node for different multicasts: all pairs minus
-			// same-group pairs, counted by group sizes.
-			counts := map[int]int{}
-			for x := i; x < j; x++ {
-				counts[group(from[x])]++
-			}
-			n := j - i
-			same := 0
-			for _, m := range counts {
-				same += m * (m - 1) / 2
-			}
-			r.NodeConflicts += n*(n-1)/2 - same
-			i = j
-		}
-		lo = hi
 	}
-	return r
+}
+
+// nodeConflicts counts the pairs of unicasts of one step (step) that leave the same
+// node for different multicasts: all pairs leaving a node minus its same-multicast
+// pairs, counted by group sizes.
+func nodeConflicts(s model.Schedule, step []int) int {
+	from := slices.Clone(step)
+	slices.SortFunc(from, func(a, b int) int { return int(s.Unicasts[a].From - s.Unicasts[b].From) })
+	n := 0
+	for i := 0; i < len(from); {
+		j := i
+		for j < len(from) && s.Unicasts[from[j]].From == s.Unicasts[from[i]].From {
+			j++
+		}
+		counts := map[int]int{}
+		for x := i; x < j; x++ {
+			counts[groupOf(s, from[x])]++
+		}
+		same := 0
+		for _, m := range counts {
+			same += m * (m - 1) / 2
+		}
+		n += (j-i)*(j-i-1)/2 - same
+		i = j
+	}
+	return n
 }
 
 func newPair(g *topology.Network, s model.Schedule, a, b int, c topology.ChannelID, group func(int) int) *Pair {

@@ -148,7 +148,7 @@ func (f Family) Routing() routing.Relation {
 
 // Members enumerates the family. Cost O(|multicasts|^2 * |symmetries|).
 func (f Family) Members() []Member {
-	out, _ := f.members(nil)
+	out, _ := f.MembersUntil(nil)
 	return out
 }
 
@@ -156,7 +156,7 @@ func (f Family) Members() []Member {
 // to its stop function: tens of milliseconds with symmetry reduction, less without.
 const enumerateEvery = 1 << 16
 
-// EnumerationStopped is the error of a family run whose Context ended while the members
+// EnumerationStopped is the error of a family run whose context ended while the members
 // were being enumerated, before any was checked: Looked of the unreduced family's Pairs
 // pairs had been looked at. Cause is what ended the Context.
 type EnumerationStopped struct {
@@ -169,9 +169,10 @@ func (e *EnumerationStopped) Error() string {
 	return fmt.Sprintf("cancelled: %v while enumerating the family's members, after %d of %.0f pairs; no member was checked", e.Cause, e.Looked, e.Pairs)
 }
 
-// members is Members that asks stop (when not nil) every enumerateEvery pairs whether to
-// end; it returns the pairs looked at when stop said yes, else -1 with every member.
-func (f Family) members(stop func() bool) ([]Member, int64) {
+// MembersUntil is Members that asks stop (when not nil) every enumerateEvery pairs
+// whether to end; it returns the pairs looked at when stop said yes, else -1 with every
+// member.
+func (f Family) MembersUntil(stop func() bool) ([]Member, int64) {
 	ms := f.Multicasts()
 	var syms []flit.Symmetry
 	if f.Symmetry {

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -196,133 +193,29 @@ func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 	return "invariant " + v.Invariant + ": " + v.Message
 }
 
-// FamilyOptions configure RunFamily.
-type FamilyOptions struct {
-	Params  Params
-	Prop    string
-	Shard   Shard
-	Workers int // explorer workers of each member's search
-	// Pool is the size of the member pool (checker.Sweep): that many members are
-	// checked at once; 0 means 1. Counts, verdict and witness do not depend on it.
-	Pool      int
-	MaxStates int64 // per instance; 0 = unbounded
-	// MaxMemoryBytes bounds each member's search, and the enumeration of the members
-	// (about MemberBytes each) must fit in it; 0 = unbounded.
-	MaxMemoryBytes int64
-	// Reduction checks each member with partial-order reduction where sound
-	// (CheckOptions.Reduction); state counts are then the reduced graphs'.
-	Reduction   bool
-	Store       checker.StoreMode
-	StopAtFirst bool // stop the shard at its first violation
-	Limit       int  // check at most this many members of the shard (0 = all); the result is then partial
-	Context     context.Context
-	// Resume continues a result an earlier run of the same family, parameters and shard
-	// wrote: the members it lists as checked are not checked again and its figures are
-	// carried over, so that the finished result equals that of an uninterrupted run.
-	Resume *FamilyResult
-	// Checkpoint, if set, receives the result so far (Partial) after a member when
-	// CheckpointEvery (or twenty times the last call's duration, if longer) has passed
-	// since the last call, and the final result at the end;
-	// an error from it ends the run with that error. A caller that writes each to disk
-	// atomically leaves a resumable file whenever the process is killed.
-	Checkpoint      func(*FamilyResult) error
-	CheckpointEvery time.Duration // 0 = every second
-	// Progress, if set, receives the progress line (package progress): members done of
-	// the shard, states, rate, elapsed, ETA, memory.
-	Progress io.Writer
-	// Count, when not nil, is told the shard's member count first (total, 0, 0),
-	// then each finished member (0, 1, states), from RunFamily's goroutine.
-	Count func(total, done, states int64)
-	// Member, when not nil, checks one member instead of Check (Prop, Workers,
-	// MaxStates, MaxMemoryBytes, Store): the claims catalogue passes the one entry
-	// (props/check.Run) here, which algos may not import. It is called from the pool's
-	// workers.
-	Member func(ctx context.Context, in Instance, prop string) (MemberResult, error)
-}
-
-// MemberResult is what checking one member of a family gives: its verdict and counts,
-// its delivery certificate and, for a violation, the shortest trace.
-type MemberResult struct {
-	Verdict        checker.Verdict
-	States         int64
-	Transitions    int64
-	CollisionBound float64              // the fingerprint store's collision bound (0 exact)
-	Certificate    *checker.Certificate // nil for a violation
-	Trace          *tracefile.File      // nil unless Verdict is Violated
+// RecordParams are the parameters a kept result of f records for members with params,
+// checked for prop (PropDeadlock when empty) with the visited store.
+func (f Family) RecordParams(params Params, prop string, store checker.StoreMode) FamilyParams {
+	p := FamilyParams{
+		Pruning: params.Prune.String(), Length: params.Length, Buffers: params.Buffer,
+		Ports: params.Ports.String(), Prop: propName(prop), Symmetry: f.Symmetry,
+	}
+	if store == checker.Fingerprint {
+		p.Store = store.String()
+	}
+	if f.Relation != nil {
+		var ok bool
+		if p.Routing, p.RoutingFile, ok = routing.Encode(f.Relation); !ok {
+			p.Routing = f.Relation.Name() // a user's Go relation: named, not saved
+		}
+	}
+	return p
 }
 
 // MemberBytes is about what one enumerated member costs in memory (two multicasts with
 // their destination slices, the member record and the symmetry map's share), used to
 // refuse families whose enumeration would not fit in the memory budget.
 const MemberBytes = 256
-
-// RunFamily checks the members of f in shard opt.Shard, in member order, on opt.Pool
-// workers of the member pool (family.Keep over checker.Sweep), and returns the shard's
-// result; sums, witness and checkpoints are made in member order, so they do not depend
-// on Pool. A cancelled Context ends the run after the members being checked, whose
-// interrupted searches are discarded (they are not members that reached a bound): the
-// result is Partial and Resume continues it. When the Context ends while the members are
-// being enumerated, before any is checked, RunFamily returns an *EnumerationStopped.
-func RunFamily(f Family, opt FamilyOptions) (*FamilyResult, error) {
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if need := f.Pairs() * MemberBytes; opt.MaxMemoryBytes > 0 && need > float64(opt.MaxMemoryBytes) {
-		return nil, fmt.Errorf("family %s on %v: enumerating its %.3g pairs takes about %.0f MiB, more than the memory budget of %d MiB (--max-memory)",
-			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), opt.MaxMemoryBytes>>20)
-	}
-	members, looked := f.members(func() bool { return ctx.Err() != nil })
-	if looked >= 0 {
-		return nil, &EnumerationStopped{Looked: looked, Pairs: f.Pairs(), Cause: context.Cause(ctx)}
-	}
-	params := FamilyParams{
-		Pruning: opt.Params.Prune.String(), Length: opt.Params.Length, Buffers: opt.Params.Buffer,
-		Ports: opt.Params.Ports.String(), Prop: propName(opt.Prop), Symmetry: f.Symmetry,
-	}
-	if opt.Store == checker.Fingerprint {
-		params.Store = opt.Store.String()
-	}
-	if f.Relation != nil {
-		var ok bool
-		if params.Routing, params.RoutingFile, ok = routing.Encode(f.Relation); !ok {
-			params.Routing = f.Relation.Name() // a user's Go relation: named, not saved
-		}
-	}
-	r := family.NewResult(Algorithm, f.Spec(), f.Grid.Spec(), params, len(members), opt.Shard)
-	ko := family.KeepOptions[FamilyParams]{
-		Options: family.Options{Pool: opt.Pool, Limit: opt.Limit, StopAtFirst: opt.StopAtFirst, Progress: opt.Progress,
-			Label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), r.Shard), Count: opt.Count, CheckpointEvery: opt.CheckpointEvery},
-		Resume: opt.Resume, Checkpoint: opt.Checkpoint,
-	}
-	_, err := family.Keep(ctx, r, ko, func(ctx context.Context, _, k int) (struct{}, family.Member, error) {
-		mb := members[k]
-		in := Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: opt.Params, Routing: f.Relation}
-		var res MemberResult
-		if opt.Member != nil {
-			var err error
-			if res, err = opt.Member(ctx, in, propName(opt.Prop)); err != nil {
-				return struct{}{}, family.Member{Msgs: in.String()}, err
-			}
-		} else {
-			cr, m, err := Check(in, CheckOptions{Prop: opt.Prop, Workers: opt.Workers, MaxStates: opt.MaxStates, MaxMemoryBytes: opt.MaxMemoryBytes, Store: opt.Store, Context: ctx, Reduction: opt.Reduction})
-			if err != nil {
-				return struct{}{}, family.Member{Msgs: in.String()}, err
-			}
-			res = MemberResult{Verdict: cr.Verdict, States: cr.Stats.States, Transitions: cr.Stats.Transitions,
-				CollisionBound: cr.Stats.FingerprintCollisionBound, Certificate: cr.Certificate()}
-			if cr.Verdict == checker.Violated {
-				res.Trace = TraceFile(in, m, propName(opt.Prop), cr.Violation)
-			}
-		}
-		return struct{}{}, family.Member{Outcome: family.Outcome{Verdict: res.Verdict, States: res.States, Transitions: res.Transitions},
-			Covered: int64(mb.Orbit), CollisionBound: res.CollisionBound, Certificate: res.Certificate, Msgs: in.String(), Trace: res.Trace}, nil
-	}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
 
 func propName(p string) string {
 	if p == "" {

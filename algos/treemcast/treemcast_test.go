@@ -117,33 +117,6 @@ func TestFamilyCounts(t *testing.T) {
 	}
 }
 
-// TestFamilySymmetryVerdicts checks that family-level symmetry reduction gives the same
-// verdict and the same number of violating pairs as the full family.
-func TestFamilySymmetryVerdicts(t *testing.T) {
-	spec := "mesh:3x2"
-	if testing.Short() {
-		spec = "mesh:2x2"
-	}
-	g := grid(t, spec)
-	p := DefaultParams()
-	p.Buffer = 1
-	for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnStop} {
-		p.Prune = pr
-		var res [2]*FamilyResult
-		for i, sym := range []bool{false, true} {
-			r, err := RunFamily(Family{Grid: g, K: 2, Symmetry: sym}, FamilyOptions{Params: p, Prop: PropDeadlock})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res[i] = r
-		}
-		if res[0].Verdict != res[1].Verdict || res[0].Covered != res[1].Covered {
-			t.Errorf("%v: verdicts %v/%v, covered %d/%d", pr, res[0].Verdict, res[1].Verdict, res[0].Covered, res[1].Covered)
-		}
-		t.Logf("%v: %v; states %d without symmetry, %d with", pr, res[0].Verdict, res[0].States, res[1].States)
-	}
-}
-
 // Reference: 000 Fig. 3 and §3: without pruning two multicasts deadlock; the §4 router's
 // trigger (prune when a header finds no free output) does not resolve this one, because
 // the stopped header is one hop past the branching node; pruning wherever a message is
@@ -242,70 +215,11 @@ func TestInvariantsFail(t *testing.T) {
 	}
 }
 
-func TestShardAndMerge(t *testing.T) {
+func TestParseShard(t *testing.T) {
 	for _, bad := range []string{"", "1", "2/2", "-1/3", "a/b", "0/0"} {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q) accepted it", bad)
 		}
-	}
-	g := grid(t, "mesh:3x2")
-	f := Family{Grid: g, K: 2, Symmetry: true}
-	p := DefaultParams()
-	p.Buffer, p.Prune = 1, flit.PruneNone
-	whole, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []*FamilyResult
-	for i := 0; i < 3; i++ {
-		r, err := RunFamily(f, FamilyOptions{Params: p, Prop: PropDeadlock, Shard: Shard{Index: i, Count: 3}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := r.Marshal()
-		back, err := ParseFamilyResult(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, back)
-	}
-	merged, err := Merge(parts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if merged.States != whole.States || merged.Instances != whole.Instances || merged.Violated != whole.Violated ||
-		merged.Verdict != whole.Verdict || merged.Witness.Index != whole.Witness.Index || len(merged.Missing) != 0 {
-		t.Fatalf("merged %+v\nwhole %+v", merged, whole)
-	}
-	// Two of three shards: the violation stands, the missing shard is named.
-	two, err := Merge(parts[:2])
-	if err != nil || len(two.Missing) != 1 || two.Missing[0] != 2 {
-		t.Fatalf("partial merge: %+v, %v", two, err)
-	}
-	// Overlap and inconsistency are refused.
-	if _, err := Merge([]*FamilyResult{parts[0], parts[0]}); err == nil || !strings.Contains(err.Error(), "overlapping") {
-		t.Errorf("overlap: %v", err)
-	}
-	if _, err := Merge([]*FamilyResult{two, parts[1]}); err == nil || !strings.Contains(err.Error(), "overlapping") {
-		t.Errorf("merge of a merge overlapping a shard: %v", err)
-	}
-	other := *parts[1]
-	other.Params.Pruning = "on-stop"
-	if _, err := Merge([]*FamilyResult{parts[0], &other}); err == nil || !strings.Contains(err.Error(), "parameters") {
-		t.Errorf("different parameters: %v", err)
-	}
-	other = *parts[1]
-	other.Shard.Count = 4
-	if _, err := Merge([]*FamilyResult{parts[0], &other}); err == nil || !strings.Contains(err.Error(), "shards") {
-		t.Errorf("different shard counts: %v", err)
-	}
-	other = *parts[1]
-	other.Members++
-	if _, err := Merge([]*FamilyResult{parts[0], &other}); err == nil || !strings.Contains(err.Error(), "members") {
-		t.Errorf("different sizes: %v", err)
-	}
-	if _, err := ParseFamilyResult([]byte(`{"format":"x"}`)); err == nil {
-		t.Error("a bad format was accepted")
 	}
 }
 
@@ -334,27 +248,4 @@ func BenchmarkFamilyMembers(b *testing.B) {
 			b.Fatalf("%d members", n)
 		}
 	}
-}
-
-// BenchmarkFamilyShard checks one shard (1/400: 217 members) of the complete pairs:3
-// family on mesh:3x3 with symmetry, one member at a time, and reports the time per
-// member: issue 13 item 4's figure ("a member costs its own search and nothing else"),
-// extrapolated to the family's 86,438 members.
-func BenchmarkFamilyShard(b *testing.B) {
-	g := grid(b, "mesh:3x3")
-	f := Family{Grid: g, K: 3, Symmetry: true}
-	var members, states int64
-	for b.Loop() {
-		r, err := RunFamily(f, FamilyOptions{Params: DefaultParams(), Shard: Shard{Index: 0, Count: 400}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if r.Instances != 217 || r.States != 1504113 {
-			b.Fatalf("%d members, %d states; want 217, 1504113", r.Instances, r.States)
-		}
-		members += int64(r.Instances)
-		states += r.States
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(members), "ns/member")
-	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
 }

@@ -246,7 +246,7 @@ func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 					if static.DeadlockFree() {
 						t.Fatalf("%s: static analysis says deadlock-free, the explorer found %s", where, res.Violation)
 					}
-					cyc := waitCycle(m, rel, res.Final)
+					cyc := waitCycle(m, rel, res.Final())
 					if cyc == nil {
 						if static.Stranded == nil {
 							t.Fatalf("%s: a deadlock without a wait-for cycle, and no stranded header statically: %s", where, res.Violation)

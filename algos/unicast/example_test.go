@@ -21,7 +21,7 @@ func Example() {
 			return
 		}
 		r := unicast.Search(context.Background(), m, 0, true)
-		fmt.Printf("dateline %v: %s after %d steps, %d states\n", dl, r.Verdict, len(r.Actions), r.States)
+		fmt.Printf("dateline %v: %s after %d steps, %d states\n", dl, r.Verdict, len(r.Actions()), r.States)
 	}
 	// Output:
 	// dateline off: violated after 4 steps, 74 states

@@ -1,86 +1,37 @@
 package unicast
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-// Family is a set of unicast instances on one topology: placements of up to MaxWorms
-// worms with distinct (src, dst) pairs (every canonical placement under the topology's
-// symmetries, or Sample of them drawn with Seed when Sample > 0), each checked with
-// every (Length, Buffer) in Params.
+// Family is a set of unicast placements on one topology, each to be checked with every
+// (Length, Buffer) of Params: placements of MinWorms..MaxWorms worms with distinct (src,
+// dst) pairs, every canonical placement under the topology's symmetries that preserve
+// the routing, or Sample of them drawn with Seed when Sample > 0; or, when List is not
+// nil, exactly the placements it lists. It enumerates members (Placements); the entry
+// (props/check) checks them, on the family runner.
 type Family struct {
-	Topology string
 	MaxWorms int
 	MinWorms int
 	Params   [][2]int // (Length, Buffer) pairs
-	VCs      int
-	Dateline Dateline
-	Ports    model.PortModel
-	Sample   int    // 0 = every placement; else this many random placements of MaxWorms worms
-	Seed     uint64 // seed of the sample
-	// MaxStates bounds each instance's search (0 = none); an instance that reaches it is
-	// inconclusive.
-	MaxStates int64
-	// Store is the visited store of each instance's search (exact by default).
-	Store checker.StoreMode
-	// StopAtViolation ends the run at the first violated instance.
-	StopAtViolation bool
+	Sample   int      // 0 = every placement; else this many random placements of MaxWorms worms
+	Seed     uint64   // seed of the sample
 	// Connected keeps only placements whose worms form one interaction component (see
 	// Connected for dimension order, Footprints for any other relation); with MinWorms
 	// <= 1 the others are decided by their components, which are smaller placements of
 	// the same family.
 	Connected bool
-	// Workers is the size of the member pool (checker.Sweep); 0 means 1. Each member's
-	// search runs on one goroutine. Counts and verdicts do not depend on it.
-	Workers int
-	// Count, when not nil, is told the number of members first (total, 0, 0) and
-	// then each finished member (0, 1, states), from Run's goroutine.
-	Count func(total, done, states int64)
-	// Progress, when not nil, receives the progress line of the run, labelled Label.
-	Progress io.Writer
-	Label    string
-	// Member, when not nil, checks one member instead of Search (with MaxStates and the
-	// model's invariants): the claims catalogue passes the one entry (props/check.Run)
-	// here, which algos may not import. It is called from the pool's workers.
-	Member func(ctx context.Context, sp Spec) (Result, error)
-	// Routing is the members' routing relation (Spec.Routing; nil: dimension order with
-	// Dateline). The reductions of Placements hold for any relation: symmetries are
-	// checked against it and components are computed from the worms' footprints.
-	Routing routing.Relation
-	// Property is the property the members are checked for, as the kept result
-	// (FamilyResult.Record) names it; empty: what Search checks without Member
-	// (PropertyOf).
-	Property string
-	// Reduction names the reduction Member searches with ("stubborn"), as the kept
-	// result records it; empty: none.
-	Reduction string
-	// Shard selects the members to check (the zero Shard: all): member i of the family
-	// when i mod Shard.Count is Shard.Index.
-	Shard family.Shard
-	// Limit, when > 0, checks at most this many members of the shard (counting those
-	// Resume lists); the result is then partial.
-	Limit int
-	// Resume is the kept result of an earlier run of the same family, parameters and
-	// shard: its checked members are skipped and its figures carried over, so that the
-	// finished Record equals that of an uninterrupted run, member by member.
-	Resume *FamilyRecord
-	// Checkpoint, when not nil, receives the kept result so far (partial) as members
-	// finish, at most once per CheckpointEvery (0: a second), and the final one; an
-	// error from it ends the run. Writing each atomically leaves a resumable file
-	// whenever the process dies.
-	Checkpoint      func(*FamilyRecord) error
-	CheckpointEvery time.Duration
+	// List, when not nil, is the family's placements as its owner enumerated them, in
+	// order, without reductions: MaxWorms, MinWorms, Sample, Seed and Connected are
+	// then unused.
+	List [][]Pair
 }
 
 // Algorithm is the algorithm name unicast family results carry.
@@ -120,9 +71,12 @@ func MergeFiles(files []string, read func(string) ([]byte, error)) (*FamilyRecor
 }
 
 // Spec names the family: "all-placements:K" for every connected placement of 1..K
-// worms (the command line's --family), otherwise "placements:MIN-MAX" with
-// ",connected" and ",sample=N,seed=S" as they apply.
+// worms (the command line's --family), "placements:list,N" for a list of N, otherwise
+// "placements:MIN-MAX" with ",connected" and ",sample=N,seed=S" as they apply.
 func (f Family) Spec() string {
+	if f.List != nil {
+		return fmt.Sprintf("placements:list,%d", len(f.List))
+	}
 	lo := max(f.MinWorms, 1)
 	if lo == 1 && f.Connected && f.Sample == 0 {
 		return fmt.Sprintf("all-placements:%d", f.MaxWorms)
@@ -137,64 +91,22 @@ func (f Family) Spec() string {
 	return s
 }
 
-// params returns the parameters f's kept result records.
-func (f Family) params() FamilyParams {
-	p := FamilyParams{Sizes: f.Params, VCs: f.VCs, Dateline: f.Dateline.String(), Ports: portsName(f.Ports), Property: f.Property,
-		MaxStates: f.MaxStates, Reduction: f.Reduction}
+// RecordParams are the parameters a kept result of f records: those of tmpl (the
+// members' instance but their worms), the property and the search's bound, store and
+// reduction ("" for none).
+func (f Family) RecordParams(tmpl Spec, property string, maxStates int64, store checker.StoreMode, reduction string) FamilyParams {
+	p := FamilyParams{Sizes: f.Params, VCs: tmpl.VCs, Dateline: tmpl.Dateline.String(), Ports: portsName(tmpl.Ports), Property: property,
+		MaxStates: maxStates, Reduction: reduction}
 	if p.Sizes == nil {
 		p.Sizes = [][2]int{}
 	}
-	if p.Property == "" {
-		p.Property = PropertyOf(checker.Options[flit.State]{})
+	if tmpl.Routing != nil && !isDOR(tmpl.Routing) {
+		p.Routing = tmpl.Routing.Name()
 	}
-	if f.Routing != nil && !isDOR(f.Routing) {
-		p.Routing = f.Routing.Name()
-	}
-	if f.Store == checker.Fingerprint {
-		p.Store = f.Store.String()
+	if store == checker.Fingerprint {
+		p.Store = store.String()
 	}
 	return p
-}
-
-// FamilyResult sums a family run: instances checked, their verdict counts and states,
-// and the first violation (its instance and search result), if any.
-type FamilyResult struct {
-	// Instances counts the instances checked, of Of to check (fewer when the run was
-	// interrupted or stopped at a violation).
-	Instances    int
-	Of           int
-	Held         int
-	Violated     int
-	Inconclusive int
-	States       int64
-	Transitions  int64
-	Depth        int // the deepest instance's search depth
-	FirstSpec    *Spec
-	First        *Result
-	// FirstIndex is First's member index in the family (-1 when First is nil).
-	FirstIndex int
-	// Certificates counts the instances' delivery certificates.
-	Certificates checker.Tally
-	// Record is the kept result of the run (resumed from Family.Resume when set): what
-	// Checkpoint receives and `wormcheck merge` joins. Its sums include the resumed
-	// run's members; the fields above count this run's only.
-	Record *FamilyRecord
-	// CollisionBound sums the instances' fingerprint collision bounds (a union bound on
-	// the probability that any instance missed states); 0 with the exact store.
-	CollisionBound float64
-	// Placements counts the placements enumerated and kept by the reductions.
-	Placements PlacementCount
-}
-
-// Verdict is Violated if any instance was, else Inconclusive if any was, else Holds.
-func (r FamilyResult) Verdict() checker.Verdict {
-	switch {
-	case r.Violated > 0:
-		return checker.Violated
-	case r.Inconclusive > 0 || r.Instances == 0:
-		return checker.Inconclusive
-	}
-	return checker.Holds
 }
 
 // MaxFamilyPlacements bounds the placements a family may enumerate (before symmetry and
@@ -207,6 +119,9 @@ const MaxFamilyPlacements = 50_000_000
 // family on a grid of n nodes enumerates before filtering: Σ_k C(P, k) with P = n(n-1)
 // distinct (src, dst) pairs; for a sample, the sample size.
 func (f Family) Enumerated(n int) float64 {
+	if f.List != nil {
+		return float64(len(f.List))
+	}
 	if f.Sample > 0 {
 		return float64(f.Sample)
 	}
@@ -242,7 +157,9 @@ type PlacementCount struct {
 	Enumerated, Canonical, Kept []int
 }
 
-// Placements returns the family's placements in their deterministic order.
+// Placements returns the family's placements in their deterministic order, with their
+// counts, for members with tmpl's parameters (its VCs, dateline, port model and
+// relation; nil for dimension order).
 //
 // The symmetry reduction keeps one placement per class under the network automorphisms
 // that preserve the relation: for dimension order, Symmetries; for any other relation,
@@ -250,24 +167,22 @@ type PlacementCount struct {
 // placement and its images have isomorphic flit models. The component reduction
 // (Connected) uses DOR routes for dimension order (package-level Connected) and the
 // worms' footprints in the flit model for any other relation (NewFootprints).
-func (f Family) Placements(g *topology.Network) ([][]Pair, error) {
-	out, _, err := f.placements(g)
-	return out, err
-}
-
-// placements is Placements with its counts.
-func (f Family) placements(g *topology.Network) ([][]Pair, PlacementCount, error) {
+func (f Family) Placements(g *topology.Network, tmpl Spec) ([][]Pair, PlacementCount, error) {
+	if f.List != nil {
+		return f.List, PlacementCount{}, nil
+	}
 	pairs := EndpointPairs(g)
 	var out [][]Pair
 	cnt := PlacementCount{Enumerated: make([]int, f.MaxWorms+1), Canonical: make([]int, f.MaxWorms+1), Kept: make([]int, f.MaxWorms+1)}
-	dor := f.Routing == nil || isDOR(f.Routing)
+	dor := tmpl.Routing == nil || isDOR(tmpl.Routing)
 	r := topology.NewDOR(g)
 	connected := func([]Pair) bool { return true }
 	if f.Connected && dor {
-		connected = func(ps []Pair) bool { return Connected(r, f.Ports, ps) }
+		connected = func(ps []Pair) bool { return Connected(r, tmpl.Ports, ps) }
 	} else if f.Connected {
-		tmpl := Spec{Topology: f.Topology, VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing, Length: 1, Buffer: 1}
-		fp, err := NewFootprints(g, tmpl, f.Params, pairs)
+		t := tmpl
+		t.Topology, t.Pairs, t.Length, t.Buffer = g.Spec(), nil, 1, 1
+		fp, err := NewFootprints(g, t, f.Params, pairs)
 		if err != nil {
 			return nil, cnt, fmt.Errorf("family on %s: %w", g.Spec(), err)
 		}
@@ -297,7 +212,7 @@ func (f Family) placements(g *topology.Network) ([][]Pair, PlacementCount, error
 	if dor {
 		syms = Symmetries(g)
 	} else {
-		for _, s := range flit.GridSymmetries(g, f.Routing) {
+		for _, s := range flit.GridSymmetries(g, tmpl.Routing) {
 			syms = append(syms, s.Node)
 		}
 	}
@@ -317,106 +232,6 @@ func (f Family) placements(g *topology.Network) ([][]Pair, PlacementCount, error
 		return true
 	})
 	return out, cnt, nil
-}
-
-// Run checks every instance of the family for deadlocks (and the model's invariants):
-// every placement with every (Length, Buffer), in that order, on Workers workers of the
-// member pool (checker.Sweep). Sums and the first violation are those of the sequential
-// order whatever Workers is. When ctx ends it returns the sums so far and ctx's error.
-func (f Family) Run(ctx context.Context) (FamilyResult, error) {
-	res := FamilyResult{FirstIndex: -1}
-	sp := Spec{Topology: f.Topology}
-	g, err := sp.Grid()
-	if err != nil {
-		return res, err
-	}
-	if err := f.CheckSize(g); err != nil {
-		return res, err
-	}
-	places, cnt, err := f.placements(g)
-	if err != nil {
-		return res, err
-	}
-	res.Placements = cnt
-	n := len(places) * len(f.Params)
-	rec := family.NewResult(Algorithm, f.Spec(), g.Spec(), f.params(), n, f.Shard)
-	res.Record = rec
-	ko := family.KeepOptions[FamilyParams]{
-		Options: family.Options{Pool: f.Workers, Limit: f.Limit, Count: f.Count, Progress: f.Progress, Label: f.Label,
-			StopAtFirst: f.StopAtViolation, CheckpointEvery: f.CheckpointEvery},
-		Resume: f.Resume, Checkpoint: f.Checkpoint,
-	}
-	type member struct {
-		sp Spec
-		r  Result
-	}
-	st, err := family.Keep(ctx, rec, ko, func(ctx context.Context, _, i int) (member, family.Member, error) {
-		lb := f.Params[i%len(f.Params)]
-		sp := Spec{Topology: f.Topology, Pairs: places[i/len(f.Params)], Length: lb[0], Buffer: lb[1], VCs: f.VCs, Dateline: f.Dateline, Ports: f.Ports, Routing: f.Routing}
-		var r Result
-		if f.Member != nil {
-			var err error
-			if r, err = f.Member(ctx, sp); err != nil {
-				return member{}, family.Member{Msgs: sp.Worms()}, err
-			}
-		} else if m, err := BuildOn(g, sp); err != nil {
-			return member{}, family.Member{Msgs: sp.Worms()}, err
-		} else {
-			r = SearchWith(m, checker.Options[flit.State]{MaxStates: f.MaxStates, Store: f.Store, Context: ctx, Invariants: m.Invariants()})
-		}
-		mb := family.Member{Outcome: family.Outcome{Verdict: r.Verdict, States: r.States, Transitions: r.Transitions},
-			CollisionBound: r.CollisionBound, Certificate: r.Certificate, Msgs: sp.Worms()}
-		if ctx.Err() != nil {
-			// A search cut short by ctx is not a verdict: Keep drops it.
-			mb.Verdict = checker.Inconclusive
-			return member{sp, r}, mb, nil
-		}
-		if r.Verdict == checker.Violated {
-			mb.Trace = TraceFile(sp, &r)
-		}
-		return member{sp, r}, mb, nil
-	}, func(i int, mb member) {
-		res.Instances++
-		res.Certificates.Add(mb.r.Certificate)
-		res.CollisionBound += mb.r.CollisionBound
-		res.States += mb.r.States
-		res.Transitions += mb.r.Transitions
-		res.Depth = max(res.Depth, mb.r.Depth)
-		switch mb.r.Verdict {
-		case checker.Holds:
-			res.Held++
-		case checker.Violated:
-			res.Violated++
-			if res.First == nil {
-				rr, spc := mb.r, mb.sp
-				res.First, res.FirstSpec, res.FirstIndex = &rr, &spc, i
-			}
-		default:
-			res.Inconclusive++
-		}
-	})
-	res.Of = st.Total
-	if err != nil {
-		return res, err
-	}
-	if ctx.Err() != nil {
-		return res, fmt.Errorf("family %s: %w", f.Topology, ctx.Err())
-	}
-	return res, nil
-}
-
-// Summary is one line for people: the family's description and its counts.
-func (r FamilyResult) Summary(desc string) string {
-	return fmt.Sprintf("%s: %d instances, %d states, %d held, %d deadlocked, %d inconclusive", desc, r.Instances, r.States, r.Held, r.Violated, r.Inconclusive)
-}
-
-// FirstLine describes the first violation in one line: its instance and trace length.
-func (r FamilyResult) FirstLine() string {
-	if r.First == nil {
-		return ""
-	}
-	sp := *r.FirstSpec
-	return fmt.Sprintf("%s %s L=%d B=%d after %d steps", sp.Topology, sp.Worms(), sp.Length, sp.Buffer, len(r.First.Actions))
 }
 
 // Connected reports whether the worms of ps form one component of the interaction graph:

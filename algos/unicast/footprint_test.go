@@ -179,45 +179,6 @@ func TestFootprintComponents(t *testing.T) {
 	}
 }
 
-// TestFamilyComponentsFindDeadlocks: the pruned family (Connected, footprints) and the
-// unpruned one give the same verdict, with fewer instances pruned, on a relation
-// violated with 2 worms (nonminimal:1), one that holds (duato) and, without -short, one
-// violated with 3 (adaptive on hypercube:3).
-func TestFamilyComponentsFindDeadlocks(t *testing.T) {
-	cases := []struct {
-		topo, rel string
-		worms     int
-	}{{"mesh:3x2", "nonminimal:1", 2}, {"mesh:3x2", "duato", 2}}
-	if !testing.Short() {
-		cases = append(cases, struct {
-			topo, rel string
-			worms     int
-		}{"hypercube:3", "adaptive", 3})
-	}
-	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s/%s/%d", c.topo, c.rel, c.worms), func(t *testing.T) {
-			_, rel, _, _ := footprintSetup(t, footprintCase{c.topo, c.rel})
-			f := Family{Topology: c.topo, MaxWorms: c.worms, MinWorms: 1, Params: [][2]int{{2, 1}}, Ports: model.AllPort, Routing: rel, Workers: 2}
-			full, err := f.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Connected = true
-			pruned, err := f.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if full.Verdict() != pruned.Verdict() || full.Inconclusive+pruned.Inconclusive > 0 {
-				t.Fatalf("unpruned %s (%d of %d violated), pruned %s (%d of %d)", full.Verdict(), full.Violated, full.Instances, pruned.Verdict(), pruned.Violated, pruned.Instances)
-			}
-			if pruned.Instances >= full.Instances {
-				t.Fatalf("pruned %d instances, unpruned %d: nothing pruned", pruned.Instances, full.Instances)
-			}
-			t.Logf("%s: unpruned %d instances (%d violated), pruned %d (%d violated)", full.Verdict(), full.Instances, full.Violated, pruned.Instances, pruned.Violated)
-		})
-	}
-}
-
 // TestRelationSymmetries checks the symmetry reduction of non-DOR families: under every
 // symmetry flit.GridSymmetries keeps for a relation, every placement of up to 2 worms
 // (one in 4 under a group of more than 8) and its image have the same state count and

@@ -68,7 +68,7 @@ func TestReducedFindsDeadlockOnIrregularNetwork(t *testing.T) {
 			t.Fatalf("stuck %v, want m1, m3 and m5 among them", res.Stuck)
 		}
 	}
-	tr, err := checker.Replay[flit.State](m, 0, res.Actions)
+	tr, err := checker.Replay[flit.State](m, 0, res.Actions())
 	if err != nil {
 		t.Fatalf("the witness does not replay: %v", err)
 	}

@@ -37,10 +37,10 @@ func TestNonMinimalRoutingLivelocks(t *testing.T) {
 		}
 		res := SearchWith(m, checker.Options[flit.State]{})
 		if name == "nonminimal" {
-			if res.Verdict != checker.Violated || res.Kind != checker.KindLivelock || len(res.Actions) == 0 {
+			if res.Verdict != checker.Violated || res.Kind != checker.KindLivelock || len(res.Actions()) == 0 {
 				t.Fatalf("%s: %v %q; want a livelock lasso", name, res.Verdict, res.Violation)
 			}
-			if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
+			if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions(), res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
 				t.Fatalf("%s: the lasso does not replay: %v %+v", name, err, f)
 			}
 			// The saved trace is a lasso that replay re-checks.
@@ -48,7 +48,7 @@ func TestNonMinimalRoutingLivelocks(t *testing.T) {
 			if err != nil || tf.CycleStart == nil || *tf.CycleStart != res.CycleStart {
 				t.Fatalf("%s: saved trace: %v %+v", name, err, tf)
 			}
-			t.Logf("%s: %s (%d states; prefix %d steps, cycle %d)", name, res.Violation, res.States, res.CycleStart, len(res.Actions)-res.CycleStart)
+			t.Logf("%s: %s (%d states; prefix %d steps, cycle %d)", name, res.Violation, res.States, res.CycleStart, len(res.Actions())-res.CycleStart)
 			continue
 		}
 		// With a budget of one misroute the worm's header graph is acyclic (after its

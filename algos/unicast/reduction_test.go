@@ -69,8 +69,8 @@ func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
 			}
 			if global.Verdict == checker.Violated {
 				violated++
-				if len(local.Actions) > len(global.Actions) {
-					t.Fatalf("%s: local witness %d steps, global %d", name, len(local.Actions), len(global.Actions))
+				if len(local.Actions()) > len(global.Actions()) {
+					t.Fatalf("%s: local witness %d steps, global %d", name, len(local.Actions()), len(global.Actions()))
 				}
 			}
 			if reduced.Reduction == "stubborn" && reduced.States > global.States {

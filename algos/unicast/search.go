@@ -19,23 +19,21 @@ type Result struct {
 	States      int64
 	Transitions int64
 	Depth       int
-	Actions     []checker.Action
-	Labels      []string
 	Violation   string
 	// Kind is the kind of the violation (a global or local deadlock, an invariant, a
 	// livelock or starvation lasso); 0 unless Verdict is Violated.
 	Kind checker.ViolationKind
 	// Stuck is, for a deadlock, the messages that can never move again.
 	Stuck []int
-	Final flit.State
 	// Model is the model searched, and Trace, for a violation, the shortest trace with
-	// its states: a report draws and captures them as they are, without rebuilding the
+	// its states, the one shape a result keeps its witness in (Actions, Labels and
+	// Final read it): a report draws and captures it as it is, without rebuilding the
 	// model or replaying the actions.
 	Model         *flit.Model
 	Trace         checker.Trace[flit.State]
 	Seconds       float64
 	BytesPerState float64
-	// CycleStart is, for a livelock or starvation lasso, the index into Actions where
+	// CycleStart is, for a livelock or starvation lasso, the index into Actions() where
 	// the repeated cycle begins (the state after Actions[:CycleStart] is the one the
 	// cycle returns to); 0 otherwise.
 	CycleStart int
@@ -56,6 +54,31 @@ type Result struct {
 	// channel of a class), so States and Depth count its states and steps; the trace is
 	// unfolded into Model's own steps.
 	Lean bool
+}
+
+// Actions are the witness trace's actions, in order (none without a violation).
+func (r *Result) Actions() []checker.Action {
+	if len(r.Trace.Steps) == 0 {
+		return nil
+	}
+	return r.Trace.Actions()
+}
+
+// Labels are the witness trace's actions for people, in order.
+func (r *Result) Labels() []string {
+	var out []string
+	for i := 1; i < len(r.Trace.Steps); i++ {
+		out = append(out, r.Trace.Steps[i].Label)
+	}
+	return out
+}
+
+// Final is the witness trace's last state (the zero state without a trace).
+func (r *Result) Final() flit.State {
+	if len(r.Trace.Steps) == 0 {
+		return flit.State{}
+	}
+	return r.Trace.Steps[len(r.Trace.Steps)-1].State
 }
 
 // Search explores every reachable state of m breadth-first with checker.Explore, up to
@@ -196,17 +219,13 @@ func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[f
 		if err != nil {
 			return Result{Verdict: checker.Inconclusive, Violation: "internal: " + err.Error(), Model: m}
 		}
-		res.Actions, res.Trace = tr.Actions(), tr
-		for _, st := range tr.Steps[1:] {
-			res.Labels = append(res.Labels, st.Label)
-		}
-		res.Final = tr.Steps[len(tr.Steps)-1].State
+		res.Trace = tr
 		res.Kind, res.Stuck = v.Kind, v.Stuck
 		switch v.Kind {
 		case checker.KindDeadlock:
-			res.Violation = "deadlock: " + Blocked(m, res.Final)
+			res.Violation = "deadlock: " + Blocked(m, res.Final())
 		case checker.KindLocalDeadlock:
-			res.Violation = m.DeadlockText(res.Final, true)
+			res.Violation = m.DeadlockText(res.Final(), true)
 		case checker.KindLivelock, checker.KindStarvation:
 			res.Violation, res.CycleStart = v.Message, cycle
 		default:
@@ -223,7 +242,7 @@ func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[f
 	if err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
-		res.Verdict, res.Violation, res.Actions, res.Labels, res.Trace = checker.Inconclusive, err.Error(), nil, nil, checker.Trace[flit.State]{}
+		res.Verdict, res.Violation, res.Trace = checker.Inconclusive, err.Error(), checker.Trace[flit.State]{}
 	}
 	return res
 }

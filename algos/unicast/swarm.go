@@ -53,11 +53,7 @@ func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt
 	if v.Kind.IsLasso() {
 		// A livelock or starvation lasso, confirmed by checker.ReplayLasso: reported as
 		// the walk found it (no minimisation: every worm may take part in the cycle).
-		out.Actions, out.CycleStart, out.Violation = v.Trace.Actions(), v.CycleStart, v.Message
-		for _, st := range v.Trace.Steps[1:] {
-			out.Labels = append(out.Labels, st.Label)
-		}
-		out.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		out.Trace, out.CycleStart, out.Violation = v.Trace, v.CycleStart, v.Message
 		return out, nil
 	}
 	acts := v.Trace.Actions()
@@ -70,16 +66,12 @@ func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt
 	if err != nil {
 		return nil, fmt.Errorf("unicast: the minimised witness does not replay on the full instance: %w", err)
 	}
-	out.Actions = acts
-	for _, st := range tr.Steps[1:] {
-		out.Labels = append(out.Labels, st.Label)
-	}
-	out.Final = tr.Steps[len(tr.Steps)-1].State
-	out.Violation = m.DeadlockText(out.Final, opt.CheckLocalDeadlock)
+	out.Trace = tr
+	out.Violation = m.DeadlockText(out.Final(), opt.CheckLocalDeadlock)
 	if out.Violation == "" {
 		return nil, fmt.Errorf("unicast: the swarm's witness ends in a state that shows no deadlock")
 	}
-	if l := m.Stuck(out.Final); len(l) > 0 {
+	if l := m.Stuck(out.Final()); len(l) > 0 {
 		out.Stuck = l
 	}
 	out.Involved = len(out.Stuck)
@@ -108,9 +100,10 @@ func minimise(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, 
 	if r.Verdict != checker.Violated || !r.Kind.IsDeadlock() {
 		return nil, r.States, false
 	}
-	lifted := make([]checker.Action, len(r.Actions))
+	acts := r.Actions()
+	lifted := make([]checker.Action, len(acts))
 	nSub, nFull := len(sub.Pairs), len(sp.Pairs)
-	for k, a := range r.Actions {
+	for k, a := range acts {
 		kind, input, arg := flit.SplitAction(a)
 		if input < nSub {
 			input = stuck[input]

@@ -28,10 +28,10 @@ func TestSwarmMinimisesTheSquare(t *testing.T) {
 	if res.Verdict != checker.Violated || !res.Minimised || res.Involved != 4 || res.Of != 7 {
 		t.Fatalf("verdict %v minimised %v involved %d of %d: %s", res.Verdict, res.Minimised, res.Involved, res.Of, res.Violation)
 	}
-	if len(res.Actions) != 4 || !slices.Equal(res.Stuck, []int{1, 3, 4, 6}) {
-		t.Errorf("trace of %d steps, stuck %v; want the square's 4 steps and worms 1, 3, 4, 6", len(res.Actions), res.Stuck)
+	if len(res.Actions()) != 4 || !slices.Equal(res.Stuck, []int{1, 3, 4, 6}) {
+		t.Errorf("trace of %d steps, stuck %v; want the square's 4 steps and worms 1, 3, 4, 6", len(res.Actions()), res.Stuck)
 	}
-	s, err := Replay(m, res.Actions)
+	s, err := Replay(m, res.Actions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSwarmFindsTheNonminimalLivelock(t *testing.T) {
 	if res.Verdict != checker.Violated || res.Kind != checker.KindLivelock {
 		t.Fatalf("verdict %v kind %v: %s", res.Verdict, res.Kind, res.Violation)
 	}
-	if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions, res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
+	if _, f, err := checker.ReplayLasso[flit.State](m, 0, res.Actions(), res.CycleStart); err != nil || f.Kind != checker.KindLivelock {
 		t.Fatalf("the lasso does not replay: %v %+v", err, f)
 	}
 }

@@ -89,14 +89,14 @@ func specOn(g *topology.Network, spec string, p Params) (Spec, error) {
 // TraceFile returns the saved-trace form of a violation found on spec sp.
 func TraceFile(sp Spec, r *Result) *tracefile.File {
 	raw, _ := json.Marshal(ParamsOf(sp))
-	acts := make([]uint64, len(r.Actions))
-	for i, a := range r.Actions {
-		acts[i] = uint64(a)
+	var acts []uint64
+	for _, a := range r.Actions() {
+		acts = append(acts, uint64(a))
 	}
 	tf := &tracefile.File{
 		Format: tracefile.Format, Algorithm: "unicast", Topology: sp.Topology,
 		Property: r.Property, Semantics: "flit", Params: raw,
-		Actions: acts, Labels: append([]string(nil), r.Labels...), Violation: r.Violation,
+		Actions: acts, Labels: r.Labels(), Violation: r.Violation,
 	}
 	if r.Kind.IsLasso() {
 		cs := r.CycleStart
@@ -149,7 +149,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	if notEnabled != nil && tf.CycleStart == nil {
 		return sp, nil, notEnabled
 	}
-	res := &Result{Property: tf.Property, Model: m, Trace: tr, Actions: acts, Labels: tf.Labels, Verdict: checker.Violated}
+	res := &Result{Property: tf.Property, Model: m, Trace: tr, Verdict: checker.Violated}
 	s := tr.Steps[len(tr.Steps)-1].State
 	switch {
 	case tf.CycleStart != nil:

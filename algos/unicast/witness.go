@@ -14,7 +14,7 @@ import (
 // the search or the replay that produced r kept them (Result.Model, Result.Trace; then
 // replayed is false), else rebuilt from sp and re-executed.
 func Witness(sp Spec, r *Result) (m *flit.Model, tr checker.Trace[flit.State], replayed bool, err error) {
-	if r.Model != nil && len(r.Trace.Steps) == len(r.Actions)+1 {
+	if r.Model != nil && len(r.Trace.Steps) > 0 {
 		return r.Model, r.Trace, false, nil
 	}
 	m, tr, err = ReplayWitness(sp, r)
@@ -32,7 +32,7 @@ func ReplayWitness(sp Spec, r *Result) (*flit.Model, checker.Trace[flit.State], 
 	if err != nil {
 		return nil, checker.Trace[flit.State]{}, err
 	}
-	tr, err := checker.Replay[flit.State](m, 0, r.Actions)
+	tr, err := checker.Replay[flit.State](m, 0, r.Actions())
 	if err != nil {
 		return nil, checker.Trace[flit.State]{}, fmt.Errorf("witness: %v", err)
 	}
@@ -55,9 +55,9 @@ func Titles(sp Spec, r *Result) (string, string) {
 		}
 		worms = strings.Join(parts, ", ")
 	}
-	title := fmt.Sprintf("unicast worms on %s: %s after %d steps", sp.Topology, violationWord(r), len(r.Actions))
+	title := fmt.Sprintf("unicast worms on %s: %s after %d steps", sp.Topology, violationWord(r), r.Trace.Len())
 	if r.Kind.IsLasso() {
-		title = fmt.Sprintf("unicast worms on %s: %s, %d steps then a cycle of %d repeated forever", sp.Topology, r.Kind, r.CycleStart, len(r.Actions)-r.CycleStart)
+		title = fmt.Sprintf("unicast worms on %s: %s, %d steps then a cycle of %d repeated forever", sp.Topology, r.Kind, r.CycleStart, r.Trace.Len()-r.CycleStart)
 	}
 	return title,
 		fmt.Sprintf("worms %s; L=%d flits, B=%d flits per buffer", worms, sp.Length, sp.Buffer)

@@ -28,13 +28,21 @@ type Shard struct {
 	Count int `json:"count"`
 }
 
-// ParseShard reads "i/n" with 0 <= i < n.
+// MaxShards bounds the number of shards a run is split into: well above any job array
+// (Slurm's largest is four million tasks; a shard of a family is seldom under a thousand
+// members), and low enough that a merge may list the missing ones.
+const MaxShards = 1 << 20
+
+// ParseShard reads "i/n" with 0 <= i < n <= MaxShards.
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 0 <= i < n, e.g. 0/4", s)
+	}
+	if n > MaxShards {
+		return Shard{}, fmt.Errorf("shard %q: %d shards; at most %d", s, n, MaxShards)
 	}
 	return Shard{Index: i, Count: n}, nil
 }

@@ -93,6 +93,32 @@ type Result[P any] struct {
 	Checked []MemberOutcome `json:"checked,omitempty"`
 }
 
+// Summary is a result's figures without its parameters (any algorithm's alike): the
+// members checked and their sums, the verdict, the kept witness and, by index, every
+// member checked (Checked, shared with the result).
+type Summary struct {
+	Family, Topology    string
+	Members, Instances  int
+	Covered             int64
+	States, Transitions int64
+	Seconds             float64
+	Violated            int
+	Inconclusive        []int
+	Partial             bool
+	Verdict             checker.Verdict
+	Witness             *Witness
+	CollisionBound      float64
+	Certificates        checker.Tally
+	Checked             []MemberOutcome
+}
+
+// Summary returns r's figures (Summary).
+func (r *Result[P]) Summary() *Summary {
+	return &Summary{Family: r.Family, Topology: r.Topology, Members: r.Members, Instances: r.Instances, Covered: r.Covered,
+		States: r.States, Transitions: r.Transitions, Seconds: r.Seconds, Violated: r.Violated, Inconclusive: r.Inconclusive,
+		Partial: r.Partial, Verdict: r.Verdict, Witness: r.Witness, CollisionBound: r.CollisionBound, Certificates: r.Certificates, Checked: r.Checked}
+}
+
 // NewResult is the empty result of shard sh (the zero Shard: all) of a family of
 // members members, of algorithm algo, named family on topology with parameters params:
 // what Keep fills.
@@ -149,6 +175,43 @@ func paramsText[P any](p P) string {
 		return fmt.Sprint(p)
 	}
 	return string(data)
+}
+
+// consistentShards checks the shards a merged result lists: "shards" and
+// "missing_shards" in increasing order, below the shard count, and together every shard
+// once; a result of one shard lists neither.
+func (r *Result[P]) consistentShards() error {
+	increasing := func(field string, xs []int) error {
+		for i, s := range xs {
+			if s < 0 || s >= r.Shard.Count || i > 0 && s <= xs[i-1] {
+				return fmt.Errorf("family result field %q: entry %d is shard %d; want increasing shards below the count %d", field, i, s, r.Shard.Count)
+			}
+		}
+		return nil
+	}
+	if err := increasing("shards", r.Shards); err != nil {
+		return err
+	}
+	if err := increasing("missing_shards", r.Missing); err != nil {
+		return err
+	}
+	switch {
+	case len(r.Shards) == 0 && len(r.Missing) > 0:
+		return fmt.Errorf("family result field \"missing_shards\" lists %d shards but \"shards\" is empty (a result of one shard misses none)", len(r.Missing))
+	case len(r.Shards) > 0 && len(r.Shards)+len(r.Missing) != r.Shard.Count:
+		return fmt.Errorf("family result fields \"shards\" and \"missing_shards\" list %d and %d shards; the count is %d", len(r.Shards), len(r.Missing), r.Shard.Count)
+	}
+	for i, j := 0, 0; i < len(r.Shards) && j < len(r.Missing); {
+		switch {
+		case r.Shards[i] == r.Missing[j]:
+			return fmt.Errorf("family result fields \"shards\" and \"missing_shards\" both list shard %d", r.Shards[i])
+		case r.Shards[i] < r.Missing[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return nil
 }
 
 // consistent checks that the fields a result states twice agree: its verdict with its
@@ -268,8 +331,8 @@ func ParseResult[P any](data []byte, algo string) (*Result[P], error) {
 	}
 	r.Algorithm = got
 	switch {
-	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count:
-		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n", r.Shard.Index, r.Shard.Count)
+	case r.Shard.Count < 1 || r.Shard.Index < 0 || r.Shard.Index >= r.Shard.Count || r.Shard.Count > MaxShards:
+		return nil, fmt.Errorf("family result field \"shard\" is %d/%d; want i/n with 0 <= i < n <= %d", r.Shard.Index, r.Shard.Count, MaxShards)
 	case r.Members < 0 || r.Instances < 0 || r.Instances > r.Members:
 		return nil, fmt.Errorf("family result covers %d of %d members", r.Instances, r.Members)
 	}
@@ -277,6 +340,9 @@ func ParseResult[P any](data []byte, algo string) (*Result[P], error) {
 		if c.Index < 0 || c.Index >= r.Members || i > 0 && c.Index <= r.Checked[i-1].Index {
 			return nil, fmt.Errorf("family result field \"checked\": entry %d is member %d; want increasing indices below %d", i, c.Index, r.Members)
 		}
+	}
+	if err := r.consistentShards(); err != nil {
+		return nil, err
 	}
 	if err := r.consistent(); err != nil {
 		return nil, err

@@ -144,6 +144,11 @@ func TestParseResultRefusesDisagreeingFields(t *testing.T) {
 		{func(r *Result[toyParams]) { r.Inconclusive = []int{3} }, `"inconclusive" lists 1 members but "checked" has 0`},
 		{func(r *Result[toyParams]) { r.Violated = r.Instances + 1 }, `"violated" is 41 of 40`},
 		{func(r *Result[toyParams]) { r.Checked, r.Violated, r.Witness = nil, 0, nil }, `"verdict" is violated but its counts say holds`},
+		{func(r *Result[toyParams]) { r.Shard.Count, r.Missing = 2, []int{1} }, `"missing_shards" lists 1 shards but "shards" is empty`},
+		{func(r *Result[toyParams]) { r.Shard.Count, r.Shards, r.Missing = 3, []int{0}, []int{2} }, `list 1 and 1 shards; the count is 3`},
+		{func(r *Result[toyParams]) { r.Shard.Count, r.Shards, r.Missing = 2, []int{0}, []int{0} }, `both list shard 0`},
+		{func(r *Result[toyParams]) { r.Shard.Count, r.Shards = 2, []int{1, 0} }, `"shards": entry 1 is shard 0`},
+		{func(r *Result[toyParams]) { r.Shard.Count = 1 << 40 }, `want i/n with 0 <= i < n <= 1048576`},
 	} {
 		bad, err := ParseResult[toyParams](good, "toy")
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -128,16 +127,4 @@ func stopReason(ctx context.Context) string {
 func stoppedWithout(ctx context.Context, e *env, cmd, what string) (int, error) {
 	fmt.Fprintf(e.Stderr, "wormcheck %s: %s before %s was built; nothing written\n", cmd, stopReason(ctx), what)
 	return exitInconclusive, nil
-}
-
-// stoppedReport prints the report of a command that ctx stopped before its computation
-// returned: inconclusive, with the instance it was given and what stopped it, as text
-// or as one JSON object of the report schema; exit 3.
-func stoppedReport(ctx context.Context, e *env, cmd string, in props.Instance, property, semantics string, asJSON bool) (int, error) {
-	rep := &props.Report{Instance: in, Property: property, Semantics: semantics, Verdict: props.Inconclusive,
-		Reason: stopReason(ctx) + " before " + cmd + " finished; nothing was decided"}
-	if in.Params == nil {
-		rep.Instance.Params = map[string]any{}
-	}
-	return emitReport(e, cmd, rep, asJSON, artefacts{})
 }

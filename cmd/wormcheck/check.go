@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -178,20 +177,9 @@ func algoNames() []string {
 	return out
 }
 
-// storeNamed returns the visited store --store names: "exact" (every state kept) or
-// "fingerprint" (64-bit hashes, TLC-style).
-func storeNamed(name string) (checker.StoreMode, error) {
-	switch name {
-	case "exact":
-		return checker.Exact, nil
-	case "fingerprint":
-		return checker.Fingerprint, nil
-	}
-	return checker.Exact, usagef("--store %q is unknown; use exact or fingerprint", name)
-}
-
 // defineParams defines one flag per registry parameter (a boolean flag for a switch) and
-// returns a function that reads their values, after parsing, as the entry's parameters.
+// returns a function that reads, after parsing, the values of those the command line
+// set as the entry's parameters (the entry takes its defaults for the others).
 func defineParams(fs *flag.FlagSet, ps []check.Param) func() map[string]string {
 	read := make(map[string]func() string, len(ps))
 	for _, p := range ps {
@@ -204,10 +192,12 @@ func defineParams(fs *flag.FlagSet, ps []check.Param) func() map[string]string {
 		read[p.Name] = func() string { return *v }
 	}
 	return func() map[string]string {
-		out := make(map[string]string, len(read))
-		for name, r := range read {
-			out[name] = r()
-		}
+		out := map[string]string{}
+		fs.Visit(func(f *flag.Flag) {
+			if r, ok := read[f.Name]; ok {
+				out[f.Name] = r()
+			}
+		})
 		return out
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -43,14 +42,10 @@ func runDissector(_ context.Context, e *env, args []string) (int, error) {
 	}
 	lua := render.Dissector()
 	if *topo != "" {
-		g, err := topology.Parse(*topo)
-		if err != nil {
-			return 0, usagef("--topo: %v", err)
+		var err error
+		if lua, err = render.DissectorFor(*topo); err != nil {
+			return 0, usagef("--topo %v", err)
 		}
-		if g.IsGraph() {
-			return 0, usagef("--topo %s: the dissector names nodes by coordinates on meshes, tori and hypercubes only", *topo)
-		}
-		lua = render.DissectorFor(g.Spec())
 	}
 	if *out == "" {
 		_, err := e.Stdout.Write(lua)

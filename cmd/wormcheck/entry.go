@@ -8,13 +8,13 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"strconv"
+	"strings"
 	"time"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
+	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // This file runs an entry of the library's registry as a command: `check --algo A` and
@@ -27,7 +27,7 @@ func init() {
 		c := a.Command
 		registerCommand(&command{Name: c.Name, Summary: a.Summary, Help: c.Usage,
 			Run: func(ctx context.Context, e *env, args []string) (int, error) {
-				return runEntry(ctx, e, entryRun{name: c.Name, algo: a, flags: c.Flags, help: c.Usage, prop: c.Property}, args)
+				return runEntry(ctx, e, entryRun{name: c.Name, algo: a, flags: c.Flags, help: c.Usage, flagList: c.ListFlags, prop: c.Property}, args)
 			}})
 	}
 }
@@ -128,9 +128,18 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if code, done, err := parseOrHelp(e, fs, args, r.help, r.flagList); done {
 		return code, err
 	}
-	in, err := c.instance(e, fs, r.algo, params())
+	in, err := c.instance(e, r.algo, params())
 	if err != nil {
 		return 0, err
+	}
+	files := artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP}
+	if cmd := r.algo.Command; cmd != nil && r.name != "check" {
+		if cmd.Picture != "" {
+			files.SVG = in.Params[cmd.Picture]
+		}
+		if cmd.Capture != "" {
+			files.PCAP = in.Params[cmd.Capture]
+		}
 	}
 	prop := c.Prop
 	if prop == "" {
@@ -143,9 +152,6 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	// The overview picture of a holding instance is drawn only when --svg asks for it:
-	// on a large schedule it costs seconds, many times the check.
-	opt.ViolationPicturesOnly = c.SVG == ""
 	if c.Result != "" || c.Resume != "" {
 		if c.Result, err = familyFiles(&opt, c.Result, c.Resume, c.Every); err != nil {
 			return 0, err
@@ -153,6 +159,9 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	}
 	if c.Progress || (e.StderrIsTerminal && r.flags&check.FlagProgress != 0) {
 		opt.Progress = e.Stderr
+	}
+	if !c.JSON {
+		opt.Text = e.Stdout
 	}
 	var maxMem int64
 	var limit time.Duration
@@ -170,7 +179,7 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	defer release()
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, prop, opt) })
 	if errors.Is(err, errStopped) {
-		rep, err = check.Stopped(in, prop, stopReason(ctx)+" before "+r.name+" finished"), nil
+		rep, err = check.Stopped(in, prop, r.name, stopReason(ctx)), nil
 	}
 	if err != nil {
 		if errors.Is(err, check.ErrBadInput) {
@@ -182,47 +191,42 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 		if err := writeOutput(c.Result, append(rep.Result, '\n'), 0o644); err != nil {
 			return 0, fmt.Errorf("writing --result: %v", err)
 		}
-		if rep.Verdict == checker.Inconclusive && ctx.Err() != nil {
+		if rep.Verdict == props.Inconclusive && ctx.Err() != nil {
 			rep.Reason += fmt.Sprintf(" (--resume %s)", c.Result)
 		}
 	}
-	code, err := emitReport(e, r.name, rep, c.JSON, artefacts{Trace: c.Trace, SVG: c.SVG, PCAP: c.PCAP})
+	code, err := emitReport(e, r.name, rep, c.JSON, files)
 	if err != nil || !c.Explore {
 		return code, err
 	}
-	if rep.Trace == nil {
+	if _, flit := rep.Evidence.(*props.FlitEvidence); !flit {
 		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
 		return code, nil
 	}
-	sc, err := traceScene(rep.Trace)
+	sc, err := render.SceneOf(rep.Evidence)
 	if err != nil {
-		return 0, err
+		return 0, usagef("--explore: %v", err)
 	}
 	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
 }
 
-// instance is the Instance the flags name: --booksim and --faults applied to --topo
-// (topologyFlags), and where a BookSim configuration gives the routing, VCs, buffers or
-// length, the parameters of those names the command line did not set.
-func (c *common) instance(e *env, fs *flag.FlagSet, a check.Algorithm, params map[string]string) (check.Instance, error) {
-	bs, err := topologyFlags(e, &c.Topo, c.Faults, c.BookSim)
-	if err != nil {
-		return check.Instance{}, err
+// instance is the Instance the flags name, with the --booksim configuration read (the
+// entry takes from it what the flags do not set; keys BookSim does not define are
+// listed on stderr).
+func (c *common) instance(e *env, a check.Algorithm, params map[string]string) (check.Instance, error) {
+	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params, Faults: c.Faults}
+	if c.BookSim == "" {
+		return in, nil
 	}
-	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params}
-	if bs != nil {
-		m := bs.Mapping
-		for name, v := range map[string]int{"vcs": m.VCs, "buffers": m.Buffer, "length": m.Length} {
-			if _, has := in.Params[name]; has && !given(fs, name) && v > 0 {
-				in.Params[name] = strconv.Itoa(v)
-			}
-		}
-		if _, has := in.Params["routing"]; has && !given(fs, "routing") {
-			if m.Routing == "" {
-				return in, usagef("--routing is missing and --booksim gives none: %s", m.NoRouting)
-			}
-			in.Params["routing"] = m.Routing
-		}
+	data, err := os.ReadFile(c.BookSim)
+	if err != nil {
+		return in, usagef("--booksim: %v", err)
+	}
+	if in.BookSim, err = check.ReadBookSim(c.BookSim, data); err != nil {
+		return in, err
+	}
+	if u := in.BookSim.Config.Unknown; len(u) > 0 {
+		fmt.Fprintf(e.Stderr, "wormcheck: --booksim %s: keys BookSim does not define (it would refuse the file): %s\n", c.BookSim, strings.Join(u, ", "))
 	}
 	return in, nil
 }
@@ -296,7 +300,7 @@ func (c *common) options() (check.Options, error) {
 	default:
 		return opt, usagef("--reduction %q is unknown; use stubborn, lean or none", c.Reduction)
 	}
-	if opt.Store, err = storeNamed(c.Store); err != nil {
+	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
 		return opt, err
 	}
 	opt.Workers = c.Workers
@@ -306,15 +310,14 @@ func (c *common) options() (check.Options, error) {
 // artefacts are the files a violation may be written to.
 type artefacts struct{ Trace, SVG, PCAP string }
 
-// emitReport writes the requested artefacts, prints the report (its Body, where it has
-// one) and returns the exit code of its verdict.
+// emitReport prints the report (its Body, where it has one), then writes the requested
+// artefacts: the trace, and the picture and capture props/render makes of the report's
+// evidence. It returns the exit code of the verdict, or a file that could not be drawn
+// or written (after the report was printed).
 func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefacts) (int, error) {
 	rep.Schema = props.ReportSchema
 	rep.Version = toolVersion()
 	rep.Command = cmd
-	if err := writeArtefacts(e, rep, files); err != nil {
-		return 0, err
-	}
 	switch {
 	case rep.Body != nil && asJSON:
 		rep.Body.SetVersion(toolVersion())
@@ -330,13 +333,22 @@ func emitReport(e *env, cmd string, rep *props.Report, asJSON bool, files artefa
 	default:
 		io.WriteString(e.Stdout, rep.String())
 	}
+	if err := writeArtefacts(e, rep, files); err != nil {
+		return 0, err
+	}
 	return rep.Verdict.ExitCode(), nil
 }
 
+// writeArtefacts writes the files asked for: the trace (JSON), the picture (SVG) and
+// the capture (pcap) of the evidence. Nothing to write is said on stderr; a picture
+// or capture that cannot be made, or a file that cannot be written, is an error.
 func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
-	write := func(path, what string, data []byte) error {
+	write := func(path, what string, data []byte, err error) error {
 		if path == "" {
 			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", what, path, err)
 		}
 		if data == nil {
 			fmt.Fprintf(e.Stderr, "wormcheck: no %s to write to %s (verdict %s)\n", what, path, rep.Verdict)
@@ -348,17 +360,22 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		return nil
 	}
 	var traceJSON []byte
-	if rep.Trace != nil {
-		var err error
-		if traceJSON, err = marshalIndent(rep.Trace); err != nil {
-			return err
-		}
+	var err error
+	if rep.Trace != nil && files.Trace != "" {
+		traceJSON, err = marshalIndent(rep.Trace)
 	}
-	if err := write(files.Trace, "trace", traceJSON); err != nil {
+	if err := write(files.Trace, "trace", traceJSON, err); err != nil {
 		return err
 	}
-	if err := write(files.SVG, "picture", rep.SVG); err != nil {
+	var pic, capture []byte
+	if files.SVG != "" {
+		pic, err = render.Picture(rep.Evidence)
+	}
+	if err := write(files.SVG, "picture", pic, err); err != nil {
 		return err
 	}
-	return write(files.PCAP, "pcap capture", rep.PCAP)
+	if files.PCAP != "" {
+		capture, err = render.Capture(rep.Evidence)
+	}
+	return write(files.PCAP, "pcap capture", capture, err)
 }

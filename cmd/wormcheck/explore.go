@@ -60,7 +60,7 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	sc, err := budgeted(ctx, func() (*render.Scene, error) { return exploreScene(data, filepath.Base(path)) })
+	sc, err := budgeted(ctx, func() (*render.Scene, error) { return exploreScene(ctx, data, filepath.Base(path)) })
 	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
 		return stoppedWithout(ctx, e, "explore", "the page")
 	}

@@ -223,7 +223,7 @@ func TestLassoShapeKept(t *testing.T) {
 			}
 		}
 		data, _ := os.ReadFile(tr)
-		sc, err := exploreScene(data, "l.json")
+		sc, err := exploreScene(context.Background(), data, "l.json")
 		if err != nil || sc.LassoStart != 3 || !strings.Contains(sc.Title, "livelock") {
 			t.Errorf("%s: explorer scene lasso start %d, title %q, %v", prop, sc.LassoStart, sc.Title, err)
 		}

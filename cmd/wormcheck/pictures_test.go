@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -42,16 +41,30 @@ func TestPictureOfScheduleAndTrace(t *testing.T) {
 // TestSchedulePictureMarksContention draws a schedule that is stepwise but not depth
 // contention-free with its contending pair marked.
 func TestSchedulePictureMarksContention(t *testing.T) {
-	s, err := model.ParseSchedule([]byte(`{"format":"wormcheck-schedule/1","topology":"torus:16x16","sources":[[0,0]],
+	data := []byte(`{"format":"wormcheck-schedule/1","topology":"torus:16x16","sources":[[0,0]],
  "destinations":[[15,0],[1,0],[0,15],[0,3],[0,2]],
  "unicasts":[{"from":[0,0],"to":[15,0],"step":1,"order":1},{"from":[0,0],"to":[1,0],"step":1,"order":2},
   {"from":[0,0],"to":[0,15],"step":1,"order":3},{"from":[0,0],"to":[0,3],"step":1,"order":4},
-  {"from":[15,0],"to":[0,2],"step":2,"order":1,"path":[[15,0],[0,0],[0,1],[0,2]]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pic, err := schedulePicture(s)
+  {"from":[15,0],"to":[0,2],"step":2,"order":1,"path":[[15,0],[0,0],[0,1],[0,2]]}]}`)
+	pic, err := picture(context.Background(), "s.json", data)
 	if err != nil || !strings.Contains(string(pic), "both hold (0,0)-&gt;(0,1)") {
 		t.Fatalf("render: %v", err)
+	}
+}
+
+// TestDrawingErrorsReachTheUser: a picture the library's evidence cannot be drawn as (a
+// schedule on a hypercube) is an error of one line after the report, exit 2, and no
+// file; the same check without --svg exits with its verdict.
+func TestDrawingErrorsReachTheUser(t *testing.T) {
+	svg := t.TempDir() + "/s.svg"
+	code, out, stderr := runCLI(t, "check", "--algo", "sbt", "--topo", "hypercube:4", "--prop", "stepwise", "--svg", svg)
+	if code != exitUsage || !strings.Contains(out, "HOLDS") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "picture "+svg+": render: only 1-D and 2-D meshes and tori can be drawn") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if _, err := os.Stat(svg); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a picture file was written: %v", err)
+	}
+	if code, _, _ := runCLI(t, "check", "--algo", "sbt", "--topo", "hypercube:4", "--prop", "stepwise"); code != exitHolds {
+		t.Errorf("without --svg: exit %d", code)
 	}
 }

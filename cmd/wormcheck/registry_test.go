@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -23,21 +21,6 @@ func TestWriteAlgorithmsListsTheRegistry(t *testing.T) {
 				t.Errorf("%s: property %s (%s) is not listed", a.Name, p.Property, p.Semantics)
 			}
 		}
-	}
-}
-
-// TestStoreNamed reads both store names and refuses another as a usage error naming
-// --store.
-func TestStoreNamed(t *testing.T) {
-	if s, err := storeNamed("fingerprint"); err != nil || s != checker.Fingerprint {
-		t.Errorf("fingerprint: %v, %v", s, err)
-	}
-	if s, err := storeNamed("exact"); err != nil || s != checker.Exact {
-		t.Errorf("exact: %v, %v", s, err)
-	}
-	var u usageError
-	if _, err := storeNamed("bogus"); !errors.As(err, &u) || !strings.Contains(err.Error(), "--store") {
-		t.Errorf("bogus store: %v", err)
 	}
 }
 

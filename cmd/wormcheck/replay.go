@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 
-	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -48,7 +47,7 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return 0, usagef("%v", err)
 	}
-	tf, err := tracefile.Parse(data)
+	tf, err := check.ReadTrace(data)
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)
 	}
@@ -59,7 +58,8 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	defer release()
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Replay(ctx, tf) })
 	if errors.Is(err, errStopped) {
-		return stoppedReport(ctx, e, "replay", props.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: map[string]any{"file": path}}, tf.Property, tf.Semantics, *asJSON)
+		rep := check.Stopped(check.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: map[string]string{"file": path}}, tf.Property, "replay", stopReason(ctx))
+		return emitReport(e, "replay", rep, *asJSON, artefacts{})
 	}
 	if err != nil {
 		return 0, usagef("%s: %v", path, err)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/algos/plan"
-	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -42,12 +40,6 @@ func init() {
 
 // unwritten is the outcome of a schedule that was built when ctx ended, before it was
 // written.
-type unwritten struct{ unicasts, steps int }
-
-func (u *unwritten) Error() string {
-	return fmt.Sprintf("stopped after building the schedule (%d unicasts in %d steps), before writing it", u.unicasts, u.steps)
-}
-
 func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlagSet("schedule")
 	name := fs.String("algo", "", "algorithm")
@@ -72,32 +64,18 @@ func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	b, err := budgeted(ctx, func() ([]byte, error) {
-		s, err := check.BuildSchedule(ctx, in, check.Options{Seed: *seed})
-		if stopped := (*plan.Stopped)(nil); errors.As(err, &stopped) {
-			return nil, err
-		}
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		// Encoding a large schedule takes longer than building it: it looks at ctx too.
-		b, err := model.MarshalScheduleStop(s, func() bool { return ctx.Err() != nil })
-		if errors.Is(err, model.ErrMarshalStopped) {
-			return nil, &unwritten{len(s.Unicasts), s.Steps()}
-		}
-		if err != nil {
-			return nil, usagef("schedule: %v", err)
-		}
-		return b, nil
-	})
+	b, err := budgeted(ctx, func() ([]byte, error) { return check.ScheduleFile(ctx, in, check.Options{Seed: *seed}) })
 	if errors.Is(err, errStopped) {
 		return stoppedWithout(ctx, e, "schedule", "the schedule")
 	}
-	if stopped, built := (*plan.Stopped)(nil), (*unwritten)(nil); errors.As(err, &stopped) || errors.As(err, &built) {
+	if errors.Is(err, check.ErrStopped) {
 		// The builder saw ctx end, or it ended between building and writing: say how
 		// far the command got (there is no partial schedule file).
 		fmt.Fprintf(e.Stderr, "wormcheck schedule: %s: %s; nothing written\n", stopReason(ctx), err)
 		return exitInconclusive, nil
+	}
+	if errors.Is(err, check.ErrBadInput) {
+		return 0, usagef("%v", err)
 	}
 	if err != nil {
 		return 0, err

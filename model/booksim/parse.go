@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/wormcheck/wormcheck/model/input"
 )
 
 // MaxConfigBytes bounds a configuration file.
@@ -20,6 +22,7 @@ const MaxConfigBytes = 1 << 20
 func Parse(data []byte) (Config, error) {
 	c := Defaults()
 	c.Line = map[string]int{}
+	data = input.TrimBOM(data)
 	if len(data) > MaxConfigBytes {
 		return c, fmt.Errorf("booksim: the configuration has %d bytes or more; at most %d", len(data), MaxConfigBytes)
 	}
@@ -137,7 +140,7 @@ func statements(text string) ([]statement, error) {
 	line := 1
 	for len(text) > 0 {
 		var stmt strings.Builder
-		start := line
+		start, blank := line, true // blank: stmt holds only white space so far
 		for len(text) > 0 {
 			switch {
 			case strings.HasPrefix(text, "//"):
@@ -160,14 +163,19 @@ func statements(text string) ([]statement, error) {
 			text = text[1:]
 			if ch == '\n' {
 				line++
-				if strings.TrimSpace(stmt.String()) == "" {
+				if blank {
 					start = line
 				}
 			}
 			if ch == ';' {
 				break
 			}
-			stmt.WriteByte(ch)
+			if blank && !isSpace(ch) {
+				blank = false
+			}
+			if !blank {
+				stmt.WriteByte(ch)
+			}
 		}
 		s := strings.TrimSpace(stmt.String())
 		if s == "" {
@@ -184,6 +192,11 @@ func statements(text string) ([]statement, error) {
 		out = append(out, statement{key: k, value: v, line: start})
 	}
 	return out, nil
+}
+
+// isSpace reports whether ch is white space as strings.TrimSpace sees an ASCII byte.
+func isSpace(ch byte) bool {
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
 }
 
 func firstLine(s string) string {

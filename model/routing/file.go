@@ -261,6 +261,10 @@ func (f *File) Relation(g *topology.Network) (Relation, error) {
 	if len(f.Table) > 0 && (len(f.Rules) > 0 || len(f.VCRules) > 0) {
 		return nil, errors.New("routing file: table: a file has either a table or rules/vc_rules, not both")
 	}
+	if f.Table == nil && g.Nodes() > MaxLookaheadNodes {
+		// Before the rules are read: each rule's selector takes a flag per router.
+		return nil, lookaheadTooLarge(g)
+	}
 	if len(f.Rules) > MaxFileRules || len(f.VCRules) > MaxFileRules || len(f.Table) > MaxTableRows {
 		return nil, fmt.Errorf("routing file: rules: at most %d rules, %d vc_rules and %d table rows", MaxFileRules, MaxFileRules, MaxTableRows)
 	}
@@ -642,11 +646,15 @@ func (r *FileRelation) viableAt(v topology.NodeID, in int, dst topology.NodeID) 
 // (next node, p). This is how the turn model turns restrictions into a routing
 // algorithm (Glass & Ni: west-first routes west first because no turn into west is left
 // later). Cost O(nodes^2 x ports^2).
+func lookaheadTooLarge(g *topology.Network) error {
+	return fmt.Errorf("routing file: topology: turn rules are supported on grids of at most %d routers; %s has %d (use a table or a built-in)", MaxLookaheadNodes, g.Spec(), g.Nodes())
+}
+
 func (r *FileRelation) computeViable() error {
 	g := r.m.g
 	n := g.Nodes()
 	if n > MaxLookaheadNodes {
-		return fmt.Errorf("routing file: topology: turn rules are supported on grids of at most %d routers; %s has %d (use a table or a built-in)", MaxLookaheadNodes, g.Spec(), n)
+		return lookaheadTooLarge(g)
 	}
 	r.ports = 2 * g.Dims()
 	w := r.ports + 1

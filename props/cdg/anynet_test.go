@@ -13,7 +13,9 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
+	"github.com/wormcheck/wormcheck/props/check"
 )
 
 // analyze proves the built-in relation name on topology spec.
@@ -84,13 +86,10 @@ func TestAnynetStaticAgainstExplorer(t *testing.T) {
 	for _, spec := range []string{"random:5,6,1", "random:5,6,2", "random:5,7,3", "random:6,7,4", "dragonfly:a=2,p=0,h=1", "mesh:3x3/faults=(1,1)-(2,1)"} {
 		for _, name := range []string{"updown", "shortest-path"} {
 			res, rel := analyze(t, spec, name)
-			fam := unicast.Family{Topology: spec, MaxWorms: 2, Params: [][2]int{{2, 1}}, Routing: rel}
-			fr, err := fam.Run(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := explore(t, rel, unicast.Family{MaxWorms: 2, Params: [][2]int{{2, 1}}}, false)
+			fr := rep.Family
 			if res.Acyclic && fr.Violated > 0 {
-				t.Errorf("%s on %s: acyclic statically, but the explorer deadlocks %s", name, spec, unicast.FormatPairs(nil, fr.FirstSpec.Pairs))
+				t.Errorf("%s on %s: acyclic statically, but the explorer deadlocks %s", name, spec, fr.Witness.Msgs)
 			}
 			t.Logf("%s on %s: acyclic %v; explorer: %d instances, %d violated", name, spec, res.Acyclic, fr.Instances, fr.Violated)
 		}
@@ -100,14 +99,21 @@ func TestAnynetStaticAgainstExplorer(t *testing.T) {
 	if res.Acyclic {
 		t.Fatalf("shortest-path on the ring %s is acyclic", ring)
 	}
-	fam := unicast.Family{Topology: ring, MaxWorms: 4, MinWorms: 4, Params: [][2]int{{2, 1}}, Routing: rel, StopAtViolation: true}
-	fr, err := fam.Run(context.Background())
+	rep := explore(t, rel, unicast.Family{MaxWorms: 4, MinWorms: 4, Params: [][2]int{{2, 1}}}, true)
+	if fr := rep.Family; fr.Violated == 0 || rep.Verdict != checker.Violated || !strings.Contains(rep.Reason, "deadlock") {
+		t.Fatalf("shortest-path on %s: the explorer finds no deadlock of four worms (%d instances)", ring, fr.Instances)
+	}
+}
+
+// explore checks every member of fam under rel through the entry (check.Unicast with a
+// Family), stopping at the first deadlock with stop.
+func explore(t *testing.T, rel routing.Relation, fam unicast.Family, stop bool) *props.Report {
+	t.Helper()
+	rep, err := check.Unicast{Grid: rel.Grid(), Spec: unicast.Spec{Routing: rel}, Family: &fam, CountAll: !stop}.Check(context.Background(), props.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fr.Violated == 0 || fr.First.Verdict != checker.Violated || !strings.Contains(fr.First.Violation, "deadlock") {
-		t.Fatalf("shortest-path on %s: the explorer finds no deadlock of four worms (%d instances)", ring, fr.Instances)
-	}
+	return rep
 }
 
 // TestUpDownProperty: on random connected networks (seeded gopter property: routers,

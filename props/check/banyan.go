@@ -13,7 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The banyan family: self-routing patterns (banyan-route) and the two-phase multicast
@@ -60,6 +59,7 @@ lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for eve
 			{"phase1-only", "false", "model only the phase-1 region copies"},
 			{"flits", "0", "lockstep worm length L >= n+1: tails drain one link per cycle (0: release every link when the last branch arrives)"},
 		},
+		merge: mergeBanyanPairs, results: banyan.PairAlgorithm,
 		prepare: prepareTwoPhase,
 		replay:  replayTwoPhase,
 	}
@@ -67,7 +67,7 @@ lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for eve
 
 func banyanTopo(spec string) (*topology.Banyan, error) {
 	if spec == "" {
-		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+		return nil, badf("BanyanRoute.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
 	b, err := topology.ParseBanyan(spec)
 	if err != nil {
@@ -135,10 +135,16 @@ type BanyanRoute struct {
 // Check checks q for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (q BanyanRoute) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, q, property, opt)
+}
+
+// jobFor validates q for property under opt and returns the job that checks it
+// (Request).
+func (q BanyanRoute) jobFor(property string, opt Options) (job, error) {
 	if q.Banyan == nil {
-		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+		return nil, badf("BanyanRoute.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
-	return checkTyped(ctx, banyanRouteAlgorithm(), q.Banyan.Spec(), property, opt, q.prepare)
+	return typedJob(banyanRouteAlgorithm(), "BanyanRoute", q.Banyan.Spec(), property, opt, q.prepare)
 }
 
 // prepare validates q and returns the job that checks it.
@@ -158,13 +164,14 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, badf("--pattern: %v", err)
 			}
 			if conflict != nil {
-				rep.Witness = conflictWitness(conflict, map[string]any{"pattern": pat, "conflict": conflict})
+				rep.Witness = conflictWitness(conflict, &BanyanConflict{Pattern: pat})
 				// The blocking pattern's capture (--pcap): every link of every packet's
 				// tree, the shared one twice.
-				var err error
-				if rep.PCAP, err = banyan.PatternPCAP(b, pat); err != nil {
+				recs, err := banyan.PatternRecords(b, pat)
+				if err != nil {
 					return nil, 0, internalf("capture: %v", err)
 				}
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: conflict, Capture: recs}
 			}
 			rep.Text = fmt.Sprintf("1 pattern of %d packets checked", len(pat))
 			return conflict, 1, nil
@@ -198,7 +205,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, internalf("%v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = conflictWitness(res.Conflict, map[string]any{"pattern": res.Pattern, "conflict": res.Conflict})
+				rep.Witness = conflictWitness(res.Conflict, &BanyanConflict{Pattern: res.Pattern})
 			}
 			rep.Text = fmt.Sprintf("%d source/destination pairs checked (a pattern blocks iff two of its packets share a link)", res.Pairs)
 			return res.Conflict, res.Pairs, nil
@@ -217,7 +224,7 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 				return nil, 0, badf("--topo: %v", err)
 			}
 			if res.Conflict != nil {
-				rep.Witness = conflictWitness(res.Conflict, map[string]any{"dests": res.Dests, "start": res.Start, "conflict": res.Conflict})
+				rep.Witness = conflictWitness(res.Conflict, &BanyanConflict{Dests: res.Dests, Start: &res.Start})
 			}
 			rep.Text = fmt.Sprintf("%d destination sets, %d (set, start) instances", res.Sets, res.Instances)
 			rep.Figures = map[string]float64{"sets": float64(res.Sets), "instances": float64(res.Instances)}
@@ -238,7 +245,9 @@ func (q BanyanRoute) prepare(r *request) (job, error) {
 		if conflict != nil {
 			rep.Verdict = props.Violated
 			rep.Text = strings.TrimSpace(rep.Text + "\n" + conflict.String())
-			rep.SVG = render.BanyanConflict(b, conflict)
+			if rep.Evidence == nil {
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: conflict}
+			}
 		}
 		return rep, nil
 	}, nil
@@ -252,8 +261,20 @@ func (e errBound) Error() string { return e.reason }
 
 // conflictWitness is the witness of a blocking pattern: the two packets that share a
 // link (kind pair), with the pattern in Detail.
-func conflictWitness(c *topology.LinkConflict, detail map[string]any) *props.Witness {
+func conflictWitness(c *topology.LinkConflict, detail *BanyanConflict) *props.Witness {
+	detail.Conflict = c
 	return &props.Witness{Kind: props.WitnessPair, Violation: c.String(), Detail: detail}
+}
+
+// BanyanConflict is the detail of a blocking witness of banyan-route (Witness.Detail):
+// the two packets that need one link (Conflict) with the pattern that has them, or the
+// message (or destination set) and start whose phase-2 copies they are.
+type BanyanConflict struct {
+	Conflict *topology.LinkConflict  `json:"conflict"`
+	Dests    []int                   `json:"dests,omitempty"`
+	Message  string                  `json:"message,omitempty"`
+	Pattern  []topology.BanyanPacket `json:"pattern,omitempty"`
+	Start    *int                    `json:"start,omitempty"`
 }
 
 // banyanWitness is the witness of a two-phase deadlock: the trace from its initial start
@@ -326,10 +347,16 @@ type TwoPhase struct {
 // Check checks t for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, t, property, opt)
+}
+
+// jobFor validates t for property under opt and returns the job that checks it
+// (Request).
+func (t TwoPhase) jobFor(property string, opt Options) (job, error) {
 	if t.Banyan == nil {
-		return nil, badf("--topo is missing; e.g. --topo banyan:16")
+		return nil, badf("TwoPhase.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
-	return checkTyped(ctx, twoPhaseAlgorithm(), t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+	return typedJob(twoPhaseAlgorithm(), "TwoPhase", t.Banyan.Spec(), property, opt, func(r *request) (job, error) {
 		sys, err := banyan.NewSystem(t.Banyan, t.Msgs, t.Options)
 		if err != nil {
 			return nil, badf("--msgs: %v", err)
@@ -390,8 +417,7 @@ func twoPhaseJob(r *request, b *topology.Banyan, sys *banyan.System, p banyan.Pa
 			rep.Trace = tf
 			rep.Witness = banyanWitness(sys, last, tf)
 			rep.Text = tr.String() + tf.Violation
-			rep.SVG = banyanDeadlockPicture(sys, last)
-			if rep.PCAP, err = banyan.TracePCAP(sys, tr); err != nil {
+			if rep.Evidence, err = banyanDeadlock(sys, tr); err != nil {
 				return nil, internalf("%v", err)
 			}
 		}
@@ -419,9 +445,10 @@ func twoPhaseNonblocking(b *topology.Banyan, sys *banyan.System, p banyan.Params
 			}
 			if c != nil {
 				rep.Verdict = props.Violated
-				rep.Witness = conflictWitness(c, map[string]any{"message": m.String(), "start": s, "pattern": pat, "conflict": c})
+				at := s
+				rep.Witness = conflictWitness(c, &BanyanConflict{Message: m.String(), Start: &at, Pattern: pat})
 				rep.Text = fmt.Sprintf("message %v, start %d: %v", m, s, c)
-				rep.SVG = render.BanyanConflict(b, c)
+				rep.Evidence = &props.BanyanEvidence{Banyan: b, Conflict: c}
 				rep.Stats = staticStats(n, "(message, start) instances", time.Since(start))
 				return rep, nil
 			}
@@ -447,37 +474,38 @@ func replayTwoPhase(_ context.Context, tf *tracefile.File) (*props.Report, error
 		rep.Witness = banyanWitness(sys, tr.Steps[len(tr.Steps)-1].State, tf)
 		rep.Witness.Violation = why
 		rep.Text = "confirmed: " + why
-		rep.SVG = banyanDeadlockPicture(sys, tr.Steps[len(tr.Steps)-1].State)
-		rep.PCAP, _ = banyan.TracePCAP(sys, tr)
+		if rep.Evidence, err = banyanDeadlock(sys, tr); err != nil {
+			return nil, internalf("%v", err)
+		}
 		return rep, nil
 	}
 	return nil, badf("%v (%s)", errNoViolation(tf), why)
 }
 
-// banyanDeadlockPicture draws a deadlocked state s of sys with render.Banyan: every
-// packet that holds links or waits (one still at its source holds none and is named in
-// the legend all the same), the links the heads wait for (held by another packet) in
-// red, and the wait-for edges listed under the legend.
-func banyanDeadlockPicture(sys *banyan.System, s banyan.State) []byte {
-	waits := sys.Waits(s)
+// banyanDeadlock is the evidence of a deadlocked trace tr of sys, in its last state s:
+// every packet that holds links or waits (one still at its source holds none and is
+// named all the same), the links the heads wait for (held by another packet), the
+// wait-for edges as notes, and the trace's capture records.
+func banyanDeadlock(sys *banyan.System, tr checker.Trace[banyan.State]) (*props.BanyanEvidence, error) {
+	s := tr.Steps[len(tr.Steps)-1].State
+	b, opt := sys.Banyan(), sys.Options()
+	ev := &props.BanyanEvidence{Banyan: b, Title: fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s))}
 	waiting := map[int]bool{}
-	var contested []topology.ChannelID
-	var notes []string
-	for _, wt := range waits {
+	for _, wt := range sys.Waits(s) {
 		waiting[wt.WaiterIdx] = true
-		contested = append(contested, topology.ChannelID(wt.Channel))
-		notes = append(notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
+		ev.Contested = append(ev.Contested, topology.ChannelID(wt.Channel))
+		ev.Notes = append(ev.Notes, fmt.Sprintf("%s at %s waits for %s, held by %s", wt.Waiter, wt.At, wt.Link, wt.Holder))
 	}
-	var pkts []render.BanyanPath
 	for p := range s.Held {
 		cs := sys.HeldChannels(s, p)
 		switch {
 		case len(cs) > 0:
-			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+			ev.Packets = append(ev.Packets, props.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
 		case waiting[p]:
-			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
+			ev.Packets = append(ev.Packets, props.BanyanPath{Name: sys.PacketName(s, p) + " (holds no link yet: waits at its source)"})
 		}
 	}
-	b, opt := sys.Banyan(), sys.Options()
-	return render.Banyan(b, fmt.Sprintf("%s deadlock, %s arbitration, %s: starts %v", b.Spec(), opt.Arbitration, opt.Timing, sys.StartsOf(s)), pkts, contested, notes...)
+	var err error
+	ev.Capture, err = banyan.TraceRecords(sys, tr)
+	return ev, err
 }

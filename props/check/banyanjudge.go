@@ -50,7 +50,7 @@ func enumeratePatterns(b *topology.Banyan, seq iter.Seq[[]topology.BanyanPacket]
 		if c == nil {
 			return nil, count, internalf("pattern %v blocks by the path table but not by the naive check", pat)
 		}
-		rep.Witness = conflictWitness(c, map[string]any{"pattern": slices.Clone(pat), "conflict": c})
+		rep.Witness = conflictWitness(c, &BanyanConflict{Pattern: slices.Clone(pat)})
 		rep.Text = fmt.Sprintf("%d patterns enumerated", count)
 		return c, count, nil
 	}

@@ -1,14 +1,19 @@
-// Package check is wormcheck's one entry: it checks one instance of one algorithm for
-// one property under one semantics and returns one props.Report (verdict, stats, witness).
+// Package check is wormcheck's one entry: it checks one instance of one algorithm (or
+// a family of them, or a command's run) for one property under one semantics and
+// returns one props.Report: verdict, stats, witness, and the evidence the command line
+// draws (the library never draws).
 //
-// From Go an instance is a typed request, one per algorithm family: Unicast,
-// TreeMulticast, TwoPhase, BanyanRoute, Partition and Collective (each with a Check
-// method), RunSchedule for a unicast schedule and RunModel for a transition system of the
-// caller's own; property names are props.Prop*. The command line names an instance by
-// strings instead: Run takes an Instance (an algorithm of the registry, a topology spec
-// and the algorithm's parameters as the flags name them, listed by Algorithms and
-// Lookup) and turns it into the same typed check. Replay re-executes a saved
-// counterexample; props/check/checktest wraps the entry for tests.
+// Run is the one door. From Go a request is typed, one per algorithm family: Unicast,
+// TreeMulticast, TwoPhase, BanyanRoute, Partition, Collective, ... (each with a Check
+// method that is Run); a Family field makes it a family, whose members algos enumerate
+// and the entry's one family driver checks; RunSchedule and RunModel check a schedule
+// or a transition system of the caller's own; property names are props.Prop*. The
+// command line names an instance by strings: an Instance (an algorithm of the
+// registry, a topology spec and the algorithm's parameters as the flags name them).
+// The registry (Algorithms, Lookup) also holds the commands of their own (Commands:
+// routing, partition, ...), which the command line runs through Run unchanged; Merge
+// joins family results, Replay re-executes a saved counterexample and Saved reads a
+// saved file for its evidence; props/check/checktest wraps the entry for tests.
 //
 //	g, _ := topology.Parse("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
@@ -21,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,6 +34,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -52,6 +59,39 @@ type Instance struct {
 	// relation, checked by the flit explorer and the static decision like a built-in.
 	// It must route on the instance's topology; the two exclude each other.
 	Relation routing.Relation
+	// BookSim, when not nil, is the BookSim2 configuration the instance comes from: it
+	// names the topology (Topology must be "") and gives the routing, VCs, buffers and
+	// packet length of the parameters of those names that Params does not set; sim runs
+	// BookSim's own experiment for it.
+	BookSim *BookSim
+	// Faults, when set, fails links of the topology's grid: "A-B" both ways or "A->B",
+	// comma-separated (--faults); the grid becomes an irregular network
+	// (topology.WithFaults).
+	Faults string
+}
+
+// BookSim is a BookSim2 configuration file (--booksim): its name, every key as BookSim
+// reads it (defaults applied; Config.Unknown lists the keys BookSim does not define) and
+// what wormcheck checks of it (Mapping).
+type BookSim struct {
+	Name    string
+	Config  booksim.Config
+	Mapping booksim.Mapping
+}
+
+// ReadBookSim reads the BookSim2 configuration file name, whose contents are data; the
+// network file it may name is read relative to name's directory. Errors are bad input
+// naming the file, the line and the key.
+func ReadBookSim(name string, data []byte) (*BookSim, error) {
+	cfg, err := booksim.Parse(data)
+	if err != nil {
+		return nil, badf("--booksim %s: %v", name, err)
+	}
+	m, err := cfg.Map(filepath.Dir(name))
+	if err != nil {
+		return nil, badf("--booksim %s: %v", name, err)
+	}
+	return &BookSim{Name: name, Config: cfg, Mapping: m}, nil
 }
 
 // Options bound and tune a check. The zero value is an exhaustive search with one worker,
@@ -118,16 +158,19 @@ type Options struct {
 	// alone. Verdicts are the same; it is how the soundness tests exercise the reduction
 	// on small instances.
 	ReducedOnly bool
-	// ViolationPicturesOnly draws the Report's SVG only when the verdict is not holds:
-	// sweeps that judge many instances and keep only their witnesses (proofs' claims)
-	// skip the overview picture of every holding instance, which can cost more than the
-	// check. Verdict, witness, figures and notes are the same either way.
-	ViolationPicturesOnly bool
+	// Text, when not nil, receives lines for people as a long run makes them (a sim
+	// sweep's loads, a comparison's rows); the report's Body then writes the rest.
+	Text io.Writer
+	// Meter, when not nil, is told a family run's member count (Expect) and then each
+	// finished member with its states (Add), on the run's goroutine: the caller's own
+	// progress display (prove's claims).
+	Meter Meter
 }
 
-// drawPicture says whether a report with verdict v gets its picture under these options.
-func (o Options) drawPicture(v checker.Verdict) bool {
-	return !o.ViolationPicturesOnly || v != checker.Holds
+// Meter counts a family run's members as they finish (Options.Meter).
+type Meter interface {
+	Expect(members int64)
+	Add(done, states int64)
 }
 
 // Param is one documented parameter of an algorithm: the command line defines a flag
@@ -177,9 +220,13 @@ type Algorithm struct {
 	// others) under ctx; BuildSchedule calls it.
 	schedule func(ctx context.Context, r *request) (*model.Schedule, error)
 	replay   func(ctx context.Context, tf *tracefile.File) (*props.Report, error)
-	// stopped, when not nil, is the entry's own report of a run stopped before it
-	// returned (Stopped).
-	stopped func(in Instance, reason string) *props.Report
+	// stopped, when not nil, is the entry's own report of a run that cause stopped
+	// before it returned (Stopped).
+	stopped func(in Instance, cause string) *props.Report
+	// merge, for an entry with families, joins its family results (Merge); results
+	// names the algorithm the results carry when it is not Name.
+	merge   func(files []string, read func(string) ([]byte, error)) (*Merged, error)
+	results string
 
 	// Command, when not nil, also makes the entry a command of its own (Commands).
 	Command *Command
@@ -227,6 +274,7 @@ func registry() []Algorithm {
 func singleAlgorithms() []Algorithm {
 	return []Algorithm{
 		unicastAlgorithm(),
+		simAlgorithm(),
 		treeMcastAlgorithm(),
 		banyanRouteAlgorithm(),
 		twoPhaseAlgorithm(),
@@ -265,33 +313,47 @@ func algorithmNames() []string {
 	return out
 }
 
-// Run checks one instance for one property and returns its Report: verdict, stats and,
-// for a violation, the witness (with the initial-state index and a replayable trace in
-// Report.Trace). Errors wrapping ErrBadInput are the caller's; any other error is
-// internal. Cancelling ctx ends the search with verdict inconclusive.
-func Run(ctx context.Context, in Instance, property string, opt Options) (*props.Report, error) {
+// Run is the entry's one door: it checks one request (an instance, or a family of
+// them, or a command's run: routing, partition, ...) for one property and returns its
+// Report: verdict, stats and, for a violation, the witness (with the initial-state
+// index and a replayable trace in Report.Trace) and its evidence. Errors wrapping
+// ErrBadInput are the caller's; any other error is internal. Cancelling ctx ends the
+// search with verdict inconclusive.
+func Run(ctx context.Context, req Request, property string, opt Options) (*props.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	_, j, err := prepare(in, property, opt)
+	j, err := req.jobFor(property, opt)
 	if err != nil {
 		return nil, err
 	}
 	return runJob(ctx, j)
 }
 
-// checkTyped is the Check of a typed request of algorithm a on topology: the property
-// and options validated as Run validates them, then prep's job.
-func checkTyped(ctx context.Context, a Algorithm, topology, property string, opt Options, prep func(r *request) (job, error)) (*props.Report, error) {
+// Request is what Run checks: an Instance, which names an algorithm of the registry,
+// its topology and parameters by strings (the command line's form), or a typed request
+// of one family (Unicast, TreeMulticast, TwoPhase, BanyanRoute, Partition, Collective,
+// ...), whose errors name its Go fields.
+type Request interface {
+	jobFor(property string, opt Options) (job, error)
+}
+
+// jobFor validates the instance for property under opt and returns its job (Request).
+func (in Instance) jobFor(property string, opt Options) (job, error) {
+	_, j, err := prepare(in, property, opt)
+	return j, err
+}
+
+// typedJob is the job of a typed request of algorithm a on topology, the Go type typed
+// ("Unicast"): the property and options validated as Run validates them, then prep's
+// job. Its errors name the request's fields (request.field).
+func typedJob(a Algorithm, typed, topology, property string, opt Options, prep func(r *request) (job, error)) (job, error) {
 	r, err := newRequest(a, Instance{Algorithm: a.Name, Topology: topology}, property, opt)
 	if err != nil {
 		return nil, err
 	}
-	j, err := prep(r)
-	if err != nil {
-		return nil, err
-	}
-	return runJob(ctx, j)
+	r.typed = typed
+	return prep(r)
 }
 
 // runJob runs a prepared check and stamps its report with the schema.
@@ -337,6 +399,16 @@ func prepare(in Instance, property string, opt Options) (*request, job, error) {
 
 // job is a validated check, ready to run.
 type job func(ctx context.Context) (*props.Report, error)
+
+// ReadTrace reads a saved trace file (wormcheck-trace/1, checker/tracefile) for Replay;
+// a malformed file is bad input naming the field.
+func ReadTrace(data []byte) (*tracefile.File, error) {
+	tf, err := tracefile.Parse(data)
+	if err != nil {
+		return nil, badf("%v", err)
+	}
+	return tf, nil
+}
 
 // Replay re-executes a saved trace against the model it names and reports Violated when
 // the last state shows the recorded violation, Holds when it replays but shows none.

@@ -240,11 +240,11 @@ func TestRunModel(t *testing.T) {
 	}
 }
 
-// TestBanyanDeadlockPictureNamesEveryPacket: in the lockstep upper-first deadlock of
+// TestBanyanDeadlockEvidenceNamesEveryPacket: in the lockstep upper-first deadlock of
 // three multicasts on banyan:8 (claim MN6B), the third multicast's packet still waits at
-// its source holding no link; the picture's legend names it all the same, and lists the
-// wait-for edges. Reference: 002 Theorem 2.
-func TestBanyanDeadlockPictureNamesEveryPacket(t *testing.T) {
+// its source holding no link; the evidence names it all the same, with the wait-for
+// edges and a capture. Reference: 002 Theorem 2.
+func TestBanyanDeadlockEvidenceNamesEveryPacket(t *testing.T) {
 	tp := check.Instance{Algorithm: "two-phase", Topology: "banyan:8",
 		Params: map[string]string{"msgs": "2->4,5;5->2,7;0->4", "arbitration": "upper-first", "timing": "lockstep"}}
 	rep, err := check.Run(context.Background(), tp, "deadlock", check.Options{})
@@ -254,10 +254,18 @@ func TestBanyanDeadlockPictureNamesEveryPacket(t *testing.T) {
 	if rep.Verdict != props.Violated {
 		t.Fatalf("verdict %v; want the MN6B deadlock", rep.Verdict)
 	}
-	pic := string(rep.SVG)
-	for _, want := range []string{"m1.", "m2.", "m3.", "wait-for edges:", "held by"} {
-		if !strings.Contains(pic, want) {
-			t.Errorf("the picture lacks %q:\n%s", want, pic)
+	ev, ok := rep.Evidence.(*props.BanyanEvidence)
+	if !ok || len(ev.Contested) == 0 || len(ev.Capture) == 0 {
+		t.Fatalf("evidence %T %+v: not a banyan deadlock with its contested links and capture", rep.Evidence, rep.Evidence)
+	}
+	var text strings.Builder
+	for _, p := range ev.Packets {
+		text.WriteString(p.Name + "\n")
+	}
+	text.WriteString(strings.Join(ev.Notes, "\n"))
+	for _, want := range []string{"m1.", "m2.", "m3.", "waits at its source", "held by"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the evidence lacks %q:\n%s", want, text.String())
 		}
 	}
 }

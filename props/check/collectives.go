@@ -19,7 +19,6 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
@@ -162,14 +161,20 @@ type Collective struct {
 // Check checks c for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (c Collective) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, c, property, opt)
+}
+
+// jobFor validates c for property under opt and returns the job that checks it
+// (Request).
+func (c Collective) jobFor(property string, opt Options) (job, error) {
 	if c.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
+		return nil, badf("Collective.Grid is nil; give the topology (topology.Parse)")
 	}
 	as := collectiveAlgorithms(c.Algorithm)
 	if len(as) != 1 {
-		return nil, badf("--algo %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
+		return nil, badf("Collective.Algorithm %q is not a collective; use dcf, zblock, edn, sbt, separate, umesh, utorus or spu", c.Algorithm)
 	}
-	return checkTyped(ctx, as[0], c.Grid.Spec(), property, opt, c.prepare)
+	return typedJob(as[0], "Collective", c.Grid.Spec(), property, opt, c.prepare)
 }
 
 // prepare validates c, builds its schedule and returns the job that checks it.
@@ -211,14 +216,10 @@ func (c Collective) prepare(r *request) (job, error) {
 		if rep.Stats.Seconds == 0 {
 			rep.Stats.Seconds = time.Since(start).Seconds()
 		}
-		// The picture names the algorithm and is drawn whatever the verdict: one panel
-		// per step, or the contending pair with its timeline; not after ctx ended, which
-		// asks for the report now (a large schedule's picture takes seconds).
-		if r.opt.drawPicture(rep.Verdict) && ctx.Err() == nil {
-			if pic, err := render.ScheduleTitled(s, rep.ScheduleWitness(), fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))); err == nil {
-				rep.SVG = pic
-			}
-		}
+		// The evidence is the schedule whatever the verdict: its picture is one panel per
+		// step, or the contending pair with its timeline, titled by the algorithm.
+		rep.Evidence = &props.ScheduleEvidence{Schedule: s, Contention: rep.ScheduleWitness(),
+			Title: fmt.Sprintf("%s on %s from %s", name, c.Grid.Spec(), s.Topology.NodeName(s.Sources[0]))}
 		if rep.Trace != nil {
 			// The any-delay trace names the instance, so that Replay rebuilds the
 			// schedule and re-executes it.

@@ -61,6 +61,12 @@ type Command struct {
 	// Only keeps the entry out of `check --algo`'s list: it runs as its own command
 	// (partition's whole report), while Run and Lookup still find it by name.
 	Only bool
+	// ListFlags has --help list the flags with their defaults after Usage.
+	ListFlags bool
+	// Picture and Capture name the parameters whose values are the files the
+	// evidence's picture (SVG) and capture (pcap) are written to, where the command
+	// names them its own way (sim's plot and trace); the entry reads them too.
+	Picture, Capture string
 }
 
 // Commands returns the entries of the registry that are commands of their own, sorted by
@@ -76,12 +82,16 @@ func Commands() []Algorithm {
 	return out
 }
 
-// Stopped is the report of a command that a signal, the memory budget or the time limit
-// stopped before its entry returned a report of its own: verdict inconclusive, with the
-// reason, for the instance as given. An entry whose output is its own says so in its
-// own shape (Report.Body).
-func Stopped(in Instance, property, reason string) *props.Report {
+// Stopped is the report of command (check, replay, routing, ...) running in that a
+// signal, the memory budget or the time limit (cause: "interrupted", "the --time-limit
+// of 1m passed") stopped before its entry returned a report of its own: verdict
+// inconclusive, with the reason, for the instance as given. An entry whose output is
+// its own says so in its own shape (Report.Body).
+func Stopped(in Instance, property, command, cause string) *props.Report {
 	a, _ := Lookup(in.Algorithm)
+	if a.stopped != nil {
+		return a.stopped(in, cause)
+	}
 	params := map[string]any{}
 	for k, v := range in.Params {
 		if v != "" {
@@ -89,12 +99,8 @@ func Stopped(in Instance, property, reason string) *props.Report {
 		}
 	}
 	rep := &props.Report{Schema: props.ReportSchema, Instance: props.Instance{Topology: in.Topology, Algorithm: in.Algorithm, Params: params},
-		Verdict: props.Inconclusive}
-	if a.stopped != nil {
-		return a.stopped(in, reason)
-	}
+		Verdict: props.Inconclusive, Reason: cause + " before " + command + " finished; nothing was decided"}
 	rep.Property, rep.Semantics = a.propertyOf(property)
-	rep.Reason = reason + "; nothing was decided"
 	return rep
 }
 

@@ -51,7 +51,7 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typed, err := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: unicast.DatelineOff}, Family: 3, CountAll: true}.Check(context.Background(), props.PropDeadlock, check.Options{})
+	typed, err := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: unicast.DatelineOff}, Family: &unicast.Family{MaxWorms: 3, MinWorms: 1, Connected: true}, CountAll: true}.Check(context.Background(), props.PropDeadlock, check.Options{})
 	if err != nil || typed.Reason != all.Reason || typed.Stats.States != all.Stats.States {
 		t.Errorf("typed: %v, %q", err, typed.Reason)
 	}

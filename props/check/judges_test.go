@@ -196,11 +196,12 @@ func TestPartitionJudges(t *testing.T) {
 		if rep.Verdict != c.want || rep.Stats.Checked == 0 || (c.want == props.Violated) != (rep.Witness != nil) {
 			t.Errorf("%s type %s h=%s %s: %v (checked %d), want %v\n%s", c.topo, c.typ, c.h, c.prop, rep.Verdict, rep.Stats.Checked, c.want, rep)
 		}
-		// Every violation is drawn, VIOLATED in the title and its witness marked.
+		// Every violation has its partition as evidence, marked violated with what it
+		// names (nodes, channels or subnetworks).
 		if c.want == props.Violated {
-			pic := string(rep.SVG)
-			if !strings.Contains(pic, "VIOLATED: ") || !(strings.Contains(pic, "named by the violation") || strings.Contains(pic, "a node in more than one DDN")) {
-				t.Errorf("%s type %s h=%s %s: the picture does not show the violation:\n%s", c.topo, c.typ, c.h, c.prop, pic)
+			ev, ok := rep.Evidence.(*props.PartitionEvidence)
+			if !ok || !ev.Violated || len(ev.DDNs) == 0 || len(ev.Pair)+len(ev.HotChannels)+len(ev.HotSubnetworks) == 0 {
+				t.Errorf("%s type %s h=%s %s: the evidence does not show the violation: %+v", c.topo, c.typ, c.h, c.prop, rep.Evidence)
 			}
 		}
 	}
@@ -278,10 +279,10 @@ func TestFlitContention(t *testing.T) {
 	}
 }
 
-// TestViolationPicturesOnly: with the option a holding collective gets no overview
-// picture, a violated one still gets its witness picture, and the verdict is the same
-// either way.
-func TestViolationPicturesOnly(t *testing.T) {
+// TestCollectivesKeepTheirSchedule: a collective's report carries its schedule as
+// evidence whatever the verdict (the command line draws it when asked), with the
+// contention marked only where there is one.
+func TestCollectivesKeepTheirSchedule(t *testing.T) {
 	ctx := context.Background()
 	in := check.Instance{Algorithm: "dcf", Topology: "torus:4x4"}
 	for _, tc := range []struct {
@@ -289,22 +290,13 @@ func TestViolationPicturesOnly(t *testing.T) {
 		want  props.Verdict
 	}{{"2", props.Holds}, {"3", props.Violated}} {
 		in.Params = map[string]string{"steps": tc.steps}
-		full, err := check.Run(ctx, in, props.PropStepsExact, check.Options{})
+		rep, err := check.Run(ctx, in, props.PropStepsExact, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lean, err := check.Run(ctx, in, props.PropStepsExact, check.Options{ViolationPicturesOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if full.Verdict != tc.want || lean.Verdict != tc.want {
-			t.Fatalf("steps %s: verdicts %v and %v, want %v", tc.steps, full.Verdict, lean.Verdict, tc.want)
-		}
-		if full.SVG == nil {
-			t.Errorf("steps %s: no picture without the option", tc.steps)
-		}
-		if got := lean.SVG != nil; got != (tc.want != props.Holds) {
-			t.Errorf("steps %s (%v): picture drawn = %v with ViolationPicturesOnly", tc.steps, tc.want, got)
+		ev, ok := rep.Evidence.(*props.ScheduleEvidence)
+		if rep.Verdict != tc.want || !ok || ev.Schedule == nil || !strings.HasPrefix(ev.Title, "dcf on torus:4x4") {
+			t.Fatalf("steps %s: verdict %v (want %v), evidence %+v", tc.steps, rep.Verdict, tc.want, rep.Evidence)
 		}
 	}
 }

@@ -47,7 +47,7 @@ slower or saturated while separate addressing is not; absent if none).`,
 
 func prepareMcastLoad(r *request) (job, error) {
 	if r.topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo mesh:8x8")
+		return nil, badf("McastLoad.Grid is nil; give the topology (topology.Parse)")
 	}
 	var q McastLoad
 	var err error
@@ -102,8 +102,14 @@ type McastLoad struct {
 
 // Check checks q for property under opt, as Run does for the same instance by name.
 func (q McastLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, q, property, opt)
+}
+
+// jobFor validates q for property under opt and returns the job that checks it
+// (Request).
+func (q McastLoad) jobFor(property string, opt Options) (job, error) {
 	if q.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo mesh:8x8")
+		return nil, badf("McastLoad.Grid is nil; give the topology (topology.Parse)")
 	}
 	if q.Dests == 0 {
 		q.Dests = 4
@@ -114,7 +120,7 @@ func (q McastLoad) Check(ctx context.Context, property string, opt Options) (*pr
 	if q.Cycles == 0 {
 		q.Cycles = 4000
 	}
-	return checkTyped(ctx, mcastLoadAlgorithm(), q.Grid.Spec(), property, opt, func(r *request) (job, error) {
+	return typedJob(mcastLoadAlgorithm(), "McastLoad", q.Grid.Spec(), property, opt, func(r *request) (job, error) {
 		return q.prepare(r, q.MinReduction, q.MinReduction > 0)
 	})
 }

@@ -119,10 +119,16 @@ type BanyanLoad struct {
 
 // Check checks q for property under opt, as Run does for the same instance by name.
 func (q BanyanLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, q, property, opt)
+}
+
+// jobFor validates q for property under opt and returns the job that checks it
+// (Request).
+func (q BanyanLoad) jobFor(property string, opt Options) (job, error) {
 	if q.Banyan == nil {
-		return nil, badf("--topo is missing; give a banyan such as banyan:16")
+		return nil, badf("BanyanLoad.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
-	return checkTyped(ctx, banyanLoadAlgorithm(), q.Banyan.Spec(), property, opt, func(r *request) (job, error) {
+	return typedJob(banyanLoadAlgorithm(), "BanyanLoad", q.Banyan.Spec(), property, opt, func(r *request) (job, error) {
 		return q.prepare(r, q.Tolerance, q.Tolerance > 0)
 	})
 }
@@ -202,7 +208,7 @@ is judged against the tolerance.`,
 
 func prepareCubeLoad(r *request) (job, error) {
 	if r.topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo hypercube:6")
+		return nil, badf("CubeLoad.Grid is nil; give the hypercube (topology.Parse)")
 	}
 	var q CubeLoad
 	var err error
@@ -249,8 +255,14 @@ type CubeLoad struct {
 
 // Check checks q for property under opt, as Run does for the same instance by name.
 func (q CubeLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, q, property, opt)
+}
+
+// jobFor validates q for property under opt and returns the job that checks it
+// (Request).
+func (q CubeLoad) jobFor(property string, opt Options) (job, error) {
 	if q.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo hypercube:6")
+		return nil, badf("CubeLoad.Grid is nil; give the hypercube (topology.Parse)")
 	}
 	if q.VCs == 0 {
 		q.VCs = 3
@@ -261,7 +273,7 @@ func (q CubeLoad) Check(ctx context.Context, property string, opt Options) (*pro
 	if q.Cycles == 0 {
 		q.Cycles = 20000
 	}
-	return checkTyped(ctx, cubeLoadAlgorithm(), q.Grid.Spec(), property, opt, func(r *request) (job, error) {
+	return typedJob(cubeLoadAlgorithm(), "CubeLoad", q.Grid.Spec(), property, opt, func(r *request) (job, error) {
 		return q.prepare(r, q.Tolerance, q.Tolerance > 0)
 	})
 }

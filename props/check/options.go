@@ -1,5 +1,7 @@
 package check
 
+import "github.com/wormcheck/wormcheck/checker"
+
 // MaxWorkers bounds Options.Workers.
 const MaxWorkers = 256
 
@@ -17,4 +19,16 @@ func (o Options) Validate() error {
 		return badf("--max-memory must not be negative")
 	}
 	return nil
+}
+
+// StoreNamed returns the visited store a name selects: "exact" (every state kept) or
+// "fingerprint" (64-bit hashes, TLC-style); another name is bad input naming --store.
+func StoreNamed(name string) (checker.StoreMode, error) {
+	switch name {
+	case "exact":
+		return checker.Exact, nil
+	case "fingerprint":
+		return checker.Fingerprint, nil
+	}
+	return checker.Exact, badf("--store %q is unknown; use exact or fingerprint", name)
 }

@@ -47,13 +47,14 @@ and every violated member is counted unless --stop.`,
 			{"shard", "0/1", `with family: check members i mod n ("i/n", 0 <= i < n)`},
 			{"stop", "false", "with family: stop the shard at its first violation (the result is partial)"},
 		},
+		merge:   mergePartition,
 		prepare: preparePartition,
 	}
 }
 
 func preparePartition(r *request) (job, error) {
 	if r.topology == "" {
-		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
+		return nil, badf("Partition.Grid is nil; give the topology (topology.Parse)")
 	}
 	if fam := r.str("family"); fam != "" {
 		return preparePartitionFamily(r, fam)
@@ -102,10 +103,16 @@ type Partition struct {
 // Check checks p for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (p Partition) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, p, property, opt)
+}
+
+// jobFor validates p for property under opt and returns the job that checks it
+// (Request).
+func (p Partition) jobFor(property string, opt Options) (job, error) {
 	if p.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo torus:8x8")
+		return nil, badf("Partition.Grid is nil; give the topology (topology.Parse)")
 	}
-	return checkTyped(ctx, partitionAlgorithm(), p.Grid.Spec(), property, opt, p.prepare)
+	return typedJob(partitionAlgorithm(), "Partition", p.Grid.Spec(), property, opt, p.prepare)
 }
 
 // prepare validates p and returns the job that checks it.
@@ -114,14 +121,14 @@ func (p Partition) prepare(r *request) (job, error) {
 		return nil, badf("%v", err)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
-		return partitionMember(ctx, r, p.Grid, p.Params, true)
+		return partitionMember(ctx, r, p.Grid, p.Params)
 	}, nil
 }
 
 // partitionMember builds the DDNs of p on g and judges them for the request's property.
 // A cancelled ctx ends the long loops (building many DDNs, P4/P5's isomorphisms,
-// connectivity) with verdict inconclusive; picture says whether to draw a violation.
-func partitionMember(ctx context.Context, r *request, g *topology.Network, p partition.Params, picture bool) (*props.Report, error) {
+// connectivity) with verdict inconclusive.
+func partitionMember(ctx context.Context, r *request, g *topology.Network, p partition.Params) (*props.Report, error) {
 	start := time.Now()
 	params := map[string]any{"type": p.Type.String(), "h": p.H}
 	if p.Type == partition.TypeIII {
@@ -145,9 +152,6 @@ func partitionMember(ctx context.Context, r *request, g *topology.Network, p par
 		err = subnetworks.P1P5(ctx, g, p, ddns, rep)
 	case props.PropConnected:
 		subnetworks.Connected(ctx, g, p, ddns, rep)
-	}
-	if !picture {
-		rep.SVG = nil
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
 	return rep, err
@@ -191,28 +195,21 @@ func preparePartitionFamily(r *request, fam string) (job, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev *partition.FamilyRecord
-	if r.opt.Resume != nil {
-		if prev, err = partition.ParseFamilyRecord(r.opt.Resume); err != nil {
-			return nil, badf("resume: %v", err)
-		}
-	}
-	f := partitionFamilyRun{kind: kind, lo: lo, hi: hi, types: types, shard: sh, stop: stop, resume: prev}
+	f := partitionFamilyRun{kind: kind, lo: lo, hi: hi, types: types, shard: sh, stop: stop}
 	return func(ctx context.Context) (*props.Report, error) { return f.run(ctx, r) }, nil
 }
 
 // partitionFamilyRun is one shard of a partition family: partition.Family(kind, lo, hi,
-// nil, types), its members checked by index on the family runner (family.Keep).
+// nil, types), its members checked by index through the entry's family driver.
 type partitionFamilyRun struct {
 	kind   topology.Kind
 	lo, hi int
 	types  []partition.Type
 	shard  family.Shard
 	stop   bool
-	resume *partition.FamilyRecord
 }
 
-// run checks the shard's members not in f.resume, in member order on Options.Workers
+// run checks the shard's members not in Options.Resume, in member order on Options.Workers
 // members at once, and reports the family: holds when every member of the shard held,
 // violated with the first violated member's own report (judged again from its index when
 // the run it resumed found it), inconclusive when interrupted (the result, in
@@ -227,68 +224,47 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 	for i, t := range f.types {
 		names[i] = t.String()
 	}
-	rec := family.NewResult(partition.FamilyAlgorithm, spec, kind, partition.FamilyParams{Types: names, Property: r.property}, len(members), f.shard)
 	label := fmt.Sprintf("partition %s on %s", spec, kind)
-	if rec.Shard.Count > 1 {
-		label += ", shard " + rec.Shard.String()
+	if f.shard.Count > 1 {
+		label += ", shard " + f.shard.String()
 	}
-	ko := family.KeepOptions[partition.FamilyParams]{
-		Options: family.Options{Pool: max(1, r.opt.Workers), StopAtFirst: f.stop, Progress: r.opt.Progress, Label: label,
-			CheckpointEvery: r.opt.CheckpointEvery},
-		Resume: f.resume,
-	}
-	if cp := r.opt.Checkpoint; cp != nil {
-		ko.Checkpoint = func(rec *partition.FamilyRecord) error {
-			b, err := rec.Marshal()
-			if err != nil {
-				return err
-			}
-			return cp(b)
-		}
-	}
-	judge := func(ctx context.Context, i int) (*props.Report, error) {
+	judge := func(ctx context.Context, mr *request, i int) (*props.Report, error) {
 		in := members[i]
 		g, err := topology.Parse(in.Topology)
 		if err != nil {
 			return nil, internalf("member %d: %v", i, err)
 		}
-		return partitionMember(ctx, r, g, in.Params, false) // an error is named by family.Keep
+		return partitionMember(ctx, mr, g, in.Params) // an error is named by family.Keep
 	}
-	var first *props.Report // the lowest violated member this run judged
-	firstIndex := -1
-	_, err := family.Keep(ctx, rec, ko, func(ctx context.Context, _, i int) (*props.Report, family.Member, error) {
-		rep, err := judge(ctx, i)
-		if err != nil {
-			return nil, family.Member{Msgs: members[i].String()}, err
-		}
-		m := family.Member{Outcome: family.Outcome{Verdict: rep.Verdict, States: rep.Stats.Checked}, Msgs: members[i].String()}
-		if rep.Verdict == props.Violated {
-			what := rep.Reason
-			if rep.Witness != nil {
-				what = rep.Witness.Violation
+	fr := familyRun[partition.FamilyParams]{algo: partition.FamilyAlgorithm, name: spec, topology: kind,
+		params: partition.FamilyParams{Types: names, Property: r.property}, members: len(members), shard: f.shard, stop: f.stop, label: label,
+		check: func(ctx context.Context, mr *request, i int) (*props.Report, family.Member, error) {
+			rep, err := judge(ctx, mr, i)
+			if err != nil {
+				return nil, family.Member{Msgs: members[i].String()}, err
 			}
-			m.Trace = members[i].Witness(r.property, what)
-		}
-		return rep, m, nil
-	}, func(i int, rep *props.Report) {
-		if rep.Verdict == props.Violated && first == nil {
-			first, firstIndex = rep, i
-		}
-	})
+			m := family.Member{Outcome: family.Outcome{Verdict: rep.Verdict, States: rep.Stats.Checked}, Msgs: members[i].String()}
+			if rep.Verdict == props.Violated {
+				what := rep.Reason
+				if rep.Witness != nil {
+					what = rep.Witness.Violation
+				}
+				m.Trace = members[i].Witness(r.property, what)
+			}
+			return rep, m, nil
+		}}
+	out, err := runFamily(ctx, r, fr, partition.ParseFamilyRecord)
 	if err != nil {
 		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, internalf("%v", err)
 	}
-	result, err := rec.Marshal()
-	if err != nil {
-		return nil, internalf("%v", err)
-	}
-	if w := rec.Witness; w != nil && w.Index != firstIndex {
+	rec, result, first := out.rec, out.result, out.shown
+	if w := rec.Witness; w != nil && first == nil {
 		// The witness was found by the run this one resumed: its member is judged
 		// again, by index.
-		if first, err = judge(ctx, w.Index); err != nil {
+		if first, err = judge(ctx, r.member(), w.Index); err != nil {
 			return nil, err
 		}
 	}
@@ -296,7 +272,7 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 	if rec.Shard.Count > 1 {
 		rep.Instance.Params["shard"] = rec.Shard.String()
 	}
-	rep.Command, rep.Verdict, rep.Result = "check", rec.Verdict, result
+	rep.Command, rep.Verdict, rep.Result, rep.Family = "check", rec.Verdict, result, rec.Summary()
 	secs := time.Since(start).Seconds()
 	unit := "subnetworks" // what the members' judges examined
 	if r.property == props.PropP1P5 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -27,6 +28,23 @@ type request struct {
 	read      map[string]bool
 	relation  routing.Relation // Instance.Relation
 	usedRel   bool             // the algorithm took relation
+	typed     string           // the typed request's Go type ("Unicast"); "" for Run
+	bookSim   *BookSim         // Instance.BookSim
+}
+
+// isSet says whether the caller set parameter name (else it has its default).
+func (r *request) isSet(name string) bool {
+	_, ok := r.params[name]
+	return ok
+}
+
+// field names a parameter in an error as its caller wrote it: the flag ("--length")
+// for Run, the field of the typed request ("Unicast.Spec.Length") for its Check.
+func (r *request) field(flag, goField string) string {
+	if r.typed != "" {
+		return r.typed + "." + goField
+	}
+	return "--" + flag
 }
 
 func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
@@ -72,14 +90,55 @@ func newRequest(a Algorithm, in Instance, property string, opt Options) (*reques
 		opt.Seed = 1
 	}
 	r := &request{algo: a, topology: in.Topology, property: property, semantics: sem, opt: opt,
-		params: map[string]string{}, read: map[string]bool{}, relation: in.Relation}
+		params: map[string]string{}, read: map[string]bool{}, relation: in.Relation, bookSim: in.BookSim}
 	for k, v := range in.Params {
 		if !slices.ContainsFunc(a.Params, func(p Param) bool { return p.Name == k }) {
 			return nil, badf("parameter %q is unknown to %s; it has %s", k, a.Name, strings.Join(paramNames(a), ", "))
 		}
 		r.params[k] = v
 	}
+	if err := r.applyBookSim(); err != nil {
+		return nil, err
+	}
+	if in.Faults != "" {
+		if r.topology == "" {
+			return nil, badf("--faults needs --topo (the grid whose links fail)")
+		}
+		r.topology += topology.FaultsSep + in.Faults
+	}
 	return r, nil
+}
+
+// applyBookSim takes the topology from the request's BookSim configuration, and, for
+// an algorithm that reads them but sim (which runs BookSim's own experiment), the
+// routing, VCs, buffers and length the caller did not set.
+func (r *request) applyBookSim() error {
+	bs := r.bookSim
+	if bs == nil {
+		return nil
+	}
+	if r.topology != "" {
+		return badf("--topo and --booksim both name a topology; give one")
+	}
+	r.topology = bs.Mapping.Topology
+	if r.algo.Name == "sim" {
+		return nil
+	}
+	has := func(name string) bool {
+		return slices.ContainsFunc(r.algo.Params, func(p Param) bool { return p.Name == name })
+	}
+	for name, v := range map[string]int{"vcs": bs.Mapping.VCs, "buffers": bs.Mapping.Buffer, "length": bs.Mapping.Length} {
+		if has(name) && !r.isSet(name) && v > 0 {
+			r.params[name] = strconv.Itoa(v)
+		}
+	}
+	if has("routing") && !r.isSet("routing") {
+		if bs.Mapping.Routing == "" {
+			return badf("--routing is missing and --booksim gives none: %s", bs.Mapping.NoRouting)
+		}
+		r.params["routing"] = bs.Mapping.Routing
+	}
+	return nil
 }
 
 func paramNames(a Algorithm) []string {

@@ -81,13 +81,14 @@ func routingUsage() string {
 	return fmt.Sprintf(routingHelp, b.String())
 }
 
-// stoppedRouting is the report of `wormcheck routing` stopped before the decision
-// returned (the decision itself stops within a second and reports its partial search).
-func stoppedRouting(in Instance, reason string) *props.Report {
+// stoppedRouting is the report of `wormcheck routing` stopped (cause) before the
+// decision returned (the decision itself stops within a second and reports its partial
+// search).
+func stoppedRouting(in Instance, cause string) *props.Report {
 	spec := in.Params["routing"]
 	return &props.Report{Schema: props.ReportSchema, Command: "routing",
 		Instance: props.Instance{Topology: in.Topology, Algorithm: spec, Params: map[string]any{"routing": spec}},
-		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: reason + "; nothing was decided"}
+		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: cause + " before routing finished; nothing was decided"}
 }
 
 const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
@@ -206,9 +207,6 @@ func prepareRouting(r *request) (job, error) {
 			rep.Notes = append(rep.Notes, "sufficient conditions: "+res.Reason())
 		} else if rr.CDGWitness != nil {
 			rep.Notes = append(rep.Notes, "the channel dependency graph has a cycle, which Duato's condition overcomes: "+rr.CDGWitness.Violation)
-		}
-		if r.opt.drawPicture(rep.Verdict) {
-			rep.SVG, _ = rr.SVG() // nil where nothing is drawn (no witness, or a topology not drawn)
 		}
 		rep.Body = rr
 		return &rep, nil

@@ -2,13 +2,15 @@ package check
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
@@ -72,6 +74,38 @@ func BuildSchedule(ctx context.Context, in Instance, opt Options) (*model.Schedu
 	return s, nil
 }
 
+// ErrStopped marks a build or a write that a signal, the memory budget or the time
+// limit stopped before it finished (ScheduleFile): errors.Is(err, ErrStopped) holds,
+// and the message says how far it got. Nothing was written.
+var ErrStopped = errors.New("stopped")
+
+// stopError says how far a stopped build got; it matches ErrStopped.
+type stopError struct{ msg string }
+
+func (e *stopError) Error() string        { return e.msg }
+func (e *stopError) Is(target error) bool { return target == ErrStopped }
+
+// ScheduleFile builds the schedule of in (BuildSchedule) and encodes it as a schedule
+// file (wormcheck-schedule/1, model.MarshalSchedule). When ctx ends during the build or
+// the encoding the error matches ErrStopped and says how many unicasts were built.
+func ScheduleFile(ctx context.Context, in Instance, opt Options) ([]byte, error) {
+	s, err := BuildSchedule(ctx, in, opt)
+	if stopped := (*plan.Stopped)(nil); errors.As(err, &stopped) {
+		return nil, &stopError{err.Error()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := model.MarshalScheduleStop(s, func() bool { return ctx.Err() != nil })
+	if errors.Is(err, model.ErrMarshalStopped) {
+		return nil, &stopError{fmt.Sprintf("stopped after building the schedule (%d unicasts in %d steps), before writing it", len(s.Unicasts), s.Steps())}
+	}
+	if err != nil {
+		return nil, badf("schedule: %v", err)
+	}
+	return b, nil
+}
+
 // RunSchedule judges one property of a schedule — the entry for schedules that are not
 // in the registry (a user's plan.Builder output, a schedule file). The report names the
 // algorithm "schedule"; a violation's witness is the contending pair or the broken
@@ -127,9 +161,7 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	r.Command = "check"
 	r.Schema = props.ReportSchema
 	if w := r.ScheduleWitness(); w != nil {
-		if pic, err := render.Schedule(s, w); err == nil {
-			r.SVG = pic
-		}
+		r.Evidence = &props.ScheduleEvidence{Schedule: s, Contention: w}
 	}
 	return r, nil
 }

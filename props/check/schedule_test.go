@@ -79,8 +79,8 @@ func TestRenderAndScheduleChecks(t *testing.T) {
 			t.Fatalf("%s: %v", p, err)
 		}
 	}
-	if r, _ := scheduleChecks(s, "depth"); r.SVG == nil {
-		t.Error("depth violation without picture")
+	if r, _ := scheduleChecks(s, "depth"); r.Evidence == nil {
+		t.Error("depth violation without evidence")
 	}
 	if _, err := scheduleChecks(s, "deadlock"); !errors.Is(err, check.ErrBadInput) {
 		t.Error("deadlock accepted as a schedule property")

@@ -47,7 +47,7 @@ func prepareSubnetworks(r *request) (job, error) {
 		}
 		rep := r.report(sr.Topology, map[string]any{"type": sr.Type, "h": sr.H, "delta": sr.Delta})
 		rep.Instance.Algorithm = "partition"
-		rep.Verdict, rep.SVG, rep.Body = sr.Verdict, sr.SVG, sr
+		rep.Verdict, rep.Evidence, rep.Body = sr.Verdict, sr.Evidence, sr
 		return rep, nil
 	}, nil
 }

@@ -10,12 +10,12 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // treeMcastAlgorithm is tree-based multicast with pruning (000 §2-§3) on a mesh with XY /
@@ -52,6 +52,7 @@ nothing is inconclusive, never holds.`,
 			{"ports", "one", "port model: one or all"},
 			routingParam,
 		},
+		merge:   mergeTreeMcast,
 		prepare: prepareTreeMcast,
 		replay:  replayTreeMcast,
 	}
@@ -75,10 +76,16 @@ type TreeMulticast struct {
 // Check checks t for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (t TreeMulticast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, t, property, opt)
+}
+
+// jobFor validates t for property under opt and returns the job that checks it
+// (Request).
+func (t TreeMulticast) jobFor(property string, opt Options) (job, error) {
 	if t.Instance.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo mesh:3x3")
+		return nil, badf("TreeMulticast.Instance.Grid is nil; give the topology (topology.Parse)")
 	}
-	return checkTyped(ctx, treeMcastAlgorithm(), t.Instance.Grid.Spec(), property, opt, t.prepare)
+	return typedJob(treeMcastAlgorithm(), "TreeMulticast", t.Instance.Grid.Spec(), property, opt, t.prepare)
 }
 
 // prepareTreeMcast reads the registry's parameters into a TreeMulticast.
@@ -156,9 +163,9 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 	}
 	switch {
 	case in.Params.Length < 1 || in.Params.Length > 16:
-		return nil, badf("--length %d is out of range; use 1..16", in.Params.Length)
+		return nil, badf("%s %d is out of range; use 1..16", r.field("length", "Instance.Params.Length"), in.Params.Length)
 	case in.Params.Buffer < 1 || in.Params.Buffer > flit.MaxBuffer:
-		return nil, badf("--buffers %d is out of range; use 1..%d", in.Params.Buffer, flit.MaxBuffer)
+		return nil, badf("%s %d is out of range; use 1..%d", r.field("buffers", "Instance.Params.Buffer"), in.Params.Buffer, flit.MaxBuffer)
 	}
 	if t.Family != nil {
 		if r.opt.Swarm {
@@ -172,7 +179,7 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 			f.Grid = in.Grid
 		}
 		if f.Grid.Spec() != in.Grid.Spec() {
-			return nil, badf("--family is on %s but --topo is %s", f.Grid.Spec(), in.Grid.Spec())
+			return nil, badf("%s is on %s but %s is %s", r.field("family", "Family.Grid"), f.Grid.Spec(), r.field("topo", "Instance.Grid"), in.Grid.Spec())
 		}
 		f.Symmetry = r.opt.Symmetry
 		f.Relation = in.Routing
@@ -185,7 +192,7 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 		}, nil
 	}
 	if t.Stop || t.Shard.Count > 1 {
-		return nil, badf("--shard and --stop need --family")
+		return nil, badf("%s and %s need %s", r.field("shard", "Shard"), r.field("stop", "Stop"), r.field("family", "Family"))
 	}
 	if len(in.Msgs) == 0 {
 		return nil, badf("--msgs is missing; e.g. --msgs '(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)' (or use --family pairs:K)")
@@ -240,9 +247,9 @@ func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *f
 	tf := treemcast.TraceFile(in, m, r.property, v)
 	if v.Kind.IsLasso() {
 		rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
-		rep.Witness = flitWitness(m, v.Trace, v.Message)
+		rep.Witness = props.FlitWitness(m, v.Trace, v.Message)
 		markLasso(rep.Witness, v.Kind, v.CycleStart)
-		rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
+		rep.Evidence = treeMcastLasso(in, m, v)
 	} else {
 		rp, err := treemcast.ReplayOn(in, m, tf)
 		r.work.replays++
@@ -304,9 +311,9 @@ func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *fli
 		if v := res.Violation; v.Kind == checker.KindLivelock || v.Kind == checker.KindStarvation {
 			// A lasso: no last state shows it, so the deadlock replay does not apply.
 			rep.Reason, rep.Trace, rep.Text = v.Message, tf, lassoText(tf.Labels, v.CycleStart)
-			rep.Witness = flitWitness(m, v.Trace, v.Message)
+			rep.Witness = props.FlitWitness(m, v.Trace, v.Message)
 			markLasso(rep.Witness, v.Kind, v.CycleStart)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, v.Trace, rep.Witness, "tree multicast on "+in.Grid.Spec()+": "+v.Kind.String(), v.Message, nil)
+			rep.Evidence = treeMcastLasso(in, m, v)
 			break
 		}
 		// Confirmed by one replay on the model the search explored (no second parse or
@@ -333,19 +340,22 @@ func treeMcastWitness(rep *props.Report, tf *tracefile.File) error {
 	return treeMcastFiles(rep, tf, rp)
 }
 
-// treeMcastFiles fills a report's witness, trace, text, SVG and pcap from the replay rp
+// treeMcastFiles fills a report's witness, trace, text and evidence from the replay rp
 // of trace file tf.
 func treeMcastFiles(rep *props.Report, tf *tracefile.File, rp *treemcast.Replayed) error {
-	files, err := render.TraceFiles(tf, rp.Model, rp.Trace, rp.Violation)
-	if err != nil {
-		return internalf("%v", err)
-	}
 	rep.Reason = tf.Violation
-	rep.Witness = flitWitness(rp.Model, rp.Trace, tf.Violation)
+	rep.Witness = props.FlitWitness(rp.Model, rp.Trace, tf.Violation)
 	rep.Trace = tf
-	rep.SVG, rep.PCAP = files["svg"], files["pcap"]
+	rep.Evidence = props.TraceEvidence(tf, rp.Model, rp.Trace, rp.Violation)
 	rep.Text = traceText(tf.Labels)
 	return nil
+}
+
+// treeMcastLasso is the evidence of a lasso v of instance in (model m): a livelock or
+// starvation, whose cycle repeats forever.
+func treeMcastLasso(in treemcast.Instance, m *flit.Model, v *checker.Violation[flit.State]) *props.FlitEvidence {
+	return &props.FlitEvidence{Model: m, Trace: v.Trace, Violation: v.Message, Lasso: true, CycleStart: v.CycleStart,
+		Title: "tree multicast on " + in.Grid.Spec() + ": " + v.Kind.String(), Subtitle: v.Message}
 }
 
 func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
@@ -362,90 +372,91 @@ func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
 	return rep
 }
 
-// treeMcastFamily checks one shard of a family; its mergeable result goes in
-// Report.Result, and to Options.Checkpoint as members finish. Options.Resume continues an
-// interrupted run's result; a cancelled ctx ends the run partial (verdict inconclusive).
+// treeMcastFamily checks one shard of a family through the entry's one family driver,
+// each member (a pair of multicasts) checked as one instance is (treeMcastOne); its
+// mergeable result goes in Report.Result, and to Options.Checkpoint as members finish.
+// Options.Resume continues an interrupted run's result; a cancelled ctx ends the run
+// partial (verdict inconclusive), and one that ends while the members are being
+// enumerated reports that nothing was checked.
 func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh treemcast.Shard, params treemcast.Params, stop bool) (*props.Report, error) {
 	if r.opt.SpillDir != "" {
 		return nil, badf("--spill-dir is not supported by tree-mcast families; check one instance with --msgs")
 	}
 	start := time.Now()
-	fo := treemcast.FamilyOptions{
-		Params: params, Prop: r.property, Shard: sh, Workers: r.opt.Workers, MaxStates: r.opt.MaxStates, Store: r.opt.Store,
-		MaxMemoryBytes: r.opt.MaxMemoryBytes, Context: ctx, Progress: r.opt.Progress, CheckpointEvery: r.opt.CheckpointEvery,
-		StopAtFirst: stop, Reduction: r.opt.Reduction && !r.opt.Symmetry,
-	}
-	if r.opt.Resume != nil {
-		prev, err := treemcast.ParseFamilyResult(r.opt.Resume)
-		if err != nil {
-			return nil, badf("resume: %v", err)
-		}
-		fo.Resume = prev
-	}
-	if cp := r.opt.Checkpoint; cp != nil {
-		fo.Checkpoint = func(fr *treemcast.FamilyResult) error {
-			b, err := fr.Marshal()
-			if err != nil {
-				return err
-			}
-			return cp(b)
-		}
-	}
-	fr, err := treemcast.RunFamily(f, fo)
-	if stopped := (*treemcast.EnumerationStopped)(nil); errors.As(err, &stopped) {
-		// Nothing was checked, so there is no result to merge or resume from.
-		rep := treeMcastReport(treemcast.Instance{Grid: f.Grid, Params: params}, r.property)
-		delete(rep.Instance.Params, "msgs")
-		rep.Instance.Params["family"] = f.Spec()
-		rep.Instance.Params["shard"] = sh.String()
-		rep.Instance.Params["symmetry"] = f.Symmetry
-		rep.Verdict = props.Inconclusive
-		rep.Reason = stopped.Error()
-		rep.Text = ""
-		rep.Stats = props.Stats{Seconds: time.Since(start).Seconds(), Store: r.opt.Store.String()}
-		return rep, nil
-	}
-	if err != nil {
-		return nil, badf("%v", err)
-	}
 	rep := treeMcastReport(treemcast.Instance{Grid: f.Grid, Params: params}, r.property)
-	if rep.Result, err = fr.Marshal(); err != nil {
-		return nil, internalf("%v", err)
-	}
 	delete(rep.Instance.Params, "msgs")
 	rep.Instance.Params["family"] = f.Spec()
 	rep.Instance.Params["shard"] = sh.String()
 	rep.Instance.Params["symmetry"] = f.Symmetry
-	rep.Instance.Params["members"] = fr.Members
-	rep.Instance.Params["instances"] = fr.Instances
-	rep.Instance.Params["covered"] = fr.Covered
-	rep.Verdict = fr.Verdict
-	secs := time.Since(start).Seconds()
-	rep.Stats = props.Stats{States: fr.States, Transitions: fr.Transitions, Seconds: secs, StatesPerSec: float64(fr.States) / max(secs, 1e-9),
-		Store: r.opt.Store.String(), CollisionBound: fr.CollisionBound}
-	if fo.Reduction && r.property != props.PropExactlyOnce {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("a member whose unreduced search passes %d states is decided by the partial-order-reduced search (stubborn sets), and its count is the reduced graph's", treemcast.FirstPass))
+	if need := f.Pairs() * treemcast.MemberBytes; r.opt.MaxMemoryBytes > 0 && need > float64(r.opt.MaxMemoryBytes) {
+		return nil, badf("family %s on %v: enumerating its %.3g pairs takes about %.0f MiB, more than the memory budget of %d MiB (--max-memory)",
+			f.Spec(), f.Grid, f.Pairs(), need/(1<<20), r.opt.MaxMemoryBytes>>20)
 	}
-	if fr.Verdict != props.Violated {
-		rep.Certificate = fr.Certificates.Certificate()
+	members, looked := f.MembersUntil(func() bool { return ctx.Err() != nil })
+	if looked >= 0 {
+		// Nothing was checked, so there is no result to merge or resume from.
+		stopped := &treemcast.EnumerationStopped{Looked: looked, Pairs: f.Pairs(), Cause: context.Cause(ctx)}
+		rep.Verdict, rep.Reason, rep.Text = props.Inconclusive, stopped.Error(), ""
+		rep.Stats = props.Stats{Seconds: time.Since(start).Seconds(), Store: r.opt.Store.String()}
+		return rep, nil
 	}
-	text := fmt.Sprintf("%s on %s, shard %s: %d of %d members checked (%d pairs), %d violated, %d inconclusive", f.Spec(), f.Grid.Spec(), sh, fr.Instances, fr.Members, fr.Covered, fr.Violated, len(fr.Inconclusive))
-	if fr.Witness != nil {
-		if err := treeMcastWitness(rep, fr.Witness.Trace); err != nil {
+	fr := familyRun[treemcast.FamilyParams]{algo: treemcast.Algorithm, name: f.Spec(), topology: f.Grid.Spec(),
+		params: f.RecordParams(params, r.property, r.opt.Store), members: len(members), shard: sh, stop: stop,
+		label: fmt.Sprintf("%s on %s, shard %s", f.Spec(), f.Grid.Spec(), sh),
+		check: func(ctx context.Context, mr *request, k int) (*props.Report, family.Member, error) {
+			mb := members[k]
+			in := treemcast.Instance{Grid: f.Grid, Msgs: mb.Pair[:], Params: params, Routing: f.Relation}
+			m, err := in.Model()
+			if err != nil {
+				return nil, family.Member{Msgs: in.String()}, badf("%v", err)
+			}
+			rep, err := treeMcastOne(ctx, mr, in, m)
+			if err != nil {
+				return nil, family.Member{Msgs: in.String()}, err
+			}
+			return rep, memberOf(rep, in.String(), int64(mb.Orbit)), nil
+		}}
+	out, err := runFamily(ctx, r, fr, treemcast.ParseFamilyResult)
+	if err != nil {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
-		rep.Reason = fmt.Sprintf("member %d (%s): %s", fr.Witness.Index, fr.Witness.Msgs, fr.Witness.Trace.Violation)
-		rep.Text = text + "\nshortest witness: member " + fmt.Sprint(fr.Witness.Index) + " " + fr.Witness.Msgs + "\n" + rep.Text
-	} else {
-		rep.Text = text
-		if len(fr.Inconclusive) > 0 {
-			rep.Reason = fmt.Sprintf("%d members reached a bound", len(fr.Inconclusive))
+		return nil, badf("%v", err)
+	}
+	rec := out.rec
+	rep.Result, rep.Family = out.result, rec.Summary()
+	rep.Instance.Params["members"] = rec.Members
+	rep.Instance.Params["instances"] = rec.Instances
+	rep.Instance.Params["covered"] = rec.Covered
+	rep.Verdict = rec.Verdict
+	secs := time.Since(start).Seconds()
+	rep.Stats = props.Stats{States: rec.States, Transitions: rec.Transitions, Seconds: secs, StatesPerSec: float64(rec.States) / max(secs, 1e-9),
+		Store: r.opt.Store.String(), CollisionBound: rec.CollisionBound}
+	if r.opt.Reduction && !r.opt.Symmetry && r.property != props.PropExactlyOnce {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("a member whose unreduced search passes %d states is decided by the partial-order-reduced search (stubborn sets), and its count is the reduced graph's", treemcast.FirstPass))
+	}
+	if rec.Verdict != props.Violated {
+		rep.Certificate = rec.Certificates.Certificate()
+	}
+	text := fmt.Sprintf("%s on %s, shard %s: %d of %d members checked (%d pairs), %d violated, %d inconclusive", f.Spec(), f.Grid.Spec(), sh, rec.Instances, rec.Members, rec.Covered, rec.Violated, len(rec.Inconclusive))
+	if w := rec.Witness; w != nil {
+		if out.shown != nil {
+			rep.Witness, rep.Trace, rep.Evidence, rep.Text = out.shown.Witness, out.shown.Trace, out.shown.Evidence, out.shown.Text
+		} else if err := treeMcastWitness(rep, w.Trace); err != nil {
+			return nil, err // the run this one resumed found it: replayed
 		}
-		if fr.Partial {
-			rep.Reason = fmt.Sprintf("stopped after %d of the shard's members", fr.Instances)
-			if ctx.Err() != nil {
-				rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members; resume to continue", fr.Instances)
-			}
+		rep.Reason = fmt.Sprintf("member %d (%s): %s", w.Index, w.Msgs, w.Trace.Violation)
+		rep.Text = text + "\nshortest witness: member " + fmt.Sprint(w.Index) + " " + w.Msgs + "\n" + rep.Text
+		return rep, nil
+	}
+	rep.Text = text
+	if len(rec.Inconclusive) > 0 {
+		rep.Reason = fmt.Sprintf("%d members reached a bound", len(rec.Inconclusive))
+	}
+	if rec.Partial {
+		rep.Reason = fmt.Sprintf("stopped after %d of the shard's members", rec.Instances)
+		if ctx.Err() != nil {
+			rep.Reason = fmt.Sprintf("interrupted after %d of the shard's members; resume to continue", rec.Instances)
 		}
 	}
 	return rep, nil

@@ -46,7 +46,7 @@ func TestTypedEqualsByName(t *testing.T) {
 	}{
 		{"unicast", check.Unicast{Grid: ring, Spec: unicast.Spec{Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}}, Dateline: unicast.DatelineOff}},
 			check.Instance{Algorithm: "unicast", Topology: "torus:4", Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, ""},
-		{"unicast family", check.Unicast{Grid: m22, Family: 2},
+		{"unicast family", check.Unicast{Grid: m22, Family: &unicast.Family{MaxWorms: 2, MinWorms: 1, Connected: true}},
 			check.Instance{Algorithm: "unicast", Topology: "mesh:2x2", Params: map[string]string{"family": "all-placements:2"}}, ""},
 		{"tree-mcast", check.TreeMulticast{Instance: treemcast.Instance{Grid: m22, Msgs: ms, Params: treemcast.Params{Prune: flit.PruneNone, Length: 1, Buffer: 1, Ports: flit.OnePort}}},
 			check.Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2", Params: map[string]string{"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}, ""},
@@ -117,7 +117,7 @@ func TestTypedEqualsByName(t *testing.T) {
 }
 
 // TestTypedBadInput: a typed request without its topology, or with a value out of
-// range, is bad input naming the field.
+// range, is bad input naming the Go field at fault (not a command-line flag).
 func TestTypedBadInput(t *testing.T) {
 	ctx := context.Background()
 	g, _ := topology.NewMesh(3, 3)
@@ -127,12 +127,12 @@ func TestTypedBadInput(t *testing.T) {
 		}
 		says string
 	}{
-		{check.Unicast{}, "--topo"},
-		{check.Unicast{Grid: g, Spec: unicast.Spec{Pairs: []unicast.Pair{{Src: 0, Dst: 8}}, Length: -1}}, "--length"},
-		{check.Unicast{Grid: g}, "--msgs"},
-		{check.TreeMulticast{}, "--topo"},
-		{check.TreeMulticast{Instance: treemcast.Instance{Grid: g}, Stop: true}, "--stop"},
-		{check.TwoPhase{}, "--topo"},
+		{check.Unicast{}, "Unicast.Grid is nil"},
+		{check.Unicast{Grid: g, Spec: unicast.Spec{Pairs: []unicast.Pair{{Src: 0, Dst: 8}}, Length: -1}}, "Unicast.Spec.Length -1 is out of range"},
+		{check.Unicast{Grid: g}, "Unicast.Spec.Pairs is empty"},
+		{check.TreeMulticast{}, "TreeMulticast.Instance.Grid is nil"},
+		{check.TreeMulticast{Instance: treemcast.Instance{Grid: g}, Stop: true}, "TreeMulticast.Stop need TreeMulticast.Family"},
+		{check.TwoPhase{}, "TwoPhase.Banyan is nil"},
 	} {
 		if _, err := c.typed.Check(ctx, props.PropDeadlock, check.Options{}); !errors.Is(err, check.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%T: %v; want bad input naming %s", c.typed, err, c.says)

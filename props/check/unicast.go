@@ -19,7 +19,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // unicastAlgorithm is worms under the topology's base routing (XY / dimension order,
@@ -61,6 +60,7 @@ full instance; finding nothing is inconclusive.`,
 			{"stop", "true", "with family: stop the shard at its first violated member (--stop=false checks them all and counts the violated)"},
 			routingParam,
 		},
+		merge:   mergeUnicast,
 		prepare: prepareUnicast,
 		replay:  replayUnicast,
 	}
@@ -74,27 +74,34 @@ type Unicast struct {
 	// Grid is the topology; Spec.Topology is ignored.
 	Grid *topology.Network
 	// Spec is the instance: the worms (Pairs), flits per worm (Length, 0 means 2), per
-	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation.
+	// buffer (Buffer, 0 means 1), virtual channels, dateline, port model and relation;
+	// for a family, every member's parameters but its worms, length and buffer.
 	Spec unicast.Spec
-	// Family, if > 0, checks every connected placement of 1..Family worms instead of
-	// Spec.Pairs (up to mesh reflections under dimension order), the members Shard
-	// selects (zero: all), and reports the first deadlock; its mergeable result is
-	// Report.Result.
-	Family int
+	// Family, when not nil, checks its placements, each with every (length, buffer) of
+	// Family.Params, instead of Spec.Pairs: the members Shard selects (zero: all), on
+	// Options.Workers members at once, reporting the first deadlock; its mergeable
+	// result is Report.Result.
+	Family *unicast.Family
 	Shard  family.Shard
 	// CountAll, with Family, checks every member of the shard instead of stopping at
 	// the first violated one, and the report counts the violated members (with the
-	// first one's witness): for sweeps that want the full count.
+	// shortest witness): for sweeps that want the full count.
 	CountAll bool
 }
 
 // Check checks u for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
 func (u Unicast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+	return Run(ctx, u, property, opt)
+}
+
+// jobFor validates u for property under opt and returns the job that checks it
+// (Request).
+func (u Unicast) jobFor(property string, opt Options) (job, error) {
 	if u.Grid == nil {
-		return nil, badf("--topo is missing; e.g. --topo torus:4")
+		return nil, badf("Unicast.Grid is nil; give the topology (topology.Parse)")
 	}
-	return checkTyped(ctx, unicastAlgorithm(), u.Grid.Spec(), property, opt, u.prepare)
+	return typedJob(unicastAlgorithm(), "Unicast", u.Grid.Spec(), property, opt, u.prepare)
 }
 
 // prepareUnicast reads the registry's parameters into a Unicast.
@@ -162,7 +169,7 @@ func prepareUnicast(r *request) (job, error) {
 		if !ok || err != nil || n < 1 || n > 8 {
 			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", fam)
 		}
-		u.Family = n
+		u.Family = &unicast.Family{MaxWorms: n, MinWorms: 1, Params: [][2]int{{length, buffers}}, Connected: true}
 		if u.Shard, err = family.ParseShard(shard); err != nil {
 			return nil, badf("--%v", err)
 		}
@@ -191,48 +198,44 @@ func (u Unicast) prepare(r *request) (job, error) {
 	}
 	switch {
 	case sp.Length < 1 || sp.Length > flit.MaxFlits:
-		return nil, badf("--length %d is out of range; use 1..%d", sp.Length, flit.MaxFlits)
+		return nil, badf("%s %d is out of range; use 1..%d", r.field("length", "Spec.Length"), sp.Length, flit.MaxFlits)
 	case sp.Buffer < 1 || sp.Buffer > unicast.MaxBuffer:
-		return nil, badf("--buffers %d is out of range; use 1..%d", sp.Buffer, unicast.MaxBuffer)
+		return nil, badf("%s %d is out of range; use 1..%d", r.field("buffers", "Spec.Buffer"), sp.Buffer, unicast.MaxBuffer)
 	case sp.VCs < 0:
-		return nil, badf("--vcs must not be negative")
+		return nil, badf("%s must not be negative", r.field("vcs", "Spec.VCs"))
 	}
-	if u.Family > 0 {
+	if u.Family != nil {
 		if len(sp.Pairs) > 0 {
 			return nil, badf("--family and --msgs exclude each other")
 		}
 		if r.property == props.PropLiveness {
 			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
 		}
-		spec := fmt.Sprintf("all-placements:%d", u.Family)
-		if u.Family > 8 {
-			return nil, badf("--family %q is unknown; use all-placements:K with K in 1..8", spec)
+		fam := *u.Family
+		if len(fam.Params) == 0 {
+			fam.Params = [][2]int{{sp.Length, sp.Buffer}}
 		}
-		if err := unicastFamilyOf(sp, u.Family).CheckSize(g); err != nil {
-			return nil, badf("--family %s: %v", spec, err)
-		}
-		var prev *unicast.FamilyRecord
-		if r.opt.Resume != nil {
-			var err error
-			if prev, err = unicast.ParseFamilyRecord(r.opt.Resume); err != nil {
-				return nil, badf("resume: %v", err)
-			}
+		if err := fam.CheckSize(g); err != nil {
+			return nil, badf("--family %s: %v", fam.Spec(), err)
 		}
 		sh := u.Shard
 		if sh.Count == 0 {
 			sh = family.Shard{Index: 0, Count: 1}
 		}
 		return func(ctx context.Context) (*props.Report, error) {
-			return unicastFamily(ctx, r, g, sp, u.Family, sh, prev, !u.CountAll)
+			return unicastFamily(ctx, r, g, sp, fam, sh, !u.CountAll)
 		}, nil
 	}
 	if u.Shard.Count > 1 {
-		return nil, badf("--shard needs --family")
+		return nil, badf("%s needs %s", r.field("shard", "Shard"), r.field("family", "Family"))
 	}
 	if u.CountAll {
-		return nil, badf("--stop=false needs --family")
+		return nil, badf("%s needs %s", r.field("stop=false", "CountAll"), r.field("family", "Family"))
 	}
 	if len(sp.Pairs) == 0 {
+		if r.typed != "" {
+			return nil, badf("Unicast.Spec.Pairs is empty; give the worms, or a Family")
+		}
 		return nil, badf("--msgs is missing; e.g. --msgs '0->2,1->3' (or use --family all-placements:K)")
 	}
 	m, err := unicast.BuildOn(g, sp)
@@ -255,92 +258,65 @@ func (u Unicast) prepare(r *request) (job, error) {
 	}, nil
 }
 
-// unicastFamilyOf is the family all-placements:k of the instance sp.
-func unicastFamilyOf(sp unicast.Spec, k int) unicast.Family {
-	return unicast.Family{Topology: sp.Topology, MaxWorms: k, MinWorms: 1, Params: [][2]int{{sp.Length, sp.Buffer}}, VCs: sp.VCs, Dateline: sp.Dateline, Ports: sp.Ports, Connected: true}
-}
-
-// unicastFamily checks every canonical placement of 1..k worms in shard sh on the
-// family runner (unicast.Family.Run), continuing prev when not nil, and reports the
-// first deadlock, or holds when every instance held; with stop false it checks every
-// member and the report counts the violated ones, with the first one's witness. Its kept
-// result (unicast.FamilyRecord) goes in Report.Result, and to Options.Checkpoint as
-// members finish.
-// Progress goes to Options.Progress as one line (instances done of all, states, rate,
-// ETA, memory); a cancelled ctx ends it inconclusive, the interrupted instance not
-// counted, and a run resumed from its result continues it.
-func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, k int, sh family.Shard, prev *unicast.FamilyRecord, stop bool) (*props.Report, error) {
-	fam := unicastFamilyOf(sp, k)
-	fam.Routing = sp.Routing
-	fam.StopAtViolation = stop
-	fam.Progress, fam.Label = r.opt.Progress, fmt.Sprintf("all-placements:%d on %s", k, g.Spec())
-	if sh.Count > 1 {
-		fam.Label += ", shard " + sh.String()
-	}
-	fam.Shard, fam.Resume, fam.CheckpointEvery = sh, prev, r.opt.CheckpointEvery
-	fam.Property, fam.MaxStates, fam.Store = r.property, r.opt.MaxStates, r.opt.Store
-	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
-		fam.Reduction = "stubborn"
-	}
-	if cp := r.opt.Checkpoint; cp != nil {
-		fam.Checkpoint = func(rec *unicast.FamilyRecord) error {
-			b, err := rec.Marshal()
-			if err != nil {
-				return err
-			}
-			return cp(b)
-		}
-	}
-	opt := checkerOptions[flit.State](ctx, r)
-	opt.Progress = nil
-	opt.CheckLocalDeadlock = localDeadlocks(r.property)
+// unicastFamily checks every member of family fam in shard sh with the parameters of
+// sp (placement i/len(Params) with sizes Params[i%len(Params)]) through the entry's one
+// family driver, each member searched as one instance is (searchUnicast), and reports
+// the shortest deadlock (the kept result's witness), or holds when every member held;
+// with stop false it checks every member and the report counts the violated ones. The
+// kept result (unicast.FamilyRecord) goes in Report.Result. A cancelled ctx ends it
+// inconclusive, the interrupted members not counted; a run resumed from its result
+// continues it.
+func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, fam unicast.Family, sh family.Shard, stop bool) (*props.Report, error) {
 	start := time.Now()
-	fam.Member = func(ctx context.Context, s unicast.Spec) (unicast.Result, error) {
-		m, err := unicast.BuildOn(g, s)
-		if err != nil {
-			return unicast.Result{}, badf("%v", err)
-		}
-		o := opt
-		o.Context = ctx
-		o.Invariants = m.Invariants()
-		return searchUnicast(r, m, o), nil
+	places, _, err := fam.Placements(g, sp)
+	if err != nil {
+		return nil, badf("%v", err)
 	}
-	fr, err := fam.Run(ctx)
-	r.work.builds += fr.Instances
+	reduction := ""
+	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+		reduction = "stubborn"
+	}
+	name := fam.Spec()
+	f := familyRun[unicast.FamilyParams]{algo: unicast.Algorithm, name: name, topology: g.Spec(),
+		params:  fam.RecordParams(sp, r.property, r.opt.MaxStates, r.opt.Store, reduction),
+		members: len(places) * len(fam.Params), shard: sh, stop: stop, label: familyLabel(name, g.Spec(), sh),
+		check: func(ctx context.Context, mr *request, i int) (*props.Report, family.Member, error) {
+			ms := sp
+			ms.Pairs, ms.Length, ms.Buffer = places[i/len(fam.Params)], fam.Params[i%len(fam.Params)][0], fam.Params[i%len(fam.Params)][1]
+			msgs := ms.Worms()
+			m, err := unicast.BuildOn(g, ms)
+			if err != nil {
+				return nil, family.Member{Msgs: msgs}, badf("%v", err)
+			}
+			opt := checkerOptions[flit.State](ctx, mr)
+			opt.Progress, opt.Invariants, opt.CheckLocalDeadlock = nil, m.Invariants(), localDeadlocks(mr.property)
+			res := searchUnicast(mr, m, opt)
+			rep := unicastReport(ms, mr.property, &res, &mr.work)
+			return rep, memberOf(rep, msgs, 0), nil
+		}}
+	out, err := runFamily(ctx, r, f, unicast.ParseFamilyRecord)
 	if err != nil && ctx.Err() == nil {
-		if errors.Is(err, ErrBadInput) {
+		if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 			return nil, err
 		}
 		return nil, badf("%v", err)
 	}
-	rec := fr.Record
-	result, merr := rec.Marshal()
-	if merr != nil {
-		return nil, internalf("%v", merr)
-	}
-	var rep *props.Report
-	total := unicast.Result{Store: opt.Store, States: rec.States, Transitions: rec.Transitions, Depth: fr.Depth, CollisionBound: rec.CollisionBound}
-	switch {
-	case fr.First != nil:
-		s := *fr.FirstSpec
-		rep = unicastReport(s, r.property, fr.First, &r.work)
-		rep.Reason = fmt.Sprintf("instance %d of the family (%s) %s", fr.Instances, s.Worms(), fr.First.Violation)
-		if !stop {
-			rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", fr.FirstIndex, s.Worms(), fr.First.Violation)
-		}
-	case rec.Witness != nil:
+	rec := out.rec
+	rep := out.shown
+	if w := rec.Witness; w != nil && rep == nil {
 		// The violation was found by the run this one resumed: its trace is replayed.
-		s, res, err := unicast.ReplayTrace(rec.Witness.Trace)
+		s, res, err := unicast.ReplayTrace(w.Trace)
 		r.work.parses++
 		r.work.builds++
 		r.work.replays++
 		if err != nil {
-			return nil, badf("resume: the witness of member %d does not replay: %v", rec.Witness.Index, err)
+			return nil, badf("resume: the witness of member %d does not replay: %v", w.Index, err)
 		}
 		rep = unicastReport(s, r.property, res, &r.work)
-		rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", rec.Witness.Index, rec.Witness.Msgs, res.Violation)
 	}
 	if rep != nil {
+		w := rec.Witness
+		rep.Reason = fmt.Sprintf("member %d of the family (%s) %s", w.Index, w.Msgs, w.Trace.Violation)
 		if !stop {
 			rep.Reason += fmt.Sprintf("; %d of %d members checked violated", rec.Violated, rec.Instances)
 			rep.Figures = map[string]float64{"violated": float64(rec.Violated), "instances": float64(rec.Instances)}
@@ -348,13 +324,14 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 				rep.Notes = append(rep.Notes, fmt.Sprintf("interrupted after %d of the shard's members; resume to count the rest", rec.Instances))
 			}
 		}
-		rep.Stats.States, rep.Stats.Transitions = total.States, total.Transitions
+		rep.Stats.States, rep.Stats.Transitions = rec.States, rec.Transitions
 		rep.Stats.Seconds = time.Since(start).Seconds()
-		rep.Stats.StatesPerSec = float64(total.States) / max(rep.Stats.Seconds, 1e-9)
-		rep.Result = result
+		rep.Stats.StatesPerSec = float64(rec.States) / max(rep.Stats.Seconds, 1e-9)
+		rep.Result, rep.Family = out.result, rec.Summary()
 		return rep, nil
 	}
-	total.Verdict = props.Holds
+	total := unicast.Result{Store: r.opt.Store, States: rec.States, Transitions: rec.Transitions, Depth: out.depth, CollisionBound: rec.CollisionBound,
+		Verdict: props.Holds}
 	switch {
 	case rec.Partial && ctx.Err() != nil:
 		total.Verdict = props.Inconclusive
@@ -370,17 +347,20 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 	total.Seconds = time.Since(start).Seconds()
 	total.Certificate = rec.Certificates.Certificate()
 	sp.Pairs = nil
+	if len(fam.Params) == 1 {
+		sp.Length, sp.Buffer = fam.Params[0][0], fam.Params[0][1]
+	}
 	rep = unicastReport(sp, r.property, &total, &r.work)
-	rep.Result = result
-	rep.Instance.Params["family"] = fmt.Sprintf("all-placements:%d", k)
+	rep.Result, rep.Family = out.result, rec.Summary()
+	rep.Instance.Params["family"] = name
 	rep.Instance.Params["instances"] = rec.Instances
 	if sh.Count > 1 {
 		rep.Instance.Params["shard"] = sh.String()
 		rep.Instance.Params["members"] = rec.Members
 	}
-	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, k)
+	rep.Text = fmt.Sprintf("%d instances: every connected placement of 1..%d worms (worms that share no channel or port are decided by smaller placements)", rec.Instances, fam.MaxWorms)
 	if sp.Routing != nil {
-		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, k, sp.Routing.Name())
+		rep.Text = fmt.Sprintf("%d instances: every placement of 1..%d worms under routing %s", rec.Instances, fam.MaxWorms, sp.Routing.Name())
 	} else if g.Kind() == topology.Mesh {
 		rep.Text += ", up to mesh reflections"
 	}
@@ -427,18 +407,17 @@ func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *wor
 			w.replays++
 		}
 		if err == nil {
-			rep.Witness = flitWitness(m, tr, res.Violation)
+			rep.Witness = props.FlitWitness(m, tr, res.Violation)
+			title, sub := unicast.Titles(sp, res)
+			rep.Evidence = &props.FlitEvidence{Model: m, Trace: tr, Violation: res.Violation, Lasso: res.Kind.IsLasso(), CycleStart: res.CycleStart,
+				Title: title, Subtitle: sub, Notes: props.ViolationNotes(res.Violation)}
 		}
 		markLasso(rep.Witness, res.Kind, res.CycleStart)
-		if err == nil {
-			title, sub := unicast.Titles(sp, res)
-			rep.SVG, rep.PCAP, _ = render.FlitFiles(m, tr, rep.Witness, title, sub, render.TraceNotes(res.Violation))
-		}
 		cycleStart := -1
 		if rep.Witness != nil && rep.Witness.Kind == props.WitnessLasso {
 			cycleStart = rep.Witness.CycleStart
 		}
-		rep.Text = lassoText(res.Labels, cycleStart)
+		rep.Text = lassoText(res.Labels(), cycleStart)
 	case props.Inconclusive:
 		rep.Reason = res.Violation
 	}
@@ -477,11 +456,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	ur := &unicast.Result{Property: props.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
 		Seconds: time.Since(start).Seconds(), Model: m, Violation: res.Reason}
 	if v := res.Violation; v != nil {
-		ur.Actions, ur.Trace, ur.Kind, ur.Violation = v.Trace.Actions(), v.Trace, v.Kind, v.Message
-		for _, st := range v.Trace.Steps[1:] {
-			ur.Labels = append(ur.Labels, st.Label)
-		}
-		ur.Final = v.Trace.Steps[len(v.Trace.Steps)-1].State
+		ur.Trace, ur.Kind, ur.Violation = v.Trace, v.Kind, v.Message
 		if v.Kind.IsLasso() {
 			ur.CycleStart = v.CycleStart
 		}

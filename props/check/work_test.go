@@ -20,8 +20,12 @@ func TestViolatedCheckWorksOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != props.Violated || rep.Witness == nil || len(rep.Witness.Steps) == 0 || rep.SVG == nil || rep.PCAP == nil || rep.Trace == nil {
-		t.Fatalf("verdict %s, witness %+v, svg %d bytes, pcap %d bytes", rep.Verdict, rep.Witness, len(rep.SVG), len(rep.PCAP))
+	ev, _ := rep.Evidence.(*props.FlitEvidence)
+	if rep.Verdict != props.Violated || rep.Witness == nil || len(rep.Witness.Steps) == 0 || ev == nil || rep.Trace == nil {
+		t.Fatalf("verdict %s, witness %+v, evidence %T", rep.Verdict, rep.Witness, rep.Evidence)
+	}
+	if ev.Model == nil || len(ev.Trace.Steps) != len(rep.Witness.Steps)+1 {
+		t.Fatalf("the evidence is not the search's run: %d states for %d steps", len(ev.Trace.Steps), len(rep.Witness.Steps))
 	}
 	if want := (work{parses: 1, builds: 1, replays: 0}); r.work != want {
 		t.Errorf("one violated check did %+v; want %+v", r.work, want)
@@ -45,8 +49,8 @@ func TestViolatedTreeCheckWorksOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != props.Violated || rep.Witness == nil || rep.SVG == nil || rep.PCAP == nil {
-		t.Fatalf("verdict %s, witness %+v", rep.Verdict, rep.Witness)
+	if ev, _ := rep.Evidence.(*props.FlitEvidence); rep.Verdict != props.Violated || rep.Witness == nil || ev == nil || ev.Model == nil {
+		t.Fatalf("verdict %s, witness %+v, evidence %T", rep.Verdict, rep.Witness, rep.Evidence)
 	}
 	if want := (work{parses: 1, builds: 1, replays: 1}); r.work != want {
 		t.Errorf("one violated tree-mcast check did %+v; want %+v", r.work, want)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -199,45 +200,61 @@ func crossHolds(t *testing.T, name string, g *topology.Network, rel routing.Rela
 		fams = []unicast.Family{{MaxWorms: 2}, {MaxWorms: 3, MinWorms: 3, Sample: crossSampledThree(g, rel), Seed: 1}}
 	}
 	var row crossRow
+	tmpl := unicast.Spec{Topology: g.Spec(), Length: 2, Buffer: 1, Ports: model.AllPort, Routing: rel}
 	for _, f := range fams {
-		f.Topology, f.Params, f.Ports, f.Routing = g.Spec(), [][2]int{{2, 1}}, model.AllPort, rel
+		f.Params, f.Connected = [][2]int{{2, 1}}, true
 		if f.MinWorms == 0 {
 			f.MinWorms = 1
 		}
-		f.Connected, f.Workers = true, 2
-		if crossLong() {
-			// Hours-long runs say how far they are, every half minute, on stderr.
-			f.Progress, f.Label = &throttled{w: os.Stderr, every: 30 * time.Second}, name+" "+f.Spec()
-		}
-		f.Member = func(ctx context.Context, sp unicast.Spec) (unicast.Result, error) {
-			m, err := unicast.BuildOn(g, sp)
-			if err != nil {
-				return unicast.Result{}, err
-			}
-			return unicast.SearchReducedFirstPass(m, checker.Options[flit.State]{MaxStates: crossMaxStates, Context: ctx}, 0), nil
-		}
-		r, err := f.Run(t.Context())
+		places, c, err := f.Placements(g, tmpl)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if r.Violated > 0 {
-			t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(nil, r.FirstSpec.Pairs))
+		opt := family.Options{Pool: 2}
+		if crossLong() {
+			// Hours-long runs say how far they are, every half minute, on stderr.
+			opt.Progress, opt.Label = &throttled{w: os.Stderr, every: 30 * time.Second}, name+" "+f.Spec()
 		}
-		if r.Inconclusive > 0 && f.Sample == 0 {
-			t.Errorf("%s: %d instances of %s reached the bound of %d states", name, r.Inconclusive, f.Spec(), crossMaxStates)
+		var instances, inconclusive int
+		var states int64
+		_, err = family.Run(t.Context(), len(places), opt, func(ctx context.Context, _, i int) (unicast.Result, family.Outcome) {
+			sp := tmpl
+			sp.Pairs = places[i]
+			m, err := unicast.BuildOn(g, sp)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return unicast.Result{}, family.Outcome{Verdict: checker.Holds}
+			}
+			r := unicast.SearchReducedFirstPass(m, checker.Options[flit.State]{MaxStates: crossMaxStates, Context: ctx}, 0)
+			return r, family.Outcome{Verdict: r.Verdict, States: r.States}
+		}, func(i int, r unicast.Result, _ family.Outcome) error {
+			instances++
+			states += r.States
+			switch r.Verdict {
+			case checker.Violated:
+				t.Errorf("%s: decided holds, but the explorer deadlocks %s", name, unicast.FormatPairs(nil, places[i]))
+			case checker.Inconclusive:
+				inconclusive++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		c := r.Placements
+		if inconclusive > 0 && f.Sample == 0 {
+			t.Errorf("%s: %d instances of %s reached the bound of %d states", name, inconclusive, f.Spec(), crossMaxStates)
+		}
 		desc := f.Spec() + ":"
 		for k := f.MinWorms; k <= f.MaxWorms; k++ {
 			desc += fmt.Sprintf(" %dw %d/%d/%d", k, c.Enumerated[k], c.Canonical[k], c.Kept[k])
 		}
-		if r.Inconclusive > 0 {
-			desc += fmt.Sprintf(" (%d inconclusive)", r.Inconclusive)
+		if inconclusive > 0 {
+			desc += fmt.Sprintf(" (%d inconclusive)", inconclusive)
 		}
 		row.families = append(row.families, desc)
-		row.instances += r.Instances
-		row.inconclusive += r.Inconclusive
-		row.states += r.States
+		row.instances += instances
+		row.inconclusive += inconclusive
+		row.states += states
 	}
 	if crossLong() && g.Nodes() > 4 {
 		n4, n5 := 40, 20

@@ -818,7 +818,7 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 	}
 	tally.realised++
 	if _, file := rel.(interface{ Source() json.RawMessage }); !file {
-		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions)
+		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions())
 		if err != nil {
 			return "the realised moves do not replay: " + err.Error()
 		}

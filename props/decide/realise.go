@@ -13,7 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Realisation is a deadlock configuration put in place from the empty network: the
@@ -266,13 +265,11 @@ func placementOrder(c *Configuration) ([]int, bool) {
 // and checks that the last state is a deadlock.
 func schedule(m *flit.Model, c *Configuration, order []int) (unicast.Result, error) {
 	s := m.Init()[0]
-	var acts []checker.Action
-	var labels []string
+	tr := checker.Trace[flit.State]{Steps: []checker.Step[flit.State]{{State: s}}}
 	var succ []checker.Transition[flit.State]
 	vcs := m.Config().VCs
 	take := func(t checker.Transition[flit.State]) {
-		acts = append(acts, t.Action)
-		labels = append(labels, m.Describe(s, t.Action))
+		tr.Steps = append(tr.Steps, checker.Step[flit.State]{Action: t.Action, Label: m.Describe(s, t.Action), State: t.Next})
 		s = t.Next
 	}
 	for _, i := range order {
@@ -315,17 +312,12 @@ func schedule(m *flit.Model, c *Configuration, order []int) (unicast.Result, err
 		return unicast.Result{}, err
 	}
 	return unicast.Result{Verdict: checker.Violated, Property: "deadlock", Kind: checker.KindDeadlock, Model: m,
-		Actions: acts, Labels: labels, Final: s, Depth: len(acts), Violation: m.DeadlockText(s, true)}, nil
+		Trace: tr, Depth: tr.Len(), Violation: m.DeadlockText(s, true)}, nil
 }
 
 // steps returns the realisation's moves in the witness schema, each naming the message
-// (worm) that moved, its flit and the channel it entered (render.FlitSteps, from the
-// flit model's own account of each move). An error is a realisation that does not
-// replay on its own model.
+// (worm) that moved, its flit and the channel it entered (props.FlitSteps, from the
+// flit model's own account of each move).
 func (r *Realisation) steps() ([]props.TraceStep, error) {
-	tr, err := checker.Replay[flit.State](r.Result.Model, 0, r.Result.Actions)
-	if err != nil {
-		return nil, fmt.Errorf("the realised moves do not replay: %v", err)
-	}
-	return render.FlitSteps(r.Result.Model, tr), nil
+	return props.FlitSteps(r.Result.Model, r.Result.Trace), nil
 }

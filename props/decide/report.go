@@ -13,7 +13,6 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Report is the static decision of a routing relation on a whole topology (`wormcheck
@@ -168,62 +167,55 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 	} else if d.Verdict == props.Inconclusive && res != nil {
 		r.Witness = res.Witness()
 	}
+	if r.Evidence, err = r.evidence(); err != nil {
+		return nil, fmt.Errorf("routing %s on %s: %v", d.Relation, d.Topology, err)
+	}
 	r.Stats.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
-// SVG draws the witness on the topology (2-D meshes and tori, irregular networks): for a
-// violation, the deadlocked state the configuration's moves reach (every worm on the
-// channels it holds, each blocked header and what it waits for); otherwise the cycle
-// that leaves the sufficient conditions unproven, else the CDG's own cycle (which
-// Duato's condition or the exact search overcame); where the CDG is acyclic, its
-// certificate: every held channel numbered in a topological order (ranksSVG).
-func (r *Report) SVG() ([]byte, error) {
+// evidence is what a picture of the decision shows on the topology: for a violation,
+// the deadlocked state the configuration's moves reach (every worm on the channels it
+// holds, each blocked header and what it waits for); otherwise the cycle that leaves the
+// sufficient conditions unproven, else the CDG's own cycle (which Duato's condition or
+// the exact search overcame); where the CDG is acyclic, its certificate: every held
+// channel numbered in a topological order (ranks). nil when there is nothing to show.
+func (r *Report) evidence() (props.Evidence, error) {
 	if real := r.Realisation; real != nil {
-		m, tr, err := unicast.ReplayWitness(real.Spec, &real.Result)
+		m, tr, _, err := unicast.Witness(real.Spec, &real.Result)
 		if err != nil {
-			return nil, props.BadInputf("--svg: %v", err)
+			return nil, err
 		}
 		d := r.Decision
 		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
 		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
-			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), len(real.Result.Actions))
-		pic, err := render.FlitTrace(m, tr, title, sub, nil)
-		if err != nil {
-			return nil, props.BadInputf("--svg: %v", err)
-		}
-		return pic, nil
+			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
+		return &props.FlitEvidence{Model: m, Trace: tr, Violation: real.Result.Violation, Title: title, Subtitle: sub}, nil
 	}
 	res := r.Analysis
 	if res == nil {
-		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", r.Reason)
+		return nil, nil
 	}
 	w := res.Witness()
 	if w == nil || w.Kind != props.WitnessCycle {
 		w = res.CDGWitness()
 	}
 	if (w == nil || len(w.Cycle) == 0) && res.Acyclic && res.Stranded == nil {
-		return r.ranksSVG()
+		return r.ranks()
 	}
 	if w == nil || len(w.Cycle) == 0 {
-		return nil, props.BadInputf("--svg: there is no cycle to draw (%s)", res.Reason())
+		return nil, nil
 	}
 	what, _, _ := strings.Cut(w.Violation, ":")
-	var pic []byte
-	var err error
 	if r.Verdict == props.Holds {
-		// The relation is deadlock-free although its CDG is cyclic: the cycle is drawn
+		// The relation is deadlock-free although its CDG is cyclic: the cycle is shown
 		// as harmless, with the verdict and its reason first.
-		pic, err = render.ProvenCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
-			fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency ")), r.Reason)
-	} else {
-		pic, err = render.StaticCycle(r.rel.Grid(), w, fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-			fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict))
+		return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Proven: r.Reason,
+			Title:    fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
+			Subtitle: fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency "))}, nil
 	}
-	if err != nil {
-		return nil, props.BadInputf("--svg: %v", err)
-	}
-	return pic, nil
+	return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Title: fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
+		Subtitle: fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict)}, nil
 }
 
 // SetVersion sets the tool version the JSON object names (props.Body).
@@ -269,7 +261,7 @@ func (r *Report) WriteText(w io.Writer) {
 			how = "found by the explorer"
 		}
 		fmt.Fprintf(w, "realised in the flit model (worms %s, %s, buffers 1; %s): %d moves from the empty network reach %s\n",
-			real.Spec.Worms(), lengthsText(real.Spec), how, len(real.Result.Actions), real.Result.Violation)
+			real.Spec.Worms(), lengthsText(real.Spec), how, real.Result.Trace.Len(), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
 }
@@ -305,14 +297,14 @@ const (
 	FigEscapeVertices = "escape_vertices"
 )
 
-// ranksSVG draws the certificate of an acyclic channel dependency graph: its vertices
+// ranks is the certificate of an acyclic channel dependency graph: its vertices
 // numbered in a topological order (Kahn's, smallest vertex first), so every dependency
 // goes up.
-func (r *Report) ranksSVG() ([]byte, error) {
+func (r *Report) ranks() (props.Evidence, error) {
 	res := r.Analysis
 	gr, err := cdg.Dependencies(r.rel)
 	if err != nil {
-		return nil, props.BadInputf("--svg: %v", err)
+		return nil, err
 	}
 	vs := gr.Vertices()
 	index := make(map[cdg.Vertex]int, len(vs)) // lookup only
@@ -331,12 +323,12 @@ func (r *Report) ranksSVG() ([]byte, error) {
 			ready = append(ready, i)
 		}
 	}
-	var ranks []render.RankedChannel
+	var ranks []props.RankedChannel
 	for len(ready) > 0 {
 		slices.Sort(ready)
 		i := ready[0]
 		ready = ready[1:]
-		ranks = append(ranks, render.RankedChannel{Channel: vs[i].Channel, VC: vs[i].VC, Rank: len(ranks) + 1})
+		ranks = append(ranks, props.RankedChannel{Channel: vs[i].Channel, VC: vs[i].VC, Rank: len(ranks) + 1})
 		for _, w := range gr.Succ(vs[i]) {
 			if indeg[index[w]]--; indeg[index[w]] == 0 {
 				ready = append(ready, index[w])
@@ -344,12 +336,9 @@ func (r *Report) ranksSVG() ([]byte, error) {
 		}
 	}
 	if len(ranks) != len(vs) {
-		return nil, props.BadInputf("--svg: the dependency graph has a cycle after all (%d of %d vertices ranked)", len(ranks), len(vs))
+		return nil, fmt.Errorf("the dependency graph has a cycle after all (%d of %d vertices ranked)", len(ranks), len(vs))
 	}
-	pic, err := render.ChannelRanks(r.rel.Grid(), ranks, res.VCs, fmt.Sprintf("%s on %s: an acyclic channel dependency graph", res.Relation, res.Topology),
-		fmt.Sprintf("static check, %d VCs: %s; every dependency goes to a larger number", res.VCs, res.Verdict()))
-	if err != nil {
-		return nil, props.BadInputf("--svg: %v", err)
-	}
-	return pic, nil
+	return &props.RanksEvidence{Grid: r.rel.Grid(), VCs: res.VCs, Ranks: ranks,
+		Title:    fmt.Sprintf("%s on %s: an acyclic channel dependency graph", res.Relation, res.Topology),
+		Subtitle: fmt.Sprintf("static check, %d VCs: %s; every dependency goes to a larger number", res.VCs, res.Verdict())}, nil
 }

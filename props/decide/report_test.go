@@ -23,8 +23,8 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 	if wf.Verdict != checker.Holds || wf.Semantics != "static" || wf.Stats.States == 0 {
 		t.Errorf("west-first: %s, %s, %d states", wf.Verdict, wf.Semantics, wf.Stats.States)
 	}
-	if svg, err := wf.SVG(); err != nil || !strings.Contains(string(svg), "an acyclic channel dependency graph") {
-		t.Errorf("west-first SVG (the rank certificate): %v", err)
+	if ev, ok := wf.Evidence.(*props.RanksEvidence); !ok || len(ev.Ranks) == 0 || !strings.Contains(ev.Title, "an acyclic channel dependency graph") {
+		t.Errorf("west-first evidence (the rank certificate): %+v", wf.Evidence)
 	}
 	var b strings.Builder
 	wf.WriteText(&b)
@@ -42,8 +42,8 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 	if c := ad.Witness.Configuration; c == nil || len(c.Worms) != 4 || c.Channels != 4 || !c.Minimal || len(ad.Witness.Steps) != 4 {
 		t.Errorf("adaptive: configuration %+v, %d steps; want 4 worms on 4 channels, minimal, 4 moves", c, len(ad.Witness.Steps))
 	}
-	if pic, err := ad.SVG(); err != nil || !strings.Contains(string(pic), "<svg") {
-		t.Errorf("adaptive SVG: %v", err)
+	if ev, ok := ad.Evidence.(*props.FlitEvidence); !ok || len(ev.Trace.Steps) != len(ad.Witness.Steps)+1 {
+		t.Errorf("adaptive evidence: %+v; want the realised moves", ad.Evidence)
 	}
 
 	du, err := Prove(t.Context(), "torus:4x4", "duato", os.ReadFile)
@@ -53,9 +53,10 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 	if du.Verdict != checker.Holds || du.CDGWitness == nil {
 		t.Errorf("duato: %s, CDG witness %v", du.Verdict, du.CDGWitness)
 	}
-	// Its picture draws the CDG's cycle as harmless: grey, the verdict in the title, no red.
-	if pic, err := du.SVG(); err != nil || !strings.Contains(string(pic), "duato on torus:4x4: holds") || strings.Contains(string(pic), "#d00000") || !strings.Contains(string(pic), "Duato") {
-		t.Errorf("duato SVG: %v; want a grey cycle under a holds title:\n%s", err, pic)
+	// Its evidence is the CDG's cycle, proven harmless: the verdict in the title, why
+	// beside it.
+	if ev, ok := du.Evidence.(*props.CycleEvidence); !ok || !strings.Contains(ev.Title, "duato on torus:4x4: holds") || !strings.Contains(ev.Proven, "Duato") {
+		t.Errorf("duato evidence: %+v; want a proven cycle under a holds title", du.Evidence)
 	}
 	data, err := json.Marshal(du)
 	if err != nil {

@@ -6,17 +6,11 @@ import (
 	"html"
 
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // The pictures of the banyan multistage network (002): a blocking witness (two packets'
 // region trees sharing a link) and a deadlocked state of the multicast model.
-
-// BanyanPath is a packet to draw on a banyan: its name and the channels it holds or
-// needs.
-type BanyanPath struct {
-	Name     string
-	Channels []topology.ChannelID
-}
 
 var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"}
 
@@ -27,7 +21,7 @@ var banyanColours = [...]string{"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c
 // Every packet of pkts has a legend line, one that holds no channel too; notes (the
 // wait-for edges of a deadlock) follow the legend. The output is a complete,
 // deterministic SVG document.
-func Banyan(b *topology.Banyan, title string, pkts []BanyanPath, contested []topology.ChannelID, notes ...string) []byte {
+func Banyan(b *topology.Banyan, title string, pkts []props.BanyanPath, contested []topology.ChannelID, notes ...string) []byte {
 	n, size := b.Stages(), b.Nodes()
 	const rowH, colW, seW, left, top = 22, 110, 34, 60, 50
 	width := left*2 + (n+1)*colW
@@ -108,10 +102,10 @@ func Banyan(b *topology.Banyan, title string, pkts []BanyanPath, contested []top
 // BanyanConflict draws a blocking witness (topology.Banyan.FirstConflict): the two packets'
 // region trees and the link they share.
 func BanyanConflict(b *topology.Banyan, c *topology.LinkConflict) []byte {
-	a := BanyanPath{Name: c.PacketA.String(), Channels: treeChannels(b, c.PacketA.Source, c.PacketA.Dest)}
-	d := BanyanPath{Name: c.PacketB.String(), Channels: treeChannels(b, c.PacketB.Source, c.PacketB.Dest)}
+	a := props.BanyanPath{Name: c.PacketA.String(), Channels: treeChannels(b, c.PacketA.Source, c.PacketA.Dest)}
+	d := props.BanyanPath{Name: c.PacketB.String(), Channels: treeChannels(b, c.PacketB.Source, c.PacketB.Dest)}
 	link := topology.ChannelID(c.Channel)
-	return Banyan(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, d.Name, b.ChannelName(link)), []BanyanPath{a, d}, []topology.ChannelID{link})
+	return Banyan(b, fmt.Sprintf("%s: %s and %s both need %s", b.Spec(), a.Name, d.Name, b.ChannelName(link)), []props.BanyanPath{a, d}, []topology.ChannelID{link})
 }
 
 // treeChannels returns the channels of the tree of a packet from src with header h (none

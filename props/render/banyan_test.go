@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/banyan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -45,10 +46,10 @@ func TestBanyanDeadlock(t *testing.T) {
 // deadlockPicture draws the links every packet of s holds, and in red those its heads
 // wait for, as props/check draws a banyan deadlock.
 func deadlockPicture(sys *banyan.System, s banyan.State) []byte {
-	var pkts []render.BanyanPath
+	var pkts []props.BanyanPath
 	for p := range s.Held {
 		if cs := sys.HeldChannels(s, p); len(cs) > 0 {
-			pkts = append(pkts, render.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
+			pkts = append(pkts, props.BanyanPath{Name: sys.PacketName(s, p), Channels: cs})
 		}
 	}
 	var contested []topology.ChannelID

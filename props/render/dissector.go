@@ -7,6 +7,8 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+
+	"github.com/wormcheck/wormcheck/model/topology"
 )
 
 //go:embed wormcheck.lua
@@ -19,10 +21,18 @@ var dissector []byte
 // `tshark -X lua_script:wormcheck.lua -r trace.pcap -V`.
 func Dissector() []byte { return bytes.Clone(dissector) }
 
-// DissectorFor is Dissector with topology (a spec such as "mesh:8x8", which the caller
-// has validated) as the default of its wormcheck.topology preference, so that it shows
-// nodes by their coordinates without a -o option. The spec is written into a Lua string
-// literal, quoted with %q.
-func DissectorFor(topology string) []byte {
-	return bytes.Replace(dissector, []byte(`local TOPOLOGY = ""`), fmt.Appendf(nil, "local TOPOLOGY = %q", topology), 1)
+// DissectorFor is Dissector with spec (a mesh, torus or hypercube such as "mesh:8x8") as
+// the default of its wormcheck.topology preference, so that it shows nodes by their
+// coordinates without a -o option. The canonical spec is written into a Lua string
+// literal, quoted with %q. A spec that does not parse, or names a network without
+// coordinates, is an error that says so.
+func DissectorFor(spec string) ([]byte, error) {
+	g, err := topology.Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	if g.IsGraph() {
+		return nil, fmt.Errorf("%s: the dissector names nodes by coordinates on meshes, tori and hypercubes only", spec)
+	}
+	return bytes.Replace(dissector, []byte(`local TOPOLOGY = ""`), fmt.Appendf(nil, "local TOPOLOGY = %q", g.Spec()), 1), nil
 }

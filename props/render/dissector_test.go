@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/banyanwire"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -76,7 +77,7 @@ func wantLines(t *testing.T, out string, lines ...string) {
 // and the first flit crossing, every field by name and value.
 func TestDissectorFlitTrace(t *testing.T) {
 	in, m, tr, _ := tm1(t)
-	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	pc, err := render.Capture(&props.FlitEvidence{Model: m, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestDissectorSim(t *testing.T) {
 // mesh:3x2) names nodes and channels as the text output does, and without it by number.
 func TestDissectorCoordinates(t *testing.T) {
 	in, m, tr, _ := tm1(t)
-	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	pc, err := render.Capture(&props.FlitEvidence{Model: m, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,11 @@ func TestDissectorCoordinates(t *testing.T) {
 		"(the ejection channel at ",
 	}
 	wantLines(t, tsharkWith(t, render.Dissector(), pc, "-o", "wormcheck.topology:"+g.Spec()), want...)
-	wantLines(t, tsharkWith(t, render.DissectorFor(g.Spec()), pc), want...)
+	lua, err := render.DissectorFor(g.Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, tsharkWith(t, lua, pc), want...)
 	plain := tshark(t, pc)
 	if strings.Contains(plain, g.NodeName(m0.Source)) || !strings.Contains(plain, "m0 from "+itoa(int(m0.Source))+" to ") {
 		t.Errorf("without a topology the nodes must be numbers:\n%s", plain)

@@ -1,24 +1,28 @@
-// Package render draws wormcheck's witnesses so that a person can understand them, one
-// function per witness kind (props.Witness):
+// Package render draws the evidence of wormcheck's verdicts (props.Evidence) so that a
+// person can understand it; the command line calls it when --svg, --pcap, --explore or
+// prove --witness-dir ask, and nothing else does: the library decides and returns
+// evidence, it never draws. Picture draws any evidence by its kind:
 //
-//   - trace (a deadlock): FlitTrace / FlitFiles / TraceFiles — the last state on the
-//     topology with the wait-for cycle numbered (WitnessCycle gives it to the witness);
-//   - lasso (livelock, starvation): FlitLasso — the state the cycle returns to and the
-//     cycle's hops; FlitWitness picks between the two by kind;
-//   - pair (schedule contention): Schedule — the two unicasts apart and the occupancy
-//     timeline; without a pair, one panel per step;
-//   - cycle (a static routing proof): StaticCycle;
-//   - instance (a partition's subnetworks): Partition;
-//   - banyan (002): BanyanConflict (a blocking pattern's two trees and their shared link)
-//     and BanyanDeadlock (a deadlocked state of the banyan multicast model);
+//   - a flit-level trace (a deadlock): FlitTrace — the last state on the topology with
+//     the wait-for cycle numbered (the cycle props.FlitCycle gives the witness);
+//   - a lasso (livelock, starvation): FlitLasso — the state the cycle returns to and
+//     the cycle's hops;
+//   - a schedule: ScheduleTitled — the contending pair apart with the occupancy
+//     timeline, or one panel per step;
+//   - a dependency cycle of a routing relation: StaticCycle, ProvenCycle (harmless);
+//     the certificate of an acyclic one: ChannelRanks;
+//   - a partition's subnetworks: Partition;
+//   - a banyan witness (002): BanyanConflict (a blocking pattern's two trees and their
+//     shared link) and Banyan (a deadlocked state);
+//   - a latency plot: LatencyPanels, LatencyPlot;
 //
-// and the browser trace explorer (FlitScene, ScheduleScene, Explorer) and the Wireshark
-// dissector of the captures (Dissector).
+// Capture writes a flit-level or banyan run as pcap, SceneOf builds the browser trace
+// explorer's data (FlitScene, ScheduleScene; Explorer, ServeExplorer serve it), and
+// Dissector is the Wireshark dissector of the captures.
 //
-// Pictures take model-level inputs (topology.Network, model.Schedule, flit states, props.Witness)
-// so every algorithm's witnesses are drawn the same way; the one exception is
-// BanyanDeadlock, whose state is algos/banyan's System (the banyan multicast model lives
-// with its algorithm). algos do not import render. Output is a pure function of the
-// input: no clock, no map iteration, fixed number formatting, so pictures can be
-// golden-tested and diffed (go test ./props/render -update rewrites testdata).
+// Pictures take model-level values (topology.Network, model.Schedule, flit states, the
+// evidence's own types), so every algorithm's witnesses are drawn the same way; render
+// knows no algorithm. Output is a pure function of the input: no clock, no map
+// iteration, fixed number formatting, so pictures can be golden-tested and diffed (go
+// test ./props/render -update rewrites testdata).
 package render

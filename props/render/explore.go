@@ -10,9 +10,6 @@ package render
 import (
 	"fmt"
 
-	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/model"
-	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/schedule"
@@ -170,11 +167,12 @@ func sceneGrid(g *topology.Network) SceneGrid {
 	return sg
 }
 
-// FlitScene builds the explorer's data for a flit-level trace (or, with a lasso witness
-// w, a lasso whose cycle starts at step w.CycleStart): one frame per state, each with the
-// lanes held and their flits, the blocked headers and the wait-for cycle among them.
-// Cost: O(steps x (messages + virtual channels)).
-func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string) (*Scene, error) {
+// FlitScene builds the explorer's data for a flit-level run (a trace, or a lasso whose
+// cycle starts at step ev.CycleStart): one frame per state, each with the lanes held and
+// their flits, the blocked headers and the wait-for cycle among them. Cost: O(steps x
+// (messages + virtual channels)).
+func FlitScene(ev *props.FlitEvidence) (*Scene, error) {
+	m, tr := ev.Model, ev.Trace
 	g, err := gridOf(m)
 	if err != nil {
 		return nil, err
@@ -186,12 +184,10 @@ func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 		return nil, fmt.Errorf("render: empty trace")
 	}
 	cfg := m.Config()
-	sc := &Scene{Format: SceneFormat, Kind: "flit", Title: title, Subtitle: subtitle, Grid: sceneGrid(g), VCs: cfg.VCs, LassoStart: -1, Shared: -1}
-	if w != nil {
-		sc.Violation = w.Violation
-		if w.Kind == props.WitnessLasso {
-			sc.LassoStart = w.CycleStart
-		}
+	sc := &Scene{Format: SceneFormat, Kind: "flit", Title: ev.Title, Subtitle: ev.Subtitle, Grid: sceneGrid(g), VCs: cfg.VCs,
+		LassoStart: -1, Shared: -1, Violation: ev.Violation}
+	if ev.Lasso {
+		sc.LassoStart = ev.CycleStart
 	}
 	for i, mc := range cfg.Messages {
 		sm := SceneMessage{Name: MessageName(i), Colour: MessageColor(i), Source: int(mc.Source), Flits: mc.Flits()}
@@ -239,10 +235,11 @@ func FlitScene(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, ti
 }
 
 // ScheduleScene builds the explorer's data for a schedule: every unicast with its path
-// and, under the timed semantics at the witness's parameters (or ts=1 tr=0 tc=1 L=1
-// without a timed witness), its holding interval on every hop, so that the page's time
-// slider shows channel occupancy; a channel witness's pair and channel are marked.
-func ScheduleScene(s *model.Schedule, w *props.ScheduleWitness, title string) (*Scene, error) {
+// and, under the timed semantics at the contention's parameters (or ts=1 tr=0 tc=1 L=1
+// without a timed one), its holding interval on every hop, so that the page's time
+// slider shows channel occupancy; a contending pair and its channel are marked.
+func ScheduleScene(ev *props.ScheduleEvidence) (*Scene, error) {
+	s, w, title := ev.Schedule, ev.Contention, ev.Title
 	g, err := s.Grid()
 	if err != nil {
 		return nil, err

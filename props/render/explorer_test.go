@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 	"github.com/wormcheck/wormcheck/props/schedule"
 )
@@ -23,7 +24,7 @@ import (
 // the last with both blocked headers and the cycle m0 -> m1 -> m0.
 func TestFlitScene(t *testing.T) {
 	_, m, tr, _ := tm1(t)
-	sc, err := render.FlitScene(m, tr, nil, "TM1", "")
+	sc, err := render.FlitScene(&props.FlitEvidence{Model: m, Trace: tr, Title: "TM1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +126,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // URL. It keeps a screenshot of the last step.
 func TestExplorerInBrowser(t *testing.T) {
 	_, m, tr, tf := tm1(t)
-	title, sub := render.TraceTitles(tf, tf.Violation, tr.Len())
-	sc, err := render.FlitScene(m, tr, nil, title, sub)
+	sc, err := render.FlitScene(props.TraceEvidence(tf, m, tr, tf.Violation))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestExplorerScheduleInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := schedule.Depth(s, schedule.DepthOptions{}).ScheduleWitness()
-	sc, err := render.ScheduleScene(s, w, "stepwise-not-depth.json")
+	sc, err := render.ScheduleScene(&props.ScheduleEvidence{Schedule: s, Contention: w, Title: "stepwise-not-depth.json"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,8 +172,38 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		titleH += 16
 	}
 	fr.top = titleH + fr.pad - 10
+	legend := p.legend(vcs)
+	longest := max(len(p.Title)*13/11, len(p.Subtitle))
+	for _, l := range legend {
+		longest = max(longest, len(l.text)+6)
+	}
+	w := max(fr.width(), 20+charW*float64(longest))
+	legendTop := fr.top + fr.height() - fr.pad + 10
+	h := legendTop + float64(len(legend))*legendRow + 10
 
-	// The legend: every colour, line style and ring, then the cycle and the notes.
+	var b bytes.Buffer
+	p.open(&b, fr, w, h, titleH)
+	p.drawChannels(&b, fr, vcs)
+	p.drawPaths(&b, fr, vcs)
+	p.drawHolds(&b, fr, vcs)
+	p.drawLoop(&b, fr, vcs)
+	p.drawNodes(&b, fr)
+	p.drawBlocked(&b, fr, vcs)
+	p.drawCycle(&b, fr)
+	b.WriteString("<g id=\"legend\">\n")
+	row := legendTop
+	for _, l := range legend {
+		l.draw(&b, row)
+		row += legendRow
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.Bytes(), nil
+}
+
+// legend is the picture's legend: every colour, line style and ring, then the cycle
+// (or the lasso's loop), the headers blocked outside it and the notes.
+func (p FlitPicture) legend(vcs int) []legendLine {
+	g := p.Grid
 	var legend []legendLine
 	for i, m := range p.Messages {
 		text := m.Name + ": " + route(g, m)
@@ -236,64 +266,73 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		legend = append(legend, legendLine{text: n})
 	}
 
-	longest := max(len(p.Title)*13/11, len(p.Subtitle))
-	for _, l := range legend {
-		longest = max(longest, len(l.text)+6)
-	}
-	w := max(fr.width(), 20+charW*float64(longest))
-	legendTop := fr.top + fr.height() - fr.pad + 10
-	h := legendTop + float64(len(legend))*legendRow + 10
+	return legend
+}
 
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"monospace\" font-size=\"11\">\n", f1(w), f1(h), f1(w), f1(h))
+// open starts the SVG document of size w x h: its markers, the title and subtitle and,
+// for a cropped frame, what it shows.
+func (p FlitPicture) open(b *bytes.Buffer, fr frame, w, h, titleH float64) {
+	g := p.Grid
+	fmt.Fprintf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\" font-family=\"monospace\" font-size=\"11\">\n", f1(w), f1(h), f1(w), f1(h))
 	b.WriteString("<defs>\n")
 	b.WriteString("<marker id=\"arr\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#aaa\"/></marker>\n")
-	fmt.Fprintf(&b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
+	fmt.Fprintf(b, "<marker id=\"blk\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", hotRed)
 	for _, i := range p.anyOfMessages() {
-		fmt.Fprintf(&b, "<marker id=\"blk%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", i, MessageColor(i))
+		fmt.Fprintf(b, "<marker id=\"blk%d\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", i, MessageColor(i))
 	}
-	fmt.Fprintf(&b, "<marker id=\"wait\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", waitColour)
-	fmt.Fprintf(&b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
+	fmt.Fprintf(b, "<marker id=\"wait\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", waitColour)
+	fmt.Fprintf(b, "<marker id=\"loop\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>\n", loopColour)
 	b.WriteString("</defs>\n")
-	fmt.Fprintf(&b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
-	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", html.EscapeString(p.Title))
+	fmt.Fprintf(b, "<rect width=\"%s\" height=\"%s\" fill=\"white\"/>\n", f1(w), f1(h))
+	fmt.Fprintf(b, "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">%s</text>\n", html.EscapeString(p.Title))
 	if p.Subtitle != "" {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
+		fmt.Fprintf(b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
 	}
 	if !fr.full() {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
+		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
 			f1(titleH+8), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
 	}
 
-	// Channels: one thin grey arrow per lane.
+}
+
+// drawChannels draws the channels: one thin grey arrow per lane.
+func (p FlitPicture) drawChannels(b *bytes.Buffer, fr frame, vcs int) {
+	g := p.Grid
 	b.WriteString("<g id=\"channels\">\n")
 	for c := 0; c < g.Channels(); c++ {
 		for vc := 0; vc < vcs; vc++ {
 			for _, s := range fr.lane(topology.ChannelID(c), vc) {
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#ccc\" stroke-width=\"1\" marker-end=\"url(#arr)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]))
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#ccc\" stroke-width=\"1\" marker-end=\"url(#arr)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]))
 			}
 		}
 	}
 	b.WriteString("</g>\n")
+}
 
-	// Message paths: dashed lines in the message's colour, outside the lanes.
+// drawPaths draws the messages' paths: dashed lines in the message's colour, outside
+// the lanes.
+func (p FlitPicture) drawPaths(b *bytes.Buffer, fr frame, vcs int) {
 	b.WriteString("<g id=\"paths\">\n")
 	for i, m := range p.Messages {
 		for _, c := range m.Path {
 			for _, s := range fr.lane(c, vcs) {
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" opacity=\"0.8\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(i))
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\" opacity=\"0.8\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(i))
 			}
 		}
 	}
 	b.WriteString("</g>\n")
+}
 
-	// Holds: thick lines on the held lane, labelled outside the link.
+// drawHolds draws the lanes held: thick lines on the held lane, labelled outside the
+// link.
+func (p FlitPicture) drawHolds(b *bytes.Buffer, fr frame, vcs int) {
+	g := p.Grid
 	b.WriteString("<g id=\"holds\">\n")
 	for _, hd := range p.Holds {
 		segs := fr.lane(hd.Channel, hd.VC)
 		name := p.Messages[hd.Message].Name
 		for _, s := range segs {
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"><title>%s holds %s vc%d (%d flits)</title></line>\n",
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"4\" stroke-linecap=\"round\"><title>%s holds %s vc%d (%d flits)</title></line>\n",
 				f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(hd.Message), html.EscapeString(name), g.ChannelName(hd.Channel), hd.VC, hd.Flits)
 		}
 		if len(segs) == 0 {
@@ -303,11 +342,14 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		nx, ny := fr.normal(hd.Channel)
 		off := laneGap*float64(vcs+1) + 8 + 10*float64(hd.VC)
 		mx, my := (s[0]+s[2])/2+nx*off, (s[1]+s[3])/2+ny*off+3.5
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
 	}
 	b.WriteString("</g>\n")
+}
 
-	// The lasso's cycle: purple arrows outside the lanes, labelled with their steps.
+// drawLoop draws the lasso's cycle: purple arrows outside the lanes, labelled with
+// their steps.
+func (p FlitPicture) drawLoop(b *bytes.Buffer, fr frame, vcs int) {
 	if len(p.Loop) > 0 {
 		b.WriteString("<g id=\"loop\">\n")
 		for _, lh := range p.Loop {
@@ -317,7 +359,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 				if j == len(segs)-1 {
 					marker = " marker-end=\"url(#loop)\""
 				}
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2.5\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), loopColour, marker)
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2.5\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), loopColour, marker)
 			}
 			if len(segs) == 0 {
 				continue
@@ -330,106 +372,103 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 			for _, k := range lh.Steps {
 				steps = append(steps, fmt.Sprint(k))
 			}
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\" class=\"loop-step\">%s</text>\n", f1(x), f1(y), loopColour, strings.Join(steps, ","))
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\" class=\"loop-step\">%s</text>\n", f1(x), f1(y), loopColour, strings.Join(steps, ","))
 		}
 		b.WriteString("</g>\n")
 	}
+}
 
-	// Nodes, with sources and destinations marked.
+// drawNodes draws the nodes, with sources and destinations marked.
+func (p FlitPicture) drawNodes(b *bytes.Buffer, fr frame) {
+	g := p.Grid
 	b.WriteString("<g id=\"nodes\">\n")
 	for v := 0; v < g.Nodes(); v++ {
 		if !fr.inside(topology.NodeID(v)) {
 			continue
 		}
 		x, y := fr.xy(topology.NodeID(v))
-		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"#f8f8f8\" stroke=\"#333\"/>\n", f1(x), f1(y), f1(nodeR))
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n", f1(x), f1(y+3), g.NodeName(topology.NodeID(v)))
+		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"#f8f8f8\" stroke=\"#333\"/>\n", f1(x), f1(y), f1(nodeR))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\" font-size=\"8\">%s</text>\n", f1(x), f1(y+3), g.NodeName(topology.NodeID(v)))
 	}
 	destRow := map[topology.NodeID]int{}
 	for i, m := range p.Messages {
 		x, y := fr.xy(m.Source)
-		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s source</title></rect>\n",
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"><title>%s source</title></rect>\n",
 			f1(x-nodeR-3-float64(2*i)), f1(y-nodeR-3-float64(2*i)), f1(2*nodeR+6+float64(4*i)), f1(2*nodeR+6+float64(4*i)), MessageColor(i), html.EscapeString(m.Name))
 		for j, d := range m.Destinations {
 			x, y := fr.xy(d)
 			k := destRow[d]
 			destRow[d]++
 			// Right of the source squares (which grow by 2 per message) and stacked upwards.
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
+}
 
-	// Blocked headers: a red ring at the node and a red dashed arrow along the wanted
-	// channel; their labels stack under the node.
+// drawBlocked draws the blocked headers: a red ring at the node and a red dashed arrow
+// along the wanted channel; their labels stack under the node.
+func (p FlitPicture) drawBlocked(b *bytes.Buffer, fr frame, vcs int) {
+	g := p.Grid
 	b.WriteString("<g id=\"blocked\">\n")
 	labelRow := map[topology.NodeID]int{}
 	for _, bl := range p.Blocked {
 		x, y := fr.xy(bl.At)
-		fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"><title>%s blocked</title></circle>\n", f1(x), f1(y), f1(nodeR+4), hotRed, html.EscapeString(bl.Label))
+		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\"><title>%s blocked</title></circle>\n", f1(x), f1(y), f1(nodeR+4), hotRed, html.EscapeString(bl.Label))
 		if len(bl.AnyOf) > 1 {
 			// An adaptive header waits for every permitted output: each dashed in its
 			// message's colour, the preferred one (Wants) too, outside the lanes and the
 			// routes so that the holders' lanes stay visible.
 			for _, c := range bl.AnyOf {
 				for _, s := range fr.lane(c, vcs+1) {
-					fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk%d)\"><title>%s waits for %s (busy)</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(bl.Message), bl.Message, html.EscapeString(bl.Label), g.ChannelName(c))
+					fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk%d)\"><title>%s waits for %s (busy)</title></line>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), MessageColor(bl.Message), bl.Message, html.EscapeString(bl.Label), g.ChannelName(c))
 				}
 			}
 		} else if bl.Wants != topology.None {
 			for _, s := range fr.lane(bl.Wants, 0) {
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed)
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"3 2\" marker-end=\"url(#blk)\"/>\n", f1(s[0]), f1(s[1]), f1(s[2]), f1(s[3]), hotRed)
 			}
 		}
 		k := labelRow[bl.At]
 		labelRow[bl.At]++
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-weight=\"bold\" font-size=\"10\">%s</text>\n", f1(x+nodeR+2), f1(y+nodeR+10+float64(11*k)), hotRed, html.EscapeString(bl.Label))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-weight=\"bold\" font-size=\"10\">%s</text>\n", f1(x+nodeR+2), f1(y+nodeR+10+float64(11*k)), hotRed, html.EscapeString(bl.Label))
 	}
 	b.WriteString("</g>\n")
+}
 
-	// The wait-for cycle: a numbered red disc on each wanted channel, a third of the way.
-	if len(p.Cycle) > 0 {
-		b.WriteString("<g id=\"cycle\">\n")
-		for k, l := range p.Cycle {
-			bl := p.Blocked[l.Header]
-			var x, y float64
-			if l.Channel == topology.None {
-				x, y = fr.xy(bl.At)
-				x, y = x+nodeR+2, y+nodeR+2
-			} else if s := fr.lane(l.Channel, 0); len(s) > 0 {
-				x, y = s[0][0]+(s[0][2]-s[0][0])*0.35, s[0][1]+(s[0][3]-s[0][1])*0.35
-			}
-			fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"7\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), hotRed, html.EscapeString(p.cycleText(l)))
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y+3), k+1)
-		}
-		b.WriteString("</g>\n")
+// drawCycle draws the wait-for cycle: a numbered red disc on each wanted channel, a
+// third of the way, and the wait-for edges.
+func (p FlitPicture) drawCycle(b *bytes.Buffer, fr frame) {
+	if len(p.Cycle) == 0 {
+		return
 	}
-
+	b.WriteString("<g id=\"cycle\">\n")
+	for k, l := range p.Cycle {
+		bl := p.Blocked[l.Header]
+		var x, y float64
+		if l.Channel == topology.None {
+			x, y = fr.xy(bl.At)
+			x, y = x+nodeR+2, y+nodeR+2
+		} else if s := fr.lane(l.Channel, 0); len(s) > 0 {
+			x, y = s[0][0]+(s[0][2]-s[0][0])*0.35, s[0][1]+(s[0][3]-s[0][1])*0.35
+		}
+		fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"7\" fill=\"%s\"><title>%s</title></circle>\n", f1(x), f1(y), hotRed, html.EscapeString(p.cycleText(l)))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"white\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y+3), k+1)
+	}
+	b.WriteString("</g>\n")
 	// The wait-for edges: from each link's holder (its own blocked header in the cycle)
 	// to the header it blocks, so the cycle can be followed around the picture.
-	if len(p.Cycle) > 0 {
-		b.WriteString("<g id=\"waitfor\">\n")
-		for k, l := range p.Cycle {
-			fx, fy, ok := p.holderAt(fr, k)
-			if !ok {
-				continue
-			}
-			bl := p.Blocked[l.Header]
-			tx, ty := fr.xy(bl.At)
-			waitEdge(&b, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
+	b.WriteString("<g id=\"waitfor\">\n")
+	for k, l := range p.Cycle {
+		fx, fy, ok := p.holderAt(fr, k)
+		if !ok {
+			continue
 		}
-		b.WriteString("</g>\n")
+		bl := p.Blocked[l.Header]
+		tx, ty := fr.xy(bl.At)
+		waitEdge(b, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
 	}
-
-	// Legend.
-	b.WriteString("<g id=\"legend\">\n")
-	row := legendTop
-	for _, l := range legend {
-		l.draw(&b, row)
-		row += legendRow
-	}
-	b.WriteString("</g>\n</svg>\n")
-	return b.Bytes(), nil
+	b.WriteString("</g>\n")
 }
 
 // waitColour draws the wait-for edges: darker than the red of blocked headers, so the

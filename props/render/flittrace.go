@@ -5,18 +5,12 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
-	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/system"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
 )
 
 // MessageName is how pictures, the explorer and model/flit's Waits text name message i.
@@ -118,14 +112,13 @@ func FlitState(m *flit.Model, s flit.State) (FlitPicture, error) {
 	return p, nil
 }
 
-// waitCycle maps the wait-for cycle of s (model/flit's WaitFor graph,
-// system.WaitGraph.Cycle over the state's local deadlock) onto the blocked headers of
+// waitCycle maps the wait-for cycle of s (flit.Model.WaitCycle) onto the blocked headers of
 // p, so that the picture, the witness text and the explorer name the same cycle. A
 // waiter the picture shows no header for (a flit waiting for room or injection) gets a
 // header entry at its router.
 func waitCycle(m *flit.Model, p *FlitPicture, s flit.State) []CycleLink {
 	var out []CycleLink
-	for _, e := range WaitCycle(m, s) {
+	for _, e := range m.WaitCycle(s) {
 		h := -1
 		for k, bl := range p.Blocked {
 			if bl.Message == e.Waiter && bl.At == e.At {
@@ -138,63 +131,6 @@ func waitCycle(m *flit.Model, p *FlitPicture, s flit.State) []CycleLink {
 			h = len(p.Blocked) - 1
 		}
 		out = append(out, CycleLink{Header: h, Channel: e.Channel, VC: e.VC, Holder: e.Holder})
-	}
-	return out
-}
-
-// WaitLink is one edge of a flit state's wait-for cycle: message Waiter, at router At,
-// waits for lane VC of channel Channel (topology.None and VC -1: the ejection or injection
-// channel, Port says which), which message Holder holds.
-type WaitLink struct {
-	Waiter  int
-	At      topology.NodeID
-	Channel topology.ChannelID
-	VC      int
-	Port    string // "", "ejection" or "injection"
-	Holder  int
-}
-
-// WaitCycle returns the wait-for cycle of state s of m, in order around it: the first
-// cycle (system.WaitGraph.Cycle) among the messages of s's local deadlock, or among its
-// blocked messages when it has none. nil when s has no cycle.
-func WaitCycle(m *flit.Model, s flit.State) []WaitLink {
-	g := m.WaitFor(s)
-	set := g.Explained()
-	var out []WaitLink
-	for _, e := range g.Cycle(set) {
-		w := g.Waits[e.Wait]
-		need := w.Needs[e.Need]
-		l := WaitLink{Waiter: e.Waiter, At: topology.NodeID(w.At), Channel: topology.None, VC: -1, Holder: e.Holder}
-		switch {
-		case need.ID >= 0:
-			l.Channel, l.VC = m.Channel(flit.Out(need.ID)), m.VCOf(flit.Out(need.ID))
-		case w.Kind == flit.WaitInject:
-			l.Port = "injection"
-		default:
-			l.Port = "ejection"
-		}
-		if w.Kind == flit.WaitEject {
-			// A delivery-channel wait names the channel its holder arrived on; the
-			// picture draws it at the router.
-			l.Channel, l.VC, l.Port = topology.None, -1, "ejection"
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
-// WitnessCycle returns the wait-for cycle of the last state of a flit-level trace in the
-// witness schema (props.CycleEdge, in order around the cycle; WaitCycle), so that the
-// witness text, the picture and the explorer name the same messages and channels. It is
-// nil when the state has no cycle.
-func WitnessCycle(m *flit.Model, s flit.State) []props.CycleEdge {
-	var out []props.CycleEdge
-	for _, l := range WaitCycle(m, s) {
-		e := props.CycleEdge{Message: l.Waiter, Channel: l.Port, VC: max(l.VC, 0), Holder: l.Holder}
-		if l.Channel != topology.None {
-			e.Channel = m.Config().Net.ChannelName(l.Channel)
-		}
-		out = append(out, e)
 	}
 	return out
 }
@@ -213,67 +149,6 @@ func FlitTrace(m *flit.Model, tr checker.Trace[flit.State], title, subtitle stri
 	}
 	p.Title, p.Subtitle, p.Notes = title, subtitle, notes
 	return DrawFlit(p)
-}
-
-// TraceTitles returns the title and subtitle of a saved trace's picture: what the last
-// state shows (the kind of violation and the trace length) and the instance with its
-// parameters, so that a picture says what it is without its file name.
-func TraceTitles(tf *tracefile.File, violation string, steps int) (string, string) {
-	kind, _, _ := strings.Cut(violation, ": ")
-	if kind == "" {
-		kind = "no violation"
-	}
-	title := fmt.Sprintf("%s %s on %s: %s after %d steps", tf.Algorithm, tf.Property, tf.Topology, kind, steps)
-	if cs := tf.CycleStart; cs != nil && *cs >= 0 && *cs < steps {
-		title = fmt.Sprintf("%s %s on %s: %s, %d steps then a cycle of %d repeated forever", tf.Algorithm, tf.Property, tf.Topology, kind, *cs, steps-*cs)
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, tf.Params); err != nil {
-		b.Reset()
-		b.Write(tf.Params)
-	}
-	params := strings.NewReplacer(`\u003e`, ">", `\u003c`, "<", `\u0026`, "&").Replace(b.String())
-	return title, "parameters: " + params
-}
-
-// TraceNotes splits a violation's detail ("wait-for cycle m0 -> m1 -> m0: m0 at (1,0)
-// waits for ...; m1 at ...") into legend lines.
-func TraceNotes(violation string) []string {
-	_, detail, ok := strings.Cut(violation, ": ")
-	if !ok || detail == "" {
-		return nil
-	}
-	return strings.Split(detail, "; ")
-}
-
-// FlitFiles draws a flit-level trace (FlitTrace) and captures it as pcap
-// (flitwire.FlitPCAP): the SVG and pcap witness files of a deadlock or a broken invariant.
-func FlitFiles(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) (svg, pcap []byte, err error) {
-	if svg, err = FlitWitness(m, tr, w, title, subtitle, notes); err != nil {
-		return nil, nil, err
-	}
-	states, actions := runOf(tr)
-	if pcap, err = flitwire.FlitPCAP(m, states, actions); err != nil {
-		return nil, nil, err
-	}
-	return svg, pcap, nil
-}
-
-// TraceFiles renders a saved flit-level trace file, replayed on model m to tr with the
-// given violation, as the witness files `replay` and `prove --witness-dir` write: "json"
-// (the trace file), "svg" (the last state and its wait-for cycle) and "pcap" (every flit
-// move).
-func TraceFiles(tf *tracefile.File, m *flit.Model, tr checker.Trace[flit.State], violation string) (map[string][]byte, error) {
-	js, err := json.MarshalIndent(tf, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	title, sub := TraceTitles(tf, violation, tr.Len())
-	svg, pcap, err := FlitFiles(m, tr, nil, title, sub, TraceNotes(violation))
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]byte{"json": append(js, '\n'), "svg": svg, "pcap": pcap}, nil
 }
 
 // runOf splits a trace into its states and the actions between them.
@@ -326,57 +201,4 @@ func FlitLasso(m *flit.Model, tr checker.Trace[flit.State], cycleStart int, titl
 		p.Loop[i].Steps = append(p.Loop[i].Steps, n)
 	}
 	return DrawFlit(p)
-}
-
-// FlitWitness draws a witness of a flit-level model by its kind: a lasso (FlitLasso,
-// from w.CycleStart) or a trace (FlitTrace). tr is the witness replayed on
-// m; notes are extra legend lines of a trace picture.
-func FlitWitness(m *flit.Model, tr checker.Trace[flit.State], w *props.Witness, title, subtitle string, notes []string) ([]byte, error) {
-	if w != nil && w.Kind == props.WitnessLasso {
-		return FlitLasso(m, tr, w.CycleStart, title, subtitle)
-	}
-	return FlitTrace(m, tr, title, subtitle, notes)
-}
-
-// FlitSteps returns the transitions of a flit-level trace in the witness schema, one per
-// step after the first state: the action and its label, and from the model's own account
-// of the move (flit.Model.Explain) the message and flit that moved, the kind of move
-// (FlitStepKind) and the channel and VC it entered. A step the model cannot explain keeps
-// Message -1.
-func FlitSteps(m *flit.Model, tr checker.Trace[flit.State]) []props.TraceStep {
-	net := m.Config().Net
-	var steps []props.TraceStep
-	for i := 1; i < len(tr.Steps); i++ {
-		st := tr.Steps[i]
-		ts := props.TraceStep{Action: uint64(st.Action), Label: st.Label, Message: -1}
-		if mv, err := m.Explain(tr.Steps[i-1].State, st.Action); err == nil {
-			ts.Message, ts.Flit = mv.Msg, max(mv.Flit, 0)
-			ts.What = FlitStepKind(mv)
-			if mv.To >= 0 {
-				ts.Channel = net.ChannelName(m.Channel(mv.To))
-				ts.VC = m.VCOf(mv.To)
-			}
-		}
-		steps = append(steps, ts)
-	}
-	return steps
-}
-
-// FlitStepKind names a flit move for props.TraceStep.What: "prune", "deliver" (into the
-// ejection channel), "inject" (out of a source), "route" (a header allocating its next
-// channel), "follow" or "advance". Reference: the move kinds are model/flit's (Kind).
-func FlitStepKind(mv flit.Move) string {
-	switch {
-	case mv.Kind == flit.KindPrune:
-		return "prune"
-	case mv.To == flit.Eject:
-		return "deliver"
-	case mv.FromVC == flit.None:
-		return "inject"
-	case mv.Kind == flit.KindAlloc:
-		return "route"
-	case mv.Kind == flit.KindFollow:
-		return "follow"
-	}
-	return "advance"
 }

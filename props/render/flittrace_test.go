@@ -11,6 +11,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -59,15 +60,14 @@ func TestTM1Deadlock(t *testing.T) {
 	if !strings.HasPrefix(waits, "wait-for cycle m0 -> m1 -> m0") {
 		t.Errorf("model's text %q does not name the cycle the picture draws", waits)
 	}
-	cyc := render.WitnessCycle(m, last)
+	cyc := props.FlitCycle(m, last)
 	if len(cyc) != 2 || cyc[0].Message != 0 || cyc[0].Holder != 1 {
 		t.Errorf("witness cycle %+v", cyc)
 	}
-	files, err := render.TraceFiles(tf, m, tr, "deadlock: "+waits)
+	svg, err := render.Picture(props.TraceEvidence(tf, m, tr, "deadlock: "+waits))
 	if err != nil {
 		t.Fatal(err)
 	}
-	svg := files["svg"]
 	for _, want := range []string{"wait-for cycle:", "m0.d2 at (1,0) waits for", "held by m1", "white"} {
 		if !bytes.Contains(svg, []byte(want)) {
 			t.Errorf("picture lacks %q", want)
@@ -90,7 +90,7 @@ func TestTM1Deadlock(t *testing.T) {
 // record per flit move, stamped with its step.
 func TestTM1Pcap(t *testing.T) {
 	in, m, tr, _ := tm1(t)
-	_, pc, err := render.FlitFiles(m, tr, nil, "t", "", nil)
+	pc, err := render.Capture(&props.FlitEvidence{Model: m, Trace: tr})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // TestGraphLayout checks the layouts of irregular networks: the file's coordinates kept
@@ -59,7 +60,7 @@ func TestGraphPictures(t *testing.T) {
 			t.Errorf("flit picture lacks %q", want)
 		}
 	}
-	ranks := []RankedChannel{{Channel: c0, Rank: 1}, {Channel: c1, Rank: 2}}
+	ranks := []props.RankedChannel{{Channel: c0, Rank: 1}, {Channel: c1, Rank: 2}}
 	svg, err = ChannelRanks(g, ranks, 1, "ranks", "sub")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestGraphPictures(t *testing.T) {
 	if n := strings.Count(string(svg), "fill=\"#0072b2\">"); n != 2 {
 		t.Errorf("%d rank labels; want 2", n)
 	}
-	if _, err := ChannelRanks(g, []RankedChannel{{Channel: 99, Rank: 1}}, 1, "", ""); err == nil {
+	if _, err := ChannelRanks(g, []props.RankedChannel{{Channel: 99, Rank: 1}}, 1, "", ""); err == nil {
 		t.Errorf("a channel out of range was drawn")
 	}
 }

@@ -46,11 +46,12 @@ func TestLassoPicture(t *testing.T) {
 		t.Error("fewer than two hops of the cycle are drawn")
 	}
 	golden(t, "lasso-livelock-mesh3x2.svg", pic)
-	w := &props.Witness{Kind: props.WitnessLasso, Violation: "livelock: m0 is never delivered", CycleStart: v.CycleStart}
-	if again, err := render.FlitWitness(m, v.Trace, w, "livelock: m0 is never delivered", "nonminimal routing (no misroute budget) on mesh:3x2, one 2-flit worm (0,0)->(1,1), B=1", nil); err != nil || string(again) != string(pic) {
-		t.Errorf("FlitWitness of a lasso differs from FlitLasso (%v)", err)
+	ev := &props.FlitEvidence{Model: m, Trace: v.Trace, Violation: "livelock: m0 is never delivered", Lasso: true, CycleStart: v.CycleStart,
+		Title: "livelock: m0 is never delivered", Subtitle: "nonminimal routing (no misroute budget) on mesh:3x2, one 2-flit worm (0,0)->(1,1), B=1"}
+	if again, err := render.Picture(ev); err != nil || string(again) != string(pic) {
+		t.Errorf("the picture of a lasso's evidence differs from FlitLasso (%v)", err)
 	}
-	sc, err := render.FlitScene(m, v.Trace, w, "lasso", "")
+	sc, err := render.SceneOf(ev)
 	if err != nil || sc.LassoStart != v.CycleStart || len(sc.Frames) != v.Trace.Len()+1 {
 		t.Errorf("explorer scene of the lasso: %v, lasso start %d, %d frames", err, sc.LassoStart, len(sc.Frames))
 	}
@@ -81,8 +82,7 @@ func TestLassoSceneHasNoBlockedHeader(t *testing.T) {
 		t.Fatalf("no livelock: %v %+v", err, res)
 	}
 	v := res.Violation
-	w := &props.Witness{Kind: props.WitnessLasso, CycleStart: v.CycleStart}
-	sc, err := render.FlitScene(m, v.Trace, w, "lasso", "")
+	sc, err := render.FlitScene(&props.FlitEvidence{Model: m, Trace: v.Trace, Lasso: true, CycleStart: v.CycleStart, Title: "lasso"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func hypercubeDeadlock(t *testing.T) *render.Scene {
 	if err != nil || res.Violation == nil {
 		t.Fatalf("no deadlock: %v %+v", err, res)
 	}
-	sc, err := render.FlitScene(m, res.Violation.Trace, nil, "hypercube:3 adaptive", "")
+	sc, err := render.FlitScene(&props.FlitEvidence{Model: m, Trace: res.Violation.Trace, Title: "hypercube:3 adaptive"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,17 +9,19 @@ import (
 	"html"
 	"math"
 	"strconv"
+
+	"github.com/wormcheck/wormcheck/props"
 )
 
-// Curve is one line of a latency panel: Y[i] is the mean latency at load xs[i] and CI[i]
-// the half-width of its 95% confidence interval (nil, NaN or 0: no bar). NaN or infinite
-// means are gaps (a saturated load).
+// curve is one line of a latency panel (props.Curve): Y[i] is the mean latency at load
+// xs[i] and CI[i] the half-width of its 95% confidence interval (nil, NaN or 0: no bar).
+// NaN or infinite means are gaps (a saturated load).
 //
 // A curve's style is its colour, its dash pattern and its marker: Dash, when set, is an
 // SVG stroke-dasharray ("6 4"), else Dashed draws the default dash; Marker is one of
-// Markers ("" or "circle" is a disc). Plots with more curves than colours tell them
-// apart by the other two.
-type Curve struct {
+// markers ("" or "circle" is a disc). Plots with more curves than colours tell them
+// apart by the other two (props.Curve.Style).
+type curve struct {
 	Name   string
 	Y      []float64
 	CI     []float64
@@ -29,15 +31,26 @@ type Curve struct {
 	Marker string
 }
 
-// Markers are the point markers a curve can have, in the order plots assign them.
-var Markers = []string{"circle", "square", "triangle", "diamond"}
+// markers are the point markers a curve can have, in the order styles assign them.
+var markers = []string{"circle", "square", "triangle", "diamond"}
 
-// Dashes are stroke-dasharray patterns that stay apart at 2 px, solid first, in the order
-// plots assign them.
-var Dashes = []string{"", "7 4", "2 3", "9 3 2 3"}
+// dashes are stroke-dasharray patterns that stay apart at 2 px, solid first, in the order
+// styles assign them.
+var dashes = []string{"", "7 4", "2 3", "9 3 2 3"}
+
+// curveOf is the curve of c: its Style k > 0 picks the dash pattern and marker, so that
+// the first len(dashes)*len(markers) styles are pairwise different pairs.
+func curveOf(c props.Curve) curve {
+	out := curve{Name: c.Name, Y: c.Y, CI: c.CI, Colour: c.Colour, Dashed: c.Dashed}
+	if k := c.Style - 1; k >= 0 {
+		d := k % len(dashes)
+		out.Dash, out.Marker = dashes[d], markers[(d+k/len(dashes))%len(markers)]
+	}
+	return out
+}
 
 // dash returns c's stroke-dasharray attribute, or "" for a solid line.
-func (c Curve) dash() string {
+func (c curve) dash() string {
 	switch {
 	case c.Dash != "":
 		return " stroke-dasharray=\"" + c.Dash + "\""
@@ -49,7 +62,7 @@ func (c Curve) dash() string {
 
 // marker draws c's point marker centred at (x, y): a data point (class "point", with
 // a tooltip) or, with tooltip "", the legend's sample.
-func (c Curve) marker(b *bytes.Buffer, x, y float64, tooltip string) {
+func (c curve) marker(b *bytes.Buffer, x, y float64, tooltip string) {
 	title := ""
 	if tooltip != "" {
 		title = "<title>" + html.EscapeString(tooltip) + "</title>"
@@ -71,18 +84,23 @@ func (c Curve) marker(b *bytes.Buffer, x, y float64, tooltip string) {
 // legendRowsPerColumn is how many curves a legend column lists before the next begins.
 const legendRowsPerColumn = 8
 
-// Panel is one plot of LatencyPanels: its title ("unicast", "broadcast") and curves.
-type Panel struct {
-	Title  string
-	Curves []Curve
-}
-
 // LatencyPanels draws panels side by side over the same offered loads xs (flits per node
 // per cycle): each panel has its own latency axis (1-2-5 ticks from 0), a line with
 // markers per curve, broken at gaps, an error bar with caps for every finite confidence
 // interval, and a legend naming every curve and saying what the bars are. Pure: the same
 // data give the same bytes.
-func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
+func LatencyPanels(title string, xs []float64, in []props.Panel) []byte {
+	type panel struct {
+		Title  string
+		Curves []curve
+	}
+	panels := make([]panel, len(in))
+	for i, p := range in {
+		panels[i].Title = p.Title
+		for _, c := range p.Curves {
+			panels[i].Curves = append(panels[i].Curves, curveOf(c))
+		}
+	}
 	const pw, ph, left, right, top, bottom = 460.0, 360.0, 64.0, 16.0, 72.0, 46.0
 	n := max(len(panels), 1)
 	const subtitle = "points: mean latency; bars: 95% confidence interval (batch means); a gap: the load saturates the network"
@@ -179,7 +197,7 @@ func LatencyPanels(title string, xs []float64, panels []Panel) []byte {
 	return b.Bytes()
 }
 
-func ciText(c Curve, i int) string {
+func ciText(c curve, i int) string {
 	s := strconv.FormatFloat(c.Y[i], 'f', 2, 64)
 	if i < len(c.CI) && finite(c.CI[i]) {
 		s += " ± " + strconv.FormatFloat(c.CI[i], 'f', 2, 64)

@@ -9,31 +9,8 @@ import (
 	"html"
 
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
-
-// Subnetwork is one subnetwork to draw: its members and channels (directed ones get
-// arrow heads). It mirrors algos/partition.Subnetwork without importing algos.
-type Subnetwork struct {
-	Name     string
-	Directed bool
-	Nodes    []topology.NodeID
-	Channels []topology.ChannelID
-}
-
-// PartitionOptions say what a partition picture is of: Title (the instance and
-// parameters), Pair (nodes to ring in red, e.g. an unreachable pair; empty for none) and
-// Caption (what the pair shows). Violated puts VIOLATED before the title; HotChannels
-// (channels the violation names) are drawn under a red band, and HotSubnetworks (DDNs or
-// DCN blocks the violation names, by name) thicker, their DCN blocks outlined in red,
-// each marked in the legend.
-type PartitionOptions struct {
-	Title          string
-	Pair           []topology.NodeID
-	Caption        string
-	Violated       bool
-	HotChannels    []topology.ChannelID
-	HotSubnetworks []string
-}
 
 // subPalette gives subnetworks distinct colours; beyond twelve the line style changes
 // too (solid, dashed, dotted), so up to 36 subnetworks stay apart.
@@ -46,32 +23,15 @@ func SubnetworkStyle(i int) (colour, dash string) {
 	return subPalette[i%len(subPalette)], subDash[(i/len(subPalette))%len(subDash)]
 }
 
-// Partition draws ddns and the DCN blocks dcns on g (1-D or 2-D mesh or torus; y up).
-func Partition(g *topology.Network, ddns, dcns []Subnetwork, opt PartitionOptions) ([]byte, error) {
+// Partition draws a partition (1-D or 2-D mesh or torus; y up): its DDNs, one colour
+// each, and its DCN blocks, with what a violation names marked (props.PartitionEvidence).
+func Partition(opt *props.PartitionEvidence) ([]byte, error) {
+	g := opt.Grid
 	if err := drawable(g); err != nil {
 		return nil, err
 	}
-	for _, s := range append(append([]Subnetwork(nil), ddns...), dcns...) {
-		for _, v := range s.Nodes {
-			if v < 0 || int(v) >= g.Nodes() {
-				return nil, fmt.Errorf("render: subnetwork %s has node %d, not a node of %s", s.Name, v, g.Spec())
-			}
-		}
-		for _, c := range s.Channels {
-			if c < 0 || int(c) >= g.Channels() {
-				return nil, fmt.Errorf("render: subnetwork %s has channel %d, not a channel of %s", s.Name, c, g.Spec())
-			}
-		}
-	}
-	for _, v := range opt.Pair {
-		if v < 0 || int(v) >= g.Nodes() {
-			return nil, fmt.Errorf("render: witness node %d is not a node of %s", v, g.Spec())
-		}
-	}
-	for _, c := range opt.HotChannels {
-		if c < 0 || int(c) >= g.Channels() {
-			return nil, fmt.Errorf("render: witness channel %d is not a channel of %s", c, g.Spec())
-		}
+	if err := partitionInRange(opt); err != nil {
+		return nil, err
 	}
 	hot := map[string]bool{} // lookup only
 	for _, n := range opt.HotSubnetworks {
@@ -84,37 +44,10 @@ func Partition(g *topology.Network, ddns, dcns []Subnetwork, opt PartitionOption
 	cell := min(40.0, 560/float64(max(k-1, 1)))
 	v := newView(g, nil, 0, cell, max(2.5, min(cell*0.16, 5)))
 	v.ox, v.oy = 40, 60
-	var legend []legendLine
-	for i, s := range ddns {
-		c, d := SubnetworkStyle(i)
-		kind := "undirected"
-		if s.Directed {
-			kind = "directed"
-		}
-		text := fmt.Sprintf("%s: %d members (filled), %d channels, %s", s.Name, len(s.Nodes), len(s.Channels), kind)
-		if hot[s.Name] {
-			text += "; named by the violation (drawn thicker)"
-		}
-		legend = append(legend, legendLine{swatch: "sub", colour: c, dash: d, text: text})
-	}
-	if len(dcns) > 0 {
-		legend = append(legend, legendLine{swatch: "block", text: fmt.Sprintf("DCN block (%d of them), dashed", len(dcns))})
-	}
-	for _, d := range dcns {
-		if hot[d.Name] {
-			legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("DCN block %s: named by the violation (outlined in red)", d.Name)})
-		}
-	}
-	if len(opt.HotChannels) > 0 {
-		legend = append(legend, legendLine{swatch: "band", colour: hotRed, text: "a channel named by the violation"})
-	}
-	legend = append(legend, legendLine{swatch: "dot", colour: "#eee", text: "node that is not a member of a drawn subnetwork"})
-	if len(opt.Pair) > 0 {
-		legend = append(legend, legendLine{swatch: "pair", text: opt.Caption})
-	}
+	legend := partitionLegend(opt, hot)
 	title := opt.Title
 	if title == "" {
-		title = fmt.Sprintf("%d subnetworks of %s", len(ddns), g.Spec())
+		title = fmt.Sprintf("%d subnetworks of %s", len(opt.DDNs), g.Spec())
 	}
 	if opt.Violated {
 		title = "VIOLATED: " + title
@@ -134,63 +67,9 @@ func Partition(g *topology.Network, ddns, dcns []Subnetwork, opt PartitionOption
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\"%s>%s</text>\n", titleFill, html.EscapeString(title))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(sub))
 	v.links(&b)
-	if len(opt.HotChannels) > 0 {
-		b.WriteString("<g id=\"violation\" stroke=\"" + hotRed + "\" stroke-width=\"9\" opacity=\"0.3\" stroke-linecap=\"round\">\n")
-		for _, ch := range opt.HotChannels {
-			for _, sg := range v.hop(ch, 0) {
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"><title>%s</title></line>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), html.EscapeString(g.ChannelName(ch)))
-			}
-		}
-		b.WriteString("</g>\n")
-	}
-	// DCN blocks: a dashed rectangle around each block's nodes.
-	b.WriteString("<g id=\"dcns\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\">\n")
-	for _, d := range dcns {
-		if len(d.Nodes) == 0 {
-			continue
-		}
-		x0, y0, _ := v.xy(d.Nodes[0])
-		x1, y1 := x0, y0
-		for _, n := range d.Nodes {
-			x, y, _ := v.xy(n)
-			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
-		}
-		style := ""
-		if hot[d.Name] {
-			style = " stroke=\"" + hotRed + "\" stroke-width=\"2.5\""
-		}
-		fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"%s><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), style, html.EscapeString(d.Name))
-	}
-	b.WriteString("</g>\n")
-	member := map[topology.NodeID]int{}
-	for i, s := range ddns {
-		c, d := SubnetworkStyle(i)
-		off := (float64(i) - float64(len(ddns)-1)/2) * min(2.5, cell/4/float64(max(1, len(ddns))))
-		dash := ""
-		if d != "" {
-			dash = " stroke-dasharray=\"" + d + "\""
-		}
-		width := "1.4"
-		if hot[s.Name] {
-			width = "2.8"
-		}
-		fmt.Fprintf(&b, "<g id=\"sub%d\" stroke=\"%s\" stroke-width=\"%s\"%s><title>%s</title>\n", i, c, width, dash, html.EscapeString(s.Name))
-		for _, ch := range s.Channels {
-			for j, sg := range v.hop(ch, off) {
-				marker := ""
-				if s.Directed && j == len(v.hop(ch, off))-1 {
-					marker = fmt.Sprintf(" marker-end=\"url(#a%d)\"", i%len(subPalette))
-				}
-				fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), marker)
-			}
-		}
-		b.WriteString("</g>\n")
-		for _, n := range s.Nodes {
-			if _, ok := member[n]; !ok {
-				member[n] = i
-			}
-		}
-	}
+	drawHotChannels(&b, v, opt.HotChannels)
+	drawBlocks(&b, v, opt.DCNs, hot, cell)
+	member := drawSubnetworks(&b, v, opt.DDNs, hot, cell)
 	v.nodes(&b, func(n topology.NodeID) string {
 		if i, ok := member[n]; ok {
 			c, _ := SubnetworkStyle(i)
@@ -208,4 +87,137 @@ func Partition(g *topology.Network, ddns, dcns []Subnetwork, opt PartitionOption
 	}
 	b.WriteString("</g>\n</svg>\n")
 	return b.Bytes(), nil
+}
+
+// partitionInRange refuses a partition that names a node or channel its network does not have.
+func partitionInRange(opt *props.PartitionEvidence) error {
+	g := opt.Grid
+	for _, s := range append(append([]props.Subnetwork(nil), opt.DDNs...), opt.DCNs...) {
+		for _, v := range s.Nodes {
+			if v < 0 || int(v) >= g.Nodes() {
+				return fmt.Errorf("render: subnetwork %s has node %d, not a node of %s", s.Name, v, g.Spec())
+			}
+		}
+		for _, c := range s.Channels {
+			if c < 0 || int(c) >= g.Channels() {
+				return fmt.Errorf("render: subnetwork %s has channel %d, not a channel of %s", s.Name, c, g.Spec())
+			}
+		}
+	}
+	for _, v := range opt.Pair {
+		if v < 0 || int(v) >= g.Nodes() {
+			return fmt.Errorf("render: witness node %d is not a node of %s", v, g.Spec())
+		}
+	}
+	for _, c := range opt.HotChannels {
+		if c < 0 || int(c) >= g.Channels() {
+			return fmt.Errorf("render: witness channel %d is not a channel of %s", c, g.Spec())
+		}
+	}
+	return nil
+}
+
+// partitionLegend explains each subnetwork's colour, the blocks, and what the violation names.
+func partitionLegend(opt *props.PartitionEvidence, hot map[string]bool) []legendLine {
+	var legend []legendLine
+	for i, s := range opt.DDNs {
+		c, d := SubnetworkStyle(i)
+		kind := "undirected"
+		if s.Directed {
+			kind = "directed"
+		}
+		text := fmt.Sprintf("%s: %d members (filled), %d channels, %s", s.Name, len(s.Nodes), len(s.Channels), kind)
+		if hot[s.Name] {
+			text += "; named by the violation (drawn thicker)"
+		}
+		legend = append(legend, legendLine{swatch: "sub", colour: c, dash: d, text: text})
+	}
+	if len(opt.DCNs) > 0 {
+		legend = append(legend, legendLine{swatch: "block", text: fmt.Sprintf("DCN block (%d of them), dashed", len(opt.DCNs))})
+	}
+	for _, d := range opt.DCNs {
+		if hot[d.Name] {
+			legend = append(legend, legendLine{colour: hotRed, text: fmt.Sprintf("DCN block %s: named by the violation (outlined in red)", d.Name)})
+		}
+	}
+	if len(opt.HotChannels) > 0 {
+		legend = append(legend, legendLine{swatch: "band", colour: hotRed, text: "a channel named by the violation"})
+	}
+	legend = append(legend, legendLine{swatch: "dot", colour: "#eee", text: "node that is not a member of a drawn subnetwork"})
+	if len(opt.Pair) > 0 {
+		legend = append(legend, legendLine{swatch: "pair", text: opt.Caption})
+	}
+	return legend
+}
+
+// drawHotChannels lays a red band under each channel the violation names.
+func drawHotChannels(b *bytes.Buffer, v gridView, channels []topology.ChannelID) {
+	if len(channels) == 0 {
+		return
+	}
+	b.WriteString("<g id=\"violation\" stroke=\"" + hotRed + "\" stroke-width=\"9\" opacity=\"0.3\" stroke-linecap=\"round\">\n")
+	for _, ch := range channels {
+		for _, sg := range v.hop(ch, 0) {
+			fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"><title>%s</title></line>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), html.EscapeString(v.g.ChannelName(ch)))
+		}
+	}
+	b.WriteString("</g>\n")
+}
+
+// drawBlocks draws a dashed rectangle around each DCN block's nodes, red when the violation names it.
+func drawBlocks(b *bytes.Buffer, v gridView, dcns []props.Subnetwork, hot map[string]bool, cell float64) {
+	b.WriteString("<g id=\"dcns\" fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\">\n")
+	for _, d := range dcns {
+		if len(d.Nodes) == 0 {
+			continue
+		}
+		x0, y0, _ := v.xy(d.Nodes[0])
+		x1, y1 := x0, y0
+		for _, n := range d.Nodes {
+			x, y, _ := v.xy(n)
+			x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+		}
+		style := ""
+		if hot[d.Name] {
+			style = " stroke=\"" + hotRed + "\" stroke-width=\"2.5\""
+		}
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\"%s><title>%s</title></rect>\n", f1(x0-cell/3), f1(y0-cell/3), f1(x1-x0+2*cell/3), f1(y1-y0+2*cell/3), style, html.EscapeString(d.Name))
+	}
+	b.WriteString("</g>\n")
+}
+
+// drawSubnetworks draws each DDN's channels in its style, shifted a little so shared links
+// stay visible, and returns the first subnetwork each node is a member of (its fill).
+func drawSubnetworks(b *bytes.Buffer, v gridView, ddns []props.Subnetwork, hot map[string]bool, cell float64) map[topology.NodeID]int {
+	member := map[topology.NodeID]int{}
+	for i, s := range ddns {
+		c, d := SubnetworkStyle(i)
+		off := (float64(i) - float64(len(ddns)-1)/2) * min(2.5, cell/4/float64(max(1, len(ddns))))
+		dash := ""
+		if d != "" {
+			dash = " stroke-dasharray=\"" + d + "\""
+		}
+		width := "1.4"
+		if hot[s.Name] {
+			width = "2.8"
+		}
+		fmt.Fprintf(b, "<g id=\"sub%d\" stroke=\"%s\" stroke-width=\"%s\"%s><title>%s</title>\n", i, c, width, dash, html.EscapeString(s.Name))
+		for _, ch := range s.Channels {
+			hops := v.hop(ch, off)
+			for j, sg := range hops {
+				marker := ""
+				if s.Directed && j == len(hops)-1 {
+					marker = fmt.Sprintf(" marker-end=\"url(#a%d)\"", i%len(subPalette))
+				}
+				fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\"%s/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), marker)
+			}
+		}
+		b.WriteString("</g>\n")
+		for _, n := range s.Nodes {
+			if _, ok := member[n]; !ok {
+				member[n] = i
+			}
+		}
+	}
+	return member
 }

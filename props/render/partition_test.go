@@ -6,14 +6,15 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
-// subnetworks converts algos/partition's subnetworks into the picture's.
-func subnetworks(subs []partition.Subnetwork) []render.Subnetwork {
-	var out []render.Subnetwork
+// subnetworks converts algos/partition's subnetworks into the evidence's.
+func subnetworks(subs []partition.Subnetwork) []props.Subnetwork {
+	var out []props.Subnetwork
 	for _, s := range subs {
-		out = append(out, render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels})
+		out = append(out, props.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels})
 	}
 	return out
 }
@@ -33,7 +34,7 @@ func TestDDNPicture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pic, err := render.Partition(g, subnetworks(ddns), subnetworks(dcns), render.PartitionOptions{Title: "DDN partition Type III of torus:16x16, h=4, delta=2 (001 Fig. 3)"})
+	pic, err := render.Partition(&props.PartitionEvidence{Grid: g, DDNs: subnetworks(ddns), DCNs: subnetworks(dcns), Title: "DDN partition Type III of torus:16x16, h=4, delta=2 (001 Fig. 3)"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestDDNPicture(t *testing.T) {
 		t.Errorf("%d colours for %d subnetworks", len(colours), len(ddns))
 	}
 	golden(t, "ddn-typeIII-16x16.svg", pic)
-	if _, err := render.Partition(g, []render.Subnetwork{{Name: "bad", Nodes: []topology.NodeID{999}}}, nil, render.PartitionOptions{}); err == nil {
+	if _, err := render.Partition(&props.PartitionEvidence{Grid: g, DDNs: []props.Subnetwork{{Name: "bad", Nodes: []topology.NodeID{999}}}}); err == nil {
 		t.Error("a node outside the grid was drawn")
 	}
 }
@@ -69,7 +70,7 @@ func TestPartitionWitnessPair(t *testing.T) {
 	}
 	ddns, _ := partition.DDNs(g, partition.Params{Type: partition.TypeIII, H: 2, Delta: 1})
 	dcns, _ := partition.DCNs(g, 2)
-	pic, err := render.Partition(g, subnetworks(ddns[:1]), subnetworks(dcns), render.PartitionOptions{Pair: []topology.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "G0+: (2,0) cannot reach (0,0) <unreachable>"})
+	pic, err := render.Partition(&props.PartitionEvidence{Grid: g, DDNs: subnetworks(ddns[:1]), DCNs: subnetworks(dcns), Pair: []topology.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "G0+: (2,0) cannot reach (0,0) <unreachable>"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -51,22 +52,22 @@ func TestPicturesInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	pics["proven-cycle.svg"] = proven
-	ddn := render.Subnetwork{Name: "G0", Directed: true, Nodes: []topology.NodeID{g.Node(0, 0), g.Node(2, 0)}}
+	ddn := props.Subnetwork{Name: "G0", Directed: true, Nodes: []topology.NodeID{g.Node(0, 0), g.Node(2, 0)}}
 	for x := 0; x < 7; x++ {
 		c, _ := g.Neighbor(g.Node(x, 0), 0, topology.Plus)
 		ddn.Channels = append(ddn.Channels, c)
 	}
-	violated, err := render.Partition(g, []render.Subnetwork{ddn}, nil, render.PartitionOptions{Title: "(2,0) cannot reach (0,0) in G0", Violated: true,
+	violated, err := render.Partition(&props.PartitionEvidence{Grid: g, DDNs: []props.Subnetwork{ddn}, Title: "(2,0) cannot reach (0,0) in G0", Violated: true,
 		Pair: []topology.NodeID{g.Node(2, 0), g.Node(0, 0)}, Caption: "the unreachable pair", HotSubnetworks: []string{"G0"}, HotChannels: ddn.Channels[:1]})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pics["partition-violated.svg"] = violated
-	var series []render.Series
+	var series []props.Curve
 	for n := range 4 {
 		for a, colour := range []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd"} {
 			ys := []float64{10 + float64(5*n+a), 20 + float64(7*n+a), math.NaN()}
-			series = append(series, render.Series{Name: fmt.Sprintf("algorithm %d n=%d", a, 4+7*n), Y: ys, Color: colour, Dash: render.Dashes[n], Marker: render.Markers[n]})
+			series = append(series, props.Curve{Name: fmt.Sprintf("algorithm %d n=%d", a, 4+7*n), Y: ys, Colour: colour, Style: n + 1})
 		}
 	}
 	pics["compare-16.svg"] = render.LatencyPlot("sixteen curves", []float64{0.01, 0.05, 0.1}, series)

@@ -13,19 +13,13 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
-
-// RankedChannel is one (channel, VC) of an acyclic dependency graph and its rank.
-type RankedChannel struct {
-	Channel topology.ChannelID
-	VC      int
-	Rank    int
-}
 
 // ChannelRanks draws g with every ranked channel labelled by its ranks ("3" with one VC,
 // "3/17" with several: VC 0's rank first); channels without a rank are drawn grey. It
 // takes 1-D and 2-D meshes and tori and irregular networks.
-func ChannelRanks(g *topology.Network, ranks []RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
+func ChannelRanks(g *topology.Network, ranks []props.RankedChannel, vcs int, title, subtitle string) ([]byte, error) {
 	if err := drawableNetwork(g); err != nil {
 		return nil, err
 	}

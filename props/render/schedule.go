@@ -229,144 +229,183 @@ func legendWidth(ls []legendLine) float64 {
 // the other unicasts faintly behind them, and (for the timed semantics) the occupancy
 // timeline of every channel of both paths with the overlapping intervals in red.
 func contention(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness, title string) ([]byte, error) {
-	a, bi := w.A.Index, w.B.Index
-	ua, ub := s.Unicasts[a], s.Unicasts[bi]
+	c := pairPicture{s: s, g: g, w: w, a: w.A.Index, b: w.B.Index}
+	c.ua, c.ub = s.Unicasts[c.a], s.Unicasts[c.b]
 	var nodes []topology.NodeID
-	for _, u := range []model.Unicast{ua, ub} {
+	for _, u := range []model.Unicast{c.ua, c.ub} {
 		nodes = append(nodes, u.From, u.To)
-		for _, c := range u.Path {
-			ch := g.Channel(c)
-			nodes = append(nodes, ch.From, ch.To)
+		for _, ch := range u.Path {
+			e := g.Channel(ch)
+			nodes = append(nodes, e.From, e.To)
 		}
 	}
-	v := newView(g, nodes, 1, 64, 9)
-	nameA, nameB := unicastName(g, s, a), unicastName(g, s, bi)
-	shared := topology.ChannelID(w.ChannelID)
+	c.v = newView(g, nodes, 1, 64, 9)
+	if w.Params != nil {
+		t, err := schedule.Simulate(s, *w.Params)
+		if err != nil {
+			return nil, fmt.Errorf("render: timeline: %v", err)
+		}
+		c.tim = t
+	}
 	what := "stepwise"
 	if w.Params != nil {
 		what = "timed, " + w.Params.String()
 	} else if len(w.Interleaving) > 0 {
 		what = "any-delay"
 	}
-	head := fmt.Sprintf("contention: %s and %s both hold %s", nameA, nameB, w.Channel)
+	head := fmt.Sprintf("contention: %s and %s both hold %s", unicastName(g, s, c.a), unicastName(g, s, c.b), w.Channel)
 	if w.Time != nil {
 		head += fmt.Sprintf(" at t=%d", *w.Time)
 	}
 	sub := fmt.Sprintf("%s; %s semantics; %d unicasts in %d steps, %s", title, what, len(s.Unicasts), s.Steps(), portName(s.Ports))
-
-	var tim *schedule.Timing
-	if w.Params != nil {
-		t, err := schedule.Simulate(s, *w.Params)
-		if err != nil {
-			return nil, fmt.Errorf("render: timeline: %v", err)
-		}
-		tim = t
-	}
-	describe := func(i int, u model.Unicast) string {
-		t := fmt.Sprintf("%s: step %d, order %d, %d hops", unicastName(g, s, i), u.Step, u.Order, len(u.Path))
-		if tim != nil {
-			t += fmt.Sprintf(", starts t=%d, delivered t=%d", tim.Start[i], tim.Deliver[i])
-		}
-		return t
-	}
-	legend := []legendLine{
-		{swatch: "msg", colour: colourA, text: describe(a, ua)},
-		{swatch: "msg", colour: colourB, text: describe(bi, ub)},
-		{swatch: "band", colour: hotRed, text: "the channel both hold: " + w.Channel},
-		{swatch: "route", text: "the other unicasts of the schedule (grey)"},
-		{swatch: "dot", colour: "#ffd24d", text: "source of the schedule"},
-	}
-	if g.Kind() == topology.Torus {
-		legend = append(legend, legendLine{text: "the torus is cut where the picture leaves the largest gap; a stub is a wrap-around hop"})
-	}
-	if w.Note != "" {
-		legend = append(legend, legendLine{text: w.Note})
-	}
-	for _, l := range w.Interleaving {
-		legend = append(legend, legendLine{text: "  " + l})
-	}
-
-	// The timeline: one row per hop of A, then of B.
-	type bar struct {
-		label    string
-		colour   string
-		from, to int64
-		hot      bool
-	}
-	var bars []bar
-	var tmax int64
-	if tim != nil {
-		p := *w.Params
-		for _, x := range []struct {
-			i      int
-			u      model.Unicast
-			colour string
-			tag    string
-		}{{a, ua, colourA, fmt.Sprintf("#%d", a)}, {bi, ub, colourB, fmt.Sprintf("#%d", bi)}} {
-			for k, c := range x.u.Path {
-				f := tim.Start[x.i] + int64(k)*p.Tc
-				bars = append(bars, bar{fmt.Sprintf("%s hop %d %s", x.tag, k+1, g.ChannelName(c)), x.colour, f, f + p.L*p.Tc, c == shared})
-				tmax = max(tmax, f+p.L*p.Tc)
-			}
-			tmax = max(tmax, tim.Deliver[x.i])
-		}
-	}
+	legend := c.legend()
+	c.timelineBars()
 
 	top := 56.0
-	v.ox, v.oy = 40, top+20
-	mapW := v.width() + 70
-	ganttX := mapW + 20
+	c.v.ox, c.v.oy = 40, top+20
+	ganttX := c.v.width() + 70 + 20
 	labelW := 0.0
-	for _, br := range bars {
+	for _, br := range c.bars {
 		labelW = max(labelW, textWidth(br.label, 10))
 	}
-	scale := 0.0
-	ganttW := 0.0
-	if tmax > 0 {
-		scale = max(4, min(40, 420/float64(tmax)))
-		ganttW = labelW + 10 + float64(tmax)*scale + 30
+	scale, ganttW := 0.0, 0.0
+	if c.tmax > 0 {
+		scale = max(4, min(40, 420/float64(c.tmax)))
+		ganttW = labelW + 10 + float64(c.tmax)*scale + 30
 	}
-	rowH := 18.0
 	W := max(ganttX+ganttW+10, 20+legendWidth(legend), 20+textWidth(head, 14), 20+textWidth(sub, 11))
-	body := max(v.bottom()-top, float64(len(bars))*rowH+90)
+	body := max(c.v.bottom()-top, float64(len(c.bars))*pairRowH+90)
 	H := top + body + float64(len(legend))*legendRow + 10
 	var b bytes.Buffer
 	svgOpen(&b, W, H, []string{colourA, colourB, "#999"})
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">%s</text>\n", html.EscapeString(head))
 	fmt.Fprintf(&b, "<text x=\"10\" y=\"38\">%s</text>\n", html.EscapeString(sub))
-	if v.cropped() {
-		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(top+2), html.EscapeString(v.cropNote()))
+	if c.v.cropped() {
+		fmt.Fprintf(&b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">%s</text>\n", f1(top+2), html.EscapeString(c.v.cropNote()))
 	}
-	// The map.
+	c.drawMap(&b)
+	if c.tim != nil {
+		c.drawTimeline(&b, ganttX, labelW, scale, top+20)
+	}
+	b.WriteString("<g id=\"legend\">\n")
+	for k, l := range legend {
+		l.draw(&b, top+body+float64(k)*legendRow)
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.Bytes(), nil
+}
+
+// pairRowH is the height of one row of a contention picture's timeline.
+const pairRowH = 18.0
+
+// pairPicture is the picture of two contending unicasts A and B of schedule s
+// (contention): the region they cross, their timing where the witness is timed (tim),
+// and the timeline's bars, one per hop of A, then of B.
+type pairPicture struct {
+	s      *model.Schedule
+	g      *topology.Network
+	w      *props.ScheduleWitness
+	a, b   int
+	ua, ub model.Unicast
+	v      gridView
+	tim    *schedule.Timing
+	bars   []pairBar
+	tmax   int64
+}
+
+// pairBar is one hop of the timeline: the interval its channel is held; hot for the
+// channel both hold.
+type pairBar struct {
+	label    string
+	colour   string
+	from, to int64
+	hot      bool
+}
+
+// legend says what the picture shows: the two unicasts with their steps and timing,
+// the channel both hold, the others, and the witness's note and interleaving.
+func (c *pairPicture) legend() []legendLine {
+	describe := func(i int, u model.Unicast) string {
+		t := fmt.Sprintf("%s: step %d, order %d, %d hops", unicastName(c.g, c.s, i), u.Step, u.Order, len(u.Path))
+		if c.tim != nil {
+			t += fmt.Sprintf(", starts t=%d, delivered t=%d", c.tim.Start[i], c.tim.Deliver[i])
+		}
+		return t
+	}
+	legend := []legendLine{
+		{swatch: "msg", colour: colourA, text: describe(c.a, c.ua)},
+		{swatch: "msg", colour: colourB, text: describe(c.b, c.ub)},
+		{swatch: "band", colour: hotRed, text: "the channel both hold: " + c.w.Channel},
+		{swatch: "route", text: "the other unicasts of the schedule (grey)"},
+		{swatch: "dot", colour: "#ffd24d", text: "source of the schedule"},
+	}
+	if c.g.Kind() == topology.Torus {
+		legend = append(legend, legendLine{text: "the torus is cut where the picture leaves the largest gap; a stub is a wrap-around hop"})
+	}
+	if c.w.Note != "" {
+		legend = append(legend, legendLine{text: c.w.Note})
+	}
+	for _, l := range c.w.Interleaving {
+		legend = append(legend, legendLine{text: "  " + l})
+	}
+	return legend
+}
+
+// timelineBars fills the timeline's bars (one per hop of A, then of B) and its end, for
+// a timed witness.
+func (c *pairPicture) timelineBars() {
+	if c.tim == nil {
+		return
+	}
+	p := *c.w.Params
+	shared := topology.ChannelID(c.w.ChannelID)
+	for _, x := range []struct {
+		i      int
+		u      model.Unicast
+		colour string
+	}{{c.a, c.ua, colourA}, {c.b, c.ub, colourB}} {
+		for k, ch := range x.u.Path {
+			f := c.tim.Start[x.i] + int64(k)*p.Tc
+			c.bars = append(c.bars, pairBar{fmt.Sprintf("#%d hop %d %s", x.i, k+1, c.g.ChannelName(ch)), x.colour, f, f + p.L*p.Tc, ch == shared})
+			c.tmax = max(c.tmax, f+p.L*p.Tc)
+		}
+		c.tmax = max(c.tmax, c.tim.Deliver[x.i])
+	}
+}
+
+// drawMap draws the region: the shared channel under a red band, the other unicasts
+// grey, the nodes (sources marked), A and B in their colours with their ends named.
+func (c *pairPicture) drawMap(b *bytes.Buffer) {
+	g, s, v := c.g, c.s, c.v
 	b.WriteString("<g id=\"map\">\n")
-	v.links(&b)
-	for _, sg := range v.hop(shared, 0) {
-		fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"16\" opacity=\"0.25\" stroke-linecap=\"round\"/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), hotRed)
+	v.links(b)
+	for _, sg := range v.hop(topology.ChannelID(c.w.ChannelID), 0) {
+		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"16\" opacity=\"0.25\" stroke-linecap=\"round\"/>\n", f1(sg[0]), f1(sg[1]), f1(sg[2]), f1(sg[3]), hotRed)
 	}
 	for i, u := range s.Unicasts {
-		if i != a && i != bi {
-			drawPath(&b, v, u, "#999", 2, 1.2, 0, unicastName(g, s, i), "3 2")
+		if i != c.a && i != c.b {
+			drawPath(b, v, u, "#999", 2, 1.2, 0, unicastName(g, s, i), "3 2")
 		}
 	}
 	src := map[topology.NodeID]bool{}
 	for _, x := range s.Sources {
 		src[x] = true
 	}
-	v.nodes(&b, func(n topology.NodeID) string {
+	v.nodes(b, func(n topology.NodeID) string {
 		if src[n] {
 			return "#ffd24d"
 		}
 		return "#fff"
 	}, true)
-	drawPath(&b, v, ua, colourA, 0, 3, 4, nameA, "")
-	drawPath(&b, v, ub, colourB, 1, 3, -4, nameB, "")
+	drawPath(b, v, c.ua, colourA, 0, 3, 4, unicastName(g, s, c.a), "")
+	drawPath(b, v, c.ub, colourB, 1, 3, -4, unicastName(g, s, c.b), "")
 	// Name each end once: "#3 from", "#3 to", stacked where several fall on one node.
 	count := map[topology.NodeID]int{}
 	for _, e := range []struct {
 		n      topology.NodeID
 		text   string
 		colour string
-	}{{ua.From, fmt.Sprintf("#%d sends", a), colourA}, {ua.To, fmt.Sprintf("#%d to", a), colourA}, {ub.From, fmt.Sprintf("#%d sends", bi), colourB}, {ub.To, fmt.Sprintf("#%d to", bi), colourB}} {
+	}{{c.ua.From, fmt.Sprintf("#%d sends", c.a), colourA}, {c.ua.To, fmt.Sprintf("#%d to", c.a), colourA}, {c.ub.From, fmt.Sprintf("#%d sends", c.b), colourB}, {c.ub.To, fmt.Sprintf("#%d to", c.b), colourB}} {
 		x, y, ok := v.xy(e.n)
 		if !ok {
 			continue
@@ -375,56 +414,49 @@ func contention(s *model.Schedule, g *topology.Network, w *props.ScheduleWitness
 		k := count[e.n]
 		count[e.n]++
 		if strings.HasSuffix(e.text, "sends") {
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(x), f1(y+v.r+12+float64(11*k)), e.colour, e.text)
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\">%s</text>\n", f1(x), f1(y+v.r+12+float64(11*k)), e.colour, e.text)
 		} else {
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\" font-weight=\"bold\">%s</text>\n", f1(x+v.r+3), f1(y-v.r-2-float64(11*k)), e.colour, e.text)
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"10\" font-weight=\"bold\">%s</text>\n", f1(x+v.r+3), f1(y-v.r-2-float64(11*k)), e.colour, e.text)
 		}
 	}
 	b.WriteString("</g>\n")
+}
 
-	// The timeline.
-	if tim != nil {
-		p := *w.Params
-		gx := ganttX + labelW + 10
-		gy := top + 20
-		fmt.Fprintf(&b, "<g id=\"timeline\">\n<text x=\"%s\" y=\"%s\" font-weight=\"bold\">channel occupancy (timed semantics): hop k holds its channel [start+(k-1)tc, +L*tc)</text>\n", f1(ganttX), f1(gy-6))
-		// Time axis with ticks every tc.
-		axisY := gy + float64(len(bars))*rowH + 6
-		fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#333\"/>\n", f1(gx), f1(axisY), f1(gx+float64(tmax)*scale), f1(axisY))
-		step := p.Tc
-		for float64(step)*scale < 24 {
-			step += p.Tc
-		}
-		for t := int64(0); t <= tmax; t += step {
-			x := gx + float64(t)*scale
-			fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#eee\"/>\n", f1(x), f1(gy), f1(x), f1(axisY))
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"9\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(axisY+11), t)
-		}
-		fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"9\">time (ts=%d, tr=%d, tc=%d, L=%d)</text>\n", f1(gx), f1(axisY+24), p.Ts, p.Tr, p.Tc, p.L)
-		for k, br := range bars {
-			y := gy + float64(k)*rowH
-			fill := "#333"
-			if br.hot {
-				fill = hotRed
-			}
-			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\">%s</text>\n", f1(ganttX), f1(y+12), fill, html.EscapeString(br.label))
-			fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"><title>%s: [%d, %d)</title></rect>\n", f1(gx+float64(br.from)*scale), f1(y+3), f1(float64(br.to-br.from)*scale), f1(rowH-6), br.colour, html.EscapeString(br.label), br.from, br.to)
-		}
-		if w.HoldA != nil && w.HoldB != nil {
-			lo, hi := max(w.HoldA.From, w.HoldB.From), min(w.HoldA.To, w.HoldB.To)
-			if hi > lo {
-				x := gx + float64(lo)*scale
-				fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" opacity=\"0.18\" stroke=\"%s\"><title>both hold %s during [%d, %d)</title></rect>\n", f1(x), f1(gy), f1(float64(hi-lo)*scale), f1(axisY-gy), hotRed, hotRed, html.EscapeString(w.Channel), lo, hi)
-				fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" font-weight=\"bold\">overlap [%d, %d) on %s</text>\n", f1(gx), f1(axisY+38), hotRed, lo, hi, html.EscapeString(w.Channel))
-			}
-		}
-		b.WriteString("</g>\n")
+// drawTimeline draws the channel occupancy of A's and B's hops from (ganttX, gy), the
+// bars' labels labelW wide, scale pixels a time unit, with a time axis ticked every tc
+// and the overlap on the shared channel marked.
+func (c *pairPicture) drawTimeline(b *bytes.Buffer, ganttX, labelW, scale, gy float64) {
+	p, w := *c.w.Params, c.w
+	gx := ganttX + labelW + 10
+	fmt.Fprintf(b, "<g id=\"timeline\">\n<text x=\"%s\" y=\"%s\" font-weight=\"bold\">channel occupancy (timed semantics): hop k holds its channel [start+(k-1)tc, +L*tc)</text>\n", f1(ganttX), f1(gy-6))
+	axisY := gy + float64(len(c.bars))*pairRowH + 6
+	fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#333\"/>\n", f1(gx), f1(axisY), f1(gx+float64(c.tmax)*scale), f1(axisY))
+	step := p.Tc
+	for float64(step)*scale < 24 {
+		step += p.Tc
 	}
-
-	b.WriteString("<g id=\"legend\">\n")
-	for k, l := range legend {
-		l.draw(&b, top+body+float64(k)*legendRow)
+	for t := int64(0); t <= c.tmax; t += step {
+		x := gx + float64(t)*scale
+		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#eee\"/>\n", f1(x), f1(gy), f1(x), f1(axisY))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"9\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(axisY+11), t)
 	}
-	b.WriteString("</g>\n</svg>\n")
-	return b.Bytes(), nil
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"9\">time (ts=%d, tr=%d, tc=%d, L=%d)</text>\n", f1(gx), f1(axisY+24), p.Ts, p.Tr, p.Tc, p.L)
+	for k, br := range c.bars {
+		y := gy + float64(k)*pairRowH
+		fill := "#333"
+		if br.hot {
+			fill = hotRed
+		}
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\">%s</text>\n", f1(ganttX), f1(y+12), fill, html.EscapeString(br.label))
+		fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\"><title>%s: [%d, %d)</title></rect>\n", f1(gx+float64(br.from)*scale), f1(y+3), f1(float64(br.to-br.from)*scale), f1(pairRowH-6), br.colour, html.EscapeString(br.label), br.from, br.to)
+	}
+	if w.HoldA != nil && w.HoldB != nil {
+		lo, hi := max(w.HoldA.From, w.HoldB.From), min(w.HoldA.To, w.HoldB.To)
+		if hi > lo {
+			x := gx + float64(lo)*scale
+			fmt.Fprintf(b, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" opacity=\"0.18\" stroke=\"%s\"><title>both hold %s during [%d, %d)</title></rect>\n", f1(x), f1(gy), f1(float64(hi-lo)*scale), f1(axisY-gy), hotRed, hotRed, html.EscapeString(w.Channel), lo, hi)
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"%s\" font-weight=\"bold\">overlap [%d, %d) on %s</text>\n", f1(gx), f1(axisY+38), hotRed, lo, hi, html.EscapeString(w.Channel))
+		}
+	}
+	b.WriteString("</g>\n")
 }

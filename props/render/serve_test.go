@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
 
@@ -17,7 +18,7 @@ import (
 // non-loopback or malformed address is refused before anything listens.
 func TestServeExplorerLoopbackOnlyAndStops(t *testing.T) {
 	_, m, tr, _ := tm1(t)
-	sc, err := render.FlitScene(m, tr, nil, "TM1", "")
+	sc, err := render.FlitScene(&props.FlitEvidence{Model: m, Trace: tr, Title: "TM1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim/pipeline"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // This file runs `sim --booksim`: BookSim's experiment at one injection rate, or with
@@ -305,9 +305,9 @@ func (o *bookSimOutcome) Deadlock() string {
 	return ""
 }
 
-// Plot draws the sweep: packet latency against offered load, beside the zero-load
+// Plot is the sweep's plot: packet latency against offered load, beside the zero-load
 // latency; nil for a single run.
-func (o *bookSimOutcome) Plot() []byte {
+func (o *bookSimOutcome) Plot() *props.PlotEvidence {
 	if !o.plot {
 		return nil
 	}
@@ -317,6 +317,7 @@ func (o *bookSimOutcome) Plot() []byte {
 	}
 	b := &o.rep.BookSim
 	title := fmt.Sprintf("%s (%s): %s, %s, packets of %v flits", b.Config, o.grid.Spec(), b.Traffic, b.Routing, b.Sizes)
-	return render.LatencyPlot(title, xs, []render.Series{{Name: "average packet latency", Y: lat, Color: "#0072b2"},
-		{Name: "zero-load latency", Y: zero, Color: "#d00000", Dashed: true}})
+	return &props.PlotEvidence{Title: title, Loads: xs, Panels: []props.Panel{{Curves: []props.Curve{
+		{Name: "average packet latency", Y: lat, Colour: "#0072b2"},
+		{Name: "zero-load latency", Y: zero, Colour: "#d00000", Dashed: true}}}}}
 }

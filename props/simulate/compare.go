@@ -8,7 +8,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // comparison is a prepared run of 000 §5.3's comparison of multicast algorithms
@@ -24,14 +24,14 @@ type comparison struct {
 	Loads     []float64
 	Tree, Sep int
 	// series are the plot's curves of the runs recorded, one per algorithm and count.
-	series []render.Series
+	series []props.Curve
 	// opts are the options the comparison was made with, for its report.
 	opts Options
 	runs int
 }
 
 // comparePalette colours the algorithms of a comparison plot; each destination count
-// has its own dash pattern and marker (compareStyle), so every curve has a style of its own.
+// has its own style (props.Curve.Style: a dash pattern and a marker), so every curve has a style of its own.
 var comparePalette = [...]string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"}
 
 // newComparison prepares a comparison of the algorithms in the comma-separated names
@@ -135,24 +135,17 @@ func (c *comparison) Record(n int, r *sim.CompareResult) CompareRow {
 		for _, p := range r.Points[a] {
 			bars = append(bars, p.Latency.CI95)
 		}
-		dash, marker := compareStyle(c.runs)
-		c.series = append(c.series, render.Series{Name: fmt.Sprintf("%s n=%d", c.Algos[a].Name, n), Y: r.Latency(a), CI: bars,
-			Color: comparePalette[a%len(comparePalette)], Dash: dash, Marker: marker})
+		c.series = append(c.series, props.Curve{Name: fmt.Sprintf("%s n=%d", c.Algos[a].Name, n), Y: r.Latency(a), CI: bars,
+			Colour: comparePalette[a%len(comparePalette)], Style: c.runs + 1})
 	}
 	c.runs++
 	return c.row(n, r)
 }
 
-// compareStyle returns the dash pattern and marker of the run-th destination count: the
-// first len(render.Dashes)*len(render.Markers) counts get pairwise different pairs.
-func compareStyle(run int) (dash, marker string) {
-	nd, nm := len(render.Dashes), len(render.Markers)
-	d := run % nd
-	return render.Dashes[d], render.Markers[(d+run/nd)%nm]
-}
-
-// SVG draws the runs recorded: latency against load, one curve per algorithm and
-// destination count; ports names the port model in the title.
-func (c *comparison) SVG(ports string) []byte {
-	return render.LatencyPlot(fmt.Sprintf("%s multicast, L=%d, %s-port", c.Grid.Spec(), c.Base.Length, ports), c.Loads, c.series)
+// Evidence is the plot of the runs recorded: latency against load, one curve per
+// algorithm and destination count (each count a style of its own); ports names the
+// port model in the title.
+func (c *comparison) Evidence(ports string) *props.PlotEvidence {
+	return &props.PlotEvidence{Title: fmt.Sprintf("%s multicast, L=%d, %s-port", c.Grid.Spec(), c.Base.Length, ports), Loads: c.Loads,
+		Panels: []props.Panel{{Curves: c.series}}}
 }

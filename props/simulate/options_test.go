@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -128,30 +127,10 @@ func TestSimSweep(t *testing.T) {
 	if sw.Rates[1] != 2*sw.Rates[0] || sw.Rates[1] != cfg.Traffic.Rate {
 		t.Fatalf("rates %v", sw.Rates)
 	}
-	if svg := string(sw.SVG()); !strings.Contains(svg, "broadcast") {
+	if ev := sw.Evidence(); len(ev.Panels) != 2 || ev.Panels[1].Title != "broadcast" {
 		t.Fatal("hybrid traffic without its broadcast panel")
 	}
 	if rows := sw.report("test", "", "p.svg", "").Sweep; len(rows) != 2 {
 		t.Fatalf("rows %v", rows)
-	}
-}
-
-// TestCompareStylesDistinct: the 16 curves of a comparison of four algorithms at four
-// destination counts (000 §5.3's plot) have 16 different (colour, dash, marker) styles,
-// and so do 4 algorithms at 16 counts.
-func TestCompareStylesDistinct(t *testing.T) {
-	for _, shape := range [][2]int{{4, 4}, {4, 16}} {
-		seen := map[[3]string]string{}
-		for run := 0; run < shape[1]; run++ {
-			dash, marker := compareStyle(run)
-			for a := 0; a < shape[0]; a++ {
-				key := [3]string{comparePalette[a], dash, marker}
-				name := fmt.Sprintf("algorithm %d, count %d", a, run)
-				if prev, ok := seen[key]; ok {
-					t.Errorf("%d x %d: %s has the style of %s: %q", shape[0], shape[1], name, prev, key)
-				}
-				seen[key] = name
-			}
-		}
 	}
 }

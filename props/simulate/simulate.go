@@ -19,6 +19,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // Request is one `wormcheck sim` run, which Run dispatches to one of four modes:
@@ -61,14 +62,13 @@ type Trace interface {
 // Outcome is the outcome of a simulation in any mode: its report object, what
 // is printed after the run (WriteText), why it stopped early ("" when it finished; then
 // it is inconclusive), what deadlocked ("" when nothing did; then the run found a
-// violation: flits that never moved again) and its picture (nil when the mode draws
-// none).
+// violation: flits that never moved again) and its plot (nil when the mode has none).
 type Outcome interface {
 	Report(version string) Report
 	WriteText(w io.Writer)
 	StopReason() string
 	Deadlock() string
-	Plot() []byte
+	Plot() *props.PlotEvidence
 }
 
 // Run runs req until it finishes or ctx ends (a signal, the memory budget or the
@@ -130,8 +130,8 @@ func openTrace(t Trace) (func(sim.TraceEvent), error) {
 // StopReason is why the run stopped early, "" when it finished.
 func (r *trafficRun) StopReason() string { return r.Reason }
 
-// Plot is nil: a single run draws nothing.
-func (r *trafficRun) Plot() []byte { return nil }
+// Plot is nil: a single run has no plot.
+func (r *trafficRun) Plot() *props.PlotEvidence { return nil }
 
 // Deadlock says how the run deadlocked, "" when it did not.
 func (r *trafficRun) Deadlock() string {
@@ -187,9 +187,9 @@ func (o collectiveOutcome) WriteText(w io.Writer) {
 	}
 }
 
-func (o collectiveOutcome) StopReason() string { return o.reason }
-func (o collectiveOutcome) Deadlock() string   { return "" }
-func (o collectiveOutcome) Plot() []byte       { return nil }
+func (o collectiveOutcome) StopReason() string        { return o.reason }
+func (o collectiveOutcome) Deadlock() string          { return "" }
+func (o collectiveOutcome) Plot() *props.PlotEvidence { return nil }
 
 // sweepOutcome is a latency-vs-load sweep, complete or stopped.
 type sweepOutcome struct {
@@ -226,9 +226,9 @@ func (o sweepOutcome) WriteText(w io.Writer) {
 	}
 }
 
-func (o sweepOutcome) StopReason() string { return o.reason }
-func (o sweepOutcome) Deadlock() string   { return "" }
-func (o sweepOutcome) Plot() []byte       { return o.sw.SVG() }
+func (o sweepOutcome) StopReason() string        { return o.reason }
+func (o sweepOutcome) Deadlock() string          { return "" }
+func (o sweepOutcome) Plot() *props.PlotEvidence { return o.sw.Evidence() }
 
 // comparisonOutcome is 000 §5.3's comparison over the destination counts that finished.
 type comparisonOutcome struct {
@@ -260,6 +260,6 @@ func (o comparisonOutcome) WriteText(w io.Writer) {
 	}
 }
 
-func (o comparisonOutcome) StopReason() string { return o.reason }
-func (o comparisonOutcome) Deadlock() string   { return "" }
-func (o comparisonOutcome) Plot() []byte       { return o.c.SVG(o.c.opts.Ports) }
+func (o comparisonOutcome) StopReason() string        { return o.reason }
+func (o comparisonOutcome) Deadlock() string          { return "" }
+func (o comparisonOutcome) Plot() *props.PlotEvidence { return o.c.Evidence(o.c.opts.Ports) }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props/render"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // sweep is a latency-vs-load sweep: the base configuration run at Points loads evenly
@@ -51,9 +51,9 @@ func (s *sweep) hybrid() bool {
 	return t.Broadcast > 0 && t.Broadcast < 1 && t.Multicast == 0
 }
 
-// SVG draws the points done: latency against load, the simulation with its 95% bars
-// beside the model, in two panels with hybrid traffic.
-func (s *sweep) SVG() []byte {
+// Evidence is the plot of the points done: latency against load, the simulation with
+// its 95% bars beside the model, in two panels with hybrid traffic.
+func (s *sweep) Evidence() *props.PlotEvidence {
 	var xs, simY, modY, simCI, bY, bModel, bCI []float64
 	for _, p := range s.Done {
 		xs, simY, modY, simCI = append(xs, p.Load), append(simY, p.Sim), append(modY, p.Model), append(simCI, p.CI)
@@ -61,16 +61,18 @@ func (s *sweep) SVG() []byte {
 	}
 	cfg := s.Base
 	name := latencyModel(s.Grid, cfg).Name
-	title := fmt.Sprintf("%s, L=%d, V=%d", s.Grid.Spec(), cfg.Length, cfg.VCs)
-	sims := []render.Series{{Name: "simulation", Y: simY, CI: simCI, Color: "#0072b2"}, {Name: name, Y: modY, Color: "#d00000", Dashed: true}}
+	ev := &props.PlotEvidence{Title: fmt.Sprintf("%s, L=%d, V=%d", s.Grid.Spec(), cfg.Length, cfg.VCs), Loads: xs}
+	sims := []props.Curve{{Name: "simulation", Y: simY, CI: simCI, Colour: "#0072b2"}, {Name: name, Y: modY, Colour: "#d00000", Dashed: true}}
 	if !s.hybrid() {
-		return render.LatencyPlot(title, xs, sims)
+		ev.Panels = []props.Panel{{Curves: sims}}
+		return ev
 	}
-	title += fmt.Sprintf(", %.3g of the messages broadcast", cfg.Traffic.Broadcast)
-	return render.LatencyPanels(title, xs, []render.Panel{
-		{Title: "unicast", Curves: render.Curves(sims)},
-		{Title: "broadcast", Curves: render.Curves([]render.Series{{Name: "simulation", Y: bY, CI: bCI, Color: "#e69f00"}, {Name: name, Y: bModel, Color: "#d00000", Dashed: true}})},
-	})
+	ev.Title += fmt.Sprintf(", %.3g of the messages broadcast", cfg.Traffic.Broadcast)
+	ev.Panels = []props.Panel{
+		{Title: "unicast", Curves: sims},
+		{Title: "broadcast", Curves: []props.Curve{{Name: "simulation", Y: bY, CI: bCI, Colour: "#e69f00"}, {Name: name, Y: bModel, Colour: "#d00000", Dashed: true}}},
+	}
+	return ev
 }
 
 // report is the report object of the sweep so far, drawn into the file plot, with

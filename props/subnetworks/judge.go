@@ -7,7 +7,6 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // The static judges of one DDN family of 001: its contention levels against Table 1
@@ -107,7 +106,7 @@ func Levels(g *topology.Network, p partition.Params, ddns []partition.Subnetwork
 	rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: what, Detail: w}
 	rep.Text = what
 	// The picture marks every node and channel above Table 1's level.
-	opt := render.PartitionOptions{Title: what, Violated: true}
+	opt := &props.PartitionEvidence{Title: what, Violated: true}
 	for v, n := range l.NodeCount {
 		if n > 1 {
 			opt.Pair = append(opt.Pair, topology.NodeID(v))
@@ -121,27 +120,24 @@ func Levels(g *topology.Network, p partition.Params, ddns []partition.Subnetwork
 			opt.HotChannels = append(opt.HotChannels, topology.ChannelID(c))
 		}
 	}
-	rep.SVG = partitionPicture(g, p, ddns, opt)
+	rep.Evidence = partitionEvidence(g, p, ddns, opt)
 }
 
-// partitionPicture draws ddns and the DCN blocks of p on g with opt, nil when the
-// picture cannot be drawn (a grid render does not take).
-func partitionPicture(g *topology.Network, p partition.Params, ddns []partition.Subnetwork, opt render.PartitionOptions) []byte {
+// partitionEvidence completes ev with ddns and the DCN blocks of p on g; nil when the
+// DCNs cannot be built.
+func partitionEvidence(g *topology.Network, p partition.Params, ddns []partition.Subnetwork, ev *props.PartitionEvidence) props.Evidence {
 	dcns, err := partition.DCNs(g, p.H)
 	if err != nil {
 		return nil
 	}
-	pic, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), opt)
-	if err != nil {
-		return nil
-	}
-	return pic
+	ev.Grid, ev.DDNs, ev.DCNs = g, evidenceSubnetworks(ddns), evidenceSubnetworks(dcns)
+	return ev
 }
 
-// ViolationOptions returns the picture options that mark check c's witness: VIOLATED
-// and what in the title, its nodes ringed, its channels and subnetworks marked.
-func ViolationOptions(c partition.Check, what string) render.PartitionOptions {
-	opt := render.PartitionOptions{Title: what, Violated: true, Pair: c.Nodes, HotChannels: c.Channels, HotSubnetworks: c.Subnetworks}
+// violationEvidence returns the evidence that marks check c's witness: VIOLATED and
+// what in the title, its nodes ringed, its channels and subnetworks marked.
+func violationEvidence(c partition.Check, what string) *props.PartitionEvidence {
+	opt := &props.PartitionEvidence{Title: what, Violated: true, Pair: c.Nodes, HotChannels: c.Channels, HotSubnetworks: c.Subnetworks}
 	if len(c.Nodes) > 0 {
 		opt.Caption = "a node the violation names"
 	}
@@ -194,7 +190,7 @@ func P1P5(ctx context.Context, g *topology.Network, p partition.Params, ddns []p
 	rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: first.Property + ": " + first.Witness, Detail: w}
 	rep.Text = rep.Witness.Violation
 	if first.Verdict == props.Violated {
-		rep.SVG = partitionPicture(g, p, ddns, ViolationOptions(*first, rep.Text))
+		rep.Evidence = partitionEvidence(g, p, ddns, violationEvidence(*first, rep.Text))
 	}
 	return nil
 }
@@ -202,7 +198,7 @@ func P1P5(ctx context.Context, g *topology.Network, p partition.Params, ddns []p
 // Connected judges that every DDN of p is strongly connected under its own channels
 // (001 §3.1; §3.2 for meshes, where directed DDNs are not). Stats count the subnetworks;
 // the figure multi_member is 1 when the DDNs have more than one member. The witness of
-// a violation is the first unreachable member pair (ReachWitness), drawn in rep.SVG.
+// a violation is the first unreachable member pair (ReachWitness), with the DDN as evidence.
 // When ctx ends between two DDNs the verdict is inconclusive and the stats count the
 // DDNs judged.
 func Connected(ctx context.Context, g *topology.Network, p partition.Params, ddns []partition.Subnetwork, rep *props.Report) {
@@ -231,7 +227,7 @@ func Connected(ctx context.Context, g *topology.Network, p partition.Params, ddn
 		if reach.From != reach.To {
 			pair = []topology.NodeID{reach.From, reach.To}
 		}
-		rep.SVG = partitionPicture(g, p, ddns[k:k+1], render.PartitionOptions{Title: what, Pair: pair, Caption: what, Violated: true, HotSubnetworks: []string{s.Name}})
+		rep.Evidence = partitionEvidence(g, p, ddns[k:k+1], &props.PartitionEvidence{Title: what, Pair: pair, Caption: what, Violated: true, HotSubnetworks: []string{s.Name}})
 		return
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/wormcheck/wormcheck/algos/partition"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
-	"github.com/wormcheck/wormcheck/props/render"
 )
 
 // Spec selects the data-distributing networks of 001: a 2-D torus or mesh, the
@@ -52,8 +51,9 @@ type Report struct {
 	Verdict     props.Verdict     `json:"verdict"`
 	Properties  []partition.Check `json:"properties"`
 	DDNs        []Subnetwork      `json:"ddns"`
-	// SVG draws the DDNs (one colour each) and the DCN blocks.
-	SVG []byte `json:"-"`
+	// Evidence is the partition: the DDNs and the DCN blocks, with the first violated
+	// property marked (props/render draws it).
+	Evidence *props.PartitionEvidence `json:"-"`
 }
 
 // Subnetwork describes one DDN for people and scripts.
@@ -121,27 +121,24 @@ func Partition(spec Spec) (*Report, error) {
 		}
 		rep.DDNs = append(rep.DDNs, j)
 	}
-	opt := render.PartitionOptions{Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)}
+	ev := &props.PartitionEvidence{Title: fmt.Sprintf("DDN partition Type %s of %s, h=%d", rep.Type, rep.Topology, rep.H)}
 	for _, c := range pr.Checks {
 		if c.Verdict == props.Violated {
 			// The first violated property is marked on the picture and named in its title.
-			opt = ViolationOptions(c, fmt.Sprintf("%s: %s %s", opt.Title, c.Property, c.Witness))
+			ev = violationEvidence(c, fmt.Sprintf("%s: %s %s", ev.Title, c.Property, c.Witness))
 			break
 		}
 	}
-	svg, err := render.Partition(g, renderSubnetworks(ddns), renderSubnetworks(dcns), opt)
-	if err != nil {
-		return nil, err
-	}
-	rep.SVG = svg
+	ev.Grid, ev.DDNs, ev.DCNs = g, evidenceSubnetworks(ddns), evidenceSubnetworks(dcns)
+	rep.Evidence = ev
 	return rep, nil
 }
 
-// renderSubnetworks converts subnetworks for props/render, which does not import algos.
-func renderSubnetworks(subs []partition.Subnetwork) []render.Subnetwork {
-	out := make([]render.Subnetwork, len(subs))
+// evidenceSubnetworks converts subnetworks into the evidence's.
+func evidenceSubnetworks(subs []partition.Subnetwork) []props.Subnetwork {
+	out := make([]props.Subnetwork, len(subs))
 	for i, s := range subs {
-		out[i] = render.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
+		out[i] = props.Subnetwork{Name: s.Name, Directed: s.Orientation != partition.Undirected, Nodes: s.Nodes, Channels: s.Channels}
 	}
 	return out
 }

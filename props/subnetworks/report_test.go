@@ -11,13 +11,13 @@ import (
 )
 
 // TestPartition reports Type II on torus:8x8 with h = 4: node level 1 and link level h
-// (001 Lemma 2), 16 DDNs and 4 DCNs, every property held, a picture; bad input names its field.
+// (001 Lemma 2), 16 DDNs and 4 DCNs, every property held, the partition as evidence; bad input names its field.
 func TestPartition(t *testing.T) {
 	rep, err := Partition(Spec{Topology: "torus:8x8", Type: "II", H: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Verdict != props.Holds || rep.NodeLevel != 1 || rep.LinkLevel != 4 || rep.Subnetworks != 16 || rep.DCNs != 4 || len(rep.SVG) == 0 {
+	if rep.Verdict != props.Holds || rep.NodeLevel != 1 || rep.LinkLevel != 4 || rep.Subnetworks != 16 || rep.DCNs != 4 || rep.Evidence == nil || len(rep.Evidence.DDNs) != 16 || len(rep.Evidence.DCNs) != 4 {
 		t.Fatalf("%s", rep.Text())
 	}
 	for _, c := range []struct {
@@ -56,23 +56,22 @@ func TestLevelsViolated(t *testing.T) {
 	}
 }
 
-// TestPartitionPictureShowsViolation: directed Type IV DDNs on a mesh are not isomorphic
-// (P4) and the partition's picture says VIOLATED and marks the two DDNs; a partition that
-// holds is drawn without either. Reference: 001 §3.2.
-func TestPartitionPictureShowsViolation(t *testing.T) {
+// TestPartitionEvidenceShowsViolation: directed Type IV DDNs on a mesh are not
+// isomorphic (P4) and the partition's evidence is marked violated with the two DDNs;
+// a partition that holds has neither. Reference: 001 §3.2.
+func TestPartitionEvidenceShowsViolation(t *testing.T) {
 	rep, err := Partition(Spec{Topology: "mesh:8x8", Type: "IV", H: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pic := string(rep.SVG)
-	if rep.Verdict != props.Violated || !strings.Contains(pic, "VIOLATED: ") || strings.Count(pic, "named by the violation") != 2 {
-		t.Errorf("%s: the picture does not show the violation:\n%s", rep.Verdict, pic)
+	if ev := rep.Evidence; rep.Verdict != props.Violated || !ev.Violated || len(ev.HotSubnetworks) != 2 {
+		t.Errorf("%s: the evidence does not show the violation: %+v", rep.Verdict, ev)
 	}
 	ok, err := Partition(Spec{Topology: "torus:8x8", Type: "II", H: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pic := string(ok.SVG); strings.Contains(pic, "VIOLATED") || strings.Contains(pic, "named by the violation") {
-		t.Errorf("a partition that holds is drawn as violated")
+	if ev := ok.Evidence; ev.Violated || len(ev.HotSubnetworks)+len(ev.HotChannels)+len(ev.Pair) > 0 {
+		t.Errorf("a partition that holds is marked violated: %+v", ev)
 	}
 }

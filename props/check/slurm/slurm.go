@@ -205,3 +205,46 @@ func Quote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// Usage is the help of `wormcheck slurm`, which this package writes the scripts of.
+const Usage = `wormcheck slurm --dir D --tasks N [flags] -- check --algo A --family F [check flags]
+wormcheck slurm --dir D --only 3,5 [flags]
+
+Runs a family on a Slurm cluster as an array job: task i of N checks shard i/N
+(check ... --shard $SLURM_ARRAY_TASK_ID/N) and keeps its result in D/shard-i.json,
+rewritten atomically as members finish (--checkpoint-every, default 1s). Every task runs
+with --resume on its own file, so a task that Slurm requeues (--requeue: node failure,
+preemption) or that you resubmit continues where it stopped instead of starting over;
+SIGTERM (scancel, a time limit) makes a task write its partial result before it exits.
+A second job, after the array (afterany), merges the shards into D/merged.json
+('wormcheck merge': verdict holds only if every shard is present and complete).
+
+It writes D/task.sh and D/merge.sh (plain sbatch scripts; read or edit them) and
+submits both with sbatch, printing the job ids. To rerun tasks that were cancelled or
+failed, resubmit them: 'wormcheck slurm --dir D --only 3,5' submits those array
+indices of D/task.sh and a new merge job after them.
+
+Flags:
+  --dir D          directory for scripts, shard results, logs (on a file system every
+                   node sees); created if missing
+  --tasks N        number of array tasks = shards (1..10000)
+  --only LIST      resubmit these task indices of an existing D/task.sh (e.g. 3,5)
+  --sbatch ARGS    extra sbatch options for both jobs, e.g. "--partition=long --time=2:00:00"
+  --no-submit      write the scripts and print the sbatch commands without running them
+  --binary PATH    the wormcheck executable the tasks run, on a path every node sees
+                   (default: this one; refused when it runs from Go's build directory,
+                   as under go run, which is deleted when it ends)
+
+A task whose shard finds a violation exits 1, so Slurm's accounting shows it FAILED
+(exit code 1:0), with the job comment "wormcheck: shard I violated"; an inconclusive
+shard exits 0 with the comment "wormcheck: shard I inconclusive". 'wormcheck merge'
+names the shards to resubmit.
+
+Kubernetes: cmd/wormcheck/deploy/k8s/family-job.yaml is an Indexed Job doing the same
+(JOB_COMPLETION_INDEX -> --shard); see README.
+
+Example:
+  wormcheck slurm --dir runs/tm2 --tasks 16 -- check --algo tree-mcast --prop deadlock \
+      --topo mesh:3x3 --family pairs:3 --symmetry --buffers 1
+  wormcheck merge runs/tm2/shard-*.json     # at any time: how far the shards are
+`
