@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -39,9 +40,12 @@ const MaxScheduleSteps = 1 << 16
 //	                                          6(b)); DOR routing only
 //	  "ports": "all-port",                    optional: "all-port" (default) or "one-port"
 //	  "sources": [[0, 0]],                    required: the nodes holding the message at 0
-//	  "destinations": [[1, 0], [2, 3]],       optional; omitted = broadcast: every node
-//	                                          that is not a source
+//	  "destinations": [[1, 0], [2, 3]],       optional; omitted = the union of
+//	                                          "group_destinations" when given, else
+//	                                          broadcast: every node that is not a source
 //	  "group_destinations": [[...], [...]],   optional, with groups: destinations per group
+//	                                          (their union must be "destinations", sources
+//	                                          aside, when both are given)
 //	  "unicasts": [                           required, may be empty
 //	    {"from": [0, 0], "to": [2, 0],        required nodes
 //	     "step": 1,                           required, 1 <= step <= 65536
@@ -244,6 +248,52 @@ func (s *Schedule) Check() error {
 	return nil
 }
 
+// defaultDestinations gives "destinations" when a file leaves it out: the union of the
+// groups' destinations when the file gives them, else every node but the sources.
+func defaultDestinations(g *topology.Network, sources []topology.NodeID, groups [][]topology.NodeID) []topology.NodeID {
+	if groups == nil {
+		return Broadcast(g.Nodes(), sources)
+	}
+	var union []topology.NodeID
+	for _, set := range groups {
+		union = append(union, set...)
+	}
+	slices.Sort(union)
+	return slices.Compact(union)
+}
+
+// sameDestinations checks that a schedule file which gives its destinations twice, per
+// group and all together, gives the same nodes both ways: the judges read one or the other,
+// so a file whose two lists disagree would be judged on whichever each reads. A source
+// may stand in "destinations" (a multicast's list may name its own source) without
+// being a group's destination.
+func (s *Schedule) sameDestinations(g *topology.Network) error {
+	if s.GroupDestinations == nil || len(s.Destinations) == 0 {
+		return nil
+	}
+	var union []topology.NodeID
+	for _, set := range s.GroupDestinations {
+		union = append(union, set...)
+	}
+	slices.Sort(union)
+	union = slices.Compact(union)
+	all := slices.Compact(slices.Sorted(slices.Values(s.Destinations)))
+	if slices.Equal(all, union) {
+		return nil
+	}
+	for _, v := range all {
+		if _, in := slices.BinarySearch(union, v); !in && !slices.Contains(s.Sources, v) {
+			return fmt.Errorf("destinations: node %s is a destination but in no group's \"group_destinations\"", g.NodeName(v))
+		}
+	}
+	for _, v := range union {
+		if _, in := slices.BinarySearch(all, v); !in {
+			return fmt.Errorf("group_destinations: node %s is a group's destination but not in \"destinations\"", g.NodeName(v))
+		}
+	}
+	return nil
+}
+
 // ParseSchedule decodes and validates a schedule file (format above). Paths left out are
 // filled with the routing's DOR paths. It never panics; every error is one line naming
 // the field.
@@ -317,8 +367,6 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 		if s.Destinations, err = nodes(f.Destinations, "destinations"); err != nil {
 			return nil, err
 		}
-	} else {
-		s.Destinations = Broadcast(g.Nodes(), s.Sources)
 	}
 	for gi, set := range f.GroupDestinations {
 		d, err := nodes(set, fmt.Sprintf("group_destinations[%d]", gi))
@@ -326,6 +374,9 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 			return nil, err
 		}
 		s.GroupDestinations = append(s.GroupDestinations, d)
+	}
+	if f.Destinations == nil {
+		s.Destinations = defaultDestinations(g, s.Sources, s.GroupDestinations)
 	}
 	r := s.Routes(g)
 	grouped := len(f.Unicasts) > 0 && f.Unicasts[0].Group != nil
@@ -361,6 +412,11 @@ func ParseSchedule(data []byte) (*Schedule, error) {
 	}
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
+	}
+	if f.Destinations != nil {
+		if err := s.sameDestinations(g); err != nil {
+			return nil, fmt.Errorf("schedule field \"%s", strings.Replace(err.Error(), ":", "\":", 1))
+		}
 	}
 	return s, nil
 }

@@ -72,6 +72,10 @@ func TestParseScheduleRefusals(t *testing.T) {
 		{"group range", u(`{"from":0,"to":1,"step":1,"order":1,"group":3}`), `unicasts[0].group`},
 		{"ports", `{` + head + `,"ports":"two-port","unicasts":[]}`, `"ports"`},
 		{"routing", `{` + head + `,"routing":[0,0],"unicasts":[]}`, `"routing"`},
+		{"destination in no group", `{"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[0,5],"destinations":[1,2,7],"group_destinations":[[1],[2]],` +
+			`"unicasts":[{"from":0,"to":1,"step":1,"order":1,"group":0},{"from":5,"to":2,"step":1,"order":1,"group":1}]}`, `field "destinations": node (3,1) is a destination`},
+		{"group destination not listed", `{"format":"wormcheck-schedule/1","topology":"torus:4x4","sources":[0,5],"destinations":[1],"group_destinations":[[1],[2]],` +
+			`"unicasts":[{"from":0,"to":1,"step":1,"order":1,"group":0},{"from":5,"to":2,"step":1,"order":1,"group":1}]}`, `field "group_destinations": node (2,0)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,9 +10,11 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/banyanwire"
+	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/flitwire"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/model/vct"
 )
 
 // Evidence is what a verdict rests on, kept as the values the check found so that a
@@ -20,8 +22,8 @@ import (
 // the library decides and returns evidence, props/render draws it, and only when the
 // command line asks (--svg, --pcap, --explore, prove --witness-dir). Holding it costs
 // nothing but the references. It is one of *FlitEvidence, *ScheduleEvidence,
-// *BanyanEvidence, *CycleEvidence, *RanksEvidence, *PartitionEvidence, *PlotEvidence
-// and *MovesEvidence.
+// *BanyanEvidence, *CycleEvidence, *RanksEvidence, *PartitionEvidence, *PlotEvidence,
+// *MovesEvidence and *FabricEvidence.
 type Evidence interface{ evidence() }
 
 // FlitEvidence is a run of a flit-level model: Trace on Model from an initial state to
@@ -188,7 +190,21 @@ type Curve struct {
 	Style  int
 }
 
+// FabricEvidence is an InfiniBand fabric with one of its credit loops (Cycle, the loop's
+// channels in order) and, when the loop deadlocks, the run of the vct model that fills
+// it (Model and Trace, from the empty fabric to the deadlock Violation names; Model is
+// nil for a loop without one). Title and Subtitle say what it shows.
+type FabricEvidence struct {
+	Fabric          *fabric.Fabric
+	Cycle           []fabric.Hop
+	Model           *vct.Model
+	Trace           checker.Trace[vct.State]
+	Violation       string
+	Title, Subtitle string
+}
+
 func (*FlitEvidence) evidence()      {}
+func (*FabricEvidence) evidence()    {}
 func (*ScheduleEvidence) evidence()  {}
 func (*BanyanEvidence) evidence()    {}
 func (*CycleEvidence) evidence()     {}

@@ -100,7 +100,9 @@ func (f Family) RecordParams(tmpl Spec, property string, maxStates int64, store 
 	if p.Sizes == nil {
 		p.Sizes = [][2]int{}
 	}
-	if tmpl.Routing != nil && !isDOR(tmpl.Routing) {
+	if dl, ok := datelineOf(tmpl.Routing); ok {
+		p.Dateline = dl.String() // as ParamsOf saves dimension order
+	} else if tmpl.Routing != nil {
 		p.Routing = tmpl.Routing.Name()
 	}
 	if store == checker.Fingerprint {
@@ -174,7 +176,8 @@ func (f Family) Placements(g *topology.Network, tmpl Spec) ([][]Pair, PlacementC
 	pairs := EndpointPairs(g)
 	var out [][]Pair
 	cnt := PlacementCount{Enumerated: make([]int, f.MaxWorms+1), Canonical: make([]int, f.MaxWorms+1), Kept: make([]int, f.MaxWorms+1)}
-	dor := tmpl.Routing == nil || isDOR(tmpl.Routing)
+	_, isDOR := datelineOf(tmpl.Routing)
+	dor := tmpl.Routing == nil || isDOR
 	r := topology.NewDOR(g)
 	connected := func([]Pair) bool { return true }
 	if f.Connected && dor {

@@ -43,19 +43,32 @@ func portsName(p model.PortModel) string {
 // ParamsOf returns the trace parameters of a spec.
 func ParamsOf(sp Spec) Params {
 	p := Params{Msgs: sp.Worms(), Length: sp.Length, Buffers: sp.Buffer, VCs: sp.VCs, Dateline: sp.Dateline.String(), Ports: portsName(sp.Ports), Lengths: sp.Lengths}
-	if sp.Routing != nil && !isDOR(sp.Routing) {
+	if dl, ok := datelineOf(sp.Routing); ok {
+		// Dimension order is saved as its dateline mode: "auto" would rebuild it with
+		// dateline classes on a torus, whatever the relation had.
+		p.Dateline = dl.String()
+	} else if sp.Routing != nil {
 		p.Routing, p.RoutingFile, _ = routing.Encode(sp.Routing)
 	}
 	return p
 }
 
-// isDOR reports whether rel is dimension-order routing (saved as the dateline mode).
-func isDOR(rel routing.Relation) bool {
-	switch rel.(type) {
-	case routing.DOR, *routing.DOR:
-		return true
+// datelineOf returns the dateline mode that rebuilds rel when rel is dimension-order
+// routing (Spec.Relation); ok is false for any other relation.
+func datelineOf(rel routing.Relation) (Dateline, bool) {
+	var d routing.DOR
+	switch r := rel.(type) {
+	case routing.DOR:
+		d = r
+	case *routing.DOR:
+		d = *r
+	default:
+		return DatelineAuto, false
 	}
-	return false
+	if d.R.Dateline {
+		return DatelineOn, true
+	}
+	return DatelineOff, true
 }
 
 // SpecOf rebuilds a spec from a topology and trace parameters.

@@ -347,6 +347,46 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 	}
 }
 
+// TestDorTraceReplays: a deadlock found under dimension order given as a relation
+// (routing dor-1vc on a torus: no dateline classes) is saved with its dateline mode,
+// so that replay rebuilds the same relation, not dor with dateline classes, and the
+// trace replays to the same deadlock.
+func TestDorTraceReplays(t *testing.T) {
+	for _, name := range []string{"dor-1vc", "dor"} {
+		g, err := topology.Parse("torus:4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, err := routing.ByName(g, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := Spec{Topology: "torus:4", Pairs: []Pair{{0, 2}, {1, 3}, {2, 0}, {3, 1}}, Length: 1, Buffer: 1, Routing: rel}
+		m, err := Build(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Search(context.Background(), m, 0, true)
+		if name == "dor" {
+			if r.Verdict != checker.Holds {
+				t.Fatalf("dor with dateline classes on the ring: %v %s", r.Verdict, r.Violation)
+			}
+			continue
+		}
+		if r.Verdict != checker.Violated {
+			t.Fatalf("dor-1vc ring: %v %s", r.Verdict, r.Violation)
+		}
+		tf := TraceFile(sp, &r)
+		back, rp, err := ReplayTrace(tf)
+		if err != nil || rp.Verdict != checker.Violated || rp.Violation != r.Violation {
+			t.Fatalf("replay: %v %+v (want %q)", err, rp, r.Violation)
+		}
+		if rel2, err := back.Relation(g); err != nil || rel2.Name() != name || rel2.VCs() != 1 {
+			t.Fatalf("replayed relation: %v %v", rel2, err)
+		}
+	}
+}
+
 // TestFamilyWithRelation: a family under an adaptive relation keeps one placement per
 // class of the relation's symmetries (the square's 8) and only connected ones (by the
 // worms' footprints); the entry's tests check that it deadlocks where DOR does not.

@@ -24,7 +24,7 @@ func TestAnyNetworkCommands(t *testing.T) {
 		{[]string{"check", "--booksim", "testdata/booksim/anynet_config", "--msgs", "0->3,3->6,6->0", "--json"}, 0,
 			`"msgs": "n0->n3,n3->n6,n6->n0"`, ""},
 		{[]string{"routing", "--booksim", "../../model/booksim/testdata/examples/cmeshconfig"}, 0,
-			"routing booksim:dor_no_express,vcs=16 on cmesh:k=4 (16 VC): holds", ""},
+			"routing booksim:dor_no_express,vcs=16 on cmesh:k=4 (16 VCs): holds", ""},
 		// a routing file that names its topology needs no --topo
 		{[]string{"check", "--algo", "unicast", "--routing", "../../model/routing/testdata/ring-table.json", "--msgs", "0->3"}, 0,
 			"unicast on mesh:2x2: deadlock (flit semantics): HOLDS", ""},

@@ -68,6 +68,8 @@ func (c *common) define(fs *flag.FlagSet, r entryRun) {
 	has := func(f check.Flags) bool { return r.flags&f != 0 }
 	if r.name == "check" {
 		fs.String("algo", "", "algorithm")
+	}
+	if r.name == "check" || has(check.FlagExplore) {
 		fs.BoolVar(&c.Explore, "explore", false, "after a violation, step through its trace in the browser (127.0.0.1)")
 	}
 	if has(check.FlagTopology) {
@@ -199,8 +201,8 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil || !c.Explore {
 		return code, err
 	}
-	if _, flit := rep.Evidence.(*props.FlitEvidence); !flit {
-		fmt.Fprintf(e.Stderr, "wormcheck: no flit-level trace to explore (verdict %s)\n", rep.Verdict)
+	if !explorable(rep.Evidence) {
+		fmt.Fprintf(e.Stderr, "wormcheck: no trace to explore (verdict %s)\n", rep.Verdict)
 		return code, nil
 	}
 	sc, err := render.SceneOf(rep.Evidence)
@@ -208,6 +210,18 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 		return 0, usagef("--explore: %v", err)
 	}
 	return code, serveExplorer(ctx, e, sc, "127.0.0.1:0")
+}
+
+// explorable says whether the evidence is a run the explorer steps through: a
+// flit-level trace or a fabric's deadlock.
+func explorable(ev props.Evidence) bool {
+	switch e := ev.(type) {
+	case *props.FlitEvidence:
+		return true
+	case *props.FabricEvidence:
+		return e.Model != nil
+	}
+	return false
 }
 
 // instance is the Instance the flags name, with the --booksim configuration read (the

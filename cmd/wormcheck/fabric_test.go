@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,7 +38,7 @@ func TestFabricCommand(t *testing.T) {
 		// LASH: without its SLs the ring's tables loop on VL 0 (what ibdmchk reports);
 		// with the path SLs and SL2VL tables the graph has no loop.
 		{[]string{"--fabric", fx("ring-lash", "opensm-subnet.lst"), "--lft", fx("ring-lash", "opensm.fdbs")}, exitViolated,
-			[]string{"1 credit loops", "VIOLATED"}},
+			[]string{"dependencies, 1 credit loop\n", "VIOLATED"}},
 		{[]string{"--fabric", fx("ring-lash", "opensm-subnet.lst"), "--lft", fx("ring-lash", "opensm.fdbs"),
 			"--sl2vl", fx("ring-lash", "opensm-sl2vl.dump"), "--path-sl", fx("ring-lash", "path-sl.txt")}, exitHolds,
 			[]string{"0 credit loops", "HOLDS"}},
@@ -110,5 +113,51 @@ func TestFabricBadInput(t *testing.T) {
 		if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) || stdout != "" {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// The fabric's evidence is drawn by cmd: --svg draws the ring with its loop and the
+// deadlock's full buffers, --pcap writes the run as InfiniBand packets, and the saved
+// trace draws (render) and steps (the explorer's scene) as the same deadlock; a fabric
+// without a deadlock draws without full buffers and has no capture.
+func TestFabricPictures(t *testing.T) {
+	dir := t.TempDir()
+	svg, pcap, trace := filepath.Join(dir, "ring.svg"), filepath.Join(dir, "ring.pcap"), filepath.Join(dir, "ring.json")
+	code, stdout, stderr := runCLI(t, "fabric", "--fabric", fx("ring.cables"), "--route", "minhop", "--svg", svg, "--pcap", pcap, "--trace", trace)
+	if code != exitViolated {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	pic, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pic), "<title>buffer "); n != 4 || !strings.Contains(string(pic), "red arrows: the credit loop&#39;s 4 channels") {
+		t.Errorf("--svg: %d full buffers drawn, want the loop's 4:\n%s", n, pic)
+	}
+	capture, err := os.ReadFile(pcap)
+	if err != nil || len(capture) < 24 || !bytes.Equal(capture[:4], []byte{0xd4, 0xc3, 0xb2, 0xa1}) {
+		t.Fatalf("--pcap: %v, %d bytes, not a pcap file", err, len(capture))
+	}
+	code, stdout, stderr = runCLI(t, "render", trace, "-o", filepath.Join(dir, "replayed.svg"))
+	again, err := os.ReadFile(filepath.Join(dir, "replayed.svg"))
+	if code != 0 || err != nil || strings.Count(string(again), "<title>buffer ") != 4 {
+		t.Fatalf("render of the saved trace: exit %d, %v\n%s%s", code, err, stdout, stderr)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := exploreScene(context.Background(), data, "ring.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := sc.Frames[len(sc.Frames)-1]; len(sc.Messages) != 8 || len(last.Cycle) != 4 {
+		t.Fatalf("explorer scene: %d packets, last frame's wait-for cycle %d; want 8 and 4", len(sc.Messages), len(last.Cycle))
+	}
+	free := filepath.Join(dir, "free.svg")
+	code, stdout, stderr = runCLI(t, "fabric", "--fabric", fx("ring.cables"), "--route", "updn", "--roots", "S1", "--svg", free, "--pcap", filepath.Join(dir, "free.pcap"))
+	pic, err = os.ReadFile(free)
+	if code != exitHolds || err != nil || strings.Contains(string(pic), "<title>buffer ") || !strings.Contains(stderr, "no pcap capture to write") {
+		t.Fatalf("updn: exit %d, %v, picture with full buffers or a capture\n%s%s", code, err, stdout, stderr)
 	}
 }

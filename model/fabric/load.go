@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +42,35 @@ type Files struct {
 	SL2VL    string // SL-to-VL tables (ParseSL2VL); "" for VL = SL
 	PathSL   string // path SLs (ParsePathSL); "" for SL 0
 	LMC      int    // LIDs per CA port = 2^LMC (a subnet list does not record it)
+	// Read, if set, reads a file whole (the command line's bounded, stoppable reader,
+	// model/input); nil opens the files here, bounded by MaxFileBytes.
+	Read func(path string) ([]byte, error)
+}
+
+// source opens one of the files for a parser; done releases it.
+func (fs Files) source(path string) (r io.Reader, done func(), err error) {
+	if fs.Read != nil {
+		data, err := fs.Read(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bytes.NewReader(data), func() {}, nil
+	}
+	f, err := open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// table reads one table file with parse.
+func (fs Files) table(path string, parse func(name string, r io.Reader) error) error {
+	r, done, err := fs.source(path)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return parse(path, r)
 }
 
 // Load reads the files of a fabric: the topology, told apart by its content, then the
@@ -52,12 +82,12 @@ func Load(files Files) (*Fabric, Format, error) {
 	if files.LMC < 0 || files.LMC > 7 {
 		return nil, 0, fmt.Errorf("LMC %d: it must be 0..7", files.LMC)
 	}
-	fh, err := open(files.Topology)
+	src, done, err := files.source(files.Topology)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer fh.Close()
-	br := bufio.NewReaderSize(fh, 64<<10)
+	defer done()
+	br := bufio.NewReaderSize(src, 64<<10)
 	head, _ := br.Peek(64 << 10)
 	format := DetectFormat(head)
 	f, err := Parse(format, files.Topology, br)
@@ -72,17 +102,17 @@ func Load(files Files) (*Fabric, Format, error) {
 		if !format.HasTables() && !f.hasLIDs() {
 			return nil, 0, fmt.Errorf("%s: a %s has no LIDs for forwarding tables to refer to; give the subnet list the subnet manager wrote (opensm-subnet.lst) with its tables", files.Topology, format)
 		}
-		if err := f.ReadLFTs(files.LFTs); err != nil {
+		if err := files.table(files.LFTs, f.ParseLFTs); err != nil {
 			return nil, 0, err
 		}
 	}
 	if files.SL2VL != "" {
-		if err := f.ReadSL2VL(files.SL2VL); err != nil {
+		if err := files.table(files.SL2VL, f.ParseSL2VL); err != nil {
 			return nil, 0, err
 		}
 	}
 	if files.PathSL != "" {
-		if err := f.ReadPathSL(files.PathSL); err != nil {
+		if err := files.table(files.PathSL, f.ParsePathSL); err != nil {
 			return nil, 0, err
 		}
 	}

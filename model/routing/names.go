@@ -3,6 +3,7 @@ package routing
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -178,12 +179,26 @@ func Encode(rel Relation) (name string, file json.RawMessage, ok bool) {
 	if s, isFile := rel.(interface{ Source() json.RawMessage }); isFile {
 		return "", s.Source(), true
 	}
-	if IsBuiltin(rel.Name()) {
-		if _, err := ByName(rel.Grid(), rel.Name()); err == nil {
-			return rel.Name(), nil, true
-		}
+	if _, per := Unreplicate(rel); per > 1 {
+		return "", nil, false // a built-in's name, on more VCs than the built-in has
+	}
+	if IsBuiltin(rel.Name()) && ownType(rel) {
+		// A relation of this package under a built-in name is that built-in: ByName
+		// built it (rebuilding it to check would cost as much as building it, all
+		// pairs' distances for shortest-path).
+		return rel.Name(), nil, true
 	}
 	return "", nil, false
+}
+
+// ownType reports whether rel's type is one of this package's (a user's type may take
+// a built-in's name and route otherwise).
+func ownType(rel Relation) bool {
+	t := reflect.TypeOf(rel)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t != nil && t.PkgPath() == reflect.TypeOf(File{}).PkgPath()
 }
 
 // Decode rebuilds a relation Encode named, on g: nil (dimension order, the caller's

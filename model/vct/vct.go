@@ -355,28 +355,18 @@ func (m *Model) Positions(s State) []Position {
 func (m *Model) WaitFor(s State) system.WaitGraph {
 	pos := m.Positions(s)
 	g := system.WaitGraph{Undelivered: make([]bool, m.total), Blocked: make([]bool, m.total)}
-	head := func(c int32) int { // the message id at the head of c
-		for p, x := range pos {
-			if x.Channel == c && x.Index == 0 {
-				return p
-			}
-		}
-		return -1
+	// inBuf[c][i]: the message id at FIFO index i of channel c.
+	inBuf := make([][]int, len(m.chans))
+	for c := range inBuf {
+		inBuf[c] = make([]int, count(s.queue(m, int32(c))))
 	}
-	byChan := map[int32][]int{}
 	for p, x := range pos {
 		if x.Channel >= 0 {
-			byChan[x.Channel] = append(byChan[x.Channel], p)
+			inBuf[x.Channel][x.Index] = p
 		}
 	}
-	ahead := func(c int32, idx int) int {
-		for _, p := range byChan[c] {
-			if pos[p].Index == idx-1 {
-				return p
-			}
-		}
-		return -1
-	}
+	head := func(c int32) int { return inBuf[c][0] }
+	ahead := func(c int32, idx int) int { return inBuf[c][idx-1] }
 	for p, x := range pos {
 		if x.Delivered {
 			continue

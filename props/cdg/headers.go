@@ -50,6 +50,13 @@ func (e *StatesBound) Error() string {
 // for a relation whose promises are not trusted, its source, and it records parents.
 // ctx (nil: never) stops it between destinations. Cost O(states x outputs).
 func ReachableHeaders(ctx context.Context, rel routing.Relation, maxStates int64) (*Headers, error) {
+	return ReachableHeadersTo(ctx, rel, maxStates, nil)
+}
+
+// ReachableHeadersTo is ReachableHeaders toward the destinations dests holds only (nil:
+// all): the states toward each of them are the same as in the whole (every source's
+// header, every arc), and there are none toward the others.
+func ReachableHeadersTo(ctx context.Context, rel routing.Relation, maxStates int64, dests []bool) (*Headers, error) {
 	s, err := newSearcherFor(rel, true)
 	if err != nil {
 		return nil, err
@@ -62,8 +69,8 @@ func ReachableHeaders(ctx context.Context, rel routing.Relation, maxStates int64
 	for d := 0; d < g.Nodes(); d++ {
 		dst := topology.NodeID(d)
 		sp.DstFirst[d] = int32(len(sp.Vertex))
-		if !g.Endpoint(dst) {
-			continue // no worm is addressed to it
+		if !g.Endpoint(dst) || dests != nil && !dests[d] {
+			continue // no worm is addressed to it, or the caller leaves it out
 		}
 		if err := Stop(ctx); err != nil {
 			return nil, err
@@ -104,6 +111,9 @@ func ReachableHeaders(ctx context.Context, rel routing.Relation, maxStates int64
 			}
 			sp.First = append(sp.First, int32(len(sp.ArcTo)))
 		}
+	}
+	if err := Stop(ctx); err != nil {
+		return nil, err
 	}
 	sp.DstFirst[g.Nodes()] = int32(len(sp.Vertex))
 	return sp, nil

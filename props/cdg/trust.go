@@ -14,10 +14,14 @@ const routingPkg = "github.com/wormcheck/wormcheck/model/routing"
 // routing.SourceClasser, routing.DestClassed, routing.SourceReached,
 // routing.EscapeOrdered, routing.EscapeLeveled) may be used to merge headers: the
 // relations of package model/routing (the built-ins and routing files) keep them by
-// construction and by their tests. A user's type may not — a relation that reads
+// construction and by their tests (a routing.Replicated forwards its base's, so it is
+// trusted when its base is). A user's type may not — a relation that reads
 // Header.Src without implementing routing.SourceClasser would lose the dependencies
 // of every source but the first — so its headers are never merged (plain).
 func trusted(rel routing.Relation) bool {
+	if base, per := routing.Unreplicate(rel); per > 1 {
+		return trusted(base) // it forwards the base's promises
+	}
 	t := reflect.TypeOf(rel)
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()

@@ -37,6 +37,9 @@ const (
 	// FlagProgress: --progress shows progress lines on stderr (Options.Progress) even
 	// when it is not a terminal.
 	FlagProgress
+	// FlagExplore: --explore steps through a violation's run in the browser (the
+	// evidence's scene); `check` has it always.
+	FlagExplore
 
 	// CheckFlags are the flags of `wormcheck check`, every algorithm's.
 	CheckFlags = FlagTopology | FlagNetwork | FlagJSON | FlagSVG | FlagTrace | FlagPCAP | FlagSearch | FlagBudget | FlagProgress

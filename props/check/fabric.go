@@ -41,7 +41,7 @@ fill (wormcheck help fabric).`,
 		prepare: prepareFabric,
 		replay:  replayFabric,
 		Command: &Command{Name: "fabric", Usage: fabricHelp, Only: true,
-			Flags: FlagJSON | FlagSVG | FlagTrace | FlagPCAP | FlagBudget},
+			Flags: FlagJSON | FlagSVG | FlagTrace | FlagPCAP | FlagBudget | FlagProgress | FlagExplore},
 	}
 }
 
@@ -69,7 +69,7 @@ func prepareFabric(r *request) (job, error) {
 	spec := creditloop.Spec{
 		Files: fabric.Files{Topology: r.str("fabric"), LFTs: r.str("lft"), SL2VL: r.str("sl2vl"), PathSL: r.str("path-sl"), LMC: lmc},
 		Route: r.str("route"), Roots: list(r.str("roots")), Faults: list(r.str("faults")),
-		All: all, MTU: mtu, Buffer: buffer, MaxStates: int64(maxStates),
+		All: all, MTU: mtu, Buffer: buffer, MaxStates: int64(maxStates), MaxMemoryBytes: r.opt.MaxMemoryBytes, Progress: r.opt.Progress,
 	}
 	if spec.Files.Topology == "" {
 		return nil, badf("--fabric is missing: the subnet list, net file, cable list or topology file (wormcheck help fabric)")
@@ -102,7 +102,7 @@ func list(s string) []string {
 }
 
 const fabricHelp = `wormcheck fabric --fabric FILE (--lft DUMP | --route minhop|updn) [--sl2vl F] [--path-sl F]
-                 [--lmc N] [--all] [--mtu B] [--buffer B] [--faults LINKS] [--json] [--svg F] [--trace F] [--pcap F]
+                 [--lmc N] [--all] [--mtu B] [--buffer B] [--faults LINKS] [--json] [--svg F] [--trace F] [--pcap F] [--explore]
 
 Checks an InfiniBand fabric from its own files. It traces every route the forwarding
 tables give (each CA port to each destination LID, on the path's SL; with --all the
@@ -151,7 +151,11 @@ needs that many in every buffer of its cycle.
   --json        the report object (docs/report.md) with "fabric": routes, lost routes,
                 the graph, every loop with its cycle, verdict and deadlock
   --svg F       draw the fabric with the first deadlocked (else the first) credit loop
-  --pcap F      the deadlock's packet moves as a capture (one record per move)
+  --pcap F      the deadlock's packet moves as a capture of InfiniBand packets (one
+                record per move; tshark decodes them, docs/fabrics.md)
+  --explore     step through the deadlock in the browser (as wormcheck explore F.json)
+  --progress    progress lines on stderr (destinations traced, routes/s, loops decided),
+                at most once a second; shown on a terminal without it
   --max-memory MiB, --time-limit D
                 stop inconclusive (exit 3)
 

@@ -64,6 +64,7 @@ cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions
 		Properties: []Support{{props.PropDeadlock, props.SemStatic}},
 		Params: []Param{
 			{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file"},
+			{"vcs", "0", "virtual channels per physical channel (0 = the relation's; a multiple of them: each of its VCs then owns as many; routing --booksim: num_vcs)"},
 		},
 		prepare: prepareRouting,
 		stopped: stoppedRouting,
@@ -91,7 +92,7 @@ func stoppedRouting(in Instance, cause string) *props.Report {
 		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: cause + " before routing finished; nothing was decided"}
 }
 
-const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
+const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--vcs N] [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]
 
 Decides whether a routing relation deadlocks on the whole topology: holds (exit 0) when
 no deadlock configuration exists, violated (exit 1) with one, inconclusive (exit 3) only
@@ -134,9 +135,13 @@ Flags:
                   fattree:K,N (k-ary n-tree), random:ROUTERS,LINKS,SEED
   --faults L      failed links of the --topo grid: "(1,1)-(2,1),9->10" (A-B both ways,
                   A->B one way); the grid becomes an irregular network
-  --booksim CFG   a BookSim2 configuration: its topology and routing_function (the keys
-                  wormcheck does not use are listed on stderr)
+  --booksim CFG   a BookSim2 configuration: its topology, routing_function and num_vcs
+                  (the keys BookSim does not define are listed on stderr)
   --routing R     a built-in name or a routing file
+  --vcs N         virtual channels per physical channel, a multiple of the relation's:
+                  each of its VCs then owns N/VCs of them and a header may take any free
+                  one (as check's flit model reads it); default the relation's, or the
+                  BookSim config's num_vcs
   --json          print one object (the report fields, the analysis with both graphs'
                   figures, the witness in the one witness schema, and the CDG's own
                   cycle even when Duato's condition proves the relation)
@@ -186,10 +191,18 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--routing: %v", err)
 		}
 	}
+	vcs, err := r.integer("vcs", 0, 64)
+	if err != nil {
+		return nil, err
+	}
 	// The decision runs in the job, under the caller's context: a signal or a time
-	// limit stops its search within a second, inconclusive.
+	// limit stops its search within a second, inconclusive. Its header states follow
+	// the memory budget (decide.Within, the one mapping of --max-memory onto the
+	// decision), and its --time-limit reaches it as the context's deadline.
+	opt := decide.Within(r.opt.MaxMemoryBytes)
+	opt.VCs = vcs
 	return func(ctx context.Context) (*props.Report, error) {
-		rr, err := decide.ProveRelation(ctx, rel, decide.Options{MaxStates: decide.HeaderStatesWithin(r.opt.MaxMemoryBytes)})
+		rr, err := decide.ProveRelation(ctx, rel, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -23,8 +23,11 @@ package creditloop
 import (
 	"context"
 	"fmt"
+	"io"
+	"sync/atomic"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -42,6 +45,9 @@ type Options struct {
 	MaxErrors int
 	// MaxStates bounds each exhaustive search of a loop (0: 1<<20 states).
 	MaxStates int64
+	// Progress, if not nil, receives a progress line at most once a second: the
+	// destinations traced, the routes per second, the loops decided.
+	Progress io.Writer
 }
 
 // The default sizes: a 2048-byte MTU (32 credits) and buffers of 4096 bytes per port
@@ -104,7 +110,13 @@ func Analyze(ctx context.Context, f *fabric.Fabric, opt Options) (*Analysis, err
 	a := &Analysis{Fabric: f, Options: opt, opt: opt, k: opt.Buffer / opt.Packet}
 	a.Channels = newChannels(f, int(f.MaxVL())+1)
 	srcs, dsts := endpoints(f, opt.All)
-	g, st, err := trace(ctx, f, a.Channels, srcs, dsts, int(f.MaxSL())+1, opt.MaxErrors)
+	var done counters
+	line := progress.Start(progress.Options{W: opt.Progress, Label: "fabric"}, func() progress.Snapshot {
+		return progress.Snapshot{Done: done.dests.Load(), Total: int64(len(dsts)), Unit: "destinations",
+			Work: done.routes.Load(), WorkUnit: "routes", Note: fmt.Sprintf("loops decided %d", done.loops.Load())}
+	})
+	defer line.Stop()
+	g, st, err := trace(ctx, f, a.Channels, srcs, dsts, int(f.MaxSL())+1, opt.MaxErrors, &done)
 	if err != nil {
 		return nil, err
 	}
@@ -137,10 +149,16 @@ func Analyze(ctx context.Context, f *fabric.Fabric, opt Options) (*Analysis, err
 		} else {
 			loop.Decision = a.decide(ctx, &loop, &flows[i])
 		}
+		done.loops.Add(1)
 		a.Loops = append(a.Loops, loop)
 	}
 	a.Seconds = time.Since(start).Seconds()
 	return a, nil
+}
+
+// counters are what the progress line reads while Analyze works.
+type counters struct {
+	dests, routes, loops atomic.Int64
 }
 
 // Verdict is the fabric's verdict: violated when some loop has a reachable deadlock,
@@ -177,5 +195,5 @@ func (a *Analysis) LoopNames(l *Loop) []string {
 
 // String summarises an analysis in one line.
 func (a *Analysis) String() string {
-	return fmt.Sprintf("%d routes (%d delivered), %d channels, %d dependencies, %d credit loops", a.Pairs.Pairs, a.Pairs.Delivered, a.UsedChannels, a.Arcs, len(a.Loops))
+	return fmt.Sprintf("%d routes (%d delivered), %d channels, %d dependencies, %s", a.Pairs.Pairs, a.Pairs.Delivered, a.UsedChannels, a.Arcs, plural(len(a.Loops), "credit loop"))
 }

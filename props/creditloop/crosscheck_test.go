@@ -14,15 +14,99 @@ import (
 	"github.com/wormcheck/wormcheck/props"
 )
 
+// lanes are a perturbation's path SLs and SL-to-VL tables as the test keeps them, in
+// maps of its own: the naive search reads the maps, the analysis the fabric, which gets
+// the same values through its API (randomLanes). nil lanes: every path on SL 0, VL = SL.
+type lanes struct {
+	sl map[slKey]uint8 // the SL of a (source port, destination LID); absent: 0
+	vl map[vlKey]uint8 // a node's VL for (in, out, SL); absent: VL = SL
+}
+
+type slKey struct {
+	src  fabric.PortRef
+	dlid uint16
+}
+
+type vlKey struct {
+	node    int32
+	in, out int
+	sl      uint8
+}
+
+func (l *lanes) slOf(src fabric.PortRef, dlid uint16) uint8 {
+	if l == nil {
+		return 0
+	}
+	return l.sl[slKey{src, dlid}]
+}
+
+func (l *lanes) vlOf(node int32, in, out int, sl uint8) uint8 {
+	if l == nil {
+		return sl
+	}
+	if v, ok := l.vl[vlKey{node, in, out, sl}]; ok {
+		return v
+	}
+	return sl
+}
+
+// randomLanes gives the paths from every port with a LID random SLs 0 or 1 (half of
+// them left at the default 0) and every node a random SL-to-VL table onto VLs 0 and 1
+// (a quarter of the entries left out: VL = SL), in f and in the returned maps.
+func randomLanes(f *fabric.Fabric, rnd *rand.Rand) *lanes {
+	l := &lanes{sl: map[slKey]uint8{}, vl: map[vlKey]uint8{}}
+	f.PathSL = &fabric.PathSLs{}
+	f.SL2VL = make([]*fabric.SL2VL, len(f.Nodes))
+	var srcs []fabric.PortRef
+	var lids []uint16
+	for i, n := range f.Nodes {
+		ports := n.NumPorts()
+		t := fabric.NewSL2VL(ports)
+		f.SL2VL[i] = t
+		ins := 0
+		if n.Kind == fabric.Switch {
+			ins = ports
+		}
+		for in := 0; in <= ins; in++ {
+			for out := 1; out <= ports; out++ {
+				for sl := range uint8(2) {
+					if rnd.IntN(4) != 0 {
+						v := uint8(rnd.IntN(2))
+						t.Set(in, out, sl, v)
+						l.vl[vlKey{int32(i), in, out, sl}] = v
+					}
+				}
+			}
+		}
+		for p, port := range n.Ports {
+			if port.LID != 0 {
+				srcs = append(srcs, fabric.PortRef{Node: int32(i), Port: uint8(p)})
+				lids = append(lids, port.LID)
+			}
+		}
+	}
+	for _, src := range srcs {
+		for _, dlid := range lids {
+			if rnd.IntN(2) == 0 {
+				sl := uint8(rnd.IntN(2))
+				f.PathSL.Set(src, dlid, sl)
+				l.sl[slKey{src, dlid}] = sl
+			}
+		}
+	}
+	return l
+}
+
 // naiveLoops is the cross-check's independent twin: it follows the tables hop by hop
-// from every source port to every destination LID (VL 0: the fabric has no SL tables),
-// collects the (port, VL) dependencies in a set, and finds the credit loops by plain
-// depth-first search: the channels that reach themselves, grouped by mutual reach. Each
-// loop is its sorted channel names.
-func naiveLoops(t *testing.T, f *fabric.Fabric, all bool) []string {
+// from every source port to every destination LID, on the path's SL and each hop's VL
+// as the lanes give them, collects the (port, VL) dependencies in a set, and finds the
+// credit loops by plain depth-first search: the channels that reach themselves, grouped
+// by mutual reach. Each loop is its sorted channel names.
+func naiveLoops(t *testing.T, f *fabric.Fabric, all bool, ln *lanes) []string {
 	type ch struct {
 		node int32
 		port uint8
+		vl   uint8
 	}
 	var srcs []fabric.PortRef
 	owner := map[uint16]fabric.PortRef{}
@@ -59,15 +143,16 @@ func naiveLoops(t *testing.T, f *fabric.Fabric, all bool) []string {
 			if src == dst {
 				continue
 			}
+			sl := ln.slOf(src, dlid)
 			var cur ch
 			if src.Port == 0 {
 				p := lft(src.Node, dlid)
 				if !usable(src.Node, p) {
 					continue
 				}
-				cur = ch{src.Node, uint8(p)}
+				cur = ch{src.Node, uint8(p), ln.vlOf(src.Node, 0, p, sl)}
 			} else {
-				cur = ch{src.Node, src.Port}
+				cur = ch{src.Node, src.Port, ln.vlOf(src.Node, 0, int(src.Port), sl)}
 			}
 			for hops := 0; hops < 64; hops++ {
 				far := f.Nodes[cur.node].Ports[cur.port].Remote
@@ -78,7 +163,7 @@ func naiveLoops(t *testing.T, f *fabric.Fabric, all bool) []string {
 				if !usable(far.Node, p) {
 					break
 				}
-				next := ch{far.Node, uint8(p)}
+				next := ch{far.Node, uint8(p), ln.vlOf(far.Node, int(far.Port), p, sl)}
 				arc(cur, next)
 				cur = next
 			}
@@ -100,7 +185,7 @@ func naiveLoops(t *testing.T, f *fabric.Fabric, all bool) []string {
 		dfs(v)
 		reach[v] = seen
 	}
-	name := func(c ch) string { return f.HopName(fabric.Hop{Node: c.node, Port: c.port}) }
+	name := func(c ch) string { return f.HopName(fabric.Hop{Node: c.node, Port: c.port, VL: c.vl}) }
 	done := map[ch]bool{}
 	var loops []string
 	for v := range out {
@@ -148,7 +233,9 @@ func perturb(f *fabric.Fabric, rnd *rand.Rand, k int) {
 
 // Cross-check: on random perturbations of the real 62-switch cluster's tables, the
 // credit loops found equal those of the naive depth-first search, and every reported
-// deadlock replays in the model.
+// deadlock replays in the model. Every other perturbation also gives the paths random
+// SLs and the nodes random SL-to-VL tables onto two VLs, so that loops are of (port,
+// VL) channels, some closing across VLs.
 func TestCrossCheckPerturbed62(t *testing.T) {
 	base, _, err := fabric.Load(fabric.Files{Topology: shared(t, "subnet.lst"), LFTs: shared(t, "osm.fdbs")})
 	if err != nil {
@@ -159,22 +246,36 @@ func TestCrossCheckPerturbed62(t *testing.T) {
 		n = 600
 	}
 	rnd := rand.New(rand.NewPCG(34, 62))
-	var loops, violated, replayed, holds, open, lost int
+	var loops, violated, replayed, holds, open, lost, laned, acrossVLs int
 	for i := range n {
 		f := base.Clone()
 		perturb(f, rnd, 1+rnd.IntN(40))
 		all := i%3 != 0
+		var ln *lanes
+		if i%2 == 1 {
+			ln = randomLanes(f, rnd)
+		}
 		a, err := Analyze(context.Background(), f, Options{All: all, MaxStates: 1 << 16})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := naiveLoops(t, f, all)
+		want := naiveLoops(t, f, all, ln)
 		if got := ourLoops(a); !slices.Equal(got, want) {
-			t.Fatalf("perturbation %d (all %v): %d loops, the naive search finds %d\nours:  %q\nnaive: %q", i, all, len(got), len(want), got, want)
+			t.Fatalf("perturbation %d (all %v, lanes %v): %d loops, the naive search finds %d\nours:  %q\nnaive: %q", i, all, ln != nil, len(got), len(want), got, want)
 		}
 		lost += int(a.Pairs.Pairs - a.Pairs.Delivered)
 		for li, l := range a.Loops {
 			loops++
+			if ln != nil {
+				laned++
+				vls := map[uint8]bool{}
+				for _, id := range l.Channels {
+					vls[a.Channels.Hop(id).VL] = true
+				}
+				if len(vls) > 1 {
+					acrossVLs++
+				}
+			}
 			switch l.Decision.Verdict {
 			case props.Holds:
 				holds++
@@ -199,8 +300,9 @@ func TestCrossCheckPerturbed62(t *testing.T) {
 			replayed++
 		}
 	}
-	if loops == 0 || violated == 0 {
-		t.Fatalf("%d perturbations gave %d loops, %d violated: the cross-check checked nothing", n, loops, violated)
+	if loops == 0 || violated == 0 || acrossVLs == 0 {
+		t.Fatalf("%d perturbations gave %d loops, %d violated, %d across VLs: the cross-check checked too little", n, loops, violated, acrossVLs)
 	}
-	t.Logf("%d perturbations: %d credit loops equal to the naive search's; %d reachable deadlocks, all %d replayed; %d unreachable, %d undecided; %d lost routes", n, loops, violated, replayed, holds, open, lost)
+	t.Logf("%d perturbations: %d credit loops equal to the naive search's (%d with random SLs and SL2VL tables, %d of them across two VLs); %d reachable deadlocks, all %d replayed; %d unreachable, %d undecided; %d lost routes",
+		n, loops, laned, acrossVLs, violated, replayed, holds, open, lost)
 }

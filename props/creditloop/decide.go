@@ -51,7 +51,7 @@ func (a *Analysis) decide(ctx context.Context, loop *Loop, lf *loopFlows) Decisi
 		if !ok {
 			continue
 		}
-		d, err := a.confirm(flows, actions)
+		d, err := a.confirm(flows, actions, true)
 		if err != nil {
 			// A construction that does not replay is a bug of the construction, not of
 			// the fabric: the search below decides instead.
@@ -197,9 +197,10 @@ func topoOrder(opts [][]choice, pick []int) ([]int, bool) {
 	return order, true
 }
 
-// confirm replays a constructed schedule in the model and checks that its last state
-// is a deadlock of every packet.
-func (a *Analysis) confirm(flows []vct.Flow, actions []system.Action) (Decision, error) {
+// confirm replays a schedule in the model and checks that its last state is a
+// deadlock: of every packet when all is set (a construction parks every packet it
+// injects), of some otherwise.
+func (a *Analysis) confirm(flows []vct.Flow, actions []system.Action, all bool) (Decision, error) {
 	in := newInstance(a.Fabric, flows, a.opt.Buffer, a.opt.Packet)
 	m, _, err := in.Build()
 	if err != nil {
@@ -211,7 +212,7 @@ func (a *Analysis) confirm(flows []vct.Flow, actions []system.Action) (Decision,
 	}
 	last := tr.Steps[len(tr.Steps)-1].State
 	stuck := m.LocalDeadlock(last, nil)
-	if len(stuck) != m.Packets() {
+	if len(stuck) == 0 || (all && len(stuck) != m.Packets()) {
 		return Decision{}, fmt.Errorf("%d of %d packets are stuck in the last state", len(stuck), m.Packets())
 	}
 	return Decision{Verdict: props.Violated, Instance: in, Actions: actions, Stuck: stuck}, nil
@@ -221,7 +222,9 @@ func (a *Analysis) confirm(flows []vct.Flow, actions []system.Action) (Decision,
 // with K packets per loop channel it passes (no deadlock needs more: a deadlock's
 // packets that are not in its full buffers can be left out of any run that reaches it,
 // since fewer packets only free buffers), explored for a state in which packets stand
-// still forever in a buffer of the loop.
+// still forever in a buffer of the loop. With K > 1 it first searches with buffers of one
+// packet, a much smaller space: a deadlock found there becomes one at K by platoons
+// (every step of a packet taken by K packets of its route in a row), which is replayed.
 func (a *Analysis) search(ctx context.Context, loop *Loop, lf *loopFlows) Decision {
 	if lf.over {
 		return Decision{Verdict: props.Inconclusive, Reason: fmt.Sprintf("no cycle of the loop could be filled by construction, and more than %d routes pass it, too many for the exhaustive search", maxThrough)}
@@ -239,10 +242,46 @@ func (a *Analysis) search(ctx context.Context, loop *Loop, lf *loopFlows) Decisi
 				k++
 			}
 		}
-		fl.Packets = a.k * k
+		fl.Packets = k
 		flows = append(flows, fl)
 	}
-	inst := newInstance(a.Fabric, flows, a.opt.Buffer, a.opt.Packet)
+	var small Decision
+	if a.k > 1 {
+		small = a.searchAt(ctx, in, flows, 1)
+		if small.Verdict == props.Violated {
+			scaled := slices.Clone(flows)
+			for i := range scaled {
+				scaled[i].Packets *= a.k
+			}
+			var actions []system.Action
+			for _, x := range small.Actions {
+				for range a.k {
+					actions = append(actions, x)
+				}
+			}
+			d, err := a.confirm(scaled, actions, false)
+			if err == nil {
+				d.How, d.States, d.Cycle = "search", small.States, small.Cycle
+				d.Reason = fmt.Sprintf("reachable deadlock, found with one packet per buffer by the exhaustive search (%d states) and run with platoons of %d", small.States, a.k)
+				return d
+			}
+			loop.notes = append(loop.notes, "a deadlock found with one packet per buffer did not scale to "+fmt.Sprint(a.k)+": "+err.Error())
+		}
+	}
+	for i := range flows {
+		flows[i].Packets *= a.k
+	}
+	d := a.searchAt(ctx, in, flows, a.k)
+	if d.Verdict == props.Inconclusive && small.Verdict == props.Holds {
+		d.Reason += fmt.Sprintf("; with buffers of one packet the loop never fills (%d states)", small.States)
+	}
+	return d
+}
+
+// searchAt explores the flows with buffers of k packets for a state in which packets
+// stand still forever in a buffer of the loop (the channels in).
+func (a *Analysis) searchAt(ctx context.Context, in map[int32]bool, flows []vct.Flow, k int) Decision {
+	inst := newInstance(a.Fabric, flows, k*a.opt.Packet, a.opt.Packet)
 	m, _, err := inst.Build()
 	if err != nil {
 		return Decision{Verdict: props.Inconclusive, Reason: fmt.Sprintf("the loop's routes do not form a model: %v", err)}
@@ -268,7 +307,7 @@ func (a *Analysis) search(ctx context.Context, loop *Loop, lf *loopFlows) Decisi
 	d := Decision{How: "search", States: res.Stats.States, Verdict: res.Verdict}
 	switch res.Verdict {
 	case props.Holds:
-		d.Reason = fmt.Sprintf("no reachable deadlock: the %d routes through the loop, with %d packets per buffer, never fill it (%d states)", len(flows), a.k, res.Stats.States)
+		d.Reason = fmt.Sprintf("no reachable deadlock: the %d routes through the loop, with %d packets per buffer, never fill it (%d states)", len(flows), k, res.Stats.States)
 	case props.Inconclusive:
 		d.Reason = fmt.Sprintf("no cycle could be filled by construction; the exhaustive search stopped: %s", res.Reason)
 	case props.Violated:

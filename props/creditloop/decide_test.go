@@ -179,11 +179,12 @@ func TestDecisionAgainstReference(t *testing.T) {
 	t.Logf("%d random fabrics: %d agree (%d deadlock, %d hold, of which %d with credit loops), %d too large for the reference", n, agree, violated, agree-violated, holdsWithLoops, skipped)
 }
 
-// The exhaustive search tier on its own: on the minhop ring (one packet per buffer) it
-// finds the deadlock the construction finds, with a shortest trace that replays.
+// The exhaustive search tier on its own: on the minhop ring (buffers of two packets) it
+// finds the deadlock the construction finds, with one packet per buffer, and runs it
+// with platoons of two; the trace replays.
 func TestSearchTier(t *testing.T) {
 	f := ring(t, 4, shortest(4))
-	a, err := Analyze(context.Background(), f, Options{Buffer: 32, Packet: 32})
+	a, err := Analyze(context.Background(), f, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,8 +212,9 @@ func TestSearchTier(t *testing.T) {
 	if stuck := m.LocalDeadlock(tr.Steps[len(tr.Steps)-1].State, nil); len(stuck) == 0 || len(d.Cycle) != 4 {
 		t.Fatalf("the searched deadlock: %d stuck, cycle %v", len(stuck), d.Cycle)
 	}
-	// The search's trace is a shortest one: no longer than the construction's.
-	if len(d.Actions) > len(a.Loops[0].Decision.Actions) {
-		t.Fatalf("the search's trace has %d steps, the construction's %d", len(d.Actions), len(a.Loops[0].Decision.Actions))
+	// The search's trace is a shortest one with one packet per buffer, run by platoons
+	// of two: no longer than the construction's.
+	if len(d.Actions) > len(a.Loops[0].Decision.Actions) || len(d.Stuck) != 8 {
+		t.Fatalf("the search's trace has %d steps (the construction's %d), %d packets stuck", len(d.Actions), len(a.Loops[0].Decision.Actions), len(d.Stuck))
 	}
 }

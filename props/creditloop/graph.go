@@ -206,7 +206,7 @@ func (w *walker) result(h fabric.Hop, dlid uint16, sl uint8) (fabric.End, int) {
 // trace follows every route of the fabric to every destination, fills the pair
 // figures and returns the dependency graph (not yet frozen). It watches ctx between
 // destinations.
-func trace(ctx context.Context, f *fabric.Fabric, ch *Channels, srcs []fabric.PortRef, dsts []uint16, nsl, maxErrors int) (*graph, PairStats, error) {
+func trace(ctx context.Context, f *fabric.Fabric, ch *Channels, srcs []fabric.PortRef, dsts []uint16, nsl, maxErrors int, done *counters) (*graph, PairStats, error) {
 	g := &graph{ch: ch, bits: make([][]uint64, ch.Len())}
 	w := &walker{f: f, ch: ch, g: g, nsl: nsl, stamp: make([]uint32, ch.Len()*nsl), end: make([]fabric.End, ch.Len()*nsl), hops: make([]uint16, ch.Len()*nsl)}
 	st := PairStats{Lost: map[string]int64{}}
@@ -216,8 +216,12 @@ func trace(ctx context.Context, f *fabric.Fabric, ch *Channels, srcs []fabric.Po
 		}
 	}
 	for di, dlid := range dsts {
-		if di%64 == 0 && ctx.Err() != nil {
-			return nil, st, ctx.Err()
+		if di%64 == 0 {
+			if ctx.Err() != nil {
+				return nil, st, ctx.Err()
+			}
+			done.dests.Store(int64(di))
+			done.routes.Store(st.Pairs)
 		}
 		w.gen++
 		owner := f.Owner(dlid)

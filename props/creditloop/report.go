@@ -163,7 +163,9 @@ func NewReport(a *Analysis, meta Meta, faulted *Analysis, faults []string) *Repo
 	}
 	r.Fabric = fr
 	r.Reason = main.reason()
-	r.Witness, r.Trace = main.witness(meta)
+	var ev *props.FabricEvidence
+	r.Witness, r.Trace, ev = main.witness(meta)
+	r.Evidence = ev
 	return r
 }
 
@@ -264,11 +266,11 @@ func (a *Analysis) reason() string {
 	case len(a.Loops) == 0:
 		s = "no credit loop: the (port, VL) dependency graph is acyclic, so no deadlock"
 	case dead > 0:
-		s = fmt.Sprintf("%d of %d credit loops deadlock at these sizes", dead, len(a.Loops))
+		s = fmt.Sprintf("%d of %s %s at these sizes", dead, plural(len(a.Loops), "credit loop"), agree(dead, "deadlocks", "deadlock"))
 	case open > 0:
-		s = fmt.Sprintf("%d of %d credit loops undecided (a bound was reached)", open, len(a.Loops))
+		s = fmt.Sprintf("%d of %s %s undecided (a bound was reached)", open, plural(len(a.Loops), "credit loop"), agree(open, "is", "are"))
 	default:
-		s = fmt.Sprintf("%d credit loops, none of which can fill at these sizes", len(a.Loops))
+		s = fmt.Sprintf("%s, none of which can fill at these sizes", plural(len(a.Loops), "credit loop"))
 	}
 	if lost > 0 {
 		s += fmt.Sprintf("; %d of %d routes are lost", lost, a.Pairs.Pairs)
@@ -277,29 +279,48 @@ func (a *Analysis) reason() string {
 }
 
 // witness returns the evidence of the first reachable deadlock: its trace as the
-// report's witness and as a saved trace for replay.
-func (a *Analysis) witness(meta Meta) (*props.Witness, *tracefile.File) {
+// report's witness and as a saved trace for replay, and the fabric with the loop and
+// the run as the evidence a picture, capture or explorer scene is made of. Without a
+// deadlock the evidence is the fabric with its first credit loop, or alone.
+func (a *Analysis) witness(meta Meta) (*props.Witness, *tracefile.File, *props.FabricEvidence) {
+	ev := &props.FabricEvidence{Fabric: a.Fabric, Title: fmt.Sprintf("%s: %s", meta.File, a.reason()), Subtitle: meta.Routed}
 	for i := range a.Loops {
-		d := &a.Loops[i].Decision
+		l := &a.Loops[i]
+		d := &l.Decision
 		if d.Verdict != props.Violated {
 			continue
 		}
 		m, _, err := d.Instance.Build()
 		if err != nil {
-			return nil, nil
+			break
 		}
 		tr, err := checker.Replay[vct.State](m, 0, d.Actions)
 		if err != nil {
-			return nil, nil
+			break
 		}
 		violation := fmt.Sprintf("deadlock: credit loop %d, %d packets stand still forever in %d full buffers: %s", i+1, len(d.Stuck), len(d.Cycle), strings.Join(a.namesOf(d.Cycle), " -> "))
 		tf, err := SaveTrace(d.Instance, m, tr, meta.File, violation)
 		if err != nil {
-			return nil, nil
+			break
 		}
-		return Witness(m, tr, violation), tf
+		ev.Cycle, ev.Model, ev.Trace, ev.Violation = a.hops(d.Cycle), m, tr, violation
+		ev.Subtitle += fmt.Sprintf("; credit loop %d deadlocks: %d packets in %d full buffers", i+1, len(d.Stuck), len(d.Cycle))
+		return Witness(m, tr, violation), tf, ev
 	}
-	return nil, nil
+	if len(a.Loops) > 0 {
+		ev.Cycle = a.hops(a.Loops[0].Cycle)
+		ev.Subtitle += "; credit loop 1: " + a.Loops[0].Decision.Reason
+	}
+	return nil, nil, ev
+}
+
+// hops are the channels ids names, as hops of the fabric.
+func (a *Analysis) hops(ids []int32) []fabric.Hop {
+	out := make([]fabric.Hop, len(ids))
+	for i, id := range ids {
+		out[i] = a.Channels.Hop(id)
+	}
+	return out
 }
 
 func (a *Analysis) namesOf(ids []int32) []string {
@@ -362,7 +383,7 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintf(w, "dependency graph: %d (port, VL) channels, %d dependencies, %d credit loops\n", fr.Graph.Channels, fr.Graph.Dependencies, fr.Graph.CreditLoops)
+	fmt.Fprintf(w, "dependency graph: %d (port, VL) channels, %d dependencies, %s\n", fr.Graph.Channels, fr.Graph.Dependencies, plural(fr.Graph.CreditLoops, "credit loop"))
 	s := fr.Sizes
 	fmt.Fprintf(w, "sizes: MTU %d B = %d credits of 64 B, buffers of %d credits per port and VL = %d packets\n", s.MTU, s.PacketCredits, s.BufferCredits, s.PacketsPerBuffer)
 	for i, l := range fr.Loops {
@@ -401,4 +422,20 @@ func (r *Report) WriteText(w io.Writer) {
 // String names a channel in ibdmchk's words.
 func (c ChannelRef) String() string {
 	return fmt.Sprintf("%s %s %q port %d VL %d", c.Kind, c.GUID, c.Desc, c.Port, c.VL)
+}
+
+// plural says n things: "1 credit loop", "2 credit loops".
+// agree is the verb for n things: one for one, many for more.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -3,11 +3,13 @@ package creditloop
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/model/fabric/sm"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -26,6 +28,11 @@ type Spec struct {
 	// MTU and Buffer are in bytes (an IB credit is 64 bytes); 0 takes 2048 and 4096.
 	MTU, Buffer int
 	MaxStates   int64
+	// MaxMemoryBytes bounds what the files may take (model/input: half of it per file);
+	// 0 for input's own caps.
+	MaxMemoryBytes int64
+	// Progress receives progress lines (Options.Progress).
+	Progress io.Writer
 }
 
 // Check reads, routes and analyses a fabric as spec says and returns the report.
@@ -45,6 +52,9 @@ func Check(ctx context.Context, spec Spec) (*Report, error) {
 	if spec.Buffer < spec.MTU || spec.Buffer%64 != 0 || spec.Buffer > 1<<24 {
 		return nil, props.BadInputf("--buffer %d: the buffer of one port and VL must hold at least one packet (--mtu %d) and be whole 64-byte credits", spec.Buffer, spec.MTU)
 	}
+	if spec.Files.Read == nil {
+		spec.Files.Read = input.Reader(ctx, input.Fabric.Within(spec.MaxMemoryBytes))
+	}
 	f, format, err := fabric.Load(spec.Files)
 	if err != nil {
 		return nil, props.BadInputf("%v", err)
@@ -53,7 +63,7 @@ func Check(ctx context.Context, spec Spec) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := Options{All: spec.All, Packet: spec.MTU / 64, Buffer: spec.Buffer / 64, MaxStates: spec.MaxStates}
+	opt := Options{All: spec.All, Packet: spec.MTU / 64, Buffer: spec.Buffer / 64, MaxStates: spec.MaxStates, Progress: spec.Progress}
 	a, err := Analyze(ctx, f, opt)
 	if err != nil {
 		return nil, err

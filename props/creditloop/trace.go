@@ -7,6 +7,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
+	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/model/system"
 	"github.com/wormcheck/wormcheck/model/vct"
 	"github.com/wormcheck/wormcheck/props"
@@ -85,7 +86,23 @@ func Replay(tf *tracefile.File) (*props.Report, *Replayed, error) {
 		Property: props.PropDeadlock, Semantics: props.SemVCT, Verdict: props.Violated, Reason: violation,
 		Witness: Witness(m, tr, violation), Trace: tf,
 		Stats: props.Stats{Checked: int64(len(actions)), Unit: "steps"}}
+	rep.Evidence = &props.FabricEvidence{Fabric: m.Config().Fabric, Cycle: waitCycle(m, last), Model: m, Trace: tr, Violation: violation,
+		Title: fmt.Sprintf("%s: %s", tf.Topology, tf.Violation), Subtitle: fmt.Sprintf("replayed: %d steps, %s", len(actions), violation)}
 	return rep, &Replayed{Instance: in, Model: m, Trace: tr, Stuck: stuck}, nil
+}
+
+// waitCycle is the cycle of full buffers that the wait-for cycle of deadlocked state s
+// closes: the channel each packet of the cycle waits for room in, in cycle order.
+func waitCycle(m *vct.Model, s vct.State) []fabric.Hop {
+	chans := m.Channels()
+	g := m.WaitFor(s)
+	var out []fabric.Hop
+	for _, e := range g.Cycle(g.LocalDeadlock()) {
+		if need := g.Waits[e.Wait].Needs[e.Need]; need.ID >= 0 {
+			out = append(out, chans[need.ID])
+		}
+	}
+	return out
 }
 
 // Witness is the trace witness of a run: every step with its packet, what it does and

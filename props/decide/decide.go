@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -54,6 +55,14 @@ type Options struct {
 	// Context, when it ends (a signal, a time limit, a memory budget), stops the
 	// decision within a second: inconclusive, with its cause as the bound. nil: never.
 	Context context.Context
+	// VCs is the network's virtual channels per physical channel when it has more than
+	// the relation names (0: as many): a multiple of the relation's, each relation VC
+	// owning as many of them as in the flit model (routing.Replicate), and the
+	// decision is about that network. ProveRelation applies it.
+	VCs int
+	// NoScout skips the scout (scout.go), which looks for a configuration in the
+	// header states toward a few destinations before the exact search of all of them.
+	NoScout bool
 	// Accept, when set, is asked about each configuration the search finds, in its
 	// order; the search goes on past one it refuses (ProveRelation refuses one the flit
 	// model does not reach from the empty network). MaxRefused refusals (0: 8) end it
@@ -104,6 +113,22 @@ type Decision struct {
 	Exhausted bool `json:"exhausted,omitempty"`
 	// Refused counts the configurations found before this one that Accept refused.
 	Refused int `json:"refused,omitempty"`
+	// Excluded counts the configurations the search passed over because a worm of
+	// theirs has no route on which it can be stuck, for any worm length and buffer
+	// depth (gap.go): its route repeats a VC within the channels it holds.
+	Excluded int64 `json:"excluded,omitempty"`
+	// WormsRuledOut is how far the order by fewest worms got: no configuration has
+	// that many worms or fewer (0: none ruled out, or nothing to rule out).
+	WormsRuledOut int `json:"worms_ruled_out,omitempty"`
+	// ScoutDestinations is the size of the sub-space the scout found its configuration
+	// in (scout.go): the destinations its worms could head for; 0 when it found none.
+	// FoundFirst is set when the configuration is the scout's: found first, in no
+	// order, and the search for smaller ones stopped before it found one (NotMinimal
+	// says where).
+	ScoutDestinations int  `json:"scout_destinations,omitempty"`
+	FoundFirst        bool `json:"found_first,omitempty"`
+
+	overStates bool // the header-state bound was reached
 
 	g *topology.Network
 }
@@ -177,34 +202,100 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 		}
 	}
 	d.By = BySearch
-	sp, err := buildSpace(ctx, rel, opt.MaxStates)
+	maxRefused := opt.MaxRefused
+	if maxRefused <= 0 {
+		maxRefused = 8
+	}
+	ref := &refusals{accept: opt.Accept, max: maxRefused}
+	// A deadlock first: the scout searches the header states toward a few destinations
+	// (scout.go); what it finds is a configuration of the whole space, so the exact
+	// search below only has to look for smaller ones, and whatever stops it, the scout's
+	// configuration is the answer.
+	var first *Configuration
+	var sc scouted
+	if d.Analysis != nil && !opt.NoScout {
+		sc = scout(ctx, rel, d.Analysis, opt, ref)
+		first, d.ScoutDestinations = sc.conf, sc.dests
+	}
+	full := *d
+	switch est := sc.estimate(g); {
+	case first != nil && est > opt.MaxStates+opt.MaxStates/4:
+		// The whole space would not fit: the scout's configuration is the answer.
+		full.Verdict, full.Bound = props.Inconclusive, fmt.Sprintf("header states: the whole space would hold about %d (by the %d toward the scout's %s), more than the bound of %d", est, sc.states, plural(sc.dests, "destination"), opt.MaxStates)
+	default:
+		fctx := ctx
+		if dl, ok := deadline(ctx); ok && first != nil {
+			// With a configuration in hand, the search for smaller ones stops a margin
+			// before the caller's deadline, so that the answer is in within it.
+			c, cancel := context.WithDeadlineCause(ctx, dl.Add(-answerMargin), fmt.Errorf("%v before the deadline, to answer within it", answerMargin))
+			defer cancel()
+			fctx = c
+		}
+		if err := decideSpace(fctx, rel, &full, opt, ref, spaceSearch{upper: first}); err != nil {
+			return nil, err
+		}
+	}
+	full.Refused = ref.n
+	full.Nodes += sc.nodes
+	if first == nil || full.Verdict == props.Violated {
+		return &full, nil
+	}
+	// The exact search stopped (a bound, the context, the refusals) before it found
+	// a configuration as small as the scout's: the scout's is the answer, not proved
+	// minimal.
+	full.Verdict, full.Configuration, full.Minimal, full.FewestWorms, full.FoundFirst = props.Violated, first, false, false, true
+	full.NotMinimal = fmt.Sprintf("the search for smaller ones stopped: %s", ruledOutText(full.WormsRuledOut, full.Bound))
+	full.Bound, full.Exhausted = "", false
+	return &full, nil
+}
+
+// ruledOutText says how far the search by fewest worms got before bound stopped it.
+func ruledOutText(k int, bound string) string {
+	if k <= 0 {
+		return bound + "; no number of worms was ruled out"
+	}
+	return fmt.Sprintf("%s; configurations of up to %s were ruled out", bound, plural(k, "worm"))
+}
+
+// decideSpace searches the header-state space of rel toward the destinations dests
+// (nil: every one) and fills d: violated with a configuration (the fewest worms, then
+// the fewest channels, or how far that order got), holds when there is none,
+// inconclusive when a bound, the context or the refusals stop it. upper, when set, is a
+// configuration already found and accepted: the search then only looks for smaller
+// ones, and upper is the answer when there are none (d.Minimal) or when the search
+// stops first (d.Verdict inconclusive, d.WormsRuledOut saying how far it got). With
+// how.probe, only probes for configurations of 1, 2, ... how.probe worms run (scout):
+// violated with the first accepted, inconclusive when none is found.
+func decideSpace(ctx context.Context, rel routing.Relation, d *Decision, opt Options, ref *refusals, how spaceSearch) error {
+	dests, upper := how.dests, how.upper
+	halt := func(err error) error {
+		d.Verdict, d.Bound = props.Inconclusive, err.Error()
+		return nil
+	}
+	sp, err := buildSpace(ctx, rel, opt.MaxStates, dests)
 	if cdg.Stopped(err) {
 		return halt(err)
 	}
 	var eb *cdg.StatesBound
 	if errors.As(err, &eb) {
 		d.Verdict, d.Bound = props.Inconclusive, "header states: "+eb.Error()
-		d.States = eb.States
-		return d, nil
+		d.States, d.overStates = eb.States, true
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	d.States = int64(sp.states())
 	if h := sp.stranded; h != nil {
 		// A header its source cannot inject: a deadlock of one worm holding nothing.
 		d.Verdict, d.Minimal, d.FewestWorms = props.Violated, true, true
 		d.Configuration = &Configuration{Worms: []ConfWorm{{Src: h.Src, Dst: h.Dst}}}
-		return d, nil
+		return nil
 	}
 	// A header offered no output after its source is a deadlock of one worm holding
 	// only the channel it arrived on: the fewest worms and channels there are after
 	// the case above. The search below assumes every configuration closes a cycle of
 	// waits, so these are taken here, shortest route first.
-	strandRefused, maxRefused := 0, opt.MaxRefused
-	if maxRefused <= 0 {
-		maxRefused = 8
-	}
 	for _, i := range sp.strandedStates() {
 		c := &Configuration{Channels: 1}
 		cw := ConfWorm{Src: topology.NodeID(sp.src[i]), Dst: topology.NodeID(sp.dst[i]), Held: 1, Misroutes: sp.misroutes(i)}
@@ -212,20 +303,23 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
 		c.Worms = []ConfWorm{cw}
-		if opt.Accept != nil && !opt.Accept(c) {
-			if strandRefused++; strandRefused >= maxRefused {
-				return halt(fmt.Errorf("%d stranded headers were found and the flit model reached none of them from the empty network (the bound is %d)", strandRefused, maxRefused))
+		if upper != nil && len(upper.Worms) == 1 && upper.Channels <= 1 {
+			break // as small as this: upper is minimal
+		}
+		if !ref.ask(c) {
+			if err := ref.full(); err != nil {
+				return halt(fmt.Errorf("%d stranded headers were found and the flit model reached none of them from the empty network (the bound is %d)", ref.n, ref.max))
 			}
 			continue
 		}
-		d.Verdict, d.Configuration, d.Minimal, d.FewestWorms, d.Refused = props.Violated, c, true, true, strandRefused
-		return d, nil
+		d.Verdict, d.Configuration, d.Minimal, d.FewestWorms, d.Refused = props.Violated, c, true, true, ref.n
+		return nil
 	}
 	alive, header := sp.survivors()
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
-	var vert []bool = make([]bool, sp.vertices())
+	vert := make([]bool, sp.vertices())
 	for i, ok := range alive {
 		if ok {
 			d.Survivors++
@@ -239,23 +333,33 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 		}
 	}
 	f := newFinder(sp, alive, header, opt.MaxNodes)
-	f.ctx = ctx
-	f.accept, f.maxRefused = opt.Accept, maxRefused
-	f.refused = strandRefused // a refused strand is not "none": the search cannot find it
+	f.ctx, f.ref = ctx, ref
+	defer func() { d.Excluded += f.excluded }()
 	// No configuration is left, but those refused are not "none".
-	holds := func() (*Decision, error) {
-		if f.refused > 0 {
+	holds := func() error {
+		if upper != nil {
+			// Nothing smaller than upper: it has the fewest worms, then the fewest
+			// channels.
+			d.Verdict, d.Configuration, d.Minimal, d.FewestWorms = props.Violated, upper, true, true
+			return nil
+		}
+		if ref.n > 0 {
 			d.Exhausted = true
-			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", f.refused))
+			return halt(fmt.Errorf("the search found %d deadlock configurations and the flit model reached none of them from the empty network; it found no other", ref.n))
 		}
 		d.Verdict = props.Holds
-		return d, nil
+		return nil
 	}
-	f.lasso, f.adj = sp.lassos(alive)
 	f.sym = sp.symmetry()
+	f.lasso, f.adj = sp.lassos(alive, f.sym)
 	cb := newCycleBounds(sp, alive, header)
-	cb.sym, f.cb = f.sym, cb
-	f.bounds = sp.wormBoundsOf(alive, header, boundCycles, cb)
+	cb.sym = f.sym
+	if how.probe == 0 {
+		// The scout's probes go without the worm and cycle bounds: on a sub-space
+		// without symmetry they may cost more than the probes they would prune.
+		f.cb = cb
+		f.bounds = sp.wormBoundsOf(alive, header, boundCycles, cb)
+	}
 	minLasso := maxC
 	for _, l := range f.lasso {
 		if l >= 0 {
@@ -265,49 +369,105 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 	if err := stopped(ctx); err != nil {
 		return halt(err)
 	}
-	// Fewest worms first, then fewest channels. For k = 1, 2, ...: a probe with no
-	// bound on the channels (probeNodes nodes at most, nothing realised) looks for a
-	// configuration of at most k worms, which a permissive relation has at once; then
-	// an iterative deepening on the channels (skipping the levels below the cycle
-	// bound least(k)) finds the configuration of at most k worms with the fewest
-	// channels, or shows there is none once a level needs no more channels (when the
-	// probe or that level needed no more worms either, there is no configuration at
-	// all). The first k with one is the fewest worms.
-	// That order spends at most a share of the nodes (minimalShare): proving that no
-	// configuration has fewer worms can cost far more than finding one. Past the share,
-	// a configuration of the fewest worms the probe found keeps that title without the
-	// fewest channels proved; without one the search deepens on channels alone (fewest
-	// channels, then fewest worms), which reaches a configuration of a permissive
-	// relation sooner, and it is not proved to have the fewest worms.
+	if how.probe > 0 {
+		return probe(d, f, how.probe, max(1, minLasso), min(maxC, scoutChannels), halt)
+	}
+	return searchOrdered(d, f, opt, maxC, minLasso, upper, holds, halt)
+}
+
+// spaceSearch says which space decideSpace searches and how: the destinations (nil:
+// all), a configuration already found (upper), and, for the scout, the most worms its
+// probes look for (0: the ordered search instead).
+type spaceSearch struct {
+	dests []bool
+	upper *Configuration
+	probe int
+}
+
+// probe looks for a configuration of at most most worms and from channels, then four
+// times as many, and so on up to c (a wider bound makes every search node dearer: the
+// corridors and chain bounds cover the states within the channels left), each run
+// within scoutProbeNodes search nodes, every configuration found asked to ref (refused
+// ones are passed over), and fills d: violated with the first accepted, not minimal;
+// otherwise inconclusive.
+func probe(d *Decision, f *finder, most, from, c int, halt func(error) error) error {
+	for cc := min(from, c); ; cc = min(4*cc, c) {
+		f.budget, f.stopped = f.nodes+scoutProbeNodes, false
+		ok := f.run(most, cc)
+		d.Nodes = f.nodes
+		if f.halt != nil {
+			return halt(f.halt)
+		}
+		if ok {
+			d.Verdict, d.Configuration, d.Refused = props.Violated, f.conf, f.ref.n
+			return nil
+		}
+		if !f.stopped && !f.cutK && !f.cutC || cc == c {
+			break // none at all, or none within c
+		}
+	}
+	d.Verdict, d.Bound = props.Inconclusive, "the probes found no configuration"
+	return nil
+}
+
+// searchOrdered runs the finder f in the order of the fewest worms, then the fewest
+// channels, and fills d (decideSpace says how upper counts). For k = 1, 2, ...: a probe
+// with no bound on the channels (probeNodes nodes at most, nothing realised) looks for
+// a configuration of at most k worms, which a permissive relation has at once; then an
+// iterative deepening on the channels (skipping the levels below the cycle bound
+// least(k)) finds the configuration of at most k worms with the fewest channels, or
+// shows there is none once a level needs no more channels (when the probe or that
+// level needed no more worms either, there is no configuration at all). The first k
+// with one is the fewest worms; with upper, the search stops at its worms and looks
+// only below its channels.
+// That order spends at most a share of the nodes (minimalShare): proving that no
+// configuration has fewer worms can cost far more than finding one. Past the share,
+// a configuration of the fewest worms the probe found keeps that title without the
+// fewest channels proved; without one the search deepens on channels alone (fewest
+// channels, then fewest worms: fewestChannels).
+func searchOrdered(d *Decision, f *finder, opt Options, maxC, minLasso int, upper *Configuration, holds func() error, halt func(error) error) error {
+	cb := f.cb
+	found := func(c *Configuration, minimal bool) error {
+		d.Nodes, d.Refused = f.nodes, f.ref.n
+		d.Verdict, d.Configuration, d.Minimal, d.FewestWorms = props.Violated, c, minimal, true
+		return nil
+	}
 	share := max(1, opt.MaxNodes/minimalShare)
 	k := 1
 	for ; k <= maxC; k++ {
-		accept := f.accept
-		f.accept, f.budget = nil, min(share, f.nodes+probeNodes)
+		d.WormsRuledOut = k - 1
+		atUpper := upper != nil && k >= len(upper.Worms)
 		var probe *Configuration
 		complete := false
-		if f.run(k, maxC) {
-			probe = f.conf
-		} else {
-			complete = !f.stopped
-		}
-		f.accept, f.budget = accept, share
-		if f.halt != nil {
-			d.Nodes = f.nodes
-			return halt(f.halt)
-		}
-		f.stopped = f.nodes > share
-		if f.stopped {
-			break
-		}
-		if complete {
-			if !f.cutK {
-				break // no configuration of any number of worms
+		if !atUpper {
+			f.probing, f.budget = true, min(share, f.nodes+probeNodes)
+			if f.run(k, maxC) {
+				probe = f.conf
+			} else {
+				complete = !f.stopped
 			}
-			continue
+			f.probing, f.budget = false, share
+			if f.halt != nil {
+				d.Nodes = f.nodes
+				return halt(f.halt)
+			}
+			f.stopped = f.nodes > share
+			if f.stopped {
+				break
+			}
+			if complete {
+				if !f.cutK {
+					break // no configuration of any number of worms
+				}
+				continue
+			}
+		}
+		last := maxC // the channels the deepening goes up to
+		if atUpper {
+			last = upper.Channels - 1
 		}
 		c, asked := 1, false
-		for ; c <= maxC; c++ {
+		for ; c <= last; c++ {
 			// No configuration of at most k worms holds fewer than least(k) channels
 			// (cycleBounds), so the levels below it are empty. It is asked for only
 			// where it may save a search: at the first level not pruned whole by the
@@ -316,11 +476,12 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 			if !asked && c >= minLasso && (probe == nil || c < probe.Channels) {
 				asked = true
 				c = max(c, int(min(int32(maxC), cb.bound(k))))
+				if c > last {
+					break
+				}
 			}
 			if f.run(k, c) {
-				d.Nodes, d.Refused = f.nodes, f.refused
-				d.Verdict, d.Configuration, d.Minimal, d.FewestWorms = props.Violated, f.conf, true, true
-				return d, nil
+				return found(f.conf, true)
 			}
 			if f.stopped || !f.cutC {
 				break
@@ -330,34 +491,56 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 			d.Nodes = f.nodes
 			return halt(f.halt)
 		}
-		if f.stopped && probe != nil && (f.accept == nil || f.accept(probe)) {
-			d.Nodes, d.Refused = f.nodes, f.refused
-			d.Verdict, d.Configuration = props.Violated, probe
-			d.FewestWorms = true
+		if atUpper {
+			if !f.stopped {
+				d.Nodes = f.nodes
+				return holds() // nothing smaller than upper
+			}
+			found(upper, false)
+			d.NotMinimal = fmt.Sprintf("it has the fewest worms, proved; the fewest channels among them are not: configurations of %s on fewer than %d channels were ruled out only up to %s, within %d search nodes", plural(k, "worm"), upper.Channels, plural(c-1, "channel"), f.nodes)
+			return nil
+		}
+		if f.stopped && probe != nil && f.ref.ask(probe) {
+			found(probe, false)
 			d.NotMinimal = fmt.Sprintf("it has the fewest worms, proved; the fewest channels among them are not: configurations of %s on fewer than %d channels were ruled out only up to %s, within %d search nodes", plural(k, "worm"), probe.Channels, plural(c-1, "channel"), f.nodes)
-			return d, nil
+			return nil
 		}
 		if f.stopped || !f.cutK {
 			break
 		}
 	}
-	d.Refused = f.refused
+	d.Refused = f.ref.n
 	if !f.stopped {
 		d.Nodes = f.nodes
+		if upper == nil {
+			d.WormsRuledOut = 0 // none at all: nothing to count
+		}
 		return holds()
 	}
 	if f.halt != nil {
 		d.Nodes = f.nodes
 		return halt(f.halt)
 	}
+	return searchByChannels(d, f, opt, k, maxC, minLasso, upper, holds, halt)
+}
+
+// searchByChannels is the search by the fewest channels, then the fewest worms, that
+// takes over when the order by fewest worms has spent its share of the nodes at k
+// worms (k-1 ruled out): every configuration left has at least k worms, so at least k
+// channels, and at least the least segment cycle's (cycleBounds.leastAny). With upper
+// it looks below upper's channels only, and the smaller of what it finds and upper
+// (fewest worms, then channels) is the answer.
+func searchByChannels(d *Decision, f *finder, opt Options, k, maxC, minLasso int, upper *Configuration, holds func() error, halt func(error) error) error {
 	fewer := fmt.Sprintf("the order by fewest worms stopped at %d search nodes, at %s, before it ruled out any", f.nodes, plural(k, "worm"))
 	if k > 1 {
 		fewer = fmt.Sprintf("configurations of up to %s were ruled out; the order by fewest worms stopped at %d search nodes, at %s", plural(k-1, "worm"), f.nodes, plural(k, "worm"))
 	}
+	last := maxC
+	if upper != nil {
+		last = upper.Channels - 1
+	}
 	f.budget, f.stopped = opt.MaxNodes, false
-	// Every configuration left has at least k worms (fewer were ruled out), so at
-	// least k channels, and at least the least segment cycle's (cycleBounds.leastAny).
-	for c := max(1, min(maxC, max(k, minLasso, int(min(int32(maxC), cb.leastAny()))))); c <= maxC; c++ {
+	for c := max(1, min(maxC, max(k, minLasso, int(min(int32(maxC), f.cb.leastAny()))))); c <= last; c++ {
 		if f.run(maxC, c) {
 			best := f.conf
 			for k := 1; k < len(best.Worms); k++ {
@@ -369,13 +552,14 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 					break
 				}
 			}
-			d.Nodes, d.Refused = f.nodes, f.refused
-			d.Verdict = props.Violated
-			d.Configuration = best
-			d.NotMinimal = fewer
-			return d, nil
+			if upper != nil && (len(upper.Worms) < len(best.Worms) || len(upper.Worms) == len(best.Worms) && upper.Channels <= best.Channels) {
+				best = upper
+			}
+			d.Nodes, d.Refused = f.nodes, f.ref.n
+			d.Verdict, d.Configuration, d.NotMinimal = props.Violated, best, fewer
+			return nil
 		}
-		d.Refused = f.refused
+		d.Refused = f.ref.n
 		if f.halt != nil {
 			d.Nodes = f.nodes
 			return halt(f.halt)
@@ -384,14 +568,25 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 			break
 		}
 		if !f.cutC {
+			if upper != nil {
+				break // none below upper's channels; fewer worms not ruled out
+			}
 			d.Nodes = f.nodes
 			return holds()
 		}
 	}
 	d.Nodes = f.nodes
+	if upper != nil {
+		d.Verdict, d.Configuration, d.NotMinimal = props.Violated, upper, fewer
+		return nil
+	}
 	d.Verdict, d.Bound = props.Inconclusive, fmt.Sprintf("search nodes: %s; by fewest channels the bound of %d nodes was reached", fewer, opt.MaxNodes)
-	return d, nil
+	return nil
 }
+
+// answerMargin is how long before the caller's deadline the search for configurations
+// smaller than the scout's stops.
+const answerMargin = 2 * time.Second
 
 // defaultMaxStates is the header-state bound of a decision not given one: about 1.3 GB
 // at its peak (bytesPerHeaderState).
@@ -420,6 +615,10 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 	for _, w := range worms {
 		st := w.sets[0][0]
 		route := sp.route(st)
+		src := sp.src[st]
+		if r := w.route; r != nil {
+			st, route, src = r.start, append(slices.Clone(r.prefix), w.path[0]), r.src
+		}
 		for i := 1; i < len(w.path); i++ {
 			to, vs := sp.arcs(st)
 			next := int32(-1)
@@ -432,7 +631,7 @@ func (sp *space) configuration(worms []*wormPart) *Configuration {
 			st = next
 			route = append(route, w.path[i])
 		}
-		cw := ConfWorm{Src: topology.NodeID(sp.src[w.sets[0][0]]), Dst: topology.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
+		cw := ConfWorm{Src: topology.NodeID(src), Dst: topology.NodeID(sp.dst[st]), Held: len(w.path), Misroutes: sp.misroutes(st)}
 		for _, v := range route {
 			cw.Route = append(cw.Route, sp.vertex(v))
 		}
@@ -459,3 +658,11 @@ func (sp *space) vertex(v int32) cdg.Vertex {
 // stopped is cdg.Stop: the decision stops as the analysis and the header-state search
 // do, with one error that cdg.Stopped recognises.
 func stopped(ctx context.Context) error { return cdg.Stop(ctx) }
+
+// deadline returns ctx's deadline (nil: none).
+func deadline(ctx context.Context) (time.Time, bool) {
+	if ctx == nil {
+		return time.Time{}, false
+	}
+	return ctx.Deadline()
+}

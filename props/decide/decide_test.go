@@ -213,8 +213,16 @@ func TestUntrustedRelationKeepsSources(t *testing.T) {
 func TestDecideBound(t *testing.T) {
 	g, _ := topology.Parse("torus:4x4")
 	rel, _ := routing.ByName(g, "adaptive")
-	if d, err := Decide(rel, Options{MaxNodes: 3}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+	if d, err := Decide(rel, Options{MaxNodes: 3, NoScout: true}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("node bound: %v %+v", err, d)
+	}
+	// With the scout, the configuration it found is the answer whatever bounds the
+	// search after it; minimal only where fewer worms were ruled out (by the worm
+	// bounds, within the three nodes).
+	if d, err := Decide(rel, Options{MaxNodes: 3}); err != nil || d.Verdict != props.Violated || d.Minimal && d.WormsRuledOut != len(d.Configuration.Worms)-1 {
+		t.Errorf("node bound after the scout: %v %+v", err, d)
+	} else {
+		checkConfiguration(t, rel, d.Configuration)
 	}
 	if d, err := Decide(rel, Options{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
@@ -292,13 +300,13 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 		if cf := d.Configuration; cf == nil || !d.Minimal || len(cf.Worms) != c.worms || cf.Channels != c.channels {
 			t.Errorf("%s on %s: %+v (minimal %v), want %d worms on %d channels", c.name, c.topo, cf, d.Minimal, c.worms, c.channels)
 		}
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		f := newFinder(sp, alive, header, 1<<20)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		for ch := 1; ch < c.byChannels; ch++ {
 			if f.run(sp.vertices(), ch) {
 				t.Fatalf("%s on %s: a configuration of %d channels", c.name, c.topo, ch)
@@ -367,14 +375,14 @@ func TestWormBoundsSound(t *testing.T) {
 	} {
 		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		bounds := sp.wormBounds(alive, header, boundCycles)
 		f := newFinder(sp, alive, header, 1<<22)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		found := 0
 		for ch := 1; ch <= 8 && found < 3; ch++ {
 			for k := 1; k <= ch && found < 3; k++ {
@@ -415,14 +423,14 @@ func TestCycleBoundsSound(t *testing.T) {
 	} {
 		g, _ := topology.Parse(c.topo)
 		rel, _ := routing.ByName(g, c.name)
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		alive, header := sp.survivors()
 		cb := newCycleBounds(sp, alive, header)
 		f := newFinder(sp, alive, header, 1<<22)
-		f.lasso, f.adj = sp.lassos(alive)
+		f.lasso, f.adj = sp.lassos(alive, nil)
 		f.bounds = sp.wormBounds(alive, header, boundCycles)
 		// With the automorphisms: segments mapped from the orbits' representatives,
 		// cycles found from them only; the same bounds.
@@ -468,7 +476,7 @@ func TestCycleBoundsSound(t *testing.T) {
 	// run through most of the space, the lengths stop there, and there is no bound.
 	g, _ := topology.Parse("torus:6x6")
 	rel, _ := routing.ByName(g, "nonminimal")
-	sp, err := buildSpace(t.Context(), rel, 1<<20)
+	sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,8 @@ func (d *Decision) Reason() string {
 		return "the channel dependency graph is acyclic (Dally & Seitz): no deadlock configuration"
 	case d.By == ByDuato:
 		return "the escape subfunction is connected and its extended dependency graph is acyclic (Duato): no deadlock configuration"
+	case d.Verdict == props.Holds && d.Excluded > 0:
+		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried; %d passed over, a worm of each having no route it can be stuck on, for any worm length and buffer depth: its route re-enters a channel within the channels it holds)", d.States, d.Survivors, d.Nodes, d.Excluded)
 	case d.Verdict == props.Holds:
 		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried)", d.States, d.Survivors, d.Nodes)
 	case d.Verdict == props.Violated && d.Configuration.Channels == 0:
@@ -84,13 +86,19 @@ func plural(n int, what string) string {
 // WriteText prints the decision for people: the verdict, how it was reached and, for a
 // violation, every worm of the configuration with its route, the channels it holds and
 // the outputs its header waits for (and who holds them).
-func (d *Decision) WriteText(w io.Writer) {
+func (d *Decision) WriteText(w io.Writer) { d.writeText(w, true) }
+
+// writeText is WriteText, with the reason line left out when withReason is false (a
+// report whose headline says it already).
+func (d *Decision) writeText(w io.Writer, withReason bool) {
 	by := ""
 	if d.By != "" {
 		by = " by " + string(d.By)
 	}
 	fmt.Fprintf(w, "exact decision (deadlock configurations): %s%s\n", d.Verdict, by)
-	fmt.Fprintf(w, "  %s\n", d.Reason())
+	if withReason {
+		fmt.Fprintf(w, "  %s\n", d.Reason())
+	}
 	c := d.Configuration
 	if c == nil {
 		return
@@ -98,6 +106,8 @@ func (d *Decision) WriteText(w io.Writer) {
 	order := "fewest worms, then fewest channels"
 	switch {
 	case d.Minimal:
+	case d.FoundFirst:
+		order = fmt.Sprintf("found first, among the header states toward %s; not proved minimal: %s", plural(d.ScoutDestinations, "destination"), d.NotMinimal)
 	case d.FewestWorms:
 		order = "fewest worms, then fewest channels; not proved minimal: " + d.NotMinimal
 	default:
@@ -111,7 +121,7 @@ func (d *Decision) WriteText(w io.Writer) {
 			continue
 		}
 		if rel := len(cw.Route) - cw.Held; rel > 0 {
-			fmt.Fprintf(w, " released %d channels, holds", rel)
+			fmt.Fprintf(w, " released %s, holds", plural(rel, "channel"))
 		} else {
 			fmt.Fprint(w, " holds")
 		}

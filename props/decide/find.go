@@ -50,17 +50,20 @@ type wormPart struct {
 	// those that lead to the header group (narrowed on first need: most placements are
 	// pruned before anything reads them).
 	raw bool
+	// route, in a configuration found, is a route the worm can be stuck on when its
+	// first route is not one (gap.go); nil: the first.
+	route *gapRoute
 }
 
 // tick counts one search node; false, with stopped set, when the budget is spent or
-// (looked at every 1024 nodes) the context has ended.
+// (looked at every 64 nodes: a node may cost milliseconds) the context has ended.
 func (f *finder) tick() bool {
 	f.nodes++
 	if f.nodes > f.budget {
 		f.stopped = true
 		return false
 	}
-	if f.nodes&1023 == 0 {
+	if f.nodes&63 == 0 {
 		if err := stopped(f.ctx); err != nil {
 			f.stopped, f.halt = true, err
 			return false
@@ -91,25 +94,27 @@ type finder struct {
 	nodes   int64
 	budget  int64
 	stopped bool // the budget of search nodes was reached, or ctx ended (halt says so)
-	// accept, when set, is asked about every configuration found; one it refuses does
-	// not end the run. refused counts them; maxRefused refusals stop the search.
-	accept      func(*Configuration) bool
-	refused     int
-	maxRefused  int
-	refusedKeys map[string]bool // Configuration.key of each refused
-	conf        *Configuration  // the configuration of found
-	ctx         context.Context
-	halt        error // the context's stop, when it ended the search
-	found       []*wormPart
-	mark        []int32 // scratch: stamp per state
-	gen         int32
-	lasso       []int32      // per vertex: the fewest vertices of a configuration holding it
-	bounds      []int32      // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
-	sym         *symmetry    // the automorphisms of the space (nil: none)
-	cb          *cycleBounds // least(k) for the chain bounds (nil: none)
-	chainIdx    *chainIndex
-	chains      []*chainTable // per placed worms: the table of the worm starting then (chain.go)
-	active      []*chainTable // the tables of the new worms being walked forward (nil: none)
+	// ref asks about every configuration found, unless probing (a probe takes the first
+	// it finds, nothing asked); one refused does not end the run, and ref's bound of
+	// refusals stops the search.
+	ref     *refusals
+	probing bool
+	// excluded counts the configurations passed over because a worm of theirs has no
+	// route it can be stuck on (gap.go).
+	excluded int64
+	conf     *Configuration // the configuration of found
+	ctx      context.Context
+	halt     error // the context's stop, when it ended the search
+	found    []*wormPart
+	mark     []int32 // scratch: stamp per state
+	gen      int32
+	lasso    []int32      // per vertex: the fewest vertices of a configuration holding it
+	bounds   []int32      // per vertex: the fewest worms of a configuration holding it (wormBounds; nil: unknown)
+	sym      *symmetry    // the automorphisms of the space (nil: none)
+	cb       *cycleBounds // least(k) for the chain bounds (nil: none)
+	chainIdx *chainIndex
+	chains   []*chainTable // per placed worms: the table of the worm starting then (chain.go)
+	active   []*chainTable // the tables of the new worms being walked forward (nil: none)
 	// scratch of corridor: distances and stamps per state, and a queue
 	distB, stampB, distF, stampF []int32
 	cgen                         int32
@@ -367,21 +372,22 @@ func (f *finder) cover() bool {
 		for i, w := range f.worms {
 			f.settle(w)
 			found[i] = &wormPart{path: slices.Clone(w.path), sets: slices.Clone(w.sets), outs: w.outs}
+			ok, route := f.sp.routeable(found[i])
+			if !ok {
+				// No route this worm can be stuck on, for any worm length and buffer
+				// depth (gap.go): no deadlock; the search goes on.
+				f.excluded++
+				return false
+			}
+			found[i].route = route
 		}
 		conf := f.sp.configuration(found)
-		if f.accept != nil && f.refusedKeys[conf.key()] {
-			return false // a deeper level finds the shallower ones again
-		}
-		if f.accept != nil && !f.accept(conf) {
-			// Refused (not reached from the empty network): the search goes on to the
-			// next configuration in its order, up to maxRefused of them.
-			if f.refusedKeys == nil {
-				f.refusedKeys = map[string]bool{} // lookup only
-			}
-			f.refusedKeys[conf.key()] = true
-			f.refused++
-			if f.refused >= f.maxRefused {
-				f.stopped, f.halt = true, fmt.Errorf("%d deadlock configurations were found and the flit model reached none of them from the empty network (the bound is %d)", f.refused, f.maxRefused)
+		if !f.probing && !f.ref.ask(conf) {
+			// Refused (not reached from the empty network), or refused before (a deeper
+			// level finds the shallower ones again): the search goes on to the next
+			// configuration in its order, up to ref's bound of refusals.
+			if err := f.ref.full(); err != nil {
+				f.stopped, f.halt = true, err
 			}
 			return false
 		}
@@ -807,4 +813,43 @@ func byVertex(pairs []vtxState) ([]int32, [][]int32) {
 		sets[len(sets)-1] = all[start : i+1 : i+1]
 	}
 	return order, sets
+}
+
+// refusals is what the searches of one decision share about the configurations their
+// Accept refused: a configuration refused once is refused again without asking (the
+// deepening and the sub-spaces of the scout meet it again), and max refusals end the
+// decision inconclusive.
+type refusals struct {
+	accept func(*Configuration) bool // nil: every configuration is accepted
+	n, max int
+	keys   map[string]bool // Configuration.key of each refused; lookup only
+}
+
+// ask reports whether c is accepted: refused before, or refused now by accept, it is
+// not (and counted).
+func (r *refusals) ask(c *Configuration) bool {
+	if r == nil || r.accept == nil {
+		return true
+	}
+	k := c.key()
+	if r.keys[k] {
+		return false
+	}
+	if r.accept(c) {
+		return true
+	}
+	if r.keys == nil {
+		r.keys = map[string]bool{}
+	}
+	r.keys[k] = true
+	r.n++
+	return false
+}
+
+// full returns the error that ends a search once the bound of refusals is reached.
+func (r *refusals) full() error {
+	if r == nil || r.n < r.max {
+		return nil
+	}
+	return fmt.Errorf("%d deadlock configurations were found and the flit model reached none of them from the empty network (the bound is %d)", r.n, r.max)
 }

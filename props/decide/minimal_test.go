@@ -44,7 +44,7 @@ func TestSymmetryVerified(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := buildSpace(t.Context(), rel, 1<<20)
+		sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestSymmetryVerified(t *testing.T) {
 	ad, _ := routing.ByName(g, "adaptive")
 	xy, _ := routing.ByName(g, "dor")
 	rel := quadrant{ad, xy}
-	sp, err := buildSpace(t.Context(), rel, 1<<20) // untrusted: one class per source
+	sp, err := buildSpace(t.Context(), rel, 1<<20, nil) // untrusted: one class per source
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +85,13 @@ var boundCases = []struct{ topo, name string }{
 // most max of them, by fewest worms and then channels (up to 10 channels), with no
 // bound but the lassos.
 func foundConfigurations(t *testing.T, rel routing.Relation, max int) (*finder, [][]*wormPart) {
-	sp, err := buildSpace(t.Context(), rel, 1<<20)
+	sp, err := buildSpace(t.Context(), rel, 1<<20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	alive, header := sp.survivors()
 	f := newFinder(sp, alive, header, 1<<22)
-	f.lasso, f.adj = sp.lassos(alive)
+	f.lasso, f.adj = sp.lassos(alive, nil)
 	var out [][]*wormPart
 	for k := 1; k <= 6 && len(out) < max; k++ {
 		for c := 1; c <= 10 && len(out) < max; c++ {

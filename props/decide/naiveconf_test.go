@@ -115,6 +115,8 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 			// it reaches its first state).
 			var path []int
 			var holds vset
+			var root hstate
+			simple := hw.simpleRoutes(first, next, d)
 			var walk func(st hstate, m0 int) bool
 			walk = func(st hstate, m0 int) bool {
 				v := st.v
@@ -125,7 +127,9 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 				for _, o := range next[st] {
 					needs.add(o.v)
 				}
-				if key := [2]vset{holds, needs}; !seen[key] {
+				// A worm that cannot be stuck on any route (its route repeats a vertex
+				// within its held length) is no worm of a deadlock.
+				if key := [2]vset{holds, needs}; !seen[key] && (simple || hw.stuckable(first, next, d, root, path)) {
 					seen[key] = true
 					worms = append(worms, naiveWorm{src: s, dst: d, path: slices.Clone(path), mis: m0, holds: holds, needs: needs, low: holds.lowest()})
 					if len(worms) > maxWorms {
@@ -140,6 +144,7 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 				return true
 			}
 			for _, st := range reached {
+				root = st
 				if !walk(st, st.m) {
 					return &naiveResult{Skipped: fmt.Sprintf("more than %d candidate worms", maxWorms)}
 				}
@@ -224,6 +229,89 @@ func naiveDecide(rel routing.Relation, order naiveOrder, maxWorms int, maxNodes 
 	return res
 }
 
+// simpleRoutes reports whether no route from the source toward d can visit a vertex
+// twice: the vertices of the header states and their successors form no cycle.
+func (hw *headerWalk) simpleRoutes(first []hstate, next map[hstate][]hstate, d topology.NodeID) bool {
+	succ := map[int][]int{}
+	for st, ns := range next {
+		for _, n := range ns {
+			if hw.to(n.v) != d {
+				succ[st.v] = append(succ[st.v], n.v)
+			}
+		}
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[int]int{}
+	var cyclic func(v int) bool
+	cyclic = func(v int) bool {
+		color[v] = grey
+		for _, w := range succ[v] {
+			if color[w] == grey || color[w] == white && cyclic(w) {
+				return true
+			}
+		}
+		color[v] = black
+		return false
+	}
+	for v := range succ {
+		if color[v] == white && cyclic(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// stuckable reports whether a route from the source toward d reaches state root and
+// then follows path (the held path, root's vertex first) with any two visits of a
+// vertex at least len(path)+1 hops apart: breadth first backward from root over
+// (state, the next len(path) vertices) pairs, until a state the source's header enters
+// first. Past naiveGapPairs pairs it gives up and says yes.
+func (hw *headerWalk) stuckable(first []hstate, next map[hstate][]hstate, d topology.NodeID, root hstate, path []int) bool {
+	h := len(path)
+	prev := map[hstate][]hstate{}
+	for st, ns := range next {
+		for _, n := range ns {
+			if hw.to(n.v) != d {
+				prev[n] = append(prev[n], st)
+			}
+		}
+	}
+	type node struct {
+		st    hstate
+		ahead []int // the h vertices from st's on
+	}
+	seen := map[string]bool{}
+	queue := []node{{root, slices.Clone(path)}}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		if slices.Contains(first, n.st) {
+			return true
+		}
+		if len(seen) > naiveGapPairs {
+			return true
+		}
+		for _, p := range prev[n.st] {
+			if slices.Contains(n.ahead, p.v) {
+				continue // a repeat within h hops
+			}
+			ahead := append([]int{p.v}, n.ahead[:h-1]...)
+			if k := fmt.Sprint(p, ahead); !seen[k] {
+				seen[k] = true
+				queue = append(queue, node{p, ahead})
+			}
+		}
+	}
+	return false
+}
+
+// naiveGapPairs bounds stuckable's (state, window) pairs.
+const naiveGapPairs = 1 << 16
+
 // hstate is a header state as the flit model sees it: the header has just entered
 // vertex v (channel*VCs + VC) and has taken m misroutes (counted for a
 // routing.Budgeted relation of budget at least one, saturating at the budget, as the
@@ -293,7 +381,8 @@ func (hw *headerWalk) reach(s, d topology.NodeID) (first []hstate, next map[hsta
 // worm; every route a legal route from its worm's source (each hop permitted to the
 // header that takes it, the header never at its destination on the way or at the end);
 // a worm with an empty route (which holds nothing) only where its source cannot inject
-// it; held suffixes non-empty otherwise and disjoint (within and across worms); Waits
+// it; held suffixes non-empty otherwise and disjoint (within and across worms); no
+// route visiting a vertex twice within its worm's held count of hops; Waits
 // exactly the outputs of each header; every one of them held; Channels the sum of the
 // held counts. The error names the first broken rule.
 func naiveCheck(rel routing.Relation, c *Configuration) error {
@@ -344,6 +433,13 @@ func naiveCheck(rel routing.Relation, c *Configuration) error {
 				return fmt.Errorf("worms %d and %d both hold %v", j, i, v)
 			}
 			held[v] = i
+		}
+		for p := range w.Route {
+			for q := p + 1; q < len(w.Route) && q-p <= w.Held; q++ {
+				if w.Route[p] == w.Route[q] {
+					return fmt.Errorf("worm %d: its route visits %v at hops %d and %d, closer than the %d channels it holds (no worm is stuck on it)", i, w.Route[p], p, q, w.Held)
+				}
+			}
 		}
 		total += w.Held
 		a, b := slices.Clone(w.Waits), slices.Clone(outs)

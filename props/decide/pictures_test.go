@@ -15,7 +15,7 @@ func TestReportEvidence(t *testing.T) {
 	for _, tc := range []struct{ topo, routing, want string }{
 		{"file:../../model/topology/testdata/topo/ring_chord.anynet", "updown", "an acyclic channel dependency graph"},
 		{"mesh:4x4", "west-first", "an acyclic channel dependency graph"},
-		{"file:../../model/topology/testdata/topo/ring6.dot", "shortest-path", "static decision, 1 VCs: violated"},
+		{"file:../../model/topology/testdata/topo/ring6.dot", "shortest-path", "static decision, 1 VC: violated"},
 	} {
 		rep, err := decide.Prove(t.Context(), tc.topo, tc.routing, nil)
 		if err != nil {

@@ -507,6 +507,8 @@ type randTally struct {
 	inconclusiveDeadlocks                  int // of those, with a deadlock the explorer found
 	refused, reachedMinimal                int // proofs with refusals; of those, minimal among the reached only
 	strandChecked                          int // relations with a stranded header, checked
+	excludedHeld                           int // holding relations with configurations passed over (gap.go)
+	placedByExplorer                       int // realisations whose moves the explorer found
 	notes                                  []string
 }
 
@@ -514,10 +516,11 @@ func (c *randTally) String() string {
 	return fmt.Sprintf("%d relations (%d reading the source, %d the misroutes): %d holds (cdg %d, duato %d, search %d), %d violated, %d inconclusive; "+
 		"naive twin: %d compared (%d minimum equal, %d not proved minimal and within the twin's minimum), %d skipped; "+
 		"flit: %d holding relations with %d instances without deadlock (%d undecided), %d proofs of both forms realised, %d replayed to a deadlock, %d found by the explorer (%d undecided), %d inconclusive for want of a realisation (%d of them deadlock in a small placement); "+
-		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either)",
+		"%d relations with a stranded header after its source; %d proofs refused a configuration, %d of them then called a larger one minimal (the twin's smaller one not reached either); "+
+		"%d holding relations had configurations passed over (no route their worm can be stuck on), checked with buffers of 1 to 3 flits; %d realisations placed by the explorer, each ending in the configuration shown",
 		c.relations, c.twisted, c.budgeted, c.holds, c.byCDG, c.byDuato, c.bySearch, c.violated, c.inconclusive,
 		c.naiveCompared, c.naiveMinimal, c.naiveNotMinimal, c.naiveSkipped,
-		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal)
+		c.flitHeld, c.flitInstances, c.flitUndecided, c.realised, c.replayed, c.explored, c.exploreUndecided, c.proveInconclusive, c.inconclusiveDeadlocks, c.strandChecked, c.refused, c.reachedMinimal, c.excludedHeld, c.placedByExplorer)
 }
 
 // randOptions size the oracles of one run of the property.
@@ -527,7 +530,8 @@ type randOptions struct {
 	pairs2      int   // placements of two worms the explorer checks (0: all)
 	pairs2Large int   // the same on networks of more than 6 nodes (0: as pairs2)
 	pairs3      int   // sampled placements of three worms
-	lengths     []int // worm lengths (buffers of one flit)
+	lengths     []int // worm lengths
+	buffers     []int // buffer depths (nil: one flit)
 	maxStates   int64 // bound of each explorer search of a placement
 	// flip, when set, is applied to every decision before it is judged (the test that
 	// the property can fail).
@@ -624,6 +628,18 @@ func checkRandRel(ctx context.Context, r *randRel, opt randOptions, tally *randT
 		return msg
 	}
 	if d.Verdict == props.Holds {
+		for _, e := range ds {
+			if e.Excluded > 0 {
+				// The verdict rests on configurations passed over for every worm
+				// length and buffer depth (gap.go): the explorer tries deeper buffers.
+				tally.excludedHeld++
+				opt.buffers = []int{1, 2, 3}
+				if tally.excludedHeld == 1 {
+					tally.notes = append(tally.notes, fmt.Sprintf("the first holding relation with configurations passed over (%d): %s", e.Excluded, r))
+				}
+				break
+			}
+		}
 		return flitHolds(ctx, goRel, r, opt, tally)
 	}
 	// Both forms are proved: the Go relation's header states keep every source, so its
@@ -719,7 +735,7 @@ func flitHolds(ctx context.Context, rel routing.Relation, r *randRel, opt randOp
 }
 
 // flitDeadlock explores the placements of one worm, every (or a sample of) two and a
-// sample of three, each with every length of opt, buffers of one flit, all-port, and
+// sample of three, each with every length and buffer depth of opt, all-port, and
 // returns the first that deadlocks ("" when none does), or what went wrong.
 func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt randOptions, tally *randTally) (deadlock, msg string) {
 	g := rel.Grid()
@@ -743,21 +759,28 @@ func flitDeadlock(ctx context.Context, rel routing.Relation, r *randRel, opt ran
 		p := rng.Perm(len(pairs))
 		places = append(places, []unicast.Pair{pairs[p[0]], pairs[p[1]], pairs[p[2]]})
 	}
+	buffers := opt.buffers
+	if buffers == nil {
+		buffers = []int{1}
+	}
 	for _, ps := range places {
 		for _, l := range opt.lengths {
-			sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: l, Buffer: 1, Ports: model.AllPort, Routing: rel}
-			m, err := unicast.BuildOn(g, sp)
-			if err != nil {
-				return "", fmt.Sprintf("flit instance %s L=%d: %v", unicast.FormatPairs(nil, ps), l, err)
-			}
-			res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: opt.maxStates, Context: ctx})
-			tally.flitInstances++
-			switch {
-			case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
-				return fmt.Sprintf("%s with L=%d, B=1: %s", unicast.FormatPairs(nil, ps), l, res.Violation), ""
-			case res.Verdict != checker.Holds:
-				// A livelock of a non-minimal relation is no deadlock; a bound is no verdict.
-				tally.flitUndecided++
+			for _, b := range buffers {
+				sp := unicast.Spec{Topology: g.Spec(), Pairs: ps, Length: l, Buffer: b, Ports: model.AllPort, Routing: rel}
+				m, err := unicast.BuildOn(g, sp)
+				if err != nil {
+					return "", fmt.Sprintf("flit instance %s L=%d B=%d: %v", unicast.FormatPairs(nil, ps), l, b, err)
+				}
+				res := unicast.SearchReduced(m, checker.Options[flit.State]{MaxStates: opt.maxStates, Context: ctx})
+				tally.flitInstances++
+				switch {
+				case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
+					return fmt.Sprintf("%s with L=%d, B=%d: %s", unicast.FormatPairs(nil, ps), l, b, res.Violation), ""
+				case res.Verdict != checker.Holds:
+					// A livelock of a non-minimal relation is no deadlock; a bound is no
+					// verdict.
+					tally.flitUndecided++
+				}
 			}
 		}
 	}
@@ -817,6 +840,21 @@ func flitViolated(ctx context.Context, rel routing.Relation, r *randRel, nr *nai
 		return "violated without a realisation"
 	}
 	tally.realised++
+	if !real.Scheduled {
+		tally.placedByExplorer++
+	}
+	// The configuration shown is the state the moves reach: every worm owns exactly
+	// the VCs it is said to hold.
+	{
+		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions())
+		if err != nil {
+			return "the realised moves do not replay: " + err.Error()
+		}
+		final := tr.Steps[len(tr.Steps)-1].State
+		if cf := rr.Decision.Configuration; cf.Channels > 0 && !holdsAsIn(real.Result.Model, final, cf) {
+			return fmt.Sprintf("the moves end in\n%s\nbut the configuration shown is\n%s", real.Result.Model.Format(final), confText(rel.Grid(), cf))
+		}
+	}
 	if _, file := rel.(interface{ Source() json.RawMessage }); !file {
 		tr, err := checker.Replay[flit.State](real.Result.Model, 0, real.Result.Actions())
 		if err != nil {

@@ -17,8 +17,8 @@ import (
 
 // Realisation is a deadlock configuration put in place from the empty network: the
 // flit instance it implies (its worms' sources and destinations, each worm as long in
-// flits as the channels it holds, buffers of one flit, one model VC per relation VC,
-// all-port), the moves that reach it, and the flit model's own account of the
+// flits as the channels it holds, buffers of one flit, one model VC per relation VC
+// (a routing.Replicated relation: its base on as many model VCs), all-port), the moves that reach it, and the flit model's own account of the
 // deadlocked state they end in.
 type Realisation struct {
 	Spec   unicast.Spec
@@ -48,8 +48,11 @@ const maxRealiseStates = 2_000_000
 // An error says the configuration was not reached.
 func Realise(ctx context.Context, rel routing.Relation, c *Configuration) (*Realisation, error) {
 	g := rel.Grid()
-	sp := unicast.Spec{Topology: g.Spec(), Length: 1, Buffer: 1, VCs: rel.VCs(), Ports: model.AllPort, Routing: rel}
-	if d, ok := rel.(routing.DOR); ok {
+	// A relation replicated over more VCs is its base on that many model VCs, as the
+	// flit model reads a relation with more VCs than it names.
+	base, _ := routing.Unreplicate(rel)
+	sp := unicast.Spec{Topology: g.Spec(), Length: 1, Buffer: 1, VCs: rel.VCs(), Ports: model.AllPort, Routing: base}
+	if d, ok := base.(routing.DOR); ok {
 		// Saved traces name dimension order by its dateline mode.
 		sp.Routing, sp.Dateline = nil, unicast.DatelineOff
 		if d.R.Dateline {
@@ -77,7 +80,7 @@ func Realise(ctx context.Context, rel routing.Relation, c *Configuration) (*Real
 		}
 	}
 	opt := checker.Options[flit.State]{MaxStates: maxRealiseStates, Context: ctx}
-	res := unicast.SearchWith(m, opt)
+	res := exploreFor(m, c, opt)
 	var how string
 	switch {
 	case res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock:
@@ -184,7 +187,7 @@ func realiseFromOtherSources(ctx context.Context, g *topology.Network, sp unicas
 				complete = false
 				return nil, nil
 			}
-			res := unicast.SearchWith(m, opt)
+			res := exploreFor(m, c, opt)
 			if res.Verdict == checker.Violated && res.Kind == checker.KindDeadlock {
 				return &Realisation{Spec: spec, Result: res, Moved: slices.Clone(moved)}, nil
 			}

@@ -60,6 +60,14 @@ func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte
 	return ProveRelation(ctx, rel, opt)
 }
 
+// Within returns the options of a decision whose header states fit a memory
+// budget of maxMemoryBytes (0: unknown; HeaderStatesWithin): the one mapping of a
+// command's --max-memory onto the static decision, whichever command runs it. Its
+// --time-limit reaches the decision as the context's deadline.
+func Within(maxMemoryBytes int64) Options {
+	return Options{MaxStates: HeaderStatesWithin(maxMemoryBytes)}
+}
+
 // bytesPerHeaderState is what one header state of the exact search costs at its peak,
 // with the graphs and bounds built over the space: 150 to 190 bytes measured (mesh:64x64
 // adaptive, 33 million states in 4.8 GB; torus:64x64 dor-1vc in 3.1 GB).
@@ -89,10 +97,14 @@ func HeaderStatesWithin(bytes int64) int64 {
 // and, within a second, when ctx ends. Errors are bad input naming --routing.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Report, error) {
 	start := time.Now()
+	rel, err := routing.Replicate(rel, opt.VCs)
+	if err != nil {
+		return nil, props.BadInputf("--vcs: %v", err)
+	}
 	if opt.Context == nil {
 		opt.Context = ctx
 	}
-	var real *Realisation
+	realised := map[string]*Realisation{} // by Configuration.key; lookup only
 	var unreached []string
 	unproved := 0 // refusals the explorer did not settle (see Unreachable)
 	if opt.Accept == nil {
@@ -105,7 +117,7 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 				}
 				return false
 			}
-			real = r
+			realised[c.key()] = r
 			return true
 		}
 	}
@@ -143,11 +155,16 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 		r.Notes = append(r.Notes, fmt.Sprintf("%d deadlock configurations before this answer were not reached from the empty network by the flit model; the first: %s", len(unreached), unreached[0]))
 	}
 	if d.Verdict == props.Violated {
-		w := d.Witness()
+		real := realised[d.Configuration.key()]
 		if real == nil {
 			// A stranded header (no search), or a caller's own Accept.
 			real, err = Realise(ctx, rel, d.Configuration)
 		}
+		if err == nil {
+			err = reachedAnswer(rel, d, real)
+			r.Reason = d.Reason()
+		}
+		w := d.Witness()
 		if err != nil {
 			r.Verdict = props.Inconclusive
 			r.Reason = "a deadlock configuration exists but the flit model did not reach it: " + err.Error()
@@ -158,9 +175,9 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 				return nil, err
 			}
 			if len(real.Moved) > 0 {
-				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and its deadlock may differ from the configuration", movedText(d, real)))
+				r.Notes = append(r.Notes, fmt.Sprintf("from the sources the configuration found names the flit model reaches no deadlock; with %s it does: the explorer found the moves, and the configuration shown is the one they reach", movedText(d, real)))
 			} else if !real.Scheduled {
-				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and its deadlock may differ from the configuration")
+				r.Notes = append(r.Notes, "the worms' released channels cross each other's held ones: the explorer found the moves, and the configuration shown is the one they reach")
 			}
 		}
 		r.Witness = w
@@ -188,8 +205,8 @@ func (r *Report) evidence() (props.Evidence, error) {
 		}
 		d := r.Decision
 		title := fmt.Sprintf("%s on %s: %s", d.Relation, d.Topology, r.Witness.Violation)
-		sub := fmt.Sprintf("static decision, %d VCs: violated; realised with worms %s, %s, buffers 1, in %d moves",
-			d.VCs, real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
+		sub := fmt.Sprintf("static decision, %s: violated; realised with worms %s, %s, buffers 1, in %d moves",
+			plural(d.VCs, "VC"), real.Spec.Worms(), lengthsText(real.Spec), real.Result.Trace.Len())
 		return &props.FlitEvidence{Model: m, Trace: tr, Violation: real.Result.Violation, Title: title, Subtitle: sub}, nil
 	}
 	res := r.Analysis
@@ -212,10 +229,10 @@ func (r *Report) evidence() (props.Evidence, error) {
 		// as harmless, with the verdict and its reason first.
 		return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Proven: r.Reason,
 			Title:    fmt.Sprintf("%s on %s: holds; the channel dependency graph is cyclic, not a deadlock", res.Relation, res.Topology),
-			Subtitle: fmt.Sprintf("static check, %d VCs: holds (%s)", res.VCs, strings.TrimPrefix(what, "channel dependency "))}, nil
+			Subtitle: fmt.Sprintf("static check, %s: holds (%s)", plural(res.VCs, "VC"), strings.TrimPrefix(what, "channel dependency "))}, nil
 	}
 	return &props.CycleEvidence{Grid: r.rel.Grid(), Cycle: w, Title: fmt.Sprintf("%s on %s: %s", res.Relation, res.Topology, what),
-		Subtitle: fmt.Sprintf("static check, %d VCs: %s", res.VCs, r.Verdict)}, nil
+		Subtitle: fmt.Sprintf("static check, %s: %s", plural(res.VCs, "VC"), r.Verdict)}, nil
 }
 
 // SetVersion sets the tool version the JSON object names (props.Body).
@@ -248,11 +265,11 @@ func b2f(b bool) float64 {
 // the exact decision (Decision.WriteText), how the configuration was reached, and the
 // seconds it took.
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "routing %s on %s (%d VC): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, r.Decision.VCs, r.Verdict, r.Reason)
+	fmt.Fprintf(w, "routing %s on %s (%s): %s\n  %s\n", r.Decision.Relation, r.Decision.Topology, plural(r.Decision.VCs, "VC"), r.Verdict, r.Reason)
 	if r.Analysis != nil {
 		r.Analysis.WriteConditions(w)
 	}
-	r.Decision.WriteText(w)
+	r.Decision.writeText(w, r.Decision.Reason() != r.Reason)
 	if real := r.Realisation; real != nil {
 		how := "scheduled worm by worm"
 		if len(real.Moved) > 0 {
@@ -264,6 +281,30 @@ func (r *Report) WriteText(w io.Writer) {
 			real.Spec.Worms(), lengthsText(real.Spec), how, real.Result.Trace.Len(), real.Result.Violation)
 	}
 	fmt.Fprintf(w, "%.3fs\n", r.Stats.Seconds)
+}
+
+// reachedAnswer makes d's configuration the one real's moves end in (reachedConfiguration):
+// the same unless the explorer found the moves and reached another deadlock than the
+// configuration searched for, or its worms from other sources; a different one keeps
+// "minimal" only when it is as small, and says which was found.
+func reachedAnswer(rel routing.Relation, d *Decision, real *Realisation) error {
+	if real.Scheduled || len(d.Configuration.Worms) == 0 || d.Configuration.Channels == 0 {
+		return nil // along the configuration's own routes, or a strand at its source
+	}
+	reached, err := reachedConfiguration(rel, real)
+	if err != nil {
+		return err
+	}
+	found := d.Configuration
+	if reached.key() == found.key() {
+		return nil
+	}
+	d.Configuration = reached
+	if len(reached.Worms) != len(found.Worms) || reached.Channels != found.Channels {
+		d.Minimal, d.FewestWorms, d.FoundFirst = false, false, false
+		d.NotMinimal = fmt.Sprintf("the flit model's moves put in place another deadlock than the configuration found (%s on %s), which it does not reach", plural(len(found.Worms), "worm"), plural(found.Channels, "channel"))
+	}
+	return nil
 }
 
 // movedText names the worms a realisation injects at other sources than the
@@ -340,5 +381,5 @@ func (r *Report) ranks() (props.Evidence, error) {
 	}
 	return &props.RanksEvidence{Grid: r.rel.Grid(), VCs: res.VCs, Ranks: ranks,
 		Title:    fmt.Sprintf("%s on %s: an acyclic channel dependency graph", res.Relation, res.Topology),
-		Subtitle: fmt.Sprintf("static check, %d VCs: %s; every dependency goes to a larger number", res.VCs, res.Verdict())}, nil
+		Subtitle: fmt.Sprintf("static check, %s: %s; every dependency goes to a larger number", plural(res.VCs, "VC"), res.Verdict())}, nil
 }

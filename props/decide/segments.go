@@ -62,50 +62,82 @@ func (sp *space) wormBoundsOf(alive, header []bool, capCycle int, cb *cycleBound
 		}
 		return sp.boundsFromSegments(seg, words, capCycle, cb.sym)
 	}
-	comp, ncomp := sp.components(alive)
-	if int64(ncomp)*int64(words) > maxBoundWords || int64(nv)*int64(nv)/64*int64(words) > 64*maxBoundWords {
+	if int64(nv)*int64(words) > maxBoundWords {
 		return nil
 	}
-	// out[c]: the outputs offered to header-capable states reachable from component c.
-	// Components are numbered in the order Tarjan completes them, every component after
-	// the ones it reaches.
-	out := make([]uint64, ncomp*words)
-	byComp := make([][]int32, ncomp)
-	for i, ok := range alive {
-		if ok {
-			byComp[comp[i]] = append(byComp[comp[i]], int32(i))
-		}
-	}
-	for c := range ncomp {
-		row := out[c*words : (c+1)*words]
-		for _, st := range byComp[c] {
-			to, vs := sp.arcs(st)
-			if header[st] {
-				for _, v := range vs {
-					row[v/64] |= 1 << (v % 64)
-				}
-			}
-			for _, t := range to {
-				if t >= 0 && alive[t] && comp[t] != int32(c) {
-					or(row, out[int(comp[t])*words:(int(comp[t])+1)*words])
-				}
-			}
-		}
-	}
-	// seg[u]: the segment graph's arcs out of vertex u.
+	// seg[u]: the segment graph's arcs out of vertex u, built destination by destination
+	// (no arc leads from one destination's states to another's): in each, out[c] is the
+	// outputs offered to header-capable states reachable from component c, components
+	// numbered in the order Tarjan completes them, every one after those it reaches.
 	seg := make([]uint64, nv*words)
-	for i, ok := range alive {
-		if ok {
-			u := int(sp.vtx[i])
-			or(seg[u*words:(u+1)*words], out[int(comp[i])*words:(int(comp[i])+1)*words])
+	var out []uint64
+	var byComp [][]int32
+	for d := range sp.g.Nodes() {
+		if stopped(sp.ctx) != nil {
+			return nil
+		}
+		lo, hi := sp.dstFirst[d], sp.dstFirst[d+1]
+		if lo == hi {
+			continue
+		}
+		comp, ncomp := scc.Components(int(hi-lo), func(v int32) bool { return alive[lo+v] }, func(v int32, i int) (int32, bool) {
+			to, _ := sp.arcs(lo + v)
+			if i >= len(to) {
+				return 0, false
+			}
+			if to[i] < 0 {
+				return -1, true // delivered: no state
+			}
+			return to[i] - lo, true
+		})
+		if int64(ncomp)*int64(words) > maxBoundWords {
+			return nil
+		}
+		out = append(out[:0], make([]uint64, ncomp*words)...)
+		byComp = byComp[:0]
+		for range ncomp {
+			byComp = append(byComp, nil)
+		}
+		for i := lo; i < hi; i++ {
+			if alive[i] {
+				byComp[comp[i-lo]] = append(byComp[comp[i-lo]], i)
+			}
+		}
+		for c := range ncomp {
+			row := out[c*words : (c+1)*words]
+			for _, st := range byComp[c] {
+				to, vs := sp.arcs(st)
+				if header[st] {
+					for _, v := range vs {
+						row[v/64] |= 1 << (v % 64)
+					}
+				}
+				for _, t := range to {
+					if t >= 0 && alive[t] && comp[t-lo] != int32(c) {
+						k := int(comp[t-lo])
+						or(row, out[k*words:(k+1)*words])
+					}
+				}
+			}
+		}
+		for i := lo; i < hi; i++ {
+			if alive[i] {
+				u, k := int(sp.vtx[i]), int(comp[i-lo])
+				or(seg[u*words:(u+1)*words], out[k*words:(k+1)*words])
+			}
 		}
 	}
-	return sp.boundsFromSegments(seg, words, capCycle, nil)
+	var sy *symmetry
+	if cb != nil {
+		sy = cb.sym
+	}
+	return sp.boundsFromSegments(seg, words, capCycle, sy)
 }
 
 // boundsFromSegments computes bound from the segment graph's rows of bits (seg[u]: the
 // arcs out of u); with sy, the shortest cycles are searched from orbit
-// representatives only and copied to their orbits. nil when the context stops it.
+// representatives only and copied to their orbits. nil when the context stops it, or
+// when the searches for cycles pass maxCycleWork words.
 func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symmetry) []int32 {
 	nv := sp.vertices()
 	row := func(u int) []uint64 { return seg[u*words : (u+1)*words] }
@@ -114,9 +146,10 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 	seen := make([]uint64, words)
 	front := make([]uint64, words)
 	next := make([]uint64, words)
+	work := int64(0) // words or-ed
 	for v := range nv {
-		if v%64 == 0 && stopped(sp.ctx) != nil {
-			return nil // Decide stops
+		if v%64 == 0 && stopped(sp.ctx) != nil || work > maxCycleWork {
+			return nil // Decide stops, or the bounds cost too much: none
 		}
 		cyc[v] = noBound
 		if sy != nil && sy.rep[sy.orb[v]] != int32(v) {
@@ -132,6 +165,7 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 			clear(next)
 			for w := range ones(front) {
 				or(next, row(w))
+				work += int64(words)
 			}
 			for i := range next {
 				next[i] &^= seen[i]
@@ -152,6 +186,9 @@ func (sp *space) boundsFromSegments(seg []uint64, words, capCycle int, sy *symme
 	bound := make([]int32, nv)
 	copy(bound, cyc)
 	for changed := true; changed; {
+		if stopped(sp.ctx) != nil {
+			return nil
+		}
 		changed = false
 		for o := range nv {
 			for w := range ones(row(o)) {
@@ -269,7 +306,7 @@ func (cb *cycleBounds) lengths() bool {
 	stamp := make([]int32, sp.states())
 	seen := make([]int32, nv)
 	var queue []int32
-	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(nv)
+	perVertex := 64 + 64*int64(sp.states()+len(sp.arcTo))/int64(max(1, reps(cb.sym, nv)))
 	sy := cb.sym
 	if sy == nil {
 		sy = trivialSymmetry(nv)
@@ -512,4 +549,13 @@ func (h *distHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// reps returns how many vertices the segment searches start from: the orbits of sy, or
+// every vertex without symmetry.
+func reps(sy *symmetry, nv int) int {
+	if sy == nil {
+		return nv
+	}
+	return sy.orbits()
 }

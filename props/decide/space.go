@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/scc"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/cdg"
 )
@@ -50,11 +51,12 @@ type space struct {
 	outSets [][]int32
 }
 
-// buildSpace enumerates the header states of rel toward every destination
-// (cdg.ReachableHeaders, one breadth-first search per destination), up to maxStates
-// states, and indexes them for the search. Cost O(states x outputs).
-func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*space, error) {
-	h, err := cdg.ReachableHeaders(ctx, rel, maxStates)
+// buildSpace enumerates the header states of rel toward every destination (or those
+// dests holds, nil: all; cdg.ReachableHeadersTo, one breadth-first search per
+// destination), up to maxStates states, and indexes them for the search. Cost
+// O(states x outputs).
+func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64, dests []bool) (*space, error) {
+	h, err := cdg.ReachableHeadersTo(ctx, rel, maxStates, dests)
 	if err != nil {
 		return nil, err
 	}
@@ -97,18 +99,24 @@ func buildSpace(ctx context.Context, rel routing.Relation, maxStates int64) (*sp
 		sp.byVtx[vfill[v]] = int32(i)
 		vfill[v]++
 	}
-	sp.numberOutputs()
+	if !sp.numberOutputs() {
+		return nil, stopped(ctx)
+	}
 	return sp, nil
 }
 
 // numberOutputs numbers the distinct output sets of the states (outID, outSets): the
-// search treats header states with the same outputs at the same vertex as one.
-func (sp *space) numberOutputs() {
+// search treats header states with the same outputs at the same vertex as one. False
+// when the context stopped it.
+func (sp *space) numberOutputs() bool {
 	ids := map[string]int32{}
 	sp.outID = make([]int32, sp.states())
 	var key []byte
 	var set []int32
 	for i := range sp.outID {
+		if i%(1<<16) == 0 && stopped(sp.ctx) != nil {
+			return false
+		}
 		_, vs := sp.arcs(int32(i))
 		set = append(set[:0], vs...)
 		slices.Sort(set)
@@ -124,6 +132,7 @@ func (sp *space) numberOutputs() {
 		}
 		sp.outID[i] = id
 	}
+	return true
 }
 
 // misroutes returns the misroutes state i has taken.
@@ -170,6 +179,9 @@ func (sp *space) survivors() (alive, header []bool) {
 		reach := make([]bool, n)
 		queue = queue[:0]
 		for i := int32(0); int(i) < n; i++ {
+			if i%(1<<18) == 0 && stopped(sp.ctx) != nil {
+				return alive, header // Decide stops
+			}
 			header[i] = false
 			if !alive[i] {
 				continue
@@ -233,15 +245,21 @@ func (sp *space) route(i int32) []int32 {
 	return r
 }
 
+// lassoDepth bounds the breadth-first searches for the shortest cycle through a vertex
+// (lassos): a longer one counts as lassoDepth+1, a lower bound.
+const lassoDepth = 64
+
 // lassos returns, for every vertex, a lower bound on the vertices of a configuration
 // that holds it: from a held vertex, the next vertex of its worm (or an output of its
 // header) is held too, so the walk along them goes through distinct held vertices until
 // it closes a cycle. lasso[v] is the fewest vertices of such a walk in the graph of the
 // survivors' arcs: min(shortest cycle through v, 1 + lasso of a successor), or -1 when
 // no cycle is reachable from v (no configuration holds v). It also returns that graph
-// (adj[v]: the vertices one hop on). Cost O(V x (V + E)) for the cycles through each
-// vertex.
-func (sp *space) lassos(alive []bool) ([]int32, [][]int32) {
+// (adj[v]: the vertices one hop on). The shortest cycles are searched from the least
+// vertex of each orbit of sy (nil: every vertex) and copied along the orbits: an
+// automorphism of the space maps the survivors' graph onto itself. Cost O(orbits x (V +
+// E)) for the cycles through each vertex.
+func (sp *space) lassos(alive []bool, sy *symmetry) ([]int32, [][]int32) {
 	nv := sp.vertices()
 	live := make([]bool, nv)
 	for i, ok := range alive {
@@ -262,41 +280,68 @@ func (sp *space) lassos(alive []bool) ([]int32, [][]int32) {
 			}
 		}
 	}
+	if sy == nil {
+		sy = trivialSymmetry(nv)
+	}
+	// A cycle through v lies in v's strongly connected component: the searches stay in
+	// it, and a vertex alone in its component (no loop) is on none.
+	comp, _ := scc.Components(nv, nil, func(v int32, i int) (int32, bool) {
+		if i < len(adj[v]) {
+			return adj[v][i], true
+		}
+		return 0, false
+	})
+	single := make([]int32, nv) // vertices per component, counted up to 2
+	for v := range nv {
+		single[comp[v]] = min(2, single[comp[v]]+1)
+	}
 	const inf = int32(1 << 30)
 	lasso := make([]int32, nv)
 	dist := make([]int32, nv)
+	stamp := make([]int32, nv) // stamp[w] == v+1: dist[w] is set for the search from v
 	var queue []int32
 	for v := range lasso {
 		lasso[v] = inf
 		if v%256 == 0 && stopped(sp.ctx) != nil {
 			return nil, nil // Decide stops
 		}
-		if !live[v] {
+		if !live[v] || sy.rep[sy.orb[v]] != int32(v) || single[comp[v]] == 1 && !slices.Contains(adj[v], int32(v)) {
 			continue
 		}
-		// Shortest cycle through v: breadth first from v back to v.
-		for i := range dist {
-			dist[i] = -1
-		}
-		dist[v] = 0
+		// Shortest cycle through v: breadth first from v back to v, within v's
+		// component and lassoDepth hops (past them, lassoDepth+1 is a lower bound).
+		gen := int32(v + 1)
+		stamp[v], dist[v] = gen, 0
 		queue = append(queue[:0], int32(v))
 		for len(queue) > 0 && lasso[v] == inf {
 			u := queue[0]
 			queue = queue[1:]
+			if dist[u] >= lassoDepth {
+				lasso[v] = lassoDepth + 1
+				break
+			}
 			for _, w := range adj[u] {
 				if int(w) == v {
 					lasso[v] = dist[u] + 1
 					break
 				}
-				if dist[w] < 0 {
-					dist[w] = dist[u] + 1
+				if stamp[w] != gen && comp[w] == comp[v] {
+					stamp[w], dist[w] = gen, dist[u]+1
 					queue = append(queue, w)
 				}
 			}
 		}
 	}
+	for v := range lasso {
+		if live[v] {
+			lasso[v] = lasso[sy.rep[sy.orb[v]]]
+		}
+	}
 	// lasso[v] = min(lasso[v], 1 + lasso[w]) over arcs v -> w, to a fixed point.
 	for changed := true; changed; {
+		if stopped(sp.ctx) != nil {
+			return nil, nil
+		}
 		changed = false
 		for v := range adj {
 			for _, w := range adj[v] {

@@ -184,6 +184,9 @@ func (sp *space) automorphic(pi []topology.NodeID) []int32 {
 	phi := make([]int32, n)
 	table := make([]int32, nv*sp.classes) // state+1; -1 once taken
 	for d := range g.Nodes() {
+		if d%64 == 0 && stopped(sp.ctx) != nil {
+			return nil
+		}
 		lo, hi := sp.dstFirst[d], sp.dstFirst[d+1]
 		e := int(pi[d])
 		elo, ehi := sp.dstFirst[e], sp.dstFirst[e+1]
@@ -218,6 +221,9 @@ func (sp *space) automorphic(pi []topology.NodeID) []int32 {
 	// The arcs: those of s, mapped, are those of phi(s).
 	var a, b []uint64
 	for s := range int32(n) {
+		if s%(1<<16) == 0 && stopped(sp.ctx) != nil {
+			return nil
+		}
 		to, vs := sp.arcs(s)
 		pto, pvs := sp.arcs(phi[s])
 		if len(to) != len(pto) {

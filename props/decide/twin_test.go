@@ -1,6 +1,7 @@
 package decide
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -229,11 +230,7 @@ func TestMinimalTwin(t *testing.T) {
 		} else if rel, err = routing.ByName(mustGrid(t, c.topo), c.name); err != nil {
 			continue // not defined there
 		}
-		d, err := Decide(rel, Options{SkipSufficient: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp, err := buildSpace(t.Context(), rel, 1<<22)
+		sp, err := buildSpace(t.Context(), rel, 1<<22, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,35 +238,49 @@ func TestMinimalTwin(t *testing.T) {
 			continue // a header stranded at its source: no search
 		}
 		best := naiveMinWorms(sp, c.maxC)
-		name := rel.Name() + " on " + rel.Grid().Spec()
-		switch d.Verdict {
-		case props.Holds:
-			for ch, k := range best {
-				if k > 0 {
-					t.Errorf("%s holds, but the twin has %d worms on %d channels", name, k, ch)
-				}
+		// Both ways: the exact search alone, and after the sufficient conditions and
+		// the scout (whose configuration the search then only tries to beat).
+		for _, opt := range []Options{{SkipSufficient: true}, {}} {
+			d, err := Decide(rel, opt)
+			if err != nil {
+				t.Fatal(err)
 			}
-		case props.Violated:
-			cf := d.Configuration
-			k, ch := len(cf.Worms), cf.Channels
-			if !d.Minimal {
-				t.Errorf("%s: %d worms on %d channels, not proved minimal (%s)", name, k, ch, d.NotMinimal)
-			}
-			for n, kn := range best {
-				switch {
-				case kn == 0:
-				case kn < k:
-					t.Errorf("%s: the search's fewest worms are %d on %d channels, but the twin has %d worms on %d", name, k, ch, kn, n)
-				case kn == k && n < ch:
-					t.Errorf("%s: the search's fewest channels of %d worms are %d, but the twin has %d", name, k, ch, n)
-				}
-			}
-			if ch <= c.maxC && best[ch] != k {
-				t.Errorf("%s: the search has %d worms on %d channels, the twin %d there", name, k, ch, best[ch])
-			}
-			t.Logf("%s: %d worms on %d channels", name, k, ch)
-		default:
-			t.Errorf("%s: %s (%s)", name, d.Verdict, d.Bound)
+			name := fmt.Sprintf("%s on %s (scout %v)", rel.Name(), rel.Grid().Spec(), !opt.SkipSufficient)
+			checkTwin(t, name, d, best, c.maxC)
 		}
+	}
+}
+
+// checkTwin compares decision d with the twin's fewest worms per number of channels.
+func checkTwin(t *testing.T, name string, d *Decision, best []int, maxC int) {
+	t.Helper()
+	switch d.Verdict {
+	case props.Holds:
+		for ch, k := range best {
+			if k > 0 {
+				t.Errorf("%s holds, but the twin has %d worms on %d channels", name, k, ch)
+			}
+		}
+	case props.Violated:
+		cf := d.Configuration
+		k, ch := len(cf.Worms), cf.Channels
+		if !d.Minimal {
+			t.Errorf("%s: %d worms on %d channels, not proved minimal (%s)", name, k, ch, d.NotMinimal)
+		}
+		for n, kn := range best {
+			switch {
+			case kn == 0:
+			case kn < k:
+				t.Errorf("%s: the search's fewest worms are %d on %d channels, but the twin has %d worms on %d", name, k, ch, kn, n)
+			case kn == k && n < ch:
+				t.Errorf("%s: the search's fewest channels of %d worms are %d, but the twin has %d", name, k, ch, n)
+			}
+		}
+		if ch <= maxC && best[ch] != k {
+			t.Errorf("%s: the search has %d worms on %d channels, the twin %d there", name, k, ch, best[ch])
+		}
+		t.Logf("%s: %d worms on %d channels", name, k, ch)
+	default:
+		t.Errorf("%s: %s (%s)", name, d.Verdict, d.Bound)
 	}
 }

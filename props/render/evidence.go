@@ -15,7 +15,8 @@ import (
 // or its contending pair with the timeline (ScheduleTitled); a banyan conflict or
 // deadlock (BanyanConflict, Banyan); a dependency cycle (StaticCycle, ProvenCycle) or
 // the ranks of an acyclic dependency graph (ChannelRanks); a partition (Partition); a
-// latency plot (LatencyPanels). nil evidence draws nothing (nil, nil); a picture that
+// latency plot (LatencyPanels); an InfiniBand fabric with a credit loop and its
+// deadlock's full buffers (DrawFabric). nil evidence draws nothing (nil, nil); a picture that
 // cannot be drawn (a network without a layout) is an error that says why.
 func Picture(ev props.Evidence) ([]byte, error) {
 	switch e := ev.(type) {
@@ -44,6 +45,13 @@ func Picture(ev props.Evidence) ([]byte, error) {
 		return Partition(e)
 	case *props.PlotEvidence:
 		return LatencyPanels(e.Title, e.Loads, e.Panels), nil
+	case *props.FabricEvidence:
+		p := FabricPicture{Fabric: e.Fabric, Cycle: e.Cycle, Title: e.Title, Subtitle: e.Subtitle}
+		if e.Model != nil && len(e.Trace.Steps) > 0 {
+			last := e.Trace.Steps[len(e.Trace.Steps)-1].State
+			p.Model, p.State = e.Model, &last
+		}
+		return DrawFabric(p)
 	}
 	return nil, fmt.Errorf("render: evidence of type %T has no picture", ev)
 }
@@ -51,8 +59,9 @@ func Picture(ev props.Evidence) ([]byte, error) {
 // Capture writes the evidence as a pcap capture that tshark decodes with the dissector
 // (Dissector): a flit-level run, one record per flit move (flitwire.FlitPCAP,
 // LINKTYPE_USER0), a banyan witness's records (banyanwire.WriteCapture,
-// LINKTYPE_USER1) or a simulated run's moves (flitwire.SimMoveWriter, LINKTYPE_USER2).
-// Evidence without a capture gives nil, nil.
+// LINKTYPE_USER1), a simulated run's moves (flitwire.SimMoveWriter, LINKTYPE_USER2) or
+// a fabric deadlock's run as InfiniBand packets (FabricCapture). Evidence without a
+// capture gives nil, nil.
 func Capture(ev props.Evidence) ([]byte, error) {
 	switch e := ev.(type) {
 	case *props.FlitEvidence:
@@ -80,19 +89,29 @@ func Capture(ev props.Evidence) ([]byte, error) {
 			return nil, err
 		}
 		return b.Bytes(), nil
+	case *props.FabricEvidence:
+		if e.Model == nil {
+			return nil, nil
+		}
+		return FabricCapture(e.Model, e.Trace)
 	}
 	return nil, nil
 }
 
 // SceneOf builds the trace explorer's data for the evidence: a flit-level run, one
-// frame per step (FlitScene), or a schedule on a time slider (ScheduleScene). Other
-// evidence has no scene: an error that says so.
+// frame per step (FlitScene), a fabric deadlock's run (FabricScene), or a schedule on a
+// time slider (ScheduleScene). Other evidence has no scene: an error that says so.
 func SceneOf(ev props.Evidence) (*Scene, error) {
 	switch e := ev.(type) {
 	case *props.FlitEvidence:
 		return FlitScene(e)
 	case *props.ScheduleEvidence:
 		return ScheduleScene(e)
+	case *props.FabricEvidence:
+		if e.Model != nil {
+			return FabricScene(e.Model, e.Trace, e.Violation, e.Title, e.Subtitle)
+		}
+		return nil, fmt.Errorf("the fabric has no deadlock to step through")
 	}
-	return nil, fmt.Errorf("the explorer steps through flit-level traces and schedules; this witness is neither")
+	return nil, fmt.Errorf("the explorer steps through flit-level traces, fabric deadlocks and schedules; this witness is none of them")
 }

@@ -10,6 +10,8 @@
 --   LINKTYPE_USER1 (148): banyan captures: a region header (002 S2.2), then packet and
 --                         channel. Cycle = (timestamp - 2000-01-01) in us.
 --   LINKTYPE_USER2 (149): simulator flit moves (sim --trace).
+--   (LINKTYPE_USER3 (150) is fabric --pcap: InfiniBand packets for Wireshark's own
+--   InfiniBand dissector, tshark -o 'uat:user_dlts:"User 3 (DLT=150)","infiniband","0","","0",""'.)
 -- All integers are big-endian. Written by `wormcheck dissector`; the layouts are
 -- documented in model/flitwire and model/banyanwire.
 --

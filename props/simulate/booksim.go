@@ -154,11 +154,21 @@ func bookSimProcess(c *booksim.Config) (pipeline.Process, error) {
 }
 
 // bookSimLatency is the latency BookSim gives the channels of g: 2 cycles on a torus
-// with use_noc_latency (its folded layout), the file's weights on an anynet, 1
-// elsewhere.
+// with use_noc_latency (its folded layout), the file's weights on an anynet, and with
+// use_noc_latency on a flattened butterfly and a concentrated mesh the wire lengths
+// the network carries as weights (flatfly_onchip.cpp: xr*|dx| + yr*|dy| between
+// routers, the distance to the terminal; cmesh.cpp: 2 per hop, k on an express
+// channel); 1 elsewhere.
 func bookSimLatency(c *booksim.Config, g *topology.Network) func(topology.ChannelID) int {
+	weights := func(ch topology.ChannelID) int {
+		if ch == topology.None {
+			return 1
+		}
+		return g.Weight(ch)
+	}
+	noc := c.Network.UseNocLatency != 0
 	switch {
-	case c.Network.Topology == "torus" && c.Network.UseNocLatency != 0:
+	case c.Network.Topology == "torus" && noc:
 		return func(ch topology.ChannelID) int {
 			if ch == topology.None {
 				return 1 // a terminal's injection and ejection channels
@@ -166,12 +176,9 @@ func bookSimLatency(c *booksim.Config, g *topology.Network) func(topology.Channe
 			return 2
 		}
 	case c.Network.Topology == "anynet":
-		return func(ch topology.ChannelID) int {
-			if ch == topology.None {
-				return 1
-			}
-			return g.Weight(ch)
-		}
+		return weights
+	case noc && (c.Network.Topology == "flatfly" || c.Network.Topology == "cmesh"):
+		return weights
 	}
 	return func(topology.ChannelID) int { return 1 }
 }

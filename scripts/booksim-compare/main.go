@@ -1,18 +1,26 @@
 // Command booksim-compare runs BookSim2's example configurations in BookSim2 itself and
-// in `wormcheck sim --booksim`, side by side, and writes the table of docs/booksim-compare.md:
-// for each configuration its saturation throughput in both (sim_type = throughput at an
-// offered load of one flit per terminal per cycle) and, at loads below BookSim's
-// saturation, the average packet latency and accepted throughput of both (the mean over
-// several seeds; the two simulators draw from different random streams, so single runs
-// differ by their sampling noise), with the error of wormcheck against BookSim and the
-// CPU time each spends per simulated cycle.
+// in `wormcheck sim --booksim`, side by side, and writes the tables of
+// docs/booksim-compare.md: for each configuration its saturation throughput in both
+// (sim_type = throughput at an offered load of one flit per terminal per cycle) and, at
+// loads below BookSim's saturation, the average packet latency and accepted throughput
+// of both (the mean over several seeds; the two simulators draw from different random
+// streams, so single runs differ by their sampling noise), with the error of wormcheck
+// against BookSim and the CPU time each spends per simulated cycle.
 //
-// It builds and fetches nothing. Build BookSim2 from its public source as its README
-// says (src/Makefile; flex and bison), and wormcheck with go build ./cmd/wormcheck, then:
+// It builds and fetches nothing: it takes the path of a BookSim2 binary (-booksim or
+// $BOOKSIM) that you built yourself from BookSim2's public repository
+// (github.com/booksim/booksim2; its README says how), the directory of that
+// checkout's src/examples, and a wormcheck binary (go build ./cmd/wormcheck):
 //
 //	BOOKSIM=/path/to/booksim go run ./scripts/booksim-compare \
 //	    -wormcheck /path/to/wormcheck -examples /path/to/booksim2/src/examples \
-//	    -commit $(git -C /path/to/booksim2 rev-parse HEAD) -o docs/booksim-compare.md
+//	    -commit <the BookSim2 commit you built> -o table.md
+//
+// -loads are fractions of BookSim's last stable load in latency mode, found by
+// bisection, or with -bisect=false of its saturation throughput (fewer BookSim runs,
+// for the large examples); -set KEY=VALUE,... appends keys to every run of both (the
+// table says so), e.g. sample_period=1000 for the examples whose sample periods of
+// 10000 or 100000 cycles make each run minutes long.
 //
 // Each configuration is copied to a temporary directory with the keys of a run
 // appended ("key = value;": both read the last assignment), so both simulators read
@@ -50,6 +58,13 @@ type options struct {
 	configs                                   []string
 	fractions                                 []float64
 	seeds                                     int
+	// bisect finds BookSim's last stable load in latency mode and takes the loads as
+	// fractions of it; without it they are fractions of the saturation throughput
+	// (fewer BookSim runs, for the large examples).
+	bisect bool
+	// set are keys appended to every configuration of every run (e.g. a shorter
+	// sample_period), before each run's own keys.
+	set [][2]string
 }
 
 func main() {
@@ -63,7 +78,17 @@ func main() {
 	flag.StringVar(&configs, "configs", "mesh88_lat,torus88,anynet/anynet_config,fattree_config,dragonflyconfig,flatflyconfig,cmeshconfig,singleconfig", "configurations under -examples")
 	flag.StringVar(&fractions, "loads", "0.1,0.3,0.5,0.7,0.85", "loads as fractions of BookSim's saturation throughput")
 	flag.IntVar(&o.seeds, "seeds", 3, "seeds per load (the mean is compared)")
+	flag.BoolVar(&o.bisect, "bisect", true, "take -loads as fractions of BookSim's last stable load in latency mode, found by bisection (else of its saturation throughput)")
+	set := flag.String("set", "", "keys to set in every configuration, e.g. 'sample_period=1000' (comma-separated); the table says so")
 	flag.Parse()
+	for _, kv := range strings.Split(*set, ",") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			o.set = append(o.set, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+		} else if strings.TrimSpace(kv) != "" {
+			fmt.Fprintf(os.Stderr, "booksim-compare: -set %q: want KEY=VALUE,...\n", *set)
+			os.Exit(2)
+		}
+	}
 	if o.booksim == "" || o.examples == "" {
 		fmt.Fprintln(os.Stderr, "booksim-compare: give the BookSim2 binary (-booksim or BOOKSIM) and its src/examples directory (-examples)")
 		os.Exit(2)
@@ -95,8 +120,12 @@ func main() {
 
 // compare runs every configuration and writes the tables.
 func compare(w io.Writer, o options) error {
-	fmt.Fprintf(w, "BookSim2 commit %s; %s; seeds per load %d; CPU seconds per simulated cycle (user + system of each process).\n\n",
+	fmt.Fprintf(w, "BookSim2 commit %s; %s; seeds per load %d; CPU seconds per simulated cycle (user + system of each process).\n",
 		o.commit, time.Now().UTC().Format("2006-01-02"), o.seeds)
+	for _, kv := range o.set {
+		fmt.Fprintf(w, "Every configuration also sets %s = %s (in both simulators).\n", kv[0], kv[1])
+	}
+	fmt.Fprintln(w)
 	for _, name := range o.configs {
 		fmt.Fprintf(os.Stderr, "%s\n", name)
 		if err := compareOne(w, o, name); err != nil {
@@ -126,13 +155,19 @@ func compareOne(w io.Writer, o options, name string) error {
 	if err != nil {
 		return fmt.Errorf("wormcheck: %v", err)
 	}
-	knee, err := o.knee(path, base, size, bsSat.accepted)
-	if err != nil {
-		return fmt.Errorf("BookSim: %v", err)
+	knee := bsSat.accepted
+	if o.bisect {
+		if knee, err = o.knee(path, base, size, bsSat.accepted); err != nil {
+			return fmt.Errorf("BookSim: %v", err)
+		}
 	}
 	fmt.Fprintf(w, "### %s\n\n", name)
 	fmt.Fprintf(w, "saturation throughput (flits/terminal/cycle, sim_type = throughput at an offered load of 1): BookSim %.4f, wormcheck %.4f (%+.1f%%)\n\n", bsSat.accepted, wcSat.accepted, pct(wcSat.accepted, bsSat.accepted))
-	fmt.Fprintf(w, "BookSim's last stable load in latency mode (seed 1, bisection): %.4f flits/terminal/cycle; the loads below are fractions of it.\n\n", knee)
+	if o.bisect {
+		fmt.Fprintf(w, "BookSim's last stable load in latency mode (seed 1, bisection): %.4f flits/terminal/cycle; the loads below are fractions of it.\n\n", knee)
+	} else {
+		fmt.Fprintf(w, "The loads below are fractions of BookSim's saturation throughput.\n\n")
+	}
 	fmt.Fprintln(w, "| load (flits) | BookSim latency | wormcheck latency | error | BookSim accepted | wormcheck accepted | BookSim s/cycle | wormcheck s/cycle |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, f := range o.fractions {
@@ -211,6 +246,9 @@ func (o options) run(booksim bool, path string, base []byte, keys map[string]str
 	for s := 1; s <= seeds; s++ {
 		cfg := append([]byte(nil), base...)
 		cfg = append(cfg, '\n')
+		for _, kv := range o.set {
+			cfg = append(cfg, fmt.Sprintf("%s = %s;\n", kv[0], kv[1])...)
+		}
 		for k, v := range keys {
 			cfg = append(cfg, fmt.Sprintf("%s = %s;\n", k, v)...)
 		}

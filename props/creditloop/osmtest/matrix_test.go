@@ -99,9 +99,12 @@ func matrixRows(t *testing.T) []row {
 			rows = append(rows, r)
 		}
 	}
-	for _, e := range []string{"minhop", "dfsssp", "lash", "torus-2QoS"} {
-		r := row{fabric: "4x4 torus (generated)", engine: e, topo: torus, slEngine: e != "minhop"}
-		if e == "torus-2QoS" {
+	for _, e := range []string{"minhop", "updn", "dfsssp", "lash", "torus-2QoS"} {
+		r := row{fabric: "4x4 torus (generated)", engine: e, topo: torus, slEngine: e != "minhop" && e != "updn"}
+		switch e {
+		case "updn":
+			r.roots = []string{"T0_0"}
+		case "torus-2QoS":
 			r.torus = torus44
 		}
 		rows = append(rows, r)
@@ -118,6 +121,9 @@ func verdictWord(a *creditloop.Analysis) string {
 	case len(a.Loops) == 0:
 		return "no loop"
 	case v == props.Violated:
+		if len(a.Loops) == 1 {
+			return "deadlock (1 loop)"
+		}
 		return fmt.Sprintf("deadlock (%d loops)", len(a.Loops))
 	case v == props.Holds:
 		return fmt.Sprintf("%d loops, none fills", len(a.Loops))
@@ -136,6 +142,9 @@ func TestOpenSMEngines(t *testing.T) {
 	need(t)
 	if testing.Short() && os.Getenv("WORMCHECK_LONG") == "" {
 		t.Skip("about a minute of OpenSM runs and SA queries: run without -short")
+	}
+	if err := IbdmchkAvailable(); err != nil {
+		t.Skipf("the table sets ibdmchk beside wormcheck: %v", err)
 	}
 	var lines []string
 	for _, r := range matrixRows(t) {

@@ -7,7 +7,8 @@
 // way OpenSM 3.3.23 gives them out. It also runs ibdmchk on the same dumps.
 //
 // Every process gets its own ibsim socket name and is stopped when the call returns.
-// Available says in one line why the tools cannot run here (tests skip with it).
+// Available says in one line why the tools are missing, CanStart why they cannot run
+// here (tests skip with it).
 package osmtest
 
 import (
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -77,6 +79,51 @@ func Available() error {
 				return fmt.Errorf("%s is not installed (Debian packages opensm, ibsim-utils, infiniband-diags)", t)
 			}
 		}
+	}
+	return nil
+}
+
+// probeNet is the smallest fabric OpenSM routes: one switch, two hosts.
+const probeNet = "Switch 4 \"probe\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n\nHca 1 \"h1\"\n[1] \"probe\"[1]\n\nHca 1 \"h2\"\n[1] \"probe\"[2]\n"
+
+var probe struct {
+	once sync.Once
+	err  error
+}
+
+// CanStart returns nil when ibsim and OpenSM start and route a fabric here (tried once
+// per process, on a switch with two hosts), or an error that says in one line why not:
+// a tool missing (Available), or ibsim or OpenSM installed but unable to run (no
+// sockets, no /proc, a sandbox).
+func CanStart() error {
+	probe.once.Do(func() {
+		if probe.err = Available(); probe.err != nil {
+			return
+		}
+		f, err := fabric.ParseNet("probe", strings.NewReader(probeNet))
+		if err != nil {
+			probe.err = err
+			return
+		}
+		dir, err := os.MkdirTemp("", "osmtest-probe")
+		if err != nil {
+			probe.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		if _, err := Route(ctx, dir, Request{Fabric: f, Engine: "minhop"}); err != nil {
+			probe.err = fmt.Errorf("ibsim and OpenSM are installed but do not route a two-host fabric here: %v", err)
+		}
+	})
+	return probe.err
+}
+
+// IbdmchkAvailable returns nil when ibdmchk is installed, or an error that says so.
+func IbdmchkAvailable() error {
+	if _, err := exec.LookPath("ibdmchk"); err != nil {
+		return errors.New("ibdmchk is not installed (Debian package ibutils)")
 	}
 	return nil
 }
@@ -316,10 +363,10 @@ func Ibdmchk(ctx context.Context, r *Result, withSLs, all bool) (bool, string, e
 // a path-SL file in ibdmchk's -c form and an SL2VL file where given), in dir (where it
 // may write its reports).
 func IbdmchkFiles(ctx context.Context, dir, subnet, fdbs, psl, sl2vl string, all bool) (bool, string, error) {
-	p, err := exec.LookPath("ibdmchk")
-	if err != nil {
-		return false, "", errors.New("ibdmchk is not installed (Debian package ibutils)")
+	if err := IbdmchkAvailable(); err != nil {
+		return false, "", err
 	}
+	p, _ := exec.LookPath("ibdmchk")
 	args := []string{"-s", subnet, "-f", fdbs, "-m", os.DevNull}
 	if all {
 		args = append(args, "-a")

@@ -22,7 +22,7 @@ func shared(t testing.TB, name string) string {
 
 func need(t *testing.T) {
 	t.Helper()
-	if err := Available(); err != nil {
+	if err := CanStart(); err != nil {
 		t.Skipf("OpenSM cannot run here: %v", err)
 	}
 }
@@ -49,6 +49,9 @@ func TestTablesAsOpenSM(t *testing.T) {
 		engine string
 		roots  []string
 	}{
+		{"subnet.lst", "minhop", nil},
+		{"4x4 torus", "minhop", nil},
+		{"4x4 torus", "updn", []string{"T0_0"}},
 		{"CreditLoopDemo.cables", "minhop", nil},
 		{"CreditLoopDemo.cables", "updn", []string{"RD1"}},
 		{"credit-loops.topo", "minhop", nil},
@@ -59,9 +62,14 @@ func TestTablesAsOpenSM(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.engine, func(t *testing.T) {
-			topo, _, err := fabric.Load(fabric.Files{Topology: shared(t, c.file)})
-			if err != nil {
-				t.Fatal(err)
+			var topo *fabric.Fabric
+			if c.file == "4x4 torus" {
+				topo = torusNet(t, 4, 4)
+			} else {
+				var err error
+				if topo, _, err = fabric.Load(fabric.Files{Topology: shared(t, c.file)}); err != nil {
+					t.Fatal(err)
+				}
 			}
 			res, err := Route(context.Background(), t.TempDir(), Request{Fabric: topo, Engine: c.engine, Roots: rootsOf(topo, c.roots...)})
 			if err != nil {
