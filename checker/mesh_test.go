@@ -74,7 +74,7 @@ func TestMeshViolation(t *testing.T) {
 	}
 }
 
-// BenchmarkExploreMesh is issue 13's engine benchmark: the explorer on MeshBench
+// BenchmarkExploreMesh is the engine benchmark: the explorer on MeshBench
 // (4,427,776 states of 8 bytes) against the hand-written BFS of the same model
 // (sub-benchmark "hand"). It reports states/s of wall time, states per CPU-second
 // (what to compare on a shared machine) and the peak bytes per state (the store's for

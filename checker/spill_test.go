@@ -153,8 +153,8 @@ var (
 )
 
 // BenchmarkSpillCounters is a fingerprint-mode search of Counters{N, K} (K^N states)
-// with the frontier and parent records spilled to disk, two workers; issue 13's
-// larger-than-memory run is
+// with the frontier and parent records spilled to disk, two workers; a run larger than
+// memory is
 //
 //	go test -run '^$' -bench SpillCounters -benchtime 1x -timeout 50m ./checker \
 //	    -args -spill.n 5 -spill.k 56 -spill.maxmem 16000000000 -spill.progress

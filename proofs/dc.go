@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/edn"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -47,7 +48,7 @@ type dcExtra struct {
 }
 
 // run checks the instance for prop through the typed entry (check.Collective).
-func (in dcInstance) run(ctx context.Context, prop string, x dcExtra) (*props.Report, error) {
+func (in dcInstance) run(ctx context.Context, prop checker.Property, x dcExtra) (*props.Report, error) {
 	g, err := topology.Parse(in.topo())
 	if err != nil {
 		return nil, err
@@ -73,11 +74,11 @@ func instances(algo string, sizes []int) []dcInstance {
 
 // check is one property of a DC claim with what it adds to each instance.
 type dcCheck struct {
-	prop  string
+	prop  checker.Property
 	extra func(dcInstance) dcExtra
 }
 
-func plain(props ...string) []dcCheck {
+func plain(props ...checker.Property) []dcCheck {
 	out := make([]dcCheck, len(props))
 	for i, p := range props {
 		out[i] = dcCheck{prop: p}
@@ -86,7 +87,7 @@ func plain(props ...string) []dcCheck {
 }
 
 // stepsExact is the steps-exact check of "exactly d steps on a 2^d x 2^d torus".
-var stepsExact = dcCheck{prop: props.PropStepsExact, extra: func(in dcInstance) dcExtra {
+var stepsExact = dcCheck{prop: checker.PropStepsExact, extra: func(in dcInstance) dcExtra {
 	return dcExtra{steps: dcfSteps(in.n)}
 }}
 
@@ -172,17 +173,17 @@ const dcfNote = "DCF_block reconstructed (004 Fig. 7 missing): algos/dcf Level1,
 
 func runDC1(ctx context.Context, env Env) Outcome {
 	out, _ := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)),
-		append(plain(props.PropValidity, props.PropExactlyOnce), stepsExact), dcfNote)
+		append(plain(checker.PropValidity, checker.PropExactlyOnce), stepsExact), dcfNote)
 	return out
 }
 
 func runDC2(ctx context.Context, env Env) Outcome {
-	out, _ := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(props.PropStepwise), dcfNote)
+	out, _ := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(checker.PropStepwise), dcfNote)
 	return out
 }
 
 func runDC3(ctx context.Context, env Env) Outcome {
-	out, reps := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(props.PropDepth),
+	out, reps := scheduleClaim(ctx, instances("dcf", dcSizes(env.Size)), plain(checker.PropDepth),
 		dcfNote+" Decided exactly (symbolic, all parameters) and cross-checked on props/schedule.DefaultGrid.")
 	if out.Verdict != Holds || len(reps) == 0 {
 		return out
@@ -195,7 +196,7 @@ func runDC3(ctx context.Context, env Env) Outcome {
 	}
 	var ad [2]*props.Report
 	for i, n := range []int{4, 16} {
-		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropAnyDelay, dcExtra{})
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, checker.PropAnyDelay, dcExtra{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
@@ -229,12 +230,12 @@ const ednNote = "EDN reconstructed from 004's facts (Tsai & McKinley's text is n
 
 func runDC4(ctx context.Context, env Env) Outcome {
 	out, _ := scheduleClaim(ctx, instances("edn", dcSizes(env.Size)),
-		append(plain(props.PropValidity, props.PropExactlyOnce), stepsExact, dcCheck{prop: props.PropStepwise}), ednNote)
+		append(plain(checker.PropValidity, checker.PropExactlyOnce), stepsExact, dcCheck{prop: checker.PropStepwise}), ednNote)
 	return out
 }
 
 func runDC5(ctx context.Context, env Env) Outcome {
-	out, _ := scheduleClaim(ctx, []dcInstance{{n: 16, algo: "edn", source: "(0,0)"}}, plain(props.PropDepth),
+	out, _ := scheduleClaim(ctx, []dcInstance{{n: 16, algo: "edn", source: "(0,0)"}}, plain(checker.PropDepth),
 		ednNote+fmt.Sprintf(" %d of the 72 admissible tiles are depth contention-free on 16x16 (algos/edn TestEveryTileDepth).", edn.DepthFreeTiles16))
 	return out
 }
@@ -259,12 +260,15 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		out.Instances++
 		tag := fmt.Sprintf("%dx%d", in.n, in.n)
 		var reps [5]*props.Report
-		for i, c := range [][2]string{{props.PropValidity, "paper"}, {props.PropStepwise, "paper"}, {props.PropDepth, "paper"},
-			{props.PropAnyDelay, "paper"}, {props.PropValidity, "plus"}} {
+		for i, c := range []struct {
+			prop checker.Property
+			ties string
+		}{{checker.PropValidity, "paper"}, {checker.PropStepwise, "paper"}, {checker.PropDepth, "paper"},
+			{checker.PropAnyDelay, "paper"}, {checker.PropValidity, "plus"}} {
 			if i >= 3 && seen[in.n] {
 				break
 			}
-			r, err := in.run(ctx, c[0], dcExtra{plusTies: c[1] == "plus"})
+			r, err := in.run(ctx, c.prop, dcExtra{plusTies: c.ties == "plus"})
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 			}
@@ -307,7 +311,7 @@ func runDC6(ctx context.Context, env Env) Outcome {
 		ad, pv := reps[3], reps[4]
 		out.States += ad.Stats.States
 		out.Figures["any_delay_violated_"+tag] = b2f(ad.Verdict == props.Violated)
-		pd, err := in.run(ctx, props.PropDepth, dcExtra{plusTies: true})
+		pd, err := in.run(ctx, checker.PropDepth, dcExtra{plusTies: true})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
@@ -369,7 +373,7 @@ func runDC7(ctx context.Context, env Env) Outcome {
 	out.Figures = map[string]float64{}
 	points := 0
 	for _, n := range sizes {
-		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, props.PropFormula, dcExtra{})
+		r, err := dcInstance{n: n, algo: "dcf", source: "(0,0)"}.run(ctx, checker.PropFormula, dcExtra{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -389,7 +393,7 @@ func runDC7(ctx context.Context, env Env) Outcome {
 		for _, p := range []props.Params{{Ts: 0, Tr: 0, Tc: 1, L: 32}, {Ts: 200, Tr: 200, Tc: 1, L: 32}} {
 			tag := fmt.Sprintf("%dx%d_ts%d_L%d", n, n, p.Ts, p.L)
 			for _, algo := range []string{"edn", "dcf"} {
-				r, err := dcInstance{n: n, algo: algo, source: "(0,0)"}.run(ctx, props.PropFormula, dcExtra{point: &p})
+				r, err := dcInstance{n: n, algo: algo, source: "(0,0)"}.run(ctx, checker.PropFormula, dcExtra{point: &p})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -48,12 +49,12 @@ type TrailCheck struct {
 
 // record adds the check prop of rep, made by env's claim and family, to t (nil:
 // nothing is recorded).
-func (t *Trail) record(env Env, prop string, rep *props.Report) {
+func (t *Trail) record(env Env, prop checker.Property, rep *props.Report) {
 	if t == nil {
 		return
 	}
-	if prop == props.PropGlobalDeadlock {
-		prop = props.PropDeadlock
+	if prop == checker.PropGlobalDeadlock {
+		prop = checker.PropDeadlock
 	}
 	in, _ := json.Marshal(rep.Instance) // encoding/json sorts the parameters
 	key := fmt.Sprintf("%s %s", in, prop)
@@ -86,15 +87,15 @@ func (t *Trail) record(env Env, prop string, rep *props.Report) {
 // flitRequest is a typed request of the entry in the flit semantics: check.Unicast,
 // check.TreeMulticast or check.TwoPhase.
 type flitRequest interface {
-	Check(ctx context.Context, property string, opt check.Options) (*props.Report, error)
+	Check(ctx context.Context, property checker.Property, opt check.Options) (*props.Report, error)
 }
 
 // flitCheck checks req for prop, a flit deadlock check of the WH, TM, RT and MN claims,
 // under the run's deadlock notion, counting a family's members on the progress meter
 // and recording the check in the run's trail.
-func (env Env) flitCheck(ctx context.Context, req flitRequest, prop string, opt check.Options) (*props.Report, error) {
-	if env.Notion.Global && prop == props.PropDeadlock {
-		prop = props.PropGlobalDeadlock
+func (env Env) flitCheck(ctx context.Context, req flitRequest, prop checker.Property, opt check.Options) (*props.Report, error) {
+	if env.Notion.Global && prop == checker.PropDeadlock {
+		prop = checker.PropGlobalDeadlock
 	}
 	opt.Reduction, opt.ReducedOnly = env.Notion.Reduction, env.Notion.Reduction
 	if env.Meter != nil {

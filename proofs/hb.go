@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -36,7 +37,7 @@ func runHB1(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 			}
 			in := check.Collective{Algorithm: "sbt", Grid: g, Source: topology.NodeID((n * 37) % (1 << n)), Base: base}
-			for _, prop := range []string{props.PropValidity, props.PropExactlyOnce, props.PropStepsExact, props.PropStepwise} {
+			for _, prop := range []checker.Property{checker.PropValidity, checker.PropExactlyOnce, checker.PropStepsExact, checker.PropStepwise} {
 				r, err := in.Check(ctx, prop, check.Options{Steps: n})
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
@@ -68,7 +69,7 @@ func runHB2(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}
-		r, err := check.Collective{Algorithm: "sbt", Grid: g, Base: n / 2}.Check(ctx, props.PropDistributions, check.Options{})
+		r, err := check.Collective{Algorithm: "sbt", Grid: g, Base: n / 2}.Check(ctx, checker.PropDistributions, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances}
 		}

@@ -30,7 +30,7 @@ func banyanRoute(ctx context.Context, n int, q check.BanyanRoute) (*props.Report
 		return nil, err
 	}
 	q.Banyan = b
-	return q.Check(ctx, props.PropNonblocking, check.Options{})
+	return q.Check(ctx, checker.PropNonblocking, check.Options{})
 }
 
 // twoPhase checks one two-phase instance on banyan:N for deadlock with the entry's typed
@@ -42,7 +42,7 @@ func twoPhase(ctx context.Context, env Env, tally *checker.Tally, n int, msgs []
 		return nil, err
 	}
 	req := check.TwoPhase{Banyan: b, Msgs: msgs, Options: banyan.Options{Arbitration: arb, Timing: timing, Starts: starts, Flits: flits}}
-	rep, err := env.flitCheck(ctx, req, props.PropDeadlock, check.Options{Workers: workers})
+	rep, err := env.flitCheck(ctx, req, checker.PropDeadlock, check.Options{Workers: workers})
 	if err == nil {
 		tally.Add(rep.Certificate)
 	}
@@ -354,7 +354,7 @@ func runMN3(ctx context.Context, env Env) Outcome {
 		if ctx.Err() != nil {
 			return Outcome{Verdict: Inconclusive, Err: ctx.Err()}
 		}
-		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, props.PropRegions, check.Options{})
+		r, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: fmt.Sprintf("banyan:%d", n)}, checker.PropRegions, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -399,7 +399,7 @@ func runMN4(ctx context.Context, env Env) Outcome {
 		wrapNote = fmt.Sprintf("the wrapping variant blocks: set %v start %d (%v)", d.Dests, *d.Start, d.Conflict)
 	}
 	// Phase 1: every source, fanout and start.
-	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, props.PropRegions, check.Options{})
+	rp, err := check.Run(ctx, check.Instance{Algorithm: "region-route", Topology: "banyan:16"}, checker.PropRegions, check.Options{})
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}

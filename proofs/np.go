@@ -31,7 +31,7 @@ func npMax(env Env) int {
 // prop through the entry on the family runner (checker/family, workers members at once)
 // and calls f with the member and its report, in member order. It stops early when f
 // returns false, a check fails with an error or ctx is done.
-func forEachInstance(ctx context.Context, workers int, kind topology.Kind, lo, hi int, keep func(s, t int) bool, types []partition.Type, prop string, f func(partition.Instance, *props.Report) bool) error {
+func forEachInstance(ctx context.Context, workers int, kind topology.Kind, lo, hi int, keep func(s, t int) bool, types []partition.Type, prop checker.Property, f func(partition.Instance, *props.Report) bool) error {
 	ins := partition.Family(kind, lo, hi, keep, types)
 	type checked struct {
 		rep *props.Report
@@ -82,7 +82,7 @@ func runLemma(ctx context.Context, env Env, typ partition.Type) Outcome {
 	var out Outcome
 	var first, outside *subnetworks.LevelWitness
 	fails, outsideFails, outsideN := 0, 0, 0
-	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), nil, []partition.Type{typ}, props.PropLevels, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), nil, []partition.Type{typ}, checker.PropLevels, func(in partition.Instance, rep *props.Report) bool {
 		w := detail[subnetworks.LevelWitness](rep)
 		if rep.Figures["lemma_applies"] == 0 {
 			outsideN++
@@ -165,7 +165,7 @@ func runNP5(ctx context.Context, env Env) Outcome {
 
 // np5 checks P1-P5 (p1-p5) on every instance whose sides keep accepts.
 func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, fails int, inconclusive bool, first *subnetworks.PropertyWitness) {
-	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), keep, partition.Types(), props.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
+	err := forEachInstance(ctx, env.Workers, topology.Torus, 2, npMax(env), keep, partition.Types(), checker.PropP1P5, func(in partition.Instance, rep *props.Report) bool {
 		out.Instances++
 		fails += int(rep.Figures["violated_checks"])
 		if rep.Figures["inconclusive_checks"] > 0 {
@@ -185,7 +185,7 @@ func np5(ctx context.Context, env Env, keep func(s, t int) bool) (out Outcome, f
 // DDNs, the first unreachable pair (and the first of Type III) and its report.
 func connectivity(ctx context.Context, workers int, kind topology.Kind, hi int, keep func(s, t int) bool) (n, bad, connectedMulti int, first, firstIII *props.Report, err error) {
 	types := []partition.Type{partition.TypeIII, partition.TypeIV}
-	err = forEachInstance(ctx, workers, kind, 2, hi, keep, types, props.PropConnected, func(in partition.Instance, rep *props.Report) bool {
+	err = forEachInstance(ctx, workers, kind, 2, hi, keep, types, checker.PropConnected, func(in partition.Instance, rep *props.Report) bool {
 		n++
 		if rep.Verdict == props.Violated {
 			bad++

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -16,7 +17,7 @@ import (
 // The unicast-based multicast claims 001 reviews: U-torus (Robinson, McKinley & Cheng,
 // 001 §4.2), U-mesh and SPU (McKinley et al.; Kesavan & Panda, 001 §5.1), one-port,
 // timed semantics.
-// np8Member judges one U-torus multicast for props.PropChainBound (the utorus
+// np8Member judges one U-torus multicast for checker.PropChainBound (the utorus
 // algorithm's property chain-bound: per virtual-channel class depth contention-free,
 // ceil(log2(1+|D|)) steps, completion within the formula plus the hop term at 001 §4.4's
 // points; per physical channel contention reported beside it). It builds the schedule on
@@ -28,7 +29,7 @@ func np8Member(ctx context.Context, g *topology.Network, src topology.NodeID, de
 	if err != nil {
 		return nil, err
 	}
-	return check.RunSchedule(ctx, s, props.PropChainBound, check.Options{})
+	return check.RunSchedule(ctx, s, checker.PropChainBound, check.Options{})
 }
 
 // runNP8 checks every destination set of sizes 1..K on a 6x6 torus from source (0,0)
@@ -179,7 +180,7 @@ func npInstances(count, m, nd int, seed int64) [][]unicastmc.Multicast {
 
 // runMulticasts checks one instance of several multicasts of a one-port scheme on
 // mesh:8x8 for prop through the typed entry (check.Collective), at point when not nil.
-func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop string, point *props.Params) (*props.Report, error) {
+func runMulticasts(ctx context.Context, scheme string, ms []unicastmc.Multicast, prop checker.Property, point *props.Params) (*props.Report, error) {
 	g, err := topology.Parse("mesh:8x8")
 	if err != nil {
 		return nil, err
@@ -196,7 +197,7 @@ func runNP9(ctx context.Context, env Env) Outcome {
 		if err := ctx.Err(); err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
-		r, err := runMulticasts(ctx, "umesh", ms, props.PropNodeContention, nil)
+		r, err := runMulticasts(ctx, "umesh", ms, checker.PropNodeContention, nil)
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}
@@ -234,12 +235,12 @@ func runNP10(ctx context.Context, env Env) Outcome {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
 			for k, scheme := range []string{"umesh", "spu"} {
-				pr, err := runMulticasts(ctx, scheme, ms, props.PropPortPairs, point)
+				pr, err := runMulticasts(ctx, scheme, ms, checker.PropPortPairs, point)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}
 				pairs[k] += int(pr.Figures["port_pairs"])
-				r, err := runMulticasts(ctx, scheme, ms, props.PropNodeContention, nil)
+				r, err := runMulticasts(ctx, scheme, ms, checker.PropNodeContention, nil)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err}
 				}

@@ -20,7 +20,7 @@ import (
 	"github.com/wormcheck/wormcheck/props/decide"
 )
 
-// The routing claims (issue 11): adaptive and user routing relations, proved statically
+// The routing claims: adaptive and user routing relations, proved statically
 // on whole topologies (props/cdg: the channel dependency graph of Dally & Seitz, the
 // extended graph of Duato) and explored in the flit semantics on every placement of a
 // few worms, every free permitted output a successor of its own (so every selection
@@ -65,7 +65,7 @@ func runStatic(ctx context.Context, parts []rtStatic) (ok bool, notes []string, 
 		if err != nil {
 			return false, notes, cycle, err
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
+		r, err := check.Run(ctx, in, checker.PropDeadlock, check.Options{})
 		if err != nil {
 			return false, notes, cycle, err
 		}
@@ -144,7 +144,7 @@ type rtFlitResult struct {
 
 // unicastUnder checks one placement (L, B) under relation name with the entry's typed
 // unicast request, for property prop, each search bounded by maxStates.
-func unicastUnder(ctx context.Context, env Env, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop string, maxStates int64) (*props.Report, error) {
+func unicastUnder(ctx context.Context, env Env, name string, g *topology.Network, ps []unicast.Pair, lb [2]int, prop checker.Property, maxStates int64) (*props.Report, error) {
 	rel, err := routing.ByName(g, name)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func unicastList(ctx context.Context, env Env, name string, g *topology.Network,
 		return nil, err
 	}
 	u := check.Unicast{Grid: g, Spec: unicast.Spec{Routing: rel}, Family: &unicast.Family{List: places, Params: lbs}, CountAll: !stop}
-	return env.flitCheck(ctx, u, props.PropDeadlock, check.Options{MaxStates: 2_000_000, Workers: env.Workers})
+	return env.flitCheck(ctx, u, checker.PropDeadlock, check.Options{MaxStates: 2_000_000, Workers: env.Workers})
 }
 
 // add sums a family's report into res: its members' verdicts, states and certificates,
@@ -425,7 +425,7 @@ func runRT5(ctx context.Context, env Env) Outcome {
 		req := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Routing: rel,
 			Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort}},
 			Family: &fam, Stop: pr == flit.PruneNone}
-		rep, err := env.flitCheck(ctx, req, treemcast.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000})
+		rep, err := env.flitCheck(ctx, req, checker.PropDeadlock, check.Options{Workers: env.Workers, MaxStates: 2_000_000})
 		if err != nil {
 			return nil, err
 		}
@@ -508,7 +508,7 @@ func runRT6(ctx context.Context, env Env) Outcome {
 			if ctx.Err() != nil {
 				return Outcome{Verdict: Inconclusive, Err: ctx.Err(), Note: strings.Join(notes, "; ")}
 			}
-			r, err := unicastUnder(ctx, env, name, g, []unicast.Pair{p}, [2]int{2, 1}, props.PropLiveness, 1_000_000)
+			r, err := unicastUnder(ctx, env, name, g, []unicast.Pair{p}, [2]int{2, 1}, checker.PropLiveness, 1_000_000)
 			if err != nil {
 				return Outcome{Verdict: Inconclusive, Err: err}
 			}
@@ -568,7 +568,7 @@ func runRT7(ctx context.Context, env Env) Outcome {
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}
-		r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
+		r, err := check.Run(ctx, in, checker.PropDeadlock, check.Options{})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err, Note: strings.Join(notes, "; ")}
 		}

@@ -28,7 +28,7 @@ func hb3Point(ctx context.Context, c hb3Case, load float64, cycles int64, seed u
 		return nil, err
 	}
 	q := check.CubeLoad{Grid: g, VCs: c.V, Length: c.M, Broadcast: c.b, Load: load, Cycles: int(cycles)}
-	return q.Check(ctx, props.PropModelAgreement, check.Options{Seed: int64(seed)})
+	return q.Check(ctx, checker.PropModelAgreement, check.Options{Seed: int64(seed)})
 }
 
 func runHB3(ctx context.Context, env Env) Outcome {
@@ -156,7 +156,7 @@ func runMN7(ctx context.Context, env Env) Outcome {
 			return out
 		}
 		q := check.BanyanLoad{Banyan: b, P: c.p, M: c.m, Fanout: c.f, Slots: slots}
-		rep, err := q.Check(ctx, props.PropModelAgreement, check.Options{Seed: int64(i + 1)})
+		rep, err := q.Check(ctx, checker.PropModelAgreement, check.Options{Seed: int64(i + 1)})
 		if err != nil {
 			out.Err = err
 			return out
@@ -195,7 +195,7 @@ func runDC8(ctx context.Context, env Env) Outcome {
 				if err != nil {
 					return nil, err
 				}
-				return check.Collective{Algorithm: algo, Grid: g, Point: point}.Check(ctx, props.PropFlitContention, check.Options{})
+				return check.Collective{Algorithm: algo, Grid: g, Point: point}.Check(ctx, checker.PropFlitContention, check.Options{})
 			}
 			r, err := run("edn")
 			if err != nil {

@@ -59,7 +59,7 @@ func tm4Table(ctx context.Context, workers int, nets []TM4Net, dests []int, load
 			return row{err: err}
 		}
 		q := check.McastLoad{Grid: g, Dests: n, Loads: loads[net.Spec], VCs: net.VCs, Warmup: int(warmup), Cycles: int(cycles)}
-		rep, err := q.Check(ctx, props.PropLatencyCompare, check.Options{})
+		rep, err := q.Check(ctx, checker.PropLatencyCompare, check.Options{})
 		if err != nil {
 			return row{err: fmt.Errorf("%s, %d destinations: %v", net.Spec, n, err)}
 		}

@@ -43,21 +43,21 @@ func tm2Families() []Family {
 	// the larger ones.
 	q, d, f := "quick", "default", "full"
 	tm2 := []Family{
-		tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes(q, d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/100", sizes(q, "", ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 100}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("torus:4x4 pairs:1 B=1 shard 0/400", sizes(q, "", ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 400}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/10", sizes("", d, ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 10}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("torus:4x4 pairs:1 B=1 shard 0/40", sizes("", d, ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 40}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:2:ordered B=1 shard 0/4", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, ordered: true, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 4}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x2 pairs:3:ordered B=2 shard 0/20", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:3 B=1 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("mesh:4x4 pairs:2 B=1 shard 0/1000", sizes("", "", f), tmPart{topo: "mesh:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 1000}}, flit.PruneOnStop, treemcast.PropDeadlock),
-		tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, treemcast.PropDeadlock),
+		tmFamily("mesh:3x2 pairs:2:ordered B=1", sizes(q, d, f), tmPart{topo: "mesh:3x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:1 B=1", sizes(q, d, ""), tmPart{topo: "mesh:3x3", k: 1, buffer: 1}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/100", sizes(q, "", ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 100}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("torus:4x4 pairs:1 B=1 shard 0/400", sizes(q, "", ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 400}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:1 B=1 shard 0/10", sizes("", d, ""), tmPart{topo: "mesh:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 10}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("torus:4x4 pairs:1 B=1 shard 0/40", sizes("", d, ""), tmPart{topo: "torus:4x4", k: 1, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 40}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=1 shard 0/20", sizes("", d, ""), tmPart{topo: "mesh:3x3", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=1", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 1}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2 B=2", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, buffer: 2}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:2:ordered B=1 shard 0/4", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 2, ordered: true, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 4}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x2 pairs:3:ordered B=2 shard 0/20", sizes("", "", f), tmPart{topo: "mesh:3x2", k: 3, ordered: true, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 20}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:3 B=1 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:3x3 pairs:3 B=2 shard 0/300", sizes("", "", f), tmPart{topo: "mesh:3x3", k: 3, buffer: 2, shard: treemcast.Shard{Index: 0, Count: 300}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("mesh:4x4 pairs:2 B=1 shard 0/1000", sizes("", "", f), tmPart{topo: "mesh:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 1000}}, flit.PruneOnStop, checker.PropDeadlock),
+		tmFamily("torus:4x4 pairs:2 B=1 shard 0/2000", sizes("", "", f), tmPart{topo: "torus:4x4", k: 2, buffer: 1, shard: treemcast.Shard{Index: 0, Count: 2000}}, flit.PruneOnStop, checker.PropDeadlock),
 	}
 	// Every other policy on the first family, and in the full run on pairs:3:ordered on
 	// mesh:3x2 with the paper's 2-flit buffers (where on-no-free deadlocks with 3
@@ -68,7 +68,7 @@ func tm2Families() []Family {
 			sz = sizes("", "", f)
 		}
 		for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PrunePartial} {
-			fam := tmFamily(p.String()+" "+pr.String(), sz, p, pr, treemcast.PropDeadlock)
+			fam := tmFamily(p.String()+" "+pr.String(), sz, p, pr, checker.PropDeadlock)
 			fam.Evidence = true
 			tm2 = append(tm2, fam)
 		}
@@ -87,7 +87,7 @@ func tm2Families() []Family {
 // independent twin (xy-branch, delivered-once).
 func tm3Families() []Family {
 	q, d, f := "quick", "default", "full"
-	eo := treemcast.PropExactlyOnce
+	eo := checker.PropExactlyOnce
 	return []Family{
 		tmFamily("mesh:2x2 pairs:2:ordered B=1", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 1}, flit.PruneOnStop, eo),
 		tmFamily("mesh:2x2 pairs:2:ordered B=2", sizes(q, "", ""), tmPart{topo: "mesh:2x2", k: 2, ordered: true, buffer: 2}, flit.PruneOnStop, eo),
@@ -136,7 +136,7 @@ func (p tmPart) String() string {
 // runPart checks one family of pairs with one pruning policy through the entry
 // (check.TreeMulticast with a Family), its members on the member pool; symmetry keeps
 // one pair per orbit. The report's Family sums the members.
-func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop string, stopAtFirst, symmetry bool) (*props.Report, error) {
+func runPart(ctx context.Context, env Env, p tmPart, prune flit.Prune, prop checker.Property, stopAtFirst, symmetry bool) (*props.Report, error) {
 	g, err := topology.Parse(p.topo)
 	if err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func partOutcome(ctx context.Context, p tmPart, label string, rep *props.Report,
 // that violates it makes the family violated, with the shortest trace as witness. An
 // Evidence family (another pruning policy) stops at its first violation and says in
 // the note what deadlocked.
-func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop string) Family {
+func tmFamily(name string, sz [3]string, p tmPart, prune flit.Prune, prop checker.Property) Family {
 	label := prune.String()
 	return Family{Name: name, Sizes: sz, Judge: func(ctx context.Context, env Env) Outcome {
 		evidence := prune != flit.PruneOnStop
@@ -227,7 +227,7 @@ func judgeTM1(ctx context.Context, env Env) Outcome {
 		for _, b := range []int{1, 2} {
 			for k := 1; k <= maxK; k++ {
 				p := tmPart{topo: topo, k: k, ordered: true, buffer: b}
-				rep, err := runPart(ctx, env, p, flit.PruneNone, treemcast.PropDeadlock, false, true)
+				rep, err := runPart(ctx, env, p, flit.PruneNone, checker.PropDeadlock, false, true)
 				if err != nil {
 					return Outcome{Verdict: Inconclusive, Err: err, Instances: out.Instances, States: out.States, Tally: &tally}
 				}
@@ -288,7 +288,7 @@ func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 	if env.Size == Quick {
 		p = tmPart{topo: "mesh:3x3", k: 1, buffer: 1}
 	}
-	offRep, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, false)
+	offRep, err := runPart(ctx, env, p, flit.PruneOnStop, checker.PropDeadlock, false, false)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err}
 	}
@@ -297,7 +297,7 @@ func judgeTMSymmetry(ctx context.Context, env Env) Outcome {
 	if ctx.Err() != nil {
 		return cancelled(ctx, out)
 	}
-	onRep, err := runPart(ctx, env, p, flit.PruneOnStop, treemcast.PropDeadlock, false, true)
+	onRep, err := runPart(ctx, env, p, flit.PruneOnStop, checker.PropDeadlock, false, true)
 	if err != nil {
 		return Outcome{Verdict: Inconclusive, Err: err, States: out.States}
 	}
@@ -330,8 +330,8 @@ func judgeTMStateSymmetry(ctx context.Context, env Env) Outcome {
 		params := treemcast.DefaultParams()
 		params.Prune, params.Buffer = flit.PruneOnStop, b
 		in := treemcast.Instance{Grid: g, Msgs: msgs, Params: params}
-		plain, _, err1 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: env.Workers, Context: ctx})
-		red, _, err2 := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce, Workers: env.Workers, Symmetry: true, Context: ctx})
+		plain, _, err1 := treemcast.Check(in, treemcast.CheckOptions{Prop: checker.PropExactlyOnce, Workers: env.Workers, Context: ctx})
+		red, _, err2 := treemcast.Check(in, treemcast.CheckOptions{Prop: checker.PropExactlyOnce, Workers: env.Workers, Symmetry: true, Context: ctx})
 		if ctx.Err() != nil {
 			return cancelled(ctx, out)
 		}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -103,7 +103,7 @@ func placements(name string, sizes [3]string, wf whFamily, stop bool) Family {
 		}
 		fam := wf.fam
 		req := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: wf.dateline}, Family: &fam, CountAll: !stop}
-		rep, err := env.flitCheck(ctx, req, props.PropDeadlock, check.Options{MaxStates: whBound, Workers: env.Workers})
+		rep, err := env.flitCheck(ctx, req, checker.PropDeadlock, check.Options{MaxStates: whBound, Workers: env.Workers})
 		if err != nil {
 			return Outcome{Verdict: Inconclusive, Err: err}
 		}

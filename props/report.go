@@ -121,7 +121,7 @@ type Report struct {
 	Version   string   `json:"version"`
 	Command   string   `json:"command"`
 	Instance  Instance `json:"instance"`
-	Property  string   `json:"property"`
+	Property  Property `json:"property"`
 	Semantics string   `json:"semantics"`
 	Verdict   Verdict  `json:"verdict"`
 	Reason    string   `json:"reason,omitempty"`

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// TestVerdictMisuseIsCaught: string(r.Verdict), which gave "holds" when verdicts were
-// strings, compiles now that props.Verdict is an integer; go vet refuses it
+// TestVerdictMisuseIsCaught: string(r.Verdict) compiles, since props.Verdict is an
+// integer, and yields one rune instead of the verdict's name; go vet refuses it
 // (stringintconv), so a user's CI that runs go vet catches the misuse.
 func TestVerdictMisuseIsCaught(t *testing.T) {
 	if testing.Short() {

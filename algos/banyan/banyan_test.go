@@ -282,7 +282,7 @@ func TestFigure4(t *testing.T) {
 		if !IsDeadlock[State](sys, last) || len(sys.Waits(last)) < 2 {
 			t.Fatalf("%+v: final state is not a deadlock: %s", tc.opt, sys.Violation(last))
 		}
-		tf, err := DeadlockTrace(sys, "two-phase", PropDeadlock, tr)
+		tf, err := DeadlockTrace(sys, "two-phase", checker.PropDeadlock, tr)
 		if err != nil {
 			t.Fatal(err)
 		}

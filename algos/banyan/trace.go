@@ -72,19 +72,9 @@ func InitIndex(sys *System, s State) int {
 	return -1
 }
 
-// The deadlock properties a trace file may name.
-const (
-	PropDeadlock       = "deadlock"        // no reachable local deadlock
-	PropGlobalDeadlock = "global-deadlock" // no reachable state where nothing can move
-)
-
-// LocalDeadlocks reports whether property prop is judged with local-deadlock detection
-// (every property but PropGlobalDeadlock).
-func LocalDeadlocks(prop string) bool { return prop != PropGlobalDeadlock }
-
 // DeadlockTrace turns the deadlock trace of an exploration of sys for property prop
-// (PropDeadlock or PropGlobalDeadlock) into a saved trace file for `replay`.
-func DeadlockTrace(sys *System, algo, prop string, tr checker.Trace[State]) (*tracefile.File, error) {
+// (checker.PropDeadlock or checker.PropGlobalDeadlock) into a saved trace file for `replay`.
+func DeadlockTrace(sys *System, algo string, prop checker.Property, tr checker.Trace[State]) (*tracefile.File, error) {
 	if len(tr.Steps) == 0 {
 		return nil, fmt.Errorf("empty trace")
 	}
@@ -98,13 +88,13 @@ func DeadlockTrace(sys *System, algo, prop string, tr checker.Trace[State]) (*tr
 		tf.Actions = append(tf.Actions, uint64(st.Action))
 		tf.Labels = append(tf.Labels, st.Label)
 	}
-	tf.Violation = sys.DeadlockText(tr.Steps[len(tr.Steps)-1].State, LocalDeadlocks(prop))
+	tf.Violation = sys.DeadlockText(tr.Steps[len(tr.Steps)-1].State, prop.LocalDeadlocks())
 	return tf, nil
 }
 
 // ReplayDeadlock re-executes a saved trace on the model its parameters describe and
 // reports whether it ends in a deadlock of the trace's property (a local deadlock unless
-// the property is PropGlobalDeadlock), with the final state's description. A label
+// the property is checker.PropGlobalDeadlock), with the final state's description. A label
 // that differs from the recorded one is an error (the model changed).
 func ReplayDeadlock(tf *tracefile.File) (bool, string, error) {
 	ok, why, _, _, err := ReplayDeadlockTrace(tf)
@@ -143,7 +133,7 @@ func ReplayDeadlockTrace(tf *tracefile.File) (bool, string, *System, checker.Tra
 		}
 	}
 	last := tr.Steps[len(tr.Steps)-1].State
-	if why := sys.DeadlockText(last, LocalDeadlocks(tf.Property)); why != "" {
+	if why := sys.DeadlockText(last, tf.Property.LocalDeadlocks()); why != "" {
 		return true, why, sys, tr, nil
 	}
 	return false, "the replayed trace does not end in a deadlock", sys, tr, nil

@@ -181,14 +181,14 @@ func TestLocalDeadlockFoundEarly(t *testing.T) {
 			t.Errorf("cycle edge %+v: wait %+v", e, w)
 		}
 	}
-	tf, err := DeadlockTrace(sys, "two-phase", PropDeadlock, loc.Violation.Trace)
+	tf, err := DeadlockTrace(sys, "two-phase", checker.PropDeadlock, loc.Violation.Trace)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ok, why, err := ReplayDeadlock(tf); err != nil || !ok {
 		t.Fatalf("the local witness does not replay as a local deadlock: %v %s", err, why)
 	}
-	tf.Property = PropGlobalDeadlock
+	tf.Property = checker.PropGlobalDeadlock
 	if ok, why, err := ReplayDeadlock(tf); err != nil || ok {
 		t.Fatalf("the local witness replays as a global deadlock: %v %s", err, why)
 	}

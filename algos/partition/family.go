@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -60,8 +61,8 @@ const FamilyAlgorithm = "partition"
 // FamilyParams are the parameters every shard of one partition family run must share:
 // the DDN types swept and the property each member is judged for.
 type FamilyParams struct {
-	Types    []string `json:"types"`
-	Property string   `json:"property"`
+	Types    []string         `json:"types"`
+	Property checker.Property `json:"property"`
 }
 
 // FamilyRecord is the kept result of a partition family run (family.Result): members
@@ -99,7 +100,7 @@ func ParseFamilySpec(s string) (lo, hi int, err error) {
 // Witness is the trace file that stands for a violated member in a family result: it
 // names the member (topology, type, h, delta) and what was violated; a static judgement
 // has no actions to replay, so the member is judged again to show it.
-func (in Instance) Witness(property, violation string) *tracefile.File {
+func (in Instance) Witness(property checker.Property, violation string) *tracefile.File {
 	params, _ := json.Marshal(struct {
 		Type  string `json:"type"`
 		H     int    `json:"h"`

@@ -51,7 +51,7 @@ func benchCheck(b *testing.B, bi benchInstance, store checker.StoreMode) {
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		res, _, err := Check(in, CheckOptions{Prop: PropDeadlock, Workers: 1, Store: store})
+		res, _, err := Check(in, CheckOptions{Prop: checker.PropDeadlock, Workers: 1, Store: store})
 		if err != nil || res.Verdict == checker.Inconclusive {
 			b.Fatal(err, res.Reason)
 		}

@@ -22,7 +22,7 @@ func TestCertificates(t *testing.T) {
 	p := DefaultParams()
 	p.Buffer, p.Prune = 1, flit.PruneOnStop
 	for _, sym := range []bool{false, true} {
-		res, _, err := Check(Instance{Grid: g, Msgs: msgs, Params: p}, CheckOptions{Prop: PropDeadlock, Symmetry: sym})
+		res, _, err := Check(Instance{Grid: g, Msgs: msgs, Params: p}, CheckOptions{Prop: checker.PropDeadlock, Symmetry: sym})
 		if err != nil {
 			t.Fatal(err)
 		}

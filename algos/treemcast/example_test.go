@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
@@ -17,7 +18,7 @@ func Example() {
 	for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnNoFree, flit.PruneOnStop} {
 		p := treemcast.DefaultParams()
 		p.Prune, p.Buffer = pr, 1
-		res, _, err := treemcast.Check(treemcast.Instance{Grid: g, Msgs: msgs, Params: p}, treemcast.CheckOptions{Prop: treemcast.PropExactlyOnce})
+		res, _, err := treemcast.Check(treemcast.Instance{Grid: g, Msgs: msgs, Params: p}, treemcast.CheckOptions{Prop: checker.PropExactlyOnce})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -55,19 +55,19 @@ func TestRandomPairsProperty(t *testing.T) {
 	props := gopter.NewProperties(params)
 	props.Property("on-stop: deadlock-free, exactly once, XY branches", prop.ForAll(func(in Instance) bool {
 		in.Params.Prune = flit.PruneOnStop
-		res, _, err := Check(in, CheckOptions{Prop: PropExactlyOnce})
+		res, _, err := Check(in, CheckOptions{Prop: checker.PropExactlyOnce})
 		return err == nil && res.Verdict == checker.Holds
 	}, genPair(g)))
 	props.Property("symmetric images agree", prop.ForAll(func(in Instance) bool {
 		in.Params.Prune = flit.PruneNone
-		base, _, err := Check(in, CheckOptions{Prop: PropDeadlock})
+		base, _, err := Check(in, CheckOptions{Prop: checker.PropDeadlock})
 		if err != nil {
 			return false
 		}
 		for _, s := range syms[1:] {
 			img := in
 			img.Msgs = []Multicast{mapMC(s, in.Msgs[0], false), mapMC(s, in.Msgs[1], false)}
-			r, _, err := Check(img, CheckOptions{Prop: PropDeadlock})
+			r, _, err := Check(img, CheckOptions{Prop: checker.PropDeadlock})
 			if err != nil || r.Verdict != base.Verdict || r.Stats.States != base.Stats.States {
 				return false
 			}

@@ -23,10 +23,10 @@ func TestRecordParamsNameRouting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := (Family{Grid: g, K: 1, Relation: builtin}).RecordParams(p, PropDeadlock, checker.Exact); r.Routing != "west-first" || r.RoutingFile != nil {
+	if r := (Family{Grid: g, K: 1, Relation: builtin}).RecordParams(p, checker.PropDeadlock, checker.Exact); r.Routing != "west-first" || r.RoutingFile != nil {
 		t.Fatalf("a built-in relation is named: got routing %q, file %s", r.Routing, r.RoutingFile)
 	}
-	if r := (Family{Grid: g, K: 1, Relation: file}).RecordParams(p, PropDeadlock, checker.Exact); r.Routing != "" || !strings.Contains(string(r.RoutingFile), "my-west-first") {
+	if r := (Family{Grid: g, K: 1, Relation: file}).RecordParams(p, checker.PropDeadlock, checker.Exact); r.Routing != "" || !strings.Contains(string(r.RoutingFile), "my-west-first") {
 		t.Fatalf("a routing file is kept whole: got routing %q, file %s", r.Routing, r.RoutingFile)
 	}
 }

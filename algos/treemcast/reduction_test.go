@@ -26,11 +26,11 @@ func TestVerdictsKeptByLocalDeadlockAndReduction(t *testing.T) {
 		params := Params{Prune: p, Length: 1, Buffer: 1, Ports: flit.OnePort}
 		for _, mb := range f.Members() {
 			in := Instance{Grid: g, Msgs: mb.Pair[:], Params: params}
-			global, _, err := Check(in, CheckOptions{Prop: PropGlobalDeadlock})
+			global, _, err := Check(in, CheckOptions{Prop: checker.PropGlobalDeadlock})
 			if err != nil {
 				t.Fatal(err)
 			}
-			local, _, err := Check(in, CheckOptions{Prop: PropDeadlock, Reduction: true})
+			local, _, err := Check(in, CheckOptions{Prop: checker.PropDeadlock, Reduction: true})
 			if err != nil {
 				t.Fatal(err)
 			}

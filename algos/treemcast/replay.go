@@ -92,7 +92,7 @@ func ReplayOn(in Instance, m *flit.Model, tf *tracefile.File) (*Replayed, error)
 	}
 	r := &Replayed{Instance: in, Model: m, Trace: tr}
 	last := tr.Steps[len(tr.Steps)-1].State
-	if tf.Property == PropExactlyOnce {
+	if tf.Property == checker.PropExactlyOnce {
 		for _, inv := range append(m.Invariants(), Invariants(in, m)...) {
 			if err := inv.Check(last); err != nil {
 				r.Violation = "invariant " + inv.Name + ": " + err.Error()
@@ -100,6 +100,6 @@ func ReplayOn(in Instance, m *flit.Model, tf *tracefile.File) (*Replayed, error)
 			}
 		}
 	}
-	r.Violation = m.DeadlockText(last, LocalDeadlocks(tf.Property))
+	r.Violation = m.DeadlockText(last, tf.Property.LocalDeadlocks())
 	return r, nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
 )
 
@@ -16,12 +17,12 @@ const FamilyFormat = family.ResultFormat
 
 // FamilyParams are the parameters every shard of one family run must share.
 type FamilyParams struct {
-	Pruning  string `json:"pruning"`
-	Length   int    `json:"length"`
-	Buffers  int    `json:"buffers"`
-	Ports    string `json:"ports"`
-	Prop     string `json:"property"`
-	Symmetry bool   `json:"symmetry"`
+	Pruning  string           `json:"pruning"`
+	Length   int              `json:"length"`
+	Buffers  int              `json:"buffers"`
+	Ports    string           `json:"ports"`
+	Prop     checker.Property `json:"property"`
+	Symmetry bool             `json:"symmetry"`
 	// Routing names the members' routing relation when it is not dimension order: a
 	// built-in relation's name, or, for a relation from a routing file, RoutingFile
 	// holds that file (model/routing.Encode), so that the result names everything a

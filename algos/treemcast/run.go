@@ -12,20 +12,9 @@ import (
 	"github.com/wormcheck/wormcheck/model/routing"
 )
 
-// The properties an instance is checked for.
-const (
-	PropDeadlock       = "deadlock"        // no reachable local deadlock (000 Lemma 1)
-	PropGlobalDeadlock = "global-deadlock" // no reachable state where nothing can move
-	PropExactlyOnce    = "exactly-once"    // TM3: exactly-once delivery along the XY paths
-)
-
-// LocalDeadlocks reports whether property prop is checked with local-deadlock detection
-// (every property but PropGlobalDeadlock: a deadlocked state never delivers).
-func LocalDeadlocks(prop string) bool { return prop != PropGlobalDeadlock }
-
 // CheckOptions configure checking one instance.
 type CheckOptions struct {
-	Prop      string // PropDeadlock or PropExactlyOnce
+	Prop      checker.Property // checker.PropDeadlock or checker.PropExactlyOnce
 	Workers   int
 	MaxStates int64 // 0 = unbounded
 	// MaxMemoryBytes bounds the search's memory (checker.Options.MaxMemoryBytes); 0 =
@@ -41,8 +30,8 @@ type CheckOptions struct {
 	Context   context.Context
 }
 
-// Check explores one instance. For PropDeadlock it looks for a reachable deadlock; for
-// PropExactlyOnce it checks, in every reachable state, the model's invariants (buffers,
+// Check explores one instance. For checker.PropDeadlock it looks for a reachable deadlock; for
+// checker.PropExactlyOnce it checks, in every reachable state, the model's invariants (buffers,
 // ownership, flit order, routes, exactly-once) and this package's independent twin of
 // the TM3 ones (Invariants). A deadlock is reported under both properties (a deadlocked
 // state never delivers). A relation that breaks its contract is an error; a model whose
@@ -58,13 +47,13 @@ func Check(in Instance, opt CheckOptions) (*checker.Result[flit.State], *flit.Mo
 		MaxMemoryBytes:     opt.MaxMemoryBytes,
 		Store:              opt.Store,
 		CheckDeadlock:      true,
-		CheckLocalDeadlock: LocalDeadlocks(opt.Prop),
+		CheckLocalDeadlock: opt.Prop.LocalDeadlocks(),
 		CheckLiveness:      true,
 		Context:            opt.Context,
 	}
 	switch opt.Prop {
-	case PropDeadlock, PropGlobalDeadlock, "":
-	case PropExactlyOnce:
+	case checker.PropDeadlock, checker.PropGlobalDeadlock, "":
+	case checker.PropExactlyOnce:
 		o.Invariants = append(m.Invariants(), Invariants(in, m)...)
 	default:
 		return nil, nil, fmt.Errorf("property %q is not supported by tree-mcast; use deadlock, global-deadlock or exactly-once", opt.Prop)
@@ -152,7 +141,7 @@ type TraceParams struct {
 
 // TraceFile turns a violation of instance in (model m) into a saved trace. A deadlock's
 // Violation text says what every input waits for (flit.Model.Waits), as Replay does.
-func TraceFile(in Instance, m *flit.Model, prop string, v *checker.Violation[flit.State]) *tracefile.File {
+func TraceFile(in Instance, m *flit.Model, prop checker.Property, v *checker.Violation[flit.State]) *tracefile.File {
 	p, _ := json.Marshal(in.TraceParams())
 	tf := &tracefile.File{
 		Format:    tracefile.Format,
@@ -194,8 +183,8 @@ func violationText(m *flit.Model, v *checker.Violation[flit.State]) string {
 }
 
 // RecordParams are the parameters a kept result of f records for members with params,
-// checked for prop (PropDeadlock when empty) with the visited store.
-func (f Family) RecordParams(params Params, prop string, store checker.StoreMode) FamilyParams {
+// checked for prop (checker.PropDeadlock when empty) with the visited store.
+func (f Family) RecordParams(params Params, prop checker.Property, store checker.StoreMode) FamilyParams {
 	p := FamilyParams{
 		Pruning: params.Prune.String(), Length: params.Length, Buffers: params.Buffer,
 		Ports: params.Ports.String(), Prop: propName(prop), Symmetry: f.Symmetry,
@@ -217,9 +206,9 @@ func (f Family) RecordParams(params Params, prop string, store checker.StoreMode
 // refuse families whose enumeration would not fit in the memory budget.
 const MemberBytes = 256
 
-func propName(p string) string {
+func propName(p checker.Property) checker.Property {
 	if p == "" {
-		return PropDeadlock
+		return checker.PropDeadlock
 	}
 	return p
 }

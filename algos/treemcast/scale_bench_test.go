@@ -24,7 +24,7 @@ func BenchmarkExploreTMScale(b *testing.B) {
 				var states int64
 				cpu0 := cpuTime()
 				for b.Loop() {
-					res, _, err := Check(in, CheckOptions{Prop: PropDeadlock, Workers: w, Store: store})
+					res, _, err := Check(in, CheckOptions{Prop: checker.PropDeadlock, Workers: w, Store: store})
 					if err != nil || res.Verdict != checker.Holds || res.Stats.States != 656208 {
 						b.Fatalf("%v %v", res, err)
 					}

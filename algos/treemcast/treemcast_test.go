@@ -136,7 +136,7 @@ func TestFig3Policies(t *testing.T) {
 		p := DefaultParams()
 		p.Buffer, p.Prune = 1, pr
 		in := Instance{Grid: g, Msgs: msgs, Params: p}
-		res, m, err := Check(in, CheckOptions{Prop: PropExactlyOnce})
+		res, m, err := Check(in, CheckOptions{Prop: checker.PropExactlyOnce})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +147,7 @@ func TestFig3Policies(t *testing.T) {
 			if res.Violation.Kind != checker.KindDeadlock || res.Violation.Trace.Len() != 10 {
 				t.Fatalf("%v: %s after %d steps; want a 10-step deadlock", pr, res.Violation.Kind, res.Violation.Trace.Len())
 			}
-			tf := TraceFile(in, m, PropDeadlock, res.Violation)
+			tf := TraceFile(in, m, checker.PropDeadlock, res.Violation)
 			if _, err := checker.Replay[flit.State](m, tf.Init, actions(tf)); err != nil {
 				t.Fatal(err)
 			}
@@ -231,7 +231,7 @@ func BenchmarkFig3Deadlock(b *testing.B) {
 	in := Instance{Grid: g, Msgs: msgs, Params: p}
 	var states int64
 	for i := 0; i < b.N; i++ {
-		res, _, err := Check(in, CheckOptions{Prop: PropExactlyOnce})
+		res, _, err := Check(in, CheckOptions{Prop: checker.PropExactlyOnce})
 		if err != nil {
 			b.Fatal(err)
 		}

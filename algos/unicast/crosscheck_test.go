@@ -167,7 +167,7 @@ type crossTopo struct {
 //     (each wait-for edge one of its dependencies), or a header is stranded and the
 //     static analysis says so.
 //
-// Reference: Dally & Seitz 1987 Theorem 1; Duato 1993 Theorem 1 (issue 11 item 5).
+// Reference: Dally & Seitz 1987 Theorem 1; Duato 1993 Theorem 1.
 func TestStaticVerdictsAgainstExplorer(t *testing.T) {
 	// The 4x4 families are sampled: every placement of up to 3 worms is 2.3M instances
 	// per relation there, beyond a test's budget.

@@ -41,13 +41,13 @@ const Algorithm = "unicast"
 // those of every member's instance but its worms, and the property.
 type FamilyParams struct {
 	// Sizes lists the (length, buffers) each placement is checked with, in order.
-	Sizes     [][2]int `json:"length_buffers"`
-	VCs       int      `json:"vcs"`
-	Dateline  string   `json:"dateline"`
-	Ports     string   `json:"ports"`
-	Routing   string   `json:"routing,omitempty"`
-	Property  string   `json:"property"`
-	MaxStates int64    `json:"max_states,omitempty"`
+	Sizes     [][2]int         `json:"length_buffers"`
+	VCs       int              `json:"vcs"`
+	Dateline  string           `json:"dateline"`
+	Ports     string           `json:"ports"`
+	Routing   string           `json:"routing,omitempty"`
+	Property  checker.Property `json:"property"`
+	MaxStates int64            `json:"max_states,omitempty"`
 	// Store is "fingerprint" for a run in fingerprint mode, empty for the exact store.
 	Store     string `json:"store,omitempty"`
 	Reduction string `json:"reduction,omitempty"`
@@ -94,7 +94,7 @@ func (f Family) Spec() string {
 // RecordParams are the parameters a kept result of f records: those of tmpl (the
 // members' instance but their worms), the property and the search's bound, store and
 // reduction ("" for none).
-func (f Family) RecordParams(tmpl Spec, property string, maxStates int64, store checker.StoreMode, reduction string) FamilyParams {
+func (f Family) RecordParams(tmpl Spec, property checker.Property, maxStates int64, store checker.StoreMode, reduction string) FamilyParams {
 	p := FamilyParams{Sizes: f.Params, VCs: tmpl.VCs, Dateline: tmpl.Dateline.String(), Ports: portsName(tmpl.Ports), Property: property,
 		MaxStates: maxStates, Reduction: reduction}
 	if p.Sizes == nil {

@@ -14,7 +14,7 @@ import (
 type Result struct {
 	// Property is the property checked: "deadlock" (local deadlocks, the default of
 	// the command line) or "global-deadlock" (states where nothing can move).
-	Property    string
+	Property    checker.Property
 	Verdict     checker.Verdict
 	States      int64
 	Transitions int64
@@ -267,11 +267,11 @@ func unfold(cm *flit.Model, v *checker.Violation[flit.State]) (checker.Trace[fli
 
 // PropertyOf names the deadlock property a search with opt checks: "deadlock" with
 // local-deadlock detection, "global-deadlock" without.
-func PropertyOf(opt checker.Options[flit.State]) string {
+func PropertyOf(opt checker.Options[flit.State]) checker.Property {
 	if opt.CheckLocalDeadlock {
-		return "deadlock"
+		return checker.PropDeadlock
 	}
-	return "global-deadlock"
+	return checker.PropGlobalDeadlock
 }
 
 // Labels renders the actions of a trace from m's initial state. An action that is not

@@ -39,9 +39,9 @@ func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt
 		return nil, err
 	}
 	out := &SwarmResult{Swarm: sw, Of: len(sp.Pairs)}
-	out.Property = "global-deadlock"
+	out.Property = checker.PropGlobalDeadlock
 	if opt.CheckLocalDeadlock {
-		out.Property = "deadlock"
+		out.Property = checker.PropDeadlock
 	}
 	out.States, out.Transitions, out.Depth, out.Seconds = sw.Steps, sw.Steps, sw.Deepest, sw.Duration.Seconds()
 	if sw.Verdict != checker.Violated {

@@ -175,7 +175,7 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	case m.CheckAll(s) != nil:
 		res.Violation = m.CheckAll(s).Error()
 	default:
-		res.Violation = m.DeadlockText(s, tf.Property != "global-deadlock")
+		res.Violation = m.DeadlockText(s, tf.Property.LocalDeadlocks())
 	}
 	if res.Violation == "" {
 		res.Verdict = checker.Holds

@@ -13,7 +13,7 @@ type HandBFSResult struct {
 const emptySlot = ^uint64(0)
 
 // HandBFS is the hand-written breadth-first search that the explorer is measured
-// against (issue 13 item 2): one open-addressing (linear probing) table of packed uint64
+// against: one open-addressing (linear probing) table of packed uint64
 // states with a multiplicative hash, a parent record per state (parent index and the
 // packet moved, enough to rebuild a trace) and two frontiers of states. It is what a
 // careful programmer writes for one model, with no model interface, encoding or

@@ -14,6 +14,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/wormcheck/wormcheck/checker"
 )
 
 // Format is the format tag of saved traces.
@@ -23,15 +25,15 @@ const Format = "wormcheck-trace/1"
 // parameters) and the actions to re-execute from initial state Init. Labels are the
 // human-readable actions, kept for people and checked on replay.
 type File struct {
-	Format    string          `json:"format"`
-	Algorithm string          `json:"algorithm"`
-	Topology  string          `json:"topology"`
-	Property  string          `json:"property"`
-	Semantics string          `json:"semantics"`
-	Params    json.RawMessage `json:"parameters"`
-	Init      int             `json:"init"`
-	Actions   []uint64        `json:"actions"`
-	Labels    []string        `json:"labels"`
+	Format    string           `json:"format"`
+	Algorithm string           `json:"algorithm"`
+	Topology  string           `json:"topology"`
+	Property  checker.Property `json:"property"`
+	Semantics string           `json:"semantics"`
+	Params    json.RawMessage  `json:"parameters"`
+	Init      int              `json:"init"`
+	Actions   []uint64         `json:"actions"`
+	Labels    []string         `json:"labels"`
 	// Violation says what the last state shows ("deadlock: worms 0 and 1 wait on each
 	// other"); replay must reach the same kind of violation.
 	Violation string `json:"violation"`

@@ -160,9 +160,13 @@ func runCheck(ctx context.Context, e *env, args []string) (int, error) {
 	if !ok {
 		return 0, usagef("--algo %q is unknown; one of %s", name, strings.Join(algoNames(), ", "))
 	}
-	propList := strings.Join(a.PropertyNames(), ", ")
+	var names []string
+	for _, p := range a.PropertyNames() {
+		names = append(names, string(p))
+	}
+	propList := strings.Join(names, ", ")
 	if a.DefaultProperty != "" {
-		propList += " (default " + a.DefaultProperty + ")"
+		propList += " (default " + string(a.DefaultProperty) + ")"
 	}
 	help := fmt.Sprintf("wormcheck check --algo %s: %s\nproperties: %s\n\n%s\n\nFlags:\n", a.Name, a.Summary, propList, a.Doc)
 	return runEntry(ctx, e, entryRun{name: "check", algo: a, flags: check.CheckFlags, help: help, flagList: true}, args)

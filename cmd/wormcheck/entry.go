@@ -41,7 +41,7 @@ type entryRun struct {
 	flags    check.Flags
 	help     string
 	flagList bool
-	prop     string
+	prop     props.Property
 }
 
 // common holds the common flags' values (check.Flags).
@@ -143,7 +143,7 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 			files.PCAP = in.Params[cmd.Capture]
 		}
 	}
-	prop := c.Prop
+	prop := props.Property(c.Prop)
 	if prop == "" {
 		prop = r.prop
 	}

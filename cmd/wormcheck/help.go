@@ -104,7 +104,7 @@ func writeAlgorithms(w io.Writer) {
 	for _, a := range check.Algorithms() {
 		var ps []string
 		for _, p := range a.Properties {
-			ps = append(ps, p.Property+" ("+p.Semantics+")")
+			ps = append(ps, string(p.Property)+" ("+p.Semantics+")")
 		}
 		fmt.Fprintf(w, "  %-13s %s\n  %-13s props: %s\n", a.Name, a.Summary, "", strings.Join(ps, ", "))
 	}

@@ -36,8 +36,8 @@ func runHostile(t *testing.T, cases []hostileCase) {
 	}
 }
 
-// TestSizeGuards: inputs that ran the machine out of memory or panicked (issue 25, item
-// 2) are refused with one line, or stop inconclusive at the memory budget.
+// TestSizeGuards: inputs large enough to exhaust memory or to overflow a size are
+// refused with one line, or stop inconclusive at the memory budget.
 func TestSizeGuards(t *testing.T) {
 	sim := []string{"sim", "--topo", "mesh:4x4", "--cycles", "200", "--warmup", "100"}
 	dcf := []string{"sim", "--topo", "torus:8x8", "--algo", "dcf"}

@@ -17,7 +17,7 @@ func TestWriteAlgorithmsListsTheRegistry(t *testing.T) {
 			t.Errorf("%s is not listed", a.Name)
 		}
 		for _, p := range a.Properties {
-			if !strings.Contains(b.String(), p.Property+" ("+p.Semantics+")") {
+			if !strings.Contains(b.String(), string(p.Property)+" ("+p.Semantics+")") {
 				t.Errorf("%s: property %s (%s) is not listed", a.Name, p.Property, p.Semantics)
 			}
 		}

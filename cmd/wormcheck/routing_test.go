@@ -114,7 +114,7 @@ func TestRoutingCommand(t *testing.T) {
 	}
 }
 
-// TestCheckRoutingFile is the user's path of issue 11: a routing file whose static proof
+// TestCheckRoutingFile is a user's path with a routing file: a routing file whose static proof
 // is inconclusive (a dependency cycle) is checked with `check --routing FILE` on the
 // worms of that cycle; the explorer finds the deadlock, the trace replays (it carries
 // the file) and the picture is drawn; a built-in relation runs as a family.

@@ -192,8 +192,8 @@ func TestSignalWritesPartialResult(t *testing.T) {
 	}
 }
 
-// TestRunawayInputsEndFast runs the inputs that used to grow to gigabytes or stay silent
-// for hours: each must now be refused (exit 2, one line naming the flag) or end
+// TestRunawayInputsEndFast runs inputs that, unbounded, would grow to gigabytes or stay
+// silent for hours: each must be refused (exit 2, one line naming the flag) or end
 // inconclusive (exit 3) within seconds.
 func TestRunawayInputsEndFast(t *testing.T) {
 	for _, tc := range []struct {

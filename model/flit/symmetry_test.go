@@ -100,8 +100,8 @@ func TestSymmetricExplore(t *testing.T) {
 }
 
 // TestGridSymmetriesOnNetwork: a network read from a file or generated has no
-// coordinates to map, so a relation on it keeps the identity alone (building the
-// coordinate identity there used to index past the dimensions).
+// coordinates to map, so a relation on it keeps the identity alone (a coordinate map
+// built there would index past the dimensions).
 func TestGridSymmetriesOnNetwork(t *testing.T) {
 	g, err := topology.Parse("random:5,6,1")
 	if err != nil {

@@ -109,7 +109,7 @@ func TestAnynetStaticAgainstExplorer(t *testing.T) {
 // Family), stopping at the first deadlock with stop.
 func explore(t *testing.T, rel routing.Relation, fam unicast.Family, stop bool) *props.Report {
 	t.Helper()
-	rep, err := check.Unicast{Grid: rel.Grid(), Spec: unicast.Spec{Routing: rel}, Family: &fam, CountAll: !stop}.Check(context.Background(), props.PropDeadlock, check.Options{})
+	rep, err := check.Unicast{Grid: rel.Grid(), Spec: unicast.Spec{Routing: rel}, Family: &fam, CountAll: !stop}.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func benchAnalyze(b *testing.B, spec, name string) {
 	b.ReportMetric(float64(states), "header-states")
 }
 
-// The static proofs on the largest topologies issue 11 names: every built-in on
+// The static proofs on the largest topologies they are meant for: every built-in on
 // mesh:64x64 and torus:64x64, and DOR and Duato on torus:16x16x16.
 func BenchmarkCDGMesh64(b *testing.B) {
 	for _, n := range routing.Names() {

@@ -27,7 +27,7 @@ a destination range as one region header) is nonblocking iff no two packets shar
 Without a pattern a family is checked: monotone (002 Property 1: concentrated sources and
 monotone destinations never block; order and concentration select the variant) or
 two-phase (Theorem 1: every destination set and start of the phase-2 copies).`,
-		Properties: []Support{{props.PropNonblocking, props.SemStatic}},
+		Properties: []Support{{checker.PropNonblocking, props.SemStatic}},
 		Params: []Param{
 			{"pattern", "", `one pattern: packets "0->3,1->5,2->4-7" (a range is a region header); without it a family is checked`},
 			{"family", "monotone", "family without --pattern: monotone (Property 1, --order, --concentration) or two-phase (Theorem 1, every destination set and start)"},
@@ -48,8 +48,8 @@ func twoPhaseAlgorithm() Algorithm {
 copy to a start s, phase 2 replicates to the destinations. Deadlock is explored under a
 switch-element arbitration policy (free: every choice; upper-first: 002 Theorem 2), in
 lockstep or asynchronous timing; nonblocking checks Theorem 1 statically for every start.`,
-		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropNonblocking, props.SemStatic}},
-		DefaultProperty: "deadlock",
+		Properties:      []Support{{checker.PropDeadlock, props.SemFlit}, {checker.PropGlobalDeadlock, props.SemFlit}, {checker.PropNonblocking, props.SemStatic}},
+		DefaultProperty: checker.PropDeadlock,
 		Params: []Param{
 			{"msgs", "", `multicasts "1->5,6,7,8;15->7-12" (';' between messages, ranges a-b)`},
 			{"arbitration", "free", "SE arbitration: free (every choice explored) or upper-first (002 Theorem 2)"},
@@ -115,7 +115,7 @@ func prepareBanyanRoute(r *request) (job, error) {
 }
 
 // BanyanRoute is the typed request of self-routing in the broadcast banyan (the
-// registry's "banyan-route"), checked for props.PropNonblocking: the one Pattern when it
+// registry's "banyan-route"), checked for checker.PropNonblocking: the one Pattern when it
 // is not empty, else a family: Property 1's monotone family (Order, Concentration; by
 // the pair reduction, or with Enumerate by listing every pattern, N <= 16), or with
 // TwoPhase Theorem 1's family (every destination set and start of the phase-2 copies,
@@ -134,13 +134,13 @@ type BanyanRoute struct {
 
 // Check checks q for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (q BanyanRoute) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (q BanyanRoute) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, q, property, opt)
 }
 
 // jobFor validates q for property under opt and returns the job that checks it
 // (Request).
-func (q BanyanRoute) jobFor(property string, opt Options) (job, error) {
+func (q BanyanRoute) jobFor(property checker.Property, opt Options) (job, error) {
 	if q.Banyan == nil {
 		return nil, badf("BanyanRoute.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
@@ -288,7 +288,7 @@ func banyanWitness(sys *banyan.System, last banyan.State, tf *tracefile.File) *p
 		w.Cycle = append(w.Cycle, props.CycleEdge{Message: e.Waiter, Channel: sys.Banyan().ChannelName(link), Holder: e.Holder})
 	}
 	detail := map[string]any{"starts": sys.StartsOf(last), "waits": sys.Waits(last)}
-	if stuck := g.LocalDeadlock(); banyan.LocalDeadlocks(tf.Property) && stuck != nil {
+	if stuck := g.LocalDeadlock(); tf.Property.LocalDeadlocks() && stuck != nil {
 		detail["stuck"] = stuck
 	}
 	w.Detail = detail
@@ -337,7 +337,7 @@ func prepareTwoPhase(r *request) (job, error) {
 
 // TwoPhase is the typed request of the two-phase multicast of 002 §3.1 on the
 // wrap-around banyan (the registry's "two-phase"). Its Check takes the property
-// (props.PropDeadlock in the flit semantics, props.PropNonblocking for Theorem 1).
+// (checker.PropDeadlock in the flit semantics, checker.PropNonblocking for Theorem 1).
 type TwoPhase struct {
 	Banyan  *topology.Banyan
 	Msgs    []banyan.Multicast
@@ -346,13 +346,13 @@ type TwoPhase struct {
 
 // Check checks t for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (t TwoPhase) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (t TwoPhase) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, t, property, opt)
 }
 
 // jobFor validates t for property under opt and returns the job that checks it
 // (Request).
-func (t TwoPhase) jobFor(property string, opt Options) (job, error) {
+func (t TwoPhase) jobFor(property checker.Property, opt Options) (job, error) {
 	if t.Banyan == nil {
 		return nil, badf("TwoPhase.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
@@ -383,7 +383,7 @@ func twoPhaseJob(r *request, b *topology.Banyan, sys *banyan.System, p banyan.Pa
 		params["flits"] = p.Flits
 	}
 	rep := r.report(b.Spec(), params)
-	if r.property == "nonblocking" {
+	if r.property == checker.PropNonblocking {
 		return func(context.Context) (*props.Report, error) { return twoPhaseNonblocking(b, sys, p, rep) }, nil
 	}
 	if r.opt.Symmetry {
@@ -392,7 +392,7 @@ func twoPhaseJob(r *request, b *topology.Banyan, sys *banyan.System, p banyan.Pa
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[banyan.State](ctx, r)
 		opt.CheckDeadlock = true
-		opt.CheckLocalDeadlock = banyan.LocalDeadlocks(r.property)
+		opt.CheckLocalDeadlock = r.property.LocalDeadlocks()
 		opt.CheckLiveness = true
 		res, err := checker.Explore[banyan.State](sys, opt)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/banyan"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 )
@@ -66,7 +67,7 @@ func regionRouteAlgorithm() Algorithm {
 replicates at a switch element when the region spans both of its outputs. regions checks
 every source and every interval of banyan:N, and every phase-1 copy of the two-phase
 multicast (§3.1), reach exactly their region along a tree.`,
-		Properties: []Support{{props.PropRegions, props.SemStatic}},
+		Properties: []Support{{checker.PropRegions, props.SemStatic}},
 		prepare:    prepareRegions,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -29,7 +30,7 @@ func TestUGALDragonflyDraws(t *testing.T) {
 	if rep.Verdict != props.Holds || rep.Analysis.Acyclic {
 		t.Fatalf("booksim:ugal on dragonfly:a=2,p=1,h=1: %s, acyclic %v; want holds by the exact search only", rep.Verdict, rep.Analysis.Acyclic)
 	}
-	rr, err := check.Run(ctx, check.Instance{Algorithm: "routing", Topology: "dragonfly:a=2,p=1,h=1", Params: map[string]string{"routing": "booksim:ugal,vcs=3"}}, props.PropDeadlock, check.Options{})
+	rr, err := check.Run(ctx, check.Instance{Algorithm: "routing", Topology: "dragonfly:a=2,p=1,h=1", Params: map[string]string{"routing": "booksim:ugal,vcs=3"}}, checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestUGALDragonflyDraws(t *testing.T) {
 		}
 	}
 	in := check.Instance{Algorithm: "unicast", Params: map[string]string{"routing": file, "msgs": worms, "length": "1"}}
-	r, err := check.Run(ctx, in, props.PropDeadlock, check.Options{})
+	r, err := check.Run(ctx, in, checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/schedule"
 )
 
-// chainBoundPoints are the default timing points of props.PropChainBound.
+// chainBoundPoints are the default timing points of checker.PropChainBound.
 var chainBoundPoints = []props.Params{{Ts: 300, Tc: 1, L: 32}, {Ts: 30, Tc: 1, L: 32}, {Ts: 0, Tc: 1, L: 1}}
 
 // prepareChainBound is the chain-bound check of the one-multicast schedule s, at point
@@ -23,7 +24,7 @@ func prepareChainBound(s *model.Schedule, point *props.Params, r *request) (job,
 		points = []props.Params{*point}
 	}
 	if len(s.Sources) != 1 {
-		return nil, badf("--prop %s judges one multicast (--source, --dests), not %d", props.PropChainBound, len(s.Sources))
+		return nil, badf("--prop %s judges one multicast (--source, --dests), not %d", checker.PropChainBound, len(s.Sources))
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		start := time.Now()
@@ -39,7 +40,7 @@ func prepareChainBound(s *model.Schedule, point *props.Params, r *request) (job,
 	}, nil
 }
 
-// chainBound judges props.PropChainBound for the one-multicast schedule s at points (nil:
+// chainBound judges checker.PropChainBound for the one-multicast schedule s at points (nil:
 // the default three). The report's stats are those of the per-class depth decision; a
 // violation names what failed, with the depth witness when contention is what failed.
 // Run reaches it by name (--prop chain-bound on the one-port multicasts), RunSchedule on
@@ -50,7 +51,7 @@ func chainBound(s *model.Schedule, points []props.Params) (*props.Report, error)
 		points = chainBoundPoints
 	}
 	if len(s.Sources) != 1 {
-		return nil, badf("--prop %s judges one multicast, not %d", props.PropChainBound, len(s.Sources))
+		return nil, badf("--prop %s judges one multicast, not %d", checker.PropChainBound, len(s.Sources))
 	}
 	vc, err := s.WithWrapAheadClasses()
 	if err != nil {

@@ -21,7 +21,7 @@ func TestChainBound(t *testing.T) {
 		if point != "" {
 			params["point"] = point
 		}
-		rep, err := Run(t.Context(), Instance{Algorithm: algo, Topology: "torus:6x6", Params: params}, props.PropChainBound, Options{})
+		rep, err := Run(t.Context(), Instance{Algorithm: algo, Topology: "torus:6x6", Params: params}, checker.PropChainBound, Options{})
 		return rep, err
 	}
 	ut, err := run("utorus", "1,7,14,20,35", "")
@@ -48,7 +48,7 @@ func TestChainBound(t *testing.T) {
 	if one.Verdict != checker.Holds || one.Instance.Params["points"] != 1 {
 		t.Errorf("one point: %s, params %v", one.Verdict, one.Instance.Params)
 	}
-	_, err = Run(t.Context(), Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, props.PropChainBound, Options{})
+	_, err = Run(t.Context(), Instance{Algorithm: "utorus", Topology: "torus:6x6", Params: map[string]string{"multicasts": "0:1,2;3:4,5"}}, checker.PropChainBound, Options{})
 	if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
 		t.Errorf("two multicasts: %v", err)
 	}
@@ -60,7 +60,7 @@ func TestChainBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := RunSchedule(t.Context(), s, props.PropChainBound, Options{})
+		got, err := RunSchedule(t.Context(), s, checker.PropChainBound, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestChainBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := RunSchedule(t.Context(), two, props.PropChainBound, Options{}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
+	if _, err := RunSchedule(t.Context(), two, checker.PropChainBound, Options{}); !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "one multicast") {
 		t.Errorf("RunSchedule, two multicasts: %v", err)
 	}
 }

@@ -18,7 +18,7 @@
 //	g, _ := topology.Parse("torus:4")
 //	rep, err := check.Unicast{Grid: g, Spec: unicast.Spec{
 //		Pairs: []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
-//		Dateline: unicast.DatelineOff}}.Check(ctx, props.PropDeadlock, check.Options{})
+//		Dateline: unicast.DatelineOff}}.Check(ctx, checker.PropDeadlock, check.Options{})
 package check
 
 import (
@@ -188,7 +188,7 @@ func (p Param) IsBool() bool { return p.Default == "false" || p.Default == "true
 // Support is one property an algorithm can be checked for, with the semantics the
 // verdict is judged in.
 type Support struct {
-	Property  string
+	Property  checker.Property
 	Semantics string
 }
 
@@ -206,7 +206,7 @@ type Algorithm struct {
 	// DefaultProperty, if set, is the property checked when none is named, although the
 	// algorithm supports more than one (unicast: deadlock, the question its users ask;
 	// liveness is asked for by name).
-	DefaultProperty string
+	DefaultProperty checker.Property
 	// Params are its documented parameters, in the order help lists them.
 	Params []Param
 	// Families says whether the algorithm checks families of instances (the "family"
@@ -241,8 +241,8 @@ func (a Algorithm) Replayable() bool { return a.replay != nil }
 
 // PropertyNames lists the distinct property names the algorithm supports, in registry
 // order.
-func (a Algorithm) PropertyNames() []string {
-	var out []string
+func (a Algorithm) PropertyNames() []checker.Property {
+	var out []checker.Property
 	for _, s := range a.Properties {
 		if !slices.Contains(out, s.Property) {
 			out = append(out, s.Property)
@@ -319,7 +319,7 @@ func algorithmNames() []string {
 // index and a replayable trace in Report.Trace) and its evidence. Errors wrapping
 // ErrBadInput are the caller's; any other error is internal. Cancelling ctx ends the
 // search with verdict inconclusive.
-func Run(ctx context.Context, req Request, property string, opt Options) (*props.Report, error) {
+func Run(ctx context.Context, req Request, property checker.Property, opt Options) (*props.Report, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -335,11 +335,11 @@ func Run(ctx context.Context, req Request, property string, opt Options) (*props
 // of one family (Unicast, TreeMulticast, TwoPhase, BanyanRoute, Partition, Collective,
 // ...), whose errors name its Go fields.
 type Request interface {
-	jobFor(property string, opt Options) (job, error)
+	jobFor(property checker.Property, opt Options) (job, error)
 }
 
 // jobFor validates the instance for property under opt and returns its job (Request).
-func (in Instance) jobFor(property string, opt Options) (job, error) {
+func (in Instance) jobFor(property checker.Property, opt Options) (job, error) {
 	_, j, err := prepare(in, property, opt)
 	return j, err
 }
@@ -347,7 +347,7 @@ func (in Instance) jobFor(property string, opt Options) (job, error) {
 // typedJob is the job of a typed request of algorithm a on topology, the Go type typed
 // ("Unicast"): the property and options validated as Run validates them, then prep's
 // job. Its errors name the request's fields (request.field).
-func typedJob(a Algorithm, typed, topology, property string, opt Options, prep func(r *request) (job, error)) (job, error) {
+func typedJob(a Algorithm, typed, topology string, property checker.Property, opt Options, prep func(r *request) (job, error)) (job, error) {
 	r, err := newRequest(a, Instance{Algorithm: a.Name, Topology: topology}, property, opt)
 	if err != nil {
 		return nil, err
@@ -372,7 +372,7 @@ func runJob(ctx context.Context, j job) (*props.Report, error) {
 // prepare validates a check and returns its request (whose work counts what the check
 // does) and the job that runs it; every input error is reported here, before any
 // search starts.
-func prepare(in Instance, property string, opt Options) (*request, job, error) {
+func prepare(in Instance, property checker.Property, opt Options) (*request, job, error) {
 	a, ok := Lookup(in.Algorithm)
 	if !ok {
 		if in.Algorithm == "" {

@@ -78,7 +78,7 @@ func TestTreeMcastPruningNoneDeadlocks(t *testing.T) {
 func TestBadInputIsOneLineNamingTheField(t *testing.T) {
 	cases := []struct {
 		in   check.Instance
-		prop string
+		prop checker.Property
 		opt  check.Options
 		want string
 	}{

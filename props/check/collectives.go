@@ -15,6 +15,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/sbt"
 	"github.com/wormcheck/wormcheck/algos/unicastmc"
 	"github.com/wormcheck/wormcheck/algos/zblock"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -30,14 +31,14 @@ import (
 // (package props/schedule), in the order help lists them.
 func scheduleSupport() []Support {
 	return []Support{
-		{props.PropStepwise, props.SemStep},
-		{props.PropDepth, props.SemTimed},
-		{props.PropExactlyOnce, props.SemStep},
-		{props.PropSteps, props.SemStep},
-		{props.PropStepsExact, props.SemStep},
-		{props.PropNodeContention, props.SemTimed},
-		{props.PropAnyDelay, props.SemAnyDelay},
-		{props.PropValidity, props.SemStep},
+		{checker.PropStepwise, props.SemStep},
+		{checker.PropDepth, props.SemTimed},
+		{checker.PropExactlyOnce, props.SemStep},
+		{checker.PropSteps, props.SemStep},
+		{checker.PropStepsExact, props.SemStep},
+		{checker.PropNodeContention, props.SemTimed},
+		{checker.PropAnyDelay, props.SemAnyDelay},
+		{checker.PropValidity, props.SemStep},
 	}
 }
 
@@ -83,12 +84,12 @@ func collectiveAlgorithms(only string) []Algorithm {
 		case "zblock":
 			params = append(params, Param{"ties", "paper", "tie directions at distance k/2: paper (004 Fig. 6(b)'s, the unit (X-δ, Y+δ) the Minus way round) or plus (DOR's default rule)"})
 		case "sbt":
-			sup = append(sup, Support{props.PropDistributions, props.SemStatic})
+			sup = append(sup, Support{checker.PropDistributions, props.SemStatic})
 		case "separate", "umesh", "utorus", "spu":
-			sup = append(sup, Support{props.PropPortPairs, props.SemTimed}, Support{props.PropChainBound, props.SemTimed})
+			sup = append(sup, Support{checker.PropPortPairs, props.SemTimed}, Support{checker.PropChainBound, props.SemTimed})
 			params = append(params, Param{"point", "", "timing point of --prop port-pairs and chain-bound as ts,tr,tc,L (e.g. 300,0,1,32); empty: for port-pairs the 128 points of props/schedule.DefaultGrid, for chain-bound 001 §4.4's three"})
 		case "dcf", "edn":
-			sup = append(sup, Support{props.PropFormula, props.SemTimed}, Support{props.PropFlitContention, props.SemSim})
+			sup = append(sup, Support{checker.PropFormula, props.SemTimed}, Support{checker.PropFlitContention, props.SemSim})
 			params = append(params, Param{"point", "", "timing point of --prop formula and flit-contention as ts,tr,tc,L (e.g. 200,200,1,32); empty: for formula the 128 points of props/schedule.DefaultGrid"})
 		}
 		out = append(out, Algorithm{
@@ -104,16 +105,16 @@ func collectiveAlgorithms(only string) []Algorithm {
 }
 
 // maxDepthNodes bounds the networks the depth property is checked on: the decision is
-// pairwise over channel-sharing unicasts and cross-checked by timed simulations, about
-// 20 s on a 256x256 torus on one core and growing faster than the node count, so a
-// 1024x1024 torus would run for the better part of an hour with no output.
+// pairwise over channel-sharing unicasts and cross-checked by timed simulations, so its
+// cost grows faster than the node count, and past this size a run would take long
+// enough to look hung.
 const maxDepthNodes = 512 * 512
 
 func prepareCollective(name string, r *request) (job, error) {
 	if r.topology == "" {
 		return nil, badf("--topo is missing; e.g. --topo torus:16x16")
 	}
-	if r.property == props.PropDepth { // the size bound is depth's: other checks build the topology once
+	if r.property == checker.PropDepth { // the size bound is depth's: other checks build the topology once
 		if g, err := topology.Parse(r.topology); err == nil && g.Nodes() > maxDepthNodes {
 			return nil, errDepthSize(g)
 		}
@@ -160,13 +161,13 @@ type Collective struct {
 
 // Check checks c for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (c Collective) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (c Collective) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, c, property, opt)
 }
 
 // jobFor validates c for property under opt and returns the job that checks it
 // (Request).
-func (c Collective) jobFor(property string, opt Options) (job, error) {
+func (c Collective) jobFor(property checker.Property, opt Options) (job, error) {
 	if c.Grid == nil {
 		return nil, badf("Collective.Grid is nil; give the topology (topology.Parse)")
 	}
@@ -180,7 +181,7 @@ func (c Collective) jobFor(property string, opt Options) (job, error) {
 // prepare validates c, builds its schedule and returns the job that checks it.
 func (c Collective) prepare(r *request) (job, error) {
 	name := c.Algorithm
-	if r.property == props.PropDepth && c.Grid.Nodes() > maxDepthNodes {
+	if r.property == checker.PropDepth && c.Grid.Nodes() > maxDepthNodes {
 		return nil, errDepthSize(c.Grid)
 	}
 	s, err := c.build(nil)
@@ -188,15 +189,15 @@ func (c Collective) prepare(r *request) (job, error) {
 		return nil, err
 	}
 	switch r.property {
-	case props.PropFormula:
+	case checker.PropFormula:
 		return prepareFormula(name, s, c.Point, r)
-	case props.PropDistributions:
+	case checker.PropDistributions:
 		return prepareDistributions(s, r)
-	case props.PropPortPairs:
+	case checker.PropPortPairs:
 		return preparePortPairs(s, c.Point, r)
-	case props.PropChainBound:
+	case checker.PropChainBound:
 		return prepareChainBound(s, c.Point, r)
-	case props.PropFlitContention:
+	case checker.PropFlitContention:
 		return prepareFlitContention(name, s, c.Point, r)
 	}
 	return func(ctx context.Context) (*props.Report, error) {
@@ -235,7 +236,7 @@ func (c Collective) prepare(r *request) (job, error) {
 // it rebuilds the schedule from the trace's algorithm, topology and parameters and
 // replays the worm events on the any-delay model.
 func replaySchedule(ctx context.Context, tf *tracefile.File) (*props.Report, error) {
-	if tf.Property != props.PropAnyDelay {
+	if tf.Property != checker.PropAnyDelay {
 		return nil, badf("trace file field \"property\" is %q; schedule traces are any-delay traces", tf.Property)
 	}
 	var params map[string]string
@@ -317,7 +318,7 @@ func collectiveOf(name string, r *request) (Collective, error) {
 		return c, badf("--ports %q is unknown; use one or all", ports)
 	}
 	switch r.property {
-	case props.PropFormula, props.PropPortPairs, props.PropChainBound, props.PropFlitContention:
+	case checker.PropFormula, checker.PropPortPairs, checker.PropChainBound, checker.PropFlitContention:
 		if pt := strings.TrimSpace(r.str("point")); pt != "" {
 			p, err := parsePoint(pt)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/plan"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -29,9 +30,10 @@ func (f collectiveFlags) instance(name, topo string) check.Instance {
 // TestCollectiveChecks runs each collective through the entry on a small instance.
 func TestCollectiveChecks(t *testing.T) {
 	cases := []struct {
-		name, topo, prop string
-		f                collectiveFlags
-		want             props.Verdict
+		name, topo string
+		prop       checker.Property
+		f          collectiveFlags
+		want       props.Verdict
 	}{
 		{"dcf", "torus:8x8", "depth", collectiveFlags{Source: "(3,5)"}, props.Holds},
 		{"zblock", "torus:8x8", "depth", collectiveFlags{Source: "0"}, props.Violated},

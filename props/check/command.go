@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -60,7 +61,7 @@ type Command struct {
 	// Flags are the common flags it takes.
 	Flags Flags
 	// Property is the property each run checks ("": the entry's default).
-	Property string
+	Property checker.Property
 	// Only keeps the entry out of `check --algo`'s list: it runs as its own command
 	// (partition's whole report), while Run and Lookup still find it by name.
 	Only bool
@@ -90,7 +91,7 @@ func Commands() []Algorithm {
 // of 1m passed") stopped before its entry returned a report of its own: verdict
 // inconclusive, with the reason, for the instance as given. An entry whose output is
 // its own says so in its own shape (Report.Body).
-func Stopped(in Instance, property, command, cause string) *props.Report {
+func Stopped(in Instance, property checker.Property, command, cause string) *props.Report {
 	a, _ := Lookup(in.Algorithm)
 	if a.stopped != nil {
 		return a.stopped(in, cause)
@@ -109,7 +110,7 @@ func Stopped(in Instance, property, command, cause string) *props.Report {
 
 // propertyOf names the property a run of a for property checks (the default where
 // property is "") and the semantics it is judged in; "" where a does not support it.
-func (a Algorithm) propertyOf(property string) (string, string) {
+func (a Algorithm) propertyOf(property checker.Property) (checker.Property, string) {
 	if property == "" {
 		property = a.DefaultProperty
 	}

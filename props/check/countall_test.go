@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -19,7 +20,7 @@ import (
 // through the typed request alike.
 func TestUnicastFamilyCountAll(t *testing.T) {
 	in := check.Instance{Algorithm: "unicast", Topology: "torus:6", Params: map[string]string{"family": "all-placements:3", "dateline": "off"}}
-	first, err := check.Run(context.Background(), in, props.PropDeadlock, check.Options{})
+	first, err := check.Run(context.Background(), in, checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 		t.Fatalf("stop at the first: %v, %d violated, partial %v", first.Verdict, rec.Violated, rec.Partial)
 	}
 	in.Params["stop"] = "false"
-	all, err := check.Run(context.Background(), in, props.PropDeadlock, check.Options{})
+	all, err := check.Run(context.Background(), in, checker.PropDeadlock, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,13 +52,13 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	typed, err := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: unicast.DatelineOff}, Family: &unicast.Family{MaxWorms: 3, MinWorms: 1, Connected: true}, CountAll: true}.Check(context.Background(), props.PropDeadlock, check.Options{})
+	typed, err := check.Unicast{Grid: g, Spec: unicast.Spec{Dateline: unicast.DatelineOff}, Family: &unicast.Family{MaxWorms: 3, MinWorms: 1, Connected: true}, CountAll: true}.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	if err != nil || typed.Reason != all.Reason || typed.Stats.States != all.Stats.States {
 		t.Errorf("typed: %v, %q", err, typed.Reason)
 	}
 	in.Params["family"] = ""
 	in.Params["msgs"] = "0->3"
-	if _, err := check.Run(context.Background(), in, props.PropDeadlock, check.Options{}); err == nil || !strings.Contains(err.Error(), "--stop=false needs --family") {
+	if _, err := check.Run(context.Background(), in, checker.PropDeadlock, check.Options{}); err == nil || !strings.Contains(err.Error(), "--stop=false needs --family") {
 		t.Errorf("--stop=false without a family: %v", err)
 	}
 }
@@ -69,7 +70,7 @@ func TestUnicastFamilyCountAll(t *testing.T) {
 func TestUnicastCountAllInterrupted(t *testing.T) {
 	in := check.Instance{Algorithm: "unicast", Topology: "torus:6", Params: map[string]string{"family": "all-placements:3", "dateline": "off", "stop": "false"}}
 	for n := int64(64); n < 1<<24; n *= 2 {
-		rep, err := check.Run(newCountCtx(n), in, props.PropDeadlock, check.Options{Workers: 1})
+		rep, err := check.Run(newCountCtx(n), in, checker.PropDeadlock, check.Options{Workers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

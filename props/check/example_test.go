@@ -8,10 +8,10 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/treemcast"
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
-	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -23,14 +23,14 @@ func ExampleUnicast_Check() {
 		Pairs:    []unicast.Pair{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}, {Src: 2, Dst: 0}, {Src: 3, Dst: 1}},
 		Dateline: unicast.DatelineOff,
 	}}
-	rep, err := u.Check(context.Background(), props.PropDeadlock, check.Options{})
+	rep, err := u.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(rep.Verdict, rep.Stats.States, "states")
 	u.Spec.Dateline = unicast.DatelineOn
-	rep, _ = u.Check(context.Background(), props.PropDeadlock, check.Options{})
+	rep, _ = u.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	fmt.Println("with dateline classes:", rep.Verdict)
 	// Output:
 	// violated 74 states
@@ -45,7 +45,7 @@ func ExampleTreeMulticast_Check() {
 	for _, pr := range []flit.Prune{flit.PruneNone, flit.PruneOnStop} {
 		t := check.TreeMulticast{Instance: treemcast.Instance{Grid: g, Msgs: ms,
 			Params: treemcast.Params{Prune: pr, Length: 1, Buffer: 1, Ports: flit.OnePort}}}
-		rep, err := t.Check(context.Background(), props.PropDeadlock, check.Options{})
+		rep, err := t.Check(context.Background(), checker.PropDeadlock, check.Options{})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -63,7 +63,7 @@ func ExampleTwoPhase_Check() {
 	b, _ := topology.NewBanyan(16)
 	ms, _ := banyan.ParseMulticasts("1->5,6,7,8;15->7-12", 16)
 	t := check.TwoPhase{Banyan: b, Msgs: ms, Options: banyan.Options{Starts: []int{5, 7}}}
-	rep, err := t.Check(context.Background(), props.PropDeadlock, check.Options{})
+	rep, err := t.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -101,7 +101,7 @@ func ExampleRunSchedule() {
 	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{2, 3})
 	b.Send(0, 3, 1)
 	b.Send(0, 2, 2)
-	for _, prop := range []string{"depth", "any-delay"} {
+	for _, prop := range []checker.Property{checker.PropDepth, checker.PropAnyDelay} {
 		rep, err := check.RunSchedule(context.Background(), b.Schedule(), prop, check.Options{})
 		if err != nil {
 			fmt.Println(err)

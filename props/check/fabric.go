@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model/fabric"
 	"github.com/wormcheck/wormcheck/props"
@@ -23,7 +24,7 @@ routes named, the (port, VL) dependency graph's credit loops listed as ibdmchk l
 and each loop decided under the vct semantics (virtual cut-through, credit-based flow
 control): violated with the minimal deadlock as a replayable trace, holds when no loop can
 fill (wormcheck help fabric).`,
-		Properties: []Support{{props.PropDeadlock, props.SemVCT}},
+		Properties: []Support{{checker.PropDeadlock, props.SemVCT}},
 		Params: []Param{
 			{"fabric", "", "the fabric: a subnet list (subnet.lst, opensm-subnet.lst), an ibsim or ibnetdiscover net file, an ibdm cable list or topology file"},
 			{"lft", "", "the forwarding tables: OpenSM's dump (opensm.fdbs, osm.fdbs or opensm-lfts.dump)"},

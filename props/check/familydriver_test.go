@@ -38,10 +38,10 @@ func (m *cancelMeter) Add(done, _ int64) {
 // familyOf checks req and returns its report and kept result (the family's
 // parameters P), failing the test on an error.
 func familyOf[P any](t *testing.T, ctx context.Context, req interface {
-	Check(context.Context, string, check.Options) (*props.Report, error)
+	Check(context.Context, checker.Property, check.Options) (*props.Report, error)
 }, opt check.Options, parse func([]byte) (*family.Result[P], error)) (*props.Report, *family.Result[P]) {
 	t.Helper()
-	rep, err := req.Check(ctx, props.PropDeadlock, opt)
+	rep, err := req.Check(ctx, checker.PropDeadlock, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,10 +122,10 @@ func TestUnicastFamilyResumeAfterCancel(t *testing.T) {
 	}
 	f := ringFamily(t, family.Shard{})
 	f.Family.Params = [][2]int{{3, 1}}
-	if _, err := f.Check(context.Background(), props.PropDeadlock, check.Options{Resume: prev}); err == nil || !strings.Contains(err.Error(), "parameters") {
+	if _, err := f.Check(context.Background(), checker.PropDeadlock, check.Options{Resume: prev}); err == nil || !strings.Contains(err.Error(), "parameters") {
 		t.Errorf("resume with another length: %v; want a refusal naming the parameters", err)
 	}
-	if _, err := ringFamily(t, family.Shard{Index: 1, Count: 2}).Check(context.Background(), props.PropDeadlock, check.Options{Resume: prev}); err == nil || !strings.Contains(err.Error(), "shard") {
+	if _, err := ringFamily(t, family.Shard{Index: 1, Count: 2}).Check(context.Background(), checker.PropDeadlock, check.Options{Resume: prev}); err == nil || !strings.Contains(err.Error(), "shard") {
 		t.Errorf("resume of another shard: %v; want a refusal naming the shard", err)
 	}
 }
@@ -281,7 +281,7 @@ func TestTreeFamilyResume(t *testing.T) {
 		req  check.TreeMulticast
 		want string
 	}{{other, "shard"}, {one, "family"}, {pruned, "parameters"}} {
-		if _, err := tc.req.Check(context.Background(), props.PropDeadlock, resumed); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := tc.req.Check(context.Background(), checker.PropDeadlock, resumed); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("resuming %s shard %s from shard %s: %v, want an error naming the %s", tc.req.Family.Spec(), tc.req.Shard, sh, err, tc.want)
 		}
 	}
@@ -350,7 +350,7 @@ func TestTreeFamilyEnumerationStopped(t *testing.T) {
 	req, opt := treeFamily(t, "mesh:4x4", 2, flit.PruneOnStop, treemcast.Shard{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep, err := req.Check(ctx, props.PropDeadlock, opt)
+	rep, err := req.Check(ctx, checker.PropDeadlock, opt)
 	if err != nil || rep.Verdict != props.Inconclusive || rep.Result != nil ||
 		rep.Reason != "cancelled: context canceled while enumerating the family's members, after 65536 of 1844160 pairs; no member was checked" {
 		t.Fatalf("an ended context: %v, %+v", err, rep)
@@ -395,7 +395,7 @@ func BenchmarkTreeFamilyShard(b *testing.B) {
 		Family: &treemcast.Family{Grid: g, K: 3}, Shard: treemcast.Shard{Index: 0, Count: 400}}
 	var members, states int64
 	for b.Loop() {
-		rep, err := req.Check(context.Background(), props.PropDeadlock, check.Options{Symmetry: true})
+		rep, err := req.Check(context.Background(), checker.PropDeadlock, check.Options{Symmetry: true})
 		if err != nil {
 			b.Fatal(err)
 		}

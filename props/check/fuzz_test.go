@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -39,7 +40,7 @@ func FuzzRun(f *testing.F) {
 		if a.Name == "multinode" {
 			in.Params["sources"], in.Params["dests"] = "3", "3" // keep the instance small
 		}
-		rep, err := runWithin(t, context.Background(), in, prop, check.Options{MaxStates: 2000}, 30*time.Second)
+		rep, err := runWithin(t, context.Background(), in, checker.Property(prop), check.Options{MaxStates: 2000}, 30*time.Second)
 		if err != nil {
 			return
 		}
@@ -71,7 +72,7 @@ func FuzzRunLarge(f *testing.F) {
 		in := check.Instance{Algorithm: a.Name, Topology: topo, Params: map[string]string{param: value}}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		rep, err := runWithin(t, ctx, in, prop, check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20}, 10*time.Second)
+		rep, err := runWithin(t, ctx, in, checker.Property(prop), check.Options{MaxStates: 2000, MaxMemoryBytes: 256 << 20}, 10*time.Second)
 		if err != nil {
 			return
 		}
@@ -93,7 +94,7 @@ func algoIndex(names []string, name string) uint8 {
 
 // runWithin runs the entry and fails the test when it takes longer than most or returns
 // an error that is not one line of bad input; it returns what Run returned.
-func runWithin(t *testing.T, ctx context.Context, in check.Instance, prop string, opt check.Options, most time.Duration) (*props.Report, error) {
+func runWithin(t *testing.T, ctx context.Context, in check.Instance, prop checker.Property, opt check.Options, most time.Duration) (*props.Report, error) {
 	t.Helper()
 	start := time.Now()
 	rep, err := check.Run(ctx, in, prop, opt)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -25,7 +26,7 @@ func dcf4x4(t *testing.T) *model.Schedule {
 	return s
 }
 
-func runDCF(t *testing.T, topo, prop string, params map[string]string) *props.Report {
+func runDCF(t *testing.T, topo string, prop checker.Property, params map[string]string) *props.Report {
 	t.Helper()
 	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "dcf", Topology: topo, Params: params}, prop, check.Options{})
 	if err != nil {
@@ -39,7 +40,7 @@ func runDCF(t *testing.T, topo, prop string, params map[string]string) *props.Re
 // fewer than d steps, where the steps property (a bound) lets the short one pass.
 func TestStepsExact(t *testing.T) {
 	for claim, want := range map[string]props.Verdict{"2": props.Holds, "1": props.Violated, "3": props.Violated} {
-		if rep := runDCF(t, "torus:4x4", props.PropStepsExact, map[string]string{"steps": claim}); rep.Verdict != want {
+		if rep := runDCF(t, "torus:4x4", checker.PropStepsExact, map[string]string{"steps": claim}); rep.Verdict != want {
 			t.Errorf("steps-exact %s: %v, want %v\n%s", claim, rep.Verdict, want, rep)
 		}
 	}
@@ -51,7 +52,7 @@ func TestStepsExact(t *testing.T) {
 	short := *s
 	short.Unicasts = slices.DeleteFunc(slices.Clone(s.Unicasts), func(u model.Unicast) bool { return u.Step == 2 })
 	for name, sc := range map[string]*model.Schedule{"d+1 steps": &long, "1 step": &short} {
-		rep, err := check.RunSchedule(context.Background(), sc, props.PropStepsExact, check.Options{Steps: 2})
+		rep, err := check.RunSchedule(context.Background(), sc, checker.PropStepsExact, check.Options{Steps: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -59,10 +60,10 @@ func TestStepsExact(t *testing.T) {
 			t.Errorf("%s: steps-exact 2 gave %v, want violated with an instance witness\n%s", name, rep.Verdict, rep)
 		}
 	}
-	if rep, err := check.RunSchedule(context.Background(), &long, props.PropSteps, check.Options{Steps: 2}); err != nil || rep.Verdict != props.Violated {
+	if rep, err := check.RunSchedule(context.Background(), &long, checker.PropSteps, check.Options{Steps: 2}); err != nil || rep.Verdict != props.Violated {
 		t.Errorf("steps (at most 2) of a 3-step schedule: %v %v", rep, err)
 	}
-	if _, err := check.RunSchedule(context.Background(), s, props.PropStepsExact, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+	if _, err := check.RunSchedule(context.Background(), s, checker.PropStepsExact, check.Options{}); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("steps-exact without a count: %v, want bad input", err)
 	}
 }
@@ -71,7 +72,7 @@ func TestStepsExact(t *testing.T) {
 // unicasts leave the source through four channels, so two contend.
 func TestStepwisePerturbedDCF(t *testing.T) {
 	s := dcf4x4(t)
-	if rep, _ := check.RunSchedule(context.Background(), s, props.PropStepwise, check.Options{}); rep.Verdict != props.Holds {
+	if rep, _ := check.RunSchedule(context.Background(), s, checker.PropStepwise, check.Options{}); rep.Verdict != props.Holds {
 		t.Fatalf("DCF 4x4 stepwise: %v", rep)
 	}
 	p := *s
@@ -81,7 +82,7 @@ func TestStepwisePerturbedDCF(t *testing.T) {
 		t.Fatal("DCF 4x4: the source sends nothing in step 2")
 	}
 	p.Unicasts[i].Step = 1
-	rep, err := check.RunSchedule(context.Background(), &p, props.PropStepwise, check.Options{})
+	rep, err := check.RunSchedule(context.Background(), &p, checker.PropStepwise, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestStepwisePerturbedDCF(t *testing.T) {
 // TestDepthFigures checks that the depth report counts what it decided: the
 // channel-sharing pairs (its States) and how 004 Theorem 1 clears them.
 func TestDepthFigures(t *testing.T) {
-	rep := runDCF(t, "torus:16x16", props.PropDepth, nil)
+	rep := runDCF(t, "torus:16x16", checker.PropDepth, nil)
 	if rep.Verdict != props.Holds || rep.Figures["sharing_pairs"] != float64(rep.Stats.States) || len(rep.Notes) != 1 {
 		t.Fatalf("DCF 16x16 depth: %v, figures %v, notes %q", rep.Verdict, rep.Figures, rep.Notes)
 	}
@@ -106,18 +107,18 @@ func TestDepthFigures(t *testing.T) {
 // TestFormula checks the formula judge: DCF meets its formula on the whole grid, EDN's
 // simulation contends, and a formula one tc off is caught at the first point.
 func TestFormula(t *testing.T) {
-	rep := runDCF(t, "torus:16x16", props.PropFormula, nil)
+	rep := runDCF(t, "torus:16x16", checker.PropFormula, nil)
 	if rep.Verdict != props.Holds || rep.Stats.Checked != int64(len(schedule.DefaultGrid())) || rep.Stats.Unit != "timing points" {
 		t.Fatalf("DCF 16x16 formula: %v, checked %d %s", rep, rep.Stats.Checked, rep.Stats.Unit)
 	}
-	edn, err := check.Run(context.Background(), check.Instance{Algorithm: "edn", Topology: "torus:16x16"}, props.PropFormula, check.Options{})
+	edn, err := check.Run(context.Background(), check.Instance{Algorithm: "edn", Topology: "torus:16x16"}, checker.PropFormula, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if edn.Verdict != props.Violated || edn.Witness == nil || edn.Witness.Kind != props.WitnessMeasurement {
 		t.Errorf("EDN 16x16 formula: %v, want violated (its simulation contends)\n%s", edn.Verdict, edn)
 	}
-	one := runDCF(t, "torus:16x16", props.PropFormula, map[string]string{"point": "200,200,1,32"})
+	one := runDCF(t, "torus:16x16", checker.PropFormula, map[string]string{"point": "200,200,1,32"})
 	if one.Stats.Checked != 1 || one.Figures["simulated"] != one.Figures["formula"] {
 		t.Errorf("DCF at one point: %v %v", one.Stats, one.Figures)
 	}
@@ -130,7 +131,7 @@ func TestFormula(t *testing.T) {
 	if bad.Verdict != props.Violated || bad.Witness == nil {
 		t.Errorf("a formula one tc off: %v, want violated", bad.Verdict)
 	}
-	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "dcf", Topology: "torus:4x4", Params: map[string]string{"point": "1,2,0,3"}}, props.PropFormula, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "dcf", Topology: "torus:4x4", Params: map[string]string{"point": "1,2,0,3"}}, checker.PropFormula, check.Options{}); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("tc = 0: %v, want bad input", err)
 	}
 }
@@ -139,7 +140,7 @@ func TestFormula(t *testing.T) {
 // broadcast, DOR's default (plus) breaks Definition 1's condition 3 in step 1.
 func TestZblockTies(t *testing.T) {
 	for ties, want := range map[string]props.Verdict{"paper": props.Holds, "plus": props.Violated} {
-		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "zblock", Topology: "torus:8x8", Params: map[string]string{"ties": ties}}, props.PropValidity, check.Options{})
+		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "zblock", Topology: "torus:8x8", Params: map[string]string{"ties": ties}}, checker.PropValidity, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +154,7 @@ func TestZblockTies(t *testing.T) {
 // U-mesh's recursive doubling (n steps too, but 1, 2, 4 nodes per step where eq. (5)
 // says C(n,i)) and on separate addressing (2^n-1 steps).
 func TestDistributions(t *testing.T) {
-	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "sbt", Topology: "hypercube:5", Params: map[string]string{"base": "2"}}, props.PropDistributions, check.Options{})
+	rep, err := check.Run(context.Background(), check.Instance{Algorithm: "sbt", Topology: "hypercube:5", Params: map[string]string{"base": "2"}}, checker.PropDistributions, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,15 +178,16 @@ func TestDistributions(t *testing.T) {
 // 2 (a ring of 2 has no wrap-around channel), and a directed DDN on a mesh (§3.2).
 func TestPartitionJudges(t *testing.T) {
 	cases := []struct {
-		topo, typ, h, delta, prop string
-		want                      props.Verdict
+		topo, typ, h, delta string
+		prop                checker.Property
+		want                props.Verdict
 	}{
-		{"torus:6x6", "IV", "2", "0", props.PropLevels, props.Holds},
-		{"torus:3x3", "IV", "3", "0", props.PropLevels, props.Violated},
-		{"torus:4x4", "III", "2", "1", props.PropP1P5, props.Holds},
-		{"torus:2x2", "III", "2", "1", props.PropP1P5, props.Violated},
-		{"torus:4x4", "III", "2", "1", props.PropConnected, props.Holds},
-		{"mesh:2x4", "III", "2", "1", props.PropConnected, props.Violated},
+		{"torus:6x6", "IV", "2", "0", checker.PropLevels, props.Holds},
+		{"torus:3x3", "IV", "3", "0", checker.PropLevels, props.Violated},
+		{"torus:4x4", "III", "2", "1", checker.PropP1P5, props.Holds},
+		{"torus:2x2", "III", "2", "1", checker.PropP1P5, props.Violated},
+		{"torus:4x4", "III", "2", "1", checker.PropConnected, props.Holds},
+		{"mesh:2x4", "III", "2", "1", checker.PropConnected, props.Violated},
 	}
 	for _, c := range cases {
 		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: c.topo,
@@ -205,7 +207,7 @@ func TestPartitionJudges(t *testing.T) {
 			}
 		}
 	}
-	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: "torus:4x4", Params: map[string]string{"type": "IV", "h": "3"}}, props.PropLevels, check.Options{}); !errors.Is(err, check.ErrBadInput) {
+	if _, err := check.Run(context.Background(), check.Instance{Algorithm: "partition", Topology: "torus:4x4", Params: map[string]string{"type": "IV", "h": "3"}}, checker.PropLevels, check.Options{}); !errors.Is(err, check.ErrBadInput) {
 		t.Errorf("h=3 on 4x4: %v, want bad input", err)
 	}
 }
@@ -243,7 +245,7 @@ func TestBanyanEnumerate(t *testing.T) {
 func TestPortPairs(t *testing.T) {
 	for multicasts, want := range map[string]float64{"0:5;10:5": 1, "0:5": 0} {
 		rep, err := check.Run(context.Background(), check.Instance{Algorithm: "umesh", Topology: "mesh:4x4",
-			Params: map[string]string{"multicasts": multicasts, "point": "0,0,1,1"}}, props.PropPortPairs, check.Options{})
+			Params: map[string]string{"multicasts": multicasts, "point": "0,0,1,1"}}, checker.PropPortPairs, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +260,7 @@ func TestPortPairs(t *testing.T) {
 // and a point without tc = 1 is refused.
 func TestFlitContention(t *testing.T) {
 	run := func(algo, point string) (*props.Report, error) {
-		return check.Run(context.Background(), check.Instance{Algorithm: algo, Topology: "torus:16x16", Params: map[string]string{"point": point}}, props.PropFlitContention, check.Options{})
+		return check.Run(context.Background(), check.Instance{Algorithm: algo, Topology: "torus:16x16", Params: map[string]string{"point": point}}, checker.PropFlitContention, check.Options{})
 	}
 	d, err := run("dcf", "0,0,1,5")
 	if err != nil {
@@ -290,7 +292,7 @@ func TestCollectivesKeepTheirSchedule(t *testing.T) {
 		want  props.Verdict
 	}{{"2", props.Holds}, {"3", props.Violated}} {
 		in.Params = map[string]string{"steps": tc.steps}
-		rep, err := check.Run(ctx, in, props.PropStepsExact, check.Options{})
+		rep, err := check.Run(ctx, in, checker.PropStepsExact, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

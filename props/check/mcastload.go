@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/pathbased"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -32,7 +33,7 @@ latency per load (witness detail) and the tree's reduction against separate addr
 as figures low_reduction (at the lowest load), max_reduction and max_reduction_load (the
 largest below saturation) and tree_loses_from_load (the first load where the tree is
 slower or saturated while separate addressing is not; absent if none).`,
-		Properties: []Support{{props.PropLatencyCompare, props.SemSim}},
+		Properties: []Support{{checker.PropLatencyCompare, props.SemSim}},
 		Params: []Param{
 			{"dests", "4", "destinations per multicast"},
 			{"loads", "0.005,0.05,0.1", "offered loads, comma-separated"},
@@ -84,7 +85,7 @@ func prepareMcastLoad(r *request) (job, error) {
 
 // McastLoad is the typed request of random multicast traffic carried by tree multicast,
 // separate addressing and, on 2-D meshes, Dual-Path and PM (the registry's "mcast-load",
-// 000 §5.3). Its Check takes props.PropLatencyCompare; Options.Seed seeds the simulator.
+// 000 §5.3). Its Check takes checker.PropLatencyCompare; Options.Seed seeds the simulator.
 type McastLoad struct {
 	Grid *topology.Network
 	// Dests destinations per multicast (0: 4) at each offered load of Loads (nil:
@@ -101,13 +102,13 @@ type McastLoad struct {
 }
 
 // Check checks q for property under opt, as Run does for the same instance by name.
-func (q McastLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (q McastLoad) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, q, property, opt)
 }
 
 // jobFor validates q for property under opt and returns the job that checks it
 // (Request).
-func (q McastLoad) jobFor(property string, opt Options) (job, error) {
+func (q McastLoad) jobFor(property checker.Property, opt Options) (job, error) {
 	if q.Grid == nil {
 		return nil, badf("McastLoad.Grid is nil; give the topology (topology.Parse)")
 	}

@@ -134,7 +134,7 @@ var (
 	})
 	mergeUnicast = merger(unicast.Algorithm, func(m *unicast.FamilyRecord) (string, string) {
 		p := m.Params
-		desc := p.Property
+		desc := string(p.Property)
 		for _, lb := range p.Sizes {
 			desc += fmt.Sprintf(", L=%d B=%d", lb[0], lb[1])
 		}

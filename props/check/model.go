@@ -32,14 +32,14 @@ func RunModel[S any](ctx context.Context, m checker.Model[S], c ModelCheck[S], o
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	prop := ""
+	var prop checker.Property
 	switch {
 	case c.Deadlock && len(c.Invariants) > 0:
-		prop = "deadlock+invariants"
+		prop = checker.PropDeadlockInvariants
 	case c.Deadlock:
-		prop = "deadlock"
+		prop = checker.PropDeadlock
 	case len(c.Invariants) > 0:
-		prop = "invariants"
+		prop = checker.PropInvariants
 	default:
 		return nil, badf("nothing to check: set ModelCheck.Deadlock or give invariants")
 	}

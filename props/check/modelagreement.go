@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/analytic"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -63,7 +64,7 @@ model-agreement evaluates 002 §4's throughput recursion (analytic.MINThroughput
 the copy rates of unwrapped destination ranges) and the slotted simulation
 (sim.SlottedBanyan, seeded by the seed option) and reports both with their relative error; figures offered, model,
 sim, sim_accepted_whole, relerr.`,
-		Properties: []Support{{props.PropModelAgreement, props.SemSim}},
+		Properties: []Support{{checker.PropModelAgreement, props.SemSim}},
 		Params: []Param{
 			{"p", "1", "probability that a node offers a packet in a slot"},
 			{"m", "0", "fraction of packets that are multicasts"},
@@ -103,7 +104,7 @@ func prepareBanyanLoad(r *request) (job, error) {
 
 // BanyanLoad is the typed request of random multicast traffic on the unbuffered
 // broadcast banyan (the registry's "banyan-load", 002 §4). Its Check takes
-// props.PropModelAgreement; Options.Seed seeds the simulation.
+// checker.PropModelAgreement; Options.Seed seeds the simulation.
 type BanyanLoad struct {
 	Banyan *topology.Banyan
 	// P is the probability that a node offers a packet in a slot, M the fraction of
@@ -118,13 +119,13 @@ type BanyanLoad struct {
 }
 
 // Check checks q for property under opt, as Run does for the same instance by name.
-func (q BanyanLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (q BanyanLoad) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, q, property, opt)
 }
 
 // jobFor validates q for property under opt and returns the job that checks it
 // (Request).
-func (q BanyanLoad) jobFor(property string, opt Options) (job, error) {
+func (q BanyanLoad) jobFor(property checker.Property, opt Options) (job, error) {
 	if q.Banyan == nil {
 		return nil, badf("BanyanLoad.Banyan is nil; give the banyan (topology.ParseBanyan)")
 	}
@@ -193,7 +194,7 @@ option) and reports both;
 figures rate, unicast_* and broadcast_* (model, model_literal, sim, sim_ci95, relerr)
 and saturated (1 when the simulation saturated). The worst of the two relative errors
 is judged against the tolerance.`,
-		Properties: []Support{{props.PropModelAgreement, props.SemSim}},
+		Properties: []Support{{checker.PropModelAgreement, props.SemSim}},
 		Params: []Param{
 			{"vcs", "3", "virtual channels per physical channel"},
 			{"length", "32", "flits per message (M)"},
@@ -239,7 +240,7 @@ func prepareCubeLoad(r *request) (job, error) {
 
 // CubeLoad is the typed request of Poisson unicast and broadcast traffic on a binary
 // hypercube (the registry's "cube-load", 003 §3-§4). Its Check takes
-// props.PropModelAgreement; Options.Seed seeds the simulation.
+// checker.PropModelAgreement; Options.Seed seeds the simulation.
 type CubeLoad struct {
 	Grid *topology.Network // a hypercube
 	// VCs virtual channels (0: 3), messages of Length flits (0: 32), a fraction
@@ -254,13 +255,13 @@ type CubeLoad struct {
 }
 
 // Check checks q for property under opt, as Run does for the same instance by name.
-func (q CubeLoad) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (q CubeLoad) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, q, property, opt)
 }
 
 // jobFor validates q for property under opt and returns the job that checks it
 // (Request).
-func (q CubeLoad) jobFor(property string, opt Options) (job, error) {
+func (q CubeLoad) jobFor(property checker.Property, opt Options) (job, error) {
 	if q.Grid == nil {
 		return nil, badf("CubeLoad.Grid is nil; give the hypercube (topology.Parse)")
 	}

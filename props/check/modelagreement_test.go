@@ -33,7 +33,7 @@ func TestBanyanLoadModelAgreement(t *testing.T) {
 		want checker.Verdict
 	}{{2 * math.Abs(rel), checker.Holds}, {math.Abs(rel) / 2, checker.Violated}} {
 		in.Params["tolerance"] = ftoaTest(c.tol)
-		r, err := Run(t.Context(), in, props.PropModelAgreement, Options{Seed: 3})
+		r, err := Run(t.Context(), in, checker.PropModelAgreement, Options{Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestBanyanLoadModelAgreement(t *testing.T) {
 // and a tolerance of zero is violated (a model is never exact), naming the worse error.
 func TestCubeLoadModelAgreement(t *testing.T) {
 	in := Instance{Algorithm: "cube-load", Topology: "hypercube:4", Params: map[string]string{"length": "16", "broadcast": "0.05", "load": "0.3", "cycles": "3000"}}
-	rep, err := Run(t.Context(), in, props.PropModelAgreement, Options{})
+	rep, err := Run(t.Context(), in, checker.PropModelAgreement, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestCubeLoadModelAgreement(t *testing.T) {
 		t.Fatalf("measurement: %s, %+v", rep.Verdict, rep.Witness)
 	}
 	in.Params["tolerance"] = "0"
-	r, err := Run(t.Context(), in, props.PropModelAgreement, Options{})
+	r, err := Run(t.Context(), in, checker.PropModelAgreement, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestMcastLoadLatencyCompare(t *testing.T) {
 		want checker.Verdict
 	}{{low + 0.5, checker.Violated}, {low - 0.5, checker.Holds}} {
 		in.Params["min-reduction"] = strconv.FormatFloat(c.min, 'g', -1, 64)
-		r, err := Run(t.Context(), in, props.PropLatencyCompare, Options{})
+		r, err := Run(t.Context(), in, checker.PropLatencyCompare, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

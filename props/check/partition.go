@@ -9,6 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/multinode"
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -37,7 +38,7 @@ kind is checked with every h dividing both sides and every Type III delta, for -
 (empty: every type), as the claims NP1-NP7 sweep it; --shard i/n checks members i mod n,
 --result F keeps a result file that --resume F continues and 'wormcheck merge' joins,
 and every violated member is counted unless --stop.`,
-		Properties: []Support{{props.PropLevels, props.SemStatic}, {props.PropP1P5, props.SemStatic}, {props.PropConnected, props.SemStatic}},
+		Properties: []Support{{checker.PropLevels, props.SemStatic}, {checker.PropP1P5, props.SemStatic}, {checker.PropConnected, props.SemStatic}},
 		Families:   true,
 		Params: []Param{
 			{"type", "", "DDN type: I, II, III or IV (with family: empty for every type)"},
@@ -93,7 +94,7 @@ func preparePartition(r *request) (job, error) {
 
 // Partition is the typed request of the partition family (the registry's "partition"):
 // the DDNs of Params on a 2-D torus or mesh Grid, with their DCNs. Its Check takes the
-// property (props.PropLevels, props.PropP1P5 or props.PropConnected); Params must fit
+// property (checker.PropLevels, checker.PropP1P5 or checker.PropConnected); Params must fit
 // the grid (partition.Params.Validate: a Type III delta in 1..h-1).
 type Partition struct {
 	Grid   *topology.Network
@@ -102,13 +103,13 @@ type Partition struct {
 
 // Check checks p for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (p Partition) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (p Partition) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, p, property, opt)
 }
 
 // jobFor validates p for property under opt and returns the job that checks it
 // (Request).
-func (p Partition) jobFor(property string, opt Options) (job, error) {
+func (p Partition) jobFor(property checker.Property, opt Options) (job, error) {
 	if p.Grid == nil {
 		return nil, badf("Partition.Grid is nil; give the topology (topology.Parse)")
 	}
@@ -146,11 +147,11 @@ func partitionMember(ctx context.Context, r *request, g *topology.Network, p par
 		return nil, badf("%v", err)
 	}
 	switch r.property {
-	case props.PropLevels:
+	case checker.PropLevels:
 		subnetworks.Levels(g, p, ddns, rep)
-	case props.PropP1P5:
+	case checker.PropP1P5:
 		err = subnetworks.P1P5(ctx, g, p, ddns, rep)
-	case props.PropConnected:
+	case checker.PropConnected:
 		subnetworks.Connected(ctx, g, p, ddns, rep)
 	}
 	rep.Stats.Seconds = time.Since(start).Seconds()
@@ -275,7 +276,7 @@ func (f partitionFamilyRun) run(ctx context.Context, r *request) (*props.Report,
 	rep.Command, rep.Verdict, rep.Result, rep.Family = "check", rec.Verdict, result, rec.Summary()
 	secs := time.Since(start).Seconds()
 	unit := "subnetworks" // what the members' judges examined
-	if r.property == props.PropP1P5 {
+	if r.property == checker.PropP1P5 {
 		unit = "properties"
 	}
 	rep.Stats = props.Stats{Checked: rec.States, Unit: unit, Seconds: secs}
@@ -314,7 +315,7 @@ along a U-torus or U-mesh chain inside each DDN (phase 2) and collected in the D
 (phase 3). Stepwise contention is judged between multicasts. With compare, plain U-torus
 (SPU on a mesh) and every type are built and tabulated; with latency, they are also
 executed at flit level (001 §4.4's comparison).`,
-		Properties: []Support{{props.PropStepwise, props.SemStep}, {props.PropExactlyOnce, props.SemStep}},
+		Properties: []Support{{checker.PropStepwise, props.SemStep}, {checker.PropExactlyOnce, props.SemStep}},
 		Params: []Param{
 			{"type", "III", "DDN type: I, II, III or IV"},
 			{"h", "4", "dilation h (divides both sides)"},
@@ -477,7 +478,7 @@ func prepareMultinode(r *request) (job, error) {
 		case res.Invalid != "":
 			rep.Verdict, rep.Reason = props.Violated, res.Invalid
 			rep.Witness = &props.Witness{Kind: props.WitnessInstance, Violation: res.Invalid, Detail: map[string]string{"invalid": res.Invalid}}
-		case r.property == "stepwise" && res.Contended != nil:
+		case r.property == checker.PropStepwise && res.Contended != nil:
 			rep.Verdict = props.Violated
 			rep.Reason = fmt.Sprintf("multicast %d: %s and %s share %s in step %d", res.Contended.GroupA, res.Contended.First, res.Contended.Second, res.Contended.ChannelName, res.Contended.Step)
 			rep.Witness = &props.Witness{Kind: props.WitnessPair, Violation: rep.Reason, Detail: res.Contended}

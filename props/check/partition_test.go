@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/algos/partition"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/checker/family"
 	"github.com/wormcheck/wormcheck/props"
@@ -22,28 +23,28 @@ func newCountCtx(n int64) *checkertest.CountContext { return checkertest.NewCoun
 // with what they judged so far, never holds.
 func TestPartitionStopsOnCancel(t *testing.T) {
 	in := check.Instance{Algorithm: "partition", Topology: "torus:32x32", Params: map[string]string{"type": "IV", "h": "8"}} // 64 DDNs
-	rep, err := check.Run(newCountCtx(10), in, props.PropConnected, check.Options{})
+	rep, err := check.Run(newCountCtx(10), in, checker.PropConnected, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != props.Inconclusive || rep.Reason != "stopped (context canceled) while building the DDNs" {
 		t.Errorf("connected, cut after 10 looks: %v, %q", rep.Verdict, rep.Reason)
 	}
-	rep, err = check.Run(newCountCtx(64+1+10), in, props.PropConnected, check.Options{})
+	rep, err = check.Run(newCountCtx(64+1+10), in, checker.PropConnected, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != props.Inconclusive || rep.Stats.Checked != 10 || rep.Reason != "stopped (context canceled) after 10 of 64 DDNs, all strongly connected" {
 		t.Errorf("connected, cut after 10 DDNs: %v, %d checked, %q", rep.Verdict, rep.Stats.Checked, rep.Reason)
 	}
-	rep, err = check.Run(newCountCtx(64+1+10), in, props.PropP1P5, check.Options{})
+	rep, err = check.Run(newCountCtx(64+1+10), in, checker.PropP1P5, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != props.Inconclusive || rep.Reason != "P1-P5: 0 violated, 2 undecided" || rep.Text != "P4: stopped (context canceled) before G*1,3" {
 		t.Errorf("p1-p5, cut after 10 pairs: %v, %q, %q", rep.Verdict, rep.Reason, rep.Text)
 	}
-	if rep, err := check.Run(context.Background(), in, props.PropConnected, check.Options{}); err != nil || rep.Verdict != props.Holds {
+	if rep, err := check.Run(context.Background(), in, checker.PropConnected, check.Options{}); err != nil || rep.Verdict != props.Holds {
 		t.Errorf("connected, uncut: %v, %v", rep.Verdict, err)
 	}
 }
@@ -62,7 +63,7 @@ func TestPartitionFamilyResume(t *testing.T) {
 		}
 		return check.Instance{Algorithm: "partition", Topology: "mesh", Params: p}
 	}
-	rep, err := check.Run(context.Background(), in(), props.PropConnected, check.Options{})
+	rep, err := check.Run(context.Background(), in(), checker.PropConnected, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestPartitionFamilyResume(t *testing.T) {
 	cuts := 0
 	for ; cuts < 100; cuts++ {
 		saved := last
-		r, err := check.Run(newCountCtx(200), in(), props.PropConnected, check.Options{Resume: last,
+		r, err := check.Run(newCountCtx(200), in(), checker.PropConnected, check.Options{Resume: last,
 			Checkpoint: func(b []byte) error { saved = append([]byte(nil), b...); return nil }})
 		if err != nil {
 			t.Fatalf("cut %d: %v", cuts, err)
@@ -119,7 +120,7 @@ func TestPartitionFamilyResume(t *testing.T) {
 
 	var shards []*partition.FamilyRecord
 	for _, sh := range []string{"0/2", "1/2"} {
-		r, err := check.Run(context.Background(), in("shard", sh), props.PropConnected, check.Options{})
+		r, err := check.Run(context.Background(), in("shard", sh), checker.PropConnected, check.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestPartitionFamilyResume(t *testing.T) {
 	}
 
 	// --stop ends the shard at its first violated member, partial.
-	r, err := check.Run(context.Background(), in("stop", "true"), props.PropConnected, check.Options{})
+	r, err := check.Run(context.Background(), in("stop", "true"), checker.PropConnected, check.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

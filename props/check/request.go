@@ -21,7 +21,7 @@ type request struct {
 	work      work
 	algo      Algorithm
 	topology  string
-	property  string
+	property  checker.Property
 	semantics string
 	opt       Options
 	params    map[string]string
@@ -47,14 +47,14 @@ func (r *request) field(flag, goField string) string {
 	return "--" + flag
 }
 
-func newRequest(a Algorithm, in Instance, property string, opt Options) (*request, error) {
+func newRequest(a Algorithm, in Instance, property checker.Property, opt Options) (*request, error) {
 	names := a.PropertyNames()
 	if property == "" && a.DefaultProperty != "" {
 		property = a.DefaultProperty
 	}
 	if property == "" {
 		if len(names) != 1 {
-			return nil, badf("--prop is missing; --algo %s supports %s", a.Name, strings.Join(names, ", "))
+			return nil, badf("--prop is missing; --algo %s supports %s", a.Name, propList(names))
 		}
 		property = names[0]
 	}
@@ -67,7 +67,7 @@ func newRequest(a Algorithm, in Instance, property string, opt Options) (*reques
 	}
 	if sem == "" {
 		if !slices.Contains(names, property) {
-			return nil, badf("--prop %q is not supported by --algo %s; it supports %s", property, a.Name, strings.Join(names, ", "))
+			return nil, badf("--prop %q is not supported by --algo %s; it supports %s", property, a.Name, propList(names))
 		}
 		return nil, badf("semantics %q is not supported for %s of %s", opt.Semantics, property, a.Name)
 	}
@@ -294,4 +294,13 @@ func (r *request) seed() uint64 {
 // capture cost no second build or replay; the tests read the counts.
 type work struct {
 	parses, builds, replays int
+}
+
+// propList joins property names for a message.
+func propList(ps []checker.Property) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -61,14 +62,14 @@ permitted outputs are all held); it is violated with a configuration (witness ki
 configuration, with the flit moves that reach it from the empty network in its steps and
 in Report.Trace), and inconclusive only when a search bound is reached. Figures
 cdg_acyclic, duato_proved and escape_vertices say what the sufficient conditions gave.`,
-		Properties: []Support{{props.PropDeadlock, props.SemStatic}},
+		Properties: []Support{{checker.PropDeadlock, props.SemStatic}},
 		Params: []Param{
 			{"routing", "", "routing relation: a built-in (" + strings.Join(routing.Names(), ", ") + ") or a routing file"},
 			{"vcs", "0", "virtual channels per physical channel (0 = the relation's; a multiple of them: each of its VCs then owns as many; routing --booksim: num_vcs)"},
 		},
 		prepare: prepareRouting,
 		stopped: stoppedRouting,
-		Command: &Command{Name: "routing", Usage: routingUsage(), Property: props.PropDeadlock,
+		Command: &Command{Name: "routing", Usage: routingUsage(), Property: checker.PropDeadlock,
 			Flags: FlagTopology | FlagNetwork | FlagJSON | FlagSVG | FlagTrace | FlagBudget},
 	}
 }
@@ -89,7 +90,7 @@ func stoppedRouting(in Instance, cause string) *props.Report {
 	spec := in.Params["routing"]
 	return &props.Report{Schema: props.ReportSchema, Command: "routing",
 		Instance: props.Instance{Topology: in.Topology, Algorithm: spec, Params: map[string]any{"routing": spec}},
-		Property: props.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: cause + " before routing finished; nothing was decided"}
+		Property: checker.PropDeadlock, Semantics: props.SemStatic, Verdict: props.Inconclusive, Reason: cause + " before routing finished; nothing was decided"}
 }
 
 const routingHelp = `wormcheck routing --topo T|--booksim CFG --routing NAME|FILE [--vcs N] [--faults LINKS] [--json] [--svg F.svg] [--trace F.json]

@@ -110,9 +110,9 @@ func ScheduleFile(ctx context.Context, in Instance, opt Options) ([]byte, error)
 // in the registry (a user's plan.Builder output, a schedule file). The report names the
 // algorithm "schedule"; a violation's witness is the contending pair or the broken
 // condition, and for any-delay on schedules of at most 12 unicasts also the explorer's
-// shortest replayable trace (Report.Trace). props.PropChainBound judges a one-multicast
+// shortest replayable trace (Report.Trace). checker.PropChainBound judges a one-multicast
 // schedule at 001 §4.4's three timing points.
-func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Options) (*props.Report, error) {
+func RunSchedule(ctx context.Context, s *model.Schedule, property checker.Property, opt Options) (*props.Report, error) {
 	if s == nil {
 		return nil, badf("no schedule")
 	}
@@ -121,29 +121,29 @@ func RunSchedule(ctx context.Context, s *model.Schedule, property string, opt Op
 	}
 	var r *props.Report
 	switch property {
-	case props.PropValidity:
+	case checker.PropValidity:
 		r = schedule.ValidityContext(ctx, s)
-	case props.PropExactlyOnce:
+	case checker.PropExactlyOnce:
 		r = schedule.ExactlyOnceContext(ctx, s)
-	case props.PropSteps:
+	case checker.PropSteps:
 		r = schedule.StepCount(s, opt.Steps)
-	case props.PropStepsExact:
+	case checker.PropStepsExact:
 		if opt.Steps <= 0 {
 			return nil, badf("--steps is missing: steps-exact checks a claimed step count; give it, e.g. --steps 4")
 		}
 		r = schedule.StepCountExact(s, opt.Steps)
-	case props.PropStepwise:
+	case checker.PropStepwise:
 		r = schedule.StepwiseContext(ctx, s)
-	case props.PropDepth:
+	case checker.PropDepth:
 		r = schedule.Depth(s, schedule.DepthOptions{Context: ctx})
-	case props.PropNodeContention:
+	case checker.PropNodeContention:
 		r = schedule.NodeContention(s)
-	case props.PropChainBound:
+	case checker.PropChainBound:
 		var err error
 		if r, err = chainBound(s, nil); err != nil {
 			return nil, err
 		}
-	case props.PropAnyDelay:
+	case checker.PropAnyDelay:
 		r = schedule.AnyDelayContext(ctx, s)
 		if r.Verdict == props.Violated && len(s.Unicasts) <= 12 {
 			// Small schedules also get the explorer's shortest replayable trace.
@@ -178,25 +178,26 @@ func verifySchedule(ctx context.Context, s *model.Schedule, semantics []string) 
 		return nil, badf("schedule: %v", err)
 	}
 	type job struct {
-		prop, sem string
-		run       func() *props.Report
+		prop checker.Property
+		sem  string
+		run  func() *props.Report
 	}
 	var jobs []job
 	for _, sem := range semantics {
 		switch sem {
 		case props.SemStep:
 			jobs = append(jobs,
-				job{props.PropValidity, sem, func() *props.Report { return schedule.ValidityContext(ctx, s) }},
-				job{props.PropExactlyOnce, sem, func() *props.Report { return schedule.ExactlyOnceContext(ctx, s) }},
-				job{props.PropSteps, sem, func() *props.Report { return schedule.StepCount(s, 0) }},
-				job{props.PropStepwise, sem, func() *props.Report { return schedule.StepwiseContext(ctx, s) }})
+				job{checker.PropValidity, sem, func() *props.Report { return schedule.ValidityContext(ctx, s) }},
+				job{checker.PropExactlyOnce, sem, func() *props.Report { return schedule.ExactlyOnceContext(ctx, s) }},
+				job{checker.PropSteps, sem, func() *props.Report { return schedule.StepCount(s, 0) }},
+				job{checker.PropStepwise, sem, func() *props.Report { return schedule.StepwiseContext(ctx, s) }})
 		case props.SemTimed:
-			jobs = append(jobs, job{props.PropDepth, sem, func() *props.Report { return schedule.Depth(s, schedule.DepthOptions{Context: ctx}) }})
+			jobs = append(jobs, job{checker.PropDepth, sem, func() *props.Report { return schedule.Depth(s, schedule.DepthOptions{Context: ctx}) }})
 			if s.Ports == model.OnePort {
-				jobs = append(jobs, job{props.PropNodeContention, sem, func() *props.Report { return schedule.NodeContention(s) }})
+				jobs = append(jobs, job{checker.PropNodeContention, sem, func() *props.Report { return schedule.NodeContention(s) }})
 			}
 		case props.SemAnyDelay:
-			jobs = append(jobs, job{props.PropAnyDelay, sem, func() *props.Report { return schedule.AnyDelayContext(ctx, s) }})
+			jobs = append(jobs, job{checker.PropAnyDelay, sem, func() *props.Report { return schedule.AnyDelayContext(ctx, s) }})
 		default:
 			return nil, badf("--semantics: unknown semantics %q; use %s", sem, strings.Join(scheduleSemantics(), ","))
 		}
@@ -225,9 +226,9 @@ func markFinding(rs []*props.Report) {
 	var depth, anyd *props.Report
 	for _, r := range rs {
 		switch r.Property {
-		case props.PropDepth:
+		case checker.PropDepth:
 			depth = r
-		case props.PropAnyDelay:
+		case checker.PropAnyDelay:
 			anyd = r
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -25,7 +26,7 @@ func verifyScheduleFile(data []byte, list string) ([]*props.Report, error) {
 	return check.VerifySchedule(context.Background(), s, sems)
 }
 
-func scheduleChecks(s *model.Schedule, prop string) (*props.Report, error) {
+func scheduleChecks(s *model.Schedule, prop checker.Property) (*props.Report, error) {
 	return check.RunSchedule(context.Background(), s, prop, check.Options{})
 }
 
@@ -42,11 +43,11 @@ func TestVerifyScheduleFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]props.Verdict{}
+	got := map[props.Property]props.Verdict{}
 	for _, r := range reps {
 		got[r.Property] = r.Verdict
 	}
-	want := map[string]props.Verdict{"validity": props.Holds, "exactly-once": props.Holds, "steps": props.Holds,
+	want := map[props.Property]props.Verdict{"validity": props.Holds, "exactly-once": props.Holds, "steps": props.Holds,
 		"stepwise": props.Holds, "depth": props.Violated, "any-delay": props.Violated}
 	for p, v := range want {
 		if got[p] != v {
@@ -73,7 +74,7 @@ func TestRenderAndScheduleChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"validity", "exactly-once", "steps", "stepwise", "depth", "any-delay"} {
+	for _, p := range []checker.Property{"validity", "exactly-once", "steps", "stepwise", "depth", "any-delay"} {
 		r, err := scheduleChecks(s, p)
 		if err != nil || r.Property != p {
 			t.Fatalf("%s: %v", p, err)

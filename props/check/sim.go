@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
@@ -35,7 +36,7 @@ func simAlgorithm() Algorithm {
 		Name:       "sim",
 		Summary:    "timed flit-level simulation, with the formula or model beside it",
 		Doc:        "The timed flit-level simulator in every mode (wormcheck help sim).",
-		Properties: []Support{{props.PropLatency, props.SemSim}},
+		Properties: []Support{{checker.PropLatency, props.SemSim}},
 		Params: []Param{
 			{"selection", "first", "with --routing, where the relation permits several outputs the route takes: first (the most preferred) or hash (spread over them by a hash of source, destination and router, as ECMP)"},
 			{"routing", "", "routing relation (needed on an irregular network): a built-in (updown, shortest-path, dragonfly-min, fattree-nca, ...) or a routing file"},
@@ -294,7 +295,7 @@ func stoppedSim(in Instance, cause string) *props.Report {
 	}
 	reason := cause + " before the run started; nothing was measured"
 	rep := &props.Report{Schema: props.ReportSchema, Instance: props.Instance{Topology: spec, Algorithm: "sim", Params: map[string]any{}},
-		Property: props.PropLatency, Semantics: props.SemSim, Verdict: props.Inconclusive, Reason: reason}
+		Property: checker.PropLatency, Semantics: props.SemSim, Verdict: props.Inconclusive, Reason: reason}
 	rep.Body = &stoppedSimBody{spec: spec, algo: in.Params["algo"], reason: reason}
 	return rep
 }

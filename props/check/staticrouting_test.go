@@ -65,7 +65,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	run := func(routing string) *props.Report {
 		t.Helper()
 		rep, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{
-			"msgs": "0->5", "routing": routing}}, props.PropLiveness, Options{MaxStates: 1_000_000})
+			"msgs": "0->5", "routing": routing}}, checker.PropLiveness, Options{MaxStates: 1_000_000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func TestUnicastLivenessThroughRun(t *testing.T) {
 	if budget.Verdict != checker.Holds || budget.Stats.States == 0 {
 		t.Errorf("nonminimal:1: %s, %d states", budget.Verdict, budget.Stats.States)
 	}
-	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, props.PropLiveness, Options{})
+	_, err := Run(t.Context(), Instance{Algorithm: "unicast", Topology: "mesh:2x3", Params: map[string]string{"family": "all-placements:1"}}, checker.PropLiveness, Options{})
 	if !errors.Is(err, ErrBadInput) {
 		t.Errorf("liveness of a family: %v, want bad input", err)
 	}
@@ -169,14 +169,14 @@ func TestRoutingWatchesItsContext(t *testing.T) {
 	in := Instance{Algorithm: "routing", Topology: "torus:8x8", Params: map[string]string{"routing": "adaptive"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rep, err := Run(ctx, in, props.PropDeadlock, Options{})
+	rep, err := Run(ctx, in, checker.PropDeadlock, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != props.Inconclusive {
 		t.Errorf("cancelled: verdict %s, want inconclusive", rep.Verdict)
 	}
-	rep, err = Run(context.Background(), in, props.PropDeadlock, Options{})
+	rep, err = Run(context.Background(), in, checker.PropDeadlock, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/subnetworks"
 )
@@ -17,7 +18,7 @@ func subnetworksAlgorithm() Algorithm {
 		Name:       "subnetworks",
 		Summary:    "DDN/DCN subnetworks of 001, their contention levels and P1-P5",
 		Doc:        "The data-distributing and data-collecting networks of 001 on a 2-D torus or mesh, with their node and link contention levels and every property judged (wormcheck help partition).",
-		Properties: []Support{{props.PropP1P5, props.SemStatic}},
+		Properties: []Support{{checker.PropP1P5, props.SemStatic}},
 		Params: []Param{
 			{"type", "", "DDN type: I, II, III or IV"},
 			{"h", "0", "dilation h (divides both sides)"},

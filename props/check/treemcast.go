@@ -38,8 +38,8 @@ invariants in every reachable state, plus deadlock. With --search swarm (and
 lasso; a deadlock found is minimised to the multicasts involved ("2 of 6 multicasts are
 involved"), whose instance is searched exhaustively for the shortest trace; finding
 nothing is inconclusive, never holds.`,
-		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropExactlyOnce, props.SemFlit}},
-		DefaultProperty: props.PropDeadlock,
+		Properties:      []Support{{checker.PropDeadlock, props.SemFlit}, {checker.PropGlobalDeadlock, props.SemFlit}, {checker.PropExactlyOnce, props.SemFlit}},
+		DefaultProperty: checker.PropDeadlock,
 		Families:        true,
 		Params: []Param{
 			{"msgs", "", `multicasts "SRC->D1,D2;SRC->D1": e.g. "(0,0)->(2,0),(2,2);(2,2)->(0,2),(0,0)"`},
@@ -60,7 +60,7 @@ nothing is inconclusive, never holds.`,
 
 // TreeMulticast is the typed request of tree-based multicast with pruning (the
 // registry's "tree-mcast", 000 §2-§3) in the flit semantics. Its Check takes the property
-// (props.PropDeadlock, props.PropGlobalDeadlock or props.PropExactlyOnce).
+// (checker.PropDeadlock, checker.PropGlobalDeadlock or checker.PropExactlyOnce).
 type TreeMulticast struct {
 	// Instance is one instance: its grid, multicasts, parameters (a zero Length means 1
 	// data flit, a zero Buffer 2 flits) and relation.
@@ -75,13 +75,13 @@ type TreeMulticast struct {
 
 // Check checks t for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (t TreeMulticast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (t TreeMulticast) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, t, property, opt)
 }
 
 // jobFor validates t for property under opt and returns the job that checks it
 // (Request).
-func (t TreeMulticast) jobFor(property string, opt Options) (job, error) {
+func (t TreeMulticast) jobFor(property checker.Property, opt Options) (job, error) {
 	if t.Instance.Grid == nil {
 		return nil, badf("TreeMulticast.Instance.Grid is nil; give the topology (topology.Parse)")
 	}
@@ -217,10 +217,10 @@ func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *f
 		walkers = r.opt.Workers
 	}
 	opt := checker.SwarmOptions[flit.State]{
-		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: treemcast.LocalDeadlocks(r.property),
+		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
 		Progress: r.opt.Progress, ProgressLabel: "tree multicast on " + in.Grid.Spec(),
 	}
-	if r.property == treemcast.PropExactlyOnce {
+	if r.property == checker.PropExactlyOnce {
 		opt.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
 	}
 	res, err := treemcast.Swarm(ctx, in, m, opt)
@@ -276,9 +276,9 @@ func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *f
 func treeMcastOne(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
 	o := checkerOptions[flit.State](ctx, r)
 	o.CheckDeadlock = true
-	o.CheckLocalDeadlock = treemcast.LocalDeadlocks(r.property)
+	o.CheckLocalDeadlock = r.property.LocalDeadlocks()
 	o.CheckLiveness = true
-	if r.property == treemcast.PropExactlyOnce {
+	if r.property == checker.PropExactlyOnce {
 		o.Invariants = append(m.Invariants(), treemcast.Invariants(in, m)...)
 	}
 	symNote := ""
@@ -358,7 +358,7 @@ func treeMcastLasso(in treemcast.Instance, m *flit.Model, v *checker.Violation[f
 		Title: "tree multicast on " + in.Grid.Spec() + ": " + v.Kind.String(), Subtitle: v.Message}
 }
 
-func treeMcastReport(in treemcast.Instance, prop string) *props.Report {
+func treeMcastReport(in treemcast.Instance, prop checker.Property) *props.Report {
 	tp := in.TraceParams()
 	rep := &props.Report{
 		Instance: props.Instance{Topology: in.Grid.Spec(), Algorithm: "tree-mcast", Params: map[string]any{
@@ -432,7 +432,7 @@ func treeMcastFamily(ctx context.Context, r *request, f treemcast.Family, sh tre
 	secs := time.Since(start).Seconds()
 	rep.Stats = props.Stats{States: rec.States, Transitions: rec.Transitions, Seconds: secs, StatesPerSec: float64(rec.States) / max(secs, 1e-9),
 		Store: r.opt.Store.String(), CollisionBound: rec.CollisionBound}
-	if r.opt.Reduction && !r.opt.Symmetry && r.property != props.PropExactlyOnce {
+	if r.opt.Reduction && !r.opt.Symmetry && r.property != checker.PropExactlyOnce {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("a member whose unreduced search passes %d states is decided by the partial-order-reduced search (stubborn sets), and its count is the reduced graph's", treemcast.FirstPass))
 	}
 	if rec.Verdict != props.Violated {

@@ -45,8 +45,8 @@ swarm --time-limit T, randomised walks on every core hunt for a deadlock where t
 exhaustive search cannot finish; what they find is minimised to the worms involved,
 whose instance alone is searched exhaustively for the shortest trace, replayed on the
 full instance; finding nothing is inconclusive.`,
-		Properties:      []Support{{props.PropDeadlock, props.SemFlit}, {props.PropGlobalDeadlock, props.SemFlit}, {props.PropLiveness, props.SemFlit}},
-		DefaultProperty: "deadlock",
+		Properties:      []Support{{checker.PropDeadlock, props.SemFlit}, {checker.PropGlobalDeadlock, props.SemFlit}, {checker.PropLiveness, props.SemFlit}},
+		DefaultProperty: checker.PropDeadlock,
 		Families:        true,
 		Params: []Param{
 			{"msgs", "", `worms SRC->DST, comma-separated: "0->5,3->1" or "(0,1)->(2,2)"`},
@@ -69,7 +69,7 @@ full instance; finding nothing is inconclusive.`,
 // Unicast is the typed request of the unicast family (the registry's "unicast"): worms
 // on a mesh, torus or hypercube under dimension-order routing (dateline classes on tori)
 // or a routing relation, in the flit semantics. Its Check takes the property
-// (props.PropDeadlock, props.PropGlobalDeadlock or props.PropLiveness).
+// (checker.PropDeadlock, checker.PropGlobalDeadlock or checker.PropLiveness).
 type Unicast struct {
 	// Grid is the topology; Spec.Topology is ignored.
 	Grid *topology.Network
@@ -91,13 +91,13 @@ type Unicast struct {
 
 // Check checks u for property under opt, as Run does for the same instance given by
 // name; errors wrapping ErrBadInput name the field at fault.
-func (u Unicast) Check(ctx context.Context, property string, opt Options) (*props.Report, error) {
+func (u Unicast) Check(ctx context.Context, property checker.Property, opt Options) (*props.Report, error) {
 	return Run(ctx, u, property, opt)
 }
 
 // jobFor validates u for property under opt and returns the job that checks it
 // (Request).
-func (u Unicast) jobFor(property string, opt Options) (job, error) {
+func (u Unicast) jobFor(property checker.Property, opt Options) (job, error) {
 	if u.Grid == nil {
 		return nil, badf("Unicast.Grid is nil; give the topology (topology.Parse)")
 	}
@@ -208,8 +208,8 @@ func (u Unicast) prepare(r *request) (job, error) {
 		if len(sp.Pairs) > 0 {
 			return nil, badf("--family and --msgs exclude each other")
 		}
-		if r.property == props.PropLiveness {
-			return nil, badf("--prop %s checks one instance (--msgs), not a family", props.PropLiveness)
+		if r.property == checker.PropLiveness {
+			return nil, badf("--prop %s checks one instance (--msgs), not a family", checker.PropLiveness)
 		}
 		fam := *u.Family
 		if len(fam.Params) == 0 {
@@ -243,7 +243,7 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("%v", err)
 	}
-	if r.property == props.PropLiveness {
+	if r.property == checker.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
 	}
 	if r.opt.Swarm {
@@ -252,7 +252,7 @@ func (u Unicast) prepare(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
 		opt.Invariants = m.Invariants()
-		opt.CheckLocalDeadlock = localDeadlocks(r.property)
+		opt.CheckLocalDeadlock = r.property.LocalDeadlocks()
 		res := searchUnicast(r, m, opt)
 		return unicastReport(sp, r.property, &res, &r.work), nil
 	}, nil
@@ -273,7 +273,7 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 		return nil, badf("%v", err)
 	}
 	reduction := ""
-	if r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock) {
+	if r.opt.Reduction && (r.property == checker.PropDeadlock || r.property == checker.PropGlobalDeadlock) {
 		reduction = "stubborn"
 	}
 	name := fam.Spec()
@@ -289,7 +289,7 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 				return nil, family.Member{Msgs: msgs}, badf("%v", err)
 			}
 			opt := checkerOptions[flit.State](ctx, mr)
-			opt.Progress, opt.Invariants, opt.CheckLocalDeadlock = nil, m.Invariants(), localDeadlocks(mr.property)
+			opt.Progress, opt.Invariants, opt.CheckLocalDeadlock = nil, m.Invariants(), mr.property.LocalDeadlocks()
 			res := searchUnicast(mr, m, opt)
 			rep := unicastReport(ms, mr.property, &res, &mr.work)
 			return rep, memberOf(rep, msgs, 0), nil
@@ -373,7 +373,7 @@ func unicastFamily(ctx context.Context, r *request, g *topology.Network, sp unic
 // unicastReport turns a unicast search result into a Report with its witness, trace and
 // pictures, drawn from the model and trace the result carries; a result without them
 // is replayed once, counted in w.
-func unicastReport(sp unicast.Spec, property string, res *unicast.Result, w *work) *props.Report {
+func unicastReport(sp unicast.Spec, property checker.Property, res *unicast.Result, w *work) *props.Report {
 	p := unicast.ParamsOf(sp)
 	params := map[string]any{"msgs": p.Msgs, "length": p.Length, "buffers": p.Buffers, "vcs": p.VCs, "dateline": p.Dateline, "ports": p.Ports}
 	if sp.Routing != nil {
@@ -439,10 +439,7 @@ func replayUnicast(_ context.Context, tf *tracefile.File) (*props.Report, error)
 	return rep, nil
 }
 
-// localDeadlocks reports whether property p is checked with local-deadlock detection.
-func localDeadlocks(p string) bool { return p != props.PropGlobalDeadlock }
-
-// unicastLiveness decides props.PropLiveness for one instance. The witness of a lasso names
+// unicastLiveness decides checker.PropLiveness for one instance. The witness of a lasso names
 // the instance in its Detail (topology and parameters) and lists the actions from the
 // initial state, the cycle from CycleStart.
 func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
@@ -453,7 +450,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	}
 	// The lasso travels as a search result does, so that its report has the trace file
 	// (--trace), picture and capture of a deadlock check's lasso, its shape kept.
-	ur := &unicast.Result{Property: props.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
+	ur := &unicast.Result{Property: checker.PropLiveness, Verdict: res.Verdict, States: res.States, Transitions: res.Transitions,
 		Seconds: time.Since(start).Seconds(), Model: m, Violation: res.Reason}
 	if v := res.Violation; v != nil {
 		ur.Trace, ur.Kind, ur.Violation = v.Trace, v.Kind, v.Message
@@ -461,7 +458,7 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 			ur.CycleStart = v.CycleStart
 		}
 	}
-	rep := unicastReport(sp, props.PropLiveness, ur, new(work))
+	rep := unicastReport(sp, checker.PropLiveness, ur, new(work))
 	rep.Stats.StatesPerSec = float64(res.States) / max(ur.Seconds, 1e-9)
 	rep.Stats.Store = ""
 	rep.Stats.Reduction = props.ReductionNone // CheckLiveness explores the model itself
@@ -479,7 +476,7 @@ func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unica
 		walkers = r.opt.Workers
 	}
 	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
-		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: localDeadlocks(r.property),
+		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
 		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
 	})
 	if err != nil {
@@ -531,7 +528,7 @@ func searchUnicast(r *request, m *flit.Model, opt checker.Options[flit.State]) u
 	switch {
 	case r.opt.FlitModel:
 		return unicast.SearchFull(m, opt)
-	case r.opt.Reduction && (r.property == props.PropDeadlock || r.property == props.PropGlobalDeadlock):
+	case r.opt.Reduction && (r.property == checker.PropDeadlock || r.property == checker.PropGlobalDeadlock):
 		if r.opt.ReducedOnly {
 			return unicast.SearchReducedFirstPass(m, opt, 0)
 		}

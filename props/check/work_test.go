@@ -3,6 +3,7 @@ package check
 import (
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -12,7 +13,7 @@ import (
 // the trace its search found. Its saved trace replays to the same witness.
 func TestViolatedCheckWorksOnce(t *testing.T) {
 	r, j, err := prepare(Instance{Algorithm: "unicast", Topology: "torus:4",
-		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, props.PropDeadlock, Options{})
+		Params: map[string]string{"msgs": "0->2,1->3,2->0,3->1", "dateline": "off"}}, checker.PropDeadlock, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestViolatedCheckWorksOnce(t *testing.T) {
 // on that model, to confirm it.
 func TestViolatedTreeCheckWorksOnce(t *testing.T) {
 	r, j, err := prepare(Instance{Algorithm: "tree-mcast", Topology: "mesh:2x2",
-		Params: map[string]string{"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}, props.PropDeadlock, Options{})
+		Params: map[string]string{"msgs": "(0,0)->(1,0),(0,1);(1,1)->(0,1),(1,0)", "pruning": "none", "buffers": "1"}}, checker.PropDeadlock, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

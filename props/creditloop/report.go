@@ -137,7 +137,7 @@ func NewReport(a *Analysis, meta Meta, faulted *Analysis, faults []string) *Repo
 	r := &Report{analysis: a, faulted: faulted}
 	r.Schema, r.Command = props.ReportSchema, Algorithm
 	r.Instance = props.Instance{Topology: meta.File, Algorithm: Algorithm, Params: meta.Params}
-	r.Property, r.Semantics = props.PropDeadlock, props.SemVCT
+	r.Property, r.Semantics = checker.PropDeadlock, props.SemVCT
 	r.Verdict = main.Verdict()
 	r.Stats = props.Stats{Checked: main.Pairs.Pairs, Unit: "routes", Seconds: a.Seconds}
 	if faulted != nil {

@@ -21,7 +21,7 @@ func SaveTrace(in *Instance, m *vct.Model, tr checker.Trace[vct.State], file, vi
 	if err != nil {
 		return nil, err
 	}
-	tf := &tracefile.File{Format: tracefile.Format, Algorithm: Algorithm, Topology: file, Property: props.PropDeadlock,
+	tf := &tracefile.File{Format: tracefile.Format, Algorithm: Algorithm, Topology: file, Property: checker.PropDeadlock,
 		Semantics: props.SemVCT, Params: params, Violation: violation}
 	for _, s := range tr.Steps[1:] {
 		tf.Actions = append(tf.Actions, uint64(s.Action))
@@ -83,7 +83,7 @@ func Replay(tf *tracefile.File) (*props.Report, *Replayed, error) {
 	}
 	violation := fmt.Sprintf("deadlock: %d packets stand still forever", len(stuck))
 	rep := &props.Report{Schema: props.ReportSchema, Instance: props.Instance{Topology: tf.Topology, Algorithm: Algorithm},
-		Property: props.PropDeadlock, Semantics: props.SemVCT, Verdict: props.Violated, Reason: violation,
+		Property: checker.PropDeadlock, Semantics: props.SemVCT, Verdict: props.Violated, Reason: violation,
 		Witness: Witness(m, tr, violation), Trace: tf,
 		Stats: props.Stats{Checked: int64(len(actions)), Unit: "steps"}}
 	rep.Evidence = &props.FabricEvidence{Fabric: m.Config().Fabric, Cycle: waitCycle(m, last), Model: m, Trace: tr, Violation: violation,

@@ -48,7 +48,7 @@ func crossRelations(t *testing.T, g *topology.Network) []routing.Relation {
 }
 
 // TestExactAgreesWithExplorer is the cross-check of the exact decision against the flit
-// explorer (issue 24 item 5), one subtest per topology and relation ("mesh:4x4/duato";
+// explorer, one subtest per topology and relation ("mesh:4x4/duato";
 // a relation defined twice gets "#01"). On meshes, tori and hypercubes, for every
 // built-in and testdata routing file: a violation's configuration is realised (worm
 // lengths as held, buffers of one flit), its saved trace replays to a deadlock, and the

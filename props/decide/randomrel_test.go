@@ -23,8 +23,7 @@ import (
 )
 
 // Random routing relations, checked against oracles that share no code with the exact
-// decision (issue 24: the decision must be right for any relation a user brings, not
-// only the built-ins). A relation is an explicit table, one row per (router, input
+// decision (it must be right for any relation a user brings, not only the built-ins). A relation is an explicit table, one row per (router, input
 // channel, input VC, destination), started from a built-in and mutated at random:
 // outputs that depend on the input channel, non-minimal hops and U-turns, other VCs,
 // and strands. It is built both as a routing file (routing.ParseFile, the trusted

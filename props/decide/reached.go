@@ -64,7 +64,7 @@ func reachExactly(m *flit.Model, c *Configuration, opt checker.Options[flit.Stat
 	if len(m.Successors(final, nil)) != 0 || m.Terminal(final) {
 		return unicast.Result{}, false
 	}
-	res := unicast.Result{Verdict: checker.Violated, Property: "deadlock", Kind: checker.KindDeadlock, Model: m,
+	res := unicast.Result{Verdict: checker.Violated, Property: checker.PropDeadlock, Kind: checker.KindDeadlock, Model: m,
 		Trace: v.Trace, Depth: len(v.Trace.Steps) - 1, States: r.Stats.States,
 		Violation: "deadlock: " + unicast.Blocked(m, final), Stuck: m.Stuck(final)}
 	return res, true

@@ -314,7 +314,7 @@ func schedule(m *flit.Model, c *Configuration, order []int) (unicast.Result, err
 	if err := m.CheckAll(s); err != nil {
 		return unicast.Result{}, err
 	}
-	return unicast.Result{Verdict: checker.Violated, Property: "deadlock", Kind: checker.KindDeadlock, Model: m,
+	return unicast.Result{Verdict: checker.Violated, Property: checker.PropDeadlock, Kind: checker.KindDeadlock, Model: m,
 		Trace: tr, Depth: tr.Len(), Violation: m.DeadlockText(s, true)}, nil
 }
 

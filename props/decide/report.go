@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/algos/unicast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -139,7 +140,7 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 			Schema:    props.ReportSchema,
 			Command:   "routing",
 			Instance:  props.Instance{Topology: d.Topology, Algorithm: d.Relation, Params: map[string]any{"vcs": d.VCs}},
-			Property:  "deadlock",
+			Property:  checker.PropDeadlock,
 			Semantics: "static",
 			Verdict:   d.Verdict,
 			Reason:    d.Reason(),

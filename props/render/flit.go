@@ -155,8 +155,10 @@ func (f frame) height() float64 {
 	return 2*f.pad + float64(f.y1-f.y0)*cell
 }
 
-// DrawFlit renders p as an SVG document. It fails if the grid is not 1-D or 2-D or an
-// index is out of range.
+// DrawFlit renders p as an SVG document: a 1-D or 2-D mesh or torus on its grid, any
+// other network (a hypercube, a grid of three or more dimensions, an irregular network)
+// where graphLayout places its nodes. It fails only when p has no network or names a
+// node, channel, virtual channel or message that is not there.
 func DrawFlit(p FlitPicture) ([]byte, error) {
 	g := p.Grid
 	if g == nil {

@@ -33,11 +33,11 @@ func tm1(t testing.TB) (treemcast.Instance, *flit.Model, checker.Trace[flit.Stat
 	p := treemcast.DefaultParams()
 	p.Buffer, p.Prune = 1, flit.PruneNone
 	in := treemcast.Instance{Grid: g, Msgs: msgs, Params: p}
-	res, m, err := treemcast.Check(in, treemcast.CheckOptions{Prop: treemcast.PropDeadlock})
+	res, m, err := treemcast.Check(in, treemcast.CheckOptions{Prop: checker.PropDeadlock})
 	if err != nil || res.Violation == nil {
 		t.Fatalf("no deadlock: %v", err)
 	}
-	return in, m, res.Violation.Trace, treemcast.TraceFile(in, m, treemcast.PropDeadlock, res.Violation)
+	return in, m, res.Violation.Trace, treemcast.TraceFile(in, m, checker.PropDeadlock, res.Violation)
 }
 
 // TestTM1Deadlock draws the Fig. 3 deadlock: both blocked headers, the wait-for cycle

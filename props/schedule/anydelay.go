@@ -313,7 +313,7 @@ func AnyDelay(s *model.Schedule) *props.Report { return AnyDelayContext(context.
 // AnyDelayContext is AnyDelay that stops when ctx ends (a signal, a budget): the report
 // is then inconclusive and counts the pairs examined.
 func AnyDelayContext(ctx context.Context, s *model.Schedule) *props.Report {
-	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
+	r := newReport(s, checker.PropAnyDelay, props.SemAnyDelay)
 	w, pairs, err := decideAnyDelay(ctx, s)
 	if errors.As(err, new(errStopped)) {
 		r.Stats.States = int64(pairs)
@@ -326,7 +326,7 @@ func AnyDelayContext(ctx context.Context, s *model.Schedule) *props.Report {
 	if w != nil {
 		// The pipelined execution is a replayable trace of the any-delay model
 		// (ReplayAnyDelay); Algorithm, Topology and Params are left for the caller.
-		r.Trace = &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: props.PropAnyDelay,
+		r.Trace = &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: checker.PropAnyDelay,
 			Semantics: props.SemAnyDelay, Actions: w.Actions, Labels: w.Interleaving, Violation: "any-delay contention on " + w.Channel}
 	}
 	return finish(r, w, fmt.Sprintf("happens-before decision over %d channel-sharing pairs", pairs))

@@ -230,7 +230,7 @@ func ExploreAnyDelay(s *model.Schedule, opt checker.Options[AnyDelayState]) (*ch
 // caller, who knows how the schedule was built). Bounds in opt make the verdict
 // inconclusive, never holds.
 func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *props.Report {
-	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
+	r := newReport(s, checker.PropAnyDelay, props.SemAnyDelay)
 	res, _, err := ExploreAnyDelay(s, opt)
 	if err != nil {
 		return fail(r, err)
@@ -265,7 +265,7 @@ func AnyDelayBFS(s *model.Schedule, opt checker.Options[AnyDelayState]) *props.R
 			}
 		}
 	}
-	tf := &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: props.PropAnyDelay,
+	tf := &tracefile.File{Format: tracefile.Format, Topology: s.Topology.Spec(), Property: checker.PropAnyDelay,
 		Semantics: props.SemAnyDelay, Violation: v.Message}
 	for _, st := range steps[1:] {
 		w.Interleaving = append(w.Interleaving, st.Label)
@@ -297,7 +297,7 @@ func ReplayAnyDelay(s *model.Schedule, tf *tracefile.File) (*props.Report, error
 			return nil, fmt.Errorf("trace step %d is %q in the file but %q in the model", k+1, tf.Labels[k], st.Label)
 		}
 	}
-	r := newReport(s, props.PropAnyDelay, props.SemAnyDelay)
+	r := newReport(s, checker.PropAnyDelay, props.SemAnyDelay)
 	r.Command = "replay"
 	if err := m.AnyDelayInvariant().Check(tr.Steps[len(tr.Steps)-1].State); err != nil {
 		return finish(r, &props.ScheduleWitness{Kind: "channel", ChannelID: -1, Note: err.Error()}, "replayed"), nil

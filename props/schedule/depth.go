@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -663,7 +664,7 @@ func DecideDepth(s *model.Schedule, opt DepthOptions) (*DepthResult, error) {
 // The report's Stats.States is the number of channel-sharing pairs decided; the reason
 // says how many Theorem 1 clears by which condition.
 func Depth(s *model.Schedule, opt DepthOptions) *props.Report {
-	r := newReport(s, props.PropDepth, props.SemTimed)
+	r := newReport(s, checker.PropDepth, props.SemTimed)
 	t0 := time.Now()
 	res, err := DecideDepth(s, opt)
 	if errors.As(err, new(errStopped)) {

@@ -3,6 +3,7 @@ package schedule
 import (
 	"fmt"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -17,7 +18,7 @@ import (
 // so contention comes from concurrent groups (Schedule.Group) or repeated deliveries.
 // The witness names the two unicasts, the node, the parameters and both intervals.
 func NodeContention(s *model.Schedule) *props.Report {
-	r := newReport(s, props.PropNodeContention, props.SemTimed)
+	r := newReport(s, checker.PropNodeContention, props.SemTimed)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}

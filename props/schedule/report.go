@@ -11,7 +11,7 @@ import (
 )
 
 // newReport starts the report of a schedule check.
-func newReport(s *model.Schedule, prop, sem string) *props.Report {
+func newReport(s *model.Schedule, prop props.Property, sem string) *props.Report {
 	return &props.Report{
 		Schema:    props.ReportSchema,
 		Command:   "verify",

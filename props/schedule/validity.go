@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -27,7 +28,7 @@ func Validity(s *model.Schedule) *props.Report { return ValidityContext(context.
 // condition's pass; when ctx has ended the report is inconclusive and says which
 // conditions held before it.
 func ValidityContext(ctx context.Context, s *model.Schedule) *props.Report {
-	r := newReport(s, props.PropValidity, props.SemStep)
+	r := newReport(s, checker.PropValidity, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -156,7 +157,7 @@ func ExactlyOnce(s *model.Schedule) *props.Report { return ExactlyOnceContext(co
 // group's pass reads them all); when ctx has ended the report is inconclusive and says
 // how many groups were served exactly once before it.
 func ExactlyOnceContext(ctx context.Context, s *model.Schedule) *props.Report {
-	r := newReport(s, props.PropExactlyOnce, props.SemStep)
+	r := newReport(s, checker.PropExactlyOnce, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -237,7 +238,7 @@ func LowerBound(g *topology.Network, ports model.PortModel, m int) int {
 // want steps, or when s takes fewer steps than the lower bound (then some destination
 // cannot have been served).
 func StepCount(s *model.Schedule, want int) *props.Report {
-	r := newReport(s, props.PropSteps, props.SemStep)
+	r := newReport(s, checker.PropSteps, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -268,7 +269,7 @@ func StepCount(s *model.Schedule, want int) *props.Report {
 // x 2^d torus, no more and no fewer). The witness is an instance witness of kind
 // "steps". want must be positive; otherwise the report is inconclusive.
 func StepCountExact(s *model.Schedule, want int) *props.Report {
-	r := newReport(s, props.PropStepsExact, props.SemStep)
+	r := newReport(s, checker.PropStepsExact, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}
@@ -303,7 +304,7 @@ func Stepwise(s *model.Schedule) *props.Report { return StepwiseContext(context.
 // has ended the report is inconclusive and counts the unicasts found arc-disjoint from
 // the earlier ones of their step.
 func StepwiseContext(ctx context.Context, s *model.Schedule) *props.Report {
-	r := newReport(s, props.PropStepwise, props.SemStep)
+	r := newReport(s, checker.PropStepwise, props.SemStep)
 	if err := s.Check(); err != nil {
 		return fail(r, err)
 	}

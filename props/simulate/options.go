@@ -72,8 +72,8 @@ const defaultLoad = 0.05
 // staying silent for days (sim on torus:1024x1024 with the default 25000 cycles).
 const maxNodeCycles = 2e9
 
-// maxCollectiveNodes bounds collective mode: building and simulating a broadcast takes
-// about 5 s on a 256x256 torus and grows faster than the node count.
+// maxCollectiveNodes bounds collective mode: building and simulating a broadcast grows
+// faster than the node count.
 const maxCollectiveNodes = 512 * 512
 
 // broadcastBuilder returns the broadcast algorithm called name that the simulator can

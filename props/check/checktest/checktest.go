@@ -24,7 +24,7 @@ import (
 // Run checks one instance for one property through check.Run (with the options given,
 // or the zero Options) and fails the test at once on an error: bad input in a test is a
 // bug of the test.
-func Run(t testing.TB, in check.Instance, property string, opt ...check.Options) *props.Report {
+func Run(t testing.TB, in check.Instance, property checker.Property, opt ...check.Options) *props.Report {
 	t.Helper()
 	rep, err := check.Run(context.Background(), in, property, options(opt))
 	if err != nil {
@@ -36,12 +36,12 @@ func Run(t testing.TB, in check.Instance, property string, opt ...check.Options)
 // Checker is a typed request of the entry: check.Unicast, check.TreeMulticast,
 // check.TwoPhase.
 type Checker interface {
-	Check(ctx context.Context, property string, opt check.Options) (*props.Report, error)
+	Check(ctx context.Context, property checker.Property, opt check.Options) (*props.Report, error)
 }
 
 // Check checks a typed request for one property (with the options given, or the zero
 // Options) and fails the test at once on an error.
-func Check(t testing.TB, c Checker, property string, opt ...check.Options) *props.Report {
+func Check(t testing.TB, c Checker, property checker.Property, opt ...check.Options) *props.Report {
 	t.Helper()
 	rep, err := c.Check(context.Background(), property, options(opt))
 	if err != nil {
@@ -52,7 +52,7 @@ func Check(t testing.TB, c Checker, property string, opt ...check.Options) *prop
 
 // RunSchedule judges one property of a schedule through check.RunSchedule and fails the
 // test at once on an error (a schedule that is not well formed).
-func RunSchedule(t testing.TB, s *model.Schedule, property string, opt ...check.Options) *props.Report {
+func RunSchedule(t testing.TB, s *model.Schedule, property checker.Property, opt ...check.Options) *props.Report {
 	t.Helper()
 	rep, err := check.RunSchedule(context.Background(), s, property, options(opt))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/algos/treemcast"
+	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/checker/checkertest"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
@@ -55,7 +56,7 @@ func userTest(t testing.TB, pruning flit.Prune) {
 	b := plan.New(topology.NewDOR(g), model.AllPort, []topology.NodeID{0}, []topology.NodeID{2, 3})
 	b.Send(0, 3, 1) // (0,0) -> (3,0) in step 1
 	b.Send(0, 2, 2) // (0,0) -> (2,0) in step 2
-	checktest.RequireHolds(t, checktest.RunSchedule(t, b.Schedule(), props.PropDepth))
+	checktest.RequireHolds(t, checktest.RunSchedule(t, b.Schedule(), checker.PropDepth))
 	m, _ := topology.NewMesh(2, 2)
 	tree := check.TreeMulticast{Instance: treemcast.Instance{Grid: m,
 		Msgs: []treemcast.Multicast{
@@ -63,7 +64,7 @@ func userTest(t testing.TB, pruning flit.Prune) {
 			{Source: m.Node(1, 1), Dests: []topology.NodeID{m.Node(0, 1), m.Node(1, 0)}},
 		},
 		Params: treemcast.Params{Prune: pruning, Length: 1, Buffer: 1, Ports: flit.OnePort}}}
-	checktest.RequireHolds(t, checktest.Check(t, tree, props.PropDeadlock))
+	checktest.RequireHolds(t, checktest.Check(t, tree, checker.PropDeadlock))
 }
 
 func TestUserTestPassesAndFailsWithTheWitness(t *testing.T) {

@@ -109,8 +109,12 @@ func matrixRows(t *testing.T) []row {
 		}
 		rows = append(rows, r)
 	}
-	for _, e := range []string{"minhop", "dfsssp", "lash"} {
-		rows = append(rows, row{fabric: "subnet.lst (62 switches)", file: "subnet.lst", engine: e, topo: file("subnet.lst"), slEngine: e != "minhop"})
+	for _, e := range []string{"minhop", "updn", "dfsssp", "lash"} {
+		r := row{fabric: "subnet.lst (62 switches)", file: "subnet.lst", engine: e, topo: file("subnet.lst"), slEngine: e == "dfsssp" || e == "lash"}
+		if e == "updn" {
+			r.fabric, r.roots = "subnet.lst (62 switches; updn roots: the 12 switches farthest from the CAs)", []string{farthest}
+		}
+		rows = append(rows, r)
 	}
 	return rows
 }
@@ -150,9 +154,7 @@ func TestOpenSMEngines(t *testing.T) {
 	for _, r := range matrixRows(t) {
 		topo := r.topo(t)
 		req := Request{Fabric: topo, Engine: r.engine, QoS: r.slEngine, PathSLs: r.slEngine}
-		for _, n := range r.roots {
-			req.Roots = append(req.Roots, guidOf(topo, n))
-		}
+		req.Roots = simRoots(t, topo, r.roots)
 		if r.torus != nil {
 			req.TorusConf = r.torus(topo)
 		}

@@ -27,6 +27,10 @@ func need(t *testing.T) {
 	}
 }
 
+// farthest names, among roots, the switches farthest from every CA (by hops): the
+// roots of an irregular fabric without a spine of its own, such as the 62-switch cluster.
+const farthest = "(the switches farthest from the CAs)"
+
 // rootsOf returns the GUIDs of the switches whose description is in names.
 func rootsOf(f *fabric.Fabric, names ...string) []uint64 {
 	var out []uint64
@@ -35,6 +39,58 @@ func rootsOf(f *fabric.Fabric, names ...string) []uint64 {
 			if n.Desc == x {
 				out = append(out, n.GUID)
 			}
+		}
+	}
+	return out
+}
+
+// simRoots returns the root switches names gives as GUIDs the simulated fabric has:
+// by description (rootsOf), or, for farthest, as ibsim numbers the fabric's switches
+// (asked of a first OpenSM run under minhop: ibsim gives a net file's nodes the same
+// GUIDs every time, and they are not the GUIDs of a subnet list's own).
+func simRoots(t *testing.T, topo *fabric.Fabric, names []string) []uint64 {
+	if len(names) != 1 || names[0] != farthest {
+		return rootsOf(topo, names...)
+	}
+	res, err := Route(context.Background(), t.TempDir(), Request{Fabric: topo, Engine: "minhop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, _, err := fabric.Load(res.Files())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return farthestFromCAs(sim)
+}
+
+// farthestFromCAs is the GUIDs of the switches at the largest hop distance from the
+// nearest CA, in node order.
+func farthestFromCAs(f *fabric.Fabric) []uint64 {
+	dist := make([]int, len(f.Nodes))
+	var queue []int32
+	for i, n := range f.Nodes {
+		dist[i] = -1
+		if n.Kind != fabric.Switch {
+			dist[i] = 0
+			queue = append(queue, int32(i))
+		}
+	}
+	most := 0
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, p := range f.Nodes[u].Ports {
+			if v := p.Remote.Node; p.Remote.Valid() && dist[v] < 0 {
+				dist[v] = dist[u] + 1
+				most = max(most, dist[v])
+				queue = append(queue, v)
+			}
+		}
+	}
+	var out []uint64
+	for i, n := range f.Nodes {
+		if n.Kind == fabric.Switch && dist[i] == most {
+			out = append(out, n.GUID)
 		}
 	}
 	return out
@@ -50,6 +106,7 @@ func TestTablesAsOpenSM(t *testing.T) {
 		roots  []string
 	}{
 		{"subnet.lst", "minhop", nil},
+		{"subnet.lst", "updn", []string{farthest}},
 		{"4x4 torus", "minhop", nil},
 		{"4x4 torus", "updn", []string{"T0_0"}},
 		{"CreditLoopDemo.cables", "minhop", nil},
@@ -71,7 +128,8 @@ func TestTablesAsOpenSM(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := Route(context.Background(), t.TempDir(), Request{Fabric: topo, Engine: c.engine, Roots: rootsOf(topo, c.roots...)})
+			rootGUIDs := simRoots(t, topo, c.roots)
+			res, err := Route(context.Background(), t.TempDir(), Request{Fabric: topo, Engine: c.engine, Roots: rootGUIDs})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +146,7 @@ func TestTablesAsOpenSM(t *testing.T) {
 				err = sm.MinHop(ours)
 			} else {
 				var roots []int32
-				for _, g := range rootsOf(topo, c.roots...) {
+				for _, g := range rootGUIDs {
 					roots = append(roots, int32(ours.NodeByGUID(g)))
 				}
 				err = sm.UpDown(ours, roots)
