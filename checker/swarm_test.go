@@ -56,8 +56,8 @@ func TestSwarmNeverHolds(t *testing.T) {
 	if res.Verdict != checker.Inconclusive || res.Walks != 50 || !strings.Contains(res.Reason, "not a proof") {
 		t.Fatalf("verdict %v, %d walks, reason %q", res.Verdict, res.Walks, res.Reason)
 	}
-	if res.Steps != 50*9 {
-		t.Errorf("%d transitions; each walk runs the counters to the end in 9", res.Steps)
+	if res.Steps == 0 || res.Steps > 50*9 || res.Deepest != 9 {
+		t.Errorf("%d transitions, deepest %d; a walk runs the counters to the end in 9 or stops at its depth bound", res.Steps, res.Deepest)
 	}
 	res, err = checker.Swarm[checkertest.CountersState](m, checker.SwarmOptions[checkertest.CountersState]{Walkers: 1, Seed: 3, MaxWalks: 10, Invariants: []checker.Invariant[checkertest.CountersState]{checkertest.SumBelow(5)}})
 	if err != nil {

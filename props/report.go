@@ -98,9 +98,61 @@ type Stats struct {
 	Model string `json:"model,omitempty"`
 }
 
-// ReductionNone is Stats.Reduction for a check that runs unreduced whatever reduction
-// was asked for (liveness).
-const ReductionNone = "none"
+const (
+	// ReductionNone is Stats.Reduction for a check that runs unreduced whatever
+	// reduction was asked for (liveness).
+	ReductionNone = "none"
+	// CertStatic is the Certificate kind of a deadlock verdict the static decision gave
+	// (Report.Static) for an instance whose every route is minimal: no deadlock, and
+	// every run ends, so every message is delivered.
+	CertStatic = "static"
+)
+
+// Static is the static decision a flit verdict of a unicast instance asks first (check
+// --search auto): the instance's routing relation decided on its whole topology under
+// the instance's virtual channels (props/cdg; docs/semantics.md, "Static verdicts and
+// flit verdicts"). Holds decides the instance for every message set, packet length,
+// buffer depth and port model; violated (some placement of worms deadlocks, not
+// necessarily these) decides it only when every deadlock needs more worms than the
+// instance has (FewestWorms), and otherwise, like inconclusive, leaves it to the flit
+// search. Covers says which, in one line.
+type Static struct {
+	Routing  string  `json:"routing"`
+	Topology string  `json:"topology"`
+	VCs      int     `json:"vcs"`
+	Verdict  Verdict `json:"verdict"`
+	// By names the argument of a decision: "cdg" (an acyclic channel dependency graph,
+	// Dally & Seitz), "duato" (Duato's condition) or "search" (the exact search of
+	// deadlock configurations, Verbeek & Schmaltz).
+	By string `json:"by,omitempty"`
+	// Reason is the decision's own line: the configuration found, or the bound reached.
+	Reason string `json:"reason,omitempty"`
+	// FewestWorms, for a violated relation, is the proved fewest worms of its deadlock
+	// configurations when that decides the instance (it has fewer worms); 0 otherwise.
+	FewestWorms  int     `json:"fewest_worms,omitempty"`
+	Covers       string  `json:"covers"`
+	HeaderStates int64   `json:"header_states"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// Strategy is what one strategy of a portfolio check did (Report.Strategies): Name is
+// "static" (Report.Static), "bfs" (the exhaustive search) or "swarm" (randomised walks);
+// Verdict is its own answer (the static decision's is about the relation on every
+// placement, not about these worms); Decided marks the one whose verdict is the
+// report's. States, Transitions and Depth are
+// its own figures (a swarm's count the transitions walked); StartedAfter and Seconds say
+// when it started after the check began and how long it ran.
+type Strategy struct {
+	Name         string  `json:"name"`
+	Verdict      Verdict `json:"verdict"`
+	Decided      bool    `json:"decided"`
+	States       int64   `json:"states"`
+	Transitions  int64   `json:"transitions"`
+	Depth        int     `json:"depth"`
+	StartedAfter float64 `json:"started_after"`
+	Seconds      float64 `json:"seconds"`
+	Reason       string  `json:"reason,omitempty"`
+}
 
 // Certificate says how a verdict knows that every message is delivered: by a progress
 // measure checked on every transition, by the liveness check, or not at all
@@ -150,6 +202,12 @@ type Report struct {
 	// Result is the mergeable result of a family run (JSON, the algorithm's family
 	// format), written by --result and joined by `wormcheck merge`; nil for one instance.
 	Result []byte `json:"-"`
+	// Static is the static decision of the instance's routing relation, where the check
+	// asked it first (unicast deadlock checks on the command line's default search).
+	Static *Static `json:"static,omitempty"`
+	// Strategies are the strategies a portfolio check ran, in the order they started,
+	// the deciding one marked; nil for a check that ran one.
+	Strategies []Strategy `json:"strategies,omitempty"`
 	// Family sums a family run's members (nil for one instance): its figures, witness
 	// and every member's verdict, as the kept result (Result) holds them.
 	Family *family.Summary `json:"-"`
@@ -216,6 +274,32 @@ func (r *Report) String() string {
 	} else if r.Stats.Checked > 0 {
 		fmt.Fprintf(&b, "  %d %s checked, %.2fs\n", r.Stats.Checked, r.Stats.Unit, r.Stats.Seconds)
 	}
+	if st := r.Static; st != nil {
+		fmt.Fprintf(&b, "  static decision (%.2fs): %s\n", st.Seconds, st.line())
+		fmt.Fprintf(&b, "  %s\n", st.Covers)
+	}
+	if len(r.Strategies) > 1 {
+		b.WriteString("  portfolio:")
+		for i, s := range r.Strategies {
+			if i > 0 {
+				b.WriteByte(';')
+			}
+			if s.Name == "static" {
+				fmt.Fprintf(&b, " static (the relation) %s", s.Verdict)
+			} else {
+				fmt.Fprintf(&b, " %s %s", s.Name, s.Verdict)
+			}
+			if s.Decided {
+				b.WriteString(" (decided)")
+			}
+			unit := "states"
+			if s.Name == "static" {
+				unit = "header states"
+			}
+			fmt.Fprintf(&b, ", %d %s from %.1fs for %.2fs", s.States, unit, s.StartedAfter, s.Seconds)
+		}
+		b.WriteByte('\n')
+	}
 	if r.Certificate != nil {
 		fmt.Fprintf(&b, "  certificate (%s): %s\n", r.Certificate.Kind, r.Certificate.Note)
 	}
@@ -228,4 +312,23 @@ func (r *Report) String() string {
 		}
 	}
 	return b.String()
+}
+
+// line is the static decision in a few words: the relation, its VCs and the verdict
+// with its argument.
+func (st *Static) line() string {
+	what := fmt.Sprintf("routing %s on %s (%d VC", st.Routing, st.Topology, st.VCs)
+	if st.VCs != 1 {
+		what += "s"
+	}
+	what += ")"
+	switch {
+	case st.Routing == "":
+		return st.Reason
+	case st.Verdict == Holds:
+		return fmt.Sprintf("%s is deadlock-free: %s", what, st.Reason)
+	case st.Verdict == Violated:
+		return fmt.Sprintf("%s can deadlock: %s", what, st.Reason)
+	}
+	return fmt.Sprintf("%s undecided: %s", what, st.Reason)
 }

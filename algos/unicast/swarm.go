@@ -17,7 +17,9 @@ type SwarmResult struct {
 	// Involved is how many messages the minimised deadlock involves (the local
 	// deadlock's set), Of how many the instance has; WalkSteps is the length of the
 	// trace the swarm found, before minimisation; Minimised says whether the smaller
-	// instance's exhaustive search gave the witness (false: it is the swarm's own).
+	// instance's exhaustive search gave the witness (false: it is the swarm's own), and
+	// SubStates how many states that search took (MinimiseStates where it stopped
+	// there; 0 where it did not run).
 	Involved, Of, WalkSteps int
 	Minimised               bool
 	SubStates               int64
@@ -58,9 +60,11 @@ func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt
 	}
 	acts := v.Trace.Actions()
 	if v.Kind.IsDeadlock() && len(v.Stuck) > 0 && len(v.Stuck) < len(sp.Pairs) {
-		if lifted, n, ok := minimise(ctx, g, sp, m, v.Stuck, opt.CheckLocalDeadlock); ok {
-			acts, out.Minimised, out.SubStates = lifted, true, n
+		lifted, n, ok := minimise(ctx, g, sp, m, v.Stuck, opt.CheckLocalDeadlock)
+		if ok {
+			acts, out.Minimised = lifted, true
 		}
+		out.SubStates = n
 	}
 	tr, err := checker.Replay[flit.State](m, 0, acts)
 	if err != nil {
@@ -81,11 +85,17 @@ func Swarm(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, opt
 	return out, nil
 }
 
+// MinimiseStates bounds the exhaustive search of a swarm deadlock's own worms: past it
+// the walk's trace (loops cut) is the witness. A shortest trace is worth a search of
+// about a second, not the check's whole time: long worms in deep buffers give the
+// involved worms alone millions of states, and the verdict is known already.
+const MinimiseStates = 1 << 18
+
 // minimise searches the instance of sp reduced to the messages of stuck exhaustively
-// for its shortest deadlock and returns that trace's actions lifted to the full model m
-// (message i of the smaller instance is message stuck[i] of m), with the smaller
-// search's state count; ok is false when the smaller instance holds or its search did
-// not finish.
+// (within MinimiseStates) for its shortest deadlock and returns that trace's actions
+// lifted to the full model m (message i of the smaller instance is message stuck[i] of
+// m), with the smaller search's state count; ok is false when the smaller instance
+// holds or its search did not finish.
 func minimise(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, stuck []int, local bool) ([]checker.Action, int64, bool) {
 	sub := sp
 	sub.Pairs = nil
@@ -96,7 +106,7 @@ func minimise(ctx context.Context, g *topology.Network, sp Spec, m *flit.Model, 
 	if err != nil {
 		return nil, 0, false
 	}
-	r := SearchWith(sm, checker.Options[flit.State]{Context: ctx, CheckLocalDeadlock: local})
+	r := SearchWith(sm, checker.Options[flit.State]{Context: ctx, CheckLocalDeadlock: local, MaxStates: MinimiseStates})
 	if r.Verdict != checker.Violated || !r.Kind.IsDeadlock() {
 		return nil, r.States, false
 	}

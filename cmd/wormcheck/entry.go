@@ -100,7 +100,7 @@ func (c *common) define(fs *flag.FlagSet, r entryRun) {
 		fs.BoolVar(&c.Symmetry, "symmetry", false, "symmetry reduction")
 		fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 		fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
-		fs.StringVar(&c.Search, "search", "bfs", "bfs (exhaustive, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
+		fs.StringVar(&c.Search, "search", "auto", "auto (unicast: the static decision of the relation first, then the exhaustive search with swarm walkers beside it once it has run a second; others: bfs), bfs (the exhaustive flit search alone, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
 		fs.StringVar(&c.Reduction, "reduction", "stubborn", "reduction of flit searches: stubborn (the lean model, with stubborn sets where sound: an acyclic relation, no symmetry), lean (the lean model only: worms compacted, lowest free VC of a class) or none (the flit model itself, every flit move a step)")
 	}
 	if has(check.FlagBudget) && has(check.FlagSearch) {
@@ -293,6 +293,8 @@ func (c *common) options() (check.Options, error) {
 	}
 	var err error
 	switch c.Search {
+	case "auto":
+		opt.Static, opt.Portfolio = true, true
 	case "bfs":
 	case "swarm":
 		if limit <= 0 {
@@ -300,7 +302,7 @@ func (c *common) options() (check.Options, error) {
 		}
 		opt.Swarm = true
 	default:
-		return opt, usagef("--search %q is unknown; use bfs or swarm", c.Search)
+		return opt, usagef("--search %q is unknown; use auto, bfs or swarm", c.Search)
 	}
 	if limit < 0 {
 		return opt, usagef("--time-limit must not be negative")

@@ -234,7 +234,7 @@ func TestSignalsStopCheckAndSim(t *testing.T) {
 		args []string
 		says []string
 	}{
-		{syscall.SIGINT, []string{"check", "--algo", "unicast", "--topo", "torus:4x4", "--buffers", "2", "--length", "4",
+		{syscall.SIGINT, []string{"check", "--algo", "unicast", "--topo", "torus:4x4", "--buffers", "2", "--length", "4", "--search", "bfs",
 			"--msgs", "0->10,1->11,2->8,3->9,4->14,5->15,6->12,7->13"}, []string{"INCONCLUSIVE", "states"}},
 		{syscall.SIGTERM, []string{"sim", "--topo", "torus:16x16", "--cycles", "5000000"}, []string{"INCONCLUSIVE: interrupted at cycle", "unicast   latency"}},
 	} {

@@ -139,8 +139,27 @@ type Options struct {
 	// Swarm hunts with randomised walks on every core (checker.Swarm) instead of the
 	// exhaustive search, where the algorithm supports it (unicast): a found deadlock is
 	// minimised to the messages it involves, searched exhaustively and replayed on the
-	// instance; finding nothing is inconclusive, never holds. Context bounds it.
+	// instance; finding nothing is inconclusive, never holds. For liveness a walk's
+	// deadlock or weakly fair lasso (a livelock or starvation) refutes it. Context
+	// bounds it.
 	Swarm bool
+	// Static asks the static decision about a unicast instance's routing relation first,
+	// under the instance's virtual channels (props/cdg): a relation without a deadlock
+	// configuration holds for every placement, packet length, buffer depth and port
+	// model, so the instance holds with no flit search (Report.Static says so; for
+	// liveness, when every route of its worms is minimal). Otherwise the flit search
+	// decides, after PortfolioLead or as soon as the static answer is known
+	// (docs/semantics.md, "Static verdicts and flit verdicts"). Deadlock,
+	// global-deadlock and liveness of single unicast instances; the command line turns
+	// it on by default (--search auto).
+	Static bool
+	// Portfolio runs swarm walkers (checker.Swarm) beside the exhaustive search of a
+	// single unicast or tree-multicast instance once that has run PortfolioLead without
+	// deciding, on the cores the search leaves free, under the same context and memory
+	// budget; the first that decides answers (a walker only with a violation, minimised
+	// and replayed as with Swarm), and Report.Strategies says which and what each did.
+	// The command line turns it on by default (--search auto).
+	Portfolio bool
 	// Reduction explores the flit models' deadlock checks with partial-order reduction
 	// (flit.Reduced's stubborn sets) where it is sound: unicast and tree-multicast
 	// deadlock properties under a minimal relation, without symmetry. Verdicts are the

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,8 +29,21 @@ type request struct {
 	read      map[string]bool
 	relation  routing.Relation // Instance.Relation
 	usedRel   bool             // the algorithm took relation
+	walkers   int              // swarm walkers a portfolio gives (0: swarmWalkers' default)
 	typed     string           // the typed request's Go type ("Unicast"); "" for Run
 	bookSim   *BookSim         // Instance.BookSim
+}
+
+// swarmWalkers is how many walkers a swarm runs: what a portfolio gives it (the cores
+// its exhaustive search leaves), else Options.Workers when above 1, else every core.
+func (r *request) swarmWalkers() int {
+	switch {
+	case r.walkers > 0:
+		return r.walkers
+	case r.opt.Workers > 1:
+		return r.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // isSet says whether the caller set parameter name (else it has its default).

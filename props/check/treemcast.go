@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
 
@@ -205,6 +204,19 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 	if r.opt.Swarm {
 		return func(ctx context.Context) (*props.Report, error) { return treeMcastSwarm(ctx, r, in, m) }, nil
 	}
+	if r.opt.Portfolio {
+		return func(ctx context.Context) (*props.Report, error) {
+			return portfolio{
+				bfs:   func(ctx context.Context, r *request) (*props.Report, error) { return treeMcastOne(ctx, r, in, m) },
+				swarm: func(ctx context.Context, r *request) (*props.Report, error) { return treeMcastSwarm(ctx, r, in, m) },
+				stopped: func(why string) *props.Report {
+					rep := treeMcastReport(in, r.property)
+					rep.Verdict, rep.Reason = checker.Inconclusive, why
+					return rep
+				},
+			}.run(ctx, r)
+		}, nil
+	}
 	return func(ctx context.Context) (*props.Report, error) { return treeMcastOne(ctx, r, in, m) }, nil
 }
 
@@ -212,12 +224,8 @@ func (t TreeMulticast) prepare(r *request) (job, error) {
 // instance with randomised walks and reports the minimised witness (treemcast.Swarm), or
 // what the walks covered: inconclusive, never holds.
 func treeMcastSwarm(ctx context.Context, r *request, in treemcast.Instance, m *flit.Model) (*props.Report, error) {
-	walkers := runtime.GOMAXPROCS(0)
-	if r.opt.Workers > 1 {
-		walkers = r.opt.Workers
-	}
 	opt := checker.SwarmOptions[flit.State]{
-		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
+		Walkers: r.swarmWalkers(), Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
 		Progress: r.opt.Progress, ProgressLabel: "tree multicast on " + in.Grid.Spec(),
 	}
 	if r.property == checker.PropExactlyOnce {

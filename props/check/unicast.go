@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -40,11 +39,19 @@ ever move again, whatever the others do (docs/semantics.md), so a deadlock among
 free-running worms is found at the depth where it closes; global-deadlock reports only
 states where nothing can move. Property liveness decides "every worm is eventually
 delivered" under weak fairness on the whole reachable graph (checker.CheckLiveness): a
-worm that can circle for ever under a non-minimal routing is a lasso. With --search
-swarm --time-limit T, randomised walks on every core hunt for a deadlock where the
-exhaustive search cannot finish; what they find is minimised to the worms involved,
-whose instance alone is searched exhaustively for the shortest trace, replayed on the
-full instance; finding nothing is inconclusive.`,
+worm that can circle for ever under a non-minimal routing is a lasso. By default
+(--search auto) the static decision of the relation under the instance's VCs comes
+first: a relation with no deadlock configuration (or none of as few worms as these)
+holds for every packet length, buffer depth and placement, so the instance holds with
+no flit search; otherwise the exhaustive search decides, and when it has not within a
+second, swarm walkers join it on the free cores, the first verdict answering
+(docs/semantics.md, "Static verdicts and flit verdicts"). For liveness the static
+holds decides too when every route of the worms is minimal. --search bfs runs the
+exhaustive search alone; --search swarm --time-limit T the walkers alone (for
+liveness they hunt deadlocks and livelock lassos). What walkers find is minimised to
+the worms involved, whose instance alone is searched exhaustively (up to 2^18 states)
+for the shortest trace, replayed on the full instance; finding nothing is
+inconclusive.`,
 		Properties:      []Support{{checker.PropDeadlock, props.SemFlit}, {checker.PropGlobalDeadlock, props.SemFlit}, {checker.PropLiveness, props.SemFlit}},
 		DefaultProperty: checker.PropDeadlock,
 		Families:        true,
@@ -211,6 +218,9 @@ func (u Unicast) prepare(r *request) (job, error) {
 		if r.property == checker.PropLiveness {
 			return nil, badf("--prop %s checks one instance (--msgs), not a family", checker.PropLiveness)
 		}
+		if r.opt.Swarm {
+			return nil, badf("--search swarm hunts in one instance; give --msgs, not --family")
+		}
 		fam := *u.Family
 		if len(fam.Params) == 0 {
 			fam.Params = [][2]int{{sp.Length, sp.Buffer}}
@@ -243,11 +253,16 @@ func (u Unicast) prepare(r *request) (job, error) {
 	if err != nil {
 		return nil, badf("%v", err)
 	}
+	if r.opt.Swarm {
+		// For liveness too: a walk's deadlock or weakly fair lasso (unicast.Swarm hunts
+		// both) is a message never delivered.
+		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
+	}
+	if r.opt.Static || r.opt.Portfolio {
+		return func(ctx context.Context) (*props.Report, error) { return unicastPortfolio(ctx, r, g, sp, m) }, nil
+	}
 	if r.property == checker.PropLiveness {
 		return func(ctx context.Context) (*props.Report, error) { return unicastLiveness(ctx, r, sp, m) }, nil
-	}
-	if r.opt.Swarm {
-		return func(ctx context.Context) (*props.Report, error) { return unicastSwarm(ctx, r, g, sp, m) }, nil
 	}
 	return func(ctx context.Context) (*props.Report, error) {
 		opt := checkerOptions[flit.State](ctx, r)
@@ -468,15 +483,12 @@ func unicastLiveness(ctx context.Context, r *request, sp unicast.Spec, m *flit.M
 	return rep, nil
 }
 
-// unicastSwarm hunts for a deadlock of one instance with randomised walks and reports
-// the minimised witness (unicast.Swarm), or what the walks covered.
+// unicastSwarm hunts for a deadlock of one instance with randomised walks
+// (r.swarmWalkers of them) and reports the minimised witness (unicast.Swarm), or what
+// the walks covered.
 func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (*props.Report, error) {
-	walkers := runtime.GOMAXPROCS(0)
-	if r.opt.Workers > 1 {
-		walkers = r.opt.Workers
-	}
 	res, err := unicast.Swarm(ctx, g, sp, m, checker.SwarmOptions[flit.State]{
-		Walkers: walkers, Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
+		Walkers: r.swarmWalkers(), Seed: uint64(r.opt.Seed), MaxDepth: r.opt.MaxDepth, CheckLocalDeadlock: r.property.LocalDeadlocks(),
 		Invariants: m.Invariants(), Progress: r.opt.Progress, ProgressLabel: "unicast on " + sp.Topology,
 	})
 	if err != nil {
@@ -503,6 +515,9 @@ func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unica
 		case res.Minimised:
 			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; their instance alone, searched exhaustively (%d states), gives the shortest trace below, replayed on the full instance.", res.Involved, res.Of, res.SubStates)
+		case res.SubStates > 0:
+			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
+			note += fmt.Sprintf("%d of %d messages are involved; their instance alone did not give its shortest trace within %d states, so the trace below is the swarm's own.", res.Involved, res.Of, res.SubStates)
 		default:
 			note += fmt.Sprintf(" (a trace of %d steps, loops cut). ", res.WalkSteps)
 			note += fmt.Sprintf("%d of %d messages are involved; the trace below is the swarm's own.", res.Involved, res.Of)

@@ -282,6 +282,7 @@ func TestCrossCheckPerturbed62(t *testing.T) {
 				continue
 			case props.Inconclusive:
 				open++
+				t.Logf("perturbation %d (all %v, lanes %v) loop %d of %d channels undecided: %s", i, all, ln != nil, li, len(l.Channels), l.Decision.Reason)
 				continue
 			}
 			violated++

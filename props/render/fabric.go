@@ -40,10 +40,19 @@ func DrawFabric(p FabricPicture) ([]byte, error) {
 	}
 	nodes := drawnNodes(f, p.Cycle)
 	at := layout(f, nodes)
-	const cellX, cellY, margin, top = 70.0, 80.0, 40.0, 60.0
+	const cellX, cellY, margin = 70.0, 80.0, 40.0
 	var maxX, maxY float64
 	for _, q := range at {
 		maxX, maxY = max(maxX, q.x), max(maxY, q.y)
+	}
+	top := 60.0
+	for _, l := range f.Links() {
+		a, okA := at[l.A.Node]
+		c, okC := at[l.B.Node]
+		if okA && okC && a.y == c.y && math.Abs(a.x-c.x)*cellX > bowFrom {
+			top += maxBow // room above the top row for the links bowed over it
+			break
+		}
 	}
 	full := fullBuffers(p)
 	legend := []string{fmt.Sprintf("red arrows: the credit loop's %d channels, in order (node, port, VL)", len(p.Cycle))}
@@ -85,7 +94,8 @@ func DrawFabric(p FabricPicture) ([]byte, error) {
 		if f.Port(l.A).Down {
 			dash = " stroke-dasharray=\"4 3\""
 		}
-		fmt.Fprintf(&b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#bbb\"%s/>\n", f1(x1), f1(y1), f1(x2), f1(y2), dash)
+		cx, cy := bow(x1, y1, x2, y2)
+		fmt.Fprintf(&b, "<path d=\"M%s %s Q%s %s %s %s\" fill=\"none\" stroke=\"#bbb\"%s/>\n", f1(x1), f1(y1), f1(cx), f1(cy), f1(x2), f1(y2), dash)
 	}
 	drawCycle(&b, f, p.Cycle, pos)
 	for _, i := range slices.Sorted(maps.Keys(at)) {
@@ -96,7 +106,8 @@ func DrawFabric(p FabricPicture) ([]byte, error) {
 			far := f.Nodes[c.Node].Ports[c.Port].Remote
 			x1, y1 := pos(c.Node)
 			x2, y2 := pos(far.Node)
-			x, y := x1+(x2-x1)*0.78, y1+(y2-y1)*0.78
+			cx, cy := bow(x1, y1, x2, y2)
+			x, y := quad(0.78, x1, y1, cx, cy, x2, y2)
 			fmt.Fprintf(&b, "<rect x=\"%s\" y=\"%s\" width=\"14\" height=\"12\" fill=\"#d62728\" opacity=\"0.85\"><title>buffer %d full: %d packets</title></rect>\n", f1(x-7), f1(y-6), k+1, n)
 			fmt.Fprintf(&b, "<text x=\"%s\" y=\"%s\" font-size=\"9\" fill=\"white\" text-anchor=\"middle\">%d</text>\n", f1(x), f1(y+3), n)
 		}
@@ -230,7 +241,7 @@ func layout(f *fabric.Fabric, nodes []int32) map[int32]place {
 }
 
 // drawCycle draws the loop's channels as numbered arrows, a little beside their links so
-// that both directions of a link stay apart.
+// that both directions of a link stay apart, along the link's curve (bow).
 func drawCycle(b *bytes.Buffer, f *fabric.Fabric, cycle []fabric.Hop, pos func(int32) (float64, float64)) {
 	for k, c := range cycle {
 		far := f.Nodes[c.Node].Ports[c.Port].Remote
@@ -239,12 +250,43 @@ func drawCycle(b *bytes.Buffer, f *fabric.Fabric, cycle []fabric.Hop, pos func(i
 		dx, dy := x2-x1, y2-y1
 		d := math.Max(math.Hypot(dx, dy), 1e-6)
 		nx, ny := -dy/d*5, dx/d*5 // the right-hand side of the direction of travel
-		sx, sy := x1+dx*0.18+nx, y1+dy*0.18+ny
-		ex, ey := x1+dx*0.82+nx, y1+dy*0.82+ny
-		fmt.Fprintf(b, "<line x1=\"%s\" y1=\"%s\" x2=\"%s\" y2=\"%s\" stroke=\"#d62728\" stroke-width=\"2.5\" marker-end=\"url(#a0)\"><title>%s</title></line>\n",
-			f1(sx), f1(sy), f1(ex), f1(ey), html.EscapeString(f.HopName(c)))
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"middle\">%d</text>\n", f1((sx+ex)/2+nx*1.6), f1((sy+ey)/2+ny*1.6+3), k+1)
+		cx, cy := bow(x1, y1, x2, y2)
+		// The part of the curve from t = 0.18 to 0.82: its ends and its control point
+		// (the quadratic's polar form at (0.18, 0.82)), shifted to the side of travel.
+		sx, sy := quad(0.18, x1, y1, cx, cy, x2, y2)
+		ex, ey := quad(0.82, x1, y1, cx, cy, x2, y2)
+		const t0, t1 = 0.18, 0.82
+		mx := x1*(1-t0)*(1-t1) + cx*(t0*(1-t1)+t1*(1-t0)) + x2*t0*t1
+		my := y1*(1-t0)*(1-t1) + cy*(t0*(1-t1)+t1*(1-t0)) + y2*t0*t1
+		sx, sy, ex, ey, mx, my = sx+nx, sy+ny, ex+nx, ey+ny, mx+nx, my+ny
+		fmt.Fprintf(b, "<path d=\"M%s %s Q%s %s %s %s\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"2.5\" marker-end=\"url(#a0)\"><title>%s</title></path>\n",
+			f1(sx), f1(sy), f1(mx), f1(my), f1(ex), f1(ey), html.EscapeString(f.HopName(c)))
+		lx, ly := quad(0.5, sx, sy, mx, my, ex, ey)
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"middle\">%d</text>\n", f1(lx+nx*1.6), f1(ly+ny*1.6+3), k+1)
 	}
+}
+
+// bowFrom and maxBow: a link between two nodes of one layer more than bowFrom apart
+// passes others of the layer (a ring's wrap-around link) and is drawn bowed up to
+// maxBow above the row, so that it does not run over them.
+const bowFrom, maxBow = 105.0, 45.0
+
+// bow is the control point of the quadratic curve a link from (x1, y1) to (x2, y2) is
+// drawn along: its midpoint (a straight line), or, for a long link within a layer, a
+// point above the row.
+func bow(x1, y1, x2, y2 float64) (float64, float64) {
+	mx, my := (x1+x2)/2, (y1+y2)/2
+	if math.Abs(y1-y2) < 1 && math.Abs(x2-x1) > bowFrom {
+		my -= 2 * math.Min(math.Abs(x2-x1)*0.2, maxBow) // the curve's peak is half the control's height
+	}
+	return mx, my
+}
+
+// quad is the point at t of the quadratic Bézier curve from (x0, y0) by control point
+// (cx, cy) to (x2, y2).
+func quad(t, x0, y0, cx, cy, x2, y2 float64) (float64, float64) {
+	u := 1 - t
+	return u*u*x0 + 2*u*t*cx + t*t*x2, u*u*y0 + 2*u*t*cy + t*t*y2
 }
 
 // drawNode draws a switch as a box, a CA as a circle, labelled by its description.
