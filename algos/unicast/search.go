@@ -154,6 +154,9 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 		res := search(cm, r, opt)
 		res.Reduction = "stubborn"
 		res.ReductionNote = "the reduced search decided (no unreduced first pass)"
+		if res.Verdict == checker.Inconclusive {
+			res.ReductionNote = "the reduced search ran alone (no unreduced first pass) and stopped undecided"
+		}
 		return res
 	}
 	first := opt
@@ -168,6 +171,9 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 	res = search(cm, r, opt)
 	res.Reduction = "stubborn"
 	res.ReductionNote = fmt.Sprintf("the unreduced search stopped at %d states without a violation; the reduced search decided", done)
+	if res.Verdict == checker.Inconclusive {
+		res.ReductionNote = fmt.Sprintf("the unreduced search stopped at %d states without a violation; the reduced search took over and stopped undecided too", done)
+	}
 	return res
 }
 

@@ -155,7 +155,14 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	for i, a := range tf.Actions {
 		acts[i] = checker.Action(a)
 	}
-	tr, notEnabled, err := replayLabelled(m, acts, tf.Labels)
+	inits := m.Init()
+	if tf.Init >= len(inits) {
+		if len(inits) == 1 {
+			return sp, nil, fmt.Errorf("trace file field \"init\" is %d, but the model this file names has one initial state, number 0", tf.Init)
+		}
+		return sp, nil, fmt.Errorf("trace file field \"init\" is %d, but the model this file names has initial states 0..%d", tf.Init, len(inits)-1)
+	}
+	tr, notEnabled, err := replayLabelled(m, inits[tf.Init], acts, tf.Labels)
 	if err != nil {
 		return sp, nil, err
 	}
@@ -183,13 +190,12 @@ func ReplayTrace(tf *tracefile.File) (Spec, *Result, error) {
 	return sp, res, nil
 }
 
-// replayLabelled re-executes acts from m's initial state in one pass and returns the
+// replayLabelled re-executes acts from initial state s in one pass and returns the
 // trace with its states. A label that differs from labels (when given) is the error, at
 // its step, whatever follows; an action that is not enabled is labelled "not possible
 // here: ..." (so a file that labels it otherwise fails there), and without labels the
 // first one is returned apart (notEnabled).
-func replayLabelled(m *flit.Model, acts []checker.Action, labels []string) (tr checker.Trace[flit.State], notEnabled, err error) {
-	s := m.Init()[0]
+func replayLabelled(m *flit.Model, s flit.State, acts []checker.Action, labels []string) (tr checker.Trace[flit.State], notEnabled, err error) {
 	tr = checker.Trace[flit.State]{Steps: []checker.Step[flit.State]{{Label: "init", State: s}}}
 	var succ []checker.Transition[flit.State]
 	for i, a := range acts {

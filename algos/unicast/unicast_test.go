@@ -546,3 +546,54 @@ func TestReplayNamesTheImpossibleMove(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayRefusesAnInitItDoesNotHave: a trace file's "init" names the initial state its
+// actions start from; a unicast model has one, so any other number is refused naming the
+// field (replay ignored it and replayed from state 0).
+func TestReplayRefusesAnInitItDoesNotHave(t *testing.T) {
+	g, err := topology.Parse("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Search(context.Background(), m, 0, true)
+	if r.Verdict != checker.Violated {
+		t.Fatalf("adaptive square: %v", r.Verdict)
+	}
+	tf := TraceFile(sp, &r)
+	if _, res, err := ReplayTrace(tf); err != nil || res.Verdict != checker.Violated {
+		t.Fatalf("the saved trace does not replay: %v", err)
+	}
+	bad := *tf
+	bad.Init = 1
+	_, _, err = ReplayTrace(&bad)
+	if err == nil || !strings.Contains(err.Error(), `"init" is 1`) || !strings.Contains(err.Error(), "one initial state") {
+		t.Fatalf("init 1 on a model of one initial state: %v", err)
+	}
+}
+
+// TestReductionNoteOnAnUndecidedRun: when the state bound stops the reduced search too,
+// the note says it stopped undecided, not that it decided.
+func TestReductionNoteOnAnUndecidedRun(t *testing.T) {
+	m, err := Build(Spec{Topology: "mesh:3x3", Pairs: []Pair{{0, 8}, {8, 0}, {2, 6}, {6, 2}}, Length: 2, Buffer: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, first := range []int64{0, 5} {
+		r := SearchReducedFirstPass(m, checker.Options[flit.State]{MaxStates: 20}, first)
+		if r.Verdict != checker.Inconclusive {
+			t.Fatalf("first pass %d: %v at a 20-state bound", first, r.Verdict)
+		}
+		if strings.Contains(r.ReductionNote, " decided") || !strings.Contains(r.ReductionNote, "undecided") {
+			t.Errorf("first pass %d: note %q on an inconclusive run", first, r.ReductionNote)
+		}
+	}
+}

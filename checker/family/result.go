@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -139,7 +141,7 @@ func (r *Result[P]) resumable(p *Result[P]) error {
 	case p.Family != r.Family || p.Topology != r.Topology:
 		return fmt.Errorf("resume: the result is family %s on %s; this run is %s on %s", p.Family, p.Topology, r.Family, r.Topology)
 	case !sameParams(p.Params, r.Params):
-		return fmt.Errorf("resume: the result has parameters %s; this run has %s", paramsText(p.Params), paramsText(r.Params))
+		return fmt.Errorf("resume: the result was checked with other parameters than this run: %s", paramsDiff(p.Params, r.Params, "this run"))
 	case p.Members != r.Members:
 		return fmt.Errorf("resume: the result counts %d members; this run counts %d (a different enumeration)", p.Members, r.Members)
 	case p.Shard != r.Shard || len(p.Shards) > 0:
@@ -175,6 +177,36 @@ func paramsText[P any](p P) string {
 		return fmt.Sprint(p)
 	}
 	return string(data)
+}
+
+// paramsDiff says in words how parameters a differ from b (which other names): "buffers
+// 2 where result 1 has 1, length 3 where result 1 has none", by their JSON fields; the
+// whole of both as JSON when they are not JSON objects.
+func paramsDiff[P any](a, b P, other string) string {
+	var ma, mb map[string]any
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	if erra != nil || errb != nil || json.Unmarshal(ja, &ma) != nil || json.Unmarshal(jb, &mb) != nil {
+		return fmt.Sprintf("%s where %s has %s", paramsText(a), other, paramsText(b))
+	}
+	all := maps.Clone(ma)
+	maps.Copy(all, mb)
+	keys := slices.Sorted(maps.Keys(all))
+	value := func(m map[string]any, k string) string {
+		v, ok := m[k]
+		if !ok {
+			return "none"
+		}
+		data, _ := json.Marshal(v)
+		return strings.Trim(string(data), `"`)
+	}
+	var diffs []string
+	for _, k := range keys {
+		if va, vb := value(ma, k), value(mb, k); va != vb {
+			diffs = append(diffs, fmt.Sprintf("%s %s where %s has %s", k, va, other, vb))
+		}
+	}
+	return strings.Join(diffs, ", ")
 }
 
 // consistentShards checks the shards a merged result lists: "shards" and
@@ -415,7 +447,7 @@ func Merge[P any](rs []*Result[P]) (*Result[P], error) {
 		case r.Family != first.Family || r.Topology != first.Topology:
 			return nil, fmt.Errorf("result %d is family %s on %s; result 1 is %s on %s", i+1, r.Family, r.Topology, first.Family, first.Topology)
 		case !sameParams(r.Params, first.Params):
-			return nil, fmt.Errorf("result %d has parameters %s; result 1 has %s", i+1, paramsText(r.Params), paramsText(first.Params))
+			return nil, fmt.Errorf("result %d was checked with other parameters than result 1: %s", i+1, paramsDiff(r.Params, first.Params, "result 1"))
 		case r.Members != first.Members:
 			return nil, fmt.Errorf("result %d counts %d members; result 1 counts %d (different enumerations)", i+1, r.Members, first.Members)
 		case r.Shard.Count != first.Shard.Count:

@@ -120,7 +120,8 @@ func TestResultAlgorithm(t *testing.T) {
 // TestParseResultRefusesDisagreeingFields: a result whose fields contradict each other
 // (a verdict its counts do not give, a violated count without a witness, counts that are
 // not the members listed) is refused, naming the fields, instead of being merged on one
-// of them; and parameters are named as the files write them, not in Go syntax.
+// of them; and parameters that differ are named in words, field by field, not in Go
+// syntax.
 func TestParseResultRefusesDisagreeingFields(t *testing.T) {
 	r := NewResult("toy", "toy:40", "none", toyParams{1}, 40, Shard{})
 	if _, err := Keep(context.Background(), r, KeepOptions[toyParams]{}, toyMember, nil); err != nil {
@@ -165,8 +166,8 @@ func TestParseResultRefusesDisagreeingFields(t *testing.T) {
 	}
 	a := keepToy(t, Shard{Index: 0, Count: 2}, toyParams{1})
 	b := keepToy(t, Shard{Index: 1, Count: 2}, toyParams{2})
-	if _, err := Merge([]*Result[toyParams]{a, b}); err == nil || !strings.Contains(err.Error(), `{"k":2}`) {
-		t.Errorf("merge of other parameters: %v; want them written as JSON", err)
+	if _, err := Merge([]*Result[toyParams]{a, b}); err == nil || !strings.Contains(err.Error(), `k 2 where result 1 has 1`) {
+		t.Errorf("merge of other parameters: %v; want the differing one named in words", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -72,8 +73,14 @@ func gcLimit(maxBytes int64) (restore func()) {
 }
 
 // stopGrace is how long a computation may take to return its own partial report after
-// its context ends, before the command reports without it.
-const stopGrace = 500 * time.Millisecond
+// its context ends, before the command reports without it. When the memory budget
+// ended it, memoryGrace: a computation that does not watch its context goes on
+// allocating while it is waited for (hundreds of MB/s), so the wait is what the run may
+// add beyond its budget.
+const (
+	stopGrace   = 500 * time.Millisecond
+	memoryGrace = 20 * time.Millisecond
+)
 
 // errStopped is what budgeted returns when the context ended before f returned.
 var errStopped = errors.New("stopped")
@@ -102,10 +109,14 @@ func budgeted[T any](ctx context.Context, f func() (T, error)) (T, error) {
 		return r.v, r.err
 	case <-ctx.Done():
 	}
+	grace := stopGrace
+	if errors.Is(context.Cause(ctx), progress.ErrMemory) {
+		grace = memoryGrace
+	}
 	select {
 	case r := <-done:
 		return r.v, r.err
-	case <-time.After(stopGrace):
+	case <-time.After(grace):
 		var zero T
 		return zero, errStopped
 	}
@@ -126,5 +137,32 @@ func stopReason(ctx context.Context) string {
 // exit 3.
 func stoppedWithout(ctx context.Context, e *env, cmd, what string) (int, error) {
 	fmt.Fprintf(e.Stderr, "wormcheck %s: %s before %s was built; nothing written\n", cmd, stopReason(ctx), what)
+	return exitInconclusive, nil
+}
+
+// readInput reads a file the user named, of kind k: at most k's cap lowered to half of
+// a memory budget of maxBytes (the file and what is parsed from it must both fit), and
+// stopped when ctx, the command's budget context, ends (a FIFO that never ends or has no
+// writer). It returns errStopped when ctx ended first, else a usage error naming the file.
+func readInput(ctx context.Context, path string, k input.Kind, maxBytes int64) ([]byte, error) {
+	data, err := input.ReadFile(ctx, path, k.Within(maxBytes))
+	switch {
+	case err == nil:
+		return data, nil
+	case ctx.Err() != nil:
+		return nil, errStopped
+	}
+	return nil, usagef("%v", err)
+}
+
+// read is readInput under b's memory budget.
+func (b *budget) read(ctx context.Context, path string, k input.Kind) ([]byte, error) {
+	return readInput(ctx, path, k, b.maxMemMB<<20)
+}
+
+// stoppedReading reports a command stopped while it read its input file: exit 3, a note
+// on stderr, nothing written.
+func stoppedReading(ctx context.Context, e *env, cmd, path string) (int, error) {
+	fmt.Fprintf(e.Stderr, "wormcheck %s: %s while %s was read; nothing was checked or written\n", cmd, stopReason(ctx), path)
 	return exitInconclusive, nil
 }

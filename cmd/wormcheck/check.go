@@ -72,19 +72,28 @@ func init() {
 func algoName(args []string) string { return flagValue(args, "algo") }
 
 // flagValue returns the value args give flag name ("--name V", "--name=V", one dash
-// too), or "".
+// too), or "". A flag given twice has its last value, as the flag package gives every
+// other flag.
 func flagValue(args []string, name string) string {
-	for i, a := range args {
+	v := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
 		for _, p := range []string{"--" + name, "-" + name} {
 			if a == p && i+1 < len(args) {
-				return args[i+1]
+				v = args[i+1]
+				i++
+				break
 			}
-			if v, ok := strings.CutPrefix(a, p+"="); ok {
-				return v
+			if s, ok := strings.CutPrefix(a, p+"="); ok {
+				v = s
+				break
 			}
 		}
 	}
-	return ""
+	return v
 }
 
 func newFlagSet(name string) *flag.FlagSet {

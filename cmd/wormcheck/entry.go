@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
@@ -130,7 +131,23 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if code, done, err := parseOrHelp(e, fs, args, r.help, r.flagList); done {
 		return code, err
 	}
-	in, err := c.instance(e, r.algo, params())
+	var maxMem int64
+	var limit time.Duration
+	if c.budget != nil {
+		maxMem, limit = c.budget.maxMemMB<<20, c.budget.timeLimit
+	}
+	// The searches bound their own heap (Options.MaxMemoryBytes); the watcher of the
+	// process's resident set covers what they do not count, the entries that do not
+	// account for theirs and the files read before the check.
+	ctx, release, err := budgetContext(ctx, maxMem, limit)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	in, err := c.instance(ctx, e, r.algo, params(), maxMem)
+	if errors.Is(err, errStopped) {
+		return stoppedReading(ctx, e, r.name, c.BookSim)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -154,8 +171,15 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if err != nil {
 		return 0, err
 	}
+	if given(fs, "reduction") && !r.algo.FlitSearch() {
+		return 0, usagef("--reduction chooses the partial-order reduction of the flit-level searches of --algo unicast and tree-mcast; %s's checks have none to choose", r.algo.Name)
+	}
 	if c.Result != "" || c.Resume != "" {
-		if c.Result, err = familyFiles(&opt, c.Result, c.Resume, c.Every); err != nil {
+		c.Result, err = familyFiles(ctx, &opt, c.Result, c.Resume, c.Every, maxMem)
+		if errors.Is(err, errStopped) {
+			return stoppedReading(ctx, e, r.name, c.Resume)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -165,22 +189,11 @@ func runEntry(ctx context.Context, e *env, r entryRun, args []string) (int, erro
 	if !c.JSON {
 		opt.Text = e.Stdout
 	}
-	var maxMem int64
-	var limit time.Duration
-	if c.budget != nil {
-		maxMem, limit = c.budget.maxMemMB<<20, c.budget.timeLimit
-		opt.MaxMemoryBytes = maxMem
-	}
-	// The searches bound their own heap (Options.MaxMemoryBytes); the watcher of the
-	// process's resident set covers what they do not count and the entries that do
-	// not account for theirs.
-	ctx, release, err := budgetContext(ctx, maxMem, limit)
-	if err != nil {
-		return 0, err
-	}
-	defer release()
+	opt.MaxMemoryBytes = maxMem
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Run(ctx, in, prop, opt) })
-	if errors.Is(err, errStopped) {
+	// An error other than bad input once ctx has ended is the stop's (a routing file's
+	// read it cut short).
+	if errors.Is(err, errStopped) || (err != nil && !errors.Is(err, check.ErrBadInput) && ctx.Err() != nil) {
 		rep, err = check.Stopped(in, prop, r.name, stopReason(ctx)), nil
 	}
 	if err != nil {
@@ -227,13 +240,16 @@ func explorable(ev props.Evidence) bool {
 // instance is the Instance the flags name, with the --booksim configuration read (the
 // entry takes from it what the flags do not set; keys BookSim does not define are
 // listed on stderr).
-func (c *common) instance(e *env, a check.Algorithm, params map[string]string) (check.Instance, error) {
+func (c *common) instance(ctx context.Context, e *env, a check.Algorithm, params map[string]string, maxMem int64) (check.Instance, error) {
 	in := check.Instance{Algorithm: a.Name, Topology: c.Topo, Params: params, Faults: c.Faults}
 	if c.BookSim == "" {
 		return in, nil
 	}
-	data, err := os.ReadFile(c.BookSim)
+	data, err := readInput(ctx, c.BookSim, input.BookSim, maxMem)
 	if err != nil {
+		if errors.Is(err, errStopped) {
+			return in, err
+		}
 		return in, usagef("--booksim: %v", err)
 	}
 	if in.BookSim, err = check.ReadBookSim(c.BookSim, data); err != nil {
@@ -249,8 +265,9 @@ func (c *common) instance(e *env, a check.Algorithm, params map[string]string) (
 // --result file (atomically, so that a kill at any moment leaves a valid file) as members
 // finish, and --resume reads an earlier result to continue; a missing --resume file
 // starts afresh, which is what a first attempt of a requeued Slurm task finds. It returns
-// the file the result goes to (--resume's when --result is not given).
-func familyFiles(opt *check.Options, result, resume string, every time.Duration) (string, error) {
+// the file the result goes to (--resume's when --result is not given). The --resume file
+// is read under ctx and the memory budget maxMem (readInput).
+func familyFiles(ctx context.Context, opt *check.Options, result, resume string, every time.Duration, maxMem int64) (string, error) {
 	if every <= 0 {
 		return "", usagef("--checkpoint-every %v must be positive", every)
 	}
@@ -258,12 +275,15 @@ func familyFiles(opt *check.Options, result, resume string, every time.Duration)
 		if result == "" {
 			result = resume
 		}
-		data, err := os.ReadFile(resume)
-		switch {
-		case errors.Is(err, iofs.ErrNotExist):
-		case err != nil:
-			return "", usagef("--resume: %v", err)
-		default:
+		_, err := os.Stat(resume)
+		if !errors.Is(err, iofs.ErrNotExist) {
+			data, err := readInput(ctx, resume, input.Checkpoint, maxMem)
+			switch {
+			case errors.Is(err, errStopped):
+				return "", err
+			case err != nil:
+				return "", usagef("--resume: %v", err)
+			}
 			opt.Resume = data
 		}
 	}
@@ -286,6 +306,9 @@ func (c *common) options() (check.Options, error) {
 		Symmetry: c.Symmetry, Seed: c.Seed, SpillDir: c.SpillDir}
 	if c.Search == "" { // a command without the search's flags
 		return opt, nil
+	}
+	if err := usableSpillDir(c.SpillDir); err != nil {
+		return opt, err
 	}
 	var limit time.Duration
 	if c.budget != nil {
@@ -394,4 +417,26 @@ func writeArtefacts(e *env, rep *props.Report, files artefacts) error {
 		capture, err = render.Capture(rep.Evidence)
 	}
 	return write(files.PCAP, "pcap capture", capture, err)
+}
+
+// usableSpillDir checks that --spill-dir names a directory the search can make its files
+// in (by making and removing a directory there), so that an unusable one is a usage
+// error before the search rather than an inconclusive run after it.
+func usableSpillDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--spill-dir %s: %v", dir, errors.Unwrap(err))
+	case !st.IsDir():
+		return usagef("--spill-dir %s is not a directory", dir)
+	}
+	probe, err := os.MkdirTemp(dir, "wormcheck-probe-")
+	if err != nil {
+		return usagef("--spill-dir %s: the search cannot make its files there: %v", dir, errors.Unwrap(err))
+	}
+	os.Remove(probe)
+	return nil
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"path/filepath"
 
 	"github.com/wormcheck/wormcheck/checker/progress"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -51,15 +51,18 @@ func runExplore(ctx context.Context, e *env, args []string) (int, error) {
 	if path == "" {
 		return 0, usagef("usage: wormcheck explore F.json")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
 	ctx, release, err := bud.context(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	data, err := bud.read(ctx, path, input.Saved)
+	if errors.Is(err, errStopped) {
+		return stoppedReading(ctx, e, "explore", path)
+	}
+	if err != nil {
+		return 0, err
+	}
 	sc, err := budgeted(ctx, func() (*render.Scene, error) { return exploreScene(ctx, data, filepath.Base(path)) })
 	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
 		return stoppedWithout(ctx, e, "explore", "the page")

@@ -25,8 +25,10 @@ Exit codes: 0 holds, 1 violated (or, for prove, a verdict not as expected),
 2 bad input or usage, 3 inconclusive (a bound was reached, or a signal stopped it),
 4 internal error (a bug in wormcheck: please report it).
 
-Start with:  wormcheck prove --quick
-Then:        wormcheck help check
+Start with:  wormcheck prove
+             (every claim of the source papers with its verdict, about 2 minutes;
+             prove --quick in under one)
+Then:        wormcheck help routing, wormcheck help check
 `
 
 func printOverview(w io.Writer) {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
@@ -44,8 +44,9 @@ func runMerge(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	m, err := budgeted(ctx, func() (*check.Merged, error) { return check.Merge(files, os.ReadFile) })
-	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
+	read := input.Reader(ctx, input.Result.Within(bud.maxMemMB<<20))
+	m, err := budgeted(ctx, func() (*check.Merged, error) { return check.Merge(files, read) })
+	if errors.Is(err, errStopped) || ctx.Err() != nil {
 		return stoppedWithout(ctx, e, "merge", "the merged result")
 	}
 	if err != nil {

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -43,19 +43,22 @@ func runReplay(ctx context.Context, e *env, args []string) (int, error) {
 	if path == "" {
 		return 0, usagef("which trace? usage: wormcheck replay F.json")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
-	tf, err := check.ReadTrace(data)
-	if err != nil {
-		return 0, usagef("%s: %v", path, err)
-	}
 	ctx, release, err := bud.context(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	data, err := bud.read(ctx, path, input.Trace)
+	if errors.Is(err, errStopped) {
+		return stoppedReading(ctx, e, "replay", path)
+	}
+	if err != nil {
+		return 0, err
+	}
+	tf, err := check.ReadTrace(data)
+	if err != nil {
+		return 0, usagef("%s: %v", path, err)
+	}
 	rep, err := budgeted(ctx, func() (*props.Report, error) { return check.Replay(ctx, tf) })
 	if errors.Is(err, errStopped) {
 		rep := check.Stopped(check.Instance{Topology: tf.Topology, Algorithm: tf.Algorithm, Params: map[string]string{"file": path}}, tf.Property, "replay", stopReason(ctx))

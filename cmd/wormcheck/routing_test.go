@@ -258,7 +258,7 @@ func TestEveryWitnessReplays(t *testing.T) {
 	topos := []string{"mesh:3x3", "torus:4x4", "hypercube:3", "file:../../model/topology/testdata/topo/ring_chord.anynet"}
 	for _, topo := range topos {
 		for _, name := range []string{"dor", "dor-1vc", "west-first", "north-last", "negative-first", "odd-even", "adaptive",
-			"duato", "nonminimal", "nonminimal:1", "updown", "shortest-path"} {
+			"duato", "duato-nodateline", "nonminimal", "nonminimal:1", "updown", "shortest-path"} {
 			tr := filepath.Join(dir, "r.json")
 			code, out, _ := runCLI(t, "routing", "--topo", topo, "--routing", name, "--trace", tr, "--json")
 			if code != exitViolated {
@@ -286,7 +286,7 @@ func TestEveryWitnessReplays(t *testing.T) {
 				continue // hypercube names are binary addresses; a strand at its source has no route
 			}
 			ct := filepath.Join(dir, "c.json")
-			code, cout, cerr := runCLI(t, "check", "--algo", "unicast", "--topo", topo, "--routing", name, "--msgs", strings.Join(msgs, ","), "--length", "2", "--buffers", "1", "--max-states", "200000", "--time-limit", "20s", "--trace", ct)
+			code, cout, cerr := runCLI(t, "check", "--algo", "unicast", "--topo", topo, "--routing", name, "--msgs", strings.Join(msgs, ","), "--length", "2", "--buffers", "1", "--max-states", "200000", "--time-limit", "10s", "--trace", ct)
 			if code == exitViolated {
 				if code, rout, _ := runCLI(t, "replay", ct); code != exitViolated {
 					t.Errorf("check %s on %s --msgs %s: replay exits %d\n%s", name, topo, strings.Join(msgs, ","), code, rout)
@@ -305,5 +305,29 @@ func TestEveryWitnessReplays(t *testing.T) {
 	}
 	if n < 12 {
 		t.Errorf("only %d violated relations", n)
+	}
+}
+
+// TestRoutingWithinMemory: at --max-memory 200, routing on networks whose graph or
+// dependency-graph search alone would pass the budget answers inconclusive, naming
+// what would not fit, and the process's peak resident set stays within 1.1 times the
+// budget (hypercube:20 alone takes 640 MiB; hypercube:16's search about 520 MiB).
+func TestRoutingWithinMemory(t *testing.T) {
+	for _, tc := range []struct{ topo, says string }{
+		{"hypercube:20", "the network alone takes"},
+		{"hypercube:16", "the dependency graph's search takes"},
+	} {
+		cmd := wormcheckCmd(t.TempDir(), "routing", "--topo", tc.topo, "--routing", "adaptive", "--max-memory", "200")
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if c := exitCode(cmd.Wait()); c != exitInconclusive || !strings.Contains(out.String(), tc.says) {
+			t.Errorf("%s: exit %d, want 3 saying %q\n%s", tc.topo, c, tc.says, out.String())
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > 220<<20 {
+			t.Errorf("%s: peak resident set %d MiB at --max-memory 200", tc.topo, ru.Maxrss>>10)
+		}
 	}
 }

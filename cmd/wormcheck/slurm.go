@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props/check/slurm"
 )
 
@@ -46,7 +47,7 @@ func runSlurm(ctx context.Context, e *env, args []string) (int, error) {
 		if len(checkArgs) > 0 || *tasks != 0 {
 			return 0, usagef("--only resubmits tasks of the existing %s; give neither --tasks nor a check command", task)
 		}
-		data, err := os.ReadFile(task)
+		data, err := input.ReadFile(ctx, task, slurmScript)
 		if err != nil {
 			return 0, usagef("--only: %v", err)
 		}
@@ -155,3 +156,7 @@ func familyCheckArgs(ctx context.Context, args []string) error {
 	}
 	return nil
 }
+
+// slurmScript is the kind of the task script `slurm --only` reads back from --dir: one
+// wormcheck wrote, a few kilobytes, so a larger file is not one.
+var slurmScript = input.Kind{Name: "task script", Max: 1 << 20}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
 )
@@ -70,15 +70,18 @@ func runVerify(ctx context.Context, e *env, args []string) (int, error) {
 	if path == "" {
 		return 0, usagef("which schedule? usage: wormcheck verify F.json")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
 	ctx, release, err := bud.context(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	data, err := bud.read(ctx, path, input.Schedule)
+	if errors.Is(err, errStopped) {
+		return stoppedReading(ctx, e, "verify", path)
+	}
+	if err != nil {
+		return 0, err
+	}
 	v, err := budgeted(ctx, func() (*check.Verification, error) { return check.VerifyFile(ctx, path, data, *sem) })
 	if errors.Is(err, errStopped) {
 		// Stopped in a step that does not watch ctx (reading the file, a check of the
@@ -108,15 +111,18 @@ func runRender(ctx context.Context, e *env, args []string) (int, error) {
 	if path == "" || *out == "" {
 		return 0, usagef("usage: wormcheck render F.json -o F.svg")
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
 	ctx, release, err := bud.context(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	data, err := bud.read(ctx, path, input.Saved)
+	if errors.Is(err, errStopped) {
+		return stoppedReading(ctx, e, "render", path)
+	}
+	if err != nil {
+		return 0, err
+	}
 	pic, err := budgeted(ctx, func() ([]byte, error) { return picture(ctx, path, data) })
 	if errors.Is(err, errStopped) || (err == nil && ctx.Err() != nil) {
 		return stoppedWithout(ctx, e, "render", "the picture")

@@ -21,7 +21,8 @@ const crossingVersion = 1
 // flit crossed, between which nodes, in which step of the trace. Wire form (big-endian):
 //
 //	0  version (1)
-//	1  next layer: 1 flit, 2 message
+//	1  next layer: 1 flit, 2 message, 3 network (the rest of the record is the
+//	   topology spec the trace runs on, as wormcheck names it: "mesh:3x2")
 //	2  reserved, 0 (2 bytes)
 //	4  channel id (uint32), NoChannel for a message announcement
 //	8  from node (uint32)
@@ -30,7 +31,7 @@ const crossingVersion = 1
 // The step is not repeated here: the record's timestamp carries it (see WriteTrace).
 type Crossing struct {
 	BaseLayer
-	Next     gopacket.LayerType // LayerTypeFlit or LayerTypeMessage
+	Next     gopacket.LayerType // LayerTypeFlit, LayerTypeMessage, or gopacket.LayerTypePayload for the network record
 	Channel  uint32
 	From, To uint32
 }
@@ -41,7 +42,7 @@ func (c *Crossing) LayerType() gopacket.LayerType { return LayerTypeCrossing }
 // CanDecode returns LayerTypeCrossing.
 func (c *Crossing) CanDecode() gopacket.LayerClass { return LayerTypeCrossing }
 
-// NextLayerType returns LayerTypeFlit or LayerTypeMessage.
+// NextLayerType returns LayerTypeFlit, LayerTypeMessage or gopacket.LayerTypePayload.
 func (c *Crossing) NextLayerType() gopacket.LayerType { return c.Next }
 
 // DecodeFromBytes fills c from data in place and reports truncation to df.
@@ -58,8 +59,10 @@ func (c *Crossing) DecodeFromBytes(data []byte, df gopacket.DecodeFeedback) erro
 		c.Next = LayerTypeFlit
 	case 2:
 		c.Next = LayerTypeMessage
+	case 3:
+		c.Next = gopacket.LayerTypePayload
 	default:
-		return fmt.Errorf("crossing: next layer %d is unknown; want 1 (flit) or 2 (message)", data[1])
+		return fmt.Errorf("crossing: next layer %d is unknown; want 1 (flit), 2 (message) or 3 (network)", data[1])
 	}
 	if data[2] != 0 || data[3] != 0 {
 		return fmt.Errorf("crossing: reserved bytes are not 0")
@@ -79,6 +82,8 @@ func (c *Crossing) SerializeTo(b gopacket.SerializeBuffer, opts gopacket.Seriali
 		next = 1
 	case LayerTypeMessage:
 		next = 2
+	case gopacket.LayerTypePayload:
+		next = 3
 	default:
 		return fmt.Errorf("crossing: next layer %v cannot follow a crossing", c.Next)
 	}

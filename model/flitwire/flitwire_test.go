@@ -107,7 +107,7 @@ func TestSerializeErrors(t *testing.T) {
 		"kind":       &Flit{Kind: 0},
 		"flags":      &Flit{Kind: KindData, Flags: 0x10},
 		"no dests":   &Message{ID: 1},
-		"bad next":   &Crossing{Next: gopacket.LayerTypePayload},
+		"bad next":   &Crossing{Next: gopacket.LayerTypeZero},
 		"many dests": &Message{Destinations: make([]uint32, MaxDestinations+1)},
 	} {
 		buf := gopacket.NewSerializeBuffer()
@@ -169,6 +169,7 @@ func TestRoundTripProperty(t *testing.T) {
 
 func sampleTrace() Trace {
 	return Trace{
+		Topology: "mesh:3x3",
 		Messages: []Message{
 			{ID: 0, Source: 0, DataFlits: 1, Destinations: []uint32{2, 8}},
 			{ID: 1, Source: 8, DataFlits: 1, Destinations: []uint32{6, 0}},

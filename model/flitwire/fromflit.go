@@ -25,7 +25,7 @@ func FromFlit(m *flit.Model, states []flit.State, actions []system.Action) (Trac
 	if len(states) != len(actions)+1 {
 		return Trace{}, fmt.Errorf("pcap: %d states and %d actions; want one state more than actions", len(states), len(actions))
 	}
-	var out Trace
+	out := Trace{Topology: cfg.Net.Spec()}
 	for i, mc := range cfg.Messages {
 		// A unicast worm's Length counts its address flit; a multicast's counts data
 		// flits only (model/flit.Message): the announcement says how many data flits follow.

@@ -52,11 +52,16 @@ type Record struct {
 // Trace is a flit-level trace: the messages (announced at step 0) and the flit crossings
 // in nondecreasing step order.
 type Trace struct {
+	// Topology is the network's spec ("mesh:3x2"), written first so that a reader (the
+	// dissector) names nodes by coordinates without being told the network; "" for none.
+	Topology string
 	Messages []Message
 	Records  []Record
 }
 
-// WriteTrace writes t to w as a pcap file with link type LINKTYPE_USER0: one record per
+// WriteTrace writes t to w as a pcap file with link type LINKTYPE_USER0: the network
+// record (Crossing with next layer 3, Channel NoChannel, then the spec's bytes) when t
+// names its topology, one record per
 // message announcement (Crossing with Channel NoChannel, then a Message layer), stamped
 // Epoch, then one record per flit crossing (Crossing, Flit, data payload) stamped Epoch +
 // Step µs. Output depends only on t.
@@ -77,6 +82,12 @@ func WriteTrace(w io.Writer, t Trace) error {
 			Length:        len(data),
 		}
 		return pw.WritePacket(ci, data)
+	}
+	if t.Topology != "" {
+		c := &Crossing{Next: gopacket.LayerTypePayload, Channel: NoChannel}
+		if err := put(0, c, gopacket.Payload(t.Topology)); err != nil {
+			return fmt.Errorf("pcap network record: %w", err)
+		}
 	}
 	for i := range t.Messages {
 		m := t.Messages[i]
@@ -147,6 +158,8 @@ func ReadTrace(r io.Reader) (Trace, error) {
 			return t, fmt.Errorf("pcap record %d: the crossing announces a %v layer but none follows", n, cr.Next)
 		}
 		switch cr.Next {
+		case gopacket.LayerTypePayload:
+			t.Topology = string(pay)
 		case LayerTypeMessage:
 			m := msg
 			m.Destinations = append([]uint32(nil), msg.Destinations...)

@@ -30,16 +30,19 @@ var (
 	BookSim    = Kind{"BookSim configuration", 1 << 20}
 	Schedule   = Kind{"schedule file", 512 << 20}
 	Trace      = Kind{"trace file", 256 << 20}
+	Saved      = Kind{"trace or schedule file", 512 << 20} // render and explore read either
 	Result     = Kind{"result file", 256 << 20}
 	Checkpoint = Kind{"checkpoint", 1 << 30}
 	Fabric     = Kind{"fabric file", 256 << 20}
 )
 
-// Within returns k with its cap lowered to half of a memory budget of maxBytes (none
-// for maxBytes <= 0): the file and what is parsed from it must both fit.
+// Within returns k with its cap lowered to a quarter of a memory budget of maxBytes
+// (none for maxBytes <= 0): the bytes read, their one copy into a slice of the exact
+// size when the input's size was not known in advance, and what is parsed from them
+// must all fit.
 func (k Kind) Within(maxBytes int64) Kind {
-	if maxBytes > 0 && maxBytes/2 < k.Max {
-		k.Max = maxBytes / 2
+	if maxBytes > 0 && maxBytes/4 < k.Max {
+		k.Max = maxBytes / 4
 	}
 	return k
 }
@@ -98,7 +101,7 @@ func read(ctx context.Context, name string, k Kind, open func() (io.ReadCloser, 
 			return
 		}
 		opened <- f
-		data, err := io.ReadAll(io.LimitReader(f, k.Max+1))
+		data, err := readAll(f, k.Max+1)
 		f.Close()
 		done <- result{data, err}
 	}()
@@ -113,6 +116,57 @@ func read(ctx context.Context, name string, k Kind, open func() (io.ReadCloser, 
 		}
 		return nil, fmt.Errorf("%s %s: reading stopped: %v", k.Name, name, context.Cause(ctx))
 	}
+}
+
+// chunk is the size of the pieces readAll reads an input of unknown size in.
+const chunk = 1 << 20
+
+// readAll reads r to its end or to max bytes. A regular file is read into one slice of
+// its size; an input of unknown size (a pipe) in pieces that are joined once at the end,
+// so that the memory held is at most twice what was read (a growing slice holds its old
+// and new arrays at each growth, and the garbage of every earlier one until collected).
+func readAll(r io.Reader, max int64) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < max {
+			buf := make([]byte, 0, st.Size()+1)
+			for {
+				n, err := f.Read(buf[len(buf):cap(buf)])
+				buf = buf[:len(buf)+n]
+				if err == io.EOF {
+					return buf, nil
+				}
+				if err != nil {
+					return buf, err
+				}
+				if len(buf) == cap(buf) { // the file grew while read: read the rest in pieces
+					rest, err := readPieces(f, max-int64(len(buf)))
+					return append(buf, rest...), err
+				}
+			}
+		}
+	}
+	return readPieces(r, max)
+}
+
+// readPieces reads r to its end or to max bytes in pieces of chunk bytes, joined once.
+func readPieces(r io.Reader, max int64) ([]byte, error) {
+	var pieces [][]byte
+	var total int64
+	var err error
+	for total < max && err == nil {
+		p := make([]byte, min(chunk, max-total))
+		var n int
+		n, err = io.ReadFull(r, p)
+		pieces = append(pieces, p[:n])
+		total += int64(n)
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	if len(pieces) == 1 {
+		return pieces[0], err
+	}
+	return bytes.Join(pieces, nil), err
 }
 
 // bom is the UTF-8 encoding of U+FEFF, the byte-order mark.

@@ -1,8 +1,10 @@
 package input
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,8 +105,8 @@ func TestReadFileStopsWithContext(t *testing.T) {
 }
 
 func TestWithinAndSize(t *testing.T) {
-	if got := Trace.Within(200 << 20).Max; got != 100<<20 {
-		t.Errorf("Trace.Within(200 MiB).Max = %d, want 100 MiB", got)
+	if got := Trace.Within(200 << 20).Max; got != 50<<20 {
+		t.Errorf("Trace.Within(200 MiB).Max = %d, want 50 MiB", got)
 	}
 	if got := Topology.Within(0).Max; got != Topology.Max {
 		t.Errorf("no budget changed the cap: %d", got)
@@ -112,6 +114,38 @@ func TestWithinAndSize(t *testing.T) {
 	for n, want := range map[int64]string{100: "100 bytes", 1536: "1.5 KiB", 8 << 20: "8 MiB", 1 << 30: "1 GiB"} {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestReadAllMatchesIOReadAll: the pieces a pipe is read in join to what io.ReadAll reads,
+// at sizes around the piece size and the cap, from a pipe and from a regular file.
+func TestReadAllMatchesIOReadAll(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, chunk - 1, chunk, chunk + 1, 2*chunk + 7} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		for _, max := range []int64{int64(n) + 1, int64(n), int64(n/2) + 1} {
+			want, _ := io.ReadAll(io.LimitReader(bytes.NewReader(data), max))
+			got, err := readAll(bytes.NewReader(data), max)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("pipe of %d bytes, max %d: %d bytes, %v; want %d", n, max, len(got), err, len(want))
+			}
+			p := filepath.Join(dir, "f")
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err = readAll(f, max)
+			f.Close()
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("file of %d bytes, max %d: %d bytes, %v; want %d", n, max, len(got), err, len(want))
+			}
 		}
 	}
 }

@@ -60,11 +60,12 @@ type Duato struct {
 	m      geom
 	escape int // number of escape VCs (1 or 2); the adaptive VC is escape
 	wraps  bool
+	name   string
 }
 
 // NewDuato returns Duato's relation on g.
 func NewDuato(g *topology.Network) *Duato {
-	d := &Duato{m: newGeom(g), escape: 1}
+	d := &Duato{m: newGeom(g), escape: 1, name: "duato"}
 	for _, w := range d.m.wraps {
 		if w {
 			d.wraps, d.escape = true, 2
@@ -73,13 +74,23 @@ func NewDuato(g *topology.Network) *Duato {
 	return d
 }
 
-// Name returns "duato".
-func (d *Duato) Name() string { return "duato" }
+// newDuatoNoDateline returns Duato's structure without dateline classes, as relations
+// are often first written: VC 1 fully adaptive and minimal, VC 0 dimension order with
+// no dateline, VCs() = 2 on every grid. On a mesh or hypercube it is Duato's relation;
+// on a torus the escape rings are cyclic, Duato's condition fails, and worms that fill
+// a ring's escape VCs while the adaptive VCs they wait for are held deadlock, with more
+// worms the larger the torus (the exact decision's multi-VC case).
+func newDuatoNoDateline(g *topology.Network) *Duato {
+	return &Duato{m: newGeom(g), escape: 1, name: "duato-nodateline"}
+}
+
+// Name returns "duato" or "duato-nodateline".
+func (d *Duato) Name() string { return d.name }
 
 // Grid returns the relation's topology.
 func (d *Duato) Grid() *topology.Network { return d.m.g }
 
-// VCs is 2 on meshes and hypercubes, 3 on tori.
+// VCs is 2 on meshes and hypercubes, 3 on tori (2 without dateline classes).
 func (d *Duato) VCs() int { return d.escape + 1 }
 
 // Escape reports whether o is in the escape subfunction: its VC is an escape VC.

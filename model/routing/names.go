@@ -29,6 +29,7 @@ func Builtins() []Builtin {
 		{"odd-even", "odd-even turn model, column-parity rules (Chiu); 2-D meshes"},
 		{"adaptive", "minimal fully adaptive on one VC (deadlocks: RT2)"},
 		{"duato", "minimal fully adaptive with dimension-order escape VCs (Duato); meshes, tori, hypercubes"},
+		{"duato-nodateline", "duato on 2 VCs without dateline classes: VC 1 adaptive, VC 0 dimension order (deadlocks on tori)"},
 		{"nonminimal", "adaptive with misroutes (never back the way it came) and no budget; after a misroute it may turn back, productively (may livelock: RT6)"},
 		{"nonminimal:B", "nonminimal with at most B misroutes per worm"},
 		{"updown", "up*/down* from a breadth-first tree rooted at node 0, all shortest legal routes (Autonet, Schroeder et al. 1991); any network"},
@@ -142,6 +143,8 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 		return NewAdaptive(g), nil
 	case "duato":
 		return NewDuato(g), nil
+	case "duato-nodateline":
+		return newDuatoNoDateline(g), nil
 	case "nonminimal":
 		return NewNonMinimal(g), nil
 	}

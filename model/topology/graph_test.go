@@ -231,6 +231,9 @@ func FuzzTopologySpec(f *testing.F) {
 		if strings.HasPrefix(strings.TrimSpace(spec), "file") {
 			return // reads files: FuzzTopologyFile covers the parsers
 		}
+		if fuzzNodes(spec) > fuzzMaxNodes {
+			return // seconds per input; the size limits have their own tests
+		}
 		tp, err := parse(spec)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {

@@ -149,6 +149,7 @@ func newGrid(kind Kind, sizes []int) (*Network, error) {
 	}
 	dims := len(sizes)
 	g.slot = make([]ChannelID, nodes*dims*2)
+	g.channels = make([]Channel, 0, gridChannels(kind, sizes, nodes))
 	for v := 0; v < nodes; v++ {
 		for d := 0; d < dims; d++ {
 			x := (v / g.strides[d]) % sizes[d]
@@ -166,6 +167,76 @@ func newGrid(kind Kind, sizes []int) (*Network, error) {
 		}
 	}
 	return g, nil
+}
+
+// gridChannels counts the channels of the grid of the given kind and sizes (nodes in
+// all): along a dimension of k nodes, two per node on a ring (k > 2 with wrap-around),
+// else two per pair of neighbours.
+func gridChannels(kind Kind, sizes []int, nodes int) int {
+	n := 0
+	for _, k := range sizes {
+		if kind == Torus && k > 2 {
+			n += 2 * nodes
+		} else {
+			n += 2 * (k - 1) * (nodes / k)
+		}
+	}
+	return n
+}
+
+// channelBytes is what one channel of a grid costs in memory: its Channel (24 bytes)
+// and its share of the slots (a node's outputs by dimension and direction; two per
+// channel on a hypercube).
+const channelBytes = 32
+
+// GridBytes returns how many channels the mesh, torus or hypercube spec names has and
+// the bytes they take, without building it, so that a caller with a memory budget can
+// refuse a network that alone would exceed it; ok is false for any other spec, a
+// network with failed links included, and for a spec Parse refuses.
+func GridBytes(spec string) (bytes, channels int64, ok bool) {
+	kind, arg, found := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
+	if !found || strings.Contains(arg, FaultsSep) {
+		return 0, 0, false
+	}
+	var sizes []int
+	var k Kind
+	switch kind {
+	case "mesh", "torus":
+		k = Mesh
+		if kind == "torus" {
+			k = Torus
+		}
+		parts := strings.Split(arg, "x")
+		if len(parts) > MaxDims {
+			return 0, 0, false
+		}
+		for _, p := range parts {
+			s, err := parseSize(p)
+			if err != nil || s < 2 || s > MaxDimSize {
+				return 0, 0, false
+			}
+			sizes = append(sizes, s)
+		}
+	case "hypercube":
+		d, err := parseSize(arg)
+		if err != nil || d < 1 || d > MaxHypercubeDim {
+			return 0, 0, false
+		}
+		k = Hypercube
+		for range d {
+			sizes = append(sizes, 2)
+		}
+	default:
+		return 0, 0, false
+	}
+	nodes := 1
+	for _, s := range sizes {
+		if nodes *= s; nodes > MaxNodes {
+			return 0, 0, false
+		}
+	}
+	n := int64(gridChannels(k, sizes, nodes))
+	return n * channelBytes, n, true
 }
 
 // step moves coordinate x one hop along dimension d in direction dir; ok is false where

@@ -1,6 +1,8 @@
 package topology
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -198,6 +200,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
+		if fuzzNodes(spec) > fuzzMaxNodes {
+			return // seconds per input; the size limits have their own tests
+		}
 		top, err := parse(spec)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
@@ -213,4 +218,41 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q: canonical spec %q does not round-trip", spec, top.Spec())
 		}
 	})
+}
+
+// fuzzMaxNodes bounds the networks the fuzz targets build: about a millisecond each, so
+// that every input is checked quickly and a run's end never waits on one (a torus of a
+// million nodes takes a second to build; the size limits have their own tests).
+const fuzzMaxNodes = 1 << 14
+
+// fuzzNodes bounds from above the nodes a topology spec asks for, from its numbers,
+// without building it: 2^n for a hypercube, k^n·n for a fat tree, the square of the
+// product for a dragonfly (a·(a·h+1) routers, p terminals each), the product of the
+// sides for the rest; a fault list after "/" is left out.
+func fuzzNodes(spec string) float64 {
+	if i := strings.IndexByte(spec, '/'); i >= 0 {
+		spec = spec[:i]
+	}
+	var nums []float64
+	for _, f := range strings.FieldsFunc(spec, func(r rune) bool { return r < '0' || r > '9' }) {
+		n, err := strconv.ParseFloat(f, 64)
+		if err != nil || n > 1e9 {
+			return math.Inf(1)
+		}
+		nums = append(nums, max(n, 1))
+	}
+	prod := 1.0
+	for _, n := range nums {
+		prod *= n
+	}
+	s := strings.TrimSpace(strings.ToLower(spec))
+	switch {
+	case strings.HasPrefix(s, "hypercube") && len(nums) > 0:
+		return math.Pow(2, nums[0])
+	case strings.HasPrefix(s, "fattree") && len(nums) > 1:
+		return math.Pow(nums[0], nums[1]) * nums[1]
+	case strings.HasPrefix(s, "dragonfly"):
+		return prod * prod
+	}
+	return prod
 }

@@ -83,6 +83,10 @@ type Options struct {
 	// Context, when it ends, stops the analysis between destinations and refinements
 	// with an error that wraps its cause (Stopped reports it); nil: never.
 	Context context.Context
+	// MaxBytes is the memory the analysis may take (0: no bound): its per-destination
+	// searches run on one goroutine when two would not fit, and an analysis whose one
+	// search would not fit stops before it allocates, with an error Stopped reports.
+	MaxBytes int64
 
 	// searchOnly skips the class-based graph and forceClasses takes it even where a
 	// search per destination is cheaper: the tests compare the two.
@@ -180,6 +184,14 @@ func Analyze(rel routing.Relation, opt Options) (*Result, error) {
 	s.ctx = opt.Context
 	g := s.g
 	nv := s.vertices()
+	if per := s.partBytes(); opt.MaxBytes > 0 {
+		if per > opt.MaxBytes {
+			return nil, stopErr{fmt.Errorf("memory budget: the dependency graph's search takes about %d MiB, more than the %d MiB allowed", per>>20, opt.MaxBytes>>20)}
+		}
+		if int64(opt.Workers)*per > opt.MaxBytes {
+			opt.Workers = 1
+		}
+	}
 	if !opt.searchOnly {
 		if res := classResult(s, opt.forceClasses); res != nil {
 			return res, nil

@@ -303,6 +303,14 @@ type recorder struct {
 	mask []uint64
 }
 
+// partBytes is what one goroutine of a sweep takes at its peak: its recorder (a bit, a
+// destination and a source per edge slot, two flags per vertex) and about as much again
+// for its searcher's states and adjacency.
+func (s *searcher) partBytes() int64 {
+	nv, w := int64(s.vertices()), int64(s.ports*s.vcs)
+	return 2 * (nv*w*8 + nv*w/8 + 2*nv)
+}
+
 func newRecorder(s *searcher) *recorder {
 	nv := s.vertices()
 	w := s.ports * s.vcs

@@ -184,6 +184,9 @@ type Options struct {
 	// finished member with its states (Add), on the run's goroutine: the caller's own
 	// progress display (prove's claims).
 	Meter Meter
+	// ctx is Run's context, set by Run: it stops the reads of the files a check names
+	// (routing files) while the check is prepared.
+	ctx context.Context
 }
 
 // Meter counts a family run's members as they finish (Options.Meter).
@@ -342,6 +345,7 @@ func Run(ctx context.Context, req Request, property checker.Property, opt Option
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	opt.ctx = ctx
 	j, err := req.jobFor(property, opt)
 	if err != nil {
 		return nil, err
@@ -399,7 +403,7 @@ func prepare(in Instance, property checker.Property, opt Options) (*request, job
 		}
 		return nil, nil, badf("algorithm %q is unknown; one of %s", in.Algorithm, strings.Join(algorithmNames(), ", "))
 	}
-	if opt.Swarm && a.Name != "unicast" && a.Name != "tree-mcast" {
+	if opt.Swarm && !a.FlitSearch() {
 		return nil, nil, badf("--search swarm is for --algo unicast and tree-mcast; %s is checked exhaustively", a.Name)
 	}
 	r, err := newRequest(a, in, property, opt)
@@ -415,6 +419,11 @@ func prepare(in Instance, property checker.Property, opt Options) (*request, job
 	}
 	return r, j, nil
 }
+
+// FlitSearch says whether a's checks search a flit-level state space (unicast,
+// tree-mcast): only those take a swarm search (Options.Swarm) and a partial-order
+// reduction (Options.Reduction).
+func (a Algorithm) FlitSearch() bool { return a.Name == "unicast" || a.Name == "tree-mcast" }
 
 // job is a validated check, ready to run.
 type job func(ctx context.Context) (*props.Report, error)

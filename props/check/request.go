@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/wormcheck/wormcheck/checker"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -308,6 +309,25 @@ func (r *request) seed() uint64 {
 // capture cost no second build or replay; the tests read the counts.
 type work struct {
 	parses, builds, replays int
+}
+
+// readFile reads a file the request names (a routing file): at most k's cap lowered to
+// a quarter of the memory budget (input.Kind.Within), stopped with Run's context.
+func (r *request) readFile(k input.Kind) func(path string) ([]byte, error) {
+	ctx := r.opt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return input.Reader(ctx, k.Within(r.opt.MaxMemoryBytes))
+}
+
+// readStopped is the error of a read that Run's context cut short (not bad input: the
+// file may be fine), nil while the context lives.
+func (r *request) readStopped() error {
+	if ctx := r.opt.ctx; ctx != nil && ctx.Err() != nil {
+		return fmt.Errorf("stopped while reading a file: %w", context.Cause(ctx))
+	}
+	return nil
 }
 
 // propList joins property names for a message.

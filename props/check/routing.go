@@ -39,8 +39,11 @@ func relationOf(r *request, g *topology.Network) (routing.Relation, error) {
 		}
 		return nil, nil
 	}
-	rel, err := routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing))
+	rel, err := routing.Resolve(g, spec, r.readFile(input.Routing))
 	if err != nil {
+		if stop := r.readStopped(); stop != nil {
+			return nil, stop
+		}
 		return nil, badf("--routing: %v", err)
 	}
 	return rel, nil
@@ -179,6 +182,13 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
 		}
 		var g *topology.Network
+		if b, n, ok := topology.GridBytes(r.topology); ok && r.opt.MaxMemoryBytes > 0 && b > r.opt.MaxMemoryBytes {
+			// The network alone would exceed the memory budget: building it (one
+			// allocation the process's watcher would see only afterwards) is refused.
+			cause := fmt.Sprintf("memory budget: the network alone takes about %d MiB (%d channels), more than the %d MiB allowed (--max-memory)", b>>20, n, r.opt.MaxMemoryBytes>>20)
+			in := Instance{Topology: r.topology, Params: map[string]string{"routing": spec}}
+			return func(context.Context) (*props.Report, error) { return stoppedRouting(in, cause), nil }, nil
+		}
 		if r.topology != "" {
 			var err error
 			if g, err = topology.Parse(r.topology); err != nil {
@@ -188,7 +198,10 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--topo: missing (a built-in routing needs a topology)")
 		}
 		var err error
-		if rel, err = routing.Resolve(g, spec, input.Reader(context.Background(), input.Routing)); err != nil {
+		if rel, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/flitwire"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -112,7 +112,10 @@ func prepareSim(r *request) (job, error) {
 		}
 	}
 	if spec != "" {
-		if o.Relation, err = routing.Resolve(g, spec, os.ReadFile); err != nil {
+		if o.Relation, err = routing.Resolve(g, spec, r.readFile(input.Routing)); err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 	}
@@ -187,6 +190,11 @@ func simOptions(r *request) (simulate.Options, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(r.str(f.name)), 10, 64)
 		if err != nil {
 			return o, badf("--%s %q is not an integer", f.name, r.str(f.name))
+		}
+		if f.name == "cycles" && n == 0 {
+			// the simulator reads 0 as its own default window; a user who asks for
+			// none means none, which measures nothing
+			return o, badf("--cycles 0 measures nothing; give a window of at least 1 cycle (default 20000)")
 		}
 		*f.to = n
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
+	"github.com/wormcheck/wormcheck/model/input"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
@@ -116,8 +116,11 @@ func prepareUnicast(r *request) (job, error) {
 	var fileRel routing.Relation
 	if spec := r.str("routing"); r.topology == "" && spec != "" && !routing.IsBuiltin(spec) && r.relation == nil {
 		// a routing file that names its topology needs no --topo
-		rel, err := routing.Resolve(nil, spec, os.ReadFile)
+		rel, err := routing.Resolve(nil, spec, r.readFile(input.Routing))
 		if err != nil {
+			if stop := r.readStopped(); stop != nil {
+				return nil, stop
+			}
 			return nil, badf("--routing: %v", err)
 		}
 		fileRel, r.topology = rel, rel.Grid().Spec()

@@ -29,6 +29,9 @@ import (
 func crossRelations(t *testing.T, g *topology.Network) []routing.Relation {
 	var rels []routing.Relation
 	for _, name := range append(routing.Names()[:len(routing.Names())-1], "nonminimal:1") {
+		if name == "duato-nodateline" && g.Kind() != topology.Torus {
+			continue // duato itself: without wrap-around channels there is no dateline
+		}
 		if rel, err := routing.ByName(g, name); err == nil {
 			rels = append(rels, rel)
 		}

@@ -66,7 +66,9 @@ func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte
 // command's --max-memory onto the static decision, whichever command runs it. Its
 // --time-limit reaches the decision as the context's deadline.
 func Within(maxMemoryBytes int64) Options {
-	return Options{MaxStates: HeaderStatesWithin(maxMemoryBytes)}
+	// The dependency graph's search may take three quarters of it: the network, the
+	// relation and the runtime hold the rest.
+	return Options{MaxStates: HeaderStatesWithin(maxMemoryBytes), Analyze: cdg.Options{MaxBytes: maxMemoryBytes / 4 * 3}}
 }
 
 // bytesPerHeaderState is what one header state of the exact search costs at its peak,
@@ -76,12 +78,14 @@ const bytesPerHeaderState = 200
 
 // HeaderStatesWithin returns the header-state bound (Options.MaxStates) that keeps
 // the exact search within a memory budget of the given bytes: the default bound when
-// the budget is unknown (0) or smaller than it, at most 2^28.
+// the budget is unknown (0), else what the budget holds, at least 2^12 and at most 2^28.
 func HeaderStatesWithin(bytes int64) int64 {
 	n := bytes / bytesPerHeaderState
 	switch {
-	case bytes <= 0 || n < defaultMaxStates:
+	case bytes <= 0:
 		return defaultMaxStates
+	case n < 1<<12:
+		return 1 << 12
 	case n > 1<<28:
 		return 1 << 28
 	}

@@ -83,11 +83,11 @@ func TestProveBadInput(t *testing.T) {
 }
 
 // TestHeaderStatesWithin: the command line's header-state bound follows its memory
-// budget, never below the default nor above 2^28, and ProveWith passes it on (a bound
-// of 100 states stops mesh:4x4 adaptive, whose search needs more).
+// budget (the default without one), between 2^12 and 2^28, and ProveWith passes it on
+// (a bound of 100 states stops mesh:4x4 adaptive, whose search needs more).
 func TestHeaderStatesWithin(t *testing.T) {
 	for _, c := range []struct{ bytes, want int64 }{
-		{0, defaultMaxStates}, {1 << 20, defaultMaxStates}, {200 << 23, defaultMaxStates},
+		{0, defaultMaxStates}, {1 << 10, 1 << 12}, {200 << 20, 1 << 20}, {200 << 23, defaultMaxStates},
 		{200 << 25, 1 << 25}, {1 << 50, 1 << 28},
 	} {
 		if got := HeaderStatesWithin(c.bytes); got != c.want {

@@ -89,6 +89,9 @@ func TestDissectorFlitTrace(t *testing.T) {
 		"wormcheck flit-level trace record",
 		"Step: 0",
 		"Crossing version: 1",
+		"Next layer: network (3)",
+		"Channel: 4294967295 (none: the network record)",
+		"Network: "+g.Spec(),
 		"Next layer: message (2)",
 		"Reserved: 0",
 		"Channel: 4294967295 (none: a message announcement)",
@@ -112,8 +115,9 @@ func TestDissectorFlitTrace(t *testing.T) {
 		"Data index: 0",
 		"Data: 00",
 	)
-	if n := strings.Count(out, "wormcheck flit-level trace record"); n != 2+tr.Len() {
-		t.Errorf("%d records decoded; want %d", n, 2+tr.Len())
+	// the network record, the two message announcements, a record per step
+	if n := strings.Count(out, "wormcheck flit-level trace record"); n != 3+tr.Len() {
+		t.Errorf("%d records decoded; want %d", n, 3+tr.Len())
 	}
 }
 
@@ -207,7 +211,22 @@ func TestDissectorCoordinates(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantLines(t, tsharkWith(t, lua, pc), want...)
-	plain := tshark(t, pc)
+	// The capture names its network: no option needed.
+	wantLines(t, tshark(t, pc), append(want, "Network: "+g.Spec())...)
+	// A capture without the network record (written before it existed) shows numbers.
+	tr0, err := flitwire.ReadTrace(bytes.NewReader(pc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr0.Topology != g.Spec() {
+		t.Fatalf("the capture names network %q; want %q", tr0.Topology, g.Spec())
+	}
+	tr0.Topology = ""
+	var old bytes.Buffer
+	if err := flitwire.WriteTrace(&old, tr0); err != nil {
+		t.Fatal(err)
+	}
+	plain := tshark(t, old.Bytes())
 	if strings.Contains(plain, g.NodeName(m0.Source)) || !strings.Contains(plain, "m0 from "+itoa(int(m0.Source))+" to ") {
 		t.Errorf("without a topology the nodes must be numbers:\n%s", plain)
 	}

@@ -12,6 +12,7 @@ import (
 	"html"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -113,6 +114,8 @@ func MessageColor(i int) string { return palette[i%len(palette)] }
 type frame struct {
 	g              *topology.Network
 	at             []topology.Point // a graph's layout (graphLayout), in cells; nil on grids
+	keep           []bool           // with at: the nodes drawn (nil: all), origin their corner
+	origin         topology.Point
 	span           topology.Point
 	x0, x1, y0, y1 int
 	top            float64
@@ -121,7 +124,7 @@ type frame struct {
 
 func (f frame) inside(v topology.NodeID) bool {
 	if f.at != nil {
-		return true
+		return f.keep == nil || f.keep[v]
 	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
@@ -132,7 +135,7 @@ func (f frame) inside(v topology.NodeID) bool {
 
 func (f frame) xy(v topology.NodeID) (float64, float64) {
 	if f.at != nil {
-		return f.pad + f.at[v].X*cell, f.top + f.at[v].Y*cell
+		return f.pad + (f.at[v].X-f.origin.X)*cell, f.top + (f.at[v].Y-f.origin.Y)*cell
 	}
 	x, y := f.g.Coord(v, 0), 0
 	if f.g.Dims() == 2 {
@@ -290,7 +293,11 @@ func (p FlitPicture) open(b *bytes.Buffer, fr frame, w, h, titleH float64) {
 	if p.Subtitle != "" {
 		fmt.Fprintf(b, "<text x=\"10\" y=\"37\">%s</text>\n", html.EscapeString(p.Subtitle))
 	}
-	if !fr.full() {
+	switch {
+	case fr.at != nil && !fr.full():
+		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: %s of %s (the groups the worms use)</text>\n",
+			f1(titleH+8), html.EscapeString(fr.keptGroups()), g.Spec())
+	case !fr.full():
 		fmt.Fprintf(b, "<text x=\"10\" y=\"%s\" fill=\"#888\" font-size=\"9\">cropped: x %d..%d, y %d..%d of %s</text>\n",
 			f1(titleH+8), fr.x0, fr.x1, fr.y0, fr.y1, g.Spec())
 	}
@@ -461,6 +468,8 @@ func (p FlitPicture) drawCycle(b *bytes.Buffer, fr frame) {
 	// The wait-for edges: from each link's holder (its own blocked header in the cycle)
 	// to the header it blocks, so the cycle can be followed around the picture.
 	b.WriteString("<g id=\"waitfor\">\n")
+	// Their labels go where they cover no node, cycle number or label drawn so far.
+	pl := newPlacer(b.Bytes())
 	for k, l := range p.Cycle {
 		fx, fy, ok := p.holderAt(fr, k)
 		if !ok {
@@ -468,7 +477,7 @@ func (p FlitPicture) drawCycle(b *bytes.Buffer, fr frame) {
 		}
 		bl := p.Blocked[l.Header]
 		tx, ty := fr.xy(bl.At)
-		waitEdge(b, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
+		waitEdge(b, pl, fx, fy, tx, ty, fmt.Sprintf("%s blocks %s", p.Messages[l.Holder].Name, bl.Label))
 	}
 	b.WriteString("</g>\n")
 }
@@ -496,19 +505,19 @@ func (p FlitPicture) holderAt(fr frame, k int) (float64, float64, bool) {
 // left (two edges between the same nodes in opposite directions bend apart), cut back
 // to leave the node rings free, labelled at its middle; between headers at the same node
 // it is a small loop above the node.
-func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
+func waitEdge(b *bytes.Buffer, pl *placer, fx, fy, tx, ty float64, label string) {
 	const cut = nodeR + 7
 	dx, dy := tx-fx, ty-fy
 	d := math.Hypot(dx, dy)
 	var path string
-	var lx, ly float64
+	var lx, ly, nx, ny float64
 	if d < 2*cut {
 		path = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(fx-6), f1(fy-cut+2), f1(fx-30), f1(fy-60), f1(fx+30), f1(fy-60), f1(fx+6), f1(fy-cut+2))
 		lx, ly = fx, fy-52
 	} else {
 		ux, uy := dx/d, dy/d
 		// The left normal of the direction, in SVG coordinates (y down).
-		nx, ny := uy, -ux
+		nx, ny = uy, -ux
 		// Edges between neighbours bend more, to clear the lanes and their labels.
 		bend := max(0.22*d, 0.36*cell)
 		sx, sy := fx+ux*cut+nx*cut*0.5, fy+uy*cut+ny*cut*0.5
@@ -518,10 +527,13 @@ func waitEdge(b *bytes.Buffer, fx, fy, tx, ty float64, label string) {
 		// The curve's middle is half-way between the chord's middle and the control point.
 		lx, ly = (fx+tx)/2+nx*bend/2, (fy+ty)/2+ny*bend/2
 	}
-	// The label stays inside the picture's left edge (its text is centred on lx).
+	// The label stays inside the picture's left edge (its text is centred on lx), moved
+	// along the edge's normal off what is drawn already.
+	lx = max(lx, 2.8*float64(len(label))+4)
+	lx, by := pl.place(lx, ly+3, nx, ny, 9, label)
 	lx = max(lx, 2.8*float64(len(label))+4)
 	fmt.Fprintf(b, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" opacity=\"0.85\" marker-end=\"url(#wait)\" class=\"wait-edge\"><title>%s</title></path>\n", path, waitColour, html.EscapeString(label))
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n", f1(lx), f1(ly+3), waitColour, html.EscapeString(label))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\" class=\"wait-label\">%s</text>\n", f1(lx), f1(by), waitColour, html.EscapeString(label))
 }
 
 // cycleText is the legend line of a cycle link, in the words of model/flit's Waits.
@@ -637,12 +649,17 @@ func (l legendLine) draw(b *bytes.Buffer, row float64) {
 }
 
 // crop returns the frame of the nodes the picture involves (sources, destinations,
-// paths, holds, blocked headers) with one node of context, or the whole grid.
+// paths, holds, blocked headers) with one node of context, or the whole grid. On a
+// dragonfly it is the groups those nodes are in, whole; other laid-out networks are
+// drawn whole.
 func (p FlitPicture) crop() frame {
 	g := p.Grid
 	if laidOut(g) {
 		fr := frame{g: g, pad: margin}
 		fr.at, fr.span = graphLayout(g)
+		if !p.Full {
+			p.cropGroups(&fr)
+		}
 		return fr
 	}
 	fr := frame{g: g, x1: g.Size(0) - 1, pad: margin}
@@ -701,9 +718,88 @@ func (p FlitPicture) crop() frame {
 	return fr
 }
 
+// cropGroups narrows fr, on a dragonfly, to the groups of the nodes the picture involves
+// (a 3-worm cycle among 2 of 9 groups is lost among 108 nodes otherwise).
+func (p FlitPicture) cropGroups(fr *frame) {
+	g := p.Grid
+	d, ok := g.DragonflyShape()
+	if !ok {
+		return
+	}
+	groups := map[int]bool{} // lookup only
+	add := func(v topology.NodeID) { groups[d.Group(v)] = true }
+	addCh := func(c topology.ChannelID) {
+		ch := g.Channel(c)
+		add(ch.From)
+		add(ch.To)
+	}
+	for _, m := range p.Messages {
+		add(m.Source)
+		for _, v := range m.Destinations {
+			add(v)
+		}
+		for _, c := range m.Path {
+			addCh(c)
+		}
+	}
+	for _, h := range p.Holds {
+		addCh(h.Channel)
+	}
+	for _, l := range p.Loop {
+		addCh(l.Channel)
+	}
+	for _, bl := range p.Blocked {
+		add(bl.At)
+		if bl.Wants != topology.None {
+			addCh(bl.Wants)
+		}
+		for _, c := range bl.AnyOf {
+			addCh(c)
+		}
+	}
+	if len(groups) == 0 || len(groups) == d.G {
+		return
+	}
+	keep := make([]bool, g.Nodes())
+	lo := topology.Point{X: math.Inf(1), Y: math.Inf(1)}
+	hi := topology.Point{X: math.Inf(-1), Y: math.Inf(-1)}
+	for v := range keep {
+		if keep[v] = groups[d.Group(topology.NodeID(v))]; keep[v] {
+			at := fr.at[v]
+			lo.X, lo.Y = min(lo.X, at.X), min(lo.Y, at.Y)
+			hi.X, hi.Y = max(hi.X, at.X), max(hi.Y, at.Y)
+		}
+	}
+	fr.keep, fr.origin = keep, lo
+	fr.span = topology.Point{X: hi.X - lo.X, Y: hi.Y - lo.Y}
+}
+
+// keptGroups names the dragonfly groups a cropped frame keeps: "groups 0, 3".
+func (f frame) keptGroups() string {
+	d, ok := f.g.DragonflyShape()
+	if !ok {
+		return "part"
+	}
+	var names []string
+	seen := map[int]bool{} // lookup only
+	for v, k := range f.keep {
+		if gr := d.Group(topology.NodeID(v)); k && !seen[gr] {
+			seen[gr] = true
+			names = append(names, fmt.Sprint(gr))
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		return len(names[i]) < len(names[j]) || len(names[i]) == len(names[j]) && names[i] < names[j]
+	})
+	if len(names) == 1 {
+		return "group " + names[0]
+	}
+	return "groups " + strings.Join(names, ", ")
+}
+
 func (f frame) full() bool {
 	if f.at != nil {
-		return true
+		return f.keep == nil
 	}
 	g := f.g
 	h := 0

@@ -16,10 +16,12 @@
 -- documented in model/flitwire and model/banyanwire.
 --
 -- Nodes are shown by their coordinates, as wormcheck's text output names them ((3,4) on
--- a mesh or torus, 0110 on a hypercube), once the preference wormcheck.topology names the
--- capture's network: `tshark -o wormcheck.topology:mesh:8x8 ...`, or
--- `wormcheck dissector --topo mesh:8x8`, which makes it the default. Without it, nodes
--- are shown by number.
+-- a mesh or torus, 0110 on a hypercube): a flit-level capture names its network in its
+-- first record (next layer 3), so no option is needed. The preference
+-- wormcheck.topology overrides it (`tshark -o wormcheck.topology:mesh:8x8 ...`, or
+-- `wormcheck dissector --topo mesh:8x8`, which makes it the default) and names the
+-- network of a capture written before the record existed. Without either, nodes are
+-- shown by number.
 
 local EPOCH = 946684800 -- 2000-01-01T00:00:00Z, the timestamp of step 0
 
@@ -90,7 +92,7 @@ end
 ------------------------------------------------------------------------------------
 local flit_proto = Proto("wormcheck", "wormcheck flit-level trace")
 
-local NEXT = { [1] = "flit", [2] = "message" }
+local NEXT = { [1] = "flit", [2] = "message", [3] = "network" }
 local KIND = { [1] = "address", [2] = "data", [3] = "tail" }
 local NO_CHANNEL = 0xFFFFFFFF
 
@@ -118,11 +120,12 @@ local f = {
 	msg_data  = ProtoField.uint16("wormcheck.message.data_flits", "Data flits"),
 	msg_n     = ProtoField.uint16("wormcheck.message.destinations", "Destinations"),
 	msg_dest  = ProtoField.uint32("wormcheck.message.destination", "Destination node"),
+	network   = ProtoField.string("wormcheck.network", "Network"),
 }
 flit_proto.fields = {
 	f.step, f.version, f.next, f.reserved, f.channel, f.from, f.to,
 	f.kind, f.flags, f.first, f.last, f.vc, f.freserved, f.message, f.word, f.dest, f.index, f.data,
-	f.msg_id, f.msg_src, f.msg_data, f.msg_n, f.msg_dest,
+	f.msg_id, f.msg_src, f.msg_data, f.msg_n, f.msg_dest, f.network,
 }
 local e_short = ProtoExpert.new("wormcheck.short", "record is truncated", expert.group.MALFORMED, expert.severity.ERROR)
 local e_field = ProtoExpert.new("wormcheck.bad", "field value is invalid", expert.group.MALFORMED, expert.severity.ERROR)
@@ -130,9 +133,25 @@ flit_proto.experts = { e_short, e_field }
 flit_proto.prefs.topology = Pref.string("Topology", TOPOLOGY,
 	"the capture's network as wormcheck names it (mesh:8x8, torus:4x4x4, hypercube:6): nodes are shown by coordinates")
 
--- named returns " (name)" for node v under the topology preference, "" without one.
+-- capture_topology is the network the capture's network record names ("" before one is
+-- read); a new capture starts without one.
+local capture_topology = ""
+function flit_proto.init()
+	capture_topology = ""
+end
+
+-- topology_spec is the network nodes are named on: the preference when set, else the
+-- capture's own.
+local function topology_spec()
+	if flit_proto.prefs.topology ~= "" then
+		return flit_proto.prefs.topology
+	end
+	return capture_topology
+end
+
+-- named returns " (name)" for node v under the capture's topology, "" without one.
 local function named(v)
-	local n = node_name(flit_proto.prefs.topology, v)
+	local n = node_name(topology_spec(), v)
 	if n == nil then
 		return ""
 	end
@@ -141,7 +160,7 @@ end
 
 -- node_text is node v as the Info column shows it: its name, else its number.
 local function node_text(v)
-	return node_name(flit_proto.prefs.topology, v) or tostring(v)
+	return node_name(topology_spec(), v) or tostring(v)
 end
 
 function flit_proto.dissector(buf, pinfo, tree)
@@ -159,13 +178,15 @@ function flit_proto.dissector(buf, pinfo, tree)
 	cr:add(f.reserved, buf(2, 2))
 	local channel = buf(4, 4):uint()
 	local ct = cr:add(f.channel, buf(4, 4))
-	if channel == NO_CHANNEL then
+	if channel == NO_CHANNEL and next == 3 then
+		ct:append_text(" (none: the network record)")
+	elseif channel == NO_CHANNEL then
 		ct:append_text(" (none: a message announcement)")
 	end
 	local from, to = buf(8, 4):uint(), buf(12, 4):uint()
 	cr:add(f.from, buf(8, 4)):append_text(named(from))
 	cr:add(f.to, buf(12, 4)):append_text(named(to))
-	if channel ~= NO_CHANNEL and node_name(flit_proto.prefs.topology, from) ~= nil then
+	if channel ~= NO_CHANNEL and node_name(topology_spec(), from) ~= nil then
 		if from == to then
 			ct:append_text(" (the ejection channel at " .. node_text(from) .. ")")
 		else
@@ -228,6 +249,15 @@ function flit_proto.dissector(buf, pinfo, tree)
 		end
 		pinfo.cols.info = string.format("m%d from %s to %s, %d data flits", buf(16, 2):uint(), node_text(buf(18, 4):uint()),
 			table.concat(dests, ","), buf(22, 2):uint())
+	elseif next == 3 then
+		if buf:len() <= 16 then
+			root:add_proto_expert_info(e_short, "a network record names its topology")
+			return
+		end
+		local spec = buf(16):string()
+		capture_topology = spec
+		root:add(f.network, buf(16))
+		pinfo.cols.info = "network " .. spec
 	else
 		cr:add_proto_expert_info(e_field, "unknown next layer " .. next)
 	end

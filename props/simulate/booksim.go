@@ -154,7 +154,8 @@ func bookSimProcess(c *booksim.Config) (pipeline.Process, error) {
 }
 
 // bookSimLatency is the latency BookSim gives the channels of g: 2 cycles on a torus
-// with use_noc_latency (its folded layout), the file's weights on an anynet, and with
+// with use_noc_latency (its folded layout), the file's weights on an anynet, 10 and
+// 100 cycles on a dragonfly's local and global channels, and with
 // use_noc_latency on a flattened butterfly and a concentrated mesh the wire lengths
 // the network carries as weights (flatfly_onchip.cpp: xr*|dx| + yr*|dy| between
 // routers, the distance to the terminal; cmesh.cpp: 2 per hop, k on an express
@@ -179,8 +180,32 @@ func bookSimLatency(c *booksim.Config, g *topology.Network) func(topology.Channe
 		return weights
 	case noc && (c.Network.Topology == "flatfly" || c.Network.Topology == "cmesh"):
 		return weights
+	case c.Network.Topology == "dragonflynew":
+		if d, ok := g.DragonflyShape(); ok {
+			return dragonflyLatency(g, d)
+		}
 	}
 	return func(topology.ChannelID) int { return 1 }
+}
+
+// dragonflyLatency is the latency BookSim's dragonflynew gives its channels whatever
+// use_noc_latency says (dragonfly.cpp defines DRAGON_LATENCY): 10 cycles for a channel
+// within a group, 100 for a global channel between groups, 1 for a terminal's.
+func dragonflyLatency(g *topology.Network, d *topology.Dragonfly) func(topology.ChannelID) int {
+	routers := topology.NodeID(d.G * d.A)
+	return func(ch topology.ChannelID) int {
+		if ch == topology.None {
+			return 1
+		}
+		c := g.Channel(ch)
+		switch {
+		case c.From >= routers || c.To >= routers:
+			return 1
+		case d.Group(c.From) == d.Group(c.To):
+			return 10
+		}
+		return 100
+	}
 }
 
 // bookSimConfig is the experiment BookSim runs for run on g, routed by rel. The injection

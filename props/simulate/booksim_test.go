@@ -17,10 +17,12 @@ import (
 // packet's latency to what BookSim2 reports for the same packets (the example with
 // injection_rate = 0.0002 and watch_packets = {0,1,2,3}, BookSim2 commit
 // 28f43299f1706a3160ffac721ca461d74eb6e618: its first packets cross an empty
-// network). The rows catch a network whose channel latencies are not BookSim's: the
-// flattened butterfly's wires are xr*|dx| + yr*|dy| cycles long and the concentrated
-// mesh's 2 (k on an express channel), so with every channel at 1 cycle these packets
-// arrive in 14, 14, 6, 14 and 37, 27, 27, 17 cycles.
+// network; dragonflyconfig with injection_rate = 0.00002 packets). The rows catch a
+// network whose channel latencies are not BookSim's: the flattened butterfly's wires are
+// xr*|dx| + yr*|dy| cycles long, the concentrated mesh's 2 (k on an express channel),
+// the dragonfly's 10 within a group and 100 between groups, so with every channel at 1
+// cycle these packets arrive in 14, 14, 6, 14; 37, 27, 27, 17; and 23, 23, 23, 23
+// cycles.
 func TestExampleLonePacketsMatchBookSim(t *testing.T) {
 	rows := []struct {
 		example string
@@ -31,6 +33,8 @@ func TestExampleLonePacketsMatchBookSim(t *testing.T) {
 			[]int64{20, 18, 6, 20}},
 		{"cmeshconfig", []pipeline.Packet{{Src: 9, Dst: 54, Size: 1, At: 107}, {Src: 39, Dst: 24, Size: 1, At: 115}, {Src: 58, Dst: 5, Size: 1, At: 128}, {Src: 29, Dst: 34, Size: 1, At: 250}},
 			[]int64{43, 31, 31, 19}},
+		{"dragonflyconfig", []pipeline.Packet{{Src: 734, Dst: 68, Size: 10, At: 21}, {Src: 440, Dst: 597, Size: 10, At: 46}, {Src: 690, Dst: 441, Size: 10, At: 53}, {Src: 759, Dst: 358, Size: 10, At: 134}},
+			[]int64{140, 140, 140, 140}},
 		{"mesh88_lat", []pipeline.Packet{{Src: 9, Dst: 9, Size: 20, At: 107}, {Src: 47, Dst: 61, Size: 20, At: 115}, {Src: 7, Dst: 56, Size: 20, At: 129}, {Src: 29, Dst: 43, Size: 20, At: 250}},
 			[]int64{25, 41, 81, 41}},
 	}
