@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -468,35 +469,36 @@ func Broadcast(n int, sources []topology.NodeID) []topology.NodeID {
 	return out
 }
 
-// parseNode reads a node given as an id or a coordinate array.
+// parseNode reads a node given as an id or a coordinate array, through the network's
+// one node parser (topology.Network.ParseNode: [1,2] is "(1,2)").
 func parseNode(g *topology.Network, m json.RawMessage) (topology.NodeID, error) {
 	t := bytes.TrimSpace(m)
 	if len(t) == 0 {
 		return topology.None, fmt.Errorf("node is missing")
 	}
+	var text string
 	if t[0] == '[' {
 		var c []int
 		if err := json.Unmarshal(t, &c); err != nil {
 			return topology.None, fmt.Errorf("node %s is not an array of whole numbers", short(t))
 		}
-		if len(c) != g.Dims() {
-			return topology.None, fmt.Errorf("node %s has %d coordinates; %s has %d dimensions", short(t), len(c), g.Spec(), g.Dims())
-		}
+		parts := make([]string, len(c))
 		for d, x := range c {
-			if x < 0 || x >= g.Size(d) {
-				return topology.None, fmt.Errorf("node %s: coordinate %d is %d, outside 0..%d", short(t), d, x, g.Size(d)-1)
-			}
+			parts[d] = strconv.Itoa(x)
 		}
-		return g.Node(c...), nil
+		text = "(" + strings.Join(parts, ",") + ")"
+	} else {
+		var id int64
+		if err := json.Unmarshal(t, &id); err != nil {
+			return topology.None, fmt.Errorf("node %s is neither an id nor a coordinate array", short(t))
+		}
+		text = strconv.FormatInt(id, 10)
 	}
-	var id int64
-	if err := json.Unmarshal(t, &id); err != nil {
-		return topology.None, fmt.Errorf("node %s is neither an id nor a coordinate array", short(t))
+	v, err := g.ParseNode(text)
+	if err != nil {
+		return topology.None, fmt.Errorf("node %s: %v", short(t), err)
 	}
-	if id < 0 || id >= int64(g.Nodes()) {
-		return topology.None, fmt.Errorf("node %d does not exist (%s has %d nodes)", id, g.Spec(), g.Nodes())
-	}
-	return topology.NodeID(id), nil
+	return v, nil
 }
 
 // parsePath turns a node list into channels; consecutive nodes must be neighbours.

@@ -179,38 +179,19 @@ func ParseMsgs(g *topology.Network, s string) ([]Multicast, error) {
 	return out, nil
 }
 
-// parseNode reads "(x,y,...)" at the start of s and returns the node and the rest; on
-// an irregular network a node's name (or number) up to the next ',' outside parentheses.
+// parseNode reads the node at the start of s (topology.Network.ParseEndpoint) and
+// returns it and the rest: "(x,y,...)" on a grid, a node's name (or number) up to the
+// next ',' outside parentheses on an irregular network.
 func parseNode(g *topology.Network, s string) (topology.NodeID, string, error) {
-	if g.IsGraph() {
-		end := len(s)
-		if i := strings.IndexByte(topology.SplitList(s)[0]+",", ','); i >= 0 && i < len(s) {
-			end = i
+	end := len(topology.SplitList(s)[0])
+	if !g.IsGraph() {
+		if !strings.HasPrefix(s, "(") {
+			return 0, s, fmt.Errorf("%q does not start with a node \"(x,y)\"", s)
 		}
-		v, err := g.ParseNode(s[:end])
-		if err == nil && !g.Endpoint(v) {
-			err = fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
+		if end = strings.IndexByte(s, ')') + 1; end == 0 {
+			return 0, s, fmt.Errorf("%q has no closing \")\"", s)
 		}
-		return v, s[end:], err
 	}
-	if !strings.HasPrefix(s, "(") {
-		return 0, s, fmt.Errorf("%q does not start with a node \"(x,y)\"", s)
-	}
-	end := strings.IndexByte(s, ')')
-	if end < 0 {
-		return 0, s, fmt.Errorf("%q has no closing \")\"", s)
-	}
-	fields := strings.Split(s[1:end], ",")
-	if len(fields) != g.Dims() {
-		return 0, s, fmt.Errorf("node %q has %d coordinates; %v has %d dimensions", s[:end+1], len(fields), g, g.Dims())
-	}
-	c := make([]int, len(fields))
-	for d, f := range fields {
-		x, err := strconv.Atoi(f)
-		if err != nil || x < 0 || x >= g.Size(d) {
-			return 0, s, fmt.Errorf("node %q: coordinate %d is %q; it must be 0..%d", s[:end+1], d+1, f, g.Size(d)-1)
-		}
-		c[d] = x
-	}
-	return g.Node(c...), s[end+1:], nil
+	v, err := g.ParseEndpoint(s[:end])
+	return v, s[end:], err
 }

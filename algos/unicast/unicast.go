@@ -168,11 +168,11 @@ func ParsePairs(g *topology.Network, s string) ([]Pair, error) {
 		if !ok {
 			return nil, fmt.Errorf("msgs: worm %q has no \"->\"; write SRC->DST, e.g. 0->5 or (0,1)->(2,2)", it)
 		}
-		src, err := parseNode(g, a)
+		src, err := g.ParseEndpoint(a)
 		if err != nil {
 			return nil, fmt.Errorf("msgs: worm %q: source: %v", it, err)
 		}
-		dst, err := parseNode(g, b)
+		dst, err := g.ParseEndpoint(b)
 		if err != nil {
 			return nil, fmt.Errorf("msgs: worm %q: destination: %v", it, err)
 		}
@@ -182,17 +182,6 @@ func ParsePairs(g *topology.Network, s string) ([]Pair, error) {
 		out = append(out, Pair{src, dst})
 	}
 	return out, nil
-}
-
-// parseNode reads a node number or coordinates "(x,y,...)" (topology.Network.ParseNode), or
-// a node's name on an irregular network, which must be an endpoint (a terminal where
-// the network has terminals).
-func parseNode(g *topology.Network, s string) (topology.NodeID, error) {
-	v, err := g.ParseNode(s)
-	if err == nil && !g.Endpoint(v) {
-		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
-	}
-	return v, err
 }
 
 // FormatPairs renders worms as ParsePairs reads them: node numbers on a grid (which are

@@ -100,3 +100,15 @@ func GoHeld() uint64 {
 	}
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
+
+// WithBudget is WithMemoryLimit and, for a limit > 0, a deadline limit from now whose
+// cause says the time limit passed: the one budget of a run, which a command derives
+// from its --max-memory and --time-limit. The release function frees the watcher.
+func WithBudget(parent context.Context, maxBytes int64, limit time.Duration) (context.Context, func()) {
+	ctx, release := WithMemoryLimit(parent, maxBytes)
+	if limit <= 0 {
+		return ctx, release
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
+	return tctx, func() { cancel(); release() }
+}

@@ -66,6 +66,8 @@ func Parse(data []byte) (*File, error) {
 		return nil, fmt.Errorf("trace file field \"init\" is %d; it must be >= 0", tf.Init)
 	case len(tf.Labels) != 0 && len(tf.Labels) != len(tf.Actions):
 		return nil, fmt.Errorf("trace file has %d actions but %d labels", len(tf.Actions), len(tf.Labels))
+	case tf.CycleStart != nil && (*tf.CycleStart < 0 || *tf.CycleStart >= len(tf.Actions)):
+		return nil, fmt.Errorf("trace file field \"cycle_start\" is %d, but \"actions\" has %d; a lasso's cycle starts at one of its actions", *tf.CycleStart, len(tf.Actions))
 	}
 	return &tf, nil
 }

@@ -51,12 +51,8 @@ func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (co
 		return nil, nil, usagef("--time-limit must not be negative")
 	}
 	restore := gcLimit(maxBytes)
-	ctx, release := progress.WithMemoryLimit(ctx, maxBytes)
-	if limit <= 0 {
-		return ctx, func() { release(); restore() }, nil
-	}
-	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
-	return tctx, func() { cancel(); release(); restore() }, nil
+	ctx, release := progress.WithBudget(ctx, maxBytes, limit)
+	return ctx, func() { release(); restore() }, nil
 }
 
 // gcLimit sets the garbage collector's soft limit to 90% of a memory budget of

@@ -130,7 +130,7 @@ func (d *Duato) escapeHop(h Header, out []Output) []Output {
 	return out
 }
 
-// NonMinimal is adaptive routing that may misroute, on one virtual channel: it permits
+// nonMinimal is adaptive routing that may misroute, on one virtual channel: it permits
 // every productive channel and, after them, every other channel leaving the router
 // except the reverse of the one the header arrived on, each marked Misroute. So a
 // misroute never turns back (180 degrees), but a productive hop may: after a misroute
@@ -141,38 +141,38 @@ func (d *Duato) escapeHop(h Header, out []Output) []Output {
 // "The Chaos Router", IEEE TC 43(12), 1994) and the misroute bound of Glass & Ni's
 // nonminimal turn model; stated here without a turn restriction so that the state graph
 // can show both livelock (no budget) and its cure (a budget).
-type NonMinimal struct {
+type nonMinimal struct {
 	m      geom
 	budget int // < 0: unbounded
 }
 
-// NewNonMinimal returns the non-minimal relation on g without a misroute budget.
-func NewNonMinimal(g *topology.Network) *NonMinimal { return &NonMinimal{m: newGeom(g), budget: -1} }
+// newNonMinimal returns the non-minimal relation on g without a misroute budget.
+func newNonMinimal(g *topology.Network) *nonMinimal { return &nonMinimal{m: newGeom(g), budget: -1} }
 
 // Name returns "nonminimal".
-func (n *NonMinimal) Name() string { return "nonminimal" }
+func (n *nonMinimal) Name() string { return "nonminimal" }
 
 // Grid returns the relation's topology.
-func (n *NonMinimal) Grid() *topology.Network { return n.m.g }
+func (n *nonMinimal) Grid() *topology.Network { return n.m.g }
 
 // VCs is 1.
-func (n *NonMinimal) VCs() int { return 1 }
+func (n *nonMinimal) VCs() int { return 1 }
 
-// BudgetedNonMinimal is NonMinimal with a misroute budget: a header that has misrouted
+// budgetedNonMinimal is NonMinimal with a misroute budget: a header that has misrouted
 // Budget times is routed minimally, so every route is at most 2*Budget hops longer than
 // a minimal one and no header can circle for ever. It implements Budgeted, so the model
 // counts each worm's misroutes.
-type BudgetedNonMinimal struct {
-	NonMinimal
+type budgetedNonMinimal struct {
+	nonMinimal
 }
 
-// NewBudgetedNonMinimal returns the non-minimal relation on g with misroute budget b
+// newBudgetedNonMinimal returns the non-minimal relation on g with misroute budget b
 // (b >= 0).
-func NewBudgetedNonMinimal(g *topology.Network, b int) (*BudgetedNonMinimal, error) {
+func newBudgetedNonMinimal(g *topology.Network, b int) (*budgetedNonMinimal, error) {
 	if b < 0 || b > MaxMisrouteBudget {
 		return nil, fmt.Errorf("misroute budget %d out of range; it must be 0..%d", b, MaxMisrouteBudget)
 	}
-	return &BudgetedNonMinimal{NonMinimal{m: newGeom(g), budget: b}}, nil
+	return &budgetedNonMinimal{nonMinimal{m: newGeom(g), budget: b}}, nil
 }
 
 // MaxMisrouteBudget bounds a misroute budget, so that the misroute counter of the
@@ -180,14 +180,14 @@ func NewBudgetedNonMinimal(g *topology.Network, b int) (*BudgetedNonMinimal, err
 const MaxMisrouteBudget = 64
 
 // Name returns "nonminimal:B".
-func (n *BudgetedNonMinimal) Name() string { return fmt.Sprintf("nonminimal:%d", n.budget) }
+func (n *budgetedNonMinimal) Name() string { return fmt.Sprintf("nonminimal:%d", n.budget) }
 
 // MisrouteBudget returns the budget.
-func (n *BudgetedNonMinimal) MisrouteBudget() int { return n.budget }
+func (n *budgetedNonMinimal) MisrouteBudget() int { return n.budget }
 
 // Route appends the productive channels, then (while the budget allows) the misroutes
 // in dimension order. Cost O(dimensions).
-func (n *NonMinimal) Route(h Header, out []Output) []Output {
+func (n *nonMinimal) Route(h Header, out []Output) []Output {
 	m := &n.m
 	start := len(out)
 	out = m.productive(h, 0, out)

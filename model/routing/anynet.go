@@ -7,9 +7,9 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-// MaxTableNodes bounds the networks the table-driven relations of this file (up*/down*,
+// maxTableNodes bounds the networks the table-driven relations of this file (up*/down*,
 // shortest paths) accept: they keep a distance per pair of nodes.
-const MaxTableNodes = topology.MaxGraphNodes
+const maxTableNodes = topology.MaxGraphNodes
 
 // distTable holds one hop count per (destination, node) pair: at[dst*n+v].
 type distTable struct {
@@ -34,8 +34,8 @@ type ShortestPath struct {
 
 // NewShortestPath computes the hop distances of g (cost O(nodes x channels)).
 func NewShortestPath(g *topology.Network) (*ShortestPath, error) {
-	if g.Nodes() > MaxTableNodes {
-		return nil, fmt.Errorf("routing shortest-path: %s has %d nodes; at most %d", g.Spec(), g.Nodes(), MaxTableNodes)
+	if g.Nodes() > maxTableNodes {
+		return nil, fmt.Errorf("routing shortest-path: %s has %d nodes; at most %d", g.Spec(), g.Nodes(), maxTableNodes)
 	}
 	r := &ShortestPath{g: g, dist: distTable{n: g.Nodes(), at: make([]int16, g.Nodes()*g.Nodes())}}
 	for dst := topology.NodeID(0); int(dst) < g.Nodes(); dst++ {
@@ -98,8 +98,8 @@ type UpDown struct {
 // a legal route (one-way links can cause that).
 func NewUpDown(g *topology.Network, root topology.NodeID) (*UpDown, error) {
 	n := g.Nodes()
-	if n > MaxTableNodes {
-		return nil, fmt.Errorf("routing updown: %s has %d nodes; at most %d", g.Spec(), n, MaxTableNodes)
+	if n > maxTableNodes {
+		return nil, fmt.Errorf("routing updown: %s has %d nodes; at most %d", g.Spec(), n, maxTableNodes)
 	}
 	if root < 0 || int(root) >= n {
 		return nil, fmt.Errorf("routing updown: root %d is not a node (0..%d)", root, n-1)

@@ -51,6 +51,8 @@ func escaping(b bookSimBuilder, escape func(o Output) bool) bookSimBuilder {
 type kncubeCtx struct {
 	g  *topology.Network
 	nv int
+	// dor and rod are dimension-order routing on g, dimension 0 first and last.
+	dor, rod topology.DOR
 }
 
 // kncube wraps a function of this file into a builder: it checks the network kind
@@ -67,7 +69,9 @@ func kncube(fn, topo string, f func(k kncubeCtx, fn string) (func(Header, []Outp
 				}
 			}
 		}
-		route, vcs, err := f(kncubeCtx{g: g, nv: nv}, fn)
+		dor, rod := topology.NewDOR(g), topology.NewDOR(g)
+		rod.Order = topology.DescendingOrder(g.Dims())
+		route, vcs, err := f(kncubeCtx{g: g, nv: nv, dor: dor, rod: rod}, fn)
 		if err != nil {
 			return nil, err
 		}
@@ -75,24 +79,19 @@ func kncube(fn, topo string, f func(k kncubeCtx, fn string) (func(Header, []Outp
 	}
 }
 
-// dorNext is BookSim's dor_next_mesh: the first dimension (the last with descending)
-// in which at and dst differ, and the direction toward dst.
+// dorNext is BookSim's dor_next_mesh: the dimension dimension-order routing corrects
+// first (topology.DOR.Next; the last dimension first with descending), and the
+// direction toward dst on the mesh, never round a ring.
 func (k kncubeCtx) dorNext(at, dst topology.NodeID, descending bool) (int, topology.Direction) {
-	n := k.g.Dims()
-	for i := 0; i < n; i++ {
-		d := i
-		if descending {
-			d = n - 1 - i
-		}
-		a, b := k.g.Coord(at, d), k.g.Coord(dst, d)
-		if a != b {
-			if a < b {
-				return d, topology.Plus
-			}
-			return d, topology.Minus
-		}
+	r := k.dor
+	if descending {
+		r = k.rod
 	}
-	return -1, topology.Plus
+	_, d := r.Next(at, dst)
+	if d >= 0 && k.g.Coord(at, d) > k.g.Coord(dst, d) {
+		return d, topology.Minus
+	}
+	return d, topology.Plus
 }
 
 // arrivedIn returns the dimension and direction of h's input channel (-1 at injection).

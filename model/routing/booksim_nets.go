@@ -62,7 +62,7 @@ func cmeshFunc(fn string, express, xyyx bool) bookSimBuilder {
 	return func(g *topology.Network, nv int) (Relation, error) {
 		m, ok := g.CMeshShape()
 		if !ok {
-			return nil, fmt.Errorf("routing booksim:%s needs a cmesh (--topo cmesh:k=4); %s is not one", fn, g.Spec())
+			return nil, fmt.Errorf("routing booksim:%s needs a cmesh (topology cmesh:k=4); %s is not one", fn, g.Spec())
 		}
 		thr := m.K/2 - 1
 		if xyyx {
@@ -148,7 +148,7 @@ func flatflyFunc(fn string, f func(c flatflyCtx, fn string) (func(Header, []Outp
 	return func(g *topology.Network, nv int) (Relation, error) {
 		ff, ok := g.FlatFlyShape()
 		if !ok {
-			return nil, fmt.Errorf("routing booksim:%s needs a flattened butterfly (--topo flatfly:k=4,n=2,c=4); %s is not one", fn, g.Spec())
+			return nil, fmt.Errorf("routing booksim:%s needs a flattened butterfly (topology flatfly:k=4,n=2,c=4); %s is not one", fn, g.Spec())
 		}
 		route, vcs, err := f(flatflyCtx{g: g, f: ff, nv: nv}, fn)
 		if err != nil {
@@ -385,7 +385,7 @@ func (c flatflyCtx) ugalPhase1(h Header, out []Output, r [2]int, yx bool) []Outp
 func destTagFly(g *topology.Network, nv int) (Relation, error) {
 	f, ok := g.FlyShape()
 	if !ok {
-		return nil, fmt.Errorf("routing booksim:dest_tag needs a k-ary n-fly (--topo fly:k=2,n=3); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing booksim:dest_tag needs a k-ary n-fly (topology fly:k=2,n=3); %s is not one", g.Spec())
 	}
 	route := func(h Header, out []Output) []Output {
 		if injectOr(g, h, nv, &out) {
@@ -411,7 +411,7 @@ func ncaFatTree(fn string) bookSimBuilder {
 	return func(g *topology.Network, nv int) (Relation, error) {
 		base, err := NewFatTreeNCA(g)
 		if err != nil {
-			return nil, fmt.Errorf("routing booksim:%s needs a fat-tree (--topo fattree:K,N); %s is not one", fn, g.Spec())
+			return nil, fmt.Errorf("routing booksim:%s needs a fat-tree (topology fattree:K,N); %s is not one", fn, g.Spec())
 		}
 		route := func(h Header, out []Output) []Output {
 			var buf [64]Output
@@ -430,7 +430,7 @@ func ncaFatTree(fn string) bookSimBuilder {
 func minDragonfly(g *topology.Network, nv int) (Relation, error) {
 	d, ok := g.DragonflyShape()
 	if !ok || d.Arrangement != "absolute" || d.P != d.H || d.A != 2*d.P || d.G != d.A*d.H+1 {
-		return nil, fmt.Errorf("routing booksim:min needs BookSim's dragonflynew (--topo dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing booksim:min needs BookSim's dragonflynew (topology dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
 	}
 	if nv < 2 {
 		return nil, fmt.Errorf("routing booksim:min,vcs=%d: it takes VC 1 from the global channel on; it needs num_vcs >= 2", nv)
@@ -459,7 +459,7 @@ func minDragonfly(g *topology.Network, nv int) (Relation, error) {
 func ugalDragonfly(g *topology.Network, nv int) (Relation, error) {
 	d, ok := g.DragonflyShape()
 	if !ok || d.Arrangement != "absolute" || d.P != d.H || d.A != 2*d.P || d.G != d.A*d.H+1 {
-		return nil, fmt.Errorf("routing booksim:ugal needs BookSim's dragonflynew (--topo dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing booksim:ugal needs BookSim's dragonflynew (topology dragonfly:a=2p,p=p,h=p); %s is not one", g.Spec())
 	}
 	if nv != 3 {
 		return nil, fmt.Errorf("routing booksim:ugal,vcs=%d: BookSim asserts num_vcs = 3", nv)
@@ -536,7 +536,7 @@ func ugalDragonfly(g *topology.Network, nv int) (Relation, error) {
 // lower router id), one next hop per (router, destination router); every VC.
 func minAnynet(g *topology.Network, nv int) (Relation, error) {
 	if !g.IsGraph() {
-		return nil, fmt.Errorf("routing booksim:min needs an anynet network (--topo file:PATH); %s is a %s", g.Spec(), g.Kind())
+		return nil, fmt.Errorf("routing booksim:min needs an anynet network (topology file:PATH); %s is a %s", g.Spec(), g.Kind())
 	}
 	next, routerOf, err := anynetTable(g)
 	if err != nil {
@@ -568,8 +568,8 @@ func minAnynet(g *topology.Network, nv int) (Relation, error) {
 // routerOf[t] is terminal t's router. Cost O(routers^2 x degree).
 func anynetTable(g *topology.Network) (next []topology.ChannelID, routerOf []topology.NodeID, err error) {
 	n := g.Nodes()
-	if n > MaxTableNodes {
-		return nil, nil, fmt.Errorf("routing booksim:min: %s has %d nodes; at most %d", g.Spec(), n, MaxTableNodes)
+	if n > maxTableNodes {
+		return nil, nil, fmt.Errorf("routing booksim:min: %s has %d nodes; at most %d", g.Spec(), n, maxTableNodes)
 	}
 	routerOf = make([]topology.NodeID, n)
 	var routers []topology.NodeID

@@ -24,7 +24,7 @@ type DragonflyMin struct {
 func NewDragonflyMin(g *topology.Network, classes bool) (*DragonflyMin, error) {
 	d, ok := g.DragonflyShape()
 	if !ok {
-		return nil, fmt.Errorf("routing dragonfly-min needs a dragonfly (--topo dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing dragonfly-min needs a dragonfly (topology dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
 	}
 	return &DragonflyMin{g: g, d: d, Classes: classes}, nil
 }
@@ -104,7 +104,7 @@ type DragonflyValiant struct {
 func NewDragonflyValiant(g *topology.Network) (*DragonflyValiant, error) {
 	d, ok := g.DragonflyShape()
 	if !ok {
-		return nil, fmt.Errorf("routing dragonfly-valiant needs a dragonfly (--topo dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing dragonfly-valiant needs a dragonfly (topology dragonfly:a=A,p=P,h=H); %s is not one", g.Spec())
 	}
 	return &DragonflyValiant{g: g, d: d}, nil
 }
@@ -189,7 +189,7 @@ type FatTreeNCA struct {
 func NewFatTreeNCA(g *topology.Network) (*FatTreeNCA, error) {
 	t, ok := g.FatTreeShape()
 	if !ok {
-		return nil, fmt.Errorf("routing fattree-nca needs a fat-tree (--topo fattree:K,N); %s is not one", g.Spec())
+		return nil, fmt.Errorf("routing fattree-nca needs a fat-tree (topology fattree:K,N); %s is not one", g.Spec())
 	}
 	return &FatTreeNCA{g: g, t: t}, nil
 }

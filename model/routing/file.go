@@ -13,12 +13,12 @@ import (
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
-// FileFormat is the version tag of routing files. A reader that sees another tag
-// refuses the file: fields may have changed meaning.
-const FileFormat = "wormcheck-routing/1"
-
-// Limits on routing files, so that no file exhausts memory.
+// FileFormat is the version tag of routing files: a reader that sees another tag
+// refuses the file, since fields may have changed meaning. The limits on routing files
+// keep any file from exhausting memory.
 const (
+	FileFormat = "wormcheck-routing/1"
+
 	MaxFileVCs     = 16
 	MaxFileRules   = 1024
 	MaxTableRows   = 1 << 16
@@ -244,7 +244,7 @@ func (f *File) Relation(g *topology.Network) (Relation, error) {
 		}
 	}
 	if g == nil {
-		return nil, errors.New("routing file: topology: missing (give it in the file or with --topo)")
+		return nil, errors.New("routing file: topology: missing (give it in the file, or a network to File.Relation)")
 	}
 	r := &FileRelation{name: f.Name, m: newGeom(g), vcs: f.NumVCs}
 	r.source, _ = json.Marshal(f)
@@ -261,101 +261,21 @@ func (f *File) Relation(g *topology.Network) (Relation, error) {
 	if len(f.Table) > 0 && (len(f.Rules) > 0 || len(f.VCRules) > 0) {
 		return nil, errors.New("routing file: table: a file has either a table or rules/vc_rules, not both")
 	}
-	if f.Table == nil && g.Nodes() > MaxLookaheadNodes {
+	if f.Table == nil && g.Nodes() > maxLookaheadNodes {
 		// Before the rules are read: each rule's selector takes a flag per router.
 		return nil, lookaheadTooLarge(g)
 	}
 	if len(f.Rules) > MaxFileRules || len(f.VCRules) > MaxFileRules || len(f.Table) > MaxTableRows {
 		return nil, fmt.Errorf("routing file: rules: at most %d rules, %d vc_rules and %d table rows", MaxFileRules, MaxFileRules, MaxTableRows)
 	}
-	for i, ru := range f.Rules {
-		field := fmt.Sprintf("rules[%d]", i)
-		sel, err := p.selector(field+".nodes", ru.Nodes)
-		if err != nil {
-			return nil, err
-		}
-		fr := fileRule{sel: sel}
-		for j, t := range ru.Forbid {
-			in, out, err := p.turn(fmt.Sprintf("%s.forbid[%d]", field, j), t)
-			if err != nil {
-				return nil, err
-			}
-			fr.forbid = append(fr.forbid, [2]int{in, out})
-		}
-		r.rules = append(r.rules, fr)
+	if err := p.rules(f.Rules); err != nil {
+		return nil, err
 	}
-	for i, vr := range f.VCRules {
-		field := fmt.Sprintf("vc_rules[%d]", i)
-		sel, err := p.selector(field+".nodes", vr.Nodes)
-		if err != nil {
-			return nil, err
-		}
-		fv := fileVCRule{sel: sel, inVC: -1}
-		if fv.in, err = p.dir(field+".in", vr.In, true, true); err != nil {
-			return nil, err
-		}
-		if fv.out, err = p.dir(field+".out", vr.Out, false, true); err != nil {
-			return nil, err
-		}
-		if vr.InVC != nil {
-			if *vr.InVC < 0 || *vr.InVC >= r.vcs {
-				return nil, fmt.Errorf("routing file: %s.in_vc: %d; VCs are 0..%d", field, *vr.InVC, r.vcs-1)
-			}
-			fv.inVC = *vr.InVC
-		}
-		if len(vr.VCs) == 0 {
-			return nil, fmt.Errorf("routing file: %s.vcs: empty; list the VCs a header may take", field)
-		}
-		for j, v := range vr.VCs {
-			if v < 0 || v >= r.vcs {
-				return nil, fmt.Errorf("routing file: %s.vcs[%d]: %d; VCs are 0..%d", field, j, v, r.vcs-1)
-			}
-		}
-		fv.vcs = slices.Clone(vr.VCs)
-		r.vcRules = append(r.vcRules, fv)
+	if err := p.vcRules(f.VCRules); err != nil {
+		return nil, err
 	}
-	if len(f.Table) > 0 {
-		r.byRouter = make([][]int, g.Nodes())
-	}
-	for i, row := range f.Table {
-		field := fmt.Sprintf("table[%d]", i)
-		fr := fileRow{inVC: -1, dst: topology.None}
-		var err error
-		if fr.router, err = p.node(field+".router", row.Router, false); err != nil {
-			return nil, err
-		}
-		if g.IsGraph() {
-			fr.in, err = p.inChannel(field+".in", fr.router, row.In)
-		} else {
-			fr.in, err = p.dir(field+".in", row.In, true, true)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if fr.in >= 0 && !g.IsGraph() && r.m.g.ChannelOut(fr.router, fr.in/2, topology.Direction(1-fr.in%2)) == topology.None {
-			return nil, fmt.Errorf("routing file: %s.in: no channel arrives at %s from the %s", field, row.Router, row.In)
-		}
-		if row.InVC != nil {
-			if *row.InVC < 0 || *row.InVC >= r.vcs {
-				return nil, fmt.Errorf("routing file: %s.in_vc: %d; VCs are 0..%d", field, *row.InVC, r.vcs-1)
-			}
-			fr.inVC = *row.InVC
-		}
-		if fr.dst, err = p.node(field+".dst", row.Dst, true); err != nil {
-			return nil, err
-		}
-		if fr.dst == fr.router {
-			return nil, fmt.Errorf("routing file: %s.dst: the router is the destination; a header there is delivered", field)
-		}
-		for j, o := range row.Out {
-			out, err := p.output(fmt.Sprintf("%s.out[%d]", field, j), fr.router, o)
-			if err != nil {
-				return nil, err
-			}
-			fr.out = append(fr.out, out)
-		}
-		r.byRouter[fr.router] = append(r.byRouter[fr.router], len(r.table))
-		r.table = append(r.table, fr)
+	if err := p.table(f.Table); err != nil {
+		return nil, err
 	}
 	if f.Table == nil && f.Rules == nil && f.VCRules == nil {
 		return nil, errors.New("routing file: rules: the file has neither rules nor a table (\"rules\": [] allows every productive turn)")
@@ -378,24 +298,126 @@ func (f *File) Relation(g *topology.Network) (Relation, error) {
 	return escapingFile{FileRelation: r, escape: esc}, nil
 }
 
-// fileParser resolves the names a routing file uses on its grid.
-type fileParser struct {
-	g     *topology.Network
-	r     *FileRelation
-	nodes map[string]topology.NodeID // lookup only
+// rules reads the file's turn rules into p.r.
+func (p *fileParser) rules(rules []Rule) error {
+	r := p.r
+	for i, ru := range rules {
+		field := fmt.Sprintf("rules[%d]", i)
+		sel, err := p.selector(field+".nodes", ru.Nodes)
+		if err != nil {
+			return err
+		}
+		fr := fileRule{sel: sel}
+		for j, t := range ru.Forbid {
+			in, out, err := p.turn(fmt.Sprintf("%s.forbid[%d]", field, j), t)
+			if err != nil {
+				return err
+			}
+			fr.forbid = append(fr.forbid, [2]int{in, out})
+		}
+		r.rules = append(r.rules, fr)
+	}
+	return nil
 }
 
+// vcRules reads the file's VC rules into p.r.
+func (p *fileParser) vcRules(vcRules []VCRule) error {
+	r := p.r
+	for i, vr := range vcRules {
+		field := fmt.Sprintf("vc_rules[%d]", i)
+		sel, err := p.selector(field+".nodes", vr.Nodes)
+		if err != nil {
+			return err
+		}
+		fv := fileVCRule{sel: sel, inVC: -1}
+		if fv.in, err = p.dir(field+".in", vr.In, true, true); err != nil {
+			return err
+		}
+		if fv.out, err = p.dir(field+".out", vr.Out, false, true); err != nil {
+			return err
+		}
+		if vr.InVC != nil {
+			if *vr.InVC < 0 || *vr.InVC >= r.vcs {
+				return fmt.Errorf("routing file: %s.in_vc: %d; VCs are 0..%d", field, *vr.InVC, r.vcs-1)
+			}
+			fv.inVC = *vr.InVC
+		}
+		if len(vr.VCs) == 0 {
+			return fmt.Errorf("routing file: %s.vcs: empty; list the VCs a header may take", field)
+		}
+		for j, v := range vr.VCs {
+			if v < 0 || v >= r.vcs {
+				return fmt.Errorf("routing file: %s.vcs[%d]: %d; VCs are 0..%d", field, j, v, r.vcs-1)
+			}
+		}
+		fv.vcs = slices.Clone(vr.VCs)
+		r.vcRules = append(r.vcRules, fv)
+	}
+	return nil
+}
+
+// table reads the file's routing table into p.r, indexed by router.
+func (p *fileParser) table(table []TableRow) error {
+	r, g := p.r, p.g
+	if len(table) > 0 {
+		r.byRouter = make([][]int, g.Nodes())
+	}
+	for i, row := range table {
+		field := fmt.Sprintf("table[%d]", i)
+		fr := fileRow{inVC: -1, dst: topology.None}
+		var err error
+		if fr.router, err = p.node(field+".router", row.Router, false); err != nil {
+			return err
+		}
+		if g.IsGraph() {
+			fr.in, err = p.inChannel(field+".in", fr.router, row.In)
+		} else {
+			fr.in, err = p.dir(field+".in", row.In, true, true)
+		}
+		if err != nil {
+			return err
+		}
+		if fr.in >= 0 && !g.IsGraph() && r.m.g.ChannelOut(fr.router, fr.in/2, topology.Direction(1-fr.in%2)) == topology.None {
+			return fmt.Errorf("routing file: %s.in: no channel arrives at %s from the %s", field, row.Router, row.In)
+		}
+		if row.InVC != nil {
+			if *row.InVC < 0 || *row.InVC >= r.vcs {
+				return fmt.Errorf("routing file: %s.in_vc: %d; VCs are 0..%d", field, *row.InVC, r.vcs-1)
+			}
+			fr.inVC = *row.InVC
+		}
+		if fr.dst, err = p.node(field+".dst", row.Dst, true); err != nil {
+			return err
+		}
+		if fr.dst == fr.router {
+			return fmt.Errorf("routing file: %s.dst: the router is the destination; a header there is delivered", field)
+		}
+		for j, o := range row.Out {
+			out, err := p.output(fmt.Sprintf("%s.out[%d]", field, j), fr.router, o)
+			if err != nil {
+				return err
+			}
+			fr.out = append(fr.out, out)
+		}
+		r.byRouter[fr.router] = append(r.byRouter[fr.router], len(r.table))
+		r.table = append(r.table, fr)
+	}
+	return nil
+}
+
+// fileParser resolves the names a routing file uses on its network.
+type fileParser struct {
+	g *topology.Network
+	r *FileRelation
+}
+
+// node resolves a router's name as NodeName writes it (topology.Network.NodeByName;
+// spaces are ignored); with wildcard, "" and "*" give topology.None.
 func (p *fileParser) node(field, name string, wildcard bool) (topology.NodeID, error) {
 	if wildcard && (name == "" || name == "*") {
 		return topology.None, nil
 	}
-	if p.nodes == nil {
-		p.nodes = make(map[string]topology.NodeID, p.g.Nodes())
-		for v := topology.NodeID(0); int(v) < p.g.Nodes(); v++ {
-			p.nodes[p.g.NodeName(v)] = v
-		}
-	}
-	v, ok := p.nodes[strings.ReplaceAll(name, " ", "")]
+	v, ok := p.g.NodeByName(strings.ReplaceAll(name, " ", ""))
 	if !ok {
 		return 0, fmt.Errorf("routing file: %s: %q is not a router of %s (write it like %q)", field, name, p.g.Spec(), p.g.NodeName(0))
 	}
@@ -612,9 +634,9 @@ func (r *FileRelation) terminalHop(h Header, out []Output) []Output {
 	return vcRange(out, c, 0, r.vcs-1)
 }
 
-// MaxLookaheadNodes bounds the grids a turn-rule routing file can be used on: its
+// maxLookaheadNodes bounds the grids a turn-rule routing file can be used on: its
 // viability table has nodes^2 x (ports+1) bits.
-const MaxLookaheadNodes = 4096
+const maxLookaheadNodes = 4096
 
 // allowed reports whether no rule at v forbids the turn in->port.
 func (r *FileRelation) allowed(v topology.NodeID, in, port int) bool {
@@ -647,13 +669,13 @@ func (r *FileRelation) viableAt(v topology.NodeID, in int, dst topology.NodeID) 
 // algorithm (Glass & Ni: west-first routes west first because no turn into west is left
 // later). Cost O(nodes^2 x ports^2).
 func lookaheadTooLarge(g *topology.Network) error {
-	return fmt.Errorf("routing file: topology: turn rules are supported on grids of at most %d routers; %s has %d (use a table or a built-in)", MaxLookaheadNodes, g.Spec(), g.Nodes())
+	return fmt.Errorf("routing file: topology: turn rules are supported on grids of at most %d routers; %s has %d (use a table or a built-in)", maxLookaheadNodes, g.Spec(), g.Nodes())
 }
 
 func (r *FileRelation) computeViable() error {
 	g := r.m.g
 	n := g.Nodes()
-	if n > MaxLookaheadNodes {
+	if n > maxLookaheadNodes {
 		return lookaheadTooLarge(g)
 	}
 	r.ports = 2 * g.Dims()

@@ -95,18 +95,9 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 		return NewFatTreeNCA(g)
 	}
 	if root, ok := strings.CutPrefix(name, "updown:"); ok {
-		// the root is a router: its name, or its node id (not a terminal's number)
-		v, found := g.NodeByName(root)
-		if !found {
-			n, err := strconv.Atoi(root)
-			if err != nil || n < 0 || n >= g.Nodes() {
-				p, err := g.ParseNode(root)
-				if err != nil {
-					return nil, fmt.Errorf("routing %q: root: %v", name, err)
-				}
-				n = int(p)
-			}
-			v = topology.NodeID(n)
+		v, err := g.ParseRouter(root)
+		if err != nil {
+			return nil, fmt.Errorf("routing %q: root: %v", name, err)
 		}
 		return NewUpDown(g, v)
 	}
@@ -146,14 +137,14 @@ func ByName(g *topology.Network, name string) (Relation, error) {
 	case "duato-nodateline":
 		return newDuatoNoDateline(g), nil
 	case "nonminimal":
-		return NewNonMinimal(g), nil
+		return newNonMinimal(g), nil
 	}
 	if b, ok := strings.CutPrefix(name, "nonminimal:"); ok {
 		n, err := strconv.Atoi(b)
 		if err != nil {
 			return nil, fmt.Errorf("routing %q: the misroute budget %q is not a number", name, b)
 		}
-		return NewBudgetedNonMinimal(g, n)
+		return newBudgetedNonMinimal(g, n)
 	}
 	return nil, fmt.Errorf("no built-in routing %q; built-ins are %s (or give a routing file)", name, strings.Join(Names(), ", "))
 }

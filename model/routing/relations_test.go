@@ -105,7 +105,7 @@ func TestNonMinimalTurnsBackOnlyProductively(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := NewNonMinimal(g)
+		r := newNonMinimal(g)
 		uTurns := 0
 		for c := range g.Channels() {
 			in := g.Channel(topology.ChannelID(c))

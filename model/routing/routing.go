@@ -110,26 +110,22 @@ func (d DOR) VCs() int {
 	return 1
 }
 
-// Route appends the single dimension-order output of h. Cost O(dimensions).
+// Route appends the single dimension-order output of h (topology.DOR.Next) with its
+// dateline class. Cost O(dimensions).
 func (d DOR) Route(h Header, out []Output) []Output {
-	g := d.R.Grid
-	for _, dim := range d.R.Order {
-		n, dir := g.Offset(h.At, h.Dst, dim)
-		if n == 0 {
-			continue
-		}
-		c, _ := g.Neighbor(h.At, dim, dir)
-		vc := 0
-		if d.R.Dateline {
-			if g.Channel(c).Wrap {
-				vc = 1
-			} else if h.In.Channel != Injection && g.Channel(h.In.Channel).Dim == dim && h.In.VC == 1 {
-				vc = 1
-			}
-		}
-		return append(out, Output{Channel: c, VC: vc})
+	c, dim := d.R.Next(h.At, h.Dst)
+	if c == topology.None {
+		return out
 	}
-	return out
+	g, vc := d.R.Grid, 0
+	if d.R.Dateline {
+		if g.Channel(c).Wrap {
+			vc = 1
+		} else if h.In.Channel != Injection && g.Channel(h.In.Channel).Dim == dim && h.In.VC == 1 {
+			vc = 1
+		}
+	}
+	return append(out, Output{Channel: c, VC: vc})
 }
 
 // SourceClasser is implemented by relations whose Route reads Header.Src (odd-even

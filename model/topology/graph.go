@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Graph is the kind of an irregular network: named nodes, an explicit list of directed
@@ -299,13 +301,24 @@ func (g *Network) Weight(c ChannelID) int {
 	return g.net.weight[c]
 }
 
-// NodeByName returns the node called name on a graph (NodeName's inverse).
+// NodeByName returns the node NodeName calls name (its inverse): a router's name on a
+// network of routers, the binary address on a hypercube, "(x,y,...)" on a mesh or torus.
 func (g *Network) NodeByName(name string) (NodeID, bool) {
-	if g.net == nil {
-		return 0, false
+	switch {
+	case g.net != nil:
+		v, ok := g.net.byName[name]
+		return v, ok
+	case g.kind == Hypercube:
+		if len(name) != len(g.sizes) || strings.Trim(name, "01") != "" {
+			return 0, false
+		}
+		x, err := strconv.ParseUint(name, 2, 32)
+		return NodeID(x), err == nil
+	case strings.HasPrefix(name, "("):
+		v, err := g.ParseNode(name)
+		return v, err == nil && g.NodeName(v) == name
 	}
-	v, ok := g.net.byName[name]
-	return v, ok
+	return 0, false
 }
 
 // ChannelBetween returns the channel from a to b, or None.

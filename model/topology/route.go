@@ -144,6 +144,19 @@ func (g *Network) Distance(a, b NodeID) int {
 	return n
 }
 
+// Next returns the first channel of the DOR path from at to dst and its dimension, or
+// None and -1 when at == dst: the one step of dimension-order routing that every path of
+// this type, routing.DOR and BookSim's dimension-order functions take.
+func (r DOR) Next(at, dst NodeID) (ChannelID, int) {
+	for _, d := range r.Order {
+		if n, dir := r.Grid.Offset(at, dst, d); n > 0 {
+			c, _ := r.Grid.Neighbor(at, d, dir)
+			return c, d
+		}
+	}
+	return None, -1
+}
+
 // Hops returns the DOR path from src to dst as hops with their classes; the empty path
 // when src == dst. Cost O(length).
 func (r DOR) Hops(src, dst NodeID) []Hop {

@@ -215,6 +215,29 @@ func (g *Network) ParseNode(s string) (NodeID, error) {
 	return NodeID(x), nil
 }
 
+// ParseEndpoint is ParseNode for a node a message starts or ends at: on a network of
+// routers with terminals it must be a terminal (Endpoint).
+func (g *Network) ParseEndpoint(s string) (NodeID, error) {
+	v, err := g.ParseNode(s)
+	if err == nil && !g.Endpoint(v) {
+		return 0, fmt.Errorf("%s is a router of %s; messages go between its terminals, %s", g.NodeName(v), g.Spec(), g.TerminalRange())
+	}
+	return v, err
+}
+
+// ParseRouter reads a router as a routing parameter names it (the root of up*/down*):
+// its name as NodeName writes it, or its node id, never a terminal's number; else as
+// ParseNode reads it.
+func (g *Network) ParseRouter(s string) (NodeID, error) {
+	if v, ok := g.NodeByName(s); ok {
+		return v, nil
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < g.Nodes() {
+		return NodeID(n), nil
+	}
+	return g.ParseNode(s)
+}
+
 // SplitList splits a comma-separated list of nodes or node pairs at the commas that are
 // not inside parentheses, so that coordinates such as (1,2) stay whole: "0,(1,2),3" gives
 // "0", "(1,2)" and "3". Items are not trimmed.

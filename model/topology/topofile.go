@@ -313,6 +313,16 @@ func (c *lineCounter) lineOf(off int64) int {
 
 // parseGraphJSON reads a TopologyFile, naming the line of the element an error concerns.
 func parseGraphJSON(spec string, data []byte) (*Network, error) {
+	f, elemLines, err := decodeTopologyFile(data)
+	if err != nil {
+		return nil, err
+	}
+	return buildTopologyFile(spec, &f, elemLines)
+}
+
+// decodeTopologyFile decodes a topology file strictly (no unknown or repeated field),
+// with the line of every array element for the errors of buildTopologyFile.
+func decodeTopologyFile(data []byte) (TopologyFile, map[string][]int, error) {
 	lines := &lineCounter{data: data, line: 1}
 	lineOf := lines.lineOf
 	var f TopologyFile
@@ -335,17 +345,17 @@ func parseGraphJSON(spec string, data []byte) (*Network, error) {
 		return fmt.Errorf("json line %d, field %s: %s", cmp.Or(elemLine, lineOf(dec.InputOffset())), field, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fail("", cmp.Or(err, errors.New("expected an object")))
+		return f, nil, fail("", cmp.Or(err, errors.New("expected an object")))
 	}
 	seen := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, fail("", err)
+			return f, nil, fail("", err)
 		}
 		key, _ := t.(string)
 		if seen[key] {
-			return nil, fail(key, errors.New("given twice"))
+			return f, nil, fail(key, errors.New("given twice"))
 		}
 		seen[key] = true
 		decodeArray := func(add func(*json.Decoder) error) error {
@@ -390,21 +400,26 @@ func parseGraphJSON(spec string, data []byte) (*Network, error) {
 				return err
 			})
 		default:
-			return nil, fail(key, fmt.Errorf("unknown field %q; a topology has format, name, routers, terminals, links", key))
+			return f, nil, fail(key, fmt.Errorf("unknown field %q; a topology has format, name, routers, terminals, links", key))
 		}
 		if err != nil {
 			if strings.HasPrefix(err.Error(), "json line") {
-				return nil, err
+				return f, nil, err
 			}
-			return nil, fail(key, err)
+			return f, nil, fail(key, err)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fail("", err)
+		return f, nil, fail("", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("json line %d: text after the object", lineOf(dec.InputOffset()))
+		return f, nil, fmt.Errorf("json line %d: text after the object", lineOf(dec.InputOffset()))
 	}
+	return f, elemLines, nil
+}
+
+// buildTopologyFile checks the decoded file f and builds its network.
+func buildTopologyFile(spec string, f *TopologyFile, elemLines map[string][]int) (*Network, error) {
 	at := func(key string, i int) string {
 		return fmt.Sprintf("json line %d, field %s[%d]", elemLines[key][i], key, i)
 	}

@@ -910,14 +910,13 @@ const randSeed = 20261127
 
 // randParams returns the property's runs and oracle sizes: by default (with or without
 // -short) 200 relations, the explorer on 30 two-worm and 5 three-worm placements of each
-// holding one (about 10 seconds of CPU); the long tier (WORMCHECK_LONG=1, as the
-// cross-check's) 300 relations, every two-worm placement on up to 6 nodes (200 on
-// torus:3x3) and 40 of three worms (about 3 minutes idle, 6 at a load of 10).
+// holding one; the long tier (WORMCHECK_LONG=1, as the cross-check's) 300 relations,
+// every two-worm placement on up to 6 nodes (200 on torus:3x3) and 40 of three worms.
 func randParams() (int, randOptions) {
 	opt := randOptions{naiveWorms: 200_000, naiveNodes: 2_000_000, lengths: []int{1, 2, 3}, maxStates: 200_000}
 	if !crossLong() {
-		// -short and plain go test alike: about 10 s, so that a plain run of the
-		// package stays within go test's default timeout.
+		// -short and plain go test alike, sized so that a plain run of the package
+		// stays well within go test's default timeout.
 		opt.pairs2, opt.pairs3, opt.maxStates = 30, 5, 20_000
 		return 200, opt
 	}

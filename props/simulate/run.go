@@ -20,20 +20,7 @@ import (
 // traffic run (trafficRun), a latency-vs-load sweep (sweep.Run), a collective
 // (collective.WriteText) and 000 §5.3's comparison (comparison.RunAll). A run that a
 // signal, the memory budget or the time limit stops is reported inconclusive with what
-// it measured (Budget, stopReason).
-
-// Budget derives a simulation's context from ctx (which a signal cancels): it is
-// also cancelled when the heap outgrows maxMemBytes (progress.WithMemoryLimit; 0 = no
-// budget) and after timeLimit (0 = none), with a cause that names --time-limit. The
-// release function frees the watcher.
-func Budget(ctx context.Context, maxMemBytes int64, timeLimit time.Duration) (context.Context, func()) {
-	ctx, release := progress.WithMemoryLimit(ctx, maxMemBytes)
-	if timeLimit <= 0 {
-		return ctx, release
-	}
-	tctx, cancel := context.WithTimeoutCause(ctx, timeLimit, fmt.Errorf("the --time-limit of %v passed", timeLimit))
-	return tctx, func() { cancel(); release() }
-}
+// it measured (stopReason).
 
 // stopReason says why a simulation stopped early: the context's cause (a signal, the
 // memory budget, the time limit), at the given cycle; a negative cycle is left out.

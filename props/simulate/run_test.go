@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wormcheck/wormcheck/checker/progress"
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
@@ -25,7 +26,7 @@ func TestStopReason(t *testing.T) {
 	if got := stopReason(ctx, 12); got != "stopped at cycle 12: the heap outgrew the budget" {
 		t.Errorf("cause: %q", got)
 	}
-	tctx, release := Budget(context.Background(), 0, 1)
+	tctx, release := progress.WithBudget(context.Background(), 0, 1)
 	defer release()
 	<-tctx.Done()
 	if got := stopReason(tctx, 0); !strings.Contains(got, "the --time-limit of 1ns passed") {
