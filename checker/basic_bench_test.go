@@ -41,3 +41,24 @@ func benchBasic[S any](b *testing.B, m checker.Model[S]) {
 	}
 	report(b, states, cpuSeconds()-cpu0, res.Stats.BytesPerState)
 }
+
+// BenchmarkExploreMeshEncoder is BenchmarkExploreMeshBasic on a model that also
+// implements SuccessorEncoder as a user writes one (checkertest.EncoderMesh): it must be
+// no slower and no bigger per state than the plain path.
+func BenchmarkExploreMeshEncoder(b *testing.B) {
+	mm, err := checkertest.MeshBench().Model()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBasic[checkertest.MeshState](b, checkertest.EncoderMesh{M: mm})
+}
+
+// BenchmarkExploreMeshBytesEncoder is BenchmarkExploreMeshBytes on a SuccessorEncoder
+// (checkertest.ByteEncoderMesh): no slower and no bigger per state than the plain path.
+func BenchmarkExploreMeshBytesEncoder(b *testing.B) {
+	mm, err := checkertest.MeshBench().Model()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBasic[checkertest.MeshState](b, checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{M: mm}})
+}

@@ -132,3 +132,28 @@ func TestSuccessorEncoderRandomGraphs(t *testing.T) {
 	))
 	props.TestingRun(t)
 }
+
+// TestSuccessorEncoderNoBigger pins that a model's SuccessorEncoder path stores its
+// states as compactly as its plain path: a user's encoder whose encodings are longer
+// than a word (checkertest.ByteEncoderMesh) is keyed by the store's packer too, so it
+// costs no more bytes per state than the same model without the encoder.
+func TestSuccessorEncoderNoBigger(t *testing.T) {
+	mm, err := checkertest.MeshSmall().Model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := checker.Explore[checkertest.MeshState](checkertest.ByteMesh{M: mm}, checker.Options[checkertest.MeshState]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := checker.Explore[checkertest.MeshState](checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{M: mm}}, checker.Options[checkertest.MeshState]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enc.Stats.States != plain.Stats.States || enc.Stats.Transitions != plain.Stats.Transitions {
+		t.Fatalf("encoder %d states %d transitions, plain %d %d", enc.Stats.States, enc.Stats.Transitions, plain.Stats.States, plain.Stats.Transitions)
+	}
+	if enc.Stats.StoreBytes > plain.Stats.StoreBytes {
+		t.Fatalf("encoder path stores %d bytes, plain %d", enc.Stats.StoreBytes, plain.Stats.StoreBytes)
+	}
+}

@@ -420,10 +420,11 @@ func (e *explorer[S]) materialize(prev, next *level[S]) {
 }
 
 // packs reports whether the store keys encodings by a packer (pack.go): in Exact mode
-// with one worker, in memory, for a model explored through Successors whose frontiers
-// hold states.
+// with one worker, in memory, for a model whose frontiers hold states (explored through
+// Successors or a SuccessorEncoder; a FrontierDecoder's frontier holds the encodings
+// themselves).
 func (e *explorer[S]) packs() bool {
-	return e.opt.Store == Exact && e.opt.Workers == 1 && e.opt.SpillDir == "" && e.lazy == nil && e.fdec == nil
+	return e.opt.Store == Exact && e.opt.Workers == 1 && e.opt.SpillDir == "" && e.fdec == nil
 }
 
 // worker is one goroutine's scratch space; dst and buf are reused across states so the
@@ -601,7 +602,7 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 		w.ends = append(w.ends, uint32(len(w.buf)))
 	}
 	if st.pk != nil {
-		w.packKeys()
+		w.packKeys(w.buf)
 	}
 	if !last {
 		w.touch(w.hs)
@@ -611,18 +612,8 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 		enc, h := w.buf[start:w.ends[j]], w.hs[j]
 		start = w.ends[j]
 		if st.pk != nil {
-			word := w.pkWord[j]
-			if word {
-				binary.LittleEndian.PutUint64(w.word[:], w.pks[j])
-				enc = w.word[:]
-			}
-			if last {
-				if !st.containsKey(h, enc, word) {
-					w.beyond = true
-					return
-				}
-			} else if st.insertKey(h, enc, word, packRecord(id, uint32(j)), succ[j].Action, succ[j].Next) {
-				w.pending++
+			if !w.storePacked(j, enc, id, succ[j].Action, succ[j].Next, last) {
+				return
 			}
 			continue
 		}
@@ -639,11 +630,32 @@ func (w *worker[S]) expand(s S, id, i uint64, last bool) {
 	}
 }
 
-// packKeys keys the successors whose encodings end at w.ends in w.buf by the store's
+// storePacked stores successor j of the state being expanded (store id id), keyed by
+// packKeys, with its encoding enc, action a and state s, or with last looks it up; it
+// returns false when last and the successor is not stored (w.beyond is set).
+func (w *worker[S]) storePacked(j int, enc []byte, id uint64, a Action, s S, last bool) bool {
+	st := w.e.store
+	h, word := w.hs[j], w.pkWord[j]
+	if word {
+		binary.LittleEndian.PutUint64(w.word[:], w.pks[j])
+		enc = w.word[:]
+	}
+	if last {
+		if !st.containsKey(h, enc, word) {
+			w.beyond = true
+			return false
+		}
+	} else if st.insertKey(h, enc, word, packRecord(id, uint32(j)), a, s) {
+		w.pending++
+	}
+	return true
+}
+
+// packKeys keys the successors whose encodings end at w.ends in buf by the store's
 // packer (store.keyOf): it sets their fingerprints in w.hs and, per successor, its
 // packed word (w.pks) if it is word-keyed (w.pkWord). When a successor widens the
 // packer, the ones before it were keyed by the old layout, so all are keyed again.
-func (w *worker[S]) packKeys() {
+func (w *worker[S]) packKeys(buf []byte) {
 	st := w.e.store
 	p := st.pk
 	n := len(w.ends)
@@ -652,7 +664,7 @@ func (w *worker[S]) packKeys() {
 		again = false
 		start := uint32(0)
 		for j, end := range w.ends {
-			enc := w.buf[start:end]
+			enc := buf[start:end]
 			start = end
 			if pw, ok := p.pack(enc); ok {
 				w.hs[j], w.pks[j], w.pkWord[j] = xxhashWord(pw), pw, true
@@ -717,7 +729,11 @@ func (w *worker[S]) storeEncoded(a Action, enc []byte) {
 	}
 	w.lenc = append(w.lenc, enc...)
 	w.ends = append(w.ends, uint32(len(w.lenc)))
-	w.hs = append(w.hs, fixHash(fingerprint(enc)))
+	h := uint64(0) // set by packKeys
+	if w.e.store.pk == nil {
+		h = fixHash(fingerprint(enc))
+	}
+	w.hs = append(w.hs, h)
 	w.acts = append(w.acts, a)
 }
 
@@ -725,15 +741,24 @@ func (w *worker[S]) storeEncoded(a Action, enc []byte) {
 // after touching their home slots so that the lookups' cache misses overlap (as expand
 // does), or with the depth bound looks them up.
 func (w *worker[S]) storeYielded() {
+	st := w.e.store
+	if st.pk != nil {
+		w.packKeys(w.lenc)
+	}
 	if !w.curLast {
 		w.touch(w.hs)
 	}
 	var zero S
-	st := w.e.store
 	start := uint32(0)
 	for j, end := range w.ends {
 		enc, h := w.lenc[start:end], w.hs[j]
 		start = end
+		if st.pk != nil {
+			if !w.storePacked(j, enc, w.curID, w.acts[j], zero, w.curLast) {
+				break
+			}
+			continue
+		}
 		if w.curLast {
 			if !w.contains(h, enc) {
 				w.beyond = true
@@ -782,6 +807,24 @@ func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 		}
 		return false
 	}
+	st := w.e.store
+	if st.pk != nil {
+		// One successor at a time, stored at once: a packer that widens re-keys what
+		// the store holds, this one included.
+		h, key, word := st.keyOf(enc, &w.word)
+		if w.curLast {
+			if !w.beyond && !st.containsKey(h, key, word) {
+				w.beyond = true
+			}
+			return false
+		}
+		var zero S
+		if st.insertKey(h, key, word, packRecord(w.curID, uint32(j)), a, zero) {
+			w.pending++
+			return true
+		}
+		return false
+	}
 	h := fixHash(fingerprint(enc))
 	if w.curLast {
 		if !w.beyond && !w.contains(h, enc) {
@@ -790,7 +833,7 @@ func (w *worker[S]) storeBuilt(a Action, enc []byte, rank []uint32) bool {
 		return false
 	}
 	var zero S
-	if w.e.store.insert(h, enc, packRecord(w.curID, uint32(j)), a, zero) {
+	if st.insert(h, enc, packRecord(w.curID, uint32(j)), a, zero) {
 		w.pending++
 		return true
 	}

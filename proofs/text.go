@@ -55,7 +55,7 @@ func (t *Table) Finish(rep *Report) {
 			}
 		}
 	}
-	fmt.Fprintf(t.w, "\nSTATES are counted without partial-order reduction (reduction: %s).\n", CatalogueReduction)
+	fmt.Fprintf(t.w, "\nSTATES are counted without partial-order reduction (reduction: %s);\nunicast flit searches count the lean model (worms compacted, docs/semantics.md).\n", CatalogueReduction)
 	switch {
 	case rep.Interrupted:
 		fmt.Fprintf(t.w, "\ninterrupted: %d of %d claims run, the last one inconclusive\n", rep.Ran(), len(rep.Claims))

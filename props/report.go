@@ -91,6 +91,11 @@ type Stats struct {
 	// runs unreduced (liveness: a stubborn set without a proviso can drop the weakly fair
 	// cycles it looks for), "" for none.
 	Reduction string `json:"reduction,omitempty"`
+	// Model names the model States counts when it is not the flit model itself: "lean"
+	// (flit.Model.Lean: compacted worms and a header's lowest free virtual channel of a
+	// class, which keep every deadlock and every fair lasso; docs/semantics.md), "" for
+	// the model itself. A witness is always a trace of the model itself.
+	Model string `json:"model,omitempty"`
 }
 
 const (
@@ -253,6 +258,9 @@ func (r *Report) String() string {
 		fmt.Fprintf(&b, "  swarm: %d transitions walked, deepest walk %d, %.2fs (%.0f transitions/s)\n", r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
 	} else if r.Stats.Transitions > 0 {
 		fmt.Fprintf(&b, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s)\n", r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds, r.Stats.StatesPerSec)
+		if r.Stats.Model == "lean" {
+			b.WriteString("  model: lean (worms compacted, lowest free VC of a class; every deadlock and lasso of the flit model kept)\n")
+		}
 		switch r.Stats.Reduction {
 		case "":
 		case ReductionNone:

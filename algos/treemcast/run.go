@@ -87,7 +87,7 @@ func Symmetric(in Instance, m *flit.Model) *flit.Symmetric {
 // Explore searches instance in (model m) with options o: under its symmetry group when
 // sm (Symmetric's, built once by the caller, who may also describe it) is not nil, or
 // with partial-order reduction where it is sound (reduction asked, no invariant
-// property, a minimal relation: flit.Reduced), or plainly. With reduction, the unreduced search goes first, bounded by FirstPass
+// property, an acyclic model: flit.Model.Acyclic, flit.Reduced), or plainly. With reduction, the unreduced search goes first, bounded by FirstPass
 // states: a stubborn set runs the multicasts that interfere with nothing first, so a
 // local deadlock among the others forms deeper in the reduced graph; the first pass
 // finds shallow ones at their true depth and decides small instances outright, and the
@@ -108,7 +108,7 @@ func ExploreFirstPass(in Instance, m *flit.Model, o checker.Options[flit.State],
 		return res, "", err
 	}
 	r := flit.NewReduced(m)
-	if !reduction || len(o.Invariants) > 0 || !r.Minimal() {
+	if !reduction || len(o.Invariants) > 0 || !m.Acyclic() {
 		res, err = checker.Explore[flit.State](m, o)
 		return res, "", err
 	}

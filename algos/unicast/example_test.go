@@ -24,6 +24,6 @@ func Example() {
 		fmt.Printf("dateline %v: %s after %d steps, %d states\n", dl, r.Verdict, len(r.Actions()), r.States)
 	}
 	// Output:
-	// dateline off: violated after 4 steps, 90 states
-	// dateline on: holds after 0 steps, 1121 states
+	// dateline off: violated after 4 steps, 74 states
+	// dateline on: holds after 0 steps, 178 states
 }

@@ -71,7 +71,7 @@ func statesOf(t *testing.T, g *topology.Network, tmpl Spec, ps []Pair) (int64, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Search(context.Background(), m, 0, false)
+	r := SearchFull(m, checker.Options[flit.State]{Context: context.Background()})
 	return r.States, r.Verdict
 }
 

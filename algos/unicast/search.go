@@ -49,6 +49,11 @@ type Result struct {
 	// where one was asked for.
 	Reduction     string
 	ReductionNote string
+	// Lean says the search ran on the lean model (flit.Model.Lean: every step a worm's
+	// move and the moves of its own flits it enables, and a header's lowest free virtual
+	// channel of a class), so States and Depth count its states and steps; the trace is
+	// unfolded into Model's own steps.
+	Lean bool
 }
 
 // Actions are the witness trace's actions, in order (none without a violation).
@@ -94,15 +99,34 @@ func Search(ctx context.Context, m *flit.Model, maxStates int64, invariants bool
 // bounds, progress); deadlock checking is always on, and so is the liveness decision
 // (checker.Options.CheckLiveness): a Holds comes with a certificate that every message
 // is delivered, and a livelock or starvation is a violation with a lasso.
+//
+// The search runs on m's lean model (flit.Model.Lean: compacted worms, the lowest free
+// virtual channel of a class) with no invariants or m's own (Model.Invariants; the lean
+// model checks its own), since a caller's invariant may read the states it skips. It
+// keeps every global and local deadlock and every fair lasso of m, and its state count
+// does not grow with packet length and buffer depth (docs/semantics.md "Compacted
+// worms"); its witness is unfolded and replayed on m, so Result.Model is m and the
+// trace is m's.
 func SearchWith(m *flit.Model, opt checker.Options[flit.State]) Result {
+	cm, opt := lean(m, opt)
+	return search(cm, cm, opt)
+}
+
+// SearchFull is SearchWith on m itself, not its lean model: every flit move its own
+// step and every free virtual channel a header's choice. It is the reference the lean
+// search is tested against, and what a caller that needs the states the lean model
+// skips asks for (a shortest trace counted in flit moves).
+func SearchFull(m *flit.Model, opt checker.Options[flit.State]) Result {
 	return search(m, m, opt)
 }
 
 // SearchReduced is SearchWith with partial-order reduction (flit.Reduced) where it is
-// sound for the deadlock property: when every hop of the relation is minimal, so the
-// reachable graph is acyclic and the reduced graph's deadlocks decide local deadlocks
-// too. Otherwise (a relation with non-minimal hops) it searches unreduced and says why
-// in ReductionNote.
+// sound for the deadlock property: when every message's header graph is acyclic
+// (flit.Model.Acyclic: minimal relations, up*/down*, fat-tree NCA, dragonfly with
+// classes, Duato's, most routing files), so the reachable graph is acyclic and the
+// reduced graph's deadlocks decide local deadlocks too. Otherwise (a relation whose
+// headers can come back to a channel class) it searches without it and says why in
+// ReductionNote.
 //
 // A stubborn set runs the worms that interfere with nothing first, so a local deadlock
 // among the others shows deeper in the reduced graph than where it forms. So the
@@ -119,14 +143,15 @@ func SearchReduced(m *flit.Model, opt checker.Options[flit.State]) Result {
 // every instance (soundness tests of the reduction run it so on small instances, which
 // the first pass would otherwise decide alone).
 func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firstPass int64) Result {
-	r := flit.NewReduced(m)
-	if !r.Minimal() {
-		res := search(m, m, opt)
-		res.ReductionNote = "no reduction: the relation is not minimal (some hop does not bring a header closer), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
+	cm, opt := lean(m, opt)
+	r := flit.NewReduced(cm)
+	if !cm.Acyclic() {
+		res := search(cm, cm, opt)
+		res.ReductionNote = "no partial-order reduction: a header can come back to a channel class it left (the relation misroutes), so the state graph may have cycles, where partial-order reduction would not preserve local deadlocks"
 		return res
 	}
 	if firstPass <= 0 {
-		res := search(m, r, opt)
+		res := search(cm, r, opt)
 		res.Reduction = "stubborn"
 		res.ReductionNote = "the reduced search decided (no unreduced first pass)"
 		if res.Verdict == checker.Inconclusive {
@@ -138,12 +163,12 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 	if first.MaxStates == 0 || first.MaxStates > firstPass {
 		first.MaxStates = firstPass
 	}
-	res := search(m, m, first)
+	res := search(cm, cm, first)
 	if res.Verdict != checker.Inconclusive || opt.MaxStates > 0 && opt.MaxStates <= firstPass || opt.Context != nil && opt.Context.Err() != nil {
 		return res
 	}
 	done := res.States
-	res = search(m, r, opt)
+	res = search(cm, r, opt)
 	res.Reduction = "stubborn"
 	res.ReductionNote = fmt.Sprintf("the unreduced search stopped at %d states without a violation; the reduced search decided", done)
 	if res.Verdict == checker.Inconclusive {
@@ -155,23 +180,52 @@ func SearchReducedFirstPass(m *flit.Model, opt checker.Options[flit.State], firs
 // FirstPass bounds the unreduced search SearchReduced runs before the reduced one.
 const FirstPass = 1_000_000
 
-// search explores sys (m itself, or m reduced) with the deadlock and liveness checks.
-func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
+// lean returns the model a search of m runs on and its options: m's lean model
+// with its own invariants when opt has none or m's own, else m and opt.
+func lean(m *flit.Model, opt checker.Options[flit.State]) (*flit.Model, checker.Options[flit.State]) {
+	cm := m.Lean()
+	if cm == m {
+		return m, opt
+	}
+	if len(opt.Invariants) > 0 {
+		own := m.Invariants()
+		if len(own) != len(opt.Invariants) {
+			return m, opt
+		}
+		for i := range own {
+			if own[i].Name != opt.Invariants[i].Name {
+				return m, opt
+			}
+		}
+		opt.Invariants = cm.Invariants()
+	}
+	return cm, opt
+}
+
+// search explores sys (cm itself, or cm reduced) with the deadlock and liveness checks
+// and reports on cm's full model (cm itself when it is not lean): a witness is unfolded
+// (flit.Model.Unfold) and replayed there.
+func search(cm *flit.Model, sys checker.Model[flit.State], opt checker.Options[flit.State]) Result {
 	opt.CheckDeadlock = true
 	opt.CheckLiveness = true
 	r, err := checker.Explore[flit.State](sys, opt)
 	if err != nil {
 		return Result{Verdict: checker.Inconclusive, Violation: err.Error()}
 	}
+	m := cm.Full()
 	res := Result{Property: PropertyOf(opt), Model: m, States: r.Stats.States, Transitions: r.Stats.Transitions, Depth: r.Stats.Depth, Seconds: r.Stats.Duration.Seconds(), BytesPerState: r.Stats.BytesPerState,
-		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound}
+		Certificate: r.Certificate(), Store: opt.Store, CollisionBound: r.Stats.FingerprintCollisionBound, Lean: cm != m}
 	switch r.Verdict {
 	case checker.Holds:
 		res.Verdict = checker.Holds
 	case checker.Violated:
 		res.Verdict = checker.Violated
 		v := r.Violation
-		res.Trace = v.Trace
+		tr, cycle, err := unfold(cm, v)
+		if err != nil {
+			return Result{Verdict: checker.Inconclusive, Violation: "internal: " + err.Error(), Model: m}
+		}
+		res.Trace = tr
 		res.Kind, res.Stuck = v.Kind, v.Stuck
 		switch v.Kind {
 		case checker.KindDeadlock:
@@ -179,7 +233,7 @@ func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[fl
 		case checker.KindLocalDeadlock:
 			res.Violation = m.DeadlockText(res.Final(), true)
 		case checker.KindLivelock, checker.KindStarvation:
-			res.Violation, res.CycleStart = v.Message, v.CycleStart
+			res.Violation, res.CycleStart = v.Message, cycle
 		default:
 			res.Violation = fmt.Sprintf("invariant %s: %s", v.Invariant, v.Message)
 		}
@@ -187,12 +241,34 @@ func search(m *flit.Model, sys checker.Model[flit.State], opt checker.Options[fl
 		res.Verdict = checker.Inconclusive
 		res.Violation = r.Reason
 	}
-	if err := m.Err(); err != nil {
+	err = cm.Err()
+	if err == nil {
+		err = m.Err()
+	}
+	if err != nil {
 		// The search explored states the model could not build faithfully (a relation
 		// that broke its contract, or a full interning table): no verdict.
 		res.Verdict, res.Violation, res.Trace = checker.Inconclusive, err.Error(), checker.Trace[flit.State]{}
 	}
 	return res
+}
+
+// unfold returns violation v of cm's search as a trace of cm's full model, and the
+// index there where a lasso's cycle starts: v's trace itself when cm is not lean, else
+// its unfolding (flit.Model.Unfold) replayed.
+func unfold(cm *flit.Model, v *checker.Violation[flit.State]) (checker.Trace[flit.State], int, error) {
+	if cm.Full() == cm {
+		return v.Trace, v.CycleStart, nil
+	}
+	full, at, err := cm.Unfold(v.Trace.Actions())
+	if err != nil {
+		return checker.Trace[flit.State]{}, 0, err
+	}
+	tr, err := checker.Replay[flit.State](cm.Full(), 0, full)
+	if err != nil {
+		return checker.Trace[flit.State]{}, 0, fmt.Errorf("the unfolded witness does not replay: %w", err)
+	}
+	return tr, at[v.CycleStart], nil
 }
 
 // PropertyOf names the deadlock property a search with opt checks: "deadlock" with

@@ -2,7 +2,9 @@ package unicast
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,32 +120,33 @@ func TestSwarmFindsTheMisroutedSquare(t *testing.T) {
 	t.Logf("found in walk %d by a %s, %d steps before minimisation", a.Swarm.Walk, a.Swarm.FoundBy, a.WalkSteps)
 }
 
-// TestSwarmMinimisationIsBounded: the adaptive square beside four free worms on mesh:8x8
-// with 8-flit worms in 4-flit buffers: its four worms alone have far more than
-// MinimiseStates states before their shortest deadlock, so the swarm answers with the
-// walk's own trace (loops cut) as soon as that search reaches the bound, instead of
+// TestSwarmMinimisationIsBounded: sixteen worms chasing each other round torus:16 under
+// dor-1vc, each five hops, beside one worm the other way: their deadlock involves the
+// sixteen, and the exhaustive search
+// of the involved worms has far more than MinimiseStates states before it (even on the
+// lean model, whose states do not grow with packet length), so the swarm answers with
+// the walk's own trace (loops cut) as soon as that search reaches the bound, instead of
 // spending the check's time on a shortest trace; the trace replays on the instance and
-// ends in the square's local deadlock.
+// ends in a deadlock of the sixteen.
 func TestSwarmMinimisationIsBounded(t *testing.T) {
-	g, sp, _ := routedInstance(t, "mesh:8x8", "adaptive", "(3,3)->(4,4),(4,3)->(3,4),(4,4)->(3,3),(3,4)->(4,3),(0,0)->(7,7),(7,0)->(0,7),(0,7)->(7,0),(7,7)->(0,0)")
-	sp.Length, sp.Buffer = 8, 4
-	m, err := BuildOn(g, sp)
-	if err != nil {
-		t.Fatal(err)
+	var pairs []string
+	for i := range 16 {
+		pairs = append(pairs, fmt.Sprintf("%d->%d", i, (i+5)%16))
 	}
+	g, sp, m := routedInstance(t, "torus:16", "dor-1vc", strings.Join(append(pairs, "3->2"), ","))
 	res, err := Swarm(t.Context(), g, sp, m, checker.SwarmOptions[flit.State]{Walkers: 1, Seed: 1, MaxWalks: 10_000, CheckLocalDeadlock: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != checker.Violated || res.Minimised || res.SubStates < MinimiseStates || res.Involved != 4 {
+	if res.Verdict != checker.Violated || res.Minimised || res.SubStates < MinimiseStates || res.Involved != 16 {
 		t.Fatalf("verdict %v, minimised %v after %d states, %d involved: %s", res.Verdict, res.Minimised, res.SubStates, res.Involved, res.Violation)
 	}
 	s, err := Replay(m, res.Actions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Stuck(s); !slices.Equal(got, []int{0, 1, 2, 3}) {
-		t.Errorf("the walk's trace ends with stuck %v; want the square, worms 0-3", got)
+	if got := m.Stuck(s); len(got) != 16 || slices.Contains(got, 16) {
+		t.Errorf("the walk's trace ends with stuck %v; want the sixteen round the ring", got)
 	}
-	t.Logf("found in walk %d, %d steps; the square alone stopped at %d states", res.Swarm.Walk, len(res.Actions()), res.SubStates)
+	t.Logf("found in walk %d, %d steps; the involved worms' search stopped at %d states", res.Swarm.Walk, len(res.Actions()), res.SubStates)
 }

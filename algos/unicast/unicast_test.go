@@ -296,9 +296,16 @@ func TestSearchAgainstNaive(t *testing.T) {
 			t.Fatal(err)
 		}
 		states, dl := naiveSearch(m)
-		r := Search(context.Background(), m, 0, false)
+		r := SearchFull(m, checker.Options[flit.State]{})
 		if dl != (r.Verdict == checker.Violated) || !dl && r.States != states {
-			t.Fatalf("%s: naive %d states deadlock %v; Search %v %d states", FormatPairs(nil, ps), states, dl, r.Verdict, r.States)
+			t.Fatalf("%s: naive %d states deadlock %v; SearchFull %v %d states", FormatPairs(nil, ps), states, dl, r.Verdict, r.States)
+		}
+		// The compacted search: the verdict of the full model, the states of the
+		// compacted model's naive search.
+		cstates, _ := naiveSearch(m.Lean())
+		r = Search(context.Background(), m, 0, false)
+		if dl != (r.Verdict == checker.Violated) || !dl && r.States != cstates {
+			t.Fatalf("%s: naive %d compacted states deadlock %v; Search %v %d states", FormatPairs(nil, ps), cstates, dl, r.Verdict, r.States)
 		}
 		if dl {
 			deadlocks++

@@ -101,7 +101,7 @@ func (c *common) define(fs *flag.FlagSet, r entryRun) {
 		fs.Int64Var(&c.Seed, "seed", 1, "random seed")
 		fs.StringVar(&c.SpillDir, "spill-dir", "", "keep the frontier and parent records in files under this directory")
 		fs.StringVar(&c.Search, "search", "auto", "auto (unicast: the static decision of the relation first, then the exhaustive search with swarm walkers beside it once it has run a second; others: bfs), bfs (the exhaustive flit search alone, shortest trace) or swarm (randomised walks on every core hunting for a deadlock; never holds)")
-		fs.StringVar(&c.Reduction, "reduction", "stubborn", "partial-order reduction of flit deadlock searches: stubborn (where sound: a minimal relation, no symmetry) or none")
+		fs.StringVar(&c.Reduction, "reduction", "stubborn", "reduction of flit searches: stubborn (the lean model, with stubborn sets where sound: an acyclic relation, no symmetry), lean (the lean model only: worms compacted, lowest free VC of a class) or none (the flit model itself, every flit move a step)")
 	}
 	if has(check.FlagBudget) && has(check.FlagSearch) {
 		c.budget = &budget{}
@@ -332,9 +332,11 @@ func (c *common) options() (check.Options, error) {
 	switch c.Reduction {
 	case "stubborn":
 		opt.Reduction = !c.Symmetry
+	case "lean":
 	case "none":
+		opt.FlitModel = true
 	default:
-		return opt, usagef("--reduction %q is unknown; use stubborn or none", c.Reduction)
+		return opt, usagef("--reduction %q is unknown; use stubborn, lean or none", c.Reduction)
 	}
 	if opt.Store, err = check.StoreNamed(c.Store); err != nil {
 		return opt, err

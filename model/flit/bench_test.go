@@ -109,3 +109,22 @@ func BenchmarkExploreAdaptive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExploreSpinInstance explores the SPIN twin's instance (spinBench: five XY
+// worms on mesh:4x4, L=2, B=2, 5,308,416 states) on the flit model itself, one worker,
+// exact store, as BenchmarkSpinTwin does without running SPIN.
+func BenchmarkExploreSpinInstance(b *testing.B) {
+	var states int64
+	cpu0 := cpuTime()
+	for b.Loop() {
+		m := spinBench(b)
+		res, err := checker.Explore[State](m, checker.Options[State]{CheckDeadlock: true})
+		if err != nil || res.Verdict != checker.Holds {
+			b.Fatal(err, res.Reason)
+		}
+		states += res.Stats.States
+		b.ReportMetric(res.Stats.BytesPerState, "B/state")
+	}
+	b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(states)/(float64(cpuTime()-cpu0)/1e9), "states/cpu-s")
+}

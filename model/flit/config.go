@@ -146,6 +146,22 @@ type Config struct {
 	Ports    Ports
 	Prune    Prune
 	Messages []Message
+	// Compact makes each transition a worm's move followed by every local move it
+	// enables (a flit advancing into a channel its own worm holds, or delivered through
+	// its own ejection channel), so the model's states are the compacted ones and their
+	// count does not grow with packet length and buffer depth. Every global and local
+	// deadlock and every fair lasso of the uncompacted model is kept (compact.go,
+	// docs/semantics.md); Unfold turns a trace back into the uncompacted model's. It has
+	// no effect under a pruning policy, whose prunes read the worm's own buffers.
+	Compact bool
+	// LowestVC has a header take only the lowest-numbered free virtual channel of each
+	// class of interchangeable ones it may use, not every free one: the model virtual
+	// channels of one relation VC, and relation VCs the relation treats alike for every
+	// header of the messages (vcgroups.go). The other choices lead to states that differ
+	// from that one by a permutation of them, so every deadlock, up to that permutation,
+	// and every shortest trace length is kept (docs/semantics.md). Model.Lean sets it
+	// where the model is Acyclic, so that delivery is certified by Progress.
+	LowestVC bool
 }
 
 // Limits that keep states encodable in bytes.

@@ -46,17 +46,30 @@ type Model struct {
 	faultMu sync.Mutex
 	fault   error // the first contract breach of the relation (see Err)
 
-	distOnce sync.Once  // Progress's distances, computed on first use
-	dist     [][]uint32 // dist[i][v]: hops from message i's source to node v
-	ecc      []uint32   // ecc[i]: the largest dist[i][v]
+	compact   bool // Config.Compact and no pruning policy (compact.go)
+	lowest    bool // Config.LowestVC and some interchangeable virtual channels (vcgroups.go)
+	groupOnce sync.Once
+	groups    []uint8   // vcGroups
+	fullOnce  sync.Once // Full's model, built on first use
+	full      *Model
+	leanOnce  sync.Once // Lean's model, built on first use
+	lean      *Model
+
+	distOnce sync.Once  // Progress's weights, computed on first use (computeDist)
+	weight   [][]uint32 // weight[i][o]: the weight of a flit of message i in virtual channel o
+	top      []uint32   // top[i]+1: the weight of a delivered flit of message i
+	acyclic  bool       // every message's header graph is acyclic (Acyclic)
 }
 
 // New validates cfg and builds its model. Cost O(messages*nodes + channels*VCs).
-func New(cfg Config) (*Model, error) {
+func New(cfg Config) (*Model, error) { return build(cfg, nil) }
+
+// build is New with the model's vcGroups given (nil: computed when LowestVC needs them).
+func build(cfg Config, groups []uint8) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable()}
+	m := &Model{cfg: cfg, rel: cfg.Routing, budget: -1, tab: NewTable(), compact: cfg.Compact && cfg.Prune == PruneNone, groups: groups}
 	m.tab.worms = make([]localSet, len(cfg.Messages))
 	m.cfg.Messages = append([]Message(nil), cfg.Messages...)
 	if b, ok := cfg.Routing.(routing.Budgeted); ok {
@@ -77,6 +90,7 @@ func New(cfg Config) (*Model, error) {
 		m.into[to] = append(m.into[to], int32(o))
 	}
 	m.ejects = m.ejectPorts()
+	m.lowest = cfg.LowestVC && m.interchangeable()
 	for _, msg := range m.cfg.Messages {
 		m.flits = append(m.flits, msg.Flits())
 		exp := msg.Length
@@ -605,9 +619,16 @@ func wordIndices(enc uint64, n int, dst []uint32) ([]uint32, bool) {
 // is within its own worm (its source, the channels it holds, a free channel it takes),
 // so only that worm's local state is built and interned again.
 func (m *Model) encodeStep(sc *scratch, t *State, msg int, buf []byte) []byte {
-	all := append(sc.merge[:0], sc.held[msg]...)
-	for _, o := range sc.log.idx[:sc.log.n] {
-		all = append(all, o)
+	all := sc.merge[:0]
+	if sc.log.full { // the log lost channels: find the worm's
+		for o := range t.VCs {
+			if int(t.VCs[o].Owner) == msg {
+				all = append(all, int32(o))
+			}
+		}
+	} else {
+		all = append(all, sc.held[msg]...)
+		all = append(all, sc.log.idx[:sc.log.n]...)
 	}
 	for i := 1; i < len(all); i++ { // insertion sort: a worm holds a few channels
 		for j := i; j > 0 && all[j] < all[j-1]; j-- {
@@ -650,17 +671,22 @@ func appendIndices(buf []byte, idx []uint32, msg int, x uint32) []byte {
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// touched logs the virtual channels a step writes, so that EncodeSuccessors restores
-// only those; a nil log records nothing.
+// touched logs the virtual channels a step writes, each once, so that EncodeSuccessors
+// restores only those; a nil log records nothing.
 type touched struct {
-	idx  [16]int32
+	idx  [32]int32
 	n    int
-	full bool // more than len(idx) writes: restore everything
+	full bool // more than len(idx) channels written: restore everything
 }
 
 func (t *touched) add(vc int) {
-	if t == nil || vc < 0 {
+	if t == nil || vc < 0 || t.full {
 		return
+	}
+	for _, o := range t.idx[:t.n] {
+		if o == int32(vc) {
+			return
+		}
 	}
 	if t.n == len(t.idx) {
 		t.full = true
@@ -769,8 +795,8 @@ func (m *Model) inputSteps(s *State, c cursor, dst []succStep, rb *[]routing.Out
 	for _, r := range outs {
 		base := int(r.Channel)*m.cfg.VCs + r.VC*m.per
 		for o := base; o < base+m.per; o++ {
-			if s.VCs[o].Owner >= 0 {
-				continue
+			if s.VCs[o].Owner >= 0 || m.lowest && !m.lowestFree(s, o) {
+				continue // held, or not the lowest free of its class (Config.LowestVC)
 			}
 			// Insert in ascending output order; a repeated output keeps its first flag.
 			k := len(dst)
@@ -857,12 +883,16 @@ func (m *Model) applyTo(s0 *State, st succStep) State {
 	case KindAlloc:
 		target = Out(st.arg)
 	}
-	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil {
+	if c.vc < 0 || target == Eject || st.mis && m.budget >= 0 || s0.front != nil || m.compact {
 		s.Msgs = carveMsgs(len(s0.Msgs))
 		copy(s.Msgs, s0.Msgs)
 	}
 	var log touched
 	m.applyInto(s0, st, &s, &log)
+	if m.compact {
+		var rb []routing.Output
+		m.compactWorm(&s, c.msg, nil, &log, nil, &rb)
+	}
 	if s0.sums.ok && !log.full {
 		s.sums.pot, s.sums.outs = m.stepSums(s0, &s, &log, c.msg, s0.sums.pot, s0.sums.outs)
 		s.sums.ok = true

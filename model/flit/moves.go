@@ -30,10 +30,11 @@ import (
 type gate uint8
 
 const (
-	gateNone  gate = iota // always: the worm's own state decides
-	gateFree              // the virtual channel the move takes (succStep.arg) is free
-	gateEject             // a delivery channel of the input's router is free (ejectBusy)
-	gateElse              // no earlier move of the same input is enabled
+	gateNone   gate = iota // always: the worm's own state decides
+	gateFree               // the virtual channel the move takes (succStep.arg) is free
+	gateEject              // a delivery channel of the input's router is free (ejectBusy)
+	gateElse               // no earlier move of the same input is enabled
+	gateLowest             // gateFree, and every lower channel of its class is held (Config.LowestVC)
 )
 
 // move is one candidate transition of an input and, in res, what it does once known:
@@ -163,7 +164,11 @@ func (m *Model) inputMoves(s *State, c cursor, dst []move, rb *[]routing.Output)
 			}
 			dst = append(dst, move{})
 			copy(dst[k+1:], dst[k:])
-			dst[k] = move{st: succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}, gate: gateFree}
+			g := gateFree
+			if m.lowest {
+				g = gateLowest
+			}
+			dst[k] = move{st: succStep{a: MakeAction(KindAlloc, c.input, o+1), c: c, k: KindAlloc, arg: o, mis: r.Misroute}, gate: g}
 		}
 	}
 	if m.prunable(in) {
@@ -378,6 +383,10 @@ func (x *expansion) input(w int, im *inputMoves) {
 			if s.VCs[mv.st.arg].Owner >= 0 {
 				continue
 			}
+		case gateLowest:
+			if !m.lowestFree(s, mv.st.arg) {
+				continue
+			}
 		case gateEject:
 			if m.ejectBusy(s, mv.st.c.at) {
 				continue
@@ -420,6 +429,9 @@ func (x *expansion) known(w int, mv *move, r uint64) {
 		t := x.scratchState()
 		sc.log = touched{}
 		x.m.applyInto(&x.s, mv.st, t, &sc.log)
+		if x.m.compact {
+			x.m.compactWorm(t, w, x.m.wormDecoded(w, sc.idx[w]).held, &sc.log, nil, &sc.rb)
+		}
 		x.keep(x.m.built(&x.s, t, w, enc, x.sumsOK, cpot, couts))
 		x.restore(w)
 	}
@@ -438,30 +450,31 @@ func (x *expansion) first(w int, mv *move) {
 	sc.held[w] = append(sc.held[w][:0], m.wormDecoded(w, sc.idx[w]).held...)
 	sc.log = touched{}
 	m.applyInto(s, mv.st, t, &sc.log)
-	var cpot, couts uint64
-	if sc.log.full {
-		x.buf = m.Encode(*t, x.buf[:0])
-		if x.sumsOK {
-			cpot, couts = m.progressSums(t)
-		}
-	} else {
-		x.buf = m.encodeStep(sc, t, w, x.buf[:0])
-		m.distOnce.Do(m.computeDist)
-		dp, do := m.stepSums(s, t, &sc.log, w, 0, 0)
-		if r, ok := packResult(sc.moved, int64(dp), int64(do)); ok {
-			mv.res.Store(r) // equal values if two workers race: a step is a function of the worm
-		}
-		cpot, couts = x.pot+dp, x.outs+do
+	if m.compact {
+		m.compactWorm(t, w, sc.held[w], &sc.log, nil, &sc.rb)
 	}
-	if x.ranks {
-		if sc.log.full {
-			x.rbuf = m.Progress(*t, x.rbuf[:0])
-		} else {
-			x.rbuf = rank(cpot, couts, x.rbuf[:0])
+	x.buf = m.encodeStep(sc, t, w, x.buf[:0])
+	m.distOnce.Do(m.computeDist)
+	var dp, do uint64
+	if sc.log.full { // the log lost channels: the sums of the whole states
+		p0, o0 := x.pot, x.outs
+		if !x.sumsOK {
+			p0, o0 = m.stateSums(s)
 		}
+		p1, o1 := m.progressSums(t)
+		dp, do = p1-p0, o1-o0
+	} else {
+		dp, do = m.stepSums(s, t, &sc.log, w, 0, 0)
+	}
+	if r, ok := packResult(sc.moved, int64(dp), int64(do)); ok {
+		mv.res.Store(r) // equal values if two workers race: a step is a function of the worm
+	}
+	cpot, couts := x.pot+dp, x.outs+do
+	if x.ranks {
+		x.rbuf = rank(cpot, couts, x.rbuf[:0])
 	}
 	if x.yield.call(mv.st.a, x.buf, x.rbuf) && x.keep != nil {
-		x.keep(m.built(s, t, w, x.buf, x.sumsOK && !sc.log.full, cpot, couts))
+		x.keep(m.built(s, t, w, x.buf, x.sumsOK, cpot, couts))
 	}
 	x.restore(w)
 }

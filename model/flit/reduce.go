@@ -16,7 +16,7 @@ import (
 // stubborn set here satisfies Valmari's D1 (no sequence of transitions of other
 // messages can enable, disable or change a transition of the set) and D2 (each enabled
 // transition of the set stays enabled whatever the others do), and those two preserve
-// every deadlock. Where the reachable graph is acyclic (a minimal relation: see Progress)
+// every deadlock. Where the reachable graph is acyclic (Acyclic: see Progress)
 // a local deadlock is reachable exactly when a global one is (docs/semantics.md), so the
 // verdict of `deadlock` is preserved too, though the first local deadlock may be found
 // deeper than without reduction. Invariants are checked only on the states the reduced
@@ -31,26 +31,23 @@ import (
 // resource a member holds (a member's release would disable its prune). Among the
 // closures of all seeds the one with the fewest enabled transitions is taken.
 // "May still allocate" is over-approximated statically: the channels a message's
-// headers can reach from its source under the relation (Reach).
+// headers can reach from its source under the relation (Reach). On a compacted model
+// (Config.Compact) the same rules hold for its steps: a compacted step is a move
+// followed by moves of the worm's own flits, which take nothing and only release.
+//
+// Runners use the reduction for deadlock checks only where the model is Acyclic (every
+// message's header graph is: minimal relations, up*/down*, fat-tree NCA, dragonfly with
+// classes, Duato's, most routing files), so that the reduced search decides local
+// deadlock exactly; on a relation whose headers can come back to a channel class they
+// search unreduced.
 type Reduced struct {
 	*Model
 	reachOnce sync.Once
 	reach     [][]uint64 // reach[i]: bit set of physical channels message i's headers can take
-	minimal   bool       // every hop any header can take brings it one hop closer
 }
 
 // NewReduced returns m with partial-order reduction.
 func NewReduced(m *Model) *Reduced { return &Reduced{Model: m} }
-
-// Minimal reports whether every hop a header of the model can take (from its source,
-// under the relation) brings it one hop closer to its destination. Then every transition
-// increases the model's progress measure, the reachable graph is acyclic, and the
-// reduced search decides local deadlock (not only global deadlock) exactly; runners use
-// the reduction for deadlock checks only when it holds.
-func (r *Reduced) Minimal() bool {
-	r.reachOnce.Do(r.computeReach)
-	return r.minimal
-}
 
 // Successors returns the transitions of the stubborn set of s (all of them when no
 // smaller set exists), in Model.Successors order.
@@ -304,92 +301,17 @@ func (r *Reduced) routing(s *State, i int) bool {
 }
 
 // computeReach fills reach: for each message, every physical channel a header of it can
-// take from its source to any of its destinations, by a search over (router, input,
-// misroutes) under the relation.
+// take from its source to any of its destinations under the relation (headerWalk).
 func (r *Reduced) computeReach() {
-	nch := len(r.chFrom)
-	words := (nch + 63) / 64
+	words := (len(r.chFrom) + 63) / 64
 	r.reach = make([][]uint64, len(r.cfg.Messages))
-	r.minimal = r.budget < 0
-	budget := max(r.budget, 0)
-	nodes := r.cfg.Net.Nodes()
-	distTo := map[topology.NodeID][]int{} // hops to a destination, by reverse BFS
-	hops := func(dst topology.NodeID) []int {
-		if d, ok := distTo[dst]; ok {
-			return d
-		}
-		d := make([]int, nodes)
-		for v := range d {
-			d[v] = -1
-		}
-		d[dst] = 0
-		queue := []topology.NodeID{dst}
-		for len(queue) > 0 {
-			v := queue[0]
-			queue = queue[1:]
-			for _, o := range r.into[v] {
-				if int(o)%r.cfg.VCs != 0 {
-					continue
-				}
-				if u := r.chFrom[int(o)/r.cfg.VCs]; d[u] < 0 {
-					d[u] = d[v] + 1
-					queue = append(queue, u)
-				}
-			}
-		}
-		distTo[dst] = d
-		return d
-	}
-	for i, msg := range r.cfg.Messages {
+	for i := range r.cfg.Messages {
 		set := make([]uint64, words)
-		type node struct {
-			vc, mis int
-		}
-		seen := map[node]bool{}
-		for _, dst := range msg.Dests {
-			work := []node{{-1, 0}}
-			clear(seen)
-			seen[work[0]] = true
-			for len(work) > 0 {
-				x := work[len(work)-1]
-				work = work[:len(work)-1]
-				at := msg.Source
-				h := routing.Header{At: at, In: routing.Input{Channel: routing.Injection}, Src: msg.Source, Dst: dst}
-				if x.vc >= 0 {
-					at = r.vcTo[x.vc]
-					h.At = at
-					h.In = routing.Input{Channel: chanID(x.vc / r.cfg.VCs), VC: (x.vc % r.cfg.VCs) / r.per}
-				}
-				if at == dst {
-					continue
-				}
-				if r.budget >= 0 {
-					h.Misroutes = x.mis
-				}
-				d := hops(dst)
-				for _, o := range r.rel.Route(h, nil) {
-					if o.Channel < 0 || int(o.Channel) >= nch || o.VC < 0 || o.VC >= r.rel.VCs() {
-						continue
-					}
-					if next := r.vcTo[int(o.Channel)*r.cfg.VCs]; o.Misroute || d[at] < 0 || d[next] != d[at]-1 {
-						r.minimal = false
-					}
-					set[int(o.Channel)/64] |= 1 << (int(o.Channel) % 64)
-					mis := x.mis
-					if o.Misroute && r.budget >= 0 && mis < budget {
-						mis++
-					}
-					base := int(o.Channel)*r.cfg.VCs + o.VC*r.per
-					for v := base; v < base+r.per; v++ {
-						y := node{v, mis}
-						if !seen[y] {
-							seen[y] = true
-							work = append(work, y)
-						}
-					}
-				}
+		r.headerWalk(i, func(_ routing.Header, _ int, outs []routing.Output) {
+			for _, o := range outs {
+				set[o.Channel/64] |= 1 << (o.Channel % 64)
 			}
-		}
+		})
 		r.reach[i] = set
 	}
 }

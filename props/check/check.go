@@ -166,6 +166,11 @@ type Options struct {
 	// same; state counts are smaller, and the report names the reduction that produced
 	// them (Stats.Reduction). The command line turns it on by default.
 	Reduction bool
+	// FlitModel searches the flit model itself (every flit move a step, every free
+	// virtual channel a header's choice) instead of its lean model (flit.Model.Lean),
+	// and without partial-order reduction: the same verdicts, more states, and a
+	// shortest trace counted in flit moves (unicast).
+	FlitModel bool
 	// ReducedOnly, with Reduction, lets the reduced search decide every single instance
 	// (unicast, tree-mcast): it skips the bounded unreduced first pass that otherwise
 	// finds shallow local deadlocks at their true depth and decides small instances

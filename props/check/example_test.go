@@ -33,7 +33,7 @@ func ExampleUnicast_Check() {
 	rep, _ = u.Check(context.Background(), checker.PropDeadlock, check.Options{})
 	fmt.Println("with dateline classes:", rep.Verdict)
 	// Output:
-	// violated 90 states
+	// violated 74 states
 	// with dateline classes: holds
 }
 
@@ -89,7 +89,7 @@ func ExampleRun() {
 	again, _ := check.Replay(context.Background(), rep.Trace)
 	fmt.Println("replayed:", again.Verdict)
 	// Output:
-	// violated flit 90 states
+	// violated flit 74 states
 	// replayed: violated
 }
 

@@ -21,8 +21,9 @@ import (
 //   - holds (no deadlock configuration of the relation under the instance's virtual
 //     channels): no placement of worms deadlocks, for any packet length, buffer depth or
 //     port model, so the instance holds for deadlock and global-deadlock; and for
-//     liveness too when every route of the instance's worms is minimal (then every run
-//     ends, and ends with every message delivered).
+//     liveness too when the instance's header graphs are acyclic (flit.Model.Acyclic:
+//     no header comes back to a channel class it left, as on every minimal route; then
+//     every run ends, and ends with every message delivered).
 //   - violated: some placement of worms deadlocks, or a configuration exists that the
 //     flit model may not reach; neither is about these worms, so the flit search decides,
 //     unless the configuration's worms are proved the fewest and outnumber the
@@ -56,7 +57,7 @@ func staticRelation(g *topology.Network, sp unicast.Spec) (routing.Relation, err
 // virtual channels, within ctx and a quarter of the memory budget, and says what the
 // answer means for the instance. It never fails: a relation the decision refuses is an
 // inconclusive static answer, and the flit search decides. m is the instance's flit
-// model, asked whether every route is minimal (liveness).
+// model, asked whether its header graphs are acyclic (liveness).
 func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unicast.Spec, m *flit.Model) (st *props.Static, decides bool) {
 	start := time.Now()
 	st = &props.Static{Topology: g.Spec(), Verdict: props.Inconclusive}
@@ -67,9 +68,9 @@ func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unica
 		return st, false
 	}
 	st.Routing, st.VCs = rel.Name(), rel.VCs()
-	if r.property == checker.PropLiveness && !flit.NewReduced(m).Minimal() {
+	if r.property == checker.PropLiveness && !m.Acyclic() {
 		st.Reason = "not asked for liveness"
-		st.Covers = "liveness: some route of these worms is not minimal, so a worm may circle for ever although nothing deadlocks; the flit search decides"
+		st.Covers = "liveness: a header of these worms can come back to a channel class it left, so a worm may circle for ever although nothing deadlocks; the flit search decides"
 		return st, false
 	}
 	d, err := decide.Decide(rel, decide.Options{Context: ctx, MaxStates: decide.HeaderStatesWithin(r.opt.MaxMemoryBytes / 4),
@@ -103,7 +104,7 @@ func decideStatic(ctx context.Context, r *request, g *topology.Network, sp unica
 
 // staticReport is the report of a unicast instance the static decision st decided
 // (holds), for property: no flit search ran. Its certificate says whether delivery
-// follows too (every route minimal: every run ends, so ends delivered).
+// follows too (acyclic header graphs: every run ends, so ends delivered).
 func staticReport(sp unicast.Spec, property checker.Property, st *props.Static, m *flit.Model) *props.Report {
 	rep := unicastReport(sp, property, &unicast.Result{Verdict: props.Holds, Seconds: st.Seconds}, new(work))
 	rep.Stats = props.Stats{Seconds: st.Seconds, Checked: max(st.HeaderStates, 1), Unit: "header states", Search: "static"}
@@ -117,12 +118,12 @@ func staticReport(sp unicast.Spec, property checker.Property, st *props.Static, 
 		rep.Reason = fmt.Sprintf("routing %s on %s with %s deadlocks only with %d or more worms (static decision), so %s, at every packet length and buffer depth", st.Routing, st.Topology, vcsText(st.VCs), st.FewestWorms, these)
 	}
 	rep.Notes = append(rep.Notes, "the flit search did not run: --search bfs runs it")
-	if flit.NewReduced(m).Minimal() {
+	if m.Acyclic() {
 		rep.Certificate = &props.Certificate{Kind: props.CertStatic,
-			Note: "no deadlock (static decision), and every route of these worms is minimal, so every run ends: every message is delivered"}
+			Note: "no deadlock (static decision), and no header of these worms can come back to a channel class it left (acyclic header graphs), so every run ends: every message is delivered"}
 	} else {
 		rep.Certificate = &props.Certificate{Kind: "none",
-			Note: "no deadlock (static decision); delivery is not established: not every hop of these worms brings them closer, so the flit progress measure does not show that every run ends (--prop liveness decides)"}
+			Note: "no deadlock (static decision); delivery is not established: a header of these worms can come back to a channel class it left, so the flit progress measure does not show that every run ends (--prop liveness decides)"}
 	}
 	return rep
 }

@@ -101,6 +101,9 @@ func TestStaticHoldsMeetsNoFlitDeadlock(t *testing.T) {
 				c := staticCase{topo, spec, vcs}
 				st := staticVerdict(t, c, pairs[0], g)
 				k := worms[topo]
+				if vcs > 0 && rel.VCs() > 1 {
+					k = min(k, 2) // 3 worms of duato with 4 VCs pass the twin's 2M-state budget
+				}
 				switch {
 				case st.Verdict == props.Violated && st.FewestWorms > 0:
 					// Every deadlock needs FewestWorms worms: fewer hold.

@@ -401,7 +401,7 @@ func unicastReport(sp unicast.Spec, property checker.Property, res *unicast.Resu
 		Instance: props.Instance{Topology: sp.Topology, Algorithm: "unicast", Params: params},
 		Property: property, Semantics: "flit", Verdict: res.Verdict,
 		Stats: props.Stats{States: res.States, Transitions: res.Transitions, Depth: res.Depth, Seconds: res.Seconds,
-			Store: res.Store.String(), CollisionBound: res.CollisionBound, Reduction: res.Reduction},
+			Store: res.Store.String(), CollisionBound: res.CollisionBound, Reduction: res.Reduction, Model: leanName(res.Lean)},
 		Certificate: res.Certificate,
 	}
 	if res.ReductionNote != "" {
@@ -540,13 +540,25 @@ func unicastSwarm(ctx context.Context, r *request, g *topology.Network, sp unica
 }
 
 // searchUnicast searches one unicast instance, with partial-order reduction when the
-// request asks for it (Options.Reduction) and the property is a deadlock property.
+// request asks for it (Options.Reduction) and the property is a deadlock property, on
+// the lean model unless Options.FlitModel asks for the flit model itself.
 func searchUnicast(r *request, m *flit.Model, opt checker.Options[flit.State]) unicast.Result {
-	if r.opt.Reduction && (r.property == checker.PropDeadlock || r.property == checker.PropGlobalDeadlock) {
+	switch {
+	case r.opt.FlitModel:
+		return unicast.SearchFull(m, opt)
+	case r.opt.Reduction && (r.property == checker.PropDeadlock || r.property == checker.PropGlobalDeadlock):
 		if r.opt.ReducedOnly {
 			return unicast.SearchReducedFirstPass(m, opt, 0)
 		}
 		return unicast.SearchReduced(m, opt)
 	}
 	return unicast.SearchWith(m, opt)
+}
+
+// leanName is props.Stats.Model for a search that ran on the lean model or not.
+func leanName(lean bool) string {
+	if lean {
+		return "lean"
+	}
+	return ""
 }
