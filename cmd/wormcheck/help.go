@@ -11,8 +11,9 @@ import (
 	"github.com/wormcheck/wormcheck/props/check"
 )
 
-const overview = `wormcheck — model checker and contention verifier for multicast and broadcast
-in wormhole meshes, tori, hypercubes and banyan MINs.
+const overview = `wormcheck — decides whether routing relations, BookSim networks, InfiniBand
+fabrics' forwarding tables and multicast/broadcast algorithms are deadlock-free and
+contention-free, and shows a shortest replayable counterexample when they are not.
 
 Usage: wormcheck <command> [flags]
 
