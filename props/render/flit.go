@@ -673,41 +673,12 @@ func (p FlitPicture) crop() frame {
 		return fr
 	}
 	lo, hi := [2]int{math.MaxInt, math.MaxInt}, [2]int{-1, -1}
-	add := func(v topology.NodeID) {
+	p.eachInvolved(func(v topology.NodeID) {
 		for d := 0; d < g.Dims(); d++ {
 			c := g.Coord(v, d)
 			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
 		}
-	}
-	addCh := func(c topology.ChannelID) {
-		ch := g.Channel(c)
-		add(ch.From)
-		add(ch.To)
-	}
-	for _, m := range p.Messages {
-		add(m.Source)
-		for _, d := range m.Destinations {
-			add(d)
-		}
-		for _, c := range m.Path {
-			addCh(c)
-		}
-	}
-	for _, h := range p.Holds {
-		addCh(h.Channel)
-	}
-	for _, l := range p.Loop {
-		addCh(l.Channel)
-	}
-	for _, bl := range p.Blocked {
-		add(bl.At)
-		if bl.Wants != topology.None {
-			addCh(bl.Wants)
-		}
-		for _, c := range bl.AnyOf {
-			addCh(c)
-		}
-	}
+	})
 	if hi[0] < 0 {
 		return fr
 	}
@@ -718,18 +689,12 @@ func (p FlitPicture) crop() frame {
 	return fr
 }
 
-// cropGroups narrows fr, on a dragonfly, to the groups of the nodes the picture involves
-// (a 3-worm cycle among 2 of 9 groups is lost among 108 nodes otherwise).
-func (p FlitPicture) cropGroups(fr *frame) {
-	g := p.Grid
-	d, ok := g.DragonflyShape()
-	if !ok {
-		return
-	}
-	groups := map[int]bool{} // lookup only
-	add := func(v topology.NodeID) { groups[d.Group(v)] = true }
+// eachInvolved calls add for every node the picture involves: the messages' sources,
+// destinations and paths, the held and looping channels' ends, and where headers are
+// blocked with the channels they want. The frame and the dragonfly crop both keep these.
+func (p FlitPicture) eachInvolved(add func(topology.NodeID)) {
 	addCh := func(c topology.ChannelID) {
-		ch := g.Channel(c)
+		ch := p.Grid.Channel(c)
 		add(ch.From)
 		add(ch.To)
 	}
@@ -757,6 +722,18 @@ func (p FlitPicture) cropGroups(fr *frame) {
 			addCh(c)
 		}
 	}
+}
+
+// cropGroups narrows fr, on a dragonfly, to the groups of the nodes the picture involves
+// (a 3-worm cycle among 2 of 9 groups is lost among 108 nodes otherwise).
+func (p FlitPicture) cropGroups(fr *frame) {
+	g := p.Grid
+	d, ok := g.DragonflyShape()
+	if !ok {
+		return
+	}
+	groups := map[int]bool{} // lookup only
+	p.eachInvolved(func(v topology.NodeID) { groups[d.Group(v)] = true })
 	if len(groups) == 0 || len(groups) == d.G {
 		return
 	}
