@@ -5,6 +5,7 @@
 package inputtest
 
 import (
+	"fmt"
 	"runtime"
 	"syscall"
 	"testing"
@@ -16,16 +17,26 @@ import (
 // same, an n log n one a little more, a quadratic one four times as much). The cost is
 // the CPU time of the parsing thread, the best of three rounds of enough calls to fill
 // 30 ms each. n should make one call of gen(n) take at least a millisecond.
+//
+// A measurement over the bound is taken again, up to three times in all, and only
+// three in a row fail: on a shared machine another process evicting the larger
+// input's cache lines can cost a linear parser twice its time once, while a quadratic
+// parser is over the bound every time.
 func Linear(t testing.TB, n int, gen func(n int) []byte, parse func([]byte)) {
 	t.Helper()
 	small, large := gen(n), gen(4*n)
-	cs, cl := cost(small, parse), cost(large, parse)
-	r, size := float64(cl)/float64(cs), float64(len(large))/float64(len(small))
-	t.Logf("%d bytes cost %v, %d bytes %v: %.1fx for %.1fx the input", len(small), cs, len(large), cl, r, size)
-	if r > 2*size {
-		t.Fatalf("%d bytes cost %v, %d bytes %v: %.1fx for %.1fx the input (want under %.1fx)",
-			len(small), cs, len(large), cl, r, size, 2*size)
+	size := float64(len(large)) / float64(len(small))
+	var msg string
+	for range 3 {
+		cs, cl := cost(small, parse), cost(large, parse)
+		r := float64(cl) / float64(cs)
+		msg = fmt.Sprintf("%d bytes cost %v, %d bytes %v: %.1fx for %.1fx the input", len(small), cs, len(large), cl, r, size)
+		t.Log(msg)
+		if r <= 2*size {
+			return
+		}
 	}
+	t.Fatalf("%s (want under %.1fx, three measurements in a row)", msg, 2*size)
 }
 
 // cost returns the CPU time one call of parse(data) takes on this thread.
