@@ -2,6 +2,7 @@ package creditloop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -162,6 +163,26 @@ func TestSharedTopologies(t *testing.T) {
 		}
 		if _, r, err := Replay(rep.Trace); err != nil || len(r.Stuck) == 0 {
 			t.Fatalf("%s under %s: the saved trace does not replay to a deadlock: %v", c.file, c.route, err)
+		}
+	}
+}
+
+// TestSpecErrorsInGoTerms: a Go caller of Check reads the fields of its Spec in a
+// refusal (props/check writes them as fabric's flags).
+func TestSpecErrorsInGoTerms(t *testing.T) {
+	ring := fabric.Files{Topology: filepath.Join("..", "..", "cmd", "wormcheck", "testdata", "fabric", "ring.cables")}
+	for _, c := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Files: ring, Route: "minhop", MTU: 1000}, "Spec.MTU 1000: an InfiniBand MTU is"},
+		{Spec{Files: ring, Route: "updn"}, "Spec.Route updn needs Spec.Roots: the root switches"},
+		{Spec{Files: ring, Route: "minhop", Faults: []string{"S1"}}, "Spec.Faults S1: name a link by one end"},
+	} {
+		_, err := Check(t.Context(), c.spec)
+		var fe *props.FieldError
+		if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), c.want) || !errors.Is(err, props.ErrBadInput) {
+			t.Errorf("%+v: %v; want %q...", c.spec, err, c.want)
 		}
 	}
 }
