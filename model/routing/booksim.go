@@ -258,5 +258,5 @@ func newBookSim(fn, topo string, g *topology.Network, nv, vcs int, route func(He
 var drawsMidRoute = map[string]bool{
 	"romm_mesh": true, "valiant_mesh": true, "dim_order_torus": true, "dim_order_bal_torus": true,
 	"dim_order_ni_torus": true, "min_adapt_torus": true, "valiant_flatfly": true, "ugal_flatfly": true,
-	"ugal_xyyx_flatfly": true, "nca_fattree": true, "anca_fattree": true, "ugal_dragonflynew": true,
+	"ugal_xyyx_flatfly": true, "ugal_pni_flatfly": true, "nca_fattree": true, "anca_fattree": true, "ugal_dragonflynew": true,
 }

@@ -25,7 +25,7 @@ func init() {
 	registerBookSim("valiant_flatfly", bookSimFunc{build: flatflyFunc("valiant", flatflyValiant)})
 	registerBookSim("ugal_flatfly", bookSimFunc{build: flatflyFunc("ugal", flatflyUGAL(false))})
 	registerBookSim("ugal_xyyx_flatfly", bookSimFunc{build: flatflyFunc("ugal_xyyx", flatflyUGAL(true))})
-	registerBookSim("ugal_pni_flatfly", bookSimFunc{refused: "its VCs are split by a hash of the next coordinate within each phase, which wormcheck does not model (not done); the nearest is booksim:ugal"})
+	registerBookSim("ugal_pni_flatfly", bookSimFunc{build: flatflyFunc("ugal_pni", flatflyUGALPNI)})
 	registerBookSim("dest_tag_fly", bookSimFunc{build: destTagFly})
 	registerBookSim("nca_fattree", bookSimFunc{build: ncaFatTree("nca")})
 	registerBookSim("anca_fattree", bookSimFunc{build: ncaFatTree("anca")})
@@ -346,6 +346,67 @@ func flatflyUGAL(xyyx bool) func(c flatflyCtx, fn string) (func(Header, []Output
 			return out
 		}, c.nv, nil
 	}
+}
+
+// flatflyUGALPNI is BookSim's ugal_pni_flatfly, UGAL "partially non-interfering": the
+// choices of ugal_flatfly, each hop's VC range narrowed to one of K equal blocks named
+// by the destination's coordinate in the dimension after the hop's (its router's digit
+// there; after the last dimension its port at its router), so that worms toward
+// different coordinates never share a VC there. The injection's range [0, nv-1] is
+// narrowed by the destination router's first digit, an ejection's not at all. BookSim
+// asserts k = c and at least one VC per block.
+func flatflyUGALPNI(c flatflyCtx, fn string) (func(Header, []Output) []Output, int, error) {
+	if c.f.K != c.f.C {
+		return nil, 0, fmt.Errorf("routing booksim:%s needs k = c (BookSim asserts it: the blocks of VCs are named by a coordinate or a port); %s has k=%d, c=%d", fn, c.g.Spec(), c.f.K, c.f.C)
+	}
+	lo, hi, err := halves(fn, c.nv)
+	if err != nil {
+		return nil, 0, err
+	}
+	per := (lo[1] - lo[0] + 1) / c.f.K
+	if per == 0 {
+		return nil, 0, fmt.Errorf("routing booksim:%s,vcs=%d: it gives each of the k=%d coordinates VCs of its own in each phase; it needs num_vcs >= %d", fn, c.nv, c.f.K, 2*c.f.K)
+	}
+	ugal, _, _ := flatflyUGAL(false)(c, fn)
+	return func(h Header, out []Output) []Output {
+		n := len(out)
+		out = ugal(h, out)
+		kept := out[:n]
+		for _, o := range out[n:] {
+			if c.pniBlock(h, o, lo, hi, per) {
+				kept = append(kept, o)
+			}
+		}
+		return kept
+	}, c.nv, nil
+}
+
+// pniBlock reports whether output o of header h is in the block of VCs ugal_pni gives
+// it (flatflyUGALPNI): per VCs of its phase's range lo or hi, or of the injection's.
+func (c flatflyCtx) pniBlock(h Header, o Output, lo, hi [2]int, per int) bool {
+	ch := c.g.Channel(o.Channel)
+	dr := c.f.Router(h.Dst)
+	switch {
+	case c.g.Terminal(ch.To):
+		return true
+	case c.g.Terminal(ch.From):
+		return o.VC/(c.nv/c.f.K) == c.f.Digit(dr, 0)
+	}
+	next := c.f.N
+	for d := 0; d < c.f.N; d++ {
+		if c.f.Digit(ch.From, d) != c.f.Digit(ch.To, d) {
+			next = d + 1
+		}
+	}
+	coord := c.f.Port(h.Dst)
+	if next < c.f.N {
+		coord = c.f.Digit(dr, next)
+	}
+	base := lo[0]
+	if inRange(o.VC, hi) {
+		base = hi[0]
+	}
+	return (o.VC-base)/per == coord
 }
 
 // ugalPhase1 appends the phase-1 hops toward an intermediate in the box: in dimension

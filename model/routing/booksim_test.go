@@ -129,6 +129,15 @@ func TestBookSimChoices(t *testing.T) {
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r0", "n0", 0, "n9", "r0->n9[0-1]", "same router"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r2", "r0", 0, "n63", "r2->r6[0] r2->r10[0] r2->r14[0] r2->r3[1]", "phase 1"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r3", "r0", 0, "n6", "r3->n6[0-1]", "at the intermediate = destination's router"},
+		// ugal_pni_flatfly: ugal's choices, each hop's phase range cut into k blocks of one VC,
+		// the block the destination's coordinate in the next dimension (after the last: its
+		// port; n63 is port 3 of r15, n18 port 0 of r5); the injection's [0, 7] in blocks of
+		// two by the destination router's first digit
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "n0", "", 0, "n63", "n0->r0[6-7]", "injection: digit 0 of r15 is 3"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r0", "n0", 0, "n63", "r0->r3[7] r0->r1[3] r0->r2[3] r0->r3[3] r0->r4[3] r0->r8[3] r0->r12[3]", "minimal 4+3, box 0+3"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r0", "n0", 0, "n18", "r0->r1[5] r0->r1[1] r0->r2[1] r0->r3[1] r0->r4[0] r0->r8[0] r0->r12[0]", "x hops by r5's y digit 1, y hops by n18's port 0"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r2", "r0", 3, "n63", "r2->r6[3] r2->r10[3] r2->r14[3] r2->r3[7]", "phase 1 going on, or phase 2 from here"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r3", "r0", 7, "n6", "r3->n6[0-7]", "ejection: every VC"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal_xyyx,vcs=4", "r0", "n0", 0, "n63", "r0->r3[1] r0->r1[0] r0->r2[0] r0->r3[0] r0->r4[0] r0->r8[0] r0->r12[0] r0->r12[3] r0->r4[2] r0->r8[2] r0->r12[2] r0->r1[2] r0->r2[2] r0->r3[2]", "each order, each phase"},
 		// fly k=2 n=3: stage s takes digit n-1-s of the destination
 		{"fly:k=2,n=3", "booksim:dest_tag,vcs=2", "n0", "", 0, "n5", "n0->r0.0[0-1]", ""},
@@ -206,7 +215,7 @@ func TestBookSimRefuses(t *testing.T) {
 		{"dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=2", "BookSim asserts num_vcs = 3"},
 		{"dragonfly:a=4,p=2,h=2,arrangement=relative", "booksim:min,vcs=2", "needs BookSim's dragonflynew"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal_xyyx,vcs=6", "multiple of 4"},
-		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni", "not done"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=4", "it needs num_vcs >= 8"},
 		{"mesh:4x4", "booksim:dim_order,vcs=0", "N in 1..64"},
 		{"mesh:4x4/faults=0-1", "booksim:dim_order", "not a network BookSim builds"},
 	} {
