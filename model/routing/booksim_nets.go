@@ -8,7 +8,7 @@ import (
 
 // BookSim's routing functions on its networks with terminals: concentrated mesh
 // (cmesh.cpp), flattened butterfly (flatfly_onchip.cpp), k-ary n-fly (dest_tag_fly),
-// fat-tree (nca and anca), dragonfly (dragonfly.cpp) and anynet (anynet.cpp). A worm
+// fat-tree (nca and anca), the trees qtree and tree4 (nca, anca), dragonfly (dragonfly.cpp) and anynet (anynet.cpp). A worm
 // starts at a terminal, whose one channel to its router BookSim's injection gives any
 // VC of the function's range; at its destination's router it leaves on the channel to
 // the terminal. "The head came from a terminal" (BookSim's in_channel < c) is a head
@@ -32,9 +32,9 @@ func init() {
 	registerBookSim("min_dragonflynew", bookSimFunc{build: minDragonfly})
 	registerBookSim("ugal_dragonflynew", bookSimFunc{build: ugalDragonfly})
 	registerBookSim("min_anynet", bookSimFunc{build: minAnynet})
-	for _, fn := range []string{"nca_qtree", "nca_tree4", "anca_tree4"} {
-		registerBookSim(fn, bookSimFunc{refused: "wormcheck does not build BookSim's qtree and tree4 networks (not done); the nearest is booksim:nca on a fat-tree"})
-	}
+	registerBookSim("nca_qtree", bookSimFunc{build: treeNCA("nca", "qtree")})
+	registerBookSim("nca_tree4", bookSimFunc{build: treeNCA("nca", "tree4")})
+	registerBookSim("anca_tree4", bookSimFunc{build: treeNCA("anca", "tree4")})
 }
 
 // fromTerminal reports whether h came from a terminal (or is at one).
@@ -439,6 +439,62 @@ func (c flatflyCtx) ugalPhase1(h Header, out []Output, r [2]int, yx bool) []Outp
 		}
 	}
 	return out
+}
+
+// treeNCA: BookSim's functions on its trees, qtree_nca, tree4_nca and tree4_anca: up
+// until the router is an ancestor of the destination, then down the one way; every VC.
+// On the quad tree the way up is one parent; on tree4 a leaf draws one of its two
+// middle routers, a middle router one of the four roots (tree4_anca offers the four
+// and its router picks by credits), and a root one of the two middle routers above the
+// destination's leaves (both functions draw there).
+func treeNCA(fn, kind string) bookSimBuilder {
+	return func(g *topology.Network, nv int) (Relation, error) {
+		if k, ok := g.BookSimTree(); !ok || k != kind {
+			return nil, fmt.Errorf("routing booksim:%s needs BookSim's %s (topology %s:k=4,n=3); %s is not one", fn, kind, kind, g.Spec())
+		}
+		route := func(h Header, out []Output) []Output {
+			if injectOr(g, h, nv, &out) {
+				return out
+			}
+			var buf [4]topology.NodeID
+			for _, next := range treeNext(g, kind, h, buf[:0]) {
+				out = vcRange(out, g.ChannelBetween(h.At, next), 0, nv-1)
+			}
+			return out
+		}
+		return newBookSim(fn, kind, g, nv, nv, route), nil
+	}
+}
+
+// treeNext appends the nodes BookSim's function on tree kind may send h's head to
+// from its router (treeNCA).
+func treeNext(g *topology.Network, kind string, h Header, out []topology.NodeID) []topology.NodeID {
+	t, _ := g.TerminalNumber(h.Dst)
+	lv, p := g.TreeRouter(h.At)
+	if kind == "qtree" {
+		d := t // the destination's ancestor on level lv+1 (the terminal below a leaf)
+		for i := lv + 1; i < 3; i++ {
+			d /= 4
+		}
+		switch {
+		case p != d/4:
+			return append(out, g.TreeNode(lv-1, p/4))
+		case lv == 2:
+			return append(out, h.Dst)
+		}
+		return append(out, g.TreeNode(lv+1, d))
+	}
+	switch {
+	case lv == 0:
+		return append(out, g.TreeNode(1, 2*(t/16)), g.TreeNode(1, 2*(t/16)+1))
+	case lv == 1 && t/16 == p/2:
+		return append(out, g.TreeNode(2, t/4))
+	case lv == 1:
+		return append(out, g.TreeNode(0, 0), g.TreeNode(0, 1), g.TreeNode(0, 2), g.TreeNode(0, 3))
+	case t/4 == p:
+		return append(out, h.Dst)
+	}
+	return append(out, g.TreeNode(1, 2*(p/4)), g.TreeNode(1, 2*(p/4)+1))
 }
 
 // destTagFly: destination-tag routing on a k-ary n-fly: stage s takes the output
