@@ -323,23 +323,7 @@ const propsViolated = checker.Violated
 // TestAdaptiveTraceReplays: a deadlock found under a built-in adaptive relation is saved
 // with the relation's name and replays to the same deadlock.
 func TestAdaptiveTraceReplays(t *testing.T) {
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
-	m, err := Build(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != checker.Violated {
-		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
-	}
+	sp, r := adaptiveSquare(t)
 	tf := TraceFile(sp, &r)
 	back, rp, err := ReplayTrace(tf)
 	if err != nil || rp.Violation != r.Violation || back.Routing == nil || back.Routing.Name() != "adaptive" {
@@ -509,23 +493,7 @@ func TestEndpointPairs(t *testing.T) {
 // step 1 took) is refused in the model's words: the message, the channel and who holds
 // it, and the moves that are possible, never a raw action number.
 func TestReplayNamesTheImpossibleMove(t *testing.T) {
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
-	m, err := Build(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != checker.Violated {
-		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
-	}
+	sp, r := adaptiveSquare(t)
 	tf := TraceFile(sp, &r)
 	// Step 2: m1's header allocating the VC step 1 gave m0.
 	k, _, arg := flit.SplitAction(checker.Action(tf.Actions[0]))
@@ -551,30 +519,14 @@ func TestReplayNamesTheImpossibleMove(t *testing.T) {
 // actions start from; a unicast model has one, so any other number is refused naming the
 // field (replay ignored it and replayed from state 0).
 func TestReplayRefusesAnInitItDoesNotHave(t *testing.T) {
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
-	m, err := Build(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Search(context.Background(), m, 0, true)
-	if r.Verdict != checker.Violated {
-		t.Fatalf("adaptive square: %v", r.Verdict)
-	}
+	sp, r := adaptiveSquare(t)
 	tf := TraceFile(sp, &r)
 	if _, res, err := ReplayTrace(tf); err != nil || res.Verdict != checker.Violated {
 		t.Fatalf("the saved trace does not replay: %v", err)
 	}
 	bad := *tf
 	bad.Init = 1
-	_, _, err = ReplayTrace(&bad)
+	_, _, err := ReplayTrace(&bad)
 	if err == nil || !strings.Contains(err.Error(), `"init" is 1`) || !strings.Contains(err.Error(), "one initial state") {
 		t.Fatalf("init 1 on a model of one initial state: %v", err)
 	}
@@ -596,4 +548,28 @@ func TestReductionNoteOnAnUndecidedRun(t *testing.T) {
 			t.Errorf("first pass %d: note %q on an inconclusive run", first, r.ReductionNote)
 		}
 	}
+}
+
+// adaptiveSquare searches RT2's adaptive square on mesh:2x2 (four worms round the
+// square, L = B = 1) and returns its spec and the deadlock found.
+func adaptiveSquare(t *testing.T) (Spec, Result) {
+	t.Helper()
+	g, err := topology.Parse("mesh:2x2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, "adaptive")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Search(context.Background(), m, 0, true)
+	if r.Verdict != checker.Violated {
+		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
+	}
+	return sp, r
 }

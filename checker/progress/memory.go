@@ -29,6 +29,11 @@ var ErrMemory = fmt.Errorf("memory budget reached")
 // queues, a family's enumeration, a schedule's decision); Explore also bounds its
 // searches itself (checker.Options.MaxMemoryBytes).
 func WithMemoryLimit(parent context.Context, limit int64) (context.Context, context.CancelFunc) {
+	return withMemoryLimit(parent, limit, "")
+}
+
+// withMemoryLimit is WithMemoryLimit whose cause names the limit as name, when given.
+func withMemoryLimit(parent context.Context, limit int64, name string) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(parent)
 	if limit <= 0 {
 		return ctx, func() { cancel(nil) }
@@ -49,7 +54,11 @@ func WithMemoryLimit(parent context.Context, limit int64) (context.Context, cont
 			case <-t.C:
 				held := Held()
 				if held > stopAt {
-					cancel(fmt.Errorf("%w: the process holds %s, within 5%% of the %s allowed (--max-memory)", ErrMemory, Bytes(held), Bytes(uint64(limit))))
+					cause := fmt.Errorf("%w: the process holds %s, within 5%% of the %s allowed", ErrMemory, Bytes(held), Bytes(uint64(limit)))
+					if name != "" {
+						cause = fmt.Errorf("%w (%s)", cause, name)
+					}
+					cancel(cause)
 					return
 				}
 				t.Reset(SampleEvery(held, stopAt))
@@ -102,13 +111,33 @@ func GoHeld() uint64 {
 }
 
 // WithBudget is WithMemoryLimit and, for a limit > 0, a deadline limit from now whose
-// cause says the time limit passed: the one budget of a run, which a command derives
-// from its --max-memory and --time-limit. The release function frees the watcher.
+// cause says the time limit passed: the one budget of a run. The release function frees
+// the watcher.
 func WithBudget(parent context.Context, maxBytes int64, limit time.Duration) (context.Context, func()) {
-	ctx, release := WithMemoryLimit(parent, maxBytes)
-	if limit <= 0 {
+	return Budget{MaxBytes: maxBytes, Limit: limit}.Context(parent)
+}
+
+// Budget is the one budget of a run: at most MaxBytes held (WithMemoryLimit; 0: no
+// bound) and Limit of time (0: none). MemoryName and TimeName name the two limits in the
+// causes as the caller's user knows them (a command's flags); empty, the causes say
+// "the ... allowed" and "the time limit".
+type Budget struct {
+	MaxBytes             int64
+	Limit                time.Duration
+	MemoryName, TimeName string
+}
+
+// Context derives the budget's context from parent; the release function frees the
+// watcher.
+func (b Budget) Context(parent context.Context) (context.Context, func()) {
+	ctx, release := withMemoryLimit(parent, b.MaxBytes, b.MemoryName)
+	if b.Limit <= 0 {
 		return ctx, release
 	}
-	tctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("the --time-limit of %v passed", limit))
+	name := b.TimeName
+	if name == "" {
+		name = "time limit"
+	}
+	tctx, cancel := context.WithTimeoutCause(ctx, b.Limit, fmt.Errorf("the %s of %v passed", name, b.Limit))
 	return tctx, func() { cancel(); release() }
 }

@@ -115,3 +115,25 @@ func TestWithMemoryLimit(t *testing.T) {
 		t.Fatalf("a 1 TiB budget was reported reached: %v", c)
 	}
 }
+
+// TestBudgetCausesName: a budget's causes speak of its limits in Go terms, or in the
+// names a caller gives them (a command's flags).
+func TestBudgetCausesName(t *testing.T) {
+	for _, c := range []struct {
+		b    Budget
+		want string
+	}{
+		{Budget{Limit: time.Nanosecond}, "the time limit of 1ns passed"},
+		{Budget{Limit: time.Nanosecond, TimeName: "--time-limit"}, "the --time-limit of 1ns passed"},
+		{Budget{MaxBytes: 1}, "allowed"},
+		{Budget{MaxBytes: 1, MemoryName: "--max-memory"}, "allowed (--max-memory)"},
+	} {
+		ctx, release := c.b.Context(context.Background())
+		<-ctx.Done()
+		cause := context.Cause(ctx)
+		release()
+		if !strings.HasSuffix(cause.Error(), c.want) || c.b.MaxBytes > 0 && !errors.Is(cause, ErrMemory) {
+			t.Errorf("%+v: cause %v, want it to end in %q", c.b, cause, c.want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func budgetContext(ctx context.Context, maxBytes int64, limit time.Duration) (co
 		return nil, nil, usagef("--time-limit must not be negative")
 	}
 	restore := gcLimit(maxBytes)
-	ctx, release := progress.WithBudget(ctx, maxBytes, limit)
+	ctx, release := progress.Budget{MaxBytes: maxBytes, Limit: limit, MemoryName: "--max-memory", TimeName: "--time-limit"}.Context(ctx)
 	return ctx, func() { release(); restore() }, nil
 }
 

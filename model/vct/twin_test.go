@@ -10,38 +10,8 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/fabric"
+	"github.com/wormcheck/wormcheck/model/fabric/fabrictest"
 )
-
-// ring returns n switches in a ring, host i on switch i's port 1, switch i's port 3
-// cabled to switch i+1's port 2; switch i has LID i+1, host i LID n+i+1. Switch i
-// routes host j clockwise (port 3) when cw(i, j), counter-clockwise otherwise.
-func ring(t testing.TB, n int, cw func(i, j int) bool) *fabric.Fabric {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "Switch 3 \"S%d\" # \"S%d\" lid %d\n[1] \"H%d\"[1]\n[3] \"S%d\"[2]\n\n", i, i, i+1, i, (i+1)%n)
-	}
-	for i := range n {
-		fmt.Fprintf(&b, "Hca 1 \"H%d\"\n[1] \"S%d\"[1] # lid %d\n\n", i, i, n+i+1)
-	}
-	f, err := fabric.ParseNet("ring", strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		for j := range n {
-			port := uint8(2)
-			switch {
-			case i == j:
-				port = 1
-			case cw(i, j):
-				port = 3
-			}
-			f.SetLFT(i, uint16(n+j+1), port)
-		}
-		f.SetLFT(i, uint16(i+1), 0)
-	}
-	return f
-}
 
 // flows returns, for each (source host, destination host) pair, a flow of packets
 // packets along the fabric's route.
@@ -235,7 +205,12 @@ func TestTwin(t *testing.T) {
 	}
 	deadlocks := 0
 	for _, c := range cases {
-		f := ring(t, c.n, c.cw)
+		f := fabrictest.Ring(t, c.n, func(i, j int) uint8 {
+			if c.cw(i, j) {
+				return 3
+			}
+			return 2
+		})
 		fl := flows(t, f, c.n, c.pairs, c.packets)
 		m, err := New(Config{Fabric: f, Flows: fl, Buffer: 32 * c.k, Packet: 32})
 		if err != nil {

@@ -47,6 +47,22 @@ const ErrBadInput = props.ErrBadInput
 // badf returns a bad-input error with a formatted one-line message.
 func badf(format string, args ...any) error { return props.BadInputf(format, args...) }
 
+// inFlags writes the fields a library's error names (props.FieldError) as the flags
+// that set them: fields maps a field's Go name to its parameter. Other errors are
+// returned as they are.
+func inFlags(err error, fields map[string]string) error {
+	var fe *props.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return badf("%s", fe.Named(func(field string) string {
+		if p, ok := fields[field]; ok {
+			return "--" + p
+		}
+		return field
+	}))
+}
+
 // Instance names what to check: an algorithm of the registry, a topology spec
 // ("mesh:3x3", "torus:4", "banyan:16") and the algorithm's parameters by name. A
 // parameter left out takes its documented default.

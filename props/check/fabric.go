@@ -78,13 +78,18 @@ func prepareFabric(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		fr, err := creditloop.Check(ctx, spec)
 		if err != nil {
-			return nil, err
+			return nil, inFlags(err, fabricFields)
 		}
 		rep := fr.Report
 		rep.Body = fr
 		return &rep, nil
 	}, nil
 }
+
+// fabricFields names the parameter that sets each field of creditloop.Spec its errors
+// name (props.FieldError).
+var fabricFields = map[string]string{"Spec.MTU": "mtu", "Spec.Buffer": "buffer", "Spec.Files.LFTs": "lft",
+	"Spec.Route": "route", "Spec.Roots": "roots", "Spec.Faults": "faults"}
 
 func replayFabric(_ context.Context, tf *tracefile.File) (*props.Report, error) {
 	rep, _, err := creditloop.Replay(tf)

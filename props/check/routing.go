@@ -218,7 +218,7 @@ func prepareRouting(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		rr, err := decide.ProveRelation(ctx, rel, opt)
 		if err != nil {
-			return nil, err
+			return nil, inFlags(err, map[string]string{"Options.VCs": "vcs", "Relation": "routing"})
 		}
 		if d, ok := rel.(interface{ CommitsDraws() bool }); ok && d.CommitsDraws() && rr.Verdict == props.Holds && rr.Analysis != nil && !rr.Analysis.DeadlockFree() {
 			// the exact search alone decided: it lets a header take any free output, where

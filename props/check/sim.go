@@ -135,6 +135,7 @@ func prepareSim(r *request) (job, error) {
 	return func(ctx context.Context) (*props.Report, error) {
 		out, err := simulate.Run(ctx, req)
 		if err != nil {
+			err = inFlags(err, simFields)
 			if errors.Is(err, ErrBadInput) || errors.Is(err, ErrInternal) {
 				return nil, err
 			}
@@ -208,6 +209,19 @@ func simOptions(r *request) (simulate.Options, error) {
 		return o, err
 	}
 	return o, nil
+}
+
+// simFields names the parameter that sets each field the simulator's errors name
+// (props.FieldError), so that its refusals reach the user in the flags they typed.
+var simFields = map[string]string{
+	"Request.Grid": "topo", "topology.WithFaults": "faults", "Request.BookSim": "booksim",
+	"Request.Points": "points", "Request.Compare": "compare", "Request.CompareDests": "compare-dests",
+	"Request.CompareLoads": "compare-loads", "Options.Relation": "routing", "Options.Selection": "selection",
+	"BookSimRun.Selection": "selection", "Options.Traffic": "traffic", "Options.Algo": "algo",
+	"Options.Ports": "ports", "Options.Process": "process", "Options.Dests": "dests", "Options.Prune": "prune",
+	"Options.Load": "load", "Options.Rate": "rate", "Options.B": "b", "Options.HotNode": "hot-node",
+	"Options.Length": "length", "Options.Buffers": "buffers", "Options.Ts": "ts", "Options.Tr": "tr",
+	"Options.Source": "source", "Options.Cycles": "cycles", "Options.Warmup": "warmup",
 }
 
 // bookSimFlags are the parameters that override a key of a --booksim configuration; the

@@ -56,7 +56,7 @@ func prepareSubnetworks(r *request) (job, error) {
 	return func(context.Context) (*props.Report, error) {
 		sr, err := subnetworks.Partition(spec)
 		if err != nil {
-			return nil, err
+			return nil, inFlags(err, map[string]string{"Spec.Type": "type", "Spec.H": "h", "Spec.Topology": "topo", "Spec.Delta": "delta"})
 		}
 		rep := r.report(sr.Topology, map[string]any{"type": sr.Type, "h": sr.H, "delta": sr.Delta})
 		rep.Instance.Algorithm = "partition"

@@ -2,55 +2,17 @@ package creditloop
 
 import (
 	"context"
-	"fmt"
-	"os"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/fabric"
+	"github.com/wormcheck/wormcheck/model/fabric/fabrictest"
 	"github.com/wormcheck/wormcheck/model/vct"
 	"github.com/wormcheck/wormcheck/props"
 )
-
-// shared returns a file of ../shared/fabrics/ib, skipping with one line where absent.
-func shared(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "fabrics", "ib", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real fabric files absent (%s): %v", p, err)
-	}
-	return p
-}
-
-// ring returns n switches in a ring with a host each (switch i: port 1 host i, port 3
-// to switch i+1's port 2; LIDs: switch i is i+1, host i is n+i+1), switch i routing host
-// j by port route(i, j).
-func ring(t testing.TB, n int, route func(i, j int) uint8) *fabric.Fabric {
-	var b strings.Builder
-	for i := range n {
-		fmt.Fprintf(&b, "Switch 3 \"S%d\" # \"S%d\" lid %d\n[1] \"H%d\"[1]\n[3] \"S%d\"[2]\n\n", i, i, i+1, i, (i+1)%n)
-	}
-	for i := range n {
-		fmt.Fprintf(&b, "Hca 1 \"H%d\"\n[1] \"S%d\"[1] # lid %d\n\n", i, i, n+i+1)
-	}
-	f, err := fabric.ParseNet("ring", strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		for j := range n {
-			if i == j {
-				f.SetLFT(i, uint16(n+j+1), 1)
-			} else {
-				f.SetLFT(i, uint16(n+j+1), route(i, j))
-			}
-		}
-		f.SetLFT(i, uint16(i+1), 0)
-	}
-	return f
-}
 
 // shortest routes a ring minimally, ties clockwise: minhop's choice on a ring of 4.
 func shortest(n int) func(i, j int) uint8 {
@@ -162,6 +124,35 @@ func TestSharedTopologies(t *testing.T) {
 		}
 		if _, r, err := Replay(rep.Trace); err != nil || len(r.Stuck) == 0 {
 			t.Fatalf("%s under %s: the saved trace does not replay to a deadlock: %v", c.file, c.route, err)
+		}
+	}
+}
+
+// shared returns a file of ../shared/fabrics/ib, skipping with one line where absent.
+func shared(t testing.TB, name string) string { return fabrictest.Shared(t, name) }
+
+// ring returns fabrictest.Ring: n switches in a ring with a host each, switch i
+// routing host j by port route(i, j).
+func ring(t testing.TB, n int, route func(i, j int) uint8) *fabric.Fabric {
+	return fabrictest.Ring(t, n, route)
+}
+
+// TestSpecErrorsInGoTerms: a Go caller of Check reads the fields of its Spec in a
+// refusal (props/check writes them as fabric's flags).
+func TestSpecErrorsInGoTerms(t *testing.T) {
+	ring := fabric.Files{Topology: filepath.Join("..", "..", "cmd", "wormcheck", "testdata", "fabric", "ring.cables")}
+	for _, c := range []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Files: ring, Route: "minhop", MTU: 1000}, "Spec.MTU 1000: an InfiniBand MTU is"},
+		{Spec{Files: ring, Route: "updn"}, "Spec.Route updn needs Spec.Roots: the root switches"},
+		{Spec{Files: ring, Route: "minhop", Faults: []string{"S1"}}, "Spec.Faults S1: name a link by one end"},
+	} {
+		_, err := Check(t.Context(), c.spec)
+		var fe *props.FieldError
+		if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), c.want) || !errors.Is(err, props.ErrBadInput) {
+			t.Errorf("%+v: %v; want %q...", c.spec, err, c.want)
 		}
 	}
 }

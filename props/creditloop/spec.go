@@ -36,7 +36,8 @@ type Spec struct {
 }
 
 // Check reads, routes and analyses a fabric as spec says and returns the report.
-// Input errors are props.ErrBadInput, one line naming the flag or the file's line.
+// Input errors are props.ErrBadInput, one line naming the field of spec (a
+// props.FieldError) or the file's line.
 func Check(ctx context.Context, spec Spec) (*Report, error) {
 	if spec.MTU == 0 {
 		spec.MTU = 2048
@@ -47,10 +48,10 @@ func Check(ctx context.Context, spec Spec) (*Report, error) {
 	switch spec.MTU {
 	case 256, 512, 1024, 2048, 4096:
 	default:
-		return nil, props.BadInputf("--mtu %d: an InfiniBand MTU is 256, 512, 1024, 2048 or 4096 bytes", spec.MTU)
+		return nil, props.FieldErrorf("{Spec.MTU} %d: an InfiniBand MTU is 256, 512, 1024, 2048 or 4096 bytes", spec.MTU)
 	}
 	if spec.Buffer < spec.MTU || spec.Buffer%64 != 0 || spec.Buffer > 1<<24 {
-		return nil, props.BadInputf("--buffer %d: the buffer of one port and VL must hold at least one packet (--mtu %d) and be whole 64-byte credits", spec.Buffer, spec.MTU)
+		return nil, props.FieldErrorf("{Spec.Buffer} %d: the buffer of one port and VL must hold at least one packet ({Spec.MTU} %d) and be whole 64-byte credits", spec.Buffer, spec.MTU)
 	}
 	if spec.Files.Read == nil {
 		spec.Files.Read = input.Reader(ctx, input.Fabric.Within(spec.MaxMemoryBytes))
@@ -114,9 +115,9 @@ func route(f *fabric.Fabric, format fabric.Format, spec Spec) (string, error) {
 	case spec.Route == "" && spec.Files.LFTs != "":
 		return "the dumped tables", nil
 	case spec.Route == "":
-		return "", props.BadInputf("%s is a %s without forwarding tables: give the LFT dump (--lft) or route it as the subnet manager would (--route minhop, or --route updn --roots SWITCHES)", spec.Files.Topology, format)
+		return "", props.FieldErrorf("%s is a %s without forwarding tables: give the LFT dump ({Spec.Files.LFTs}) or route it as the subnet manager would ({Spec.Route} minhop, or {Spec.Route} updn {Spec.Roots} SWITCHES)", spec.Files.Topology, format)
 	case spec.Files.LFTs != "":
-		return "", props.BadInputf("--route %s and --lft exclude each other: either check the dumped tables or let wormcheck route", spec.Route)
+		return "", props.FieldErrorf("{Spec.Route} %s and {Spec.Files.LFTs} exclude each other: either check the dumped tables or let wormcheck route", spec.Route)
 	}
 	if f.MaxLIDInUse() == 0 {
 		if err := sm.AssignLIDs(f); err != nil {
@@ -126,10 +127,10 @@ func route(f *fabric.Fabric, format fabric.Format, spec Spec) (string, error) {
 	switch spec.Route {
 	case "minhop":
 		if len(spec.Roots) > 0 {
-			return "", props.BadInputf("--roots is for --route updn; minhop has no roots")
+			return "", props.FieldErrorf("{Spec.Roots} is for {Spec.Route} updn; minhop has no roots")
 		}
 		if err := sm.MinHop(f); err != nil {
-			return "", props.BadInputf("--route minhop: %v", err)
+			return "", props.FieldErrorf("{Spec.Route} minhop: %v", err)
 		}
 		return "wormcheck as OpenSM's minhop", nil
 	case "updn":
@@ -137,19 +138,19 @@ func route(f *fabric.Fabric, format fabric.Format, spec Spec) (string, error) {
 		for _, r := range spec.Roots {
 			i, err := nodeByName(f, r)
 			if err != nil {
-				return "", props.BadInputf("--roots %s: %v", r, err)
+				return "", props.FieldErrorf("{Spec.Roots} %s: %v", r, err)
 			}
 			roots = append(roots, int32(i))
 		}
 		if len(roots) == 0 {
-			return "", props.BadInputf("--route updn needs --roots: the root switches, by name or GUID (OpenSM's -a file)")
+			return "", props.FieldErrorf("{Spec.Route} updn needs {Spec.Roots}: the root switches, by name or GUID (OpenSM's -a file)")
 		}
 		if err := sm.UpDown(f, roots); err != nil {
-			return "", props.BadInputf("--route updn: %v", err)
+			return "", props.FieldErrorf("{Spec.Route} updn: %v", err)
 		}
 		return "wormcheck as OpenSM's updn, roots " + strings.Join(spec.Roots, ","), nil
 	}
-	return "", props.BadInputf("--route %q: wormcheck routes as minhop or updn (other engines: route with OpenSM and give its dumps)", spec.Route)
+	return "", props.FieldErrorf("{Spec.Route} %q: wormcheck routes as minhop or updn (other engines: route with OpenSM and give its dumps)", spec.Route)
 }
 
 // nodeByName finds a node by description (unique) or 0xGUID.
@@ -184,20 +185,20 @@ func fail(f *fabric.Fabric, faults []string) error {
 	for _, x := range faults {
 		node, port, ok := strings.Cut(x, "/")
 		if !ok {
-			return props.BadInputf("--faults %s: name a link by one end, NODE/PORT (a node description or 0xGUID, and a port number)", x)
+			return props.FieldErrorf("{Spec.Faults} %s: name a link by one end, NODE/PORT (a node description or 0xGUID, and a port number)", x)
 		}
 		i, err := nodeByName(f, node)
 		if err != nil {
-			return props.BadInputf("--faults %s: %v", x, err)
+			return props.FieldErrorf("{Spec.Faults} %s: %v", x, err)
 		}
 		p, err := strconv.Atoi(strings.TrimPrefix(port, "P"))
 		if err != nil || p < 1 || p > f.Nodes[i].NumPorts() {
-			return props.BadInputf("--faults %s: port %q is not 1..%d", x, port, f.Nodes[i].NumPorts())
+			return props.FieldErrorf("{Spec.Faults} %s: port %q is not 1..%d", x, port, f.Nodes[i].NumPorts())
 		}
 		ref := fabric.PortRef{Node: int32(i), Port: uint8(p)}
 		r := f.Port(ref).Remote
 		if !r.Valid() {
-			return props.BadInputf("--faults %s: %s has no link", x, f.PortName(ref))
+			return props.FieldErrorf("{Spec.Faults} %s: %s has no link", x, f.PortName(ref))
 		}
 		f.Port(ref).Down, f.Port(r).Down = true, true
 	}

@@ -37,7 +37,7 @@ type Report struct {
 
 // Prove decides the relation spec (a built-in name, or a routing file read with read)
 // on topology topo, which may be "" when the file names its own: ProveRelation, which
-// ctx stops. Errors are bad input (props.ErrBadInput) naming --topo or --routing.
+// ctx stops. Errors are bad input (props.ErrBadInput) naming the topology or the routing.
 func Prove(ctx context.Context, topo, spec string, read func(string) ([]byte, error)) (*Report, error) {
 	return ProveWith(ctx, topo, spec, read, Options{})
 }
@@ -49,14 +49,14 @@ func ProveWith(ctx context.Context, topo, spec string, read func(string) ([]byte
 	if topo != "" {
 		var err error
 		if g, err = topology.Parse(topo); err != nil {
-			return nil, props.BadInputf("--topo: %v", err)
+			return nil, props.BadInputf("topology %q: %v", topo, err)
 		}
 	} else if routing.IsBuiltin(spec) {
-		return nil, props.BadInputf("--topo: missing (a built-in routing needs a topology)")
+		return nil, props.BadInputf("routing %s: a built-in routing needs a topology", spec)
 	}
 	rel, err := routing.Resolve(g, spec, read)
 	if err != nil {
-		return nil, props.BadInputf("--routing: %v", err)
+		return nil, props.BadInputf("routing %s: %v", spec, err)
 	}
 	return ProveRelation(ctx, rel, opt)
 }
@@ -99,12 +99,13 @@ func HeaderStatesWithin(bytes int64) int64 {
 // not reach from the empty network is refused, and the search goes on to the next one
 // in its order (Options.Accept; notes count the refusals). The verdict is holds or
 // violated; inconclusive when a bound of opt was reached (among them the refusals'),
-// and, within a second, when ctx ends. Errors are bad input naming --routing.
+// and, within a second, when ctx ends. Errors are bad input (a props.FieldError)
+// naming Options.VCs or the Relation.
 func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Report, error) {
 	start := time.Now()
 	rel, err := routing.Replicate(rel, opt.VCs)
 	if err != nil {
-		return nil, props.BadInputf("--vcs: %v", err)
+		return nil, props.FieldErrorf("{Options.VCs}: %v", err)
 	}
 	if opt.Context == nil {
 		opt.Context = ctx
@@ -128,7 +129,7 @@ func ProveRelation(ctx context.Context, rel routing.Relation, opt Options) (*Rep
 	}
 	d, err := Decide(rel, opt)
 	if err != nil {
-		return nil, props.BadInputf("--routing: %v", err)
+		return nil, props.FieldErrorf("{Relation}: %v", err)
 	}
 	switch {
 	case len(unreached) == 0:

@@ -68,12 +68,12 @@ func TestProveVerdictsPictureAndJSON(t *testing.T) {
 	}
 }
 
-// TestProveBadInput names the flag at fault, as bad input.
+// TestProveBadInput names the argument at fault in Go terms, as bad input.
 func TestProveBadInput(t *testing.T) {
 	for _, c := range []struct{ topo, spec, says string }{
-		{"mesh:0x3", "west-first", "--topo:"},
-		{"", "west-first", "--topo: missing"},
-		{"mesh:4x4", "no-such-routing", "--routing:"},
+		{"mesh:0x3", "west-first", `topology "mesh:0x3": `},
+		{"", "west-first", "routing west-first: a built-in routing needs a topology"},
+		{"mesh:4x4", "no-such-routing", "routing no-such-routing: "},
 	} {
 		_, err := Prove(t.Context(), c.topo, c.spec, os.ReadFile)
 		if !errors.Is(err, props.ErrBadInput) || !strings.Contains(err.Error(), c.says) {

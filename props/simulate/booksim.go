@@ -9,6 +9,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/booksim"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // This file turns a BookSim2 configuration into the experiment BookSim runs on it
@@ -62,7 +63,7 @@ func parseSelection(s string) (pipeline.Selection, error) {
 			return x, nil
 		}
 	}
-	return 0, fmt.Errorf("--selection %q: with --booksim want first, random or adaptive", s)
+	return 0, props.FieldErrorf("{BookSimRun.Selection} %q: with {Request.BookSim} want first, random or adaptive", s)
 }
 
 // bookSimRefusals are the keys whose non-default values change what BookSim simulates
@@ -85,11 +86,11 @@ func bookSimRefusals(c *booksim.Config) error {
 		{s.Type == "batch", "sim_type", "latency or throughput (batch mode is not simulated)"},
 		{c.Network.Subnets != 1, "subnets", "1"},
 		{len(t.UseReadWrite) > 0 && t.UseReadWrite[0] != 0, "use_read_write", "0 (request-reply traffic is not simulated)"},
-		{c.Network.LinkFailures != 0, "link_failures", "0 (give failed links with --faults)"},
+		{c.Network.LinkFailures != 0, "link_failures", "0 (give failed links with {topology.WithFaults})"},
 	}
 	for _, k := range checks {
 		if k.bad {
-			return fmt.Errorf("%s: the simulator needs %s", at(c, k.key), k.want)
+			return props.FieldErrorf("%s: the simulator needs "+k.want, at(c, k.key))
 		}
 	}
 	return nil
@@ -217,7 +218,7 @@ func bookSimConfig(g *topology.Network, run *BookSimRun, rel routing.Relation) (
 		return cfg, err
 	}
 	if rel == nil {
-		return cfg, fmt.Errorf("%s: %s on %s has no routing relation in wormcheck; give --routing", at(c, "routing_function"), c.Network.RoutingFunction, g.Spec())
+		return cfg, props.FieldErrorf("%s: %s on %s has no routing relation in wormcheck; give {Options.Relation}", at(c, "routing_function"), c.Network.RoutingFunction, g.Spec())
 	}
 	r, err := bookSimRouter(c, run)
 	if err != nil {

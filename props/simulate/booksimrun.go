@@ -102,7 +102,7 @@ func simulateBookSim(ctx context.Context, req Request) (Outcome, error) {
 	rates := []float64{cfg.Traffic.Rate}
 	if req.Plot != "" {
 		if req.Points < 2 || req.Points > 100 {
-			return nil, fmt.Errorf("--points %d: want 2..100", req.Points)
+			return nil, props.FieldErrorf("{Request.Points} %d: want 2..100", req.Points)
 		}
 		rates = rates[:0]
 		for i := 1; i <= req.Points; i++ {

@@ -8,6 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // collective is one unicast-based collective (a broadcast or a multicast schedule)
@@ -46,35 +47,35 @@ func newCollective(g *topology.Network, o Options) (*collective, bool, error) {
 			return nil, true, err
 		}
 		if k >= g.Nodes() {
-			return nil, true, fmt.Errorf("--dests %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
+			return nil, true, props.FieldErrorf("{Options.Dests} %d: %s has only %d other nodes", k, g.Spec(), g.Nodes()-1)
 		}
 		dests := sampleDests(g.Nodes(), topology.NodeID(o.Source), k, o.Seed)
 		build = func(g *topology.Network, src topology.NodeID) (*model.Schedule, error) {
 			return multicast(g, src, dests)
 		}
 	}
-	if err := requireRouting(g, o, "--algo "+o.Algo); err != nil {
+	if err := requireRouting(g, o, "{Options.Algo} %s", o.Algo); err != nil {
 		return nil, true, err
 	}
 	switch {
 	case o.Buffers < 1:
-		return nil, true, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)
+		return nil, true, props.FieldErrorf("{Options.Buffers} %d: every virtual channel needs at least one flit of buffer", o.Buffers)
 	case o.Length < 1 || o.Length > 1<<20:
-		return nil, true, fmt.Errorf("--length %d: message length must be 1..%d flits", o.Length, 1<<20)
+		return nil, true, props.FieldErrorf("{Options.Length} %d: message length must be 1..%d flits", o.Length, 1<<20)
 	case o.Ts < 0 || o.Ts > sim.MaxLatency:
-		return nil, true, fmt.Errorf("--ts %d: must be 0..%d cycles", o.Ts, sim.MaxLatency)
+		return nil, true, props.FieldErrorf("{Options.Ts} %d: must be 0..%d cycles", o.Ts, sim.MaxLatency)
 	case o.Tr < 0 || o.Tr > sim.MaxLatency:
-		return nil, true, fmt.Errorf("--tr %d: must be 0..%d cycles", o.Tr, sim.MaxLatency)
+		return nil, true, props.FieldErrorf("{Options.Tr} %d: must be 0..%d cycles", o.Tr, sim.MaxLatency)
 	}
 	if o.Source < 0 || o.Source >= g.Nodes() {
-		return nil, true, fmt.Errorf("--source %d: %s has %d nodes", o.Source, g.Spec(), g.Nodes())
+		return nil, true, props.FieldErrorf("{Options.Source} %d: %s has %d nodes", o.Source, g.Spec(), g.Nodes())
 	}
 	if g.Nodes() > maxCollectiveNodes {
-		return nil, true, fmt.Errorf("--topo %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
+		return nil, true, props.FieldErrorf("{Request.Grid} %s: a collective on %d nodes takes minutes to build and simulate; at most %d nodes (512x512)", g.Spec(), g.Nodes(), maxCollectiveNodes)
 	}
 	s, err := build(g, topology.NodeID(o.Source))
 	if err != nil {
-		return nil, true, fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
+		return nil, true, props.FieldErrorf("{Options.Algo} %s on %s: %v", o.Algo, g.Spec(), err)
 	}
 	c := &collective{Grid: g, Algo: o.Algo, Source: topology.NodeID(o.Source), Schedule: s,
 		Options: sim.ScheduleOptions{Ts: o.Ts, Tr: o.Tr, L: o.Length, VCs: 1, Buffer: o.Buffers, Dateline: o.Dateline}}

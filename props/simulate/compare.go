@@ -44,22 +44,22 @@ func newComparison(g *topology.Network, o Options, names, dests, loads string, p
 		for _, s := range strings.Split(loads, ",") {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || !(x > 0) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("--compare-loads %q: want positive loads separated by commas", loads)
+				return nil, props.FieldErrorf("{Request.CompareLoads} %q: want positive loads separated by commas", loads)
 			}
 			c.Loads = append(c.Loads, x)
 		}
 		o.Load = c.Loads[len(c.Loads)-1]
 	}
 	if o.Load <= 0 {
-		return nil, fmt.Errorf("--compare needs --load (the highest offered load in data flits delivered per node per cycle) or --compare-loads")
+		return nil, props.FieldErrorf("{Request.Compare} needs {Options.Load} (the highest offered load in data flits delivered per node per cycle) or {Request.CompareLoads}")
 	}
 	if points < 1 || points > 100 {
-		return nil, fmt.Errorf("--points %d: want 1..100", points)
+		return nil, props.FieldErrorf("{Request.Points} %d: want 1..100", points)
 	}
 	for _, s := range strings.Split(dests, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 || n >= g.Nodes() {
-			return nil, fmt.Errorf("--compare-dests %q: want counts 1..%d separated by commas", dests, g.Nodes()-1)
+			return nil, props.FieldErrorf("{Request.CompareDests} %q: want counts 1..%d separated by commas", dests, g.Nodes()-1)
 		}
 		c.Counts = append(c.Counts, n)
 	}
@@ -73,7 +73,7 @@ func newComparison(g *topology.Network, o Options, names, dests, loads string, p
 			return nil, err
 		}
 		if cfg.BroadcastSchedule != nil {
-			return nil, fmt.Errorf("--compare %s: a broadcast algorithm, not a multicast one", name)
+			return nil, props.FieldErrorf("{Request.Compare} %s: a broadcast algorithm, not a multicast one", name)
 		}
 		if i == 0 {
 			c.Base = cfg

@@ -1,7 +1,6 @@
 package simulate
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -20,6 +19,7 @@ import (
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 // This file turns the command's options into a simulator configuration
@@ -47,17 +47,18 @@ type Options struct {
 	Selection string
 }
 
-// requireRouting refuses an irregular network without --routing, and with --routing
-// what does not follow a relation (what is the --algo, or the mode, at fault).
-func requireRouting(g *topology.Network, o Options, what string) error {
+// requireRouting refuses an irregular network without a relation (Options.Relation),
+// and with one what does not follow it: what, formatted with whatArgs, is the field at
+// fault and its value ({Options.Algo} %s) or the mode.
+func requireRouting(g *topology.Network, o Options, what string, whatArgs ...any) error {
 	if o.Relation == nil {
 		if g.IsGraph() {
-			return fmt.Errorf("--routing is missing: %s has no dimension order; give e.g. --routing updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
+			return props.FieldErrorf("{Options.Relation} is missing: %s has no dimension order; give e.g. {Options.Relation} updown, shortest-path or a routing table (wormcheck help routing)", g.Spec())
 		}
 		return nil
 	}
 	if what != "" {
-		return fmt.Errorf("%s goes by dimension order; with --routing %s only unicast traffic and separate addressing run", what, o.Relation.Name())
+		return props.FieldErrorf(what+" goes by dimension order; with {Options.Relation} %s only unicast traffic and separate addressing run", append(whatArgs, o.Relation.Name())...)
 	}
 	return nil
 }
@@ -118,7 +119,7 @@ func scheduleNames() []string {
 }
 
 // simConfig turns the options into a simulator configuration, or an error of one line
-// naming the flag at fault.
+// naming the field at fault (props.FieldError).
 func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	cfg := sim.Config{Grid: g, VCs: o.VCs, Buffer: o.Buffers, Length: o.Length, Ts: o.Ts, Tr: o.Tr,
 		Seed: o.Seed, Warmup: o.Warmup, Cycles: o.Cycles, MSER: o.MSER, Relation: o.Relation}
@@ -129,11 +130,11 @@ func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	case "", "first":
 	case "hash":
 		if o.Relation == nil {
-			return cfg, fmt.Errorf("--selection hash picks among a relation's outputs; give --routing")
+			return cfg, props.FieldErrorf("{Options.Selection} hash picks among a relation's outputs; give {Options.Relation}")
 		}
 		cfg.Selection = sim.SelectHash
 	default:
-		return cfg, fmt.Errorf("--selection %q: want first or hash", o.Selection)
+		return cfg, props.FieldErrorf("{Options.Selection} %q: want first or hash", o.Selection)
 	}
 	if g.Kind() == topology.Hypercube && o.Relation == nil {
 		cfg.Routing = topology.DOR{Grid: g, Order: topology.DescendingOrder(g.Dims())}
@@ -144,32 +145,32 @@ func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	case "one":
 		cfg.Ports = model.OnePort
 	default:
-		return cfg, fmt.Errorf("--ports %q: want all or one", o.Ports)
+		return cfg, props.FieldErrorf("{Options.Ports} %q: want all or one", o.Ports)
 	}
 	switch o.Process {
 	case "poisson":
 	case "bernoulli":
 		cfg.Traffic.Process = sim.Bernoulli
 	default:
-		return cfg, fmt.Errorf("--process %q: want poisson or bernoulli", o.Process)
+		return cfg, props.FieldErrorf("{Options.Process} %q: want poisson or bernoulli", o.Process)
 	}
 	if o.Buffers < 1 {
-		return cfg, fmt.Errorf("--buffers %d: every virtual channel needs at least one flit of buffer", o.Buffers)
+		return cfg, props.FieldErrorf("{Options.Buffers} %d: every virtual channel needs at least one flit of buffer", o.Buffers)
 	}
 	if o.Length < 1 {
-		return cfg, fmt.Errorf("--length %d: a message has at least one flit", o.Length)
+		return cfg, props.FieldErrorf("{Options.Length} %d: a message has at least one flit", o.Length)
 	}
 	switch {
 	case o.Rate < 0 || math.IsNaN(o.Rate) || math.IsInf(o.Rate, 0):
-		return cfg, fmt.Errorf("--rate %v must be a finite number, not negative", o.Rate)
+		return cfg, props.FieldErrorf("{Options.Rate} %v must be a finite number, not negative", o.Rate)
 	case o.Load < 0 || math.IsNaN(o.Load) || math.IsInf(o.Load, 0):
-		return cfg, fmt.Errorf("--load %v must be a finite number, not negative", o.Load)
+		return cfg, props.FieldErrorf("{Options.Load} %v must be a finite number, not negative", o.Load)
 	case o.Warmup < 0:
-		return cfg, fmt.Errorf("--warmup must not be negative")
+		return cfg, props.FieldErrorf("{Options.Warmup} must not be negative")
 	case o.Cycles < 0:
-		return cfg, fmt.Errorf("--cycles must not be negative")
+		return cfg, props.FieldErrorf("{Options.Cycles} must not be negative")
 	case o.Rate > 0 && o.Load > 0:
-		return cfg, fmt.Errorf("--rate and --load: give one of them")
+		return cfg, props.FieldErrorf("{Options.Rate} and {Options.Load}: give one of them")
 	case o.Rate > 0:
 		cfg.Traffic.Rate = o.Rate
 	case o.Load > 0:
@@ -201,10 +202,10 @@ func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 			hot = int(g.Node(c...))
 		}
 		if hot >= g.Nodes() {
-			return cfg, fmt.Errorf("--hot-node %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
+			return cfg, props.FieldErrorf("{Options.HotNode} %d: %s has %d nodes", hot, g.Spec(), g.Nodes())
 		}
 		if !g.Endpoint(topology.NodeID(hot)) {
-			return cfg, fmt.Errorf("--hot-node %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(topology.NodeID(hot)), g.Spec())
+			return cfg, props.FieldErrorf("{Options.HotNode} %d: %s is a router of %s; only terminals send and receive", hot, g.NodeName(topology.NodeID(hot)), g.Spec())
 		}
 		cfg.Traffic.HotNode = topology.NodeID(hot)
 	case "multicast":
@@ -212,7 +213,7 @@ func simConfig(g *topology.Network, o Options) (sim.Config, error) {
 	case "broadcast":
 		cfg.Traffic.Broadcast = 1
 	default:
-		return cfg, fmt.Errorf("--traffic %q: want uniform, hotspot, multicast or broadcast", o.Traffic)
+		return cfg, props.FieldErrorf("{Options.Traffic} %q: want uniform, hotspot, multicast or broadcast", o.Traffic)
 	}
 	if o.B >= 0 {
 		cfg.Traffic.Broadcast = o.B
@@ -238,18 +239,18 @@ func simAlgorithm(g *topology.Network, o Options, cfg *sim.Config) error {
 	switch o.Algo {
 	case "", "unicast", "separate":
 	default:
-		if err := requireRouting(g, o, "--algo "+o.Algo); err != nil {
+		if err := requireRouting(g, o, "{Options.Algo} %s", o.Algo); err != nil {
 			return err
 		}
 	}
 	if cfg.Traffic.Broadcast > 0 && (o.Algo == "" || o.Algo == "unicast" || o.Algo == "separate") {
-		if err := requireRouting(g, o, "a broadcast (--b, --traffic broadcast)"); err != nil {
+		if err := requireRouting(g, o, "a broadcast ({Options.B}, {Options.Traffic} broadcast)"); err != nil {
 			return err
 		}
 	}
 	if build, ok := broadcastBuilder(o.Algo); ok {
 		if _, err := build(g, 0); err != nil {
-			return fmt.Errorf("--algo %s on %s: %v", o.Algo, g.Spec(), err)
+			return props.FieldErrorf("{Options.Algo} %s on %s: %v", o.Algo, g.Spec(), err)
 		}
 		cfg.BroadcastSchedule = func(src topology.NodeID) (*model.Schedule, error) { return build(g, src) }
 		return nil
@@ -265,16 +266,16 @@ func simAlgorithm(g *topology.Network, o Options, cfg *sim.Config) error {
 	case "tree":
 		p, err := flit.ParsePrune(o.Prune)
 		if err != nil {
-			return fmt.Errorf("--prune: %v", err)
+			return props.FieldErrorf("{Options.Prune}: %v", err)
 		}
 		cfg.Tree, cfg.Prune = true, p
 	case "dual-path", "multipath", "pm":
 		cfg.Multicast, _ = pathbased.SimMulticast(g, o.Algo)
 		if g.Kind() != topology.Mesh || g.Dims() != 2 {
-			return fmt.Errorf("--algo %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
+			return props.FieldErrorf("{Options.Algo} %s: path-based multicast needs a 2-D mesh, not %s", o.Algo, g.Spec())
 		}
 	default:
-		return fmt.Errorf("--algo %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", o.Algo, strings.Join(scheduleNames(), ", "))
+		return props.FieldErrorf("{Options.Algo} %q: want separate, tree, dual-path, multipath, pm or a collective (%s)", o.Algo, strings.Join(scheduleNames(), ", "))
 	}
 	return nil
 }
@@ -282,7 +283,7 @@ func simAlgorithm(g *topology.Network, o Options, cfg *sim.Config) error {
 // simBounds refuses traffic that no network can carry and runs too large to finish: an
 // offered load above what a node can inject (its injection channels, each one flit a
 // cycle), whose source queues would grow until memory runs out, and more than
-// maxNodeCycles of work. Messages name the flag to change.
+// maxNodeCycles of work. Messages name the field to change.
 func simBounds(g *topology.Network, o Options, cfg sim.Config) error {
 	inject := 2 * g.Dims()
 	if g.IsGraph() {
@@ -297,17 +298,17 @@ func simBounds(g *topology.Network, o Options, cfg sim.Config) error {
 	}
 	offered := cfg.Traffic.Rate * float64(cfg.Length)
 	if offered > float64(inject) {
-		flag, most := "--rate", float64(inject)/float64(cfg.Length)
+		flag, most := "{Options.Rate}", float64(inject)/float64(cfg.Length)
 		if o.Load > 0 {
-			flag, most = "--load", float64(inject)
+			flag, most = "{Options.Load}", float64(inject)
 		}
-		return fmt.Errorf("%s: %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most %s %.4g",
-			flag, offered, g.Spec(), inject, cfg.Ports, flag, most)
+		return props.FieldErrorf(flag+": %.4g flits/node/cycle is more than a node of %s can inject (%d flits a cycle, %s), so its queue would grow without bound; use at most "+flag+" %.4g",
+			offered, g.Spec(), inject, cfg.Ports, most)
 	}
 	// In floating point: --warmup + --cycles may exceed int64.
 	cycles := float64(o.Warmup) + float64(o.Cycles)
 	if work := float64(g.Nodes()) * cycles; work > maxNodeCycles {
-		return fmt.Errorf("--cycles: %s has %d nodes, and %.4g cycles of it (--warmup %d + --cycles %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower --cycles and --warmup or simulate a smaller network",
+		return props.FieldErrorf("{Options.Cycles}: %s has %d nodes, and %.4g cycles of it ({Options.Warmup} %d + {Options.Cycles} %d) are %.3g node-cycles, more than the %.0g sim attempts (about an hour); lower {Options.Cycles} and {Options.Warmup} or simulate a smaller network",
 			g.Spec(), g.Nodes(), cycles, o.Warmup, o.Cycles, work, maxNodeCycles)
 	}
 	return nil
@@ -336,7 +337,7 @@ func parseDests(s string) (mn, mx int, err error) {
 	mn, err1 := strconv.Atoi(lo)
 	mx, err2 := strconv.Atoi(hi)
 	if err1 != nil || err2 != nil || mn < 1 || mx < mn || mx > topology.MaxNodes {
-		return 0, 0, fmt.Errorf("--dests %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
+		return 0, 0, props.FieldErrorf("{Options.Dests} %q: want MIN..MAX with 1 <= MIN <= MAX, e.g. 4..25", s)
 	}
 	return mn, mx, nil
 }

@@ -2,12 +2,14 @@ package simulate
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/checker/sim"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/props"
 )
 
 func simDefaults() Options {
@@ -15,29 +17,55 @@ func simDefaults() Options {
 		B: -1, Multicast: -1, HotSpot: 0.1, HotNode: -1, Length: 32, Buffers: 2, Cycles: 20000, Warmup: 5000, Seed: 1}
 }
 
-// TestSimConfigRefuses checks that each bad option is refused with an error naming its flag.
+// TestSimConfigRefuses checks that each bad option is refused with an error naming its
+// field as a Go caller writes it (a props.FieldError, bad input), never a flag of the
+// command line, which props/check puts in its place.
 func TestSimConfigRefuses(t *testing.T) {
 	g, err := topology.Parse("mesh:4x4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for flag, edit := range map[string]func(*Options){
-		"--ports":    func(o *Options) { o.Ports = "two" },
-		"--process":  func(o *Options) { o.Process = "x" },
-		"--length":   func(o *Options) { o.Length = 0 },
-		"--rate and": func(o *Options) { o.Rate, o.Load = 0.01, 0.1 },
-		"--load":     func(o *Options) { o.Load = 100 },
-		"--cycles":   func(o *Options) { o.Cycles = 1e12 },
-		"--dests":    func(o *Options) { o.Dests = "5..2" },
-		"--hot-node": func(o *Options) { o.Traffic, o.HotNode = "hotspot", 16 },
-		"--traffic":  func(o *Options) { o.Traffic = "bursty" },
-		"--prune":    func(o *Options) { o.Algo, o.Prune = "tree", "sometimes" },
-		"--algo":     func(o *Options) { o.Algo = "nosuch" },
+	for field, edit := range map[string]func(*Options){
+		"Options.Ports":    func(o *Options) { o.Ports = "two" },
+		"Options.Process":  func(o *Options) { o.Process = "x" },
+		"Options.Length":   func(o *Options) { o.Length = 0 },
+		"Options.Rate":     func(o *Options) { o.Rate, o.Load = 0.01, 0.1 },
+		"Options.Load":     func(o *Options) { o.Load = 100 },
+		"Options.Cycles":   func(o *Options) { o.Cycles = 1e12 },
+		"Options.Dests":    func(o *Options) { o.Dests = "5..2" },
+		"Options.HotNode":  func(o *Options) { o.Traffic, o.HotNode = "hotspot", 16 },
+		"Options.Traffic":  func(o *Options) { o.Traffic = "bursty" },
+		"Options.Prune":    func(o *Options) { o.Algo, o.Prune = "tree", "sometimes" },
+		"Options.Algo":     func(o *Options) { o.Algo = "nosuch" },
+		"Options.Relation": func(o *Options) { o.Selection = "hash" },
 	} {
 		o := simDefaults()
 		edit(&o)
-		if _, err := simConfig(g, o); err == nil || !strings.HasPrefix(err.Error(), flag) {
-			t.Errorf("%s: got error %v", flag, err)
+		_, err := simConfig(g, o)
+		var fe *props.FieldError
+		if !errors.As(err, &fe) || fe.Fields[0] != field && !(field == "Options.Relation" && fe.Fields[1] == field) ||
+			!strings.HasPrefix(err.Error(), fe.Fields[0]) || strings.Contains(err.Error(), "--") || !errors.Is(err, props.ErrBadInput) {
+			t.Errorf("%s: got error %v", field, err)
+		}
+	}
+}
+
+// TestRunErrorsInGoTerms: a Go caller of Run reads its own fields in the refusals of a
+// request, as in "Request.Points 1: want 2..100", not sim's flags.
+func TestRunErrorsInGoTerms(t *testing.T) {
+	g, _ := topology.Parse("mesh:4x4")
+	o := simDefaults()
+	o.Load = 0.1
+	for _, c := range []struct {
+		req  Request
+		want string
+	}{
+		{Request{Grid: g, Options: o, Plot: "p.svg", Points: 1}, "Request.Points 1: want 2..100"},
+		{Request{Grid: g, Options: func() Options { o := o; o.Warmup = -1; return o }()}, "Options.Warmup must not be negative"},
+		{Request{Grid: g, Options: o, Compare: "tree", CompareDests: "4", CompareLoads: "x"}, `Request.CompareLoads "x": want positive loads separated by commas`},
+	} {
+		if _, err := Run(t.Context(), c.req); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
 		}
 	}
 }
@@ -88,7 +116,7 @@ func TestSimCollective(t *testing.T) {
 		t.Fatalf("report %+v", j)
 	}
 	o.Source = 64
-	if _, _, err := newCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "--source 64") {
+	if _, _, err := newCollective(g, o); err == nil || !strings.HasPrefix(err.Error(), "Options.Source 64") {
 		t.Fatalf("source off the network: %v", err)
 	}
 	o.Algo = "tree"

@@ -29,7 +29,7 @@ func TestStopReason(t *testing.T) {
 	tctx, release := progress.WithBudget(context.Background(), 0, 1)
 	defer release()
 	<-tctx.Done()
-	if got := stopReason(tctx, 0); !strings.Contains(got, "the --time-limit of 1ns passed") {
+	if got := stopReason(tctx, 0); !strings.Contains(got, "the time limit of 1ns passed") {
 		t.Errorf("time limit: %q", got)
 	}
 }

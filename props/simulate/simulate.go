@@ -73,14 +73,15 @@ type Outcome interface {
 
 // Run runs req until it finishes or ctx ends (a signal, the memory budget or the
 // time limit: then the outcome is inconclusive with what it measured). Errors are the
-// options' (naming the flag) or the simulator's.
+// options' (a props.FieldError naming the field of Request or Options at fault) or the
+// simulator's.
 func Run(ctx context.Context, req Request) (Outcome, error) {
 	g, o := req.Grid, req.Options
 	if req.BookSim != nil {
 		return simulateBookSim(ctx, req)
 	}
 	if req.Compare != "" {
-		if err := requireRouting(g, o, "--compare"); err != nil {
+		if err := requireRouting(g, o, "{Request.Compare}"); err != nil {
 			return nil, err
 		}
 		return simulateComparison(ctx, req)

@@ -66,7 +66,7 @@ func TestSimulateDispatchesEachMode(t *testing.T) {
 	tr := &countingTrace{}
 	bad := short
 	bad.Rate, bad.Ports = 0.01, "two"
-	if _, err := Run(context.Background(), Request{Grid: g, Options: bad, Trace: tr}); err == nil || !strings.Contains(err.Error(), "--ports") || tr.opened != 0 {
-		t.Errorf("bad --ports: %v, trace opened %d times", err, tr.opened)
+	if _, err := Run(context.Background(), Request{Grid: g, Options: bad, Trace: tr}); err == nil || !strings.HasPrefix(err.Error(), "Options.Ports") || tr.opened != 0 {
+		t.Errorf("bad Options.Ports: %v, trace opened %d times", err, tr.opened)
 	}
 }

@@ -24,7 +24,7 @@ type sweep struct {
 // newSweep prepares a sweep of cfg over points loads; points must be 2..100.
 func newSweep(g *topology.Network, cfg sim.Config, points int) (*sweep, error) {
 	if points < 2 || points > 100 {
-		return nil, fmt.Errorf("--points %d: want 2..100", points)
+		return nil, props.FieldErrorf("{Request.Points} %d: want 2..100", points)
 	}
 	return &sweep{Grid: g, Base: cfg, Points: points}, nil
 }

@@ -87,21 +87,21 @@ func Bytes(spec string) (bytes, channels int64, ok bool) {
 // input (props.ErrBadInput), one line naming the field.
 func Partition(spec Spec) (*Report, error) {
 	if spec.Type == "" {
-		return nil, props.BadInputf("--type is missing; use I, II, III or IV")
+		return nil, props.FieldErrorf("{Spec.Type} is missing; use I, II, III or IV")
 	}
 	if spec.H == 0 {
-		return nil, props.BadInputf("--h is missing; give the dilation, e.g. --h 4")
+		return nil, props.FieldErrorf("{Spec.H} is missing; give the dilation, e.g. {Spec.H} 4")
 	}
 	if spec.Topology == "" {
-		return nil, props.BadInputf("--topo is missing; e.g. --topo torus:16x16")
+		return nil, props.FieldErrorf("{Spec.Topology} is missing; e.g. {Spec.Topology} torus:16x16")
 	}
 	g, err := topology.Parse(spec.Topology)
 	if err != nil {
-		return nil, props.BadInputf("--topo: %v", err)
+		return nil, props.FieldErrorf("{Spec.Topology}: %v", err)
 	}
 	typ, err := partition.ParseType(spec.Type)
 	if err != nil {
-		return nil, props.BadInputf("--type: %v", err)
+		return nil, props.FieldErrorf("{Spec.Type}: %v", err)
 	}
 	p := partition.Params{Type: typ, H: spec.H, Delta: spec.Delta}
 	if typ == partition.TypeIII && p.Delta == 0 {

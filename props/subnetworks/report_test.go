@@ -24,13 +24,13 @@ func TestPartition(t *testing.T) {
 		spec Spec
 		says string
 	}{
-		{Spec{Topology: "torus:8x8", H: 4}, "--type"},
-		{Spec{Topology: "torus:8x8", Type: "II"}, "--h"},
-		{Spec{Type: "II", H: 4}, "--topo"},
-		{Spec{Topology: "torus:0x8", Type: "II", H: 4}, "--topo"},
-		{Spec{Topology: "torus:8x8", Type: "V", H: 4}, "--type"},
+		{Spec{Topology: "torus:8x8", H: 4}, "Spec.Type"},
+		{Spec{Topology: "torus:8x8", Type: "II"}, "Spec.H"},
+		{Spec{Type: "II", H: 4}, "Spec.Topology"},
+		{Spec{Topology: "torus:0x8", Type: "II", H: 4}, "Spec.Topology"},
+		{Spec{Topology: "torus:8x8", Type: "V", H: 4}, "Spec.Type"},
 	} {
-		if _, err := Partition(c.spec); !errors.Is(err, props.ErrBadInput) || !strings.Contains(err.Error(), c.says) {
+		if _, err := Partition(c.spec); !errors.Is(err, props.ErrBadInput) || !strings.HasPrefix(err.Error(), c.says) || strings.Contains(err.Error(), "--") {
 			t.Errorf("%+v: %v; want bad input naming %s", c.spec, err, c.says)
 		}
 	}

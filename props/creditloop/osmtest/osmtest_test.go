@@ -2,23 +2,12 @@ package osmtest
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/fabric"
+	"github.com/wormcheck/wormcheck/model/fabric/fabrictest"
 	"github.com/wormcheck/wormcheck/model/fabric/sm"
 )
-
-// shared returns a file of ../shared/fabrics/ib, skipping with one line where absent.
-func shared(t testing.TB, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "..", "shared", "fabrics", "ib", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real fabric files absent (%s): %v", p, err)
-	}
-	return p
-}
 
 func need(t *testing.T) {
 	t.Helper()
@@ -175,3 +164,6 @@ func TestTablesAsOpenSM(t *testing.T) {
 		})
 	}
 }
+
+// shared returns a file of ../shared/fabrics/ib, skipping with one line where absent.
+func shared(t testing.TB, name string) string { return fabrictest.Shared(t, name) }
