@@ -78,7 +78,10 @@ func (c *Config) Map(dir string) (Mapping, error) {
 		}
 		m.Topology = fmt.Sprintf("dragonfly:a=%d,p=%d,h=%d", 2*nw.K, nw.K, nw.K)
 	case "qtree", "tree4":
-		return m, fmt.Errorf("%stopology %s is not supported (wormcheck does not build BookSim's %s; not done)", at("topology"), nw.Topology, nw.Topology)
+		if nw.K != 4 || nw.N != 3 {
+			return m, fmt.Errorf("%sBookSim's %s asserts k = 4 and n = 3; k is %d, n is %d", at("k"), nw.Topology, nw.K, nw.N)
+		}
+		m.Topology = nw.Topology + ":k=4,n=3"
 	default:
 		return m, fmt.Errorf("%stopology %q is not one BookSim builds; BookSim's are torus, mesh, cmesh, fly, flatfly, fattree, dragonflynew, anynet, qtree and tree4", at("topology"), nw.Topology)
 	}

@@ -26,6 +26,8 @@ func TestMap(t *testing.T) {
 				"subnets = 2: BookSim replicates the network; wormcheck checks one copy (each copy routes alike)",
 				"router = event: wormcheck's flit semantics is an input-queued wormhole router's",
 				"vct = 1: BookSim's event router switches virtual cut-through; wormcheck's flit semantics is wormhole"}}},
+		{"topology = tree4; k = 4; n = 3; routing_function = anca; num_vcs = 2;",
+			Mapping{Topology: "tree4:k=4,n=3", Routing: "booksim:anca,vcs=2", Buffer: 8, Length: 1}},
 		{"packet_size = {{1,20},{4}};",
 			Mapping{Topology: "torus:8x8", NoRouting: "the configuration has no routing_function (BookSim would refuse none_torus)", Buffer: 8, Length: 20}},
 	} {
@@ -48,7 +50,7 @@ func TestMap(t *testing.T) {
 		{"topology = torus; n = 9;", "n = 9; wormcheck takes 1..8 dimensions"},
 		{"topology = hypercube;", `topology "hypercube" is not one BookSim builds`},
 		{"topology = torus; k = 2;", "k = 2; wormcheck takes k >= 2 on a mesh and k >= 3 on a torus"},
-		{"topology = tree4; k = 4; n = 3;", "topology tree4 is not supported"},
+		{"topology = qtree; k = 4; n = 2;", "BookSim's qtree asserts k = 4 and n = 3; k is 4, n is 2"},
 		{"num_vcs = 65;", "num_vcs = 65; wormcheck takes 1..64"},
 	} {
 		c, err := Parse([]byte(tc.text))

@@ -128,7 +128,7 @@ func bookSimFunctions() [][2]string {
 }
 
 // bookSimTopology returns BookSim's name of g's topology (mesh, torus, cmesh, flatfly,
-// fly, fattree, dragonflynew, anynet), or "" when BookSim has none like it.
+// fly, fattree, dragonflynew, qtree, tree4, anynet), or "" when BookSim has none like it.
 func bookSimTopology(g *topology.Network) string {
 	switch {
 	case g == nil:
@@ -152,6 +152,9 @@ func bookSimTopology(g *topology.Network) string {
 	}
 	if _, ok := g.DragonflyShape(); ok {
 		return "dragonflynew"
+	}
+	if kind, ok := g.BookSimTree(); ok {
+		return kind
 	}
 	if _, ok := g.FaultBase(); ok {
 		return ""
@@ -258,5 +261,6 @@ func newBookSim(fn, topo string, g *topology.Network, nv, vcs int, route func(He
 var drawsMidRoute = map[string]bool{
 	"romm_mesh": true, "valiant_mesh": true, "dim_order_torus": true, "dim_order_bal_torus": true,
 	"dim_order_ni_torus": true, "min_adapt_torus": true, "valiant_flatfly": true, "ugal_flatfly": true,
-	"ugal_xyyx_flatfly": true, "nca_fattree": true, "anca_fattree": true, "ugal_dragonflynew": true,
+	"ugal_xyyx_flatfly": true, "ugal_pni_flatfly": true, "nca_fattree": true, "anca_fattree": true, "ugal_dragonflynew": true,
+	"nca_tree4": true, "anca_tree4": true,
 }

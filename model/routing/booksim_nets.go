@@ -8,7 +8,7 @@ import (
 
 // BookSim's routing functions on its networks with terminals: concentrated mesh
 // (cmesh.cpp), flattened butterfly (flatfly_onchip.cpp), k-ary n-fly (dest_tag_fly),
-// fat-tree (nca and anca), dragonfly (dragonfly.cpp) and anynet (anynet.cpp). A worm
+// fat-tree (nca and anca), the trees qtree and tree4 (nca, anca), dragonfly (dragonfly.cpp) and anynet (anynet.cpp). A worm
 // starts at a terminal, whose one channel to its router BookSim's injection gives any
 // VC of the function's range; at its destination's router it leaves on the channel to
 // the terminal. "The head came from a terminal" (BookSim's in_channel < c) is a head
@@ -25,16 +25,16 @@ func init() {
 	registerBookSim("valiant_flatfly", bookSimFunc{build: flatflyFunc("valiant", flatflyValiant)})
 	registerBookSim("ugal_flatfly", bookSimFunc{build: flatflyFunc("ugal", flatflyUGAL(false))})
 	registerBookSim("ugal_xyyx_flatfly", bookSimFunc{build: flatflyFunc("ugal_xyyx", flatflyUGAL(true))})
-	registerBookSim("ugal_pni_flatfly", bookSimFunc{refused: "its VCs are split by a hash of the next coordinate within each phase, which wormcheck does not model (not done); the nearest is booksim:ugal"})
+	registerBookSim("ugal_pni_flatfly", bookSimFunc{build: flatflyFunc("ugal_pni", flatflyUGALPNI)})
 	registerBookSim("dest_tag_fly", bookSimFunc{build: destTagFly})
 	registerBookSim("nca_fattree", bookSimFunc{build: ncaFatTree("nca")})
 	registerBookSim("anca_fattree", bookSimFunc{build: ncaFatTree("anca")})
 	registerBookSim("min_dragonflynew", bookSimFunc{build: minDragonfly})
 	registerBookSim("ugal_dragonflynew", bookSimFunc{build: ugalDragonfly})
 	registerBookSim("min_anynet", bookSimFunc{build: minAnynet})
-	for _, fn := range []string{"nca_qtree", "nca_tree4", "anca_tree4"} {
-		registerBookSim(fn, bookSimFunc{refused: "wormcheck does not build BookSim's qtree and tree4 networks (not done); the nearest is booksim:nca on a fat-tree"})
-	}
+	registerBookSim("nca_qtree", bookSimFunc{build: treeNCA("nca", "qtree")})
+	registerBookSim("nca_tree4", bookSimFunc{build: treeNCA("nca", "tree4")})
+	registerBookSim("anca_tree4", bookSimFunc{build: treeNCA("anca", "tree4")})
 }
 
 // fromTerminal reports whether h came from a terminal (or is at one).
@@ -348,6 +348,67 @@ func flatflyUGAL(xyyx bool) func(c flatflyCtx, fn string) (func(Header, []Output
 	}
 }
 
+// flatflyUGALPNI is BookSim's ugal_pni_flatfly, UGAL "partially non-interfering": the
+// choices of ugal_flatfly, each hop's VC range narrowed to one of K equal blocks named
+// by the destination's coordinate in the dimension after the hop's (its router's digit
+// there; after the last dimension its port at its router), so that worms toward
+// different coordinates never share a VC there. The injection's range [0, nv-1] is
+// narrowed by the destination router's first digit, an ejection's not at all. BookSim
+// asserts k = c and at least one VC per block.
+func flatflyUGALPNI(c flatflyCtx, fn string) (func(Header, []Output) []Output, int, error) {
+	if c.f.K != c.f.C {
+		return nil, 0, fmt.Errorf("routing booksim:%s needs k = c (BookSim asserts it: the blocks of VCs are named by a coordinate or a port); %s has k=%d, c=%d", fn, c.g.Spec(), c.f.K, c.f.C)
+	}
+	lo, hi, err := halves(fn, c.nv)
+	if err != nil {
+		return nil, 0, err
+	}
+	per := (lo[1] - lo[0] + 1) / c.f.K
+	if per == 0 {
+		return nil, 0, fmt.Errorf("routing booksim:%s,vcs=%d: it gives each of the k=%d coordinates VCs of its own in each phase; it needs num_vcs >= %d", fn, c.nv, c.f.K, 2*c.f.K)
+	}
+	ugal, _, _ := flatflyUGAL(false)(c, fn)
+	return func(h Header, out []Output) []Output {
+		n := len(out)
+		out = ugal(h, out)
+		kept := out[:n]
+		for _, o := range out[n:] {
+			if c.pniBlock(h, o, lo, hi, per) {
+				kept = append(kept, o)
+			}
+		}
+		return kept
+	}, c.nv, nil
+}
+
+// pniBlock reports whether output o of header h is in the block of VCs ugal_pni gives
+// it (flatflyUGALPNI): per VCs of its phase's range lo or hi, or of the injection's.
+func (c flatflyCtx) pniBlock(h Header, o Output, lo, hi [2]int, per int) bool {
+	ch := c.g.Channel(o.Channel)
+	dr := c.f.Router(h.Dst)
+	switch {
+	case c.g.Terminal(ch.To):
+		return true
+	case c.g.Terminal(ch.From):
+		return o.VC/(c.nv/c.f.K) == c.f.Digit(dr, 0)
+	}
+	next := c.f.N
+	for d := 0; d < c.f.N; d++ {
+		if c.f.Digit(ch.From, d) != c.f.Digit(ch.To, d) {
+			next = d + 1
+		}
+	}
+	coord := c.f.Port(h.Dst)
+	if next < c.f.N {
+		coord = c.f.Digit(dr, next)
+	}
+	base := lo[0]
+	if inRange(o.VC, hi) {
+		base = hi[0]
+	}
+	return (o.VC-base)/per == coord
+}
+
 // ugalPhase1 appends the phase-1 hops toward an intermediate in the box: in dimension
 // order (descending with yx) after the dimension the head came in on, to any other
 // digit in a dimension where here and the destination differ (the box's free
@@ -378,6 +439,62 @@ func (c flatflyCtx) ugalPhase1(h Header, out []Output, r [2]int, yx bool) []Outp
 		}
 	}
 	return out
+}
+
+// treeNCA: BookSim's functions on its trees, qtree_nca, tree4_nca and tree4_anca: up
+// until the router is an ancestor of the destination, then down the one way; every VC.
+// On the quad tree the way up is one parent; on tree4 a leaf draws one of its two
+// middle routers, a middle router one of the four roots (tree4_anca offers the four
+// and its router picks by credits), and a root one of the two middle routers above the
+// destination's leaves (both functions draw there).
+func treeNCA(fn, kind string) bookSimBuilder {
+	return func(g *topology.Network, nv int) (Relation, error) {
+		if k, ok := g.BookSimTree(); !ok || k != kind {
+			return nil, fmt.Errorf("routing booksim:%s needs BookSim's %s (topology %s:k=4,n=3); %s is not one", fn, kind, kind, g.Spec())
+		}
+		route := func(h Header, out []Output) []Output {
+			if injectOr(g, h, nv, &out) {
+				return out
+			}
+			var buf [4]topology.NodeID
+			for _, next := range treeNext(g, kind, h, buf[:0]) {
+				out = vcRange(out, g.ChannelBetween(h.At, next), 0, nv-1)
+			}
+			return out
+		}
+		return newBookSim(fn, kind, g, nv, nv, route), nil
+	}
+}
+
+// treeNext appends the nodes BookSim's function on tree kind may send h's head to
+// from its router (treeNCA).
+func treeNext(g *topology.Network, kind string, h Header, out []topology.NodeID) []topology.NodeID {
+	t, _ := g.TerminalNumber(h.Dst)
+	lv, p := g.TreeRouter(h.At)
+	if kind == "qtree" {
+		d := t // the destination's ancestor on level lv+1 (the terminal below a leaf)
+		for i := lv + 1; i < 3; i++ {
+			d /= 4
+		}
+		switch {
+		case p != d/4:
+			return append(out, g.TreeNode(lv-1, p/4))
+		case lv == 2:
+			return append(out, h.Dst)
+		}
+		return append(out, g.TreeNode(lv+1, d))
+	}
+	switch {
+	case lv == 0:
+		return append(out, g.TreeNode(1, 2*(t/16)), g.TreeNode(1, 2*(t/16)+1))
+	case lv == 1 && t/16 == p/2:
+		return append(out, g.TreeNode(2, t/4))
+	case lv == 1:
+		return append(out, g.TreeNode(0, 0), g.TreeNode(0, 1), g.TreeNode(0, 2), g.TreeNode(0, 3))
+	case t/4 == p:
+		return append(out, h.Dst)
+	}
+	return append(out, g.TreeNode(1, 2*(p/4)), g.TreeNode(1, 2*(p/4)+1))
 }
 
 // destTagFly: destination-tag routing on a k-ary n-fly: stage s takes the output

@@ -129,6 +129,15 @@ func TestBookSimChoices(t *testing.T) {
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r0", "n0", 0, "n9", "r0->n9[0-1]", "same router"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r2", "r0", 0, "n63", "r2->r6[0] r2->r10[0] r2->r14[0] r2->r3[1]", "phase 1"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal,vcs=2", "r3", "r0", 0, "n6", "r3->n6[0-1]", "at the intermediate = destination's router"},
+		// ugal_pni_flatfly: ugal's choices, each hop's phase range cut into k blocks of one VC,
+		// the block the destination's coordinate in the next dimension (after the last: its
+		// port; n63 is port 3 of r15, n18 port 0 of r5); the injection's [0, 7] in blocks of
+		// two by the destination router's first digit
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "n0", "", 0, "n63", "n0->r0[6-7]", "injection: digit 0 of r15 is 3"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r0", "n0", 0, "n63", "r0->r3[7] r0->r1[3] r0->r2[3] r0->r3[3] r0->r4[3] r0->r8[3] r0->r12[3]", "minimal 4+3, box 0+3"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r0", "n0", 0, "n18", "r0->r1[5] r0->r1[1] r0->r2[1] r0->r3[1] r0->r4[0] r0->r8[0] r0->r12[0]", "x hops by r5's y digit 1, y hops by n18's port 0"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r2", "r0", 3, "n63", "r2->r6[3] r2->r10[3] r2->r14[3] r2->r3[7]", "phase 1 going on, or phase 2 from here"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=8", "r3", "r0", 7, "n6", "r3->n6[0-7]", "ejection: every VC"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal_xyyx,vcs=4", "r0", "n0", 0, "n63", "r0->r3[1] r0->r1[0] r0->r2[0] r0->r3[0] r0->r4[0] r0->r8[0] r0->r12[0] r0->r12[3] r0->r4[2] r0->r8[2] r0->r12[2] r0->r1[2] r0->r2[2] r0->r3[2]", "each order, each phase"},
 		// fly k=2 n=3: stage s takes digit n-1-s of the destination
 		{"fly:k=2,n=3", "booksim:dest_tag,vcs=2", "n0", "", 0, "n5", "n0->r0.0[0-1]", ""},
@@ -147,6 +156,24 @@ func TestBookSimChoices(t *testing.T) {
 		{"dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=3", "g2r0", "g0r1 src=g0r0t0", 0, "g1r0t0", "g2r0->g2r1[0-1]", "in the intermediate group: one local hop on (VC 0), or phase 1 here (VC 1)"},
 		{"dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=3", "g2r1", "g2r0 src=g0r0t0", 0, "g1r0t0", "g2r1->g1r1[2]", "at the intermediate: phase 1, global on VC 2"},
 		{"dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=3", "g0r1", "g0r0", 0, "g1r0t0", "g0r1->g2r0[0]", "at the source group's gateway: global"},
+		// qtree (root r0.0; r1.p; leaves r2.p with n4p..n4p+3): up to the ancestor, then down
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "n0", "", 0, "n63", "n0->r2.0[0-1]", "injection"},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r2.0", "n0", 0, "n63", "r2.0->r1.0[0-1]", "63/4 = 15 is not leaf 0: up"},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r1.0", "r2.0", 0, "n63", "r1.0->r0.0[0-1]", "leaf 15 is not below r1.0: up"},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r0.0", "r1.0", 0, "n63", "r0.0->r1.3[0-1]", "63/16 = 3"},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r1.3", "r0.0", 0, "n63", "r1.3->r2.15[0-1]", ""},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r2.15", "r1.3", 0, "n63", "r2.15->n63[0-1]", "ejection"},
+		{"qtree:k=4,n=3", "booksim:nca,vcs=2", "r1.0", "r2.0", 1, "n5", "r1.0->r2.1[0-1]", "leaf 1 is below r1.0: down"},
+		// tree4 (roots r0.0-3, middle r1.0-7, leaves r2.0-15): a leaf goes up to one of its
+		// two middle routers, a middle router to any root, a root down to either middle
+		// router above the destination's quarter
+		{"tree4:k=4,n=3", "booksim:nca,vcs=2", "r2.0", "n0", 0, "n63", "r2.0->r1.0[0-1] r2.0->r1.1[0-1]", "ports 4 + RandomInt(1)"},
+		{"tree4:k=4,n=3", "booksim:nca,vcs=2", "r1.0", "r2.0", 0, "n63", "r1.0->r0.0[0-1] r1.0->r0.1[0-1] r1.0->r0.2[0-1] r1.0->r0.3[0-1]", "quarter 3 is not 0/2: any root"},
+		{"tree4:k=4,n=3", "booksim:nca,vcs=2", "r0.2", "r1.1", 0, "n63", "r0.2->r1.6[0-1] r0.2->r1.7[0-1]", "2 * 3 + RandomInt(1)"},
+		{"tree4:k=4,n=3", "booksim:nca,vcs=2", "r1.7", "r0.2", 0, "n63", "r1.7->r2.15[0-1]", "quarter 3 = 7/2: down to leaf 15"},
+		{"tree4:k=4,n=3", "booksim:nca,vcs=2", "r2.15", "r1.7", 0, "n63", "r2.15->n63[0-1]", "ejection"},
+		{"tree4:k=4,n=3", "booksim:anca,vcs=2", "r1.1", "r2.3", 0, "n5", "r1.1->r2.1[0-1]", "quarter 0 = 1/2: down to leaf 1"},
+		{"tree4:k=4,n=3", "booksim:anca,vcs=2", "r1.0", "r2.0", 0, "n63", "r1.0->r0.0[0-1] r1.0->r0.1[0-1] r1.0->r0.2[0-1] r1.0->r0.3[0-1]", "up on the four ports, by credits"},
 		// anynet min: one Dijkstra next hop per router (ring 0-1-2-3-0)
 		{"file:" + ring, "booksim:min,vcs=1", "r0", "n0", 0, "n2", "r0->r1[0]", "ties go to the lower router"},
 		{"file:" + ring, "booksim:min,vcs=1", "r1", "n1", 0, "n3", "r1->r0[0]", ""},
@@ -196,7 +223,7 @@ func TestBookSimRefuses(t *testing.T) {
 		{"torus:4x4", "booksim:romm", "BookSim has no routing function romm_torus (romm is registered for mesh)"},
 		{"torus:4x4", "booksim:valiant", "valiant_torus is not a relation: it passes an uninitialised ring partition"},
 		{"mesh:4x4", "booksim:romm_ni", "romm_ni_mesh is not a relation"},
-		{"mesh:4x4", "booksim:nca", "BookSim has no routing function nca_mesh (nca is registered for fattree)"},
+		{"mesh:4x4", "booksim:nca", "BookSim has no routing function nca_mesh (nca is registered for fattree, qtree, tree4)"},
 		{"mesh:4x4", "booksim:bogus", "BookSim has no routing function bogus_mesh; its functions for mesh are"},
 		{"torus:4x4", "booksim:dim_order,vcs=3", "with an odd num_vcs they share a VC"},
 		{"torus:4x4", "booksim:dim_order,vcs=1", "give an even num_vcs of at least 2"},
@@ -206,7 +233,7 @@ func TestBookSimRefuses(t *testing.T) {
 		{"dragonfly:a=2,p=1,h=1", "booksim:ugal,vcs=2", "BookSim asserts num_vcs = 3"},
 		{"dragonfly:a=4,p=2,h=2,arrangement=relative", "booksim:min,vcs=2", "needs BookSim's dragonflynew"},
 		{"flatfly:k=4,n=2,c=4", "booksim:ugal_xyyx,vcs=6", "multiple of 4"},
-		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni", "not done"},
+		{"flatfly:k=4,n=2,c=4", "booksim:ugal_pni,vcs=4", "it needs num_vcs >= 8"},
 		{"mesh:4x4", "booksim:dim_order,vcs=0", "N in 1..64"},
 		{"mesh:4x4/faults=0-1", "booksim:dim_order", "not a network BookSim builds"},
 	} {

@@ -21,7 +21,7 @@ type Topology interface {
 // graph in TopologyFormat or a Graphviz DOT graph, told apart by their first word and
 // read up to MaxTopologyFileBytes), "dragonfly:a=4,p=2,h=2" (a Dragonfly), "fattree:4,3"
 // (a FatTree), BookSim2's "flatfly:k=4,n=2,c=4" (a FlatFly), "cmesh:k=4" (a CMesh) and
-// "fly:k=2,n=3" (a Fly), "random:8,10,1" (NewRandomNetwork) and a grid with failed links
+// "fly:k=2,n=3" (a Fly), "qtree:k=4,n=3" and "tree4:k=4,n=3" (a Tree), "random:8,10,1" (NewRandomNetwork) and a grid with failed links
 // "mesh:8x8/faults=(1,1)-(2,1),(3,3)->(3,4)" (WithFaults). It is the one parser of
 // network specs; the banyan MIN, which has switching elements instead of routers, has
 // ParseBanyan. A file spec reads the file: the one I/O of this package. Bad or oversized
@@ -147,6 +147,12 @@ func parse(spec string) (Topology, error) {
 			return nil, fmt.Errorf("topology %q: %v", spec, err)
 		}
 		return g, nil
+	case "qtree", "tree4":
+		g, err := parseTree(kind, arg)
+		if err != nil {
+			return nil, fmt.Errorf("topology %q: %v", spec, err)
+		}
+		return g, nil
 	case "banyan":
 		n, err := parseSize(arg)
 		if err != nil {
@@ -158,7 +164,7 @@ func parse(spec string) (Topology, error) {
 		}
 		return b, nil
 	}
-	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree, flatfly, cmesh, fly or random", spec, kind)
+	return nil, fmt.Errorf("topology %q: unknown kind %q; use mesh, torus, hypercube, banyan, file, dragonfly, fattree, flatfly, cmesh, fly, qtree, tree4 or random", spec, kind)
 }
 
 // parseSize reads a decimal size without sign, refusing absurd lengths before Atoi.

@@ -53,7 +53,7 @@ var bookSimSelection = map[string]pipeline.Selection{
 	"dor_no_express": pipeline.SelectFirst, "ran_min": pipeline.SelectRandom, "xy_yx": pipeline.SelectRandom,
 	"adaptive_xy_yx": pipeline.SelectAdaptive, "min_adapt": pipeline.SelectAdaptive, "planar_adapt": pipeline.SelectAdaptive,
 	"romm": pipeline.SelectRandom, "romm_ni": pipeline.SelectRandom, "valiant": pipeline.SelectRandom,
-	"ugal": pipeline.SelectAdaptive, "chaos": pipeline.SelectAdaptive,
+	"ugal": pipeline.SelectAdaptive, "ugal_pni": pipeline.SelectAdaptive, "chaos": pipeline.SelectAdaptive,
 }
 
 // parseSelection reads --selection for a BookSim run.
