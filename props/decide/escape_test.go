@@ -181,9 +181,6 @@ func TestRingScout(t *testing.T) {
 // alone gets nowhere near it), and the search for smaller ones starts at the
 // escape-ring bound.
 func TestRingAnswersLargeTorus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("13x13 header space: long tier")
-	}
 	rel := relation(t, "torus:13x13", "duato-nodateline")
 	r, err := ProveRelation(context.Background(), rel, Options{MaxNodes: 1 << 14})
 	if err != nil {
