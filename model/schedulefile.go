@@ -576,6 +576,9 @@ func MarshalScheduleStop(s *Schedule, stop func() bool) ([]byte, error) {
 		return append(head[:len(head)-len(tail)], `"unicasts": []`+"\n}"...), nil
 	}
 	var out bytes.Buffer
+	// One allocation of about the file's size: grown by doubling, the buffer would
+	// hold its old and new arrays together, up to three times the file.
+	out.Grow(len(head) + int(UnicastsFileBytes(s)))
 	out.Write(head[:len(head)-len(tail)])
 	out.WriteString(`"unicasts": [`)
 	for i := range s.Unicasts {
@@ -594,6 +597,36 @@ func MarshalScheduleStop(s *Schedule, stop func() bool) ([]byte, error) {
 	}
 	out.WriteString("\n ]\n}")
 	return out.Bytes(), nil
+}
+
+// UnicastsFileBytes returns about how many bytes the unicasts of s take in its schedule
+// file (MarshalSchedule), a little more than they do, without encoding them: so that a
+// caller with a memory budget can tell whether the file fits before making it. Every
+// node of a unicast (from, to and its path's nodes) is an indented array of coordinates
+// on a mesh or torus and an indented number on a hypercube.
+func UnicastsFileBytes(s *Schedule) int64 {
+	g, err := s.Grid()
+	if err != nil {
+		return 0
+	}
+	// A node's line in a path (the deepest): an indented number on a hypercube, else
+	// an indented array of indented coordinates.
+	perNode := 6 + int64(len(fmt.Sprint(g.Nodes()-1)))
+	if g.Kind() != topology.Hypercube {
+		perNode = 12
+		for d := range g.Dims() {
+			perNode += 7 + int64(len(fmt.Sprint(g.Size(d)-1)))
+		}
+	}
+	var n int64
+	for i, u := range s.Unicasts {
+		// The braces, keys, step, order and group; from, to and the path's nodes.
+		n += 84 + int64(len(fmt.Sprint(u.Step))+len(fmt.Sprint(u.Order))) + int64(len(u.Path)+3)*perNode + int64(len(u.VC))*9
+		if s.Group != nil {
+			n += 16 + int64(len(fmt.Sprint(s.Group[i])))
+		}
+	}
+	return n
 }
 
 // scheduleFileOf returns the file form of s without its unicasts, and the file form of

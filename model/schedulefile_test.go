@@ -332,3 +332,50 @@ func TestMarshalScheduleTwin(t *testing.T) {
 		t.Errorf("stop at the second question: %v, asked %d times", err, asked)
 	}
 }
+
+// TestUnicastsFileBytes: the size UnicastsFileBytes gives without encoding is at least
+// what the unicasts take in the file (MarshalSchedule grows its buffer to it once, and a
+// budget check that trusts it must not be short) and, on large files, at most 1.5 times
+// it, on meshes,
+// tori of one- to four-digit ids, paths with VCs and groups, and hypercubes.
+func TestUnicastsFileBytes(t *testing.T) {
+	var ss []*Schedule
+	for _, file := range []string{goodSchedule, tiesSchedule, explicitSchedule,
+		`{"format":"wormcheck-schedule/1","topology":"hypercube:3","sources":[0],"unicasts":[{"from":0,"to":7,"step":1,"order":1}]}`,
+		`{"format":"wormcheck-schedule/1","topology":"mesh:2x3","ports":"one-port","sources":[0,1],"group_destinations":[[2],[3]],"unicasts":[{"from":0,"to":2,"step":1,"order":1,"group":0},{"from":1,"to":3,"step":1,"order":1,"group":1}]}`,
+	} {
+		s, err := ParseSchedule([]byte(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, s)
+	}
+	for _, spec := range []string{"torus:64x64", "mesh:300x3", "hypercube:12", "torus:5x5x5"} {
+		g, err := topology.Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dor := topology.NewDOR(g)
+		s := &Schedule{Topology: g, Sources: []topology.NodeID{0}, Ports: OnePort}
+		for v := 1; v < g.Nodes(); v++ {
+			s.Destinations = append(s.Destinations, topology.NodeID(v))
+			p := dor.Path(0, topology.NodeID(v))
+			u := Unicast{From: 0, To: topology.NodeID(v), Path: p, Step: v, Order: v}
+			if v%2 == 1 {
+				u.VC = make([]uint8, len(p))
+			}
+			s.Unicasts = append(s.Unicasts, u)
+		}
+		ss = append(ss, s)
+	}
+	for i, s := range ss {
+		whole, err := MarshalSchedule(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, est := int64(len(whole)-bytes.Index(whole, []byte(`"unicasts": [`))), UnicastsFileBytes(s)
+		if est < got || (len(s.Unicasts) > 100 && float64(est) > 1.5*float64(got)) {
+			t.Errorf("schedule %d (%s, %d unicasts): estimated %d bytes, the file's unicasts take %d", i, s.Topology.(*topology.Network).Spec(), len(s.Unicasts), est, got)
+		}
+	}
+}

@@ -161,7 +161,10 @@ type Subnetwork struct {
 // MovesEvidence is the flit moves of one simulated run (checker/sim), as records of a
 // capture (model/flitwire, LINKTYPE_USER2).
 type MovesEvidence struct {
-	Moves []flitwire.SimMove
+	// Topology is the network the moves' channels and nodes are numbers of, as
+	// wormcheck names it; the capture's first record names it.
+	Topology string
+	Moves    []flitwire.SimMove
 }
 
 // PlotEvidence is mean latency against offered load (Loads, flits per node per cycle,

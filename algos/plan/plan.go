@@ -6,6 +6,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/wormcheck/wormcheck/model"
@@ -42,7 +43,13 @@ func (e *Stopped) Error() string {
 // says yes b drops every later send (Stopped reports that, Result returns the error,
 // which names total, the unicasts the whole build would send). Builders call it before
 // their first send; a nil stop never stops.
-func (b *Builder) StopWhen(stop func() bool, total int) { b.stop, b.total = stop, total }
+//
+// The unicasts' list is made room for total at once: grown by doubling, it would hold
+// its old and new arrays together (three times the list) at the end of a large build.
+func (b *Builder) StopWhen(stop func() bool, total int) {
+	b.stop, b.total = stop, total
+	b.sched.Unicasts = slices.Grow(b.sched.Unicasts, total-len(b.sched.Unicasts))
+}
 
 // Stopped says whether the stop function ended the build; a builder's loops check it
 // to skip work whose sends would be dropped anyway.
@@ -101,6 +108,20 @@ func (b *Builder) Result() (*model.Schedule, error) {
 // (the listing model.Schedule documents). Cost O(n log n).
 func (b *Builder) Schedule() *model.Schedule {
 	s := b.sched
+	if s.Group == nil {
+		// Sorted in place: (step, sender, order) names one send, so the order is total
+		// and a copy of a large list (which a memory budget would see at once) is not needed.
+		slices.SortFunc(s.Unicasts, func(a, c model.Unicast) int {
+			if a.Step != c.Step {
+				return a.Step - c.Step
+			}
+			if a.From != c.From {
+				return int(a.From) - int(c.From)
+			}
+			return a.Order - c.Order
+		})
+		return &s
+	}
 	idx := make([]int, len(s.Unicasts))
 	for i := range idx {
 		idx[i] = i

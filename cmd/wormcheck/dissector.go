@@ -16,10 +16,11 @@ captures (LINKTYPE_USER1: region header, packet, channel) and simulator flit mov
 (sim --trace; LINKTYPE_USER2).
 
 Nodes are shown by their coordinates, as the text output names them ((3,4) on a mesh
-or torus, 0110 on a hypercube): a flit-level capture names its network in its first
-record, so tshark needs no option. For the other captures, or to override it, give the
-topology as a preference (-o wormcheck.topology:mesh:8x8), or write the dissector with
---topo T to make T its default. Other networks are shown by node number.
+or torus, 0110 on a hypercube): flit-level and simulator captures name their network
+in their first record, so tshark needs no option. For banyan captures and captures
+written before that record, or to override it, give the topology as a preference
+(-o wormcheck.topology:mesh:8x8), or write the dissector with --topo T to make T its
+default. Other networks are shown by node number.
 
 Example:
   wormcheck dissector -o wormcheck.lua

@@ -64,9 +64,16 @@ func runSchedule(ctx context.Context, e *env, args []string) (int, error) {
 		return 0, err
 	}
 	defer release()
-	b, err := budgeted(ctx, func() ([]byte, error) { return check.ScheduleFile(ctx, in, check.Options{Seed: *seed}) })
+	b, err := budgeted(ctx, func() ([]byte, error) {
+		return check.ScheduleFile(ctx, in, check.Options{Seed: *seed, MaxMemoryBytes: bud.maxMemMB << 20})
+	})
 	if errors.Is(err, errStopped) {
 		return stoppedWithout(ctx, e, "schedule", "the schedule")
+	}
+	if errors.Is(err, check.ErrStopped) && ctx.Err() == nil {
+		// Refused before building: the schedule cannot fit the memory budget.
+		fmt.Fprintf(e.Stderr, "wormcheck schedule: %s\n", err)
+		return exitInconclusive, nil
 	}
 	if errors.Is(err, check.ErrStopped) {
 		// The builder saw ctx end, or it ended between building and writing: say how

@@ -83,9 +83,14 @@ func TestSimTracePcap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Global header 24 bytes; each record 16 + 28 bytes; at most 50 records.
-	if len(b) < 24+44 || (len(b)-24)%44 != 0 || (len(b)-24)/44 > 50 {
+	// Global header 24 bytes; the network record 16 + 4 + len("mesh:4x4") bytes naming
+	// the topology; each move 16 + 28 bytes; at most 50 moves.
+	const net = 16 + 4 + len("mesh:4x4")
+	if len(b) < 24+net+44 || (len(b)-24-net)%44 != 0 || (len(b)-24-net)/44 > 50 {
 		t.Fatalf("pcap of %d bytes", len(b))
+	}
+	if rec := string(b[24+16 : 24+net]); rec != "\x02\x00\x00\x00mesh:4x4" {
+		t.Errorf("first record %q; want the network record of mesh:4x4", rec)
 	}
 	if lt := uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24; lt != 149 {
 		t.Errorf("link type %d; want 149 (USER2, simulator moves)", lt)

@@ -3,14 +3,19 @@ package flitwire
 import (
 	"encoding/binary"
 	"fmt"
+	"unicode/utf8"
 )
 
 // SimMoveLen is the length of a simulator flit-move record.
 const SimMoveLen = 28
 
-// simMoveVersion is the first byte of a simulator record; it bumps when the layout
-// changes.
-const simMoveVersion = 1
+// simMoveVersion is the first byte of a simulator flit-move record; it bumps when the
+// layout changes. simNetworkVersion is the first byte of the network record a capture
+// starts with.
+const (
+	simMoveVersion    = 1
+	simNetworkVersion = 2
+)
 
 // The flags of a SimMove.
 const (
@@ -75,4 +80,34 @@ func DecodeSimMove(data []byte) (SimMove, error) {
 		Worm:    binary.BigEndian.Uint32(data[20:]),
 		Msg:     binary.BigEndian.Uint32(data[24:]),
 	}, nil
+}
+
+// A capture of simulator moves starts with a network record naming the topology the
+// moves' channel and node numbers refer to, so that a dissector names nodes by their
+// coordinates without being told the network. Wire form: byte 0 is 2, bytes 1-3 are
+// 0, then the topology spec (UTF-8, as wormcheck names it: torus:8x8) to the end of the
+// record. A capture written before the record existed has none: its moves decode alike.
+
+// AppendSimNetwork appends the network record of topology spec to b.
+func AppendSimNetwork(b []byte, spec string) []byte {
+	return append(append(b, simNetworkVersion, 0, 0, 0), spec...)
+}
+
+// IsSimNetwork says whether a simulator record is a network record (DecodeSimNetwork
+// reads it) rather than a flit move (DecodeSimMove).
+func IsSimNetwork(data []byte) bool { return len(data) > 0 && data[0] == simNetworkVersion }
+
+// DecodeSimNetwork reads a network record: the topology spec it names.
+func DecodeSimNetwork(data []byte) (string, error) {
+	switch {
+	case len(data) <= 4:
+		return "", fmt.Errorf("sim network: %d bytes; a network record names its topology after 4 bytes", len(data))
+	case data[0] != simNetworkVersion:
+		return "", fmt.Errorf("sim network: version %d; want %d", data[0], simNetworkVersion)
+	case data[1] != 0 || data[2] != 0 || data[3] != 0:
+		return "", fmt.Errorf("sim network: reserved bytes are not 0")
+	case !utf8.Valid(data[4:]):
+		return "", fmt.Errorf("sim network: the topology is not UTF-8")
+	}
+	return string(data[4:]), nil
 }

@@ -31,6 +31,17 @@ func NewSimMoveWriter(w io.Writer, limit int) (*SimMoveWriter, error) {
 	return &SimMoveWriter{w: pw, limit: limit}, nil
 }
 
+// AddNetwork writes the network record naming topology spec (AppendSimNetwork): the
+// capture's first record, before any move; it does not count towards the limit.
+func (t *SimMoveWriter) AddNetwork(spec string) {
+	if t.err != nil {
+		return
+	}
+	t.buf = AppendSimNetwork(t.buf[:0], spec)
+	ts := time.Unix(1, 0).UTC()
+	t.err = t.w.WritePacket(gopacket.CaptureInfo{Timestamp: ts, CaptureLength: len(t.buf), Length: len(t.buf)}, t.buf)
+}
+
 // Add writes one move, unless the limit is reached or a write failed before.
 func (t *SimMoveWriter) Add(m SimMove) {
 	if t.err != nil || t.n >= t.limit {

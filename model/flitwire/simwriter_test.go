@@ -47,3 +47,32 @@ func TestSimMoveWriterLimitAndTimestamps(t *testing.T) {
 		}
 	}
 }
+
+// TestSimMoveWriterNetwork: a capture's first record is its network record, stamped
+// 1 s, outside the limit; the moves follow.
+func TestSimMoveWriterNetwork(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewSimMoveWriter(&buf, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.AddNetwork("mesh:3x2")
+	w.Add(SimMove{Cycle: 4, Channel: 1, Node: 2})
+	if w.Err() != nil {
+		t.Fatal(w.Err())
+	}
+	r, err := pcapgo.NewReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, ci, err := r.ReadPacketData()
+	if spec, derr := DecodeSimNetwork(data); err != nil || derr != nil || spec != "mesh:3x2" || !ci.Timestamp.Equal(time.Unix(1, 0)) {
+		t.Fatalf("first record %x at %v (%v, %v): want the network record of mesh:3x2", data, ci.Timestamp, err, derr)
+	}
+	if data, _, err = r.ReadPacketData(); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := DecodeSimMove(data); err != nil || m.Cycle != 4 {
+		t.Errorf("second record: %+v, %v", m, err)
+	}
+}

@@ -91,6 +91,7 @@ type UpDown struct {
 	// go down; sp: hops of a shortest path, legal or not (to mark misroutes).
 	d0, d1 distTable
 	sp     *ShortestPath
+	up     []bool // up[c]: channel c goes up (Up), computed once
 }
 
 // NewUpDown builds up*/down* on g from a breadth-first tree rooted at root (the tree
@@ -138,7 +139,21 @@ func NewUpDown(g *topology.Network, root topology.NodeID) (*UpDown, error) {
 		order[v] = topology.NodeID(v)
 	}
 	slices.SortFunc(order, func(a, b topology.NodeID) int { return int(r.key[a] - r.key[b]) })
-	var buf []topology.ChannelID
+	r.up = make([]bool, g.Channels())
+	for c := range r.up {
+		ch := g.Channel(topology.ChannelID(c))
+		r.up[c] = r.key[ch.To] < r.key[ch.From]
+	}
+	// Each node's down and up neighbours, once: the tables below visit them n times.
+	downs, ups := make([][]topology.NodeID, n), make([][]topology.NodeID, n)
+	for c := range r.up {
+		ch := g.Channel(topology.ChannelID(c))
+		if r.up[c] {
+			ups[ch.From] = append(ups[ch.From], ch.To)
+		} else {
+			downs[ch.From] = append(downs[ch.From], ch.To)
+		}
+	}
 	for dst := topology.NodeID(0); int(dst) < n; dst++ {
 		d0, d1 := r.d0.at[int(dst)*n:int(dst+1)*n], r.d1.at[int(dst)*n:int(dst+1)*n]
 		for i := range d1 {
@@ -148,9 +163,8 @@ func NewUpDown(g *topology.Network, root topology.NodeID) (*UpDown, error) {
 		// down channels enter larger keys: settle nodes from the largest key down
 		for i := n - 1; i >= 0; i-- {
 			u := order[i]
-			for _, c := range g.AppendOut(buf[:0], u) {
-				v := g.Channel(c).To
-				if r.key[v] > r.key[u] && d1[v] != unreachable && d1[v]+1 < d1[u] {
+			for _, v := range downs[u] {
+				if d1[v] != unreachable && d1[v]+1 < d1[u] {
 					d1[u] = d1[v] + 1
 				}
 			}
@@ -158,9 +172,8 @@ func NewUpDown(g *topology.Network, root topology.NodeID) (*UpDown, error) {
 		// up channels enter smaller keys: settle from the smallest key up
 		for _, u := range order {
 			d0[u] = d1[u]
-			for _, c := range g.AppendOut(buf[:0], u) {
-				v := g.Channel(c).To
-				if r.key[v] < r.key[u] && d0[v] != unreachable && d0[v]+1 < d0[u] {
+			for _, v := range ups[u] {
+				if d0[v] != unreachable && d0[v]+1 < d0[u] {
 					d0[u] = d0[v] + 1
 				}
 			}
@@ -189,10 +202,7 @@ func (r *UpDown) Grid() *topology.Network { return r.g }
 func (r *UpDown) VCs() int { return 1 }
 
 // Up reports whether channel c goes up (toward the root).
-func (r *UpDown) Up(c topology.ChannelID) bool {
-	ch := r.g.Channel(c)
-	return r.key[ch.To] < r.key[ch.From]
-}
+func (r *UpDown) Up(c topology.ChannelID) bool { return r.up[c] }
 
 // Route appends every next hop of a shortest legal route: up or down channels from a
 // header that has not gone down yet, down channels only after a down channel. A hop

@@ -194,6 +194,13 @@ const channelBytes = 32
 // refuse a network that alone would exceed it; ok is false for any other spec, a
 // network with failed links included, and for a spec Parse refuses.
 func GridBytes(spec string) (bytes, channels int64, ok bool) {
+	_, channels, ok = GridSize(spec)
+	return channels * channelBytes, channels, ok
+}
+
+// GridSize returns how many nodes and channels the mesh, torus or hypercube spec names
+// has, without building it; ok is false as for GridBytes.
+func GridSize(spec string) (nodes, channels int64, ok bool) {
 	kind, arg, found := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
 	if !found || strings.Contains(arg, FaultsSep) {
 		return 0, 0, false
@@ -229,14 +236,13 @@ func GridBytes(spec string) (bytes, channels int64, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	nodes := 1
+	n := 1
 	for _, s := range sizes {
-		if nodes *= s; nodes > MaxNodes {
+		if n *= s; n > MaxNodes {
 			return 0, 0, false
 		}
 	}
-	n := int64(gridChannels(k, sizes, nodes))
-	return n * channelBytes, n, true
+	return int64(n), int64(gridChannels(k, sizes, n)), true
 }
 
 // step moves coordinate x one hop along dimension d in direction dir; ok is false where

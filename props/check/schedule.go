@@ -10,6 +10,7 @@ import (
 	"github.com/wormcheck/wormcheck/algos/plan"
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
+	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/schedule"
 )
@@ -89,12 +90,26 @@ func (e *stopError) Is(target error) bool { return target == ErrStopped }
 // file (wormcheck-schedule/1, model.MarshalSchedule). When ctx ends during the build or
 // the encoding the error matches ErrStopped and says how many unicasts were built.
 func ScheduleFile(ctx context.Context, in Instance, opt Options) ([]byte, error) {
+	if need, what := scheduleBytes(in); opt.MaxMemoryBytes > 0 && need > opt.MaxMemoryBytes {
+		return nil, &stopError{fmt.Sprintf("memory budget: %s takes at least %d MiB (%s), more than the %d MiB allowed (--max-memory); nothing was built", in.Algorithm+"'s schedule on "+in.Topology, need>>20, what, opt.MaxMemoryBytes>>20)}
+	}
 	s, err := BuildSchedule(ctx, in, opt)
 	if stopped := (*plan.Stopped)(nil); errors.As(err, &stopped) {
 		return nil, &stopError{err.Error()}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if file := model.UnicastsFileBytes(s); opt.MaxMemoryBytes > 0 {
+		// The file is made in memory beside the schedule: refused when the two cannot
+		// fit, rather than stopped by the watcher after one allocation past the budget.
+		held, _ := scheduleBytes(in)
+		for _, u := range s.Unicasts {
+			held += 80 + 4*int64(len(u.Path))
+		}
+		if held+file > opt.MaxMemoryBytes {
+			return nil, &stopError{fmt.Sprintf("memory budget: the schedule file of %s's %d unicasts takes about %d MiB beside the schedule's %d MiB, more than the %d MiB allowed (--max-memory); nothing written", in.Algorithm, len(s.Unicasts), file>>20, held>>20, opt.MaxMemoryBytes>>20)}
+		}
 	}
 	b, err := model.MarshalScheduleStop(s, func() bool { return ctx.Err() != nil })
 	if errors.Is(err, model.ErrMarshalStopped) {
@@ -104,6 +119,29 @@ func ScheduleFile(ctx context.Context, in Instance, opt Options) ([]byte, error)
 		return nil, badf("schedule: %v", err)
 	}
 	return b, nil
+}
+
+// unicastBytes is a lower bound on what one unicast of a schedule costs ScheduleFile: its
+// model.Unicast (72 bytes), a path of one hop, and its entry in the file (at least 100
+// bytes: from, to, step, order and the path, indented).
+const unicastBytes = 72 + 4 + 100
+
+// scheduleBytes returns a lower bound on the memory ScheduleFile takes for in, without
+// building anything, and what it counts: the network (topology.GridBytes) and, for the
+// broadcasts (one unicast to every other node), their unicasts; 0 where the topology is
+// not a grid GridSize counts.
+func scheduleBytes(in Instance) (int64, string) {
+	nodes, _, ok := topology.GridSize(in.Topology)
+	if !ok {
+		return 0, ""
+	}
+	net, channels, _ := topology.GridBytes(in.Topology)
+	what := fmt.Sprintf("the network %d MiB for %d channels", net>>20, channels)
+	switch in.Algorithm {
+	case "dcf", "zblock", "edn", "sbt":
+		return net + (nodes-1)*unicastBytes, what + fmt.Sprintf(", and %d unicasts", nodes-1)
+	}
+	return net, what
 }
 
 // RunSchedule judges one property of a schedule — the entry for schedules that are not

@@ -155,7 +155,7 @@ func prepareSim(r *request) (job, error) {
 			rep.Evidence = ev
 		}
 		if moves != nil && moves.moves != nil {
-			rep.Evidence = &props.MovesEvidence{Moves: moves.moves}
+			rep.Evidence = &props.MovesEvidence{Topology: g.Spec(), Moves: moves.moves}
 		}
 		rep.Body = &simBody{out: out}
 		return rep, nil

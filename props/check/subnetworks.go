@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/wormcheck/wormcheck/checker"
@@ -40,6 +41,17 @@ func prepareSubnetworks(r *request) (job, error) {
 		if spec.Delta, err = strconv.Atoi(d); err != nil || spec.Delta == 0 {
 			return nil, badf("--delta %s: the Type III shift is 1..h-1; leave --delta out for h/2", d)
 		}
+	}
+	if need, n, ok := subnetworks.Bytes(r.topology); ok && r.opt.MaxMemoryBytes > 0 && need > r.opt.MaxMemoryBytes {
+		// Building them would outgrow the budget faster than the process's watcher
+		// reads it (a few large allocations): refused before anything is built.
+		cause := fmt.Sprintf("memory budget: the subnetworks of %s take at least %d MiB (%d channels), more than the %d MiB allowed (--max-memory)", r.topology, need>>20, n, r.opt.MaxMemoryBytes>>20)
+		return func(context.Context) (*props.Report, error) {
+			rep := r.report(r.topology, map[string]any{"type": spec.Type, "h": spec.H})
+			rep.Instance.Algorithm = "partition"
+			rep.Verdict, rep.Reason = props.Inconclusive, cause+"; nothing was built"
+			return rep, nil
+		}, nil
 	}
 	return func(context.Context) (*props.Report, error) {
 		sr, err := subnetworks.Partition(spec)

@@ -52,6 +52,9 @@ type Options struct {
 	MaxNodes int64
 	// SkipSufficient skips the sufficient conditions (tests compare both ways).
 	SkipSufficient bool
+	// NoEscapeBound leaves the escape-ring bound (escape.go) out of the search by
+	// fewest worms (tests compare both ways).
+	NoEscapeBound bool
 	// Context, when it ends (a signal, a time limit, a memory budget), stops the
 	// decision within a second: inconclusive, with its cause as the bound. nil: never.
 	Context context.Context
@@ -79,6 +82,8 @@ const (
 	ByCDG    Method = "cdg"    // the channel dependency graph is acyclic (Dally & Seitz)
 	ByDuato  Method = "duato"  // Duato's condition on the escape subfunction
 	BySearch Method = "search" // the exact search of configurations
+	// ByEscapeRing: the escape-ring bound (escape.go) leaves no configuration.
+	ByEscapeRing Method = "escape-ring"
 )
 
 // Decision is the exact verdict on one relation on one topology.
@@ -127,6 +132,13 @@ type Decision struct {
 	// says where).
 	ScoutDestinations int  `json:"scout_destinations,omitempty"`
 	FoundFirst        bool `json:"found_first,omitempty"`
+	// Ring is set when the configuration found first was built round one ring of the
+	// torus (ring.go) rather than searched for.
+	Ring bool `json:"ring,omitempty"`
+	// EscapeBound is the escape-ring bound (escape.go): every configuration has at
+	// least that many worms, so the search by fewest worms starts there (0: the
+	// relation lacks the structure the bound needs).
+	EscapeBound int `json:"escape_ring_bound,omitempty"`
 
 	overStates bool // the header-state bound was reached
 
@@ -214,8 +226,12 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 	var first *Configuration
 	var sc scouted
 	if d.Analysis != nil && !opt.NoScout {
-		sc = scout(ctx, rel, d.Analysis, opt, ref)
-		first, d.ScoutDestinations = sc.conf, sc.dests
+		first = ringScout(ctx, rel, ref)
+		d.Ring = first != nil
+		if first == nil {
+			sc = scout(ctx, rel, d.Analysis, opt, ref)
+			first, d.ScoutDestinations = sc.conf, sc.dests
+		}
 	}
 	full := *d
 	switch est := sc.estimate(g); {
@@ -350,6 +366,19 @@ func decideSpace(ctx context.Context, rel routing.Relation, d *Decision, opt Opt
 		d.Verdict = props.Holds
 		return nil
 	}
+	if how.probe == 0 && dests == nil && !opt.NoEscapeBound {
+		switch d.EscapeBound = escapeBound(rel, sp); {
+		case d.EscapeBound == escapeNone:
+			d.EscapeBound, d.By = 0, ByEscapeRing
+			d.Verdict = props.Holds
+			if upper != nil {
+				return fmt.Errorf("routing %s: the escape-ring bound leaves no configuration, yet one of %s was found (a bug)", rel.Name(), plural(len(upper.Worms), "worm"))
+			}
+			return nil
+		case upper != nil && d.EscapeBound > len(upper.Worms):
+			return fmt.Errorf("routing %s: the escape-ring bound of %s exceeds a configuration of %s (a bug)", rel.Name(), plural(d.EscapeBound, "worm"), plural(len(upper.Worms), "worm"))
+		}
+	}
 	f.sym = sp.symmetry()
 	f.lasso, f.adj = sp.lassos(alive, f.sym)
 	cb := newCycleBounds(sp, alive, header)
@@ -433,7 +462,7 @@ func searchOrdered(d *Decision, f *finder, opt Options, maxC, minLasso int, uppe
 		return nil
 	}
 	share := max(1, opt.MaxNodes/minimalShare)
-	k := 1
+	k := max(1, d.EscapeBound)
 	for ; k <= maxC; k++ {
 		d.WormsRuledOut = k - 1
 		atUpper := upper != nil && k >= len(upper.Worms)

@@ -224,8 +224,15 @@ func TestDecideBound(t *testing.T) {
 	} else {
 		checkConfiguration(t, rel, d.Configuration)
 	}
-	if d, err := Decide(rel, Options{MaxStates: 10}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
+	if d, err := Decide(rel, Options{MaxStates: 10, NoScout: true}); err != nil || d.Verdict != props.Inconclusive || d.Bound == "" {
 		t.Errorf("state bound: %v %+v", err, d)
+	}
+	// The ring scout builds its configuration without the header states: the state
+	// bound then only stops the search for smaller ones.
+	if d, err := Decide(rel, Options{MaxStates: 10}); err != nil || d.Verdict != props.Violated || !d.Ring || !d.FoundFirst || d.Minimal {
+		t.Errorf("state bound after the ring scout: %v %+v", err, d)
+	} else {
+		checkConfiguration(t, rel, d.Configuration)
 	}
 	// A context that ends: before the analysis, or after the search has looked at it a
 	// number of times (a deadline passing mid-search, counted instead of timed).

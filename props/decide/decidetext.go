@@ -16,6 +16,8 @@ func (d *Decision) Reason() string {
 		return "the channel dependency graph is acyclic (Dally & Seitz): no deadlock configuration"
 	case d.By == ByDuato:
 		return "the escape subfunction is connected and its extended dependency graph is acyclic (Duato): no deadlock configuration"
+	case d.By == ByEscapeRing:
+		return "every route is minimal and VC 0 is dimension order, and no ring of the torus has 4 nodes or more: no cycle of VC-0 waits, so no deadlock configuration (the escape-ring bound, docs/semantics.md)"
 	case d.Verdict == props.Holds && d.Excluded > 0:
 		return fmt.Sprintf("no deadlock configuration exists (exact search: %d header states, %d can take part in one, %d partial configurations tried; %d passed over, a worm of each having no route it can be stuck on, for any worm length and buffer depth: its route re-enters a channel within the channels it holds)", d.States, d.Survivors, d.Nodes, d.Excluded)
 	case d.Verdict == props.Holds:
@@ -106,6 +108,8 @@ func (d *Decision) writeText(w io.Writer, withReason bool) {
 	order := "fewest worms, then fewest channels"
 	switch {
 	case d.Minimal:
+	case d.FoundFirst && d.Ring:
+		order = "found first, built round one ring of the torus; not proved minimal: " + d.NotMinimal
 	case d.FoundFirst:
 		order = fmt.Sprintf("found first, among the header states toward %s; not proved minimal: %s", plural(d.ScoutDestinations, "destination"), d.NotMinimal)
 	case d.FewestWorms:
@@ -114,6 +118,9 @@ func (d *Decision) writeText(w io.Writer, withReason bool) {
 		order = "fewest channels, then fewest worms; not proved to have the fewest worms: " + d.NotMinimal
 	}
 	fmt.Fprintf(w, "configuration (%s):\n", order)
+	if d.EscapeBound > 0 {
+		fmt.Fprintf(w, "  (every configuration has at least %s: the escape-ring bound, docs/semantics.md)\n", plural(d.EscapeBound, "worm"))
+	}
 	for i, cw := range c.Worms {
 		fmt.Fprintf(w, "  m%d %s->%s", i, d.g.NodeName(cw.Src), d.g.NodeName(cw.Dst))
 		if len(cw.Route) == 0 {

@@ -269,6 +269,9 @@ func (sp *space) lassos(alive []bool, sy *symmetry) ([]int32, [][]int32) {
 	}
 	adj := make([][]int32, nv)
 	for i, ok := range alive {
+		if i > 0 && i%(1<<16) == 0 && stopped(sp.ctx) != nil {
+			return nil, nil // Decide stops
+		}
 		if !ok {
 			continue
 		}

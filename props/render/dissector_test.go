@@ -230,4 +230,31 @@ func TestDissectorCoordinates(t *testing.T) {
 	if strings.Contains(plain, g.NodeName(m0.Source)) || !strings.Contains(plain, "m0 from "+itoa(int(m0.Source))+" to ") {
 		t.Errorf("without a topology the nodes must be numbers:\n%s", plain)
 	}
+	simCoordinates(t)
+}
+
+// simCoordinates: a simulator capture (sim --trace) names its network in its first
+// record, so tshark names nodes by coordinates without an option; one without the
+// record (written before it existed) still decodes, by number.
+func simCoordinates(t *testing.T) {
+	t.Helper()
+	moves := []flitwire.SimMove{
+		{Flags: flitwire.SimHead, Cycle: 3, Channel: 5, Node: 6, Worm: 1, Msg: 0},
+		{Flags: flitwire.SimTail | flitwire.SimDelivery, VC: 1, Cycle: 42, Channel: -1, Node: 6, Worm: 1, Msg: 0},
+	}
+	pc, err := render.Capture(&props.MovesEvidence{Topology: "torus:4x4", Moves: moves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, tshark(t, pc), "wormcheck simulator network", "Network: torus:4x4", "network torus:4x4",
+		"Node: 6 (2,1)", "cycle 3 m0 worm 1 channel 5 at node (2,1)", "cycle 42 m0 worm 1 delivered at node (2,1)")
+	old, err := render.Capture(&props.MovesEvidence{Moves: moves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := tshark(t, old)
+	wantLines(t, plain, "cycle 42 m0 worm 1 delivered at node 6")
+	if strings.Contains(plain, "(2,1)") || strings.Contains(plain, "Network") {
+		t.Errorf("a capture without a network record named one:\n%s", plain)
+	}
 }

@@ -73,6 +73,9 @@ func Capture(ev props.Evidence) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if e.Topology != "" {
+			w.AddNetwork(e.Topology)
+		}
 		for _, m := range e.Moves {
 			w.Add(m)
 		}

@@ -202,7 +202,7 @@ func DrawFlit(p FlitPicture) ([]byte, error) {
 		row += legendRow
 	}
 	b.WriteString("</g>\n</svg>\n")
-	return b.Bytes(), nil
+	return settleLabels(b.Bytes()), nil
 }
 
 // legend is the picture's legend: every colour, line style and ring, then the cycle
@@ -351,7 +351,7 @@ func (p FlitPicture) drawHolds(b *bytes.Buffer, fr frame, vcs int) {
 		nx, ny := fr.normal(hd.Channel)
 		off := laneGap*float64(vcs+1) + 8 + 10*float64(hd.VC)
 		mx, my := (s[0]+s[2])/2+nx*off, (s[1]+s[3])/2+ny*off+3.5
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" text-anchor=\"middle\" class=\"lbl\">%s:%d</text>\n", f1(mx), f1(my), MessageColor(hd.Message), html.EscapeString(name), hd.Flits)
 	}
 	b.WriteString("</g>\n")
 }
@@ -409,7 +409,7 @@ func (p FlitPicture) drawNodes(b *bytes.Buffer, fr frame) {
 			k := destRow[d]
 			destRow[d]++
 			// Right of the source squares (which grow by 2 per message) and stacked upwards.
-			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
+			fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-size=\"9\" class=\"lbl\">%s.d%d</text>\n", f1(x+nodeR+5+2*float64(len(p.Messages))), f1(y-nodeR-2-float64(10*k)), MessageColor(i), html.EscapeString(m.Name), j+1)
 		}
 	}
 	b.WriteString("</g>\n")
@@ -440,7 +440,7 @@ func (p FlitPicture) drawBlocked(b *bytes.Buffer, fr frame, vcs int) {
 		}
 		k := labelRow[bl.At]
 		labelRow[bl.At]++
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-weight=\"bold\" font-size=\"10\">%s</text>\n", f1(x+nodeR+2), f1(y+nodeR+10+float64(11*k)), hotRed, html.EscapeString(bl.Label))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" fill=\"%s\" font-weight=\"bold\" font-size=\"10\" class=\"lbl\">%s</text>\n", f1(x+nodeR+2), f1(y+nodeR+10+float64(11*k)), hotRed, html.EscapeString(bl.Label))
 	}
 	b.WriteString("</g>\n")
 }

@@ -74,7 +74,7 @@ func TestPartitionWitnessPair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(pic), "r=\"10.0\" fill=\"none\" stroke=\"#d00000\""); n != 2 {
+	if n := strings.Count(string(pic), "fill=\"none\" stroke=\"#d00000\" stroke-width=\"2\"><title>"); n != 2 {
 		t.Errorf("%d rings; want 2", n)
 	}
 	if !strings.Contains(string(pic), "cannot reach (0,0) &lt;unreachable&gt;") {

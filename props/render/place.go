@@ -4,10 +4,12 @@
 package render
 
 import (
+	"bytes"
 	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // box is an axis-aligned rectangle of a picture, in its coordinates (y down).
@@ -143,3 +145,71 @@ func (p *placer) place(x, y, nx, ny, fs float64, text string) (float64, float64)
 	p.taken = append(p.taken, textBox(bx, by, fs, true, text))
 	return bx, by
 }
+
+// movable are the classes of the labels settleLabels may move: a flit picture's lane,
+// destination and blocked-header labels ("lbl"), a lasso's step numbers and the
+// wait-for labels, each drawn near what it names with no room of its own.
+var movable = map[string]bool{"lbl": true, "loop-step": true, "wait-label": true}
+
+// settleLabels moves each movable label of svg that covers a filled circle (a node, a
+// cycle number) or a text settled before it to the nearest free place (placer.place,
+// upwards first), and returns the picture. Texts of other classes (titles, node names,
+// axes, legends) stay where they are and are avoided.
+func settleLabels(svg []byte) []byte {
+	type found struct {
+		start, end int // the opening tag's attributes in svg
+		m          map[string]string
+		text       string
+	}
+	var labels []found
+	p := &placer{}
+	for _, c := range svgCircle.FindAllSubmatch(svg, -1) {
+		m := attrs(string(c[1]))
+		if f, ok := m["fill"]; !ok || f == "none" {
+			continue
+		}
+		x, y, r := num(m, "cx", 0), num(m, "cy", 0), num(m, "r", 0)
+		p.taken = append(p.taken, box{x - r, y - r, x + r, y + r})
+	}
+	for _, t := range svgText.FindAllSubmatchIndex(svg, -1) {
+		m := attrs(string(svg[t[2]:t[3]]))
+		text := unescape(string(svg[t[4]:t[5]]))
+		if movable[m["class"]] {
+			labels = append(labels, found{t[2], t[3], m, text})
+			continue
+		}
+		p.taken = append(p.taken, textBox(num(m, "x", 0), num(m, "y", 0), num(m, "font-size", 12), m["text-anchor"] == "middle", text))
+	}
+	var out bytes.Buffer
+	last := 0
+	for _, l := range labels {
+		fs, middle := num(l.m, "font-size", 12), l.m["text-anchor"] == "middle"
+		x, y := num(l.m, "x", 0), num(l.m, "y", 0)
+		b := textBox(x, y, fs, middle, l.text)
+		if !slices.ContainsFunc(p.taken, b.overlaps) {
+			p.taken = append(p.taken, b)
+			continue
+		}
+		half := 0.0
+		if !middle {
+			half = (b.x1 - b.x0) / 2
+		}
+		nx, ny := p.place(x+half, y, 0, -1, fs, l.text)
+		out.Write(svg[last:l.start])
+		out.WriteString(svgXY.ReplaceAllStringFunc(string(svg[l.start:l.end]), func(a string) string {
+			if strings.HasPrefix(a, "x=") {
+				return "x=\"" + f1(nx-half) + "\""
+			}
+			return "y=\"" + f1(ny) + "\""
+		}))
+		last = l.end
+	}
+	if last == 0 {
+		return svg
+	}
+	out.Write(svg[last:])
+	return out.Bytes()
+}
+
+// svgXY matches the x and y attributes of a tag.
+var svgXY = regexp.MustCompile(`\b[xy]="[^"]*"`)

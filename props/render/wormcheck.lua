@@ -9,7 +9,8 @@
 --                         announcement (next = 2). Step = (timestamp - 2000-01-01) in us.
 --   LINKTYPE_USER1 (148): banyan captures: a region header (002 S2.2), then packet and
 --                         channel. Cycle = (timestamp - 2000-01-01) in us.
---   LINKTYPE_USER2 (149): simulator flit moves (sim --trace).
+--   LINKTYPE_USER2 (149): simulator flit moves (sim --trace): a network record
+--                         (version 2), then one record per move (version 1).
 --   (LINKTYPE_USER3 (150) is fabric --pcap: InfiniBand packets for Wireshark's own
 --   InfiniBand dissector, tshark -o 'uat:user_dlts:"User 3 (DLT=150)","infiniband","0","","0",""'.)
 -- All integers are big-endian. Written by `wormcheck dissector`; the layouts are
@@ -17,7 +18,8 @@
 --
 -- Nodes are shown by their coordinates, as wormcheck's text output names them ((3,4) on
 -- a mesh or torus, 0110 on a hypercube): a flit-level capture names its network in its
--- first record (next layer 3), so no option is needed. The preference
+-- first record (next layer 3), a simulator capture in its first record (version 2), so
+-- no option is needed. The preference
 -- wormcheck.topology overrides it (`tshark -o wormcheck.topology:mesh:8x8 ...`, or
 -- `wormcheck dissector --topo mesh:8x8`, which makes it the default) and names the
 -- network of a capture written before the record existed. Without either, nodes are
@@ -316,11 +318,26 @@ local s = {
 	node     = ProtoField.uint32("wormcheck_sim.node", "Node"),
 	worm     = ProtoField.uint32("wormcheck_sim.worm", "Worm"),
 	msg      = ProtoField.uint32("wormcheck_sim.message", "Message or unicast"),
+	network  = ProtoField.string("wormcheck_sim.network", "Network"),
 }
-sim_proto.fields = { s.version, s.flags, s.head, s.tail, s.delivery, s.vc, s.reserved, s.cycle, s.channel, s.node, s.worm, s.msg }
+sim_proto.fields = { s.version, s.flags, s.head, s.tail, s.delivery, s.vc, s.reserved, s.cycle, s.channel, s.node, s.worm, s.msg, s.network }
 
+-- A capture's first record (version 2) names its network: the topology spec after four
+-- bytes. Captures written before it existed start with a move (version 1).
 function sim_proto.dissector(buf, pinfo, tree)
 	pinfo.cols.protocol = "wormcheck-sim"
+	if buf:len() > 0 and buf(0, 1):uint() == 2 then
+		local root = tree:add(sim_proto, buf(), "wormcheck simulator network")
+		root:add(s.version, buf(0, 1))
+		if buf:len() <= 4 then
+			root:add_proto_expert_info(e_short, "a network record names its topology")
+			return
+		end
+		capture_topology = buf(4):string()
+		root:add(s.network, buf(4))
+		pinfo.cols.info = "network " .. capture_topology
+		return
+	end
 	local root = tree:add(sim_proto, buf(), "wormcheck simulator flit move")
 	if buf:len() < 28 then
 		root:add_proto_expert_info(e_short, "a simulator record has 28 bytes")

@@ -64,6 +64,25 @@ type Subnetwork struct {
 	Channels    int      `json:"channels"`
 }
 
+// channelBytes is a lower bound on what Partition holds per channel of its network (the
+// network, the DDNs' and DCNs' channel lists, the contention counts and the
+// isomorphism checks' maps): measured at 150-290 bytes per channel on tori of 128x128
+// to 512x512, every type and dilation.
+const channelBytes = 128
+
+// Bytes returns a lower bound on the memory Partition takes on the mesh or torus spec
+// names, and its channel count, without building anything, so that a caller with a
+// memory budget can refuse an instance that cannot fit; ok is false for a spec that is
+// not a mesh or torus Parse accepts.
+func Bytes(spec string) (bytes, channels int64, ok bool) {
+	kind, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
+	if kind != "mesh" && kind != "torus" {
+		return 0, 0, false
+	}
+	_, channels, ok = topology.GridBytes(spec)
+	return channels * channelBytes, channels, ok
+}
+
 // Partition builds the DDNs and DCNs of spec and judges their properties. Errors are bad
 // input (props.ErrBadInput), one line naming the field.
 func Partition(spec Spec) (*Report, error) {
