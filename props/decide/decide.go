@@ -139,6 +139,9 @@ type Decision struct {
 	// least that many worms, so the search by fewest worms starts there (0: the
 	// relation lacks the structure the bound needs).
 	EscapeBound int `json:"escape_ring_bound,omitempty"`
+	// EscapeChannels is the escape-ring bound on the (channel, VC) vertices a
+	// configuration holds (0: none).
+	EscapeChannels int `json:"escape_ring_channels,omitempty"`
 
 	overStates bool // the header-state bound was reached
 
@@ -367,7 +370,8 @@ func decideSpace(ctx context.Context, rel routing.Relation, d *Decision, opt Opt
 		return nil
 	}
 	if how.probe == 0 && dests == nil && !opt.NoEscapeBound {
-		switch d.EscapeBound = escapeBound(rel, sp); {
+		d.EscapeBound, d.EscapeChannels = escapeBound(rel, sp)
+		switch {
 		case d.EscapeBound == escapeNone:
 			d.EscapeBound, d.By = 0, ByEscapeRing
 			d.Verdict = props.Holds
@@ -375,8 +379,8 @@ func decideSpace(ctx context.Context, rel routing.Relation, d *Decision, opt Opt
 				return fmt.Errorf("routing %s: the escape-ring bound leaves no configuration, yet one of %s was found (a bug)", rel.Name(), plural(len(upper.Worms), "worm"))
 			}
 			return nil
-		case upper != nil && d.EscapeBound > len(upper.Worms):
-			return fmt.Errorf("routing %s: the escape-ring bound of %s exceeds a configuration of %s (a bug)", rel.Name(), plural(d.EscapeBound, "worm"), plural(len(upper.Worms), "worm"))
+		case upper != nil && (d.EscapeBound > len(upper.Worms) || d.EscapeChannels > upper.Channels):
+			return fmt.Errorf("routing %s: the escape-ring bound of %s and %s exceeds a configuration of %s on %s (a bug)", rel.Name(), plural(d.EscapeBound, "worm"), plural(d.EscapeChannels, "channel"), plural(len(upper.Worms), "worm"), plural(upper.Channels, "channel"))
 		}
 	}
 	f.sym = sp.symmetry()
@@ -495,7 +499,7 @@ func searchOrdered(d *Decision, f *finder, opt Options, maxC, minLasso int, uppe
 		if atUpper {
 			last = upper.Channels - 1
 		}
-		c, asked := 1, false
+		c, asked := max(1, d.EscapeChannels), false
 		for ; c <= last; c++ {
 			// No configuration of at most k worms holds fewer than least(k) channels
 			// (cycleBounds), so the levels below it are empty. It is asked for only
@@ -569,7 +573,7 @@ func searchByChannels(d *Decision, f *finder, opt Options, k, maxC, minLasso int
 		last = upper.Channels - 1
 	}
 	f.budget, f.stopped = opt.MaxNodes, false
-	for c := max(1, min(maxC, max(k, minLasso, int(min(int32(maxC), f.cb.leastAny()))))); c <= last; c++ {
+	for c := max(1, d.EscapeChannels, min(maxC, max(k, minLasso, int(min(int32(maxC), f.cb.leastAny()))))); c <= last; c++ {
 		if f.run(maxC, c) {
 			best := f.conf
 			for k := 1; k < len(best.Worms); k++ {

@@ -119,7 +119,7 @@ func (d *Decision) writeText(w io.Writer, withReason bool) {
 	}
 	fmt.Fprintf(w, "configuration (%s):\n", order)
 	if d.EscapeBound > 0 {
-		fmt.Fprintf(w, "  (every configuration has at least %s: the escape-ring bound, docs/semantics.md)\n", plural(d.EscapeBound, "worm"))
+		fmt.Fprintf(w, "  (every configuration has at least %s on %s: the escape-ring bound, docs/semantics.md)\n", plural(d.EscapeBound, "worm"), plural(d.EscapeChannels, "channel"))
 	}
 	for i, cw := range c.Worms {
 		fmt.Fprintf(w, "  m%d %s->%s", i, d.g.NodeName(cw.Src), d.g.NodeName(cw.Dst))

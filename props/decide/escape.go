@@ -36,7 +36,9 @@ import (
 // in d after e_j went that way, and e_{j+1} does. So w_{j+1}'s header is p_{j+1} hops
 // along s past e_j's tail, 1 <= p_{j+1} <= r-1 <= L. Going round the cycle returns to
 // e_1's tail, so the p_j add up to a positive multiple of k (d cannot be a line, and
-// L >= 1 needs k >= 4): c*L >= k.
+// L >= 1 needs k >= 4): c*L >= k. The worms hold at least k vertices: w_{j+1} holds
+// e_j and every vertex after it, p_{j+1} of them in d at least, and no two worms hold
+// one vertex.
 //
 // Claim 2 (lanes). With (A) as well and L = 1 (k = 4 or 5), every configuration whose
 // cycle lies in d has at least k + ceil(k/2) worms.
@@ -46,11 +48,14 @@ import (
 // worm. A cycle worm w_{l+1} has a route of at most floor(k/2) = 2 hops in d, one of
 // them still ahead of its header: it holds exactly one channel in d, e_l, on VC 0, so it
 // holds no u_j. Every other worm holds at most floor(k/2) = 2 channels in d, so at
-// least ceil(c/2) of them hold the u_j: c + ceil(c/2) >= k + ceil(k/2) worms.
+// least ceil(c/2) of them hold the u_j: c + ceil(c/2) >= k + ceil(k/2) worms. They
+// hold at least 2k vertices: the c vertices e_j (VC 0) and the c vertices u_j (other
+// VCs), all distinct.
 //
 // So the bound is the least, over the wrapping dimensions d with k >= 4, of k +
-// ceil(k/2) when L = 1 and (A) holds, else ceil(k/L); with no such dimension there is no
-// configuration at all. Tests pin the bound against the exhaustive search on small tori
+// ceil(k/2) worms when L = 1 and (A) holds, else ceil(k/L); and of 2k vertices when
+// L = 1 and (A) holds, else k; with no such dimension there is no configuration at
+// all. Tests pin the bound against the exhaustive search on small tori
 // and rings (dor-1vc meets it exactly on torus:4x4 and 5x5).
 
 // escapeNone is escapeBound's answer when no configuration can exist.
@@ -61,34 +66,36 @@ const escapeNone = -1
 const maxEscapePairs = 1 << 22
 
 // escapeBound returns the escape-ring bound of the relation rel whose header states sp
-// holds (the comment above): 0 when rel lacks the structure (or the network is too
-// large to check it), escapeNone when no configuration exists, else the least number of
-// worms a configuration has. Cost O(endpoints^2 + states x outputs) x dimensions.
-func escapeBound(rel routing.Relation, sp *space) int {
+// holds (the comment above): the least numbers of worms and of vertices a
+// configuration has; 0, 0 when rel lacks the structure (or the network is too large to
+// check it); escapeNone, 0 when no configuration exists. Cost O(endpoints^2 + states x
+// outputs) x dimensions.
+func escapeBound(rel routing.Relation, sp *space) (worms, vertices int) {
 	g := sp.g
 	if g.IsGraph() {
-		return 0
+		return 0, 0
 	}
 	ok, lanes := escapeStructure(rel, sp)
 	if !ok {
-		return 0
+		return 0, 0
 	}
-	best := escapeNone
+	worms = escapeNone
 	for d := range g.Dims() {
 		k := g.Size(d)
 		l := k/2 - 1
 		if !g.Wraps(d) || l < 1 {
 			continue
 		}
-		b := (k + l - 1) / l
+		w, v := (k+l-1)/l, k
 		if l == 1 && lanes {
-			b = k + (k+1)/2
+			w, v = k+(k+1)/2, 2*k
 		}
-		if best == escapeNone || b < best {
-			best = b
+		if worms == escapeNone {
+			worms, vertices = w, v
 		}
+		worms, vertices = min(worms, w), min(vertices, v)
 	}
-	return best
+	return worms, vertices
 }
 
 // escapeStructure checks (M), (E) and (S) on rel's source headers and sp's states, and
