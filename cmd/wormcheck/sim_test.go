@@ -29,6 +29,24 @@ func TestSimBadInputExit2(t *testing.T) {
 	}
 }
 
+// TestSimErrorsNameFlags: the simulator's refusals, in Go terms for a Go caller
+// (Options.Rate, Request.Points), reach sim's user in the flags they typed.
+func TestSimErrorsNameFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rate", "0.01", "--load", "0.1"}, "wormcheck sim: --rate and --load: give one of them\n"},
+		{[]string{"--load", "0.1", "--plot", filepath.Join(t.TempDir(), "p.svg"), "--points", "1"}, "wormcheck sim: --points 1: want 2..100\n"},
+		{[]string{"--load", "0.1", "--warmup", "-1"}, "wormcheck sim: --warmup must not be negative\n"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"sim", "--topo", "mesh:4x4"}, c.args...)...)
+		if code != exitUsage || stderr != c.want {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
 func TestSimJSONAndPlot(t *testing.T) {
 	code, out, stderr := runCLI(t, "sim", "--topo", "hypercube:4", "--rate", "0.01", "--b", "0.05", "--vcs", "3", "--length", "8", "--ts", "1", "--cycles", "3000", "--warmup", "500", "--json")
 	if code != 0 {

@@ -45,7 +45,9 @@ func Parse(data []byte) (Config, error) {
 			continue
 		}
 		if err := assign(v.FieldByIndex(k.index), st.value); err != nil {
-			return c, fmt.Errorf("booksim line %d: %s = %s: %v", st.line, st.key, st.value, err)
+			// A value may run over several lines (statements end at ';'): the message
+			// shows it on one.
+			return c, fmt.Errorf("booksim line %d: %s = %s: %v", st.line, st.key, strings.Join(strings.Fields(st.value), " "), err)
 		}
 	}
 	return c, nil

@@ -1,9 +1,11 @@
 package booksim
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -180,4 +182,33 @@ func TestKeysDocumented(t *testing.T) {
 			t.Errorf("docs/booksim.md does not mention key %s", k.Name)
 		}
 	}
+}
+
+// FuzzMapSizes reaches the size paths of a configuration: any topology BookSim names
+// with any k, n, c, x, y and packet, VC and buffer counts (huge, zero, negative). Parse
+// and Map either give a mapping or a one-line error, and they build no network, so that
+// even a configuration of 4096^8 routers costs less than 256 KiB to read and map (a
+// count of bytes allocated, not a clock).
+func FuzzMapSizes(f *testing.F) {
+	f.Add(uint8(0), int64(4), int64(2), int64(1), int64(4), int64(4), int64(4), int64(2))
+	f.Add(uint8(1), int64(4096), int64(8), int64(1), int64(1), int64(1), int64(1), int64(1))
+	f.Add(uint8(4), int64(1<<40), int64(-3), int64(0), int64(1<<31), int64(-1), int64(1<<62), int64(0))
+	kinds := []string{"mesh", "torus", "cmesh", "flatfly", "fly", "fattree", "dragonflynew", "qtree", "tree4", "anynet", "kncube"}
+	f.Fuzz(func(t *testing.T, kind uint8, k, n, c, x, y, size, vcs int64) {
+		text := fmt.Sprintf("topology = %s; k = %d; n = %d; c = %d; x = %d; y = %d; xr = %d; yr = %d; packet_size = %d; num_vcs = %d; vc_buf_size = %d; routing_function = dim_order;\n",
+			kinds[int(kind)%len(kinds)], k, n, c, x, y, x, y, size, vcs, size)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		cfg, err := Parse([]byte(text))
+		if err == nil {
+			_, err = cfg.Map("d")
+		}
+		runtime.ReadMemStats(&after)
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("%s: error of several lines: %q", text, err)
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 256<<10 {
+			t.Fatalf("%s: reading and mapping allocated %d bytes", text, d)
+		}
+	})
 }

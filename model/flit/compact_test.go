@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -101,7 +102,7 @@ type naiveGraph struct {
 	nonProgre bool
 }
 
-func naiveExplore(m *Model, limit int) (*naiveGraph, bool) {
+func naiveExplore(m *Model, b twinBudget) (*naiveGraph, bool) {
 	g := &naiveGraph{states: map[string]State{}, global: map[string]bool{}, stuck: map[string][]int{}}
 	queue := m.Init()
 	for _, s := range queue {
@@ -112,8 +113,8 @@ func naiveExplore(m *Model, limit int) (*naiveGraph, bool) {
 	var succ []checker.Transition[State]
 	var r0, r1 []uint32
 	for len(queue) > 0 {
-		if len(g.states) > limit {
-			return nil, false
+		if len(g.states) > b.states || len(g.order)%1024 == 0 && b.passed() {
+			return g, false
 		}
 		s := queue[0]
 		queue = queue[1:]
@@ -151,20 +152,31 @@ type twinFigures struct {
 	lowest                 bool // the lean model takes the lowest free VC of a class (LowestVC)
 }
 
+// twinBudget bounds one instance of the twin comparison: at most states states of the
+// naive exploration of the full model, and until deadline (zero: none).
+type twinBudget struct {
+	states   int
+	deadline time.Time
+}
+
+func (b twinBudget) passed() bool { return !b.deadline.IsZero() && time.Now().After(b.deadline) }
+
 // twin compares the reduced models of cfg with the full one (see above); ok is false
-// when the full model has more than limit states (the instance is skipped).
-func twin(cfg Config, limit int) (f twinFigures, ok bool, err error) {
+// when the full model has more than b.states states or its exploration passes b's
+// deadline: the instance is skipped, and f.full is how many states it had reached.
+func twin(cfg Config, b twinBudget) (f twinFigures, ok bool, err error) {
 	cfg.Compact = false
 	full, err := New(cfg)
 	if err != nil {
 		return f, false, err
 	}
-	fg, ok := naiveExplore(full, limit)
+	fg, ok := naiveExplore(full, b)
 	if !ok {
+		f.full = int64(len(fg.states))
 		return f, false, nil
 	}
 	cm := full.Lean()
-	cg, _ := naiveExplore(cm, limit)
+	cg, _ := naiveExplore(cm, twinBudget{states: b.states})
 	f.full, f.compact, f.acyclic = int64(len(fg.states)), int64(len(cg.states)), full.Acyclic()
 	f.lowest = cm.lowest
 	for x, g := range full.vcGroups() {
@@ -442,30 +454,31 @@ func twinParams(maxL, maxB, r int) [][3]int {
 	return out
 }
 
-// TestReductionsAgainstUnreduced runs the twin comparison on every built-in relation
-// defined on each network of the tier, seeded placements of 1-3 worms and cycles of
-// worms, packet lengths L and buffer depths B, each on the relation's virtual channels
-// and on twice as many: the first network tier with L 1..3, B 1..2 and one placement per
-// worm count (-short: L 1..2, instances up to 4,000 states), and with
-// WORMCHECK_LONG=1 both tiers with L 1..6, B 1..4 and two placements per worm count. It fails if a reduction loses or invents a
-// deadlock, a witness that does not replay, or a lasso, and if no instance deadlocks
-// (the comparison would be vacuous).
-func TestReductionsAgainstUnreduced(t *testing.T) {
-	long := os.Getenv("WORMCHECK_LONG") == "1"
-	nets, maxL, maxB, count, limit := twinNetworks[0], 3, 2, 1, 100_000
-	if long {
-		nets, maxL, maxB, count, limit = append(slices.Clone(twinNetworks[0]), twinNetworks[1]...), 6, 4, 2, 400_000
-	} else if testing.Short() {
-		maxL, limit = 2, 4_000
-	}
-	var tally struct {
-		instances, skipped, global, local, lassos, acyclic, merged int
-		lowest, lowestLocal, acyclicLocal                          int // LowestVC; deadlocks found through it, through stubborn sets
-		full, compact, reduced                                     int64
-	}
+// twinInstance is one instance of the twin comparison: a relation on a network, the
+// worms of a placement, packet length L, buffer depth B and virtual channels.
+type twinInstance struct {
+	spec, relation string
+	placement      int
+	worms          [][2]topology.NodeID
+	cfg            Config
+	// group numbers the placements (network, relation, worms) in order: the instances
+	// of one group differ only in L, B and VCs.
+	group int
+}
+
+func (in twinInstance) String() string {
+	return fmt.Sprintf("%s %s placement %d %v L%d B%d VCs %d", in.spec, in.relation, in.placement, in.worms,
+		in.cfg.Messages[0].Length, in.cfg.Buffer, in.cfg.VCs)
+}
+
+// eachTwinInstance calls do with every instance of the twin comparison on nets: every
+// built-in relation defined on each network, seeded placements of 1-3 worms (count per
+// worm count) and the network's cycles of worms, with L 1..maxL and B 1..maxB
+// (twinParams), in a fixed order.
+func eachTwinInstance(t *testing.T, nets []twinNetwork, maxL, maxB, count int, do func(twinInstance)) {
+	group := -1
 	for ni, net := range nets {
-		spec := net.spec
-		g, err := topology.Parse(spec)
+		g, err := topology.Parse(net.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -483,62 +496,142 @@ func TestReductionsAgainstUnreduced(t *testing.T) {
 				continue // not defined on this network
 			}
 			for pi, p := range append(twinPlacements(g, rel, 3, count, uint64(ni*100+ri)), cycles...) {
-				var msgs []Message
-				for _, w := range p {
-					msgs = append(msgs, Unicast(w[0], w[1], 1))
-				}
+				group++
 				for _, lbv := range twinParams(maxL, maxB, rel.VCs()) {
-					l, b, vcs := lbv[0], lbv[1], lbv[2]
-					{
-						for i := range msgs {
-							msgs[i].Length = l
-						}
-						cfg := NewRelationConfig(rel, vcs, b, AllPort, slices.Clone(msgs))
-						cfg.Net = GridNetwork{g}
-						f, ok, err := twin(cfg, limit)
-						if err != nil {
-							t.Fatalf("%s %s placement %d %v L%d B%d VCs %d: %v", spec, name, pi, p, l, b, vcs, err)
-						}
-						if !ok {
-							tally.skipped++
-							continue
-						}
-						tally.instances++
-						tally.full += f.full
-						tally.compact += f.compact
-						tally.reduced += f.reduced
-						if f.global {
-							tally.global++
-						}
-						if f.local {
-							tally.local++
-						}
-						if f.lasso {
-							tally.lassos++
-						}
-						if f.acyclic {
-							tally.acyclic++
-						}
-						if f.merged {
-							tally.merged++
-						}
-						if f.lowest {
-							tally.lowest++
-						}
-						if f.lowest && f.local {
-							tally.lowestLocal++
-						}
-						if f.acyclic && f.local {
-							tally.acyclicLocal++
-						}
+					var msgs []Message
+					for _, w := range p {
+						msgs = append(msgs, Unicast(w[0], w[1], lbv[0]))
 					}
+					cfg := NewRelationConfig(rel, lbv[2], lbv[1], AllPort, msgs)
+					cfg.Net = GridNetwork{g}
+					do(twinInstance{spec: net.spec, relation: name, placement: pi, worms: p, cfg: cfg, group: group})
 				}
 			}
 		}
 	}
-	t.Logf("%d instances agree (%d skipped over %d states): %d with a global deadlock, %d with a local one, %d lassos, %d acyclic (%d deadlocking, found through stubborn sets), %d on the lowest free VC (%d deadlocking), %d with relation VCs taken alike; states full %d, lean %d, stubborn sets on acyclic ones %d",
-		tally.instances, tally.skipped, limit, tally.global, tally.local, tally.lassos, tally.acyclic, tally.acyclicLocal, tally.lowest, tally.lowestLocal, tally.merged, tally.full, tally.compact, tally.reduced)
-	if tally.local == 0 || tally.lassos == 0 || tally.acyclicLocal == 0 || tally.merged == 0 {
+}
+
+// twinTally counts the instances of the twin comparison and what they reached.
+type twinTally struct {
+	instances, skipped, global, local, lassos, acyclic, merged int
+	lowest, lowestLocal, acyclicLocal                          int // LowestVC; deadlocks found through it, through stubborn sets
+	full, compact, reduced                                     int64
+}
+
+func (t *twinTally) add(f twinFigures) {
+	t.instances++
+	t.full, t.compact, t.reduced = t.full+f.full, t.compact+f.compact, t.reduced+f.reduced
+	for _, c := range []struct {
+		n  *int
+		on bool
+	}{{&t.global, f.global}, {&t.local, f.local}, {&t.lassos, f.lasso}, {&t.acyclic, f.acyclic}, {&t.merged, f.merged},
+		{&t.lowest, f.lowest}, {&t.lowestLocal, f.lowest && f.local}, {&t.acyclicLocal, f.acyclic && f.local}} {
+		if c.on {
+			*c.n++
+		}
+	}
+}
+
+// twinShard reads WORMCHECK_SHARD=i/n: this run compares the placements (groups of
+// instances) whose index is i modulo n (0/1, all of them, when unset).
+func twinShard(t *testing.T) (i, n int) {
+	s := os.Getenv("WORMCHECK_SHARD")
+	if s == "" {
+		return 0, 1
+	}
+	a, b, _ := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		t.Fatalf("WORMCHECK_SHARD=%q: want i/n with 0 <= i < n", s)
+	}
+	return i, n
+}
+
+// twinLongBudget is the budget of one instance of the long tier: WORMCHECK_TWIN_STATES
+// states of the full model (default 10,000) and WORMCHECK_TWIN_BUDGET of time (default
+// 5s).
+func twinLongBudget(t *testing.T) (states int, per time.Duration) {
+	states, per = 10_000, 5*time.Second
+	if s := os.Getenv("WORMCHECK_TWIN_STATES"); s != "" {
+		var err error
+		if states, err = strconv.Atoi(s); err != nil || states < 1 {
+			t.Fatalf("WORMCHECK_TWIN_STATES=%q: want a positive number of states", s)
+		}
+	}
+	if s := os.Getenv("WORMCHECK_TWIN_BUDGET"); s != "" {
+		var err error
+		if per, err = time.ParseDuration(s); err != nil || per <= 0 {
+			t.Fatalf("WORMCHECK_TWIN_BUDGET=%q: want a positive duration such as 30s", s)
+		}
+	}
+	return states, per
+}
+
+// TestReductionsAgainstUnreduced runs the twin comparison (eachTwinInstance): the first
+// network tier with L 1..3, B 1..2 and one placement per worm count (-short: L 1..2,
+// instances up to 4,000 states), and with WORMCHECK_LONG=1 both tiers with L 1..6,
+// B 1..4 and two placements per worm count (22,080 instances), each within the budget
+// of twinLongBudget, one log line each. WORMCHECK_SHARD=i/n compares every n-th
+// placement from the i-th, so that n runs share the long tier at a deeper budget
+// (docs/semantics.md). An instance over its budget is skipped and logged with the
+// states it had reached, and so are the larger L and B of the same worms and VCs (the
+// full model's states grow with both): skipped, never counted as agreeing. It fails if a
+// reduction loses or invents a deadlock, a witness that does not replay, or a lasso,
+// and, run whole, if no instance deadlocks (the comparison would be vacuous).
+func TestReductionsAgainstUnreduced(t *testing.T) {
+	long := os.Getenv("WORMCHECK_LONG") == "1"
+	nets, maxL, maxB, count := twinNetworks[0], 3, 2, 1
+	budget, per := twinBudget{states: 100_000}, time.Duration(0)
+	if long {
+		nets, maxL, maxB, count = append(slices.Clone(twinNetworks[0]), twinNetworks[1]...), 6, 4, 2
+		budget.states, per = twinLongBudget(t)
+	} else if testing.Short() {
+		maxL, budget.states = 2, 4_000
+	}
+	shard, shards := twinShard(t)
+	var tally twinTally
+	index := -1
+	var over [][3]int // L, B and VCs of the current group's instances over the budget
+	group := -1
+	eachTwinInstance(t, nets, maxL, maxB, count, func(in twinInstance) {
+		if index++; in.group%shards != shard {
+			return
+		}
+		if in.group != group {
+			group, over = in.group, over[:0]
+		}
+		l, b, v := in.cfg.Messages[0].Length, in.cfg.Buffer, in.cfg.VCs
+		for _, o := range over {
+			if o[0] <= l && o[1] <= b && o[2] == v {
+				// the full model's states grow with L and B
+				tally.skipped++
+				t.Logf("instance %d, %v: SKIPPED, at least as large as L%d B%d of the same worms, which was over its budget", index, in, o[0], o[1])
+				return
+			}
+		}
+		start := time.Now()
+		if per > 0 {
+			budget.deadline = start.Add(per)
+		}
+		f, ok, err := twin(in.cfg, budget)
+		if err != nil {
+			t.Fatalf("%v: %v", in, err)
+		}
+		if !ok {
+			tally.skipped++
+			over = append(over, [3]int{l, b, v})
+			t.Logf("instance %d, %v: SKIPPED, over its budget (%d states, %v) at %d states of the full model", index, in, budget.states, per, f.full)
+			return
+		}
+		tally.add(f)
+		if long {
+			t.Logf("instance %d, %v: agree; states full %d, lean %d, stubborn %d; %.2fs", index, in, f.full, f.compact, f.reduced, time.Since(start).Seconds())
+		}
+	})
+	t.Logf("shard %d/%d: %d instances agree (%d skipped over their budget): %d with a global deadlock, %d with a local one, %d lassos, %d acyclic (%d deadlocking, found through stubborn sets), %d on the lowest free VC (%d deadlocking), %d with relation VCs taken alike; states full %d, lean %d, stubborn sets on acyclic ones %d",
+		shard, shards, tally.instances, tally.skipped, tally.global, tally.local, tally.lassos, tally.acyclic, tally.acyclicLocal, tally.lowest, tally.lowestLocal, tally.merged, tally.full, tally.compact, tally.reduced)
+	if shards == 1 && (tally.local == 0 || tally.lassos == 0 || tally.acyclicLocal == 0 || tally.merged == 0) {
 		t.Fatal("no instance deadlocks, none through stubborn sets, none livelocks or none has relation VCs taken alike: the comparison is vacuous")
 	}
 }

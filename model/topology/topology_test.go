@@ -1,10 +1,11 @@
 package topology
 
 import (
-	"math"
-	"strconv"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/wormcheck/wormcheck/model/topology/topologytest"
 
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
@@ -220,39 +221,55 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// fuzzMaxNodes bounds the networks the fuzz targets build: about a millisecond each, so
-// that every input is checked quickly and a run's end never waits on one (a torus of a
-// million nodes takes a second to build; the size limits have their own tests).
-const fuzzMaxNodes = 1 << 14
+// fuzzMaxNodes and fuzzNodes bound the networks the fuzz targets build
+// (topologytest.NodesBound).
+const fuzzMaxNodes = topologytest.FuzzMaxNodes
 
-// fuzzNodes bounds from above the nodes a topology spec asks for, from its numbers,
-// without building it: 2^n for a hypercube, k^n·n for a fat tree, the square of the
-// product for a dragonfly (a·(a·h+1) routers, p terminals each), the product of the
-// sides for the rest; a fault list after "/" is left out.
-func fuzzNodes(spec string) float64 {
-	if i := strings.IndexByte(spec, '/'); i >= 0 {
-		spec = spec[:i]
+func fuzzNodes(spec string) float64 { return topologytest.NodesBound(spec) }
+
+// FuzzParseHuge reaches the size paths FuzzParse skips. A mesh, torus or hypercube spec
+// of more than MaxNodes nodes (counted from its numbers, exactly for these kinds) is
+// refused in one line before anything is built: the refusal allocates less than 64 KiB
+// (a count, not a clock, so the bound holds on any machine), and GridSize says it has no
+// size. On every such spec small enough to build, GridSize — which counts without
+// building, for the memory budgets — gives the nodes and channels Parse builds, and
+// refuses what Parse refuses.
+func FuzzParseHuge(f *testing.F) {
+	for _, s := range []string{"torus:100000x100000", "hypercube:40", "mesh:4096x4096", "torus:1025x1024", "mesh:2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2x2",
+		"torus:3x5", "mesh:7", "hypercube:9", "torus:2x2x3", "mesh:4x4/faults=0-1", "torus:99999999999999999999x2"} {
+		f.Add(s)
 	}
-	var nums []float64
-	for _, f := range strings.FieldsFunc(spec, func(r rune) bool { return r < '0' || r > '9' }) {
-		n, err := strconv.ParseFloat(f, 64)
-		if err != nil || n > 1e9 {
-			return math.Inf(1)
+	f.Fuzz(func(t *testing.T, spec string) {
+		kind, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
+		if kind != "mesh" && kind != "torus" && kind != "hypercube" {
+			return
 		}
-		nums = append(nums, max(n, 1))
-	}
-	prod := 1.0
-	for _, n := range nums {
-		prod *= n
-	}
-	s := strings.TrimSpace(strings.ToLower(spec))
-	switch {
-	case strings.HasPrefix(s, "hypercube") && len(nums) > 0:
-		return math.Pow(2, nums[0])
-	case strings.HasPrefix(s, "fattree") && len(nums) > 1:
-		return math.Pow(nums[0], nums[1]) * nums[1]
-	case strings.HasPrefix(s, "dragonfly"):
-		return prod * prod
-	}
-	return prod
+		n := fuzzNodes(spec)
+		switch {
+		case n <= fuzzMaxNodes:
+			nodes, channels, ok := GridSize(spec)
+			g, err := Parse(spec)
+			if ok != (err == nil && !strings.Contains(spec, FaultsSep)) {
+				t.Fatalf("%q: GridSize ok=%v, Parse error %v", spec, ok, err)
+			}
+			if ok && (int64(g.Nodes()) != nodes || int64(g.Channels()) != channels) {
+				t.Fatalf("%q: GridSize %d nodes, %d channels; Parse built %d, %d", spec, nodes, channels, g.Nodes(), g.Channels())
+			}
+		case n > MaxNodes:
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := Parse(spec)
+			runtime.ReadMemStats(&after)
+			if err == nil || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q (%g nodes): Parse error %v; want a one-line refusal", spec, n, err)
+			}
+			if d := after.TotalAlloc - before.TotalAlloc; d > 64<<10 {
+				t.Fatalf("%q (%g nodes): the refusal allocated %d bytes", spec, n, d)
+			}
+			if _, _, ok := GridSize(spec); ok {
+				t.Fatalf("%q (%g nodes): GridSize counts a network Parse refuses", spec, n)
+			}
+		}
+		// Between the two: a valid network of up to a million nodes, a second to build.
+	})
 }

@@ -82,7 +82,9 @@ Flags:
   --json        one object: version, command, topology, type, h, delta, "subnetworks"
                 (count), "dcns" (count), "node_level", "link_level", witnesses, properties,
                 and every DDN's members
-  --svg F       draw the DDNs (one colour each) and the DCN blocks to F
+  --svg F       draw the partition to F: a panel of the members and DCN blocks, then
+                one panel per DDN with its own channels (at most 16 panels, a window
+                of at most 24x24 nodes around what a violation names)
   --max-memory MiB, --time-limit D
                   stop inconclusive (exit 3) when the heap outgrows MiB (default 3/4 of
                   the memory available) or after D; Ctrl-C and SIGTERM do the same
