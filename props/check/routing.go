@@ -115,9 +115,13 @@ Two sufficient conditions answer first when they apply:
          cycle (Duato) — for relations that name escape channels (duato, or a routing
          file with "escape_vcs").
 
-Otherwise an exact search decides. A violation prints a configuration with the fewest
-worms, then the fewest channels (when proving that would pass an eighth of the search
-bound, it says how far the proof went), the instance it implies (each worm as long
+Otherwise an exact search decides, a deadlock first: on a torus, configurations round
+one ring (worms lined up along a dimension) are built and confirmed before any search,
+and for a relation whose VC 0 is dimension order on minimal routes the escape-ring bound
+says how few worms and channels any configuration has (docs/semantics.md). A violation
+prints a configuration with the fewest worms, then the fewest channels (when proving
+that would pass an eighth of the search bound, or the time limit comes first, it says
+how far the proof went), the instance it implies (each worm as long
 as the channels it holds, buffers of one flit) and the flit moves that put it in place
 from the empty network, confirmed by the flit model; --trace saves them ('wormcheck
 replay F.json' exits 1, 'wormcheck explore F.json' steps through them). A relation on
