@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/wormcheck/wormcheck/model/routing"
@@ -246,7 +247,8 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 		if dl, ok := deadline(ctx); ok && first != nil {
 			// With a configuration in hand, the search for smaller ones stops a margin
 			// before the caller's deadline, so that the answer is in within it.
-			c, cancel := context.WithDeadlineCause(ctx, dl.Add(-answerMargin), fmt.Errorf("%v before the deadline, to answer within it", answerMargin))
+			m := marginBefore(time.Until(dl))
+			c, cancel := context.WithDeadlineCause(ctx, dl.Add(-m), fmt.Errorf("%v before the deadline, to answer within it", m))
 			defer cancel()
 			fctx = c
 		}
@@ -263,7 +265,7 @@ func Decide(rel routing.Relation, opt Options) (*Decision, error) {
 	// a configuration as small as the scout's: the scout's is the answer, not proved
 	// minimal.
 	full.Verdict, full.Configuration, full.Minimal, full.FewestWorms, full.FoundFirst = props.Violated, first, false, false, true
-	full.NotMinimal = fmt.Sprintf("the search for smaller ones stopped: %s", ruledOutText(full.WormsRuledOut, full.Bound))
+	full.NotMinimal = "the search for smaller ones stopped: " + ruledOutText(full.WormsRuledOut, strings.TrimPrefix(full.Bound, "stopped: "))
 	full.Bound, full.Exhausted = "", false
 	return &full, nil
 }
@@ -618,8 +620,16 @@ func searchByChannels(d *Decision, f *finder, opt Options, k, maxC, minLasso int
 }
 
 // answerMargin is how long before the caller's deadline the search for configurations
-// smaller than the scout's stops.
+// smaller than the scout's stops, at most: realising and reporting the answer takes
+// well under it.
 const answerMargin = 2 * time.Second
+
+// marginBefore returns the margin before a deadline left away: answerMargin, or a
+// tenth of what is left where that is less (a one-second limit still gives the search
+// for smaller configurations 0.9 s rather than none), rounded to milliseconds.
+func marginBefore(left time.Duration) time.Duration {
+	return min(answerMargin, max(left/10, 0)).Round(time.Millisecond)
+}
 
 // defaultMaxStates is the header-state bound of a decision not given one: about 1.3 GB
 // at its peak (bytesPerHeaderState).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wormcheck/wormcheck/model/routing"
 	"github.com/wormcheck/wormcheck/model/topology"
@@ -573,4 +574,18 @@ func mustGrid(t testing.TB, spec string) *topology.Network {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// TestMarginBefore: the search for configurations smaller than the scout's stops 2 s
+// before a distant deadline and a tenth of the time left before a near one, never
+// after it.
+func TestMarginBefore(t *testing.T) {
+	for _, c := range []struct{ left, want time.Duration }{
+		{60 * time.Second, 2 * time.Second}, {20 * time.Second, 2 * time.Second},
+		{time.Second, 100 * time.Millisecond}, {0, 0}, {-time.Second, 0},
+	} {
+		if got := marginBefore(c.left); got != c.want {
+			t.Errorf("marginBefore(%v) = %v, want %v", c.left, got, c.want)
+		}
+	}
 }
