@@ -63,6 +63,7 @@ func TestEscapeBoundMeetsExhaustive(t *testing.T) {
 		{"torus:7", "duato-nodateline", 4, 7, false},
 		{"torus:10", "duato-nodateline", 3, 10, false},
 		{"torus:3x4", "duato-nodateline", 6, 8, false},
+		{"torus:4x3", "duato-nodateline", 6, 8, false},
 	}
 	for _, c := range cases {
 		rel := relation(t, c.topo, c.rel)

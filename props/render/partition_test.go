@@ -20,7 +20,8 @@ func subnetworks(subs []partition.Subnetwork) []props.Subnetwork {
 }
 
 // TestDDNPicture draws the Type III partition of 001 Figure 3 (16x16 torus, h = 4,
-// delta = 2): eight DDNs in eight colours over sixteen dashed DCN blocks.
+// delta = 2): eight DDNs in eight colours, each in its own panel, beside a panel of the
+// sixteen dashed DCN blocks.
 func TestDDNPicture(t *testing.T) {
 	g, err := topology.NewTorus(16, 16)
 	if err != nil {
@@ -48,6 +49,16 @@ func TestDDNPicture(t *testing.T) {
 	}
 	if len(colours) != len(ddns) {
 		t.Errorf("%d colours for %d subnetworks", len(colours), len(ddns))
+	}
+	// Small multiples: a panel per DDN, headed by its name, with only its own channels
+	// in colour (one <g id="subI"> each), so no link carries several colours.
+	for _, s := range ddns {
+		if !strings.Contains(string(pic), ">"+s.Name+": directed, 16 members</text>") {
+			t.Errorf("no panel headed %s", s.Name)
+		}
+	}
+	if n := strings.Count(string(pic), "<g id=\"sub"); n != len(ddns) {
+		t.Errorf("%d subnetwork groups, want %d", n, len(ddns))
 	}
 	golden(t, "ddn-typeIII-16x16.svg", pic)
 	if _, err := render.Partition(&props.PartitionEvidence{Grid: g, DDNs: []props.Subnetwork{{Name: "bad", Nodes: []topology.NodeID{999}}}}); err == nil {
