@@ -197,18 +197,23 @@ func FuzzMapSizes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, k, n, c, x, y, size, vcs int64) {
 		text := fmt.Sprintf("topology = %s; k = %d; n = %d; c = %d; x = %d; y = %d; xr = %d; yr = %d; packet_size = %d; num_vcs = %d; vc_buf_size = %d; routing_function = dim_order;\n",
 			kinds[int(kind)%len(kinds)], k, n, c, x, y, x, y, size, vcs, size)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		cfg, err := Parse([]byte(text))
-		if err == nil {
-			_, err = cfg.Map("d")
+		var err error
+		least := uint64(1 << 63)
+		for range 3 { // the least of three: another goroutine's allocation does not count
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			var cfg Config
+			if cfg, err = Parse([]byte(text)); err == nil {
+				_, err = cfg.Map("d")
+			}
+			runtime.ReadMemStats(&after)
+			least = min(least, after.TotalAlloc-before.TotalAlloc)
 		}
-		runtime.ReadMemStats(&after)
 		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("%s: error of several lines: %q", text, err)
 		}
-		if d := after.TotalAlloc - before.TotalAlloc; d > 256<<10 {
-			t.Fatalf("%s: reading and mapping allocated %d bytes", text, d)
+		if least > 256<<10 {
+			t.Fatalf("%s: reading and mapping allocated %d bytes", text, least)
 		}
 	})
 }

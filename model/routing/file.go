@@ -176,6 +176,9 @@ type FileRelation struct {
 	// turns. Turn-rule relations offer only viable outputs.
 	viable []uint64
 	ports  int
+	// forbidden[(v*(ports+1)+in)*ports+out] (bit set): a rule forbids the turn in->out
+	// at router v (in = ports: at its source).
+	forbidden []uint64
 	// source is the file as JSON (re-encoded from what was parsed), so that a saved
 	// trace can carry the relation it was found with.
 	source json.RawMessage
@@ -640,6 +643,44 @@ const maxLookaheadNodes = 4096
 
 // allowed reports whether no rule at v forbids the turn in->port.
 func (r *FileRelation) allowed(v topology.NodeID, in, port int) bool {
+	if in == dirLocal {
+		in = r.ports
+	}
+	i := (int(v)*(r.ports+1)+in)*r.ports + port
+	return r.forbidden[i/64]&(1<<(i%64)) == 0
+}
+
+// computeForbidden fills the table of turns the rules forbid: every rule once, at
+// every router its selector matches. Cost O(rules x routers x turns named), so that
+// asking whether a turn is allowed no longer scans the rules (computeViable asks
+// O(routers^2 x ports^2) times: 400 rules on a 32x32 mesh took 18 s).
+func (r *FileRelation) computeForbidden() {
+	n, w := r.m.g.Nodes(), r.ports+1
+	r.forbidden = make([]uint64, (n*w*r.ports+63)/64)
+	for k := range r.rules {
+		ru := &r.rules[k]
+		for v := topology.NodeID(0); int(v) < n; v++ {
+			if !ru.sel.matches(&r.m, v) {
+				continue
+			}
+			for _, t := range ru.forbid {
+				in := t[0]
+				if in == dirLocal {
+					in = r.ports
+				}
+				if in < 0 || in > r.ports || t[1] < 0 || t[1] >= r.ports {
+					continue // a port the network does not have: no turn to forbid
+				}
+				i := (int(v)*w+in)*r.ports + t[1]
+				r.forbidden[i/64] |= 1 << (i % 64)
+			}
+		}
+	}
+}
+
+// allowedByRules is allowed by scanning the rules: the twin computeForbidden's table is
+// checked against.
+func (r *FileRelation) allowedByRules(v topology.NodeID, in, port int) bool {
 	for k := range r.rules {
 		ru := &r.rules[k]
 		if !ru.sel.matches(&r.m, v) {
@@ -679,6 +720,7 @@ func (r *FileRelation) computeViable() error {
 		return lookaheadTooLarge(g)
 	}
 	r.ports = 2 * g.Dims()
+	r.computeForbidden()
 	w := r.ports + 1
 	r.viable = make([]uint64, (n*n*w+63)/64)
 	byDist := make([][]topology.NodeID, 0)

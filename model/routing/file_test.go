@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -191,5 +192,130 @@ func TestFileEmptyRulesRoundTrip(t *testing.T) {
 	a, b := rel.Route(h, nil), again.Route(h, nil)
 	if len(a) != 2 || len(a) != len(b) {
 		t.Fatalf("outputs at (0,0) to (2,2): first %v, re-read %v; want both productive directions", a, b)
+	}
+}
+
+// FuzzParseFileSizes reaches a routing file's size paths: a file of any number of turn
+// rules, vc_rules and table rows (up to a few past each limit), any vcs, on meshes of up
+// to 24x24 routers and of 65x65 to 80x80 (past the 4096 routers turn rules allow). ParseFile refuses exactly
+// what passes a limit, in one line naming it, and accepts the rest with the VCs the
+// file gives.
+func FuzzParseFileSizes(f *testing.F) {
+	f.Add(uint16(3), uint16(0), uint32(0), int64(2), uint8(4))
+	f.Add(uint16(MaxFileRules+1), uint16(0), uint32(0), int64(1), uint8(3))
+	f.Add(uint16(0), uint16(MaxFileRules+1), uint32(0), int64(2), uint8(3))
+	f.Add(uint16(0), uint16(0), uint32(MaxTableRows+1), int64(1), uint8(2))
+	f.Add(uint16(1), uint16(0), uint32(0), int64(MaxFileVCs+1), uint8(3))
+	f.Add(uint16(1), uint16(0), uint32(0), int64(1), uint8(65))
+	f.Fuzz(func(t *testing.T, rules, vcRules uint16, rows uint32, vcs int64, side uint8) {
+		rules, vcRules = rules%(MaxFileRules+4), vcRules%(MaxFileRules+4)
+		rows %= MaxTableRows + 4
+		if rows > 0 {
+			rules, vcRules = 0, 0 // a file has a table or rules, not both
+		}
+		// Up to 24x24, or past the 4096 routers turn rules allow (refused before the
+		// lookahead, whose cost grows with the square of the routers, is computed).
+		k := 2 + int(side)%23
+		if side%2 == 1 {
+			k = 65 + int(side)%16
+		}
+		g, err := topology.NewMesh(k, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, `{"format": "wormcheck-routing/1", "name": "sizes", "vcs": %d`, vcs)
+		if rows > 0 {
+			b.WriteString(`, "table": [`)
+			for i := range rows {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"router": "(0,0)", "out": ["east"]}`)
+			}
+			b.WriteString(`]`)
+		} else {
+			b.WriteString(`, "rules": [`)
+			for i := range rules {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"forbid": ["north->west"]}`)
+			}
+			b.WriteString(`], "vc_rules": [`)
+			for i := range vcRules {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"in": "*", "out": "*", "vcs": [0]}`)
+			}
+			b.WriteString(`]`)
+		}
+		b.WriteString("}")
+		rel, err := ParseFile([]byte(b.String()), g)
+		over := vcs < 0 || vcs > MaxFileVCs || int(rules) > MaxFileRules || int(vcRules) > MaxFileRules || int(rows) > MaxTableRows ||
+			(rows == 0 && g.Nodes() > maxLookaheadNodes)
+		switch {
+		case err != nil && strings.Contains(err.Error(), "\n"):
+			t.Fatalf("error of several lines: %q", err)
+		case over && err == nil:
+			t.Fatalf("%d rules, %d vc_rules, %d rows, vcs %d on %s: accepted past a limit", rules, vcRules, rows, vcs, g.Spec())
+		case !over && rows == 0 && err != nil:
+			t.Fatalf("%d rules, %d vc_rules, vcs %d on %s: refused within the limits: %v", rules, vcRules, vcs, g.Spec(), err)
+		case err == nil && rel.VCs() != max(int(vcs), 1): // 0 is the default, one VC
+			t.Fatalf("vcs %d read as %d", vcs, rel.VCs())
+		}
+	})
+}
+
+// TestForbiddenTableTwin: the table of forbidden turns (computeForbidden) answers as
+// scanning the rules does (allowedByRules) for every router, input and output, on the
+// example files and on files of many overlapping rules with selectors, on a mesh, a
+// torus and a hypercube.
+func TestForbiddenTableTwin(t *testing.T) {
+	var files [][]byte
+	for _, name := range []string{"two-turns.json", "west-first.json", "odd-even-turns.json"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, data)
+	}
+	files = append(files, []byte(`{"format": "wormcheck-routing/1", "name": "many", "rules": [
+		{"forbid": ["north->west", "local->east"]},
+		{"nodes": {"row": "odd"}, "forbid": ["south->east", "west->north"]},
+		{"nodes": {"column": "even"}, "forbid": ["east->south"]},
+		{"nodes": {"at": ["(1,1)", "(2,0)"]}, "forbid": ["local->north", "north->east"]}]}`))
+	n, parsed := 0, 0
+	for _, spec := range []string{"mesh:3x3", "mesh:4x4", "torus:5x3", "mesh:6x5"} {
+		g := grid(t, spec)
+		for _, data := range files {
+			rel, err := ParseFile(data, g)
+			if err != nil {
+				t.Logf("%s: %v", spec, err)
+				continue // a rule this network cannot take
+			}
+			parsed++
+			fr, ok := rel.(*FileRelation)
+			if e, isEsc := rel.(*escapingFile); isEsc {
+				fr, ok = e.FileRelation, true
+			}
+			if !ok || fr.table != nil {
+				continue
+			}
+			for v := topology.NodeID(0); int(v) < g.Nodes(); v++ {
+				for in := dirLocal; in < fr.ports; in++ {
+					for port := 0; port < fr.ports; port++ {
+						n++
+						if a, b := fr.allowed(v, in, port), fr.allowedByRules(v, in, port); a != b {
+							t.Fatalf("%s at %s, %d->%d: table says %v, the rules %v", spec, g.NodeName(v), in, port, a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+	if parsed < 13 || n == 0 {
+		t.Fatalf("%d files parsed, %d turns compared", parsed, n)
 	}
 }
