@@ -95,9 +95,16 @@ type allocator struct {
 	grants        []int32 // per resource: the requester granted this iteration
 	bits          islipBits
 	// bestIn and bestOut are the separable arbiters' current winners (request indices,
-	// -1 none); touched and touched2 the ports they were set for.
+	// -1 none) and keyIn, keyOut their ranks (see rank); touched and touched2 the ports
+	// they were set for.
 	bestIn, bestOut   []int32
+	keyIn, keyOut     []int64
 	touched, touched2 []int32
+	// granted lists the requesters granted by the last allocation (what clear resets).
+	granted []int32
+	// offered: the last request came from offer, with rank offerKey at its requester.
+	offered  bool
+	offerKey int64
 }
 
 func newAllocator(kind Allocator, nin, nout, iters int) *allocator {
@@ -108,6 +115,7 @@ func newAllocator(kind Allocator, nin, nout, iters int) *allocator {
 	a.gptr, a.aptr = make([]int32, nout), make([]int32, nin)
 	a.ptrIn, a.ptrOut = make([]int32, nin), make([]int32, nout)
 	a.bestIn, a.bestOut = filled(nin, -1), filled(nout, -1)
+	a.keyIn, a.keyOut = make([]int64, nin), make([]int64, nout)
 	return a
 }
 
@@ -121,15 +129,47 @@ func filled(n int, v int32) []int32 {
 
 // clear drops the requests and grants of the last allocation (not the pointers).
 func (a *allocator) clear() {
-	for _, r := range a.reqs {
-		a.inMatch[r.in] = -1
-		a.outMatch[r.out] = -1
+	for _, in := range a.granted {
+		a.outMatch[a.inMatch[in]] = -1
+		a.inMatch[in] = -1
 	}
+	a.granted = a.granted[:0]
 	a.reqs = a.reqs[:0]
+	a.offered = false
+}
+
+// match grants resource out to requester in.
+func (a *allocator) match(in, out int32) {
+	a.inMatch[in], a.outMatch[out] = out, in
+	a.granted = append(a.granted, in)
 }
 
 func (a *allocator) add(in, out, label, inPri, outPri int32) {
 	a.reqs = append(a.reqs, request{in, out, label, inPri, outPri})
+	a.offered = false
+}
+
+// offer adds the request of requester in for resource out with input priority pri
+// (label and output priority 0), as add does. A separable input-first allocator keeps
+// only the best of the requests one requester offers in a row: its first stage picks,
+// for each requester, the request that supersedes the requester's others, so the ones
+// dropped here could win nothing, and two that tie are the same request. The grants
+// and pointers are those of adding every request.
+func (a *allocator) offer(in, out, pri int32) {
+	if a.kind != SeparableInputFirst {
+		a.add(in, out, 0, pri, 0)
+		return
+	}
+	k := rank(out, pri, a.ptrIn[in], a.nout)
+	if n := len(a.reqs); a.offered && a.reqs[n-1].in == in {
+		if k > a.offerKey {
+			a.reqs[n-1] = request{in: in, out: out, inPri: pri}
+			a.offerKey = k
+		}
+		return
+	}
+	a.reqs = append(a.reqs, request{in: in, out: out, inPri: pri})
+	a.offered, a.offerKey = true, k
 }
 
 // find returns the index of the request (in, out), or -1.
@@ -157,7 +197,26 @@ func (a *allocator) label(in, out int32) int32 {
 // over one from p2 with pri2 at a round-robin arbiter of size positions whose pointer
 // is at ptr: higher priority first, then the first position at or after the pointer.
 func supersedes(p1, pri1, p2, pri2, ptr, size int32) bool {
-	return pri1 > pri2 || pri1 == pri2 && (p1-ptr+size)%size < (p2-ptr+size)%size
+	return rank(p1, pri1, ptr, size) > rank(p2, pri2, ptr, size)
+}
+
+// rank orders the requests at one round-robin arbiter as supersedes does, as one
+// number: the priority above, and below it how early position pos (0 <= pos < size)
+// comes in the round from pointer ptr (0 <= ptr < size). A higher rank supersedes.
+func rank(pos, pri, ptr, size int32) int64 {
+	d := pos - ptr
+	if d < 0 {
+		d += size
+	}
+	return int64(pri)<<32 + int64(size-1-d)
+}
+
+// wrap returns the position after pos (0 <= pos < size) round an arbiter of size.
+func wrap(pos, size int32) int32 {
+	if pos++; pos == size {
+		return 0
+	}
+	return pos
 }
 
 // allocate computes the grants of the requests added since clear.
@@ -204,7 +263,7 @@ func (a *allocator) islip() {
 			if out < 0 {
 				continue
 			}
-			a.inMatch[in], a.outMatch[out] = out, in
+			a.match(in, out)
 			b.match(in)
 			if iter == 0 {
 				a.gptr[out] = (in + 1) % a.nin
@@ -320,58 +379,66 @@ func firstSet(set, exclude []uint64, ptr, size int32) int32 {
 
 // separable runs a separable allocation: inputFirst picks one resource per requester,
 // then one requester per resource among those picks; otherwise resources pick first.
-// Each arbiter's winner is the request that supersedes every other of its port, an
-// order that does not depend on the order requests come in, so one pass over the
-// requests finds every first-side winner and one pass over those every grant. Cost
-// O(requests).
+// Each arbiter's winner is the request of highest rank at its port (the one that
+// supersedes every other), an order that does not depend on the order requests come in
+// (two of equal rank at a port are the same pair: the first added stays), so one pass
+// over the requests finds every first-side winner and one pass over those every grant.
+// Cost O(requests).
 func (a *allocator) separable(inputFirst bool) {
-	side := func(r request, firstSide bool) (port, other, pri int32) {
-		if firstSide == inputFirst {
-			return r.in, r.out, r.inPri
-		}
-		return r.out, r.in, r.outPri
-	}
 	firstPtr, secondPtr := a.ptrIn, a.ptrOut
 	firstSize, secondSize := a.nout, a.nin // an arbiter of the first side chooses among the other side
 	best1, best2 := a.bestIn, a.bestOut
+	key1, key2 := a.keyIn, a.keyOut
 	if !inputFirst {
 		firstPtr, secondPtr = secondPtr, firstPtr
 		firstSize, secondSize = secondSize, firstSize
 		best1, best2 = best2, best1
+		key1, key2 = key2, key1
 	}
-	// First stage: one winner per port of the first side.
+	// First stage: one winner per port p of the first side, among the others o.
 	touched := a.touched[:0]
-	for i, r := range a.reqs {
-		p, o, pri := side(r, true)
-		b := best1[p]
-		if b < 0 {
+	for i := range a.reqs {
+		r := &a.reqs[i]
+		p, o, pri := r.in, r.out, r.inPri
+		if !inputFirst {
+			p, o, pri = r.out, r.in, r.outPri
+		}
+		k := rank(o, pri, firstPtr[p], firstSize)
+		if best1[p] < 0 {
 			touched = append(touched, p)
+		} else if k <= key1[p] {
+			continue
 		}
-		if _, bo, bpri := side(a.reqs[max(b, 0)], true); b < 0 || supersedes(o, pri, bo, bpri, firstPtr[p], firstSize) {
-			best1[p] = int32(i)
-		}
+		best1[p], key1[p] = int32(i), k
 	}
-	// Second stage: each port of the second side picks among the winners that chose it.
+	// Second stage: each port q of the second side picks among the winners that chose it.
 	touched2 := a.touched2[:0]
 	for _, p := range touched {
 		i := best1[p]
 		best1[p] = -1
-		q, o, pri := side(a.reqs[i], false)
-		b := best2[q]
-		if b < 0 {
+		r := &a.reqs[i]
+		q, pri := r.out, r.outPri
+		if !inputFirst {
+			q, pri = r.in, r.inPri
+		}
+		k := rank(p, pri, secondPtr[q], secondSize)
+		if best2[q] < 0 {
 			touched2 = append(touched2, q)
+		} else if k <= key2[q] {
+			continue
 		}
-		if _, bo, bpri := side(a.reqs[max(b, 0)], false); b < 0 || supersedes(o, pri, bo, bpri, secondPtr[q], secondSize) {
-			best2[q] = i
-		}
+		best2[q], key2[q] = i, k
 	}
 	for _, q := range touched2 {
-		w := a.reqs[best2[q]]
+		r := &a.reqs[best2[q]]
 		best2[q] = -1
-		p, o, _ := side(w, true)
-		a.inMatch[w.in], a.outMatch[w.out] = w.out, w.in
-		firstPtr[p] = (o + 1) % firstSize
-		secondPtr[q] = (p + 1) % secondSize
+		a.match(r.in, r.out)
+		p, o := r.in, r.out
+		if !inputFirst {
+			p, o = r.out, r.in
+		}
+		firstPtr[p] = wrap(o, firstSize)
+		secondPtr[q] = wrap(p, secondSize)
 	}
 	a.touched, a.touched2 = touched, touched2
 }

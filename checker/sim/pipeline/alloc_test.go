@@ -59,7 +59,7 @@ func (a *allocator) islipNaive() {
 		group(byIn, in, func(i int32, rs []request) {
 			o := first(rs, a.aptr[i], out, func(r request) bool { return a.grants[r.out] == i })
 			if o >= 0 {
-				a.inMatch[i], a.outMatch[o] = o, i
+				a.match(i, o)
 				if iter == 0 {
 					a.gptr[o] = (i + 1) % a.nin
 					a.aptr[i] = (o + 1) % a.nout
@@ -131,7 +131,7 @@ func (a *allocator) separableNaive(inputFirst bool) {
 		p := first(reqs[lo])
 		for hi < len(reqs) && first(reqs[hi]) == p {
 			r, b := reqs[hi], reqs[best]
-			if hi != best && supersedes(second(r), firstPri(r), second(b), firstPri(b), firstPtr[p], firstSize) {
+			if hi != best && supersedesNaive(second(r), firstPri(r), second(b), firstPri(b), firstPtr[p], firstSize) {
 				best = hi
 			}
 			hi++
@@ -150,13 +150,13 @@ func (a *allocator) separableNaive(inputFirst bool) {
 		q := second(winners[lo])
 		for hi < len(winners) && second(winners[hi]) == q {
 			r, b := winners[hi], winners[best]
-			if hi != best && supersedes(first(r), secondPri(r), first(b), secondPri(b), secondPtr[q], secondSize) {
+			if hi != best && supersedesNaive(first(r), secondPri(r), first(b), secondPri(b), secondPtr[q], secondSize) {
 				best = hi
 			}
 			hi++
 		}
 		w := winners[best]
-		a.inMatch[w.in], a.outMatch[w.out] = w.out, w.in
+		a.match(w.in, w.out)
 		firstPtr[first(w)] = (second(w) + 1) % firstSize
 		secondPtr[q] = (first(w) + 1) % secondSize
 		lo = hi
@@ -194,6 +194,82 @@ func TestSeparableAgainstNaive(t *testing.T) {
 			if !slices.Equal(fast.inMatch, naive.inMatch) || !slices.Equal(fast.outMatch, naive.outMatch) ||
 				!slices.Equal(fast.ptrIn, naive.ptrIn) || !slices.Equal(fast.ptrOut, naive.ptrOut) {
 				t.Fatalf("%v %dx%d round %d: requests %v\nfast  %v %v %v\nnaive %v %v %v", kind, nin, nout, round, naive.reqs,
+					fast.inMatch, fast.ptrIn, fast.ptrOut, naive.inMatch, naive.ptrIn, naive.ptrOut)
+			}
+		}
+	}
+}
+
+// supersedesNaive is supersedes as its definition reads: higher priority first, then
+// the position whose distance round the arbiter from the pointer is smaller.
+func supersedesNaive(p1, pri1, p2, pri2, ptr, size int32) bool {
+	return pri1 > pri2 || pri1 == pri2 && (p1-ptr+size)%size < (p2-ptr+size)%size
+}
+
+// TestSupersedesAgainstNaive compares supersedes (by rank) with its definition over
+// every pair of positions, every pointer and priorities round the ones VC allocation
+// uses (VCPrioritizeEmpty lowers a priority by 2^30).
+func TestSupersedesAgainstNaive(t *testing.T) {
+	pris := []int32{-1 << 30, -1<<30 + 1, -2, -1, 0, 1, 2, 1 << 20}
+	for size := int32(1); size <= 12; size++ {
+		for ptr := int32(0); ptr < size; ptr++ {
+			for p1 := int32(0); p1 < size; p1++ {
+				for p2 := int32(0); p2 < size; p2++ {
+					for _, pri1 := range pris {
+						for _, pri2 := range pris {
+							if got, want := supersedes(p1, pri1, p2, pri2, ptr, size), supersedesNaive(p1, pri1, p2, pri2, ptr, size); got != want {
+								t.Fatalf("supersedes(%d, %d, %d, %d, ptr %d, size %d) = %v, want %v", p1, pri1, p2, pri2, ptr, size, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestOfferAgainstNaive gives every allocator kind its requests through offer, each
+// requester's in a run (now and then one requester's split in two runs or repeated, as
+// a caller might), and its naive twin the same requests through add, and compares every
+// grant and pointer over sequences of allocations: the input-first allocator's dropping
+// of a requester's lesser requests must change nothing.
+func TestOfferAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for k := 0; k < 300; k++ {
+		kind := Allocator(k % 3)
+		nin, nout := 1+rng.IntN(90), 1+rng.IntN(90)
+		fast, naive := newAllocator(kind, nin, nout, 1), newAllocator(kind, nin, nout, 1)
+		for round := 0; round < 20; round++ {
+			fast.clear()
+			naive.clear()
+			var rs []request
+			for _, in := range rng.Perm(nin)[:rng.IntN(nin+1)] {
+				for _, out := range rng.Perm(nout)[:1+rng.IntN(min(nout, 9))] {
+					rs = append(rs, request{in: int32(in), out: int32(out), inPri: int32(rng.IntN(3)) - 1<<30*int32(rng.IntN(2))})
+				}
+			}
+			if len(rs) > 1 && rng.IntN(4) == 0 { // a run split, or a request offered twice
+				i := rng.IntN(len(rs))
+				rs = append(rs, rs[i])
+				if rng.IntN(2) == 0 {
+					rs = append(rs[:i:i], rs[i+1:]...)
+				}
+			}
+			for _, r := range rs {
+				fast.offer(r.in, r.out, r.inPri)
+				naive.add(r.in, r.out, 0, r.inPri, 0)
+			}
+			fast.allocate()
+			switch kind {
+			case ISLIP:
+				naive.islipNaive()
+			default:
+				naive.separableNaive(kind == SeparableInputFirst)
+			}
+			if !slices.Equal(fast.inMatch, naive.inMatch) || !slices.Equal(fast.outMatch, naive.outMatch) ||
+				!slices.Equal(fast.ptrIn, naive.ptrIn) || !slices.Equal(fast.ptrOut, naive.ptrOut) ||
+				!slices.Equal(fast.gptr, naive.gptr) || !slices.Equal(fast.aptr, naive.aptr) {
+				t.Fatalf("%v %dx%d round %d: requests %v\nfast  %v %v %v\nnaive %v %v %v", kind, nin, nout, round, rs,
 					fast.inMatch, fast.ptrIn, fast.ptrOut, naive.inMatch, naive.ptrIn, naive.ptrOut)
 			}
 		}

@@ -216,6 +216,39 @@ func BenchmarkPipelineMesh88(b *testing.B) {
 	}
 }
 
+// BenchmarkPipelineSingle times BookSim2's singleconfig example: one 10-port crossbar
+// (fly:k=10,n=1, dest_tag routing) with 8 VCs of 8 flits, lookahead routing and
+// separable_input_first VC and switch allocators, under uniform traffic of 1-flit
+// packets at 0.306 packets per terminal per cycle (half of BookSim's saturation), one
+// warm-up and three 1000-cycle sample periods. Nearly all of its cycle is VC and switch
+// allocation on the one router, so this is the benchmark of the separable allocator.
+func BenchmarkPipelineSingle(b *testing.B) {
+	g := mustGrid(b, "fly:k=10,n=1")
+	rel, err := routing.Resolve(g, "booksim:dest_tag,vcs=8", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := DefaultRouter()
+	r.VCs, r.RoutingDelay, r.VCAllocator, r.SWAllocator = 8, 0, SeparableInputFirst, SeparableInputFirst
+	pat, _ := ParsePattern("uniform", len(g.Endpoints()), PatternParams{})
+	m := DefaultMeasure()
+	m.WarmupPeriods, m.MaxSamples = 1, 3
+	var cycles int64
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		res, err := Run(Config{Network: g, Terminals: g.Endpoints(), Relation: rel, Router: r, Seed: uint64(i),
+			Traffic: Traffic{Pattern: pat, Rate: 0.306, Sizes: []int{1}, IncludeQueuing: true}, Measure: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cycles += res.Cycles
+	}
+	b.ReportMetric(float64(cycles)/b.Elapsed().Seconds(), "cycles/s")
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cycles)/cpu, "cycles/cpu-s")
+	}
+}
+
 // TestSaturatedPermutationsMatchBookSim pins whole runs to BookSim2's own: with a
 // permutation pattern and an injection rate of 1 packet a cycle, BookSim's experiment
 // draws nothing at random, so the simulator, cycle for cycle the same machine, must

@@ -185,7 +185,7 @@ func (e *engine) vcAllocEvaluate(rt *router, t int64) {
 				if r.VCPrioritizeEmpty && e.occ[y] != 0 {
 					pri -= 1 << 30
 				}
-				rt.va.add(it.in*V+it.vc, el.out*V+ov, 0, pri, 0)
+				rt.va.offer(it.in*V+it.vc, el.out*V+ov, pri)
 			}
 		}
 		switch {
