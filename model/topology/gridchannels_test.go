@@ -11,13 +11,13 @@ func TestGridBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, n, ok := GridBytes(spec)
+		b, _, n, ok := GridBytes(spec)
 		if !ok || n != int64(g.Channels()) || cap(g.channels) != g.Channels() || b != n*channelBytes {
 			t.Errorf("%s: GridBytes %d channels, %v; built %d channels (capacity %d)", spec, n, ok, g.Channels(), cap(g.channels))
 		}
 	}
 	for _, spec := range []string{"file:x.json", "mesh:4x4/faults=(0,0)-(1,0)", "mesh:1x4", "mesh:4096x4096", "hypercube:0", "dragonfly:a=4,p=2,h=2", "mesh"} {
-		if _, n, ok := GridBytes(spec); ok {
+		if _, _, n, ok := GridBytes(spec); ok {
 			t.Errorf("%s: counted %d channels", spec, n)
 		}
 	}

@@ -189,18 +189,18 @@ func gridChannels(kind Kind, sizes []int, nodes int) int {
 // channel on a hypercube).
 const channelBytes = 32
 
-// GridBytes returns how many channels the mesh, torus or hypercube spec names has and
-// the bytes they take, without building it, so that a caller with a memory budget can
-// refuse a network that alone would exceed it; ok is false for any other spec, a
-// network with failed links included, and for a spec Parse refuses.
-func GridBytes(spec string) (bytes, channels int64, ok bool) {
-	_, channels, ok = GridSize(spec)
-	return channels * channelBytes, channels, ok
+// GridBytes returns how many nodes and channels the mesh, torus or hypercube spec names
+// has and the bytes its channels take, without building it, so that a caller with a
+// memory budget can refuse a network that alone would exceed it; ok is false for any
+// other spec, a network with failed links included, and for a spec Parse refuses.
+func GridBytes(spec string) (bytes, nodes, channels int64, ok bool) {
+	nodes, channels, ok = gridSize(spec)
+	return channels * channelBytes, nodes, channels, ok
 }
 
-// GridSize returns how many nodes and channels the mesh, torus or hypercube spec names
+// gridSize returns how many nodes and channels the mesh, torus or hypercube spec names
 // has, without building it; ok is false as for GridBytes.
-func GridSize(spec string) (nodes, channels int64, ok bool) {
+func gridSize(spec string) (nodes, channels int64, ok bool) {
 	kind, arg, found := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), ":")
 	if !found || strings.Contains(arg, FaultsSep) {
 		return 0, 0, false

@@ -188,7 +188,8 @@ func parseSize(p string) (int, error) {
 }
 
 // ParseNode reads a node of g as people write it on the command line: a node number
-// ("5") or coordinates ("(1,2)", dimension 0 first); on a network of routers a name,
+// ("5") or coordinates ("(1,2)", dimension 0 first), on a hypercube also its label as
+// NodeName writes it ("101"); on a network of routers a name,
 // or a number that is BookSim's terminal number where the network has terminals
 // (terminals.go). The error is one line.
 func (g *Network) ParseNode(s string) (NodeID, error) {
@@ -214,11 +215,32 @@ func (g *Network) ParseNode(s string) (NodeID, error) {
 		}
 		return g.Node(coords...), nil
 	}
+	if v, ok := g.hypercubeLabel(s); ok {
+		return v, nil
+	}
 	x, err := strconv.Atoi(s)
 	if err != nil || x < 0 || x >= g.Nodes() {
+		if g.kind == Hypercube {
+			return 0, fmt.Errorf("%q is not a node number 0..%d, a label of %d binary digits like %s, or coordinates like (0,1)", s, g.Nodes()-1, len(g.sizes), g.NodeName(NodeID(g.Nodes()-1)))
+		}
 		return 0, fmt.Errorf("%q is not a node number 0..%d or coordinates like (0,1)", s, g.Nodes()-1)
 	}
 	return NodeID(x), nil
+}
+
+// hypercubeLabel reads s as a hypercube node's label as NodeName writes it: exactly as
+// many binary digits as the cube has dimensions, the highest dimension first ("101" is
+// node 5 of hypercube:3). A label is never read as a decimal number, so that a node
+// wormcheck prints can be given back (on hypercube:4, "0011" is node 3, not 11).
+func (g *Network) hypercubeLabel(s string) (NodeID, bool) {
+	if g.kind != Hypercube || len(s) != len(g.sizes) || len(s) < 2 || strings.Trim(s, "01") != "" {
+		return 0, false
+	}
+	x, err := strconv.ParseUint(s, 2, 32)
+	if err != nil {
+		return 0, false
+	}
+	return NodeID(x), true
 }
 
 // ParseEndpoint is ParseNode for a node a message starts or ends at: on a network of

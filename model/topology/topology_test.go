@@ -231,8 +231,8 @@ func fuzzNodes(spec string) float64 { return topologytest.NodesBound(spec) }
 // FuzzParseHuge reaches the size paths FuzzParse skips. A mesh, torus or hypercube spec
 // of more than MaxNodes nodes (counted from its numbers, exactly for these kinds) is
 // refused in one line before anything is built: the refusal allocates less than 64 KiB
-// (a count, not a clock, so the bound holds on any machine), and GridSize says it has no
-// size. On every such spec small enough to build, GridSize — which counts without
+// (a count, not a clock, so the bound holds on any machine), and GridBytes says it has no
+// size. On every such spec small enough to build, GridBytes — which counts without
 // building, for the memory budgets — gives the nodes and channels Parse builds, and
 // refuses what Parse refuses.
 func FuzzParseHuge(f *testing.F) {
@@ -248,13 +248,13 @@ func FuzzParseHuge(f *testing.F) {
 		n := fuzzNodes(spec)
 		switch {
 		case n <= fuzzMaxNodes:
-			nodes, channels, ok := GridSize(spec)
+			_, nodes, channels, ok := GridBytes(spec)
 			g, err := Parse(spec)
 			if ok != (err == nil && !strings.Contains(spec, FaultsSep)) {
-				t.Fatalf("%q: GridSize ok=%v, Parse error %v", spec, ok, err)
+				t.Fatalf("%q: GridBytes ok=%v, Parse error %v", spec, ok, err)
 			}
 			if ok && (int64(g.Nodes()) != nodes || int64(g.Channels()) != channels) {
-				t.Fatalf("%q: GridSize %d nodes, %d channels; Parse built %d, %d", spec, nodes, channels, g.Nodes(), g.Channels())
+				t.Fatalf("%q: GridBytes %d nodes, %d channels; Parse built %d, %d", spec, nodes, channels, g.Nodes(), g.Channels())
 			}
 		case n > MaxNodes:
 			var err error
@@ -265,8 +265,8 @@ func FuzzParseHuge(f *testing.F) {
 			if d > 64<<10 {
 				t.Fatalf("%q (%g nodes): the refusal allocated %d bytes", spec, n, d)
 			}
-			if _, _, ok := GridSize(spec); ok {
-				t.Fatalf("%q (%g nodes): GridSize counts a network Parse refuses", spec, n)
+			if _, _, _, ok := GridBytes(spec); ok {
+				t.Fatalf("%q (%g nodes): GridBytes counts a network Parse refuses", spec, n)
 			}
 		}
 		// Between the two: a valid network of up to a million nodes, a second to build.

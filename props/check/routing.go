@@ -186,7 +186,7 @@ func prepareRouting(r *request) (job, error) {
 			return nil, badf("--routing is missing; e.g. --routing west-first --topo mesh:4x4")
 		}
 		var g *topology.Network
-		if b, n, ok := topology.GridBytes(r.topology); ok && r.opt.MaxMemoryBytes > 0 && b > r.opt.MaxMemoryBytes {
+		if b, _, n, ok := topology.GridBytes(r.topology); ok && r.opt.MaxMemoryBytes > 0 && b > r.opt.MaxMemoryBytes {
 			// The network alone would exceed the memory budget: building it (one
 			// allocation the process's watcher would see only afterwards) is refused.
 			cause := fmt.Sprintf("memory budget: the network alone takes about %d MiB (%d channels), more than the %d MiB allowed (--max-memory)", b>>20, n, r.opt.MaxMemoryBytes>>20)

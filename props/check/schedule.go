@@ -129,13 +129,12 @@ const unicastBytes = 72 + 4 + 100
 // scheduleBytes returns a lower bound on the memory ScheduleFile takes for in, without
 // building anything, and what it counts: the network (topology.GridBytes) and, for the
 // broadcasts (one unicast to every other node), their unicasts; 0 where the topology is
-// not a grid GridSize counts.
+// not a grid GridBytes counts.
 func scheduleBytes(in Instance) (int64, string) {
-	nodes, _, ok := topology.GridSize(in.Topology)
+	net, nodes, channels, ok := topology.GridBytes(in.Topology)
 	if !ok {
 		return 0, ""
 	}
-	net, channels, _ := topology.GridBytes(in.Topology)
 	what := fmt.Sprintf("the network %d MiB for %d channels", net>>20, channels)
 	switch in.Algorithm {
 	case "dcf", "zblock", "edn", "sbt":

@@ -69,7 +69,7 @@ func staticRelations(t *testing.T, g *topology.Network) []string {
 // a ring of four routers from a file, mesh:3x2, torus:4 and hypercube:2 (minutes). The log gives the counts: relations held and violated statically,
 // flit instances searched and their states.
 func TestStaticHoldsMeetsNoFlitDeadlock(t *testing.T) {
-	const ring4 = "file:../../model/testdata/topo/ring4.dot"
+	const ring4 = "file:../../model/topology/testdata/topo/ring4.dot"
 	topos := []string{"mesh:2x2", "torus:3"}
 	worms := map[string]int{"mesh:2x2": 2, "torus:3": 2}
 	if !testing.Short() {

@@ -79,7 +79,7 @@ func Bytes(spec string) (bytes, channels int64, ok bool) {
 	if kind != "mesh" && kind != "torus" {
 		return 0, 0, false
 	}
-	_, channels, ok = topology.GridBytes(spec)
+	_, _, channels, ok = topology.GridBytes(spec)
 	return channels * channelBytes, channels, ok
 }
 
