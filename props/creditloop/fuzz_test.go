@@ -29,10 +29,13 @@ func FuzzReplay(f *testing.F) {
 		if json.Unmarshal(actions, &tf.Actions) != nil || len(tf.Actions) > 64 {
 			return
 		}
+		in, err := ReadInstance(tf)
+		if err == nil && replayWork(in, len(tf.Actions)) > maxReplayWork {
+			return
+		}
 		if _, _, err := Replay(tf); err != nil && strings.ContainsAny(err.Error(), "\n") {
 			t.Fatalf("error is not one line: %q", err)
 		}
-		in, err := ReadInstance(tf)
 		if err != nil {
 			return
 		}
@@ -44,4 +47,51 @@ func FuzzReplay(f *testing.F) {
 			checker.Replay[vct.State](m, 0, as)
 		}
 	})
+}
+
+// maxReplayWork bounds replayWork for one fuzz input: instances of a few switches,
+// flows and credits (what a trace of a test fabric carries) replay in well under a
+// millisecond, so the fuzzer tries thousands of inputs a second.
+const maxReplayWork = 1 << 23
+
+// replayWork estimates, in bytes written, what rebuilding in and replaying steps actions
+// on it costs before anything is built: a SL2VL table of (ports+1)^2 x 16 lanes for each
+// node the instance maps lanes on, a forwarding table up to the highest LID for each
+// switch with entries, the nodes' ports, and per step a copy of the state (a word per
+// flow and per credit of every channel) for every enabled action. Channels are at most
+// the links' ends times the lanes (16, or one a flow). A fuzzed instance reaches the same code with small
+// sizes; a large one only spends the worker's time (an SL2VL table on 200 nodes of 254
+// ports is 200 MB).
+func replayWork(in *Instance, steps int) int {
+	work := 0
+	for _, n := range in.Nodes {
+		work += max(n.Ports, 0) + len(n.LIDs)
+	}
+	ports := func(i int) int {
+		if i < 0 || i >= len(in.Nodes) {
+			return 0
+		}
+		return max(in.Nodes[i].Ports, 0)
+	}
+	seen := map[int]bool{}
+	for _, e := range in.SL2VL {
+		if !seen[e[0]] {
+			seen[e[0]] = true
+			work += (ports(e[0]) + 1) * (ports(e[0]) + 1) * 16
+		}
+	}
+	clear(seen)
+	for _, e := range in.LFT {
+		if !seen[e[0]] {
+			seen[e[0]] = true
+			work += 1 << 16 // a table reaches at most the highest LID
+		}
+	}
+	flows := len(in.Flows)
+	chans := 2 * len(in.Links) * min(flows, 16)
+	k := 1
+	if in.Packet > 0 {
+		k = min(max(in.Buffer/in.Packet, 1), 255)
+	}
+	return work + 2*(steps+1)*(flows+chans)*(flows+chans*k)
 }
