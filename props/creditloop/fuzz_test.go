@@ -3,6 +3,7 @@ package creditloop
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,4 +95,28 @@ func replayWork(in *Instance, steps int) int {
 		k = min(max(in.Buffer/in.Packet, 1), 255)
 	}
 	return work + 2*(steps+1)*(flows+chans)*(flows+chans*k)
+}
+
+// The fuzz bound keeps the trace of the test fabric (what the target was written for)
+// and skips an instance whose rebuild alone allocates SL2VL tables of 200 MB.
+func TestReplayWorkBounds(t *testing.T) {
+	rep, err := Check(context.Background(), Spec{Files: fabric.Files{Topology: filepath.Join("..", "..", "cmd", "wormcheck", "testdata", "fabric", "ring.cables")}, Route: "minhop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ReadInstance(rep.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := replayWork(in, len(rep.Trace.Actions)); w > maxReplayWork {
+		t.Errorf("the ring's trace is estimated at %d > %d: the fuzz target would skip its own seed", w, maxReplayWork)
+	}
+	wide := &Instance{Buffer: 64, Packet: 32}
+	for i := range 200 {
+		wide.Nodes = append(wide.Nodes, InstNode{Kind: "switch", GUID: fmt.Sprintf("0x%x", i+1), Ports: 254})
+		wide.SL2VL = append(wide.SL2VL, [5]int{i, 0, 1, 0, 1})
+	}
+	if w := replayWork(wide, 1); w <= maxReplayWork {
+		t.Errorf("200 switches of 254 ports with SL2VL tables are estimated at %d <= %d", w, maxReplayWork)
+	}
 }

@@ -114,3 +114,29 @@ func (b *cycleBudget) Err() error {
 	}
 	return b.Context.Err()
 }
+
+// A cycleBudget stops a run that would take thousands of cycles (BookSim's default
+// periods) after the cycles it allows, as a stopped run.
+func TestCycleBudgetStops(t *testing.T) {
+	c, err := booksim.Parse([]byte("topology = mesh; k = 4; n = 2; routing_function = dor;\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := topology.Parse("mesh:4x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.Resolve(g, "dor", os.ReadFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := newCycleBudget(context.Background(), 64)
+	defer ctx.cancel(nil)
+	out, err := Run(ctx, Request{Grid: g, Options: Options{Relation: rel}, BookSim: &BookSimRun{Name: "budget", Config: c, Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := out.StopReason(); !strings.Contains(r, "at cycle 64:") || !strings.Contains(r, errCyclesSpent.Error()) {
+		t.Errorf("stop reason %q, want a stop at cycle 64 caused by the spent cycles", r)
+	}
+}
