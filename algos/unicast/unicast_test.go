@@ -337,20 +337,7 @@ func TestAdaptiveTraceReplays(t *testing.T) {
 // trace replays to the same deadlock.
 func TestDorTraceReplays(t *testing.T) {
 	for _, name := range []string{"dor-1vc", "dor"} {
-		g, err := topology.Parse("torus:4")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, err := routing.ByName(g, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := Spec{Topology: "torus:4", Pairs: []Pair{{0, 2}, {1, 3}, {2, 0}, {3, 1}}, Length: 1, Buffer: 1, Routing: rel}
-		m, err := Build(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := Search(context.Background(), m, 0, true)
+		sp, r := searchRelation(t, "torus:4", name, []Pair{{0, 2}, {1, 3}, {2, 0}, {3, 1}})
 		if name == "dor" {
 			if r.Verdict != checker.Holds {
 				t.Fatalf("dor with dateline classes on the ring: %v %s", r.Verdict, r.Violation)
@@ -365,7 +352,7 @@ func TestDorTraceReplays(t *testing.T) {
 		if err != nil || rp.Verdict != checker.Violated || rp.Violation != r.Violation {
 			t.Fatalf("replay: %v %+v (want %q)", err, rp, r.Violation)
 		}
-		if rel2, err := back.Relation(g); err != nil || rel2.Name() != name || rel2.VCs() != 1 {
+		if rel2, err := back.Relation(sp.Routing.Grid()); err != nil || rel2.Name() != name || rel2.VCs() != 1 {
 			t.Fatalf("replayed relation: %v %v", rel2, err)
 		}
 	}
@@ -554,22 +541,29 @@ func TestReductionNoteOnAnUndecidedRun(t *testing.T) {
 // square, L = B = 1) and returns its spec and the deadlock found.
 func adaptiveSquare(t *testing.T) (Spec, Result) {
 	t.Helper()
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := Spec{Topology: "mesh:2x2", Pairs: []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}}, Length: 1, Buffer: 1, Routing: rel}
-	m, err := Build(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Search(context.Background(), m, 0, true)
+	sp, r := searchRelation(t, "mesh:2x2", "adaptive", []Pair{{0, 3}, {1, 2}, {3, 0}, {2, 1}})
 	if r.Verdict != checker.Violated {
 		t.Fatalf("adaptive square: %v %s", r.Verdict, r.Violation)
 	}
 	return sp, r
+}
+
+// searchRelation searches the worms pairs on topo under the built-in relation name,
+// L = B = 1, and returns the spec and the result.
+func searchRelation(t *testing.T, topo, name string, pairs []Pair) (Spec, Result) {
+	t.Helper()
+	g, err := topology.Parse(topo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := routing.ByName(g, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := Spec{Topology: topo, Pairs: pairs, Length: 1, Buffer: 1, Routing: rel}
+	m, err := Build(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, Search(context.Background(), m, 0, true)
 }
