@@ -77,3 +77,15 @@ func TestScheduleWithinMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestSimWithinMemory: a simulation whose network and simulator state alone cannot fit
+// in --max-memory is refused before they are built (exit 3, naming what would not
+// fit), where building mesh:700x700 took the process to 1.35 times a 200 MiB budget
+// before its watcher saw it.
+func TestSimWithinMemory(t *testing.T) {
+	code, out, peak := budgetRun(t, t.TempDir(), 200, "sim", "--topo", "mesh:700x700", "--load", "0.1", "--cycles", "2000")
+	if code != exitInconclusive || !strings.Contains(out, "the simulator of mesh:700x700 takes at least") {
+		t.Errorf("sim mesh:700x700: exit %d, want 3 naming what does not fit\n%s", code, out)
+	}
+	withinBudget(t, "sim mesh:700x700", peak, 200)
+}
