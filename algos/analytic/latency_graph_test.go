@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -12,14 +13,7 @@ import (
 // (terminal, leaf, terminal) and the two others in 4 (up to a root and down), so the
 // mean over ordered terminal pairs is 10/3; the zero-load latency adds ts + L + tr.
 func TestMeanRouteHopsFatTree(t *testing.T) {
-	g, err := topology.Parse("fattree:2,2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "fattree-nca")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rel := routingtest.Builtin(t, "fattree:2,2", "fattree-nca")
 	route := func(s, d topology.NodeID) ([]topology.Hop, error) { return routing.FirstPath(rel, s, d) }
 	h, err := MeanRouteHops(g, route)
 	if err != nil || math.Abs(h-10.0/3) > 1e-12 {

@@ -12,7 +12,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker/tracefile"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -362,14 +362,7 @@ func TestDorTraceReplays(t *testing.T) {
 // class of the relation's symmetries (the square's 8) and only connected ones (by the
 // worms' footprints); the entry's tests check that it deadlocks where DOR does not.
 func TestFamilyWithRelation(t *testing.T) {
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rel := routingtest.Builtin(t, "mesh:2x2", "adaptive")
 	f := Family{MinWorms: 4, MaxWorms: 4, Params: [][2]int{{1, 1}}, Connected: true}
 	_, c, err := f.Placements(g, Spec{Ports: model.AllPort, Routing: rel})
 	if err != nil {
@@ -552,14 +545,7 @@ func adaptiveSquare(t *testing.T) (Spec, Result) {
 // L = B = 1, and returns the spec and the result.
 func searchRelation(t *testing.T, topo, name string, pairs []Pair) (Spec, Result) {
 	t.Helper()
-	g, err := topology.Parse(topo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rel := routingtest.Builtin(t, topo, name)
 	sp := Spec{Topology: topo, Pairs: pairs, Length: 1, Buffer: 1, Routing: rel}
 	m, err := Build(sp)
 	if err != nil {

@@ -6,22 +6,9 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
-
-// graphRelation parses an irregular network and resolves a built-in relation on it.
-func graphRelation(t *testing.T, spec, name string) (*topology.Network, routing.Relation) {
-	t.Helper()
-	g, err := topology.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g, rel
-}
 
 // meanRouteHops is the mean length of rel's routes over ordered pairs of distinct
 // endpoints, computed directly (the zero-load formula's h).
@@ -57,7 +44,7 @@ func TestGraphLightLoadZeroLoadLatency(t *testing.T) {
 		{"fattree:2,3", "fattree-nca"},
 		{"random:12,16,3", "updown"},
 	} {
-		g, rel := graphRelation(t, c.spec, c.routing)
+		g, rel := routingtest.Builtin(t, c.spec, c.routing)
 		cfg := Config{Grid: g, Relation: rel, Length: 16, Ts: 3, Tr: 2, Seed: 7, Warmup: 500, Cycles: 40000,
 			StopSources: true, Traffic: Traffic{Rate: 0.0005}}
 		var recv []int
@@ -108,7 +95,7 @@ func TestGraphDeadlockReported(t *testing.T) {
 		{"dragonfly:a=4,p=2,h=2", "dragonfly-min-1vc", 0.05, true},
 		{"dragonfly:a=4,p=2,h=2", "dragonfly-min", 0.05, false},
 	} {
-		g, rel := graphRelation(t, c.spec, c.routing)
+		g, rel := routingtest.Builtin(t, c.spec, c.routing)
 		res, err := Run(Config{Grid: g, Relation: rel, Length: 32, Seed: 1, Cycles: 3000, DrainLimit: 20000, StopSources: true,
 			Traffic: Traffic{Rate: c.rate}})
 		if err != nil {
@@ -126,7 +113,7 @@ func TestGraphDeadlockReported(t *testing.T) {
 // TestGraphRefused: an irregular network needs a relation, a relation routes only its own
 // network, and what branches by dimension or sends from a router is refused.
 func TestGraphRefused(t *testing.T) {
-	g, rel := graphRelation(t, "dragonfly:a=2,p=1,h=1", "dragonfly-min")
+	g, rel := routingtest.Builtin(t, "dragonfly:a=2,p=1,h=1", "dragonfly-min")
 	mesh := mustGrid(t, "mesh:4x4")
 	router, _ := g.NodeByName("g0r0")
 	for _, c := range []struct {
@@ -157,7 +144,7 @@ func TestGraphRefused(t *testing.T) {
 // maxEagerPairs endpoint pairs) gives the same run, to the last figure, as the one
 // computed before the run.
 func TestGraphLazyRoutesSameRun(t *testing.T) {
-	g, rel := graphRelation(t, "dragonfly:a=4,p=2,h=2", "dragonfly-min")
+	g, rel := routingtest.Builtin(t, "dragonfly:a=4,p=2,h=2", "dragonfly-min")
 	cfg := Config{Grid: g, Relation: rel, Length: 8, Seed: 9, Warmup: 200, Cycles: 3000,
 		Traffic: Traffic{Rate: 0.02, Multicast: 0.2, MinDests: 2, MaxDests: 5}}
 	eager, err := Run(cfg)
@@ -189,7 +176,7 @@ func TestGraphLazyRoutesSameRun(t *testing.T) {
 // same minimal route lengths, every route a walk from source to destination, and
 // carries the load.
 func TestGraphHashSelectionSpreads(t *testing.T) {
-	g, rel := graphRelation(t, "fattree:4,3", "fattree-nca")
+	g, rel := routingtest.Builtin(t, "fattree:4,3", "fattree-nca")
 	used := [2]map[topology.NodeID]bool{{}, {}}
 	var total [2]int
 	for si, sel := range []Selection{SelectFirst, SelectHash} {

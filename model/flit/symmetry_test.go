@@ -5,6 +5,7 @@ import (
 
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 )
 
@@ -103,14 +104,7 @@ func TestSymmetricExplore(t *testing.T) {
 // coordinates to map, so a relation on it keeps the identity alone (a coordinate map
 // built there would index past the dimensions).
 func TestGridSymmetriesOnNetwork(t *testing.T) {
-	g, err := topology.Parse("random:5,6,1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "updown")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rel := routingtest.Builtin(t, "random:5,6,1", "updown")
 	syms := GridSymmetries(g, rel)
 	if len(syms) != 1 || syms[0].Name != "identity" || len(syms[0].Channel) != g.Channels() {
 		t.Fatalf("%d symmetries, first %q", len(syms), syms[0].Name)

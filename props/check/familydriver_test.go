@@ -13,6 +13,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/check"
@@ -220,14 +221,7 @@ func TestUnicastFamilyComponents(t *testing.T) {
 			t.Fatalf("%s: unpruned %s (%d of %d violated), pruned %s (%d of %d)", name, full.Verdict, full.Violated, full.Instances, pruned.Verdict, pruned.Violated, pruned.Instances)
 		}
 	}
-	sq, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adaptive, err := routing.ByName(sq, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sq, adaptive := routingtest.Builtin(t, "mesh:2x2", "adaptive")
 	fam := unicast.Family{MinWorms: 4, MaxWorms: 4, Params: [][2]int{{1, 1}}, Connected: true}
 	req := check.Unicast{Grid: sq, Spec: unicast.Spec{Ports: model.AllPort}, Family: &fam, CountAll: true}
 	_, dor := familyOf(t, context.Background(), req, check.Options{}, unicast.ParseFamilyRecord)

@@ -8,7 +8,7 @@ import (
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/props"
 )
 
@@ -29,14 +29,7 @@ func TestSplitVCsIsTheModelsNetwork(t *testing.T) {
 		{"torus:4", "dor", "0->2,1->3,2->0,3->1", 2},
 		{"torus:3", "dor-1vc", "0->2,1->0,2->1", 3},
 	} {
-		g, err := topology.Parse(c.topo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, err := routing.ByName(g, c.routing)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g, rel := routingtest.Builtin(t, c.topo, c.routing)
 		pairs, err := unicast.ParsePairs(g, c.msgs)
 		if err != nil {
 			t.Fatal(err)

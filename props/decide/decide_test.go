@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/cdg"
@@ -41,14 +42,7 @@ func TestDecideBuiltins(t *testing.T) {
 		{"mesh:3x3", "nonminimal", props.Violated, BySearch, 1, 4},
 		{"mesh:4x4", "nonminimal:1", props.Violated, BySearch, 2, 2},
 	} {
-		g, err := topology.Parse(c.topo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, err := routing.ByName(g, c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rel := routingtest.Builtin(t, c.topo, c.name)
 		d, err := Decide(rel, Options{})
 		if err != nil {
 			t.Fatalf("%s on %s: %v", c.name, c.topo, err)
@@ -293,14 +287,7 @@ func TestDecideFewestWormsFirst(t *testing.T) {
 	}{
 		{"hypercube:3", "adaptive", 3, 6, 4, 4},
 	} {
-		g, err := topology.Parse(c.topo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, err := routing.ByName(g, c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rel := routingtest.Builtin(t, c.topo, c.name)
 		d, err := Decide(rel, Options{})
 		if err != nil {
 			t.Fatal(err)

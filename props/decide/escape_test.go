@@ -5,21 +5,14 @@ import (
 	"testing"
 
 	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/props"
 )
 
 // relation returns the built-in name on topology spec.
 func relation(t *testing.T, spec, name string) routing.Relation {
 	t.Helper()
-	g, err := topology.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rel := routingtest.Builtin(t, spec, name)
 	return rel
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/model/topology"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -17,14 +17,7 @@ import (
 // the model and its deadlock trace.
 func adaptiveDeadlock(t *testing.T, pairs [][2]int) (*flit.Model, checker.Trace[flit.State]) {
 	t.Helper()
-	g, err := topology.Parse("mesh:2x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rel := routingtest.Builtin(t, "mesh:2x2", "adaptive")
 	var msgs []flit.Message
 	for _, p := range pairs {
 		msgs = append(msgs, flit.Unicast(topology.NodeID(p[0]), topology.NodeID(p[1]), 2))

@@ -7,8 +7,7 @@ import (
 	"github.com/wormcheck/wormcheck/checker"
 	"github.com/wormcheck/wormcheck/model"
 	"github.com/wormcheck/wormcheck/model/flit"
-	"github.com/wormcheck/wormcheck/model/routing"
-	"github.com/wormcheck/wormcheck/model/topology"
+	"github.com/wormcheck/wormcheck/model/routing/routingtest"
 	"github.com/wormcheck/wormcheck/props"
 	"github.com/wormcheck/wormcheck/props/render"
 )
@@ -17,14 +16,7 @@ import (
 // without a misroute budget bounces along the bottom row of a 3x2 mesh forever (claim
 // RT6's violated half) — with the checker's liveness check, and draws its lasso.
 func TestLassoPicture(t *testing.T) {
-	g, err := topology.Parse("mesh:3x2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "nonminimal")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rel := routingtest.Builtin(t, "mesh:3x2", "nonminimal")
 	m, err := flit.New(flit.NewRelationConfig(rel, 1, 1, model.OnePort, []flit.Message{flit.Unicast(g.Node(0, 0), g.Node(1, 1), 2)}))
 	if err != nil {
 		t.Fatal(err)
@@ -65,14 +57,7 @@ func TestLassoPicture(t *testing.T) {
 // (every frame did, the header's preferred minimal output standing for what it waits
 // for).
 func TestLassoSceneHasNoBlockedHeader(t *testing.T) {
-	g, err := topology.Parse("mesh:2x3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "nonminimal")
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, rel := routingtest.Builtin(t, "mesh:2x3", "nonminimal")
 	m, err := flit.New(flit.NewRelationConfig(rel, 1, 1, model.OnePort, []flit.Message{flit.Unicast(g.Node(0, 0), g.Node(1, 2), 2)}))
 	if err != nil {
 		t.Fatal(err)
@@ -98,14 +83,7 @@ func TestLassoSceneHasNoBlockedHeader(t *testing.T) {
 // explorer.
 func hypercubeDeadlock(t *testing.T) *render.Scene {
 	t.Helper()
-	g, err := topology.Parse("hypercube:3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := routing.ByName(g, "adaptive")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rel := routingtest.Builtin(t, "hypercube:3", "adaptive")
 	msgs := []flit.Message{flit.Unicast(4, 3, 2), flit.Unicast(1, 6, 2), flit.Unicast(7, 0, 2)}
 	m, err := flit.New(flit.NewRelationConfig(rel, 1, 1, model.OnePort, msgs))
 	if err != nil {
