@@ -24,7 +24,7 @@ func BenchmarkExploreMeshBytes(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchBasic[checkertest.MeshState](b, checkertest.ByteMesh{M: mm})
+	benchBasic[checkertest.MeshState](b, checkertest.ByteMesh{BasicMesh: checkertest.BasicMesh{M: mm}})
 }
 
 func benchBasic[S any](b *testing.B, m checker.Model[S]) {
@@ -50,7 +50,7 @@ func BenchmarkExploreMeshEncoder(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchBasic[checkertest.MeshState](b, checkertest.EncoderMesh{M: mm})
+	benchBasic[checkertest.MeshState](b, checkertest.EncoderMesh{BasicMesh: checkertest.BasicMesh{M: mm}})
 }
 
 // BenchmarkExploreMeshBytesEncoder is BenchmarkExploreMeshBytes on a SuccessorEncoder
@@ -60,5 +60,5 @@ func BenchmarkExploreMeshBytesEncoder(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchBasic[checkertest.MeshState](b, checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{M: mm}})
+	benchBasic[checkertest.MeshState](b, checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{BasicMesh: checkertest.BasicMesh{M: mm}}})
 }

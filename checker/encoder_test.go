@@ -142,11 +142,11 @@ func TestSuccessorEncoderNoBigger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := checker.Explore[checkertest.MeshState](checkertest.ByteMesh{M: mm}, checker.Options[checkertest.MeshState]{})
+	plain, err := checker.Explore[checkertest.MeshState](checkertest.ByteMesh{BasicMesh: checkertest.BasicMesh{M: mm}}, checker.Options[checkertest.MeshState]{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := checker.Explore[checkertest.MeshState](checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{M: mm}}, checker.Options[checkertest.MeshState]{})
+	enc, err := checker.Explore[checkertest.MeshState](checkertest.ByteEncoderMesh{EncoderMesh: checkertest.EncoderMesh{BasicMesh: checkertest.BasicMesh{M: mm}}}, checker.Options[checkertest.MeshState]{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func TestPackedStoreMesh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := checkertest.ByteMesh{M: mm}
+	m := checkertest.ByteMesh{BasicMesh: checkertest.BasicMesh{M: mm}}
 	res, err := checker.Explore[checkertest.MeshState](m, meshOpts{})
 	if err != nil || res.Verdict != checker.Holds || res.Stats.States != 15552 || res.Stats.Transitions != 73872 || res.Stats.Depth != 25 {
 		t.Fatalf("%v, %+v, %v; want holds, 15552 states, 73872 transitions, depth 25", res.Verdict, res.Stats, err)

@@ -248,15 +248,7 @@ func (b BasicMesh) Describe(s MeshState, a checker.Action) string { return b.M.D
 // ByteMesh is a MeshModel behind the basic contract whose encoding is what a user's
 // first model writes: one byte per packet (its progress), so 9 bytes for MeshBench,
 // longer than a word. Its states, transitions and traces are BasicMesh's.
-type ByteMesh struct{ M MeshModel }
-
-// Init implements checker.Model.
-func (b ByteMesh) Init() []MeshState { return b.M.Init() }
-
-// Successors implements checker.Model.
-func (b ByteMesh) Successors(s MeshState, dst []checker.Transition[MeshState]) []checker.Transition[MeshState] {
-	return b.M.Successors(s, dst)
-}
+type ByteMesh struct{ BasicMesh }
 
 // Encode appends packet p's progress as byte p.
 func (b ByteMesh) Encode(s MeshState, buf []byte) []byte {
@@ -266,35 +258,12 @@ func (b ByteMesh) Encode(s MeshState, buf []byte) []byte {
 	return buf
 }
 
-// Terminal implements checker.Model.
-func (b ByteMesh) Terminal(s MeshState) bool { return b.M.Terminal(s) }
-
-// Describe implements checker.Model.
-func (b ByteMesh) Describe(s MeshState, a checker.Action) string { return b.M.Describe(s, a) }
-
 // EncoderMesh is a BasicMesh that also implements checker.SuccessorEncoder the way a
 // user writes one: EncodeSuccessors yields each successor's encoding without building
 // a Transition, and Successor builds the one successor the explorer keeps. Its states,
 // transitions and traces are BasicMesh's; the explorer's path for it must be no slower
 // and no bigger per state than BasicMesh's plain one (BenchmarkExploreMeshEncoder).
-type EncoderMesh struct{ M MeshModel }
-
-// Init implements checker.Model.
-func (b EncoderMesh) Init() []MeshState { return b.M.Init() }
-
-// Successors implements checker.Model.
-func (b EncoderMesh) Successors(s MeshState, dst []checker.Transition[MeshState]) []checker.Transition[MeshState] {
-	return b.M.Successors(s, dst)
-}
-
-// Encode implements checker.Model.
-func (b EncoderMesh) Encode(s MeshState, buf []byte) []byte { return b.M.Encode(s, buf) }
-
-// Terminal implements checker.Model.
-func (b EncoderMesh) Terminal(s MeshState) bool { return b.M.Terminal(s) }
-
-// Describe implements checker.Model.
-func (b EncoderMesh) Describe(s MeshState, a checker.Action) string { return b.M.Describe(s, a) }
+type EncoderMesh struct{ BasicMesh }
 
 // EncodeSuccessors implements checker.SuccessorEncoder: the successors' encodings, in
 // Successors order, without building Transitions.

@@ -36,7 +36,7 @@ func BenchmarkRunModelBytes(b *testing.B) {
 	}
 	var rep *props.Report
 	for b.Loop() {
-		rep, err = check.RunModel[checkertest.MeshState](context.Background(), checkertest.ByteMesh{M: mm}, check.ModelCheck[checkertest.MeshState]{Deadlock: true}, check.Options{})
+		rep, err = check.RunModel[checkertest.MeshState](context.Background(), checkertest.ByteMesh{BasicMesh: checkertest.BasicMesh{M: mm}}, check.ModelCheck[checkertest.MeshState]{Deadlock: true}, check.Options{})
 		if err != nil || rep.Verdict != props.Holds || rep.Stats.States != 4427776 {
 			b.Fatal(err, rep)
 		}
